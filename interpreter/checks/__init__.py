@@ -1,0 +1,131 @@
+"""Pass 5: semantic checks over the built model; each check is a function returning diagnostics."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
+from ..dsl import ast as A
+from ..model import ruleset as M
+from .flow import check_flow
+
+Check = Callable[[M.Ruleset], Iterable[Diagnostic]]
+
+
+def check_tables(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    """A column declared as a permutation or a cycle must be one over the table's keys."""
+    for t in rs.tables.values():
+        keys = list(t.keys)
+        for col in t.permutation + t.cycle:
+            if col not in t.columns:
+                yield error("E318", f"table '{t.id}': no column '{col}' to check", t.span)
+                continue
+            mapping = {k: t.rows[k][col] for k in keys if k in t.rows}
+            if sorted(map(str, mapping.values())) != sorted(map(str, keys)):
+                missing = [str(k) for k in keys if k not in mapping.values()]
+                repeated = sorted({str(v) for v in mapping.values() if list(mapping.values()).count(v) > 1})
+                detail = (f"repeats {', '.join(repeated)}" if repeated else "") + (
+                    ("; " if repeated else "") + f"never gives {', '.join(missing)}" if missing else "")
+                yield error("E318", f"table '{t.id}': column '{col}' is not a permutation of the keys ({detail})", t.span,
+                            "each key must appear exactly once in the column")
+                continue
+            if col in t.cycle:
+                seen, k = [], keys[0]
+                while k not in seen:
+                    seen.append(k)
+                    k = mapping[k]
+                if len(seen) != len(keys):
+                    loop = " -> ".join(map(str, seen + [k]))
+                    yield error("E318", f"table '{t.id}': column '{col}' is not one cycle ({loop} closes early)", t.span,
+                                "in a cycle, following the column from any key visits every key once")
+
+
+def check_initial_zones(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    """Every card must start in exactly one zone."""
+    all_zones = [z for z in rs.zones.values() if z.initial == "all"]
+    if len(all_zones) > 1:
+        yield error("E319", f"zones {', '.join(z.id for z in all_zones)} all say 'initial: all'", all_zones[1].span,
+                    "only one zone can start with every card that no other zone takes")
+    placed: dict[str, str] = {}
+    ctx = _LoadCtx(rs)
+    for z in rs.zones.values():
+        if not isinstance(z.initial, M.CExpr):
+            continue
+        if z.per is not None:
+            yield error("E319", f"zone family '{z.id}' cannot have 'initial' cards", z.span,
+                        "deal them with steps at the start of the game")
+            continue
+        try:
+            value = z.initial.fn(ctx)
+        except (RuleError, DiagnosticError, AttributeError):
+            continue  # depends on the run: the runtime checks it
+        for c in value if isinstance(value, list) else [value]:
+            if not isinstance(c, M.Card):
+                yield error("E319", f"zone '{z.id}': 'initial' must give cards", z.initial.span)
+                break
+            if c.id in placed:
+                yield error("E319", f"card '{c.id}' would start in both '{placed[c.id]}' and '{z.id}'", z.initial.span)
+            placed[c.id] = z.id
+    if rs.cards and not all_zones:
+        missing = [c.id for c in rs.cards if c.id not in placed]
+        if missing:
+            shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            yield error("E319", f"{len(missing)} card(s) start in no zone: {shown}", rs.span,
+                        "give one zone 'initial: all', or list the cards in some zone's 'initial'")
+
+
+class _LoadCtx:
+    def __init__(self, rs: M.Ruleset):
+        self.locals: dict = {}
+        self.vars: dict = {}
+        self.marks: dict = {}
+        self.players: list = []
+
+
+def check_parameters(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    for o in rs.options.values():
+        if not o.choices:
+            yield warning("W320", f"option '{o.id}' lists no choices", o.span,
+                          "list the choices so a designer can see what the option can be")
+        if not o.doc:
+            yield warning("W321", f"option '{o.id}' has no 'doc'", o.span, "say what the choice is and why this default")
+
+
+def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    """Sequences nothing can reach from the start sequence or a trigger."""
+    calls = {sid: set(_calls_in(seq.steps)) for sid, seq in rs.sequences.items()}
+    roots = [rs.start] + [t.run for t in rs.triggers]
+    seen: set[str] = set()
+    todo = [r for r in roots if r in rs.sequences]
+    while todo:
+        s = todo.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        todo.extend(c for c in calls.get(s, ()) if c in rs.sequences)
+    for sid, seq in rs.sequences.items():
+        if sid not in seen:
+            yield warning("W405", f"sequence '{sid}' is never run", seq.span,
+                          f"call it from another sequence, or make it the 'start' or a trigger's 'run'")
+
+
+def _calls_in(steps) -> Iterable[str]:
+    for s in steps:
+        if isinstance(s, M.CallStep):
+            yield s.sequence
+        if isinstance(s, M.ActionStep):
+            for st in s.stmts:
+                if isinstance(st.ast, A.CallSeq):
+                    yield st.ast.sequence
+        for _n, body in s.bodies:
+            yield from _calls_in(body)
+
+
+CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow)
+
+
+def run_checks(rs: M.Ruleset, checks: Iterable[Check] = CHECKS) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for check in checks:
+        out.extend(check(rs))
+    return out

@@ -1,0 +1,132 @@
+"""Checks of control flow: unreachable steps, loops with no way out, 'end KIND' with nothing to end."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ..diagnostics import Diagnostic, error, warning
+from ..dsl import ast as A
+from ..model import ruleset as M
+
+_TERMINAL = (A.End, A.Break, A.Continue)
+
+
+def _terminates(step: M.Step) -> bool:
+    """True when running the step never carries on to the next step of its block."""
+    if isinstance(step, M.ActionStep):
+        return any(isinstance(s.ast, _TERMINAL) for s in step.stmts)
+    if isinstance(step, M.IfStep):
+        return bool(step.then) and bool(step.other) and _block_terminates(step.then) and _block_terminates(step.other)
+    return False
+
+
+def _block_terminates(steps) -> bool:
+    return any(_terminates(s) for s in steps)
+
+
+def _unreachable(steps) -> Iterable[Diagnostic]:
+    for i, s in enumerate(steps):
+        if isinstance(s, M.ActionStep):
+            for j, st in enumerate(s.stmts[:-1]):
+                if isinstance(st.ast, _TERMINAL):
+                    yield warning("W404", f"'{s.stmts[j + 1].text}' can never run: '{st.text}' comes first",
+                                  s.stmts[j + 1].span)
+                    break
+        for _n, body in s.bodies:
+            yield from _unreachable(body)
+        if _terminates(s) and i + 1 < len(steps):
+            nxt = steps[i + 1]
+            yield warning("W404", "this step can never run: the step before it always leaves", nxt.span,
+                          "remove it, or make the step before it conditional")
+            return
+
+
+def _statements(steps, in_inner_loop: bool = False):
+    """(statement, inside a nested loop?) for every statement in the steps, with calls."""
+    for s in steps:
+        if isinstance(s, M.ActionStep):
+            for st in s.stmts:
+                yield st.ast, in_inner_loop
+        if isinstance(s, M.CallStep):
+            yield A.CallSeq(s.span, s.sequence, s.span, ()), in_inner_loop
+        inner = in_inner_loop or isinstance(s, (M.LoopStep, M.ForEachStep))
+        for _n, body in s.bodies:
+            yield from _statements(body, inner)
+
+
+def _has_exit(loop: M.LoopStep) -> bool:
+    for st, nested in _statements(loop.body):
+        if isinstance(st, (A.End, A.CallSeq)):
+            return True  # a called sequence may end a turn, a stage or the game
+        if isinstance(st, A.Break):
+            if st.loop is None and not nested:
+                return True
+            if st.loop is not None and st.loop == loop.name:
+                return True
+    return False
+
+
+def _loops(steps) -> Iterable[M.LoopStep]:
+    for s in steps:
+        if isinstance(s, M.LoopStep):
+            yield s
+        for _n, body in s.bodies:
+            yield from _loops(body)
+
+
+def _always_true(cond: Optional[M.CExpr]) -> bool:
+    return cond is not None and isinstance(cond.ast, A.Const) and cond.ast.value is True
+
+
+def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
+    """For each sequence, the kinds that may be running around it (None: anything, via a trigger)."""
+    from . import _calls_in
+
+    kinds: dict[str, Optional[set[str]]] = {}
+    for t in rs.triggers:
+        kinds[t.run] = None
+    if rs.start in rs.sequences and rs.start not in kinds:
+        kinds[rs.start] = set()
+    changed = True
+    guard = 0
+    while changed and guard < 10_000:
+        changed = False
+        guard += 1
+        for sid, seq in rs.sequences.items():
+            if sid not in kinds:
+                continue
+            mine = kinds[sid]
+            passed = None if mine is None else mine | {seq.kind}
+            for callee in set(_calls_in(seq.steps)):
+                if callee not in rs.sequences:
+                    continue
+                old = kinds.get(callee, "missing")
+                if old is None:
+                    continue
+                if passed is None:
+                    new = None
+                else:
+                    new = (set() if old == "missing" else set(old)) | passed  # type: ignore[arg-type]
+                if old == "missing" or new != old:
+                    kinds[callee] = new
+                    changed = True
+    return kinds
+
+
+def check_flow(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    for seq in rs.sequences.values():
+        yield from _unreachable(seq.steps)
+        for loop in _loops(seq.steps):
+            if (loop.mode == "forever" or (loop.mode == "while" and _always_true(loop.cond))) and not _has_exit(loop):
+                what = f"loop '{loop.name}'" if loop.name else "this loop"
+                yield error("E406", f"{what} has no way out", loop.span,
+                            f"add 'break {loop.name or ''}'".rstrip() + "' or an 'end' inside it, or give it a condition")
+    kinds = _ancestor_kinds(rs)
+    for sid, seq in rs.sequences.items():
+        if sid not in kinds or kinds[sid] is None:
+            continue  # never run (reported elsewhere), or run by a trigger from anywhere
+        around = kinds[sid] | {seq.kind}  # type: ignore[operator]
+        for st, _nested in _statements(seq.steps):
+            if isinstance(st, A.End) and st.kind not in ("game", "sequence") and st.kind not in around:
+                yield error("E402", f"'end {st.kind}' here can never find a running {st.kind}", st.span,
+                            f"'{sid}' only runs inside: {', '.join(sorted(around)) or 'nothing'}")

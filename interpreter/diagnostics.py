@@ -1,0 +1,171 @@
+"""One record type for every problem found in a ruleset, log or input, and its two printed forms."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable, Sequence
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, the end is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line == 0:
+            object.__setattr__(self, "end_line", self.line)
+        if self.end_col == 0 or (self.end_line == self.line and self.end_col <= self.col):
+            object.__setattr__(self, "end_col", self.col + 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    code: str
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_dict(self) -> dict:
+        out: dict = {"severity": self.severity.value, "code": self.code, "message": self.message}
+        if self.span is not None:
+            out.update(
+                file=self.span.file,
+                line=self.span.line,
+                column=self.span.col,
+                end_line=self.span.end_line,
+                end_column=self.span.end_col,
+            )
+        if self.hint:
+            out["hint"] = self.hint
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+def error(code: str, message: str, span: Span | None = None, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, code, message, span, hint)
+
+
+def warning(code: str, message: str, span: Span | None = None, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(Severity.WARNING, code, message, span, hint)
+
+
+class DiagnosticError(Exception):
+    """Raised inside a pass to abandon one item; the pass turns it back into a Diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A 'did you mean' hint from the closest candidate names, or None."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return None
+    if len(close) == 1:
+        return f"did you mean '{close[0]}'?"
+    return "did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?"
+
+
+def sort_key(d: Diagnostic):
+    if d.span is None:
+        return ("", 0, 0, d.code)
+    return (d.span.file, d.span.line, d.span.col, d.code)
+
+
+class SourceCache:
+    """Source text by file name, for quoting the offending line under a diagnostic."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+
+    def add(self, name: str, text: str) -> None:
+        self._lines[name] = text.splitlines()
+
+    def line(self, name: str, number: int) -> str | None:
+        lines = self._lines.get(name)
+        if lines is None:
+            try:
+                with open(name, "rb") as fh:
+                    data = fh.read(4_000_000)
+                # never quote binary or undecodable input back at the terminal
+                lines = [] if b"\x00" in data else data.decode("utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                lines = []
+            self._lines[name] = lines
+        if 1 <= number <= len(lines):
+            return lines[number - 1]
+        return None
+
+
+def render_text(diagnostics: Sequence[Diagnostic], sources: SourceCache | None = None) -> str:
+    """The human form: location, severity, code, message, the source line with carets, a hint."""
+    sources = sources or SourceCache()
+    chunks = []
+    for d in diagnostics:
+        where = f"{d.span}: " if d.span else ""
+        lines = [f"{where}{d.severity.value}[{d.code}]: {d.message}"]
+        if d.span is not None:
+            text = sources.line(d.span.file, d.span.line)
+            if text is not None and text.strip():
+                shown = text.expandtabs(1)
+                width = d.span.end_col - d.span.col if d.span.end_line == d.span.line else len(shown) - d.span.col + 1
+                width = max(1, min(width, max(1, len(shown) - d.span.col + 1)))
+                lines.append(f"    {shown}")
+                lines.append("    " + " " * (d.span.col - 1) + "^" * width)
+        for note in d.notes:
+            lines.append(f"  note: {note}")
+        if d.hint:
+            lines.append(f"  hint: {d.hint}")
+        chunks.append("\n".join(lines))
+    return "\n".join(chunks)
+
+
+def render_json(diagnostics: Sequence[Diagnostic]) -> str:
+    return json.dumps([d.to_dict() for d in diagnostics], indent=2)
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.is_error for d in diagnostics)
+
+
+class RuleError(Exception):
+    """A rule went wrong while a game ran (e.g. a card read from a value that is none).
+
+    It carries the span of the statement or expression at fault so the runtime can report
+    it as a diagnostic instead of a traceback.
+    """
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None, code: str = "R001"):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+        self.code = code
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(Severity.ERROR, self.code, self.message, self.span, self.hint)

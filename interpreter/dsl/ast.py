@@ -1,0 +1,267 @@
+"""Frozen AST nodes of the rules language; every node carries the span of its source text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Iterator, Union
+
+from ..diagnostics import Span
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span
+
+    def children(self) -> Iterator["Node"]:
+        for f in fields(self):
+            if f.name == "span":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                for v in value:
+                    if isinstance(v, Node):
+                        yield v
+                    elif isinstance(v, tuple):  # keyword pairs
+                        for w in v:
+                            if isinstance(w, Node):
+                                yield w
+
+    def walk(self) -> Iterator["Node"]:
+        yield self
+        for c in self.children():
+            yield from c.walk()
+
+
+# ------------------------------------------------------------------ expressions
+class Expr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Num(Expr):
+    value: int | float
+
+
+@dataclass(frozen=True)
+class Str(Expr):
+    """A string; `parts` mixes literal text and embedded {expressions}."""
+
+    parts: tuple[Union[str, Expr], ...]
+
+    @property
+    def is_plain(self) -> bool:
+        return all(isinstance(p, str) for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    value: object  # True, False or None
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    obj: Expr
+    key: Expr
+
+
+@dataclass(frozen=True)
+class Keyword(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: str
+    func_span: Span
+    args: tuple[Expr, ...]
+    kwargs: tuple[Keyword, ...]
+
+
+@dataclass(frozen=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    element: Expr
+    var: str
+    iterable: Expr
+    condition: Expr | None
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str  # '-' or 'not'
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    op: str  # + - * / // % and or
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    op: str  # == != < <= > >= in 'not in'
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class IsClass(Expr):
+    obj: Expr
+    cls: str
+    cls_span: Span
+    negate: bool
+
+
+@dataclass(frozen=True)
+class Ternary(Expr):
+    then: Expr
+    cond: Expr
+    other: Expr
+
+
+@dataclass(frozen=True)
+class Range(Expr):
+    low: Expr
+    high: Expr
+
+
+# ------------------------------------------------------------------ statements
+class Stmt(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    place: str  # 'top' or 'bottom'
+
+
+@dataclass(frozen=True)
+class Draw(Stmt):
+    count: Expr | None
+    source: Expr
+    dest: Expr | None
+    place: str
+    bind: str | None
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class Reverse(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    target: Expr  # Name, Attr or Index
+    op: str  # '=', '+=', '-='
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Roll(Stmt):
+    dice: str  # a dice id, or 'NdM'
+    dice_span: Span
+    against: Expr | None
+    bind: str | None
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    loop: str | None
+
+
+@dataclass(frozen=True)
+class Continue(Stmt):
+    loop: str | None
+
+
+@dataclass(frozen=True)
+class End(Stmt):
+    kind: str
+    kind_span: Span
+
+
+@dataclass(frozen=True)
+class CallSeq(Stmt):
+    sequence: str
+    sequence_span: Span
+    kwargs: tuple[Keyword, ...]
+
+
+@dataclass(frozen=True)
+class Emit(Stmt):
+    event: str
+    event_span: Span
+    kwargs: tuple[Keyword, ...]
+
+
+@dataclass(frozen=True)
+class Log(Stmt):
+    message: Expr
+
+
+@dataclass(frozen=True)
+class Win(Stmt):
+    who: Expr
+
+
+@dataclass(frozen=True)
+class AddModifier(Stmt):
+    modifier: str
+    modifier_span: Span
+    target: Expr | None
+    value: Expr | None
+    until: str
+    until_span: Span
+
+
+@dataclass(frozen=True)
+class RemoveModifier(Stmt):
+    modifier: str
+    modifier_span: Span
+    target: Expr | None
+
+
+@dataclass(frozen=True)
+class CreateZone(Stmt):
+    family: str
+    family_span: Span
+    bind: str | None
+
+
+@dataclass(frozen=True)
+class Pass(Stmt):
+    pass

@@ -1,0 +1,301 @@
+"""The built-in functions of the rules language: one registry of name -> handler and its arguments."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..diagnostics import RuleError
+from ..values import Card, FamilyRef, Player, ZoneRef
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    fn: Callable[..., Any]  # fn(ctx, span, *args, **kwargs)
+    min_args: int
+    max_args: int  # -1: any number
+    kwargs: tuple[str, ...]
+    returns: str  # a coarse type: number, bool, str, list, card, player, zone, any
+    doc: str
+    example: str
+
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def builtin(name: str, min_args: int, max_args: int, returns: str, doc: str, example: str, kwargs: tuple = ()):
+    def deco(fn):
+        REGISTRY[name] = Builtin(name, fn, min_args, max_args, tuple(kwargs), returns, doc, example)
+        return fn
+
+    return deco
+
+
+def as_list(ctx, value: Any, span) -> list:
+    """A list view of a value that holds several things: a list, a zone's cards, a family's zones."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, ZoneRef):
+        return list(ctx.zone_cards(value))
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    if isinstance(value, FamilyRef):
+        return list(ctx.family_zones(value.zone))
+    if isinstance(value, dict):
+        return list(value.values())
+    if value is None:
+        return []
+    raise RuleError(f"expected a list or a zone, got {describe(value)}", span)
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, Card):
+        return f"the card {value.id}"
+    if isinstance(value, Player):
+        return f"the player {value.name}"
+    if isinstance(value, ZoneRef):
+        return f"the zone {value.slot}"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return type(value).__name__.lower()
+
+
+def _numbers(ctx, values, span) -> list:
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise RuleError(f"expected numbers, got {describe(v)}", span)
+        out.append(v)
+    return out
+
+
+def _collection(ctx, args, span) -> list:
+    if len(args) == 1:
+        return as_list(ctx, args[0], span)
+    return list(args)
+
+
+@builtin("count", 1, 1, "number", "How many things a list or zone holds.", "count(p.hand) >= 3")
+def _count(ctx, span, x):
+    if isinstance(x, ZoneRef):
+        return len(ctx.zone_cards(x))
+    return len(as_list(ctx, x, span))
+
+
+@builtin("empty", 1, 1, "bool", "True when a list or zone holds nothing.", "empty(deck)")
+def _empty(ctx, span, x):
+    return _count(ctx, span, x) == 0
+
+
+@builtin("sum", 1, 1, "number", "The total of a list of numbers.", "sum([c.value for c in p.hand])")
+def _sum(ctx, span, x):
+    return sum(_numbers(ctx, as_list(ctx, x, span), span))
+
+
+@builtin("max", 1, -1, "any", "The largest of a list, or of several values; none for an empty list.", "max(2, bid)")
+def _max(ctx, span, *args):
+    items = _collection(ctx, args, span)
+    return max(items) if items else None
+
+
+@builtin("min", 1, -1, "any", "The smallest of a list, or of several values; none for an empty list.", "min(4, count(deck))")
+def _min(ctx, span, *args):
+    items = _collection(ctx, args, span)
+    return min(items) if items else None
+
+
+@builtin("abs", 1, 1, "number", "The absolute value.", "abs(a - b)")
+def _abs(ctx, span, x):
+    return abs(_numbers(ctx, [x], span)[0])
+
+
+@builtin("ceil", 1, 1, "number", "Round up to a whole number.", "ceil(count(p.hand) / 2)")
+def _ceil(ctx, span, x):
+    return math.ceil(_numbers(ctx, [x], span)[0])
+
+
+@builtin("floor", 1, 1, "number", "Round down to a whole number.", "floor(p.coins / 2)")
+def _floor(ctx, span, x):
+    return math.floor(_numbers(ctx, [x], span)[0])
+
+
+@builtin("top", 1, 1, "card", "The top card of a zone (where draws come from), or none.", "top(discard)")
+def _top(ctx, span, z):
+    cards = ctx.zone_cards(_zone(ctx, z, span))
+    return cards[-1] if cards else None
+
+
+@builtin("bottom", 1, 1, "card", "The bottom card of a zone, or none.", "bottom(deck)")
+def _bottom(ctx, span, z):
+    cards = ctx.zone_cards(_zone(ctx, z, span))
+    return cards[0] if cards else None
+
+
+@builtin("cards", 1, 1, "list", "The cards of a zone as a list, bottom first.", "cards(p.hand)")
+def _cards(ctx, span, z):
+    return list(ctx.zone_cards(_zone(ctx, z, span)))
+
+
+@builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)")
+def _random(ctx, span, x):
+    items = as_list(ctx, x, span)
+    if not items:
+        return None
+    return items[ctx.random_index(len(items))]
+
+
+@builtin(
+    "seat_order", 1, 1, "list",
+    "All players in seat order starting from a player; dir: 'cw' (default) or 'ccw'; include_start: false skips the first.",
+    "seat_order(first, dir: 'ccw')", kwargs=("dir", "include_start"),
+)
+def _seat_order(ctx, span, start, dir="cw", include_start=True):
+    if not isinstance(start, Player):
+        raise RuleError(f"seat_order needs a player to start from, got {describe(start)}", span)
+    players = ctx.players
+    n = len(players)
+    step = _direction(dir, span)
+    order = [players[(start.seat + step * i) % n] for i in range(n)]
+    return order if include_start else order[1:]
+
+
+@builtin("next_player", 1, 1, "player", "The next player in seat order; dir: 'cw' (default) or 'ccw'.", "next_player(dealer, dir: 'ccw')", kwargs=("dir",))
+def _next_player(ctx, span, p, dir="cw"):
+    if not isinstance(p, Player):
+        raise RuleError(f"next_player needs a player, got {describe(p)}", span)
+    players = ctx.players
+    return players[(p.seat + _direction(dir, span)) % len(players)]
+
+
+def _direction(d, span) -> int:
+    if d in ("cw", "clockwise"):
+        return 1
+    if d in ("ccw", "counterclockwise", "counter_clockwise"):
+        return -1
+    raise RuleError(f"a direction is 'cw' or 'ccw', got {describe(d)}", span)
+
+
+@builtin("keys", 1, 1, "list", "The keys of a table, or the zones of a family.", "keys(wheel)")
+def _keys(ctx, span, t):
+    if isinstance(t, dict):
+        return list(t.keys())
+    if isinstance(t, FamilyRef):
+        return list(ctx.family_zones(t.zone))
+    raise RuleError(f"keys needs a table or a zone family, got {describe(t)}", span)
+
+
+@builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order).", "sorted(bids)")
+def _sorted(ctx, span, x):
+    return sorted(as_list(ctx, x, span))
+
+
+@builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")
+def _reversed(ctx, span, x):
+    return list(reversed(as_list(ctx, x, span)))
+
+
+@builtin("first", 1, 1, "any", "The first item of a list, or none.", "first([c for c in deck if c is joker])")
+def _first(ctx, span, x):
+    items = as_list(ctx, x, span)
+    return items[0] if items else None
+
+
+@builtin("last", 1, 1, "any", "The last item of a list, or none.", "last(bids)")
+def _last(ctx, span, x):
+    items = as_list(ctx, x, span)
+    return items[-1] if items else None
+
+
+@builtin("any", 1, 1, "bool", "True when some item of a list is true.", "any([c is joker for c in p.hand])")
+def _any(ctx, span, x):
+    return any(as_list(ctx, x, span))
+
+
+@builtin("all", 1, 1, "bool", "True when every item of a list is true.", "all([p.passed for p in players])")
+def _all(ctx, span, x):
+    return all(as_list(ctx, x, span))
+
+
+@builtin("unique", 1, 1, "list", "A list without repeats, first occurrence kept.", "unique([c.suit for c in p.hand])")
+def _unique(ctx, span, x):
+    seen, out = set(), []
+    for v in as_list(ctx, x, span):
+        key = repr(v) if isinstance(v, (list, dict)) else v
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+@builtin("index_of", 2, 2, "number", "The position (from 0) of an item in a list, or none.", "index_of(players, p)")
+def _index_of(ctx, span, x, item):
+    items = as_list(ctx, x, span)
+    return items.index(item) if item in items else None
+
+
+@builtin("zone_of", 1, 1, "zone", "The zone a card is in.", "zone_of(card)")
+def _zone_of(ctx, span, c):
+    if not isinstance(c, Card):
+        raise RuleError(f"zone_of needs a card, got {describe(c)}", span)
+    return ctx.zone_of(c)
+
+
+@builtin("owner", 1, 1, "player", "The player who owns a zone (or the zone a card is in), or none.", "owner(card)")
+def _owner(ctx, span, x):
+    if isinstance(x, Card):
+        x = ctx.zone_of(x)
+    if isinstance(x, ZoneRef):
+        return ctx.zone_owner(x)
+    raise RuleError(f"owner needs a zone or a card, got {describe(x)}", span)
+
+
+@builtin("modifier", 1, 2, "number", "The summed value of the active modifiers of that name (on a player if given).", "modifier('extra_action', p)")
+def _modifier(ctx, span, name, player=None):
+    return ctx.modifier_total(name, player)
+
+
+@builtin("running", 1, 1, "str", "The id of the innermost running sequence of a kind, or none.", "running('stage') == 'setup'")
+def _running(ctx, span, kind):
+    return ctx.running(kind)
+
+
+@builtin("in_sequence", 1, 1, "bool", "True when a sequence with that id is running (at any depth).", "in_sequence('setup')")
+def _in_sequence(ctx, span, seq):
+    return ctx.in_sequence(seq)
+
+
+@builtin("str", 1, 1, "str", "A value as text.", "str(p.score)")
+def _str(ctx, span, x):
+    from ..values import Roll
+
+    if x is None:
+        return "none"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, (Card, Player, Roll)):
+        return str(x)
+    return str(x)
+
+
+@builtin("int", 1, 1, "number", "A number from text or a whole number from a decimal.", "int('3')")
+def _int(ctx, span, x):
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        raise RuleError(f"cannot make a whole number of {describe(x)}", span) from None
+
+
+def _zone(ctx, z, span) -> ZoneRef:
+    if isinstance(z, ZoneRef):
+        return z
+    raise RuleError(f"expected a zone, got {describe(z)}", span)

@@ -1,0 +1,537 @@
+"""Compile AST nodes once, at load time, into closures `fn(ctx)`; names are resolved here.
+
+`ctx` is the running game (see `runtime.game.Game`): it offers `locals`, `vars`, `players`
+and a few primitive operations (zone_cards, move, draw, roll, ...). Statements return None
+to go on, or a control `Signal` (break, continue, end, call, suspend) for the interpreter.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ..diagnostics import Diagnostic, Span, did_you_mean, error
+from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, ZONE_FIELDS, Card, FamilyRef, Player, Roll, ZoneRef
+from . import ast as A
+from .builtins import REGISTRY, as_list, describe
+from ..diagnostics import RuleError
+
+Fn = Callable[[Any], Any]
+
+
+# ------------------------------------------------------------------ signals
+class Signal:
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class BreakSignal(Signal):
+    loop: Optional[str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class ContinueSignal(Signal):
+    loop: Optional[str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class EndSignal(Signal):
+    kind: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class CallSignal(Signal):
+    sequence: str
+    args: dict
+    span: Span
+
+
+class SuspendSignal(Signal):
+    """The statement waits for a decision; it runs again once the decision is applied."""
+
+
+SUSPEND = SuspendSignal()
+
+
+# ------------------------------------------------------------------ scope
+@dataclass(frozen=True)
+class Symbol:
+    kind: str  # var, param, option, zone, family, table, dice, modifier, event, sequence, const
+    value: Any = None
+    type: str = "any"
+    detail: Any = None  # for a family: 'dynamic' or the keys
+
+
+@dataclass
+class Scope:
+    """What names mean: game-wide symbols, plus the local names of one sequence."""
+
+    symbols: dict[str, Symbol]
+    player_vars: set[str]
+    player_zones: set[str]
+    card_attrs: set[str]
+    card_classes: set[str]
+    table_columns: set[str]
+    marks: dict[str, Any]  # card variables and their defaults
+    dice: dict[str, Any]
+    locals: set[str] = field(default_factory=set)
+
+    def with_locals(self, names) -> "Scope":
+        return Scope(self.symbols, self.player_vars, self.player_zones, self.card_attrs, self.card_classes,
+                     self.table_columns, self.marks, self.dice, set(names))
+
+    def all_attributes(self) -> set[str]:
+        return (self.player_vars | self.player_zones | self.card_attrs | self.table_columns | set(self.marks)
+                | set(CARD_FIELDS) | set(PLAYER_FIELDS) | set(ZONE_FIELDS) | set(ROLL_FIELDS))
+
+    def visible_names(self) -> set[str]:
+        return set(self.symbols) | self.locals
+
+
+_BINOPS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+}
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+_ORDERED = {"<", "<=", ">", ">="}
+_ZONE_TYPES = {"zone", "any"}
+
+
+def _fail(message: str, span: Span) -> Fn:
+    def fn(ctx):
+        raise RuleError(message, span)
+
+    return fn
+
+
+class Compiler:
+    """Turns AST into closures for one scope, collecting diagnostics instead of stopping."""
+
+    def __init__(self, scope: Scope, diagnostics: list[Diagnostic]):
+        self.scope = scope
+        self.diagnostics = diagnostics
+
+    def report(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.diagnostics.append(error(code, message, span, hint))
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, node: A.Expr) -> tuple[Fn, str]:
+        method = getattr(self, "_e_" + type(node).__name__)
+        try:
+            return method(node)
+        except RecursionError:
+            self.report("E104", "the expression is nested too deeply", node.span)
+            return _fail("expression too deep", node.span), "any"
+
+    def _e_Num(self, n: A.Num):
+        v = n.value
+        return (lambda ctx: v), "number"
+
+    def _e_Const(self, n: A.Const):
+        v = n.value
+        return (lambda ctx: v), ("bool" if isinstance(v, bool) else "none")
+
+    def _e_Str(self, n: A.Str):
+        if n.is_plain:
+            text = "".join(n.parts)  # type: ignore[arg-type]
+            return (lambda ctx: text), "str"
+        pieces: list = []
+        for part in n.parts:
+            if isinstance(part, str):
+                pieces.append(part)
+            else:
+                pieces.append(self.expr(part)[0])
+
+        def fn(ctx):
+            return "".join(p if isinstance(p, str) else _text(p(ctx)) for p in pieces)
+
+        return fn, "str"
+
+    def _e_Name(self, n: A.Name):
+        name = n.id
+        if name in self.scope.locals:
+            def fn(ctx):
+                try:
+                    return ctx.locals[name]
+                except KeyError:
+                    raise RuleError(f"'{name}' is used before it has a value", n.span,
+                                    "give it a value first (let, 'as', a loop or a parameter of the sequence)") from None
+
+            return fn, "any"
+        sym = self.scope.symbols.get(name)
+        if sym is None:
+            self.report("E301", f"unknown name '{name}'", n.span, did_you_mean(name, self.scope.visible_names()))
+            return _fail(f"unknown name '{name}'", n.span), "any"
+        if sym.kind == "var":
+            return (lambda ctx: ctx.vars[name]), sym.type
+        if sym.kind == "const" and sym.value is _RUNTIME_PLAYERS:
+            return (lambda ctx: ctx.players), "list"
+        if sym.kind == "const" and sym.value is _RUNTIME_PLAYER_COUNT:
+            return (lambda ctx: len(ctx.players)), "number"
+        if sym.kind in ("sequence", "modifier", "event", "dice"):
+            self.report("E306", f"'{name}' is a {sym.kind}, not a value", n.span,
+                        {"sequence": "run it with 'call " + name + "'",
+                         "modifier": f"read it with modifier('{name}', p)",
+                         "event": f"raise it with 'emit {name}'",
+                         "dice": f"roll it with 'roll {name} as r'"}[sym.kind])
+            return _fail(f"'{name}' is not a value", n.span), "any"
+        value = sym.value
+        return (lambda ctx: value), sym.type
+
+    def _e_Attr(self, n: A.Attr):
+        obj_fn, obj_type = self.expr(n.obj)
+        name = n.name
+        sc = self.scope
+        if name not in sc.all_attributes():
+            self.report("E305", f"unknown attribute '{name}'", n.name_span, did_you_mean(name, sc.all_attributes()))
+            return _fail(f"unknown attribute '{name}'", n.span), "any"
+        allowed = {
+            "player": sc.player_vars | sc.player_zones | set(PLAYER_FIELDS),
+            "card": sc.card_attrs | set(sc.marks) | set(CARD_FIELDS),
+            "zone": set(ZONE_FIELDS),
+            "roll": set(ROLL_FIELDS),
+            "row": sc.table_columns,
+        }.get(obj_type)
+        if allowed is not None and name not in allowed:
+            self.report("E303", f"a {obj_type} has no attribute '{name}'", n.name_span, did_you_mean(name, allowed))
+            return _fail(f"a {obj_type} has no attribute '{name}'", n.span), "any"
+        getter = make_getattr(name, sc)
+        span = n.span
+
+        def fn(ctx):
+            return getter(obj_fn(ctx), ctx, span)
+
+        if name in sc.player_zones and obj_type in ("player", "any") and name not in sc.player_vars:
+            return fn, "zone"
+        if obj_type == "zone":
+            return fn, {"size": "number", "top": "card", "bottom": "card", "cards": "list", "owner": "player",
+                        "empty": "bool"}.get(name, "any")
+        if obj_type == "roll":
+            return fn, {"total": "number", "faces": "list", "doubles": "bool", "success": "bool"}.get(name, "any")
+        return fn, "any"
+
+    def _e_Index(self, n: A.Index):
+        obj_fn, obj_type = self.expr(n.obj)
+        key_fn, _ = self.expr(n.key)
+        span = n.span
+        rtype = {"family": "zone", "table": "row", "list": "any"}.get(obj_type, "any")
+
+        def fn(ctx):
+            return index(obj_fn(ctx), key_fn(ctx), ctx, span)
+
+        return fn, rtype
+
+    def _e_Call(self, n: A.Call):
+        b = REGISTRY.get(n.func)
+        if b is None:
+            self.report("E302", f"unknown function '{n.func}'", n.func_span, did_you_mean(n.func, REGISTRY))
+            return _fail(f"unknown function '{n.func}'", n.span), "any"
+        nargs = len(n.args)
+        if nargs < b.min_args or (b.max_args >= 0 and nargs > b.max_args):
+            want = str(b.min_args) if b.min_args == b.max_args else (
+                f"{b.min_args} or more" if b.max_args < 0 else f"{b.min_args} to {b.max_args}")
+            self.report("E304", f"{n.func}() takes {want} argument{'s' if want != '1' else ''}, given {nargs}", n.span,
+                        f"e.g. {b.example}")
+            return _fail("wrong number of arguments", n.span), "any"
+        for kw in n.kwargs:
+            if kw.name not in b.kwargs:
+                hint = (f"it accepts: {', '.join(b.kwargs)}" if b.kwargs else f"{n.func}() takes no named arguments")
+                self.report("E304", f"{n.func}() has no argument named '{kw.name}'", kw.span, hint)
+                return _fail("unknown argument", n.span), "any"
+        if n.func == "modifier" and n.args and isinstance(n.args[0], A.Str) and n.args[0].is_plain:
+            mname = "".join(n.args[0].parts)  # type: ignore[arg-type]
+            sym = self.scope.symbols.get(mname)
+            if sym is None or sym.kind != "modifier":
+                mods = [k for k, s in self.scope.symbols.items() if s.kind == "modifier"]
+                self.report("E301", f"unknown modifier '{mname}'", n.args[0].span, did_you_mean(mname, mods))
+        arg_fns = [self.expr(a)[0] for a in n.args]
+        kw_fns = {kw.name: self.expr(kw.value)[0] for kw in n.kwargs}
+        impl = b.fn
+        span = n.span
+        if not kw_fns:
+            if len(arg_fns) == 1:
+                a0 = arg_fns[0]
+                return (lambda ctx: impl(ctx, span, a0(ctx))), b.returns
+            return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns])), b.returns
+        return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns], **{k: f(ctx) for k, f in kw_fns.items()})), b.returns
+
+    def _e_ListLit(self, n: A.ListLit):
+        fns = [self.expr(i)[0] for i in n.items]
+        return (lambda ctx: [f(ctx) for f in fns]), "list"
+
+    def _e_Comprehension(self, n: A.Comprehension):
+        iter_fn, _ = self.expr(n.iterable)
+        inner = Compiler(self.scope.with_locals(self.scope.locals | {n.var}), self.diagnostics)
+        elem_fn, _ = inner.expr(n.element)
+        cond_fn = inner.expr(n.condition)[0] if n.condition is not None else None
+        var = n.var
+        span = n.iterable.span
+
+        def fn(ctx):
+            items = as_list(ctx, iter_fn(ctx), span)
+            loc = ctx.locals
+            saved = loc.get(var, _MISSING)
+            out = []
+            try:
+                for item in items:
+                    loc[var] = item
+                    if cond_fn is None or cond_fn(ctx):
+                        out.append(elem_fn(ctx))
+            finally:
+                if saved is _MISSING:
+                    loc.pop(var, None)
+                else:
+                    loc[var] = saved
+            return out
+
+        return fn, "list"
+
+    def _e_Unary(self, n: A.Unary):
+        f, t = self.expr(n.operand)
+        if n.op == "not":
+            return (lambda ctx: not f(ctx)), "bool"
+        span = n.span
+        self._want_number(t, n.operand.span)
+
+        def neg(ctx):
+            v = f(ctx)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise RuleError(f"cannot negate {describe(v)}", span)
+            return -v
+
+        return neg, "number"
+
+    def _e_BinOp(self, n: A.BinOp):
+        lf, lt = self.expr(n.left)
+        rf, rt = self.expr(n.right)
+        if n.op == "and":
+            return (lambda ctx: lf(ctx) and rf(ctx)), "bool"
+        if n.op == "or":
+            return (lambda ctx: lf(ctx) or rf(ctx)), "any"
+        op = _BINOPS[n.op]
+        span = n.span
+        if n.op != "+":
+            self._want_number(lt, n.left.span)
+            self._want_number(rt, n.right.span)
+
+        def fn(ctx):
+            a, b = lf(ctx), rf(ctx)
+            try:
+                return op(a, b)
+            except ZeroDivisionError:
+                raise RuleError("division by zero", span) from None
+            except TypeError:
+                raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span) from None
+
+        rtype = "number" if lt == rt == "number" else ("list" if "list" in (lt, rt) else
+                                                        "str" if "str" in (lt, rt) else "any")
+        return fn, rtype
+
+    def _want_number(self, t: str, span: Span) -> None:
+        if t not in ("number", "any"):
+            self.report("E303", f"expected a number here, this is a {t}", span)
+
+    def _e_Compare(self, n: A.Compare):
+        lf, lt = self.expr(n.left)
+        rf, rt = self.expr(n.right)
+        span = n.span
+        if n.op in ("in", "not in"):
+            neg = n.op == "not in"
+
+            def member(ctx):
+                container = rf(ctx)
+                item = lf(ctx)
+                if isinstance(container, ZoneRef):
+                    found = item in ctx.zone_cards(container)
+                elif isinstance(container, (list, tuple, set, frozenset, dict, str)):
+                    try:
+                        found = item in container
+                    except TypeError:
+                        raise RuleError(f"cannot look for {describe(item)} in {describe(container)}", span) from None
+                else:
+                    raise RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+                return not found if neg else found
+
+            return member, "bool"
+        op = _COMPARE[n.op]
+        if n.op in _ORDERED:
+            for t, s in ((lt, n.left.span), (rt, n.right.span)):
+                if t in ("player", "zone", "bool", "list", "row", "roll"):
+                    self.report("E303", f"'{n.op}' compares numbers, this is a {t}", s)
+
+            def ordered(ctx):
+                a, b = lf(ctx), rf(ctx)
+                try:
+                    return op(a, b)
+                except TypeError:
+                    raise RuleError(f"cannot compare {describe(a)} {n.op} {describe(b)}", span) from None
+
+            return ordered, "bool"
+        return (lambda ctx: op(lf(ctx), rf(ctx))), "bool"
+
+    def _e_IsClass(self, n: A.IsClass):
+        f, t = self.expr(n.obj)
+        cls = n.cls
+        if cls not in self.scope.card_classes:
+            self.report("E307", f"no card has the class '{cls}'", n.cls_span,
+                        did_you_mean(cls, self.scope.card_classes) or "classes are listed under each card group's 'classes'")
+        if t not in ("card", "any", "none"):
+            self.report("E303", f"'is' tests the class of a card, this is a {t}", n.obj.span)
+        negate = n.negate
+
+        def fn(ctx):
+            v = f(ctx)
+            found = isinstance(v, Card) and cls in v.classes
+            return not found if negate else found
+
+        return fn, "bool"
+
+    def _e_Ternary(self, n: A.Ternary):
+        tf, tt = self.expr(n.then)
+        cf, _ = self.expr(n.cond)
+        of, ot = self.expr(n.other)
+        return (lambda ctx: tf(ctx) if cf(ctx) else of(ctx)), (tt if tt == ot else "any")
+
+    def _e_Range(self, n: A.Range):
+        lf, lt = self.expr(n.low)
+        hf, ht = self.expr(n.high)
+        self._want_number(lt, n.low.span)
+        self._want_number(ht, n.high.span)
+        span = n.span
+
+        def fn(ctx):
+            a, b = lf(ctx), hf(ctx)
+            if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
+                raise RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+            return list(range(a, b + 1))
+
+        return fn, "list"
+
+
+_MISSING = object()
+_RUNTIME_PLAYERS = object()
+_RUNTIME_PLAYER_COUNT = object()
+RUNTIME_PLAYERS = Symbol("const", _RUNTIME_PLAYERS, "list")
+RUNTIME_PLAYER_COUNT = Symbol("const", _RUNTIME_PLAYER_COUNT, "number")
+
+
+def _text(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return ", ".join(_text(x) for x in v)
+    return str(v)
+
+
+def index(obj: Any, key: Any, ctx, span: Span) -> Any:
+    """obj[key] for every kind of value that can be indexed."""
+    if isinstance(obj, FamilyRef):
+        return ctx.family_member(obj.zone, key, span)
+    if isinstance(obj, dict):
+        if key in obj:
+            return obj[key]
+        if isinstance(obj, _TABLE_TYPES):
+            raise RuleError(f"the table has no row {describe(key)}", span)
+        return None
+    if isinstance(obj, (list, tuple)):
+        if isinstance(key, bool) or not isinstance(key, int):
+            raise RuleError(f"a list is indexed by a whole number, got {describe(key)}", span)
+        if -len(obj) <= key < len(obj):
+            return obj[key]
+        raise RuleError(f"position {key} is outside a list of {len(obj)}", span)
+    if isinstance(obj, ZoneRef):
+        cards = ctx.zone_cards(obj)
+        if isinstance(key, int) and -len(cards) <= key < len(cards):
+            return cards[key]
+        raise RuleError(f"position {describe(key)} is outside the zone {obj.slot} of {len(cards)} cards", span)
+    raise RuleError(f"{describe(obj)} cannot be indexed", span)
+
+
+from ..values import Row  # noqa: E402
+
+_TABLE_TYPES = (Row,)
+
+
+def make_getattr(name: str, scope: Scope) -> Callable[[Any, Any, Span], Any]:
+    """A fast getter of attribute `name` that dispatches on the kind of object at run time."""
+    is_pvar = name in scope.player_vars
+    is_pzone = name in scope.player_zones
+    is_mark = name in scope.marks
+    mark_default = scope.marks.get(name)
+
+    def get(obj, ctx, span):
+        t = type(obj)
+        if t is Card:
+            if is_mark:
+                marks = ctx.marks.get(obj.id)
+                if marks is not None and name in marks:
+                    return marks[name]
+                return mark_default
+            attrs = obj.attrs
+            if name in attrs:
+                return attrs[name]
+            if name == "id":
+                return obj.id
+            if name == "name":
+                return obj.name
+            if name == "classes":
+                return sorted(obj.classes)
+            if name == "zone":
+                return ctx.zone_of(obj)
+            if name == "owner":
+                return ctx.zone_owner(ctx.zone_of(obj))
+            return None  # an attribute other cards have
+        if t is Player:
+            if is_pvar:
+                return ctx.pvars[obj.seat][name]
+            if is_pzone:
+                return ZoneRef(name, obj.seat)
+            if name == "seat":
+                return obj.seat
+            if name == "name":
+                return obj.name
+        elif t is ZoneRef:
+            cards = ctx.zone_cards(obj)
+            if name in ("size",):
+                return len(cards)
+            if name == "empty":
+                return not cards
+            if name == "top":
+                return cards[-1] if cards else None
+            if name == "bottom":
+                return cards[0] if cards else None
+            if name == "cards":
+                return list(cards)
+            if name == "owner":
+                return ctx.zone_owner(obj)
+            if name == "key":
+                return obj.key
+        elif t is Roll:
+            if name in ROLL_FIELDS:
+                v = getattr(obj, name)
+                return list(v) if name == "faces" else v
+        elif isinstance(obj, dict):
+            if name in obj:
+                return obj[name]
+        elif obj is None:
+            raise RuleError(f"cannot read '.{name}' of none", span, "check that the value was set before this step")
+        raise RuleError(f"{describe(obj)} has no attribute '{name}'", span)
+
+    return get

@@ -1,0 +1,479 @@
+"""Parse DSL strings into AST nodes; Lark trees never leave this module.
+
+A DSL string lives inside a YAML scalar, so every position is mapped through a `Locator`
+(character offset in the string -> Span in the file) when a node is built.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib.resources import files
+from typing import Callable, Optional
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..diagnostics import DiagnosticError, Span, error
+from . import ast as A
+
+Locator = Callable[[int, int], Span]
+
+MAX_NESTING = 40
+
+# Bad examples and what to say about them: a test walks this table (see tests/dsl).
+SYNTAX_ERRORS: dict[str, list[str]] = {
+    "unclosed bracket: a '(' or '[' has no matching ')' or ']'": ["(1 + 2", "f(a, b", "[1, 2", "count(x"],
+    "the expression stops before its end: an operand is missing": ["1 +", "a and", "x ==", "not", "a or", "x <"],
+    "'=' does not compare: write '==' to test equality": ["a = 1", "c.suit = 'iron'"],
+    "two values follow each other with no operator between them": ["a b", "1 2", "c.value 3", "f(a) b"],
+    "an 'if' expression needs an 'else' part: A if COND else B": ["a if b"],
+    "a closing bracket with no opening one": ["1 + 2)", "a]"],
+}
+
+STATEMENT_ERRORS: dict[str, list[str]] = {
+    "'move' needs a destination: move CARDS to ZONE": ["move card", "move card p.hand"],
+    "'draw' needs a source: draw [N] from ZONE [to ZONE] [as NAME]": ["draw card", "draw 2 deck"],
+    "'roll' needs dice: roll DICE [against VALUE] [as NAME]": ["roll", "roll against 7"],
+    "'set' assigns with '=': set TARGET = VALUE": ["set x", "set x == 1", "set x 1"],
+    "'end' needs what to end, e.g. 'end turn' or 'end game'": ["end"],
+    "'call' needs a sequence id: call SEQUENCE [with name: value, ...]": ["call", "call x with"],
+    "a modifier needs a lifetime: add modifier NAME [to PLAYER] [value N] until end of KIND": [
+        "add modifier x",
+        "add modifier x to p",
+    ],
+    "statements are separated by ';'": ["move a to b move c to d", "set x = 1 set y = 2"],
+}
+
+KEYWORDS = {
+    "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none",
+    "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
+    "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
+    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=["expr_start", "stmts_start"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def _unquote(raw: str) -> str:
+    body = raw[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+class _Build(Transformer):
+    """Turns the Lark tree into AST nodes, attaching spans as each node is built."""
+
+    def __init__(self, locate: Locator, offset: int = 0):
+        super().__init__(visit_tokens=False)
+        self.locate = locate
+        self.offset = offset
+
+    def _span(self, meta) -> Span:
+        return self.locate(self.offset + meta.start_pos, self.offset + meta.end_pos)
+
+    def _tspan(self, tok: Token) -> Span:
+        return self.locate(self.offset + tok.start_pos, self.offset + tok.end_pos)
+
+    # -- starts
+    def expr_start(self, items):
+        return items[0]
+
+    def stmts_start(self, items):
+        return tuple(items)
+
+    # -- literals
+    @v_args(meta=True)
+    def int_lit(self, meta, items):
+        return A.Num(self._span(meta), int(items[0]))
+
+    @v_args(meta=True)
+    def dec_lit(self, meta, items):
+        return A.Num(self._span(meta), float(items[0]))
+
+    @v_args(meta=True)
+    def str_lit(self, meta, items):
+        tok: Token = items[0]
+        return A.Str(self._span(meta), self._template(str(tok), self.offset + tok.start_pos))
+
+    def _template(self, raw: str, start: int) -> tuple:
+        """Split a quoted string into literal text and {expression} parts."""
+        body = raw[1:-1]
+        parts: list = []
+        buf = []
+        i = 0
+        while i < len(body):
+            ch = body[i]
+            if ch == "\\" and i + 1 < len(body):
+                buf.append({"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1]))
+                i += 2
+                continue
+            if ch == "{" and body[i + 1 : i + 2] == "{":
+                buf.append("{")
+                i += 2
+                continue
+            if ch == "}" and body[i + 1 : i + 2] == "}":
+                buf.append("}")
+                i += 2
+                continue
+            if ch == "{":
+                close = body.find("}", i)
+                if close < 0:
+                    raise DiagnosticError(
+                        error("E102", "a '{' in a string opens an expression that is never closed",
+                              self.locate(start + 1 + i, start + 2 + i), "write '{{' for a literal brace")
+                    )
+                if buf:
+                    parts.append("".join(buf))
+                    buf = []
+                inner = body[i + 1 : close]
+                parts.append(parse_expression(inner, self.locate, start + 2 + i))
+                i = close + 1
+                continue
+            buf.append(ch)
+            i += 1
+        if buf or not parts:
+            parts.append("".join(buf))
+        return tuple(parts)
+
+    @v_args(meta=True)
+    def true_lit(self, meta, items):
+        return A.Const(self._span(meta), True)
+
+    @v_args(meta=True)
+    def false_lit(self, meta, items):
+        return A.Const(self._span(meta), False)
+
+    @v_args(meta=True)
+    def none_lit(self, meta, items):
+        return A.Const(self._span(meta), None)
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return A.Name(self._span(meta), str(items[0]))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, items):
+        return A.ListLit(self._span(meta), tuple(i for i in items if i is not None))
+
+    @v_args(meta=True)
+    def comprehension(self, meta, items):
+        element, var, iterable, cond = items
+        return A.Comprehension(self._span(meta), element, str(var), iterable, cond)
+
+    def comp_if(self, items):
+        return items[0]
+
+    # -- operators
+    @v_args(meta=True)
+    def attr(self, meta, items):
+        obj, name = items
+        return A.Attr(self._span(meta), obj, str(name), self._tspan(name))
+
+    @v_args(meta=True)
+    def index(self, meta, items):
+        return A.Index(self._span(meta), items[0], items[1])
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        fname, args = items
+        pos, kw = [], []
+        for a in args or ():
+            (kw if isinstance(a, A.Keyword) else pos).append(a)
+        return A.Call(self._span(meta), str(fname), self._tspan(fname), tuple(pos), tuple(kw))
+
+    def args(self, items):
+        return items
+
+    @v_args(meta=True)
+    def kwarg(self, meta, items):
+        return A.Keyword(self._span(meta), str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def neg(self, meta, items):
+        return A.Unary(self._span(meta), "-", items[0])
+
+    @v_args(meta=True)
+    def not_op(self, meta, items):
+        return A.Unary(self._span(meta), "not", items[0])
+
+    @v_args(meta=True)
+    def binop(self, meta, items):
+        return A.BinOp(self._span(meta), str(items[1]), items[0], items[2])
+
+    @v_args(meta=True)
+    def and_op(self, meta, items):
+        return A.BinOp(self._span(meta), "and", items[0], items[1])
+
+    @v_args(meta=True)
+    def or_op(self, meta, items):
+        return A.BinOp(self._span(meta), "or", items[0], items[1])
+
+    @v_args(meta=True)
+    def compare(self, meta, items):
+        return A.Compare(self._span(meta), str(items[1]), items[0], items[2])
+
+    @v_args(meta=True)
+    def in_op(self, meta, items):
+        return A.Compare(self._span(meta), "in", items[0], items[1])
+
+    @v_args(meta=True)
+    def not_in_op(self, meta, items):
+        return A.Compare(self._span(meta), "not in", items[0], items[1])
+
+    @v_args(meta=True)
+    def is_op(self, meta, items):
+        return A.IsClass(self._span(meta), items[0], str(items[1]), self._tspan(items[1]), False)
+
+    @v_args(meta=True)
+    def is_not_op(self, meta, items):
+        return A.IsClass(self._span(meta), items[0], str(items[1]), self._tspan(items[1]), True)
+
+    @v_args(meta=True)
+    def ternary(self, meta, items):
+        return A.Ternary(self._span(meta), items[0], items[1], items[2])
+
+    @v_args(meta=True)
+    def range(self, meta, items):
+        return A.Range(self._span(meta), items[0], items[1])
+
+    # -- statements
+    def place(self, items):
+        return str(items[0])
+
+    def dest(self, items):
+        return (items[0], items[1] or "top")
+
+    def as_name(self, items):
+        return str(items[0])
+
+    def against(self, items):
+        return items[0]
+
+    def with_args(self, items):
+        return tuple(items)
+
+    def mod_to(self, items):
+        return items[0]
+
+    mod_value = mod_from = mod_to
+
+    @v_args(meta=True)
+    def move_stmt(self, meta, items):
+        return A.Move(self._span(meta), items[0], items[1], items[2] or "top")
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta, items):
+        count, source, dest, bind = items
+        zone, place = dest if dest else (None, "top")
+        return A.Draw(self._span(meta), count, source, zone, place, bind)
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, items):
+        return A.Shuffle(self._span(meta), items[0])
+
+    @v_args(meta=True)
+    def reverse_stmt(self, meta, items):
+        return A.Reverse(self._span(meta), items[0])
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, items):
+        return A.Assign(self._span(meta), self._target(items[0]), "=", items[1])
+
+    @v_args(meta=True)
+    def aug_stmt(self, meta, items):
+        return A.Assign(self._span(meta), self._target(items[0]), str(items[1]), items[2])
+
+    def _target(self, node):
+        if isinstance(node, (A.Name, A.Attr, A.Index)):
+            return node
+        raise DiagnosticError(
+            error("E103", "only a variable, an attribute or an indexed entry can be assigned", node.span,
+                  "e.g. 'set target = 5', 'set p.score = 0', 'p.spice -= bid'")
+        )
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, items):
+        return A.Let(self._span(meta), str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, items):
+        dice, against, bind = items
+        return A.Roll(self._span(meta), str(dice), self._tspan(dice), against, bind)
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, items):
+        return A.Break(self._span(meta), str(items[0]) if items[0] else None)
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, items):
+        return A.Continue(self._span(meta), str(items[0]) if items[0] else None)
+
+    @v_args(meta=True)
+    def end_stmt(self, meta, items):
+        return A.End(self._span(meta), str(items[0]), self._tspan(items[0]))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, items):
+        return A.CallSeq(self._span(meta), str(items[0]), self._tspan(items[0]), items[1] or ())
+
+    @v_args(meta=True)
+    def emit_stmt(self, meta, items):
+        return A.Emit(self._span(meta), str(items[0]), self._tspan(items[0]), items[1] or ())
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, items):
+        return A.Log(self._span(meta), items[0])
+
+    @v_args(meta=True)
+    def win_stmt(self, meta, items):
+        return A.Win(self._span(meta), items[0])
+
+    @v_args(meta=True)
+    def add_mod_stmt(self, meta, items):
+        name, to, value, until = items
+        return A.AddModifier(self._span(meta), str(name), self._tspan(name), to, value, str(until), self._tspan(until))
+
+    @v_args(meta=True)
+    def remove_mod_stmt(self, meta, items):
+        return A.RemoveModifier(self._span(meta), str(items[0]), self._tspan(items[0]), items[1])
+
+    @v_args(meta=True)
+    def create_zone_stmt(self, meta, items):
+        return A.CreateZone(self._span(meta), str(items[0]), self._tspan(items[0]), items[1])
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, items):
+        return A.Pass(self._span(meta))
+
+
+def _nesting(text: str) -> int:
+    depth = best = 0
+    quote = None
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")]}":
+            depth -= 1
+    return best
+
+
+def _explain(exc: UnexpectedInput, text: str, start: str) -> tuple[str, Optional[str]]:
+    """A message and hint for a syntax error, using the table of known mistakes first."""
+    table = dict(SYNTAX_ERRORS)
+    if start == "stmts_start":
+        table.update(STATEMENT_ERRORS)
+    parser = _parser()
+    try:
+        label = exc.match_examples(lambda s: parser.parse(s, start=start), table, use_accepts=True)
+    except Exception:  # pragma: no cover - match_examples is best effort
+        label = None
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        if ch in "'\"":
+            return "a string is never closed", f"add the closing {ch} on the same line"
+        if ch == "=" and text[exc.pos_in_stream:exc.pos_in_stream + 2] != "==":
+            return "'=' does not compare: write '==' to test equality", None
+        return f"unexpected character {ch!r}", "the rules language uses letters, digits, _ and operators such as + - == and or"
+    if label:
+        return label, None
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        expected = sorted(_pretty(t) for t in (exc.accepts or exc.expected))
+        what = "the end of the text" if tok.type == "$END" else f"'{tok}'"
+        if tok.type == "NAME" and str(tok) in KEYWORDS:
+            what = f"the keyword '{tok}'"
+        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
+        if tok.type == "$END":
+            return "the text stops too early", f"expected one of: {shown}"
+        return f"unexpected {what}", f"expected one of: {shown}"
+    if isinstance(exc, UnexpectedEOF):
+        return "the text stops too early", None
+    return "syntax error", None
+
+
+_PRETTY = {
+    "NAME": "a name", "INT": "a number", "DECIMAL": "a number", "STRING": "a string", "DICE": "dice like 2d6",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "COLON": "':'",
+    "SEMICOLON": "';'", "EQUAL": "'='", "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'",
+    "AUGOP": "'+=' or '-='", "MINUS": "'-'", "$END": "the end",
+}
+
+
+def _pretty(terminal: str) -> str:
+    if terminal in _PRETTY:
+        return _PRETTY[terminal]
+    return f"'{terminal.lower()}'"
+
+
+def _error_pos(exc: UnexpectedInput, text: str) -> tuple[int, int]:
+    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+        return exc.token.start_pos, exc.token.end_pos or exc.token.start_pos + 1
+    if isinstance(exc, UnexpectedCharacters):
+        return exc.pos_in_stream, exc.pos_in_stream + 1
+    end = len(text.rstrip())
+    return max(0, end - 1), max(1, end)
+
+
+def _parse(text: str, locate: Locator, offset: int, start: str):
+    if _nesting(text) > MAX_NESTING:
+        raise DiagnosticError(
+            error("E104", f"brackets nested deeper than {MAX_NESTING} levels", locate(offset, offset + len(text)),
+                  "split the expression with 'let' statements")
+        )
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        message, hint = _explain(exc, text, start)
+        a, b = _error_pos(exc, text)
+        raise DiagnosticError(error("E101", f"syntax: {message}", locate(offset + a, offset + b), hint)) from None
+    try:
+        return _Build(locate, offset).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, DiagnosticError):
+            raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise DiagnosticError(
+                error("E104", "the expression is nested too deeply", locate(offset, offset + len(text)),
+                      "split the expression with 'let' statements")
+            ) from None
+        raise
+    except RecursionError:
+        raise DiagnosticError(
+            error("E104", "the expression is nested too deeply", locate(offset, offset + len(text)),
+                  "split the expression with 'let' statements")
+        ) from None
+
+
+def parse_expression(text: str, locate: Locator, offset: int = 0) -> A.Expr:
+    """Parse one expression; raises DiagnosticError with the file position of the mistake."""
+    return _parse(text, locate, offset, "expr_start")
+
+
+def parse_statements(text: str, locate: Locator, offset: int = 0) -> tuple[A.Stmt, ...]:
+    """Parse one or more statements separated by ';'."""
+    return _parse(text, locate, offset, "stmts_start")
+
+
+def plain_locator(file: str = "<dsl>", line: int = 1, col: int = 1) -> Locator:
+    """Positions for a DSL string that starts at (line, col) and has no line breaks."""
+
+    def locate(a: int, b: int) -> Span:
+        return Span(file, line, col + a, line, col + max(b, a + 1))
+
+    return locate

@@ -1,0 +1,83 @@
+"""The loading pipeline: YAML with positions -> schema -> variants -> build -> checks -> graph.
+
+Each pass is a plain function returning diagnostics and can be called alone; `load_ruleset`
+runs them in order and keeps going as far as the input allows, so one run reports as many
+problems as it can find.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..bundled import resolve
+from ..diagnostics import Diagnostic, SourceCache, error, has_errors, sort_key
+from .yaml_source import DEFAULT_LIMITS, Limits, YMap, load_file
+
+
+@dataclass
+class LoadResult:
+    ruleset: Any | None  # rulecraft.model.Ruleset when loading succeeded
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: SourceCache = field(default_factory=SourceCache)
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None and not has_errors(self.diagnostics)
+
+
+def load_ruleset(
+    ref: str,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    check: bool = True,
+) -> LoadResult:
+    """Load a ruleset by path or bundled name.
+
+    `overrides` sets parameter or option values by name for this load (e.g. from
+    `--set name=value`). With `check=False` the semantic checks are skipped (the model is
+    still built and compiled).
+    """
+    from . import build, schema, variants  # late: keeps `rulecraft --help` fast
+    from ..checks import run_checks
+
+    result = LoadResult(None)
+    path = resolve(ref)
+    if path is None:
+        hint = "give a path to a .yaml file, or one of the names that 'rulecraft list' prints"
+        result.diagnostics.append(error("E001", f"no ruleset file or bundled ruleset named '{ref}'", None, hint))
+        return result
+    root, text, diags = load_file(path, limits)
+    result.diagnostics.extend(diags)
+    if text is not None:
+        result.sources.add(path, text)
+    if root is None:
+        return result
+    if not isinstance(root, YMap):
+        result.diagnostics.append(
+            error("E011", "a ruleset file must be a mapping of keys (ruleset:, title:, sequences:, ...)", root.span,
+                  "start the file with 'ruleset: NAME' and 'title: ...'")
+        )
+        return result
+    result.diagnostics.extend(schema.validate_schema(root, path))
+    if has_errors(result.diagnostics):
+        result.diagnostics.sort(key=sort_key)
+        return result
+    merged, vdiags = variants.resolve_extends(root, path, result.sources, limits)
+    result.diagnostics.extend(vdiags)
+    if merged is None or has_errors(vdiags):
+        result.diagnostics.sort(key=sort_key)
+        return result
+    ruleset, bdiags = build.build_ruleset(merged, path, overrides or {}, limits)
+    result.diagnostics.extend(bdiags)
+    if ruleset is not None and check and not has_errors(bdiags):
+        result.diagnostics.extend(run_checks(ruleset))
+    result.ruleset = ruleset if not has_errors(result.diagnostics) else None
+    result.diagnostics.sort(key=sort_key)
+    return result
+
+
+def ruleset_dir(path: str) -> str:
+    return os.path.dirname(os.path.abspath(path))

@@ -1,0 +1,94 @@
+"""Build the cards of a ruleset from its card groups: one card, or one per combination of 'for' values."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import TYPE_CHECKING
+
+from ..diagnostics import RuleError
+from ..dsl.compiler import Compiler, Scope, Symbol
+from ..values import Card
+from .yaml_source import YMap, YScalar, YSeq
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .build import Builder
+
+_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+MAX_CARDS = 10_000
+
+
+def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
+    cards: list[Card] = []
+    seen: dict[str, object] = {}
+    groups = b.root.get("cards")
+    if not isinstance(groups, YSeq):
+        return cards
+    for g in groups:
+        if not isinstance(g, YMap):
+            continue
+        loops = g.get("for")
+        names, values = [], []
+        if isinstance(loops, YMap):
+            for k, v in loops.items():
+                names.append(k)
+                values.append(v.plain() if isinstance(v, YSeq) else [v.plain()])
+        combos = list(itertools.islice(itertools.product(*values), MAX_CARDS + 1)) if names else [()]
+        count = g.get("count")
+        copies = int(count.plain()) if isinstance(count, YScalar) and isinstance(count.value, int) else 1
+        if len(cards) + len(combos) * copies > MAX_CARDS:
+            b.err("E318", f"more than {MAX_CARDS} cards", g.span)
+            return cards
+        scope = Scope(dict(consts), set(), set(), set(), set(), set(), {}, {}, set(names))
+        comp = Compiler(scope, b.diags)
+        attr_nodes = g.get("attributes")
+        compiled = {}
+        if isinstance(attr_nodes, YMap):
+            for k, v in attr_nodes.items():
+                if isinstance(v, YScalar) and isinstance(v.value, str) and v.value.startswith("="):
+                    compiled[k] = b.text.expr(v, comp, skip=1)
+                else:
+                    compiled[k] = v.plain()
+        classes = frozenset(str(c) for c in (g.get("classes").plain() if isinstance(g.get("classes"), YSeq) else []))
+        id_node, name_node = g.get("id"), g.get("name")
+        for combo in combos:
+            env = dict(zip(names, combo))
+            attrs = dict(env)
+            for k, v in compiled.items():
+                if v is None:
+                    continue
+                if hasattr(v, "fn"):
+                    try:
+                        attrs[k] = v.fn(_Ctx(env))
+                    except RuleError as exc:
+                        b.diags.append(exc.diagnostic())
+                        attrs[k] = None
+                else:
+                    attrs[k] = _fill(v, env) if isinstance(v, str) else v
+            default_id = "-".join(str(x) for x in combo) if combo else None
+            cid = _fill(str(id_node.value), env) if isinstance(id_node, YScalar) else default_id
+            if cid is None:
+                b.err("E202", "a card group without 'for' needs an 'id'", g.span)
+                continue
+            cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
+            for i in range(copies):
+                full = cid if copies == 1 else f"{cid}#{i + 1}"
+                if full in seen:
+                    b.err("E314", f"two cards have the id '{full}'", (id_node or g).span,
+                          "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
+                    continue
+                seen[full] = True
+                cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
+    return cards
+
+
+def _fill(template: str, env: dict) -> str:
+    return _TEMPLATE.sub(lambda m: str(env.get(m.group(1), m.group(0))), template)
+
+
+class _Ctx:
+    def __init__(self, env: dict):
+        self.locals = env
+        self.vars: dict = {}
+        self.marks: dict = {}
+        self.players: list = []

@@ -1,0 +1,112 @@
+"""Parse and compile the DSL strings found in YAML scalars, keeping their file positions."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, DiagnosticError, error
+from ..dsl import ast as A
+from ..dsl.compiler import Compiler
+from ..dsl.parser import parse_expression, parse_statements
+from ..model.ruleset import CExpr, CStmt
+from .yaml_source import Limits, YNode, YScalar
+
+
+class DslText:
+    """Parses DSL scalars (with a cache, as a string may be read by more than one pass)."""
+
+    def __init__(self, diagnostics: list[Diagnostic], limits: Limits):
+        self.diags = diagnostics
+        self.limits = limits
+        self._cache: dict[tuple[int, str, int], object] = {}
+
+    def _text(self, node: YScalar, skip: int) -> str | None:
+        text = node.value if isinstance(node.value, str) else None
+        if text is None:
+            return None
+        if len(text) > self.limits.max_dsl_chars:
+            self.diags.append(error("E105", f"this text is {len(text)} characters, over the limit of "
+                                    f"{self.limits.max_dsl_chars}", node.span, "split it into several steps"))
+            return None
+        return text[skip:]
+
+    def parse_expr(self, node: YNode | None, skip: int = 0) -> A.Expr | None:
+        if node is None:
+            return None
+        if not isinstance(node, YScalar):
+            self.diags.append(error("E203", "expected an expression (text, a number or true/false)", node.span))
+            return None
+        v = node.value
+        if isinstance(v, bool) or v is None:
+            return A.Const(node.span, v)
+        if isinstance(v, (int, float)):
+            return A.Num(node.span, v)
+        key = (id(node), "e", skip)
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[return-value]
+        text = self._text(node, skip)
+        result = None
+        if text is not None:
+            if not text.strip():
+                self.diags.append(error("E101", "an empty expression", node.span))
+            else:
+                try:
+                    result = parse_expression(text, node.span_of, skip)
+                except DiagnosticError as exc:
+                    self.diags.append(exc.diagnostic)
+        self._cache[key] = result
+        return result
+
+    def parse_stmts(self, node: YNode | None) -> tuple[A.Stmt, ...] | None:
+        if node is None:
+            return None
+        if not isinstance(node, YScalar) or not isinstance(node.value, str):
+            self.diags.append(error("E203", "expected statements as text, e.g. \"move card to hand\"",
+                                    node.span if node else None))
+            return None
+        key = (id(node), "s", 0)
+        if key in self._cache:
+            return self._cache[key]  # type: ignore[return-value]
+        text = self._text(node, 0)
+        result = None
+        if text is not None:
+            if not text.strip():
+                self.diags.append(error("E101", "an empty statement", node.span, "write 'pass' for a step that does nothing"))
+            else:
+                try:
+                    result = parse_statements(text, node.span_of)
+                except DiagnosticError as exc:
+                    self.diags.append(exc.diagnostic)
+        self._cache[key] = result
+        return result
+
+    def expr(self, node: YNode | None, compiler: Compiler, skip: int = 0) -> CExpr | None:
+        ast = self.parse_expr(node, skip)
+        if ast is None:
+            return None
+        fn, _type = compiler.expr(ast)
+        text = node.value[skip:] if isinstance(node, YScalar) and isinstance(node.value, str) else str(node.plain())
+        return CExpr(text, ast, fn, ast.span)
+
+    def expr_typed(self, node: YNode | None, compiler: Compiler) -> tuple[CExpr | None, str]:
+        ast = self.parse_expr(node)
+        if ast is None:
+            return None, "any"
+        fn, t = compiler.expr(ast)
+        text = node.value if isinstance(node, YScalar) and isinstance(node.value, str) else str(node.plain())
+        return CExpr(text, ast, fn, ast.span), t
+
+
+def stmt_text(node: YScalar, stmt: A.Stmt) -> str:
+    """The source text of one statement (a string may hold several separated by ';')."""
+    if stmt.span.line == node.span.line and isinstance(node.value, str) and node.style is None:
+        a = stmt.span.col - node.span.col
+        b = stmt.span.end_col - node.span.col
+        if 0 <= a < b <= len(node.value):
+            return node.value[a:b]
+    return node.value if isinstance(node.value, str) else str(node.value)
+
+
+def compile_stmts(text: DslText, node: YNode, compiler) -> tuple[CStmt, ...]:
+    asts = text.parse_stmts(node)
+    if not asts:
+        return ()
+    return tuple(CStmt(stmt_text(node, s), s, compiler.stmt(s), s.span) for s in asts)  # type: ignore[arg-type]

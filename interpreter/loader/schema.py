@@ -1,0 +1,235 @@
+"""Pass 2: check a ruleset's YAML tree against schema/ruleset.schema.json and report each problem at its file:line:column."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib import resources
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
+from .yaml_source import YMap, YNode, YSeq
+
+FORM_KEYS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
+LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
+TYPE_WORDS = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
+              "null": "empty", "array": "a list", "object": "a mapping"}
+_DESCENDING = {"properties", "additionalProperties", "patternProperties", "items", "prefixItems"}
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema() -> dict:
+    """The ruleset JSON Schema, read once from the installed package."""
+    text = resources.files("rulecraft.schema").joinpath("ruleset.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(load_schema())
+
+
+@functools.lru_cache(maxsize=None)
+def _def_names() -> dict[int, str]:
+    """$defs entries by object identity, so an error's schema can be recognised."""
+    return {id(d): name for name, d in load_schema()["$defs"].items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _step_keys() -> frozenset[str]:
+    defs = load_schema()["$defs"]
+    return frozenset(k for name, d in defs.items() if name.endswith("Step") for k in d.get("properties", {}))
+
+
+def validate_schema(root: YMap, path: str) -> list[Diagnostic]:
+    """Every schema problem in `root`, each once, sorted by position."""
+    found: dict[tuple, Diagnostic] = {}
+    for err in _validator().iter_errors(root.plain()):
+        for key, diag in _explain(best_match([err]) or err, root):
+            found.setdefault(key, diag)
+    # a step flagged as having no form or several forms needs no other complaints about its keys
+    bad_steps = {key[0] for key in found if key[-1] == "E205"}
+    return sorted((d for key, d in found.items() if not (key[0] in bad_steps and key[-1] in ("E201", "E202"))), key=sort_key)
+
+
+def _explain(err: ValidationError, root: YMap) -> Iterator[tuple[tuple, Diagnostic]]:
+    path = tuple(err.absolute_path)
+    node, parent = _walk(root, path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    defname = _def_names().get(id(schema), "")
+    kind, inst = err.validator, err.instance
+    subject = _subject(path)
+
+    if _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
+        span = node.key_span(inst) if isinstance(node, YMap) else node.span
+        yield (path, inst, "E204"), error(
+            "E204", f"'{_short(inst)}' is not allowed as a name here: expected {_expected(schema)}", span,
+            "rename it, and every place that refers to it")
+    elif err.context:  # a oneOf/anyOf whose alternatives fail equally: say what was expected overall
+        if all(c.validator == "type" for c in err.context):
+            words = [_expected(c.schema) for c in err.context if isinstance(c.schema, dict)]
+            expected = _expected(schema) if schema.get("errorMessage") else " or ".join(dict.fromkeys(words))
+            yield (path, "E203"), error("E203", f"{subject} must be {expected}, not {_kind(inst)}", node.span)
+        else:
+            yield (path, "E204"), error("E204", f"{subject} matches none of the allowed forms", node.span, _message(schema))
+    elif kind == "additionalProperties" and isinstance(node, YMap):
+        allowed = set(schema.get("properties", {}))
+        extras = [k for k in inst if k not in allowed and not any(re.search(p, k) for p in schema.get("patternProperties", {}))]
+        if defname.endswith("Step"):
+            forms = [k for k in FORM_KEYS if k in inst and not (k == "do" and any(l in inst for l in LOOP_FORMS))]
+            if len(forms) > 1 and any(k in forms for k in extras):
+                yield (path, "E205"), error(
+                    "E205", f"this step has {len(forms)} forms ({', '.join(forms)}); a step has exactly one", node.span,
+                    "split it into separate steps, or nest one inside the other (under 'then:' or 'do:')")
+                extras = [k for k in extras if k not in forms]
+        for k in extras:
+            hint = did_you_mean(k, allowed) or (did_you_mean(k, _step_keys()) if defname.endswith("Step") else None)
+            if hint is None and allowed:
+                hint = "keys allowed here: " + ", ".join(sorted(allowed))
+            yield (path, k, "E201"), error("E201", f"unknown key '{k}'{_within(path)}", node.key_span(k), hint)
+    elif kind == "required" and isinstance(inst, dict):
+        span = parent.key_span(path[-1]) if isinstance(parent, YMap) else node.span
+        for k in err.validator_value:
+            if k not in inst:
+                yield (path, k, "E202"), error("E202", f"missing required key '{k}'{_within(path)}", span, _add_hint(k, path, err))
+    elif kind == "dependentRequired" and isinstance(inst, dict) and isinstance(node, YMap):
+        for prop, deps in err.validator_value.items():
+            for k in (d for d in deps if prop in inst and d not in inst):
+                yield (path, k, "E202"), error(
+                    "E202", f"'{prop}' needs '{k}' as well", node.key_span(prop), f"add '{k}:' or remove '{prop}'")
+    elif kind == "type":
+        yield (path, "E203"), error("E203", f"{subject} must be {_expected(schema)}, not {_kind(inst)}", node.span)
+    elif kind == "not" and defname == "stepWithoutForm" and isinstance(node, YMap):
+        span, hint = node.span, None
+        for k in node.entries:
+            hint = None if k in _step_keys() else did_you_mean(k, FORM_KEYS)
+            if hint:
+                span, hint = node.key_span(k), f"'{k}': {hint}"
+                break
+        yield (path, "E205"), error(
+            "E205", "this step has no form: a step mapping needs one of " + ", ".join(FORM_KEYS), span,
+            hint or "or write the step as text: a string of statements")
+    else:
+        yield (path, "E204"), error("E204", _not_allowed(kind, err, schema, subject), node.span, _value_hint(kind, err))
+
+
+def _walk(root: YMap, path: tuple) -> tuple[YNode, YNode | None]:
+    """The node at `path` (or the deepest one that exists) and its parent."""
+    node: YNode = root
+    parent: YNode | None = None
+    for part in path:
+        if isinstance(node, YMap) and part in node.entries:
+            nxt = node.entries[part]
+        elif isinstance(node, YSeq) and isinstance(part, int) and 0 <= part < len(node.items):
+            nxt = node.items[part]
+        else:
+            break
+        parent, node = node, nxt
+    return node, parent
+
+
+def _on_key_name(err: ValidationError) -> bool:
+    sp = [p for p in err.absolute_schema_path if isinstance(p, str)]
+    if "propertyNames" not in sp:
+        return False
+    tail = sp[len(sp) - sp[::-1].index("propertyNames"):]
+    return not (_DESCENDING & set(tail)) and isinstance(err.instance, str)
+
+
+def _subject(path: tuple) -> str:
+    if not path:
+        return "the ruleset"
+    last = path[-1]
+    if isinstance(last, int):
+        owner = next((p for p in reversed(path[:-1]) if isinstance(p, str)), None)
+        return f"item {last + 1} of '{owner}'" if owner else f"item {last + 1}"
+    return f"'{last}'"
+
+
+def _within(path: tuple) -> str:
+    return f" in {_subject(path)}" if path else ""
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, dict)):
+        return _kind(value)
+    text = str(value).replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if value is None:
+        return "empty"
+    return "a list" if isinstance(value, list) else "a mapping"
+
+
+def _message(schema: dict) -> str | None:
+    """The schema's own errorMessage as a diagnostic-style phrase (lower case, no final dot)."""
+    msg = schema.get("errorMessage")
+    return msg[0].lower() + msg[1:].rstrip(".") if msg else None
+
+
+def _expected(schema: Any) -> str:
+    if not isinstance(schema, dict):
+        return "something else"
+    msg = schema.get("errorMessage")
+    m = re.match(r"Expected (.*?)\.?$", msg or "", re.S)
+    if m:
+        return m.group(1)
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types or []
+    return " or ".join(TYPE_WORDS.get(t, t) for t in types) or "something else"
+
+
+def _add_hint(key: str, path: tuple, err: ValidationError) -> str:
+    props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+    if not path:
+        props = load_schema()["properties"]
+    desc = props.get(key, {}).get("description") if isinstance(props.get(key), dict) else None
+    hint = f"add '{key}:'" + (f" ({desc[0].lower()}{desc[1:].rstrip('.')})" if desc else "")
+    if not path and "else" in err.absolute_schema_path:
+        hint += "; only a variant (with 'extends:') may leave it out"
+    return hint
+
+
+def _not_allowed(kind: str, err: ValidationError, schema: dict, subject: str) -> str:
+    inst, val = err.instance, err.validator_value
+    shown = f"'{_short(inst)}'"
+    if kind == "enum":
+        return f"{shown} is not allowed for {subject}; use one of: " + ", ".join(_short(v) for v in val)
+    if kind == "const":
+        return f"{subject} must be {_short(val)}"
+    if kind == "pattern":
+        return f"{shown} is not allowed for {subject}: expected {_expected(schema)}"
+    if kind in ("minimum", "exclusiveMinimum"):
+        return f"{subject} must be {'at least' if kind == 'minimum' else 'more than'} {val}, not {_short(inst)}"
+    if kind in ("maximum", "exclusiveMaximum"):
+        return f"{subject} must be {'at most' if kind == 'maximum' else 'less than'} {val}, not {_short(inst)}"
+    if kind in ("minItems", "minLength", "minProperties"):
+        return f"{subject} must not be empty" if val == 1 else f"{subject} needs at least {val} entries"
+    if kind in ("maxItems", "maxLength", "maxProperties"):
+        return f"{subject} is too long: at most {val} allowed"
+    if kind == "uniqueItems":
+        return f"{subject} lists the same value twice"
+    return _message(schema) or f"{subject} is not allowed here"
+
+
+def _value_hint(kind: str, err: ValidationError) -> str | None:
+    if kind == "enum" and isinstance(err.instance, str):
+        return did_you_mean(err.instance, [str(v) for v in err.validator_value])
+    return None
+

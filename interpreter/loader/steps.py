@@ -1,0 +1,303 @@
+"""Build sequences, steps and triggers from YAML, compiling their DSL strings in the right scope."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..diagnostics import Diagnostic, Span, did_you_mean, error
+from ..dsl import ast as A
+from ..dsl.compiler import Compiler, Scope
+from ..dsl.statements import StatementCompiler
+from ..model import ruleset as M
+from .dsl_text import DslText, compile_stmts
+from .yaml_source import YMap, YNode, YScalar, YSeq
+
+FORMS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
+DECISION_KINDS = ("one", "subset", "number", "yesno")
+
+
+def _plain(node: YNode | None, default=None):
+    return node.plain() if node is not None else default
+
+
+def _steps_of(node: YNode | None) -> list[YNode]:
+    if node is None:
+        return []
+    if isinstance(node, YSeq):
+        return list(node.items)
+    return [node]
+
+
+class StepBuilder:
+    def __init__(self, text: DslText, scope: Scope, seq_params: dict[str, tuple], kinds: set[str],
+                 diags: list[Diagnostic]):
+        self.text = text
+        self.scope = scope
+        self.seq_params = seq_params
+        self.kinds = kinds
+        self.diags = diags
+        self.seq_id = ""
+        self.ids: dict[str, Span] = {}
+
+    def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.diags.append(error(code, message, span, hint))
+
+    # ------------------------------------------------------------ binders
+    def _binders(self, steps: list[YNode], out: set[str]) -> None:
+        for node in steps:
+            if isinstance(node, YScalar):
+                self._stmt_binders(node, out)
+                continue
+            if not isinstance(node, YMap):
+                continue
+            form = self._form(node, report=False)
+            if form == "do" and isinstance(node.get("do"), YScalar):
+                self._stmt_binders(node.get("do"), out)
+            if form == "for_each":
+                out.add(str(_plain(node.get("for_each"))))
+            for key in ("choose",):
+                if form == key and isinstance(node.get(key), YMap) and node.get(key).get("as") is not None:
+                    out.add(str(_plain(node.get(key).get("as"))))
+            if form in ("sealed", "stack") and isinstance(node.get(form), YMap):
+                inner = node.get(form)
+                for k in ("each", "as"):
+                    if inner.get(k) is not None:
+                        out.add(str(_plain(inner.get(k))))
+                if form == "stack":
+                    out.add("card")
+                    self._binders(_steps_of(inner.get("on_play")), out)
+                    self._binders(_steps_of(inner.get("resolve")), out)
+            for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
+                self._binders(_steps_of(node.get(body)), out)
+
+    def _stmt_binders(self, node: YScalar, out: set[str]) -> None:
+        for s in self.text.parse_stmts(node) or ():
+            if isinstance(s, A.Let):
+                out.add(s.name)
+            elif isinstance(s, (A.Draw, A.Roll, A.CreateZone)) and s.bind:
+                out.add(s.bind)
+
+    # ------------------------------------------------------------ sequences
+    def sequence(self, seq_id: str, node: YMap, span: Span) -> M.SequenceDef:
+        self.seq_id = seq_id
+        self.ids = {}
+        params = self.seq_params.get(seq_id, ())
+        names = set(params)
+        self._binders(_steps_of(node.get("steps")), names)
+        self.local_scope = self.scope.with_locals(names)
+        steps = self.block(_steps_of(node.get("steps")), "", ())
+        if not steps:
+            self.err("E403", f"sequence '{seq_id}' has no steps", span, "add 'steps:' with at least one step")
+        return M.SequenceDef(seq_id, str(_plain(node.get("kind"), "sequence")), str(_plain(node.get("title"), seq_id)),
+                             str(_plain(node.get("source"), "") or ""), tuple(params), tuple(steps), span,
+                             str(_plain(node.get("doc"), "") or _plain(node.get("note"), "") or ""))
+
+    def block(self, nodes: list[YNode], prefix: str, loops: tuple) -> list[M.Step]:
+        out = []
+        for i, n in enumerate(nodes, 1):
+            step = self.step(n, f"{prefix}{i}", loops)
+            if step is not None:
+                out.append(step)
+        return out
+
+    def _form(self, node: YMap, report: bool = True) -> Optional[str]:
+        present = [f for f in FORMS if f in node.entries]
+        if "do" in present and len(present) > 1:
+            present.remove("do")  # 'do' is the body of while/loop/for_each
+        if len(present) == 1:
+            return present[0]
+        if report:
+            if not present:
+                other = [k for k in node.entries if k not in ("id", "label", "source", "note")]
+                hint = did_you_mean(other[0], FORMS) if other else None
+                self.err("E205", "this step says nothing to do", node.span,
+                         hint or "a step is text, or a mapping with one of: " + ", ".join(FORMS))
+            else:
+                self.err("E205", f"a step can have only one of {', '.join(present)}", node.span,
+                         "split it into separate steps")
+        return None
+
+    def step(self, node: YNode, auto: str, loops: tuple) -> Optional[M.Step]:
+        seq = self.seq_id
+        sc = self.local_scope
+        if isinstance(node, YScalar):
+            stmts = compile_stmts(self.text, node, self._stmt_compiler(loops))
+            label = str(node.value) if node.value is not None else ""
+            return M.ActionStep(auto, f"{seq}/{auto}", label, "", "", node.span, False, stmts)
+        if not isinstance(node, YMap):
+            self.err("E203", "a step is text or a mapping", node.span)
+            return None
+        form = self._form(node)
+        if form is None:
+            return None
+        sid_node = node.get("id")
+        explicit = sid_node is not None
+        sid = str(sid_node.plain()) if explicit else auto
+        if explicit:
+            if sid in self.ids:
+                self.err("E314", f"two steps of '{seq}' have the id '{sid}'", sid_node.span,
+                         f"the other is at line {self.ids[sid].line}")
+            self.ids[sid] = sid_node.span
+        common = dict(id=sid, path=f"{seq}/{auto}", label=str(_plain(node.get("label"), "") or ""),
+                      source=str(_plain(node.get("source"), "") or ""), note=str(_plain(node.get("note"), "") or ""),
+                      span=node.span, explicit_id=explicit)
+        comp = Compiler(sc, self.diags)
+        name = _plain(node.get("name"))
+        if form == "do":
+            stmts = compile_stmts(self.text, node.get("do"), self._stmt_compiler(loops))
+            if not common["label"]:
+                common["label"] = str(_plain(node.get("do"), ""))
+            return M.ActionStep(**common, stmts=stmts)
+        if form == "call":
+            target = str(_plain(node.get("call")))
+            with_node = node.get("with")
+            kwargs = [(k, v, with_node.key_span(k)) for k, v in with_node.items()] if isinstance(with_node, YMap) else []
+            sc_ = self._stmt_compiler(loops)
+            parsed = []
+            for k, v, s in kwargs:
+                ast = self.text.parse_expr(v)
+                if ast is not None:
+                    parsed.append((k, ast, s, v))
+            checked = sc_.call_args(target, node.get("call").span, [(k, a, s) for k, a, s, _v in parsed], node.span)
+            args = ()
+            if checked is not None:
+                args = tuple((k, M.CExpr(str(v.plain()), a, fn, a.span))
+                             for (k, fn), (_k, a, _s, v) in zip(checked, parsed))
+            return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span)
+        if form == "if":
+            cond = self.text.expr(node.get("if"), comp)
+            then = self.block(_steps_of(node.get("then")), f"{auto}.then.", loops)
+            other = self.block(_steps_of(node.get("else")), f"{auto}.else.", loops)
+            if node.get("then") is None:
+                self.err("E202", "an 'if' step needs 'then:'", node.span)
+            return M.IfStep(**common, cond=cond, then=tuple(then), other=tuple(other))
+        if form in ("while", "repeat", "loop"):
+            if form == "loop":
+                name = str(_plain(node.get("loop")))
+                body_node, mode, cond_node = node.get("do"), "forever", node.get("until")
+                if cond_node is not None:
+                    mode = "until"
+            elif form == "while":
+                body_node, mode, cond_node = node.get("do"), "while", node.get("while")
+            else:
+                body_node, mode, cond_node = node.get("repeat"), "until", node.get("until")
+                if cond_node is None:
+                    self.err("E202", "a 'repeat' step needs 'until:'", node.span, "or use 'loop: NAME' with a break")
+            cond = self.text.expr(cond_node, comp) if cond_node is not None else None
+            body = self.block(_steps_of(body_node), f"{auto}.do.", loops + (name,))
+            if not body:
+                self.err("E403", "a loop with no steps", node.span)
+            return M.LoopStep(**common, mode=mode, cond=cond, body=tuple(body), name=name)
+        if form == "for_each":
+            var = str(_plain(node.get("for_each")))
+            it = self.text.expr(node.get("in"), comp)
+            if node.get("in") is None:
+                self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
+            body = self.block(_steps_of(node.get("do")), f"{auto}.do.", loops + (name,))
+            return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
+        if form == "choose":
+            spec = node.get("choose")
+            return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)
+        if form == "sealed":
+            spec = node.get("sealed")
+            if not isinstance(spec, YMap):
+                return None
+            var = str(_plain(spec.get("each"), "p"))
+            inner = spec.get("choose")
+            return M.SealedStep(**common, var=var, iterable=self.text.expr(spec.get("in"), comp),
+                                decision=self.decision(inner, comp, default_player=var) if isinstance(inner, YMap) else None,
+                                bind=_plain(spec.get("as")))
+        assert form == "stack"
+        spec = node.get("stack")
+        if not isinstance(spec, YMap):
+            return None
+        var = str(_plain(spec.get("each"), "p"))
+        play = spec.get("play")
+        return M.StackStep(
+            **common,
+            zone=self.text.expr(spec.get("zone"), comp),
+            var=var,
+            iterable=self.text.expr(spec.get("in"), comp),
+            play=self.decision(play, comp, default_player=var, default_kind="subset") if isinstance(play, YMap) else None,
+            on_play=tuple(self.block(_steps_of(spec.get("on_play")), f"{auto}.on_play.", loops)),
+            resolve=tuple(self.block(_steps_of(spec.get("resolve")), f"{auto}.resolve.", loops)),
+        )
+
+    def _stmt_compiler(self, loops: tuple) -> StatementCompiler:
+        return StatementCompiler(self.local_scope, self.diags, loops, self.seq_params, self.kinds)
+
+    def decision(self, spec: YMap, comp: Compiler, default_player: str | None = None,
+                 default_kind: str = "one") -> M.DecisionSpec:
+        kind = str(_plain(spec.get("kind"), default_kind))
+        if kind not in DECISION_KINDS:
+            self.err("E204", f"unknown decision kind '{kind}'", spec.get("kind").span,
+                     did_you_mean(kind, DECISION_KINDS) or "kinds: " + ", ".join(DECISION_KINDS))
+        player_node = spec.get("player")
+        if player_node is None and default_player is not None:
+            player_node = YScalar(spec.span, default_player, None, "")
+        if player_node is None:
+            self.err("E202", "a decision needs 'player:' (who decides)", spec.span)
+        if kind in ("one", "subset") and spec.get("options") is None:
+            self.err("E202", f"a '{kind}' decision needs 'options:'", spec.span)
+        if kind == "number" and (spec.get("min") is None or spec.get("max") is None):
+            self.err("E202", "a 'number' decision needs 'min:' and 'max:'", spec.span)
+        prompt = spec.get("prompt")
+        prompt_expr = None
+        if isinstance(prompt, YScalar) and prompt.value is not None:
+            # a prompt is text with {expressions}: parse it as a template string
+            raw = str(prompt.value)
+            quoted = YScalar(prompt.span, '"' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"', None, "")
+            ast = self.text.parse_expr(quoted)
+            if ast is not None:
+                fn, _ = comp.expr(ast)
+                prompt_expr = M.CExpr(raw, ast, fn, prompt.span)
+        ex = self.text.expr
+        return M.DecisionSpec(
+            player=ex(player_node, comp) if player_node is not None else None,
+            kind=kind,
+            options=ex(spec.get("options"), comp),
+            min=ex(spec.get("min"), comp),
+            max=ex(spec.get("max"), comp),
+            prompt=prompt_expr,
+            bind=_plain(spec.get("as")),
+            default=ex(spec.get("default"), comp),
+            optional=bool(_plain(spec.get("optional"), False)),
+            span=spec.span,
+        )
+
+    # ------------------------------------------------------------ triggers
+    def trigger(self, node: YMap) -> M.Trigger:
+        on = str(_plain(node.get("on"), ""))
+        sym = self.scope.symbols.get(on)
+        fields: tuple = ()
+        if sym is None or sym.kind != "event":
+            events = [k for k, s in self.scope.symbols.items() if s.kind == "event"]
+            self.err("E311", f"unknown event type '{on}'", node.get("on").span if node.get("on") else node.span,
+                     did_you_mean(on, events) or "built-in events: drawn, moved, rolled, shuffled, revealed")
+        else:
+            fields = tuple(sym.value or ())
+        run = str(_plain(node.get("run"), ""))
+        run_span = node.get("run").span if node.get("run") else node.span
+        if run not in self.seq_params:
+            self.err("E309", f"unknown sequence '{run}'", run_span, did_you_mean(run, self.seq_params))
+        else:
+            for p in self.seq_params[run]:
+                if fields and p not in fields:
+                    self.err("E310", f"sequence '{run}' expects '{p}', which a '{on}' event does not give", run_span,
+                             f"'{on}' gives: {', '.join(fields)}")
+        timing_raw = str(_plain(node.get("timing"), "now"))
+        after_kind = None
+        timing = "now"
+        if timing_raw != "now":
+            parts = timing_raw.split()
+            if len(parts) == 2 and parts[0] == "after":
+                timing, after_kind = "after", parts[1]
+                if after_kind not in self.kinds:
+                    self.err("E402", f"no sequence has the kind '{after_kind}'", node.get("timing").span,
+                             did_you_mean(after_kind, self.kinds))
+            else:
+                self.err("E204", f"timing '{timing_raw}' is 'now' or 'after KIND'", node.get("timing").span)
+        comp = Compiler(self.scope.with_locals(set(fields)), self.diags)
+        when = self.text.expr(node.get("when"), comp)
+        return M.Trigger(str(_plain(node.get("id"), f"trigger_{on}")), on, when, run, timing, after_kind, node.span,
+                         str(_plain(node.get("source"), "") or ""), str(_plain(node.get("label"), "") or ""))

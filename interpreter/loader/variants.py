@@ -1,0 +1,253 @@
+"""Pass 3: resolve `extends:` chains and apply a variant's edits to its parent, keeping every span.
+
+A variant file may only extend a ruleset in its own folder (or below it) or a bundled one,
+so a downloaded ruleset cannot make the loader read arbitrary files.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..bundled import bundled_root, bundled_rulesets
+from ..diagnostics import Diagnostic, SourceCache, Span, did_you_mean, error
+from .yaml_source import Limits, YMap, YNode, YScalar, YSeq, load_file
+
+MAX_DEPTH = 16
+MAPPING_SECTIONS = (
+    "parameters", "options", "tables", "zones", "variables", "player_variables", "card_variables",
+    "modifiers", "events", "dice", "sequences", "metrics",
+)
+MERGED_MAPS = ("players", "scoring")
+BODY_KEYS = ("then", "else", "do", "repeat", "on_play", "resolve")
+
+
+def _allowed(path: str, base_dir: str) -> bool:
+    real = os.path.realpath(path)
+    roots = [os.path.realpath(base_dir), os.path.realpath(bundled_root())]
+    return any(real == r or real.startswith(r + os.sep) for r in roots)
+
+
+def _find_parent(ref: str, child_path: str) -> tuple[Optional[str], Optional[str]]:
+    """The parent's path, or (None, reason)."""
+    base = os.path.dirname(os.path.abspath(child_path))
+    if ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref:
+        path = os.path.normpath(os.path.join(base, ref))
+        if not _allowed(path, base):
+            return None, "outside"
+        return (path, None) if os.path.isfile(path) else (None, "missing")
+    for cand in (os.path.join(base, ref + ".yaml"), os.path.join(base, ref + ".yml")):
+        if os.path.isfile(cand):
+            return cand, None
+    for b in bundled_rulesets():
+        if b.name == ref:
+            return b.path, None
+    return None, "missing"
+
+
+def resolve_extends(root: YMap, path: str, sources: SourceCache, limits: Limits,
+                    _stack: tuple[str, ...] = ()) -> tuple[Optional[YMap], list[Diagnostic]]:
+    """The ruleset with its ancestors merged in; `__lineage__` lists the files used."""
+    from .schema import validate_schema
+
+    diags: list[Diagnostic] = []
+    stack = _stack + (os.path.realpath(path),)
+    ext = root.get("extends")
+    if ext is None:
+        return _with_lineage(root, [path]), diags
+    ref = str(ext.plain())
+    if len(stack) > MAX_DEPTH:
+        return None, [error("E501", f"'extends' chains more than {MAX_DEPTH} files deep", ext.span)]
+    parent_path, why = _find_parent(ref, path)
+    if parent_path is None:
+        if why == "outside":
+            return None, [error("E502", f"'extends: {ref}' points outside this ruleset's folder", ext.span,
+                                "a variant may extend a file in its own folder or a bundled ruleset")]
+        names = [b.name for b in bundled_rulesets()]
+        return None, [error("E501", f"cannot find the parent ruleset '{ref}'", ext.span,
+                            did_you_mean(ref, names) or "give a bundled name or a path relative to this file")]
+    if os.path.realpath(parent_path) in stack:
+        chain = " -> ".join(os.path.basename(s) for s in stack + (os.path.realpath(parent_path),))
+        return None, [error("E501", f"circular 'extends': {chain}", ext.span, "a ruleset cannot extend itself, even indirectly")]
+    proot, ptext, pdiags = load_file(parent_path, limits)
+    diags.extend(pdiags)
+    if ptext is not None:
+        sources.add(parent_path, ptext)
+    if proot is None:
+        return None, diags
+    if not isinstance(proot, YMap):
+        return None, diags + [error("E011", "the parent ruleset is not a mapping", proot.span)]
+    diags.extend(validate_schema(proot, parent_path))
+    if any(d.is_error for d in diags):
+        return None, diags
+    merged_parent, more = resolve_extends(proot, parent_path, sources, limits, stack)
+    diags.extend(more)
+    if merged_parent is None:
+        return None, diags
+    lineage = [path] + list(merged_parent.get("__lineage__").plain())  # type: ignore[union-attr]
+    merged = merge(merged_parent, root)
+    diags.extend(apply_overrides(merged, root.get("overrides")))
+    return _with_lineage(merged, lineage), diags
+
+
+def _with_lineage(m: YMap, lineage: list[str]) -> YMap:
+    out = YMap(m.span, dict(m.entries), dict(m.key_spans))
+    out.entries["__lineage__"] = YSeq(m.span, [YScalar(m.span, p) for p in lineage])
+    return out
+
+
+def _merge_map(parent: YMap, child: YMap) -> YMap:
+    out = YMap(child.span, dict(parent.entries), dict(parent.key_spans))
+    for k, v in child.entries.items():
+        out.entries[k] = v
+        out.key_spans[k] = child.key_spans.get(k, v.span)
+    return out
+
+
+def merge(parent: YMap, child: YMap) -> YMap:
+    """The child's top-level keys over the parent's; section entries merge key by key."""
+    out = YMap(child.span, dict(parent.entries), dict(parent.key_spans))
+    out.entries.pop("__lineage__", None)
+    for key, node in child.entries.items():
+        if key in ("extends", "overrides"):
+            continue
+        pnode = parent.get(key)
+        if key in MAPPING_SECTIONS and isinstance(node, YMap) and isinstance(pnode, YMap):
+            sec = YMap(node.span, dict(pnode.entries), dict(pnode.key_spans))
+            for ek, ev in node.entries.items():
+                pe = pnode.get(ek)
+                sec.entries[ek] = _merge_map(pe, ev) if isinstance(pe, YMap) and isinstance(ev, YMap) else ev
+                sec.key_spans[ek] = node.key_span(ek)
+            out.entries[key] = sec
+        elif key in MERGED_MAPS and isinstance(node, YMap) and isinstance(pnode, YMap):
+            out.entries[key] = _merge_map(pnode, node)
+        elif key == "triggers" and isinstance(node, YSeq) and isinstance(pnode, YSeq):
+            out.entries[key] = _merge_by_id(pnode, node)
+        else:
+            out.entries[key] = node
+        out.key_spans[key] = child.key_span(key)
+    return out
+
+
+def _merge_by_id(parent: YSeq, child: YSeq) -> YSeq:
+    items = list(parent.items)
+    index = {_id(n): i for i, n in enumerate(items) if _id(n)}
+    for n in child.items:
+        i = index.get(_id(n)) if _id(n) else None
+        if i is None:
+            items.append(n)
+        else:
+            items[i] = n
+    return YSeq(child.span, items)
+
+
+def _id(node: YNode) -> Optional[str]:
+    if isinstance(node, YMap) and isinstance(node.get("id"), YScalar):
+        return str(node.get("id").value)  # type: ignore[union-attr]
+    return None
+
+
+def _find_step(steps: YSeq, step_id: str) -> Optional[tuple[YSeq, int]]:
+    for i, n in enumerate(steps.items):
+        if _id(n) == step_id:
+            return steps, i
+        if isinstance(n, YMap):
+            for key in BODY_KEYS:
+                body = n.get(key)
+                if isinstance(body, YSeq):
+                    hit = _find_step(body, step_id)
+                    if hit:
+                        return hit
+            for form in ("stack",):
+                inner = n.get(form)
+                if isinstance(inner, YMap):
+                    for key in BODY_KEYS:
+                        body = inner.get(key)
+                        if isinstance(body, YSeq):
+                            hit = _find_step(body, step_id)
+                            if hit:
+                                return hit
+    return None
+
+
+def _all_step_ids(steps: YSeq) -> list[str]:
+    out = []
+    for n in steps.items:
+        if _id(n):
+            out.append(_id(n))
+        if isinstance(n, YMap):
+            for key in BODY_KEYS:
+                if isinstance(n.get(key), YSeq):
+                    out.extend(_all_step_ids(n.get(key)))
+    return out
+
+
+def _new_steps(node: Optional[YNode]) -> list[YNode]:
+    if node is None:
+        return []
+    return list(node.items) if isinstance(node, YSeq) else [node]
+
+
+def apply_overrides(merged: YMap, overrides: Optional[YNode]) -> list[Diagnostic]:
+    """Edit steps (replace, insert, remove) and section entries of the merged ruleset in place."""
+    diags: list[Diagnostic] = []
+    if not isinstance(overrides, YSeq):
+        return diags
+    seqs = merged.get("sequences")
+    if isinstance(seqs, YMap):  # copy what we edit so the parent's tree is left alone
+        seqs = YMap(seqs.span, {k: _deep_copy(v) for k, v in seqs.entries.items()}, dict(seqs.key_spans))
+        merged.entries["sequences"] = seqs
+    for op in overrides.items:
+        if not isinstance(op, YMap):
+            continue
+        if op.get("remove_entry") is not None:
+            target = str(op.get("remove_entry").plain())
+            section, _, key = target.partition(".")
+            sec = merged.get(section)
+            if not isinstance(sec, YMap) or key not in sec.entries:
+                keys = list(sec.entries) if isinstance(sec, YMap) else list(MAPPING_SECTIONS)
+                diags.append(error("E503", f"nothing to remove at '{target}'", op.get("remove_entry").span,
+                                   did_you_mean(key if isinstance(sec, YMap) else section, keys)))
+                continue
+            sec = YMap(sec.span, dict(sec.entries), dict(sec.key_spans))
+            del sec.entries[key]
+            merged.entries[section] = sec
+            continue
+        verb = next((v for v in ("replace", "insert_before", "insert_after", "remove") if op.get(v) is not None), None)
+        if verb is None:
+            continue
+        tnode = op.get(verb)
+        target = str(tnode.plain())
+        seq_id, _, step_id = target.partition(".")
+        seq = seqs.get(seq_id) if isinstance(seqs, YMap) else None
+        if not isinstance(seq, YMap) or not step_id:
+            names = list(seqs.entries) if isinstance(seqs, YMap) else []
+            diags.append(error("E503", f"'{target}' does not name a step: write SEQUENCE.STEP_ID", tnode.span,
+                               did_you_mean(seq_id, names) if not isinstance(seq, YMap) else None))
+            continue
+        steps = seq.get("steps")
+        hit = _find_step(steps, step_id) if isinstance(steps, YSeq) else None
+        if hit is None:
+            ids = _all_step_ids(steps) if isinstance(steps, YSeq) else []
+            diags.append(error("E503", f"sequence '{seq_id}' has no step with the id '{step_id}'", tnode.span,
+                               did_you_mean(step_id, ids) or "only steps with an 'id:' can be edited by a variant"))
+            continue
+        body, i = hit
+        new = _new_steps(op.get("with") if verb == "replace" else op.get("steps"))
+        if verb == "replace":
+            body.items[i:i + 1] = new
+        elif verb == "insert_before":
+            body.items[i:i] = new
+        elif verb == "insert_after":
+            body.items[i + 1:i + 1] = new
+        else:
+            del body.items[i]
+    return diags
+
+
+def _deep_copy(node: YNode) -> YNode:
+    if isinstance(node, YMap):
+        return YMap(node.span, {k: _deep_copy(v) for k, v in node.entries.items()}, dict(node.key_spans))
+    if isinstance(node, YSeq):
+        return YSeq(node.span, [_deep_copy(v) for v in node.items])
+    return node

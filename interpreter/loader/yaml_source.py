@@ -1,0 +1,338 @@
+"""Pass 1: read YAML into a small node tree in which every key and value carries its source span.
+
+Only the YAML core schema is accepted (strings, numbers, booleans, null, lists, mappings);
+nothing is ever constructed from a tag, so a ruleset cannot make Python objects.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import yaml
+
+from ..diagnostics import Diagnostic, Span, error
+
+try:  # the C composer is much faster and yields the same marks
+    _Loader = yaml.CSafeLoader  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - pure-Python PyYAML
+    _Loader = yaml.SafeLoader
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Guards against hostile or broken input; each overrun is a diagnostic, never a hang."""
+
+    max_file_bytes: int = 2_000_000
+    max_nodes: int = 200_000
+    max_depth: int = 64
+    max_dsl_chars: int = 4_000
+    max_expression_depth: int = 60
+
+
+DEFAULT_LIMITS = Limits()
+
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+_STANDARD_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:map",
+}
+
+
+@dataclass
+class YNode:
+    span: Span
+
+    def plain(self) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass
+class YScalar(YNode):
+    value: Any
+    style: str | None = None
+    source: str = ""  # the raw text of the scalar as written, for mapping DSL offsets
+
+    def plain(self) -> Any:
+        return self.value
+
+    def position_of(self, offset: int) -> tuple[int, int]:
+        """File line and column of character `offset` of the scalar's string value."""
+        text = self.value if isinstance(self.value, str) else str(self.value)
+        raw = self.source
+        line, col = self.span.line, self.span.col
+        if not raw:
+            return line, col + offset
+        i = 0
+        # skip the opening quote or block indicator line
+        if self.style in ("'", '"'):
+            i = 1
+            col += 1
+        elif self.style in ("|", ">"):
+            nl = raw.find("\n")
+            if nl < 0:
+                return line, col
+            i = nl + 1
+            line += 1
+            col = 1
+        target = min(offset, len(text))
+        v = 0
+        while i < len(raw) and v < target:
+            ch = raw[i]
+            want = text[v]
+            if ch == want or (want == " " and ch == "\n"):
+                v += 1
+            if ch == "\n":
+                line += 1
+                col = 1
+            else:
+                col += 1
+            i += 1
+        # skip indentation of a continuation line
+        while i < len(raw) and raw[i] in " \n" and (v >= len(text) or text[v] != raw[i]):
+            if raw[i] == "\n":
+                line += 1
+                col = 1
+            else:
+                col += 1
+            i += 1
+        return line, col
+
+    def span_of(self, start: int, end: int) -> Span:
+        l1, c1 = self.position_of(start)
+        l2, c2 = self.position_of(max(start, end))
+        if l2 != l1:
+            l2, c2 = l1, c1 + 1
+        return Span(self.span.file, l1, c1, l2, max(c2, c1 + 1))
+
+
+@dataclass
+class YSeq(YNode):
+    items: list[YNode] = field(default_factory=list)
+
+    def plain(self) -> list:
+        return [i.plain() for i in self.items]
+
+    def __iter__(self) -> Iterator[YNode]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+@dataclass
+class YMap(YNode):
+    entries: dict[str, YNode] = field(default_factory=dict)
+    key_spans: dict[str, Span] = field(default_factory=dict)
+
+    def plain(self) -> dict:
+        return {k: v.plain() for k, v in self.entries.items()}
+
+    def get(self, key: str) -> YNode | None:
+        return self.entries.get(key)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+    def key_span(self, key: str) -> Span:
+        return self.key_spans.get(key, self.span)
+
+    def items(self):
+        return self.entries.items()
+
+    def values(self):
+        return self.entries.values()
+
+
+def _span(file: str, node: yaml.Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    end_line, end_col = e.line + 1, e.column + 1
+    if end_line != s.line + 1:
+        end_line, end_col = s.line + 1, s.column + 2
+    return Span(file, s.line + 1, s.column + 1, end_line, end_col)
+
+
+class _Converter:
+    def __init__(self, file: str, text: str, limits: Limits):
+        self.file = file
+        self.text = text
+        self.limits = limits
+        self.count = 0
+        self.diagnostics: list[Diagnostic] = []
+        self._line_starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self._line_starts.append(i + 1)
+
+    def _raw(self, node: yaml.Node) -> str:
+        s, e = node.start_mark, node.end_mark
+        try:
+            a = self._line_starts[s.line] + s.column
+            b = self._line_starts[e.line] + e.column
+        except IndexError:
+            return ""
+        return self.text[a:b]
+
+    def convert(self, node: yaml.Node, depth: int = 0) -> YNode:
+        self.count += 1
+        if self.count > self.limits.max_nodes:
+            raise _Abort(
+                error(
+                    "E006",
+                    f"the document expands to more than {self.limits.max_nodes} nodes",
+                    _span(self.file, node),
+                    "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases",
+                )
+            )
+        if depth > self.limits.max_depth:
+            raise _Abort(
+                error("E007", f"nesting deeper than {self.limits.max_depth} levels", _span(self.file, node),
+                      "flatten the structure: sequences can call other sequences")
+            )
+        if node.tag not in _STANDARD_TAGS:
+            raise _Abort(
+                error("E005", f"unsupported YAML tag '{node.tag}'", _span(self.file, node),
+                      "rulesets are plain data: remove the tag")
+            )
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return YSeq(_span(self.file, node), [self.convert(n, depth + 1) for n in node.value])
+        assert isinstance(node, yaml.MappingNode)
+        out = YMap(_span(self.file, node))
+        for knode, vnode in node.value:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                raise _Abort(error("E005", "YAML merge keys ('<<') are not supported", _span(self.file, knode),
+                                   "use 'extends:' for variants, or write the keys out"))
+            kspan = _span(self.file, knode)
+            if not isinstance(knode, yaml.ScalarNode):
+                self.diagnostics.append(error("E008", "a mapping key must be a plain name", kspan))
+                continue
+            # keys are names: take them as written, so 'on:' or 'no:' stay text, not booleans
+            k = knode.value
+            if k in out.entries:
+                self.diagnostics.append(
+                    error("E004", f"duplicate key '{k}'", kspan,
+                          f"'{k}' was already given at line {out.key_spans[k].line}; YAML keeps only the last one")
+                )
+                continue
+            out.entries[k] = self.convert(vnode, depth + 1)
+            out.key_spans[k] = kspan
+        return out
+
+    def _scalar(self, node: yaml.ScalarNode) -> YScalar:
+        tag = node.tag
+        raw = node.value
+        if tag == "tag:yaml.org,2002:str":
+            value: Any = raw
+        elif tag == "tag:yaml.org,2002:null":
+            value = None
+        elif tag == "tag:yaml.org,2002:bool":
+            value = raw.lower() in ("true", "yes", "on")
+        elif tag == "tag:yaml.org,2002:int":
+            value = _CONSTRUCTOR.construct_yaml_int(node)
+        else:
+            value = float(_CONSTRUCTOR.construct_yaml_float(node))
+        return YScalar(_span(self.file, node), value, node.style, self._raw(node))
+
+
+class _Abort(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+
+
+def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, list[Diagnostic]]:
+    """Read a file as UTF-8 text, turning every way it can fail into a diagnostic."""
+    where = Span(path, 1, 1)
+    if not os.path.exists(path):
+        return None, [error("E001", f"no such file: {path}", None, "give a path to a ruleset file or a bundled name (rulecraft list)")]
+    if os.path.isdir(path):
+        return None, [error("E001", f"{path} is a folder, not a ruleset file", None)]
+    try:
+        size = os.path.getsize(path)
+        if size > limits.max_file_bytes:
+            return None, [error("E002", f"file is {size} bytes, over the limit of {limits.max_file_bytes}", where)]
+        with open(path, "rb") as fh:
+            data = fh.read(limits.max_file_bytes + 1)
+    except OSError as exc:
+        return None, [error("E001", f"cannot read {path}: {exc.strerror or exc}", None)]
+    return decode(data, path, limits)
+
+
+def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, list[Diagnostic]]:
+    where = Span(path, 1, 1)
+    if len(data) > limits.max_file_bytes:
+        return None, [error("E002", f"input is over the limit of {limits.max_file_bytes} bytes", where)]
+    if b"\x00" in data:
+        return None, [error("E003", "this is a binary file, not YAML text", where)]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [error("E003", "the file is not valid UTF-8 text", Span(path, line, col), "save the file as UTF-8")]
+    return text, []
+
+
+def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[YNode | None, list[Diagnostic]]:
+    """Compose YAML text into a YNode tree; every failure is a diagnostic with a position."""
+    if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
+        return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or "invalid YAML"
+        hint = None
+        if "\\t" in problem or "'\\t'" in problem or _has_tab(text, line):
+            problem = "a tab character where YAML needs spaces"
+            hint = "indent with spaces only; tabs are not allowed in YAML indentation"
+            col = _tab_col(text, line) or col
+        elif "mapping values are not allowed" in problem:
+            hint = "a value containing ': ' must be quoted"
+        elif "could not find expected ':'" in problem:
+            hint = "check the indentation and that each key ends with ':'"
+        return None, [error("E009", f"YAML syntax: {problem}", Span(path, line, col), hint)]
+    except yaml.YAMLError as exc:  # composer errors without marks
+        return None, [error("E009", f"YAML syntax: {exc}", Span(path, 1, 1))]
+    except RecursionError:
+        return None, [error("E007", "the YAML is nested too deeply", Span(path, 1, 1))]
+    if node is None:
+        return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
+    conv = _Converter(path, text, limits)
+    try:
+        root = conv.convert(node)
+    except _Abort as ab:
+        return None, conv.diagnostics + [ab.diagnostic]
+    except RecursionError:
+        return None, [error("E007", "the YAML is nested too deeply", Span(path, 1, 1))]
+    return root, conv.diagnostics
+
+
+def _has_tab(text: str, line: int) -> bool:
+    lines = text.splitlines()
+    return 1 <= line <= len(lines) and "\t" in lines[line - 1]
+
+
+def _tab_col(text: str, line: int) -> int | None:
+    lines = text.splitlines()
+    if 1 <= line <= len(lines) and "\t" in lines[line - 1]:
+        return lines[line - 1].index("\t") + 1
+    return None
+
+
+def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[YNode | None, str | None, list[Diagnostic]]:
+    """Read and compose one file: (tree, text, diagnostics)."""
+    text, diags = read_text(path, limits)
+    if text is None:
+        return None, None, diags
+    root, more = parse_yaml(text, path, limits)
+    return root, text, diags + more

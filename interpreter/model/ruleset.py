@@ -1,0 +1,333 @@
+"""The frozen ruleset model: what a loaded game is, independent of YAML and of any run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Union
+
+from ..diagnostics import Span
+from ..dsl import ast as A
+from ..values import Card  # noqa: F401  (re-exported: cards are part of the model)
+
+
+# ------------------------------------------------------------------ compiled language
+@dataclass(frozen=True, eq=False)
+class CExpr:
+    """An expression parsed and compiled once: `fn(ctx)` evaluates it."""
+
+    text: str
+    ast: A.Expr
+    fn: Callable[[Any], Any]
+    span: Span
+
+    def __repr__(self) -> str:
+        return f"CExpr({self.text!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class CStmt:
+    """One statement parsed and compiled once: `fn(ctx)` runs it."""
+
+    text: str
+    ast: A.Stmt
+    fn: Callable[[Any], Any]
+    span: Span
+
+    def __repr__(self) -> str:
+        return f"CStmt({self.text!r})"
+
+
+# ------------------------------------------------------------------ components
+@dataclass(frozen=True)
+class DiceResult:
+    name: str
+    when: CExpr
+    outcome: Optional[str]  # 'success', 'failure' or None
+    reroll: Optional[str]  # 'optional' or None
+    span: Span
+
+
+@dataclass(frozen=True)
+class DiceDef:
+    id: str
+    count: int
+    sides: int
+    results: tuple[DiceResult, ...]
+    span: Span
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    id: str
+    per: Union[None, str, tuple]  # None, 'player', 'dynamic' or a tuple of keys
+    visibility: str
+    initial: Union[None, str, CExpr]  # None, 'all' or an expression
+    span: Span
+    doc: str = ""
+    title: str = ""
+
+    @property
+    def is_family(self) -> bool:
+        return self.per is not None and self.per != "player"
+
+
+@dataclass(frozen=True)
+class TableDef:
+    id: str
+    keys: tuple
+    columns: tuple[str, ...]
+    rows: Mapping[Any, Mapping[str, Any]]
+    cycle: tuple[str, ...]
+    permutation: tuple[str, ...]
+    span: Span
+    doc: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class ParamDef:
+    id: str
+    value: Any
+    default: Any
+    min: Any
+    max: Any
+    doc: str
+    span: Span
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    id: str
+    value: Any
+    default: Any
+    choices: tuple
+    doc: str
+    source: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class VarDef:
+    id: str
+    initial: Any  # a literal, or a CExpr evaluated at game start
+    span: Span
+    per_player: bool = False
+
+
+@dataclass(frozen=True)
+class ModifierDef:
+    id: str
+    doc: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class EventDef:
+    id: str
+    fields: tuple[str, ...]
+    doc: str
+    span: Span
+
+
+# ------------------------------------------------------------------ steps
+@dataclass(frozen=True)
+class Step:
+    id: str  # given by the author, or derived from its position (e.g. 's3.then.1')
+    path: str  # SEQUENCE/position, unique in the ruleset
+    label: str
+    source: str
+    note: str
+    span: Span
+    explicit_id: bool
+
+    @property
+    def bodies(self) -> tuple[tuple[str, tuple["Step", ...]], ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class ActionStep(Step):
+    stmts: tuple[CStmt, ...] = ()
+
+
+@dataclass(frozen=True)
+class CallStep(Step):
+    sequence: str = ""
+    args: tuple[tuple[str, CExpr], ...] = ()
+    sequence_span: Optional[Span] = None
+
+
+@dataclass(frozen=True)
+class IfStep(Step):
+    cond: Optional[CExpr] = None
+    then: tuple[Step, ...] = ()
+    other: tuple[Step, ...] = ()
+
+    @property
+    def bodies(self):
+        return (("then", self.then), ("else", self.other))
+
+
+@dataclass(frozen=True)
+class LoopStep(Step):
+    mode: str = "forever"  # 'while', 'until' or 'forever'
+    cond: Optional[CExpr] = None
+    body: tuple[Step, ...] = ()
+    name: Optional[str] = None
+
+    @property
+    def bodies(self):
+        return (("do", self.body),)
+
+
+@dataclass(frozen=True)
+class ForEachStep(Step):
+    var: str = ""
+    iterable: Optional[CExpr] = None
+    body: tuple[Step, ...] = ()
+    name: Optional[str] = None
+
+    @property
+    def bodies(self):
+        return (("do", self.body),)
+
+
+@dataclass(frozen=True)
+class DecisionSpec:
+    player: CExpr
+    kind: str  # 'one', 'subset', 'number', 'yesno'
+    options: Optional[CExpr]
+    min: Optional[CExpr]
+    max: Optional[CExpr]
+    prompt: Optional[CExpr]
+    bind: Optional[str]
+    default: Optional[CExpr]
+    optional: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class ChooseStep(Step):
+    decision: Optional[DecisionSpec] = None
+
+
+@dataclass(frozen=True)
+class SealedStep(Step):
+    var: str = ""
+    iterable: Optional[CExpr] = None
+    decision: Optional[DecisionSpec] = None
+    bind: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class StackStep(Step):
+    zone: Optional[CExpr] = None
+    var: str = ""
+    iterable: Optional[CExpr] = None
+    play: Optional[DecisionSpec] = None
+    on_play: tuple[Step, ...] = ()
+    resolve: tuple[Step, ...] = ()
+
+    @property
+    def bodies(self):
+        return (("on_play", self.on_play), ("resolve", self.resolve))
+
+
+@dataclass(frozen=True)
+class SequenceDef:
+    id: str
+    kind: str
+    title: str
+    source: str
+    params: tuple[str, ...]
+    steps: tuple[Step, ...]
+    span: Span
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Trigger:
+    id: str
+    on: str
+    when: Optional[CExpr]
+    run: str
+    timing: str  # 'now' or 'after'
+    after_kind: Optional[str]
+    span: Span
+    source: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Scoring:
+    score: Optional[CExpr]
+    highest_wins: bool
+    tie_break: tuple[CExpr, ...]
+    on_tie: str  # 'shared' or 'nobody'
+    span: Optional[Span]
+
+
+@dataclass(frozen=True)
+class Players:
+    min: int
+    max: int
+    default: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    title: str
+    version: str
+    source: str
+    notes: str
+    file: str
+    lineage: tuple[str, ...]  # this file, then each file it extends
+    players: Players
+    parameters: Mapping[str, ParamDef]
+    options: Mapping[str, OptionDef]
+    cards: tuple[Card, ...]
+    dice: Mapping[str, DiceDef]
+    zones: Mapping[str, ZoneDef]
+    tables: Mapping[str, TableDef]
+    variables: Mapping[str, VarDef]
+    player_variables: Mapping[str, VarDef]
+    modifiers: Mapping[str, ModifierDef]
+    events: Mapping[str, EventDef]
+    sequences: Mapping[str, SequenceDef]
+    start: str
+    start_span: Span
+    triggers: tuple[Trigger, ...]
+    scoring: Scoring
+    metrics: Mapping[str, Any]
+    span: Span
+    marks: frozenset = field(default_factory=frozenset)  # card marks assigned anywhere
+
+    def card(self, id: str) -> Card:
+        for c in self.cards:
+            if c.id == id:
+                return c
+        raise KeyError(id)
+
+    def iter_steps(self):
+        """Every step of every sequence, depth first, with its sequence."""
+
+        def walk(seq, steps):
+            for s in steps:
+                yield seq, s
+                for _name, body in s.bodies:
+                    yield from walk(seq, body)
+
+        for seq in self.sequences.values():
+            yield from walk(seq, seq.steps)
+
+
+BUILTIN_EVENTS = {
+    "drawn": ("card", "source", "dest", "player"),
+    "moved": ("card", "source", "dest", "player"),
+    "rolled": ("roll", "player"),
+    "shuffled": ("zone",),
+    "revealed": ("choices",),
+}

@@ -1,0 +1,143 @@
+"""The kinds of value a running game handles besides numbers, text, lists and cards."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .diagnostics import Span
+
+
+class Card:
+    """A card: immutable, shared by every game of a ruleset; equal by identity."""
+
+    __slots__ = ("index", "id", "name", "classes", "attrs", "span")
+
+    def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span):
+        self.index = index
+        self.id = id
+        self.name = name
+        self.classes = classes
+        self.attrs = dict(attrs)
+        self.span = span
+
+    def __repr__(self) -> str:
+        return f"Card({self.id})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "Card") -> bool:
+        return self.index < other.index
+
+
+class Player:
+    """A seat at the table; seats are numbered 0.. in clockwise order."""
+
+    __slots__ = ("seat", "name")
+
+    def __init__(self, seat: int, name: str):
+        self.seat = seat
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Player) and other.seat == self.seat
+
+    def __hash__(self) -> int:
+        return hash(("player", self.seat))
+
+    def __lt__(self, other: "Player") -> bool:
+        return self.seat < other.seat
+
+    def __repr__(self) -> str:
+        return f"Player({self.seat})"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ZoneRef:
+    """Names one zone: a zone id plus, for a family of zones, the key (seat, key or number)."""
+
+    __slots__ = ("zone", "key", "_hash")
+
+    def __init__(self, zone: str, key: Any = None):
+        self.zone = zone
+        self.key = key
+        self._hash = hash((zone, key))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ZoneRef) and other.zone == self.zone and other.key == self.key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"ZoneRef({self.zone!r}, {self.key!r})"
+
+    @property
+    def slot(self) -> str:
+        """The key of this zone in the game state's zone table."""
+        if self.key is None:
+            return self.zone
+        return f"{self.zone}[{self.key}]"
+
+    def __str__(self) -> str:
+        return self.slot
+
+
+class FamilyRef:
+    """A family of zones (one per key, or created at run time), before it is indexed."""
+
+    __slots__ = ("zone",)
+
+    def __init__(self, zone: str):
+        self.zone = zone
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FamilyRef) and other.zone == self.zone
+
+    def __hash__(self) -> int:
+        return hash(("family", self.zone))
+
+    def __repr__(self) -> str:
+        return f"FamilyRef({self.zone!r})"
+
+
+class Roll:
+    """The outcome of one dice roll after any re-rolls."""
+
+    __slots__ = ("dice", "faces", "total", "result", "success", "doubles", "target")
+
+    def __init__(self, dice: str, faces: tuple, result: str | None, success: bool | None, target: Any):
+        self.dice = dice
+        self.faces = faces
+        self.total = sum(faces)
+        self.result = result
+        self.success = success
+        self.doubles = len(faces) > 1 and len(set(faces)) == 1
+        self.target = target
+
+    def to_json(self) -> dict:
+        return {"dice": self.dice, "faces": list(self.faces), "result": self.result, "success": self.success,
+                "target": self.target}
+
+    def __repr__(self) -> str:
+        return f"Roll({self.dice}, {self.faces}, {self.result})"
+
+    def __str__(self) -> str:
+        faces = "+".join(str(f) for f in self.faces)
+        named = f" {self.result}!" if self.result else ""
+        return f"{faces}={self.total}{named}"
+
+
+class Row(dict):
+    """A table row: a read-only mapping of column to value."""
+
+    def __setitem__(self, key, value):  # pragma: no cover - guard
+        raise TypeError("table rows are read-only")
+
+
+ROLL_FIELDS = ("dice", "faces", "total", "result", "success", "doubles", "target")
+CARD_FIELDS = ("id", "name", "classes", "zone", "owner")
+PLAYER_FIELDS = ("seat", "name")
+ZONE_FIELDS = ("size", "top", "bottom", "cards", "owner", "key", "empty")

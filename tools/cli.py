@@ -1,0 +1,436 @@
+"""The `rulecraft` command line: parses arguments, calls the library, prints, and picks the exit code.
+
+Exit codes (the contract in DESIGN.md): 0 clean, 1 diagnostics, 2 usage (and verbs not
+built yet), 3 internal error, 130 interrupted. Each verb is a small `cmd_<verb>(args) -> int`
+registered in `VERBS`; heavy modules (yaml, lark, jsonschema, graphviz) are imported inside
+the command functions so that `rulecraft --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import Callable, NamedTuple, Sequence
+
+EXIT_OK = 0
+EXIT_DIAGNOSTICS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a program ended by SIGPIPE
+
+PROG = "rulecraft"
+
+EPILOG = """\
+RULESET is a path to a ruleset file or the name of a bundled one (see 'rulecraft list').
+
+examples:
+  rulecraft list
+  rulecraft validate dml rulesets/examples/pig.yaml
+  rulecraft validate --format json my-variant.yaml | python -m json.tool
+
+exit codes: 0 clean, 1 diagnostics, 2 usage, 3 internal error.
+'rulecraft VERB --help' shows the options of one verb."""
+
+
+# ---------------------------------------------------------------------------------------
+# list
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from rulecraft.bundled import bundled_rulesets
+
+    entries = bundled_rulesets(include_examples=True)
+    if not entries:
+        print(f"{PROG} list: no bundled rulesets found", file=sys.stderr)
+        return EXIT_OK
+    if args.names:
+        for b in entries:
+            print(b.name)
+        return EXIT_OK
+    width = max(len(b.name) for b in entries)
+    games = [b for b in entries if not _is_example(b.path)]
+    examples = [b for b in entries if _is_example(b.path)]
+    if args.all:
+        games, examples = games + examples, []
+    for b in games:
+        print(f"{b.name:<{width}}  {b.title}")
+    if examples:
+        if games:
+            print()
+        print("examples:")
+        for b in examples:
+            print(f"{b.name:<{width}}  {b.title}")
+    return EXIT_OK
+
+
+def _is_example(path: str) -> bool:
+    return os.path.basename(os.path.dirname(path)) == "examples"
+
+
+# ---------------------------------------------------------------------------------------
+# validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    import json
+
+    from rulecraft.diagnostics import has_errors, render_text
+    from rulecraft.loader import load_ruleset
+
+    as_json = args.format == "json"
+    records: list[dict] = []
+    checked = with_errors = warnings = crashed = 0
+    for ref in args.rulesets:
+        checked += 1
+        try:
+            result = load_ruleset(ref)
+        except Exception as exc:  # a bug in the loader: report it, keep checking the others
+            crashed += 1
+            _internal_error(exc, f"while loading {ref}")
+            records.append({"ruleset": ref, "ok": False, "diagnostics": [], "internal_error": _describe_exc(exc)})
+            continue
+        diags = list(result.diagnostics)
+        errors = has_errors(diags)
+        warnings += sum(1 for d in diags if not d.is_error)
+        ok = result.ok
+        if not ok and not errors:
+            # no ruleset and yet no error: the loader broke its promise, not the user
+            crashed += 1
+            print(f"{PROG}: internal error: loading {ref} gave no ruleset and no error diagnostic; "
+                  "please report this", file=sys.stderr)
+        elif not ok:
+            with_errors += 1
+        if as_json:
+            records.append({"ruleset": ref, "ok": ok, "diagnostics": [d.to_dict() for d in diags]})
+            continue
+        if diags:
+            print(render_text(diags, result.sources))
+        if ok and not args.quiet:
+            name, title = _name_and_title(ref, result)
+            print(f"ok: {name} ({title})" if title and title != name else f"ok: {name}")
+    if as_json:
+        print(json.dumps(records, indent=2))
+    elif not args.quiet:
+        summary = f"{checked} ruleset{'s' if checked != 1 else ''} checked, {with_errors} with errors"
+        if warnings:
+            summary += f", {warnings} warning{'s' if warnings != 1 else ''}"
+        if crashed:
+            summary += f", {crashed} not checked (internal error)"
+        print(summary)
+    if crashed:
+        return EXIT_INTERNAL
+    return EXIT_DIAGNOSTICS if with_errors else EXIT_OK
+
+
+def _name_and_title(ref: str, result) -> tuple[str, str | None]:
+    """The ruleset's id and title, from the model if it has them, else from the file head."""
+    rs = result.ruleset
+    name = next((v for v in (getattr(rs, a, None) for a in ("id", "name", "ruleset")) if isinstance(v, str) and v), None)
+    title = getattr(rs, "title", None)
+    if name is None or not isinstance(title, str):
+        from rulecraft.bundled import resolve
+
+        head_name, head_title = _read_head(resolve(ref))
+        name = name or head_name
+        title = title if isinstance(title, str) else head_title
+    return name or ref, title
+
+
+def _read_head(path: str | None) -> tuple[str | None, str | None]:
+    if not path:
+        return None, None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4000)
+    except OSError:
+        return None, None
+    m = re.search(r"^ruleset:\s*([A-Za-z0-9_.-]+)\s*$", head, re.M)
+    t = re.search(r"^title:\s*(.+?)\s*$", head, re.M)
+    return (m.group(1) if m else None), (t.group(1).strip("'\"") if t else None)
+
+
+# ---------------------------------------------------------------------------------------
+# verbs not built yet: registered with their contract arguments so --help shows them
+
+
+def _not_built(verb: str, capability: str) -> int:
+    print(f"{PROG} {verb}: not built yet: {capability}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    return _not_built("play", "the interpreter (play and replay)")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    return _not_built("replay", "the interpreter (play and replay)")
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    return _not_built("render", "flowcharts and sheets")
+
+
+def cmd_sheets(args: argparse.Namespace) -> int:
+    return _not_built("sheets", "flowcharts and sheets")
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    return _not_built("book", "the rulebook")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    return _not_built("simulate", "simulation and comparison")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    return _not_built("compare", "simulation and comparison")
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    return _not_built("diff", "ruleset diff")
+
+
+# ---------------------------------------------------------------------------------------
+# arguments of each verb
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got '{text}'") from None
+
+
+def _ruleset(p: argparse.ArgumentParser, dest: str = "ruleset", metavar: str = "RULESET") -> None:
+    p.add_argument(dest, metavar=metavar, help="a ruleset file or the name of a bundled ruleset")
+
+
+def args_list(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--all", action="store_true",
+                   help="one flat list, the examples among the games, without the 'examples:' header")
+    p.add_argument("--names", action="store_true", help="print only the names, one per line (for scripts)")
+
+
+def args_validate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rulesets", metavar="RULESET", nargs="+",
+                   help="ruleset files or names of bundled rulesets")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or json: one JSON list of {ruleset, ok, diagnostics}")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="print only the diagnostics: no 'ok:' lines, no summary")
+
+
+def args_play(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players")
+    p.add_argument("--agent", action="append", metavar="KIND", default=[],
+                   help="the agent for the next seat (random, scripted, human, ...); repeat per seat")
+    p.add_argument("--seed", type=_seed, metavar="S", help="random seed; the same seed and decisions replay the same game")
+    p.add_argument("--log", metavar="FILE", help="write the game log here")
+
+
+def args_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", metavar="LOG", help="a game log written by 'rulecraft play --log'")
+
+
+def args_render(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("--sequence", metavar="ID", help="draw only this sequence")
+    p.add_argument("--format", choices=("svg", "png", "pdf", "dot"), required=True, help="output format")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="output file")
+
+
+def args_sheets(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="output PDF")
+
+
+def args_book(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.html", required=True, help="output HTML page")
+
+
+def args_simulate(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="number of games")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players")
+    p.add_argument("--seed", type=_seed, metavar="S", help="random seed of the first game")
+    p.add_argument("--workers", type=_positive_int, metavar="W", help="worker processes")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON here")
+
+
+def args_compare(p: argparse.ArgumentParser) -> None:
+    _ruleset(p, "ruleset_a", "RULESET_A")
+    _ruleset(p, "ruleset_b", "RULESET_B")
+    p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="games per ruleset")
+    p.add_argument("--seed", type=_seed, metavar="S", help="random seed")
+
+
+def args_diff(p: argparse.ArgumentParser) -> None:
+    _ruleset(p, "ruleset_a", "RULESET_A")
+    _ruleset(p, "ruleset_b", "RULESET_B")
+
+
+# ---------------------------------------------------------------------------------------
+# the verb table
+
+
+class Verb(NamedTuple):
+    name: str
+    summary: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str = ""
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb("list", "list the bundled rulesets: name and title", args_list, cmd_list,
+         "Lists the bundled rulesets, one per line: name, then title. The small examples "
+         "(rulesets/examples) follow after a blank line and an 'examples:' header."),
+    Verb("validate", "check ruleset files and print every problem found", args_validate, cmd_validate,
+         "Loads each RULESET and prints all its diagnostics. Exit 0 when all are valid "
+         "(warnings allowed), 1 when any has an error, 2 on a usage error."),
+    Verb("play", "play a game: agents or people at the terminal make the decisions", args_play, cmd_play),
+    Verb("replay", "replay a game log and verify it reaches the same final state", args_replay, cmd_replay),
+    Verb("render", "draw a ruleset's sequences as a flowchart", args_render, cmd_render),
+    Verb("sheets", "write printable sequence sheets (PDF)", args_sheets, cmd_sheets),
+    Verb("book", "write the rules as a readable HTML page", args_book, cmd_book),
+    Verb("simulate", "run many games and report statistics", args_simulate, cmd_simulate),
+    Verb("compare", "simulate two rulesets and show what differs", args_compare, cmd_compare),
+    Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff),
+)
+
+
+class _VersionAction(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{PROG} {_version()}")
+        parser.exit()
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("rulecraft")
+    except Exception:
+        return "unknown"
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def _format_action(self, action: argparse.Action) -> str:
+        text = super()._format_action(action)
+        if isinstance(action, argparse._SubParsersAction):
+            text = text.split("\n", 1)[1]  # drop the bare 'VERB' line above the list of verbs
+        return text
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        """Usage errors exit 2, with a 'did you mean' for a mistyped verb."""
+        m = re.search(r"invalid choice: '([^']*)'", message) if "invalid choice" in message else None
+        if m and self.prog == PROG:
+            import difflib
+
+            close = difflib.get_close_matches(m.group(1), [v.name for v in VERBS], n=1, cutoff=0.6)
+            message = f"unknown verb '{m.group(1)}'" + (f"; did you mean '{close[0]}'?" if close else "")
+            message += " (see 'rulecraft --help')"
+        super().error(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="rulecraft: a rules-as-data engine for tabletop games.",
+        epilog=EPILOG,
+        formatter_class=_Formatter,
+    )
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs")
+    sub.required = True
+    for v in VERBS:
+        p = sub.add_parser(v.name, help=v.summary, description=v.description or v.summary[:1].upper() + v.summary[1:] + ".")
+        v.add_arguments(p)
+        p.set_defaults(_run=v.run)
+    return parser
+
+
+# ---------------------------------------------------------------------------------------
+# entry point
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # argparse: --help, --version, usage errors
+            return _exit_code(exc)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()  # a closed pipe must surface here, not in the interpreter's exit flush
+        return code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as exc:
+        _internal_error(exc)
+        return EXIT_INTERNAL
+
+
+def _exit_code(exc: SystemExit) -> int:
+    if exc.code is None:
+        return EXIT_OK
+    if isinstance(exc.code, int):
+        return exc.code
+    print(exc.code, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _describe_exc(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _internal_error(exc: BaseException, context: str = "") -> None:
+    where = f" {context}" if context else ""
+    print(f"{PROG}: internal error{where}: {_describe_exc(exc)}", file=sys.stderr)
+    if os.environ.get("RULECRAFT_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    else:
+        print("please report this, with the command you ran and the ruleset "
+              "(set RULECRAFT_DEBUG=1 to see the traceback)", file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """The reader went away (e.g. `| head -1`): point stdout at /dev/null so the final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a real file (e.g. captured in a test): nothing will be flushed to a pipe
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
