@@ -194,6 +194,7 @@ class Let(Stmt):
 class Roll(Stmt):
     dice: str  # a dice id, or 'NdM'
     dice_span: Span
+    roller: Expr | None  # the player who rolls (and may be asked to re-roll)
     against: Expr | None
     bind: str | None
 

@@ -34,7 +34,7 @@ SYNTAX_ERRORS: dict[str, list[str]] = {
 STATEMENT_ERRORS: dict[str, list[str]] = {
     "'move' needs a destination: move CARDS to ZONE": ["move card", "move card p.hand"],
     "'draw' needs a source: draw [N] from ZONE [to ZONE] [as NAME]": ["draw card", "draw 2 deck"],
-    "'roll' needs dice: roll DICE [against VALUE] [as NAME]": ["roll", "roll against 7"],
+    "'roll' needs dice: roll DICE [by PLAYER] [against VALUE] [as NAME]": ["roll", "roll against 7"],
     "'set' assigns with '=': set TARGET = VALUE": ["set x", "set x == 1", "set x 1"],
     "'end' needs what to end, e.g. 'end turn' or 'end game'": ["end"],
     "'call' needs a sequence id: call SEQUENCE [with name: value, ...]": ["call", "call x with"],
@@ -49,7 +49,7 @@ KEYWORDS = {
     "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none",
     "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
     "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
-    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom",
+    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by",
 }
 
 
@@ -305,10 +305,13 @@ class _Build(Transformer):
     def let_stmt(self, meta, items):
         return A.Let(self._span(meta), str(items[0]), items[1])
 
+    def roller(self, items):
+        return items[0]
+
     @v_args(meta=True)
     def roll_stmt(self, meta, items):
-        dice, against, bind = items
-        return A.Roll(self._span(meta), str(dice), self._tspan(dice), against, bind)
+        dice, by, against, bind = items
+        return A.Roll(self._span(meta), str(dice), self._tspan(dice), by, against, bind)
 
     @v_args(meta=True)
     def break_stmt(self, meta, items):

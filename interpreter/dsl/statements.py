@@ -201,10 +201,12 @@ class StatementCompiler(Compiler):
                             did_you_mean(n.dice, self.scope.dice) or "declare them under 'dice:' or write e.g. 2d6")
                 return lambda ctx: None
         against = self.expr(n.against)[0] if n.against is not None else None
+        roller = self.expr(n.roller)[0] if n.roller is not None else None
         bind, span = n.bind, n.span
 
         def fn(ctx):
-            r = ctx.roll(spec, against(ctx) if against is not None else None, span)
+            r = ctx.roll(spec, roller(ctx) if roller is not None else None,
+                         against(ctx) if against is not None else None, span)
             if r is SUSPEND:
                 return SUSPEND
             if bind is not None:

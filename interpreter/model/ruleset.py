@@ -276,7 +276,7 @@ class Players:
     default: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Ruleset:
     name: str
     title: str

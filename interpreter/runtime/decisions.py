@@ -1,0 +1,103 @@
+"""Decisions a game waits for: who decides, what kind, the legal choices, and their checks.
+
+A choice travels as plain JSON ("wire form"): an option index for `one`, a sorted list of
+indices for `subset`, a whole number for `number`, true/false for `yesno`. Logs store the
+wire form, so a replay never depends on how a value prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..values import Card, Player
+
+
+class IllegalChoice(ValueError):
+    """A choice that the pending decision does not allow; the game state is unchanged."""
+
+
+@dataclass
+class Decision:
+    player: int  # seat
+    kind: str  # one, subset, number, yesno
+    prompt: str
+    options: list = field(default_factory=list)  # values, for one and subset
+    min: int = 0
+    max: int = 0
+    default: Any = None  # in wire form, or None
+    node: str = ""  # the step path that asks
+    purpose: str = "choose"  # choose, sealed, stack, reroll
+
+    def describe_option(self, i: int) -> str:
+        return label(self.options[i])
+
+    def legal(self, wire: Any) -> Optional[str]:
+        """None if the wire-form choice is legal, else what is wrong with it."""
+        if self.kind == "yesno":
+            return None if isinstance(wire, bool) else "answer true or false"
+        if self.kind == "number":
+            if isinstance(wire, bool) or not isinstance(wire, int):
+                return "answer a whole number"
+            if not self.min <= wire <= self.max:
+                return f"answer a number from {self.min} to {self.max}"
+            return None
+        n = len(self.options)
+        if self.kind == "one":
+            if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
+                return f"answer an option number from 0 to {n - 1}" if n else "there is nothing to choose"
+            return None
+        if not isinstance(wire, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in wire):
+            return "answer a list of option numbers"
+        if len(set(wire)) != len(wire):
+            return "an option can be chosen only once"
+        if any(not 0 <= i < n for i in wire):
+            return f"option numbers run from 0 to {n - 1}"
+        if not self.min <= len(wire) <= self.max:
+            return f"choose from {self.min} to {self.max} options"
+        return None
+
+    def value(self, wire: Any) -> Any:
+        """The game value a legal wire-form choice stands for."""
+        if self.kind == "one":
+            return self.options[wire]
+        if self.kind == "subset":
+            return [self.options[i] for i in sorted(wire)]
+        return wire
+
+    def all_choices(self, limit: int = 10_000) -> list:
+        """Every legal wire-form choice (subsets only up to `limit`), for bots and tests."""
+        from itertools import combinations
+
+        if self.kind == "yesno":
+            return [True, False]
+        if self.kind == "number":
+            return list(range(self.min, self.max + 1))
+        if self.kind == "one":
+            return list(range(len(self.options)))
+        out: list = []
+        for k in range(self.min, self.max + 1):
+            for combo in combinations(range(len(self.options)), k):
+                out.append(list(combo))
+                if len(out) >= limit:
+                    return out
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "player": self.player, "kind": self.kind, "prompt": self.prompt,
+            "options": [label(o) for o in self.options], "min": self.min, "max": self.max,
+            "default": self.default, "node": self.node, "purpose": self.purpose,
+        }
+
+
+def label(value: Any) -> str:
+    if value is None:
+        return "pass"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (Card, Player)):
+        return str(value)
+    if isinstance(value, list):
+        return ", ".join(label(v) for v in value) or "nothing"
+    return str(value)

@@ -1,0 +1,188 @@
+"""Flatten each sequence's step tree into a list of instructions with jumps.
+
+Where a running game is can then be said with plain numbers (sequence, instruction,
+statement), which is what makes a game state serialisable and cheap to copy. Every
+instruction keeps the step it came from, for traces, coverage and error messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..diagnostics import Span
+from ..model import ruleset as M
+
+
+@dataclass
+class Instr:
+    op: str
+    step: M.Step
+    arg: Any = None
+    target: int = -1  # a jump target, where the op has one
+    loops: dict = field(default_factory=dict)  # EXEC: loop name (or None) -> (break pc, continue pc, iterator key)
+    extra: Any = None
+
+    @property
+    def span(self) -> Span:
+        return self.step.span
+
+
+@dataclass
+class Program:
+    sequence: M.SequenceDef
+    code: list[Instr]
+
+
+class _Loop:
+    def __init__(self, name: Optional[str], iter_key: Optional[str]):
+        self.name = name
+        self.iter_key = iter_key
+        self.breaks: list[Instr] = []  # filled with the break target at the end
+        self.continue_pc = -1
+        self.end_pc = -1
+
+
+class _Flattener:
+    def __init__(self, seq: M.SequenceDef):
+        self.seq = seq
+        self.code: list[Instr] = []
+        self.loops: list[_Loop] = []
+        self.pending_exec: list[tuple[Instr, list[_Loop]]] = []
+        self.counter = 0
+
+    def emit(self, op: str, step: M.Step, arg: Any = None, extra: Any = None) -> Instr:
+        ins = Instr(op, step, arg, extra=extra)
+        self.code.append(ins)
+        return ins
+
+    def block(self, steps) -> None:
+        for s in steps:
+            self.step(s)
+
+    def _exec(self, step: M.Step, stmts) -> None:
+        ins = self.emit("EXEC", step, stmts)
+        self.pending_exec.append((ins, list(self.loops)))
+
+    def step(self, s: M.Step) -> None:
+        if isinstance(s, M.ActionStep):
+            self._exec(s, s.stmts)
+        elif isinstance(s, M.CallStep):
+            self.emit("CALL", s, (s.sequence, s.args))
+        elif isinstance(s, M.IfStep):
+            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
+            self.block(s.then)
+            if s.other:
+                j = self.emit("JUMP", s)
+                jf.target = len(self.code)
+                self.block(s.other)
+                j.target = len(self.code)
+            else:
+                jf.target = len(self.code)
+        elif isinstance(s, M.LoopStep):
+            self._loop(s)
+        elif isinstance(s, M.ForEachStep):
+            key = self._key("each")
+            loop = _Loop(s.name, key)
+            self.emit("FOREACH_INIT", s, s.iterable, extra=key)
+            head = self.emit("FOREACH_NEXT", s, s.var, extra=key)
+            loop.continue_pc = len(self.code) - 1
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            j = self.emit("JUMP", s)
+            j.target = loop.continue_pc
+            loop.end_pc = head.target = len(self.code)
+            self._close(loop)
+        elif isinstance(s, M.ChooseStep):
+            self.emit("CHOOSE", s, s.decision)
+        elif isinstance(s, M.SealedStep):
+            key = self._key("sealed")
+            self.emit("SEALED", s, s, extra=key)
+        elif isinstance(s, M.StackStep):
+            self._stack(s)
+        else:  # pragma: no cover - every step kind is handled above
+            raise TypeError(type(s).__name__)
+
+    def _key(self, what: str) -> str:
+        self.counter += 1
+        return f"__{what}{self.counter}"
+
+    def _loop(self, s: M.LoopStep) -> None:
+        loop = _Loop(s.name, None)
+        start = len(self.code)
+        if s.mode == "while":
+            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
+            loop.continue_pc = start
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            j = self.emit("JUMP", s)
+            j.target = start
+            loop.end_pc = jf.target = len(self.code)
+        elif s.mode == "until":
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            loop.continue_pc = len(self.code)
+            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
+            jf.target = start
+            loop.end_pc = len(self.code)
+        else:
+            self.emit("LOOP_TOP", s)  # a node to count each pass in traces
+            loop.continue_pc = start
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            j = self.emit("JUMP", s)
+            j.target = start
+            loop.end_pc = len(self.code)
+        self._close(loop)
+
+    def _stack(self, s: M.StackStep) -> None:
+        key = self._key("stack")
+        self.emit("STACK_BEGIN", s, s, extra=key)
+        offer = self.emit("STACK_OFFER", s, s, extra=key)
+        offer_pc = len(self.code) - 1
+        onplay_pc = len(self.code)
+        nxt = self.emit("STACK_ONPLAY_NEXT", s, s, extra=key)
+        self.block(s.on_play)
+        j = self.emit("JUMP", s)
+        j.target = onplay_pc
+        nxt.target = offer_pc
+        resolve_pc = len(self.code)
+        offer.target = resolve_pc
+        rn = self.emit("STACK_RESOLVE_NEXT", s, s, extra=key)
+        self.block(s.resolve)
+        self.emit("STACK_RESOLVED", s, s, extra=key)
+        j2 = self.emit("JUMP", s)
+        j2.target = resolve_pc
+        rn.target = len(self.code)
+        offer.extra = (key, onplay_pc)
+
+    def _close(self, loop: _Loop) -> None:
+        for ins, loops in self.pending_exec:
+            if loop in loops:
+                inner = loops[loops.index(loop) + 1:]
+                entry = (loop.end_pc, loop.continue_pc, loop.iter_key,
+                         tuple(l.iter_key for l in inner if l.iter_key))
+                if loop.name is not None:
+                    ins.loops.setdefault(loop.name, entry)
+                if not inner:
+                    ins.loops[None] = entry
+
+    def finish(self) -> Program:
+        self.emit("RETURN", self.seq.steps[-1] if self.seq.steps else _NO_STEP)
+        return Program(self.seq, self.code)
+
+
+_NO_STEP = M.ActionStep("end", "end", "", "", "", Span("<engine>", 1, 1), False, ())
+
+
+def compile_program(rs: M.Ruleset) -> dict[str, Program]:
+    out = {}
+    for sid, seq in rs.sequences.items():
+        f = _Flattener(seq)
+        f.block(seq.steps)
+        out[sid] = f.finish()
+    return out
