@@ -162,11 +162,22 @@ def _not_built(verb: str, capability: str) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    return _not_built("play", "the interpreter (play and replay)")
+    from .play import parse_sets, play
+
+    try:
+        overrides = parse_sets(args.set)
+    except ValueError as exc:
+        print(f"{PROG} play: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    return play(args.ruleset, args.players, args.agent, args.seed, args.log, overrides, quiet=args.quiet,
+                names=names, time_limit=args.time_limit, check=args.check)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    return _not_built("replay", "the interpreter (play and replay)")
+    from .play import replay_log
+
+    return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -235,15 +246,28 @@ def args_validate(p: argparse.ArgumentParser) -> None:
 
 def args_play(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
-    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: the ruleset's)")
     p.add_argument("--agent", action="append", metavar="KIND", default=[],
-                   help="the agent for the next seat (random, scripted, human, ...); repeat per seat")
-    p.add_argument("--seed", type=_seed, metavar="S", help="random seed; the same seed and decisions replay the same game")
-    p.add_argument("--log", metavar="FILE", help="write the game log here")
+                   help="who decides for the next seat: random, first, human, script:FILE or "
+                        "python:MODULE:CLASS; repeat once per seat (the last kind fills the remaining seats, "
+                        "human excepted); default: all random")
+    p.add_argument("--seed", type=_seed, metavar="S", default=1,
+                   help="random seed (default 1); the same seed and decisions replay the same game")
+    p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) here, line by line")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="change a parameter or option for this game; repeatable")
+    p.add_argument("--names", metavar="A,B,...", help="player names, comma separated")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="a human who does not answer in time gets the decision's default")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--check", action="store_true", help="check card conservation after every step (slower)")
 
 
 def args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", metavar="LOG", help="a game log written by 'rulecraft play --log'")
+    p.add_argument("--partial", action="store_true",
+                   help="accept a log that stops before the game ended (e.g. a killed game) if it replays identically")
+    p.add_argument("--quiet", action="store_true", help="print only the verdict")
 
 
 def args_render(p: argparse.ArgumentParser) -> None:
@@ -303,8 +327,13 @@ VERBS: tuple[Verb, ...] = (
     Verb("validate", "check ruleset files and print every problem found", args_validate, cmd_validate,
          "Loads each RULESET and prints all its diagnostics. Exit 0 when all are valid "
          "(warnings allowed), 1 when any has an error, 2 on a usage error."),
-    Verb("play", "play a game: agents or people at the terminal make the decisions", args_play, cmd_play),
-    Verb("replay", "replay a game log and verify it reaches the same final state", args_replay, cmd_replay),
+    Verb("play", "play a game: agents or people at the terminal make the decisions", args_play, cmd_play,
+         "Plays one game of RULESET and prints what happens. Every seat is a random bot unless "
+         "--agent says otherwise, e.g. '--agent human --agent random'. Exit 0 when the game ends, "
+         "1 on an error in the rules, 130 when a person stops it."),
+    Verb("replay", "replay a game log and verify it reaches the same final state", args_replay, cmd_replay,
+         "Re-runs the game in LOG from its seed and decisions and checks every record. Exit 0 when "
+         "identical, 1 at the first difference (or for an unfinished log, unless --partial)."),
     Verb("render", "draw a ruleset's sequences as a flowchart", args_render, cmd_render),
     Verb("sheets", "write printable sequence sheets (PDF)", args_sheets, cmd_sheets),
     Verb("book", "write the rules as a readable HTML page", args_book, cmd_book),

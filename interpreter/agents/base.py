@@ -1,0 +1,145 @@
+"""The agent interface and the simple bots: random (seeded), first legal, scripted."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from typing import Any, Protocol
+
+from ..runtime.decisions import Decision
+from ..runtime.rng import SplitMix
+
+
+class AgentError(Exception):
+    """An agent cannot be built or cannot go on (e.g. its script ran out of choices)."""
+
+
+class Agent(Protocol):
+    """Write your own bot as a class with this method (and an optional `name`).
+
+    `decision` is the pending `Decision` (player, kind, prompt, options, min, max,
+    default); `view` is `Game.view(seat)`: what that player may see. Return the choice in
+    wire form: an option index for 'one', a list of indices for 'subset', a whole number
+    for 'number', True/False for 'yesno'. Load it with `--agent python:MODULE:CLASS`;
+    the class is called with keyword arguments `seat` and `seed`.
+    """
+
+    name: str
+
+    def choose(self, decision: Decision, view: dict) -> Any: ...
+
+
+class RandomAgent:
+    """Uniform over the legal choices; for a subset, a uniform size, then a uniform set of that size."""
+
+    name = "random"
+
+    def __init__(self, seat: int = 0, seed: int = 0):
+        self.rng = SplitMix((seed * 1_000_003 + seat * 7919 + 17) & ((1 << 64) - 1))
+
+    def choose(self, d: Decision, view: dict) -> Any:
+        if d.kind == "yesno":
+            return self.rng.below(2) == 0
+        if d.kind == "number":
+            return d.min + self.rng.below(d.max - d.min + 1)
+        n = len(d.options)
+        if d.kind == "one":
+            return self.rng.below(n)
+        size = d.min + self.rng.below(d.max - d.min + 1)
+        pool = list(range(n))
+        self.rng.shuffle(pool)
+        return sorted(pool[:size])
+
+
+class FirstAgent:
+    """Always the first legal choice (the default if it is legal): predictable, for tests."""
+
+    name = "first"
+
+    def __init__(self, seat: int = 0, seed: int = 0):
+        pass
+
+    def choose(self, d: Decision, view: dict) -> Any:
+        if d.default is not None and d.legal(d.default) is None:
+            return d.default
+        if d.kind == "yesno":
+            return False
+        if d.kind == "number":
+            return d.min
+        if d.kind == "one":
+            return 0
+        return list(range(d.min))
+
+
+class ScriptedAgent:
+    """Choices read from a file: a JSON list, or one JSON value per line (shared by all seats)."""
+
+    name = "script"
+
+    def __init__(self, choices: list, source: str = "script"):
+        self.choices = list(choices)
+        self.source = source
+        self.used = 0
+
+    @classmethod
+    def from_file(cls, path: str) -> "ScriptedAgent":
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read(10_000_000)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise AgentError(f"cannot read the script {path}: {exc}") from None
+        try:
+            data = json.loads(text)
+            choices = data if isinstance(data, list) else [data]
+        except json.JSONDecodeError:
+            choices = []
+            for i, line in enumerate(text.splitlines(), 1):
+                line = line.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                try:
+                    choices.append(json.loads(line))
+                except json.JSONDecodeError:
+                    raise AgentError(f"{path}:{i}: not a JSON value: {line!r}") from None
+        return cls(choices, path)
+
+    def choose(self, d: Decision, view: dict) -> Any:
+        if self.used >= len(self.choices):
+            raise AgentError(f"{self.source}: ran out of choices after {self.used} (asked: {d.prompt})")
+        c = self.choices[self.used]
+        self.used += 1
+        return c
+
+
+def make_agent(kind: str, seat: int, seed: int, shared: dict | None = None) -> Any:
+    """An agent from a command-line word; `shared` lets seats share one scripted agent."""
+    shared = shared if shared is not None else {}
+    if kind == "random":
+        return RandomAgent(seat, seed)
+    if kind == "first":
+        return FirstAgent(seat, seed)
+    if kind == "human":
+        from .human import HumanAgent
+
+        return HumanAgent(seat)
+    if kind.startswith("script:"):
+        path = kind[len("script:"):]
+        if path not in shared:
+            shared[path] = ScriptedAgent.from_file(path)
+        return shared[path]
+    if kind.startswith("python:"):
+        spec = kind[len("python:"):]
+        module, _, cls = spec.rpartition(":")
+        if not module or not cls:
+            raise AgentError(f"'{kind}': write python:MODULE:CLASS")
+        try:
+            mod = importlib.import_module(module)
+            factory = getattr(mod, cls)
+            return factory(seat=seat, seed=seed)
+        except Exception as exc:
+            raise AgentError(f"cannot load the agent {spec}: {exc}") from None
+    raise AgentError(f"unknown agent kind '{kind}'; use random, first, human, script:FILE or python:MODULE:CLASS")
+
+
+KINDS = ("random", "first", "human", "script:FILE", "python:MODULE:CLASS")

@@ -1,0 +1,134 @@
+"""A person at a terminal: numbered menus over that player's view; bad input asks again."""
+
+from __future__ import annotations
+
+import select
+import sys
+from typing import IO, Any, Optional
+
+from ..runtime.decisions import Decision, label
+
+MAX_LINE = 1000
+
+
+class HumanQuit(Exception):
+    """The person ended input (EOF or Ctrl-C): the game stops, its log stays as written."""
+
+
+class HumanAgent:
+    name = "human"
+
+    def __init__(self, seat: int, stdin: IO[bytes] | None = None, stdout: IO[str] | None = None,
+                 time_limit: Optional[float] = None):
+        self.seat = seat
+        self.stdin = stdin if stdin is not None else sys.stdin.buffer
+        self.out = stdout if stdout is not None else sys.stdout
+        self.time_limit = time_limit
+
+    # ------------------------------------------------------------------ showing
+    def show(self, d: Decision, view: dict) -> None:
+        w = self.out.write
+        me = view["players"][self.seat]
+        w(f"\n--- {me}, your decision ---\n")
+        for slot, cards in view["zones"].items():
+            if isinstance(cards, list):
+                if cards:
+                    w(f"  {slot}: {', '.join(cards)}\n")
+            elif cards.get("count"):
+                top = f", top {cards['top']}" if cards.get("top") else ""
+                w(f"  {slot}: {cards['count']} cards{top}\n")
+        mine = view["player_variables"][self.seat] if view["player_variables"] else {}
+        if mine:
+            w("  you: " + ", ".join(f"{k} {v}" for k, v in mine.items()) + "\n")
+        w(f"{d.prompt or 'Choose'}\n")
+        if d.kind in ("one", "subset"):
+            for i, o in enumerate(d.options):
+                w(f"  {i + 1}) {label(o)}\n")
+        if d.kind == "subset":
+            w(f"Enter {d.min} to {d.max} numbers separated by spaces (empty for none).\n")
+        elif d.kind == "number":
+            w(f"Enter a number from {d.min} to {d.max}.\n")
+        elif d.kind == "yesno":
+            w("Answer y or n.\n")
+        if self.time_limit:
+            w(f"({self.time_limit:g} seconds, then the default is taken)\n")
+        self.out.flush()
+
+    # ------------------------------------------------------------------ reading
+    def _readline(self) -> Optional[str]:
+        """A line of input, None when the time limit passed; raises HumanQuit at end of input."""
+        if self.time_limit:
+            try:
+                ready, _, _ = select.select([self.stdin], [], [], self.time_limit)
+            except (OSError, ValueError, TypeError):
+                ready = [self.stdin]
+            if not ready:
+                return None
+        try:
+            raw = self.stdin.readline(MAX_LINE + 1)
+        except KeyboardInterrupt:
+            raise HumanQuit() from None
+        if not raw:
+            raise HumanQuit()
+        if len(raw) > MAX_LINE:
+            while raw and not raw.endswith(b"\n"):  # drop the rest of an over-long line
+                raw = self.stdin.readline(MAX_LINE + 1)
+            raise ValueError(f"that line is too long (over {MAX_LINE} characters)")
+        try:
+            return raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise ValueError("that is not readable text (UTF-8)") from None
+
+    def parse(self, d: Decision, text: str) -> Any:
+        if d.kind == "yesno":
+            t = text.lower()
+            if t in ("y", "yes", "1", "true"):
+                return True
+            if t in ("n", "no", "0", "false"):
+                return False
+            raise ValueError("answer y or n")
+        if d.kind == "number":
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"enter a whole number from {d.min} to {d.max}") from None
+        parts = text.replace(",", " ").split()
+        try:
+            nums = [int(p) - 1 for p in parts]
+        except ValueError:
+            raise ValueError("enter option numbers") from None
+        if d.kind == "one":
+            if len(nums) != 1:
+                raise ValueError(f"enter one option number from 1 to {len(d.options)}")
+            return nums[0]
+        return sorted(nums)
+
+    def choose(self, d: Decision, view: dict) -> Any:
+        self.show(d, view)
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            try:
+                text = self._readline()
+                if text is None:
+                    self.out.write("\ntime is up: the default is taken\n")
+                    return d.default if d.default is not None and d.legal(d.default) is None else _fallback(d)
+                wire = self.parse(d, text)
+                problem = d.legal(wire)
+                if problem:
+                    raise ValueError(problem.replace("option numbers run from 0", "option numbers run from 1")
+                                     .replace("an option number from 0 to", "an option number up to"))
+                return wire
+            except ValueError as exc:
+                self.out.write(f"{exc}; try again\n")
+
+
+def _fallback(d: Decision) -> Any:
+    """The choice taken when time runs out and the ruleset names no default: pass or the least."""
+    if d.kind == "yesno":
+        return False
+    if d.kind == "number":
+        return d.min
+    if d.kind == "one":
+        return len(d.options) - 1 if d.options and d.options[-1] is None else 0
+    return list(range(d.min))

@@ -1,0 +1,194 @@
+"""A game's state to JSON and back, copies for search bots, and a hash for replay checkpoints."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ..values import Card, FamilyRef, Player, Roll, Row, ZoneRef
+from .decisions import Decision
+
+FORMAT = 1
+
+
+def encode(v: Any) -> Any:
+    """A value as JSON data; cards, players, zones and rolls become small tagged objects."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    t = type(v)
+    if t is Card:
+        return {"$card": v.id}
+    if t is Player:
+        return {"$player": v.seat}
+    if t is ZoneRef:
+        return {"$zone": v.zone, "key": encode(v.key)}
+    if t is FamilyRef:
+        return {"$family": v.zone}
+    if t is Roll:
+        return {"$roll": v.to_json()}
+    if isinstance(v, Row):
+        return {"$row": {k: encode(x) for k, x in v.items()}}
+    if isinstance(v, (list, tuple)):
+        return [encode(x) for x in v]
+    if isinstance(v, dict):
+        if all(isinstance(k, str) for k in v):
+            return {"$dict": {k: encode(x) for k, x in v.items()}}
+        return {"$map": [[encode(k), encode(x)] for k, x in v.items()]}
+    raise TypeError(f"cannot save a value of type {t.__name__}")
+
+
+class Decoder:
+    def __init__(self, ruleset, players: list[Player]):
+        self.cards = {c.id: c for c in ruleset.cards}
+        self.players = players
+
+    def __call__(self, v: Any) -> Any:
+        if isinstance(v, list):
+            return [self(x) for x in v]
+        if not isinstance(v, dict):
+            return v
+        if "$card" in v:
+            return self.cards[v["$card"]]
+        if "$player" in v:
+            return self.players[v["$player"]]
+        if "$zone" in v:
+            return ZoneRef(v["$zone"], self(v["key"]))
+        if "$family" in v:
+            return FamilyRef(v["$family"])
+        if "$roll" in v:
+            r = v["$roll"]
+            return Roll(r["dice"], tuple(r["faces"]), r["result"], r["success"], r["target"])
+        if "$row" in v:
+            return Row({k: self(x) for k, x in v["$row"].items()})
+        if "$dict" in v:
+            return {k: self(x) for k, x in v["$dict"].items()}
+        if "$map" in v:
+            return {self(k): self(x) for k, x in v["$map"]}
+        raise ValueError(f"unknown saved value {sorted(v)}")
+
+
+def to_json(g) -> dict:
+    """The whole game state as JSON-ready data."""
+    return {
+        "format": FORMAT,
+        "ruleset": g.rs.name,
+        "players": [p.name for p in g.players],
+        "seed": g.seed,
+        "rng": g.rng.state,
+        "zones": [[r.zone, encode(r.key), [c.id for c in cards]] for r, cards in g.zones.items()],
+        "dynamic": dict(g.dynamic),
+        "vars": {k: encode(v) for k, v in g.vars.items()},
+        "pvars": [{k: encode(v) for k, v in pv.items()} for pv in g.pvars],
+        "marks": {cid: {k: encode(v) for k, v in m.items()} for cid, m in g.marks.items()},
+        "modifiers": [list(m) for m in g.modifiers],
+        "frames": [
+            {"seq": f.seq, "pc": f.pc, "sub": f.sub, "id": f.id,
+             "locals": {k: encode(v) for k, v in f.locals.items()},
+             "deferred": [[s, {k: encode(x) for k, x in a.items()}] for s, a in f.deferred]}
+            for f in g.frames
+        ],
+        "frame_counter": g.frame_counter,
+        "pending": _decision_json(g.pending),
+        "over": g.over,
+        "winners": g.winners,
+        "scores": encode(g.scores),
+        "steps": g.steps,
+        "decisions": g.decisions,
+    }
+
+
+def _decision_json(d: Decision | None):
+    if d is None:
+        return None
+    return {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": encode(d.options), "min": d.min,
+            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose}
+
+
+def from_json(ruleset, data: dict, **game_kwargs):
+    """A game restored from `to_json` data; it continues exactly as the saved one would."""
+    from .game import Frame, Game
+
+    if data.get("format") != FORMAT:
+        raise ValueError(f"saved game format {data.get('format')!r} is not {FORMAT}")
+    if data.get("ruleset") != ruleset.name:
+        raise ValueError(f"the saved game is of '{data.get('ruleset')}', not '{ruleset.name}'")
+    names = data["players"]
+    g = Game(ruleset, len(names), data["seed"], names=names, start=False, **game_kwargs)
+    dec = Decoder(ruleset, g.players)
+    g.rng.state = data["rng"]
+    g.zones = {}
+    g.where = {}
+    for zone, key, ids in data["zones"]:
+        ref = ZoneRef(zone, dec(key))
+        g.zones[ref] = [dec.cards[i] for i in ids]
+        for c in g.zones[ref]:
+            g.where[c.index] = ref
+    g.dynamic = dict(data["dynamic"])
+    g.vars = {k: dec(v) for k, v in data["vars"].items()}
+    g.pvars = [{k: dec(v) for k, v in pv.items()} for pv in data["pvars"]]
+    g.marks = {cid: {k: dec(v) for k, v in m.items()} for cid, m in data["marks"].items()}
+    g.modifiers = [list(m) for m in data["modifiers"]]
+    g.frames = []
+    for fd in data["frames"]:
+        seq = ruleset.sequences[fd["seq"]]
+        f = Frame(fd["seq"], seq.kind, {k: dec(v) for k, v in fd["locals"].items()}, fd["id"])
+        f.pc, f.sub = fd["pc"], fd["sub"]
+        f.deferred = [(s, {k: dec(x) for k, x in a.items()}) for s, a in fd["deferred"]]
+        g.frames.append(f)
+    g.frame_counter = data["frame_counter"]
+    p = data["pending"]
+    g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],
+                                                  p["max"], p["default"], p["node"], p["purpose"])
+    g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
+    g.steps, g.decisions = data["steps"], data["decisions"]
+    g.locals = g.frames[-1].locals if g.frames else {}
+    return g
+
+
+def state_hash(g) -> str:
+    """A short fingerprint of everything that decides how the game goes on."""
+    data = to_json(g)
+    for k in ("steps",):
+        data.pop(k)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _copy_value(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy_value(x) for x in v]
+    if isinstance(v, dict) and not isinstance(v, Row):
+        return {k: _copy_value(x) for k, x in v.items()}
+    return v  # cards, players, zone refs, rolls and rows never change
+
+
+def clone(g):
+    """An independent copy of a running game (immutable parts shared), e.g. for rollouts."""
+    from .game import Frame, Game
+
+    c = Game.__new__(Game)
+    c.__dict__.update(g.__dict__)
+    c.rng = type(g.rng)(0)
+    c.rng.state = g.rng.state
+    c.zones = {r: list(cards) for r, cards in g.zones.items()}
+    c.where = dict(g.where)
+    c.dynamic = dict(g.dynamic)
+    c.vars = _copy_value(g.vars)
+    c.pvars = [_copy_value(pv) for pv in g.pvars]
+    c.marks = {k: dict(m) for k, m in g.marks.items()}
+    c.modifiers = [list(m) for m in g.modifiers]
+    frames = []
+    for f in g.frames:
+        nf = Frame(f.seq, f.kind, _copy_value(f.locals), f.id)
+        nf.pc, nf.sub, nf.deferred = f.pc, f.sub, list(f.deferred)
+        frames.append(nf)
+    c.frames = frames
+    c.locals = frames[-1].locals if frames else {}
+    c.narrative = list(g.narrative)
+    c.chance = list(g.chance)
+    c._events = list(g._events)
+    c.coverage = None if g.coverage is None else type(g.coverage)(g.coverage)
+    c.listener = None
+    c.pending = g.pending
+    return c
