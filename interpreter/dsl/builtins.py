@@ -226,6 +226,15 @@ def _all(ctx, span, x):
     return all(as_list(ctx, x, span))
 
 
+@builtin("flatten", 1, 1, "list", "One list from a list of lists (or of zones, taking their cards).",
+         "flatten([cards(q.court) for q in players])")
+def _flatten(ctx, span, x):
+    out: list = []
+    for item in as_list(ctx, x, span):
+        out.extend(as_list(ctx, item, span))
+    return out
+
+
 @builtin("unique", 1, 1, "list", "A list without repeats, first occurrence kept.", "unique([c.suit for c in p.hand])")
 def _unique(ctx, span, x):
     seen, out = set(), []

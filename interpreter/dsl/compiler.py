@@ -66,6 +66,15 @@ class Symbol:
     detail: Any = None  # for a family: 'dynamic' or the keys
 
 
+_KIND_WORDS = {"var": "variable", "const": "constant", "player_zone": "zone per player", "family": "zone family"}
+
+
+def kind_word(sym: Symbol) -> str:
+    """What a symbol is, in the words a ruleset author uses: 'a parameter', 'an option', ..."""
+    word = sym.detail if sym.kind == "const" and isinstance(sym.detail, str) else _KIND_WORDS.get(sym.kind, sym.kind)
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
 @dataclass
 class Scope:
     """What names mean: game-wide symbols, plus the local names of one sequence."""
@@ -79,10 +88,11 @@ class Scope:
     marks: dict[str, Any]  # card variables and their defaults
     dice: dict[str, Any]
     locals: set[str] = field(default_factory=set)
+    functions: dict[str, "FunctionDef"] = field(default_factory=dict)
 
     def with_locals(self, names) -> "Scope":
         return Scope(self.symbols, self.player_vars, self.player_zones, self.card_attrs, self.card_classes,
-                     self.table_columns, self.marks, self.dice, set(names))
+                     self.table_columns, self.marks, self.dice, set(names), self.functions)
 
     def all_attributes(self) -> set[str]:
         return (self.player_vars | self.player_zones | self.card_attrs | self.table_columns | set(self.marks)
@@ -90,6 +100,18 @@ class Scope:
 
     def visible_names(self) -> set[str]:
         return set(self.symbols) | self.locals
+
+
+@dataclass
+class FunctionDef:
+    """A ruleset's own function: a named expression with parameters, compiled once on first use."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Any  # the AST of the expression, or None when it failed to parse
+    span: Span
+    fn: Optional[Fn] = None
+    compiling: bool = False
 
 
 _BINOPS = {
@@ -183,6 +205,10 @@ class Compiler:
             return (lambda ctx: ctx.players), "list"
         if sym.kind == "const" and sym.value is _RUNTIME_PLAYER_COUNT:
             return (lambda ctx: len(ctx.players)), "number"
+        if sym.kind == "player_zone":
+            self.report("E306", f"'{name}' is one zone per player, so it needs a player", n.span,
+                        f"say whose it is, e.g. p.{name}")
+            return _fail(f"'{name}' needs a player", n.span), "any"
         if sym.kind in ("sequence", "modifier", "event", "dice"):
             self.report("E306", f"'{name}' is a {sym.kind}, not a value", n.span,
                         {"sequence": "run it with 'call " + name + "'",
@@ -237,9 +263,12 @@ class Compiler:
         return fn, rtype
 
     def _e_Call(self, n: A.Call):
+        if n.func in self.scope.functions:
+            return self._user_call(n, self.scope.functions[n.func])
         b = REGISTRY.get(n.func)
         if b is None:
-            self.report("E302", f"unknown function '{n.func}'", n.func_span, did_you_mean(n.func, REGISTRY))
+            self.report("E302", f"unknown function '{n.func}'", n.func_span,
+                        did_you_mean(n.func, set(REGISTRY) | set(self.scope.functions)))
             return _fail(f"unknown function '{n.func}'", n.span), "any"
         nargs = len(n.args)
         if nargs < b.min_args or (b.max_args >= 0 and nargs > b.max_args):
@@ -269,6 +298,45 @@ class Compiler:
                 return (lambda ctx: impl(ctx, span, a0(ctx))), b.returns
             return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns])), b.returns
         return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns], **{k: f(ctx) for k, f in kw_fns.items()})), b.returns
+
+    def _user_call(self, n: A.Call, fd: FunctionDef):
+        if n.kwargs:
+            self.report("E304", f"{fd.name}() takes its arguments in order, not by name", n.kwargs[0].span)
+        if len(n.args) != len(fd.params):
+            self.report("E304", f"{fd.name}() takes {len(fd.params)} argument{'s' if len(fd.params) != 1 else ''}"
+                        f" ({', '.join(fd.params)}), given {len(n.args)}", n.span)
+            return _fail("wrong number of arguments", n.span), "any"
+        body = self.function_body(fd, n.span)
+        arg_fns = [self.expr(a)[0] for a in n.args]
+        params = fd.params
+
+        def fn(ctx):
+            values = [a(ctx) for a in arg_fns]
+            saved = ctx.locals
+            ctx.locals = dict(zip(params, values))
+            try:
+                return body(ctx)
+            finally:
+                ctx.locals = saved
+
+        return fn, "any"
+
+    def function_body(self, fd: FunctionDef, use_span: Span) -> Fn:
+        """The compiled body of a ruleset function (compiled once; a function may not call itself)."""
+        if fd.fn is not None:
+            return fd.fn
+        if fd.compiling or fd.body is None:
+            if fd.compiling:
+                self.report("E321", f"function '{fd.name}' calls itself (directly or through another function)",
+                            use_span, "functions are named expressions: they cannot recurse")
+            return _fail(f"function '{fd.name}' cannot be evaluated", use_span)
+        fd.compiling = True
+        try:
+            inner = Compiler(self.scope.with_locals(set(fd.params)), self.diagnostics)
+            fd.fn = inner.expr(fd.body)[0]
+        finally:
+            fd.compiling = False
+        return fd.fn
 
     def _e_ListLit(self, n: A.ListLit):
         fns = [self.expr(i)[0] for i in n.items]

@@ -6,7 +6,7 @@ import re
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
-from ..dsl.compiler import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Compiler, Scope, Symbol
+from ..dsl.compiler import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Compiler, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
 from .dsl_text import DslText
@@ -66,8 +66,13 @@ class Builder:
 
         def declare(name: str, sym: Symbol, span: Span) -> None:
             if name in symbols:
-                self.err("E314", f"'{name}' is declared twice (as a {symbols[name].kind} and as a {sym.kind})", span,
-                         f"the first is at line {origin[name].line} of {origin[name].file}; ids share one namespace")
+                first, second = origin[name], span
+                kinds = [kind_word(symbols[name]), kind_word(sym)]
+                if (second.file, second.line, second.col) < (first.file, first.line, first.col) and first.file == second.file:
+                    first, second = second, first
+                    kinds.reverse()
+                self.err("E314", f"'{name}' is declared twice (as {kinds[0]} and as {kinds[1]})", second,
+                         f"the first is at line {first.line} of {first.file}; ids share one namespace")
                 return
             if name in _RESERVED:
                 self.err("E314", f"'{name}' is a built-in name and cannot be declared", span)
@@ -78,8 +83,8 @@ class Builder:
         params = self._parameters(declare)
         options = self._options(declare)
         tables = self._tables(declare)
-        consts = {k: Symbol("const", v.value, _type_of(v.value)) for k, v in params.items()}
-        consts.update({k: Symbol("const", v.value, _type_of(v.value)) for k, v in options.items()})
+        consts = {k: Symbol("const", v.value, _type_of(v.value), "parameter") for k, v in params.items()}
+        consts.update({k: Symbol("const", v.value, _type_of(v.value), "option") for k, v in options.items()})
         consts.update({k: Symbol("table", _table_value(t), "table") for k, t in tables.items()})
         cards = self._cards(consts)
         classes = {c for card in cards for c in card.classes}
@@ -118,7 +123,9 @@ class Builder:
         for k, t in tables.items():
             declare(k, consts[k], t.span)
         for k, v in variables.items():
-            declare(k, Symbol("var", None, _type_of(v.initial) if not isinstance(v.initial, M.CExpr) else "any"), v.span)
+            start_value = v.initial.plain() if isinstance(v.initial, YNode) else v.initial
+            is_expr = isinstance(start_value, str) and start_value.startswith("=")
+            declare(k, Symbol("var", None, "any" if is_expr else _type_of(start_value)), v.span)
         for k, z in zones.items():
             if z.per is None:
                 declare(k, Symbol("zone", ZoneRef(k), "zone"), z.span)
@@ -133,6 +140,7 @@ class Builder:
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
                       {c for t in tables.values() for c in t.columns},
                       {k: v.initial for k, v in cvars.items()}, {})
+        self._functions(scope, symbols)
         dice = self._dice(scope)
         scope.dice.update(dice)
         zones = self._zone_initials(zones, scope)
@@ -169,7 +177,28 @@ class Builder:
             sequences=sequences, start=start, start_span=start_node.span if start_node else r.span,
             triggers=triggers, scoring=scoring, metrics=_s(r.get("metrics"), {}) or {}, span=r.span,
             marks=frozenset(cvars),
+            functions={k: (f.params, f.body) for k, f in scope.functions.items()},
         )
+
+    def _functions(self, scope: Scope, symbols: dict) -> None:
+        """Declare the ruleset's functions; each body compiles on first use, all are compiled here."""
+        from ..dsl.builtins import REGISTRY
+        from ..dsl.compiler import FunctionDef
+
+        sec = self.section("functions")
+        for k, v in sec.items():
+            span = sec.key_span(k)
+            if k in REGISTRY or k in symbols:
+                self.err("E314", f"function '{k}' has the name of a {'built-in function' if k in REGISTRY else symbols[k].kind}",
+                         span)
+                continue
+            d = v if isinstance(v, YMap) else YMap(v.span)
+            params = tuple(str(x) for x in (_s(d.get("params"), []) or []))
+            body = self.text.parse_expr(d.get("value")) if d.get("value") is not None else None
+            scope.functions[k] = FunctionDef(k, params, body, span)
+        comp = Compiler(scope, self.diags)
+        for fd in scope.functions.values():
+            comp.function_body(fd, fd.span)
 
     def _players(self) -> M.Players:
         p = self.root.get("players")
@@ -214,7 +243,7 @@ class Builder:
                 node = v.get("default")
                 self.err("E204", f"option '{k}': default {default!r} is not one of its choices", node.span if node else span,
                          "choices: " + ", ".join(map(str, choices)))
-            if choices and value not in choices:
+            if choices and k in self.overrides and value not in choices:
                 self.err("E316", f"--set {k}={value}: not one of the choices", None, "choices: " + ", ".join(map(str, choices)))
             out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span)
         return out

@@ -39,7 +39,8 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
         if len(cards) + len(combos) * copies > MAX_CARDS:
             b.err("E318", f"more than {MAX_CARDS} cards", g.span)
             return cards
-        scope = Scope(dict(consts), set(), set(), set(), set(), set(), {}, {}, set(names))
+        columns = {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row}
+        scope = Scope(dict(consts), set(), set(), set(), set(), columns, {}, {}, set(names))
         comp = Compiler(scope, b.diags)
         attr_nodes = g.get("attributes")
         compiled = {}
@@ -51,6 +52,8 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
                     compiled[k] = v.plain()
         classes = frozenset(str(c) for c in (g.get("classes").plain() if isinstance(g.get("classes"), YSeq) else []))
         id_node, name_node = g.get("id"), g.get("name")
+        failed: set[str] = set()
+        name_expr = None
         for combo in combos:
             env = dict(zip(names, combo))
             attrs = dict(env)
@@ -59,9 +62,13 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
                     continue
                 if hasattr(v, "fn"):
                     try:
-                        attrs[k] = v.fn(_Ctx(env))
+                        attrs[k] = v.fn(_Ctx(env)) if k not in failed else None
                     except RuleError as exc:
-                        b.diags.append(exc.diagnostic())
+                        failed.add(k)  # report once per group, not once per card
+                        d = exc.diagnostic()
+                        if not any(x.code.startswith("E3") and x.span and x.span.line == d.span.line for x in b.diags
+                                   if d.span is not None):
+                            b.diags.append(d)
                         attrs[k] = None
                 else:
                     attrs[k] = _fill(v, env) if isinstance(v, str) else v
@@ -70,7 +77,16 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
             if cid is None:
                 b.err("E202", "a card group without 'for' needs an 'id'", g.span)
                 continue
-            cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
+            if isinstance(name_node, YScalar) and str(name_node.value).startswith("="):
+                if name_expr is None:
+                    name_expr = b.text.expr(name_node, comp, skip=1) or False
+                try:
+                    cname = str(name_expr.fn(_Ctx(env))) if name_expr else cid
+                except RuleError as exc:
+                    b.diags.append(exc.diagnostic())
+                    name_expr, cname = False, cid
+            else:
+                cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
             for i in range(copies):
                 full = cid if copies == 1 else f"{cid}#{i + 1}"
                 if full in seen:

@@ -16,7 +16,7 @@ from .yaml_source import Limits, YMap, YNode, YScalar, YSeq, load_file
 MAX_DEPTH = 16
 MAPPING_SECTIONS = (
     "parameters", "options", "tables", "zones", "variables", "player_variables", "card_variables",
-    "modifiers", "events", "dice", "sequences", "metrics",
+    "modifiers", "events", "dice", "sequences", "metrics", "functions",
 )
 MERGED_MAPS = ("players", "scoring")
 BODY_KEYS = ("then", "else", "do", "repeat", "on_play", "resolve")
@@ -45,6 +45,19 @@ def _find_parent(ref: str, child_path: str) -> tuple[Optional[str], Optional[str
     return None, "missing"
 
 
+def _sibling_names(child_path: str, ref: str) -> list[str]:
+    """The ruleset files next to the child, written the way `ref` is (with or without '.yaml')."""
+    base = os.path.dirname(os.path.abspath(child_path))
+    try:
+        me = os.path.basename(child_path)
+        files = [f for f in os.listdir(base) if f.endswith((".yaml", ".yml")) and f != me]
+    except OSError:
+        return []
+    if ref.endswith((".yaml", ".yml")):
+        return files
+    return [os.path.splitext(f)[0] for f in files]
+
+
 def resolve_extends(root: YMap, path: str, sources: SourceCache, limits: Limits,
                     _stack: tuple[str, ...] = ()) -> tuple[Optional[YMap], list[Diagnostic]]:
     """The ruleset with its ancestors merged in; `__lineage__` lists the files used."""
@@ -63,7 +76,7 @@ def resolve_extends(root: YMap, path: str, sources: SourceCache, limits: Limits,
         if why == "outside":
             return None, [error("E502", f"'extends: {ref}' points outside this ruleset's folder", ext.span,
                                 "a variant may extend a file in its own folder or a bundled ruleset")]
-        names = [b.name for b in bundled_rulesets()]
+        names = [b.name for b in bundled_rulesets()] + _sibling_names(path, ref)
         return None, [error("E501", f"cannot find the parent ruleset '{ref}'", ext.span,
                             did_you_mean(ref, names) or "give a bundled name or a path relative to this file")]
     if os.path.realpath(parent_path) in stack:

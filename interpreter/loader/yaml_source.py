@@ -231,7 +231,8 @@ class _Converter:
         tag = node.tag
         raw = node.value
         if tag == "tag:yaml.org,2002:str":
-            value: Any = raw
+            # an unquoted 'none' means no value, as in the rules language
+            value: Any = None if raw == "none" and not node.style else raw
         elif tag == "tag:yaml.org,2002:null":
             value = None
         elif tag == "tag:yaml.org,2002:bool":
@@ -271,7 +272,11 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
     if len(data) > limits.max_file_bytes:
         return None, [error("E002", f"input is over the limit of {limits.max_file_bytes} bytes", where)]
     if b"\x00" in data:
-        return None, [error("E003", "this is a binary file, not YAML text", where)]
+        at = data.index(b"\x00")
+        line = data[:at].count(b"\n") + 1
+        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
+        return None, [error("E003", "the file contains a NUL byte: it is binary, not YAML text", Span(path, line, col),
+                            "save the ruleset as plain UTF-8 text")]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -283,9 +288,15 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
 
 def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[YNode | None, list[Diagnostic]]:
     """Compose YAML text into a YNode tree; every failure is a diagnostic with a position."""
-    if not text.strip() or all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
+    if not text.strip():
         return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
+    if all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
+        return None, [error("E010", "the file holds only comments, no ruleset", Span(path, 1, 1),
+                            "a ruleset starts with 'ruleset: NAME'")]
     try:
+        too_deep = _too_deep(text, path, limits)
+        if too_deep is not None:
+            return None, [too_deep]
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -298,8 +309,20 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
             col = _tab_col(text, line) or col
         elif "mapping values are not allowed" in problem:
             hint = "a value containing ': ' must be quoted"
+            if _overindented(text, line, col):
+                hint = "this line is indented more than the one above it: keys of one mapping must line up"
         elif "could not find expected ':'" in problem:
             hint = "check the indentation and that each key ends with ':'"
+        cm = exc.context_mark
+        if hint is None and exc.context and cm is not None and (cm.line + 1, cm.column + 1) != (line, col):
+            where = f"line {cm.line + 1}, column {cm.column + 1}"
+            if "flow sequence" in exc.context or "flow mapping" in exc.context:
+                opener = "[" if "sequence" in exc.context else "{"
+                hint = f"the '{opener}' at {where} is not closed, or a ',' is missing before this point"
+            elif "quoted scalar" in exc.context:
+                hint = f"the quote at {where} is never closed"
+            else:
+                hint = f"{exc.context} that starts at {where}"
         return None, [error("E009", f"YAML syntax: {problem}", Span(path, line, col), hint)]
     except yaml.YAMLError as exc:  # composer errors without marks
         return None, [error("E009", f"YAML syntax: {exc}", Span(path, 1, 1))]
@@ -309,12 +332,86 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
         return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
     conv = _Converter(path, text, limits)
     try:
+        _check_expanded_size(node, path, limits)
         root = conv.convert(node)
     except _Abort as ab:
         return None, conv.diagnostics + [ab.diagnostic]
     except RecursionError:
         return None, [error("E007", "the YAML is nested too deeply", Span(path, 1, 1))]
     return root, conv.diagnostics
+
+
+def _too_deep(text: str, path: str, limits: Limits) -> Diagnostic | None:
+    """E007 at the first node nested deeper than the limit, found on the event stream.
+
+    Composing a very deep document recurses in C and can crash the process, so the depth is
+    checked on the parser's events (which need no recursion) before anything is composed.
+    """
+    depth = 0
+    for ev in yaml.parse(text, Loader=_Loader):
+        if isinstance(ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)) and depth > limits.max_depth:
+            return error("E007", f"nesting deeper than {limits.max_depth} levels",
+                         Span(path, ev.start_mark.line + 1, ev.start_mark.column + 1),
+                         "flatten the structure: sequences can call other sequences")
+        if isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _check_expanded_size(root: yaml.Node, path: str, limits: Limits) -> None:
+    """Raise E006 when aliases make the document expand past the node limit.
+
+    Each distinct node is measured once, so a 'billion laughs' file is rejected at once
+    (instead of after expanding it), at the innermost node whose expansion is too big.
+    """
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node, depth: int) -> int:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        total = 1
+        if depth <= limits.max_depth:  # deeper nodes are reported by the converter
+            if isinstance(node, yaml.SequenceNode):
+                children = node.value
+            elif isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = []
+            for child in children:
+                total += size(child, depth + 1)
+                if total > limits.max_nodes:
+                    break
+        if total > limits.max_nodes:
+            raise _Abort(
+                error(
+                    "E006",
+                    f"the document expands to more than {limits.max_nodes} nodes",
+                    _span(path, node),
+                    "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases",
+                )
+            )
+        sizes[id(node)] = total
+        return total
+
+    size(root, 0)
+
+
+def _overindented(text: str, line: int, col: int) -> bool:
+    """True when the ':' at (line, col) ends a key on a line indented deeper than the previous line."""
+    lines = text.splitlines()
+    if not 2 <= line <= len(lines):
+        return False
+    here = lines[line - 1]
+    head = here[: col - 1]
+    if not head.strip() or " " in head.strip() or head.lstrip().startswith(("-", "#")):
+        return False
+    prev = next((l for l in reversed(lines[: line - 1]) if l.strip() and not l.lstrip().startswith("#")), None)
+    if prev is None or prev.rstrip().endswith(":"):
+        return False
+    return len(here) - len(here.lstrip(" ")) > len(prev) - len(prev.lstrip(" "))
 
 
 def _has_tab(text: str, line: int) -> bool:

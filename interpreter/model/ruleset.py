@@ -303,7 +303,8 @@ class Ruleset:
     scoring: Scoring
     metrics: Mapping[str, Any]
     span: Span
-    marks: frozenset = field(default_factory=frozenset)  # card marks assigned anywhere
+    marks: frozenset = field(default_factory=frozenset)  # the card variables
+    functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)
 
     def card(self, id: str) -> Card:
         for c in self.cards:
