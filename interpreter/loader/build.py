@@ -178,6 +178,7 @@ class Builder:
             triggers=triggers, scoring=scoring, metrics=_s(r.get("metrics"), {}) or {}, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
+            scope=scope,
         )
 
     def _functions(self, scope: Scope, symbols: dict) -> None:
@@ -411,6 +412,12 @@ def _coerce(value: Any, like: Any) -> Any:
     if like is None and value.lower() == "none":
         return None
     return value
+
+
+def scope_for(rs: M.Ruleset) -> Scope:
+    """The game-wide scope a loaded ruleset was compiled in, for compiling more expressions later
+    (scenarios, tests, a designer's console)."""
+    return rs.scope.with_locals(set())
 
 
 def build_ruleset(root: YMap, path: str, overrides: Mapping[str, Any], limits: Limits):

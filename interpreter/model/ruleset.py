@@ -305,6 +305,7 @@ class Ruleset:
     span: Span
     marks: frozenset = field(default_factory=frozenset)  # the card variables
     functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)
+    scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
 
     def card(self, id: str) -> Card:
         for c in self.cards:

@@ -344,6 +344,7 @@ class Game:
         if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):
             frame.locals["__roll"] = list(faces)
             shown = "+".join(map(str, faces))
+            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {named.name}!")
             self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.name}): roll again?", [True, False],
                                     default=False, node=str(span), purpose="reroll")
             return SUSPEND
@@ -361,7 +362,7 @@ class Game:
             success = None
         r = Roll(name, faces, named.name if named else None, success, against)
         who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
-        vs = f" against {against}: {'success' if success else 'failure'}" if success is not None else ""
+        vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
         self.say(f"{who} {name}: {r}{vs}")
         self._emit("rolled", {"roll": r, "player": roller})
         return r

@@ -14,7 +14,7 @@ from ..diagnostics import RuleError
 from ..dsl.builtins import as_list, describe
 from ..dsl.compiler import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
 from ..values import Card, Player
-from .decisions import Decision
+from .decisions import Decision, label
 
 ANSWER = "__answer"
 _MISSING = object()
@@ -302,7 +302,10 @@ def ask(g, d: Decision) -> Any:
     """Return the answer value if the decision is forced; otherwise suspend on it."""
     wire = forced(d)
     if wire is not _MISSING:
-        return d.value(wire)
+        value = d.value(wire)
+        if d.purpose != "sealed" and value != []:
+            g.say(f"{g.players[d.player]}: {d.prompt} -> {label(value)} (the only choice)")
+        return value
     g.pending = d
     return _MISSING
 

@@ -1,0 +1,181 @@
+"""Scenarios: start a game from a state written as data, run one sequence, and check the outcome.
+
+A scenario file (YAML) says which ruleset, how many players, where chosen cards lie, the
+values of some variables (as expressions of the rules language), which sequence to run
+with which arguments, the decisions to feed, and what must be true afterwards. Designers
+use it to pin a rule down ("with these cards, this bid gives that target"); the test
+suite runs every scenario under tests/scenarios/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..diagnostics import RuleError, Span
+from ..dsl.parser import parse_expression, plain_locator
+from ..dsl.compiler import Compiler
+from ..values import ZoneRef
+from .decisions import IllegalChoice
+from .game import Game
+from .interpreter import run
+
+
+class ScenarioError(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    game: Game
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _scope(rs):
+    """The game-wide scope of a loaded ruleset, rebuilt for evaluating scenario expressions."""
+    from ..loader import build
+
+    return build.scope_for(rs)
+
+
+def evaluate(game: Game, text: str, locals_: Optional[dict] = None) -> Any:
+    """Evaluate a rules-language expression against a game (for scenarios and tests)."""
+    diags: list = []
+    scope = _scope(game.rs).with_locals(set(locals_ or {}))
+    ast = parse_expression(str(text), plain_locator("<scenario>"))
+    fn, _ = Compiler(scope, diags).expr(ast)
+    if diags:
+        raise ScenarioError(f"{text!r}: {diags[0].message}")
+    saved = game.locals
+    game.locals = dict(locals_ or {})
+    try:
+        return fn(game)
+    finally:
+        game.locals = saved
+
+
+def _zone(game: Game, slot: str) -> ZoneRef:
+    for ref in game.zones:
+        if ref.slot == slot:
+            return ref
+    raise ScenarioError(f"no zone '{slot}' (zones: {', '.join(sorted(r.slot for r in game.zones))})")
+
+
+def setup(rs, spec: dict) -> Game:
+    """A game placed as the scenario says, with its sequence ready to run (not yet run)."""
+    players = int(spec.get("players", rs.players.default))
+    game = Game(rs, players, int(spec.get("seed", 1)), names=spec.get("names"), check_conservation=True, start=False)
+    game._setup()
+    cards = {c.id: c for c in rs.cards}
+    rest_slot = spec.get("rest")
+    for slot, ids in (spec.get("zones") or {}).items():
+        ref = _zone(game, slot)
+        for cid in ids:
+            if cid not in cards:
+                raise ScenarioError(f"no card '{cid}'")
+        # take the listed cards out of wherever they are, keep the others where they were
+        for cid in ids:
+            c = cards[cid]
+            game.zones[game.where[c.index]].remove(c)
+            game.zones[ref].append(c)
+            game.where[c.index] = ref
+    if rest_slot:
+        ref = _zone(game, rest_slot)
+        listed = {cid for ids in (spec.get("zones") or {}).values() for cid in ids}
+        for c in rs.cards:
+            if c.id not in listed and game.where[c.index] != ref:
+                game.zones[game.where[c.index]].remove(c)
+                game.zones[ref].append(c)
+                game.where[c.index] = ref
+    for name, expr in (spec.get("vars") or {}).items():
+        if name not in game.vars:
+            raise ScenarioError(f"no variable '{name}'")
+        game.vars[name] = evaluate(game, expr)
+    for seat, values in enumerate(spec.get("player_vars") or []):
+        for name, expr in (values or {}).items():
+            game.pvars[seat][name] = evaluate(game, expr)
+    seq = spec.get("run", rs.start)
+    if seq not in rs.sequences:
+        raise ScenarioError(f"no sequence '{seq}'")
+    args = {k: evaluate(game, v) for k, v in (spec.get("with") or {}).items()}
+    game.push(seq, args)
+    for spec_mod in spec.get("modifiers") or []:
+        name, who, value = spec_mod["name"], spec_mod.get("player"), spec_mod.get("value", 1)
+        game.modifiers.append([name, None if who is None else int(who), value, None])
+    return game
+
+
+def run_scenario(rs, spec: dict) -> Outcome:
+    """Run a scenario to the end of its sequence (or of the game) and check its expectations."""
+    game = setup(rs, spec)
+    choices = list(spec.get("choices") or [])
+    problems: list[str] = []
+    try:
+        run(game)
+        while game.pending is not None and not game.over:
+            if not choices:
+                problems.append(f"the game asks {game.players[game.pending.player]}: '{game.pending.prompt}' "
+                                f"(options: {[str(o) for o in game.pending.options]}) but no choices are left")
+                return Outcome(game, problems)
+            d = game.pending
+            choice = choices.pop(0)
+            try:
+                game.apply(choice)
+            except IllegalChoice as exc:
+                problems.append(f"choice {choice!r} is illegal for {game.players[d.player]}'s '{d.prompt}' "
+                                f"(options: {[str(o) for o in d.options]}): {exc}")
+                return Outcome(game, problems)
+    except RuleError as exc:
+        expected = (spec.get("expect") or {}).get("error")
+        if expected and expected in exc.message:
+            return Outcome(game, [])
+        problems.append(f"run-time error: {exc.message}")
+        return Outcome(game, problems)
+    if choices:
+        problems.append(f"{len(choices)} choices were not used")
+    problems.extend(check(game, spec.get("expect") or {}))
+    return Outcome(game, problems)
+
+
+def run_scenario_file(path: str) -> Outcome:
+    """Load a scenario file and its ruleset (with the scenario's `set:` overrides) and run it."""
+    import yaml
+
+    from ..loader import load_ruleset
+
+    with open(path, encoding="utf-8") as fh:
+        spec = yaml.safe_load(fh)
+    loaded = load_ruleset(str(spec["ruleset"]), overrides={k: v for k, v in (spec.get("set") or {}).items()})
+    if not loaded.ok:
+        raise ScenarioError(f"{spec['ruleset']}: " + "; ".join(d.message for d in loaded.diagnostics[:3]))
+    return run_scenario(loaded.ruleset, spec)
+
+
+def check(game: Game, expect: dict) -> list[str]:
+    problems = []
+    for slot, ids in (expect.get("zones") or {}).items():
+        got = [c.id for c in game.zones[_zone(game, slot)]]
+        if sorted(got) != sorted(ids):
+            problems.append(f"zone {slot}: expected {sorted(ids)}, got {sorted(got)}")
+    for expr, want in (expect.get("values") or {}).items():
+        got = evaluate(game, expr)
+        if got != want:
+            problems.append(f"{expr}: expected {want!r}, got {got!r}")
+    lines = game.narrative
+    for text in expect.get("narrative_contains") or []:
+        if not any(text in line for line in lines):
+            problems.append(f"no narrative line contains {text!r}")
+    for text in expect.get("narrative_lacks") or []:
+        if any(text in line for line in lines):
+            problems.append(f"a narrative line contains {text!r}, which should not happen")
+    if "winners" in expect:
+        want = expect["winners"]
+        if game.winners != want:
+            problems.append(f"winners: expected {want}, got {game.winners}")
+    if "over" in expect and bool(game.over) != bool(expect["over"]):
+        problems.append(f"game over: expected {expect['over']}, got {game.over}")
+    return problems
