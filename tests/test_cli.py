@@ -148,8 +148,6 @@ def test_validate_example_is_ok(capsys):
 
 
 NOT_BUILT = [
-    ["play", "pig"],
-    ["replay", "game.log"],
     ["render", "pig", "--format", "svg", "-o", "out.svg"],
     ["sheets", "pig", "-o", "out.pdf"],
     ["book", "pig", "-o", "out.html"],
@@ -236,3 +234,56 @@ def test_pipe_closed_early_prints_no_traceback():
     proc.wait(timeout=60)
     proc.stderr.close()
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+# ---------------------------------------------------------------- play and replay
+def test_play_logs_a_game_that_replays_identically(tmp_path, capsys):
+    log = tmp_path / "pig.log"
+    assert main(["play", "pig", "--seed", "5", "--log", str(log), "--quiet"]) == 0
+    assert "winner:" in capsys.readouterr().out
+    assert main(["replay", str(log)]) == 0
+    assert "identical" in capsys.readouterr().out
+
+
+def test_replay_reports_the_first_tampered_line(tmp_path, capsys):
+    log = tmp_path / "pig.log"
+    assert main(["play", "pig", "--seed", "5", "--log", str(log), "--quiet"]) == 0
+    lines = log.read_text().splitlines()
+    i = next(i for i, l in enumerate(lines) if '"choice":true' in l)
+    lines[i] = lines[i].replace('"choice":true', '"choice":false')
+    log.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 1
+    out = capsys.readouterr().out
+    assert f"pig.log:{i + 2}:" in out or f"pig.log:{i + 1}:" in out, out
+    assert "Traceback" not in out
+
+
+def test_replay_of_a_truncated_log_fails_unless_partial(tmp_path, capsys):
+    log = tmp_path / "pig.log"
+    assert main(["play", "pig", "--seed", "5", "--log", str(log), "--quiet"]) == 0
+    lines = log.read_text().splitlines()
+    cut = tmp_path / "cut.log"
+    cut.write_text("\n".join(lines[:10]) + "\n" + lines[10][:7])
+    capsys.readouterr()
+    assert main(["replay", str(cut)]) == 1
+    assert "cut short" in capsys.readouterr().out
+    assert main(["replay", str(cut), "--partial"]) == 0
+
+
+def test_play_with_a_scripted_agent_that_runs_dry_exits_1(tmp_path, capsys):
+    script = tmp_path / "choices.json"
+    script.write_text("[true]")
+    assert main(["play", "pig", "--agent", f"script:{script}", "--quiet"]) == 1
+    assert "ran out of choices" in capsys.readouterr().err
+
+
+def test_play_unknown_agent_is_a_usage_error(capsys):
+    assert main(["play", "pig", "--agent", "wizard"]) == 2
+    assert "unknown agent kind" in capsys.readouterr().err
+
+
+def test_play_with_set_changes_a_parameter(capsys):
+    assert main(["play", "pig", "--set", "target_score=10", "--seed", "2", "--quiet"]) == 0
+    assert main(["play", "pig", "--set", "nonsense=1"]) == 1
+    assert "no parameter or option" in capsys.readouterr().out

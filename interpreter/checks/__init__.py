@@ -67,10 +67,11 @@ def check_initial_zones(rs: M.Ruleset) -> Iterable[Diagnostic]:
                 yield error("E319", f"card '{c.id}' would start in both '{placed[c.id]}' and '{z.id}'", z.initial.span)
             placed[c.id] = z.id
     if rs.cards and not all_zones:
-        missing = [c.id for c in rs.cards if c.id not in placed]
+        unplaced = [c for c in rs.cards if c.id not in placed]
+        missing = [c.id for c in unplaced]
         if missing:
             shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-            yield error("E319", f"{len(missing)} card(s) start in no zone: {shown}", rs.span,
+            yield error("E319", f"{len(missing)} card(s) start in no zone: {shown}", unplaced[0].span or rs.span,
                         "give one zone 'initial: all', or list the cards in some zone's 'initial'")
 
 

@@ -54,10 +54,27 @@ def _statements(steps, in_inner_loop: bool = False):
             yield from _statements(body, inner)
 
 
-def _has_exit(loop: M.LoopStep) -> bool:
+def _enders(rs: M.Ruleset) -> set[str]:
+    """Sequences that may run an 'end', themselves or through the sequences they call."""
+    calls = {sid: {st.sequence for st, _ in _statements(seq.steps) if isinstance(st, A.CallSeq)}
+             for sid, seq in rs.sequences.items()}
+    out = {sid for sid, seq in rs.sequences.items() if any(isinstance(st, A.End) for st, _ in _statements(seq.steps))}
+    changed = True
+    while changed:
+        changed = False
+        for sid, callees in calls.items():
+            if sid not in out and callees & out:
+                out.add(sid)
+                changed = True
+    return out
+
+
+def _has_exit(loop: M.LoopStep, enders: set[str] | None = None) -> bool:
     for st, nested in _statements(loop.body):
-        if isinstance(st, (A.End, A.CallSeq)):
-            return True  # a called sequence may end a turn, a stage or the game
+        if isinstance(st, A.End):
+            return True
+        if isinstance(st, A.CallSeq) and (enders is None or st.sequence in enders):
+            return True  # the called sequence may end a turn, a stage or the game
         if isinstance(st, A.Break):
             if st.loop is None and not nested:
                 return True
@@ -114,13 +131,17 @@ def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
 
 
 def check_flow(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    enders = _enders(rs)
+    if any(t.run in enders for t in rs.triggers):
+        enders = None  # a trigger may end the game whenever a called sequence raises an event
     for seq in rs.sequences.values():
         yield from _unreachable(seq.steps)
         for loop in _loops(seq.steps):
-            if (loop.mode == "forever" or (loop.mode == "while" and _always_true(loop.cond))) and not _has_exit(loop):
+            if (loop.mode == "forever" or (loop.mode == "while" and _always_true(loop.cond))) and not _has_exit(loop, enders):
                 what = f"loop '{loop.name}'" if loop.name else "this loop"
+                brk = f"break {loop.name}" if loop.name else "break"
                 yield error("E406", f"{what} has no way out", loop.span,
-                            f"add 'break {loop.name or ''}'".rstrip() + "' or an 'end' inside it, or give it a condition")
+                            f"add '{brk}' or an 'end' inside it, or give it a condition")
     kinds = _ancestor_kinds(rs)
     for sid, seq in rs.sequences.items():
         if sid not in kinds or kinds[sid] is None:

@@ -283,17 +283,11 @@ def _in_sequence(ctx, span, seq):
     return ctx.in_sequence(seq)
 
 
-@builtin("str", 1, 1, "str", "A value as text.", "str(p.score)")
+@builtin("str", 1, 1, "str", "A value as text (true/false/none, lists as 'a, b').", "str(p.score)")
 def _str(ctx, span, x):
-    from ..values import Roll
+    from .compiler import text_of
 
-    if x is None:
-        return "none"
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, (Card, Player, Roll)):
-        return str(x)
-    return str(x)
+    return text_of(x)
 
 
 @builtin("int", 1, 1, "number", "A number from text or a whole number from a decimal.", "int('3')")

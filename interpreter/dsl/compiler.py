@@ -498,14 +498,18 @@ RUNTIME_PLAYERS = Symbol("const", _RUNTIME_PLAYERS, "list")
 RUNTIME_PLAYER_COUNT = Symbol("const", _RUNTIME_PLAYER_COUNT, "number")
 
 
-def _text(v: Any) -> str:
+def text_of(v: Any) -> str:
+    """A value as a designer reads it: true/false/none, lists as 'a, b, c'."""
     if v is None:
         return "none"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
-        return ", ".join(_text(x) for x in v)
+        return ", ".join(text_of(x) for x in v)
     return str(v)
+
+
+_text = text_of
 
 
 def index(obj: Any, key: Any, ctx, span: Span) -> Any:

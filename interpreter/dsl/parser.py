@@ -24,9 +24,9 @@ MAX_NESTING = 40
 # Bad examples and what to say about them: a test walks this table (see tests/dsl).
 SYNTAX_ERRORS: dict[str, list[str]] = {
     "unclosed bracket: a '(' or '[' has no matching ')' or ']'": ["(1 + 2", "f(a, b", "[1, 2", "count(x"],
-    "the expression stops before its end: an operand is missing": ["1 +", "a and", "x ==", "not", "a or", "x <"],
+    "the expression stops before its end: an operand is missing": ["1 +", "1 *", "a and", "x ==", "not", "a or", "x <"],
     "'=' does not compare: write '==' to test equality": ["a = 1", "c.suit = 'iron'"],
-    "two values follow each other with no operator between them": ["a b", "1 2", "c.value 3", "f(a) b"],
+    "two values follow each other with no operator between them": ["a b", "1 2", "c.value 3", "f(a) b", "f(a b)"],
     "an 'if' expression needs an 'else' part: A if COND else B": ["a if b"],
     "a closing bracket with no opening one": ["1 + 2)", "a]"],
 }
@@ -43,6 +43,7 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
         "add modifier x to p",
     ],
     "statements are separated by ';'": ["move a to b move c to d", "set x = 1 set y = 2"],
+    "to change a value write 'set TARGET = VALUE' (or 'TARGET += N')": ["x = 1", "p.score = 3", "card.mark = p"],
 }
 
 KEYWORDS = {
@@ -105,7 +106,7 @@ class _Build(Transformer):
         tok: Token = items[0]
         return A.Str(self._span(meta), self._template(str(tok), self.offset + tok.start_pos))
 
-    def _template(self, raw: str, start: int) -> tuple:
+    def _template(self, raw: str, start: int, escapes: bool = True) -> tuple:
         """Split a quoted string into literal text and {expression} parts."""
         body = raw[1:-1]
         parts: list = []
@@ -113,7 +114,7 @@ class _Build(Transformer):
         i = 0
         while i < len(body):
             ch = body[i]
-            if ch == "\\" and i + 1 < len(body):
+            if escapes and ch == "\\" and i + 1 < len(body):
                 buf.append({"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1]))
                 i += 2
                 continue
@@ -376,25 +377,129 @@ def _nesting(text: str) -> int:
     return best
 
 
-def _explain(exc: UnexpectedInput, text: str, start: str) -> tuple[str, Optional[str]]:
-    """A message and hint for a syntax error, using the table of known mistakes first."""
+def _state_key(state) -> object:
+    """The LALR state an error happened in, whatever the depth of the stack below it."""
+    return getattr(state, "position", state)
+
+
+def _accepts(exc: UnexpectedInput) -> Optional[frozenset]:
+    if isinstance(exc, UnexpectedToken):
+        try:
+            return frozenset(exc.accepts)
+        except Exception:  # pragma: no cover - best effort
+            return None
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _known_errors(start: str) -> tuple:
+    """(label, state, accepted terminals, token) for every example of a known mistake."""
     table = dict(SYNTAX_ERRORS)
     if start == "stmts_start":
         table.update(STATEMENT_ERRORS)
-    parser = _parser()
+    out = []
+    for label, examples in table.items():
+        # in statements, an expression mistake happens inside some statement: try it in one
+        prefix = "let _x = " if start == "stmts_start" and label in SYNTAX_ERRORS else ""
+        for example in examples:
+            try:
+                _parser().parse(prefix + example, start=start)
+            except UnexpectedInput as ut:
+                out.append((label, _state_key(ut.state), _accepts(ut), getattr(ut, "token", None)))
+    return tuple(out)
+
+
+def _match_known(exc: UnexpectedInput, start: str) -> Optional[str]:
+    """The label of the known mistake that failed in the same parser state as `exc`.
+
+    Like Lark's `match_examples`, but states are compared without the stack depth (so a
+    mistake in the second statement of a string matches an example of a first one), and it
+    does not trip over Lark 1.3's debug message, which raised TypeError for some inputs.
+    """
+    key, acc = _state_key(exc.state), _accepts(exc)
+    token = getattr(exc, "token", None)
+    candidate = None
+    for label, k, a, tok in _known_errors(start):
+        if k != key or (acc is not None and a is not None and a != acc):
+            continue
+        if token is not None and tok is not None and (token.type == "$END") != (tok.type == "$END"):
+            continue  # a text that stops early and one that goes on wrongly are different mistakes
+        if token is not None and tok is not None and tok == token:
+            return label
+        if candidate is None:
+            candidate = label
+    return candidate
+
+
+_OPENERS = {"(": ")", "[": "]"}
+_CLOSERS = {")": "(", "]": "["}
+_STATEMENT_WORDS = {
+    "move", "draw", "shuffle", "reverse", "set", "let", "roll", "break", "continue", "end", "call", "emit", "log",
+    "win", "add", "remove", "create", "pass",
+}
+
+
+def _unclosed_bracket(text: str) -> Optional[int]:
+    """The offset of the innermost '(' or '[' that is never closed, or None (strings are skipped)."""
+    stack: list[int] = []
+    quote = None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _OPENERS:
+            stack.append(i)
+        elif ch in _CLOSERS:
+            if not stack:
+                return None  # a closer with no opener: let the parser explain
+            if text[stack[-1]] != _CLOSERS[ch]:
+                return stack[-1]  # e.g. '[' closed by ')': the '[' is the one left open
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _explain(exc: UnexpectedInput, text: str, start: str) -> tuple[str, Optional[str], Optional[tuple[int, int]]]:
+    """A message, a hint and (when it is not where the parser stopped) the offsets of the mistake."""
     try:
-        label = exc.match_examples(lambda s: parser.parse(s, start=start), table, use_accepts=True)
-    except Exception:  # pragma: no cover - match_examples is best effort
+        label = _match_known(exc, start)
+    except Exception:  # pragma: no cover - matching is best effort
         label = None
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
         if ch in "'\"":
-            return "a string is never closed", f"add the closing {ch} on the same line"
+            return "a string is never closed", f"add the closing {ch} on the same line", None
         if ch == "=" and text[exc.pos_in_stream:exc.pos_in_stream + 2] != "==":
-            return "'=' does not compare: write '==' to test equality", None
-        return f"unexpected character {ch!r}", "the rules language uses letters, digits, _ and operators such as + - == and or"
+            return "'=' does not compare: write '==' to test equality", None, None
+        return (f"unexpected character {ch!r}",
+                "the rules language uses letters, digits, _ and operators such as + - == and or", None)
+    opener = _unclosed_bracket(text)
+    if isinstance(exc, UnexpectedToken) and opener is not None and (
+            exc.token.type == "$END" or exc.token.start_pos > opener):
+        closer = _OPENERS[text[opener]]
+        unclosed = next(k for k in SYNTAX_ERRORS if k.startswith("unclosed bracket"))
+        return unclosed, f"this '{text[opener]}' needs a matching '{closer}'", (opener, opener + 1)
+    if (start == "stmts_start" and isinstance(exc, UnexpectedToken) and exc.token.type != "NAME"
+            and str(exc.token) in _STATEMENT_WORDS and "SEMICOLON" in (_accepts(exc) or ())):
+        return "statements are separated by ';'", f"put a ';' before '{exc.token}'", None
+    if start == "stmts_start" and isinstance(exc, UnexpectedToken):
+        # a statement missing its keyword ('move X Y' without 'to'), however X is written
+        at = exc.token.start_pos if exc.token.type != "$END" and exc.token.start_pos is not None else len(text)
+        words = text[text.rfind(";", 0, at) + 1:at].split()
+        needed = {"move": "TO", "draw": "FROM"}.get(words[0] if words else "")
+        if needed and needed in (_accepts(exc) or ()):
+            return next(k for k in STATEMENT_ERRORS if k.startswith(f"'{words[0]}'")), None, None
+    if (isinstance(exc, UnexpectedToken) and exc.token.type in ("NAME", "INT", "DECIMAL", "STRING", "TRUE", "FALSE", "NONE")
+            and {"ADDOP", "MULOP", "AND", "OR"} & (_accepts(exc) or set())):
+        return next(k for k in SYNTAX_ERRORS if k.startswith("two values")), None, None
     if label:
-        return label, None
+        return label, None, None
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         expected = sorted(_pretty(t) for t in (exc.accepts or exc.expected))
@@ -403,11 +508,11 @@ def _explain(exc: UnexpectedInput, text: str, start: str) -> tuple[str, Optional
             what = f"the keyword '{tok}'"
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
         if tok.type == "$END":
-            return "the text stops too early", f"expected one of: {shown}"
-        return f"unexpected {what}", f"expected one of: {shown}"
+            return "the text stops too early", f"expected one of: {shown}", None
+        return f"unexpected {what}", f"expected one of: {shown}", None
     if isinstance(exc, UnexpectedEOF):
-        return "the text stops too early", None
-    return "syntax error", None
+        return "the text stops too early", None, None
+    return "syntax error", None, None
 
 
 _PRETTY = {
@@ -421,6 +526,10 @@ _PRETTY = {
 def _pretty(terminal: str) -> str:
     if terminal in _PRETTY:
         return _PRETTY[terminal]
+    if terminal.startswith("__"):  # an anonymous literal such as '..': show the text itself
+        for t in _parser().terminals:
+            if t.name == terminal and t.pattern.type == "str":
+                return f"'{t.pattern.value}'"
     return f"'{terminal.lower()}'"
 
 
@@ -429,6 +538,14 @@ def _error_pos(exc: UnexpectedInput, text: str) -> tuple[int, int]:
         return exc.token.start_pos, exc.token.end_pos or exc.token.start_pos + 1
     if isinstance(exc, UnexpectedCharacters):
         return exc.pos_in_stream, exc.pos_in_stream + 1
+    try:  # the text stops too early: point at its last token (e.g. the '==' that lacks an operand)
+        last = None
+        for last in _parser().lex(text):
+            pass
+        if last is not None and last.end_pos is not None:
+            return last.start_pos, last.end_pos
+    except Exception:  # pragma: no cover - fall back to the last character
+        pass
     end = len(text.rstrip())
     return max(0, end - 1), max(1, end)
 
@@ -442,8 +559,8 @@ def _parse(text: str, locate: Locator, offset: int, start: str):
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        message, hint = _explain(exc, text, start)
-        a, b = _error_pos(exc, text)
+        message, hint, where = _explain(exc, text, start)
+        a, b = where or _error_pos(exc, text)
         raise DiagnosticError(error("E101", f"syntax: {message}", locate(offset + a, offset + b), hint)) from None
     try:
         return _Build(locate, offset).transform(tree)
@@ -466,6 +583,12 @@ def _parse(text: str, locate: Locator, offset: int, start: str):
 def parse_expression(text: str, locate: Locator, offset: int = 0) -> A.Expr:
     """Parse one expression; raises DiagnosticError with the file position of the mistake."""
     return _parse(text, locate, offset, "expr_start")
+
+
+def parse_template(text: str, locate: Locator, offset: int = 0) -> A.Str:
+    """Parse text with {expressions} in it (a prompt): the text is taken as written, no escapes."""
+    parts = _Build(locate, offset)._template('"' + text + '"', offset - 1, escapes=False)
+    return A.Str(locate(offset, offset + max(1, len(text))), parts)
 
 
 def parse_statements(text: str, locate: Locator, offset: int = 0) -> tuple[A.Stmt, ...]:

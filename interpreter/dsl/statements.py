@@ -18,6 +18,7 @@ from .compiler import (
     EndSignal,
     Fn,
     Scope,
+    kind_word,
 )
 
 DICE_RE = re.compile(r"^([0-9]+)d([0-9]+)$")
@@ -106,7 +107,7 @@ class StatementCompiler(Compiler):
                                 or "declare it under 'variables:', or use 'let' for a local value")
                     return lambda ctx: None
                 if sym.kind != "var":
-                    self.report("E308", f"'{name}' is a {sym.kind} and cannot be changed", target.span,
+                    self.report("E308", f"'{name}' is {kind_word(sym)} and cannot be changed", target.span,
                                 "only variables, player variables and card marks can be set")
                     return lambda ctx: None
 

@@ -25,23 +25,6 @@ def _doc(m: YMap, key: str = "doc") -> str:
     return str(v.plain()) if isinstance(v, YScalar) and v.value is not None else ""
 
 
-class _ConstCtx:
-    """The context for expressions evaluated at load time (card attributes, zone contents)."""
-
-    def __init__(self, locals_: dict, cards=()):
-        self.locals = locals_
-        self.vars: dict = {}
-        self.marks: dict = {}
-        self.players: list = []
-        self._cards = cards
-
-    def zone_cards(self, z):
-        raise DiagnosticError(error("E315", "zones have no cards while the ruleset loads", None))
-
-    def __getattr__(self, name):
-        raise DiagnosticError(error("E315", f"'{name}' cannot be used while the ruleset loads", None))
-
-
 class Builder:
     def __init__(self, root: YMap, path: str, overrides: Mapping[str, Any], limits: Limits):
         self.root = root
@@ -139,7 +122,7 @@ class Builder:
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
                       {c for t in tables.values() for c in t.columns},
-                      {k: v.initial for k, v in cvars.items()}, {})
+                      {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
         dice = self._dice(scope)
         scope.dice.update(dice)
@@ -222,10 +205,14 @@ class Builder:
                 value = _coerce(value, default)
             lo, hi = d.get("min"), d.get("max")
             span = sec.key_span(k)
-            for label, val in (("default", default), ("value", value)):
+            # the value differs from the default only when --set gave one: check each once
+            checks = [("default", default)] + ([("value", value)] if k in self.overrides else [])
+            for label, val in checks:
                 if isinstance(val, (int, float)) and not isinstance(val, bool):
                     if (lo is not None and val < lo) or (hi is not None and val > hi):
-                        self.err("E204", f"parameter '{k}': {label} {val} is outside {lo}..{hi}", span)
+                        where = v.get("default") if label == "default" and isinstance(v, YMap) else None
+                        self.err("E204", f"parameter '{k}': {label} {val} is outside {lo}..{hi}",
+                                 where.span if where is not None else span)
             out[k] = M.ParamDef(k, value, default, lo, hi, str(d.get("doc", "") or ""), span, str(d.get("source", "") or ""))
         return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, DiagnosticError, error
 from ..dsl import ast as A
 from ..dsl.compiler import Compiler
-from ..dsl.parser import parse_expression, parse_statements
+from ..dsl.parser import parse_expression, parse_statements, parse_template
 from ..model.ruleset import CExpr, CStmt
 from .yaml_source import Limits, YNode, YScalar
 
@@ -54,6 +54,17 @@ class DslText:
                     self.diags.append(exc.diagnostic)
         self._cache[key] = result
         return result
+
+    def parse_template(self, node: YScalar) -> A.Expr | None:
+        """Text with {expressions} (a prompt), positions mapped into the scalar as written."""
+        text = self._text(node, 0) if isinstance(node.value, str) else str(node.value)
+        if text is None:
+            return None
+        try:
+            return parse_template(text, node.span_of)
+        except DiagnosticError as exc:
+            self.diags.append(exc.diagnostic)
+            return None
 
     def parse_stmts(self, node: YNode | None) -> tuple[A.Stmt, ...] | None:
         if node is None:

@@ -246,8 +246,7 @@ class StepBuilder:
         if isinstance(prompt, YScalar) and prompt.value is not None:
             # a prompt is text with {expressions}: parse it as a template string
             raw = str(prompt.value)
-            quoted = YScalar(prompt.span, '"' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"', None, "")
-            ast = self.text.parse_expr(quoted)
+            ast = self.text.parse_template(prompt)
             if ast is not None:
                 fn, _ = comp.expr(ast)
                 prompt_expr = M.CExpr(raw, ast, fn, prompt.span)

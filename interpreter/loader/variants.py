@@ -235,6 +235,10 @@ def apply_overrides(merged: YMap, overrides: Optional[YNode]) -> list[Diagnostic
         seq = seqs.get(seq_id) if isinstance(seqs, YMap) else None
         if not isinstance(seq, YMap) or not step_id:
             names = list(seqs.entries) if isinstance(seqs, YMap) else []
+            if step_id and not isinstance(seq, YMap):
+                diags.append(error("E503", f"'{target}': there is no sequence '{seq_id}'", tnode.span,
+                                   did_you_mean(seq_id, names) or "sequences: " + ", ".join(names)))
+                continue
             diags.append(error("E503", f"'{target}' does not name a step: write SEQUENCE.STEP_ID", tnode.span,
                                did_you_mean(seq_id, names) if not isinstance(seq, YMap) else None))
             continue

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
-from ..dsl.compiler import SUSPEND
+from ..dsl.compiler import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
 from .decisions import Decision, IllegalChoice, label
@@ -289,7 +289,7 @@ class Game:
         self._emit(event, fields)
 
     def log(self, message: Any) -> None:
-        self.say(str(message))
+        self.say(text_of(message))
 
     def win(self, who: Any, span: Span) -> None:
         players = who if isinstance(who, list) else [who]

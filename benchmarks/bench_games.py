@@ -1,0 +1,82 @@
+"""Interpreter speed: seeded random-agent games per second, decisions and steps per second.
+
+    python benchmarks/bench_games.py [RULESET ...] [--games 50] [--repeat 5] [--players N]
+
+Each repeat plays the same seeded games (seeds 0..games-1) in this process, on one core,
+with random agents; the figures are the median and best of the repeats. Loading the
+ruleset is not timed. Prints the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+
+from rulecraft.agents.base import RandomAgent
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.game import Game
+
+DEFAULT = ["dml", "pig", "sealed-auction", "stack-duel"]
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def play_all(rs, games: int, players: int | None) -> tuple[float, int, int]:
+    decisions = steps = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        g = Game(rs, players, seed)
+        agents = [RandomAgent(p.seat, seed) for p in g.players]
+        while not g.over:
+            d = g.pending
+            g.apply(agents[d.player].choose(d, None))
+        decisions += g.decisions
+        steps += g.steps
+    return time.perf_counter() - t0, decisions, steps
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rulesets", nargs="*", default=None)
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--players", type=int, default=None)
+    args = ap.parse_args(argv)
+    print(f"machine: {machine()}")
+    names = args.rulesets or DEFAULT
+    for name in names:
+        loaded = load_ruleset(name)
+        if not loaded.ok:
+            print(f"{name}: does not load, skipped")
+            continue
+        rs = loaded.ruleset
+        play_all(rs, min(3, args.games), args.players)  # warm-up
+        runs = [play_all(rs, args.games, args.players) for _ in range(args.repeat)]
+        times = [r[0] for r in runs]
+        med, best = statistics.median(times), min(times)
+        _, dec, steps = runs[0]
+        n = args.players or rs.players.default
+        print(f"{name} ({n} players, {args.games} games x {args.repeat}): "
+              f"{args.games / med:.1f} games/s median ({args.games / best:.1f} best); "
+              f"{dec / med:,.0f} decisions/s; {steps / med:,.0f} steps/s; "
+              f"{dec / args.games:.0f} decisions and {steps / args.games:.0f} steps per game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
