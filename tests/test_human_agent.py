@@ -1,0 +1,117 @@
+"""A person at the terminal: bad input asks again, end of input stops cleanly, the log stays."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rulecraft.agents.human import HumanAgent, HumanQuit
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.decisions import Decision
+from rulecraft.runtime.game import Game
+
+
+def agent(text: bytes, time_limit=None):
+    out = io.StringIO()
+    return HumanAgent(0, stdin=io.BytesIO(text), stdout=out, time_limit=time_limit), out
+
+
+VIEW = {"players": ["Ann", "Bob"], "zones": {"deck": {"count": 3}, "hand[0]": ["7h"]}, "player_variables": [{"coins": 3}, {}]}
+
+
+def one(n=3):
+    return Decision(0, "one", "Pick", options=[f"opt{i}" for i in range(n)])
+
+
+def test_menu_numbers_from_one_and_shows_the_view():
+    a, out = agent(b"2\n")
+    assert a.choose(one(), VIEW) == 1
+    text = out.getvalue()
+    assert "1) opt0" in text and "3) opt2" in text
+    assert "hand[0]: 7h" in text and "deck: 3 cards" in text and "coins 3" in text
+
+
+@pytest.mark.parametrize("bad", [b"\n", b"0\n", b"9\n", b"abc\n", b"1 2\n", b"\xff\xfe\n", b"x" * 5000 + b"\n"])
+def test_bad_input_asks_again(bad):
+    a, out = agent(bad + b"3\n")
+    assert a.choose(one(), VIEW) == 2
+    assert "try again" in out.getvalue()
+
+
+def test_subset_number_and_yesno():
+    a, _ = agent(b"1 3\n")
+    d = Decision(0, "subset", "Some", options=["a", "b", "c"], min=0, max=3)
+    assert a.choose(d, VIEW) == [0, 2]
+    a, _ = agent(b"42\n7\n")
+    assert a.choose(Decision(0, "number", "N", min=1, max=10), VIEW) == 7
+    a, _ = agent(b"maybe\ny\n")
+    assert a.choose(Decision(0, "yesno", "Q", options=[True, False]), VIEW) is True
+
+
+def test_end_of_input_raises_humanquit():
+    a, _ = agent(b"")
+    with pytest.raises(HumanQuit):
+        a.choose(one(), VIEW)
+
+
+def test_time_limit_takes_the_default():
+    r, w = os.pipe()  # a pipe that never gets input
+    try:
+        a = HumanAgent(0, stdin=os.fdopen(r, "rb"), stdout=io.StringIO(), time_limit=0.05)
+        d = one()
+        d.default = 2
+        assert a.choose(d, VIEW) == 2
+    finally:
+        os.close(w)
+
+
+def test_eof_in_a_played_game_exits_130_and_keeps_the_log(tmp_path):
+    log = tmp_path / "g.log"
+    # answer two questions, then end input
+    proc = subprocess.run(
+        [sys.executable, "-m", "rulecraft.tools.cli", "play", "pig", "--agent", "human", "--agent", "first",
+         "--seed", "3", "--log", str(log)],
+        input=b"y\ny\n", capture_output=True, timeout=60)
+    assert proc.returncode == 130, proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr
+    records = [json.loads(l) for l in log.read_text().splitlines()]
+    assert records[0]["type"] == "header"
+    assert sum(r["type"] == "decision" for r in records) >= 2
+    again = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", "replay", str(log), "--partial"],
+                           capture_output=True, timeout=60)
+    assert again.returncode == 0, again.stdout.decode()
+
+
+def test_human_sees_only_their_own_view():
+    rs = load_ruleset("dml").ruleset
+    g = Game(rs, 4, 1)
+    view = g.view(g.pending.player)
+    me = g.pending.player
+    for slot, shown in view["zones"].items():
+        if slot.startswith("treasury[") and slot != f"treasury[{me}]":
+            assert isinstance(shown, dict) and set(shown) == {"count"}
+    assert isinstance(view["zones"]["event_deck"], dict)
+
+
+def test_the_bot_in_docs_agents_plays(tmp_path, monkeypatch):
+    """docs/agents.md: its example bot loads through python:MODULE:CLASS and plays a game."""
+    import re
+    from pathlib import Path
+
+    from rulecraft.tools.play import play
+
+    text = (Path(__file__).parent.parent / "docs" / "agents.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    (tmp_path / "greedy_bot.py").write_text(blocks[0])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = io.StringIO()
+    assert play("dml", 4, ["python:greedy_bot:GreedyBot", "random"], 3, None, {}, quiet=True, out=out) == 0
+    assert "winner:" in out.getvalue()
+    import runpy
+
+    (tmp_path / "drive.py").write_text(blocks[1])
+    namespace = runpy.run_path(str(tmp_path / "drive.py"))  # the driving-from-Python example
+    assert namespace["game"].over
