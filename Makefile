@@ -18,12 +18,13 @@ run: setup
 	@$(RC) list
 	@echo "== validate every bundled ruleset"
 	@$(RC) validate $$($(RC) list --names)
-	@# ------------------------------------------------------------------------------
-	@# LATER ISSUES ADD THEIR STEPS HERE, e.g.
-	@#   @mkdir -p out
-	@#   @$(RC) sheets dml -o out/dml-sheets.pdf
-	@#   @$(RC) play dml --seed 1
-	@# ------------------------------------------------------------------------------
+	@mkdir -p out
+	@echo "== a seeded game of DML with four random bots (the whole story: out/dml-seed1.txt)"
+	@$(RC) play dml --seed 1 --log out/dml-seed1.log > out/dml-seed1.txt
+	@tail -n 8 out/dml-seed1.txt
+	@echo "== replay its log and check it gives the same game"
+	@$(RC) replay out/dml-seed1.log
+	@# later: printable sequence sheets, e.g. $(RC) sheets dml -o out/dml-sheets.pdf
 
 test: setup
 	@$(PY) -m pytest
