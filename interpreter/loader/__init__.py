@@ -1,4 +1,4 @@
-"""The loading pipeline: YAML with positions -> schema -> variants -> build -> checks -> graph.
+"""The loading pipeline: YAML with positions -> schema -> variants -> build -> checks -> sequence graph.
 
 Each pass is a plain function returning diagnostics and can be called alone; `load_ruleset`
 runs them in order and keeps going as far as the input allows, so one run reports as many
@@ -21,10 +21,22 @@ class LoadResult:
     ruleset: Any | None  # rulecraft.model.Ruleset when loading succeeded
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: SourceCache = field(default_factory=SourceCache)
+    _graph: Any = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.ruleset is not None and not has_errors(self.diagnostics)
+
+    @property
+    def graph(self):
+        """The sequence graph (the last pass), built on first use."""
+        if self.ruleset is None:
+            return None
+        if self._graph is None:
+            from ..graph import build_graph
+
+            self._graph = build_graph(self.ruleset)
+        return self._graph
 
 
 def load_ruleset(

@@ -1,0 +1,164 @@
+"""The sequence graph: every step of every sequence as a node, with the edges that say where play goes.
+
+It is built from the same model the interpreter runs, so a flowchart drawn from it is the
+game that is simulated. Node ids are the steps' paths (`SEQUENCE/position`), which is
+also what the interpreter counts for coverage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .dsl import ast as A
+from .model import ruleset as M
+
+
+@dataclass(frozen=True)
+class Node:
+    id: str
+    sequence: str
+    kind: str  # start, end, action, call, condition, loop, foreach, decision, sealed, stack, exit
+    label: str
+    source: str = ""
+    step: Optional[M.Step] = None
+
+
+@dataclass(frozen=True)
+class Edge:
+    src: str
+    dst: str
+    kind: str = "next"  # next, yes, no, repeat, done, break, call, trigger, end
+    label: str = ""
+
+
+@dataclass
+class SequenceGraph:
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+    sequences: dict[str, list[str]] = field(default_factory=dict)  # sequence -> its node ids, in order
+
+    def add(self, node: Node) -> str:
+        self.nodes[node.id] = node
+        self.sequences.setdefault(node.sequence, []).append(node.id)
+        return node.id
+
+    def out(self, node_id: str) -> list[Edge]:
+        return [e for e in self.edges if e.src == node_id]
+
+
+def _label(step: M.Step, fallback: str) -> str:
+    return step.label or fallback
+
+
+class _Builder:
+    def __init__(self, rs: M.Ruleset, graph: SequenceGraph):
+        self.rs = rs
+        self.g = graph
+
+    def sequence(self, seq: M.SequenceDef) -> None:
+        start = self.g.add(Node(f"{seq.id}/start", seq.id, "start", seq.title, seq.source))
+        end = f"{seq.id}/end"
+        self.loop_exits: list[tuple[Optional[str], str]] = []
+        tails = self.block(seq, seq.steps, [start])
+        self.g.add(Node(end, seq.id, "end", "return"))
+        for t in tails:
+            self._edge(t, end)
+
+    def _edge(self, src, dst, kind="next", label=""):
+        if isinstance(src, tuple):  # (node, kind, label) from a branch
+            src, kind, label = src
+        self.g.edges.append(Edge(src, dst, kind, label))
+
+    def block(self, seq, steps, tails: list) -> list:
+        for s in steps:
+            tails = self.step(seq, s, tails)
+        return tails
+
+    def step(self, seq, s: M.Step, tails: list) -> list:
+        nid = s.path
+        if isinstance(s, M.ActionStep):
+            kind = "action"
+            calls = [st.ast for st in s.stmts if isinstance(st.ast, A.CallSeq)]
+            ends = [st.ast for st in s.stmts if isinstance(st.ast, (A.End, A.Break, A.Continue))]
+            if len(s.stmts) == 1 and calls:
+                kind = "call"
+            self.g.add(Node(nid, seq.id, kind, _label(s, "; ".join(st.text for st in s.stmts)), s.source, s))
+            for t in tails:
+                self._edge(t, nid)
+            for c in calls:
+                self._edge(nid, f"{c.sequence}/start", "call")
+            for e in ends:
+                if isinstance(e, A.End):
+                    self._edge(nid, f"{seq.id}/end", "end", f"end {e.kind}")
+                    return []
+                if isinstance(e, A.Break):
+                    self.loop_exits.append((e.loop, nid))
+                    return []
+            return [nid]
+        if isinstance(s, M.CallStep):
+            self.g.add(Node(nid, seq.id, "call", _label(s, f"call {s.sequence}"), s.source, s))
+            for t in tails:
+                self._edge(t, nid)
+            self._edge(nid, f"{s.sequence}/start", "call")
+            return [nid]
+        if isinstance(s, M.IfStep):
+            self.g.add(Node(nid, seq.id, "condition", _label(s, s.cond.text if s.cond else "?"), s.source, s))
+            for t in tails:
+                self._edge(t, nid)
+            yes = self.block(seq, s.then, [(nid, "yes", "yes")])
+            no = self.block(seq, s.other, [(nid, "no", "no")]) if s.other else [(nid, "no", "no")]
+            return yes + no
+        if isinstance(s, (M.LoopStep, M.ForEachStep)):
+            if isinstance(s, M.LoopStep):
+                text = {"while": f"while {s.cond.text if s.cond else ''}", "until": f"until {s.cond.text if s.cond else ''}",
+                        "forever": f"repeat until 'break {s.name}'" if s.name else "repeat"}[s.mode]
+                kind = "loop"
+            else:
+                text = f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
+                kind = "foreach"
+            self.g.add(Node(nid, seq.id, kind, _label(s, text), s.source, s))
+            for t in tails:
+                self._edge(t, nid)
+            saved = self.loop_exits
+            self.loop_exits = []
+            body_tails = self.block(seq, s.body, [(nid, "repeat", "each pass")])
+            for t in body_tails:
+                self._edge(t, nid, "repeat")
+            exits = [(nid, "done", "done")] if (kind == "foreach" or s.mode != "forever") else []
+            mine = [(src, "break", f"break {name}" if name else "break") for name, src in self.loop_exits
+                    if name is None or name == getattr(s, "name", None)]
+            others = [(name, src) for name, src in self.loop_exits if not (name is None or name == getattr(s, "name", None))]
+            self.loop_exits = saved + others
+            return exits + mine
+        # decisions: choose, sealed, stack
+        if isinstance(s, M.ChooseStep):
+            d = s.decision
+            text = (d.prompt.text if d and d.prompt else "") or "decide"
+            self.g.add(Node(nid, seq.id, "decision", _label(s, text), s.source, s))
+        elif isinstance(s, M.SealedStep):
+            self.g.add(Node(nid, seq.id, "sealed", _label(s, f"each {s.var} decides in secret, then all reveal"), s.source, s))
+        else:
+            assert isinstance(s, M.StackStep)
+            self.g.add(Node(nid, seq.id, "stack", _label(s, "play onto the stack; resolve last in, first out"), s.source, s))
+            inner = self.block(seq, s.on_play, [(nid, "next", "each card played")])
+            inner = self.block(seq, s.resolve, inner or [nid])
+            for t in inner:
+                self._edge(t, nid, "repeat")
+        for t in tails:
+            self._edge(t, nid)
+        return [nid]
+
+
+def build_graph(rs: M.Ruleset) -> SequenceGraph:
+    """The sequence graph of a loaded ruleset (a pure function of the model)."""
+    g = SequenceGraph()
+    b = _Builder(rs, g)
+    for seq in rs.sequences.values():
+        b.sequence(seq)
+    for t in rs.triggers:
+        tid = f"trigger/{t.id}"
+        g.nodes[tid] = Node(tid, "", "trigger", t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else ""),
+                            t.source)
+        g.edges.append(Edge(tid, f"{t.run}/start", "trigger", "now" if t.timing == "now" else f"after {t.after_kind}"))
+    return g

@@ -1,0 +1,35 @@
+"""The sequence graph: every step is a node, every edge joins known nodes, calls reach their sequences."""
+
+import pytest
+
+from rulecraft.bundled import bundled_rulesets
+from rulecraft.graph import build_graph
+from rulecraft.loader import load_ruleset
+
+NAMES = [b.name for b in bundled_rulesets()]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_graph_is_consistent(name):
+    rs = load_ruleset(name).ruleset
+    g = build_graph(rs)
+    steps = {s.path for _seq, s in rs.iter_steps()}
+    assert steps <= set(g.nodes), steps - set(g.nodes)
+    for e in g.edges:
+        assert e.src in g.nodes and e.dst in g.nodes, e
+    for sid in rs.sequences:
+        assert f"{sid}/start" in g.nodes and f"{sid}/end" in g.nodes
+
+
+def test_if_has_yes_and_no_and_loops_come_back():
+    g = build_graph(load_ruleset("pig").ruleset)
+    kinds = {(g.nodes[e.src].kind, e.kind) for e in g.edges}
+    assert ("condition", "yes") in kinds and ("condition", "no") in kinds
+    assert any(e.kind == "repeat" for e in g.edges)
+    assert any(e.kind == "break" for e in g.edges)
+    assert any(e.kind == "call" and e.dst == "turn/start" for e in g.edges)
+
+
+def test_dml_trigger_edge():
+    g = build_graph(load_ruleset("dml").ruleset)
+    assert any(e.kind == "trigger" and e.dst == "foreign_merchant/start" for e in g.edges)
