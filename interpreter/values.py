@@ -26,7 +26,9 @@ class Card:
     def __str__(self) -> str:
         return self.name
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index < other.index
 
 
@@ -45,7 +47,9 @@ class Player:
     def __hash__(self) -> int:
         return hash(("player", self.seat))
 
-    def __lt__(self, other: "Player") -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Player):
+            return NotImplemented
         return self.seat < other.seat
 
     def __repr__(self) -> str:

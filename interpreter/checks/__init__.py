@@ -46,6 +46,10 @@ def check_initial_zones(rs: M.Ruleset) -> Iterable[Diagnostic]:
     if len(all_zones) > 1:
         yield error("E319", f"zones {', '.join(z.id for z in all_zones)} all say 'initial: all'", all_zones[1].span,
                     "only one zone can start with every card that no other zone takes")
+    for z in all_zones:
+        if z.per is not None:
+            yield error("E319", f"zone family '{z.id}' cannot start with every card ('initial: all')", z.span,
+                        "give 'initial: all' to a single zone such as the deck, and deal from it in the first steps")
     placed: dict[str, str] = {}
     ctx = _LoadCtx(rs)
     for z in rs.zones.values():

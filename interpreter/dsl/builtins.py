@@ -105,13 +105,22 @@ def _sum(ctx, span, x):
 @builtin("max", 1, -1, "any", "The largest of a list, or of several values; none for an empty list.", "max(2, bid)")
 def _max(ctx, span, *args):
     items = _collection(ctx, args, span)
-    return max(items) if items else None
+    return _ordered(max, items, span, "max") if items else None
+
+
+def _ordered(fn, items, span, name):
+    try:
+        return fn(items)
+    except TypeError:
+        kinds = sorted({describe(i).split(" ")[1] if describe(i).startswith("the ") else describe(i) for i in items})
+        raise RuleError(f"{name}() cannot order a mix of {', '.join(kinds)}", span,
+                        "compare numbers with numbers, or cards by an attribute such as c.value") from None
 
 
 @builtin("min", 1, -1, "any", "The smallest of a list, or of several values; none for an empty list.", "min(4, count(deck))")
 def _min(ctx, span, *args):
     items = _collection(ctx, args, span)
-    return min(items) if items else None
+    return _ordered(min, items, span, "min") if items else None
 
 
 @builtin("abs", 1, 1, "number", "The absolute value.", "abs(a - b)")
@@ -196,7 +205,7 @@ def _keys(ctx, span, t):
 
 @builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order).", "sorted(bids)")
 def _sorted(ctx, span, x):
-    return sorted(as_list(ctx, x, span))
+    return _ordered(sorted, as_list(ctx, x, span), span, "sorted")
 
 
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")

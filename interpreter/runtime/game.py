@@ -116,6 +116,9 @@ class Game:
                     self.zones[ZoneRef(z.id, k)] = []
         placed: set[int] = set()
         for z in rs.zones.values():
+            if z.initial is not None and z.per is not None:
+                msg = f"zone '{z.id}' is a family of zones (per: {z.per if isinstance(z.per, str) else 'keys'}), so it cannot hold the initial cards"
+                raise GameError(msg, RuleError(msg, z.span, "give 'initial' to a single zone and deal with steps"))
             if isinstance(z.initial, M.CExpr):
                 value = z.initial.fn(self)
                 for c in value if isinstance(value, list) else [value]:
@@ -178,12 +181,12 @@ class Game:
 
     # ------------------------------------------------------------------ reading state (used by compiled rules)
     def zone_cards(self, z: ZoneRef) -> list[Card]:
+        if not isinstance(z, ZoneRef):
+            raise RuleError(f"expected a zone, got {describe(z)}", None)
         try:
             return self.zones[z]
         except KeyError:
             raise RuleError(f"there is no zone {z.slot}", None) from None
-        except TypeError:
-            raise RuleError(f"expected a zone, got {describe(z)}", None) from None
 
     def family_zones(self, name: str) -> list[ZoneRef]:
         zd = self.rs.zones[name]

@@ -52,6 +52,19 @@ def run(g) -> None:
             code = programs[f.seq].code
             exc.span = code[min(f.pc, len(code) - 1)].span
         raise
+    except _VALUE_ERRORS as exc:
+        # a value the rules cannot handle (e.g. max() of a card and a number) reached Python
+        # itself: report it at the step, as every other run-time error, never as a traceback
+        span = None
+        if frames:
+            f = frames[-1]
+            code = programs[f.seq].code
+            span = code[min(f.pc, len(code) - 1)].span
+        raise RuleError(f"this step cannot work with its values: {exc}", span,
+                        "check the kinds of the values it uses (e.g. a card compared with a number)") from exc
+
+
+_VALUE_ERRORS = (TypeError, AttributeError, ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError)
 
 
 def finish(g) -> None:
@@ -81,9 +94,17 @@ def decide_winners(g) -> list[int]:
     sign = 1 if sc.highest_wins else -1
     keys = []
     for p, s in zip(g.players, g.scores):
+        if isinstance(s, bool) or not isinstance(s, (int, float)):
+            raise RuleError(f"the score of {p} is {describe(s)}, not a number, so no winner can be picked",
+                            sc.score.span if sc.score is not None else sc.span)
         g.locals = {"p": p}
         keys.append((sign * s, tuple(t.fn(g) for t in sc.tie_break)))
-    best = max(keys)
+    try:
+        best = max(keys)
+    except TypeError:
+        raise RuleError("the tie_break values cannot be compared: "
+                        + "; ".join(f"{p}: {', '.join(describe(v) for v in k[1])}" for p, k in zip(g.players, keys)),
+                        sc.tie_break[0].span if sc.tie_break else sc.span) from None
     top = [i for i, k in enumerate(keys) if k == best]
     if len(top) > 1 and sc.on_tie == "nobody":
         return []
@@ -215,8 +236,8 @@ def h_return(g, f, ins) -> None:
 def h_call(g, f, ins) -> None:
     seq, args = ins.arg
     values = {k: e.fn(g) for k, e in args}
+    g.push(seq, values)  # before moving on: a too-deep call is reported at this step
     f.pc += 1
-    g.push(seq, values)
 
 
 def h_foreach_init(g, f, ins) -> None:
@@ -267,6 +288,9 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
         if kind == "subset":
             d.min = spec.min.fn(g) if spec.min is not None else 0
             d.max = spec.max.fn(g) if spec.max is not None else len(opts)
+            for v in (d.min, d.max):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise RuleError(f"a subset decision needs whole-number bounds, got {describe(v)}", spec.span)
             d.max = min(d.max, len(opts))
             if d.min > d.max:
                 raise RuleError(f"{who} must choose at least {d.min} of {len(opts)} options", spec.span)

@@ -2,7 +2,8 @@
 
 A scenario file (YAML) says which ruleset, how many players, where chosen cards lie, the
 values of some variables (as expressions of the rules language), which sequence to run
-with which arguments, the decisions to feed, and what must be true afterwards. Designers
+with which arguments (and `inside` which kinds of running sequence, e.g. [round]), the
+decisions to feed, and what must be true afterwards. Designers
 use it to pin a rule down ("with these cards, this bid gives that target"); the test
 suite runs every scenario under tests/scenarios/.
 """
@@ -102,6 +103,14 @@ def setup(rs, spec: dict) -> Game:
     if seq not in rs.sequences:
         raise ScenarioError(f"no sequence '{seq}'")
     args = {k: evaluate(game, v) for k, v in (spec.get("with") or {}).items()}
+    for kind in spec.get("inside") or []:
+        # an enclosing sequence of that kind, waiting at its end: 'end KIND' and modifiers
+        # 'until end of KIND' then behave as in a real game
+        outer = next((s for s in rs.sequences.values() if s.kind == kind), None)
+        if outer is None:
+            raise ScenarioError(f"'inside: {kind}': no sequence has that kind")
+        game.push(outer.id, {})
+        game.frames[-1].pc = len(game.programs[outer.id].code) - 1
     game.push(seq, args)
     for spec_mod in spec.get("modifiers") or []:
         name, who, value = spec_mod["name"], spec_mod.get("player"), spec_mod.get("value", 1)
