@@ -193,7 +193,31 @@ def cmd_book(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    return _not_built("simulate", "simulation and comparison")
+    from .play import parse_sets
+    from .simulate import progress_printer, report, simulate, write_coverage, write_json
+
+    try:
+        overrides = parse_sets(args.set)
+    except ValueError as exc:
+        print(f"{PROG} simulate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from rulecraft.loader import load_ruleset
+    from rulecraft.diagnostics import render_text
+
+    loaded = load_ruleset(args.ruleset, overrides=overrides)
+    if not loaded.ok:
+        print(render_text(loaded.diagnostics, loaded.sources))
+        return EXIT_DIAGNOSTICS
+    summary = simulate(args.ruleset, args.games, players=args.players, seed=args.seed, workers=args.workers,
+                       agents=args.agent, overrides=overrides, check=args.check, coverage=bool(args.coverage),
+                       progress=progress_printer())
+    print(report(summary))
+    if args.json:
+        write_json(summary, args.json)
+    if args.coverage:
+        unreached = write_coverage(summary, loaded.graph, args.coverage)
+        print(f"coverage: {unreached} graph nodes never reached (listed in {args.coverage})")
+    return EXIT_DIAGNOSTICS if summary.errors else EXIT_OK
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -291,9 +315,19 @@ def args_simulate(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="number of games")
     p.add_argument("--players", type=_positive_int, metavar="N", help="number of players")
-    p.add_argument("--seed", type=_seed, metavar="S", help="random seed of the first game")
-    p.add_argument("--workers", type=_positive_int, metavar="W", help="worker processes")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON here")
+    p.add_argument("--agent", action="append", metavar="KIND", default=[],
+                   help="the bot for the next seat (random, first, script:FILE, python:MODULE:CLASS); default random")
+    p.add_argument("--seed", type=_seed, metavar="S", default=1,
+                   help="seed of the first game (game i uses S+i); default 1")
+    p.add_argument("--workers", type=_positive_int, metavar="W",
+                   help="worker processes (default: the number of cores); results do not depend on it")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="change a parameter or option for every game; repeatable")
+    p.add_argument("--check", action="store_true",
+                   help="check card conservation after every step of every game (slower)")
+    p.add_argument("--json", metavar="FILE", help="also write every game's result and the summary as JSON")
+    p.add_argument("--coverage", metavar="FILE",
+                   help="write how often each node of the sequence graph ran (JSON), with the nodes never reached")
 
 
 def args_compare(p: argparse.ArgumentParser) -> None:

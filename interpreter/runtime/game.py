@@ -91,6 +91,7 @@ class Game:
         self.chance: list = []  # chance results since the last decision, for the log
         self.locals: dict = {}
         self.frame_counter = 0
+        self.halt_depth = 0  # run() returns when no more frames than this remain (scenarios set it)
         self._events: list = []
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:

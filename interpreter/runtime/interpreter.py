@@ -28,8 +28,9 @@ def run(g) -> None:
     check = g.check_conservation
     try:
         while g.pending is None and not g.over:
-            if not frames:
-                finish(g)
+            if len(frames) <= g.halt_depth:
+                if not frames:
+                    finish(g)
                 return
             f = frames[-1]
             code = programs[f.seq].code

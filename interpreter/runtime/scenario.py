@@ -63,6 +63,13 @@ def _zone(game: Game, slot: str) -> ZoneRef:
     for ref in game.zones:
         if ref.slot == slot:
             return ref
+    family, _, rest = slot.partition("[")
+    zd = game.rs.zones.get(family)
+    if zd is not None and zd.per == "dynamic" and rest.rstrip("]").isdigit():
+        # a zone made at run time (e.g. a market opened during play): make it, and any before it
+        while game.dynamic[family] < int(rest.rstrip("]")):
+            game.create_zone(family, Span("<scenario>", 1, 1))
+        return ZoneRef(family, int(rest.rstrip("]")))
     raise ScenarioError(f"no zone '{slot}' (zones: {', '.join(sorted(r.slot for r in game.zones))})")
 
 
@@ -111,6 +118,9 @@ def setup(rs, spec: dict) -> Game:
             raise ScenarioError(f"'inside: {kind}': no sequence has that kind")
         game.push(outer.id, {})
         game.frames[-1].pc = len(game.programs[outer.id].code) - 1
+    # with enclosing frames, the scenario stops when its own sequence returns, so the checks
+    # see what holds inside them (e.g. modifiers lasting until the end of the round)
+    game.halt_depth = len(game.frames)
     game.push(seq, args)
     for spec_mod in spec.get("modifiers") or []:
         name, who, value = spec_mod["name"], spec_mod.get("player"), spec_mod.get("value", 1)

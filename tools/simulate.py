@@ -1,0 +1,239 @@
+"""`rulecraft simulate`: play many seeded games with bots, in parallel, and summarise them.
+
+Game i is played with seed `seed + i`, so the results for a seed are the same whatever
+the number of worker processes. Each worker loads the ruleset once and plays a chunk of
+games; results come back as small dicts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from collections import Counter
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+# ----------------------------------------------------------------------------- one worker
+
+_CACHE: dict = {}
+
+
+def _ruleset(ref: str, overrides: dict):
+    key = (ref, tuple(sorted(overrides.items())))
+    if key not in _CACHE:
+        from rulecraft.loader import load_ruleset
+
+        loaded = load_ruleset(ref, overrides=overrides)
+        if not loaded.ok:
+            raise RuntimeError("; ".join(d.message for d in loaded.diagnostics[:3]))
+        _CACHE[key] = loaded.ruleset
+    return _CACHE[key]
+
+
+def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], check: bool, coverage: bool,
+             max_steps: int) -> dict:
+    """Play one game; a dict of what happened (never raises for a rules error)."""
+    from rulecraft.agents import make_agent
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.runtime.game import Game, GameError
+
+    out: dict[str, Any] = {"seed": seed}
+    try:
+        game = Game(rs, players, seed, check_conservation=check, coverage=coverage, max_steps=max_steps)
+        n = len(game.players)
+        kinds = list(agent_kinds) or ["random"]
+        kinds += [kinds[-1]] * (n - len(kinds))
+        agents = [make_agent(k, seat, seed) for seat, k in enumerate(kinds[:n])]
+        while not game.over:
+            d = game.pending
+            game.apply(agents[d.player].choose(d, game.view(d.player) if kinds[d.player] != "random" else None))
+        out.update(winners=game.winners, scores=_plain(game.scores), decisions=game.decisions, steps=game.steps,
+                   players=n, rounds=game.vars.get("round_number"))
+        if coverage:
+            out["coverage"] = dict(game.coverage)
+    except RuleError as exc:
+        d = exc.diagnostic()
+        out["error"] = f"{d.span}: {d.code}: {d.message}" if d.span else f"{d.code}: {d.message}"
+    except GameError as exc:
+        out["error"] = str(exc)
+    return out
+
+
+def _plain(v):
+    from rulecraft.runtime.state_io import encode
+
+    return encode(v)
+
+
+def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, check, coverage, max_steps) -> list[dict]:
+    rs = _ruleset(ref, overrides)
+    return [play_one(rs, s, players, agents, check, coverage, max_steps) for s in seeds]
+
+
+# ----------------------------------------------------------------------------- the runner
+
+@dataclass
+class Summary:
+    ruleset: str
+    games: int
+    players: int
+    seed: int
+    results: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[dict]:
+        return [r for r in self.results if "error" in r]
+
+    def finished(self) -> list[dict]:
+        return [r for r in self.results if "error" not in r]
+
+    def win_rates(self) -> list[tuple[float, float, float]]:
+        """Per seat: share of games won (a shared win counts for each winner), with a 95% Wilson interval."""
+        done = self.finished()
+        n = len(done)
+        out = []
+        for seat in range(self.players):
+            wins = sum(1 for r in done if seat in (r.get("winners") or []))
+            out.append((wins / n if n else 0.0, *wilson(wins, n)))
+        return out
+
+    def to_json(self) -> dict:
+        done = self.finished()
+        lengths = sorted(r["decisions"] for r in done)
+        cov: Counter = Counter()
+        for r in done:
+            cov.update(r.get("coverage", {}))
+        return {
+            "ruleset": self.ruleset, "games": self.games, "players": self.players, "seed": self.seed,
+            "seconds": round(self.seconds, 3), "errors": self.errors,
+            "no_winner": sum(1 for r in done if not r.get("winners")),
+            "win_rate": [{"seat": i, "rate": round(w, 4), "low": round(lo, 4), "high": round(hi, 4)}
+                         for i, (w, lo, hi) in enumerate(self.win_rates())],
+            "decisions": _stats(lengths),
+            "steps": _stats(sorted(r["steps"] for r in done)),
+            "coverage": dict(cov) if cov else None,
+            "results": self.results,
+        }
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval for k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _stats(values: list) -> dict:
+    if not values:
+        return {}
+    n = len(values)
+    return {"min": values[0], "median": values[n // 2], "mean": round(sum(values) / n, 2), "max": values[-1]}
+
+
+def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int = 1, workers: Optional[int] = None,
+             agents: Sequence[str] = (), overrides: Optional[dict] = None, check: bool = False, coverage: bool = False,
+             max_steps: int = 5_000_000, progress: Optional[Callable[[int, int], None]] = None,
+             executor: Optional[Executor] = None) -> Summary:
+    """Play `games` games (seeds seed..seed+games-1); `executor` may be any concurrent.futures executor."""
+    overrides = dict(overrides or {})
+    rs = _ruleset(ref, overrides)
+    n = players or rs.players.default
+    summary = Summary(rs.name, games, n, seed)
+    seeds = list(range(seed, seed + games))
+    workers = workers or os.cpu_count() or 1
+    t0 = time.perf_counter()
+    if workers <= 1 and executor is None:
+        for i, s in enumerate(seeds, 1):
+            summary.results.append(play_one(rs, s, players, agents, check, coverage, max_steps))
+            if progress:
+                progress(i, games)
+    else:
+        size = max(1, min(50, games // (workers * 4) or 1))
+        chunks = [seeds[i:i + size] for i in range(0, games, size)]
+        own = executor is None
+        ex = executor or ProcessPoolExecutor(max_workers=workers)
+        try:
+            futures = [ex.submit(run_chunk, ref, overrides, c, players, list(agents), check, coverage, max_steps)
+                       for c in chunks]
+            by_seed: dict[int, dict] = {}
+            for f in futures:
+                for r in f.result():
+                    by_seed[r["seed"]] = r
+                if progress:
+                    progress(len(by_seed), games)
+            summary.results = [by_seed[s] for s in seeds]
+        finally:
+            if own:
+                ex.shutdown()
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+# ----------------------------------------------------------------------------- printing
+
+def progress_printer(stream=None) -> Optional[Callable[[int, int], None]]:
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        return None
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        rate = done / max(1e-9, time.perf_counter() - start)
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.0f}/s ")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def report(summary: Summary) -> str:
+    data = summary.to_json()
+    lines = [f"{summary.ruleset}: {summary.games} games, {summary.players} players, seeds {summary.seed}.."
+             f"{summary.seed + summary.games - 1}, {summary.seconds:.1f} s "
+             f"({summary.games / max(summary.seconds, 1e-9):.0f} games/s)"]
+    if summary.errors:
+        lines.append(f"ERRORS in {len(summary.errors)} games; first: seed {summary.errors[0]['seed']}: "
+                     f"{summary.errors[0]['error']}")
+    lines.append("win rate by seat (95% interval):")
+    for w in data["win_rate"]:
+        lines.append(f"  seat {w['seat'] + 1}: {w['rate']:6.1%}  [{w['low']:.1%} .. {w['high']:.1%}]")
+    lines.append(f"games with no winner: {data['no_winner']}")
+    d = data["decisions"]
+    if d:
+        lines.append(f"decisions per game: median {d['median']}, mean {d['mean']}, min {d['min']}, max {d['max']}")
+    return "\n".join(lines)
+
+
+def write_json(summary: Summary, path: str) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(summary.to_json(), fh, indent=1)
+    os.replace(tmp, path)
+
+
+def write_coverage(summary: Summary, graph, path: str) -> int:
+    """Node counts over all games, and the step nodes never reached; returns how many those are."""
+    counts: Counter = Counter()
+    for r in summary.finished():
+        counts.update(r.get("coverage", {}))
+    steps = [nid for nid, node in graph.nodes.items() if node.step is not None]
+    never = sorted(nid for nid in steps if counts.get(nid, 0) == 0)
+    data = {"ruleset": summary.ruleset, "games": summary.games, "counts": dict(sorted(counts.items())),
+            "never_reached": never, "nodes": len(steps)}
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+    os.replace(tmp, path)
+    return len(never)
