@@ -151,7 +151,6 @@ NOT_BUILT = [
     ["render", "pig", "--format", "svg", "-o", "out.svg"],
     ["sheets", "pig", "-o", "out.pdf"],
     ["book", "pig", "-o", "out.html"],
-    ["simulate", "pig", "--games", "10"],
     ["compare", "pig", "pig", "--games", "10"],
     ["diff", "pig", "pig"],
 ]
