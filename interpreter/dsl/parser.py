@@ -299,7 +299,7 @@ class _Build(Transformer):
             return node
         raise DiagnosticError(
             error("E103", "only a variable, an attribute or an indexed entry can be assigned", node.span,
-                  "e.g. 'set target = 5', 'set p.score = 0', 'p.spice -= bid'")
+                  "e.g. 'set target = 5', 'set p.score = 0', 'p.coins -= bid'")
         )
 
     @v_args(meta=True)
