@@ -6,6 +6,7 @@ from typing import Callable, Iterable
 
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl import ast as A
+from ..dsl.compiler import LoadTimeContext
 from ..model import ruleset as M
 from .flow import check_flow
 
@@ -20,17 +21,23 @@ def check_tables(rs: M.Ruleset) -> Iterable[Diagnostic]:
             if col not in t.columns:
                 yield error("E318", f"table '{t.id}': no column '{col}' to check", t.span)
                 continue
-            mapping = {k: t.rows[k][col] for k in keys if k in t.rows}
-            if sorted(map(str, mapping.values())) != sorted(map(str, keys)):
-                missing = [str(k) for k in keys if k not in mapping.values()]
-                repeated = sorted({str(v) for v in mapping.values() if list(mapping.values()).count(v) > 1})
+            if not keys:
+                yield error("E318", f"table '{t.id}': column '{col}' is declared a cycle or permutation, but the "
+                                    "table has no keys", t.span)
+                continue
+            # compare as written ('2' and 2 are the same key to a designer)
+            by_text = {str(k): k for k in keys}
+            mapping = {str(k): str(t.rows[k][col]) for k in keys if k in t.rows}
+            if sorted(mapping.values()) != sorted(by_text):
+                missing = [k for k in by_text if k not in mapping.values()]
+                repeated = sorted({v for v in mapping.values() if list(mapping.values()).count(v) > 1})
                 detail = (f"repeats {', '.join(repeated)}" if repeated else "") + (
                     ("; " if repeated else "") + f"never gives {', '.join(missing)}" if missing else "")
                 yield error("E318", f"table '{t.id}': column '{col}' is not a permutation of the keys ({detail})", t.span,
                             "each key must appear exactly once in the column")
                 continue
             if col in t.cycle:
-                seen, k = [], keys[0]
+                seen, k = [], str(keys[0])
                 while k not in seen:
                     seen.append(k)
                     k = mapping[k]
@@ -61,8 +68,14 @@ def check_initial_zones(rs: M.Ruleset) -> Iterable[Diagnostic]:
             continue
         try:
             value = z.initial.fn(ctx)
-        except (RuleError, DiagnosticError, AttributeError):
-            continue  # depends on the run: the runtime checks it
+        except RuleError as exc:
+            if exc.code == "E315":
+                continue  # depends on the run: the runtime checks it
+            yield error(exc.code, exc.message, exc.span or z.initial.span, exc.hint)
+            continue
+        except (DiagnosticError, TypeError, ValueError) as exc:
+            yield error("E315", f"zone '{z.id}': its initial cards cannot be computed: {exc}", z.initial.span)
+            continue
         for c in value if isinstance(value, list) else [value]:
             if not isinstance(c, M.Card):
                 yield error("E319", f"zone '{z.id}': 'initial' must give cards", z.initial.span)
@@ -79,12 +92,9 @@ def check_initial_zones(rs: M.Ruleset) -> Iterable[Diagnostic]:
                         "give one zone 'initial: all', or list the cards in some zone's 'initial'")
 
 
-class _LoadCtx:
+class _LoadCtx(LoadTimeContext):
     def __init__(self, rs: M.Ruleset):
-        self.locals: dict = {}
-        self.vars: dict = {}
-        self.marks: dict = {}
-        self.players: list = []
+        super().__init__()
 
 
 def check_parameters(rs: M.Ruleset) -> Iterable[Diagnostic]:

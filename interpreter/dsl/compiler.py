@@ -491,6 +491,25 @@ class Compiler:
         return fn, "list"
 
 
+class LoadTimeContext:
+    """The context of expressions evaluated while a ruleset loads (card attributes, zone contents).
+
+    Only names and pure functions work there; anything that needs a running game (zones'
+    cards, chance, the running sequences) is refused with a diagnostic.
+    """
+
+    def __init__(self, locals_: Optional[dict] = None):
+        self.locals = locals_ if locals_ is not None else {}
+        self.vars: dict = {}
+        self.marks: dict = {}
+        self.players: list = []
+
+    def __getattr__(self, name: str):
+        raise RuleError("this needs a running game, but it is computed while the ruleset loads", None,
+                        "card attributes and zone contents may use parameters, options, tables and plain values",
+                        "E315")
+
+
 _MISSING = object()
 _RUNTIME_PLAYERS = object()
 _RUNTIME_PLAYER_COUNT = object()

@@ -95,6 +95,9 @@ class _Build(Transformer):
     # -- literals
     @v_args(meta=True)
     def int_lit(self, meta, items):
+        if len(items[0]) > 18:
+            raise DiagnosticError(error("E106", "this number is too long", self._span(meta),
+                                        "numbers in rules are at most 18 digits"))
         return A.Num(self._span(meta), int(items[0]))
 
     @v_args(meta=True)

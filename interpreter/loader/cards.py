@@ -6,7 +6,8 @@ import itertools
 import re
 from typing import TYPE_CHECKING
 
-from ..diagnostics import RuleError
+from ..diagnostics import RuleError, error
+from ..dsl.compiler import LoadTimeContext
 from ..dsl.compiler import Compiler, Scope, Symbol
 from ..values import Card
 from .yaml_source import YMap, YScalar, YSeq
@@ -63,6 +64,10 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
                 if hasattr(v, "fn"):
                     try:
                         attrs[k] = v.fn(_Ctx(env)) if k not in failed else None
+                    except (TypeError, ValueError) as exc:
+                        failed.add(k)
+                        b.diags.append(error("E315", f"cannot compute attribute '{k}': {exc}", v.span))
+                        attrs[k] = None
                     except RuleError as exc:
                         failed.add(k)  # report once per group, not once per card
                         d = exc.diagnostic()
@@ -102,9 +107,6 @@ def _fill(template: str, env: dict) -> str:
     return _TEMPLATE.sub(lambda m: str(env.get(m.group(1), m.group(0))), template)
 
 
-class _Ctx:
+class _Ctx(LoadTimeContext):
     def __init__(self, env: dict):
-        self.locals = env
-        self.vars: dict = {}
-        self.marks: dict = {}
-        self.players: list = []
+        super().__init__(env)

@@ -237,10 +237,15 @@ class _Converter:
             value = None
         elif tag == "tag:yaml.org,2002:bool":
             value = raw.lower() in ("true", "yes", "on")
-        elif tag == "tag:yaml.org,2002:int":
-            value = _CONSTRUCTOR.construct_yaml_int(node)
-        else:
-            value = float(_CONSTRUCTOR.construct_yaml_float(node))
+        elif tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
+            try:
+                value = (_CONSTRUCTOR.construct_yaml_int(node) if tag.endswith("int")
+                         else float(_CONSTRUCTOR.construct_yaml_float(node)))
+            except (ValueError, OverflowError):
+                raise _Abort(error("E012", "this number is too long", _span(self.file, node),
+                                   "numbers in a ruleset are at most a few digits long"))
+        else:  # pragma: no cover - the standard tags are all handled above
+            value = raw
         return YScalar(_span(self.file, node), value, node.style, self._raw(node))
 
 
