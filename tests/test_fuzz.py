@@ -11,9 +11,9 @@ Four layers are fuzzed:
   - expressions the loader evaluates itself (card attributes, a zone's initial cards).
 
 Every mutation is drawn from strategies, so hypothesis shrinks a failure to a small one and
-prints it with a @reproduce_failure blob. The crashes found so far are kept, cut down, in
-test_known_loader_crashes / test_known_parser_crashes (xfail until fixed). The whole file
-runs in about 10-15 s.
+prints it with a @reproduce_failure blob. The crashes found so far (all fixed in 45eda0f)
+are kept, cut down, as regression cases in test_former_loader_crashes and
+test_former_parser_crashes. The whole file runs in about 10-15 s.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lark.exceptions import VisitError
 
 from rulecraft.diagnostics import Diagnostic, DiagnosticError, Span, has_errors
 from rulecraft.dsl.builtins import REGISTRY
@@ -442,9 +441,6 @@ load_time_expr = st.recursive(_leaf, _calls, max_leaves=6)
 
 
 @pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")  # the repr of a shrunk failure
-@pytest.mark.xfail(reason="unfixed loader crashes (AttributeError from card attributes that call random(), running(), "
-                          "in_sequence(), modifier(), top(), cards(); TypeError from sorted/max/min on mixed values): "
-                          "reported, see test_known_loader_crashes", strict=False)
 @settings(FUZZ, max_examples=150)
 @given(attr=load_time_expr, initial=load_time_expr)
 def test_load_time_expressions_give_diagnostics_not_crashes(workdir, attr, initial):
@@ -455,10 +451,9 @@ def test_load_time_expressions_give_diagnostics_not_crashes(workdir, attr, initi
 
 
 # Crashes found by the properties above (and by reading the code they pointed at), each cut
-# down to its smallest form. They are bugs in the loader, not in these tests: remove the
-# xfail mark once fixed.
-KNOWN_CRASHES = [
-    # checks.check_tables compares the cycle column with the keys as text, then looks the
+# down to its smallest form; each raised the exception named before the fix.
+FORMER_CRASHES = [
+    # checks.check_tables compared the cycle column with the keys as text, then looked the
     # text up as a key: KeyError '2'
     ("table_int_keys_text_cells", KeyError, """\
 tables:
@@ -468,12 +463,12 @@ tables:
     rows: {1: ["2"], 2: ["3"], 3: ["1"]}
     cycle: [next]
 """),
-    # checks.check_tables reads keys[0] of a table with no keys: IndexError
+    # checks.check_tables read keys[0] of a table with no keys: IndexError
     ("table_cycle_without_rows", IndexError, """\
 tables:
   wheel: {columns: [next], rows: {}, cycle: [next]}
 """),
-    # loader.cards evaluates '=' attributes with a context that has no game primitives:
+    # loader.cards evaluated '=' attributes with a context that had no game primitives:
     # AttributeError '_Ctx' object has no attribute 'random_index' (also running, in_sequence,
     # modifier, top, bottom, cards)
     ("card_attribute_random", AttributeError, """\
@@ -482,7 +477,8 @@ cards:
 zones:
   deck: {initial: all}
 """),
-    # builtins sorted/max/min let Python's TypeError out instead of a RuleError
+    # builtins sorted/max/min let Python's TypeError out instead of a RuleError (a card
+    # attribute in the builder, a zone's initial cards in the checks)
     ("card_attribute_sorted_mixed", TypeError, """\
 cards:
   - {id: c, attributes: {v: "=sorted([1, 'a'])"}}
@@ -493,19 +489,14 @@ zones:
 zones:
   deck: {initial: "max(1, 'a')"}
 """),
-    # yaml_source converts a YAML integer with int(): over Python's 4300-digit limit that is
+    # yaml_source converted a YAML integer with int(): over Python's 4300-digit limit that was
     # a ValueError, in a file well under max_file_bytes
     ("yaml_int_over_4300_digits", ValueError, "notes: " + "1" * 4301 + "\n"),
 ]
 
 
-@pytest.mark.parametrize("name,text", [
-    pytest.param(name, text, id=name,
-                 marks=pytest.mark.xfail(raises=exc, reason=f"unfixed loader crash ({exc.__name__}), reported",
-                                         strict=False))
-    for name, exc, text in KNOWN_CRASHES
-])
-def test_known_loader_crashes(workdir, name, text):
+@pytest.mark.parametrize("name,text", [pytest.param(name, text, id=name) for name, _exc, text in FORMER_CRASHES])
+def test_former_loader_crashes(workdir, name, text):
     path = workdir / f"{name}.yaml"
     path.write_text("ruleset: crash\ntitle: Crash\nplayers: {min: 2, max: 4}\n"
                     "sequences: {game: {steps: [end game]}}\nstart: game\n" + text, encoding="utf-8")
@@ -514,17 +505,15 @@ def test_known_loader_crashes(workdir, name, text):
 
 
 @pytest.mark.parametrize("fn,text", [
-    # an integer literal over 4300 digits: int() raises ValueError inside the Lark transformer,
-    # which escapes as lark.exceptions.VisitError (the loader's max_dsl_chars of 4000 guards it
-    # there, but the parser's own contract is broken)
+    # an integer literal over 4300 digits: int() raised ValueError inside the Lark transformer,
+    # which escaped as lark.exceptions.VisitError (the loader's max_dsl_chars of 4000 guarded
+    # it there, but not the parser's own contract)
     pytest.param(parse_expression, "1" * 4301, id="dsl_int_over_4300_digits"),
     pytest.param(parse_expression, "'{" + "1" * 4301 + "}'", id="dsl_int_in_template"),
     # the same limit in the YAML reader
     pytest.param(parse_yaml, "a: " + "1" * 4301, id="yaml_int_over_4300_digits"),
 ])
-@pytest.mark.xfail(raises=(ValueError, VisitError), reason="unfixed: Python's int() digit limit escapes as an exception, reported",
-                   strict=False)
-def test_known_parser_crashes(fn, text):
+def test_former_parser_crashes(fn, text):
     if fn is parse_yaml:
         assert_diagnostics(parse_yaml(text, "fuzz.yaml"))
     else:

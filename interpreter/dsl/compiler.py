@@ -486,6 +486,9 @@ class Compiler:
             a, b = lf(ctx), hf(ctx)
             if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
                 raise RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+            if b - a >= MAX_RANGE:
+                raise RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
+                                "a game never needs that many; check the bounds")
             return list(range(a, b + 1))
 
         return fn, "list"
@@ -510,6 +513,7 @@ class LoadTimeContext:
                         "E315")
 
 
+MAX_RANGE = 100_000  # a range is built as a list: bound it so a typo cannot eat the memory
 _MISSING = object()
 _RUNTIME_PLAYERS = object()
 _RUNTIME_PLAYER_COUNT = object()

@@ -57,13 +57,14 @@ KEYWORDS = {
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        grammar,
-        parser="lalr",
-        start=["expr_start", "stmts_start"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    options = dict(parser="lalr", start=["expr_start", "stmts_start"], propagate_positions=True,
+                   maybe_placeholders=True)
+    try:
+        # building the LALR tables takes ~90 ms; Lark keeps them in a cache file keyed by the
+        # grammar and options, so later processes start faster
+        return Lark(grammar, cache=True, **options)
+    except OSError:  # pragma: no cover - no writable temporary folder
+        return Lark(grammar, **options)
 
 
 def _unquote(raw: str) -> str:

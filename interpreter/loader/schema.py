@@ -8,8 +8,11 @@ import re
 from importlib import resources
 from typing import Any, Iterator
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has a problem to explain
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
 from .yaml_source import YMap, YNode, YSeq
@@ -29,7 +32,9 @@ def load_schema() -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def _validator() -> Draft202012Validator:
+def _validator() -> "Draft202012Validator":
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema())
 
 
@@ -45,18 +50,50 @@ def _step_keys() -> frozenset[str]:
     return frozenset(k for name, d in defs.items() if name.endswith("Step") for k in d.get("properties", {}))
 
 
+@functools.lru_cache(maxsize=None)
+def _fast_validator():
+    """A compiled validator (jsonschema-rs) that only says valid or not, in well under a millisecond.
+
+    The pure-Python walk below is what explains a problem at its line and column; it is
+    slow on large rulesets, so it runs only when the fast check finds something. Without
+    jsonschema-rs installed, the walk always runs.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - the package is a dependency; this keeps a source install working
+        return None
+    try:
+        return jsonschema_rs.validator_for(load_schema())
+    except Exception:  # pragma: no cover - an unsupported keyword: fall back to the full walk
+        return None
+
+
 def validate_schema(root: YMap, path: str) -> list[Diagnostic]:
     """Every schema problem in `root`, each once, sorted by position."""
+    data = root.plain()
+    fast = _fast_validator()
+    if fast is not None:
+        try:
+            if fast.is_valid(data):
+                return []
+        except (ValueError, TypeError):
+            pass  # data the fast validator cannot take: let the walk say what is wrong
     found: dict[tuple, Diagnostic] = {}
-    for err in _validator().iter_errors(root.plain()):
-        for key, diag in _explain(best_match([err]) or err, root):
+    for err in _validator().iter_errors(data):
+        for key, diag in _explain(_best_match([err]) or err, root):
             found.setdefault(key, diag)
     # a step flagged as having no form or several forms needs no other complaints about its keys
     bad_steps = {key[0] for key in found if key[-1] == "E205"}
     return sorted((d for key, d in found.items() if not (key[0] in bad_steps and key[-1] in ("E201", "E202"))), key=sort_key)
 
 
-def _explain(err: ValidationError, root: YMap) -> Iterator[tuple[tuple, Diagnostic]]:
+def _best_match(errors):
+    from jsonschema.exceptions import best_match
+
+    return best_match(errors)
+
+
+def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagnostic]]:
     path = tuple(err.absolute_path)
     node, parent = _walk(root, path)
     schema = err.schema if isinstance(err.schema, dict) else {}
@@ -132,7 +169,7 @@ def _walk(root: YMap, path: tuple) -> tuple[YNode, YNode | None]:
     return node, parent
 
 
-def _on_key_name(err: ValidationError) -> bool:
+def _on_key_name(err: "ValidationError") -> bool:
     sp = [p for p in err.absolute_schema_path if isinstance(p, str)]
     if "propertyNames" not in sp:
         return False
@@ -195,7 +232,7 @@ def _expected(schema: Any) -> str:
     return " or ".join(TYPE_WORDS.get(t, t) for t in types) or "something else"
 
 
-def _add_hint(key: str, path: tuple, err: ValidationError) -> str:
+def _add_hint(key: str, path: tuple, err: "ValidationError") -> str:
     props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
     if not path:
         props = load_schema()["properties"]
@@ -206,7 +243,7 @@ def _add_hint(key: str, path: tuple, err: ValidationError) -> str:
     return hint
 
 
-def _not_allowed(kind: str, err: ValidationError, schema: dict, subject: str) -> str:
+def _not_allowed(kind: str, err: "ValidationError", schema: dict, subject: str) -> str:
     inst, val = err.instance, err.validator_value
     shown = f"'{_short(inst)}'"
     if kind == "enum":
@@ -228,7 +265,7 @@ def _not_allowed(kind: str, err: ValidationError, schema: dict, subject: str) ->
     return _message(schema) or f"{subject} is not allowed here"
 
 
-def _value_hint(kind: str, err: ValidationError) -> str | None:
+def _value_hint(kind: str, err: "ValidationError") -> str | None:
     if kind == "enum" and isinstance(err.instance, str):
         return did_you_mean(err.instance, [str(v) for v in err.validator_value])
     return None

@@ -65,11 +65,22 @@ class YScalar(YNode):
 
     def position_of(self, offset: int) -> tuple[int, int]:
         """File line and column of character `offset` of the scalar's string value."""
+        table = self._positions()
+        return table[min(max(offset, 0), len(table) - 1)]
+
+    def _positions(self) -> list:
+        """(line, column) of every character of the value, and of the end; built once per scalar."""
+        table = self.__dict__.get("_table")
+        if table is not None:
+            return table
         text = self.value if isinstance(self.value, str) else str(self.value)
         raw = self.source
         line, col = self.span.line, self.span.col
+        table = []
         if not raw:
-            return line, col + offset
+            table = [(line, col + i) for i in range(len(text) + 1)]
+            self.__dict__["_table"] = table
+            return table
         i = 0
         # skip the opening quote or block indicator line
         if self.style in ("'", '"'):
@@ -78,32 +89,31 @@ class YScalar(YNode):
         elif self.style in ("|", ">"):
             nl = raw.find("\n")
             if nl < 0:
-                return line, col
+                table = [(line, col)] * (len(text) + 1)
+                self.__dict__["_table"] = table
+                return table
             i = nl + 1
             line += 1
             col = 1
-        target = min(offset, len(text))
-        v = 0
-        while i < len(raw) and v < target:
-            ch = raw[i]
-            want = text[v]
-            if ch == want or (want == " " and ch == "\n"):
-                v += 1
-            if ch == "\n":
-                line += 1
-                col = 1
-            else:
-                col += 1
-            i += 1
-        # skip indentation of a continuation line
-        while i < len(raw) and raw[i] in " \n" and (v >= len(text) or text[v] != raw[i]):
-            if raw[i] == "\n":
-                line += 1
-                col = 1
-            else:
-                col += 1
-            i += 1
-        return line, col
+        n = len(raw)
+        for want in text:
+            # advance to the source character that produced `want` (folding turns a newline into a space)
+            while i < n and not (raw[i] == want or (want == " " and raw[i] == "\n")):
+                if raw[i] == "\n":
+                    line, col = line + 1, 1
+                else:
+                    col += 1
+                i += 1
+            table.append((line, col))
+            if i < n:
+                if raw[i] == "\n":
+                    line, col = line + 1, 1
+                else:
+                    col += 1
+                i += 1
+        table.append((line, col))
+        self.__dict__["_table"] = table
+        return table
 
     def span_of(self, start: int, end: int) -> Span:
         l1, c1 = self.position_of(start)
