@@ -10,30 +10,16 @@ ruleset is not timed. Prints the machine it ran on.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import time
 
+from bench_validate import machine  # one description of the machine for every benchmark
 from rulecraft.agents.base import RandomAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 
 DEFAULT = ["dml", "pig", "sealed-auction", "stack-duel"]
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def play_all(rs, games: int, players: int | None) -> tuple[float, int, int]:
@@ -57,7 +43,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--players", type=int, default=None)
     args = ap.parse_args(argv)
-    print(f"machine: {machine()}")
+    m = machine()
+    print(f"machine: {m['cpu']}, {m['cores']}, Python {m['python']}")
     names = args.rulesets or DEFAULT
     for name in names:
         loaded = load_ruleset(name)
