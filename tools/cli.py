@@ -161,6 +161,18 @@ def _not_built(verb: str, capability: str) -> int:
     return EXIT_USAGE
 
 
+def _feature(module: str, verb: str, capability: str, args: argparse.Namespace) -> int:
+    """Run `rulecraft.tools.MODULE.run(args)`; a module not written yet means the verb is not built."""
+    import importlib.util
+
+    name = f"rulecraft.tools.{module}"
+    if importlib.util.find_spec(name) is None:
+        return _not_built(verb, capability)
+    import importlib
+
+    return int(importlib.import_module(name).run(args) or 0)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from .play import parse_sets, play
 
@@ -181,15 +193,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    return _not_built("render", "flowcharts and sheets")
+    return _feature("render", "render", "flowcharts and sheets", args)
 
 
 def cmd_sheets(args: argparse.Namespace) -> int:
-    return _not_built("sheets", "flowcharts and sheets")
+    return _feature("sheets", "sheets", "flowcharts and sheets", args)
 
 
 def cmd_book(args: argparse.Namespace) -> int:
-    return _not_built("book", "the rulebook")
+    return _feature("book", "book", "the rulebook", args)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -221,11 +233,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    return _not_built("compare", "simulation and comparison")
+    return _feature("compare", "compare", "simulation and comparison", args)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    return _not_built("diff", "ruleset diff")
+    return _feature("diff", "diff", "ruleset diff", args)
 
 
 # ---------------------------------------------------------------------------------------
