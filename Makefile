@@ -24,7 +24,10 @@ run: setup
 	@tail -n 8 out/dml-seed1.txt
 	@echo "== replay its log and check it gives the same game"
 	@$(RC) replay out/dml-seed1.log
-	@# later: printable sequence sheets, e.g. $(RC) sheets dml -o out/dml-sheets.pdf
+	@echo "== printable sequence sheets and the rules as a page"
+	@$(RC) sheets dml -o out/dml-sheets.pdf
+	@$(RC) book dml -o out/dml-rules.html
+	@echo "   out/dml-sheets.pdf, out/dml-rules.html"
 
 test: setup
 	@$(PY) -m pytest

@@ -141,8 +141,13 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceCache | None =
             lines.append(f"  note: {note}")
         if d.hint:
             lines.append(f"  hint: {d.hint}")
-        chunks.append("\n".join(lines))
+        chunks.append("\n".join(lines).translate(_UNPRINTABLE))
     return "\n".join(chunks)
+
+
+# control characters (C0 but tab and newline, DEL, C1) shown as '?': a stranger's file must not
+# drive the terminal (escape sequences) through a message or an excerpt; one for one keeps carets aligned
+_UNPRINTABLE = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
 
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:

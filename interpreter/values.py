@@ -60,20 +60,26 @@ class Player:
 
 
 class ZoneRef:
-    """Names one zone: a zone id plus, for a family of zones, the key (seat, key or number)."""
+    """Names one zone: a zone id plus, for a family of zones, the key (seat, key or number).
 
-    __slots__ = ("zone", "key", "_hash")
+    Zone refs are interned: ZoneRef('deck') is always the same object, so equality is identity
+    and hashing is Python's own, done in C (a game looks zones up by ref at almost every step).
+    """
 
-    def __init__(self, zone: str, key: Any = None):
-        self.zone = zone
-        self.key = key
-        self._hash = hash((zone, key))
+    __slots__ = ("zone", "key")
+    _interned: dict = {}
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ZoneRef) and other.zone == self.zone and other.key == self.key
+    def __new__(cls, zone: str, key: Any = None):
+        try:
+            return cls._interned[(zone, key)]
+        except KeyError:
+            self = object.__new__(cls)
+            self.zone = zone
+            self.key = key
+            return cls._interned.setdefault((zone, key), self)
 
-    def __hash__(self) -> int:
-        return self._hash
+    def __reduce__(self):
+        return (ZoneRef, (self.zone, self.key))
 
     def __repr__(self) -> str:
         return f"ZoneRef({self.zone!r}, {self.key!r})"

@@ -167,7 +167,9 @@ def test_every_documented_section_is_accepted(tmp_path):
       - {"on": bid_won, run: game, timing: after action}
     scoring: {score: "p.score", highest_wins: true, tie_break: ["count(p.eggs)"], on_tie: shared}
     metrics:
-      rounds: {doc: Rounds played, kind: count, anything: else}
+      turns: {doc: Turns played, kind: tally, role: length}
+      won: {doc: Win rate by seat, kind: per_player, by: "p.seat", value: "1 if p in winners() else 0"}
+      length: {kind: per_game, value: "round"}
     sequences:
       game:
         kind: stage

@@ -183,13 +183,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     return play(args.ruleset, args.players, args.agent, args.seed, args.log, overrides, quiet=args.quiet,
-                names=names, time_limit=args.time_limit, check=args.check)
+                names=names, time_limit=args.time_limit, check=args.check, save_path=args.save,
+                resume_path=args.resume)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .play import replay_log
 
-    return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet)
+    return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet, ruleset=args.ruleset)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -206,7 +207,7 @@ def cmd_book(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .play import parse_sets
-    from .simulate import progress_printer, report, simulate, write_coverage, write_json
+    from .simulate import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
 
     try:
         overrides = parse_sets(args.set)
@@ -220,15 +221,31 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not loaded.ok:
         print(render_text(loaded.diagnostics, loaded.sources))
         return EXIT_DIAGNOSTICS
+    from rulecraft.agents import AgentError, make_agent
+
+    try:
+        for seat, kind in enumerate(args.agent):
+            make_agent(kind, seat, 0)
+    except AgentError as exc:
+        print(f"{PROG} simulate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     summary = simulate(args.ruleset, args.games, players=args.players, seed=args.seed, workers=args.workers,
-                       agents=args.agent, overrides=overrides, check=args.check, coverage=bool(args.coverage),
+                       agents=args.agent, overrides=overrides, check=args.check, coverage=True,
                        progress=progress_printer())
+    summary.never_reached = unreached(summary, loaded.graph)
     print(report(summary))
     if args.json:
         write_json(summary, args.json)
+    if args.csv:
+        write_csv(summary, args.csv)
     if args.coverage:
-        unreached = write_coverage(summary, loaded.graph, args.coverage)
-        print(f"coverage: {unreached} graph nodes never reached (listed in {args.coverage})")
+        count = write_coverage(summary, loaded.graph, args.coverage)
+        print(f"coverage: {count} graph nodes never reached (listed in {args.coverage})")
+    if args.report:
+        from .report import write_report
+
+        page = write_report(summary, args.report)
+        print(f"report: {page}")
     return EXIT_DIAGNOSTICS if summary.errors else EXIT_OK
 
 
@@ -297,6 +314,11 @@ def args_play(p: argparse.ArgumentParser) -> None:
                    help="a human who does not answer in time gets the decision's default")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--check", action="store_true", help="check card conservation after every step (slower)")
+    p.add_argument("--save", metavar="FILE",
+                   help="keep the game's state in FILE, rewritten whole (atomically) after every decision")
+    p.add_argument("--resume", metavar="FILE",
+                   help="go on with a game saved by --save (players, seed and --set come from it; it keeps saving "
+                        "there); with --log, that log is continued")
 
 
 def args_replay(p: argparse.ArgumentParser) -> None:
@@ -304,18 +326,27 @@ def args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--partial", action="store_true",
                    help="accept a log that stops before the game ended (e.g. a killed game) if it replays identically")
     p.add_argument("--quiet", action="store_true", help="print only the verdict")
+    p.add_argument("--ruleset", metavar="RULESET",
+                   help="replay with this ruleset (a path or bundled name) instead of the one the log names")
 
 
 def args_render(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--sequence", metavar="ID", help="draw only this sequence")
     p.add_argument("--format", choices=("svg", "png", "pdf", "dot"), required=True, help="output format")
-    p.add_argument("-o", "--output", metavar="OUT", required=True, help="output file")
+    p.add_argument("-o", "--output", metavar="OUT", required=True,
+                   help="output file; without --sequence, the start sequence (each other sequence goes next "
+                        "to it as STEM-SEQUENCE.EXT; a PDF gets one page per sequence)")
+    p.add_argument("--coverage", metavar="FILE",
+                   help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
 
 
 def args_sheets(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="output PDF")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+    p.add_argument("--coverage", metavar="FILE",
+                   help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
 
 
 def args_book(p: argparse.ArgumentParser) -> None:
@@ -328,7 +359,8 @@ def args_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="number of games")
     p.add_argument("--players", type=_positive_int, metavar="N", help="number of players")
     p.add_argument("--agent", action="append", metavar="KIND", default=[],
-                   help="the bot for the next seat (random, first, script:FILE, python:MODULE:CLASS); default random")
+                   help="the bot for the next seat (random, first, greedy[:ROLLOUTS[:DEPTH]], script:FILE, "
+                        "python:MODULE:CLASS); the last one fills the remaining seats; default random")
     p.add_argument("--seed", type=_seed, metavar="S", default=1,
                    help="seed of the first game (game i uses S+i); default 1")
     p.add_argument("--workers", type=_positive_int, metavar="W",
@@ -338,20 +370,40 @@ def args_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--check", action="store_true",
                    help="check card conservation after every step of every game (slower)")
     p.add_argument("--json", metavar="FILE", help="also write every game's result and the summary as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write one row per game (CSV): seed, winners, scores, length, metrics")
     p.add_argument("--coverage", metavar="FILE",
                    help="write how often each node of the sequence graph ran (JSON), with the nodes never reached")
+    p.add_argument("--report", metavar="DIR",
+                   help="write an HTML report with plots (PNG) into DIR: win rates, game length, metrics")
 
 
 def args_compare(p: argparse.ArgumentParser) -> None:
     _ruleset(p, "ruleset_a", "RULESET_A")
     _ruleset(p, "ruleset_b", "RULESET_B")
     p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="games per ruleset")
-    p.add_argument("--seed", type=_seed, metavar="S", help="random seed")
+    p.add_argument("--seed", type=_seed, metavar="S", default=1,
+                   help="seed of the first game; game i of A and game i of B both use S+i (default 1)")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: A's default)")
+    p.add_argument("--workers", type=_positive_int, metavar="W",
+                   help="worker processes (default: the number of cores); results do not depend on it")
+    p.add_argument("--agent", action="append", metavar="KIND", default=[],
+                   help="the bot for the next seat, in both runs (as for simulate); default random")
+    p.add_argument("--agent-a", action="append", metavar="KIND", default=[], dest="agent_a",
+                   help="the bot for the next seat in A only (replaces --agent for A)")
+    p.add_argument("--agent-b", action="append", metavar="KIND", default=[], dest="agent_b",
+                   help="the bot for the next seat in B only (replaces --agent for B)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="change a parameter or option in both rulesets; repeatable")
+    p.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
 
 
 def args_diff(p: argparse.ArgumentParser) -> None:
     _ruleset(p, "ruleset_a", "RULESET_A")
     _ruleset(p, "ruleset_b", "RULESET_B")
+    p.add_argument("--format", choices=("text", "dot", "svg"), default="text",
+                   help="text (default): the differences in words, by section; dot or svg: the flowcharts of "
+                        "the sequences that differ (added green, removed red and dashed, changed orange)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of the terminal (required for svg)")
 
 
 # ---------------------------------------------------------------------------------------

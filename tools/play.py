@@ -1,17 +1,23 @@
-"""`rulecraft play` and `rulecraft replay`: drive a game with agents, write and check its log."""
+"""`rulecraft play` and `rulecraft replay`: drive a game with agents, write and check its log and its save."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, Optional, Sequence
 
 from rulecraft.agents import AgentError, make_agent
+from rulecraft.agents.base import answer
 from rulecraft.agents.human import HumanAgent, HumanQuit
 from rulecraft.diagnostics import RuleError, SourceCache, render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
-from rulecraft.runtime.gamelog import GameLogWriter, replay
+from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header, replay
+from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
+
+# agents a resumed game may take from the save file itself: none of them reads a file or imports code
+RESUMABLE_KINDS = ("random", "first", "human")
 
 
 def parse_sets(items: Sequence[str] | None) -> dict[str, str]:
@@ -24,17 +30,76 @@ def parse_sets(items: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+class _Printable:
+    """A text stream that shows control characters as '?': names and texts from a stranger's ruleset,
+    log or save (player names, prompts, card names) must not drive the terminal with escape sequences."""
+
+    _MAP = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text.translate(self._MAP))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
+def _same_file(a: Optional[str], b: Optional[str]) -> bool:
+    return bool(a and b) and os.path.realpath(a) == os.path.realpath(b)  # type: ignore[arg-type]
+
+
 def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int, log_path: Optional[str],
          overrides: dict, quiet: bool = False, names: Optional[list[str]] = None, time_limit: Optional[float] = None,
-         check: bool = False, max_steps: int = 5_000_000, out=None) -> int:
-    out = out or sys.stdout
+         check: bool = False, max_steps: int = 5_000_000, out=None, save_path: Optional[str] = None,
+         resume_path: Optional[str] = None) -> int:
+    """Play one game; with `save_path` the state is saved after every decision, `resume_path` goes on with a save.
+
+    A resumed game takes its players, seed and --set values from the save (and, when no
+    --agent is given, its agents if they are random, first or human); it keeps saving to the
+    file it came from unless `save_path` names another.
+    """
+    out = _Printable(out or sys.stdout)
+    saved = None
+    if resume_path:
+        if players is not None or names or overrides:
+            print("rulecraft play: --players, --names and --set come from the saved game; leave them out with --resume",
+                  file=sys.stderr)
+            return 2
+        try:
+            saved = read_save(resume_path)
+        except SaveError as exc:
+            return _save_failed(resume_path, exc)
+        overrides = saved.overrides
+        save_path = save_path or resume_path
+    if save_path and os.path.exists(save_path) and not os.path.isfile(save_path):
+        # a save replaces its file whole: never a device such as /dev/null, nor a folder
+        print(f"rulecraft play: --save {save_path}: it exists and is not a plain file", file=sys.stderr)
+        return 2
+    if _same_file(log_path, save_path) or _same_file(log_path, resume_path):
+        print("rulecraft play: the log and the save must be different files", file=sys.stderr)
+        return 2
     loaded = load_ruleset(ref, overrides=overrides)
     if not loaded.ok:
         print(render_text(loaded.diagnostics, loaded.sources), file=out)
         return 1
     rs = loaded.ruleset
     say = (lambda text: print(text, file=out)) if not quiet else None
-    n = players if players is not None else rs.players.default
+    if saved is not None:
+        names = list(saved.header["players"])
+        n, seed = len(names), saved.header["seed"]
+        if not agent_kinds:
+            agent_kinds = saved.agents or ["random"]
+            if not all(k in RESUMABLE_KINDS for k in agent_kinds):
+                print(f"rulecraft play: the saved game was played by {', '.join(agent_kinds)}; a save file cannot "
+                      "choose agents that read files or run code: give them again with --agent", file=sys.stderr)
+                return 2
+    else:
+        n = players if players is not None else rs.players.default
     kinds = list(agent_kinds) or ["random"]
     kinds += [kinds[-1] if kinds[-1] != "human" else "random"] * (n - len(kinds))
     try:
@@ -47,17 +112,45 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         if isinstance(a, HumanAgent):
             a.time_limit = time_limit
             a.out = out
-    writer = None
+    writer = saver = None
     try:
-        if say:
-            say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
-        game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps)
-        if log_path:
-            writer = GameLogWriter(log_path, ref, game, overrides, kinds[:n])
+        if saved is not None:
+            try:
+                game, records = restore(saved, rs, max_steps=max_steps, check_conservation=check,
+                                        before=_fast_forward(agents, kinds))
+            except SaveError as exc:
+                return _save_failed(resume_path, exc)
+            for w in saved.warnings:
+                print(f"warning: {w}", file=sys.stderr)
+            game.listener = say
+            if say:
+                say(f"{rs.title}: resumed after {len(records)} decisions; {n} players ({', '.join(kinds[:n])}), "
+                    f"seed {seed}")
+            if log_path:
+                header = log_header(ref, game, overrides, saved.agents)
+                try:
+                    writer = GameLogWriter.resume(log_path, header, records, end_record(game) if game.over else None)
+                except LogMismatch as exc:
+                    where = f"{log_path}:{exc.line}" if exc.line else log_path
+                    print(f"rulecraft play: {where}: cannot go on with this log: {exc}; give another --log",
+                          file=sys.stderr)
+                    return 1
+            taken = saved.decisions
+        else:
+            if say:
+                say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
+            game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps)
+            if log_path:
+                writer = GameLogWriter(log_path, ref, game, overrides, kinds[:n])
+            taken = []
+        if save_path:
+            saver = SaveWriter(save_path, ref, game, overrides, kinds[:n], decisions=taken)
+            saver.write(game)
+        already_over = game.over
         while not game.over:
             d = game.pending
             chance = list(game.chance)
-            wire = agents[d.player].choose(d, game.view(d.player))
+            wire = answer(agents[d.player], d, game.view(d.player), game)
             try:
                 game.apply(wire)
             except IllegalChoice as exc:
@@ -66,15 +159,21 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 return 1
             if writer:
                 writer.decision(game, d.player, wire, chance)
+            if saver:
+                saver.record(d.player, wire)
+                saver.write(game)
         if writer:
             writer.end(game)
-        if quiet:
+        if quiet or already_over:
             winners = ", ".join(game.players[s].name for s in game.winners) or "nobody"
             scores = f" scores {game.scores}" if game.scores is not None else ""
             print(f"winner: {winners}{scores} ({game.decisions} decisions)", file=out)
         return 0
     except HumanQuit:
-        print("\ngame stopped" + (f"; the log so far is in {log_path}" if log_path else ""), file=out)
+        kept = [f"the log so far is in {log_path}"] if log_path else []
+        if save_path:
+            kept.append(f"go on with: rulecraft play {ref} --resume {save_path}")
+        print("\ngame stopped" + ("; " + "; ".join(kept) if kept else ""), file=out)
         return 130
     except AgentError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
@@ -87,16 +186,42 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             print(f"rulecraft play: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"rulecraft play: cannot write the log: {exc}", file=sys.stderr)
+        what = exc.filename or "the log or the save"
+        print(f"rulecraft play: cannot write {what}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     finally:
         if writer:
             writer.close()
 
 
-def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=None) -> int:
-    out = out or sys.stdout
-    report = replay(path)
+def _fast_forward(agents: list, kinds: list[str]):
+    """Ask the seeded bots (random, first, script) the re-played decisions again, so they go on where they were.
+
+    Their answers are dropped; only their own state (a generator, a position in a script) moves.
+    Humans and other bots are not asked.
+    """
+    again = [a if k in ("random", "first") or k.startswith("script:") else None for a, k in zip(agents, kinds)]
+
+    def before(game, d, wire) -> None:
+        a = again[d.player] if 0 <= d.player < len(again) else None
+        if a is not None:
+            try:
+                answer(a, d, game.view(d.player), game)
+            except AgentError:  # a script that ran dry: it will say so when it is asked for real
+                again[d.player] = None
+
+    return before
+
+
+def _save_failed(path: Optional[str], exc: SaveError) -> int:
+    where = f"{path}:{exc.line}" if exc.line else f"{path}"
+    print(f"rulecraft play: {where}: cannot resume: {exc.message}", file=sys.stderr)
+    return 1
+
+
+def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=None, ruleset: Optional[str] = None) -> int:
+    out = _Printable(out or sys.stdout)
+    report = replay(path, ruleset=ruleset)
     for w in report.warnings:
         print(f"warning: {w}", file=out)
     if not quiet and report.game is not None and report.ok and report.complete:
@@ -108,6 +233,6 @@ def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=Non
         print(f"{path}: {report.message}", file=out)
         return 0
     print(f"{where}{report.message}", file=out)
-    if not report.complete and partial_ok and report.decisions and "replay identically" in report.message:
+    if report.unfinished and partial_ok:
         return 0
     return 1

@@ -7,8 +7,8 @@ games; results come back as small dicts.
 
 from __future__ import annotations
 
+import csv
 import json
-import math
 import os
 import sys
 import time
@@ -16,6 +16,8 @@ from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
+
+from .stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
 
 # ----------------------------------------------------------------------------- one worker
 
@@ -38,6 +40,7 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
              max_steps: int) -> dict:
     """Play one game; a dict of what happened (never raises for a rules error)."""
     from rulecraft.agents import make_agent
+    from rulecraft.agents.base import answer
     from rulecraft.diagnostics import RuleError
     from rulecraft.runtime.game import Game, GameError
 
@@ -48,11 +51,13 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
         kinds = list(agent_kinds) or ["random"]
         kinds += [kinds[-1]] * (n - len(kinds))
         agents = [make_agent(k, seat, seed) for seat, k in enumerate(kinds[:n])]
+        plain = [k in ("random", "greedy") or k.startswith("greedy:") for k in kinds[:n]]  # bots that ignore the view
         while not game.over:
             d = game.pending
-            game.apply(agents[d.player].choose(d, game.view(d.player) if kinds[d.player] != "random" else None))
+            game.apply(answer(agents[d.player], d, None if plain[d.player] else game.view(d.player), game))
         out.update(winners=game.winners, scores=_plain(game.scores), decisions=game.decisions, steps=game.steps,
-                   players=n, rounds=game.vars.get("round_number"))
+                   players=n, rounds=game.vars.get("round_number"),
+                   metrics={m: [[k, *v] for k, v in per_key.items()] for m, per_key in game.tallies.items()})
         if coverage:
             out["coverage"] = dict(game.coverage)
     except RuleError as exc:
@@ -84,6 +89,15 @@ class Summary:
     seed: int
     results: list[dict] = field(default_factory=list)
     seconds: float = 0.0
+    metric_defs: dict = field(default_factory=dict)  # metric id -> {kind, doc, role}
+    agents: list = field(default_factory=list)
+    never_reached: Optional[list] = None  # graph nodes no game reached (when coverage was on)
+
+    def rows(self):
+        """(metric description, rows of statistics) for the game itself and each metric of the ruleset."""
+        from .metrics import all_rows
+
+        return all_rows(self.finished(), self.players, self.metric_defs)
 
     @property
     def errors(self) -> list[dict]:
@@ -117,19 +131,11 @@ class Summary:
             "decisions": _stats(lengths),
             "steps": _stats(sorted(r["steps"] for r in done)),
             "coverage": dict(cov) if cov else None,
+            "never_reached": self.never_reached,
+            "agents": self.agents,
+            "metrics": [{**d, "rows": [r.to_json() for r in rows]} for d, rows in self.rows()[1:]],
             "results": self.results,
         }
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _stats(values: list) -> dict:
@@ -147,7 +153,9 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
     overrides = dict(overrides or {})
     rs = _ruleset(ref, overrides)
     n = players or rs.players.default
-    summary = Summary(rs.name, games, n, seed)
+    summary = Summary(rs.name, games, n, seed, agents=list(agents) or ["random"],
+                      metric_defs={k: {"kind": m.kind, "doc": m.doc, "role": m.role, "by": m.by.text if m.by else None}
+                                   for k, m in rs.metrics.items()})
     seeds = list(range(seed, seed + games))
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
@@ -199,9 +207,14 @@ def progress_printer(stream=None) -> Optional[Callable[[int, int], None]]:
 
 
 def report(summary: Summary) -> str:
+    """The text report: win rates, game length, victory types, the ruleset's metrics, coverage."""
+    from .metrics import row_text
+    from .stats import median
+
     data = summary.to_json()
-    lines = [f"{summary.ruleset}: {summary.games} games, {summary.players} players, seeds {summary.seed}.."
-             f"{summary.seed + summary.games - 1}, {summary.seconds:.1f} s "
+    agents = summary.agents or ["random"]
+    lines = [f"{summary.ruleset}: {summary.games} games, {summary.players} players ({', '.join(agents)}), seeds "
+             f"{summary.seed}..{summary.seed + summary.games - 1}, {summary.seconds:.1f} s "
              f"({summary.games / max(summary.seconds, 1e-9):.0f} games/s)"]
     if summary.errors:
         lines.append(f"ERRORS in {len(summary.errors)} games; first: seed {summary.errors[0]['seed']}: "
@@ -213,7 +226,77 @@ def report(summary: Summary) -> str:
     d = data["decisions"]
     if d:
         lines.append(f"decisions per game: median {d['median']}, mean {d['mean']}, min {d['min']}, max {d['max']}")
+    groups = summary.rows()[1:]
+    for desc, rows in groups:
+        if desc.get("role") == "length" and rows and rows[0].values:
+            v = rows[0].values
+            lines.append(f"{desc['name']} per game: median {median(v):g}, mean {sum(v) / len(v):.2f}, min {min(v):g}, "
+                         f"max {max(v):g}")
+    for desc, rows in groups:
+        if desc.get("role") == "victory":
+            shares = [r for r in rows if r.stat == "rate" or r.values]
+            lines.append(f"victory types ({desc['name']}): " + ", ".join(
+                f"{r.label.split(':')[0]} {r.interval()[0]:.1%}" if r.stat == "rate" else f"{r.label} {r.interval()[0]:.2f}"
+                for r in shares))
+    if groups:
+        lines.append("metrics (mean or rate, 95% interval):")
+        for desc, rows in groups:
+            lines.append(f"  {desc['name']} ({desc['kind']}){': ' + desc['doc'] if desc['doc'] else ''}")
+            for r in rows[:_MAX_ROWS]:
+                lines.append("    " + row_text(r))
+            if len(rows) > _MAX_ROWS:
+                lines.append(f"    ... {len(rows) - _MAX_ROWS} more rows in --json / --report")
+    if summary.never_reached is not None:
+        lines.append(f"never reached: {len(summary.never_reached)} step nodes of the sequence graph")
     return "\n".join(lines)
+
+
+_MAX_ROWS = 16
+
+
+def unreached(summary: Summary, graph) -> list[str]:
+    """The step nodes of the sequence graph that no game of the summary ran (needs coverage)."""
+    counts: Counter = Counter()
+    for r in summary.finished():
+        counts.update(r.get("coverage", {}))
+    return sorted(nid for nid, node in graph.nodes.items() if node.step is not None and counts.get(nid, 0) == 0)
+
+
+def write_csv(summary: Summary, path: str) -> None:
+    """One row per game: seed, winners, scores, length, error, and each metric (its total and, per key, its sum)."""
+    from .metrics import key_text, sorted_keys
+
+    keys: dict[str, list] = {}
+    for r in summary.results:
+        for m, rows in (r.get("metrics") or {}).items():
+            seen = keys.setdefault(m, [])
+            for k, *_ in rows:
+                if k is not None and k not in seen and len(seen) < 40:
+                    seen.append(k)
+    keys = {m: sorted_keys(ks) for m, ks in keys.items()}
+    metric_names = list(summary.metric_defs) + [m for m in keys if m not in summary.metric_defs]
+    header = ["seed", "winners", *[f"score_{i + 1}" for i in range(summary.players)], "decisions", "steps", "error"]
+    for m in metric_names:
+        header += [f"{m}.count", f"{m}.sum"] + [f"{m}[{key_text(k)}]" for k in keys.get(m, [])]
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        for r in summary.results:
+            scores = list(r.get("scores") or [])
+            row = [r["seed"], " ".join(str(s + 1) for s in r.get("winners") or []),
+                   *[(scores[i] if i < len(scores) else "") for i in range(summary.players)],
+                   r.get("decisions", ""), r.get("steps", ""), r.get("error", "")]
+            for m in metric_names:
+                per_key = {k: (n, s) for k, n, s, _ss in (r.get("metrics") or {}).get(m, [])}
+                row += [sum(v[0] for v in per_key.values()), _num(sum(v[1] for v in per_key.values()))]
+                row += [_num(per_key[k][1]) if k in per_key else 0 for k in keys.get(m, [])]
+            w.writerow(row)
+    os.replace(tmp, path)
+
+
+def _num(v):
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def write_json(summary: Summary, path: str) -> None:

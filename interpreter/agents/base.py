@@ -23,11 +23,22 @@ class Agent(Protocol):
     wire form: an option index for 'one', a list of indices for 'subset', a whole number
     for 'number', True/False for 'yesno'. Load it with `--agent python:MODULE:CLASS`;
     the class is called with keyword arguments `seat` and `seed`.
+
+    A bot that searches ahead may declare `needs_game = True`: it is then called as
+    `choose(decision, view, game)` with the running `Game` itself, which it may copy
+    (`game.copy()`) to try choices. Such a bot sees hidden state; see docs/agents.md.
     """
 
     name: str
 
     def choose(self, decision: Decision, view: dict) -> Any: ...
+
+
+def answer(agent: Any, decision: Decision, view: Any, game: Any) -> Any:
+    """Ask an agent for its wire-form choice, handing it the game when it declares `needs_game`."""
+    if getattr(agent, "needs_game", False):
+        return agent.choose(decision, view, game)
+    return agent.choose(decision, view)
 
 
 class RandomAgent:
@@ -42,7 +53,9 @@ class RandomAgent:
         if d.kind == "yesno":
             return self.rng.below(2) == 0
         if d.kind == "number":
-            return d.min + self.rng.below(d.max - d.min + 1)
+            span = max(0, d.max - d.min + 1)
+            k = self.rng.below(span + (1 if d.optional else 0))
+            return None if k == span else d.min + k
         n = len(d.options)
         if d.kind == "one":
             return self.rng.below(n)
@@ -119,6 +132,10 @@ def make_agent(kind: str, seat: int, seed: int, shared: dict | None = None) -> A
         return RandomAgent(seat, seed)
     if kind == "first":
         return FirstAgent(seat, seed)
+    if kind == "greedy" or kind.startswith("greedy:"):
+        from .greedy import GreedyAgent
+
+        return GreedyAgent.from_kind(kind, seat, seed)
     if kind == "human":
         from .human import HumanAgent
 
@@ -139,7 +156,7 @@ def make_agent(kind: str, seat: int, seed: int, shared: dict | None = None) -> A
             return factory(seat=seat, seed=seed)
         except Exception as exc:
             raise AgentError(f"cannot load the agent {spec}: {exc}") from None
-    raise AgentError(f"unknown agent kind '{kind}'; use random, first, human, script:FILE or python:MODULE:CLASS")
+    raise AgentError(f"unknown agent kind '{kind}'; use random, first, greedy, human, script:FILE or python:MODULE:CLASS")
 
 
-KINDS = ("random", "first", "human", "script:FILE", "python:MODULE:CLASS")
+KINDS = ("random", "first", "greedy", "human", "script:FILE", "python:MODULE:CLASS")

@@ -47,7 +47,7 @@ class HumanAgent:
         if d.kind == "subset":
             w(f"Enter {d.min} to {d.max} numbers separated by spaces (empty for none).\n")
         elif d.kind == "number":
-            w(f"Enter a number from {d.min} to {d.max}.\n")
+            w(f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + ".\n")
         elif d.kind == "yesno":
             w("Answer y or n.\n")
         if self.time_limit:
@@ -88,6 +88,8 @@ class HumanAgent:
                 return False
             raise ValueError("answer y or n")
         if d.kind == "number":
+            if d.optional and text.lower() in ("", "p", "pass"):
+                return None
             try:
                 return int(text)
             except ValueError:
@@ -128,7 +130,7 @@ def _fallback(d: Decision) -> Any:
     if d.kind == "yesno":
         return False
     if d.kind == "number":
-        return d.min
+        return None if d.optional else d.min
     if d.kind == "one":
         return len(d.options) - 1 if d.options and d.options[-1] is None else 0
     return list(range(d.min))

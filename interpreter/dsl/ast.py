@@ -264,5 +264,15 @@ class CreateZone(Stmt):
 
 
 @dataclass(frozen=True)
+class Tally(Stmt):
+    """Add `value` (default 1) to a metric of the ruleset, under the key `key` (default: one total)."""
+
+    metric: str
+    metric_span: Span
+    key: Expr | None
+    value: Expr | None
+
+
+@dataclass(frozen=True)
 class Pass(Stmt):
     pass

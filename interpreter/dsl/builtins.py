@@ -292,6 +292,13 @@ def _in_sequence(ctx, span, seq):
     return ctx.in_sequence(seq)
 
 
+@builtin("winners", 0, 0, "list", "The players who won, once the game is over (for metrics); an empty list before.",
+         "p in winners()")
+def _winners(ctx, span):
+    seats = ctx.winners if ctx.over else None
+    return [ctx.players[s] for s in seats] if seats else []
+
+
 @builtin("str", 1, 1, "str", "A value as text (true/false/none, lists as 'a, b').", "str(p.score)")
 def _str(ctx, span, x):
     from .compiler import text_of

@@ -15,6 +15,7 @@ from ..diagnostics import Diagnostic, Span, did_you_mean, error
 from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, ZONE_FIELDS, Card, FamilyRef, Player, Roll, ZoneRef
 from . import ast as A
 from .builtins import REGISTRY, as_list, describe
+from .guards import _CONTAINERS, CALL_COST, MAX_INT, MAY_HOLD_CONTAINERS, bounded, charge, nested
 from ..diagnostics import RuleError
 
 Fn = Callable[[Any], Any]
@@ -89,10 +90,11 @@ class Scope:
     dice: dict[str, Any]
     locals: set[str] = field(default_factory=set)
     functions: dict[str, "FunctionDef"] = field(default_factory=dict)
+    metrics: dict[str, str] = field(default_factory=dict)  # metric id -> its kind (tally, per_player, per_game)
 
     def with_locals(self, names) -> "Scope":
         return Scope(self.symbols, self.player_vars, self.player_zones, self.card_attrs, self.card_classes,
-                     self.table_columns, self.marks, self.dice, set(names), self.functions)
+                     self.table_columns, self.marks, self.dice, set(names), self.functions, self.metrics)
 
     def all_attributes(self) -> set[str]:
         return (self.player_vars | self.player_zones | self.card_attrs | self.table_columns | set(self.marks)
@@ -131,6 +133,7 @@ _COMPARE = {
     ">=": operator.ge,
 }
 _ORDERED = {"<", "<=", ">", ">="}
+_NUMBER_TYPES = (int, float, bool)
 _ZONE_TYPES = {"zone", "any"}
 
 
@@ -179,8 +182,11 @@ class Compiler:
             else:
                 pieces.append(self.expr(part)[0])
 
+        span = n.span
+
         def fn(ctx):
-            return "".join(p if isinstance(p, str) else _text(p(ctx)) for p in pieces)
+            text = "".join(p if isinstance(p, str) else _text(p(ctx)) for p in pieces)
+            return text if len(text) < 16 else bounded(text, ctx, span)  # long texts cost budget
 
         return fn, "str"
 
@@ -242,6 +248,10 @@ class Compiler:
         def fn(ctx):
             return getter(obj_fn(ctx), ctx, span)
 
+        fast = _fast_attr(name, sc, obj_fn, self._local(n.obj), getter, span)
+        if fast is not None:
+            fn = fast
+
         if name in sc.player_zones and obj_type in ("player", "any") and name not in sc.player_vars:
             return fn, "zone"
         if obj_type == "zone":
@@ -295,6 +305,16 @@ class Compiler:
         if not kw_fns:
             if len(arg_fns) == 1:
                 a0 = arg_fns[0]
+                local = self._local(n.args[0])
+                if local is not None:  # e.g. count(picked): the local read inline
+                    def call_local(ctx):
+                        try:
+                            v = ctx.locals[local]
+                        except KeyError:
+                            v = a0(ctx)
+                        return impl(ctx, span, v)
+
+                    return call_local, b.returns
                 return (lambda ctx: impl(ctx, span, a0(ctx))), b.returns
             return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns])), b.returns
         return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns], **{k: f(ctx) for k, f in kw_fns.items()})), b.returns
@@ -310,7 +330,10 @@ class Compiler:
         arg_fns = [self.expr(a)[0] for a in n.args]
         params = fd.params
 
+        span = n.span
+
         def fn(ctx):
+            charge(ctx, CALL_COST, span)  # functions cannot recurse, but a chain of them can still double the work
             values = [a(ctx) for a in arg_fns]
             saved = ctx.locals
             ctx.locals = dict(zip(params, values))
@@ -318,6 +341,32 @@ class Compiler:
                 return body(ctx)
             finally:
                 ctx.locals = saved
+
+        if len(params) == 1:  # the common arities, without building a list and a zip (same order of work)
+            (p0,), (a0,) = params, arg_fns
+
+            def fn(ctx):
+                charge(ctx, 1, span)
+                local = {p0: a0(ctx)}
+                saved = ctx.locals
+                ctx.locals = local
+                try:
+                    return body(ctx)
+                finally:
+                    ctx.locals = saved
+        elif len(params) == 2:
+            (p0, p1), (a0, a1) = params, arg_fns
+
+            def fn(ctx):
+                charge(ctx, 1, span)
+                v0 = a0(ctx)
+                local = {p0: v0, p1: a1(ctx)}
+                saved = ctx.locals
+                ctx.locals = local
+                try:
+                    return body(ctx)
+                finally:
+                    ctx.locals = saved
 
         return fn, "any"
 
@@ -339,32 +388,105 @@ class Compiler:
         return fd.fn
 
     def _e_ListLit(self, n: A.ListLit):
-        fns = [self.expr(i)[0] for i in n.items]
-        return (lambda ctx: [f(ctx) for f in fns]), "list"
+        compiled = [self.expr(i) for i in n.items]
+        fns = [f for f, _ in compiled]
+        if not any(t in MAY_HOLD_CONTAINERS for _, t in compiled):
+            return (lambda ctx: [f(ctx) for f in fns]), "list"
+        span = n.span
+
+        def fn(ctx):
+            out = [f(ctx) for f in fns]
+            if not _CONTAINERS.isdisjoint(map(type, out)):
+                nested(out, span)  # a list of lists: bound what it expands to
+            return out
+
+        return fn, "list"
 
     def _e_Comprehension(self, n: A.Comprehension):
         iter_fn, _ = self.expr(n.iterable)
         inner = Compiler(self.scope.with_locals(self.scope.locals | {n.var}), self.diagnostics)
-        elem_fn, _ = inner.expr(n.element)
+        elem_fn, elem_type = inner.expr(n.element)
+        flat = elem_type not in MAY_HOLD_CONTAINERS
         cond_fn = inner.expr(n.condition)[0] if n.condition is not None else None
         var = n.var
         span = n.iterable.span
 
+        same = isinstance(n.element, A.Name) and n.element.id == var  # [c for c in ... if ...]: keep the item itself
+        # A condition 'c is CLASS and ...' is tested item by item without calls for its leading class tests (they
+        # cannot fail or have effects), then its other parts in order, stopping at the first false one, as 'and' does.
+        parts = _and_parts(n.condition) if n.condition is not None else []
+        classes = []
+        while parts and isinstance(parts[0], A.IsClass) and isinstance(parts[0].obj, A.Name) and parts[0].obj.id == var:
+            classes.append((parts[0].cls, parts[0].negate))
+            parts = parts[1:]
+        if classes:
+            tests = tuple(inner.expr(p)[0] for p in parts)
+            wanted = tuple(c for c, neg in classes if not neg)
+            unwanted = tuple(c for c, neg in classes if neg)
+
+            def keep(item, ctx):
+                if type(item) is not Card:
+                    return not wanted  # a non-card has no class: 'is' fails, 'is not' holds
+                cls = item.classes
+                for c in wanted:
+                    if c not in cls:
+                        return False
+                for c in unwanted:
+                    if c in cls:
+                        return False
+                return True
+        else:
+            keep = tests = None
+        only = classes[0][0] if len(classes) == 1 and not classes[0][1] else None
+
         def fn(ctx):
-            items = as_list(ctx, iter_fn(ctx), span)
+            got = iter_fn(ctx)
+            # a zone's own card list is read in place: expressions never move cards
+            items = ctx.zone_cards(got) if type(got) is ZoneRef else as_list(ctx, got, span)
+            charge(ctx, len(items), span)
             loc = ctx.locals
             saved = loc.get(var, _MISSING)
             out = []
+            append = out.append
             try:
-                for item in items:
-                    loc[var] = item
-                    if cond_fn is None or cond_fn(ctx):
-                        out.append(elem_fn(ctx))
+                if cond_fn is None:
+                    for item in items:
+                        loc[var] = item
+                        append(item if same else elem_fn(ctx))
+                elif only is not None and same and not tests:  # [c for c in Z if c is CLASS]: no names to bind
+                    out = [item for item in items if type(item) is Card and only in item.classes]
+                elif only is not None:  # the usual 'c is CLASS and ...': the class test inline
+                    for item in items:
+                        if type(item) is not Card or only not in item.classes:
+                            continue
+                        loc[var] = item
+                        for test in tests:
+                            if not test(ctx):
+                                break
+                        else:
+                            append(item if same else elem_fn(ctx))
+                elif keep is not None:
+                    for item in items:
+                        if not keep(item, ctx):
+                            continue
+                        loc[var] = item
+                        for test in tests:
+                            if not test(ctx):
+                                break
+                        else:
+                            append(item if same else elem_fn(ctx))
+                else:
+                    for item in items:
+                        loc[var] = item
+                        if cond_fn(ctx):
+                            append(item if same else elem_fn(ctx))
             finally:
                 if saved is _MISSING:
                     loc.pop(var, None)
                 else:
                     loc[var] = saved
+            if not flat and not _CONTAINERS.isdisjoint(map(type, out)):
+                nested(out, span)
             return out
 
         return fn, "list"
@@ -393,18 +515,26 @@ class Compiler:
             return (lambda ctx: lf(ctx) or rf(ctx)), "any"
         op = _BINOPS[n.op]
         span = n.span
-        if n.op != "+":
+        numeric = n.op != "+"
+        if numeric:
             self._want_number(lt, n.left.span)
             self._want_number(rt, n.right.span)
 
         def fn(ctx):
             a, b = lf(ctx), rf(ctx)
+            if numeric and (type(a) not in _NUMBER_TYPES or type(b) not in _NUMBER_TYPES):
+                # Python would repeat a text or list ('ab' * 10**9) or format one ('%9999999d' % 1)
+                raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span)
             try:
-                return op(a, b)
+                r = op(a, b)
             except ZeroDivisionError:
                 raise RuleError("division by zero", span) from None
             except TypeError:
                 raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span) from None
+            t = type(r)
+            if t is float or (t is int and -MAX_INT <= r <= MAX_INT):
+                return r
+            return bounded(r, ctx, span)  # a runaway number, or a text or list that may be too long
 
         rtype = "number" if lt == rt == "number" else ("list" if "list" in (lt, rt) else
                                                         "str" if "str" in (lt, rt) else "any")
@@ -450,6 +580,24 @@ class Compiler:
                     raise RuleError(f"cannot compare {describe(a)} {n.op} {describe(b)}", span) from None
 
             return ordered, "bool"
+        const = _constant(n.right)
+        if const is not _MISSING and type(const) in (str, int):  # e.g. act == 'buy': one call fewer
+            if n.op == "==":
+                return (lambda ctx: lf(ctx) == const), "bool"
+            return (lambda ctx: lf(ctx) != const), "bool"
+        local = self._local(n.right)
+        if local is not None:  # e.g. c.type == t: the local read inline
+            neq = n.op == "!="
+
+            def eq_local(ctx):
+                a = lf(ctx)
+                try:
+                    b = ctx.locals[local]
+                except KeyError:
+                    b = rf(ctx)
+                return a != b if neq else a == b
+
+            return eq_local, "bool"
         return (lambda ctx: op(lf(ctx), rf(ctx))), "bool"
 
     def _e_IsClass(self, n: A.IsClass):
@@ -467,7 +615,20 @@ class Compiler:
             found = isinstance(v, Card) and cls in v.classes
             return not found if negate else found
 
+        local = self._local(n.obj)
+        if local is not None and not negate:
+            def fn(ctx):  # noqa: F811 - the same test with the local read inline
+                try:
+                    v = ctx.locals[local]
+                except KeyError:
+                    v = f(ctx)
+                return type(v) is Card and cls in v.classes
+
         return fn, "bool"
+
+    def _local(self, node: A.Expr) -> Optional[str]:
+        """The name, when `node` is a local name (read inline by the fast paths; a missing one falls back)."""
+        return node.id if isinstance(node, A.Name) and node.id in self.scope.locals else None
 
     def _e_Ternary(self, n: A.Ternary):
         tf, tt = self.expr(n.then)
@@ -500,6 +661,9 @@ class LoadTimeContext:
     Only names and pure functions work there; anything that needs a running game (zones'
     cards, chance, the running sequences) is refused with a diagnostic.
     """
+
+    steps = work = 0  # the budget of the work guards (guards.charge)
+    max_steps = 5_000_000
 
     def __init__(self, locals_: Optional[dict] = None):
         self.locals = locals_ if locals_ is not None else {}
@@ -562,6 +726,83 @@ def index(obj: Any, key: Any, ctx, span: Span) -> Any:
 from ..values import Row  # noqa: E402
 
 _TABLE_TYPES = (Row,)
+
+
+def _and_parts(node: A.Expr) -> list:
+    """The operands of a chain 'a and b and c', left to right (one operand for anything else)."""
+    if isinstance(node, A.BinOp) and node.op == "and":
+        return _and_parts(node.left) + _and_parts(node.right)
+    return [node]
+
+
+def _constant(node: A.Expr) -> Any:
+    """The value of a literal number or plain text, else _MISSING."""
+    if isinstance(node, A.Num):
+        return node.value
+    if isinstance(node, A.Str) and node.is_plain:
+        return "".join(node.parts)  # type: ignore[arg-type]
+    return _MISSING
+
+
+def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter, span: Span) -> Optional[Fn]:
+    """A faster `obj.name` for a card attribute, a player variable or a player's zone, with a local object read
+    inline; anything else (another kind of object, a missing local) goes through the generic getter, so
+    results and errors are the same."""
+    if name in scope.marks or name in CARD_FIELDS or name in PLAYER_FIELDS:
+        return None
+    if name in scope.player_vars:
+        if local is None:
+            def fn(ctx):
+                o = obj_fn(ctx)
+                if type(o) is Player:
+                    return ctx.pvars[o.seat][name]
+                return getter(o, ctx, span)
+        else:
+            def fn(ctx):
+                try:
+                    o = ctx.locals[local]
+                except KeyError:
+                    o = obj_fn(ctx)  # raises the error of a local used before it has a value
+                if type(o) is Player:
+                    return ctx.pvars[o.seat][name]
+                return getter(o, ctx, span)
+        return fn
+    if name in scope.player_zones:
+        refs: dict = {}  # zone refs never change: one per seat, shared
+
+        def fn(ctx):
+            o = ctx.locals.get(local, _MISSING) if local is not None else _MISSING
+            if o is _MISSING:
+                o = obj_fn(ctx)
+            if type(o) is Player:
+                ref = refs.get(o.seat)
+                if ref is None:
+                    ref = refs[o.seat] = ZoneRef(name, o.seat)
+                return ref
+            return getter(o, ctx, span)
+        return fn
+    if name in scope.card_attrs:
+        if local is None:
+            def fn(ctx):
+                o = obj_fn(ctx)
+                if type(o) is Card:
+                    attrs = o.attrs
+                    if name in attrs:
+                        return attrs[name]
+                return getter(o, ctx, span)
+        else:
+            def fn(ctx):
+                try:
+                    o = ctx.locals[local]
+                except KeyError:
+                    o = obj_fn(ctx)
+                if type(o) is Card:
+                    attrs = o.attrs
+                    if name in attrs:
+                        return attrs[name]
+                return getter(o, ctx, span)
+        return fn
+    return None
 
 
 def make_getattr(name: str, scope: Scope) -> Callable[[Any, Any, Span], Any]:

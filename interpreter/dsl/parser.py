@@ -50,7 +50,7 @@ KEYWORDS = {
     "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none",
     "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
     "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
-    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by",
+    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by", "tally",
 }
 
 
@@ -359,6 +359,14 @@ class _Build(Transformer):
     def create_zone_stmt(self, meta, items):
         return A.CreateZone(self._span(meta), str(items[0]), self._tspan(items[0]), items[1])
 
+    def tally_by(self, items):
+        return items[0]
+
+    @v_args(meta=True)
+    def tally_stmt(self, meta, items):
+        name, key, value = items
+        return A.Tally(self._span(meta), str(name), self._tspan(name), key, value)
+
     @v_args(meta=True)
     def pass_stmt(self, meta, items):
         return A.Pass(self._span(meta))
@@ -439,7 +447,7 @@ _OPENERS = {"(": ")", "[": "]"}
 _CLOSERS = {")": "(", "]": "["}
 _STATEMENT_WORDS = {
     "move", "draw", "shuffle", "reverse", "set", "let", "roll", "break", "continue", "end", "call", "emit", "log",
-    "win", "add", "remove", "create", "pass",
+    "win", "add", "remove", "create", "pass", "tally",
 }
 
 

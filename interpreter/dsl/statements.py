@@ -9,6 +9,7 @@ from ..diagnostics import RuleError, Span, did_you_mean
 from ..values import Card, Player
 from . import ast as A
 from .builtins import describe
+from .guards import bounded, nested
 from .compiler import (
     SUSPEND,
     BreakSignal,
@@ -168,6 +169,7 @@ class StatementCompiler(Compiler):
                 if not isinstance(d, dict) or type(d) is not dict:
                     raise RuleError(f"only a record of choices can be set by key, this is {describe(d)}", span)
                 d[key(ctx)] = v
+                nested(d, span)  # a record set into itself, or grown without end
 
         if op == "=":
             return lambda ctx: write(ctx, value(ctx))
@@ -178,12 +180,12 @@ class StatementCompiler(Compiler):
             if old is None:
                 old = 0
             if isinstance(old, list):
-                write(ctx, old + inc if isinstance(inc, list) else old + [inc]) if sign > 0 else write(
+                write(ctx, bounded(old + inc if isinstance(inc, list) else old + [inc], ctx, span)) if sign > 0 else write(
                     ctx, [x for x in old if x != inc])
                 return
             if isinstance(inc, bool) or not isinstance(inc, (int, float)) or isinstance(old, bool) or not isinstance(old, (int, float)):
                 raise RuleError(f"cannot compute {describe(old)} {op} {describe(inc)}", span)
-            write(ctx, old + sign * inc)
+            write(ctx, bounded(old + sign * inc, ctx, span))
 
         return aug
 
@@ -332,6 +334,31 @@ class StatementCompiler(Compiler):
             z = ctx.create_zone(family, span)
             if bind is not None:
                 ctx.locals[bind] = z
+
+        return fn
+
+    def _s_Tally(self, n: A.Tally):
+        kind = self.scope.metrics.get(n.metric)
+        if kind is None:
+            self.report("E322", f"unknown metric '{n.metric}'", n.metric_span,
+                        did_you_mean(n.metric, self.scope.metrics)
+                        or f"declare it under 'metrics:' with 'kind: tally', e.g. {n.metric}: {{kind: tally, doc: ...}}")
+            return lambda ctx: None
+        if kind != "tally":
+            self.report("E323", f"metric '{n.metric}' is of kind {kind}, so 'tally' cannot add to it", n.metric_span,
+                        "a per_player or per_game metric is worked out when the game ends; "
+                        "give 'kind: tally' to a metric that steps add to")
+            return lambda ctx: None
+        key = self.expr(n.key)[0] if n.key is not None else None
+        value = None
+        if n.value is not None:
+            value, vt = self.expr(n.value)
+            if vt not in ("number", "bool", "any"):
+                self.report("E303", f"a tally adds a number, this is a {vt}", n.value.span)
+        name, span = n.metric, n.span
+
+        def fn(ctx):
+            ctx.tally(name, key(ctx) if key is not None else None, value(ctx) if value is not None else 1, span)
 
         return fn
 

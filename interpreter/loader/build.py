@@ -130,6 +130,7 @@ class Builder:
         variables = {k: self._initial(v, scope) for k, v in variables.items()}
         pvars = {k: self._initial(v, scope.with_locals({"p"})) for k, v in pvars.items()}
 
+        metrics = self._metrics(scope)  # before the steps: a 'tally' statement checks its metric's name
         kinds = {(_s(v.get("kind"), "sequence") if isinstance(v, YMap) else "sequence")
                  for v in self.section("sequences").values()}
         steps = StepBuilder(self.text, scope, seq_params, kinds, self.diags)
@@ -158,7 +159,7 @@ class Builder:
             parameters=params, options=options, cards=tuple(cards), dice=dice, zones=zones, tables=tables,
             variables=variables, player_variables=pvars, modifiers=modifiers, events=events,
             sequences=sequences, start=start, start_span=start_node.span if start_node else r.span,
-            triggers=triggers, scoring=scoring, metrics=_s(r.get("metrics"), {}) or {}, span=r.span,
+            triggers=triggers, scoring=scoring, metrics=metrics, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
             scope=scope,
@@ -337,6 +338,42 @@ class Builder:
         from .cards import build_cards
 
         return build_cards(self, consts)
+
+    def _metrics(self, scope: Scope) -> dict[str, M.MetricDef]:
+        """What a simulation measures; each metric's expressions compile once, here, with `p` bound for per_player."""
+        out = {}
+        sec = self.section("metrics")
+        for k, v in sec.items():
+            span = sec.key_span(k)
+            d = v if isinstance(v, YMap) else YMap(v.span)
+            kind_node = d.get("kind")
+            if kind_node is None:
+                self.err("E202", f"metric '{k}' needs 'kind:' (tally, per_player or per_game)", span)
+                continue
+            kind = str(kind_node.plain())
+            if kind not in M.METRIC_KINDS:
+                self.err("E204", f"metric '{k}': kind '{kind}' is not one of {', '.join(M.METRIC_KINDS)}", kind_node.span,
+                         did_you_mean(kind, M.METRIC_KINDS))
+                continue
+            role_node = d.get("role")
+            role = None if role_node is None else str(role_node.plain())
+            if role is not None and role not in M.METRIC_ROLES:
+                self.err("E204", f"metric '{k}': role '{role}' is not one of {', '.join(M.METRIC_ROLES)}", role_node.span,
+                         did_you_mean(role, M.METRIC_ROLES))
+                role = None
+            scope.metrics[k] = kind
+            by = value = None
+            if kind == "tally":
+                for key in ("by", "value"):
+                    if d.get(key) is not None:
+                        self.err("E204", f"metric '{k}' is a tally: each 'tally' statement gives its key and value, "
+                                         f"not '{key}:'", d.get(key).span, f"write e.g. 'tally {k} by KEY value N' in a step")
+            else:
+                comp = Compiler(scope.with_locals({"p"} if kind == "per_player" else set()), self.diags)
+                by = self.text.expr(d.get("by"), comp)
+                value = self.text.expr(d.get("value"), comp)
+            out[k] = M.MetricDef(k, kind, _doc(d), by, value, role, span)
+        return out
 
     def _scoring(self, scope: Scope) -> M.Scoring:
         node = self.root.get("scoring")

@@ -35,14 +35,14 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
                 names.append(k)
                 values.append(v.plain() if isinstance(v, YSeq) else [v.plain()])
         combos = list(itertools.islice(itertools.product(*values), MAX_CARDS + 1)) if names else [()]
-        count = g.get("count")
-        copies = int(count.plain()) if isinstance(count, YScalar) and isinstance(count.value, int) else 1
+        scope = Scope(dict(consts), set(), set(), set(), set(),
+                      {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row},
+                      {}, {}, set(names))
+        comp = Compiler(scope, b.diags)
+        copies = _copies(b, g.get("count"), Compiler(scope.with_locals(set()), b.diags))
         if len(cards) + len(combos) * copies > MAX_CARDS:
             b.err("E318", f"more than {MAX_CARDS} cards", g.span)
             return cards
-        columns = {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row}
-        scope = Scope(dict(consts), set(), set(), set(), set(), columns, {}, {}, set(names))
-        comp = Compiler(scope, b.diags)
         attr_nodes = g.get("attributes")
         compiled = {}
         if isinstance(attr_nodes, YMap):
@@ -101,6 +101,26 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
                 seen[full] = True
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
     return cards
+
+
+def _copies(b: "Builder", node, comp: Compiler) -> int:
+    """How many copies a group makes: a whole number, or an expression of parameters (e.g. '=n')."""
+    if node is None:
+        return 1
+    value = node.value if isinstance(node, YScalar) else None
+    if isinstance(value, str) and value.startswith("="):
+        expr = b.text.expr(node, comp, skip=1)
+        if expr is None:
+            return 1
+        try:
+            value = expr.fn(_Ctx({}))
+        except RuleError as exc:
+            b.diags.append(exc.diagnostic())
+            return 1
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CARDS:
+        b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}", node.span)
+        return 1
+    return value
 
 
 def _fill(template: str, env: dict) -> str:

@@ -106,18 +106,31 @@ class DslText:
         return CExpr(text, ast, fn, ast.span), t
 
 
-def stmt_text(node: YScalar, stmt: A.Stmt) -> str:
-    """The source text of one statement (a string may hold several separated by ';')."""
-    if stmt.span.line == node.span.line and isinstance(node.value, str) and node.style is None:
-        a = stmt.span.col - node.span.col
-        b = stmt.span.end_col - node.span.col
-        if 0 <= a < b <= len(node.value):
-            return node.value[a:b]
-    return node.value if isinstance(node.value, str) else str(node.value)
+def split_statements(text: str) -> list[str]:
+    """The statements of a string, split at the ';' that are outside quotes and brackets."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ";" and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
 
 
 def compile_stmts(text: DslText, node: YNode, compiler) -> tuple[CStmt, ...]:
     asts = text.parse_stmts(node)
     if not asts:
         return ()
-    return tuple(CStmt(stmt_text(node, s), s, compiler.stmt(s), s.span) for s in asts)  # type: ignore[arg-type]
+    whole = node.value if isinstance(node, YScalar) and isinstance(node.value, str) else str(node.plain())
+    pieces = split_statements(whole)
+    texts = pieces if len(pieces) == len(asts) else [whole] * len(asts)
+    return tuple(CStmt(t, s, compiler.stmt(s), s.span) for t, s in zip(texts, asts))  # type: ignore[arg-type]

@@ -38,6 +38,8 @@ def _find_parent(ref: str, child_path: str) -> tuple[Optional[str], Optional[str
         return (path, None) if os.path.isfile(path) else (None, "missing")
     for cand in (os.path.join(base, ref + ".yaml"), os.path.join(base, ref + ".yml")):
         if os.path.isfile(cand):
+            if not _allowed(cand, base):  # a symlink in the folder that leads out of it
+                return None, "outside"
             return cand, None
     for b in bundled_rulesets():
         if b.name == ref:

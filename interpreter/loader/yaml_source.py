@@ -7,6 +7,7 @@ nothing is ever constructed from a tag, so a ruleset cannot make Python objects.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -32,6 +33,7 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab, newline and return are text
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
@@ -241,6 +243,10 @@ class _Converter:
         tag = node.tag
         raw = node.value
         if tag == "tag:yaml.org,2002:str":
+            bad = _CONTROL.search(raw)
+            if bad:  # written as an escape ("\e[2J"): printed, it would drive the terminal
+                raise _Abort(error("E003", f"the text holds the control character U+{ord(bad.group()):04X}",
+                                   _span(self.file, node), "a ruleset holds printable text: remove the escape"))
             # an unquoted 'none' means no value, as in the rules language
             value: Any = None if raw == "none" and not node.style else raw
         elif tag == "tag:yaml.org,2002:null":

@@ -270,6 +270,23 @@ class Scoring:
 
 
 @dataclass(frozen=True)
+class MetricDef:
+    """Something a simulation measures: tallied by `tally` statements, or worked out when a game ends."""
+
+    id: str
+    kind: str  # 'tally', 'per_player' or 'per_game'
+    doc: str
+    by: Optional[CExpr]  # per_player / per_game: the key to group under (p bound for per_player)
+    value: Optional[CExpr]  # per_player / per_game: the value (default: per_player 1 if p won else 0; per_game 1)
+    role: Optional[str]  # 'length' (a measure of the game's length) or 'victory' (how games are won)
+    span: Span
+
+
+METRIC_KINDS = ("tally", "per_player", "per_game")
+METRIC_ROLES = ("length", "victory")
+
+
+@dataclass(frozen=True)
 class Players:
     min: int
     max: int
@@ -301,7 +318,7 @@ class Ruleset:
     start_span: Span
     triggers: tuple[Trigger, ...]
     scoring: Scoring
-    metrics: Mapping[str, Any]
+    metrics: Mapping[str, MetricDef]
     span: Span
     marks: frozenset = field(default_factory=frozenset)  # the card variables
     functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)

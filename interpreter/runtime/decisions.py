@@ -28,6 +28,7 @@ class Decision:
     default: Any = None  # in wire form, or None
     node: str = ""  # the step path that asks
     purpose: str = "choose"  # choose, sealed, stack, reroll
+    optional: bool = False  # a 'number' that may also be passed (answered with None)
 
     def describe_option(self, i: int) -> str:
         return label(self.options[i])
@@ -37,6 +38,8 @@ class Decision:
         if self.kind == "yesno":
             return None if isinstance(wire, bool) else "answer true or false"
         if self.kind == "number":
+            if wire is None and self.optional:
+                return None
             if isinstance(wire, bool) or not isinstance(wire, int):
                 return "answer a whole number"
             if not self.min <= wire <= self.max:
@@ -72,7 +75,7 @@ class Decision:
         if self.kind == "yesno":
             return [True, False]
         if self.kind == "number":
-            return list(range(self.min, self.max + 1))
+            return list(range(self.min, self.max + 1)) + ([None] if self.optional else [])
         if self.kind == "one":
             return list(range(len(self.options)))
         out: list = []
@@ -87,7 +90,7 @@ class Decision:
         return {
             "player": self.player, "kind": self.kind, "prompt": self.prompt,
             "options": [label(o) for o in self.options], "min": self.min, "max": self.max,
-            "default": self.default, "node": self.node, "purpose": self.purpose,
+            "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
         }
 
 

@@ -17,7 +17,7 @@ from ..dsl.compiler import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
 from .decisions import Decision, IllegalChoice, label
-from .interpreter import run
+from .interpreter import HANDLERS, run
 from .program import Program, compile_program
 from .rng import SplitMix
 
@@ -38,6 +38,9 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
     progs = _PROGRAMS.get(rs)
     if progs is None:
         progs = _PROGRAMS[rs] = compile_program(rs)
+        for prog in progs.values():
+            for ins in prog.code:
+                ins.handler = HANDLERS[ins.op]  # resolved once, not looked up by name at every step
     return progs
 
 
@@ -88,6 +91,7 @@ class Game:
         self.steps = 0
         self.decisions = 0
         self.narrative: list[str] = []
+        self.tallies: dict[str, dict[Any, list]] = {}  # metric -> key -> [count, sum, sum of squares]
         self.chance: list = []  # chance results since the last decision, for the log
         self.locals: dict = {}
         self.frame_counter = 0
@@ -182,12 +186,13 @@ class Game:
 
     # ------------------------------------------------------------------ reading state (used by compiled rules)
     def zone_cards(self, z: ZoneRef) -> list[Card]:
+        try:
+            return self.zones[z]  # only zone refs are keys: anything else misses
+        except (KeyError, TypeError):
+            pass
         if not isinstance(z, ZoneRef):
             raise RuleError(f"expected a zone, got {describe(z)}", None)
-        try:
-            return self.zones[z]
-        except KeyError:
-            raise RuleError(f"there is no zone {z.slot}", None) from None
+        raise RuleError(f"there is no zone {z.slot}", None)
 
     def family_zones(self, name: str) -> list[ZoneRef]:
         zd = self.rs.zones[name]
@@ -301,6 +306,30 @@ class Game:
             raise RuleError(f"'win' needs a player or a list of players, got {describe(who)}", span)
         self.winners = sorted({p.seat for p in players})
 
+    def tally(self, metric: str, key: Any, value: Any, span: Span) -> None:
+        """Add one value to a metric under a key (`tally` statements, and the metrics worked out at the end)."""
+        if isinstance(value, bool):
+            value = int(value)
+        elif not isinstance(value, (int, float)):
+            raise RuleError(f"a metric adds up numbers, got {describe(value)}", span)
+        if not (key is None or isinstance(key, (bool, int, float, str))):
+            if isinstance(key, (Player, Card, ZoneRef)):
+                key = str(key)
+            elif isinstance(key, list):
+                key = text_of(key)
+            else:
+                raise RuleError(f"a metric is grouped by a number, text, a player or a card, got {describe(key)}", span)
+        per_key = self.tallies.get(metric)
+        if per_key is None:
+            per_key = self.tallies[metric] = {}
+        entry = per_key.get(key)
+        if entry is None:
+            per_key[key] = [1, value, value * value]
+        else:
+            entry[0] += 1
+            entry[1] += value
+            entry[2] += value * value
+
     def add_modifier(self, name: str, target: Any, value: Any, until: str, span: Span) -> None:
         if target is not None and not isinstance(target, Player):
             raise RuleError(f"a modifier applies to a player, not {describe(target)}", span)
@@ -409,10 +438,11 @@ class Game:
             missing = [c.id for c in self.rs.cards if c.index not in seen]
             raise RuleError(f"cards lost from every zone: {', '.join(missing[:5])}", None)
 
-    def copy(self) -> "Game":
+    def copy(self, story: bool = True) -> "Game":
+        """An independent copy; `story=False` drops the narrative and coverage (cheaper, for rollouts)."""
         from .state_io import clone
 
-        return clone(self)
+        return clone(self, story)
 
 
 def _fresh(v: Any) -> Any:

@@ -26,6 +26,8 @@ def run(g) -> None:
     programs = g.programs
     cov = g.coverage
     check = g.check_conservation
+    max_steps = g.max_steps
+    last = code = None
     try:
         while g.pending is None and not g.over:
             if len(frames) <= g.halt_depth:
@@ -33,16 +35,24 @@ def run(g) -> None:
                     finish(g)
                 return
             f = frames[-1]
-            code = programs[f.seq].code
+            if f is not last:  # the same frame runs many steps in a row: look its program up once
+                code = programs[f.seq].code
+                last = f
             ins = code[f.pc]
-            g.steps += 1
-            if g.steps > g.max_steps:
+            steps = g.steps = g.steps + 1
+            if steps > max_steps:
                 raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was '{ins.step.label or ins.step.id}' "
                                 f"in '{f.seq}'", ins.span, "a loop may never end: check its condition or its 'break'", "R002")
             if cov is not None:
                 cov[ins.step.path] += 1
             g.locals = f.locals
-            HANDLERS[ins.op](g, f, ins)
+            handler = ins.handler
+            if handler is h_jump:  # the most common steps, done here without a call
+                f.pc = ins.target
+            elif handler is h_jump_if_false:
+                f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
+            else:
+                handler(g, f, ins)
             if g._events and g.pending is None:
                 fire(g)
             if check:
@@ -65,7 +75,8 @@ def run(g) -> None:
                         "check the kinds of the values it uses (e.g. a card compared with a number)") from exc
 
 
-_VALUE_ERRORS = (TypeError, AttributeError, ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError)
+_VALUE_ERRORS = (TypeError, AttributeError, ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError,
+                 RecursionError)  # e.g. hundreds of ruleset functions calling each other in a chain
 
 
 def finish(g) -> None:
@@ -82,10 +93,29 @@ def finish(g) -> None:
         g.scores = scores
     if g.winners is None:
         g.winners = decide_winners(g)
+    if rs.metrics:
+        end_metrics(g)
     names = ", ".join(g.players[s].name for s in g.winners) if g.winners else "nobody"
     if g.scores is not None:
         g.say("Scores: " + ", ".join(f"{p.name} {s}" for p, s in zip(g.players, g.scores)))
     g.say(f"Winner: {names}")
+
+
+def end_metrics(g) -> None:
+    """Work out the per_player metrics (for each player, `p` bound) and the per_game ones, into the tallies."""
+    won = set(g.winners or ())
+    for m in g.rs.metrics.values():
+        if m.kind == "per_player":
+            for p in g.players:
+                g.locals = {"p": p}
+                key = m.by.fn(g) if m.by is not None else None
+                value = m.value.fn(g) if m.value is not None else (1 if p.seat in won else 0)
+                g.tally(m.id, key, value, m.span)
+        elif m.kind == "per_game":
+            g.locals = {}
+            key = m.by.fn(g) if m.by is not None else None
+            g.tally(m.id, key, m.value.fn(g) if m.value is not None else 1, m.span)
+    g.locals = {}
 
 
 def decide_winners(g) -> list[int]:
@@ -275,7 +305,8 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise RuleError(f"a number decision needs whole-number bounds, got {describe(v)}", spec.span)
         d.min, d.max = lo, hi
-        if lo > hi:
+        d.optional = spec.optional
+        if lo > hi and not d.optional:
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
     else:
         opts = list(as_list(g, spec.options.fn(g), spec.options.span))
@@ -314,8 +345,10 @@ def forced(d: Decision) -> Any:
     """The wire choice when only one is legal, else _MISSING."""
     if d.kind == "one" and len(d.options) == 1:
         return 0
-    if d.kind == "number" and d.min == d.max:
+    if d.kind == "number" and d.min == d.max and not d.optional:
         return d.min
+    if d.kind == "number" and d.optional and d.min > d.max:
+        return None  # nothing to choose but the pass
     if d.kind == "subset" and (not d.options or d.max == 0):
         return []
     if d.kind == "subset" and d.min == len(d.options):

@@ -70,7 +70,7 @@ class Decoder:
 
 def to_json(g) -> dict:
     """The whole game state as JSON-ready data."""
-    return {
+    data = {
         "format": FORMAT,
         "ruleset": g.rs.name,
         "players": [p.name for p in g.players],
@@ -96,13 +96,16 @@ def to_json(g) -> dict:
         "steps": g.steps,
         "decisions": g.decisions,
     }
+    if g.tallies:  # only when there are some, so a game without metrics hashes as it always did
+        data["tallies"] = {m: [[k, *v] for k, v in per_key.items()] for m, per_key in g.tallies.items()}
+    return data
 
 
 def _decision_json(d: Decision | None):
     if d is None:
         return None
     return {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": encode(d.options), "min": d.min,
-            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose}
+            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose, "optional": d.optional}
 
 
 def from_json(ruleset, data: dict, **game_kwargs):
@@ -139,18 +142,29 @@ def from_json(ruleset, data: dict, **game_kwargs):
     g.frame_counter = data["frame_counter"]
     p = data["pending"]
     g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],
-                                                  p["max"], p["default"], p["node"], p["purpose"])
+                                                  p["max"], p["default"], p["node"], p["purpose"],
+                                                  bool(p.get("optional", False)))
     g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
     g.steps, g.decisions = data["steps"], data["decisions"]
+    g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}
     g.locals = g.frames[-1].locals if g.frames else {}
     return g
 
 
 def state_hash(g) -> str:
     """A short fingerprint of everything that decides how the game goes on."""
-    data = to_json(g)
-    for k in ("steps",):
-        data.pop(k)
+    return hash_of(to_json(g))
+
+
+def hash_of(data: dict) -> str:
+    """`state_hash` of `to_json` data (e.g. read back from a saved game)."""
+    data = dict(data)
+    data.pop("steps", None)
+    pending = data.get("pending")
+    if isinstance(pending, dict) and isinstance(pending.get("node"), str):
+        # the node names the ruleset file by the path it was loaded from: keep only its line and
+        # column, so that a log replays wherever the ruleset lives (another folder, another machine)
+        data["pending"] = dict(pending, node=":".join(pending["node"].rsplit(":", 2)[-2:]))
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -163,8 +177,11 @@ def _copy_value(v: Any) -> Any:
     return v  # cards, players, zone refs, rolls and rows never change
 
 
-def clone(g):
-    """An independent copy of a running game (immutable parts shared), e.g. for rollouts."""
+def clone(g, story: bool = True):
+    """An independent copy of a running game (immutable parts shared), e.g. for rollouts.
+
+    `story=False` leaves the narrative and the coverage counts behind (a search bot's
+    rollouts need neither, and copying them grows with the game)."""
     from .game import Frame, Game
 
     c = Game.__new__(Game)
@@ -178,6 +195,7 @@ def clone(g):
     c.pvars = [_copy_value(pv) for pv in g.pvars]
     c.marks = {k: dict(m) for k, m in g.marks.items()}
     c.modifiers = [list(m) for m in g.modifiers]
+    c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}
     frames = []
     for f in g.frames:
         nf = Frame(f.seq, f.kind, _copy_value(f.locals), f.id)
@@ -185,10 +203,10 @@ def clone(g):
         frames.append(nf)
     c.frames = frames
     c.locals = frames[-1].locals if frames else {}
-    c.narrative = list(g.narrative)
+    c.narrative = list(g.narrative) if story else []
     c.chance = list(g.chance)
     c._events = list(g._events)
-    c.coverage = None if g.coverage is None else type(g.coverage)(g.coverage)
+    c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
     c.listener = None
     c.pending = g.pending
     return c

@@ -1,0 +1,141 @@
+"""A one-ply Monte-Carlo bot: tries each choice in copies of the game, plays random rollouts, keeps the best.
+
+For the pending decision it takes the legal choices (a sample of at most `max_choices`
+when there are more), and for each one plays `rollouts` short games on cheap copies of
+the running game (`game.copy(story=False)`): the choice first, then random choices for
+every seat, until the game ends or `depth` more decisions have been made. A finished
+rollout is worth the seat's share of the win (1, 1/k for a win shared by k, 0); an
+unfinished one is judged by the ruleset's `scoring.score` at that moment. The choice with
+the best average wins (the first one on a tie).
+
+The copies hold the whole state, hidden cards included: this bot peeks at what its
+player could not see (the order of the decks, the others' hands). Chance is not peeked
+at: each rollout reseeds the copy's generator, so future dice and shuffles are unknown.
+All rollouts of one decision share their seeds across the choices (common random
+numbers), which makes the comparison between choices much less noisy.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+from ..diagnostics import RuleError
+from ..runtime.decisions import Decision
+from ..runtime.rng import SplitMix
+from .base import AgentError, RandomAgent
+
+_MASK = (1 << 64) - 1
+
+
+class GreedyAgent:
+    name = "greedy"
+    needs_game = True
+
+    def __init__(self, seat: int = 0, seed: int = 0, rollouts: int = 4, depth: int = 40, max_choices: int = 8):
+        self.seat = seat
+        self.rng = SplitMix((seed * 2_000_003 + seat * 104_729 + 91) & _MASK)
+        self.rollouts = rollouts
+        self.depth = depth
+        self.max_choices = max_choices
+        self._fallback = RandomAgent(seat, seed)
+
+    @classmethod
+    def from_kind(cls, kind: str, seat: int, seed: int) -> "GreedyAgent":
+        """`greedy`, `greedy:ROLLOUTS` or `greedy:ROLLOUTS:DEPTH` (rollouts per choice, decisions per rollout)."""
+        parts = kind.split(":")[1:]
+        try:
+            nums = [int(x) for x in parts]
+        except ValueError:
+            raise AgentError(f"'{kind}': write greedy, greedy:ROLLOUTS or greedy:ROLLOUTS:DEPTH with whole numbers") from None
+        if len(nums) > 2 or any(n < 1 for n in nums):
+            raise AgentError(f"'{kind}': write greedy, greedy:ROLLOUTS or greedy:ROLLOUTS:DEPTH (numbers of at least 1)")
+        return cls(seat, seed, *nums)
+
+    # ------------------------------------------------------------------ deciding
+    def choose(self, d: Decision, view: Any, game: Any = None) -> Any:
+        if game is None:  # driven without the game (e.g. an old runner): play as the random bot
+            return self._fallback.choose(d, view)
+        candidates = self.candidates(d)
+        if len(candidates) == 1:
+            return candidates[0]
+        seeds = [(self.rng.next64(), self.rng.next64()) for _ in range(self.rollouts)]
+        best, best_value = candidates[0], -1.0
+        for choice in candidates:
+            value = sum(self.rollout(game, choice, chance, policy) for chance, policy in seeds)
+            if value > best_value:
+                best, best_value = choice, value
+        return best
+
+    def candidates(self, d: Decision) -> list:
+        """The legal wire-form choices to try: all of them, or a sample of `max_choices`."""
+        cap = self.max_choices
+        if d.kind == "yesno":
+            return [True, False]
+        if d.kind == "number":
+            span = d.max - d.min + 1
+            if span <= cap:
+                return list(range(d.min, d.max + 1))
+            return sorted({d.min + (span - 1) * i // (cap - 1) for i in range(cap)})
+        n = len(d.options)
+        if d.kind == "one":
+            if n <= cap:
+                return list(range(n))
+            pool = list(range(n))
+            self.rng.shuffle(pool)
+            return sorted(pool[:cap])
+        total = sum(comb(n, k) for k in range(d.min, d.max + 1))
+        if total <= cap:
+            return d.all_choices()
+        sampler = RandomAgent()
+        sampler.rng = self.rng
+        seen: set = set()
+        out: list = []
+        for _ in range(cap * 10):
+            c = sampler.choose(d, None)
+            if tuple(c) not in seen:
+                seen.add(tuple(c))
+                out.append(c)
+                if len(out) == cap:
+                    break
+        return out
+
+    # ------------------------------------------------------------------ rollouts
+    def rollout(self, game: Any, choice: Any, chance_seed: int, policy_seed: int) -> float:
+        g = game.copy(story=False)
+        g.check_conservation = False
+        g.rng.state = chance_seed  # the future dice and shuffles are not known
+        policy = RandomAgent()
+        policy.rng = SplitMix(policy_seed)
+        g.apply(choice)
+        left = self.depth
+        while not g.over and left > 0:
+            d = g.pending
+            g.apply(policy.choose(d, None))
+            left -= 1
+        return self.value(g)
+
+    def value(self, g: Any) -> float:
+        """What a rollout's end is worth to this seat, from 0 to 1."""
+        if g.over:
+            won = g.winners or []
+            return 1.0 / len(won) if self.seat in won else 0.0
+        score = g.rs.scoring.score
+        if score is None:
+            return 0.5
+        try:
+            scores = []
+            for p in g.players:
+                g.locals = {"p": p}
+                s = score.fn(g)
+                scores.append(s if isinstance(s, (int, float)) and not isinstance(s, bool) else 0)
+        except RuleError:
+            return 0.5
+        if not g.rs.scoring.highest_wins:
+            scores = [-s for s in scores]
+        mine = scores[self.seat]
+        others = max((s for i, s in enumerate(scores) if i != self.seat), default=mine)
+        top = [i for i, s in enumerate(scores) if s == max(scores)]
+        share = 1.0 / len(top) if self.seat in top else 0.0
+        margin = (mine - others) / (abs(mine) + abs(others) + 1)
+        return 0.75 * share + 0.25 * (margin + 1) / 2

@@ -1,0 +1,101 @@
+"""Run-time guards on what rules compute: numbers, texts and lists stay small, and building them
+counts against the game's step budget, so a hostile ruleset stops with a diagnostic instead of
+hanging or eating the memory (docs/security.md lists every guard and the test that proves it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import RuleError, Span
+from ..values import Row
+
+MAX_INT = 2**63  # a whole number beyond this is a runaway (x = x * x), never a game value
+MAX_VALUES = 100_000  # characters of a text, or values in a list counting nested lists in full
+MAX_NESTING = 100  # lists and records inside each other
+COPY_SHIFT = 4  # building a text or list of n values costs n >> COPY_SHIFT steps of the budget
+CALL_COST = 4  # a call of a ruleset function costs about as much time as four steps
+_CONTAINERS = frozenset((list, dict, Row))
+MAY_HOLD_CONTAINERS = {"list", "any", "table", "row"}  # the compiler's coarse types that can be a list or record
+
+
+def charge(ctx: Any, n: int, span: Span | None) -> None:
+    """Count n units of work (items of a comprehension, a function call, a long copy) against max_steps.
+
+    The units are kept apart from `steps` (which counts instructions, as benchmarks report them);
+    the budget is shared: instructions plus work may not pass max_steps.
+    """
+    try:
+        work = ctx.work + n
+    except AttributeError:  # the first charge of this game
+        work = n
+    ctx.work = work
+    try:
+        budget = ctx.max_steps
+        over = ctx.steps + work > budget
+    except AttributeError:  # a context without a budget (a test's stand-in for a game)
+        return
+    if over:
+        raise RuleError(f"the game ran more than {budget:,} steps without ending (counting the work of "
+                        "building lists and calling functions)", span,
+                        "a loop or a list comprehension never ends, or builds ever bigger values", "R002")
+
+
+def bounded(value: Any, ctx: Any, span: Span | None) -> Any:
+    """`value` (the result of an operation) if it stays within the limits; a RuleError otherwise."""
+    t = type(value)
+    if t is float or t is bool:
+        return value
+    if t is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return value
+        raise RuleError(f"a number grew past {MAX_INT:,}", span,
+                        "a value that doubles or squares on every pass grows without end: check the loop")
+    if t is str or t is list:
+        n = len(value)
+        if n > MAX_VALUES:
+            what = "text" if t is str else "list"
+            raise RuleError(f"a {what} of {n:,} {'characters' if t is str else 'values'} is over the limit of "
+                            f"{MAX_VALUES:,}", span, "a value that grows on every pass grows without end: check the loop")
+        if n >> COPY_SHIFT:
+            charge(ctx, n >> COPY_SHIFT, span)
+        if t is list:
+            nested(value, span)
+    return value
+
+
+def nested(value: list | dict, span: Span | None) -> None:
+    """Raise when a list or record holds itself, nests too deep, or expands past MAX_VALUES values.
+
+    Shared parts are measured once but counted at every use ([a, a] is twice a), so a value
+    that doubles itself is stopped here instead of in whatever later walks it (texts, saves).
+    """
+    if _CONTAINERS.isdisjoint(map(type, value.values() if isinstance(value, dict) else value)):
+        return  # flat (the common case, checked in C): nothing to measure
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(v: Any, depth: int) -> int:
+        key = id(v)
+        known = sizes.get(key)
+        if known is not None:
+            return known
+        if key in active:
+            raise RuleError("a list or record would contain itself", span, "store a copy of the parts you need instead")
+        if depth > MAX_NESTING:
+            raise RuleError(f"lists or records nested more than {MAX_NESTING} deep", span,
+                            "a value that wraps itself on every pass grows without end: check the loop")
+        active.add(key)
+        total = 0
+        for x in (v.values() if isinstance(v, dict) else v):
+            total += 1
+            if type(x) in _CONTAINERS:
+                total += size(x, depth + 1)
+            if total > MAX_VALUES:
+                raise RuleError(f"a list or record holds more than {MAX_VALUES:,} values (counting the lists inside it)",
+                                span, "a value that grows on every pass grows without end: check the loop")
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    size(value, 0)

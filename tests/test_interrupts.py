@@ -1,0 +1,151 @@
+"""Faults from outside: a person pressing Ctrl-C, and a game killed outright (SIGKILL).
+
+  - Ctrl-C while `rulecraft play pig --agent human` waits at its prompt (a real terminal, a pty):
+    exit 130, no traceback, the log replays with --partial and the save resumes;
+  - SIGKILL in the middle of a long game (`play dml --log F --save S`, polled until decisions
+    are on disk): the log replays to its last decision and the save resumes to the very end
+    the game would have had, and the continued log then replays complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "rulecraft.tools.cli"]
+
+pty = pytest.importorskip("pty")
+
+
+def _decisions(log: Path) -> int:
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    return sum(1 for line in text.splitlines() if line.startswith('{"type":"decision"') and line.endswith("}"))
+
+
+def _read_until(fd: int, token: bytes, deadline: float, seen: bytearray) -> None:
+    while token not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {token!r} in time; the terminal showed:\n{seen.decode(errors='replace')[-2000:]}"
+        ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                chunk = b""
+            assert chunk, f"the terminal closed before {token!r}:\n{seen.decode(errors='replace')[-2000:]}"
+            seen.extend(chunk)
+
+
+def test_ctrl_c_at_the_prompt_exits_130_and_keeps_the_log_and_the_save(tmp_path):
+    log, save = tmp_path / "game.log", tmp_path / "game.save"
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*CLI, "play", "pig", "--agent", "human", "--seed", "4", "--log", str(log),
+                             "--save", str(save)], stdin=slave, stdout=slave, stderr=subprocess.PIPE, cwd=tmp_path)
+    os.close(slave)
+    seen = bytearray()
+    try:
+        deadline = time.monotonic() + 30
+        for answer in (b"y\n", b"n\n", b"y\n"):  # three answers, then Ctrl-C at the fourth prompt
+            _read_until(master, b"\n> ", deadline, seen)
+            del seen[:]
+            os.write(master, answer)
+        _read_until(master, b"\n> ", deadline, seen)
+        time.sleep(0.1)  # it is now blocked reading the terminal
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=30)
+        err = proc.stderr.read().decode(errors="replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert _decisions(log) >= 3
+    again = subprocess.run([*CLI, "replay", str(log), "--partial"], capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "replay identically" in again.stdout
+    saved = json.loads(save.read_text().splitlines()[0])
+    assert saved["decisions"] == _decisions(log)
+    done = subprocess.run([*CLI, "play", "pig", "--resume", str(save), "--agent", "random", "--log", str(log),
+                           "--quiet"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    final = subprocess.run([*CLI, "replay", str(log)], capture_output=True, text=True, timeout=60)
+    assert final.returncode == 0 and "identical" in final.stdout, final.stdout
+
+
+def _uninterrupted(name: str, seed: int) -> str:
+    """The result line of `play NAME --seed SEED --quiet`, played here without a break."""
+    from rulecraft.agents.base import RandomAgent
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    g = Game(load_ruleset(name).ruleset, None, seed)
+    agents = [RandomAgent(p.seat, seed) for p in g.players]
+    while not g.over:
+        g.apply(agents[g.pending.player].choose(g.pending, g.view(g.pending.player)))
+    winners = ", ".join(g.players[s].name for s in g.winners) or "nobody"
+    scores = f" scores {g.scores}" if g.scores is not None else ""
+    return f"winner: {winners}{scores} ({g.decisions} decisions)"
+
+
+SLOW_BOT = """\
+import time
+from rulecraft.agents.base import RandomAgent
+
+
+class SlowRandom(RandomAgent):
+    \"\"\"The random bot, taking its time: makes a game long enough to be killed in the middle.\"\"\"
+
+    def choose(self, decision, view):
+        time.sleep(0.01)
+        return super().choose(decision, view)
+"""
+
+
+def test_a_killed_game_keeps_a_log_that_replays_and_a_save_that_resumes_to_the_end(tmp_path):
+    (tmp_path / "slowbot.py").write_text(SLOW_BOT, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    log, save = tmp_path / "game.log", tmp_path / "game.save"
+    proc = subprocess.Popen([*CLI, "play", "dml", "--seed", "3", "--agent", "python:slowbot:SlowRandom", "--log",
+                             str(log), "--save", str(save), "--quiet"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while _decisions(log) < 30:
+            assert proc.poll() is None, f"the game ended before it could be killed: {proc.communicate()}"
+            assert time.monotonic() < deadline, "no decisions logged in time"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+    assert proc.returncode == -signal.SIGKILL
+    logged = _decisions(log)
+    partial = subprocess.run([*CLI, "replay", str(log), "--partial"], capture_output=True, text=True, timeout=60)
+    assert partial.returncode == 0, partial.stdout + partial.stderr
+    assert f"its {logged} decisions replay identically" in partial.stdout, partial.stdout
+
+    saved = json.loads(save.read_text().splitlines()[0])
+    assert saved["decisions"] in (logged - 1, logged)  # killed between writing the log line and the save, or not
+    resumed = subprocess.run([*CLI, "play", "dml", "--resume", str(save), "--agent", "random", "--log", str(log),
+                              "--quiet"], capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    whole = _uninterrupted("dml", 3)
+    assert resumed.stdout.splitlines()[-1] == whole, "the resumed game ended differently"
+    final = subprocess.run([*CLI, "replay", str(log)], capture_output=True, text=True, timeout=60)
+    assert final.returncode == 0 and "identical" in final.stdout, final.stdout
+    assert not list(tmp_path.glob(".game.save.*.tmp")) or saved  # a kill may leave a temporary file, never a bad save

@@ -1,0 +1,325 @@
+"""Rulesets are data: a ruleset, log or saved game from a stranger cannot run code, read files, hang or crash.
+
+docs/security.md lists each threat with the test here (or in the corpus tests) that proves its guard.
+
+  - YAML goes through safe loading only: Python tags are refused, whatever their form, and
+    nothing in the package can build Python objects from text (a test reads the source);
+  - `extends:` stays in the ruleset's folder, symlinks included;
+  - every limit answers with its diagnostic within seconds (a child process with a time-out
+    and a memory cap runs the cases, so a regression fails here instead of hanging the run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rulecraft.diagnostics import RuleError
+from rulecraft.dsl.guards import MAX_VALUES, nested
+from rulecraft.loader import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE_DIRS = [ROOT / "interpreter", ROOT / "tools", ROOT / "rulesets"]
+
+
+def _codes(result) -> list[str]:
+    return [d.code for d in result.diagnostics if d.is_error]
+
+
+# ------------------------------------------------------------------------------------------
+# no code from text
+
+FORBIDDEN = {
+    "eval/exec/compile": r"(?<![\w.])(eval|exec|compile)\s*\(",
+    "pickle/marshal/shelve": r"\b(pickle|cPickle|marshal|shelve|dill)\b",
+    "__import__": r"__import__",
+    "an unsafe YAML loader": r"yaml\.(load|load_all|full_load|full_load_all|unsafe_load|unsafe_load_all)\s*\(|"
+                             r"yaml\.(Loader|FullLoader|UnsafeLoader|CLoader|CFullLoader|CUnsafeLoader)\b|"
+                             r"add_constructor|add_multi_constructor",
+    "a shell": r"os\.system|os\.popen|shell\s*=\s*True",
+}
+# importing a module by name happens in two places, both fed from the command line only
+IMPORT_BY_NAME = {
+    "interpreter/agents/base.py": "--agent python:MODULE:CLASS, a bot the user names on the command line",
+    "tools/cli.py": "a verb's module, from the fixed table of verbs",
+}
+
+
+def _sources() -> list[Path]:
+    return sorted(p for d in SOURCE_DIRS for p in d.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _code_lines(path: Path):
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        code = line.split("#", 1)[0] if not line.lstrip().startswith(("'", '"')) else line
+        yield i, code
+
+
+@pytest.mark.parametrize("what", sorted(FORBIDDEN))
+def test_the_source_tree_never_turns_text_into_code(what):
+    """No eval, exec, pickle or unsafe YAML anywhere in interpreter/, tools/ or rulesets/: nothing is allowed."""
+    pattern = re.compile(FORBIDDEN[what])
+    hits = [f"{p.relative_to(ROOT)}:{i}: {code.strip()}" for p in _sources() for i, code in _code_lines(p)
+            if pattern.search(code)]
+    assert not hits, f"{what} found:\n" + "\n".join(hits)
+
+
+def test_modules_are_imported_by_name_only_where_the_command_line_asks():
+    pattern = re.compile(r"import_module|importlib\.__import__|runpy|spec_from_file_location|exec_module")
+    where = {str(p.relative_to(ROOT)) for p in _sources() for _, code in _code_lines(p) if pattern.search(code)}
+    assert where <= set(IMPORT_BY_NAME), f"modules imported by name in {sorted(where - set(IMPORT_BY_NAME))}"
+
+
+def test_the_yaml_reader_composes_and_never_constructs():
+    text = (ROOT / "interpreter" / "loader" / "yaml_source.py").read_text(encoding="utf-8")
+    assert "yaml.compose(" in text and "CSafeLoader" in text and "SafeConstructor" in text
+    assert not re.search(r"\.construct_(document|object|mapping|sequence)\(", text)
+
+
+PAYLOADS = [
+    "!!python/object/apply:os.system ['touch {marker}']",
+    "!!python/object/new:os.system ['touch {marker}']",
+    "!!python/name:os.system",
+    "!!python/module:os",
+    "!!python/object:os.system {{}}",
+    "!!python/object/apply:subprocess.check_output [['touch', '{marker}']]",
+    "!<tag:yaml.org,2002:python/object/apply:os.system> ['touch {marker}']",
+    "!custom 'x'",
+    "!!binary aGVsbG8=",
+    "!!set {{a, b}}",
+]
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_python_tags_are_refused_and_never_run(tmp_path, payload):
+    marker = tmp_path / "ran"
+    path = tmp_path / "evil.yaml"
+    path.write_text(f"ruleset: evil\ntitle: {payload.format(marker=marker)}\n", encoding="utf-8")
+    result = load_ruleset(str(path))
+    assert not result.ok and "E005" in _codes(result), result.diagnostics
+    assert not marker.exists(), "the payload ran"
+
+
+def test_a_python_tag_in_the_parent_of_a_variant_is_refused(tmp_path):
+    marker = tmp_path / "ran"
+    (tmp_path / "parent.yaml").write_text(f"ruleset: p\ntitle: !!python/object/apply:os.system ['touch {marker}']\n")
+    (tmp_path / "child.yaml").write_text("ruleset: c\nextends: parent\ntitle: C\n")
+    result = load_ruleset(str(tmp_path / "child.yaml"))
+    assert "E005" in _codes(result) and not marker.exists()
+
+
+# ------------------------------------------------------------------------------------------
+# extends: stays in the folder
+
+
+def _variant(folder: Path, ref: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "variant.yaml"
+    path.write_text(f"ruleset: v\nextends: {ref}\ntitle: V\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def outside(tmp_path) -> Path:
+    """A ruleset-looking file outside the game's folder, with a secret in it."""
+    d = tmp_path / "outside"
+    d.mkdir()
+    (d / "secret.yaml").write_text("ruleset: secret\ntitle: Secret\nSECRET_KEY: hunter2\n", encoding="utf-8")
+    return d / "secret.yaml"
+
+
+def _refused_outside(result) -> None:
+    assert "E502" in _codes(result), result.diagnostics
+    assert not any("SECRET" in d.message or "hunter2" in d.message for d in result.diagnostics)
+    assert not any(d.span and "secret" in d.span.file for d in result.diagnostics)
+
+
+@pytest.mark.parametrize("how", ["bare-name", "file-name", "sub-folder"])
+def test_extends_through_a_symlink_that_leads_out_is_refused(tmp_path, outside, how):
+    game = tmp_path / "game"
+    game.mkdir()
+    if how == "sub-folder":
+        (game / "linked").symlink_to(outside.parent, target_is_directory=True)
+        ref = "linked/secret.yaml"
+    else:
+        (game / "parent.yaml").symlink_to(outside)
+        ref = "parent" if how == "bare-name" else "parent.yaml"
+    _refused_outside(load_ruleset(str(_variant(game, ref))))
+
+
+@pytest.mark.parametrize("ref", ["../outside/secret.yaml", "{abs}", "./../outside/secret.yaml",
+                                 "sub/../../outside/secret.yaml"])
+def test_extends_by_path_outside_the_folder_is_refused(tmp_path, outside, ref):
+    _refused_outside(load_ruleset(str(_variant(tmp_path / "game", ref.format(abs=outside)))))
+
+
+def test_extends_may_use_a_symlink_that_stays_inside(tmp_path):
+    game = tmp_path / "game"
+    (game / "real").mkdir(parents=True)
+    pig = (ROOT / "rulesets" / "examples" / "pig.yaml").read_text(encoding="utf-8")
+    (game / "real" / "pig.yaml").write_text(pig, encoding="utf-8")
+    (game / "pig.yaml").symlink_to(game / "real" / "pig.yaml")
+    result = load_ruleset(str(_variant(game, "pig")))
+    assert "E502" not in _codes(result), result.diagnostics
+
+
+def test_extends_may_name_a_bundled_ruleset(tmp_path):
+    assert load_ruleset(str(_variant(tmp_path / "game", "pig"))).ok
+
+
+# ------------------------------------------------------------------------------------------
+# every limit answers within seconds
+
+RUNTIME = """\
+ruleset: limit
+title: Limit
+start: game
+players: {{min: 2, max: 2}}
+variables: {{x: 2, s: "ab", l: []}}
+{extra}
+sequences:
+  game:
+    kind: stage
+    steps:
+      - while: "count(players) > 0"
+        do:
+          - "{stmt}"
+{more}
+"""
+
+
+def _runtime(stmt: str, extra: str = "", more: str = "") -> str:
+    return RUNTIME.format(stmt=stmt, extra=extra, more=more)
+
+
+def _doubling_functions(n: int) -> str:
+    lines = ["functions:", '  f0: {params: [x], value: "x"}']
+    lines += [f'  f{i}: {{params: [x], value: "f{i - 1}(x) + f{i - 1}(x)"}}' for i in range(1, n + 1)]
+    return "\n".join(lines)
+
+
+def _chained_functions(n: int) -> str:
+    lines = ["functions:", '  f0: {params: [x], value: "x"}']
+    lines += [f'  f{i}: {{params: [x], value: "f{i - 1}(x) + 1"}}' for i in range(1, n + 1)]
+    return "\n".join(lines)
+
+
+BILLION_LAUGHS = "ruleset: lol\ntitle: LOL\n" + "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 10))
+
+# name: (ruleset text, what must come out: a code and a piece of its message)
+LIMITS = {
+    "file-size": ("ruleset: big\ntitle: Big\n# " + "x" * 2_000_001 + "\n", "E002", "over the limit"),
+    "alias-expansion": (BILLION_LAUGHS, "E006", "more than 200000 nodes"),
+    "yaml-nesting-depth": ("ruleset: deep\ntitle: Deep\nnotes: " + "[" * 100_000 + "]" * 100_000 + "\n", "E007", "nest"),
+    "node-count": ("ruleset: wide\ntitle: Wide\nnotes: [" + ",".join(["0"] * 250_000) + "]\n", "E006",
+                   "more than 200000 nodes"),
+    "dsl-length": (_runtime("log " + " + ".join(["1"] * 1500)), "E105", "over the limit of 4000"),
+    "expression-depth": (_runtime("log " + "(" * 60 + "1" + ")" * 60), "E104", "nested deeper than 40"),
+    "steps-per-game": (_runtime("pass"), "R002", "steps without ending"),
+    "call-depth": (_runtime("call again", more='  again:\n    kind: turn\n    steps:\n      - "call again"'), "R001",
+                   "more than 400 deep"),
+    "range-size": (_runtime("let r = 1..10000000"), "R001", "more than 100,000 numbers"),
+    "number-growth": (_runtime("set x = x * x"), "R001", "grew past"),
+    "text-growth": (_runtime("set s = s + s"), "R001", "over the limit"),
+    "list-growth": (_runtime("set l = l + l + [1]"), "R001", "over the limit"),
+    "list-nesting": (_runtime("set l = [l]"), "R001", "nested more than 100 deep"),
+    "list-sharing": (_runtime("; ".join(["let a = [1]"] + ["let a = [a, a, a, a, a, a, a, a, a, a]"] * 6) + "; log a"),
+                     "R001", "more than 100,000 values"),
+    "text-formatting": (_runtime("let t = 'a%999999999d'; let f = t % 1"), "R001", "cannot compute"),
+    "text-repetition": (_runtime("let t = 'ab'; let f = t * 1000000000"), "R001", "cannot compute"),
+    "comprehension-work": (_runtime("set l = [[y for y in 1..99999] for z in 1..99999]"), "R002",
+                           "building lists and calling functions"),
+    "function-call-work": (_runtime("log f40(1)", extra=_doubling_functions(40)), "R002",
+                           "building lists and calling functions"),
+    "function-chain-depth": (_runtime("log f600(1)", extra=_chained_functions(600)), "R001", "recursion"),
+}
+MAX_STEPS = 1_000_000  # the default is 5,000,000 (about 3-5 s of a tight loop on the test machine)
+SECONDS = 5.0
+
+CHILD = textwrap.dedent("""
+    import json, resource, sys, time
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))  # a guard that fails must not take the machine down
+    from rulecraft.agents.base import RandomAgent
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game, GameError
+    for path in sys.argv[2:]:
+        t = time.perf_counter()
+        out = {"case": path}
+        errors = []
+        try:
+            loaded = load_ruleset(path)
+            errors = [d for d in loaded.diagnostics if d.is_error]
+            if not errors:
+                g = Game(loaded.ruleset, None, 1, max_steps=int(sys.argv[1]))
+                agents = [RandomAgent(p.seat, 1) for p in g.players]
+                while not g.over:
+                    g.apply(agents[g.pending.player].choose(g.pending, None))
+        except RuleError as exc:
+            errors = [exc.diagnostic()]
+        except BaseException as exc:
+            out["crash"] = f"{type(exc).__name__}: {exc}"[:500]
+        out["codes"] = [d.code for d in errors]
+        out["messages"] = [d.message for d in errors]
+        out["seconds"] = time.perf_counter() - t
+        print(json.dumps(out), flush=True)
+""")
+
+
+@pytest.fixture(scope="module")
+def limit_results(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("limits")
+    paths = []
+    for name, (text, _, _) in LIMITS.items():
+        path = folder / f"{name}.yaml"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(MAX_STEPS), *paths], capture_output=True, text=True,
+                          timeout=len(paths) * SECONDS + 30)
+    results = {}
+    for line in proc.stdout.splitlines():
+        rec = json.loads(line)
+        results[Path(rec["case"]).stem] = rec
+    missing = set(LIMITS) - set(results)
+    assert not missing, f"the child died (exit {proc.returncode}) before {sorted(missing)}: {proc.stderr[-3000:]}"
+    return results
+
+
+@pytest.mark.parametrize("name", sorted(LIMITS))
+def test_each_limit_gives_its_diagnostic_within_seconds(limit_results, name):
+    _, code, words = LIMITS[name]
+    got = limit_results[name]
+    assert "crash" not in got, got["crash"]
+    assert code in got["codes"], got
+    assert any(words in m for c, m in zip(got["codes"], got["messages"]) if c == code), got
+    assert got["seconds"] < SECONDS, f"{name}: the diagnostic took {got['seconds']:.1f} s"
+    print(f"{name}: {got['codes']} in {got['seconds']:.2f} s")
+
+
+def test_a_record_that_would_contain_itself_is_refused():
+    rec: dict = {"a": [1, 2]}
+    rec["self"] = [rec]
+    with pytest.raises(RuleError, match="contain itself"):
+        nested(rec, None)
+    shared = [1] * 10
+    for _ in range(5):
+        shared = [shared] * 10
+    with pytest.raises(RuleError, match=f"more than {MAX_VALUES:,} values"):
+        nested(shared, None)
+
+
+def test_the_cli_reports_a_runaway_ruleset_without_a_traceback(tmp_path):
+    path = tmp_path / "runaway.yaml"
+    path.write_text(LIMITS["function-chain-depth"][0], encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", "play", str(path), "--quiet"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "error[R001]" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr

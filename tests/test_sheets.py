@@ -1,0 +1,90 @@
+"""Printable sheets: one page per sheet after a title page with the index, the plan behind it, paper sizes."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+
+import pytest
+from pypdf import PdfReader
+
+from rulecraft.loader import load_ruleset
+from rulecraft.tools.cli import main
+from rulecraft.tools.sheetplan import plan_sheets, reading_order
+from rulecraft.tools.sheets import PAPER, arrange, build_sheets
+
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+
+
+@pytest.mark.parametrize("name", ["dml", "pig", "stack-duel", "sealed-auction", "reference"])
+def test_plan_puts_every_sequence_on_one_sheet(name):
+    loaded = load_ruleset(name)
+    rs, graph = loaded.ruleset, loaded.graph
+    plan = plan_sheets(rs, graph)
+    placed = [sid for sheet in plan.sheets for sid in sheet.sequences]
+    assert sorted(placed) == sorted(rs.sequences)
+    assert plan.sheets[0].main == rs.start and plan.order[0] == rs.start
+    assert [s.number for s in plan.sheets] == list(range(1, len(plan.sheets) + 1))
+    order, parent = reading_order(rs)
+    assert parent[rs.start] is None and set(order) == set(rs.sequences)
+
+
+def test_dml_stages_and_phases_have_their_own_sheets():
+    loaded = load_ruleset("dml")
+    plan = plan_sheets(loaded.ruleset, loaded.graph)
+    mains = {s.main for s in plan.sheets}
+    assert {"setup", "market_phase", "bidding", "declaration"} <= mains
+    # small helpers share: the Round rides on the start sequence's sheet
+    assert plan.sheet_of["round"] == plan.sheet_of["game"]
+
+
+def test_arrange_keeps_charts_inside_the_box():
+    sizes = [(300.0, 200.0), (100.0, 400.0), (250.0, 250.0)]
+    box = (500.0, 700.0)
+    scale, places = arrange(sizes, box)
+    assert 0 < scale <= 1.3
+    for (w, h), (x, y) in zip(sizes, places):
+        assert -0.01 <= x and x + w * scale <= box[0] + 0.01
+        assert -0.01 <= y and y + h * scale <= box[1] + 0.01
+
+
+@needs_dot
+def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
+    loaded = load_ruleset("dml")
+    plan = plan_sheets(loaded.ruleset, loaded.graph)
+    result = build_sheets(loaded.ruleset, loaded.graph, "a4")
+    reader = PdfReader(io.BytesIO(result.pdf))
+    assert len(reader.pages) == len(plan.sheets) + 1 == result.pages
+    index = reader.pages[0].extract_text()
+    assert "Index" in index and "Interrupts" in index
+    for sheet in plan.sheets:
+        assert loaded.ruleset.sequences[sheet.main].title in index
+    for i, page in enumerate(reader.pages[1:], 1):
+        w, h = float(page.mediabox.width), float(page.mediabox.height)
+        assert {round(w), round(h)} == {595, 842}  # A4, either way round
+        text = page.extract_text()
+        assert f"Sheet {i} " in text and f"page {i + 1} of {len(reader.pages)}" in text
+    assert [o["/Title"].split(".")[0] for o in reader.outline[1:]] == [str(s.number) for s in plan.sheets]
+    assert min(result.scales) > 0.45  # legible: no chart printed at less than 45% of its size
+
+
+@needs_dot
+def test_sheets_command_letter_paper_and_coverage(tmp_path, capsys):
+    cov = tmp_path / "cov.json"
+    cov.write_text(json.dumps({"ruleset": "pig", "games": 2, "counts": {"turn/1": 4, "turn/2": 9},
+                               "never_reached": []}))
+    out = tmp_path / "pig.pdf"
+    assert main(["sheets", "pig", "-o", str(out), "--paper", "letter", "--coverage", str(cov)]) == 0
+    reader = PdfReader(str(out))
+    plan = plan_sheets(*(lambda r: (r.ruleset, r.graph))(load_ruleset("pig")))
+    assert len(reader.pages) == len(plan.sheets) + 1
+    assert {round(float(reader.pages[0].mediabox.width)), round(float(reader.pages[0].mediabox.height))} == \
+        {round(v) for v in PAPER["letter"]}
+    assert "simulated games" in reader.pages[0].extract_text()
+
+
+def test_sheets_usage_errors(tmp_path, capsys):
+    assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--paper", "a3"]) == 2
+    assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--coverage", str(tmp_path / "none.json")]) == 2
+    assert "cannot read the coverage file" in capsys.readouterr().err

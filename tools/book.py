@@ -1,0 +1,308 @@
+"""`rulecraft book`: the rules as one readable, printable HTML page, generated from the ruleset.
+
+The page numbers the sequences in reading order and their steps 1, 1.a, 1.a.i as a rules
+page does (the same numbers as on the flowcharts and the sheets), lists the components,
+zones, tables, options and parameters, and shows every sequence's flowchart inline as SVG;
+call boxes and references link to the sequence they name. The layout is a Jinja template
+(templates/book.html.j2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from rulecraft.dsl import ast as A
+from rulecraft.model import ruleset as M
+
+from .dotlabels import safe_id
+from .loading import EXIT_ERRORS, EXIT_OK, fail, load_for, write_bytes
+from .sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
+
+VISIBILITY = {
+    "hidden": "hidden from everyone",
+    "owner": "seen by its owner only",
+    "open": "open to all",
+    "count": "only the number of cards is known",
+    "top": "only the top card is seen",
+}
+
+
+def seq_anchor(sid: str) -> str:
+    return "seq-" + safe_id(sid)
+
+
+@dataclass
+class StepView:
+    number: str
+    anchor: str
+    kind: str
+    prose: str  # the designers' words, or a sentence made from the step's structure
+    code: str  # the rule text, shown under the prose
+    lead: str = ""  # without designers' words: a sentence around `inline` ("If", "For each p in") ...
+    inline: str = ""  # ... and the rule text inside that sentence
+    tail: str = ""
+    links: list[tuple[str, str, str]] = field(default_factory=list)  # (href, title, "sheet N" or "")
+    groups: list[tuple[str, list["StepView"]]] = field(default_factory=list)  # (heading, steps)
+
+
+def _decision_text(d: Optional[M.DecisionSpec]) -> str:
+    if d is None:
+        return "a decision"
+    what = {"one": "chooses one", "subset": "chooses some", "number": "chooses a number",
+            "yesno": "answers yes or no"}.get(d.kind, "decides")
+    who = d.player.text if d.player is not None else "the player"
+    prompt = d.prompt.text.strip("'\"") if d.prompt is not None else ""
+    return f"{who} {what}" + (f": “{prompt}”" if prompt else "")
+
+
+def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan) -> StepView:
+    label = designer_label(step)
+    view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, label, "")
+    if isinstance(step, M.ActionStep):
+        view.code = rule_text(step)
+        for st in step.stmts:
+            if isinstance(st.ast, A.CallSeq) and st.ast.sequence in rs.sequences:
+                view.links.append(_seq_link(rs, plan, st.ast.sequence))
+    elif isinstance(step, M.CallStep):
+        if step.sequence in rs.sequences:
+            view.links.append(_seq_link(rs, plan, step.sequence))
+        # 'with player = player' says nothing: show the arguments only when one is renamed
+        args = ", ".join(f"{k} = {v.text}" for k, v in step.args)
+        view.code = f"with {args}" if any(k != v.text for k, v in step.args) else ""
+    elif isinstance(step, M.IfStep):
+        cond = step.cond.text if step.cond else ""
+        if label:
+            view.code = f"if {cond}"
+        else:
+            view.lead, view.inline, view.tail = "If", cond, ":"
+        view.groups.append(("then" if step.other else "", [describe(rs, s, numbers, plan) for s in step.then]))
+        if step.other:
+            view.groups.append(("otherwise", [describe(rs, s, numbers, plan) for s in step.other]))
+    elif isinstance(step, M.LoopStep):
+        cond = step.cond.text if step.cond else ""
+        if step.mode == "forever":
+            view.prose = label or (f"Repeat until 'break {step.name}':" if step.name else "Repeat:")
+        elif label:
+            view.code = f"{step.mode} {cond}"
+        else:
+            view.lead, view.inline, view.tail = ("While", cond, ", repeat:") if step.mode == "while" \
+                else ("Repeat until", cond, ":")
+        view.groups.append(("", [describe(rs, s, numbers, plan) for s in step.body]))
+    elif isinstance(step, M.ForEachStep):
+        it = step.iterable.text if step.iterable else ""
+        if label:
+            view.code = rule_text(step)
+        else:
+            view.lead, view.inline, view.tail = f"For each {step.var} in", it, ":"
+        view.groups.append(("", [describe(rs, s, numbers, plan) for s in step.body]))
+    elif isinstance(step, M.ChooseStep):
+        view.prose = label or _decision_text(step.decision)
+        view.code = _decision_text(step.decision) if label else ""
+        if step.decision is not None and step.decision.options is not None:
+            view.code += ("; " if view.code else "") + f"options: {step.decision.options.text}"
+    elif isinstance(step, M.SealedStep):
+        each = f"each {step.var} in {step.iterable.text if step.iterable else '?'}"
+        view.prose = label or f"In secret, {each} decides; then all reveal at once."
+        view.code = f"sealed: {each}; {_decision_text(step.decision)}"
+    elif isinstance(step, M.StackStep):
+        each = f"each {step.var} in {step.iterable.text if step.iterable else '?'}"
+        view.prose = label or "Players play onto the stack; it resolves last in, first out."
+        view.code = f"stack {step.zone.text if step.zone else ''}: {each} may play"
+        if step.on_play:
+            view.groups.append(("as each card is played", [describe(rs, s, numbers, plan) for s in step.on_play]))
+        if step.resolve:
+            view.groups.append(("then, top card first, each card resolves",
+                                [describe(rs, s, numbers, plan) for s in step.resolve]))
+    if view.code and _squash(view.code) == _squash(view.prose):
+        view.code = ""
+    return view
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _seq_link(rs: M.Ruleset, plan: SheetPlan, sid: str) -> tuple[str, str, str]:
+    sheet = plan.sheet_of.get(sid)
+    return "#" + seq_anchor(sid), rs.sequences[sid].title, f"sheet {sheet}" if sheet else ""
+
+
+def paragraphs(text: str) -> list[str]:
+    """YAML prose as paragraphs: a blank line starts a new one, single line breaks are spaces."""
+    return [" ".join(p.split()) for p in re.split(r"\n\s*\n", text or "") if p.strip()]
+
+
+# ----------------------------------------------------------------------------- the page's data
+
+
+def _cards(rs: M.Ruleset) -> list[dict]:
+    """Cards grouped by class, classes in the order their first card comes; equal names counted."""
+    first: dict[str, int] = {}
+    for c in rs.cards:
+        for cls in sorted(c.classes):
+            first.setdefault(cls, c.index)
+    groups = []
+    for cls in sorted(first, key=lambda k: (first[k], k)):
+        names: dict[str, int] = {}
+        for c in rs.cards:
+            if cls in c.classes:
+                names[c.name] = names.get(c.name, 0) + 1
+        groups.append({"cls": cls, "anchor": "class-" + safe_id(cls), "count": sum(names.values()),
+                       "names": [n if k == 1 else f"{n} ×{k}" for n, k in names.items()]})
+    return groups
+
+
+def _attrs(rs: M.Ruleset) -> list[str]:
+    seen: dict[str, None] = {}
+    for c in rs.cards:
+        for k in c.attrs:
+            seen.setdefault(k, None)
+    return list(seen)
+
+
+def _per(z: M.ZoneDef) -> str:
+    if z.per is None:
+        return "one, shared"
+    if z.per == "player":
+        return "one per player"
+    if z.per == "dynamic":
+        return "made during play"
+    return "one each for " + ", ".join(map(str, z.per))
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "none"
+    if hasattr(v, "text"):
+        return v.text
+    return str(v)
+
+
+def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None) -> dict:
+    """Everything the template shows, as plain data (charts: sequence id -> inline SVG text)."""
+    plan = plan or plan_sheets(rs, graph)
+    called_by = callers_of(graph)
+    sequences = []
+    for i, sid in enumerate(plan.order, 1):
+        seq = rs.sequences[sid]
+        numbers = step_numbers(seq)
+        callers = [(c, "#" + seq_anchor(c), rs.sequences[c].title) for c in called_by.get(sid, ())]
+        sequences.append({
+            "id": sid, "anchor": seq_anchor(sid), "number": i, "title": seq.title, "kind": seq.kind,
+            "source": seq.source, "doc": seq.doc, "params": list(seq.params), "sheet": plan.sheet_of.get(sid),
+            "steps": [describe(rs, s, numbers, plan) for s in seq.steps], "svg": charts.get(sid, ""),
+            "callers": callers,
+            "triggers": [(t.label or f"whenever {t.on}", "#trigger-" + safe_id(t.id)) for t in rs.triggers
+                         if t.run == sid],
+        })
+    tables = []
+    for t in rs.tables.values():
+        tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or t.id, "doc": t.doc,
+                       "columns": list(t.columns),
+                       "rows": [(_value(k), [_value(t.rows[k].get(c)) for c in t.columns]) for k in t.keys],
+                       "cycle": list(t.cycle), "permutation": list(t.permutation)})
+    events = [{"id": e.id, "fields": list(e.fields), "doc": e.doc} for e in rs.events.values()]
+    builtin = [{"id": k, "fields": list(v), "doc": "built in"} for k, v in M.BUILTIN_EVENTS.items()
+               if k not in rs.events]
+    return {
+        "rs": rs,
+        "sequences": sequences,
+        "cards": _cards(rs),
+        "card_attrs": _attrs(rs),
+        "dice": [{"id": d.id, "count": d.count, "sides": d.sides, "doc": d.doc,
+                  "results": [{"name": r.name, "when": r.when.text,
+                               "effect": ", ".join(x for x in (r.outcome, "may re-roll" if r.reroll else None) if x)}
+                              for r in d.results]} for d in rs.dice.values()],
+        "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),
+                   "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc} for z in rs.zones.values()],
+        "tables": tables,
+        "events": events + builtin,
+        "triggers": [{"id": t.id, "anchor": "trigger-" + safe_id(t.id),
+                      "text": t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else ""),
+                      "on": t.on, "when": t.when.text if t.when else "",
+                      "timing": "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}",
+                      "run": _seq_link(rs, plan, t.run), "source": t.source} for t in rs.triggers],
+        "options": [{"id": o.id, "anchor": "option-" + safe_id(o.id), "default": _value(o.default),
+                     "value": _value(o.value), "choices": [_value(c) for c in o.choices], "doc": o.doc,
+                     "source": o.source} for o in rs.options.values()],
+        "parameters": [{"id": p.id, "anchor": "param-" + safe_id(p.id), "default": _value(p.default),
+                        "value": _value(p.value), "range": _range(p), "doc": p.doc, "source": p.source}
+                       for p in rs.parameters.values()],
+        "modifiers": [{"id": m.id, "doc": m.doc} for m in rs.modifiers.values()],
+        "scoring": rs.scoring,
+        "start": seq_anchor(rs.start),
+        "notes": paragraphs(rs.notes),
+        "source_file": rs.file.replace("\\", "/").rsplit("/", 1)[-1],
+    }
+
+
+def _range(p: M.ParamDef) -> str:
+    if p.min is None and p.max is None:
+        return ""
+    return f"{_value(p.min) if p.min is not None else '…'} to {_value(p.max) if p.max is not None else '…'}"
+
+
+# ----------------------------------------------------------------------------- charts and the page
+
+
+_SVG_HEAD = re.compile(r"^.*?(?=<svg\b)", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def inline_svg(svg: str) -> str:
+    """Graphviz's SVG made fit to sit inside HTML: no XML prologue or comments, scaled by CSS."""
+    svg = _COMMENT.sub("", _SVG_HEAD.sub("", svg, count=1))
+    svg = re.sub(r'<svg width="([\d.]+)pt" height="[\d.]+pt"', r'<svg class="chart" style="width:\1pt"', svg, count=1)
+    return svg.strip()
+
+
+def render_html(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None) -> str:
+    """The book as HTML text (pure: the charts come in already drawn)."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("rulecraft.tools", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    return env.get_template("book.html.j2").render(**context(rs, graph, charts, plan))
+
+
+def chart_sources(rs: M.Ruleset, graph, plan: SheetPlan) -> dict[str, str]:
+    """The DOT of every sequence's chart for the book: call boxes link to the sequence on this page."""
+    from .flowchart import ChartOptions, chart_dot
+
+    def link(sid: str) -> Optional[str]:
+        return "#" + seq_anchor(sid) if sid in rs.sequences else None
+
+    return {sid: chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, link=link,
+                                                       id_prefix=f"c-{sid}-",
+                                                       same_sheet=frozenset(plan.sheet(plan.sheet_of[sid]).sequences)))
+            for sid in plan.order}
+
+
+def build_book(rs: M.Ruleset, graph) -> str:
+    from .dotrun import run_many
+
+    plan = plan_sheets(rs, graph)
+    sources = chart_sources(rs, graph, plan)
+    svgs = run_many([(src, "svg") for src in sources.values()])
+    charts = {sid: inline_svg(svg.decode("utf-8")) for sid, svg in zip(sources, svgs)}
+    return render_html(rs, graph, charts, plan)
+
+
+def run(args) -> int:
+    from .dotrun import DotError
+
+    verb = "book"
+    loaded = load_for(verb, args.ruleset)
+    if loaded is None:
+        return EXIT_ERRORS
+    try:
+        html = build_book(loaded.ruleset, loaded.graph)
+    except DotError as exc:
+        return fail(verb, str(exc), EXIT_ERRORS)
+    code = write_bytes(verb, args.output, html.encode("utf-8"))
+    return EXIT_OK if code is None else code

@@ -1,0 +1,73 @@
+"""Reading a coverage file (what `rulecraft simulate --coverage` writes) for the flowchart overlay."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+
+class CoverageError(ValueError):
+    """The coverage file cannot be read or is not a coverage file: a user mistake, reported without traceback."""
+
+
+@dataclass(frozen=True)
+class Coverage:
+    counts: dict[str, int]
+    games: int = 0
+    ruleset: str = ""
+    maximum: int = field(default=0)
+
+    def count(self, node_id: str) -> int:
+        return self.counts.get(node_id, 0)
+
+    def shade(self, node_id: str, low: int = 1, high: int = 0) -> str:
+        """A fill from near white (ran `low` times) to mid blue (ran `high` times), on a log scale.
+
+        Charts pass the smallest and largest counts of their own steps, so each chart uses the
+        whole range of shades; the counts themselves are printed in the boxes. Blue gives even
+        steps of gray when printed without colour.
+        """
+        n = max(self.count(node_id), 1)
+        high = high or self.maximum
+        low = max(1, min(low, high))
+        t = 1.0 if high <= low else (math.log(n) - math.log(low)) / (math.log(high) - math.log(low))
+        t = min(1.0, max(0.0, t))
+        lo, hi = (0xF2, 0xF7, 0xFD), (0x6B, 0xAE, 0xD6)
+        return "#" + "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(lo, hi))
+
+    def per_game(self, node_id: str) -> str:
+        n = self.count(node_id)
+        if not self.games:
+            return f"ran {n:,}×"
+        return f"ran {n:,}× ({n / self.games:.3g} a game)"
+
+
+def read_coverage(path: str) -> Coverage:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise CoverageError(f"cannot read the coverage file {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CoverageError(f"{path} is not JSON ({exc}); write one with 'rulecraft simulate RULESET "
+                            f"--games N --coverage {path}'") from None
+    counts = data.get("counts") if isinstance(data, dict) else None
+    if not isinstance(counts, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                               for k, v in counts.items()):
+        raise CoverageError(f"{path} is not a coverage file: it needs \"counts\": {{node id: number}}, as "
+                            "'rulecraft simulate --coverage' writes")
+    games = data.get("games", 0)
+    return Coverage(dict(counts), games if isinstance(games, int) else 0, str(data.get("ruleset") or ""),
+                    max(counts.values(), default=0))
+
+
+def mismatch(cov: Coverage, graph, name: str) -> str | None:
+    """A warning when the coverage file was written for another ruleset (its node ids are not in the graph)."""
+    if cov.ruleset and cov.ruleset != name:
+        return f"the coverage file is for ruleset '{cov.ruleset}', not '{name}'"
+    if cov.counts:
+        unknown = [k for k in cov.counts if k not in graph.nodes]
+        if len(unknown) > len(cov.counts) / 2:
+            return f"{len(unknown)} of the {len(cov.counts)} nodes in the coverage file are not in this ruleset"
+    return None

@@ -1,0 +1,408 @@
+"""Flowcharts as DOT text: a pure function from the sequence graph (and a print plan) to Graphviz source.
+
+One chart draws one sequence. Shapes say what a node is (see `legend.py`);
+labels are the designers' own step labels, or the rule text itself in a fixed-width face
+when a step has no label. Nothing here runs Graphviz (that is `dotrun`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Optional
+
+from rulecraft.model import ruleset as M
+
+from .coverage import Coverage
+from .dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
+from .legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
+from .sheetplan import designer_label, step_numbers, trigger_sources
+
+# Above this many steps, edges from a step to a trigger it may fire would be spaghetti:
+# the trigger box lists the steps instead.
+TRIGGER_EDGES_MAX = 2
+# The one `end` that leaves only this sequence (drawn as a plain return); `end turn`, `end game`
+# ... leave the sequences around it too and get a dark terminal.
+_SEQUENCE_END = "end sequence"
+
+
+@dataclass(frozen=True)
+class ChartOptions:
+    sheet_of: Optional[Mapping[str, int]] = None  # sequence id -> sheet number, for cross-references
+    coverage: Optional[Coverage] = None
+    link: Optional[Callable[[str], Optional[str]]] = None  # sequence id -> href of its chart
+    same_sheet: frozenset = frozenset()  # sequences printed on the same sheet ("on this sheet")
+    legend: bool = False  # draw the legend under the chart
+    id_prefix: str = ""  # prefix of the SVG element ids (several charts on one HTML page)
+    fit: Optional[tuple[float, float]] = None  # (width, height) in inches: pack the layout to fit, shrink if needed
+    wrap: float = 1.0  # wider (> 1) or narrower (< 1) text lines than usual
+
+
+class _Chart:
+    def __init__(self, rs: M.Ruleset, graph, sid: str, opts: ChartOptions):
+        self.rs, self.g, self.opts = rs, graph, opts
+        self.sid = sid
+        self.here = {sid} | set(opts.same_sheet)
+        self.out: list[str] = []
+        self.numbers = step_numbers(rs.sequences[sid])
+        self.ends: dict[str, str] = {}  # node id -> its 'end game' (etc.) terminal
+        self.trig_edges: list = []
+        self.steps = {s.path: s for _seq, s in rs.iter_steps()}
+        self.edge_count = 0
+        counts = [opts.coverage.count(n) for n in graph.sequences.get(sid, ())
+                  if graph.nodes[n].step is not None] if opts.coverage else []
+        counts = [c for c in counts if c > 0]
+        self.cov_range = (min(counts, default=1), max(counts, default=1))
+        self.reached = {e.dst for e in graph.edges if e.kind not in ("call", "trigger", "end")}
+
+    # ------------------------------------------------------------------ helpers
+    def line(self, text: str, indent: int = 1) -> None:
+        self.out.append("  " * indent + text)
+
+    def title(self, sid: str) -> str:
+        return self.rs.sequences[sid].title if sid in self.rs.sequences else sid
+
+    def sheet_ref(self, sid: str) -> str:
+        title = self.title(sid)
+        if sid in self.here:
+            return f"{title}, on this sheet"
+        n = (self.opts.sheet_of or {}).get(sid)
+        return f"{title}, sheet {n}" if n else title
+
+    def w(self, chars: int) -> int:
+        """A wrapping width, in characters, after the chart's wrap factor."""
+        return max(12, round(chars * self.opts.wrap))
+
+    def svg_id(self, name: str) -> str:
+        return safe_id(self.opts.id_prefix + name)
+
+    def cite(self, nid: str) -> str:
+        node = self.g.nodes[nid]
+        seq = self.rs.sequences.get(node.sequence)
+        parts = []
+        num = self.numbers.get(nid)
+        if num:
+            parts.append(f"step {num} of {seq.title if seq else node.sequence}")
+        parts.append(node.source or (seq.source if seq else "") or "")
+        span = node.step.span if node.step is not None else (seq.span if seq else None)
+        if span is not None:
+            parts.append(f"{_basename(span.file)}:{span.line}")
+        return " · ".join(p for p in parts if p)
+
+    # ------------------------------------------------------------------ node labels
+    def body_rows(self, nid: str) -> list[str]:
+        """The text lines of a step node (HTML-label fragments), number first."""
+        node = self.g.nodes[nid]
+        step = node.step
+        num = self.numbers.get(nid, "")
+        designer = bool(designer_label(step))
+        text = node.label
+        if node.kind in ("loop", "foreach", "decision", "sealed", "stack") and not designer:
+            designer = True  # a prompt, or the graph's own wording ("for each p in ..."), reads as prose
+        targets = self.calls(nid)
+        if node.kind == "call" and not designer and len(targets) == 1:
+            rows = [f"<B>{r}</B>" for r in text_lines(self.title(targets[0]), self.w(30))]
+        else:
+            # a diamond or parallelogram is about twice as wide as its text: wrap those narrower
+            narrow = node.kind in ("condition", "decision", "sealed")
+            rows = (text_lines(text, self.w(22 if narrow else 30)) if designer
+                    else code_lines(text, self.w(24 if narrow else 36), CODE_FONT))
+        if num:
+            rows[0] = f'<B>{esc(num)}</B>  {rows[0]}'
+        rows += self.extra_rows(node)
+        return rows
+
+    def extra_rows(self, node) -> list[str]:
+        step = node.step
+        small: list[str] = []
+        targets = self.calls(node.id)
+        if node.kind == "call" and not designer_label(step) and len(targets) == 1:
+            n = (self.opts.sheet_of or {}).get(targets[0])
+            if targets[0] in self.here:
+                small.append("→ on this sheet")
+            elif n:
+                small.append(f"→ sheet {n}")
+        else:
+            small += [f"→ {self.sheet_ref(t)}" for t in targets]
+        if isinstance(step, M.ChooseStep) and step.decision is not None:
+            who = step.decision.player.text if step.decision.player else "player"
+            small.append(f"{who} decides")
+        elif isinstance(step, M.SealedStep):
+            small.append(f"each {step.var} in {step.iterable.text if step.iterable else '?'}: secret, then reveal")
+        elif isinstance(step, M.StackStep):
+            zone = step.zone.text if step.zone else "the stack"
+            small.append(f"{zone}: each {step.var} in {step.iterable.text if step.iterable else '?'} may play")
+        cov = self.opts.coverage
+        if cov is not None and step is not None:
+            n = cov.count(node.id)
+            small.append("NEVER REACHED" if n == 0 else cov.per_game(node.id))
+        width = self.w(24 if node.kind in ("condition", "decision", "sealed") else 40)
+        return [f'<FONT POINT-SIZE="9">{ln}</FONT>' for s in small for ln in text_lines(s, width)]
+
+    def calls(self, nid: str) -> list[str]:
+        return [e.dst.split("/")[0] for e in self.g.out(nid) if e.kind == "call"]
+
+    def coverage_style(self, nid: str) -> dict:
+        cov = self.opts.coverage
+        node = self.g.nodes[nid]
+        if cov is None or node.step is None:
+            return {}
+        n = cov.count(nid)
+        if n == 0:
+            return {"color": "#b00000", "penwidth": "2.5", "fillcolor": "white", "fontcolor": "#b00000",
+                    "style": "filled,dashed" + (",rounded" if node.kind in ("decision", "start", "end") else "")}
+        return {"fillcolor": cov.shade(nid, *self.cov_range)}
+
+    # ------------------------------------------------------------------ nodes
+    def node(self, nid: str, indent: int) -> None:
+        node = self.g.nodes[nid]
+        kind = node.kind
+        a: dict = {"id": self.svg_id(nid), "tooltip": self.cite(nid)}
+        if kind == "start":
+            seq = self.rs.sequences[node.sequence]
+            sub = " · ".join(p for p in (seq.kind.replace("_", " "), _params(seq)) if p)
+            a.update(shape="box", style="rounded,filled,bold", fillcolor="#d9d9d9", penwidth="2", margin="0.15,0.06",
+                     label=f'<<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
+                           f'<BR/><FONT POINT-SIZE="9">{esc(sub)}</FONT>>')
+        elif kind == "end":
+            a.update(shape="box", style="rounded,filled", fillcolor="#d9d9d9", fontsize="10",
+                     label=f"<{esc(node.label)}>", height="0.3")
+        else:
+            rows = self.body_rows(nid)
+            if kind in ("action", "call"):  # boxes read like a rules page: lines flush left
+                a["label"] = "<" + "".join(r + '<BR ALIGN="LEFT"/>' for r in rows) + ">"
+            else:
+                a["label"] = "<" + "<BR/>".join(rows) + ">"
+            a.update(_SHAPES[kind])
+            targets = self.calls(nid)
+            if targets and self.opts.link and self.opts.link(targets[0]):
+                a["href"] = self.opts.link(targets[0])
+            a.update(self.coverage_style(nid))
+        self.line(f"{quote(nid)} [{attrs(a)}];", indent)
+
+    def block(self, chain: list[str], indent: int) -> None:
+        """Consecutive plain actions as one box, a row per step (each row keeps its tooltip and coverage)."""
+        cells = []
+        for nid in chain:
+            cov = self.opts.coverage
+            cell: dict = {"ALIGN": "LEFT", "BALIGN": "LEFT", "TOOLTIP": self.cite(nid), "ID": self.svg_id(nid)}
+            if cov is not None:
+                cell["BGCOLOR"] = "white" if cov.count(nid) == 0 else cov.shade(nid, *self.cov_range)
+            cells.append(f"<TR><TD {_html_attrs(cell)}>{'<BR/>'.join(self.body_rows(nid))}</TD></TR>")
+        never = self.opts.coverage is not None and any(self.opts.coverage.count(n) == 0 for n in chain)
+        a = {"id": self.svg_id(chain[0] + "+"), "tooltip": self.cite(chain[0]), "shape": "box", "margin": "0",
+             "style": "filled" + (",dashed" if never else ""), "fillcolor": "white",
+             "label": '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" ROWS="*">'
+                      + "".join(cells) + "</TABLE>>"}
+        if never:
+            a.update(color="#b00000", penwidth="2.5")
+        self.line(f"{quote(chain[0])} [{attrs(a)}];", indent)
+
+    def trigger_node(self, name: str, t: M.Trigger, steps: list[str], runs_here: bool, indent: int) -> None:
+        head = t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else "")
+        rows = [f"<B>⚡</B> {r}" if i == 0 else r for i, r in enumerate(text_lines(head, self.w(32)))]
+        small = []
+        if not runs_here:
+            small.append(f"→ {self.sheet_ref(t.run)}")
+        when = "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}"
+        small.append(f"interrupts {when}")
+        if steps and len(steps) > TRIGGER_EDGES_MAX:
+            nums = [self.numbers.get(p, p) for p in steps]
+            small += text_lines("may interrupt steps " + ", ".join(nums), 40, escape=False)
+        rows += [f'<FONT POINT-SIZE="9">{esc(s)}</FONT>' for s in small]
+        a = {"id": self.svg_id(name), "tooltip": " · ".join(p for p in (t.source, f"{_basename(t.span.file)}:{t.span.line}") if p),
+             "shape": "box", "style": "dashed,rounded", "penwidth": "1.5", "label": "<" + "<BR/>".join(rows) + ">"}
+        if not runs_here and self.opts.link and self.opts.link(t.run):
+            a["href"] = self.opts.link(t.run)
+        self.line(f"{quote(name)} [{attrs(a)}];", indent)
+
+    # ------------------------------------------------------------------ edges
+    def edge(self, src: str, dst: str, a: dict, indent: int = 1) -> None:
+        self.edge_count += 1
+        a = {"id": self.svg_id(f"edge{self.edge_count}"), **a}
+        self.line(f"{quote(src)} -> {quote(dst)} [{attrs(a)}];", indent)
+
+    # ------------------------------------------------------------------ the chart
+    def chains(self, sid: str) -> dict[str, list[str]]:
+        """Runs of plain actions joined by single 'next' edges: first node -> the run."""
+        ids = self.g.sequences[sid]
+        outs = {nid: self.g.out(nid) for nid in ids}
+        ins: dict[str, list] = {}
+        for nid in ids:
+            for e in outs[nid]:
+                ins.setdefault(e.dst, []).append(e)
+        plain = {nid for nid in ids if self.g.nodes[nid].kind == "action" and not self.calls(nid)}
+        follows: dict[str, str] = {}
+        for nid in plain:
+            o = outs[nid]
+            if len(o) == 1 and o[0].kind == "next" and o[0].dst in plain and len(ins.get(o[0].dst, [])) == 1:
+                follows[nid] = o[0].dst
+        heads = [nid for nid in ids if nid in follows and nid not in follows.values()]
+        runs = {}
+        for h in heads:
+            run = [h]
+            while run[-1] in follows:
+                run.append(follows[run[-1]])
+            runs[h] = run
+        return runs
+
+    def render(self) -> str:
+        self.out = ["digraph flowchart {"]
+        self.line(f'id={quote(self.svg_id("graph"))};')
+        self.line(f'graph [fontname="{FONT}", rankdir=TB, nodesep=0.3, ranksep=0.32, newrank=true, forcelabels=true, '
+                  f'pad=0.2, tooltip=" "];')
+        if self.opts.fit:
+            self.line(f'graph [ratio=compress, size="{self.opts.fit[0]:.2f},{self.opts.fit[1]:.2f}"];')
+        self.line(f'node [fontname="{FONT}", fontsize=11, shape=box, style=filled, fillcolor=white, '
+                  f'margin="0.1,0.05", height=0.35];')
+        self.line(f'edge [fontname="{FONT}", fontsize=10, arrowsize=0.7, penwidth=1.1, labeldistance=1.8, '
+                  f'labelangle=-35];')
+        rep: dict[str, str] = {}  # node id -> the DOT node that draws it
+        runs = self.chains(self.sid)
+        inside = {n for run in runs.values() for n in run[1:]}
+        for nid in self.g.sequences[self.sid]:
+            if self.g.nodes[nid].kind == "end" and nid not in self.reached:
+                continue  # nothing returns normally (a loop left only by ending the game)
+            if nid in runs:
+                self.block(runs[nid], 1)
+                for n in runs[nid]:
+                    rep[n] = nid
+            elif nid not in inside:
+                self.node(nid, 1)
+                rep[nid] = nid
+        self.terminals(self.sid, 1)
+        self.beside(rep)
+        self.triggers(self.sid, 1)
+        self.edges(rep)
+        if self.opts.legend:
+            self.out.extend("  " + ln for ln in legend_body(self.opts.coverage is not None, self.svg_id("legend")))
+            last = [n for n in rep.values() if self.g.nodes[n].kind == "end"] or list(rep.values())[-1:]
+            for n in last:  # keeps the legend under the chart, not beside it
+                self.line(f'{quote(n)} -> "legend/step" [style=invis];')
+        self.out.append("}")
+        return "\n".join(self.out) + "\n"
+
+    def beside(self, rep: dict[str, str]) -> None:
+        """An 'if' whose 'then' is one box and no 'else': the box goes beside the condition, not under it.
+
+        A run of such rules (a rule per case) then takes one rank per case instead of two.
+        """
+        self.flat: set[tuple[str, str]] = set()
+        for s in self.steps.values():
+            if (not isinstance(s, M.IfStep) or s.other or len(s.then) != 1 or s.then[0].bodies
+                    or s.path not in rep or not s.path.startswith(self.sid + "/")):
+                continue
+            inner = s.then[0].path
+            if rep.get(inner) != inner or self.g.nodes[inner].kind in ("decision", "sealed"):
+                continue
+            self.line(f"{{ rank=same; {quote(rep[s.path])}; {quote(inner)} }}")
+            self.flat.add((s.path, inner))
+
+    def terminals(self, sid: str, indent: int) -> None:
+        """'end game', 'end turn' ...: a terminal of their own, so no edge has to run to the bottom."""
+        for nid in self.g.sequences[sid]:
+            for e in self.g.out(nid):
+                if e.kind == "end":
+                    name = f"{nid}/{e.label}"
+                    self.ends[nid] = name
+                    if e.label == _SEQUENCE_END:  # leaves this sequence only: the same as its normal return
+                        a = {"shape": "box", "style": "rounded,filled", "fillcolor": "#d9d9d9", "fontsize": "10",
+                             "height": "0.3", "label": "<return>"}
+                    else:
+                        a = {"shape": "box", "style": "filled,rounded,bold", "fillcolor": "#404040",
+                             "fontcolor": "white", "fontsize": "10", "height": "0.3",
+                             "label": f"<<B>{esc(e.label)}</B>>"}
+                    a = {"id": self.svg_id(name), **a, "tooltip": self.cite(nid)}
+                    self.line(f"{quote(name)} [{attrs(a)}];", indent)
+
+    def triggers(self, sid: str, indent: int) -> None:
+        """Interrupts: the ones that run this sequence above its start; the ones its steps may fire beside them."""
+        sources = trigger_sources(self.rs, sid)
+        for t in self.rs.triggers:
+            when = "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}"
+            if t.run == sid:
+                name = f"trigger/{t.id}@{sid}/runs"
+                self.trigger_node(name, t, [], True, indent)
+                self.trig_edges.append((name, f"{sid}/start", {"label": f" {when}"}))
+            steps = sources.get(t.id, [])
+            if steps:
+                name = f"trigger/{t.id}@{sid}"
+                self.trigger_node(name, t, steps, False, indent)
+                if len(steps) <= TRIGGER_EDGES_MAX:
+                    for p in steps:
+                        self.trig_edges.append((p, name, {}))
+
+    def edges(self, rep: dict[str, str]) -> None:
+        stacks = [s for s in self.steps.values() if isinstance(s, M.StackStep)]
+        stack_resolve = {s.resolve[0].path for s in stacks if s.resolve}
+        self.stack_bodies = {(s.on_play or s.resolve)[0].path for s in stacks if s.on_play or s.resolve}
+        for e in self.g.edges:
+            if e.src not in rep:
+                continue
+            src = rep[e.src]
+            if e.kind == "call":
+                continue  # a call box names the sheet of the sequence it runs
+            if e.kind == "end":
+                self.edge(src, self.ends[e.src], {"penwidth": "1.6", "weight": "4"})
+                continue
+            if e.dst not in rep or (rep[e.dst] == src and e.kind == "next"):
+                continue
+            a: dict = {}
+            # Labels sit beside their edge (xlabel) or at its tail: neither takes a rank of its
+            # own in the layout, which keeps the charts compact.
+            if e.kind in ("yes", "no"):
+                a.update(xlabel=f"<<B>{e.kind}</B>>")
+            elif e.kind == "break":
+                a["style"] = "bold"
+                if e.label != self.g.nodes[e.src].label:  # the step itself already says 'break NAME'
+                    a["xlabel"] = f" {e.label} "
+            elif e.kind == "repeat":
+                if e.label:
+                    a["xlabel"] = f" {e.label} "
+                else:
+                    a["color"] = "#555555"
+            elif e.kind == "done":
+                a["taillabel"] = "done"
+            elif e.label:
+                a["xlabel"] = f" {e.label} "
+            if e.kind in ("next", "done", "no", "break") and _block_of(e.src) == _block_of(e.dst):
+                a["weight"] = "4"  # each block's own line of steps runs straight down; branches go aside
+            elif e.dst.startswith(e.src + "."):
+                a["weight"] = "2"  # into a step's own body: the body hangs below it
+            if e.dst in stack_resolve and e.kind == "next":
+                a.pop("taillabel", None)
+                a["xlabel"] = " then resolve, top card first "
+            if e.kind == "next" and self.g.nodes[e.src].kind == "stack":
+                a.pop("xlabel", None)
+                a["taillabel"] = "each card played" if e.dst in self.stack_bodies else "all passed"
+            self.edge(src, rep[e.dst], a)
+        for src, dst, a in self.trig_edges:
+            if src in rep:
+                src = rep[src]
+            self.edge(src, dst, {"style": "dashed", "arrowhead": "open", **a})
+
+
+def _block_of(node_id: str) -> str:
+    """The block a node's step sits in, from its path: 'seq/2.do.3' -> 'seq/2.do'; start, end and top level -> 'seq/'."""
+    seq, _, pos = node_id.partition("/")
+    if "." not in pos:
+        return seq + "/"
+    return seq + "/" + pos.rsplit(".", 1)[0]
+
+
+def _params(seq: M.SequenceDef) -> str:
+    return f"with {', '.join(seq.params)}" if seq.params else ""
+
+
+def _basename(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _html_attrs(a: dict) -> str:
+    return " ".join(f'{k}="{esc(str(v))}"' for k, v in a.items())
+
+
+def chart_dot(rs: M.Ruleset, graph, sequence: str, opts: ChartOptions = ChartOptions()) -> str:
+    """The DOT source of one sequence's chart, with cross-references to sheets and the overlays asked for."""
+    if sequence not in rs.sequences:
+        raise KeyError(sequence)
+    return _Chart(rs, graph, sequence, opts).render()

@@ -1,0 +1,73 @@
+"""The charts' visual vocabulary: fonts, the shape of each kind of node, and the legend that explains them."""
+
+from __future__ import annotations
+
+from .dotlabels import attrs, esc, quote, safe_id
+
+FONT = "Helvetica,Arial,sans-serif"  # Liberation Sans (Arial metrics) in PDF; the reader's sans in SVG
+CODE_FONT = "Courier New,Courier,monospace"
+
+SHAPES = {
+    "action": {"shape": "box"},
+    "call": {"shape": "box", "peripheries": "2", "fillcolor": "#efefef"},
+    "condition": {"shape": "diamond", "margin": "0.02,0.02"},
+    "loop": {"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},
+    "foreach": {"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},
+    "decision": {"shape": "parallelogram", "margin": "0.02,0.04", "penwidth": "1.8"},
+    "sealed": {"shape": "parallelogram", "peripheries": "2", "margin": "0.02,0.04", "penwidth": "1.5"},
+    "stack": {"shape": "box3d", "fillcolor": "#efefef", "margin": "0.2,0.1"},
+}
+
+_LEGEND = [
+    ("step", {"shape": "box"}, "a step"),
+    ("steps", {"shape": "box", "margin": "0"}, "steps in a row"),  # drawn as a two-row table below
+    ("cond", SHAPES["condition"], "a condition:\nyes / no"),
+    ("loop", SHAPES["loop"], "a loop, left by\n'done' or a break"),
+    ("decision", SHAPES["decision"], "a player decides"),
+    ("sealed", SHAPES["sealed"], "secret choices,\nthen all reveal"),
+    ("stack", SHAPES["stack"], "a stack: plays,\nthen last in, first out"),
+    ("call", SHAPES["call"], "another sequence:\nsee its sheet"),
+    ("trigger", {"shape": "box", "style": "dashed,rounded"}, "⚡ an interrupt\n(dashed)"),
+    ("end", {"shape": "box", "style": "filled,rounded,bold", "fillcolor": "#404040", "fontcolor": "white"},
+     "ends the turn,\nround or game"),
+]
+
+
+def legend_body(coverage: bool, cluster_id: str, columns: int = 5) -> list[str]:
+    """The legend as a DOT cluster: one sample node per shape, in rows of `columns`."""
+    items = list(_LEGEND)
+    if coverage:
+        items.append(("ran", {"shape": "box", "fillcolor": "#6baed6"}, "darker: ran more often"))
+        items.append(("never", {"shape": "box", "style": "filled,dashed", "color": "#b00000", "penwidth": "2.5",
+                                "fontcolor": "#b00000"}, "never reached"))
+    lines = ['subgraph "cluster_legend" {', f'  id={quote(cluster_id)}; label=<<B>Legend</B>>; fontsize=12; '
+                                              f'style="rounded"; color="#9a9a9a"; margin=10;']
+    names = []
+    for key, shape, text in items:
+        name = f"legend/{key}"
+        names.append(name)
+        a = {"style": "filled", "fillcolor": "white", "fontsize": "9", "width": "1.3", "height": "0.45",
+             "label": "<" + "<BR/>".join(esc(t) for t in text.split("\n")) + ">", **shape}
+        if key == "steps":
+            a["label"] = ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" ROWS="*">'
+                          '<TR><TD><FONT POINT-SIZE="9">steps in a row,</FONT></TD></TR>'
+                          '<TR><TD><FONT POINT-SIZE="9">one after another</FONT></TD></TR></TABLE>>')
+        lines.append(f"  {quote(name)} [{attrs({'id': safe_id(cluster_id + '-' + key), 'tooltip': ' ', **a})}];")
+    for i in range(0, len(names), columns):
+        row = names[i:i + columns]
+        lines.append("  { rank=same; " + " ".join(quote(n) for n in row) + " }")
+        for a, b in zip(row, row[1:]):
+            lines.append(f"  {quote(a)} -> {quote(b)} [style=invis];")
+        if i + columns < len(names):
+            lines.append(f"  {quote(row[0])} -> {quote(names[i + columns])} [style=invis];")
+    lines.append("}")
+    return lines
+
+
+def legend_dot(coverage: bool = False, columns: int = 6) -> str:
+    """The legend as a DOT graph of its own (sheets print it at the foot of every page)."""
+    body = legend_body(coverage, "legend", columns)
+    return ("digraph legend {\n"
+            f'  graph [fontname="{FONT}", rankdir=TB, nodesep=0.15, ranksep=0.15, pad=0.05];\n'
+            f'  node [fontname="{FONT}", fontsize=9, margin="0.06,0.03"];\n'
+            + "\n".join("  " + ln for ln in body) + "\n}\n")

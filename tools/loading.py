@@ -1,0 +1,56 @@
+"""Loading a ruleset for the drawing verbs: diagnostics printed, an exit code instead of a traceback."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def load_for(verb: str, ref: str):
+    """The loaded ruleset, or None after printing why (its diagnostics) to stdout."""
+    from rulecraft.diagnostics import render_text
+    from rulecraft.loader import load_ruleset
+
+    loaded = load_ruleset(ref)
+    if not loaded.ok:
+        print(render_text(loaded.diagnostics, loaded.sources))
+        print(f"rulecraft {verb}: {ref} has errors; nothing drawn", file=sys.stderr)
+        return None
+    return loaded
+
+
+def fail(verb: str, message: str, code: int) -> int:
+    print(f"rulecraft {verb}: {message}", file=sys.stderr)
+    return code
+
+
+def read_coverage_for(verb: str, path: Optional[str], loaded):
+    """(coverage or None, exit code or None); warns on stderr when the file is for another ruleset."""
+    if not path:
+        return None, None
+    from .coverage import CoverageError, mismatch, read_coverage
+
+    try:
+        cov = read_coverage(path)
+    except CoverageError as exc:
+        return None, fail(verb, str(exc), EXIT_USAGE)
+    warning = mismatch(cov, loaded.graph, loaded.ruleset.name)
+    if warning:
+        print(f"rulecraft {verb}: warning: {warning}", file=sys.stderr)
+    return cov, None
+
+
+def write_bytes(verb: str, path: str, data: bytes) -> Optional[int]:
+    """Write a file; an exit code when that fails (a directory that does not exist, no permission)."""
+    import os
+
+    try:
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        return fail(verb, f"cannot write {path}: {exc.strerror or exc}", EXIT_ERRORS)
+    return None

@@ -1,0 +1,175 @@
+"""Turn the per-game results of a simulation into rows of statistics: rates and means with 95% intervals.
+
+The same rows feed the text report, the JSON, the HTML report and `rulecraft compare`
+(which matches the rows of two runs by metric, key and label). A row is either a *rate*
+(successes out of trials, Wilson interval) or a *mean* (count, sum and sum of squares,
+Student-t interval; per-game samples are kept for the median and the plots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .stats import mean_interval, median, wilson
+
+
+@dataclass
+class Row:
+    metric: str  # the metric's id, or '' for what every game has (win rates, length)
+    key: Any  # the metric's key this row is about, or None for the whole metric
+    label: str
+    stat: str  # 'rate' or 'mean'
+    n: float = 0
+    s: float = 0
+    ss: float = 0
+    values: Optional[list] = field(default=None, repr=False)  # per-game samples of a mean
+
+    @property
+    def ident(self) -> tuple:
+        return (self.metric, self.label)
+
+    def interval(self) -> tuple[float, float, float]:
+        """(estimate, low, high), 95%."""
+        if self.stat == "rate":
+            lo, hi = wilson(self.s, self.n)
+            return (self.s / self.n if self.n else 0.0), lo, hi
+        return mean_interval(self.n, self.s, self.ss)
+
+    def to_json(self) -> dict:
+        est, lo, hi = self.interval()
+        out = {"label": self.label, "key": self.key, "stat": self.stat, "n": self.n, "estimate": _round(est),
+               "low": _round(lo), "high": _round(hi)}
+        if self.stat == "rate":
+            out["count"] = self.s
+        if self.values:
+            out.update(median=median(self.values), min=min(self.values), max=max(self.values))
+        return out
+
+
+def _round(v: float) -> float:
+    return round(v, 5)
+
+
+def sample_row(metric: str, key: Any, label: str, values: list) -> Row:
+    return Row(metric, key, label, "mean", len(values), float(sum(values)), float(sum(v * v for v in values)),
+               list(values))
+
+
+def rate_row(metric: str, key: Any, label: str, k: float, n: float) -> Row:
+    return Row(metric, key, label, "rate", n, k, k)
+
+
+# ----------------------------------------------------------------------------- rows of one run
+
+def game_rows(done: list[dict], players: int) -> list[Row]:
+    """Rows every simulation has: win rate per seat, games nobody won, decisions per game."""
+    n = len(done)
+    rows = [rate_row("", seat, f"win rate, seat {seat + 1}", sum(1 for r in done if seat in (r.get("winners") or [])), n)
+            for seat in range(players)]
+    rows.append(rate_row("", None, "no winner", sum(1 for r in done if not r.get("winners")), n))
+    rows.append(sample_row("", None, "decisions per game", [r["decisions"] for r in done]))
+    return rows
+
+
+def key_text(key: Any) -> str:
+    if key is None:
+        return "none"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, float) and key.is_integer():
+        return str(int(key))
+    return str(key)
+
+
+def sorted_keys(keys) -> list:
+    keys = list(keys)
+    if all(isinstance(k, (int, float)) and not isinstance(k, bool) for k in keys):
+        return sorted(keys)
+    return sorted(keys, key=lambda k: (k is None, key_text(k)))
+
+
+def shape(pooled: dict) -> str:
+    """'count' when every value tallied was 1, 'binary' for 0/1 values, else 'numeric'."""
+    n = sum(v[0] for v in pooled.values())
+    s = sum(v[1] for v in pooled.values())
+    ss = sum(v[2] for v in pooled.values())
+    if n and s == n == ss:
+        return "count"
+    if n and s == ss and float(s).is_integer():
+        return "binary"
+    return "numeric"
+
+
+def metric_rows(name: str, kind: str, done: list[dict]) -> list[Row]:
+    """The rows of one metric over the finished games."""
+    games = [{k: (n, s, ss) for k, n, s, ss in (r.get("metrics") or {}).get(name, [])} for r in done]
+    pooled: dict = {}
+    for g in games:
+        for k, (n, s, ss) in g.items():
+            p = pooled.setdefault(k, [0, 0, 0])
+            p[0] += n
+            p[1] += s
+            p[2] += ss
+    form = shape(pooled)
+    keys = sorted_keys(pooled)
+    keyed = keys != [None] and bool(keys)
+    rows: list[Row] = []
+    if kind == "tally":
+        rows.append(sample_row(name, None, "per game", [sum(v[0] for v in g.values()) for g in games]))
+        if form == "numeric":
+            rows.append(sample_row(name, None, "sum per game", [sum(v[1] for v in g.values()) for g in games]))
+        if form == "binary":
+            rows.append(rate_row(name, None, "rate", sum(v[1] for v in pooled.values()),
+                                 sum(v[0] for v in pooled.values())))
+        if keyed:
+            for k in keys:
+                n, s, ss = pooled[k]
+                if form == "count":
+                    rows.append(sample_row(name, k, f"{key_text(k)} per game", [g.get(k, (0,))[0] for g in games]))
+                elif form == "binary":
+                    rows.append(rate_row(name, k, key_text(k), s, n))
+                else:
+                    rows.append(Row(name, k, key_text(k), "mean", n, s, ss))
+    elif kind == "per_player":
+        for k in keys:
+            n, s, ss = pooled[k]
+            label = key_text(k) if keyed else "all players"
+            rows.append(rate_row(name, k, label, s, n) if form in ("binary", "count") else Row(name, k, label, "mean", n, s, ss))
+    else:  # per_game
+        if not keyed:
+            rows.append(sample_row(name, None, "per game", [g[None][1] for g in games if None in g]))
+        else:
+            for k in keys:
+                rows.append(rate_row(name, k, f"{key_text(k)}: share of games", sum(1 for g in games if k in g), len(games)))
+                if form == "numeric":
+                    n, s, ss = pooled[k]
+                    rows.append(Row(name, k, f"{key_text(k)}: mean", "mean", n, s, ss))
+    return rows
+
+
+def all_rows(done: list[dict], players: int, defs: dict) -> list[tuple[dict, list[Row]]]:
+    """(metric description, rows) for the game itself (description {'name': ''}) and each metric."""
+    out = [({"name": "", "kind": "game", "doc": "", "role": None}, game_rows(done, players))]
+    for name, d in defs.items():
+        out.append(({"name": name, **d}, metric_rows(name, d["kind"], done)))
+    return out
+
+
+# ----------------------------------------------------------------------------- text
+
+def fmt(row: Row, value: float) -> str:
+    if row.stat == "rate":
+        return f"{value:.1%}"
+    if abs(value) >= 100:
+        return f"{value:.1f}"
+    return f"{value:.2f}" if abs(value) >= 1 else f"{value:.3f}"
+
+
+def row_text(row: Row, width: int = 26) -> str:
+    est, lo, hi = row.interval()
+    extra = f"n={row.n:g}" if row.stat == "rate" or row.values is None else ""
+    if row.values:
+        extra = f"median {median(row.values):g}, min {min(row.values):g}, max {max(row.values):g}"
+    label = row.label if len(row.label) <= width else row.label[:width - 1] + "…"
+    return f"{label:<{width}} {fmt(row, est):>8}  [{fmt(row, lo)} .. {fmt(row, hi)}]  {extra}".rstrip()

@@ -1,0 +1,200 @@
+"""`rulecraft simulate --report DIR`: an HTML page with PNG plots of a simulation (matplotlib, Agg backend).
+
+Plots: win rate per seat with 95% intervals; the game-length histogram (decisions, and
+each metric with `role: length`); for every tally whose values are 0/1 and whose keys are
+numbers, the success rate against the key (e.g. against the target value); the keyed
+rates of per_player metrics and the shares of per_game ones; then the table of every
+metric row. The page is self-contained apart from the PNG files beside it.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from .metrics import Row, fmt
+from .simulate import Summary
+from .stats import median
+
+_BLUE = "#3465a4"
+_GREY = "#888a85"
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.spines.top": False,
+                         "axes.spines.right": False, "figure.dpi": 100})
+    return plt
+
+
+def _save(fig, folder: str, name: str) -> str:
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, name), dpi=100)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return name
+
+
+def _title(ax, title: str, doc: str = "") -> None:
+    import textwrap
+
+    ax.set_title(title + ("\n" + "\n".join(textwrap.wrap(doc, 90)) if doc else ""), fontsize=12, loc="left")
+
+
+def _rate_bars(plt, rows: list[Row], title: str, xlabel: str, baseline: float | None = None, doc: str = ""):
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    est = [r.interval() for r in rows]
+    xs = range(len(rows))
+    ax.bar(xs, [e[0] for e in est], color=_BLUE, width=0.6)
+    ax.errorbar(xs, [e[0] for e in est], yerr=[[e[0] - e[1] for e in est], [e[2] - e[0] for e in est]],
+                fmt="none", ecolor="black", capsize=6, lw=1.2)
+    for x, e in zip(xs, est):
+        ax.annotate(f"{e[0]:.1%}", (x, e[2]), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=10)
+    if baseline is not None:
+        ax.axhline(baseline, color=_GREY, ls="--", lw=1, label=f"an even share ({baseline:.0%})")
+        ax.legend(loc="upper right", frameon=False, fontsize=10)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([r.label for r in rows], rotation=0 if len(rows) <= 8 else 45,
+                       ha="center" if len(rows) <= 8 else "right")
+    top = max(e[2] for e in est)
+    ax.set_ylim(0, min(1.12, top * 1.25 + 0.03))
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}" if v <= 1.0001 else ""))
+    _title(ax, title, doc)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("rate (95% interval)")
+    return fig
+
+
+def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:
+    """Write the PNG plots into `folder`; (file name, caption) of each."""
+    plt = _plt()
+    out = []
+    groups = summary.rows()
+    game = groups[0][1]
+    seats = [r for r in game if r.label.startswith("win rate, seat")]
+    for r in seats:
+        r.label = r.label.replace("win rate, ", "")
+    if summary.finished():
+        fig = _rate_bars(plt, seats, f"{summary.ruleset}: win rate per seat ({len(summary.finished())} games)", "",
+                         1 / summary.players)
+        out.append((_save(fig, folder, "win_rate.png"), "Win rate per seat, with 95% Wilson intervals."))
+    lengths = [("decisions", [r["decisions"] for r in summary.finished()])]
+    for desc, rows in groups[1:]:
+        if desc.get("role") == "length" and rows and rows[0].values:
+            lengths.append((desc["name"], rows[0].values))
+    for name, values in lengths:
+        if not values:
+            continue
+        fig, ax = plt.subplots(figsize=(8, 4.2))
+        lo, hi = min(values), max(values)
+        bins = min(40, max(5, int(hi - lo) + 1))
+        ax.hist(values, bins=bins, color=_BLUE, edgecolor="white")
+        m = median(values)
+        ax.axvline(m, color="black", ls="--", lw=1)
+        ax.annotate(f"median {m:g}", (m, ax.get_ylim()[1] * 0.95), xytext=(4, 0), textcoords="offset points", fontsize=10)
+        _title(ax, f"{summary.ruleset}: game length in {name} ({len(values)} games)")
+        ax.set_xlabel(f"{name} per game")
+        ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
+        out.append((_save(fig, folder, f"length_{name}.png"), f"Game length: {name} per game."))
+    for desc, rows in groups[1:]:
+        name = desc["name"]
+        keyed = [r for r in rows if r.key is not None]
+        if desc["kind"] == "tally" and keyed and all(r.stat == "rate" for r in keyed) and all(
+                isinstance(r.key, (int, float)) and not isinstance(r.key, bool) for r in keyed):
+            out.append((_save(_rate_curve(plt, summary, desc, keyed), folder, f"rate_{name}.png"),
+                        f"{name}: {desc['doc'] or 'rate'} The rate at each key, with 95% intervals; "
+                        "the grey bars count the tallies at each key."))
+        elif desc["kind"] == "per_player" and keyed and all(r.stat == "rate" for r in keyed):
+            fig = _rate_bars(plt, keyed, f"{summary.ruleset}: {name}", f"by {desc['by']}" if desc.get("by") else "key",
+                             1 / summary.players if summary.players else None, desc["doc"])
+            out.append((_save(fig, folder, f"rate_{name}.png"), f"{name}: {desc['doc']} (95% intervals)."))
+        elif desc["kind"] == "per_game" and keyed and all(r.stat == "rate" for r in keyed):
+            for r in keyed:
+                r.label = r.label.split(":")[0]
+            fig = _rate_bars(plt, keyed, f"{summary.ruleset}: {name}, share of games",
+                             f"by {desc['by']}" if desc.get("by") and len(desc["by"]) < 60 else "", doc=desc["doc"])
+            out.append((_save(fig, folder, f"share_{name}.png"), f"{name}: share of games for each key (95% intervals)."))
+    return out
+
+
+def _rate_curve(plt, summary: Summary, desc: dict, rows: list[Row]):
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    total = sum(r.n for r in rows)
+    rows = [r for r in rows if r.n >= max(5, total * 0.005)]  # a key seen a handful of times has no rate to speak of
+    xs = [r.key for r in rows]
+    est = [r.interval() for r in rows]
+    counts = ax.twinx()
+    counts.bar(xs, [r.n for r in rows], color="#d3d7cf", width=0.8, zorder=0)
+    counts.set_ylabel("tallies at this key", color=_GREY)
+    counts.tick_params(axis="y", colors=_GREY)
+    counts.spines["right"].set_visible(True)
+    ax.set_zorder(counts.get_zorder() + 1)
+    ax.patch.set_visible(False)
+    ax.fill_between(xs, [e[1] for e in est], [e[2] for e in est], color=_BLUE, alpha=0.2, lw=0)
+    ax.plot(xs, [e[0] for e in est], "o-", color=_BLUE, lw=2)
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+    if all(float(x).is_integer() for x in xs):
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    ax.set_xlabel("key: the value after 'by' in the tally statement")
+    ax.set_ylabel("rate (95% interval)")
+    _title(ax, f"{summary.ruleset}: {desc['name']}, rate by key (keys tallied at least {max(5, total * 0.005):.0f} times)",
+           desc.get("doc") or "")
+    return fig
+
+
+def _table(groups) -> str:
+    out = ["<table><tr><th>metric</th><th>row</th><th>estimate</th><th>95% interval</th><th>n</th><th>median</th></tr>"]
+    for desc, rows in groups:
+        name = desc["name"] or "games"
+        for i, r in enumerate(rows):
+            est, lo, hi = r.interval()
+            first = (f"<td rowspan='{len(rows)}' class='m'><b>{html.escape(name)}</b> <i>{html.escape(desc['kind'])}</i>"
+                     f"<br><small>{html.escape(desc.get('doc') or '')}</small></td>") if i == 0 else ""
+            med = f"{median(r.values):g}" if r.values else ""
+            out.append(f"<tr>{first}<td>{html.escape(r.label)}</td><td class='n'>{fmt(r, est)}</td>"
+                       f"<td class='n'>{fmt(r, lo)} .. {fmt(r, hi)}</td><td class='n'>{r.n:g}</td><td class='n'>{med}</td></tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+_CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;vertical-align:top}
+th{background:#eee}.n{text-align:right;font-variant-numeric:tabular-nums}.m{max-width:18em}
+figure{margin:1.5em 0}figcaption{color:#555}img{max-width:100%}.err{color:#a40000}"""
+
+
+def write_report(summary: Summary, folder: str) -> str:
+    """Write index.html and its PNG plots into `folder` (created if needed); the page's path."""
+    os.makedirs(folder, exist_ok=True)
+    figures = plots(summary, folder)
+    groups = summary.rows()
+    title = f"Simulation of {summary.ruleset}"
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
+             f"<p>{summary.games} games, {summary.players} players ({html.escape(', '.join(summary.agents))}), "
+             f"seeds {summary.seed}..{summary.seed + summary.games - 1}, {summary.seconds:.1f} s.</p>"]
+    if summary.errors:
+        e = summary.errors[0]
+        parts.append(f"<p class='err'>Errors in {len(summary.errors)} games; the first, seed {e['seed']}: "
+                     f"{html.escape(str(e['error']))}</p>")
+    if summary.never_reached is not None:
+        parts.append(f"<p>Step nodes of the sequence graph that no game reached: {len(summary.never_reached)}"
+                     + (f" ({html.escape(', '.join(summary.never_reached[:12]))}"
+                        f"{', ...' if len(summary.never_reached) > 12 else ''})" if summary.never_reached else "") + ".</p>")
+    for name, caption in figures:
+        parts.append(f"<figure><img src='{html.escape(name)}' alt='{html.escape(caption)}'>"
+                     f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    parts.append("<h2>Every row</h2><p>Rates with 95% Wilson intervals; means with 95% Student-t intervals.</p>")
+    parts.append(_table(groups))
+    parts.append("</body></html>")
+    path = os.path.join(folder, "index.html")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(parts))
+    return path
+
