@@ -131,7 +131,13 @@ def merge(parent: YMap, child: YMap) -> YMap:
             sec = YMap(node.span, dict(pnode.entries), dict(pnode.key_spans))
             for ek, ev in node.entries.items():
                 pe = pnode.get(ek)
-                sec.entries[ek] = _merge_map(pe, ev) if isinstance(pe, YMap) and isinstance(ev, YMap) else ev
+                merged_entry = _merge_map(pe, ev) if isinstance(pe, YMap) and isinstance(ev, YMap) else ev
+                if key == "tables" and isinstance(pe, YMap) and isinstance(ev, YMap):
+                    # a variant that names some rows of a table changes those rows, and keeps the others
+                    prows, crows = pe.get("rows"), ev.get("rows")
+                    if isinstance(prows, YMap) and isinstance(crows, YMap):
+                        merged_entry.entries["rows"] = _merge_map(prows, crows)
+                sec.entries[ek] = merged_entry
                 sec.key_spans[ek] = node.key_span(ek)
             out.entries[key] = sec
         elif key in MERGED_MAPS and isinstance(node, YMap) and isinstance(pnode, YMap):
@@ -219,6 +225,14 @@ def apply_overrides(merged: YMap, overrides: Optional[YNode]) -> list[Diagnostic
             target = str(op.get("remove_entry").plain())
             section, _, key = target.partition(".")
             sec = merged.get(section)
+            if section == "triggers" and isinstance(sec, YSeq):
+                kept = [t for t in sec.items if _id(t) != key]
+                if len(kept) == len(sec.items):
+                    diags.append(error("E503", f"no trigger with the id '{key}' to remove", op.get("remove_entry").span,
+                                       did_you_mean(key, [i for i in map(_id, sec.items) if i])))
+                else:
+                    merged.entries["triggers"] = YSeq(sec.span, kept)
+                continue
             if not isinstance(sec, YMap) or key not in sec.entries:
                 keys = list(sec.entries) if isinstance(sec, YMap) else list(MAPPING_SECTIONS)
                 diags.append(error("E503", f"nothing to remove at '{target}'", op.get("remove_entry").span,
@@ -228,7 +242,8 @@ def apply_overrides(merged: YMap, overrides: Optional[YNode]) -> list[Diagnostic
             del sec.entries[key]
             merged.entries[section] = sec
             continue
-        verb = next((v for v in ("replace", "insert_before", "insert_after", "remove") if op.get(v) is not None), None)
+        verb = next((v for v in ("replace", "insert_before", "insert_after", "remove", "update") if op.get(v) is not None),
+                    None)
         if verb is None:
             continue
         tnode = op.get(verb)
@@ -252,6 +267,14 @@ def apply_overrides(merged: YMap, overrides: Optional[YNode]) -> list[Diagnostic
                                did_you_mean(step_id, ids) or "only steps with an 'id:' can be edited by a variant"))
             continue
         body, i = hit
+        if verb == "update":
+            step = body.items[i]
+            changes = op.get("set")
+            if not isinstance(step, YMap):
+                diags.append(error("E503", f"step '{target}' is a plain string: replace it instead", tnode.span))
+            elif isinstance(changes, YMap):
+                body.items[i] = _deep_merge(step, changes)
+            continue
         new = _new_steps(op.get("with") if verb == "replace" else op.get("steps"))
         if verb == "replace":
             body.items[i:i + 1] = new
@@ -262,6 +285,16 @@ def apply_overrides(merged: YMap, overrides: Optional[YNode]) -> list[Diagnostic
         else:
             del body.items[i]
     return diags
+
+
+def _deep_merge(base: YMap, changes: YMap) -> YMap:
+    """`base` with `changes` laid over it: nested mappings merge key by key, anything else is replaced."""
+    out = YMap(base.span, dict(base.entries), dict(base.key_spans))
+    for k, v in changes.entries.items():
+        old = base.get(k)
+        out.entries[k] = _deep_merge(old, v) if isinstance(old, YMap) and isinstance(v, YMap) else v
+        out.key_spans[k] = changes.key_span(k)
+    return out
 
 
 def _deep_copy(node: YNode) -> YNode:
