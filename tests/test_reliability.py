@@ -205,3 +205,14 @@ def test_odd_numbers_ask_again(bad):
     agent = HumanAgent(0, stdin=io.BytesIO(bad + b"4\n"), stdout=out)
     assert agent.choose(Decision(0, "number", "How many?", min=0, max=5), VIEW) == 4
     assert "try again" in out.getvalue()
+
+
+def test_a_log_whose_last_record_lost_its_newline_is_continued(tmp_path, capsys, stop_after):
+    """Found by fuzzing: the kept part was cut one byte too long, which padded the log with a NUL."""
+    save, log = tmp_path / "g.save", tmp_path / "g.log"
+    assert play("pig", None, [stop_after(8), "random"], 6, str(log), {}, quiet=True, save_path=str(save)) == 1
+    log.write_bytes(log.read_bytes().rstrip(b"\n"))
+    assert play("pig", None, ["random"], 1, str(log), {}, quiet=True, resume_path=str(save)) == 0
+    assert b"\x00" not in log.read_bytes()
+    report = replay(str(log))
+    assert report.ok and report.complete, report.message

@@ -219,7 +219,7 @@ LIMITS = {
     "file-size": ("ruleset: big\ntitle: Big\n# " + "x" * 2_000_001 + "\n", "E002", "over the limit"),
     "alias-expansion": (BILLION_LAUGHS, "E006", "more than 200000 nodes"),
     "yaml-nesting-depth": ("ruleset: deep\ntitle: Deep\nnotes: " + "[" * 100_000 + "]" * 100_000 + "\n", "E007", "nest"),
-    "node-count": ("ruleset: wide\ntitle: Wide\nnotes: [" + ",".join(["0"] * 250_000) + "]\n", "E006",
+    "node-count": ("ruleset: wide\ntitle: Wide\nnotes: [" + ",".join(["0"] * 205_000) + "]\n", "E006",
                    "more than 200000 nodes"),
     "dsl-length": (_runtime("log " + " + ".join(["1"] * 1500)), "E105", "over the limit of 4000"),
     "expression-depth": (_runtime("log " + "(" * 60 + "1" + ")" * 60), "E104", "nested deeper than 40"),
@@ -242,7 +242,7 @@ LIMITS = {
     "function-chain-depth": (_runtime("log f600(1)", extra=_chained_functions(600)), "R001", "recursion"),
 }
 MAX_STEPS = 1_000_000  # the default is 5,000,000 (about 3-5 s of a tight loop on the test machine)
-SECONDS = 5.0
+SECONDS = 5.0  # of CPU time per case
 
 CHILD = textwrap.dedent("""
     import json, resource, sys, time
@@ -252,7 +252,7 @@ CHILD = textwrap.dedent("""
     from rulecraft.loader import load_ruleset
     from rulecraft.runtime.game import Game, GameError
     for path in sys.argv[2:]:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         out = {"case": path}
         errors = []
         try:
@@ -270,6 +270,7 @@ CHILD = textwrap.dedent("""
         out["codes"] = [d.code for d in errors]
         out["messages"] = [d.message for d in errors]
         out["seconds"] = time.perf_counter() - t
+        out["cpu"] = time.process_time() - cpu
         print(json.dumps(out), flush=True)
 """)
 
@@ -283,7 +284,7 @@ def limit_results(tmp_path_factory) -> dict:
         path.write_text(text, encoding="utf-8")
         paths.append(str(path))
     proc = subprocess.run([sys.executable, "-c", CHILD, str(MAX_STEPS), *paths], capture_output=True, text=True,
-                          timeout=len(paths) * SECONDS + 30)
+                          timeout=len(paths) * SECONDS * 2 + 60)
     results = {}
     for line in proc.stdout.splitlines():
         rec = json.loads(line)
@@ -300,8 +301,9 @@ def test_each_limit_gives_its_diagnostic_within_seconds(limit_results, name):
     assert "crash" not in got, got["crash"]
     assert code in got["codes"], got
     assert any(words in m for c, m in zip(got["codes"], got["messages"]) if c == code), got
-    assert got["seconds"] < SECONDS, f"{name}: the diagnostic took {got['seconds']:.1f} s"
-    print(f"{name}: {got['codes']} in {got['seconds']:.2f} s")
+    # CPU time: a busy test machine stretches the clock, not the work (the clock gets a looser bound)
+    assert got["cpu"] < SECONDS, f"{name}: the diagnostic took {got['cpu']:.1f} s of CPU"
+    assert got["seconds"] < 4 * SECONDS, f"{name}: the diagnostic took {got['seconds']:.1f} s"
 
 
 def test_a_record_that_would_contain_itself_is_refused():

@@ -49,6 +49,11 @@ class _Printable:
         return getattr(self.stream, name)
 
 
+def _err(text: str) -> None:
+    """An error line on stderr; it may quote a stranger's file, so control characters are shown as '?'."""
+    print(text.translate(_Printable._MAP), file=sys.stderr)
+
+
 def _same_file(a: Optional[str], b: Optional[str]) -> bool:
     return bool(a and b) and os.path.realpath(a) == os.path.realpath(b)  # type: ignore[arg-type]
 
@@ -95,8 +100,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         if not agent_kinds:
             agent_kinds = saved.agents or ["random"]
             if not all(k in RESUMABLE_KINDS for k in agent_kinds):
-                print(f"rulecraft play: the saved game was played by {', '.join(agent_kinds)}; a save file cannot "
-                      "choose agents that read files or run code: give them again with --agent", file=sys.stderr)
+                _err(f"rulecraft play: the saved game was played by {', '.join(agent_kinds)}; a save file cannot "
+                     "choose agents that read files or run code: give them again with --agent")
                 return 2
     else:
         n = players if players is not None else rs.players.default
@@ -121,7 +126,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             except SaveError as exc:
                 return _save_failed(resume_path, exc)
             for w in saved.warnings:
-                print(f"warning: {w}", file=sys.stderr)
+                _err(f"warning: {w}")
             game.listener = say
             if say:
                 say(f"{rs.title}: resumed after {len(records)} decisions; {n} players ({', '.join(kinds[:n])}), "
@@ -132,8 +137,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                     writer = GameLogWriter.resume(log_path, header, records, end_record(game) if game.over else None)
                 except LogMismatch as exc:
                     where = f"{log_path}:{exc.line}" if exc.line else log_path
-                    print(f"rulecraft play: {where}: cannot go on with this log: {exc}; give another --log",
-                          file=sys.stderr)
+                    _err(f"rulecraft play: {where}: cannot go on with this log: {exc}; give another --log")
                     return 1
             taken = saved.decisions
         else:
@@ -215,7 +219,7 @@ def _fast_forward(agents: list, kinds: list[str]):
 
 def _save_failed(path: Optional[str], exc: SaveError) -> int:
     where = f"{path}:{exc.line}" if exc.line else f"{path}"
-    print(f"rulecraft play: {where}: cannot resume: {exc.message}", file=sys.stderr)
+    _err(f"rulecraft play: {where}: cannot resume: {exc.message}")
     return 1
 
 

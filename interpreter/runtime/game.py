@@ -97,6 +97,7 @@ class Game:
         self.frame_counter = 0
         self.halt_depth = 0  # run() returns when no more frames than this remain (scenarios set it)
         self._events: list = []
+        self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
             self.triggers.setdefault(t.on, []).append(t)
@@ -167,7 +168,8 @@ class Game:
         self.frames[-1].locals[ANSWER] = value
         run(self)
 
-    def push(self, seq: str, args: dict) -> None:
+    def push(self, seq: str, args: dict, own: bool = False) -> None:
+        """Start a sequence; its locals are a copy of `args` (or `args` itself when the caller hands it over)."""
         if len(self.frames) >= self.max_depth:
             top = self.frames[-1]
             raise RuleError(f"sequences call each other more than {self.max_depth} deep (last: '{seq}' from '{top.seq}')",
@@ -175,7 +177,7 @@ class Game:
                             "a trigger or a call keeps starting itself")
         self.frame_counter += 1
         s = self.rs.sequences[seq]
-        f = Frame(seq, s.kind, dict(args), self.frame_counter)
+        f = Frame(seq, s.kind, args if own else dict(args), self.frame_counter)
         self.frames.append(f)
         self.locals = f.locals
 
@@ -195,12 +197,19 @@ class Game:
         raise RuleError(f"there is no zone {z.slot}", None)
 
     def family_zones(self, name: str) -> list[ZoneRef]:
+        """The zones of a family, in order (callers copy the list: a fixed family's is kept and shared)."""
+        fixed = self._families.get(name)
+        if fixed is not None:
+            return fixed
         zd = self.rs.zones[name]
         if zd.per == "dynamic":
             return [ZoneRef(name, i) for i in range(1, self.dynamic[name] + 1) if ZoneRef(name, i) in self.zones]
         if zd.per == "player":
-            return [ZoneRef(name, p.seat) for p in self.players]
-        return [ZoneRef(name, k) for k in zd.per]
+            refs = [ZoneRef(name, p.seat) for p in self.players]
+        else:
+            refs = [ZoneRef(name, k) for k in zd.per]
+        self._families[name] = refs
+        return refs
 
     def family_member(self, name: str, key: Any, span: Span) -> ZoneRef:
         zd = self.rs.zones[name]

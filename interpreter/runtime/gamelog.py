@@ -104,6 +104,11 @@ class GameLogWriter:
         w.fh.truncate()
         if keep_bytes == 0:
             w._write(header)
+        else:
+            with open(path, "rb") as fh:
+                fh.seek(keep_bytes - 1)
+                if fh.read(1) != b"\n":
+                    w.fh.write("\n")
         for rec in records[kept:]:
             w._write(rec)
         w.count = len(records)
@@ -132,39 +137,54 @@ class GameLogWriter:
 
 
 def _matching_prefix(path: str, header: dict, records: list[dict], over_record: Optional[dict]) -> tuple[int, int, bool]:
-    """(bytes to keep, decision records kept, end record kept) of an existing log of this game."""
+    """(bytes to keep, decision records kept, end record kept) of an existing log of this game.
+
+    What a kill can leave is dropped: a last line cut short, and one decision logged after
+    the last save. Anything else that does not fit the saved game is refused, and the file
+    is left as it is.
+    """
     with open(path, "rb") as fh:
         raw = fh.read(MAX_LOG_BYTES + 1)
     if len(raw) > MAX_LOG_BYTES:
         raise LogMismatch(f"the log is larger than {MAX_LOG_BYTES:,} bytes")
-    offset, kept, ended = 0, 0, False
+    pos, offset, kept, ended, extra = 0, 0, 0, False, 0  # pos: where the line starts; offset: what is kept
     for i, line in enumerate(raw.split(b"\n"), 1):
-        complete_line = offset + len(line) < len(raw)  # followed by a newline: not cut short
-        rec = _parse(line) if complete_line else None
+        cut = pos + len(line) >= len(raw)  # no newline after it: the last line, written in part
+        pos += len(line) + 1
+        rec = _parse(line)
+        if cut and not isinstance(rec, dict):
+            break  # cut short by a kill (or nothing after the last newline): drop it
         if i == 1:
             if not isinstance(rec, dict) or rec.get("type") != "header":
                 raise LogMismatch("it is not a game log (its first line is no log header)", 1)
-            if _header_problem(rec):
-                raise LogMismatch(f"its header is damaged: {_header_problem(rec)}", 1)
+            if header_problem(rec):
+                raise LogMismatch(f"its header is damaged: {header_problem(rec)}", 1)
             for key in ("format", "name", "seed", "players", "overrides"):
                 if rec.get(key) != header.get(key):
                     raise LogMismatch(f"it is the log of another game (its {key} is {rec.get(key)!r}, "
                                       f"the saved game's is {header.get(key)!r})", 1)
+        elif not line.strip():
+            pass  # a blank line: replay skips it too
         elif not isinstance(rec, dict):
-            break  # cut short by a kill: drop it
-        elif rec.get("type") == "decision":
-            if kept == len(records):
-                break  # logged after the save was written: the resumed game decides it again
+            raise LogMismatch(f"line {i} is not a log record", i)
+        elif rec.get("type") == "decision" and kept < len(records):
             if rec != records[kept]:  # the same decision, chance and checkpoint, or another game
                 raise LogMismatch(f"its decision {kept + 1} is not the saved game's decision {kept + 1}", i)
             kept += 1
+        elif rec.get("type") == "decision":
+            extra += 1  # logged after the last save; a kill leaves at most one
+            if extra > 1:
+                raise LogMismatch(f"it goes on past the saved game ({len(records)} decisions): it belongs to "
+                                  "a later save", i)
+            continue  # dropped (and so is all that follows): the resumed game decides it again
         elif rec.get("type") == "end" and over_record is not None and kept == len(records):
             ended = True
-            offset += len(line) + 1
-            break
+        elif rec.get("type") == "end":
+            raise LogMismatch("it ends the game where the saved game goes on", i)
         else:
-            break
-        offset += len(line) + 1
+            raise LogMismatch(f"line {i} is not a record of this log", i)
+        if not extra:
+            offset = min(pos, len(raw))  # a last whole record without its newline: resume() adds it
     return offset, kept, ended
 
 
@@ -197,7 +217,7 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _header_problem(header: dict) -> Optional[str]:
+def header_problem(header: dict) -> Optional[str]:
     """What makes a header unusable, or None."""
     fmt = header.get("format", LOG_FORMAT)  # the first logs had no format: they are format 1
     if fmt != LOG_FORMAT:
@@ -286,7 +306,7 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
     if not records or records[0][1].get("type") != "header":
         return ReplayReport(False, "the first line is not a game log header", records[0][0] if records else 1)
     hline, header = records[0]
-    problem = _header_problem(header)
+    problem = header_problem(header)
     if problem:
         return ReplayReport(False, problem, hline)
     ref = ruleset or header["ruleset"]

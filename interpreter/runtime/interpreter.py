@@ -267,7 +267,7 @@ def h_return(g, f, ins) -> None:
 def h_call(g, f, ins) -> None:
     seq, args = ins.arg
     values = {k: e.fn(g) for k, e in args}
-    g.push(seq, values)  # before moving on: a too-deep call is reported at this step
+    g.push(seq, values, own=True)  # before moving on: a too-deep call is reported at this step
     f.pc += 1
 
 
@@ -289,6 +289,9 @@ def h_foreach_next(g, f, ins) -> None:
 
 
 # ---------------------------------------------------------------- decisions
+_NODES: dict = {}  # id(decision spec) -> (spec, its place as text)
+
+
 def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
     """Build the decision a spec describes; None when there is no real choice (taken at once)."""
     who = spec.player.fn(g)
@@ -296,7 +299,12 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
     prompt = spec.prompt.fn(g) if spec.prompt is not None else ""
     kind = spec.kind
-    d = Decision(who.seat, kind, prompt, purpose=purpose, node=str(spec.span))
+    node = _NODES.get(id(spec))
+    if node is None or node[0] is not spec:  # the place of the step, as text: worked out once per spec
+        if len(_NODES) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
+            _NODES.clear()
+        node = _NODES[id(spec)] = (spec, str(spec.span))
+    d = Decision(who.seat, kind, prompt, purpose=purpose, node=node[1])
     if kind == "yesno":
         d.options = [True, False]
     elif kind == "number":

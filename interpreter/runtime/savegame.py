@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from .. import __version__
-from .gamelog import _header_problem, decision_record, log_header, ruleset_fingerprint
+from .gamelog import decision_record, header_problem, log_header, ruleset_fingerprint
 from .state_io import FORMAT as STATE_FORMAT
 from .state_io import hash_of, state_hash, to_json
 
@@ -169,7 +169,7 @@ def read_save(path: str) -> SavedGame:
     if fmt != SAVE_FORMAT:
         raise SaveError(f"the game was saved in save format {fmt!r} (by rulecraft {header.get('rulecraft', '?')}); "
                         f"this rulecraft ({__version__}) reads save format {SAVE_FORMAT}", 1)
-    problem = _header_problem(_as_log_header(header))
+    problem = header_problem(_as_log_header(header))
     if problem:
         raise SaveError(problem, 1)
     count = header.get("decisions")
