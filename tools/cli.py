@@ -301,7 +301,7 @@ def args_play(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: the ruleset's)")
     p.add_argument("--agent", action="append", metavar="KIND", default=[],
-                   help="who decides for the next seat: random, first, human, script:FILE or "
+                   help="who decides for the next seat: random, first, greedy, human, script:FILE or "
                         "python:MODULE:CLASS; repeat once per seat (the last kind fills the remaining seats, "
                         "human excepted); default: all random")
     p.add_argument("--seed", type=_seed, metavar="S", default=1,

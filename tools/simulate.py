@@ -242,10 +242,16 @@ def report(summary: Summary) -> str:
         lines.append("metrics (mean or rate, 95% interval):")
         for desc, rows in groups:
             lines.append(f"  {desc['name']} ({desc['kind']}){': ' + desc['doc'] if desc['doc'] else ''}")
-            for r in rows[:_MAX_ROWS]:
+            shown = rows
+            if len(rows) > _MAX_ROWS:  # the whole-metric rows, then the keys tallied most, in key order
+                keyed = sorted((r for r in rows if r.key is not None), key=lambda r: -r.n)
+                room = max(0, _MAX_ROWS - sum(1 for r in rows if r.key is None))
+                keep = {id(r) for r in keyed[:room]}
+                shown = [r for r in rows if r.key is None or id(r) in keep]
+            for r in shown:
                 lines.append("    " + row_text(r))
-            if len(rows) > _MAX_ROWS:
-                lines.append(f"    ... {len(rows) - _MAX_ROWS} more rows in --json / --report")
+            if len(shown) < len(rows):
+                lines.append(f"    ... {len(rows) - len(shown)} keys tallied less often: see --json, --csv or --report")
     if summary.never_reached is not None:
         lines.append(f"never reached: {len(summary.never_reached)} step nodes of the sequence graph")
     return "\n".join(lines)
