@@ -19,7 +19,10 @@ import statistics
 import sys
 import time
 
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_games import play_seeds  # noqa: E402  (one play loop for every benchmark)
 
 from bench_validate import machine  # noqa: E402
 from dune_baseline import play_phase  # noqa: E402
@@ -32,15 +35,8 @@ TARGET_RATIO = 2.0
 
 
 def engine_run(rs, phases: int, players: int) -> tuple[float, int]:
-    decisions = 0
     t0 = time.perf_counter()
-    for seed in range(phases):
-        g = Game(rs, players, seed)
-        agents = [RandomAgent(p.seat, seed) for p in g.players]
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, None))
-        decisions += g.decisions
+    decisions, _steps = play_seeds(rs, range(phases), players)
     return time.perf_counter() - t0, decisions
 
 

@@ -22,10 +22,10 @@ from rulecraft.runtime.game import Game
 DEFAULT = ["dml", "pig", "sealed-auction", "stack-duel"]
 
 
-def play_all(rs, games: int, players: int | None) -> tuple[float, int, int]:
+def play_seeds(rs, seeds, players: int | None) -> tuple[int, int]:
+    """Play one seeded random-agent game per seed; (decisions, steps) in all."""
     decisions = steps = 0
-    t0 = time.perf_counter()
-    for seed in range(games):
+    for seed in seeds:
         g = Game(rs, players, seed)
         agents = [RandomAgent(p.seat, seed) for p in g.players]
         while not g.over:
@@ -33,6 +33,12 @@ def play_all(rs, games: int, players: int | None) -> tuple[float, int, int]:
             g.apply(agents[d.player].choose(d, None))
         decisions += g.decisions
         steps += g.steps
+    return decisions, steps
+
+
+def play_all(rs, games: int, players: int | None) -> tuple[float, int, int]:
+    t0 = time.perf_counter()
+    decisions, steps = play_seeds(rs, range(games), players)
     return time.perf_counter() - t0, decisions, steps
 
 

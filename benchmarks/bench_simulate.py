@@ -25,6 +25,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from bench_games import play_seeds  # one play loop for every benchmark
 import tracemalloc
 
 from bench_validate import machine  # one description of the machine for every benchmark
@@ -34,16 +36,7 @@ from rulecraft.runtime.game import Game
 
 
 def play(rs, seeds, players):
-    decisions = steps = 0
-    for seed in seeds:
-        g = Game(rs, players, seed)
-        agents = [RandomAgent(p.seat, seed) for p in g.players]
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, None))
-        decisions += g.decisions
-        steps += g.steps
-    return decisions, steps
+    return play_seeds(rs, seeds, players)
 
 
 def timed(rs, games, players):

@@ -22,36 +22,7 @@ import statistics
 import sys
 import time
 
-try:
-    from rulecraft.runtime.rng import SplitMix
-except ImportError:  # pragma: no cover - a copy of the same 64-bit generator, for use without the package
-    _MASK = (1 << 64) - 1
-
-    class SplitMix:  # type: ignore[no-redef]
-        __slots__ = ("state",)
-
-        def __init__(self, seed: int = 0):
-            self.state = seed & _MASK
-
-        def next64(self) -> int:
-            self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-            z = self.state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            return z ^ (z >> 31)
-
-        def below(self, n: int) -> int:
-            limit = _MASK - (_MASK + 1) % n
-            while True:
-                x = self.next64()
-                if x <= limit:
-                    return x % n
-
-        def shuffle(self, items: list) -> None:
-            for i in range(len(items) - 1, 0, -1):
-                j = self.below(i + 1)
-                items[i], items[j] = items[j], items[i]
-
+from rulecraft.runtime.rng import SplitMix  # the engine's generator: the same chance results
 KINDS = ("weapon", "defense", "special", "worthless")
 MAX_COPIES = 12
 DEFAULTS = {

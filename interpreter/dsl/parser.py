@@ -372,21 +372,26 @@ class _Build(Transformer):
         return A.Pass(self._span(meta))
 
 
-def _nesting(text: str) -> int:
-    depth = best = 0
+def scan_depths(text: str):
+    """(position, character, bracket depth) for each character outside quotes."""
+    depth = 0
     quote = None
-    for ch in text:
+    for i, ch in enumerate(text):
         if quote:
             if ch == quote:
                 quote = None
         elif ch in "'\"":
             quote = ch
-        elif ch in "([{":
-            depth += 1
-            best = max(best, depth)
-        elif ch in ")]}":
-            depth -= 1
-    return best
+        else:
+            if ch in ")]}":
+                depth -= 1
+            yield i, ch, depth
+            if ch in "([{":
+                depth += 1
+
+
+def _nesting(text: str) -> int:
+    return max((d + 1 for _i, ch, d in scan_depths(text) if ch in "([{"), default=0)
 
 
 def _state_key(state) -> object:

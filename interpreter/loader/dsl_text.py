@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, DiagnosticError, error
 from ..dsl import ast as A
 from ..dsl.compiler import Compiler
-from ..dsl.parser import parse_expression, parse_statements, parse_template
+from ..dsl.parser import parse_expression, parse_statements, scan_depths, parse_template
 from ..model.ruleset import CExpr, CStmt
 from .yaml_source import Limits, YNode, YScalar
 
@@ -108,22 +108,9 @@ class DslText:
 
 def split_statements(text: str) -> list[str]:
     """The statements of a string, split at the ';' that are outside quotes and brackets."""
-    parts, depth, quote, start = [], 0, None, 0
-    for i, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == ";" and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
+    cuts = [i for i, ch, depth in scan_depths(text) if ch == ";" and depth == 0]
+    bounds = zip([-1] + cuts, cuts + [len(text)])
+    return [p for p in (text[a + 1:b].strip() for a, b in bounds) if p]
 
 
 def compile_stmts(text: DslText, node: YNode, compiler) -> tuple[CStmt, ...]:
