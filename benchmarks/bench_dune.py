@@ -25,10 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_games import play_seeds  # noqa: E402  (one play loop for every benchmark)
 
 from bench_validate import machine  # noqa: E402
-from dune_baseline import play_phase  # noqa: E402
-from rulecraft.agents.base import RandomAgent  # noqa: E402
+from dune_baseline import run as baseline_run  # noqa: E402
 from rulecraft.loader import load_ruleset  # noqa: E402
-from rulecraft.runtime.game import Game  # noqa: E402
 
 TARGET_PHASES_PER_S = 5_000
 TARGET_RATIO = 2.0
@@ -40,12 +38,6 @@ def engine_run(rs, phases: int, players: int) -> tuple[float, int]:
     return time.perf_counter() - t0, decisions
 
 
-def baseline_run(phases: int, players: int) -> tuple[float, int]:
-    decisions = 0
-    t0 = time.perf_counter()
-    for seed in range(phases):
-        decisions += play_phase(seed, players)["decisions"]
-    return time.perf_counter() - t0, decisions
 
 
 def main(argv=None) -> int:

@@ -30,9 +30,7 @@ from bench_games import play_seeds  # one play loop for every benchmark
 import tracemalloc
 
 from bench_validate import machine  # one description of the machine for every benchmark
-from rulecraft.agents.base import RandomAgent
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.game import Game
 
 
 def play(rs, seeds, players):

@@ -118,12 +118,13 @@ def play_phase(seed: int, players: int = 6, **settings) -> dict:
             "decisions": decisions, "winners": winners}
 
 
-def run(phases: int, players: int) -> float:
-    """Seconds to play seeds 0..phases-1."""
+def run(phases: int, players: int) -> tuple[float, int]:
+    """Seconds to play seeds 0..phases-1, and the decisions made in all."""
+    decisions = 0
     t0 = time.perf_counter()
     for seed in range(phases):
-        play_phase(seed, players)
-    return time.perf_counter() - t0
+        decisions += play_phase(seed, players)["decisions"]
+    return time.perf_counter() - t0, decisions
 
 
 def main(argv=None) -> int:
@@ -133,7 +134,7 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=6)
     args = ap.parse_args(argv)
     run(min(20, args.phases), args.players)  # warm-up
-    times = [run(args.phases, args.players) for _ in range(args.repeat)]
+    times = [run(args.phases, args.players)[0] for _ in range(args.repeat)]
     med = statistics.median(times)
     print(f"baseline ({args.players} players, {args.phases} phases x {args.repeat}): "
           f"{args.phases / med:,.0f} phases/s median ({args.phases / min(times):,.0f} best)")

@@ -23,11 +23,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulecraft.agents.base import RandomAgent
+from gamerecord import record_game
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.game import Game
 from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, ReplayReport, end_record, log_header, replay
-from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
+from rulecraft.runtime.savegame import SaveError, read_save, restore
 
 RULESETS = Path(__file__).resolve().parent / "cases" / "_rulesets"
 FUZZ = settings(max_examples=120, deadline=None, print_blob=True,
@@ -37,23 +36,8 @@ FUZZ = settings(max_examples=120, deadline=None, print_blob=True,
 
 def _play(name: str, seed: int, folder: Path, stop_after: int | None = None) -> tuple[Path, Path]:
     ref = str(RULESETS / f"{name}.yaml")
-    rs = load_ruleset(ref).ruleset
-    g = Game(rs, None, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
     log, save = folder / f"{name}-{seed}.log", folder / f"{name}-{seed}.save"
-    w = GameLogWriter(str(log), ref, g, {}, ["random"] * len(g.players))
-    s = SaveWriter(str(save), ref, g, {}, ["random"] * len(g.players))
-    while not g.over and (stop_after is None or g.decisions < stop_after):
-        d = g.pending
-        chance = list(g.chance)
-        wire = agents[d.player].choose(d, g.view(d.player))
-        g.apply(wire)
-        w.decision(g, d.player, wire, chance)
-        s.record(d.player, wire)
-    if g.over:
-        w.end(g)
-    w.close()
-    s.write(g)
+    record_game(ref, ref, seed, str(log), str(save), stop_after=stop_after)
     return log, save
 
 

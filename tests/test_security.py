@@ -325,3 +325,10 @@ def test_the_cli_reports_a_runaway_ruleset_without_a_traceback(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "error[R001]" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_the_parser_keeps_no_pickled_cache():
+    """Lark's cache=True loads a pickle from the shared temporary folder: never turn it on."""
+    from rulecraft.dsl.parser import _parser
+
+    assert not _parser().options.cache

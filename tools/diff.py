@@ -471,20 +471,15 @@ def _nested(n: int) -> str:
 
 def _sequence_changes(a: M.Ruleset, b: M.Ruleset, diff: Diff) -> list[Change]:
     out = []
-    for sid, seq in a.sequences.items():
-        if sid not in b.sequences:
+    for how, mine, other in (("removed", a, b), ("added", b, a)):
+        for sid, seq in mine.sequences.items():
+            if sid in other.sequences:
+                continue
             tree = step_tree(seq)
-            out.append(Change("Sequences", "removed", f"sequence {sid}",
+            out.append(Change("Sequences", how, f"sequence {sid}",
                               (f"kind {seq.kind}, {len(tree)} steps" + (f": {seq.title}" if seq.title else ""),),
                               sid))
-            diff.sequences[sid] = SequenceChanges("removed", removed=set(tree))
-    for sid, seq in b.sequences.items():
-        if sid not in a.sequences:
-            tree = step_tree(seq)
-            out.append(Change("Sequences", "added", f"sequence {sid}",
-                              (f"kind {seq.kind}, {len(tree)} steps" + (f": {seq.title}" if seq.title else ""),),
-                              sid))
-            diff.sequences[sid] = SequenceChanges("added", added=set(tree))
+            diff.sequences[sid] = SequenceChanges(how, **{how: set(tree)})
     for sid, sa in a.sequences.items():
         sb = b.sequences.get(sid)
         if sb is None:

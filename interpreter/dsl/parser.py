@@ -57,14 +57,10 @@ KEYWORDS = {
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    options = dict(parser="lalr", start=["expr_start", "stmts_start"], propagate_positions=True,
-                   maybe_placeholders=True)
-    try:
-        # building the LALR tables takes ~90 ms; Lark keeps them in a cache file keyed by the
-        # grammar and options, so later processes start faster
-        return Lark(grammar, cache=True, **options)
-    except OSError:  # pragma: no cover - no writable temporary folder
-        return Lark(grammar, **options)
+    # No `cache=True`: Lark's cache is a pickle at a predictable path in the shared temporary
+    # folder, so another user of the machine could make us load one (see docs/security.md).
+    return Lark(grammar, parser="lalr", start=["expr_start", "stmts_start"], propagate_positions=True,
+                maybe_placeholders=True)
 
 
 def _unquote(raw: str) -> str:

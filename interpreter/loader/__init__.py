@@ -7,7 +7,6 @@ problems as it can find.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -90,6 +89,3 @@ def load_ruleset(
     result.diagnostics.sort(key=sort_key)
     return result
 
-
-def ruleset_dir(path: str) -> str:
-    return os.path.dirname(os.path.abspath(path))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
@@ -12,9 +11,6 @@ from ..values import Card, FamilyRef, Row, ZoneRef
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
-
-_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
 
 def _s(node: YNode | None, default: Any = None) -> Any:
     return node.plain() if node is not None else default
@@ -402,12 +398,7 @@ def _type_of(v: Any) -> str:
 
 
 def _table_value(t: M.TableDef) -> dict:
-    from ..values import Row as _Row
-
-    class Table(_Row):
-        pass
-
-    return Table(t.rows)
+    return Row(t.rows)  # a read-only mapping: indexing a missing key is an error, not none
 
 
 def _match_key(k: str, keys: tuple) -> Any:

@@ -73,48 +73,39 @@ class YScalar(YNode):
     def _positions(self) -> list:
         """(line, column) of every character of the value, and of the end; built once per scalar."""
         table = self.__dict__.get("_table")
-        if table is not None:
-            return table
+        if table is None:
+            table = self.__dict__["_table"] = self._build_positions()
+        return table
+
+    def _build_positions(self) -> list:
         text = self.value if isinstance(self.value, str) else str(self.value)
         raw = self.source
         line, col = self.span.line, self.span.col
-        table = []
         if not raw:
-            table = [(line, col + i) for i in range(len(text) + 1)]
-            self.__dict__["_table"] = table
-            return table
-        i = 0
-        # skip the opening quote or block indicator line
+            return [(line, col + i) for i in range(len(text) + 1)]
+        # where each character of the source text is, and where it ends
+        at = []
+        for ch in raw:
+            at.append((line, col))
+            line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
+        at.append((line, col))
+        # skip the opening quote, or the block indicator's line
+        j = 0
         if self.style in ("'", '"'):
-            i = 1
-            col += 1
+            j = 1
         elif self.style in ("|", ">"):
-            nl = raw.find("\n")
-            if nl < 0:
-                table = [(line, col)] * (len(text) + 1)
-                self.__dict__["_table"] = table
-                return table
-            i = nl + 1
-            line += 1
-            col = 1
+            j = raw.find("\n") + 1
+            if j == 0:
+                return [at[0]] * (len(text) + 1)
         n = len(raw)
+        table = []
         for want in text:
-            # advance to the source character that produced `want` (folding turns a newline into a space)
-            while i < n and not (raw[i] == want or (want == " " and raw[i] == "\n")):
-                if raw[i] == "\n":
-                    line, col = line + 1, 1
-                else:
-                    col += 1
-                i += 1
-            table.append((line, col))
-            if i < n:
-                if raw[i] == "\n":
-                    line, col = line + 1, 1
-                else:
-                    col += 1
-                i += 1
-        table.append((line, col))
-        self.__dict__["_table"] = table
+            # the source character that produced `want` (folding turns a newline into a space)
+            while j < n and not (raw[j] == want or (want == " " and raw[j] == "\n")):
+                j += 1
+            table.append(at[j])
+            j = min(j + 1, n)
+        table.append(at[j])
         return table
 
     def span_of(self, start: int, end: int) -> Span:

@@ -400,7 +400,3 @@ def _fail(report: ReplayReport, message: str, line: int) -> ReplayReport:
     report.message = message
     report.line = line
     return report
-
-
-def log_exists(path: str) -> bool:
-    return os.path.exists(path)

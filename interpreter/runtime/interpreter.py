@@ -411,15 +411,9 @@ def h_sealed(g, f, ins) -> None:
     del f.locals[key]
     if step.bind:
         f.locals[step.bind] = choices
-    g.say("Revealed: " + ", ".join(f"{p}: {_lbl(v)}" for p, v in choices.items()))
+    g.say("Revealed: " + ", ".join(f"{p}: {label(v)}" for p, v in choices.items()))
     g._emit("revealed", {"choices": choices})
     f.pc += 1
-
-
-def _lbl(v):
-    from .decisions import label
-
-    return label(v)
 
 
 def h_stack_begin(g, f, ins) -> None:
@@ -447,7 +441,7 @@ def h_stack_offer(g, f, ins) -> None:
                 st["by"] = p
                 st["last"] = p
                 st["passes"] = 0
-                g.say(f"{p} plays {_lbl(list(answer))} onto the stack")
+                g.say(f"{p} plays {label(list(answer))} onto the stack")
                 f.pc = onplay_pc
                 return
             st["passes"] += 1

@@ -111,16 +111,7 @@ class _Flattener:
     def _loop(self, s: M.LoopStep) -> None:
         loop = _Loop(s.name, None)
         start = len(self.code)
-        if s.mode == "while":
-            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
-            loop.continue_pc = start
-            self.loops.append(loop)
-            self.block(s.body)
-            self.loops.pop()
-            j = self.emit("JUMP", s)
-            j.target = start
-            loop.end_pc = jf.target = len(self.code)
-        elif s.mode == "until":
+        if s.mode == "until":
             self.loops.append(loop)
             self.block(s.body)
             self.loops.pop()
@@ -129,14 +120,16 @@ class _Flattener:
             jf.target = start
             loop.end_pc = len(self.code)
         else:
-            self.emit("LOOP_TOP", s)  # a node to count each pass in traces
+            # 'while' tests at the top; a forever loop has a plain node there, to count each pass
+            head = self.emit("JUMP_IF_FALSE", s, s.cond) if s.mode == "while" else self.emit("LOOP_TOP", s)
             loop.continue_pc = start
             self.loops.append(loop)
             self.block(s.body)
             self.loops.pop()
-            j = self.emit("JUMP", s)
-            j.target = start
+            self.emit("JUMP", s).target = start
             loop.end_pc = len(self.code)
+            if s.mode == "while":
+                head.target = loop.end_pc
         self._close(loop)
 
     def _stack(self, s: M.StackStep) -> None:

@@ -20,12 +20,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))  # tests/, for the shared game recorder
 
-from rulecraft.agents.base import RandomAgent  # noqa: E402
-from rulecraft.loader import load_ruleset  # noqa: E402
-from rulecraft.runtime.game import Game  # noqa: E402
-from rulecraft.runtime.gamelog import GameLogWriter  # noqa: E402
-from rulecraft.runtime.savegame import SaveWriter  # noqa: E402
+from gamerecord import record_game  # noqa: E402
 
 PIG = "../../_rulesets/pig.yaml"  # as the files name it, relative to a case folder
 SA = "../../_rulesets/sealed-auction.yaml"
@@ -35,25 +32,10 @@ def play(ref: str, seed: int, stop_after: int | None = None, overrides: dict | N
     """(log lines, save text) of a seeded random game, stopped after `stop_after` decisions if given."""
     import tempfile
 
-    rs = load_ruleset(os.path.normpath(HERE / "logs" / "case" / ref), overrides=overrides or {}).ruleset
-    g = Game(rs, None, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
     with tempfile.TemporaryDirectory() as tmp:
         log, save = Path(tmp) / "g.log", Path(tmp) / "g.save"
-        w = GameLogWriter(str(log), ref, g, overrides, ["random"] * len(g.players))
-        s = SaveWriter(str(save), ref, g, overrides, ["random"] * len(g.players))
-        s.write(g)
-        while not g.over and (stop_after is None or g.decisions < stop_after):
-            d = g.pending
-            chance = list(g.chance)
-            wire = agents[d.player].choose(d, g.view(d.player))
-            g.apply(wire)
-            w.decision(g, d.player, wire, chance)
-            s.record(d.player, wire)
-            s.write(g)
-        if g.over:
-            w.end(g)
-        w.close()
+        record_game(os.path.normpath(HERE / "logs" / "case" / ref), ref, seed, str(log), str(save),
+                    overrides=overrides, stop_after=stop_after)
         return log.read_text().splitlines(), save.read_text()
 
 
