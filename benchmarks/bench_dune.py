@@ -3,7 +3,8 @@
     python benchmarks/bench_dune.py [--phases 500] [--repeat 5] [--players 6]
 
 Each repeat plays seeds 0..phases-1: the engine (rulecraft.runtime.game.Game on the
-bundled ruleset dune-bidding, one RandomAgent per seat, as in bench_games.py) and the
+bundled ruleset dune-bidding, one RandomAgent per seat, without the story, as in
+bench_games.py and as `rulecraft simulate` plays; the baseline writes no story either) and the
 baseline (benchmarks/dune_baseline.py, the same rules and the same random draws). Loading
 the ruleset is not timed; one short warm-up run precedes the timed ones. Prints phases per
 second for each (median and best of the repeats), the ratio baseline / engine, decisions per

@@ -5,6 +5,10 @@
 Each repeat plays the same seeded games (seeds 0..games-1) in this process, on one core,
 with random agents; the figures are the median and best of the repeats. Loading the
 ruleset is not timed. Prints the machine it ran on.
+
+Games are played as `rulecraft simulate` plays them: without the story (no narrative is
+written and `log` texts are not worked out; the games are the same, tests/test_story.py).
+`--story` also times them with the story, as `rulecraft play` writes it.
 """
 
 from __future__ import annotations
@@ -22,11 +26,11 @@ from rulecraft.runtime.game import Game
 DEFAULT = ["dml", "pig", "sealed-auction", "stack-duel"]
 
 
-def play_seeds(rs, seeds, players: int | None) -> tuple[int, int]:
+def play_seeds(rs, seeds, players: int | None, story: bool = False) -> tuple[int, int]:
     """Play one seeded random-agent game per seed; (decisions, steps) in all."""
     decisions = steps = 0
     for seed in seeds:
-        g = Game(rs, players, seed)
+        g = Game(rs, players, seed, story=story)
         agents = [RandomAgent(p.seat, seed) for p in g.players]
         while not g.over:
             d = g.pending
@@ -36,9 +40,9 @@ def play_seeds(rs, seeds, players: int | None) -> tuple[int, int]:
     return decisions, steps
 
 
-def play_all(rs, games: int, players: int | None) -> tuple[float, int, int]:
+def play_all(rs, games: int, players: int | None, story: bool = False) -> tuple[float, int, int]:
     t0 = time.perf_counter()
-    decisions, steps = play_seeds(rs, range(games), players)
+    decisions, steps = play_seeds(rs, range(games), players, story)
     return time.perf_counter() - t0, decisions, steps
 
 
@@ -48,6 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--story", action="store_true", help="also time the games with their story written")
     args = ap.parse_args(argv)
     m = machine()
     print(f"machine: {m['cpu']}, {m['cores']}, Python {m['python']}")
@@ -59,15 +64,20 @@ def main(argv=None) -> int:
             continue
         rs = loaded.ruleset
         play_all(rs, min(3, args.games), args.players)  # warm-up
-        runs = [play_all(rs, args.games, args.players) for _ in range(args.repeat)]
-        times = [r[0] for r in runs]
-        med, best = statistics.median(times), min(times)
-        _, dec, steps = runs[0]
+        modes = [False, True] if args.story else [False]
+        runs: dict[bool, list] = {story: [] for story in modes}
+        for _ in range(args.repeat):  # the modes interleaved, so a slow moment of the machine hits both
+            for story in modes:
+                runs[story].append(play_all(rs, args.games, args.players, story))
         n = args.players or rs.players.default
-        print(f"{name} ({n} players, {args.games} games x {args.repeat}): "
-              f"{args.games / med:.1f} games/s median ({args.games / best:.1f} best); "
-              f"{dec / med:,.0f} decisions/s; {steps / med:,.0f} steps/s; "
-              f"{dec / args.games:.0f} decisions and {steps / args.games:.0f} steps per game")
+        for story in modes:
+            times = [r[0] for r in runs[story]]
+            med, best = statistics.median(times), min(times)
+            _, dec, steps = runs[story][0]
+            print(f"{name}{' with the story' if story else ''} ({n} players, {args.games} games x {args.repeat}): "
+                  f"{args.games / med:.1f} games/s median ({args.games / best:.1f} best); "
+                  f"{dec / med:,.0f} decisions/s; {steps / med:,.0f} steps/s; "
+                  f"{dec / args.games:.0f} decisions and {steps / args.games:.0f} steps per game")
     return 0
 
 

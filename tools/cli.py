@@ -368,7 +368,8 @@ def args_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="change a parameter or option for every game; repeatable")
     p.add_argument("--check", action="store_true",
-                   help="check card conservation after every step of every game (slower)")
+                   help="check card conservation after every step of every game, and work out every 'log' text "
+                        "(a simulation otherwise skips the story nobody reads) (slower)")
     p.add_argument("--json", metavar="FILE", help="also write every game's result and the summary as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write one row per game (CSV): seed, winners, scores, length, metrics")
     p.add_argument("--coverage", metavar="FILE",

@@ -46,7 +46,9 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
 
     out: dict[str, Any] = {"seed": seed}
     try:
-        game = Game(rs, players, seed, check_conservation=check, coverage=coverage, max_steps=max_steps)
+        # nobody reads a simulated game's story, so it is not written (the game is the same); --check writes it,
+        # so that a 'log' text that cannot be worked out is reported too
+        game = Game(rs, players, seed, check_conservation=check, coverage=coverage, max_steps=max_steps, story=check)
         n = len(game.players)
         kinds = list(agent_kinds) or ["random"]
         kinds += [kinds[-1]] * (n - len(kinds))

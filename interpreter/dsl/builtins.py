@@ -20,14 +20,16 @@ class Builtin:
     returns: str  # a coarse type: number, bool, str, list, card, player, zone, any
     doc: str
     example: str
+    chance: bool = False  # draws from the game's random generator: never skipped, never reordered
 
 
 REGISTRY: dict[str, Builtin] = {}
 
 
-def builtin(name: str, min_args: int, max_args: int, returns: str, doc: str, example: str, kwargs: tuple = ()):
+def builtin(name: str, min_args: int, max_args: int, returns: str, doc: str, example: str, kwargs: tuple = (),
+            chance: bool = False):
     def deco(fn):
-        REGISTRY[name] = Builtin(name, fn, min_args, max_args, tuple(kwargs), returns, doc, example)
+        REGISTRY[name] = Builtin(name, fn, min_args, max_args, tuple(kwargs), returns, doc, example, chance)
         return fn
 
     return deco
@@ -155,7 +157,8 @@ def _cards(ctx, span, z):
     return list(ctx.zone_cards(_zone(ctx, z, span)))
 
 
-@builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)")
+@builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)",
+         chance=True)
 def _random(ctx, span, x):
     items = as_list(ctx, x, span)
     if not items:

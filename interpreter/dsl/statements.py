@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ..diagnostics import RuleError, Span, did_you_mean
 from ..values import Card, Player
 from . import ast as A
-from .builtins import describe
+from .builtins import REGISTRY, describe
 from .guards import bounded, nested
 from .compiler import (
     SUSPEND,
@@ -291,7 +291,31 @@ class StatementCompiler(Compiler):
 
     def _s_Log(self, n: A.Log):
         msg = self.expr(n.message)[0]
-        return lambda ctx: ctx.log(msg(ctx))
+        if self.draws_chance(n.message):  # its text must be worked out even unread: the dice must fall the same
+            return lambda ctx: ctx.log(msg(ctx))
+
+        def fn(ctx):
+            if ctx.story:  # nobody reads the story (a simulation): the text is not worked out
+                ctx.log(msg(ctx))
+
+        return fn
+
+    def draws_chance(self, node: A.Expr) -> bool:
+        """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
+        todo, seen = [node], set()  # a worklist, not recursion: functions may call each other in long chains
+        while todo:
+            for sub in todo.pop().walk():
+                if not isinstance(sub, A.Call):
+                    continue
+                fd = self.scope.functions.get(sub.func)
+                if fd is None:
+                    b = REGISTRY.get(sub.func)
+                    if b is not None and b.chance:
+                        return True
+                elif fd.name not in seen and fd.body is not None:  # each function looked at once
+                    seen.add(fd.name)
+                    todo.append(fd.body)
+        return False
 
     def _s_Win(self, n: A.Win):
         who = self.expr(n.who)[0]

@@ -61,7 +61,7 @@ class Game:
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
                  check_conservation: bool = False, listener: Callable[[str], None] | None = None,
-                 coverage: bool = False, start: bool = True):
+                 coverage: bool = False, start: bool = True, story: bool = True):
         rs = ruleset
         n = rs.players.default if players is None else players
         if not rs.players.min <= n <= rs.players.max:
@@ -91,6 +91,9 @@ class Game:
         self.steps = 0
         self.decisions = 0
         self.narrative: list[str] = []
+        # story=False: nobody reads the narrative (simulations, a bot's rollouts), so it is not written and
+        # 'log' statements whose text draws no chance are not even worked out; the game itself is the same
+        self.story = story
         self.tallies: dict[str, dict[Any, list]] = {}  # metric -> key -> [count, sum, sum of squares]
         self.chance: list = []  # chance results since the last decision, for the log
         self.locals: dict = {}
@@ -161,10 +164,11 @@ class Game:
         self.decisions += 1
         self.chance = []
         value = d.value(wire)
-        if d.purpose != "sealed" and d.purpose != "reroll":
-            self.say(f"{self.players[d.player]}: {d.prompt} -> {label(value)}")
-        elif d.purpose == "reroll":
-            self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
+        if self.story:
+            if d.purpose != "sealed" and d.purpose != "reroll":
+                self.say(f"{self.players[d.player]}: {d.prompt} -> {label(value)}")
+            elif d.purpose == "reroll":
+                self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         self.frames[-1].locals[ANSWER] = value
         run(self)
 
@@ -182,6 +186,8 @@ class Game:
         self.locals = f.locals
 
     def say(self, text: str) -> None:
+        if not self.story:
+            return
         self.narrative.append(text)
         if self.listener is not None:
             self.listener(text)

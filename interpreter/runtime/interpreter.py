@@ -369,7 +369,7 @@ def ask(g, d: Decision) -> Any:
     wire = forced(d)
     if wire is not _MISSING:
         value = d.value(wire)
-        if d.purpose != "sealed" and value != []:
+        if d.purpose != "sealed" and value != [] and g.story:
             g.say(f"{g.players[d.player]}: {d.prompt} -> {label(value)} (the only choice)")
         return value
     g.pending = d

@@ -204,6 +204,7 @@ def clone(g, story: bool = True):
     c.frames = frames
     c.locals = frames[-1].locals if frames else {}
     c.narrative = list(g.narrative) if story else []
+    c.story = g.story and story
     c.chance = list(g.chance)
     c._events = list(g._events)
     c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
