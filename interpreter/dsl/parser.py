@@ -90,6 +90,13 @@ def _nesting(text: str) -> int:
     return max((d + 1 for _i, ch, d in scan_depths(text) if ch in "([{"), default=0)
 
 
+def _too_nested(text: str) -> bool:
+    # there are never more levels than opening brackets: most texts need no scan at all
+    if text.count("(") + text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    return _nesting(text) > MAX_NESTING
+
+
 def _state_key(state) -> object:
     """The LALR state an error happened in, whatever the depth of the stack below it."""
     return getattr(state, "position", state)
@@ -267,7 +274,7 @@ def _error_pos(exc: UnexpectedInput, text: str) -> tuple[int, int]:
 
 
 def _parse(text: str, locate: Locator, offset: int, start: str):
-    if _nesting(text) > MAX_NESTING:
+    if _too_nested(text):
         raise DiagnosticError(
             error("E104", f"brackets nested deeper than {MAX_NESTING} levels", locate(offset, offset + len(text)),
                   "split the expression with 'let' statements")
