@@ -236,9 +236,6 @@ class AstBuilder(threading.local):
 
     def range(self, c) -> Built:
         low, _dots, high = c
-        return self._binary_range(low, high)
-
-    def _binary_range(self, low: Built, high: Built) -> Built:
         a, b = low[1], high[2]
         return A.Range(self._span(a, b), low[0], high[0]), a, b, _depth(low, high)
 
