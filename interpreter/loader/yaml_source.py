@@ -83,12 +83,6 @@ class YScalar(YNode):
         line, col = self.span.line, self.span.col
         if not raw:
             return [(line, col + i) for i in range(len(text) + 1)]
-        # where each character of the source text is, and where it ends
-        at = []
-        for ch in raw:
-            at.append((line, col))
-            line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
-        at.append((line, col))
         # skip the opening quote, or the block indicator's line
         j = 0
         if self.style in ("'", '"'):
@@ -96,7 +90,17 @@ class YScalar(YNode):
         elif self.style in ("|", ">"):
             j = raw.find("\n") + 1
             if j == 0:
-                return [at[0]] * (len(text) + 1)
+                return [(line, col)] * (len(text) + 1)
+        if raw.startswith(text, j) and "\n" not in raw[:j + len(text)]:
+            # the usual case, text written as it reads on one line: each character is where the
+            # walk below would find it, one column after the other
+            return [(line, col + j + i) for i in range(len(text) + 1)]
+        # where each character of the source text is, and where it ends
+        at = []
+        for ch in raw:
+            at.append((line, col))
+            line, col = (line + 1, 1) if ch == "\n" else (line, col + 1)
+        at.append((line, col))
         n = len(raw)
         table = []
         for want in text:
@@ -109,8 +113,11 @@ class YScalar(YNode):
         return table
 
     def span_of(self, start: int, end: int) -> Span:
-        l1, c1 = self.position_of(start)
-        l2, c2 = self.position_of(max(start, end))
+        # called for every AST node of the scalar's DSL text: `position_of` inlined
+        table = self.__dict__.get("_table") or self._positions()
+        last = len(table) - 1
+        l1, c1 = table[min(max(start, 0), last)]
+        l2, c2 = table[min(max(start, end, 0), last)]
         if l2 != l1:
             l2, c2 = l1, c1 + 1
         return Span(self.span.file, l1, c1, l2, max(c2, c1 + 1))
