@@ -8,6 +8,7 @@ to go on, or a control `Signal` (break, continue, end, call, suspend) for the in
 from __future__ import annotations
 
 import operator
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -114,6 +115,9 @@ class FunctionDef:
     span: Span
     fn: Optional[Fn] = None
     compiling: bool = False
+    scope: Optional["Scope"] = None  # the scope of the body, and the closures made for its nodes (codegen reads both)
+    made: Optional[dict] = None
+    generated: Optional[Callable] = None  # fn(ctx, *args), made by codegen on the first hot call
 
 
 _BINOPS = {
@@ -141,7 +145,41 @@ def _fail(message: str, span: Span) -> Fn:
     def fn(ctx):
         raise RuleError(message, span)
 
+    fn.failed = True  # type: ignore[attr-defined]  # codegen leaves such a node to its closure
     return fn
+
+
+# The run-time errors of expressions, shared by the closures and the generated code (codegen.py) so both say the same.
+def unset_error(name: str, span: Span) -> RuleError:
+    return RuleError(f"'{name}' is used before it has a value", span,
+                     "give it a value first (let, 'as', a loop or a parameter of the sequence)")
+
+
+def compute_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot compute {describe(a)} {op} {describe(b)}", span)
+
+
+def compare_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot compare {describe(a)} {op} {describe(b)}", span)
+
+
+def negate_error(v: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot negate {describe(v)}", span)
+
+
+def member_error(item: Any, container: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot look for {describe(item)} in {describe(container)}", span)
+
+
+def container_error(container: Any, span: Span) -> RuleError:
+    return RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+
+
+def range_error(a: Any, b: Any, span: Span) -> RuleError:
+    if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
+        return RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+    return RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
+                     "a game never needs that many; check the bounds")
 
 
 class Compiler:
@@ -156,6 +194,22 @@ class Compiler:
 
     # ---------------------------------------------------------------- expressions
     def expr(self, node: A.Expr) -> tuple[Fn, str]:
+        """The closure of `node` and its coarse type. The closure of a whole expression (one not inside another)
+        is wrapped so that it is turned into Python source once it is hot (see `_lazy` and codegen.py)."""
+        made = _MADE[0]
+        if made is not None:  # inside an expression: remember what each node became, for codegen
+            result = self._expr(node)
+            made[id(node)] = (node, *result)
+            return result
+        made = _MADE[0] = {}
+        try:
+            fn, t = self._expr(node)
+        finally:
+            _MADE[0] = None
+        made[id(node)] = (node, fn, t)
+        return _lazy(node, fn, self.scope, made), t
+
+    def _expr(self, node: A.Expr) -> tuple[Fn, str]:
         method = getattr(self, "_e_" + type(node).__name__)
         try:
             return method(node)
@@ -197,8 +251,7 @@ class Compiler:
                 try:
                     return ctx.locals[name]
                 except KeyError:
-                    raise RuleError(f"'{name}' is used before it has a value", n.span,
-                                    "give it a value first (let, 'as', a loop or a parameter of the sequence)") from None
+                    raise unset_error(name, n.span) from None
 
             return fn, "any"
         sym = self.scope.symbols.get(name)
@@ -380,11 +433,14 @@ class Compiler:
                             use_span, "functions are named expressions: they cannot recurse")
             return _fail(f"function '{fd.name}' cannot be evaluated", use_span)
         fd.compiling = True
+        outer, _MADE[0] = _MADE[0], {}  # the body's nodes are remembered apart: codegen makes one function of them
         try:
             inner = Compiler(self.scope.with_locals(set(fd.params)), self.diagnostics)
             fd.fn = inner.expr(fd.body)[0]
+            fd.scope, fd.made = inner.scope, _MADE[0]
         finally:
             fd.compiling = False
+            _MADE[0] = outer
         return fd.fn
 
     def _e_ListLit(self, n: A.ListLit):
@@ -501,7 +557,7 @@ class Compiler:
         def neg(ctx):
             v = f(ctx)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise RuleError(f"cannot negate {describe(v)}", span)
+                raise negate_error(v, span)
             return -v
 
         return neg, "number"
@@ -524,13 +580,13 @@ class Compiler:
             a, b = lf(ctx), rf(ctx)
             if numeric and (type(a) not in _NUMBER_TYPES or type(b) not in _NUMBER_TYPES):
                 # Python would repeat a text or list ('ab' * 10**9) or format one ('%9999999d' % 1)
-                raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span)
+                raise compute_error(a, n.op, b, span)
             try:
                 r = op(a, b)
             except ZeroDivisionError:
                 raise RuleError("division by zero", span) from None
             except TypeError:
-                raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span) from None
+                raise compute_error(a, n.op, b, span) from None
             t = type(r)
             if t is float or (t is int and -MAX_INT <= r <= MAX_INT):
                 return r
@@ -560,9 +616,9 @@ class Compiler:
                     try:
                         found = item in container
                     except TypeError:
-                        raise RuleError(f"cannot look for {describe(item)} in {describe(container)}", span) from None
+                        raise member_error(item, container, span) from None
                 else:
-                    raise RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+                    raise container_error(container, span)
                 return not found if neg else found
 
             return member, "bool"
@@ -577,7 +633,7 @@ class Compiler:
                 try:
                     return op(a, b)
                 except TypeError:
-                    raise RuleError(f"cannot compare {describe(a)} {n.op} {describe(b)}", span) from None
+                    raise compare_error(a, n.op, b, span) from None
 
             return ordered, "bool"
         const = _constant(n.right)
@@ -646,13 +702,53 @@ class Compiler:
         def fn(ctx):
             a, b = lf(ctx), hf(ctx)
             if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
-                raise RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+                raise range_error(a, b, span)
             if b - a >= MAX_RANGE:
-                raise RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
-                                "a game never needs that many; check the bounds")
+                raise range_error(a, b, span)
             return list(range(a, b + 1))
 
         return fn, "list"
+
+
+# What each node of the expression being compiled became, by id(node): (node, closure, type); None between
+# expressions. Each entry holds its node, so no id is reused while the table lives.
+_MADE: list = [None]
+
+CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
+HOT = 2  # the call of an expression that turns it into Python source; the calls before run the closure
+_SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to gain
+
+
+def _lazy(node: A.Expr, closure: Fn, scope: "Scope", made: dict) -> Fn:
+    """A function that runs `closure` until it is hot, then the Python source codegen makes of `node`.
+
+    Generating at load time would slow every validation, and most expressions of a ruleset run rarely or never;
+    an expression evaluated while the ruleset loads (LoadTimeContext) keeps its closure.
+    """
+    if not CODEGEN or isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
+        return closure
+    calls = 0
+    local_names = frozenset(scope.locals)  # as they are now, should the scope change later
+
+    def warm(ctx):
+        nonlocal fn, calls, made
+        if isinstance(ctx, LoadTimeContext):
+            return closure(ctx)
+        calls += 1
+        if calls < HOT:
+            return closure(ctx)
+        from .codegen import generate  # imported here: codegen imports this module
+
+        fn = generate(node, scope, local_names, made, closure)  # the closure itself when the node cannot be generated
+        made = None
+        return fn(ctx)
+
+    fn = warm
+
+    def run(ctx):
+        return fn(ctx)
+
+    return run
 
 
 class LoadTimeContext:
