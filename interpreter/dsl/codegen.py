@@ -14,6 +14,7 @@ Python syntax and the helper names of `_HELPERS`, all written in this module. te
 from __future__ import annotations
 
 from contextlib import contextmanager
+from types import FunctionType
 from typing import Any, Callable
 
 from ..values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
@@ -23,7 +24,9 @@ from .compiler import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, compare_error,
     compute_error, container_error, index, make_getattr, member_error, negate_error, range_error, text_of, unset_error,
 )
-from .guards import _CONTAINERS, CALL_COST, MAX_INT, MAY_HOLD_CONTAINERS, bounded, charge, nested
+from .guards import (
+    _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, MAY_HOLD_CONTAINERS, bounded, charge, nested,
+)
 from ..diagnostics import RuleError
 
 STRICT = False  # tests set it: a failure to generate is raised instead of falling back to the closure
@@ -37,7 +40,8 @@ _HELPERS: dict[str, Any] = {
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
     "_CONTAINERS": _CONTAINERS, "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
-    "_MAXR": MAX_RANGE, "_MISSING": _MISSING, "_SHORT": 16, "_ONE": 1, "_ZERO_DIV": "division by zero",
+    "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
+    "_SHORT": 16, "_ONE": 1, "_ZERO_DIV": "division by zero",
     "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
     "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
@@ -54,17 +58,24 @@ class Unsupported(Exception):
     """The node is left to its closure."""
 
 
-def generate(node: A.Expr, scope: Scope, local_names: frozenset, made: dict, closure: Callable) -> Callable:
-    """fn(ctx) computing `node` as its closure does; the closure itself if the node cannot be generated.
+def generate(node: A.Expr, scope: Scope, local_names: frozenset, made: dict, closure: Callable,
+             target: FunctionType) -> FunctionType:
+    """Give `target` (a function of compiler._lazy, with a namespace of its own) code computing `node` as its
+    closure does, or code calling the closure when the node cannot be generated; returns `target`.
 
     `local_names` are the local names of the scope when the expression was compiled."""
     try:
-        gen = Generator(scope, local_names, made)
-        return gen.function(node)
+        Generator(scope, local_names, made).function(node, target)
     except Exception:  # RecursionError on a deep tree, SyntaxError past Python's nesting limits, ...
         if STRICT:
             raise
-        return closure
+        target.__globals__["_closure"] = closure
+        target.__code__ = _call_closure.__code__
+    return target
+
+
+def _call_closure(ctx):
+    return _closure(ctx)  # noqa: F821 - a name of the target's namespace, see generate
 
 
 def generated_function(fd: FunctionDef) -> Callable:
@@ -81,7 +92,6 @@ def generated_function(fd: FunctionDef) -> Callable:
             fd.generated = _closure_function(fd)
         finally:
             _GENERATING.discard(fd.name)
-        fd.made = None
     return fd.generated
 
 
@@ -155,20 +165,26 @@ class Generator:
         pad = "    " * self.depth
         self.lines.extend(pad + line for line in lines)
 
-    def build(self, name: str, params: str, prologue: list[str], body_end: str) -> Callable:
+    def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
+        """The function `name` of the source written, run in namespace `ns` (a fresh one by default)."""
         src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
         code = compile(src, "<rulecraft expr>", "exec")
-        ns = self.ns
+        if ns is None:
+            ns = {}
+        ns.update(self.ns)
         exec(code, ns)
-        fn = ns[name]
+        fn = ns.pop(name)
         fn.source = src  # for tests and for reading what was made
         return fn
 
     # ------------------------------------------------------------ whole functions
-    def function(self, node: A.Expr) -> Callable:
+    def function(self, node: A.Expr, target: FunctionType) -> None:
+        """Write `node` as the code of `target`, whose namespace (its globals) gets the generated names."""
         result = self.expr(node)
         prologue = ["    _L = ctx.locals"] if self.reads_locals else []
-        return self.build("_expression", "ctx", prologue, f"    return {result}")
+        fn = self.build("_expression", "ctx", prologue, f"    return {result}", target.__globals__)
+        target.__code__ = fn.__code__
+        target.source = fn.source
 
     def ruleset_function(self, fd: FunctionDef) -> Callable:
         """The body with its parameters as Python arguments. ctx.locals is set to them only when a closure inside
@@ -226,13 +242,7 @@ class Generator:
         return self.const(n.value)
 
     def _g_Const(self, n: A.Const) -> str:
-        if n.value is True:
-            return "True"
-        if n.value is False:
-            return "False"
-        if n.value is None:
-            return "None"
-        return self.const(n.value)
+        return self.const(n.value)  # a name even for true/false/none: Python warns of 'None[0]' written as such
 
     def _g_Str(self, n: A.Str) -> str:
         if n.is_plain:
@@ -244,12 +254,18 @@ class Generator:
                 continue
             v = self.expr(part)
             t = self.temp()
-            self.emit(f"{t} = {v} if type({v}) is str else _text({v})")  # as a value reads, before the next part runs
+            # as a value reads (text_of), before the next part runs; a whole number is its digits
+            self.emit(f"{t} = {v} if type({v}) is str else str({v}) if type({v}) is int else _text({v})")
             pieces.append(t)
         out = self.temp()
         self.emit(f"{out} = _join(({', '.join(pieces)},))")
-        with self.block(f"if len({out}) >= _SHORT:"):
-            self.emit(f"{out} = _bounded({out}, ctx, {self.const(n.span)})")  # long texts cost budget
+        size = self.temp()
+        self.emit(f"{size} = len({out})")
+        with self.block(f"if {size} >= _SHORT:"):  # as guards.bounded does for a text: long texts cost budget
+            span = self.const(n.span)
+            with self.block(f"if {size} > _MAX_VALUES:"):
+                self.emit(f"_bounded({out}, ctx, {span})")  # raises
+            self.emit(f"_charge(ctx, {size} >> _COPY_SHIFT, {span})")
         return out
 
     def _g_Name(self, n: A.Name) -> str:

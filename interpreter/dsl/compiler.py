@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 import os
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any, Callable, Optional
 
 from ..diagnostics import Diagnostic, Span, did_you_mean, error
@@ -719,19 +720,28 @@ HOT = 2  # the call of an expression that turns it into Python source; the calls
 _SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to gain
 
 
+def _trampoline(ctx):
+    """The code of an expression's function until codegen gives it its own (names resolve in its namespace)."""
+    return _warm(ctx)  # noqa: F821 - a name of the function's own namespace, see _lazy
+
+
 def _lazy(node: A.Expr, closure: Fn, scope: "Scope", made: dict) -> Fn:
     """A function that runs `closure` until it is hot, then the Python source codegen makes of `node`.
 
     Generating at load time would slow every validation, and most expressions of a ruleset run rarely or never;
-    an expression evaluated while the ruleset loads (LoadTimeContext) keeps its closure.
+    an expression evaluated while the ruleset loads (LoadTimeContext) keeps its closure. The function is made
+    with a namespace of its own, so codegen can give it the generated code in place (`__code__`): whoever
+    holds it then runs the generated code with no call in between.
     """
     if not CODEGEN or isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
         return closure
     calls = 0
     local_names = frozenset(scope.locals)  # as they are now, should the scope change later
+    namespace: dict = {"__builtins__": {}}
+    run = FunctionType(_trampoline.__code__, namespace, "expression")
 
     def warm(ctx):
-        nonlocal fn, calls, made
+        nonlocal calls, made
         if isinstance(ctx, LoadTimeContext):
             return closure(ctx)
         calls += 1
@@ -739,15 +749,11 @@ def _lazy(node: A.Expr, closure: Fn, scope: "Scope", made: dict) -> Fn:
             return closure(ctx)
         from .codegen import generate  # imported here: codegen imports this module
 
-        fn = generate(node, scope, local_names, made, closure)  # the closure itself when the node cannot be generated
+        generate(node, scope, local_names, made, closure, run)  # run gets the generated code, or runs the closure
         made = None
-        return fn(ctx)
+        return run(ctx)
 
-    fn = warm
-
-    def run(ctx):
-        return fn(ctx)
-
+    namespace["_warm"] = warm
     return run
 
 
