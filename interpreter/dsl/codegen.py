@@ -41,7 +41,7 @@ _HELPERS: dict[str, Any] = {
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
     "_CONTAINERS": _CONTAINERS, "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
-    "_SHORT": 16, "_ONE": 1, "_ZERO_DIV": "division by zero",
+    "_SHORT": 16, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
     "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
     "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
@@ -344,9 +344,13 @@ class Generator:
         if kwargs:
             named = "**{" + ", ".join(f"{k}: {v}" for k, v in kwargs) + "}"
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args, named])})")
-        elif b.fn is _COUNT and len(args) == 1:  # count(list) is its length, read inline
+        elif b.fn in _SIZES and len(args) == 1:  # count() and empty() of a list or a zone, read inline
             a = args[0]
-            self.emit(f"{out} = len({a}) if type({a}) is list else {impl}(ctx, {span}, {a})")
+            size = (f"len({a}) if type({a}) is list else len(ctx.zone_cards({a})) if type({a}) is _ZoneRef "
+                    f"else {impl}(ctx, {span}, {a})")
+            self.emit(f"{out} = {size}" if b.fn is _COUNT else
+                      f"{out} = len({a}) == _ZERO if type({a}) is list else len(ctx.zone_cards({a})) == _ZERO "
+                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
         return out
@@ -378,7 +382,9 @@ class Generator:
         got = self.expr(n.iterable)
         span = self.const(n.iterable.span)
         items, out, item = self.temp(), self.temp(), self.temp()
-        self.emit(f"{items} = ctx.zone_cards({got}) if type({got}) is _ZoneRef else _as_list(ctx, {got}, {span})")
+        # a zone's own card list is read in place (expressions never move cards); a list is its own list
+        self.emit(f"{items} = {got} if type({got}) is list else ctx.zone_cards({got}) if type({got}) is _ZoneRef "
+                  f"else _as_list(ctx, {got}, {span})")
         self.emit(f"_charge(ctx, len({items}), {span})")
         self.emit(f"{out} = []")
 
@@ -468,8 +474,10 @@ class Generator:
         with self.block("except TypeError:"):
             self.emit(f"raise _compute_error({a}, {op}, {b}, {span}) from None")
         self.emit(f"{t} = type({out})")
-        # a runaway number, or a text or list that may be too long, goes through the guard
-        with self.block(f"if {t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI):"):
+        # a runaway number, or a text or list that may be too long, goes through the guard (a short flat list
+        # would pass it untouched: guards.bounded charges nothing under _SHORT values and nested() finds no list)
+        with self.block(f"if {t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
+                        f"({t} is list and len({out}) < _SHORT and _CONTAINERS.isdisjoint(map(type, {out}))):"):
             self.emit(f"{out} = _bounded({out}, ctx, {span})")
         return out
 
@@ -536,3 +544,4 @@ class Generator:
 
 
 _COUNT = REGISTRY["count"].fn
+_SIZES = (_COUNT, REGISTRY["empty"].fn)
