@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import io
 import keyword
+import os
 import re
+import subprocess
 import sys
 import tokenize
 from pathlib import Path
@@ -195,11 +197,12 @@ def test_nodes_left_to_their_closures_see_the_same_locals(kind, reference, gener
     """A node kind left to its closure (which reads comprehension variables and parameters from ctx.locals)."""
     monkeypatch.delattr(codegen.Generator, "_g_" + kind)
     _compare_all(reference, monkeypatch, generated)
+    if kind == "Attr":  # e.g. [q.score for q in players]: q written to ctx.locals for the closure of q.score
+        assert any("_L.pop(" in fn.source for fn in generated)
 
 
 def test_a_ruleset_function_sets_its_parameters_for_a_closure_inside(reference, generated, monkeypatch):
-    monkeypatch.delattr(codegen.Generator, "_g_Attr")
-    monkeypatch.setattr(codegen.Generator, "ruleset_function", codegen.Generator.ruleset_function)
+    monkeypatch.delattr(codegen.Generator, "_g_BinOp")  # sale_price is 'rank * 10 + sale_bonus'
     for fd in reference.scope.functions.values():
         fd.generated = None  # made again, with the fallbacks inside
     try:
@@ -209,6 +212,7 @@ def test_a_ruleset_function_sets_its_parameters_for_a_closure_inside(reference, 
             ctx_b = _scope_and_ctx(reference, reference.scope.locals)
             assert _outcome(closure, ctx_a) == _outcome(lazy, ctx_b), text
             assert ctx_a.locals == ctx_b.locals
+        assert "ctx.locals = _L = {" in reference.scope.functions["sale_price"].generated.source
     finally:
         for fd in reference.scope.functions.values():
             fd.generated = None
@@ -318,3 +322,28 @@ def test_random_expressions_agree(text):
     finally:
         C.CODEGEN, C.HOT, codegen.STRICT = old
     assert outcomes[0] == outcomes[1], text
+
+
+# ------------------------------------------------------------------ limits
+@pytest.mark.parametrize("max_nodes", [codegen.MAX_NODES, 50])
+def test_long_expressions_agree_or_keep_their_closures(max_nodes, generated, monkeypatch):
+    """A long chain is generated while small; past MAX_NODES (or Python's limits) parts keep their closures."""
+    monkeypatch.setattr(codegen, "STRICT", False)
+    monkeypatch.setattr(codegen, "MAX_NODES", max_nodes)
+    terms = 300
+    scope = Scope({}, set(), set(), set(), set(), set(), {}, {}, {"x"})
+    text = " + ".join(["x"] * terms) + " > 0 and '{x}' + 'y' * 0 == 'never'"
+    closure, lazy = _compile_both(text, scope, monkeypatch)
+    ctx = lambda: SimpleNamespace(locals={"x": 2}, vars={}, marks={}, players=[])  # noqa: E731
+    assert _outcome(closure, ctx()) == _outcome(lazy, ctx())
+    assert _outcome(closure, SimpleNamespace(locals={}, vars={}, marks={}, players=[]))[1] == \
+        _outcome(lazy, SimpleNamespace(locals={}, vars={}, marks={}, players=[]))[1] == \
+        "'x' is used before it has a value"
+
+
+def test_the_environment_variable_turns_codegen_off():
+    code = "from rulecraft.dsl import compiler; print(compiler.CODEGEN)"
+    for value, expected in (("0", "False"), ("1", "True")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "RULECRAFT_CODEGEN": value}, check=True)
+        assert out.stdout.strip() == expected
