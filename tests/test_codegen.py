@@ -347,3 +347,12 @@ def test_the_environment_variable_turns_codegen_off():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env={**os.environ, "RULECRAFT_CODEGEN": value}, check=True)
         assert out.stdout.strip() == expected
+
+
+def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
+    """compiler.record compiles a hot expression again with Compiler itself: a subclass that compiled
+    expressions differently would make the generated code differ from its closures."""
+    from rulecraft.dsl.statements import StatementCompiler
+    overrides = [k for k in vars(StatementCompiler) if k.startswith("_e_") or k in ("expr", "_expr", "_user_call",
+                                                                                    "function_body")]
+    assert not overrides

@@ -22,7 +22,7 @@ from . import ast as A
 from .builtins import REGISTRY, as_list
 from .compiler import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, compare_error,
-    compute_error, container_error, index, make_getattr, member_error, negate_error, range_error, text_of, unset_error,
+    compute_error, record, container_error, index, make_getattr, member_error, negate_error, range_error, text_of, unset_error,
 )
 from .guards import (
     _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, MAY_HOLD_CONTAINERS, bounded, charge, nested,
@@ -58,19 +58,20 @@ class Unsupported(Exception):
     """The node is left to its closure."""
 
 
-def generate(node: A.Expr, scope: Scope, local_names: frozenset, made: dict, closure: Callable,
-             target: FunctionType) -> FunctionType:
+def generate(node: A.Expr, scope: Scope, closure: Callable, target: FunctionType) -> FunctionType:
     """Give `target` (a function of compiler._lazy, with a namespace of its own) code computing `node` as its
     closure does, or code calling the closure when the node cannot be generated; returns `target`.
 
-    `local_names` are the local names of the scope when the expression was compiled."""
+    `scope` is the scope the expression was compiled in (its local names as they were then)."""
     try:
-        Generator(scope, local_names, made).function(node, target)
+        Generator(scope, record(node, scope)).function(node, target)
     except Exception:  # RecursionError on a deep tree, SyntaxError past Python's nesting limits, ...
         if STRICT:
             raise
         target.__globals__["_closure"] = closure
         target.__code__ = _call_closure.__code__
+    for name in ("_warm", "_state"):  # what ran it until now: the node, its closure, the scope
+        target.__globals__.pop(name, None)
     return target
 
 
@@ -78,14 +79,18 @@ def _call_closure(ctx):
     return _closure(ctx)  # noqa: F821 - a name of the target's namespace, see generate
 
 
-def generated_function(fd: FunctionDef) -> Callable:
-    """fn(ctx, *args) computing a ruleset function's body with its parameters bound, made once per function."""
+def generated_function(fd: FunctionDef, scope: Scope) -> Callable:
+    """fn(ctx, *args) computing a ruleset function's body with its parameters bound, made once per function.
+
+    `scope` is the caller's: the body's differs only by its local names, the parameters (a function keeps no
+    scope of its own, which would make a reference cycle: scope -> functions -> function -> scope)."""
     if fd.generated is None:
         if fd.name in _GENERATING:  # cannot happen in a ruleset that loads (E321), but never loop
             raise Unsupported("a function that calls itself")
         _GENERATING.add(fd.name)
         try:
-            fd.generated = Generator(fd.scope, frozenset(fd.params), fd.made).ruleset_function(fd)
+            inner = scope.with_locals(fd.params)
+            fd.generated = Generator(inner, record(fd.body, inner)).ruleset_function(fd)
         except Exception:
             if STRICT:
                 raise
@@ -116,10 +121,10 @@ def _closure_function(fd: FunctionDef) -> Callable:
 class Generator:
     """Writes one Python function for one expression; a method per kind of node, as in Compiler."""
 
-    def __init__(self, scope: Scope, local_names: frozenset, made: dict):
+    def __init__(self, scope: Scope, made: dict):
         self.scope = scope
-        self.made = made
-        self.locals = set(local_names)  # the ruleset's local names in the current scope
+        self.made = made  # compiler.record: what each node became, (node, (closure, type)) by id(node)
+        self.locals = set(scope.locals)  # the ruleset's local names in the current scope
         self.bound: dict[str, str] = {}  # local names held in Python locals here -> those locals
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
@@ -214,7 +219,7 @@ class Generator:
         entry = self.made.get(id(node))
         if entry is None or entry[0] is not node:
             raise Unsupported("a node the compiler did not see")  # the node around it keeps its closure
-        closure = entry[1]
+        closure = entry[1][0]
         if getattr(closure, "failed", False):
             return self.fallback(closure)
         method = getattr(self, "_g_" + type(node).__name__, None)
@@ -236,7 +241,7 @@ class Generator:
         return out
 
     def type_of(self, node: A.Expr) -> str:
-        return self.made[id(node)][2]
+        return self.made[id(node)][1][1]
 
     def _g_Num(self, n: A.Num) -> str:
         return self.const(n.value)
@@ -364,7 +369,7 @@ class Generator:
         self.emit(f"_charge(ctx, {self.const(cost)}, {self.const(n.span)})")
         args = [self.expr(a) for a in n.args]
         out = self.temp()
-        self.emit(f"{out} = {self.const(generated_function(fd))}({', '.join(['ctx', *args])})")
+        self.emit(f"{out} = {self.const(generated_function(fd, self.scope))}({', '.join(['ctx', *args])})")
         return out
 
     def _g_ListLit(self, n: A.ListLit) -> str:
@@ -437,7 +442,7 @@ class Generator:
     def _plain(self, node: A.Expr) -> bool:
         """The node is written here (not left to a failing closure), so its parts can be written one by one."""
         entry = self.made.get(id(node))
-        return entry is not None and entry[0] is node and not getattr(entry[1], "failed", False)
+        return entry is not None and entry[0] is node and not getattr(entry[1][0], "failed", False)
 
     def _g_Unary(self, n: A.Unary) -> str:
         v = self.expr(n.operand)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import os
+import weakref
 from dataclasses import dataclass, field
 from types import FunctionType
 from typing import Any, Callable, Optional
@@ -116,8 +117,6 @@ class FunctionDef:
     span: Span
     fn: Optional[Fn] = None
     compiling: bool = False
-    scope: Optional["Scope"] = None  # the scope of the body, and the closures made for its nodes (codegen reads both)
-    made: Optional[dict] = None
     generated: Optional[Callable] = None  # fn(ctx, *args), made by codegen on the first hot call
 
 
@@ -198,17 +197,17 @@ class Compiler:
         """The closure of `node` and its coarse type. The closure of a whole expression (one not inside another)
         is wrapped so that it is turned into Python source once it is hot (see `_lazy` and codegen.py)."""
         made = _MADE[0]
-        if made is not None:  # inside an expression: remember what each node became, for codegen
-            result = self._expr(node)
-            made[id(node)] = (node, *result)
-            return result
-        made = _MADE[0] = {}
-        try:
-            fn, t = self._expr(node)
-        finally:
-            _MADE[0] = None
-        made[id(node)] = (node, fn, t)
-        return _lazy(node, fn, self.scope, made), t
+        if made is None:  # a whole expression
+            _MADE[0] = _INSIDE
+            try:
+                fn, t = self._expr(node)
+            finally:
+                _MADE[0] = None
+            return _lazy(node, fn, self.scope), t
+        result = self._expr(node)
+        if made is not _INSIDE:  # codegen compiles the expression again to learn what each node becomes
+            made[id(node)] = (node, result)
+        return result
 
     def _expr(self, node: A.Expr) -> tuple[Fn, str]:
         method = getattr(self, "_e_" + type(node).__name__)
@@ -434,11 +433,10 @@ class Compiler:
                             use_span, "functions are named expressions: they cannot recurse")
             return _fail(f"function '{fd.name}' cannot be evaluated", use_span)
         fd.compiling = True
-        outer, _MADE[0] = _MADE[0], {}  # the body's nodes are remembered apart: codegen makes one function of them
+        outer, _MADE[0] = _MADE[0], _INSIDE  # the body is part of its callers' expressions, never one of its own
         try:
             inner = Compiler(self.scope.with_locals(set(fd.params)), self.diagnostics)
             fd.fn = inner.expr(fd.body)[0]
-            fd.scope, fd.made = inner.scope, _MADE[0]
         finally:
             fd.compiling = False
             _MADE[0] = outer
@@ -711,9 +709,25 @@ class Compiler:
         return fn, "list"
 
 
-# What each node of the expression being compiled became, by id(node): (node, closure, type); None between
-# expressions. Each entry holds its node, so no id is reused while the table lives.
+# None between expressions; _INSIDE while one is compiled at load. When codegen compiles an expression again
+# (see `record`), a table of what each node became, by id(node): (node, (closure, type)); each entry holds its
+# node, so no id is reused while the table lives.
+_INSIDE = object()
 _MADE: list = [None]
+
+
+def record(node: A.Expr, scope: "Scope") -> dict:
+    """Compile `node` again, as at load, and return the table of what each of its nodes became.
+
+    Codegen needs the closures (to fall back on) and coarse types of the nodes; keeping them from load time for
+    every expression would slow loading, and only hot expressions are ever generated."""
+    saved, _MADE[0] = _MADE[0], {}
+    try:
+        table = _MADE[0]
+        Compiler(scope, []).expr(node)  # the diagnostics were given at load
+        return table
+    finally:
+        _MADE[0] = saved
 
 CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
 HOT = 16  # the call that turns an expression into Python source (about 0.15 ms); the calls before run the closure
@@ -722,39 +736,55 @@ _SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to gain
 
 def _trampoline(ctx):
     """The code of an expression's function until codegen gives it its own (names resolve in its namespace)."""
-    return _warm(ctx)  # noqa: F821 - a name of the function's own namespace, see _lazy
+    return _warm(ctx, _state)  # noqa: F821 - names of the function's own namespace, see _lazy
 
 
-def _lazy(node: A.Expr, closure: Fn, scope: "Scope", made: dict) -> Fn:
+def _lazy(node: A.Expr, closure: Fn, scope: "Scope") -> Fn:
     """A function that runs `closure` until it is hot, then the Python source codegen makes of `node`.
 
     Generating at load time would slow every validation, and most expressions of a ruleset run rarely or never;
     an expression evaluated while the ruleset loads (LoadTimeContext) keeps its closure. The function is made
     with a namespace of its own, so codegen can give it the generated code in place (`__code__`): whoever
-    holds it then runs the generated code with no call in between.
+    holds it then runs the generated code with no call in between. A few small objects per expression, and no
+    reference cycle (which would keep a loaded ruleset alive until the garbage collector's next full pass): the
+    state reaches the function by a weak reference.
     """
     if not CODEGEN or isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
         return closure
-    calls = 0
-    local_names = frozenset(scope.locals)  # as they are now, should the scope change later
-    namespace: dict = {"__builtins__": {}}
-    run = FunctionType(_trampoline.__code__, namespace, "expression")
-
-    def warm(ctx):
-        nonlocal calls, made
-        if isinstance(ctx, LoadTimeContext):
-            return closure(ctx)
-        calls += 1
-        if calls < HOT:
-            return closure(ctx)
-        from .codegen import generate  # imported here: codegen imports this module
-
-        generate(node, scope, local_names, made, closure, run)  # run gets the generated code, or runs the closure
-        made = None
-        return run(ctx)
-
-    namespace["_warm"] = warm
+    state = [0, closure, node, _names_only(scope), None]  # calls so far, closure, node, scope, the function
+    run = FunctionType(_trampoline.__code__, {"__builtins__": _NO_BUILTINS, "_warm": _warm, "_state": state},
+                       "expression")
+    state[4] = weakref.ref(run)
     return run
+
+
+_NO_BUILTINS: dict = {}
+
+
+def _warm(ctx, state: list):
+    """One call of an expression not yet generated: its closure runs, or, at the HOT-th call, codegen."""
+    if isinstance(ctx, LoadTimeContext):
+        return state[1](ctx)
+    state[0] += 1
+    if state[0] < HOT:
+        return state[1](ctx)
+    from .codegen import generate  # imported here: codegen imports this module
+
+    _calls, closure, node, scope, ref = state
+    target = ref()  # alive: its caller holds it
+    generate(node, scope, closure, target)  # it gets the generated code, or code that runs the closure
+    return target(ctx)
+
+
+def _names_only(scope: "Scope") -> "Scope":
+    """The scope as codegen needs it: without its dice (whose compiled expressions hold the scope, so keeping
+    it would make a reference cycle), its local names as they are now. One per scope, made once."""
+    view = scope.__dict__.get("_names_only")
+    if view is None or len(view.locals) != len(scope.locals):
+        view = scope._names_only = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs,
+                                         scope.card_classes, scope.table_columns, scope.marks, {},
+                                         frozenset(scope.locals), scope.functions, scope.metrics)
+    return view
 
 
 class LoadTimeContext:
