@@ -225,7 +225,7 @@ class Generator:
         method = getattr(self, "_g_" + type(node).__name__, None)
         if method is None:
             return self.fallback(closure)
-        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.ns)
+        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals
         try:
             return method(node)
         except Unsupported:
