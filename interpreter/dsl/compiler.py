@@ -8,7 +8,10 @@ to go on, or a control `Signal` (break, continue, end, call, suspend) for the in
 from __future__ import annotations
 
 import operator
+import os
+import weakref
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Any, Callable, Optional
 
 from ..diagnostics import Diagnostic, Span, did_you_mean, error
@@ -114,6 +117,7 @@ class FunctionDef:
     span: Span
     fn: Optional[Fn] = None
     compiling: bool = False
+    generated: Optional[Callable] = None  # fn(ctx, *args), made by codegen on the first hot call
 
 
 _BINOPS = {
@@ -141,7 +145,41 @@ def _fail(message: str, span: Span) -> Fn:
     def fn(ctx):
         raise RuleError(message, span)
 
+    fn.failed = True  # type: ignore[attr-defined]  # codegen leaves such a node to its closure
     return fn
+
+
+# The run-time errors of expressions, shared by the closures and the generated code (codegen.py) so both say the same.
+def unset_error(name: str, span: Span) -> RuleError:
+    return RuleError(f"'{name}' is used before it has a value", span,
+                     "give it a value first (let, 'as', a loop or a parameter of the sequence)")
+
+
+def compute_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot compute {describe(a)} {op} {describe(b)}", span)
+
+
+def compare_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot compare {describe(a)} {op} {describe(b)}", span)
+
+
+def negate_error(v: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot negate {describe(v)}", span)
+
+
+def member_error(item: Any, container: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot look for {describe(item)} in {describe(container)}", span)
+
+
+def container_error(container: Any, span: Span) -> RuleError:
+    return RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+
+
+def range_error(a: Any, b: Any, span: Span) -> RuleError:
+    if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
+        return RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+    return RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
+                     "a game never needs that many; check the bounds")
 
 
 class Compiler:
@@ -156,6 +194,22 @@ class Compiler:
 
     # ---------------------------------------------------------------- expressions
     def expr(self, node: A.Expr) -> tuple[Fn, str]:
+        """The closure of `node` and its coarse type. The closure of a whole expression (one not inside another)
+        is wrapped so that it is turned into Python source once it is hot (see `_lazy` and codegen.py)."""
+        made = _MADE[0]
+        if made is None:  # a whole expression
+            _MADE[0] = _INSIDE
+            try:
+                fn, t = self._expr(node)
+            finally:
+                _MADE[0] = None
+            return _lazy(node, fn, self.scope), t
+        result = self._expr(node)
+        if made is not _INSIDE:  # codegen compiles the expression again to learn what each node becomes
+            made[id(node)] = (node, result)
+        return result
+
+    def _expr(self, node: A.Expr) -> tuple[Fn, str]:
         method = getattr(self, "_e_" + type(node).__name__)
         try:
             return method(node)
@@ -197,8 +251,7 @@ class Compiler:
                 try:
                     return ctx.locals[name]
                 except KeyError:
-                    raise RuleError(f"'{name}' is used before it has a value", n.span,
-                                    "give it a value first (let, 'as', a loop or a parameter of the sequence)") from None
+                    raise unset_error(name, n.span) from None
 
             return fn, "any"
         sym = self.scope.symbols.get(name)
@@ -380,11 +433,13 @@ class Compiler:
                             use_span, "functions are named expressions: they cannot recurse")
             return _fail(f"function '{fd.name}' cannot be evaluated", use_span)
         fd.compiling = True
+        outer, _MADE[0] = _MADE[0], _INSIDE  # the body is part of its callers' expressions, never one of its own
         try:
             inner = Compiler(self.scope.with_locals(set(fd.params)), self.diagnostics)
             fd.fn = inner.expr(fd.body)[0]
         finally:
             fd.compiling = False
+            _MADE[0] = outer
         return fd.fn
 
     def _e_ListLit(self, n: A.ListLit):
@@ -501,7 +556,7 @@ class Compiler:
         def neg(ctx):
             v = f(ctx)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise RuleError(f"cannot negate {describe(v)}", span)
+                raise negate_error(v, span)
             return -v
 
         return neg, "number"
@@ -524,13 +579,13 @@ class Compiler:
             a, b = lf(ctx), rf(ctx)
             if numeric and (type(a) not in _NUMBER_TYPES or type(b) not in _NUMBER_TYPES):
                 # Python would repeat a text or list ('ab' * 10**9) or format one ('%9999999d' % 1)
-                raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span)
+                raise compute_error(a, n.op, b, span)
             try:
                 r = op(a, b)
             except ZeroDivisionError:
                 raise RuleError("division by zero", span) from None
             except TypeError:
-                raise RuleError(f"cannot compute {describe(a)} {n.op} {describe(b)}", span) from None
+                raise compute_error(a, n.op, b, span) from None
             t = type(r)
             if t is float or (t is int and -MAX_INT <= r <= MAX_INT):
                 return r
@@ -560,9 +615,9 @@ class Compiler:
                     try:
                         found = item in container
                     except TypeError:
-                        raise RuleError(f"cannot look for {describe(item)} in {describe(container)}", span) from None
+                        raise member_error(item, container, span) from None
                 else:
-                    raise RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+                    raise container_error(container, span)
                 return not found if neg else found
 
             return member, "bool"
@@ -577,7 +632,7 @@ class Compiler:
                 try:
                     return op(a, b)
                 except TypeError:
-                    raise RuleError(f"cannot compare {describe(a)} {n.op} {describe(b)}", span) from None
+                    raise compare_error(a, n.op, b, span) from None
 
             return ordered, "bool"
         const = _constant(n.right)
@@ -646,13 +701,90 @@ class Compiler:
         def fn(ctx):
             a, b = lf(ctx), hf(ctx)
             if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
-                raise RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+                raise range_error(a, b, span)
             if b - a >= MAX_RANGE:
-                raise RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
-                                "a game never needs that many; check the bounds")
+                raise range_error(a, b, span)
             return list(range(a, b + 1))
 
         return fn, "list"
+
+
+# None between expressions; _INSIDE while one is compiled at load. When codegen compiles an expression again
+# (see `record`), a table of what each node became, by id(node): (node, (closure, type)); each entry holds its
+# node, so no id is reused while the table lives.
+_INSIDE = object()
+_MADE: list = [None]
+
+
+def record(node: A.Expr, scope: "Scope") -> dict:
+    """Compile `node` again, as at load, and return the table of what each of its nodes became.
+
+    Codegen needs the closures (to fall back on) and coarse types of the nodes; keeping them from load time for
+    every expression would slow loading, and only hot expressions are ever generated."""
+    saved, _MADE[0] = _MADE[0], {}
+    try:
+        table = _MADE[0]
+        Compiler(scope, []).expr(node)  # the diagnostics were given at load
+        return table
+    finally:
+        _MADE[0] = saved
+
+CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
+HOT = 16  # the call that turns an expression into Python source (about 0.15 ms); the calls before run the closure
+_SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to gain
+
+
+def _trampoline(ctx):
+    """The code of an expression's function until codegen gives it its own (names resolve in its namespace)."""
+    return _warm(ctx, _state)  # noqa: F821 - names of the function's own namespace, see _lazy
+
+
+def _lazy(node: A.Expr, closure: Fn, scope: "Scope") -> Fn:
+    """A function that runs `closure` until it is hot, then the Python source codegen makes of `node`.
+
+    Generating at load time would slow every validation, and most expressions of a ruleset run rarely or never;
+    an expression evaluated while the ruleset loads (LoadTimeContext) keeps its closure. The function is made
+    with a namespace of its own, so codegen can give it the generated code in place (`__code__`): whoever
+    holds it then runs the generated code with no call in between. A few small objects per expression, and no
+    reference cycle (which would keep a loaded ruleset alive until the garbage collector's next full pass): the
+    state reaches the function by a weak reference.
+    """
+    if not CODEGEN or isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
+        return closure
+    state = [0, closure, node, _names_only(scope), None]  # calls so far, closure, node, scope, the function
+    run = FunctionType(_trampoline.__code__, {"__builtins__": _NO_BUILTINS, "_warm": _warm, "_state": state},
+                       "expression")
+    state[4] = weakref.ref(run)
+    return run
+
+
+_NO_BUILTINS: dict = {}
+
+
+def _warm(ctx, state: list):
+    """One call of an expression not yet generated: its closure runs, or, at the HOT-th call, codegen."""
+    if isinstance(ctx, LoadTimeContext):
+        return state[1](ctx)
+    state[0] += 1
+    if state[0] < HOT:
+        return state[1](ctx)
+    from .codegen import generate  # imported here: codegen imports this module
+
+    _calls, closure, node, scope, ref = state
+    target = ref()  # alive: its caller holds it
+    generate(node, scope, closure, target)  # it gets the generated code, or code that runs the closure
+    return target(ctx)
+
+
+def _names_only(scope: "Scope") -> "Scope":
+    """The scope as codegen needs it: without its dice (whose compiled expressions hold the scope, so keeping
+    it would make a reference cycle), its local names as they are now. One per scope, made once."""
+    view = scope.__dict__.get("_names_only")
+    if view is None or len(view.locals) != len(scope.locals):
+        view = scope._names_only = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs,
+                                         scope.card_classes, scope.table_columns, scope.marks, {},
+                                         frozenset(scope.locals), scope.functions, scope.metrics)
+    return view
 
 
 class LoadTimeContext:
