@@ -119,6 +119,33 @@ def test_loading_generates_nothing(monkeypatch):
     assert not calls  # expressions evaluated while loading keep their closures
 
 
+def test_what_one_thread_compiles_does_not_leak_into_another():
+    """The compiler's note of what it is compiling is per thread: a game making its hot expressions in one
+    thread while another thread loads a ruleset must not take the loader's expressions into its table."""
+    import threading
+
+    seen: list = []
+    started, release = threading.Event(), threading.Event()
+
+    def record_in_thread():
+        C._STATE.made = {}  # as `record` does while codegen compiles an expression again
+        started.set()
+        release.wait(10)
+        seen.append(len(C._STATE.made))
+        C._STATE.made = None
+
+    t = threading.Thread(target=record_in_thread)
+    t.start()
+    started.wait(10)
+    try:
+        assert C._STATE.made is None  # this thread is between expressions
+        assert load_ruleset("pig").ok
+    finally:
+        release.set()
+        t.join(10)
+    assert seen == [0]
+
+
 # ------------------------------------------------------------------ expressions, value by value
 ERRORS = [
     "1 + 'a'", "'ab' * 3", "[1] * 2", "1 / 0", "7 // 0", "5 % 0", "-'a'", "-true", "[1][5]", "[1]['a']", "[1][true]",

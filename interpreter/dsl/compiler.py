@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 import weakref
 from dataclasses import dataclass, field
 from types import FunctionType
@@ -196,13 +197,13 @@ class Compiler:
     def expr(self, node: A.Expr) -> tuple[Fn, str]:
         """The closure of `node` and its coarse type. The closure of a whole expression (one not inside another)
         is wrapped so that it is turned into Python source once it is hot (see `_lazy` and codegen.py)."""
-        made = _MADE[0]
+        made = _STATE.made
         if made is None:  # a whole expression
-            _MADE[0] = _INSIDE
+            _STATE.made = _INSIDE
             try:
                 fn, t = self._expr(node)
             finally:
-                _MADE[0] = None
+                _STATE.made = None
             return _lazy(node, fn, self.scope), t
         result = self._expr(node)
         if made is not _INSIDE:  # codegen compiles the expression again to learn what each node becomes
@@ -433,13 +434,13 @@ class Compiler:
                             use_span, "functions are named expressions: they cannot recurse")
             return _fail(f"function '{fd.name}' cannot be evaluated", use_span)
         fd.compiling = True
-        outer, _MADE[0] = _MADE[0], _INSIDE  # the body is part of its callers' expressions, never one of its own
+        outer, _STATE.made = _STATE.made, _INSIDE  # the body is part of its callers' expressions, never one of its own
         try:
             inner = Compiler(self.scope.with_locals(set(fd.params)), self.diagnostics)
             fd.fn = inner.expr(fd.body)[0]
         finally:
             fd.compiling = False
-            _MADE[0] = outer
+            _STATE.made = outer
         return fd.fn
 
     def _e_ListLit(self, n: A.ListLit):
@@ -713,7 +714,13 @@ class Compiler:
 # (see `record`), a table of what each node became, by id(node): (node, (closure, type)); each entry holds its
 # node, so no id is reused while the table lives.
 _INSIDE = object()
-_MADE: list = [None]
+
+
+class _CompileState(threading.local):
+    made: Any = None  # per thread: a game may make its hot expressions while another thread loads a ruleset
+
+
+_STATE = _CompileState()
 
 
 def record(node: A.Expr, scope: "Scope") -> dict:
@@ -721,13 +728,13 @@ def record(node: A.Expr, scope: "Scope") -> dict:
 
     Codegen needs the closures (to fall back on) and coarse types of the nodes; keeping them from load time for
     every expression would slow loading, and only hot expressions are ever generated."""
-    saved, _MADE[0] = _MADE[0], {}
+    saved, _STATE.made = _STATE.made, {}
     try:
-        table = _MADE[0]
+        table = _STATE.made
         Compiler(scope, []).expr(node)  # the diagnostics were given at load
         return table
     finally:
-        _MADE[0] = saved
+        _STATE.made = saved
 
 CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
 HOT = 16  # the call that turns an expression into Python source (about 0.15 ms); the calls before run the closure
