@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Optional
 
@@ -9,7 +10,7 @@ from ..diagnostics import RuleError, Span, did_you_mean
 from ..values import Card, Player
 from . import ast as A
 from .builtins import REGISTRY, describe
-from .guards import bounded, nested
+from .guards import MAX_INT, bounded, nested
 from .compiler import (
     SUSPEND,
     BreakSignal,
@@ -22,7 +23,24 @@ from .compiler import (
     kind_word,
 )
 
+# RULECRAFT_FAST_STEPS=0: no shortcuts for common statements and steps (here, program.py and interpreter.run),
+# so the plain path can be compared with them (tests/test_fast_steps.py); the games are the same either way
+FAST_STEPS = os.environ.get("RULECRAFT_FAST_STEPS", "1") != "0"
+
 DICE_RE = re.compile(r"^([0-9]+)d([0-9]+)$")
+
+
+def _augmented(old: Any, inc: Any, sign: int, op: str, ctx, span: Span) -> Any:
+    """The new value of `old += inc` (sign 1) or `old -= inc` (sign -1): a number, or a list grown or shrunk."""
+    if old is None:
+        old = 0
+    if isinstance(old, list):
+        if sign > 0:
+            return bounded(old + inc if isinstance(inc, list) else old + [inc], ctx, span)
+        return [x for x in old if x != inc]
+    if isinstance(inc, bool) or not isinstance(inc, (int, float)) or isinstance(old, bool) or not isinstance(old, (int, float)):
+        raise RuleError(f"cannot compute {describe(old)} {op} {describe(inc)}", span)
+    return bounded(old + sign * inc, ctx, span)
 
 
 class StatementCompiler(Compiler):
@@ -171,23 +189,83 @@ class StatementCompiler(Compiler):
                 d[key(ctx)] = v
                 nested(d, span)  # a record set into itself, or grown without end
 
+        sign = 1 if op == "+=" else -1
+        if FAST_STEPS and (isinstance(target, A.Name) or (isinstance(target, A.Attr) and attr in self.scope.player_vars)):
+            fast = self._fast_assign(target, value, op, sign, span)
+            if fast is not None:
+                return fast
         if op == "=":
             return lambda ctx: write(ctx, value(ctx))
-        sign = 1 if op == "+=" else -1
 
         def aug(ctx):
             old, inc = read(ctx), value(ctx)
-            if old is None:
-                old = 0
-            if isinstance(old, list):
-                write(ctx, bounded(old + inc if isinstance(inc, list) else old + [inc], ctx, span)) if sign > 0 else write(
-                    ctx, [x for x in old if x != inc])
-                return
-            if isinstance(inc, bool) or not isinstance(inc, (int, float)) or isinstance(old, bool) or not isinstance(old, (int, float)):
-                raise RuleError(f"cannot compute {describe(old)} {op} {describe(inc)}", span)
-            write(ctx, bounded(old + sign * inc, ctx, span))
+            write(ctx, _augmented(old, inc, sign, op, ctx, span))
 
         return aug
+
+    def _fast_assign(self, target, value: Fn, op: str, sign: int, span: Span) -> Optional[Fn]:
+        """The commonest assignments (a local, a game variable, a player variable) as one closure each, without
+        the read/write helpers of _s_Assign: the same reads, writes, checks and errors, in the same order.
+        Whole numbers that stay in range are added here; everything else goes through _augmented."""
+        if isinstance(target, A.Name):
+            name = target.id
+            if name in self.scope.locals:
+                if op == "=":
+                    def set_local(ctx):
+                        ctx.locals[name] = value(ctx)
+                    return set_local
+
+                def aug_local(ctx):
+                    old = ctx.locals.get(name)
+                    inc = value(ctx)
+                    if type(old) is int and type(inc) is int:
+                        new = old + sign * inc
+                        if -MAX_INT <= new <= MAX_INT:
+                            ctx.locals[name] = new
+                            return
+                    ctx.locals[name] = _augmented(old, inc, sign, op, ctx, span)
+                return aug_local
+            if op == "=":
+                def set_var(ctx):
+                    ctx.vars[name] = value(ctx)
+                return set_var
+
+            def aug_var(ctx):
+                old = ctx.vars[name]
+                inc = value(ctx)
+                if type(old) is int and type(inc) is int:
+                    new = old + sign * inc
+                    if -MAX_INT <= new <= MAX_INT:
+                        ctx.vars[name] = new
+                        return
+                ctx.vars[name] = _augmented(old, inc, sign, op, ctx, span)
+            return aug_var
+        obj = self.expr(target.obj)[0]
+        attr = target.name
+
+        def player(ctx):  # the object is worked out at each read and each write, as _s_Assign does
+            p = obj(ctx)
+            if not isinstance(p, Player):
+                raise RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
+            return p
+
+        if op == "=":
+            def set_pvar(ctx):
+                v = value(ctx)
+                ctx.pvars[player(ctx).seat][attr] = v
+            return set_pvar
+
+        def aug_pvar(ctx):
+            old = ctx.pvars[player(ctx).seat][attr]
+            inc = value(ctx)
+            if type(old) is int and type(inc) is int:
+                new = old + sign * inc
+                if -MAX_INT <= new <= MAX_INT:
+                    ctx.pvars[player(ctx).seat][attr] = new
+                    return
+            new = _augmented(old, inc, sign, op, ctx, span)
+            ctx.pvars[player(ctx).seat][attr] = new
+        return aug_pvar
 
     # ------------------------------------------------------------ chance
     def _s_Roll(self, n: A.Roll):

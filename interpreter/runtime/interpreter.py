@@ -12,6 +12,7 @@ from typing import Any
 
 from ..diagnostics import RuleError
 from ..dsl.builtins import as_list, describe
+from ..dsl import statements
 from ..dsl.compiler import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
 from ..values import Card, Player
 from .decisions import Decision, label
@@ -28,6 +29,7 @@ def run(g) -> None:
     check = g.check_conservation
     max_steps = g.max_steps
     last = code = None
+    fast = statements.FAST_STEPS
     try:
         while g.pending is None and not g.over:
             if len(frames) <= g.halt_depth:
@@ -38,21 +40,37 @@ def run(g) -> None:
             if f is not last:  # the same frame runs many steps in a row: look its program up once
                 code = programs[f.seq].code
                 last = f
-            ins = code[f.pc]
-            steps = g.steps = g.steps + 1
-            if steps > max_steps:
-                raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was '{ins.step.label or ins.step.id}' "
-                                f"in '{f.seq}'", ins.span, "a loop may never end: check its condition or its 'break'", "R002")
-            if cov is not None:
-                cov[ins.step.path] += 1
             g.locals = f.locals
-            handler = ins.handler
-            if handler is h_jump:  # the most common steps, done here without a call
-                f.pc = ins.target
-            elif handler is h_jump_if_false:
-                f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
-            else:
-                handler(g, f, ins)
+            # The steps that cannot change what the checks above look at (the pending decision, the end of the
+            # game, the frames, the locals, the events) follow each other in this inner loop without them: jumps,
+            # and a step of one statement that returned nothing and raised no event. Any other step, or every
+            # step when the cards are checked (or events wait from before a decision), ends the inner loop.
+            tight = fast and not check and not g._events
+            while True:
+                ins = code[f.pc]
+                steps = g.steps = g.steps + 1
+                if steps > max_steps:
+                    raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
+                                    f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
+                                    "a loop may never end: check its condition or its 'break'", "R002")
+                if cov is not None:
+                    cov[ins.step.path] += 1
+                handler = ins.handler
+                if handler is h_jump:  # the most common steps, done here without a call
+                    f.pc = ins.target
+                elif handler is h_jump_if_false:
+                    f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
+                elif handler is h_exec and ins.one is not None and not f.sub:
+                    sig = ins.one.fn(g)
+                    if sig is not None or g._events:
+                        _after_one(g, f, ins, sig)
+                        break
+                    f.pc += 1
+                else:
+                    handler(g, f, ins)
+                    break
+                if not tight:
+                    break
             if g._events and g.pending is None:
                 fire(g)
             if check:
@@ -219,33 +237,53 @@ def h_exec(g, f, ins) -> None:
                 if len(g.frames) != depth:
                     return  # a trigger interrupts; this step resumes after it
             continue
-        if sig is SUSPEND:
-            return
-        if isinstance(sig, CallSignal):
-            f.sub = i + 1  # the rest of the step runs when the called sequence returns
-            g.push(sig.sequence, sig.args)
-            return
-        f.sub = 0
-        if isinstance(sig, (BreakSignal, ContinueSignal)):
-            entry = ins.loops.get(sig.loop)
-            if entry is None:
-                raise RuleError(f"'{'break' if isinstance(sig, BreakSignal) else 'continue'}' found no loop", sig.span)
-            end_pc, cont_pc, key, inner = entry
-            for k in inner:
-                f.locals.pop(k, None)
-            if isinstance(sig, BreakSignal):
-                if key:
-                    f.locals.pop(key, None)
-                f.pc = end_pc
-            else:
-                f.pc = cont_pc
-            return
-        if isinstance(sig, EndSignal):
-            end(g, sig.kind, sig.span)
-            return
-        raise RuleError(f"unexpected signal {sig!r}", ins.span)  # pragma: no cover
+        _signal(g, f, ins, i, sig)
+        return
     f.sub = 0
     f.pc += 1
+
+
+def _after_one(g, f, ins, sig) -> None:
+    """The rest of h_exec for a step of one statement that `run` ran itself (f.sub was 0)."""
+    if sig is None:  # it raised events: their triggers fire now, as h_exec fires them
+        f.sub = 1
+        depth = len(g.frames)
+        fire(g)
+        if len(g.frames) != depth:
+            return  # a trigger interrupts; this step resumes (and ends) after it
+        f.sub = 0
+        f.pc += 1
+        return
+    _signal(g, f, ins, 0, sig)
+
+
+def _signal(g, f, ins, i: int, sig) -> None:
+    """Statement i of an EXEC step returned a signal: suspend, call, leave a loop or end a sequence."""
+    if sig is SUSPEND:
+        return
+    if isinstance(sig, CallSignal):
+        f.sub = i + 1  # the rest of the step runs when the called sequence returns
+        g.push(sig.sequence, sig.args)
+        return
+    f.sub = 0
+    if isinstance(sig, (BreakSignal, ContinueSignal)):
+        entry = ins.loops.get(sig.loop)
+        if entry is None:
+            raise RuleError(f"'{'break' if isinstance(sig, BreakSignal) else 'continue'}' found no loop", sig.span)
+        end_pc, cont_pc, key, inner = entry
+        for k in inner:
+            f.locals.pop(k, None)
+        if isinstance(sig, BreakSignal):
+            if key:
+                f.locals.pop(key, None)
+            f.pc = end_pc
+        else:
+            f.pc = cont_pc
+        return
+    if isinstance(sig, EndSignal):
+        end(g, sig.kind, sig.span)
+        return
+    raise RuleError(f"unexpected signal {sig!r}", ins.span)  # pragma: no cover
 
 
 def h_jump(g, f, ins) -> None:

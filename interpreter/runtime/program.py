@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..diagnostics import Span
+from ..dsl import statements
 from ..model import ruleset as M
 
 
@@ -22,6 +23,7 @@ class Instr:
     target: int = -1  # a jump target, where the op has one
     loops: dict = field(default_factory=dict)  # EXEC: loop name (or None) -> (break pc, continue pc, iterator key)
     extra: Any = None
+    one: Any = None  # EXEC of exactly one statement: that statement (run.run runs it without h_exec)
 
     @property
     def span(self) -> Span:
@@ -62,6 +64,8 @@ class _Flattener:
 
     def _exec(self, step: M.Step, stmts) -> None:
         ins = self.emit("EXEC", step, stmts)
+        if len(stmts) == 1 and statements.FAST_STEPS:
+            ins.one = stmts[0]
         self.pending_exec.append((ins, list(self.loops)))
 
     def step(self, s: M.Step) -> None:
