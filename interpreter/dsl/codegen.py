@@ -70,8 +70,8 @@ def generate(node: A.Expr, scope: Scope, closure: Callable, target: FunctionType
             raise
         target.__globals__["_closure"] = closure
         target.__code__ = _call_closure.__code__
-    for name in ("_warm", "_state"):  # what ran it until now: the node, its closure, the scope
-        target.__globals__.pop(name, None)
+    # _warm and _state stay in the namespace: another thread may have entered the function while it still had
+    # the code of compiler._trampoline, and will look them up (compiler._warm then runs the new code)
     return target
 
 

@@ -777,10 +777,20 @@ def _warm(ctx, state: list):
         return state[1](ctx)
     from .codegen import generate  # imported here: codegen imports this module
 
-    _calls, closure, node, scope, ref = state
-    target = ref()  # alive: its caller holds it
-    generate(node, scope, closure, target)  # it gets the generated code, or code that runs the closure
+    target = state[4]()  # alive: its caller holds it
+    # One generation at a time in the whole process: games in several threads may share a ruleset, and two
+    # threads generating the same expression would write their constants into the same namespace (and
+    # codegen's note of the functions being generated is shared). The first thread generates; a thread that
+    # waited finds the node gone and runs what was made.
+    with _GENERATE_LOCK:
+        node = state[2]
+        if node is not None:
+            generate(node, state[3], state[1], target)  # the generated code, or code that runs the closure
+            state[2] = state[3] = None  # the node and scope are not needed any more
     return target(ctx)
+
+
+_GENERATE_LOCK = threading.RLock()
 
 
 def _names_only(scope: "Scope") -> "Scope":

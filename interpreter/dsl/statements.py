@@ -191,7 +191,9 @@ class StatementCompiler(Compiler):
 
         sign = 1 if op == "+=" else -1
         if FAST_STEPS and (isinstance(target, A.Name) or (isinstance(target, A.Attr) and attr in self.scope.player_vars)):
-            fast = self._fast_assign(target, value, op, sign, span)
+            # the object of a player variable is the one compiled above: compiling it again would report its
+            # mistakes twice
+            fast = self._fast_assign(target, value, op, sign, span, obj if isinstance(target, A.Attr) else None)
             if fast is not None:
                 return fast
         if op == "=":
@@ -203,7 +205,7 @@ class StatementCompiler(Compiler):
 
         return aug
 
-    def _fast_assign(self, target, value: Fn, op: str, sign: int, span: Span) -> Optional[Fn]:
+    def _fast_assign(self, target, value: Fn, op: str, sign: int, span: Span, obj: Optional[Fn] = None) -> Optional[Fn]:
         """The commonest assignments (a local, a game variable, a player variable) as one closure each, without
         the read/write helpers of _s_Assign: the same reads, writes, checks and errors, in the same order.
         Whole numbers that stay in range are added here; everything else goes through _augmented."""
@@ -240,7 +242,6 @@ class StatementCompiler(Compiler):
                         return
                 ctx.vars[name] = _augmented(old, inc, sign, op, ctx, span)
             return aug_var
-        obj = self.expr(target.obj)[0]
         attr = target.name
 
         def player(ctx):  # the object is worked out at each read and each write, as _s_Assign does
