@@ -119,6 +119,19 @@ def test_loading_generates_nothing(monkeypatch):
     assert not calls  # expressions evaluated while loading keep their closures
 
 
+def test_a_ruleset_function_that_cannot_be_generated_runs_its_closure(monkeypatch):
+    """When the source of a ruleset function cannot be made, callers get a function that runs its closure."""
+    def refuse(self, fd):
+        raise codegen.Unsupported("test")
+
+    monkeypatch.setattr(codegen, "STRICT", False)
+    monkeypatch.setattr(codegen.Generator, "ruleset_function", refuse)
+    closures = _load("dune-bidding", False, monkeypatch)
+    compiled = _load("dune-bidding", True, monkeypatch)
+    for seed in range(5):
+        assert _play(compiled, seed) == _play(closures, seed)
+
+
 def test_what_one_thread_compiles_does_not_leak_into_another():
     """The compiler's note of what it is compiling is per thread: a game making its hot expressions in one
     thread while another thread loads a ruleset must not take the loader's expressions into its table."""

@@ -22,7 +22,8 @@ from . import ast as A
 from .builtins import REGISTRY, as_list
 from .compiler import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, compare_error,
-    compute_error, record, container_error, index, make_getattr, member_error, negate_error, range_error, text_of, unset_error,
+    compute_error, record, container_error, index, make_getattr, member_error, negate_error, range_error, run_with_params,
+    text_of, unset_error,
 )
 from .guards import (
     _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, MAY_HOLD_CONTAINERS, bounded, charge, nested,
@@ -106,16 +107,7 @@ _GENERATING: set = set()
 def _closure_function(fd: FunctionDef) -> Callable:
     """A ruleset function run by its closure: parameters in ctx.locals, as compiler._user_call does."""
     body, params = fd.fn, fd.params
-
-    def run(ctx, *values):
-        saved = ctx.locals
-        ctx.locals = dict(zip(params, values))
-        try:
-            return body(ctx)
-        finally:
-            ctx.locals = saved
-
-    return run
+    return lambda ctx, *values: run_with_params(ctx, params, values, body)
 
 
 class Generator:

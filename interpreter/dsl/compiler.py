@@ -183,6 +183,16 @@ def range_error(a: Any, b: Any, span: Span) -> RuleError:
                      "a game never needs that many; check the bounds")
 
 
+def run_with_params(ctx, params: tuple, values, body: Fn) -> Any:
+    """A ruleset function's body evaluated with its parameters as the locals; the caller's locals come back after."""
+    saved = ctx.locals
+    ctx.locals = dict(zip(params, values))
+    try:
+        return body(ctx)
+    finally:
+        ctx.locals = saved
+
+
 class Compiler:
     """Turns AST into closures for one scope, collecting diagnostics instead of stopping."""
 
@@ -388,13 +398,7 @@ class Compiler:
 
         def fn(ctx):
             charge(ctx, CALL_COST, span)  # functions cannot recurse, but a chain of them can still double the work
-            values = [a(ctx) for a in arg_fns]
-            saved = ctx.locals
-            ctx.locals = dict(zip(params, values))
-            try:
-                return body(ctx)
-            finally:
-                ctx.locals = saved
+            return run_with_params(ctx, params, [a(ctx) for a in arg_fns], body)
 
         if len(params) == 1:  # the common arities, without building a list and a zip (same order of work)
             (p0,), (a0,) = params, arg_fns
