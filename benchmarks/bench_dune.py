@@ -39,8 +39,6 @@ def engine_run(rs, phases: int, players: int) -> tuple[float, int]:
     return time.perf_counter() - t0, decisions
 
 
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--phases", type=int, default=500)
