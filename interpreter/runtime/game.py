@@ -17,6 +17,7 @@ from ..dsl.compiler import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
 from .decisions import Decision, IllegalChoice, label
+from . import blocks
 from .interpreter import HANDLERS, run
 from .program import Program, compile_program
 from .rng import SplitMix
@@ -41,6 +42,7 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
         for prog in progs.values():
             for ins in prog.code:
                 ins.handler = HANDLERS[ins.op]  # resolved once, not looked up by name at every step
+            blocks.prepare(prog)
     return progs
 
 
@@ -271,7 +273,11 @@ class Game:
             if not isinstance(c, Card):
                 raise RuleError(f"only cards can be moved, not {describe(c)}", span)
             src = self.where[c.index]
-            self.zones[src].remove(c)
+            held = self.zones[src]
+            if held and held[-1] is c:  # the top card (a draw, most moves): no search, no comparisons
+                held.pop()
+            else:
+                held.remove(c)
             if place == "bottom":
                 target.insert(0, c)
             else:

@@ -13,6 +13,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..dsl.builtins import as_list, describe
 from ..dsl import statements
+from . import blocks
 from ..dsl.compiler import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
 from ..values import Card, Player
 from .decisions import Decision, label
@@ -28,8 +29,11 @@ def run(g) -> None:
     cov = g.coverage
     check = g.check_conservation
     max_steps = g.max_steps
-    last = code = None
+    last = code = prog = entries = None
     fast = statements.FAST_STEPS
+    # generated functions for stretches of steps (blocks.py): not when the cards are checked after every step
+    compiled = blocks.ENABLED and not check
+    hot, again = blocks.HOT, blocks.AGAIN
     try:
         while g.pending is None and not g.over:
             if len(frames) <= g.halt_depth:
@@ -38,9 +42,23 @@ def run(g) -> None:
                 return
             f = frames[-1]
             if f is not last:  # the same frame runs many steps in a row: look its program up once
-                code = programs[f.seq].code
+                prog = programs[f.seq]
+                code = prog.code
+                entries = prog.entries if cov is None else prog.entries_cov
                 last = f
             g.locals = f.locals
+            if compiled and not f.sub and not g._events:
+                e = entries[f.pc]
+                if e.__class__ is int:
+                    if e < hot:
+                        entries[f.pc] = e + 1
+                        e = None
+                    else:
+                        e = entries[f.pc] = blocks.entry(prog, f.pc, cov is not None, bool(g.triggers))
+                # it ran the steps up to an instruction it leaves to this loop (run next, below), or changed
+                # more than the inner loop may assume (AGAIN: look at the game again)
+                if e and e(g, f) == again:
+                    continue
             # The steps that cannot change what the checks above look at (the pending decision, the end of the
             # game, the frames, the locals, the events) follow each other in this inner loop without them: jumps,
             # and a step of one statement that returned nothing and raised no event. Any other step, or every
