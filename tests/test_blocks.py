@@ -16,6 +16,7 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime import blocks
 from rulecraft.runtime.game import Game, programs_for
+from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, which is copied in here
 
 BUNDLED = {"dml": 12, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
            "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6}
@@ -206,14 +207,13 @@ def test_no_ruleset_text_enters_the_generated_source(tmp_path, monkeypatch):
         _play(rs, seed, True, monkeypatch, coverage=seed % 2 == 0)
     sources = [e.source for prog in programs_for(rs).values() for e in prog.entries + prog.entries_cov if callable(e)]
     assert len(sources) > 3
-    own = {"ctx", "f", "n", "pc", "lim", "_L", "_C", "_s", "_it", "_entry", "steps", "max_steps", "locals",
-           "coverage", "_events", "pop", "len", "_signal_exit", "_fire", "_foreach_init", "_BaseException",
-           "_True", "_False", "_AGAIN"}
+    own = {"f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_entry", "steps", "max_steps", "coverage",
+           "_events", *blocks._HELPERS, *_SOURCE_NAMES}
     for src in sources:
         assert "import_os" not in src and "__import__" not in src
         for tok in tokenize.generate_tokens(io.StringIO(src).readline):
             if tok.type == tokenize.NAME:
-                assert tok.string in own or keyword.iskeyword(tok.string) or re.fullmatch(r"_[kr][0-9]+", tok.string), tok
+                assert tok.string in own or keyword.iskeyword(tok.string) or re.fullmatch(r"_[kr][0-9]+|_x[0-9]+_[0-9]+", tok.string), tok
             elif tok.type == tokenize.NUMBER:
                 assert tok.string.isdigit(), tok
             else:

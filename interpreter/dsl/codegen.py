@@ -499,6 +499,11 @@ class Generator:
         a = self.expr(n.left)
         b = self.expr(n.right)
         if n.op in _EQUALITY:
+            if _is_none(n.left) or _is_none(n.right):
+                # no value of the language equals none but none itself (a player's or a zone family's __eq__
+                # says False): 'is' gives the same answer without calling them
+                self.emit(f"{out} = {a} {'is' if n.op == '==' else 'is not'} {b}")
+                return out
             self.emit(f"{out} = {a} {_EQUALITY[n.op]} {b}")
             return out
         py = _ORDERED.get(n.op)
@@ -538,6 +543,10 @@ class Generator:
         out = self.temp()
         self.emit(f"{out} = list(range({a}, {b} + _ONE))")
         return out
+
+
+def _is_none(node: A.Expr) -> bool:
+    return isinstance(node, A.Const) and node.value is None
 
 
 _COUNT = REGISTRY["count"].fn

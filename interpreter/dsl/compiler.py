@@ -797,6 +797,24 @@ def _warm(ctx, state: list):
 _GENERATE_LOCK = threading.RLock()
 
 
+def generated_source(fn: Fn) -> Optional[tuple[str, dict]]:
+    """The Python source codegen made of a compiled expression (made now if it was not yet) and the namespace
+    its names live in; None for an expression that runs a closure (a simple one, or one codegen left alone).
+    runtime/blocks.py writes it inline into the function of a stretch of steps."""
+    ns = getattr(fn, "__globals__", None)
+    state = ns.get("_state") if isinstance(ns, dict) and ns.get("_warm") is _warm else None
+    if not isinstance(state, list) or len(state) != 5 or state[4]() is not fn:
+        return None
+    from .codegen import generate  # imported here: codegen imports this module
+
+    with _GENERATE_LOCK:
+        if state[2] is not None:
+            generate(state[2], state[3], state[1], fn)
+            state[2] = state[3] = None
+    src = getattr(fn, "source", None)
+    return None if src is None else (src, ns)
+
+
 def _names_only(scope: "Scope") -> "Scope":
     """The scope as codegen needs it: without its dice (whose compiled expressions hold the scope, so keeping
     it would make a reference cycle), its local names as they are now. One per scope, made once."""

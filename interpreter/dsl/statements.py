@@ -104,6 +104,7 @@ class StatementCompiler(Compiler):
         def fn(ctx):
             ctx.locals[name] = value(ctx)
 
+        fn.inline = ("set", "locals", name, value)  # what runtime/blocks.py writes instead of calling fn
         return fn
 
     def _s_Assign(self, n: A.Assign):
@@ -215,6 +216,7 @@ class StatementCompiler(Compiler):
                 if op == "=":
                     def set_local(ctx):
                         ctx.locals[name] = value(ctx)
+                    set_local.inline = ("set", "locals", name, value)
                     return set_local
 
                 def aug_local(ctx):
@@ -226,10 +228,12 @@ class StatementCompiler(Compiler):
                             ctx.locals[name] = new
                             return
                     ctx.locals[name] = _augmented(old, inc, sign, op, ctx, span)
+                aug_local.inline = ("aug", "locals", name, value, sign, op, span)
                 return aug_local
             if op == "=":
                 def set_var(ctx):
                     ctx.vars[name] = value(ctx)
+                set_var.inline = ("set", "vars", name, value)
                 return set_var
 
             def aug_var(ctx):
@@ -241,6 +245,7 @@ class StatementCompiler(Compiler):
                         ctx.vars[name] = new
                         return
                 ctx.vars[name] = _augmented(old, inc, sign, op, ctx, span)
+            aug_var.inline = ("aug", "vars", name, value, sign, op, span)
             return aug_var
         attr = target.name
 

@@ -24,10 +24,15 @@ are namespace constants (_k0, _k1, ...); the source is Python syntax written her
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
+from ..dsl.codegen import _HELPERS as _EXPRESSION_HELPERS
+from ..dsl.compiler import generated_source
+from ..dsl.statements import _augmented
 from ..model import ruleset as M
 from . import interpreter  # a cycle: interpreter imports this module; only used once both are loaded
 from .program import Program
@@ -90,12 +95,16 @@ def _foreach_init(g, f, ins) -> None:
     interpreter.h_foreach_init(g, f, ins)
 
 
-_HELPERS = {"__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
-            "_foreach_init": _foreach_init, "_BaseException": BaseException, "_True": True, "_False": False,
+_HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
+            "_foreach_init": _foreach_init, "_augmented": _augmented, "_BaseException": BaseException, "_True": True, "_False": False,
             "_AGAIN": AGAIN}
 
 
 # ---------------------------------------------------------------- the writer
+_MADE = itertools.count(1)
+_NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of a function codegen wrote
+
+
 class _Writer:
     def __init__(self, prog: Program, coverage: bool, triggers: bool):
         self.prog = prog
@@ -108,6 +117,7 @@ class _Writer:
         self.depth = 1
         self.loops: list[tuple[int, int, Optional[str], str]] = []  # open Python loops: (end pc, continue pc, key, mode)
         self.flags = 0
+        self.exprs = 0
         self.first: dict[int, list[tuple[int, str]]] = {}  # id(step) -> its own instructions, (pc, op)
         for pc, ins in enumerate(self.code):
             if ins.op != "RETURN" or pc != len(self.code) - 1:
@@ -126,6 +136,33 @@ class _Writer:
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+
+    def value(self, fn: Callable) -> str:
+        """Write the code of an expression here; the result is a name holding its value, or a call of it.
+
+        An expression codegen writes (dsl/codegen.py) is copied in, its constants and locals renamed to names of
+        this function: no call, and it reads the locals from `_L`, which is the frame's (ctx.locals). Its
+        source holds no ruleset text, so neither does this one."""
+        got = generated_source(fn)
+        if got is None:
+            return f"{self.const(fn)}(ctx)"
+        src, ns = got
+        lines = src.split("\n")
+        if not lines[0].startswith("def ") or not lines[-1] == "" or not lines[-2].startswith("    return "):
+            return f"{self.const(fn)}(ctx)"  # not the shape codegen.function writes
+        self.exprs += 1
+        mine = f"_x{self.exprs}_"
+
+        def rename(m: re.Match) -> str:
+            name = m.group(0)
+            return self.const(ns[name]) if name[1] == "k" else mine + name[2:]
+
+        pad = "    " * (self.depth - 1)
+        for line in lines[1:-2]:
+            if line.strip() == "_L = ctx.locals":
+                continue  # the function's _L is the frame's locals, which ctx.locals is while it runs
+            self.lines.append(pad + _NAMES.sub(rename, line))
+        return _NAMES.sub(rename, lines[-2][len("    return "):])
 
     def indent(self) -> None:
         self.depth += 1
@@ -219,7 +256,7 @@ class _Writer:
         self.emit("    ctx.steps = n")
         self.emit("    raise")
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
-        code = compile(src, "<rulecraft steps>", "exec")
+        code = compile(src, f"<rulecraft steps {next(_MADE)}>", "exec")  # a name of its own, for profilers
         ns = self.ns
         exec(code, ns)
         fn = ns.pop("_entry")
@@ -268,7 +305,7 @@ class _Writer:
         if isinstance(s, M.IfStep):
             self.emit(f"pc = {first}")
             self.count(first)
-            self.emit(f"if {self.const(s.cond.fn)}(ctx):")
+            self.emit(f"if {self.value(s.cond.fn)}:")
             self.indent()
             mark = len(self.lines)
             then_goes_on = self.block_flag(s.then)
@@ -301,6 +338,10 @@ class _Writer:
         for i, st in enumerate(s.stmts):
             if isinstance(st.ast, (A.Break, A.Continue)) and self.jump(ins, st.ast):
                 return False
+            shape = getattr(st.fn, "inline", None)
+            if shape is not None:
+                self.assign(*shape)  # returns nothing and raises no event: no checks after it
+                continue
             self.emit(f"_s = {self.const(st.fn)}(ctx)")
             self.emit("if _s is not None:")
             self.emit(f"    return _signal_exit(ctx, f, {self.const(ins)}, {pc}, {i}, _s, n)")
@@ -309,6 +350,25 @@ class _Writer:
                 self.emit(f"    if _fire(ctx, f, {pc}, {i + 1}, n):")
                 self.emit("        return _AGAIN")
         return True
+
+    def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
+               span: Any = None) -> None:
+        """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`), as the closure of
+        statements._fast_assign does it: the old value read first, whole numbers added here, the rest (and every
+        error) by statements._augmented."""
+        d = "_L" if where == "locals" else "ctx.vars"
+        key = self.const(name)
+        if how == "set":
+            v = self.value(value)
+            self.emit(f"{d}[{key}] = {v}")
+            return
+        self.emit(f"_o = _L.get({key})" if where == "locals" else f"_o = ctx.vars[{key}]")
+        self.emit(f"_i = {self.value(value)}")
+        self.emit(f"_w = _o {'+' if sign > 0 else '-'} _i if type(_o) is int and type(_i) is int else None")
+        self.emit("if _w is not None and -_MAXI <= _w <= _MAXI:")
+        self.emit(f"    {d}[{key}] = _w")
+        self.emit("else:")
+        self.emit(f"    {d}[{key}] = _augmented(_o, _i, {self.const(sign)}, {self.const(op)}, ctx, {self.const(span)})")
 
     def jump(self, ins, node) -> bool:
         """Write a break or continue that leaves the innermost Python loop; False when it is not that one."""
@@ -401,7 +461,7 @@ class _Writer:
         elif mode == "while":
             self.emit(f"pc = {head}")
             self.count(head)
-            self.emit(f"if not {self.const(s.cond.fn)}(ctx):")
+            self.emit(f"if not {self.value(s.cond.fn)}:")
             self.emit("    break")
         return self.block_flag(s.body)
 
@@ -410,7 +470,7 @@ class _Writer:
         if mode == "until":
             self.emit(f"pc = {pc}")
             self.count(pc)
-            self.emit(f"if {self.const(s.cond.fn)}(ctx):")
+            self.emit(f"if {self.value(s.cond.fn)}:")
             self.emit("    break")
         else:
             self.count(pc)
