@@ -51,6 +51,15 @@ def _step_keys() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=None)
+def _forms_with_key(key: str) -> tuple[str, ...]:
+    """The step forms whose steps take `key` (e.g. 'until' goes with 'repeat'); none for a key every step takes."""
+    defs = load_schema()["$defs"]
+    owners = {f for d in (d for name, d in defs.items() if name.endswith("Step")) for f in FORM_KEYS
+              if f != key and f in d.get("properties", {}) and key in d.get("properties", {})}
+    return tuple(f for f in FORM_KEYS if f in owners) if len(owners) < len(FORM_KEYS) - 1 else ()
+
+
+@functools.lru_cache(maxsize=None)
 def _fast_validator():
     """A compiled validator (jsonschema-rs) that only says valid or not, in well under a millisecond.
 
@@ -124,7 +133,11 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
                     "split it into separate steps, or nest one inside the other (under 'then:' or 'do:')")
                 extras = [k for k in extras if k not in forms]
         for k in extras:
-            hint = did_you_mean(k, allowed) or (did_you_mean(k, _step_keys()) if defname.endswith("Step") else None)
+            hint = did_you_mean(k, allowed)
+            if hint is None and defname.endswith("Step"):
+                owners = _forms_with_key(k)
+                hint = (f"'{k}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{k}:')"
+                        if owners else did_you_mean(k, _step_keys()))
             if hint is None and allowed:
                 hint = "keys allowed here: " + ", ".join(sorted(allowed))
             yield (path, k, "E201"), error("E201", f"unknown key '{k}'{_within(path)}", node.key_span(k), hint)

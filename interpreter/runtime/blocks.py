@@ -39,6 +39,7 @@ from .program import Program
 
 ENABLED = os.environ.get("RULECRAFT_BLOCKS", "1") != "0"
 HOT = 8  # visits of a position before its function is generated (tests set 0)
+MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
 # instruction of its own frame that the loop runs next (nothing else changed); AGAIN when a signal or a trigger
@@ -118,6 +119,8 @@ class _Writer:
         self.loops: list[tuple[int, int, Optional[str], str]] = []  # open Python loops: (end pc, continue pc, key, mode)
         self.flags = 0
         self.exprs = 0
+        self.counted = 0  # steps written (each counted where it runs)
+        self.looped = False  # a loop was written
         self.first: dict[int, list[tuple[int, str]]] = {}  # id(step) -> its own instructions, (pc, op)
         for pc, ins in enumerate(self.code):
             if ins.op != "RETURN" or pc != len(self.code) - 1:
@@ -250,6 +253,8 @@ class _Writer:
         mark = len(self.lines)
         self.continuation(path, 0)
         self.exit(len(self.code) - 1)  # the end of the sequence: the loop's RETURN
+        if self.counted < MIN_STEPS and not self.looped:
+            raise _Cannot("too few steps to gain anything: the call would cost more than the loop")
         self.dedent(mark)
         self.emit("except _BaseException:")
         self.emit("    f.pc = pc")
@@ -287,6 +292,7 @@ class _Writer:
 
     def count(self, pc: int) -> None:
         """One step run (as the loop counts it: g.steps, and the coverage of its node)."""
+        self.counted += 1
         self.emit("n += 1")
         if self.coverage:
             self.emit(f"_C[{self.const(self.code[pc].step.path)}] += 1")
@@ -415,6 +421,7 @@ class _Writer:
                 end_pc = back + 1
         cont_pc = test if mode == "until" else head
         self.loops.append((end_pc, cont_pc, key, mode))
+        self.looped = True
         flag = None
         if first_pass is not None:
             self.flags += 1
