@@ -16,6 +16,7 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime import blocks
 from rulecraft.runtime.game import Game, programs_for
+from rulecraft.runtime.interpreter import run
 from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, which is copied in here
 
 BUNDLED = {"dml": 12, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
@@ -164,6 +165,9 @@ _ERRORS = [
     '      - do: "let y = 1"\n      - repeat: ["y += 1", "x += 1"]\n        until: "y < 0"',
     '      - for_each: q\n        in: "players"\n        do: ["x += q"]',  # a player added to a number
     '      - if: "x > 0"\n        then: ["x += \'a\'"]',
+    # the work guard (a comprehension's items count against the budget) stops the game at the same step
+    '      - while: "x > 0"\n        do: ["let big = [q for q in 1..40]", "x += 1"]',
+    '      - do: "let y = 0"\n      - repeat: ["y += count([q for q in 1..30 if q > y])"]\n        until: "y < 0"',
     '      - for_each: q\n        in: "players"\n        do: ["x += 1 / (x - x)"]',  # a division by zero
 ]
 
@@ -180,11 +184,16 @@ def test_errors_are_the_same_with_and_without_generated_steps(steps, tmp_path, m
         if not result.ok:
             outcomes.append(("does not load", [d.code for d in result.diagnostics]))
             continue
+        g = Game(result.ruleset, None, 1, max_steps=3_000, start=False)
         try:
-            g = Game(result.ruleset, None, 1, max_steps=3_000)
+            g._setup()  # as Game() does, keeping the game to look at after the error
+            g.push(result.ruleset.start, {})
+            run(g)
             outcomes.append(("no error", g.steps, g.vars))
         except RuleError as exc:
-            outcomes.append((exc.message, str(exc.span), exc.hint, exc.code))
+            # where the game stopped too: the same step, with the same work counted
+            outcomes.append((exc.message, str(exc.span), exc.hint, exc.code, g.steps, getattr(g, "work", None),
+                             repr(g.vars), repr(g.frames[-1].locals) if g.frames else None))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0] not in ("no error", "does not load"), outcomes[0]
 
@@ -207,7 +216,7 @@ def test_no_ruleset_text_enters_the_generated_source(tmp_path, monkeypatch):
         _play(rs, seed, True, monkeypatch, coverage=seed % 2 == 0)
     sources = [e.source for prog in programs_for(rs).values() for e in prog.entries + prog.entries_cov if callable(e)]
     assert len(sources) > 3
-    own = {"f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_entry", "steps", "max_steps", "coverage",
+    own = {"f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps", "coverage",
            "_events", *blocks._HELPERS, *_SOURCE_NAMES}
     for src in sources:
         assert "import_os" not in src and "__import__" not in src

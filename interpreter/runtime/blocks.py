@@ -103,6 +103,7 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
 
 # ---------------------------------------------------------------- the writer
 _MADE = itertools.count(1)
+_CHARGE = re.compile(r"( *)_charge\(ctx, ([^,]+), ([^,()]+)\)")
 _NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of a function codegen wrote
 
 
@@ -164,7 +165,15 @@ class _Writer:
         for line in lines[1:-2]:
             if line.strip() == "_L = ctx.locals":
                 continue  # the function's _L is the frame's locals, which ctx.locals is while it runs
-            self.lines.append(pad + _NAMES.sub(rename, line))
+            line = _NAMES.sub(rename, line)
+            charge = _CHARGE.fullmatch(line)
+            if charge:  # guards.charge written out (ctx is a game here, which has `work`): it raises when over
+                lead, units, span = charge.groups()
+                self.lines += [f"{pad}{lead}ctx.work = _cw = ctx.work + {units}",
+                               f"{pad}{lead}if ctx.steps + _cw > ctx.max_steps:",
+                               f"{pad}{lead}    _charge(ctx, 0, {span})"]
+                continue
+            self.lines.append(pad + line)
         return _NAMES.sub(rename, lines[-2][len("    return "):])
 
     def indent(self) -> None:
@@ -278,7 +287,7 @@ class _Writer:
         if isinstance(s, M.IfStep):
             self.continuation(path, k + 1)
             if inner[1] == "then" and s.other:
-                self.count(self.pcs(s)[1][0])  # the jump over the 'else' block
+                self.count(self.pcs(s)[1][0], pure=True)  # the jump over the 'else' block
         elif inner[1] == "head":  # a for_each loop at its next item: the loop as usual, without its start
             self.loop(s, None)
         else:
@@ -290,10 +299,12 @@ class _Writer:
             if not self.step(s):
                 return  # what follows cannot run: the function has left
 
-    def count(self, pc: int) -> None:
-        """One step run (as the loop counts it: g.steps, and the coverage of its node)."""
+    def count(self, pc: int, pure: bool = False) -> None:
+        """One step run (as the loop counts it: g.steps, and the coverage of its node). The count is kept in
+        `n`, and written to ctx.steps unless the step is `pure` (a jump): the work guard (guards.charge) of
+        whatever the step evaluates reads ctx.steps, and must see the count the loop would have."""
         self.counted += 1
-        self.emit("n += 1")
+        self.emit("n += 1" if pure else "ctx.steps = n = n + 1")
         if self.coverage:
             self.emit(f"_C[{self.const(self.code[pc].step.path)}] += 1")
 
@@ -316,7 +327,7 @@ class _Writer:
             mark = len(self.lines)
             then_goes_on = self.block_flag(s.then)
             if s.other and then_goes_on:
-                self.count(own[1][0])
+                self.count(own[1][0], pure=True)
             self.dedent(mark)
             if s.other:
                 self.emit("else:")
@@ -456,7 +467,7 @@ class _Writer:
         self.depth -= 1
         if mode == "each":
             self.emit(f"pc = {head}")
-            self.count(head)
+            self.count(head, pure=True)
             self.emit(f"_it = _L[{self.const(key)}]")
             self.emit("if _it[1] >= len(_it[0]):")
             self.emit(f"    del _L[{self.const(key)}]")
@@ -464,7 +475,7 @@ class _Writer:
             self.emit(f"_L[{self.const(s.var)}] = _it[0][_it[1]]")
             self.emit("_it[1] += 1")
         elif mode == "forever":
-            self.count(head)
+            self.count(head, pure=True)
         elif mode == "while":
             self.emit(f"pc = {head}")
             self.count(head)
@@ -480,7 +491,7 @@ class _Writer:
             self.emit(f"if {self.value(s.cond.fn)}:")
             self.emit("    break")
         else:
-            self.count(pc)
+            self.count(pc, pure=True)
 
 
 def _blocks(s: M.Step) -> tuple:

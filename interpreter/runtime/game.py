@@ -60,6 +60,8 @@ class Frame:
 
 
 class Game:
+    work = 0  # units of work counted against the step budget (guards.charge); set on the game at its first charge
+
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
                  check_conservation: bool = False, listener: Callable[[str], None] | None = None,
