@@ -216,13 +216,14 @@ def test_no_ruleset_text_enters_the_generated_source(tmp_path, monkeypatch):
         _play(rs, seed, True, monkeypatch, coverage=seed % 2 == 0)
     sources = [e.source for prog in programs_for(rs).values() for e in prog.entries + prog.entries_cov if callable(e)]
     assert len(sources) > 3
-    own = {"f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps", "coverage",
-           "_events", *blocks._HELPERS, *_SOURCE_NAMES}
+    own = {"f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
+           "coverage", "_events", *blocks._HELPERS, *_SOURCE_NAMES}
+    made = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals
     for src in sources:
         assert "import_os" not in src and "__import__" not in src
         for tok in tokenize.generate_tokens(io.StringIO(src).readline):
             if tok.type == tokenize.NAME:
-                assert tok.string in own or keyword.iskeyword(tok.string) or re.fullmatch(r"_[kr][0-9]+|_x[0-9]+_[0-9]+", tok.string), tok
+                assert tok.string in own or keyword.iskeyword(tok.string) or made.fullmatch(tok.string), tok
             elif tok.type == tokenize.NUMBER:
                 assert tok.string.isdigit(), tok
             else:

@@ -174,6 +174,9 @@ ERRORS = [
     "true and 1 / 0", "false and 1 / 0", "none or [1][3]", "1 if best else 2", "[1, [2, [3]]]",
     "bids[p]", "bids[p] + 1", "not bids", "[q.seat for q in players if q != p]", "p in players",
     "card in p.hand", "card.suit in keys(wheel)", "count(p.hand) >= 0 and empty([])",
+    # a ruleset function written inline in its caller: an error inside its body, calls inside calls
+    "sale_price('a')", "sale_price(sale_price(sale_price(1)))", "[sale_price(x) for x in [1, 'b']]",
+    "sale_price(p)", "sale_price(1) + sale_price(best)",
 ]
 
 
@@ -307,7 +310,8 @@ def test_hostile_names_and_texts_never_enter_the_source(generated, monkeypatch):
             if name not in _SOURCE_NAMES and not re.fullmatch(r"_[kv][0-9]+", name):
                 assert not re.search(rf"\b{re.escape(name)}\b", fn.source), name
     fd_fn = scope.functions["__getattr__"].generated
-    assert_safe_source(fd_fn.source)
+    if fd_fn is not None:  # None when every call wrote the function's body inline (checked above, in its caller)
+        assert_safe_source(fd_fn.source)
 
 
 def test_the_namespace_gives_no_builtins(generated, monkeypatch):

@@ -32,6 +32,7 @@ from ..diagnostics import RuleError
 
 STRICT = False  # tests set it: a failure to generate is raised instead of falling back to the closure
 MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
+MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 
 _HELPERS: dict[str, Any] = {
     "__builtins__": {},  # nothing but what is listed here
@@ -125,6 +126,8 @@ class Generator:
         self.fallbacks = 0  # closures called from the source: they read locals from ctx.locals
         self.reads_locals = False  # the source reads ctx.locals (as _L)
         self.nodes = 0
+        self.inlining = 0  # how many ruleset functions deep this is written inline
+        self.inlined_names: frozenset = frozenset()
 
     # ------------------------------------------------------------ writing
     def const(self, value: Any) -> str:
@@ -360,9 +363,37 @@ class Generator:
         cost = 1 if len(fd.params) in (1, 2) else CALL_COST  # what the closures charge, arity by arity
         self.emit(f"_charge(ctx, {self.const(cost)}, {self.const(n.span)})")
         args = [self.expr(a) for a in n.args]
+        inline = self._inline(fd, args)
+        if inline is not None:
+            return inline
         out = self.temp()
         self.emit(f"{out} = {self.const(generated_function(fd, self.scope))}({', '.join(['ctx', *args])})")
         return out
+
+    def _inline(self, fd: FunctionDef, args: list[str]) -> str | None:
+        """The body of a ruleset function written here, its parameters bound to the arguments' locals, when it
+        needs nothing from ctx.locals (no closure falls back inside it): what its generated function would run,
+        without the call. Two levels deep at most; None leaves the call as it is."""
+        if self.inlining >= MAX_INLINE or fd.name in self.inlined_names:
+            return None
+        inner = self.scope.with_locals(fd.params)
+        try:
+            sub = Generator(inner, record(fd.body, inner))
+        except Exception:  # noqa: BLE001 - the call stays a call
+            return None
+        sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
+        sub.bound = dict(zip(fd.params, args))
+        sub.inlining = self.inlining + 1
+        sub.inlined_names = self.inlined_names | {fd.name}
+        try:
+            result = sub.expr(fd.body)
+        except Unsupported:
+            return None
+        if sub.fallbacks or sub.reads_locals:
+            return None  # the function would bind its parameters in ctx.locals for those: leave it a call
+        self.lines.extend(sub.lines)
+        self.temps, self.nodes = sub.temps, sub.nodes
+        return result
 
     def _g_ListLit(self, n: A.ListLit) -> str:
         items = [self.expr(i) for i in n.items]

@@ -6,9 +6,10 @@ between two decisions, so a sequence spends most of its time in that dispatch. H
 a position of a sequence (an *entry*) are written as the Python source of one function: an `if` step becomes
 a Python `if`, a loop a Python `while`, a statement a call of its compiled closure, so those steps cost no
 dispatch at all. Conditions, and assignments to locals and game variables, go further: the source codegen
-made of their expressions is copied in (renamed to this function's names), so they cost no call either. The function stops where the instruction loop has more to do than run a step: a decision,
-a call, a sealed bid, a stack, the end of the sequence, a signal it does not handle itself, a trigger that
-interrupts. It then leaves the position (`f.pc`) on that instruction, exactly where the instruction loop
+made of their expressions is copied in (renamed to this function's names), so they cost no call either.
+
+The function stops where the instruction loop has more to do than run a step: a decision, a call, a sealed
+bid, a stack, the end of the sequence, a signal it does not handle itself, a trigger that interrupts. It then leaves the position (`f.pc`) on that instruction, exactly where the instruction loop
 would be, and the loop goes on from there. A game's state is never anything else than what the loop keeps
 (positions, statement indexes, locals): saves, copies and replays work as before.
 
@@ -102,8 +103,8 @@ def _foreach_init(g, f, ins) -> None:
 
 
 _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
-            "_foreach_init": _foreach_init, "_augmented": _augmented, "_BaseException": BaseException, "_True": True, "_False": False,
-            "_AGAIN": AGAIN}
+            "_foreach_init": _foreach_init, "_augmented": _augmented, "_BaseException": BaseException,
+            "_True": True, "_False": False, "_AGAIN": AGAIN}
 
 
 # ---------------------------------------------------------------- the writer
@@ -122,7 +123,7 @@ class _Writer:
         self.consts: dict[int, str] = {}
         self.lines: list[str] = []
         self.depth = 1
-        self.loops: list[tuple[int, int, Optional[str], str]] = []  # open Python loops: (end pc, continue pc, key, mode)
+        self.loops: list[tuple[int, int, Optional[str], str]] = []  # open loops: (end pc, continue pc, key, mode)
         self.flags = 0
         self.exprs = 0
         self.counted = 0  # steps written (each counted where it runs)
