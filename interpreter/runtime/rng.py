@@ -28,7 +28,11 @@ class SplitMix:
             raise ValueError("below() needs n > 0")
         limit = _MASK - (_MASK + 1) % n
         while True:
-            x = self.next64()
+            # next64, written out: this is the generator's busiest path (every shuffle, die and bot choice)
+            z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x <= limit:
                 return x % n
 
