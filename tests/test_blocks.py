@@ -32,6 +32,7 @@ def _load(name: str):
 def _play(rs, seed: int, on: bool, monkeypatch, story: bool = False, **options) -> tuple:
     monkeypatch.setattr(blocks, "ENABLED", on)
     monkeypatch.setattr(blocks, "HOT", 0)
+    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
     g = Game(rs, None, seed, story=story, **options)
     agents = [RandomAgent(p.seat, seed) for p in g.players]
     while not g.over:
@@ -129,6 +130,7 @@ def test_a_game_saved_and_loaded_at_every_decision_plays_on_the_same(monkeypatch
 
     rs = _load("dune-bidding")
     monkeypatch.setattr(blocks, "HOT", 0)
+    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
     for seed in range(8):
         straight = Game(rs, None, seed, story=False)
         agents = [RandomAgent(p.seat, seed) for p in straight.players]
@@ -180,6 +182,7 @@ def test_errors_are_the_same_with_and_without_generated_steps(steps, tmp_path, m
         path.write_text(TEMPLATE % steps, encoding="utf-8")
         monkeypatch.setattr(blocks, "ENABLED", on)
         monkeypatch.setattr(blocks, "HOT", 0)
+        monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
         result = load_ruleset(str(path))
         if not result.ok:
             outcomes.append(("does not load", [d.code for d in result.diagnostics]))
@@ -228,3 +231,21 @@ def test_no_ruleset_text_enters_the_generated_source(tmp_path, monkeypatch):
                 assert tok.string.isdigit(), tok
             else:
                 assert tok.type not in (tokenize.STRING,), tok
+
+
+def test_a_stretch_without_a_loop_waits_longer_for_its_function(monkeypatch):
+    """A loop's function is made at the HOT-th visit; a stretch without one (which saves less per visit) only
+    after STRAIGHT_VISITS more, so short runs do not pay for making it."""
+    monkeypatch.setattr(blocks, "HOT", 2)
+    for straight, expect_straight in ((10**9, False), (0, True)):
+        monkeypatch.setattr(blocks, "STRAIGHT_VISITS", straight)
+        rs = _load("dml")
+        for seed in range(6):
+            g = Game(rs, None, seed, story=False)
+            agents = [RandomAgent(p.seat, seed) for p in g.players]
+            while not g.over:
+                d = g.pending
+                g.apply(agents[d.player].choose(d, None))
+        made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
+        assert made and any("while" in src for src in made)
+        assert any("while" not in src for src in made) == expect_straight

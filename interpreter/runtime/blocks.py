@@ -20,9 +20,10 @@ every bundled ruleset both ways). A position it cannot start from (inside a stac
 other than 0) is left to the loop. RULECRAFT_BLOCKS=0 turns it off.
 
 When: generating a function costs 0.5-2 ms, and saves from a fraction of a microsecond (a few steps before
-a call or a decision) to tens of microseconds (a loop of many steps) per visit. So a position gets its
-function at its HOT-th visit: a single game, a test or a scenario generates almost nothing, a simulation of
-hundreds of games generates its hot positions early and gains on every game after.
+a call or a decision) to tens of microseconds (a loop of many steps) per visit. So a position whose stretch
+holds a loop gets its function at its HOT-th visit, one without a loop at its STRAIGHT_VISITS-th: a single
+game, a test or a scenario generates almost nothing, a long simulation generates its hot positions in its
+first games and gains on every game after.
 
 Security: as in dsl/codegen.py, no ruleset text enters the source. Closures, instructions, names and paths
 are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
@@ -45,6 +46,7 @@ from .program import Program
 
 ENABLED = os.environ.get("RULECRAFT_BLOCKS", "1") != "0"
 HOT = 200  # visits of a position before its function is generated (tests set 0); see 'When' above
+STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
 MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
@@ -63,8 +65,16 @@ def prepare(prog: Program) -> None:
 
 
 def entry(prog: Program, pc: int, coverage: bool, triggers: bool) -> Any:
-    """The generated function for position `pc` of `prog` (made now), or NEVER."""
+    """What the instruction loop keeps for position `pc` of `prog` at its HOT-th visit: the generated function
+    (made now), NEVER, or a visit count to start again from (a stretch without a loop waits STRAIGHT_VISITS
+    more visits: it saves less per visit, so it must be visited more to pay for its making)."""
     try:
+        waited = prog.__dict__.setdefault("waited", set())
+        if pc not in waited:
+            looped = _Writer(prog, coverage, triggers, dry=True).function(pc)  # quick: no source compiled
+            if not looped:
+                waited.add(pc)
+                return HOT - STRAIGHT_VISITS
         return _Writer(prog, coverage, triggers).function(pc)
     except (_Cannot, SyntaxError, RecursionError, MemoryError):  # Python's limits on nesting, deep rulesets
         return NEVER
@@ -114,7 +124,8 @@ _NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of a functio
 
 
 class _Writer:
-    def __init__(self, prog: Program, coverage: bool, triggers: bool):
+    def __init__(self, prog: Program, coverage: bool, triggers: bool, dry: bool = False):
+        self.dry = dry  # only find out what the function would hold (function() returns whether it loops)
         self.prog = prog
         self.code = prog.code
         self.coverage = coverage
@@ -153,7 +164,7 @@ class _Writer:
         An expression codegen writes (dsl/codegen.py) is copied in, its constants and locals renamed to names of
         this function: no call, and it reads the locals from `_L`, which is the frame's (ctx.locals). Its
         source holds no ruleset text, so neither does this one."""
-        got = generated_source(fn)
+        got = None if self.dry else generated_source(fn)
         if got is None:
             return f"{self.const(fn)}(ctx)"
         src, ns = got
@@ -270,6 +281,8 @@ class _Writer:
         self.exit(len(self.code) - 1)  # the end of the sequence: the loop's RETURN
         if self.counted < MIN_STEPS and not self.looped:
             raise _Cannot("too few steps to gain anything: the call would cost more than the loop")
+        if self.dry:
+            return self.looped
         self.dedent(mark)
         self.emit("except _BaseException:")
         self.emit("    f.pc = pc")
