@@ -186,7 +186,7 @@ class _Writer:
             charge = _CHARGE.fullmatch(line)
             if charge:  # guards.charge written out (ctx is a game here, which has `work`): it raises when over
                 lead, units, span = charge.groups()
-                self.lines += [f"{pad}{lead}ctx.work = _cw = ctx.work + {units}",
+                self.lines += [f"{pad}{lead}ctx.work = _cw = ctx.work + ({units})",  # units may be `size >> shift`
                                f"{pad}{lead}if ctx.steps + _cw > ctx.max_steps:",
                                f"{pad}{lead}    _charge(ctx, 0, {span})"]
                 continue
