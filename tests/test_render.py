@@ -171,3 +171,29 @@ def test_missing_graphviz_is_reported_not_raised(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(dotrun.shutil, "which", lambda name: None)
     assert main(["render", "pig", "--sequence", "turn", "--format", "svg", "-o", str(tmp_path / "x.svg")]) == 1
     assert "is not installed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, sid", [("dml", "power_thief"), ("dune-bidding", "auction"), ("pig", "turn")])
+def test_a_chart_in_two_parts_draws_each_step_once_and_joins_them(name, sid):
+    """ChartOptions(part=...) draws some of a sequence's own steps; together the parts draw every node of the
+    whole chart exactly once, and the flow between them goes through one "continued" box on each side."""
+    import re
+
+    loaded = load_ruleset(name)
+    rs, g = loaded.ruleset, loaded.graph
+    n = len(rs.sequences[sid].steps)
+    from rulecraft.tools.dotlabels import safe_id
+
+    steps = {safe_id(nid): nid for nid in g.sequences[sid]}
+    # the steps a chart draws: a node's id, or a row's id in a box of several steps
+    drawn = lambda src: {steps[m] for m in re.findall(r'\b(?:id|ID)="([^"]+)"', src) if m in steps}  # noqa: E731
+    whole = drawn(chart_dot(rs, g, sid))
+    for cut in range(1, n):
+        first = chart_dot(rs, g, sid, ChartOptions(part=(-1, cut)))
+        second = chart_dot(rs, g, sid, ChartOptions(part=(cut, n + 1)))
+        a, b = drawn(first), drawn(second)
+        assert a | b == whole and not a & b, cut  # each step on one page only
+        assert f"{sid}/start" in a and "continued on the next page" in first and "continued from" not in first
+        assert "continued from the page before" in second and f"{sid}/start" not in b
+        for src in (first, second):  # each is a chart Graphviz draws
+            subprocess.run(["dot", "-Tsvg"], input=src.encode(), check=True, capture_output=True)

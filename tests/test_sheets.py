@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import json
 import shutil
 
@@ -55,18 +56,42 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     plan = plan_sheets(loaded.ruleset, loaded.graph)
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     reader = PdfReader(io.BytesIO(result.pdf))
-    assert len(reader.pages) == len(plan.sheets) + 1 == result.pages
+    assert len(reader.pages) == result.pages
     index = reader.pages[0].extract_text()
     assert "Index" in index and "Interrupts" in index
     for sheet in plan.sheets:
         assert loaded.ruleset.sequences[sheet.main].title in index
+    on_page = []  # the sheet each page after the index prints, in order
     for i, page in enumerate(reader.pages[1:], 1):
         w, h = float(page.mediabox.width), float(page.mediabox.height)
         assert {round(w), round(h)} == {595, 842}  # A4, either way round
         text = page.extract_text()
-        assert f"Sheet {i} " in text and f"page {i + 1} of {len(reader.pages)}" in text
+        assert f"page {i + 1} of {len(reader.pages)}" in text
+        on_page.append(int(re.search(r"Sheet (\d+) ", text).group(1)))
+    # every sheet in order, on one page or (a long chart, printed in two halves) on two pages in a row
+    assert sorted(set(on_page)) == [s.number for s in plan.sheets]
+    assert on_page == sorted(on_page) and all(on_page.count(n) <= 2 for n in on_page)
     assert [o["/Title"].split(".")[0] for o in reader.outline[1:]] == [str(s.number) for s in plan.sheets]
-    assert min(result.scales) > 0.45  # legible: no chart printed at less than 45% of its size
+    assert min(result.scales) > 0.6  # legible: no chart printed at less than 60% of its size
+
+
+@needs_dot
+def test_a_long_chart_is_printed_in_two_halves_that_point_to_each_other():
+    """The Thief's sequence is too tall for one page at a legible size: its two halves go on two pages, the
+    first ending in a box that says where it goes on, the second starting from one that says where from."""
+    loaded = load_ruleset("dml")
+    plan = plan_sheets(loaded.ruleset, loaded.graph)
+    result = build_sheets(loaded.ruleset, loaded.graph, "a4")
+    reader = PdfReader(io.BytesIO(result.pdf))
+    assert len(reader.pages) == len(plan.sheets) + 2
+    number = plan.sheet_of["power_thief"]
+    pages = [p.extract_text() for p in reader.pages if f"Sheet {number} " in p.extract_text()]
+    assert len(pages) == 2
+    assert "continued on the next page, at step 6" in pages[0] and "(continued)" not in pages[0]
+    assert "continued from the page before" in pages[1] and "Thief (a Joker), continued" in pages[1]
+    assert f"sheet {number} of {len(plan.sheets)} (continued)" in pages[1]
+    # each half holds its own steps only
+    assert "6 log" not in pages[0] and "1 let victims" not in pages[1]
 
 
 @needs_dot

@@ -35,6 +35,9 @@ class ChartOptions:
     id_prefix: str = ""  # prefix of the SVG element ids (several charts on one HTML page)
     fit: Optional[tuple[float, float]] = None  # (width, height) in inches: pack the layout to fit, shrink if needed
     wrap: float = 1.0  # wider (> 1) or narrower (< 1) text lines than usual
+    # (first, end): draw only the sequence's own steps first..end-1 (and what they hold); the flow to and from
+    # the other steps goes through a "continued" box (a long sequence printed on two pages)
+    part: Optional[tuple[int, int]] = None
 
 
 class _Chart:
@@ -53,6 +56,12 @@ class _Chart:
         counts = [c for c in counts if c > 0]
         self.cov_range = (min(counts, default=1), max(counts, default=1))
         self.reached = {e.dst for e in graph.edges if e.kind not in ("call", "trigger", "end")}
+        self.ids = list(graph.sequences[sid])  # the nodes drawn: all, or those of the part
+        self.part_of = None
+        if opts.part is not None:
+            self.part_of = part_of_nodes(rs, graph, sid)
+            first, end = opts.part
+            self.ids = [n for n in self.ids if first <= self.part_of[n] < end]
 
     # ------------------------------------------------------------------ helpers
     def line(self, text: str, indent: int = 1) -> None:
@@ -224,7 +233,7 @@ class _Chart:
     # ------------------------------------------------------------------ the chart
     def chains(self, sid: str) -> dict[str, list[str]]:
         """Runs of plain actions joined by single 'next' edges: first node -> the run."""
-        ids = self.g.sequences[sid]
+        ids = self.ids
         outs = {nid: self.g.out(nid) for nid in ids}
         ins: dict[str, list] = {}
         for nid in ids:
@@ -259,7 +268,7 @@ class _Chart:
         rep: dict[str, str] = {}  # node id -> the DOT node that draws it
         runs = self.chains(self.sid)
         inside = {n for run in runs.values() for n in run[1:]}
-        for nid in self.g.sequences[self.sid]:
+        for nid in self.ids:
             if self.g.nodes[nid].kind == "end" and nid not in self.reached:
                 continue  # nothing returns normally (a loop left only by ending the game)
             if nid in runs:
@@ -271,7 +280,7 @@ class _Chart:
                 rep[nid] = nid
         self.terminals(self.sid, 1)
         self.beside(rep)
-        self.triggers(self.sid, 1)
+        self.triggers(self.sid, 1, rep)
         self.edges(rep)
         if self.opts.legend:
             self.out.extend("  " + ln for ln in legend_body(self.opts.coverage is not None, self.svg_id("legend")))
@@ -299,7 +308,7 @@ class _Chart:
 
     def terminals(self, sid: str, indent: int) -> None:
         """'end game', 'end turn' ...: a terminal of their own, so no edge has to run to the bottom."""
-        for nid in self.g.sequences[sid]:
+        for nid in self.ids:
             for e in self.g.out(nid):
                 if e.kind == "end":
                     name = f"{nid}/{e.label}"
@@ -314,16 +323,17 @@ class _Chart:
                     a = {"id": self.svg_id(name), **a, "tooltip": self.cite(nid)}
                     self.line(f"{quote(name)} [{attrs(a)}];", indent)
 
-    def triggers(self, sid: str, indent: int) -> None:
-        """Interrupts: the ones that run this sequence above its start; the ones its steps may fire beside them."""
+    def triggers(self, sid: str, indent: int, rep: dict[str, str]) -> None:
+        """Interrupts: the ones that run this sequence above its start; the ones its steps may fire beside them
+        (in a part of a sequence, those of its own steps)."""
         sources = trigger_sources(self.rs, sid)
         for t in self.rs.triggers:
             when = "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}"
-            if t.run == sid:
+            if t.run == sid and f"{sid}/start" in rep:
                 name = f"trigger/{t.id}@{sid}/runs"
                 self.trigger_node(name, t, [], True, indent)
                 self.trig_edges.append((name, f"{sid}/start", {"label": f" {when}"}))
-            steps = sources.get(t.id, [])
+            steps = [p for p in sources.get(t.id, []) if self.part_of is None or p in rep]
             if steps:
                 name = f"trigger/{t.id}@{sid}"
                 self.trigger_node(name, t, steps, False, indent)
@@ -331,11 +341,44 @@ class _Chart:
                     for p in steps:
                         self.trig_edges.append((p, name, {}))
 
+    def continued(self, rep: dict[str, str], e) -> Optional[tuple[str, str]]:
+        """For a chart of part of a sequence: an edge between a step drawn here and one on the other page
+        becomes an edge to or from a "continued" box; None for an edge of another kind."""
+        if self.part_of is None or e.kind in ("call", "end", "trigger"):
+            return None
+        own = self.part_of
+        if e.src in rep and e.dst in own and e.dst not in rep:
+            name = f"{self.sid}/continues"
+            if name not in self.connectors:
+                where = self.numbers.get(e.dst, "")
+                self.connector(name, f"continued on the next page, at step {where}" if where else "continued on the next page")
+            return rep[e.src], name
+        if e.dst in rep and e.src in own and e.src not in rep:
+            name = f"{self.sid}/continued"
+            if name not in self.connectors:
+                self.connector(name, "continued from the page before")
+            return name, rep[e.dst]
+        return None
+
+    def connector(self, name: str, text: str) -> None:
+        self.connectors.add(name)
+        a = {"id": self.svg_id(name), "shape": "cds", "style": "filled,bold", "fillcolor": "#eeeeee",
+             "fontsize": "11", "label": f"<<I>{esc(text)}</I>>", "tooltip": text}
+        self.line(f"{quote(name)} [{attrs(a)}];")
+
     def edges(self, rep: dict[str, str]) -> None:
         stacks = [s for s in self.steps.values() if isinstance(s, M.StackStep)]
         stack_resolve = {s.resolve[0].path for s in stacks if s.resolve}
         self.stack_bodies = {(s.on_play or s.resolve)[0].path for s in stacks if s.on_play or s.resolve}
+        self.connectors: set[str] = set()
+        crossed: set[tuple[str, str]] = set()
         for e in self.g.edges:
+            across = self.continued(rep, e)
+            if across is not None:
+                if across not in crossed:  # several ways from one page to the other: one arrow
+                    crossed.add(across)
+                    self.edge(across[0], across[1], {"penwidth": "1.6", "weight": "4"})
+                continue
             if e.src not in rep:
                 continue
             src = rep[e.src]
@@ -379,6 +422,22 @@ class _Chart:
             if src in rep:
                 src = rep[src]
             self.edge(src, dst, {"style": "dashed", "arrowhead": "open", **a})
+
+
+def part_of_nodes(rs: M.Ruleset, graph, sid: str) -> dict[str, int]:
+    """Node id -> the index of the sequence's own step that holds it (start: -1, the return: the step count)."""
+    steps = rs.sequences[sid].steps
+    out = {}
+    for nid in graph.sequences[sid]:
+        kind = graph.nodes[nid].kind
+        if kind == "start":
+            out[nid] = -1
+        elif kind == "end":
+            out[nid] = len(steps)
+        else:
+            out[nid] = next((i for i, s in enumerate(steps) if nid == s.path or nid.startswith(s.path + ".")),
+                            len(steps))
+    return out
 
 
 def _block_of(node_id: str) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .dotlabels import esc, text_lines
-from .flowchart import ChartOptions, chart_dot
+from .flowchart import ChartOptions, chart_dot, part_of_nodes
 from .legend import FONT, legend_dot
 from .loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
 from .sheetplan import SheetPlan, callers_of, plan_sheets
@@ -246,6 +246,53 @@ def _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> 
             chart_of[sid], shrunk[sid] = piece, k
 
 
+SPLIT_BELOW = 0.6  # a chart alone on its sheet still printed smaller than this is drawn in two halves ...
+SPLIT_GAIN = 1.2  # ... and printed on two pages when both halves come out at least this much larger
+
+
+def _halves(rs, graph, sid: str) -> Optional[int]:
+    """Where to cut a sequence's own steps so that both halves hold about as many nodes; None if it cannot be."""
+    part_of = part_of_nodes(rs, graph, sid)
+    n = len(rs.sequences[sid].steps)
+    if n < 2:
+        return None
+    sizes = [sum(1 for i in part_of.values() if i == k) for k in range(n)]
+    total = sum(sizes)
+    return min(range(1, n), key=lambda m: abs(2 * sum(sizes[:m]) - total))
+
+
+def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> dict:
+    """Charts alone on their sheet that are still small: sheet id -> the two halves [(piece, shrink), ...],
+    for those whose halves print clearly larger on a page each."""
+    from .dotrun import run_dot_layout, run_many
+    from .pdfcompose import read_page
+
+    tries = []
+    for sheet in plan.sheets:
+        sid = sheet.main
+        if len(sheet.sequences) != 1:
+            continue
+        natural = (chart_of[sid].size[0] / shrunk[sid], chart_of[sid].size[1] / shrunk[sid])
+        scale = _orient(portrait, [natural])[1]
+        cut = _halves(rs, graph, sid) if scale < SPLIT_BELOW else None
+        if cut is not None:
+            tries.append((sid, scale, cut))
+    if not tries:
+        return {}
+    end = {sid: len(rs.sequences[sid].steps) + 1 for sid, _s, _c in tries}
+    jobs = [(chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, coverage=coverage, fit=fit,
+                                                   same_sheet=frozenset([sid]), part=part)), "pdf")
+            for sid, _s, cut in tries for part in ((-1, cut), (cut, end[sid]))]
+    done = run_many(jobs, fn=run_dot_layout)
+    out = {}
+    for i, (sid, scale, _cut) in enumerate(tries):
+        halves = [(read_page(pdf), k) for pdf, k, _boxes in done[2 * i:2 * i + 2]]
+        scales = [_orient(portrait, [(p.size[0] / k, p.size[1] / k)])[1] for p, k in halves]
+        if min(scales) >= scale * SPLIT_GAIN:
+            out[sid] = halves
+    return out
+
+
 def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[SheetPlan] = None) -> SheetsResult:
     """The whole sheets PDF, as bytes: every piece drawn by Graphviz at once, then placed on the pages."""
     from .dotrun import run_dot_layout, run_many
@@ -255,7 +302,6 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     callers = callers_of(graph)
     portrait = PAPER[paper]
     inner_w = portrait[0] - 2 * MARGIN
-    total = len(plan.sheets) + 1
     seqs = [sid for sheet in plan.sheets for sid in sheet.sequences]
     fit = (inner_w / 72, (portrait[1] - 2 * MARGIN - HEADER - FOOTER) / 72)
     jobs = []
@@ -273,6 +319,9 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     title_page, legend_page = read_page(done[-2][0]), read_page(done[-1][0])
 
     _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk)
+    halves = _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk)
+    # a page per sheet, two for a sheet printed in halves
+    total = 1 + len(plan.sheets) + len(halves)
 
     out = Composer()
     # the title page: the title block and the index at the top, the legend under them
@@ -288,22 +337,33 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     out.outline("Index", 0)
 
     scales = []
+    page = 1
     for sheet in plan.sheets:
-        # sizes before Graphviz shrank a chart to its `size`: every chart of a sheet then comes out
-        # at the same scale, so their text is the same size
-        natural = [(chart_of[sid].size[0] / shrunk[sid], chart_of[sid].size[1] / shrunk[sid])
-                   for sid in sheet.sequences]
-        size, scale, places = _orient(portrait, natural)
-        box_top = size[1] - MARGIN - HEADER
-        parts = [(chart_of[sid], scale / shrunk[sid], MARGIN + x, box_top - y - h * scale)
-                 for sid, (x, y), (_w, h) in zip(sheet.sequences, places, natural)]
-        texts = heading_texts(f"Sheet {sheet.number} · {rs.sequences[sheet.main].title}",
-                              _sub_heading(rs, plan, callers, sheet), size)
-        texts.append(footer_text(f"{rs.title} · sheet {sheet.number} of {len(plan.sheets)} · "
-                                 f"page {sheet.number + 1} of {total} · legend on page 1", size))
-        index = out.add_page(size, parts, rule=(MARGIN, size[0] - MARGIN, box_top + 6), texts=texts)
-        out.outline(f"{sheet.number}. " + ", ".join(rs.sequences[s].title for s in sheet.sequences), index)
-        scales.append(scale)
+        # a sheet's pages: its charts together, or the two halves of its one chart, a page each
+        pieces = halves.get(sheet.main) or [[(chart_of[sid], shrunk[sid]) for sid in sheet.sequences]]
+        if sheet.main in halves:
+            pieces = [[half] for half in pieces]
+        first_page, sheet_scale = None, None
+        for part, charts in enumerate(pieces):
+            page += 1
+            # sizes before Graphviz shrank a chart to its `size`: every chart of a sheet then comes out
+            # at the same scale, so their text is the same size
+            natural = [(piece.size[0] / k, piece.size[1] / k) for piece, k in charts]
+            size, scale, places = _orient(portrait, natural)
+            box_top = size[1] - MARGIN - HEADER
+            parts = [(piece, scale / k, MARGIN + x, box_top - y - h * scale)
+                     for (piece, k), (x, y), (_w, h) in zip(charts, places, natural)]
+            title = rs.sequences[sheet.main].title + (", continued" if part else "")
+            texts = heading_texts(f"Sheet {sheet.number} · {title}", _sub_heading(rs, plan, callers, sheet), size)
+            texts.append(footer_text(f"{rs.title} · sheet {sheet.number} of {len(plan.sheets)}"
+                                     + (" (continued)" if part else "")
+                                     + f" · page {page} of {total} · legend on page 1", size))
+            index = out.add_page(size, parts, rule=(MARGIN, size[0] - MARGIN, box_top + 6), texts=texts)
+            if first_page is None:
+                first_page = index
+            sheet_scale = scale if sheet_scale is None else min(sheet_scale, scale)
+        out.outline(f"{sheet.number}. " + ", ".join(rs.sequences[s].title for s in sheet.sequences), first_page)
+        scales.append(sheet_scale)
     out.metadata({"/Title": f"{rs.title}: sequence sheets", "/Creator": "rulecraft sheets"})
     pdf = out.to_bytes()
     return SheetsResult(pdf, total, tuple(scales))
