@@ -18,6 +18,7 @@ from rulecraft.runtime import blocks
 from rulecraft.runtime.game import Game, programs_for
 from rulecraft.runtime.interpreter import run
 from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, which is copied in here
+from test_fast_steps import TEMPLATE  # a two-player game whose steps each error case gives
 
 BUNDLED = {"dml": 12, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
            "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6}
@@ -145,21 +146,7 @@ def test_a_game_saved_and_loaded_at_every_decision_plays_on_the_same(monkeypatch
         assert (g.steps, repr(g.pvars), repr(g.zones)) == (straight.steps, repr(straight.pvars), repr(straight.zones))
 
 
-TEMPLATE = """\
-ruleset: e
-title: Errors
-players: {min: 2, max: 2, default: 2}
-start: game
-variables: {x: 1}
-player_variables: {score: 0}
-sequences:
-  game:
-    kind: game
-    steps:
-%s
-"""
-
-_ERRORS = [
+_ERRORS = [  # steps for test_fast_steps.TEMPLATE (a game of two players, x = 1, score per player)
     '      - while: "x > 0"\n        do: ["x += x"]',  # a number grows past the limit
     '      - loop: spin\n        do:\n          - do: "set x = x + 1"\n          - if: "x < 0"\n'
     '            then: ["break spin"]',  # the step budget runs out in a loop
