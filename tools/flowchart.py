@@ -351,7 +351,7 @@ class _Chart:
             name = f"{self.sid}/continues"
             if name not in self.connectors:
                 where = self.numbers.get(e.dst, "")
-                self.connector(name, f"continued on the next page, at step {where}" if where else "continued on the next page")
+                self.connector(name, "continued on the next page" + (f", at step {where}" if where else ""))
             return rep[e.src], name
         if e.dst in rep and e.src in own and e.src not in rep:
             name = f"{self.sid}/continued"

@@ -262,7 +262,7 @@ def _halves(rs, graph, sid: str) -> Optional[int]:
 
 
 def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> dict:
-    """Charts alone on their sheet that are still small: sheet id -> the two halves [(piece, shrink), ...],
+    """Charts alone on their sheet that are still small: sequence id -> its two halves [(piece, shrink), ...],
     for those whose halves print clearly larger on a page each."""
     from .dotrun import run_dot_layout, run_many
     from .pdfcompose import read_page
@@ -340,11 +340,12 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     page = 1
     for sheet in plan.sheets:
         # a sheet's pages: its charts together, or the two halves of its one chart, a page each
-        pieces = halves.get(sheet.main) or [[(chart_of[sid], shrunk[sid]) for sid in sheet.sequences]]
         if sheet.main in halves:
-            pieces = [[half] for half in pieces]
+            pages = [[half] for half in halves[sheet.main]]
+        else:
+            pages = [[(chart_of[sid], shrunk[sid]) for sid in sheet.sequences]]
         first_page, sheet_scale = None, None
-        for part, charts in enumerate(pieces):
+        for part, charts in enumerate(pages):
             page += 1
             # sizes before Graphviz shrank a chart to its `size`: every chart of a sheet then comes out
             # at the same scale, so their text is the same size
