@@ -313,10 +313,12 @@ class _Writer:
             self.loop(s, lambda: self.continuation(path, k + 1))
         self.block(steps[i + 1:])
 
-    def block(self, steps) -> None:
+    def block(self, steps) -> bool:
+        """Write steps one after the other; False when the function always leaves before their end."""
         for s in steps:
             if not self.step(s):
-                return  # what follows cannot run: the function has left
+                return False  # what follows cannot run: the function has left
+        return True
 
     def count(self, pc: int, pure: bool = False) -> None:
         """One step run (as the loop counts it: g.steps, and the coverage of its node). The count is kept in
@@ -344,7 +346,7 @@ class _Writer:
             self.emit(f"if {self.value(s.cond.fn)}:")
             self.indent()
             mark = len(self.lines)
-            then_goes_on = self.block_flag(s.then)
+            then_goes_on = self.block(s.then)
             if s.other and then_goes_on:
                 self.count(own[1][0], pure=True)
             self.dedent(mark)
@@ -360,12 +362,6 @@ class _Writer:
             return True
         self.exit(first)  # a decision, a call, a sealed bid, a stack: the loop runs it
         return False
-
-    def block_flag(self, steps) -> bool:
-        for s in steps:
-            if not self.step(s):
-                return False
-        return True
 
     def action(self, s: M.ActionStep, pc: int) -> bool:
         ins = self.code[pc]
@@ -500,7 +496,7 @@ class _Writer:
             self.count(head)
             self.emit(f"if not {self.value(s.cond.fn)}:")
             self.emit("    break")
-        return self.block_flag(s.body)
+        return self.block(s.body)
 
     def tail(self, s, mode: str, pc: int) -> None:
         """The end of an iteration: the jump back, or the test of an 'until' loop."""
