@@ -207,7 +207,7 @@ def test_no_ruleset_text_enters_the_generated_source(tmp_path, monkeypatch):
     sources = [e.source for prog in programs_for(rs).values() for e in prog.entries + prog.entries_cov if callable(e)]
     assert len(sources) > 3
     own = {"f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
-           "coverage", "_events", *blocks._HELPERS, *_SOURCE_NAMES}
+           "coverage", "_events", "_foreach_init", *blocks._HELPERS, *_SOURCE_NAMES}
     made = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals
     for src in sources:
         assert "import_os" not in src and "__import__" not in src

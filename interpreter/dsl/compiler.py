@@ -779,19 +779,25 @@ def _warm(ctx, state: list):
     state[0] += 1
     if state[0] < HOT:
         return state[1](ctx)
+    target = state[4]()  # alive: its caller holds it
+    _generate(state, target)
+    return target(ctx)
+
+
+def _generate(state: list, target: Fn) -> None:
+    """Give `target` its generated code (or code that runs the closure), once.
+
+    One generation at a time in the whole process: games in several threads may share a ruleset, and two
+    threads generating the same expression would write their constants into the same namespace (and codegen's
+    note of the functions being generated is shared). The first thread generates; a thread that waited finds
+    the node gone and runs what was made."""
     from .codegen import generate  # imported here: codegen imports this module
 
-    target = state[4]()  # alive: its caller holds it
-    # One generation at a time in the whole process: games in several threads may share a ruleset, and two
-    # threads generating the same expression would write their constants into the same namespace (and
-    # codegen's note of the functions being generated is shared). The first thread generates; a thread that
-    # waited finds the node gone and runs what was made.
     with _GENERATE_LOCK:
         node = state[2]
         if node is not None:
-            generate(node, state[3], state[1], target)  # the generated code, or code that runs the closure
+            generate(node, state[3], state[1], target)
             state[2] = state[3] = None  # the node and scope are not needed any more
-    return target(ctx)
 
 
 _GENERATE_LOCK = threading.RLock()
@@ -805,12 +811,7 @@ def generated_source(fn: Fn) -> Optional[tuple[str, dict]]:
     state = ns.get("_state") if isinstance(ns, dict) and ns.get("_warm") is _warm else None
     if not isinstance(state, list) or len(state) != 5 or state[4]() is not fn:
         return None
-    from .codegen import generate  # imported here: codegen imports this module
-
-    with _GENERATE_LOCK:
-        if state[2] is not None:
-            generate(state[2], state[3], state[1], fn)
-            state[2] = state[3] = None
+    _generate(state, fn)
     src = getattr(fn, "source", None)
     return None if src is None else (src, ns)
 

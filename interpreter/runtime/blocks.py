@@ -62,6 +62,7 @@ def prepare(prog: Program) -> None:
     """Give a program its tables of entries: a visit count per position until the function is made."""
     prog.entries = [0] * len(prog.code)  # for games without coverage
     prog.entries_cov = [0] * len(prog.code)  # for games that count the steps run
+    prog.waited = set()  # positions without a loop, already found so, that wait STRAIGHT_VISITS more visits
 
 
 def entry(prog: Program, pc: int, coverage: bool, triggers: bool) -> Any:
@@ -69,7 +70,7 @@ def entry(prog: Program, pc: int, coverage: bool, triggers: bool) -> Any:
     (made now), NEVER, or a visit count to start again from (a stretch without a loop waits STRAIGHT_VISITS
     more visits: it saves less per visit, so it must be visited more to pay for its making)."""
     try:
-        waited = prog.__dict__.setdefault("waited", set())
+        waited = prog.waited
         if pc not in waited:
             looped = _Writer(prog, coverage, triggers, dry=True).function(pc)  # quick: no source compiled
             if not looped:
@@ -108,12 +109,8 @@ def _fire(g, f, pc: int, i: int, n: int) -> bool:
     return 0
 
 
-def _foreach_init(g, f, ins) -> None:
-    interpreter.h_foreach_init(g, f, ins)
-
-
 _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
-            "_foreach_init": _foreach_init, "_augmented": _augmented, "_BaseException": BaseException,
+            "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN}
 
 
@@ -131,6 +128,7 @@ class _Writer:
         self.coverage = coverage
         self.triggers = triggers  # the ruleset has triggers: check for events after each statement
         self.ns: dict[str, Any] = dict(_HELPERS)
+        self.ns["_foreach_init"] = interpreter.h_foreach_init  # loaded by now (the modules import each other)
         self.consts: dict[int, str] = {}
         self.lines: list[str] = []
         self.depth = 1
