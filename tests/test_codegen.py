@@ -30,7 +30,9 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import DiagnosticError, RuleError
 from rulecraft.dsl import codegen
 from rulecraft.dsl import compiler as C
-from rulecraft.dsl.compiler import Compiler, FunctionDef, Scope, Symbol
+from rulecraft.dsl import hotcode as H
+from rulecraft.dsl.compiler import Compiler
+from rulecraft.dsl.scope import FunctionDef, Scope, Symbol
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -54,14 +56,14 @@ def generated(monkeypatch):
         made.append(fn)
         return fn
 
-    monkeypatch.setattr(C, "HOT", 1)
+    monkeypatch.setattr(H, "HOT", 1)
     monkeypatch.setattr(codegen, "STRICT", True)
     monkeypatch.setattr(codegen, "generate", spy)
     return made
 
 
 def _load(name: str, codegen_on: bool, monkeypatch):
-    monkeypatch.setattr(C, "CODEGEN", codegen_on)
+    monkeypatch.setattr(H, "CODEGEN", codegen_on)
     result = load_ruleset(name)
     assert result.ok, name
     return result.ruleset
@@ -114,7 +116,7 @@ def test_codegen_can_be_turned_off(generated, monkeypatch):
 def test_loading_generates_nothing(monkeypatch):
     calls: list = []
     monkeypatch.setattr(codegen, "generate", lambda *a: calls.append(a))
-    monkeypatch.setattr(C, "CODEGEN", True)
+    monkeypatch.setattr(H, "CODEGEN", True)
     assert load_ruleset("dml").ok and load_ruleset("dune-bidding").ok
     assert not calls  # expressions evaluated while loading keep their closures
 
@@ -201,7 +203,7 @@ def _compile_both(text: str, scope, monkeypatch):
     node = parse_expression(text, plain_locator("<test>"))
     out = []
     for on in (False, True):
-        monkeypatch.setattr(C, "CODEGEN", on)
+        monkeypatch.setattr(H, "CODEGEN", on)
         out.append(Compiler(scope, []).expr(node)[0])  # a diagnostic leaves a closure that fails: the same both ways
     return out
 
@@ -354,17 +356,17 @@ def test_random_expressions_agree(text):
     except DiagnosticError:
         assume(False)
     fns = []
-    old = C.CODEGEN, C.HOT, codegen.STRICT
+    old = H.CODEGEN, H.HOT, codegen.STRICT
     try:
-        C.HOT, codegen.STRICT = 1, True
+        H.HOT, codegen.STRICT = 1, True
         for on in (False, True):
-            C.CODEGEN = on
+            H.CODEGEN = on
             fns.append(Compiler(scope, []).expr(node)[0])
         outcomes = [_outcome(f, SimpleNamespace(locals={"x": 3, "n": -2, "xs": [1, "a", None]}, vars={}, marks={},
                                                 players=[], steps=0, work=0, max_steps=10_000))
                     for f in fns]
     finally:
-        C.CODEGEN, C.HOT, codegen.STRICT = old
+        H.CODEGEN, H.HOT, codegen.STRICT = old
     assert outcomes[0] == outcomes[1], text
 
 
@@ -386,7 +388,7 @@ def test_long_expressions_agree_or_keep_their_closures(max_nodes, generated, mon
 
 
 def test_the_environment_variable_turns_codegen_off():
-    code = "from rulecraft.dsl import compiler; print(compiler.CODEGEN)"
+    code = "from rulecraft.dsl import hotcode; print(hotcode.CODEGEN)"
     for value, expected in (("0", "False"), ("1", "True")):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env={**os.environ, "RULECRAFT_CODEGEN": value}, check=True)

@@ -21,7 +21,8 @@ from rulecraft.diagnostics import DiagnosticError, render_text
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.builtins import REGISTRY
 from rulecraft.dsl import compiler as C
-from rulecraft.dsl.compiler import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Compiler, Scope, Symbol
+from rulecraft.dsl.compiler import Compiler
+from rulecraft.dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope, Symbol
 from rulecraft.dsl.parser import STATEMENT_ERRORS, SYNTAX_ERRORS, parse_expression, parse_statements, plain_locator
 from rulecraft.dsl.statements import StatementCompiler
 from rulecraft.loader import build, load_ruleset

@@ -14,7 +14,9 @@ from types import FunctionType, SimpleNamespace
 
 from rulecraft.dsl import codegen
 from rulecraft.dsl import compiler as C
-from rulecraft.dsl.compiler import Compiler, Scope
+from rulecraft.dsl import hotcode as H
+from rulecraft.dsl.compiler import Compiler
+from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.parser import parse_expression, plain_locator
 
 TEXT = "[y * 2 for y in 1..x if y > 1] + [x]"
@@ -22,7 +24,7 @@ EXPECTED = [4, 6, 3]
 
 
 def _lazy(monkeypatch):
-    monkeypatch.setattr(C, "CODEGEN", True)
+    monkeypatch.setattr(H, "CODEGEN", True)
     scope = Scope({}, set(), set(), set(), set(), set(), {}, {}, {"x"})
     return Compiler(scope, []).expr(parse_expression(TEXT, plain_locator("<t>")))[0]
 
@@ -34,7 +36,7 @@ def _ctx():
 def test_a_call_that_entered_the_trampoline_before_codegen_still_works(monkeypatch):
     fn = _lazy(monkeypatch)
     trampoline = fn.__code__
-    for _ in range(C.HOT):
+    for _ in range(H.HOT):
         assert fn(_ctx()) == EXPECTED
     assert fn.__code__ is not trampoline  # generated
     # a call in another thread that began with the old code: it looks its names up in the same namespace
@@ -44,7 +46,7 @@ def test_a_call_that_entered_the_trampoline_before_codegen_still_works(monkeypat
 
 def test_two_threads_reaching_the_hot_call_together_generate_once(monkeypatch):
     fn = _lazy(monkeypatch)
-    for _ in range(C.HOT - 1):
+    for _ in range(H.HOT - 1):
         fn(_ctx())
     real = codegen.generate
     calls: list = []

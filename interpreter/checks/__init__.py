@@ -6,7 +6,7 @@ from typing import Callable, Iterable
 
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl import ast as A
-from ..dsl.compiler import LoadTimeContext
+from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
 from .flow import check_flow
 

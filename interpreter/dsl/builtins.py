@@ -87,6 +87,20 @@ def _collection(ctx, args, span) -> list:
     return list(args)
 
 
+def text_of(v: Any) -> str:
+    """A value as a designer reads it: true/false/none, lists as 'a, b, c'."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return ", ".join(text_of(x) for x in v)
+    return str(v)
+
+
+_text = text_of
+
+
 @builtin("count", 1, 1, "number", "How many things a list or zone holds.", "count(p.hand) >= 3")
 def _count(ctx, span, x):
     if isinstance(x, ZoneRef):
@@ -304,8 +318,6 @@ def _winners(ctx, span):
 
 @builtin("str", 1, 1, "str", "A value as text (true/false/none, lists as 'a, b').", "str(p.score)")
 def _str(ctx, span, x):
-    from .compiler import text_of
-
     return text_of(x)
 
 

@@ -20,11 +20,11 @@ from typing import Any, Callable
 from ..values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
 from . import ast as A
 from .builtins import REGISTRY, as_list
-from .compiler import (
-    _MISSING, _NUMBER_TYPES, MAX_RANGE, RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, compare_error,
-    compute_error, record, container_error, index, make_getattr, member_error, negate_error, range_error, run_with_params,
-    text_of, unset_error,
+from .ops import (
+    _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, make_getattr,
+    member_error, negate_error, range_error, run_with_params, text_of, unset_error,
 )
+from .scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
 from .guards import (
     _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, MAY_HOLD_CONTAINERS, bounded, charge, nested,
 )
@@ -60,20 +60,21 @@ class Unsupported(Exception):
     """The node is left to its closure."""
 
 
-def generate(node: A.Expr, scope: Scope, closure: Callable, target: FunctionType) -> FunctionType:
-    """Give `target` (a function of compiler._lazy, with a namespace of its own) code computing `node` as its
+def generate(node: A.Expr, scope: Scope, closure: Callable, target: FunctionType, recompile: Callable) -> FunctionType:
+    """Give `target` (a function of hotcode.lazy, with a namespace of its own) code computing `node` as its
     closure does, or code calling the closure when the node cannot be generated; returns `target`.
 
-    `scope` is the scope the expression was compiled in (its local names as they were then)."""
+    `scope` is the scope the expression was compiled in (its local names as they were then); `recompile(node,
+    scope)` compiles a node again as at load and returns what each of its nodes became (compiler.record)."""
     try:
-        Generator(scope, record(node, scope)).function(node, target)
+        Generator(scope, recompile(node, scope), recompile).function(node, target)
     except Exception:  # RecursionError on a deep tree, SyntaxError past Python's nesting limits, ...
         if STRICT:
             raise
         target.__globals__["_closure"] = closure
         target.__code__ = _call_closure.__code__
     # _warm and _state stay in the namespace: another thread may have entered the function while it still had
-    # the code of compiler._trampoline, and will look them up (compiler._warm then runs the new code)
+    # the code of hotcode._trampoline, and will look them up (hotcode._warm then runs the new code)
     return target
 
 
@@ -81,7 +82,7 @@ def _call_closure(ctx):
     return _closure(ctx)  # noqa: F821 - a name of the target's namespace, see generate
 
 
-def generated_function(fd: FunctionDef, scope: Scope) -> Callable:
+def generated_function(fd: FunctionDef, scope: Scope, recompile: Callable) -> Callable:
     """fn(ctx, *args) computing a ruleset function's body with its parameters bound, made once per function.
 
     `scope` is the caller's: the body's differs only by its local names, the parameters (a function keeps no
@@ -92,7 +93,7 @@ def generated_function(fd: FunctionDef, scope: Scope) -> Callable:
         _GENERATING.add(fd.name)
         try:
             inner = scope.with_locals(fd.params)
-            fd.generated = Generator(inner, record(fd.body, inner)).ruleset_function(fd)
+            fd.generated = Generator(inner, recompile(fd.body, inner), recompile).ruleset_function(fd)
         except Exception:
             if STRICT:
                 raise
@@ -114,9 +115,10 @@ def _closure_function(fd: FunctionDef) -> Callable:
 class Generator:
     """Writes one Python function for one expression; a method per kind of node, as in Compiler."""
 
-    def __init__(self, scope: Scope, made: dict):
+    def __init__(self, scope: Scope, made: dict, recompile: Callable):
         self.scope = scope
         self.made = made  # compiler.record: what each node became, (node, (closure, type)) by id(node)
+        self.recompile = recompile
         self.locals = set(scope.locals)  # the ruleset's local names in the current scope
         self.bound: dict[str, str] = {}  # local names held in Python locals here -> those locals
         self.ns = dict(_HELPERS)
@@ -367,7 +369,7 @@ class Generator:
         if inline is not None:
             return inline
         out = self.temp()
-        self.emit(f"{out} = {self.const(generated_function(fd, self.scope))}({', '.join(['ctx', *args])})")
+        self.emit(f"{out} = {self.const(generated_function(fd, self.scope, self.recompile))}({', '.join(['ctx', *args])})")
         return out
 
     def _inline(self, fd: FunctionDef, args: list[str]) -> str | None:
@@ -378,7 +380,7 @@ class Generator:
             return None
         inner = self.scope.with_locals(fd.params)
         try:
-            sub = Generator(inner, record(fd.body, inner))
+            sub = Generator(inner, self.recompile(fd.body, inner), self.recompile)
         except Exception:  # noqa: BLE001 - the call stays a call
             return None
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
@@ -405,7 +407,7 @@ class Generator:
         return out
 
     def _g_Comprehension(self, n: A.Comprehension) -> str:
-        """As compiler._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
+        """As compile_lists.ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
         the old value put back after) only when a closure inside the loop may read it there."""
         got = self.expr(n.iterable)
         span = self.const(n.iterable.span)

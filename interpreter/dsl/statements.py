@@ -11,17 +11,9 @@ from ..values import Card, Player
 from . import ast as A
 from .builtins import REGISTRY, describe
 from .guards import MAX_INT, bounded, nested
-from .compiler import (
-    SUSPEND,
-    BreakSignal,
-    CallSignal,
-    Compiler,
-    ContinueSignal,
-    EndSignal,
-    Fn,
-    Scope,
-    kind_word,
-)
+from .compiler import Compiler
+from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
+from .scope import Fn, Scope, kind_word
 
 # RULECRAFT_FAST_STEPS=0: no shortcuts for common statements and steps (here, program.py and interpreter.run),
 # so the plain path can be compared with them (tests/test_fast_steps.py); the games are the same either way

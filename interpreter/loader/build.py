@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
-from ..dsl.compiler import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Compiler, Scope, Symbol, kind_word
+from ..dsl.compiler import Compiler
+from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
 from .dsl_text import DslText
@@ -164,7 +165,6 @@ class Builder:
     def _functions(self, scope: Scope, symbols: dict) -> None:
         """Declare the ruleset's functions; each body compiles on first use, all are compiled here."""
         from ..dsl.builtins import REGISTRY
-        from ..dsl.compiler import FunctionDef
 
         sec = self.section("functions")
         for k, v in sec.items():

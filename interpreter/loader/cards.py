@@ -7,8 +7,8 @@ import re
 from typing import TYPE_CHECKING
 
 from ..diagnostics import RuleError, error
-from ..dsl.compiler import LoadTimeContext
-from ..dsl.compiler import Compiler, Scope, Symbol
+from ..dsl.compiler import Compiler
+from ..dsl.scope import LoadTimeContext, Scope, Symbol
 from ..values import Card
 from .yaml_source import YMap, YScalar, YSeq
 

@@ -6,7 +6,8 @@ from typing import Optional
 
 from ..diagnostics import Diagnostic, Span, did_you_mean, error
 from ..dsl import ast as A
-from ..dsl.compiler import Compiler, Scope
+from ..dsl.compiler import Compiler
+from ..dsl.scope import Scope
 from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
 from .dsl_text import DslText, compile_stmts

@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.codegen import _HELPERS as _EXPRESSION_HELPERS
-from ..dsl.compiler import generated_source
+from ..dsl.hotcode import generated_source
 from ..dsl.statements import _augmented
 from ..model import ruleset as M
 from . import interpreter  # a cycle: interpreter imports this module; only used once both are loaded

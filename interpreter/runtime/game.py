@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
-from ..dsl.compiler import SUSPEND, text_of
+from ..dsl.ops import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
 from .decisions import Decision, IllegalChoice, label

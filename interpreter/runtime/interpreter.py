@@ -13,7 +13,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..dsl.builtins import as_list, describe
 from ..dsl import statements
-from ..dsl.compiler import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
+from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
 from ..values import Card, Player
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
 from .decisions import Decision, label

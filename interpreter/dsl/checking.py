@@ -1,0 +1,126 @@
+"""What is wrong with an expression, decided from names and coarse types at load time.
+
+Each check returns the problems it finds as `Problem` values (code, message, span, hint); the compiler
+reports them and compiles a failing node for each, so a ruleset gets every diagnostic in one pass and the
+checks can be read (and extended) apart from what runs."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional
+
+from ..diagnostics import Span, did_you_mean
+from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, ZONE_FIELDS
+from . import ast as A
+from .scope import FunctionDef, Scope, Symbol
+
+
+class Problem(NamedTuple):
+    code: str
+    message: str
+    span: Span
+    hint: Optional[str] = None
+
+
+_NOT_VALUES = {
+    "sequence": "run it with 'call {name}'",
+    "modifier": "read it with modifier('{name}', p)",
+    "event": "raise it with 'emit {name}'",
+    "dice": "roll it with 'roll {name} as r'",
+}
+
+
+def name_problem(name: str, sym: Optional[Symbol], scope: Scope, span: Span) -> Optional[Problem]:
+    """A name that is unknown, or that names something that is not a value here."""
+    if sym is None:
+        return Problem("E301", f"unknown name '{name}'", span, did_you_mean(name, scope.visible_names()))
+    if sym.kind == "player_zone":
+        return Problem("E306", f"'{name}' is one zone per player, so it needs a player", span,
+                       f"say whose it is, e.g. p.{name}")
+    if sym.kind in _NOT_VALUES:
+        return Problem("E306", f"'{name}' is a {sym.kind}, not a value", span,
+                       _NOT_VALUES[sym.kind].format(name=name))
+    return None
+
+
+def attributes_of(obj_type: str, scope: Scope) -> Optional[set]:
+    """The attributes a value of a known coarse type has (None when the type says nothing)."""
+    return {
+        "player": scope.player_vars | scope.player_zones | set(PLAYER_FIELDS),
+        "card": scope.card_attrs | set(scope.marks) | set(CARD_FIELDS),
+        "zone": set(ZONE_FIELDS),
+        "roll": set(ROLL_FIELDS),
+        "row": scope.table_columns,
+    }.get(obj_type)
+
+
+def attribute_problem(name: str, obj_type: str, scope: Scope, span: Span) -> Optional[Problem]:
+    """An attribute nothing has, or one that values of the known type do not have."""
+    if name not in scope.all_attributes():
+        return Problem("E305", f"unknown attribute '{name}'", span, did_you_mean(name, scope.all_attributes()))
+    allowed = attributes_of(obj_type, scope)
+    if allowed is not None and name not in allowed:
+        return Problem("E303", f"a {obj_type} has no attribute '{name}'", span, did_you_mean(name, allowed))
+    return None
+
+
+def builtin_call_problem(n: A.Call, b: Any) -> Optional[Problem]:
+    """A call of a built-in with the wrong number of arguments or an argument name it does not take."""
+    nargs = len(n.args)
+    if nargs < b.min_args or (b.max_args >= 0 and nargs > b.max_args):
+        want = str(b.min_args) if b.min_args == b.max_args else (
+            f"{b.min_args} or more" if b.max_args < 0 else f"{b.min_args} to {b.max_args}")
+        return Problem("E304", f"{n.func}() takes {want} argument{'s' if want != '1' else ''}, given {nargs}", n.span,
+                       f"e.g. {b.example}")
+    for kw in n.kwargs:
+        if kw.name not in b.kwargs:
+            hint = (f"it accepts: {', '.join(b.kwargs)}" if b.kwargs else f"{n.func}() takes no named arguments")
+            return Problem("E304", f"{n.func}() has no argument named '{kw.name}'", kw.span, hint)
+    return None
+
+
+def modifier_problem(n: A.Call, scope: Scope) -> Optional[Problem]:
+    """modifier('name', p) naming a modifier the ruleset does not declare."""
+    if n.func != "modifier" or not n.args or not isinstance(n.args[0], A.Str) or not n.args[0].is_plain:
+        return None
+    mname = "".join(n.args[0].parts)  # type: ignore[arg-type]
+    sym = scope.symbols.get(mname)
+    if sym is not None and sym.kind == "modifier":
+        return None
+    mods = [k for k, s in scope.symbols.items() if s.kind == "modifier"]
+    return Problem("E301", f"unknown modifier '{mname}'", n.args[0].span, did_you_mean(mname, mods))
+
+
+def user_call_problems(n: A.Call, fd: FunctionDef) -> tuple[list[Problem], bool]:
+    """The problems of a call of a ruleset function, and whether the call cannot be compiled at all."""
+    out = []
+    if n.kwargs:
+        out.append(Problem("E304", f"{fd.name}() takes its arguments in order, not by name", n.kwargs[0].span))
+    if len(n.args) != len(fd.params):
+        out.append(Problem("E304", f"{fd.name}() takes {len(fd.params)} argument{'s' if len(fd.params) != 1 else ''}"
+                                   f" ({', '.join(fd.params)}), given {len(n.args)}", n.span))
+        return out, True
+    return out, False
+
+
+def want_number(t: str, span: Span) -> list[Problem]:
+    if t not in ("number", "any"):
+        return [Problem("E303", f"expected a number here, this is a {t}", span)]
+    return []
+
+
+def ordered_problem(op: str, t: str, span: Span) -> list[Problem]:
+    """An ordering comparison ('<', '>=', ...) of something that has no order."""
+    if t in ("player", "zone", "bool", "list", "row", "roll"):
+        return [Problem("E303", f"'{op}' compares numbers, this is a {t}", span)]
+    return []
+
+
+def class_problem(n: A.IsClass, t: str, scope: Scope) -> list[Problem]:
+    """'x is CLASS' with a class no card has, or with something that is not a card."""
+    out = []
+    if n.cls not in scope.card_classes:
+        out.append(Problem("E307", f"no card has the class '{n.cls}'", n.cls_span,
+                           did_you_mean(n.cls, scope.card_classes) or "classes are listed under each card group's 'classes'"))
+    if t not in ("card", "any", "none"):
+        out.append(Problem("E303", f"'is' tests the class of a card, this is a {t}", n.obj.span))
+    return out

@@ -1,0 +1,144 @@
+"""Compiling lists, comprehensions and ranges into closures (a mixin of compiler.Compiler)."""
+
+from __future__ import annotations
+
+from ..values import Card, ZoneRef
+from . import ast as A
+from .builtins import as_list
+from .guards import _CONTAINERS, MAY_HOLD_CONTAINERS, charge, nested
+from .checking import want_number
+from .ops import _MISSING, MAX_RANGE, range_error
+
+
+class ListsMixin:
+    """Lists, comprehensions and ranges; `self` is a Compiler."""
+
+    def _e_ListLit(self, n: A.ListLit):
+        compiled = [self.expr(i) for i in n.items]
+        fns = [f for f, _ in compiled]
+        if not any(t in MAY_HOLD_CONTAINERS for _, t in compiled):
+            return (lambda ctx: [f(ctx) for f in fns]), "list"
+        span = n.span
+
+        def fn(ctx):
+            out = [f(ctx) for f in fns]
+            if not _CONTAINERS.isdisjoint(map(type, out)):
+                nested(out, span)  # a list of lists: bound what it expands to
+            return out
+
+        return fn, "list"
+
+    def _e_Comprehension(self, n: A.Comprehension):
+        iter_fn, _ = self.expr(n.iterable)
+        inner = self.sub_compiler(self.scope.with_locals(self.scope.locals | {n.var}))
+        elem_fn, elem_type = inner.expr(n.element)
+        flat = elem_type not in MAY_HOLD_CONTAINERS
+        cond_fn = inner.expr(n.condition)[0] if n.condition is not None else None
+        var = n.var
+        span = n.iterable.span
+
+        same = isinstance(n.element, A.Name) and n.element.id == var  # [c for c in ... if ...]: keep the item itself
+        # A condition 'c is CLASS and ...' is tested item by item without calls for its leading class tests (they
+        # cannot fail or have effects), then its other parts in order, stopping at the first false one, as 'and' does.
+        parts = _and_parts(n.condition) if n.condition is not None else []
+        classes = []
+        while parts and isinstance(parts[0], A.IsClass) and isinstance(parts[0].obj, A.Name) and parts[0].obj.id == var:
+            classes.append((parts[0].cls, parts[0].negate))
+            parts = parts[1:]
+        if classes:
+            tests = tuple(inner.expr(p)[0] for p in parts)
+            wanted = tuple(c for c, neg in classes if not neg)
+            unwanted = tuple(c for c, neg in classes if neg)
+
+            def keep(item, ctx):
+                if type(item) is not Card:
+                    return not wanted  # a non-card has no class: 'is' fails, 'is not' holds
+                cls = item.classes
+                for c in wanted:
+                    if c not in cls:
+                        return False
+                for c in unwanted:
+                    if c in cls:
+                        return False
+                return True
+        else:
+            keep = tests = None
+        only = classes[0][0] if len(classes) == 1 and not classes[0][1] else None
+
+        def fn(ctx):
+            got = iter_fn(ctx)
+            # a zone's own card list is read in place: expressions never move cards
+            items = ctx.zone_cards(got) if type(got) is ZoneRef else as_list(ctx, got, span)
+            charge(ctx, len(items), span)
+            loc = ctx.locals
+            saved = loc.get(var, _MISSING)
+            out = []
+            append = out.append
+            try:
+                if cond_fn is None:
+                    for item in items:
+                        loc[var] = item
+                        append(item if same else elem_fn(ctx))
+                elif only is not None and same and not tests:  # [c for c in Z if c is CLASS]: no names to bind
+                    out = [item for item in items if type(item) is Card and only in item.classes]
+                elif only is not None:  # the usual 'c is CLASS and ...': the class test inline
+                    for item in items:
+                        if type(item) is not Card or only not in item.classes:
+                            continue
+                        loc[var] = item
+                        for test in tests:
+                            if not test(ctx):
+                                break
+                        else:
+                            append(item if same else elem_fn(ctx))
+                elif keep is not None:
+                    for item in items:
+                        if not keep(item, ctx):
+                            continue
+                        loc[var] = item
+                        for test in tests:
+                            if not test(ctx):
+                                break
+                        else:
+                            append(item if same else elem_fn(ctx))
+                else:
+                    for item in items:
+                        loc[var] = item
+                        if cond_fn(ctx):
+                            append(item if same else elem_fn(ctx))
+            finally:
+                if saved is _MISSING:
+                    loc.pop(var, None)
+                else:
+                    loc[var] = saved
+            if not flat and not _CONTAINERS.isdisjoint(map(type, out)):
+                nested(out, span)
+            return out
+
+        return fn, "list"
+
+    def _e_Range(self, n: A.Range):
+        lf, lt = self.expr(n.low)
+        hf, ht = self.expr(n.high)
+        self.check(want_number(lt, n.low.span) + want_number(ht, n.high.span))
+        span = n.span
+
+        def fn(ctx):
+            a, b = lf(ctx), hf(ctx)
+            if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
+                raise range_error(a, b, span)
+            if b - a >= MAX_RANGE:
+                raise range_error(a, b, span)
+            return list(range(a, b + 1))
+
+        return fn, "list"
+
+
+# None between expressions; _INSIDE while one is compiled at load. When codegen compiles an expression again
+
+
+def _and_parts(node: A.Expr) -> list:
+    """The operands of a chain 'a and b and c', left to right (one operand for anything else)."""
+    if isinstance(node, A.BinOp) and node.op == "and":
+        return _and_parts(node.left) + _and_parts(node.right)
+    return [node]

@@ -1,0 +1,216 @@
+"""What compiled expressions and statements share at run time: control signals, the run-time errors, reading
+attributes and indexing; the closures (compiler.py) and the generated code (codegen.py) both use these, so both
+behave and fail alike."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ..diagnostics import RuleError, Span
+from ..values import ROLL_FIELDS, Card, FamilyRef, Player, Roll, Row, ZoneRef
+from .builtins import describe, text_of  # noqa: F401 - text_of: shared by closures and codegen
+
+if TYPE_CHECKING:
+    from .scope import Scope
+
+Fn = Callable[[Any], Any]
+
+
+# ------------------------------------------------------------------ signals
+class Signal:
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class BreakSignal(Signal):
+    loop: Optional[str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class ContinueSignal(Signal):
+    loop: Optional[str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class EndSignal(Signal):
+    kind: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class CallSignal(Signal):
+    sequence: str
+    args: dict
+    span: Span
+
+
+class SuspendSignal(Signal):
+    """The statement waits for a decision; it runs again once the decision is applied."""
+
+
+SUSPEND = SuspendSignal()
+
+
+_BINOPS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+}
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+_ORDERED = {"<", "<=", ">", ">="}
+_NUMBER_TYPES = (int, float, bool)
+
+MAX_RANGE = 100_000  # a range is built as a list: bound it so a typo cannot eat the memory
+_MISSING = object()
+
+
+# The run-time errors of expressions, shared by the closures and the generated code (codegen.py) so both say the same.
+def unset_error(name: str, span: Span) -> RuleError:
+    return RuleError(f"'{name}' is used before it has a value", span,
+                     "give it a value first (let, 'as', a loop or a parameter of the sequence)")
+
+
+def compute_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot compute {describe(a)} {op} {describe(b)}", span)
+
+
+def compare_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot compare {describe(a)} {op} {describe(b)}", span)
+
+
+def negate_error(v: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot negate {describe(v)}", span)
+
+
+def member_error(item: Any, container: Any, span: Span) -> RuleError:
+    return RuleError(f"cannot look for {describe(item)} in {describe(container)}", span)
+
+
+def container_error(container: Any, span: Span) -> RuleError:
+    return RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+
+
+def range_error(a: Any, b: Any, span: Span) -> RuleError:
+    if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
+        return RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
+    return RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
+                     "a game never needs that many; check the bounds")
+
+
+def run_with_params(ctx, params: tuple, values, body: Fn) -> Any:
+    """A ruleset function's body evaluated with its parameters as the locals; the caller's locals come back after."""
+    saved = ctx.locals
+    ctx.locals = dict(zip(params, values))
+    try:
+        return body(ctx)
+    finally:
+        ctx.locals = saved
+
+
+def index(obj: Any, key: Any, ctx, span: Span) -> Any:
+    """obj[key] for every kind of value that can be indexed."""
+    if isinstance(obj, FamilyRef):
+        return ctx.family_member(obj.zone, key, span)
+    if isinstance(obj, dict):
+        if key in obj:
+            return obj[key]
+        if isinstance(obj, _TABLE_TYPES):
+            raise RuleError(f"the table has no row {describe(key)}", span)
+        return None
+    if isinstance(obj, (list, tuple)):
+        if isinstance(key, bool) or not isinstance(key, int):
+            raise RuleError(f"a list is indexed by a whole number, got {describe(key)}", span)
+        if -len(obj) <= key < len(obj):
+            return obj[key]
+        raise RuleError(f"position {key} is outside a list of {len(obj)}", span)
+    if isinstance(obj, ZoneRef):
+        cards = ctx.zone_cards(obj)
+        if isinstance(key, int) and -len(cards) <= key < len(cards):
+            return cards[key]
+        raise RuleError(f"position {describe(key)} is outside the zone {obj.slot} of {len(cards)} cards", span)
+    raise RuleError(f"{describe(obj)} cannot be indexed", span)
+
+
+_TABLE_TYPES = (Row,)
+
+
+def make_getattr(name: str, scope: Scope) -> Callable[[Any, Any, Span], Any]:
+    """A fast getter of attribute `name` that dispatches on the kind of object at run time."""
+    is_pvar = name in scope.player_vars
+    is_pzone = name in scope.player_zones
+    is_mark = name in scope.marks
+    mark_default = scope.marks.get(name)
+
+    def get(obj, ctx, span):
+        t = type(obj)
+        if t is Card:
+            if is_mark:
+                marks = ctx.marks.get(obj.id)
+                if marks is not None and name in marks:
+                    return marks[name]
+                return mark_default
+            attrs = obj.attrs
+            if name in attrs:
+                return attrs[name]
+            if name == "id":
+                return obj.id
+            if name == "name":
+                return obj.name
+            if name == "classes":
+                return sorted(obj.classes)
+            if name == "zone":
+                return ctx.zone_of(obj)
+            if name == "owner":
+                return ctx.zone_owner(ctx.zone_of(obj))
+            return None  # an attribute other cards have
+        if t is Player:
+            if is_pvar:
+                return ctx.pvars[obj.seat][name]
+            if is_pzone:
+                return ZoneRef(name, obj.seat)
+            if name == "seat":
+                return obj.seat
+            if name == "name":
+                return obj.name
+        elif t is ZoneRef:
+            cards = ctx.zone_cards(obj)
+            if name in ("size",):
+                return len(cards)
+            if name == "empty":
+                return not cards
+            if name == "top":
+                return cards[-1] if cards else None
+            if name == "bottom":
+                return cards[0] if cards else None
+            if name == "cards":
+                return list(cards)
+            if name == "owner":
+                return ctx.zone_owner(obj)
+            if name == "key":
+                return obj.key
+        elif t is Roll:
+            if name in ROLL_FIELDS:
+                v = getattr(obj, name)
+                return list(v) if name == "faces" else v
+        elif isinstance(obj, dict):
+            if name in obj:
+                return obj[name]
+        elif obj is None:
+            raise RuleError(f"cannot read '.{name}' of none", span, "check that the value was set before this step")
+        raise RuleError(f"{describe(obj)} has no attribute '{name}'", span)
+
+    return get
