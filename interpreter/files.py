@@ -116,7 +116,7 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def _replace(path: str, data: bytes, sync: bool) -> None:
+def _replace(path: str, data: bytes, sync: bool, private: bool = False) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
@@ -124,7 +124,8 @@ def _replace(path: str, data: bytes, sync: bool) -> None:
         raise OutputError(path, _why(path, exc)) from None
     try:
         try:
-            os.fchmod(fd, _mode_for(path))
+            if not private:  # mkstemp made it readable by its owner only: keep that for a private file
+                os.fchmod(fd, _mode_for(path))
             _write_all(fd, data)
             if sync:
                 os.fsync(fd)
@@ -183,12 +184,13 @@ def write_output(path: str, data: Data, *, sync: bool = False, binary_to_termina
     _replace(path, raw, sync)
 
 
-def replace_file(path: str, data: Data, *, sync: bool = False) -> None:
+def replace_file(path: str, data: Data, *, sync: bool = False, private: bool = False) -> None:
     """Replace a regular file (or make a new one) whole, as `write_output` does; a file that must be read
-    back later (a save) cannot be a device, a FIFO or standard output: OutputError."""
+    back later (a save) cannot be a device, a FIFO or standard output: OutputError. `private`: readable
+    by its owner only (a save holds every seat's hidden cards)."""
     if target_kind(path) not in ("new", "file"):
         raise OutputError(path, f"cannot write {path}: it is not a regular file (a save must be read back)")
-    _replace(path, data.encode("utf-8") if isinstance(data, str) else data, sync)
+    _replace(path, data.encode("utf-8") if isinstance(data, str) else data, sync, private)
 
 
 class OutputStream:

@@ -52,7 +52,7 @@ def atomic_write(path: str, text: str, sync: bool = True) -> None:
     """
     from ..files import replace_file
 
-    replace_file(path, text, sync=sync)
+    replace_file(path, text, sync=sync, private=True)  # it holds every hidden card: its owner only
 
 
 class SaveWriter:
