@@ -4,8 +4,8 @@ A log may come from a stranger, so replay trusts nothing in it: every record is 
 before use (a decision's number `n` included), and every way it can be wrong is a verdict
 with a line, never an exception. The ruleset a log names is opened without being given
 only when it is one of the ruleset's own places (`ruleset_place`): a bundled name, or a
-`.yaml`/`.yml` file that lies in the log's folder or in the current folder (or below
-them), symlinks resolved. Anything else needs `--ruleset` (see docs/security.md).
+`.yaml`/`.yml` file that lies in the log's folder, the current folder or the bundled
+rulesets' folder (or below them), symlinks resolved. Anything else needs `--ruleset` (see docs/security.md).
 """
 
 from __future__ import annotations
@@ -51,10 +51,11 @@ def ruleset_place(ref: str, log_path: str) -> tuple[Optional[str], Optional[str]
 
     A bundled name is loaded as such. A file is looked for as written (from the current
     folder), then next to the log; it is opened only when it ends in .yaml/.yml and its real
-    path (symlinks resolved) lies inside the log's folder or the current folder. A stranger's
+    path (symlinks resolved) lies inside the log's folder, the current folder or the folder
+    of the bundled rulesets. A stranger's
     log cannot make replay read `/etc/...yaml`, `~/.ssh/...` or `../../private.yaml`.
     """
-    from ..bundled import bundled_rulesets
+    from ..bundled import bundled_root, bundled_rulesets
 
     if any(b.name == ref for b in bundled_rulesets()):
         return ref, None
@@ -65,9 +66,9 @@ def ruleset_place(ref: str, log_path: str) -> tuple[Optional[str], Optional[str]
     beside = os.path.join(log_folder, ref)
     chosen = ref if os.path.isabs(ref) or os.path.exists(ref) or not os.path.isfile(beside) else beside
     real = os.path.realpath(chosen)
-    if not (_inside(real, log_folder) or _inside(real, os.getcwd())):
-        return None, (f"the log names the ruleset file '{ref}', which is outside the log's folder and the current "
-                      "folder; replay opens it only when you name it: give --ruleset FILE")
+    if not any(_inside(real, place) for place in (log_folder, os.getcwd(), bundled_root())):
+        return None, (f"the log names the ruleset file '{ref}', which is outside the log's folder, the current "
+                      "folder and the bundled rulesets; replay opens it only when you name it: give --ruleset FILE")
     return chosen, None
 
 
