@@ -214,6 +214,8 @@ def clone(g, story: bool = True):
     c.narrative = list(g.narrative) if story else []
     c.story = g.story and story
     c.chance = list(g.chance)
+    if g.fixed_dice:  # a scenario's fixed dice: a copy, so a rollout does not use up the original's
+        c.fixed_dice = list(g.fixed_dice)
     c._events = list(g._events)
     c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
     c.listener = None
