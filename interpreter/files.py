@@ -62,7 +62,8 @@ _REASONS = {
 }
 
 
-def _why(path: str, exc: OSError) -> str:
+def os_error_text(path: str, exc: OSError) -> str:
+    """`cannot write PATH: REASON`, the reason in plain words (a full disk, a folder that does not exist...)."""
     if exc.errno == errno.ENOENT:
         folder = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(folder):
@@ -86,7 +87,7 @@ def target_kind(path: str) -> str:
     except FileNotFoundError:
         return "new"
     except OSError as exc:
-        raise OutputError(path, _why(path, exc)) from None
+        raise OutputError(path, os_error_text(path, exc)) from None
     if stat.S_ISDIR(st.st_mode):
         raise OutputError(path, f"cannot write {path}: it is a folder; give a file name")
     if stat.S_ISREG(st.st_mode):
@@ -121,7 +122,7 @@ def _replace(path: str, data: bytes, sync: bool, private: bool = False) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise OutputError(path, _why(path, exc)) from None
+        raise OutputError(path, os_error_text(path, exc)) from None
     try:
         try:
             if not private:  # mkstemp made it readable by its owner only: keep that for a private file
@@ -138,7 +139,7 @@ def _replace(path: str, data: bytes, sync: bool, private: bool = False) -> None:
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise OutputError(path, _why(path, exc)) from None
+            raise OutputError(path, os_error_text(path, exc)) from None
         raise
 
 
@@ -146,7 +147,7 @@ def _open_stream_fd(path: str) -> int:
     try:
         return os.open(path, os.O_WRONLY | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise OutputError(path, _why(path, exc)) from None
+        raise OutputError(path, os_error_text(path, exc)) from None
 
 
 def write_output(path: str, data: Data, *, sync: bool = False, binary_to_terminal: bool = False) -> None:
@@ -177,7 +178,7 @@ def write_output(path: str, data: Data, *, sync: bool = False, binary_to_termina
         try:
             _write_all(fd, raw)
         except OSError as exc:
-            raise OutputError(path, _why(path, exc)) from None
+            raise OutputError(path, os_error_text(path, exc)) from None
         finally:
             os.close(fd)
         return
@@ -221,10 +222,10 @@ class OutputStream:
             self.broken = True
             if self.fd is None:
                 raise  # standard output's reader went away: the command line ends quietly
-            raise OutputError(self.path, _why(self.path, BrokenPipeError(errno.EPIPE, "broken pipe"))) from None
+            raise OutputError(self.path, os_error_text(self.path, BrokenPipeError(errno.EPIPE, "broken pipe"))) from None
         except OSError as exc:
             self.broken = True
-            raise OutputError(self.path, _why(self.path, exc)) from None
+            raise OutputError(self.path, os_error_text(self.path, exc)) from None
 
     def close(self) -> None:
         fd, self.fd = self.fd, None
@@ -245,7 +246,7 @@ def open_stream(path: str) -> OutputStream:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise OutputError(path, _why(path, exc)) from None
+        raise OutputError(path, os_error_text(path, exc)) from None
     return OutputStream(path, fd, True)
 
 
@@ -256,7 +257,7 @@ def output_folder_problem(folder: str) -> Optional[str]:
     except FileExistsError:
         return f"cannot write into {folder}: it is not a folder"
     except OSError as exc:
-        return _why(folder, exc).replace(f"cannot write {folder}", f"cannot make the folder {folder}")
+        return os_error_text(folder, exc).replace(f"cannot write {folder}", f"cannot make the folder {folder}")
     if not os.path.isdir(folder):
         return f"cannot write into {folder}: it is not a folder"
     return None

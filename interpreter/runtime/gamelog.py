@@ -148,12 +148,12 @@ class _LogFile:
     when its last kept record lacks one); it behaves as an OutputStream (OutputError, quiet close)."""
 
     def __init__(self, path: str, keep: int):
-        from ..files import OutputError, OutputStream, _why
+        from ..files import OutputError, OutputStream, os_error_text
 
         try:
             fd = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:
-            raise OutputError(path, _why(path, exc)) from None
+            raise OutputError(path, os_error_text(path, exc)) from None
         self.stream = OutputStream(path, fd, True)
         try:
             last = os.pread(fd, 1, keep - 1) if keep else b"\n"
@@ -161,7 +161,7 @@ class _LogFile:
             os.lseek(fd, keep, os.SEEK_SET)
         except OSError as exc:
             self.stream.close()
-            raise OutputError(path, _why(path, exc)) from None
+            raise OutputError(path, os_error_text(path, exc)) from None
         if last != b"\n":
             self.write("\n")
 
