@@ -302,3 +302,8 @@ def test_play_into_a_closed_pipe_ends_quietly():
 def test_play_usage_error_before_anything_is_printed(capsys):
     code, out, err = _cli(capsys, "play", "pig", "--players", "9")
     assert code == 2 and out == "" and "2 to 6 players" in err
+
+
+def test_simulate_usage_error_before_anything_is_printed(capsys):
+    code, out, err = _cli(capsys, "simulate", "pig", "--games", "2", "--players", "9", "--workers", "1")
+    assert code == 2 and out == "" and "2 to 6 players" in err

@@ -221,6 +221,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not loaded.ok:
         print(render_text(loaded.diagnostics, loaded.sources))
         return EXIT_DIAGNOSTICS
+    rs = loaded.ruleset
+    if args.players is not None and not rs.players.min <= args.players <= rs.players.max:
+        print(f"{PROG} simulate: {rs.title} is for {rs.players.min} to {rs.players.max} players, not {args.players}",
+              file=sys.stderr)  # a usage error, said before anything else
+        return EXIT_USAGE
     from rulecraft.agents import AgentError, make_agent
 
     try:
