@@ -105,9 +105,21 @@ def _mode_for(path: str) -> int:
             return stat.S_IMODE(st.st_mode)
     except OSError:
         pass
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux), else set and reset."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
     mask = os.umask(0o022)
     os.umask(mask)
-    return 0o666 & ~mask
+    return mask
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -273,7 +285,7 @@ def read_regular(path: str, limit: int, what: str = "file") -> bytes:
     except IsADirectoryError:
         raise InputError(path, f"{path} is a folder, not a {what}") from None
     except OSError as exc:
-        raise InputError(path, f"cannot read {path}: {(exc.strerror or str(exc)).lower()}") from None
+        raise InputError(path, f"cannot read the {what} {path}: {(exc.strerror or str(exc)).lower()}") from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
@@ -296,6 +308,6 @@ def read_regular(path: str, limit: int, what: str = "file") -> bytes:
             raise InputError(path, f"{path} is larger than {limit:,} bytes: not a {what}")
         return data
     except OSError as exc:
-        raise InputError(path, f"cannot read {path}: {(exc.strerror or str(exc)).lower()}") from None
+        raise InputError(path, f"cannot read the {what} {path}: {(exc.strerror or str(exc)).lower()}") from None
     finally:
         os.close(fd)
