@@ -304,5 +304,5 @@ def run(args) -> int:
         html = build_book(loaded.ruleset, loaded.graph)
     except DotError as exc:
         return fail(verb, str(exc), EXIT_ERRORS)
-    code = write_bytes(verb, args.output, html.encode("utf-8"))
+    code = write_bytes(verb, args.output, html)  # text: `-o -` prints it
     return EXIT_OK if code is None else code

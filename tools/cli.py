@@ -221,6 +221,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not loaded.ok:
         print(render_text(loaded.diagnostics, loaded.sources))
         return EXIT_DIAGNOSTICS
+    rs = loaded.ruleset
+    if args.players is not None and not rs.players.min <= args.players <= rs.players.max:
+        print(f"{PROG} simulate: {rs.title} is for {rs.players.min} to {rs.players.max} players, not {args.players}",
+              file=sys.stderr)  # a usage error, said before anything else
+        return EXIT_USAGE
     from rulecraft.agents import AgentError, make_agent
 
     try:
@@ -229,23 +234,35 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except AgentError as exc:
         print(f"{PROG} simulate: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    to_stdout = [o for o in ("json", "csv", "coverage") if getattr(args, o) == "-"]
+    if len(to_stdout) > 1:
+        print(f"{PROG} simulate: only one of --{', --'.join(to_stdout)} can be '-' (standard output)", file=sys.stderr)
+        return EXIT_USAGE
     summary = simulate(args.ruleset, args.games, players=args.players, seed=args.seed, workers=args.workers,
                        agents=args.agent, overrides=overrides, check=args.check, coverage=True,
                        progress=progress_printer())
     summary.never_reached = unreached(summary, loaded.graph)
-    print(report(summary))
-    if args.json:
-        write_json(summary, args.json)
-    if args.csv:
-        write_csv(summary, args.csv)
-    if args.coverage:
-        count = write_coverage(summary, loaded.graph, args.coverage)
-        print(f"coverage: {count} graph nodes never reached (listed in {args.coverage})")
-    if args.report:
-        from .report import write_report
+    text_out = sys.stderr if to_stdout else sys.stdout  # standard output holds only the data asked for with '-'
+    print(report(summary), file=text_out)
+    from rulecraft.files import OutputError
 
-        page = write_report(summary, args.report)
-        print(f"report: {page}")
+    try:
+        if args.json:
+            write_json(summary, args.json)
+        if args.csv:
+            write_csv(summary, args.csv)
+        if args.coverage:
+            count = write_coverage(summary, loaded.graph, args.coverage)
+            where = "standard output" if args.coverage == "-" else args.coverage
+            print(f"coverage: {count} graph nodes never reached (listed in {where})", file=text_out)
+        if args.report:
+            from .report import write_report
+
+            page = write_report(summary, args.report)
+            print(f"report: {page}", file=text_out)
+    except OutputError as exc:
+        print(f"{PROG} simulate: {exc.message}", file=sys.stderr)
+        return EXIT_DIAGNOSTICS
     return EXIT_DIAGNOSTICS if summary.errors else EXIT_OK
 
 

@@ -10,7 +10,6 @@ A difference whose interval leaves out 0 is marked as larger than noise.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any, Optional
 
@@ -139,13 +138,15 @@ def run(args) -> int:
     a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)
     b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=progress_printer(), **common)
     entries = compare(a, b)
-    print(text(a, b, entries, args.ruleset_a, args.ruleset_b))
+    # with --json - standard output holds only the JSON; the table goes to standard error
+    print(text(a, b, entries, args.ruleset_a, args.ruleset_b), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json:
         data = {"a": {"ruleset": args.ruleset_a, "agents": a.agents, "seconds": round(a.seconds, 3), "errors": a.errors},
                 "b": {"ruleset": args.ruleset_b, "agents": b.agents, "seconds": round(b.seconds, 3), "errors": b.errors},
                 "games": args.games, "seed": args.seed, "players": players, "rows": entries}
-        tmp = args.json + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-        os.replace(tmp, args.json)
+        from .loading import write_text
+
+        code = write_text("compare", args.json, json.dumps(data, indent=1) + "\n")
+        if code is not None:
+            return code
     return 1 if a.errors or b.errors else 0

@@ -43,12 +43,16 @@ class Coverage:
         return f"ran {n:,}× ({n / self.games:.3g} a game)"
 
 
+MAX_COVERAGE_BYTES = 50_000_000  # as for logs and saves
+
+
 def read_coverage(path: str) -> Coverage:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise CoverageError(f"cannot read the coverage file {path}: {exc.strerror or exc}") from None
+    from rulecraft.files import InputError, read_regular
+
+    try:  # a regular file only: a FIFO would block, /dev/zero never end
+        data = json.loads(read_regular(path, MAX_COVERAGE_BYTES, "coverage file").decode("utf-8"))
+    except InputError as exc:
+        raise CoverageError(exc.message) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CoverageError(f"{path} is not JSON ({exc}); write one with 'rulecraft simulate RULESET "
                             f"--games N --coverage {path}'") from None

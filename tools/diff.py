@@ -809,10 +809,7 @@ def _label(ref: str) -> str:
 
 
 def _write(path: str, data: bytes) -> int:
-    try:
-        with open(path, "wb") as fh:
-            fh.write(data)
-    except OSError as exc:
-        print(f"rulecraft diff: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    return 0
+    """Through the one writer: `-` is standard output (DOT and SVG are text)."""
+    from .loading import write_text
+
+    return write_text("diff", path, data.decode("utf-8")) or 0

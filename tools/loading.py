@@ -42,15 +42,18 @@ def read_coverage_for(verb: str, path: Optional[str], loaded):
     return cov, None
 
 
-def write_bytes(verb: str, path: str, data: bytes) -> Optional[int]:
-    """Write a file; an exit code when that fails (a directory that does not exist, no permission)."""
-    import os
+def write_bytes(verb: str, path: str, data: "bytes | str") -> Optional[int]:
+    """Write an output through the engine's one writer; an exit code (1, after a message) when that fails.
+
+    `-` is standard output (text, or bytes when it is not a terminal); a device or FIFO is
+    written into; a regular file is replaced whole (see rulecraft.files)."""
+    from rulecraft.files import OutputError, write_output
 
     try:
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        return fail(verb, f"cannot write {path}: {exc.strerror or exc}", EXIT_ERRORS)
+        write_output(path, data)
+    except OutputError as exc:
+        return fail(verb, exc.message, EXIT_ERRORS)
     return None
+
+
+write_text = write_bytes  # text goes through the same writer (as UTF-8; to standard output as text)

@@ -13,7 +13,9 @@ from rulecraft.diagnostics import RuleError, SourceCache, render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
-from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header, replay
+from rulecraft.files import OutputError
+from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header
+from rulecraft.runtime.replay import replay
 from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 
 # agents a resumed game may take from the save file itself: none of them reads a file or imports code
@@ -68,6 +70,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     --agent is given, its agents if they are random, first or human); it keeps saving to the
     file it came from unless `save_path` names another.
     """
+    if log_path == "-" and out is None:
+        out = sys.stderr  # `--log -`: the log is standard output; what happens goes to standard error
     out = _Printable(out or sys.stdout)
     saved = None
     if resume_path:
@@ -105,6 +109,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 return 2
     else:
         n = players if players is not None else rs.players.default
+        if not rs.players.min <= n <= rs.players.max:  # a usage error: said before anything is printed
+            _err(f"rulecraft play: {rs.title} is for {rs.players.min} to {rs.players.max} players, not {n}")
+            return 2
     kinds = list(agent_kinds) or ["random"]
     kinds += [kinds[-1] if kinds[-1] != "human" else "random"] * (n - len(kinds))
     try:
@@ -189,9 +196,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         else:
             print(f"rulecraft play: {exc}", file=sys.stderr)
         return 1
-    except OSError as exc:
-        what = exc.filename or "the log or the save"
-        print(f"rulecraft play: cannot write {what}: {exc.strerror or exc}", file=sys.stderr)
+    except OutputError as exc:  # the log or the save (a full disk, a folder...): said once, exit 1
+        _err(f"rulecraft play: {exc.message}")
         return 1
     finally:
         if writer:

@@ -60,6 +60,9 @@ def run(args) -> int:
             hint = f"; did you mean '{close[0]}'?" if close else f"; the sequences are: {', '.join(rs.sequences)}"
             return fail(verb, f"{rs.name} has no sequence '{args.sequence}'{hint}", EXIT_USAGE)
         charts = [(out, chart_sources(rs, graph, plan, cov, only=args.sequence)[args.sequence])]
+    elif out == "-" and fmt != "pdf" and len(plan.order) > 1:
+        return fail(verb, f"-o - (standard output) takes one chart and {rs.name} has {len(plan.order)} sequences: "
+                          "give --sequence ID, or --format pdf for all of them", EXIT_USAGE)
     else:
         files = {sid: sequence_file(out, sid, rs.start) for sid in plan.order}
         link = (lambda sid: os.path.basename(files[sid]) if sid in files else None) if fmt == "svg" else None
@@ -77,7 +80,7 @@ def run(args) -> int:
     except DotError as exc:
         return fail(verb, str(exc), EXIT_ERRORS)
     for (path, _src), data in zip(charts, blobs):
-        code = write_bytes(verb, path, data)
+        code = write_bytes(verb, path, data.decode("utf-8") if fmt in ("dot", "svg") else data)
         if code is not None:
             return code
     if len(charts) > 1:

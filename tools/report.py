@@ -31,11 +31,17 @@ def _plt():
 
 
 def _save(fig, folder: str, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, name), dpi=100)
+    import io
+
     import matplotlib.pyplot as plt
 
+    from rulecraft.files import write_output
+
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)
+    write_output(os.path.join(folder, name), buf.getvalue())  # the one writer: OutputError when it cannot
     return name
 
 
@@ -171,7 +177,11 @@ figure{margin:1.5em 0}figcaption{color:#555}img{max-width:100%}.err{color:#a4000
 
 def write_report(summary: Summary, folder: str) -> str:
     """Write index.html and its PNG plots into `folder` (created if needed); the page's path."""
-    os.makedirs(folder, exist_ok=True)
+    from rulecraft.files import OutputError, output_folder_problem, write_output
+
+    problem = output_folder_problem(folder)
+    if problem:
+        raise OutputError(folder, problem)
     figures = plots(summary, folder)
     groups = summary.rows()
     title = f"Simulation of {summary.ruleset}"
@@ -194,7 +204,6 @@ def write_report(summary: Summary, folder: str) -> str:
     parts.append(_table(groups))
     parts.append("</body></html>")
     path = os.path.join(folder, "index.html")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(parts))
+    write_output(path, "\n".join(parts))
     return path
 

@@ -221,6 +221,11 @@ def report(summary: Summary) -> str:
     if summary.errors:
         lines.append(f"ERRORS in {len(summary.errors)} games; first: seed {summary.errors[0]['seed']}: "
                      f"{summary.errors[0]['error']}")
+        if not summary.finished():  # nothing to count: no table of 0% win rates, only the errors
+            others = list(dict.fromkeys(str(e["error"]) for e in summary.errors[1:]))
+            others = [e for e in others if e != str(summary.errors[0]["error"])]
+            lines += [f"  also: {e}" for e in others[:5]]
+            return "\n".join(lines)
     lines.append("win rate by seat (95% interval):")
     for w in data["win_rate"]:
         lines.append(f"  seat {w['seat'] + 1}: {w['rate']:6.1%}  [{w['low']:.1%} .. {w['high']:.1%}]")
@@ -286,8 +291,12 @@ def write_csv(summary: Summary, path: str) -> None:
     header = ["seed", "winners", *[f"score_{i + 1}" for i in range(summary.players)], "decisions", "steps", "error"]
     for m in metric_names:
         header += [f"{m}.count", f"{m}.sum"] + [f"{m}[{key_text(k)}]" for k in keys.get(m, [])]
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+    import io
+
+    from rulecraft.files import write_output
+
+    fh = io.StringIO(newline="")
+    if True:  # the rows are made in memory, then written by the one writer (raises OutputError)
         w = csv.writer(fh)
         w.writerow(header)
         for r in summary.results:
@@ -300,7 +309,7 @@ def write_csv(summary: Summary, path: str) -> None:
                 row += [sum(v[0] for v in per_key.values()), _num(sum(v[1] for v in per_key.values()))]
                 row += [_num(per_key[k][1]) if k in per_key else 0 for k in keys.get(m, [])]
             w.writerow(row)
-    os.replace(tmp, path)
+    write_output(path, fh.getvalue())
 
 
 def _num(v):
@@ -308,10 +317,10 @@ def _num(v):
 
 
 def write_json(summary: Summary, path: str) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(summary.to_json(), fh, indent=1)
-    os.replace(tmp, path)
+    """Every game's result and the summary as JSON (`-`: standard output); OutputError when it cannot be written."""
+    from rulecraft.files import write_output
+
+    write_output(path, json.dumps(summary.to_json(), indent=1) + "\n")
 
 
 def write_coverage(summary: Summary, graph, path: str) -> int:
@@ -323,8 +332,7 @@ def write_coverage(summary: Summary, graph, path: str) -> int:
     never = sorted(nid for nid in steps if counts.get(nid, 0) == 0)
     data = {"ruleset": summary.ruleset, "games": summary.games, "counts": dict(sorted(counts.items())),
             "never_reached": never, "nodes": len(steps)}
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1)
-    os.replace(tmp, path)
+    from rulecraft.files import write_output
+
+    write_output(path, json.dumps(data, indent=1) + "\n")
     return len(never)

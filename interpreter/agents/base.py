@@ -66,7 +66,8 @@ class RandomAgent:
 
 
 class FirstAgent:
-    """Always the first legal choice (the default if it is legal): predictable, for tests."""
+    """The default if it is legal (a pass for an optional number without another default), else the first
+    legal choice: predictable, for tests."""
 
     name = "first"
 
@@ -76,6 +77,8 @@ class FirstAgent:
     def choose(self, d: Decision, view: dict) -> Any:
         if d.default is not None and d.legal(d.default) is None:
             return d.default
+        if d.kind == "number" and d.optional:
+            return None  # an optional number whose default is the pass (or none at all): pass, as a person's time-out
         if d.kind == "yesno":
             return False
         if d.kind == "number":

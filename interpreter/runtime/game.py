@@ -20,7 +20,7 @@ from .decisions import Decision, IllegalChoice, label
 from . import blocks
 from .interpreter import HANDLERS, run
 from .program import Program, compile_program
-from .rng import SplitMix
+from .rng import SplitMix, fixed_faces
 
 _PROGRAMS: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Program]]" = weakref.WeakKeyDictionary()
 _MISSING = object()
@@ -61,6 +61,7 @@ class Frame:
 
 class Game:
     work = 0  # units of work counted against the step budget (guards.charge); set on the game at its first charge
+    fixed_dice: Optional[list] = None  # results the next rolls give instead of the generator (scenarios' `dice:`)
 
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
@@ -385,7 +386,12 @@ class Game:
         else:
             (name, count, sides), results = spec, ()
         if partial is None or answer is True:
-            faces = tuple(1 + self.rng.below(sides) for _ in range(count))
+            if self.fixed_dice:  # a scenario's fixed results (`dice:`), in order, before the generator's
+                faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
+                if isinstance(faces, str):
+                    raise RuleError(faces, span)
+            else:
+                faces = tuple(1 + self.rng.below(sides) for _ in range(count))
             self.chance.append(["roll", name, list(faces)])
         else:
             faces = tuple(partial)

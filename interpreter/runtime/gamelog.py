@@ -15,14 +15,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
-from typing import IO, Any, Optional
+from typing import Any, Optional
 
 from .. import __version__
 from .state_io import state_hash
 
 CHECKPOINT_EVERY = 10
-LOG_FORMAT = 1  # the layout of the records; a reader refuses a format it does not know
+LOG_FORMAT = 2  # the layout of the records; a reader refuses a format it does not know
+# format 1 hashed the place (line:column) of the step that asks a decision, so a comment added to the
+# ruleset broke its logs; format 2 hashes the game only. Format 1 logs still replay, with that hash.
+READ_FORMATS = (1, 2)
 MAX_LOG_BYTES = 50_000_000
 MAX_PLAYERS = 100
 
@@ -74,15 +76,22 @@ class LogMismatch(Exception):
 
 
 class GameLogWriter:
-    """Appends a game's records to a file, flushing each line so a killed game keeps its log."""
+    """Writes a game's records as they are made, each line at once, so a killed game keeps its log.
+
+    The file goes through the engine's one writer (`rulecraft.files.open_stream`): a regular
+    file is replaced by a fresh one, a device or FIFO is written into, `-` is standard output.
+    A write that fails (a full disk) raises `OutputError` once; `close` is then quiet.
+    """
 
     def __init__(self, path: str, ruleset_ref: str, game, overrides: dict | None = None,
                  agents: list[str] | None = None, *, _open: bool = True):
+        from ..files import open_stream
+
         self.path = path
         self.count = 0
         self.complete = False  # the end record is already there (a resumed game that was over)
         if _open:
-            self.fh: IO[str] = open(path, "w", encoding="utf-8")
+            self.fh: Any = open_stream(path)
             self._write(log_header(ruleset_ref, game, overrides, agents))
 
     @classmethod
@@ -95,20 +104,19 @@ class GameLogWriter:
         or a decision logged after the save was written, is dropped, and the missing ones are
         appended. The log then replays as if the game had never stopped.
         """
+        from ..files import open_stream, target_kind
+
         w = cls(path, "", None, _open=False)
         keep_bytes, kept, ended = 0, 0, False
-        if os.path.exists(path) and os.path.getsize(path) > 0:
-            keep_bytes, kept, ended = _matching_prefix(path, header, records, over_record)
-        w.fh = open(path, "a+", encoding="utf-8")
-        w.fh.seek(keep_bytes)
-        w.fh.truncate()
-        if keep_bytes == 0:
+        if target_kind(path) != "file":  # new, a device, a FIFO or standard output: the whole log again
+            w.fh = open_stream(path)
             w._write(header)
         else:
-            with open(path, "rb") as fh:
-                fh.seek(keep_bytes - 1)
-                if fh.read(1) != b"\n":
-                    w.fh.write("\n")
+            if os.path.getsize(path) > 0:
+                keep_bytes, kept, ended = _matching_prefix(path, header, records, over_record)
+            w.fh = _LogFile(path, keep_bytes)
+            if keep_bytes == 0:
+                w._write(header)
         for rec in records[kept:]:
             w._write(rec)
         w.count = len(records)
@@ -118,7 +126,6 @@ class GameLogWriter:
 
     def _write(self, record: dict) -> None:
         self.fh.write(_line(record))
-        self.fh.flush()
 
     def decision(self, game, player: int, wire: Any, chance: list) -> None:
         """Record a decision just applied; `chance` is what chance gave before it was asked."""
@@ -132,8 +139,37 @@ class GameLogWriter:
 
     def close(self) -> None:
         fh = getattr(self, "fh", None)
-        if fh is not None and not fh.closed:
+        if fh is not None:
             fh.close()
+
+
+class _LogFile:
+    """An existing log of a resumed game, cut after `keep` bytes and added to in place (a newline first
+    when its last kept record lacks one); it behaves as an OutputStream (OutputError, quiet close)."""
+
+    def __init__(self, path: str, keep: int):
+        from ..files import OutputError, OutputStream, os_error_text
+
+        try:
+            fd = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            raise OutputError(path, os_error_text(path, exc)) from None
+        self.stream = OutputStream(path, fd, True)
+        try:
+            last = os.pread(fd, 1, keep - 1) if keep else b"\n"
+            os.ftruncate(fd, keep)
+            os.lseek(fd, keep, os.SEEK_SET)
+        except OSError as exc:
+            self.stream.close()
+            raise OutputError(path, os_error_text(path, exc)) from None
+        if last != b"\n":
+            self.write("\n")
+
+    def write(self, text: str) -> None:
+        self.stream.write(text)
+
+    def close(self) -> None:
+        self.stream.close()
 
 
 def _matching_prefix(path: str, header: dict, records: list[dict], over_record: Optional[dict]) -> tuple[int, int, bool]:
@@ -143,10 +179,12 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
     the last save. Anything else that does not fit the saved game is refused, and the file
     is left as it is.
     """
-    with open(path, "rb") as fh:
-        raw = fh.read(MAX_LOG_BYTES + 1)
-    if len(raw) > MAX_LOG_BYTES:
-        raise LogMismatch(f"the log is larger than {MAX_LOG_BYTES:,} bytes")
+    from ..files import InputError, read_regular
+
+    try:
+        raw = read_regular(path, MAX_LOG_BYTES, "game log")
+    except InputError as exc:
+        raise LogMismatch(exc.message) from None
     pos, offset, kept, ended, extra = 0, 0, 0, False, 0  # pos: where the line starts; offset: what is kept
     for i, line in enumerate(raw.split(b"\n"), 1):
         cut = pos + len(line) >= len(raw)  # no newline after it: the last line, written in part
@@ -201,28 +239,16 @@ def _plain(v):
     return encode(v)
 
 
-@dataclass
-class ReplayReport:
-    ok: bool
-    message: str
-    line: Optional[int] = None
-    decisions: int = 0
-    complete: bool = False
-    game: Any = None
-    warnings: list[str] = field(default_factory=list)
-    unfinished: bool = False  # every record replays identically, but the log stops before the end
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def header_problem(header: dict) -> Optional[str]:
     """What makes a header unusable, or None."""
-    fmt = header.get("format", LOG_FORMAT)  # the first logs had no format: they are format 1
-    if fmt != LOG_FORMAT:
+    fmt = header.get("format", 1)  # the first logs had no format: they are format 1
+    if fmt not in READ_FORMATS or isinstance(fmt, bool):
         return (f"the log is in format {fmt!r} (written by rulecraft {header.get('rulecraft', '?')}); "
-                f"this rulecraft ({__version__}) reads format {LOG_FORMAT}")
+                f"this rulecraft ({__version__}) reads formats {' and '.join(map(str, READ_FORMATS))}")
     if not isinstance(header.get("ruleset"), str) or not header["ruleset"]:
         return "the header names no ruleset"
     players = header.get("players")
@@ -239,164 +265,15 @@ def header_problem(header: dict) -> Optional[str]:
     return None
 
 
-def loggable_ruleset(ref: str) -> bool:
-    """Whether a ruleset reference read from a file may be opened: a bundled name or a .yaml/.yml file.
-
-    A log or save names its ruleset; a stranger's could name any file on the machine, and the
-    diagnostics of loading it would show parts of it. Anything else must be given explicitly.
-    """
-    from ..bundled import bundled_rulesets
-
-    if ref.endswith((".yaml", ".yml")):
-        return True
-    return any(b.name == ref for b in bundled_rulesets())
+def layout_hashed(header: dict) -> bool:
+    """Whether the state hashes of this log (or save) include the place of the step that asks (format 1)."""
+    return header.get("format", 1) == 1
 
 
-def read_records(path: str) -> tuple[list[tuple[int, dict]], Optional[int], Optional[ReplayReport]]:
-    """The records of a JSON-lines file: ([(line, record)], line cut short or None, failure or None)."""
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_LOG_BYTES:
-            return [], None, ReplayReport(False, f"{path} is larger than {MAX_LOG_BYTES:,} bytes: not a game log")
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        return [], None, ReplayReport(False, f"cannot read {path}: {exc.strerror or exc}")
-    if b"\x00" in raw:
-        return [], None, ReplayReport(False, f"{path} is not a game log (binary data)",
-                                      raw[: raw.index(b"\x00")].count(b"\n") + 1)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        at = raw[: exc.start].count(b"\n") + 1
-        return [], None, ReplayReport(False, f"line {at} is not UTF-8 text: this is not a game log", at)
-    lines = text.splitlines()
-    records: list[tuple[int, dict]] = []
-    for i, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            rec = json.loads(text)
-        except ValueError as exc:
-            if i == len(lines) and records and not text.endswith(("\n", "\r")):
-                return records, i, None  # the last line was cut short: use what came before it
-            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-            return records, None, ReplayReport(False, f"line {i} is not JSON: {msg}", i)
-        except RecursionError:
-            return records, None, ReplayReport(False, f"line {i} is nested too deeply to be a record", i)
-        if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
-            return records, None, ReplayReport(False, f"line {i} is not a game log record", i)
-        records.append((i, rec))
-    return records, None, None
+def __getattr__(name: str):
+    """Replay moved to `replay.py`; its names are still found here (imported when asked, no import cycle)."""
+    if name in ("replay", "ReplayReport", "read_records", "loggable_ruleset"):
+        from . import replay as _replay
 
-
-def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None) -> ReplayReport:
-    """Re-run a logged game and check it against every record; the first mismatch is reported.
-
-    `ruleset` (a path or bundled name) replaces the ruleset the log names.
-    """
-    from ..diagnostics import RuleError
-    from ..loader import load_ruleset
-    from .decisions import IllegalChoice
-    from .game import Game, GameError
-
-    records, cut_at, failure = read_records(path)
-    if failure is not None:
-        return failure
-    if not records or records[0][1].get("type") != "header":
-        return ReplayReport(False, "the first line is not a game log header", records[0][0] if records else 1)
-    hline, header = records[0]
-    problem = header_problem(header)
-    if problem:
-        return ReplayReport(False, problem, hline)
-    ref = ruleset or header["ruleset"]
-    if ruleset is None:
-        if not loggable_ruleset(ref):
-            return ReplayReport(False, f"the log names its ruleset '{ref}', which is neither a bundled ruleset nor a "
-                                       ".yaml file; give the ruleset with --ruleset", hline)
-        beside = os.path.join(os.path.dirname(os.path.abspath(path)), ref)
-        if not os.path.isabs(ref) and not os.path.exists(ref) and os.path.isfile(beside):
-            ref = beside  # a relative path written where the game was played: try next to the log
-    loaded = load_ruleset(ref, overrides=header.get("overrides") or {})
-    if not loaded.ok:
-        first = next((d for d in loaded.diagnostics if d.is_error), None)
-        why = f"{first.code}: {first.message}" if first else "unknown problem"
-        return ReplayReport(False, f"cannot load the ruleset '{ref}' of this log ({why})", hline)
-    rs = loaded.ruleset
-    report = ReplayReport(True, "")
-    if header.get("name") not in (None, rs.name):
-        return ReplayReport(False, f"the log is of ruleset '{header.get('name')}', but '{ref}' is '{rs.name}'", hline)
-    if header.get("fingerprint") and header["fingerprint"] != ruleset_fingerprint(rs):
-        report.warnings.append("the ruleset's files changed since this game was played")
-    if header.get("rulecraft") not in (None, __version__):
-        report.warnings.append(f"the log was written by rulecraft {header.get('rulecraft')}, this is {__version__}")
-    names = header["players"]
-    try:
-        game = Game(rs, len(names), header["seed"], names=names, max_steps=max_steps)
-    except (GameError, RuleError) as exc:
-        return ReplayReport(False, f"the game cannot start: {exc}", hline)
-    report.game = game
-    for i, rec in records[1:]:
-        kind = rec.get("type")
-        if kind == "decision":
-            if game.over:
-                return _fail(report, "the game was already over, but the log has more decisions", i)
-            d = game.pending
-            if rec.get("player") is not None and rec.get("player") != d.player:
-                return _fail(report, f"the log says player {rec.get('player')!r} decides, the game asks "
-                                     f"player {d.player} ({d.prompt})", i)
-            if "chance" in rec and rec["chance"] != game.chance:
-                return _fail(report, f"chance differs: the log has {_short(rec['chance'])}, the game has "
-                                     f"{_short(game.chance)}", i)
-            if "choice" not in rec:
-                return _fail(report, "the decision has no choice", i)
-            try:
-                game.apply(rec["choice"])
-            except IllegalChoice as exc:
-                return _fail(report, f"choice {_short(rec['choice'])} is not legal here: {exc}", i)
-            except RuleError as exc:
-                return _fail(report, f"the game stopped with an error: {exc.message}", i)
-            report.decisions += 1
-            if "hash" in rec and rec["hash"] != state_hash(game):
-                return _fail(report, f"the game state differs from the log after decision {report.decisions}", i)
-        elif kind == "end":
-            if not game.over:
-                return _fail(report, "the log ends the game, but the game still waits for a decision", i)
-            if rec.get("winners") != game.winners:
-                return _fail(report, f"winners differ: log {_short(rec.get('winners'))}, game {game.winners}", i)
-            if "scores" in rec and rec["scores"] != _plain(game.scores):
-                return _fail(report, f"scores differ: log {_short(rec['scores'])}, game {_short(_plain(game.scores))}", i)
-            if "decisions" in rec and rec["decisions"] != game.decisions:
-                return _fail(report, f"the log says {_short(rec['decisions'])} decisions, the game took {game.decisions}", i)
-            if rec.get("hash") and rec["hash"] != state_hash(game):
-                return _fail(report, "the final state differs from the log", i)
-            if report.complete:
-                return _fail(report, "the log ends the game twice", i)
-            report.complete = True
-        elif kind == "header":
-            return _fail(report, "a second header: two logs were joined", i)
-        else:
-            return _fail(report, f"unknown record type {_short(kind)}", i)
-    if not report.complete:
-        how = f"is cut short at line {cut_at}" if cut_at else "has no end record"
-        report.message = (f"the log {how}: the game is unfinished; its {report.decisions} decisions "
-                          "replay identically up to there")
-        report.ok = False
-        report.unfinished = True
-        report.line = cut_at or records[-1][0]
-        return report
-    report.message = f"replayed {report.decisions} decisions: identical"
-    return report
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    """A value as the log has it, cut to a readable length (a stranger's log may hold anything)."""
-    text = json.dumps(value, default=str) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _fail(report: ReplayReport, message: str, line: int) -> ReplayReport:
-    report.ok = False
-    report.message = message
-    report.line = line
-    return report
+        return getattr(_replay, name)
+    raise AttributeError(name)

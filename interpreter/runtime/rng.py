@@ -40,3 +40,20 @@ class SplitMix:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def fixed_faces(item, name: str, count: int, sides: int):
+    """The faces a scenario fixes for the next roll (`dice:`), checked against the dice rolled.
+
+    `item` is a whole number (one die), a list of faces, or {dice: NAME, faces: [...]}.
+    Returns the faces as a tuple, or a text saying why they do not fit this roll."""
+    want = item.get("dice") if isinstance(item, dict) else None
+    faces = item.get("faces") if isinstance(item, dict) else item
+    faces = [faces] if isinstance(faces, int) and not isinstance(faces, bool) else faces
+    if want is not None and str(want) != name:
+        return f"the scenario fixes a roll of '{want}' next, but the game rolls '{name}'"
+    if not isinstance(faces, list) or len(faces) != count or \
+            not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= sides for f in faces):
+        return (f"the scenario fixes the next roll ({name}, {count}d{sides}) as {faces!r}: "
+                f"give {count} face{'s' if count != 1 else ''} from 1 to {sides}")
+    return tuple(faces)

@@ -16,8 +16,6 @@ is the re-played one, so it continues exactly as the saved game would have.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -27,7 +25,8 @@ from .gamelog import decision_record, header_problem, log_header, ruleset_finger
 from .state_io import FORMAT as STATE_FORMAT
 from .state_io import hash_of, state_hash, to_json
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2  # 2: the state hash leaves out the place of the asking step (see state_io.hash_of)
+READ_SAVE_FORMATS = (1, 2)  # a format 1 save is still resumed, checked with the hash it was written with
 MAX_SAVE_BYTES = 50_000_000
 
 
@@ -45,26 +44,15 @@ def _dumps(value: Any) -> str:
 
 
 def atomic_write(path: str, text: str, sync: bool = True) -> None:
-    """Replace `path` by `text` all at once: a temporary file in the same folder, synced, then renamed.
+    """Replace `path` by `text` all at once, through the engine's one writer (`rulecraft.files`).
 
-    The rename alone makes the replacement whole for a killed process; `sync` also flushes the
-    new file to the disk first, so that a power cut cannot leave the new name on empty data.
+    A private temporary file beside it, then a rename: a killed process leaves the old save or
+    the new one. `sync` also flushes the new file to the disk first, so that a power cut
+    cannot leave the new name on empty data. Failures are `OutputError`s with a message.
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            if sync:
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:  # also Ctrl-C between the write and the rename: leave no temporary file
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from ..files import replace_file
+
+    replace_file(path, text, sync=sync, private=True)  # it holds every hidden card: its owner only
 
 
 class SaveWriter:
@@ -128,13 +116,12 @@ class SavedGame:
 
 def read_save(path: str) -> SavedGame:
     """Read a save file; every way it can be malformed is a SaveError with its line."""
-    try:
-        if os.path.getsize(path) > MAX_SAVE_BYTES:
-            raise SaveError(f"the file is larger than {MAX_SAVE_BYTES:,} bytes: not a saved game")
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_SAVE_BYTES + 1)
-    except OSError as exc:
-        raise SaveError(f"cannot read it: {exc.strerror or exc}") from None
+    from ..files import InputError, read_regular
+
+    try:  # a regular file only: a FIFO or a device is refused, it would block or never end
+        raw = read_regular(path, MAX_SAVE_BYTES, "saved game")
+    except InputError as exc:
+        raise SaveError(exc.message.replace(f"{path} ", "it ", 1) if exc.message.startswith(path) else exc.message) from None
     if not raw.strip():
         raise SaveError("the file is empty: not a saved game", 1)
     if b"\x00" in raw:
@@ -166,9 +153,10 @@ def read_save(path: str) -> SavedGame:
     if kind != "save":
         raise SaveError("the first line is not the header of a saved game", 1)
     fmt = header.get("format")
-    if fmt != SAVE_FORMAT:
+    if fmt not in READ_SAVE_FORMATS or isinstance(fmt, bool):
         raise SaveError(f"the game was saved in save format {fmt!r} (by rulecraft {header.get('rulecraft', '?')}); "
-                        f"this rulecraft ({__version__}) reads save format {SAVE_FORMAT}", 1)
+                        f"this rulecraft ({__version__}) reads save formats "
+                        f"{' and '.join(map(str, READ_SAVE_FORMATS))}", 1)
     problem = header_problem(_as_log_header(header))
     if problem:
         raise SaveError(problem, 1)
@@ -255,9 +243,10 @@ def restore(saved: SavedGame, ruleset, *, max_steps: int = 5_000_000, check_cons
         except RuleError as exc:
             raise SaveError(f"decision {n}: the game stopped with an error: {exc.message}", line) from None
         records.append(decision_record(game, n, player, wire, chance))
-    if hash_of(saved.state) != saved.state_hash:
+    layout = h.get("format") == 1  # a format 1 save hashed the place of the asking step
+    if hash_of(saved.state, layout) != saved.state_hash:
         raise SaveError("the saved state does not match its hash: the file was edited or damaged", saved.state_line)
-    if state_hash(game) != saved.state_hash:
+    if state_hash(game, layout) != saved.state_hash:
         raise SaveError("the saved decisions do not lead to the saved state" + (_changed(changed) or
                         ": the file was edited or damaged"), saved.state_line)
     return game, records

@@ -3,7 +3,8 @@
 A scenario file (YAML) says which ruleset, how many players, where chosen cards lie, the
 values of some variables (as expressions of the rules language), which sequence to run
 with which arguments (and `inside` which kinds of running sequence, e.g. [round]), the
-decisions to feed, and what must be true afterwards. Designers
+decisions to feed (and answers that must be refused), the dice results to give instead
+of the random generator's, and what must be true afterwards (docs/testing.md). Designers
 use it to pin a rule down ("with these cards, this bid gives that target"); the test
 suite runs every scenario under tests/scenarios/.
 """
@@ -128,26 +129,51 @@ def setup(rs, spec: dict) -> Game:
     return game
 
 
+def _asked(game: Game, d) -> str:
+    return f"{game.players[d.player]}'s '{d.prompt}' (options: {[str(o) for o in d.options]})"
+
+
+def _answer(game: Game, entry: Any) -> Optional[str]:
+    """Give one entry of `choices` to the pending decision; a problem, or None.
+
+    An entry is the answer itself, or a mapping: {choice: V, player: SEAT, prompt: TEXT}
+    answers V after checking who is asked (seat from 0, as in `players[0]`) and the prompt;
+    {refused: V} checks that V is refused (the game still waits for the same decision)."""
+    d = game.pending
+    if isinstance(entry, dict) and "refused" in entry:
+        try:
+            game.apply(entry["refused"])
+        except IllegalChoice:
+            return None
+        return f"choice {entry['refused']!r} should be refused for {_asked(game, d)}, but it was taken"
+    if isinstance(entry, dict) and "choice" in entry:
+        if "player" in entry and entry["player"] != d.player:
+            return (f"expected players[{entry['player']}] to be asked, but the game asks {_asked(game, d)}")
+        if "prompt" in entry and str(entry["prompt"]) not in d.prompt:
+            return f"expected a prompt with {entry['prompt']!r}, but the game asks {_asked(game, d)}"
+        entry = entry["choice"]
+    try:
+        game.apply(entry)
+    except IllegalChoice as exc:
+        return f"choice {entry!r} is illegal for {_asked(game, d)}: {exc}"
+    return None
+
+
 def run_scenario(rs, spec: dict) -> Outcome:
     """Run a scenario to the end of its sequence (or of the game) and check its expectations."""
     game = setup(rs, spec)
     choices = list(spec.get("choices") or [])
+    game.fixed_dice = list(spec.get("dice") or [])
     problems: list[str] = []
     try:
         run(game)
         while game.pending is not None and not game.over:
             if not choices:
-                problems.append(f"the game asks {game.players[game.pending.player]}: '{game.pending.prompt}' "
-                                f"(options: {[str(o) for o in game.pending.options]}) but no choices are left")
+                problems.append(f"the game asks {_asked(game, game.pending)} but no choices are left")
                 return Outcome(game, problems)
-            d = game.pending
-            choice = choices.pop(0)
-            try:
-                game.apply(choice)
-            except IllegalChoice as exc:
-                problems.append(f"choice {choice!r} is illegal for {game.players[d.player]}'s '{d.prompt}' "
-                                f"(options: {[str(o) for o in d.options]}): {exc}")
-                return Outcome(game, problems)
+            problem = _answer(game, choices.pop(0))
+            if problem:
+                return Outcome(game, [problem])
     except RuleError as exc:
         expected = (spec.get("expect") or {}).get("error")
         if expected and expected in exc.message:
@@ -156,6 +182,8 @@ def run_scenario(rs, spec: dict) -> Outcome:
         return Outcome(game, problems)
     if choices:
         problems.append(f"{len(choices)} choices were not used")
+    if game.fixed_dice:
+        problems.append(f"{len(game.fixed_dice)} fixed dice results were not used")
     problems.extend(check(game, spec.get("expect") or {}))
     return Outcome(game, problems)
 
@@ -166,8 +194,12 @@ def run_scenario_file(path: str) -> Outcome:
 
     from ..loader import load_ruleset
 
-    with open(path, encoding="utf-8") as fh:
-        spec = yaml.safe_load(fh)
+    from ..files import InputError, read_regular
+
+    try:
+        spec = yaml.safe_load(read_regular(path, 5_000_000, "scenario file").decode("utf-8"))
+    except InputError as exc:
+        raise ScenarioError(exc.message) from None
     loaded = load_ruleset(str(spec["ruleset"]), overrides={k: v for k, v in (spec.get("set") or {}).items()})
     if not loaded.ok:
         raise ScenarioError(f"{spec['ruleset']}: " + "; ".join(d.message for d in loaded.diagnostics[:3]))
@@ -188,6 +220,17 @@ def check(game: Game, expect: dict) -> list[str]:
     for text in expect.get("narrative_contains") or []:
         if not any(text in line for line in lines):
             problems.append(f"no narrative line contains {text!r}")
+    at = -1  # narrative_in_order: each text in a line after the line of the one before
+    for text in expect.get("narrative_in_order") or []:
+        nxt = next((i for i in range(at + 1, len(lines)) if text in lines[i]), None)
+        if nxt is None:
+            problems.append(f"no narrative line after line {at + 1} contains {text!r} (narrative_in_order)")
+            break
+        at = nxt
+    for slot, ids in (expect.get("zones_in_order") or {}).items():
+        got = [c.id for c in game.zones[_zone(game, slot)]]
+        if got != list(ids):
+            problems.append(f"zone {slot} from bottom to top: expected {list(ids)}, got {got}")
     for text in expect.get("narrative_lacks") or []:
         if any(text in line for line in lines):
             problems.append(f"a narrative line contains {text!r}, which should not happen")

@@ -151,20 +151,28 @@ def from_json(ruleset, data: dict, **game_kwargs):
     return g
 
 
-def state_hash(g) -> str:
+def state_hash(g, layout: bool = False) -> str:
     """A short fingerprint of everything that decides how the game goes on."""
-    return hash_of(to_json(g))
+    return hash_of(to_json(g), layout)
 
 
-def hash_of(data: dict) -> str:
-    """`state_hash` of `to_json` data (e.g. read back from a saved game)."""
+def hash_of(data: dict, layout: bool = False) -> str:
+    """`state_hash` of `to_json` data (e.g. read back from a saved game).
+
+    The hash is of the game, not of the file's layout: the place (file:line:column) of the step
+    that asks the pending decision is left out, so a comment or a blank line added to the
+    ruleset keeps its logs and saves valid (where the game is, is in the frames: sequence and
+    step index). `layout=True` gives the hash of logs and saves of format 1, which kept the
+    line and column.
+    """
     data = dict(data)
     data.pop("steps", None)
     pending = data.get("pending")
     if isinstance(pending, dict) and isinstance(pending.get("node"), str):
-        # the node names the ruleset file by the path it was loaded from: keep only its line and
-        # column, so that a log replays wherever the ruleset lives (another folder, another machine)
-        data["pending"] = dict(pending, node=":".join(pending["node"].rsplit(":", 2)[-2:]))
+        if layout:  # format 1: line and column, without the file's path
+            data["pending"] = dict(pending, node=":".join(pending["node"].rsplit(":", 2)[-2:]))
+        else:
+            data["pending"] = {k: v for k, v in pending.items() if k != "node"}
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -206,6 +214,8 @@ def clone(g, story: bool = True):
     c.narrative = list(g.narrative) if story else []
     c.story = g.story and story
     c.chance = list(g.chance)
+    if g.fixed_dice:  # a scenario's fixed dice: a copy, so a rollout does not use up the original's
+        c.fixed_dice = list(g.fixed_dice)
     c._events = list(g._events)
     c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
     c.listener = None

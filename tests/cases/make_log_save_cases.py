@@ -147,8 +147,8 @@ def log_cases() -> None:
          "line 1 is not JSON", 1, 1)
 
     # a header that cannot be used
-    case("format-2", text(edit(full, 1, format=2)), "a log format this rulecraft does not know",
-         "the log is in format 2", 1, 1)
+    case("format-3", text(edit(full, 1, format=3)), "a log format this rulecraft does not know",
+         "the log is in format 3", 1, 1)
     case("format-text", text(edit(full, 1, format="one")), "a log format that is not a number",
          "the log is in format 'one'", 1, 1)
     case("no-seed", text(edit(full, 1, seed=DROP)), "a header without its seed", "seed is not a whole number", 1, 1)
@@ -205,11 +205,11 @@ def log_cases() -> None:
          "the log says player", 1, 2)
     case("hash-edited", text(edit(full, 11, hash="0123456789abcdef")), "a checkpoint hash changed",
          "differs from the log after decision 10", 1, 11)
-    case("decision-deleted", text(full[:5] + full[6:]), "a decision removed", "the log says player 1 decides", 1, 6)
+    case("decision-deleted", text(full[:5] + full[6:]), "a decision removed", "the log numbers this decision 6", 1, 6)
     case("decision-duplicated", text(full[:6] + [full[5]] + full[6:]), "a decision written twice",
-         "the log says player 0 decides", 1, 7)
+         "the log numbers this decision 5", 1, 7)
     case("decisions-swapped", text(full[:4] + [full[5], full[4]] + full[6:]),
-         "two decisions swapped: the dice give them away", "chance differs", 1, 5)
+         "two decisions swapped: their numbers give them away", "the log numbers this decision 5", 1, 5)
     case("extra-decision-after-end", text(full[:-1] + [full[-2], full[-1]]), "one more decision than the game had",
          "already over", 1, end)
 
@@ -288,7 +288,7 @@ def save_cases() -> None:
     case("truncated-mid-decisions", text(m[:8]), "cut among the decisions", "cut short", 1, 8)
     case("extra-line", text(m + [m[-1]]), "a line after the state", "goes on after the state", 1, S + 1)
 
-    case("format-2", text(edit(m, 1, format=2)), "a save format this rulecraft does not know", "save format 2", 1, 1)
+    case("format-3", text(edit(m, 1, format=3)), "a save format this rulecraft does not know", "save format 3", 1, 1)
     case("format-missing", text(edit(m, 1, format=DROP)), "a header without a save format", "save format None", 1, 1)
     case("state-format-2", text(m[:-1] + [dump(dict(rec(m[-1]), format=2))]), "a state format this rulecraft does not know",
          "state format 2", 1, S)
