@@ -244,8 +244,8 @@ class _Writer:
                 inner = self._find(s, "then", s.then, pc) or self._find(s, "else", s.other, pc)
             elif isinstance(s, (M.LoopStep, M.ForEachStep)):
                 op = own.get(pc)
-                if op == "FOREACH_NEXT":
-                    return [here, (s, "head", s.body, 0)]
+                if op == "FOREACH_NEXT" or op == "LOOP_TOP" or (op == "JUMP_IF_FALSE" and s.mode == "while"):
+                    return [here, (s, "head", s.body, 0)]  # the loop's test or top, at its next pass
                 if op in ("JUMP", "JUMP_IF_FALSE"):  # the back jump, or the test of an 'until' loop
                     return [here, (s, "body", s.body, len(s.body))]
                 inner = self._find(s, "body", s.body, pc)
@@ -324,8 +324,9 @@ class _Writer:
         whatever the step evaluates reads ctx.steps, and must see the count the loop would have."""
         self.counted += 1
         self.emit("n += 1" if pure else "ctx.steps = n = n + 1")
-        if self.coverage:
-            self.emit(f"_C[{self.const(self.code[pc].step.path)}] += 1")
+        node = self.code[pc].cov  # None: not a visit of its step (a jump, a loop's test or next item)
+        if self.coverage and node is not None:
+            self.emit(f"_C[{self.const(node)}] += 1")
 
     def exit(self, pc: int) -> None:
         self.emit("ctx.steps = n")
@@ -435,12 +436,15 @@ class _Writer:
         else:
             mode = s.mode
             key = None
+            if start:
+                self.emit(f"pc = {pcs['LOOP_ENTER']}")
+                self.count(pcs["LOOP_ENTER"], pure=True)
             if mode == "until":
                 test = pcs["JUMP_IF_FALSE"]
-                head = self.ranges[id(s)][0]  # the first step of the body (or the test, if there is none)
+                head = pcs["LOOP_ENTER"] + 1  # the first step of the body (or the test, if there is none)
                 end_pc = test + 1
             else:
-                head = own[0][0]
+                head = own[1][0]  # after the loop's entry: its test ('while') or its top ('forever')
                 back = pcs["JUMP"]
                 end_pc = back + 1
         cont_pc = test if mode == "until" else head

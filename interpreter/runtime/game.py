@@ -173,7 +173,12 @@ class Game:
                 self.say(f"{self.players[d.player]}: {d.prompt} -> {label(value)}")
             elif d.purpose == "reroll":
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
-        self.frames[-1].locals[ANSWER] = value
+        f = self.frames[-1]
+        f.locals[ANSWER] = value
+        if self.coverage is not None and not f.sub:  # the step asked runs again with the answer: the same visit
+            node = self.programs[f.seq].code[f.pc].cov
+            if node is not None:
+                self.coverage[node] -= 1
         run(self)
 
     def push(self, seq: str, args: dict, own: bool = False) -> None:

@@ -73,8 +73,8 @@ def run(g) -> None:
                     raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
                                     f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
                                     "a loop may never end: check its condition or its 'break'", "R002")
-                if cov is not None:
-                    cov[ins.step.path] += 1
+                if cov is not None and ins.cov is not None and not f.sub:  # a visit, not a step resumed
+                    cov[ins.cov] += 1
                 handler = ins.handler
                 if handler is h_jump:  # the most common steps, done here without a call
                     f.pc = ins.target
@@ -553,6 +553,7 @@ HANDLERS = {
     "JUMP": h_jump,
     "JUMP_IF_FALSE": h_jump_if_false,
     "LOOP_TOP": h_next,
+    "LOOP_ENTER": h_next,
     "RETURN": h_return,
     "CALL": h_call,
     "FOREACH_INIT": h_foreach_init,

@@ -24,6 +24,7 @@ class Instr:
     loops: dict = field(default_factory=dict)  # EXEC: loop name (or None) -> (break pc, continue pc, iterator key)
     extra: Any = None
     one: Any = None  # EXEC of exactly one statement: that statement (run.run runs it without h_exec)
+    cov: Optional[str] = None  # the graph node a visit of its step is counted for when this runs; None: not a visit
 
     @property
     def span(self) -> Span:
@@ -114,6 +115,7 @@ class _Flattener:
 
     def _loop(self, s: M.LoopStep) -> None:
         loop = _Loop(s.name, None)
+        self.emit("LOOP_ENTER", s)  # runs once per entry of the loop: what coverage counts for it
         start = len(self.code)
         if s.mode == "until":
             self.loops.append(loop)
@@ -170,8 +172,18 @@ class _Flattener:
 
     def finish(self) -> Program:
         self.emit("RETURN", self.seq.steps[-1] if self.seq.steps else _NO_STEP)
+        for ins in self.code:
+            if ins.op in _VISITS and not (ins.op == "JUMP_IF_FALSE" and not isinstance(ins.step, M.IfStep)):
+                ins.cov = ins.step.path
         return Program(self.seq, self.code)
 
+
+# The instructions that begin a visit of their step, so coverage counts each visit once (docs/sheets.md): an
+# action, a call, an if's test, a loop's entry (not its passes: a loop entered once counts once, its body per
+# pass), a decision, a sealed choice, a stack. A jump, a loop's test or next item, a stack's offers and a return
+# are not visits; nor is an instruction resumed after a call, a trigger or an answer (the loop and
+# Game.apply see to those).
+_VISITS = frozenset({"EXEC", "CALL", "JUMP_IF_FALSE", "LOOP_ENTER", "FOREACH_INIT", "CHOOSE", "SEALED", "STACK_BEGIN"})
 
 _NO_STEP = M.ActionStep("end", "end", "", "", "", Span("<engine>", 1, 1), False, ())
 
