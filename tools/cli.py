@@ -333,10 +333,14 @@ def args_replay(p: argparse.ArgumentParser) -> None:
 def args_render(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--sequence", metavar="ID", help="draw only this sequence")
-    p.add_argument("--format", choices=("svg", "png", "pdf", "dot"), required=True, help="output format")
+    p.add_argument("--format", choices=("svg", "png", "pdf", "dot", "json"), required=True,
+                   help="output format; json: the sequence graph as data (every node and edge, docs/sheets.md)")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
-                   help="output file; without --sequence, the start sequence (each other sequence goes next "
-                        "to it as STEM-SEQUENCE.EXT; a PDF gets one page per sequence)")
+                   help="output file ('-': standard output, for dot and json); without --sequence, the start "
+                        "sequence (each other sequence goes next to it as STEM-SEQUENCE.EXT; a PDF gets one page "
+                        "per sequence)")
+    p.add_argument("--overview", action="store_true",
+                   help="one chart of the whole game: its stages, the round, the phases and the turn")
     p.add_argument("--coverage", metavar="FILE",
                    help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
 

@@ -72,7 +72,7 @@ class _Chart:
 
     def sheet_ref(self, sid: str) -> str:
         title = self.title(sid)
-        if sid in self.here:
+        if sid in self.here and self.opts.sheet_of is not None:
             return f"{title}, on this sheet"
         n = (self.opts.sheet_of or {}).get(sid)
         return f"{title}, sheet {n}" if n else title
@@ -126,7 +126,7 @@ class _Chart:
         targets = self.calls(node.id)
         if node.kind == "call" and not designer_label(step) and len(targets) == 1:
             n = (self.opts.sheet_of or {}).get(targets[0])
-            if targets[0] in self.here:
+            if targets[0] in self.here and self.opts.sheet_of is not None:  # a standalone chart has no sheets
                 small.append("→ on this sheet")
             elif n:
                 small.append(f"→ sheet {n}")
@@ -283,7 +283,8 @@ class _Chart:
         self.triggers(self.sid, 1, rep)
         self.edges(rep)
         if self.opts.legend:
-            self.out.extend("  " + ln for ln in legend_body(self.opts.coverage is not None, self.svg_id("legend")))
+            self.out.extend("  " + ln for ln in legend_body(self.opts.coverage is not None, self.svg_id("legend"),
+                                                            sheets=self.opts.sheet_of is not None))
             last = [n for n in rep.values() if self.g.nodes[n].kind == "end"] or list(rep.values())[-1:]
             for n in last:  # keeps the legend under the chart, not beside it
                 self.line(f'{quote(n)} -> "legend/step" [style=invis];')
