@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.bundled import bundled_rulesets
@@ -41,7 +42,7 @@ GAMES = int(os.environ.get("RULECRAFT_TRUTH_GAMES", 1000))
 DML_GAMES = int(os.environ.get("RULECRAFT_TRUTH_GAMES", 100))
 LONG = {"dml", "dml-classic", "dml-2016", "dml-mayhem", "dml-smackdown"}
 MAX_STEPS = 200_000  # a bundled game: far more than any needs
-CASE_STEPS = 20_000  # a construct case (error_step_budget runs into it on purpose)
+CASE_STEPS = 20_000  # a construct case without a budget of its own in its expected.yaml
 
 _LOADED: dict = {}
 
@@ -162,22 +163,27 @@ def _refs() -> list:
     out = []
     for b in bundled_rulesets():
         marks = [pytest.mark.slow] if b.name in LONG and GAMES > DML_GAMES else []
-        out.append(pytest.param(b.name, min(GAMES, DML_GAMES) if b.name in LONG else GAMES, id=b.name))
+        out.append(pytest.param(b.name, min(GAMES, DML_GAMES) if b.name in LONG else GAMES, False, id=b.name))
         if marks:
-            out.append(pytest.param(b.name, GAMES, id=f"{b.name}-full", marks=marks))
+            out.append(pytest.param(b.name, GAMES, True, id=f"{b.name}-full", marks=marks))
     for path in _cases():
-        out.append(pytest.param(path, GAMES, id=Path(path).parent.name))
+        out.append(pytest.param(path, GAMES, False, id=Path(path).parent.name))
     return out
 
 
-@pytest.mark.parametrize("ref,games", _refs())
-def test_every_move_is_an_edge_and_every_count_is_a_visit(ref, games):
+@pytest.mark.parametrize("ref,games,slow", _refs())
+def test_every_move_is_an_edge_and_every_count_is_a_visit(ref, games, slow, request):
+    if slow and "slow" not in (request.config.getoption("-m") or ""):
+        pytest.skip("the full 1,000 games of a long ruleset: run with -m slow")
     rs = _load(ref)
     assert rs is not None, f"{ref} does not load"
     graph = build_graph(rs)
     problems: set[str] = set()
     wrong_counts = []
-    steps = CASE_STEPS if ref.endswith(".yaml") else MAX_STEPS
+    steps = MAX_STEPS
+    if ref.endswith(".yaml"):  # a construct case: its own step budget, if it sets one
+        expected = yaml.safe_load((Path(ref).parent / "expected.yaml").read_text(encoding="utf-8")) or {}
+        steps = int(expected.get("max_steps", CASE_STEPS))
     for seed in range(1, games + 1):
         trace, g, error = traced_game(rs, seed, steps)
         problems.update(check_game(rs, graph, trace, error))

@@ -405,10 +405,12 @@ def args_compare(p: argparse.ArgumentParser) -> None:
 def args_diff(p: argparse.ArgumentParser) -> None:
     _ruleset(p, "ruleset_a", "RULESET_A")
     _ruleset(p, "ruleset_b", "RULESET_B")
-    p.add_argument("--format", choices=("text", "dot", "svg"), default="text",
-                   help="text (default): the differences in words, by section; dot or svg: the flowcharts of "
-                        "the sequences that differ (added green, removed red and dashed, changed orange)")
-    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of the terminal (required for svg)")
+    p.add_argument("--format", choices=("text", "json", "dot", "svg"), default="text",
+                   help="text (default): the differences in words, by section; json: the same as data; dot or "
+                        "svg: the flowcharts of the sequences that differ (added green, removed red and dashed, "
+                        "changed orange)")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write here instead of the terminal ('-' too means the terminal; svg needs a file)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -442,7 +444,10 @@ VERBS: tuple[Verb, ...] = (
     Verb("book", "write the rules as a readable HTML page", args_book, cmd_book),
     Verb("simulate", "run many games and report statistics", args_simulate, cmd_simulate),
     Verb("compare", "simulate two rulesets and show what differs", args_compare, cmd_compare),
-    Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff),
+    Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff,
+         "Compares RULESET_A with RULESET_B section by section; steps are named by their sheet numbers and "
+         "matched by id and content. Exit 0 when they are the same, 1 when they differ (as diff(1)), 2 on a "
+         "usage error or a ruleset that does not load."),
 )
 
 
