@@ -76,7 +76,7 @@ class Trace:
             prog.entries = prog.entries_cov = [False] * len(prog.code)  # no generated functions: every step passes
             prog.waited = set()
             for ins in prog.code:
-                ins.handler = self.recorder(interpreter.HANDLERS[ins.op], ins)
+                ins.handler = self.recorder(interpreter.handler_for(ins), ins)
 
     def recorder(self, handler, ins):
         if ins.op == "RETURN":
@@ -93,6 +93,16 @@ class Trace:
                 nodes = self.frames[f.id] = [f"{f.seq}/start"]
                 self.seq_of[f.id] = f.seq
                 self.started_by[f.id] = self.last[1] if self.last else None
+            # an 'until' loop has no instruction of its own where play enters it: its body's first one stands for
+            # it. Play enters it there unless it comes back from the loop's own test (the next pass); a loop
+            # around it that also starts here is entered too unless that one is passing again.
+            entered = []
+            for loop in sorted(ins.also, key=len, reverse=True) if nodes[-1] != here else ():  # innermost first
+                if nodes[-1] == loop:
+                    break
+                entered.append(loop)
+            for loop in reversed(entered):
+                nodes.append(loop)
             if here and nodes[-1] != here:
                 nodes.append(here)
             if here:

@@ -244,8 +244,8 @@ class _Writer:
                 inner = self._find(s, "then", s.then, pc) or self._find(s, "else", s.other, pc)
             elif isinstance(s, (M.LoopStep, M.ForEachStep)):
                 op = own.get(pc)
-                if op == "FOREACH_NEXT" or op == "LOOP_TOP" or (op == "JUMP_IF_FALSE" and s.mode == "while"):
-                    return [here, (s, "head", s.body, 0)]  # the loop's test or top, at its next pass
+                if op == "FOREACH_NEXT":
+                    return [here, (s, "head", s.body, 0)]
                 if op in ("JUMP", "JUMP_IF_FALSE"):  # the back jump, or the test of an 'until' loop
                     return [here, (s, "body", s.body, len(s.body))]
                 inner = self._find(s, "body", s.body, pc)
@@ -324,9 +324,12 @@ class _Writer:
         whatever the step evaluates reads ctx.steps, and must see the count the loop would have."""
         self.counted += 1
         self.emit("n += 1" if pure else "ctx.steps = n = n + 1")
-        node = self.code[pc].cov  # None: not a visit of its step (a jump, a loop's test or next item)
-        if self.coverage and node is not None:
-            self.emit(f"_C[{self.const(node)}] += 1")
+        if self.coverage:  # what the instruction loop counts for it (program.py, _VISITS)
+            ins = self.code[pc]
+            if ins.cov is not None:
+                self.emit(f"_C[{self.const(ins.cov)}] += {ins.w}")
+            for node in ins.also:
+                self.emit(f"_C[{self.const(node)}] += 1")
 
     def exit(self, pc: int) -> None:
         self.emit("ctx.steps = n")
@@ -417,6 +420,8 @@ class _Writer:
             return True
         if top[3] == "until":  # 'continue' goes to the test, which a Python continue would skip
             return False
+        if top[3] in ("while", "forever"):  # by the jump back, as the loop's code does (its count, its coverage)
+            self.count(top[0] - 1, pure=True)
         self.emit("continue")
         return True
 
@@ -436,15 +441,12 @@ class _Writer:
         else:
             mode = s.mode
             key = None
-            if start:
-                self.emit(f"pc = {pcs['LOOP_ENTER']}")
-                self.count(pcs["LOOP_ENTER"], pure=True)
             if mode == "until":
                 test = pcs["JUMP_IF_FALSE"]
-                head = pcs["LOOP_ENTER"] + 1  # the first step of the body (or the test, if there is none)
+                head = self.ranges[id(s)][0]  # the first step of the body (or the test, if there is none)
                 end_pc = test + 1
             else:
-                head = own[1][0]  # after the loop's entry: its test ('while') or its top ('forever')
+                head = own[0][0]
                 back = pcs["JUMP"]
                 end_pc = back + 1
         cont_pc = test if mode == "until" else head
@@ -507,6 +509,8 @@ class _Writer:
             self.count(pc)
             self.emit(f"if {self.value(s.cond.fn)}:")
             self.emit("    break")
+            if self.coverage:  # it repeats: a pass, not a new visit of the loop (interpreter.h_until_test)
+                self.emit(f"_C[{self.const(s.path)}] -= 1")
         else:
             self.count(pc, pure=True)
 
