@@ -43,8 +43,35 @@ class SequenceGraph:
         self.sequences.setdefault(node.sequence, []).append(node.id)
         return node.id
 
+    _index: Optional[tuple] = field(default=None, repr=False, compare=False)
+
+    def _indexed(self) -> tuple:
+        """(node -> its out edges, sequence -> the edges leaving its nodes, flow targets), rebuilt only when
+        edges were added since: each query is then a look-up, not a scan of every edge."""
+        if self._index is None or self._index[0] != len(self.edges):
+            out: dict[str, list[Edge]] = {}
+            by_seq: dict[str, list[Edge]] = {}
+            flow: set[str] = set()
+            for e in self.edges:
+                out.setdefault(e.src, []).append(e)
+                node = self.nodes.get(e.src)
+                by_seq.setdefault(node.sequence if node is not None else "", []).append(e)
+                if e.kind not in ("call", "trigger", "end"):
+                    flow.add(e.dst)
+            self._index = (len(self.edges), out, by_seq, flow)
+        return self._index
+
     def out(self, node_id: str) -> list[Edge]:
-        return [e for e in self.edges if e.src == node_id]
+        """The edges leaving a node, in the order they were added."""
+        return list(self._indexed()[1].get(node_id, ()))
+
+    def edges_of(self, sequence: str) -> list[Edge]:
+        """The edges leaving the nodes of one sequence (trigger nodes: sequence ""), in the order they were added."""
+        return list(self._indexed()[2].get(sequence, ()))
+
+    def flow_targets(self) -> set[str]:
+        """The nodes some step leads to in play (not only by a call, a trigger or an 'end ...')."""
+        return self._indexed()[3]
 
 
 def _label(step: M.Step, fallback: str) -> str:
@@ -60,6 +87,7 @@ class _Builder:
         start = self.g.add(Node(f"{seq.id}/start", seq.id, "start", seq.title, seq.source))
         end = f"{seq.id}/end"
         self.loop_exits: list[tuple[Optional[str], str]] = []
+        self.open_loops: list[tuple[str, Optional[str]]] = []  # the loops around the step being built: (node, name)
         tails = self.block(seq, seq.steps, [start])
         self.g.add(Node(end, seq.id, "end", "return"))
         for t in tails:
@@ -95,6 +123,11 @@ class _Builder:
                 if isinstance(e, A.Break):
                     self.loop_exits.append((e.loop, nid))
                     return []
+                if isinstance(e, A.Continue):  # back to its loop, for the next pass
+                    loop = next((n for n, name in reversed(self.open_loops) if e.loop is None or e.loop == name), None)
+                    if loop is not None:
+                        self._edge(nid, loop, "repeat", f"continue {e.loop}" if e.loop else "continue")
+                        return []
             return [nid]
         if isinstance(s, M.CallStep):
             self.g.add(Node(nid, seq.id, "call", _label(s, f"call {s.sequence}"), s.source, s))
@@ -122,7 +155,9 @@ class _Builder:
                 self._edge(t, nid)
             saved = self.loop_exits
             self.loop_exits = []
+            self.open_loops.append((nid, s.name))
             body_tails = self.block(seq, s.body, [(nid, "repeat", "each pass")])
+            self.open_loops.pop()
             for t in body_tails:
                 self._edge(t, nid, "repeat")
             exits = [(nid, "done", "done")] if (kind == "foreach" or s.mode != "forever") else []
@@ -141,10 +176,12 @@ class _Builder:
         else:
             assert isinstance(s, M.StackStep)
             self.g.add(Node(nid, seq.id, "stack", _label(s, "play onto the stack; resolve last in, first out"), s.source, s))
-            inner = self.block(seq, s.on_play, [(nid, "next", "each card played")])
-            inner = self.block(seq, s.resolve, inner or [nid])
-            for t in inner:
-                self._edge(t, nid, "repeat")
+            # each card played runs 'on_play', then play goes back to the stack for the next offer; when all
+            # pass, 'resolve' runs for each card from the top, back to the stack after each; then play goes on
+            for block, label in ((s.on_play, "each card played"), (s.resolve, "then resolve, top card first")):
+                if block:
+                    for t in self.block(seq, block, [(nid, "next", label)]):
+                        self._edge(t, nid, "repeat")
         for t in tails:
             self._edge(t, nid)
         return [nid]

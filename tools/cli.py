@@ -350,10 +350,14 @@ def args_replay(p: argparse.ArgumentParser) -> None:
 def args_render(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--sequence", metavar="ID", help="draw only this sequence")
-    p.add_argument("--format", choices=("svg", "png", "pdf", "dot"), required=True, help="output format")
+    p.add_argument("--format", choices=("svg", "png", "pdf", "dot", "json"), required=True,
+                   help="output format; json: the sequence graph as data (every node and edge, docs/sheets.md)")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
-                   help="output file; without --sequence, the start sequence (each other sequence goes next "
-                        "to it as STEM-SEQUENCE.EXT; a PDF gets one page per sequence)")
+                   help="output file ('-': standard output, for dot and json); without --sequence, the start "
+                        "sequence (each other sequence goes next to it as STEM-SEQUENCE.EXT; a PDF gets one page "
+                        "per sequence)")
+    p.add_argument("--overview", action="store_true",
+                   help="one chart of the whole game: its stages, the round, the phases and the turn")
     p.add_argument("--coverage", metavar="FILE",
                    help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
 
@@ -418,10 +422,12 @@ def args_compare(p: argparse.ArgumentParser) -> None:
 def args_diff(p: argparse.ArgumentParser) -> None:
     _ruleset(p, "ruleset_a", "RULESET_A")
     _ruleset(p, "ruleset_b", "RULESET_B")
-    p.add_argument("--format", choices=("text", "dot", "svg"), default="text",
-                   help="text (default): the differences in words, by section; dot or svg: the flowcharts of "
-                        "the sequences that differ (added green, removed red and dashed, changed orange)")
-    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of the terminal (required for svg)")
+    p.add_argument("--format", choices=("text", "json", "dot", "svg"), default="text",
+                   help="text (default): the differences in words, by section; json: the same as data; dot or "
+                        "svg: the flowcharts of the sequences that differ (added green, removed red and dashed, "
+                        "changed orange)")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write here instead of the terminal ('-' too means the terminal; svg needs a file)")
 
 
 # ---------------------------------------------------------------------------------------
@@ -455,7 +461,10 @@ VERBS: tuple[Verb, ...] = (
     Verb("book", "write the rules as a readable HTML page", args_book, cmd_book),
     Verb("simulate", "run many games and report statistics", args_simulate, cmd_simulate),
     Verb("compare", "simulate two rulesets and show what differs", args_compare, cmd_compare),
-    Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff),
+    Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff,
+         "Compares RULESET_A with RULESET_B section by section; steps are named by their sheet numbers and "
+         "matched by id and content. Exit 0 when they are the same, 1 when they differ (as diff(1)), 2 on a "
+         "usage error or a ruleset that does not load."),
 )
 
 

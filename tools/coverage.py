@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from dataclasses import dataclass, field
 
 
@@ -43,27 +45,45 @@ class Coverage:
         return f"ran {n:,}× ({n / self.games:.3g} a game)"
 
 
-MAX_COVERAGE_BYTES = 50_000_000  # as for logs and saves
+MAX_COVERAGE_BYTES = 50_000_000  # as for game logs and saves (interpreter/runtime/gamelog.py, savegame.py)
+MAX_COUNT = 2 ** 63 - 1  # a count past this was not written by 'simulate'
+MAX_NODES = 1_000_000
+MAX_ID = 1_000  # characters of a node id
 
 
 def read_coverage(path: str) -> Coverage:
+    """Read a coverage file within the limits of logs and saves: a regular file of at most MAX_COVERAGE_BYTES
+    (read by the one reader of inputs, rulecraft.files), JSON nested no deeper than Python can read,
+    whole-number counts from 0 to 2^63 - 1; anything else is a CoverageError (exit 2), never a hang, a traceback
+    or gigabytes read."""
     from rulecraft.files import InputError, read_regular
 
+    hint = f"write one with 'rulecraft simulate RULESET --games N --coverage {path}'"
     try:  # a regular file only: a FIFO would block, /dev/zero never end
-        data = json.loads(read_regular(path, MAX_COVERAGE_BYTES, "coverage file").decode("utf-8"))
+        raw = read_regular(path, MAX_COVERAGE_BYTES, "coverage file")
     except InputError as exc:
         raise CoverageError(exc.message) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CoverageError(f"{path} is not JSON ({exc}); write one with 'rulecraft simulate RULESET "
-                            f"--games N --coverage {path}'") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CoverageError(f"{path} is not UTF-8 text: not a coverage file; {hint}") from None
+    except RecursionError:
+        raise CoverageError(f"{path} is nested too deeply: not a coverage file; {hint}") from None
+    except ValueError as exc:  # not JSON, or a number too long to read
+        why = "a number in it is too long" if "digits" in str(exc) else str(exc)
+        raise CoverageError(f"{path} is not JSON ({why}); {hint}") from None
     counts = data.get("counts") if isinstance(data, dict) else None
     if not isinstance(counts, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                                                for k, v in counts.items()):
         raise CoverageError(f"{path} is not a coverage file: it needs \"counts\": {{node id: number}}, as "
                             "'rulecraft simulate --coverage' writes")
+    if len(counts) > MAX_NODES or any(len(k) > MAX_ID or not 0 <= v <= MAX_COUNT for k, v in counts.items()):
+        raise CoverageError(f"{path} is not a coverage file: its counts must be whole numbers from 0 to {MAX_COUNT:,} "
+                            f"for at most {MAX_NODES:,} node ids of at most {MAX_ID} characters")
     games = data.get("games", 0)
-    return Coverage(dict(counts), games if isinstance(games, int) else 0, str(data.get("ruleset") or ""),
-                    max(counts.values(), default=0))
+    games = games if isinstance(games, int) and not isinstance(games, bool) and 0 <= games <= MAX_COUNT else 0
+    name = data.get("ruleset")
+    return Coverage(dict(counts), games, name[:MAX_ID] if isinstance(name, str) else "", max(counts.values(), default=0))
 
 
 def mismatch(cov: Coverage, graph, name: str) -> str | None:

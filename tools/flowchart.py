@@ -49,13 +49,13 @@ class _Chart:
         self.numbers = step_numbers(rs.sequences[sid])
         self.ends: dict[str, str] = {}  # node id -> its 'end game' (etc.) terminal
         self.trig_edges: list = []
-        self.steps = {s.path: s for _seq, s in rs.iter_steps()}
+        self.steps = {s.path: s for s in _walk(rs.sequences[sid].steps)}  # this sequence's steps
         self.edge_count = 0
         counts = [opts.coverage.count(n) for n in graph.sequences.get(sid, ())
                   if graph.nodes[n].step is not None] if opts.coverage else []
         counts = [c for c in counts if c > 0]
         self.cov_range = (min(counts, default=1), max(counts, default=1))
-        self.reached = {e.dst for e in graph.edges if e.kind not in ("call", "trigger", "end")}
+        self.reached = graph.flow_targets()
         self.ids = list(graph.sequences[sid])  # the nodes drawn: all, or those of the part
         self.part_of = None
         if opts.part is not None:
@@ -72,7 +72,7 @@ class _Chart:
 
     def sheet_ref(self, sid: str) -> str:
         title = self.title(sid)
-        if sid in self.here:
+        if sid in self.here and self.opts.sheet_of is not None:
             return f"{title}, on this sheet"
         n = (self.opts.sheet_of or {}).get(sid)
         return f"{title}, sheet {n}" if n else title
@@ -126,7 +126,7 @@ class _Chart:
         targets = self.calls(node.id)
         if node.kind == "call" and not designer_label(step) and len(targets) == 1:
             n = (self.opts.sheet_of or {}).get(targets[0])
-            if targets[0] in self.here:
+            if targets[0] in self.here and self.opts.sheet_of is not None:  # a standalone chart has no sheets
                 small.append("→ on this sheet")
             elif n:
                 small.append(f"→ sheet {n}")
@@ -283,7 +283,8 @@ class _Chart:
         self.triggers(self.sid, 1, rep)
         self.edges(rep)
         if self.opts.legend:
-            self.out.extend("  " + ln for ln in legend_body(self.opts.coverage is not None, self.svg_id("legend")))
+            self.out.extend("  " + ln for ln in legend_body(self.opts.coverage is not None, self.svg_id("legend"),
+                                                            sheets=self.opts.sheet_of is not None))
             last = [n for n in rep.values() if self.g.nodes[n].kind == "end"] or list(rep.values())[-1:]
             for n in last:  # keeps the legend under the chart, not beside it
                 self.line(f'{quote(n)} -> "legend/step" [style=invis];')
@@ -367,12 +368,9 @@ class _Chart:
         self.line(f"{quote(name)} [{attrs(a)}];")
 
     def edges(self, rep: dict[str, str]) -> None:
-        stacks = [s for s in self.steps.values() if isinstance(s, M.StackStep)]
-        stack_resolve = {s.resolve[0].path for s in stacks if s.resolve}
-        self.stack_bodies = {(s.on_play or s.resolve)[0].path for s in stacks if s.on_play or s.resolve}
         self.connectors: set[str] = set()
         crossed: set[tuple[str, str]] = set()
-        for e in self.g.edges:
+        for e in self.g.edges_of(self.sid):  # the only edges that can start at a node drawn here
             across = self.continued(rep, e)
             if across is not None:
                 if across not in crossed:  # several ways from one page to the other: one arrow
@@ -411,12 +409,12 @@ class _Chart:
                 a["weight"] = "4"  # each block's own line of steps runs straight down; branches go aside
             elif e.dst.startswith(e.src + "."):
                 a["weight"] = "2"  # into a step's own body: the body hangs below it
-            if e.dst in stack_resolve and e.kind == "next":
-                a.pop("taillabel", None)
-                a["xlabel"] = " then resolve, top card first "
-            if e.kind == "next" and self.g.nodes[e.src].kind == "stack":
+            if e.kind == "next" and self.g.nodes[e.src].kind == "stack":  # the graph's label: played, resolve
                 a.pop("xlabel", None)
-                a["taillabel"] = "each card played" if e.dst in self.stack_bodies else "all passed"
+                if e.label == "each card played":
+                    a["taillabel"] = e.label
+                else:
+                    a["xlabel"] = f" {e.label or 'all resolved'} "
             self.edge(src, rep[e.dst], a)
         for src, dst, a in self.trig_edges:
             if src in rep:
@@ -438,6 +436,13 @@ def part_of_nodes(rs: M.Ruleset, graph, sid: str) -> dict[str, int]:
             out[nid] = next((i for i, s in enumerate(steps) if nid == s.path or nid.startswith(s.path + ".")),
                             len(steps))
     return out
+
+
+def _walk(steps):
+    for s in steps:
+        yield s
+        for _name, body in s.bodies:
+            yield from _walk(body)
 
 
 def _block_of(node_id: str) -> str:

@@ -33,9 +33,11 @@ _LEGEND = [
 ]
 
 
-def legend_body(coverage: bool, cluster_id: str, columns: int = 5) -> list[str]:
-    """The legend as a DOT cluster: one sample node per shape, in rows of `columns`."""
-    items = list(_LEGEND)
+def legend_body(coverage: bool, cluster_id: str, columns: int = 5, sheets: bool = True) -> list[str]:
+    """The legend as a DOT cluster: one sample node per shape, in rows of `columns` (`sheets`: the charts are
+    printed on numbered sheets; else each sequence is a chart of its own)."""
+    items = [it if it[0] != "call" or sheets else (it[0], it[1], "another sequence:\nsee its chart")
+             for it in _LEGEND]
     if coverage:
         items.append(("ran", {"shape": "box", "fillcolor": "#6baed6"}, "darker: ran more often"))
         items.append(("never", {"shape": "box", "style": "filled,dashed", "color": "#b00000", "penwidth": "2.5",

@@ -3,8 +3,10 @@
 With `--sequence ID` one file holds that sequence's chart. Without it every sequence is
 drawn: OUT holds the start sequence and each other sequence goes next to it as
 STEM-SEQUENCE.EXT (a PDF instead gets one page per sequence, in reading order). SVG call
-boxes link to the files of the sequences they call. Cross-references name the sheet
-numbers of `rulecraft sheets`, so a chart matches the printed sheets.
+boxes link to the files of the sequences they call. A chart drawn here stands alone: it names
+the sequences it calls by their titles, not by the sheet numbers of `rulecraft sheets`.
+`--format json` writes the sequence graph as data (graphjson.py); `--overview` draws the
+whole game on one page (overview.py).
 """
 
 from __future__ import annotations
@@ -27,15 +29,19 @@ def sequence_file(out: str, sid: str, start: str) -> str:
 
 
 def chart_sources(rs, graph, plan, coverage=None, link=None, only=None) -> dict[str, str]:
-    """The DOT of each sequence's chart as `render` draws it (with its legend), in reading order."""
+    """The DOT of each sequence's chart as `render` draws it (with its legend, no sheet numbers), in reading
+    order."""
     from .flowchart import ChartOptions, chart_dot
 
     out = {}
     for sid in ([only] if only else plan.order):
-        mates = plan.sheet(plan.sheet_of[sid]).sequences
-        out[sid] = chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, coverage=coverage, link=link,
-                                                          legend=True, same_sheet=frozenset(mates)))
+        out[sid] = chart_dot(rs, graph, sid, ChartOptions(coverage=coverage, link=link, legend=True))
     return out
+
+
+def _text_out(verb: str, out: str, text: str):
+    """Text through the one writer (`-` is standard output)."""
+    return write_bytes(verb, out, text)
 
 
 def run(args) -> int:
@@ -50,24 +56,36 @@ def run(args) -> int:
     cov, code = read_coverage_for(verb, getattr(args, "coverage", None), loaded)
     if code is not None:
         return code
-    plan = plan_sheets(rs, graph)
     fmt, out = args.format, args.output
     extra = (f"-Gdpi={PNG_DPI}",) if fmt == "png" else ()
+    if getattr(args, "overview", False):
+        if args.sequence or fmt == "json" or cov is not None:
+            return fail(verb, "--overview draws the whole game as one chart: give it without --sequence, --coverage "
+                              "or --format json", EXIT_USAGE)
+        from .overview import overview_dot
 
-    if args.sequence:
+        charts = [(out, overview_dot(rs, graph))]
+    elif fmt == "json":
+        from .graphjson import graph_json
+
+        if args.sequence and args.sequence not in rs.sequences:
+            return _unknown(verb, rs, args.sequence)
+        return _text_out(verb, out, graph_json(rs, graph, args.sequence)) or EXIT_OK
+    elif args.sequence:
         if args.sequence not in rs.sequences:
-            close = difflib.get_close_matches(args.sequence, list(rs.sequences), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else f"; the sequences are: {', '.join(rs.sequences)}"
-            return fail(verb, f"{rs.name} has no sequence '{args.sequence}'{hint}", EXIT_USAGE)
-        charts = [(out, chart_sources(rs, graph, plan, cov, only=args.sequence)[args.sequence])]
-    elif out == "-" and fmt != "pdf" and len(plan.order) > 1:
-        return fail(verb, f"-o - (standard output) takes one chart and {rs.name} has {len(plan.order)} sequences: "
+            return _unknown(verb, rs, args.sequence)
+        charts = [(out, chart_sources(rs, graph, plan_sheets(rs, graph), cov, only=args.sequence)[args.sequence])]
+    elif out == "-" and fmt != "pdf" and len(plan_sheets(rs, graph).order) > 1:
+        return fail(verb, f"-o - (standard output) takes one chart and {rs.name} has {len(rs.sequences)} sequences: "
                           "give --sequence ID, or --format pdf for all of them", EXIT_USAGE)
     else:
+        plan = plan_sheets(rs, graph)
         files = {sid: sequence_file(out, sid, rs.start) for sid in plan.order}
         link = (lambda sid: os.path.basename(files[sid]) if sid in files else None) if fmt == "svg" else None
         charts = [(files[sid], src) for sid, src in chart_sources(rs, graph, plan, cov, link).items()]
 
+    if fmt == "dot" and out == "-" and len(charts) == 1:
+        return _text_out(verb, out, charts[0][1]) or EXIT_OK
     try:
         if fmt == "dot":
             blobs = [src.encode("utf-8") for _path, src in charts]
@@ -86,6 +104,12 @@ def run(args) -> int:
     if len(charts) > 1:
         print(f"wrote {len(charts)} files, one per sequence: {', '.join(p for p, _s in charts)}", file=sys.stderr)
     return EXIT_OK
+
+
+def _unknown(verb: str, rs, sid: str) -> int:
+    close = difflib.get_close_matches(sid, list(rs.sequences), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else f"; the sequences are: {', '.join(rs.sequences)}"
+    return fail(verb, f"{rs.name} has no sequence '{sid}'{hint}", EXIT_USAGE)
 
 
 def _merge_pdfs(pages: list[bytes]) -> bytes:

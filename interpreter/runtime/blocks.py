@@ -324,8 +324,12 @@ class _Writer:
         whatever the step evaluates reads ctx.steps, and must see the count the loop would have."""
         self.counted += 1
         self.emit("n += 1" if pure else "ctx.steps = n = n + 1")
-        if self.coverage:
-            self.emit(f"_C[{self.const(self.code[pc].step.path)}] += 1")
+        if self.coverage:  # what the instruction loop counts for it (program.py, _VISITS)
+            ins = self.code[pc]
+            if ins.cov is not None:
+                self.emit(f"_C[{self.const(ins.cov)}] += {ins.w}")
+            for node in ins.also:
+                self.emit(f"_C[{self.const(node)}] += 1")
 
     def exit(self, pc: int) -> None:
         self.emit("ctx.steps = n")
@@ -416,6 +420,8 @@ class _Writer:
             return True
         if top[3] == "until":  # 'continue' goes to the test, which a Python continue would skip
             return False
+        if top[3] in ("while", "forever"):  # by the jump back, as the loop's code does (its count, its coverage)
+            self.count(top[0] - 1, pure=True)
         self.emit("continue")
         return True
 
@@ -503,6 +509,8 @@ class _Writer:
             self.count(pc)
             self.emit(f"if {self.value(s.cond.fn)}:")
             self.emit("    break")
+            if self.coverage:  # it repeats: a pass, not a new visit of the loop (interpreter.h_until_test)
+                self.emit(f"_C[{self.const(s.path)}] -= 1")
         else:
             self.count(pc, pure=True)
 

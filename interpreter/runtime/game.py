@@ -18,7 +18,7 @@ from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
 from .decisions import Decision, IllegalChoice, label
 from . import blocks
-from .interpreter import HANDLERS, run
+from .interpreter import handler_for, run
 from .program import Program, compile_program
 from .rng import SplitMix, fixed_faces
 
@@ -41,7 +41,7 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
         progs = _PROGRAMS[rs] = compile_program(rs)
         for prog in progs.values():
             for ins in prog.code:
-                ins.handler = HANDLERS[ins.op]  # resolved once, not looked up by name at every step
+                ins.handler = handler_for(ins)  # resolved once, not looked up by name at every step
             blocks.prepare(prog)
     return progs
 
@@ -174,7 +174,14 @@ class Game:
                 self.say(f"{self.players[d.player]}: {d.prompt} -> {label(value)}")
             elif d.purpose == "reroll":
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
-        self.frames[-1].locals[ANSWER] = value
+        f = self.frames[-1]
+        f.locals[ANSWER] = value
+        if self.coverage is not None and not f.sub:  # the step asked runs again with the answer: the same visit
+            ins = self.programs[f.seq].code[f.pc]
+            if ins.cov is not None:
+                self.coverage[ins.cov] -= ins.w
+            for node in ins.also:
+                self.coverage[node] -= 1
         run(self)
 
     def push(self, seq: str, args: dict, own: bool = False) -> None:

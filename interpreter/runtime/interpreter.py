@@ -73,8 +73,11 @@ def run(g) -> None:
                     raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
                                     f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
                                     "a loop may never end: check its condition or its 'break'", "R002")
-                if cov is not None:
-                    cov[ins.step.path] += 1
+                if cov is not None and not f.sub:  # a visit (not a step resumed): see program.py, _VISITS
+                    if ins.cov is not None:
+                        cov[ins.cov] += ins.w
+                    for node in ins.also:
+                        cov[node] += 1
                 handler = ins.handler
                 if handler is h_jump:  # the most common steps, done here without a call
                     f.pc = ins.target
@@ -312,6 +315,21 @@ def h_jump(g, f, ins) -> None:
 
 def h_jump_if_false(g, f, ins) -> None:
     f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
+
+
+def h_until_test(g, f, ins) -> None:
+    """The test of an 'until' loop: on, or back to the top of its body (a pass, not a new visit of the loop)."""
+    if ins.arg.fn(g):
+        f.pc += 1
+        return
+    f.pc = ins.target
+    if g.coverage is not None:
+        g.coverage[ins.until] -= 1
+
+
+def handler_for(ins):
+    """The function that runs an instruction (resolved once per program, not looked up at every step)."""
+    return h_until_test if ins.until is not None else HANDLERS[ins.op]
 
 
 def h_next(g, f, ins) -> None:

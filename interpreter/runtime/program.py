@@ -24,6 +24,13 @@ class Instr:
     loops: dict = field(default_factory=dict)  # EXEC: loop name (or None) -> (break pc, continue pc, iterator key)
     extra: Any = None
     one: Any = None  # EXEC of exactly one statement: that statement (run.run runs it without h_exec)
+    # Coverage (docs/sheets.md, "What a count is"): running this adds `w` to the count of node `cov` (None: not
+    # counted) and 1 to each node of `also` (the 'until' loops whose body starts here: each is entered, or passed
+    # again, here; its test takes the pass back when it repeats). Not counted when the step is resumed.
+    cov: Optional[str] = None
+    w: int = 1
+    also: tuple = ()
+    until: Optional[str] = None  # the test of an 'until' loop: the loop's node, counted -1 when it repeats
 
     @property
     def span(self) -> Span:
@@ -122,15 +129,20 @@ class _Flattener:
             loop.continue_pc = len(self.code)
             jf = self.emit("JUMP_IF_FALSE", s, s.cond)
             jf.target = start
+            jf.until = s.path
+            self.code[start].also += (s.path,)  # entered (or passed again) where the body starts
             loop.end_pc = len(self.code)
         else:
             # 'while' tests at the top; a forever loop has a plain node there, to count each pass
             head = self.emit("JUMP_IF_FALSE", s, s.cond) if s.mode == "while" else self.emit("LOOP_TOP", s)
-            loop.continue_pc = start
+            head.cov = s.path  # +1 at each pass, -1 at the jump back: once per entry
             self.loops.append(loop)
             self.block(s.body)
             self.loops.pop()
-            self.emit("JUMP", s).target = start
+            back = self.emit("JUMP", s)
+            back.target = start
+            back.cov, back.w = s.path, -1
+            loop.continue_pc = len(self.code) - 1  # 'continue' goes by the jump back, as the end of a pass does
             loop.end_pc = len(self.code)
             if s.mode == "while":
                 head.target = loop.end_pc
@@ -170,7 +182,18 @@ class _Flattener:
 
     def finish(self) -> Program:
         self.emit("RETURN", self.seq.steps[-1] if self.seq.steps else _NO_STEP)
+        for ins in self.code:
+            if ins.op in _VISITS and not (ins.op == "JUMP_IF_FALSE" and not isinstance(ins.step, M.IfStep)):
+                ins.cov = ins.step.path
         return Program(self.seq, self.code)
+
+
+# The instructions that begin a visit of their step (each counts 1): an action, a call, an if's test, a for_each's
+# start, a decision, a sealed choice, a stack. A 'while' or 'repeat' loop counts +1 at its top and -1 at its jump
+# back, an 'until' loop +1 where its body starts and -1 when its test repeats: once per entry, as its body counts
+# once per pass. A jump, a for_each's next item, a stack's offers and a return count nothing; nor does a step
+# resumed after a call, a trigger or an answer (the instruction loop and Game.apply see to those).
+_VISITS = frozenset({"EXEC", "CALL", "JUMP_IF_FALSE", "FOREACH_INIT", "CHOOSE", "SEALED", "STACK_BEGIN"})
 
 
 _NO_STEP = M.ActionStep("end", "end", "", "", "", Span("<engine>", 1, 1), False, ())
