@@ -27,7 +27,7 @@ from .ops import (
 )
 from .scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
 from .guards import (
-    _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, literal, nested, scanned,
+    _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scalar, scanned,
 )
 from ..diagnostics import RuleError
 from . import safesource
@@ -412,7 +412,7 @@ class Generator:
         items = [self.expr(i) for i in n.items]
         out = self.temp()
         self.emit(f"{out} = [{', '.join(items)}]")
-        if not all(literal(i) for i in n.items):  # a list of lists, or of long texts, whatever the types say
+        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):  # whatever the types say
             self.emit(f"_nested({out}, {self.const(n.span)})")
         return out
 
@@ -459,7 +459,9 @@ class Generator:
                     self.emit(f"_L.pop({key}, None)")
                 with self.block("else:"):
                     self.emit(f"_L[{key}] = {saved}")
-        self.emit(f"_nested({out}, {span})")  # a list of lists, or of long texts, whatever the types say
+        same = isinstance(n.element, A.Name) and n.element.id == var
+        if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
+            self.emit(f"_nested({out}, {span})")
         return out
 
     def test(self, node: A.Expr, otherwise: str) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..values import Card, ZoneRef
 from . import ast as A
-from .builtins import as_list
-from .guards import charge, literal, nested
+from .builtins import REGISTRY, as_list
+from .guards import charge, nested, scalar
 from .checking import want_number
 from .ops import _MISSING, MAX_RANGE, range_error
 
@@ -16,7 +16,7 @@ class ListsMixin:
     def _e_ListLit(self, n: A.ListLit):
         compiled = [self.expr(i) for i in n.items]
         fns = [f for f, _ in compiled]
-        if all(literal(i) for i in n.items):
+        if all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):
             return (lambda ctx: [f(ctx) for f in fns]), "list"
         span = n.span
 
@@ -36,6 +36,9 @@ class ListsMixin:
         span = n.iterable.span
 
         same = isinstance(n.element, A.Name) and n.element.id == var  # [c for c in ... if ...]: keep the item itself
+        # a list of some items of a list (every list made is measured when it is made) or of numbers and truths
+        # is within the limits: no need to measure it again
+        measure = not same and not scalar(n.element, REGISTRY, self.scope.functions)
         # A condition 'c is CLASS and ...' is tested item by item without calls for its leading class tests (they
         # cannot fail or have effects), then its other parts in order, stopping at the first false one, as 'and' does.
         parts = _and_parts(n.condition) if n.condition is not None else []
@@ -109,7 +112,8 @@ class ListsMixin:
                     loc.pop(var, None)
                 else:
                     loc[var] = saved
-            nested(out, span)  # a list of lists, or of long texts, whatever the element's type
+            if measure:
+                nested(out, span)  # a list of lists, or of long texts, whatever the element's type
             return out
 
         return fn, "list"

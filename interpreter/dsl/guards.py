@@ -18,11 +18,28 @@ COPY_SHIFT = 4  # building a text or list of n values costs n >> COPY_SHIFT step
 CALL_COST = 4  # a call of a ruleset function costs about as much time as four steps
 _CONTAINERS = frozenset((list, dict, Row))
 
-def literal(node: Any) -> bool:
-    """The AST node is a number, true/false/none or a plain text written in the rules: never a list, never long.
+_SCALAR_RESULTS = ("number", "bool")  # built-ins whose result is always a number, true/false or none
+_ARITHMETIC = ("-", "*", "/", "//", "%")  # operators that refuse anything but numbers when the game runs
+
+
+def scalar(node: Any, registry: dict, functions: Any = ()) -> bool:
+    """The AST node's value can never be a list, a record or a long text, whatever the declared types: a literal,
+    a comparison or class test, 'not', arithmetic other than '+', a built-in whose result is a number or a truth.
     (A coarse type from the compiler is no such promise: a variable declared with a number can hold a list.)"""
     name = type(node).__name__
-    return name in ("Num", "Const") or (name == "Str" and node.is_plain)
+    if name in ("Num", "Const", "Compare", "IsClass"):
+        return True
+    if name == "Str":
+        return node.is_plain
+    if name == "Unary":
+        return True  # 'not' gives true/false, '-' a number or an error
+    if name == "BinOp":
+        return node.op in _ARITHMETIC or (node.op == "and" and scalar(node.left, registry, functions)
+                                          and scalar(node.right, registry, functions))
+    if name == "Call":
+        b = None if node.func in functions else registry.get(node.func)  # a ruleset function may return anything
+        return b is not None and b.returns in _SCALAR_RESULTS
+    return False
 
 
 def charge(ctx: Any, n: int, span: Span | None) -> None:

@@ -122,7 +122,7 @@ def _in_words(exc: BaseException) -> str:
     if isinstance(exc, OverflowError) or (isinstance(exc, ValueError) and "digits" in str(exc)):
         return "a number is too large"
     if isinstance(exc, RecursionError):
-        return "values are nested too deeply"
+        return "functions or values are nested too deeply"
     if isinstance(exc, ZeroDivisionError):
         return "a division by zero"
     if isinstance(exc, (KeyError, IndexError)):
