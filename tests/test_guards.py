@@ -215,3 +215,13 @@ def test_blocks_entry_falls_back_on_any_failure(monkeypatch):
     monkeypatch.setattr(blocks, "STRICT", True)
     with pytest.raises(ValueError):
         blocks.entry(prog, 0, False, False)
+
+
+def test_a_whole_number_past_the_limit_in_the_yaml_is_refused(tmp_path):
+    """A start value of 4,300 digits reached saves and logs as it was; the rules' own limit (2^63) holds here too."""
+    path = tmp_path / "big.yaml"
+    path.write_text(GAME.format(steps="").replace("{x: 0, t: 0}", "{x: 1" + "0" * 4299 + ", t: 0}"), encoding="utf-8")
+    result = load_ruleset(str(path))
+    assert [d.code for d in result.diagnostics if d.is_error] == ["E012"]
+    path.write_text(GAME.format(steps="").replace("{x: 0, t: 0}", "{x: 9223372036854775807, t: 0}"), encoding="utf-8")
+    assert load_ruleset(str(path)).ok

@@ -261,6 +261,8 @@ class _Converter:
                 value = (_CONSTRUCTOR.construct_yaml_int(node) if tag.endswith("int")
                          else float(_CONSTRUCTOR.construct_yaml_float(node)))
             except (ValueError, OverflowError):
+                value = None
+            if value is None or (type(value) is int and not -2**63 <= value <= 2**63):  # as the rules' own numbers
                 raise _Abort(error("E012", "this number is too long", _span(self.file, node),
                                    "numbers in a ruleset are at most a few digits long"))
         else:  # pragma: no cover - the standard tags are all handled above
