@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
+from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, number, scanned, size_of
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ def describe(value: Any) -> str:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
@@ -115,12 +118,13 @@ def _empty(ctx, span, x):
 
 @builtin("sum", 1, 1, "number", "The total of a list of numbers.", "sum([c.value for c in p.hand])")
 def _sum(ctx, span, x):
-    return sum(_numbers(ctx, as_list(ctx, x, span), span))
+    items = _scan(ctx, as_list(ctx, x, span), span)
+    return number(sum(_numbers(ctx, items, span)), span)
 
 
 @builtin("max", 1, -1, "any", "The largest of a list, or of several values; none for an empty list.", "max(2, bid)")
 def _max(ctx, span, *args):
-    items = _collection(ctx, args, span)
+    items = _scan(ctx, _collection(ctx, args, span), span)
     return _ordered(max, items, span, "max") if items else None
 
 
@@ -135,23 +139,31 @@ def _ordered(fn, items, span, name):
 
 @builtin("min", 1, -1, "any", "The smallest of a list, or of several values; none for an empty list.", "min(4, count(deck))")
 def _min(ctx, span, *args):
-    items = _collection(ctx, args, span)
+    items = _scan(ctx, _collection(ctx, args, span), span)
     return _ordered(min, items, span, "min") if items else None
 
 
 @builtin("abs", 1, 1, "number", "The absolute value.", "abs(a - b)")
 def _abs(ctx, span, x):
-    return abs(_numbers(ctx, [x], span)[0])
+    return number(abs(_numbers(ctx, [x], span)[0]), span)
 
 
 @builtin("ceil", 1, 1, "number", "Round up to a whole number.", "ceil(count(p.hand) / 2)")
 def _ceil(ctx, span, x):
-    return math.ceil(_numbers(ctx, [x], span)[0])
+    return _whole(math.ceil, x, ctx, span)
 
 
 @builtin("floor", 1, 1, "number", "Round down to a whole number.", "floor(p.coins / 2)")
 def _floor(ctx, span, x):
-    return math.floor(_numbers(ctx, [x], span)[0])
+    return _whole(math.floor, x, ctx, span)
+
+
+def _whole(fn, x, ctx, span) -> int:
+    """A whole number made of a number (ceil, floor, int): within +-MAX_INT, never infinite."""
+    try:
+        return number(fn(x), span)
+    except (OverflowError, ValueError):  # infinity or not-a-number: no whole number at all
+        raise RuleError(f"cannot make a whole number of {describe(x)}", span) from None
 
 
 @builtin("top", 1, 1, "card", "The top card of a zone (where draws come from), or none.", "top(discard)")
@@ -168,7 +180,7 @@ def _bottom(ctx, span, z):
 
 @builtin("cards", 1, 1, "list", "The cards of a zone as a list, bottom first.", "cards(p.hand)")
 def _cards(ctx, span, z):
-    return list(ctx.zone_cards(_zone(ctx, z, span)))
+    return list(_scan(ctx, ctx.zone_cards(_zone(ctx, z, span)), span))
 
 
 @builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)",
@@ -214,7 +226,7 @@ def _direction(d, span) -> int:
 @builtin("keys", 1, 1, "list", "The keys of a table, or the zones of a family.", "keys(wheel)")
 def _keys(ctx, span, t):
     if isinstance(t, dict):
-        return list(t.keys())
+        return list(_scan(ctx, t, span).keys())
     if isinstance(t, FamilyRef):
         return list(ctx.family_zones(t.zone))
     raise RuleError(f"keys needs a table or a zone family, got {describe(t)}", span)
@@ -222,12 +234,16 @@ def _keys(ctx, span, t):
 
 @builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order).", "sorted(bids)")
 def _sorted(ctx, span, x):
-    return _ordered(sorted, as_list(ctx, x, span), span, "sorted")
+    items = as_list(ctx, x, span)
+    n = len(items)
+    if n >= 16:  # about n log n comparisons, each of which may compare nested values
+        scanned(ctx, (size_of(items, span) if type(items) is list else n) * n.bit_length(), span)
+    return _ordered(sorted, items, span, "sorted")
 
 
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")
 def _reversed(ctx, span, x):
-    return list(reversed(as_list(ctx, x, span)))
+    return list(reversed(_scan(ctx, as_list(ctx, x, span), span)))
 
 
 @builtin("first", 1, 1, "any", "The first item of a list, or none.", "first([c for c in deck if c is joker])")
@@ -244,27 +260,32 @@ def _last(ctx, span, x):
 
 @builtin("any", 1, 1, "bool", "True when some item of a list is true.", "any([c is joker for c in p.hand])")
 def _any(ctx, span, x):
-    return any(as_list(ctx, x, span))
+    return any(_scan(ctx, as_list(ctx, x, span), span))
 
 
 @builtin("all", 1, 1, "bool", "True when every item of a list is true.", "all([p.passed for p in players])")
 def _all(ctx, span, x):
-    return all(as_list(ctx, x, span))
+    return all(_scan(ctx, as_list(ctx, x, span), span))
 
 
 @builtin("flatten", 1, 1, "list", "One list from a list of lists (or of zones, taking their cards).",
          "flatten([cards(q.court) for q in players])")
 def _flatten(ctx, span, x):
     out: list = []
-    for item in as_list(ctx, x, span):
+    for item in _scan(ctx, as_list(ctx, x, span), span):
         out.extend(as_list(ctx, item, span))
-    return out
+        if len(out) > MAX_VALUES:  # stop before a list that doubles on every pass gets any bigger
+            break
+    return bounded(out, ctx, span)  # too many values, lists inside or texts too long in all: an error
 
 
 @builtin("unique", 1, 1, "list", "A list without repeats, first occurrence kept.", "unique([c.suit for c in p.hand])")
 def _unique(ctx, span, x):
     seen, out = set(), []
-    for v in as_list(ctx, x, span):
+    items = as_list(ctx, x, span)
+    if len(items) >= 16 or not _CONTAINERS.isdisjoint(map(type, items)):  # repr() below writes nested lists out
+        scanned(ctx, size_of(items, span) if type(items) is list else len(items), span)
+    for v in items:
         key = repr(v) if isinstance(v, (list, dict)) else v
         if key not in seen:
             seen.add(key)
@@ -274,7 +295,7 @@ def _unique(ctx, span, x):
 
 @builtin("index_of", 2, 2, "number", "The position (from 0) of an item in a list, or none.", "index_of(players, p)")
 def _index_of(ctx, span, x, item):
-    items = as_list(ctx, x, span)
+    items = _scan(ctx, as_list(ctx, x, span), span)
     return items.index(item) if item in items else None
 
 
@@ -318,15 +339,25 @@ def _winners(ctx, span):
 
 @builtin("str", 1, 1, "str", "A value as text (true/false/none, lists as 'a, b').", "str(p.score)")
 def _str(ctx, span, x):
-    return text_of(x)
+    return bounded(text_of(x), ctx, span)
 
 
 @builtin("int", 1, 1, "number", "A number from text or a whole number from a decimal.", "int('3')")
 def _int(ctx, span, x):
+    if isinstance(x, str) and len(x.strip()) > 30:  # never Python's own digit limit: 30 digits are past MAX_INT
+        raise RuleError(f"cannot make a whole number of a text of {len(x):,} characters", span,
+                        f"whole numbers of a game stay within {MAX_INT:,}")
     try:
-        return int(x)
-    except (TypeError, ValueError):
+        return number(int(x), span)
+    except (TypeError, ValueError, OverflowError):
         raise RuleError(f"cannot make a whole number of {describe(x)}", span) from None
+
+
+def _scan(ctx, items, span):
+    """`items`, its scan charged to the step budget by its length (a list nested inside counts one)."""
+    if len(items) >= 16:
+        scanned(ctx, len(items), span)
+    return items
 
 
 def _zone(ctx, z, span) -> ZoneRef:

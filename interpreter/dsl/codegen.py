@@ -13,6 +13,7 @@ Python syntax and the helper names of `_HELPERS`, all written in this module. te
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from types import FunctionType
 from typing import Any, Callable
@@ -26,9 +27,10 @@ from .ops import (
 )
 from .scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
 from .guards import (
-    _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, MAY_HOLD_CONTAINERS, bounded, charge, nested,
+    _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scalar, scanned,
 )
 from ..diagnostics import RuleError
+from . import safesource
 
 STRICT = False  # tests set it: a failure to generate is raised instead of falling back to the closure
 MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
@@ -36,19 +38,27 @@ MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this
 
 _HELPERS: dict[str, Any] = {
     "__builtins__": {},  # nothing but what is listed here
-    "type": type, "len": len, "isinstance": isinstance, "list": list, "map": map, "range": range,
+    "type": type, "len": len, "isinstance": isinstance, "list": list, "dict": dict, "map": map, "range": range,
     "str": str, "int": int, "float": float, "bool": bool,
     "KeyError": KeyError, "TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError,
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
+    "_scanned": scanned, "_compared": compared,
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
     "_CONTAINERS": _CONTAINERS, "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
-    "_SHORT": 16, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
+    "_SHORT": 16, "_FEW": 11, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
     "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
     "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
     "_range_error": range_error,
 }
+
+# Every name generated source may hold (checked before each compile, see safesource.py): the helpers above,
+# the function's own names, and the attributes and methods of the engine's objects that the code reads.
+SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
+                                      "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
+                                      "isdisjoint"}
+MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -170,6 +180,7 @@ class Generator:
     def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
         """The function `name` of the source written, run in namespace `ns` (a fresh one by default)."""
         src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
+        safesource.check(src, SOURCE_NAMES, MADE_NAMES)  # raises (the closure runs instead) on anything else
         code = compile(src, "<rulecraft expr>", "exec")
         if ns is None:
             ns = {}
@@ -401,9 +412,8 @@ class Generator:
         items = [self.expr(i) for i in n.items]
         out = self.temp()
         self.emit(f"{out} = [{', '.join(items)}]")
-        if any(self.type_of(i) in MAY_HOLD_CONTAINERS for i in n.items):
-            with self.block(f"if not _CONTAINERS.isdisjoint(map(type, {out})):"):
-                self.emit(f"_nested({out}, {self.const(n.span)})")  # a list of lists: bound what it expands to
+        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):  # whatever the types say
+            self.emit(f"_nested({out}, {self.const(n.span)})")
         return out
 
     def _g_Comprehension(self, n: A.Comprehension) -> str:
@@ -449,9 +459,9 @@ class Generator:
                     self.emit(f"_L.pop({key}, None)")
                 with self.block("else:"):
                     self.emit(f"_L[{key}] = {saved}")
-        if self.type_of(n.element) in MAY_HOLD_CONTAINERS:
-            with self.block(f"if not _CONTAINERS.isdisjoint(map(type, {out})):"):
-                self.emit(f"_nested({out}, {span})")
+        same = isinstance(n.element, A.Name) and n.element.id == var
+        if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
+            self.emit(f"_nested({out}, {span})")
         return out
 
     def test(self, node: A.Expr, otherwise: str) -> None:
@@ -505,9 +515,10 @@ class Generator:
             self.emit(f"raise _compute_error({a}, {op}, {b}, {span}) from None")
         self.emit(f"{t} = type({out})")
         # a runaway number, or a text or list that may be too long, goes through the guard (a short flat list
-        # would pass it untouched: guards.bounded charges nothing under _SHORT values and nested() finds no list)
+        # would pass it untouched: guards.bounded charges nothing under _SHORT values, and nested() finds no list
+        # and at most 10 texts, which cannot pass MAX_CHARS)
         with self.block(f"if {t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
-                        f"({t} is list and len({out}) < _SHORT and _CONTAINERS.isdisjoint(map(type, {out}))):"):
+                        f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out}))):"):
             self.emit(f"{out} = _bounded({out}, ctx, {span})")
         return out
 
@@ -518,8 +529,14 @@ class Generator:
             item = self.expr(n.left)
             span = self.const(n.span)
             with self.block(f"if isinstance({container}, _ZoneRef):"):
-                self.emit(f"{out} = {item} in ctx.zone_cards({container})")
+                cards = self.temp()
+                self.emit(f"{cards} = ctx.zone_cards({container})")
+                with self.block(f"if len({cards}) >= _SHORT:"):  # a scan costs budget by its length
+                    self.emit(f"_scanned(ctx, len({cards}), {span})")
+                self.emit(f"{out} = {item} in {cards}")
             with self.block(f"elif isinstance({container}, _SEQUENCES):"):
+                with self.block(f"if type({container}) is list and len({container}) >= _SHORT:"):
+                    self.emit(f"_scanned(ctx, len({container}), {span})")
                 with self.block("try:"):
                     self.emit(f"{out} = {item} in {container}")
                 with self.block("except TypeError:"):
@@ -537,11 +554,15 @@ class Generator:
                 # says False): 'is' gives the same answer without calling them
                 self.emit(f"{out} = {a} {'is' if n.op == '==' else 'is not'} {b}")
                 return out
+            with self.block(f"if type({a}) is list or type({a}) is dict:"):  # compared value by value: charged
+                self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
             self.emit(f"{out} = {a} {_EQUALITY[n.op]} {b}")
             return out
         py = _ORDERED.get(n.op)
         if py is None:
             raise Unsupported(n.op)
+        with self.block(f"if type({a}) is list:"):
+            self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
         with self.block("try:"):
             self.emit(f"{out} = {a} {py} {b}")
         with self.block("except TypeError:"):

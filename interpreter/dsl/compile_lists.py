@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..values import Card, ZoneRef
 from . import ast as A
-from .builtins import as_list
-from .guards import _CONTAINERS, MAY_HOLD_CONTAINERS, charge, nested
+from .builtins import REGISTRY, as_list
+from .guards import charge, nested, scalar
 from .checking import want_number
 from .ops import _MISSING, MAX_RANGE, range_error
 
@@ -16,14 +16,13 @@ class ListsMixin:
     def _e_ListLit(self, n: A.ListLit):
         compiled = [self.expr(i) for i in n.items]
         fns = [f for f, _ in compiled]
-        if not any(t in MAY_HOLD_CONTAINERS for _, t in compiled):
+        if all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):
             return (lambda ctx: [f(ctx) for f in fns]), "list"
         span = n.span
 
         def fn(ctx):
             out = [f(ctx) for f in fns]
-            if not _CONTAINERS.isdisjoint(map(type, out)):
-                nested(out, span)  # a list of lists: bound what it expands to
+            nested(out, span)  # a list of lists, or of long texts: bound what it expands to (whatever the types)
             return out
 
         return fn, "list"
@@ -32,12 +31,14 @@ class ListsMixin:
         iter_fn, _ = self.expr(n.iterable)
         inner = self.sub_compiler(self.scope.with_locals(self.scope.locals | {n.var}))
         elem_fn, elem_type = inner.expr(n.element)
-        flat = elem_type not in MAY_HOLD_CONTAINERS
         cond_fn = inner.expr(n.condition)[0] if n.condition is not None else None
         var = n.var
         span = n.iterable.span
 
         same = isinstance(n.element, A.Name) and n.element.id == var  # [c for c in ... if ...]: keep the item itself
+        # a list of some items of a list (every list made is measured when it is made) or of numbers and truths
+        # is within the limits: no need to measure it again
+        measure = not same and not scalar(n.element, REGISTRY, self.scope.functions)
         # A condition 'c is CLASS and ...' is tested item by item without calls for its leading class tests (they
         # cannot fail or have effects), then its other parts in order, stopping at the first false one, as 'and' does.
         parts = _and_parts(n.condition) if n.condition is not None else []
@@ -111,8 +112,8 @@ class ListsMixin:
                     loc.pop(var, None)
                 else:
                     loc[var] = saved
-            if not flat and not _CONTAINERS.isdisjoint(map(type, out)):
-                nested(out, span)
+            if measure:
+                nested(out, span)  # a list of lists, or of long texts, whatever the element's type
             return out
 
         return fn, "list"

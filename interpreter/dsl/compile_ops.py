@@ -8,7 +8,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..values import Card, ZoneRef
 from . import ast as A
-from .guards import MAX_INT, bounded
+from .guards import MAX_INT, bounded, compared, scanned
 from .ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
                   container_error, member_error, negate_error)
 from .checking import class_problem, ordered_problem, want_number
@@ -76,8 +76,13 @@ class OperatorsMixin:
                 container = rf(ctx)
                 item = lf(ctx)
                 if isinstance(container, ZoneRef):
-                    found = item in ctx.zone_cards(container)
+                    cards = ctx.zone_cards(container)
+                    if len(cards) >= 16:  # a scan costs budget by its length
+                        scanned(ctx, len(cards), span)
+                    found = item in cards
                 elif isinstance(container, (list, tuple, set, frozenset, dict, str)):
+                    if type(container) is list and len(container) >= 16:
+                        scanned(ctx, len(container), span)
                     try:
                         found = item in container
                     except TypeError:
@@ -93,6 +98,8 @@ class OperatorsMixin:
 
             def ordered(ctx):
                 a, b = lf(ctx), rf(ctx)
+                if type(a) is list:  # compared value by value: charged
+                    compared(ctx, a, b, span)
                 try:
                     return op(a, b)
                 except TypeError:
@@ -114,10 +121,19 @@ class OperatorsMixin:
                     b = ctx.locals[local]
                 except KeyError:
                     b = rf(ctx)
+                if type(a) is list or type(a) is dict:  # compared value by value: charged
+                    compared(ctx, a, b, span)
                 return a != b if neq else a == b
 
             return eq_local, "bool"
-        return (lambda ctx: op(lf(ctx), rf(ctx))), "bool"
+
+        def equal(ctx):
+            a, b = lf(ctx), rf(ctx)
+            if type(a) is list or type(a) is dict:  # compared value by value: charged
+                compared(ctx, a, b, span)
+            return op(a, b)
+
+        return equal, "bool"
 
     def _e_IsClass(self, n: A.IsClass):
         f, t = self.expr(n.obj)

@@ -12,11 +12,34 @@ from ..values import Row
 
 MAX_INT = 2**63  # a whole number beyond this is a runaway (x = x * x), never a game value
 MAX_VALUES = 100_000  # characters of a text, or values in a list counting nested lists in full
+MAX_CHARS = 1_000_000  # characters of the texts a list or record holds, counted at every reference
 MAX_NESTING = 100  # lists and records inside each other
 COPY_SHIFT = 4  # building a text or list of n values costs n >> COPY_SHIFT steps of the budget
 CALL_COST = 4  # a call of a ruleset function costs about as much time as four steps
 _CONTAINERS = frozenset((list, dict, Row))
-MAY_HOLD_CONTAINERS = {"list", "any", "table", "row"}  # the compiler's coarse types that can be a list or record
+
+_SCALAR_RESULTS = ("number", "bool")  # built-ins whose result is always a number, true/false or none
+_ARITHMETIC = ("-", "*", "/", "//", "%")  # operators that refuse anything but numbers when the game runs
+
+
+def scalar(node: Any, registry: dict, functions: Any = ()) -> bool:
+    """The AST node's value can never be a list, a record or a long text, whatever the declared types: a literal,
+    a comparison or class test, 'not', arithmetic other than '+', a built-in whose result is a number or a truth.
+    (A coarse type from the compiler is no such promise: a variable declared with a number can hold a list.)"""
+    name = type(node).__name__
+    if name in ("Num", "Const", "Compare", "IsClass"):
+        return True
+    if name == "Str":
+        return node.is_plain
+    if name == "Unary":
+        return True  # 'not' gives true/false, '-' a number or an error
+    if name == "BinOp":
+        return node.op in _ARITHMETIC or (node.op == "and" and scalar(node.left, registry, functions)
+                                          and scalar(node.right, registry, functions))
+    if name == "Call":
+        b = None if node.func in functions else registry.get(node.func)  # a ruleset function may return anything
+        return b is not None and b.returns in _SCALAR_RESULTS
+    return False
 
 
 def charge(ctx: Any, n: int, span: Span | None) -> None:
@@ -64,21 +87,63 @@ def bounded(value: Any, ctx: Any, span: Span | None) -> Any:
     return value
 
 
-def nested(value: list | dict, span: Span | None) -> None:
-    """Raise when a list or record holds itself, nests too deep, or expands past MAX_VALUES values.
+def number(value: Any, span: Span | None) -> Any:
+    """`value` (a built-in's number) if it is a finite number within +-MAX_INT; a RuleError otherwise."""
+    t = type(value)
+    if t is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return value
+        raise RuleError(f"a number grew past {MAX_INT:,}", span,
+                        "whole numbers of a game stay within this limit: check what makes this one")
+    return value
+
+
+def scanned(ctx: Any, n: int, span: Span | None) -> None:
+    """Charge the work of scanning n values (a membership test, a sort, a comparison of lists)."""
+    if n >> COPY_SHIFT:
+        charge(ctx, n >> COPY_SHIFT, span)
+
+
+def compared(ctx: Any, a: Any, b: Any, span: Span | None) -> None:
+    """Charge the work of comparing a and b when both are lists or records of the same length (Python compares
+    those value by value, nested ones in full; lists of different lengths differ at once)."""
+    ta = type(a)
+    if ta is type(b) and (ta is list or ta is dict) and len(a) == len(b) and len(a):
+        scanned(ctx, size_of(a, span), span)
+
+
+def size_of(value: Any, span: Span | None) -> int:
+    """How many values a list or record holds, counting the lists inside it in full (a text counts 1)."""
+    if _CONTAINERS.isdisjoint(map(type, value.values() if isinstance(value, dict) else value)):
+        return len(value)
+    return nested(value, span)
+
+
+def nested(value: list | dict, span: Span | None) -> int:
+    """Raise when a list or record holds itself, nests too deep, expands past MAX_VALUES values, or its texts
+    add up to more than MAX_CHARS characters; else return how many values it holds, nested ones in full.
 
     Shared parts are measured once but counted at every use ([a, a] is twice a), so a value
     that doubles itself is stopped here instead of in whatever later walks it (texts, saves).
+    Whatever type the compiler gave the value, every list built at run time comes here.
     """
-    if _CONTAINERS.isdisjoint(map(type, value.values() if isinstance(value, dict) else value)):
-        return  # flat (the common case, checked in C): nothing to measure
+    items = value.values() if isinstance(value, dict) else value
+    types = set(map(type, items))
+    if _CONTAINERS.isdisjoint(types):  # flat (the common case, checked in C)
+        if str in types and len(value) > 10:  # at most 10 texts of 100,000 characters: 1,000,000
+            _text_total(sum([len(x) for x in items if type(x) is str]), span)
+        return len(value)
     sizes: dict[int, int] = {}
     active: set[int] = set()
+    chars = [0]
 
     def size(v: Any, depth: int) -> int:
         key = id(v)
         known = sizes.get(key)
         if known is not None:
+            chars[0] += sizes[~key]
+            if chars[0] > MAX_CHARS:
+                _text_total(chars[0], span)
             return known
         if key in active:
             raise RuleError("a list or record would contain itself", span, "store a copy of the parts you need instead")
@@ -87,15 +152,29 @@ def nested(value: list | dict, span: Span | None) -> None:
                             "a value that wraps itself on every pass grows without end: check the loop")
         active.add(key)
         total = 0
+        before = chars[0]
         for x in (v.values() if isinstance(v, dict) else v):
             total += 1
-            if type(x) in _CONTAINERS:
+            tx = type(x)
+            if tx in _CONTAINERS:
                 total += size(x, depth + 1)
+            elif tx is str:
+                chars[0] += len(x)
             if total > MAX_VALUES:
                 raise RuleError(f"a list or record holds more than {MAX_VALUES:,} values (counting the lists inside it)",
                                 span, "a value that grows on every pass grows without end: check the loop")
+        if chars[0] > MAX_CHARS:
+            _text_total(chars[0], span)
         active.discard(key)
         sizes[key] = total
+        sizes[~key] = chars[0] - before  # the characters of its texts, counted again at every other use
         return total
 
-    size(value, 0)
+    return size(value, 0)
+
+
+def _text_total(chars: int, span: Span | None) -> None:
+    if chars > MAX_CHARS:
+        raise RuleError(f"a list or record holds texts of more than {MAX_CHARS:,} characters in all (counting "
+                        "every place a text is used)", span,
+                        "a value that copies a long text on every pass grows without end: check the loop")

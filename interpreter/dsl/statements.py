@@ -10,7 +10,7 @@ from ..diagnostics import RuleError, Span, did_you_mean
 from ..values import Card, Player
 from . import ast as A
 from .builtins import REGISTRY, describe
-from .guards import MAX_INT, bounded, nested
+from .guards import MAX_INT, bounded, nested, scanned
 from .compiler import Compiler
 from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
 from .scope import Fn, Scope, kind_word
@@ -29,6 +29,8 @@ def _augmented(old: Any, inc: Any, sign: int, op: str, ctx, span: Span) -> Any:
     if isinstance(old, list):
         if sign > 0:
             return bounded(old + inc if isinstance(inc, list) else old + [inc], ctx, span)
+        if len(old) >= 16:  # a scan costs budget by its length
+            scanned(ctx, len(old), span)
         return [x for x in old if x != inc]
     if isinstance(inc, bool) or not isinstance(inc, (int, float)) or isinstance(old, bool) or not isinstance(old, (int, float)):
         raise RuleError(f"cannot compute {describe(old)} {op} {describe(inc)}", span)

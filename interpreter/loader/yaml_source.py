@@ -27,6 +27,7 @@ class Limits:
 
     max_file_bytes: int = 2_000_000
     max_nodes: int = 200_000
+    max_expanded_chars: int = 4_000_000  # characters of the scalars, counted at every alias that repeats them
     max_depth: int = 64
     max_dsl_chars: int = 4_000
     max_expression_depth: int = 60
@@ -176,6 +177,7 @@ class _Converter:
         self.limits = limits
         self.count = 0
         self.diagnostics: list[Diagnostic] = []
+        self._scalars: dict[int, YScalar] = {}  # an aliased scalar is one YScalar at every use: its DSL parsed once
         self._line_starts = [0]
         for i, ch in enumerate(text):
             if ch == "\n":
@@ -212,7 +214,10 @@ class _Converter:
                       "rulesets are plain data: remove the tag")
             )
         if isinstance(node, yaml.ScalarNode):
-            return self._scalar(node)
+            made = self._scalars.get(id(node))
+            if made is None:
+                made = self._scalars[id(node)] = self._scalar(node)
+            return made
         if isinstance(node, yaml.SequenceNode):
             return YSeq(_span(self.file, node), [self.convert(n, depth + 1) for n in node.value])
         assert isinstance(node, yaml.MappingNode)
@@ -256,6 +261,8 @@ class _Converter:
                 value = (_CONSTRUCTOR.construct_yaml_int(node) if tag.endswith("int")
                          else float(_CONSTRUCTOR.construct_yaml_float(node)))
             except (ValueError, OverflowError):
+                value = None
+            if value is None or (type(value) is int and not -2**63 <= value <= 2**63):  # as the rules' own numbers
                 raise _Abort(error("E012", "this number is too long", _span(self.file, node),
                                    "numbers in a ruleset are at most a few digits long"))
         else:  # pragma: no cover - the standard tags are all handled above
@@ -380,19 +387,23 @@ def _too_deep(text: str, path: str, limits: Limits) -> Diagnostic | None:
 
 
 def _check_expanded_size(root: yaml.Node, path: str, limits: Limits) -> None:
-    """Raise E006 when aliases make the document expand past the node limit.
+    """Raise E006 when aliases make the document expand past the node limit, or past the limit of characters.
 
-    Each distinct node is measured once, so a 'billion laughs' file is rejected at once
-    (instead of after expanding it), at the innermost node whose expansion is too big.
+    Each distinct node is measured once (its nodes and the characters of its scalars), so a 'billion laughs'
+    file, or one long text repeated through many aliases, is rejected at once instead of after expanding it, at
+    the innermost node whose expansion is too big.
     """
-    sizes: dict[int, int] = {}
+    sizes: dict[int, tuple[int, int]] = {}
+    max_nodes, max_chars = limits.max_nodes, limits.max_expanded_chars
 
-    def size(node: yaml.Node, depth: int) -> int:
+    def size(node: yaml.Node, depth: int) -> tuple[int, int]:
         known = sizes.get(id(node))
         if known is not None:
             return known
-        total = 1
-        if depth <= limits.max_depth:  # deeper nodes are reported by the converter
+        total, chars = 1, 0
+        if isinstance(node, yaml.ScalarNode):
+            chars = len(node.value)
+        elif depth <= limits.max_depth:  # deeper nodes are reported by the converter
             if isinstance(node, yaml.SequenceNode):
                 children = node.value
             elif isinstance(node, yaml.MappingNode):
@@ -400,20 +411,31 @@ def _check_expanded_size(root: yaml.Node, path: str, limits: Limits) -> None:
             else:
                 children = []
             for child in children:
-                total += size(child, depth + 1)
-                if total > limits.max_nodes:
+                n, c = size(child, depth + 1)
+                total += n
+                chars += c
+                if total > max_nodes or chars > max_chars:
                     break
-        if total > limits.max_nodes:
+        if total > max_nodes:
             raise _Abort(
                 error(
                     "E006",
-                    f"the document expands to more than {limits.max_nodes} nodes",
+                    f"the document expands to more than {max_nodes} nodes",
                     _span(path, node),
                     "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases",
                 )
             )
-        sizes[id(node)] = total
-        return total
+        if chars > max_chars:
+            raise _Abort(
+                error(
+                    "E006",
+                    f"the document expands to more than {max_chars:,} characters of text",
+                    _span(path, node),
+                    "an alias (*name) of a long text repeated many times multiplies the size; use fewer aliases",
+                )
+            )
+        sizes[id(node)] = total, chars
+        return total, chars
 
     size(root, 0)
 

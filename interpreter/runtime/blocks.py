@@ -37,7 +37,8 @@ import re
 from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
-from ..dsl.codegen import _HELPERS as _EXPRESSION_HELPERS
+from ..dsl import safesource
+from ..dsl.codegen import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
 from ..dsl.hotcode import generated_source
 from ..dsl.statements import _augmented
 from ..model import ruleset as M
@@ -49,6 +50,7 @@ HOT = 200  # visits of a position before its function is generated (tests set 0)
 STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
 MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
+STRICT = False  # tests set it: a failure to generate (other than _Cannot) is raised instead of falling back
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
 # instruction of its own frame that the loop runs next (nothing else changed); AGAIN when a signal or a trigger
 # changed more (frames, a decision, the end of the game), so the loop looks at the game again first.
@@ -77,7 +79,11 @@ def entry(prog: Program, pc: int, coverage: bool, triggers: bool) -> Any:
                 waited.add(pc)
                 return HOT - STRAIGHT_VISITS
         return _Writer(prog, coverage, triggers).function(pc)
-    except (_Cannot, SyntaxError, RecursionError, MemoryError):  # Python's limits on nesting, deep rulesets
+    except _Cannot:
+        return NEVER
+    except Exception:  # as codegen.generate: Python's limits on nesting, an unsafe source (safesource), any bug
+        if STRICT:
+            raise
         return NEVER
 
 
@@ -113,6 +119,13 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN}
 
+
+# Every name a function's source may hold (checked before each compile, see dsl/safesource.py): the helpers, the
+# names codegen's sources hold, and this writer's own locals and the attributes of games and frames it reads.
+SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
+    "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
+    "coverage", "_events", "_foreach_init", "sub"}
+MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals
 
 # ---------------------------------------------------------------- the writer
 _MADE = itertools.count(1)
@@ -287,6 +300,7 @@ class _Writer:
         self.emit("    ctx.steps = n")
         self.emit("    raise")
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
+        safesource.check(src, SOURCE_NAMES, MADE_NAMES, numbers=True)  # raises (the loop runs it) on anything else
         code = compile(src, f"<rulecraft steps {next(_MADE)}>", "exec")  # a name of its own, for profilers
         ns = self.ns
         exec(code, ns)

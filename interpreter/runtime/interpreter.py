@@ -112,12 +112,25 @@ def run(g) -> None:
             f = frames[-1]
             code = programs[f.seq].code
             span = code[min(f.pc, len(code) - 1)].span
-        raise RuleError(f"this step cannot work with its values: {exc}", span,
+        raise RuleError(f"this step cannot work with its values ({_in_words(exc)})", span,
                         "check the kinds of the values it uses (e.g. a card compared with a number)") from exc
 
 
 _VALUE_ERRORS = (TypeError, AttributeError, ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError,
                  RecursionError)  # e.g. hundreds of ruleset functions calling each other in a chain
+
+
+def _in_words(exc: BaseException) -> str:
+    """What went wrong, in the engine's words: never Python's own message (its types, its advice)."""
+    if isinstance(exc, OverflowError) or (isinstance(exc, ValueError) and "digits" in str(exc)):
+        return "a number is too large"
+    if isinstance(exc, RecursionError):
+        return "functions or values are nested too deeply"
+    if isinstance(exc, ZeroDivisionError):
+        return "a division by zero"
+    if isinstance(exc, (KeyError, IndexError)):
+        return "a value is missing"
+    return "a value of the wrong kind"
 
 
 def finish(g) -> None:
