@@ -22,6 +22,7 @@ class LoadResult:
     ruleset: Any | None  # rulecraft.model.Ruleset when loading succeeded
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: SourceCache = field(default_factory=SourceCache)
+    built: Any | None = None  # the model as built even when it has errors: an editor completes with its names
     _graph: Any = field(default=None, repr=False)
 
     @property
@@ -128,6 +129,7 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
         return result
     ruleset, bdiags = build.build_ruleset(merged, path, overrides or {}, limits)
     result.diagnostics.extend(bdiags)
+    result.built = ruleset
     if ruleset is not None and check and not has_errors(bdiags):
         result.diagnostics.extend(run_checks(ruleset))
     result.ruleset = ruleset if not has_errors(result.diagnostics) else None
@@ -151,6 +153,7 @@ def _later_passes_anyway(root: YMap, path: str, result: LoadResult, limits: Limi
         if merged is None:
             return []
         ruleset, bdiags = build.build_ruleset(merged, path, {}, limits)
+        result.built = ruleset
         more = [d for d in list(vdiags) + list(bdiags) if not d.code.startswith("E2")]
     except Exception:  # noqa: BLE001 - see the docstring
         return []

@@ -157,7 +157,16 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
     kind, inst = err.validator, err.instance
     subject = _subject(path)
 
-    if _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
+    if _on_key_name(err) and kind == "enum" and isinstance(node, YMap):  # a key outside the keys a step form lists
+        allowed = [str(k) for k in err.validator_value]
+        hint = did_you_mean(inst, allowed)
+        if hint is None and any(k in FORM_KEYS for k in allowed):
+            owners = _forms_with_key(inst)
+            hint = (f"'{inst}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{inst}:')"
+                    if owners else did_you_mean(inst, _step_keys()))
+        yield (path, inst, "E201"), error("E201", f"unknown key '{inst}'{_within(path)}", node.key_span(inst),
+                                          hint or "keys allowed here: " + ", ".join(sorted(allowed)))
+    elif _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
         span = node.key_span(inst) if isinstance(node, YMap) else node.span
         yield (path, inst, "E204"), error(
             "E204", f"'{_short(inst)}' is not allowed as a name here: expected {_expected(schema)}", span,
