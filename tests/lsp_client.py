@@ -25,7 +25,8 @@ class LspClient:
         self._lock = threading.Lock()
         self._diag_event = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self.proc.stderr.read, daemon=True).start()  # drain: a full pipe would block it
+        self.stderr_lines = []
+        threading.Thread(target=lambda: self.stderr_lines.extend(self.proc.stderr), daemon=True).start()  # drain: a full pipe would block it
 
     # ------------------------------------------------------------ wire
     def _send(self, msg: dict) -> None:

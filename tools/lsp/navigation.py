@@ -13,9 +13,9 @@ def hover(doc: Document, pos: T.Position) -> T.Hover | None:
     if found is None:
         return None
     word, owner, rng = found
-    if owner:
-        return None  # an attribute: its owner's value decides what it is
     name = defined_names(doc.model).get(word) or builtins().get(word)
+    if owner and name is not None and name.kind != "zone":
+        name = None  # an attribute: only a zone of each player ('player.hand') means the same after a dot
     if name is None:
         return None
     return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, name.doc), range=rng)
