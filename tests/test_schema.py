@@ -345,3 +345,31 @@ def test_all_problems_reported_once_in_order_with_short_messages(tmp_path):
     assert len(diags) == 7, [(d.code, d.message) for d in diags]
     for d in diags:
         assert "{'" not in d.message and "['" not in d.message and len(d.message) < 200, d.message
+
+
+# --- readers other than ours -------------------------------------------------
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.name for p in RULESETS])
+def test_pyyaml_and_jsonschema_accept_every_bundled_ruleset(path):
+    """The most common check in Python: yaml.safe_load (YAML 1.1, where a bare 'on' key is true) and jsonschema."""
+    import yaml
+
+    with open(path, encoding="utf-8") as f:
+        jsonschema.validate(yaml.safe_load(f), load_schema())
+
+
+def test_the_old_trigger_key_on_still_works_with_a_warning(tmp_path):
+    from rulecraft.loader import load_ruleset
+
+    text = HEADER + GAME + "triggers:\n  - on: drawn\n    run: game\n"
+    path = tmp_path / "old.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = load_ruleset(str(path))
+    (warning,) = [d for d in result.diagnostics if d.code == "W312"]
+    assert (warning.span.line, warning.span.col) == (10, 5) and "write 'event:'" in warning.message
+    assert warning.severity.value == "warning" and result.ok
+    assert result.ruleset.triggers[0].on == "drawn"
+    both = tmp_path / "both.yaml"
+    both.write_text(text.replace("  - on: drawn\n", "  - on: drawn\n    event: drawn\n"), encoding="utf-8")
+    assert [d.code for d in load_ruleset(str(both)).diagnostics if d.is_error] == ["E201"]
