@@ -213,3 +213,40 @@ def test_outline_lists_the_sequences(lsp):
     assert names[:3] == ["game", "setup", "roll_off"] and len(names) == len(set(names))
     model = load_ruleset(str(path)).ruleset
     assert set(names) == set(model.sequences)
+
+
+# --- the schema verb and the set-up in docs/editors.md ---------------------------
+
+
+def test_schema_verb_writes_the_schema(tmp_path, capsys):
+    import json
+
+    from rulecraft.loader.schema import load_schema
+    from rulecraft.tools.cli import main
+
+    assert main(["schema", "-o", str(tmp_path / "s.json")]) == 0
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == load_schema()
+    assert main(["schema"]) == 0
+    assert json.loads(capsys.readouterr().out) == load_schema()
+    assert main(["schema", "-o", str(tmp_path / "no" / "such" / "s.json")]) == 1
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_editor_set_up_snippets_parse():
+    """The JSON and TOML of docs/editors.md are what those editors read: they must at least parse."""
+    import json
+    import re
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w+)\n(.*?)```", text, re.S)
+    kinds = [k for k, _ in blocks]
+    assert {"json", "toml", "lua", "js", "sh", "yaml"} <= set(kinds)
+    for kind, body in blocks:
+        body = "\n".join(line[3:] if line.startswith("   ") else line for line in body.split("\n"))
+        if kind == "json":
+            json.loads(body if body.lstrip().startswith("{") else "{" + body + "}")
+        elif kind == "toml":
+            config = tomllib.loads(body)
+            assert config["language-server"]["rulecraft"] == {"command": "rulecraft", "args": ["lsp"]}
+    assert (ROOT / "docs" / "images" / "editor-nvim-diagnostic.png").stat().st_size > 10_000
