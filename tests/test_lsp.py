@@ -250,3 +250,19 @@ def test_editor_set_up_snippets_parse():
             config = tomllib.loads(body)
             assert config["language-server"]["rulecraft"] == {"command": "rulecraft", "args": ["lsp"]}
     assert (ROOT / "docs" / "images" / "editor-nvim-diagnostic.png").stat().st_size > 10_000
+
+
+def test_remembered_parses_follow_the_text_and_its_place(tmp_path):
+    """An editor re-checks the same file again and again: a parse remembered from an earlier check must
+    give the same findings, and a string that moved must be reported where it now is."""
+    from rulecraft.loader import load_text
+
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8").replace("to kings_pile;", "to kings_pil;", 1)
+    first = load_text(str(path), text).diagnostics
+    again = load_text(str(path), text).diagnostics
+    assert first == again and [d.code for d in first] == ["E301"]
+    moved = load_text(str(path), "# one more line\n" + text).diagnostics
+    assert [(d.code, d.span.line, d.span.col) for d in moved] == [("E301", first[0].span.line + 1, first[0].span.col)]
+    wider = load_text(str(path), text.replace("to kings_pil;", "to  kings_pil;", 1)).diagnostics
+    assert [(d.span.line, d.span.col) for d in wider] == [(first[0].span.line, first[0].span.col + 1)]

@@ -159,13 +159,7 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
 
     if _on_key_name(err) and kind == "enum" and isinstance(node, YMap):  # a key outside the keys a step form lists
         allowed = [str(k) for k in err.validator_value]
-        hint = did_you_mean(inst, allowed)
-        if hint is None and any(k in FORM_KEYS for k in allowed):
-            owners = _forms_with_key(inst)
-            hint = (f"'{inst}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{inst}:')"
-                    if owners else did_you_mean(inst, _step_keys()))
-        yield (path, inst, "E201"), error("E201", f"unknown key '{inst}'{_within(path)}", node.key_span(inst),
-                                          hint or "keys allowed here: " + ", ".join(sorted(allowed)))
+        yield _unknown_key(inst, allowed, path, node, any(k in FORM_KEYS for k in allowed))
     elif _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
         span = node.key_span(inst) if isinstance(node, YMap) else node.span
         yield (path, inst, "E204"), error(
@@ -182,14 +176,7 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         allowed = set(schema.get("properties", {}))
         extras = [k for k in inst if k not in allowed and not any(re.search(p, k) for p in schema.get("patternProperties", {}))]
         for k in extras:
-            hint = did_you_mean(k, allowed)
-            if hint is None and defname.endswith("Step"):
-                owners = _forms_with_key(k)
-                hint = (f"'{k}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{k}:')"
-                        if owners else did_you_mean(k, _step_keys()))
-            if hint is None and allowed:
-                hint = "keys allowed here: " + ", ".join(sorted(allowed))
-            yield (path, k, "E201"), error("E201", f"unknown key '{k}'{_within(path)}", node.key_span(k), hint)
+            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"))
     elif kind == "required" and isinstance(inst, dict):
         span = parent.key_span(path[-1]) if isinstance(parent, YMap) else node.span
         for k in err.validator_value:
@@ -204,6 +191,17 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         yield (path, "E203"), error("E203", f"{subject} must be {_expected(schema)}, not {_kind(inst)}", node.span)
     else:
         yield (path, "E204"), error("E204", _not_allowed(kind, err, schema, subject), node.span, _value_hint(kind, err))
+
+
+def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool) -> tuple[tuple, Diagnostic]:
+    hint = did_you_mean(key, allowed)
+    if hint is None and in_step:
+        owners = _forms_with_key(key)
+        hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"
+                if owners else did_you_mean(key, _step_keys()))
+    if hint is None and allowed:
+        hint = "keys allowed here: " + ", ".join(sorted(allowed))
+    return (path, key, "E201"), error("E201", f"unknown key '{key}'{_within(path)}", node.key_span(key), hint)
 
 
 def _walk(root: YMap, path: tuple) -> tuple[YNode, YNode | None]:
