@@ -266,3 +266,12 @@ def test_remembered_parses_follow_the_text_and_its_place(tmp_path):
     assert [(d.code, d.span.line, d.span.col) for d in moved] == [("E301", first[0].span.line + 1, first[0].span.col)]
     wider = load_text(str(path), text.replace("to kings_pil;", "to  kings_pil;", 1)).diagnostics
     assert [(d.span.line, d.span.col) for d in wider] == [(first[0].span.line, first[0].span.col + 1)]
+
+
+def test_yaml_files_that_are_not_rulesets_are_left_alone(lsp, tmp_path):
+    other = tmp_path / "compose.yaml"
+    uri = lsp.open(other, "services:\n  web:\n    image: nginx\n")
+    assert lsp.wait_diagnostics(uri) == []
+    assert lsp.request("textDocument/completion", at(uri, {"line": 1, "character": 2})) is None
+    lsp.change(uri, "ruleset: demo\nservices: {}\n", 2)  # once it says it is a ruleset, it is checked
+    assert {d["code"] for d in lsp.wait_diagnostics(uri)} >= {"E201", "E202"}

@@ -12,6 +12,12 @@ from rulecraft.diagnostics import Diagnostic, Span
 from rulecraft.loader import LoadResult, load_text
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+RULESET_MARK = re.compile(r"^(ruleset|extends)\s*:|ruleset\.schema\.json", re.M)
+
+
+def looks_like_ruleset(text: str) -> bool:
+    """A top-level 'ruleset:' or 'extends:', or the schema's modeline: other YAML files of a project are left alone."""
+    return RULESET_MARK.search(text) is not None
 
 
 @dataclass

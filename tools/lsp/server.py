@@ -7,7 +7,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .completion import complete
-from .documents import Store
+from .documents import Store, looks_like_ruleset
 from .navigation import definition, hover, outline
 from .problems import lsp_diagnostics, quick_fixes
 
@@ -20,6 +20,10 @@ def make_server() -> LanguageServer:
 
     def check(uri: str, version: int | None) -> None:
         text = server.workspace.get_text_document(uri).source
+        if not looks_like_ruleset(text):  # a YAML file that is not a ruleset (a scenario, CI settings, ...)
+            store.close(uri)
+            server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[]))
+            return
         doc = store.update(uri, to_fs_path(uri) or uri, text, version)
         server.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=lsp_diagnostics(doc)))
