@@ -275,3 +275,13 @@ def test_yaml_files_that_are_not_rulesets_are_left_alone(lsp, tmp_path):
     assert lsp.request("textDocument/completion", at(uri, {"line": 1, "character": 2})) is None
     lsp.change(uri, "ruleset: demo\nservices: {}\n", 2)  # once it says it is a ruleset, it is checked
     assert {d["code"] for d in lsp.wait_diagnostics(uri)} >= {"E201", "E202"}
+
+
+def test_the_old_trigger_key_gets_a_warning_and_a_fix(lsp, broken):
+    path = broken / "dml.yaml"
+    uri, text, got = edit(lsp, path, "    event: drawn", "    on: drawn")
+    (d,) = got
+    assert d["code"] == "W312" and d["severity"] == 2 and d["range"]["start"] == pos_of(text, "on: drawn")
+    (fix,) = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": d["range"],
+                                                     "context": {"diagnostics": got}})
+    assert fix["title"] == "Change 'on' to 'event'"

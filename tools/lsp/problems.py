@@ -36,6 +36,8 @@ def _one(d: Diagnostic, doc: Document, extends_line: int) -> T.Diagnostic:
         m = DID_YOU_MEAN.search(d.hint or "")
         if m and d.span is not None and d.span.line == d.span.end_line:
             data = {"replacements": re.findall(r"'([^']+)'", m.group(1))}
+        elif d.code == "W312":  # the old trigger key
+            data = {"replacements": ["event"]}
     return T.Diagnostic(range=rng, message=message, severity=SEVERITY.get(d.severity, T.DiagnosticSeverity.Error),
                         code=d.code, source=SOURCE, data=data)
 
@@ -48,7 +50,7 @@ def quick_fixes(doc: Document, params: T.CodeActionParams) -> list[T.CodeAction]
         if diag.source != SOURCE or not data or not data.get("replacements"):
             continue
         old = _text_in(doc, diag.range)
-        if not WORD.fullmatch(old) or f"'{old}'" not in diag.message:
+        if not WORD.fullmatch(old) or (f"'{old}'" not in diag.message and f"'{old}:'" not in diag.message):
             continue  # the range is not the misspelled name itself: no safe edit
         for i, new in enumerate(data["replacements"]):
             actions.append(T.CodeAction(
