@@ -1,6 +1,7 @@
 # rulecraft: `make run` runs the main job on the bundled rulesets, `make test` runs the tests.
 # Both first run `make setup`: a virtual environment in .venv with the project installed in
-# editable mode (re-installed only when pyproject.toml changes), and Graphviz's `dot`.
+# editable mode (re-installed only when pyproject.toml changes), Graphviz's `dot`, and (when npm
+# is there) yaml-language-server in .venv/node for the editor test.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -11,7 +12,9 @@ STAMP  := $(VENV)/.installed
 # sudo only when we are not root and sudo exists
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run test setup graphviz clean
+YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
+
+.PHONY: run test setup graphviz editor-tools clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -32,7 +35,7 @@ run: setup
 test: setup
 	@$(PY) -m pytest
 
-setup: $(STAMP) graphviz
+setup: $(STAMP) graphviz editor-tools
 
 $(PY):
 	@echo "== creating $(VENV) with $(PYTHON)"
@@ -50,6 +53,15 @@ graphviz:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
 	fi
 	@command -v dot >/dev/null 2>&1 || { echo "Graphviz's 'dot' is missing: install the graphviz package" >&2; exit 1; }
+
+# yaml-language-server, for the test of what an editor shows with our schema (tests/test_yaml_language_server.py);
+# project-local, and optional: without npm the test skips and says so
+editor-tools:
+	@if [ ! -e $(YLS) ] && command -v npm >/dev/null 2>&1; then \
+		echo "== installing yaml-language-server into $(VENV)/node (npm)"; \
+		npm install --prefix $(VENV)/node --no-audit --no-fund --silent yaml-language-server@1 >/dev/null 2>&1 \
+			|| echo "   (npm install failed: the yaml-language-server test will skip)"; \
+	fi
 
 clean:
 	rm -rf $(VENV) out build dist *.egg-info .pytest_cache .hypothesis

@@ -68,7 +68,7 @@ variables: {x: 0, trail: [], hits: 0}
 events:
   big: {fields: [value]}
 triggers:
-  - on: big
+  - event: big
     run: react
 sequences:
   game:

@@ -53,7 +53,7 @@ def test_schema_is_valid_draft_2020_12():
     schema = load_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"].endswith("/ruleset.schema.json")
+    assert schema["$id"] == "urn:rulecraft:schema:ruleset:1"  # stable: names the schema, not a place
     on_disk = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
     assert on_disk == schema
 
@@ -78,9 +78,9 @@ def test_every_property_has_a_title_and_description():
 
 
 def test_form_keys_match_the_schema():
-    step = load_schema()["$defs"]["step"]
-    forms = [b["if"]["required"][0] for b in step["allOf"] if "required" in b["if"]]
-    assert tuple(forms) == FORM_KEYS
+    defs = load_schema()["$defs"]
+    forms = [defs[alt["$ref"].rsplit("/", 1)[1]]["required"][0] for alt in defs["step"]["anyOf"] if "$ref" in alt]
+    assert tuple(forms) == FORM_KEYS == ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
 
 
 # --- valid files -----------------------------------------------------------
@@ -345,3 +345,31 @@ def test_all_problems_reported_once_in_order_with_short_messages(tmp_path):
     assert len(diags) == 7, [(d.code, d.message) for d in diags]
     for d in diags:
         assert "{'" not in d.message and "['" not in d.message and len(d.message) < 200, d.message
+
+
+# --- readers other than ours -------------------------------------------------
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.name for p in RULESETS])
+def test_pyyaml_and_jsonschema_accept_every_bundled_ruleset(path):
+    """The most common check in Python: yaml.safe_load (YAML 1.1, where a bare 'on' key is true) and jsonschema."""
+    import yaml
+
+    with open(path, encoding="utf-8") as f:
+        jsonschema.validate(yaml.safe_load(f), load_schema())
+
+
+def test_the_old_trigger_key_on_still_works_with_a_warning(tmp_path):
+    from rulecraft.loader import load_ruleset
+
+    text = HEADER + GAME + "triggers:\n  - on: drawn\n    run: game\n"
+    path = tmp_path / "old.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = load_ruleset(str(path))
+    (warning,) = [d for d in result.diagnostics if d.code == "W312"]
+    assert (warning.span.line, warning.span.col) == (10, 5) and "write 'event:'" in warning.message
+    assert warning.severity.value == "warning" and result.ok
+    assert result.ruleset.triggers[0].on == "drawn"
+    both = tmp_path / "both.yaml"
+    both.write_text(text.replace("  - on: drawn\n", "  - on: drawn\n    event: drawn\n"), encoding="utf-8")
+    assert [d.code for d in load_ruleset(str(both)).diagnostics if d.is_error] == ["E201"]

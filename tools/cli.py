@@ -205,6 +205,14 @@ def cmd_book(args: argparse.Namespace) -> int:
     return _feature("book", "book", "the rulebook", args)
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    return _feature("schemaout", "schema", "the JSON Schema for editors", args)
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    return _feature("lsp", "lsp", "the language server", args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .play import parse_sets
     from .simulate import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
@@ -430,6 +438,15 @@ def args_diff(p: argparse.ArgumentParser) -> None:
                    help="write here instead of the terminal ('-' too means the terminal; svg needs a file)")
 
 
+def args_schema(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", metavar="FILE", default="-",
+                   help="write the schema here ('-', the default: standard output)")
+
+
+def args_lsp(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
+
+
 # ---------------------------------------------------------------------------------------
 # the verb table
 
@@ -465,6 +482,13 @@ VERBS: tuple[Verb, ...] = (
          "Compares RULESET_A with RULESET_B section by section; steps are named by their sheet numbers and "
          "matched by id and content. Exit 0 when they are the same, 1 when they differ (as diff(1)), 2 on a "
          "usage error or a ruleset that does not load."),
+    Verb("schema", "write the JSON Schema of ruleset files, for editors", args_schema, cmd_schema,
+         "Writes the JSON Schema that ruleset files follow (to standard output, or -o FILE), so an "
+         "editor's YAML support (yaml-language-server) completes and checks keys. See docs/editors.md."),
+    Verb("lsp", "serve an editor as a language server over standard input and output", args_lsp, cmd_lsp,
+         "A Language Server Protocol server on stdin/stdout: the full validator's diagnostics as you "
+         "type, completion inside the rules language, hover, go to definition, an outline of the "
+         "sequences and quick fixes. An editor starts it; see docs/editors.md for VS Code, Neovim and Helix."),
 )
 
 

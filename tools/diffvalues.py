@@ -282,7 +282,7 @@ def _function_changes(a: M.Ruleset, b: M.Ruleset) -> list[Change]:
 
 
 def _trigger_fields(t: M.Trigger) -> dict:
-    return {"on": t.on, "when": t.when, "run": t.run,
+    return {"event": t.on, "when": t.when, "run": t.run,
             "timing": t.timing if t.timing == "now" else f"after {t.after_kind}", "label": t.label}
 
 

@@ -14,7 +14,7 @@ from typing import Any, Iterator, Mapping
 
 from ..bundled import resolve
 from ..diagnostics import Diagnostic, SourceCache, error, has_errors, sort_key
-from .yaml_source import DEFAULT_LIMITS, Limits, YMap, load_file
+from .yaml_source import DEFAULT_LIMITS, Limits, YMap, load_file, parse_yaml
 
 
 @dataclass
@@ -22,6 +22,7 @@ class LoadResult:
     ruleset: Any | None  # rulecraft.model.Ruleset when loading succeeded
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: SourceCache = field(default_factory=SourceCache)
+    built: Any | None = None  # the model as built even when it has errors: an editor completes with its names
     _graph: Any = field(default=None, repr=False)
 
     @property
@@ -57,6 +58,16 @@ def load_ruleset(
         return _load(ref, overrides, limits, check)
 
 
+def load_text(path: str, text: str, *, limits: Limits = DEFAULT_LIMITS, keep_going: bool = True) -> LoadResult:
+    """Load a ruleset from text not yet saved at `path` (an editor's buffer); `extends` resolves beside it.
+
+    With `keep_going`, a file with schema errors is still built and checked as far as it can
+    be, so the rules language inside its strings is checked too: every problem at once.
+    """
+    with _collector_paused():
+        return _load(path, None, limits, True, text=text, keep_going=keep_going)
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Python's cycle collector paused for one load; the young objects collected once at the end.
@@ -78,17 +89,22 @@ def _collector_paused() -> Iterator[None]:
         gc.collect(0)  # what the load left in the young generation, once
 
 
-def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: bool) -> LoadResult:
+def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: bool,
+          text: str | None = None, keep_going: bool = False) -> LoadResult:
     from . import build, schema, variants  # late: keeps `rulecraft --help` fast
     from ..checks import run_checks
 
     result = LoadResult(None)
-    path = resolve(ref)
-    if path is None:
-        hint = "give a path to a .yaml file, or one of the names that 'rulecraft list' prints"
-        result.diagnostics.append(error("E001", f"no ruleset file or bundled ruleset named '{ref}'", None, hint))
-        return result
-    root, text, diags = load_file(path, limits)
+    if text is not None:
+        path = ref
+        root, diags = parse_yaml(text, path, limits)
+    else:
+        path = resolve(ref)
+        if path is None:
+            hint = "give a path to a .yaml file, or one of the names that 'rulecraft list' prints"
+            result.diagnostics.append(error("E001", f"no ruleset file or bundled ruleset named '{ref}'", None, hint))
+            return result
+        root, text, diags = load_file(path, limits)
     result.diagnostics.extend(diags)
     if text is not None:
         result.sources.add(path, text)
@@ -102,6 +118,8 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
         return result
     result.diagnostics.extend(schema.validate_schema(root, path))
     if has_errors(result.diagnostics):
+        if keep_going:
+            result.diagnostics.extend(_later_passes_anyway(root, path, result, limits))
         result.diagnostics.sort(key=sort_key)
         return result
     merged, vdiags = variants.resolve_extends(root, path, result.sources, limits)
@@ -111,9 +129,33 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
         return result
     ruleset, bdiags = build.build_ruleset(merged, path, overrides or {}, limits)
     result.diagnostics.extend(bdiags)
+    result.built = ruleset
     if ruleset is not None and check and not has_errors(bdiags):
         result.diagnostics.extend(run_checks(ruleset))
     result.ruleset = ruleset if not has_errors(result.diagnostics) else None
     result.diagnostics.sort(key=sort_key)
     return result
+
+
+def _later_passes_anyway(root: YMap, path: str, result: LoadResult, limits: Limits) -> list[Diagnostic]:
+    """The build's and checks' findings on a file the schema rejected, less what the schema already said.
+
+    The build's own structure complaints (E2xx) repeat the schema's in other words and are
+    dropped, and so are the flow checks, which on a model with holes (no 'start:', say) only
+    echo the hole. The build was written for schema-valid input; on anything else it may stop
+    with an exception, and then the schema's findings stand alone.
+    """
+    from . import build, variants
+
+    said = {(d.span.file, d.span.line) for d in result.diagnostics if d.span is not None}
+    try:
+        merged, vdiags = variants.resolve_extends(root, path, result.sources, limits)
+        if merged is None:
+            return []
+        ruleset, bdiags = build.build_ruleset(merged, path, {}, limits)
+        result.built = ruleset
+        more = [d for d in list(vdiags) + list(bdiags) if not d.code.startswith("E2")]
+    except Exception:  # noqa: BLE001 - see the docstring
+        return []
+    return [d for d in more if d.span is None or (d.span.file, d.span.line) not in said]
 

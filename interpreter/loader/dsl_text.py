@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from ..diagnostics import Diagnostic, DiagnosticError, error
 from ..dsl import ast as A
 from ..dsl.compiler import Compiler
 from ..dsl.parser import parse_expression, parse_statements, scan_depths, parse_template
 from ..model.ruleset import CExpr, CStmt
 from .yaml_source import Limits, YNode, YScalar
+
+
+_PARSED: "OrderedDict[tuple, tuple[bool, object, int]]" = OrderedDict()
+_PARSED_BUDGET = 4_000_000  # characters of text kept (about tens of MB with the trees): a bound, whatever the input
+_parsed_size = 0
+_parsed_lock = threading.Lock()
+
+
+def _parsed(kind: str, parse, text: str, node: YScalar, skip: int):
+    """A parse, remembered across loads (an editor re-checks the same file after each edit).
+
+    The key holds everything the result depends on: the text, and the scalar's place and
+    form in its file (its positions are in the AST and in any diagnostic). AST nodes are
+    frozen, so one can serve several loads. Raises DiagnosticError as the parse did.
+    """
+    global _parsed_size
+    key = (kind, text, skip, node.span, node.style, node.source)
+    with _parsed_lock:
+        hit = _PARSED.get(key)
+        if hit is not None:
+            _PARSED.move_to_end(key)
+    if hit is None:
+        try:
+            hit = (True, parse(text, node.span_of, skip), len(text) + len(node.source))
+        except DiagnosticError as exc:
+            hit = (False, exc.diagnostic, len(text) + len(node.source))
+        with _parsed_lock:
+            if key not in _PARSED:
+                _PARSED[key] = hit
+                _parsed_size += hit[2]
+            while _parsed_size > _PARSED_BUDGET and _PARSED:
+                _parsed_size -= _PARSED.popitem(last=False)[1][2]
+    ok, value, _size = hit
+    if not ok:
+        raise DiagnosticError(value)
+    return value
 
 
 class DslText:
@@ -49,7 +88,7 @@ class DslText:
                 self.diags.append(error("E101", "an empty expression", node.span))
             else:
                 try:
-                    result = parse_expression(text, node.span_of, skip)
+                    result = _parsed("e", parse_expression, text, node, skip)
                 except DiagnosticError as exc:
                     self.diags.append(exc.diagnostic)
         self._cache[key] = result
@@ -83,7 +122,7 @@ class DslText:
                 self.diags.append(error("E101", "an empty statement", node.span, "write 'pass' for a step that does nothing"))
             else:
                 try:
-                    result = parse_statements(text, node.span_of)
+                    result = _parsed("s", parse_statements, text, node, 0)
                 except DiagnosticError as exc:
                     self.diags.append(exc.diagnostic)
         self._cache[key] = result

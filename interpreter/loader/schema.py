@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
 from .yaml_source import YMap, YNode, YSeq
 
-FORM_KEYS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
 LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
 TYPE_WORDS = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
               "null": "empty", "array": "a list", "object": "a mapping"}
@@ -29,6 +28,21 @@ def load_schema() -> dict:
     """The ruleset JSON Schema, read once from the installed package."""
     text = resources.files("rulecraft.schema").joinpath("ruleset.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+@functools.lru_cache(maxsize=None)
+def step_forms() -> dict[str, int]:
+    """Each step form's key and its place in the step's anyOf: a form is a $defs subschema whose first required key is its own."""
+    defs = load_schema()["$defs"]
+    forms = {}
+    for i, alt in enumerate(defs["step"]["anyOf"]):
+        ref = alt.get("$ref", "")
+        if ref.startswith("#/$defs/"):
+            forms[defs[ref.rsplit("/", 1)[1]]["required"][0]] = i
+    return forms
+
+
+FORM_KEYS = tuple(step_forms())
 
 
 @functools.lru_cache(maxsize=None)
@@ -89,11 +103,44 @@ def validate_schema(root: YMap, path: str) -> list[Diagnostic]:
             pass  # data the fast validator cannot take: let the walk say what is wrong
     found: dict[tuple, Diagnostic] = {}
     for err in _validator().iter_errors(data):
-        for key, diag in _explain(_best_match([err]) or err, root):
+        for key, diag in _explain_any(err, root):
             found.setdefault(key, diag)
-    # a step flagged as having no form or several forms needs no other complaints about its keys
-    bad_steps = {key[0] for key in found if key[-1] == "E205"}
-    return sorted((d for key, d in found.items() if not (key[0] in bad_steps and key[-1] in ("E201", "E202"))), key=sort_key)
+    return sorted(found.values(), key=sort_key)
+
+
+def _explain_any(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagnostic]]:
+    if err.validator == "anyOf" and _def_names().get(id(err.schema)) == "step":
+        yield from _explain_step(err, root)
+    else:
+        yield from _explain(_best_match([err]) or err, root)
+
+
+def _explain_step(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagnostic]]:
+    """A step that matches no form: find its form by its key, then explain only that form's errors."""
+    inst, path = err.instance, tuple(err.absolute_path)
+    node, _ = _walk(root, path)
+    if not isinstance(inst, dict) or not isinstance(node, YMap):
+        return  # neither text nor a mapping: the step's own 'type' says so
+    forms = [k for k in FORM_KEYS if k in inst and not (k == "do" and any(l in inst for l in LOOP_FORMS))]
+    if not forms:
+        span, hint = node.span, None
+        for k in node.entries:
+            hint = None if k in _step_keys() else did_you_mean(k, FORM_KEYS)
+            if hint:
+                span, hint = node.key_span(k), f"'{k}': {hint}"
+                break
+        yield (path, "E205"), error(
+            "E205", "this step has no form: a step mapping needs one of " + ", ".join(FORM_KEYS), span,
+            hint or "or write the step as text: a string of statements")
+    elif len(forms) > 1:
+        yield (path, "E205"), error(
+            "E205", f"this step has {len(forms)} forms ({', '.join(forms)}); a step has exactly one", node.span,
+            "split it into separate steps, or nest one inside the other (under 'then:' or 'do:')")
+    else:
+        index = step_forms()[forms[0]]
+        for sub in err.context:
+            if sub.relative_schema_path and sub.relative_schema_path[0] == index:
+                yield from _explain_any(sub, root)
 
 
 def _best_match(errors):
@@ -110,7 +157,10 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
     kind, inst = err.validator, err.instance
     subject = _subject(path)
 
-    if _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
+    if _on_key_name(err) and kind == "enum" and isinstance(node, YMap):  # a key outside the keys a step form lists
+        allowed = [str(k) for k in err.validator_value]
+        yield _unknown_key(inst, allowed, path, node, any(k in FORM_KEYS for k in allowed))
+    elif _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
         span = node.key_span(inst) if isinstance(node, YMap) else node.span
         yield (path, inst, "E204"), error(
             "E204", f"'{_short(inst)}' is not allowed as a name here: expected {_expected(schema)}", span,
@@ -125,22 +175,8 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
     elif kind == "additionalProperties" and isinstance(node, YMap):
         allowed = set(schema.get("properties", {}))
         extras = [k for k in inst if k not in allowed and not any(re.search(p, k) for p in schema.get("patternProperties", {}))]
-        if defname.endswith("Step"):
-            forms = [k for k in FORM_KEYS if k in inst and not (k == "do" and any(l in inst for l in LOOP_FORMS))]
-            if len(forms) > 1 and any(k in forms for k in extras):
-                yield (path, "E205"), error(
-                    "E205", f"this step has {len(forms)} forms ({', '.join(forms)}); a step has exactly one", node.span,
-                    "split it into separate steps, or nest one inside the other (under 'then:' or 'do:')")
-                extras = [k for k in extras if k not in forms]
         for k in extras:
-            hint = did_you_mean(k, allowed)
-            if hint is None and defname.endswith("Step"):
-                owners = _forms_with_key(k)
-                hint = (f"'{k}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{k}:')"
-                        if owners else did_you_mean(k, _step_keys()))
-            if hint is None and allowed:
-                hint = "keys allowed here: " + ", ".join(sorted(allowed))
-            yield (path, k, "E201"), error("E201", f"unknown key '{k}'{_within(path)}", node.key_span(k), hint)
+            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"))
     elif kind == "required" and isinstance(inst, dict):
         span = parent.key_span(path[-1]) if isinstance(parent, YMap) else node.span
         for k in err.validator_value:
@@ -153,18 +189,19 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
                     "E202", f"'{prop}' needs '{k}' as well", node.key_span(prop), f"add '{k}:' or remove '{prop}'")
     elif kind == "type":
         yield (path, "E203"), error("E203", f"{subject} must be {_expected(schema)}, not {_kind(inst)}", node.span)
-    elif kind == "not" and defname == "stepWithoutForm" and isinstance(node, YMap):
-        span, hint = node.span, None
-        for k in node.entries:
-            hint = None if k in _step_keys() else did_you_mean(k, FORM_KEYS)
-            if hint:
-                span, hint = node.key_span(k), f"'{k}': {hint}"
-                break
-        yield (path, "E205"), error(
-            "E205", "this step has no form: a step mapping needs one of " + ", ".join(FORM_KEYS), span,
-            hint or "or write the step as text: a string of statements")
     else:
         yield (path, "E204"), error("E204", _not_allowed(kind, err, schema, subject), node.span, _value_hint(kind, err))
+
+
+def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool) -> tuple[tuple, Diagnostic]:
+    hint = did_you_mean(key, allowed)
+    if hint is None and in_step:
+        owners = _forms_with_key(key)
+        hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"
+                if owners else did_you_mean(key, _step_keys()))
+    if hint is None and allowed:
+        hint = "keys allowed here: " + ", ".join(sorted(allowed))
+    return (path, key, "E201"), error("E201", f"unknown key '{key}'{_within(path)}", node.key_span(key), hint)
 
 
 def _walk(root: YMap, path: tuple) -> tuple[YNode, YNode | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import Diagnostic, Span, did_you_mean, error
+from ..diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from ..dsl import ast as A
 from ..dsl.compiler import Compiler
 from ..dsl.scope import Scope
@@ -267,12 +267,21 @@ class StepBuilder:
 
     # ------------------------------------------------------------ triggers
     def trigger(self, node: YMap) -> M.Trigger:
-        on = str(_plain(node.get("on"), ""))
+        key = "event" if node.get("event") is not None or node.get("on") is None else "on"
+        if node.get("on") is not None:
+            # YAML 1.1 readers (PyYAML among them) read the key 'on' as true: files keep working, but say so
+            if key == "on":
+                self.diags.append(warning("W312", "'on:' is the old name of a trigger's event; write 'event:'",
+                                          node.key_span("on"), "rename 'on:' to 'event:' (YAML 1.1 readers such as PyYAML read 'on' as true)"))
+            else:
+                self.err("E201", "a trigger names its event once: both 'event:' and 'on:' are given",
+                         node.key_span("on"), "remove 'on:'")
+        on = str(_plain(node.get(key), ""))
         sym = self.scope.symbols.get(on)
         fields: tuple = ()
         if sym is None or sym.kind != "event":
             events = [k for k, s in self.scope.symbols.items() if s.kind == "event"]
-            self.err("E311", f"unknown event type '{on}'", node.get("on").span if node.get("on") else node.span,
+            self.err("E311", f"unknown event type '{on}'", node.get(key).span if node.get(key) else node.span,
                      did_you_mean(on, events) or "built-in events: drawn, moved, rolled, shuffled, revealed")
         else:
             fields = tuple(sym.value or ())

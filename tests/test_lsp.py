@@ -1,0 +1,287 @@
+"""`rulecraft lsp` driven by a real LSP client over stdio, on the bundled rulesets and on broken copies of them."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from lsp_client import LspClient
+from rulecraft.loader import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+DML = ROOT / "rulesets" / "dml"
+BUNDLED = sorted((ROOT / "rulesets").rglob("*.yaml"))
+SERVER = [sys.executable, "-c", "import sys; from rulecraft.tools.cli import main; sys.exit(main(['lsp']))"]
+
+
+@pytest.fixture(scope="module")
+def lsp():
+    client = LspClient(SERVER)
+    caps = client.initialize(ROOT)["capabilities"]
+    assert caps["completionProvider"] and caps["hoverProvider"] and caps["definitionProvider"]
+    yield client
+    client.close()
+    assert client.proc.returncode == 0
+
+
+@pytest.fixture()
+def broken(tmp_path):
+    """Copies of dml and its variants, to break."""
+    for f in DML.glob("*.yaml"):
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+def pos_of(text: str, needle: str, offset: int = 0) -> dict:
+    """The LSP position of the first `needle` in `text`, plus `offset` characters."""
+    before = text[: text.index(needle) + offset]
+    return {"line": before.count("\n"), "character": len(before) - (before.rfind("\n") + 1)}
+
+
+def at(uri: str, pos: dict) -> dict:
+    return {"textDocument": {"uri": uri}, "position": pos}
+
+
+def edit(lsp, path: Path, old: str, new: str, version: int = 2) -> tuple[str, str, list]:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new, 1)
+    uri = lsp.open(path, path.read_text(encoding="utf-8"))
+    lsp.wait_diagnostics(uri)
+    lsp.change(uri, text, version)
+    return uri, text, lsp.wait_diagnostics(uri)
+
+
+# --- diagnostics -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
+def test_bundled_rulesets_get_exactly_the_validators_findings(lsp, path):
+    uri = lsp.open(path)
+    got = lsp.wait_diagnostics(uri)
+    expected = load_ruleset(str(path)).diagnostics
+    assert [(d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"] + 1) for d in got] == \
+        [(d.code, d.span.line, d.span.col) for d in expected]
+    assert not [d for d in got if d["severity"] == 1]
+
+
+def test_every_problem_at_once_schema_and_rules_language(lsp, broken):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("to kings_pile;", "to kings_pil;", 1).replace("      - if: ", "      - iff: ", 1)
+    uri = lsp.open(path, text)
+    got = lsp.wait_diagnostics(uri)
+    by_code = {d["code"]: d for d in got}
+    assert {"E205", "E301"} <= set(by_code), got  # the schema's finding does not hide the rules language's
+    name = by_code["E301"]
+    assert name["range"] == {"start": pos_of(text, "kings_pil;"), "end": pos_of(text, "kings_pil;", len("kings_pil"))}
+    assert name["message"].startswith("unknown name 'kings_pil'") and "hint: did you mean 'kings_pile'" in name["message"]
+    assert name["source"] == "rulecraft" and name["severity"] == 1
+    step = by_code["E205"]
+    assert step["range"]["start"] == pos_of(text, "iff:")
+
+
+def test_change_rechecks_and_a_quick_fix_repairs(lsp, broken):
+    path = broken / "dml.yaml"
+    uri, text, got = edit(lsp, path, "to kings_pile;", "to kings_pil;")
+    assert [d["code"] for d in got] == ["E301"]
+    actions = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": got[0]["range"],
+                                                      "context": {"diagnostics": got}})
+    first = actions[0]
+    assert first["title"] == "Change 'kings_pil' to 'kings_pile'" and first["isPreferred"] is True
+    (change,) = first["edit"]["changes"][uri]
+    assert change["newText"] == "kings_pile" and change["range"] == got[0]["range"]
+    fixed = text.replace("to kings_pil;", "to kings_pile;", 1)
+    lsp.change(uri, fixed, 3)
+    assert lsp.wait_diagnostics(uri) == []
+
+
+def test_a_variant_is_checked_through_extends(lsp, broken):
+    path = broken / "dml-classic.yaml"
+    uri, text, got = edit(lsp, path, "if: \"card_off == 'first_in_order'\"", "if: \"card_of == 'first_in_order'\"")
+    (d,) = got
+    assert d["code"] == "E301" and "did you mean 'card_off'" in d["message"]
+    assert d["range"]["start"] == pos_of(text, "card_of ==")
+    # a problem in the parent shows at the child's 'extends:' line, naming the parent's position
+    parent = broken / "dml.yaml"
+    parent.write_text(parent.read_text(encoding="utf-8").replace("to kings_pile;", "to kings_pil;", 1), encoding="utf-8")
+    lsp.change(uri, text.replace("card_of ==", "card_off =="), 3)
+    (d,) = lsp.wait_diagnostics(uri)
+    assert d["range"]["start"] == pos_of(text, "extends:") and d["message"].startswith(f"in {parent}:")
+
+
+# --- completion --------------------------------------------------------------
+
+
+def labels(result) -> dict:
+    items = result["items"] if isinstance(result, dict) else result
+    return {i["label"]: i for i in items}
+
+
+def test_completion_inside_rules_language_strings(lsp):
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+    got = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "roll pair by player against b", 29))))
+    assert got["black_market_target"]["detail"] == "parameter, default 7"  # parameters
+    assert "hoard" in got and "zone" in got["hoard"]["detail"]  # zones
+    assert got["seize_tie"]["detail"] == "option: 'first_in_order', 'nobody'"  # options and their choices
+    assert got["count"]["detail"].startswith("count(")  # built-ins with their signatures
+    assert got["suits"]["detail"].startswith("table: ") and got["market_count"]["detail"] == "market_count()"
+    assert got["setup"]["detail"] == "stage: Setup Stage"  # sequences
+    columns = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "wheel[t].primary", 9))))
+    assert "primary" in columns and "secondary" in columns and "hoard" not in columns  # a table's columns
+    after_player = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "to player.treasury", 10))))
+    assert {"treasury", "court", "seat", "name"} <= set(after_player) and "hoard" not in after_player
+    choices = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "seize_tie == '", 14))))
+    assert set(choices) == {"first_in_order", "nobody"}
+
+
+def test_completion_of_step_keys(lsp, broken):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    where = text.index("\n      - call: setup") + 1
+    text = text[:where] + "      - \n" + text[where:]
+    uri = lsp.open(path, text)
+    lsp.wait_diagnostics(uri)
+    got = labels(lsp.request("textDocument/completion", at(uri, {"line": text[:where].count("\n"), "character": 8})))
+    assert {"do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack", "then", "id"} <= set(got)
+    assert len(got) == len(set(got))
+
+
+def test_completion_of_call_targets_and_events(lsp):
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+    got = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "- call: setup", 8))))
+    assert {"setup", "round", "turn"} <= set(got) and "hoard" not in got
+    events = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "event: drawn", 7))))
+    assert {"drawn", "moved", "rolled"} <= set(events)
+
+
+# --- hover, definition, outline ------------------------------------------------
+
+
+def hover_text(lsp, uri, pos) -> str:
+    return lsp.request("textDocument/hover", at(uri, pos))["contents"]["value"]
+
+
+def test_hover(lsp):
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+    builtin = hover_text(lsp, uri, pos_of(text, "count(", 1))
+    assert "count(" in builtin and "->" in builtin  # signature and doc
+    param = hover_text(lsp, uri, pos_of(text, "against black_market_target", 10))
+    assert "default 7" in param and "fixed target value of a Black Market" in param
+    seq = hover_text(lsp, uri, pos_of(text, "- call: setup", 9))
+    assert "**Setup Stage**" in seq and "source: dml-gameplay.html" in seq
+    zone = hover_text(lsp, uri, pos_of(text, "to player.treasury", 12))
+    assert zone is not None
+    zone = hover_text(lsp, uri, pos_of(text, "if c is merchant_king] to kings_pile", 32))
+    assert "visibility:" in zone
+
+
+def test_definition_across_extends(lsp):
+    path = DML / "dml-classic.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+    # 'black_market_target' is a parameter of the parent, dml
+    loc = lsp.request("textDocument/definition", at(uri, pos_of(text, "black_market_target -", 3)))
+    assert loc["uri"] == (DML / "dml.yaml").as_uri()
+    parent = (DML / "dml.yaml").read_text(encoding="utf-8").split("\n")
+    assert parent[loc["range"]["start"]["line"]].lstrip().startswith("black_market_target:")
+    # an option of the variant itself
+    loc = lsp.request("textDocument/definition", at(uri, pos_of(text, "black_market_modifier ==", 3)))
+    assert loc["uri"] == uri
+    assert text.split("\n")[loc["range"]["start"]["line"]].lstrip().startswith("black_market_modifier:")
+
+
+def test_outline_lists_the_sequences(lsp):
+    path = DML / "dml.yaml"
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+    symbols = lsp.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    names = [s["name"] for s in symbols]
+    assert names[:3] == ["game", "setup", "roll_off"] and len(names) == len(set(names))
+    model = load_ruleset(str(path)).ruleset
+    assert set(names) == set(model.sequences)
+
+
+# --- the schema verb and the set-up in docs/editors.md ---------------------------
+
+
+def test_schema_verb_writes_the_schema(tmp_path, capsys):
+    import json
+
+    from rulecraft.loader.schema import load_schema
+    from rulecraft.tools.cli import main
+
+    assert main(["schema", "-o", str(tmp_path / "s.json")]) == 0
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == load_schema()
+    assert main(["schema"]) == 0
+    assert json.loads(capsys.readouterr().out) == load_schema()
+    assert main(["schema", "-o", str(tmp_path / "no" / "such" / "s.json")]) == 1
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_editor_set_up_snippets_parse():
+    """The JSON and TOML of docs/editors.md are what those editors read: they must at least parse."""
+    import json
+    import re
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 on
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w+)\n(.*?)```", text, re.S)
+    kinds = [k for k, _ in blocks]
+    assert {"json", "toml", "lua", "js", "sh", "yaml"} <= set(kinds)
+    for kind, body in blocks:
+        body = "\n".join(line[3:] if line.startswith("   ") else line for line in body.split("\n"))
+        if kind == "json":
+            json.loads(body if body.lstrip().startswith("{") else "{" + body + "}")
+        elif kind == "toml":
+            config = tomllib.loads(body)
+            assert config["language-server"]["rulecraft"] == {"command": "rulecraft", "args": ["lsp"]}
+    assert (ROOT / "docs" / "images" / "editor-nvim-diagnostic.png").stat().st_size > 10_000
+
+
+def test_remembered_parses_follow_the_text_and_its_place(tmp_path):
+    """An editor re-checks the same file again and again: a parse remembered from an earlier check must
+    give the same findings, and a string that moved must be reported where it now is."""
+    from rulecraft.loader import load_text
+
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8").replace("to kings_pile;", "to kings_pil;", 1)
+    first = load_text(str(path), text).diagnostics
+    again = load_text(str(path), text).diagnostics
+    assert first == again and [d.code for d in first] == ["E301"]
+    moved = load_text(str(path), "# one more line\n" + text).diagnostics
+    assert [(d.code, d.span.line, d.span.col) for d in moved] == [("E301", first[0].span.line + 1, first[0].span.col)]
+    wider = load_text(str(path), text.replace("to kings_pil;", "to  kings_pil;", 1)).diagnostics
+    assert [(d.span.line, d.span.col) for d in wider] == [(first[0].span.line, first[0].span.col + 1)]
+
+
+def test_yaml_files_that_are_not_rulesets_are_left_alone(lsp, tmp_path):
+    other = tmp_path / "compose.yaml"
+    uri = lsp.open(other, "services:\n  web:\n    image: nginx\n")
+    assert lsp.wait_diagnostics(uri) == []
+    assert lsp.request("textDocument/completion", at(uri, {"line": 1, "character": 2})) is None
+    lsp.change(uri, "ruleset: demo\nservices: {}\n", 2)  # once it says it is a ruleset, it is checked
+    assert {d["code"] for d in lsp.wait_diagnostics(uri)} >= {"E201", "E202"}
+
+
+def test_the_old_trigger_key_gets_a_warning_and_a_fix(lsp, broken):
+    path = broken / "dml.yaml"
+    uri, text, got = edit(lsp, path, "    event: drawn", "    on: drawn")
+    (d,) = got
+    assert d["code"] == "W312" and d["severity"] == 2 and d["range"]["start"] == pos_of(text, "on: drawn")
+    (fix,) = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": d["range"],
+                                                     "context": {"diagnostics": got}})
+    assert fix["title"] == "Change 'on' to 'event'"

@@ -1,0 +1,105 @@
+"""What a name in a ruleset is: its kind, its definition's position and a few words about it, from the built model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rulecraft.diagnostics import Span
+from rulecraft.dsl.builtins import REGISTRY, Builtin
+from rulecraft.values import CARD_FIELDS, PLAYER_FIELDS
+
+BUILTIN_EVENTS = ("drawn", "moved", "rolled", "shuffled", "revealed")
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+    kind: str  # zone, parameter, option, table, function, sequence, variable, event, dice, modifier, built-in
+    span: Span | None
+    doc: str  # markdown for hover
+    detail: str = ""  # one line for a completion list
+
+
+def signature(b: Builtin) -> str:
+    """A built-in's call shape: count(x[, y], dir: ...) -> list."""
+    letters = "abcdefgh"
+    args = [letters[i] for i in range(b.min_args)]
+    if b.max_args < 0:
+        args.append("...")
+    else:
+        opt = [letters[i] for i in range(b.min_args, min(b.max_args, len(letters)))]
+        if opt:
+            args.append("[" + ", ".join(opt) + "]")
+    args += [f"{k}: ..." for k in b.kwargs]
+    return f"{b.name}({', '.join(args)}) -> {b.returns}"
+
+
+def builtin_name(b: Builtin) -> Name:
+    return Name(b.name, "built-in", None, f"```\n{signature(b)}\n```\n{b.doc}\n\nExample: `{b.example}`", signature(b))
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def defined_names(model: Any) -> dict[str, Name]:
+    """Every name the ruleset defines (its own and inherited through 'extends'), by name."""
+    out: dict[str, Name] = {}
+    if model is None:
+        return out
+    for z in model.zones.values():
+        per = {None: "one zone", "player": "one per player"}.get(z.per, f"one per {z.per}") if not isinstance(z.per, tuple) \
+            else "one per " + ", ".join(map(str, z.per))
+        out[z.id] = Name(z.id, "zone", z.span, f"**zone {z.id}**{' — ' + z.title if z.title else ''}\n\n"
+                         f"visibility: {z.visibility}; {per}" + (f"\n\n{z.doc}" if z.doc else ""), f"zone, {z.visibility}")
+    for p in model.parameters.values():
+        out[p.id] = Name(p.id, "parameter", p.span, f"**parameter {p.id}** = {_value(p.value)} (default {_value(p.default)})"
+                         + (f"\n\n{p.doc}" if p.doc else "") + (f"\n\nsource: {p.source}" if p.source else ""),
+                         f"parameter, default {_value(p.default)}")
+    for o in model.options.values():
+        choices = ", ".join(_value(c) for c in o.choices)
+        out[o.id] = Name(o.id, "option", o.span, f"**option {o.id}** = {_value(o.value)} (default {_value(o.default)}; "
+                         f"choices: {choices})" + (f"\n\n{o.doc}" if o.doc else ""), f"option: {choices}")
+    for t in model.tables.values():
+        out[t.id] = Name(t.id, "table", t.span, f"**table {t.id}**: rows {', '.join(map(str, t.keys))}; "
+                         f"columns {', '.join(t.columns)}" + (f"\n\n{t.doc}" if t.doc else ""), "table: " + ", ".join(t.columns))
+    for name, v in {**model.variables, **model.player_variables}.items():
+        out[name] = Name(name, "variable", v.span, f"**{'player ' if v.per_player else ''}variable {name}**",
+                         "player variable" if v.per_player else "variable")
+    for e in model.events.values():
+        out[e.id] = Name(e.id, "event", getattr(e, "span", None), f"**event {e.id}**", "event")
+    for d in model.dice.values():
+        out[d.id] = Name(d.id, "dice", getattr(d, "span", None), f"**dice {d.id}**", "dice")
+    for m in model.modifiers.values():
+        out[m.id] = Name(m.id, "modifier", getattr(m, "span", None), f"**modifier {m.id}**" + (f"\n\n{m.doc}" if m.doc else ""),
+                         "modifier")
+    scope = model.scope
+    for f in (scope.functions.values() if scope is not None else ()):
+        sig = f"{f.name}({', '.join(f.params)})"
+        out[f.name] = Name(f.name, "function", f.span, f"**function** `{sig}`", sig)
+    for s in model.sequences.values():
+        title = s.title or s.id
+        out[s.id] = Name(s.id, "sequence", s.span, f"**{title}** ({s.kind or 'sequence'} `{s.id}`"
+                         + (f", takes {', '.join(s.params)}" if s.params else "") + ")"
+                         + (f"\n\nsource: {s.source}" if s.source else "") + (f"\n\n{s.doc}" if s.doc else ""),
+                         f"{s.kind or 'sequence'}: {title}")
+    return out
+
+
+def attributes(model: Any, owner: str) -> list[str]:
+    """What may follow 'player.' or 'card.' (or 'TABLE[...].': the table's columns)."""
+    scope = model.scope if model is not None else None
+    if owner == "player":
+        return sorted((scope.player_vars | scope.player_zones if scope else set()) | set(PLAYER_FIELDS))
+    if owner == "card":
+        return sorted((scope.card_attrs | set(scope.marks) if scope else set()) | set(CARD_FIELDS))
+    if model is not None and owner in model.tables:
+        return list(model.tables[owner].columns)
+    return []
+
+
+def builtins() -> dict[str, Name]:
+    return {n: builtin_name(b) for n, b in sorted(REGISTRY.items())}

@@ -1,0 +1,56 @@
+"""Hover, go to definition and the outline of sequences, from the names the built model defines."""
+
+from __future__ import annotations
+
+from lsprotocol import types as T
+
+from .documents import Document, location, same_file, to_range
+from .names import builtins, defined_names
+
+
+def hover(doc: Document, pos: T.Position) -> T.Hover | None:
+    found = doc.word_at(pos)
+    if found is None:
+        return None
+    word, owner, rng = found
+    name = defined_names(doc.model).get(word) or builtins().get(word)
+    if owner and name is not None and name.kind != "zone":
+        name = None  # an attribute: only a zone of each player ('player.hand') means the same after a dot
+    if name is None:
+        return None
+    return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, name.doc), range=rng)
+
+
+def definition(doc: Document, pos: T.Position) -> T.Location | None:
+    found = doc.word_at(pos)
+    if found is None or found[1]:
+        return None
+    name = defined_names(doc.model).get(found[0])
+    if name is None or name.span is None:
+        return None
+    return location(name.span)
+
+
+def outline(doc: Document) -> list[T.DocumentSymbol]:
+    """The sequences written in this file, in file order, each with its steps that have an id."""
+    model = doc.model
+    if model is None:
+        return []
+    out = []
+    for seq in model.sequences.values():
+        if not same_file(seq.span.file, doc.path):
+            continue  # inherited through 'extends': outlined in its own file
+        rng = to_range(seq.span)
+        children = [T.DocumentSymbol(name=s.label or s.id, kind=T.SymbolKind.Event, range=to_range(s.span),
+                                     selection_range=to_range(s.span), detail=s.id)
+                    for s in seq.steps if s.explicit_id and same_file(s.span.file, doc.path)]
+        out.append(T.DocumentSymbol(name=seq.id, detail=(seq.title or "") + (f" ({seq.kind})" if seq.kind else ""),
+                                    kind=T.SymbolKind.Function, range=_grow(rng, children),
+                                    selection_range=rng, children=children))
+    return sorted(out, key=lambda s: (s.range.start.line, s.range.start.character))
+
+
+def _grow(rng: T.Range, children: list[T.DocumentSymbol]) -> T.Range:
+    """A symbol's range must hold its children's."""
+    end = max([rng.end] + [c.range.end for c in children], key=lambda p: (p.line, p.character))
+    return T.Range(rng.start, end)

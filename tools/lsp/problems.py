@@ -1,0 +1,65 @@
+"""Diagnostics from the full validator as LSP diagnostics, and quick fixes from their did-you-mean hints."""
+
+from __future__ import annotations
+
+import re
+
+from lsprotocol import types as T
+
+from rulecraft.diagnostics import Diagnostic, Severity
+
+from .documents import WORD, Document, same_file, to_range
+
+SEVERITY = {Severity.ERROR: T.DiagnosticSeverity.Error, Severity.WARNING: T.DiagnosticSeverity.Warning,
+            Severity.NOTE: T.DiagnosticSeverity.Information}
+DID_YOU_MEAN = re.compile(r"did you mean (.*)\?")
+SOURCE = "rulecraft"
+
+
+def lsp_diagnostics(doc: Document) -> list[T.Diagnostic]:
+    """Every problem the loader found; one in another file (a parent under 'extends') shows at 'extends:'."""
+    out = []
+    extends_line = next((i for i, line in enumerate(doc.lines) if line.startswith("extends:")), 0)
+    for d in doc.result.diagnostics:
+        out.append(_one(d, doc, extends_line))
+    return out
+
+
+def _one(d: Diagnostic, doc: Document, extends_line: int) -> T.Diagnostic:
+    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    data = None
+    if d.span is not None and not same_file(d.span.file, doc.path):
+        rng = T.Range(T.Position(extends_line, 0), T.Position(extends_line, len(doc.line(extends_line))))
+        message = f"in {d.span}: {message}"
+    else:
+        rng = to_range(d.span)
+        m = DID_YOU_MEAN.search(d.hint or "")
+        if m and d.span is not None and d.span.line == d.span.end_line:
+            data = {"replacements": re.findall(r"'([^']+)'", m.group(1))}
+        elif d.code == "W312":  # the old trigger key
+            data = {"replacements": ["event"]}
+    return T.Diagnostic(range=rng, message=message, severity=SEVERITY.get(d.severity, T.DiagnosticSeverity.Error),
+                        code=d.code, source=SOURCE, data=data)
+
+
+def quick_fixes(doc: Document, params: T.CodeActionParams) -> list[T.CodeAction]:
+    """'Change to X' for each diagnostic in the request whose hint names the one close name."""
+    actions = []
+    for diag in params.context.diagnostics:
+        data = diag.data if isinstance(diag.data, dict) else None
+        if diag.source != SOURCE or not data or not data.get("replacements"):
+            continue
+        old = _text_in(doc, diag.range)
+        if not WORD.fullmatch(old) or (f"'{old}'" not in diag.message and f"'{old}:'" not in diag.message):
+            continue  # the range is not the misspelled name itself: no safe edit
+        for i, new in enumerate(data["replacements"]):
+            actions.append(T.CodeAction(
+                title=f"Change '{old}' to '{new}'", kind=T.CodeActionKind.QuickFix, diagnostics=[diag], is_preferred=i == 0,
+                edit=T.WorkspaceEdit(changes={doc.uri: [T.TextEdit(range=diag.range, new_text=new)]})))
+    return actions
+
+
+def _text_in(doc: Document, rng: T.Range) -> str:
+    if rng.start.line != rng.end.line:
+        return ""
+    return doc.line(rng.start.line)[rng.start.character: rng.end.character]
