@@ -124,3 +124,79 @@ def class_problem(n: A.IsClass, t: str, scope: Scope) -> list[Problem]:
     if t not in ("card", "any", "none"):
         out.append(Problem("E303", f"'is' tests the class of a card, this is a {t}", n.obj.span))
     return out
+
+
+_PLAYER_LISTS = ("winners", "seat_order")  # built-ins that give a list of players
+_SAME_ITEMS = ("sorted", "reversed", "unique", "shuffled")  # built-ins that give the items of their argument
+
+
+def element_type(node: A.Expr, t: str, scope: Scope) -> str:
+    """The coarse type of the items of `node` (of coarse type `t`) where it can be told from the expression:
+    the players (`players`, `winners()`, `seat_order(p)`), the cards of a zone, the zones of a family, numbers of
+    a range; "any" otherwise. A comprehension's or a ranking's name gets this type, so that `p.total` in
+    `[p.total for p in winners()]` is found to be an attribute no player has."""
+    if t == "zone":
+        return "card"
+    if t == "family":
+        return "zone"
+    if isinstance(node, A.Range):
+        return "number"
+    if isinstance(node, A.Name):
+        if node.id in scope.locals:
+            return "any"
+        sym = scope.symbols.get(node.id)
+        if sym is None:
+            return "any"
+        if node.id == "players" and sym.type == "list" and sym.kind == "const":
+            return "player"
+        if node.id == "cards" and sym.kind == "const":
+            return "card"
+        return {"zone": "card", "family": "zone"}.get(sym.kind, "any")
+    if isinstance(node, A.Attr):
+        if node.name == "cards" or (node.name in scope.player_zones and node.name not in scope.player_vars):
+            return "card"
+        return "any"
+    if isinstance(node, A.Call) and node.func not in scope.functions:
+        if node.func in _PLAYER_LISTS:
+            return "player"
+        if node.func == "cards":
+            return "card"
+        if node.func in _SAME_ITEMS and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, A.Compare) and arg.op == "in" and isinstance(arg.left, A.Name):
+                arg = arg.right  # sorted(p in players, by: ...)
+            return element_type(arg, "any", scope)
+        return "any"
+    if isinstance(node, A.Comprehension) and isinstance(node.element, A.Name) and node.element.id == node.var:
+        return element_type(node.iterable, "any", scope)
+    return "any"
+
+
+def binds_items(n: A.Call) -> bool:
+    """The call names its items, as sorted(p in players, by: p.score) does."""
+    return len(n.args) == 1 and isinstance(n.args[0], A.Compare) and n.args[0].op == "in" \
+        and isinstance(n.args[0].left, A.Name)
+
+
+def ranking_problem(n: A.Call) -> Optional[Problem]:
+    """sorted/highest/lowest written in a way that has no item name for its key, or with arguments they lack."""
+    binding = binds_items(n)
+    names = [kw.name for kw in n.kwargs]
+    example = f"{n.func}(p in players, by: p.score)"
+    if n.func != "sorted" and not binding:
+        return Problem("E304", f"{n.func}() takes the items as 'NAME in ITEMS' and a key 'by:'", n.span,
+                       f"e.g. {example}")
+    if n.func == "sorted" and not binding and names:
+        return Problem("E304", "sorted() with 'by:' names each item: sorted(NAME in ITEMS, by: KEY)", n.span,
+                       f"e.g. {example}")
+    for kw in n.kwargs:
+        allowed = ("by", "descending") if n.func == "sorted" else ("by",)
+        if kw.name not in allowed:
+            return Problem("E304", f"{n.func}() has no argument named '{kw.name}'", kw.span,
+                           f"it accepts: {', '.join(allowed)}")
+    if len(set(names)) != len(names):
+        return Problem("E304", f"{n.func}() is given the same argument twice", n.span)
+    if binding and "by" not in names:
+        return Problem("E304", f"{n.func}() needs a key: 'by:' followed by what to compare", n.span,
+                       f"e.g. {example}")
+    return None

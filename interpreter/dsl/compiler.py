@@ -17,12 +17,12 @@ from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error
 from ..values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
 from . import ast as A
 from .builtins import REGISTRY
-from .checking import attribute_problem, builtin_call_problem, modifier_problem, name_problem, user_call_problems
+from .checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
 from .compile_lists import ListsMixin
 from .compile_ops import OperatorsMixin
 from .guards import CALL_COST, bounded, charge
 from .hotcode import lazy
-from .ops import _MISSING, index, make_getattr, run_with_params, text_of, unset_error
+from .ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
 from .scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
 
 _text = text_of
@@ -114,13 +114,15 @@ class Compiler(ListsMixin, OperatorsMixin):
     def _e_Name(self, n: A.Name):
         name = n.id
         if name in self.scope.locals:
+            ltype = self.scope.local_types.get(name, "any")
+
             def fn(ctx):
                 try:
                     return ctx.locals[name]
                 except KeyError:
                     raise unset_error(name, n.span) from None
 
-            return fn, "any"
+            return fn, ltype
         sym = self.scope.symbols.get(name)
         problem = name_problem(name, sym, self.scope, n.span)
         if problem is not None:
@@ -176,6 +178,8 @@ class Compiler(ListsMixin, OperatorsMixin):
     def _e_Call(self, n: A.Call):
         if n.func in self.scope.functions:
             return self._user_call(n, self.scope.functions[n.func])
+        if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
+            return self._ranking(n)
         b = REGISTRY.get(n.func)
         if b is None:
             self.report("E302", f"unknown function '{n.func}'", n.func_span,

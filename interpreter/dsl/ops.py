@@ -111,6 +111,33 @@ def range_error(a: Any, b: Any, span: Span) -> RuleError:
                      "a game never needs that many; check the bounds")
 
 
+RANKINGS = ("sorted", "highest", "lowest")  # the functions that order items by a key: sorted(p in players, by: ...)
+
+
+def rank(kind: str, items: list, keys: list, descending: Any, span: Span) -> Any:
+    """`sorted` (a new list), `highest` or `lowest` (one item, or none) of `items` by their `keys`.
+
+    Ties keep the order of the items: sorted is stable (also in descending order), and highest and lowest give
+    the first of the tied items."""
+    try:
+        if kind == "sorted":
+            order = sorted(range(len(items)), key=keys.__getitem__, reverse=bool(descending))
+            return [items[i] for i in order]
+        if not items:
+            return None
+        best = 0
+        for i in range(1, len(items)):
+            if (keys[i] > keys[best]) if kind == "highest" else (keys[i] < keys[best]):
+                best = i
+        return items[best]
+    except TypeError:
+        kinds = sorted({describe(k) if k is None or isinstance(k, bool) else
+                        "number" if isinstance(k, (int, float)) else "text" if isinstance(k, str) else
+                        type(k).__name__.lower() for k in keys})
+        raise RuleError(f"{kind}() cannot order the keys it was given ({', '.join(kinds)})", span,
+                        "give 'by:' a number or a text for every item, e.g. by: p.score") from None
+
+
 def run_with_params(ctx, params: tuple, values, body: Fn) -> Any:
     """A ruleset function's body evaluated with its parameters as the locals; the caller's locals come back after."""
     saved = ctx.locals
