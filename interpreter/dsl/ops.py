@@ -46,6 +46,26 @@ class CallSignal(Signal):
     sequence: str
     args: dict
     span: Span
+    bind: Optional[str] = None  # 'call SEQ as NAME': the caller's local name for the result
+
+
+# The local of a called sequence's frame that names where its result goes: the caller's local name (see `result`)
+RESULT_TO = "__result_to"
+
+
+def bind_result(ctx, values: dict, bind: Optional[str]) -> None:
+    """Before `call SEQ ... as NAME` pushes SEQ: NAME is none until SEQ returns a value, and SEQ's frame (whose
+    locals are `values`) knows where to put it."""
+    if bind is not None:
+        ctx.locals[bind] = None
+        values[RESULT_TO] = bind
+
+
+def give_result(ctx, value: Any) -> None:
+    """`return VALUE` in a sequence called with 'as NAME': NAME of the caller (the frame below) gets the value."""
+    to = ctx.locals.get(RESULT_TO)
+    if to is not None and len(ctx.frames) >= 2:
+        ctx.frames[-2].locals[to] = value
 
 
 class SuspendSignal(Signal):

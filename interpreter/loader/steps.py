@@ -56,6 +56,8 @@ class StepBuilder:
                 self._stmt_binders(node.get("do"), out)
             if form == "for_each":
                 out.add(str(_plain(node.get("for_each"))))
+            if form == "call" and node.get("as") is not None:
+                out.add(str(_plain(node.get("as"))))
             for key in ("choose",):
                 if form == key and isinstance(node.get(key), YMap) and node.get(key).get("as") is not None:
                     out.add(str(_plain(node.get(key).get("as"))))
@@ -75,7 +77,7 @@ class StepBuilder:
         for s in self.text.parse_stmts(node) or ():
             if isinstance(s, A.Let):
                 out.add(s.name)
-            elif isinstance(s, (A.Draw, A.Roll, A.CreateZone)) and s.bind:
+            elif isinstance(s, (A.Draw, A.Roll, A.CreateZone, A.CallSeq)) and s.bind:
                 out.add(s.bind)
 
     # ------------------------------------------------------------ sequences
@@ -164,7 +166,8 @@ class StepBuilder:
             if checked is not None:
                 args = tuple((k, M.CExpr(str(v.plain()), a, fn, a.span))
                              for (k, fn), (_k, a, _s, v) in zip(checked, parsed))
-            return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span)
+            return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span,
+                              bind=_plain(node.get("as")))
         if form == "if":
             cond = self.text.expr(node.get("if"), comp)
             then = self.block(_steps_of(node.get("then")), f"{auto}.then.", loops)

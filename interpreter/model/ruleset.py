@@ -157,6 +157,7 @@ class CallStep(Step):
     sequence: str = ""
     args: tuple[tuple[str, CExpr], ...] = ()
     sequence_span: Optional[Span] = None
+    bind: Optional[str] = None  # 'as:': the local name given the called sequence's result
 
 
 @dataclass(frozen=True)

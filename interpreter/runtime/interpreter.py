@@ -13,7 +13,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..dsl.builtins import as_list, describe
 from ..dsl import statements
-from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
+from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..values import Card, Player
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
 from .decisions import Decision, label
@@ -283,6 +283,11 @@ def _signal(g, f, ins, i: int, sig) -> None:
         return
     if isinstance(sig, CallSignal):
         f.sub = i + 1  # the rest of the step runs when the called sequence returns
+        if sig.bind is not None:
+            args = dict(sig.args)
+            bind_result(g, args, sig.bind)
+            g.push(sig.sequence, args, own=True)
+            return
         g.push(sig.sequence, sig.args)
         return
     f.sub = 0
@@ -325,6 +330,8 @@ def h_return(g, f, ins) -> None:
 def h_call(g, f, ins) -> None:
     seq, args = ins.arg
     values = {k: e.fn(g) for k, e in args}
+    if ins.extra is not None:  # call: SEQ with as: NAME
+        bind_result(g, values, ins.extra)
     g.push(seq, values, own=True)  # before moving on: a too-deep call is reported at this step
     f.pc += 1
 
