@@ -255,6 +255,14 @@ class StepBuilder:
                 fn, _ = comp.expr(ast)
                 prompt_expr = M.CExpr(raw, ast, fn, prompt.span)
         ex = self.text.expr
+        bind = _plain(spec.get("as"))
+        display_as = str(bind) if bind else "option"
+        display = None
+        if spec.get("display") is not None:
+            if kind not in ("one", "subset"):
+                self.err("E204", f"'display' names the options of a 'one' or 'subset' decision, not of a '{kind}' one",
+                         spec.key_span("display"), "remove it: this decision has no options to name")
+            display = ex(spec.get("display"), comp.sub_compiler(comp.scope.with_locals(comp.scope.locals | {display_as})))
         return M.DecisionSpec(
             player=ex(player_node, comp) if player_node is not None else None,
             kind=kind,
@@ -262,10 +270,12 @@ class StepBuilder:
             min=ex(spec.get("min"), comp),
             max=ex(spec.get("max"), comp),
             prompt=prompt_expr,
-            bind=_plain(spec.get("as")),
+            bind=bind,
             default=ex(spec.get("default"), comp),
             optional=bool(_plain(spec.get("optional"), False)),
             span=spec.span,
+            display=display,
+            display_as=display_as,
         )
 
     # ------------------------------------------------------------ triggers

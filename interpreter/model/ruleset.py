@@ -207,6 +207,8 @@ class DecisionSpec:
     default: Optional[CExpr]
     optional: bool
     span: Span
+    display: Optional[CExpr] = None  # the name a person sees for an option, with `display_as` bound to it
+    display_as: str = "option"
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,19 @@ class Decision:
     node: str = ""  # the step path that asks
     purpose: str = "choose"  # choose, sealed, stack, reroll
     optional: bool = False  # a 'number' that may also be passed (answered with None)
+    labels: list = field(default_factory=list)  # the name a person sees for each option ('display:'), or empty
 
     def describe_option(self, i: int) -> str:
-        return label(self.options[i])
+        return self.labels[i] if self.labels else label(self.options[i])
+
+    def label_of(self, value: Any) -> str:
+        """How a chosen value reads: its option's display name where the decision gives them."""
+        if self.labels:
+            if self.kind == "one" and value in self.options:
+                return self.labels[self.options.index(value)]
+            if self.kind == "subset" and isinstance(value, list):
+                return ", ".join(self.labels[self.options.index(v)] for v in value if v in self.options) or "nothing"
+        return label(value)
 
     def legal(self, wire: Any) -> Optional[str]:
         """None if the wire-form choice is legal, else what is wrong with it."""
@@ -89,7 +99,7 @@ class Decision:
     def to_json(self) -> dict:
         return {
             "player": self.player, "kind": self.kind, "prompt": self.prompt,
-            "options": [label(o) for o in self.options], "min": self.min, "max": self.max,
+            "options": [self.describe_option(i) for i in range(len(self.options))], "min": self.min, "max": self.max,
             "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
         }
 

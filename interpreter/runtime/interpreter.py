@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import RuleError
-from ..dsl.builtins import as_list, describe
+from ..dsl.builtins import as_list, describe, text_of
 from ..dsl import statements
 from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..values import Card, Player
@@ -399,9 +399,32 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
             d.max = min(d.max, len(opts))
             if d.min > d.max:
                 raise RuleError(f"{who} must choose at least {d.min} of {len(opts)} options", spec.span)
+    if spec.display is not None and d.options:
+        d.labels = display_names(g, spec, d.options)
     if spec.default is not None:
         d.default = _to_wire(d, spec.default.fn(g))
     return d
+
+
+def display_names(g, spec, options: list) -> list[str]:
+    """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
+    for the pass of an optional decision)."""
+    name, loc = spec.display_as, g.locals
+    saved = loc.get(name, _MISSING)
+    out = []
+    try:
+        for o in options:
+            if o is None:
+                out.append(label(None))
+                continue
+            loc[name] = o
+            out.append(text_of(spec.display.fn(g)))
+    finally:
+        if saved is _MISSING:
+            loc.pop(name, None)
+        else:
+            loc[name] = saved
+    return out
 
 
 def _to_wire(d: Decision, value: Any) -> Any:
@@ -435,7 +458,7 @@ def ask(g, d: Decision) -> Any:
     if wire is not _MISSING:
         value = d.value(wire)
         if d.purpose != "sealed" and value != [] and g.story:
-            g.say(f"{g.players[d.player]}: {d.prompt} -> {label(value)} (the only choice)")
+            g.say(f"{g.players[d.player]}: {d.prompt} -> {d.label_of(value)} (the only choice)")
         return value
     g.pending = d
     return _MISSING
