@@ -59,7 +59,10 @@ def attribute_problem(name: str, obj_type: str, scope: Scope, span: Span) -> Opt
         return Problem("E305", f"unknown attribute '{name}'", span, did_you_mean(name, scope.all_attributes()))
     allowed = attributes_of(obj_type, scope)
     if allowed is not None and name not in allowed:
-        return Problem("E303", f"a {obj_type} has no attribute '{name}'", span, did_you_mean(name, allowed))
+        shown = sorted(allowed)
+        listed = ", ".join(shown[:12]) + (", ..." if len(shown) > 12 else "")
+        return Problem("E303", f"a {obj_type} has no attribute '{name}'", span,
+                       did_you_mean(name, allowed) or f"a {obj_type} has: {listed}")
     return None
 
 
@@ -111,8 +114,13 @@ def want_number(t: str, span: Span) -> list[Problem]:
 def ordered_problem(op: str, t: str, span: Span) -> list[Problem]:
     """An ordering comparison ('<', '>=', ...) of something that has no order."""
     if t in ("player", "zone", "bool", "list", "row", "roll"):
-        return [Problem("E303", f"'{op}' compares numbers, this is a {t}", span)]
+        return [Problem("E303", f"'{op}' compares numbers, this is a {t}", span, _ORDER_HINTS.get(t))]
     return []
+
+
+_ORDER_HINTS = {"player": "players have no order: compare their seats (q.seat < p.seat) or a number they hold",
+             "zone": "compare how many cards they hold: z.size", "list": "compare their sizes: count(x)",
+             "roll": "compare the total: r.total"}
 
 
 def class_problem(n: A.IsClass, t: str, scope: Scope) -> list[Problem]:
@@ -200,3 +208,40 @@ def ranking_problem(n: A.Call) -> Optional[Problem]:
         return Problem("E304", f"{n.func}() needs a key: 'by:' followed by what to compare", n.span,
                        f"e.g. {example}")
     return None
+
+
+def choice_problem(n: A.Compare, scope: Scope) -> Optional[Problem]:
+    """An option compared (== or !=) with a text or number that is not one of its choices: always false (or true)."""
+    for opt, other in ((n.left, n.right), (n.right, n.left)):
+        if not isinstance(opt, A.Name) or opt.id in scope.locals:
+            continue
+        sym = scope.symbols.get(opt.id)
+        if sym is None or sym.kind != "const" or sym.detail != "option" or not sym.choices:
+            continue
+        if isinstance(other, A.Str) and other.is_plain:
+            value: Any = "".join(other.parts)  # type: ignore[arg-type]
+        elif isinstance(other, A.Num):
+            value = other.value
+        else:
+            return None
+        if value in sym.choices or str(value) in map(str, sym.choices):
+            return None
+        shown = ", ".join(map(str, sym.choices))
+        hint = did_you_mean(str(value), [str(c) for c in sym.choices])
+        return Problem("E324", f"'{value}' is not a choice of option '{opt.id}', so this is always "
+                               f"{'false' if n.op == '==' else 'true'}", other.span,
+                       (hint + "; " if hint else "") + f"its choices: {shown}")
+    return None
+
+
+def addition_problem(lt: str, rt: str, span: Span) -> list[Problem]:
+    """'+' of text and a number, or of a list and something that is not a list: it fails whenever it runs."""
+    pair = {lt, rt}
+    if pair == {"str", "number"}:
+        return [Problem("E303", "'+' of a text and a number", span,
+                        "put the number in the text with a template ('{n} coins'), or make it text with str(n)")]
+    if "list" in pair and pair & {"str", "number", "bool"}:
+        other = (pair - {"list"}).pop()
+        return [Problem("E303", f"'+' of a list and a {'text' if other == 'str' else other}", span,
+                        "put the item in a list to add it: LIST + [ITEM] (or 'LIST += ITEM' as a statement)")]
+    return []

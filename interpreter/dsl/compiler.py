@@ -11,6 +11,7 @@ generated Python (hotcode.py, codegen.py).
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from typing import Any, Optional
 
 from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error
@@ -128,6 +129,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         if problem is not None:
             self.report(*problem)
             return _fail(problem.message, n.span), "any"
+        mark_used(name)
         if sym.kind == "var":
             return (lambda ctx: ctx.vars[name]), sym.type
         if sym.kind == "const" and sym.value is _RUNTIME_PLAYERS:
@@ -145,6 +147,8 @@ class Compiler(ListsMixin, OperatorsMixin):
         if problem is not None:
             self.report(*problem)
             return _fail(problem.message, n.span), "any"
+        if name in sc.player_zones:
+            mark_used(name)
         getter = make_getattr(name, sc)
         span = n.span
 
@@ -212,6 +216,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns], **{k: f(ctx) for k, f in kw_fns.items()})), b.returns
 
     def _user_call(self, n: A.Call, fd: FunctionDef):
+        mark_used(fd.name)
         problems, fatal = user_call_problems(n, fd)
         self.check(problems)
         if fatal:
@@ -285,9 +290,27 @@ _INSIDE = object()
 
 class _CompileState(threading.local):
     made: Any = None  # per thread: a game may make its hot expressions while another thread loads a ruleset
+    used: Any = None  # while a ruleset loads (see `recording`): the game names its expressions read
 
 
 _STATE = _CompileState()
+
+
+@contextmanager
+def recording():
+    """Collect the game names (parameters, options, zones, tables, functions, ...) that the expressions compiled
+    inside read, so that a ruleset can be told which of its declarations nothing uses."""
+    saved, _STATE.used = _STATE.used, set()
+    try:
+        yield _STATE.used
+    finally:
+        _STATE.used = saved
+
+
+def mark_used(name: str) -> None:
+    used = _STATE.used
+    if used is not None:
+        used.add(name)
 
 
 def record(node: A.Expr, scope: "Scope") -> dict:

@@ -19,6 +19,7 @@ class Symbol:
     value: Any = None
     type: str = "any"
     detail: Any = None  # for a family: 'dynamic' or the keys
+    choices: tuple = ()  # for an option: the values it can have
 
 
 _KIND_WORDS = {"var": "variable", "const": "constant", "player_zone": "zone per player", "family": "zone family"}

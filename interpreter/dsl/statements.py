@@ -11,7 +11,7 @@ from ..values import Card, Player
 from . import ast as A
 from .builtins import REGISTRY, describe
 from .guards import MAX_INT, bounded, nested
-from .compiler import Compiler
+from .compiler import Compiler, mark_used
 from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
 from .scope import Fn, Scope, kind_word
 
@@ -432,6 +432,7 @@ class StatementCompiler(Compiler):
             self.report("E301", f"unknown modifier '{name}'", span, did_you_mean(name, mods) or "declare it under 'modifiers:'")
 
     def _s_CreateZone(self, n: A.CreateZone):
+        mark_used(n.family)
         sym = self.scope.symbols.get(n.family)
         if sym is None or sym.kind != "family" or sym.detail != "dynamic":
             fams = [k for k, s in self.scope.symbols.items() if s.kind == "family" and s.detail == "dynamic"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
-from ..dsl.compiler import Compiler
+from ..checks.unused import check_unused
+from ..dsl.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
@@ -64,7 +65,8 @@ class Builder:
         params = self._parameters(declare)
         options = self._options(declare)
         consts = {k: Symbol("const", v.value, _type_of(v.value), "parameter") for k, v in params.items()}
-        consts.update({k: Symbol("const", v.value, _type_of(v.value), "option") for k, v in options.items()})
+        consts.update({k: Symbol("const", v.value, _type_of(v.value), "option", tuple(v.choices or ()))
+                       for k, v in options.items()})
         tables = self._tables(declare, consts)
         consts.update({k: Symbol("table", _table_value(t), "table") for k, t in tables.items()})
         cards = self._cards(consts)
@@ -444,9 +446,12 @@ def scope_for(rs: M.Ruleset) -> Scope:
 
 def build_ruleset(root: YMap, path: str, overrides: Mapping[str, Any], limits: Limits):
     b = Builder(root, path, overrides, limits)
-    try:
-        model = b.build()
-    except DiagnosticError as exc:
-        b.diags.append(exc.diagnostic)
-        model = None
+    with recording() as used:
+        try:
+            model = b.build()
+        except DiagnosticError as exc:
+            b.diags.append(exc.diagnostic)
+            model = None
+    if model is not None and not any(d.is_error for d in b.diags):
+        b.diags.extend(check_unused(model, used))
     return model, b.diags
