@@ -406,6 +406,17 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
     return d
 
 
+def _shown(g, f, step, p, value) -> str:
+    """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
+    spec = step.decision
+    if spec is None or spec.display is None or value is None:
+        return label(value)
+    f.locals[step.var] = p  # the display may read the player (e.g. their hand)
+    if isinstance(value, list):
+        return ", ".join(display_names(g, spec, value)) or "nothing"
+    return display_names(g, spec, [value])[0]
+
+
 def display_names(g, spec, options: list) -> list[str]:
     """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
     for the pass of an optional decision)."""
@@ -499,7 +510,8 @@ def h_sealed(g, f, ins) -> None:
     del f.locals[key]
     if step.bind:
         f.locals[step.bind] = choices
-    g.say("Revealed: " + ", ".join(f"{p}: {label(v)}" for p, v in choices.items()))
+    if g.story:
+        g.say("Revealed: " + ", ".join(f"{p}: {_shown(g, f, step, p, v)}" for p, v in choices.items()))
     g._emit("revealed", {"choices": choices})
     f.pc += 1
 
