@@ -470,36 +470,14 @@ class Generator:
         self.emit(f"{out} = []")
 
         var = n.var
-        saved_bound, saved_locals = dict(self.bound), set(self.locals)
-        self.bound[var] = item
-        self.locals.add(var)
-        fallbacks = self.fallbacks
-        body: list[str] = []
-        try:
-            with self.apart(body):
-                if n.condition is not None:
-                    self.test(n.condition, "continue")
-                value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
-                self.emit(f"{out}.append({value})")
-        finally:
-            self.bound, self.locals = saved_bound, saved_locals
 
-        if self.fallbacks == fallbacks:
-            with self.block(f"for {item} in {items}:"):
-                self.splice(body)
-        else:
-            self.reads_locals = True
-            key, saved = self.const(var), self.temp()
-            self.emit(f"{saved} = _L.get({key}, _MISSING)")
-            with self.block("try:"):
-                with self.block(f"for {item} in {items}:"):
-                    self.emit(f"_L[{key}] = {item}")
-                    self.splice(body)
-            with self.block("finally:"):
-                with self.block(f"if {saved} is _MISSING:"):
-                    self.emit(f"_L.pop({key}, None)")
-                with self.block("else:"):
-                    self.emit(f"_L[{key}] = {saved}")
+        def body() -> None:
+            if n.condition is not None:
+                self.test(n.condition, "continue")
+            value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
+            self.emit(f"{out}.append({value})")
+
+        self._loop_over(var, items, item, body)
         if self.type_of(n.element) in MAY_HOLD_CONTAINERS:
             with self.block(f"if not _CONTAINERS.isdisjoint(map(type, {out})):"):
                 self.emit(f"_nested({out}, {span})")
