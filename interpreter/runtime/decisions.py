@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..dsl.builtins import text_of
 from ..values import Card, Player
 
 
@@ -114,3 +115,38 @@ def label(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(label(v) for v in value) or "nothing"
     return str(value)
+
+
+def shown(g, f, step, p, value) -> str:
+    """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
+    spec = step.decision
+    if spec is None or spec.display is None or value is None:
+        return label(value)
+    f.locals[step.var] = p  # the display may read the player (e.g. their hand)
+    if isinstance(value, list):
+        return ", ".join(display_names(g, spec, value)) or "nothing"
+    return display_names(g, spec, [value])[0]
+
+
+def display_names(g, spec, options: list) -> list[str]:
+    """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
+    for the pass of an optional decision)."""
+    name, loc = spec.display_as, g.locals
+    saved = loc.get(name, _UNSET)
+    out = []
+    try:
+        for o in options:
+            if o is None:
+                out.append(label(None))
+                continue
+            loc[name] = o
+            out.append(text_of(spec.display.fn(g)))
+    finally:
+        if saved is _UNSET:
+            loc.pop(name, None)
+        else:
+            loc[name] = saved
+    return out
+
+
+_UNSET = object()

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import RuleError
-from ..dsl.builtins import as_list, describe, text_of
+from ..dsl.builtins import as_list, describe
 from ..dsl import statements
 from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..values import Card, Player
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
-from .decisions import Decision, label
+from .decisions import Decision, display_names, label, shown
 
 ANSWER = "__answer"
 _MISSING = object()
@@ -406,38 +406,6 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
     return d
 
 
-def _shown(g, f, step, p, value) -> str:
-    """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
-    spec = step.decision
-    if spec is None or spec.display is None or value is None:
-        return label(value)
-    f.locals[step.var] = p  # the display may read the player (e.g. their hand)
-    if isinstance(value, list):
-        return ", ".join(display_names(g, spec, value)) or "nothing"
-    return display_names(g, spec, [value])[0]
-
-
-def display_names(g, spec, options: list) -> list[str]:
-    """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
-    for the pass of an optional decision)."""
-    name, loc = spec.display_as, g.locals
-    saved = loc.get(name, _MISSING)
-    out = []
-    try:
-        for o in options:
-            if o is None:
-                out.append(label(None))
-                continue
-            loc[name] = o
-            out.append(text_of(spec.display.fn(g)))
-    finally:
-        if saved is _MISSING:
-            loc.pop(name, None)
-        else:
-            loc[name] = saved
-    return out
-
-
 def _to_wire(d: Decision, value: Any) -> Any:
     if d.kind in ("yesno", "number"):
         return value
@@ -511,7 +479,7 @@ def h_sealed(g, f, ins) -> None:
     if step.bind:
         f.locals[step.bind] = choices
     if g.story:
-        g.say("Revealed: " + ", ".join(f"{p}: {_shown(g, f, step, p, v)}" for p, v in choices.items()))
+        g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()))
     g._emit("revealed", {"choices": choices})
     f.pc += 1
 
