@@ -108,17 +108,21 @@ class _Builder:
         if isinstance(s, M.ActionStep):
             kind = "action"
             calls = [st.ast for st in s.stmts if isinstance(st.ast, A.CallSeq)]
-            ends = [st.ast for st in s.stmts if isinstance(st.ast, (A.End, A.Break, A.Continue))]
+            ends = [st.ast for st in s.stmts if isinstance(st.ast, (A.End, A.Return, A.Break, A.Continue))]
+            said = {id(st.ast): st.text for st in s.stmts}
             if len(s.stmts) == 1 and calls:
                 kind = "call"
             self.g.add(Node(nid, seq.id, kind, _label(s, "; ".join(st.text for st in s.stmts)), s.source, s))
             for t in tails:
                 self._edge(t, nid)
             for c in calls:
-                self._edge(nid, f"{c.sequence}/start", "call")
+                self._edge(nid, f"{c.sequence}/start", "call", f"as {c.bind}" if c.bind else "")
             for e in ends:
                 if isinstance(e, A.End):
                     self._edge(nid, f"{seq.id}/end", "end", f"end {e.kind}")
+                    return []
+                if isinstance(e, A.Return):  # the edge says the result: 'return VALUE'
+                    self._edge(nid, f"{seq.id}/end", "end", said[id(e)] if e.value else "end sequence")
                     return []
                 if isinstance(e, A.Break):
                     self.loop_exits.append((e.loop, nid))
@@ -133,7 +137,7 @@ class _Builder:
             self.g.add(Node(nid, seq.id, "call", _label(s, f"call {s.sequence}"), s.source, s))
             for t in tails:
                 self._edge(t, nid)
-            self._edge(nid, f"{s.sequence}/start", "call")
+            self._edge(nid, f"{s.sequence}/start", "call", f"as {s.bind}" if s.bind else "")
             return [nid]
         if isinstance(s, M.IfStep):
             self.g.add(Node(nid, seq.id, "condition", _label(s, s.cond.text if s.cond else "?"), s.source, s))

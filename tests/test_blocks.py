@@ -10,6 +10,7 @@ every decision. A small ruleset walks each kind of loop, break and continue, and
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import RuleError
@@ -236,3 +237,14 @@ def test_a_stretch_without_a_loop_waits_longer_for_its_function(monkeypatch):
         made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
         assert made and any("while" in src for src in made)
         assert any("while" not in src for src in made) == expect_straight
+
+
+@pytest.mark.parametrize("case", ["ranking", "sequence_result", "display_names"])
+def test_rankings_results_and_display_names_are_the_same_with_and_without_generated_steps(case, monkeypatch):
+    """sorted/highest/lowest by a key, 'return VALUE' bound by 'as', decisions with display names (issue 15)."""
+    path = str(Path(__file__).parent / "cases" / "constructs" / case / "ruleset.yaml")
+    rs_on, rs_off = _load(path), _load(path)
+    for seed in range(6):
+        assert _play(rs_on, seed, True, monkeypatch, True) == _play(rs_off, seed, False, monkeypatch, True), seed
+    if case != "display_names":  # its steps are decisions, with nothing to generate between them
+        assert _generated(rs_on) > 0

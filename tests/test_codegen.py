@@ -179,6 +179,12 @@ ERRORS = [
     # a ruleset function written inline in its caller: an error inside its body, calls inside calls
     "sale_price('a')", "sale_price(sale_price(sale_price(1)))", "[sale_price(x) for x in [1, 'b']]",
     "sale_price(p)", "sale_price(1) + sale_price(best)",
+    # ranking: keys worked out per item with the item's name bound, ties kept in order, errors of mixed keys
+    "sorted(q in players, by: q.score)", "sorted(q in players, by: -q.seat, descending: true)",
+    "highest(q in players, by: q.seat % 2)", "lowest(c in p.hand, by: c.value)", "highest(x in [], by: x)",
+    "sorted(x in [1, 'a'], by: x)", "highest(x in [none, 1], by: x)", "sorted(x in 5, by: x)",
+    "[highest(y in 1..x, by: -y) for x in 1..3]", "sorted(x in 1..4, by: sale_price(x) % 3, descending: x > 0)",
+    "lowest(q in players, by: best.score)", "sorted(c in p.hand, by: c.value)[0]",
 ]
 
 

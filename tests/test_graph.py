@@ -33,3 +33,16 @@ def test_if_has_yes_and_no_and_loops_come_back():
 def test_dml_trigger_edge():
     g = build_graph(load_ruleset("dml").ruleset)
     assert any(e.kind == "trigger" and e.dst == "foreign_merchant/start" for e in g.edges)
+
+
+def test_results_of_sequences_label_their_edges():
+    """'return VALUE' ends its sequence on an edge that says the value; a call that binds the result says its name."""
+    from pathlib import Path
+    path = Path(__file__).parent / "cases" / "constructs" / "sequence_result" / "ruleset.yaml"
+    g = build_graph(load_ruleset(str(path)).ruleset)
+    returns = sorted(e.label for e in g.edges if e.kind == "end" and e.dst == "challenge/end")
+    assert returns == ["return 'caught'", "return 'let go'"]
+    assert [e.label for e in g.edges if e.kind == "end" and e.dst == "twice/end"] == ["return n * 2"]
+    calls = {(e.dst, e.label) for e in g.edges if e.kind == "call"}
+    assert {("challenge/start", "as outcome"), ("challenge/start", "as again"), ("twice/start", "as six"),
+            ("quiet/start", "as nothing")} <= calls

@@ -32,6 +32,7 @@ EXPRESSIONS = [
     "a + b - c", "a * b // c % d / e", "1 .. (n)", "a == b", "(a) != (b)", "a < b", "x in [1, 2]",
     "x not in (y)", "c is card", "(c) is not card", "a and b or c and not d",
     "a if b else c", "(a) if (b) else (c) if d else e", "'{x + 1} and {f(y)}'", "  spaced  +  out  ",
+    "sorted(q in players, by: q.score, descending: true)", "highest((c) in (p.hand), by: (c.value))",
 ]
 
 STATEMENTS = [
@@ -43,6 +44,7 @@ STATEMENTS = [
     "add modifier m until end of turn", "add modifier m to p value (2) until end of round",
     "remove modifier m", "remove modifier m from (p)", "create zone in z", "create zone in z as q",
     "tally n", "tally n by (k) value 3", "pass", "pass;", "x += 1; set y = 2 ; log y;",
+    "call s as r", "call s with a: (1) as r", "return", "return (x + 1)", "return [q for q in players]",
 ]
 
 

@@ -6,7 +6,7 @@ import select
 import sys
 from typing import IO, Any, Optional
 
-from ..runtime.decisions import Decision, label
+from ..runtime.decisions import Decision
 
 MAX_LINE = 1000
 
@@ -42,8 +42,8 @@ class HumanAgent:
             w("  you: " + ", ".join(f"{k} {v}" for k, v in mine.items()) + "\n")
         w(f"{d.prompt or 'Choose'}\n")
         if d.kind in ("one", "subset"):
-            for i, o in enumerate(d.options):
-                w(f"  {i + 1}) {label(o)}\n")
+            for i in range(len(d.options)):
+                w(f"  {i + 1}) {d.describe_option(i)}\n")
         if d.kind == "subset":
             w(f"Enter {d.min} to {d.max} numbers separated by spaces (empty for none).\n")
         elif d.kind == "number":

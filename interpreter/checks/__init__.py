@@ -9,6 +9,7 @@ from ..dsl import ast as A
 from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
 from .flow import check_flow
+from .results import check_results
 
 Check = Callable[[M.Ruleset], Iterable[Diagnostic]]
 
@@ -136,7 +137,8 @@ def _calls_in(steps) -> Iterable[str]:
             yield from _calls_in(body)
 
 
-CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow)
+CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,
+                             check_results)
 
 
 def run_checks(rs: M.Ruleset, checks: Iterable[Check] = CHECKS) -> list[Diagnostic]:

@@ -8,7 +8,7 @@ from ..diagnostics import Diagnostic, error, warning
 from ..dsl import ast as A
 from ..model import ruleset as M
 
-_TERMINAL = (A.End, A.Break, A.Continue)
+_TERMINAL = (A.End, A.Return, A.Break, A.Continue)
 
 
 def _terminates(step: M.Step) -> bool:
@@ -71,7 +71,7 @@ def _enders(rs: M.Ruleset) -> set[str]:
 
 def _has_exit(loop: M.LoopStep, enders: set[str] | None = None) -> bool:
     for st, nested in _statements(loop.body):
-        if isinstance(st, A.End):
+        if isinstance(st, (A.End, A.Return)):
             return True
         if isinstance(st, A.CallSeq) and (enders is None or st.sequence in enders):
             return True  # the called sequence may end a turn, a stage or the game

@@ -220,6 +220,7 @@ class CallSeq(Stmt):
     sequence: str
     sequence_span: Span
     kwargs: tuple[Keyword, ...]
+    bind: str | None = None  # 'call SEQ ... as NAME': the local name given the sequence's result
 
 
 @dataclass(frozen=True)
@@ -276,3 +277,10 @@ class Tally(Stmt):
 @dataclass(frozen=True)
 class Pass(Stmt):
     pass
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    """Leave the sequence; with a value, the result that a 'call ... as NAME' binds (none without one)."""
+
+    value: Expr | None

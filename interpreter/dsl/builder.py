@@ -326,9 +326,13 @@ class AstBuilder(threading.local):
         return self._stmt(lambda s: A.End(s, str(kind), self._tspan(kind)), kw, kind)
 
     def call_stmt(self, c) -> Built:
-        kw, seq, kwargs = c
-        return self._stmt(lambda s: A.CallSeq(s, str(seq), self._tspan(seq), kwargs[0] if kwargs else ()),
-                          kw, seq, kwargs)
+        kw, seq, kwargs, bind = c
+        return self._stmt(lambda s: A.CallSeq(s, str(seq), self._tspan(seq), kwargs[0] if kwargs else (),
+                                              bind[0] if bind else None), kw, seq, kwargs, bind)
+
+    def return_stmt(self, c) -> Built:
+        kw, value = c
+        return self._stmt(lambda s: A.Return(s, value[0] if value else None), kw, value)
 
     def emit_stmt(self, c) -> Built:
         kw, event, kwargs = c

@@ -232,13 +232,24 @@ def _keys(ctx, span, t):
     raise RuleError(f"keys needs a table or a zone family, got {describe(t)}", span)
 
 
-@builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order).", "sorted(bids)")
+@builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order); sorted(p in players, by: p.score) "
+         "orders by a key, ties keeping their order; descending: true puts the largest first.", "sorted(bids)",
+         kwargs=("by", "descending"))
 def _sorted(ctx, span, x):
     items = as_list(ctx, x, span)
     n = len(items)
     if n >= 16:  # about n log n comparisons, each of which may compare nested values
         scanned(ctx, (size_of(items, span) if type(items) is list else n) * n.bit_length(), span)
     return _ordered(sorted, items, span, "sorted")
+
+
+def _ranked_only(ctx, span, *args, **kwargs):  # pragma: no cover - the compiler compiles these calls itself
+    raise RuleError("highest() and lowest() name their items: highest(p in players, by: p.score)", span)
+
+
+for _name, _doc in (("highest", "The item with the largest key, the first of them on a tie; none for no items."),
+                    ("lowest", "The item with the smallest key, the first of them on a tie; none for no items.")):
+    REGISTRY[_name] = Builtin(_name, _ranked_only, 1, 1, ("by",), "any", _doc, f"{_name}(p in players, by: p.score)")
 
 
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")

@@ -59,7 +59,10 @@ def attribute_problem(name: str, obj_type: str, scope: Scope, span: Span) -> Opt
         return Problem("E305", f"unknown attribute '{name}'", span, did_you_mean(name, scope.all_attributes()))
     allowed = attributes_of(obj_type, scope)
     if allowed is not None and name not in allowed:
-        return Problem("E303", f"a {obj_type} has no attribute '{name}'", span, did_you_mean(name, allowed))
+        shown = sorted(allowed)
+        listed = ", ".join(shown[:12]) + (", ..." if len(shown) > 12 else "")
+        return Problem("E303", f"a {obj_type} has no attribute '{name}'", span,
+                       did_you_mean(name, allowed) or f"a {obj_type} has: {listed}")
     return None
 
 
@@ -111,8 +114,13 @@ def want_number(t: str, span: Span) -> list[Problem]:
 def ordered_problem(op: str, t: str, span: Span) -> list[Problem]:
     """An ordering comparison ('<', '>=', ...) of something that has no order."""
     if t in ("player", "zone", "bool", "list", "row", "roll"):
-        return [Problem("E303", f"'{op}' compares numbers, this is a {t}", span)]
+        return [Problem("E303", f"'{op}' compares numbers, this is a {t}", span, _ORDER_HINTS.get(t))]
     return []
+
+
+_ORDER_HINTS = {"player": "players have no order: compare their seats (q.seat < p.seat) or a number they hold",
+             "zone": "compare how many cards they hold: z.size", "list": "compare their sizes: count(x)",
+             "roll": "compare the total: r.total"}
 
 
 def class_problem(n: A.IsClass, t: str, scope: Scope) -> list[Problem]:
@@ -124,3 +132,116 @@ def class_problem(n: A.IsClass, t: str, scope: Scope) -> list[Problem]:
     if t not in ("card", "any", "none"):
         out.append(Problem("E303", f"'is' tests the class of a card, this is a {t}", n.obj.span))
     return out
+
+
+_PLAYER_LISTS = ("winners", "seat_order")  # built-ins that give a list of players
+_SAME_ITEMS = ("sorted", "reversed", "unique", "shuffled")  # built-ins that give the items of their argument
+
+
+def element_type(node: A.Expr, t: str, scope: Scope) -> str:
+    """The coarse type of the items of `node` (of coarse type `t`) where it can be told from the expression:
+    the players (`players`, `winners()`, `seat_order(p)`), the cards of a zone, the zones of a family, numbers of
+    a range; "any" otherwise. A comprehension's or a ranking's name gets this type, so that `p.total` in
+    `[p.total for p in winners()]` is found to be an attribute no player has."""
+    if t == "zone":
+        return "card"
+    if t == "family":
+        return "zone"
+    if isinstance(node, A.Range):
+        return "number"
+    if isinstance(node, A.Name):
+        if node.id in scope.locals:
+            return "any"
+        sym = scope.symbols.get(node.id)
+        if sym is None:
+            return "any"
+        if node.id == "players" and sym.type == "list" and sym.kind == "const":
+            return "player"
+        if node.id == "cards" and sym.kind == "const":
+            return "card"
+        return {"zone": "card", "family": "zone"}.get(sym.kind, "any")
+    if isinstance(node, A.Attr):
+        if node.name == "cards" or (node.name in scope.player_zones and node.name not in scope.player_vars):
+            return "card"
+        return "any"
+    if isinstance(node, A.Call) and node.func not in scope.functions:
+        if node.func in _PLAYER_LISTS:
+            return "player"
+        if node.func == "cards":
+            return "card"
+        if node.func in _SAME_ITEMS and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, A.Compare) and arg.op == "in" and isinstance(arg.left, A.Name):
+                arg = arg.right  # sorted(p in players, by: ...)
+            return element_type(arg, "any", scope)
+        return "any"
+    if isinstance(node, A.Comprehension) and isinstance(node.element, A.Name) and node.element.id == node.var:
+        return element_type(node.iterable, "any", scope)
+    return "any"
+
+
+def binds_items(n: A.Call) -> bool:
+    """The call names its items, as sorted(p in players, by: p.score) does."""
+    return len(n.args) == 1 and isinstance(n.args[0], A.Compare) and n.args[0].op == "in" \
+        and isinstance(n.args[0].left, A.Name)
+
+
+def ranking_problem(n: A.Call) -> Optional[Problem]:
+    """sorted/highest/lowest written in a way that has no item name for its key, or with arguments they lack."""
+    binding = binds_items(n)
+    names = [kw.name for kw in n.kwargs]
+    example = f"{n.func}(p in players, by: p.score)"
+    if n.func != "sorted" and not binding:
+        return Problem("E304", f"{n.func}() takes the items as 'NAME in ITEMS' and a key 'by:'", n.span,
+                       f"e.g. {example}")
+    if n.func == "sorted" and not binding and names:
+        return Problem("E304", "sorted() with 'by:' names each item: sorted(NAME in ITEMS, by: KEY)", n.span,
+                       f"e.g. {example}")
+    for kw in n.kwargs:
+        allowed = ("by", "descending") if n.func == "sorted" else ("by",)
+        if kw.name not in allowed:
+            return Problem("E304", f"{n.func}() has no argument named '{kw.name}'", kw.span,
+                           f"it accepts: {', '.join(allowed)}")
+    if len(set(names)) != len(names):
+        return Problem("E304", f"{n.func}() is given the same argument twice", n.span)
+    if binding and "by" not in names:
+        return Problem("E304", f"{n.func}() needs a key: 'by:' followed by what to compare", n.span,
+                       f"e.g. {example}")
+    return None
+
+
+def choice_problem(n: A.Compare, scope: Scope) -> Optional[Problem]:
+    """An option compared (== or !=) with a text or number that is not one of its choices: always false (or true)."""
+    for opt, other in ((n.left, n.right), (n.right, n.left)):
+        if not isinstance(opt, A.Name) or opt.id in scope.locals:
+            continue
+        sym = scope.symbols.get(opt.id)
+        if sym is None or sym.kind != "const" or sym.detail != "option" or not sym.choices:
+            continue
+        if isinstance(other, A.Str) and other.is_plain:
+            value: Any = "".join(other.parts)  # type: ignore[arg-type]
+        elif isinstance(other, A.Num):
+            value = other.value
+        else:
+            return None
+        if value in sym.choices or str(value) in map(str, sym.choices):
+            return None
+        shown = ", ".join(map(str, sym.choices))
+        hint = did_you_mean(str(value), [str(c) for c in sym.choices])
+        return Problem("E324", f"'{value}' is not a choice of option '{opt.id}', so this is always "
+                               f"{'false' if n.op == '==' else 'true'}", other.span,
+                       (hint + "; " if hint else "") + f"its choices: {shown}")
+    return None
+
+
+def addition_problem(lt: str, rt: str, span: Span) -> list[Problem]:
+    """'+' of text and a number, or of a list and something that is not a list: it fails whenever it runs."""
+    pair = {lt, rt}
+    if pair == {"str", "number"}:
+        return [Problem("E303", "'+' of a text and a number", span,
+                        "put the number in the text with a template ('{n} coins'), or make it text with str(n)")]
+    if "list" in pair and pair & {"str", "number", "bool"}:
+        other = (pair - {"list"}).pop()
+        return [Problem("E303", f"'+' of a list and a {'text' if other == 'str' else other}", span,
+                        "put the item in a list to add it: LIST + [ITEM] (or 'LIST += ITEM' as a statement)")]
+    return []

@@ -23,8 +23,9 @@ from . import ast as A
 from .builtins import REGISTRY, as_list
 from .ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, make_getattr,
-    member_error, negate_error, range_error, run_with_params, text_of, unset_error,
+    member_error, negate_error, range_error, rank, run_with_params, text_of, unset_error, RANKINGS,
 )
+from .checking import binds_items
 from .scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
 from .guards import (
     _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scalar, scanned,
@@ -346,6 +347,8 @@ class Generator:
         fd = self.scope.functions.get(n.func)
         if fd is not None:
             return self._user_call(n, fd)
+        if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
+            return self._ranking(n)
         b = REGISTRY[n.func]
         names = [kw.name for kw in n.kwargs]
         if len(set(names)) != len(names):
@@ -408,6 +411,54 @@ class Generator:
         self.temps, self.nodes = sub.temps, sub.nodes
         return result
 
+    def _ranking(self, n: A.Call) -> str:
+        """As compile_lists.ListsMixin._ranking: the items, then each item's key with the item's name bound (a Python
+        local, also written to ctx.locals when a closure inside reads it there), then the order of the keys."""
+        binding = n.args[0]
+        got = self.expr(binding.right)
+        span = self.const(binding.right.span)
+        items, keys, item = self.temp(), self.temp(), self.temp()
+        self.emit(f"{items} = list(ctx.zone_cards({got})) if type({got}) is _ZoneRef else list(_as_list(ctx, {got}, {span}))")
+        self.emit(f"_charge(ctx, len({items}), {span})")
+        self.emit(f"{keys} = []")
+        by = next(kw.value for kw in n.kwargs if kw.name == "by")
+        self._loop_over(binding.left.id, items, item, lambda: self.emit(f"{keys}.append({self.expr(by)})"))
+        desc = next((kw.value for kw in n.kwargs if kw.name == "descending"), None)
+        flag = self.expr(desc) if desc is not None else self.const(False)
+        out = self.temp()
+        self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)})")
+        return out
+
+    def _loop_over(self, var: str, items: str, item: str, write_body: Callable) -> None:
+        """Write `for item in items:` with the ruleset's name `var` bound to the item while `write_body()` writes the
+        body; the name is also put in ctx.locals (and the old value back after) when a closure inside reads it."""
+        saved_bound, saved_locals = dict(self.bound), set(self.locals)
+        self.bound[var] = item
+        self.locals.add(var)
+        fallbacks = self.fallbacks
+        body: list[str] = []
+        try:
+            with self.apart(body):
+                write_body()
+        finally:
+            self.bound, self.locals = saved_bound, saved_locals
+        if self.fallbacks == fallbacks:
+            with self.block(f"for {item} in {items}:"):
+                self.splice(body)
+            return
+        self.reads_locals = True
+        key, saved = self.const(var), self.temp()
+        self.emit(f"{saved} = _L.get({key}, _MISSING)")
+        with self.block("try:"):
+            with self.block(f"for {item} in {items}:"):
+                self.emit(f"_L[{key}] = {item}")
+                self.splice(body)
+        with self.block("finally:"):
+            with self.block(f"if {saved} is _MISSING:"):
+                self.emit(f"_L.pop({key}, None)")
+            with self.block("else:"):
+                self.emit(f"_L[{key}] = {saved}")
+
     def _g_ListLit(self, n: A.ListLit) -> str:
         items = [self.expr(i) for i in n.items]
         out = self.temp()
@@ -429,36 +480,14 @@ class Generator:
         self.emit(f"{out} = []")
 
         var = n.var
-        saved_bound, saved_locals = dict(self.bound), set(self.locals)
-        self.bound[var] = item
-        self.locals.add(var)
-        fallbacks = self.fallbacks
-        body: list[str] = []
-        try:
-            with self.apart(body):
-                if n.condition is not None:
-                    self.test(n.condition, "continue")
-                value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
-                self.emit(f"{out}.append({value})")
-        finally:
-            self.bound, self.locals = saved_bound, saved_locals
 
-        if self.fallbacks == fallbacks:
-            with self.block(f"for {item} in {items}:"):
-                self.splice(body)
-        else:
-            self.reads_locals = True
-            key, saved = self.const(var), self.temp()
-            self.emit(f"{saved} = _L.get({key}, _MISSING)")
-            with self.block("try:"):
-                with self.block(f"for {item} in {items}:"):
-                    self.emit(f"_L[{key}] = {item}")
-                    self.splice(body)
-            with self.block("finally:"):
-                with self.block(f"if {saved} is _MISSING:"):
-                    self.emit(f"_L.pop({key}, None)")
-                with self.block("else:"):
-                    self.emit(f"_L[{key}] = {saved}")
+        def body() -> None:
+            if n.condition is not None:
+                self.test(n.condition, "continue")
+            value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
+            self.emit(f"{out}.append({value})")
+
+        self._loop_over(var, items, item, body)
         same = isinstance(n.element, A.Name) and n.element.id == var
         if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
             self.emit(f"_nested({out}, {span})")

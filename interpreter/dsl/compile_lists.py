@@ -6,8 +6,8 @@ from ..values import Card, ZoneRef
 from . import ast as A
 from .builtins import REGISTRY, as_list
 from .guards import charge, nested, scalar
-from .checking import want_number
-from .ops import _MISSING, MAX_RANGE, range_error
+from .checking import element_type, ranking_problem, want_number
+from .ops import _MISSING, MAX_RANGE, range_error, rank
 
 
 class ListsMixin:
@@ -28,8 +28,8 @@ class ListsMixin:
         return fn, "list"
 
     def _e_Comprehension(self, n: A.Comprehension):
-        iter_fn, _ = self.expr(n.iterable)
-        inner = self.sub_compiler(self.scope.with_locals(self.scope.locals | {n.var}))
+        iter_fn, iter_t = self.expr(n.iterable)
+        inner = self.sub_compiler(self.scope.with_typed_local(n.var, element_type(n.iterable, iter_t, self.scope)))
         elem_fn, elem_type = inner.expr(n.element)
         cond_fn = inner.expr(n.condition)[0] if n.condition is not None else None
         var = n.var
@@ -117,6 +117,45 @@ class ListsMixin:
             return out
 
         return fn, "list"
+
+    def _ranking(self, n: A.Call):
+        """sorted(NAME in ITEMS, by: KEY[, descending: COND]), highest(...) and lowest(...): the key is worked out
+        for each item in order with NAME bound to it, then the items are ordered by their keys (ties keep their
+        order). Returns the closure and its coarse type."""
+        from .compiler import _fail  # noqa: PLC0415 - compiler imports this module
+        problem = ranking_problem(n)
+        if problem is not None:
+            self.report(*problem)
+            return _fail(problem.message, n.span), "any"
+        binding = n.args[0]
+        var = binding.left.id
+        iter_fn, iter_t = self.expr(binding.right)
+        item_t = element_type(binding.right, iter_t, self.scope)
+        inner = self.sub_compiler(self.scope.with_typed_local(var, item_t))
+        kws = {kw.name: kw.value for kw in n.kwargs}
+        key_fn = inner.expr(kws["by"])[0]
+        desc_fn = self.expr(kws["descending"])[0] if "descending" in kws else None
+        kind, span = n.func, binding.right.span
+
+        def fn(ctx):
+            got = iter_fn(ctx)
+            items = list(ctx.zone_cards(got)) if type(got) is ZoneRef else list(as_list(ctx, got, span))
+            charge(ctx, len(items), span)
+            loc = ctx.locals
+            saved = loc.get(var, _MISSING)
+            keys = []
+            try:
+                for item in items:
+                    loc[var] = item
+                    keys.append(key_fn(ctx))
+            finally:
+                if saved is _MISSING:
+                    loc.pop(var, None)
+                else:
+                    loc[var] = saved
+            return rank(kind, items, keys, desc_fn(ctx) if desc_fn is not None else False, n.span)
+
+        return fn, ("list" if kind == "sorted" else item_t)
 
     def _e_Range(self, n: A.Range):
         lf, lt = self.expr(n.low)

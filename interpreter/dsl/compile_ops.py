@@ -11,7 +11,7 @@ from . import ast as A
 from .guards import MAX_INT, bounded, compared, scanned
 from .ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
                   container_error, member_error, negate_error)
-from .checking import class_problem, ordered_problem, want_number
+from .checking import addition_problem, choice_problem, class_problem, ordered_problem, want_number
 
 
 class OperatorsMixin:
@@ -44,6 +44,8 @@ class OperatorsMixin:
         numeric = n.op != "+"
         if numeric:
             self.check(want_number(lt, n.left.span) + want_number(rt, n.right.span))
+        else:
+            self.check(addition_problem(lt, rt, n.span))
 
         def fn(ctx):
             a, b = lf(ctx), rf(ctx)
@@ -93,6 +95,8 @@ class OperatorsMixin:
 
             return member, "bool"
         op = _COMPARE[n.op]
+        if n.op in ("==", "!="):
+            self.check([choice_problem(n, self.scope)])
         if n.op in _ORDERED:
             self.check(ordered_problem(n.op, lt, n.left.span) + ordered_problem(n.op, rt, n.right.span))
 

@@ -11,18 +11,19 @@ generated Python (hotcode.py, codegen.py).
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from typing import Any, Optional
 
 from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error
 from ..values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
 from . import ast as A
 from .builtins import REGISTRY
-from .checking import attribute_problem, builtin_call_problem, modifier_problem, name_problem, user_call_problems
+from .checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
 from .compile_lists import ListsMixin
 from .compile_ops import OperatorsMixin
 from .guards import CALL_COST, bounded, charge
 from .hotcode import lazy
-from .ops import _MISSING, index, make_getattr, run_with_params, text_of, unset_error
+from .ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
 from .scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
 
 _text = text_of
@@ -114,18 +115,21 @@ class Compiler(ListsMixin, OperatorsMixin):
     def _e_Name(self, n: A.Name):
         name = n.id
         if name in self.scope.locals:
+            ltype = self.scope.local_types.get(name, "any")
+
             def fn(ctx):
                 try:
                     return ctx.locals[name]
                 except KeyError:
                     raise unset_error(name, n.span) from None
 
-            return fn, "any"
+            return fn, ltype
         sym = self.scope.symbols.get(name)
         problem = name_problem(name, sym, self.scope, n.span)
         if problem is not None:
             self.report(*problem)
             return _fail(problem.message, n.span), "any"
+        mark_used(name)
         if sym.kind == "var":
             return (lambda ctx: ctx.vars[name]), sym.type
         if sym.kind == "const" and sym.value is _RUNTIME_PLAYERS:
@@ -143,6 +147,8 @@ class Compiler(ListsMixin, OperatorsMixin):
         if problem is not None:
             self.report(*problem)
             return _fail(problem.message, n.span), "any"
+        if name in sc.player_zones:
+            mark_used(name)
         getter = make_getattr(name, sc)
         span = n.span
 
@@ -176,6 +182,8 @@ class Compiler(ListsMixin, OperatorsMixin):
     def _e_Call(self, n: A.Call):
         if n.func in self.scope.functions:
             return self._user_call(n, self.scope.functions[n.func])
+        if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
+            return self._ranking(n)
         b = REGISTRY.get(n.func)
         if b is None:
             self.report("E302", f"unknown function '{n.func}'", n.func_span,
@@ -208,6 +216,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns], **{k: f(ctx) for k, f in kw_fns.items()})), b.returns
 
     def _user_call(self, n: A.Call, fd: FunctionDef):
+        mark_used(fd.name)
         problems, fatal = user_call_problems(n, fd)
         self.check(problems)
         if fatal:
@@ -281,9 +290,27 @@ _INSIDE = object()
 
 class _CompileState(threading.local):
     made: Any = None  # per thread: a game may make its hot expressions while another thread loads a ruleset
+    used: Any = None  # while a ruleset loads (see `recording`): the game names its expressions read
 
 
 _STATE = _CompileState()
+
+
+@contextmanager
+def recording():
+    """Collect the game names (parameters, options, zones, tables, functions, ...) that the expressions compiled
+    inside read, so that a ruleset can be told which of its declarations nothing uses."""
+    saved, _STATE.used = _STATE.used, set()
+    try:
+        yield _STATE.used
+    finally:
+        _STATE.used = saved
+
+
+def mark_used(name: str) -> None:
+    used = _STATE.used
+    if used is not None:
+        used.add(name)
 
 
 def record(node: A.Expr, scope: "Scope") -> dict:

@@ -46,6 +46,26 @@ class CallSignal(Signal):
     sequence: str
     args: dict
     span: Span
+    bind: Optional[str] = None  # 'call SEQ as NAME': the caller's local name for the result
+
+
+# The local of a called sequence's frame that names where its result goes: the caller's local name (see `result`)
+RESULT_TO = "__result_to"
+
+
+def bind_result(ctx, values: dict, bind: Optional[str]) -> None:
+    """Before `call SEQ ... as NAME` pushes SEQ: NAME is none until SEQ returns a value, and SEQ's frame (whose
+    locals are `values`) knows where to put it."""
+    if bind is not None:
+        ctx.locals[bind] = None
+        values[RESULT_TO] = bind
+
+
+def give_result(ctx, value: Any) -> None:
+    """`return VALUE` in a sequence called with 'as NAME': NAME of the caller (the frame below) gets the value."""
+    to = ctx.locals.get(RESULT_TO)
+    if to is not None and len(ctx.frames) >= 2:
+        ctx.frames[-2].locals[to] = value
 
 
 class SuspendSignal(Signal):
@@ -109,6 +129,33 @@ def range_error(a: Any, b: Any, span: Span) -> RuleError:
         return RuleError(f"a range needs whole numbers, got {describe(a)}..{describe(b)}", span)
     return RuleError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers", span,
                      "a game never needs that many; check the bounds")
+
+
+RANKINGS = ("sorted", "highest", "lowest")  # the functions that order items by a key: sorted(p in players, by: ...)
+
+
+def rank(kind: str, items: list, keys: list, descending: Any, span: Span) -> Any:
+    """`sorted` (a new list), `highest` or `lowest` (one item, or none) of `items` by their `keys`.
+
+    Ties keep the order of the items: sorted is stable (also in descending order), and highest and lowest give
+    the first of the tied items."""
+    try:
+        if kind == "sorted":
+            order = sorted(range(len(items)), key=keys.__getitem__, reverse=bool(descending))
+            return [items[i] for i in order]
+        if not items:
+            return None
+        best = 0
+        for i in range(1, len(items)):
+            if (keys[i] > keys[best]) if kind == "highest" else (keys[i] < keys[best]):
+                best = i
+        return items[best]
+    except TypeError:
+        kinds = sorted({describe(k) if k is None or isinstance(k, bool) else
+                        "number" if isinstance(k, (int, float)) else "text" if isinstance(k, str) else
+                        type(k).__name__.lower() for k in keys})
+        raise RuleError(f"{kind}() cannot order the keys it was given ({', '.join(kinds)})", span,
+                        "give 'by:' a number or a text for every item, e.g. by: p.score") from None
 
 
 def run_with_params(ctx, params: tuple, values, body: Fn) -> Any:

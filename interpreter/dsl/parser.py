@@ -35,7 +35,7 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
     "'roll' needs dice: roll DICE [by PLAYER] [against VALUE] [as NAME]": ["roll", "roll against 7"],
     "'set' assigns with '=': set TARGET = VALUE": ["set x", "set x == 1", "set x 1"],
     "'end' needs what to end, e.g. 'end turn' or 'end game'": ["end"],
-    "'call' needs a sequence id: call SEQUENCE [with name: value, ...]": ["call", "call x with"],
+    "'call' needs a sequence id: call SEQUENCE [with name: value, ...] [as NAME]": ["call", "call x with"],
     "a modifier needs a lifetime: add modifier NAME [to PLAYER] [value N] until end of KIND": [
         "add modifier x",
         "add modifier x to p",
@@ -48,7 +48,7 @@ KEYWORDS = {
     "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none",
     "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
     "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
-    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by", "tally",
+    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by", "tally", "return",
 }
 
 
@@ -158,7 +158,7 @@ _OPENERS = {"(": ")", "[": "]"}
 _CLOSERS = {")": "(", "]": "["}
 _STATEMENT_WORDS = {
     "move", "draw", "shuffle", "reverse", "set", "let", "roll", "break", "continue", "end", "call", "emit", "log",
-    "win", "add", "remove", "create", "pass", "tally",
+    "win", "add", "remove", "create", "pass", "tally", "return",
 }
 
 

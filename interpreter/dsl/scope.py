@@ -19,6 +19,7 @@ class Symbol:
     value: Any = None
     type: str = "any"
     detail: Any = None  # for a family: 'dynamic' or the keys
+    choices: tuple = ()  # for an option: the values it can have
 
 
 _KIND_WORDS = {"var": "variable", "const": "constant", "player_zone": "zone per player", "family": "zone family"}
@@ -45,6 +46,15 @@ class Scope:
     locals: set[str] = field(default_factory=set)
     functions: dict[str, "FunctionDef"] = field(default_factory=dict)
     metrics: dict[str, str] = field(default_factory=dict)  # metric id -> its kind (tally, per_player, per_game)
+    local_types: dict[str, str] = field(default_factory=dict)  # a local name -> its coarse type, where known
+
+    def with_typed_local(self, name: str, type_: str) -> "Scope":
+        """This scope with one more local name, of a known coarse type (a comprehension's or a ranking's item)."""
+        inner = self.with_locals(self.locals | {name})
+        inner.local_types = {**self.local_types, name: type_}
+        if type_ == "any":
+            inner.local_types.pop(name)
+        return inner
 
     def with_locals(self, names) -> "Scope":
         return Scope(self.symbols, self.player_vars, self.player_zones, self.card_attrs, self.card_classes,

@@ -11,8 +11,8 @@ from ..values import Card, Player
 from . import ast as A
 from .builtins import REGISTRY, describe
 from .guards import MAX_INT, bounded, nested, scanned
-from .compiler import Compiler
-from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
+from .compiler import Compiler, mark_used
+from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
 from .scope import Fn, Scope, kind_word
 
 # RULECRAFT_FAST_STEPS=0: no shortcuts for common statements and steps (here, program.py and interpreter.run),
@@ -327,10 +327,20 @@ class StatementCompiler(Compiler):
 
     def _s_CallSeq(self, n: A.CallSeq):
         args = self.call_args(n.sequence, n.sequence_span, [(k.name, k.value, k.span) for k in n.kwargs], n.span)
-        seq, span = n.sequence, n.span
+        seq, span, bind = n.sequence, n.span, n.bind
         if args is None:
             return lambda ctx: None
-        return lambda ctx: CallSignal(seq, {k: f(ctx) for k, f in args}, span)
+        return lambda ctx: CallSignal(seq, {k: f(ctx) for k, f in args}, span, bind)
+
+    def _s_Return(self, n: A.Return):
+        value = self.expr(n.value)[0] if n.value is not None else None
+        sig = EndSignal("sequence", n.span)
+
+        def fn(ctx):
+            give_result(ctx, value(ctx) if value is not None else None)
+            return sig
+
+        return fn
 
     def call_args(self, seq: str, seq_span: Span, kwargs, span: Span):
         """Check a call's sequence and arguments; compiled (name, fn) pairs, or None."""
@@ -424,6 +434,7 @@ class StatementCompiler(Compiler):
             self.report("E301", f"unknown modifier '{name}'", span, did_you_mean(name, mods) or "declare it under 'modifiers:'")
 
     def _s_CreateZone(self, n: A.CreateZone):
+        mark_used(n.family)
         sym = self.scope.symbols.get(n.family)
         if sym is None or sym.kind != "family" or sym.detail != "dynamic":
             fams = [k for k, s in self.scope.symbols.items() if s.kind == "family" and s.detail == "dynamic"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
-from ..dsl.compiler import Compiler
+from ..checks.unused import check_unused
+from ..dsl.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
+from .cells import CellValues as _CellValues, columns_word as _columns_word
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
@@ -62,9 +64,10 @@ class Builder:
 
         params = self._parameters(declare)
         options = self._options(declare)
-        tables = self._tables(declare)
         consts = {k: Symbol("const", v.value, _type_of(v.value), "parameter") for k, v in params.items()}
-        consts.update({k: Symbol("const", v.value, _type_of(v.value), "option") for k, v in options.items()})
+        consts.update({k: Symbol("const", v.value, _type_of(v.value), "option", tuple(v.choices or ()))
+                       for k, v in options.items()})
+        tables = self._tables(declare, consts)
         consts.update({k: Symbol("table", _table_value(t), "table") for k, t in tables.items()})
         cards = self._cards(consts)
         classes = {c for card in cards for c in card.classes}
@@ -233,9 +236,10 @@ class Builder:
             out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span)
         return out
 
-    def _tables(self, declare) -> dict[str, M.TableDef]:
+    def _tables(self, declare, consts: dict) -> dict[str, M.TableDef]:
         out = {}
         sec = self.section("tables")
+        cells = _CellValues(self, consts)
         for k, v in sec.items():
             if not isinstance(v, YMap):
                 continue
@@ -251,12 +255,17 @@ class Builder:
                     if len(vals) != len(columns):
                         self.err("E317", f"table '{k}': row '{rk}' has {len(vals)} values for {len(columns)} columns", rv.span,
                                  "columns: " + ", ".join(columns))
-                    rows[key] = Row(zip(columns, vals))
+                    rows[key] = Row(zip(columns, (cells.value(n, x) for n, x in zip(rv.items, vals))))
                 elif isinstance(rv, YMap):
                     for col in rv.entries:
                         if col not in columns:
                             self.err("E317", f"table '{k}': unknown column '{col}'", rv.key_span(col), did_you_mean(col, columns))
-                    rows[key] = Row((c, rv.plain().get(c)) for c in columns)
+                    missing = [c for c in columns if c not in rv.entries]
+                    if missing:
+                        self.err("E317", f"table '{k}': row '{rk}' leaves out {_columns_word(missing)}", rv.span,
+                                 f"give every column a value; write none for a cell that has none: "
+                                 f"{missing[0]}: none")
+                    rows[key] = Row((c, cells.value(rv.get(c), rv.plain().get(c))) for c in columns)
                 else:
                     rows[key] = Row({columns[0]: rv.plain()} if columns else {})
                 if keys and key not in keys:
@@ -437,9 +446,12 @@ def scope_for(rs: M.Ruleset) -> Scope:
 
 def build_ruleset(root: YMap, path: str, overrides: Mapping[str, Any], limits: Limits):
     b = Builder(root, path, overrides, limits)
-    try:
-        model = b.build()
-    except DiagnosticError as exc:
-        b.diags.append(exc.diagnostic)
-        model = None
+    with recording() as used:
+        try:
+            model = b.build()
+        except DiagnosticError as exc:
+            b.diags.append(exc.diagnostic)
+            model = None
+    if model is not None and not any(d.is_error for d in b.diags):
+        b.diags.extend(check_unused(model, used))
     return model, b.diags

@@ -33,7 +33,7 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
         if isinstance(loops, YMap):
             for k, v in loops.items():
                 names.append(k)
-                values.append(v.plain() if isinstance(v, YSeq) else [v.plain()])
+                values.append(v.plain() if isinstance(v, YSeq) else _for_values(b, v, consts))
         combos = list(itertools.islice(itertools.product(*values), MAX_CARDS + 1)) if names else [()]
         scope = Scope(dict(consts), set(), set(), set(), set(),
                       {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row},
@@ -101,6 +101,41 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
                 seen[full] = True
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
     return cards
+
+
+_RANGE = re.compile(r"^\s*(-?[0-9]{1,9})\s*\.\.\s*(-?[0-9]{1,9})\s*$")
+
+
+def _for_values(b: "Builder", node, consts: dict[str, Symbol]) -> list:
+    """The values of one 'for' name given as one scalar: a range 'LOW..HIGH' of whole numbers (both included),
+    an expression '=...' giving a list (e.g. '=1..max_rank'), or one plain value."""
+    value = node.value if isinstance(node, YScalar) else None
+    if not isinstance(value, str):
+        return [node.plain()]
+    m = _RANGE.match(value)
+    if m is not None:
+        low, high = int(m.group(1)), int(m.group(2))
+        if high < low or high - low >= MAX_CARDS:
+            b.err("E204", f"the range {low}..{high} gives {'no' if high < low else 'too many'} values", node.span,
+                  f"write LOW..HIGH with LOW <= HIGH and at most {MAX_CARDS} values, e.g. 1..30")
+            return [None]
+        return list(range(low, high + 1))
+    if not value.startswith("="):
+        return [value]
+    scope = Scope(dict(consts), set(), set(), set(), set(), set(), {}, {})
+    expr = b.text.expr(node, Compiler(scope, b.diags), skip=1)
+    if expr is None:
+        return [None]
+    try:
+        got = expr.fn(_Ctx({}))
+    except RuleError as exc:
+        b.diags.append(exc.diagnostic())
+        return [None]
+    if not isinstance(got, list) or not got or len(got) > MAX_CARDS:
+        b.err("E204", "the values of a 'for' name must be a list of 1 or more values", node.span,
+              "e.g. value: 1..30, or value: \"=1..max_rank\"")
+        return [None]
+    return got
 
 
 def _copies(b: "Builder", node, comp: Compiler) -> int:

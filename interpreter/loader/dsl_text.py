@@ -10,7 +10,7 @@ from ..dsl import ast as A
 from ..dsl.compiler import Compiler
 from ..dsl.parser import parse_expression, parse_statements, scan_depths, parse_template
 from ..model.ruleset import CExpr, CStmt
-from .yaml_source import Limits, YNode, YScalar
+from .yaml_source import Limits, YNode, YScalar, YSeq
 
 
 _PARSED: "OrderedDict[tuple, tuple[bool, object, int]]" = OrderedDict()
@@ -109,8 +109,16 @@ class DslText:
         if node is None:
             return None
         if not isinstance(node, YScalar) or not isinstance(node.value, str):
+            hint = None
+            if isinstance(node, YSeq):  # do: [steps] in a plain step, where one text of statements is meant
+                items = [str(i.value) for i in node.items if isinstance(i, YScalar) and isinstance(i.value, str)]
+                joined = "; ".join(items[:3]) if items and len(items) == len(node.items) else ""
+                hint = ("in a plain step, 'do:' is one text of statements separated by ';'"
+                        + (f" (do: \"{joined}\")" if joined and len(joined) < 60 else "")
+                        + "; a list of steps belongs under 'then:'/'else:' of 'if', or 'do:' of 'while', 'loop' "
+                          "or 'for_each', or give each its own line in the sequence's 'steps:'")
             self.diags.append(error("E203", "expected statements as text, e.g. \"move card to hand\"",
-                                    node.span if node else None))
+                                    node.span if node else None, hint))
             return None
         key = (id(node), "s", 0)
         if key in self._cache:

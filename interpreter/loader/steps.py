@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import Diagnostic, Span, did_you_mean, error, warning
+from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl import ast as A
+from ..dsl.checking import element_type
 from ..dsl.compiler import Compiler
-from ..dsl.scope import Scope
+from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
 from .dsl_text import DslText, compile_stmts
@@ -56,6 +57,8 @@ class StepBuilder:
                 self._stmt_binders(node.get("do"), out)
             if form == "for_each":
                 out.add(str(_plain(node.get("for_each"))))
+            if form == "call" and node.get("as") is not None:
+                out.add(str(_plain(node.get("as"))))
             for key in ("choose",):
                 if form == key and isinstance(node.get(key), YMap) and node.get(key).get("as") is not None:
                     out.add(str(_plain(node.get(key).get("as"))))
@@ -75,7 +78,7 @@ class StepBuilder:
         for s in self.text.parse_stmts(node) or ():
             if isinstance(s, A.Let):
                 out.add(s.name)
-            elif isinstance(s, (A.Draw, A.Roll, A.CreateZone)) and s.bind:
+            elif isinstance(s, (A.Draw, A.Roll, A.CreateZone, A.CallSeq)) and s.bind:
                 out.add(s.bind)
 
     # ------------------------------------------------------------ sequences
@@ -164,7 +167,8 @@ class StepBuilder:
             if checked is not None:
                 args = tuple((k, M.CExpr(str(v.plain()), a, fn, a.span))
                              for (k, fn), (_k, a, _s, v) in zip(checked, parsed))
-            return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span)
+            return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span,
+                              bind=_plain(node.get("as")))
         if form == "if":
             cond = self.text.expr(node.get("if"), comp)
             then = self.block(_steps_of(node.get("then")), f"{auto}.then.", loops)
@@ -191,10 +195,10 @@ class StepBuilder:
             return M.LoopStep(**common, mode=mode, cond=cond, body=tuple(body), name=name)
         if form == "for_each":
             var = str(_plain(node.get("for_each")))
-            it = self.text.expr(node.get("in"), comp)
+            it, it_type = self.text.expr_typed(node.get("in"), comp)
             if node.get("in") is None:
                 self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
-            body = self.block(_steps_of(node.get("do")), f"{auto}.do.", loops + (name,))
+            body = self._typed_body(var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
             return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
         if form == "choose":
             spec = node.get("choose")
@@ -224,6 +228,22 @@ class StepBuilder:
             resolve=tuple(self.block(_steps_of(spec.get("resolve")), f"{auto}.resolve.", loops)),
         )
 
+    def _typed_body(self, var: str, it: Optional[M.CExpr], it_type: str, body_node, prefix: str,
+                    loops: tuple) -> list[M.Step]:
+        """The body of a for_each, where the loop's name has the type of the items when it can be told (the
+        players, the cards of a zone) and nothing in the body gives the name another value."""
+        saved = self.local_scope
+        rebound: set[str] = set()
+        self._binders(_steps_of(body_node), rebound)
+        if it is not None and var not in rebound and var not in self.seq_params.get(self.seq_id, ()):
+            item = element_type(it.ast, it_type, saved)
+            if item != "any":
+                self.local_scope = saved.with_typed_local(var, item)
+        try:
+            return self.block(_steps_of(body_node), prefix, loops)
+        finally:
+            self.local_scope = saved
+
     def _stmt_compiler(self, loops: tuple) -> StatementCompiler:
         return StatementCompiler(self.local_scope, self.diags, loops, self.seq_params, self.kinds)
 
@@ -242,6 +262,11 @@ class StepBuilder:
             self.err("E202", f"a '{kind}' decision needs 'options:'", spec.span)
         if kind == "number" and (spec.get("min") is None or spec.get("max") is None):
             self.err("E202", "a 'number' decision needs 'min:' and 'max:'", spec.span)
+        if kind == "yesno":
+            for key in ("options", "min", "max"):
+                if spec.get(key) is not None:
+                    self.err("E201", f"a yes/no decision has no '{key}': its answers are yes and no",
+                             spec.key_span(key), "remove it, or make the decision 'kind: one' to choose among options")
         prompt = spec.get("prompt")
         prompt_expr = None
         if isinstance(prompt, YScalar) and prompt.value is not None:
@@ -252,18 +277,49 @@ class StepBuilder:
                 fn, _ = comp.expr(ast)
                 prompt_expr = M.CExpr(raw, ast, fn, prompt.span)
         ex = self.text.expr
+        bind = _plain(spec.get("as"))
+        display_as = str(bind) if bind else "option"
+        display = None
+        if spec.get("display") is not None:
+            if kind not in ("one", "subset"):
+                self.err("E204", f"'display' names the options of a 'one' or 'subset' decision, not of a '{kind}' one",
+                         spec.key_span("display"), "remove it: this decision has no options to name")
+            display = ex(spec.get("display"), comp.sub_compiler(comp.scope.with_locals(comp.scope.locals | {display_as})))
+        low, high = ex(spec.get("min"), comp), ex(spec.get("max"), comp)
+        if low is not None and high is not None and kind in ("subset", "number"):
+            self._bounds(kind, low, high, spec)
         return M.DecisionSpec(
             player=ex(player_node, comp) if player_node is not None else None,
             kind=kind,
             options=ex(spec.get("options"), comp),
-            min=ex(spec.get("min"), comp),
-            max=ex(spec.get("max"), comp),
+            min=low,
+            max=high,
             prompt=prompt_expr,
-            bind=_plain(spec.get("as")),
+            bind=bind,
             default=ex(spec.get("default"), comp),
             optional=bool(_plain(spec.get("optional"), False)),
             span=spec.span,
+            display=display,
+            display_as=display_as,
         )
+
+    def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:
+        """A decision whose 'min' is above its 'max', where both are known when the ruleset loads (numbers,
+        parameters, options): no answer could ever be legal. Bounds that need a game are checked as it runs."""
+        values = []
+        for e in (low, high):
+            try:
+                v = e.fn(LoadTimeContext())
+            except (RuleError, TypeError, ValueError, KeyError, AttributeError):
+                return
+            if isinstance(v, bool) or not isinstance(v, int):
+                return
+            values.append(v)
+        if values[0] > values[1] and not (kind == "number" and bool(_plain(spec.get("optional"), False))):
+            what = "choose at least" if kind == "subset" else "answer at least"
+            self.err("E204", f"this {kind} decision's 'min' ({values[0]}) is above its 'max' ({values[1]}): "
+                             f"no answer is legal", low.span,
+                     f"a player cannot {what} {values[0]} with at most {values[1]}; swap them or lower 'min'")
 
     # ------------------------------------------------------------ triggers
     def trigger(self, node: YMap) -> M.Trigger:

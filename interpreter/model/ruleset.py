@@ -157,6 +157,7 @@ class CallStep(Step):
     sequence: str = ""
     args: tuple[tuple[str, CExpr], ...] = ()
     sequence_span: Optional[Span] = None
+    bind: Optional[str] = None  # 'as:': the local name given the called sequence's result
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,8 @@ class DecisionSpec:
     default: Optional[CExpr]
     optional: bool
     span: Span
+    display: Optional[CExpr] = None  # the name a person sees for an option, with `display_as` bound to it
+    display_as: str = "option"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..dsl.builtins import text_of
 from ..values import Card, Player
 
 
@@ -29,9 +30,19 @@ class Decision:
     node: str = ""  # the step path that asks
     purpose: str = "choose"  # choose, sealed, stack, reroll
     optional: bool = False  # a 'number' that may also be passed (answered with None)
+    labels: list = field(default_factory=list)  # the name a person sees for each option ('display:'), or empty
 
     def describe_option(self, i: int) -> str:
-        return label(self.options[i])
+        return self.labels[i] if self.labels else label(self.options[i])
+
+    def label_of(self, value: Any) -> str:
+        """How a chosen value reads: its option's display name where the decision gives them."""
+        if self.labels:
+            if self.kind == "one" and value in self.options:
+                return self.labels[self.options.index(value)]
+            if self.kind == "subset" and isinstance(value, list):
+                return ", ".join(self.labels[self.options.index(v)] for v in value if v in self.options) or "nothing"
+        return label(value)
 
     def legal(self, wire: Any) -> Optional[str]:
         """None if the wire-form choice is legal, else what is wrong with it."""
@@ -89,7 +100,7 @@ class Decision:
     def to_json(self) -> dict:
         return {
             "player": self.player, "kind": self.kind, "prompt": self.prompt,
-            "options": [label(o) for o in self.options], "min": self.min, "max": self.max,
+            "options": [self.describe_option(i) for i in range(len(self.options))], "min": self.min, "max": self.max,
             "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
         }
 
@@ -104,3 +115,38 @@ def label(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(label(v) for v in value) or "nothing"
     return str(value)
+
+
+def shown(g, f, step, p, value) -> str:
+    """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
+    spec = step.decision
+    if spec is None or spec.display is None or value is None:
+        return label(value)
+    f.locals[step.var] = p  # the display may read the player (e.g. their hand)
+    if isinstance(value, list):
+        return ", ".join(display_names(g, spec, value)) or "nothing"
+    return display_names(g, spec, [value])[0]
+
+
+def display_names(g, spec, options: list) -> list[str]:
+    """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
+    for the pass of an optional decision)."""
+    name, loc = spec.display_as, g.locals
+    saved = loc.get(name, _UNSET)
+    out = []
+    try:
+        for o in options:
+            if o is None:
+                out.append(label(None))
+                continue
+            loc[name] = o
+            out.append(text_of(spec.display.fn(g)))
+    finally:
+        if saved is _UNSET:
+            loc.pop(name, None)
+        else:
+            loc[name] = saved
+    return out
+
+
+_UNSET = object()

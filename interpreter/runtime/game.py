@@ -171,7 +171,7 @@ class Game:
         value = d.value(wire)
         if self.story:
             if d.purpose != "sealed" and d.purpose != "reroll":
-                self.say(f"{self.players[d.player]}: {d.prompt} -> {label(value)}")
+                self.say(f"{self.players[d.player]}: {d.prompt} -> {d.label_of(value)}")
             elif d.purpose == "reroll":
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         f = self.frames[-1]

@@ -13,10 +13,10 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..dsl.builtins import as_list, describe
 from ..dsl import statements
-from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
+from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..values import Card, Player
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
-from .decisions import Decision, label
+from .decisions import Decision, display_names, label, shown
 
 ANSWER = "__answer"
 _MISSING = object()
@@ -299,6 +299,11 @@ def _signal(g, f, ins, i: int, sig) -> None:
         return
     if isinstance(sig, CallSignal):
         f.sub = i + 1  # the rest of the step runs when the called sequence returns
+        if sig.bind is not None:
+            args = dict(sig.args)
+            bind_result(g, args, sig.bind)
+            g.push(sig.sequence, args, own=True)
+            return
         g.push(sig.sequence, sig.args)
         return
     f.sub = 0
@@ -356,6 +361,8 @@ def h_return(g, f, ins) -> None:
 def h_call(g, f, ins) -> None:
     seq, args = ins.arg
     values = {k: e.fn(g) for k, e in args}
+    if ins.extra is not None:  # call: SEQ with as: NAME
+        bind_result(g, values, ins.extra)
     g.push(seq, values, own=True)  # before moving on: a too-deep call is reported at this step
     f.pc += 1
 
@@ -423,6 +430,8 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
             d.max = min(d.max, len(opts))
             if d.min > d.max:
                 raise RuleError(f"{who} must choose at least {d.min} of {len(opts)} options", spec.span)
+    if spec.display is not None and d.options:
+        d.labels = display_names(g, spec, d.options)
     if spec.default is not None:
         d.default = _to_wire(d, spec.default.fn(g))
     return d
@@ -459,7 +468,7 @@ def ask(g, d: Decision) -> Any:
     if wire is not _MISSING:
         value = d.value(wire)
         if d.purpose != "sealed" and value != [] and g.story:
-            g.say(f"{g.players[d.player]}: {d.prompt} -> {label(value)} (the only choice)")
+            g.say(f"{g.players[d.player]}: {d.prompt} -> {d.label_of(value)} (the only choice)")
         return value
     g.pending = d
     return _MISSING
@@ -500,7 +509,8 @@ def h_sealed(g, f, ins) -> None:
     del f.locals[key]
     if step.bind:
         f.locals[step.bind] = choices
-    g.say("Revealed: " + ", ".join(f"{p}: {label(v)}" for p, v in choices.items()))
+    if g.story:
+        g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()))
     g._emit("revealed", {"choices": choices})
     f.pc += 1
 

@@ -79,7 +79,7 @@ class _Flattener:
         if isinstance(s, M.ActionStep):
             self._exec(s, s.stmts)
         elif isinstance(s, M.CallStep):
-            self.emit("CALL", s, (s.sequence, s.args))
+            self.emit("CALL", s, (s.sequence, s.args), extra=s.bind)
         elif isinstance(s, M.IfStep):
             jf = self.emit("JUMP_IF_FALSE", s, s.cond)
             self.block(s.then)

@@ -104,8 +104,11 @@ def to_json(g) -> dict:
 def _decision_json(d: Decision | None):
     if d is None:
         return None
-    return {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": encode(d.options), "min": d.min,
-            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose, "optional": d.optional}
+    out = {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": encode(d.options), "min": d.min,
+           "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose, "optional": d.optional}
+    if d.labels:  # only when there are some, so a game without display names hashes as it always did
+        out["labels"] = list(d.labels)
+    return out
 
 
 def from_json(ruleset, data: dict, **game_kwargs):
@@ -143,7 +146,7 @@ def from_json(ruleset, data: dict, **game_kwargs):
     p = data["pending"]
     g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],
                                                   p["max"], p["default"], p["node"], p["purpose"],
-                                                  bool(p.get("optional", False)))
+                                                  bool(p.get("optional", False)), list(p.get("labels") or ()))
     g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
     g.steps, g.decisions = data["steps"], data["decisions"]
     g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}
