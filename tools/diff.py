@@ -316,7 +316,7 @@ def _decision_fields(d: Optional[M.DecisionSpec], prefix: str = "") -> dict:
 
 FORM_WORDS = {
     M.ActionStep: "do", M.CallStep: "call", M.IfStep: "if", M.LoopStep: "loop", M.ForEachStep: "for each",
-    M.ChooseStep: "choose", M.SealedStep: "sealed choice", M.StackStep: "stack",
+    M.ChooseStep: "choose", M.SealedStep: "sealed choice", M.StackStep: "stack", M.ConstructStep: "construct",
 }
 
 
@@ -382,6 +382,9 @@ def step_fields(s: M.Step) -> dict:
         f["each"] = s.var
         f["in"] = s.iterable
         f.update(_decision_fields(s.play, "play "))
+    elif isinstance(s, M.ConstructStep):
+        f["form"] = s.construct
+        f.update(dict(s.settings))  # the settings as written: a changed setting is a changed rule
     # a step written as text has its text as label: only a label of its own counts
     f["label"] = s.label if s.label and "".join(s.label.split()) != "".join(text.split()) else ""
     return f
@@ -632,6 +635,7 @@ COLORS = {
 SHAPES = {
     "start": "oval", "end": "oval", "action": "box", "call": "box", "condition": "diamond", "loop": "hexagon",
     "foreach": "hexagon", "decision": "parallelogram", "sealed": "parallelogram", "stack": "box3d",
+    "auction": "box3d", "respond": "box3d",
 }
 LABEL_WIDTH = 36
 

@@ -9,6 +9,7 @@ from ..dsl.compiler import Compiler
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
+from .constructs import record_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
@@ -118,7 +119,7 @@ class Builder:
         symbols["cards"] = Symbol("const", list(cards), "list")
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
-                      {c for t in tables.values() for c in t.columns},
+                      {c for t in tables.values() for c in t.columns} | record_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
         dice = self._dice(scope)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
 from .yaml_source import YMap, YNode, YSeq
 
-FORM_KEYS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
+FORM_KEYS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack", "auction", "respond")
 LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
 TYPE_WORDS = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
               "null": "empty", "array": "a list", "object": "a mapping"}

@@ -10,10 +10,11 @@ from ..dsl.compiler import Compiler
 from ..dsl.scope import Scope
 from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
+from . import constructs
 from .dsl_text import DslText, compile_stmts
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
-FORMS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
+FORMS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack", "auction", "respond")
 DECISION_KINDS = ("one", "subset", "number", "yesno")
 
 
@@ -68,6 +69,10 @@ class StepBuilder:
                     out.add("card")
                     self._binders(_steps_of(inner.get("on_play")), out)
                     self._binders(_steps_of(inner.get("resolve")), out)
+            if form in ("auction", "respond"):
+                out |= constructs.names(form, node)
+                for part in constructs.part_nodes(form, node):
+                    self._binders(part, out)
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
                 self._binders(_steps_of(node.get(body)), out)
 
@@ -196,6 +201,10 @@ class StepBuilder:
                 self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
             body = self.block(_steps_of(node.get("do")), f"{auto}.do.", loops + (name,))
             return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
+        if form == "auction":
+            return constructs.auction(self, node, common, auto, loops)
+        if form == "respond":
+            return constructs.respond(self, node, common, auto, loops)
         if form == "choose":
             spec = node.get("choose")
             return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)
