@@ -20,7 +20,7 @@ from rulecraft.runtime import blocks
 from rulecraft.runtime.game import Game
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"
-MECHANICS = sorted(p.name for p in CASES.iterdir() if p.name.startswith(("auction_", "respond_")))
+MECHANICS = sorted(p.name for p in CASES.iterdir() if p.name.startswith(("auction_", "respond_", "stack_values")))
 
 
 def _play(path: str, seed: int, fast: bool, monkeypatch) -> tuple:

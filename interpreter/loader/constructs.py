@@ -81,8 +81,8 @@ def names(form: str, node: YMap) -> set[str]:
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
                                                 "tied", "sec", "elig", "dropped")}
     else:
-        out = {str(_plain(spec.get("each"), "q")), str(_plain(spec.get("as"), "answer")), "responder"}
-        out |= {hidden("r", node, w) for w in ("order", "any", "got")}
+        out = {str(_plain(spec.get("each"), "q")), str(_plain(spec.get("as"), "answer"))}
+        out |= {hidden("r", node, w) for w in ("order", "any", "got", "who")}
     return out
 
 
@@ -378,7 +378,8 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     g = _Gen(builder, node, common, loops)
     Q = str(_plain(spec.get("each"), "q"))
     ANS = str(_plain(spec.get("as"), "answer"))
-    h = {w: hidden("r", node, w) for w in ("order", "any", "got")}
+    h = {w: hidden("r", node, w) for w in ("order", "any", "got", "who")}
+    W = h["who"]
     g.user("FROM_", spec.get("from"), "players[0]")
     g.user("DIR_", spec.get("dir"), "'cw'")
     g.user("MAY_", spec.get("may"), "true")
@@ -394,21 +395,23 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         g.do(f"let {ANS} = {h['got']}"),
     ]
     if until == "first":
-        offer.append(g.if_("RESP_", [g.do(f"let responder = {Q}"), g.do(f"break {L}", (L,))]))
-        steps = [g.do(f"let responder = none; let {ANS} = none"),
+        offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; break {L}", (L,))]))
+        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
                  g.for_each(Q, f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]",
                             offer, name=L),
-                 g.if_("responder != none", [g.do(f"set {Q} = responder"), *act])]
+                 g.do(f"let {Q} = {W}"),
+                 g.if_(f"{Q} != none", list(act), [g.do(f"let {ANS} = none")])]
     else:
-        offer.append(g.if_("RESP_", [g.do(f"let responder = {Q}; set {h['any']} = true"), *act]))
+        offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; set {h['any']} = true"), *act]))
         R2 = hidden("r", node, "round")
-        steps = [g.do(f"let responder = none; let {ANS} = none"),
+        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
                  g.loop(R2, [
                      g.do(f"let {h['any']} = false"),
                      g.for_each(Q, f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]",
                                 offer, name=L),
                      g.if_(f"not {h['any']}", [g.do(f"break {R2}", (R2,))]),
-                 ])]
+                 ]),
+                 g.do(f"let {Q} = {W}")]
     frm = _text(spec.get("from"), "the first player")
     rule = (f"Each other player in turn after {frm} may respond"
             + (f" (those with {_text(spec.get('may'))})" if spec.get("may") is not None else "")

@@ -66,7 +66,7 @@ class StepBuilder:
                     if inner.get(k) is not None:
                         out.add(str(_plain(inner.get(k))))
                 if form == "stack":
-                    out.add("card")
+                    out.add("card" if inner.get("zone") is not None else "entry")
                     self._binders(_steps_of(inner.get("on_play")), out)
                     self._binders(_steps_of(inner.get("resolve")), out)
             if form in ("auction", "respond"):
@@ -228,7 +228,9 @@ class StepBuilder:
             zone=self.text.expr(spec.get("zone"), comp),
             var=var,
             iterable=self.text.expr(spec.get("in"), comp),
-            play=self.decision(play, comp, default_player=var, default_kind="subset") if isinstance(play, YMap) else None,
+            play=self.decision(play, comp, default_player=var,
+                               default_kind="subset" if spec.get("zone") is not None else "one")
+            if isinstance(play, YMap) else None,
             on_play=tuple(self.block(_steps_of(spec.get("on_play")), f"{auto}.on_play.", loops)),
             resolve=tuple(self.block(_steps_of(spec.get("resolve")), f"{auto}.resolve.", loops)),
         )
