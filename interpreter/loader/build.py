@@ -132,6 +132,7 @@ class Builder:
         kinds = {(_s(v.get("kind"), "sequence") if isinstance(v, YMap) else "sequence")
                  for v in self.section("sequences").values()}
         steps = StepBuilder(self.text, scope, seq_params, kinds, self.diags)
+        steps.root = self.root  # constructs read it: does anything read who dropped out of an auction?
         sequences = {}
         for k, v in self.section("sequences").items():
             if isinstance(v, YMap):

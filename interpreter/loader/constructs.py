@@ -14,6 +14,7 @@ Bookkeeping names are hidden locals `__<kind><line>_<col>_<what>`, unique per co
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, Optional
@@ -54,6 +55,20 @@ def record_fields(root: YNode) -> set[str]:
             for args in _RECORD_CALL.findall(n.value):
                 out |= set(_FIELD.findall(args))
     return out
+
+
+def mentions(root: YNode, words: tuple) -> bool:
+    """Whether any text of the ruleset contains one of the words (a conservative test of use)."""
+    todo = [root]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, YMap):
+            todo.extend(n.entries.values())
+        elif isinstance(n, YSeq):
+            todo.extend(n.items)
+        elif isinstance(n, YScalar) and isinstance(n.value, str) and any(w in n.value for w in words):
+            return True
+    return False
 
 
 def _plain(node, default=None):
@@ -260,29 +275,36 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     steps: list = [start, say_excluded]
     if form == "open":
         L = hidden("a", node, "loop")
+        # who dropped out, with their standing bids, is tracked only when something reads it (on_drop, or
+        # '.dropped' / 'standing' anywhere in the ruleset): a plain auction keeps just the top bid and the passes
+        track = bool(on_drop) or mentions(getattr(builder, "root", None) or node, ("dropped", "standing"))
+        T, LEAD = h["top"], h["tied"]  # the top bid and bidder, as plain locals for the checks of every turn
+        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
         steps[0] = g.do(f"let {R} = record(winner: none, price: 0, dropped: []); let {STAND} = record(); "
-                        f"let {P} = 0; let {OUT} = []; let {SAID} = []; let {ORD} = []; let {h['dropped']} = []; "
+                        f"let {T} = 0; let {LEAD} = none; let {P} = 0; let {OUT} = []; let {SAID} = []; let {ORD} = []; let {h['dropped']} = []; "
                         f"let excluded = [{B} for {B} in players if not (MAY_)]; let {B} = FROM_")
+        passed = [g.do(f"{P} += 1"), g.if_("FINAL_", [g.do(f"{OUT} += {B}"), *(drop_now if track else [])],
+                                           [g.do(f"{ORD} -= {B}; {ORD} += {B}")] if track else [])]
+        bid = (f"let {R} = record(winner: {B}, price: {BID}, dropped: []); set {T} = {BID}; set {LEAD} = {B}; "
+               f"set {P} = 0"
+               + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         asked = [
             g.if_(f"LIMIT_ < {low}",
                   [g.if_(f"{B} not in {SAID}", [g.do(f"log SAYS_; {SAID} += {B}")]),
-                   g.do(f"{P} += 1; {ORD} -= {B}; {ORD} += {B}")],
+                   g.do(f"{P} += 1" + (f"; {ORD} -= {B}; {ORD} += {B}" if track else ""))],
                   [ChooseOf(g, B, f"[none] + ({low}..(LIMIT_))", prompt, BID),
-                   g.if_(f"{BID} == none",
-                         [g.do(f"{P} += 1"),
-                          g.if_("FINAL_", [g.do(f"{OUT} += {B}"), *drop_now], [g.do(f"{ORD} -= {B}; {ORD} += {B}")])],
-                         [g.do(f"set {R}['price'] = {BID}; set {R}['winner'] = {B}; set {STAND}[{B}] = {BID}; "
-                               f"set {P} = 0; {ORD} -= {B}")])]),
+                   g.if_(f"{BID} == none", passed, [g.do(bid)])]),
         ]
         body = [
-            g.if_(f"{B} in {OUT} or not (MAY_)", [g.do(f"{P} += 1")], asked),
-            g.if_(f"{P} >= player_count - 1 if {R}.winner != none else {P} >= player_count",
+            g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked),
+            g.if_(f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count",
                   [g.do(f"break {L}", (L,))]),
             g.do(f"set {B} = next_player({B}, dir: DIR_)"),
         ]
         steps.append(g.loop(L, body))
-        # passes that were not final: the players who passed last drop out at the end, in the order of their last pass
-        steps.append(g.for_each(B, f"[q for q in {ORD} if q != {R}.winner and q not in {OUT}]", drop_now))
+        if track:  # passes that were not final: those who passed drop out at the end, in the order of their last pass
+            steps.append(g.for_each(B, f"[q for q in {ORD} if q != {R}.winner and q not in {OUT}]",
+                                    _again(drop_now)))
     elif form == "once_around":
         steps[0] = g.do(f"let {R} = record(winner: none, price: 0, dropped: []); let {STAND} = record(); "
                         f"let {h['dropped']} = []; "
@@ -292,11 +314,11 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
             g.if_("not (MAY_)", [], [
                 g.if_(f"LIMIT_ < {low}", [g.do("log SAYS_"), *drop_now], [
                     ChooseOf(g, B, f"[none] + ({low}..(LIMIT_))", prompt, BID),
-                    g.if_(f"{BID} == none", drop_now, [
+                    g.if_(f"{BID} == none", _again(drop_now), [
                         g.do(f"let {prev} = {R}.winner; set {R}['price'] = {BID}; set {R}['winner'] = {B}; "
                              f"set {STAND}[{B}] = {BID}"),
                         # the player outbid drops out with the bid they had standing
-                        g.for_each(B, f"[{prev}] if {prev} != none else []", drop_now),
+                        g.for_each(B, f"[{prev}] if {prev} != none else []", _again(drop_now)),
                     ])])]),
         ]
         steps.append(g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn))
@@ -329,6 +351,12 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                      if spec.get(k) is not None and k not in ("on_drop", "on_end"))
     parts = tuple((k, v) for k, v in (("on_drop", on_drop), ("on_end", on_end)) if v)
     return M.ConstructStep(**common, construct="auction", rule=rule, settings=settings, run=tuple(steps), parts=parts)
+
+
+def _again(steps: list) -> list:
+    """The same steps once more, as new objects: each step object has one place in the program (the generated
+    stretches of runtime/blocks.py find a step by its place); the copies keep their paths, so they count as one."""
+    return copy.deepcopy(steps)
 
 
 def ChooseOf(g: _Gen, player: str, options: str, prompt, bind: str) -> M.ChooseStep:  # noqa: N802 - reads as a step
