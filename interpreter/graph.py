@@ -139,6 +139,9 @@ class _Builder:
                 self._edge(t, nid)
             parts = dict(s.parts)
             side = parts.get("on_drop") or parts.get("do") or ()
+            if s.construct == "respond" and dict(s.settings).get("until", "first") == "first":
+                # the first who responds acts, and play goes on from there
+                return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
             if side:
                 what = "a player drops out" if s.construct == "auction" else "someone responds"
                 for t in self.block(seq, side, [(nid, "next", what)]):

@@ -237,13 +237,13 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         builder.err("E204", f"unknown auction form '{form}'", spec.get("form").span,
                     did_you_mean(form, AUCTION_FORMS) or "forms: " + ", ".join(AUCTION_FORMS))
         return None
+    # price and ties: a word, or an expression that gives one while playing (e.g. from an option)
     price = _text(spec.get("price"), "first")
-    if price not in ("first", "second"):
-        builder.err("E204", f"an auction's price is 'first' or 'second', not '{price}'", spec.get("price").span)
     ties = _text(spec.get("ties"), "first_in_order")
-    if ties not in TIES:
-        builder.err("E204", f"unknown tie rule '{ties}'", spec.get("ties").span,
-                    did_you_mean(ties, TIES) or "tie rules: " + ", ".join(TIES))
+    for key, word, words in (("price", price, ("first", "second")), ("ties", ties, TIES)):
+        if word not in words and (not any(ch in word for ch in "'\" (") or spec.get(key) is None):
+            builder.err("E204", f"unknown {'price' if key == 'price' else 'tie rule'} '{word}'", spec.get(key).span,
+                        did_you_mean(word, words) or f"one of {', '.join(words)}, or an expression that gives one")
     if spec.get("limit") is None:
         builder.err("E202", "an auction needs 'limit:' (the most a bidder may bid, e.g. what they hold)", spec.span,
                     "e.g. limit: \"bidder.coins\"")
@@ -328,11 +328,24 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                         f"let {h['dropped']} = []; "
                         f"let excluded = [{B} for {B} in players if not (MAY_)]; "
                         f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ >= (MIN_)]")
+        steps.append(g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ < (MIN_)]",
+                                [g.do("log SAYS_")]))
         steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E),
                                   decision=g.decision(B, f"[none] + ((MIN_)..(LIMIT_))", prompt, BID), bind=BIDS))
-        pick = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
-                "nobody": f"{TIED}[0] if count({TIED}) == 1 else none"}.get(ties, f"{TIED}[0]")
-        pay = f"{TOP}" if price == "first" else f"{SEC} if {SEC} != none else (MIN_)"
+        picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
+                 "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
+        pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
+        if ties in picks:
+            pick = picks[ties]
+        else:  # chosen while playing: only the branch taken is worked out (a random pick draws only then)
+            g.user("TIES_", spec.get("ties"), "'first_in_order'")
+            pick = (f"{picks['first_in_order']} if TIES_ == 'first_in_order' else {picks['random']} "
+                    f"if TIES_ == 'random' else {picks['nobody']}")
+        if price in pays:
+            pay = pays[price]
+        else:
+            g.user("PRICE_", spec.get("price"), "'first'")
+            pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
         steps.append(g.do(
             f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
             f"let {TIED} = [q for q in {E} if {BIDS}[q] != none and {BIDS}[q] == {TOP}]"))
@@ -372,7 +385,8 @@ def _auction_rule(form: str, spec: YMap, price: str, ties: str, B: str) -> str:
     lead = {"open": f"Open auction from {frm}, going {d}: raise or pass until all others pass",
             "once_around": f"Once-around auction from {frm}, going {d}: each bids once (more than the top bid) or passes",
             "sealed": f"Sealed auction: all bid in secret, then reveal; the highest bid wins, paying "
-                      f"{'the highest' if price == 'first' else 'the second highest'} bid (ties: {ties.replace('_', ' ')})"}[form]
+                      f"{'their bid' if price == 'first' else 'the second highest bid' if price == 'second' else price} "
+                      f"(ties: {ties.replace('_', ' ') if ties in TIES else ties})"}[form]
     bits = [lead]
     if may:
         bits.append(f"only players with {may} bid (the others pass)")
