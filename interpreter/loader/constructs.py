@@ -291,7 +291,10 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         asked = [
             g.if_(f"LIMIT_ < {low}",
                   [g.if_(f"{B} not in {SAID}", [g.do(f"log SAYS_; {SAID} += {B}")]),
-                   g.do(f"{P} += 1" + (f"; {ORD} -= {B}; {ORD} += {B}" if track else ""))],
+                   g.do(f"{P} += 1"),
+                   # a player who cannot bid enough passes: out at once when passes are final
+                   g.if_("FINAL_", [g.do(f"{OUT} += {B}"), *(_again(drop_now) if track else [])],
+                         [g.do(f"{ORD} -= {B}; {ORD} += {B}")] if track else [])],
                   [ChooseOf(g, B, f"[none] + ({low}..(LIMIT_))", prompt, BID),
                    g.if_(f"{BID} == none", passed, [g.do(bid)])]),
         ]
