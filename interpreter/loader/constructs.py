@@ -29,12 +29,12 @@ from .yaml_source import YMap, YNode, YScalar, YSeq
 
 AUCTION_FORMS = ("open", "once_around", "sealed")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
-                "ties", "prompt", "say_excluded", "say_short", "as", "on_drop", "on_end")
+                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "as", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
 TIES = ("first_in_order", "random", "nobody")
 
 
-RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid"}  # an auction's result and its dropped records
+RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied"}  # an auction's result and its dropped records
 _RECORD_CALL = re.compile(r"\brecord\(([^()]*)")
 _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:")
 
@@ -94,7 +94,10 @@ def names(form: str, node: YMap) -> set[str]:
         out = {str(_plain(spec.get("bidder"), "bidder")), str(_plain(spec.get("as"), "auction")), "standing",
                "excluded"}
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
-                                                "tied", "sec", "elig", "dropped")}
+                                                "tied", "sec", "elig", "dropped", "amt")}
+        if spec.get("form") is not None and spec.get("form").plain() == "sealed":
+            out.add("bid")  # what a sealed bid is worth is worked out with the bid bound as 'bid'
+
     else:
         out = {str(_plain(spec.get("each"), "q")), str(_plain(spec.get("as"), "answer"))}
         out |= {hidden("r", node, w) for w in ("order", "any", "got", "who")}
@@ -244,14 +247,14 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         if word not in words and (not any(ch in word for ch in "'\" (") or spec.get(key) is None):
             builder.err("E204", f"unknown {'price' if key == 'price' else 'tie rule'} '{word}'", spec.get(key).span,
                         did_you_mean(word, words) or f"one of {', '.join(words)}, or an expression that gives one")
-    if spec.get("limit") is None:
+    if spec.get("limit") is None and spec.get("offer") is None:
         builder.err("E202", "an auction needs 'limit:' (the most a bidder may bid, e.g. what they hold)", spec.span,
                     "e.g. limit: \"bidder.coins\"")
     g = _Gen(builder, node, common, loops)
     B = str(_plain(spec.get("bidder"), "bidder"))
     R = str(_plain(spec.get("as"), "auction"))
     h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top", "tied",
-                                           "sec", "elig", "dropped")}
+                                           "sec", "elig", "dropped", "amt")}
     g.user("FROM_", spec.get("from"), "players[0]")
     g.user("DIR_", spec.get("dir"), "'cw'")
     g.user("MAY_", spec.get("may_bid"), "true")
@@ -259,9 +262,19 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     g.user("RAISE_", spec.get("min_raise"), "1")
     g.user("LIMIT_", spec.get("limit"), "0")
     g.user("FINAL_", spec.get("pass_is_final"), "false")
-    g.user("SAYX_", spec.get("say_excluded"), "'{excluded} may not bid and pass'")
-    g.user("SAYS_", spec.get("say_short"), "'{" + B + "} cannot bid enough and passes'")
+    said = {k: spec.get(k) if _plain(spec.get(k)) is not False else None for k in ("say_excluded", "say_short")}
+    g.user("SAYX_", said["say_excluded"], "'{excluded} may not bid and pass'")
+    g.user("SAYS_", said["say_short"], "'{" + B + "} cannot bid enough and passes'")
+    say_short = [] if _plain(spec.get("say_short")) is False else [g.do("log SAYS_")]
     prompt = g.template(spec.get("prompt"))
+    offer = spec.get("offer")
+    offer_kind = _text(spec.get("offer_kind"), "one")
+    if offer is not None and form != "sealed":
+        builder.err("E204", "'offer:' (bids that are things, e.g. cards) is for a sealed auction", spec.key_span("offer"),
+                    "use form: sealed, or bid amounts with limit:")
+    if offer_kind not in ("one", "subset"):
+        builder.err("E204", f"offer_kind is 'one' or 'subset', not '{offer_kind}'", spec.get("offer_kind").span)
+    g.user("AMOUNT_", spec.get("amount"), "bid")
     parts_nodes = part_nodes("auction", node)
     on_drop = tuple(builder.block(parts_nodes[0], f"{auto}.on_drop.", loops))
     on_end = tuple(builder.block(parts_nodes[1], f"{auto}.on_end.", loops))
@@ -269,7 +282,8 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     low = f"({R}.price + (RAISE_) if {R}.winner != none else (MIN_))"
     start = g.do(f"let {R} = record(winner: none, price: 0, dropped: []); let {STAND} = record(); "
                  f"let excluded = [{B} for {B} in players if not (MAY_)]")
-    say_excluded = g.if_("not empty(excluded)", [g.do("log SAYX_")])
+    quiet = _plain(spec.get("say_excluded")) is False
+    say_excluded = g.if_("not empty(excluded)", [] if quiet else [g.do("log SAYX_")])
     # a player who drops out: on record, then the author's on_drop steps with the player and standing bid bound
     drop_now = [g.do(f"let standing = {STAND}[{B}]; {h['dropped']} += record(player: {B}, bid: standing)"), *on_drop]
     steps: list = [start, say_excluded]
@@ -290,7 +304,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         asked = [
             g.if_(f"LIMIT_ < {low}",
-                  [g.if_(f"{B} not in {SAID}", [g.do(f"log SAYS_; {SAID} += {B}")]),
+                  [g.if_(f"{B} not in {SAID}", [*say_short, g.do(f"{SAID} += {B}")]),
                    g.do(f"{P} += 1"),
                    # a player who cannot bid enough passes: out at once when passes are final
                    g.if_("FINAL_", [g.do(f"{OUT} += {B}"), *(_again(drop_now) if track else [])],
@@ -315,7 +329,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         prev = h["top"]
         turn = [
             g.if_("not (MAY_)", [], [
-                g.if_(f"LIMIT_ < {low}", [g.do("log SAYS_"), *drop_now], [
+                g.if_(f"LIMIT_ < {low}", [*say_short, *drop_now], [
                     ChooseOf(g, B, f"[none] + ({low}..(LIMIT_))", prompt, BID),
                     g.if_(f"{BID} == none", _again(drop_now), [
                         g.do(f"let {prev} = {R}.winner; set {R}['price'] = {BID}; set {R}['winner'] = {B}; "
@@ -326,15 +340,26 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         ]
         steps.append(g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn))
     else:  # sealed
-        E, BIDS, TOP, TIED, SEC = h["elig"], h["bids"], h["top"], h["tied"], h["sec"]
-        steps[0] = g.do(f"let {R} = record(winner: none, price: 0, dropped: []); let {STAND} = record(); "
-                        f"let {h['dropped']} = []; "
-                        f"let excluded = [{B} for {B} in players if not (MAY_)]; "
-                        f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ >= (MIN_)]")
-        steps.append(g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ < (MIN_)]",
-                                [g.do("log SAYS_")]))
-        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E),
-                                  decision=g.decision(B, f"[none] + ((MIN_)..(LIMIT_))", prompt, BID), bind=BIDS))
+        E, BIDS, TOP, TIED, SEC, AMT = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"]
+        steps[0] = g.do(f"let {R} = record(winner: none, price: 0, bid: none, tied: [], dropped: []); "
+                        f"let {STAND} = record(); let {AMT} = record(); let {h['dropped']} = []; "
+                        f"let excluded = [{B} for {B} in players if not (MAY_)]")
+        if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
+            steps.append(g.do(f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ >= (MIN_)]"))
+            steps.append(g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ < (MIN_)]",
+                                    say_short or [g.do("pass")]))
+            dec = g.decision(B, f"[none] + ((MIN_)..(LIMIT_))", prompt, BID)
+        else:  # bids are things (cards): what the bidder offers, worth its 'amount'
+            steps.append(g.do(f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"))
+            g.user("OFFER_", offer, "[]")
+            if offer_kind == "subset":
+                dec = replace(g.decision(B, "OFFER_", prompt, BID, kind="subset", default="[]"), min=g.expr("0"))
+            else:
+                dec = replace(g.decision(B, "OFFER_", prompt, BID), optional=True)
+        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
+        # what each bid is worth (none: no bid, or not a valid one)
+        steps.append(g.for_each(B, E, [g.do(
+            f"let bid = {BIDS}[{B}]; set {AMT}[{B}] = none if bid == none or bid == [] else (AMOUNT_)")]))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
         pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
@@ -350,13 +375,13 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
         steps.append(g.do(
-            f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
-            f"let {TIED} = [q for q in {E} if {BIDS}[q] != none and {BIDS}[q] == {TOP}]"))
+            f"let {TOP} = max([{AMT}[q] for q in {E} if {AMT}[q] != none]); "
+            f"let {TIED} = [q for q in {E} if {AMT}[q] != none and {AMT}[q] == {TOP}]; set {R}['tied'] = {TIED}"))
         steps.append(g.if_(f"not empty({TIED})", [
             g.do(f"set {R}['winner'] = {pick}"),
             g.if_(f"{R}.winner != none", [
-                g.do(f"let {SEC} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none and q != {R}.winner]); "
-                     f"set {R}['price'] = {pay}")]),
+                g.do(f"let {SEC} = max([{AMT}[q] for q in {E} if {AMT}[q] != none and q != {R}.winner]); "
+                     f"set {R}['price'] = {pay}; set {R}['bid'] = {BIDS}[{R}.winner]")]),
         ]))
         steps.append(g.for_each(B, f"{E}", [g.do(f"set {STAND}[{B}] = {BIDS}[{B}]")]))
         steps.append(g.for_each(B, f"[q for q in {E} if q != {R}.winner]", drop_now))
@@ -390,6 +415,9 @@ def _auction_rule(form: str, spec: YMap, price: str, ties: str, B: str) -> str:
             "sealed": f"Sealed auction: all bid in secret, then reveal; the highest bid wins, paying "
                       f"{'their bid' if price == 'first' else 'the second highest bid' if price == 'second' else price} "
                       f"(ties: {ties.replace('_', ' ') if ties in TIES else ties})"}[form]
+    if form == "sealed" and spec.get("offer") is not None:
+        lead = (f"Sealed auction: each bids in secret from {_text(spec.get('offer'))}, then all reveal; the bid worth "
+                f"most wins (worth: {_text(spec.get('amount'), 'the bid')}; ties: {ties.replace('_', ' ') if ties in TIES else ties})")
     bits = [lead]
     if may:
         bits.append(f"only players with {may} bid (the others pass)")
@@ -408,9 +436,9 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         return None
     _check_keys(builder, spec, RESPOND_KEYS, "a response window")
     until = _text(spec.get("until"), "first")
-    if until not in ("first", "all_pass"):
-        builder.err("E204", f"a response window lasts until 'first' (the first who responds acts) or 'all_pass' "
-                    f"(everyone gets the chance, again until a whole round passes), not '{until}'",
+    if until not in ("first", "each", "all_pass"):
+        builder.err("E204", f"a response window lasts until 'first' (the first who responds acts), 'each' (every "
+                    f"player gets one chance) or 'all_pass' (again and again until a whole round passes), not '{until}'",
                     spec.get("until").span)
     if spec.get("from") is None:
         builder.err("E202", "a response window needs 'from:' (the player the others answer; they respond in turn "
@@ -446,6 +474,12 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                             offer, name=L),
                  g.do(f"let {Q} = {W}"),
                  g.if_(f"{Q} != none", list(act), [g.do(f"let {ANS} = none")])]
+    elif until == "each":  # every player offered gets one chance; each response is acted on at once
+        offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}"), *act]))
+        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
+                 g.for_each(Q, f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]",
+                            offer, name=L),
+                 g.do(f"let {Q} = {W}")]
     else:
         offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; set {h['any']} = true"), *act]))
         R2 = hidden("r", node, "round")
@@ -461,6 +495,7 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     rule = (f"Each other player in turn after {frm} may respond"
             + (f" (those with {_text(spec.get('may'))})" if spec.get("may") is not None else "")
             + ("; the first who responds acts" if until == "first"
+               else "; each may respond once, and every response is acted on" if until == "each"
                else "; every response is acted on, round after round until everyone passes"))
     settings = tuple((k, str(_plain(spec.get(k)))) for k in RESPOND_KEYS
                      if spec.get(k) is not None and k not in ("do", "choose"))
