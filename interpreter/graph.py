@@ -18,7 +18,7 @@ from .model import ruleset as M
 class Node:
     id: str
     sequence: str
-    kind: str  # start, end, action, call, condition, loop, foreach, decision, sealed, stack, exit
+    kind: str  # start, end, action, call, condition, loop, foreach, decision, sealed, stack, auction, respond, exit
     label: str
     source: str = ""
     step: Optional[M.Step] = None
@@ -170,6 +170,22 @@ class _Builder:
             others = [(name, src) for name, src in self.loop_exits if not (name is None or name == getattr(s, "name", None))]
             self.loop_exits = saved + others
             return exits + mine
+        if isinstance(s, M.ConstructStep):
+            # one box for the whole mechanic (an auction, a response window): its rule in words; the steps the
+            # author wrote inside it hang off it (when a player drops out / acts), and 'on_end' follows it
+            self.g.add(Node(nid, seq.id, s.construct, _label(s, s.rule), s.source, s))
+            for t in tails:
+                self._edge(t, nid)
+            parts = dict(s.parts)
+            side = parts.get("on_drop") or parts.get("do") or ()
+            if s.construct == "respond" and dict(s.settings).get("until", "first") == "first":
+                # the first who responds acts, and play goes on from there
+                return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
+            if side:
+                what = "a player drops out" if s.construct == "auction" else "someone responds"
+                for t in self.block(seq, side, [(nid, "next", what)]):
+                    self._edge(t, nid, "repeat")
+            return self.block(seq, parts.get("on_end", ()), [nid])
         # decisions: choose, sealed, stack
         if isinstance(s, M.ChooseStep):
             d = s.decision

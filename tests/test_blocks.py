@@ -22,7 +22,7 @@ from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, w
 from test_fast_steps import TEMPLATE  # a two-player game whose steps each error case gives
 
 BUNDLED = {"dml": 12, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
-           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6}
+           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6, "bluff": 10}
 
 
 def _load(name: str):

@@ -17,7 +17,7 @@ from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 
 BUNDLED = {"dml": 20, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
-           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6}
+           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6, "bluff": 10}
 
 
 def _load(name: str, fast: bool, monkeypatch):

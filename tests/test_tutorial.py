@@ -36,6 +36,23 @@ def test_every_version_of_the_tutorial_file(tmp_path):
     assert all(r["winners"] for r in summary.results)
 
 
+def test_part_two_writes_an_auction_game_that_plays(tmp_path):
+    """Each version of my-auction.yaml validates cleanly, plays 30 games, and draws the auction as one box."""
+    from rulecraft.graph import build_graph
+
+    versions = [b for b in _files() if b.splitlines()[0] == "# file: my-auction.yaml"]
+    assert len(versions) == 2
+    for block in versions:
+        path = tmp_path / "my-auction.yaml"
+        path.write_text(block, encoding="utf-8")
+        result = load_ruleset(str(path))
+        assert result.ok and not result.diagnostics, render_text(result.diagnostics, result.sources)
+        summary = simulate(str(path), 30, seed=1, workers=1, check=True)
+        assert not summary.errors, summary.errors
+        g = build_graph(result.ruleset)
+        assert [n.kind for n in g.nodes.values() if n.sequence == "sale"].count("auction") == 1
+
+
 def test_the_error_shown_is_the_error_given(tmp_path):
     block = next(b for b in _files() if "# expect:" in b)
     path = tmp_path / "my-pig.yaml"

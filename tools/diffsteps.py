@@ -27,7 +27,7 @@ from .sheetplan import step_numbers
 
 FORM_WORDS = {
     M.ActionStep: "do", M.CallStep: "call", M.IfStep: "if", M.LoopStep: "loop", M.ForEachStep: "for each",
-    M.ChooseStep: "choose", M.SealedStep: "sealed choice", M.StackStep: "stack",
+    M.ChooseStep: "choose", M.SealedStep: "sealed choice", M.StackStep: "stack", M.ConstructStep: "construct",
 }
 
 
@@ -97,6 +97,9 @@ def step_fields(s: M.Step) -> dict:
     elif isinstance(s, M.StackStep):
         f.update({"zone": s.zone, "each": s.var, "in": s.iterable})
         f.update(_decision_fields(s.play, "play "))
+    elif isinstance(s, M.ConstructStep):
+        f["form"] = s.construct
+        f.update(dict(s.settings))  # the settings as written: a changed setting is a changed rule
     # a step written as text has its text as label: only a label of its own counts
     f["label"] = s.label if s.label and "".join(s.label.split()) != "".join(text.split()) else ""
     f["note"] = s.note

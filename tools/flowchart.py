@@ -105,7 +105,7 @@ class _Chart:
         num = self.numbers.get(nid, "")
         designer = bool(designer_label(step))
         text = node.label
-        if node.kind in ("loop", "foreach", "decision", "sealed", "stack") and not designer:
+        if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond") and not designer:
             designer = True  # a prompt, or the graph's own wording ("for each p in ..."), reads as prose
         targets = self.calls(nid)
         if node.kind == "call" and not designer and len(targets) == 1:
@@ -137,6 +137,8 @@ class _Chart:
             small.append(f"{who} decides")
         elif isinstance(step, M.SealedStep):
             small.append(f"each {step.var} in {step.iterable.text if step.iterable else '?'}: secret, then reveal")
+        elif isinstance(step, M.ConstructStep) and designer_label(step):
+            small.append(step.rule)  # the designer's label says what; the rule in words says how
         elif isinstance(step, M.StackStep):
             zone = step.zone.text if step.zone else "the stack"
             small.append(f"{zone}: each {step.var} in {step.iterable.text if step.iterable else '?'} may play")

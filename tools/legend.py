@@ -16,6 +16,8 @@ SHAPES = {
     "decision": {"shape": "parallelogram", "margin": "0.02,0.04", "penwidth": "1.8"},
     "sealed": {"shape": "parallelogram", "peripheries": "2", "margin": "0.02,0.04", "penwidth": "1.5"},
     "stack": {"shape": "box3d", "fillcolor": "#efefef", "margin": "0.2,0.1"},
+    "auction": {"shape": "box3d", "peripheries": "2", "fillcolor": "#fff8e1", "margin": "0.2,0.1"},
+    "respond": {"shape": "box3d", "style": "filled,dashed", "fillcolor": "#f3f3ff", "margin": "0.2,0.1"},
 }
 
 _LEGEND = [

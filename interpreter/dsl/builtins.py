@@ -72,6 +72,8 @@ def describe(value: Any) -> str:
         return f"the zone {value.slot}"
     if isinstance(value, list):
         return f"a list of {len(value)}"
+    if type(value) is dict:
+        return "a record"
     return type(value).__name__.lower()
 
 
@@ -98,6 +100,8 @@ def text_of(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, list):
         return ", ".join(text_of(x) for x in v)
+    if type(v) is dict:  # a record: its fields in words, never a Python repr
+        return "(" + ", ".join(f"{text_of(k)}: {text_of(x)}" for k, x in v.items()) + ")"
     return str(v)
 
 
@@ -230,6 +234,12 @@ def _keys(ctx, span, t):
     if isinstance(t, FamilyRef):
         return list(ctx.family_zones(t.zone))
     raise RuleError(f"keys needs a table or a zone family, got {describe(t)}", span)
+
+
+@builtin("record", 0, 0, "any", "A record of named fields (any names), read as r.NAME; e.g. a claim on a stack.",
+         "record(who: p, what: 'duke', against: none)", kwargs=("*",))
+def _record(ctx, span, **fields):
+    return dict(fields)
 
 
 @builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order); sorted(p in players, by: p.score) "

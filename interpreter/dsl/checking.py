@@ -75,7 +75,7 @@ def builtin_call_problem(n: A.Call, b: Any) -> Optional[Problem]:
         return Problem("E304", f"{n.func}() takes {want} argument{'s' if want != '1' else ''}, given {nargs}", n.span,
                        f"e.g. {b.example}")
     for kw in n.kwargs:
-        if kw.name not in b.kwargs:
+        if kw.name not in b.kwargs and "*" not in b.kwargs:
             hint = (f"it accepts: {', '.join(b.kwargs)}" if b.kwargs else f"{n.func}() takes no named arguments")
             return Problem("E304", f"{n.func}() has no argument named '{kw.name}'", kw.span, hint)
     return None

@@ -11,6 +11,7 @@ from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scop
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
 from .cells import CellValues as _CellValues, columns_word as _columns_word
+from .constructs import record_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
@@ -121,7 +122,7 @@ class Builder:
         symbols["cards"] = Symbol("const", list(cards), "list")
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
-                      {c for t in tables.values() for c in t.columns},
+                      {c for t in tables.values() for c in t.columns} | record_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
         dice = self._dice(scope)
@@ -134,6 +135,7 @@ class Builder:
         kinds = {(_s(v.get("kind"), "sequence") if isinstance(v, YMap) else "sequence")
                  for v in self.section("sequences").values()}
         steps = StepBuilder(self.text, scope, seq_params, kinds, self.diags)
+        steps.root = self.root  # constructs read it: does anything read who dropped out of an auction?
         sequences = {}
         for k, v in self.section("sequences").items():
             if isinstance(v, YMap):

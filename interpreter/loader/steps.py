@@ -11,10 +11,11 @@ from ..dsl.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
+from . import constructs
 from .dsl_text import DslText, compile_stmts
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
-FORMS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack")
+FORMS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack", "auction", "respond")
 DECISION_KINDS = ("one", "subset", "number", "yesno")
 
 
@@ -68,9 +69,13 @@ class StepBuilder:
                     if inner.get(k) is not None:
                         out.add(str(_plain(inner.get(k))))
                 if form == "stack":
-                    out.add("card")
+                    out.add("card" if inner.get("zone") is not None else "entry")
                     self._binders(_steps_of(inner.get("on_play")), out)
                     self._binders(_steps_of(inner.get("resolve")), out)
+            if form in ("auction", "respond"):
+                out |= constructs.names(form, node)
+                for part in constructs.part_nodes(form, node):
+                    self._binders(part, out)
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
                 self._binders(_steps_of(node.get(body)), out)
 
@@ -200,6 +205,10 @@ class StepBuilder:
                 self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
             body = self._typed_body(var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
             return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
+        if form == "auction":
+            return constructs.auction(self, node, common, auto, loops)
+        if form == "respond":
+            return constructs.respond(self, node, common, auto, loops)
         if form == "choose":
             spec = node.get("choose")
             return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)
@@ -223,7 +232,9 @@ class StepBuilder:
             zone=self.text.expr(spec.get("zone"), comp),
             var=var,
             iterable=self.text.expr(spec.get("in"), comp),
-            play=self.decision(play, comp, default_player=var, default_kind="subset") if isinstance(play, YMap) else None,
+            play=self.decision(play, comp, default_player=var,
+                               default_kind="subset" if spec.get("zone") is not None else "one")
+            if isinstance(play, YMap) else None,
             on_play=tuple(self.block(_steps_of(spec.get("on_play")), f"{auto}.on_play.", loops)),
             resolve=tuple(self.block(_steps_of(spec.get("resolve")), f"{auto}.resolve.", loops)),
         )

@@ -239,6 +239,27 @@ class StackStep(Step):
 
 
 @dataclass(frozen=True)
+class ConstructStep(Step):
+    """A mechanic said in one step (an auction, a response window) that the loader expands into plain steps.
+
+    `run` is what the interpreter runs (the expansion: plain steps, so every execution path, save,
+    clone, log and replay handles it unchanged); `parts` are the step lists the author wrote inside it
+    (e.g. what happens when a player drops out), which appear in `run` too; charts, checks and the
+    book see the one step and its parts, never the expansion. `rule` is the mechanic in words.
+    """
+
+    construct: str = ""  # 'auction' or 'respond'
+    rule: str = ""
+    settings: tuple[tuple[str, str], ...] = ()  # (key, text as written), for renderers
+    run: tuple[Step, ...] = ()
+    parts: tuple[tuple[str, tuple[Step, ...]], ...] = ()
+
+    @property
+    def bodies(self):
+        return self.parts
+
+
+@dataclass(frozen=True)
 class SequenceDef:
     id: str
     kind: str

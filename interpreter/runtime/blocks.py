@@ -251,7 +251,9 @@ class _Writer:
                 continue
             here = (owner, role, steps, i)
             own = dict(self.pcs(s))
-            if isinstance(s, M.IfStep):
+            if isinstance(s, M.ConstructStep):
+                inner = self._find(s, "run", s.run, pc)
+            elif isinstance(s, M.IfStep):
                 if own.get(pc) == "JUMP":  # the end of the 'then' block, before the jump over 'else'
                     return [here, (s, "then", s.then, len(s.then))]
                 inner = self._find(s, "then", s.then, pc) or self._find(s, "else", s.other, pc)
@@ -315,7 +317,9 @@ class _Writer:
             return
         s = steps[i]
         inner = path[k + 1]
-        if isinstance(s, M.IfStep):
+        if isinstance(s, M.ConstructStep):
+            self.continuation(path, k + 1)
+        elif isinstance(s, M.IfStep):
             self.continuation(path, k + 1)
             if inner[1] == "then" and s.other:
                 self.count(self.pcs(s)[1][0], pure=True)  # the jump over the 'else' block
@@ -352,6 +356,8 @@ class _Writer:
 
     # -------------------------------------------------------- steps; False when the step always leaves
     def step(self, s: M.Step) -> bool:
+        if isinstance(s, M.ConstructStep):
+            return self.block(s.run)
         own = self.pcs(s)
         first = own[0][0]
         if isinstance(s, M.ActionStep):
@@ -530,6 +536,8 @@ class _Writer:
 
 
 def _blocks(s: M.Step) -> tuple:
+    if isinstance(s, M.ConstructStep):  # an auction or response window: the plain steps it was expanded to
+        return (s.run,)
     if isinstance(s, M.IfStep):
         return (s.then, s.other)
     if isinstance(s, (M.LoopStep, M.ForEachStep)):

@@ -114,6 +114,8 @@ def label(value: Any) -> str:
         return str(value)
     if isinstance(value, list):
         return ", ".join(label(v) for v in value) or "nothing"
+    if type(value) is dict:  # a record (a claim, a block): its fields in words
+        return "(" + ", ".join(f"{k}: {label(v)}" for k, v in value.items()) + ")"
     return str(value)
 
 

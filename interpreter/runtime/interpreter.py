@@ -528,19 +528,26 @@ def h_stack_offer(g, f, ins) -> None:
     st = f.locals[key]
     order = st["order"]
     n = len(order)
-    zone = step.zone.fn(g)
+    zone = step.zone.fn(g) if step.zone is not None else None  # no zone: a stack of any values (claims, blocks)
     answer = f.locals.pop(ANSWER, _MISSING)
     while True:
         if answer is not _MISSING:
             p = order[st["i"]]
             st["i"] = (st["i"] + 1) % n if n else 0
-            if answer:
-                g.move(answer, zone, "top", ins.span, p)
-                st["played"] = list(answer)
+            if zone is None:
+                played = [] if answer is None else list(answer) if isinstance(answer, list) else [answer]
+            else:
+                played = list(answer) if answer else []
+            if played:
+                if zone is None:
+                    st.setdefault("entries", []).extend(played)
+                else:
+                    g.move(answer, zone, "top", ins.span, p)
+                st["played"] = played
                 st["by"] = p
                 st["last"] = p
                 st["passes"] = 0
-                g.say(f"{p} plays {label(list(answer))} onto the stack")
+                g.say(f"{p} plays {label(played)} onto the stack")
                 f.pc = onplay_pc
                 return
             st["passes"] += 1
@@ -559,7 +566,7 @@ def h_stack_offer(g, f, ins) -> None:
 def h_stack_onplay_next(g, f, ins) -> None:
     st = f.locals[ins.extra]
     if st["played"]:
-        f.locals["card"] = st["played"].pop(0)
+        f.locals["card" if ins.arg.zone is not None else "entry"] = st["played"].pop(0)
         f.locals[ins.arg.var] = st["by"]
         f.pc += 1
     else:
@@ -568,6 +575,15 @@ def h_stack_onplay_next(g, f, ins) -> None:
 
 def h_stack_resolve_next(g, f, ins) -> None:
     step = ins.arg
+    if step.zone is None:  # a stack of values: the last one played is taken off and resolved
+        entries = f.locals[ins.extra].get("entries") or []
+        if not entries:
+            f.locals.pop(ins.extra, None)
+            f.pc = ins.target
+            return
+        f.locals["entry"] = entries.pop()
+        f.pc += 1
+        return
     cards = g.zone_cards(step.zone.fn(g))
     if not cards:
         f.locals.pop(ins.extra, None)
@@ -581,6 +597,9 @@ def h_stack_resolve_next(g, f, ins) -> None:
 
 def h_stack_resolved(g, f, ins) -> None:
     step = ins.arg
+    if step.zone is None:
+        f.pc += 1
+        return
     st = f.locals[ins.extra]
     card = st.get("resolving")
     if isinstance(card, Card) and card in g.zone_cards(step.zone.fn(g)):

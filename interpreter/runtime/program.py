@@ -112,6 +112,8 @@ class _Flattener:
             self.emit("SEALED", s, s, extra=key)
         elif isinstance(s, M.StackStep):
             self._stack(s)
+        elif isinstance(s, M.ConstructStep):
+            self.block(s.run)  # an auction or response window runs as the plain steps it was expanded to
         else:  # pragma: no cover - every step kind is handled above
             raise TypeError(type(s).__name__)
 

@@ -143,7 +143,7 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
     if header.get("name") not in (None, rs.name):
         return ReplayReport(False, f"the log is of ruleset '{header.get('name')}', but '{ref}' is '{rs.name}'", hline)
     if header.get("fingerprint") and header["fingerprint"] != ruleset_fingerprint(rs):
-        report.warnings.append("the ruleset's files changed since this game was played")
+        report.warnings.append(OLDER_RULESET)
     if header.get("rulecraft") not in (None, __version__):
         report.warnings.append(f"the log was written by rulecraft {header.get('rulecraft')}, this is {__version__}")
     names = header["players"]
@@ -215,8 +215,15 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+OLDER_RULESET = "the ruleset's files changed since this game was played"
+
+
 def _fail(report: ReplayReport, message: str, line: int) -> ReplayReport:
     report.ok = False
+    if OLDER_RULESET in report.warnings:  # the likely reason, said first
+        name = report.game.rs.name if report.game is not None else "of this log"
+        message = (f"this log was made with an older version of the ruleset '{name}' "
+                   f"(its files changed since), so it cannot be replayed: {message}")
     report.message = message
     report.line = line
     return report
