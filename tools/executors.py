@@ -37,9 +37,10 @@ import time
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 WATCHDOG_INTERVAL = 0.25  # seconds between a worker's checks that its parent is still there
+CLUSTER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler, and then to see at least one worker
 
 
 class Stopped(BaseException):
@@ -138,8 +139,9 @@ def kill_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
 # ----------------------------------------------------------------------------- Dask
 
 @contextmanager
-def cluster(address: str, timeout: float = 10.0) -> Iterator[tuple[Executor, int]]:
+def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Executor, int]]:
     """(executor, number of worker threads) of the Dask scheduler at `address`; ClusterError when it cannot be used."""
+    timeout = CLUSTER_TIMEOUT if timeout is None else timeout
     try:
         from distributed import Client
     except ImportError:
