@@ -56,7 +56,8 @@ def test_json_and_rows_are_those_of_the_list_of_results(ruleset, games, workers)
     s = sim.simulate(ruleset, games, seed=11, workers=workers, coverage=True)
     assert len(s.results) == games
     assert json.dumps(s.to_json()) == json.dumps(reference_json(s))  # same values, same key order
-    done = s.finished()
+    done = list(s.finished())
+    assert len(s.finished()) == len(done) == s.done
     assert as_text(s.rows()) == as_text(all_rows(done, s.players, s.metric_defs))
 
 
@@ -165,6 +166,10 @@ def test_files_are_the_same_with_results_on_disk(tmp_path):
         assert (tmp_path / f"mem.{name}").read_bytes() == (tmp_path / f"disk.{name}").read_bytes()
     assert sim.report(none) == sim.report(mem)
     assert none.to_json() == {**mem.to_json(), "results": []}
+    assert len(none.finished()) == len(mem.finished()) == 40 and none.finished()
+    with pytest.raises(RuntimeError, match="not kept"):
+        list(none.finished())
+    assert list(disk.finished()) == list(mem.finished())
 
 
 def test_kept_results_may_leave_coverage_out():
@@ -187,3 +192,16 @@ def test_the_cli_keeps_no_results_without_a_file_that_lists_them(monkeypatch, ca
     assert main(["simulate", "pig", "--games", "4", "--workers", "1"]) == 0
     assert seen["keep"] == "none"
     assert "win rate by seat" in capsys.readouterr().out
+
+
+def test_the_executor_example_of_the_docs_runs_and_gives_the_local_results(capsys):
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "simulation.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class InProcess" in b)
+    scope: dict = {}
+    exec(compile(block, "docs/simulation.md", "exec"), scope)
+    assert "win rate by seat" in capsys.readouterr().out
+    local = sim.simulate("pig", 40, seed=1, workers=1)
+    assert as_text(scope["summary"].rows()) == as_text(local.rows())

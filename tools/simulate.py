@@ -111,6 +111,7 @@ class Summary:
     agents: list = field(default_factory=list)
     never_reached: Optional[list] = None  # graph nodes no game reached (when coverage was on)
     tally: Tally = field(default_factory=Tally)  # what the reports are made of (tools/aggregate.py)
+    kept: str = "memory"  # what `results` holds: every game ('memory', 'disk') or nothing ('none')
 
     def __post_init__(self) -> None:
         if self.results and not self.tally.games:  # made from a list of results
@@ -130,9 +131,9 @@ class Summary:
         """The number of games that finished without an error."""
         return self.tally.done
 
-    def finished(self) -> list[dict]:
-        """The kept results of the games that finished (empty when results were not kept)."""
-        return [r for r in self.results if "error" not in r]
+    def finished(self) -> "Finished":
+        """The games that finished without an error: len() and truth always; their results when kept."""
+        return Finished(self)
 
     def coverage_counts(self) -> Counter:
         """How often each node of the sequence graph ran, over all finished games (coverage on)."""
@@ -162,6 +163,25 @@ class Summary:
         }
 
 
+class Finished:
+    """`Summary.finished()`: the number of finished games (len, truth) from the aggregates; iterating gives
+    their results, which needs the results kept (`simulate(keep='memory' or 'disk')`)."""
+
+    def __init__(self, summary: Summary) -> None:
+        self._summary = summary
+
+    def __len__(self) -> int:
+        return self._summary.tally.done
+
+    def __bool__(self) -> bool:
+        return self._summary.tally.done > 0
+
+    def __iter__(self):
+        if self._summary.kept == "none":
+            raise RuntimeError("the games' results were not kept (simulate(keep='none')): use the summary's rows")
+        return (r for r in self._summary.results if "error" not in r)
+
+
 def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int = 1, workers: Optional[int] = None,
              agents: Sequence[str] = (), overrides: Optional[dict] = None, check: bool = False, coverage: bool = False,
              max_steps: int = 5_000_000, progress: Optional[Callable[[int, int], None]] = None,
@@ -181,6 +201,7 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
     if keep not in ("memory", "disk", "none"):
         raise ValueError(f"keep must be 'memory', 'disk' or 'none', not {keep!r}")
     summary.results = Spool() if keep == "disk" else []
+    summary.kept = keep
     mode = "" if keep == "none" else "all" if keep_coverage else "lean"
     seeds = range(seed, seed + games)
     workers = workers or os.cpu_count() or 1
