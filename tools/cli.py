@@ -237,7 +237,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                seed=args.seed, agents=args.agent, overrides=overrides, check=args.check, coverage=True,
                                progress=progress_printer(), keep="disk" if args.json or args.csv else "none",
                                keep_coverage=bool(args.json))
-    except (ClusterError, Interrupted, Stopped) as exc:
+    except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
         return stop_code(f"{PROG} simulate", exc)
     summary.never_reached = unreached(summary, loaded.graph)
     print(report(summary))

@@ -144,7 +144,7 @@ def run(args) -> int:
                           **{"workers": args.workers, **where})
             a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)
             b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=progress_printer(), **common)
-    except (ClusterError, Interrupted, Stopped) as exc:
+    except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
         return stop_code("rulecraft compare", exc, "" if a is None else " of B (A was played)")
     entries = compare(a, b)
     print(text(a, b, entries, args.ruleset_a, args.ruleset_b))

@@ -213,6 +213,8 @@ def cli_runs(cluster_address: str | None) -> Iterator[dict]:
 
 def stop_code(prog: str, exc: BaseException, what: str = "") -> int:
     """Print what stopped a run (a line on standard error, no traceback); the exit code."""
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # after the progress bar's line
     if isinstance(exc, ClusterError):
         print(f"{prog}: {exc}", file=sys.stderr)
         return exc.code

@@ -1,8 +1,10 @@
 """`rulecraft simulate`: play many seeded games with bots, in parallel, and summarise them.
 
 Game i is played with seed `seed + i`, so the results for a seed are the same whatever
-the number of worker processes. Each worker loads the ruleset once and plays a chunk of
-games; results come back as small dicts.
+the number of worker processes. Each worker loads the ruleset once and plays chunks of
+games; a chunk comes back as one partial aggregate (tools/aggregate.py), merged in seed order,
+so the parent's memory does not grow with the number of games. Where chunks run and how a run
+is stopped: tools/executors.py.
 """
 
 from __future__ import annotations
