@@ -11,6 +11,7 @@ import json
 import random
 from collections import Counter
 
+import numpy
 import pytest
 
 from rulecraft.tools import simulate as sim
@@ -141,6 +142,7 @@ def test_samples_behave_as_the_sorted_list_of_values():
         assert [s[i] for i in range(len(vs))] == sorted(vs) and s[-1:] == sorted(vs)[-1:]
         assert median(s) == median(vs)
         assert stats(Counter(vs)) == _stats(sorted(vs))
+        assert numpy.asarray(s).tolist() == sorted(vs)  # what the plots are drawn from
 
 
 def test_spool_keeps_results_on_disk_and_reads_them_back():

@@ -33,13 +33,20 @@ def _ppid_state(pid: int):
     return int(fields[1]), fields[0]
 
 
-def children(pid: int) -> list[int]:
-    out = []
+def descendants(pid: int) -> list[int]:
+    """The living processes below `pid` (the workers; with a fork server, it and its workers)."""
+    parents = {}
     for name in os.listdir("/proc"):
         if name.isdigit():
             got = _ppid_state(int(name))
-            if got and got[0] == pid and got[1] != "Z":
-                out.append(int(name))
+            if got and got[1] != "Z":
+                parents[int(name)] = got[0]
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parents.items() if pp == p]
+        out += kids
+        todo += kids
     return out
 
 
@@ -63,7 +70,7 @@ def start(*args: str) -> tuple[subprocess.Popen, list[int]]:
     workers: list[int] = []
 
     def two_workers() -> bool:
-        workers[:] = children(proc.pid)
+        workers[:] = descendants(proc.pid)
         return len(workers) >= 2 or proc.poll() is not None
 
     assert wait_until(two_workers), "the workers did not start"

@@ -85,6 +85,11 @@ class Samples:
         for v, c in zip(self._values, self._counts):
             yield from itertools.repeat(v, c)
 
+    def __array__(self, dtype=None, copy=None):  # for plots (numpy): the values, repeated, without a Python loop
+        import numpy
+
+        return numpy.repeat(numpy.asarray(self._values, dtype=dtype), self._counts)
+
     def min(self):
         return self._values[0]
 
