@@ -246,9 +246,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(to_stdout) > 1:
         print(f"{PROG} simulate: only one of --{', --'.join(to_stdout)} can be '-' (standard output)", file=sys.stderr)
         return EXIT_USAGE
-    summary = simulate(args.ruleset, args.games, players=args.players, seed=args.seed, workers=args.workers,
-                       agents=args.agent, overrides=overrides, check=args.check, coverage=True,
-                       progress=progress_printer())
+    from .executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
+
+    try:  # results are kept (on disk) only for the files that list every game
+        with cli_runs(args.cluster) as where:
+            summary = simulate(args.ruleset, args.games, **{"workers": args.workers, **where}, players=args.players,
+                               seed=args.seed, agents=args.agent, overrides=overrides, check=args.check, coverage=True,
+                               progress=progress_printer(), keep="disk" if args.json or args.csv else "none",
+                               keep_coverage=bool(args.json))
+    except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
+        return stop_code(f"{PROG} simulate", exc)
     summary.never_reached = unreached(summary, loaded.graph)
     text_out = sys.stderr if to_stdout else sys.stdout  # standard output holds only the data asked for with '-'
     print(report(summary), file=text_out)
@@ -394,6 +401,9 @@ def args_simulate(p: argparse.ArgumentParser) -> None:
                    help="seed of the first game (game i uses S+i); default 1")
     p.add_argument("--workers", type=_positive_int, metavar="W",
                    help="worker processes (default: the number of cores); results do not depend on it")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
+                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="change a parameter or option for every game; repeatable")
     p.add_argument("--check", action="store_true",
@@ -416,6 +426,9 @@ def args_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: A's default)")
     p.add_argument("--workers", type=_positive_int, metavar="W",
                    help="worker processes (default: the number of cores); results do not depend on it")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
+                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
     p.add_argument("--agent", action="append", metavar="KIND", default=[],
                    help="the bot for the next seat, in both runs (as for simulate); default random")
     p.add_argument("--agent-a", action="append", metavar="KIND", default=[], dest="agent_a",

@@ -134,9 +134,17 @@ def run(args) -> int:
     except AgentError as exc:
         print(f"rulecraft compare: {exc}", file=sys.stderr)
         return 2
-    common = dict(players=players, seed=args.seed, workers=args.workers, overrides=overrides)
-    a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)
-    b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=progress_printer(), **common)
+    from .executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
+
+    a = None
+    try:
+        with cli_runs(args.cluster) as where:
+            common = dict(players=players, seed=args.seed, overrides=overrides, keep="none",
+                          **{"workers": args.workers, **where})
+            a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)
+            b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=progress_printer(), **common)
+    except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
+        return stop_code("rulecraft compare", exc, "" if a is None else " of B (A was played)")
     entries = compare(a, b)
     # with --json - standard output holds only the JSON; the table goes to standard error
     print(text(a, b, entries, args.ruleset_a, args.ruleset_b), file=sys.stderr if args.json == "-" else sys.stdout)

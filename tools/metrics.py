@@ -43,8 +43,15 @@ class Row:
         if self.stat == "rate":
             out["count"] = self.s
         if self.values:
-            out.update(median=median(self.values), min=min(self.values), max=max(self.values))
+            out.update(zip(("median", "min", "max"), spread(self.values)))
         return out
+
+
+def spread(values) -> tuple:
+    """(median, min, max) of per-game samples: a list, or `aggregate.Samples` (a histogram; no pass over every game)."""
+    if hasattr(values, "median"):
+        return values.median(), values.min(), values.max()
+    return median(values), min(values), max(values)
 
 
 def _round(v: float) -> float:
@@ -170,6 +177,6 @@ def row_text(row: Row, width: int = 26) -> str:
     est, lo, hi = row.interval()
     extra = f"n={row.n:g}" if row.stat == "rate" or row.values is None else ""
     if row.values:
-        extra = f"median {median(row.values):g}, min {min(row.values):g}, max {max(row.values):g}"
+        extra = "median {:g}, min {:g}, max {:g}".format(*spread(row.values))
     label = row.label if len(row.label) <= width else row.label[:width - 1] + "…"
     return f"{label:<{width}} {fmt(row, est):>8}  [{fmt(row, lo)} .. {fmt(row, hi)}]  {extra}".rstrip()

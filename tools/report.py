@@ -84,11 +84,11 @@ def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:
     seats = [r for r in game if r.label.startswith("win rate, seat")]
     for r in seats:
         r.label = r.label.replace("win rate, ", "")
-    if summary.finished():
-        fig = _rate_bars(plt, seats, f"{summary.ruleset}: win rate per seat ({len(summary.finished())} games)", "",
+    if summary.done:
+        fig = _rate_bars(plt, seats, f"{summary.ruleset}: win rate per seat ({summary.done} games)", "",
                          1 / summary.players)
         out.append((_save(fig, folder, "win_rate.png"), "Win rate per seat, with 95% Wilson intervals."))
-    lengths = [("decisions", [r["decisions"] for r in summary.finished()])]
+    lengths = [("decisions", next(r.values for r in game if r.label == "decisions per game"))]
     for desc, rows in groups[1:]:
         if desc.get("role") == "length" and rows and rows[0].values:
             lengths.append((desc["name"], rows[0].values))

@@ -1,8 +1,10 @@
 """`rulecraft simulate`: play many seeded games with bots, in parallel, and summarise them.
 
 Game i is played with seed `seed + i`, so the results for a seed are the same whatever
-the number of worker processes. Each worker loads the ruleset once and plays a chunk of
-games; results come back as small dicts.
+the number of worker processes. Each worker loads the ruleset once and plays chunks of
+games; a chunk comes back as one partial aggregate (tools/aggregate.py), merged in seed order,
+so the parent's memory does not grow with the number of games. Where chunks run and how a run
+is stopped: tools/executors.py.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import os
 import sys
 import time
 from collections import Counter
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from .aggregate import Spool, Tally, stats
+from .executors import Interrupted, Stopped, interrupted_signum, kill_pool, local_pool, run_ordered
 from .stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
 
 # ----------------------------------------------------------------------------- one worker
@@ -76,9 +80,23 @@ def _plain(v):
     return encode(v)
 
 
-def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, check, coverage, max_steps) -> list[dict]:
+def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, check, coverage, max_steps,
+              keep: str = "") -> tuple[Tally, Optional[list]]:
+    """Play a chunk of games in a worker: their `Tally`, and their results when `keep` is 'all' or 'lean'
+    (without coverage); with keep '' only the tally travels back."""
     rs = _ruleset(ref, overrides)
-    return [play_one(rs, s, players, agents, check, coverage, max_steps) for s in seeds]
+    tally = Tally()
+    kept: Optional[list] = [] if keep else None
+    for s in seeds:
+        r = play_one(rs, s, players, agents, check, coverage, max_steps)
+        tally.add(r)
+        if kept is not None:
+            kept.append(_kept(r, keep))
+    return tally, kept
+
+
+def _kept(r: dict, keep: str) -> dict:
+    return {k: v for k, v in r.items() if k != "coverage"} if keep == "lean" and "coverage" in r else r
 
 
 # ----------------------------------------------------------------------------- the runner
@@ -89,49 +107,56 @@ class Summary:
     games: int
     players: int
     seed: int
-    results: list[dict] = field(default_factory=list)
+    results: list = field(default_factory=list)  # every game's result, in seed order, when kept (see simulate)
     seconds: float = 0.0
     metric_defs: dict = field(default_factory=dict)  # metric id -> {kind, doc, role}
     agents: list = field(default_factory=list)
     never_reached: Optional[list] = None  # graph nodes no game reached (when coverage was on)
+    tally: Tally = field(default_factory=Tally)  # what the reports are made of (tools/aggregate.py)
+    kept: str = "memory"  # what `results` holds: every game ('memory', 'disk') or nothing ('none')
+
+    def __post_init__(self) -> None:
+        if self.results and not self.tally.games:  # made from a list of results
+            for r in self.results:
+                self.tally.add(r)
 
     def rows(self):
         """(metric description, rows of statistics) for the game itself and each metric of the ruleset."""
-        from .metrics import all_rows
-
-        return all_rows(self.finished(), self.players, self.metric_defs)
+        return self.tally.all_rows(self.players, self.metric_defs)
 
     @property
     def errors(self) -> list[dict]:
-        return [r for r in self.results if "error" in r]
+        return self.tally.errors
 
-    def finished(self) -> list[dict]:
-        return [r for r in self.results if "error" not in r]
+    @property
+    def done(self) -> int:
+        """The number of games that finished without an error."""
+        return self.tally.done
+
+    def finished(self) -> "Finished":
+        """The games that finished without an error: len() and truth always; their results when kept."""
+        return Finished(self)
+
+    def coverage_counts(self) -> Counter:
+        """How often each node of the sequence graph ran, over all finished games (coverage on)."""
+        return self.tally.coverage
 
     def win_rates(self) -> list[tuple[float, float, float]]:
         """Per seat: share of games won (a shared win counts for each winner), with a 95% Wilson interval."""
-        done = self.finished()
-        n = len(done)
-        out = []
-        for seat in range(self.players):
-            wins = sum(1 for r in done if seat in (r.get("winners") or []))
-            out.append((wins / n if n else 0.0, *wilson(wins, n)))
-        return out
+        n = self.tally.done
+        return [(self.tally.wins.get(seat, 0) / n if n else 0.0, *wilson(self.tally.wins.get(seat, 0), n))
+                for seat in range(self.players)]
 
     def to_json(self) -> dict:
-        done = self.finished()
-        lengths = sorted(r["decisions"] for r in done)
-        cov: Counter = Counter()
-        for r in done:
-            cov.update(r.get("coverage", {}))
+        cov = self.tally.coverage
         return {
             "ruleset": self.ruleset, "games": self.games, "players": self.players, "seed": self.seed,
             "seconds": round(self.seconds, 3), "errors": self.errors,
-            "no_winner": sum(1 for r in done if not r.get("winners")),
+            "no_winner": self.tally.no_winner,
             "win_rate": [{"seat": i, "rate": round(w, 4), "low": round(lo, 4), "high": round(hi, 4)}
                          for i, (w, lo, hi) in enumerate(self.win_rates())],
-            "decisions": _stats(lengths),
-            "steps": _stats(sorted(r["steps"] for r in done)),
+            "decisions": stats(self.tally.decisions),
+            "steps": stats(self.tally.steps),
             "coverage": dict(cov) if cov else None,
             "never_reached": self.never_reached,
             "agents": self.agents,
@@ -140,52 +165,87 @@ class Summary:
         }
 
 
-def _stats(values: list) -> dict:
-    if not values:
-        return {}
-    n = len(values)
-    return {"min": values[0], "median": values[n // 2], "mean": round(sum(values) / n, 2), "max": values[-1]}
+class Finished:
+    """`Summary.finished()`: the number of finished games (len, truth) from the aggregates; iterating gives
+    their results, which needs the results kept (`simulate(keep='memory' or 'disk')`)."""
+
+    def __init__(self, summary: Summary) -> None:
+        self._summary = summary
+
+    def __len__(self) -> int:
+        return self._summary.tally.done
+
+    def __bool__(self) -> bool:
+        return self._summary.tally.done > 0
+
+    def __iter__(self):
+        if self._summary.kept == "none":
+            raise RuntimeError("the games' results were not kept (simulate(keep='none')): use the summary's rows")
+        return (r for r in self._summary.results if "error" not in r)
 
 
 def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int = 1, workers: Optional[int] = None,
              agents: Sequence[str] = (), overrides: Optional[dict] = None, check: bool = False, coverage: bool = False,
              max_steps: int = 5_000_000, progress: Optional[Callable[[int, int], None]] = None,
-             executor: Optional[Executor] = None) -> Summary:
-    """Play `games` games (seeds seed..seed+games-1); `executor` may be any concurrent.futures executor."""
+             executor: Optional[Executor] = None, keep: str = "memory", keep_coverage: bool = True) -> Summary:
+    """Play `games` games (seeds seed..seed+games-1) and aggregate them (see tools/executors.py for `executor`).
+
+    `keep` says what becomes of every game's result besides the aggregates: 'memory' (a list in
+    `summary.results`), 'disk' (a `Spool` in a temporary file: memory stays bounded) or 'none';
+    `keep_coverage=False` leaves each kept result's coverage out. Raises `Interrupted` on Ctrl-C
+    (and on SIGTERM inside `sigterm_raises()`), after stopping the workers it started."""
     overrides = dict(overrides or {})
     rs = _ruleset(ref, overrides)
     n = players or rs.players.default
     summary = Summary(rs.name, games, n, seed, agents=list(agents) or ["random"],
                       metric_defs={k: {"kind": m.kind, "doc": m.doc, "role": m.role, "by": m.by.text if m.by else None}
                                    for k, m in rs.metrics.items()})
-    seeds = list(range(seed, seed + games))
+    if keep not in ("memory", "disk", "none"):
+        raise ValueError(f"keep must be 'memory', 'disk' or 'none', not {keep!r}")
+    summary.results = Spool() if keep == "disk" else []
+    summary.kept = keep
+    mode = "" if keep == "none" else "all" if keep_coverage else "lean"
+    seeds = range(seed, seed + games)
     workers = workers or os.cpu_count() or 1
     t0 = time.perf_counter()
-    if workers <= 1 and executor is None:
-        for i, s in enumerate(seeds, 1):
-            summary.results.append(play_one(rs, s, players, agents, check, coverage, max_steps))
-            if progress:
-                progress(i, games)
-    else:
-        size = max(1, min(50, games // (workers * 4) or 1))
-        chunks = [seeds[i:i + size] for i in range(0, games, size)]
-        own = executor is None
-        ex = executor or ProcessPoolExecutor(max_workers=workers)
-        try:
-            futures = [ex.submit(run_chunk, ref, overrides, c, players, list(agents), check, coverage, max_steps)
-                       for c in chunks]
-            by_seed: dict[int, dict] = {}
-            for f in futures:
-                for r in f.result():
-                    by_seed[r["seed"]] = r
-                if progress:
-                    progress(len(by_seed), games)
-            summary.results = [by_seed[s] for s in seeds]
-        finally:
-            if own:
+
+    def merge(part) -> None:
+        tally, kept = part
+        summary.tally.merge(tally)
+        if kept:
+            summary.results.extend(kept)
+        if progress:
+            progress(summary.tally.games, games)
+
+    try:
+        if workers <= 1 and executor is None:
+            for s in seeds:
+                r = play_one(rs, s, players, agents, check, coverage, max_steps)
+                merge((_one(r), [_kept(r, mode)] if mode else None))
+        else:
+            size = max(1, min(50, games // (workers * 4) or 1))
+            where = os.path.abspath(ref) if os.path.isfile(ref) else ref  # the same file from any working folder
+            tasks = ((where, overrides, list(seeds[i:i + size]), players, list(agents), check, coverage, max_steps, mode)
+                     for i in range(0, games, size))
+            ex = executor or local_pool(workers)
+            try:
+                run_ordered(ex, run_chunk, tasks, workers * 4, merge)
+            except BaseException:
+                if executor is None:
+                    kill_pool(ex)
+                raise
+            if executor is None:
                 ex.shutdown()
+    except (KeyboardInterrupt, Stopped) as exc:
+        raise Interrupted(summary.tally.games, games, interrupted_signum(exc)) from None
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def _one(r: dict) -> Tally:
+    t = Tally()
+    t.add(r)
+    return t
 
 
 # ----------------------------------------------------------------------------- printing
@@ -269,9 +329,7 @@ _MAX_ROWS = 16
 
 def unreached(summary: Summary, graph) -> list[str]:
     """The step nodes of the sequence graph that no game of the summary ran (needs coverage)."""
-    counts: Counter = Counter()
-    for r in summary.finished():
-        counts.update(r.get("coverage", {}))
+    counts = summary.coverage_counts()
     return sorted(nid for nid, node in graph.nodes.items() if node.step is not None and counts.get(nid, 0) == 0)
 
 
@@ -325,9 +383,7 @@ def write_json(summary: Summary, path: str) -> None:
 
 def write_coverage(summary: Summary, graph, path: str) -> int:
     """Node counts over all games, and the step nodes never reached; returns how many those are."""
-    counts: Counter = Counter()
-    for r in summary.finished():
-        counts.update(r.get("coverage", {}))
+    counts = summary.coverage_counts()
     steps = [nid for nid, node in graph.nodes.items() if node.step is not None]
     never = sorted(nid for nid in steps if counts.get(nid, 0) == 0)
     data = {"ruleset": summary.ruleset, "games": summary.games, "counts": dict(sorted(counts.items())),

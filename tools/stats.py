@@ -80,6 +80,8 @@ def welch(n1: float, s1: float, ss1: float, n2: float, s2: float, ss2: float) ->
 def median(values: list) -> Optional[float]:
     if not values:
         return None
+    if hasattr(values, "median"):  # aggregate.Samples: a histogram knows its median
+        return values.median()
     v = sorted(values)
     m = len(v) // 2
     return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2

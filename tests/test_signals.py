@@ -1,0 +1,173 @@
+"""Stopping `simulate` and `compare` with worker processes: Ctrl-C, SIGTERM, and a parent killed outright.
+
+Each test starts a real `rulecraft simulate ... --workers 2` (a million games: it never ends by
+itself), waits until its two worker processes exist, signals it, and checks the exit code, the
+line saying how far it got, and that no worker process is left. Waits are bounded and generous;
+nothing here measures speed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat") or os.name != "posix",
+                                reason="finds worker processes through Linux's /proc")
+
+WAIT = 90.0  # seconds: the longest any outcome below may take on a loaded machine
+
+
+def _ppid_state(pid: int):
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()
+    return int(fields[1]), fields[0]
+
+
+def descendants(pid: int) -> list[int]:
+    """The living processes below `pid` (the workers; with a fork server, it and its workers)."""
+    parents = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            got = _ppid_state(int(name))
+            if got and got[1] != "Z":
+                parents[int(name)] = got[0]
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parents.items() if pp == p]
+        out += kids
+        todo += kids
+    return out
+
+
+def alive(pid: int) -> bool:
+    got = _ppid_state(pid)
+    return got is not None and got[1] != "Z"  # a zombie has ended; only its parent has not read its status yet
+
+
+def wait_until(check, seconds: float = WAIT) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return check()
+
+
+def start(*args: str) -> tuple[subprocess.Popen, list[int]]:
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    workers: list[int] = []
+
+    def two_workers() -> bool:
+        workers[:] = descendants(proc.pid)
+        return len(workers) >= 2 or proc.poll() is not None
+
+    assert wait_until(two_workers), "the workers did not start"
+    assert proc.poll() is None, proc.communicate()
+    time.sleep(2.0)  # let them play a little
+    return proc, workers
+
+
+def finish(proc: subprocess.Popen, workers: list[int]) -> tuple[int, str]:
+    try:
+        _out, err = proc.communicate(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the run did not stop")
+    assert wait_until(lambda: not any(alive(w) for w in workers)), f"workers left: {[w for w in workers if alive(w)]}"
+    return proc.returncode, err
+
+
+SIMULATE = ("simulate", "pig", "--games", "1000000", "--workers", "2", "--seed", "1")
+
+
+@pytest.mark.parametrize("to, signum, code, cause", [
+    ("parent", signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+    ("group", signal.SIGINT, 130, "interrupted (Ctrl-C)"),  # Ctrl-C at a terminal reaches every process of the group
+    ("parent", signal.SIGTERM, 143, "stopped by SIGTERM"),
+])
+def test_simulate_stops_and_says_how_far_it_got(to, signum, code, cause):
+    proc, workers = start(*SIMULATE)
+    if to == "group":
+        os.killpg(proc.pid, signum)
+    else:
+        os.kill(proc.pid, signum)
+    rc, err = finish(proc, workers)
+    assert rc == code, err
+    m = re.search(r"rulecraft simulate: (.*) after ([\d,]+) of 1,000,000 games; nothing written", err)
+    assert m, err
+    assert m.group(1) == cause
+    assert 0 <= int(m.group(2).replace(",", "")) < 1_000_000  # 0 when no chunk of 50 games had ended yet
+    assert "Traceback" not in err
+
+
+def test_compare_stops_on_sigterm():
+    proc, workers = start("compare", "pig", "pig", "--games", "1000000", "--workers", "2")
+    os.kill(proc.pid, signal.SIGTERM)
+    rc, err = finish(proc, workers)
+    assert rc == 143, err
+    assert re.search(r"rulecraft compare: stopped by SIGTERM after [\d,]+ of 1,000,000 games; nothing written", err), err
+    assert "Traceback" not in err
+
+
+def test_workers_end_when_the_parent_is_killed():
+    proc, workers = start(*SIMULATE)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=WAIT)
+    assert proc.returncode == -signal.SIGKILL
+    assert wait_until(lambda: not any(alive(w) for w in workers)), f"workers left: {[w for w in workers if alive(w)]}"
+
+
+def test_one_process_run_stops_on_ctrl_c():
+    """--workers 1 plays in the process itself; its progress bar (on a terminal) says when games are under way."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli", *SIMULATE[:-4], "--workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    seen = b""
+    end = time.monotonic() + WAIT
+    try:
+        while b"/1000000 games" not in seen and time.monotonic() < end and proc.poll() is None:
+            if select.select([master], [], [], 0.5)[0]:
+                seen += os.read(master, 4096)
+        assert b"/1000000 games" in seen, seen[-500:]
+        os.kill(proc.pid, signal.SIGINT)
+        while time.monotonic() < end and proc.poll() is None:  # keep reading: a full terminal would block it
+            if select.select([master], [], [], 0.5)[0]:
+                try:
+                    seen += os.read(master, 4096)
+                except OSError:
+                    break
+        proc.wait(timeout=max(1.0, end - time.monotonic()))
+        while select.select([master], [], [], 0.2)[0]:  # what it wrote last
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    text = seen.decode(errors="replace")
+    assert proc.returncode == 130, text[-500:]
+    assert re.search(r"\nrulecraft simulate: interrupted \(Ctrl-C\) after [\d,]+ of 1,000,000 games", text), text[-500:]
+    assert "Traceback" not in text

@@ -1,0 +1,227 @@
+"""Where the chunks of a simulation run: local worker processes, a Dask cluster, or any executor; and stopping.
+
+The interface an executor must have is the one of `concurrent.futures.Executor`, and only
+this much of it:
+
+    future = executor.submit(fn, *args)   # fn and args are picklable (module-level function, plain data)
+    future.result()                       # the return value, or raises the task's exception
+    future.cancel()                       # best effort: a task not started yet does not run
+
+`simulate(..., executor=X)` takes any such object (a ThreadPoolExecutor, Dask's
+`Client.get_executor()`, a ten-line Ray adapter, see docs/simulation.md) and never shuts it
+down: its owner does. It keeps at most `window` chunks submitted and not yet merged, so a
+long run holds a bounded number of results and an interruption has few tasks to cancel.
+
+Stopping (local processes):
+- The parent turns SIGTERM into the `Stopped` exception (`sigterm_raises`, used by the CLI);
+  Ctrl-C is Python's KeyboardInterrupt. Either way the runner cancels what is queued, kills its
+  worker processes (SIGTERM, then SIGKILL), and raises `Interrupted` (games done of N, exit code
+  130 or 143).
+- A worker ignores SIGINT (a Ctrl-C at the terminal reaches the whole process group; the parent
+  decides), takes SIGTERM's default action, and runs a watchdog thread that ends the process
+  when its parent is gone (`os.getppid()` changes when the parent dies, however it died, even by
+  SIGKILL). Polling getppid works on every POSIX system and with every start method (a worker
+  made by fork or spawn is re-parented when the parent dies; one made by a fork server is too,
+  since the fork server ends with the parent); Linux's PR_SET_PDEATHSIG is tied to the thread
+  that started the worker, which for a process pool is not always the main thread, and a pipe's
+  EOF never comes while sibling workers hold inherited copies of its write end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+WATCHDOG_INTERVAL = 0.25  # seconds between a worker's checks that its parent is still there
+CLUSTER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler, and then to see at least one worker
+
+
+class Stopped(BaseException):
+    """A signal asked the run to stop (raised in the main thread by the SIGTERM handler)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class Interrupted(Exception):
+    """A simulation stopped early: `done` games of `total` had been played and counted."""
+
+    def __init__(self, done: int, total: int, signum: int) -> None:
+        super().__init__(done, total, signum)
+        self.done, self.total, self.signum = done, total, signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+    @property
+    def cause(self) -> str:
+        return "interrupted (Ctrl-C)" if self.signum == signal.SIGINT else f"stopped by {signal.Signals(self.signum).name}"
+
+
+class ClusterError(Exception):
+    """--cluster cannot be used: `code` is 2 when Dask is not installed, 1 when the scheduler cannot be used."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """While inside, SIGTERM raises `Stopped` in the main thread (only there can a handler be set)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Stopped(signum)
+
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+# ----------------------------------------------------------------------------- local worker processes
+
+def _worker_init() -> None:
+    """Runs first in every local worker process (see the module's doc)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if os.name == "posix":
+        parent = os.getppid()
+        threading.Thread(target=_watch_parent, args=(parent,), name="rulecraft-watchdog", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(WATCHDOG_INTERVAL)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def local_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes that ignore Ctrl-C, die on SIGTERM and end when the parent is gone."""
+    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+
+
+def kill_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
+    """Stop a local pool now: cancel what is queued, SIGTERM every worker, SIGKILL those still there after `grace`."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.terminate()
+        except (OSError, ValueError, AttributeError):
+            pass
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
+        except (OSError, ValueError, AssertionError, AttributeError):
+            pass
+
+
+# ----------------------------------------------------------------------------- Dask
+
+@contextmanager
+def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Executor, int]]:
+    """(executor, number of worker threads) of the Dask scheduler at `address`; ClusterError when it cannot be used."""
+    timeout = CLUSTER_TIMEOUT if timeout is None else timeout
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--cluster needs Dask distributed: pip install 'rulecraft[cluster]'", 2) from None
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except Exception as exc:  # OSError, TimeoutError, ValueError for a malformed address, ...
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_first_line(exc)}", 1) from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except Exception:
+            raise ClusterError(f"the Dask scheduler at {address} has no workers (waited {timeout:g} s)", 1) from None
+        threads = sum(client.nthreads().values()) or 1
+        ex = client.get_executor(pure=False)
+        try:
+            yield ex, threads
+        finally:
+            ex.shutdown(wait=False)  # cancels what is still queued (after an interruption)
+    finally:
+        client.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+# ----------------------------------------------------------------------------- the runner
+
+def run_ordered(ex: Executor, fn: Callable, tasks: Iterable[tuple], window: int,
+                merge: Callable[[Any], None]) -> None:
+    """Submit fn(*task) for every task, at most `window` at a time, and merge the results in task order.
+    On any exception (an interruption too) the tasks not finished are cancelled before it propagates."""
+    pending: deque = deque()
+    it = iter(tasks)
+    try:
+        for task in it:
+            pending.append(ex.submit(fn, *task))
+            if len(pending) >= window:
+                break
+        while pending:
+            part = pending.popleft().result()
+            for task in it:  # keep the window full before merging
+                pending.append(ex.submit(fn, *task))
+                break
+            merge(part)
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        raise
+
+
+def interrupted_signum(exc: BaseException) -> int:
+    return exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+
+
+@contextmanager
+def cli_runs(cluster_address: str | None) -> Iterator[dict]:
+    """For `simulate` and `compare`: SIGTERM stops the run while inside; yields the keyword arguments for
+    `simulate()` that say where games run ({} locally; the executor and its size with --cluster)."""
+    with sigterm_raises():
+        if not cluster_address:
+            yield {}
+            return
+        with cluster(cluster_address) as (ex, threads):
+            yield {"executor": ex, "workers": threads}
+
+
+def stop_code(prog: str, exc: BaseException, what: str = "") -> int:
+    """Print what stopped a run (a line on standard error, no traceback); the exit code."""
+    if sys.stderr.isatty():
+        print(file=sys.stderr)  # after the progress bar's line
+    if isinstance(exc, ClusterError):
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return exc.code
+    if isinstance(exc, Interrupted):
+        print(f"{prog}: {exc.cause} after {exc.done:,} of {exc.total:,} games{what}; nothing written", file=sys.stderr)
+        return exc.exit_code
+    signum = interrupted_signum(exc)
+    cause = Interrupted(0, 0, signum).cause
+    print(f"{prog}: {cause}{what}; nothing written", file=sys.stderr)
+    return 128 + signum
