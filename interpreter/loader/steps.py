@@ -263,6 +263,7 @@ class StepBuilder:
             default=ex(spec.get("default"), comp),
             optional=bool(_plain(spec.get("optional"), False)),
             span=spec.span,
+            secret=bool(_plain(spec.get("secret"), False)),
         )
 
     # ------------------------------------------------------------ triggers

@@ -114,6 +114,9 @@ class VarDef:
     initial: Any  # a literal, or a CExpr evaluated at game start
     span: Span
     per_player: bool = False
+    visibility: str = "public"  # public (everyone sees it), owner (its player only), hidden (nobody)
+    title: str = ""  # what players call it
+    doc: str = ""
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,7 @@ class DecisionSpec:
     default: Optional[CExpr]
     optional: bool
     span: Span
+    secret: bool = False  # others learn that it was made, not the answer
 
 
 @dataclass(frozen=True)
@@ -293,6 +297,23 @@ class Players:
     default: int
 
 
+@dataclass(frozen=True)
+class ViewValue:
+    title: str
+    value: CExpr
+    when: Optional[CExpr] = None
+
+
+@dataclass(frozen=True)
+class ViewDef:
+    """What a person at the table is shown (the `view:` section): shared names, per-player names, values."""
+
+    table: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    values: tuple[ViewValue, ...] = ()
+    headers: tuple[str, ...] = ("stage", "round", "turn")  # kinds of sequences shown as headers, outermost first
+
+
 @dataclass(frozen=True, eq=False)
 class Ruleset:
     name: str
@@ -323,6 +344,7 @@ class Ruleset:
     marks: frozenset = field(default_factory=frozenset)  # the card variables
     functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
+    view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
 
     def card(self, id: str) -> Card:
         for c in self.cards:

@@ -29,6 +29,7 @@ class Decision:
     node: str = ""  # the step path that asks
     purpose: str = "choose"  # choose, sealed, stack, reroll
     optional: bool = False  # a 'number' that may also be passed (answered with None)
+    secret: bool = False  # the answer is the decider's own: others are told that it was made, not what it was
 
     def describe_option(self, i: int) -> str:
         return label(self.options[i])
@@ -91,6 +92,7 @@ class Decision:
             "player": self.player, "kind": self.kind, "prompt": self.prompt,
             "options": [label(o) for o in self.options], "min": self.min, "max": self.max,
             "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
+            "secret": self.secret,
         }
 
 
@@ -104,3 +106,14 @@ def label(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(label(v) for v in value) or "nothing"
     return str(value)
+
+
+def narrate_choice(game, d: Decision, value: Any, note: str = "") -> None:
+    """Tell the story of an answered decision: a secret one in full to its decider only; the others read that
+    it was made."""
+    who = game.players[d.player]
+    text = f"{who}: {d.prompt} -> {label(value)}{note}"
+    if d.secret:
+        game.say(text, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
+    else:
+        game.say(text)

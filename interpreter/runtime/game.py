@@ -16,7 +16,8 @@ from ..dsl.builtins import as_list, describe
 from ..dsl.ops import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
-from .decisions import Decision, IllegalChoice, label
+from .decisions import Decision, IllegalChoice, label, narrate_choice
+from .story import Line
 from . import blocks
 from .interpreter import HANDLERS, run
 from .program import Program, compile_program
@@ -94,6 +95,8 @@ class Game:
         self.scores: Optional[list[Any]] = None
         self.steps = 0
         self.decisions = 0
+        # kinds of sequences whose start the listener is told of as a header (set by a table that shows them)
+        self.headers: tuple = ()
         self.narrative: list[str] = []
         # story=False: nobody reads the narrative (simulations, a bot's rollouts), so it is not written and
         # 'log' statements whose text draws no chance are not even worked out; the game itself is the same
@@ -170,7 +173,7 @@ class Game:
         value = d.value(wire)
         if self.story:
             if d.purpose != "sealed" and d.purpose != "reroll":
-                self.say(f"{self.players[d.player]}: {d.prompt} -> {label(value)}")
+                narrate_choice(self, d, value)
             elif d.purpose == "reroll":
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         self.frames[-1].locals[ANSWER] = value
@@ -188,13 +191,25 @@ class Game:
         f = Frame(seq, s.kind, args if own else dict(args), self.frame_counter)
         self.frames.append(f)
         self.locals = f.locals
+        if self.headers and s.kind in self.headers and self.listener is not None:
+            self._header(s, f.locals)
 
-    def say(self, text: str) -> None:
+    def _header(self, s, args: dict) -> None:
+        """Tell the listener that a round, a turn (a sequence of a header kind) begins: not part of the story."""
+        who = [v.name for v in args.values() if isinstance(v, Player)]
+        title = s.title or s.id.replace("_", " ").capitalize()
+        self.listener(Line(title + (f": {', '.join(who)}" if who else ""), kind="header",
+                           level=self.headers.index(s.kind)))
+
+    def say(self, text: str, only: Any = None, public: Optional[str] = None, kind: str = "event",
+            level: int = 0) -> None:
+        """Narrate a line; `only` (seats) may read it, everyone else reads `public` instead (see story.Line)."""
         if not self.story:
             return
-        self.narrative.append(text)
+        line = Line(text, only, public, kind, level) if only is not None or kind != "event" else text
+        self.narrative.append(line)
         if self.listener is not None:
-            self.listener(text)
+            self.listener(line)
 
     # ------------------------------------------------------------------ reading state (used by compiled rules)
     def zone_cards(self, z: ZoneRef) -> list[Card]:
@@ -323,6 +338,10 @@ class Game:
     def log(self, message: Any) -> None:
         self.say(text_of(message))
 
+    def tell(self, player: Player, message: Any) -> None:
+        """A line of the story for one player only."""
+        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,))
+
     def win(self, who: Any, span: Span) -> None:
         players = who if isinstance(who, list) else [who]
         if not all(isinstance(p, Player) for p in players):
@@ -425,7 +444,8 @@ class Game:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see: hidden zones only as counts, owner-only zones for their owner."""
+        """What one player may see: hidden zones only as counts, owner-only zones for their owner; variables
+        declared 'hidden' not at all, player variables declared 'owner' only their player's."""
         from .state_io import encode
 
         zones: dict = {}
@@ -442,10 +462,15 @@ class Game:
             "you": seat,
             "players": [p.name for p in self.players],
             "zones": zones,
-            "variables": {k: encode(v) for k, v in self.vars.items()},
-            "player_variables": [{k: encode(v) for k, v in pv.items()} for pv in self.pvars],
+            "variables": {k: encode(v) for k, v in self.vars.items() if self.rs.variables[k].visibility != "hidden"},
+            "player_variables": [{k: encode(v) for k, v in pv.items() if self._sees_pvar(seat, i, k)}
+                                 for i, pv in enumerate(self.pvars)],
             "decision": self.pending.to_json() if self.pending and self.pending.player == seat else None,
         }
+
+    def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
+        vis = self.rs.player_variables[name].visibility
+        return vis == "public" or (vis == "owner" and seat == owner)
 
     def check_cards(self) -> None:
         """Card conservation: every card lies in exactly one zone, where the game thinks it is."""

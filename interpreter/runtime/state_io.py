@@ -105,7 +105,8 @@ def _decision_json(d: Decision | None):
     if d is None:
         return None
     return {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": encode(d.options), "min": d.min,
-            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose, "optional": d.optional}
+            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose, "optional": d.optional,
+            **({"secret": True} if d.secret else {})}
 
 
 def from_json(ruleset, data: dict, **game_kwargs):
@@ -143,7 +144,7 @@ def from_json(ruleset, data: dict, **game_kwargs):
     p = data["pending"]
     g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],
                                                   p["max"], p["default"], p["node"], p["purpose"],
-                                                  bool(p.get("optional", False)))
+                                                  bool(p.get("optional", False)), bool(p.get("secret", False)))
     g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
     g.steps, g.decisions = data["steps"], data["decisions"]
     g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}
@@ -152,8 +153,12 @@ def from_json(ruleset, data: dict, **game_kwargs):
 
 
 def state_hash(g) -> str:
-    """A short fingerprint of everything that decides how the game goes on."""
-    return hash_of(to_json(g))
+    """A short fingerprint of everything that decides how the game goes on (whether the pending decision is
+    narrated as a secret follows from the rest, so it is left out)."""
+    data = to_json(g)
+    if data.get("pending") and "secret" in data["pending"]:
+        data["pending"] = {k: v for k, v in data["pending"].items() if k != "secret"}
+    return hash_of(data)
 
 
 def hash_of(data: dict) -> str:
