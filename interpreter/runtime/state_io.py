@@ -153,12 +153,8 @@ def from_json(ruleset, data: dict, **game_kwargs):
 
 
 def state_hash(g) -> str:
-    """A short fingerprint of everything that decides how the game goes on (whether the pending decision is
-    narrated as a secret follows from the rest, so it is left out)."""
-    data = to_json(g)
-    if data.get("pending") and "secret" in data["pending"]:
-        data["pending"] = {k: v for k, v in data["pending"].items() if k != "secret"}
-    return hash_of(data)
+    """A short fingerprint of everything that decides how the game goes on."""
+    return hash_of(to_json(g))
 
 
 def hash_of(data: dict) -> str:
