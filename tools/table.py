@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from rulecraft.runtime.decisions import Decision, label
+from rulecraft.runtime.decisions import Decision, game_label
 from rulecraft.values import Card, Player, ZoneRef
 
 
@@ -32,8 +32,10 @@ class SeatView:
 
 
 # ------------------------------------------------------------------ words for values
-def say_value(v: Any) -> str:
-    """A value as a player reads it: card and player names, lists joined, yes/no, nothing for none."""
+def say_value(v: Any, game=None) -> str:
+    """A value as a player reads it: card and player names, zones by title, lists joined, yes/no."""
+    if isinstance(v, ZoneRef) and game is not None:
+        return game_label(game, v)
     if v is None:
         return "none"
     if isinstance(v, bool):
@@ -41,7 +43,7 @@ def say_value(v: Any) -> str:
     if isinstance(v, (Card, Player)):
         return v.name
     if isinstance(v, (list, tuple)):
-        return ", ".join(say_value(x) for x in v) or "none"
+        return ", ".join(say_value(x, game) for x in v) or "none"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
@@ -52,11 +54,9 @@ def _words(name: str) -> str:
 
 
 def zone_title(game, ref: ZoneRef) -> str:
+    """A zone's title; a player's own zone by its title alone (the row says whose it is)."""
     z = game.rs.zones[ref.zone]
-    title = z.title or _words(z.id)
-    if ref.key is not None and z.per != "player":
-        return f"{title} ({say_value(ref.key)})"
-    return title
+    return (z.title or _words(z.id)) if z.per == "player" else game_label(game, ref)
 
 
 def var_title(vdef) -> str:
@@ -87,7 +87,8 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
     for name in shared:
         if name in rs.zones:
             for ref in _refs(game, name):
-                v.table.append((zone_title(game, ref), zone_text(game, ref, seat)))
+                if game.zones.get(ref):  # an empty pile says nothing at the table
+                    v.table.append((zone_title(game, ref), zone_text(game, ref, seat)))
         elif name in rs.variables and rs.variables[name].visibility != "hidden":
             v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name))))
     per_player = list(spec.players) if spec is not None and spec.players else _default_players(game)
@@ -108,7 +109,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             v.now.append((item.title, say_value(item.value.fn(game))))
     if d is not None:
         v.prompt = d.prompt or "Choose"
-        v.choices = [say_value(o) if o is not None else "pass" for o in d.options] if d.kind in ("one", "subset") else []
+        v.choices = [say_value(o, game) if o is not None else "pass" for o in d.options] if d.kind in ("one", "subset") else []
         v.how = how_to_answer(d)
     return v
 

@@ -120,7 +120,7 @@ class Table:
         if step is not None and step.source:
             lines.append(f"Source: {step.source}")
         if d.kind in ("one", "subset"):
-            named = ", ".join(f"{i + 1}) {say_value(o) if o is not None else 'pass'}" for i, o in enumerate(d.options))
+            named = ", ".join(f"{i + 1}) {say_value(o, game) if o is not None else 'pass'}" for i, o in enumerate(d.options))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
         elif d.kind == "number":
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))

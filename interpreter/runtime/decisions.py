@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..values import Card, Player
+from ..values import Card, Player, ZoneRef
 
 
 class IllegalChoice(ValueError):
@@ -108,11 +108,26 @@ def label(value: Any) -> str:
     return str(value)
 
 
+def game_label(game, value: Any) -> str:
+    """As `label`, with zones called by their titles ('Starting piles (3)', 'Hand of P2', not 'piles[3]')."""
+    if isinstance(value, ZoneRef):
+        z = game.rs.zones.get(value.zone)
+        title = (z.title if z is not None and z.title else value.zone.replace("_", " "))
+        if value.key is None:
+            return title
+        if z is not None and z.per == "player" and isinstance(value.key, int) and 0 <= value.key < len(game.players):
+            return f"{title} of {game.players[value.key]}"
+        return f"{title} ({label(value.key)})"
+    if isinstance(value, list):
+        return ", ".join(game_label(game, v) for v in value) or "nothing"
+    return label(value)
+
+
 def narrate_choice(game, d: Decision, value: Any, note: str = "") -> None:
     """Tell the story of an answered decision: a secret one in full to its decider only; the others read that
     it was made."""
     who = game.players[d.player]
-    text = f"{who}: {d.prompt} -> {label(value)}{note}"
+    text = f"{who}: {d.prompt} -> {game_label(game, value)}{note}"
     if d.secret:
         game.say(text, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
     else:

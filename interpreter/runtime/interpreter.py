@@ -16,7 +16,7 @@ from ..dsl import statements
 from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal
 from ..values import Card, Player
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
-from .decisions import Decision, label, narrate_choice
+from .decisions import Decision, game_label, label, narrate_choice
 
 ANSWER = "__answer"
 _MISSING = object()
@@ -488,7 +488,7 @@ def h_sealed(g, f, ins) -> None:
     del f.locals[key]
     if step.bind:
         f.locals[step.bind] = choices
-    g.say("Revealed: " + ", ".join(f"{p}: {label(v)}" for p, v in choices.items()))
+    g.say("Revealed: " + ", ".join(f"{p}: {game_label(g, v)}" for p, v in choices.items()))
     g._emit("revealed", {"choices": choices})
     f.pc += 1
 
