@@ -170,38 +170,49 @@ def render_plain(v: SeatView) -> list[str]:
     return lines
 
 
+# control characters of a stranger's ruleset (card names, prompts) are shown as '?', never sent to the terminal
+_CONTROL = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+
+
+def _t(text: str, style: str = ""):
+    """Ruleset text as a rich Text: never read as markup, control characters made visible."""
+    from rich.text import Text
+
+    return Text(str(text).translate(_CONTROL), style=style)
+
+
 def render_rich(v: SeatView):
     """The same content as `render_plain`, as rich renderables for a terminal."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
-    from rich.text import Text
 
     parts = []
     if v.table:
         t = Table.grid(padding=(0, 2))
-        t.add_column(style="bold")
-        t.add_column()
         for title, text in v.table:
-            t.add_row(title, text)
+            t.add_row(_t(title, "bold"), _t(text))
         parts.append(Panel(t, title="Table", title_align="left"))
-    pt = Table(show_header=False, box=None, padding=(0, 2))
-    pt.add_column(style="bold cyan")
-    pt.add_column()
+    columns: list[str] = []  # one column per thing a player has, in the order first met
+    for _who, rows in v.players:
+        columns += [t for t, _x in rows if t not in columns]
+    pt = Table(box=None, padding=(0, 2), show_edge=False)
+    pt.add_column(_t("Player", "bold"))
+    for title in columns:
+        pt.add_column(_t(title, "bold"), overflow="fold")
     for who, rows in v.players:
-        pt.add_row(who, "\n".join(f"{t}: {x}" for t, x in rows) or "-")
+        have = dict(rows)
+        pt.add_row(_t(who, "bold cyan"), *[_t(have.get(title, "")) for title in columns])
     parts.append(Panel(pt, title="Players", title_align="left"))
     if v.now:
         nt = Table.grid(padding=(0, 2))
-        nt.add_column(style="bold yellow")
-        nt.add_column()
         for title, text in v.now:
-            nt.add_row(title, text)
+            nt.add_row(_t(title, "bold yellow"), _t(text))
         parts.append(Panel(nt, title="Now", title_align="left"))
-    ask = Text(v.prompt, style="bold")
+    ask = _t(v.prompt, "bold")
     for i, c in enumerate(v.choices):
-        ask.append(f"\n  {i + 1}) {c}", style="")
+        ask.append_text(_t(f"\n  {i + 1}) {c}"))
     if v.how:
-        ask.append("\n" + v.how, style="dim")
-    parts.append(Panel(ask, title=f"{v.name}, your decision", title_align="left", border_style="green"))
+        ask.append_text(_t("\n" + v.how, "dim"))
+    parts.append(Panel(ask, title=_t(f"{v.name}, your decision"), title_align="left", border_style="green"))
     return Group(*parts)

@@ -18,7 +18,7 @@ from rulecraft.runtime.game import Game
 from rulecraft.runtime.gamelog import decision_record
 from rulecraft.runtime.story import Line
 
-from .table import COMMANDS, render_plain, render_rich, say_value, seat_view
+from .table import COMMANDS, _t, render_plain, render_rich, say_value, seat_view
 
 CLEAR = "\033[2J\033[H"
 
@@ -37,7 +37,10 @@ class Table:
         if terminal:
             from rich.console import Console
 
-            self.console = Console(file=out, highlight=False, no_color=bool(os.environ.get("NO_COLOR")))
+            # rich writes its own escape sequences, so it gets the stream itself; the texts it is given are made
+            # safe first (table._t)
+            self.console = Console(file=getattr(out, "stream", out), highlight=False,
+                                   no_color=bool(os.environ.get("NO_COLOR")))
 
     # ------------------------------------------------------------------ the story
     def listener(self, line: str) -> None:
@@ -74,7 +77,7 @@ class Table:
         if self.console is not None:
             from rich.rule import Rule
 
-            self.console.print(Rule(str(line), style="bold blue" if line.level <= 1 else "blue"))
+            self.console.print(Rule(_t(line), style="bold blue" if line.level <= 1 else "blue"))
         else:
             bar = "=" if line.level <= 1 else "-"
             print(f"{bar * 3} {line} {bar * 3}", file=self.out)

@@ -147,9 +147,10 @@ class HumanAgent:
                     raise HumanQuit()
                 wire = self.parse(d, text)
                 problem = d.legal(wire)
-                if problem:
-                    raise ValueError(problem.replace("option numbers run from 0", "option numbers run from 1")
-                                     .replace("an option number from 0 to", "an option number up to"))
+                if problem:  # the decision counts options from 0; a person counts them from 1
+                    n = len(d.options)
+                    raise ValueError(problem.replace(f"option numbers run from 0 to {n - 1}", f"option numbers run from 1 to {n}")
+                                     .replace(f"an option number from 0 to {n - 1}", f"an option number from 1 to {n}"))
                 return wire
             except ValueError as exc:
                 self.out.write(f"{exc}; try again\n")
