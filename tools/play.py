@@ -16,6 +16,8 @@ from rulecraft.runtime.game import Game, GameError
 from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header, replay
 from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 
+from rulecraft.model.ruleset import ViewDef
+
 from .tableplay import Table, rebuild
 
 # agents a resumed game may take from the save file itself: none of them reads a file or imports code
@@ -119,6 +121,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     table = Table(people, out, terminal=terminal, pace=0.6 if pace is None else pace,
                   read_line=lambda: agents[min(people)]._readline())
     say = table.listener if not quiet else None
+    # with people at the table the story is told in rounds and turns (a header as each starts)
+    headers = (rs.view or ViewDef()).headers if people and not quiet else ()
     for a in agents:
         if isinstance(a, HumanAgent):
             a.time_limit = time_limit
@@ -135,7 +139,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 return _save_failed(resume_path, exc)
             for w in saved.warnings:
                 _err(f"warning: {w}")
-            game.listener = say
+            game.listener, game.headers = say, headers
             if say:
                 say(f"{rs.title}: resumed after {len(records)} decisions; {n} players ({', '.join(kinds[:n])}), "
                     f"seed {seed}")
@@ -152,12 +156,11 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         else:
             if say:
                 say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
-            game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps)
+            game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps,
+                        headers=headers)
             if log_path:
                 writer = GameLogWriter(log_path, ref, game, overrides, kinds[:n])
             taken = []
-        if people and not quiet:
-            game.headers = rs.view.headers if rs.view is not None else ("stage", "round", "turn")
         if save_path:
             saver = SaveWriter(save_path, ref, game, overrides, kinds[:n], decisions=taken)
             saver.write(game)

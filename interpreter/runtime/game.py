@@ -66,7 +66,7 @@ class Game:
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
                  check_conservation: bool = False, listener: Callable[[str], None] | None = None,
-                 coverage: bool = False, start: bool = True, story: bool = True):
+                 coverage: bool = False, start: bool = True, story: bool = True, headers: tuple = ()):
         rs = ruleset
         n = rs.players.default if players is None else players
         if not rs.players.min <= n <= rs.players.max:
@@ -95,8 +95,8 @@ class Game:
         self.scores: Optional[list[Any]] = None
         self.steps = 0
         self.decisions = 0
-        # kinds of sequences whose start the listener is told of as a header (set by a table that shows them)
-        self.headers: tuple = ()
+        # kinds of sequences whose start the listener is told of as a header (a table that shows them sets it)
+        self.headers: tuple = tuple(headers)
         self.narrative: list[str] = []
         # story=False: nobody reads the narrative (simulations, a bot's rollouts), so it is not written and
         # 'log' statements whose text draws no chance are not even worked out; the game itself is the same
