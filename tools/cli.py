@@ -184,7 +184,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     return play(args.ruleset, args.players, args.agent, args.seed, args.log, overrides, quiet=args.quiet,
                 names=names, time_limit=args.time_limit, check=args.check, save_path=args.save,
-                resume_path=args.resume)
+                resume_path=args.resume, pace=args.pace)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -344,6 +344,9 @@ def args_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--names", metavar="A,B,...", help="player names, comma separated")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help="a human who does not answer in time gets the decision's default")
+    p.add_argument("--pace", type=float, metavar="SECONDS",
+                   help="when a person plays at a terminal, the pause before each line of the others' moves "
+                        "(default 0.6; 0 for none; never when the output is piped)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--check", action="store_true", help="check card conservation after every step (slower)")
     p.add_argument("--save", metavar="FILE",

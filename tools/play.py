@@ -8,7 +8,7 @@ from typing import Any, Optional, Sequence
 
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
-from rulecraft.agents.human import HumanAgent, HumanQuit
+from rulecraft.agents.human import HumanAgent, HumanQuit, HumanUndo
 from rulecraft.diagnostics import RuleError, SourceCache, render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
@@ -17,6 +17,10 @@ from rulecraft.files import OutputError
 from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header
 from rulecraft.runtime.replay import replay
 from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
+
+from rulecraft.model.ruleset import ViewDef
+
+from .tableplay import Table, rebuild
 
 # agents a resumed game may take from the save file itself: none of them reads a file or imports code
 RESUMABLE_KINDS = ("random", "first", "human")
@@ -63,7 +67,7 @@ def _same_file(a: Optional[str], b: Optional[str]) -> bool:
 def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int, log_path: Optional[str],
          overrides: dict, quiet: bool = False, names: Optional[list[str]] = None, time_limit: Optional[float] = None,
          check: bool = False, max_steps: int = 5_000_000, out=None, save_path: Optional[str] = None,
-         resume_path: Optional[str] = None) -> int:
+         resume_path: Optional[str] = None, pace: Optional[float] = None) -> int:
     """Play one game; with `save_path` the state is saved after every decision, `resume_path` goes on with a save.
 
     A resumed game takes its players, seed and --set values from the save (and, when no
@@ -97,7 +101,6 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         print(render_text(loaded.diagnostics, loaded.sources), file=out)
         return 1
     rs = loaded.ruleset
-    say = (lambda text: print(text, file=out)) if not quiet else None
     if saved is not None:
         names = list(saved.header["players"])
         n, seed = len(names), saved.header["seed"]
@@ -120,11 +123,20 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     except AgentError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 2
+    people = {seat for seat, a in enumerate(agents) if isinstance(a, HumanAgent)}
+    terminal = bool(people) and _is_terminal(out)
+    table = Table(people, out, terminal=terminal, pace=0.6 if pace is None else pace,
+                  read_line=lambda: agents[min(people)]._readline())
+    say = table.listener if not quiet else None
+    # with people at the table the story is told in rounds and turns (a header as each starts)
+    headers = (rs.view or ViewDef()).headers if people and not quiet else ()
     for a in agents:
         if isinstance(a, HumanAgent):
             a.time_limit = time_limit
             a.out = out
-    writer = saver = None
+            a.presenter, a.helper = table.presenter, table.helper
+    writer = saver = game = None
+    history: list = []  # (player, wire, chance) of every decision: what 'undo' makes the game again from
     try:
         if saved is not None:
             try:
@@ -134,7 +146,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 return _save_failed(resume_path, exc)
             for w in saved.warnings:
                 _err(f"warning: {w}")
-            game.listener = say
+            game.listener, game.headers = say, headers
             if say:
                 say(f"{rs.title}: resumed after {len(records)} decisions; {n} players ({', '.join(kinds[:n])}), "
                     f"seed {seed}")
@@ -147,10 +159,12 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                     _err(f"rulecraft play: {where}: cannot go on with this log: {exc}; give another --log")
                     return 1
             taken = saved.decisions
+            history = [(p, w, []) for p, w in taken]
         else:
             if say:
                 say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
-            game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps)
+            game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps,
+                        headers=headers)
             if log_path:
                 writer = GameLogWriter(log_path, ref, game, overrides, kinds[:n])
             taken = []
@@ -161,13 +175,20 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         while not game.over:
             d = game.pending
             chance = list(game.chance)
-            wire = answer(agents[d.player], d, game.view(d.player), game)
+            try:
+                wire = answer(agents[d.player], d, game.view(d.player), game)
+            except HumanUndo:
+                game, writer, saver = _undo(game, d.player, people, history, table, out, writer, saver,
+                                            (ref, overrides, kinds[:n], log_path),
+                                            dict(check_conservation=check, max_steps=max_steps))
+                continue
             try:
                 game.apply(wire)
             except IllegalChoice as exc:
                 print(f"rulecraft play: {game.players[d.player]}'s agent ({kinds[d.player]}) made an illegal choice "
                       f"{wire!r}: {exc}", file=sys.stderr)
                 return 1
+            history.append((d.player, wire, chance))
             if writer:
                 writer.decision(game, d.player, wire, chance)
             if saver:
@@ -182,6 +203,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         return 0
     except HumanQuit:
         kept = [f"the log so far is in {log_path}"] if log_path else []
+        if not save_path and people and game is not None and not game.over:
+            save_path = _quit_save(ref, game, overrides, kinds[:n], history)
         if save_path:
             kept.append(f"go on with: rulecraft play {ref} --resume {save_path}")
         print("\ngame stopped" + ("; " + "; ".join(kept) if kept else ""), file=out)
@@ -202,6 +225,50 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     finally:
         if writer:
             writer.close()
+
+
+def _is_terminal(out) -> bool:
+    stream = getattr(out, "stream", out)
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _undo(game, seat: int, people: set, history: list, table, out, writer, saver, names: tuple, kwargs: dict):
+    """Take back the person's last decision: the game is made again from its seed and the decisions before it;
+    the log and the save are cut back to match. Only when they are the only person at the table (with others,
+    taking back would replay what they decided after it)."""
+    ref, overrides, kinds, log_path = names
+    mine = [i for i, (p, _w, _c) in enumerate(history) if p == seat]
+    if len(people) != 1 or not mine:
+        print("Nothing to take back" + ("" if len(people) == 1 else ": undo works when you are the only person "
+                                         "at the table") + ".", file=out)
+        return game, writer, saver
+    cut = mine[-1]
+    del history[cut:]
+    game_again, records = rebuild(game.rs, len(game.players), game.seed, [p.name for p in game.players], history,
+                                  **kwargs)
+    game_again.listener, game_again.headers = game.listener, game.headers
+    print(f"Taken back: your decision {len(mine)}; you decide again.", file=out)
+    if writer is not None:
+        writer.close()
+        writer = GameLogWriter.resume(log_path, log_header(ref, game_again, overrides, kinds), records, None)
+    if saver is not None:
+        saver = SaveWriter(saver.path, ref, game_again, overrides, kinds, decisions=[(p, w) for p, w, _ in history])
+        saver.write(game_again)
+    return game_again, writer, saver
+
+
+def _quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> Optional[str]:
+    """A person who quits a game that was not being saved: save it beside them so they can go on later."""
+    path = f"{game.rs.name}-seed{game.seed}.save"
+    try:
+        saver = SaveWriter(path, ref, game, overrides, kinds, decisions=[(p, w) for p, w, _ in history])
+        saver.write(game)
+    except OSError:
+        return None
+    return path
 
 
 def _fast_forward(agents: list, kinds: list[str]):

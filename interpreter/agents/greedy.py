@@ -8,9 +8,15 @@ rollout is worth the seat's share of the win (1, 1/k for a win shared by k, 0); 
 unfinished one is judged by the ruleset's `scoring.score` at that moment. The choice with
 the best average wins (the first one on a tie).
 
-The copies hold the whole state, hidden cards included: this bot peeks at what its
-player could not see (the order of the decks, the others' hands). Chance is not peeked
-at: each rollout reseeds the copy's generator, so future dice and shuffles are unknown.
+The bot does not cheat: before each rollout the copy is *determinized* from its player's
+view. Every card its player cannot see (the order of a hidden deck, the others' hands, a
+face-down pile below its open top card) is dealt again at random among the places such
+cards lie, each place keeping its number of cards, and a card only ever trading places with
+cards of the same classes (a face-down Merchant King stays a Merchant King): what the
+player knows stays true, what they do not know is sampled. Chance is not peeked at either:
+each rollout reseeds the copy's generator, so future dice and shuffles are unknown.
+`peek=True` turns determinization off (the bot then reads hidden cards: only for measuring
+what the knowledge is worth).
 All rollouts of one decision share their seeds across the choices (common random
 numbers), which makes the comparison between choices much less noisy.
 """
@@ -21,7 +27,7 @@ from math import comb
 from typing import Any
 
 from ..diagnostics import RuleError
-from ..runtime.decisions import Decision
+from ..runtime.decisions import Decision, IllegalChoice
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent
 
@@ -32,8 +38,10 @@ class GreedyAgent:
     name = "greedy"
     needs_game = True
 
-    def __init__(self, seat: int = 0, seed: int = 0, rollouts: int = 4, depth: int = 40, max_choices: int = 8):
+    def __init__(self, seat: int = 0, seed: int = 0, rollouts: int = 4, depth: int = 40, max_choices: int = 8,
+                 peek: bool = False):
         self.seat = seat
+        self.peek = peek
         self.rng = SplitMix((seed * 2_000_003 + seat * 104_729 + 91) & _MASK)
         self.rollouts = rollouts
         self.depth = depth
@@ -105,14 +113,19 @@ class GreedyAgent:
         g = game.copy(story=False)
         g.check_conservation = False
         g.rng.state = chance_seed  # the future dice and shuffles are not known
+        if not self.peek:
+            determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
         policy = RandomAgent()
         policy.rng = SplitMix(policy_seed)
-        g.apply(choice)
-        left = self.depth
-        while not g.over and left > 0:
-            d = g.pending
-            g.apply(policy.choose(d, None))
-            left -= 1
+        try:
+            g.apply(choice)
+            left = self.depth
+            while not g.over and left > 0:
+                d = g.pending
+                g.apply(policy.choose(d, None))
+                left -= 1
+        except (RuleError, IllegalChoice):  # a sampled world the rules cannot go on from: it tells nothing
+            return 0.5
         return self.value(g)
 
     def value(self, g: Any) -> float:
@@ -139,3 +152,36 @@ class GreedyAgent:
         share = 1.0 / len(top) if self.seat in top else 0.0
         margin = (mine - others) / (abs(mine) + abs(others) + 1)
         return 0.75 * share + 0.25 * (margin + 1) / 2
+
+
+def hidden_from(g: Any, seat: int) -> list[tuple[Any, int]]:
+    """The places (zone, position) of the cards `seat` cannot see in game `g`."""
+    out = []
+    for ref, cards in g.zones.items():
+        vis = g.rs.zones[ref.zone].visibility
+        if vis == "open":
+            continue
+        if vis == "owner":
+            owner = g.zone_owner(ref)
+            if owner is not None and owner.seat == seat:
+                continue
+        last = len(cards) - 1
+        out += [(ref, i) for i in range(len(cards)) if not (vis == "top" and i == last)]
+    return out
+
+
+def determinize(g: Any, seat: int, rng: SplitMix) -> None:
+    """Deal the cards `seat` cannot see again at random in the copy `g`, among the places they lie: every place
+    keeps its count, and cards trade places only with cards of the same classes."""
+    groups: dict = {}
+    for ref, i in hidden_from(g, seat):
+        card = g.zones[ref][i]
+        groups.setdefault(card.classes, []).append((ref, i, card))
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        cards = [c for _r, _i, c in members]
+        rng.shuffle(cards)
+        for (ref, i, _old), card in zip(members, cards):
+            g.zones[ref][i] = card
+            g.where[card.index] = ref

@@ -1,4 +1,9 @@
-"""A person at a terminal: numbered menus over that player's view; bad input asks again."""
+"""A person at a terminal: numbered menus over that player's view; bad input asks again, saying why.
+
+What the person is shown is up to a `presenter` (the command line gives one that shows the table in the game's
+words); without one a plain listing of the view is printed. Besides an answer the person may type `?` or `help`
+(the `helper` says the rule of the step), `undo` (HumanUndo: the caller takes back their last decision) or `quit`
+(HumanQuit)."""
 
 from __future__ import annotations
 
@@ -12,11 +17,21 @@ MAX_LINE = 1000
 
 
 class HumanQuit(Exception):
-    """The person ended input (EOF or Ctrl-C): the game stops, its log stays as written."""
+    """The person ended input (EOF, Ctrl-C or 'quit'): the game stops, its log stays as written."""
+
+
+class HumanUndo(Exception):
+    """The person asked to take back their last decision."""
+
+
+HELP_WORDS = ("?", "help", "h")
 
 
 class HumanAgent:
     name = "human"
+    needs_game = True  # the presenter shows the table from the game, for this seat only
+    presenter = None  # presenter(game, seat, decision) writes what the person sees
+    helper = None  # helper(game, decision) -> text: the rule of the step in words and the legal answers
 
     def __init__(self, seat: int, stdin: IO[bytes] | None = None, stdout: IO[str] | None = None,
                  time_limit: Optional[float] = None):
@@ -26,7 +41,13 @@ class HumanAgent:
         self.time_limit = time_limit
 
     # ------------------------------------------------------------------ showing
-    def show(self, d: Decision, view: dict) -> None:
+    def show(self, d: Decision, view: dict, game: Any = None) -> None:
+        if self.presenter is not None and game is not None:
+            self.presenter(game, self.seat, d)
+            if self.time_limit:
+                self.out.write(f"({self.time_limit:g} seconds, then the default is taken)\n")
+            self.out.flush()
+            return
         w = self.out.write
         me = view["players"][self.seat]
         w(f"\n--- {me}, your decision ---\n")
@@ -105,8 +126,8 @@ class HumanAgent:
             return nums[0]
         return sorted(nums)
 
-    def choose(self, d: Decision, view: dict) -> Any:
-        self.show(d, view)
+    def choose(self, d: Decision, view: dict, game: Any = None) -> Any:
+        self.show(d, view, game)
         while True:
             self.out.write("> ")
             self.out.flush()
@@ -115,11 +136,21 @@ class HumanAgent:
                 if text is None:
                     self.out.write("\ntime is up: the default is taken\n")
                     return d.default if d.default is not None and d.legal(d.default) is None else _fallback(d)
+                word = text.lower()
+                if word in HELP_WORDS:
+                    self.out.write((self.helper(game, d) if self.helper is not None and game is not None
+                                    else "Answer as asked above.") + "\n")
+                    continue
+                if word == "undo":
+                    raise HumanUndo()
+                if word == "quit":
+                    raise HumanQuit()
                 wire = self.parse(d, text)
                 problem = d.legal(wire)
-                if problem:
-                    raise ValueError(problem.replace("option numbers run from 0", "option numbers run from 1")
-                                     .replace("an option number from 0 to", "an option number up to"))
+                if problem:  # the decision counts options from 0; a person counts them from 1
+                    n = len(d.options)
+                    raise ValueError(problem.replace(f"option numbers run from 0 to {n - 1}", f"option numbers run from 1 to {n}")
+                                     .replace(f"an option number from 0 to {n - 1}", f"an option number from 1 to {n}"))
                 return wire
             except ValueError as exc:
                 self.out.write(f"{exc}; try again\n")

@@ -236,6 +236,14 @@ class Log(Stmt):
 
 
 @dataclass(frozen=True)
+class Tell(Stmt):
+    """A line of the story only `player` reads (the others read nothing)."""
+
+    player: Expr
+    message: Expr
+
+
+@dataclass(frozen=True)
 class Win(Stmt):
     who: Expr
 

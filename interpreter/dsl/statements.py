@@ -388,6 +388,26 @@ class StatementCompiler(Compiler):
 
         return fn
 
+    def _s_Tell(self, n: A.Tell):
+        who_fn, who_type = self.expr(n.player)
+        if who_type not in ("player", "any"):
+            self.report("E303", f"'tell' needs a player, this is a {who_type}", n.player.span,
+                        "e.g. tell p 'You drew {card}'")
+        msg = self.expr(n.message)[0]
+        chance = self.draws_chance(n.message) or self.draws_chance(n.player)
+        span = n.span
+
+        def fn(ctx):
+            if ctx.story or chance:
+                who = who_fn(ctx)
+                if not isinstance(who, Player):
+                    raise RuleError(f"'tell' needs a player, got {describe(who)}", span)
+                text = msg(ctx)
+                if ctx.story:
+                    ctx.tell(who, text)
+
+        return fn
+
     def draws_chance(self, node: A.Expr) -> bool:
         """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
         todo, seen = [node], set()  # a worklist, not recursion: functions may call each other in long chains

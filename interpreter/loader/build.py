@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
@@ -14,6 +15,7 @@ from .cells import CellValues as _CellValues, columns_word as _columns_word
 from .constructs import record_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
+from .view import build_view
 from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
 
 def _s(node: YNode | None, default: Any = None) -> Any:
@@ -164,7 +166,7 @@ class Builder:
             triggers=triggers, scoring=scoring, metrics=metrics, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
-            scope=scope,
+            scope=scope, view=build_view(self, scope, zones, variables, pvars),
         )
 
     def _functions(self, scope: Scope, symbols: dict) -> None:
@@ -311,7 +313,15 @@ class Builder:
         out = {}
         sec = self.section(key)
         for k, v in sec.items():
-            out[k] = M.VarDef(k, v, sec.key_span(k), per_player)  # initial resolved later
+            if isinstance(v, YMap):  # the long form: {initial: ..., visibility: ..., title: ..., doc: ...}
+                vis = str(_s(v.get("visibility"), "public"))
+                if vis == "owner" and not per_player:
+                    self.err("E204", f"a game variable has no owner: '{k}' is 'public' or 'hidden'",
+                             v.get("visibility").span, "visibility 'owner' is for player variables")
+                out[k] = M.VarDef(k, v.get("initial"), sec.key_span(k), per_player, vis,
+                                  str(_s(v.get("title"), "")), str(_s(v.get("doc"), "")))
+            else:
+                out[k] = M.VarDef(k, v, sec.key_span(k), per_player)  # initial resolved later
             if declare is None:
                 if k in ("seat", "name", "id", "classes", "zone", "owner"):
                     self.err("E314", f"'{k}' is a built-in attribute and cannot be a variable", sec.key_span(k))
@@ -320,8 +330,10 @@ class Builder:
     def _initial(self, v: M.VarDef, scope: Scope) -> M.VarDef:
         node = v.initial
         if isinstance(node, YScalar) and isinstance(node.value, str) and node.value.startswith("="):
-            return M.VarDef(v.id, self.text.expr(node, Compiler(scope, self.diags), skip=1), v.span, v.per_player)
-        return M.VarDef(v.id, node.plain() if isinstance(node, YNode) else node, v.span, v.per_player)
+            initial = self.text.expr(node, Compiler(scope, self.diags), skip=1)
+        else:
+            initial = node.plain() if isinstance(node, YNode) else node
+        return dataclasses.replace(v, initial=initial)
 
     def _dice(self, scope: Scope) -> dict[str, M.DiceDef]:
         out = {}

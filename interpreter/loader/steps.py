@@ -312,6 +312,7 @@ class StepBuilder:
             span=spec.span,
             display=display,
             display_as=display_as,
+            secret=bool(_plain(spec.get("secret"), False)),
         )
 
     def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:

@@ -18,7 +18,7 @@ MAPPING_SECTIONS = (
     "parameters", "options", "tables", "zones", "variables", "player_variables", "card_variables",
     "modifiers", "events", "dice", "sequences", "metrics", "functions",
 )
-MERGED_MAPS = ("players", "scoring")
+MERGED_MAPS = ("players", "scoring", "view")
 BODY_KEYS = ("then", "else", "do", "repeat", "on_play", "resolve")
 
 

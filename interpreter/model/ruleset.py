@@ -114,6 +114,9 @@ class VarDef:
     initial: Any  # a literal, or a CExpr evaluated at game start
     span: Span
     per_player: bool = False
+    visibility: str = "public"  # public (everyone sees it), owner (its player only), hidden (nobody)
+    title: str = ""  # what players call it
+    doc: str = ""
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,7 @@ class DecisionSpec:
     span: Span
     display: Optional[CExpr] = None  # the name a person sees for an option, with `display_as` bound to it
     display_as: str = "option"
+    secret: bool = False  # others learn that it was made, not the answer
 
 
 @dataclass(frozen=True)
@@ -317,6 +321,23 @@ class Players:
     default: int
 
 
+@dataclass(frozen=True)
+class ViewValue:
+    title: str
+    value: CExpr
+    when: Optional[CExpr] = None
+
+
+@dataclass(frozen=True)
+class ViewDef:
+    """What a person at the table is shown (the `view:` section): shared names, per-player names, values."""
+
+    table: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    values: tuple[ViewValue, ...] = ()
+    headers: tuple[str, ...] = ("stage", "round", "turn")  # kinds of sequences shown as headers, outermost first
+
+
 @dataclass(frozen=True, eq=False)
 class Ruleset:
     name: str
@@ -347,6 +368,7 @@ class Ruleset:
     marks: frozenset = field(default_factory=frozenset)  # the card variables
     functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
+    view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
 
     def card(self, id: str) -> Card:
         for c in self.cards:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..dsl.builtins import text_of
-from ..values import Card, Player
+from ..values import Card, Player, ZoneRef
 
 
 class IllegalChoice(ValueError):
@@ -31,6 +31,7 @@ class Decision:
     purpose: str = "choose"  # choose, sealed, stack, reroll
     optional: bool = False  # a 'number' that may also be passed (answered with None)
     labels: list = field(default_factory=list)  # the name a person sees for each option ('display:'), or empty
+    secret: bool = False  # the answer is the decider's own: others are told that it was made, not what it was
 
     def describe_option(self, i: int) -> str:
         return self.labels[i] if self.labels else label(self.options[i])
@@ -102,6 +103,7 @@ class Decision:
             "player": self.player, "kind": self.kind, "prompt": self.prompt,
             "options": [self.describe_option(i) for i in range(len(self.options))], "min": self.min, "max": self.max,
             "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
+            "secret": self.secret,
         }
 
 
@@ -123,7 +125,7 @@ def shown(g, f, step, p, value) -> str:
     """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
     spec = step.decision
     if spec is None or spec.display is None or value is None:
-        return label(value)
+        return game_label(g, value)
     f.locals[step.var] = p  # the display may read the player (e.g. their hand)
     if isinstance(value, list):
         return ", ".join(display_names(g, spec, value)) or "nothing"
@@ -152,3 +154,29 @@ def display_names(g, spec, options: list) -> list[str]:
 
 
 _UNSET = object()
+
+
+def game_label(game, value: Any) -> str:
+    """As `label`, with zones called by their titles ('Starting piles (3)', 'Hand of P2', not 'piles[3]')."""
+    if isinstance(value, ZoneRef):
+        z = game.rs.zones.get(value.zone)
+        title = (z.title if z is not None and z.title else value.zone.replace("_", " "))
+        if value.key is None:
+            return title
+        if z is not None and z.per == "player" and isinstance(value.key, int) and 0 <= value.key < len(game.players):
+            return f"{title} of {game.players[value.key]}"
+        return f"{title} ({label(value.key)})"
+    if isinstance(value, list):
+        return ", ".join(game_label(game, v) for v in value) or "nothing"
+    return label(value)
+
+
+def narrate_choice(game, d: Decision, value: Any, note: str = "") -> None:
+    """Tell the story of an answered decision: a secret one in full to its decider only; the others read that
+    it was made."""
+    who = game.players[d.player]
+    text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}{note}"
+    if d.secret:
+        game.say(text, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
+    else:
+        game.say(text)

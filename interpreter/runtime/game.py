@@ -16,7 +16,8 @@ from ..dsl.builtins import as_list, describe
 from ..dsl.ops import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
-from .decisions import Decision, IllegalChoice, label
+from .decisions import Decision, IllegalChoice, label, narrate_choice
+from .story import Line
 from . import blocks
 from .interpreter import handler_for, run
 from .program import Program, compile_program
@@ -66,7 +67,7 @@ class Game:
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
                  check_conservation: bool = False, listener: Callable[[str], None] | None = None,
-                 coverage: bool = False, start: bool = True, story: bool = True):
+                 coverage: bool = False, start: bool = True, story: bool = True, headers: tuple = ()):
         rs = ruleset
         n = rs.players.default if players is None else players
         if not rs.players.min <= n <= rs.players.max:
@@ -95,6 +96,8 @@ class Game:
         self.scores: Optional[list[Any]] = None
         self.steps = 0
         self.decisions = 0
+        # kinds of sequences whose start the listener is told of as a header (a table that shows them sets it)
+        self.headers: tuple = tuple(headers)
         self.narrative: list[str] = []
         # story=False: nobody reads the narrative (simulations, a bot's rollouts), so it is not written and
         # 'log' statements whose text draws no chance are not even worked out; the game itself is the same
@@ -171,7 +174,7 @@ class Game:
         value = d.value(wire)
         if self.story:
             if d.purpose != "sealed" and d.purpose != "reroll":
-                self.say(f"{self.players[d.player]}: {d.prompt} -> {d.label_of(value)}")
+                narrate_choice(self, d, value)
             elif d.purpose == "reroll":
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         f = self.frames[-1]
@@ -196,13 +199,25 @@ class Game:
         f = Frame(seq, s.kind, args if own else dict(args), self.frame_counter)
         self.frames.append(f)
         self.locals = f.locals
+        if self.headers and s.kind in self.headers and self.listener is not None:
+            self._header(s, f.locals)
 
-    def say(self, text: str) -> None:
+    def _header(self, s, args: dict) -> None:
+        """Tell the listener that a round, a turn (a sequence of a header kind) begins: not part of the story."""
+        who = [v.name for v in args.values() if isinstance(v, Player)]
+        title = s.title or s.id.replace("_", " ").capitalize()
+        self.listener(Line(title + (f": {', '.join(who)}" if who else ""), kind="header",
+                           level=self.headers.index(s.kind)))
+
+    def say(self, text: str, only: Any = None, public: Optional[str] = None, kind: str = "event",
+            level: int = 0) -> None:
+        """Narrate a line; `only` (seats) may read it, everyone else reads `public` instead (see story.Line)."""
         if not self.story:
             return
-        self.narrative.append(text)
+        line = Line(text, only, public, kind, level) if only is not None or kind != "event" else text
+        self.narrative.append(line)
         if self.listener is not None:
-            self.listener(text)
+            self.listener(line)
 
     # ------------------------------------------------------------------ reading state (used by compiled rules)
     def zone_cards(self, z: ZoneRef) -> list[Card]:
@@ -331,6 +346,10 @@ class Game:
     def log(self, message: Any) -> None:
         self.say(text_of(message))
 
+    def tell(self, player: Player, message: Any) -> None:
+        """A line of the story for one player only."""
+        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,))
+
     def win(self, who: Any, span: Span) -> None:
         players = who if isinstance(who, list) else [who]
         if not all(isinstance(p, Player) for p in players):
@@ -438,7 +457,8 @@ class Game:
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see: hidden zones only as counts, owner-only zones for their owner."""
+        """What one player may see: hidden zones only as counts, owner-only zones for their owner; variables
+        declared 'hidden' not at all, player variables declared 'owner' only their player's."""
         from .state_io import encode
 
         zones: dict = {}
@@ -455,10 +475,15 @@ class Game:
             "you": seat,
             "players": [p.name for p in self.players],
             "zones": zones,
-            "variables": {k: encode(v) for k, v in self.vars.items()},
-            "player_variables": [{k: encode(v) for k, v in pv.items()} for pv in self.pvars],
+            "variables": {k: encode(v) for k, v in self.vars.items() if self.rs.variables[k].visibility != "hidden"},
+            "player_variables": [{k: encode(v) for k, v in pv.items() if self._sees_pvar(seat, i, k)}
+                                 for i, pv in enumerate(self.pvars)],
             "decision": self.pending.to_json() if self.pending and self.pending.player == seat else None,
         }
+
+    def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
+        vis = self.rs.player_variables[name].visibility
+        return vis == "public" or (vis == "owner" and seat == owner)
 
     def check_cards(self) -> None:
         """Card conservation: every card lies in exactly one zone, where the game thinks it is."""

@@ -16,7 +16,7 @@ from ..dsl import statements
 from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..values import Card, Player
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
-from .decisions import Decision, display_names, label, shown
+from .decisions import Decision, display_names, game_label, label, narrate_choice, shown
 
 ANSWER = "__answer"
 _MISSING = object()
@@ -434,7 +434,26 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
         d.labels = display_names(g, spec, d.options)
     if spec.default is not None:
         d.default = _to_wire(d, spec.default.fn(g))
+    d.secret = spec.secret or (d.kind in ("one", "subset") and _hidden_from_others(g, d))
     return d
+
+
+def _hidden_from_others(g, d: Decision) -> bool:
+    """Whether some option is a card that another seat cannot see where it lies (so the answer is a secret)."""
+    for o in d.options:
+        if type(o) is Card:
+            ref = g.where.get(o.index)
+            if ref is None:
+                continue
+            vis = g.rs.zones[ref.zone].visibility
+            if vis == "open" or (vis == "top" and g.zones[ref] and g.zones[ref][-1] is o):
+                continue
+            if vis == "owner":
+                owner = g.zone_owner(ref)
+                if owner is not None and len(g.players) == 1:
+                    continue
+            return True
+    return False
 
 
 def _to_wire(d: Decision, value: Any) -> Any:
@@ -468,7 +487,7 @@ def ask(g, d: Decision) -> Any:
     if wire is not _MISSING:
         value = d.value(wire)
         if d.purpose != "sealed" and value != [] and g.story:
-            g.say(f"{g.players[d.player]}: {d.prompt} -> {d.label_of(value)} (the only choice)")
+            narrate_choice(g, d, value, " (the only choice)")
         return value
     g.pending = d
     return _MISSING

@@ -106,6 +106,8 @@ def _decision_json(d: Decision | None):
         return None
     out = {"player": d.player, "kind": d.kind, "prompt": d.prompt, "options": encode(d.options), "min": d.min,
            "max": d.max, "default": d.default, "node": d.node, "purpose": d.purpose, "optional": d.optional}
+    if d.secret:  # only when it is, so a game without secrets hashes as it always did
+        out["secret"] = True
     if d.labels:  # only when there are some, so a game without display names hashes as it always did
         out["labels"] = list(d.labels)
     return out
@@ -146,7 +148,8 @@ def from_json(ruleset, data: dict, **game_kwargs):
     p = data["pending"]
     g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],
                                                   p["max"], p["default"], p["node"], p["purpose"],
-                                                  bool(p.get("optional", False)), list(p.get("labels") or ()))
+                                                  bool(p.get("optional", False)), list(p.get("labels") or ()),
+                                                  bool(p.get("secret", False)))
     g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
     g.steps, g.decisions = data["steps"], data["decisions"]
     g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}

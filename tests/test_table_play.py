@@ -1,0 +1,83 @@
+"""People at the table: what a person reads never shows another seat's hidden cards or private messages; with two
+people at one terminal each private view comes after a hand-off; the view is in the game's words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.game import Game
+
+SECRETS = Path(__file__).parent / "cases" / "constructs" / "secrets" / "ruleset.yaml"
+
+
+def play(args: list[str], answers: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", "play", *args], input=answers.encode(),
+                          capture_output=True, timeout=120, cwd=cwd)
+
+
+def hands_at_deal(seed: int, players: int = 2) -> list[set[str]]:
+    """The names of the gems each seat is dealt (before any decision: chance alone decides them)."""
+    rs = load_ruleset(str(SECRETS)).ruleset
+    g = Game(rs, players, seed)
+    return [{c.name for ref, cards in g.zones.items() if ref.zone == "hand" and ref.key == s for c in cards}
+            for s in range(players)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("answers", ["1\n3\ny\n", "2\n0\nn\n"])
+def test_a_person_never_reads_another_seats_hidden_cards(seed, answers):
+    mine, theirs = hands_at_deal(seed)
+    proc = play([str(SECRETS), "--agent", "human", "--agent", "random", "--seed", str(seed)], answers)
+    assert proc.returncode == 0, proc.stderr.decode()
+    text = proc.stdout.decode()
+    for gem in theirs:  # P2's gems stay in their hand or go back to the hidden pile: never named to P1
+        assert gem not in text, f"{gem} of P2 shown to P1:\n{text}"
+    assert "P2: Put one gem back (chosen in secret)" in text  # the others learn that it happened
+    assert "To P2 only" not in text
+    assert "To P1 only: You put back" in text  # the person's own private message
+    assert "Grudge" in text and text.count("Grudge") == text.count("P1 (you)")  # an owner-only variable: only P1's
+    assert any(g in text for g in mine)  # their own hand by name
+
+
+def test_two_people_at_one_terminal_get_a_hand_off_before_each_private_view():
+    mine, theirs = hands_at_deal(5)
+    proc = play([str(SECRETS), "--agent", "human", "--agent", "human", "--seed", "5"], "1\n1\n2\n3\nn\n")
+    assert proc.returncode == 0, proc.stderr.decode()
+    text = proc.stdout.decode()
+    to_p2 = text.index("--- pass to P2 ---")
+    to_p1_again = text.index("--- pass to P1 ---", to_p2)
+    for gem in theirs:  # P2's hand is not on the screen before the terminal is passed to P2
+        assert gem not in text[:to_p2]
+    for gem in mine:  # nor P1's hand while P2 has the terminal
+        assert gem not in text[to_p2:to_p1_again]
+    assert "To P1 only" not in text[to_p2:to_p1_again]
+    assert text.index("To P1 only") > to_p1_again  # P1's private line waits until P1 has the terminal again
+    to_p2_again = text.index("--- pass to P2 ---", to_p1_again)
+    assert "To P2 only" not in text[:to_p2_again]  # P2's private line too waits for P2's next turn at the terminal
+    assert "To P2 only" in text[to_p2_again:]
+
+
+def test_a_bot_game_is_still_told_in_full():
+    proc = play([str(SECRETS), "--seed", "3"], "")
+    text = proc.stdout.decode()
+    assert proc.returncode == 0
+    assert "To P1 only" in text and "To P2 only" in text  # nobody at the table: the whole story
+
+
+def test_help_and_undo_and_quit(tmp_path):
+    proc = play([str(SECRETS), "--agent", "human", "--agent", "random", "--seed", "4"], "2\n?\nundo\n1\n3\nquit\n",
+                cwd=tmp_path)
+    text = proc.stdout.decode()
+    assert "Asked: Secret bid" in text and "Any whole number from 0 to 5" in text
+    assert "Taken back: your decision 1; you decide again." in text
+    assert text.count("Put one gem back\n") == 2  # asked again after the undo
+    assert proc.returncode == 130
+    assert "go on with: rulecraft play" in text and "--resume case-secrets-seed4.save" in text
+    again = play([str(SECRETS), "--resume", str(tmp_path / "case-secrets-seed4.save")], "n\n", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr.decode()
+    assert "resumed after 4 decisions" in again.stdout.decode()  # both put back a gem, both bid

@@ -1,0 +1,59 @@
+"""A person plays DML at a real terminal (a pseudo-terminal driven by pexpect): they see the target and their cards
+by name, are told why an answer is refused, ask for help, take back a decision, quit and resume."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal (pip install 'rulecraft[test]')")
+
+ESC = "\x1b["
+
+
+def spawn(args: list[str], cwd) -> "pexpect.spawn":
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli", "play", *args], cwd=str(cwd), env=env,
+                          encoding="utf-8", dimensions=(50, 120), timeout=60)
+    return child
+
+
+def test_a_person_plays_dml_at_a_terminal(tmp_path):
+    child = spawn(["dml", "--agent", "human", "--seed", "5", "--pace", "0"], tmp_path)
+    # seed 5: P1's first decision is whether to lay a card to seize P3's wood, target 7
+    child.expect("Iron King")  # their own Merchant King by name, in the players' table
+    child.expect("Target value")
+    child.expect("7")
+    child.expect("Lay a card face down to seize wood")
+    child.expect("2 of clubs")  # their own cards by name among the choices
+    child.expect("> ")
+    screen = child.before
+    assert ESC in screen  # laid out for a terminal (rich), not the plain listing of a pipe
+    assert "treasury[0]" not in screen and "piles[" not in screen  # no engine ids
+    child.sendline("9")
+    child.expect("answer an option number from 1 to 3; try again")
+    child.sendline("?")
+    child.expect("Asked: Lay a card face down")
+    child.expect("Pick one: 1\\) 2 of clubs, 2\\) 3 of diamonds, 3\\) pass")
+    child.sendline("3")
+    child.expect("Market Action")
+    child.expect("> ")
+    child.sendline("undo")
+    child.expect("Taken back: your decision 1; you decide again.")
+    child.expect("Lay a card face down to seize wood")
+    child.expect("> ")
+    child.sendline("quit")
+    child.expect("--resume dml-seed5.save")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    again = spawn(["dml", "--resume", "dml-seed5.save", "--pace", "0"], tmp_path)
+    again.expect("resumed after")
+    again.expect("Lay a card face down to seize wood")  # the decision that was taken back is asked again
+    again.expect("> ")
+    again.sendline("quit")
+    again.expect(pexpect.EOF)
+    again.close()
+    assert again.exitstatus == 130
