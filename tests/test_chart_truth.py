@@ -10,7 +10,8 @@ twice with the same seed:
   `end ...` edge, or where an `end` or the game's end unwound it;
 - as `rulecraft simulate --coverage` plays (generated functions on): its coverage counts must equal the visits
   the trace shows, game by game: a node counts once each time play arrives at it, except that a loop (or a
-  stack) does not count again when play comes back to it from its own body for the next pass.
+  stack, an auction or a response window) does not count again when play comes back to it from its own body (or
+  the steps written inside it) for the next pass.
 
 GAMES games of each small ruleset run in the suite; DML and its variants are long games (about 40 ms each,
 traced and played), so the suite plays DML_GAMES of them, and `pytest -m slow tests/test_chart_truth.py` plays the full
@@ -119,7 +120,7 @@ class Trace:
                 kind = graph.nodes[node].kind
                 if kind in ("start", "end"):
                     continue
-                if kind in ("loop", "foreach", "stack") and prev.startswith(node + "."):
+                if kind in ("loop", "foreach", "stack", "auction", "respond") and prev.startswith(node + "."):
                     continue
                 out[node] += 1
         return out

@@ -187,6 +187,7 @@ class _Flattener:
         for ins in self.code:
             if ins.op in _VISITS and not (ins.op == "JUMP_IF_FALSE" and not isinstance(ins.step, M.IfStep)):
                 ins.cov = ins.step.path
+        _one_visit_per_construct(self.code, _construct_paths(self.seq.steps))
         return Program(self.seq, self.code)
 
 
@@ -196,6 +197,34 @@ class _Flattener:
 # once per pass. A jump, a for_each's next item, a stack's offers and a return count nothing; nor does a step
 # resumed after a call, a trigger or an answer (the instruction loop and Game.apply see to those).
 _VISITS = frozenset({"EXEC", "CALL", "JUMP_IF_FALSE", "FOREACH_INIT", "CHOOSE", "SEALED", "STACK_BEGIN"})
+
+
+def _construct_paths(steps) -> set:
+    """The paths of the constructs (auctions, response windows) among `steps` and the steps inside them."""
+    out = set()
+    for s in steps:
+        if isinstance(s, M.ConstructStep):
+            out.add(s.path)
+        for _name, body in s.bodies:
+            out |= _construct_paths(body)
+    return out
+
+
+def _one_visit_per_construct(code: list, constructs: set) -> None:
+    """A construct is one node of the chart: its first instruction (a bookkeeping step that no jump comes back to)
+    counts the visit; the other steps of its expansion, loops included, count nothing for it. The steps the author
+    wrote inside it keep paths of their own and count as usual."""
+    seen: set = set()
+    for ins in code:
+        if ins.cov in constructs:
+            if ins.cov in seen or ins.w != 1:
+                ins.cov = None
+            else:
+                seen.add(ins.cov)
+        if ins.until in constructs:
+            ins.until = None
+        if ins.also:
+            ins.also = tuple(p for p in ins.also if p not in constructs)
 
 
 _NO_STEP = M.ActionStep("end", "end", "", "", "", Span("<engine>", 1, 1), False, ())
