@@ -307,3 +307,11 @@ def test_play_usage_error_before_anything_is_printed(capsys):
 def test_simulate_usage_error_before_anything_is_printed(capsys):
     code, out, err = _cli(capsys, "simulate", "pig", "--games", "2", "--players", "9", "--workers", "1")
     assert code == 2 and out == "" and "2 to 6 players" in err
+
+
+@pytest.mark.parametrize("verb", ["simulate-json", "simulate-csv", "simulate-coverage", "compare-json"])
+def test_an_unwritable_target_is_said_before_the_games(verb, tmp_path, capsys):
+    args = [a.replace("{}", str(tmp_path / "missing" / "out.json")) for a in WRITING_VERBS[verb]]
+    args[args.index("2")] = "100000"  # would take minutes if the games were played first
+    code, out, err = _cli(capsys, *args)
+    assert code == 1 and "does not exist" in err and "win rate" not in out + err, err
