@@ -363,3 +363,9 @@ def test_play_log_on_a_real_full_disk(tmpfs, capsys):
     small = tmpfs("small", "size=8k")
     code, _out, err = _cli(capsys, "play", "dml", "--quiet", "--log", str(small / "game.log"))
     assert code == 1 and err.count("the disk is full") == 1 and "internal error" not in err, err
+
+
+def test_play_says_an_unwritable_log_before_the_game(tmp_path, capsys):
+    for target in (tmp_path, tmp_path / "missing" / "game.log"):
+        code, out, err = _cli(capsys, "play", "pig", "--log", str(target))
+        assert code == 1 and out == "" and ("it is a folder" in err or "does not exist" in err), err
