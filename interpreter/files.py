@@ -97,6 +97,17 @@ def target_kind(path: str) -> str:
     return "stream"
 
 
+def output_problem(path: str) -> Optional[str]:
+    """Why `path` cannot be written (a folder, a folder that does not exist), found before the work starts."""
+    try:
+        if target_kind(path) in ("stdout", "stream", "file"):
+            return None
+    except OutputError as exc:
+        return exc.message
+    folder = os.path.dirname(os.path.abspath(path))
+    return None if os.path.isdir(folder) else f"cannot write {path}: the folder {folder} does not exist"
+
+
 def _mode_for(path: str) -> int:
     """The permission bits of the new file: those of the file it replaces, else 0666 less the umask."""
     try:

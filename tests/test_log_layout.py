@@ -107,3 +107,14 @@ def test_simulate_with_every_game_in_error_prints_only_the_errors(tmp_path, caps
     assert main(["simulate", str(path), "--games", "3", "--workers", "1"]) == 1
     out = capsys.readouterr().out
     assert "ERRORS in 3 games" in out and "win rate" not in out and "0.0%" not in out, out
+
+
+def test_a_format_1_log_still_replays_with_its_own_hashes(monkeypatch):
+    """Logs written before format 2 hashed the asking step's line:column; they replay with that hash."""
+    cases = ROOT / "tests" / "cases"
+    log = cases / "logs" / "001-valid-complete" / "game.log"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[0]["format"] == 1 and any("hash" in r for r in records[1:-1])
+    monkeypatch.chdir(cases)
+    report = replay("logs/001-valid-complete/game.log")
+    assert report.ok and report.complete, report.message

@@ -3,8 +3,10 @@
 Issue 14, items 8, 9, 10 and 13. Device nodes are made ONLY inside the test's temporary
 folder (null = char 1,3, full = char 1,7); the machine's own /dev/null, /dev/full and
 /dev/stdout are never used. We run as root, where `chmod` does not stop a write: a read-only
-target is tested with the full device (a real ENOSPC) and, for the error path of a refused
-rename or temp file, with a patched `os` call; the real permission test runs only when not root.
+target is a read-only tmpfs mounted inside the test's folder (EROFS for real), a full disk a
+small tmpfs (ENOSPC for real, for a replaced file and for a streamed log) or the full device;
+both mounts are skipped where mounting is not allowed. A refused rename or temporary file is
+also tested with a patched `os` call, and `chmod` only when the tests do not run as root.
 """
 
 from __future__ import annotations
@@ -307,3 +309,63 @@ def test_play_usage_error_before_anything_is_printed(capsys):
 def test_simulate_usage_error_before_anything_is_printed(capsys):
     code, out, err = _cli(capsys, "simulate", "pig", "--games", "2", "--players", "9", "--workers", "1")
     assert code == 2 and out == "" and "2 to 6 players" in err
+
+
+@pytest.mark.parametrize("verb", ["simulate-json", "simulate-csv", "simulate-coverage", "compare-json"])
+def test_an_unwritable_target_is_said_before_the_games(verb, tmp_path, capsys):
+    args = [a.replace("{}", str(tmp_path / "missing" / "out.json")) for a in WRITING_VERBS[verb]]
+    args[args.index("2")] = "100000"  # would take minutes if the games were played first
+    code, out, err = _cli(capsys, *args)
+    assert code == 1 and "does not exist" in err and "win rate" not in out + err, err
+
+
+# ------------------------------------------------------------------ real read-only and full file systems
+# A small tmpfs mounted inside the test's folder (root only; skipped where mounting is not allowed),
+# unmounted afterwards whatever happens.
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    mounted = []
+
+    def mount(name: str, options: str) -> Path:
+        where = tmp_path / name
+        where.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+        mounted.append(where)
+        return where
+
+    yield mount
+    for where in reversed(mounted):
+        subprocess.run(["umount", str(where)], capture_output=True)
+
+
+def test_a_read_only_file_system_is_refused_for_real(tmpfs, capsys):
+    ro = tmpfs("ro", "ro,size=64k")
+    with pytest.raises(OutputError, match="read-only"):
+        write_output(str(ro / "out.txt"), "x")
+    code, _out, err = _cli(capsys, "book", "pig", "-o", str(ro / "rules.html"))
+    assert code == 1 and "read-only" in err and list(ro.iterdir()) == []
+
+
+def test_a_real_full_disk_keeps_the_old_file_and_leaves_no_temp(tmpfs):
+    small = tmpfs("small", "size=64k")
+    out = small / "out.bin"
+    out.write_bytes(b"old")
+    with pytest.raises(OutputError, match="the disk is full"):
+        write_output(str(out), b"x" * 1_000_000)
+    assert out.read_bytes() == b"old" and [p.name for p in small.iterdir()] == ["out.bin"]
+
+
+def test_play_log_on_a_real_full_disk(tmpfs, capsys):
+    small = tmpfs("small", "size=8k")
+    code, _out, err = _cli(capsys, "play", "dml", "--quiet", "--log", str(small / "game.log"))
+    assert code == 1 and err.count("the disk is full") == 1 and "internal error" not in err, err
+
+
+def test_play_says_an_unwritable_log_before_the_game(tmp_path, capsys):
+    for target in (tmp_path, tmp_path / "missing" / "game.log"):
+        code, out, err = _cli(capsys, "play", "pig", "--log", str(target))
+        assert code == 1 and out == "" and ("it is a folder" in err or "does not exist" in err), err

@@ -134,6 +134,12 @@ def run(args) -> int:
     except AgentError as exc:
         print(f"rulecraft compare: {exc}", file=sys.stderr)
         return 2
+    from rulecraft.files import output_problem
+
+    problem = output_problem(args.json) if args.json else None
+    if problem:  # said before the games are played
+        print(f"rulecraft compare: {problem}", file=sys.stderr)
+        return 1
     from .executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     a = None

@@ -93,6 +93,13 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         # a save replaces its file whole: never a device such as /dev/null, nor a folder
         print(f"rulecraft play: --save {save_path}: it exists and is not a plain file", file=sys.stderr)
         return 2
+    from rulecraft.files import output_problem
+
+    for target in (log_path, save_path):  # a folder, a folder that does not exist: said before the game starts
+        problem = output_problem(target) if target and target != resume_path else None
+        if problem:
+            _err(f"rulecraft play: {problem}")
+            return 1
     if _same_file(log_path, save_path) or _same_file(log_path, resume_path):
         print("rulecraft play: the log and the save must be different files", file=sys.stderr)
         return 2
