@@ -285,3 +285,14 @@ def test_the_old_trigger_key_gets_a_warning_and_a_fix(lsp, broken):
     (fix,) = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": d["range"],
                                                      "context": {"diagnostics": got}})
     assert fix["title"] == "Change 'on' to 'event'"
+
+
+def test_a_burst_of_changes_ends_with_the_newest_text_checked(lsp, broken):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path, text)
+    lsp.wait_diagnostics(uri)
+    for version, name in enumerate(["kings_pil", "kings_pi", "kings_p", "kings_", "kings_pile", "kings_pilex"], 2):
+        lsp.change(uri, text.replace("to kings_pile;", f"to {name};", 1), version)
+    got = lsp.wait_diagnostics(uri, until=lambda d: any("kings_pilex" in x["message"] for x in d))
+    assert [d["code"] for d in got] == ["E301"]
