@@ -296,3 +296,21 @@ def test_a_burst_of_changes_ends_with_the_newest_text_checked(lsp, broken):
         lsp.change(uri, text.replace("to kings_pile;", f"to {name};", 1), version)
     got = lsp.wait_diagnostics(uri, until=lambda d: any("kings_pilex" in x["message"] for x in d))
     assert [d["code"] for d in got] == ["E301"]
+
+
+def test_definition_of_a_sequence_function_zone_and_table(lsp):
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+
+    def target(needle: str, offset: int) -> str:
+        loc = lsp.request("textDocument/definition", at(uri, pos_of(text, needle, offset)))
+        assert loc["uri"] == uri
+        return lines[loc["range"]["start"]["line"]].strip()
+
+    assert target("- call: setup", 9).startswith("setup:")  # a sequence in 'call:'
+    assert target("to kings_pile;", 4).startswith("kings_pile:")  # a zone
+    assert target("wheel[t].primary", 1).startswith("wheel:")  # a table
+    assert target('if: "market_count() >=', 6).startswith("market_count:")  # a function
