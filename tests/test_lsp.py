@@ -314,3 +314,19 @@ def test_definition_of_a_sequence_function_zone_and_table(lsp):
     assert target("to kings_pile;", 4).startswith("kings_pile:")  # a zone
     assert target("wheel[t].primary", 1).startswith("wheel:")  # a table
     assert target('if: "market_count() >=', 6).startswith("market_count:")  # a function
+
+
+def test_a_garbled_message_is_answered_and_the_server_goes_on():
+    client = LspClient(SERVER)
+    try:
+        client.initialize(ROOT)
+        body = b"not json"
+        client.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        client.proc.stdin.flush()
+        uri = client.open(DML / "dml-2016.yaml")  # still serving
+        assert client.wait_diagnostics(uri) == []
+    finally:
+        client.close()
+    assert client.proc.returncode == 0
+    log = b"".join(client.stderr_lines).decode()
+    assert "Unable to handle message" in log and "Traceback" not in log
