@@ -330,3 +330,21 @@ def test_a_garbled_message_is_answered_and_the_server_goes_on():
     assert client.proc.returncode == 0
     log = b"".join(client.stderr_lines).decode()
     assert "Unable to handle message" in log and "Traceback" not in log
+
+
+def test_completion_knows_where_it_is(lsp, broken):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    where = text.index("\n      - call: setup") + 1
+    text = text[:where] + "      - mov\n" + text[where:]
+    uri = lsp.open(path, text)
+    lsp.wait_diagnostics(uri)
+    line = text[:where].count("\n")
+    got = labels(lsp.request("textDocument/completion", at(uri, {"line": line, "character": 11})))
+    assert {"do", "call"} <= set(got) and {"hoard", "count"} <= set(got)  # a step key, or a step as text
+    block = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "          move [c for c in event_deck if c is resource and c.value == 2]", 15))))
+    assert "event_deck" in block  # a line inside 'do: >-'
+    top = lsp.request("textDocument/completion", at(uri, {"line": text[:text.index("\nzones:")].count("\n") + 1, "character": 3}))
+    assert labels(top) == {}  # a top-level key: the schema's business, not the rules language's
+    zone_name = lsp.request("textDocument/completion", at(uri, pos_of(text, "  event_deck: {", 4)))
+    assert labels(zone_name) == {}
