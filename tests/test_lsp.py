@@ -285,3 +285,66 @@ def test_the_old_trigger_key_gets_a_warning_and_a_fix(lsp, broken):
     (fix,) = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": d["range"],
                                                      "context": {"diagnostics": got}})
     assert fix["title"] == "Change 'on' to 'event'"
+
+
+def test_a_burst_of_changes_ends_with_the_newest_text_checked(lsp, broken):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path, text)
+    lsp.wait_diagnostics(uri)
+    for version, name in enumerate(["kings_pil", "kings_pi", "kings_p", "kings_", "kings_pile", "kings_pilex"], 2):
+        lsp.change(uri, text.replace("to kings_pile;", f"to {name};", 1), version)
+    got = lsp.wait_diagnostics(uri, until=lambda d: any("kings_pilex" in x["message"] for x in d))
+    assert [d["code"] for d in got] == ["E301"]
+
+
+def test_definition_of_a_sequence_function_zone_and_table(lsp):
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+
+    def target(needle: str, offset: int) -> str:
+        loc = lsp.request("textDocument/definition", at(uri, pos_of(text, needle, offset)))
+        assert loc["uri"] == uri
+        return lines[loc["range"]["start"]["line"]].strip()
+
+    assert target("- call: setup", 9).startswith("setup:")  # a sequence in 'call:'
+    assert target("to kings_pile;", 4).startswith("kings_pile:")  # a zone
+    assert target("wheel[t].primary", 1).startswith("wheel:")  # a table
+    assert target('if: "market_count() >=', 6).startswith("market_count:")  # a function
+
+
+def test_a_garbled_message_is_answered_and_the_server_goes_on():
+    client = LspClient(SERVER)
+    try:
+        client.initialize(ROOT)
+        body = b"not json"
+        client.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        client.proc.stdin.flush()
+        uri = client.open(DML / "dml-2016.yaml")  # still serving
+        assert client.wait_diagnostics(uri) == []
+    finally:
+        client.close()
+    assert client.proc.returncode == 0
+    log = b"".join(client.stderr_lines).decode()
+    assert "Unable to handle message" in log and "Traceback" not in log
+
+
+def test_completion_knows_where_it_is(lsp, broken):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    where = text.index("\n      - call: setup") + 1
+    text = text[:where] + "      - mov\n" + text[where:]
+    uri = lsp.open(path, text)
+    lsp.wait_diagnostics(uri)
+    line = text[:where].count("\n")
+    got = labels(lsp.request("textDocument/completion", at(uri, {"line": line, "character": 11})))
+    assert {"do", "call"} <= set(got) and {"hoard", "count"} <= set(got)  # a step key, or a step as text
+    block = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, "          move [c for c in event_deck if c is resource and c.value == 2]", 15))))
+    assert "event_deck" in block  # a line inside 'do: >-'
+    top = lsp.request("textDocument/completion", at(uri, {"line": text[:text.index("\nzones:")].count("\n") + 1, "character": 3}))
+    assert labels(top) == {}  # a top-level key: the schema's business, not the rules language's
+    zone_name = lsp.request("textDocument/completion", at(uri, pos_of(text, "  event_deck: {", 4)))
+    assert labels(zone_name) == {}

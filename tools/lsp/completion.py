@@ -31,6 +31,8 @@ def complete(doc: Document, pos: T.Position) -> T.CompletionList:
     key_value = re.match(r"^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s+(.*)$", prefix)
     if typing_key and _enclosing_key(doc, pos.line, prefix) in STEP_LISTS:
         items = step_key_items()
+        if typing_key.group(2):  # '- mo': a step key, or the first word of a step written as text
+            items += rules_items(doc, typing_key.group(3) or "")
     elif key_value:
         key, rest = key_value.groups()
         if key in ("call", "run", "start"):
@@ -42,9 +44,8 @@ def complete(doc: Document, pos: T.Position) -> T.CompletionList:
             items = rules_items(doc, rest)
     elif re.match(r"^\s*-\s+", prefix) and _enclosing_key(doc, pos.line, prefix) in STEP_LISTS:
         items = rules_items(doc, re.sub(r"^\s*-\s+", "", prefix))
-    elif not re.match(r"^\s*(-\s+)?[A-Za-z_][A-Za-z0-9_]*\s*:", prefix):
-        if _enclosing_key(doc, pos.line, prefix) not in NOT_RULES:  # a line of a block of statements
-            items = rules_items(doc, prefix)
+    elif not re.match(r"^\s*(-\s+)?[A-Za-z_][A-Za-z0-9_]*\s*:", prefix) and _in_text_block(doc, pos.line, prefix):
+        items = rules_items(doc, prefix)  # a line of a block of statements ('do: |') or of a quoted string
     return T.CompletionList(is_incomplete=False, items=items)
 
 
@@ -63,6 +64,23 @@ def _enclosing_key(doc: Document, n: int, prefix: str) -> str:
             return _enclosing_key(doc, i, " " * ind + "- ")  # a key of a list item's mapping: the list decides
         return doc.key_of_line(i)
     return ""
+
+
+def _in_text_block(doc: Document, n: int, prefix: str) -> bool:
+    """Whether line `n` continues the value of a rules-language key: a block ('do: |') or a quoted string."""
+    indent = len(prefix) - len(prefix.lstrip(" "))
+    for i in range(n - 1, -1, -1):
+        text = doc.line(i)
+        if not text.strip():
+            continue
+        if len(text) - len(text.lstrip(" ")) < indent:
+            m = re.match(r"^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$", text)
+            if m is None or m.group(1) in NOT_RULES:
+                return False
+            value = m.group(2).strip()
+            return bool(re.match(r"^[|>][-+0-9]*$", value)) or (value[:1] in "\"'" and value[:1] != "" and
+                                                                 not value.rstrip().endswith(value[0]))
+    return False
 
 
 @functools.lru_cache(maxsize=None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
@@ -12,11 +14,15 @@ from .navigation import definition, hover, outline
 from .problems import lsp_diagnostics, quick_fixes
 
 
+SETTLE = 0.02  # seconds a change waits for a newer one before it is checked
+
+
 def make_server() -> LanguageServer:
     from rulecraft.tools.cli import _version
 
     server = LanguageServer("rulecraft", _version())
     store = Store()
+    latest: dict[str, int | None] = {}  # the newest version of each document a change announced
 
     def check(uri: str, version: int | None) -> None:
         text = server.workspace.get_text_document(uri).source
@@ -33,8 +39,14 @@ def make_server() -> LanguageServer:
         check(params.text_document.uri, params.text_document.version)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: LanguageServer, params: T.DidChangeTextDocumentParams) -> None:
-        check(params.text_document.uri, params.text_document.version)
+    async def did_change(ls: LanguageServer, params: T.DidChangeTextDocumentParams) -> None:
+        # Changes that queued up while a check ran (one per keystroke) are all dispatched at once:
+        # each waits a moment, and only the newest is checked.
+        uri, version = params.text_document.uri, params.text_document.version
+        latest[uri] = version
+        await asyncio.sleep(SETTLE)
+        if latest.get(uri) == version:
+            check(uri, version)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: T.DidSaveTextDocumentParams) -> None:
