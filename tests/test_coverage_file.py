@@ -34,7 +34,7 @@ def test_what_is_not_a_regular_file_is_refused_without_reading(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)  # reading it would block forever
     for path in (fifo, tmp_path):
-        with pytest.raises(CoverageError, match="not a regular file"):
+        with pytest.raises(CoverageError, match="not a coverage file"):  # a FIFO, or a folder
             read_coverage(str(path))
 
 
