@@ -16,35 +16,27 @@ def _walk(steps) -> Iterable[M.Step]:
             yield from _walk(body)
 
 
-def _binding_calls(rs: M.Ruleset) -> Iterable[tuple[str, str, object]]:
-    """(sequence called, name bound, span) of every call that keeps the result."""
-    for seq in rs.sequences.values():
+def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    """W407: 'as' on a call of a sequence that never returns a value; W408: a value returned that no call keeps."""
+    calls: list[tuple[str, str, object]] = []  # (sequence called, name bound, span) of the calls that keep a result
+    returns: dict[str, list] = {}  # sequence -> its 'return VALUE' statements (a bare 'return' gives no value)
+    for sid, seq in rs.sequences.items():
+        found = returns[sid] = []
         for s in _walk(seq.steps):
             if isinstance(s, M.CallStep) and s.bind:
-                yield s.sequence, s.bind, s.span
+                calls.append((s.sequence, s.bind, s.span))
             elif isinstance(s, M.ActionStep):
                 for st in s.stmts:
                     if isinstance(st.ast, A.CallSeq) and st.ast.bind:
-                        yield st.ast.sequence, st.ast.bind, st.ast.span
-
-
-def _returns(seq: M.SequenceDef) -> list:
-    """The 'return VALUE' statements of a sequence (a bare 'return' gives no value)."""
-    return [st.ast for s in _walk(seq.steps) if isinstance(s, M.ActionStep)
-            for st in s.stmts if isinstance(st.ast, A.Return) and st.ast.value is not None]
-
-
-def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
-    """W407: 'as' on a call of a sequence that never returns a value; W408: a value returned that no call keeps."""
-    kept: set[str] = set()
-    for target, bind, span in _binding_calls(rs):
-        kept.add(target)
-        seq = rs.sequences.get(target)
-        if seq is not None and not _returns(seq):
+                        calls.append((st.ast.sequence, st.ast.bind, st.ast.span))
+                    elif isinstance(st.ast, A.Return) and st.ast.value is not None:
+                        found.append(st.ast)
+    kept = {target for target, _bind, _span in calls}
+    for target, bind, span in calls:
+        if target in returns and not returns[target]:
             yield warning("W407", f"'{bind}' is always none: sequence '{target}' never returns a value", span,
                           f"end '{target}' with 'return VALUE' where it has a result, or drop 'as {bind}'")
-    for sid, seq in rs.sequences.items():
-        found = _returns(seq)
+    for sid, found in returns.items():
         if found and sid not in kept:
             yield warning("W408", f"sequence '{sid}' returns a value, but no call keeps it", found[0].span,
                           f"bind it where '{sid}' is called: 'call: {sid}' with 'as: NAME' "

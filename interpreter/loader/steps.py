@@ -31,6 +31,21 @@ def _steps_of(node: YNode | None) -> list[YNode]:
     return [node]
 
 
+_STATIC_NODES = (A.Num, A.Const, A.Str, A.BinOp, A.Unary, A.Ternary, A.Compare)
+
+
+def _static(node: A.Expr, scope: Scope) -> bool:
+    """The expression's value is known when the ruleset loads: numbers, parameters and options, and operators."""
+    for n in node.walk():
+        if isinstance(n, A.Name):
+            sym = scope.symbols.get(n.id)
+            if n.id in scope.locals or sym is None or sym.kind != "const" or sym.detail not in ("parameter", "option"):
+                return False
+        elif not isinstance(n, _STATIC_NODES):
+            return False
+    return True
+
+
 class StepBuilder:
     def __init__(self, text: DslText, scope: Scope, seq_params: dict[str, tuple], kinds: set[str],
                  diags: list[Diagnostic]):
@@ -244,11 +259,11 @@ class StepBuilder:
         """The body of a for_each, where the loop's name has the type of the items when it can be told (the
         players, the cards of a zone) and nothing in the body gives the name another value."""
         saved = self.local_scope
-        rebound: set[str] = set()
-        self._binders(_steps_of(body_node), rebound)
-        if it is not None and var not in rebound and var not in self.seq_params.get(self.seq_id, ()):
-            item = element_type(it.ast, it_type, saved)
-            if item != "any":
+        item = element_type(it.ast, it_type, saved) if it is not None else "any"
+        if item != "any" and var not in self.seq_params.get(self.seq_id, ()):
+            rebound: set[str] = set()
+            self._binders(_steps_of(body_node), rebound)
+            if var not in rebound:
                 self.local_scope = saved.with_typed_local(var, item)
         try:
             return self.block(_steps_of(body_node), prefix, loops)
@@ -320,6 +335,8 @@ class StepBuilder:
         parameters, options): no answer could ever be legal. Bounds that need a game are checked as it runs."""
         values = []
         for e in (low, high):
+            if not _static(e.ast, self.local_scope):
+                return
             try:
                 v = e.fn(LoadTimeContext())
             except (RuleError, TypeError, ValueError, KeyError, AttributeError):
