@@ -29,6 +29,8 @@ class Builder:
         self.limits = limits
         self.diags: list[Diagnostic] = []
         self.text = DslText(self.diags, limits)
+        self.titles: dict[str, str] = {}  # function and variable ids -> their words in printed rules
+        self.function_docs: dict[str, str] = {}
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(error(code, message, span, hint))
@@ -158,6 +160,7 @@ class Builder:
             triggers=triggers, scoring=scoring, metrics=metrics, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
+            titles=self.titles, function_docs=self.function_docs,
             scope=scope,
         )
 
@@ -175,6 +178,9 @@ class Builder:
                 continue
             d = v if isinstance(v, YMap) else YMap(v.span)
             params = tuple(str(x) for x in (_s(d.get("params"), []) or []))
+            if _s(d.get("title"), ""):
+                self.titles[k] = str(_s(d.get("title"), ""))
+            self.function_docs[k] = str(_s(d.get("doc"), "") or "")
             body = self.text.parse_expr(d.get("value")) if d.get("value") is not None else None
             scope.functions[k] = FunctionDef(k, params, body, span)
         comp = Compiler(scope, self.diags)
@@ -300,6 +306,10 @@ class Builder:
         out = {}
         sec = self.section(key)
         for k, v in sec.items():
+            if isinstance(v, YMap):  # {initial: value, title: words}
+                if _s(v.get("title"), ""):
+                    self.titles[k] = str(_s(v.get("title"), ""))
+                v = v.get("initial")
             out[k] = M.VarDef(k, v, sec.key_span(k), per_player)  # initial resolved later
             if declare is None:
                 if k in ("seat", "name", "id", "classes", "zone", "owner"):

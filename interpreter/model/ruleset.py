@@ -322,6 +322,9 @@ class Ruleset:
     span: Span
     marks: frozenset = field(default_factory=frozenset)  # the card variables
     functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)
+    # how functions and variables read in printed rules (their optional `title:`), and what functions compute
+    titles: Mapping[str, str] = field(default_factory=dict)
+    function_docs: Mapping[str, str] = field(default_factory=dict)
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
 
     def card(self, id: str) -> Card:
