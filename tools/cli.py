@@ -347,11 +347,20 @@ def args_sheets(p: argparse.ArgumentParser) -> None:
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--coverage", metavar="FILE",
                    help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
+    _detail(p)
+
+
+def _detail(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--detail", choices=("players", "full"), default="players",
+                   help="players (default): the rules in words, without the engine's bookkeeping; "
+                        "full: every step, with its rule text, for a designer")
 
 
 def args_book(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
-    p.add_argument("-o", "--output", metavar="FILE.html", required=True, help="output HTML page")
+    p.add_argument("-o", "--output", metavar="FILE.html", required=True,
+                   help="output page: FILE.html, or FILE.pdf (printed by headless Chromium)")
+    _detail(p)
 
 
 def args_simulate(p: argparse.ArgumentParser) -> None:

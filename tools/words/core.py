@@ -68,8 +68,9 @@ _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
 class Words:
     """English for one ruleset: `expr`, `stmt`, `step`, `text` and `value` each return a phrase."""
 
-    def __init__(self, rs: M.Ruleset, titles: Optional[dict] = None):
+    def __init__(self, rs: M.Ruleset, titles: Optional[dict] = None, detail: str = "full"):
         self.rs = rs
+        self.detail = detail  # 'players': a step's bookkeeping statements are left out of its phrase
         self.titles = dict(getattr(rs, "titles", {}) or {})
         self.titles.update(titles or {})
 

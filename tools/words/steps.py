@@ -9,7 +9,10 @@ from .core import Words, capital, humanize, join_and, phrase
 
 @phrase(M.ActionStep)
 def _action(w: Words, s: M.ActionStep) -> str:
-    return "; ".join(w.node(st.ast) for st in s.stmts)
+    from .bookkeeping import is_bookkeeping
+
+    stmts = [st for st in s.stmts if w.detail == "full" or not is_bookkeeping(w.rs, st)] or list(s.stmts)
+    return "; ".join(w.node(st.ast) for st in stmts)
 
 
 @phrase(M.CallStep)
