@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 # sudo only when we are not root and sudo exists
 SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then echo sudo; fi)
 
-.PHONY: run test setup graphviz clean
+.PHONY: run test setup graphviz chromium clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -27,12 +27,13 @@ run: setup
 	@echo "== printable sequence sheets and the rules as a page"
 	@$(RC) sheets dml -o out/dml-sheets.pdf
 	@$(RC) book dml -o out/dml-rules.html
-	@echo "   out/dml-sheets.pdf, out/dml-rules.html"
+	@if command -v chromium >/dev/null 2>&1; then $(RC) aid dml -o out/dml-aid.pdf; fi
+	@echo "   out/dml-sheets.pdf, out/dml-rules.html, out/dml-aid.pdf"
 
 test: setup
 	@$(PY) -m pytest
 
-setup: $(STAMP) graphviz
+setup: $(STAMP) graphviz chromium
 
 $(PY):
 	@echo "== creating $(VENV) with $(PYTHON)"
@@ -50,6 +51,18 @@ graphviz:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
 	fi
 	@command -v dot >/dev/null 2>&1 || { echo "Graphviz's 'dot' is missing: install the graphviz package" >&2; exit 1; }
+
+# Headless Chromium prints the player aid and the book as PDF (CSS columns and page breaks as a
+# reader sees them); poppler-utils gives pdftoppm to look at printed pages. Optional: without
+# Chromium, 'aid' and 'book -o x.pdf' refuse with a hint, everything else works.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+		&& ! command -v google-chrome >/dev/null 2>&1; then \
+		echo "== installing Chromium (prints the player aid and the book as PDF)"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null \
+		|| echo "   could not install chromium: 'rulecraft aid' and 'book -o FILE.pdf' need it" >&2; \
+	fi
 
 clean:
 	rm -rf $(VENV) out build dist *.egg-info .pytest_cache .hypothesis

@@ -205,6 +205,10 @@ def cmd_book(args: argparse.Namespace) -> int:
     return _feature("book", "book", "the rulebook", args)
 
 
+def cmd_aid(args: argparse.Namespace) -> int:
+    return _feature("aid", "aid", "the player aid", args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .play import parse_sets
     from .simulate import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
@@ -363,6 +367,12 @@ def args_book(p: argparse.ArgumentParser) -> None:
     _detail(p)
 
 
+def args_aid(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="output PDF")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+
+
 def args_simulate(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="number of games")
@@ -444,7 +454,10 @@ VERBS: tuple[Verb, ...] = (
          "identical, 1 at the first difference (or for an unfinished log, unless --partial)."),
     Verb("render", "draw a ruleset's sequences as a flowchart", args_render, cmd_render),
     Verb("sheets", "write printable sequence sheets (PDF)", args_sheets, cmd_sheets),
-    Verb("book", "write the rules as a readable HTML page", args_book, cmd_book),
+    Verb("book", "write the rules as a readable HTML page (or a PDF)", args_book, cmd_book),
+    Verb("aid", "write a one- or two-page player aid (PDF)", args_aid, cmd_aid,
+         "The round and turn a line per phase, the key numbers, the reference tables and dice, and how "
+         "to win, in words, at 9 pt or more. Printed by headless Chromium (exit 2 with a hint without it)."),
     Verb("simulate", "run many games and report statistics", args_simulate, cmd_simulate),
     Verb("compare", "simulate two rulesets and show what differs", args_compare, cmd_compare),
     Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff),

@@ -79,7 +79,9 @@ def tile_chart(piece: Piece, boxes: dict, portrait: tuple[float, float], margin:
         left = math.ceil((h - top) / (room / s))  # pages still needed: cut near an even share of what is left
         aim = top + (h - top) / max(1, left)
         fit = [c for c in cuts if top + 20 < c <= limit]
-        bottom = min(fit, key=lambda c: (abs(c - aim), -c)) if fit else min(h, limit)  # no gap: cut through
+        bottom = max(fit) if fit else min(h, limit)  # fill the page; no gap at all: cut through
+        if fit and 0 < h - bottom < 0.3 * room / s:  # ... unless that leaves a scrap: share out what is left
+            bottom = min(fit, key=lambda c: (abs(c - aim), -c))
         if h - bottom < 1:
             bottom = h
         x0, y0, x1, y1 = piece.box

@@ -161,6 +161,7 @@ class Builder:
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
             titles=self.titles, function_docs=self.function_docs,
+            aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope,
         )
 

@@ -325,6 +325,7 @@ class Ruleset:
     # how functions and variables read in printed rules (their optional `title:`), and what functions compute
     titles: Mapping[str, str] = field(default_factory=dict)
     function_docs: Mapping[str, str] = field(default_factory=dict)
+    aid: Mapping[str, Any] = field(default_factory=dict)  # what the player aid shows (the `aid:` section), as data
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
 
     def card(self, id: str) -> Card:
