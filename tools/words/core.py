@@ -167,6 +167,9 @@ class Words:
             if a is not _UNKNOWN and b is not _UNKNOWN:
                 return bool(b)
             return _UNKNOWN
+        if isinstance(e, A.Ternary):
+            c = self.constant(e.cond)
+            return _UNKNOWN if c is _UNKNOWN else self.constant(e.then if c else e.other)
         if isinstance(e, A.Unary) and e.op == "not":
             v = self.constant(e.operand)
             return _UNKNOWN if v is _UNKNOWN else (not v)
@@ -174,27 +177,7 @@ class Words:
 
     def value(self, v: Any) -> str:
         """A run-time or data value in words (never a Python repr)."""
-        if v is True:
-            return "yes"
-        if v is False:
-            return "no"
-        if v is None:
-            return "none"
-        if isinstance(v, float) and v.is_integer():
-            return str(int(v))
-        if isinstance(v, (int, float)):
-            return str(v)
-        if isinstance(v, str):
-            return humanize(v) if re.fullmatch(r"[a-z][a-z0-9_]*", v) else v
-        if isinstance(v, (list, tuple, set, frozenset)):
-            items = [self.value(x) for x in v]
-            return join_and(items) if items else "nothing"
-        if isinstance(v, dict):
-            return "; ".join(f"{self.value(k)}: {self.value(x)}" for k, x in v.items())
-        for attr in ("title", "name", "id"):
-            if getattr(v, attr, None):
-                return str(getattr(v, attr))
-        return str(v)
+        return value_words(v)
 
     def ordinal(self, n: int) -> str:
         if n < 0:
@@ -208,6 +191,31 @@ class Words:
         if isinstance(s, A.Str):
             return "".join(p if isinstance(p, str) else self.expr(p) for p in s.parts)
         return self.expr(s)
+
+
+def value_words(v: Any) -> str:
+    """A run-time or data value in words (never a Python repr)."""
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if v is None:
+        return "none"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return humanize(v) if re.fullmatch(r"[a-z][a-z0-9_]*", v) else v
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = [value_words(x) for x in v]
+        return join_and(items) if items else "nothing"
+    if isinstance(v, dict):
+        return "; ".join(f"{value_words(k)}: {value_words(x)}" for k, x in v.items())
+    for attr in ("title", "name", "id"):
+        if getattr(v, attr, None):
+            return str(getattr(v, attr))
+    return str(v)
 
 
 _UNKNOWN = object()
