@@ -109,7 +109,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         if t.run in winning:
             lines.append(_sentence(t.label or w.stmt(t)))
     sc = rs.scoring
-    w = Words(rs, titles={"p": "a player", "q": "a player", "t": "a type", "c": "a card"}, detail="players")
+    w = Words(rs, titles={"p": "a player"}, detail="players")
     if sc.score is not None:
         most = "most" if sc.highest_wins else "fewest"
         score = w.expr(sc.score)
@@ -117,7 +117,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         ties = [w.expr(t) for t in sc.tie_break if not w.is_constant(t.ast)]
         if ties:
-            lines.append(_sentence("A tie goes to the player with the most " + "; then ".join(ties)))
+            lines.append(_sentence(f"Ties are broken by the {most}: " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
     explain = [(capital(w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in rs.functions[f][0]), ()))),
                 _sentence(rs.function_docs.get(f, "")))

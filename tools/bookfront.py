@@ -48,7 +48,7 @@ def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     """The data of the teaching sections (`anchor(sid)` is a sequence's id on the page)."""
     w = Words(rs, detail="players")
-    readers = Words(rs, titles={"p": "a player", "q": "a player", "t": "a type", "c": "a card"}, detail="players")
+    readers = Words(rs, titles={"p": "a player"}, detail="players")
     win, _ = win_lines(rs, w)
     explain = []
     for f in functions_used(rs):

@@ -18,6 +18,7 @@ from .legend import FONT, legend_dot
 from .loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
 from .sheetlayout import FOOTER, HEADER, MARGIN, MAX_SCALE, arrange, layout_pages, orient as _orient  # noqa: F401
 from .sheetplan import SheetPlan, callers_of, plan_sheets
+from .words import Words
 
 PAPER = {"a4": (595.0, 842.0), "letter": (612.0, 792.0)}  # points, portrait
 
@@ -75,7 +76,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
         rows.append('<TR><TD COLSPAN="3" HEIGHT="8"></TD></TR>')
         rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="16"><B>Interrupts</B></FONT></TD></TR>')
         for t in rs.triggers:
-            text = t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else "")
+            text = t.label or Words(rs).stmt(t)
             sheet = plan.sheet_of.get(t.run)
             rows.append(f'<TR><TD ALIGN="RIGHT">⚡</TD><TD ALIGN="LEFT" COLSPAN="2">{esc(text)} '
                         f'<FONT COLOR="#555555">→ {esc(rs.sequences[t.run].title)}, sheet {sheet}</FONT></TD></TR>')

@@ -130,7 +130,8 @@ def _function(w: Words, name: str, args: list[str]) -> str:
     noun = title or humanize(name)
     if not noun.startswith(("the ", "whether ", "how ")):
         noun = "the " + noun
-    return noun + (f" of {join_and(args)}" if args else "")
+    joiner = " " if noun.endswith((" of", " to", " for", " in", " from")) else " of "
+    return noun + (joiner + join_and(args) if args else "")
 
 
 @phrase(A.ListLit)

@@ -23,7 +23,20 @@ def _call(w: Words, s: M.CallStep) -> str:
 
 @phrase(M.IfStep)
 def _if(w: Words, s: M.IfStep) -> str:
-    return f"if {w.expr(s.cond)}?"
+    rule = _house_rule(w, s.cond.ast if s.cond is not None else None)
+    return f"if {rule}?" if rule else f"if {w.expr(s.cond)}?"
+
+
+def _house_rule(w: Words, e) -> str:
+    """A condition a house rule decides ('seize_tie == "first_in_order"'), named as the rule, not folded away."""
+    from rulecraft.dsl import ast as A
+
+    if isinstance(e, A.Compare) and e.op in ("==", "!=") and isinstance(e.left, A.Name) and e.left.id in w.rs.options:
+        return f"the house rule “{humanize(e.left.id)}” is {'not ' if e.op == '!=' else ''}{w.expr(e.right)}"
+    if isinstance(e, A.BinOp) and e.op in ("and", "or") and w.is_constant(e):
+        parts = [_house_rule(w, e.left) or w.expr(e.left), _house_rule(w, e.right) or w.expr(e.right)]
+        return f" {e.op} ".join(parts)
+    return ""
 
 
 @phrase(M.LoopStep)
