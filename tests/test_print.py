@@ -23,7 +23,7 @@ TOO_WIDE = {"reference"}
 
 def _cases():
     for name in NAMES:
-        marks = [pytest.mark.xfail(reason="one chart too wide at 8 pt", strict=True)] if name in TOO_WIDE else []
+        marks = [pytest.mark.xfail(reason="one chart too wide at 8 pt", strict=False)] if name in TOO_WIDE else []
         yield pytest.param(name, "a4", marks=marks, id=f"{name}-a4")
     yield pytest.param("dml", "letter", id="dml-letter")
     yield pytest.param("dune-bidding", "letter", id="dune-bidding-letter")
