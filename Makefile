@@ -14,7 +14,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup graphviz editor-tools clean
+.PHONY: run test setup graphviz editor-tools chromium clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -30,12 +30,13 @@ run: setup
 	@echo "== printable sequence sheets and the rules as a page"
 	@$(RC) sheets dml -o out/dml-sheets.pdf
 	@$(RC) book dml -o out/dml-rules.html
-	@echo "   out/dml-sheets.pdf, out/dml-rules.html"
+	@if command -v chromium >/dev/null 2>&1; then $(RC) aid dml -o out/dml-aid.pdf; fi
+	@echo "   out/dml-sheets.pdf, out/dml-rules.html, out/dml-aid.pdf"
 
 test: setup
 	@$(PY) -m pytest
 
-setup: $(STAMP) graphviz editor-tools
+setup: $(STAMP) graphviz editor-tools chromium
 
 $(PY):
 	@echo "== creating $(VENV) with $(PYTHON)"
@@ -61,6 +62,18 @@ editor-tools:
 		echo "== installing yaml-language-server into $(VENV)/node (npm)"; \
 		npm install --prefix $(VENV)/node --no-audit --no-fund --silent yaml-language-server@1 >/dev/null 2>&1 \
 			|| echo "   (npm install failed: the yaml-language-server test will skip)"; \
+	fi
+
+# Headless Chromium prints the player aid and the book as PDF (CSS columns and page breaks as a
+# reader sees them); poppler-utils gives pdftoppm to look at printed pages. Optional: without
+# Chromium, 'aid' and 'book -o x.pdf' refuse with a hint, everything else works.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+		&& ! command -v google-chrome >/dev/null 2>&1; then \
+		echo "== installing Chromium (prints the player aid and the book as PDF)"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null \
+		|| echo "   could not install chromium: 'rulecraft aid' and 'book -o FILE.pdf' need it" >&2; \
 	fi
 
 clean:

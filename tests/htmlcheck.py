@@ -19,8 +19,8 @@ class Checker(HTMLParser):
         for k, v in attrs:
             if k == "id" and v is not None:
                 self.ids[v] = self.ids.get(v, 0) + 1
-            if k in ("href", "xlink:href") and v and v.startswith("#"):
-                self.links.append(v[1:])
+            if k in ("href", "xlink:href"):
+                self.links.append(v or "")
 
     def handle_starttag(self, tag, attrs):
         self._attrs(attrs)
@@ -47,5 +47,7 @@ def check_html(text: str) -> Checker:
     c.close()
     c.problems += [f"<{t}> opened at {p} is never closed" for t, p in c.stack]
     c.problems += [f"id '{i}' is used {n} times" for i, n in c.ids.items() if n > 1]
-    c.problems += [f"link '#{a}' goes nowhere" for a in c.links if a not in c.ids]
+    # every link: an anchor on this page, or a web address (a page meant to be shared has no relative links)
+    c.problems += [f"link '{a}' goes nowhere" for a in c.links
+                   if not (a.startswith("#") and a[1:] in c.ids) and not a.startswith(("https://", "http://"))]
     return c

@@ -21,11 +21,90 @@ def test_dml_book_is_well_formed_and_links_resolve():
     c = check_html(html)
     assert not c.problems, c.problems[:10]
     assert len(c.links) > 100  # the contents, the call steps and the charts' call boxes
-    for must in ("Wheel of Profit", "House-rule options", "seize_tie", "first_in_order", "Event types",
-                 "Dragon&#39;s Nest", "only the number of cards is known", "<svg", "2.c"):
+    for must in ("Wheel of Profit", "House-rule options", "seize_tie", "first in order", "Event types",
+                 "Dragon&#39;s Nest", "anyone may count the cards", "<svg", "2.c"):
         assert must in html, must
     assert 'href="#seq-acquisition"' in html  # a chart's call box links to the sequence's section
     assert "/work/" not in html  # no local paths in a page meant to be shared
+    assert c.links[0].startswith("#")  # every link, the first too, is an anchor of the page
+
+
+def _visible_text(html: str) -> str:
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.skip, self.out = 0, []
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("style", "script", "code")
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("style", "script", "code")
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.out.append(data)
+
+    t = Text()
+    t.feed(html)
+    return " ".join(" ".join(t.out).split())
+
+
+@needs_dot
+@pytest.mark.parametrize("name", ["dml", "dune-bidding"])
+def test_the_book_teaches_in_order_and_in_words(name):
+    """How to win first (every function scoring uses explained), then components, setup, the round and turn,
+    the sequences, and designer notes and sources only in the appendix; no reprs, ids or placeholders."""
+    loaded = load_ruleset(name)
+    html = build_book(loaded.ruleset, loaded.graph)
+    order = [html.find(f'<section id="{s}"') for s in ("game", "components", "flow", "sequences", "appendix")]
+    assert -1 not in order and order == sorted(order), order
+    text = _visible_text(html)
+    assert "['" not in text and "{" not in text and "<=" not in text
+    appendix = text.index("Appendix: designer notes")
+    if loaded.ruleset.notes:
+        first_note = " ".join(loaded.ruleset.notes.split())[:40]
+        assert text.find(first_note) > appendix  # designer notes only in the appendix
+    if name == "dml":
+        win = text.index("The game and how to win", text.index("Contents") + 30)
+        assert win < text.index("Sequences of play", win)
+        assert "victory points" in text[win:text.index("Components", win)]
+        assert "the Guild House bonus" in text[win:text.index("Components", win)]  # type_points explained
+        zones = text[text.index("Where the cards lie"):text.index("Setup", text.index("Where the cards lie"))]
+        assert "Merchant Kings (setup)" not in zones.split("The rules also set cards aside")[0]
+        assert "Merchant Kings (setup)" in zones  # described as what the table keeps
+        assert "declaration_limit" not in text.split("Appendix")[0]
+
+
+@needs_dot
+@pytest.mark.skipif(__import__("rulecraft.tools.htmlpdf", fromlist=["x"]).find_chromium() is None,
+                    reason="headless Chromium is not installed")
+def test_book_pdf_keeps_headings_with_their_text(tmp_path):
+    """A printed book never leaves a heading alone at the foot of a page."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    out = tmp_path / "dune.pdf"
+    assert main(["book", "dune-bidding", "-o", str(out)]) == 0
+    html = build_book(*(lambda r: (r.ruleset, r.graph))(load_ruleset("dune-bidding")))
+    headings = {" ".join(re.sub(r"<[^>]+>", "", h).split()) for h in re.findall(r"<h[234][^>]*>(.*?)</h[234]>", html, re.S)}
+    reader = PdfReader(io.BytesIO(out.read_bytes()))
+    assert len(reader.pages) > 2
+    for i, page in enumerate(reader.pages[:-1]):
+        lines = [ln.strip() for ln in page.extract_text().splitlines() if ln.strip()]
+        assert lines and lines[-1] not in headings, f"page {i + 1} ends with the heading {lines[-1]!r}"
+
+
+def test_book_pdf_without_chromium_refuses_with_a_hint(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("RULECRAFT_CHROMIUM", "no-such-browser-here")
+    assert main(["book", "pig", "-o", str(tmp_path / "pig.pdf")]) == 2
+    err = capsys.readouterr().err
+    assert "chromium" in err and "FILE.html" in err
+    assert not (tmp_path / "pig.pdf").exists()
 
 
 @pytest.mark.parametrize("name", ["pig", "stack-duel", "sealed-auction", "reference"])

@@ -13,6 +13,8 @@ from pypdf import PdfReader
 from rulecraft.loader import load_ruleset
 from rulecraft.tools.cli import main
 from rulecraft.tools.sheetplan import plan_sheets, reading_order
+from rulecraft.tools.sheetlayout import MIN_SCALE
+from rulecraft.tools.words.bookkeeping import players_graph
 from rulecraft.tools.sheets import PAPER, arrange, build_sheets
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
@@ -53,7 +55,7 @@ def test_arrange_keeps_charts_inside_the_box():
 @needs_dot
 def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     loaded = load_ruleset("dml")
-    plan = plan_sheets(loaded.ruleset, loaded.graph)
+    plan = plan_sheets(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph))
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     reader = PdfReader(io.BytesIO(result.pdf))
     assert len(reader.pages) == result.pages
@@ -68,30 +70,28 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
         text = page.extract_text()
         assert f"page {i + 1} of {len(reader.pages)}" in text
         on_page.append(int(re.search(r"Sheet (\d+) ", text).group(1)))
-    # every sheet in order, on one page or (a long chart, printed in two halves) on two pages in a row
+    # every sheet in order, on one page or (a long chart, cut across pages) on pages in a row
     assert sorted(set(on_page)) == [s.number for s in plan.sheets]
-    assert on_page == sorted(on_page) and all(on_page.count(n) <= 2 for n in on_page)
+    assert on_page == sorted(on_page)
     assert [o["/Title"].split(".")[0] for o in reader.outline[1:]] == [str(s.number) for s in plan.sheets]
-    assert min(result.scales) > 0.6  # legible: no chart printed at less than 60% of its size
+    assert min(result.scales) >= MIN_SCALE - 1e-6  # legible: no chart printed smaller than 8 pt text allows
 
 
 @needs_dot
-def test_a_long_chart_is_printed_in_two_halves_that_point_to_each_other():
-    """The Thief's sequence is too tall for one page at a legible size: its two halves go on two pages, the
-    first ending in a box that says where it goes on, the second starting from one that says where from."""
+def test_a_long_chart_is_printed_across_pages_that_point_to_each_other():
+    """The Thief's sequence is too tall for one page at a legible size: it goes on over pages in a row, each
+    but the last saying it goes on, each but the first saying where from."""
     loaded = load_ruleset("dml")
-    plan = plan_sheets(loaded.ruleset, loaded.graph)
+    plan = plan_sheets(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph))
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     reader = PdfReader(io.BytesIO(result.pdf))
-    assert len(reader.pages) == len(plan.sheets) + 2
     number = plan.sheet_of["power_thief"]
     pages = [p.extract_text() for p in reader.pages if f"Sheet {number} " in p.extract_text()]
-    assert len(pages) == 2
-    assert "continued on the next page, at step 6" in pages[0] and "(continued)" not in pages[0]
-    assert "continued from the page before" in pages[1] and "Thief (a Joker), continued" in pages[1]
-    assert f"sheet {number} of {len(plan.sheets)} (continued)" in pages[1]
-    # each half holds its own steps only
-    assert "6 log" not in pages[0] and "1 let victims" not in pages[1]
+    assert len(pages) >= 2 and "(continued)" not in pages[0]
+    cut = [i for i, p in enumerate(pages) if "continued on the next page" in p]
+    assert cut and "continued from the page before" in pages[cut[0] + 1]
+    for page in pages[1:]:
+        assert f"sheet {number} of {len(plan.sheets)} (continued)" in page
 
 
 @needs_dot
@@ -103,7 +103,7 @@ def test_sheets_command_letter_paper_and_coverage(tmp_path, capsys):
     assert main(["sheets", "pig", "-o", str(out), "--paper", "letter", "--coverage", str(cov)]) == 0
     reader = PdfReader(str(out))
     plan = plan_sheets(*(lambda r: (r.ruleset, r.graph))(load_ruleset("pig")))
-    assert len(reader.pages) == len(plan.sheets) + 1
+    assert len(reader.pages) >= len(plan.sheets) + 1
     assert {round(float(reader.pages[0].mediabox.width)), round(float(reader.pages[0].mediabox.height))} == \
         {round(v) for v in PAPER["letter"]}
     assert "simulated games" in reader.pages[0].extract_text()

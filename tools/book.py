@@ -17,7 +17,7 @@ from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
 from .dotlabels import safe_id
-from .loading import EXIT_ERRORS, EXIT_OK, fail, load_for, write_bytes
+from .loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
 from .sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
 
 VISIBILITY = {
@@ -57,7 +57,11 @@ def _decision_text(d: Optional[M.DecisionSpec]) -> str:
     return f"{who} {what}" + (f": “{prompt}”" if prompt else "")
 
 
-def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan) -> StepView:
+def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan, words=None) -> StepView:
+    """A step as the book shows it: with `words` (the players' view), its label or its words and the steps it
+    holds, bookkeeping left out; without, the designer's view with the rule text under each step."""
+    if words is not None:
+        return _in_words(rs, step, numbers, plan, words)
     label = designer_label(step)
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, label, "")
     if isinstance(step, M.ActionStep):
@@ -120,6 +124,26 @@ def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPl
     return view
 
 
+_GROUPS = {"then": "", "else": "otherwise", "do": "", "on_play": "as each card is played",
+           "resolve": "then, top card first, each card resolves"}
+
+
+def _in_words(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan, w) -> StepView:
+    from .words.bookkeeping import hidden_step
+
+    prose = designer_label(step) or w.step(step, own_label=False)
+    view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, prose, "")
+    calls = [step.sequence] if isinstance(step, M.CallStep) else \
+        [st.ast.sequence for st in getattr(step, "stmts", ()) if isinstance(st.ast, A.CallSeq)]
+    view.links = [_seq_link(rs, plan, sid) for sid in calls if sid in rs.sequences]
+    for name, body in step.bodies:
+        shown = [describe(rs, s, numbers, plan, w) for s in body if not hidden_step(rs, s)]
+        if shown:
+            heading = "then" if name == "then" and isinstance(step, M.IfStep) and step.other else _GROUPS.get(name, "")
+            view.groups.append((heading, shown))
+    return view
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
@@ -173,30 +197,36 @@ def _per(z: M.ZoneDef) -> str:
 
 
 def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if v is None:
-        return "none"
     if hasattr(v, "text"):
         return v.text
-    return str(v)
+    from .words.core import value_words
+
+    return value_words(v)  # lists as words ('duke', not "['duke']"), yes/no, none
 
 
-def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None) -> dict:
+def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None,
+            detail: str = "players") -> dict:
     """Everything the template shows, as plain data (charts: sequence id -> inline SVG text)."""
+    from .bookfront import front
+    from .words import Words
+    from .words.bookkeeping import hidden_step
+
     plan = plan or plan_sheets(rs, graph)
     called_by = callers_of(graph)
+    words = Words(rs, detail="players") if detail != "full" else None
+    skip = (lambda s: hidden_step(rs, s)) if words is not None else None
     sequences = []
     for i, sid in enumerate(plan.order, 1):
         seq = rs.sequences[sid]
-        numbers = step_numbers(seq)
+        numbers = step_numbers(seq, skip)
         callers = [(c, "#" + seq_anchor(c), rs.sequences[c].title) for c in called_by.get(sid, ())]
         sequences.append({
             "id": sid, "anchor": seq_anchor(sid), "number": i, "title": seq.title, "kind": seq.kind,
             "source": seq.source, "doc": seq.doc, "params": list(seq.params), "sheet": plan.sheet_of.get(sid),
-            "steps": [describe(rs, s, numbers, plan) for s in seq.steps], "svg": charts.get(sid, ""),
+            "steps": [describe(rs, s, numbers, plan, words) for s in seq.steps if skip is None or not skip(s)],
+            "svg": charts.get(sid, ""),
             "callers": callers,
-            "triggers": [(t.label or f"whenever {t.on}", "#trigger-" + safe_id(t.id)) for t in rs.triggers
+            "triggers": [(t.label or Words(rs).stmt(t), "#trigger-" + safe_id(t.id)) for t in rs.triggers
                          if t.run == sid],
         })
     tables = []
@@ -212,9 +242,10 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         "rs": rs,
         "sequences": sequences,
         "cards": _cards(rs),
-        "card_attrs": _attrs(rs),
+        "card_attrs": [a.replace("_", " ") for a in _attrs(rs)],
         "dice": [{"id": d.id, "count": d.count, "sides": d.sides, "doc": d.doc,
-                  "results": [{"name": r.name, "when": r.when.text,
+                  "results": [{"name": r.name.replace("_", " "),
+                               "when": r.when.text if words is None else Words(rs, titles={"faces": "the dice"}).expr(r.when),
                                "effect": ", ".join(x for x in (r.outcome, "may re-roll" if r.reroll else None) if x)}
                               for r in d.results]} for d in rs.dice.values()],
         "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),
@@ -222,7 +253,7 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         "tables": tables,
         "events": events + builtin,
         "triggers": [{"id": t.id, "anchor": "trigger-" + safe_id(t.id),
-                      "text": t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else ""),
+                      "text": t.label or Words(rs).stmt(t),
                       "on": t.on, "when": t.when.text if t.when else "",
                       "timing": "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}",
                       "run": _seq_link(rs, plan, t.run), "source": t.source} for t in rs.triggers],
@@ -234,7 +265,9 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
                        for p in rs.parameters.values()],
         "modifiers": [{"id": m.id, "doc": m.doc} for m in rs.modifiers.values()],
         "scoring": rs.scoring,
-        "start": seq_anchor(rs.start),
+        "start": "#" + seq_anchor(rs.start),
+        "front": front(rs, plan.order, seq_anchor),
+        "detail": detail,
         "notes": paragraphs(rs.notes),
         "source_file": rs.file.replace("\\", "/").rsplit("/", 1)[-1],
     }
@@ -260,49 +293,71 @@ def inline_svg(svg: str) -> str:
     return svg.strip()
 
 
-def render_html(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None) -> str:
+def render_html(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None,
+                detail: str = "players") -> str:
     """The book as HTML text (pure: the charts come in already drawn)."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("rulecraft.tools", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    return env.get_template("book.html.j2").render(**context(rs, graph, charts, plan))
+    if detail != "full" and plan is None:
+        from .words.bookkeeping import players_graph
+
+        graph = players_graph(rs, graph)
+    return env.get_template("book.html.j2").render(**context(rs, graph, charts, plan, detail))
 
 
-def chart_sources(rs: M.Ruleset, graph, plan: SheetPlan) -> dict[str, str]:
+def chart_sources(rs: M.Ruleset, graph, plan: SheetPlan, detail: str = "players") -> dict[str, str]:
     """The DOT of every sequence's chart for the book: call boxes link to the sequence on this page."""
     from .flowchart import ChartOptions, chart_dot
 
     def link(sid: str) -> Optional[str]:
         return "#" + seq_anchor(sid) if sid in rs.sequences else None
 
-    return {sid: chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, link=link,
+    return {sid: chart_dot(rs, graph, sid, ChartOptions(detail=detail, sheet_of=plan.sheet_of, link=link,
                                                        id_prefix=f"c-{sid}-",
                                                        same_sheet=frozenset(plan.sheet(plan.sheet_of[sid]).sequences)))
             for sid in plan.order}
 
 
-def build_book(rs: M.Ruleset, graph) -> str:
+def build_book(rs: M.Ruleset, graph, detail: str = "players") -> str:
     from .dotrun import run_many
+    from .words.bookkeeping import players_graph
 
+    if detail != "full":
+        graph = players_graph(rs, graph)  # the same sheets, numbers and boxes as `rulecraft sheets`
     plan = plan_sheets(rs, graph)
-    sources = chart_sources(rs, graph, plan)
+    sources = chart_sources(rs, graph, plan, detail)
     svgs = run_many([(src, "svg") for src in sources.values()])
     charts = {sid: inline_svg(svg.decode("utf-8")) for sid, svg in zip(sources, svgs)}
-    return render_html(rs, graph, charts, plan)
+    return render_html(rs, graph, charts, plan, detail)
 
 
 def run(args) -> int:
     from .dotrun import DotError
 
     verb = "book"
+    pdf = str(args.output).lower().endswith(".pdf")
+    if pdf:
+        from .htmlpdf import HINT, find_chromium
+
+        if find_chromium() is None:
+            return fail(verb, HINT + "; or write the page with -o FILE.html and print it from a browser", EXIT_USAGE)
     loaded = load_for(verb, args.ruleset)
     if loaded is None:
         return EXIT_ERRORS
     try:
-        html = build_book(loaded.ruleset, loaded.graph)
+        html = build_book(loaded.ruleset, loaded.graph, getattr(args, "detail", "players") or "players")
     except DotError as exc:
         return fail(verb, str(exc), EXIT_ERRORS)
-    code = write_bytes(verb, args.output, html)  # text: `-o -` prints it
+    data = html  # text: `-o -` prints it
+    if pdf:
+        from .htmlpdf import PrintError, html_to_pdf
+
+        try:
+            data = html_to_pdf(html, timeout=300)
+        except PrintError as exc:
+            return fail(verb, str(exc), EXIT_ERRORS)
+    code = write_bytes(verb, args.output, data)
     return EXIT_OK if code is None else code

@@ -213,6 +213,10 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return _feature("lsp", "lsp", "the language server", args)
 
 
+def cmd_aid(args: argparse.Namespace) -> int:
+    return _feature("aid", "aid", "the player aid", args)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .play import parse_sets
     from .simulate import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
@@ -391,11 +395,26 @@ def args_sheets(p: argparse.ArgumentParser) -> None:
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--coverage", metavar="FILE",
                    help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
+    _detail(p)
+
+
+def _detail(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--detail", choices=("players", "full"), default="players",
+                   help="players (default): the rules in words, without the engine's bookkeeping; "
+                        "full: every step, with its rule text, for a designer")
 
 
 def args_book(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
-    p.add_argument("-o", "--output", metavar="FILE.html", required=True, help="output HTML page")
+    p.add_argument("-o", "--output", metavar="FILE.html", required=True,
+                   help="output page: FILE.html, or FILE.pdf (printed by headless Chromium)")
+    _detail(p)
+
+
+def args_aid(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="output PDF")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
 
 
 def args_simulate(p: argparse.ArgumentParser) -> None:
@@ -496,7 +515,10 @@ VERBS: tuple[Verb, ...] = (
          "identical, 1 at the first difference (or for an unfinished log, unless --partial)."),
     Verb("render", "draw a ruleset's sequences as a flowchart", args_render, cmd_render),
     Verb("sheets", "write printable sequence sheets (PDF)", args_sheets, cmd_sheets),
-    Verb("book", "write the rules as a readable HTML page", args_book, cmd_book),
+    Verb("book", "write the rules as a readable HTML page (or a PDF)", args_book, cmd_book),
+    Verb("aid", "write a one- or two-page player aid (PDF)", args_aid, cmd_aid,
+         "The round and turn a line per phase, the key numbers, the reference tables and dice, and how "
+         "to win, in words, at 9 pt or more. Printed by headless Chromium (exit 2 with a hint without it)."),
     Verb("simulate", "run many games and report statistics", args_simulate, cmd_simulate),
     Verb("compare", "simulate two rulesets and show what differs", args_compare, cmd_compare),
     Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff,

@@ -16,6 +16,7 @@ from .coverage import Coverage
 from .dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
 from .legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
 from .sheetplan import designer_label, step_numbers, trigger_sources
+from .words import Words
 
 # Above this many steps, edges from a step to a trigger it may fire would be spaghetti:
 # the trigger box lists the steps instead.
@@ -38,6 +39,7 @@ class ChartOptions:
     # (first, end): draw only the sequence's own steps first..end-1 (and what they hold); the flow to and from
     # the other steps goes through a "continued" box (a long sequence printed on two pages)
     part: Optional[tuple[int, int]] = None
+    detail: str = "players"  # 'players': the rules in words; 'full': the rule text itself, for a designer
 
 
 class _Chart:
@@ -46,7 +48,9 @@ class _Chart:
         self.sid = sid
         self.here = {sid} | set(opts.same_sheet)
         self.out: list[str] = []
-        self.numbers = step_numbers(rs.sequences[sid])
+        # steps left out of the graph drawn (bookkeeping, in the players' view) take no number
+        self.numbers = step_numbers(rs.sequences[sid], lambda s: s.path not in graph.nodes)
+        self.words = Words(rs, detail=opts.detail)
         self.ends: dict[str, str] = {}  # node id -> its 'end game' (etc.) terminal
         self.trig_edges: list = []
         self.steps = {s.path: s for s in _walk(rs.sequences[sid].steps)}  # this sequence's steps
@@ -105,6 +109,8 @@ class _Chart:
         num = self.numbers.get(nid, "")
         designer = bool(designer_label(step))
         text = node.label
+        if self.opts.detail != "full" and step is not None and not designer:
+            text, designer = self.words.step(step, own_label=False), True
         if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond") and not designer:
             designer = True  # a prompt, or the graph's own wording ("for each p in ..."), reads as prose
         targets = self.calls(nid)
@@ -133,21 +139,18 @@ class _Chart:
         else:
             small += [f"→ {self.sheet_ref(t)}" for t in targets]
         if isinstance(step, M.ChooseStep) and step.decision is not None:
-            who = step.decision.player.text if step.decision.player else "player"
+            who = self.words.expr(step.decision.player) if step.decision.player else "the player"
             small.append(f"{who} decides")
-        elif isinstance(step, M.SealedStep):
-            small.append(f"each {step.var} in {step.iterable.text if step.iterable else '?'}: secret, then reveal")
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             small.append(step.rule)  # the designer's label says what; the rule in words says how
-        elif isinstance(step, M.StackStep):
-            zone = step.zone.text if step.zone else "the stack"
-            small.append(f"{zone}: each {step.var} in {step.iterable.text if step.iterable else '?'} may play")
+        elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step):
+            small.append(self.words.step(step, own_label=False))
         cov = self.opts.coverage
         if cov is not None and step is not None:
             n = cov.count(node.id)
             small.append("NEVER REACHED" if n == 0 else cov.per_game(node.id))
         width = self.w(24 if node.kind in ("condition", "decision", "sealed") else 40)
-        return [f'<FONT POINT-SIZE="9">{ln}</FONT>' for s in small for ln in text_lines(s, width)]
+        return [f'<FONT POINT-SIZE="10">{ln}</FONT>' for s in small for ln in text_lines(s, width)]
 
     def calls(self, nid: str) -> list[str]:
         return [e.dst.split("/")[0] for e in self.g.out(nid) if e.kind == "call"]
@@ -173,7 +176,7 @@ class _Chart:
             sub = " · ".join(p for p in (seq.kind.replace("_", " "), _params(seq)) if p)
             a.update(shape="box", style="rounded,filled,bold", fillcolor="#d9d9d9", penwidth="2", margin="0.15,0.06",
                      label=f'<<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
-                           f'<BR/><FONT POINT-SIZE="9">{esc(sub)}</FONT>>')
+                           f'<BR/><FONT POINT-SIZE="10">{esc(sub)}</FONT>>')
         elif kind == "end":
             a.update(shape="box", style="rounded,filled", fillcolor="#d9d9d9", fontsize="10",
                      label=f"<{esc(node.label)}>", height="0.3")
@@ -209,7 +212,7 @@ class _Chart:
         self.line(f"{quote(chain[0])} [{attrs(a)}];", indent)
 
     def trigger_node(self, name: str, t: M.Trigger, steps: list[str], runs_here: bool, indent: int) -> None:
-        head = t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else "")
+        head = t.label or self.words.stmt(t)
         rows = [f"<B>⚡</B> {r}" if i == 0 else r for i, r in enumerate(text_lines(head, self.w(32)))]
         small = []
         if not runs_here:
@@ -219,7 +222,7 @@ class _Chart:
         if steps and len(steps) > TRIGGER_EDGES_MAX:
             nums = [self.numbers.get(p, p) for p in steps]
             small += text_lines("may interrupt steps " + ", ".join(nums), 40, escape=False)
-        rows += [f'<FONT POINT-SIZE="9">{esc(s)}</FONT>' for s in small]
+        rows += [f'<FONT POINT-SIZE="10">{esc(s)}</FONT>' for s in small]
         a = {"id": self.svg_id(name), "tooltip": " · ".join(p for p in (t.source, f"{_basename(t.span.file)}:{t.span.line}") if p),
              "shape": "box", "style": "dashed,rounded", "penwidth": "1.5", "label": "<" + "<BR/>".join(rows) + ">"}
         if not runs_here and self.opts.link and self.opts.link(t.run):

@@ -50,12 +50,12 @@ def legend_body(coverage: bool, cluster_id: str, columns: int = 5, sheets: bool 
     for key, shape, text in items:
         name = f"legend/{key}"
         names.append(name)
-        a = {"style": "filled", "fillcolor": "white", "fontsize": "9", "width": "1.3", "height": "0.45",
+        a = {"style": "filled", "fillcolor": "white", "fontsize": "10", "width": "1.3", "height": "0.45",
              "label": "<" + "<BR/>".join(esc(t) for t in text.split("\n")) + ">", **shape}
         if key == "steps":
             a["label"] = ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" ROWS="*">'
-                          '<TR><TD><FONT POINT-SIZE="9">steps in a row,</FONT></TD></TR>'
-                          '<TR><TD><FONT POINT-SIZE="9">one after another</FONT></TD></TR></TABLE>>')
+                          '<TR><TD><FONT POINT-SIZE="10">steps in a row,</FONT></TD></TR>'
+                          '<TR><TD><FONT POINT-SIZE="10">one after another</FONT></TD></TR></TABLE>>')
         lines.append(f"  {quote(name)} [{attrs({'id': safe_id(cluster_id + '-' + key), 'tooltip': ' ', **a})}];")
     for i in range(0, len(names), columns):
         row = names[i:i + columns]
@@ -73,5 +73,5 @@ def legend_dot(coverage: bool = False, columns: int = 6) -> str:
     body = legend_body(coverage, "legend", columns)
     return ("digraph legend {\n"
             f'  graph [fontname="{FONT}", rankdir=TB, nodesep=0.15, ranksep=0.15, pad=0.05];\n'
-            f'  node [fontname="{FONT}", fontsize=9, margin="0.06,0.03"];\n'
+            f'  node [fontname="{FONT}", fontsize=10, margin="0.06,0.03"];\n'
             + "\n".join("  " + ln for ln in body) + "\n}\n")

@@ -145,15 +145,17 @@ def _mark(depth: int, i: int) -> str:
     return _ROMAN[i] if i < len(_ROMAN) else str(i + 1)
 
 
-def step_numbers(seq: M.SequenceDef) -> dict[str, str]:
+def step_numbers(seq: M.SequenceDef, skip=None) -> dict[str, str]:
     """Rules-page numbers for the steps of a sequence, by step path: '1', '2', '2.a', '2.a.i', ...
 
     The steps of all the bodies of a step (then and else, on_play and resolve) are numbered
-    on from one another, so each number names one step.
+    on from one another, so each number names one step. Steps for which `skip(step)` is true
+    (bookkeeping, in the players' view) get no number and take none from the others.
     """
     out: dict[str, str] = {}
 
     def walk(steps, prefix: str, depth: int) -> None:
+        steps = [s for s in steps if skip is None or not skip(s)]
         for i, s in enumerate(steps):
             num = f"{prefix}{_mark(depth, i)}"
             out[s.path] = num

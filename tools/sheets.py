@@ -16,13 +16,11 @@ from .dotlabels import esc, text_lines
 from .flowchart import ChartOptions, chart_dot, part_of_nodes
 from .legend import FONT, legend_dot
 from .loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
+from .sheetlayout import FOOTER, HEADER, MARGIN, MAX_SCALE, arrange, layout_pages, orient as _orient  # noqa: F401
 from .sheetplan import SheetPlan, callers_of, plan_sheets
+from .words import Words
 
 PAPER = {"a4": (595.0, 842.0), "letter": (612.0, 792.0)}  # points, portrait
-MARGIN = 28.0
-HEADER = 52.0  # the band above the chart
-FOOTER = 22.0  # the band below it
-MAX_SCALE = 1.3  # a small chart is enlarged at most this much (its text would look shouted)
 
 
 @dataclass(frozen=True)
@@ -53,7 +51,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
             + f" · {rs.players.min}-{rs.players.max} players</FONT></TD></TR>"]
     if rs.source:
         for ln in text_lines(rs.source, 110):
-            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="9" COLOR="#444444">{ln}'
+            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="10" COLOR="#444444">{ln}'
                         f"</FONT></TD></TR>")
     if coverage is not None:
         rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="10">Shaded by how often each step ran in '
@@ -61,7 +59,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     rows.append('<TR><TD COLSPAN="3" HEIGHT="8"></TD></TR>')
     rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="16"><B>Index</B></FONT></TD></TR>')
     head = ("sheet", "sequences", "called from")
-    rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="9"><B>{h}</B></FONT></TD>' for h in head)
+    rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10"><B>{h}</B></FONT></TD>' for h in head)
                 + "</TR>")
     for sheet in plan.sheets:
         names = [f"<B>{esc(rs.sequences[s].title)}</B>" if i == 0 else esc(rs.sequences[s].title)
@@ -72,13 +70,13 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
         runs = [t for t in rs.triggers if t.run in sheet.sequences]
         src = ", ".join(f"sheet {n}" for n in from_) + (("; " if from_ else "") + "interrupt" if runs else "")
         rows.append(f'<TR><TD ALIGN="RIGHT"><B>{sheet.number}</B></TD>'
-                    f'<TD ALIGN="LEFT" BALIGN="LEFT">{", ".join(names)} <FONT POINT-SIZE="9" COLOR="#555555">'
+                    f'<TD ALIGN="LEFT" BALIGN="LEFT">{", ".join(names)} <FONT POINT-SIZE="10" COLOR="#555555">'
                     f"({kinds})</FONT></TD><TD ALIGN=\"LEFT\">{esc(src) or '-'}</TD></TR>")
     if rs.triggers:
         rows.append('<TR><TD COLSPAN="3" HEIGHT="8"></TD></TR>')
         rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="16"><B>Interrupts</B></FONT></TD></TR>')
         for t in rs.triggers:
-            text = t.label or f"whenever {t.on}" + (f" and {t.when.text}" if t.when else "")
+            text = t.label or Words(rs).stmt(t)
             sheet = plan.sheet_of.get(t.run)
             rows.append(f'<TR><TD ALIGN="RIGHT">⚡</TD><TD ALIGN="LEFT" COLSPAN="2">{esc(text)} '
                         f'<FONT COLOR="#555555">→ {esc(rs.sequences[t.run].title)}, sheet {sheet}</FONT></TD></TR>')
@@ -128,78 +126,6 @@ def footer_text(text: str, size: tuple[float, float]) -> tuple:
 # ----------------------------------------------------------------------------- assembling
 
 
-GAP = 16.0  # between two charts on one sheet, in points on paper
-
-
-def _groupings(k: int):
-    """Ways to cut k charts, kept in order, into consecutive groups (all of them for a handful)."""
-    if k <= 9:
-        for mask in range(1 << (k - 1)):
-            groups, cur = [], [0]
-            for i in range(1, k):
-                if mask >> (i - 1) & 1:
-                    groups.append(cur)
-                    cur = []
-                cur.append(i)
-            groups.append(cur)
-            yield groups
-    else:
-        for n in range(1, k + 1):
-            size = -(-k // n)
-            yield [list(range(i, min(k, i + size))) for i in range(0, k, size)]
-
-
-def arrange(sizes: list[tuple[float, float]], box: tuple[float, float]):
-    """The largest common scale at which the charts fit the box, in columns or in rows, and where each goes.
-
-    Returns (scale, [(x, y_from_top), ...]) with positions relative to the box's top-left corner.
-    """
-    bw, bh = box
-    best = None
-    for groups in _groupings(len(sizes)):
-        for mode in ("columns", "rows"):
-            across = [max((sizes[i][0] if mode == "columns" else sizes[i][1]) for i in g) for g in groups]
-            along = [sum((sizes[i][1] if mode == "columns" else sizes[i][0]) for i in g) for g in groups]
-            lim_across, lim_along = (bw, bh) if mode == "columns" else (bh, bw)
-            s = (lim_across - GAP * (len(groups) - 1)) / sum(across)
-            for g, length in zip(groups, along):
-                s = min(s, (lim_along - GAP * (len(g) - 1)) / length)
-            s = min(s, MAX_SCALE)
-            if best is None or s > best[0] + 1e-6:
-                best = (s, mode, groups, across)
-    s, mode, groups, across = best
-    places: list = [None] * len(sizes)
-    total_across = sum(a * s for a in across) + GAP * (len(groups) - 1)
-    offset = ((bw if mode == "columns" else bh) - total_across) / 2 if mode == "columns" else 0.0
-    for g, a in zip(groups, across):
-        pos = 0.0
-        for i in g:
-            w, h = sizes[i][0] * s, sizes[i][1] * s
-            if mode == "columns":
-                places[i] = (offset + (a * s - w) / 2, pos)
-                pos += h + GAP
-            else:
-                places[i] = (pos, offset)
-                pos += w + GAP
-        offset += a * s + GAP
-    if mode == "rows":  # centre each row across the page
-        for g in groups:
-            row_w = sum(sizes[i][0] * s for i in g) + GAP * (len(g) - 1)
-            for i in g:
-                places[i] = (places[i][0] + (bw - row_w) / 2, places[i][1])
-    return s, places
-
-
-def _orient(portrait: tuple[float, float], sizes: list[tuple[float, float]]):
-    """The page (portrait or landscape) on which the charts come out largest, with their scale and places."""
-    best = None
-    for page in (portrait, (portrait[1], portrait[0])):
-        scale, places = arrange(sizes, (page[0] - 2 * MARGIN, page[1] - 2 * MARGIN - HEADER - FOOTER))
-        if best is None or scale > best[1] * 1.03:  # landscape only when clearly better
-            best = (page, scale, places)
-    return best
-
-
 def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet) -> str:
     titles = [rs.sequences[s].title for s in sheet.sequences]
     parts = []
@@ -218,7 +144,7 @@ def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet) -> s
 RETRY_BELOW = 0.62  # a chart alone on its sheet printed smaller than this is drawn once more, re-wrapped
 
 
-def _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> None:
+def _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, detail) -> None:
     """Charts that came out small: wrap their text narrower (too wide) or wider (too tall), keep the better."""
     from .dotrun import run_dot_layout, run_many
     from .pdfcompose import read_page
@@ -237,7 +163,7 @@ def _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> 
         retry.append((sid, scale, wrap))
     if not retry:
         return
-    jobs = [(chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, coverage=coverage, fit=fit, wrap=wrap,
+    jobs = [(chart_dot(rs, graph, sid, ChartOptions(detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=fit, wrap=wrap,
                                                    same_sheet=frozenset([sid]))), "pdf") for sid, _s, wrap in retry]
     for (sid, scale, _wrap), (pdf, k, _boxes) in zip(retry, run_many(jobs, fn=run_dot_layout)):
         piece = read_page(pdf)
@@ -261,7 +187,7 @@ def _halves(rs, graph, sid: str) -> Optional[int]:
     return min(range(1, n), key=lambda m: abs(2 * sum(sizes[:m]) - total))
 
 
-def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> dict:
+def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, detail) -> dict:
     """Charts alone on their sheet that are still small: sequence id -> its two halves [(piece, shrink), ...],
     for those whose halves print clearly larger on a page each."""
     from .dotrun import run_dot_layout, run_many
@@ -280,7 +206,7 @@ def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> d
     if not tries:
         return {}
     end = {sid: len(rs.sequences[sid].steps) + 1 for sid, _s, _c in tries}
-    jobs = [(chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, coverage=coverage, fit=fit,
+    jobs = [(chart_dot(rs, graph, sid, ChartOptions(detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=fit,
                                                    same_sheet=frozenset([sid]), part=part)), "pdf")
             for sid, _s, cut in tries for part in ((-1, cut), (cut, end[sid]))]
     done = run_many(jobs, fn=run_dot_layout)
@@ -293,10 +219,15 @@ def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk) -> d
     return out
 
 
-def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[SheetPlan] = None) -> SheetsResult:
+def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[SheetPlan] = None,
+                 detail: str = "players") -> SheetsResult:
     """The whole sheets PDF, as bytes: every piece drawn by Graphviz at once, then placed on the pages."""
     from .dotrun import run_dot_layout, run_many
     from .pdfcompose import Composer, read_page
+    from .words.bookkeeping import players_graph
+
+    if detail != "full":
+        graph = players_graph(rs, graph)
 
     plan = plan or plan_sheets(rs, graph)
     callers = callers_of(graph)
@@ -309,7 +240,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
         mates = plan.sheet(plan.sheet_of[sid]).sequences
         # a chart alone on its sheet is packed to the paper's shape (Graphviz's ratio=compress);
         # charts that share a sheet keep their natural layout and are arranged side by side
-        jobs.append(chart_dot(rs, graph, sid, ChartOptions(sheet_of=plan.sheet_of, coverage=coverage,
+        jobs.append(chart_dot(rs, graph, sid, ChartOptions(detail=detail, sheet_of=plan.sheet_of, coverage=coverage,
                                                            fit=fit if len(mates) == 1 else None,
                                                            same_sheet=frozenset(mates))))
     jobs += [title_dot(rs, plan, callers, coverage, inner_w), legend_dot(coverage is not None, columns=4)]
@@ -318,10 +249,10 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     shrunk = {sid: s for sid, (_pdf, s, _b) in zip(seqs, done)}
     title_page, legend_page = read_page(done[-2][0]), read_page(done[-1][0])
 
-    _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk)
-    halves = _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk)
-    # a page per sheet, two for a sheet printed in halves
-    total = 1 + len(plan.sheets) + len(halves)
+    _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, detail)
+    halves = _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, detail)
+    sheet_pages = layout_pages(rs, graph, plan, portrait, coverage, chart_of, shrunk, halves, detail)
+    total = 1 + sum(len(p) for p in sheet_pages)
 
     out = Composer()
     # the title page: the title block and the index at the top, the legend under them
@@ -338,33 +269,22 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
 
     scales = []
     page = 1
-    for sheet in plan.sheets:
-        # a sheet's pages: its charts together, or the two halves of its one chart, a page each
-        if sheet.main in halves:
-            pages = [[half] for half in halves[sheet.main]]
-        else:
-            pages = [[(chart_of[sid], shrunk[sid]) for sid in sheet.sequences]]
-        first_page, sheet_scale = None, None
-        for part, charts in enumerate(pages):
+    for sheet, pages in zip(plan.sheets, sheet_pages):
+        first_page = None
+        for i, pp in enumerate(pages):
             page += 1
-            # sizes before Graphviz shrank a chart to its `size`: every chart of a sheet then comes out
-            # at the same scale, so their text is the same size
-            natural = [(piece.size[0] / k, piece.size[1] / k) for piece, k in charts]
-            size, scale, places = _orient(portrait, natural)
-            box_top = size[1] - MARGIN - HEADER
-            parts = [(piece, scale / k, MARGIN + x, box_top - y - h * scale)
-                     for (piece, k), (x, y), (_w, h) in zip(charts, places, natural)]
-            title = rs.sequences[sheet.main].title + (", continued" if part else "")
-            texts = heading_texts(f"Sheet {sheet.number} · {title}", _sub_heading(rs, plan, callers, sheet), size)
+            more = i > 0
+            title = rs.sequences[sheet.main].title + (", continued" if more else "")
+            texts = heading_texts(f"Sheet {sheet.number} · {title}", _sub_heading(rs, plan, callers, sheet), pp.size)
             texts.append(footer_text(f"{rs.title} · sheet {sheet.number} of {len(plan.sheets)}"
-                                     + (" (continued)" if part else "")
-                                     + f" · page {page} of {total} · legend on page 1", size))
-            index = out.add_page(size, parts, rule=(MARGIN, size[0] - MARGIN, box_top + 6), texts=texts)
+                                     + (" (continued)" if more else "")
+                                     + f" · page {page} of {total} · legend on page 1", pp.size))
+            index = out.add_page(pp.size, pp.parts, rule=(MARGIN, pp.size[0] - MARGIN, pp.size[1] - MARGIN - HEADER + 6),
+                                 texts=texts + pp.notes)
             if first_page is None:
                 first_page = index
-            sheet_scale = scale if sheet_scale is None else min(sheet_scale, scale)
         out.outline(f"{sheet.number}. " + ", ".join(rs.sequences[s].title for s in sheet.sequences), first_page)
-        scales.append(sheet_scale)
+        scales.append(min(pp.scale for pp in pages))
     out.metadata({"/Title": f"{rs.title}: sequence sheets", "/Creator": "rulecraft sheets"})
     pdf = out.to_bytes()
     return SheetsResult(pdf, total, tuple(scales))
@@ -381,14 +301,17 @@ def run(args) -> int:
     if code is not None:
         return code
     try:
-        result = build_sheets(loaded.ruleset, loaded.graph, getattr(args, "paper", "a4") or "a4", cov)
+        result = build_sheets(loaded.ruleset, loaded.graph, getattr(args, "paper", "a4") or "a4", cov,
+                              detail=getattr(args, "detail", "players") or "players")
     except DotError as exc:
         return fail(verb, str(exc), EXIT_ERRORS)
     code = write_bytes(verb, args.output, result.pdf)
     if code is not None:
         return code
-    small = [i + 1 for i, s in enumerate(result.scales) if s < 0.6]
-    if small:
-        print(f"rulecraft sheets: note: sheet(s) {', '.join(map(str, small))} are printed below 60% of their "
-              "natural size; consider shorter step labels or splitting the sequence", file=os.sys.stderr)
+    from .pdfmeasure import LEGIBLE_PT, measure_pdf
+
+    m = measure_pdf(result.pdf)
+    if m.smallest_pt < LEGIBLE_PT - 0.05:
+        print(f"rulecraft sheets: warning: some text prints at {m.smallest_pt:.1f} pt, below {LEGIBLE_PT:g} pt "
+              f"({m.small_share:.0%} of it); consider shorter step labels or splitting the sequence", file=os.sys.stderr)
     return EXIT_OK

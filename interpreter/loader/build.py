@@ -35,6 +35,8 @@ class Builder:
         self.limits = limits
         self.diags: list[Diagnostic] = []
         self.text = DslText(self.diags, limits)
+        self.titles: dict[str, str] = {}  # function and variable ids -> their words in printed rules
+        self.function_docs: dict[str, str] = {}
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(error(code, message, span, hint))
@@ -166,6 +168,8 @@ class Builder:
             triggers=triggers, scoring=scoring, metrics=metrics, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
+            titles=self.titles, function_docs=self.function_docs,
+            aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
         )
 
@@ -182,6 +186,9 @@ class Builder:
                 continue
             d = v if isinstance(v, YMap) else YMap(v.span)
             params = tuple(str(x) for x in (_s(d.get("params"), []) or []))
+            if _s(d.get("title"), ""):
+                self.titles[k] = str(_s(d.get("title"), ""))
+            self.function_docs[k] = str(_s(d.get("doc"), "") or "")
             body = self.text.parse_expr(d.get("value")) if d.get("value") is not None else None
             scope.functions[k] = FunctionDef(k, params, body, span)
         comp = Compiler(scope, self.diags)
@@ -318,8 +325,11 @@ class Builder:
                 if vis == "owner" and not per_player:
                     self.err("E204", f"a game variable has no owner: '{k}' is 'public' or 'hidden'",
                              v.get("visibility").span, "visibility 'owner' is for player variables")
-                out[k] = M.VarDef(k, v.get("initial"), sec.key_span(k), per_player, vis,
-                                  str(_s(v.get("title"), "")), str(_s(v.get("doc"), "")))
+                title = str(_s(v.get("title"), "") or "")
+                if title:
+                    self.titles[k] = title  # how the variable reads in printed rules too
+                out[k] = M.VarDef(k, v.get("initial"), sec.key_span(k), per_player, vis, title,
+                                  str(_s(v.get("doc"), "") or ""))
             else:
                 out[k] = M.VarDef(k, v, sec.key_span(k), per_player)  # initial resolved later
             if declare is None:

@@ -367,6 +367,10 @@ class Ruleset:
     span: Span
     marks: frozenset = field(default_factory=frozenset)  # the card variables
     functions: Mapping[str, Any] = field(default_factory=dict)  # name -> (params, body AST)
+    # how functions and variables read in printed rules (their optional `title:`), and what functions compute
+    titles: Mapping[str, str] = field(default_factory=dict)
+    function_docs: Mapping[str, str] = field(default_factory=dict)
+    aid: Mapping[str, Any] = field(default_factory=dict)  # what the player aid shows (the `aid:` section), as data
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
 

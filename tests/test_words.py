@@ -1,0 +1,116 @@
+"""Rules in words, tested as data: each rules-language text and the English it must read as (tests/cases/english)."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulecraft.dsl import ast as A
+from rulecraft.dsl.parser import parse_expression, parse_statements, plain_locator
+from rulecraft.loader import load_ruleset
+from rulecraft.model import ruleset as M
+from rulecraft.tools.words import Words, fallback
+
+CASES = Path(__file__).parent / "cases" / "english"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _groups():
+    for path in sorted(CASES.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        yield from (data if isinstance(data, list) else [data])
+
+
+_LOADED: dict = {}
+
+
+def _words(ref: str) -> Words:
+    if ref not in _LOADED:
+        res = load_ruleset(str(ROOT / ref) if "/" in ref else ref)
+        assert res.ruleset is not None, res.diagnostics
+        _LOADED[ref] = Words(res.ruleset)
+    return _LOADED[ref]
+
+
+def _cases():
+    for g in _groups():
+        for kind in ("expressions", "statements", "steps", "triggers"):
+            for text, english in g.get(kind, []):
+                yield pytest.param(g["ruleset"], kind, text, english, id=f"{kind}:{text}"[:80])
+
+
+def _render(ref: str, kind: str, text: str):
+    """The English of one case, and the nodes it was rendered from."""
+    w = _words(ref)
+    if kind == "expressions":
+        node = parse_expression(text, plain_locator())
+        return w.text(node) if isinstance(node, A.Str) and not node.is_plain else w.expr(node), [node]
+    if kind == "statements":
+        nodes = parse_statements(text, plain_locator())
+        return "; ".join(w.stmt(n) for n in nodes), list(nodes)
+    if kind == "steps":
+        step = next(s for _seq, s in w.rs.iter_steps() if s.path == text)
+        return w.step(step, own_label=False), [step]
+    trig = next(t for t in w.rs.triggers if t.id == text)
+    return w.stmt(trig), [trig]
+
+
+@pytest.mark.parametrize("ref,kind,text,english", list(_cases()))
+def test_english(ref, kind, text, english):
+    assert _render(ref, kind, text)[0] == english
+
+
+def _classes(module, base) -> set:
+    return {c for _n, c in inspect.getmembers(module, inspect.isclass)
+            if issubclass(c, base) and c.__module__ == module.__name__ and "__dataclass_fields__" in vars(c)}
+
+
+def test_every_node_class_is_covered():
+    """Every AST class of the rules language and every kind of step appears in the table."""
+    seen: set = set()
+    for ref, kind, text, _english in (p.values for p in _cases()):
+        for node in _render(ref, kind, text)[1]:
+            stack = [node]
+            while stack:
+                n = stack.pop()
+                seen.add(type(n))
+                if isinstance(n, A.Node):
+                    stack.extend(n.children())
+                    if isinstance(n, A.Str):
+                        stack.extend(p for p in n.parts if isinstance(p, A.Node))
+                elif isinstance(n, M.Step):
+                    for _name, body in n.bodies:
+                        stack.extend(body)
+                    for f in ("cond", "iterable"):
+                        if getattr(n, f, None) is not None:
+                            stack.append(getattr(n, f).ast)
+                    if getattr(n, "decision", None) is not None:
+                        seen.add(M.DecisionSpec)
+    wanted = (_classes(A, A.Node) | _classes(M, M.Step) | {M.Trigger, M.DecisionSpec}) - {A.Node, M.Step}
+    missing = sorted(c.__name__ for c in wanted - seen)
+    assert not missing, f"no English case for: {missing}"
+
+
+def test_a_new_node_falls_back_to_words():
+    """A node class nobody wrote a phrase for reads as its class name and its parts, not a repr."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class SecretAuction(A.Stmt):
+        lot: A.Expr
+
+    w = _words("dml")
+    node = SecretAuction(None, A.Name(None, "event_deck"))
+    assert w.stmt(node) == "Secret auction the Event Deck"
+    assert fallback(w, node) == "secret auction the Event Deck"
+
+
+def test_values_are_words_not_reprs():
+    w = _words("dml")
+    assert w.value(["duke"]) == "duke"
+    assert w.value(["iron", "wood", "spice"]) == "iron, wood and spice"
+    assert w.value([]) == "nothing"
+    assert w.value(True) == "yes"

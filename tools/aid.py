@@ -1,0 +1,226 @@
+"""`rulecraft aid`: a one- or two-page player aid, printed from HTML by headless Chromium.
+
+What a player needs at the table and nothing else: how to win, the round and turn as a
+compact flow (a line per phase), the key numbers, the reference tables and the dice. Every
+line is in words (`rulecraft.tools.words`), never rule text. A ruleset may choose what goes on
+it (`aid:`: flow, tables, numbers, win, notes); the defaults are worked out from the ruleset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulecraft.dsl import ast as A
+from rulecraft.model import ruleset as M
+
+from .loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
+from .sheetplan import calls_of, designer_label
+from .words import Words
+from .words.bookkeeping import hidden_step
+from .words.core import capital, humanize
+
+FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
+MAX_PAGES = 2
+AID_MIN_PT = 9.0
+TABLE_COLUMNS = 5
+
+
+@dataclass
+class AidView:
+    title: str
+    players: str
+    paper: str
+    win: list[str] = field(default_factory=list)
+    explain: list[tuple[str, str]] = field(default_factory=list)  # (function in words, what it computes)
+    flow: list[tuple[int, str, str]] = field(default_factory=list)  # (depth, sequence title, what happens)
+    numbers: list[tuple[str, str]] = field(default_factory=list)
+    tables: list[dict] = field(default_factory=list)
+    dice: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _sentence(text: str) -> str:
+    text = capital(" ".join(text.split()))
+    return text if text.endswith((".", "?", "!", ":")) else text + "."
+
+
+def _summary(w: Words, seq: M.SequenceDef, shown: set) -> str:
+    """What a sequence does, in a line: its steps' labels (or words), leaving out the sequences on lines of their own."""
+    parts: list[str] = []
+
+    def walk(steps):
+        for s in steps:
+            if isinstance(s, M.CallStep) and s.sequence in shown:
+                continue
+            if hidden_step(w.rs, s):
+                continue
+            label = designer_label(s)
+            if label:
+                parts.append(label)
+            elif not s.bodies:
+                calls = [st.ast for st in getattr(s, "stmts", ()) if isinstance(st.ast, A.CallSeq)]
+                if not (calls and all(c.sequence in shown for c in calls)):
+                    parts.append(w.step(s, own_label=False))
+            for _name, body in s.bodies:
+                walk(body)
+
+    walk(seq.steps)
+    text = "; ".join(dict.fromkeys(p.rstrip(".") for p in parts))
+    return text if len(text) <= 220 else text[:217].rsplit(" ", 1)[0] + " …"
+
+
+def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
+    chosen = rs.aid.get("flow")
+    if chosen:
+        order = [(0, sid) for sid in chosen if sid in rs.sequences]
+    else:
+        order, seen = [], set()
+
+        def visit(sid: str, depth: int) -> None:
+            if sid in seen or sid not in rs.sequences:
+                return
+            seen.add(sid)
+            order.append((depth, sid))
+            for callee in calls_of(rs.sequences[sid].steps):
+                if callee in rs.sequences and rs.sequences[callee].kind in FLOW_KINDS:
+                    visit(callee, depth + 1)
+
+        visit(rs.start, 0)
+    shown = {sid for _d, sid in order}
+    return [(d, rs.sequences[sid].title, _summary(w, rs.sequences[sid], shown)) for d, sid in order]
+
+
+def _functions_in(rs: M.Ruleset, node, out: list) -> list:
+    for n in node.walk() if node is not None else ():
+        if isinstance(n, A.Call) and n.func in rs.functions and n.func not in out:
+            out.append(n.func)
+            _functions_in(rs, rs.functions[n.func][1], out)
+    return out
+
+
+def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
+    if rs.aid.get("win"):
+        return [_sentence(rs.aid["win"])], []
+    lines = []
+    winning = {sid for sid, seq in rs.sequences.items()
+               if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
+                      for st in getattr(step, "stmts", ()))}
+    for t in rs.triggers:
+        if t.run in winning:
+            lines.append(_sentence(t.label or w.stmt(t)))
+    sc = rs.scoring
+    w = Words(rs, titles={"p": "a player"}, detail="players")
+    if sc.score is not None:
+        most = "most" if sc.highest_wins else "fewest"
+        score = w.expr(sc.score)
+        lead = "Otherwise, when" if lines else "When"
+        lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
+        ties = [w.expr(t) for t in sc.tie_break if not w.is_constant(t.ast)]
+        if ties:
+            lines.append(_sentence(f"Ties are broken by the {most}: " + "; then ".join(ties)))
+        lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
+    explain = [(capital(w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in rs.functions[f][0]), ()))),
+                _sentence(rs.function_docs.get(f, "")))
+               for f in _functions_in(rs, sc.score.ast if sc.score is not None else None, [])
+               if rs.function_docs.get(f)]
+    return lines, explain[:5]
+
+
+def _steps(steps):
+    for s in steps:
+        yield s
+        for _n, body in s.bodies:
+            yield from _steps(body)
+
+
+def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
+    chosen = rs.aid.get("tables")
+    ids = chosen if chosen is not None else [k for k, t in rs.tables.items()
+                                             if t.title and len(t.columns) <= TABLE_COLUMNS]
+    out = []
+    for tid in ids:
+        t = rs.tables.get(tid)
+        if t is None:
+            continue
+        rows = [[w.value(k)] + [w.value(t.rows[k].get(c)) for c in t.columns] for k in t.keys]
+        out.append({"title": t.title or humanize(tid), "doc": t.doc,
+                    "head": [""] + [capital(humanize(c)) for c in t.columns], "rows": rows})
+    return out
+
+
+def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
+    out = []
+    for d in rs.dice.values():
+        results = []
+        for r in d.results:
+            what = {"success": "succeeds", "failure": "fails"}.get(r.outcome or "", "")
+            if r.reroll:
+                what = (what + ", and " if what else "") + "may be rolled again"
+            when = Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when)
+            results.append((capital(humanize(r.name)), _sentence(when), what or "named"))
+        out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
+    return out
+
+
+def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
+    w = Words(rs, detail="players")
+    view = AidView(rs.title, f"{rs.players.min}–{rs.players.max} players", paper)
+    view.win, view.explain = win_lines(rs, w)
+    view.flow = flow_lines(rs, w)
+    ids = rs.aid.get("numbers")
+    params = [rs.parameters[k] for k in ids if k in rs.parameters] if ids is not None else list(rs.parameters.values())
+    view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
+    view.tables = table_views(rs, w)
+    view.dice = dice_views(rs, w)
+    view.notes = [_sentence(n) for n in rs.aid.get("notes", [])]
+    return view
+
+
+def aid_html(view: AidView, compact: int = 0) -> str:
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    env = Environment(loader=PackageLoader("rulecraft.tools", "templates"), autoescape=select_autoescape(["j2"]))
+    return env.get_template("aid.html.j2").render(v=view, compact=compact)
+
+
+def build_aid(rs: M.Ruleset, paper: str = "a4") -> tuple[bytes, int]:
+    """The aid's PDF and its page count: printed again more compactly (never below 9 pt) while over two pages."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from .htmlpdf import html_to_pdf
+
+    view = aid_view(rs, paper)
+    for compact in range(3):
+        pdf = html_to_pdf(aid_html(view, compact))
+        pages = len(PdfReader(BytesIO(pdf)).pages)
+        if pages <= MAX_PAGES:
+            break
+    return pdf, pages
+
+
+def run(args) -> int:
+    from .htmlpdf import PrintError, find_chromium
+
+    verb = "aid"
+    if not str(args.output).lower().endswith(".pdf") and args.output != "-":
+        return fail(verb, f"the aid is a PDF: name the output FILE.pdf, not {args.output}", EXIT_USAGE)
+    if find_chromium() is None:
+        from .htmlpdf import HINT
+
+        return fail(verb, HINT, EXIT_USAGE)
+    loaded = load_for(verb, args.ruleset)
+    if loaded is None:
+        return EXIT_ERRORS
+    try:
+        pdf, pages = build_aid(loaded.ruleset, args.paper or "a4")
+    except PrintError as exc:
+        return fail(verb, str(exc), EXIT_ERRORS)
+    if pages > MAX_PAGES:
+        import sys
+
+        print(f"rulecraft aid: warning: the aid takes {pages} pages; name fewer tables or numbers under 'aid:'",
+              file=sys.stderr)
+    code = write_bytes(verb, args.output, pdf)
+    return EXIT_OK if code is None else code

@@ -1,0 +1,79 @@
+"""The book's teaching part, before the sequences: what the game is and how to win, what players handle,
+setup, and the round and turn at a glance — all in words, from the ruleset."""
+
+from __future__ import annotations
+
+from rulecraft.dsl import ast as A
+from rulecraft.model import ruleset as M
+
+from .aid import flow_lines, win_lines
+from .dotlabels import safe_id
+from .words import Words
+from .words.core import capital
+
+VISIBILITY = {
+    "hidden": "face down, seen by nobody",
+    "owner": "seen by its owner only",
+    "open": "face up, open to all",
+    "count": "face down; anyone may count the cards",
+    "top": "only the top card is seen",
+}
+
+
+def functions_used(rs: M.Ruleset) -> list[str]:
+    """The ruleset functions that scoring and the winning interrupts use, each once, callers first."""
+    out: list[str] = []
+    roots = [rs.scoring.score] + list(rs.scoring.tie_break) + [t.when for t in rs.triggers]
+
+    def visit(node) -> None:
+        for n in node.walk() if node is not None else ():
+            if isinstance(n, A.Call) and n.func in rs.functions and n.func not in out:
+                out.append(n.func)
+                visit(rs.functions[n.func][1])
+
+    for root in roots:
+        visit(root.ast if root is not None else None)
+    return out
+
+
+def kept_by_the_table(rs: M.Ruleset, z: M.ZoneDef) -> bool:
+    """A zone only the rules handle: hidden from everyone, shared, and not where the game's cards start."""
+    return z.visibility == "hidden" and z.per != "player" and z.initial != "all"
+
+
+def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
+    return [sid for sid in order if "setup" in (sid + " " + rs.sequences[sid].title).lower()]
+
+
+def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
+    """The data of the teaching sections (`anchor(sid)` is a sequence's id on the page)."""
+    w = Words(rs, detail="players")
+    readers = Words(rs, titles={"p": "a player"}, detail="players")
+    win, _ = win_lines(rs, w)
+    explain = []
+    for f in functions_used(rs):
+        params, _body = rs.functions[f]
+        call = A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ())
+        explain.append((capital(readers.expr(call)), rs.function_docs.get(f, "") or "(not explained in the ruleset)"))
+    handled, kept = [], []
+    for z in rs.zones.values():
+        title = z.title or z.id.replace("_", " ")
+        if kept_by_the_table(rs, z):
+            kept.append(title)
+        else:
+            per = {None: "one, shared", "player": "one per player", "dynamic": "made during play"}.get(
+                z.per if not isinstance(z.per, tuple) else "", None) or "one each for " + w.value(list(z.per))
+            handled.append({"title": title, "anchor": "zone-" + safe_id(z.id), "per": per,
+                            "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc})
+    flow = [(d, t, what) for d, t, what in flow_lines(rs, w)]
+    by_title = {rs.sequences[s].title: "#" + anchor(s) for s in order}
+    return {
+        "intro": f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players "
+                 f"(usually {rs.players.default}).",
+        "win": win,
+        "explain": explain,
+        "zones": handled,
+        "kept": kept,
+        "setup": [("#" + anchor(s), rs.sequences[s].title) for s in setup_sequences(rs, order)],
+        "flow": [(d, t, what, by_title.get(t, "")) for d, t, what in flow],
+    }

@@ -1,0 +1,80 @@
+"""The engine's own accounts, kept off what players read: which statements and steps are bookkeeping,
+and the sequence graph without them (sheets and the book draw that; `--detail full` draws everything).
+
+Bookkeeping is what no player does or decides: local names (`let`), `tally`, `log`, `pass`,
+and setting a value nobody at the table reads — a local, a game variable without a `title`,
+a card's mark. A step that only keeps accounts is not a box; a step that also does something
+shows only what it does.
+"""
+
+from __future__ import annotations
+
+from rulecraft.dsl import ast as A
+from rulecraft.model import ruleset as M
+
+
+def is_bookkeeping(rs: M.Ruleset, st) -> bool:
+    """A statement (AST or compiled) that only keeps the engine's accounts."""
+    st = getattr(st, "ast", st)
+    if isinstance(st, (A.Let, A.Tally, A.Log, A.Pass)):
+        return True
+    if isinstance(st, A.Assign):
+        target = st.target
+        if isinstance(target, A.Name):
+            return target.id not in (getattr(rs, "titles", {}) or {})
+        if isinstance(target, A.Attr):
+            return target.name in rs.marks  # a card's mark; a player's variable is theirs to see
+    return False
+
+
+def hidden_step(rs: M.Ruleset, step: M.Step) -> bool:
+    """An action step whose every statement is bookkeeping (a step with a designer's label always shows)."""
+    if not isinstance(step, M.ActionStep) or not step.stmts:
+        return False
+    if step.label and not _label_is_text(step):
+        return False
+    return all(is_bookkeeping(rs, st) for st in step.stmts)
+
+
+def _label_is_text(step: M.ActionStep) -> bool:
+    squash = lambda t: "".join(t.split()).rstrip(";")  # noqa: E731
+    return squash(step.label) == squash("; ".join(dict.fromkeys(st.text for st in step.stmts)))
+
+
+def players_graph(rs: M.Ruleset, graph):
+    """The sequence graph without its bookkeeping nodes: each edge into one runs on to where it led."""
+    from rulecraft.graph import Edge, SequenceGraph
+
+    hidden = {nid for nid, n in graph.nodes.items() if n.step is not None and hidden_step(rs, n.step)}
+    if not hidden:
+        return graph
+    outs: dict[str, list] = {}
+    for e in graph.edges:
+        outs.setdefault(e.src, []).append(e)
+
+    def onward(e, seen=()):
+        """The edges `e` becomes once the hidden nodes it runs into are passed through."""
+        if e.dst not in hidden or e.dst in seen:
+            return [e]
+        out = []
+        for nxt in outs.get(e.dst, []):
+            kind = e.kind if e.kind != "next" else nxt.kind
+            out += onward(Edge(e.src, nxt.dst, kind, e.label or nxt.label), seen + (e.dst,))
+        return out
+
+    g = SequenceGraph()
+    for nid, node in graph.nodes.items():
+        if nid not in hidden:
+            g.nodes[nid] = node
+    for sid, ids in graph.sequences.items():
+        g.sequences[sid] = [n for n in ids if n not in hidden]
+    seen = set()
+    for e in graph.edges:
+        if e.src in hidden:
+            continue
+        for ne in onward(e):
+            key = (ne.src, ne.dst, ne.kind, ne.label)
+            if key not in seen:
+                seen.add(key)
+                g.edges.append(ne)
+    return g

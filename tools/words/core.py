@@ -1,0 +1,221 @@
+"""The renderer's core: the phrase tables, dispatch by node type, and how names and values read."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass
+from typing import Any, Callable, Optional
+
+from rulecraft.dsl import ast as A
+from rulecraft.model import ruleset as M
+
+PHRASES: dict[type, Callable[["Words", Any], str]] = {}
+
+
+def phrase(cls: type):
+    """Register the function that writes the phrase of nodes of class `cls` (an AST node or a step)."""
+
+    def deco(fn):
+        PHRASES[cls] = fn
+        return fn
+
+    return deco
+
+
+def humanize(ident: str) -> str:
+    """An identifier as words: `declaration_limit` -> 'declaration limit'."""
+    return " ".join(str(ident).replace("_", " ").split())
+
+
+def join_and(items: list[str], last: str = "and") -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def the(title: str) -> str:
+    """A title as a noun phrase: 'the Event Deck' ('The stack' keeps its own article)."""
+    return "the " + title[4:] if title.lower().startswith("the ") else "the " + title
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def fallback(w: "Words", node: Any) -> str:
+    """The phrase of a node nobody wrote one for: its class in words, then its parts' phrases."""
+    parts = []
+    if is_dataclass(node):
+        for f in fields(node):
+            if f.name in ("span", "path", "id", "source", "note", "explicit_id") or f.name.endswith("_span"):
+                continue
+            v = getattr(node, f.name)
+            if v is None or v == () or v == "":
+                continue
+            parts.append(w.any(v))
+    name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(node).__name__).lower().removesuffix(" step")
+    return " ".join([name] + [p for p in parts if p])
+
+
+_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]
+
+
+class Words:
+    """English for one ruleset: `expr`, `stmt`, `step`, `text` and `value` each return a phrase."""
+
+    def __init__(self, rs: M.Ruleset, titles: Optional[dict] = None, detail: str = "full"):
+        self.rs = rs
+        self.detail = detail  # 'players': a step's bookkeeping statements are left out of its phrase
+        self.titles = dict(getattr(rs, "titles", {}) or {})
+        self.titles.update(titles or {})
+
+    # ------------------------------------------------------------------ dispatch
+    def node(self, node: Any) -> str:
+        for cls in type(node).__mro__:
+            fn = PHRASES.get(cls)
+            if fn is not None:
+                return fn(self, node)
+        return fallback(self, node)
+
+    def expr(self, e: Any) -> str:
+        if isinstance(e, M.CExpr):
+            e = e.ast
+        return "" if e is None else self.node(e)
+
+    def stmt(self, s: Any) -> str:
+        if isinstance(s, M.CStmt):
+            s = s.ast
+        return capital(self.node(s))
+
+    def step(self, s: M.Step, own_label: bool = True) -> str:
+        """A step in words: its label where it has one, else what it does."""
+        if own_label and s.label:
+            return s.label
+        return capital(self.node(s))
+
+    def any(self, v: Any) -> str:
+        if isinstance(v, (A.Node, M.Step)):
+            return self.node(v)
+        if isinstance(v, (M.CExpr, M.CStmt)):
+            return self.node(v.ast)
+        if isinstance(v, tuple) and all(isinstance(x, (A.Node, M.Step, M.CStmt, M.CExpr)) for x in v):
+            return "; ".join(self.any(x) for x in v)
+        return self.value(v)
+
+    # ------------------------------------------------------------------ names and values
+    def name(self, ident: str) -> str:
+        """A game name in words: a title, a parameter's value, or the id with spaces."""
+        rs = self.rs
+        if ident in self.titles:
+            return self.titles[ident]
+        if ident in rs.parameters:
+            return self.value(rs.parameters[ident].value)
+        if ident in rs.options:
+            return self.value(rs.options[ident].value)
+        for table in (rs.zones, rs.tables):
+            if ident in table and getattr(table[ident], "title", ""):
+                return the(table[ident].title)
+        if ident in rs.sequences:
+            return rs.sequences[ident].title or humanize(ident)
+        if ident == "players":
+            return "the players"
+        if ident in rs.variables or ident in rs.zones or ident in rs.tables:
+            return "the " + humanize(ident)
+        return humanize(ident)
+
+    def attribute(self, ident: str) -> str:
+        """An attribute's words: a per-player zone or variable by its title, a column by its name."""
+        if ident in self.titles:
+            return self.titles[ident]
+        z = self.rs.zones.get(ident)
+        if z is not None and z.title:
+            return z.title
+        return humanize(ident)
+
+    def is_constant(self, e: Any) -> bool:
+        return self.constant(e) is not _UNKNOWN
+
+    def constant(self, e: Any) -> Any:
+        """The value of an expression fixed by the ruleset (literals, parameters, options), else _UNKNOWN."""
+        if isinstance(e, A.Num):
+            return e.value
+        if isinstance(e, A.Str) and e.is_plain:
+            return "".join(e.parts)
+        if isinstance(e, A.Const):
+            return e.value
+        if isinstance(e, A.Name):
+            if e.id in self.rs.parameters:
+                return self.rs.parameters[e.id].value
+            if e.id in self.rs.options:
+                return self.rs.options[e.id].value
+            return _UNKNOWN
+        if isinstance(e, A.Compare) and e.op in ("==", "!="):
+            a, b = self.constant(e.left), self.constant(e.right)
+            if a is _UNKNOWN or b is _UNKNOWN:
+                return _UNKNOWN
+            return (a == b) if e.op == "==" else (a != b)
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            a, b = self.constant(e.left), self.constant(e.right)
+            decisive = e.op == "or"  # 'or' is settled by a true side, 'and' by a false one
+            if (a is not _UNKNOWN and bool(a) == decisive) or (b is not _UNKNOWN and bool(b) == decisive):
+                return decisive
+            if a is not _UNKNOWN and b is not _UNKNOWN:
+                return bool(b)
+            return _UNKNOWN
+        if isinstance(e, A.Ternary):
+            c = self.constant(e.cond)
+            return _UNKNOWN if c is _UNKNOWN else self.constant(e.then if c else e.other)
+        if isinstance(e, A.Unary) and e.op == "not":
+            v = self.constant(e.operand)
+            return _UNKNOWN if v is _UNKNOWN else (not v)
+        return _UNKNOWN
+
+    def value(self, v: Any) -> str:
+        """A run-time or data value in words (never a Python repr)."""
+        return value_words(v)
+
+    def ordinal(self, n: int) -> str:
+        if n < 0:
+            return "the last" if n == -1 else f"the {_ORDINALS[-n - 1] if -n <= len(_ORDINALS) else str(-n)} from last"
+        return "the " + (_ORDINALS[n] if n < len(_ORDINALS) else f"number {n + 1}")
+
+    def text(self, s: Any) -> str:
+        """A prompt or message: literal text with each {expression} in words."""
+        if isinstance(s, M.CExpr):
+            s = s.ast
+        if isinstance(s, A.Str):
+            return "".join(p if isinstance(p, str) else self.expr(p) for p in s.parts)
+        return self.expr(s)
+
+
+def value_words(v: Any) -> str:
+    """A run-time or data value in words (never a Python repr)."""
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if v is None:
+        return "none"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return humanize(v) if re.fullmatch(r"[a-z][a-z0-9_]*", v) else v
+    if isinstance(v, (list, tuple, set, frozenset)):
+        items = [value_words(x) for x in v]
+        return join_and(items) if items else "nothing"
+    if isinstance(v, dict):
+        return "; ".join(f"{value_words(k)}: {value_words(x)}" for k, x in v.items())
+    for attr in ("title", "name", "id"):
+        if getattr(v, attr, None):
+            return str(getattr(v, attr))
+    return str(v)
+
+
+_UNKNOWN = object()

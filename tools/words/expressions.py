@@ -1,0 +1,211 @@
+"""Phrases of expressions: each AST expression class writes its own, joining its children's phrases."""
+
+from __future__ import annotations
+
+from rulecraft.dsl import ast as A
+
+from .core import _UNKNOWN, Words, article, humanize, join_and, phrase
+
+
+@phrase(A.Num)
+def _num(w: Words, n: A.Num) -> str:
+    return w.value(n.value)
+
+
+@phrase(A.Str)
+def _str(w: Words, n: A.Str) -> str:
+    if n.is_plain:
+        return w.value("".join(n.parts))
+    return w.text(n)
+
+
+@phrase(A.Const)
+def _const(w: Words, n: A.Const) -> str:
+    return w.value(n.value)
+
+
+@phrase(A.Name)
+def _name(w: Words, n: A.Name) -> str:
+    return w.name(n.id)
+
+
+def possessive(owner: str, thing: str) -> str:
+    """'p's Treasury' for a one-word owner, 'the Treasury of the active player' otherwise."""
+    if " " not in owner:
+        return f"{owner}'s {thing}"
+    return f"the {thing} of {owner}" if not thing.startswith("the ") else f"{thing} of {owner}"
+
+
+@phrase(A.Attr)
+def _attr(w: Words, n: A.Attr) -> str:
+    return possessive(w.expr(n.obj), w.attribute(n.name))
+
+
+@phrase(A.Index)
+def _index(w: Words, n: A.Index) -> str:
+    key = w.constant(n.key)
+    if isinstance(key, int) and not isinstance(key, bool):
+        return f"{w.ordinal(key)} of {w.expr(n.obj)}"
+    return f"{w.expr(n.obj)} for {w.expr(n.key)}"
+
+
+@phrase(A.Keyword)
+def _keyword(w: Words, n: A.Keyword) -> str:
+    return f"{humanize(n.name)} {w.expr(n.value)}"
+
+
+_DIRECTIONS = {"cw": "clockwise", "ccw": "counter-clockwise"}
+
+
+def _kw(w: Words, n: A.Call, name: str):
+    for k in n.kwargs:
+        if k.name == name:
+            return k.value
+    return None
+
+
+def _seat_order(w: Words, n: A.Call, args: list[str]) -> str:
+    d = _kw(w, n, "dir")
+    dv = w.constant(d) if d is not None else "cw"
+    text = f"each player in turn from {args[0]}" if args else "each player in turn"
+    if dv in _DIRECTIONS and dv != "cw":
+        text += f", {_DIRECTIONS[dv]}"
+    inc = _kw(w, n, "include_start")
+    if inc is not None and w.constant(inc) is False:
+        text = text.replace("from ", "after ", 1)
+    return text
+
+
+# builtin name -> a phrase of its arguments' phrases (a function gets them all, a string formats the first two)
+_BUILTINS = {
+    "count": "the number of {0}", "empty": "{0} is empty", "sum": "the total of {0}", "abs": "the size of {0}",
+    "ceil": "{0}, rounded up", "floor": "{0}, rounded down", "top": "the top card of {0}",
+    "bottom": "the bottom card of {0}", "cards": "the cards of {0}", "random": "one of {0} at random",
+    "keys": "each of {0}", "sorted": "{0} in order", "reversed": "{0} in reverse order",
+    "first": "the first of {0}", "last": "the last of {0}", "any": "any of {0}", "all": "all of {0}",
+    "flatten": "all of {0} together", "unique": "{0} without repeats", "index_of": "the place of {1} in {0}",
+    "zone_of": "the place where {0} lies", "owner": "the owner of {0}",
+    "next_player": "the player after {0}", "modifier": "the {0} of {1}", "running": "the {0} being played",
+    "in_sequence": "during {0}", "winners": "the winners", "str": "{0}", "int": "{0}",
+}
+
+
+def _max_min(word: str):
+    def fn(w: Words, n: A.Call, args: list[str]) -> str:
+        return f"the {word} of {join_and(args, 'or') if len(args) > 1 else args[0]}"
+    return fn
+
+
+_SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest")}
+
+
+@phrase(A.Call)
+def _call(w: Words, n: A.Call) -> str:
+    args = [w.expr(a) for a in n.args]
+    if n.func in w.rs.functions:
+        return _function(w, n.func, args)
+    if n.func in _SPECIAL:
+        return _SPECIAL[n.func](w, n, args)
+    if n.func == "modifier" and len(args) == 1:
+        args.append("everyone")
+    if n.func == "in_sequence" and n.args and w.constant(n.args[0]) in w.rs.sequences:
+        args[0] = w.name(w.constant(n.args[0]))
+    if n.func in _BUILTINS and len(args) >= _BUILTINS[n.func].count("{1}") + _BUILTINS[n.func].count("{0}"):
+        text = _BUILTINS[n.func].format(*args, "")
+    else:
+        text = f"the {humanize(n.func)}" + (f" of {join_and(args)}" if args else "")
+    extra = [w.expr(k) for k in n.kwargs if n.func not in ("next_player",)]
+    return text + (f" ({', '.join(extra)})" if extra else "")
+
+
+def _function(w: Words, name: str, args: list[str]) -> str:
+    """A ruleset function: its title (with {param} standing for an argument), or its name in words."""
+    params = w.rs.functions[name][0]
+    title = w.titles.get(name)
+    if title and "{" in title:
+        out = title
+        for p, a in zip(params, args):
+            out = out.replace("{" + p + "}", a)
+        return out
+    noun = title or humanize(name)
+    if not noun.startswith(("the ", "whether ", "how ")):
+        noun = "the " + noun
+    joiner = " " if noun.endswith((" of", " to", " for", " in", " from")) else " of "
+    return noun + (joiner + join_and(args) if args else "")
+
+
+@phrase(A.ListLit)
+def _list(w: Words, n: A.ListLit) -> str:
+    return join_and([w.expr(i) for i in n.items]) if n.items else "nothing"
+
+
+@phrase(A.Comprehension)
+def _comprehension(w: Words, n: A.Comprehension) -> str:
+    where = f" where {w.expr(n.condition)}" if n.condition is not None else ""
+    src = w.expr(n.iterable)
+    if isinstance(n.element, A.Name) and n.element.id == n.var:
+        return f"each {humanize(n.var)} in {src}{where}"
+    return f"{w.expr(n.element)} for each {humanize(n.var)} in {src}{where}"
+
+
+@phrase(A.Unary)
+def _unary(w: Words, n: A.Unary) -> str:
+    if n.op == "-":
+        return f"minus {w.expr(n.operand)}"
+    return f"not ({w.expr(n.operand)})" if isinstance(n.operand, (A.BinOp, A.Compare)) else f"not {w.expr(n.operand)}"
+
+
+_ARITH = {"+": "{0} plus {1}", "-": "{0} minus {1}", "*": "{0} times {1}", "/": "{0} divided by {1}",
+          "//": "{0} divided by {1}, rounded down", "%": "the remainder of {0} divided by {1}"}
+
+
+@phrase(A.BinOp)
+def _binop(w: Words, n: A.BinOp) -> str:
+    fixed = w.constant(n)
+    if fixed is not _UNKNOWN:
+        return "always" if fixed else "never"
+    if n.op in ("and", "or"):
+        a, b = w.constant(n.left), w.constant(n.right)
+        # a house rule fixed for this ruleset decides the condition: say only what is left
+        if n.op == "and":
+            if a is not _UNKNOWN:
+                return w.expr(n.right) if a else "never"
+            if b is not _UNKNOWN:
+                return w.expr(n.left) if b else "never"
+        else:
+            if a is not _UNKNOWN:
+                return "always" if a else w.expr(n.right)
+            if b is not _UNKNOWN:
+                return "always" if b else w.expr(n.left)
+        return f"{w.expr(n.left)} {n.op} {w.expr(n.right)}"
+    return _ARITH.get(n.op, "{0} " + n.op + " {1}").format(w.expr(n.left), w.expr(n.right))
+
+
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+            ">=": "is at least", "in": "is in", "not in": "is not in"}
+
+
+@phrase(A.Compare)
+def _compare(w: Words, n: A.Compare) -> str:
+    fixed = w.constant(n)
+    if fixed is not _UNKNOWN:
+        return "always" if fixed else "never"
+    return f"{w.expr(n.left)} {_COMPARE.get(n.op, n.op)} {w.expr(n.right)}"
+
+
+@phrase(A.IsClass)
+def _isclass(w: Words, n: A.IsClass) -> str:
+    return f"{w.expr(n.obj)} is {'not ' if n.negate else ''}{article(humanize(n.cls))}"
+
+
+@phrase(A.Ternary)
+def _ternary(w: Words, n: A.Ternary) -> str:
+    fixed = w.constant(n.cond)
+    if fixed is not _UNKNOWN:
+        return w.expr(n.then if fixed else n.other)
+    return f"{w.expr(n.then)} if {w.expr(n.cond)}, otherwise {w.expr(n.other)}"
+
+
+@phrase(A.Range)
+def _range(w: Words, n: A.Range) -> str:
+    return f"{w.expr(n.low)} to {w.expr(n.high)}"

@@ -1,0 +1,139 @@
+"""Phrases of statements: what a step does, as a sentence without its full stop."""
+
+from __future__ import annotations
+
+from rulecraft.dsl import ast as A
+
+from .core import Words, humanize, phrase
+
+
+def _to(w: Words, dest, place: str) -> str:
+    where = w.expr(dest)
+    return f"to the bottom of {where}" if place == "bottom" else f"to {where}"
+
+
+@phrase(A.Move)
+def _move(w: Words, n: A.Move) -> str:
+    return f"move {w.expr(n.what)} {_to(w, n.dest, n.place)}"
+
+
+@phrase(A.Draw)
+def _draw(w: Words, n: A.Draw) -> str:
+    count = w.constant(n.count) if n.count is not None else 1
+    what = "a card" if count == 1 else f"{w.expr(n.count)} cards"
+    text = f"draw {what} from {w.expr(n.source)}"
+    if n.dest is not None:
+        text += " " + _to(w, n.dest, n.place)
+    return text
+
+
+@phrase(A.Shuffle)
+def _shuffle(w: Words, n: A.Shuffle) -> str:
+    return f"shuffle {w.expr(n.zone)}"
+
+
+@phrase(A.Reverse)
+def _reverse(w: Words, n: A.Reverse) -> str:
+    return f"turn {w.expr(n.zone)} over"
+
+
+@phrase(A.Assign)
+def _assign(w: Words, n: A.Assign) -> str:
+    target, value = w.expr(n.target), w.expr(n.value)
+    if n.op == "+=":
+        return f"add {value} to {target}"
+    if n.op == "-=":
+        return f"take {value} from {target}"
+    return f"set {target} to {value}"
+
+
+@phrase(A.Let)
+def _let(w: Words, n: A.Let) -> str:
+    return f"note {w.expr(n.value)} as {humanize(n.name)}"
+
+
+@phrase(A.Roll)
+def _roll(w: Words, n: A.Roll) -> str:
+    d = w.rs.dice.get(n.dice)
+    dice = f"{d.count}d{d.sides}" if d is not None else n.dice
+    who = w.expr(n.roller) + " rolls" if n.roller is not None else "roll"
+    against = f" against {w.expr(n.against)}" if n.against is not None else ""
+    return f"{who} {dice}{against}"
+
+
+@phrase(A.Break)
+def _break(w: Words, n: A.Break) -> str:
+    return f"stop the {humanize(n.loop)}" if n.loop else "stop repeating"
+
+
+@phrase(A.Continue)
+def _continue(w: Words, n: A.Continue) -> str:
+    return f"go on with the next pass of the {humanize(n.loop)}" if n.loop else "go on with the next pass"
+
+
+@phrase(A.End)
+def _end(w: Words, n: A.End) -> str:
+    return f"the {humanize(n.kind)} ends"
+
+
+def keywords(w: Words, kwargs) -> str:
+    return ", ".join(w.expr(k) for k in kwargs)
+
+
+@phrase(A.CallSeq)
+def _callseq(w: Words, n: A.CallSeq) -> str:
+    args = keywords(w, n.kwargs)
+    return f"play {w.name(n.sequence)}" + (f" ({args})" if args else "")
+
+
+@phrase(A.Emit)
+def _emit(w: Words, n: A.Emit) -> str:
+    args = keywords(w, n.kwargs)
+    return f"announce {humanize(n.event)}" + (f" ({args})" if args else "")
+
+
+@phrase(A.Log)
+def _log(w: Words, n: A.Log) -> str:
+    return f"tell everyone: {w.text(n.message)}"
+
+
+@phrase(A.Win)
+def _win(w: Words, n: A.Win) -> str:
+    return f"{w.expr(n.who)} wins the game"
+
+
+def _modifier(w: Words, ident: str) -> str:
+    m = w.rs.modifiers.get(ident)
+    return f"“{humanize(ident)}”"if m is None or not m.doc else f"“{humanize(ident)}” ({m.doc.rstrip('.')})"
+
+
+@phrase(A.AddModifier)
+def _add_modifier(w: Words, n: A.AddModifier) -> str:
+    who = w.expr(n.target) if n.target is not None else "everyone"
+    value = f" of {w.expr(n.value)}" if n.value is not None else ""
+    return f"{who} gets {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
+
+
+@phrase(A.RemoveModifier)
+def _remove_modifier(w: Words, n: A.RemoveModifier) -> str:
+    who = w.expr(n.target) if n.target is not None else "everyone"
+    return f"{who} loses {_modifier(w, n.modifier)}"
+
+
+@phrase(A.CreateZone)
+def _create_zone(w: Words, n: A.CreateZone) -> str:
+    z = w.rs.zones.get(n.family)
+    name = z.title if z is not None and z.title else humanize(n.family)
+    return f"open a new place among the {name}"
+
+
+@phrase(A.Tally)
+def _tally(w: Words, n: A.Tally) -> str:
+    key = f" under {w.expr(n.key)}" if n.key is not None else ""
+    value = w.expr(n.value) if n.value is not None else "1"
+    return f"count {value} for {humanize(n.metric)}{key}"
+
+
+@phrase(A.Pass)
+def _pass(w: Words, n: A.Pass) -> str:
+    return "do nothing"
