@@ -25,6 +25,7 @@ from ..dsl.compiler import Compiler
 from ..dsl.statements import StatementCompiler
 from ..dsl.parser import parse_expression, parse_statements
 from ..model import ruleset as M
+from .dsl_text import split_statements
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 AUCTION_FORMS = ("open", "once_around", "sealed")
@@ -165,7 +166,9 @@ class _Gen:
 
     def stmts(self, text: str, loops: tuple = ()) -> tuple[M.CStmt, ...]:
         asts = _substitute(parse_statements(text, self.locate), self.subs)
-        return tuple(M.CStmt(text, s, self._stmt_fn(s, loops), self.span) for s in asts)
+        pieces = split_statements(text)
+        texts = pieces if len(pieces) == len(asts) else [text] * len(asts)
+        return tuple(M.CStmt(t, s, self._stmt_fn(s, loops), self.span) for t, s in zip(texts, asts))
 
     def _stmt_fn(self, s: A.Stmt, loops: tuple):
         diags: list = []
@@ -339,27 +342,27 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                     ])])]),
         ]
         steps.append(g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn))
-    else:  # sealed
+    else:  # sealed: few steps (a seize or a lot is sold often): the reckoning is one step
         E, BIDS, TOP, TIED, SEC, AMT = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"]
-        steps[0] = g.do(f"let {R} = record(winner: none, price: 0, bid: none, tied: [], dropped: []); "
-                        f"let {STAND} = record(); let {AMT} = record(); let {h['dropped']} = []; "
-                        f"let excluded = [{B} for {B} in players if not (MAY_)]")
+        track = bool(on_drop) or mentions(getattr(builder, "root", None) or node, ("dropped", "standing"))
         if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
-            steps.append(g.do(f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ >= (MIN_)]"))
-            steps.append(g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ < (MIN_)]",
-                                    say_short or [g.do("pass")]))
+            SH = h["said"]
+            steps[0] = g.do(f"let excluded = [{B} for {B} in players if not (MAY_)]; "
+                            f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ >= (MIN_)]"
+                            + (f"; let {SH} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if (MAY_) and LIMIT_ < (MIN_)]"
+                               if say_short else ""))
+            if say_short:
+                steps.append(g.if_(f"not empty({SH})", [g.for_each(B, SH, say_short)]))
             dec = g.decision(B, f"[none] + ((MIN_)..(LIMIT_))", prompt, BID)
         else:  # bids are things (cards): what the bidder offers, worth its 'amount'
-            steps.append(g.do(f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"))
+            steps[0] = g.do(f"let excluded = [{B} for {B} in players if not (MAY_)]; "
+                            f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]")
             g.user("OFFER_", offer, "[]")
             if offer_kind == "subset":
                 dec = replace(g.decision(B, "OFFER_", prompt, BID, kind="subset", default="[]"), min=g.expr("0"))
             else:
                 dec = replace(g.decision(B, "OFFER_", prompt, BID), optional=True)
         steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
-        # what each bid is worth (none: no bid, or not a valid one)
-        steps.append(g.for_each(B, E, [g.do(
-            f"let bid = {BIDS}[{B}]; set {AMT}[{B}] = none if bid == none or bid == [] else (AMOUNT_)")]))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
         pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
@@ -374,17 +377,28 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
+        W = h["order"]
+        worth = f"{AMT}[index_of({E}, q)]"
+        # what each bid is worth (none: a pass, or not a valid bid), the top, who tied, the winner and the price
         steps.append(g.do(
-            f"let {TOP} = max([{AMT}[q] for q in {E} if {AMT}[q] != none]); "
-            f"let {TIED} = [q for q in {E} if {AMT}[q] != none and {AMT}[q] == {TOP}]; set {R}['tied'] = {TIED}"))
-        steps.append(g.if_(f"not empty({TIED})", [
-            g.do(f"set {R}['winner'] = {pick}"),
-            g.if_(f"{R}.winner != none", [
-                g.do(f"let {SEC} = max([{AMT}[q] for q in {E} if {AMT}[q] != none and q != {R}.winner]); "
-                     f"set {R}['price'] = {pay}; set {R}['bid'] = {BIDS}[{R}.winner]")]),
-        ]))
-        steps.append(g.for_each(B, f"{E}", [g.do(f"set {STAND}[{B}] = {BIDS}[{B}]")]))
-        steps.append(g.for_each(B, f"[q for q in {E} if q != {R}.winner]", drop_now))
+            f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in [{BIDS}[q] for q in {E}]]; "
+            f"let {TOP} = max([a for a in {AMT} if a != none]); "
+            f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; "
+            f"let {W} = ({pick}) if not empty({TIED}) else none; "
+            f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); "
+            f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
+            f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])"))
+        if track:
+            steps.append(g.do(f"let {STAND} = {BIDS}; let {h['dropped']} = []"))
+            steps.append(g.for_each(B, f"[q for q in {E} if q != {W}]", drop_now))
+            steps.append(g.do(f"set {R}['dropped'] = {h['dropped']}"))
+        steps.extend(on_end)
+        rule = _auction_rule(form, spec, price, ties, B)
+        settings = tuple((k, str(_plain(spec.get(k)))) for k in AUCTION_KEYS
+                         if spec.get(k) is not None and k not in ("on_drop", "on_end"))
+        parts = tuple((k, v) for k, v in (("on_drop", on_drop), ("on_end", on_end)) if v)
+        return M.ConstructStep(**common, construct="auction", rule=rule, settings=settings, run=tuple(steps),
+                               parts=parts)
     steps.append(g.do(f"set {R}['dropped'] = {h['dropped']}"))
     steps.extend(on_end)
     rule = _auction_rule(form, spec, price, ties, B)
