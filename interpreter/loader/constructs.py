@@ -378,10 +378,14 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
         W = h["order"]
-        worth = f"{AMT}[index_of({E}, q)]"
+        if offer is None and spec.get("amount") is None:  # a bid is its own worth
+            worth, amounts = f"{BIDS}[q]", f"let {AMT} = [{BIDS}[q] for q in {E}]; "
+        else:
+            worth = f"{AMT}[index_of({E}, q)]"
+            amounts = f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in [{BIDS}[q] for q in {E}]]; "
         # what each bid is worth (none: a pass, or not a valid bid), the top, who tied, the winner and the price
         steps.append(g.do(
-            f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in [{BIDS}[q] for q in {E}]]; "
+            amounts +
             f"let {TOP} = max([a for a in {AMT} if a != none]); "
             f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; "
             f"let {W} = ({pick}) if not empty({TIED}) else none; "
