@@ -37,3 +37,25 @@ def test_an_auction_is_one_node_and_its_decisions_count_for_it():
         game.apply(agents[d.player].choose(d, None))
     assert set(game.coverage) <= set(g.nodes)  # every visit maps to a drawn box
     assert game.coverage["auction/2"] > 0
+
+
+def test_the_hand_made_loops_and_the_auction_step_play_the_same_games():
+    """The phase as first written (hand-made loops, kept in tests/cases/_rulesets) still validates and plays,
+    and the rewrite with an auction step plays the very same games: winners, scores, decisions, story, zones."""
+    from pathlib import Path
+
+    old = load_ruleset(str(Path(__file__).parent / "cases" / "_rulesets" / "dune-bidding-loops.yaml"))
+    assert old.ok and not [d for d in old.diagnostics if d.is_error]
+    new = load_ruleset("dune-bidding").ruleset
+
+    def play(rs, seed, n):
+        g = Game(rs, n, seed)
+        agents = [RandomAgent(p.seat, seed) for p in g.players]
+        while not g.over:
+            d = g.pending
+            g.apply(agents[d.player].choose(d, None))
+        return g.winners, g.scores, g.decisions, g.narrative, repr(g.zones)
+
+    for seed in range(25):
+        n = 2 + seed % 5
+        assert play(old.ruleset, seed, n) == play(new, seed, n), seed

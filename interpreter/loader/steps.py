@@ -11,7 +11,7 @@ from ..dsl.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
-from . import constructs
+from . import auction, constructs
 from .dsl_text import DslText, compile_stmts
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
@@ -221,7 +221,7 @@ class StepBuilder:
             body = self._typed_body(var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
             return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
         if form == "auction":
-            return constructs.auction(self, node, common, auto, loops)
+            return auction.auction(self, node, common, auto, loops)
         if form == "respond":
             return constructs.respond(self, node, common, auto, loops)
         if form == "choose":
