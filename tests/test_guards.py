@@ -225,3 +225,18 @@ def test_a_whole_number_past_the_limit_in_the_yaml_is_refused(tmp_path):
     assert [d.code for d in result.diagnostics if d.is_error] == ["E012"]
     path.write_text(GAME.format(steps="").replace("{x: 0, t: 0}", "{x: 9223372036854775807, t: 0}"), encoding="utf-8")
     assert load_ruleset(str(path)).ok
+
+
+def test_a_log_or_save_with_a_number_of_5000_digits_is_refused_in_the_engine_s_words(tmp_path):
+    played = _cli("play", "pig", "--seed", "2", "--quiet", "--log", "game.log", "--save", "game.save", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    for name in ("game.log", "game.save"):
+        lines = (tmp_path / name).read_text(encoding="utf-8").split("\n")
+        record = json.loads(lines[1])
+        lines[1] = json.dumps(dict(record, choice=0)).replace('"choice": 0', '"choice": ' + "9" * 5000)
+        (tmp_path / name).write_text("\n".join(lines), encoding="utf-8")
+    for args in (("replay", "game.log"), ("play", "pig", "--resume", "game.save", "--quiet")):
+        proc = _cli(*args, cwd=tmp_path)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and proc.returncode != 3, out[-2000:]
+        assert "too many digits" in out and "sys." not in out and "Traceback" not in out, out[-2000:]
