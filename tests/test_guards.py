@@ -240,3 +240,18 @@ def test_a_log_or_save_with_a_number_of_5000_digits_is_refused_in_the_engine_s_w
         out = proc.stdout + proc.stderr
         assert proc.returncode != 0 and proc.returncode != 3, out[-2000:]
         assert "too many digits" in out and "sys." not in out and "Traceback" not in out, out[-2000:]
+
+
+def test_many_variables_of_long_lists_stop_before_a_save_too_big_to_read(tmp_path):
+    """Each value is within its limits (ten references to a 98,304-character text: 983,040 characters), but
+    60 of them add up to 59 million characters: a save or a checkpoint hash would write them all out."""
+    double = "; ".join(["set t = t + t"] * 13)
+    sets = [f'- "set v{i} = [t, t, t, t, t, t, t, t, t, t]"' for i in range(60)]
+    text = _game(f'- "set t = \'abcdefghijkl\'; {double}"', *sets)
+    text = text.replace("{x: 0, t: 0}", "{x: 0, t: 0, " + ", ".join(f"v{i}: 0" for i in range(60)) + "}")
+    (tmp_path / "game.yaml").write_text(text, encoding="utf-8")
+    proc = _cli("play", "game.yaml", "--quiet", "--save", "game.save", cwd=tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out[-2000:]
+    assert "too big to save" in out, out[-2000:]
+    assert not (tmp_path / "game.save").exists() or (tmp_path / "game.save").stat().st_size < 1_000_000
