@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import heapq
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -96,12 +97,26 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
         pool = [c for c, _score, _i in _extract(name, pool, scorer=_ratio, processor=None, limit=SHORTLIST,
                                                score_cutoff=59.9)]
-    close = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+    close = _close_matches(name, pool)
     if not close:
         return None
     if len(close) == 1:
         return f"did you mean '{close[0]}'?"
     return "did you mean " + ", ".join(f"'{c}'" for c in close[:-1]) + f" or '{close[-1]}'?"
+
+
+def _close_matches(name: str, pool: list[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """difflib.get_close_matches(name, pool, n, cutoff), the same answer, each ratio worked out once (it does twice)."""
+    s = difflib.SequenceMatcher()
+    s.set_seq2(name)
+    scored = []
+    for x in pool:
+        s.set_seq1(x)
+        if s.real_quick_ratio() >= cutoff and s.quick_ratio() >= cutoff:
+            r = s.ratio()
+            if r >= cutoff:
+                scored.append((r, x))
+    return [x for _score, x in heapq.nlargest(n, scored)]
 
 
 SHORTLIST = 6  # names difflib compares, at most, for one hint

@@ -3,7 +3,7 @@
 Each folder holds `ruleset.yaml` (and, for a variant, the files it extends) and `expected.yaml`:
 
     # what the case shows, in one line
-    max_seconds: 1.0            # optional: the load must not take longer
+    max_peak_mb: 40             # optional: the memory the load allocates at its peak (tracemalloc), in MB
     diagnostics:
       - {code: E301, line: 12, column: 17, message_contains: "unknown name", hint_contains: "did you mean"}
       - {code: E305, file: parent.yaml, line: 52, column: 13}

@@ -98,7 +98,7 @@ def read_records(path: str) -> tuple[list[tuple[int, dict]], Optional[int], Opti
         except ValueError as exc:
             if i == len(lines) and records and not text.endswith(("\n", "\r")):
                 return records, i, None  # the last line was cut short: use what came before it
-            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "a number with too many digits"  # never Python's advice
             return records, None, ReplayReport(False, f"line {i} is not JSON: {msg}", i)
         except RecursionError:
             return records, None, ReplayReport(False, f"line {i} is nested too deeply to be a record", i)

@@ -138,7 +138,7 @@ def read_save(path: str) -> SavedGame:
         try:
             rec = json.loads(lines[i - 1])
         except ValueError as exc:
-            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "a number with too many digits"  # never Python's advice
             raise SaveError(f"line {i} is not JSON ({msg}): the file is damaged or not a saved game", i) from None
         except RecursionError:
             raise SaveError(f"line {i} is nested too deeply: the file is damaged or not a saved game", i) from None

@@ -98,7 +98,35 @@ def to_json(g) -> dict:
     }
     if g.tallies:  # only when there are some, so a game without metrics hashes as it always did
         data["tallies"] = {m: [[k, *v] for k, v in per_key.items()] for m, per_key in g.tallies.items()}
+    _within_size(data)
     return data
+
+
+MAX_STATE_SIZE = 40_000_000  # texts' characters plus values in the whole state; a save is read back to 50 MB
+
+
+def _within_size(data: dict) -> None:
+    """Raise a RuleError when the state, written out, would pass MAX_STATE_SIZE. Each value of a game is bounded
+    (dsl/guards.py: 100,000 values and 1,000,000 characters of texts, counted at every reference), but many
+    variables each holding such a value add up: a save or a checkpoint hash would write them all out."""
+    total, stack = 0, [data]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        x = pop()
+        t = type(x)
+        if t is str:
+            total += len(x)
+        elif t is list:
+            total += len(x)
+            push(x)
+        elif t is dict:
+            total += len(x)
+            push(x.values())
+        if total > MAX_STATE_SIZE:
+            from ..diagnostics import RuleError  # noqa: PLC0415 - only on this rare path
+            raise RuleError(f"the game's state has grown past {MAX_STATE_SIZE:,} characters and values in all: "
+                            "too big to save or to check", None,
+                            "many variables each hold a long list or text: keep fewer, or shorter ones")
 
 
 def _decision_json(d: Decision | None):
