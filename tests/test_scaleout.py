@@ -147,7 +147,8 @@ def test_samples_behave_as_the_sorted_list_of_values():
 
 def test_spool_keeps_results_on_disk_and_reads_them_back():
     sp = Spool()
-    rs = [{"seed": i, "metrics": {"m": [[None, 1, 0.5, 0.25]]}, "k": [i] * 3} for i in range(50)]
+    rs = [{"seed": i, "metrics": {"m": [[None, 1, 0.5, 0.25], [True, 2, 0.1, 1e300], [2.5, 1, 2 ** 70, -0.0]]},
+           "scores": {"$map": [[1, "é"]]}, "k": [i] * 3} for i in range(50)]
     sp.extend(rs)
     assert list.__len__(sp) == 0 and len(sp) == 50 and sp == rs
     assert [(a["seed"], b["seed"]) for a in sp for b in sp][:3] == [(0, 0), (0, 1), (0, 2)]  # loops may nest

@@ -132,42 +132,9 @@ def test_workers_end_when_the_parent_is_killed():
 
 def test_one_process_run_stops_on_ctrl_c():
     """--workers 1 plays in the process itself; its progress bar (on a terminal) says when games are under way."""
-    import pty
-    import select
+    from ptysignal import signal_when_playing
 
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli", *SIMULATE[:-4], "--workers", "1"],
-                            stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    seen = b""
-    end = time.monotonic() + WAIT
-    try:
-        while b"/1000000 games" not in seen and time.monotonic() < end and proc.poll() is None:
-            if select.select([master], [], [], 0.5)[0]:
-                seen += os.read(master, 4096)
-        assert b"/1000000 games" in seen, seen[-500:]
-        os.kill(proc.pid, signal.SIGINT)
-        while time.monotonic() < end and proc.poll() is None:  # keep reading: a full terminal would block it
-            if select.select([master], [], [], 0.5)[0]:
-                try:
-                    seen += os.read(master, 4096)
-                except OSError:
-                    break
-        proc.wait(timeout=max(1.0, end - time.monotonic()))
-        while select.select([master], [], [], 0.2)[0]:  # what it wrote last
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    text = seen.decode(errors="replace")
-    assert proc.returncode == 130, text[-500:]
+    rc, text = signal_when_playing([*SIMULATE[:-4], "--workers", "1"], signal.SIGINT, b"/1000000 games", WAIT)
+    assert rc == 130, text[-500:]
     assert re.search(r"\nrulecraft simulate: interrupted \(Ctrl-C\) after [\d,]+ of 1,000,000 games", text), text[-500:]
     assert "Traceback" not in text

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -301,7 +302,8 @@ def stats(hist: Counter) -> dict:
 
 
 class Spool(list):
-    """Every game's result, in order, kept in a temporary file instead of memory (pickled, one after another).
+    """Every game's result, in order, kept in a temporary file instead of memory (one JSON text a line: a
+    result is JSON data already, so it reads back equal).
 
     It is a list to `json.dump` with an indent (the pure-Python encoder iterates it) and to code
     that loops over `summary.results`; its own list storage stays empty. The file has no name
@@ -315,10 +317,8 @@ class Spool(list):
         self._n = 0
 
     def append(self, r) -> None:
-        import pickle
-
         self._file.seek(0, 2)
-        pickle.dump(r, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._file.write(json.dumps(r, separators=(",", ":")).encode() + b"\n")
         self._n += 1
 
     def extend(self, rs) -> None:
@@ -332,14 +332,12 @@ class Spool(list):
         return self._n > 0
 
     def __iter__(self) -> Iterator:
-        import pickle
-
         pos = 0
         for _ in range(self._n):  # every loop keeps its own position: loops may nest
             self._file.seek(pos)
-            r = pickle.load(self._file)
+            line = self._file.readline()
             pos = self._file.tell()
-            yield r
+            yield json.loads(line)
 
     def __getitem__(self, i):
         if isinstance(i, slice):

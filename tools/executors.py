@@ -117,9 +117,10 @@ def local_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def kill_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
-    """Stop a local pool now: cancel what is queued, SIGTERM every worker, SIGKILL those still there after `grace`."""
+    """Stop a local pool now: SIGTERM every worker, SIGKILL those still there after `grace`, then let the pool's
+    manager thread see them gone and end (joined here, so that nothing of the pool is left for the interpreter's
+    exit, which in Python 3.11 may otherwise race with the thread closing its wake-up pipe)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         try:
             p.terminate()
@@ -134,6 +135,16 @@ def kill_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
                 p.join(1.0)
         except (OSError, ValueError, AssertionError, AttributeError):
             pass
+    closer = threading.Thread(target=_quiet_shutdown, args=(pool,), name="rulecraft-pool-shutdown", daemon=True)
+    closer.start()
+    closer.join(grace)
+
+
+def _quiet_shutdown(pool: ProcessPoolExecutor) -> None:
+    try:
+        pool.shutdown(wait=True, cancel_futures=True)
+    except Exception:  # a broken pool may complain on its way out; its workers are gone already
+        pass
 
 
 # ----------------------------------------------------------------------------- Dask
@@ -173,9 +184,11 @@ def _first_line(exc: BaseException) -> str:
 # ----------------------------------------------------------------------------- the runner
 
 def run_ordered(ex: Executor, fn: Callable, tasks: Iterable[tuple], window: int,
-                merge: Callable[[Any], None]) -> None:
+                merge: Callable[[Any], None], cancel: bool = True) -> None:
     """Submit fn(*task) for every task, at most `window` at a time, and merge the results in task order.
-    On any exception (an interruption too) the tasks not finished are cancelled before it propagates."""
+    On any exception (an interruption too) the tasks not finished are cancelled before it propagates, unless
+    `cancel` is false: a local pool about to be killed (`kill_pool`) must not have cancelled futures, since
+    Python 3.11's pool then fails to mark them broken (InvalidStateError in its manager thread)."""
     pending: deque = deque()
     it = iter(tasks)
     try:
@@ -190,8 +203,9 @@ def run_ordered(ex: Executor, fn: Callable, tasks: Iterable[tuple], window: int,
                 break
             merge(part)
     except BaseException:
-        for f in pending:
-            f.cancel()
+        if cancel:
+            for f in pending:
+                f.cancel()
         raise
 
 

@@ -229,7 +229,7 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
                      for i in range(0, games, size))
             ex = executor or local_pool(workers)
             try:
-                run_ordered(ex, run_chunk, tasks, workers * 4, merge)
+                run_ordered(ex, run_chunk, tasks, workers * 4, merge, cancel=executor is not None)
             except BaseException:
                 if executor is None:
                     kill_pool(ex)
