@@ -8,7 +8,9 @@ Writes a large valid ruleset with gen_large_ruleset.py (20,000 lines: about 260 
   json     rulecraft render FILE --format json -o OUT.json (the sequence graph as data)
   book     rulecraft book FILE -o OUT.html                 (Graphviz for every chart)
   sheets   rulecraft sheets FILE -o OUT.pdf                (Graphviz for every chart)
-and prints the median (min, max) wall time of --runs runs each, with the machine.
+and prints the median (min, max) wall time of --runs runs each and the CPU time of the last run
+(user + system, the command and its Graphviz processes: a fairer figure than wall time on a
+shared machine), with the machine's load.
 
 Before the sequence graph answered its queries from an index (issue 14, item 6), every
 `graph.out(node)` scanned every edge and every chart walked every step of the ruleset, so the
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -58,15 +61,19 @@ def main(argv=None) -> int:
         for verb in args.verbs.split(","):
             cmd = [exe] + [a.format(file=file, out=out) for a in COMMANDS[verb]]
             samples = []
+            cpu = 0.0
             for _ in range(args.runs):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t = time.perf_counter()
                 done = subprocess.run(cmd, capture_output=True, text=True)
                 samples.append(time.perf_counter() - t)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
                 if done.returncode != 0:
                     print(f"{verb}: exit {done.returncode}: {done.stderr.strip()[:300]}")
                     break
             print(f"{verb:7s} median {statistics.median(samples):6.2f} s (min {min(samples):.2f}, max {max(samples):.2f})"
-                  f"   {' '.join(cmd[1:])}")
+                  f"  cpu {cpu:6.2f} s  load {os.getloadavg()[0]:.1f}   {' '.join(cmd[1:])}")
     return 0
 
 

@@ -234,3 +234,17 @@ def test_continue_is_drawn_back_to_its_loop():
     assert ("game/1.do.1.do.1.then.1", "game/1.do.1", "continue") in out  # the innermost loop
     assert ("game/1.do.1.do.2.then.1", "game/1", "continue seats") in out  # a named outer loop
     assert not any(e.src == "game/1.do.1.do.1.then.1" and e.dst == "game/1.do.1.do.2" for e in graph.edges)
+
+
+def test_simulate_counts_a_decision_once_per_time_it_is_asked():
+    """pig's 'roll again?' is asked at every decision of a game: its count is the number of decisions."""
+    rs = _load("pig")
+    graph = build_graph(rs)
+    (ask,) = [n for n, node in graph.nodes.items() if node.kind == "decision"]
+    cov: Counter = Counter()
+    decisions = 0
+    for seed in range(1, 11):
+        played = play_one(rs, seed, None, ["random"], False, True, MAX_STEPS)
+        cov.update(played["coverage"])
+        decisions += played["decisions"]
+    assert decisions > 10 and cov[ask] == decisions

@@ -88,7 +88,8 @@ def to_dot(diff: Diff, a: M.Ruleset, b: M.Ruleset, graph_a, graph_b) -> str:
             key = keys_a.get(nid)
             if sid not in b.sequences or (key is not None and key in sc.removed):
                 a_to_dot[nid] = f"A:{nid}"
-                out.append("    " + _node(f"A:{nid}", n, "removed", nums_a.get(nid, "")))
+                num = nums_a.get(nid, "")
+                out.append("    " + _node(f"A:{nid}", n, "removed", f"{num} (in A)" if num else ""))
             elif key is not None and key in sc.pairs:
                 a_to_dot[nid] = f"B:{path_b[sc.pairs[key]]}"
             elif key is None and f"B:{nid}" in nodes:  # the sequence's start and end
