@@ -15,6 +15,8 @@ This module holds what both share and the response window; the auction is in auc
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, Optional
@@ -83,7 +85,12 @@ def _steps_of(node) -> list:
 
 
 def hidden(kind: str, node: YNode, what: str) -> str:
-    return f"__{kind}{node.span.line}_{node.span.col}_{what}"
+    """A bookkeeping local of one construct. Named from what the construct says, not where it is written: the
+    names are part of a saved game's state, and a comment line added above must not change them (logs and saves
+    survive harmless edits). Two constructs that say exactly the same run one after the other, never inside each
+    other, and each sets its locals before it reads them, so sharing the names is harmless."""
+    digest = hashlib.sha1(json.dumps(node.plain(), sort_keys=True, default=str).encode("utf-8")).hexdigest()[:10]
+    return f"__{kind}{digest}_{what}"
 
 
 def names(form: str, node: YMap) -> set[str]:

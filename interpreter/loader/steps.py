@@ -13,9 +13,9 @@ from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
 from . import auction, constructs
 from .dsl_text import DslText, compile_stmts
+from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
-FORMS = ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack", "auction", "respond")
 DECISION_KINDS = ("one", "subset", "number", "yesno")
 
 

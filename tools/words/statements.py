@@ -97,6 +97,11 @@ def _log(w: Words, n: A.Log) -> str:
     return f"tell everyone: {w.text(n.message)}"
 
 
+@phrase(A.Tell)
+def _tell(w: Words, n: A.Tell) -> str:
+    return f"tell {w.expr(n.player)} only: {w.text(n.message)}"
+
+
 @phrase(A.Win)
 def _win(w: Words, n: A.Win) -> str:
     return f"{w.expr(n.who)} wins the game"

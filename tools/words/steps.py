@@ -121,5 +121,18 @@ __all__ = ["block", "join_and"]
 
 @phrase(M.ConstructStep)
 def _construct(w: Words, s: M.ConstructStep) -> str:
-    """An auction or a response window: the rule as the loader worked it out from the step's settings."""
-    return s.rule or f"{s.construct} ({', '.join(k for k, _v in s.settings)})"
+    """An auction or a response window: its rule, with each setting the designer wrote as an expression said in
+    words (parameters by their value, house rules by their name)."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+
+    rule = s.rule or f"{s.construct} ({', '.join(k for k, _v in s.settings)})"
+    for _key, text in sorted(s.settings, key=lambda kv: -len(str(kv[1]))):  # longest first: no setting inside another
+        text = str(text)
+        if not text or text not in rule:
+            continue
+        try:
+            said = w.expr(parse_expression(text, plain_locator()))
+        except Exception:  # noqa: BLE001 - a setting that is not an expression stays as written
+            continue
+        rule = rule.replace(text, said)
+    return rule
