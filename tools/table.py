@@ -109,7 +109,8 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             v.now.append((item.title, say_value(item.value.fn(game))))
     if d is not None:
         v.prompt = d.prompt or "Choose"
-        v.choices = [say_value(o, game) if o is not None else "pass" for o in d.options] if d.kind in ("one", "subset") else []
+        v.choices = (list(d.labels) if d.labels else [say_value(o, game) if o is not None else "pass" for o in d.options]
+                     ) if d.kind in ("one", "subset") else []
         v.how = how_to_answer(d)
     return v
 

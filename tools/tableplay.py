@@ -115,15 +115,21 @@ class Table:
         """The rule of the step that asks, in words, and the answers it takes."""
         step = step_asking(game.rs, d.node)
         lines = []
-        if step is not None and step.label:
-            lines.append(f"Rule: {step.label}")
+        if step is not None:
+            from .words import Words
+
+            words = Words(game.rs, detail="players").step(step, own_label=False)
+            if step.label and step.label != words:
+                lines.append(f"Rule: {step.label}")
+            lines.append(f"In words: {words}")
         lines.append(f"Asked: {d.prompt or 'choose'}")
         if step is not None and step.note:
             lines.append(f"Note: {step.note}")
         if step is not None and step.source:
             lines.append(f"Source: {step.source}")
         if d.kind in ("one", "subset"):
-            named = ", ".join(f"{i + 1}) {say_value(o, game) if o is not None else 'pass'}" for i, o in enumerate(d.options))
+            names = d.labels or [say_value(o, game) if o is not None else "pass" for o in d.options]
+            named = ", ".join(f"{i + 1}) {name}" for i, name in enumerate(names))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
         elif d.kind == "number":
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
