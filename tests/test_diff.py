@@ -219,14 +219,14 @@ def test_the_tutorials_four_edits_are_four_differences(tmp_path, capsys):
     edits = [c for c in d.changes if c.section in ("Parameters", "Sequences")]
     assert [(c.what, c.subject) for c in edits] == [
         ("changed", "parameter target_score"),
-        ("added", "step 2.b (snake_eyes)"),
-        ("changed", "step 2.a (roll)"),
-        ("changed", "step 2.c (wiped)"),
+        ("added", "step 1.b (snake_eyes)"),
+        ("changed", "step 1.a (roll)"),
+        ("changed", "step 1.c (wiped)"),
     ]
     wiped = edits[-1].details
     assert wiped[0] == "condition: 'r.total == wipe_face' -> '1 in r.faces'"
-    assert any(x.startswith("removed step 2.b.i (numbered as in A): tally busts") for x in wiped)
-    assert any(x.startswith("step 2.c.i: statements:") for x in wiped)
+    assert any(x.startswith("removed step 2.b.i in the full view (numbered as in A): tally busts") for x in wiped)
+    assert any(x.startswith("step 2.c.i in the full view: statements:") for x in wiped)
     assert {c.section for c in d.changes} == {"Ruleset", "Parameters", "Dice", "Sequences"}
     assert any(x.startswith("notes: ") for x in d.changes[0].details)  # notes are compared
     code, out, _ = _cli(capsys, "pig", _tutorial_variant(tmp_path))
@@ -240,9 +240,9 @@ def test_json_output(tmp_path, capsys):
     assert code == 1
     data = json.loads(out)
     assert data["format"] == "rulecraft-diff" and data["same"] is False and data["count"] == len(data["changes"])
-    snake = next(c for c in data["changes"] if c["subject"] == "step 2.b (snake_eyes)")
+    snake = next(c for c in data["changes"] if c["subject"] == "step 1.b (snake_eyes)")
     assert snake["what"] == "added" and snake["sequence"] == "turn"
-    assert snake["step"] == {"number_a": None, "number_b": "2.b", "id": "snake_eyes"}
+    assert snake["step"] == {"number_a": None, "number_b": "1.b", "id": "snake_eyes"}
     code, out, _ = _cli(capsys, "pig", "pig", "--format", "json")
     assert code == 0 and json.loads(out)["same"] is True and json.loads(out)["changes"] == []
 
@@ -266,4 +266,4 @@ def test_a_step_moved_among_steps_without_ids_is_moved(tmp_path):
                  "      - \"x += 2\"\n      - \"x += 3\"\n      - \"x += 1\"\n", encoding="utf-8")
     d = _diff(str(a), str(b))
     assert [(c.what, c.subject, c.details) for c in d.changes] == [
-        ("moved", "step 1", ("now 3, otherwise unchanged: x += 1",))]
+        ("moved", "step 1 in the full view", ("now 3 in the full view, otherwise unchanged: x += 1",))]

@@ -129,9 +129,12 @@ def test_legend_has_every_shape():
 
 def test_render_dot_files_for_every_sequence(tmp_path, capsys):
     out = tmp_path / "pig.dot"
-    assert main(["render", "pig", "--format", "dot", "-o", str(out)]) == 0
+    assert main(["render", "pig", "--format", "dot", "--detail", "full", "-o", str(out)]) == 0  # as the golden files
     assert out.read_text() == (GOLDEN / "pig.game.dot").read_text()
     assert (tmp_path / "pig-turn.dot").read_text() == (GOLDEN / "pig.turn.dot").read_text()
+    plain = tmp_path / "players.dot"  # by default: the sheets' boxes and numbers, without the engine's bookkeeping
+    assert main(["render", "pig", "--sequence", "turn", "--format", "dot", "-o", str(plain)]) == 0
+    assert "<B>1.a</B>" in plain.read_text() and "<B>2.a</B>" not in plain.read_text()
 
 
 @needs_dot

@@ -387,6 +387,7 @@ def args_render(p: argparse.ArgumentParser) -> None:
                    help="one chart of the whole game: its stages, the round, the phases and the turn")
     p.add_argument("--coverage", metavar="FILE",
                    help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
+    _detail(p)
 
 
 def args_sheets(p: argparse.ArgumentParser) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rulecraft.model import ruleset as M
 
 from .diffvalues import Diff
+from .diffsteps import sheet_numbers
 from .sheetplan import step_numbers
 
 COLORS = {
@@ -66,8 +67,8 @@ def to_dot(diff: Diff, a: M.Ruleset, b: M.Ruleset, graph_a, graph_b) -> str:
         color, _fill, style = COLORS[sc.status]
         seq = b.sequences.get(sid) or a.sequences[sid]
         keys_a, keys_b = _path_keys(a, sid), _path_keys(b, sid)
-        nums_a = step_numbers(a.sequences[sid]) if sid in a.sequences else {}
-        nums_b = step_numbers(b.sequences[sid]) if sid in b.sequences else {}
+        nums_a = sheet_numbers(a, a.sequences[sid]) if sid in a.sequences else {}
+        nums_b = sheet_numbers(b, b.sequences[sid]) if sid in b.sequences else {}
         path_b = {k: p for p, k in keys_b.items()}
         out.append(f"  subgraph cluster_{i} {{")
         title = f"{sid}: {seq.title}" if seq.title and seq.title != sid else sid

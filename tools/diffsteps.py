@@ -251,11 +251,21 @@ def sequence_changes(a: M.Ruleset, b: M.Ruleset, diff: Diff) -> list[Change]:
     for sid, sa in a.sequences.items():
         sb = b.sequences.get(sid)
         if sb is not None:
-            out += _one_sequence(sid, sa, sb, diff)
+            out += _one_sequence(sid, sa, sb, diff, (a, b))
     return out
 
 
-def _one_sequence(sid: str, sa: M.SequenceDef, sb: M.SequenceDef, diff: Diff) -> list[Change]:
+def sheet_numbers(rs: M.Ruleset, seq: M.SequenceDef) -> dict[str, str]:
+    """The steps' numbers as the players' sheets print them (bookkeeping steps are not on the sheets and take no
+    number; such a step is named by its number in the full view, `--detail full`)."""
+    from .words.bookkeeping import hidden_step
+
+    full = step_numbers(seq)
+    shown = step_numbers(seq, lambda s: hidden_step(rs, s))
+    return {p: shown.get(p) or f"{n} in the full view" for p, n in full.items()}
+
+
+def _one_sequence(sid: str, sa: M.SequenceDef, sb: M.SequenceDef, diff: Diff, rulesets: tuple) -> list[Change]:
     out: list[Change] = []
     head = _fields_diff({"kind": sa.kind, "title": sa.title, "params": list(sa.params), "source": sa.source,
                          "doc": sa.doc},
@@ -264,7 +274,7 @@ def _one_sequence(sid: str, sa: M.SequenceDef, sb: M.SequenceDef, diff: Diff) ->
     if head:
         out.append(Change("Sequences", "changed", f"sequence {sid}", tuple(head), sid))
     pairs, moved = match_steps(sa, sb)
-    num_a, num_b = step_numbers(sa), step_numbers(sb)
+    num_a, num_b = sheet_numbers(rulesets[0], sa), sheet_numbers(rulesets[1], sb)  # as the sheets number them
     steps_a = {s.path: (s, p) for s, p in _walk(sa.steps)}
     steps_b = {s.path: (s, p) for s, p in _walk(sb.steps)}
     back = {y: x for x, y in pairs.items()}

@@ -53,6 +53,11 @@ def run(args) -> int:
     if loaded is None:
         return EXIT_ERRORS
     rs, graph = loaded.ruleset, loaded.graph
+    # charts: the boxes and numbers of the sheets (no bookkeeping); the graph as data keeps every node that runs
+    if getattr(args, "detail", "players") != "full" and args.format != "json":
+        from .words.bookkeeping import players_graph
+
+        graph = players_graph(rs, graph)
     cov, code = read_coverage_for(verb, getattr(args, "coverage", None), loaded)
     if code is not None:
         return code
