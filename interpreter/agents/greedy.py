@@ -12,7 +12,7 @@ The bot does not cheat: before each rollout the copy is *determinized* from its 
 view. Every card its player cannot see (the order of a hidden deck, the others' hands, a
 face-down pile below its open top card) is dealt again at random among the places such
 cards lie, each place keeping its number of cards, and a card only ever trading places with
-cards of the same classes (a face-down Merchant King stays a Merchant King): what the
+cards of the same classes (a face-down card of one class stays one of that class): what the
 player knows stays true, what they do not know is sampled. Chance is not peeked at either:
 each rollout reseeds the copy's generator, so future dice and shuffles are unknown.
 `peek=True` turns determinization off (the bot then reads hidden cards: only for measuring
