@@ -208,9 +208,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             scores = f" scores {game.scores}" if game.scores is not None else ""
             print(f"winner: {winners}{scores} ({game.decisions} decisions)", file=out)
         return 0
-    except HumanQuit:
+    except HumanQuit as stop:
         kept = [f"the log so far is in {log_path}"] if log_path else []
-        if not save_path and people and game is not None and not game.over:
+        if stop.asked and not save_path and people and game is not None and not game.over:
             save_path = _quit_save(ref, game, overrides, kinds[:n], history)
         if save_path:
             kept.append(f"go on with: rulecraft play {ref} --resume {save_path}")

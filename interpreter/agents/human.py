@@ -17,7 +17,12 @@ MAX_LINE = 1000
 
 
 class HumanQuit(Exception):
-    """The person ended input (EOF, Ctrl-C or 'quit'): the game stops, its log stays as written."""
+    """The person ended input (EOF, Ctrl-C or 'quit'): the game stops, its log stays as written. `asked` is true
+    when they typed 'quit' (the game is then saved for them to go on later)."""
+
+    def __init__(self, asked: bool = False):
+        super().__init__()
+        self.asked = asked
 
 
 class HumanUndo(Exception):
@@ -144,7 +149,7 @@ class HumanAgent:
                 if word == "undo":
                     raise HumanUndo()
                 if word == "quit":
-                    raise HumanQuit()
+                    raise HumanQuit(asked=True)
                 wire = self.parse(d, text)
                 problem = d.legal(wire)
                 if problem:  # the decision counts options from 0; a person counts them from 1
