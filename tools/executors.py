@@ -29,6 +29,7 @@ Stopping (local processes):
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -173,6 +174,10 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
         finally:
             ex.shutdown(wait=False)  # cancels what is still queued (after an interruption)
     finally:
+        # closing while tasks are cancelled makes Dask log the closed connections with tracebacks of its own:
+        # the run has said how it ended, so they are noise to a user
+        for name in ("distributed", "asyncio", "tornado"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         client.close()
 
 
