@@ -14,17 +14,15 @@ from typing import Optional
 
 from ..diagnostics import did_you_mean
 from ..model import ruleset as M
-from .constructs import (AUCTION_FORMS, AUCTION_KEYS, TIES, _check_keys, _Gen, _plain, _text, hidden, mentions,
+from .constructs import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden, mentions,
                          part_nodes)
 from .yaml_source import YMap
 
 
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
-    spec = node.get("auction")
-    if not isinstance(spec, YMap):
-        builder.err("E203", "'auction:' takes its settings as a mapping (form, from, limit, ...)", node.span)
+    spec = construct_settings(builder, node, "auction", AUCTION_KEYS, "an auction", "form, from, limit, ...")
+    if spec is None:
         return None
-    _check_keys(builder, spec, AUCTION_KEYS, "an auction")
     form = _text(spec.get("form"), "open")
     if form not in AUCTION_FORMS:
         builder.err("E204", f"unknown auction form '{form}'", spec.get("form").span,

@@ -226,6 +226,17 @@ class _Gen:
         return M.CExpr(str(node.value), ast, fn, node.span)
 
 
+def construct_settings(builder, node: YMap, form: str, keys: tuple, what: str, examples: str) -> Optional[YMap]:
+    """The settings mapping of a construct step (`form:`), its keys checked; None (reported) when it is not a
+    mapping."""
+    spec = node.get(form)
+    if not isinstance(spec, YMap):
+        builder.err("E203", f"'{form}:' takes its settings as a mapping ({examples})", node.span)
+        return None
+    _check_keys(builder, spec, keys, what)
+    return spec
+
+
 def _check_keys(builder, spec: YMap, keys: tuple, what: str) -> None:
     for k in spec.entries:
         if k not in keys:
@@ -240,11 +251,9 @@ def _text(node: Optional[YNode], default: str = "") -> str:
 
 # ------------------------------------------------------------------ respond
 def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
-    spec = node.get("respond")
-    if not isinstance(spec, YMap):
-        builder.err("E203", "'respond:' takes its settings as a mapping (from, choose, do, ...)", node.span)
+    spec = construct_settings(builder, node, "respond", RESPOND_KEYS, "a response window", "from, choose, do, ...")
+    if spec is None:
         return None
-    _check_keys(builder, spec, RESPOND_KEYS, "a response window")
     until = _text(spec.get("until"), "first")
     if until not in ("first", "each", "all_pass"):
         builder.err("E204", f"a response window lasts until 'first' (the first who responds acts), 'each' (every "
