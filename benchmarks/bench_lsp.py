@@ -61,7 +61,7 @@ def main() -> int:
         load_text(str(path), f"# edit {i}\n" + text)
         shifted.append((time.perf_counter() - t0) * 1000)
 
-    client = LspClient([sys.executable, "-c", "import sys; from rulecraft.tools.cli import main; sys.exit(main(['lsp']))"])
+    client = LspClient([sys.executable, "-c", "import sys; from rulecraft.tools.cli.main import main; sys.exit(main(['lsp']))"])
     client.initialize(path.parent)
     uri = client.open(path, text)
     client.wait_diagnostics(uri)

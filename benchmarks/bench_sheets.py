@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     from rulecraft.loader import load_ruleset
-    from rulecraft.tools.sheets import build_sheets
+    from rulecraft.tools.print.sheets import build_sheets
 
     exe = shutil.which("rulecraft") or os.path.join(os.path.dirname(sys.executable), "rulecraft")
     m = machine()

@@ -22,7 +22,7 @@ import time
 
 _CHILD = r"""
 import atexit, os, resource, sys
-from rulecraft.tools.cli import main
+from rulecraft.tools.cli.main import main
 
 def _report():
     with open(os.environ["RULECRAFT_MAXRSS_FILE"], "w") as fh:

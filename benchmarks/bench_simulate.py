@@ -80,7 +80,7 @@ def main(argv=None) -> int:
 
     if args.cli_games:
         # `python -m` rather than the installed script, so that PYTHONPATH can point at another copy of the engine
-        cmd = [sys.executable, "-m", "rulecraft.tools.cli", "simulate", args.ruleset, "--games", str(args.cli_games),
+        cmd = [sys.executable, "-m", "rulecraft.tools.cli.main", "simulate", args.ruleset, "--games", str(args.cli_games),
                "--workers", "2"]
         walls = []
         for _ in range(args.cli_runs):

@@ -98,7 +98,7 @@ def rulecraft_command() -> list[str]:
     found = shutil.which("rulecraft")
     if found:
         return [found]
-    return [sys.executable, "-c", "import sys; from rulecraft.tools.cli import main; sys.exit(main())"]
+    return [sys.executable, "-c", "import sys; from rulecraft.tools.cli.main import main; sys.exit(main())"]
 
 
 def time_shell(argv: list[str], runs: int) -> tuple[list[float], int]:

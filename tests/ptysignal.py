@@ -15,7 +15,7 @@ def signal_when_playing(args: list, signum: int, marker: bytes, wait: float = 12
     import pty
 
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli", *args], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", *args], stdout=subprocess.DEVNULL,
                             stderr=slave, stdin=subprocess.DEVNULL)
     os.close(slave)
     seen = b""

@@ -8,10 +8,10 @@ import io
 
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.aid import aid_html, aid_view, build_aid
-from rulecraft.tools.cli import main
-from rulecraft.tools.htmlpdf import find_chromium
-from rulecraft.tools.pdfmeasure import measure_pdf
+from rulecraft.tools.print.aid import aid_html, aid_view, build_aid
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.print.htmlpdf import find_chromium
+from rulecraft.tools.print.pdfmeasure import measure_pdf
 
 needs_chromium = pytest.mark.skipif(find_chromium() is None, reason="headless Chromium is not installed")
 NAMES = [b.name for b in bundled_rulesets()]

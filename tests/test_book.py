@@ -8,8 +8,8 @@ import pytest
 
 from htmlcheck import check_html
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.book import build_book, inline_svg, paragraphs, render_html
-from rulecraft.tools.cli import main
+from rulecraft.tools.print.book import build_book, inline_svg, paragraphs, render_html
+from rulecraft.tools.cli.main import main
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
@@ -79,7 +79,7 @@ def test_the_book_teaches_in_order_and_in_words(name):
 
 
 @needs_dot
-@pytest.mark.skipif(__import__("rulecraft.tools.htmlpdf", fromlist=["x"]).find_chromium() is None,
+@pytest.mark.skipif(__import__("rulecraft.tools.print.htmlpdf", fromlist=["x"]).find_chromium() is None,
                     reason="headless Chromium is not installed")
 def test_book_pdf_keeps_headings_with_their_text(tmp_path):
     """A printed book never leaves a heading alone at the foot of a page."""

@@ -36,7 +36,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.runtime import interpreter
 from rulecraft.runtime.game import Game, GameError
 from rulecraft.runtime.program import compile_program
-from rulecraft.tools.simulate import play_one
+from rulecraft.tools.simulate.runs import play_one
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"
 GAMES = int(os.environ.get("RULECRAFT_TRUTH_GAMES", 1000))

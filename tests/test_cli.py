@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from rulecraft.tools import cli
-from rulecraft.tools.cli import main
+from rulecraft.tools.cli import main as cli
+from rulecraft.tools.cli.main import main
 
 CONTRACT_VERBS = ["list", "validate", "play", "replay", "render", "sheets", "book", "simulate", "compare", "diff"]
 
@@ -196,7 +196,7 @@ def _run(args: list[str]) -> subprocess.CompletedProcess:
 
 def test_console_script_help():
     exe = shutil.which("rulecraft", path=os.path.dirname(sys.executable)) or shutil.which("rulecraft")
-    args = [exe, "--help"] if exe else [sys.executable, "-m", "rulecraft.tools.cli", "--help"]
+    args = [exe, "--help"] if exe else [sys.executable, "-m", "rulecraft.tools.cli.main", "--help"]
     done = _run(args)
     assert done.returncode == 0, done.stderr
     assert "validate" in done.stdout and "simulate" in done.stdout
@@ -205,7 +205,7 @@ def test_console_script_help():
 def test_help_imports_no_heavy_module():
     code = (
         "import sys, contextlib, io\n"
-        "import rulecraft.tools.cli as c\n"
+        "import rulecraft.tools.cli.main as c\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    rc = c.main(['--help'])\n"
         "print(rc, sorted(m for m in ('lark', 'yaml', 'jsonschema', 'graphviz') if m in sys.modules))\n"
@@ -217,7 +217,7 @@ def test_help_imports_no_heavy_module():
 
 def test_pipe_closed_early_prints_no_traceback():
     # `rulecraft list | head -0`: the reader is gone before anything is written
-    code = "import sys; from rulecraft.tools.cli import main; sys.exit(main(['list']))"
+    code = "import sys; from rulecraft.tools.cli.main import main; sys.exit(main(['list']))"
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()
     err = proc.stderr.read().decode()

@@ -10,12 +10,12 @@ import sys
 
 import pytest
 
-from rulecraft.tools import executors
-from rulecraft.tools.cli import main
+from rulecraft.tools.simulate.runs import executors
+from rulecraft.tools.cli.main import main
 
 
 def rulecraft(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", *args], capture_output=True, text=True,
                           timeout=600)
 
 

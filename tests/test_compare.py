@@ -7,10 +7,10 @@ import math
 
 import pytest
 
-from rulecraft.tools.cli import main
-from rulecraft.tools.compare import compare
-from rulecraft.tools.simulate import simulate
-from rulecraft.tools.stats import mean_interval, newcombe, t_quantile, welch, wilson
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.simulate.compare import compare
+from rulecraft.tools.simulate.runs import simulate
+from rulecraft.tools.simulate.stats import mean_interval, newcombe, t_quantile, welch, wilson
 
 
 def test_t_quantile_is_close_to_the_table():

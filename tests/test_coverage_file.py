@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from rulecraft.tools.coverage import MAX_COVERAGE_BYTES, CoverageError, read_coverage
+from rulecraft.tools.chart.coverage import MAX_COVERAGE_BYTES, CoverageError, read_coverage
 
 BAD = {
     "deep": '{"counts": ' + "[" * 100_000 + "]" * 100_000 + "}",
@@ -58,7 +58,7 @@ def test_the_command_exits_2_with_one_line(tmp_path, verb):
     path = tmp_path / "deep.json"
     path.write_text(BAD["deep"], encoding="utf-8")
     out = tmp_path / ("o.dot" if verb == "render" else "o.pdf")
-    args = [sys.executable, "-m", "rulecraft.tools.cli", verb, "pig", "-o", str(out), "--coverage", str(path)]
+    args = [sys.executable, "-m", "rulecraft.tools.cli.main", verb, "pig", "-o", str(out), "--coverage", str(path)]
     if verb == "render":
         args += ["--format", "dot"]
     r = subprocess.run(args, capture_output=True, text=True, timeout=60)

@@ -1,4 +1,4 @@
-"""`rulecraft diff A B` (tools/diff.py): the structural differences of two rulesets, as words or a flowchart.
+"""`rulecraft diff A B` (tools/diff/report.py): the structural differences of two rulesets, as words or a flowchart.
 
 tests/cases/diff/base.yaml is a small race game; variant.yaml extends it and changes a
 little of every section (parameters, options, cards, a zone, a table, steps, a trigger,
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.cli import main
-from rulecraft.tools.diff import diff_rulesets, to_dot, to_text
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.diff.report import diff_rulesets, to_dot, to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases" / "diff"

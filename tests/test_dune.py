@@ -169,7 +169,7 @@ def test_hand_counts_are_public_and_cards_private():
 
 
 def test_play_narrates_a_readable_auction(capsys):
-    from rulecraft.tools.cli import main
+    from rulecraft.tools.cli.main import main
 
     assert main(["play", RULESET, "--seed", "1"]) == 0
     out = capsys.readouterr().out

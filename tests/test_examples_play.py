@@ -22,7 +22,7 @@ from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.gamelog import replay
 from rulecraft.runtime.state_io import state_hash
-from rulecraft.tools.cli import main
+from rulecraft.tools.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "rulesets" / "examples"
 FILES = sorted(EXAMPLES.glob("*.yaml"))
@@ -102,7 +102,7 @@ def test_a_logged_game_replays_identically(path: Path, tmp_path: Path, capsys):
 def test_rulecraft_play_by_name(name: str):
     """The documented command line, as a user types it (the bundled name, not a path)."""
     exe = Path(sys.executable).with_name("rulecraft")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulecraft.tools.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "rulecraft.tools.cli.main"]
     done = subprocess.run(cmd + ["play", name, "--seed", "1"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1].startswith("Winner: "), done.stdout[-500:]

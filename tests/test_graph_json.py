@@ -11,18 +11,18 @@ import pytest
 
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.dotlabels import esc
-from rulecraft.tools.graphjson import graph_data
-from rulecraft.tools.overview import overview_dot, skeleton
-from rulecraft.tools.render import chart_sources
-from rulecraft.tools.sheetplan import plan_sheets
-from rulecraft.tools.simulate import simulate, write_coverage
+from rulecraft.tools.chart.dotlabels import esc
+from rulecraft.tools.chart.graphjson import graph_data
+from rulecraft.tools.chart.overview import overview_dot, skeleton
+from rulecraft.tools.chart.render import chart_sources
+from rulecraft.tools.chart.sheetplan import plan_sheets
+from rulecraft.tools.simulate.runs import simulate, write_coverage
 
 NAMES = [b.name for b in bundled_rulesets()]
 
 
 def _cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", *args], capture_output=True, text=True,
                           timeout=120)
 
 

@@ -10,7 +10,7 @@ from rulecraft.agents.greedy import GreedyAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.game import Game
-from rulecraft.tools.simulate import simulate
+from rulecraft.tools.simulate.runs import simulate
 
 
 def test_kinds():

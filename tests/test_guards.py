@@ -26,7 +26,7 @@ from rulecraft.runtime.game import Game
 CAPPED = textwrap.dedent("""
     import resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
-    from rulecraft.tools.cli import main
+    from rulecraft.tools.cli.main import main
     sys.exit(main(sys.argv[1:]))
 """)
 

@@ -72,7 +72,7 @@ def test_eof_in_a_played_game_exits_130_and_keeps_the_log(tmp_path):
     log = tmp_path / "g.log"
     # answer two questions, then end input
     proc = subprocess.run(
-        [sys.executable, "-m", "rulecraft.tools.cli", "play", "pig", "--agent", "human", "--agent", "first",
+        [sys.executable, "-m", "rulecraft.tools.cli.main", "play", "pig", "--agent", "human", "--agent", "first",
          "--seed", "3", "--log", str(log)],
         input=b"y\ny\n", capture_output=True, timeout=60)
     assert proc.returncode == 130, proc.stderr.decode()
@@ -80,7 +80,7 @@ def test_eof_in_a_played_game_exits_130_and_keeps_the_log(tmp_path):
     records = [json.loads(l) for l in log.read_text().splitlines()]
     assert records[0]["type"] == "header"
     assert sum(r["type"] == "decision" for r in records) >= 2
-    again = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", "replay", str(log), "--partial"],
+    again = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "replay", str(log), "--partial"],
                            capture_output=True, timeout=60)
     assert again.returncode == 0, again.stdout.decode()
 
@@ -101,7 +101,7 @@ def test_the_bot_in_docs_agents_plays(tmp_path, monkeypatch):
     import re
     from pathlib import Path
 
-    from rulecraft.tools.play import play
+    from rulecraft.tools.table.play import play
 
     text = (Path(__file__).parent.parent / "docs" / "agents.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "rulecraft.tools.cli"]
+CLI = [sys.executable, "-m", "rulecraft.tools.cli.main"]
 
 pty = pytest.importorskip("pty")
 

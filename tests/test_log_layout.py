@@ -13,7 +13,7 @@ from gamerecord import record_game
 from rulecraft.runtime.replay import replay
 from rulecraft.runtime.savegame import read_save, restore
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.cli import main
+from rulecraft.tools.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DML = ROOT / "rulesets" / "dml"

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-import rulecraft.tools.play as play_module
-from rulecraft.tools.play import play, replay_log
+import rulecraft.tools.table.play as play_module
+from rulecraft.tools.table.play import play, replay_log
 
 CASES = Path(__file__).resolve().parent / "cases"
 LOGS = sorted(p.name for p in (CASES / "logs").iterdir() if p.is_dir())

@@ -14,7 +14,7 @@ from rulecraft.loader import load_ruleset
 ROOT = Path(__file__).resolve().parents[1]
 DML = ROOT / "rulesets" / "dml"
 BUNDLED = sorted((ROOT / "rulesets").rglob("*.yaml"))
-SERVER = [sys.executable, "-c", "import sys; from rulecraft.tools.cli import main; sys.exit(main(['lsp']))"]
+SERVER = [sys.executable, "-c", "import sys; from rulecraft.tools.cli.main import main; sys.exit(main(['lsp']))"]
 
 
 @pytest.fixture(scope="module")
@@ -222,7 +222,7 @@ def test_schema_verb_writes_the_schema(tmp_path, capsys):
     import json
 
     from rulecraft.loader.schema import load_schema
-    from rulecraft.tools.cli import main
+    from rulecraft.tools.cli.main import main
 
     assert main(["schema", "-o", str(tmp_path / "s.json")]) == 0
     assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8")) == load_schema()

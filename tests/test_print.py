@@ -10,8 +10,8 @@ import pytest
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.dsl import ast as A
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.pdfmeasure import LEGIBLE_PT, measure_pdf
-from rulecraft.tools.sheets import build_sheets
+from rulecraft.tools.print.pdfmeasure import LEGIBLE_PT, measure_pdf
+from rulecraft.tools.print.sheets import build_sheets
 from rulecraft.tools.words.bookkeeping import hidden_step, players_graph
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")

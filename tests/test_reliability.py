@@ -19,8 +19,8 @@ from rulecraft.agents.human import HumanAgent, HumanQuit
 from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.gamelog import replay
 from rulecraft.runtime.savegame import read_save
-from rulecraft.tools.cli import main
-from rulecraft.tools.play import play
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.table.play import play
 
 STOP_AFTER = """\
 from rulecraft.agents import AgentError

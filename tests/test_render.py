@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.cli import main
-from rulecraft.tools.coverage import Coverage
-from rulecraft.tools.dotlabels import wrap_code
-from rulecraft.tools.flowchart import ChartOptions, chart_dot
-from rulecraft.tools.legend import legend_dot
-from rulecraft.tools.render import chart_sources
-from rulecraft.tools.sheetplan import plan_sheets, step_numbers
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.chart.coverage import Coverage
+from rulecraft.tools.chart.dotlabels import wrap_code
+from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+from rulecraft.tools.chart.legend import legend_dot
+from rulecraft.tools.chart.render import chart_sources
+from rulecraft.tools.chart.sheetplan import plan_sheets, step_numbers
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("RULECRAFT_REGEN_GOLDEN") == "1"
@@ -169,7 +169,7 @@ def test_render_a_broken_ruleset_prints_diagnostics(tmp_path, capsys):
 
 
 def test_missing_graphviz_is_reported_not_raised(tmp_path, capsys, monkeypatch):
-    import rulecraft.tools.dotrun as dotrun
+    import rulecraft.tools.chart.dotrun as dotrun
 
     monkeypatch.setattr(dotrun.shutil, "which", lambda name: None)
     assert main(["render", "pig", "--sequence", "turn", "--format", "svg", "-o", str(tmp_path / "x.svg")]) == 1
@@ -185,7 +185,7 @@ def test_a_chart_in_two_parts_draws_each_step_once_and_joins_them(name, sid):
     loaded = load_ruleset(name)
     rs, g = loaded.ruleset, loaded.graph
     n = len(rs.sequences[sid].steps)
-    from rulecraft.tools.dotlabels import safe_id
+    from rulecraft.tools.chart.dotlabels import safe_id
 
     steps = {safe_id(nid): nid for nid in g.sequences[sid]}
     # the steps a chart draws: a node's id, or a row's id in a box of several steps

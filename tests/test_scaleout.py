@@ -1,7 +1,7 @@
 """Aggregating in the workers changes no figure: rows, JSON, CSV and report are those the list of results gives.
 
 The reference is the pre-aggregation computation: `metrics.all_rows` over the list of every
-game's result (still in tools/metrics.py) and the JSON summary as it was computed from that
+game's result (still in tools/simulate/metrics.py) and the JSON summary as it was computed from that
 list (`reference_json` below, the former `Summary.to_json`).
 """
 
@@ -14,10 +14,10 @@ from collections import Counter
 import numpy
 import pytest
 
-from rulecraft.tools import simulate as sim
-from rulecraft.tools.aggregate import Samples, Spool, Tally, stats
-from rulecraft.tools.metrics import all_rows, row_text
-from rulecraft.tools.stats import median
+from rulecraft.tools.simulate import runs as sim
+from rulecraft.tools.simulate.aggregate import Samples, Spool, Tally, stats
+from rulecraft.tools.simulate.metrics import all_rows, row_text
+from rulecraft.tools.simulate.stats import median
 
 
 def _stats(values):
@@ -190,7 +190,7 @@ def test_the_cli_keeps_no_results_without_a_file_that_lists_them(monkeypatch, ca
         return real(*args, **kw)
 
     monkeypatch.setattr(sim, "simulate", spy)
-    from rulecraft.tools.cli import main
+    from rulecraft.tools.cli.main import main
 
     assert main(["simulate", "pig", "--games", "4", "--workers", "1"]) == 0
     assert seen["keep"] == "none"

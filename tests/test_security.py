@@ -52,7 +52,7 @@ GENERATED_CODE = {"interpreter/dsl/codegen.py": {"compile", "exec"}, "interprete
 # importing a module by name happens in two places, both fed from the command line only
 IMPORT_BY_NAME = {
     "interpreter/agents/base.py": "--agent python:MODULE:CLASS, a bot the user names on the command line",
-    "tools/cli.py": "a verb's module, from the fixed table of verbs",
+    "tools/cli/main.py": "a verb's module, from the fixed table of verbs",
 }
 
 
@@ -402,7 +402,7 @@ def test_a_record_that_would_contain_itself_is_refused():
 def test_the_cli_reports_a_runaway_ruleset_without_a_traceback(tmp_path):
     path = tmp_path / "runaway.yaml"
     path.write_text(LIMITS["function-chain-depth"][0], encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", "play", str(path), "--quiet"],
+    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", str(path), "--quiet"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "error[R001]" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr

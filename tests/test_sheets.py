@@ -11,11 +11,11 @@ import pytest
 from pypdf import PdfReader
 
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.cli import main
-from rulecraft.tools.sheetplan import plan_sheets, reading_order
-from rulecraft.tools.sheetlayout import MIN_SCALE
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.chart.sheetplan import plan_sheets, reading_order
+from rulecraft.tools.print.sheetlayout import MIN_SCALE
 from rulecraft.tools.words.bookkeeping import players_graph
-from rulecraft.tools.sheets import PAPER, arrange, build_sheets
+from rulecraft.tools.print.sheets import PAPER, arrange, build_sheets
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 

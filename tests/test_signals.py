@@ -65,7 +65,7 @@ def wait_until(check, seconds: float = WAIT) -> bool:
 
 
 def start(*args: str) -> tuple[subprocess.Popen, list[int]]:
-    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers: list[int] = []
 

@@ -2,8 +2,8 @@
 
 import json
 
-from rulecraft.tools.cli import main
-from rulecraft.tools.simulate import simulate, wilson
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.simulate.runs import simulate, wilson
 
 
 def test_results_do_not_depend_on_workers():

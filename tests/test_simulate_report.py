@@ -6,8 +6,8 @@ import csv
 import json
 from concurrent.futures import ThreadPoolExecutor
 
-from rulecraft.tools.cli import main
-from rulecraft.tools.simulate import report, simulate
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.simulate.runs import report, simulate
 
 
 def test_metrics_do_not_depend_on_workers_or_executor():

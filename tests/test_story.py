@@ -20,7 +20,7 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.state_io import to_json
-from rulecraft.tools.simulate import simulate
+from rulecraft.tools.simulate.runs import simulate
 
 BUNDLED = ["dml", "dml-classic", "dml-2016", "dml-mayhem", "dml-smackdown", "dune-bidding",
            "pig", "sealed-auction", "stack-duel"]

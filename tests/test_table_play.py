@@ -16,7 +16,7 @@ SECRETS = Path(__file__).parent / "cases" / "constructs" / "secrets" / "ruleset.
 
 
 def play(args: list[str], answers: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli", "play", *args], input=answers.encode(),
+    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args], input=answers.encode(),
                           capture_output=True, timeout=120, cwd=cwd)
 
 

@@ -15,7 +15,7 @@ ESC = "\x1b["
 
 def spawn(args: list[str], cwd) -> "pexpect.spawn":
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
-    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli", "play", *args], cwd=str(cwd), env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli.main", "play", *args], cwd=str(cwd), env=env,
                           encoding="utf-8", dimensions=(50, 120), timeout=60)
     return child
 

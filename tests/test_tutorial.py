@@ -5,7 +5,7 @@ from pathlib import Path
 
 from rulecraft.diagnostics import render_text
 from rulecraft.loader import load_ruleset
-from rulecraft.tools.simulate import simulate
+from rulecraft.tools.simulate.runs import simulate
 
 DOC = Path(__file__).parent.parent / "docs" / "tutorial.md"
 

@@ -28,7 +28,7 @@ from rulecraft.diagnostics import render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.scenario import check, run_scenario
-from rulecraft.tools.cli import main
+from rulecraft.tools.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft.files import InputError, OutputError, open_stream, read_regular, replace_file, write_output
-from rulecraft.tools.cli import main
+from rulecraft.tools.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PIG = str(ROOT / "rulesets" / "examples" / "pig.yaml")
@@ -292,7 +292,7 @@ def test_play_log_to_standard_output(capsys):
 
 
 def test_play_into_a_closed_pipe_ends_quietly():
-    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli", "play", "pig", "--seed", "3"],
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", "play", "pig", "--seed", "3"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     assert proc.stdout.readline().startswith(b"Pig:")
     proc.stdout.close()  # like `| head -1`

@@ -30,7 +30,7 @@ def read_coverage_for(verb: str, path: Optional[str], loaded):
     """(coverage or None, exit code or None); warns on stderr when the file is for another ruleset."""
     if not path:
         return None, None
-    from .coverage import CoverageError, mismatch, read_coverage
+    from rulecraft.tools.chart.coverage import CoverageError, mismatch, read_coverage
 
     try:
         cov = read_coverage(path)

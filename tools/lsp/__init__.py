@@ -17,7 +17,7 @@ def run(args) -> int:
     import os
     import sys
 
-    from .server import make_server
+    from rulecraft.tools.lsp.server import make_server
 
     handler = logging.StreamHandler(sys.stderr)
     if not os.environ.get("RULECRAFT_DEBUG"):

@@ -9,8 +9,8 @@ from lsprotocol import types as T
 
 from rulecraft.loader.schema import load_schema, step_forms
 
-from .documents import Document
-from .names import BUILTIN_EVENTS, attributes, builtins, defined_names
+from rulecraft.tools.lsp.documents import Document
+from rulecraft.tools.lsp.names import BUILTIN_EVENTS, attributes, builtins, defined_names
 
 STEP_LISTS = {"steps", "then", "else", "do"}  # keys whose value is a list of steps
 NOT_RULES = {"id", "label", "source", "note", "title", "doc", "kind", "call", "run", "event", "on", "ruleset",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types as T
 
-from .documents import Document, location, same_file, to_range
-from .names import builtins, defined_names
+from rulecraft.tools.lsp.documents import Document, location, same_file, to_range
+from rulecraft.tools.lsp.names import builtins, defined_names
 
 
 def hover(doc: Document, pos: T.Position) -> T.Hover | None:

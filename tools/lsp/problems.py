@@ -8,7 +8,7 @@ from lsprotocol import types as T
 
 from rulecraft.diagnostics import Diagnostic, Severity
 
-from .documents import WORD, Document, same_file, to_range
+from rulecraft.tools.lsp.documents import WORD, Document, same_file, to_range
 
 SEVERITY = {Severity.ERROR: T.DiagnosticSeverity.Error, Severity.WARNING: T.DiagnosticSeverity.Warning,
             Severity.NOTE: T.DiagnosticSeverity.Information}

@@ -8,17 +8,17 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from .completion import complete
-from .documents import Store, looks_like_ruleset
-from .navigation import definition, hover, outline
-from .problems import lsp_diagnostics, quick_fixes
+from rulecraft.tools.lsp.completion import complete
+from rulecraft.tools.lsp.documents import Store, looks_like_ruleset
+from rulecraft.tools.lsp.navigation import definition, hover, outline
+from rulecraft.tools.lsp.problems import lsp_diagnostics, quick_fixes
 
 
 SETTLE = 0.02  # seconds a change waits for a newer one before it is checked
 
 
 def make_server() -> LanguageServer:
-    from rulecraft.tools.cli import _version
+    from rulecraft.tools.cli.main import _version
 
     server = LanguageServer("rulecraft", _version())
     store = Store()

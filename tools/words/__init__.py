@@ -20,7 +20,9 @@ Names read as the game says them: zones, tables, sequences, functions and variab
 
 from __future__ import annotations
 
-from .core import Words, fallback, phrase
-from . import expressions, statements, steps  # noqa: F401  (they fill the phrase tables)
+from rulecraft.tools.words.core import Words, fallback, phrase
+from rulecraft.tools.words import expressions
+from rulecraft.tools.words import statements
+from rulecraft.tools.words import steps  # noqa: F401  (they fill the phrase tables)
 
 __all__ = ["Words", "phrase", "fallback"]

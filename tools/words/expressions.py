@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulecraft.dsl import ast as A
 
-from .core import _UNKNOWN, Words, article, humanize, join_and, phrase
+from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
 
 
 @phrase(A.Num)

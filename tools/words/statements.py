@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulecraft.dsl import ast as A
 
-from .core import Words, humanize, phrase
+from rulecraft.tools.words.core import Words, humanize, phrase
 
 
 def _to(w: Words, dest, place: str) -> str:

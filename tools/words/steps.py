@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from rulecraft.model import ruleset as M
 
-from .core import Words, capital, humanize, join_and, phrase
+from rulecraft.tools.words.core import Words, capital, humanize, join_and, phrase
 
 
 @phrase(M.ActionStep)
 def _action(w: Words, s: M.ActionStep) -> str:
-    from .bookkeeping import is_bookkeeping
+    from rulecraft.tools.words.bookkeeping import is_bookkeeping
 
     stmts = [st for st in s.stmts if w.detail == "full" or not is_bookkeeping(w.rs, st)] or list(s.stmts)
     return "; ".join(w.node(st.ast) for st in stmts)

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from .loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
-from .sheetplan import calls_of, designer_label
-from .words import Words
-from .words.bookkeeping import hidden_step
-from .words.core import capital, humanize
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
+from rulecraft.tools.chart.sheetplan import calls_of, designer_label
+from rulecraft.tools.words import Words
+from rulecraft.tools.words.bookkeeping import hidden_step
+from rulecraft.tools.words.core import capital, humanize
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
 MAX_PAGES = 2
@@ -179,7 +179,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
 def aid_html(view: AidView, compact: int = 0) -> str:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    env = Environment(loader=PackageLoader("rulecraft.tools", "templates"), autoescape=select_autoescape(["j2"]))
+    env = Environment(loader=PackageLoader("rulecraft.tools.print", "templates"), autoescape=select_autoescape(["j2"]))
     return env.get_template("aid.html.j2").render(v=view, compact=compact)
 
 
@@ -189,7 +189,7 @@ def build_aid(rs: M.Ruleset, paper: str = "a4") -> tuple[bytes, int]:
 
     from pypdf import PdfReader
 
-    from .htmlpdf import html_to_pdf
+    from rulecraft.tools.print.htmlpdf import html_to_pdf
 
     view = aid_view(rs, paper)
     for compact in range(3):
@@ -201,13 +201,13 @@ def build_aid(rs: M.Ruleset, paper: str = "a4") -> tuple[bytes, int]:
 
 
 def run(args) -> int:
-    from .htmlpdf import PrintError, find_chromium
+    from rulecraft.tools.print.htmlpdf import PrintError, find_chromium
 
     verb = "aid"
     if not str(args.output).lower().endswith(".pdf") and args.output != "-":
         return fail(verb, f"the aid is a PDF: name the output FILE.pdf, not {args.output}", EXIT_USAGE)
     if find_chromium() is None:
-        from .htmlpdf import HINT
+        from rulecraft.tools.print.htmlpdf import HINT
 
         return fail(verb, HINT, EXIT_USAGE)
     loaded = load_for(verb, args.ruleset)

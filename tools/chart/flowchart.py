@@ -12,11 +12,11 @@ from typing import Callable, Mapping, Optional
 
 from rulecraft.model import ruleset as M
 
-from .coverage import Coverage
-from .dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
-from .legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
-from .sheetplan import designer_label, step_numbers, trigger_sources
-from .words import Words
+from rulecraft.tools.chart.coverage import Coverage
+from rulecraft.tools.chart.dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
+from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
+from rulecraft.tools.chart.sheetplan import designer_label, step_numbers, trigger_sources
+from rulecraft.tools.words import Words
 
 # Above this many steps, edges from a step to a trigger it may fire would be spaghetti:
 # the trigger box lists the steps instead.

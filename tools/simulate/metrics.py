@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .stats import mean_interval, median, wilson
+from rulecraft.tools.simulate.stats import mean_interval, median, wilson
 
 
 @dataclass

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import html
 import os
-from .metrics import Row, fmt
-from .simulate import Summary
-from .stats import median
+from rulecraft.tools.simulate.metrics import Row, fmt
+from rulecraft.tools.simulate.runs import Summary
+from rulecraft.tools.simulate.stats import median
 
 _BLUE = "#3465a4"
 _GREY = "#888a85"

@@ -60,7 +60,7 @@ def measure_pdf(data: bytes) -> PrintMeasure:
 
 
 def main(argv=None) -> int:
-    """python -m rulecraft.tools.pdfmeasure FILE.pdf...: print each file's measures."""
+    """python -m rulecraft.tools.print.pdfmeasure FILE.pdf...: print each file's measures."""
     import sys
 
     for path in (argv if argv is not None else sys.argv[1:]):

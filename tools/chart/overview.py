@@ -10,8 +10,8 @@ sit between two of these are looked through, so the skeleton stays whole.
 
 from __future__ import annotations
 
-from .dotlabels import attrs, esc, quote, text_lines
-from .legend import FONT
+from rulecraft.tools.chart.dotlabels import attrs, esc, quote, text_lines
+from rulecraft.tools.chart.legend import FONT
 
 SKELETON_KINDS = ("game", "stage", "setup", "round", "phase", "turn", "auction")
 

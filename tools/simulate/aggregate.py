@@ -211,7 +211,7 @@ class Tally:
     # ------------------------------------------------------------------ rows, as metrics.all_rows gives them
 
     def all_rows(self, players: int, defs: dict) -> list:
-        from .metrics import rate_row
+        from rulecraft.tools.simulate.metrics import rate_row
 
         n = self.done
         game = [rate_row("", seat, f"win rate, seat {seat + 1}", self.wins.get(seat, 0), n) for seat in range(players)]
@@ -223,7 +223,7 @@ class Tally:
         return out
 
     def metric_rows(self, name: str, kind: str) -> list:
-        from .metrics import Row, key_text, rate_row, shape, sorted_keys
+        from rulecraft.tools.simulate.metrics import Row, key_text, rate_row, shape, sorted_keys
 
         mt = self.metrics.get(name) or MetricTally()
         absent = self.done - mt.games  # finished games without an entry: no tallies, sum 0
@@ -286,7 +286,7 @@ def _total(exacts) -> Any:
 
 def samples_row(metric: str, key: Any, label: str, hist: Counter):
     """`metrics.sample_row` for samples given as a histogram."""
-    from .metrics import Row
+    from rulecraft.tools.simulate.metrics import Row
 
     values = Samples(hist)
     return Row(metric, key, label, "mean", len(values), values.total(1), values.total(2), values)

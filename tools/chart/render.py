@@ -15,7 +15,7 @@ import difflib
 import os
 import sys
 
-from .loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, read_coverage_for, write_bytes
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, read_coverage_for, write_bytes
 
 PNG_DPI = "144"
 
@@ -31,7 +31,7 @@ def sequence_file(out: str, sid: str, start: str) -> str:
 def chart_sources(rs, graph, plan, coverage=None, link=None, only=None) -> dict[str, str]:
     """The DOT of each sequence's chart as `render` draws it (with its legend, no sheet numbers), in reading
     order."""
-    from .flowchart import ChartOptions, chart_dot
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
 
     out = {}
     for sid in ([only] if only else plan.order):
@@ -45,8 +45,8 @@ def _text_out(verb: str, out: str, text: str):
 
 
 def run(args) -> int:
-    from .dotrun import DotError, run_dot, run_many
-    from .sheetplan import plan_sheets
+    from rulecraft.tools.chart.dotrun import DotError, run_dot, run_many
+    from rulecraft.tools.chart.sheetplan import plan_sheets
 
     verb = "render"
     loaded = load_for(verb, args.ruleset)
@@ -55,7 +55,7 @@ def run(args) -> int:
     rs, graph = loaded.ruleset, loaded.graph
     # charts: the boxes and numbers of the sheets (no bookkeeping); the graph as data keeps every node that runs
     if getattr(args, "detail", "players") != "full" and args.format != "json":
-        from .words.bookkeeping import players_graph
+        from rulecraft.tools.words.bookkeeping import players_graph
 
         graph = players_graph(rs, graph)
     cov, code = read_coverage_for(verb, getattr(args, "coverage", None), loaded)
@@ -67,11 +67,11 @@ def run(args) -> int:
         if args.sequence or fmt == "json" or cov is not None:
             return fail(verb, "--overview draws the whole game as one chart: give it without --sequence, --coverage "
                               "or --format json", EXIT_USAGE)
-        from .overview import overview_dot
+        from rulecraft.tools.chart.overview import overview_dot
 
         charts = [(out, overview_dot(rs, graph))]
     elif fmt == "json":
-        from .graphjson import graph_json
+        from rulecraft.tools.chart.graphjson import graph_json
 
         if args.sequence and args.sequence not in rs.sequences:
             return _unknown(verb, rs, args.sequence)

@@ -13,9 +13,9 @@ import json
 import sys
 from typing import Any, Optional
 
-from .metrics import Row, fmt
-from .simulate import Summary, progress_printer, simulate
-from .stats import newcombe, welch
+from rulecraft.tools.simulate.metrics import Row, fmt
+from rulecraft.tools.simulate.runs import Summary, progress_printer, simulate
+from rulecraft.tools.simulate.stats import newcombe, welch
 
 
 _MAX_ROWS = 16  # rows per metric in the text table (rows beyond, unless marked, are left to --json)
@@ -104,7 +104,7 @@ def run(args) -> int:
     from rulecraft.diagnostics import render_text
     from rulecraft.loader import load_ruleset
 
-    from .play import parse_sets
+    from rulecraft.tools.table.play import parse_sets
 
     try:
         overrides = parse_sets(args.set)
@@ -140,7 +140,7 @@ def run(args) -> int:
     if problem:  # said before the games are played
         print(f"rulecraft compare: {problem}", file=sys.stderr)
         return 1
-    from .executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
+    from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     a = None
     try:
@@ -158,7 +158,7 @@ def run(args) -> int:
         data = {"a": {"ruleset": args.ruleset_a, "agents": a.agents, "seconds": round(a.seconds, 3), "errors": a.errors},
                 "b": {"ruleset": args.ruleset_b, "agents": b.agents, "seconds": round(b.seconds, 3), "errors": b.errors},
                 "games": args.games, "seed": args.seed, "players": players, "rows": entries}
-        from .loading import write_text
+        from rulecraft.tools.loading import write_text
 
         code = write_text("compare", args.json, json.dumps(data, indent=1) + "\n")
         if code is not None:

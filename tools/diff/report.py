@@ -21,9 +21,9 @@ import sys
 
 from rulecraft.model import ruleset as M
 
-from .diffdot import to_dot
-from .diffsteps import match_steps, sequence_changes, step_fields, step_summary
-from .diffvalues import SECTIONS, Change, Diff, SequenceChanges, after_sequences, section_changes, show
+from rulecraft.tools.diff.chart import to_dot
+from rulecraft.tools.diff.steps import match_steps, sequence_changes, step_fields, step_summary
+from rulecraft.tools.diff.values import SECTIONS, Change, Diff, SequenceChanges, after_sequences, section_changes, show
 
 __all__ = ["Change", "Diff", "SECTIONS", "SequenceChanges", "diff_rulesets", "match_steps", "run", "show",
            "step_fields", "step_summary", "to_dot", "to_json", "to_text"]
@@ -155,6 +155,6 @@ def run(args) -> int:
 
 def _write(path: str, data: bytes) -> int:
     """Through the one writer: `-` is standard output (DOT and SVG are text)."""
-    from .loading import write_text
+    from rulecraft.tools.loading import write_text
 
     return write_text("diff", path, data.decode("utf-8")) or 0

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .pdfcompose import Piece
-from .pdfmeasure import LEGIBLE_PT
+from rulecraft.tools.print.pdfcompose import Piece
+from rulecraft.tools.print.pdfmeasure import LEGIBLE_PT
 
 MARGIN = 28.0
 HEADER = 52.0  # the band above the chart
@@ -185,9 +185,9 @@ def orient(portrait: tuple[float, float], sizes: list[tuple[float, float]]):
 def layout_pages(rs, graph, plan, portrait, coverage, chart_of, shrunk, halves, detail) -> list:
     """Every sheet's pages (PagePlans): its charts together at the largest scale, or, where that prints
     text below the legible size, each chart at its natural layout on as many pages as it needs."""
-    from .dotrun import run_dot_layout, run_many
-    from .flowchart import ChartOptions, chart_dot
-    from .pdfcompose import read_page
+    from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+    from rulecraft.tools.print.pdfcompose import read_page
 
     out, small = [], []
     for sheet in plan.sheets:

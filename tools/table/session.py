@@ -18,7 +18,7 @@ from rulecraft.runtime.game import Game
 from rulecraft.runtime.gamelog import decision_record
 from rulecraft.runtime.story import Line
 
-from .table import COMMANDS, _t, render_plain, render_rich, say_value, seat_view
+from rulecraft.tools.table.view import COMMANDS, _t, render_plain, render_rich, say_value, seat_view
 
 CLEAR = "\033[2J\033[H"
 
@@ -116,7 +116,7 @@ class Table:
         step = step_asking(game.rs, d.node)
         lines = []
         if step is not None:
-            from .words import Words
+            from rulecraft.tools.words import Words
 
             words = Words(game.rs, detail="players").step(step, own_label=False)
             if step.label and step.label != words:

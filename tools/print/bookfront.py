@@ -6,10 +6,10 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from .aid import flow_lines, win_lines
-from .dotlabels import safe_id
-from .words import Words
-from .words.core import capital
+from rulecraft.tools.print.aid import flow_lines, win_lines
+from rulecraft.tools.chart.dotlabels import safe_id
+from rulecraft.tools.words import Words
+from rulecraft.tools.words.core import capital
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody",

@@ -2,9 +2,9 @@
 
 Game i is played with seed `seed + i`, so the results for a seed are the same whatever
 the number of worker processes. Each worker loads the ruleset once and plays chunks of
-games; a chunk comes back as one partial aggregate (tools/aggregate.py), merged in seed order,
+games; a chunk comes back as one partial aggregate (tools/simulate/aggregate.py), merged in seed order,
 so the parent's memory does not grow with the number of games. Where chunks run and how a run
-is stopped: tools/executors.py.
+is stopped: tools/simulate/executors.py.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from .aggregate import Spool, Tally, stats
-from .executors import Interrupted, Stopped, interrupted_signum, kill_pool, local_pool, run_ordered
-from .stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
+from rulecraft.tools.simulate.aggregate import Spool, Tally, stats
+from rulecraft.tools.simulate.executors import Interrupted, Stopped, interrupted_signum, kill_pool, local_pool, run_ordered
+from rulecraft.tools.simulate.stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
 
 # ----------------------------------------------------------------------------- one worker
 
@@ -112,7 +112,7 @@ class Summary:
     metric_defs: dict = field(default_factory=dict)  # metric id -> {kind, doc, role}
     agents: list = field(default_factory=list)
     never_reached: Optional[list] = None  # graph nodes no game reached (when coverage was on)
-    tally: Tally = field(default_factory=Tally)  # what the reports are made of (tools/aggregate.py)
+    tally: Tally = field(default_factory=Tally)  # what the reports are made of (tools/simulate/aggregate.py)
     kept: str = "memory"  # what `results` holds: every game ('memory', 'disk') or nothing ('none')
 
     def __post_init__(self) -> None:
@@ -188,7 +188,7 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
              agents: Sequence[str] = (), overrides: Optional[dict] = None, check: bool = False, coverage: bool = False,
              max_steps: int = 5_000_000, progress: Optional[Callable[[int, int], None]] = None,
              executor: Optional[Executor] = None, keep: str = "memory", keep_coverage: bool = True) -> Summary:
-    """Play `games` games (seeds seed..seed+games-1) and aggregate them (see tools/executors.py for `executor`).
+    """Play `games` games (seeds seed..seed+games-1) and aggregate them (see tools/simulate/executors.py for `executor`).
 
     `keep` says what becomes of every game's result besides the aggregates: 'memory' (a list in
     `summary.results`), 'disk' (a `Spool` in a temporary file: memory stays bounded) or 'none';
@@ -270,8 +270,8 @@ def progress_printer(stream=None) -> Optional[Callable[[int, int], None]]:
 
 def report(summary: Summary) -> str:
     """The text report: win rates, game length, victory types, the ruleset's metrics, coverage."""
-    from .metrics import row_text
-    from .stats import median
+    from rulecraft.tools.simulate.metrics import row_text
+    from rulecraft.tools.simulate.stats import median
 
     data = summary.to_json()
     agents = summary.agents or ["random"]
@@ -335,7 +335,7 @@ def unreached(summary: Summary, graph) -> list[str]:
 
 def write_csv(summary: Summary, path: str) -> None:
     """One row per game: seed, winners, scores, length, error, and each metric (its total and, per key, its sum)."""
-    from .metrics import key_text, sorted_keys
+    from rulecraft.tools.simulate.metrics import key_text, sorted_keys
 
     keys: dict[str, list] = {}
     for r in summary.results:

@@ -20,7 +20,7 @@ from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 
 from rulecraft.model.ruleset import ViewDef
 
-from .tableplay import Table, rebuild
+from rulecraft.tools.table.session import Table, rebuild
 
 # agents a resumed game may take from the save file itself: none of them reads a file or imports code
 RESUMABLE_KINDS = ("random", "first", "human")

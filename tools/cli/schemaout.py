@@ -18,7 +18,7 @@ def run(args) -> int:
     if out == "-":
         sys.stdout.write(text())
         return 0
-    from .loading import write_bytes
+    from rulecraft.tools.loading import write_bytes
 
     failed = write_bytes("schema", out, text().encode("utf-8"))
     return failed if failed is not None else 0

@@ -10,7 +10,7 @@ import html
 import json
 import re
 
-from .sheetplan import plan_sheets
+from rulecraft.tools.chart.sheetplan import plan_sheets
 
 FORMAT = "rulecraft-graph"
 VERSION = 1
@@ -24,7 +24,7 @@ def _plain(row: str) -> str:
 def graph_data(rs, graph, only: str | None = None) -> dict:
     """The graph as a JSON-ready dict: {format, version, ruleset, title, start, sequences, nodes, edges}
     (`only`: one sequence's nodes and the edges that leave them)."""
-    from .flowchart import ChartOptions, _Chart
+    from rulecraft.tools.chart.flowchart import ChartOptions, _Chart
 
     plan = plan_sheets(rs, graph)
     order = list(plan.order) + [sid for sid in rs.sequences if sid not in plan.order]

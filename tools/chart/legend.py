@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .dotlabels import attrs, esc, quote, safe_id
+from rulecraft.tools.chart.dotlabels import attrs, esc, quote, safe_id
 
 FONT = "Helvetica,Arial,sans-serif"  # Liberation Sans (Arial metrics) in PDF; the reader's sans in SVG
 CODE_FONT = "Courier New,Courier,monospace"

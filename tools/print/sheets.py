@@ -12,13 +12,13 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from .dotlabels import esc, text_lines
-from .flowchart import ChartOptions, chart_dot, part_of_nodes
-from .legend import FONT, legend_dot
-from .loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
-from .sheetlayout import FOOTER, HEADER, MARGIN, MAX_SCALE, arrange, layout_pages, orient as _orient  # noqa: F401
-from .sheetplan import SheetPlan, callers_of, plan_sheets
-from .words import Words
+from rulecraft.tools.chart.dotlabels import esc, text_lines
+from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot, part_of_nodes
+from rulecraft.tools.chart.legend import FONT, legend_dot
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
+from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MAX_SCALE, arrange, layout_pages, orient as _orient  # noqa: F401
+from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, plan_sheets
+from rulecraft.tools.words import Words
 
 PAPER = {"a4": (595.0, 842.0), "letter": (612.0, 792.0)}  # points, portrait
 
@@ -87,7 +87,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
 
 def _wrap(text: str, width: float, size: float, lines: int) -> list[str]:
     """Words into at most `lines` lines that fit `width` points in Helvetica at `size`; '…' if cut."""
-    from .pdfcompose import text_width
+    from rulecraft.tools.print.pdfcompose import text_width
 
     out: list[str] = []
     for word in text.split():
@@ -105,7 +105,7 @@ def _wrap(text: str, width: float, size: float, lines: int) -> list[str]:
 
 def heading_texts(title: str, sub: str, size: tuple[float, float]) -> list[tuple]:
     """A sheet's heading as plain text lines: its number and title, then where it comes from."""
-    from .pdfcompose import text_width
+    from rulecraft.tools.print.pdfcompose import text_width
 
     inner = size[0] - 2 * MARGIN
     big = 17 if text_width(title, 17, bold=True) <= inner else 13
@@ -118,7 +118,7 @@ def heading_texts(title: str, sub: str, size: tuple[float, float]) -> list[tuple
 
 
 def footer_text(text: str, size: tuple[float, float]) -> tuple:
-    from .pdfcompose import text_width
+    from rulecraft.tools.print.pdfcompose import text_width
 
     return ((size[0] - text_width(text, 8)) / 2, MARGIN, 8, text, False, 0)
 
@@ -146,8 +146,8 @@ RETRY_BELOW = 0.62  # a chart alone on its sheet printed smaller than this is dr
 
 def _second_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, detail) -> None:
     """Charts that came out small: wrap their text narrower (too wide) or wider (too tall), keep the better."""
-    from .dotrun import run_dot_layout, run_many
-    from .pdfcompose import read_page
+    from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
+    from rulecraft.tools.print.pdfcompose import read_page
 
     retry = []
     for sheet in plan.sheets:
@@ -190,8 +190,8 @@ def _halves(rs, graph, sid: str) -> Optional[int]:
 def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, detail) -> dict:
     """Charts alone on their sheet that are still small: sequence id -> its two halves [(piece, shrink), ...],
     for those whose halves print clearly larger on a page each."""
-    from .dotrun import run_dot_layout, run_many
-    from .pdfcompose import read_page
+    from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
+    from rulecraft.tools.print.pdfcompose import read_page
 
     tries = []
     for sheet in plan.sheets:
@@ -222,9 +222,9 @@ def _split_look(rs, graph, plan, portrait, fit, coverage, chart_of, shrunk, deta
 def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[SheetPlan] = None,
                  detail: str = "players") -> SheetsResult:
     """The whole sheets PDF, as bytes: every piece drawn by Graphviz at once, then placed on the pages."""
-    from .dotrun import run_dot_layout, run_many
-    from .pdfcompose import Composer, read_page
-    from .words.bookkeeping import players_graph
+    from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
+    from rulecraft.tools.print.pdfcompose import Composer, read_page
+    from rulecraft.tools.words.bookkeeping import players_graph
 
     if detail != "full":
         graph = players_graph(rs, graph)
@@ -291,7 +291,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
 
 
 def run(args) -> int:
-    from .dotrun import DotError
+    from rulecraft.tools.chart.dotrun import DotError
 
     verb = "sheets"
     loaded = load_for(verb, args.ruleset)
@@ -308,7 +308,7 @@ def run(args) -> int:
     code = write_bytes(verb, args.output, result.pdf)
     if code is not None:
         return code
-    from .pdfmeasure import LEGIBLE_PT, measure_pdf
+    from rulecraft.tools.print.pdfmeasure import LEGIBLE_PT, measure_pdf
 
     m = measure_pdf(result.pdf)
     if m.smallest_pt < LEGIBLE_PT - 0.05:

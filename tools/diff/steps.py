@@ -22,8 +22,8 @@ from typing import Optional
 
 from rulecraft.model import ruleset as M
 
-from .diffvalues import Change, Diff, SequenceChanges, _ast_form, _fields_diff, _plain, show
-from .sheetplan import step_numbers
+from rulecraft.tools.diff.values import Change, Diff, SequenceChanges, _ast_form, _fields_diff, _plain, show
+from rulecraft.tools.chart.sheetplan import step_numbers
 
 FORM_WORDS = {
     M.ActionStep: "do", M.CallStep: "call", M.IfStep: "if", M.LoopStep: "loop", M.ForEachStep: "for each",
@@ -258,7 +258,7 @@ def sequence_changes(a: M.Ruleset, b: M.Ruleset, diff: Diff) -> list[Change]:
 def sheet_numbers(rs: M.Ruleset, seq: M.SequenceDef) -> dict[str, str]:
     """The steps' numbers as the players' sheets print them (bookkeeping steps are not on the sheets and take no
     number; such a step is named by its number in the full view, `--detail full`)."""
-    from .words.bookkeeping import hidden_step
+    from rulecraft.tools.words.bookkeeping import hidden_step
 
     full = step_numbers(seq)
     shown = step_numbers(seq, lambda s: hidden_step(rs, s))

@@ -16,9 +16,9 @@ from typing import Any, Optional
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from .dotlabels import safe_id
-from .loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
-from .sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
+from rulecraft.tools.chart.dotlabels import safe_id
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
+from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
 
 VISIBILITY = {
     "hidden": "hidden from everyone",
@@ -129,7 +129,7 @@ _GROUPS = {"then": "", "else": "otherwise", "do": "", "on_play": "as each card i
 
 
 def _in_words(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan, w) -> StepView:
-    from .words.bookkeeping import hidden_step
+    from rulecraft.tools.words.bookkeeping import hidden_step
 
     prose = designer_label(step) or w.step(step, own_label=False)
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, prose, "")
@@ -199,7 +199,7 @@ def _per(z: M.ZoneDef) -> str:
 def _value(v: Any) -> str:
     if hasattr(v, "text"):
         return v.text
-    from .words.core import value_words
+    from rulecraft.tools.words.core import value_words
 
     return value_words(v)  # lists as words ('duke', not "['duke']"), yes/no, none
 
@@ -207,9 +207,9 @@ def _value(v: Any) -> str:
 def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None,
             detail: str = "players") -> dict:
     """Everything the template shows, as plain data (charts: sequence id -> inline SVG text)."""
-    from .bookfront import front
-    from .words import Words
-    from .words.bookkeeping import hidden_step
+    from rulecraft.tools.print.bookfront import front
+    from rulecraft.tools.words import Words
+    from rulecraft.tools.words.bookkeeping import hidden_step
 
     plan = plan or plan_sheets(rs, graph)
     called_by = callers_of(graph)
@@ -298,11 +298,11 @@ def render_html(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[She
     """The book as HTML text (pure: the charts come in already drawn)."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("rulecraft.tools", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("rulecraft.tools.print", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     if detail != "full" and plan is None:
-        from .words.bookkeeping import players_graph
+        from rulecraft.tools.words.bookkeeping import players_graph
 
         graph = players_graph(rs, graph)
     return env.get_template("book.html.j2").render(**context(rs, graph, charts, plan, detail))
@@ -310,7 +310,7 @@ def render_html(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[She
 
 def chart_sources(rs: M.Ruleset, graph, plan: SheetPlan, detail: str = "players") -> dict[str, str]:
     """The DOT of every sequence's chart for the book: call boxes link to the sequence on this page."""
-    from .flowchart import ChartOptions, chart_dot
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
 
     def link(sid: str) -> Optional[str]:
         return "#" + seq_anchor(sid) if sid in rs.sequences else None
@@ -322,8 +322,8 @@ def chart_sources(rs: M.Ruleset, graph, plan: SheetPlan, detail: str = "players"
 
 
 def build_book(rs: M.Ruleset, graph, detail: str = "players") -> str:
-    from .dotrun import run_many
-    from .words.bookkeeping import players_graph
+    from rulecraft.tools.chart.dotrun import run_many
+    from rulecraft.tools.words.bookkeeping import players_graph
 
     if detail != "full":
         graph = players_graph(rs, graph)  # the same sheets, numbers and boxes as `rulecraft sheets`
@@ -335,12 +335,12 @@ def build_book(rs: M.Ruleset, graph, detail: str = "players") -> str:
 
 
 def run(args) -> int:
-    from .dotrun import DotError
+    from rulecraft.tools.chart.dotrun import DotError
 
     verb = "book"
     pdf = str(args.output).lower().endswith(".pdf")
     if pdf:
-        from .htmlpdf import HINT, find_chromium
+        from rulecraft.tools.print.htmlpdf import HINT, find_chromium
 
         if find_chromium() is None:
             return fail(verb, HINT + "; or write the page with -o FILE.html and print it from a browser", EXIT_USAGE)
@@ -353,7 +353,7 @@ def run(args) -> int:
         return fail(verb, str(exc), EXIT_ERRORS)
     data = html  # text: `-o -` prints it
     if pdf:
-        from .htmlpdf import PrintError, html_to_pdf
+        from rulecraft.tools.print.htmlpdf import PrintError, html_to_pdf
 
         try:
             data = html_to_pdf(html, timeout=300)

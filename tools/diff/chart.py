@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rulecraft.model import ruleset as M
 
-from .diffvalues import Diff
-from .diffsteps import sheet_numbers
-from .sheetplan import step_numbers
+from rulecraft.tools.diff.values import Diff
+from rulecraft.tools.diff.steps import sheet_numbers
+from rulecraft.tools.chart.sheetplan import step_numbers
 
 COLORS = {
     "added": ("#2e7d32", "#e8f5e9", "solid"),

@@ -1,0 +1,279 @@
+"""What each verb of the command line does: `cmd_<verb>(args) -> int`, calling the library.
+
+Heavy modules (yaml, lark, jsonschema, graphviz) are imported inside the functions, so that
+`rulecraft --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+from rulecraft.tools.cli.codes import (EXIT_DIAGNOSTICS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, PROG, describe_exc,
+                                       internal_error)
+
+# ---------------------------------------------------------------------------------------
+# list
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from rulecraft.bundled import bundled_rulesets
+
+    entries = bundled_rulesets(include_examples=True)
+    if not entries:
+        print(f"{PROG} list: no bundled rulesets found", file=sys.stderr)
+        return EXIT_OK
+    if args.names:
+        for b in entries:
+            print(b.name)
+        return EXIT_OK
+    width = max(len(b.name) for b in entries)
+    games = [b for b in entries if not _is_example(b.path)]
+    examples = [b for b in entries if _is_example(b.path)]
+    if args.all:
+        games, examples = games + examples, []
+    for b in games:
+        print(f"{b.name:<{width}}  {b.title}")
+    if examples:
+        if games:
+            print()
+        print("examples:")
+        for b in examples:
+            print(f"{b.name:<{width}}  {b.title}")
+    return EXIT_OK
+
+
+def _is_example(path: str) -> bool:
+    return os.path.basename(os.path.dirname(path)) == "examples"
+
+
+# ---------------------------------------------------------------------------------------
+# validate
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    import json
+
+    from rulecraft.diagnostics import has_errors, render_text
+    from rulecraft.loader import load_ruleset
+
+    as_json = args.format == "json"
+    records: list[dict] = []
+    checked = with_errors = warnings = crashed = 0
+    for ref in args.rulesets:
+        checked += 1
+        try:
+            result = load_ruleset(ref)
+        except Exception as exc:  # a bug in the loader: report it, keep checking the others
+            crashed += 1
+            internal_error(exc, f"while loading {ref}")
+            records.append({"ruleset": ref, "ok": False, "diagnostics": [], "internal_error": describe_exc(exc)})
+            continue
+        diags = list(result.diagnostics)
+        errors = has_errors(diags)
+        warnings += sum(1 for d in diags if not d.is_error)
+        ok = result.ok
+        if not ok and not errors:
+            # no ruleset and yet no error: the loader broke its promise, not the user
+            crashed += 1
+            print(f"{PROG}: internal error: loading {ref} gave no ruleset and no error diagnostic; "
+                  "please report this", file=sys.stderr)
+        elif not ok:
+            with_errors += 1
+        if as_json:
+            records.append({"ruleset": ref, "ok": ok, "diagnostics": [d.to_dict() for d in diags]})
+            continue
+        if diags:
+            print(render_text(diags, result.sources))
+        if ok and not args.quiet:
+            name, title = _name_and_title(ref, result)
+            print(f"ok: {name} ({title})" if title and title != name else f"ok: {name}")
+    if as_json:
+        print(json.dumps(records, indent=2))
+    elif not args.quiet:
+        summary = f"{checked} ruleset{'s' if checked != 1 else ''} checked, {with_errors} with errors"
+        if warnings:
+            summary += f", {warnings} warning{'s' if warnings != 1 else ''}"
+        if crashed:
+            summary += f", {crashed} not checked (internal error)"
+        print(summary)
+    if crashed:
+        return EXIT_INTERNAL
+    return EXIT_DIAGNOSTICS if with_errors else EXIT_OK
+
+
+def _name_and_title(ref: str, result) -> tuple[str, str | None]:
+    """The ruleset's id and title, from the model if it has them, else from the file head."""
+    rs = result.ruleset
+    name = next((v for v in (getattr(rs, a, None) for a in ("id", "name", "ruleset")) if isinstance(v, str) and v), None)
+    title = getattr(rs, "title", None)
+    if name is None or not isinstance(title, str):
+        from rulecraft.bundled import resolve
+
+        head_name, head_title = _read_head(resolve(ref))
+        name = name or head_name
+        title = title if isinstance(title, str) else head_title
+    return name or ref, title
+
+
+def _read_head(path: str | None) -> tuple[str | None, str | None]:
+    if not path:
+        return None, None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4000)
+    except OSError:
+        return None, None
+    m = re.search(r"^ruleset:\s*([A-Za-z0-9_.-]+)\s*$", head, re.M)
+    t = re.search(r"^title:\s*(.+?)\s*$", head, re.M)
+    return (m.group(1) if m else None), (t.group(1).strip("'\"") if t else None)
+
+
+# ---------------------------------------------------------------------------------------
+# verbs not built yet: registered with their contract arguments so --help shows them
+
+
+def _not_built(verb: str, capability: str) -> int:
+    print(f"{PROG} {verb}: not built yet: {capability}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _feature(module: str, verb: str, capability: str, args: argparse.Namespace) -> int:
+    """Run `rulecraft.tools.MODULE.run(args)`; a module not written yet means the verb is not built."""
+    import importlib.util
+
+    name = f"rulecraft.tools.{module}"
+    if importlib.util.find_spec(name) is None:
+        return _not_built(verb, capability)
+    import importlib
+
+    return int(importlib.import_module(name).run(args) or 0)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from rulecraft.tools.table.play import parse_sets, play
+
+    try:
+        overrides = parse_sets(args.set)
+    except ValueError as exc:
+        print(f"{PROG} play: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    return play(args.ruleset, args.players, args.agent, args.seed, args.log, overrides, quiet=args.quiet,
+                names=names, time_limit=args.time_limit, check=args.check, save_path=args.save,
+                resume_path=args.resume, pace=args.pace)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from rulecraft.tools.table.play import replay_log
+
+    return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet, ruleset=args.ruleset)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    return _feature("chart.render", "render", "flowcharts and sheets", args)
+
+
+def cmd_sheets(args: argparse.Namespace) -> int:
+    return _feature("print.sheets", "sheets", "flowcharts and sheets", args)
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    return _feature("print.book", "book", "the rulebook", args)
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    return _feature("cli.schemaout", "schema", "the JSON Schema for editors", args)
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    return _feature("lsp", "lsp", "the language server", args)
+
+
+def cmd_aid(args: argparse.Namespace) -> int:
+    return _feature("print.aid", "aid", "the player aid", args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from rulecraft.tools.table.play import parse_sets
+    from rulecraft.tools.simulate.runs import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
+
+    try:
+        overrides = parse_sets(args.set)
+    except ValueError as exc:
+        print(f"{PROG} simulate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from rulecraft.loader import load_ruleset
+    from rulecraft.diagnostics import render_text
+
+    loaded = load_ruleset(args.ruleset, overrides=overrides)
+    if not loaded.ok:
+        print(render_text(loaded.diagnostics, loaded.sources))
+        return EXIT_DIAGNOSTICS
+    rs = loaded.ruleset
+    if args.players is not None and not rs.players.min <= args.players <= rs.players.max:
+        print(f"{PROG} simulate: {rs.title} is for {rs.players.min} to {rs.players.max} players, not {args.players}",
+              file=sys.stderr)  # a usage error, said before anything else
+        return EXIT_USAGE
+    from rulecraft.agents import AgentError, make_agent
+
+    try:
+        for seat, kind in enumerate(args.agent):
+            make_agent(kind, seat, 0)
+    except AgentError as exc:
+        print(f"{PROG} simulate: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    to_stdout = [o for o in ("json", "csv", "coverage") if getattr(args, o) == "-"]
+    if len(to_stdout) > 1:
+        print(f"{PROG} simulate: only one of --{', --'.join(to_stdout)} can be '-' (standard output)", file=sys.stderr)
+        return EXIT_USAGE
+    from rulecraft.files import output_problem
+
+    for problem in filter(None, (output_problem(p) for p in (args.json, args.csv, args.coverage) if p)):
+        print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
+        return EXIT_DIAGNOSTICS
+    from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
+
+    try:  # results are kept (on disk) only for the files that list every game
+        with cli_runs(args.cluster) as where:
+            summary = simulate(args.ruleset, args.games, **{"workers": args.workers, **where}, players=args.players,
+                               seed=args.seed, agents=args.agent, overrides=overrides, check=args.check, coverage=True,
+                               progress=progress_printer(), keep="disk" if args.json or args.csv else "none",
+                               keep_coverage=bool(args.json))
+    except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
+        return stop_code(f"{PROG} simulate", exc)
+    summary.never_reached = unreached(summary, loaded.graph)
+    text_out = sys.stderr if to_stdout else sys.stdout  # standard output holds only the data asked for with '-'
+    print(report(summary), file=text_out)
+    from rulecraft.files import OutputError
+
+    try:
+        if args.json:
+            write_json(summary, args.json)
+        if args.csv:
+            write_csv(summary, args.csv)
+        if args.coverage:
+            count = write_coverage(summary, loaded.graph, args.coverage)
+            where = "standard output" if args.coverage == "-" else args.coverage
+            print(f"coverage: {count} graph nodes never reached (listed in {where})", file=text_out)
+        if args.report:
+            from rulecraft.tools.simulate.report import write_report
+
+            page = write_report(summary, args.report)
+            print(f"report: {page}", file=text_out)
+    except OutputError as exc:
+        print(f"{PROG} simulate: {exc.message}", file=sys.stderr)
+        return EXIT_DIAGNOSTICS
+    return EXIT_DIAGNOSTICS if summary.errors else EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    return _feature("simulate.compare", "compare", "simulation and comparison", args)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    return _feature("diff.report", "diff", "ruleset diff", args)
+
+

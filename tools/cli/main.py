@@ -1,0 +1,174 @@
+"""The `rulecraft` command line: parses arguments, calls the library, prints, and picks the exit code.
+
+Exit codes (the contract in DESIGN.md): 0 clean, 1 diagnostics, 2 usage (and verbs not
+built yet), 3 internal error, 130 interrupted. Each verb is a `cmd_<verb>(args) -> int` in
+`commands.py` with its arguments in `options.py`, registered in `VERBS` here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import Callable, NamedTuple, Sequence
+
+from rulecraft.tools.cli.codes import (EPILOG, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED,  # noqa: F401
+                                       EXIT_OK, EXIT_USAGE, PROG, internal_error)
+from rulecraft.tools.cli.commands import (cmd_aid, cmd_book, cmd_compare, cmd_diff, cmd_list, cmd_lsp, cmd_play,
+                                          cmd_render, cmd_replay, cmd_schema, cmd_sheets, cmd_simulate, cmd_validate)
+from rulecraft.tools.cli.options import (args_aid, args_book, args_compare, args_diff, args_list, args_lsp, args_play,
+                                         args_render, args_replay, args_schema, args_sheets, args_simulate,
+                                         args_validate)
+
+# ---------------------------------------------------------------------------------------
+# the verb table
+
+
+class Verb(NamedTuple):
+    name: str
+    summary: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    description: str = ""
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb("list", "list the bundled rulesets: name and title", args_list, cmd_list,
+         "Lists the bundled rulesets, one per line: name, then title. The small examples "
+         "(rulesets/examples) follow after a blank line and an 'examples:' header."),
+    Verb("validate", "check ruleset files and print every problem found", args_validate, cmd_validate,
+         "Loads each RULESET and prints all its diagnostics. Exit 0 when all are valid "
+         "(warnings allowed), 1 when any has an error, 2 on a usage error."),
+    Verb("play", "play a game: agents or people at the terminal make the decisions", args_play, cmd_play,
+         "Plays one game of RULESET and prints what happens. Every seat is a random bot unless "
+         "--agent says otherwise, e.g. '--agent human --agent random'. Exit 0 when the game ends, "
+         "1 on an error in the rules, 130 when a person stops it."),
+    Verb("replay", "replay a game log and verify it reaches the same final state", args_replay, cmd_replay,
+         "Re-runs the game in LOG from its seed and decisions and checks every record. Exit 0 when "
+         "identical, 1 at the first difference (or for an unfinished log, unless --partial)."),
+    Verb("render", "draw a ruleset's sequences as a flowchart", args_render, cmd_render),
+    Verb("sheets", "write printable sequence sheets (PDF)", args_sheets, cmd_sheets),
+    Verb("book", "write the rules as a readable HTML page (or a PDF)", args_book, cmd_book),
+    Verb("aid", "write a one- or two-page player aid (PDF)", args_aid, cmd_aid,
+         "The round and turn a line per phase, the key numbers, the reference tables and dice, and how "
+         "to win, in words, at 9 pt or more. Printed by headless Chromium (exit 2 with a hint without it)."),
+    Verb("simulate", "run many games and report statistics", args_simulate, cmd_simulate),
+    Verb("compare", "simulate two rulesets and show what differs", args_compare, cmd_compare),
+    Verb("diff", "show the rule differences between two rulesets", args_diff, cmd_diff,
+         "Compares RULESET_A with RULESET_B section by section; steps are named by their sheet numbers and "
+         "matched by id and content. Exit 0 when they are the same, 1 when they differ (as diff(1)), 2 on a "
+         "usage error or a ruleset that does not load."),
+    Verb("schema", "write the JSON Schema of ruleset files, for editors", args_schema, cmd_schema,
+         "Writes the JSON Schema that ruleset files follow (to standard output, or -o FILE), so an "
+         "editor's YAML support (yaml-language-server) completes and checks keys. See docs/editors.md."),
+    Verb("lsp", "serve an editor as a language server over standard input and output", args_lsp, cmd_lsp,
+         "A Language Server Protocol server on stdin/stdout: the full validator's diagnostics as you "
+         "type, completion inside the rules language, hover, go to definition, an outline of the "
+         "sequences and quick fixes. An editor starts it; see docs/editors.md for VS Code, Neovim and Helix."),
+)
+
+
+class _VersionAction(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{PROG} {_version()}")
+        parser.exit()
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("rulecraft")
+    except Exception:
+        return "unknown"
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    def _format_action(self, action: argparse.Action) -> str:
+        text = super()._format_action(action)
+        if isinstance(action, argparse._SubParsersAction):
+            text = text.split("\n", 1)[1]  # drop the bare 'VERB' line above the list of verbs
+        return text
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        """Usage errors exit 2, with a 'did you mean' for a mistyped verb."""
+        m = re.search(r"invalid choice: '([^']*)'", message) if "invalid choice" in message else None
+        if m and self.prog == PROG:
+            import difflib
+
+            close = difflib.get_close_matches(m.group(1), [v.name for v in VERBS], n=1, cutoff=0.6)
+            message = f"unknown verb '{m.group(1)}'" + (f"; did you mean '{close[0]}'?" if close else "")
+            message += " (see 'rulecraft --help')"
+        super().error(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="rulecraft: a rules-as-data engine for tabletop games.",
+        epilog=EPILOG,
+        formatter_class=_Formatter,
+    )
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs")
+    sub.required = True
+    for v in VERBS:
+        p = sub.add_parser(v.name, help=v.summary, description=v.description or v.summary[:1].upper() + v.summary[1:] + ".")
+        v.add_arguments(p)
+        p.set_defaults(_run=v.run)
+    return parser
+
+
+# ---------------------------------------------------------------------------------------
+# entry point
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # argparse: --help, --version, usage errors
+            return _exit_code(exc)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()  # a closed pipe must surface here, not in the interpreter's exit flush
+        return code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except Exception as exc:
+        internal_error(exc)
+        return EXIT_INTERNAL
+
+
+def _exit_code(exc: SystemExit) -> int:
+    if exc.code is None:
+        return EXIT_OK
+    if isinstance(exc.code, int):
+        return exc.code
+    print(exc.code, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _silence_stdout() -> None:
+    """The reader went away (e.g. `| head -1`): point stdout at /dev/null so the final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a real file (e.g. captured in a test): nothing will be flushed to a pipe
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""The arguments of each verb: `args_<verb>(parser)`, with the small argument types they share."""
+
+from __future__ import annotations
+
+import argparse
+
+# ---------------------------------------------------------------------------------------
+# arguments of each verb
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got '{text}'") from None
+
+
+def _ruleset(p: argparse.ArgumentParser, dest: str = "ruleset", metavar: str = "RULESET") -> None:
+    p.add_argument(dest, metavar=metavar, help="a ruleset file or the name of a bundled ruleset")
+
+
+def args_list(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--all", action="store_true",
+                   help="one flat list, the examples among the games, without the 'examples:' header")
+    p.add_argument("--names", action="store_true", help="print only the names, one per line (for scripts)")
+
+
+def args_validate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rulesets", metavar="RULESET", nargs="+",
+                   help="ruleset files or names of bundled rulesets")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or json: one JSON list of {ruleset, ok, diagnostics}")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="print only the diagnostics: no 'ok:' lines, no summary")
+
+
+def args_play(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: the ruleset's)")
+    p.add_argument("--agent", action="append", metavar="KIND", default=[],
+                   help="who decides for the next seat: random, first, greedy, human, script:FILE or "
+                        "python:MODULE:CLASS; repeat once per seat (the last kind fills the remaining seats, "
+                        "human excepted); default: all random")
+    p.add_argument("--seed", type=_seed, metavar="S", default=1,
+                   help="random seed (default 1); the same seed and decisions replay the same game")
+    p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) here, line by line")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="change a parameter or option for this game; repeatable")
+    p.add_argument("--names", metavar="A,B,...", help="player names, comma separated")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="a human who does not answer in time gets the decision's default")
+    p.add_argument("--pace", type=float, metavar="SECONDS",
+                   help="when a person plays at a terminal, the pause before each line of the others' moves "
+                        "(default 0.6; 0 for none; never when the output is piped)")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--check", action="store_true", help="check card conservation after every step (slower)")
+    p.add_argument("--save", metavar="FILE",
+                   help="keep the game's state in FILE, rewritten whole (atomically) after every decision")
+    p.add_argument("--resume", metavar="FILE",
+                   help="go on with a game saved by --save (players, seed and --set come from it; it keeps saving "
+                        "there); with --log, that log is continued")
+
+
+def args_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("log", metavar="LOG", help="a game log written by 'rulecraft play --log'")
+    p.add_argument("--partial", action="store_true",
+                   help="accept a log that stops before the game ended (e.g. a killed game) if it replays identically")
+    p.add_argument("--quiet", action="store_true", help="print only the verdict")
+    p.add_argument("--ruleset", metavar="RULESET",
+                   help="replay with this ruleset (a path or bundled name) instead of the one the log names")
+
+
+def args_render(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("--sequence", metavar="ID", help="draw only this sequence")
+    p.add_argument("--format", choices=("svg", "png", "pdf", "dot", "json"), required=True,
+                   help="output format; json: the sequence graph as data (every node and edge, docs/sheets.md)")
+    p.add_argument("-o", "--output", metavar="OUT", required=True,
+                   help="output file ('-': standard output, for dot and json); without --sequence, the start "
+                        "sequence (each other sequence goes next to it as STEM-SEQUENCE.EXT; a PDF gets one page "
+                        "per sequence)")
+    p.add_argument("--overview", action="store_true",
+                   help="one chart of the whole game: its stages, the round, the phases and the turn")
+    p.add_argument("--coverage", metavar="FILE",
+                   help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
+    _detail(p)
+
+
+def args_sheets(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="output PDF")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+    p.add_argument("--coverage", metavar="FILE",
+                   help="shade each step by how often it ran, from 'rulecraft simulate --coverage FILE'")
+    _detail(p)
+
+
+def _detail(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--detail", choices=("players", "full"), default="players",
+                   help="players (default): the rules in words, without the engine's bookkeeping; "
+                        "full: every step, with its rule text, for a designer")
+
+
+def args_book(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.html", required=True,
+                   help="output page: FILE.html, or FILE.pdf (printed by headless Chromium)")
+    _detail(p)
+
+
+def args_aid(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="output PDF")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+
+
+def args_simulate(p: argparse.ArgumentParser) -> None:
+    _ruleset(p)
+    p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="number of games")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players")
+    p.add_argument("--agent", action="append", metavar="KIND", default=[],
+                   help="the bot for the next seat (random, first, greedy[:ROLLOUTS[:DEPTH]], script:FILE, "
+                        "python:MODULE:CLASS); the last one fills the remaining seats; default random")
+    p.add_argument("--seed", type=_seed, metavar="S", default=1,
+                   help="seed of the first game (game i uses S+i); default 1")
+    p.add_argument("--workers", type=_positive_int, metavar="W",
+                   help="worker processes (default: the number of cores); results do not depend on it")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
+                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="change a parameter or option for every game; repeatable")
+    p.add_argument("--check", action="store_true",
+                   help="check card conservation after every step of every game, and work out every 'log' text "
+                        "(a simulation otherwise skips the story nobody reads) (slower)")
+    p.add_argument("--json", metavar="FILE", help="also write every game's result and the summary as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write one row per game (CSV): seed, winners, scores, length, metrics")
+    p.add_argument("--coverage", metavar="FILE",
+                   help="write how often each node of the sequence graph ran (JSON), with the nodes never reached")
+    p.add_argument("--report", metavar="DIR",
+                   help="write an HTML report with plots (PNG) into DIR: win rates, game length, metrics")
+
+
+def args_compare(p: argparse.ArgumentParser) -> None:
+    _ruleset(p, "ruleset_a", "RULESET_A")
+    _ruleset(p, "ruleset_b", "RULESET_B")
+    p.add_argument("--games", type=_positive_int, metavar="N", required=True, help="games per ruleset")
+    p.add_argument("--seed", type=_seed, metavar="S", default=1,
+                   help="seed of the first game; game i of A and game i of B both use S+i (default 1)")
+    p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: A's default)")
+    p.add_argument("--workers", type=_positive_int, metavar="W",
+                   help="worker processes (default: the number of cores); results do not depend on it")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
+                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
+    p.add_argument("--agent", action="append", metavar="KIND", default=[],
+                   help="the bot for the next seat, in both runs (as for simulate); default random")
+    p.add_argument("--agent-a", action="append", metavar="KIND", default=[], dest="agent_a",
+                   help="the bot for the next seat in A only (replaces --agent for A)")
+    p.add_argument("--agent-b", action="append", metavar="KIND", default=[], dest="agent_b",
+                   help="the bot for the next seat in B only (replaces --agent for B)")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                   help="change a parameter or option in both rulesets; repeatable")
+    p.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+
+
+def args_diff(p: argparse.ArgumentParser) -> None:
+    _ruleset(p, "ruleset_a", "RULESET_A")
+    _ruleset(p, "ruleset_b", "RULESET_B")
+    p.add_argument("--format", choices=("text", "json", "dot", "svg"), default="text",
+                   help="text (default): the differences in words, by section; json: the same as data; dot or "
+                        "svg: the flowcharts of the sequences that differ (added green, removed red and dashed, "
+                        "changed orange)")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write here instead of the terminal ('-' too means the terminal; svg needs a file)")
+
+
+def args_schema(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--output", metavar="FILE", default="-",
+                   help="write the schema here ('-', the default: standard output)")
+
+
+def args_lsp(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
+
+
