@@ -177,12 +177,12 @@ class _Builder:
             for t in tails:
                 self._edge(t, nid)
             parts = dict(s.parts)
-            side = parts.get("on_drop") or parts.get("do") or ()
+            side = parts.get("on_drop") or parts.get("do") or parts.get("on_play") or ()
             if s.construct == "respond" and dict(s.settings).get("until", "first") == "first":
                 # the first who responds acts, and play goes on from there
                 return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
             if side:
-                what = "a player drops out" if s.construct == "auction" else "someone responds"
+                what = {"auction": "a player drops out", "trick": "a card is played"}.get(s.construct, "someone responds")
                 for t in self.block(seq, side, [(nid, "next", what)]):
                     self._edge(t, nid, "repeat")
             return self.block(seq, parts.get("on_end", ()), [nid])

@@ -10,10 +10,11 @@ from .diagnostics import Span
 class Card:
     """A card: immutable, shared by every game of a ruleset; equal by identity."""
 
-    __slots__ = ("index", "id", "name", "classes", "attrs", "span")
+    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order")
 
     def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span):
         self.index = index
+        self.order = index  # its place in the ruleset's card order (card_order:), else in declaration order
         self.id = id
         self.name = name
         self.classes = classes
@@ -29,7 +30,7 @@ class Card:
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index < other.index
+        return self.order < other.order
 
 
 class Player:

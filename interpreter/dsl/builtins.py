@@ -262,6 +262,14 @@ for _name, _doc in (("highest", "The item with the largest key, the first of the
     REGISTRY[_name] = Builtin(_name, _ranked_only, 1, 1, ("by",), "any", _doc, f"{_name}(p in players, by: p.score)")
 
 
+@builtin("card_order", 1, 1, "number", "A card's place in the ruleset's card order (card_order:, else the order the "
+         "cards are declared in), from 0 for the lowest.", "highest(c in p.hand, by: card_order(c))")
+def _card_order(ctx, span, c):
+    if not isinstance(c, Card):
+        raise RuleError(f"card_order needs a card, got {describe(c)}", span)
+    return c.order
+
+
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")
 def _reversed(ctx, span, x):
     return list(reversed(_scan(ctx, as_list(ctx, x, span), span)))

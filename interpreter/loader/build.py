@@ -13,6 +13,7 @@ from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
 from .cells import CellValues as _CellValues, columns_word as _columns_word
 from .constructs import record_fields
+from .trick import record_fields as trick_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .view import build_view
@@ -126,7 +127,7 @@ class Builder:
         symbols["cards"] = Symbol("const", list(cards), "list")
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
-                      {c for t in tables.values() for c in t.columns} | record_fields(self.root),
+                      {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
         dice = self._dice(scope)

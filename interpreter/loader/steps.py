@@ -11,7 +11,7 @@ from ..dsl.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.statements import StatementCompiler
 from ..model import ruleset as M
-from . import auction, constructs
+from . import auction, constructs, trick
 from .dsl_text import DslText, compile_stmts
 from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
 from .yaml_source import YMap, YNode, YScalar, YSeq
@@ -90,6 +90,10 @@ class StepBuilder:
             if form in ("auction", "respond"):
                 out |= constructs.names(form, node)
                 for part in constructs.part_nodes(form, node):
+                    self._binders(part, out)
+            if form == "trick":
+                out |= trick.names(node)
+                for part in trick.part_nodes(node):
                     self._binders(part, out)
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
                 self._binders(_steps_of(node.get(body)), out)
@@ -224,6 +228,8 @@ class StepBuilder:
             return auction.auction(self, node, common, auto, loops)
         if form == "respond":
             return constructs.respond(self, node, common, auto, loops)
+        if form == "trick":
+            return trick.trick(self, node, common, auto, loops)
         if form == "choose":
             spec = node.get("choose")
             return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)

@@ -18,6 +18,7 @@ SHAPES = {
     "stack": {"shape": "box3d", "fillcolor": "#efefef", "margin": "0.2,0.1"},
     "auction": {"shape": "box3d", "peripheries": "2", "fillcolor": "#fff8e1", "margin": "0.2,0.1"},
     "respond": {"shape": "box3d", "style": "filled,dashed", "fillcolor": "#f3f3ff", "margin": "0.2,0.1"},
+    "trick": {"shape": "box3d", "fillcolor": "#eef7ee", "margin": "0.2,0.1"},
 }
 
 _LEGEND = [

@@ -1,0 +1,177 @@
+"""The `trick` step: one trick of a trick-taking game, expanded into plain steps (see constructs.py for how and why).
+
+The leader plays any card their lead restriction allows; each other player still in, in turn from the leader,
+follows the led suit when able (else plays any card), within an optional play restriction; the highest trump
+wins the trick, or else the highest card of the suit led. The played cards lie in `table` while the trick is
+played, then go where `to` says; a `leader` that can be set (a variable) is set to the next leader, the winner
+by default. The result is a record: winner, card (the winning card), led (the suit led), cards, plays.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..diagnostics import DiagnosticError
+from ..dsl import ast as A
+from ..dsl.parser import parse_expression
+from ..model import ruleset as M
+from .constructs import _Gen, _plain, _steps_of, _substitute, _text, construct_settings, hidden
+from .yaml_source import YMap, YSeq
+
+TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
+              "prompt", "to", "next_leader", "as", "on_play")
+_HIDDEN = ("led", "best", "bestp", "bestk", "bests", "ok", "ok2", "pick", "plays", "k", "s", "trump", "order")
+
+
+def names(node: YMap) -> set[str]:
+    """The locals a trick binds (for the sequence's scope), the hidden ones included."""
+    spec = node.get("trick")
+    if not isinstance(spec, YMap):
+        return set()
+    return ({str(_plain(spec.get("each"), "p")), str(_plain(spec.get("as"), "trick")), "card"}
+            | {hidden("t", node, w) for w in _HIDDEN})
+
+
+RESULT_FIELDS = {"winner", "card", "led", "cards", "plays", "player"}  # a trick's result and its plays
+
+
+def record_fields(root) -> set[str]:
+    """The field names a trick's result gives, when the ruleset has a trick step."""
+    todo = [root]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, YMap):
+            if "trick" in n.entries:
+                return set(RESULT_FIELDS)
+            todo.extend(n.entries.values())
+        elif isinstance(n, YSeq):
+            todo.extend(n.items)
+    return set()
+
+
+def part_nodes(node: YMap) -> list:
+    spec = node.get("trick")
+    return [_steps_of(spec.get("on_play"))] if isinstance(spec, YMap) else []
+
+
+def _card_as(g: _Gen, name: str, placeholder: str, card: str) -> None:
+    """A placeholder for the author's card expression (written with `card`) said of another card name."""
+    g.subs[name] = _substitute(g.subs[placeholder], {"card": A.Name(g.span, card)})
+
+
+def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
+    spec = construct_settings(builder, node, "trick", TRICK_KEYS, "a trick", "leader, table, trump, to, ...")
+    if spec is None:
+        return None
+    for key, what in (("leader", "the player who leads, e.g. leader: leader (a variable the trick sets to the "
+                                 "winner)"),
+                      ("table", "the zone the cards are played into, face up, e.g. table: trick_pile")):
+        if spec.get(key) is None:
+            builder.err("E202", f"a trick needs '{key}:' ({what})", spec.span)
+    follow = _plain(spec.get("follow"), True)
+    if not isinstance(follow, bool):
+        builder.err("E204", "'follow:' is true (players must follow the led suit when they can) or false",
+                    spec.get("follow").span)
+        follow = True
+    g = _Gen(builder, node, common, loops)
+    P = str(_plain(spec.get("each"), "p"))
+    R = str(_plain(spec.get("as"), "trick"))
+    h = {w: hidden("t", node, w) for w in _HIDDEN}
+    LED, BEST, BESTP, BESTK, BESTS = h["led"], h["best"], h["bestp"], h["bestk"], h["bests"]
+    OK, OK2, PICK, PLAYS, K, S, TR = h["ok"], h["ok2"], h["pick"], h["plays"], h["k"], h["s"], h["trump"]
+    g.user("LEADER_", spec.get("leader"), "players[0]")
+    g.user("PLAYERS_", spec.get("players"), f"seat_order({h['order']})")
+    g.user("HAND_", spec.get("hand"), f"{P}.hand")
+    g.user("TABLE_", spec.get("table"), "none")
+    g.user("SUIT_", spec.get("suit"), "card.suit")
+    g.user("RANK_", spec.get("rank"), "card_order(card)")
+    g.user("TRUMP_", spec.get("trump"), "none")
+    g.user("LEAD_OK_", spec.get("may_lead"), "true")
+    g.user("PLAY_OK_", spec.get("may_play"), "true")
+    g.user("TO_", spec.get("to"), "none")
+    g.user("NEXT_", spec.get("next_leader"), f"{R}.winner")
+    _card_as(g, "SUITP_", "SUIT_", PICK)
+    _card_as(g, "RANKP_", "RANK_", PICK)
+    prompt = g.template(spec.get("prompt"))
+    (on_play_nodes,) = part_nodes(node)
+    on_play = tuple(builder.block(on_play_nodes, f"{auto}.on_play.", loops))
+
+    # who may play what: a lead restriction or a play restriction that would leave no card allows any card
+    all_cards = f"[card for card in HAND_]"
+    lead = ([g.do(f"let {OK} = [card for card in HAND_ if LEAD_OK_]"),
+             g.if_(f"empty({OK})", [g.do(f"let {OK} = {all_cards}")])]
+            if spec.get("may_lead") is not None else [g.do(f"let {OK} = {all_cards}")])
+    follow_steps = ([g.do(f"let {OK} = [card for card in HAND_ if SUIT_ == {LED}]"),
+                     g.if_(f"empty({OK})", [g.do(f"let {OK} = {all_cards}")])]
+                    if follow else [g.do(f"let {OK} = {all_cards}")])
+    allowed = [g.if_(f"{LED} == none", lead, follow_steps)]
+    if spec.get("may_play") is not None:
+        allowed += [g.do(f"let {OK2} = [card for card in {OK} if PLAY_OK_]"),
+                    g.if_(f"not empty({OK2})", [g.do(f"let {OK} = {OK2}")])]
+    choose = M.ChooseStep(**g.base, decision=g.decision(P, OK, prompt, PICK))
+    # the card played beats the best so far when it is higher in the same suit, or a trump over a card that is not
+    play = g.do(f"move {PICK} to TABLE_; {PLAYS} += [record(player: {P}, card: {PICK})]; "
+                f"let {S} = SUITP_; let {K} = RANKP_")
+    beats = g.if_(f"{BEST} == none or ({S} == {BESTS} and {K} > {BESTK}) or "
+                  f"({TR} != none and {S} == {TR} and {BESTS} != {TR})",
+                  [g.do(f"set {BEST} = {PICK}; set {BESTP} = {P}; set {BESTK} = {K}; set {BESTS} = {S}")])
+    led = g.if_(f"{LED} == none", [g.do(f"set {LED} = {S}")])
+    bind_card = [g.do(f"let card = {PICK}")] if on_play else []
+    turn = [*allowed, choose, play, led, beats, *bind_card, *on_play]
+    steps: list = [
+        g.do(f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none; "
+             f"let {BESTK} = none; let {BESTS} = none; let {PLAYS} = []; let {TR} = TRUMP_"),
+        g.for_each(P, f"[{P} for {P} in PLAYERS_ if not empty(HAND_)]", turn),
+        g.do(f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, "
+             f"cards: [x.card for x in {PLAYS}], plays: {PLAYS})"),
+    ]
+    if spec.get("to") is not None:
+        steps.append(g.do(f"move {R}.cards to TO_"))
+    target = _settable(builder, spec)
+    if target is not None and _plain(spec.get("next_leader")) is not False:
+        steps.append(g.do(f"set {target} = NEXT_"))
+    rule = _trick_rule(spec, follow)
+    settings = tuple((k, str(_plain(spec.get(k)))) for k in TRICK_KEYS
+                     if spec.get(k) is not None and k not in ("on_play",))
+    return M.ConstructStep(**common, construct="trick", rule=rule, settings=settings, run=tuple(steps),
+                           parts=(("on_play", on_play),) if on_play else ())
+
+
+def _settable(builder, spec: YMap) -> Optional[str]:
+    """The leader's text when it names something `set` can change (a variable, a player's variable), else None."""
+    node = spec.get("leader")
+    if node is None or not isinstance(node.plain(), str):
+        return None
+    try:
+        ast = parse_expression(str(node.plain()), lambda a, b: node.span)
+    except DiagnosticError:
+        return None
+    if isinstance(ast, A.Name):
+        sym = builder.scope.symbols.get(ast.id)
+        if ast.id in builder.local_scope.locals or (sym is not None and sym.kind == "var"):
+            return ast.id
+        return None
+    if isinstance(ast, A.Attr):
+        return str(node.plain())
+    return None
+
+
+def _trick_rule(spec: YMap, follow: bool) -> str:
+    """The trick in words, as the chart's box says it (the settings as written, no bookkeeping)."""
+    leader = _text(spec.get("leader"), "the leader")
+    bits = [f"{leader} leads, then each player in turn plays a card"]
+    if follow:
+        bits.append("follow the suit led if you can")
+    if spec.get("may_lead") is not None:
+        bits.append(f"a card may lead only if {_text(spec.get('may_lead'))} (any card when none may)")
+    if spec.get("may_play") is not None:
+        bits.append(f"play only a card with {_text(spec.get('may_play'))} when you can")
+    trump = _text(spec.get("trump"))
+    bits.append(f"the highest trump ({trump}) wins, else the highest card of the suit led" if trump and trump != "none"
+                else "the highest card of the suit led wins")
+    if spec.get("to") is not None:
+        bits.append(f"the cards go to {_text(spec.get('to'))}")
+    nxt = _text(spec.get("next_leader"))
+    if nxt != "False" and nxt.lower() != "false":
+        bits.append(f"{nxt} leads next" if nxt else "the winner leads next")
+    return "; ".join(bits)
