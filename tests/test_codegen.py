@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import test_language_docs as docs  # noqa: E402  (the language reference's examples and its scope)
 
 BUNDLED = {"dml": 30, "dune-bidding": 30, "dml-classic": 5, "dml-2016": 5, "dml-mayhem": 5, "dml-smackdown": 5,
-           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "bluff": 10}
+           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "bluff": 10, "hearts": 2}
 
 
 @pytest.fixture

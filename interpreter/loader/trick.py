@@ -157,21 +157,25 @@ def _settable(builder, spec: YMap) -> Optional[str]:
 
 
 def _trick_rule(spec: YMap, follow: bool) -> str:
-    """The trick in words, as the chart's box says it (the settings as written, no bookkeeping)."""
-    leader = _text(spec.get("leader"), "the leader")
-    bits = [f"{leader} leads, then each player in turn plays a card"]
+    """The trick in words, as the chart's box says it: the mechanics, never the expressions (the step's label says
+    the game's own restrictions)."""
+    bits = ["the leader leads, then each other player in turn plays a card"]
     if follow:
         bits.append("follow the suit led if you can")
     if spec.get("may_lead") is not None:
-        bits.append(f"a card may lead only if {_text(spec.get('may_lead'))} (any card when none may)")
+        bits.append("some cards may not lead (any may when a player holds nothing else)")
     if spec.get("may_play") is not None:
-        bits.append(f"play only a card with {_text(spec.get('may_play'))} when you can")
+        bits.append("some cards may not be played while others can")
     trump = _text(spec.get("trump"))
-    bits.append(f"the highest trump ({trump}) wins, else the highest card of the suit led" if trump and trump != "none"
-                else "the highest card of the suit led wins")
-    if spec.get("to") is not None:
-        bits.append(f"the cards go to {_text(spec.get('to'))}")
-    nxt = _text(spec.get("next_leader"))
-    if nxt != "False" and nxt.lower() != "false":
-        bits.append(f"{nxt} leads next" if nxt else "the winner leads next")
+    if trump and trump != "none":
+        bits.append("the highest trump wins, else the highest card of the suit led")
+    else:
+        bits.append("the highest card of the suit led wins")
+    to = _text(spec.get("to"))
+    if to:
+        bits.append("the winner takes the cards" if ".winner" in to else "then the cards are put away")
+    if spec.get("next_leader") is None:
+        bits.append("the winner leads next")
+    elif _plain(spec.get("next_leader")) is not False:
+        bits.append("then the next leader is chosen")
     return "; ".join(bits)
