@@ -150,5 +150,15 @@ class Row(dict):
 
 ROLL_FIELDS = ("dice", "faces", "total", "result", "success", "doubles", "target")
 CARD_FIELDS = ("id", "name", "classes", "zone", "owner")
-PLAYER_FIELDS = ("seat", "name")
+PLAYER_FIELDS = ("seat", "name", "out")
+OUT = "out"  # the built-in modifier that puts a player out: skipped by every order of play
+
+
+def out_seats(ctx) -> frozenset:
+    """The seats of the players who are out now (an 'out' modifier on them; one on everyone puts all out)."""
+    mods = getattr(ctx, "modifiers", None)
+    if not mods:
+        return frozenset()
+    seats = frozenset(m[1] for m in mods if m[0] == OUT)
+    return frozenset(range(len(ctx.players))) if None in seats else seats
 ZONE_FIELDS = ("size", "top", "bottom", "cards", "owner", "key", "empty")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..diagnostics import RuleError
-from ..values import Card, FamilyRef, Player, ZoneRef
+from ..values import Card, FamilyRef, Player, ZoneRef, out_seats
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, number, scanned, size_of
 
 
@@ -208,7 +208,10 @@ def _seat_order(ctx, span, start, dir="cw", include_start=True):
     n = len(players)
     step = _direction(dir, span)
     order = [players[(start.seat + step * i) % n] for i in range(n)]
-    return order if include_start else order[1:]
+    if not include_start:
+        order = order[1:]
+    out = out_seats(ctx)
+    return [p for p in order if p.seat not in out] if out else order
 
 
 @builtin("next_player", 1, 1, "player", "The next player in seat order; dir: 'cw' (default) or 'ccw'.", "next_player(dealer, dir: 'ccw')", kwargs=("dir",))
@@ -216,7 +219,12 @@ def _next_player(ctx, span, p, dir="cw"):
     if not isinstance(p, Player):
         raise RuleError(f"next_player needs a player, got {describe(p)}", span)
     players = ctx.players
-    return players[(p.seat + _direction(dir, span)) % len(players)]
+    step, n, out = _direction(dir, span), len(players), out_seats(ctx)
+    for i in range(1, n + 1):  # the next player still in (p itself when everyone else is out)
+        q = players[(p.seat + step * i) % n]
+        if q.seat not in out:
+            return q
+    return players[(p.seat + step) % n]
 
 
 def _direction(d, span) -> int:

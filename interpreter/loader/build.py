@@ -12,6 +12,7 @@ from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scop
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
 from .cells import CellValues as _CellValues, columns_word as _columns_word
+from ..values import OUT
 from .constructs import record_fields
 from .trick import record_fields as trick_fields
 from .dsl_text import DslText
@@ -125,6 +126,7 @@ class Builder:
         symbols["players"] = RUNTIME_PLAYERS
         symbols["player_count"] = RUNTIME_PLAYER_COUNT
         symbols["cards"] = Symbol("const", list(cards), "list")
+        symbols.setdefault(OUT, Symbol("modifier"))  # built in: a player who is out is skipped by every order
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
                       {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
