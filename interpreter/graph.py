@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .dsl import ast as A
+from .dsl.table_calls import targets
 from .model import ruleset as M
 
 
@@ -116,7 +117,8 @@ class _Builder:
             for t in tails:
                 self._edge(t, nid)
             for c in calls:
-                self._edge(nid, f"{c.sequence}/start", "call", f"as {c.bind}" if c.bind else "")
+                for t in targets(c, self.rs.tables):  # a call by table: an edge to each sequence its column names
+                    self._edge(nid, f"{t}/start", "call", f"as {c.bind}" if c.bind else "")
             for e in ends:
                 if isinstance(e, A.End):
                     self._edge(nid, f"{seq.id}/end", "end", f"end {e.kind}")

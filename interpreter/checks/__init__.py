@@ -7,6 +7,7 @@ from typing import Callable, Iterable
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl import ast as A
 from ..dsl.scope import LoadTimeContext
+from ..dsl.table_calls import targets
 from ..model import ruleset as M
 from .flow import check_flow
 from .results import check_results
@@ -109,7 +110,7 @@ def check_parameters(rs: M.Ruleset) -> Iterable[Diagnostic]:
 
 def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
     """Sequences nothing can reach from the start sequence or a trigger."""
-    calls = {sid: set(_calls_in(seq.steps)) for sid, seq in rs.sequences.items()}
+    calls = {sid: set(_calls_in(seq.steps, rs.tables)) for sid, seq in rs.sequences.items()}
     roots = [rs.start] + [t.run for t in rs.triggers]
     seen: set[str] = set()
     todo = [r for r in roots if r in rs.sequences]
@@ -125,16 +126,16 @@ def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
                           f"call it from another sequence, or make it the 'start' or a trigger's 'run'")
 
 
-def _calls_in(steps) -> Iterable[str]:
+def _calls_in(steps, tables) -> Iterable[str]:
     for s in steps:
         if isinstance(s, M.CallStep):
             yield s.sequence
         if isinstance(s, M.ActionStep):
             for st in s.stmts:
                 if isinstance(st.ast, A.CallSeq):
-                    yield st.ast.sequence
+                    yield from targets(st.ast, tables)
         for _n, body in s.bodies:
-            yield from _calls_in(body)
+            yield from _calls_in(body, tables)
 
 
 CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,

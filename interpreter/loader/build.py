@@ -75,7 +75,7 @@ class Builder:
         consts.update({k: Symbol("const", v.value, _type_of(v.value), "option", tuple(v.choices or ()))
                        for k, v in options.items()})
         tables = self._tables(declare, consts)
-        consts.update({k: Symbol("table", _table_value(t), "table") for k, t in tables.items()})
+        consts.update({k: Symbol("table", _table_value(t), "table", t.sequences) for k, t in tables.items()})
         cards = self._cards(consts)
         classes = {c for card in cards for c in card.classes}
         attrs = {a for card in cards for a in card.attrs}
@@ -250,6 +250,32 @@ class Builder:
             out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span)
         return out
 
+    def _sequence_columns(self, table: str, node: YMap, columns: tuple) -> tuple[str, ...]:
+        """The columns a table lists under `sequences:`; each of their cells must name a sequence (or be none)."""
+        listed = node.get("sequences")
+        if not isinstance(listed, YSeq):
+            return ()
+        seqs = list(self.section("sequences").entries)
+        out = []
+        for item in listed.items:
+            col = str(item.plain())
+            if col not in columns:
+                self.err("E317", f"table '{table}': 'sequences' lists '{col}', which is not one of its columns",
+                         item.span, did_you_mean(col, columns))
+                continue
+            out.append(col)
+        rows = node.get("rows")
+        for _rk, rv in (rows.items() if isinstance(rows, YMap) else []):
+            for col in out:
+                cell = rv.get(col) if isinstance(rv, YMap) else (
+                    rv.items[columns.index(col)] if isinstance(rv, YSeq) and columns.index(col) < len(rv.items) else None)
+                if cell is None or cell.plain() is None:
+                    continue
+                if str(cell.plain()) not in seqs:
+                    self.err("E309", f"unknown sequence '{cell.plain()}' in column '{col}' of table '{table}'",
+                             cell.span, did_you_mean(str(cell.plain()), seqs))
+        return tuple(out)
+
     def _tables(self, declare, consts: dict) -> dict[str, M.TableDef]:
         out = {}
         sec = self.section("tables")
@@ -290,7 +316,7 @@ class Builder:
                     self.err("E317", f"table '{k}': no row for key '{key}'", v.span)
             out[k] = M.TableDef(k, keys or tuple(rows), columns, rows, tuple(d.get("cycle") or ()),
                                 tuple(d.get("permutation") or ()), sec.key_span(k), str(d.get("doc", "") or ""),
-                                str(d.get("title", "") or ""))
+                                str(d.get("title", "") or ""), self._sequence_columns(k, v, columns))
         return out
 
     def _zones(self, declare) -> dict[str, M.ZoneDef]:

@@ -83,6 +83,7 @@ class TableDef:
     span: Span
     doc: str = ""
     title: str = ""
+    sequences: tuple[str, ...] = ()  # columns whose cells name sequences: call TABLE[KEY].COLUMN runs one
 
 
 @dataclass(frozen=True)
