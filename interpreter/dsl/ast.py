@@ -289,6 +289,14 @@ class Pass(Stmt):
 
 
 @dataclass(frozen=True)
+class Assert(Stmt):
+    """A condition the designer states holds here; a game that checks itself stops when it does not."""
+
+    cond: Expr
+    message: Expr | None = None
+
+
+@dataclass(frozen=True)
 class Return(Stmt):
     """Leave the sequence; with a value, the result that a 'call ... as NAME' binds (none without one)."""
 

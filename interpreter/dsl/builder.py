@@ -390,6 +390,10 @@ class AstBuilder(threading.local):
         (kw,) = c
         return self._stmt(A.Pass, kw)
 
+    def assert_stmt(self, c) -> Built:
+        kw, cond, _comma, message = c
+        return self._stmt(lambda s: A.Assert(s, cond[0], message[0] if message else None), kw, cond, message)
+
 
 def split_template(raw: str, start: int, locate: Locator, parse_inner: Callable[[str, Locator, int], A.Expr],
                    escapes: bool = True) -> tuple:

@@ -9,7 +9,7 @@ from typing import Any, Optional
 from ..diagnostics import RuleError, Span, did_you_mean
 from ..values import Card, Player
 from . import ast as A
-from .builtins import REGISTRY, describe
+from .builtins import REGISTRY, describe, text_of
 from .guards import MAX_INT, bounded, nested, scanned
 from .compiler import Compiler, mark_used
 from .table_calls import FORM, table_column
@@ -536,3 +536,18 @@ class StatementCompiler(Compiler):
 
     def _s_Pass(self, n: A.Pass):
         return lambda ctx: None
+
+    def _s_Assert(self, n: A.Assert):
+        """Checked only when the game checks itself (its cards after every step): free in other games."""
+        cond = self.expr(n.cond)[0]
+        message = self.expr(n.message)[0] if n.message is not None else None
+        span, text = n.span, "the condition"
+
+        def fn(ctx):
+            if ctx.check_conservation and not cond(ctx):
+                said = text_of(message(ctx)) if message is not None else text
+                raise RuleError(f"an assertion failed: {said}", span, "it is checked by --check and by scenarios",
+                                "R011")
+            return None
+
+        return fn

@@ -15,6 +15,7 @@ from .cells import CellValues as _CellValues, columns_word as _columns_word
 from ..values import OUT
 from .constructs import record_fields
 from .trick import record_fields as trick_fields
+from .invariants import build_invariants
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .view import build_view
@@ -174,6 +175,7 @@ class Builder:
             titles=self.titles, function_docs=self.function_docs,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
+            invariants=build_invariants(self, scope),
         )
 
     def _functions(self, scope: Scope, symbols: dict) -> None:

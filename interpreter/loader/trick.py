@@ -159,7 +159,8 @@ def _settable(builder, spec: YMap) -> Optional[str]:
 def _trick_rule(spec: YMap, follow: bool) -> str:
     """The trick in words, as the chart's box says it: the mechanics, never the expressions (the step's label says
     the game's own restrictions)."""
-    bits = ["the leader leads, then each other player in turn plays a card"]
+    # no setting's own text appears here (the words renderer says each setting it finds in the rule in words)
+    bits = ["the player who leads plays a card, then each other player in turn plays one"]
     if follow:
         bits.append("follow the suit led if you can")
     if spec.get("may_lead") is not None:

@@ -265,6 +265,17 @@ class ConstructStep(Step):
 
 
 @dataclass(frozen=True)
+class Invariant:
+    """A condition the designer states must hold after every step (while `when` holds), checked by games that
+    check themselves."""
+
+    cond: CExpr
+    when: Optional[CExpr]
+    say: str
+    span: Span
+
+
+@dataclass(frozen=True)
 class SequenceDef:
     id: str
     kind: str
@@ -374,6 +385,7 @@ class Ruleset:
     aid: Mapping[str, Any] = field(default_factory=dict)  # what the player aid shows (the `aid:` section), as data
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
+    invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
 
     def card(self, id: str) -> Card:
         for c in self.cards:

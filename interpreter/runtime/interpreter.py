@@ -15,6 +15,7 @@ from ..dsl.builtins import as_list, describe
 from ..dsl import statements
 from ..dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..values import Card, Player
+from .invariants import check_invariants
 from . import blocks  # blocks imports this module too: each uses the other's names only when running
 from .decisions import Decision, display_names, game_label, label, narrate_choice, shown
 
@@ -98,6 +99,8 @@ def run(g) -> None:
                 fire(g)
             if check:
                 g.check_cards()
+                if g.rs.invariants:
+                    check_invariants(g, ins)
     except RuleError as exc:
         if exc.span is None and frames:
             f = frames[-1]

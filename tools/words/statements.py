@@ -144,3 +144,8 @@ def _tally(w: Words, n: A.Tally) -> str:
 @phrase(A.Pass)
 def _pass(w: Words, n: A.Pass) -> str:
     return "do nothing"
+
+
+@phrase(A.Assert)
+def _assert(w: Words, n: A.Assert) -> str:
+    return f"check that {w.expr(n.cond)}"
