@@ -176,6 +176,7 @@ class Builder:
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
             invariants=build_invariants(self, scope),
+            card_order=tuple(r.get("card_order").entries) if isinstance(r.get("card_order"), YMap) else (),
         )
 
     def _functions(self, scope: Scope, symbols: dict) -> None:

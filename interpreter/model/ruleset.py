@@ -386,6 +386,7 @@ class Ruleset:
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
     invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
+    card_order: tuple[str, ...] = ()  # the attributes of a declared card order (card_order:); cards sort by it
 
     def card(self, id: str) -> Card:
         for c in self.cards:

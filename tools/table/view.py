@@ -69,6 +69,8 @@ def zone_text(game, ref: ZoneRef, seat: int) -> str:
     vis = game.rs.zones[ref.zone].visibility
     owner = game.zone_owner(ref)
     if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
+        if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
+            cards = sorted(cards)
         return ", ".join(c.name for c in cards) or "none"
     n = len(cards)
     count = f"{n} card{'s' if n != 1 else ''}" if n else "none"
