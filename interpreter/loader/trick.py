@@ -92,7 +92,7 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     g.user("NEXT_", spec.get("next_leader"), f"{R}.winner")
     _card_as(g, "SUITP_", "SUIT_", PICK)
     _card_as(g, "RANKP_", "RANK_", PICK)
-    prompt = g.template(spec.get("prompt"))
+    prompt = g.template(spec.get("prompt")) or g.expr("'Play a card'")
     (on_play_nodes,) = part_nodes(node)
     on_play = tuple(builder.block(on_play_nodes, f"{auto}.on_play.", loops))
 
