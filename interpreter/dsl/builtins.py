@@ -278,6 +278,30 @@ def _card_order(ctx, span, c):
     return c.order
 
 
+@builtin("award", 2, 2, "list", "Points by place with ties split: award(KEYS, POINTS) gives each key's item the points "
+         "of its place, the largest key first (lowest: true for the smallest first); ties: 'split' (default) shares the "
+         "place's points among the tied, who fill as many places, 'places' shares the points of the places they fill; "
+         "rounded down; a key of none takes no place.", "award([count(q.hand) for q in players], [6, 3])",
+         kwargs=("lowest", "ties"))
+def _award(ctx, span, keys, points, lowest=False, ties="split"):
+    ks = _scan(ctx, as_list(ctx, keys, span), span)
+    pts = _numbers(ctx, as_list(ctx, points, span), span)
+    if ties not in ("split", "places"):
+        raise RuleError(f"award's ties are 'split' or 'places', got {describe(ties)}", span)
+    groups = sorted({k for k in ks if k is not None}, reverse=not lowest) if ks else []
+    out: list = [0] * len(ks)
+    place = 0
+    for k in groups:
+        if place >= len(pts):
+            break
+        tied = [i for i, x in enumerate(ks) if x == k]
+        share = pts[place] if ties == "split" else sum(pts[place:place + len(tied)])
+        for i in tied:
+            out[i] = share // len(tied)
+        place += len(tied)
+    return out
+
+
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")
 def _reversed(ctx, span, x):
     return list(reversed(_scan(ctx, as_list(ctx, x, span), span)))
