@@ -20,7 +20,7 @@ from .yaml_source import YMap, YSeq
 
 TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
               "prompt", "to", "next_leader", "as", "on_play")
-_HIDDEN = ("led", "best", "bestp", "bestk", "bests", "ok", "ok2", "pick", "plays", "k", "s", "trump", "order")
+_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "s", "trump", "order")
 
 
 def names(node: YMap) -> set[str]:
@@ -47,6 +47,20 @@ def record_fields(root) -> set[str]:
         elif isinstance(n, YSeq):
             todo.extend(n.items)
     return set()
+
+
+def _reads_plays(root) -> bool:
+    """Whether any text of the ruleset reads a trick's plays ('.plays'): a conservative test of use."""
+    todo = [root]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, YMap):
+            todo.extend(n.entries.values())
+        elif isinstance(n, YSeq):
+            todo.extend(n.items)
+        elif isinstance(n.plain() if hasattr(n, "plain") else None, str) and ".plays" in n.plain():
+            return True
+    return False
 
 
 def part_nodes(node: YMap) -> list:
@@ -77,14 +91,14 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     P = str(_plain(spec.get("each"), "p"))
     R = str(_plain(spec.get("as"), "trick"))
     h = {w: hidden("t", node, w) for w in _HIDDEN}
-    LED, BEST, BESTP, BESTK, BESTS = h["led"], h["best"], h["bestp"], h["bestk"], h["bests"]
-    OK, OK2, PICK, PLAYS, K, S, TR = h["ok"], h["ok2"], h["pick"], h["plays"], h["k"], h["s"], h["trump"]
+    LED, BEST, BESTP = h["led"], h["best"], h["bestp"]
+    OK, OK2, PICK, PLAYS, S, TR = h["ok"], h["ok2"], h["pick"], h["plays"], h["s"], h["trump"]
     g.user("LEADER_", spec.get("leader"), "players[0]")
     g.user("PLAYERS_", spec.get("players"), f"seat_order({h['order']})")
     g.user("HAND_", spec.get("hand"), f"{P}.hand")
     g.user("TABLE_", spec.get("table"), "none")
     g.user("SUIT_", spec.get("suit"), "card.suit")
-    g.user("RANK_", spec.get("rank"), "card_order(card)")
+    g.user("RANK_", spec.get("rank"), "card")  # cards compare in the card order: card_order(card), read at once
     g.user("TRUMP_", spec.get("trump"), "none")
     g.user("LEAD_OK_", spec.get("may_lead"), "true")
     g.user("PLAY_OK_", spec.get("may_play"), "true")
@@ -92,12 +106,18 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     g.user("NEXT_", spec.get("next_leader"), f"{R}.winner")
     _card_as(g, "SUITP_", "SUIT_", PICK)
     _card_as(g, "RANKP_", "RANK_", PICK)
+    _card_as(g, "SUITB_", "SUIT_", BEST)
+    _card_as(g, "RANKB_", "RANK_", BEST)
     prompt = g.template(spec.get("prompt")) or g.expr("'Play a card'")
     (on_play_nodes,) = part_nodes(node)
     on_play = tuple(builder.block(on_play_nodes, f"{auto}.on_play.", loops))
+    # what each play costs is what a hand-written loop costs: who played what is kept only when something reads
+    # it ('.plays'); the trump test only when there are trumps; suits and ranks are read where they are compared
+    plays = _reads_plays(getattr(builder, "root", None) or node)
+    trumps = spec.get("trump") is not None
 
     # who may play what: a lead restriction or a play restriction that would leave no card allows any card
-    all_cards = f"[card for card in HAND_]"
+    all_cards = "[card for card in HAND_]"
     lead = ([g.do(f"let {OK} = [card for card in HAND_ if LEAD_OK_]"),
              g.if_(f"empty({OK})", [g.do(f"let {OK} = {all_cards}")])]
             if spec.get("may_lead") is not None else [g.do(f"let {OK} = {all_cards}")])
@@ -109,27 +129,24 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
         allowed += [g.do(f"let {OK2} = [card for card in {OK} if PLAY_OK_]"),
                     g.if_(f"not empty({OK2})", [g.do(f"let {OK} = {OK2}")])]
     choose = M.ChooseStep(**g.base, decision=g.decision(P, OK, prompt, PICK))
+    play = g.do(f"move {PICK} to TABLE_" + (f"; {PLAYS} += [record(player: {P}, card: {PICK})]" if plays else ""))
+    led = g.if_(f"{LED} == none", [g.do(f"set {LED} = SUITP_")])
     # the card played beats the best so far when it is higher in the same suit, or a trump over a card that is not
-    play = g.do(f"move {PICK} to TABLE_; {PLAYS} += [record(player: {P}, card: {PICK})]; "
-                f"let {S} = SUITP_; let {K} = RANKP_")
-    beats = g.if_(f"{BEST} == none or ({S} == {BESTS} and {K} > {BESTK}) or "
-                  f"({TR} != none and {S} == {TR} and {BESTS} != {TR})",
-                  [g.do(f"set {BEST} = {PICK}; set {BESTP} = {P}; set {BESTK} = {K}; set {BESTS} = {S}")])
-    led = g.if_(f"{LED} == none", [g.do(f"set {LED} = {S}")])
+    beats = g.if_(f"{BEST} == none or (SUITP_ == SUITB_ and RANKP_ > RANKB_)"
+                  + (f" or ({TR} != none and SUITP_ == {TR} and SUITB_ != {TR})" if trumps else ""),
+                  [g.do(f"set {BEST} = {PICK}; set {BESTP} = {P}")])
     bind_card = [g.do(f"let card = {PICK}")] if on_play else []
     turn = [*allowed, choose, play, led, beats, *bind_card, *on_play]
-    steps: list = [
-        g.do(f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none; "
-             f"let {BESTK} = none; let {BESTS} = none; let {PLAYS} = []; let {TR} = TRUMP_"),
-        g.for_each(P, f"[{P} for {P} in PLAYERS_ if not empty(HAND_)]", turn),
-        g.do(f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, "
-             f"cards: [x.card for x in {PLAYS}], plays: {PLAYS})"),
-    ]
+    start = (f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none; "
+             f"let {S} = TABLE_.cards" + (f"; let {TR} = TRUMP_" if trumps else "") + (f"; let {PLAYS} = []" if plays else ""))
+    end = (f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, "
+           f"cards: [c for c in TABLE_ if c not in {S}], plays: {PLAYS if plays else '[]'})")
     if spec.get("to") is not None:
-        steps.append(g.do(f"move {R}.cards to TO_"))
+        end += f"; move {R}.cards to TO_"
     target = _settable(builder, spec)
     if target is not None and _plain(spec.get("next_leader")) is not False:
-        steps.append(g.do(f"set {target} = NEXT_"))
+        end += f"; set {target} = NEXT_"
+    steps: list = [g.do(start), g.for_each(P, f"[{P} for {P} in PLAYERS_ if not empty(HAND_)]", turn), g.do(end)]
     rule = _trick_rule(spec, follow)
     settings = tuple((k, str(_plain(spec.get(k)))) for k in TRICK_KEYS
                      if spec.get(k) is not None and k not in ("on_play",))
