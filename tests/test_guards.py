@@ -20,7 +20,7 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.dsl import codegen, safesource
 from rulecraft.dsl import hotcode as H
 from rulecraft.loader import dsl_text, load_ruleset
-from rulecraft.runtime import blocks, interpreter
+from rulecraft.runtime.machine import blocks, interpreter
 from rulecraft.runtime.game import Game
 
 CAPPED = textwrap.dedent("""

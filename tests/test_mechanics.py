@@ -16,7 +16,7 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.dsl import codegen
 from rulecraft.dsl import hotcode as H
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime import blocks
+from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"

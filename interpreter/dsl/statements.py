@@ -98,7 +98,7 @@ class StatementCompiler(Compiler):
         def fn(ctx):
             ctx.locals[name] = value(ctx)
 
-        fn.inline = ("set", "locals", name, value)  # what runtime/blocks.py writes instead of calling fn
+        fn.inline = ("set", "locals", name, value)  # what runtime/machine/blocks.py writes instead of calling fn
         return fn
 
     def _s_Assign(self, n: A.Assign):

@@ -11,6 +11,7 @@ from ..dsl.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef
+from .cards import build_cards
 from .cells import CellValues as _CellValues, columns_word as _columns_word
 from .constructs import record_fields
 from .dsl_text import DslText
@@ -364,8 +365,6 @@ class Builder:
         return out
 
     def _cards(self, consts: dict[str, Symbol]) -> list[Card]:
-        from .cards import build_cards
-
         return build_cards(self, consts)
 
     def _metrics(self, scope: Scope) -> dict[str, M.MetricDef]:

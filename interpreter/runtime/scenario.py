@@ -20,7 +20,7 @@ from ..dsl.compiler import Compiler
 from ..values import ZoneRef
 from .decisions import IllegalChoice
 from .game import Game
-from .interpreter import run
+from .machine.interpreter import run
 
 
 class ScenarioError(Exception):

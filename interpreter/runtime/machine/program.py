@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..diagnostics import Span
-from ..dsl import statements
-from ..model import ruleset as M
+from ...diagnostics import Span
+from ...dsl import statements
+from ...model import ruleset as M
 
 
 @dataclass
