@@ -28,10 +28,10 @@ from hypothesis import strategies as st
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import DiagnosticError, RuleError
-from rulecraft.dsl import codegen
-from rulecraft.dsl import compiler as C
-from rulecraft.dsl import hotcode as H
-from rulecraft.dsl.compiler import Compiler
+from rulecraft.dsl.codegen import generator as codegen
+from rulecraft.dsl.closures import compiler as C
+from rulecraft.dsl.codegen import hotcode as H
+from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.scope import FunctionDef, Scope, Symbol
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset
@@ -394,7 +394,7 @@ def test_long_expressions_agree_or_keep_their_closures(max_nodes, generated, mon
 
 
 def test_the_environment_variable_turns_codegen_off():
-    code = "from rulecraft.dsl import hotcode; print(hotcode.CODEGEN)"
+    code = "from rulecraft.dsl.codegen import hotcode; print(hotcode.CODEGEN)"
     for value, expected in (("0", "False"), ("1", "True")):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env={**os.environ, "RULECRAFT_CODEGEN": value}, check=True)
@@ -404,7 +404,7 @@ def test_the_environment_variable_turns_codegen_off():
 def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
     """compiler.record compiles a hot expression again with Compiler itself: a subclass that compiled
     expressions differently would make the generated code differ from its closures."""
-    from rulecraft.dsl.statements import StatementCompiler
+    from rulecraft.dsl.closures.statements import StatementCompiler
     overrides = [k for k in vars(StatementCompiler) if k.startswith("_e_") or k in ("expr", "_expr", "_user_call",
                                                                                     "function_body")]
     assert not overrides

@@ -12,7 +12,7 @@ import pytest
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import RuleError
-from rulecraft.dsl import statements
+from rulecraft.dsl.closures import statements
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 

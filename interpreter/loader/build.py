@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
 from ..checks.unused import check_unused
-from ..dsl.compiler import Compiler, recording
+from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Row, ZoneRef

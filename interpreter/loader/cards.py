@@ -7,7 +7,7 @@ import re
 from typing import Protocol
 
 from ..diagnostics import Diagnostic, RuleError, Span, error
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope, Symbol
 from ..values import Card
 from .dsl_text import DslText

@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.parser import parse_expression, plain_locator
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..values import ZoneRef
 from .decisions import IllegalChoice
 from .game import Game

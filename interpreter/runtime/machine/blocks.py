@@ -37,10 +37,10 @@ import re
 from typing import Any, Callable, Optional
 
 from ...dsl import ast as A
-from ...dsl import safesource
-from ...dsl.codegen import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
-from ...dsl.hotcode import generated_source
-from ...dsl.statements import _augmented
+from ...dsl.codegen import safesource
+from ...dsl.codegen.generator import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
+from ...dsl.codegen.hotcode import generated_source
+from ...dsl.closures.statements import _augmented
 from ...model import ruleset as M
 from . import handlers
 from .program import Program

@@ -11,7 +11,7 @@ stretches of steps that run often.
 from __future__ import annotations
 
 from ...diagnostics import RuleError
-from ...dsl import statements
+from ...dsl.closures import statements
 from . import blocks
 from .asking import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_onplay_next, h_stack_resolve_next, \
     h_stack_resolved

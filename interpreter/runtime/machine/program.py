@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ...diagnostics import Span
-from ...dsl import statements
+from ...dsl.closures import statements
 from ...model import ruleset as M
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..values import Card, ZoneRef
-from . import ast as A
-from .builtins import REGISTRY, as_list
-from .guards import charge, failing as _fail, nested, scalar
-from .checking import element_type, ranking_problem, want_number
-from .ops import _MISSING, MAX_RANGE, range_error, rank
+from ...values import Card, ZoneRef
+from .. import ast as A
+from ..builtins import REGISTRY, as_list
+from ..guards import charge, failing as _fail, nested, scalar
+from ..checking import element_type, ranking_problem, want_number
+from ..ops import _MISSING, MAX_RANGE, range_error, rank
 
 
 class ListsMixin:

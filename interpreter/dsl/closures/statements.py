@@ -6,14 +6,14 @@ import os
 import re
 from typing import Any, Optional
 
-from ..diagnostics import RuleError, Span, did_you_mean
-from ..values import Card, Player
-from . import ast as A
-from .builtins import REGISTRY, describe
-from .guards import MAX_INT, bounded, nested, scanned
+from ...diagnostics import RuleError, Span, did_you_mean
+from ...values import Card, Player
+from .. import ast as A
+from ..builtins import REGISTRY, describe
+from ..guards import MAX_INT, bounded, nested, scanned
 from .compiler import Compiler, mark_used
-from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
-from .scope import Fn, Scope, kind_word
+from ..ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
+from ..scope import Fn, Scope, kind_word
 
 # RULECRAFT_FAST_STEPS=0: no shortcuts for common statements and steps (here, program.py and interpreter.run),
 # so the plain path can be compared with them (tests/test_fast_steps.py); the games are the same either way

@@ -9,9 +9,9 @@ import weakref
 from types import FunctionType
 from typing import Callable, Optional
 
-from . import ast as A
-from . import codegen
-from .scope import Fn, LoadTimeContext, Scope
+from .. import ast as A
+from . import generator as codegen
+from ..scope import Fn, LoadTimeContext, Scope
 
 CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
 HOT = 16  # the call that turns an expression into Python source (about 0.15 ms); the calls before run the closure

@@ -18,19 +18,19 @@ from contextlib import contextmanager
 from types import FunctionType
 from typing import Any, Callable
 
-from ..values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
-from . import ast as A
-from .builtins import REGISTRY, as_list
-from .ops import (
+from ...values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
+from .. import ast as A
+from ..builtins import REGISTRY, as_list
+from ..ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, make_getattr,
     member_error, negate_error, range_error, rank, run_with_params, text_of, unset_error, RANKINGS,
 )
-from .checking import binds_items
-from .scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
-from .guards import (
+from ..checking import binds_items
+from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
+from ..guards import (
     _CONTAINERS, CALL_COST, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scalar, scanned,
 )
-from ..diagnostics import RuleError
+from ...diagnostics import RuleError
 from . import safesource
 
 STRICT = False  # tests set it: a failure to generate is raised instead of falling back to the closure
