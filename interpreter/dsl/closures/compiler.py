@@ -14,7 +14,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from ...diagnostics import Diagnostic, RuleError, Span, did_you_mean, error
+from ...diagnostics import Diagnostic, Span, did_you_mean, error
 from ...values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
 from .. import ast as A
 from ..builtins import REGISTRY

@@ -40,7 +40,7 @@ from ...dsl import ast as A
 from ...dsl.codegen import safesource
 from ...dsl.codegen.generator import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
 from ...dsl.codegen.hotcode import generated_source
-from ...dsl.closures.statements import _augmented
+from ...dsl.closures.assign import _augmented
 from ...model import ruleset as M
 from . import handlers
 from .program import Program
@@ -409,7 +409,7 @@ class _Writer:
                span: Any = None) -> None:
         """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`), as the closure of
         statements._fast_assign does it: the old value read first, whole numbers added here, the rest (and every
-        error) by statements._augmented."""
+        error) by assign._augmented."""
         d = "_L" if where == "locals" else "ctx.vars"
         key = self.const(name)
         if how == "set":

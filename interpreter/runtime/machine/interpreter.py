@@ -11,7 +11,7 @@ stretches of steps that run often.
 from __future__ import annotations
 
 from ...diagnostics import RuleError
-from ...dsl.closures import statements
+from ...dsl.closures import assign
 from . import blocks
 from .asking import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_onplay_next, h_stack_resolve_next, \
     h_stack_resolved
@@ -28,7 +28,7 @@ def run(g) -> None:
     check = g.check_conservation
     max_steps = g.max_steps
     last = code = prog = entries = None
-    fast = statements.FAST_STEPS
+    fast = assign.FAST_STEPS
     # generated functions for stretches of steps (blocks.py): not when the cards are checked after every step
     compiled = blocks.ENABLED and not check
     hot, again = blocks.HOT, blocks.AGAIN
