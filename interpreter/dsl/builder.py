@@ -43,28 +43,36 @@ class AstBuilder(StatementRules, threading.local):
         self.locate: Optional[Locator] = None
         self.offset = 0
         self.problem: Optional[DiagnosticError] = None
+
     def begin(self, locate: Locator, offset: int) -> tuple:
         saved = (self.locate, self.offset, self.problem)
         self.locate, self.offset, self.problem = locate, offset, None
         return saved
+
     def restore(self, saved: tuple) -> None:
         self.locate, self.offset, self.problem = saved
+
     def _keep(self, exc: DiagnosticError) -> None:
         if self.problem is None:
             self.problem = exc
+
     def _span(self, start: int, end: int) -> Span:
         off = self.offset
         return self.locate(off + start, off + end)
+
     def _tspan(self, tok) -> Span:
         off = self.offset
         return self.locate(off + tok.start_pos, off + tok.end_pos)
+
     # -- starts: the root of the parse, whose depth is that of the whole text
     def expr_start(self, c) -> Built:
         (e,) = c
         return e[0], e[1], e[2], e[3] + 1
+
     def stmts_start(self, c) -> Built:
         stmts = c[::2]  # statements and the ';' between them
         return tuple(s[0] for s in stmts), stmts[0][1], _end(*c), _depth(*stmts)
+
     # -- literals
     def int_lit(self, c) -> Built:
         (tok,) = c
@@ -74,10 +82,12 @@ class AstBuilder(StatementRules, threading.local):
                                              "numbers in rules are at most 18 digits")))
             return A.Num(self._span(a, b), 0), a, b, 1
         return A.Num(self._span(a, b), int(tok)), a, b, 1
+
     def dec_lit(self, c) -> Built:
         (tok,) = c
         a, b = tok.start_pos, tok.end_pos
         return A.Num(self._span(a, b), float(tok)), a, b, 1
+
     def str_lit(self, c) -> Built:
         (tok,) = c
         a, b = tok.start_pos, tok.end_pos
@@ -87,45 +97,57 @@ class AstBuilder(StatementRules, threading.local):
             self._keep(exc)
             parts = ("",)
         return A.Str(self._span(a, b), parts), a, b, 1
+
     def true_lit(self, c) -> Built:
         return self._const(c[0], True)
+
     def false_lit(self, c) -> Built:
         return self._const(c[0], False)
+
     def none_lit(self, c) -> Built:
         return self._const(c[0], None)
+
     def _const(self, tok, value) -> Built:
         a, b = tok.start_pos, tok.end_pos
         return A.Const(self._span(a, b), value), a, b, 1
+
     def name(self, c) -> Built:
         (tok,) = c
         a, b = tok.start_pos, tok.end_pos
         return A.Name(self._span(a, b), str(tok)), a, b, 1
+
     def list_lit(self, c) -> Built:
         # '[' expr ',' expr ... ','? ']', with placeholders (None) when the list is empty
         items = [x for x in c[1:-1] if type(x) is tuple]
         a, b = c[0].start_pos, c[-1].end_pos
         return A.ListLit(self._span(a, b), tuple(x[0] for x in items)), a, b, _depth(*items)
+
     def comprehension(self, c) -> Built:
         lsqb, element, _for, var, _in, iterable, cond, rsqb = c
         a, b = lsqb.start_pos, rsqb.end_pos
         node = A.Comprehension(self._span(a, b), element[0], str(var), iterable[0], cond[0] if cond else None)
         return node, a, b, _depth(element, iterable, cond)
+
     def comp_if(self, c) -> Built:
         kw, cond = c
         return cond[0], kw.start_pos, cond[2], cond[3] + 1
+
     def atom(self, c) -> Built:
         # '(' expr ')': the node inside keeps its own span; the rule above sees the brackets
         lpar, inner, rpar = c
         return inner[0], lpar.start_pos, rpar.end_pos, inner[3]
+
     # -- operators
     def attr(self, c) -> Built:
         obj, _dot, name = c
         a, b = obj[1], name.end_pos
         return A.Attr(self._span(a, b), obj[0], str(name), self._tspan(name)), a, b, obj[3] + 1
+
     def index(self, c) -> Built:
         obj, _lsqb, key, rsqb = c
         a, b = obj[1], rsqb.end_pos
         return A.Index(self._span(a, b), obj[0], key[0]), a, b, _depth(obj, key)
+
     def call(self, c) -> Built:
         fname, _lpar, args, rpar = c
         pos, kw = [], []
@@ -134,52 +156,69 @@ class AstBuilder(StatementRules, threading.local):
         a, b = fname.start_pos, rpar.end_pos
         node = A.Call(self._span(a, b), str(fname), self._tspan(fname), tuple(pos), tuple(kw))
         return node, a, b, _depth(args)
+
     def args(self, c) -> Built:
         items = c[::2]  # the arguments and the ',' between them
         return [x[0] for x in items], items[0][1], items[-1][2], _depth(*items)
+
     def kwarg(self, c) -> Built:
         name, _colon, value = c
         a, b = name.start_pos, value[2]
         return A.Keyword(self._span(a, b), str(name), value[0]), a, b, value[3] + 1
+
     def neg(self, c) -> Built:
         return self._unary(c, "-")
+
     def not_op(self, c) -> Built:
         return self._unary(c, "not")
+
     def _unary(self, c, op: str) -> Built:
         kw, operand = c
         a, b = kw.start_pos, operand[2]
         return A.Unary(self._span(a, b), op, operand[0]), a, b, operand[3] + 1
+
     def binop(self, c) -> Built:
         left, op, right = c
         return self._binary(A.BinOp, str(op), left, right)
+
     def and_op(self, c) -> Built:
         return self._binary(A.BinOp, "and", c[0], c[2])
+
     def or_op(self, c) -> Built:
         return self._binary(A.BinOp, "or", c[0], c[2])
+
     def compare(self, c) -> Built:
         left, op, right = c
         return self._binary(A.Compare, str(op), left, right)
+
     def in_op(self, c) -> Built:
         return self._binary(A.Compare, "in", c[0], c[2])
+
     def not_in_op(self, c) -> Built:
         return self._binary(A.Compare, "not in", c[0], c[3])
+
     def _binary(self, cls, op: str, left: Built, right: Built) -> Built:
         a, b = left[1], right[2]
         depth = 1 + (left[3] if left[3] > right[3] else right[3])
         return cls(self._span(a, b), op, left[0], right[0]), a, b, depth
+
     def is_op(self, c) -> Built:
         obj, _is, cls = c
         return self._is(obj, cls, False)
+
     def is_not_op(self, c) -> Built:
         obj, _is, _not, cls = c
         return self._is(obj, cls, True)
+
     def _is(self, obj: Built, cls, negate: bool) -> Built:
         a, b = obj[1], cls.end_pos
         return A.IsClass(self._span(a, b), obj[0], str(cls), self._tspan(cls), negate), a, b, obj[3] + 1
+
     def ternary(self, c) -> Built:
         then, _if, cond, _else, other = c
         a, b = then[1], other[2]
         return A.Ternary(self._span(a, b), then[0], cond[0], other[0]), a, b, _depth(then, cond, other)
+
     def range(self, c) -> Built:
         low, _dots, high = c
         a, b = low[1], high[2]

@@ -18,7 +18,6 @@ from ..guards import MAX_INT, bounded, nested, scanned
 from ..scope import Fn, kind_word
 
 
-
 # the games are the same either way (tests/test_fast_steps.py)
 FAST_STEPS = os.environ.get("RULECRAFT_FAST_STEPS", "1") != "0"
 
@@ -50,6 +49,7 @@ class AssignStatements:
 
         fn.inline = ("set", "locals", name, value)  # what runtime/machine/blocks.py writes instead of calling fn
         return fn
+
     def _s_Assign(self, n: A.Assign):
         value = self.expr(n.value)[0]
         op, span = n.op, n.span
@@ -148,6 +148,7 @@ class AssignStatements:
             write(ctx, _augmented(old, inc, sign, op, ctx, span))
 
         return aug
+
     def _fast_assign(self, target, value: Fn, op: str, sign: int, span: Span, obj: Optional[Fn] = None) -> Optional[Fn]:
         """The commonest assignments (a local, a game variable, a player variable) as one closure each, without
         the read/write helpers of _s_Assign: the same reads, writes, checks and errors, in the same order.

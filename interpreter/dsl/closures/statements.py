@@ -25,20 +25,24 @@ class StatementCompiler(AssignStatements, Compiler):
         self.loops = loops
         self.sequences = sequences or {}
         self.kinds = kinds or set()
+
     def stmt(self, node: A.Stmt) -> Fn:
         return getattr(self, "_s_" + type(node).__name__)(node)
+
     def _zone_expr(self, node: A.Expr, what: str) -> Fn:
         fn, t = self.expr(node)
         if t not in ("zone", "any"):
             self.report("E303", f"{what} must be a zone, this is a {t}", node.span,
                         "a family of zones needs a key, e.g. stocks['iron'] or p.hand")
         return fn
+
     # ------------------------------------------------------------ cards and zones
     def _s_Move(self, n: A.Move):
         what = self.expr(n.what)[0]
         dest = self._zone_expr(n.dest, "the destination of 'move'")
         place, span = n.place, n.span
         return lambda ctx: ctx.move(what(ctx), dest(ctx), place, span)
+
     def _s_Draw(self, n: A.Draw):
         count = self.expr(n.count)[0] if n.count is not None else None
         src = self._zone_expr(n.source, "the source of 'draw'")
@@ -54,14 +58,17 @@ class StatementCompiler(AssignStatements, Compiler):
                 ctx.locals[bind] = got
 
         return fn
+
     def _s_Shuffle(self, n: A.Shuffle):
         z = self._zone_expr(n.zone, "what 'shuffle' shuffles")
         span = n.span
         return lambda ctx: ctx.shuffle(z(ctx), span)
+
     def _s_Reverse(self, n: A.Reverse):
         z = self._zone_expr(n.zone, "what 'reverse' turns over")
         span = n.span
         return lambda ctx: ctx.reverse(z(ctx), span)
+
     # ------------------------------------------------------------ chance
     def _s_Roll(self, n: A.Roll):
         spec: Any = self.scope.dice.get(n.dice)
@@ -90,15 +97,18 @@ class StatementCompiler(AssignStatements, Compiler):
             return None
 
         return fn
+
     # ------------------------------------------------------------ control
     def _s_Break(self, n: A.Break):
         self._check_loop(n.loop, n.span, "break")
         sig = BreakSignal(n.loop, n.span)
         return lambda ctx: sig
+
     def _s_Continue(self, n: A.Continue):
         self._check_loop(n.loop, n.span, "continue")
         sig = ContinueSignal(n.loop, n.span)
         return lambda ctx: sig
+
     def _check_loop(self, name: Optional[str], span: Span, word: str) -> None:
         if not self.loops:
             self.report("E401", f"'{word}' is not inside a loop", span,
@@ -108,6 +118,7 @@ class StatementCompiler(AssignStatements, Compiler):
             self.report("E401", f"no loop named '{name}' encloses this '{word}'", span,
                         did_you_mean(name, names) or (f"enclosing loops: {', '.join(names)}" if names else
                                                       "name the loop with 'loop: NAME' or 'name: NAME'"))
+
     def _s_End(self, n: A.End):
         if n.kind not in self.kinds and n.kind not in ("game", "sequence"):
             self.report("E402", f"no sequence has the kind '{n.kind}', so 'end {n.kind}' has nothing to end", n.kind_span,
@@ -115,12 +126,14 @@ class StatementCompiler(AssignStatements, Compiler):
                         or f"kinds in this ruleset: {', '.join(sorted(self.kinds))}")
         sig = EndSignal(n.kind, n.span)
         return lambda ctx: sig
+
     def _s_CallSeq(self, n: A.CallSeq):
         args = self.call_args(n.sequence, n.sequence_span, [(k.name, k.value, k.span) for k in n.kwargs], n.span)
         seq, span, bind = n.sequence, n.span, n.bind
         if args is None:
             return lambda ctx: None
         return lambda ctx: CallSignal(seq, {k: f(ctx) for k, f in args}, span, bind)
+
     def _s_Return(self, n: A.Return):
         value = self.expr(n.value)[0] if n.value is not None else None
         sig = EndSignal("sequence", n.span)
@@ -130,6 +143,7 @@ class StatementCompiler(AssignStatements, Compiler):
             return sig
 
         return fn
+
     def call_args(self, seq: str, seq_span: Span, kwargs, span: Span):
         """Check a call's sequence and arguments; compiled (name, fn) pairs, or None."""
         target = self.sequences.get(seq)
@@ -148,6 +162,7 @@ class StatementCompiler(AssignStatements, Compiler):
             self.report("E310", f"call of '{seq}' is missing {', '.join(repr(m) for m in missing)}", span,
                         f"write: call {seq} with " + ", ".join(f"{m}: ..." for m in params))
         return [(k, self.expr(v)[0]) for k, v, _s in kwargs]
+
     def _s_Emit(self, n: A.Emit):
         sym = self.scope.symbols.get(n.event)
         if sym is None or sym.kind != "event":
@@ -163,6 +178,7 @@ class StatementCompiler(AssignStatements, Compiler):
         kw = [(k.name, self.expr(k.value)[0]) for k in n.kwargs]
         event, span = n.event, n.span
         return lambda ctx: ctx.emit(event, {k: f(ctx) for k, f in kw}, span)
+
     def _s_Log(self, n: A.Log):
         msg = self.expr(n.message)[0]
         if self.draws_chance(n.message):  # its text must be worked out even unread: the dice must fall the same
@@ -173,6 +189,7 @@ class StatementCompiler(AssignStatements, Compiler):
                 ctx.log(msg(ctx))
 
         return fn
+
     def _s_Tell(self, n: A.Tell):
         who_fn, who_type = self.expr(n.player)
         if who_type not in ("player", "any"):
@@ -192,6 +209,7 @@ class StatementCompiler(AssignStatements, Compiler):
                     ctx.tell(who, text)
 
         return fn
+
     def draws_chance(self, node: A.Expr) -> bool:
         """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
         todo, seen = [node], set()  # a worklist, not recursion: functions may call each other in long chains
@@ -208,10 +226,12 @@ class StatementCompiler(AssignStatements, Compiler):
                     seen.add(fd.name)
                     todo.append(fd.body)
         return False
+
     def _s_Win(self, n: A.Win):
         who = self.expr(n.who)[0]
         span = n.span
         return lambda ctx: ctx.win(who(ctx), span)
+
     def _s_AddModifier(self, n: A.AddModifier):
         self._check_modifier(n.modifier, n.modifier_span)
         if n.until not in self.kinds and n.until not in ("game",):
@@ -222,16 +242,19 @@ class StatementCompiler(AssignStatements, Compiler):
         name, until, span = n.modifier, n.until, n.span
         return lambda ctx: ctx.add_modifier(name, target(ctx) if target else None,
                                             value(ctx) if value else 1, until, span)
+
     def _s_RemoveModifier(self, n: A.RemoveModifier):
         self._check_modifier(n.modifier, n.modifier_span)
         target = self.expr(n.target)[0] if n.target is not None else None
         name = n.modifier
         return lambda ctx: ctx.remove_modifier(name, target(ctx) if target else None)
+
     def _check_modifier(self, name: str, span: Span) -> None:
         sym = self.scope.symbols.get(name)
         if sym is None or sym.kind != "modifier":
             mods = [k for k, s in self.scope.symbols.items() if s.kind == "modifier"]
             self.report("E301", f"unknown modifier '{name}'", span, did_you_mean(name, mods) or "declare it under 'modifiers:'")
+
     def _s_CreateZone(self, n: A.CreateZone):
         mark_used(n.family)
         sym = self.scope.symbols.get(n.family)
@@ -248,6 +271,7 @@ class StatementCompiler(AssignStatements, Compiler):
                 ctx.locals[bind] = z
 
         return fn
+
     def _s_Tally(self, n: A.Tally):
         kind = self.scope.metrics.get(n.metric)
         if kind is None:
@@ -272,5 +296,6 @@ class StatementCompiler(AssignStatements, Compiler):
             ctx.tally(name, key(ctx) if key is not None else None, value(ctx) if value is not None else 1, span)
 
         return fn
+
     def _s_Pass(self, n: A.Pass):
         return lambda ctx: None

@@ -48,6 +48,7 @@ class CallNodes:
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
         return out
+
     def _user_call(self, n: A.Call, fd: FunctionDef) -> str:
         """As compiler._user_call: the call is charged first, the arguments run in order, then the body (made
         into a function of its own, with the parameters as Python arguments)."""
@@ -62,6 +63,7 @@ class CallNodes:
         out = self.temp()
         self.emit(f"{out} = {self.const(self.function_of(fd))}({', '.join(['ctx', *args])})")
         return out
+
     def _inline(self, fd: FunctionDef, args: list[str]) -> str | None:
         """The body of a ruleset function written here, its parameters bound to the arguments' locals, when it
         needs nothing from ctx.locals (no closure falls back inside it): what its generated function would run,
@@ -86,6 +88,7 @@ class CallNodes:
         self.lines.extend(sub.lines)
         self.temps, self.nodes = sub.temps, sub.nodes
         return result
+
     def _ranking(self, n: A.Call) -> str:
         """As compile_lists.ListsMixin._ranking: the items, then each item's key with the item's name bound (a Python
         local, also written to ctx.locals when a closure inside reads it there), then the order of the keys."""
@@ -103,6 +106,7 @@ class CallNodes:
         out = self.temp()
         self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)})")
         return out
+
     def _loop_over(self, var: str, items: str, item: str, write_body: Callable) -> None:
         """Write `for item in items:` with the ruleset's name `var` bound to the item while `write_body()` writes the
         body; the name is also put in ctx.locals (and the old value back after) when a closure inside reads it."""
@@ -132,6 +136,7 @@ class CallNodes:
                 self.emit(f"_L.pop({key}, None)")
             with self.block("else:"):
                 self.emit(f"_L[{key}] = {saved}")
+
     def _g_ListLit(self, n: A.ListLit) -> str:
         items = [self.expr(i) for i in n.items]
         out = self.temp()
@@ -139,6 +144,7 @@ class CallNodes:
         if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):  # whatever the types say
             self.emit(f"_nested({out}, {self.const(n.span)})")
         return out
+
     def _g_Comprehension(self, n: A.Comprehension) -> str:
         """As compile_lists.ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
         the old value put back after) only when a closure inside the loop may read it there."""

@@ -91,6 +91,7 @@ class Generator(Writer, OperatorNodes, CallNodes):
         fn = self.build("_expression", "ctx", prologue, f"    return {result}", target.__globals__)
         target.__code__ = fn.__code__
         target.source = fn.source
+
     def ruleset_function(self, fd: FunctionDef) -> Callable:
         """The body with its parameters as Python arguments. ctx.locals is set to them only when a closure inside
         may read it, as compiler._user_call always does (nothing else reads it while an expression runs)."""
@@ -109,6 +110,7 @@ class Generator(Writer, OperatorNodes, CallNodes):
         self.lines += ["    " + line for line in body]
         self.lines += [f"        return {result}", "    finally:", "        ctx.locals = _saved"]
         return self.build("_function", ", ".join(["ctx", *args]), [], "")
+
     # ------------------------------------------------------------ nodes
     def expr(self, node: A.Expr) -> str:
         """Write `node`; the result is a name (a local or a constant) that holds its value."""
@@ -132,11 +134,13 @@ class Generator(Writer, OperatorNodes, CallNodes):
             del self.lines[mark[0]:]
             self.temps, self.fallbacks, self.reads_locals = mark[1], mark[2], mark[3]
             return self.fallback(closure)
+
     def fallback(self, closure: Callable) -> str:
         self.fallbacks += 1
         out = self.temp()
         self.emit(f"{out} = {self.const(closure)}(ctx)")
         return out
+
     def type_of(self, node: A.Expr) -> str:
         return self.made[id(node)][1][1]
 

@@ -16,14 +16,15 @@ _EQUALITY = {"==": "==", "!=": "!="}
 _ORDERED = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-
 class OperatorNodes:
     """The node writers for literals, names, attributes, indexing, operators, comparisons and ternaries."""
 
     def _g_Num(self, n: A.Num) -> str:
         return self.const(n.value)
+
     def _g_Const(self, n: A.Const) -> str:
         return self.const(n.value)  # a name even for true/false/none: Python warns of 'None[0]' written as such
+
     def _g_Str(self, n: A.Str) -> str:
         if n.is_plain:
             return self.const("".join(n.parts))  # type: ignore[arg-type]
@@ -47,6 +48,7 @@ class OperatorNodes:
                 self.emit(f"_bounded({out}, ctx, {span})")  # raises
             self.emit(f"_charge(ctx, {size} >> _COPY_SHIFT, {span})")
         return out
+
     def _g_Name(self, n: A.Name) -> str:
         name = n.id
         if name in self.locals:
@@ -72,6 +74,7 @@ class OperatorNodes:
         else:
             return self.const(sym.value)
         return out
+
     def _g_Attr(self, n: A.Attr) -> str:
         """As compiler._fast_attr: a player's variable or zone and a card's attribute read inline, the rest by the
         generic getter (which also raises the errors)."""
@@ -97,6 +100,7 @@ class OperatorNodes:
         else:
             self.emit(f"{out} = {get}")
         return out
+
     def _g_Index(self, n: A.Index) -> str:
         obj = self.expr(n.obj)
         key = self.expr(n.key)
@@ -105,6 +109,7 @@ class OperatorNodes:
         self.emit(f"{out} = {obj}[{key}] if type({obj}) is list and type({key}) is int and "
                   f"-len({obj}) <= {key} < len({obj}) else _index({obj}, {key}, ctx, {self.const(n.span)})")
         return out
+
     def test(self, node: A.Expr, otherwise: str) -> None:
         """Write `otherwise` (a jump) to run when `node` is false; 'a and b' as one test after another."""
         if isinstance(node, A.BinOp) and node.op == "and" and self._plain(node):
@@ -114,10 +119,12 @@ class OperatorNodes:
         v = self.expr(node)
         with self.block(f"if not {v}:"):
             self.emit(otherwise)
+
     def _plain(self, node: A.Expr) -> bool:
         """The node is written here (not left to a failing closure), so its parts can be written one by one."""
         entry = self.made.get(id(node))
         return entry is not None and entry[0] is node and not getattr(entry[1][0], "failed", False)
+
     def _g_Unary(self, n: A.Unary) -> str:
         v = self.expr(n.operand)
         out = self.temp()
@@ -128,6 +135,7 @@ class OperatorNodes:
             self.emit(f"raise _negate_error({v}, {self.const(n.span)})")
         self.emit(f"{out} = -{v}")
         return out
+
     def _g_BinOp(self, n: A.BinOp) -> str:
         if n.op in ("and", "or"):
             out = self.temp()
@@ -159,6 +167,7 @@ class OperatorNodes:
                         f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out}))):"):
             self.emit(f"{out} = _bounded({out}, ctx, {span})")
         return out
+
     def _g_Compare(self, n: A.Compare) -> str:
         out = self.temp()
         if n.op in ("in", "not in"):
@@ -205,6 +214,7 @@ class OperatorNodes:
         with self.block("except TypeError:"):
             self.emit(f"raise _compare_error({a}, {self.const(n.op)}, {b}, {self.const(n.span)}) from None")
         return out
+
     def _g_IsClass(self, n: A.IsClass) -> str:
         v = self.expr(n.obj)
         out = self.temp()
@@ -213,6 +223,7 @@ class OperatorNodes:
         if n.negate:
             self.emit(f"{out} = not {out}")
         return out
+
     def _g_Ternary(self, n: A.Ternary) -> str:
         out = self.temp()
         cond = self.expr(n.cond)  # the condition runs first
@@ -221,6 +232,7 @@ class OperatorNodes:
         with self.block("else:"):
             self.emit(f"{out} = {self.expr(n.other)}")
         return out
+
     def _g_Range(self, n: A.Range) -> str:
         a = self.expr(n.low)
         b = self.expr(n.high)

@@ -50,7 +50,6 @@ class Unsupported(Exception):
     """The node is left to its closure."""
 
 
-
 class Writer:
     """Writes the lines of one Python function; the node writers (operators.py, calls.py) build on it."""
 
@@ -69,15 +68,19 @@ class Writer:
         self.nodes = 0
         self.inlining = 0  # how many ruleset functions deep this is written inline
         self.inlined_names: frozenset = frozenset()
+
     def const(self, value: Any) -> str:
         name = f"_k{len(self.ns)}"
         self.ns[name] = value
         return name
+
     def temp(self) -> str:
         self.temps += 1
         return f"_v{self.temps}"
+
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+
     @contextmanager
     def block(self, header: str):
         self.emit(header)
@@ -86,6 +89,7 @@ class Writer:
             yield
         finally:
             self.depth -= 1
+
     @contextmanager
     def apart(self, out: list):
         """Write into `out`, at depth 0, instead of into the function (spliced in later, see `splice`)."""
@@ -95,9 +99,11 @@ class Writer:
             yield
         finally:
             self.lines, self.depth = saved
+
     def splice(self, lines: list) -> None:
         pad = "    " * self.depth
         self.lines.extend(pad + line for line in lines)
+
     def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
         """The function `name` of the source written, run in namespace `ns` (a fresh one by default)."""
         src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
