@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
-from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
+from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error, warning
 from ..checks.unused import check_unused
 from ..dsl.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
@@ -180,10 +180,13 @@ class Builder:
         sec = self.section("functions")
         for k, v in sec.items():
             span = sec.key_span(k)
-            if k in REGISTRY or k in symbols:
-                self.err("E314", f"function '{k}' has the name of a {'built-in function' if k in REGISTRY else symbols[k].kind}",
-                         span)
+            if k in symbols:
+                self.err("E314", f"function '{k}' has the name of a {symbols[k].kind}", span)
                 continue
+            if k in REGISTRY:  # the ruleset's own name wins: a release that adds a built-in breaks no ruleset
+                self.diags.append(warning(
+                    "W314", f"function '{k}' has the name of the built-in function {k}(); this ruleset's own is used",
+                    span, f"calls to {k}() here run this function; rename it to use the built-in"))
             d = v if isinstance(v, YMap) else YMap(v.span)
             params = tuple(str(x) for x in (_s(d.get("params"), []) or []))
             if _s(d.get("title"), ""):
