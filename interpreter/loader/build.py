@@ -101,7 +101,6 @@ class Builder:
         seq_params = {}
         for k, v in self.section("sequences").items():
             seq_params[k] = tuple(_s(v.get("params"), []) or []) if isinstance(v, YMap) else ()
-            declare(k, Symbol("sequence"), self.section("sequences").key_span(k))
         for k, d in self.section("dice").items():
             declare(k, Symbol("dice"), self.section("dice").key_span(k))
         for k, v in params.items():
@@ -121,6 +120,8 @@ class Builder:
                 declare(k, Symbol("player_zone"), z.span)
             else:
                 declare(k, Symbol("family", FamilyRef(k), "family", "dynamic" if z.per == "dynamic" else z.per), z.span)
+        for k in seq_params:  # sequences have a namespace of their own: only 'call', 'start:' and 'run:' name them
+            symbols.setdefault(k, Symbol("sequence"))  # kept where nothing else has the name, for E306's hint
         symbols["players"] = RUNTIME_PLAYERS
         symbols["player_count"] = RUNTIME_PLAYER_COUNT
         symbols["cards"] = Symbol("const", list(cards), "list")
@@ -180,7 +181,7 @@ class Builder:
         sec = self.section("functions")
         for k, v in sec.items():
             span = sec.key_span(k)
-            if k in symbols:
+            if k in symbols and symbols[k].kind != "sequence":
                 self.err("E314", f"function '{k}' has the name of a {symbols[k].kind}", span)
                 continue
             if k in REGISTRY:  # the ruleset's own name wins: a release that adds a built-in breaks no ruleset
