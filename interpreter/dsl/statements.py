@@ -10,6 +10,7 @@ from ..diagnostics import RuleError, Span, did_you_mean
 from ..values import Card, Player
 from . import ast as A
 from .builtins import REGISTRY, describe
+from .checking import augment_problem
 from .guards import MAX_INT, bounded, nested, scanned
 from .compiler import Compiler, mark_used
 from .ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
@@ -102,7 +103,8 @@ class StatementCompiler(Compiler):
         return fn
 
     def _s_Assign(self, n: A.Assign):
-        value = self.expr(n.value)[0]
+        value, value_type = self.expr(n.value)
+        self.check(augment_problem(n.op, value_type, n.value, self.scope))
         op, span = n.op, n.span
         target = n.target
         if isinstance(target, A.Name):

@@ -193,8 +193,16 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         yield (path, "E204"), error("E204", _not_allowed(kind, err, schema, subject), node.span, _value_hint(kind, err))
 
 
+# keys that belong elsewhere in a construct: (the key, the path's last two parts) -> what to write instead
+_ELSEWHERE = {
+    ("player", ("sealed", "choose")): "every player in 'in:' decides at once: name each one with 'each:' on the "
+                                      "sealed step (each: p, in: players) and use that name in 'choose:'",
+    ("as", ("sealed", "choose")): "the answers are bound with 'as:' on the sealed step, beside 'choose:'",
+}
+
+
 def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap) -> tuple[tuple, Diagnostic]:
-    hint = did_you_mean(key, allowed)
+    hint = _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) or did_you_mean(key, allowed)
     if hint is None and in_step:
         owners = _forms_with_key(key)
         hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"
