@@ -25,3 +25,22 @@ def test_validate_and_the_server_give_the_same_diagnostics():
     by_file = sorted(map(_key, load_ruleset(str(CASE)).diagnostics))
     by_buffer = sorted(map(_key, load_text(str(CASE), text).diagnostics))
     assert by_file == by_buffer and len(by_file) == 2
+
+
+def test_return_with_a_value_draws_one_box_and_a_plain_return(tmp_path):
+    """'return true' drew a 'Return yes' box and a black 'return true' marker (the look of 'end game'): the box
+    says the value, and the sequence's own return is the grey one every normal return has."""
+    from rulecraft.tools.chart.flowchart import chart_dot
+
+    path = tmp_path / "ret.yaml"
+    path.write_text(
+        "ruleset: u\ntitle: U\nplayers: {min: 2, max: 2, default: 2}\nstart: game\nsequences:\n"
+        "  game:\n    kind: game\n    steps:\n      - call: check\n        as: ok\n      - do: \"log '{ok}'\"\n"
+        "  check:\n    steps:\n      - if: \"player_count > 1\"\n        then: [\"return true\"]\n"
+        "      - do: \"return false\"\n", encoding="utf-8")
+    result = load_ruleset(str(path))
+    assert result.ok
+    dot = chart_dot(result.ruleset, result.graph, "check")
+    assert "Return yes" in dot and "Return no" in dot
+    assert "#404040" not in dot and "<B>return" not in dot  # no dark terminal
+    assert dot.count("label=<return>") == 2
