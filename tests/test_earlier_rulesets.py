@@ -6,6 +6,7 @@ style of that time, which its first comment says) and an `expected.yaml`:
 
     # what the ruleset is and where it comes from, in one line
     from: {commit: 1d10cfc, path: rulesets/examples/pig.yaml}
+    played_then: e92713b         # the engine of this commit played the games below exactly so
     warnings: [W312]             # the warning codes it may give today (no error, ever)
     games:                       # games played with the corpus's own agent, pinned once
       - {seed: 1, players: 2, decisions: 23, winners: [1], digest: 0123456789abcdef}
@@ -17,7 +18,10 @@ covers every decision asked and answered and the final state (zones, variables, 
 winners), not the story's wording, which the one English renderer may improve.
 
 A new case is recorded once with `python tests/test_earlier_rulesets.py NAME` (it prints the
-`games:` entries to paste) and never re-recorded: a changed digest is a broken promise.
+`games:` entries to paste) and never re-recorded: a changed digest is a broken promise. Each case's
+pins were checked against the engine of its `played_then:` commit, taken from git history, with
+`python tests/cases/earlier/played_then.py [CASE...]`: every pinned game is what the ruleset
+did then (for the open auction, with the engine just before 'highest' became a built-in).
 """
 
 from __future__ import annotations
@@ -50,9 +54,9 @@ class CyclingAgent:
         if d.kind == "yesno":
             return turn % 3 != 0  # mostly yes: loops that ask 'again?' still end by their own rules
         if d.kind == "number":
-            span = max(0, d.max - d.min + 1)
-            pick = turn % (span + (1 if d.optional else 0)) if span or d.optional else 0
-            return None if pick == span and d.optional else d.min + pick
+            span, optional = max(0, d.max - d.min + 1), getattr(d, "optional", False)  # (engines before it had none)
+            pick = turn % (span + (1 if optional else 0)) if span or optional else 0
+            return None if pick == span and optional else d.min + pick
         n = len(d.options)
         if d.kind == "one":
             return turn % n
