@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..diagnostics import RuleError
-from ..values import Card, FamilyRef, Player, ZoneRef, out_seats
+from ..values import Card, FamilyRef, Player, ZoneRef
+from .tabletop import award_places, card_place, next_in, still_in
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, number, scanned, size_of
 
 
@@ -208,23 +209,14 @@ def _seat_order(ctx, span, start, dir="cw", include_start=True):
     n = len(players)
     step = _direction(dir, span)
     order = [players[(start.seat + step * i) % n] for i in range(n)]
-    if not include_start:
-        order = order[1:]
-    out = out_seats(ctx)
-    return [p for p in order if p.seat not in out] if out else order
+    return still_in(ctx, order if include_start else order[1:])
 
 
 @builtin("next_player", 1, 1, "player", "The next player in seat order; dir: 'cw' (default) or 'ccw'.", "next_player(dealer, dir: 'ccw')", kwargs=("dir",))
 def _next_player(ctx, span, p, dir="cw"):
     if not isinstance(p, Player):
         raise RuleError(f"next_player needs a player, got {describe(p)}", span)
-    players = ctx.players
-    step, n, out = _direction(dir, span), len(players), out_seats(ctx)
-    for i in range(1, n + 1):  # the next player still in (p itself when everyone else is out)
-        q = players[(p.seat + step * i) % n]
-        if q.seat not in out:
-            return q
-    return players[(p.seat + step) % n]
+    return next_in(ctx, p.seat, _direction(dir, span))
 
 
 def _direction(d, span) -> int:
@@ -270,36 +262,17 @@ for _name, _doc in (("highest", "The item with the largest key, the first of the
     REGISTRY[_name] = Builtin(_name, _ranked_only, 1, 1, ("by",), "any", _doc, f"{_name}(p in players, by: p.score)")
 
 
-@builtin("card_order", 1, 1, "number", "A card's place in the ruleset's card order (card_order:, else the order the "
-         "cards are declared in), from 0 for the lowest.", "highest(c in p.hand, by: card_order(c))")
-def _card_order(ctx, span, c):
-    if not isinstance(c, Card):
-        raise RuleError(f"card_order needs a card, got {describe(c)}", span)
-    return c.order
+REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "A card's place in the card order "
+                                 "(card_order:, else as declared), from 0.", "highest(c in p.hand, by: card_order(c))")
 
 
-@builtin("award", 2, 2, "list", "Points by place with ties split: award(KEYS, POINTS) gives each key's item the points "
-         "of its place, the largest key first (lowest: true for the smallest first); ties: 'split' (default) shares the "
-         "place's points among the tied, who fill as many places, 'places' shares the points of the places they fill; "
-         "rounded down; a key of none takes no place.", "award([count(q.hand) for q in players], [6, 3])",
-         kwargs=("lowest", "ties"))
+@builtin("award", 2, 2, "list", "Points by place, ties split (ties: 'split' or 'places'; lowest: true for the fewest "
+         "first).", "award([count(q.hand) for q in players], [6, 3])", kwargs=("lowest", "ties"))
 def _award(ctx, span, keys, points, lowest=False, ties="split"):
-    ks = _scan(ctx, as_list(ctx, keys, span), span)
-    pts = _numbers(ctx, as_list(ctx, points, span), span)
     if ties not in ("split", "places"):
         raise RuleError(f"award's ties are 'split' or 'places', got {describe(ties)}", span)
-    groups = sorted({k for k in ks if k is not None}, reverse=not lowest) if ks else []
-    out: list = [0] * len(ks)
-    place = 0
-    for k in groups:
-        if place >= len(pts):
-            break
-        tied = [i for i, x in enumerate(ks) if x == k]
-        share = pts[place] if ties == "split" else sum(pts[place:place + len(tied)])
-        for i in tied:
-            out[i] = share // len(tied)
-        place += len(tied)
-    return out
+    pts = _numbers(ctx, as_list(ctx, points, span), span)
+    return award_places(_scan(ctx, as_list(ctx, keys, span), span), pts, bool(lowest), ties == "split")
 
 
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")
