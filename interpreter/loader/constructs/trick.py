@@ -103,7 +103,7 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     g.user("LEAD_OK_", spec.get("may_lead"), "true")
     g.user("PLAY_OK_", spec.get("may_play"), "true")
     g.user("TO_", spec.get("to"), "none")
-    g.user("NEXT_", spec.get("next_leader"), f"{R}.winner")
+    g.user("NEXT_", spec.get("next_leader"), h["bestp"])  # the winner
     _card_as(g, "SUITP_", "SUIT_", PICK)
     _card_as(g, "RANKP_", "RANK_", PICK)
     _card_as(g, "SUITB_", "SUIT_", BEST)
@@ -128,19 +128,21 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     if spec.get("may_play") is not None:
         allowed += [g.do(f"let {OK2} = [card for card in {OK} if PLAY_OK_]"),
                     g.if_(f"not empty({OK2})", [g.do(f"let {OK} = {OK2}")])]
-    choose = M.ChooseStep(**g.base, decision=g.decision(P, OK, prompt, PICK))
+    # no default: a card must be played (a default would be worked out at every decision)
+    choose = M.ChooseStep(**g.base, decision=g.decision(P, OK, prompt, PICK, default=None))
     play = g.do(f"move {PICK} to TABLE_" + (f"; {PLAYS} += [record(player: {P}, card: {PICK})]" if plays else ""))
-    led = g.if_(f"{LED} == none", [g.do(f"set {LED} = SUITP_")])
+    led = g.if_(f"{LED} == none", [g.do(f"let {LED} = SUITP_")])
     # the card played beats the best so far when it is higher in the same suit, or a trump over a card that is not
     beats = g.if_(f"{BEST} == none or (SUITP_ == SUITB_ and RANKP_ > RANKB_)"
                   + (f" or ({TR} != none and SUITP_ == {TR} and SUITB_ != {TR})" if trumps else ""),
-                  [g.do(f"set {BEST} = {PICK}; set {BESTP} = {P}")])
+                  [g.do(f"let {BEST} = {PICK}; let {BESTP} = {P}")])
     bind_card = [g.do(f"let card = {PICK}")] if on_play else []
     turn = [*allowed, choose, play, led, beats, *bind_card, *on_play]
     start = (f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none; "
-             f"let {S} = TABLE_.cards" + (f"; let {TR} = TRUMP_" if trumps else "") + (f"; let {PLAYS} = []" if plays else ""))
+             f"let {S} = count(TABLE_)" + (f"; let {TR} = TRUMP_" if trumps else "") + (f"; let {PLAYS} = []" if plays else ""))
     end = (f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, "
-           f"cards: [c for c in TABLE_ if c not in {S}], plays: {PLAYS if plays else '[]'})")
+           f"cards: TABLE_.cards if {S} == 0 else [c for c in TABLE_.cards if index_of(TABLE_.cards, c) >= {S}], "
+           f"plays: {PLAYS if plays else '[]'})")
     if spec.get("to") is not None:
         end += f"; move {R}.cards to TO_"
     target = _settable(builder, spec)
