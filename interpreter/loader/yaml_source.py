@@ -328,6 +328,9 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "invalid YAML"
+        if "maximum nesting depth" in problem:  # PyYAML's own depth limit (6.0.3 and later) met before ours
+            return None, [error("E007", f"nesting deeper than {limits.max_depth} levels", Span(path, line, col),
+                                "flatten it: a sequence can 'call' another one")]
         hint = None
         if "\\t" in problem or "'\\t'" in problem or _has_tab(text, line):
             problem = "a tab character where YAML needs spaces"
