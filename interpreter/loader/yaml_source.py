@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from ..files import note_input
 from ..diagnostics import Diagnostic, Span, error
 
 try:  # the C composer is much faster and yields the same marks
@@ -288,6 +289,7 @@ def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, l
             return None, [error("E002", f"file is {size} bytes, over the limit of {limits.max_file_bytes}", where)]
         with open(path, "rb") as fh:
             data = fh.read(limits.max_file_bytes + 1)
+        note_input(path)  # a ruleset read is never written over by this process's outputs
     except OSError as exc:
         return None, [error("E001", f"cannot read {path}: {exc.strerror or exc}", None)]
     return decode(data, path, limits)
