@@ -413,3 +413,43 @@ def test_the_parser_keeps_no_pickled_cache():
     from rulecraft.dsl.parser import _parser
 
     assert not _parser().options.cache
+
+
+# --- headless Chromium makes no outside connection (issue 25) ----------------------------------------------
+
+
+def _connects(trace: str) -> list[str]:
+    """The connect() calls to an internet address that succeeded, from `strace -f -e trace=connect` output."""
+    out = []
+    for line in trace.splitlines():
+        if "connect(" in line and "AF_INET" in line and not line.rstrip().endswith("<unfinished ...>"):
+            loopback = 'inet_addr("127.' in line or '"::1"' in line
+            if not loopback and ") = 0" in line:
+                out.append(line)
+    return out
+
+
+def test_chromium_printing_the_aid_connects_nowhere(tmp_path):
+    import shutil
+    import subprocess
+
+    from rulecraft.tools.print.htmlpdf import OFFLINE, _own_network, find_chromium
+
+    if find_chromium() is None or shutil.which("strace") is None:
+        pytest.skip("needs headless Chromium and strace")
+    assert {"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--disable-quic", "--proxy-bypass-list=<-loopback>"} <= set(OFFLINE)
+    trace = tmp_path / "trace"
+    cmd = ["strace", "-f", "-qq", "-e", "trace=connect,sendto", "-o", str(trace), sys.executable, "-c",
+           "import sys; from rulecraft.tools.cli.main import main; sys.exit(main(sys.argv[1:]))",
+           "aid", "dml", "-o", str(tmp_path / "aid.pdf")]
+    done = subprocess.run(cmd, capture_output=True, timeout=300)
+    if done.returncode != 0 and b"ptrace" in done.stderr:
+        pytest.skip("strace cannot trace here")
+    assert done.returncode == 0, done.stderr[-500:]
+    text = trace.read_text(errors="replace")
+    assert "htons(53)" not in text  # no name was looked up
+    if _own_network():  # in a network namespace of its own: nothing at all reaches an outside address
+        assert _connects(text) == []
+    else:  # flags only: at most the UDP reachability probe, which sends nothing
+        assert all("SOCK_STREAM" not in line for line in _connects(text))
