@@ -268,12 +268,3 @@ def header_problem(header: dict) -> Optional[str]:
 def layout_hashed(header: dict) -> bool:
     """Whether the state hashes of this log (or save) include the place of the step that asks (format 1)."""
     return header.get("format", 1) == 1
-
-
-def __getattr__(name: str):
-    """Replay moved to `replay.py`; its names are still found here (imported when asked, no import cycle)."""
-    if name in ("replay", "ReplayReport", "read_records", "loggable_ruleset"):
-        from . import replay as _replay
-
-        return getattr(_replay, name)
-    raise AttributeError(name)
