@@ -241,6 +241,15 @@ def _once(build: str, stmt: str) -> str:
     return _runtime(f"set l = l if count(l) > 0 else {build}; set x = x + 1; {stmt}")
 
 
+def _display_names() -> str:
+    """A decision whose display name for each of 50 options is a text of 65,536 characters."""
+    steps = ('      - "' + "; ".join(["set s = s + s"] * 15) + '"\n'
+             '      - choose: {player: "players[0]", kind: one, options: "1..50", display: "s + str(o)", as: o}\n')
+    text = _runtime("pass")
+    start = text.index('      - while:')
+    return text[:start] + steps
+
+
 _LONG_TEXT = "let t = 'abcdefghijkl'; " + "let t = t + t; " * 13  # 98,304 characters, within the limit of a text
 
 # name: (ruleset text, what must come out: a code and a piece of its message)
@@ -288,10 +297,25 @@ LIMITS = {
     "sorted-work": (_once("[i for i in 1..99999]", "let m = sorted(l)"), "R002", "building lists"),
     "equality-work": (_once("[i for i in 1..99999]", "let b = l == l"), "R002", "building lists"),
     "nested-equality-work": (_once("[[i for i in 1..99999]]", "let b = l == l"), "R002", "building lists"),
+    # issue 25: a record that holds the last one twice, each pass (it was never size-checked: 30 s, 1.7 GB when shown)
+    "record-doubling": (_runtime("set l = record(a: l, b: l)"), "R001", "more than 100,000 values"),
+    "record-of-records": (_runtime("; ".join(["let a = record(v: 1)"] + ["let a = record(p: a, q: a, r: a, s: a, t: a, "
+                                                                         "u: a, v: a, w: a, x: a, y: a)"] * 6)),
+                          "R001", "more than 100,000 values"),
+    "record-of-long-texts": (_runtime(_LONG_TEXT + "let r = record(a: t, b: t, c: t, d: t, e: t, f: t, g: t, h: t, "
+                                                   "i: t, j: t, k: t)"), "R001", "characters in all"),
+    # issue 25: ordering by keys that are lists compares them value by value: charged (it ran 23.7 s uncharged)
+    "sorted-by-list-keys": (_once("[[0 for j in 1..1000] for i in 1..90]",
+                                  "let m = sorted(i in 1..20000, by: l[i % 90])"), "R002", "building lists"),
+    "highest-by-list-keys": (_once("[[0 for j in 1..5000] for i in 1..19]",
+                                   "let m = highest(i in 1..99999, by: l[i % 19])"), "R002", "building lists"),
+    # issue 25: a display name is a name: a text of 98,304 characters for each option is refused
+    "display-name-size": (_display_names(), "R001", "display name"),
 }
 # the passes of the loop each work case may run before the budget stops it (the list is 99,999 long; a pass
 # costs it >> 4 = 6,249 units, sorted about 17 times that); uncharged, they ran MAX_STEPS / 5 passes (hours)
-PASSES = {"membership-work": 50, "sorted-work": 5, "equality-work": 50, "nested-equality-work": 50}
+PASSES = {"membership-work": 50, "sorted-work": 5, "equality-work": 50, "nested-equality-work": 50,
+          "sorted-by-list-keys": 5, "highest-by-list-keys": 50}
 MAX_STEPS = 300_000  # the default is 5,000,000
 MAX_PEAK = 600 * 2**20  # bytes a case may add to the child's peak memory (its cap is 3 GB)
 MODES = ("closures", "generated", "blocks")  # the paths an expression runs by: every guard holds in each
@@ -381,7 +405,9 @@ def test_each_limit_gives_its_diagnostic_with_bounded_work(limit_results, name, 
     assert got["peak"] <= MAX_PEAK, f"{name}: {got['peak'] / 2**20:.0f} MB more at the peak"
     if "steps" in got:
         assert got["steps"] + got["work"] <= MAX_STEPS + 100_000, got  # one charge is at most a list's length
-        if (code == "R001" and name not in ("call-depth", "function-chain-depth")) or name in PASSES:
+        if name == "display-name-size":
+            assert got["lines"] == [text[: text.index("- choose")].count("\n") + 1], got  # the deciding step
+        elif (code == "R001" and name not in ("call-depth", "function-chain-depth")) or name in PASSES:
             assert got["lines"] == [_statement_line(text)], got  # the step that did it is named
     if name in PASSES:
         assert got["x"] - 2 <= PASSES[name], f"{name}: {got['x'] - 2} passes before the budget stopped it"
