@@ -32,6 +32,8 @@ Data = Union[str, bytes]
 class OutputError(Exception):
     """An output cannot be written; `message` says why, for a person."""
 
+    exit_code = 1  # the command line's code for it: the output cannot be made
+
     def __init__(self, path: str, message: str):
         super().__init__(message)
         self.path = path
@@ -40,6 +42,8 @@ class OutputError(Exception):
 
 class OutputIsInput(OutputError):
     """An output names a file this command reads (the ruleset, its parent, a log, a save): a usage error."""
+
+    exit_code = 2
 
 
 class InputError(Exception):
@@ -113,9 +117,14 @@ def same_file_problem(outputs: dict[str, str], inputs: dict[str, str]) -> Option
             continue
         if stat.S_ISREG(st.st_mode):
             seen.setdefault((st.st_dev, st.st_ino), what)
+    named: dict[str, str] = {}
     for what, path in outputs.items():
         if path == "-":
             continue
+        real = os.path.realpath(path)
+        if real in named:  # two outputs, one file (not made yet): the second would replace the first
+            return f"{what} {path} is also {named[real]}: each output needs its own file"
+        named[real] = what
         try:
             st = os.stat(path)
         except (OSError, ValueError):
