@@ -497,3 +497,29 @@ def test_hover_and_completion_answer_while_a_check_runs(lsp, tmp_path):
         answered += 1 + 0 * len(lsp.request("textDocument/completion", where, timeout=120)["items"])
     assert answered >= 25  # answered one after another while the check ran, not queued behind it
     assert lsp.wait_diagnostics(uri) == []
+
+
+def test_documents_never_opened_are_never_read_from_disk(capped, tmp_path):
+    capped.notify("textDocument/didSave", {"textDocument": {"uri": "file:///dev/zero"}})
+    capped.notify("textDocument/didChange", {"textDocument": {"uri": "file:///dev/zero", "version": 2},
+                                             "contentChanges": [{"text": "ruleset: x\n"}]})
+    assert capped.request("textDocument/hover", at("file:///dev/zero", {"line": 0, "character": 0})) is None
+    path = tmp_path / "ok.yaml"
+    uri = capped.open(path, (DML / "dml-2016.yaml").read_text(encoding="utf-8"))
+    assert isinstance(capped.wait_diagnostics(uri), list)  # still serving, within its memory cap
+    assert not [m for m in list(capped.notifications.queue) if m.get("method") == "window/showMessage"]
+    capped.close()
+    assert capped.proc.returncode == 0
+
+
+def test_incremental_edits_cannot_grow_a_document_past_the_limit(capped, tmp_path):
+    uri = capped.open(tmp_path / "grow.yaml", "ruleset: grow\n")
+    capped.wait_diagnostics(uri)
+    piece = "# " + "x" * 1_000_000 + "\n"
+    for version in range(2, 6):  # ranged edits that each add 1 MB: with full sync each replaces the text
+        capped.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                                                                               "end": {"line": 0, "character": 0}},
+                                                                     "text": piece}]})
+    got = capped.wait_diagnostics(uri, until=lambda d: True)
+    assert not [d for d in got if d["code"] == "E002"]  # 1 MB, never 4

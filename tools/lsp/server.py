@@ -7,6 +7,8 @@ the last checked text while a check runs, and a check whose text is no longer th
 from __future__ import annotations
 
 import asyncio
+import logging
+from urllib.parse import unquote
 from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types as T
@@ -19,8 +21,10 @@ from rulecraft.tools.lsp.documents import Document, Store, build, looks_like_rul
 from rulecraft.tools.lsp.navigation import definition, hover, outline
 from rulecraft.tools.lsp.problems import SOURCE, lsp_diagnostics, quick_fixes
 
+log = logging.getLogger("rulecraft.lsp")
 SETTLE = 0.02  # seconds a change waits for a newer one before it is checked
 MAX_DOCUMENT = DEFAULT_LIMITS.max_file_bytes  # bytes (UTF-8) of a document the server checks, as the loader reads
+MAX_HELD = 64 * 1024 * 1024  # characters of all open documents together
 
 
 def make_server() -> LanguageServer:
@@ -32,6 +36,9 @@ def make_server() -> LanguageServer:
     latest: dict[str, int | None] = {}  # the newest version of each document a change announced
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lsp-check")
     server.rulecraft_checker = checker  # type: ignore[attr-defined] - stopped by run()
+    # pygls shows an editor 'Error in server: KeyError ...' for a notification it could not handle (a change to a
+    # document never opened): Python's words are for the log, one line
+    server.report_server_error = lambda error, source: log.warning("%s: %s", type(error).__name__, str(error)[:200])
 
     def publish(uri: str, version: int | None, diagnostics: list[T.Diagnostic]) -> None:
         server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, version=version,
@@ -58,13 +65,24 @@ def make_server() -> LanguageServer:
         await asyncio.sleep(SETTLE)  # changes queued while a check ran (one per keystroke): only the newest is checked
         if latest.get(uri) != version:
             return
-        try:
-            text = server.workspace.get_text_document(uri).source
-        except Exception:  # noqa: BLE001 - closed meanwhile
-            return
+        held = server.workspace.text_documents
+        wdoc = held.get(uri) or held.get(unquote(uri))  # only what the editor sent: never a file read from disk
+        if wdoc is None:
+            return  # closed meanwhile, or never opened (a didSave of file:///dev/zero reads nothing)
+        text = wdoc.source
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > MAX_DOCUMENT:
+            server.workspace.remove_text_document(uri)  # not held either
             refuse_size(uri, size, version)
+            return
+        total = sum(len(d.source) for d in held.values())
+        if total > MAX_HELD:
+            server.workspace.remove_text_document(uri)
+            store.close(uri)
+            publish(uri, version, [T.Diagnostic(
+                range=T.Range(T.Position(0, 0), T.Position(0, 0)), severity=T.DiagnosticSeverity.Error, code="E002",
+                source=SOURCE, message=f"the open documents hold {total:,} characters, over the server's limit of "
+                                       f"{MAX_HELD:,}: this one is not checked; close some documents")])
             return
         if not looks_like_ruleset(text):  # a YAML file that is not a ruleset (a scenario, CI settings, ...)
             store.close(uri)
