@@ -27,6 +27,9 @@ To measure the version before the constructs (fc58f60):
     (cd /work/wt/old && python3 -m venv .venv && .venv/bin/pip install -q -e .)
     python benchmarks/bench_instructions.py --checkout /work/wt/old --checkout .
 
+`--validate dml` measures `rulecraft validate dml` instead: the instructions of one fresh process and the
+median CPU time of `--runs` fresh processes (the parser cache written first by an untimed run).
+
 Set-up: valgrind (``make bench-setup`` installs it with apt-get when it is missing).
 Valgrind runs Python 30-50x slower: keep N small (the default 10 dml games take about a
 minute per checkout). ``PYTHONHASHSEED=0`` is set in the child, so a run repeats exactly.
@@ -108,6 +111,31 @@ def measure(checkout: str, case: str, warmup: int, games: int) -> dict:
     return {"per_game": (full - base) / n, "base": base, "steps": steps / n, "decisions": decisions / n}
 
 
+def validate(checkout: str, name: str, runs: int) -> tuple[int, float]:
+    """(instructions, median CPU seconds) of `rulecraft validate NAME` in a fresh process; the parser cache (where
+    the checkout has one) is written by an untimed first run into a folder of its own, as a user's would be."""
+    script = os.path.join(os.path.abspath(checkout), ".venv", "bin", "rulecraft")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PYTHONHASHSEED="0", RULECRAFT_CACHE=os.path.join(tmp, "cache"))
+        env.pop("PYTHONPATH", None)
+        cmd = [script, "validate", name]
+        subprocess.run(cmd, env=env, capture_output=True, cwd=tmp)
+        cpu = []
+        for _ in range(runs):
+            before = os.times()
+            subprocess.run(cmd, env=env, capture_output=True, cwd=tmp)
+            after = os.times()
+            cpu.append((after.children_user - before.children_user) + (after.children_system - before.children_system))
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                               f"--cachegrind-out-file={os.path.join(tmp, 'cg.out')}", *cmd],
+                              env=env, capture_output=True, text=True, cwd=tmp)
+    m = IREFS.search(done.stderr)
+    if not m:
+        sys.exit(f"{checkout} validate: valgrind failed:\n{done.stderr[-2000:]}")
+    cpu.sort()
+    return int(m.group(1).replace(",", "")), cpu[len(cpu) // 2]
+
+
 def commit_of(checkout: str) -> str:
     done = subprocess.run(["git", "-C", checkout, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     dirty = subprocess.run(["git", "-C", checkout, "status", "--porcelain", "--untracked-files=no"],
@@ -121,6 +149,9 @@ def main(argv=None) -> int:
     ap.add_argument("--checkout", action="append", help="a checkout with its own .venv (repeatable)")
     ap.add_argument("--games", type=int, default=None, help="games measured (default: dml 10, others 40)")
     ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--validate", metavar="RULESET", help="instead: `rulecraft validate RULESET` per fresh process "
+                    "(instructions, and the median CPU time of --runs processes)")
+    ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is missing: run `make bench-setup` (or apt-get install valgrind)", file=sys.stderr)
@@ -131,6 +162,19 @@ def main(argv=None) -> int:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     checkouts = args.checkout or [here]
     names = [commit_of(c) for c in checkouts]
+    if args.validate:
+        print(f"`rulecraft validate {args.validate}`, one fresh process: instructions (cachegrind); CPU s, median of "
+              f"{args.runs}")
+        print("| checkout | instructions | CPU s |")
+        print("| --- | ---: | ---: |")
+        ref = None
+        for c, name in zip(checkouts, names):
+            ins, cpu = validate(c, args.validate, args.runs)
+            ratio = "" if ref is None else f" ({ins / ref[0]:.2f}x)"
+            cpu_ratio = "" if ref is None else f" ({cpu / ref[1]:.2f}x)"
+            ref = ref or (ins, cpu)
+            print(f"| {name} | {ins / 1e6:,.0f} M{ratio} | {cpu:.3f}{cpu_ratio} |", flush=True)
+        return 0
     print(f"instructions per game (cachegrind, {args.warmup} warm-up games, PYTHONHASHSEED=0)")
     print("| case | " + " | ".join(names) + " |")
     print("| --- | " + " | ".join("---:" for _ in names) + " |")

@@ -145,7 +145,7 @@ class _Expansion:
                     g.if_("FINAL_", [g.do(f"{OUT} += {B}" + (f"; {DQ} += {B}" if track else ""))],
                           [g.do(f"{ORD} -= {B}; {ORD} += {B}")] if track else [])]
         bid = (f"set {T} = {BID}; set {LEAD} = {B}; set {P} = 0"
-               + (f"; set {R}['winner'] = {B}; set {R}['price'] = {BID}" if self.live else "")
+               + (f"; let {R} = {self.result(B, BID)}" if self.live else "")  # (a new record costs less than two sets)
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
         asked = [g.if_(f"LIMIT_ < {low}", [*short, *passed()],
@@ -179,7 +179,7 @@ class _Expansion:
         def drop_me() -> list:
             return [g.do(f"{DQ} += {B}")] if track else []
         bid = (f"let {prev} = {LEAD}; set {T} = {BID}; set {LEAD} = {B}"
-               + (f"; set {R}['price'] = {BID}; set {R}['winner'] = {B}" if self.live else "")
+               + (f"; let {R} = {self.result(B, BID)}" if self.live else "")
                + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
         turn = [g.if_("MAY_", [
             g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], [
@@ -199,14 +199,12 @@ class _Expansion:
         may = "(MAY_) and " if self.may else ""
         steps: list = []
         if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
-            SH = h["said"]
-            first = self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if {may}LIMIT_ >= (MIN_)]"
-            if self.say_short:
-                first += f"; let {SH} = [{B} for {B} in seat_order(FROM_, dir: DIR_) if {may}LIMIT_ < (MIN_)]"
-                steps += [g.do(first), *self.say_excluded(),
-                          g.if_(f"not empty({SH})", [g.for_each(B, SH, self.say_short)])]
-            else:
-                steps += [g.do(first), *self.say_excluded()]
+            steps += [g.do(self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) "
+                                             f"if {may}LIMIT_ >= (MIN_)]"), *self.say_excluded()]
+            if self.say_short:  # those who cannot reach min_bid are looked for only when some are missing
+                some = f"count({E}) + count(excluded) < player_count" if self.may else f"count({E}) < player_count"
+                steps.append(g.if_(some, [g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) "
+                                                        f"if {may}LIMIT_ < (MIN_)]", self.say_short)]))
             dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h))
         else:  # bids are things (cards): what the bidder offers, worth its 'amount'
             steps += [g.do(self.excluded() + f"let {E} = " + (f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"
