@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from rulecraft.agents.base import RandomAgent
-from rulecraft.dsl import hotcode as H
+from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import constructs, load_ruleset
 from rulecraft.model import ruleset as M
-from rulecraft.runtime import blocks
+from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"

@@ -7,20 +7,15 @@ A DSL string lives inside a YAML scalar, so every position is mapped through a `
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
-import os
-import sys
-import tempfile
 from importlib.resources import files
 from typing import Optional
 
-import lark
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..diagnostics import DiagnosticError, Span, error
 from . import ast as A
+from . import parser_cache
 from .builder import AstBuilder, Locator, split_template
 
 MAX_NESTING = 40
@@ -64,88 +59,17 @@ def _parser() -> Lark:
     # The AST is built by the parser as it reduces (`transformer=`): no tree, no second walk.
     # Every token is kept so that each callback sees where its rule starts and ends; Lark's own
     # position tracking is off, as it cost about 40% of the parse.
-    # Building the LALR tables costs ~120 ms per process; they are kept as JSON in the user's cache
-    # folder (see _cached). Never Lark's `cache=True`: that is a pickle at a predictable path in the
-    # shared temporary folder, which another user of the machine could make us load (docs/security.md).
+    # Building the LALR tables costs ~120 ms per process: parser_cache.py keeps them as JSON in the
+    # user's cache folder (never Lark's `cache=True`, a pickle in the shared temporary folder).
     return _load_or_build(grammar, _cache_path(grammar))
 
 
 def _load_or_build(grammar: str, path: Optional[str]) -> Lark:
-    if path is not None:
-        try:
-            with open(path, encoding="utf-8") as f:
-                return Lark.__new__(Lark)._load(json.load(f, object_hook=_untag), transformer=_BUILD)
-        except Exception:  # missing, stale, unreadable or damaged: build it afresh
-            pass
-    lark = Lark(grammar, parser="lalr", start=["expr_start", "stmts_start"], maybe_placeholders=True,
-                keep_all_tokens=True, transformer=_BUILD)
-    if path is not None:
-        _write_cache(lark, path)
-    return lark
+    return parser_cache.load_or_build(grammar, path, _BUILD)
 
 
 def _cache_path(grammar: str) -> Optional[str]:
-    """Where this grammar's tables are kept: $RULECRAFT_CACHE (an empty value: no cache), else the user's cache
-    folder; named by a hash of the grammar and the versions of Lark and Python, so an edit makes a new file.
-    None when the folder is not the user's own or is writable by others (nothing is read from there)."""
-    base = os.environ.get("RULECRAFT_CACHE")
-    if base is None:
-        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                            "rulecraft")
-    if not base:
-        return None
-    key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}".encode()).hexdigest()[:16]
-    try:
-        os.makedirs(base, mode=0o700, exist_ok=True)
-        st = os.stat(base)
-    except OSError:
-        return None
-    if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
-        return None
-    return os.path.join(base, f"parser-{key}.json")
-
-
-def _write_cache(lark_: Lark, path: str) -> None:
-    """Write the tables as JSON (atomically: a reader never sees half a file); a read-only folder is no error."""
-    from lark.lark import Rule, TerminalDef
-
-    data, memo = lark_.memo_serialize([TerminalDef, Rule])
-    data["options"] = {k: v for k, v in data["options"].items() if k != "transformer"}
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".parser-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(_tag({"data": data, "memo": memo}), f, separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, TypeError, ValueError):
-        pass
-
-
-def _tag(x):
-    """JSON for Lark's serialized tables: tuples and dicts with number keys are tagged so they come back as such."""
-    if isinstance(x, dict):
-        if all(isinstance(k, str) for k in x):
-            return {k: _tag(v) for k, v in x.items()}
-        return {"#d": [[_tag(k), _tag(v)] for k, v in x.items()]}
-    if isinstance(x, tuple):
-        return {"#t": [_tag(v) for v in x]}
-    if isinstance(x, list):
-        return [_tag(v) for v in x]
-    if x is None or isinstance(x, (str, int, float)):
-        return x
-    raise TypeError(f"cannot keep {type(x).__name__} in the parser cache")
-
-
-def _untag(d: dict):
-    if len(d) == 1:
-        if "#t" in d:
-            return tuple(d["#t"])
-        if "#d" in d:
-            return {k: v for k, v in d["#d"]}
-    return d
+    return parser_cache.cache_path(grammar)
 
 
 # The callbacks of the parser; `_parse` tells them which text they are building.
