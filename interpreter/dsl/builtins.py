@@ -271,10 +271,8 @@ REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "
 @builtin("award", 2, 2, "list", "Points by place, ties split (ties: 'split' or 'places'; lowest: true for the fewest "
          "first).", "award([count(q.hand) for q in players], [6, 3])", kwargs=("lowest", "ties"))
 def _award(ctx, span, keys, points, lowest=False, ties="split"):
-    if ties not in ("split", "places"):
-        raise RuleError(f"award's ties are 'split' or 'places', got {describe(ties)}", span)
     pts = _numbers(ctx, as_list(ctx, points, span), span)
-    return award_places(_scan(ctx, as_list(ctx, keys, span), span), pts, bool(lowest), ties == "split")
+    return award_places(_scan(ctx, as_list(ctx, keys, span), span), pts, bool(lowest), ties, span)
 
 
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")

@@ -34,9 +34,13 @@ def next_in(ctx, seat: int, step: int) -> Any:
     return players[(seat + step) % n]
 
 
-def award_places(keys: list, points: list, lowest: bool, split: bool) -> list:
+def award_places(keys: list, points: list, lowest: bool, ties: Any, span) -> list:
     """Each key's points: the largest key takes the first place (the smallest, with `lowest`); the tied split the
-    points of their place (`split`) or of all the places they fill, rounded down; a key of none takes no place."""
+    points of their place (ties 'split') or of all the places they fill ('places'), rounded down; a key of none
+    takes no place."""
+    if ties not in ("split", "places"):
+        raise RuleError(f"award's ties are 'split' or 'places', got {ties!r}", span)
+    split = ties == "split"
     out: list = [0] * len(keys)
     place = 0
     for k in sorted({k for k in keys if k is not None}, reverse=not lowest):
