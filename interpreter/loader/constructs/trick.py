@@ -20,7 +20,7 @@ from .expansion import _Gen, _plain, _steps_of, _substitute, _text, construct_se
 
 TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
               "prompt", "to", "next_leader", "as", "on_play")
-_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "s", "trump", "order")
+_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "trump", "order")
 
 
 def names(node: YMap) -> set[str]:
@@ -92,7 +92,7 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     R = str(_plain(spec.get("as"), "trick"))
     h = {w: hidden("t", node, w) for w in _HIDDEN}
     LED, BEST, BESTP = h["led"], h["best"], h["bestp"]
-    OK, OK2, PICK, PLAYS, S, TR = h["ok"], h["ok2"], h["pick"], h["plays"], h["s"], h["trump"]
+    OK, OK2, PICK, PLAYS, TR = h["ok"], h["ok2"], h["pick"], h["plays"], h["trump"]
     g.user("LEADER_", spec.get("leader"), "players[0]")
     g.user("PLAYERS_", spec.get("players"), f"seat_order({h['order']})")
     g.user("HAND_", spec.get("hand"), f"{P}.hand")
@@ -138,13 +138,13 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
                   [g.do(f"let {BEST} = {PICK}; let {BESTP} = {P}")])
     bind_card = [g.do(f"let card = {PICK}")] if on_play else []
     turn = [*allowed, choose, play, led, beats, *bind_card, *on_play]
-    start = (f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none; "
-             f"let {S} = count(TABLE_)" + (f"; let {TR} = TRUMP_" if trumps else "") + (f"; let {PLAYS} = []" if plays else ""))
-    end = (f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, "
-           f"cards: TABLE_.cards if {S} == 0 else [c for c in TABLE_.cards if index_of(TABLE_.cards, c) >= {S}], "
+    # the table is the trick's own zone: the trick's cards are the cards lying in it when the trick ends
+    start = (f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none"
+             + (f"; let {TR} = TRUMP_" if trumps else "") + (f"; let {PLAYS} = []" if plays else ""))
+    end = (f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, cards: TABLE_.cards, "
            f"plays: {PLAYS if plays else '[]'})")
     if spec.get("to") is not None:
-        end += f"; move {R}.cards to TO_"
+        end += "; move TABLE_ to TO_"
     target = _settable(builder, spec)
     if target is not None and _plain(spec.get("next_leader")) is not False:
         end += f"; set {target} = NEXT_"
