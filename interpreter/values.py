@@ -32,6 +32,11 @@ class Card:
             return NotImplemented
         return self.order < other.order
 
+    def __gt__(self, other: object) -> bool:  # said directly: a trick compares cards in the card order
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.order > other.order
+
 
 class Player:
     """A seat at the table; seats are numbered 0.. in clockwise order."""

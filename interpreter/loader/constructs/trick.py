@@ -9,6 +9,7 @@ by default. The result is a record: winner, card (the winning card), led (the su
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ...diagnostics import DiagnosticError
@@ -20,7 +21,7 @@ from .expansion import _Gen, _plain, _steps_of, _substitute, _text, construct_se
 
 TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
               "prompt", "to", "next_leader", "as", "on_play")
-_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "trump", "order")
+_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "trump")
 
 
 def names(node: YMap) -> set[str]:
@@ -49,8 +50,13 @@ def record_fields(root) -> set[str]:
     return set()
 
 
-def _reads_plays(root) -> bool:
-    """Whether any text of the ruleset reads a trick's plays ('.plays'): a conservative test of use."""
+_FIELD_READ = re.compile(r"\.(card|led|plays)\b")
+
+
+def _reads(root) -> set:
+    """The result fields beyond winner and cards that some text of the ruleset reads ('.card', '.led', '.plays'):
+    a conservative test of use."""
+    out: set = set()
     todo = [root]
     while todo:
         n = todo.pop()
@@ -58,9 +64,9 @@ def _reads_plays(root) -> bool:
             todo.extend(n.entries.values())
         elif isinstance(n, YSeq):
             todo.extend(n.items)
-        elif isinstance(n.plain() if hasattr(n, "plain") else None, str) and ".plays" in n.plain():
-            return True
-    return False
+        elif isinstance(n.plain() if hasattr(n, "plain") else None, str):
+            out.update(_FIELD_READ.findall(n.plain()))
+    return out
 
 
 def part_nodes(node: YMap) -> list:
@@ -94,7 +100,8 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     LED, BEST, BESTP = h["led"], h["best"], h["bestp"]
     OK, OK2, PICK, PLAYS, TR = h["ok"], h["ok2"], h["pick"], h["plays"], h["trump"]
     g.user("LEADER_", spec.get("leader"), "players[0]")
-    g.user("PLAYERS_", spec.get("players"), f"seat_order({h['order']})")
+    g.user("PLAYERS_", spec.get("players"), "seat_order(LEADER_)")
+    g.subs["PLAYERS_"] = _substitute(g.subs["PLAYERS_"], {"LEADER_": g.subs["LEADER_"]})  # the default's leader
     g.user("HAND_", spec.get("hand"), f"{P}.hand")
     g.user("TABLE_", spec.get("table"), "none")
     g.user("SUIT_", spec.get("suit"), "card.suit")
@@ -113,7 +120,7 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     on_play = tuple(builder.block(on_play_nodes, f"{auto}.on_play.", loops))
     # what each play costs is what a hand-written loop costs: who played what is kept only when something reads
     # it ('.plays'); the trump test only when there are trumps; suits and ranks are read where they are compared
-    plays = _reads_plays(getattr(builder, "root", None) or node)
+    plays = "plays" in _reads(getattr(builder, "root", None) or node)
     trumps = spec.get("trump") is not None
 
     # who may play what: a lead restriction or a play restriction that would leave no card allows any card
@@ -139,10 +146,13 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     bind_card = [g.do(f"let card = {PICK}")] if on_play else []
     turn = [*allowed, choose, play, led, beats, *bind_card, *on_play]
     # the table is the trick's own zone: the trick's cards are the cards lying in it when the trick ends
-    start = (f"let {h['order']} = LEADER_; let {LED} = none; let {BEST} = none; let {BESTP} = none"
+    start = (f"let {LED} = none; let {BEST} = none; let {BESTP} = none"
              + (f"; let {TR} = TRUMP_" if trumps else "") + (f"; let {PLAYS} = []" if plays else ""))
-    end = (f"let {R} = record(winner: {BESTP}, card: {BEST}, led: {LED}, cards: TABLE_.cards, "
-           f"plays: {PLAYS if plays else '[]'})")
+    # the result keeps the fields something reads (winner and cards always)
+    read = _reads(getattr(builder, "root", None) or node)
+    end = (f"let {R} = record(winner: {BESTP}, cards: TABLE_.cards"
+           + (f", card: {BEST}" if "card" in read else "") + (f", led: {LED}" if "led" in read else "")
+           + (f", plays: {PLAYS}" if plays else "") + ")")
     if spec.get("to") is not None:
         end += "; move TABLE_ to TO_"
     target = _settable(builder, spec)
