@@ -167,8 +167,9 @@ def _later_passes_anyway(root: YMap, path: str, result: LoadResult, limits: Limi
 
     The build's own structure complaints (E2xx) repeat the schema's in other words and are
     dropped, and so are the flow findings (E4xx, W4xx: a sequence whose one step could not be
-    built "has no steps"), which on a model with holes (no 'start:', say) only echo the hole. The build was written for schema-valid input; on anything else it may stop
-    with an exception, and then the schema's findings stand alone.
+    built "has no steps"), which on a model with holes (no 'start:', say) only echo the hole.
+    The build was written for schema-valid input; on anything else it may stop with an
+    exception, and then the schema's findings stand alone.
     """
     from . import build, variants
 

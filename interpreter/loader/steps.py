@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl import ast as A
-from ..dsl.checking import element_type, truth_problems
+from ..dsl.checking import element_type, title_problems, truth_problems
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.closures.statements import StatementCompiler
@@ -16,8 +15,6 @@ from . import auction, constructs
 from .dsl_text import DslText, compile_stmts
 from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
 from .yaml_source import YMap, YNode, YScalar, YSeq
-
-_BRACES = re.compile(r"(?<!\{)\{([^{}]+)\}(?!\})")  # '{name}', not '{{' (a brace as written)
 
 DECISION_KINDS = ("one", "subset", "number", "yesno")
 
@@ -122,31 +119,12 @@ class StepBuilder:
         steps = self.block(_steps_of(node.get("steps")), "", ())
         if not steps:
             self.err("E403", f"sequence '{seq_id}' has no steps", span, "add 'steps:' with at least one step")
-        self._title_braces(node.get("title"), params)
+        title = node.get("title")
+        if isinstance(title, YScalar) and isinstance(title.value, str) and "{" in title.value:
+            self.diags.extend(warning(*p[:2], title.span_of(*p[2]), p[3]) for p in title_problems(title.value, params, self.scope))
         return M.SequenceDef(seq_id, str(_plain(node.get("kind"), "sequence")), str(_plain(node.get("title"), seq_id)),
                              str(_plain(node.get("source"), "") or ""), tuple(params), tuple(steps), span,
                              str(_plain(node.get("doc"), "") or _plain(node.get("note"), "") or ""))
-
-    def _title_braces(self, node: YNode | None, params: tuple) -> None:
-        """W326 for '{name}' in a sequence's title that names no parameter or option of the ruleset.
-
-        A title names the sequence once, on sheets and in the book, not each time it runs: 'Round {number}'
-        would print as written. A parameter or an option may be named, as in a step's label ('{hand_size}').
-        """
-        if not isinstance(node, YScalar) or not isinstance(node.value, str) or "{" not in node.value:
-            return
-        for m in _BRACES.finditer(node.value):
-            name = m.group(1).strip()
-            sym = self.scope.symbols.get(name)
-            if sym is not None and sym.kind == "const" and sym.detail in ("parameter", "option"):
-                continue
-            what = ("a parameter of the sequence" if name in params else
-                    "not a parameter or an option of the ruleset")
-            self.diags.append(warning(
-                "W326", f"a sequence's title is not a template: '{{{name}}}' is {what}, and prints as written",
-                node.span_of(m.start(), m.end()),
-                "write the title in words ('Round'), and say the changing value in a step (log 'Round {number}'); "
-                "only a parameter or an option of the ruleset may be named in a title, as in a label"))
 
     def block(self, nodes: list[YNode], prefix: str, loops: tuple) -> list[M.Step]:
         out = []
