@@ -10,7 +10,7 @@ from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import FamilyRef, Row, ZoneRef
-from .constructs import record_fields
+from .constructs.expansion import record_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .sections import SectionBuilders, _doc, _s

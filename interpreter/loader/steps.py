@@ -11,7 +11,7 @@ from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
-from . import auction, constructs
+from .constructs import auction, expansion as constructs
 from .dsl_text import DslText, compile_stmts
 from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
 from .yaml_source import YMap, YNode, YScalar, YSeq
