@@ -293,6 +293,15 @@ class StepBuilder:
                 if spec.get(key) is not None:
                     self.err("E201", f"a yes/no decision has no '{key}': its answers are yes and no",
                              spec.key_span(key), "remove it, or make the decision 'kind: one' to choose among options")
+        # every key of a decision does what it says for its kind, or is refused (none is read and ignored)
+        unused = {"one": (("min", "max"), "a 'one' decision picks one option; give 'kind: subset' to pick several"),
+                  "number": (("options",), "a 'number' decision is a whole number from 'min' to 'max'"),
+                  "subset": (("optional",), "give 'min: 0' to let the player choose nothing"),
+                  "yesno": (("optional",), "a yes/no decision is always answered")}.get(kind, ((), ""))
+        for key in unused[0]:
+            given = spec.get(key) is not None and (key != "optional" or bool(_plain(spec.get(key), False)))
+            if given and not (kind == "yesno" and key != "optional"):
+                self.err("E201", f"a '{kind}' decision has no '{key}'", spec.key_span(key), unused[1])
         prompt = spec.get("prompt")
         prompt_expr = None
         if isinstance(prompt, YScalar) and prompt.value is not None:
@@ -327,7 +336,7 @@ class StepBuilder:
             span=spec.span,
             display=display,
             display_as=display_as,
-            secret=bool(_plain(spec.get("secret"), False)),
+            secret=None if spec.get("secret") is None else bool(_plain(spec.get("secret"), False)),
         )
 
     def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:

@@ -17,7 +17,7 @@ from ..dsl.ops import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, FamilyRef, Player, Roll, ZoneRef
 from .decisions import Decision, IllegalChoice, label, narrate_choice
-from .story import Line
+from .story import Line, one_line
 from . import blocks
 from .interpreter import handler_for, run
 from .program import Program, compile_program
@@ -214,6 +214,8 @@ class Game:
         """Narrate a line; `only` (seats) may read it, everyone else reads `public` instead (see story.Line)."""
         if not self.story:
             return
+        if "\n" in text or "\r" in text or (public is not None and ("\n" in public or "\r" in public)):
+            text, public = one_line(text), (None if public is None else one_line(public))  # no forged lines
         line = Line(text, only, public, kind, level) if only is not None or kind != "event" else text
         self.narrative.append(line)
         if self.listener is not None:
@@ -348,7 +350,7 @@ class Game:
 
     def tell(self, player: Player, message: Any) -> None:
         """A line of the story for one player only."""
-        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,))
+        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,), kind="tell")
 
     def win(self, who: Any, span: Span) -> None:
         players = who if isinstance(who, list) else [who]
@@ -434,7 +436,7 @@ class Game:
             shown = "+".join(map(str, faces))
             self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {named.name}!")
             self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.name}): roll again?", [True, False],
-                                    default=False, node=str(span), purpose="reroll")
+                                    default=False, node=str(span), purpose="reroll", number=self.decisions)
             return SUSPEND
         frame.locals.pop("__roll", None)
         outcome = named.outcome if named is not None else None

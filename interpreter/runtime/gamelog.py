@@ -124,6 +124,21 @@ class GameLogWriter:
             w.complete = True
         return w
 
+    @classmethod
+    def rewrite(cls, path: str, header: dict, records: list[dict]) -> "GameLogWriter":
+        """The log of a game whose last decisions were taken back (`undo`): the file is written again whole,
+        with `header` and the decision `records` that remain, and goes on from there. Only a regular file (or
+        a new one) can be cut back: the caller refuses an undo whose log is a device, a FIFO or standard output."""
+        from ..files import open_stream
+
+        w = cls(path, "", None, _open=False)
+        w.fh = open_stream(path)
+        w._write(header)
+        for rec in records:
+            w._write(rec)
+        w.count = len(records)
+        return w
+
     def _write(self, record: dict) -> None:
         self.fh.write(_line(record))
 
