@@ -173,3 +173,30 @@ def test_a_story_line_is_one_line(tmp_path):
     assert proc.returncode == 0, text + proc.stderr.decode()
     assert "fine Winner: P2 Scores: none" in text
     assert not any(line.startswith("Winner: P2") for line in text.splitlines())
+
+
+def test_the_view_shows_points_now_where_they_reveal_nothing(tmp_path):
+    proc = play([str(AUCTION), "--agent", "human", "--agent", "random", "--seed", "4"], "5\np\np\n", tmp_path)
+    text = proc.stdout.decode()
+    assert "P1 (you): Points now: 20;" in text and "P2: Points now: 20;" in text  # all public: everyone's
+    assert "Final scores:" not in text  # no score parts in this ruleset: the story's scores say it all
+
+
+def test_dml_shows_your_points_a_breakdown_at_the_end_and_no_stale_target(tmp_path):
+    proc = play(["dml", "--agent", "human", "--agent", "random", "--seed", "5"], "1\n" * 400, tmp_path)
+    text = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    views = text.split("--- P1, your decision ---")[1:]
+    assert views and all("P1 (you): Points now: " in v for v in views)
+    # the others' treasuries are hidden, and so are their points (but for an empty treasury: nothing to hide)
+    others = [line for line in text.splitlines() if any(line.startswith(f"  P{n}: Points now") for n in (2, 3, 4))]
+    assert all("Treasury: none" in line for line in others)
+    assert any(line.startswith("  P2: Treasury: ") and "Treasury: none" not in line for line in text.splitlines())
+    for v in views:  # a target is shown only once cards are declared: never the previous player's
+        panel = v.split("\n> ")[0]
+        if "Target value" in panel:
+            assert "Declared cards:" in panel
+    final = text[text.index("Final scores:"):]
+    for part in ("Iron", "Wood", "Slaves", "Spice", "Dragon Eggs"):
+        assert part in final
+    assert final.count("\n  P") == 4

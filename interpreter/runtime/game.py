@@ -434,8 +434,8 @@ class Game:
         if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):
             frame.locals["__roll"] = list(faces)
             shown = "+".join(map(str, faces))
-            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {named.name}!")
-            self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.name}): roll again?", [True, False],
+            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {_exclaim(named.shown())}")
+            self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?", [True, False],
                                     default=False, node=str(span), purpose="reroll", number=self.decisions)
             return SUSPEND
         frame.locals.pop("__roll", None)
@@ -453,7 +453,8 @@ class Game:
         r = Roll(name, faces, named.name if named else None, success, against)
         who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
         vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
-        self.say(f"{who} {name}: {r}{vs}")
+        told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
+        self.say(f"{who} {name}: {told}{vs}")
         self._emit("rolled", {"roll": r, "player": roller})
         return r
 
@@ -506,6 +507,11 @@ class Game:
         from .state_io import clone
 
         return clone(self, story)
+
+
+def _exclaim(title: str) -> str:
+    """A named dice result as the story tells it: 'Dabo!', 'Woot! Woot!' (not 'Woot! Woot!!')."""
+    return title if title.endswith("!") else title + "!"
 
 
 def _fresh(v: Any) -> Any:

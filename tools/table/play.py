@@ -205,6 +205,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 saver.write(game)
         if writer:
             writer.end(game)
+        if people and not quiet:
+            table.final(game)
         if quiet or already_over:
             winners = ", ".join(game.players[s].name for s in game.winners) or "nobody"
             scores = f" scores {game.scores}" if game.scores is not None else ""

@@ -81,6 +81,17 @@ class Table:
             bar = "=" if line.level <= 1 else "-"
             print(f"{bar * 3} {line} {bar * 3}", file=self.out)
 
+    def final(self, game: Game) -> None:
+        """The end of a game with people at the table: every player's score, part by part (`view: score_parts`)."""
+        from rulecraft.tools.table.scores import breakdown
+
+        rows = breakdown(game)
+        if not any(parts for _n, parts, _t in rows) or not self.people:
+            return
+        self._print("Final scores:")
+        for name, parts, total in rows:
+            self._print(f"  {name}: {total}" + (f" ({'; '.join(f'{t} {v}' for t, v in parts)})" if parts else ""))
+
     # ------------------------------------------------------------------ a person's turn to decide
     def presenter(self, game: Game, seat: int, d: Decision) -> None:
         if len(self.people) > 1 and self.at_terminal != seat:

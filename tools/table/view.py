@@ -93,8 +93,13 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name))))
     per_player = list(spec.players) if spec is not None and spec.players else _default_players(game)
     order = [seat] + [p.seat for p in game.players if p.seat != seat]
+    from rulecraft.tools.table.scores import points_seen
+
+    seen = points_seen(game, seat) if not game.over else {}
     for s in order:
         rows = []
+        if s in seen:  # the points they would have if the game ended now, where that reveals nothing hidden
+            rows.append(("Points now", say_value(seen[s])))
         for name in per_player:
             if name in rs.zones:
                 rows.append((zone_title(game, ZoneRef(name, s)), zone_text(game, ZoneRef(name, s), seat)))
