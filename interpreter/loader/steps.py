@@ -195,7 +195,8 @@ class StepBuilder:
             other = self.block(_steps_of(node.get("else")), f"{auto}.else.", loops)
             if node.get("then") is None:
                 self.err("E202", "an 'if' step needs 'then:'", node.span)
-            return M.IfStep(**common, cond=cond, then=tuple(then), other=tuple(other))
+            said = self._because(node.get("because"), f"{auto}.because", common, loops)
+            return M.IfStep(**common, cond=cond, then=(*said, *then), other=tuple(other))
         if form in ("while", "repeat", "loop"):
             if form == "loop":
                 name = str(_plain(node.get("loop")))
@@ -269,6 +270,24 @@ class StepBuilder:
             return self.block(_steps_of(body_node), prefix, loops)
         finally:
             self.local_scope = saved
+
+    def _because(self, node: Optional[YNode], auto: str, common: dict, loops: tuple) -> tuple:
+        """`because:` on an 'if' step: the rule's own words, told in the story when its 'then' branch runs (why an
+        outcome changed: a void bid, a modifier, an event). A template like a log's; it becomes a step that logs it,
+        so every execution path tells it alike."""
+        if node is None:
+            return ()
+        if not isinstance(node, YScalar) or not isinstance(node.value, str):
+            self.err("E204", "'because' is the text the story tells when the rule applies", node.span)
+            return ()
+        message = self.text.parse_template(node)
+        if message is None:
+            return ()
+        log = A.Log(node.span, message)
+        fn = self._stmt_compiler(loops).stmt(log)
+        stmt = M.CStmt(str(node.value), log, fn, node.span)
+        seq = self.seq_id
+        return (M.ActionStep(auto, f"{seq}/{auto}", "", "", "", node.span, False, (stmt,)),)
 
     def _stmt_compiler(self, loops: tuple) -> StatementCompiler:
         return StatementCompiler(self.local_scope, self.diags, loops, self.seq_params, self.kinds)
