@@ -16,6 +16,7 @@ from rulecraft.tools.chart.sheetplan import plan_sheets, reading_order
 from rulecraft.tools.print.sheetlayout import MIN_SCALE
 from rulecraft.tools.words.bookkeeping import players_graph
 from rulecraft.tools.print.sheets import PAPER, arrange, build_sheets
+from pdftext import page_text
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
@@ -59,7 +60,7 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     reader = PdfReader(io.BytesIO(result.pdf))
     assert len(reader.pages) == result.pages
-    index = reader.pages[0].extract_text()
+    index = page_text(reader.pages[0])
     assert "Index" in index and "Interrupts" in index
     for sheet in plan.sheets:
         assert loaded.ruleset.sequences[sheet.main].title in index
@@ -67,7 +68,7 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     for i, page in enumerate(reader.pages[1:], 1):
         w, h = float(page.mediabox.width), float(page.mediabox.height)
         assert {round(w), round(h)} == {595, 842}  # A4, either way round
-        text = page.extract_text()
+        text = page_text(page)
         assert f"page {i + 1} of {len(reader.pages)}" in text
         on_page.append(int(re.search(r"Sheet (\d+) ", text).group(1)))
     # every sheet in order, on one page or (a long chart, cut across pages) on pages in a row
@@ -86,7 +87,7 @@ def test_a_long_chart_is_printed_across_pages_that_point_to_each_other():
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     reader = PdfReader(io.BytesIO(result.pdf))
     number = plan.sheet_of["power_thief"]
-    pages = [p.extract_text() for p in reader.pages if f"Sheet {number} " in p.extract_text()]
+    pages = [page_text(p) for p in reader.pages if f"Sheet {number} " in page_text(p)]
     assert len(pages) >= 2 and "(continued)" not in pages[0]
     cut = [i for i, p in enumerate(pages) if "continued on the next page" in p]
     assert cut and "continued from the page before" in pages[cut[0] + 1]
@@ -106,7 +107,7 @@ def test_sheets_command_letter_paper_and_coverage(tmp_path, capsys):
     assert len(reader.pages) >= len(plan.sheets) + 1
     assert {round(float(reader.pages[0].mediabox.width)), round(float(reader.pages[0].mediabox.height))} == \
         {round(v) for v in PAPER["letter"]}
-    assert "simulated games" in reader.pages[0].extract_text()
+    assert "simulated games" in page_text(reader.pages[0])
 
 
 def test_sheets_usage_errors(tmp_path, capsys):

@@ -274,7 +274,7 @@ def _undo(game, seat: int, people: set, history: list, out, writer, saver, names
     _rewind_scripts(agents, kinds, history)
     if writer is not None:
         writer.close()
-        writer = GameLogWriter.rewrite(log_path, log_header(ref, again, overrides, kinds), records)
+        writer = GameLogWriter.rewrite(log_path, writer.header or log_header(ref, again, overrides, kinds), records)
     if saver is not None:
         saver = SaveWriter(saver.path, ref, again, overrides, kinds, decisions=[(t.player, t.wire) for t in history])
         saver.write(again)
