@@ -72,6 +72,8 @@ class Decision:
         if any(not 0 <= i < n for i in wire):
             return f"option numbers run from 0 to {n - 1}"
         if not self.min <= len(wire) <= self.max:
+            if self.min == self.max:
+                return f"choose {self.min} option{'s' if self.min != 1 else ''}"
             return f"choose from {self.min} to {self.max} options"
         return None
 
