@@ -200,3 +200,18 @@ def test_dml_shows_your_points_a_breakdown_at_the_end_and_no_stale_target(tmp_pa
     for part in ("Iron", "Wood", "Slaves", "Spice", "Dragon Eggs"):
         assert part in final
     assert final.count("\n  P") == 4
+
+
+def test_undo_after_a_resume_with_a_log(tmp_path):
+    base = [str(AUCTION), "--agent", "human", "--agent", "random", "--seed", "4"]
+    first = play(base + ["--save", "a.save"], "5\nquit\n", tmp_path)
+    assert first.returncode == 130, first.stderr.decode()
+    again = play([str(AUCTION), "--resume", "a.save", "--log", "a.log"], "undo\nundo\n5\np\np\n", tmp_path)
+    text = again.stdout.decode()
+    assert again.returncode == 0, again.stderr.decode()
+    assert "Taken back: your decision 1; you decide again." in text and "Nothing to take back." in text
+    plain = play(base + ["--log", "plain.log"], "5\np\np\n", tmp_path)
+    assert plain.returncode == 0
+    # the same game as one played without stopping; the log replays
+    assert (tmp_path / "a.log").read_text().splitlines()[1:] == (tmp_path / "plain.log").read_text().splitlines()[1:]
+    assert replay(tmp_path / "a.log", "--ruleset", str(AUCTION)).returncode == 0

@@ -145,11 +145,12 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             a.presenter, a.helper = table.presenter, table.helper
     writer = saver = game = None
     history: list[Taken] = []  # every decision so far: what 'undo' makes the game again from
+    marks: list[int] = []  # the story's length before each decision a resumed game re-plays
     try:
         if saved is not None:
             try:
                 game, records = restore(saved, rs, max_steps=max_steps, check_conservation=check,
-                                        before=_fast_forward(agents, kinds))
+                                        before=_fast_forward(agents, kinds, marks))
             except SaveError as exc:
                 return _save_failed(resume_path, exc)
             for w in saved.warnings:
@@ -167,7 +168,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                     _err(f"rulecraft play: {where}: cannot go on with this log: {exc}; give another --log")
                     return 1
             taken = saved.decisions
-            history = [Taken(r["player"], r["choice"], list(r.get("chance", ()))) for r in records]
+            history = [Taken(r["player"], r["choice"], list(r.get("chance", ())), told)
+                       for r, told in zip(records, marks)]
         else:
             if say:
                 say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
@@ -316,15 +318,17 @@ def _quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> t
     return None, first
 
 
-def _fast_forward(agents: list, kinds: list[str]):
+def _fast_forward(agents: list, kinds: list[str], marks: list):
     """Ask the scripted agents the re-played decisions again, so they go on where they were in their files.
 
-    Their answers are dropped; only their position moves. The other bots need nothing: each choice of theirs is
+    Their answers are dropped; only their position moves. `marks` gets the length of the story before each
+    decision. The other bots need nothing: each choice of theirs is
     a function of the game, their seed and their seat. Humans are not asked.
     """
     again = [a if k.startswith("script:") else None for a, k in zip(agents, kinds)]
 
     def before(game, d, wire) -> None:
+        marks.append(len(game.narrative))  # where the story was as each decision was taken (what undo checks)
         a = again[d.player] if 0 <= d.player < len(again) else None
         if a is not None:
             try:
