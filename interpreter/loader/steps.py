@@ -205,7 +205,8 @@ class StepBuilder:
             other = self.block(_steps_of(node.get("else")), f"{auto}.else.", loops)
             if node.get("then") is None:
                 self.err("E202", "an 'if' step needs 'then:'", node.span)
-            return M.IfStep(**common, cond=cond, then=tuple(then), other=tuple(other))
+            said = self._because(node.get("because"), f"{auto}.because", common, loops)
+            return M.IfStep(**common, cond=cond, then=(*said, *then), other=tuple(other))
         if form in ("while", "repeat", "loop"):
             if form == "loop":
                 name = str(_plain(node.get("loop")))
@@ -280,6 +281,24 @@ class StepBuilder:
         finally:
             self.local_scope = saved
 
+    def _because(self, node: Optional[YNode], auto: str, common: dict, loops: tuple) -> tuple:
+        """`because:` on an 'if' step: the rule's own words, told in the story when its 'then' branch runs (why an
+        outcome changed: a void bid, a modifier, an event). A template like a log's; it becomes a step that logs it,
+        so every execution path tells it alike."""
+        if node is None:
+            return ()
+        if not isinstance(node, YScalar) or not isinstance(node.value, str):
+            self.err("E204", "'because' is the text the story tells when the rule applies", node.span)
+            return ()
+        message = self.text.parse_template(node)
+        if message is None:
+            return ()
+        log = A.Log(node.span, message)
+        fn = self._stmt_compiler(loops).stmt(log)
+        stmt = M.CStmt(str(node.value), log, fn, node.span)
+        seq = self.seq_id
+        return (M.ActionStep(auto, f"{seq}/{auto}", "", "", "", node.span, False, (stmt,)),)
+
     def _stmt_compiler(self, loops: tuple) -> StatementCompiler:
         return StatementCompiler(self.local_scope, self.diags, loops, self.seq_params, self.kinds)
 
@@ -303,6 +322,15 @@ class StepBuilder:
                 if spec.get(key) is not None:
                     self.err("E201", f"a yes/no decision has no '{key}': its answers are yes and no",
                              spec.key_span(key), "remove it, or make the decision 'kind: one' to choose among options")
+        # every key of a decision does what it says for its kind, or is refused (none is read and ignored)
+        unused = {"one": (("min", "max"), "a 'one' decision picks one option; give 'kind: subset' to pick several"),
+                  "number": (("options",), "a 'number' decision is a whole number from 'min' to 'max'"),
+                  "subset": (("optional",), "give 'min: 0' to let the player choose nothing"),
+                  "yesno": (("optional",), "a yes/no decision is always answered")}.get(kind, ((), ""))
+        for key in unused[0]:
+            given = spec.get(key) is not None and (key != "optional" or bool(_plain(spec.get(key), False)))
+            if given and not (kind == "yesno" and key != "optional"):
+                self.err("E201", f"a '{kind}' decision has no '{key}'", spec.key_span(key), unused[1])
         prompt = spec.get("prompt")
         prompt_expr = None
         if isinstance(prompt, YScalar) and prompt.value is not None:
@@ -337,7 +365,7 @@ class StepBuilder:
             span=spec.span,
             display=display,
             display_as=display_as,
-            secret=bool(_plain(spec.get("secret"), False)),
+            secret=None if spec.get("secret") is None else bool(_plain(spec.get("secret"), False)),
         )
 
     def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:

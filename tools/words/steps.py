@@ -85,6 +85,8 @@ def _sealed(w: Words, s: M.SealedStep) -> str:
     who = w.expr(s.iterable)
     who = who if who.startswith("each ") else f"each {humanize(s.var)} in {who}"
     what = w.text(s.decision.prompt) if s.decision is not None and s.decision.prompt is not None else "chooses"
+    if s.decision is not None and s.decision.secret:
+        return f"{who}, in secret: {what}; the answers stay secret"
     return f"{who}, in secret: {what}; then all reveal"
 
 
