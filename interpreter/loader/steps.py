@@ -11,9 +11,10 @@ from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
-from .constructs import auction, expansion as constructs
+from ..model.kinds import KINDS
+from .constructs import kinds as _kinds  # noqa: F401 - registers the engine's own constructs
 from .dsl_text import DslText, compile_stmts
-from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
+from .schema import all_forms  # the step forms, as the schema lists them (registered kinds included)
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 DECISION_KINDS = ("one", "subset", "number", "yesno")
@@ -87,10 +88,12 @@ class StepBuilder:
                     out.add("card" if inner.get("zone") is not None else "entry")
                     self._binders(_steps_of(inner.get("on_play")), out)
                     self._binders(_steps_of(inner.get("resolve")), out)
-            if form in ("auction", "respond"):
-                out |= constructs.names(form, node)
-                for part in constructs.part_nodes(form, node):
-                    self._binders(part, out)
+            kind = KINDS.get(form)
+            if kind is not None:  # a registered kind (auction, respond, ...): its locals and its parts' own
+                out |= kind.names(node)
+                spec = node.get(form)
+                for key in kind.parts if isinstance(spec, YMap) else ():
+                    self._binders(_steps_of(spec.get(key)), out)
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
                 self._binders(_steps_of(node.get(body)), out)
 
@@ -125,7 +128,8 @@ class StepBuilder:
         return out
 
     def _form(self, node: YMap, report: bool = True) -> Optional[str]:
-        present = [f for f in FORMS if f in node.entries]
+        forms = all_forms()
+        present = [f for f in forms if f in node.entries]
         if "do" in present and len(present) > 1:
             present.remove("do")  # 'do' is the body of while/loop/for_each
         if len(present) == 1:
@@ -133,9 +137,9 @@ class StepBuilder:
         if report:
             if not present:
                 other = [k for k in node.entries if k not in ("id", "label", "source", "note")]
-                hint = did_you_mean(other[0], FORMS) if other else None
+                hint = did_you_mean(other[0], forms) if other else None
                 self.err("E205", "this step says nothing to do", node.span,
-                         hint or "a step is text, or a mapping with one of: " + ", ".join(FORMS))
+                         hint or "a step is text, or a mapping with one of: " + ", ".join(forms))
             else:
                 self.err("E205", f"a step can have only one of {', '.join(present)}", node.span,
                          "split it into separate steps")
@@ -220,10 +224,9 @@ class StepBuilder:
                 self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
             body = self._typed_body(var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
             return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
-        if form == "auction":
-            return auction.auction(self, node, common, auto, loops)
-        if form == "respond":
-            return constructs.respond(self, node, common, auto, loops)
+        kind = KINDS.get(form)
+        if kind is not None:
+            return kind.build(self, node, common, auto, loops)
         if form == "choose":
             spec = node.get("choose")
             return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)

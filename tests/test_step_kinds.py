@@ -1,0 +1,98 @@
+"""A step kind registered from its own module (tests/announce_kind.py) is validated, played, drawn and
+worded with no other file touched: the registry (rulecraft.model.kinds) is what every layer reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from announce_kind import ANNOUNCE
+from rulecraft.agents.base import RandomAgent
+from rulecraft.loader import load_ruleset
+from rulecraft.loader.schema import all_forms, load_schema
+from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import KINDS, registered
+from rulecraft.runtime.game import Game
+from rulecraft.tools.chart.flowchart import chart_dot
+from rulecraft.tools.words import Words
+
+RULESET = """\
+ruleset: announcer
+title: Announcer
+players: {min: 2, max: 2, default: 2}
+start: game
+variables: {round: 0}
+sequences:
+  game:
+    kind: game
+    steps:
+      - loop: rounds
+        do:
+          - "round += 1"
+          - announce: "Round {round} begins"
+          - if: "round >= 3"
+            then: ["end game"]
+"""
+
+
+@pytest.fixture
+def announce():
+    with registered(ANNOUNCE) as kind:
+        yield kind
+    assert "announce" not in KINDS and "announce" not in all_forms()
+
+
+def _load(tmp_path, text: str = RULESET):
+    path = tmp_path / "announcer.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_ruleset(str(path))
+
+
+def _announce_step(rs) -> M.ConstructStep:
+    return rs.sequences["game"].steps[0].body[1]
+
+
+def test_the_schema_and_the_loader_know_the_form(announce, tmp_path):
+    assert "announce" in all_forms()
+    assert load_schema()["$defs"]["announceStep"]["required"] == ["announce"]
+    loaded = _load(tmp_path)
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    step = _announce_step(loaded.ruleset)
+    assert isinstance(step, M.ConstructStep) and step.construct == "announce"
+
+
+def test_its_mistakes_are_reported_by_the_schema(announce, tmp_path):
+    loaded = _load(tmp_path, RULESET.replace('announce: "Round {round} begins"',
+                                            'announce: "Round {round} begins"\n            loud: true'))
+    assert not loaded.ok
+    assert any("loud" in d.message for d in loaded.diagnostics)
+
+
+def test_without_the_kind_the_form_is_unknown(tmp_path):
+    loaded = _load(tmp_path)
+    assert not loaded.ok
+    assert any(d.code in ("E205", "E201", "E200") or "announce" in d.message for d in loaded.diagnostics)
+
+
+@pytest.mark.parametrize("story", [True, False])
+def test_it_plays(announce, tmp_path, story):
+    rs = _load(tmp_path).ruleset
+    g = Game(rs, None, 1, story=story)
+    agents = [RandomAgent(p.seat, 1) for p in g.players]
+    while not g.over:
+        d = g.pending
+        g.apply(agents[d.player].choose(d, g.view(d.player)))
+    assert g.vars["round"] == 3
+    if story:
+        assert [line for line in g.narrative if "begins" in str(line)] == [
+            "Round 1 begins", "Round 2 begins", "Round 3 begins"]
+
+
+def test_it_is_drawn_with_its_own_shape(announce, tmp_path):
+    loaded = _load(tmp_path)
+    dot = chart_dot(loaded.ruleset, loaded.graph, "game")
+    assert "shape=note" in dot.replace('"', "")
+
+
+def test_it_is_said_in_its_own_words(announce, tmp_path):
+    rs = _load(tmp_path).ruleset
+    assert "Everyone hears: Round {round} begins" in Words(rs).step(_announce_step(rs))
