@@ -170,6 +170,11 @@ def run_with_params(ctx, params: tuple, values, body: Fn) -> Any:
 
 def index(obj: Any, key: Any, ctx, span: Span) -> Any:
     """obj[key] for every kind of value that can be indexed."""
+    t = obj.__class__
+    if t is dict:  # a record or a sealed step's bids (the common cases first, one lookup each)
+        return obj.get(key)  # a missing key reads as none
+    if t is list and key.__class__ is int and -len(obj) <= key < len(obj):
+        return obj[key]
     if isinstance(obj, FamilyRef):
         return ctx.family_member(obj.zone, key, span)
     if isinstance(obj, dict):
