@@ -52,7 +52,7 @@ GENERATED_CODE = {"interpreter/dsl/codegen/writing.py": {"compile", "exec"}, "in
 # importing a module by name happens in two places, both fed from the command line only
 IMPORT_BY_NAME = {
     "interpreter/agents/kinds.py": "--agent python:MODULE:CLASS, a bot the user names on the command line",
-    "tools/cli/main.py": "a verb's module, from the fixed table of verbs",
+    "tools/cli/commands.py": "a verb's module, from the fixed table of verbs",
 }
 
 
