@@ -124,3 +124,12 @@ def test_it_plays_the_same_in_generated_code(announce, tmp_path, monkeypatch):
     assert [_play_all(rs, seed) for seed in range(3)] == closures
     made = [e for prog in Game(rs, None, 0).programs.values() for e in prog.entries if callable(e)]
     assert made, "a stretch of steps was generated"
+
+
+def test_the_book_and_the_diff_read_it(announce, tmp_path):
+    from rulecraft.tools.diff.steps import step_fields
+    from rulecraft.tools.print.book import build_book
+
+    loaded = _load(tmp_path)
+    assert "Everyone hears: Round {round} begins" in build_book(loaded.ruleset, loaded.graph)
+    assert step_fields(_announce_step(loaded.ruleset))["form"] == "announce"
