@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from ..files import note_input
 from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
@@ -254,6 +255,7 @@ def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, l
             return None, [error("E002", f"file is {size} bytes, over the limit of {limits.max_file_bytes}", where)]
         with open(path, "rb") as fh:
             data = fh.read(limits.max_file_bytes + 1)
+        note_input(path)  # a ruleset read is never written over by this process's outputs
     except OSError as exc:
         return None, [error("E001", f"cannot read {path}: {exc.strerror or exc}", None)]
     return decode(data, path, limits)
@@ -346,6 +348,9 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "invalid YAML"
+        if "maximum nesting depth" in problem:  # PyYAML's own depth limit (6.0.3 and later) met before ours
+            return None, [error("E007", f"nesting deeper than {limits.max_depth} levels", Span(path, line, col),
+                                "flatten it: a sequence can 'call' another one")]
         hint = None
         if "nesting depth" in problem:  # PyYAML's own limit (recent releases) met before ours: the same mistake
             return None, [error("E007", "the YAML is nested too deeply", Span(path, line, col))]
