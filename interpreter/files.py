@@ -104,7 +104,18 @@ def input_named_by(path: str) -> Optional[str]:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    return _INPUTS.get((st.st_dev, st.st_ino))
+    key = (st.st_dev, st.st_ino)
+    found = _INPUTS.get(key)
+    if found is None:
+        return None
+    try:  # the input is still that file (a deleted input's inode may since belong to a new file)
+        again = os.stat(found)
+        if (again.st_dev, again.st_ino) == key:
+            return found
+    except (OSError, ValueError):
+        pass
+    _INPUTS.pop(key, None)
+    return None
 
 
 def same_file_problem(outputs: dict[str, str], inputs: dict[str, str]) -> Optional[str]:

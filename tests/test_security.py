@@ -538,3 +538,21 @@ def test_the_hostile_corpus(tmp_path, name):
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr  # one line
     for f, data in before.items():
         assert (folder / f).read_bytes() == data, f"{f} was written over"
+
+
+def test_the_writer_refuses_a_ruleset_it_read_and_forgets_one_deleted(tmp_path):
+    from rulecraft.files import OutputIsInput, write_output
+
+    path = tmp_path / "g.yaml"
+    path.write_text((ROOT / "rulesets" / "examples" / "pig.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(path)
+    assert load_ruleset(str(path)).ok  # the loader tells the writer what it read
+    for target in (path, link):
+        with pytest.raises(OutputIsInput, match="an input of this command"):
+            write_output(str(target), "{}")
+    assert path.read_text(encoding="utf-8").startswith("ruleset:") or "ruleset:" in path.read_text(encoding="utf-8")
+    path.unlink()
+    link.unlink()
+    write_output(str(path), "{}")  # a new file at that name (its inode may be the old one's): not an input
+    assert path.read_text(encoding="utf-8") == "{}"
