@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from ..files import note_input
+from ..inputs import note_input
 from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
