@@ -236,9 +236,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         else:
             print(f"rulecraft play: {exc}", file=sys.stderr)
         return 1
-    except OutputError as exc:  # the log or the save (a full disk, a folder...): said once, exit 1
+    except OutputError as exc:  # the log or the save (a full disk, a folder...; exit 1), or an input (exit 2): said once
         _err(f"rulecraft play: {exc.message}")
-        return 1
+        return exc.exit_code
     finally:
         if writer:
             writer.close()
