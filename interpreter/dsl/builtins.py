@@ -376,6 +376,18 @@ def _str(ctx, span, x):
     return bounded(text_of(x), ctx, span)
 
 
+@builtin("plural", 2, 3, "str", "A count and a name, the name in its plural form unless the count is 1: "
+         "'1 card', '3 cards'; a third argument gives an irregular plural.", "plural(count(p.hand), 'card')")
+def _plural(ctx, span, n, name, many=None):
+    if isinstance(n, bool) or not isinstance(n, (int, float)):
+        raise RuleError(f"plural() counts with a number, got {describe(n)}", span)
+    if not isinstance(name, str) or (many is not None and not isinstance(many, str)):
+        raise RuleError("plural() names the thing counted with a text: plural(n, 'card') or plural(n, 'die', 'dice')",
+                        span)
+    shown = text_of(int(n) if isinstance(n, float) and n.is_integer() else n)
+    return bounded(f"{shown} {name if n == 1 else (many if many is not None else name + 's')}", ctx, span)
+
+
 @builtin("int", 1, 1, "number", "A number from text or a whole number from a decimal.", "int('3')")
 def _int(ctx, span, x):
     if isinstance(x, str) and len(x.strip()) > 30:  # never Python's own digit limit: 30 digits are past MAX_INT
