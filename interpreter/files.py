@@ -26,16 +26,26 @@ import sys
 import tempfile
 from typing import Optional, Union
 
+from .inputs import input_named_by  # the writer never replaces an input (rulecraft.inputs)
+
 Data = Union[str, bytes]
 
 
 class OutputError(Exception):
     """An output cannot be written; `message` says why, for a person."""
 
+    exit_code = 1  # the command line's code for it: the output cannot be made
+
     def __init__(self, path: str, message: str):
         super().__init__(message)
         self.path = path
         self.message = message
+
+
+class OutputIsInput(OutputError):
+    """An output names a file this command reads (the ruleset, its parent, a log, a save): a usage error."""
+
+    exit_code = 2
 
 
 class InputError(Exception):
@@ -70,6 +80,13 @@ def os_error_text(path: str, exc: OSError) -> str:
             return f"cannot write {path}: the folder {folder} does not exist"
     reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
     return f"cannot write {path}: {reason}"
+
+
+def _refuse_input(path: str) -> None:
+    found = input_named_by(path)
+    if found is not None:
+        raise OutputIsInput(path, f"cannot write {path}: it is {found}, an input of this command; "
+                                  "give another name")
 
 
 def is_stdout(path: Optional[str]) -> bool:
@@ -205,6 +222,7 @@ def write_output(path: str, data: Data, *, sync: bool = False, binary_to_termina
         finally:
             os.close(fd)
         return
+    _refuse_input(path)
     _replace(path, raw, sync)
 
 
@@ -214,6 +232,7 @@ def replace_file(path: str, data: Data, *, sync: bool = False, private: bool = F
     by its owner only (a save holds every seat's hidden cards)."""
     if target_kind(path) not in ("new", "file"):
         raise OutputError(path, f"cannot write {path}: it is not a regular file (a save must be read back)")
+    _refuse_input(path)
     _replace(path, data.encode("utf-8") if isinstance(data, str) else data, sync, private)
 
 
@@ -265,6 +284,7 @@ def open_stream(path: str) -> OutputStream:
         return OutputStream(path, None, False)
     if kind == "stream":
         return OutputStream(path, _open_stream_fd(path), True)
+    _refuse_input(path)
     _replace(path, b"", False)  # a fresh empty file in its place, atomically
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))

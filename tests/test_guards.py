@@ -17,10 +17,10 @@ import pytest
 
 from rulecraft import diagnostics
 from rulecraft.agents.base import RandomAgent
-from rulecraft.dsl import codegen, safesource
-from rulecraft.dsl import hotcode as H
+from rulecraft.dsl.codegen import generator as codegen, safesource
+from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import dsl_text, load_ruleset
-from rulecraft.runtime import blocks, interpreter
+from rulecraft.runtime.machine import blocks, interpreter
 from rulecraft.runtime.game import Game
 
 CAPPED = textwrap.dedent("""
@@ -207,7 +207,7 @@ def test_blocks_entry_falls_back_on_any_failure(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug in the writer")
 
-    monkeypatch.setattr(blocks, "_Writer", broken)
+    monkeypatch.setattr(blocks, "Writer", broken)
     prog = type("P", (), {"waited": {0}, "code": []})()
     assert blocks.entry(prog, 0, False, False) is blocks.NEVER
     monkeypatch.setattr(blocks, "STRICT", True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from typing import Any, Protocol
@@ -42,14 +41,22 @@ def answer(agent: Any, decision: Decision, view: Any, game: Any) -> Any:
 
 
 class RandomAgent:
-    """Uniform over the legal choices; for a subset, a uniform size, then a uniform set of that size."""
+    """Uniform over the legal choices; for a subset, a uniform size, then a uniform set of that size.
+
+    Each choice is drawn from a generator seeded by (seed, seat, the decision's number), not from one stream
+    used up over the game: the choice is a function of the game and the seat, so an undo followed by the same
+    answer, a resume or a replay meets the same choices (docs/agents.md, "A fair bot")."""
 
     name = "random"
 
     def __init__(self, seat: int = 0, seed: int = 0):
-        self.rng = SplitMix((seed * 1_000_003 + seat * 7919 + 17) & ((1 << 64) - 1))
+        self.base = (seed * 1_000_003 + seat * 7919 + 17) & _MASK
+        self.rng = SplitMix(self.base)
+        self.fixed = False
 
     def choose(self, d: Decision, view: dict) -> Any:
+        if not self.fixed:
+            self.rng = decision_rng(self.base, d)
         if d.kind == "yesno":
             return self.rng.below(2) == 0
         if d.kind == "number":
@@ -63,6 +70,22 @@ class RandomAgent:
         pool = list(range(n))
         self.rng.shuffle(pool)
         return sorted(pool[:size])
+
+    @classmethod
+    def on(cls, rng: SplitMix) -> "RandomAgent":
+        """A random chooser that draws every choice from `rng` as one stream (a rollout's policy, a sampler)."""
+        agent = cls()
+        agent.rng, agent.fixed = rng, True
+        return agent
+
+
+_MASK = (1 << 64) - 1
+
+
+def decision_rng(base: int, d: Decision) -> SplitMix:
+    """The generator of one bot's choice at decision `d`: from the bot's own seed and the decision's number."""
+    mixed = SplitMix((base + (d.number + 1) * 0xD1B54A32D192ED03) & _MASK)
+    return SplitMix(mixed.next64())
 
 
 class FirstAgent:
@@ -126,40 +149,3 @@ class ScriptedAgent:
         c = self.choices[self.used]
         self.used += 1
         return c
-
-
-def make_agent(kind: str, seat: int, seed: int, shared: dict | None = None) -> Any:
-    """An agent from a command-line word; `shared` lets seats share one scripted agent."""
-    shared = shared if shared is not None else {}
-    if kind == "random":
-        return RandomAgent(seat, seed)
-    if kind == "first":
-        return FirstAgent(seat, seed)
-    if kind == "greedy" or kind.startswith("greedy:"):
-        from .greedy import GreedyAgent
-
-        return GreedyAgent.from_kind(kind, seat, seed)
-    if kind == "human":
-        from .human import HumanAgent
-
-        return HumanAgent(seat)
-    if kind.startswith("script:"):
-        path = kind[len("script:"):]
-        if path not in shared:
-            shared[path] = ScriptedAgent.from_file(path)
-        return shared[path]
-    if kind.startswith("python:"):
-        spec = kind[len("python:"):]
-        module, _, cls = spec.rpartition(":")
-        if not module or not cls:
-            raise AgentError(f"'{kind}': write python:MODULE:CLASS")
-        try:
-            mod = importlib.import_module(module)
-            factory = getattr(mod, cls)
-            return factory(seat=seat, seed=seed)
-        except Exception as exc:
-            raise AgentError(f"cannot load the agent {spec}: {exc}") from None
-    raise AgentError(f"unknown agent kind '{kind}'; use random, first, greedy, human, script:FILE or python:MODULE:CLASS")
-
-
-KINDS = ("random", "first", "greedy", "human", "script:FILE", "python:MODULE:CLASS")

@@ -1,0 +1,177 @@
+"""Compiling operators, comparisons, class tests and conditional values into closures (a mixin of
+compiler.Compiler)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...diagnostics import RuleError
+from ...values import Card, ZoneRef
+from .. import ast as A
+from ..guards import MAX_INT, bounded, compared, scanned
+from ..ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
+                  container_error, member_error, negate_error)
+from ..checking import addition_problem, choice_problem, class_problem, ordered_problem, want_number
+
+
+class OperatorsMixin:
+    """Operators and comparisons; `self` is a Compiler."""
+
+    def _e_Unary(self, n: A.Unary):
+        f, t = self.expr(n.operand)
+        if n.op == "not":
+            return (lambda ctx: not f(ctx)), "bool"
+        span = n.span
+        self.check(want_number(t, n.operand.span))
+
+        def neg(ctx):
+            v = f(ctx)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise negate_error(v, span)
+            return -v
+
+        return neg, "number"
+
+    def _e_BinOp(self, n: A.BinOp):
+        lf, lt = self.expr(n.left)
+        rf, rt = self.expr(n.right)
+        if n.op == "and":
+            return (lambda ctx: lf(ctx) and rf(ctx)), "bool"
+        if n.op == "or":
+            return (lambda ctx: lf(ctx) or rf(ctx)), "any"
+        op = _BINOPS[n.op]
+        span = n.span
+        numeric = n.op != "+"
+        if numeric:
+            self.check(want_number(lt, n.left.span) + want_number(rt, n.right.span))
+        else:
+            self.check(addition_problem(lt, rt, n.span))
+
+        def fn(ctx):
+            a, b = lf(ctx), rf(ctx)
+            if numeric and (type(a) not in _NUMBER_TYPES or type(b) not in _NUMBER_TYPES):
+                # Python would repeat a text or list ('ab' * 10**9) or format one ('%9999999d' % 1)
+                raise compute_error(a, n.op, b, span)
+            try:
+                r = op(a, b)
+            except ZeroDivisionError:
+                raise RuleError("division by zero", span) from None
+            except TypeError:
+                raise compute_error(a, n.op, b, span) from None
+            t = type(r)
+            if t is float or (t is int and -MAX_INT <= r <= MAX_INT):
+                return r
+            return bounded(r, ctx, span)  # a runaway number, or a text or list that may be too long
+
+        rtype = "number" if lt == rt == "number" else ("list" if "list" in (lt, rt) else
+                                                        "str" if "str" in (lt, rt) else "any")
+        return fn, rtype
+
+    def _e_Compare(self, n: A.Compare):
+        lf, lt = self.expr(n.left)
+        rf, rt = self.expr(n.right)
+        span = n.span
+        if n.op in ("in", "not in"):
+            neg = n.op == "not in"
+
+            def member(ctx):
+                container = rf(ctx)
+                item = lf(ctx)
+                if isinstance(container, ZoneRef):
+                    cards = ctx.zone_cards(container)
+                    if len(cards) >= 16:  # a scan costs budget by its length
+                        scanned(ctx, len(cards), span)
+                    found = item in cards
+                elif isinstance(container, (list, tuple, set, frozenset, dict, str)):
+                    if type(container) is list and len(container) >= 16:
+                        scanned(ctx, len(container), span)
+                    try:
+                        found = item in container
+                    except TypeError:
+                        raise member_error(item, container, span) from None
+                else:
+                    raise container_error(container, span)
+                return not found if neg else found
+
+            return member, "bool"
+        op = _COMPARE[n.op]
+        if n.op in ("==", "!="):
+            self.check([choice_problem(n, self.scope)])
+        if n.op in _ORDERED:
+            self.check(ordered_problem(n.op, lt, n.left.span) + ordered_problem(n.op, rt, n.right.span))
+
+            def ordered(ctx):
+                a, b = lf(ctx), rf(ctx)
+                if type(a) is list:  # compared value by value: charged
+                    compared(ctx, a, b, span)
+                try:
+                    return op(a, b)
+                except TypeError:
+                    raise compare_error(a, n.op, b, span) from None
+
+            return ordered, "bool"
+        const = _constant(n.right)
+        if const is not _MISSING and type(const) in (str, int):  # e.g. act == 'buy': one call fewer
+            if n.op == "==":
+                return (lambda ctx: lf(ctx) == const), "bool"
+            return (lambda ctx: lf(ctx) != const), "bool"
+        local = self._local(n.right)
+        if local is not None:  # e.g. c.type == t: the local read inline
+            neq = n.op == "!="
+
+            def eq_local(ctx):
+                a = lf(ctx)
+                try:
+                    b = ctx.locals[local]
+                except KeyError:
+                    b = rf(ctx)
+                if type(a) is list or type(a) is dict:  # compared value by value: charged
+                    compared(ctx, a, b, span)
+                return a != b if neq else a == b
+
+            return eq_local, "bool"
+
+        def equal(ctx):
+            a, b = lf(ctx), rf(ctx)
+            if type(a) is list or type(a) is dict:  # compared value by value: charged
+                compared(ctx, a, b, span)
+            return op(a, b)
+
+        return equal, "bool"
+
+    def _e_IsClass(self, n: A.IsClass):
+        f, t = self.expr(n.obj)
+        cls = n.cls
+        self.check(class_problem(n, t, self.scope))
+        negate = n.negate
+
+        def fn(ctx):
+            v = f(ctx)
+            found = isinstance(v, Card) and cls in v.classes
+            return not found if negate else found
+
+        local = self._local(n.obj)
+        if local is not None and not negate:
+            def fn(ctx):  # noqa: F811 - the same test with the local read inline
+                try:
+                    v = ctx.locals[local]
+                except KeyError:
+                    v = f(ctx)
+                return type(v) is Card and cls in v.classes
+
+        return fn, "bool"
+
+    def _e_Ternary(self, n: A.Ternary):
+        tf, tt = self.expr(n.then)
+        cf, _ = self.expr(n.cond)
+        of, ot = self.expr(n.other)
+        return (lambda ctx: tf(ctx) if cf(ctx) else of(ctx)), (tt if tt == ot else "any")
+
+
+def _constant(node: A.Expr) -> Any:
+    """The value of a literal number or plain text, else _MISSING."""
+    if isinstance(node, A.Num):
+        return node.value
+    if isinstance(node, A.Str) and node.is_plain:
+        return "".join(node.parts)  # type: ignore[arg-type]
+    return _MISSING

@@ -1,0 +1,301 @@
+"""Compile statements into closures; checks that need the step's surroundings happen here."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from ...diagnostics import RuleError, Span, did_you_mean
+from ...values import Player
+from .. import ast as A
+from ..builtins import REGISTRY, describe
+from .assign import AssignStatements
+from .compiler import Compiler, mark_used
+from ..ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
+from ..scope import Fn, Scope
+
+DICE_RE = re.compile(r"^([0-9]+)d([0-9]+)$")
+
+
+class StatementCompiler(AssignStatements, Compiler):
+    """Compiles statements for one place in a sequence: its scope and the loops around it."""
+    def __init__(self, scope: Scope, diagnostics, loops: tuple[Optional[str], ...] = (),
+                 sequences: dict | None = None, kinds: set[str] | None = None):
+        super().__init__(scope, diagnostics)
+        self.loops = loops
+        self.sequences = sequences or {}
+        self.kinds = kinds or set()
+
+    def stmt(self, node: A.Stmt) -> Fn:
+        return getattr(self, "_s_" + type(node).__name__)(node)
+
+    def _zone_expr(self, node: A.Expr, what: str) -> Fn:
+        fn, t = self.expr(node)
+        if t not in ("zone", "any"):
+            self.report("E303", f"{what} must be a zone, this is a {t}", node.span,
+                        "a family of zones needs a key, e.g. stocks['iron'] or p.hand")
+        return fn
+
+    # ------------------------------------------------------------ cards and zones
+    def _s_Move(self, n: A.Move):
+        what = self.expr(n.what)[0]
+        dest = self._zone_expr(n.dest, "the destination of 'move'")
+        place, span = n.place, n.span
+        return lambda ctx: ctx.move(what(ctx), dest(ctx), place, span)
+
+    def _s_Draw(self, n: A.Draw):
+        count = self.expr(n.count)[0] if n.count is not None else None
+        src = self._zone_expr(n.source, "the source of 'draw'")
+        dest = self._zone_expr(n.dest, "the destination of 'draw'") if n.dest is not None else None
+        place, bind, span = n.place, n.bind, n.span
+
+        def fn(ctx):
+            k = count(ctx) if count is not None else None
+            if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+                raise RuleError(f"draw needs a whole number of cards, got {describe(k)}", span)
+            got = ctx.draw(k, src(ctx), dest(ctx) if dest is not None else None, place, span)
+            if bind is not None:
+                ctx.locals[bind] = got
+
+        return fn
+
+    def _s_Shuffle(self, n: A.Shuffle):
+        z = self._zone_expr(n.zone, "what 'shuffle' shuffles")
+        span = n.span
+        return lambda ctx: ctx.shuffle(z(ctx), span)
+
+    def _s_Reverse(self, n: A.Reverse):
+        z = self._zone_expr(n.zone, "what 'reverse' turns over")
+        span = n.span
+        return lambda ctx: ctx.reverse(z(ctx), span)
+
+    # ------------------------------------------------------------ chance
+    def _s_Roll(self, n: A.Roll):
+        spec: Any = self.scope.dice.get(n.dice)
+        if spec is None:
+            m = DICE_RE.match(n.dice)
+            if m:
+                count, sides = int(m.group(1)), int(m.group(2))
+                if not (1 <= count <= 100 and 2 <= sides <= 1000):
+                    self.report("E313", f"dice '{n.dice}' are out of range", n.dice_span, "use 1-100 dice of 2-1000 sides")
+                spec = (n.dice, count, sides)
+            else:
+                self.report("E301", f"unknown dice '{n.dice}'", n.dice_span,
+                            did_you_mean(n.dice, self.scope.dice) or "declare them under 'dice:' or write e.g. 2d6")
+                return lambda ctx: None
+        against = self.expr(n.against)[0] if n.against is not None else None
+        roller = self.expr(n.roller)[0] if n.roller is not None else None
+        bind, span = n.bind, n.span
+
+        def fn(ctx):
+            r = ctx.roll(spec, roller(ctx) if roller is not None else None,
+                         against(ctx) if against is not None else None, span)
+            if r is SUSPEND:
+                return SUSPEND
+            if bind is not None:
+                ctx.locals[bind] = r
+            return None
+
+        return fn
+
+    # ------------------------------------------------------------ control
+    def _s_Break(self, n: A.Break):
+        self._check_loop(n.loop, n.span, "break")
+        sig = BreakSignal(n.loop, n.span)
+        return lambda ctx: sig
+
+    def _s_Continue(self, n: A.Continue):
+        self._check_loop(n.loop, n.span, "continue")
+        sig = ContinueSignal(n.loop, n.span)
+        return lambda ctx: sig
+
+    def _check_loop(self, name: Optional[str], span: Span, word: str) -> None:
+        if not self.loops:
+            self.report("E401", f"'{word}' is not inside a loop", span,
+                        "use 'end KIND' to leave a sequence, or put the step inside while/loop/for_each")
+        elif name is not None and name not in self.loops:
+            names = [x for x in self.loops if x]
+            self.report("E401", f"no loop named '{name}' encloses this '{word}'", span,
+                        did_you_mean(name, names) or (f"enclosing loops: {', '.join(names)}" if names else
+                                                      "name the loop with 'loop: NAME' or 'name: NAME'"))
+
+    def _s_End(self, n: A.End):
+        if n.kind not in self.kinds and n.kind not in ("game", "sequence"):
+            self.report("E402", f"no sequence has the kind '{n.kind}', so 'end {n.kind}' has nothing to end", n.kind_span,
+                        did_you_mean(n.kind, self.kinds | {"game", "sequence"})
+                        or f"kinds in this ruleset: {', '.join(sorted(self.kinds))}")
+        sig = EndSignal(n.kind, n.span)
+        return lambda ctx: sig
+
+    def _s_CallSeq(self, n: A.CallSeq):
+        args = self.call_args(n.sequence, n.sequence_span, [(k.name, k.value, k.span) for k in n.kwargs], n.span)
+        seq, span, bind = n.sequence, n.span, n.bind
+        if args is None:
+            return lambda ctx: None
+        return lambda ctx: CallSignal(seq, {k: f(ctx) for k, f in args}, span, bind)
+
+    def _s_Return(self, n: A.Return):
+        value = self.expr(n.value)[0] if n.value is not None else None
+        sig = EndSignal("sequence", n.span)
+
+        def fn(ctx):
+            give_result(ctx, value(ctx) if value is not None else None)
+            return sig
+
+        return fn
+
+    def call_args(self, seq: str, seq_span: Span, kwargs, span: Span):
+        """Check a call's sequence and arguments; compiled (name, fn) pairs, or None."""
+        target = self.sequences.get(seq)
+        if target is None:
+            self.report("E309", f"unknown sequence '{seq}'", seq_span, did_you_mean(seq, self.sequences))
+            return None
+        params = tuple(target)
+        given = [k for k, _v, _s in kwargs]
+        for k, _v, s in kwargs:
+            if k not in params:
+                self.report("E310", f"sequence '{seq}' has no parameter '{k}'", s,
+                            did_you_mean(k, params) or (f"its parameters: {', '.join(params)}" if params else
+                                                        f"'{seq}' takes no parameters"))
+        missing = [p for p in params if p not in given]
+        if missing:
+            self.report("E310", f"call of '{seq}' is missing {', '.join(repr(m) for m in missing)}", span,
+                        f"write: call {seq} with " + ", ".join(f"{m}: ..." for m in params))
+        return [(k, self.expr(v)[0]) for k, v, _s in kwargs]
+
+    def _s_Emit(self, n: A.Emit):
+        sym = self.scope.symbols.get(n.event)
+        if sym is None or sym.kind != "event":
+            events = [k for k, s in self.scope.symbols.items() if s.kind == "event"]
+            self.report("E311", f"unknown event type '{n.event}'", n.event_span,
+                        did_you_mean(n.event, events) or "declare it under 'events:'")
+            return lambda ctx: None
+        fields = sym.value
+        for k in n.kwargs:
+            if fields is not None and k.name not in fields:
+                self.report("E310", f"event '{n.event}' has no field '{k.name}'", k.span,
+                            did_you_mean(k.name, fields) or f"its fields: {', '.join(fields)}")
+        kw = [(k.name, self.expr(k.value)[0]) for k in n.kwargs]
+        event, span = n.event, n.span
+        return lambda ctx: ctx.emit(event, {k: f(ctx) for k, f in kw}, span)
+
+    def _s_Log(self, n: A.Log):
+        msg = self.expr(n.message)[0]
+        if self.draws_chance(n.message):  # its text must be worked out even unread: the dice must fall the same
+            return lambda ctx: ctx.log(msg(ctx))
+
+        def fn(ctx):
+            if ctx.story:  # nobody reads the story (a simulation): the text is not worked out
+                ctx.log(msg(ctx))
+
+        return fn
+
+    def _s_Tell(self, n: A.Tell):
+        who_fn, who_type = self.expr(n.player)
+        if who_type not in ("player", "any"):
+            self.report("E303", f"'tell' needs a player, this is a {who_type}", n.player.span,
+                        "e.g. tell p 'You drew {card}'")
+        msg = self.expr(n.message)[0]
+        chance = self.draws_chance(n.message) or self.draws_chance(n.player)
+        span = n.span
+
+        def fn(ctx):
+            if ctx.story or chance:
+                who = who_fn(ctx)
+                if not isinstance(who, Player):
+                    raise RuleError(f"'tell' needs a player, got {describe(who)}", span)
+                text = msg(ctx)
+                if ctx.story:
+                    ctx.tell(who, text)
+
+        return fn
+
+    def draws_chance(self, node: A.Expr) -> bool:
+        """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
+        todo, seen = [node], set()  # a worklist, not recursion: functions may call each other in long chains
+        while todo:
+            for sub in todo.pop().walk():
+                if not isinstance(sub, A.Call):
+                    continue
+                fd = self.scope.functions.get(sub.func)
+                if fd is None:
+                    b = REGISTRY.get(sub.func)
+                    if b is not None and b.chance:
+                        return True
+                elif fd.name not in seen and fd.body is not None:  # each function looked at once
+                    seen.add(fd.name)
+                    todo.append(fd.body)
+        return False
+
+    def _s_Win(self, n: A.Win):
+        who = self.expr(n.who)[0]
+        span = n.span
+        return lambda ctx: ctx.win(who(ctx), span)
+
+    def _s_AddModifier(self, n: A.AddModifier):
+        self._check_modifier(n.modifier, n.modifier_span)
+        if n.until not in self.kinds and n.until not in ("game",):
+            self.report("E402", f"no sequence has the kind '{n.until}' for 'until end of {n.until}'", n.until_span,
+                        did_you_mean(n.until, self.kinds | {"game"}))
+        target = self.expr(n.target)[0] if n.target is not None else None
+        value = self.expr(n.value)[0] if n.value is not None else None
+        name, until, span = n.modifier, n.until, n.span
+        return lambda ctx: ctx.add_modifier(name, target(ctx) if target else None,
+                                            value(ctx) if value else 1, until, span)
+
+    def _s_RemoveModifier(self, n: A.RemoveModifier):
+        self._check_modifier(n.modifier, n.modifier_span)
+        target = self.expr(n.target)[0] if n.target is not None else None
+        name = n.modifier
+        return lambda ctx: ctx.remove_modifier(name, target(ctx) if target else None)
+
+    def _check_modifier(self, name: str, span: Span) -> None:
+        sym = self.scope.symbols.get(name)
+        if sym is None or sym.kind != "modifier":
+            mods = [k for k, s in self.scope.symbols.items() if s.kind == "modifier"]
+            self.report("E301", f"unknown modifier '{name}'", span, did_you_mean(name, mods) or "declare it under 'modifiers:'")
+
+    def _s_CreateZone(self, n: A.CreateZone):
+        mark_used(n.family)
+        sym = self.scope.symbols.get(n.family)
+        if sym is None or sym.kind != "family" or sym.detail != "dynamic":
+            fams = [k for k, s in self.scope.symbols.items() if s.kind == "family" and s.detail == "dynamic"]
+            self.report("E312", f"'{n.family}' is not a zone family with 'per: dynamic'", n.family_span,
+                        did_you_mean(n.family, fams) or "declare it as: NAME: {per: dynamic}")
+            return lambda ctx: None
+        family, bind, span = n.family, n.bind, n.span
+
+        def fn(ctx):
+            z = ctx.create_zone(family, span)
+            if bind is not None:
+                ctx.locals[bind] = z
+
+        return fn
+
+    def _s_Tally(self, n: A.Tally):
+        kind = self.scope.metrics.get(n.metric)
+        if kind is None:
+            self.report("E322", f"unknown metric '{n.metric}'", n.metric_span,
+                        did_you_mean(n.metric, self.scope.metrics)
+                        or f"declare it under 'metrics:' with 'kind: tally', e.g. {n.metric}: {{kind: tally, doc: ...}}")
+            return lambda ctx: None
+        if kind != "tally":
+            self.report("E323", f"metric '{n.metric}' is of kind {kind}, so 'tally' cannot add to it", n.metric_span,
+                        "a per_player or per_game metric is worked out when the game ends; "
+                        "give 'kind: tally' to a metric that steps add to")
+            return lambda ctx: None
+        key = self.expr(n.key)[0] if n.key is not None else None
+        value = None
+        if n.value is not None:
+            value, vt = self.expr(n.value)
+            if vt not in ("number", "bool", "any"):
+                self.report("E303", f"a tally adds a number, this is a {vt}", n.value.span)
+        name, span = n.metric, n.span
+
+        def fn(ctx):
+            ctx.tally(name, key(ctx) if key is not None else None, value(ctx) if value is not None else 1, span)
+
+        return fn
+
+    def _s_Pass(self, n: A.Pass):
+        return lambda ctx: None

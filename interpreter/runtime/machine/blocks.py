@@ -1,0 +1,72 @@
+"""Run the stretch of a sequence between two stops as one generated Python function.
+
+The instruction loop (interpreter.run) pays for every step it dispatches: look the instruction up, count it,
+pick its handler, move the position on. Most steps of a game are conditions, jumps and small statements
+between two decisions, so a sequence spends most of its time in that dispatch. Here, the steps that follow
+a position of a sequence (an *entry*) are written as the Python source of one function: an `if` step becomes
+a Python `if`, a loop a Python `while`, a statement a call of its compiled closure, so those steps cost no
+dispatch at all. Conditions, and assignments to locals and game variables, go further: the source codegen
+made of their expressions is copied in (renamed to this function's names), so they cost no call either.
+
+The function stops where the instruction loop has more to do than run a step: a decision, a call, a sealed
+bid, a stack, the end of the sequence, a signal it does not handle itself, a trigger that interrupts. It then leaves the position (`f.pc`) on that instruction, exactly where the instruction loop
+would be, and the loop goes on from there. A game's state is never anything else than what the loop keeps
+(positions, statement indexes, locals): saves, copies and replays work as before.
+
+Nothing a game shows changes: the same steps run in the same order, each is counted (`g.steps`) and covered
+as the loop does it, events fire their triggers after each statement, the step budget stops a runaway loop
+at the same step with the same error, and a run-time error names the same step (tests/test_blocks.py plays
+every bundled ruleset both ways). A position it cannot start from (inside a stack step, a statement index
+other than 0) is left to the loop. RULECRAFT_BLOCKS=0 turns it off.
+
+When: generating a function costs 0.5-2 ms, and saves from a fraction of a microsecond (a few steps before
+a call or a decision) to tens of microseconds (a loop of many steps) per visit. So a position whose stretch
+holds a loop gets its function at its HOT-th visit, one without a loop at its STRAIGHT_VISITS-th: a single
+game, a test or a scenario generates almost nothing, a long simulation generates its hot positions in its
+first games and gains on every game after.
+
+Security: as in dsl/codegen/, no ruleset text enters the source. Closures, instructions, names and paths
+are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .program import Program
+from .blockcode import _HELPERS, AGAIN, MADE_NAMES, SOURCE_NAMES, _Cannot  # noqa: F401 - the loop and tests read them here
+from .blockwriter import Writer
+
+ENABLED = os.environ.get("RULECRAFT_BLOCKS", "1") != "0"
+HOT = 200  # visits of a position before its function is generated (tests set 0); see 'When' above
+STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
+NEVER = False  # an entry that cannot be generated: the instruction loop runs it
+STRICT = False  # tests set it: a failure to generate (other than _Cannot) is raised instead of falling back
+
+
+def prepare(prog: Program) -> None:
+    """Give a program its tables of entries: a visit count per position until the function is made."""
+    prog.entries = [0] * len(prog.code)  # for games without coverage
+    prog.entries_cov = [0] * len(prog.code)  # for games that count the steps run
+    prog.waited = set()  # positions without a loop, already found so, that wait STRAIGHT_VISITS more visits
+
+
+def entry(prog: Program, pc: int, coverage: bool, triggers: bool) -> Any:
+    """What the instruction loop keeps for position `pc` of `prog` at its HOT-th visit: the generated function
+    (made now), NEVER, or a visit count to start again from (a stretch without a loop waits STRAIGHT_VISITS
+    more visits: it saves less per visit, so it must be visited more to pay for its making)."""
+    try:
+        waited = prog.waited
+        if pc not in waited:
+            looped = Writer(prog, coverage, triggers, dry=True).function(pc)  # quick: no source compiled
+            if not looped:
+                waited.add(pc)
+                return HOT - STRAIGHT_VISITS
+        return Writer(prog, coverage, triggers).function(pc)
+    except _Cannot:
+        return NEVER
+    except Exception:  # as codegen.generate: Python's limits on nesting, an unsafe source (safesource), any bug
+        if STRICT:
+            raise
+        return NEVER

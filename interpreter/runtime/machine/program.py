@@ -1,0 +1,239 @@
+"""Flatten each sequence's step tree into a list of instructions with jumps.
+
+Where a running game is can then be said with plain numbers (sequence, instruction,
+statement), which is what makes a game state serialisable and cheap to copy. Every
+instruction keeps the step it came from, for traces, coverage and error messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ...diagnostics import Span
+from ...dsl.closures import assign
+from ...model import ruleset as M
+
+
+@dataclass
+class Instr:
+    op: str
+    step: M.Step
+    arg: Any = None
+    target: int = -1  # a jump target, where the op has one
+    loops: dict = field(default_factory=dict)  # EXEC: loop name (or None) -> (break pc, continue pc, iterator key)
+    extra: Any = None
+    one: Any = None  # EXEC of exactly one statement: that statement (run.run runs it without h_exec)
+    # Coverage (docs/sheets.md, "What a count is"): running this adds `w` to the count of node `cov` (None: not
+    # counted) and 1 to each node of `also` (the 'until' loops whose body starts here: each is entered, or passed
+    # again, here; its test takes the pass back when it repeats). Not counted when the step is resumed.
+    cov: Optional[str] = None
+    w: int = 1
+    also: tuple = ()
+    until: Optional[str] = None  # the test of an 'until' loop: the loop's node, counted -1 when it repeats
+
+    @property
+    def span(self) -> Span:
+        return self.step.span
+
+
+@dataclass
+class Program:
+    sequence: M.SequenceDef
+    code: list[Instr]
+
+
+class _Loop:
+    def __init__(self, name: Optional[str], iter_key: Optional[str]):
+        self.name = name
+        self.iter_key = iter_key
+        self.breaks: list[Instr] = []  # filled with the break target at the end
+        self.continue_pc = -1
+        self.end_pc = -1
+
+
+class _Flattener:
+    def __init__(self, seq: M.SequenceDef):
+        self.seq = seq
+        self.code: list[Instr] = []
+        self.loops: list[_Loop] = []
+        self.pending_exec: list[tuple[Instr, list[_Loop]]] = []
+        self.counter = 0
+
+    def emit(self, op: str, step: M.Step, arg: Any = None, extra: Any = None) -> Instr:
+        ins = Instr(op, step, arg, extra=extra)
+        self.code.append(ins)
+        return ins
+
+    def block(self, steps) -> None:
+        for s in steps:
+            self.step(s)
+
+    def _exec(self, step: M.Step, stmts) -> None:
+        ins = self.emit("EXEC", step, stmts)
+        if len(stmts) == 1 and assign.FAST_STEPS:
+            ins.one = stmts[0]
+        self.pending_exec.append((ins, list(self.loops)))
+
+    def step(self, s: M.Step) -> None:
+        if isinstance(s, M.ActionStep):
+            self._exec(s, s.stmts)
+        elif isinstance(s, M.CallStep):
+            self.emit("CALL", s, (s.sequence, s.args), extra=s.bind)
+        elif isinstance(s, M.IfStep):
+            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
+            self.block(s.then)
+            if s.other:
+                j = self.emit("JUMP", s)
+                jf.target = len(self.code)
+                self.block(s.other)
+                j.target = len(self.code)
+            else:
+                jf.target = len(self.code)
+        elif isinstance(s, M.LoopStep):
+            self._loop(s)
+        elif isinstance(s, M.ForEachStep):
+            key = self._key("each")
+            loop = _Loop(s.name, key)
+            self.emit("FOREACH_INIT", s, s.iterable, extra=key)
+            head = self.emit("FOREACH_NEXT", s, s.var, extra=key)
+            loop.continue_pc = len(self.code) - 1
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            j = self.emit("JUMP", s)
+            j.target = loop.continue_pc
+            loop.end_pc = head.target = len(self.code)
+            self._close(loop)
+        elif isinstance(s, M.ChooseStep):
+            self.emit("CHOOSE", s, s.decision)
+        elif isinstance(s, M.SealedStep):
+            key = self._key("sealed")
+            self.emit("SEALED", s, s, extra=key)
+        elif isinstance(s, M.StackStep):
+            self._stack(s)
+        elif isinstance(s, M.ConstructStep):
+            self.block(s.run)  # an auction or response window runs as the plain steps it was expanded to
+        else:  # pragma: no cover - every step kind is handled above
+            raise TypeError(type(s).__name__)
+
+    def _key(self, what: str) -> str:
+        self.counter += 1
+        return f"__{what}{self.counter}"
+
+    def _loop(self, s: M.LoopStep) -> None:
+        loop = _Loop(s.name, None)
+        start = len(self.code)
+        if s.mode == "until":
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            loop.continue_pc = len(self.code)
+            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
+            jf.target = start
+            jf.until = s.path
+            self.code[start].also += (s.path,)  # entered (or passed again) where the body starts
+            loop.end_pc = len(self.code)
+        else:
+            # 'while' tests at the top; a forever loop has a plain node there, to count each pass
+            head = self.emit("JUMP_IF_FALSE", s, s.cond) if s.mode == "while" else self.emit("LOOP_TOP", s)
+            head.cov = s.path  # +1 at each pass, -1 at the jump back: once per entry
+            self.loops.append(loop)
+            self.block(s.body)
+            self.loops.pop()
+            back = self.emit("JUMP", s)
+            back.target = start
+            back.cov, back.w = s.path, -1
+            loop.continue_pc = len(self.code) - 1  # 'continue' goes by the jump back, as the end of a pass does
+            loop.end_pc = len(self.code)
+            if s.mode == "while":
+                head.target = loop.end_pc
+        self._close(loop)
+
+    def _stack(self, s: M.StackStep) -> None:
+        key = self._key("stack")
+        self.emit("STACK_BEGIN", s, s, extra=key)
+        offer = self.emit("STACK_OFFER", s, s, extra=key)
+        offer_pc = len(self.code) - 1
+        onplay_pc = len(self.code)
+        nxt = self.emit("STACK_ONPLAY_NEXT", s, s, extra=key)
+        self.block(s.on_play)
+        j = self.emit("JUMP", s)
+        j.target = onplay_pc
+        nxt.target = offer_pc
+        resolve_pc = len(self.code)
+        offer.target = resolve_pc
+        rn = self.emit("STACK_RESOLVE_NEXT", s, s, extra=key)
+        self.block(s.resolve)
+        self.emit("STACK_RESOLVED", s, s, extra=key)
+        j2 = self.emit("JUMP", s)
+        j2.target = resolve_pc
+        rn.target = len(self.code)
+        offer.extra = (key, onplay_pc)
+
+    def _close(self, loop: _Loop) -> None:
+        for ins, loops in self.pending_exec:
+            if loop in loops:
+                inner = loops[loops.index(loop) + 1:]
+                entry = (loop.end_pc, loop.continue_pc, loop.iter_key,
+                         tuple(l.iter_key for l in inner if l.iter_key))
+                if loop.name is not None:
+                    ins.loops.setdefault(loop.name, entry)
+                if not inner:
+                    ins.loops[None] = entry
+
+    def finish(self) -> Program:
+        self.emit("RETURN", self.seq.steps[-1] if self.seq.steps else _NO_STEP)
+        for ins in self.code:
+            if ins.op in _VISITS and not (ins.op == "JUMP_IF_FALSE" and not isinstance(ins.step, M.IfStep)):
+                ins.cov = ins.step.path
+        _one_visit_per_construct(self.code, _construct_paths(self.seq.steps))
+        return Program(self.seq, self.code)
+
+
+# The instructions that begin a visit of their step (each counts 1): an action, a call, an if's test, a for_each's
+# start, a decision, a sealed choice, a stack. A 'while' or 'repeat' loop counts +1 at its top and -1 at its jump
+# back, an 'until' loop +1 where its body starts and -1 when its test repeats: once per entry, as its body counts
+# once per pass. A jump, a for_each's next item, a stack's offers and a return count nothing; nor does a step
+# resumed after a call, a trigger or an answer (the instruction loop and Game.apply see to those).
+_VISITS = frozenset({"EXEC", "CALL", "JUMP_IF_FALSE", "FOREACH_INIT", "CHOOSE", "SEALED", "STACK_BEGIN"})
+
+
+def _construct_paths(steps) -> set:
+    """The paths of the constructs (auctions, response windows) among `steps` and the steps inside them."""
+    out = set()
+    for s in steps:
+        if isinstance(s, M.ConstructStep):
+            out.add(s.path)
+        for _name, body in s.bodies:
+            out |= _construct_paths(body)
+    return out
+
+
+def _one_visit_per_construct(code: list, constructs: set) -> None:
+    """A construct is one node of the chart: its first instruction (a bookkeeping step that no jump comes back to)
+    counts the visit; the other steps of its expansion, loops included, count nothing for it. The steps the author
+    wrote inside it keep paths of their own and count as usual."""
+    seen: set = set()
+    for ins in code:
+        if ins.cov in constructs:
+            if ins.cov in seen or ins.w != 1:
+                ins.cov = None
+            else:
+                seen.add(ins.cov)
+        if ins.until in constructs:
+            ins.until = None
+        if ins.also:
+            ins.also = tuple(p for p in ins.also if p not in constructs)
+
+
+_NO_STEP = M.ActionStep("end", "end", "", "", "", Span("<engine>", 1, 1), False, ())
+
+
+def compile_program(rs: M.Ruleset) -> dict[str, Program]:
+    out = {}
+    for sid, seq in rs.sequences.items():
+        f = _Flattener(seq)
+        f.block(seq.steps)
+        out[sid] = f.finish()
+    return out
