@@ -23,9 +23,9 @@ so versions compare; give it several times for a table with one column per check
 first is the reference the ratios are taken against). Without it, this checkout is measured.
 To measure the version before the constructs (fc58f60):
 
-    git worktree add --detach /work/wt/old fc58f60
-    (cd /work/wt/old && python3 -m venv .venv && .venv/bin/pip install -q -e .)
-    python benchmarks/bench_instructions.py --checkout /work/wt/old --checkout .
+    git worktree add --detach ../rulecraft-old fc58f60
+    (cd ../rulecraft-old && python3 -m venv .venv && .venv/bin/pip install -q -e .)
+    python benchmarks/bench_instructions.py --checkout ../rulecraft-old --checkout .
 
 `--validate dml` measures `rulecraft validate dml` instead: the instructions of one fresh process and the
 median CPU time of `--runs` fresh processes (the parser cache written first by an untimed run).

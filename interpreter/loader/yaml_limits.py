@@ -1,4 +1,5 @@
-"""The YAML reader's own limits (file size, nodes, expanded text, nesting), checked before or while composing.
+"""The YAML reader's own limits (file size, nodes, expanded text, nesting), checked before or while composing,
+and the small readings of the text that turn a parser's syntax error into a hint.
 
 The project's limits are checked before a YAML parser's: a document nested past `max_depth`
 gets E007 at the first node past it whichever PyYAML release reads it (PyYAML 6.0.4's C parser
@@ -7,6 +8,7 @@ stops at 1000 levels with an error of its own, earlier releases do not stop at a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -147,3 +149,49 @@ def check_expanded_size(root: yaml.Node, path: str, limits: Limits) -> None:
 def too_many_nodes(path: str, node: yaml.Node, max_nodes: int) -> Diagnostic:
     return error("E006", f"the document expands to more than {max_nodes} nodes", node_span(path, node),
                  "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases")
+
+
+# ----------------------------------------------------------------------------- what a YAML syntax error means
+
+_VALUE_QUOTE = re.compile(r"""^(\s*(?:-\s+)*(?:[^\s#'"\[{][^#]*?:\s+)?)(["'])""")
+
+
+def open_quote_above(text: str, line: int) -> tuple[int, int] | None:
+    """(line, column) of the nearest quoted value at or above `line` that its own line does not close."""
+    lines = text.split("\n")
+    for i in range(min(line, len(lines)) - 1, max(-1, line - 40), -1):
+        m = _VALUE_QUOTE.match(lines[i])
+        if m is None:
+            continue
+        q, rest = m.group(2), lines[i][m.end():]
+        closed = re.search(r'(?<!\\)"', rest) if q == '"' else re.search(r"'(?!')", rest.replace("''", ""))
+        if closed is None:
+            return i + 1, m.start(2) + 1
+    return None
+
+
+def overindented(text: str, line: int, col: int) -> bool:
+    """True when the ':' at (line, col) ends a key on a line indented deeper than the previous line."""
+    lines = text.splitlines()
+    if not 2 <= line <= len(lines):
+        return False
+    here = lines[line - 1]
+    head = here[: col - 1]
+    if not head.strip() or " " in head.strip() or head.lstrip().startswith(("-", "#")):
+        return False
+    prev = next((l for l in reversed(lines[: line - 1]) if l.strip() and not l.lstrip().startswith("#")), None)
+    if prev is None or prev.rstrip().endswith(":"):
+        return False
+    return len(here) - len(here.lstrip(" ")) > len(prev) - len(prev.lstrip(" "))
+
+
+def has_tab(text: str, line: int) -> bool:
+    lines = text.splitlines()
+    return 1 <= line <= len(lines) and "\t" in lines[line - 1]
+
+
+def tab_col(text: str, line: int) -> int | None:
+    lines = text.splitlines()
+    if 1 <= line <= len(lines) and "\t" in lines[line - 1]:
+        return lines[line - 1].index("\t") + 1
+    return None

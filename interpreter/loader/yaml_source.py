@@ -17,6 +17,8 @@ from ..inputs import note_input
 from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
+from .yaml_limits import has_tab as _has_tab, open_quote_above as _open_quote_above, overindented as _overindented
+from .yaml_limits import tab_col as _tab_col
 from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAML's pure-Python one without libyaml)
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
@@ -318,23 +320,6 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
     return root, said + diags
 
 
-_VALUE_QUOTE = re.compile(r"""^(\s*(?:-\s+)*(?:[^\s#'"\[{][^#]*?:\s+)?)(["'])""")
-
-
-def _open_quote_above(text: str, line: int) -> tuple[int, int] | None:
-    """(line, column) of the nearest quoted value at or above `line` that its own line does not close."""
-    lines = text.split("\n")
-    for i in range(min(line, len(lines)) - 1, max(-1, line - 40), -1):
-        m = _VALUE_QUOTE.match(lines[i])
-        if m is None:
-            continue
-        q, rest = m.group(2), lines[i][m.end():]
-        closed = re.search(r'(?<!\\)"', rest) if q == '"' else re.search(r"'(?!')", rest.replace("''", ""))
-        if closed is None:
-            return i + 1, m.start(2) + 1
-    return None
-
-
 def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, list[Diagnostic]]:
     if not text.strip():
         return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
@@ -394,33 +379,6 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
     except RecursionError:
         return None, [error("E007", "the YAML is nested too deeply", Span(path, 1, 1))]
     return root, conv.diagnostics
-
-
-def _overindented(text: str, line: int, col: int) -> bool:
-    """True when the ':' at (line, col) ends a key on a line indented deeper than the previous line."""
-    lines = text.splitlines()
-    if not 2 <= line <= len(lines):
-        return False
-    here = lines[line - 1]
-    head = here[: col - 1]
-    if not head.strip() or " " in head.strip() or head.lstrip().startswith(("-", "#")):
-        return False
-    prev = next((l for l in reversed(lines[: line - 1]) if l.strip() and not l.lstrip().startswith("#")), None)
-    if prev is None or prev.rstrip().endswith(":"):
-        return False
-    return len(here) - len(here.lstrip(" ")) > len(prev) - len(prev.lstrip(" "))
-
-
-def _has_tab(text: str, line: int) -> bool:
-    lines = text.splitlines()
-    return 1 <= line <= len(lines) and "\t" in lines[line - 1]
-
-
-def _tab_col(text: str, line: int) -> int | None:
-    lines = text.splitlines()
-    if 1 <= line <= len(lines) and "\t" in lines[line - 1]:
-        return lines[line - 1].index("\t") + 1
-    return None
 
 
 def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[YNode | None, str | None, list[Diagnostic]]:
