@@ -21,6 +21,8 @@ from rulecraft.tools.words import Words
 # Above this many steps, edges from a step to a trigger it may fire would be spaghetti:
 # the trigger box lists the steps instead.
 TRIGGER_EDGES_MAX = 2
+# A construct's settings in words under its label, up to this many characters (longer: the label says it).
+SETTINGS_MAX = 140
 # The one `end` that leaves only this sequence (drawn as a plain return); `end turn`, `end game`
 # ... leave the sequences around it too and get a dark terminal.
 _SEQUENCE_END = "end sequence"
@@ -95,6 +97,8 @@ class _Chart:
         num = self.numbers.get(nid)
         if num:
             parts.append(f"step {num} of {seq.title if seq else node.sequence}")
+        if self.opts.detail != "full":  # players' charts cite no sources or files
+            return " · ".join(parts)
         parts.append(node.source or (seq.source if seq else "") or "")
         span = node.step.span if node.step is not None else (seq.span if seq else None)
         if span is not None:
@@ -108,7 +112,7 @@ class _Chart:
         step = node.step
         num = self.numbers.get(nid, "")
         designer = bool(designer_label(step))
-        text = node.label
+        text = self.words.label(node.label) if designer else node.label
         if self.opts.detail != "full" and step is not None and not designer:
             text, designer = self.words.step(step, own_label=False), True
         if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond") and not designer:
@@ -138,12 +142,16 @@ class _Chart:
                 small.append(f"→ sheet {n}")
         else:
             small += [f"→ {self.sheet_ref(t)}" for t in targets]
+        full = self.opts.detail == "full"
         if isinstance(step, M.ChooseStep) and step.decision is not None:
             who = self.words.expr(step.decision.player) if step.decision.player else "the player"
             small.append(f"{who} decides")
         elif isinstance(step, M.ConstructStep) and designer_label(step):
-            small.append(step.rule)  # the designer's label says what; the rule in words says how
-        elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step):
+            # the designer's label says what; the rule in words says how (players: when it says it briefly)
+            how = step.rule if full else self.words.step(step, own_label=False)
+            if full or len(how) <= SETTINGS_MAX:
+                small.append(how)
+        elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step) and full:
             small.append(self.words.step(step, own_label=False))
         cov = self.opts.coverage
         if cov is not None and step is not None:
@@ -173,7 +181,8 @@ class _Chart:
         a: dict = {"id": self.svg_id(nid), "tooltip": self.cite(nid)}
         if kind == "start":
             seq = self.rs.sequences[node.sequence]
-            sub = " · ".join(p for p in (seq.kind.replace("_", " "), _params(seq)) if p)
+            sub = " · ".join(p for p in (seq.kind.replace("_", " "),
+                                         _params(seq) if self.opts.detail == "full" else "") if p)
             a.update(shape="box", style="rounded,filled,bold", fillcolor="#d9d9d9", penwidth="2", margin="0.15,0.06",
                      label=f'<<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
                            f'<BR/><FONT POINT-SIZE="10">{esc(sub)}</FONT>>')
@@ -212,7 +221,7 @@ class _Chart:
         self.line(f"{quote(chain[0])} [{attrs(a)}];", indent)
 
     def trigger_node(self, name: str, t: M.Trigger, steps: list[str], runs_here: bool, indent: int) -> None:
-        head = t.label or self.words.stmt(t)
+        head = self.words.label(t.label) if t.label else self.words.stmt(t)
         rows = [f"<B>⚡</B> {r}" if i == 0 else r for i, r in enumerate(text_lines(head, self.w(32)))]
         small = []
         if not runs_here:
@@ -223,7 +232,8 @@ class _Chart:
             nums = [self.numbers.get(p, p) for p in steps]
             small += text_lines("may interrupt steps " + ", ".join(nums), 40, escape=False)
         rows += [f'<FONT POINT-SIZE="10">{esc(s)}</FONT>' for s in small]
-        a = {"id": self.svg_id(name), "tooltip": " · ".join(p for p in (t.source, f"{_basename(t.span.file)}:{t.span.line}") if p),
+        cite = (t.source, f"{_basename(t.span.file)}:{t.span.line}") if self.opts.detail == "full" else ()
+        a = {"id": self.svg_id(name), "tooltip": " · ".join(p for p in cite if p) or " ",
              "shape": "box", "style": "dashed,rounded", "penwidth": "1.5", "label": "<" + "<BR/>".join(rows) + ">"}
         if not runs_here and self.opts.link and self.opts.link(t.run):
             a["href"] = self.opts.link(t.run)

@@ -142,7 +142,8 @@ def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
         t = rs.tables.get(tid)
         if t is None:
             continue
-        rows = [[w.value(k)] + [w.value(t.rows[k].get(c)) for c in t.columns] for k in t.keys]
+        rows = [[w.value(k)] + ["–" if t.rows[k].get(c) is None else w.value(t.rows[k].get(c)) for c in t.columns]
+                for k in t.keys]
         out.append({"title": t.title or humanize(tid), "doc": t.doc,
                     "head": [""] + [capital(humanize(c)) for c in t.columns], "rows": rows})
     return out

@@ -43,13 +43,13 @@ def _block(label: str) -> str:
             f"  b [label=<{label}>];\n}}\n")
 
 
-def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, width: float) -> str:
+def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, width: float, detail: str = "players") -> str:
     """The title page's text: the game, then the index of sheets and the interrupts."""
     rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="26"><B>{esc(rs.title)}</B></FONT></TD></TR>',
             f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="13">Sequence sheets · ruleset {esc(rs.name)}'
             + (f" · version {esc(str(rs.version))}" if rs.version else "")
             + f" · {rs.players.min}-{rs.players.max} players</FONT></TD></TR>"]
-    if rs.source:
+    if rs.source and detail == "full":  # sources are the designer's: players' pages cite none
         for ln in text_lines(rs.source, 110):
             rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="10" COLOR="#444444">{ln}'
                         f"</FONT></TD></TR>")
@@ -76,7 +76,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
         rows.append('<TR><TD COLSPAN="3" HEIGHT="8"></TD></TR>')
         rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="16"><B>Interrupts</B></FONT></TD></TR>')
         for t in rs.triggers:
-            text = t.label or Words(rs).stmt(t)
+            text = Words(rs, detail=detail).label(t.label) if t.label else Words(rs, detail=detail).stmt(t)
             sheet = plan.sheet_of.get(t.run)
             rows.append(f'<TR><TD ALIGN="RIGHT">⚡</TD><TD ALIGN="LEFT" COLSPAN="2">{esc(text)} '
                         f'<FONT COLOR="#555555">→ {esc(rs.sequences[t.run].title)}, sheet {sheet}</FONT></TD></TR>')
@@ -126,7 +126,7 @@ def footer_text(text: str, size: tuple[float, float]) -> tuple:
 # ----------------------------------------------------------------------------- assembling
 
 
-def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet) -> str:
+def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet, detail: str = "players") -> str:
     titles = [rs.sequences[s].title for s in sheet.sequences]
     parts = []
     if len(titles) > 1:
@@ -136,7 +136,7 @@ def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet) -> s
         parts.append("called from " + ", ".join(dict.fromkeys(_ref(rs, plan, c) for c in calls_from)))
     if any(t.run in sheet.sequences for t in rs.triggers):
         parts.append("run by an interrupt")
-    if rs.sequences[sheet.main].source:
+    if rs.sequences[sheet.main].source and detail == "full":
         parts.append(rs.sequences[sheet.main].source)
     return " · ".join(parts)
 
@@ -243,7 +243,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
         jobs.append(chart_dot(rs, graph, sid, ChartOptions(detail=detail, sheet_of=plan.sheet_of, coverage=coverage,
                                                            fit=fit if len(mates) == 1 else None,
                                                            same_sheet=frozenset(mates))))
-    jobs += [title_dot(rs, plan, callers, coverage, inner_w), legend_dot(coverage is not None, columns=4)]
+    jobs += [title_dot(rs, plan, callers, coverage, inner_w, detail), legend_dot(coverage is not None, columns=4)]
     done = run_many([(src, "pdf") for src in jobs], fn=run_dot_layout)
     chart_of = {sid: read_page(pdf) for sid, (pdf, _s, _b) in zip(seqs, done)}
     shrunk = {sid: s for sid, (_pdf, s, _b) in zip(seqs, done)}
@@ -275,7 +275,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
             page += 1
             more = i > 0
             title = rs.sequences[sheet.main].title + (", continued" if more else "")
-            texts = heading_texts(f"Sheet {sheet.number} · {title}", _sub_heading(rs, plan, callers, sheet), pp.size)
+            texts = heading_texts(f"Sheet {sheet.number} · {title}", _sub_heading(rs, plan, callers, sheet, detail), pp.size)
             texts.append(footer_text(f"{rs.title} · sheet {sheet.number} of {len(plan.sheets)}"
                                      + (" (continued)" if more else "")
                                      + f" · page {page} of {total} · legend on page 1", pp.size))

@@ -143,9 +143,10 @@ def _list(w: Words, n: A.ListLit) -> str:
 def _comprehension(w: Words, n: A.Comprehension) -> str:
     where = f" where {w.expr(n.condition)}" if n.condition is not None else ""
     src = w.expr(n.iterable)
+    var = w.local(n.var).removeprefix("the ") if w.detail != "full" else humanize(n.var)
     if isinstance(n.element, A.Name) and n.element.id == n.var:
-        return f"each {humanize(n.var)} in {src}{where}"
-    return f"{w.expr(n.element)} for each {humanize(n.var)} in {src}{where}"
+        return f"each {var} in {src}{where}"
+    return f"{w.expr(n.element)} for each {var} in {src}{where}"
 
 
 @phrase(A.Unary)
@@ -190,7 +191,14 @@ def _compare(w: Words, n: A.Compare) -> str:
     fixed = w.constant(n)
     if fixed is not _UNKNOWN:
         return "always" if fixed else "never"
+    if n.op in ("==", "!=") and w.detail != "full" and _is_none(n.right):
+        thing = w.expr(n.left).removeprefix("the ")
+        return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
     return f"{w.expr(n.left)} {_COMPARE.get(n.op, n.op)} {w.expr(n.right)}"
+
+
+def _is_none(e) -> bool:
+    return isinstance(e, A.Const) and e.value is None
 
 
 @phrase(A.IsClass)
