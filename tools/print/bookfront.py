@@ -46,6 +46,8 @@ def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
 
 
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
+    from rulecraft.tools.words.labels import plain_prose
+
     """The data of the teaching sections (`anchor(sid)` is a sequence's id on the page)."""
     w = Words(rs, detail="players")
     readers = Words(rs, titles={"p": "a player"}, detail="players")
@@ -54,7 +56,9 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     for f in functions_used(rs):
         params, _body = rs.functions[f]
         call = A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ())
-        explain.append((capital(readers.expr(call)), rs.function_docs.get(f, "") or "(not explained in the ruleset)"))
+        doc = plain_prose(readers.label(rs.function_docs.get(f, "")))
+        if doc:  # a function the ruleset does not explain is no rule a player reads
+            explain.append((capital(readers.expr(call)), doc))
     handled, kept = [], []
     for z in rs.zones.values():
         title = z.title or z.id.replace("_", " ")

@@ -76,7 +76,7 @@ _CODE = [
     ("an operator", re.compile(r"==|!=|<=|>=|=>|&&|\|\|")),
     ("a lookup x[...]", re.compile(r"\w\[")),
     ("a call name(arg)", re.compile(r"\b[a-z_][a-z0-9_]*\([a-z_'\"]")),
-    ("a lone variable letter", re.compile(r"(?<![\w'’.\-])(?:[b-zB-HJ-Z])(?:['’]s)?(?![\w'’\-])(?!\.\w)")),
+    ("a lone variable letter", re.compile(r"(?<![\w'’.\-])(?:[b-zB-HJ-Z])(?:['’]s)?(?![\w'’\-♠♣♥♦])(?!\.\w)")),
     ("an argument in parentheses", re.compile(r"\((player|card|[a-z]+) ([a-z]\b|none\b|player\b|card\b)[^)]*\)")),
     ("'none'", re.compile(r"\bnone\b")),
     ("a source file name", re.compile(r"\b[\w\-]+\.(?:html?|md|ya?ml|pdf|txt)\b|\bDIGEST\b")),
@@ -160,3 +160,12 @@ def print_check(rs: M.Ruleset) -> list:
             out.append(warning("W702", f"the label of trigger '{t.id}' names {', '.join(repr(b) for b in bad)}, "
                                        "which is no parameter, option, dice or table value", t.span))
     return out
+
+
+def plain_prose(text: str) -> str:
+    """A designer's prose for players: parentheses and sentences that cite files or read like code left out."""
+    if not text:
+        return text
+    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if code_like(m.group(1)) else m.group(0), text)
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
+    return " ".join(s for s in sentences if not code_like(s))
