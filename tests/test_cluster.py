@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from rulecraft.tools.simulate.runs import executors
+from rulecraft.tools.simulate import executors
 from rulecraft.tools.cli.main import main
 
 
