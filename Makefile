@@ -1,7 +1,9 @@
 # rulecraft: `make run` runs the main job on the bundled rulesets, `make test` runs the tests.
 # Both first run `make setup`: a virtual environment in .venv with the project installed in
-# editable mode (re-installed only when pyproject.toml changes), Graphviz's `dot`, and (when npm
-# is there) yaml-language-server in .venv/node for the editor test.
+# editable mode (re-installed only when pyproject.toml changes), Graphviz's `dot`, the printed font
+# (Liberation Sans, fonts-liberation), Chromium and poppler-utils, and (when npm is there)
+# yaml-language-server in .venv/node for the editor test. `make test` runs the suite on every core
+# (pytest-xdist).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -14,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup graphviz editor-tools chromium clean
+.PHONY: run test setup graphviz fonts editor-tools chromium clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -33,10 +35,12 @@ run: setup
 	@if command -v chromium >/dev/null 2>&1; then $(RC) aid dml -o out/dml-aid.pdf; fi
 	@echo "   out/dml-sheets.pdf, out/dml-rules.html, out/dml-aid.pdf"
 
+# -n auto: one test process per core (pytest-xdist); --dist loadfile keeps a file's tests in one
+# process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process
 test: setup
-	@$(PY) -m pytest
+	@$(PY) -m pytest -n auto --dist loadfile
 
-setup: $(STAMP) graphviz editor-tools chromium
+setup: $(STAMP) graphviz fonts editor-tools chromium
 
 $(PY):
 	@echo "== creating $(VENV) with $(PYTHON)"
@@ -54,6 +58,16 @@ graphviz:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
 	fi
 	@command -v dot >/dev/null 2>&1 || { echo "Graphviz's 'dot' is missing: install the graphviz package" >&2; exit 1; }
+
+# The printed font is a decision (tools/chart/legend.py): Liberation Sans, embedded in every PDF.
+# Without it fontconfig would pick whatever it maps the name to, and the sheets would differ by machine.
+fonts:
+	@if ! fc-list 2>/dev/null | grep -q "Liberation Sans"; then \
+		echo "== installing the printed font (fonts-liberation: Liberation Sans)"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-liberation fontconfig >/dev/null; \
+	fi
+	@fc-list 2>/dev/null | grep -q "Liberation Sans" || { echo "the font Liberation Sans is missing: install the fonts-liberation package" >&2; exit 1; }
 
 # yaml-language-server, for the test of what an editor shows with our schema (tests/test_yaml_language_server.py);
 # project-local, and optional: without npm the test skips and says so

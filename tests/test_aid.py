@@ -12,6 +12,7 @@ from rulecraft.tools.print.aid import aid_html, aid_view, build_aid
 from rulecraft.tools.cli.main import main
 from rulecraft.tools.print.htmlpdf import find_chromium
 from rulecraft.tools.print.pdfmeasure import measure_pdf
+from pdftext import page_text
 
 needs_chromium = pytest.mark.skipif(find_chromium() is None, reason="headless Chromium is not installed")
 NAMES = [b.name for b in bundled_rulesets()]
@@ -25,7 +26,7 @@ def test_aid_fits_two_pages_at_9_pt_without_code(name):
     m = measure_pdf(pdf)
     assert pages == m.pages and 1 <= pages <= 2, m.summary()
     assert m.smallest_pt >= 9.0 and m.code_share == 0, m.summary()
-    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    text = "".join(page_text(p) for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "How to win" in text or "Order of play" in text
     assert "['" not in text and "{" not in text and "_" not in text  # no reprs, placeholders or ids
 

@@ -1,4 +1,4 @@
-"""Generated functions for stretches of steps (runtime/blocks.py, RULECRAFT_BLOCKS) change nothing a game shows.
+"""Generated functions for stretches of steps (runtime/machine/blocks.py, RULECRAFT_BLOCKS) change nothing a game shows.
 
 Seeded games of every bundled ruleset are played with the functions made at the first visit of each position
 (HOT = 0, so every position a game reaches runs through one) and without them, with and without coverage:
@@ -15,9 +15,9 @@ from pathlib import Path
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime import blocks
+from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game, programs_for
-from rulecraft.runtime.interpreter import run
+from rulecraft.runtime.machine.interpreter import run
 from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, which is copied in here
 from test_fast_steps import TEMPLATE  # a two-player game whose steps each error case gives
 

@@ -10,6 +10,7 @@ from htmlcheck import check_html
 from rulecraft.loader import load_ruleset
 from rulecraft.tools.print.book import build_book, inline_svg, paragraphs, render_html
 from rulecraft.tools.cli.main import main
+from pdftext import page_text
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
@@ -95,7 +96,7 @@ def test_book_pdf_keeps_headings_with_their_text(tmp_path):
     reader = PdfReader(io.BytesIO(out.read_bytes()))
     assert len(reader.pages) > 2
     for i, page in enumerate(reader.pages[:-1]):
-        lines = [ln.strip() for ln in page.extract_text().splitlines() if ln.strip()]
+        lines = [ln.strip() for ln in page_text(page).splitlines() if ln.strip()]
         assert lines and lines[-1] not in headings, f"page {i + 1} ends with the heading {lines[-1]!r}"
 
 

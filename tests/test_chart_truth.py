@@ -33,9 +33,9 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset
 from rulecraft.model import ruleset as M
-from rulecraft.runtime import interpreter
+from rulecraft.runtime.machine import interpreter
 from rulecraft.runtime.game import Game, GameError
-from rulecraft.runtime.program import compile_program
+from rulecraft.runtime.machine.program import compile_program
 from rulecraft.tools.simulate.runs import play_one
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"

@@ -69,7 +69,7 @@ def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(monkeypatch, capsys
     assert f"rulecraft simulate: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in err
     assert "Traceback" not in err
     assert main(["simulate", "pig", "--games", "2", "--cluster", "no such address::"]) == 1
-    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert "is not a Dask scheduler address" in capsys.readouterr().err
 
 
 def test_ctrl_c_stops_a_cluster_run_and_leaves_the_cluster_usable(scheduler):
@@ -85,3 +85,101 @@ def test_ctrl_c_stops_a_cluster_run_and_leaves_the_cluster_usable(scheduler):
     assert "Traceback" not in text
     again = rulecraft("simulate", "pig", "--games", "10", "--cluster", scheduler)
     assert again.returncode == 0, again.stderr
+
+
+# ----------------------------------------------------------------------------- what is not a Dask scheduler
+
+@pytest.fixture
+def not_dask():
+    """Ports on 127.0.0.1 that are not a Dask scheduler: one that accepts and says nothing (as an HTTP server
+    does until it gets a request), one that answers HTTP 400 at once, and one nobody listens on."""
+    import threading
+
+    servers, stop = [], threading.Event()
+
+    def serve(greeting: bytes):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+        s.settimeout(0.2)
+        servers.append(s)
+        held = []
+
+        def loop():
+            while not stop.is_set():
+                try:
+                    c, _ = s.accept()
+                except OSError:
+                    continue
+                if greeting:
+                    c.sendall(greeting)
+                held.append(c)  # kept open: a peer that never hangs up
+            for c in held:
+                c.close()
+
+        threading.Thread(target=loop, daemon=True).start()
+        return s.getsockname()[1]
+
+    silent = serve(b"")
+    http400 = serve(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        refused = s.getsockname()[1]
+    yield {"silent": f"tcp://127.0.0.1:{silent}", "http400": f"tcp://127.0.0.1:{http400}",
+           "refused": f"tcp://127.0.0.1:{refused}", "bare": f"127.0.0.1:{silent}"}
+    stop.set()
+    for s in servers:
+        s.close()
+
+
+NOT_DASK = [  # (address or a key of not_dask, a piece of the one line said)
+    ("silent", "did not answer as a Dask scheduler within 1 s"),
+    ("bare", "did not answer as a Dask scheduler within 1 s"),
+    ("http400", "speaks HTTP, but not as a Dask scheduler"),
+    ("refused", "cannot reach the Dask scheduler at"),
+    ("garbage://127.0.0.1:8786", "the scheme 'garbage' is not one Dask reaches a scheduler with"),
+    ("tcp://:8786", "is not a Dask scheduler address"),
+    ("http://127.0.0.1:8787/status", "an HTTP address"),
+    ("tcp://127.0.0.1", "with a host and a port number"),
+    ("   ", None),
+]
+
+
+@pytest.mark.parametrize("address, said", NOT_DASK)
+@pytest.mark.parametrize("verb", ["simulate", "compare"])
+def test_an_address_that_is_not_a_dask_scheduler_is_one_line_and_exit_1(not_dask, address, said, verb):
+    pytest.importorskip("distributed", reason="Dask distributed is not installed")
+    rulesets = ["pig"] if verb == "simulate" else ["pig", "pig"]
+    done = rulecraft(verb, *rulesets, "--games", "10", "--cluster", not_dask.get(address, address),
+                     "--cluster-timeout", "1")
+    if said is None:  # nothing to connect to: a usage error
+        assert done.returncode == 2 and "expected the address of a Dask scheduler" in done.stderr
+        return
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0], done.stderr
+    assert lines[0].startswith(f"rulecraft {verb}: ") and done.stdout == ""
+
+
+def test_an_empty_cluster_address_is_a_usage_error():
+    done = rulecraft("simulate", "pig", "--games", "10", "--cluster", "")
+    assert done.returncode == 2 and "--cluster: expected the address of a Dask scheduler" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_cluster_timeout_is_an_option_with_a_default_of_about_ten_seconds():
+    assert 5 <= executors.CLUSTER_TIMEOUT <= 12
+    done = rulecraft("simulate", "pig", "--games", "10", "--cluster", "tcp://127.0.0.1:8786", "--cluster-timeout", "0")
+    assert done.returncode == 2 and "--cluster-timeout" in done.stderr
+
+
+def test_ctrl_c_while_connecting_stops_with_one_line(not_dask):
+    import signal
+
+    from ptysignal import signal_when_playing
+
+    pytest.importorskip("distributed", reason="Dask distributed is not installed")
+    rc, text = signal_when_playing(["simulate", "pig", "--games", "10", "--cluster", not_dask["silent"],
+                                    "--cluster-timeout", "600"], signal.SIGINT, b"connecting to the Dask scheduler")
+    assert rc == 130, text[-500:]
+    assert "rulecraft simulate: interrupted (Ctrl-C); nothing written" in text and "Traceback" not in text

@@ -28,10 +28,10 @@ from hypothesis import strategies as st
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import DiagnosticError, RuleError
-from rulecraft.dsl import codegen
-from rulecraft.dsl import compiler as C
-from rulecraft.dsl import hotcode as H
-from rulecraft.dsl.compiler import Compiler
+from rulecraft.dsl.codegen import generator as codegen
+from rulecraft.dsl.closures import compiler as C
+from rulecraft.dsl.codegen import hotcode as H
+from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.scope import FunctionDef, Scope, Symbol
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset
@@ -243,17 +243,22 @@ def test_expressions_give_the_same_values_and_errors(reference, generated, monke
         assert_safe_source(fn.source)
 
 
+def _writer_of(method: str) -> type:
+    """The class among the generator's node writers (operators.py, calls.py) that defines `method`."""
+    return next(c for c in codegen.Generator.__mro__ if method in vars(c))
+
+
 @pytest.mark.parametrize("kind", ["Attr", "Call", "Compare", "Name", "BinOp", "Str"])
 def test_nodes_left_to_their_closures_see_the_same_locals(kind, reference, generated, monkeypatch):
     """A node kind left to its closure (which reads comprehension variables and parameters from ctx.locals)."""
-    monkeypatch.delattr(codegen.Generator, "_g_" + kind)
+    monkeypatch.delattr(_writer_of("_g_" + kind), "_g_" + kind)
     _compare_all(reference, monkeypatch, generated)
     if kind == "Attr":  # e.g. [q.score for q in players]: q written to ctx.locals for the closure of q.score
         assert any("_L.pop(" in fn.source for fn in generated)
 
 
 def test_a_ruleset_function_sets_its_parameters_for_a_closure_inside(reference, generated, monkeypatch):
-    monkeypatch.delattr(codegen.Generator, "_g_BinOp")  # sale_price is 'rank * 10 + sale_bonus'
+    monkeypatch.delattr(_writer_of("_g_BinOp"), "_g_BinOp")  # sale_price is 'rank * 10 + sale_bonus'
     for fd in reference.scope.functions.values():
         fd.generated = None  # made again, with the fallbacks inside
     try:
@@ -394,7 +399,7 @@ def test_long_expressions_agree_or_keep_their_closures(max_nodes, generated, mon
 
 
 def test_the_environment_variable_turns_codegen_off():
-    code = "from rulecraft.dsl import hotcode; print(hotcode.CODEGEN)"
+    code = "from rulecraft.dsl.codegen import hotcode; print(hotcode.CODEGEN)"
     for value, expected in (("0", "False"), ("1", "True")):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env={**os.environ, "RULECRAFT_CODEGEN": value}, check=True)
@@ -404,7 +409,7 @@ def test_the_environment_variable_turns_codegen_off():
 def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
     """compiler.record compiles a hot expression again with Compiler itself: a subclass that compiled
     expressions differently would make the generated code differ from its closures."""
-    from rulecraft.dsl.statements import StatementCompiler
+    from rulecraft.dsl.closures.statements import StatementCompiler
     overrides = [k for k in vars(StatementCompiler) if k.startswith("_e_") or k in ("expr", "_expr", "_user_call",
                                                                                     "function_body")]
     assert not overrides

@@ -20,7 +20,7 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.gamelog import replay
+from rulecraft.runtime.replay import replay
 from rulecraft.runtime.state_io import state_hash
 from rulecraft.tools.cli.main import main
 

@@ -12,7 +12,7 @@ import pytest
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import RuleError
-from rulecraft.dsl import statements
+from rulecraft.dsl.closures import assign
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 
@@ -21,14 +21,14 @@ BUNDLED = {"dml": 20, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-
 
 
 def _load(name: str, fast: bool, monkeypatch):
-    monkeypatch.setattr(statements, "FAST_STEPS", fast)
+    monkeypatch.setattr(assign, "FAST_STEPS", fast)
     result = load_ruleset(name)
     assert result.ok, name
     return result.ruleset
 
 
 def _play(rs, seed: int, story: bool, fast: bool, monkeypatch, **options) -> tuple:
-    monkeypatch.setattr(statements, "FAST_STEPS", fast)
+    monkeypatch.setattr(assign, "FAST_STEPS", fast)
     g = Game(rs, None, seed, story=story, **options)
     agents = [RandomAgent(p.seat, seed) for p in g.players]
     while not g.over:

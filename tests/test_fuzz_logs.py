@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 
 from gamerecord import record_game
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, ReplayReport, end_record, log_header, replay
+from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header
+from rulecraft.runtime.replay import ReplayReport, replay
 from rulecraft.runtime.savegame import SaveError, read_save, restore
 
 RULESETS = Path(__file__).resolve().parent / "cases" / "_rulesets"

@@ -17,10 +17,10 @@ import pytest
 
 from rulecraft import diagnostics
 from rulecraft.agents.base import RandomAgent
-from rulecraft.dsl import codegen, safesource
-from rulecraft.dsl import hotcode as H
+from rulecraft.dsl.codegen import generator as codegen, safesource
+from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import dsl_text, load_ruleset
-from rulecraft.runtime import blocks, interpreter
+from rulecraft.runtime.machine import blocks, interpreter
 from rulecraft.runtime.game import Game
 
 CAPPED = textwrap.dedent("""

@@ -130,3 +130,16 @@ def test_very_deep_nesting_is_a_diagnostic_not_a_crash(tmp_path: Path):
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, f"the loader died (exit {proc.returncode}): {proc.stderr[-2000:]}"
     assert proc.stdout.split() == ["E007"], proc.stdout
+
+
+@pytest.mark.parametrize("opener, closer, col", [("[", "]", 72), ("{a: ", "}", 8 + 63 * 4 + 1)])
+@pytest.mark.parametrize("levels", [65, 999, 1001, 5000])
+def test_nesting_past_the_limit_is_e007_at_the_first_level_past_it_whatever_the_yaml_parser(opener, closer, col, levels):
+    """PyYAML 6.0.4's C parser stops at 1000 levels with an error of its own (E009 before this was fixed);
+    the project's limit of 64 is checked first, so the place is the same on every PyYAML release."""
+    from rulecraft.loader.yaml_source import parse_yaml
+
+    text = "ruleset: deep\ntitle: Deep\nnotes: " + opener * levels + "x" + closer * levels + "\n"
+    root, diags = parse_yaml(text, "deep.yaml")
+    assert root is None
+    assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E007", 3, col)], [str(d) for d in diags]

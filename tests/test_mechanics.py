@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from rulecraft.agents.base import RandomAgent
-from rulecraft.dsl import codegen
-from rulecraft.dsl import hotcode as H
+from rulecraft.dsl.codegen import generator as codegen
+from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime import blocks
+from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"

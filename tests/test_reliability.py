@@ -17,7 +17,7 @@ import pytest
 
 from rulecraft.agents.human import HumanAgent, HumanQuit
 from rulecraft.runtime.decisions import Decision
-from rulecraft.runtime.gamelog import replay
+from rulecraft.runtime.replay import replay
 from rulecraft.runtime.savegame import read_save
 from rulecraft.tools.cli.main import main
 from rulecraft.tools.table.play import play

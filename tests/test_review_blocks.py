@@ -1,12 +1,12 @@
-"""Review of runtime/blocks.py: cases where a generated stretch of steps differed from the instruction loop."""
+"""Review of runtime/machine/blocks.py: cases where a generated stretch of steps differed from the instruction loop."""
 
 from __future__ import annotations
 
 from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime import blocks
+from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.interpreter import run
+from rulecraft.runtime.machine.interpreter import run
 
 
 def _outcome(path, on: bool, monkeypatch, max_steps: int = 5_000_000) -> tuple:

@@ -12,10 +12,10 @@ import threading
 import time
 from types import FunctionType, SimpleNamespace
 
-from rulecraft.dsl import codegen
-from rulecraft.dsl import compiler as C
-from rulecraft.dsl import hotcode as H
-from rulecraft.dsl.compiler import Compiler
+from rulecraft.dsl.codegen import generator as codegen
+from rulecraft.dsl.closures import compiler as C
+from rulecraft.dsl.codegen import hotcode as H
+from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.scope import Scope
 from rulecraft.dsl.parser import parse_expression, plain_locator
 

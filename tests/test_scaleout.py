@@ -208,3 +208,36 @@ def test_the_executor_example_of_the_docs_runs_and_gives_the_local_results(capsy
     assert "win rate by seat" in capsys.readouterr().out
     local = sim.simulate("pig", 40, seed=1, workers=1)
     assert as_text(scope["summary"].rows()) == as_text(local.rows())
+
+
+def test_workers_are_capped_at_the_cores_and_the_games(monkeypatch):
+    """--workers 1000000 for 10 games started 432 processes; a pool has no more workers than cores or games."""
+    from rulecraft.tools.simulate import executors, runs
+
+    asked = []
+    real = executors.local_pool
+
+    def counting_pool(workers):
+        asked.append(workers)
+        return real(workers)
+
+    monkeypatch.setattr(runs, "local_pool", counting_pool)
+    monkeypatch.setattr(runs, "cores", lambda: 2)
+    summary = runs.simulate("pig", 10, workers=1_000_000)
+    assert summary.tally.games == 10 and asked == [2]
+    asked.clear()
+    runs.simulate("pig", 1, workers=1_000_000)  # one game: played here, no pool at all
+    assert asked == []
+
+
+def test_a_huge_number_of_games_is_never_built_up_front_and_ctrl_c_stops_it():
+    """--games 1000000000000: the seeds and chunks are made as the run goes, so Ctrl-C stops it at once."""
+    import signal
+
+    from ptysignal import signal_when_playing
+
+    rc, text = signal_when_playing(["simulate", "pig", "--games", "1000000000000", "--workers", "2"], signal.SIGINT,
+                                   b"/1000000000000 games")
+    assert rc == 130, text[-500:]
+    assert "interrupted (Ctrl-C) after" in text and "of 1,000,000,000,000 games; nothing written" in text
+    assert "Traceback" not in text

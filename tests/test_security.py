@@ -48,10 +48,10 @@ FORBIDDEN = {
 }
 # compile() and exec() run in one place: the source codegen writes from an expression's AST, which holds no text of
 # the ruleset (constants and names reach it through the namespace); tests/test_codegen.py proves it
-GENERATED_CODE = {"interpreter/dsl/codegen.py": {"compile", "exec"}, "interpreter/runtime/blocks.py": {"compile", "exec"}}
+GENERATED_CODE = {"interpreter/dsl/codegen/generator.py": {"compile", "exec"}, "interpreter/runtime/machine/blocks.py": {"compile", "exec"}}
 # importing a module by name happens in two places, both fed from the command line only
 IMPORT_BY_NAME = {
-    "interpreter/agents/base.py": "--agent python:MODULE:CLASS, a bot the user names on the command line",
+    "interpreter/agents/kinds.py": "--agent python:MODULE:CLASS, a bot the user names on the command line",
     "tools/cli/main.py": "a verb's module, from the fixed table of verbs",
 }
 
@@ -301,11 +301,11 @@ CHILD = textwrap.dedent("""
     resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))  # a guard that fails must not take the machine down
     from rulecraft.agents.base import RandomAgent
     from rulecraft.diagnostics import RuleError
-    from rulecraft.dsl import codegen, hotcode
+    from rulecraft.dsl.codegen import generator as codegen, hotcode
     from rulecraft.loader import load_ruleset
-    from rulecraft.runtime import blocks
+    from rulecraft.runtime.machine import blocks
     from rulecraft.runtime.game import Game, GameError
-    from rulecraft.runtime.interpreter import run
+    from rulecraft.runtime.machine.interpreter import run
     mode = sys.argv[1]
     blocks.ENABLED = mode == "blocks"
     hotcode.CODEGEN = mode != "closures"

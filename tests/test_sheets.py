@@ -17,6 +17,7 @@ from rulecraft.tools.print.sheetlayout import MIN_SCALE
 from rulecraft.tools.words.bookkeeping import players_graph
 from rulecraft.tools.print.sheets import PAPER, build_sheets
 from rulecraft.tools.print.sheetlayout import arrange
+from pdftext import page_text
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
@@ -60,9 +61,7 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     reader = PdfReader(io.BytesIO(result.pdf))
     assert len(reader.pages) == result.pages
-    import unicodedata
-
-    index = unicodedata.normalize("NFKC", reader.pages[0].extract_text())  # 'ﬀ' ligatures read as 'ff'
+    index = page_text(reader.pages[0])
     assert "Index" in index and "Interrupts" in index
     for sheet in plan.sheets:
         assert loaded.ruleset.sequences[sheet.main].title in index
@@ -70,7 +69,7 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     for i, page in enumerate(reader.pages[1:], 1):
         w, h = float(page.mediabox.width), float(page.mediabox.height)
         assert (round(w), round(h)) == (595, 842)  # A4, one orientation for the whole document
-        text = page.extract_text()
+        text = page_text(page)
         assert f"page {i + 1} of {len(reader.pages)}" in text
         assert "continued on the next page" not in text and "continued from" not in text  # never sliced
         label = re.search(r"Sheets? ([0-9a-z–]+) ·", text).group(1)  # '7', '7a', '4–5', '2c–3'
@@ -89,7 +88,7 @@ def test_a_big_chart_folds_a_block_onto_a_drill_down_sheet():
     loaded = load_ruleset("dml")
     plan = plan_sheets(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph))
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
-    texts = [p.extract_text() for p in PdfReader(io.BytesIO(result.pdf)).pages]
+    texts = [page_text(p) for p in PdfReader(io.BytesIO(result.pdf)).pages]
     number = plan.sheet_of["declaration"]
     main = next(t for t in texts if re.search(rf"Sheets? {number}\b(?![a-z])", t))
     sub = next(t for t in texts if re.search(rf"Sheets? {number}a\b", t))
@@ -109,7 +108,7 @@ def test_sheets_command_letter_paper_and_coverage(tmp_path, capsys):
     assert len(reader.pages) >= len(plan.sheets) + 1
     assert {round(float(reader.pages[0].mediabox.width)), round(float(reader.pages[0].mediabox.height))} == \
         {round(v) for v in PAPER["letter"]}
-    assert "simulated games" in reader.pages[0].extract_text()
+    assert "simulated games" in page_text(reader.pages[0])
 
 
 def test_sheets_usage_errors(tmp_path, capsys):

@@ -4,4 +4,5 @@ An agent is any object with `choose(decision, view) -> wire` (see `base.Agent`);
 builds one from a command-line kind: random, first, human, script:FILE or python:MODULE:CLASS.
 """
 
-from .base import Agent, AgentError, make_agent  # noqa: F401
+from .base import Agent, AgentError  # noqa: F401
+from .kinds import make_agent  # noqa: F401

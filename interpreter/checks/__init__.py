@@ -8,7 +8,7 @@ from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl import ast as A
 from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
-from .flow import check_flow
+from .flow import calls_in as _calls_in, check_flow
 from .results import check_results
 
 Check = Callable[[M.Ruleset], Iterable[Diagnostic]]
@@ -123,18 +123,6 @@ def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
         if sid not in seen:
             yield warning("W405", f"sequence '{sid}' is never run", seq.span,
                           f"call it from another sequence, or make it the 'start' or a trigger's 'run'")
-
-
-def _calls_in(steps) -> Iterable[str]:
-    for s in steps:
-        if isinstance(s, M.CallStep):
-            yield s.sequence
-        if isinstance(s, M.ActionStep):
-            for st in s.stmts:
-                if isinstance(st.ast, A.CallSeq):
-                    yield st.ast.sequence
-        for _n, body in s.bodies:
-            yield from _calls_in(body)
 
 
 CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,

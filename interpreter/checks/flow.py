@@ -91,14 +91,25 @@ def _loops(steps) -> Iterable[M.LoopStep]:
             yield from _loops(body)
 
 
+def calls_in(steps) -> Iterable[str]:
+    """The sequences a block calls, by a call step or a call statement, at any depth."""
+    for s in steps:
+        if isinstance(s, M.CallStep):
+            yield s.sequence
+        if isinstance(s, M.ActionStep):
+            for st in s.stmts:
+                if isinstance(st.ast, A.CallSeq):
+                    yield st.ast.sequence
+        for _n, body in s.bodies:
+            yield from calls_in(body)
+
+
 def _always_true(cond: Optional[M.CExpr]) -> bool:
     return cond is not None and isinstance(cond.ast, A.Const) and cond.ast.value is True
 
 
 def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
     """For each sequence, the kinds that may be running around it (None: anything, via a trigger)."""
-    from . import _calls_in
-
     kinds: dict[str, Optional[set[str]]] = {}
     for t in rs.triggers:
         kinds[t.run] = None
@@ -114,7 +125,7 @@ def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
                 continue
             mine = kinds[sid]
             passed = None if mine is None else mine | {seq.kind}
-            for callee in set(_calls_in(seq.steps)):
+            for callee in set(calls_in(seq.steps)):
                 if callee not in rs.sequences:
                     continue
                 old = kinds.get(callee, "missing")

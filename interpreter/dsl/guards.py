@@ -22,6 +22,16 @@ _SCALAR_RESULTS = ("number", "bool")  # built-ins whose result is always a numbe
 _ARITHMETIC = ("-", "*", "/", "//", "%")  # operators that refuse anything but numbers when the game runs
 
 
+def failing(message: str, span: Span):
+    """A closure that stops the game with MESSAGE: what a node the compiler refused evaluates to."""
+
+    def fn(ctx):
+        raise RuleError(message, span)
+
+    fn.failed = True  # type: ignore[attr-defined]  # codegen leaves such a node to its closure
+    return fn
+
+
 def scalar(node: Any, registry: dict, functions: Any = ()) -> bool:
     """The AST node's value can never be a list, a record or a long text, whatever the declared types: a literal,
     a comparison or class test, 'not', arithmetic other than '+', a built-in whose result is a number or a truth.

@@ -2,32 +2,26 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
 from ..checks.unused import check_unused
-from ..dsl.compiler import Compiler, recording
+from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
-from ..values import Card, FamilyRef, Row, ZoneRef
-from .cells import CellValues as _CellValues, columns_word as _columns_word
+from ..values import FamilyRef, Row, ZoneRef
 from .constructs import record_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
+from .sections import SectionBuilders, _doc, _s
 from .view import build_view
-from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
-
-def _s(node: YNode | None, default: Any = None) -> Any:
-    return node.plain() if node is not None else default
+from .yaml_source import Limits, YMap, YNode, YSeq
 
 
-def _doc(m: YMap, key: str = "doc") -> str:
-    v = m.get(key)
-    return str(v.plain()) if isinstance(v, YScalar) and v.value is not None else ""
+_RESERVED = {"players", "player_count", "cards", "true", "false", "none"}
 
 
-class Builder:
+class Builder(SectionBuilders):
     def __init__(self, root: YMap, path: str, overrides: Mapping[str, Any], limits: Limits):
         self.root = root
         self.path = path
@@ -195,228 +189,6 @@ class Builder:
         for fd in scope.functions.values():
             comp.function_body(fd, fd.span)
 
-    def _players(self) -> M.Players:
-        p = self.root.get("players")
-        d = p.plain() if isinstance(p, YMap) else {}
-        lo, hi = int(d.get("min", 2)), int(d.get("max", d.get("min", 2)))
-        default = int(d.get("default", lo))
-        if not (1 <= lo <= default <= hi <= 64):
-            self.err("E204", f"players: need 1 <= min ({lo}) <= default ({default}) <= max ({hi}) <= 64",
-                     p.span if p else self.root.span)
-        return M.Players(lo, hi, default)
-
-    def _parameters(self, declare) -> dict[str, M.ParamDef]:
-        out = {}
-        sec = self.section("parameters")
-        for k, v in sec.items():
-            d = v.plain() if isinstance(v, YMap) else {"default": v.plain()}
-            default = d.get("default")
-            value = self.overrides.get(k, default)
-            if k in self.overrides:
-                value = _coerce(value, default)
-            lo, hi = d.get("min"), d.get("max")
-            span = sec.key_span(k)
-            # the value differs from the default only when --set gave one: check each once
-            checks = [("default", default)] + ([("value", value)] if k in self.overrides else [])
-            for label, val in checks:
-                if isinstance(val, (int, float)) and not isinstance(val, bool):
-                    if (lo is not None and val < lo) or (hi is not None and val > hi):
-                        where = v.get("default") if label == "default" and isinstance(v, YMap) else None
-                        self.err("E204", f"parameter '{k}': {label} {val} is outside {lo}..{hi}",
-                                 where.span if where is not None else span)
-            out[k] = M.ParamDef(k, value, default, lo, hi, str(d.get("doc", "") or ""), span, str(d.get("source", "") or ""))
-        return out
-
-    def _options(self, declare) -> dict[str, M.OptionDef]:
-        out = {}
-        sec = self.section("options")
-        for k, v in sec.items():
-            if not isinstance(v, YMap):
-                continue
-            d = v.plain()
-            choices = tuple(d.get("choices") or ())
-            default = d.get("default")
-            value = _coerce(self.overrides[k], default) if k in self.overrides else default
-            span = sec.key_span(k)
-            if choices and default not in choices:
-                node = v.get("default")
-                self.err("E204", f"option '{k}': default {default!r} is not one of its choices", node.span if node else span,
-                         "choices: " + ", ".join(map(str, choices)))
-            if choices and k in self.overrides and value not in choices:
-                self.err("E316", f"--set {k}={value}: not one of the choices", None, "choices: " + ", ".join(map(str, choices)))
-            out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span)
-        return out
-
-    def _tables(self, declare, consts: dict) -> dict[str, M.TableDef]:
-        out = {}
-        sec = self.section("tables")
-        cells = _CellValues(self, consts)
-        for k, v in sec.items():
-            if not isinstance(v, YMap):
-                continue
-            d = v.plain()
-            keys = tuple(d.get("keys") or ())
-            columns = tuple(d.get("columns") or ())
-            rows: dict = {}
-            rows_node = v.get("rows")
-            for rk, rv in (rows_node.items() if isinstance(rows_node, YMap) else []):
-                key = _match_key(rk, keys)
-                if isinstance(rv, YSeq):
-                    vals = rv.plain()
-                    if len(vals) != len(columns):
-                        self.err("E317", f"table '{k}': row '{rk}' has {len(vals)} values for {len(columns)} columns", rv.span,
-                                 "columns: " + ", ".join(columns))
-                    rows[key] = Row(zip(columns, (cells.value(n, x) for n, x in zip(rv.items, vals))))
-                elif isinstance(rv, YMap):
-                    for col in rv.entries:
-                        if col not in columns:
-                            self.err("E317", f"table '{k}': unknown column '{col}'", rv.key_span(col), did_you_mean(col, columns))
-                    missing = [c for c in columns if c not in rv.entries]
-                    if missing:
-                        self.err("E317", f"table '{k}': row '{rk}' leaves out {_columns_word(missing)}", rv.span,
-                                 f"give every column a value; write none for a cell that has none: "
-                                 f"{missing[0]}: none")
-                    rows[key] = Row((c, cells.value(rv.get(c), rv.plain().get(c))) for c in columns)
-                else:
-                    rows[key] = Row({columns[0]: rv.plain()} if columns else {})
-                if keys and key not in keys:
-                    self.err("E317", f"table '{k}': row '{rk}' is not one of its keys", rows_node.key_span(rk),
-                             did_you_mean(str(rk), map(str, keys)))
-            for key in keys:
-                if key not in rows:
-                    self.err("E317", f"table '{k}': no row for key '{key}'", v.span)
-            out[k] = M.TableDef(k, keys or tuple(rows), columns, rows, tuple(d.get("cycle") or ()),
-                                tuple(d.get("permutation") or ()), sec.key_span(k), str(d.get("doc", "") or ""),
-                                str(d.get("title", "") or ""))
-        return out
-
-    def _zones(self, declare) -> dict[str, M.ZoneDef]:
-        out = {}
-        sec = self.section("zones")
-        for k, v in sec.items():
-            d = v.plain() if isinstance(v, YMap) else {}
-            per = d.get("per")
-            if isinstance(per, list):
-                per = tuple(per)
-            out[k] = M.ZoneDef(k, per, d.get("visibility", "open"), d.get("initial"), sec.key_span(k),
-                               str(d.get("doc", "") or ""), str(d.get("title", "") or ""))
-        return out
-
-    def _zone_initials(self, zones, scope) -> dict[str, M.ZoneDef]:
-        out = {}
-        sec = self.section("zones")
-        for k, z in zones.items():
-            init = z.initial
-            if isinstance(init, str) and init != "all":
-                node = sec.get(k).get("initial")  # type: ignore[union-attr]
-                init = self.text.expr(node, Compiler(scope, self.diags))
-            elif init not in (None, "all"):
-                self.err("E203", f"zone '{k}': 'initial' is 'all' or an expression", z.span)
-                init = None
-            out[k] = M.ZoneDef(z.id, z.per, z.visibility, init, z.span, z.doc, z.title)
-        return out
-
-    def _variables(self, key: str, declare, per_player: bool) -> dict[str, M.VarDef]:
-        out = {}
-        sec = self.section(key)
-        for k, v in sec.items():
-            if isinstance(v, YMap):  # the long form: {initial: ..., visibility: ..., title: ..., doc: ...}
-                vis = str(_s(v.get("visibility"), "public"))
-                if vis == "owner" and not per_player:
-                    self.err("E204", f"a game variable has no owner: '{k}' is 'public' or 'hidden'",
-                             v.get("visibility").span, "visibility 'owner' is for player variables")
-                title = str(_s(v.get("title"), "") or "")
-                if title:
-                    self.titles[k] = title  # how the variable reads in printed rules too
-                out[k] = M.VarDef(k, v.get("initial"), sec.key_span(k), per_player, vis, title,
-                                  str(_s(v.get("doc"), "") or ""))
-            else:
-                out[k] = M.VarDef(k, v, sec.key_span(k), per_player)  # initial resolved later
-            if declare is None:
-                if k in ("seat", "name", "id", "classes", "zone", "owner"):
-                    self.err("E314", f"'{k}' is a built-in attribute and cannot be a variable", sec.key_span(k))
-        return out
-
-    def _initial(self, v: M.VarDef, scope: Scope) -> M.VarDef:
-        node = v.initial
-        if isinstance(node, YScalar) and isinstance(node.value, str) and node.value.startswith("="):
-            initial = self.text.expr(node, Compiler(scope, self.diags), skip=1)
-        else:
-            initial = node.plain() if isinstance(node, YNode) else node
-        return dataclasses.replace(v, initial=initial)
-
-    def _dice(self, scope: Scope) -> dict[str, M.DiceDef]:
-        out = {}
-        sec = self.section("dice")
-        inner = Compiler(scope.with_locals({"faces", "total", "doubles"}), self.diags)
-        for k, v in sec.items():
-            if not isinstance(v, YMap):
-                continue
-            results = []
-            for r in v.get("results") or []:
-                if not isinstance(r, YMap):
-                    continue
-                when = self.text.expr(r.get("when"), inner)
-                results.append(M.DiceResult(str(_s(r.get("name"), "")), when, _s(r.get("outcome")),
-                                            _s(r.get("reroll")), r.span))
-            out[k] = M.DiceDef(k, int(_s(v.get("count"), 1)), int(_s(v.get("sides"), 6)), tuple(results),
-                               sec.key_span(k), _doc(v))
-        return out
-
-    def _cards(self, consts: dict[str, Symbol]) -> list[Card]:
-        from .cards import build_cards
-
-        return build_cards(self, consts)
-
-    def _metrics(self, scope: Scope) -> dict[str, M.MetricDef]:
-        """What a simulation measures; each metric's expressions compile once, here, with `p` bound for per_player."""
-        out = {}
-        sec = self.section("metrics")
-        for k, v in sec.items():
-            span = sec.key_span(k)
-            d = v if isinstance(v, YMap) else YMap(v.span)
-            kind_node = d.get("kind")
-            if kind_node is None:
-                self.err("E202", f"metric '{k}' needs 'kind:' (tally, per_player or per_game)", span)
-                continue
-            kind = str(kind_node.plain())
-            if kind not in M.METRIC_KINDS:
-                self.err("E204", f"metric '{k}': kind '{kind}' is not one of {', '.join(M.METRIC_KINDS)}", kind_node.span,
-                         did_you_mean(kind, M.METRIC_KINDS))
-                continue
-            role_node = d.get("role")
-            role = None if role_node is None else str(role_node.plain())
-            if role is not None and role not in M.METRIC_ROLES:
-                self.err("E204", f"metric '{k}': role '{role}' is not one of {', '.join(M.METRIC_ROLES)}", role_node.span,
-                         did_you_mean(role, M.METRIC_ROLES))
-                role = None
-            scope.metrics[k] = kind
-            by = value = None
-            if kind == "tally":
-                for key in ("by", "value"):
-                    if d.get(key) is not None:
-                        self.err("E204", f"metric '{k}' is a tally: each 'tally' statement gives its key and value, "
-                                         f"not '{key}:'", d.get(key).span, f"write e.g. 'tally {k} by KEY value N' in a step")
-            else:
-                comp = Compiler(scope.with_locals({"p"} if kind == "per_player" else set()), self.diags)
-                by = self.text.expr(d.get("by"), comp)
-                value = self.text.expr(d.get("value"), comp)
-            out[k] = M.MetricDef(k, kind, _doc(d), by, value, role, span)
-        return out
-
-    def _scoring(self, scope: Scope) -> M.Scoring:
-        node = self.root.get("scoring")
-        if not isinstance(node, YMap):
-            return M.Scoring(None, True, (), "shared", None)
-        pc = Compiler(scope.with_locals({"p"}), self.diags)
-        score = self.text.expr(node.get("score"), pc) if node.get("score") is not None else None
-        ties = tuple(self.text.expr(t, pc) for t in (node.get("tie_break") or []))
-        return M.Scoring(score, bool(_s(node.get("highest_wins"), True)), tuple(t for t in ties if t),
-                         str(_s(node.get("on_tie"), "shared")), node.span)
-
-
-_RESERVED = {"players", "player_count", "cards", "true", "false", "none"}
-
 
 def _type_of(v: Any) -> str:
     if isinstance(v, bool):
@@ -432,34 +204,6 @@ def _type_of(v: Any) -> str:
 
 def _table_value(t: M.TableDef) -> dict:
     return Row(t.rows)  # a read-only mapping: indexing a missing key is an error, not none
-
-
-def _match_key(k: str, keys: tuple) -> Any:
-    for key in keys:
-        if str(key) == k:
-            return key
-    return k
-
-
-def _coerce(value: Any, like: Any) -> Any:
-    """A --set value given as text, turned into the type of the default."""
-    if not isinstance(value, str):
-        return value
-    if isinstance(like, bool):
-        return value.lower() in ("1", "true", "yes", "on")
-    if isinstance(like, int):
-        try:
-            return int(value)
-        except ValueError:
-            return value
-    if isinstance(like, float):
-        try:
-            return float(value)
-        except ValueError:
-            return value
-    if like is None and value.lower() == "none":
-        return None
-    return value
 
 
 def scope_for(rs: M.Ruleset) -> Scope:

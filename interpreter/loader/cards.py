@@ -4,22 +4,31 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from ..diagnostics import RuleError, error
-from ..dsl.compiler import Compiler
+from ..diagnostics import Diagnostic, RuleError, Span, error
+from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope, Symbol
 from ..values import Card
+from .dsl_text import DslText
 from .yaml_source import YMap, YScalar, YSeq
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .build import Builder
+
+
+class Builder(Protocol):
+    """What building cards needs of the ruleset builder (loader.build.Builder passes itself)."""
+
+    root: YMap
+    diags: list[Diagnostic]
+    text: DslText
+
+    def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None: ...
 
 _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 MAX_CARDS = 10_000
 
 
-def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
+def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
     cards: list[Card] = []
     seen: dict[str, object] = {}
     groups = b.root.get("cards")
@@ -106,7 +115,7 @@ def build_cards(b: "Builder", consts: dict[str, Symbol]) -> list[Card]:
 _RANGE = re.compile(r"^\s*(-?[0-9]{1,9})\s*\.\.\s*(-?[0-9]{1,9})\s*$")
 
 
-def _for_values(b: "Builder", node, consts: dict[str, Symbol]) -> list:
+def _for_values(b: Builder, node, consts: dict[str, Symbol]) -> list:
     """The values of one 'for' name given as one scalar: a range 'LOW..HIGH' of whole numbers (both included),
     an expression '=...' giving a list (e.g. '=1..max_rank'), or one plain value."""
     value = node.value if isinstance(node, YScalar) else None
@@ -138,7 +147,7 @@ def _for_values(b: "Builder", node, consts: dict[str, Symbol]) -> list:
     return got
 
 
-def _copies(b: "Builder", node, comp: Compiler) -> int:
+def _copies(b: Builder, node, comp: Compiler) -> int:
     """How many copies a group makes: a whole number, or an expression of parameters (e.g. '=n')."""
     if node is None:
         return 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import RuleError
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from .yaml_source import YScalar
 

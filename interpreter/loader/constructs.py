@@ -23,8 +23,8 @@ from typing import Any, Optional
 
 from ..diagnostics import DiagnosticError, Span, did_you_mean
 from ..dsl import ast as A
-from ..dsl.compiler import Compiler
-from ..dsl.statements import StatementCompiler
+from ..dsl.closures.compiler import Compiler
+from ..dsl.closures.statements import StatementCompiler
 from ..dsl.parser import parse_expression, parse_statements
 from ..model import ruleset as M
 from .dsl_text import split_statements

@@ -7,7 +7,7 @@ from collections import OrderedDict
 
 from ..diagnostics import Diagnostic, DiagnosticError, error
 from ..dsl import ast as A
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..dsl.parser import parse_expression, parse_statements, scan_depths, parse_template
 from ..model.ruleset import CExpr, CStmt
 from .yaml_source import Limits, YNode, YScalar, YSeq

@@ -7,9 +7,9 @@ from typing import Optional
 from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl import ast as A
 from ..dsl.checking import element_type
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
-from ..dsl.statements import StatementCompiler
+from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
 from . import auction, constructs
 from .dsl_text import DslText, compile_stmts

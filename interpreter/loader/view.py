@@ -13,7 +13,7 @@ declared variables."""
 from __future__ import annotations
 
 from ..diagnostics import did_you_mean
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import Scope
 from ..model import ruleset as M
 from .yaml_source import YMap, YScalar, YSeq

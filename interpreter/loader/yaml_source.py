@@ -14,26 +14,12 @@ from typing import Any, Iterator
 import yaml
 
 from ..diagnostics import Diagnostic, Span, error
+from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
+from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
+from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAML's pure-Python one without libyaml)
 
-try:  # the C composer is much faster and yields the same marks
-    _Loader = yaml.CSafeLoader  # type: ignore[attr-defined]
-except AttributeError:  # pragma: no cover - pure-Python PyYAML
-    _Loader = yaml.SafeLoader
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Guards against hostile or broken input; each overrun is a diagnostic, never a hang."""
-
-    max_file_bytes: int = 2_000_000
-    max_nodes: int = 200_000
-    max_expanded_chars: int = 4_000_000  # characters of the scalars, counted at every alias that repeats them
-    max_depth: int = 64
-    max_dsl_chars: int = 4_000
-    max_expression_depth: int = 60
-
-
-DEFAULT_LIMITS = Limits()
+__all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
+           "read_text"]
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab, newline and return are text
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
@@ -162,14 +148,6 @@ class YMap(YNode):
         return self.entries.values()
 
 
-def _span(file: str, node: yaml.Node) -> Span:
-    s, e = node.start_mark, node.end_mark
-    end_line, end_col = e.line + 1, e.column + 1
-    if end_line != s.line + 1:
-        end_line, end_col = s.line + 1, s.column + 2
-    return Span(file, s.line + 1, s.column + 1, end_line, end_col)
-
-
 class _Converter:
     def __init__(self, file: str, text: str, limits: Limits):
         self.file = file
@@ -195,18 +173,11 @@ class _Converter:
     def convert(self, node: yaml.Node, depth: int = 0) -> YNode:
         self.count += 1
         if self.count > self.limits.max_nodes:
-            raise _Abort(
-                error(
-                    "E006",
-                    f"the document expands to more than {self.limits.max_nodes} nodes",
-                    _span(self.file, node),
-                    "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases",
-                )
-            )
+            raise _Abort(too_many_nodes(self.file, node, self.limits.max_nodes))
         if depth > self.limits.max_depth:
             raise _Abort(
                 error("E007", f"nesting deeper than {self.limits.max_depth} levels", _span(self.file, node),
-                      "flatten the structure: sequences can call other sequences")
+                      TOO_DEEP_HINT)
             )
         if node.tag not in _STANDARD_TAGS:
             raise _Abort(
@@ -268,11 +239,6 @@ class _Converter:
         else:  # pragma: no cover - the standard tags are all handled above
             value = raw
         return YScalar(_span(self.file, node), value, node.style, self._raw(node))
-
-
-class _Abort(Exception):
-    def __init__(self, diagnostic: Diagnostic):
-        self.diagnostic = diagnostic
 
 
 def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, list[Diagnostic]]:
@@ -358,86 +324,13 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
         return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
     conv = _Converter(path, text, limits)
     try:
-        _check_expanded_size(node, path, limits)
+        check_expanded_size(node, path, limits)
         root = conv.convert(node)
     except _Abort as ab:
         return None, conv.diagnostics + [ab.diagnostic]
     except RecursionError:
         return None, [error("E007", "the YAML is nested too deeply", Span(path, 1, 1))]
     return root, conv.diagnostics
-
-
-def _too_deep(text: str, path: str, limits: Limits) -> Diagnostic | None:
-    """E007 at the first node nested deeper than the limit, found on the event stream.
-
-    Composing a very deep document recurses in C and can crash the process, so the depth is
-    checked on the parser's events (which need no recursion) before anything is composed.
-    """
-    depth = 0
-    for ev in yaml.parse(text, Loader=_Loader):
-        if isinstance(ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)) and depth > limits.max_depth:
-            return error("E007", f"nesting deeper than {limits.max_depth} levels",
-                         Span(path, ev.start_mark.line + 1, ev.start_mark.column + 1),
-                         "flatten the structure: sequences can call other sequences")
-        if isinstance(ev, yaml.CollectionStartEvent):
-            depth += 1
-        elif isinstance(ev, yaml.CollectionEndEvent):
-            depth -= 1
-    return None
-
-
-def _check_expanded_size(root: yaml.Node, path: str, limits: Limits) -> None:
-    """Raise E006 when aliases make the document expand past the node limit, or past the limit of characters.
-
-    Each distinct node is measured once (its nodes and the characters of its scalars), so a 'billion laughs'
-    file, or one long text repeated through many aliases, is rejected at once instead of after expanding it, at
-    the innermost node whose expansion is too big.
-    """
-    sizes: dict[int, tuple[int, int]] = {}
-    max_nodes, max_chars = limits.max_nodes, limits.max_expanded_chars
-
-    def size(node: yaml.Node, depth: int) -> tuple[int, int]:
-        known = sizes.get(id(node))
-        if known is not None:
-            return known
-        total, chars = 1, 0
-        if isinstance(node, yaml.ScalarNode):
-            chars = len(node.value)
-        elif depth <= limits.max_depth:  # deeper nodes are reported by the converter
-            if isinstance(node, yaml.SequenceNode):
-                children = node.value
-            elif isinstance(node, yaml.MappingNode):
-                children = [n for pair in node.value for n in pair]
-            else:
-                children = []
-            for child in children:
-                n, c = size(child, depth + 1)
-                total += n
-                chars += c
-                if total > max_nodes or chars > max_chars:
-                    break
-        if total > max_nodes:
-            raise _Abort(
-                error(
-                    "E006",
-                    f"the document expands to more than {max_nodes} nodes",
-                    _span(path, node),
-                    "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases",
-                )
-            )
-        if chars > max_chars:
-            raise _Abort(
-                error(
-                    "E006",
-                    f"the document expands to more than {max_chars:,} characters of text",
-                    _span(path, node),
-                    "an alias (*name) of a long text repeated many times multiplies the size; use fewer aliases",
-                )
-            )
-        sizes[id(node)] = total, chars
-        return total, chars
-
-    size(root, 0)
 
 
 def _overindented(text: str, line: int, col: int) -> bool:

@@ -3,38 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Union
 
 from ..diagnostics import Span
-from ..dsl import ast as A
 from ..values import Card  # noqa: F401  (re-exported: cards are part of the model)
-
-
-# ------------------------------------------------------------------ compiled language
-@dataclass(frozen=True, eq=False)
-class CExpr:
-    """An expression parsed and compiled once: `fn(ctx)` evaluates it."""
-
-    text: str
-    ast: A.Expr
-    fn: Callable[[Any], Any]
-    span: Span
-
-    def __repr__(self) -> str:
-        return f"CExpr({self.text!r})"
-
-
-@dataclass(frozen=True, eq=False)
-class CStmt:
-    """One statement parsed and compiled once: `fn(ctx)` runs it."""
-
-    text: str
-    ast: A.Stmt
-    fn: Callable[[Any], Any]
-    span: Span
-
-    def __repr__(self) -> str:
-        return f"CStmt({self.text!r})"
+from .compiled import CExpr, CStmt  # noqa: F401 - M.CExpr reads on
+from .steps import (  # noqa: F401 - every step class is read as M.<Step> too
+    Step, ActionStep, CallStep, IfStep, LoopStep, ForEachStep, DecisionSpec, ChooseStep, SealedStep, StackStep, ConstructStep,
+)
 
 
 # ------------------------------------------------------------------ components
@@ -132,135 +108,6 @@ class EventDef:
     fields: tuple[str, ...]
     doc: str
     span: Span
-
-
-# ------------------------------------------------------------------ steps
-@dataclass(frozen=True)
-class Step:
-    id: str  # given by the author, or derived from its position (e.g. 's3.then.1')
-    path: str  # SEQUENCE/position, unique in the ruleset
-    label: str
-    source: str
-    note: str
-    span: Span
-    explicit_id: bool
-
-    @property
-    def bodies(self) -> tuple[tuple[str, tuple["Step", ...]], ...]:
-        return ()
-
-
-@dataclass(frozen=True)
-class ActionStep(Step):
-    stmts: tuple[CStmt, ...] = ()
-
-
-@dataclass(frozen=True)
-class CallStep(Step):
-    sequence: str = ""
-    args: tuple[tuple[str, CExpr], ...] = ()
-    sequence_span: Optional[Span] = None
-    bind: Optional[str] = None  # 'as:': the local name given the called sequence's result
-
-
-@dataclass(frozen=True)
-class IfStep(Step):
-    cond: Optional[CExpr] = None
-    then: tuple[Step, ...] = ()
-    other: tuple[Step, ...] = ()
-
-    @property
-    def bodies(self):
-        return (("then", self.then), ("else", self.other))
-
-
-@dataclass(frozen=True)
-class LoopStep(Step):
-    mode: str = "forever"  # 'while', 'until' or 'forever'
-    cond: Optional[CExpr] = None
-    body: tuple[Step, ...] = ()
-    name: Optional[str] = None
-
-    @property
-    def bodies(self):
-        return (("do", self.body),)
-
-
-@dataclass(frozen=True)
-class ForEachStep(Step):
-    var: str = ""
-    iterable: Optional[CExpr] = None
-    body: tuple[Step, ...] = ()
-    name: Optional[str] = None
-
-    @property
-    def bodies(self):
-        return (("do", self.body),)
-
-
-@dataclass(frozen=True)
-class DecisionSpec:
-    player: CExpr
-    kind: str  # 'one', 'subset', 'number', 'yesno'
-    options: Optional[CExpr]
-    min: Optional[CExpr]
-    max: Optional[CExpr]
-    prompt: Optional[CExpr]
-    bind: Optional[str]
-    default: Optional[CExpr]
-    optional: bool
-    span: Span
-    display: Optional[CExpr] = None  # the name a person sees for an option, with `display_as` bound to it
-    display_as: str = "option"
-    secret: bool = False  # others learn that it was made, not the answer
-
-
-@dataclass(frozen=True)
-class ChooseStep(Step):
-    decision: Optional[DecisionSpec] = None
-
-
-@dataclass(frozen=True)
-class SealedStep(Step):
-    var: str = ""
-    iterable: Optional[CExpr] = None
-    decision: Optional[DecisionSpec] = None
-    bind: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class StackStep(Step):
-    zone: Optional[CExpr] = None
-    var: str = ""
-    iterable: Optional[CExpr] = None
-    play: Optional[DecisionSpec] = None
-    on_play: tuple[Step, ...] = ()
-    resolve: tuple[Step, ...] = ()
-
-    @property
-    def bodies(self):
-        return (("on_play", self.on_play), ("resolve", self.resolve))
-
-
-@dataclass(frozen=True)
-class ConstructStep(Step):
-    """A mechanic said in one step (an auction, a response window) that the loader expands into plain steps.
-
-    `run` is what the interpreter runs (the expansion: plain steps, so every execution path, save,
-    clone, log and replay handles it unchanged); `parts` are the step lists the author wrote inside it
-    (e.g. what happens when a player drops out), which appear in `run` too; charts, checks and the
-    book see the one step and its parts, never the expansion. `rule` is the mechanic in words.
-    """
-
-    construct: str = ""  # 'auction' or 'respond'
-    rule: str = ""
-    settings: tuple[tuple[str, str], ...] = ()  # (key, text as written), for renderers
-    run: tuple[Step, ...] = ()
-    parts: tuple[tuple[str, tuple[Step, ...]], ...] = ()
-
-    @property
-    def bodies(self):
-        return self.parts
 
 
 @dataclass(frozen=True)

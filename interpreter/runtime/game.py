@@ -2,7 +2,7 @@
 
 The game is driven from outside: it runs until a player must decide, exposes that
 `pending` decision, and continues when `apply(choice)` is called. The instruction loop
-itself lives in `interpreter.py`.
+itself lives in `machine/interpreter.py`; what the rules read and change on the table is in `board.py`.
 """
 
 from __future__ import annotations
@@ -11,21 +11,19 @@ import weakref
 from collections import Counter
 from typing import Any, Callable, Optional
 
-from ..diagnostics import RuleError, Span
-from ..dsl.builtins import as_list, describe
-from ..dsl.ops import SUSPEND, text_of
+from ..diagnostics import RuleError
 from ..model import ruleset as M
-from ..values import Card, FamilyRef, Player, Roll, ZoneRef
-from .decisions import Decision, IllegalChoice, label, narrate_choice
+from ..values import Card, Player, ZoneRef
+from .decisions import Decision, IllegalChoice, narrate_choice
+from .board import ANSWER, Board
+from .codec import copy_value, encode
 from .story import Line
-from . import blocks
-from .interpreter import handler_for, run
-from .program import Program, compile_program
-from .rng import SplitMix, fixed_faces
+from .machine import blocks
+from .machine.interpreter import handler_for, run
+from .machine.program import Program, compile_program
+from .rng import SplitMix
 
 _PROGRAMS: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Program]]" = weakref.WeakKeyDictionary()
-_MISSING = object()
-ANSWER = "__answer"
 
 
 class GameError(Exception):
@@ -60,7 +58,7 @@ class Frame:
         self.deferred: list = []
 
 
-class Game:
+class Game(Board):
     work = 0  # units of work counted against the step budget (guards.charge); set on the game at its first charge
     fixed_dice: Optional[list] = None  # results the next rolls give instead of the generator (scenarios' `dice:`)
 
@@ -219,248 +217,10 @@ class Game:
         if self.listener is not None:
             self.listener(line)
 
-    # ------------------------------------------------------------------ reading state (used by compiled rules)
-    def zone_cards(self, z: ZoneRef) -> list[Card]:
-        try:
-            return self.zones[z]  # only zone refs are keys: anything else misses
-        except (KeyError, TypeError):
-            pass
-        if not isinstance(z, ZoneRef):
-            raise RuleError(f"expected a zone, got {describe(z)}", None)
-        raise RuleError(f"there is no zone {z.slot}", None)
-
-    def family_zones(self, name: str) -> list[ZoneRef]:
-        """The zones of a family, in order (callers copy the list: a fixed family's is kept and shared)."""
-        fixed = self._families.get(name)
-        if fixed is not None:
-            return fixed
-        zd = self.rs.zones[name]
-        if zd.per == "dynamic":
-            return [ZoneRef(name, i) for i in range(1, self.dynamic[name] + 1) if ZoneRef(name, i) in self.zones]
-        if zd.per == "player":
-            refs = [ZoneRef(name, p.seat) for p in self.players]
-        else:
-            refs = [ZoneRef(name, k) for k in zd.per]
-        self._families[name] = refs
-        return refs
-
-    def family_member(self, name: str, key: Any, span: Span) -> ZoneRef:
-        zd = self.rs.zones[name]
-        if isinstance(key, Player):
-            key = key.seat
-        ref = ZoneRef(name, key)
-        if ref not in self.zones:
-            if zd.per == "dynamic":
-                raise RuleError(f"'{name}' has no zone number {describe(key)}", span)
-            keys = ", ".join(map(str, zd.per)) if isinstance(zd.per, tuple) else "players"
-            raise RuleError(f"'{name}' has no zone for {describe(key)}", span, f"its keys: {keys}")
-        return ref
-
-    def zone_of(self, card: Card) -> ZoneRef:
-        return self.where[card.index]
-
-    def zone_owner(self, z: ZoneRef) -> Optional[Player]:
-        zd = self.rs.zones.get(z.zone)
-        if zd is not None and zd.per == "player":
-            return self.players[z.key]
-        return None
-
-    def random_index(self, n: int) -> int:
-        i = self.rng.below(n)
-        self.chance.append(["pick", n, i])
-        return i
-
-    def modifier_total(self, name: str, player: Any = None) -> Any:
-        seat = player.seat if isinstance(player, Player) else None
-        return sum(m[2] for m in self.modifiers if m[0] == name and (m[1] is None or m[1] == seat))
-
-    def running(self, kind: str) -> Optional[str]:
-        for f in reversed(self.frames):
-            if f.kind == kind:
-                return f.seq
-        return None
-
-    def in_sequence(self, seq: str) -> bool:
-        return any(f.seq == seq for f in self.frames)
-
-    def set_mark(self, card: Card, name: str, value: Any) -> None:
-        self.marks.setdefault(card.id, {})[name] = value
-
-    # ------------------------------------------------------------------ changing state
-    def _emit(self, event: str, fields: dict) -> None:
-        if event in self.triggers:
-            self._events.append((event, fields))
-
-    def move(self, what: Any, dest: ZoneRef, place: str, span: Span, player: Any = None) -> None:
-        cards = [what] if isinstance(what, Card) else as_list(self, what, span) if what is not None else []
-        target = self._zone_list(dest, span)
-        for c in cards:
-            if not isinstance(c, Card):
-                raise RuleError(f"only cards can be moved, not {describe(c)}", span)
-            src = self.where[c.index]
-            held = self.zones[src]
-            if held and held[-1] is c:  # the top card (a draw, most moves): no search, no comparisons
-                held.pop()
-            else:
-                held.remove(c)
-            if place == "bottom":
-                target.insert(0, c)
-            else:
-                target.append(c)
-            self.where[c.index] = dest
-            self._emit("moved", {"card": c, "source": src, "dest": dest, "player": player})
-
-    def _zone_list(self, z: Any, span: Span) -> list[Card]:
-        if not isinstance(z, ZoneRef):
-            raise RuleError(f"expected a zone, got {describe(z)}", span,
-                            "a family of zones needs a key, e.g. stocks['iron'] or p.hand")
-        try:
-            return self.zones[z]
-        except KeyError:
-            raise RuleError(f"there is no zone {z.slot}", span) from None
-
-    def draw(self, count: Optional[int], src: ZoneRef, dest: Optional[ZoneRef], place: str, span: Span) -> Any:
-        cards = self._zone_list(src, span)
-        k = 1 if count is None else count
-        taken = cards[-k:][::-1] if k else []
-        for c in taken:
-            if dest is not None:
-                self.move(c, dest, place, span)
-            self._emit("drawn", {"card": c, "source": src, "dest": dest, "player": None})
-        if count is None:
-            return taken[0] if taken else None
-        return taken
-
-    def shuffle(self, z: ZoneRef, span: Span) -> None:
-        cards = self._zone_list(z, span)
-        self.rng.shuffle(cards)
-        self.chance.append(["shuffle", z.slot])
-        self._emit("shuffled", {"zone": z})
-
-    def reverse(self, z: ZoneRef, span: Span) -> None:
-        self._zone_list(z, span).reverse()
-
-    def emit(self, event: str, fields: dict, span: Span) -> None:
-        self._emit(event, fields)
-
-    def log(self, message: Any) -> None:
-        self.say(text_of(message))
-
-    def tell(self, player: Player, message: Any) -> None:
-        """A line of the story for one player only."""
-        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,))
-
-    def win(self, who: Any, span: Span) -> None:
-        players = who if isinstance(who, list) else [who]
-        if not all(isinstance(p, Player) for p in players):
-            raise RuleError(f"'win' needs a player or a list of players, got {describe(who)}", span)
-        self.winners = sorted({p.seat for p in players})
-
-    def tally(self, metric: str, key: Any, value: Any, span: Span) -> None:
-        """Add one value to a metric under a key (`tally` statements, and the metrics worked out at the end)."""
-        if isinstance(value, bool):
-            value = int(value)
-        elif not isinstance(value, (int, float)):
-            raise RuleError(f"a metric adds up numbers, got {describe(value)}", span)
-        if not (key is None or isinstance(key, (bool, int, float, str))):
-            if isinstance(key, (Player, Card, ZoneRef)):
-                key = str(key)
-            elif isinstance(key, list):
-                key = text_of(key)
-            else:
-                raise RuleError(f"a metric is grouped by a number, text, a player or a card, got {describe(key)}", span)
-        per_key = self.tallies.get(metric)
-        if per_key is None:
-            per_key = self.tallies[metric] = {}
-        entry = per_key.get(key)
-        if entry is None:
-            per_key[key] = [1, value, value * value]
-        else:
-            entry[0] += 1
-            entry[1] += value
-            entry[2] += value * value
-
-    def add_modifier(self, name: str, target: Any, value: Any, until: str, span: Span) -> None:
-        if target is not None and not isinstance(target, Player):
-            raise RuleError(f"a modifier applies to a player, not {describe(target)}", span)
-        owner = None
-        if until != "game":
-            for f in reversed(self.frames):
-                if f.kind == until:
-                    owner = f.id
-                    break
-            else:
-                raise RuleError(f"'until end of {until}': no {until} is running", span)
-        self.modifiers.append([name, target.seat if target is not None else None, value, owner])
-
-    def remove_modifier(self, name: str, target: Any) -> None:
-        seat = target.seat if isinstance(target, Player) else None
-        self.modifiers = [m for m in self.modifiers if not (m[0] == name and (target is None or m[1] == seat))]
-
-    def create_zone(self, family: str, span: Span) -> ZoneRef:
-        self.dynamic[family] += 1
-        ref = ZoneRef(family, self.dynamic[family])
-        self.zones[ref] = []
-        return ref
-
-    def roll(self, spec: Any, roller: Any, against: Any, span: Span) -> Any:
-        frame = self.frames[-1]
-        answer = frame.locals.pop(ANSWER, _MISSING)
-        partial = frame.locals.get("__roll")
-        if isinstance(spec, M.DiceDef):
-            name, count, sides, results = spec.id, spec.count, spec.sides, spec.results
-        else:
-            (name, count, sides), results = spec, ()
-        if partial is None or answer is True:
-            if self.fixed_dice:  # a scenario's fixed results (`dice:`), in order, before the generator's
-                faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
-                if isinstance(faces, str):
-                    raise RuleError(faces, span)
-            else:
-                faces = tuple(1 + self.rng.below(sides) for _ in range(count))
-            self.chance.append(["roll", name, list(faces)])
-        else:
-            faces = tuple(partial)
-        named = None
-        if results:
-            saved = self.locals
-            self.locals = {"faces": list(faces), "total": sum(faces), "doubles": len(set(faces)) == 1 and count > 1}
-            try:
-                named = next((r for r in results if r.when is not None and r.when.fn(self)), None)
-            finally:
-                self.locals = saved
-        if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):
-            frame.locals["__roll"] = list(faces)
-            shown = "+".join(map(str, faces))
-            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {named.name}!")
-            self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.name}): roll again?", [True, False],
-                                    default=False, node=str(span), purpose="reroll")
-            return SUSPEND
-        frame.locals.pop("__roll", None)
-        outcome = named.outcome if named is not None else None
-        if outcome == "success":
-            success: Optional[bool] = True
-        elif outcome == "failure":
-            success = False
-        elif against is not None:
-            if isinstance(against, bool) or not isinstance(against, (int, float)):
-                raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
-            success = sum(faces) >= against
-        else:
-            success = None
-        r = Roll(name, faces, named.name if named else None, success, against)
-        who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
-        vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
-        self.say(f"{who} {name}: {r}{vs}")
-        self._emit("rolled", {"roll": r, "player": roller})
-        return r
-
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
         """What one player may see: hidden zones only as counts, owner-only zones for their owner; variables
         declared 'hidden' not at all, player variables declared 'owner' only their player's."""
-        from .state_io import encode
-
         zones: dict = {}
         for ref, cards in self.zones.items():
             vis = self.rs.zones[ref.zone].visibility
@@ -500,11 +260,40 @@ class Game:
             raise RuleError(f"cards lost from every zone: {', '.join(missing[:5])}", None)
 
     def copy(self, story: bool = True) -> "Game":
-        """An independent copy; `story=False` drops the narrative and coverage (cheaper, for rollouts)."""
-        from .state_io import clone
+        """An independent copy of a running game (immutable parts shared), e.g. for a bot's rollouts.
 
-        return clone(self, story)
-
+        `story=False` leaves the narrative and the coverage counts behind (rollouts need neither,
+        and copying them grows with the game)."""
+        g = self
+        c = Game.__new__(Game)
+        c.__dict__.update(g.__dict__)
+        c.rng = type(g.rng)(0)
+        c.rng.state = g.rng.state
+        c.zones = {r: list(cards) for r, cards in g.zones.items()}
+        c.where = dict(g.where)
+        c.dynamic = dict(g.dynamic)
+        c.vars = copy_value(g.vars)
+        c.pvars = [copy_value(pv) for pv in g.pvars]
+        c.marks = {k: dict(m) for k, m in g.marks.items()}
+        c.modifiers = [list(m) for m in g.modifiers]
+        c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}
+        frames = []
+        for f in g.frames:
+            nf = Frame(f.seq, f.kind, copy_value(f.locals), f.id)
+            nf.pc, nf.sub, nf.deferred = f.pc, f.sub, list(f.deferred)
+            frames.append(nf)
+        c.frames = frames
+        c.locals = frames[-1].locals if frames else {}
+        c.narrative = list(g.narrative) if story else []
+        c.story = g.story and story
+        c.chance = list(g.chance)
+        if g.fixed_dice:  # a scenario's fixed dice: a copy, so a rollout does not use up the original's
+            c.fixed_dice = list(g.fixed_dice)
+        c._events = list(g._events)
+        c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
+        c.listener = None
+        c.pending = g.pending
+        return c
 
 def _fresh(v: Any) -> Any:
     return list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v

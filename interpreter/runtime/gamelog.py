@@ -48,6 +48,23 @@ def log_header(ruleset_ref: str, game, overrides: dict | None, agents: list[str]
     }
 
 
+def recorded_ref(ruleset_ref: str, beside: str) -> str:
+    """The ruleset as a log or a save names it: never an absolute path of the machine it was made on.
+
+    A bundled name or a relative path is kept as given; an absolute path becomes relative to the
+    folder of the log or save (`beside`), where replay looks for it (only the file's name when the
+    log goes to standard output or the two are on different drives).
+    """
+    if not os.path.isabs(ruleset_ref):
+        return ruleset_ref
+    if beside in ("", "-"):
+        return os.path.basename(ruleset_ref)
+    try:
+        return os.path.relpath(ruleset_ref, os.path.dirname(os.path.abspath(beside)))
+    except ValueError:  # another drive (Windows)
+        return os.path.basename(ruleset_ref)
+
+
 def decision_record(game, n: int, player: int, wire: Any, chance: list) -> dict:
     """The log record of the n-th decision, just applied; `chance` is what chance gave before it was asked."""
     rec = {"type": "decision", "n": n, "player": player, "choice": wire}
@@ -92,7 +109,7 @@ class GameLogWriter:
         self.complete = False  # the end record is already there (a resumed game that was over)
         if _open:
             self.fh: Any = open_stream(path)
-            self._write(log_header(ruleset_ref, game, overrides, agents))
+            self._write(log_header(recorded_ref(ruleset_ref, path), game, overrides, agents))
 
     @classmethod
     def resume(cls, path: str, header: dict, records: list[dict], over_record: Optional[dict]) -> "GameLogWriter":
@@ -107,6 +124,7 @@ class GameLogWriter:
         from ..files import open_stream, target_kind
 
         w = cls(path, "", None, _open=False)
+        header = dict(header, ruleset=recorded_ref(header.get("ruleset") or "", path))
         keep_bytes, kept, ended = 0, 0, False
         if target_kind(path) != "file":  # new, a device, a FIFO or standard output: the whole log again
             w.fh = open_stream(path)
@@ -268,12 +286,3 @@ def header_problem(header: dict) -> Optional[str]:
 def layout_hashed(header: dict) -> bool:
     """Whether the state hashes of this log (or save) include the place of the step that asks (format 1)."""
     return header.get("format", 1) == 1
-
-
-def __getattr__(name: str):
-    """Replay moved to `replay.py`; its names are still found here (imported when asked, no import cycle)."""
-    if name in ("replay", "ReplayReport", "read_records", "loggable_ruleset"):
-        from . import replay as _replay
-
-        return getattr(_replay, name)
-    raise AttributeError(name)

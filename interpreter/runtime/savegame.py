@@ -16,12 +16,13 @@ is the re-played one, so it continues exactly as the saved game would have.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from .. import __version__
-from .gamelog import decision_record, header_problem, log_header, ruleset_fingerprint
+from .gamelog import decision_record, header_problem, log_header, recorded_ref, ruleset_fingerprint
 from .state_io import FORMAT as STATE_FORMAT
 from .state_io import hash_of, state_hash, to_json
 
@@ -68,7 +69,7 @@ class SaveWriter:
     def __init__(self, path: str, ruleset_ref: str, game, overrides: dict | None = None,
                  agents: list[str] | None = None, decisions: Optional[list[tuple[int, Any]]] = None):
         self.path = path
-        head = log_header(ruleset_ref, game, overrides, agents)
+        head = log_header(recorded_ref(ruleset_ref, path), game, overrides, agents)
         head.update(type="save", format=SAVE_FORMAT)
         self.header = head
         self.synced = float("-inf")
@@ -82,13 +83,31 @@ class SaveWriter:
 
     def write(self, game) -> None:
         head = dict(self.header, decisions=len(self.lines))
-        data = to_json(game)
+        data = portable(to_json(game), game.rs.file)
         state = {"type": "state", "format": STATE_FORMAT, "hash": hash_of(data), "state": data}
         now = time.monotonic()
         sync = now - self.synced >= self.SYNC_EVERY
         atomic_write(self.path, "\n".join([_dumps(head), *self.lines, _dumps(state)]) + "\n", sync)
         if sync:
             self.synced = now
+
+
+def portable(data: dict, ruleset_file: str) -> dict:
+    """`to_json` data with the place of the asking step relative to the ruleset's folder ('pig.yaml:74:15').
+
+    A save sent to a friend must not show the sender's folders. The place is left out of the state's
+    hash (format 2) or hashed as line and column only (format 1), so a save with a relative place and an
+    older one with an absolute place both resume.
+    """
+    pending = data.get("pending")
+    if not (isinstance(pending, dict) and isinstance(pending.get("node"), str)) or pending["node"].count(":") < 2:
+        return data
+    file, line, col = pending["node"].rsplit(":", 2)
+    try:
+        here = os.path.relpath(os.path.abspath(file), os.path.dirname(os.path.abspath(ruleset_file or file)))
+    except ValueError:  # another drive (Windows)
+        here = os.path.basename(file)
+    return dict(data, pending=dict(pending, node=f"{here}:{line}:{col}"))
 
 
 @dataclass

@@ -16,11 +16,11 @@ from typing import Any, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.parser import parse_expression, plain_locator
-from ..dsl.compiler import Compiler
+from ..dsl.closures.compiler import Compiler
 from ..values import ZoneRef
 from .decisions import IllegalChoice
 from .game import Game
-from .interpreter import run
+from .machine.interpreter import run
 
 
 class ScenarioError(Exception):

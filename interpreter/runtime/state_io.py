@@ -4,68 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
-
-from ..values import Card, FamilyRef, Player, Roll, Row, ZoneRef
+from ..values import ZoneRef
+from .codec import Decoder, encode  # noqa: F401 - encode is read from here too
 from .decisions import Decision
+from .game import Frame, Game
 
 FORMAT = 1
-
-
-def encode(v: Any) -> Any:
-    """A value as JSON data; cards, players, zones and rolls become small tagged objects."""
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
-    t = type(v)
-    if t is Card:
-        return {"$card": v.id}
-    if t is Player:
-        return {"$player": v.seat}
-    if t is ZoneRef:
-        return {"$zone": v.zone, "key": encode(v.key)}
-    if t is FamilyRef:
-        return {"$family": v.zone}
-    if t is Roll:
-        return {"$roll": v.to_json()}
-    if isinstance(v, Row):
-        return {"$row": {k: encode(x) for k, x in v.items()}}
-    if isinstance(v, (list, tuple)):
-        return [encode(x) for x in v]
-    if isinstance(v, dict):
-        if all(isinstance(k, str) for k in v):
-            return {"$dict": {k: encode(x) for k, x in v.items()}}
-        return {"$map": [[encode(k), encode(x)] for k, x in v.items()]}
-    raise TypeError(f"cannot save a value of type {t.__name__}")
-
-
-class Decoder:
-    def __init__(self, ruleset, players: list[Player]):
-        self.cards = {c.id: c for c in ruleset.cards}
-        self.players = players
-
-    def __call__(self, v: Any) -> Any:
-        if isinstance(v, list):
-            return [self(x) for x in v]
-        if not isinstance(v, dict):
-            return v
-        if "$card" in v:
-            return self.cards[v["$card"]]
-        if "$player" in v:
-            return self.players[v["$player"]]
-        if "$zone" in v:
-            return ZoneRef(v["$zone"], self(v["key"]))
-        if "$family" in v:
-            return FamilyRef(v["$family"])
-        if "$roll" in v:
-            r = v["$roll"]
-            return Roll(r["dice"], tuple(r["faces"]), r["result"], r["success"], r["target"])
-        if "$row" in v:
-            return Row({k: self(x) for k, x in v["$row"].items()})
-        if "$dict" in v:
-            return {k: self(x) for k, x in v["$dict"].items()}
-        if "$map" in v:
-            return {self(k): self(x) for k, x in v["$map"]}
-        raise ValueError(f"unknown saved value {sorted(v)}")
 
 
 def to_json(g) -> dict:
@@ -143,8 +87,6 @@ def _decision_json(d: Decision | None):
 
 def from_json(ruleset, data: dict, **game_kwargs):
     """A game restored from `to_json` data; it continues exactly as the saved one would."""
-    from .game import Frame, Game
-
     if data.get("format") != FORMAT:
         raise ValueError(f"saved game format {data.get('format')!r} is not {FORMAT}")
     if data.get("ruleset") != ruleset.name:
@@ -211,47 +153,6 @@ def hash_of(data: dict, layout: bool = False) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _copy_value(v: Any) -> Any:
-    if isinstance(v, list):
-        return [_copy_value(x) for x in v]
-    if isinstance(v, dict) and not isinstance(v, Row):
-        return {k: _copy_value(x) for k, x in v.items()}
-    return v  # cards, players, zone refs, rolls and rows never change
-
-
 def clone(g, story: bool = True):
-    """An independent copy of a running game (immutable parts shared), e.g. for rollouts.
-
-    `story=False` leaves the narrative and the coverage counts behind (a search bot's
-    rollouts need neither, and copying them grows with the game)."""
-    from .game import Frame, Game
-
-    c = Game.__new__(Game)
-    c.__dict__.update(g.__dict__)
-    c.rng = type(g.rng)(0)
-    c.rng.state = g.rng.state
-    c.zones = {r: list(cards) for r, cards in g.zones.items()}
-    c.where = dict(g.where)
-    c.dynamic = dict(g.dynamic)
-    c.vars = _copy_value(g.vars)
-    c.pvars = [_copy_value(pv) for pv in g.pvars]
-    c.marks = {k: dict(m) for k, m in g.marks.items()}
-    c.modifiers = [list(m) for m in g.modifiers]
-    c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}
-    frames = []
-    for f in g.frames:
-        nf = Frame(f.seq, f.kind, _copy_value(f.locals), f.id)
-        nf.pc, nf.sub, nf.deferred = f.pc, f.sub, list(f.deferred)
-        frames.append(nf)
-    c.frames = frames
-    c.locals = frames[-1].locals if frames else {}
-    c.narrative = list(g.narrative) if story else []
-    c.story = g.story and story
-    c.chance = list(g.chance)
-    if g.fixed_dice:  # a scenario's fixed dice: a copy, so a rollout does not use up the original's
-        c.fixed_dice = list(g.fixed_dice)
-    c._events = list(g._events)
-    c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
-    c.listener = None
-    c.pending = g.pending
-    return c
+    """An independent copy of a running game: `Game.copy`."""
+    return g.copy(story)

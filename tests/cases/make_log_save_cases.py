@@ -1,6 +1,6 @@
 """Writes the bad-input corpus of game logs (tests/cases/logs/) and saved games (tests/cases/saves/).
 
-    /work/venv/bin/python tests/cases/make_log_save_cases.py
+    .venv/bin/python tests/cases/make_log_save_cases.py
 
 Each case is a folder: the file (`game.log` or `game.save`) and `expected.yaml` (a one-line
 comment saying what the case shows, then the verdict: a piece of the message, the exit code,

@@ -5,8 +5,14 @@ from __future__ import annotations
 from rulecraft.tools.chart.dotlabels import attrs, esc, quote, safe_id
 from rulecraft.tools.chart.folds import CONNECTOR_SHAPE, FOLD_SHAPE
 
-FONT = "Helvetica,Arial,sans-serif"  # Liberation Sans (Arial metrics) in PDF; the reader's sans in SVG
-CODE_FONT = "Courier New,Courier,monospace"
+# The printed font is a decision, not whatever fontconfig maps "Helvetica" to (on a machine with
+# fonts-urw-base35 that is Nimbus Sans, which sets ligatures such as "ff"): Liberation Sans
+# (Arial's metrics, SIL Open Font License; Debian/Ubuntu package fonts-liberation, installed by
+# `make setup`), named first so Graphviz's PDF and PNG embed exactly it; the names after it are
+# for an SVG opened where it is not installed. Its fixed-width sibling sets rule text.
+FONT_PACKAGE = "fonts-liberation"
+FONT = "Liberation Sans,Arial,sans-serif"
+CODE_FONT = "Liberation Mono,Courier New,monospace"
 
 SHAPES = {
     "action": {"shape": "box"},

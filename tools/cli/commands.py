@@ -241,7 +241,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     try:  # results are kept (on disk) only for the files that list every game
-        with cli_runs(args.cluster) as where:
+        with cli_runs(args.cluster, args.cluster_timeout) as where:
             summary = simulate(args.ruleset, args.games, **{"workers": args.workers, **where}, players=args.players,
                                seed=args.seed, agents=args.agent, overrides=overrides, check=args.check, coverage=True,
                                progress=progress_printer(), keep="disk" if args.json or args.csv else "none",

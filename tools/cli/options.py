@@ -18,6 +18,30 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _cluster(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected the address of a Dask scheduler (tcp://HOST:PORT), got nothing")
+    return text
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most 3600, got '{text}'")
+    return value
+
+
+def _cluster_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cluster", metavar="ADDRESS", type=_cluster,
+                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
+                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
+    p.add_argument("--cluster-timeout", metavar="SECONDS", type=_seconds, dest="cluster_timeout",
+                   help="how long to wait for the scheduler to answer, and then for a worker (default 10)")
+
+
 def _seed(text: str) -> int:
     try:
         return int(text)
@@ -134,10 +158,9 @@ def args_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=_seed, metavar="S", default=1,
                    help="seed of the first game (game i uses S+i); default 1")
     p.add_argument("--workers", type=_positive_int, metavar="W",
-                   help="worker processes (default: the number of cores); results do not depend on it")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
-                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
+                   help="worker processes (default and at most: the number of cores, and no more than the games); "
+                        "results do not depend on it")
+    _cluster_args(p)
     p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="change a parameter or option for every game; repeatable")
     p.add_argument("--check", action="store_true",
@@ -159,10 +182,9 @@ def args_compare(p: argparse.ArgumentParser) -> None:
                    help="seed of the first game; game i of A and game i of B both use S+i (default 1)")
     p.add_argument("--players", type=_positive_int, metavar="N", help="number of players (default: A's default)")
     p.add_argument("--workers", type=_positive_int, metavar="W",
-                   help="worker processes (default: the number of cores); results do not depend on it")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="play on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786) instead of local worker "
-                        "processes; needs pip install 'rulecraft[cluster]'; results do not depend on it")
+                   help="worker processes (default and at most: the number of cores, and no more than the games); "
+                        "results do not depend on it")
+    _cluster_args(p)
     p.add_argument("--agent", action="append", metavar="KIND", default=[],
                    help="the bot for the next seat, in both runs (as for simulate); default random")
     p.add_argument("--agent-a", action="append", metavar="KIND", default=[], dest="agent_a",

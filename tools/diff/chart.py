@@ -7,6 +7,7 @@ from rulecraft.model import ruleset as M
 
 from rulecraft.tools.diff.values import Diff
 from rulecraft.tools.diff.steps import sheet_numbers
+from rulecraft.tools.chart.legend import FONT
 from rulecraft.tools.chart.sheetplan import step_numbers
 
 COLORS = {
@@ -54,10 +55,10 @@ def to_dot(diff: Diff, a: M.Ruleset, b: M.Ruleset, graph_a, graph_b) -> str:
     """The flowcharts of the sequences that differ, additions green, removals red and dashed,
     changes orange (a pure function of the diff, the two models and their sequence graphs)."""
     out = ["digraph rulecraft_diff {",
-           "  graph [rankdir=TB, fontname=\"Helvetica,Arial,sans-serif\", newrank=true,",
+           f"  graph [rankdir=TB, fontname=\"{FONT}\", newrank=true,",
            f"         labelloc=t, label={_q(f'rulecraft diff: {diff.name_a} -> {diff.name_b}')}];",
-           "  node [fontname=\"Helvetica,Arial,sans-serif\", fontsize=10, style=\"filled\", margin=\"0.12,0.04\"];",
-           "  edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=9, color=\"#757575\"];"]
+           f"  node [fontname=\"{FONT}\", fontsize=10, style=\"filled\", margin=\"0.12,0.04\"];",
+           f"  edge [fontname=\"{FONT}\", fontsize=9, color=\"#757575\"];"]
     drawn = [sid for sid in list(a.sequences) + [s for s in b.sequences if s not in a.sequences]
              if diff.sequences.get(sid) is not None and diff.sequences[sid].status != "same"]
     if not drawn:

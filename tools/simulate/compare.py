@@ -144,7 +144,7 @@ def run(args) -> int:
 
     a = None
     try:
-        with cli_runs(args.cluster) as where:
+        with cli_runs(args.cluster, args.cluster_timeout) as where:
             common = dict(players=players, seed=args.seed, overrides=overrides, keep="none",
                           **{"workers": args.workers, **where})
             a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)

@@ -32,6 +32,8 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
+import struct
 import sys
 import threading
 import time
@@ -41,7 +43,8 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 WATCHDOG_INTERVAL = 0.25  # seconds between a worker's checks that its parent is still there
-CLUSTER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler, and then to see at least one worker
+CLUSTER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler, and then to see at least one worker (--cluster-timeout)
+CLOSE_WAIT = 2.0  # seconds given to closing the connection to a Dask scheduler
 
 
 class Stopped(BaseException):
@@ -112,6 +115,14 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else all of them)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that ignore Ctrl-C, die on SIGTERM and end when the parent is gone."""
     return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
@@ -150,18 +161,106 @@ def _quiet_shutdown(pool: ProcessPoolExecutor) -> None:
 
 # ----------------------------------------------------------------------------- Dask
 
+CLUSTER_SCHEMES = ("tcp", "tls")  # the Dask comm protocols that reach a scheduler over a network
+
+
+def cluster_address(address: str) -> tuple[str, str, str, int]:
+    """(address as Dask takes it, scheme, host, port) of a --cluster ADDRESS; ClusterError (code 1) when it is
+    not one: 'tcp://HOST:PORT' or 'tls://HOST:PORT', or 'HOST:PORT' for tcp."""
+    text = address.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    scheme = scheme.lower()
+    if scheme not in CLUSTER_SCHEMES:
+        why = ("an HTTP address (the dashboard's?)" if scheme in ("http", "https")
+               else f"the scheme '{scheme}' is not one Dask reaches a scheduler with")
+        raise ClusterError(f"--cluster {address!r} is not a Dask scheduler address: {why}; "
+                           "give tcp://HOST:PORT (the scheduler's port, 8786 by default)", 1)
+    host, colon, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or "/" in host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(f"--cluster {address!r} is not a Dask scheduler address: give tcp://HOST:PORT "
+                           "with a host and a port number (8786 by default)", 1)
+    return f"{scheme}://{rest}", scheme, host, int(port)
+
+
+def probe_scheduler(address: str, scheme: str, host: str, port: int, timeout: float) -> None:
+    """Check that something at `address` answers as a Dask scheduler, within `timeout` seconds.
+
+    Dask's own client may wait for ever on a port that speaks another protocol (an HTTP server
+    never answers a client that says nothing), so the first words are read here: a Dask scheduler
+    sends its handshake frame as soon as a connection is accepted (over tcp: 8 bytes of total
+    length, then 8 bytes giving the number of frames). Over tls only the connection is checked.
+    """
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except socket.timeout:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: no answer within {timeout:g} s", 1) from None
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}", 1) from None
+    with sock:
+        if scheme != "tcp":
+            return
+        sock.settimeout(timeout)
+        head = b""
+        try:
+            while len(head) < 16:
+                more = sock.recv(16 - len(head))
+                if not more:
+                    break
+                head += more
+        except socket.timeout:
+            raise ClusterError(f"{address} did not answer as a Dask scheduler within {timeout:g} s "
+                               "(is it the scheduler's port? --cluster-timeout gives it longer)", 1) from None
+        except OSError as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}", 1) from None
+    total, frames = struct.unpack("<QQ", head) if len(head) == 16 else (0, 0)
+    if not (0 < frames <= 64 and 8 < total < 1 << 24):
+        what = "speaks HTTP" if head.startswith(b"HTTP/") else "closed the connection" if not head else "answered"
+        raise ClusterError(f"{address} {what}, but not as a Dask scheduler (is it the scheduler's port?)", 1)
+
+
+def _quiet_dask() -> None:
+    """Dask logs what it meets (a refused connection, a connection closed while tasks are cancelled) with
+    tracebacks of its own; a run says in one line what went wrong, so they are noise to a user."""
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _connect(client_class, address: str, timeout: float):
+    """Dask's Client, made in a thread of its own so that a scheduler that stops answering half-way cannot
+    hold the run past `timeout` (plus a little), and Ctrl-C stops the wait at once."""
+    box: dict = {}
+
+    def make() -> None:
+        try:
+            box["client"] = client_class(address, timeout=timeout, set_as_default=False)
+        except BaseException as exc:  # reported by the waiting thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=make, name="rulecraft-dask-connect", daemon=True)
+    worker.start()
+    worker.join(timeout + 2.0)  # a Ctrl-C interrupts this join in the main thread
+    if worker.is_alive():
+        raise ClusterError(f"{address} did not answer as a Dask scheduler within {timeout:g} s", 1)
+    if "error" in box:
+        raise ClusterError(f"cannot use the Dask scheduler at {address}: {_first_line(box['error'])}", 1)
+    return box["client"]
+
+
 @contextmanager
 def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Executor, int]]:
     """(executor, number of worker threads) of the Dask scheduler at `address`; ClusterError when it cannot be used."""
     timeout = CLUSTER_TIMEOUT if timeout is None else timeout
+    target, scheme, host, port = cluster_address(address)
     try:
         from distributed import Client
     except ImportError:
         raise ClusterError("--cluster needs Dask distributed: pip install 'rulecraft[cluster]'", 2) from None
-    try:
-        client = Client(address, timeout=timeout, set_as_default=False)
-    except Exception as exc:  # OSError, TimeoutError, ValueError for a malformed address, ...
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_first_line(exc)}", 1) from None
+    _quiet_dask()
+    probe_scheduler(address, scheme, host, port, timeout)
+    client = _connect(Client, target, timeout)
     try:
         try:
             client.wait_for_workers(1, timeout=timeout)
@@ -174,11 +273,22 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
         finally:
             ex.shutdown(wait=False)  # cancels what is still queued (after an interruption)
     finally:
-        # closing while tasks are cancelled makes Dask log the closed connections with tracebacks of its own:
-        # the run has said how it ended, so they are noise to a user
-        for name in ("distributed", "asyncio", "tornado"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
-        client.close()
+        _close(client)
+
+
+def _close(client) -> None:
+    """Close the client within a couple of seconds: after Ctrl-C the run must end now, not when the
+    scheduler has acknowledged every cancelled task."""
+    closer = threading.Thread(target=_close_quietly, args=(client,), name="rulecraft-dask-close", daemon=True)
+    closer.start()
+    closer.join(CLOSE_WAIT)
+
+
+def _close_quietly(client) -> None:
+    try:
+        client.close(timeout=CLOSE_WAIT)
+    except BaseException:  # the scheduler went away first, or the close timed out: nothing is left to do
+        pass
 
 
 def _first_line(exc: BaseException) -> str:
@@ -219,14 +329,16 @@ def interrupted_signum(exc: BaseException) -> int:
 
 
 @contextmanager
-def cli_runs(cluster_address: str | None) -> Iterator[dict]:
+def cli_runs(cluster_address: str | None, timeout: Optional[float] = None) -> Iterator[dict]:
     """For `simulate` and `compare`: SIGTERM stops the run while inside; yields the keyword arguments for
     `simulate()` that say where games run ({} locally; the executor and its size with --cluster)."""
     with sigterm_raises():
-        if not cluster_address:
+        if cluster_address is None:
             yield {}
             return
-        with cluster(cluster_address) as (ex, threads):
+        if sys.stderr.isatty():  # a wait of up to the time-out: say what it is waiting for
+            print(f"connecting to the Dask scheduler at {cluster_address} ...", file=sys.stderr, flush=True)
+        with cluster(cluster_address, timeout) as (ex, threads):
             yield {"executor": ex, "workers": threads}
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from rulecraft.tools.simulate.aggregate import Spool, Tally, stats
-from rulecraft.tools.simulate.executors import Interrupted, Stopped, interrupted_signum, kill_pool, local_pool, run_ordered
+from rulecraft.tools.simulate.executors import Interrupted, Stopped, cores, interrupted_signum, kill_pool, local_pool, run_ordered
 from rulecraft.tools.simulate.stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
 
 # ----------------------------------------------------------------------------- one worker
@@ -206,7 +206,10 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
     summary.kept = keep
     mode = "" if keep == "none" else "all" if keep_coverage else "lean"
     seeds = range(seed, seed + games)
-    workers = workers or os.cpu_count() or 1
+    if executor is None:  # local processes: no more than the cores, nor than the games (each takes a whole chunk)
+        workers = max(1, min(workers or cores(), cores(), games))
+    else:
+        workers = workers or cores()
     t0 = time.perf_counter()
 
     def merge(part) -> None:

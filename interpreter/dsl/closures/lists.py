@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..values import Card, ZoneRef
-from . import ast as A
-from .builtins import REGISTRY, as_list
-from .guards import charge, nested, scalar
-from .checking import element_type, ranking_problem, want_number
-from .ops import _MISSING, MAX_RANGE, range_error, rank
+from ...values import Card, ZoneRef
+from .. import ast as A
+from ..builtins import REGISTRY, as_list
+from ..guards import charge, failing as _fail, nested, scalar
+from ..checking import element_type, ranking_problem, want_number
+from ..ops import _MISSING, MAX_RANGE, range_error, rank
 
 
 class ListsMixin:
@@ -122,7 +122,6 @@ class ListsMixin:
         """sorted(NAME in ITEMS, by: KEY[, descending: COND]), highest(...) and lowest(...): the key is worked out
         for each item in order with NAME bound to it, then the items are ordered by their keys (ties keep their
         order). Returns the closure and its coarse type."""
-        from .compiler import _fail  # noqa: PLC0415 - compiler imports this module
         problem = ranking_problem(n)
         if problem is not None:
             self.report(*problem)

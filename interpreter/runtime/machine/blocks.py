@@ -36,13 +36,13 @@ import os
 import re
 from typing import Any, Callable, Optional
 
-from ..dsl import ast as A
-from ..dsl import safesource
-from ..dsl.codegen import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
-from ..dsl.hotcode import generated_source
-from ..dsl.statements import _augmented
-from ..model import ruleset as M
-from . import interpreter  # a cycle: interpreter imports this module; only used once both are loaded
+from ...dsl import ast as A
+from ...dsl.codegen import safesource
+from ...dsl.codegen.generator import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
+from ...dsl.codegen.hotcode import generated_source
+from ...dsl.closures.assign import _augmented
+from ...model import ruleset as M
+from . import handlers
 from .program import Program
 
 ENABLED = os.environ.get("RULECRAFT_BLOCKS", "1") != "0"
@@ -97,7 +97,7 @@ def _signal_exit(g, f, ins, pc: int, i: int, sig, n: int) -> bool:
     g.steps = n
     f.pc = pc
     f.sub = i
-    interpreter._signal(g, f, ins, i, sig)
+    handlers._signal(g, f, ins, i, sig)
     return AGAIN
 
 
@@ -108,7 +108,7 @@ def _fire(g, f, pc: int, i: int, n: int) -> bool:
     f.pc = pc
     f.sub = i
     depth = len(g.frames)
-    interpreter.fire(g)
+    handlers.fire(g)
     if len(g.frames) != depth:
         return AGAIN
     f.sub = 0
@@ -141,7 +141,7 @@ class _Writer:
         self.coverage = coverage
         self.triggers = triggers  # the ruleset has triggers: check for events after each statement
         self.ns: dict[str, Any] = dict(_HELPERS)
-        self.ns["_foreach_init"] = interpreter.h_foreach_init  # loaded by now (the modules import each other)
+        self.ns["_foreach_init"] = handlers.h_foreach_init
         self.consts: dict[int, str] = {}
         self.lines: list[str] = []
         self.depth = 1
@@ -409,7 +409,7 @@ class _Writer:
                span: Any = None) -> None:
         """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`), as the closure of
         statements._fast_assign does it: the old value read first, whole numbers added here, the rest (and every
-        error) by statements._augmented."""
+        error) by assign._augmented."""
         d = "_L" if where == "locals" else "ctx.vars"
         key = self.const(name)
         if how == "set":
@@ -529,7 +529,7 @@ class _Writer:
             self.count(pc)
             self.emit(f"if {self.value(s.cond.fn)}:")
             self.emit("    break")
-            if self.coverage:  # it repeats: a pass, not a new visit of the loop (interpreter.h_until_test)
+            if self.coverage:  # it repeats: a pass, not a new visit of the loop (handlers.h_until_test)
                 self.emit(f"_C[{self.const(s.path)}] -= 1")
         else:
             self.count(pc, pure=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..diagnostics import Span
-from ..dsl import statements
-from ..model import ruleset as M
+from ...diagnostics import Span
+from ...dsl.closures import assign
+from ...model import ruleset as M
 
 
 @dataclass
@@ -71,7 +71,7 @@ class _Flattener:
 
     def _exec(self, step: M.Step, stmts) -> None:
         ins = self.emit("EXEC", step, stmts)
-        if len(stmts) == 1 and statements.FAST_STEPS:
+        if len(stmts) == 1 and assign.FAST_STEPS:
             ins.one = stmts[0]
         self.pending_exec.append((ins, list(self.loops)))
 

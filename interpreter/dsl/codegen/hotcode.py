@@ -9,9 +9,9 @@ import weakref
 from types import FunctionType
 from typing import Callable, Optional
 
-from . import ast as A
-from . import codegen
-from .scope import Fn, LoadTimeContext, Scope
+from .. import ast as A
+from . import generator as codegen
+from ..scope import Fn, LoadTimeContext, Scope
 
 CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
 HOT = 16  # the call that turns an expression into Python source (about 0.15 ms); the calls before run the closure
@@ -79,7 +79,7 @@ _GENERATE_LOCK = threading.RLock()
 def generated_source(fn: Fn) -> Optional[tuple[str, dict]]:
     """The Python source codegen made of a compiled expression (made now if it was not yet) and the namespace
     its names live in; None for an expression that runs a closure (a simple one, or one codegen left alone).
-    runtime/blocks.py writes it inline into the function of a stretch of steps."""
+    runtime/machine/blocks.py writes it inline into the function of a stretch of steps."""
     ns = getattr(fn, "__globals__", None)
     state = ns.get("_state") if isinstance(ns, dict) and ns.get("_warm") is _warm else None
     if not isinstance(state, list) or len(state) != 6 or state[4]() is not fn:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import RuleError
-from ..values import Card, ZoneRef
-from . import ast as A
-from .guards import MAX_INT, bounded, compared, scanned
-from .ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
+from ...diagnostics import RuleError
+from ...values import Card, ZoneRef
+from .. import ast as A
+from ..guards import MAX_INT, bounded, compared, scanned
+from ..ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
                   container_error, member_error, negate_error)
-from .checking import addition_problem, choice_problem, class_problem, ordered_problem, want_number
+from ..checking import addition_problem, choice_problem, class_problem, ordered_problem, want_number
 
 
 class OperatorsMixin:

@@ -14,27 +14,19 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error
-from ..values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
-from . import ast as A
-from .builtins import REGISTRY
-from .checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
-from .compile_lists import ListsMixin
-from .compile_ops import OperatorsMixin
-from .guards import CALL_COST, bounded, charge
-from .hotcode import lazy
-from .ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
-from .scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
+from ...diagnostics import Diagnostic, Span, did_you_mean, error
+from ...values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
+from .. import ast as A
+from ..builtins import REGISTRY
+from ..checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
+from .lists import ListsMixin
+from .operators import OperatorsMixin
+from ..guards import CALL_COST, bounded, charge, failing as _fail
+from ..codegen.hotcode import lazy
+from ..ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
+from ..scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
 
 _text = text_of
-
-
-def _fail(message: str, span: Span) -> Fn:
-    def fn(ctx):
-        raise RuleError(message, span)
-
-    fn.failed = True  # type: ignore[attr-defined]  # codegen leaves such a node to its closure
-    return fn
 
 
 class Compiler(ListsMixin, OperatorsMixin):

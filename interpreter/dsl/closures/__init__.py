@@ -1,0 +1,1 @@
+"""The rules language compiled to closures: expressions (compiler, lists, operators) and statements."""

@@ -1,0 +1,217 @@
+"""Assignments compiled to closures: 'let', '=', '+=' and '-=' on locals, variables, player variables and records.
+
+Common cases (a whole number added to a variable) take a shortcut that runs without the general checks;
+RULECRAFT_FAST_STEPS=0 turns every such shortcut off, here and in the runtime (machine/program.py and
+machine/interpreter.run), so the plain path can be compared with them.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from ...diagnostics import RuleError, Span, did_you_mean
+from ...values import Card, Player
+from .. import ast as A
+from ..builtins import describe
+from ..guards import MAX_INT, bounded, nested, scanned
+from ..scope import Fn, kind_word
+
+
+# the games are the same either way (tests/test_fast_steps.py)
+FAST_STEPS = os.environ.get("RULECRAFT_FAST_STEPS", "1") != "0"
+
+
+def _augmented(old: Any, inc: Any, sign: int, op: str, ctx, span: Span) -> Any:
+    """The new value of `old += inc` (sign 1) or `old -= inc` (sign -1): a number, or a list grown or shrunk."""
+    if old is None:
+        old = 0
+    if isinstance(old, list):
+        if sign > 0:
+            return bounded(old + inc if isinstance(inc, list) else old + [inc], ctx, span)
+        if len(old) >= 16:  # a scan costs budget by its length
+            scanned(ctx, len(old), span)
+        return [x for x in old if x != inc]
+    if isinstance(inc, bool) or not isinstance(inc, (int, float)) or isinstance(old, bool) or not isinstance(old, (int, float)):
+        raise RuleError(f"cannot compute {describe(old)} {op} {describe(inc)}", span)
+    return bounded(old + sign * inc, ctx, span)
+
+
+class AssignStatements:
+    """The assignment statements of StatementCompiler (statements.py)."""
+
+    def _s_Let(self, n: A.Let):
+        value = self.expr(n.value)[0]
+        name = n.name
+
+        def fn(ctx):
+            ctx.locals[name] = value(ctx)
+
+        fn.inline = ("set", "locals", name, value)  # what runtime/machine/blocks.py writes instead of calling fn
+        return fn
+
+    def _s_Assign(self, n: A.Assign):
+        value = self.expr(n.value)[0]
+        op, span = n.op, n.span
+        target = n.target
+        if isinstance(target, A.Name):
+            name = target.id
+            if name in self.scope.locals:
+                def read(ctx):
+                    return ctx.locals.get(name)
+
+                def write(ctx, v):
+                    ctx.locals[name] = v
+            else:
+                sym = self.scope.symbols.get(name)
+                if sym is None:
+                    self.report("E301", f"unknown variable '{name}'", target.span,
+                                did_you_mean(name, self.scope.visible_names())
+                                or "declare it under 'variables:', or use 'let' for a local value")
+                    return lambda ctx: None
+                if sym.kind != "var":
+                    self.report("E308", f"'{name}' is {kind_word(sym)} and cannot be changed", target.span,
+                                "only variables, player variables and card marks can be set")
+                    return lambda ctx: None
+
+                def read(ctx):
+                    return ctx.vars[name]
+
+                def write(ctx, v):
+                    ctx.vars[name] = v
+        elif isinstance(target, A.Attr):
+            obj = self.expr(target.obj)[0]
+            attr = target.name
+            if attr in self.scope.player_vars:
+                def read(ctx):
+                    p = obj(ctx)
+                    if not isinstance(p, Player):
+                        raise RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
+                    return ctx.pvars[p.seat][attr]
+
+                def write(ctx, v):
+                    p = obj(ctx)
+                    if not isinstance(p, Player):
+                        raise RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
+                    ctx.pvars[p.seat][attr] = v
+            elif attr in self.scope.card_attrs or attr in ("id", "name", "classes", "zone", "owner", "seat"):
+                self.report("E308", f"'{attr}' is fixed and cannot be set", target.name_span,
+                            "card attributes never change; set a mark with a new name (e.g. 'set card.bonus = 2')")
+                return lambda ctx: None
+            elif attr not in self.scope.marks:
+                self.report("E305", f"unknown player or card variable '{attr}'", target.name_span,
+                            did_you_mean(attr, self.scope.player_vars | set(self.scope.marks))
+                            or "declare it under 'player_variables:' or 'card_variables:'")
+                return lambda ctx: None
+            else:
+                default = self.scope.marks[attr]
+
+                def read(ctx):
+                    c = obj(ctx)
+                    if not isinstance(c, Card):
+                        raise RuleError(f"'{attr}' is a card variable, but this is {describe(c)}", span)
+                    return ctx.marks.get(c.id, {}).get(attr, default)
+
+                def write(ctx, v):
+                    c = obj(ctx)
+                    if not isinstance(c, Card):
+                        raise RuleError(f"'{attr}' is a card variable, but this is {describe(c)}", span)
+                    ctx.set_mark(c, attr, v)
+        else:
+            assert isinstance(target, A.Index)
+            obj = self.expr(target.obj)[0]
+            key = self.expr(target.key)[0]
+
+            def read(ctx):
+                d = obj(ctx)
+                return d.get(key(ctx)) if isinstance(d, dict) else None
+
+            def write(ctx, v):
+                d = obj(ctx)
+                if not isinstance(d, dict) or type(d) is not dict:
+                    raise RuleError(f"only a record of choices can be set by key, this is {describe(d)}", span)
+                d[key(ctx)] = v
+                nested(d, span)  # a record set into itself, or grown without end
+
+        sign = 1 if op == "+=" else -1
+        if FAST_STEPS and (isinstance(target, A.Name) or (isinstance(target, A.Attr) and attr in self.scope.player_vars)):
+            # the object of a player variable is the one compiled above: compiling it again would report its
+            # mistakes twice
+            fast = self._fast_assign(target, value, op, sign, span, obj if isinstance(target, A.Attr) else None)
+            if fast is not None:
+                return fast
+        if op == "=":
+            return lambda ctx: write(ctx, value(ctx))
+
+        def aug(ctx):
+            old, inc = read(ctx), value(ctx)
+            write(ctx, _augmented(old, inc, sign, op, ctx, span))
+
+        return aug
+
+    def _fast_assign(self, target, value: Fn, op: str, sign: int, span: Span, obj: Optional[Fn] = None) -> Optional[Fn]:
+        """The commonest assignments (a local, a game variable, a player variable) as one closure each, without
+        the read/write helpers of _s_Assign: the same reads, writes, checks and errors, in the same order.
+        Whole numbers that stay in range are added here; everything else goes through _augmented."""
+        if isinstance(target, A.Name):
+            name = target.id
+            if name in self.scope.locals:
+                if op == "=":
+                    def set_local(ctx):
+                        ctx.locals[name] = value(ctx)
+                    set_local.inline = ("set", "locals", name, value)
+                    return set_local
+
+                def aug_local(ctx):
+                    old = ctx.locals.get(name)
+                    inc = value(ctx)
+                    if type(old) is int and type(inc) is int:
+                        new = old + sign * inc
+                        if -MAX_INT <= new <= MAX_INT:
+                            ctx.locals[name] = new
+                            return
+                    ctx.locals[name] = _augmented(old, inc, sign, op, ctx, span)
+                aug_local.inline = ("aug", "locals", name, value, sign, op, span)
+                return aug_local
+            if op == "=":
+                def set_var(ctx):
+                    ctx.vars[name] = value(ctx)
+                set_var.inline = ("set", "vars", name, value)
+                return set_var
+
+            def aug_var(ctx):
+                old = ctx.vars[name]
+                inc = value(ctx)
+                if type(old) is int and type(inc) is int:
+                    new = old + sign * inc
+                    if -MAX_INT <= new <= MAX_INT:
+                        ctx.vars[name] = new
+                        return
+                ctx.vars[name] = _augmented(old, inc, sign, op, ctx, span)
+            aug_var.inline = ("aug", "vars", name, value, sign, op, span)
+            return aug_var
+        attr = target.name
+
+        def player(ctx):  # the object is worked out at each read and each write, as _s_Assign does
+            p = obj(ctx)
+            if not isinstance(p, Player):
+                raise RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
+            return p
+
+        if op == "=":
+            def set_pvar(ctx):
+                v = value(ctx)
+                ctx.pvars[player(ctx).seat][attr] = v
+            return set_pvar
+
+        def aug_pvar(ctx):
+            old = ctx.pvars[player(ctx).seat][attr]
+            inc = value(ctx)
+            if type(old) is int and type(inc) is int:
+                new = old + sign * inc
+                if -MAX_INT <= new <= MAX_INT:
+                    ctx.pvars[player(ctx).seat][attr] = new
+                    return
+            new = _augmented(old, inc, sign, op, ctx, span)
+            ctx.pvars[player(ctx).seat][attr] = new
+        return aug_pvar

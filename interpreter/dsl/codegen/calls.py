@@ -1,0 +1,172 @@
+"""Generated source for calls (built-ins, ruleset functions written inline or called), lists and comprehensions."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import ast as A
+from ..builtins import REGISTRY
+from ..ops import rank, RANKINGS
+from ..checking import binds_items
+from ..scope import FunctionDef
+from ..guards import CALL_COST, scalar
+
+from .writing import Unsupported
+
+MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
+_COUNT = REGISTRY["count"].fn
+_SIZES = (_COUNT, REGISTRY["empty"].fn)
+
+
+class CallNodes:
+    """The node writers for calls, list literals and comprehensions."""
+
+    def _g_Call(self, n: A.Call) -> str:
+        fd = self.scope.functions.get(n.func)
+        if fd is not None:
+            return self._user_call(n, fd)
+        if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
+            return self._ranking(n)
+        b = REGISTRY[n.func]
+        names = [kw.name for kw in n.kwargs]
+        if len(set(names)) != len(names):
+            raise Unsupported("a named argument given twice")  # the closure keeps the last one: leave it that way
+        args = [self.expr(a) for a in n.args]
+        kwargs = [(self.const(kw.name), self.expr(kw.value)) for kw in n.kwargs]
+        impl, span = self.const(b.fn), self.const(n.span)
+        out = self.temp()
+        if kwargs:
+            named = "**{" + ", ".join(f"{k}: {v}" for k, v in kwargs) + "}"
+            self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args, named])})")
+        elif b.fn in _SIZES and len(args) == 1:  # count() and empty() of a list or a zone, read inline
+            a = args[0]
+            size = (f"len({a}) if type({a}) is list else len(ctx.zone_cards({a})) if type({a}) is _ZoneRef "
+                    f"else {impl}(ctx, {span}, {a})")
+            self.emit(f"{out} = {size}" if b.fn is _COUNT else
+                      f"{out} = len({a}) == _ZERO if type({a}) is list else len(ctx.zone_cards({a})) == _ZERO "
+                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
+        else:
+            self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
+        return out
+
+    def _user_call(self, n: A.Call, fd: FunctionDef) -> str:
+        """As compiler._user_call: the call is charged first, the arguments run in order, then the body (made
+        into a function of its own, with the parameters as Python arguments)."""
+        if n.kwargs or len(n.args) != len(fd.params) or fd.fn is None or getattr(fd.fn, "failed", False):
+            raise Unsupported("a call the compiler refused")
+        cost = 1 if len(fd.params) in (1, 2) else CALL_COST  # what the closures charge, arity by arity
+        self.emit(f"_charge(ctx, {self.const(cost)}, {self.const(n.span)})")
+        args = [self.expr(a) for a in n.args]
+        inline = self._inline(fd, args)
+        if inline is not None:
+            return inline
+        out = self.temp()
+        self.emit(f"{out} = {self.const(self.function_of(fd))}({', '.join(['ctx', *args])})")
+        return out
+
+    def _inline(self, fd: FunctionDef, args: list[str]) -> str | None:
+        """The body of a ruleset function written here, its parameters bound to the arguments' locals, when it
+        needs nothing from ctx.locals (no closure falls back inside it): what its generated function would run,
+        without the call. Two levels deep at most; None leaves the call as it is."""
+        if self.inlining >= MAX_INLINE or fd.name in self.inlined_names:
+            return None
+        inner = self.scope.with_locals(fd.params)
+        try:
+            sub = type(self)(inner, self.recompile(fd.body, inner), self.recompile)
+        except Exception:  # noqa: BLE001 - the call stays a call
+            return None
+        sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
+        sub.bound = dict(zip(fd.params, args))
+        sub.inlining = self.inlining + 1
+        sub.inlined_names = self.inlined_names | {fd.name}
+        try:
+            result = sub.expr(fd.body)
+        except Unsupported:
+            return None
+        if sub.fallbacks or sub.reads_locals:
+            return None  # the function would bind its parameters in ctx.locals for those: leave it a call
+        self.lines.extend(sub.lines)
+        self.temps, self.nodes = sub.temps, sub.nodes
+        return result
+
+    def _ranking(self, n: A.Call) -> str:
+        """As compile_lists.ListsMixin._ranking: the items, then each item's key with the item's name bound (a Python
+        local, also written to ctx.locals when a closure inside reads it there), then the order of the keys."""
+        binding = n.args[0]
+        got = self.expr(binding.right)
+        span = self.const(binding.right.span)
+        items, keys, item = self.temp(), self.temp(), self.temp()
+        self.emit(f"{items} = list(ctx.zone_cards({got})) if type({got}) is _ZoneRef else list(_as_list(ctx, {got}, {span}))")
+        self.emit(f"_charge(ctx, len({items}), {span})")
+        self.emit(f"{keys} = []")
+        by = next(kw.value for kw in n.kwargs if kw.name == "by")
+        self._loop_over(binding.left.id, items, item, lambda: self.emit(f"{keys}.append({self.expr(by)})"))
+        desc = next((kw.value for kw in n.kwargs if kw.name == "descending"), None)
+        flag = self.expr(desc) if desc is not None else self.const(False)
+        out = self.temp()
+        self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)})")
+        return out
+
+    def _loop_over(self, var: str, items: str, item: str, write_body: Callable) -> None:
+        """Write `for item in items:` with the ruleset's name `var` bound to the item while `write_body()` writes the
+        body; the name is also put in ctx.locals (and the old value back after) when a closure inside reads it."""
+        saved_bound, saved_locals = dict(self.bound), set(self.locals)
+        self.bound[var] = item
+        self.locals.add(var)
+        fallbacks = self.fallbacks
+        body: list[str] = []
+        try:
+            with self.apart(body):
+                write_body()
+        finally:
+            self.bound, self.locals = saved_bound, saved_locals
+        if self.fallbacks == fallbacks:
+            with self.block(f"for {item} in {items}:"):
+                self.splice(body)
+            return
+        self.reads_locals = True
+        key, saved = self.const(var), self.temp()
+        self.emit(f"{saved} = _L.get({key}, _MISSING)")
+        with self.block("try:"):
+            with self.block(f"for {item} in {items}:"):
+                self.emit(f"_L[{key}] = {item}")
+                self.splice(body)
+        with self.block("finally:"):
+            with self.block(f"if {saved} is _MISSING:"):
+                self.emit(f"_L.pop({key}, None)")
+            with self.block("else:"):
+                self.emit(f"_L[{key}] = {saved}")
+
+    def _g_ListLit(self, n: A.ListLit) -> str:
+        items = [self.expr(i) for i in n.items]
+        out = self.temp()
+        self.emit(f"{out} = [{', '.join(items)}]")
+        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):  # whatever the types say
+            self.emit(f"_nested({out}, {self.const(n.span)})")
+        return out
+
+    def _g_Comprehension(self, n: A.Comprehension) -> str:
+        """As compile_lists.ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
+        the old value put back after) only when a closure inside the loop may read it there."""
+        got = self.expr(n.iterable)
+        span = self.const(n.iterable.span)
+        items, out, item = self.temp(), self.temp(), self.temp()
+        # a zone's own card list is read in place (expressions never move cards); a list is its own list
+        self.emit(f"{items} = {got} if type({got}) is list else ctx.zone_cards({got}) if type({got}) is _ZoneRef "
+                  f"else _as_list(ctx, {got}, {span})")
+        self.emit(f"_charge(ctx, len({items}), {span})")
+        self.emit(f"{out} = []")
+
+        var = n.var
+
+        def body() -> None:
+            if n.condition is not None:
+                self.test(n.condition, "continue")
+            value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
+            self.emit(f"{out}.append({value})")
+
+        self._loop_over(var, items, item, body)
+        same = isinstance(n.element, A.Name) and n.element.id == var
+        if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
+            self.emit(f"_nested({out}, {span})")
+        return out

@@ -1,0 +1,249 @@
+"""Generated source for names, attributes, literals and operators (a method per kind of node, as in closures/)."""
+
+from __future__ import annotations
+
+
+from ...values import CARD_FIELDS, PLAYER_FIELDS
+from .. import ast as A
+from ..ops import make_getattr
+from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
+
+from .writing import Unsupported
+
+# The Python operators of the language's operators: the source gets these texts, never the ruleset's.
+_ARITH = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
+_EQUALITY = {"==": "==", "!=": "!="}
+_ORDERED = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class OperatorNodes:
+    """The node writers for literals, names, attributes, indexing, operators, comparisons and ternaries."""
+
+    def _g_Num(self, n: A.Num) -> str:
+        return self.const(n.value)
+
+    def _g_Const(self, n: A.Const) -> str:
+        return self.const(n.value)  # a name even for true/false/none: Python warns of 'None[0]' written as such
+
+    def _g_Str(self, n: A.Str) -> str:
+        if n.is_plain:
+            return self.const("".join(n.parts))  # type: ignore[arg-type]
+        pieces = []
+        for part in n.parts:
+            if isinstance(part, str):
+                pieces.append(self.const(part))
+                continue
+            v = self.expr(part)
+            t = self.temp()
+            # as a value reads (text_of), before the next part runs; a whole number is its digits
+            self.emit(f"{t} = {v} if type({v}) is str else str({v}) if type({v}) is int else _text({v})")
+            pieces.append(t)
+        out = self.temp()
+        self.emit(f"{out} = _join(({', '.join(pieces)},))")
+        size = self.temp()
+        self.emit(f"{size} = len({out})")
+        with self.block(f"if {size} >= _SHORT:"):  # as guards.bounded does for a text: long texts cost budget
+            span = self.const(n.span)
+            with self.block(f"if {size} > _MAX_VALUES:"):
+                self.emit(f"_bounded({out}, ctx, {span})")  # raises
+            self.emit(f"_charge(ctx, {size} >> _COPY_SHIFT, {span})")
+        return out
+
+    def _g_Name(self, n: A.Name) -> str:
+        name = n.id
+        if name in self.locals:
+            if name in self.bound:
+                return self.bound[name]
+            self.reads_locals = True
+            out = self.temp()
+            with self.block("try:"):
+                self.emit(f"{out} = _L[{self.const(name)}]")
+            with self.block("except KeyError:"):
+                self.emit(f"raise _unset({self.const(name)}, {self.const(n.span)}) from None")
+            return out
+        sym = self.scope.symbols[name]
+        out = self.temp()
+        if sym.kind == "var":
+            self.emit(f"{out} = ctx.vars[{self.const(name)}]")
+        elif sym is RUNTIME_PLAYERS or (sym.kind == "const" and sym.value is RUNTIME_PLAYERS.value):
+            self.emit(f"{out} = ctx.players")
+        elif sym is RUNTIME_PLAYER_COUNT or (sym.kind == "const" and sym.value is RUNTIME_PLAYER_COUNT.value):
+            self.emit(f"{out} = len(ctx.players)")
+        elif sym.kind in ("player_zone", "sequence", "modifier", "event", "dice"):
+            raise Unsupported("not a value")  # the compiler reported it; its closure raises
+        else:
+            return self.const(sym.value)
+        return out
+
+    def _g_Attr(self, n: A.Attr) -> str:
+        """As compiler._fast_attr: a player's variable or zone and a card's attribute read inline, the rest by the
+        generic getter (which also raises the errors)."""
+        obj = self.expr(n.obj)
+        name, sc = n.name, self.scope
+        get = f"{self.const(make_getattr(name, sc))}({obj}, ctx, {self.const(n.span)})"
+        key = self.const(name)
+        out = self.temp()
+        if name in sc.marks or name in CARD_FIELDS or name in PLAYER_FIELDS:
+            self.emit(f"{out} = {get}")
+        elif name in sc.player_vars:
+            self.emit(f"{out} = ctx.pvars[{obj}.seat][{key}] if type({obj}) is _Player else {get}")
+        elif name in sc.player_zones:
+            refs = self.const({})  # zone refs are interned: one per seat, kept at hand
+            with self.block(f"if type({obj}) is _Player:"):
+                self.emit(f"{out} = {refs}.get({obj}.seat)")
+                with self.block(f"if {out} is None:"):
+                    self.emit(f"{out} = {refs}[{obj}.seat] = _ZoneRef({key}, {obj}.seat)")
+            with self.block("else:"):
+                self.emit(f"{out} = {get}")
+        elif name in sc.card_attrs:
+            self.emit(f"{out} = {obj}.attrs[{key}] if type({obj}) is _Card and {key} in {obj}.attrs else {get}")
+        else:
+            self.emit(f"{out} = {get}")
+        return out
+
+    def _g_Index(self, n: A.Index) -> str:
+        obj = self.expr(n.obj)
+        key = self.expr(n.key)
+        out = self.temp()
+        # a list with a whole number inside it is read inline; everything else (and every error) by index()
+        self.emit(f"{out} = {obj}[{key}] if type({obj}) is list and type({key}) is int and "
+                  f"-len({obj}) <= {key} < len({obj}) else _index({obj}, {key}, ctx, {self.const(n.span)})")
+        return out
+
+    def test(self, node: A.Expr, otherwise: str) -> None:
+        """Write `otherwise` (a jump) to run when `node` is false; 'a and b' as one test after another."""
+        if isinstance(node, A.BinOp) and node.op == "and" and self._plain(node):
+            self.test(node.left, otherwise)
+            self.test(node.right, otherwise)
+            return
+        v = self.expr(node)
+        with self.block(f"if not {v}:"):
+            self.emit(otherwise)
+
+    def _plain(self, node: A.Expr) -> bool:
+        """The node is written here (not left to a failing closure), so its parts can be written one by one."""
+        entry = self.made.get(id(node))
+        return entry is not None and entry[0] is node and not getattr(entry[1][0], "failed", False)
+
+    def _g_Unary(self, n: A.Unary) -> str:
+        v = self.expr(n.operand)
+        out = self.temp()
+        if n.op == "not":
+            self.emit(f"{out} = not {v}")
+            return out
+        with self.block(f"if isinstance({v}, bool) or not isinstance({v}, _INT_FLOAT):"):
+            self.emit(f"raise _negate_error({v}, {self.const(n.span)})")
+        self.emit(f"{out} = -{v}")
+        return out
+
+    def _g_BinOp(self, n: A.BinOp) -> str:
+        if n.op in ("and", "or"):
+            out = self.temp()
+            self.emit(f"{out} = {self.expr(n.left)}")
+            with self.block(f"if {out}:" if n.op == "and" else f"if not {out}:"):
+                self.emit(f"{out} = {self.expr(n.right)}")
+            return out
+        py = _ARITH.get(n.op)
+        if py is None:
+            raise Unsupported(n.op)
+        a = self.expr(n.left)
+        b = self.expr(n.right)
+        op, span = self.const(n.op), self.const(n.span)
+        out, t = self.temp(), self.temp()
+        if n.op != "+":  # Python would repeat a text or list ('ab' * 10**9) or format one ('%9999999d' % 1)
+            with self.block(f"if type({a}) not in _NUMBERS or type({b}) not in _NUMBERS:"):
+                self.emit(f"raise _compute_error({a}, {op}, {b}, {span})")
+        with self.block("try:"):
+            self.emit(f"{out} = {a} {py} {b}")
+        with self.block("except ZeroDivisionError:"):
+            self.emit(f"raise _RuleError(_ZERO_DIV, {span}) from None")
+        with self.block("except TypeError:"):
+            self.emit(f"raise _compute_error({a}, {op}, {b}, {span}) from None")
+        self.emit(f"{t} = type({out})")
+        # a runaway number, or a text or list that may be too long, goes through the guard (a short flat list
+        # would pass it untouched: guards.bounded charges nothing under _SHORT values, and nested() finds no list
+        # and at most 10 texts, which cannot pass MAX_CHARS)
+        with self.block(f"if {t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
+                        f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out}))):"):
+            self.emit(f"{out} = _bounded({out}, ctx, {span})")
+        return out
+
+    def _g_Compare(self, n: A.Compare) -> str:
+        out = self.temp()
+        if n.op in ("in", "not in"):
+            container = self.expr(n.right)  # the container runs first, as in the closure
+            item = self.expr(n.left)
+            span = self.const(n.span)
+            with self.block(f"if isinstance({container}, _ZoneRef):"):
+                cards = self.temp()
+                self.emit(f"{cards} = ctx.zone_cards({container})")
+                with self.block(f"if len({cards}) >= _SHORT:"):  # a scan costs budget by its length
+                    self.emit(f"_scanned(ctx, len({cards}), {span})")
+                self.emit(f"{out} = {item} in {cards}")
+            with self.block(f"elif isinstance({container}, _SEQUENCES):"):
+                with self.block(f"if type({container}) is list and len({container}) >= _SHORT:"):
+                    self.emit(f"_scanned(ctx, len({container}), {span})")
+                with self.block("try:"):
+                    self.emit(f"{out} = {item} in {container}")
+                with self.block("except TypeError:"):
+                    self.emit(f"raise _member_error({item}, {container}, {span}) from None")
+            with self.block("else:"):
+                self.emit(f"raise _container_error({container}, {span})")
+            if n.op == "not in":
+                self.emit(f"{out} = not {out}")
+            return out
+        a = self.expr(n.left)
+        b = self.expr(n.right)
+        if n.op in _EQUALITY:
+            if _is_none(n.left) or _is_none(n.right):
+                # no value of the language equals none but none itself (a player's or a zone family's __eq__
+                # says False): 'is' gives the same answer without calling them
+                self.emit(f"{out} = {a} {'is' if n.op == '==' else 'is not'} {b}")
+                return out
+            with self.block(f"if type({a}) is list or type({a}) is dict:"):  # compared value by value: charged
+                self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+            self.emit(f"{out} = {a} {_EQUALITY[n.op]} {b}")
+            return out
+        py = _ORDERED.get(n.op)
+        if py is None:
+            raise Unsupported(n.op)
+        with self.block(f"if type({a}) is list:"):
+            self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+        with self.block("try:"):
+            self.emit(f"{out} = {a} {py} {b}")
+        with self.block("except TypeError:"):
+            self.emit(f"raise _compare_error({a}, {self.const(n.op)}, {b}, {self.const(n.span)}) from None")
+        return out
+
+    def _g_IsClass(self, n: A.IsClass) -> str:
+        v = self.expr(n.obj)
+        out = self.temp()
+        cls = self.const(n.cls)
+        self.emit(f"{out} = isinstance({v}, _Card) and {cls} in {v}.classes")
+        if n.negate:
+            self.emit(f"{out} = not {out}")
+        return out
+
+    def _g_Ternary(self, n: A.Ternary) -> str:
+        out = self.temp()
+        cond = self.expr(n.cond)  # the condition runs first
+        with self.block(f"if {cond}:"):
+            self.emit(f"{out} = {self.expr(n.then)}")
+        with self.block("else:"):
+            self.emit(f"{out} = {self.expr(n.other)}")
+        return out
+
+    def _g_Range(self, n: A.Range) -> str:
+        a = self.expr(n.low)
+        b = self.expr(n.high)
+        span = self.const(n.span)
+        with self.block(f"if not isinstance({a}, int) or not isinstance({b}, int) or isinstance({a}, bool) "
+                        f"or isinstance({b}, bool) or {b} - {a} >= _MAXR:"):
+            self.emit(f"raise _range_error({a}, {b}, {span})")
+        out = self.temp()
+        self.emit(f"{out} = list(range({a}, {b} + _ONE))")
+        return out
+
+
+def _is_none(node: A.Expr) -> bool:
+    return isinstance(node, A.Const) and node.value is None

@@ -1,0 +1,118 @@
+"""How generated source is written: the names it may hold, lines at a depth, constants bound by name, compiling.
+
+Security (see generator.py): every value the code needs is bound in the function's namespace under a
+name made here (_k0, _k1, ...); locals are _v0, _v1, ...; `build` checks the source (safesource) before
+compiling it.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Any, Callable
+
+from ...values import Card, Player, ZoneRef
+from ..builtins import as_list
+from ..ops import (
+    _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
+    negate_error, range_error, text_of, unset_error,
+)
+from ..scope import Scope
+from ..guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
+from ...diagnostics import RuleError
+from . import safesource
+
+_HELPERS: dict[str, Any] = {
+    "__builtins__": {},  # nothing but what is listed here
+    "type": type, "len": len, "isinstance": isinstance, "list": list, "dict": dict, "map": map, "range": range,
+    "str": str, "int": int, "float": float, "bool": bool,
+    "KeyError": KeyError, "TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError,
+    "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
+    "_scanned": scanned, "_compared": compared,
+    "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
+    "_CONTAINERS": _CONTAINERS, "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
+    "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
+    "_SHORT": 16, "_FEW": 11, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
+    "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
+    "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
+    "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
+    "_range_error": range_error,
+}
+
+# Every name generated source may hold (checked before each compile, see safesource.py): the helpers above,
+# the function's own names, and the attributes and methods of the engine's objects that the code reads.
+SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
+                                      "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
+                                      "isdisjoint"}
+MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
+
+class Unsupported(Exception):
+    """The node is left to its closure."""
+
+
+class Writer:
+    """Writes the lines of one Python function; the node writers (operators.py, calls.py) build on it."""
+
+    def __init__(self, scope: Scope, made: dict, recompile: Callable):
+        self.scope = scope
+        self.made = made  # compiler.record: what each node became, (node, (closure, type)) by id(node)
+        self.recompile = recompile
+        self.locals = set(scope.locals)  # the ruleset's local names in the current scope
+        self.bound: dict[str, str] = {}  # local names held in Python locals here -> those locals
+        self.ns = dict(_HELPERS)
+        self.lines: list[str] = []
+        self.depth = 1
+        self.temps = 0
+        self.fallbacks = 0  # closures called from the source: they read locals from ctx.locals
+        self.reads_locals = False  # the source reads ctx.locals (as _L)
+        self.nodes = 0
+        self.inlining = 0  # how many ruleset functions deep this is written inline
+        self.inlined_names: frozenset = frozenset()
+
+    def const(self, value: Any) -> str:
+        name = f"_k{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_v{self.temps}"
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    @contextmanager
+    def block(self, header: str):
+        self.emit(header)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextmanager
+    def apart(self, out: list):
+        """Write into `out`, at depth 0, instead of into the function (spliced in later, see `splice`)."""
+        saved = self.lines, self.depth
+        self.lines, self.depth = out, 0
+        try:
+            yield
+        finally:
+            self.lines, self.depth = saved
+
+    def splice(self, lines: list) -> None:
+        pad = "    " * self.depth
+        self.lines.extend(pad + line for line in lines)
+
+    def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
+        """The function `name` of the source written, run in namespace `ns` (a fresh one by default)."""
+        src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
+        safesource.check(src, SOURCE_NAMES, MADE_NAMES)  # raises (the closure runs instead) on anything else
+        code = compile(src, "<rulecraft expr>", "exec")
+        if ns is None:
+            ns = {}
+        ns.update(self.ns)
+        exec(code, ns)
+        fn = ns.pop(name)
+        fn.source = src  # for tests and for reading what was made
+        return fn

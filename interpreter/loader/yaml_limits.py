@@ -1,0 +1,149 @@
+"""The YAML reader's own limits (file size, nodes, expanded text, nesting), checked before or while composing.
+
+The project's limits are checked before a YAML parser's: a document nested past `max_depth`
+gets E007 at the first node past it whichever PyYAML release reads it (PyYAML 6.0.4's C parser
+stops at 1000 levels with an error of its own, earlier releases do not stop at all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import yaml
+
+from ..diagnostics import Diagnostic, Span, error
+
+try:  # the C parser is much faster and yields the same marks
+    Loader = yaml.CSafeLoader  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - pure-Python PyYAML
+    Loader = yaml.SafeLoader
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Guards against hostile or broken input; each overrun is a diagnostic, never a hang."""
+
+    max_file_bytes: int = 2_000_000
+    max_nodes: int = 200_000
+    max_expanded_chars: int = 4_000_000  # characters of the scalars, counted at every alias that repeats them
+    max_depth: int = 64
+    max_dsl_chars: int = 4_000
+    max_expression_depth: int = 60
+
+
+DEFAULT_LIMITS = Limits()
+TOO_DEEP_HINT = "flatten the structure: sequences can call other sequences"
+
+
+class LimitExceeded(Exception):
+    """Reading stops at the first limit passed; `diagnostic` says which, and where."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def node_span(file: str, node: yaml.Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    end_line, end_col = e.line + 1, e.column + 1
+    if end_line != s.line + 1:
+        end_line, end_col = s.line + 1, s.column + 2
+    return Span(file, s.line + 1, s.column + 1, end_line, end_col)
+
+
+def too_deep(text: str, path: str, limits: Limits) -> Diagnostic | None:
+    """E007 at the first node nested deeper than the limit, found on the parser's event stream.
+
+    Composing a very deep document recurses in C and can crash the process, so the depth is
+    checked on events (which need no recursion) before anything is composed. When the C parser
+    stops with an error of its own (its own nesting limit, or a syntax error further on), the
+    text up to that error is read again by PyYAML's pure-Python parser, which has no nesting limit:
+    a node past the project's limit before the error is E007, whatever the C parser's limit is.
+    Otherwise the C parser's error stands (raised: E009 with its position).
+    """
+    try:
+        return _first_too_deep(yaml.parse(text, Loader=Loader), path, limits)
+    except yaml.YAMLError as exc:
+        if Loader is yaml.SafeLoader:
+            raise
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        head = text if mark is None else text[:_offset(text, mark.line, mark.column) + 1]
+        try:
+            found = _first_too_deep(yaml.parse(head, Loader=yaml.SafeLoader), path, limits)
+        except yaml.YAMLError:  # the cut text ends inside a node; nothing was too deep before it
+            found = None
+        if found is None:
+            raise
+        return found
+
+
+def _first_too_deep(events: Iterable[yaml.Event], path: str, limits: Limits) -> Diagnostic | None:
+    depth = 0
+    for ev in events:
+        if isinstance(ev, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)) and depth > limits.max_depth:
+            return error("E007", f"nesting deeper than {limits.max_depth} levels",
+                         Span(path, ev.start_mark.line + 1, ev.start_mark.column + 1), TOO_DEEP_HINT)
+        if isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The index in `text` of 0-based (line, column), as a parser's mark gives them."""
+    at = 0
+    for _ in range(line):
+        nl = text.find("\n", at)
+        if nl < 0:
+            return len(text)
+        at = nl + 1
+    return min(at + column, len(text))
+
+
+def check_expanded_size(root: yaml.Node, path: str, limits: Limits) -> None:
+    """Raise E006 when aliases make the document expand past the node limit, or past the limit of characters.
+
+    Each distinct node is measured once (its nodes and the characters of its scalars), so a 'billion laughs'
+    file, or one long text repeated through many aliases, is rejected at once instead of after expanding it, at
+    the innermost node whose expansion is too big.
+    """
+    sizes: dict[int, tuple[int, int]] = {}
+    max_nodes, max_chars = limits.max_nodes, limits.max_expanded_chars
+
+    def size(node: yaml.Node, depth: int) -> tuple[int, int]:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        total, chars = 1, 0
+        if isinstance(node, yaml.ScalarNode):
+            chars = len(node.value)
+        elif depth <= limits.max_depth:  # deeper nodes are reported by the converter
+            if isinstance(node, yaml.SequenceNode):
+                children = node.value
+            elif isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = []
+            for child in children:
+                n, c = size(child, depth + 1)
+                total += n
+                chars += c
+                if total > max_nodes or chars > max_chars:
+                    break
+        if total > max_nodes:
+            raise LimitExceeded(too_many_nodes(path, node, max_nodes))
+        if chars > max_chars:
+            raise LimitExceeded(error(
+                "E006", f"the document expands to more than {max_chars:,} characters of text", node_span(path, node),
+                "an alias (*name) of a long text repeated many times multiplies the size; use fewer aliases"))
+        sizes[id(node)] = total, chars
+        return total, chars
+
+    size(root, 0)
+
+
+def too_many_nodes(path: str, node: yaml.Node, max_nodes: int) -> Diagnostic:
+    return error("E006", f"the document expands to more than {max_nodes} nodes", node_span(path, node),
+                 "an alias (*name) repeated many times can multiply the size; write the data out or use fewer aliases")

@@ -1,0 +1,177 @@
+"""The instructions that move a game through its steps: statements, jumps, loops, calls, triggers, 'end'."""
+
+from __future__ import annotations
+
+from ...diagnostics import RuleError
+from ...dsl.builtins import as_list
+from ...dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
+from .scoring import finish
+
+
+def fire(g) -> None:
+    """Run the triggers of the events raised by the last statement."""
+    events, g._events = g._events, []
+    calls = []
+    saved = g.locals
+    for event, fields in events:
+        for t in g.triggers.get(event, ()):
+            if t.when is not None:
+                g.locals = fields
+                ok = t.when.fn(g)
+                g.locals = saved
+                if not ok:
+                    continue
+            params = g.rs.sequences[t.run].params
+            args = {k: fields.get(k) for k in params}
+            if t.timing == "after":
+                for fr in reversed(g.frames):
+                    if fr.kind == t.after_kind:
+                        fr.deferred.append((t.run, args))
+                        break
+                else:
+                    calls.append((t.run, args))
+            else:
+                calls.append((t.run, args))
+    g.locals = saved
+    for seq, args in reversed(calls):
+        g.push(seq, args)
+
+def pop_frame(g, defer: list | None = None) -> None:
+    """Leave the top frame: its modifiers lapse and its 'after' triggers run (or join `defer`)."""
+    f = g.frames.pop()
+    if g.modifiers:
+        g.modifiers = [m for m in g.modifiers if m[3] != f.id]
+    if defer is not None:
+        defer.extend(f.deferred)
+    else:
+        for seq, args in reversed(f.deferred):
+            g.push(seq, args)
+    if g.frames:
+        g.locals = g.frames[-1].locals
+
+def end(g, kind: str, span) -> None:
+    """Unwind to and including the innermost running sequence of `kind`."""
+    if kind == "game":
+        finish(g)
+        return
+    if kind == "sequence":
+        pop_frame(g)
+        return
+    for i in range(len(g.frames) - 1, -1, -1):
+        if g.frames[i].kind == kind:
+            deferred: list = []
+            while len(g.frames) > i:
+                pop_frame(g, deferred)
+            for seq, args in reversed(deferred):
+                g.push(seq, args)
+            return
+    raise RuleError(f"'end {kind}': no {kind} is running", span)
+
+def h_exec(g, f, ins) -> None:
+    stmts = ins.arg
+    n = len(stmts)
+    while f.sub < n:
+        i = f.sub
+        sig = stmts[i].fn(g)
+        if sig is None:
+            f.sub = i + 1
+            if g._events:
+                depth = len(g.frames)
+                fire(g)
+                if len(g.frames) != depth:
+                    return  # a trigger interrupts; this step resumes after it
+            continue
+        _signal(g, f, ins, i, sig)
+        return
+    f.sub = 0
+    f.pc += 1
+
+def _after_one(g, f, ins, sig) -> None:
+    """The rest of h_exec for a step of one statement that `run` ran itself (f.sub was 0)."""
+    if sig is None:  # it raised events: their triggers fire now, as h_exec fires them
+        f.sub = 1
+        depth = len(g.frames)
+        fire(g)
+        if len(g.frames) != depth:
+            return  # a trigger interrupts; this step resumes (and ends) after it
+        f.sub = 0
+        f.pc += 1
+        return
+    _signal(g, f, ins, 0, sig)
+
+def _signal(g, f, ins, i: int, sig) -> None:
+    """Statement i of an EXEC step returned a signal: suspend, call, leave a loop or end a sequence."""
+    if sig is SUSPEND:
+        return
+    if isinstance(sig, CallSignal):
+        f.sub = i + 1  # the rest of the step runs when the called sequence returns
+        if sig.bind is not None:
+            args = dict(sig.args)
+            bind_result(g, args, sig.bind)
+            g.push(sig.sequence, args, own=True)
+            return
+        g.push(sig.sequence, sig.args)
+        return
+    f.sub = 0
+    if isinstance(sig, (BreakSignal, ContinueSignal)):
+        entry = ins.loops.get(sig.loop)
+        if entry is None:
+            raise RuleError(f"'{'break' if isinstance(sig, BreakSignal) else 'continue'}' found no loop", sig.span)
+        end_pc, cont_pc, key, inner = entry
+        for k in inner:
+            f.locals.pop(k, None)
+        if isinstance(sig, BreakSignal):
+            if key:
+                f.locals.pop(key, None)
+            f.pc = end_pc
+        else:
+            f.pc = cont_pc
+        return
+    if isinstance(sig, EndSignal):
+        end(g, sig.kind, sig.span)
+        return
+    raise RuleError(f"unexpected signal {sig!r}", ins.span)  # pragma: no cover
+
+def h_jump(g, f, ins) -> None:
+    f.pc = ins.target
+
+def h_jump_if_false(g, f, ins) -> None:
+    f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
+
+def h_until_test(g, f, ins) -> None:
+    """The test of an 'until' loop: on, or back to the top of its body (a pass, not a new visit of the loop)."""
+    if ins.arg.fn(g):
+        f.pc += 1
+        return
+    f.pc = ins.target
+    if g.coverage is not None:
+        g.coverage[ins.until] -= 1
+
+def h_next(g, f, ins) -> None:
+    f.pc += 1
+
+def h_return(g, f, ins) -> None:
+    pop_frame(g)
+
+def h_call(g, f, ins) -> None:
+    seq, args = ins.arg
+    values = {k: e.fn(g) for k, e in args}
+    if ins.extra is not None:  # call: SEQ with as: NAME
+        bind_result(g, values, ins.extra)
+    g.push(seq, values, own=True)  # before moving on: a too-deep call is reported at this step
+    f.pc += 1
+
+def h_foreach_init(g, f, ins) -> None:
+    items = as_list(g, ins.arg.fn(g), ins.arg.span)
+    f.locals[ins.extra] = [list(items), 0]
+    f.pc += 1
+
+def h_foreach_next(g, f, ins) -> None:
+    it = f.locals[ins.extra]
+    if it[1] >= len(it[0]):
+        del f.locals[ins.extra]
+        f.pc = ins.target
+        return
+    f.locals[ins.arg] = it[0][it[1]]
+    it[1] += 1
+    f.pc += 1
