@@ -95,14 +95,18 @@ def choose_folds(rs: M.Ruleset, graph, sid: str, only: Optional[Fold], folds, sh
 
 def _block_steps(rs: M.Ruleset, sid: str, only: Optional[Fold]) -> list:
     """The steps of the block a chart draws, in order: the sequence's own, or the largest body of its block."""
-    if only is None:
-        return list(rs.sequences[sid].steps)
     steps = {s.path: s for s in _steps(rs.sequences[sid].steps)}
-    if len(only.steps) > 1:
-        return [steps[p] for p in only.steps if p in steps]
-    step = steps.get(only.path)
-    bodies = [body for _n, body in step.bodies] if step is not None else []
-    return list(max(bodies, key=len)) if bodies else []
+    if only is None:
+        block = list(rs.sequences[sid].steps)
+    elif len(only.steps) > 1:
+        block = [steps[p] for p in only.steps if p in steps]
+    else:
+        step = steps.get(only.path)
+        bodies = [body for _n, body in step.bodies] if step is not None else []
+        block = list(max(bodies, key=len)) if bodies else []
+    while len(block) == 1 and block[0].bodies:  # one step holding all the rest: its body is the block
+        block = list(max((body for _n, body in block[0].bodies), key=len))
+    return block
 
 
 def _run(rs, graph, sid, only, folded, chosen, want: float, total: int) -> tuple:

@@ -70,7 +70,7 @@ def _summary(w: Words, seq: M.SequenceDef, shown: set) -> str:
                 continue
             if hidden_step(w.rs, s):
                 continue
-            label = designer_label(s)
+            label = w.label(designer_label(s))
             if label:
                 parts.append(label)
             elif not s.bodies:
@@ -123,7 +123,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
                       for st in getattr(step, "stmts", ()))}
     for t in rs.triggers:
         if t.run in winning:
-            lines.append(_sentence(t.label or w.stmt(t)))
+            lines.append(_sentence(w.label(t.label) if t.label else w.stmt(t)))
     sc = rs.scoring
     w = Words(rs, titles={"p": "a player"}, detail="players")
     if sc.score is not None:

@@ -19,6 +19,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
+from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.print.aid import dice_words
 
@@ -64,7 +65,7 @@ def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPl
     holds, bookkeeping left out; without, the designer's view with the rule text under each step."""
     if words is not None:
         return _in_words(rs, step, numbers, plan, words)
-    label = designer_label(step)
+    label = Words(rs).label(designer_label(step))
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, label, "")
     if isinstance(step, M.ActionStep):
         view.code = rule_text(step)

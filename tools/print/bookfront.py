@@ -45,6 +45,20 @@ def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
     return [sid for sid in order if "setup" in (sid + " " + rs.sequences[sid].title).lower()]
 
 
+def setup_steps(rs: M.Ruleset, w: Words, sids: list[str]) -> list[str]:
+    """Setting up the table as a person does it: each setup sequence's own steps in words, in order."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words.bookkeeping import hidden_step
+
+    out = []
+    for sid in sids:
+        for s in rs.sequences[sid].steps:
+            if not hidden_step(rs, s):
+                text = w.label(designer_label(s)) or w.step(s, own_label=False)
+                out.append(text if text.endswith((".", "?")) else text + ".")
+    return out
+
+
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     from rulecraft.tools.words.labels import plain_prose
 
@@ -79,5 +93,6 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
         "zones": handled,
         "kept": kept,
         "setup": [("#" + anchor(s), rs.sequences[s].title) for s in setup_sequences(rs, order)],
+        "setup_steps": setup_steps(rs, w, setup_sequences(rs, order)),
         "flow": [(d, t, what, by_title.get(t, "")) for d, t, what in flow],
     }

@@ -15,6 +15,7 @@ from rulecraft.tools.chart.folds import Fold
 from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MIN_SCALE, PagePlan, arrange
 
 FOLD_ROUNDS = 4  # at most this many rounds of folding (each round folds one more block of each small chart)
+RETRY_WRAPS = (0.7, 1.4)  # a chart still too small after folding is drawn again with its text wrapped so
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Unit:
     only: Optional[Fold] = None
     folds: tuple = ()
     label: str = ""  # its sheet label ('7', '7a')
+    wrap: float = 1.0  # text lines wider (> 1) or narrower (< 1) than usual
     piece: object = None
     shrink: float = 1.0
 
@@ -70,7 +72,7 @@ def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool) -> None:
         mates = plan.sheet(plan.sheet_of[u.sid]).sequences
         jobs.append((chart_dot(rs, graph, u.sid, ChartOptions(
             detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=fit if alone or len(mates) == 1 else None,
-            same_sheet=frozenset(mates), folds=u.folds, only=u.only)), "pdf"))
+            same_sheet=frozenset(mates), folds=u.folds, only=u.only, wrap=u.wrap)), "pdf"))
     for u, (pdf, k, _boxes) in zip(units, run_many(jobs, fn=run_dot_layout)):
         u.piece, u.shrink = read_page(pdf), k
 
@@ -121,6 +123,7 @@ def sheet_pages(rs, graph, plan, page, coverage=None, detail: str = "players") -
     if small:  # a chart alone on its page is packed to the page's shape first
         _draw(rs, graph, plan, small, page, coverage, detail, alone=True)
         small = [u for u in small if _scale([u], page)[0] < MIN_SCALE - 1e-6]
+    stuck: list[Unit] = []  # too small, and nothing left to fold
     for _round in range(FOLD_ROUNDS):
         redraw = []
         for u in small:
@@ -136,10 +139,21 @@ def sheet_pages(rs, graph, plan, page, coverage=None, detail: str = "players") -
                 redraw.append(sub)
             if paths:
                 redraw.append(u)
+            else:
+                stuck.append(u)
         if not redraw:
+            small = []
             break
         _draw(rs, graph, plan, redraw, page, coverage, detail, alone=True)
         small = [u for u in redraw if _scale([u], page)[0] < MIN_SCALE - 1e-6]
+    small = stuck + small
+    if small:  # still a little small: the text wrapped narrower or wider may fit the page better
+        tries = [Unit(u.sid, u.only, u.folds, u.label, wrap=w) for u in small for w in RETRY_WRAPS]
+        _draw(rs, graph, plan, tries, page, coverage, detail, alone=True)
+        for i, u in enumerate(small):
+            best = max(tries[i * len(RETRY_WRAPS):(i + 1) * len(RETRY_WRAPS)], key=lambda t: _scale([t], page)[0])
+            if _scale([best], page)[0] > _scale([u], page)[0]:
+                u.piece, u.shrink, u.wrap = best.piece, best.shrink, best.wrap
     out: list[SheetPages] = []
     for sheet in plan.sheets:
         title = rs.sequences[sheet.main].title

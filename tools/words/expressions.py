@@ -96,7 +96,25 @@ def _max_min(word: str):
     return fn
 
 
-_SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest")}
+def _ranking(word: str):
+    """highest(NAME in ITEMS, by: KEY) as 'the one of ITEMS with the highest KEY' (the key left out when long)."""
+    def fn(w: Words, n: A.Call, args: list[str]) -> str:
+        head = n.args[0] if n.args else None
+        if not (isinstance(head, A.Compare) and head.op == "in" and isinstance(head.left, A.Name)):
+            return f"the {word} of {join_and(args)}" if word != "sorted" else f"{join_and(args)} in order"
+        items = w.expr(head.right)
+        key = _kw(w, n, "by")
+        said = w.expr(key) if key is not None else ""
+        if word == "sorted":
+            return f"{items} in order" + (f" of {said}" if said and len(said) <= 40 else "")
+        if said and len(said) <= 40:
+            return f"the one of {items} with the {word} {said.removeprefix('the ')}"
+        return f"the {word}-ranked of {items}"
+    return fn
+
+
+_SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest"),
+            "highest": _ranking("highest"), "lowest": _ranking("lowest"), "sorted": _ranking("sorted")}
 
 
 @phrase(A.Call)

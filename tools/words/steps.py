@@ -139,15 +139,17 @@ def _construct(w: Words, s: M.ConstructStep) -> str:
     from rulecraft.tools.words.labels import clean_clauses
 
     rule = s.rule or f"{s.construct} ({', '.join(k for k, _v in s.settings)})"
-    for _key, text in sorted(s.settings, key=lambda kv: -len(str(kv[1]))):  # longest first: no setting inside another
+    for key, text in sorted(s.settings, key=lambda kv: -len(str(kv[1]))):  # longest first: no setting inside another
         text = str(text)
-        if not text or text not in rule:
+        if not text or text not in rule or key in ("each", "bidder", "as"):  # names, not values
             continue
         try:
             said = w.expr(parse_expression(text, plain_locator()))
         except Exception:  # noqa: BLE001 - a setting that is not an expression stays as written
             continue
-        rule = re.sub(r"(?<![\w.'])" + re.escape(text) + r"(?![\w('])", lambda _m: said, rule)
+        # a bare name may also be a word of the rule itself ('each other player'): not after 'other' or 'each'
+        guard = r"(?<!other )(?<!each )" if text.isidentifier() else ""
+        rule = re.sub(guard + r"(?<![\w.'])" + re.escape(text) + r"(?![\w('])", lambda _m: said, rule)
     if w.detail == "full":
         return rule
     rule = re.sub(r"[;,]? *\b(when|if) always\b", "", rule)
