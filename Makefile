@@ -16,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup graphviz fonts editor-tools chromium clean
+.PHONY: run test setup graphviz fonts editor-tools chromium bench-setup clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -89,6 +89,16 @@ chromium:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null \
 		|| echo "   could not install chromium: 'rulecraft aid' and 'book -o FILE.pdf' need it" >&2; \
 	fi
+
+# valgrind, for benchmarks/bench_instructions.py (instructions per game under cachegrind: the figure that
+# decides speed questions on a shared machine, where wall-clock swings 10-40%)
+bench-setup: $(STAMP)
+	@if ! command -v valgrind >/dev/null 2>&1; then \
+		echo "== installing valgrind (benchmarks/bench_instructions.py)"; \
+		$(SUDO) apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; \
+	fi
+	@command -v valgrind >/dev/null 2>&1 || { echo "valgrind is missing: install the valgrind package" >&2; exit 1; }
 
 clean:
 	rm -rf $(VENV) out build dist *.egg-info .pytest_cache .hypothesis

@@ -35,17 +35,18 @@ class Card:
 class Player:
     """A seat at the table; seats are numbered 0.. in clockwise order."""
 
-    __slots__ = ("seat", "name")
+    __slots__ = ("seat", "name", "_hash")
 
     def __init__(self, seat: int, name: str):
         self.seat = seat
         self.name = name
+        self._hash = hash(("player", seat))  # players are dict keys at every turn: the hash is worked out once
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Player) and other.seat == self.seat
+        return other is self or (other.__class__ is Player and other.seat == self.seat)
 
     def __hash__(self) -> int:
-        return hash(("player", self.seat))
+        return self._hash
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Player):

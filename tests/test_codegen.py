@@ -1,4 +1,4 @@
-"""Expressions compiled to Python source (dsl/codegen.py) behave exactly as the closures they replace.
+"""Expressions compiled to Python source (dsl/codegen/) behave exactly as the closures they replace.
 
   - seeded games of every bundled ruleset play the same with and without codegen (winners, scores,
     steps, decisions, narrative), and every function generated on the way reads as safe source;

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, number, scanned, size_of
+from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,9 @@ def _keys(ctx, span, t):
 @builtin("record", 0, 0, "any", "A record of named fields (any names), read as r.NAME; e.g. a claim on a stack.",
          "record(who: p, what: 'duke', against: none)", kwargs=("*",))
 def _record(ctx, span, **fields):
-    return dict(fields)
+    out = dict(fields)
+    scanned(ctx, nested(out, span), span)  # a record that holds itself twice each round is stopped as a list is
+    return out
 
 
 @builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order); sorted(p in players, by: p.score) "
@@ -361,6 +363,18 @@ def _winners(ctx, span):
 @builtin("str", 1, 1, "str", "A value as text (true/false/none, lists as 'a, b').", "str(p.score)")
 def _str(ctx, span, x):
     return bounded(text_of(x), ctx, span)
+
+
+@builtin("plural", 2, 3, "str", "A count and a name, the name in its plural form unless the count is 1: "
+         "'1 card', '3 cards'; a third argument gives an irregular plural.", "plural(count(p.hand), 'card')")
+def _plural(ctx, span, n, name, many=None):
+    if isinstance(n, bool) or not isinstance(n, (int, float)):
+        raise RuleError(f"plural() counts with a number, got {describe(n)}", span)
+    if not isinstance(name, str) or (many is not None and not isinstance(many, str)):
+        raise RuleError("plural() names the thing counted with a text: plural(n, 'card') or plural(n, 'die', 'dice')",
+                        span)
+    shown = text_of(int(n) if isinstance(n, float) and n.is_integer() else n)
+    return bounded(f"{shown} {name if n == 1 else (many if many is not None else name + 's')}", ctx, span)
 
 
 @builtin("int", 1, 1, "number", "A number from text or a whole number from a decimal.", "int('3')")

@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import DiagnosticError, Span, error
 from . import ast as A
+from . import parser_cache
 from .builder import AstBuilder, Locator, split_template
 
 MAX_NESTING = 40
@@ -35,6 +36,8 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
     "'roll' needs dice: roll DICE [by PLAYER] [against VALUE] [as NAME]": ["roll", "roll against 7"],
     "'set' assigns with '=': set TARGET = VALUE": ["set x", "set x == 1", "set x 1"],
     "'end' needs what to end, e.g. 'end turn' or 'end game'": ["end"],
+    "'tell' needs a player and then the message: tell PLAYER TEXT (a message in parentheses right after a name "
+    "reads as a call of that name)": ["tell p", "tell p ('hi')", "tell card.owner"],
     "'call' needs a sequence id: call SEQUENCE [with name: value, ...] [as NAME]": ["call", "call x with"],
     "a modifier needs a lifetime: add modifier NAME [to PLAYER] [value N] until end of KIND": [
         "add modifier x",
@@ -55,13 +58,20 @@ KEYWORDS = {
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    # No `cache=True`: Lark's cache is a pickle at a predictable path in the shared temporary
-    # folder, so another user of the machine could make us load one (see docs/security.md).
     # The AST is built by the parser as it reduces (`transformer=`): no tree, no second walk.
     # Every token is kept so that each callback sees where its rule starts and ends; Lark's own
     # position tracking is off, as it cost about 40% of the parse.
-    return Lark(grammar, parser="lalr", start=["expr_start", "stmts_start"], maybe_placeholders=True,
-                keep_all_tokens=True, transformer=_BUILD)
+    # Building the LALR tables costs ~120 ms per process: parser_cache.py keeps them as JSON in the
+    # user's cache folder (never Lark's `cache=True`, a pickle in the shared temporary folder).
+    return _load_or_build(grammar, _cache_path(grammar))
+
+
+def _load_or_build(grammar: str, path: Optional[str]) -> Lark:
+    return parser_cache.load_or_build(grammar, path, _BUILD)
+
+
+def _cache_path(grammar: str) -> Optional[str]:
+    return parser_cache.cache_path(grammar)
 
 
 # The callbacks of the parser; `_parse` tells them which text they are building.

@@ -191,7 +191,7 @@ class SectionBuilders:
                     continue
                 when = self.text.expr(r.get("when"), inner)
                 results.append(M.DiceResult(str(_s(r.get("name"), "")), when, _s(r.get("outcome")),
-                                            _s(r.get("reroll")), r.span))
+                                            _s(r.get("reroll")), r.span, str(_s(r.get("title"), "") or "")))
             out[k] = M.DiceDef(k, int(_s(v.get("count"), 1)), int(_s(v.get("sides"), 6)), tuple(results),
                                sec.key_span(k), _doc(v))
         return out

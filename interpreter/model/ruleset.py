@@ -21,6 +21,10 @@ class DiceResult:
     outcome: Optional[str]  # 'success', 'failure' or None
     reroll: Optional[str]  # 'optional' or None
     span: Span
+    title: str = ""  # how players read the result ('Wyvern Eyes'); the name is what rules compare
+
+    def shown(self) -> str:
+        return self.title or self.name.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,7 @@ class ViewDef:
     players: tuple[str, ...] = ()
     values: tuple[ViewValue, ...] = ()
     headers: tuple[str, ...] = ("stage", "round", "turn")  # kinds of sequences shown as headers, outermost first
+    score_parts: tuple[ViewValue, ...] = ()  # the parts of a player's score (p bound), for the breakdown at the end
 
 
 @dataclass(frozen=True, eq=False)

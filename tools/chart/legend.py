@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulecraft.model.kinds import KINDS
 from rulecraft.tools.chart.dotlabels import attrs, esc, quote, safe_id
 from rulecraft.tools.chart.folds import CONNECTOR_SHAPE, FOLD_SHAPE
 
@@ -14,7 +15,15 @@ FONT_PACKAGE = "fonts-liberation"
 FONT = "Liberation Sans,Arial,sans-serif"
 CODE_FONT = "Liberation Mono,Courier New,monospace"
 
-SHAPES = {
+class _Shapes(dict):
+    """The shape of each kind of node; a registered step kind (rulecraft.model.kinds) brings its own."""
+
+    def __missing__(self, kind: str) -> dict:
+        registered = KINDS.get(kind)
+        return dict(registered.shape) if registered is not None else {"shape": "box"}
+
+
+SHAPES = _Shapes({
     "action": {"shape": "box"},
     "call": {"shape": "box", "peripheries": "2", "fillcolor": "#efefef"},
     "condition": {"shape": "diamond", "margin": "0.02,0.02"},
@@ -25,7 +34,7 @@ SHAPES = {
     "stack": {"shape": "box3d", "fillcolor": "#efefef", "margin": "0.2,0.1"},
     "auction": {"shape": "house", "fillcolor": "#fff8e1", "margin": "0.15,0.06", "penwidth": "1.5"},
     "respond": {"shape": "octagon", "fillcolor": "#f3f3ff", "margin": "0.08,0.05", "penwidth": "1.5"},
-}
+})
 
 _LEGEND = [
     ("step", {"shape": "box"}, "a step"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import KINDS
 
 from rulecraft.tools.words.core import Words, capital, humanize, join_and, phrase
 
@@ -94,6 +95,8 @@ def _sealed(w: Words, s: M.SealedStep) -> str:
     who = w.expr(s.iterable)
     who = who if who.startswith("each ") else f"each {_var(w, s.var)} in {who}"
     what = w.text(s.decision.prompt) if s.decision is not None and s.decision.prompt is not None else "chooses"
+    if s.decision is not None and s.decision.secret:
+        return f"{who}, in secret: {what}; the answers stay secret"
     return f"{who}, in secret: {what}; then all reveal"
 
 
@@ -132,9 +135,13 @@ __all__ = ["block", "join_and"]
 def _construct(w: Words, s: M.ConstructStep) -> str:
     """An auction or a response window: its rule, with each setting the designer wrote as an expression said in
     words (parameters by their value, house rules by their name). Players read only the settings that can be said
-    in words; a part that would read like code is left out (the step's label says it)."""
+    in words; a part that would read like code is left out (the step's label says it). A registered kind that
+    brings its own words (rulecraft.model.kinds) says itself."""
     import re
 
+    kind = KINDS.get(s.construct)
+    if kind is not None and kind.words is not None:  # a registered kind says itself, given this renderer
+        return kind.words(s, w)
     from rulecraft.dsl.parser import parse_expression, plain_locator
     from rulecraft.tools.words.labels import clean_clauses
 

@@ -10,7 +10,6 @@ from types import FunctionType
 from typing import Callable, Optional
 
 from .. import ast as A
-from . import generator as codegen
 from ..scope import Fn, LoadTimeContext, Scope
 
 CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
@@ -66,6 +65,8 @@ def _generate(state: list, target: Fn) -> None:
     threads generating the same expression would write their constants into the same namespace (and codegen's
     note of the functions being generated is shared). The first thread generates; a thread that waited finds
     the node gone and runs what was made."""
+    from . import generator as codegen  # imported when an expression first gets hot: validating never needs it
+
     with _GENERATE_LOCK:
         node = state[2]
         if node is not None:

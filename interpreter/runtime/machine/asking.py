@@ -62,7 +62,10 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
         d.labels = display_names(g, spec, d.options)
     if spec.default is not None:
         d.default = _to_wire(d, spec.default.fn(g))
-    d.secret = spec.secret or (d.kind in ("one", "subset") and _hidden_from_others(g, d))
+    if spec.secret is not None:  # the ruleset says: 'secret: false' makes a play from a hidden hand an open one
+        d.secret = spec.secret
+    else:
+        d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
     return d
 
 def _hidden_from_others(g, d: Decision) -> bool:
@@ -113,6 +116,7 @@ def ask(g, d: Decision) -> Any:
         if d.purpose != "sealed" and value != [] and g.story:
             narrate_choice(g, d, value, " (the only choice)")
         return value
+    d.number = g.decisions
     g.pending = d
     return _MISSING
 
@@ -150,8 +154,12 @@ def h_sealed(g, f, ins) -> None:
     del f.locals[key]
     if step.bind:
         f.locals[step.bind] = choices
-    if g.story:
-        g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()))
+    if g.story and step.decision.secret:  # answers that stay secret: each reads their own, the others that it was made
+        for p, v in choices.items():
+            if isinstance(p, Player):
+                g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")
+    elif g.story:
+        g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     g._emit("revealed", {"choices": choices})
     f.pc += 1
 

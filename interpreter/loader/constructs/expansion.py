@@ -21,18 +21,18 @@ import re
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, Optional
 
-from ..diagnostics import DiagnosticError, Span, did_you_mean
-from ..dsl import ast as A
-from ..dsl.closures.compiler import Compiler
-from ..dsl.closures.statements import StatementCompiler
-from ..dsl.parser import parse_expression, parse_statements
-from ..model import ruleset as M
-from .dsl_text import split_statements
-from .yaml_source import YMap, YNode, YScalar, YSeq
+from ...diagnostics import DiagnosticError, Span, did_you_mean
+from ...dsl import ast as A
+from ...dsl.closures.compiler import Compiler
+from ...dsl.closures.statements import StatementCompiler
+from ...dsl.parser import parse_expression, parse_statements
+from ...model import ruleset as M
+from ..dsl_text import split_statements
+from ..yaml_source import YMap, YNode, YScalar, YSeq
 
 AUCTION_FORMS = ("open", "once_around", "sealed")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
-                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "as", "on_drop", "on_end")
+                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "as", "last_takes", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
 TIES = ("first_in_order", "random", "nobody")
 
@@ -58,6 +58,34 @@ def record_fields(root: YNode) -> set[str]:
             for args in _RECORD_CALL.findall(n.value):
                 out |= set(_FIELD.findall(args))
     return out
+
+
+# The most steps the constructs of one ruleset may expand into (as aliases are bounded by the YAML reader): a
+# hostile file of many or deeply nested constructs gets one diagnostic instead of a long load.
+MAX_EXPANDED_STEPS = 50_000
+
+
+def within_budget(builder, spec: YMap) -> bool:
+    """Whether the steps expanded so far stay within MAX_EXPANDED_STEPS; reported once (E006) when not."""
+    if getattr(builder, "_expanded", 0) <= MAX_EXPANDED_STEPS:
+        return True
+    if not getattr(builder, "_expanded_reported", False):
+        builder._expanded_reported = True
+        builder.err("E006", f"the auctions and response windows expand past {MAX_EXPANDED_STEPS:,} steps", spec.span,
+                    "nest fewer constructs inside each other's steps, or call a sequence from them")
+    return False
+
+
+def reads(builder, node: YNode, words: tuple, cache: bool = True) -> bool:
+    """Whether any text under `node` contains one of the words (a conservative test of use); for the whole
+    ruleset the answer is kept, so many constructs do not walk a large file again and again."""
+    if not cache:
+        return mentions(node, words)
+    memo = builder.__dict__.setdefault("_reads", {})
+    key = (id(node), words)
+    if key not in memo:
+        memo[key] = mentions(node, words)
+    return memo[key]
 
 
 def mentions(root: YNode, words: tuple) -> bool:
@@ -89,8 +117,17 @@ def hidden(kind: str, node: YNode, what: str) -> str:
     names are part of a saved game's state, and a comment line added above must not change them (logs and saves
     survive harmless edits). Two constructs that say exactly the same run one after the other, never inside each
     other, and each sets its locals before it reads them, so sharing the names is harmless."""
-    digest = hashlib.sha1(json.dumps(node.plain(), sort_keys=True, default=str).encode("utf-8")).hexdigest()[:10]
-    return f"__{kind}{digest}_{what}"
+    digest = _DIGESTS.get(id(node))
+    if digest is None or digest[0] is not node:  # worked out once per construct (not once per hidden name)
+        digest = _DIGESTS[id(node)] = (node, hashlib.sha1(json.dumps(node.plain(), sort_keys=True, default=str)
+                                                          .encode("utf-8")).hexdigest()[:10])
+        if len(_DIGESTS) > 4096:
+            _DIGESTS.clear()
+            _DIGESTS[id(node)] = digest
+    return f"__{kind}{digest[1]}_{what}"
+
+
+_DIGESTS: dict = {}
 
 
 def names(form: str, node: YMap) -> set[str]:
@@ -102,7 +139,7 @@ def names(form: str, node: YMap) -> set[str]:
         out = {str(_plain(spec.get("bidder"), "bidder")), str(_plain(spec.get("as"), "auction")), "standing",
                "excluded"}
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
-                                                "tied", "sec", "elig", "dropped", "amt")}
+                                                "tied", "sec", "elig", "dropped", "amt", "drop")}
         if spec.get("form") is not None and spec.get("form").plain() == "sealed":
             out.add("bid")  # what a sealed bid is worth is worked out with the bid bound as 'bid'
 
@@ -184,20 +221,28 @@ class _Gen:
         self._report(diags)
         return fn
 
+    def _count(self) -> None:
+        self.b._expanded = getattr(self.b, "_expanded", 0) + 1
+
     def do(self, text: str, loops: tuple = ()) -> M.ActionStep:
+        self._count()
         return M.ActionStep(**self.base, stmts=self.stmts(text, loops))
 
     def if_(self, cond: str, then, other=()) -> M.IfStep:
+        self._count()
         return M.IfStep(**self.base, cond=self.expr(cond), then=tuple(then), other=tuple(other))
 
     def loop(self, name: str, body) -> M.LoopStep:
+        self._count()
         return M.LoopStep(**self.base, mode="forever", cond=None, body=tuple(body), name=name)
 
     def for_each(self, var: str, iterable: str, body, name: Optional[str] = None) -> M.ForEachStep:
+        self._count()
         return M.ForEachStep(**self.base, var=var, iterable=self.expr(iterable), body=tuple(body), name=name)
 
     def decision(self, player: str, options: str, prompt: Optional[M.CExpr], bind: str, kind: str = "one",
                  default: Optional[str] = "none") -> M.DecisionSpec:
+        self._count()
         return M.DecisionSpec(player=self.expr(player), kind=kind, options=self.expr(options) if options else None,
                               min=None, max=None, prompt=prompt, bind=bind,
                               default=self.expr(default) if default is not None else None, optional=False,
@@ -310,6 +355,8 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                      g.if_(f"not {h['any']}", [g.do(f"break {R2}", (R2,))]),
                  ]),
                  g.do(f"let {Q} = {W}")]
+    if not within_budget(builder, spec):
+        return None
     frm = _text(spec.get("from"), "the first player")
     rule = (f"Each other player in turn after {frm} may respond"
             + (f" (those with {_text(spec.get('may'))})" if spec.get("may") is not None else "")

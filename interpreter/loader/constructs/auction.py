@@ -1,0 +1,284 @@
+"""The `auction` step: expanded into plain steps (see expansion.py for how and why).
+
+Forms: open (raise or pass round the table until all others pass after a bid), once around
+(each bids once, in order) and sealed (all bid in secret, then reveal; bids may be amounts or
+things, e.g. cards, worth an `amount`). The result is a record: winner, price, dropped (each
+with the bid standing when they dropped), and for sealed auctions the winning bid and who tied.
+
+The expansion does only what the auction's settings and the ruleset read: who dropped out is
+kept only when `on_drop` is given or something reads `dropped`/`standing`; the result record
+is kept up to date while bidding only when a setting or `on_drop` reads it; a first-price
+auction never works out the second-highest bid. The author's `on_drop` steps appear ONCE in
+the expansion (each drop goes through one place), so auctions nested in `on_drop` grow
+linearly, never exponentially.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from ...diagnostics import did_you_mean
+from ...model import ruleset as M
+from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
+                         part_nodes, reads, within_budget)
+from ..yaml_source import YMap
+
+
+def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
+    spec = construct_settings(builder, node, "auction", AUCTION_KEYS, "an auction", "form, from, limit, ...")
+    if spec is None:
+        return None
+    form = _text(spec.get("form"), "open")
+    if form not in AUCTION_FORMS:
+        builder.err("E204", f"unknown auction form '{form}'", spec.get("form").span,
+                    did_you_mean(form, AUCTION_FORMS) or "forms: " + ", ".join(AUCTION_FORMS))
+        return None
+    # price and ties: a word, or an expression that gives one while playing (e.g. from an option)
+    price = _text(spec.get("price"), "first")
+    ties = _text(spec.get("ties"), "first_in_order")
+    for key, word, words in (("price", price, ("first", "second")), ("ties", ties, TIES)):
+        if word not in words and (not any(ch in word for ch in "'\" (") or spec.get(key) is None):
+            builder.err("E204", f"unknown {'price' if key == 'price' else 'tie rule'} '{word}'", spec.get(key).span,
+                        did_you_mean(word, words) or f"one of {', '.join(words)}, or an expression that gives one")
+    if spec.get("limit") is None and spec.get("offer") is None:
+        builder.err("E202", "an auction needs 'limit:' (the most a bidder may bid, e.g. what they hold)", spec.span,
+                    "e.g. limit: \"bidder.coins\"")
+    last_takes = spec.get("last_takes") is not None and _plain(spec.get("last_takes")) is not False
+    if last_takes and form != "open":
+        builder.err("E204", "'last_takes:' (the last bidder left takes the lot unasked) is for an open auction",
+                    spec.key_span("last_takes"), "use form: open with pass_is_final: true")
+    elif last_takes and (spec.get("pass_is_final") is None or _plain(spec.get("pass_is_final")) is False):
+        builder.err("E202", "'last_takes:' needs 'pass_is_final:' (only players who passed for good are out)",
+                    spec.key_span("last_takes"), "add pass_is_final: true")
+    offer = spec.get("offer")
+    offer_kind = _text(spec.get("offer_kind"), "one")
+    if offer is not None and form != "sealed":
+        builder.err("E204", "'offer:' (bids that are things, e.g. cards) is for a sealed auction", spec.key_span("offer"),
+                    "use form: sealed, or bid amounts with limit:")
+    if offer_kind not in ("one", "subset"):
+        builder.err("E204", f"offer_kind is 'one' or 'subset', not '{offer_kind}'", spec.get("offer_kind").span)
+    x = _Expansion(builder, node, spec, common, loops, form, auto)
+    steps = x.open(last_takes) if form == "open" else x.once_around() if form == "once_around" else \
+        x.sealed(price, ties, offer, offer_kind)
+    if not within_budget(builder, spec):
+        return None
+    rule = _auction_rule(form, spec, price, ties, last_takes)
+    settings = tuple((k, str(_plain(spec.get(k)))) for k in AUCTION_KEYS
+                     if spec.get(k) is not None and k not in ("on_drop", "on_end"))
+    parts = tuple((k, v) for k, v in (("on_drop", x.on_drop), ("on_end", x.on_end)) if v)
+    return M.ConstructStep(**common, construct="auction", rule=rule, settings=settings, run=tuple(steps), parts=parts)
+
+
+class _Expansion:
+    """The plain steps of one auction; each form reads the settings and adds only what they ask for."""
+
+    def __init__(self, builder, node: YMap, spec: YMap, common: dict, loops: tuple, form: str, auto: str):
+        self.g = g = _Gen(builder, node, common, loops)
+        self.spec = spec
+        self.B = B = str(_plain(spec.get("bidder"), "bidder"))
+        self.R = R = str(_plain(spec.get("as"), "auction"))
+        self.h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
+                                                    "tied", "sec", "elig", "dropped", "amt", "loop", "drop")}
+        root = getattr(builder, "root", None) or node
+        for name, key, default in (("FROM_", "from", "players[0]"), ("DIR_", "dir", "'cw'"),
+                                   ("MAY_", "may_bid", "true"), ("MIN_", "min_bid", "1"), ("RAISE_", "min_raise", "1"),
+                                   ("LIMIT_", "limit", "0"), ("FINAL_", "pass_is_final", "false"),
+                                   ("LAST_", "last_takes", "false"), ("AMOUNT_", "amount", "bid")):
+            g.user(name, spec.get(key), default)
+        self.may = spec.get("may_bid") is not None  # without may_bid nobody is excluded: nothing to work out
+        quiet_x = _plain(spec.get("say_excluded")) is False
+        self.say_x = self.may and not quiet_x
+        self.bind_x = self.say_x or reads(builder, root, ("excluded",))
+        g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'{excluded} may not bid and pass'")
+        quiet_s = _plain(spec.get("say_short")) is False
+        g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot bid enough and passes'")
+        self.say_short = [] if quiet_s else [g.do("log SAYS_")]
+        self.prompt = g.template(spec.get("prompt"))
+        parts = part_nodes("auction", node)
+        self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
+        self.on_end = tuple(builder.block(parts[1], f"{auto}.on_end.", loops))
+        # who dropped out, with their standing bids: only when something reads it
+        self.track = bool(self.on_drop) or reads(builder, root, ("dropped", "standing"))
+        # the result while bidding goes on: only when a setting or on_drop reads it (on_end sees the final one)
+        during = [v for k, v in spec.entries.items() if k != "on_end"]
+        self.live = any(reads(builder, v, (R,), cache=False) for v in during)
+
+    # -------------------------------------------------------------- pieces every form shares
+    def excluded(self) -> str:
+        if self.may:
+            return f"let excluded = [{self.B} for {self.B} in players if not (MAY_)]; "
+        return "let excluded = []; " if self.bind_x else ""
+
+    def say_excluded(self) -> list:
+        g = self.g
+        return [g.if_("not empty(excluded)", [g.do("log SAYX_")])] if self.say_x else []
+
+    def result(self, winner: str = "none", price: str = "0") -> str:
+        return f"record(winner: {winner}, price: {price}, dropped: {self.h['dropped'] if self.track else '[]'})"
+
+    def drop_point(self, who: str) -> list:
+        """The one place where players drop out: for each player in the list `who` (a local), their record, the
+        live result, then the author's on_drop steps with the bidder and `standing` bound."""
+        g, B, R, D = self.g, self.B, self.R, self.h["dropped"]
+        first = g.do(f"let standing = {self.h['stand']}[{B}]; {D} += record(player: {B}, bid: standing); "
+                     f"set {R}['dropped'] = {D}")
+        return [g.if_(f"not empty({who})", [g.for_each(B, who, [first, *self.on_drop]), g.do(f"set {who} = []")])]
+
+    def close(self) -> list:
+        return list(self.on_end)  # the result's dropped list was kept up to date at each drop
+
+    # -------------------------------------------------------------- open
+    def open(self, last_takes: bool) -> list:
+        g, B, R, h = self.g, self.B, self.R, self.h
+        P, OUT, SAID, STAND, ORD, BID, T, LEAD, L, DQ = (h["passes"], h["out"], h["said"], h["stand"], h["order"],
+                                                         h["bid"], h["top"], h["tied"], h["loop"], h["drop"])
+        track = self.track
+        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+        start = ((f"let {STAND} = record(); let {ORD} = []; let {h['dropped']} = []; let {DQ} = []; " if track else "")
+                 + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; let {P} = 0; let {OUT} = []; "
+                 + (f"let {SAID} = []; " if self.say_short else "")
+                 + self.excluded() + f"let {B} = FROM_")
+        # a pass: out for good when passes are final (dropped at once); otherwise kept in the order of last passes
+        def passed() -> list:  # new step objects at each use: a step object has one place in the program
+            return [g.do(f"{P} += 1"),
+                    g.if_("FINAL_", [g.do(f"{OUT} += {B}" + (f"; {DQ} += {B}" if track else ""))],
+                          [g.do(f"{ORD} -= {B}; {ORD} += {B}")] if track else [])]
+        bid = (f"set {T} = {BID}; set {LEAD} = {B}; set {P} = 0"
+               + (f"; let {R} = {self.result(B, BID)}" if self.live else "")  # (a new record costs less than two sets)
+               + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
+        short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
+        asked = [g.if_(f"LIMIT_ < {low}", [*short, *passed()],
+                       [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID)),
+                        g.if_(f"{BID} == none", passed(), [g.do(bid)])])]
+        ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
+        body = [g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked)]
+        if track:  # at the end, those who passed (not for good) drop out in the order of their last pass
+            body.append(g.if_(ends, [g.do(f"{DQ} += [q for q in {ORD} if q != {LEAD} and q not in {OUT}]")]))
+            body += self.drop_point(DQ)
+        if last_takes:  # nobody bid and all but one are out: the one left takes the lot at their standing bid (0)
+            left = f"[{B} for {B} in players if (MAY_) and {B} not in {OUT}]"
+            take = (f"let {BID} = {left}; set {LEAD} = {BID}[0]; "
+                    + (f"set {R}['winner'] = {LEAD}; " if self.live else "") + f"break {L}")
+            body.append(g.if_(f"LAST_ and {LEAD} == none and {P} >= player_count - 1 and count({left}) == 1",
+                              [g.do(take, (L,))]))
+        body += [g.if_(ends, [g.do(f"break {L}", (L,))]), g.do(f"set {B} = next_player({B}, dir: DIR_)")]
+        steps = [g.do(start), *self.say_excluded(), g.loop(L, body)]
+        if not self.live:  # (live: the winner and price were set as they bid, or as the last one took the lot)
+            steps.append(g.do(f"let {R} = {self.result(LEAD, T)}"))
+        return [*steps, *self.close()]
+
+    # -------------------------------------------------------------- once around
+    def once_around(self) -> list:
+        g, B, R, h = self.g, self.B, self.R, self.h
+        STAND, BID, prev, DQ, T, LEAD = h["stand"], h["bid"], h["top"], h["drop"], h["amt"], h["tied"]
+        track = self.track
+        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+        start = ((f"let {STAND} = record(); let {h['dropped']} = []; let {DQ} = []; " if track else "")
+                 + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; " + self.excluded()).rstrip("; ")
+        def drop_me() -> list:
+            return [g.do(f"{DQ} += {B}")] if track else []
+        bid = (f"let {prev} = {LEAD}; set {T} = {BID}; set {LEAD} = {B}"
+               + (f"; let {R} = {self.result(B, BID)}" if self.live else "")
+               + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
+        turn = [g.if_("MAY_", [
+            g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], [
+                M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID)),
+                g.if_(f"{BID} == none", drop_me(), [g.do(bid)])])]),
+            *(self.drop_point(DQ) if track else [])]
+        steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
+        if not self.live:
+            steps.append(g.do(f"let {R} = {self.result(LEAD, T)}"))
+        return [*steps, *self.close()]
+
+    # -------------------------------------------------------------- sealed
+    def sealed(self, price: str, ties: str, offer, offer_kind: str) -> list:
+        """Few steps (a sealed sale may come every turn): the reckoning is one step."""
+        g, B, R, h, spec = self.g, self.B, self.R, self.h, self.spec
+        E, BIDS, TOP, TIED, SEC, AMT, W = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"], h["order"]
+        may = "(MAY_) and " if self.may else ""
+        steps: list = []
+        if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
+            steps += [g.do(self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) "
+                                             f"if {may}LIMIT_ >= (MIN_)]"), *self.say_excluded()]
+            if self.say_short:  # those who cannot reach min_bid are looked for only when some are missing
+                some = f"count({E}) + count(excluded) < player_count" if self.may else f"count({E}) < player_count"
+                steps.append(g.if_(some, [g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) "
+                                                        f"if {may}LIMIT_ < (MIN_)]", self.say_short)]))
+            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h))
+        else:  # bids are things (cards): what the bidder offers, worth its 'amount'
+            steps += [g.do(self.excluded() + f"let {E} = " + (f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"
+                                                              if self.may else "seat_order(FROM_, dir: DIR_)")),
+                      *self.say_excluded()]
+            g.user("OFFER_", offer, "[]")
+            if offer_kind == "subset":
+                dec = replace(g.decision(B, "OFFER_", self.prompt, BID_NAME(h), kind="subset", default="[]"),
+                              min=g.expr("0"))
+            else:
+                dec = replace(g.decision(B, "OFFER_", self.prompt, BID_NAME(h)), optional=True)
+        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
+        picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
+                 "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
+        pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
+        if ties in picks:
+            pick = picks[ties]
+        else:  # chosen while playing: only the branch taken is worked out (a random pick draws only then)
+            g.user("TIES_", spec.get("ties"), "'first_in_order'")
+            pick = (f"{picks['first_in_order']} if TIES_ == 'first_in_order' else {picks['random']} "
+                    f"if TIES_ == 'random' else {picks['nobody']}")
+        if price in pays:
+            pay = pays[price]
+        else:
+            g.user("PRICE_", spec.get("price"), "'first'")
+            pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
+        if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
+            worth = f"{BIDS}[q]"
+            amounts = f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
+        else:
+            worth = f"{AMT}[index_of({E}, q)]"
+            amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
+                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = max([a for a in {AMT} if a != none]); ")
+        # the second-highest bid only when the price may be it
+        sec = f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
+        steps.append(g.do(
+            amounts +
+            f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; "
+            f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
+            f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
+            f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])"))
+        if self.track:
+            DQ = h["drop"]
+            steps.append(g.do(f"let {h['stand']} = {BIDS}; let {h['dropped']} = []; "
+                              f"let {DQ} = [q for q in {E} if q != {W}]"))
+            steps += self.drop_point(DQ)
+        return [*steps, *self.close()]
+
+
+def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to
+    return h["bid"]
+
+
+def _auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
+    """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
+    frm = _text(spec.get("from"), "the first player")
+    d = _text(spec.get("dir"), "clockwise")
+    limit = _text(spec.get("limit"))
+    may = _text(spec.get("may_bid"))
+    lead = {"open": f"Open auction from {frm}, going {d}: raise or pass until all others pass",
+            "once_around": f"Once-around auction from {frm}, going {d}: each bids once (more than the top bid) or passes",
+            "sealed": f"Sealed auction: all bid in secret, then reveal; the highest bid wins, paying "
+                      f"{'their bid' if price == 'first' else 'the second highest bid' if price == 'second' else price} "
+                      f"(ties: {ties.replace('_', ' ') if ties in TIES else ties})"}[form]
+    if form == "sealed" and spec.get("offer") is not None:
+        lead = (f"Sealed auction: each bids in secret from {_text(spec.get('offer'))}, then all reveal; the bid worth "
+                f"most wins (worth: {_text(spec.get('amount'), 'the bid')}; ties: {ties.replace('_', ' ') if ties in TIES else ties})")
+    bits = [lead]
+    if may:
+        bits.append(f"only players with {may} bid (the others pass)")
+    if limit:
+        bits.append(f"a bid is at most {limit}")
+    if form == "open" and spec.get("pass_is_final") is not None:
+        bits.append(f"a pass is final when {_text(spec.get('pass_is_final'))}")
+    if last_takes:
+        bits.append("when all but one are out and nobody has bid, the one left takes it unasked at their standing bid")
+    return "; ".join(bits)

@@ -1,0 +1,140 @@
+"""The auction's expansion: linear in what is nested inside it, bounded, only what the settings read, and the
+same games in both execution paths (closures and generated code, with and without generated stretches).
+
+Counts, outcomes and diagnostics only: no timing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulecraft.agents.base import RandomAgent
+from rulecraft.dsl.codegen import hotcode as H
+from rulecraft.loader import load_ruleset
+from rulecraft.loader.constructs import expansion as constructs
+from rulecraft.model import ruleset as M
+from rulecraft.runtime.machine import blocks
+from rulecraft.runtime.game import Game
+
+CASES = Path(__file__).resolve().parent / "cases" / "constructs"
+AUCTION_CASES = sorted(p.name for p in CASES.iterdir() if p.name.startswith("auction_"))
+
+
+def _nested(levels: int, form: str) -> str:
+    """Auctions nested in each other's on_drop, `levels` deep."""
+    def one(level: int, pad: str) -> str:
+        s = f"{pad}- auction:\n{pad}    form: {form}\n{pad}    limit: \"bidder.coins\"\n{pad}    as: a{level}\n"
+        if level < levels:
+            return s + f"{pad}    on_drop:\n" + one(level + 1, pad + "      ")
+        return s + f"{pad}    on_drop: [\"log 'out'\"]\n"
+    return ("ruleset: nest\ntitle: Nested auctions\nplayers: {min: 3, max: 3, default: 3}\n"
+            "player_variables: {coins: 2}\nstart: game\nsequences:\n  game:\n    kind: game\n    steps:\n"
+            + one(1, "      "))
+
+
+def _count(steps) -> int:
+    """Every step object of the program, nested bodies and expansions included."""
+    n = 0
+    for s in steps:
+        n += 1
+        if isinstance(s, M.ConstructStep):
+            n += _count(s.run)
+        for _name, body in getattr(s, "bodies", ()) if not isinstance(s, M.ConstructStep) else ():
+            n += _count(body)
+    return n
+
+
+def _load_text(tmp_path, text: str):
+    p = tmp_path / "r.yaml"
+    p.write_text(text)
+    return load_ruleset(str(p))
+
+
+@pytest.mark.parametrize("form", ["open", "once_around", "sealed"])
+def test_auctions_nested_in_on_drop_expand_linearly(form, tmp_path):
+    """Each level adds the same number of steps (it used to multiply them by three: 10 levels took over 30 s)."""
+    sizes = []
+    for levels in (3, 4, 5, 12):
+        loaded = _load_text(tmp_path, _nested(levels, form))
+        assert loaded.ok, [d.message for d in loaded.diagnostics]
+        sizes.append(_count(loaded.ruleset.sequences["game"].steps))
+    per_level = sizes[1] - sizes[0]
+    assert sizes[2] - sizes[1] == per_level
+    assert sizes[3] == sizes[0] + 9 * per_level
+
+
+def test_the_expansion_is_bounded_with_one_diagnostic(tmp_path, monkeypatch):
+    monkeypatch.setattr(constructs, "MAX_EXPANDED_STEPS", 100)
+    loaded = _load_text(tmp_path, _nested(12, "open"))
+    codes = [d.code for d in loaded.diagnostics]
+    assert not loaded.ok and codes.count("E006") == 1, codes
+
+
+def _texts(steps) -> str:
+    out = []
+    for s in steps:
+        out += [st.text for st in getattr(s, "stmts", ())]
+        for attr in ("cond", "iterable"):
+            if getattr(s, attr, None) is not None:
+                out.append(getattr(s, attr).text)
+        if isinstance(s, M.ConstructStep):
+            out.append(_texts(s.run))
+        for _name, body in getattr(s, "bodies", ()) if not isinstance(s, M.ConstructStep) else ():
+            out.append(_texts(body))
+    return "\n".join(out)
+
+
+SEALED = """ruleset: s
+title: S
+players: {min: 3, max: 3, default: 3}
+player_variables: {coins: 3}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - auction: {form: sealed, limit: "bidder.coins", price: PRICE, as: sale}
+      - "log '{sale.winner}'"
+"""
+
+
+def test_a_first_price_auction_never_works_out_the_second_bid(tmp_path):
+    first = _texts(_load_text(tmp_path, SEALED.replace("PRICE", "first")).ruleset.sequences["game"].steps)
+    second = _texts(_load_text(tmp_path, SEALED.replace("PRICE", "second")).ruleset.sequences["game"].steps)
+    assert "_sec " not in first and "_sec " in second
+    # nothing reads who dropped out, and nobody may be excluded: neither is worked out
+    assert "_dropped" not in first and "excluded" not in first
+
+
+@pytest.mark.parametrize("setting, code", [("form: sealed, last_takes: true", "E204"),
+                                           ("form: open, last_takes: true", "E202")])
+def test_last_takes_is_refused_where_it_cannot_work(setting, code, tmp_path):
+    text = SEALED.replace("form: sealed, limit: \"bidder.coins\", price: PRICE", setting + ", limit: \"bidder.coins\"")
+    loaded = _load_text(tmp_path, text)
+    assert code in [d.code for d in loaded.diagnostics]
+
+
+def _play(rs, seed: int) -> tuple:
+    g = Game(rs, None, seed, story=seed % 2 == 0)
+    agents = [RandomAgent(p.seat, seed) for p in g.players]
+    while not g.over:
+        d = g.pending
+        g.apply(agents[d.player].choose(d, None))
+    return g.winners, g.scores, g.steps, g.decisions, g.narrative, repr(g.vars), repr(g.pvars)
+
+
+@pytest.mark.parametrize("case", AUCTION_CASES)
+def test_auction_games_are_the_same_in_every_execution_path(case, monkeypatch):
+    path = str(CASES / case / "ruleset.yaml")
+    runs = []
+    for codegen_on, blocks_on in ((False, False), (True, False), (True, True)):
+        monkeypatch.setattr(H, "CODEGEN", codegen_on)
+        monkeypatch.setattr(H, "HOT", 1)
+        monkeypatch.setattr(blocks, "ENABLED", blocks_on)
+        monkeypatch.setattr(blocks, "HOT", 0)
+        loaded = load_ruleset(path)
+        assert loaded.ok
+        runs.append([_play(loaded.ruleset, seed) for seed in range(8)])
+    assert runs[0] == runs[1] == runs[2]
