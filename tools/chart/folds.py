@@ -116,14 +116,17 @@ def _run(rs, graph, sid, only, folded, chosen, want: float, total: int) -> tuple
              and not any(under(s.path, c) or under(c, s.path) for c in chosen)]
     ids = [n for n in graph.sequences.get(sid, ()) if n not in folded]
     size = {s.path: sum(1 for n in ids if under(n, s.path)) for s in steps}
-    best = ()
+    best, most = (), ()
     for i in range(len(steps)):
         got = 0
         for j in range(i, len(steps)):
             got += size[steps[j].path]
             if got > total - 3:
                 break
+            if j > i and (not most or got > most[0]):
+                most = (got, tuple(s.path for s in steps[i:j + 1]))
             if j > i and got >= min(want, total - 3) and (not best or got < best[0]):
                 best = (got, tuple(s.path for s in steps[i:j + 1]))
                 break
+    best = best or (most if most and most[0] >= MIN_BLOCK else ())  # short of the aim: the most that can go
     return best[1] if best else ()

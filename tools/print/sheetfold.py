@@ -14,7 +14,7 @@ from typing import Optional
 from rulecraft.tools.chart.folds import Fold
 from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MIN_SCALE, PagePlan, arrange
 
-FOLD_ROUNDS = 4  # at most this many rounds of folding (each round folds one more block of each small chart)
+FOLD_ROUNDS = 6  # at most this many rounds of folding (each round folds one more block of each small chart)
 RETRY_WRAPS = (0.7, 1.4)  # a chart still too small after folding is drawn again with its text wrapped so
 
 
