@@ -33,15 +33,46 @@ def test_aid_fits_two_pages_at_9_pt_without_code(name):
 
 def test_dml_aid_has_the_tables_the_dice_and_how_to_win():
     view = aid_view(load_ruleset("dml").ruleset)
-    assert [t["title"] for t in view.tables] == ["Wheel of Profit", "Event types"]
+    assert [t["title"] for t in view.tables] == ["Wheel of Profit"]
     assert [name for name, _w, _o in view.dice[0]["results"]] == ["Woot", "Wyvern eyes", "Dabo"]
-    assert any("Monopoly" in line for line in view.win)
-    assert any("victory points" in line for line in view.win)
+    assert len(view.win) == 1 and "Monopoly" in view.win[0] and "victory points" in view.win[0]
     assert ("The highest target value an Acquisition Attempt may start with", "12") in view.numbers
-    titles = [t for _d, t, _w in view.flow]
-    assert titles[:3] == ["Dragon's Money Laundering", "Setup Stage", "Restock Phase"] and "Turn" in titles
     html = aid_html(view)
     assert "Wheel of Profit" in html and "declaration_limit" not in html
+
+
+def test_dml_aid_teaches_like_a_hand_made_one():
+    """The turn in play order, how a purchase resolves (declare, seize, bid, the roll: equal or over),
+    scoring with an example, the suits' Resources, and the powers of at least 7 of the 9 special cards."""
+    rs = load_ruleset("dml").ruleset
+    view = aid_view(rs)
+    assert [line.split(":")[0] for line in view.turn][:2] == ["Event Phase", "Character Power Phase"]
+    names = [n for n, _t in view.decisions]
+    assert names[:4] == ["1. Declare", "2. Seize", "3. Bid", "4. Roll"]
+    roll = dict(view.decisions)["4. Roll"]
+    assert "two dice" in roll and "equal to or over the target" in roll
+    assert "{" not in " ".join(t for _n, t in view.decisions)  # {declaration_limit} was filled: 12
+    assert "12 or less" in dict(view.decisions)["1. Declare"]
+    assert any("Example" in line for line in view.scoring)
+    key = dict(view.key)
+    assert "Iron" in key["♠ Spades"] and "Spice" in key["♦ Diamonds"]
+    cards = [t for _sid, t in ((s, q) for s, q in rs.tables["suits"].rows.items() for q in (q["jack"], q["queen"]))]
+    powers = dict(view.powers)
+    named = [c for c in cards + ["Thief"] if any(name.startswith(c) for name in powers)]
+    assert len(named) >= 7 and all(len(effect) > 20 for effect in powers.values())
+    # no contradiction: Tax Relief's shift is the parameter's value wherever it is said
+    shift = str(rs.parameters["market_shift"].value)
+    assert f"worth {shift} less" in key["♦ Diamonds"]
+    assert ("How much Tax Relief lowers and Marauders raise Resource values", shift) in view.numbers
+
+
+def test_a_variant_changes_the_numbers_its_aid_prints(tmp_path):
+    """Labels and aid prose embed ruleset values: a variant's aid prints its own."""
+    path = tmp_path / "dml-13.yaml"
+    path.write_text("ruleset: dml-13\nextends: dml\nparameters:\n  declaration_limit: {default: 13}\n",
+                    encoding="utf-8")
+    view = aid_view(load_ruleset(str(path)).ruleset)
+    assert "13 or less" in dict(view.decisions)["1. Declare"]
 
 
 def test_an_aid_section_chooses_what_is_shown(tmp_path):

@@ -176,27 +176,30 @@ def test_missing_graphviz_is_reported_not_raised(tmp_path, capsys, monkeypatch):
     assert "is not installed" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name, sid", [("dml", "power_thief"), ("dune-bidding", "auction"), ("pig", "turn")])
-def test_a_chart_in_two_parts_draws_each_step_once_and_joins_them(name, sid):
-    """ChartOptions(part=...) draws some of a sequence's own steps; together the parts draw every node of the
-    whole chart exactly once, and the flow between them goes through one "continued" box on each side."""
+@pytest.mark.parametrize("name, sid", [("dml", "power_thief"), ("dml", "declaration"), ("pig", "turn")])
+def test_a_folded_block_is_one_box_and_its_own_chart_draws_it(name, sid):
+    """A drill-down: with a block folded (folds.choose_folds picks it), the sequence's chart draws the block as
+    one box pointing to its sheet, and the block's chart draws every step of it, entered from and left back to
+    the sequence's sheet; together they draw every step of the whole chart, each once (its box aside)."""
     import re
+
+    from rulecraft.tools.chart.dotlabels import safe_id
+    from rulecraft.tools.chart.folds import Fold, choose_folds
 
     loaded = load_ruleset(name)
     rs, g = loaded.ruleset, loaded.graph
-    n = len(rs.sequences[sid].steps)
-    from rulecraft.tools.chart.dotlabels import safe_id
-
     steps = {safe_id(nid): nid for nid in g.sequences[sid]}
-    # the steps a chart draws: a node's id, or a row's id in a box of several steps
     drawn = lambda src: {steps[m] for m in re.findall(r'\b(?:id|ID)="([^"]+)"', src) if m in steps}  # noqa: E731
     whole = drawn(chart_dot(rs, g, sid))
-    for cut in range(1, n):
-        first = chart_dot(rs, g, sid, ChartOptions(part=(-1, cut)))
-        second = chart_dot(rs, g, sid, ChartOptions(part=(cut, n + 1)))
-        a, b = drawn(first), drawn(second)
-        assert a | b == whole and not a & b, cut  # each step on one page only
-        assert f"{sid}/start" in a and "continued on the next page" in first and "continued from" not in first
-        assert "continued from the page before" in second and f"{sid}/start" not in b
-        for src in (first, second):  # each is a chart Graphviz draws
-            subprocess.run(["dot", "-Tsvg"], input=src.encode(), check=True, capture_output=True)
+    picks = choose_folds(rs, g, sid, None, (), 0.5)
+    assert picks
+    members = picks[0]
+    fold = Fold(members[0], "sheet 9a", members if len(members) > 1 else ())
+    outer = chart_dot(rs, g, sid, ChartOptions(sheet_of={sid: 9}, folds=(fold,)))
+    inner = chart_dot(rs, g, sid, ChartOptions(sheet_of={sid: 9}, only=Fold(members[0], "sheet 9", fold.members)))
+    a, b = drawn(outer), drawn(inner)
+    assert a | b == whole and a & b == {members[0]}  # the folded step: a box here, the top of its own chart
+    assert "sheet 9a" in outer and "folder" in outer
+    assert "from sheet 9" in inner and "back to sheet 9" in inner and f"{sid}/start" not in b
+    for src in (outer, inner):  # each is a chart Graphviz draws
+        subprocess.run(["dot", "-Tsvg"], input=src.encode(), check=True, capture_output=True)

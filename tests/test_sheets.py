@@ -15,7 +15,8 @@ from rulecraft.tools.cli.main import main
 from rulecraft.tools.chart.sheetplan import plan_sheets, reading_order
 from rulecraft.tools.print.sheetlayout import MIN_SCALE
 from rulecraft.tools.words.bookkeeping import players_graph
-from rulecraft.tools.print.sheets import PAPER, arrange, build_sheets
+from rulecraft.tools.print.sheets import PAPER, build_sheets
+from rulecraft.tools.print.sheetlayout import arrange
 from pdftext import page_text
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
@@ -64,35 +65,35 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     assert "Index" in index and "Interrupts" in index
     for sheet in plan.sheets:
         assert loaded.ruleset.sequences[sheet.main].title in index
-    on_page = []  # the sheet each page after the index prints, in order
+    on_page = []  # the first sheet each page after the index prints, in order
     for i, page in enumerate(reader.pages[1:], 1):
         w, h = float(page.mediabox.width), float(page.mediabox.height)
-        assert {round(w), round(h)} == {595, 842}  # A4, either way round
+        assert (round(w), round(h)) == (595, 842)  # A4, one orientation for the whole document
         text = page_text(page)
         assert f"page {i + 1} of {len(reader.pages)}" in text
-        on_page.append(int(re.search(r"Sheet (\d+) ", text).group(1)))
-    # every sheet in order, on one page or (a long chart, cut across pages) on pages in a row
-    assert sorted(set(on_page)) == [s.number for s in plan.sheets]
-    assert on_page == sorted(on_page)
-    assert [o["/Title"].split(".")[0] for o in reader.outline[1:]] == [str(s.number) for s in plan.sheets]
+        assert "continued on the next page" not in text and "continued from" not in text  # never sliced
+        label = re.search(r"Sheets? ([0-9a-z–]+) ·", text).group(1)  # '7', '7a', '4–5', '2c–3'
+        ends = [int(n) for n in re.findall(r"\d+", label)]
+        on_page.append(list(range(ends[0], ends[-1] + 1)))
+    # every sheet in order, alone or sharing a page with its neighbours, its drill-down sheets after it
+    seen = [n for numbers in on_page for n in numbers]
+    assert set(seen) == {s.number for s in plan.sheets} and seen == sorted(seen)
     assert min(result.scales) >= MIN_SCALE - 1e-6  # legible: no chart printed smaller than 8 pt text allows
 
 
 @needs_dot
-def test_a_long_chart_is_printed_across_pages_that_point_to_each_other():
-    """The Thief's sequence is too tall for one page at a legible size: it goes on over pages in a row, each
-    but the last saying it goes on, each but the first saying where from."""
+def test_a_big_chart_folds_a_block_onto_a_drill_down_sheet():
+    """The Declaration Action is too big for one legible page: a block of it is one box pointing to sheet 13a
+    (or on), and that sheet draws the block, entered from and left back to the sequence's sheet."""
     loaded = load_ruleset("dml")
     plan = plan_sheets(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph))
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
-    reader = PdfReader(io.BytesIO(result.pdf))
-    number = plan.sheet_of["power_thief"]
-    pages = [page_text(p) for p in reader.pages if f"Sheet {number} " in page_text(p)]
-    assert len(pages) >= 2 and "(continued)" not in pages[0]
-    cut = [i for i, p in enumerate(pages) if "continued on the next page" in p]
-    assert cut and "continued from the page before" in pages[cut[0] + 1]
-    for page in pages[1:]:
-        assert f"sheet {number} of {len(plan.sheets)} (continued)" in page
+    texts = [page_text(p) for p in PdfReader(io.BytesIO(result.pdf)).pages]
+    number = plan.sheet_of["declaration"]
+    main = next(t for t in texts if re.search(rf"Sheets? {number}\b(?![a-z])", t))
+    sub = next(t for t in texts if re.search(rf"Sheets? {number}a\b", t))
+    assert f"sheet {number}a" in main and f"from sheet {number}" in sub and f"back to sheet {number}" in sub
+    assert f"details on {number}a" in texts[0]  # the index names the drill-down sheets
 
 
 @needs_dot

@@ -114,3 +114,32 @@ def test_values_are_words_not_reprs():
     assert w.value(["iron", "wood", "spice"]) == "iron, wood and spice"
     assert w.value([]) == "nothing"
     assert w.value(True) == "yes"
+
+
+def test_help_at_the_table_says_the_rule_of_an_auction_and_a_response_window():
+    """`?` on a decision inside an auction or a response window finds the construct and says its rule in words:
+    the designer's label, then how it goes (its settings that read as words), never code."""
+    from rulecraft.tools.words.help import decision_steps, rule_help, step_asking
+    from rulecraft.tools.words.labels import code_like
+
+    for ref in ("dune-bidding", str(ROOT / "rulesets/examples/bluff.yaml")):
+        rs = load_ruleset(ref).ruleset
+        constructs = [s for s in decision_steps(rs) if isinstance(s, M.ConstructStep)]
+        assert constructs, ref
+        for step in constructs:
+            inner = next(x for x in _walk_steps(step.run) if getattr(x, "decision", None) is not None)
+            assert step_asking(rs, str(inner.decision.span)) is step
+            lines = rule_help(rs, step)
+            assert lines and lines[0].startswith("Rule: ")
+            assert not [w for line in lines for w in code_like(line)], lines
+    rs = load_ruleset("dune-bidding").ruleset
+    auction = next(s for s in decision_steps(rs) if isinstance(s, M.ConstructStep))
+    how = " ".join(rule_help(rs, auction))
+    assert "Open auction" in how and "raise or pass" in how
+
+
+def _walk_steps(steps):
+    for s in steps:
+        yield s
+        for _n, body in s.bodies:
+            yield from _walk_steps(body)

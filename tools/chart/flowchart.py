@@ -14,16 +14,14 @@ from rulecraft.model import ruleset as M
 
 from rulecraft.tools.chart.coverage import Coverage
 from rulecraft.tools.chart.dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
+from rulecraft.tools.chart.flowedges import EdgesMixin, _basename
+from rulecraft.tools.chart.folds import Fold, fold_map
 from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
-from rulecraft.tools.chart.sheetplan import designer_label, step_numbers, trigger_sources
+from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
 from rulecraft.tools.words import Words
 
-# Above this many steps, edges from a step to a trigger it may fire would be spaghetti:
-# the trigger box lists the steps instead.
-TRIGGER_EDGES_MAX = 2
-# The one `end` that leaves only this sequence (drawn as a plain return); `end turn`, `end game`
-# ... leave the sequences around it too and get a dark terminal.
-_SEQUENCE_END = "end sequence"
+# A construct's settings in words under its label, up to this many characters (longer: the label says it).
+SETTINGS_MAX = 140
 
 
 @dataclass(frozen=True)
@@ -36,13 +34,14 @@ class ChartOptions:
     id_prefix: str = ""  # prefix of the SVG element ids (several charts on one HTML page)
     fit: Optional[tuple[float, float]] = None  # (width, height) in inches: pack the layout to fit, shrink if needed
     wrap: float = 1.0  # wider (> 1) or narrower (< 1) text lines than usual
-    # (first, end): draw only the sequence's own steps first..end-1 (and what they hold); the flow to and from
-    # the other steps goes through a "continued" box (a long sequence printed on two pages)
-    part: Optional[tuple[int, int]] = None
+    # drill-down charts (folds.py): blocks drawn as one box pointing to their own chart, and the one block
+    # this chart draws (its ref: where the rest of the sequence is), entered and left through connector boxes
+    folds: tuple = ()
+    only: Optional[Fold] = None
     detail: str = "players"  # 'players': the rules in words; 'full': the rule text itself, for a designer
 
 
-class _Chart:
+class _Chart(EdgesMixin):
     def __init__(self, rs: M.Ruleset, graph, sid: str, opts: ChartOptions):
         self.rs, self.g, self.opts = rs, graph, opts
         self.sid = sid
@@ -60,12 +59,11 @@ class _Chart:
         counts = [c for c in counts if c > 0]
         self.cov_range = (min(counts, default=1), max(counts, default=1))
         self.reached = graph.flow_targets()
-        self.ids = list(graph.sequences[sid])  # the nodes drawn: all, or those of the part
-        self.part_of = None
-        if opts.part is not None:
-            self.part_of = part_of_nodes(rs, graph, sid)
-            first, end = opts.part
-            self.ids = [n for n in self.ids if first <= self.part_of[n] < end]
+        self.ids = list(graph.sequences[sid])  # the nodes drawn: all, or those of one block
+        if opts.only is not None:
+            self.ids = [n for n in self.ids if opts.only.holds(n)]
+        self.folded = fold_map(self.ids, opts.folds)  # node -> the folded step drawn in its place
+        self.fold_ref = {f.path: (f.ref, len(f.steps)) for f in opts.folds}
 
     # ------------------------------------------------------------------ helpers
     def line(self, text: str, indent: int = 1) -> None:
@@ -95,6 +93,8 @@ class _Chart:
         num = self.numbers.get(nid)
         if num:
             parts.append(f"step {num} of {seq.title if seq else node.sequence}")
+        if self.opts.detail != "full":  # players' charts cite no sources or files
+            return " · ".join(parts) or " "
         parts.append(node.source or (seq.source if seq else "") or "")
         span = node.step.span if node.step is not None else (seq.span if seq else None)
         if span is not None:
@@ -108,7 +108,7 @@ class _Chart:
         step = node.step
         num = self.numbers.get(nid, "")
         designer = bool(designer_label(step))
-        text = node.label
+        text = self.words.label(node.label) if designer else node.label
         if self.opts.detail != "full" and step is not None and not designer:
             text, designer = self.words.step(step, own_label=False), True
         if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond", "trick") and not designer:
@@ -138,12 +138,16 @@ class _Chart:
                 small.append(f"→ sheet {n}")
         else:
             small += [f"→ {self.sheet_ref(t)}" for t in targets]
+        full = self.opts.detail == "full"
         if isinstance(step, M.ChooseStep) and step.decision is not None:
             who = self.words.expr(step.decision.player) if step.decision.player else "the player"
             small.append(f"{who} decides")
         elif isinstance(step, M.ConstructStep) and designer_label(step):
-            small.append(step.rule)  # the designer's label says what; the rule in words says how
-        elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step):
+            # the designer's label says what; the rule in words says how (players: when it says it briefly)
+            how = step.rule if full else self.words.step(step, own_label=False)
+            if full or len(how) <= SETTINGS_MAX:
+                small.append(how)
+        elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step) and full:
             small.append(self.words.step(step, own_label=False))
         cov = self.opts.coverage
         if cov is not None and step is not None:
@@ -173,7 +177,8 @@ class _Chart:
         a: dict = {"id": self.svg_id(nid), "tooltip": self.cite(nid)}
         if kind == "start":
             seq = self.rs.sequences[node.sequence]
-            sub = " · ".join(p for p in (seq.kind.replace("_", " "), _params(seq)) if p)
+            sub = " · ".join(p for p in (seq.kind.replace("_", " "),
+                                         _params(seq) if self.opts.detail == "full" else "") if p)
             a.update(shape="box", style="rounded,filled,bold", fillcolor="#d9d9d9", penwidth="2", margin="0.15,0.06",
                      label=f'<<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
                            f'<BR/><FONT POINT-SIZE="10">{esc(sub)}</FONT>>')
@@ -211,30 +216,6 @@ class _Chart:
             a.update(color="#b00000", penwidth="2.5")
         self.line(f"{quote(chain[0])} [{attrs(a)}];", indent)
 
-    def trigger_node(self, name: str, t: M.Trigger, steps: list[str], runs_here: bool, indent: int) -> None:
-        head = t.label or self.words.stmt(t)
-        rows = [f"<B>⚡</B> {r}" if i == 0 else r for i, r in enumerate(text_lines(head, self.w(32)))]
-        small = []
-        if not runs_here:
-            small.append(f"→ {self.sheet_ref(t.run)}")
-        when = "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}"
-        small.append(f"interrupts {when}")
-        if steps and len(steps) > TRIGGER_EDGES_MAX:
-            nums = [self.numbers.get(p, p) for p in steps]
-            small += text_lines("may interrupt steps " + ", ".join(nums), 40, escape=False)
-        rows += [f'<FONT POINT-SIZE="10">{esc(s)}</FONT>' for s in small]
-        a = {"id": self.svg_id(name), "tooltip": " · ".join(p for p in (t.source, f"{_basename(t.span.file)}:{t.span.line}") if p),
-             "shape": "box", "style": "dashed,rounded", "penwidth": "1.5", "label": "<" + "<BR/>".join(rows) + ">"}
-        if not runs_here and self.opts.link and self.opts.link(t.run):
-            a["href"] = self.opts.link(t.run)
-        self.line(f"{quote(name)} [{attrs(a)}];", indent)
-
-    # ------------------------------------------------------------------ edges
-    def edge(self, src: str, dst: str, a: dict, indent: int = 1) -> None:
-        self.edge_count += 1
-        a = {"id": self.svg_id(f"edge{self.edge_count}"), **a}
-        self.line(f"{quote(src)} -> {quote(dst)} [{attrs(a)}];", indent)
-
     # ------------------------------------------------------------------ the chart
     def chains(self, sid: str) -> dict[str, list[str]]:
         """Runs of plain actions joined by single 'next' edges: first node -> the run."""
@@ -244,7 +225,8 @@ class _Chart:
         for nid in ids:
             for e in outs[nid]:
                 ins.setdefault(e.dst, []).append(e)
-        plain = {nid for nid in ids if self.g.nodes[nid].kind == "action" and not self.calls(nid)}
+        plain = {nid for nid in ids if self.g.nodes[nid].kind == "action" and not self.calls(nid)
+                 and nid not in self.folded}
         follows: dict[str, str] = {}
         for nid in plain:
             o = outs[nid]
@@ -276,6 +258,11 @@ class _Chart:
         for nid in self.ids:
             if self.g.nodes[nid].kind == "end" and nid not in self.reached:
                 continue  # nothing returns normally (a loop left only by ending the game)
+            if nid in self.folded:
+                rep[nid] = self.folded[nid]
+                if nid == self.folded[nid]:
+                    self.fold_node(nid, 1)
+                continue
             if nid in runs:
                 self.block(runs[nid], 1)
                 for n in runs[nid]:
@@ -304,145 +291,13 @@ class _Chart:
         self.flat: set[tuple[str, str]] = set()
         for s in self.steps.values():
             if (not isinstance(s, M.IfStep) or s.other or len(s.then) != 1 or s.then[0].bodies
-                    or s.path not in rep or not s.path.startswith(self.sid + "/")):
+                    or s.path not in rep or not s.path.startswith(self.sid + "/") or s.path in self.folded):
                 continue
             inner = s.then[0].path
             if rep.get(inner) != inner or self.g.nodes[inner].kind in ("decision", "sealed"):
                 continue
             self.line(f"{{ rank=same; {quote(rep[s.path])}; {quote(inner)} }}")
             self.flat.add((s.path, inner))
-
-    def terminals(self, sid: str, indent: int) -> None:
-        """'end game', 'end turn' ...: a terminal of their own, so no edge has to run to the bottom."""
-        for nid in self.ids:
-            for e in self.g.out(nid):
-                if e.kind == "end":
-                    name = f"{nid}/{e.label}"
-                    self.ends[nid] = name
-                    # leaves this sequence only: the same as its normal return ('return VALUE' says its value in its box)
-                    if e.label == _SEQUENCE_END or e.label.split(" ", 1)[0] == "return":
-                        a = {"shape": "box", "style": "rounded,filled", "fillcolor": "#d9d9d9", "fontsize": "10",
-                             "height": "0.3", "label": "<return>"}
-                    else:
-                        a = {"shape": "box", "style": "filled,rounded,bold", "fillcolor": "#404040",
-                             "fontcolor": "white", "fontsize": "10", "height": "0.3",
-                             "label": f"<<B>{esc(e.label)}</B>>"}
-                    a = {"id": self.svg_id(name), **a, "tooltip": self.cite(nid)}
-                    self.line(f"{quote(name)} [{attrs(a)}];", indent)
-
-    def triggers(self, sid: str, indent: int, rep: dict[str, str]) -> None:
-        """Interrupts: the ones that run this sequence above its start; the ones its steps may fire beside them
-        (in a part of a sequence, those of its own steps)."""
-        sources = trigger_sources(self.rs, sid)
-        for t in self.rs.triggers:
-            when = "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}"
-            if t.run == sid and f"{sid}/start" in rep:
-                name = f"trigger/{t.id}@{sid}/runs"
-                self.trigger_node(name, t, [], True, indent)
-                self.trig_edges.append((name, f"{sid}/start", {"label": f" {when}"}))
-            steps = [p for p in sources.get(t.id, []) if self.part_of is None or p in rep]
-            if steps:
-                name = f"trigger/{t.id}@{sid}"
-                self.trigger_node(name, t, steps, False, indent)
-                if len(steps) <= TRIGGER_EDGES_MAX:
-                    for p in steps:
-                        self.trig_edges.append((p, name, {}))
-
-    def continued(self, rep: dict[str, str], e) -> Optional[tuple[str, str]]:
-        """For a chart of part of a sequence: an edge between a step drawn here and one on the other page
-        becomes an edge to or from a "continued" box; None for an edge of another kind."""
-        if self.part_of is None or e.kind in ("call", "end", "trigger"):
-            return None
-        own = self.part_of
-        if e.src in rep and e.dst in own and e.dst not in rep:
-            name = f"{self.sid}/continues"
-            if name not in self.connectors:
-                where = self.numbers.get(e.dst, "")
-                self.connector(name, "continued on the next page" + (f", at step {where}" if where else ""))
-            return rep[e.src], name
-        if e.dst in rep and e.src in own and e.src not in rep:
-            name = f"{self.sid}/continued"
-            if name not in self.connectors:
-                self.connector(name, "continued from the page before")
-            return name, rep[e.dst]
-        return None
-
-    def connector(self, name: str, text: str) -> None:
-        self.connectors.add(name)
-        a = {"id": self.svg_id(name), "shape": "cds", "style": "filled,bold", "fillcolor": "#eeeeee",
-             "fontsize": "11", "label": f"<<I>{esc(text)}</I>>", "tooltip": text}
-        self.line(f"{quote(name)} [{attrs(a)}];")
-
-    def edges(self, rep: dict[str, str]) -> None:
-        self.connectors: set[str] = set()
-        crossed: set[tuple[str, str]] = set()
-        for e in self.g.edges_of(self.sid):  # the only edges that can start at a node drawn here
-            across = self.continued(rep, e)
-            if across is not None:
-                if across not in crossed:  # several ways from one page to the other: one arrow
-                    crossed.add(across)
-                    self.edge(across[0], across[1], {"penwidth": "1.6", "weight": "4"})
-                continue
-            if e.src not in rep:
-                continue
-            src = rep[e.src]
-            if e.kind == "call":
-                continue  # a call box names the sheet of the sequence it runs
-            if e.kind == "end":
-                self.edge(src, self.ends[e.src], {"penwidth": "1.6", "weight": "4"})
-                continue
-            if e.dst not in rep or (rep[e.dst] == src and e.kind == "next"):
-                continue
-            a: dict = {}
-            # Labels sit beside their edge (xlabel) or at its tail: neither takes a rank of its
-            # own in the layout, which keeps the charts compact.
-            if e.kind in ("yes", "no"):
-                a.update(xlabel=f"<<B>{e.kind}</B>>")
-            elif e.kind == "break":
-                a["style"] = "bold"
-                if e.label != self.g.nodes[e.src].label:  # the step itself already says 'break NAME'
-                    a["xlabel"] = f" {e.label} "
-            elif e.kind == "repeat":
-                if e.label:
-                    a["xlabel"] = f" {e.label} "
-                else:
-                    a["color"] = "#555555"
-            elif e.kind == "done":
-                a["taillabel"] = "done"
-            elif e.label:
-                a["xlabel"] = f" {e.label} "
-            if e.kind in ("next", "done", "no", "break") and _block_of(e.src) == _block_of(e.dst):
-                a["weight"] = "4"  # each block's own line of steps runs straight down; branches go aside
-            elif e.dst.startswith(e.src + "."):
-                a["weight"] = "2"  # into a step's own body: the body hangs below it
-            if e.kind == "next" and self.g.nodes[e.src].kind == "stack":  # the graph's label: played, resolve
-                a.pop("xlabel", None)
-                if e.label == "each card played":
-                    a["taillabel"] = e.label
-                else:
-                    a["xlabel"] = f" {e.label or 'all resolved'} "
-            self.edge(src, rep[e.dst], a)
-        for src, dst, a in self.trig_edges:
-            if src in rep:
-                src = rep[src]
-            self.edge(src, dst, {"style": "dashed", "arrowhead": "open", **a})
-
-
-def part_of_nodes(rs: M.Ruleset, graph, sid: str) -> dict[str, int]:
-    """Node id -> the index of the sequence's own step that holds it (start: -1, the return: the step count)."""
-    steps = rs.sequences[sid].steps
-    out = {}
-    for nid in graph.sequences[sid]:
-        kind = graph.nodes[nid].kind
-        if kind == "start":
-            out[nid] = -1
-        elif kind == "end":
-            out[nid] = len(steps)
-        else:
-            out[nid] = next((i for i, s in enumerate(steps) if nid == s.path or nid.startswith(s.path + ".")),
-                            len(steps))
-    return out
-
 
 def _walk(steps):
     for s in steps:
@@ -451,20 +306,8 @@ def _walk(steps):
             yield from _walk(body)
 
 
-def _block_of(node_id: str) -> str:
-    """The block a node's step sits in, from its path: 'seq/2.do.3' -> 'seq/2.do'; start, end and top level -> 'seq/'."""
-    seq, _, pos = node_id.partition("/")
-    if "." not in pos:
-        return seq + "/"
-    return seq + "/" + pos.rsplit(".", 1)[0]
-
-
 def _params(seq: M.SequenceDef) -> str:
     return f"with {', '.join(seq.params)}" if seq.params else ""
-
-
-def _basename(path: str) -> str:
-    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _html_attrs(a: dict) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rulecraft.model.kinds import KINDS
 from rulecraft.tools.chart.dotlabels import attrs, esc, quote, safe_id
+from rulecraft.tools.chart.folds import CONNECTOR_SHAPE, FOLD_SHAPE
 
 # The printed font is a decision, not whatever fontconfig maps "Helvetica" to (on a machine with
 # fonts-urw-base35 that is Nimbus Sans, which sets ligatures such as "ff"): Liberation Sans
@@ -31,9 +32,9 @@ SHAPES = _Shapes({
     "decision": {"shape": "parallelogram", "margin": "0.02,0.04", "penwidth": "1.8"},
     "sealed": {"shape": "parallelogram", "peripheries": "2", "margin": "0.02,0.04", "penwidth": "1.5"},
     "stack": {"shape": "box3d", "fillcolor": "#efefef", "margin": "0.2,0.1"},
-    "auction": {"shape": "box3d", "peripheries": "2", "fillcolor": "#fff8e1", "margin": "0.2,0.1"},
-    "respond": {"shape": "box3d", "style": "filled,dashed", "fillcolor": "#f3f3ff", "margin": "0.2,0.1"},
-    "trick": {"shape": "box3d", "fillcolor": "#eef7ee", "margin": "0.2,0.1"},
+    "auction": {"shape": "house", "fillcolor": "#fff8e1", "margin": "0.15,0.06", "penwidth": "1.5"},
+    "respond": {"shape": "octagon", "fillcolor": "#f3f3ff", "margin": "0.08,0.05", "penwidth": "1.5"},
+    "trick": {"shape": "component", "fillcolor": "#eef7ee", "margin": "0.15,0.06", "penwidth": "1.5"},
 })
 
 _LEGEND = [
@@ -44,7 +45,12 @@ _LEGEND = [
     ("decision", SHAPES["decision"], "a player decides"),
     ("sealed", SHAPES["sealed"], "secret choices,\nthen all reveal"),
     ("stack", SHAPES["stack"], "a stack: plays,\nthen last in, first out"),
+    ("auction", SHAPES["auction"], "an auction:\nbids, a winner"),
+    ("respond", SHAPES["respond"], "any player may\nanswer in turn"),
+    ("trick", SHAPES["trick"], "a trick: each plays\na card, best wins"),
     ("call", SHAPES["call"], "another sequence:\nsee its sheet"),
+    ("fold", FOLD_SHAPE, "a block drawn in\nfull on its sheet"),
+    ("connector", CONNECTOR_SHAPE, "from / back to\nanother sheet"),
     ("trigger", {"shape": "box", "style": "dashed,rounded"}, "⚡ an interrupt\n(dashed)"),
     ("end", {"shape": "box", "style": "filled,rounded,bold", "fillcolor": "#404040", "fontcolor": "white"},
      "ends the turn,\nround or game"),

@@ -72,6 +72,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             records.append({"ruleset": ref, "ok": False, "diagnostics": [], "internal_error": describe_exc(exc)})
             continue
         diags = list(result.diagnostics)
+        if result.ok and getattr(args, "print_check", True):
+            from rulecraft.tools.words.labels import print_check  # W701/W702: what players would read
+
+            diags += print_check(result.ruleset)
         errors = has_errors(diags)
         warnings += sum(1 for d in diags if not d.is_error)
         ok = result.ok

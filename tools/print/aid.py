@@ -37,6 +37,22 @@ class AidView:
     tables: list[dict] = field(default_factory=list)
     dice: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # the designer's own summary prose (`aid:` turn, decisions, scoring, powers, key), labels filled
+    turn: list[str] = field(default_factory=list)
+    decisions: list[tuple[str, str]] = field(default_factory=list)
+    scoring: list[str] = field(default_factory=list)
+    powers: list[tuple[str, str]] = field(default_factory=list)
+    key: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _pairs(w: Words, data) -> list[tuple[str, str]]:
+    """A mapping (or a list of [name, text] pairs) of the `aid:` section as (name, sentence) pairs."""
+    items = data.items() if isinstance(data, dict) else (tuple(x) for x in (data or []) if len(x) == 2)
+    return [(w.label(str(k)), _sentence(w.label(str(v)))) for k, v in items if v]  # '' drops a parent's entry
+
+
+def _lines(w: Words, data) -> list[str]:
+    return [_sentence(w.label(str(x))) for x in ([data] if isinstance(data, str) else (data or []))]
 
 
 def _sentence(text: str) -> str:
@@ -54,7 +70,7 @@ def _summary(w: Words, seq: M.SequenceDef, shown: set) -> str:
                 continue
             if hidden_step(w.rs, s):
                 continue
-            label = designer_label(s)
+            label = w.label(designer_label(s))
             if label:
                 parts.append(label)
             elif not s.bodies:
@@ -100,14 +116,14 @@ def _functions_in(rs: M.Ruleset, node, out: list) -> list:
 
 def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
     if rs.aid.get("win"):
-        return [_sentence(rs.aid["win"])], []
+        return _lines(w, rs.aid["win"]), []
     lines = []
     winning = {sid for sid, seq in rs.sequences.items()
                if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
                       for st in getattr(step, "stmts", ()))}
     for t in rs.triggers:
         if t.run in winning:
-            lines.append(_sentence(t.label or w.stmt(t)))
+            lines.append(_sentence(w.label(t.label) if t.label else w.stmt(t)))
     sc = rs.scoring
     w = Words(rs, titles={"p": "a player"}, detail="players")
     if sc.score is not None:
@@ -142,10 +158,21 @@ def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
         t = rs.tables.get(tid)
         if t is None:
             continue
-        rows = [[w.value(k)] + [w.value(t.rows[k].get(c)) for c in t.columns] for k in t.keys]
+        rows = [[w.value(k)] + ["–" if t.rows[k].get(c) is None else w.value(t.rows[k].get(c)) for c in t.columns]
+                for k in t.keys]
         out.append({"title": t.title or humanize(tid), "doc": t.doc,
                     "head": [""] + [capital(humanize(c)) for c in t.columns], "rows": rows})
     return out
+
+
+def dice_words(text: str) -> str:
+    """A dice condition as players say it: 'the doubles and the first of the dice is 6' -> 'double 6'."""
+    import re
+
+    text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
+                  r"a double from \1 to \2", text)
+    text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
+    return text.replace("the doubles", "a double")
 
 
 def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
@@ -156,7 +183,7 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
             what = {"success": "succeeds", "failure": "fails"}.get(r.outcome or "", "")
             if r.reroll:
                 what = (what + ", and " if what else "") + "may be rolled again"
-            when = Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when)
+            when = dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
             results.append((capital(humanize(r.name)), _sentence(when), what or "named"))
         out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
     return out
@@ -172,7 +199,16 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
     view.tables = table_views(rs, w)
     view.dice = dice_views(rs, w)
-    view.notes = [_sentence(n) for n in rs.aid.get("notes", [])]
+    view.notes = _lines(w, rs.aid.get("notes", []))
+    view.turn = _lines(w, rs.aid.get("turn"))
+    view.decisions = _pairs(w, rs.aid.get("decisions"))
+    view.scoring = _lines(w, rs.aid.get("scoring"))
+    view.powers = _pairs(w, rs.aid.get("powers"))
+    view.key = _pairs(w, rs.aid.get("key"))
+    if view.turn:  # the designer's turn replaces the outline worked out from the sequences
+        view.flow = []
+    if view.scoring:
+        view.explain = []
     return view
 
 

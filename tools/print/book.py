@@ -19,6 +19,9 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
+from rulecraft.tools.words import Words
+from rulecraft.tools.words.core import capital, humanize
+from rulecraft.tools.print.aid import dice_words
 
 VISIBILITY = {
     "hidden": "hidden from everyone",
@@ -62,7 +65,7 @@ def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPl
     holds, bookkeeping left out; without, the designer's view with the rule text under each step."""
     if words is not None:
         return _in_words(rs, step, numbers, plan, words)
-    label = designer_label(step)
+    label = Words(rs).label(designer_label(step))
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, label, "")
     if isinstance(step, M.ActionStep):
         view.code = rule_text(step)
@@ -131,7 +134,7 @@ _GROUPS = {"then": "", "else": "otherwise", "do": "", "on_play": "as each card i
 def _in_words(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan, w) -> StepView:
     from rulecraft.tools.words.bookkeeping import hidden_step
 
-    prose = designer_label(step) or w.step(step, own_label=False)
+    prose = w.label(designer_label(step)) or w.step(step, own_label=False)
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, prose, "")
     calls = [step.sequence] if isinstance(step, M.CallStep) else \
         [st.ast.sequence for st in getattr(step, "stmts", ()) if isinstance(st.ast, A.CallSeq)]
@@ -213,8 +216,14 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
 
     plan = plan or plan_sheets(rs, graph)
     called_by = callers_of(graph)
+    from rulecraft.tools.words.labels import plain_prose
+
     words = Words(rs, detail="players") if detail != "full" else None
     skip = (lambda s: hidden_step(rs, s)) if words is not None else None
+    prose = plain_prose if words is not None else (lambda t: t)  # players' pages: no files, no code
+    cite = (lambda t: "") if words is not None else (lambda t: t)
+    value = words.value if words is not None else _value
+    tw = words or Words(rs)
     sequences = []
     for i, sid in enumerate(plan.order, 1):
         seq = rs.sequences[sid]
@@ -222,18 +231,19 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         callers = [(c, "#" + seq_anchor(c), rs.sequences[c].title) for c in called_by.get(sid, ())]
         sequences.append({
             "id": sid, "anchor": seq_anchor(sid), "number": i, "title": seq.title, "kind": seq.kind,
-            "source": seq.source, "doc": seq.doc, "params": list(seq.params), "sheet": plan.sheet_of.get(sid),
+            "source": cite(seq.source), "doc": prose(seq.doc), "params": list(seq.params), "sheet": plan.sheet_of.get(sid),
             "steps": [describe(rs, s, numbers, plan, words) for s in seq.steps if skip is None or not skip(s)],
             "svg": charts.get(sid, ""),
             "callers": callers,
-            "triggers": [(t.label or Words(rs).stmt(t), "#trigger-" + safe_id(t.id)) for t in rs.triggers
+            "triggers": [(tw.label(t.label) if t.label else tw.stmt(t), "#trigger-" + safe_id(t.id)) for t in rs.triggers
                          if t.run == sid],
         })
     tables = []
     for t in rs.tables.values():
-        tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or t.id, "doc": t.doc,
-                       "columns": list(t.columns),
-                       "rows": [(_value(k), [_value(t.rows[k].get(c)) for c in t.columns]) for k in t.keys],
+        tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or t.id, "doc": prose(t.doc),
+                       "columns": list(t.columns) if words is None else [humanize(c) for c in t.columns],
+                       "rows": [(value(k), ["–" if words is not None and t.rows[k].get(c) is None
+                                            else value(t.rows[k].get(c)) for c in t.columns]) for k in t.keys],
                        "cycle": list(t.cycle), "permutation": list(t.permutation)})
     events = [{"id": e.id, "fields": list(e.fields), "doc": e.doc} for e in rs.events.values()]
     builtin = [{"id": k, "fields": list(v), "doc": "built in"} for k, v in M.BUILTIN_EVENTS.items()
@@ -245,30 +255,30 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         "card_attrs": [a.replace("_", " ") for a in _attrs(rs)],
         "dice": [{"id": d.id, "count": d.count, "sides": d.sides, "doc": d.doc,
                   "results": [{"name": r.name.replace("_", " "),
-                               "when": r.when.text if words is None else Words(rs, titles={"faces": "the dice"}).expr(r.when),
+                               "when": r.when.text if words is None else dice_words(Words(rs, titles={"faces": "the dice"}, detail="players").expr(r.when)),
                                "effect": ", ".join(x for x in (r.outcome, "may re-roll" if r.reroll else None) if x)}
                               for r in d.results]} for d in rs.dice.values()],
         "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),
-                   "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc} for z in rs.zones.values()],
+                   "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": prose(z.doc)} for z in rs.zones.values()],
         "tables": tables,
         "events": events + builtin,
         "triggers": [{"id": t.id, "anchor": "trigger-" + safe_id(t.id),
-                      "text": t.label or Words(rs).stmt(t),
+                      "text": tw.label(t.label) if t.label else tw.stmt(t),
                       "on": t.on, "when": t.when.text if t.when else "",
                       "timing": "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}",
-                      "run": _seq_link(rs, plan, t.run), "source": t.source} for t in rs.triggers],
-        "options": [{"id": o.id, "anchor": "option-" + safe_id(o.id), "default": _value(o.default),
-                     "value": _value(o.value), "choices": [_value(c) for c in o.choices], "doc": o.doc,
-                     "source": o.source} for o in rs.options.values()],
-        "parameters": [{"id": p.id, "anchor": "param-" + safe_id(p.id), "default": _value(p.default),
-                        "value": _value(p.value), "range": _range(p), "doc": p.doc, "source": p.source}
-                       for p in rs.parameters.values()],
+                      "run": _seq_link(rs, plan, t.run), "source": cite(t.source)} for t in rs.triggers],
+        "options": [{"id": o.id, "name": capital(humanize(o.id)), "anchor": "option-" + safe_id(o.id),
+                     "default": value(o.default), "value": value(o.value), "choices": [value(c) for c in o.choices],
+                     "doc": prose(o.doc), "source": cite(o.source)} for o in rs.options.values()],
+        "parameters": [{"id": p.id, "name": capital(humanize(p.id)), "anchor": "param-" + safe_id(p.id),
+                        "default": value(p.default), "value": value(p.value), "range": _range(p), "doc": prose(p.doc),
+                        "source": cite(p.source)} for p in rs.parameters.values()],
         "modifiers": [{"id": m.id, "doc": m.doc} for m in rs.modifiers.values()],
         "scoring": rs.scoring,
         "start": "#" + seq_anchor(rs.start),
         "front": front(rs, plan.order, seq_anchor),
         "detail": detail,
-        "notes": paragraphs(rs.notes),
+        "notes": [x for x in (prose(p) for p in paragraphs(rs.notes)) if x],
         "source_file": rs.file.replace("\\", "/").rsplit("/", 1)[-1],
     }
 

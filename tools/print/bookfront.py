@@ -45,7 +45,23 @@ def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
     return [sid for sid in order if "setup" in (sid + " " + rs.sequences[sid].title).lower()]
 
 
+def setup_steps(rs: M.Ruleset, w: Words, sids: list[str]) -> list[str]:
+    """Setting up the table as a person does it: each setup sequence's own steps in words, in order."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words.bookkeeping import hidden_step
+
+    out = []
+    for sid in sids:
+        for s in rs.sequences[sid].steps:
+            if not hidden_step(rs, s):
+                text = w.label(designer_label(s)) or w.step(s, own_label=False)
+                out.append(text if text.endswith((".", "?")) else text + ".")
+    return out
+
+
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
+    from rulecraft.tools.words.labels import plain_prose
+
     """The data of the teaching sections (`anchor(sid)` is a sequence's id on the page)."""
     w = Words(rs, detail="players")
     readers = Words(rs, titles={"p": "a player"}, detail="players")
@@ -54,7 +70,9 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     for f in functions_used(rs):
         params, _body = rs.functions[f]
         call = A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ())
-        explain.append((capital(readers.expr(call)), rs.function_docs.get(f, "") or "(not explained in the ruleset)"))
+        doc = plain_prose(readers.label(rs.function_docs.get(f, "")))
+        if doc:  # a function the ruleset does not explain is no rule a player reads
+            explain.append((capital(readers.expr(call)), doc))
     handled, kept = [], []
     for z in rs.zones.values():
         title = z.title or z.id.replace("_", " ")
@@ -75,5 +93,6 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
         "zones": handled,
         "kept": kept,
         "setup": [("#" + anchor(s), rs.sequences[s].title) for s in setup_sequences(rs, order)],
+        "setup_steps": setup_steps(rs, w, setup_sequences(rs, order)),
         "flow": [(d, t, what, by_title.get(t, "")) for d, t, what in flow],
     }

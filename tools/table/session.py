@@ -128,20 +128,10 @@ class Table:
 
     def helper(self, game: Game, d: Decision) -> str:
         """The rule of the step that asks, in words, and the answers it takes."""
-        step = step_asking(game.rs, d.node)
-        lines = []
-        if step is not None:
-            from rulecraft.tools.words import Words
+        from rulecraft.tools.words.help import rule_help, step_asking as asking
 
-            words = Words(game.rs, detail="players").step(step, own_label=False)
-            if step.label and step.label != words:
-                lines.append(f"Rule: {step.label}")
-            lines.append(f"In words: {words}")
+        lines = rule_help(game.rs, asking(game.rs, d.node))  # the rule in players' words (tools/words/help.py)
         lines.append(f"Asked: {d.prompt or 'choose'}")
-        if step is not None and step.note:
-            lines.append(f"Note: {step.note}")
-        if step is not None and step.source:
-            lines.append(f"Source: {step.source}")
         if amounts(d) is not None:
             lines.append(how_to_answer(d))
         elif d.kind in ("one", "subset"):

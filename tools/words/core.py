@@ -73,6 +73,7 @@ class Words:
         self.detail = detail  # 'players': a step's bookkeeping statements are left out of its phrase
         self.titles = dict(getattr(rs, "titles", {}) or {})
         self.titles.update(titles or {})
+        self._nouns: Optional[dict] = None
 
     # ------------------------------------------------------------------ dispatch
     def node(self, node: Any) -> str:
@@ -95,8 +96,16 @@ class Words:
     def step(self, s: M.Step, own_label: bool = True) -> str:
         """A step in words: its label where it has one, else what it does."""
         if own_label and s.label:
-            return s.label
+            from rulecraft.tools.words.labels import fill
+
+            return fill(self.rs, s.label)
         return capital(self.node(s))
+
+    def label(self, text: str) -> str:
+        """A designer's label with its {names} filled from the ruleset."""
+        from rulecraft.tools.words.labels import fill
+
+        return fill(self.rs, text)
 
     def any(self, v: Any) -> str:
         if isinstance(v, (A.Node, M.Step)):
@@ -126,7 +135,24 @@ class Words:
             return "the players"
         if ident in rs.variables or ident in rs.zones or ident in rs.tables:
             return "the " + humanize(ident)
+        if self.detail != "full" and ident not in rs.functions and ident not in rs.dice:
+            return self.local(ident)
         return humanize(ident)
+
+    def local(self, ident: str) -> str:
+        """A local name (a loop's variable, a sequence's parameter, a result kept `as`) as players read it:
+        a noun with its article, never a bare letter ('p' -> 'the player')."""
+        if len(ident) > 1:
+            return "the " + humanize(ident)
+        return "the " + self.noun_of(ident)
+
+    def noun_of(self, ident: str) -> str:
+        """What a one-letter local stands for: worked out from what it runs over, else from the letter."""
+        if self._nouns is None:
+            from rulecraft.tools.words.locals import local_nouns
+
+            self._nouns = local_nouns(self)
+        return self._nouns.get(ident) or _LETTER_NOUNS.get(ident.lower(), "one")
 
     def attribute(self, ident: str) -> str:
         """An attribute's words: a per-player zone or variable by its title, a column by its name."""
@@ -176,7 +202,9 @@ class Words:
         return _UNKNOWN
 
     def value(self, v: Any) -> str:
-        """A run-time or data value in words (never a Python repr)."""
+        """A run-time or data value in words (never a Python repr; `none` is 'nothing' for players)."""
+        if v is None and self.detail != "full":
+            return "nothing"
         return value_words(v)
 
     def ordinal(self, n: int) -> str:
@@ -219,3 +247,7 @@ def value_words(v: Any) -> str:
 
 
 _UNKNOWN = object()
+
+# a one-letter local whose use says nothing else reads by its letter's usual noun
+_LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",
+                 "z": "pile", "t": "type", "n": "number", "v": "value", "x": "one", "e": "event", "s": "one"}

@@ -96,7 +96,25 @@ def _max_min(word: str):
     return fn
 
 
-_SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest")}
+def _ranking(word: str):
+    """highest(NAME in ITEMS, by: KEY) as 'the one of ITEMS with the highest KEY' (the key left out when long)."""
+    def fn(w: Words, n: A.Call, args: list[str]) -> str:
+        head = n.args[0] if n.args else None
+        if not (isinstance(head, A.Compare) and head.op == "in" and isinstance(head.left, A.Name)):
+            return f"the {word} of {join_and(args)}" if word != "sorted" else f"{join_and(args)} in order"
+        items = w.expr(head.right)
+        key = _kw(w, n, "by")
+        said = w.expr(key) if key is not None else ""
+        if word == "sorted":
+            return f"{items} in order" + (f" of {said}" if said and len(said) <= 40 else "")
+        if said and len(said) <= 40:
+            return f"the one of {items} with the {word} {said.removeprefix('the ')}"
+        return f"the {word}-ranked of {items}"
+    return fn
+
+
+_SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest"),
+            "highest": _ranking("highest"), "lowest": _ranking("lowest"), "sorted": _ranking("sorted")}
 
 
 @phrase(A.Call)
@@ -143,9 +161,10 @@ def _list(w: Words, n: A.ListLit) -> str:
 def _comprehension(w: Words, n: A.Comprehension) -> str:
     where = f" where {w.expr(n.condition)}" if n.condition is not None else ""
     src = w.expr(n.iterable)
+    var = w.local(n.var).removeprefix("the ") if w.detail != "full" else humanize(n.var)
     if isinstance(n.element, A.Name) and n.element.id == n.var:
-        return f"each {humanize(n.var)} in {src}{where}"
-    return f"{w.expr(n.element)} for each {humanize(n.var)} in {src}{where}"
+        return f"each {var} in {src}{where}"
+    return f"{w.expr(n.element)} for each {var} in {src}{where}"
 
 
 @phrase(A.Unary)
@@ -190,7 +209,14 @@ def _compare(w: Words, n: A.Compare) -> str:
     fixed = w.constant(n)
     if fixed is not _UNKNOWN:
         return "always" if fixed else "never"
+    if n.op in ("==", "!=") and w.detail != "full" and _is_none(n.right):
+        thing = w.expr(n.left).removeprefix("the ")
+        return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
     return f"{w.expr(n.left)} {_COMPARE.get(n.op, n.op)} {w.expr(n.right)}"
+
+
+def _is_none(e) -> bool:
+    return isinstance(e, A.Const) and e.value is None
 
 
 @phrase(A.IsClass)

@@ -40,6 +40,8 @@ def _reverse(w: Words, n: A.Reverse) -> str:
 @phrase(A.Assign)
 def _assign(w: Words, n: A.Assign) -> str:
     target, value = w.expr(n.target), w.expr(n.value)
+    if n.op == "=" and isinstance(n.value, A.Const) and n.value.value is None and w.detail != "full":
+        return f"clear {target}"
     if n.op == "+=":
         return f"add {value} to {target}"
     if n.op == "-=":
@@ -82,7 +84,7 @@ def keywords(w: Words, kwargs) -> str:
 
 @phrase(A.CallSeq)
 def _callseq(w: Words, n: A.CallSeq) -> str:
-    args = keywords(w, n.kwargs)
+    args = keywords(w, n.kwargs) if w.detail == "full" else ""
     if n.target is not None:  # call TABLE[KEY].COLUMN
         return f"play what {w.expr(n.target)} says" + (f" ({args})" if args else "")
     return f"play {w.name(n.sequence)}" + (f" ({args})" if args else "")

@@ -18,6 +18,8 @@ def _action(w: Words, s: M.ActionStep) -> str:
 
 @phrase(M.CallStep)
 def _call(w: Words, s: M.CallStep) -> str:
+    if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
+        return f"play {w.name(s.sequence)}"
     args = ", ".join(f"{humanize(k)} {w.expr(v)}" for k, v in s.args)
     return f"play {w.name(s.sequence)}" + (f" ({args})" if args else "")
 
@@ -51,7 +53,14 @@ def _loop(w: Words, s: M.LoopStep) -> str:
 
 @phrase(M.ForEachStep)
 def _for_each(w: Words, s: M.ForEachStep) -> str:
-    return f"for {w.expr(s.iterable)}" if _is_each(w, s) else f"for each {humanize(s.var)} in {w.expr(s.iterable)}"
+    if _is_each(w, s):
+        return f"for {w.expr(s.iterable)}"
+    return f"for each {_var(w, s.var)} in {w.expr(s.iterable)}"
+
+
+def _var(w: Words, var: str) -> str:
+    """A loop's variable after 'each': its name, or in the players' view the noun it stands for."""
+    return w.local(var).removeprefix("the ") if w.detail != "full" else humanize(var)
 
 
 def _is_each(w: Words, s) -> bool:
@@ -84,7 +93,7 @@ def _choose(w: Words, s: M.ChooseStep) -> str:
 @phrase(M.SealedStep)
 def _sealed(w: Words, s: M.SealedStep) -> str:
     who = w.expr(s.iterable)
-    who = who if who.startswith("each ") else f"each {humanize(s.var)} in {who}"
+    who = who if who.startswith("each ") else f"each {_var(w, s.var)} in {who}"
     what = w.text(s.decision.prompt) if s.decision is not None and s.decision.prompt is not None else "chooses"
     if s.decision is not None and s.decision.secret:
         return f"{who}, in secret: {what}; the answers stay secret"
@@ -125,20 +134,31 @@ __all__ = ["block", "join_and"]
 @phrase(M.ConstructStep)
 def _construct(w: Words, s: M.ConstructStep) -> str:
     """An auction or a response window: its rule, with each setting the designer wrote as an expression said in
-    words (parameters by their value, house rules by their name)."""
+    words (parameters by their value, house rules by their name). Players read only the settings that can be said
+    in words; a part that would read like code is left out (the step's label says it). A registered kind that
+    brings its own words (rulecraft.model.kinds) says itself."""
+    import re
+
     kind = KINDS.get(s.construct)
     if kind is not None and kind.words is not None:  # a registered kind says itself, given this renderer
         return kind.words(s, w)
     from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words.labels import clean_clauses
 
     rule = s.rule or f"{s.construct} ({', '.join(k for k, _v in s.settings)})"
-    for _key, text in sorted(s.settings, key=lambda kv: -len(str(kv[1]))):  # longest first: no setting inside another
+    for key, text in sorted(s.settings, key=lambda kv: -len(str(kv[1]))):  # longest first: no setting inside another
         text = str(text)
-        if not text or text not in rule:
+        if not text or text not in rule or key in ("each", "bidder", "as"):  # names, not values
             continue
         try:
             said = w.expr(parse_expression(text, plain_locator()))
         except Exception:  # noqa: BLE001 - a setting that is not an expression stays as written
             continue
-        rule = rule.replace(text, said)
-    return rule
+        # a bare name may also be a word of the rule itself ('each other player'): not after 'other' or 'each'
+        guard = r"(?<!other )(?<!each )" if text.isidentifier() else ""
+        rule = re.sub(guard + r"(?<![\w.'])" + re.escape(text) + r"(?![\w('])", lambda _m: said, rule)
+    if w.detail == "full":
+        return rule
+    rule = re.sub(r"[;,]? *\b(when|if) always\b", "", rule)
+    rule = re.sub(r"[;,]? *[^;,]*\b(when|if) never\b", "", rule)
+    return clean_clauses(rule)

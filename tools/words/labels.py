@@ -1,0 +1,171 @@
+"""The designer's words: label templates filled from the ruleset, and the test of text that reads like code.
+
+A step's `label:` may embed values of the ruleset in braces, so a variant's printed rules stay
+true when it changes a number::
+
+    label: Roll 2d6; you need {max_target} or less
+
+A name in braces is a parameter or an option (its value), a dice id (`2d6`), or a table value
+`{table.key.column}` (`{table.key}` for a one-column table). `{{` and `}}` print one brace.
+An unknown name is printed as written and reported by `rulecraft validate` (W702).
+
+`code_like` finds what a player should never read: identifiers with underscores, comparison
+operators, `x[...]` lookups, `name(arg)` calls, lone variable letters, "(player p)"-style
+arguments, `none`, and source file names. The print check (W701), the construct phrases and
+the tests over every bundled ruleset use it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Optional
+
+from rulecraft.model import ruleset as M
+
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+
+
+def _lookup(rs: M.Ruleset, name: str) -> Optional[Any]:
+    """The value a template name stands for, or None when the ruleset has no such name."""
+    name = name.strip()
+    if name in rs.parameters:
+        return rs.parameters[name].value
+    if name in rs.options:
+        return rs.options[name].value
+    if name in rs.dice:
+        d = rs.dice[name]
+        return f"{d.count}d{d.sides}"
+    parts = name.split(".")
+    if len(parts) in (2, 3) and parts[0] in rs.tables:
+        t = rs.tables[parts[0]]
+        key = next((k for k in t.keys if str(k) == parts[1]), None)
+        if key is None or key not in t.rows:
+            return None
+        row = t.rows[key]
+        if len(parts) == 3:
+            return row.get(parts[2]) if parts[2] in row else None
+        return next(iter(row.values())) if len(row) == 1 else None
+    return None
+
+
+def fill(rs: M.Ruleset, text: str) -> str:
+    """A label with each {name} replaced by the ruleset's value in words (unknown names stay as written)."""
+    if not text or "{" not in text and "}" not in text:
+        return text
+    from rulecraft.tools.words.core import value_words
+
+    def sub(m: re.Match) -> str:
+        if m.group(0) in ("{{", "}}"):
+            return m.group(0)[0]
+        value = _lookup(rs, m.group(1))
+        return m.group(0) if value is None else value_words(value)
+
+    return _FIELD.sub(sub, text)
+
+
+def unknown_names(rs: M.Ruleset, text: str) -> list[str]:
+    """The names in a label's braces that the ruleset does not have."""
+    return [m.group(1) for m in _FIELD.finditer(text or "")
+            if m.group(0) not in ("{{", "}}") and _lookup(rs, m.group(1)) is None]
+
+
+# ----------------------------------------------------------------------------- text that reads like code
+
+_CODE = [
+    ("an identifier with an underscore", re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b")),
+    ("an operator", re.compile(r"==|!=|<=|>=|=>|&&|\|\|")),
+    ("a lookup x[...]", re.compile(r"\w\[")),
+    ("a call name(arg)", re.compile(r"\b[a-z_][a-z0-9_]*\([a-z_'\"]")),
+    ("a lone variable letter", re.compile(r"(?<![\w'’.\-])(?:[b-zB-HJ-Z])(?:['’]s)?(?![\w'’\-♠♣♥♦])(?!\.\w)")),
+    ("an argument in parentheses", re.compile(r"\((player|card|[a-z]+) ([a-z]\b|none\b|player\b|card\b)[^)]*\)")),
+    ("'none'", re.compile(r"\bnone\b")),
+    ("a source file name", re.compile(r"\b[\w\-]+\.(?:html?|md|ya?ml|pdf|txt)\b|\bDIGEST\b")),
+]
+
+
+def code_like(text: str) -> list[str]:
+    """What in `text` reads like code rather than rules (an empty list: it reads as words)."""
+    found = []
+    for what, pattern in _CODE:
+        m = pattern.search(text or "")
+        if m:
+            found.append(f"{what} ({m.group(0).strip()!r})")
+    return found
+
+
+def clean_clauses(text: str) -> str:
+    """A sentence with each clause (split at ';') or parenthesis that reads like code left out."""
+    keep: dict[str, str] = {}
+
+    def park(m: re.Match) -> str:  # innermost parentheses first: a clean one is kept whole, a coded one goes
+        if code_like(m.group(1)):
+            return ""
+        keep[f"\x00{len(keep)}\x00"] = m.group(0)
+        return f"\x00{len(keep) - 1}\x00"
+
+    prev = None
+    while prev != text:
+        prev, text = text, re.sub(r"\s*\(([^()]*)\)", park, text)
+    kept = [c.strip() for c in text.split(";") if c.strip() and not code_like(c)]
+    out = "; ".join(kept)
+    while "\x00" in out:
+        for k, v in keep.items():
+            out = out.replace(k, v)
+    return out
+
+
+# ----------------------------------------------------------------------------- the print check
+
+LONG = 90  # generated text longer than this (characters) asks for a label
+
+
+def _walk(steps) -> Iterable[M.Step]:
+    for s in steps:
+        yield s
+        for _n, body in s.bodies:
+            yield from _walk(body)
+
+
+def print_check(rs: M.Ruleset) -> list:
+    """Warnings for `rulecraft validate`: W702 for a label naming a value the ruleset has not, W701 for a
+    player-facing step whose printed text would be generated and long or code-like (with that text)."""
+    from rulecraft.diagnostics import warning
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words import Words
+    from rulecraft.tools.words.bookkeeping import hidden_step
+
+    w = Words(rs, detail="players")
+    out = []
+    for seq in rs.sequences.values():
+        for s in _walk(seq.steps):
+            label = designer_label(s)
+            if label:
+                bad = unknown_names(rs, label)
+                if bad:
+                    out.append(warning("W702", f"the label of step '{s.path}' names {', '.join(repr(b) for b in bad)}, "
+                                               "which is no parameter, option, dice or table value", s.span,
+                                       "write {NAME} with a parameter or option id, a dice id, or {TABLE.KEY.COLUMN}"))
+                continue
+            if hidden_step(rs, s) or isinstance(s, M.CallStep):
+                continue
+            text = w.step(s, own_label=False)
+            why = code_like(text)
+            if why or len(text) > LONG:
+                reason = ", ".join(why) if why else f"{len(text)} characters"
+                out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,
+                                   "give the step a `label:` in players' words"))
+    for t in rs.triggers:
+        bad = unknown_names(rs, t.label)
+        if bad:
+            out.append(warning("W702", f"the label of trigger '{t.id}' names {', '.join(repr(b) for b in bad)}, "
+                                       "which is no parameter, option, dice or table value", t.span))
+    return out
+
+
+def plain_prose(text: str) -> str:
+    """A designer's prose for players: parentheses and sentences that cite files or read like code left out."""
+    if not text:
+        return text
+    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if code_like(m.group(1)) else m.group(0), text)
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
+    return " ".join(s for s in sentences if not code_like(s))
