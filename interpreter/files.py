@@ -32,10 +32,18 @@ Data = Union[str, bytes]
 class OutputError(Exception):
     """An output cannot be written; `message` says why, for a person."""
 
+    exit_code = 1  # the command line's code for it: the output cannot be made
+
     def __init__(self, path: str, message: str):
         super().__init__(message)
         self.path = path
         self.message = message
+
+
+class OutputIsInput(OutputError):
+    """An output names a file this command reads (the ruleset, its parent, a log, a save): a usage error."""
+
+    exit_code = 2
 
 
 class InputError(Exception):
@@ -70,6 +78,71 @@ def os_error_text(path: str, exc: OSError) -> str:
             return f"cannot write {path}: the folder {folder} does not exist"
     reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
     return f"cannot write {path}: {reason}"
+
+
+# The files this process has read as inputs (rulesets and their parents, logs, saves, coverage files), by
+# identity (device, inode): no output may be written over one of them, whatever name reaches it.
+_INPUTS: dict[tuple[int, int], str] = {}
+MAX_INPUTS = 10_000  # identities remembered (a long-lived process, the language server, reads many)
+
+
+def note_input(path: str) -> None:
+    """Remember `path` as an input of this process (a regular file only; anything else is not written over)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode) and len(_INPUTS) < MAX_INPUTS:
+        _INPUTS.setdefault((st.st_dev, st.st_ino), path)
+
+
+def input_named_by(path: str) -> Optional[str]:
+    """The input that `path` names (the same file by identity, through any link), or None."""
+    if path == "-" or not _INPUTS:
+        return None
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return _INPUTS.get((st.st_dev, st.st_ino))
+
+
+def same_file_problem(outputs: dict[str, str], inputs: dict[str, str]) -> Optional[str]:
+    """One line when an output (by what it is: 'the --save file') names one of the inputs, or two outputs one file."""
+    seen: dict[tuple[int, int], str] = {}
+    for what, path in inputs.items():
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            seen.setdefault((st.st_dev, st.st_ino), what)
+    named: dict[str, str] = {}
+    for what, path in outputs.items():
+        if path == "-":
+            continue
+        real = os.path.realpath(path)
+        if real in named:  # two outputs, one file (not made yet): the second would replace the first
+            return f"{what} {path} is also {named[real]}: each output needs its own file"
+        named[real] = what
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            return f"{what} {path} is {seen[key]}: it would be written over; give another name"
+        seen[key] = what
+    return None
+
+
+def _refuse_input(path: str) -> None:
+    found = input_named_by(path)
+    if found is not None:
+        raise OutputIsInput(path, f"cannot write {path}: it is {found}, an input of this command; "
+                                  "give another name")
 
 
 def is_stdout(path: Optional[str]) -> bool:
@@ -205,6 +278,7 @@ def write_output(path: str, data: Data, *, sync: bool = False, binary_to_termina
         finally:
             os.close(fd)
         return
+    _refuse_input(path)
     _replace(path, raw, sync)
 
 
@@ -214,6 +288,7 @@ def replace_file(path: str, data: Data, *, sync: bool = False, private: bool = F
     by its owner only (a save holds every seat's hidden cards)."""
     if target_kind(path) not in ("new", "file"):
         raise OutputError(path, f"cannot write {path}: it is not a regular file (a save must be read back)")
+    _refuse_input(path)
     _replace(path, data.encode("utf-8") if isinstance(data, str) else data, sync, private)
 
 
@@ -265,6 +340,7 @@ def open_stream(path: str) -> OutputStream:
         return OutputStream(path, None, False)
     if kind == "stream":
         return OutputStream(path, _open_stream_fd(path), True)
+    _refuse_input(path)
     _replace(path, b"", False)  # a fresh empty file in its place, atomically
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))

@@ -14,9 +14,10 @@ from typing import Any, Callable
 class LspClient:
     """Starts a server process, frames messages with Content-Length, answers the server's own requests."""
 
-    def __init__(self, cmd: list[str], settings: dict | None = None, cwd: str | None = None):
+    def __init__(self, cmd: list[str], settings: dict | None = None, cwd: str | None = None, **popen: Any):
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=cwd)
+                                     cwd=cwd, **popen)
+        self.order: list[str] = []  # what arrived, in order: 'response ID' or a notification's method
         self.settings = settings or {}
         self._next = 0
         self._responses: dict[int, queue.Queue] = {}
@@ -50,6 +51,7 @@ class LspClient:
                 if name.lower() == "content-length":
                     length = int(value)
             msg = json.loads(out.read(length))
+            self.order.append(f"response {msg['id']}" if "id" in msg and "method" not in msg else msg.get("method", ""))
             if "id" in msg and "method" in msg:
                 self._send({"jsonrpc": "2.0", "id": msg["id"], "result": self._answer(msg)})
             elif "id" in msg:
@@ -74,14 +76,31 @@ class LspClient:
 
     # ------------------------------------------------------------ API
     def request(self, method: str, params: Any, timeout: float = 60) -> Any:
-        self._next += 1
-        rid = self._next
-        box = self._responses.setdefault(rid, queue.Queue())
-        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        msg = box.get(timeout=timeout)
+        msg = self.call(method, params, timeout)
         if "error" in msg:
             raise RuntimeError(f"{method}: {msg['error']}")
         return msg.get("result")
+
+    def call(self, method: str, params: Any, timeout: float = 60) -> dict:
+        """The whole response message to one request (its 'result' or its 'error')."""
+        rid = self.send_request(method, params)
+        return self.reply(rid, timeout)
+
+    def send_request(self, method: str, params: Any) -> int:
+        self._next += 1
+        rid = self._next
+        self._responses.setdefault(rid, queue.Queue())
+        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return rid
+
+    def reply(self, rid: Any, timeout: float = 60) -> dict:
+        return self._responses.setdefault(rid, queue.Queue()).get(timeout=timeout)
+
+    def raw(self, data: bytes) -> None:
+        """Bytes written to the server as they are (a hostile or broken client)."""
+        with self._lock:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
 
     def notify(self, method: str, params: Any) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})

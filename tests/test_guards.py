@@ -207,7 +207,7 @@ def test_blocks_entry_falls_back_on_any_failure(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug in the writer")
 
-    monkeypatch.setattr(blocks, "_Writer", broken)
+    monkeypatch.setattr(blocks, "Writer", broken)
     prog = type("P", (), {"waited": {0}, "code": []})()
     assert blocks.entry(prog, 0, False, False) is blocks.NEVER
     monkeypatch.setattr(blocks, "STRICT", True)

@@ -329,7 +329,7 @@ def test_a_garbled_message_is_answered_and_the_server_goes_on():
         client.close()
     assert client.proc.returncode == 0
     log = b"".join(client.stderr_lines).decode()
-    assert "Unable to handle message" in log and "Traceback" not in log
+    assert "not JSON" in log and "Traceback" not in log
 
 
 def test_completion_knows_where_it_is(lsp, broken):
@@ -348,3 +348,178 @@ def test_completion_knows_where_it_is(lsp, broken):
     assert labels(top) == {}  # a top-level key: the schema's business, not the rules language's
     zone_name = lsp.request("textDocument/completion", at(uri, pos_of(text, "  event_deck: {", 4)))
     assert labels(zone_name) == {}
+
+
+# --- a hostile client (issue 25): bounded reads, a reply to every request, positions in UTF-16 -------------
+
+MEMORY_CAP = 1 << 30  # bytes of address space the server runs in for these tests (RLIMIT_AS)
+
+
+def _capped() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+@pytest.fixture()
+def capped():
+    client = LspClient(SERVER, preexec_fn=_capped)
+    client.initialize(ROOT)
+    yield client
+    if client.proc.poll() is None:
+        client.close()
+
+
+def _log(client) -> str:
+    return b"".join(client.stderr_lines).decode("utf-8", "replace")
+
+
+def _stopped(client) -> int:
+    client.proc.stdin.close()
+    return client.proc.wait(timeout=60)
+
+
+def test_a_huge_content_length_is_read_through_in_bounded_memory_and_answered(capped):
+    head = b'{"jsonrpc":"2.0","id":77,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x'
+    capped.raw(b"Content-Length: 40000000\r\n\r\n" + head + b"x" * (40_000_000 - len(head)))
+    reply = capped.reply(77)
+    assert reply["error"]["code"] == -32600 and "over the server's limit" in reply["error"]["message"]
+    assert capped.request("textDocument/hover", at("file:///nothing.yaml", {"line": 0, "character": 0})) is None
+    capped.raw(b"Content-Length: 99999999999999\r\n\r\n" + b"x" * 1000)  # then the editor is gone
+    assert _stopped(capped) == 1  # neither shutdown nor exit: 1, not a MemoryError and exit 3
+    assert "Traceback" not in _log(capped) and "MemoryError" not in _log(capped)
+
+
+def test_an_endless_header_line_does_not_grow_the_server(capped):
+    capped.raw(b"X-Junk: " + b"y" * 30_000_000 + b"\r\n")
+    capped.raw(b"Content-Length: abc\r\n\r\n")  # and a length that is not one
+    assert capped.request("textDocument/hover", at("file:///nothing.yaml", {"line": 0, "character": 0})) is None
+    assert "header line longer than" in _log(capped) and "not a number of bytes" in _log(capped)
+    capped.close()
+    assert capped.proc.returncode == 0
+
+
+@pytest.mark.parametrize("params", [{"textDocument": 5}, None, [], {"textDocument": {"uri": "file:///x"}, "position": "here"}],
+                         ids=["wrong type", "none", "a list", "a bad position"])
+def test_a_request_with_invalid_params_gets_an_error_reply(lsp, params):
+    reply = lsp.call("textDocument/hover", params, timeout=30)
+    assert reply["error"]["code"] == -32602 and "textDocument/hover" in reply["error"]["message"]
+
+
+def test_every_request_gets_a_reply(capped):
+    for body in (b"[]", b'{"jsonrpc":"2.0","id":[1],"method":"hover"}', b'{"jsonrpc":"2.0","id":5,"method":7}',
+                 b"[" * 100_000):  # not an object, an id that is a list, a method that is a number, too deep
+        capped.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        assert "error" in capped.reply(5 if b"method\":7" in body else None)
+    assert capped.call("no/such/method", {})["error"]["code"] == -32601
+    assert capped.call("textDocument/completion", {"textDocument": {"uri": "file:///not-open.yaml"},
+                                                   "position": {"line": 0, "character": 0}})["result"] is None
+    assert capped.request("shutdown", None) is None
+    assert capped.call("textDocument/hover", at("file:///x.yaml", {"line": 0, "character": 0}))["error"]["code"] == -32600
+    capped.notify("exit", None)
+    assert capped.proc.wait(timeout=30) == 0
+    log = _log(capped)
+    assert "Traceback" not in log and all(len(line) < 600 for line in log.splitlines())
+
+
+def test_exit_without_shutdown_is_exit_code_1(capped):
+    capped.notify("exit", None)
+    assert capped.proc.wait(timeout=30) == 1
+
+
+def test_a_lone_surrogate_is_a_diagnostic_not_a_python_error(lsp, tmp_path):
+    text = (DML / "dml-2016.yaml").read_text(encoding="utf-8").replace("title: ", "title: \ud800 ", 1)
+    uri = lsp.open(tmp_path / "dml-2016.yaml", text)
+    got = lsp.wait_diagnostics(uri)
+    assert [d["code"] for d in got][:1] == ["E003"] and "lone surrogate (U+D800)" in got[0]["message"]
+    assert got[0]["range"]["start"] == pos_of(text, "\ud800")
+    assert not [d for d in got if "Unicode" in d["message"] or "codec" in d["message"]]
+
+
+def _utf16_apply(text: str, edit_: dict) -> str:
+    """Apply one LSP text edit as an editor does: positions count UTF-16 code units."""
+    lines = text.split("\n")
+    rng = edit_["range"]
+    assert rng["start"]["line"] == rng["end"]["line"]
+    units = lines[rng["start"]["line"]].encode("utf-16-le")
+    a, b = 2 * rng["start"]["character"], 2 * rng["end"]["character"]
+    lines[rng["start"]["line"]] = (units[:a] + edit_["newText"].encode("utf-16-le") + units[b:]).decode("utf-16-le")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("before", ["🎲🎲", "𝔄", "é🐉x"], ids=["dice", "math letter", "mixed"])
+def test_positions_count_utf16_units_after_astral_characters(lsp, broken, before):
+    path = broken / "dml.yaml"
+    text = path.read_text(encoding="utf-8").replace(
+        "      - call: setup", f'      - {{label: "{before}", do: "set x = scroe"}}\n      - call: setup', 1)
+    text = text.replace("variables:\n", "variables:\n  x: 0\n  score: 0\n", 1)
+    uri = lsp.open(path, text)
+    got = [d for d in lsp.wait_diagnostics(uri) if d["code"] == "E301"]
+    assert len(got) == 1 and "'scroe'" in got[0]["message"]
+    line = text.split("\n")[got[0]["range"]["start"]["line"]]
+    start = len(line[: line.index("scroe")].encode("utf-16-le")) // 2
+    assert got[0]["range"]["start"]["character"] == start and got[0]["range"]["end"]["character"] == start + 5
+    actions = lsp.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": got[0]["range"],
+                                                      "context": {"diagnostics": got}})
+    fixed = _utf16_apply(text, actions[0]["edit"]["changes"][uri][0])
+    assert fixed == text.replace("set x = scroe", "set x = score", 1)
+    hovered = lsp.request("textDocument/hover", at(uri, {"line": got[0]["range"]["start"]["line"], "character": start - 4}))
+    assert hovered is None or "x" in hovered["contents"]["value"]  # 'x', counted in UTF-16: not 'set'
+
+
+def test_a_20mb_document_is_refused_with_a_diagnostic_in_bounded_memory(capped, tmp_path):
+    for size in (20_000_000, 3_000_000):  # over the message limit (not read), and over the document limit
+        text = "ruleset: big\ntitle: Big\n" + "# padding\n" * (size // 10)
+        uri = capped.open(tmp_path / f"big{size}.yaml", text)
+        got = capped.wait_diagnostics(uri)
+        assert [d["code"] for d in got] == ["E002"] and "over the limit" in got[0]["message"], got
+    capped.close()
+    assert capped.proc.returncode == 0
+
+
+def _sequences(n: int) -> str:
+    head = "ruleset: big\ntitle: Big\nplayers: {min: 2, max: 2}\nvariables:\n  x: 0\nstart: s0\nsequences:\n"
+    return head + "".join(f"  s{i}:\n    steps:\n      - do: set x = x + {i}\n" + (f"      - call: s{i + 1}\n" if i + 1 < n else "")
+                          for i in range(n))
+
+
+def test_hover_and_completion_answer_while_a_check_runs(lsp, tmp_path):
+    path = tmp_path / "big.yaml"
+    small = _sequences(3)
+    uri = lsp.open(path, small)
+    assert lsp.wait_diagnostics(uri) == []
+    lsp.change(uri, _sequences(3000), 2)  # a check of several seconds
+    where = at(uri, pos_of(small, "set x", 4))
+    answered = 0
+    while uri not in lsp.diagnostics:
+        hover = lsp.request("textDocument/hover", where, timeout=120)
+        assert hover is not None and "variable x" in hover["contents"]["value"]  # from the last checked text
+        answered += 1 + 0 * len(lsp.request("textDocument/completion", where, timeout=120)["items"])
+    assert answered >= 25  # answered one after another while the check ran, not queued behind it
+    assert lsp.wait_diagnostics(uri) == []
+
+
+def test_documents_never_opened_are_never_read_from_disk(capped, tmp_path):
+    capped.notify("textDocument/didSave", {"textDocument": {"uri": "file:///dev/zero"}})
+    capped.notify("textDocument/didChange", {"textDocument": {"uri": "file:///dev/zero", "version": 2},
+                                             "contentChanges": [{"text": "ruleset: x\n"}]})
+    assert capped.request("textDocument/hover", at("file:///dev/zero", {"line": 0, "character": 0})) is None
+    path = tmp_path / "ok.yaml"
+    uri = capped.open(path, (DML / "dml-2016.yaml").read_text(encoding="utf-8"))
+    assert isinstance(capped.wait_diagnostics(uri), list)  # still serving, within its memory cap
+    assert not [m for m in list(capped.notifications.queue) if m.get("method") == "window/showMessage"]
+    capped.close()
+    assert capped.proc.returncode == 0
+
+
+def test_incremental_edits_cannot_grow_a_document_past_the_limit(capped, tmp_path):
+    uri = capped.open(tmp_path / "grow.yaml", "ruleset: grow\n")
+    capped.wait_diagnostics(uri)
+    piece = "# " + "x" * 1_000_000 + "\n"
+    for version in range(2, 6):  # ranged edits that each add 1 MB: with full sync each replaces the text
+        capped.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                                                                               "end": {"line": 0, "character": 0}},
+                                                                     "text": piece}]})
+    got = capped.wait_diagnostics(uri, until=lambda d: True)
+    assert not [d for d in got if d["code"] == "E002"]  # 1 MB, never 4

@@ -52,7 +52,7 @@ def write_bytes(verb: str, path: str, data: "bytes | str") -> Optional[int]:
     try:
         write_output(path, data)
     except OutputError as exc:
-        return fail(verb, exc.message, EXIT_ERRORS)
+        return fail(verb, exc.message, exc.exit_code if exc.exit_code != 1 else EXIT_ERRORS)  # 2: it names an input
     return None
 
 

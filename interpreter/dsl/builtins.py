@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, number, scanned, size_of
+from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,9 @@ def _keys(ctx, span, t):
 @builtin("record", 0, 0, "any", "A record of named fields (any names), read as r.NAME; e.g. a claim on a stack.",
          "record(who: p, what: 'duke', against: none)", kwargs=("*",))
 def _record(ctx, span, **fields):
-    return dict(fields)
+    out = dict(fields)
+    scanned(ctx, nested(out, span), span)  # a record that holds itself twice each round is stopped as a list is
+    return out
 
 
 @builtin("sorted", 1, 1, "list", "A list in increasing order (cards in deck order); sorted(p in players, by: p.score) "

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple, Optional
 from ..diagnostics import Span, did_you_mean
 from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, ZONE_FIELDS
 from . import ast as A
-from .scope import FunctionDef, Scope, Symbol
+from .scope import FunctionDef, Scope, Symbol, kind_word
 
 
 class Problem(NamedTuple):
@@ -107,7 +107,8 @@ def user_call_problems(n: A.Call, fd: FunctionDef) -> tuple[list[Problem], bool]
 
 def want_number(t: str, span: Span) -> list[Problem]:
     if t not in ("number", "any"):
-        return [Problem("E303", f"expected a number here, this is a {t}", span)]
+        return [Problem("E303", f"expected a number here, this is a {t}", span,
+                        "a table row holds its columns: read one, e.g. ROW.COLUMN" if t == "row" else None)]
     return []
 
 
@@ -128,10 +129,111 @@ def class_problem(n: A.IsClass, t: str, scope: Scope) -> list[Problem]:
     out = []
     if n.cls not in scope.card_classes:
         out.append(Problem("E307", f"no card has the class '{n.cls}'", n.cls_span,
-                           did_you_mean(n.cls, scope.card_classes) or "classes are listed under each card group's 'classes'"))
+                           did_you_mean(n.cls, scope.card_classes) or _is_hint(n, scope)))
     if t not in ("card", "any", "none"):
         out.append(Problem("E303", f"'is' tests the class of a card, this is a {t}", n.obj.span))
     return out
+
+
+def _is_hint(n: A.IsClass, scope: Scope) -> str:
+    """Why a name after 'is' is no class: 'is' takes a class name as written, never a value or an attribute."""
+    obj = n.obj.id if isinstance(n.obj, A.Name) else "c"
+    sym = scope.symbols.get(n.cls)
+    if n.cls in scope.locals or (sym is not None and sym.kind in ("var", "const")):
+        what = "a value here (a parameter or a local name)" if n.cls in scope.locals else kind_word(sym)
+        return (f"'is' takes a class name as written; '{n.cls}' is {what}: to test the class it holds, "
+                f"write {n.cls} in {obj}.classes")
+    if n.cls in scope.card_attrs or n.cls in scope.marks:
+        return f"'{n.cls}' is an attribute of cards, not a class: compare it, e.g. {obj}.{n.cls} == VALUE"
+    return "classes are listed under each card group's 'classes'"
+
+
+# ------------------------------------------------------------------ values that are always true
+_ALWAYS_TRUE_HINTS = {
+    "zone": "test whether it holds cards: not empty(ZONE), or count(ZONE) > 0",
+    "family": "give it a key, and test whether that zone holds cards: not empty(FAMILY[KEY])",
+    "table": "read a row and a column: TABLE[KEY].COLUMN",
+    "row": "read one of its columns: ROW.COLUMN",
+}
+
+
+def truth_problems(node: A.Expr, scope: Scope) -> list[Problem]:
+    """A zone, a family, a table or a row used as a condition (or as a part of one joined by and, or, not):
+    such a value always counts as true, so the condition never changes (a 'while' never ends)."""
+    if isinstance(node, A.Unary) and node.op == "not":
+        return truth_problems(node.operand, scope)
+    if isinstance(node, A.BinOp) and node.op in ("and", "or"):
+        return truth_problems(node.left, scope) + truth_problems(node.right, scope)
+    kind = always_true_kind(node, scope)
+    if kind is None:
+        return []
+    word = {"family": "a family of zones", "zone": "a zone", "table": "a table", "row": "a table row"}[kind]
+    written = source_of(node)
+    hint = _ALWAYS_TRUE_HINTS[kind]
+    if written and kind == "zone":
+        hint = f"test whether it holds cards: not empty({written}), or count({written}) > 0"
+    elif kind == "row":
+        hint = _row_hint(node, scope)
+    when = "it is empty" if kind in ("zone", "family") else "its values are 0 or false"
+    return [Problem("W325", f"{word} used as a condition always counts as true, even when {when}", node.span, hint)]
+
+
+def source_of(node: A.Expr) -> Optional[str]:
+    """A name, attribute chain or simple index written out again ('players[0].hand'); None for anything else."""
+    if isinstance(node, A.Name):
+        return node.id
+    if isinstance(node, A.Attr):
+        inner = source_of(node.obj)
+        return f"{inner}.{node.name}" if inner else None
+    if isinstance(node, A.Index):
+        inner, key = source_of(node.obj), node.key
+        if inner and isinstance(key, A.Num):
+            return f"{inner}[{key.value}]"
+        if inner and isinstance(key, A.Str) and key.is_plain:
+            return f"{inner}['{''.join(key.parts)}']"  # type: ignore[arg-type]
+        if inner and isinstance(key, A.Name):
+            return f"{inner}[{key.id}]"
+    return None
+
+
+def _row_hint(node: A.Expr, scope: Scope) -> str:
+    """'read one of its columns: prices['low'].cost' when the table is known by name."""
+    written = source_of(node) or "ROW"
+    columns: list = []
+    if isinstance(node, A.Index) and isinstance(node.obj, A.Name):
+        table = scope.symbols.get(node.obj.id)
+        rows = list(table.value.values()) if table is not None and isinstance(table.value, dict) else []
+        columns = list(rows[0]) if rows and isinstance(rows[0], dict) else []
+    if columns:
+        return f"a table row holds its columns: read one, e.g. {written}.{columns[0]} (columns: {', '.join(map(str, columns))})"
+    return f"a table row holds its columns: read one, e.g. {written}.COLUMN"
+
+
+def always_true_kind(node: A.Expr, scope: Scope) -> Optional[str]:
+    """'zone', 'family', 'table' or 'row' when the value of `node` is one, known from names alone; else None."""
+    if isinstance(node, A.Name):
+        sym = None if node.id in scope.locals else scope.symbols.get(node.id)
+        if sym is None:
+            return None
+        return {"zone": "zone", "family": "family", "table": "table"}.get(sym.kind)
+    if isinstance(node, A.Attr):
+        if node.name in scope.player_zones and node.name not in scope.player_vars and node.name not in scope.card_attrs:
+            return "zone"
+        return None
+    if isinstance(node, A.Index):
+        inner = always_true_kind(node.obj, scope)
+        return {"family": "zone", "table": "row"}.get(inner or "")
+    return None
+
+
+def augment_problem(op: str, t: str, value: A.Expr, scope: Scope) -> list[Problem]:
+    """'x += VALUE' or 'x -= VALUE' with a value that is no number nor list: it fails whenever it runs."""
+    if op in ("+=", "-=") and t in ("row", "zone", "player", "card", "table", "family", "roll"):
+        written = source_of(value)
+        hint = {"row": _row_hint(value, scope), "zone": f"count its cards: count({written or 'ZONE'})",
+                "roll": f"use its total: {written or 'r'}.total"}.get(t)
+        return [Problem("E303", f"'{op}' needs a number here, this is a {t}", value.span, hint)]
+    return []
 
 
 _PLAYER_LISTS = ("winners", "seat_order")  # built-ins that give a list of players
@@ -237,6 +339,9 @@ def choice_problem(n: A.Compare, scope: Scope) -> Optional[Problem]:
 def addition_problem(lt: str, rt: str, span: Span) -> list[Problem]:
     """'+' of text and a number, or of a list and something that is not a list: it fails whenever it runs."""
     pair = {lt, rt}
+    if "row" in pair and pair & {"number", "str"}:
+        return [Problem("E303", f"'+' of a table row and a {'number' if 'number' in pair else 'text'}", span,
+                        "a table row holds its columns: read one, e.g. ROW.COLUMN")]
     if pair == {"str", "number"}:
         return [Problem("E303", "'+' of a text and a number", span,
                         "put the number in the text with a template ('{n} coins'), or make it text with str(n)")]

@@ -97,6 +97,19 @@ def bounded(value: Any, ctx: Any, span: Span | None) -> Any:
     return value
 
 
+MAX_NAME = 1_000  # characters of a name a person is shown for an option ('display:')
+
+
+def name_shown(text: str, ctx: Any, span: Span | None) -> str:
+    """`text` (a decision's display name for one option) if it is a name's size; its making is charged."""
+    n = len(text)
+    if n > MAX_NAME:
+        raise RuleError(f"a display name of {n:,} characters is over the limit of {MAX_NAME:,}", span,
+                        "'display:' gives each option a short name a person reads")
+    scanned(ctx, n, span)
+    return text
+
+
 def number(value: Any, span: Span | None) -> Any:
     """`value` (a built-in's number) if it is a finite number within +-MAX_INT; a RuleError otherwise."""
     t = type(value)
@@ -112,6 +125,15 @@ def scanned(ctx: Any, n: int, span: Span | None) -> None:
     """Charge the work of scanning n values (a membership test, a sort, a comparison of lists)."""
     if n >> COPY_SHIFT:
         charge(ctx, n >> COPY_SHIFT, span)
+
+
+def ranked_work(ctx: Any, keys: list, sorting: bool, span: Span | None) -> None:
+    """Charge ordering items by `keys` when the keys are lists or records: every comparison may walk a whole key."""
+    if _CONTAINERS.isdisjoint(map(type, keys)):
+        return
+    n = len(keys)
+    total = sum(size_of(k, span) if type(k) in _CONTAINERS else 1 for k in keys)
+    scanned(ctx, total * n.bit_length() if sorting else total, span)
 
 
 def compared(ctx: Any, a: Any, b: Any, span: Span | None) -> None:

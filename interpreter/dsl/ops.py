@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from ..diagnostics import RuleError, Span
 from ..values import ROLL_FIELDS, Card, FamilyRef, Player, Roll, Row, ZoneRef
 from .builtins import describe, text_of  # noqa: F401 - text_of: shared by closures and codegen
+from .guards import ranked_work
 
 if TYPE_CHECKING:
     from .scope import Scope
@@ -134,11 +135,14 @@ def range_error(a: Any, b: Any, span: Span) -> RuleError:
 RANKINGS = ("sorted", "highest", "lowest")  # the functions that order items by a key: sorted(p in players, by: ...)
 
 
-def rank(kind: str, items: list, keys: list, descending: Any, span: Span) -> Any:
+def rank(kind: str, items: list, keys: list, descending: Any, span: Span, ctx: Any = None) -> Any:
     """`sorted` (a new list), `highest` or `lowest` (one item, or none) of `items` by their `keys`.
 
     Ties keep the order of the items: sorted is stable (also in descending order), and highest and lowest give
-    the first of the tied items."""
+    the first of the tied items. Keys that are lists or records are compared value by value: that work is charged
+    to the game's budget (n log n comparisons for sorted, n for highest and lowest), as sorted(bids) charges it."""
+    if ctx is not None:
+        ranked_work(ctx, keys, kind == "sorted", span)
     try:
         if kind == "sorted":
             order = sorted(range(len(items)), key=keys.__getitem__, reverse=bool(descending))

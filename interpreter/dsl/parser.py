@@ -36,6 +36,8 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
     "'roll' needs dice: roll DICE [by PLAYER] [against VALUE] [as NAME]": ["roll", "roll against 7"],
     "'set' assigns with '=': set TARGET = VALUE": ["set x", "set x == 1", "set x 1"],
     "'end' needs what to end, e.g. 'end turn' or 'end game'": ["end"],
+    "'tell' needs a player and then the message: tell PLAYER TEXT (a message in parentheses right after a name "
+    "reads as a call of that name)": ["tell p", "tell p ('hi')", "tell card.owner"],
     "'call' needs a sequence id: call SEQUENCE [with name: value, ...] [as NAME]": ["call", "call x with"],
     "a modifier needs a lifetime: add modifier NAME [to PLAYER] [value N] until end of KIND": [
         "add modifier x",

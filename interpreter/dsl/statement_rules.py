@@ -135,15 +135,6 @@ class StatementRules:
         kw, player, message = c
         return self._stmt(lambda s: A.Tell(s, player[0], message[0]), kw, player, message)
 
-    def tell_who(self, c) -> Built:
-        first, *rest = [t for t in c if getattr(t, "type", None) == "NAME"]  # the dots are kept as tokens too
-        a = first.start_pos
-        node: A.Expr = A.Name(self._tspan(first), str(first))
-        for name in rest:
-            node = A.Attr(self._span(a, name.end_pos), node, str(name), self._tspan(name))
-        last = rest[-1] if rest else first
-        return node, a, last.end_pos, 1
-
     def win_stmt(self, c) -> Built:
         kw, who = c
         return self._stmt(lambda s: A.Win(s, who[0]), kw, who)

@@ -47,15 +47,18 @@ def load_ruleset(
     overrides: Mapping[str, Any] | None = None,
     limits: Limits = DEFAULT_LIMITS,
     check: bool = True,
+    keep_going: bool = True,
 ) -> LoadResult:
     """Load a ruleset by path or bundled name.
 
     `overrides` sets parameter or option values by name for this load (e.g. from
     `--set name=value`). With `check=False` the semantic checks are skipped (the model is
-    still built and compiled).
+    still built and compiled). With `keep_going` (the default), a file the schema rejects is still
+    built and checked as far as it can be, as `load_text` does for an editor: `rulecraft validate`
+    and the language server report the same problems, all in one run.
     """
     with _collector_paused():
-        return _load(ref, overrides, limits, check)
+        return _load(ref, overrides, limits, check, keep_going=keep_going)
 
 
 def load_text(path: str, text: str, *, limits: Limits = DEFAULT_LIMITS, keep_going: bool = True) -> LoadResult:
@@ -137,12 +140,15 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
     return result
 
 
+_ECHOES = ("E2", "E4", "W4")  # the structure again in the build's words; flow over steps that could not be built
+
+
 def _later_passes_anyway(root: YMap, path: str, result: LoadResult, limits: Limits) -> list[Diagnostic]:
     """The build's and checks' findings on a file the schema rejected, less what the schema already said.
 
     The build's own structure complaints (E2xx) repeat the schema's in other words and are
-    dropped, and so are the flow checks, which on a model with holes (no 'start:', say) only
-    echo the hole. The build was written for schema-valid input; on anything else it may stop
+    dropped, and so are the flow findings (E4xx, W4xx: a sequence whose one step could not be
+    built "has no steps"), which on a model with holes (no 'start:', say) only echo the hole. The build was written for schema-valid input; on anything else it may stop
     with an exception, and then the schema's findings stand alone.
     """
     from . import build, variants
@@ -154,7 +160,7 @@ def _later_passes_anyway(root: YMap, path: str, result: LoadResult, limits: Limi
             return []
         ruleset, bdiags = build.build_ruleset(merged, path, {}, limits)
         result.built = ruleset
-        more = [d for d in list(vdiags) + list(bdiags) if not d.code.startswith("E2")]
+        more = [d for d in list(vdiags) + list(bdiags) if not d.code.startswith(_ECHOES)]
     except Exception:  # noqa: BLE001 - see the docstring
         return []
     return [d for d in more if d.span is None or (d.span.file, d.span.line) not in said]

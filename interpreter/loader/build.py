@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
+from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error, warning
 from ..checks.unused import check_unused
 from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import FamilyRef, Row, ZoneRef
-from .constructs import record_fields
+from .constructs.expansion import record_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .sections import SectionBuilders, _doc, _s
@@ -95,7 +95,6 @@ class Builder(SectionBuilders):
         seq_params = {}
         for k, v in self.section("sequences").items():
             seq_params[k] = tuple(_s(v.get("params"), []) or []) if isinstance(v, YMap) else ()
-            declare(k, Symbol("sequence"), self.section("sequences").key_span(k))
         for k, d in self.section("dice").items():
             declare(k, Symbol("dice"), self.section("dice").key_span(k))
         for k, v in params.items():
@@ -115,6 +114,8 @@ class Builder(SectionBuilders):
                 declare(k, Symbol("player_zone"), z.span)
             else:
                 declare(k, Symbol("family", FamilyRef(k), "family", "dynamic" if z.per == "dynamic" else z.per), z.span)
+        for k in seq_params:  # sequences have a namespace of their own: only 'call', 'start:' and 'run:' name them
+            symbols.setdefault(k, Symbol("sequence"))  # kept where nothing else has the name, for E306's hint
         symbols["players"] = RUNTIME_PLAYERS
         symbols["player_count"] = RUNTIME_PLAYER_COUNT
         symbols["cards"] = Symbol("const", list(cards), "list")
@@ -174,10 +175,13 @@ class Builder(SectionBuilders):
         sec = self.section("functions")
         for k, v in sec.items():
             span = sec.key_span(k)
-            if k in REGISTRY or k in symbols:
-                self.err("E314", f"function '{k}' has the name of a {'built-in function' if k in REGISTRY else symbols[k].kind}",
-                         span)
+            if k in symbols and symbols[k].kind != "sequence":
+                self.err("E314", f"function '{k}' has the name of a {symbols[k].kind}", span)
                 continue
+            if k in REGISTRY:  # the ruleset's own name wins: a release that adds a built-in breaks no ruleset
+                self.diags.append(warning(
+                    "W314", f"function '{k}' has the name of the built-in function {k}(); this ruleset's own is used",
+                    span, f"calls to {k}() here run this function; rename it to use the built-in"))
             d = v if isinstance(v, YMap) else YMap(v.span)
             params = tuple(str(x) for x in (_s(d.get("params"), []) or []))
             if _s(d.get("title"), ""):

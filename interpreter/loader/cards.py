@@ -112,7 +112,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
     return cards
 
 
-_RANGE = re.compile(r"^\s*(-?[0-9]{1,9})\s*\.\.\s*(-?[0-9]{1,9})\s*$")
+_RANGE = re.compile(r"^\s*(-?[0-9][0-9_]*)\s*\.\.\s*(-?[0-9][0-9_]*)\s*$")
+_RANGE_LIKE = re.compile(r"^\s*-?[0-9][0-9_]*\s*\.\.")  # '1..' and then something that is no whole number
 
 
 def _for_values(b: Builder, node, consts: dict[str, Symbol]) -> list:
@@ -121,9 +122,13 @@ def _for_values(b: Builder, node, consts: dict[str, Symbol]) -> list:
     value = node.value if isinstance(node, YScalar) else None
     if not isinstance(value, str):
         return [node.plain()]
-    m = _RANGE.match(value)
+    m = _RANGE.match(value) if len(value) <= 80 else None
+    if m is None and _RANGE_LIKE.match(value):
+        b.err("E204", "this looks like a range but is not LOW..HIGH of whole numbers", node.span,
+              f"write LOW..HIGH with LOW <= HIGH and at most {MAX_CARDS} values, e.g. 1..30")
+        return [None]
     if m is not None:
-        low, high = int(m.group(1)), int(m.group(2))
+        low, high = int(m.group(1)), int(m.group(2))  # at most 80 characters: a number Python reads at once
         if high < low or high - low >= MAX_CARDS:
             b.err("E204", f"the range {low}..{high} gives {'no' if high < low else 'too many'} values", node.span,
                   f"write LOW..HIGH with LOW <= HIGH and at most {MAX_CARDS} values, e.g. 1..30")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has 
     from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
-from .yaml_source import YMap, YNode, YSeq
+from .yaml_source import YMap, YNode, YScalar, YSeq
 
 LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
 TYPE_WORDS = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
@@ -155,11 +155,11 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
     schema = err.schema if isinstance(err.schema, dict) else {}
     defname = _def_names().get(id(schema), "")
     kind, inst = err.validator, err.instance
-    subject = _subject(path)
+    subject = _subject(path, root)
 
     if _on_key_name(err) and kind == "enum" and isinstance(node, YMap):  # a key outside the keys a step form lists
         allowed = [str(k) for k in err.validator_value]
-        yield _unknown_key(inst, allowed, path, node, any(k in FORM_KEYS for k in allowed))
+        yield _unknown_key(inst, allowed, path, node, any(k in FORM_KEYS for k in allowed), root)
     elif _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
         span = node.key_span(inst) if isinstance(node, YMap) else node.span
         yield (path, inst, "E204"), error(
@@ -176,12 +176,12 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         allowed = set(schema.get("properties", {}))
         extras = [k for k in inst if k not in allowed and not any(re.search(p, k) for p in schema.get("patternProperties", {}))]
         for k in extras:
-            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"))
+            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"), root)
     elif kind == "required" and isinstance(inst, dict):
         span = parent.key_span(path[-1]) if isinstance(parent, YMap) else node.span
         for k in err.validator_value:
             if k not in inst:
-                yield (path, k, "E202"), error("E202", f"missing required key '{k}'{_within(path)}", span, _add_hint(k, path, err))
+                yield (path, k, "E202"), error("E202", f"missing required key '{k}'{_within(path, root)}", span, _add_hint(k, path, err))
     elif kind == "dependentRequired" and isinstance(inst, dict) and isinstance(node, YMap):
         for prop, deps in err.validator_value.items():
             for k in (d for d in deps if prop in inst and d not in inst):
@@ -193,15 +193,23 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         yield (path, "E204"), error("E204", _not_allowed(kind, err, schema, subject), node.span, _value_hint(kind, err))
 
 
-def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool) -> tuple[tuple, Diagnostic]:
-    hint = did_you_mean(key, allowed)
+# keys that belong elsewhere in a construct: (the key, the path's last two parts) -> what to write instead
+_ELSEWHERE = {
+    ("player", ("sealed", "choose")): "every player in 'in:' decides at once: name each one with 'each:' on the "
+                                      "sealed step (each: p, in: players) and use that name in 'choose:'",
+    ("as", ("sealed", "choose")): "the answers are bound with 'as:' on the sealed step, beside 'choose:'",
+}
+
+
+def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap) -> tuple[tuple, Diagnostic]:
+    hint = _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) or did_you_mean(key, allowed)
     if hint is None and in_step:
         owners = _forms_with_key(key)
         hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"
                 if owners else did_you_mean(key, _step_keys()))
     if hint is None and allowed:
         hint = "keys allowed here: " + ", ".join(sorted(allowed))
-    return (path, key, "E201"), error("E201", f"unknown key '{key}'{_within(path)}", node.key_span(key), hint)
+    return (path, key, "E201"), error("E201", f"unknown key '{key}'{_within(path, root)}", node.key_span(key), hint)
 
 
 def _walk(root: YMap, path: tuple) -> tuple[YNode, YNode | None]:
@@ -227,18 +235,40 @@ def _on_key_name(err: "ValidationError") -> bool:
     return not (_DESCENDING & set(tail)) and isinstance(err.instance, str)
 
 
-def _subject(path: tuple) -> str:
+def _subject(path: tuple, root: YMap | None = None) -> str:
     if not path:
         return "the ruleset"
     last = path[-1]
     if isinstance(last, int):
+        step = _step_words(_walk(root, path)[0]) if root is not None else None
+        if step:
+            return step
         owner = next((p for p in reversed(path[:-1]) if isinstance(p, str)), None)
         return f"item {last + 1} of '{owner}'" if owner else f"item {last + 1}"
+    if root is not None and len(path) >= 2 and isinstance(path[-2], int):  # a key of a step: say which step
+        step = _step_words(_walk(root, path[:-1])[0])
+        if step and not step.endswith(f"line {_walk(root, path[:-1])[0].span.line}"):  # named: worth saying
+            return f"'{last}' of {step}"
     return f"'{last}'"
 
 
-def _within(path: tuple) -> str:
-    return f" in {_subject(path)}" if path else ""
+def _step_words(node: YNode) -> str | None:
+    """A step as its designer knows it: by its id, its label, or its form and line (never 'item 5 of do')."""
+    if not isinstance(node, YMap):
+        return None
+    form = next((k for k in node.entries if k in FORM_KEYS), None)
+    if form is None and not any(k in node.entries for k in ("id", "label")):
+        return None
+    ident, label = node.get("id"), node.get("label")
+    if isinstance(ident, YScalar) and isinstance(ident.value, str):
+        return f"step '{ident.value}'"
+    if isinstance(label, YScalar) and isinstance(label.value, str):
+        return f"the step '{_short(label.value)}'"
+    return f"the '{form}' step of line {node.span.line}"
+
+
+def _within(path: tuple, root: YMap | None = None) -> str:
+    return f" in {_subject(path, root)}" if path else ""
 
 
 def _short(value: Any, limit: int = 40) -> str:

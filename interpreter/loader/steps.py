@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl import ast as A
-from ..dsl.checking import element_type
+from ..dsl.checking import element_type, truth_problems
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
-from . import auction, constructs
+from .constructs import auction, expansion as constructs
 from .dsl_text import DslText, compile_stmts
 from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
 from .yaml_source import YMap, YNode, YScalar, YSeq
+
+_BRACES = re.compile(r"(?<!\{)\{([^{}]+)\}(?!\})")  # '{name}', not '{{' (a brace as written)
 
 DECISION_KINDS = ("one", "subset", "number", "yesno")
 
@@ -56,6 +59,13 @@ class StepBuilder:
         self.diags = diags
         self.seq_id = ""
         self.ids: dict[str, Span] = {}
+
+    def _condition(self, node: YNode | None, comp: Compiler) -> Optional[M.CExpr]:
+        """A step's condition, compiled; a zone, table or row in it (always true) is warned of at that step."""
+        cond = self.text.expr(node, comp)
+        if cond is not None:
+            self.diags.extend(warning(*p) for p in truth_problems(cond.ast, comp.scope))
+        return cond
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         self.diags.append(error(code, message, span, hint))
@@ -112,9 +122,31 @@ class StepBuilder:
         steps = self.block(_steps_of(node.get("steps")), "", ())
         if not steps:
             self.err("E403", f"sequence '{seq_id}' has no steps", span, "add 'steps:' with at least one step")
+        self._title_braces(node.get("title"), params)
         return M.SequenceDef(seq_id, str(_plain(node.get("kind"), "sequence")), str(_plain(node.get("title"), seq_id)),
                              str(_plain(node.get("source"), "") or ""), tuple(params), tuple(steps), span,
                              str(_plain(node.get("doc"), "") or _plain(node.get("note"), "") or ""))
+
+    def _title_braces(self, node: YNode | None, params: tuple) -> None:
+        """W326 for '{name}' in a sequence's title that names no parameter or option of the ruleset.
+
+        A title names the sequence once, on sheets and in the book, not each time it runs: 'Round {number}'
+        would print as written. A parameter or an option may be named, as in a step's label ('{hand_size}').
+        """
+        if not isinstance(node, YScalar) or not isinstance(node.value, str) or "{" not in node.value:
+            return
+        for m in _BRACES.finditer(node.value):
+            name = m.group(1).strip()
+            sym = self.scope.symbols.get(name)
+            if sym is not None and sym.kind == "const" and sym.detail in ("parameter", "option"):
+                continue
+            what = ("a parameter of the sequence" if name in params else
+                    "not a parameter or an option of the ruleset")
+            self.diags.append(warning(
+                "W326", f"a sequence's title is not a template: '{{{name}}}' is {what}, and prints as written",
+                node.span_of(m.start(), m.end()),
+                "write the title in words ('Round'), and say the changing value in a step (log 'Round {number}'); "
+                "only a parameter or an option of the ruleset may be named in a title, as in a label"))
 
     def block(self, nodes: list[YNode], prefix: str, loops: tuple) -> list[M.Step]:
         out = []
@@ -190,7 +222,7 @@ class StepBuilder:
             return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span,
                               bind=_plain(node.get("as")))
         if form == "if":
-            cond = self.text.expr(node.get("if"), comp)
+            cond = self._condition(node.get("if"), comp)
             then = self.block(_steps_of(node.get("then")), f"{auto}.then.", loops)
             other = self.block(_steps_of(node.get("else")), f"{auto}.else.", loops)
             if node.get("then") is None:
@@ -208,7 +240,7 @@ class StepBuilder:
                 body_node, mode, cond_node = node.get("repeat"), "until", node.get("until")
                 if cond_node is None:
                     self.err("E202", "a 'repeat' step needs 'until:'", node.span, "or use 'loop: NAME' with a break")
-            cond = self.text.expr(cond_node, comp) if cond_node is not None else None
+            cond = self._condition(cond_node, comp) if cond_node is not None else None
             body = self.block(_steps_of(body_node), f"{auto}.do.", loops + (name,))
             if not body:
                 self.err("E403", "a loop with no steps", node.span)

@@ -6,7 +6,10 @@ so a downloaded ruleset cannot make the loader read arbitrary files.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 from typing import Optional
 
 from ..bundled import bundled_root, bundled_rulesets
@@ -28,15 +31,36 @@ def _allowed(path: str, base_dir: str) -> bool:
     return any(real == r or real.startswith(r + os.sep) for r in roots)
 
 
+def _not_a_file(path: str) -> Optional[str]:
+    """Why `path` cannot be a parent ruleset although something is there, or None (a plain file, or nothing)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "it is a loop of symbolic links"
+        if exc.errno == errno.ENOENT:
+            return "it is a symbolic link to nothing" if os.path.islink(path) else None
+        return f"it cannot be looked at ({exc.strerror or exc})"
+    for test, what in ((stat.S_ISREG, None), (stat.S_ISDIR, "it is a folder"), (stat.S_ISFIFO, "it is a FIFO (a named pipe)"),
+                       (stat.S_ISCHR, "it is a device"), (stat.S_ISBLK, "it is a device"), (stat.S_ISSOCK, "it is a socket")):
+        if test(mode):
+            return what
+    return "it is not a plain file"
+
+
 def _find_parent(ref: str, child_path: str) -> tuple[Optional[str], Optional[str]]:
-    """The parent's path, or (None, reason)."""
+    """The parent's path, or (None, reason): 'outside', 'missing', or why what is there is no file to read."""
     base = os.path.dirname(os.path.abspath(child_path))
     if ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref:
         path = os.path.normpath(os.path.join(base, ref))
         if not _allowed(path, base):
             return None, "outside"
-        return (path, None) if os.path.isfile(path) else (None, "missing")
+        if not ref.endswith((".yaml", ".yml")):
+            return None, "its name does not end in .yaml or .yml"
+        return (path, None) if os.path.isfile(path) else (None, _not_a_file(path) or "missing")
     for cand in (os.path.join(base, ref + ".yaml"), os.path.join(base, ref + ".yml")):
+        if os.path.lexists(cand) and not os.path.isfile(cand):
+            return None, _not_a_file(cand) or "missing"
         if os.path.isfile(cand):
             if not _allowed(cand, base):  # a symlink in the folder that leads out of it
                 return None, "outside"
@@ -78,6 +102,9 @@ def resolve_extends(root: YMap, path: str, sources: SourceCache, limits: Limits,
         if why == "outside":
             return None, [error("E502", f"'extends: {ref}' points outside this ruleset's folder", ext.span,
                                 "a variant may extend a file in its own folder or a bundled ruleset")]
+        if why != "missing":
+            return None, [error("E504", f"'extends: {ref}' is refused: {why}", ext.span,
+                                "a parent is a ruleset file (.yaml) in this folder, or a bundled ruleset")]
         names = [b.name for b in bundled_rulesets()] + _sibling_names(path, ref)
         return None, [error("E501", f"cannot find the parent ruleset '{ref}'", ext.span,
                             did_you_mean(ref, names) or "give a bundled name or a path relative to this file")]
@@ -85,13 +112,15 @@ def resolve_extends(root: YMap, path: str, sources: SourceCache, limits: Limits,
         chain = " -> ".join(os.path.basename(s) for s in stack + (os.path.realpath(parent_path),))
         return None, [error("E501", f"circular 'extends': {chain}", ext.span, "a ruleset cannot extend itself, even indirectly")]
     proot, ptext, pdiags = load_file(parent_path, limits)
+    refused = _not_a_ruleset(proot, ptext, pdiags)
+    if refused:  # a key, a credentials file, a binary: nothing of it is quoted, not a line, not a key
+        return None, [error("E504", f"'extends: {ref}' is refused: the file is not a ruleset ({refused})", ext.span,
+                            "a parent ruleset starts with 'ruleset: NAME' (or 'extends:'); its content is not shown")]
     diags.extend(pdiags)
     if ptext is not None:
         sources.add(parent_path, ptext)
     if proot is None:
         return None, diags
-    if not isinstance(proot, YMap):
-        return None, diags + [error("E011", "the parent ruleset is not a mapping", proot.span)]
     diags.extend(validate_schema(proot, parent_path))
     if any(d.is_error for d in diags):
         return None, diags
@@ -103,6 +132,26 @@ def resolve_extends(root: YMap, path: str, sources: SourceCache, limits: Limits,
     merged = merge(merged_parent, root)
     diags.extend(apply_overrides(merged, root.get("overrides")))
     return _with_lineage(merged, lineage), diags
+
+
+_RULESET_LINE = re.compile(r"^(ruleset|extends)[ \t]*:", re.M)
+_WHY = {"E001": "it cannot be read", "E002": "it is larger than the size limit", "E003": "it is not UTF-8 text", "E006": "its aliases expand too far",
+        "E007": "it is nested too deep", "E009": "it is not YAML", "E010": "it is empty"}
+
+
+def _not_a_ruleset(root: Optional[YNode], text: Optional[str], diags: list[Diagnostic]) -> Optional[str]:
+    """Why a file named as a parent is no ruleset, in words that quote none of it; None for a ruleset
+    (a broken one too: a file with a top-level 'ruleset:' line gets its own diagnostics, quoted as usual)."""
+    if root is None and text is not None and _RULESET_LINE.search(text):
+        return None
+    if root is None:
+        codes = [d.code for d in diags if d.is_error]
+        return next((_WHY[c] for c in codes if c in _WHY), "it cannot be read as YAML")
+    if not isinstance(root, YMap):
+        return "it is not a mapping of keys"
+    if root.get("ruleset") is None and root.get("extends") is None:
+        return "it has no 'ruleset:' key"
+    return None
 
 
 def _with_lineage(m: YMap, lineage: list[str]) -> YMap:

@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from ..files import note_input
 from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
@@ -254,6 +255,7 @@ def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, l
             return None, [error("E002", f"file is {size} bytes, over the limit of {limits.max_file_bytes}", where)]
         with open(path, "rb") as fh:
             data = fh.read(limits.max_file_bytes + 1)
+        note_input(path)  # a ruleset read is never written over by this process's outputs
     except OSError as exc:
         return None, [error("E001", f"cannot read {path}: {exc.strerror or exc}", None)]
     return decode(data, path, limits)
@@ -278,8 +280,60 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
     return text, []
 
 
+UNCLOSED_QUOTE = "YAML syntax: a quoted value is never closed"
+MAX_QUOTE_REPAIRS = 8
+
+
 def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[YNode | None, list[Diagnostic]]:
-    """Compose YAML text into a YNode tree; every failure is a diagnostic with a position."""
+    """Compose YAML text into a YNode tree; every failure is a diagnostic with a position.
+
+    A quote that is never closed is reported where it opens, and the text is read on as if it
+    closed at the end of that line: the tree comes back with the error, so the later passes
+    still report every other problem of the file (the error keeps the ruleset from loading).
+    """
+    said: list[Diagnostic] = []
+    root, diags = _parse_yaml(text, path, limits)
+    for _ in range(MAX_QUOTE_REPAIRS):
+        d = diags[0] if root is None and len(diags) == 1 and diags[0].span is not None else None
+        if d is None or d.code != "E009":
+            break
+        quote = (d.span.line, d.span.col) if d.message == UNCLOSED_QUOTE else _open_quote_above(text, d.span.line)
+        if quote is None:
+            break
+        lines = text.split("\n")
+        line = lines[quote[0] - 1].rstrip("\r")
+        closed = "\n".join(lines[: quote[0] - 1] + [line + line[quote[1] - 1]] + lines[quote[0]:])
+        again, more = _parse_yaml(closed, path, limits)
+        later = again is not None or (len(more) == 1 and more[0].span is not None
+                                      and (more[0].span.line, more[0].span.col) > (d.span.line, d.span.col))
+        if not later and d.message != UNCLOSED_QUOTE:
+            break  # closing it there explains nothing: the parser's own words stand
+        said.append(d if d.message == UNCLOSED_QUOTE else error(
+            "E009", UNCLOSED_QUOTE, Span(path, *quote),
+            f"close it with {line[quote[1] - 1]} where the value ends, on this line; what follows it was read "
+            f"as part of the text (the parser stopped at line {d.span.line}, column {d.span.col})"))
+        text, root, diags = closed, again, more
+    return root, said + diags
+
+
+_VALUE_QUOTE = re.compile(r"""^(\s*(?:-\s+)*(?:[^\s#'"\[{][^#]*?:\s+)?)(["'])""")
+
+
+def _open_quote_above(text: str, line: int) -> tuple[int, int] | None:
+    """(line, column) of the nearest quoted value at or above `line` that its own line does not close."""
+    lines = text.split("\n")
+    for i in range(min(line, len(lines)) - 1, max(-1, line - 40), -1):
+        m = _VALUE_QUOTE.match(lines[i])
+        if m is None:
+            continue
+        q, rest = m.group(2), lines[i][m.end():]
+        closed = re.search(r'(?<!\\)"', rest) if q == '"' else re.search(r"'(?!')", rest.replace("''", ""))
+        if closed is None:
+            return i + 1, m.start(2) + 1
+    return None
+
+
+def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, list[Diagnostic]]:
     if not text.strip():
         return None, [error("E010", "the file is empty", Span(path, 1, 1), "a ruleset starts with 'ruleset: NAME'")]
     if all(l.strip().startswith("#") or not l.strip() for l in text.splitlines()):
@@ -294,7 +348,12 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "invalid YAML"
+        if "maximum nesting depth" in problem:  # PyYAML's own depth limit (6.0.3 and later) met before ours
+            return None, [error("E007", f"nesting deeper than {limits.max_depth} levels", Span(path, line, col),
+                                "flatten it: a sequence can 'call' another one")]
         hint = None
+        if "nesting depth" in problem:  # PyYAML's own limit (recent releases) met before ours: the same mistake
+            return None, [error("E007", "the YAML is nested too deeply", Span(path, line, col))]
         if "\\t" in problem or "'\\t'" in problem or _has_tab(text, line):
             problem = "a tab character where YAML needs spaces"
             hint = "indent with spaces only; tabs are not allowed in YAML indentation"
@@ -311,8 +370,10 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
             if "flow sequence" in exc.context or "flow mapping" in exc.context:
                 opener = "[" if "sequence" in exc.context else "{"
                 hint = f"the '{opener}' at {where} is not closed, or a ',' is missing before this point"
-            elif "quoted scalar" in exc.context:
-                hint = f"the quote at {where} is never closed"
+            elif "quoted scalar" in exc.context:  # said at the quote; parse_yaml closes it there and goes on
+                return None, [error("E009", UNCLOSED_QUOTE, Span(path, cm.line + 1, cm.column + 1),
+                                    f"close it with {text[cm.index]} where the value ends, on this line; "
+                                    f"everything after it was read as part of the text")]
             else:
                 hint = f"{exc.context} that starts at {where}"
         return None, [error("E009", f"YAML syntax: {problem}", Span(path, line, col), hint)]

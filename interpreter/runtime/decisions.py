@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..dsl.builtins import text_of
+from ..dsl.guards import name_shown
 from ..values import Card, Player, ZoneRef
 
 
@@ -144,7 +145,7 @@ def display_names(g, spec, options: list) -> list[str]:
                 out.append(label(None))
                 continue
             loc[name] = o
-            out.append(text_of(spec.display.fn(g)))
+            out.append(name_shown(text_of(spec.display.fn(g)), g, getattr(spec.display, "span", None) or spec.span))
     finally:
         if saved is _UNSET:
             loc.pop(name, None)

@@ -319,7 +319,8 @@ class _Chart:
                 if e.kind == "end":
                     name = f"{nid}/{e.label}"
                     self.ends[nid] = name
-                    if e.label == _SEQUENCE_END:  # leaves this sequence only: the same as its normal return
+                    # leaves this sequence only: the same as its normal return ('return VALUE' says its value in its box)
+                    if e.label == _SEQUENCE_END or e.label.split(" ", 1)[0] == "return":
                         a = {"shape": "box", "style": "rounded,filled", "fillcolor": "#d9d9d9", "fontsize": "10",
                              "height": "0.3", "label": "<return>"}
                     else:

@@ -265,7 +265,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(f"report: {page}", file=text_out)
     except OutputError as exc:
         print(f"{PROG} simulate: {exc.message}", file=sys.stderr)
-        return EXIT_DIAGNOSTICS
+        return EXIT_DIAGNOSTICS if exc.exit_code == 1 else exc.exit_code  # 2: it names an input
     return EXIT_DIAGNOSTICS if summary.errors else EXIT_OK
 
 

@@ -137,6 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # argparse: --help, --version, usage errors
             return _exit_code(exc)
+        problem = _output_names_an_input(args)
+        if problem:
+            print(f"{PROG} {args.verb}: {problem}", file=sys.stderr)
+            return EXIT_USAGE
         code = int(args._run(args) or 0)
         sys.stdout.flush()  # a closed pipe must surface here, not in the interpreter's exit flush
         return code
@@ -149,6 +153,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         internal_error(exc)
         return EXIT_INTERNAL
+
+
+# The options each verb writes to; every other file named on its command line is read (issue 25)
+OUTPUTS = {"play": ("log", "save"), "render": ("output",), "sheets": ("output",), "book": ("output",),
+           "aid": ("output",), "simulate": ("json", "csv", "coverage"), "compare": ("json",), "diff": ("output",),
+           "schema": ("output",)}
+
+
+def _output_names_an_input(args) -> str | None:
+    """One line when an output of this command is one of its input files (the ruleset, a log, a coverage file):
+    it would be written over. A save may replace the save it resumes: that is the game going on."""
+    from rulecraft.files import note_input, same_file_problem
+
+    out_keys = OUTPUTS.get(getattr(args, "verb", ""), ())
+    outputs = {f"--{k}" if k != "output" else "the output": v for k, v in vars(args).items()
+               if k in out_keys and isinstance(v, str)}
+    inputs: dict[str, str] = {}
+    for k, v in vars(args).items():
+        if k in out_keys or k.startswith("_") or k == "resume" and getattr(args, "save", None) in (None, v):
+            continue
+        for one in (v if isinstance(v, list) else [v]):
+            if isinstance(one, str) and os.path.isfile(one):
+                inputs.setdefault(f"the input {one}", one)
+                note_input(one)
+    return same_file_problem(outputs, inputs)
 
 
 def _exit_code(exc: SystemExit) -> int:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types as T
 
-from rulecraft.diagnostics import Diagnostic, Span
+from rulecraft.diagnostics import Diagnostic, Span, error
 from rulecraft.loader import LoadResult, load_text
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -28,14 +29,41 @@ class Document:
     version: int | None
     result: LoadResult
     model: Any | None  # this text's model, or the last one built from this document (names for completion)
+    units: Any = None  # the client's position encoding (pygls's unit counter); None counts code points
+    notes: list = field(default_factory=list)  # the server's own findings on the text (a lone surrogate)
 
-    @property
+    @functools.cached_property
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
     def line(self, n: int) -> str:
         lines = self.lines
         return lines[n] if 0 <= n < len(lines) else ""
+
+    def to_client(self, span: Span | None) -> T.Range:
+        """A Span (1-based code points, end exclusive) as an LSP range in the client's units (UTF-16 by default)."""
+        rng = to_range(span)
+        if self.units is None or span is None:
+            return rng
+        lines = self.lines if same_file(span.file, self.path) else _file_lines(span.file, max(span.line, span.end_line))
+        return T.Range(self.units_of(lines, rng.start), self.units_of(lines, rng.end))
+
+    def units_of(self, lines: list[str], pos: T.Position) -> T.Position:
+        """A position in code points of `lines` as one in the client's units."""
+        if self.units is None:
+            return pos
+        text = lines[pos.line] if 0 <= pos.line < len(lines) else ""
+        return T.Position(pos.line, self.units.num_units(text[: pos.character]))
+
+    def from_client(self, pos: T.Position) -> T.Position:
+        """A position in the client's units as a position in code points of this text."""
+        if self.units is None:
+            return pos
+        line, left, i = self.line(pos.line), pos.character, 0
+        while i < len(line) and left > 0:
+            left -= self.units.code_units_for_char(line[i])
+            i += 1
+        return T.Position(pos.line, i)
 
     def word_at(self, pos: T.Position) -> tuple[str, str, T.Range] | None:
         """The name under the cursor, the name before it and a dot (as in 'player.cash'), and its range."""
@@ -61,17 +89,50 @@ class Store:
     docs: dict[str, Document] = field(default_factory=dict)
     last_model: dict[str, Any] = field(default_factory=dict)
 
-    def update(self, uri: str, path: str, text: str, version: int | None) -> Document:
-        result = load_text(path, text)
-        model = result.ruleset or result.built
+    def update(self, uri: str, path: str, text: str, version: int | None, units: Any = None) -> Document:
+        return self.keep(build(uri, path, text, version, units))
+
+    def keep(self, doc: Document) -> Document:
+        """A document checked (off the request path) becomes the one requests are answered from."""
+        model = doc.result.ruleset or doc.result.built
         if model is not None:
-            self.last_model[uri] = model
-        doc = Document(uri, path, text, version, result, model or self.last_model.get(uri))
-        self.docs[uri] = doc
+            self.last_model[doc.uri] = model
+        doc.model = model or self.last_model.get(doc.uri)
+        self.docs[doc.uri] = doc
         return doc
 
     def close(self, uri: str) -> None:
         self.docs.pop(uri, None)
+
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def build(uri: str, path: str, text: str, version: int | None, units: Any = None) -> Document:
+    """Check one text with the library's loader. A lone surrogate (an editor can send one, it is not text)
+    becomes U+FFFD, one code unit as it was, so every position after it stays where the editor has it."""
+    notes = []
+    bad = SURROGATE.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start())
+        col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1)
+        notes.append(error("E003", f"the text holds a lone surrogate (U+{ord(bad.group(0)):04X}), which is not text; "
+                           "it is read as U+FFFD", Span(path, line + 1, col + 1, line + 1, col + 2), "remove it"))
+        text = SURROGATE.sub("\ufffd", text)
+    doc = Document(uri, path, text, version, load_text(path, text), None, units, notes)
+    return doc
+
+
+def _file_lines(path: str, upto: int) -> list[str]:
+    """The first `upto` lines of another file of the ruleset (a parent), to count a position's units on them."""
+    out: list[str] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            for _ in range(upto):
+                out.append(f.readline(1_000_000).rstrip("\r\n"))
+    except OSError:
+        return []
+    return out
 
 
 def to_range(span: Span | None) -> T.Range:
@@ -81,10 +142,10 @@ def to_range(span: Span | None) -> T.Range:
     return T.Range(T.Position(span.line - 1, span.col - 1), T.Position(span.end_line - 1, span.end_col - 1))
 
 
-def location(span: Span) -> T.Location:
+def location(doc: Document, span: Span) -> T.Location:
     from pygls.uris import from_fs_path
 
-    return T.Location(uri=from_fs_path(span.file) or span.file, range=to_range(span))
+    return T.Location(uri=from_fs_path(span.file) or span.file, range=doc.to_client(span))
 
 
 def same_file(a: str, b: str) -> bool:

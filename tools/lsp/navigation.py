@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as T
 
-from rulecraft.tools.lsp.documents import Document, location, same_file, to_range
+from rulecraft.tools.lsp.documents import Document, location, same_file
 from rulecraft.tools.lsp.names import builtins, defined_names
 
 
@@ -18,7 +18,8 @@ def hover(doc: Document, pos: T.Position) -> T.Hover | None:
         name = None  # an attribute: only a zone of each player ('player.hand') means the same after a dot
     if name is None:
         return None
-    return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, name.doc), range=rng)
+    start, end = doc.units_of(doc.lines, rng.start), doc.units_of(doc.lines, rng.end)
+    return T.Hover(contents=T.MarkupContent(T.MarkupKind.Markdown, name.doc), range=T.Range(start, end))
 
 
 def definition(doc: Document, pos: T.Position) -> T.Location | None:
@@ -28,7 +29,7 @@ def definition(doc: Document, pos: T.Position) -> T.Location | None:
     name = defined_names(doc.model).get(found[0])
     if name is None or name.span is None:
         return None
-    return location(name.span)
+    return location(doc, name.span)
 
 
 def outline(doc: Document) -> list[T.DocumentSymbol]:
@@ -40,9 +41,9 @@ def outline(doc: Document) -> list[T.DocumentSymbol]:
     for seq in model.sequences.values():
         if not same_file(seq.span.file, doc.path):
             continue  # inherited through 'extends': outlined in its own file
-        rng = to_range(seq.span)
-        children = [T.DocumentSymbol(name=s.label or s.id, kind=T.SymbolKind.Event, range=to_range(s.span),
-                                     selection_range=to_range(s.span), detail=s.id)
+        rng = doc.to_client(seq.span)
+        children = [T.DocumentSymbol(name=s.label or s.id, kind=T.SymbolKind.Event, range=doc.to_client(s.span),
+                                     selection_range=doc.to_client(s.span), detail=s.id)
                     for s in seq.steps if s.explicit_id and same_file(s.span.file, doc.path)]
         out.append(T.DocumentSymbol(name=seq.id, detail=(seq.title or "") + (f" ({seq.kind})" if seq.kind else ""),
                                     kind=T.SymbolKind.Function, range=_grow(rng, children),

@@ -8,7 +8,7 @@ from lsprotocol import types as T
 
 from rulecraft.diagnostics import Diagnostic, Severity
 
-from rulecraft.tools.lsp.documents import WORD, Document, same_file, to_range
+from rulecraft.tools.lsp.documents import WORD, Document, same_file
 
 SEVERITY = {Severity.ERROR: T.DiagnosticSeverity.Error, Severity.WARNING: T.DiagnosticSeverity.Warning,
             Severity.NOTE: T.DiagnosticSeverity.Information}
@@ -20,7 +20,7 @@ def lsp_diagnostics(doc: Document) -> list[T.Diagnostic]:
     """Every problem the loader found; one in another file (a parent under 'extends') shows at 'extends:'."""
     out = []
     extends_line = next((i for i, line in enumerate(doc.lines) if line.startswith("extends:")), 0)
-    for d in doc.result.diagnostics:
+    for d in [*doc.notes, *doc.result.diagnostics]:
         out.append(_one(d, doc, extends_line))
     return out
 
@@ -29,10 +29,11 @@ def _one(d: Diagnostic, doc: Document, extends_line: int) -> T.Diagnostic:
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
     data = None
     if d.span is not None and not same_file(d.span.file, doc.path):
-        rng = T.Range(T.Position(extends_line, 0), T.Position(extends_line, len(doc.line(extends_line))))
+        end = doc.units.num_units(doc.line(extends_line)) if doc.units else len(doc.line(extends_line))
+        rng = T.Range(T.Position(extends_line, 0), T.Position(extends_line, end))
         message = f"in {d.span}: {message}"
     else:
-        rng = to_range(d.span)
+        rng = doc.to_client(d.span)
         m = DID_YOU_MEAN.search(d.hint or "")
         if m and d.span is not None and d.span.line == d.span.end_line:
             data = {"replacements": re.findall(r"'([^']+)'", m.group(1))}
@@ -60,6 +61,8 @@ def quick_fixes(doc: Document, params: T.CodeActionParams) -> list[T.CodeAction]
 
 
 def _text_in(doc: Document, rng: T.Range) -> str:
+    """The text a range in the client's units covers (one line), in this document."""
     if rng.start.line != rng.end.line:
         return ""
-    return doc.line(rng.start.line)[rng.start.character: rng.end.character]
+    start, end = doc.from_client(rng.start), doc.from_client(rng.end)
+    return doc.line(rng.start.line)[start.character: end.character]

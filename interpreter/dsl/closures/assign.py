@@ -14,6 +14,7 @@ from ...diagnostics import RuleError, Span, did_you_mean
 from ...values import Card, Player
 from .. import ast as A
 from ..builtins import describe
+from ..checking import augment_problem
 from ..guards import MAX_INT, bounded, nested, scanned
 from ..scope import Fn, kind_word
 
@@ -51,7 +52,8 @@ class AssignStatements:
         return fn
 
     def _s_Assign(self, n: A.Assign):
-        value = self.expr(n.value)[0]
+        value, value_type = self.expr(n.value)
+        self.check(augment_problem(n.op, value_type, n.value, self.scope))
         op, span = n.op, n.span
         target = n.target
         if isinstance(target, A.Name):

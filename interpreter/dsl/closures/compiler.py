@@ -178,7 +178,10 @@ class Compiler(ListsMixin, OperatorsMixin):
             return self._ranking(n)
         b = REGISTRY.get(n.func)
         if b is None:
+            named = n.func in self.scope.locals or n.func in self.scope.symbols
             self.report("E302", f"unknown function '{n.func}'", n.func_span,
+                        f"'{n.func}' is a name, not a function (after 'tell {n.func}', a message in parentheses "
+                        f"reads as a call: leave the parentheses out)" if named else
                         did_you_mean(n.func, set(REGISTRY) | set(self.scope.functions)))
             return _fail(f"unknown function '{n.func}'", n.span), "any"
         problem = builtin_call_problem(n, b)

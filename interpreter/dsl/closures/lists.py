@@ -152,7 +152,7 @@ class ListsMixin:
                     loc.pop(var, None)
                 else:
                     loc[var] = saved
-            return rank(kind, items, keys, desc_fn(ctx) if desc_fn is not None else False, n.span)
+            return rank(kind, items, keys, desc_fn(ctx) if desc_fn is not None else False, n.span, ctx)
 
         return fn, ("list" if kind == "sorted" else item_t)
 

@@ -104,7 +104,7 @@ class CallNodes:
         desc = next((kw.value for kw in n.kwargs if kw.name == "descending"), None)
         flag = self.expr(desc) if desc is not None else self.const(False)
         out = self.temp()
-        self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)})")
+        self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)}, ctx)")
         return out
 
     def _loop_over(self, var: str, items: str, item: str, write_body: Callable) -> None:

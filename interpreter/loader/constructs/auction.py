@@ -1,4 +1,4 @@
-"""The `auction` step: expanded into plain steps (see constructs.py for how and why).
+"""The `auction` step: expanded into plain steps (see expansion.py for how and why).
 
 Forms: open (raise or pass round the table until all others pass after a bid), once around
 (each bids once, in order) and sealed (all bid in secret, then reveal; bids may be amounts or
@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from ..diagnostics import did_you_mean
-from ..model import ruleset as M
-from .constructs import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
+from ...diagnostics import did_you_mean
+from ...model import ruleset as M
+from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
                          part_nodes, reads, within_budget)
-from .yaml_source import YMap
+from ..yaml_source import YMap
 
 
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:

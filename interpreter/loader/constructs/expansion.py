@@ -21,14 +21,14 @@ import re
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, Optional
 
-from ..diagnostics import DiagnosticError, Span, did_you_mean
-from ..dsl import ast as A
-from ..dsl.closures.compiler import Compiler
-from ..dsl.closures.statements import StatementCompiler
-from ..dsl.parser import parse_expression, parse_statements
-from ..model import ruleset as M
-from .dsl_text import split_statements
-from .yaml_source import YMap, YNode, YScalar, YSeq
+from ...diagnostics import DiagnosticError, Span, did_you_mean
+from ...dsl import ast as A
+from ...dsl.closures.compiler import Compiler
+from ...dsl.closures.statements import StatementCompiler
+from ...dsl.parser import parse_expression, parse_statements
+from ...model import ruleset as M
+from ..dsl_text import split_statements
+from ..yaml_source import YMap, YNode, YScalar, YSeq
 
 AUCTION_FORMS = ("open", "once_around", "sealed")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
