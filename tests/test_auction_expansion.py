@@ -12,7 +12,8 @@ import pytest
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.dsl.codegen import hotcode as H
-from rulecraft.loader import constructs, load_ruleset
+from rulecraft.loader import load_ruleset
+from rulecraft.loader.constructs import expansion as constructs
 from rulecraft.model import ruleset as M
 from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game
