@@ -33,9 +33,12 @@ DEFAULTS = {
 }
 
 
-def _agent_rng(seat: int, seed: int) -> SplitMix:
-    """The generator RandomAgent(seat, seed) uses."""
-    return SplitMix((seed * 1_000_003 + seat * 7919 + 17) & ((1 << 64) - 1))
+def _agent_rng(seat: int, seed: int, number: int) -> SplitMix:
+    """The generator RandomAgent(seat, seed) draws its choice from at the game's decision `number` (counted
+    from 0): seeded by the bot's seed, its seat and the decision's number (agents.base.decision_rng)."""
+    mask = (1 << 64) - 1
+    base = (seed * 1_000_003 + seat * 7919 + 17) & mask
+    return SplitMix(SplitMix((base + (number + 1) * 0xD1B54A32D192ED03) & mask).next64())
 
 
 def play_phase(seed: int, players: int = 6, **settings) -> dict:
@@ -50,7 +53,6 @@ def play_phase(seed: int, players: int = 6, **settings) -> dict:
     step = -1 if cfg["to_the_right"] == "counterclockwise" else 1
     final = cfg["after_a_pass"] == "out_for_this_card"
     rng = SplitMix(seed)
-    bots = [_agent_rng(seat, seed) for seat in range(n)]
 
     # the deck, bottom first, in the order the ruleset declares its cards; then shuffled
     deck = [f"{k}_{c}" for k in KINDS for c in range(1, MAX_COPIES + 1) if c <= cfg[f"{k}_cards"]]
@@ -86,8 +88,8 @@ def play_phase(seed: int, players: int = 6, **settings) -> dict:
             if len(hands[bidder]) >= limit or bidder in out or spice[bidder] <= top:
                 passes += 1  # must pass (1.04.03, 1.04.06.03): not asked
             else:
+                pick = _agent_rng(bidder, seed, decisions).below(spice[bidder] - top + 1)  # option 0 = pass, option k = top + k
                 decisions += 1
-                pick = bots[bidder].below(spice[bidder] - top + 1)  # option 0 = pass, option k = top + k
                 if pick == 0:
                     passes += 1
                     if final:

@@ -26,6 +26,8 @@ import sys
 import tempfile
 from typing import Optional, Union
 
+from .inputs import input_named_by  # the writer never replaces an input (rulecraft.inputs)
+
 Data = Union[str, bytes]
 
 
@@ -78,64 +80,6 @@ def os_error_text(path: str, exc: OSError) -> str:
             return f"cannot write {path}: the folder {folder} does not exist"
     reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
     return f"cannot write {path}: {reason}"
-
-
-# The files this process has read as inputs (rulesets and their parents, logs, saves, coverage files), by
-# identity (device, inode): no output may be written over one of them, whatever name reaches it.
-_INPUTS: dict[tuple[int, int], str] = {}
-MAX_INPUTS = 10_000  # identities remembered (a long-lived process, the language server, reads many)
-
-
-def note_input(path: str) -> None:
-    """Remember `path` as an input of this process (a regular file only; anything else is not written over)."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode) and len(_INPUTS) < MAX_INPUTS:
-        _INPUTS.setdefault((st.st_dev, st.st_ino), path)
-
-
-def input_named_by(path: str) -> Optional[str]:
-    """The input that `path` names (the same file by identity, through any link), or None."""
-    if path == "-" or not _INPUTS:
-        return None
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return _INPUTS.get((st.st_dev, st.st_ino))
-
-
-def same_file_problem(outputs: dict[str, str], inputs: dict[str, str]) -> Optional[str]:
-    """One line when an output (by what it is: 'the --save file') names one of the inputs, or two outputs one file."""
-    seen: dict[tuple[int, int], str] = {}
-    for what, path in inputs.items():
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            continue
-        if stat.S_ISREG(st.st_mode):
-            seen.setdefault((st.st_dev, st.st_ino), what)
-    named: dict[str, str] = {}
-    for what, path in outputs.items():
-        if path == "-":
-            continue
-        real = os.path.realpath(path)
-        if real in named:  # two outputs, one file (not made yet): the second would replace the first
-            return f"{what} {path} is also {named[real]}: each output needs its own file"
-        named[real] = what
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            continue
-        if not stat.S_ISREG(st.st_mode):
-            continue
-        key = (st.st_dev, st.st_ino)
-        if key in seen:
-            return f"{what} {path} is {seen[key]}: it would be written over; give another name"
-        seen[key] = what
-    return None
 
 
 def _refuse_input(path: str) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .dsl import ast as A
+from .dsl.table_calls import targets
 from .model import ruleset as M
 
 
@@ -116,7 +117,8 @@ class _Builder:
             for t in tails:
                 self._edge(t, nid)
             for c in calls:
-                self._edge(nid, f"{c.sequence}/start", "call", f"as {c.bind}" if c.bind else "")
+                for t in targets(c, self.rs.tables):  # a call by table: an edge to each sequence its column names
+                    self._edge(nid, f"{t}/start", "call", f"as {c.bind}" if c.bind else "")
             for e in ends:
                 if isinstance(e, A.End):
                     self._edge(nid, f"{seq.id}/end", "end", f"end {e.kind}")
@@ -177,12 +179,12 @@ class _Builder:
             for t in tails:
                 self._edge(t, nid)
             parts = dict(s.parts)
-            side = parts.get("on_drop") or parts.get("do") or ()
+            side = parts.get("on_drop") or parts.get("do") or parts.get("on_play") or ()
             if s.construct == "respond" and dict(s.settings).get("until", "first") == "first":
                 # the first who responds acts, and play goes on from there
                 return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
             if side:
-                what = "a player drops out" if s.construct == "auction" else "someone responds"
+                what = {"auction": "a player drops out", "trick": "a card is played"}.get(s.construct, "someone responds")
                 for t in self.block(seq, side, [(nid, "next", what)]):
                     self._edge(t, nid, "repeat")
             return self.block(seq, parts.get("on_end", ()), [nid])

@@ -10,10 +10,11 @@ from .diagnostics import Span
 class Card:
     """A card: immutable, shared by every game of a ruleset; equal by identity."""
 
-    __slots__ = ("index", "id", "name", "classes", "attrs", "span")
+    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order")
 
     def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span):
         self.index = index
+        self.order = index  # its place in the ruleset's card order (card_order:), else in declaration order
         self.id = id
         self.name = name
         self.classes = classes
@@ -29,7 +30,12 @@ class Card:
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.index < other.index
+        return self.order < other.order
+
+    def __gt__(self, other: object) -> bool:  # said directly: a trick compares cards in the card order
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.order > other.order
 
 
 class Player:
@@ -150,5 +156,15 @@ class Row(dict):
 
 ROLL_FIELDS = ("dice", "faces", "total", "result", "success", "doubles", "target")
 CARD_FIELDS = ("id", "name", "classes", "zone", "owner")
-PLAYER_FIELDS = ("seat", "name")
+PLAYER_FIELDS = ("seat", "name", "out")
+OUT = "out"  # the built-in modifier that puts a player out: skipped by every order of play
+
+
+def out_seats(ctx) -> frozenset:
+    """The seats of the players who are out now (an 'out' modifier on them; one on everyone puts all out)."""
+    mods = getattr(ctx, "modifiers", None)
+    if not mods:
+        return frozenset()
+    seats = frozenset(m[1] for m in mods if m[0] == OUT)
+    return frozenset(range(len(ctx.players))) if None in seats else seats
 ZONE_FIELDS = ("size", "top", "bottom", "cards", "owner", "key", "empty")

@@ -44,3 +44,12 @@ def test_return_with_a_value_draws_one_box_and_a_plain_return(tmp_path):
     assert "Return yes" in dot and "Return no" in dot
     assert "#404040" not in dot and "<B>return" not in dot  # no dark terminal
     assert dot.count("label=<return>") == 2
+
+
+def test_closing_a_quote_never_raises_on_other_line_breaks():
+    """YAML also breaks lines at NEL (U+0085): the quote's place is checked before it is closed (hypothesis found it)."""
+    from rulecraft.loader.yaml_source import parse_yaml
+
+    for text in ("::\x85'", "a: 'x\x85b: 1\n", "a: \"x\u2028\nb: 1\n"):
+        root, diags = parse_yaml(text, "t.yaml")
+        assert root is not None or diags

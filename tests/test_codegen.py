@@ -1,4 +1,4 @@
-"""Expressions compiled to Python source (dsl/codegen.py) behave exactly as the closures they replace.
+"""Expressions compiled to Python source (dsl/codegen/) behave exactly as the closures they replace.
 
   - seeded games of every bundled ruleset play the same with and without codegen (winners, scores,
     steps, decisions, narrative), and every function generated on the way reads as safe source;
@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import test_language_docs as docs  # noqa: E402  (the language reference's examples and its scope)
 
 BUNDLED = {"dml": 30, "dune-bidding": 30, "dml-classic": 5, "dml-2016": 5, "dml-mayhem": 5, "dml-smackdown": 5,
-           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "bluff": 10}
+           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "bluff": 10, "hearts": 2}
 
 
 @pytest.fixture

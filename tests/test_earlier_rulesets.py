@@ -61,8 +61,8 @@ class CyclingAgent:
         if d.kind == "one":
             return turn % n
         size = d.min + turn % (d.max - d.min + 1)
-        return sorted((turn + 3 * i) % n for i in range(size)) if size <= n and len({(turn + 3 * i) % n for i in range(size)}) == size \
-            else list(range(size))
+        picks = sorted({(turn + 3 * i) % n for i in range(size)})
+        return picks if len(picks) == size else list(range(size))
 
 
 def play(ruleset, seed: int, players: int) -> dict:

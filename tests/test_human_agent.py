@@ -115,3 +115,27 @@ def test_the_bot_in_docs_agents_plays(tmp_path, monkeypatch):
     (tmp_path / "drive.py").write_text(blocks[1])
     namespace = runpy.run_path(str(tmp_path / "drive.py"))  # the driving-from-Python example
     assert namespace["game"].over
+
+
+def test_a_bid_is_typed_as_an_amount_and_a_huge_limit_lists_nothing():
+    bid = Decision(0, "one", "Bid", options=[None] + list(range(8, 100_000)))
+    a, out = agent(b"3\n8\n")
+    assert bid.options[a.choose(bid, VIEW)] == 8  # typing 8 bids 8, not the 8th option
+    text = out.getvalue()
+    assert "Type an amount from 8 to 99999, or pass." in text
+    assert "3 is not an amount you can choose here" in text
+    assert len(text.splitlines()) < 20  # no line per amount
+    for word in (b"pass\n", b"p\n"):
+        a, _ = agent(word)
+        assert bid.options[a.choose(bid, VIEW)] is None
+
+
+def test_set_wording_says_how_many_and_an_empty_answer_only_where_it_is_legal():
+    a, out = agent(b"\n1 2 3\n")
+    d = Decision(0, "subset", "Pass three", options=["a", "b", "c", "d"], min=3, max=3)
+    assert a.choose(d, VIEW) == [0, 1, 2]
+    text = out.getvalue()
+    assert "Enter 3 option numbers separated by spaces." in text and "3 to 3" not in text and "empty" not in text
+    a, out = agent(b"\n")
+    assert a.choose(Decision(0, "subset", "Any", options=["a", "b"], min=0, max=2), VIEW) == []
+    assert "or nothing for none" in out.getvalue()

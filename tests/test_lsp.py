@@ -523,3 +523,66 @@ def test_incremental_edits_cannot_grow_a_document_past_the_limit(capped, tmp_pat
                                                                      "text": piece}]})
     got = capped.wait_diagnostics(uri, until=lambda d: True)
     assert not [d for d in got if d["code"] == "E002"]  # 1 MB, never 4
+
+
+# --- the language server's part of the hostile corpus: tests/cases/hostile/lsp-*/case.yaml ---------------------
+
+HOSTILE = ROOT / "tests" / "cases" / "hostile"
+LSP_CASES = sorted(p.name for p in HOSTILE.glob("lsp-*") if (p / "case.yaml").is_file())
+
+
+def _step(client, folder: Path, step: dict) -> None:
+    """One step of a case: raw bytes, a request and its reply, a notification, or a document and its diagnostics."""
+    if "raw" in step:
+        data = step["raw"].encode("utf-8") + step.get("pad_with", "x").encode("utf-8") * (
+            step.get("pad", 0) // len(step.get("pad_with", "x")))
+        client.raw(data)
+        return
+    if "notify" in step:
+        client.notify(step["notify"], step.get("params"))
+        return
+    if "open" in step:
+        text = step["text"] + step.get("pad_with", "x") * (step.get("pad", 0) // len(step.get("pad_with", "x")))
+        uri = client.open(folder / step["open"], text)
+        got = client.wait_diagnostics(uri)
+        assert [d["code"] for d in got][: len(step["codes"])] == step["codes"], got
+        words = " ".join(d["message"] for d in got)
+        assert step.get("says", "") in words and not [w for w in step.get("never", []) if w in words], got
+        return
+    reply = client.call(step["request"], step.get("params")) if "request" in step else client.reply(step["reply_to"])
+    if "error" in step:
+        assert reply.get("error", {}).get("code") == step["error"], reply
+        assert step.get("says", "") in reply["error"]["message"]
+    else:
+        assert "error" not in reply and reply.get("result") == step["result"], reply
+
+
+@pytest.mark.parametrize("name", LSP_CASES)
+def test_the_hostile_corpus_of_the_language_server(tmp_path, name):
+    """Each case: steps sent to a server under a 1 GiB RLIMIT_AS, the replies and diagnostics it must give, how it ends
+    and its exit code; no step is timed (the waits only keep a regression from hanging the run)."""
+    import shutil
+
+    import yaml
+
+    case = yaml.safe_load((HOSTILE / name / "case.yaml").read_text(encoding="utf-8"))
+    folder = tmp_path / name
+    shutil.copytree(HOSTILE / name, folder, ignore=shutil.ignore_patterns("case.yaml"))
+    client = LspClient(SERVER, preexec_fn=_capped)
+    try:
+        client.initialize(folder)
+        for step in case["lsp"]:
+            _step(client, folder, step)
+        if case["end"] == "close":
+            client.close()
+        elif case["end"] == "exit":
+            client.notify("exit", None)
+        code = client.proc.wait(timeout=60) if case["end"] != "eof" else _stopped(client)
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+            client.proc.wait()
+    assert code == case["exit"], _log(client)[-2000:]
+    log = _log(client)
+    assert "Traceback" not in log and "MemoryError" not in log
+    assert all(w in log for w in case.get("log", [])), log[-2000:]

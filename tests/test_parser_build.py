@@ -43,7 +43,7 @@ STATEMENTS = [
     "call s with a: 1, b: (2)", "emit e with x: 1", "log 'hello {p.name}'", "win (p)",
     "add modifier m until end of turn", "add modifier m to p value (2) until end of round",
     "remove modifier m", "remove modifier m from (p)", "create zone in z", "create zone in z as q",
-    "tally n", "tally n by (k) value 3", "pass", "pass;", "x += 1; set y = 2 ; log y;",
+    "tally n", "tally n by (k) value 3", "pass", "pass;", "assert x > 1", "assert x, 'm {x}'", "x += 1; set y = 2 ; log y;",
     "call s as r", "call s with a: (1) as r", "return", "return (x + 1)", "return [q for q in players]",
     "tell p 'You drew {c}'", "tell card.owner 'hi' + ' there'",
 ]

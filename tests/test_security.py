@@ -305,10 +305,11 @@ LIMITS = {
     "record-of-long-texts": (_runtime(_LONG_TEXT + "let r = record(a: t, b: t, c: t, d: t, e: t, f: t, g: t, h: t, "
                                                    "i: t, j: t, k: t)"), "R001", "characters in all"),
     # issue 25: ordering by keys that are lists compares them value by value: charged (it ran 23.7 s uncharged)
-    "sorted-by-list-keys": (_once("[[0 for j in 1..1000] for i in 1..90]",
-                                  "let m = sorted(i in 1..20000, by: l[i % 90])"), "R002", "building lists"),
-    "highest-by-list-keys": (_once("[[0 for j in 1..5000] for i in 1..19]",
-                                   "let m = highest(i in 1..99999, by: l[i % 19])"), "R002", "building lists"),
+    # (a pass charges at most the slack the test allows one charge: 2,000 keys of 50 values, 5,000 of 300)
+    "sorted-by-list-keys": (_once("[[0 for j in 1..50] for i in 1..90]",
+                                  "let m = sorted(i in 1..2000, by: l[i % 90])"), "R002", "building lists"),
+    "highest-by-list-keys": (_once("[[0 for j in 1..300] for i in 1..19]",
+                                   "let m = highest(i in 1..5000, by: l[i % 19])"), "R002", "building lists"),
     # issue 25: a display name is a name: a text of 98,304 characters for each option is refused
     "display-name-size": (_display_names(), "R001", "display name"),
 }
@@ -486,7 +487,8 @@ def test_chromium_printing_the_aid_connects_nowhere(tmp_path):
 # the line it must say and what it must never say; run in a child with a memory cap, never timed
 
 HOSTILE = ROOT / "tests" / "cases" / "hostile"
-HOSTILE_CASES = sorted(p.name for p in HOSTILE.iterdir() if (p / "case.yaml").is_file())
+HOSTILE_CASES = sorted(p.name for p in HOSTILE.iterdir() if (p / "case.yaml").is_file() and not p.name.startswith("lsp-"))
+# (the lsp-* cases speak to the language server: tests/test_lsp.py::test_the_hostile_corpus_of_the_language_server)
 HOSTILE_MEMORY = 1 << 30  # bytes of address space a case's command may use (RLIMIT_AS), as the issue's 1 GiB
 
 
@@ -537,3 +539,21 @@ def test_the_hostile_corpus(tmp_path, name):
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr  # one line
     for f, data in before.items():
         assert (folder / f).read_bytes() == data, f"{f} was written over"
+
+
+def test_the_writer_refuses_a_ruleset_it_read_and_forgets_one_deleted(tmp_path):
+    from rulecraft.files import OutputIsInput, write_output
+
+    path = tmp_path / "g.yaml"
+    path.write_text((ROOT / "rulesets" / "examples" / "pig.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(path)
+    assert load_ruleset(str(path)).ok  # the loader tells the writer what it read
+    for target in (path, link):
+        with pytest.raises(OutputIsInput, match="an input of this command"):
+            write_output(str(target), "{}")
+    assert path.read_text(encoding="utf-8").startswith("ruleset:") or "ruleset:" in path.read_text(encoding="utf-8")
+    path.unlink()
+    link.unlink()
+    write_output(str(path), "{}")  # a new file at that name (its inode may be the old one's): not an input
+    assert path.read_text(encoding="utf-8") == "{}"

@@ -74,10 +74,34 @@ def test_help_and_undo_and_quit(tmp_path):
                 cwd=tmp_path)
     text = proc.stdout.decode()
     assert "Asked: Secret bid" in text and "Any whole number from 0 to 5" in text
-    assert "Taken back: your decision 1; you decide again." in text
-    assert text.count("Put one gem back\n") == 2  # asked again after the undo
+    # P1 was told which gem they put back since: taking it back would let them choose knowing it
+    assert "Cannot take back your last decision: you were told something since." in text
+    assert text.count("Put one gem back\n") == 1  # not asked again
     assert proc.returncode == 130
     assert "go on with: rulecraft play" in text and "--resume case-secrets-seed4.save" in text
     again = play([str(SECRETS), "--resume", str(tmp_path / "case-secrets-seed4.save")], "n\n", cwd=tmp_path)
     assert again.returncode == 0, again.stderr.decode()
     assert "resumed after 4 decisions" in again.stdout.decode()  # both put back a gem, both bid
+
+
+@pytest.mark.parametrize("blocker", ["folder", "fifo"])
+def test_a_quit_save_that_cannot_be_written_keeps_the_game_elsewhere(tmp_path, blocker):
+    import os
+    import re
+
+    target = tmp_path / "case-secrets-seed4.save"
+    if blocker == "folder":
+        target.mkdir()
+    else:
+        os.mkfifo(target)
+    proc = play([str(SECRETS), "--agent", "human", "--agent", "random", "--seed", "4"], "2\nquit\n", cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and "internal error" not in err
+    assert "cannot save the game beside you" in err and "it is saved in" in err
+    where = re.search(r"--resume (\S+)", proc.stdout.decode()).group(1)
+    assert where != "case-secrets-seed4.save"
+    again = play([str(SECRETS), "--resume", where], "1\nn\n", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr.decode()
+    assert "resumed after 2 decisions" in again.stdout.decode()
+    os.unlink(where)

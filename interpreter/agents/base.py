@@ -41,14 +41,22 @@ def answer(agent: Any, decision: Decision, view: Any, game: Any) -> Any:
 
 
 class RandomAgent:
-    """Uniform over the legal choices; for a subset, a uniform size, then a uniform set of that size."""
+    """Uniform over the legal choices; for a subset, a uniform size, then a uniform set of that size.
+
+    Each choice is drawn from a generator seeded by (seed, seat, the decision's number), not from one stream
+    used up over the game: the choice is a function of the game and the seat, so an undo followed by the same
+    answer, a resume or a replay meets the same choices (docs/agents.md, "A fair bot")."""
 
     name = "random"
 
     def __init__(self, seat: int = 0, seed: int = 0):
-        self.rng = SplitMix((seed * 1_000_003 + seat * 7919 + 17) & ((1 << 64) - 1))
+        self.base = (seed * 1_000_003 + seat * 7919 + 17) & _MASK
+        self.rng = SplitMix(self.base)
+        self.fixed = False
 
     def choose(self, d: Decision, view: dict) -> Any:
+        if not self.fixed:
+            self.rng = decision_rng(self.base, d)
         if d.kind == "yesno":
             return self.rng.below(2) == 0
         if d.kind == "number":
@@ -62,6 +70,22 @@ class RandomAgent:
         pool = list(range(n))
         self.rng.shuffle(pool)
         return sorted(pool[:size])
+
+    @classmethod
+    def on(cls, rng: SplitMix) -> "RandomAgent":
+        """A random chooser that draws every choice from `rng` as one stream (a rollout's policy, a sampler)."""
+        agent = cls()
+        agent.rng, agent.fixed = rng, True
+        return agent
+
+
+_MASK = (1 << 64) - 1
+
+
+def decision_rng(base: int, d: Decision) -> SplitMix:
+    """The generator of one bot's choice at decision `d`: from the bot's own seed and the decision's number."""
+    mixed = SplitMix((base + (d.number + 1) * 0xD1B54A32D192ED03) & _MASK)
+    return SplitMix(mixed.next64())
 
 
 class FirstAgent:

@@ -29,7 +29,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..runtime.decisions import Decision, IllegalChoice
 from ..runtime.rng import SplitMix
-from .base import AgentError, RandomAgent
+from .base import AgentError, RandomAgent, decision_rng
 
 _MASK = (1 << 64) - 1
 
@@ -42,7 +42,8 @@ class GreedyAgent:
                  peek: bool = False):
         self.seat = seat
         self.peek = peek
-        self.rng = SplitMix((seed * 2_000_003 + seat * 104_729 + 91) & _MASK)
+        self.base = (seed * 2_000_003 + seat * 104_729 + 91) & _MASK
+        self.rng = SplitMix(self.base)
         self.rollouts = rollouts
         self.depth = depth
         self.max_choices = max_choices
@@ -64,6 +65,7 @@ class GreedyAgent:
     def choose(self, d: Decision, view: Any, game: Any = None) -> Any:
         if game is None:  # driven without the game (e.g. an old runner): play as the random bot
             return self._fallback.choose(d, view)
+        self.rng = decision_rng(self.base, d)  # a function of (seed, seat, decision number): undo-proof
         candidates = self.candidates(d)
         if len(candidates) == 1:
             return candidates[0]
@@ -95,8 +97,7 @@ class GreedyAgent:
         total = sum(comb(n, k) for k in range(d.min, d.max + 1))
         if total <= cap:
             return d.all_choices()
-        sampler = RandomAgent()
-        sampler.rng = self.rng
+        sampler = RandomAgent.on(self.rng)
         seen: set = set()
         out: list = []
         for _ in range(cap * 10):
@@ -115,8 +116,7 @@ class GreedyAgent:
         g.rng.state = chance_seed  # the future dice and shuffles are not known
         if not self.peek:
             determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
-        policy = RandomAgent()
-        policy.rng = SplitMix(policy_seed)
+        policy = RandomAgent.on(SplitMix(policy_seed))
         try:
             g.apply(choice)
             left = self.depth

@@ -11,7 +11,7 @@ import select
 import sys
 from typing import IO, Any, Optional
 
-from ..runtime.decisions import Decision
+from ..runtime.decisions import Decision, amounts, how_to_answer, say_amounts
 
 MAX_LINE = 1000
 
@@ -37,6 +37,7 @@ class HumanAgent:
     needs_game = True  # the presenter shows the table from the game, for this seat only
     presenter = None  # presenter(game, seat, decision) writes what the person sees
     helper = None  # helper(game, decision) -> text: the rule of the step in words and the legal answers
+    shown = None  # the decision whose view is on the screen when 'undo' was asked (not shown again if refused)
 
     def __init__(self, seat: int, stdin: IO[bytes] | None = None, stdout: IO[str] | None = None,
                  time_limit: Optional[float] = None):
@@ -67,15 +68,10 @@ class HumanAgent:
         if mine:
             w("  you: " + ", ".join(f"{k} {v}" for k, v in mine.items()) + "\n")
         w(f"{d.prompt or 'Choose'}\n")
-        if d.kind in ("one", "subset"):
+        if d.kind in ("one", "subset") and amounts(d) is None:
             for i in range(len(d.options)):
                 w(f"  {i + 1}) {d.describe_option(i)}\n")
-        if d.kind == "subset":
-            w(f"Enter {d.min} to {d.max} numbers separated by spaces (empty for none).\n")
-        elif d.kind == "number":
-            w(f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + ".\n")
-        elif d.kind == "yesno":
-            w("Answer y or n.\n")
+        w(how_to_answer(d) + "\n")
         if self.time_limit:
             w(f"({self.time_limit:g} seconds, then the default is taken)\n")
         self.out.flush()
@@ -120,6 +116,9 @@ class HumanAgent:
                 return int(text)
             except ValueError:
                 raise ValueError(f"enter a whole number from {d.min} to {d.max}") from None
+        nums = amounts(d)
+        if nums is not None:  # a bid or a count: the amount itself is typed
+            return _amount(d, nums, text)
         parts = text.replace(",", " ").split()
         try:
             nums = [int(p) - 1 for p in parts]
@@ -132,7 +131,10 @@ class HumanAgent:
         return sorted(nums)
 
     def choose(self, d: Decision, view: dict, game: Any = None) -> Any:
-        self.show(d, view, game)
+        if self.shown is d:  # asked again after a refused 'undo': the view on the screen is still true
+            self.shown = None
+        else:
+            self.show(d, view, game)
         while True:
             self.out.write("> ")
             self.out.flush()
@@ -147,6 +149,7 @@ class HumanAgent:
                                     else "Answer as asked above.") + "\n")
                     continue
                 if word == "undo":
+                    self.shown = d
                     raise HumanUndo()
                 if word == "quit":
                     raise HumanQuit(asked=True)
@@ -159,6 +162,19 @@ class HumanAgent:
                 return wire
             except ValueError as exc:
                 self.out.write(f"{exc}; try again\n")
+
+
+def _amount(d: Decision, nums: list[int], text: str) -> int:
+    """The option a typed amount stands for (or the pass)."""
+    if text.lower() in ("p", "pass") and None in d.options:
+        return d.options.index(None)
+    try:
+        n = int(text)
+    except ValueError:
+        raise ValueError(say_amounts(d, nums)[:-1].replace("Type", "type", 1)) from None
+    if n not in nums:
+        raise ValueError(f"{n} is not an amount you can choose here: " + say_amounts(d, nums)[:-1].replace("Type", "type", 1))
+    return d.options.index(n)
 
 
 def _fallback(d: Decision) -> Any:

@@ -109,7 +109,7 @@ def check_parameters(rs: M.Ruleset) -> Iterable[Diagnostic]:
 
 def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
     """Sequences nothing can reach from the start sequence or a trigger."""
-    calls = {sid: set(_calls_in(seq.steps)) for sid, seq in rs.sequences.items()}
+    calls = {sid: set(_calls_in(seq.steps, rs.tables)) for sid, seq in rs.sequences.items()}
     roots = [rs.start] + [t.run for t in rs.triggers]
     seen: set[str] = set()
     todo = [r for r in roots if r in rs.sequences]

@@ -6,6 +6,7 @@ from typing import Iterable, Optional
 
 from ..diagnostics import Diagnostic, error, warning
 from ..dsl import ast as A
+from ..dsl.table_calls import targets
 from ..model import ruleset as M
 
 _TERMINAL = (A.End, A.Return, A.Break, A.Continue)
@@ -56,7 +57,7 @@ def _statements(steps, in_inner_loop: bool = False):
 
 def _enders(rs: M.Ruleset) -> set[str]:
     """Sequences that may run an 'end', themselves or through the sequences they call."""
-    calls = {sid: {st.sequence for st, _ in _statements(seq.steps) if isinstance(st, A.CallSeq)}
+    calls = {sid: {t for st, _ in _statements(seq.steps) if isinstance(st, A.CallSeq) for t in targets(st, rs.tables)}
              for sid, seq in rs.sequences.items()}
     out = {sid for sid, seq in rs.sequences.items() if any(isinstance(st, A.End) for st, _ in _statements(seq.steps))}
     changed = True
@@ -73,7 +74,7 @@ def _has_exit(loop: M.LoopStep, enders: set[str] | None = None) -> bool:
     for st, nested in _statements(loop.body):
         if isinstance(st, (A.End, A.Return)):
             return True
-        if isinstance(st, A.CallSeq) and (enders is None or st.sequence in enders):
+        if isinstance(st, A.CallSeq) and (enders is None or st.sequence in enders or st.target is not None):
             return True  # the called sequence may end a turn, a stage or the game
         if isinstance(st, A.Break):
             if st.loop is None and not nested:
@@ -91,7 +92,7 @@ def _loops(steps) -> Iterable[M.LoopStep]:
             yield from _loops(body)
 
 
-def calls_in(steps) -> Iterable[str]:
+def calls_in(steps, tables) -> Iterable[str]:
     """The sequences a block calls, by a call step or a call statement, at any depth."""
     for s in steps:
         if isinstance(s, M.CallStep):
@@ -99,9 +100,9 @@ def calls_in(steps) -> Iterable[str]:
         if isinstance(s, M.ActionStep):
             for st in s.stmts:
                 if isinstance(st.ast, A.CallSeq):
-                    yield st.ast.sequence
+                    yield from targets(st.ast, tables)  # a call by table: every sequence its column names
         for _n, body in s.bodies:
-            yield from calls_in(body)
+            yield from calls_in(body, tables)
 
 
 def _always_true(cond: Optional[M.CExpr]) -> bool:
@@ -125,7 +126,7 @@ def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
                 continue
             mine = kinds[sid]
             passed = None if mine is None else mine | {seq.kind}
-            for callee in set(calls_in(seq.steps)):
+            for callee in set(calls_in(seq.steps, rs.tables)):
                 if callee not in rs.sequences:
                     continue
                 old = kinds.get(callee, "missing")

@@ -6,6 +6,7 @@ from typing import Iterable
 
 from ..diagnostics import Diagnostic, warning
 from ..dsl import ast as A
+from ..dsl.table_calls import targets
 from ..model import ruleset as M
 
 
@@ -28,7 +29,7 @@ def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
             elif isinstance(s, M.ActionStep):
                 for st in s.stmts:
                     if isinstance(st.ast, A.CallSeq) and st.ast.bind:
-                        calls.append((st.ast.sequence, st.ast.bind, st.ast.span))
+                        calls += [(t, st.ast.bind, st.ast.span) for t in targets(st.ast, rs.tables)]
                     elif isinstance(st.ast, A.Return) and st.ast.value is not None:
                         found.append(st.ast)
     kept = {target for target, _bind, _span in calls}

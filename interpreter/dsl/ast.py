@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Iterator, Union
+from typing import Iterator, Optional, Union
 
 from ..diagnostics import Span
 
@@ -221,6 +221,7 @@ class CallSeq(Stmt):
     sequence_span: Span
     kwargs: tuple[Keyword, ...]
     bind: str | None = None  # 'call SEQ ... as NAME': the local name given the sequence's result
+    target: Optional["Expr"] = None  # 'call TABLE[KEY].COLUMN': the sequence a table's cell names (sequence is '')
 
 
 @dataclass(frozen=True)
@@ -285,6 +286,14 @@ class Tally(Stmt):
 @dataclass(frozen=True)
 class Pass(Stmt):
     pass
+
+
+@dataclass(frozen=True)
+class Assert(Stmt):
+    """A condition the designer states holds here; a game that checks itself stops when it does not."""
+
+    cond: Expr
+    message: Expr | None = None
 
 
 @dataclass(frozen=True)

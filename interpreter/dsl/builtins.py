@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
+from .tabletop import award_places, card_place, next_in, still_in
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 
 
@@ -208,15 +209,14 @@ def _seat_order(ctx, span, start, dir="cw", include_start=True):
     n = len(players)
     step = _direction(dir, span)
     order = [players[(start.seat + step * i) % n] for i in range(n)]
-    return order if include_start else order[1:]
+    return still_in(ctx, order if include_start else order[1:])
 
 
 @builtin("next_player", 1, 1, "player", "The next player in seat order; dir: 'cw' (default) or 'ccw'.", "next_player(dealer, dir: 'ccw')", kwargs=("dir",))
 def _next_player(ctx, span, p, dir="cw"):
     if not isinstance(p, Player):
         raise RuleError(f"next_player needs a player, got {describe(p)}", span)
-    players = ctx.players
-    return players[(p.seat + _direction(dir, span)) % len(players)]
+    return next_in(ctx, p.seat, _direction(dir, span))
 
 
 def _direction(d, span) -> int:
@@ -262,6 +262,17 @@ def _ranked_only(ctx, span, *args, **kwargs):  # pragma: no cover - the compiler
 for _name, _doc in (("highest", "The item with the largest key, the first of them on a tie; none for no items."),
                     ("lowest", "The item with the smallest key, the first of them on a tie; none for no items.")):
     REGISTRY[_name] = Builtin(_name, _ranked_only, 1, 1, ("by",), "any", _doc, f"{_name}(p in players, by: p.score)")
+
+
+REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "A card's place in the card order "
+                                 "(card_order:, else as declared), from 0.", "highest(c in p.hand, by: card_order(c))")
+
+
+@builtin("award", 2, 2, "list", "Points by place, ties split (ties: 'split' or 'places'; lowest: true for the fewest "
+         "first).", "award([count(q.hand) for q in players], [6, 3])", kwargs=("lowest", "ties"))
+def _award(ctx, span, keys, points, lowest=False, ties="split"):
+    pts = _numbers(ctx, as_list(ctx, points, span), span)
+    return award_places(_scan(ctx, as_list(ctx, keys, span), span), pts, bool(lowest), ties, span)
 
 
 @builtin("reversed", 1, 1, "list", "A list in reverse order.", "reversed(seat_order(first))")
@@ -363,6 +374,18 @@ def _winners(ctx, span):
 @builtin("str", 1, 1, "str", "A value as text (true/false/none, lists as 'a, b').", "str(p.score)")
 def _str(ctx, span, x):
     return bounded(text_of(x), ctx, span)
+
+
+@builtin("plural", 2, 3, "str", "A count and a name, the name in its plural form unless the count is 1: "
+         "'1 card', '3 cards'; a third argument gives an irregular plural.", "plural(count(p.hand), 'card')")
+def _plural(ctx, span, n, name, many=None):
+    if isinstance(n, bool) or not isinstance(n, (int, float)):
+        raise RuleError(f"plural() counts with a number, got {describe(n)}", span)
+    if not isinstance(name, str) or (many is not None and not isinstance(many, str)):
+        raise RuleError("plural() names the thing counted with a text: plural(n, 'card') or plural(n, 'die', 'dice')",
+                        span)
+    shown = text_of(int(n) if isinstance(n, float) and n.is_integer() else n)
+    return bounded(f"{shown} {name if n == 1 else (many if many is not None else name + 's')}", ctx, span)
 
 
 @builtin("int", 1, 1, "number", "A number from text or a whole number from a decimal.", "int('3')")

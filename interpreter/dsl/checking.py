@@ -6,6 +6,7 @@ checks can be read (and extended) apart from what runs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple, Optional
 
 from ..diagnostics import Span, did_you_mean
@@ -350,3 +351,24 @@ def addition_problem(lt: str, rt: str, span: Span) -> list[Problem]:
         return [Problem("E303", f"'+' of a list and a {'text' if other == 'str' else other}", span,
                         "put the item in a list to add it: LIST + [ITEM] (or 'LIST += ITEM' as a statement)")]
     return []
+
+
+_BRACES = re.compile(r"(?<!\{)\{([^{}]+)\}(?!\})")  # '{name}', not '{{' (a brace as written)
+
+
+def title_problems(title: str, params: tuple, scope: Scope) -> list[tuple[str, str, tuple[int, int], str]]:
+    """W326 (code, message, offsets in the title, hint) for each '{name}' of a sequence's title that names no
+    parameter or option of the ruleset. A title names the sequence once, on sheets and in the book, not each
+    time it runs: 'Round {number}' would print as written. A parameter or an option may be named, as in a label."""
+    out = []
+    for m in _BRACES.finditer(title):
+        name = m.group(1).strip()
+        sym = scope.symbols.get(name)
+        if sym is not None and sym.kind == "const" and sym.detail in ("parameter", "option"):
+            continue
+        what = "a parameter of the sequence" if name in params else "not a parameter or an option of the ruleset"
+        out.append(("W326", f"a sequence's title is not a template: '{{{name}}}' is {what}, and prints as written",
+                    (m.start(), m.end()),
+                    "write the title in words ('Round'), and say the changing value in a step (log 'Round {number}'); "
+                    "only a parameter or an option of the ruleset may be named in a title, as in a label"))
+    return out

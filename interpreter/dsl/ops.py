@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
-from ..values import ROLL_FIELDS, Card, FamilyRef, Player, Roll, Row, ZoneRef
+from ..values import ROLL_FIELDS, Card, FamilyRef, Player, Roll, Row, ZoneRef, out_seats
 from .builtins import describe, text_of  # noqa: F401 - text_of: shared by closures and codegen
 from .guards import ranked_work
 
@@ -240,6 +240,8 @@ def make_getattr(name: str, scope: Scope) -> Callable[[Any, Any, Span], Any]:
                 return ZoneRef(name, obj.seat)
             if name == "seat":
                 return obj.seat
+            if name == "out":
+                return obj.seat in out_seats(ctx)
             if name == "name":
                 return obj.name
         elif t is ZoneRef:

@@ -52,6 +52,7 @@ KEYWORDS = {
     "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
     "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
     "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by", "tally", "return",
+    "assert",
 }
 
 
@@ -168,7 +169,7 @@ _OPENERS = {"(": ")", "[": "]"}
 _CLOSERS = {")": "(", "]": "["}
 _STATEMENT_WORDS = {
     "move", "draw", "shuffle", "reverse", "set", "let", "roll", "break", "continue", "end", "call", "emit", "log",
-    "win", "add", "remove", "create", "pass", "tally", "return",
+    "win", "add", "remove", "create", "pass", "tally", "return", "assert",
 }
 
 

@@ -115,8 +115,13 @@ class StatementRules:
 
     def call_stmt(self, c) -> Built:
         kw, seq, kwargs, bind = c
-        return self._stmt(lambda s: A.CallSeq(s, str(seq), self._tspan(seq), kwargs[0] if kwargs else (),
-                                              bind[0] if bind else None), kw, seq, kwargs, bind)
+        target = seq[0]
+        if isinstance(target, A.Name):  # call SEQUENCE
+            return self._stmt(lambda s: A.CallSeq(s, target.id, target.span, kwargs[0] if kwargs else (),
+                                                  bind[0] if bind else None), kw, seq, kwargs, bind)
+        # call TABLE[KEY].COLUMN: the sequence a table's row names
+        return self._stmt(lambda s: A.CallSeq(s, "", target.span, kwargs[0] if kwargs else (),
+                                              bind[0] if bind else None, target), kw, seq, kwargs, bind)
 
     def return_stmt(self, c) -> Built:
         kw, value = c
@@ -163,3 +168,7 @@ class StatementRules:
     def pass_stmt(self, c) -> Built:
         (kw,) = c
         return self._stmt(A.Pass, kw)
+
+    def assert_stmt(self, c) -> Built:
+        kw, cond, _comma, message = c
+        return self._stmt(lambda s: A.Assert(s, cond[0], message[0] if message else None), kw, cond, message)

@@ -135,9 +135,28 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
     result.built = ruleset
     if ruleset is not None and check and not has_errors(bdiags):
         result.diagnostics.extend(run_checks(ruleset))
+    elif ruleset is not None and check and keep_going:
+        result.diagnostics.extend(_checks_anyway(ruleset, result))
     result.ruleset = ruleset if not has_errors(result.diagnostics) else None
     result.diagnostics.sort(key=sort_key)
     return result
+
+
+def _checks_anyway(ruleset: Any, result: LoadResult) -> list[Diagnostic]:
+    """The checks' findings (flow, names nothing uses, ...) on a model built with errors, on lines not yet reported.
+
+    A step that could not be built is missing from the model, so what the checks say of its
+    neighbours may only echo it; a finding on a line that already has a diagnostic is dropped,
+    and so is everything if the checks stop on the holes.
+    """
+    from ..checks import run_checks
+
+    said = {(d.span.file, d.span.line) for d in result.diagnostics if d.span is not None}
+    try:
+        found = run_checks(ruleset)
+    except Exception:  # noqa: BLE001 - the checks were written for models without holes
+        return []
+    return [d for d in found if d.span is not None and (d.span.file, d.span.line) not in said]
 
 
 _ECHOES = ("E2", "E4", "W4")  # the structure again in the build's words; flow over steps that could not be built
@@ -148,8 +167,9 @@ def _later_passes_anyway(root: YMap, path: str, result: LoadResult, limits: Limi
 
     The build's own structure complaints (E2xx) repeat the schema's in other words and are
     dropped, and so are the flow findings (E4xx, W4xx: a sequence whose one step could not be
-    built "has no steps"), which on a model with holes (no 'start:', say) only echo the hole. The build was written for schema-valid input; on anything else it may stop
-    with an exception, and then the schema's findings stand alone.
+    built "has no steps"), which on a model with holes (no 'start:', say) only echo the hole.
+    The build was written for schema-valid input; on anything else it may stop with an
+    exception, and then the schema's findings stand alone.
     """
     from . import build, variants
 

@@ -9,8 +9,9 @@ from ..checks.unused import check_unused
 from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
-from ..values import FamilyRef, Row, ZoneRef
+from ..values import OUT, FamilyRef, Row, ZoneRef
 from .constructs.expansion import record_fields
+from .constructs.trick import record_fields as trick_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
 from .sections import SectionBuilders, _doc, _s
@@ -67,7 +68,7 @@ class Builder(SectionBuilders):
         consts.update({k: Symbol("const", v.value, _type_of(v.value), "option", tuple(v.choices or ()))
                        for k, v in options.items()})
         tables = self._tables(declare, consts)
-        consts.update({k: Symbol("table", _table_value(t), "table") for k, t in tables.items()})
+        consts.update({k: Symbol("table", _table_value(t), "table", t.sequences) for k, t in tables.items()})
         cards = self._cards(consts)
         classes = {c for card in cards for c in card.classes}
         attrs = {a for card in cards for a in card.attrs}
@@ -119,9 +120,10 @@ class Builder(SectionBuilders):
         symbols["players"] = RUNTIME_PLAYERS
         symbols["player_count"] = RUNTIME_PLAYER_COUNT
         symbols["cards"] = Symbol("const", list(cards), "list")
+        symbols.setdefault(OUT, Symbol("modifier"))  # built in: a player who is out is skipped by every order
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
-                      {c for t in tables.values() for c in t.columns} | record_fields(self.root),
+                      {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
         dice = self._dice(scope)
@@ -166,6 +168,8 @@ class Builder(SectionBuilders):
             titles=self.titles, function_docs=self.function_docs,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
+            invariants=self._invariants(scope),
+            card_order=tuple(r.get("card_order").entries) if isinstance(r.get("card_order"), YMap) else (),
         )
 
     def _functions(self, scope: Scope, symbols: dict) -> None:

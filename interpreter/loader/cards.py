@@ -109,7 +109,49 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                     continue
                 seen[full] = True
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
+    _card_order(b, cards)
     return cards
+
+
+def _card_order(b: "Builder", cards: list[Card]) -> None:
+    """Each card's place in the declared `card_order:` (attribute: the order of its values, first lowest, or
+    'ascending' / 'descending' for numbers and text), compared attribute by attribute in the order written; a
+    value the list does not name, or a card without the attribute, comes after the named ones; a tie keeps the
+    order the cards were declared in."""
+    spec = b.root.get("card_order")
+    if not isinstance(spec, YMap):
+        return
+    keys = []
+    for attr, node in spec.items():
+        order = node.plain()
+        if isinstance(order, list):
+            keys.append((attr, {v: i for i, v in reversed(list(enumerate(order)))}, None))
+        elif order in ("ascending", "descending"):
+            keys.append((attr, None, order))
+        else:
+            b.err("E204", f"the order of '{attr}' is a list of its values, 'ascending' or 'descending'", node.span)
+            continue
+        if not any(attr in c.attrs for c in cards):
+            b.err("E305", f"no card has the attribute '{attr}'", spec.key_span(attr))
+
+    def key(c: Card) -> tuple:
+        out: list = []
+        for attr, places, way in keys:
+            v = c.attrs.get(attr)
+            if places is not None:
+                out.append(places.get(v, len(places)))
+            elif isinstance(v, bool) or not isinstance(v, (int, float)):
+                out.append((1, 0) if v is None else (0, 0))
+            else:
+                out.append((0, v if way == "ascending" else -v))
+        return tuple(out)
+
+    try:
+        ranked = sorted(cards, key=lambda c: (key(c), c.index))
+    except TypeError:  # pragma: no cover - the keys are numbers or places
+        return
+    for place, c in enumerate(ranked):
+        c.order = place
 
 
 _RANGE = re.compile(r"^\s*(-?[0-9][0-9_]*)\s*\.\.\s*(-?[0-9][0-9_]*)\s*$")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
@@ -15,6 +16,7 @@ if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has 
     from jsonschema.exceptions import ValidationError
 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
+from ..model.kinds import KINDS, on_change
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
@@ -24,10 +26,24 @@ _DESCENDING = {"properties", "additionalProperties", "patternProperties", "items
 
 
 @functools.lru_cache(maxsize=None)
-def load_schema() -> dict:
-    """The ruleset JSON Schema, read once from the installed package."""
+def _file_schema() -> dict:
+    """The ruleset JSON Schema as shipped, read once from the installed package."""
     text = resources.files("rulecraft.schema").joinpath("ruleset.schema.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema() -> dict:
+    """The ruleset JSON Schema: the shipped file, with the form of every registered step kind that brings
+    its own (model/kinds.py) added as `$defs/KEYStep` and listed in `$defs/step.anyOf`."""
+    extra = [k for k in KINDS.values() if k.schema is not None]
+    if not extra:
+        return _file_schema()
+    schema = copy.deepcopy(_file_schema())
+    for kind in extra:
+        schema["$defs"][f"{kind.key}Step"] = copy.deepcopy(dict(kind.schema))
+        schema["$defs"]["step"]["anyOf"].append({"$ref": f"#/$defs/{kind.key}Step"})
+    return schema
 
 
 @functools.lru_cache(maxsize=None)
@@ -42,7 +58,18 @@ def step_forms() -> dict[str, int]:
     return forms
 
 
-FORM_KEYS = tuple(step_forms())
+FORM_KEYS = tuple(step_forms())  # the forms of the shipped schema
+
+
+def all_forms() -> tuple[str, ...]:
+    """Every step form, the registered kinds' included."""
+    return tuple(step_forms())
+
+
+def _forget() -> None:
+    """A step kind was registered or removed: what was worked out from the schema is worked out again."""
+    for cached in (load_schema, step_forms, _validator, _def_names, _step_keys, _forms_with_key, _fast_validator):
+        cached.cache_clear()
 
 
 @functools.lru_cache(maxsize=None)
@@ -68,9 +95,9 @@ def _step_keys() -> frozenset[str]:
 def _forms_with_key(key: str) -> tuple[str, ...]:
     """The step forms whose steps take `key` (e.g. 'until' goes with 'repeat'); none for a key every step takes."""
     defs = load_schema()["$defs"]
-    owners = {f for d in (d for name, d in defs.items() if name.endswith("Step")) for f in FORM_KEYS
+    owners = {f for d in (d for name, d in defs.items() if name.endswith("Step")) for f in all_forms()
               if f != key and f in d.get("properties", {}) and key in d.get("properties", {})}
-    return tuple(f for f in FORM_KEYS if f in owners) if len(owners) < len(FORM_KEYS) - 1 else ()
+    return tuple(f for f in all_forms() if f in owners) if len(owners) < len(all_forms()) - 1 else ()
 
 
 @functools.lru_cache(maxsize=None)
@@ -121,16 +148,16 @@ def _explain_step(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, D
     node, _ = _walk(root, path)
     if not isinstance(inst, dict) or not isinstance(node, YMap):
         return  # neither text nor a mapping: the step's own 'type' says so
-    forms = [k for k in FORM_KEYS if k in inst and not (k == "do" and any(l in inst for l in LOOP_FORMS))]
+    forms = [k for k in all_forms() if k in inst and not (k == "do" and any(l in inst for l in LOOP_FORMS))]
     if not forms:
         span, hint = node.span, None
         for k in node.entries:
-            hint = None if k in _step_keys() else did_you_mean(k, FORM_KEYS)
+            hint = None if k in _step_keys() else did_you_mean(k, all_forms())
             if hint:
                 span, hint = node.key_span(k), f"'{k}': {hint}"
                 break
         yield (path, "E205"), error(
-            "E205", "this step has no form: a step mapping needs one of " + ", ".join(FORM_KEYS), span,
+            "E205", "this step has no form: a step mapping needs one of " + ", ".join(all_forms()), span,
             hint or "or write the step as text: a string of statements")
     elif len(forms) > 1:
         yield (path, "E205"), error(
@@ -159,7 +186,7 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
 
     if _on_key_name(err) and kind == "enum" and isinstance(node, YMap):  # a key outside the keys a step form lists
         allowed = [str(k) for k in err.validator_value]
-        yield _unknown_key(inst, allowed, path, node, any(k in FORM_KEYS for k in allowed), root)
+        yield _unknown_key(inst, allowed, path, node, any(k in all_forms() for k in allowed), root)
     elif _on_key_name(err):  # a propertyNames failure: the instance is a key of the mapping at `path`
         span = node.key_span(inst) if isinstance(node, YMap) else node.span
         yield (path, inst, "E204"), error(
@@ -256,7 +283,7 @@ def _step_words(node: YNode) -> str | None:
     """A step as its designer knows it: by its id, its label, or its form and line (never 'item 5 of do')."""
     if not isinstance(node, YMap):
         return None
-    form = next((k for k in node.entries if k in FORM_KEYS), None)
+    form = next((k for k in node.entries if k in all_forms()), None)
     if form is None and not any(k in node.entries for k in ("id", "label")):
         return None
     ident, label = node.get("id"), node.get("label")
@@ -350,3 +377,5 @@ def _value_hint(kind: str, err: "ValidationError") -> str | None:
         return did_you_mean(err.instance, [str(v) for v in err.validator_value])
     return None
 
+
+on_change(_forget)

@@ -80,6 +80,51 @@ class SectionBuilders:
             out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span)
         return out
 
+    def _sequence_columns(self, table: str, node: YMap, columns: tuple) -> tuple[str, ...]:
+        """The columns a table lists under `sequences:`; each of their cells must name a sequence (or be none)."""
+        listed = node.get("sequences")
+        if not isinstance(listed, YSeq):
+            return ()
+        seqs = list(self.section("sequences").entries)
+        out = []
+        for item in listed.items:
+            col = str(item.plain())
+            if col not in columns:
+                self.err("E317", f"table '{table}': 'sequences' lists '{col}', which is not one of its columns",
+                         item.span, did_you_mean(col, columns))
+                continue
+            out.append(col)
+        rows = node.get("rows")
+        for _rk, rv in (rows.items() if isinstance(rows, YMap) else []):
+            for col in out:
+                cell = rv.get(col) if isinstance(rv, YMap) else (
+                    rv.items[columns.index(col)] if isinstance(rv, YSeq) and columns.index(col) < len(rv.items) else None)
+                if cell is None or cell.plain() is None:
+                    continue
+                if str(cell.plain()) not in seqs:
+                    self.err("E309", f"unknown sequence '{cell.plain()}' in column '{col}' of table '{table}'",
+                             cell.span, did_you_mean(str(cell.plain()), seqs))
+        return tuple(out)
+
+    def _invariants(self, scope: Scope) -> tuple:
+        """The ruleset's `invariants:`: conditions that must hold after every step (while their `when:` holds),
+        checked by games that check themselves."""
+        node = self.root.get("invariants")
+        if not isinstance(node, YSeq):
+            return ()
+        out = []
+        comp = Compiler(scope, self.diags)
+        for item in node.items:
+            if not isinstance(item, YMap):
+                continue
+            cond = self.text.expr(item.get("assert"), comp)
+            when = self.text.expr(item.get("when"), comp) if item.get("when") is not None else None
+            say = item.get("say")
+            text = str(say.plain()) if isinstance(say, YScalar) and say.plain() is not None else ""
+            if cond is not None:
+                out.append(M.Invariant(cond, when, text, item.span))
+        return tuple(out)
+
     def _tables(self, declare, consts: dict) -> dict[str, M.TableDef]:
         out = {}
         sec = self.section("tables")
@@ -120,7 +165,7 @@ class SectionBuilders:
                     self.err("E317", f"table '{k}': no row for key '{key}'", v.span)
             out[k] = M.TableDef(k, keys or tuple(rows), columns, rows, tuple(d.get("cycle") or ()),
                                 tuple(d.get("permutation") or ()), sec.key_span(k), str(d.get("doc", "") or ""),
-                                str(d.get("title", "") or ""))
+                                str(d.get("title", "") or ""), self._sequence_columns(k, v, columns))
         return out
 
     def _zones(self, declare) -> dict[str, M.ZoneDef]:
@@ -191,7 +236,7 @@ class SectionBuilders:
                     continue
                 when = self.text.expr(r.get("when"), inner)
                 results.append(M.DiceResult(str(_s(r.get("name"), "")), when, _s(r.get("outcome")),
-                                            _s(r.get("reroll")), r.span))
+                                            _s(r.get("reroll")), r.span, str(_s(r.get("title"), "") or "")))
             out[k] = M.DiceDef(k, int(_s(v.get("count"), 1)), int(_s(v.get("sides"), 6)), tuple(results),
                                sec.key_span(k), _doc(v))
         return out

@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
-from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
+from ..diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from ..dsl import ast as A
-from ..dsl.checking import element_type, truth_problems
+from ..dsl.checking import element_type, title_problems, truth_problems
 from ..dsl.closures.compiler import Compiler
-from ..dsl.scope import LoadTimeContext, Scope
+from ..dsl.scope import Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
-from .constructs import auction, expansion as constructs
+from ..model.kinds import KINDS
+from .choices import DecisionBuilder, _plain
+from .constructs import kinds as _kinds  # noqa: F401 - registers the engine's own constructs (auction, respond)
 from .dsl_text import DslText, compile_stmts
-from .schema import FORM_KEYS as FORMS  # the step forms, as the schema lists them
+from .schema import all_forms  # the step forms, as the schema lists them (registered kinds included)
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
-_BRACES = re.compile(r"(?<!\{)\{([^{}]+)\}(?!\})")  # '{name}', not '{{' (a brace as written)
-
-DECISION_KINDS = ("one", "subset", "number", "yesno")
-
-
-def _plain(node: YNode | None, default=None):
-    return node.plain() if node is not None else default
 
 
 def _steps_of(node: YNode | None) -> list[YNode]:
@@ -34,22 +28,7 @@ def _steps_of(node: YNode | None) -> list[YNode]:
     return [node]
 
 
-_STATIC_NODES = (A.Num, A.Const, A.Str, A.BinOp, A.Unary, A.Ternary, A.Compare)
-
-
-def _static(node: A.Expr, scope: Scope) -> bool:
-    """The expression's value is known when the ruleset loads: numbers, parameters and options, and operators."""
-    for n in node.walk():
-        if isinstance(n, A.Name):
-            sym = scope.symbols.get(n.id)
-            if n.id in scope.locals or sym is None or sym.kind != "const" or sym.detail not in ("parameter", "option"):
-                return False
-        elif not isinstance(n, _STATIC_NODES):
-            return False
-    return True
-
-
-class StepBuilder:
+class StepBuilder(DecisionBuilder):
     def __init__(self, text: DslText, scope: Scope, seq_params: dict[str, tuple], kinds: set[str],
                  diags: list[Diagnostic]):
         self.text = text
@@ -97,10 +76,12 @@ class StepBuilder:
                     out.add("card" if inner.get("zone") is not None else "entry")
                     self._binders(_steps_of(inner.get("on_play")), out)
                     self._binders(_steps_of(inner.get("resolve")), out)
-            if form in ("auction", "respond"):
-                out |= constructs.names(form, node)
-                for part in constructs.part_nodes(form, node):
-                    self._binders(part, out)
+            kind = KINDS.get(form)
+            if kind is not None:  # a registered kind (auction, respond, ...): its locals and its parts' own
+                out |= kind.names(node)
+                spec = node.get(form)
+                for key in kind.parts if isinstance(spec, YMap) else ():
+                    self._binders(_steps_of(spec.get(key)), out)
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
                 self._binders(_steps_of(node.get(body)), out)
 
@@ -122,31 +103,12 @@ class StepBuilder:
         steps = self.block(_steps_of(node.get("steps")), "", ())
         if not steps:
             self.err("E403", f"sequence '{seq_id}' has no steps", span, "add 'steps:' with at least one step")
-        self._title_braces(node.get("title"), params)
+        title = node.get("title")
+        if isinstance(title, YScalar) and isinstance(title.value, str) and "{" in title.value:
+            self.diags.extend(warning(*p[:2], title.span_of(*p[2]), p[3]) for p in title_problems(title.value, params, self.scope))
         return M.SequenceDef(seq_id, str(_plain(node.get("kind"), "sequence")), str(_plain(node.get("title"), seq_id)),
                              str(_plain(node.get("source"), "") or ""), tuple(params), tuple(steps), span,
                              str(_plain(node.get("doc"), "") or _plain(node.get("note"), "") or ""))
-
-    def _title_braces(self, node: YNode | None, params: tuple) -> None:
-        """W326 for '{name}' in a sequence's title that names no parameter or option of the ruleset.
-
-        A title names the sequence once, on sheets and in the book, not each time it runs: 'Round {number}'
-        would print as written. A parameter or an option may be named, as in a step's label ('{hand_size}').
-        """
-        if not isinstance(node, YScalar) or not isinstance(node.value, str) or "{" not in node.value:
-            return
-        for m in _BRACES.finditer(node.value):
-            name = m.group(1).strip()
-            sym = self.scope.symbols.get(name)
-            if sym is not None and sym.kind == "const" and sym.detail in ("parameter", "option"):
-                continue
-            what = ("a parameter of the sequence" if name in params else
-                    "not a parameter or an option of the ruleset")
-            self.diags.append(warning(
-                "W326", f"a sequence's title is not a template: '{{{name}}}' is {what}, and prints as written",
-                node.span_of(m.start(), m.end()),
-                "write the title in words ('Round'), and say the changing value in a step (log 'Round {number}'); "
-                "only a parameter or an option of the ruleset may be named in a title, as in a label"))
 
     def block(self, nodes: list[YNode], prefix: str, loops: tuple) -> list[M.Step]:
         out = []
@@ -157,7 +119,8 @@ class StepBuilder:
         return out
 
     def _form(self, node: YMap, report: bool = True) -> Optional[str]:
-        present = [f for f in FORMS if f in node.entries]
+        forms = all_forms()
+        present = [f for f in forms if f in node.entries]
         if "do" in present and len(present) > 1:
             present.remove("do")  # 'do' is the body of while/loop/for_each
         if len(present) == 1:
@@ -165,9 +128,9 @@ class StepBuilder:
         if report:
             if not present:
                 other = [k for k in node.entries if k not in ("id", "label", "source", "note")]
-                hint = did_you_mean(other[0], FORMS) if other else None
+                hint = did_you_mean(other[0], forms) if other else None
                 self.err("E205", "this step says nothing to do", node.span,
-                         hint or "a step is text, or a mapping with one of: " + ", ".join(FORMS))
+                         hint or "a step is text, or a mapping with one of: " + ", ".join(forms))
             else:
                 self.err("E205", f"a step can have only one of {', '.join(present)}", node.span,
                          "split it into separate steps")
@@ -227,7 +190,8 @@ class StepBuilder:
             other = self.block(_steps_of(node.get("else")), f"{auto}.else.", loops)
             if node.get("then") is None:
                 self.err("E202", "an 'if' step needs 'then:'", node.span)
-            return M.IfStep(**common, cond=cond, then=tuple(then), other=tuple(other))
+            said = self._because(node.get("because"), f"{auto}.because", common, loops)
+            return M.IfStep(**common, cond=cond, then=(*said, *then), other=tuple(other))
         if form in ("while", "repeat", "loop"):
             if form == "loop":
                 name = str(_plain(node.get("loop")))
@@ -252,10 +216,9 @@ class StepBuilder:
                 self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
             body = self._typed_body(var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
             return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
-        if form == "auction":
-            return auction.auction(self, node, common, auto, loops)
-        if form == "respond":
-            return constructs.respond(self, node, common, auto, loops)
+        kind = KINDS.get(form)
+        if kind is not None:
+            return kind.build(self, node, common, auto, loops)
         if form == "choose":
             spec = node.get("choose")
             return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)
@@ -302,85 +265,26 @@ class StepBuilder:
         finally:
             self.local_scope = saved
 
+    def _because(self, node: Optional[YNode], auto: str, common: dict, loops: tuple) -> tuple:
+        """`because:` on an 'if' step: the rule's own words, told in the story when its 'then' branch runs (why an
+        outcome changed: a void bid, a modifier, an event). A template like a log's; it becomes a step that logs it,
+        so every execution path tells it alike."""
+        if node is None:
+            return ()
+        if not isinstance(node, YScalar) or not isinstance(node.value, str):
+            self.err("E204", "'because' is the text the story tells when the rule applies", node.span)
+            return ()
+        message = self.text.parse_template(node)
+        if message is None:
+            return ()
+        log = A.Log(node.span, message)
+        fn = self._stmt_compiler(loops).stmt(log)
+        stmt = M.CStmt(str(node.value), log, fn, node.span)
+        seq = self.seq_id
+        return (M.ActionStep(auto, f"{seq}/{auto}", "", "", "", node.span, False, (stmt,)),)
+
     def _stmt_compiler(self, loops: tuple) -> StatementCompiler:
         return StatementCompiler(self.local_scope, self.diags, loops, self.seq_params, self.kinds)
-
-    def decision(self, spec: YMap, comp: Compiler, default_player: str | None = None,
-                 default_kind: str = "one") -> M.DecisionSpec:
-        kind = str(_plain(spec.get("kind"), default_kind))
-        if kind not in DECISION_KINDS:
-            self.err("E204", f"unknown decision kind '{kind}'", spec.get("kind").span,
-                     did_you_mean(kind, DECISION_KINDS) or "kinds: " + ", ".join(DECISION_KINDS))
-        player_node = spec.get("player")
-        if player_node is None and default_player is not None:
-            player_node = YScalar(spec.span, default_player, None, "")
-        if player_node is None:
-            self.err("E202", "a decision needs 'player:' (who decides)", spec.span)
-        if kind in ("one", "subset") and spec.get("options") is None:
-            self.err("E202", f"a '{kind}' decision needs 'options:'", spec.span)
-        if kind == "number" and (spec.get("min") is None or spec.get("max") is None):
-            self.err("E202", "a 'number' decision needs 'min:' and 'max:'", spec.span)
-        if kind == "yesno":
-            for key in ("options", "min", "max"):
-                if spec.get(key) is not None:
-                    self.err("E201", f"a yes/no decision has no '{key}': its answers are yes and no",
-                             spec.key_span(key), "remove it, or make the decision 'kind: one' to choose among options")
-        prompt = spec.get("prompt")
-        prompt_expr = None
-        if isinstance(prompt, YScalar) and prompt.value is not None:
-            # a prompt is text with {expressions}: parse it as a template string
-            raw = str(prompt.value)
-            ast = self.text.parse_template(prompt)
-            if ast is not None:
-                fn, _ = comp.expr(ast)
-                prompt_expr = M.CExpr(raw, ast, fn, prompt.span)
-        ex = self.text.expr
-        bind = _plain(spec.get("as"))
-        display_as = str(bind) if bind else "option"
-        display = None
-        if spec.get("display") is not None:
-            if kind not in ("one", "subset"):
-                self.err("E204", f"'display' names the options of a 'one' or 'subset' decision, not of a '{kind}' one",
-                         spec.key_span("display"), "remove it: this decision has no options to name")
-            display = ex(spec.get("display"), comp.sub_compiler(comp.scope.with_locals(comp.scope.locals | {display_as})))
-        low, high = ex(spec.get("min"), comp), ex(spec.get("max"), comp)
-        if low is not None and high is not None and kind in ("subset", "number"):
-            self._bounds(kind, low, high, spec)
-        return M.DecisionSpec(
-            player=ex(player_node, comp) if player_node is not None else None,
-            kind=kind,
-            options=ex(spec.get("options"), comp),
-            min=low,
-            max=high,
-            prompt=prompt_expr,
-            bind=bind,
-            default=ex(spec.get("default"), comp),
-            optional=bool(_plain(spec.get("optional"), False)),
-            span=spec.span,
-            display=display,
-            display_as=display_as,
-            secret=bool(_plain(spec.get("secret"), False)),
-        )
-
-    def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:
-        """A decision whose 'min' is above its 'max', where both are known when the ruleset loads (numbers,
-        parameters, options): no answer could ever be legal. Bounds that need a game are checked as it runs."""
-        values = []
-        for e in (low, high):
-            if not _static(e.ast, self.local_scope):
-                return
-            try:
-                v = e.fn(LoadTimeContext())
-            except (RuleError, TypeError, ValueError, KeyError, AttributeError):
-                return
-            if isinstance(v, bool) or not isinstance(v, int):
-                return
-            values.append(v)
-        if values[0] > values[1] and not (kind == "number" and bool(_plain(spec.get("optional"), False))):
-            what = "choose at least" if kind == "subset" else "answer at least"
-            self.err("E204", f"this {kind} decision's 'min' ({values[0]}) is above its 'max' ({values[1]}): "
-                             f"no answer is legal", low.span,
-                     f"a player cannot {what} {values[0]} with at most {values[1]}; swap them or lower 'min'")
 
     # ------------------------------------------------------------ triggers
     def trigger(self, node: YMap) -> M.Trigger:

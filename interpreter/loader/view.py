@@ -5,6 +5,8 @@
       players: [court, treasury, coins]           # per player: their zones and player variables
       values:                                      # values shown while `when` holds
         - {title: Target value, value: "tv_base", when: "acq_type != none"}
+      score_parts:                                 # the parts of a player's score (p bound): a breakdown at the end
+        - {title: Iron, value: "type_points(p, 'iron')"}
 
 Every name must be a zone or variable of the right kind (E301 with a did-you-mean otherwise); the values are
 expressions compiled like any other. Without the section, tools derive a view from zone visibility and the
@@ -40,9 +42,18 @@ def build_view(b, scope: Scope, zones: dict, variables: dict, pvars: dict) -> M.
             continue
         when = b.text.expr(item.get("when"), comp) if item.get("when") is not None else None
         values.append(M.ViewValue(str(title.plain()) if title is not None else value.text, value, when))
+    parts = []
+    each = comp.sub_compiler(scope.with_locals(set(scope.locals) | {"p"}))
+    items = node.get("score_parts")
+    for item in items.items if isinstance(items, YSeq) else []:
+        if not isinstance(item, YMap):
+            continue
+        title, value = item.get("title"), b.text.expr(item.get("value"), each)
+        if value is not None:
+            parts.append(M.ViewValue(str(title.plain()) if title is not None else value.text, value))
     heads = node.get("headers")
     headers = tuple(str(h.plain()) for h in heads.items) if isinstance(heads, YSeq) else M.ViewDef.headers
-    return M.ViewDef(tuple(table), tuple(players), tuple(values), headers)
+    return M.ViewDef(tuple(table), tuple(players), tuple(values), headers, tuple(parts))
 
 
 def _names(b, node, allowed: set, what: str) -> list[str]:

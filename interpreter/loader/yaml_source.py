@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from ..files import note_input
+from ..inputs import note_input
 from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
@@ -301,7 +301,9 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
         if quote is None:
             break
         lines = text.split("\n")
-        line = lines[quote[0] - 1].rstrip("\r")
+        line = lines[quote[0] - 1].rstrip("\r") if 0 < quote[0] <= len(lines) else ""
+        if not 0 < quote[1] <= len(line) or line[quote[1] - 1] not in "'\"":
+            break  # the place is not a quote as this text's lines count (YAML also breaks lines at NEL, U+2028)
         closed = "\n".join(lines[: quote[0] - 1] + [line + line[quote[1] - 1]] + lines[quote[0]:])
         again, more = _parse_yaml(closed, path, limits)
         later = again is not None or (len(more) == 1 and more[0].span is not None

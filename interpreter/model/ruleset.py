@@ -21,6 +21,10 @@ class DiceResult:
     outcome: Optional[str]  # 'success', 'failure' or None
     reroll: Optional[str]  # 'optional' or None
     span: Span
+    title: str = ""  # how players read the result ('Wyvern Eyes'); the name is what rules compare
+
+    def shown(self) -> str:
+        return self.title or self.name.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class TableDef:
     span: Span
     doc: str = ""
     title: str = ""
+    sequences: tuple[str, ...] = ()  # columns whose cells name sequences: call TABLE[KEY].COLUMN runs one
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,17 @@ class EventDef:
     id: str
     fields: tuple[str, ...]
     doc: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A condition the designer states must hold after every step (while `when` holds), checked by games that
+    check themselves."""
+
+    cond: CExpr
+    when: Optional[CExpr]
+    say: str
     span: Span
 
 
@@ -183,6 +199,7 @@ class ViewDef:
     players: tuple[str, ...] = ()
     values: tuple[ViewValue, ...] = ()
     headers: tuple[str, ...] = ("stage", "round", "turn")  # kinds of sequences shown as headers, outermost first
+    score_parts: tuple[ViewValue, ...] = ()  # the parts of a player's score (p bound), for the breakdown at the end
 
 
 @dataclass(frozen=True, eq=False)
@@ -220,6 +237,8 @@ class Ruleset:
     aid: Mapping[str, Any] = field(default_factory=dict)  # what the player aid shows (the `aid:` section), as data
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
+    invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
+    card_order: tuple[str, ...] = ()  # the attributes of a declared card order (card_order:); cards sort by it
 
     def card(self, id: str) -> Card:
         for c in self.cards:

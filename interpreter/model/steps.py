@@ -86,7 +86,8 @@ class DecisionSpec:
     span: Span
     display: Optional[CExpr] = None  # the name a person sees for an option, with `display_as` bound to it
     display_as: str = "option"
-    secret: bool = False  # others learn that it was made, not the answer
+    # others learn that it was made, not the answer; None: secret when some option is a card others cannot see
+    secret: Optional[bool] = None
 
 
 @dataclass(frozen=True)

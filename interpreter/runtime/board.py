@@ -150,7 +150,7 @@ class Board:
 
     def tell(self, player: Player, message: Any) -> None:
         """A line of the story for one player only."""
-        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,))
+        self.say(f"To {player} only: {text_of(message)}", only=(player.seat,), kind="tell")
 
     def win(self, who: Any, span: Span) -> None:
         players = who if isinstance(who, list) else [who]
@@ -234,9 +234,9 @@ class Board:
         if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):
             frame.locals["__roll"] = list(faces)
             shown = "+".join(map(str, faces))
-            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {named.name}!")
-            self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.name}): roll again?", [True, False],
-                                    default=False, node=str(span), purpose="reroll")
+            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {_exclaim(named.shown())}")
+            self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?", [True, False],
+                                    default=False, node=str(span), purpose="reroll", number=self.decisions)
             return SUSPEND
         frame.locals.pop("__roll", None)
         outcome = named.outcome if named is not None else None
@@ -253,6 +253,12 @@ class Board:
         r = Roll(name, faces, named.name if named else None, success, against)
         who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
         vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
-        self.say(f"{who} {name}: {r}{vs}")
+        told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
+        self.say(f"{who} {name}: {told}{vs}")
         self._emit("rolled", {"roll": r, "player": roller})
         return r
+
+
+def _exclaim(title: str) -> str:
+    """A named dice result as the story tells it: 'Dabo!', 'Woot! Woot!' (not 'Woot! Woot!!')."""
+    return title if title.endswith("!") else title + "!"

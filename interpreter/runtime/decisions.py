@@ -33,6 +33,9 @@ class Decision:
     optional: bool = False  # a 'number' that may also be passed (answered with None)
     labels: list = field(default_factory=list)  # the name a person sees for each option ('display:'), or empty
     secret: bool = False  # the answer is the decider's own: others are told that it was made, not what it was
+    # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
+    # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
+    number: int = 0
 
     def describe_option(self, i: int) -> str:
         return self.labels[i] if self.labels else label(self.options[i])
@@ -70,6 +73,8 @@ class Decision:
         if any(not 0 <= i < n for i in wire):
             return f"option numbers run from 0 to {n - 1}"
         if not self.min <= len(wire) <= self.max:
+            if self.min == self.max:
+                return f"choose {self.min} option{'s' if self.min != 1 else ''}"
             return f"choose from {self.min} to {self.max} options"
         return None
 
@@ -106,6 +111,49 @@ class Decision:
             "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
             "secret": self.secret,
         }
+
+
+def amounts(d: Decision) -> Optional[list[int]]:
+    """The amounts of a 'one' decision whose options are distinct whole numbers (and perhaps the pass): a bid, a
+    count, which a person types as the number itself rather than by its place in a list; None otherwise."""
+    if d.kind != "one" or d.labels:
+        return None
+    nums = [o for o in d.options if o is not None]
+    if not nums or any(type(o) is not int for o in nums) or len(set(nums)) != len(nums):
+        return None
+    return nums
+
+
+def say_amounts(d: Decision, nums: list[int]) -> str:
+    """How to answer an amount decision: 'Type an amount from 8 to 18, or pass.'"""
+    lo, hi = min(nums), max(nums)
+    if lo == hi:
+        text = f"Type {lo}"
+    elif len(nums) == hi - lo + 1:
+        text = f"Type an amount from {lo} to {hi}"
+    elif len(nums) <= 12:
+        ordered = sorted(nums)
+        text = "Type " + ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
+    else:
+        text = f"Type one of the amounts from {lo} to {hi}"
+    return text + (", or pass" if None in d.options else "") + "."
+
+
+def how_to_answer(d: Decision) -> str:
+    """How a person answers `d` at a terminal, in one sentence."""
+    nums = amounts(d)
+    if nums is not None:
+        return say_amounts(d, nums)
+    if d.kind == "subset":
+        count = f"{d.min}" if d.min == d.max else f"{d.min} to {d.max}"
+        many = "number" if d.max == 1 else "numbers"
+        return f"Enter {count} option {many}" + (" separated by spaces" if d.max > 1 else "") + \
+            (", or nothing for none." if d.min == 0 else ".")
+    if d.kind == "number":
+        return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."
+    if d.kind == "yesno":
+        return "Answer y or n."
+    return f"Enter a number from 1 to {len(d.options)}."
 
 
 def label(value: Any) -> str:

@@ -17,7 +17,7 @@ from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice, narrate_choice
 from .board import ANSWER, Board
 from .codec import copy_value, encode
-from .story import Line
+from .story import Line, one_line
 from .machine import blocks
 from .machine.interpreter import handler_for, run
 from .machine.program import Program, compile_program
@@ -212,6 +212,8 @@ class Game(Board):
         """Narrate a line; `only` (seats) may read it, everyone else reads `public` instead (see story.Line)."""
         if not self.story:
             return
+        if "\n" in text or "\r" in text or (public is not None and ("\n" in public or "\r" in public)):
+            text, public = one_line(text), (None if public is None else one_line(public))  # no forged lines
         line = Line(text, only, public, kind, level) if only is not None or kind != "event" else text
         self.narrative.append(line)
         if self.listener is not None:

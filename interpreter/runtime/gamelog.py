@@ -107,9 +107,11 @@ class GameLogWriter:
         self.path = path
         self.count = 0
         self.complete = False  # the end record is already there (a resumed game that was over)
+        self.header: dict = {}  # the header the file starts with (an undo writes the file again with it)
         if _open:
             self.fh: Any = open_stream(path)
-            self._write(log_header(recorded_ref(ruleset_ref, path), game, overrides, agents))
+            self.header = log_header(recorded_ref(ruleset_ref, path), game, overrides, agents)
+            self._write(self.header)
 
     @classmethod
     def resume(cls, path: str, header: dict, records: list[dict], over_record: Optional[dict]) -> "GameLogWriter":
@@ -125,6 +127,7 @@ class GameLogWriter:
 
         w = cls(path, "", None, _open=False)
         header = dict(header, ruleset=recorded_ref(header.get("ruleset") or "", path))
+        w.header = header
         keep_bytes, kept, ended = 0, 0, False
         if target_kind(path) != "file":  # new, a device, a FIFO or standard output: the whole log again
             w.fh = open_stream(path)
@@ -140,6 +143,22 @@ class GameLogWriter:
         w.count = len(records)
         if ended:
             w.complete = True
+        return w
+
+    @classmethod
+    def rewrite(cls, path: str, header: dict, records: list[dict]) -> "GameLogWriter":
+        """The log of a game whose last decisions were taken back (`undo`): the file is written again whole,
+        with `header` and the decision `records` that remain, and goes on from there. Only a regular file (or
+        a new one) can be cut back: the caller refuses an undo whose log is a device, a FIFO or standard output."""
+        from ..files import open_stream
+
+        w = cls(path, "", None, _open=False)
+        w.fh = open_stream(path)
+        w.header = header
+        w._write(header)
+        for rec in records:
+            w._write(rec)
+        w.count = len(records)
         return w
 
     def _write(self, record: dict) -> None:

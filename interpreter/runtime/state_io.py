@@ -122,6 +122,8 @@ def from_json(ruleset, data: dict, **game_kwargs):
                                                   bool(p.get("secret", False)))
     g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
     g.steps, g.decisions = data["steps"], data["decisions"]
+    if g.pending is not None:
+        g.pending.number = g.decisions
     g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}
     g.locals = g.frames[-1].locals if g.frames else {}
     return g

@@ -40,3 +40,9 @@ class Line(str):
 def line_text(line: str, seats: Optional[Iterable[int]]) -> Optional[str]:
     """What `seats` may read of a narrative line (a plain text is for everyone)."""
     return line.for_seats(seats) if isinstance(line, Line) else line
+
+
+def one_line(text: str) -> str:
+    """A story line is one line: a ruleset's text with line breaks in it is joined with spaces, so it cannot
+    print lines of its own (a forged 'Winner: P2' before the real one)."""
+    return " ".join(part.strip() for part in text.replace("\r", "\n").split("\n") if part.strip())

@@ -111,7 +111,7 @@ class _Chart:
         text = node.label
         if self.opts.detail != "full" and step is not None and not designer:
             text, designer = self.words.step(step, own_label=False), True
-        if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond") and not designer:
+        if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond", "trick") and not designer:
             designer = True  # a prompt, or the graph's own wording ("for each p in ..."), reads as prose
         targets = self.calls(nid)
         if node.kind == "call" and not designer and len(targets) == 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulecraft.model.kinds import KINDS
 from rulecraft.tools.chart.dotlabels import attrs, esc, quote, safe_id
 
 # The printed font is a decision, not whatever fontconfig maps "Helvetica" to (on a machine with
@@ -13,7 +14,15 @@ FONT_PACKAGE = "fonts-liberation"
 FONT = "Liberation Sans,Arial,sans-serif"
 CODE_FONT = "Liberation Mono,Courier New,monospace"
 
-SHAPES = {
+class _Shapes(dict):
+    """The shape of each kind of node; a registered step kind (rulecraft.model.kinds) brings its own."""
+
+    def __missing__(self, kind: str) -> dict:
+        registered = KINDS.get(kind)
+        return dict(registered.shape) if registered is not None else {"shape": "box"}
+
+
+SHAPES = _Shapes({
     "action": {"shape": "box"},
     "call": {"shape": "box", "peripheries": "2", "fillcolor": "#efefef"},
     "condition": {"shape": "diamond", "margin": "0.02,0.02"},
@@ -24,7 +33,8 @@ SHAPES = {
     "stack": {"shape": "box3d", "fillcolor": "#efefef", "margin": "0.2,0.1"},
     "auction": {"shape": "box3d", "peripheries": "2", "fillcolor": "#fff8e1", "margin": "0.2,0.1"},
     "respond": {"shape": "box3d", "style": "filled,dashed", "fillcolor": "#f3f3ff", "margin": "0.2,0.1"},
-}
+    "trick": {"shape": "box3d", "fillcolor": "#eef7ee", "margin": "0.2,0.1"},
+})
 
 _LEGEND = [
     ("step", {"shape": "box"}, "a step"),

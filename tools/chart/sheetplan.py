@@ -47,7 +47,7 @@ def calls_of(steps: Iterable[M.Step]) -> list[str]:
             if isinstance(s, M.CallStep):
                 out.append(s.sequence)
             elif isinstance(s, M.ActionStep):
-                out.extend(st.ast.sequence for st in s.stmts if isinstance(st.ast, A.CallSeq))
+                out.extend(st.ast.sequence for st in s.stmts if isinstance(st.ast, A.CallSeq) and st.ast.sequence)
             for _name, body in s.bodies:
                 walk(body)
 

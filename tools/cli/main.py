@@ -164,7 +164,7 @@ OUTPUTS = {"play": ("log", "save"), "render": ("output",), "sheets": ("output",)
 def _output_names_an_input(args) -> str | None:
     """One line when an output of this command is one of its input files (the ruleset, a log, a coverage file):
     it would be written over. A save may replace the save it resumes: that is the game going on."""
-    from rulecraft.files import note_input, same_file_problem
+    from rulecraft.inputs import note_input, same_file_problem
 
     out_keys = OUTPUTS.get(getattr(args, "verb", ""), ())
     outputs = {f"--{k}" if k != "output" else "the output": v for k, v in vars(args).items()

@@ -19,7 +19,7 @@ COLORS = {
 SHAPES = {
     "start": "oval", "end": "oval", "action": "box", "call": "box", "condition": "diamond", "loop": "hexagon",
     "foreach": "hexagon", "decision": "parallelogram", "sealed": "parallelogram", "stack": "box3d",
-    "auction": "box3d", "respond": "box3d",
+    "auction": "box3d", "respond": "box3d", "trick": "box3d",
 }
 LABEL_WIDTH = 36
 

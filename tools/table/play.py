@@ -20,7 +20,8 @@ from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 
 from rulecraft.model.ruleset import ViewDef
 
-from rulecraft.tools.table.session import Table, rebuild
+from rulecraft.tools.table.session import Table
+from rulecraft.tools.table.undo import Taken, take_back
 
 # agents a resumed game may take from the save file itself: none of them reads a file or imports code
 RESUMABLE_KINDS = ("random", "first", "human")
@@ -143,12 +144,13 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             a.out = out
             a.presenter, a.helper = table.presenter, table.helper
     writer = saver = game = None
-    history: list = []  # (player, wire, chance) of every decision: what 'undo' makes the game again from
+    history: list[Taken] = []  # every decision so far: what 'undo' makes the game again from
+    marks: list[int] = []  # the story's length before each decision a resumed game re-plays
     try:
         if saved is not None:
             try:
                 game, records = restore(saved, rs, max_steps=max_steps, check_conservation=check,
-                                        before=_fast_forward(agents, kinds))
+                                        before=_fast_forward(agents, kinds, marks))
             except SaveError as exc:
                 return _save_failed(resume_path, exc)
             for w in saved.warnings:
@@ -166,7 +168,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                     _err(f"rulecraft play: {where}: cannot go on with this log: {exc}; give another --log")
                     return 1
             taken = saved.decisions
-            history = [(p, w, []) for p, w in taken]
+            history = [Taken(r["player"], r["choice"], list(r.get("chance", ())), told)
+                       for r, told in zip(records, marks)]
         else:
             if say:
                 say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
@@ -185,17 +188,18 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             try:
                 wire = answer(agents[d.player], d, game.view(d.player), game)
             except HumanUndo:
-                game, writer, saver = _undo(game, d.player, people, history, table, out, writer, saver,
-                                            (ref, overrides, kinds[:n], log_path),
+                game, writer, saver = _undo(game, d.player, people, history, out, writer, saver,
+                                            (ref, overrides, kinds[:n], log_path, agents),
                                             dict(check_conservation=check, max_steps=max_steps))
                 continue
+            told = len(game.narrative)
             try:
                 game.apply(wire)
             except IllegalChoice as exc:
                 print(f"rulecraft play: {game.players[d.player]}'s agent ({kinds[d.player]}) made an illegal choice "
                       f"{wire!r}: {exc}", file=sys.stderr)
                 return 1
-            history.append((d.player, wire, chance))
+            history.append(Taken(d.player, wire, chance, told))
             if writer:
                 writer.decision(game, d.player, wire, chance)
             if saver:
@@ -203,6 +207,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 saver.write(game)
         if writer:
             writer.end(game)
+        if people and not quiet:
+            table.final(game)
         if quiet or already_over:
             winners = ", ".join(game.players[s].name for s in game.winners) or "nobody"
             scores = f" scores {game.scores}" if game.scores is not None else ""
@@ -210,12 +216,16 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         return 0
     except HumanQuit as stop:
         kept = [f"the log so far is in {log_path}"] if log_path else []
+        code = 130
         if stop.asked and not save_path and people and game is not None and not game.over:
-            save_path = _quit_save(ref, game, overrides, kinds[:n], history)
+            save_path, problem = _quit_save(ref, game, overrides, kinds[:n], history)
+            if problem:  # the save beside them cannot be written: one line, and the game kept elsewhere
+                _err(f"rulecraft play: {problem}")
+                code = 1
         if save_path:
             kept.append(f"go on with: rulecraft play {ref} --resume {save_path}")
         print("\ngame stopped" + ("; " + "; ".join(kept) if kept else ""), file=out)
-        return 130
+        return code
     except AgentError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 1
@@ -226,9 +236,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         else:
             print(f"rulecraft play: {exc}", file=sys.stderr)
         return 1
-    except OutputError as exc:  # the log or the save (a full disk, a folder...): said once, exit 1
+    except OutputError as exc:  # the log or the save (a full disk, a folder...; exit 1), or an input (exit 2): said once
         _err(f"rulecraft play: {exc.message}")
-        return 1
+        return exc.exit_code
     finally:
         if writer:
             writer.close()
@@ -242,51 +252,83 @@ def _is_terminal(out) -> bool:
         return False
 
 
-def _undo(game, seat: int, people: set, history: list, table, out, writer, saver, names: tuple, kwargs: dict):
-    """Take back the person's last decision: the game is made again from its seed and the decisions before it;
-    the log and the save are cut back to match. Only when they are the only person at the table (with others,
-    taking back would replay what they decided after it)."""
-    ref, overrides, kinds, log_path = names
-    mine = [i for i, (p, _w, _c) in enumerate(history) if p == seat]
-    if len(people) != 1 or not mine:
-        print("Nothing to take back" + ("" if len(people) == 1 else ": undo works when you are the only person "
-                                         "at the table") + ".", file=out)
+def _undo(game, seat: int, people: set, history: list, out, writer, saver, names: tuple, kwargs: dict):
+    """Take back the person's last decision (tools.table.undo): the log and the save are cut back to match.
+    Only when they are the only person at the table (with others, taking back would replay what they decided
+    after it), and only when the log is a file that can be cut."""
+    from rulecraft.files import OutputError, target_kind
+
+    ref, overrides, kinds, log_path, agents = names
+    if len(people) != 1:
+        print("Nothing to take back: undo works when you are the only person at the table.", file=out)
         return game, writer, saver
-    cut = mine[-1]
-    del history[cut:]
-    game_again, records = rebuild(game.rs, len(game.players), game.seed, [p.name for p in game.players], history,
-                                  **kwargs)
-    game_again.listener, game_again.headers = game.listener, game.headers
-    print(f"Taken back: your decision {len(mine)}; you decide again.", file=out)
+    try:
+        cuttable = log_path is None or target_kind(log_path) in ("file", "new")
+    except OutputError:
+        cuttable = False
+    if not cuttable:
+        print(f"Cannot take back your last decision: the log goes to {log_path}, which cannot be cut back.", file=out)
+        return game, writer, saver
+    again, records, said = take_back(game, seat, history, **kwargs)
+    print(said, file=out)
+    if again is None:
+        return game, writer, saver
+    _rewind_scripts(agents, kinds, history)
     if writer is not None:
         writer.close()
-        writer = GameLogWriter.resume(log_path, log_header(ref, game_again, overrides, kinds), records, None)
+        writer = GameLogWriter.rewrite(log_path, writer.header or log_header(ref, again, overrides, kinds), records)
     if saver is not None:
-        saver = SaveWriter(saver.path, ref, game_again, overrides, kinds, decisions=[(p, w) for p, w, _ in history])
-        saver.write(game_again)
-    return game_again, writer, saver
+        saver = SaveWriter(saver.path, ref, again, overrides, kinds, decisions=[(t.player, t.wire) for t in history])
+        saver.write(again)
+    return again, writer, saver
 
 
-def _quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> Optional[str]:
-    """A person who quits a game that was not being saved: save it beside them so they can go on later."""
-    path = f"{game.rs.name}-seed{game.seed}.save"
-    try:
-        saver = SaveWriter(path, ref, game, overrides, kinds, decisions=[(p, w) for p, w, _ in history])
-        saver.write(game)
-    except OSError:
-        return None
-    return path
+def _rewind_scripts(agents: list, kinds: list[str], history: list) -> None:
+    """A scripted agent reads its file as one stream: after an undo it goes on from the answers it gave to the
+    decisions that remain. (The other bots need nothing: their choices depend on the game only.)"""
+    for a, k in zip(agents, kinds):
+        if k.startswith("script:"):
+            seats = {s for s, kk in enumerate(kinds) if kk == k}
+            a.used = sum(1 for t in history if t.player in seats)
 
 
-def _fast_forward(agents: list, kinds: list[str]):
-    """Ask the seeded bots (random, first, script) the re-played decisions again, so they go on where they were.
+def _quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> tuple[Optional[str], str]:
+    """A person who quits a game that was not being saved: save it beside them so they can go on later.
 
-    Their answers are dropped; only their own state (a generator, a position in a script) moves.
-    Humans and other bots are not asked.
+    When that place cannot be written (a folder, a device or a FIFO of that name, a read-only or full disk), the
+    game is saved in the temporary folder instead. Returns (where it was saved or None, what went wrong or '')."""
+    import tempfile
+
+    name = f"{game.rs.name}-seed{game.seed}.save"
+    decisions = [(t.player, t.wire) for t in history]
+    first = ""
+    for path in (name, os.path.join(tempfile.gettempdir(), f"rulecraft-{os.getpid()}-{name}")):
+        try:
+            if os.path.lexists(path) and not os.path.isfile(path):
+                raise OutputError(path, f"cannot write {path}: it exists and is not a plain file")
+            saver = SaveWriter(path, ref, game, overrides, kinds, decisions=decisions)
+            saver.write(game)
+        except (OSError, OutputError) as exc:
+            why = getattr(exc, "message", None) or str(exc)
+            if not first:
+                first = f"cannot save the game beside you ({why})"
+                continue
+            return None, f"{first}, nor in {path} ({why}); the game is lost unless a log was kept"
+        return path, (f"{first}; it is saved in {path} instead" if first else "")
+    return None, first
+
+
+def _fast_forward(agents: list, kinds: list[str], marks: list):
+    """Ask the scripted agents the re-played decisions again, so they go on where they were in their files.
+
+    Their answers are dropped; only their position moves. `marks` gets the length of the story before each
+    decision. The other bots need nothing: each choice of theirs is
+    a function of the game, their seed and their seat. Humans are not asked.
     """
-    again = [a if k in ("random", "first") or k.startswith("script:") else None for a, k in zip(agents, kinds)]
+    again = [a if k.startswith("script:") else None for a, k in zip(agents, kinds)]
 
     def before(game, d, wire) -> None:
+        marks.append(len(game.narrative))  # where the story was as each decision was taken (what undo checks)
         a = again[d.player] if 0 <= d.player < len(again) else None
         if a is not None:
             try:

@@ -13,9 +13,8 @@ import os
 import time
 from typing import Any, Optional
 
-from rulecraft.runtime.decisions import Decision
+from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.gamelog import decision_record
 from rulecraft.runtime.story import Line
 
 from rulecraft.tools.table.view import COMMANDS, _t, render_plain, render_rich, say_value, seat_view
@@ -82,6 +81,17 @@ class Table:
             bar = "=" if line.level <= 1 else "-"
             print(f"{bar * 3} {line} {bar * 3}", file=self.out)
 
+    def final(self, game: Game) -> None:
+        """The end of a game with people at the table: every player's score, part by part (`view: score_parts`)."""
+        from rulecraft.tools.table.scores import breakdown
+
+        rows = breakdown(game)
+        if not any(parts for _n, parts, _t in rows) or not self.people:
+            return
+        self._print("Final scores:")
+        for name, parts, total in rows:
+            self._print(f"  {name}: {total}" + (f" ({'; '.join(f'{t} {v}' for t, v in parts)})" if parts else ""))
+
     # ------------------------------------------------------------------ a person's turn to decide
     def presenter(self, game: Game, seat: int, d: Decision) -> None:
         if len(self.people) > 1 and self.at_terminal != seat:
@@ -102,12 +112,17 @@ class Table:
         """Before a person's private view with others at the same terminal: clear the screen and wait."""
         name = game.players[seat].name
         if self.terminal:
-            self.out.write(CLEAR)
+            # the clear sequence is the program's own, not ruleset text: it goes to the terminal itself, past the
+            # filter that shows a stranger's control characters as '?'
+            raw = getattr(self.out, "stream", self.out)
+            self.out.flush()
+            raw.write(CLEAR)
             self.out.write(f"Pass the terminal to {name}, then press Enter (others look away).\n")
             self.out.flush()
             if self.read_line is not None:
                 self.read_line()
-            self.out.write(CLEAR)
+            raw.write(CLEAR)
+            raw.flush()
         else:
             self._print(f"--- pass to {name} ---")
 
@@ -127,7 +142,9 @@ class Table:
             lines.append(f"Note: {step.note}")
         if step is not None and step.source:
             lines.append(f"Source: {step.source}")
-        if d.kind in ("one", "subset"):
+        if amounts(d) is not None:
+            lines.append(how_to_answer(d))
+        elif d.kind in ("one", "subset"):
             names = d.labels or [say_value(o, game) if o is not None else "pass" for o in d.options]
             named = ", ".join(f"{i + 1}) {name}" for i, name in enumerate(names))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
@@ -157,15 +174,3 @@ def step_asking(rs, node: str):
         if found is not None:
             return found
     return None
-
-
-def rebuild(rs, n: int, seed: int, names: list[str], history: list[tuple[int, Any, list]], **game_kwargs):
-    """The game after the first decisions of `history` (player, wire, chance), made again from its seed, and
-    the log records of those decisions: how a decision is taken back."""
-    game = Game(rs, n, seed, names=names, story=False, **game_kwargs)
-    records = []
-    for i, (player, wire, chance) in enumerate(history):
-        game.apply(wire)
-        records.append(decision_record(game, i + 1, player, wire, chance))
-    game.story = True
-    return game, records

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from rulecraft.runtime.decisions import Decision, game_label
+from rulecraft.runtime.decisions import Decision, amounts, game_label, how_to_answer
 from rulecraft.values import Card, Player, ZoneRef
 
 
@@ -69,6 +69,8 @@ def zone_text(game, ref: ZoneRef, seat: int) -> str:
     vis = game.rs.zones[ref.zone].visibility
     owner = game.zone_owner(ref)
     if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
+        if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
+            cards = sorted(cards)
         return ", ".join(c.name for c in cards) or "none"
     n = len(cards)
     count = f"{n} card{'s' if n != 1 else ''}" if n else "none"
@@ -93,8 +95,13 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name))))
     per_player = list(spec.players) if spec is not None and spec.players else _default_players(game)
     order = [seat] + [p.seat for p in game.players if p.seat != seat]
+    from rulecraft.tools.table.scores import points_seen
+
+    seen = points_seen(game, seat) if not game.over else {}
     for s in order:
         rows = []
+        if s in seen:  # the points they would have if the game ended now, where that reveals nothing hidden
+            rows.append(("Points now", say_value(seen[s])))
         for name in per_player:
             if name in rs.zones:
                 rows.append((zone_title(game, ZoneRef(name, s)), zone_text(game, ZoneRef(name, s), seat)))
@@ -110,7 +117,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
     if d is not None:
         v.prompt = d.prompt or "Choose"
         v.choices = (list(d.labels) if d.labels else [say_value(o, game) if o is not None else "pass" for o in d.options]
-                     ) if d.kind in ("one", "subset") else []
+                     ) if d.kind in ("one", "subset") and amounts(d) is None else []
         v.how = how_to_answer(d)
     return v
 
@@ -137,16 +144,6 @@ def _default_players(game) -> list[str]:
     out = [z.id for z in rs.zones.values() if z.per == "player"]
     out += [k for k, vd in rs.player_variables.items() if vd.visibility != "hidden"]
     return out
-
-
-def how_to_answer(d: Decision) -> str:
-    if d.kind == "subset":
-        return f"Enter {d.min} to {d.max} numbers separated by spaces (empty for none)."
-    if d.kind == "number":
-        return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."
-    if d.kind == "yesno":
-        return "Answer y or n."
-    return f"Enter a number from 1 to {len(d.options)}."
 
 
 COMMANDS = "Also: ? or help (the rule of this step), undo (take back your last decision), quit (save and stop)."

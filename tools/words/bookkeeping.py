@@ -16,7 +16,7 @@ from rulecraft.model import ruleset as M
 def is_bookkeeping(rs: M.Ruleset, st) -> bool:
     """A statement (AST or compiled) that only keeps the engine's accounts."""
     st = getattr(st, "ast", st)
-    if isinstance(st, (A.Let, A.Tally, A.Log, A.Pass)):
+    if isinstance(st, (A.Let, A.Tally, A.Log, A.Pass, A.Assert)):
         return True
     if isinstance(st, A.Assign):
         target = st.target

@@ -86,7 +86,7 @@ _BUILTINS = {
     "flatten": "all of {0} together", "unique": "{0} without repeats", "index_of": "the place of {1} in {0}",
     "zone_of": "the place where {0} lies", "owner": "the owner of {0}",
     "next_player": "the player after {0}", "modifier": "the {0} of {1}", "running": "the {0} being played",
-    "in_sequence": "during {0}", "winners": "the winners", "str": "{0}", "int": "{0}",
+    "in_sequence": "during {0}", "winners": "the winners", "str": "{0}", "int": "{0}", "plural": "{0}",
 }
 
 

@@ -83,6 +83,8 @@ def keywords(w: Words, kwargs) -> str:
 @phrase(A.CallSeq)
 def _callseq(w: Words, n: A.CallSeq) -> str:
     args = keywords(w, n.kwargs)
+    if n.target is not None:  # call TABLE[KEY].COLUMN
+        return f"play what {w.expr(n.target)} says" + (f" ({args})" if args else "")
     return f"play {w.name(n.sequence)}" + (f" ({args})" if args else "")
 
 
@@ -142,3 +144,8 @@ def _tally(w: Words, n: A.Tally) -> str:
 @phrase(A.Pass)
 def _pass(w: Words, n: A.Pass) -> str:
     return "do nothing"
+
+
+@phrase(A.Assert)
+def _assert(w: Words, n: A.Assert) -> str:
+    return f"check that {w.expr(n.cond)}"

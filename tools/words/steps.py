@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import KINDS
 
 from rulecraft.tools.words.core import Words, capital, humanize, join_and, phrase
 
@@ -85,6 +86,8 @@ def _sealed(w: Words, s: M.SealedStep) -> str:
     who = w.expr(s.iterable)
     who = who if who.startswith("each ") else f"each {humanize(s.var)} in {who}"
     what = w.text(s.decision.prompt) if s.decision is not None and s.decision.prompt is not None else "chooses"
+    if s.decision is not None and s.decision.secret:
+        return f"{who}, in secret: {what}; the answers stay secret"
     return f"{who}, in secret: {what}; then all reveal"
 
 
@@ -123,6 +126,9 @@ __all__ = ["block", "join_and"]
 def _construct(w: Words, s: M.ConstructStep) -> str:
     """An auction or a response window: its rule, with each setting the designer wrote as an expression said in
     words (parameters by their value, house rules by their name)."""
+    kind = KINDS.get(s.construct)
+    if kind is not None and kind.words is not None:  # a registered kind says itself, given this renderer
+        return kind.words(s, w)
     from rulecraft.dsl.parser import parse_expression, plain_locator
 
     rule = s.rule or f"{s.construct} ({', '.join(k for k, _v in s.settings)})"

@@ -8,7 +8,8 @@ from typing import Any, Optional
 from ...diagnostics import RuleError, Span, did_you_mean
 from ...values import Player
 from .. import ast as A
-from ..builtins import REGISTRY, describe
+from ..builtins import REGISTRY, describe, text_of
+from ..table_calls import FORM, table_column
 from .assign import AssignStatements
 from .compiler import Compiler, mark_used
 from ..ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
@@ -128,6 +129,8 @@ class StatementCompiler(AssignStatements, Compiler):
         return lambda ctx: sig
 
     def _s_CallSeq(self, n: A.CallSeq):
+        if n.target is not None:
+            return self._table_call(n)
         args = self.call_args(n.sequence, n.sequence_span, [(k.name, k.value, k.span) for k in n.kwargs], n.span)
         seq, span, bind = n.sequence, n.span, n.bind
         if args is None:
@@ -141,6 +144,42 @@ class StatementCompiler(AssignStatements, Compiler):
         def fn(ctx):
             give_result(ctx, value(ctx) if value is not None else None)
             return sig
+
+        return fn
+
+    def _table_call(self, n: A.CallSeq):
+        """call TABLE[KEY].COLUMN: the cell names the sequence; every sequence the column names must take the
+        arguments given, so a row is never found wrong while playing."""
+        tc = table_column(n.target)
+        sym = self.scope.symbols.get(tc[0]) if tc and tc[0] not in self.scope.locals else None
+        if sym is None or sym.kind != "table" or tc[1] not in (sym.detail or ()):
+            self.report("E309", f"'call' takes a sequence id, or {FORM}", n.sequence_span,
+                        "list the column under the table's 'sequences:' so its cells are checked as sequence ids"
+                        if sym is not None and sym.kind == "table" else None)
+            return lambda ctx: None
+        names = [str(row.get(tc[1])) for row in sym.value.values() if row.get(tc[1]) is not None]
+        kwargs = [(k.name, k.value, k.span) for k in n.kwargs]
+        args = None
+        known_seqs = [s for s in dict.fromkeys(names) if s in self.sequences]  # unknown ones: reported at their cell
+        if known_seqs:
+            args = self.call_args(known_seqs[0], n.sequence_span, kwargs, n.span)
+            for seq in known_seqs[1:]:
+                if set(self.sequences[seq]) != set(self.sequences[known_seqs[0]]):
+                    self.report("E310", f"the sequences of column '{tc[1]}' take different parameters: "
+                                f"'{known_seqs[0]}' takes {', '.join(self.sequences[known_seqs[0]]) or 'none'}, "
+                                f"'{seq}' takes {', '.join(self.sequences[seq]) or 'none'}", n.sequence_span,
+                                "a call by table passes the same arguments whichever row it reads")
+                    break
+        if args is None:
+            args = [(k, self.expr(v)[0]) for k, v, _s in kwargs]
+        target, span, bind, known = self.expr(n.target)[0], n.span, n.bind, set(names)
+
+        def fn(ctx):
+            seq = target(ctx)
+            if seq not in known:
+                raise RuleError(f"the table's cell names no sequence (got {describe(seq)})", span,
+                                "write a sequence id in every row of that column")
+            return CallSignal(seq, {k: f(ctx) for k, f in args}, span, bind)
 
         return fn
 
@@ -299,3 +338,18 @@ class StatementCompiler(AssignStatements, Compiler):
 
     def _s_Pass(self, n: A.Pass):
         return lambda ctx: None
+
+    def _s_Assert(self, n: A.Assert):
+        """Checked only when the game checks itself (its cards after every step): free in other games."""
+        cond = self.expr(n.cond)[0]
+        message = self.expr(n.message)[0] if n.message is not None else None
+        span, text = n.span, "the condition"
+
+        def fn(ctx):
+            if ctx.check_conservation and not cond(ctx):
+                said = text_of(message(ctx)) if message is not None else text
+                raise RuleError(f"an assertion failed: {said}", span, "it is checked by --check and by scenarios",
+                                "R011")
+            return None
+
+        return fn

@@ -85,7 +85,9 @@ def make_decision(g, spec, purpose: str = "choose", who: Any = None, opts: Optio
         d.labels = display_names(g, spec, d.options)
     if spec.default is not None:
         d.default = _to_wire(d, spec.default.fn(g))
-    d.secret = spec.secret  # whether the options hide cards is looked at by ask, only when someone will see it
+    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
+    # hide cards, only for a decision someone will see
+    d.secret = spec.secret
     return d
 
 def _hidden_from_others(g, d: Decision) -> bool:
@@ -143,12 +145,13 @@ def ask(g, d: Decision) -> Any:
     if wire is not _MISSING:
         value = d.value(wire)
         if d.purpose != "sealed" and value != [] and g.story:
-            if not d.secret and d.kind in ("one", "subset"):
-                d.secret = _hidden_from_others(g, d)
+            if d.secret is None:
+                d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
             narrate_choice(g, d, value, " (the only choice)")
         return value
-    if not d.secret and d.kind in ("one", "subset"):
-        d.secret = _hidden_from_others(g, d)
+    if d.secret is None:
+        d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
+    d.number = g.decisions
     g.pending = d
     return _MISSING
 
@@ -186,8 +189,12 @@ def h_sealed(g, f, ins) -> None:
     del f.locals[key]
     if step.bind:
         f.locals[step.bind] = choices
-    if g.story:
-        g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()))
+    if g.story and step.decision.secret:  # answers that stay secret: each reads their own, the others that it was made
+        for p, v in choices.items():
+            if isinstance(p, Player):
+                g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")
+    elif g.story:
+        g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     g._emit("revealed", {"choices": choices})
     f.pc += 1
 

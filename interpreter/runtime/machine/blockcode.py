@@ -53,7 +53,7 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_True": True, "_False": False, "_AGAIN": AGAIN}
 
 
-# Every name a function's source may hold (checked before each compile, see dsl/safesource.py): the helpers, the
+# Every name a function's source may hold (checked before each compile, see dsl/codegen/safesource.py): the helpers, the
 # names codegen's sources hold, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
     "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",

@@ -25,7 +25,7 @@ holds a loop gets its function at its HOT-th visit, one without a loop at its ST
 game, a test or a scenario generates almost nothing, a long simulation generates its hot positions in its
 first games and gains on every game after.
 
-Security: as in dsl/codegen.py, no ruleset text enters the source. Closures, instructions, names and paths
+Security: as in dsl/codegen/, no ruleset text enters the source. Closures, instructions, names and paths
 are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
 """
 

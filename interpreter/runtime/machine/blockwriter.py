@@ -62,7 +62,7 @@ class Writer(BlockSteps):
     def value(self, fn: Callable) -> str:
         """Write the code of an expression here; the result is a name holding its value, or a call of it.
 
-        An expression codegen writes (dsl/codegen.py) is copied in, its constants and locals renamed to names of
+        An expression codegen writes (dsl/codegen/) is copied in, its constants and locals renamed to names of
         this function: no call, and it reads the locals from `_L`, which is the frame's (ctx.locals). Its
         source holds no ruleset text, so neither does this one."""
         got = None if self.dry else generated_source(fn)

@@ -17,6 +17,7 @@ from .asking import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_on
     h_stack_resolved
 from .handlers import _after_one, fire, h_call, h_exec, h_foreach_init, h_foreach_next, h_jump, h_jump_if_false, \
     h_next, h_return, h_until_test
+from .invariants import check_invariants
 from .scoring import finish
 
 
@@ -96,6 +97,8 @@ def run(g) -> None:
                 fire(g)
             if check:
                 g.check_cards()
+                if g.rs.invariants:
+                    check_invariants(g, ins)
     except RuleError as exc:
         if exc.span is None and frames:
             f = frames[-1]

@@ -1,0 +1,119 @@
+"""Decisions in steps (`choose:`, a sealed step's and a stack's choices) built into the model's DecisionSpec."""
+
+from __future__ import annotations
+
+from ..diagnostics import RuleError, did_you_mean
+from ..dsl import ast as A
+from ..dsl.closures.compiler import Compiler
+from ..dsl.scope import LoadTimeContext, Scope
+from ..model import ruleset as M
+from .yaml_source import YMap, YNode, YScalar
+
+DECISION_KINDS = ("one", "subset", "number", "yesno")
+_STATIC_NODES = (A.Num, A.Const, A.Str, A.BinOp, A.Unary, A.Ternary, A.Compare)
+
+
+def _plain(node: YNode | None, default=None):
+    return node.plain() if node is not None else default
+
+
+def _static(node: A.Expr, scope: Scope) -> bool:
+    """The expression's value is known when the ruleset loads: numbers, parameters and options, and operators."""
+    for n in node.walk():
+        if isinstance(n, A.Name):
+            sym = scope.symbols.get(n.id)
+            if n.id in scope.locals or sym is None or sym.kind != "const" or sym.detail not in ("parameter", "option"):
+                return False
+        elif not isinstance(n, _STATIC_NODES):
+            return False
+    return True
+
+
+class DecisionBuilder:
+    """The decision specs of StepBuilder (steps.py): kind, options, bounds, prompt, default, display."""
+
+    def decision(self, spec: YMap, comp: Compiler, default_player: str | None = None,
+                 default_kind: str = "one") -> M.DecisionSpec:
+        kind = str(_plain(spec.get("kind"), default_kind))
+        if kind not in DECISION_KINDS:
+            self.err("E204", f"unknown decision kind '{kind}'", spec.get("kind").span,
+                     did_you_mean(kind, DECISION_KINDS) or "kinds: " + ", ".join(DECISION_KINDS))
+        player_node = spec.get("player")
+        if player_node is None and default_player is not None:
+            player_node = YScalar(spec.span, default_player, None, "")
+        if player_node is None:
+            self.err("E202", "a decision needs 'player:' (who decides)", spec.span)
+        if kind in ("one", "subset") and spec.get("options") is None:
+            self.err("E202", f"a '{kind}' decision needs 'options:'", spec.span)
+        if kind == "number" and (spec.get("min") is None or spec.get("max") is None):
+            self.err("E202", "a 'number' decision needs 'min:' and 'max:'", spec.span)
+        if kind == "yesno":
+            for key in ("options", "min", "max"):
+                if spec.get(key) is not None:
+                    self.err("E201", f"a yes/no decision has no '{key}': its answers are yes and no",
+                             spec.key_span(key), "remove it, or make the decision 'kind: one' to choose among options")
+        # every key of a decision does what it says for its kind, or is refused (none is read and ignored)
+        unused = {"one": (("min", "max"), "a 'one' decision picks one option; give 'kind: subset' to pick several"),
+                  "number": (("options",), "a 'number' decision is a whole number from 'min' to 'max'"),
+                  "subset": (("optional",), "give 'min: 0' to let the player choose nothing"),
+                  "yesno": (("optional",), "a yes/no decision is always answered")}.get(kind, ((), ""))
+        for key in unused[0]:
+            given = spec.get(key) is not None and (key != "optional" or bool(_plain(spec.get(key), False)))
+            if given and not (kind == "yesno" and key != "optional"):
+                self.err("E201", f"a '{kind}' decision has no '{key}'", spec.key_span(key), unused[1])
+        prompt = spec.get("prompt")
+        prompt_expr = None
+        if isinstance(prompt, YScalar) and prompt.value is not None:
+            # a prompt is text with {expressions}: parse it as a template string
+            raw = str(prompt.value)
+            ast = self.text.parse_template(prompt)
+            if ast is not None:
+                fn, _ = comp.expr(ast)
+                prompt_expr = M.CExpr(raw, ast, fn, prompt.span)
+        ex = self.text.expr
+        bind = _plain(spec.get("as"))
+        display_as = str(bind) if bind else "option"
+        display = None
+        if spec.get("display") is not None:
+            if kind not in ("one", "subset"):
+                self.err("E204", f"'display' names the options of a 'one' or 'subset' decision, not of a '{kind}' one",
+                         spec.key_span("display"), "remove it: this decision has no options to name")
+            display = ex(spec.get("display"), comp.sub_compiler(comp.scope.with_locals(comp.scope.locals | {display_as})))
+        low, high = ex(spec.get("min"), comp), ex(spec.get("max"), comp)
+        if low is not None and high is not None and kind in ("subset", "number"):
+            self._bounds(kind, low, high, spec)
+        return M.DecisionSpec(
+            player=ex(player_node, comp) if player_node is not None else None,
+            kind=kind,
+            options=ex(spec.get("options"), comp),
+            min=low,
+            max=high,
+            prompt=prompt_expr,
+            bind=bind,
+            default=ex(spec.get("default"), comp),
+            optional=bool(_plain(spec.get("optional"), False)),
+            span=spec.span,
+            display=display,
+            display_as=display_as,
+            secret=None if spec.get("secret") is None else bool(_plain(spec.get("secret"), False)),
+        )
+
+    def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:
+        """A decision whose 'min' is above its 'max', where both are known when the ruleset loads (numbers,
+        parameters, options): no answer could ever be legal. Bounds that need a game are checked as it runs."""
+        values = []
+        for e in (low, high):
+            if not _static(e.ast, self.local_scope):
+                return
+            try:
+                v = e.fn(LoadTimeContext())
+            except (RuleError, TypeError, ValueError, KeyError, AttributeError):
+                return
+            if isinstance(v, bool) or not isinstance(v, int):
+                return
+            values.append(v)
+        if values[0] > values[1] and not (kind == "number" and bool(_plain(spec.get("optional"), False))):
+            what = "choose at least" if kind == "subset" else "answer at least"
+            self.err("E204", f"this {kind} decision's 'min' ({values[0]}) is above its 'max' ({values[1]}): "
+                             f"no answer is legal", low.span,
+                     f"a player cannot {what} {values[0]} with at most {values[1]}; swap them or lower 'min'")

@@ -1,0 +1,22 @@
+"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond and trick.
+
+Their forms are in the shipped schema (schema/ruleset.schema.json), so they bring none; their
+chart shapes are the chart's own (tools/chart/legend.py) and their English is the rule the
+builder writes.
+"""
+
+from __future__ import annotations
+
+from ...model.kinds import StepKind, register
+from .auction import auction
+from .expansion import _Gen, names, respond
+from .trick import names as trick_names, trick
+
+Expansion = _Gen  # what a construct's builder makes its plain steps with (expr, stmts, do, if_, loop, ...)
+
+AUCTION = register(StepKind("auction", auction, names=lambda node: names("auction", node), parts=("on_drop", "on_end"),
+                            doc="players bid for something: open, once around or sealed (docs/format.md)"))
+RESPOND = register(StepKind("respond", respond, names=lambda node: names("respond", node), parts=("do",),
+                            doc="a response window: the other players in turn may respond (docs/format.md)"))
+TRICK = register(StepKind("trick", trick, names=trick_names, parts=("on_play",),
+                          doc="one trick of a trick-taking game: follow suit, trumps, the winner leads (docs/format.md)"))

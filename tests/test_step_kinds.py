@@ -1,0 +1,135 @@
+"""A step kind registered from its own module (tests/announce_kind.py) is validated, played, drawn and
+worded with no other file touched: the registry (rulecraft.model.kinds) is what every layer reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from announce_kind import ANNOUNCE
+from rulecraft.agents.base import RandomAgent
+from rulecraft.loader import load_ruleset
+from rulecraft.loader.schema import all_forms, load_schema
+from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import KINDS, registered
+from rulecraft.runtime.game import Game
+from rulecraft.tools.chart.flowchart import chart_dot
+from rulecraft.tools.words import Words
+
+RULESET = """\
+ruleset: announcer
+title: Announcer
+players: {min: 2, max: 2, default: 2}
+start: game
+variables: {round: 0}
+sequences:
+  game:
+    kind: game
+    steps:
+      - loop: rounds
+        do:
+          - "round += 1"
+          - announce: "Round {round} begins"
+          - if: "round >= 3"
+            then: ["end game"]
+"""
+
+
+@pytest.fixture
+def announce():
+    with registered(ANNOUNCE) as kind:
+        yield kind
+    assert "announce" not in KINDS and "announce" not in all_forms()
+
+
+def _load(tmp_path, text: str = RULESET):
+    path = tmp_path / "announcer.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_ruleset(str(path))
+
+
+def _announce_step(rs) -> M.ConstructStep:
+    return rs.sequences["game"].steps[0].body[1]
+
+
+def test_the_schema_and_the_loader_know_the_form(announce, tmp_path):
+    assert "announce" in all_forms()
+    assert load_schema()["$defs"]["announceStep"]["required"] == ["announce"]
+    loaded = _load(tmp_path)
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    step = _announce_step(loaded.ruleset)
+    assert isinstance(step, M.ConstructStep) and step.construct == "announce"
+
+
+def test_its_mistakes_are_reported_by_the_schema(announce, tmp_path):
+    loaded = _load(tmp_path, RULESET.replace('announce: "Round {round} begins"',
+                                            'announce: "Round {round} begins"\n            loud: true'))
+    assert not loaded.ok
+    assert any("loud" in d.message for d in loaded.diagnostics)
+
+
+def test_without_the_kind_the_form_is_unknown(tmp_path):
+    loaded = _load(tmp_path)
+    assert not loaded.ok
+    assert any(d.code in ("E205", "E201", "E200") or "announce" in d.message for d in loaded.diagnostics)
+
+
+@pytest.mark.parametrize("story", [True, False])
+def test_it_plays(announce, tmp_path, story):
+    rs = _load(tmp_path).ruleset
+    g = Game(rs, None, 1, story=story)
+    agents = [RandomAgent(p.seat, 1) for p in g.players]
+    while not g.over:
+        d = g.pending
+        g.apply(agents[d.player].choose(d, g.view(d.player)))
+    assert g.vars["round"] == 3
+    if story:
+        assert [line for line in g.narrative if "begins" in str(line)] == [
+            "Round 1 begins", "Round 2 begins", "Round 3 begins"]
+
+
+def test_it_is_drawn_with_its_own_shape(announce, tmp_path):
+    loaded = _load(tmp_path)
+    dot = chart_dot(loaded.ruleset, loaded.graph, "game")
+    assert "shape=note" in dot.replace('"', "")
+
+
+def test_it_is_said_in_its_own_words(announce, tmp_path):
+    rs = _load(tmp_path).ruleset
+    assert "Everyone hears: Round {round} begins" in Words(rs).step(_announce_step(rs))
+
+
+def _play_all(rs, seed: int) -> tuple:
+    g = Game(rs, None, seed)
+    agents = [RandomAgent(p.seat, seed) for p in g.players]
+    while not g.over:
+        d = g.pending
+        g.apply(agents[d.player].choose(d, g.view(d.player)))
+    return g.winners, g.steps, [str(line) for line in g.narrative]
+
+
+def test_it_plays_the_same_in_generated_code(announce, tmp_path, monkeypatch):
+    """Both execution paths: the closures, and generated code made at the first visit (strict: no fallback)."""
+    from rulecraft.dsl.codegen import generator as codegen, hotcode
+    from rulecraft.runtime.machine import blocks, blockwriter
+
+    rs = _load(tmp_path).ruleset
+    closures = [_play_all(rs, seed) for seed in range(3)]
+    monkeypatch.setattr(hotcode, "HOT", 1)
+    monkeypatch.setattr(blocks, "HOT", 0)
+    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(blockwriter, "MIN_STEPS", 1)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    monkeypatch.setattr(blocks, "STRICT", True)
+    rs = _load(tmp_path).ruleset
+    assert [_play_all(rs, seed) for seed in range(3)] == closures
+    made = [e for prog in Game(rs, None, 0).programs.values() for e in prog.entries if callable(e)]
+    assert made, "a stretch of steps was generated"
+
+
+def test_the_book_and_the_diff_read_it(announce, tmp_path):
+    from rulecraft.tools.diff.steps import step_fields
+    from rulecraft.tools.print.book import build_book
+
+    loaded = _load(tmp_path)
+    assert "Everyone hears: Round {round} begins" in build_book(loaded.ruleset, loaded.graph)
+    assert step_fields(_announce_step(loaded.ruleset))["form"] == "announce"

@@ -1,0 +1,97 @@
+"""Taking back a person's last decision (`undo`), fairly.
+
+The game is made again from its seed and the decisions before the one taken back; since every bot's choice is a
+function of the game, its seed and its seat (agents.base.decision_rng), the same answer then gives the same game.
+That also means taking back would show the person what comes next, so an undo is refused, with the reason,
+when something was revealed to them after the decision: sealed choices shown, a card they could not see before
+(drawn, turned up, played from a hand), a die rolled or a random pick made, a line told to them alone. The log is
+written again without the decisions taken back (only a regular file can be cut), the save too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.gamelog import decision_record
+from rulecraft.runtime.story import Line
+
+
+@dataclass
+class Taken:
+    """One decision of the game as the table keeps it: who, the answer (wire form), what chance gave before it
+    was asked, and how long the story was just before it was applied."""
+
+    player: int
+    wire: Any
+    chance: list
+    told: int = 0
+
+
+def rebuild(rs, n: int, seed: int, names: list[str], history: list[Taken], **game_kwargs):
+    """The game after the decisions of `history`, made again from its seed, and their log records."""
+    game = Game(rs, n, seed, names=names, story=False, **game_kwargs)
+    records = []
+    for i, t in enumerate(history):
+        chance = list(game.chance)
+        game.apply(t.wire)
+        records.append(decision_record(game, i + 1, t.player, t.wire, chance))
+    game.story = True
+    return game, records
+
+
+def seen_cards(game, seat: int) -> set[int]:
+    """The cards (by index) whose face `seat` can see now."""
+    out: set[int] = set()
+    for ref, cards in game.zones.items():
+        vis = game.rs.zones[ref.zone].visibility
+        if vis == "open":
+            out.update(c.index for c in cards)
+        elif vis == "owner":
+            owner = game.zone_owner(ref)
+            if owner is not None and owner.seat == seat:
+                out.update(c.index for c in cards)
+        elif vis == "top" and cards:
+            out.add(cards[-1].index)
+    return out
+
+
+def revealed_since(before, now, seat: int, lines: list, chance: list) -> Optional[str]:
+    """What `seat` learnt between `before` (the game as their decision was asked) and `now`, in words, or None.
+
+    `lines` is the story told since the decision was asked, `chance` what chance gave since (log form)."""
+    for line in lines:
+        if isinstance(line, Line) and line.kind == "reveal":
+            return "the sealed choices were revealed since"
+        if isinstance(line, Line) and line.kind == "tell" and line.only is not None and seat in line.only:
+            return "you were told something since"
+    rolled = [c for c in chance if c and c[0] in ("roll", "pick")]
+    if rolled:
+        return "dice were rolled since" if rolled[0][0] == "roll" else "a random pick was made since"
+    new = seen_cards(now, seat) - seen_cards(before, seat)
+    if new:
+        names = sorted(now.rs.cards[i].name for i in new)
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        return f"you have seen {shown} since"
+    return None
+
+
+def take_back(game, seat: int, history: list[Taken], **game_kwargs) -> tuple[Optional[Any], list, str]:
+    """(the game again, its log records, what to tell the person) for taking back `seat`'s last decision;
+    the game is None when it is refused (the text says why). `history` is cut only when it is taken back."""
+    mine = [i for i, t in enumerate(history) if t.player == seat]
+    if not mine:
+        return None, [], "Nothing to take back."
+    cut = mine[-1]
+    again, records = rebuild(game.rs, len(game.players), game.seed, [p.name for p in game.players],
+                             history[:cut], **game_kwargs)
+    lines = game.narrative[history[cut].told:]
+    chance = [c for t in history[cut + 1:] for c in t.chance] + list(game.chance)
+    why = revealed_since(again, game, seat, lines, chance)
+    if why:
+        return None, [], f"Cannot take back your last decision: {why}."
+    again.narrative = list(game.narrative[:history[cut].told])
+    again.listener, again.headers = game.listener, game.headers
+    del history[cut:]
+    return again, records, f"Taken back: your decision {len(mine)}; you decide again."
