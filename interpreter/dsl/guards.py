@@ -165,6 +165,9 @@ def nested(value: list | dict, span: Span | None) -> int:
         if str in types and len(value) > 10:  # at most 10 texts of 100,000 characters: 1,000,000
             _text_total(sum([len(x) for x in items if type(x) is str]), span)
         return len(value)
+    two = _two_levels(value, items, types, span)  # a record of flat lists (an auction's result): no walk
+    if two is not None:
+        return two
     sizes: dict[int, int] = {}
     active: set[int] = set()
     chars = [0]
@@ -203,6 +206,28 @@ def nested(value: list | dict, span: Span | None) -> int:
         return total
 
     return size(value, 0)
+
+
+def _two_levels(value: list | dict, items, types: set, span: Span | None) -> int | None:
+    """What `nested` gives for a value whose lists and records hold no lists or records themselves (so none can
+    hold the value, and none nests deep), counted in C; None for any other value (it is walked)."""
+    total = len(value)
+    chars = sum([len(x) for x in items if type(x) is str]) if str in types else 0
+    for x in items:
+        if type(x) in _CONTAINERS:
+            inner = x.values() if isinstance(x, dict) else x
+            ts = set(map(type, inner))
+            if not _CONTAINERS.isdisjoint(ts):
+                return None
+            total += len(x)
+            if str in ts:
+                chars += sum([len(y) for y in inner if type(y) is str])
+    if total > MAX_VALUES:
+        raise RuleError(f"a list or record holds more than {MAX_VALUES:,} values (counting the lists inside it)",
+                        span, "a value that grows on every pass grows without end: check the loop")
+    if chars > MAX_CHARS:
+        _text_total(chars, span)
+    return total
 
 
 def _text_total(chars: int, span: Span | None) -> None:

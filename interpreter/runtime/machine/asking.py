@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from ...diagnostics import RuleError
 from ...dsl.builtins import as_list, describe
@@ -16,12 +16,34 @@ _MISSING = object()
 
 _NODES: dict = {}  # id(decision spec) -> (spec, its place as text)
 
-def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
-    """Build the decision a spec describes; None when there is no real choice (taken at once)."""
-    who = spec.player.fn(g)
-    if not isinstance(who, Player):
-        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-    prompt = spec.prompt.fn(g) if spec.prompt is not None else ""
+def decide(g, spec, purpose: str = "choose") -> Any:
+    """The answer of a decision taken at once (only one option), or _MISSING with the decision pending.
+
+    Without the story, a `one` decision with a single option is answered without building the Decision (most
+    of dml's decisions are such): its prompt and default are still worked out, so every charge of work and
+    every chance draw is the same as when the decision is built."""
+    if spec.kind == "one" and not g.story and spec.display is None:
+        who = spec.player.fn(g)
+        if who.__class__ is not Player and not isinstance(who, Player):
+            raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+        prompt = spec.prompt.fn(g) if spec.prompt is not None else ""  # in the order make_decision works them out
+        opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+        if len(opts) + (1 if spec.optional else 0) == 1:
+            if spec.default is not None:
+                spec.default.fn(g)
+            return opts[0] if opts else None
+        return ask(g, make_decision(g, spec, purpose, who, opts, prompt))
+    return ask(g, make_decision(g, spec, purpose))
+
+
+def make_decision(g, spec, purpose: str = "choose", who: Any = None, opts: Optional[list] = None,
+                  prompt: Optional[str] = None) -> Decision:
+    """Build the decision a spec describes (`who`, `opts`, `prompt`: as already worked out by `decide`)."""
+    if who is None:
+        who = spec.player.fn(g)
+        if who.__class__ is not Player and not isinstance(who, Player):
+            raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+        prompt = spec.prompt.fn(g) if spec.prompt is not None else ""
     kind = spec.kind
     node = _NODES.get(id(spec))
     if node is None or node[0] is not spec:  # the place of the step, as text: worked out once per spec
@@ -41,7 +63,8 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
         if lo > hi and not d.optional:
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
     else:
-        opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+        if opts is None:
+            opts = list(as_list(g, spec.options.fn(g), spec.options.span))
         if kind == "one":
             if spec.optional:
                 opts.append(None)
@@ -62,15 +85,17 @@ def make_decision(g, spec, purpose: str = "choose") -> Decision | None:
         d.labels = display_names(g, spec, d.options)
     if spec.default is not None:
         d.default = _to_wire(d, spec.default.fn(g))
-    if spec.secret is not None:  # the ruleset says: 'secret: false' makes a play from a hidden hand an open one
-        d.secret = spec.secret
-    else:
-        d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
+    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
+    # hide cards, only for a decision someone will see
+    d.secret = spec.secret
     return d
 
 def _hidden_from_others(g, d: Decision) -> bool:
     """Whether some option is a card that another seat cannot see where it lies (so the answer is a secret)."""
-    for o in d.options:
+    opts = d.options
+    if Card not in map(type, opts):  # options of numbers, players, texts: nothing to hide (a scan in C)
+        return False
+    for o in opts:
         if type(o) is Card:
             ref = g.where.get(o.index)
             if ref is None:
@@ -89,23 +114,29 @@ def _to_wire(d: Decision, value: Any) -> Any:
     if d.kind in ("yesno", "number"):
         return value
     if d.kind == "one":
-        return d.options.index(value) if value in d.options else None
+        try:
+            return d.options.index(value)
+        except ValueError:
+            return None
     if isinstance(value, list):
         return sorted(d.options.index(v) for v in value if v in d.options)
     return None
 
 def forced(d: Decision) -> Any:
     """The wire choice when only one is legal, else _MISSING."""
-    if d.kind == "one" and len(d.options) == 1:
-        return 0
-    if d.kind == "number" and d.min == d.max and not d.optional:
-        return d.min
-    if d.kind == "number" and d.optional and d.min > d.max:
-        return None  # nothing to choose but the pass
-    if d.kind == "subset" and (not d.options or d.max == 0):
-        return []
-    if d.kind == "subset" and d.min == len(d.options):
-        return list(range(len(d.options)))
+    kind = d.kind
+    if kind == "one":
+        return 0 if len(d.options) == 1 else _MISSING
+    if kind == "number":
+        if d.min == d.max and not d.optional:
+            return d.min
+        if d.optional and d.min > d.max:
+            return None  # nothing to choose but the pass
+    elif kind == "subset":
+        if not d.options or d.max == 0:
+            return []
+        if d.min == len(d.options):
+            return list(range(len(d.options)))
     return _MISSING
 
 def ask(g, d: Decision) -> Any:
@@ -114,8 +145,12 @@ def ask(g, d: Decision) -> Any:
     if wire is not _MISSING:
         value = d.value(wire)
         if d.purpose != "sealed" and value != [] and g.story:
+            if d.secret is None:
+                d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
             narrate_choice(g, d, value, " (the only choice)")
         return value
+    if d.secret is None:
+        d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
     d.number = g.decisions
     g.pending = d
     return _MISSING
@@ -124,7 +159,7 @@ def h_choose(g, f, ins) -> None:
     spec = ins.arg
     answer = f.locals.pop(ANSWER, _MISSING)
     if answer is _MISSING:
-        answer = ask(g, make_decision(g, spec))
+        answer = decide(g, spec)
         if answer is _MISSING:
             return
     if spec.bind:
@@ -145,7 +180,7 @@ def h_sealed(g, f, ins) -> None:
     while st["i"] < len(st["players"]):
         p = st["players"][st["i"]]
         f.locals[step.var] = p
-        got = ask(g, make_decision(g, step.decision, "sealed"))
+        got = decide(g, step.decision, "sealed")
         if got is _MISSING:
             return
         st["results"].append(got)
