@@ -10,6 +10,7 @@ from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
 from .tabletop import award_places, card_place, next_in, still_in
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
+from .guards import describe, text_of  # noqa: F401 - read from here by the closures, codegen and runtime
 
 
 @dataclass(frozen=True)
@@ -54,30 +55,6 @@ def as_list(ctx, value: Any, span) -> list:
     raise RuleError(f"expected a list or a zone, got {describe(value)}", span)
 
 
-def describe(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
-        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text '{value}'"
-    if isinstance(value, Card):
-        return f"the card {value.id}"
-    if isinstance(value, Player):
-        return f"the player {value.name}"
-    if isinstance(value, ZoneRef):
-        return f"the zone {value.slot}"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    if type(value) is dict:
-        return "a record"
-    return type(value).__name__.lower()
-
-
 def _numbers(ctx, values, span) -> list:
     out = []
     for v in values:
@@ -91,19 +68,6 @@ def _collection(ctx, args, span) -> list:
     if len(args) == 1:
         return as_list(ctx, args[0], span)
     return list(args)
-
-
-def text_of(v: Any) -> str:
-    """A value as a designer reads it: true/false/none, lists as 'a, b, c'."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, list):
-        return ", ".join(text_of(x) for x in v)
-    if type(v) is dict:  # a record: its fields in words, never a Python repr
-        return "(" + ", ".join(f"{text_of(k)}: {text_of(x)}" for k, x in v.items()) + ")"
-    return str(v)
 
 
 _text = text_of

@@ -1,6 +1,7 @@
 """Run-time guards on what rules compute: numbers, texts and lists stay small, and building them
 counts against the game's step budget, so a hostile ruleset stops with a diagnostic instead of
-hanging or eating the memory (docs/security.md lists every guard and the test that proves it).
+hanging or eating the memory (docs/security.md lists every guard and the test that proves it); and how a
+value is named in the errors that refuse it.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import RuleError, Span
-from ..values import Row
+from ..values import Card, Player, Row, ZoneRef
 
 MAX_INT = 2**63  # a whole number beyond this is a runaway (x = x * x), never a game value
 MAX_VALUES = 100_000  # characters of a text, or values in a list counting nested lists in full
@@ -235,3 +236,43 @@ def _text_total(chars: int, span: Span | None) -> None:
         raise RuleError(f"a list or record holds texts of more than {MAX_CHARS:,} characters in all (counting "
                         "every place a text is used)", span,
                         "a value that copies a long text on every pass grows without end: check the loop")
+
+
+# how a value is named in a rule error ('the card 7H', 'a list of 3') and written as text in a message
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, Card):
+        return f"the card {value.id}"
+    if isinstance(value, Player):
+        return f"the player {value.name}"
+    if isinstance(value, ZoneRef):
+        return f"the zone {value.slot}"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if type(value) is dict:
+        return "a record"
+    return type(value).__name__.lower()
+
+
+def text_of(v: Any) -> str:
+    """A value as a designer reads it: true/false/none, lists as 'a, b, c'."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return ", ".join(text_of(x) for x in v)
+    if type(v) is dict:  # a record: its fields in words, never a Python repr
+        return "(" + ", ".join(f"{text_of(k)}: {text_of(x)}" for k, x in v.items()) + ")"
+    return str(v)

@@ -73,7 +73,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         diags = list(result.diagnostics)
         if result.ok and getattr(args, "print_check", True):
-            from rulecraft.tools.words.labels import print_check  # W701/W702: what players would read
+            from rulecraft.tools.words.printcheck import print_check  # W701/W702: what players would read
 
             diags += print_check(result.ruleset)
         errors = has_errors(diags)

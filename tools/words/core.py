@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.tools.words.text import humanize, join_and, value_words  # noqa: F401  (read from here too)
 
 PHRASES: dict[type, Callable[["Words", Any], str]] = {}
 
@@ -20,18 +21,6 @@ def phrase(cls: type):
         return fn
 
     return deco
-
-
-def humanize(ident: str) -> str:
-    """An identifier as words: `declaration_limit` -> 'declaration limit'."""
-    return " ".join(str(ident).replace("_", " ").split())
-
-
-def join_and(items: list[str], last: str = "and") -> str:
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def article(noun: str) -> str:
@@ -219,31 +208,6 @@ class Words:
         if isinstance(s, A.Str):
             return "".join(p if isinstance(p, str) else self.expr(p) for p in s.parts)
         return self.expr(s)
-
-
-def value_words(v: Any) -> str:
-    """A run-time or data value in words (never a Python repr)."""
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    if v is None:
-        return "none"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    if isinstance(v, (int, float)):
-        return str(v)
-    if isinstance(v, str):
-        return humanize(v) if re.fullmatch(r"[a-z][a-z0-9_]*", v) else v
-    if isinstance(v, (list, tuple, set, frozenset)):
-        items = [value_words(x) for x in v]
-        return join_and(items) if items else "nothing"
-    if isinstance(v, dict):
-        return "; ".join(f"{value_words(k)}: {value_words(x)}" for k, x in v.items())
-    for attr in ("title", "name", "id"):
-        if getattr(v, attr, None):
-            return str(getattr(v, attr))
-    return str(v)
 
 
 _UNKNOWN = object()

@@ -18,7 +18,7 @@ the tests over every bundled ruleset use it.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Optional
 
 from rulecraft.model import ruleset as M
 
@@ -52,7 +52,7 @@ def fill(rs: M.Ruleset, text: str) -> str:
     """A label with each {name} replaced by the ruleset's value in words (unknown names stay as written)."""
     if not text or "{" not in text and "}" not in text:
         return text
-    from rulecraft.tools.words.core import value_words
+    from rulecraft.tools.words.text import value_words
 
     def sub(m: re.Match) -> str:
         if m.group(0) in ("{{", "}}"):
@@ -117,49 +117,6 @@ def clean_clauses(text: str) -> str:
 # ----------------------------------------------------------------------------- the print check
 
 LONG = 90  # generated text longer than this (characters) asks for a label
-
-
-def _walk(steps) -> Iterable[M.Step]:
-    for s in steps:
-        yield s
-        for _n, body in s.bodies:
-            yield from _walk(body)
-
-
-def print_check(rs: M.Ruleset) -> list:
-    """Warnings for `rulecraft validate`: W702 for a label naming a value the ruleset has not, W701 for a
-    player-facing step whose printed text would be generated and long or code-like (with that text)."""
-    from rulecraft.diagnostics import warning
-    from rulecraft.tools.chart.sheetplan import designer_label
-    from rulecraft.tools.words import Words
-    from rulecraft.tools.words.bookkeeping import hidden_step
-
-    w = Words(rs, detail="players")
-    out = []
-    for seq in rs.sequences.values():
-        for s in _walk(seq.steps):
-            label = designer_label(s)
-            if label:
-                bad = unknown_names(rs, label)
-                if bad:
-                    out.append(warning("W702", f"the label of step '{s.path}' names {', '.join(repr(b) for b in bad)}, "
-                                               "which is no parameter, option, dice or table value", s.span,
-                                       "write {NAME} with a parameter or option id, a dice id, or {TABLE.KEY.COLUMN}"))
-                continue
-            if hidden_step(rs, s) or isinstance(s, M.CallStep):
-                continue
-            text = w.step(s, own_label=False)
-            why = code_like(text)
-            if why or len(text) > LONG:
-                reason = ", ".join(why) if why else f"{len(text)} characters"
-                out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,
-                                   "give the step a `label:` in players' words"))
-    for t in rs.triggers:
-        bad = unknown_names(rs, t.label)
-        if bad:
-            out.append(warning("W702", f"the label of trigger '{t.id}' names {', '.join(repr(b) for b in bad)}, "
-                                       "which is no parameter, option, dice or table value", t.span))
-    return out
 
 
 def plain_prose(text: str) -> str:

@@ -1,0 +1,51 @@
+"""The print check of `rulecraft validate`: where players would read generated text, so a designer knows where
+to write a `label:` (W701), and labels naming values the ruleset has not (W702)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rulecraft.diagnostics import warning
+from rulecraft.model import ruleset as M
+from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.words.bookkeeping import hidden_step
+from rulecraft.tools.words.core import Words
+from rulecraft.tools.words.labels import LONG, code_like, unknown_names
+
+
+def _walk(steps) -> Iterable[M.Step]:
+    for s in steps:
+        yield s
+        for _n, body in s.bodies:
+            yield from _walk(body)
+
+
+def print_check(rs: M.Ruleset) -> list:
+    """Warnings for `rulecraft validate`: W702 for a label naming a value the ruleset has not, W701 for a
+    player-facing step whose printed text would be generated and long or code-like (with that text)."""
+    w = Words(rs, detail="players")
+    out = []
+    for seq in rs.sequences.values():
+        for s in _walk(seq.steps):
+            label = designer_label(s)
+            if label:
+                bad = unknown_names(rs, label)
+                if bad:
+                    out.append(warning("W702", f"the label of step '{s.path}' names {', '.join(repr(b) for b in bad)}, "
+                                               "which is no parameter, option, dice or table value", s.span,
+                                       "write {NAME} with a parameter or option id, a dice id, or {TABLE.KEY.COLUMN}"))
+                continue
+            if hidden_step(rs, s) or isinstance(s, M.CallStep):
+                continue
+            text = w.step(s, own_label=False)
+            why = code_like(text)
+            if why or len(text) > LONG:
+                reason = ", ".join(why) if why else f"{len(text)} characters"
+                out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,
+                                   "give the step a `label:` in players' words"))
+    for t in rs.triggers:
+        bad = unknown_names(rs, t.label)
+        if bad:
+            out.append(warning("W702", f"the label of trigger '{t.id}' names {', '.join(repr(b) for b in bad)}, "
+                                       "which is no parameter, option, dice or table value", t.span))
+    return out
