@@ -18,6 +18,11 @@ _INPUTS: dict[tuple[int, int], str] = {}
 MAX_INPUTS = 10_000  # identities remembered (a long-lived process, the language server, reads many)
 
 
+def forget_inputs() -> None:
+    """Start a new command: the files earlier commands of this process read are no longer its inputs."""
+    _INPUTS.clear()
+
+
 def note_input(path: str) -> None:
     """Remember `path` as an input of this process (a regular file only; anything else is not written over)."""
     try:

@@ -153,7 +153,7 @@ _ERRORS = [  # steps for test_fast_steps.TEMPLATE (a game of two players, x = 1,
     '            then: ["break spin"]',  # the step budget runs out in a loop
     '      - while: "x > 0"\n        do: ["set x = x + 1"]',
     '      - do: "let y = 1"\n      - repeat: ["y += 1", "x += 1"]\n        until: "y < 0"',
-    '      - for_each: q\n        in: "players"\n        do: ["x += q"]',  # a player added to a number
+    '      - for_each: q\n        in: "players"\n        do: ["let v = [q, 1]", "x += v[0]"]',  # a player added to a number (a mixed list: only the run knows)
     '      - if: "x > 0"\n        then: ["x += \'a\'"]',
     # the work guard (a comprehension's items count against the budget) stops the game at the same step
     '      - while: "x > 0"\n        do: ["let big = [q for q in 1..40]", "x += 1"]',

@@ -13,7 +13,7 @@ twice with the same seed:
   stack, an auction or a response window) does not count again when play comes back to it from its own body (or
   the steps written inside it) for the next pass.
 
-GAMES games of each small ruleset run in the suite; DML and its variants are long games (about 40 ms each,
+GAMES games of each small ruleset run in the suite; DML, its variants and Hearts are long games (about 40 ms each,
 traced and played), so the suite plays DML_GAMES of them, and `pytest -m slow tests/test_chart_truth.py` plays the full
 1,000 of each (RULECRAFT_TRUTH_GAMES sets both numbers).
 """
@@ -33,6 +33,7 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import KINDS
 from rulecraft.runtime.machine import interpreter
 from rulecraft.runtime.game import Game, GameError
 from rulecraft.runtime.machine.program import compile_program
@@ -41,7 +42,7 @@ from rulecraft.tools.simulate.runs import play_one
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"
 GAMES = int(os.environ.get("RULECRAFT_TRUTH_GAMES", 1000))
 DML_GAMES = int(os.environ.get("RULECRAFT_TRUTH_GAMES", 100))
-LONG = {"dml", "dml-classic", "dml-2016", "dml-mayhem", "dml-smackdown"}
+LONG = {"dml", "dml-classic", "dml-2016", "dml-mayhem", "dml-smackdown", "hearts"}  # long games: DML_GAMES in the suite
 MAX_STEPS = 200_000  # a bundled game: far more than any needs
 CASE_STEPS = 20_000  # a construct case without a budget of its own in its expected.yaml
 
@@ -113,14 +114,15 @@ class Trace:
         return run
 
     def visits(self, graph) -> Counter:
-        """Visits per step node: arrivals, except a loop's or a stack's own next pass (from its body)."""
+        """Visits per step node: arrivals, except a loop's, a stack's or a construct's own next pass (from its body)."""
         out: Counter = Counter()
         for nodes in self.frames.values():
             for prev, node in zip(nodes, nodes[1:]):
                 kind = graph.nodes[node].kind
                 if kind in ("start", "end"):
                     continue
-                if kind in ("loop", "foreach", "stack", "auction", "respond") and prev.startswith(node + "."):
+                # a loop's, a stack's or a construct's (every registered step kind) own next pass
+                if (kind in ("loop", "foreach", "stack") or kind in KINDS) and prev.startswith(node + "."):
                     continue
                 out[node] += 1
         return out

@@ -128,7 +128,7 @@ def test_resuming_a_finished_game_tells_its_result(tmp_path, capsys):
     (["--resume", "S", "--players", "3"], "come from the saved game"),
     (["--resume", "S", "--set", "target_score=20"], "come from the saved game"),
     (["--resume", "S", "--names", "A,B"], "come from the saved game"),
-    (["--save", "L", "--log", "L"], "different files"),
+    (["--save", "L", "--log", "L"], "each output needs its own file"),
     (["--resume", "S", "--log", "S"], "different files"),
     (["--save", "."], "not a plain file"),
 ])

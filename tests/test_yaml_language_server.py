@@ -80,7 +80,7 @@ def test_a_mistyped_step_key_is_an_unknown_key_with_the_allowed_keys_at_its_line
     assert unknown, diags
     (d,) = unknown
     assert d["range"]["start"]["character"] == 8 and d["range"]["end"]["character"] == 11  # the key 'iff' itself
-    assert d["message"] == "Unknown key: an if step takes only id, label, source, note, if, then, else."
+    assert d["message"] == "Unknown key: an if step takes only id, label, source, note, because, if, then, else."
     assert not [x for x in diags if "Matches a schema that is not allowed" in x["message"]]
 
 

@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from rulecraft.inputs import forget_inputs
+
+    forget_inputs()  # a command's inputs are its own, before and after (tests and embedders call main() in one process)
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -153,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         internal_error(exc)
         return EXIT_INTERNAL
+    finally:
+        forget_inputs()
 
 
 # The options each verb writes to; every other file named on its command line is read (issue 25)
