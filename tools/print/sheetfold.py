@@ -60,12 +60,12 @@ def _page(units, page) -> PagePlan:
     return PagePlan(page, parts, [], scale)
 
 
-def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool) -> None:
+def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool, box=None) -> None:
     from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
     from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
     from rulecraft.tools.print.pdfcompose import read_page
 
-    box = _box(page)
+    box = box or _box(page)
     fit = (box[0] / 72, box[1] / 72)
     jobs = []
     for u in units:
@@ -73,8 +73,98 @@ def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool) -> None:
         jobs.append((chart_dot(rs, graph, u.sid, ChartOptions(
             detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=fit if alone or len(mates) == 1 else None,
             same_sheet=frozenset(mates), folds=u.folds, only=u.only, wrap=u.wrap)), "pdf"))
-    for u, (pdf, k, _boxes) in zip(units, run_many(jobs, fn=run_dot_layout)):
-        u.piece, u.shrink = read_page(pdf), k
+    done = run_many(jobs, fn=run_dot_layout)
+    pieces = [read_page(pdf) for pdf, _k, _boxes in done]
+    inked = ink_boxes([pdf for pdf, _k, _boxes in done])
+    for u, piece, (_pdf, k, _boxes), ink in zip(units, pieces, done, inked):
+        u.piece, u.shrink = _trim(piece, ink), (k if k >= 1 else k * SHRINK_SAFETY)
+
+
+SHRINK_SAFETY = 0.985  # Graphviz reports the factor it shrank a drawing by in few digits: count it a little smaller
+INK_DPI = 36  # the resolution the charts are rasterized at to find their ink (a pixel is 2 points)
+INK_MARGIN = 4.0  # points kept around the ink
+
+
+def ink_boxes(pdfs: list) -> list:
+    """Each one-page PDF's inked rectangle (x0, y0, x1, y1 in points) found by rasterizing it with poppler's
+    pdftoppm (all in one run); None for each when pdftoppm is missing or fails (then nothing is trimmed)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from pypdf import PdfReader, PdfWriter
+
+    exe = shutil.which("pdftoppm")
+    if not pdfs or exe is None:
+        return [None] * len(pdfs)
+    import io
+    import os
+
+    writer, boxes = PdfWriter(), []
+    for data in pdfs:
+        page = PdfReader(io.BytesIO(data)).pages[0]
+        mb = page.mediabox
+        boxes.append((float(mb.left), float(mb.bottom), float(mb.right), float(mb.top)))
+        writer.add_page(page)
+    with tempfile.TemporaryDirectory(prefix="rulecraft-ink-") as tmp:
+        src = os.path.join(tmp, "all.pdf")
+        with open(src, "wb") as fh:
+            writer.write(fh)
+        try:
+            subprocess.run([exe, "-r", str(INK_DPI), "-gray", src, os.path.join(tmp, "p")], check=True,
+                           capture_output=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return [None] * len(pdfs)
+        names = sorted(f for f in os.listdir(tmp) if f.endswith(".pgm"))
+        if len(names) != len(pdfs):
+            return [None] * len(pdfs)
+        out = []
+        for name, box in zip(names, boxes):
+            with open(os.path.join(tmp, name), "rb") as fh:
+                out.append(_ink(fh.read(), box))
+        return out
+
+
+def _ink(pgm: bytes, box) -> tuple | None:
+    """The inked rectangle of a binary PGM image of the page `box`, in the page's points; None if blank."""
+    fields, pos = [], 0
+    while len(fields) < 4:  # magic, width, height, maxval (no comments: pdftoppm writes none)
+        while pgm[pos:pos + 1].isspace():
+            pos += 1
+        start = pos
+        while not pgm[pos:pos + 1].isspace():
+            pos += 1
+        fields.append(pgm[start:pos])
+    pos += 1
+    w, h = int(fields[1]), int(fields[2])
+    px = pgm[pos:pos + w * h]
+    top = bottom = None
+    left, right = w, -1
+    for y in range(h):
+        row = px[y * w:(y + 1) * w]
+        rest = row.lstrip(b"\xff")
+        if not rest:
+            continue
+        top = y if top is None else top
+        bottom = y
+        left = min(left, w - len(rest))
+        right = max(right, len(row.rstrip(b"\xff")) - 1)
+    if top is None:
+        return None
+    x0, y0, x1, y1 = box
+    kx, ky = (x1 - x0) / w, (y1 - y0) / h
+    return (x0 + left * kx, y1 - (bottom + 1) * ky, x0 + (right + 1) * kx, y1 - top * ky)
+
+
+def _trim(piece, ink):
+    """The piece cut down to its ink and INK_MARGIN around it (the page has its own gaps between charts)."""
+    from rulecraft.tools.print.pdfcompose import Piece
+
+    if ink is None:
+        return piece
+    x0, y0, x1, y1 = piece.box
+    return Piece(piece.page, (max(x0, ink[0] - INK_MARGIN), max(y0, ink[1] - INK_MARGIN),
+                              min(x1, ink[2] + INK_MARGIN), min(y1, ink[3] + INK_MARGIN)))
 
 
 def _words(rs, path: str) -> str:
@@ -154,34 +244,43 @@ def sheet_pages(rs, graph, plan, page, coverage=None, detail: str = "players") -
             best = max(tries[i * len(RETRY_WRAPS):(i + 1) * len(RETRY_WRAPS)], key=lambda t: _scale([t], page)[0])
             if _scale([best], page)[0] > _scale([u], page)[0]:
                 u.piece, u.shrink, u.wrap = best.piece, best.shrink, best.wrap
-    out: list[SheetPages] = []
+    origins: list[SheetPages] = []  # each sheet, then its drill-down sheets, in reading order
     for sheet in plan.sheets:
         title = rs.sequences[sheet.main].title
-        for i, g in enumerate(groups[sheet.number]):
-            out.append(SheetPages(str(sheet.number), title + (", continued" if i else ""), "", [], sheet.number,
-                                  [sheet.number] if i == 0 else [], list(g)))
+        origins.append(SheetPages(str(sheet.number), title, "", [], sheet.number, [sheet.number],
+                                  [units[sid] for sid in sheet.sequences]))
         mine = sorted(subs.get(sheet.number, []), key=lambda x: (len(x.label), x.label))
-        for group in _pack(mine, page):
-            label = group[0].label + (f"–{group[-1].label}" if len(group) > 1 else "")
-            what = "; ".join(_words(rs, u.only.path) + (" …" if u.only.members else "") for u in group)
-            out.append(SheetPages(label, f"{title}: {what}",
-                                  f"details of sheet {sheet.number} ({title}): each block drawn in full",
-                                  [], sheet.number, [], list(group)))
-    out = _share(out, page)
+        if mine:
+            what = "; ".join(_words(rs, u.only.path) + (" …" if u.only.members else "") for u in mine)
+            origins.append(SheetPages(mine[0].label, f"{title}: {what}",
+                                      f"details of sheet {sheet.number} ({title}): each block drawn in full",
+                                      [], sheet.number, [], mine))
+    out = _shelve(origins, page)
     for sp in out:
         sp.pages = [_page(sp.units, page)]
     return out
 
 
-def _share(out: list[SheetPages], page) -> list[SheetPages]:
-    """Consecutive pages share one while all their charts stay legible (small sheets and drill-downs together)."""
-    merged: list[SheetPages] = []
-    for sp in out:
-        prev = merged[-1] if merged else None
-        if prev is not None and _scale(prev.units + sp.units, page)[0] >= MIN_SCALE - 1e-6:
-            first = prev.label.split("–")[0]
-            merged[-1] = SheetPages(f"{first}–{sp.label}", f"{prev.title}; {sp.title}", "", [], prev.number,
-                                    prev.numbers + sp.numbers, prev.units + sp.units)
-            continue
-        merged.append(sp)
-    return merged
+def _shelve(origins: list[SheetPages], page) -> list[SheetPages]:
+    """Every chart in reading order onto as few pages as keep each legible: a page takes the next charts (of the
+    same sheet or the next ones) while `arrange` still fits them all at MIN_SCALE or more; never a chart cut."""
+    groups: list[list[tuple[int, Unit]]] = [[]]
+    for k, o in enumerate(origins):
+        for u in o.units:
+            if groups[-1] and _scale([x for _k, x in groups[-1]] + [u], page)[0] < MIN_SCALE - 1e-6:
+                groups.append([])
+            groups[-1].append((k, u))
+    out: list[SheetPages] = []
+    begun: set[int] = set()
+    for g in groups:
+        ks = list(dict.fromkeys(k for k, _u in g))
+        titles = [origins[k].title + (", continued" if k in begun else "") for k in ks]
+        numbers = [n for k in ks if k not in begun for n in origins[k].numbers]
+        first, last = g[0][1].label, g[-1][1].label
+        label = first if first == last else f"{first}–{last}"
+        lone = len(ks) == 1 and ks[0] not in begun
+        sub = origins[ks[0]].sub if lone else ""
+        out.append(SheetPages(label, "; ".join(titles), sub, [], origins[ks[0]].number,
+                              numbers if lone or len(ks) > 1 else [], [u for _k, u in g]))
+        begun.update(ks)
+    return out

@@ -43,22 +43,23 @@ def _block(label: str) -> str:
 
 
 def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, width: float, detail: str = "players",
-              subs: Optional[dict] = None) -> str:
-    """The title page's text: the game, then the index of sheets and the interrupts."""
-    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="26"><B>{esc(rs.title)}</B></FONT></TD></TR>',
-            f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="13">Sequence sheets · ruleset {esc(rs.name)}'
+              subs: Optional[dict] = None, pages: Optional[dict] = None) -> str:
+    """The title page's text: the game, then the index of sheets (with the page each begins on; a page may carry
+    several sheets) and the interrupts."""
+    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="26"><B>{esc(rs.title)}</B></FONT></TD></TR>',
+            f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="13">Sequence sheets · ruleset {esc(rs.name)}'
             + (f" · version {esc(str(rs.version))}" if rs.version else "")
             + f" · {rs.players.min}-{rs.players.max} players</FONT></TD></TR>"]
     if rs.source and detail == "full":  # sources are the designer's: players' pages cite none
         for ln in text_lines(rs.source, 110):
-            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="10" COLOR="#444444">{ln}'
+            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="10" COLOR="#444444">{ln}'
                         f"</FONT></TD></TR>")
     if coverage is not None:
-        rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="10">Shaded by how often each step ran in '
+        rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="10">Shaded by how often each step ran in '
                     f"{coverage.games:,} simulated games; a red dashed box never ran.</FONT></TD></TR>")
-    rows.append('<TR><TD COLSPAN="3" HEIGHT="8"></TD></TR>')
-    rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="16"><B>Index</B></FONT></TD></TR>')
-    head = ("sheet", "sequences", "called from")
+    rows.append('<TR><TD COLSPAN="4" HEIGHT="8"></TD></TR>')
+    rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="16"><B>Index</B></FONT></TD></TR>')
+    head = ("sheet", "page", "sequences", "called from")
     rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10"><B>{h}</B></FONT></TD>' for h in head)
                 + "</TR>")
     for sheet in plan.sheets:
@@ -75,15 +76,17 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
                 [(n, 30) for n in names[len(sheet.sequences):]]
         cell = _wrap_names(names, f'<FONT POINT-SIZE="10" COLOR="#555555">({kinds})</FONT>')
         rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"><B>{sheet.number}</B></TD>'
+                    f'<TD ALIGN="RIGHT" VALIGN="TOP">{(pages or {}).get(sheet.number, "")}</TD>'
                     f'<TD ALIGN="LEFT" BALIGN="LEFT">{cell}</TD><TD ALIGN="LEFT" VALIGN="TOP">{esc(src) or "-"}</TD></TR>')
     if rs.triggers:
-        rows.append('<TR><TD COLSPAN="3" HEIGHT="8"></TD></TR>')
-        rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="16"><B>Interrupts</B></FONT></TD></TR>')
+        rows.append('<TR><TD COLSPAN="4" HEIGHT="8"></TD></TR>')
+        rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="16"><B>Interrupts</B></FONT></TD></TR>')
         for t in rs.triggers:
             text = Words(rs, detail=detail).label(t.label) if t.label else Words(rs, detail=detail).stmt(t)
             sheet = plan.sheet_of.get(t.run)
-            rows.append(f'<TR><TD ALIGN="RIGHT">⚡</TD><TD ALIGN="LEFT" COLSPAN="2">{esc(text)} '
-                        f'<FONT COLOR="#555555">→ {esc(rs.sequences[t.run].title)}, sheet {sheet}</FONT></TD></TR>')
+            rows.append(f'<TR><TD ALIGN="RIGHT">⚡</TD><TD ALIGN="LEFT" COLSPAN="3">{esc(text)} '
+                        f'<FONT COLOR="#555555">→ {esc(rs.sequences[t.run].title)}, sheet {sheet}'
+                        f'{f", page {pages[sheet]}" if pages and sheet in pages else ""}</FONT></TD></TR>')
     table = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" WIDTH="{int(width)}">'
              + "".join(rows) + "</TABLE>")
     return _block(table)
@@ -182,7 +185,13 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
         for u in sp.units:
             if u.only is not None:
                 subs.setdefault(plan.sheet_of[u.sid], []).append(u.label)
-    done = run_many([(title_dot(rs, plan, callers, coverage, inner_w, detail, subs), "pdf"),
+    pages: dict[int, int] = {}  # sheet number -> the page it begins on
+    at = 2
+    for sp in sheets:
+        for n in sp.numbers:
+            pages.setdefault(n, at)
+        at += len(sp.pages)
+    done = run_many([(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, pages), "pdf"),
                      (legend_dot(coverage is not None, columns=5), "pdf")], fn=run_dot_layout)
     title_page, legend_page = read_page(done[0][0]), read_page(done[1][0])
     total = 1 + sum(len(sp.pages) for sp in sheets)
