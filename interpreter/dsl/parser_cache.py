@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from typing import Optional
 
 import lark
@@ -63,16 +62,11 @@ def write(lark_: Lark, path: str) -> None:
 
     data, memo = lark_.memo_serialize([TerminalDef, Rule])
     data["options"] = {k: v for k, v in data["options"].items() if k != "transformer"}
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".parser-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(_tag({"data": data, "memo": memo}), f, separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, TypeError, ValueError):
+    from ..files import OutputError, write_output
+
+    try:  # the one writer: a temporary file beside it, then renamed (a reader never sees half a file)
+        write_output(path, json.dumps(_tag({"data": data, "memo": memo}), separators=(",", ":")))
+    except (OutputError, TypeError, ValueError):
         pass
 
 

@@ -21,7 +21,7 @@ class DiceResult:
     outcome: Optional[str]  # 'success', 'failure' or None
     reroll: Optional[str]  # 'optional' or None
     span: Span
-    title: str = ""  # how players read the result ('Wyvern Eyes'); the name is what rules compare
+    title: str = ""  # how players read the result ('Snake Eyes'); the name is what rules compare
 
     def shown(self) -> str:
         return self.title or self.name.replace("_", " ")

@@ -260,5 +260,5 @@ class Board:
 
 
 def _exclaim(title: str) -> str:
-    """A named dice result as the story tells it: 'Dabo!', 'Woot! Woot!' (not 'Woot! Woot!!')."""
+    """A named dice result as the story tells it: 'Doubles!', 'Snake Eyes!' (not 'Snake Eyes!!')."""
     return title if title.endswith("!") else title + "!"
