@@ -155,6 +155,9 @@ STILTED = [
     "If go?",  # an If on a bare name
     "If the take?",
     "Add 3 to the coins of the who of the claim",
+    "If the success of the roll?",  # a yes/no field read as a noun
+    "If not the again?",
+    "The cast by of the spell wins the game",  # a field's name that ends in a preposition
 ]
 # Sentences in players' words the check must leave alone.
 PLAIN = [
@@ -166,6 +169,9 @@ PLAIN = [
     "Move one of the Treasury of the player at random to the Dragon's Hoard",
     "Set the Event Value to 0",
     "Make {starting_piles} piles, each of one 2 and one 3, face down",
+    "If the player holds every Dragon Egg?",
+    "If there is a winner of the seize?",
+    "Roll succeeded?",
 ]
 
 
