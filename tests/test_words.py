@@ -143,3 +143,87 @@ def _walk_steps(steps):
         yield s
         for _n, body in s.bodies:
             yield from _walk_steps(body)
+
+
+# ----------------------------------------------------------------------------- the print check (W701)
+
+# Generated English that reads as code put into words, as the bundled books printed it before their labels.
+STILTED = [
+    "If the number of the tied of the seize is more than 1?",  # an of-chain over a construct's result
+    "If the number of the commit is 0?",  # a player's pick counted as a thing
+    "Set the Event type to grand opening; set the Event Value to 0",  # a value's id after 'Set ... to'
+    "If go?",  # an If on a bare name
+    "If the take?",
+    "Add 3 to the coins of the who of the claim",
+    "If the success of the roll?",  # a yes/no field read as a noun
+    "If not the again?",
+    "The cast by of the spell wins the game",  # a field's name that ends in a preposition
+]
+# Sentences in players' words the check must leave alone.
+PLAIN = [
+    "Event Deck empty?",
+    "Nobody seized?",
+    "Bid nothing?",
+    "If the number of the contenders is 1?",
+    "Set the holder of the Initiative Badge to the player",
+    "Move one of the Treasury of the player at random to the Dragon's Hoard",
+    "Set the Event Value to 0",
+    "Make {starting_piles} piles, each of one 2 and one 3, face down",
+    "If the player holds every Dragon Egg?",
+    "If there is a winner of the seize?",
+    "Roll succeeded?",
+]
+
+
+@pytest.mark.parametrize("text", STILTED)
+def test_print_check_names_english_transliterated_from_code(text):
+    from rulecraft.tools.words.labels import code_like, stilted
+
+    assert not code_like(text)  # the older test let these through
+    assert stilted(text, picks=("commit", "raise", "bid"))
+
+
+@pytest.mark.parametrize("text", PLAIN)
+def test_print_check_leaves_plain_words_alone(text):
+    from rulecraft.tools.words.labels import stilted
+
+    assert stilted(text, picks=("commit", "raise", "bid")) == []
+
+
+def test_print_check_warns_where_a_step_would_print_if_go(tmp_path):
+    """A yes/no pick tested by its name prints "If the go?": validate says W701 with that text, and a label silences it."""
+    from rulecraft.tools.words.printcheck import print_check
+
+    text = """
+ruleset: tiny-go
+title: Tiny
+players: {min: 2, max: 2, default: 2}
+start: game
+sequences:
+  game:
+    kind: stage
+    title: The game
+    steps:
+      - for_each: p
+        in: players
+        do:
+          - choose: {player: p, kind: yesno, prompt: Go on?, as: go, default: "false"}
+          - if: go
+            then: ["log 'on'"]
+"""
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    warned = [d for d in print_check(rs) if d.code == "W701"]
+    assert len(warned) == 1 and "If the go?" in warned[0].message, [d.message for d in warned]
+    path.write_text(text.replace("          - if: go", "          - label: Going on?\n            if: go"), encoding="utf-8")
+    assert not [d for d in print_check(load_ruleset(str(path)).ruleset) if d.code == "W701"]
+
+
+@pytest.mark.parametrize("ref", ["dml", "dml-2016", "dml-classic", "dml-mayhem", "dml-smackdown", "dune-bidding",
+                                 *sorted(str(p) for p in (ROOT / "rulesets/examples").glob("*.yaml"))])
+def test_bundled_rulesets_pass_the_print_check(ref):
+    from rulecraft.tools.words.printcheck import print_check
+
+    rs = load_ruleset(ref).ruleset
+    assert [d.message for d in print_check(rs)] == []

@@ -118,6 +118,33 @@ def clean_clauses(text: str) -> str:
 
 LONG = 90  # generated text longer than this (characters) asks for a label
 
+_STILTED = [
+    ("a bare name as the condition", re.compile(r"^If (?:not )?(?:the )?[a-z]+(?: of the [a-z]+)?\?$")),
+    ("a name ending in a preposition", re.compile(r"\b(?:by|to|in|for|from|with|of) of\b")),
+    ("a chain of 'of the'", re.compile(r"\bthe [a-z]+ of the [a-z]+ of the [a-z]+")),
+    ("a value's id as words", re.compile(r"\b[Ss]et the [\w' ]+? to (?!(?:the|a|an|one|each|every|no|nothing|yes|all|half)\b)"
+                                         r"(?!\d)[a-z]+")),
+]
+
+
+def stilted(text: str, picks=()) -> list[str]:
+    """What in generated `text` reads as code put into English word by word (for the print check only): an
+    If on a bare name or field ("If go?", "If the success of the roll?"), a name ending in a preposition
+    ("the cast by of the spell"), an of-chain ("the number of the tied of the seize"), a value's id after
+    "Set ... to" ("Set the Event type to grand opening"), or a player's pick (a decision's `as:` name, in
+    `picks`) counted as a thing ("the number of the commit")."""
+    found = []
+    for what, pattern in _STILTED:
+        m = pattern.search(text or "")
+        if m:
+            found.append(f"{what} ({m.group(0).strip()!r})")
+    for name in picks:
+        m = re.search(rf"\bnumber of the {re.escape(name.replace('_', ' '))}\b", text or "")
+        if m:
+            found.append(f"a pick counted as a thing ({m.group(0)!r})")
+            break
+    return found
+
 
 def plain_prose(text: str) -> str:
     """A designer's prose for players: parentheses and sentences that cite files or read like code left out."""

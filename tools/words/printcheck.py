@@ -10,7 +10,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import Words
-from rulecraft.tools.words.labels import LONG, code_like, unknown_names
+from rulecraft.tools.words.labels import LONG, code_like, stilted, unknown_names
 
 
 def _walk(steps) -> Iterable[M.Step]:
@@ -20,11 +20,24 @@ def _walk(steps) -> Iterable[M.Step]:
             yield from _walk(body)
 
 
+def _picks(rs: M.Ruleset) -> list[str]:
+    """The names the ruleset gives to what a player picks (a decision's `as:`)."""
+    out = set()
+    for _seq, s in rs.iter_steps():
+        for spec in (getattr(s, "decision", None), getattr(s, "play", None)):
+            if isinstance(spec, M.DecisionSpec) and spec.bind:
+                out.add(spec.bind)
+        if isinstance(s, M.SealedStep) and s.bind:
+            out.add(s.bind)
+    return sorted(out)
+
+
 def print_check(rs: M.Ruleset) -> list:
     """Warnings for `rulecraft validate`: W702 for a label naming a value the ruleset has not, W701 for a
     player-facing step whose printed text would be generated and long or code-like (with that text)."""
     w = Words(rs, detail="players")
     out = []
+    picks = _picks(rs)
     for seq in rs.sequences.values():
         for s in _walk(seq.steps):
             label = designer_label(s)
@@ -38,7 +51,7 @@ def print_check(rs: M.Ruleset) -> list:
             if hidden_step(rs, s) or isinstance(s, M.CallStep):
                 continue
             text = w.step(s, own_label=False)
-            why = code_like(text)
+            why = code_like(text) or stilted(text, picks)
             if why or len(text) > LONG:
                 reason = ", ".join(why) if why else f"{len(text)} characters"
                 out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,
