@@ -10,12 +10,6 @@ from ..dsl.table_calls import targets
 from ..model import ruleset as M
 
 
-def _walk(steps) -> Iterable[M.Step]:
-    for s in steps:
-        yield s
-        for _n, body in s.bodies:
-            yield from _walk(body)
-
 
 def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
     """W407: 'as' on a call of a sequence that never returns a value; W408: a value returned that no call keeps."""
@@ -23,7 +17,7 @@ def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
     returns: dict[str, list] = {}  # sequence -> its 'return VALUE' statements (a bare 'return' gives no value)
     for sid, seq in rs.sequences.items():
         found = returns[sid] = []
-        for s in _walk(seq.steps):
+        for s in M.walk_steps(seq.steps):
             if isinstance(s, M.CallStep) and s.bind:
                 calls.append((s.sequence, s.bind, s.span))
             elif isinstance(s, M.ActionStep):

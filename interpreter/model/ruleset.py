@@ -248,15 +248,17 @@ class Ruleset:
 
     def iter_steps(self):
         """Every step of every sequence, depth first, with its sequence."""
-
-        def walk(seq, steps):
-            for s in steps:
-                yield seq, s
-                for _name, body in s.bodies:
-                    yield from walk(seq, body)
-
         for seq in self.sequences.values():
-            yield from walk(seq, seq.steps)
+            for s in walk_steps(seq.steps):
+                yield seq, s
+
+
+def walk_steps(steps):
+    """Steps and the steps written inside them (their bodies), depth first."""
+    for s in steps:
+        yield s
+        for _name, body in s.bodies:
+            yield from walk_steps(body)
 
 
 BUILTIN_EVENTS = {

@@ -5,16 +5,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Optional
 
 from rulecraft.model import ruleset as M
 
-
-def _walk(steps) -> Iterable[M.Step]:
-    for s in steps:
-        yield s
-        for _n, body in s.bodies:
-            yield from _walk(body)
 
 
 def _spec(step: M.Step):
@@ -35,7 +29,7 @@ def step_asking(rs: M.Ruleset, node: str) -> Optional[M.Step]:
         if spec is not None and str(spec.span) == node:
             return s
         if isinstance(s, M.ConstructStep):
-            for inner in _walk(s.run):
+            for inner in M.walk_steps(s.run):
                 inner_spec = _spec(inner)
                 if inner_spec is not None and str(inner_spec.span) == node:
                     return s

@@ -3,7 +3,6 @@ to write a `label:` (W701), and labels naming values the ruleset has not (W702).
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from rulecraft.diagnostics import warning
 from rulecraft.model import ruleset as M
@@ -12,12 +11,6 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import Words
 from rulecraft.tools.words.labels import LONG, code_like, stilted, unknown_names
 
-
-def _walk(steps) -> Iterable[M.Step]:
-    for s in steps:
-        yield s
-        for _n, body in s.bodies:
-            yield from _walk(body)
 
 
 def _picks(rs: M.Ruleset) -> list[str]:
@@ -39,7 +32,7 @@ def print_check(rs: M.Ruleset) -> list:
     out = []
     picks = _picks(rs)
     for seq in rs.sequences.values():
-        for s in _walk(seq.steps):
+        for s in M.walk_steps(seq.steps):
             label = designer_label(s)
             if label:
                 bad = unknown_names(rs, label)

@@ -88,8 +88,8 @@ def reads(builder, node: YNode, words: tuple, cache: bool = True) -> bool:
     return memo[key]
 
 
-def mentions(root: YNode, words: tuple) -> bool:
-    """Whether any text of the ruleset contains one of the words (a conservative test of use)."""
+def texts(root: YNode):
+    """Every text of a part of the ruleset (its string scalars, at any depth)."""
     todo = [root]
     while todo:
         n = todo.pop()
@@ -97,9 +97,13 @@ def mentions(root: YNode, words: tuple) -> bool:
             todo.extend(n.entries.values())
         elif isinstance(n, YSeq):
             todo.extend(n.items)
-        elif isinstance(n, YScalar) and isinstance(n.value, str) and any(w in n.value for w in words):
-            return True
-    return False
+        elif isinstance(n, YScalar) and isinstance(n.value, str):
+            yield n.value
+
+
+def mentions(root: YNode, words: tuple) -> bool:
+    """Whether any text of the ruleset contains one of the words (a conservative test of use)."""
+    return any(w in text for text in texts(root) for w in words)
 
 
 def _plain(node, default=None):

@@ -17,7 +17,7 @@ from ...dsl import ast as A
 from ...dsl.parser import parse_expression
 from ...model import ruleset as M
 from ..yaml_source import YMap, YSeq
-from .expansion import _Gen, _plain, _steps_of, _substitute, _text, construct_settings, hidden
+from .expansion import _Gen, _plain, _steps_of, _substitute, _text, construct_settings, hidden, texts
 
 TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
               "prompt", "to", "next_leader", "as", "on_play")
@@ -56,17 +56,7 @@ _FIELD_READ = re.compile(r"\.(card|led|plays)\b")
 def _reads(root) -> set:
     """The result fields beyond winner and cards that some text of the ruleset reads ('.card', '.led', '.plays'):
     a conservative test of use."""
-    out: set = set()
-    todo = [root]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, YMap):
-            todo.extend(n.entries.values())
-        elif isinstance(n, YSeq):
-            todo.extend(n.items)
-        elif isinstance(n.plain() if hasattr(n, "plain") else None, str):
-            out.update(_FIELD_READ.findall(n.plain()))
-    return out
+    return {field for text in texts(root) for field in _FIELD_READ.findall(text)}
 
 
 def part_nodes(node: YMap) -> list:
