@@ -271,24 +271,25 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
         try:
             yield ex, threads
         finally:
-            ex.shutdown(wait=False)  # cancels what is still queued (after an interruption)
+            bounded(lambda: ex.shutdown(wait=False), "rulecraft-dask-shutdown")  # cancels what is still queued
     finally:
-        _close(client)
+        bounded(lambda: client.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
 
 
-def _close(client) -> None:
-    """Close the client within a couple of seconds: after Ctrl-C the run must end now, not when the
-    scheduler has acknowledged every cancelled task."""
-    closer = threading.Thread(target=_close_quietly, args=(client,), name="rulecraft-dask-close", daemon=True)
-    closer.start()
-    closer.join(CLOSE_WAIT)
+def bounded(work: Callable[[], Any], name: str) -> None:
+    """Clean-up that talks to a Dask scheduler (cancelling tasks, closing the client), given CLOSE_WAIT seconds in
+    a thread of its own: after Ctrl-C the run must end now, not when the scheduler has acknowledged every
+    cancelled task. Its failures are nobody's concern (the scheduler went away first, or it timed out)."""
 
+    def quietly() -> None:
+        try:
+            work()
+        except BaseException:
+            pass
 
-def _close_quietly(client) -> None:
-    try:
-        client.close(timeout=CLOSE_WAIT)
-    except BaseException:  # the scheduler went away first, or the close timed out: nothing is left to do
-        pass
+    worker = threading.Thread(target=quietly, name=name, daemon=True)
+    worker.start()
+    worker.join(CLOSE_WAIT)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -319,8 +320,7 @@ def run_ordered(ex: Executor, fn: Callable, tasks: Iterable[tuple], window: int,
             merge(part)
     except BaseException:
         if cancel:
-            for f in pending:
-                f.cancel()
+            bounded(lambda: [f.cancel() for f in pending], "rulecraft-cancel")
         raise
 
 
