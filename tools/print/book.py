@@ -182,10 +182,14 @@ def _cards(rs: M.Ruleset) -> list[dict]:
 
 
 def _attrs(rs: M.Ruleset) -> list[str]:
+    """The attributes a card has, by name; a counter a card group only numbers its copies by ('n') is no rule."""
+    from rulecraft.tools.words.locals import abbreviation
+
     seen: dict[str, None] = {}
     for c in rs.cards:
         for k in c.attrs:
-            seen.setdefault(k, None)
+            if not abbreviation(k):
+                seen.setdefault(k, None)
     return list(seen)
 
 
