@@ -167,7 +167,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         if ties:
             lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    explain = [(capital(_function_name(w, rs, f)), _sentence(rs.function_docs.get(f, "")))
+    explain = [(capital(function_name(w, rs, f)), _sentence(rs.function_docs.get(f, "")))
                for f in _functions_in(rs, sc.score.ast if sc.score is not None else None, [])
                if rs.function_docs.get(f)]
     return lines, explain[:5]
@@ -181,11 +181,12 @@ def _tie(said: str, most: str) -> str:
     return f"the {most}: {said}"
 
 
-def _function_name(w: Words, rs: M.Ruleset, f: str) -> str:
-    """A scoring function named for the aid: with its one player ('a player's set points'), else by its name."""
+def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
+    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
+    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
     params = rs.functions[f][0]
-    if len(params) == 1:
-        return w.expr(A.Call(None, f, None, (A.Name(None, params[0]),), ()))
+    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
+        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
     return rs.titles.get(f) or humanize(f)
 
 
