@@ -52,10 +52,14 @@ def possessive(owner: str, thing: str) -> str:
 def players_possessive(owner: str, thing: str) -> str:
     """For players: "the player's chips", "the Market row's top"; the of-form where an 's would not read
     ("the top card of the player's Hand", "the Hand of the player after the dealer")."""
+    import re
+
+    m = re.match(r"(?:[Aa]n? player's|[Ee]ach player's|[Tt]he player's|[Yy]our|[Tt]heir) ", thing)
+    if m and owner.startswith(("the ", "a ", "an ", "their", "your")):
+        thing = thing[m.end():]  # a zone titled 'A player's lost roles': the owner says whose
     if owner in ("their", "your", "his", "her", "its"):
         return f"{owner} {thing.removeprefix('the ')}"
-    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ")) or "'" in owner + thing \
-            or "," in thing or "(" in thing or len(owner.split()) > 3 \
+    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ")) or "'" in owner + thing or len(owner.split()) > 3 \
             or any(f" {p} " in f" {owner} " for p in ("of", "after", "before", "in", "for", "from", "with", "to")):
         return possessive(owner, thing)
     return owner + ("'" if owner.endswith("s") and not owner.endswith("ss") else "'s") + " " + thing
