@@ -17,7 +17,7 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
-from rulecraft.tools.words.core import capital, humanize
+from rulecraft.tools.words.core import capital, humanize, sequence_title
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
 MAX_PAGES = 2
@@ -128,13 +128,8 @@ def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
 
         visit(rs.start, 0)
     shown = {sid for _d, sid in order}
-    return [(d, _title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown))
+    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown))
             for d, sid in order]
-
-
-def _title(seq: M.SequenceDef) -> str:
-    """A sequence's title; one that has none reads by its id, as a title."""
-    return capital(humanize(seq.id)) if not seq.title or seq.title == seq.id else seq.title
 
 
 def _functions_in(rs: M.Ruleset, node, out: list) -> list:
@@ -205,7 +200,7 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words."""
     found: list[tuple[int, str, str]] = []
     for seq in rs.sequences.values():
-        title = _title(seq)
+        title = sequence_title(seq)
         for s in M.walk_steps(seq.steps):
             if isinstance(s, M.ConstructStep):
                 found.append((0, _DECIDED.get(s.construct, capital(humanize(s.construct))), s))

@@ -9,7 +9,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.print.aid import flow_lines, function_name, win_lines
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
-from rulecraft.tools.words.core import capital
+from rulecraft.tools.words.core import capital, sequence_title
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody",
@@ -82,7 +82,7 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
             handled.append({"title": title, "anchor": "zone-" + safe_id(z.id), "per": per,
                             "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc})
     flow = [(d, t, what) for d, t, what in flow_lines(rs, w)]
-    by_title = {rs.sequences[s].title: "#" + anchor(s) for s in order}
+    by_title = {sequence_title(rs.sequences[s]): "#" + anchor(s) for s in order}
     return {
         "intro": f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players "
                  f"(usually {rs.players.default}).",

@@ -37,6 +37,11 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def sequence_title(seq) -> str:
+    """A sequence's title for players: one written without `title:` reads by its id, as a title ('Game')."""
+    return capital(humanize(seq.id)) if not seq.title or seq.title == seq.id else seq.title
+
+
 def fallback(w: "Words", node: Any) -> str:
     """The phrase of a node nobody wrote one for: its class in words, then its parts' phrases."""
     parts = []
@@ -122,6 +127,8 @@ class Words:
             if ident in table and getattr(table[ident], "title", ""):
                 return the(table[ident].title)
         if ident in rs.sequences:
+            if self.detail != "full":
+                return sequence_title(rs.sequences[ident])
             return rs.sequences[ident].title or humanize(ident)
         if ident == "players":
             return "the players"

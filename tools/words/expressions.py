@@ -316,6 +316,9 @@ def _binop(w: Words, n: A.BinOp) -> str:
                 return "always" if a else w.expr(n.right)
             if b is not _UNKNOWN:
                 return "always" if b else w.expr(n.left)
+        if w.detail != "full" and n.op == "or" and all(isinstance(x, A.Compare) and x.op == "==" for x in (n.left, n.right)) \
+                and w.expr(n.left.left) == w.expr(n.right.left):  # 'the act is steal or coup'
+            return f"{w.expr(n.left)} or {w.expr(n.right.right)}"
         return f"{w.expr(n.left)} {n.op} {w.expr(n.right)}"
     if w.detail != "full" and n.op in ("/", "//") and w.constant(n.right) == 2:
         return f"half {w.expr(n.left)}" + (", rounded down" if n.op == "//" else "")
