@@ -88,7 +88,18 @@ class Words:
     def stmt(self, s: Any) -> str:
         if isinstance(s, M.CStmt):
             s = s.ast
-        return capital(self.node(s))
+        return capital(self.pronouns(self.node(s)))
+
+    def pronouns(self, text: str) -> str:
+        """For players, a person named twice in a sentence is 'their' the second time ("Add the player's run to
+        their points"); things ('the card's type') keep their name."""
+        if self.detail == "full" or " each " in text or " where " in text:  # another player may be meant
+            return text
+        m = _PERSON.search(text)
+        if not m:
+            return text
+        head, tail = text[:m.end()], text[m.end():]
+        return head + re.sub(rf"(?<![\w'])[Tt]he {m.group(1)}'s ", "their ", tail)
 
     def step(self, s: M.Step, own_label: bool = True) -> str:
         """A step in words: its label where it has one, else what it does."""
@@ -96,7 +107,7 @@ class Words:
             from rulecraft.tools.words.labels import fill
 
             return fill(self.rs, s.label)
-        return capital(self.node(s))
+        return capital(self.pronouns(self.node(s)))
 
     def label(self, text: str) -> str:
         """A designer's label with its {names} filled from the ruleset."""
@@ -284,6 +295,8 @@ class Words:
 
 _UNKNOWN = object()
 
+_PERSON = re.compile(r"(?<![\w'])[Tt]he (player|actor|taker|winner|responder|bidder|target|victim|receiver|holder|dealer|"
+                     r"leader|challenger|seizer|claimant|opener|buyer|seller)'s ")
 _PRONOUNS = {"who": "player", "whom": "player", "whose": "player", "me": "player", "them": "player"}
 _PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid"}
 # a one-letter local whose use says nothing else reads by its letter's usual noun
