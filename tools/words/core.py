@@ -157,6 +157,12 @@ class Words:
     def local(self, ident: str) -> str:
         """A local name (a loop's variable, a sequence's parameter, a result kept `as`) as players read it:
         a noun with its article, never a bare letter ('p' -> 'the player') nor an abbreviation ('ev' -> 'the card')."""
+        if self.detail != "full" and ident in self.info.defs and not ident.endswith("s") and "_" not in ident:
+            from rulecraft.tools.words.locals import _kind
+
+            value = getattr(self.info.defs[ident], "ast", self.info.defs[ident])
+            if isinstance(value, A.Comprehension) and _kind(self, value):  # 'eligible': the eligible players
+                return f"the {ident} {_kind(self, value)}s"
         if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
         return self.standing_for(ident) or "the " + self.noun_of(ident)
