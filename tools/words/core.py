@@ -143,6 +143,8 @@ class Words:
             return rs.sequences[ident].title or humanize(ident)
         if ident == "players":
             return "the players"
+        if ident == "player_count" and self.detail != "full":
+            return "the number of players"
         if ident in rs.variables and self.detail != "full" and abbreviation(ident):
             return self.standing_for(ident) or "the value"
         if ident in rs.variables and self.detail != "full" and ident.endswith("s") and "_" not in ident \

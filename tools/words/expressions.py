@@ -111,6 +111,10 @@ def _ranking(word: str):
         said = w.expr(key) if key is not None else ""
         if word == "sorted":
             return f"{items} in order" + (f" of {said}" if said and len(said) <= 40 else "")
+        if w.detail != "full" and isinstance(key, A.Attr) and isinstance(key.obj, A.Name) and key.obj.id == head.left.id:
+            noun = w.local(head.left.id).removeprefix("the ")  # 'highest(q in players, by: q.points)'
+            if items in ("the players", f"the {noun}s") or noun in ("player", "card"):
+                return f"the {noun} with the {word} {w.attribute(key.name)}"
         if said and len(said) <= 40:
             return f"the one of {items} with the {word} {said.removeprefix('the ')}"
         return f"the {word}-ranked of {items}"
@@ -172,8 +176,12 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
     where = f" where {w.expr(n.condition)}" if n.condition is not None else ""
     src = w.expr(n.iterable)
     var = w.local(n.var).removeprefix("the ") if w.detail != "full" else humanize(n.var)
+    everyone = w.detail != "full" and isinstance(n.iterable, A.Name) and n.iterable.id == "players"
+    if everyone and isinstance(n.element, A.Attr) and isinstance(n.element.obj, A.Name) and n.element.obj.id == n.var \
+            and n.condition is None:
+        return f"every {var}'s {w.attribute(n.element.name)}"  # '[q.chips for q in players]'
     if isinstance(n.element, A.Name) and n.element.id == n.var:
-        return f"each {var} in {src}{where}"
+        return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
     return f"{w.expr(n.element)} for each {var} in {src}{where}"
 
 
