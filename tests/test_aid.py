@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 import io
+from pathlib import Path
 
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
@@ -100,3 +101,15 @@ def test_aid_without_chromium_refuses_with_a_hint(tmp_path, capsys, monkeypatch)
     assert main(["aid", "pig", "-o", str(tmp_path / "aid.pdf")]) == 2
     assert "apt-get install chromium" in capsys.readouterr().err
     assert not (tmp_path / "aid.pdf").exists()
+
+
+def test_aid_order_of_play_says_a_block_two_levels_down():
+    """Pot Luck's bust pays a chip inside an 'if' inside the rolling loop: the aid says it, as a side condition."""
+    from rulecraft.tools.print.aid import aid_view
+
+    rs = load_ruleset(str(Path(__file__).parent / "cases/games/pot-luck.yaml")).ruleset
+    lines = [line for _d, _t, what in aid_view(rs).flow for line in what]
+    rolling = next(line for line in lines if line.startswith("Keep rolling"))
+    assert "if the roll is a bust, take 1 from the player's chips and add 1 to the pot (if the player has chips), " \
+           "then the turn ends" in rolling
+    assert rolling.endswith("Roll again? If the answer is no, stop rolling")  # a question ends its sentence

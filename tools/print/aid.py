@@ -60,8 +60,9 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!", ":")) else text + "."
 
 
-ITEM_CHARS = 240  # an order-of-play line longer than this keeps its first clauses only
+ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 ITEMS = 8  # lines per sequence at most
+DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
 
 def _clip(text: str, limit: int = ITEM_CHARS) -> str:
@@ -77,15 +78,19 @@ def _lower(text: str) -> str:
 
 def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     """One step as a line of the aid: its label, or its words with what it holds after them ("Keep rolling: roll
-    2d6; if the roll is a bust, the turn ends"); a block two levels down is left to the sheets."""
+    2d6; if the roll is a bust, pay a chip, then the turn ends"); blocks nested deeper than DEPTH are left to the
+    sheets. Inside a block a step's own clauses join with 'and', so '; ' only ever parts the line's top clauses."""
     label = w.label(designer_label(s))
-    if label:
-        return label.rstrip(".")
-    text = w.step(s, own_label=False).rstrip(".")
-    if not s.bodies or isinstance(s, M.ConstructStep):
+    text = label.rstrip(".") if label else w.step(s, own_label=False).rstrip(".")
+    if depth:
+        text = text.replace("; ", " and ")
+    if label or not s.bodies or isinstance(s, M.ConstructStep):
         return text
-    if depth >= 2:
+    if depth >= DEPTH:
         return ""
+    if depth >= 2 and isinstance(s, M.IfStep) and not s.other and len(s.then) == 1 and not s.then[0].bodies:
+        inner = _said(w, s.then[0], depth + 1)  # inside a clause, a side condition: 'pay a chip (if the player has any)'
+        return f"{_lower(inner)} ({_lower(text)})" if inner else ""
     parts = []
     for name, body in s.bodies:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
@@ -93,7 +98,10 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
             parts.append(("otherwise " if name == "else" else "") + (", then ".join(inner) if depth else "; ".join(inner)))
     if not parts:
         return text
-    return text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
+    import re
+
+    said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
+    return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 
 
 def _ends_game(s: M.Step) -> bool:

@@ -71,6 +71,7 @@ class Words:
         self._info = None
         self.you: Optional[str] = None  # the local name of the player a prompt speaks to
         self._saying: set = set()  # names being said through what they are set to (no loop)
+        self._readings: Optional[dict] = None  # in one sentence: a local that would read like another -> its words
 
     # ------------------------------------------------------------------ dispatch
     def node(self, node: Any) -> str:
@@ -88,7 +89,20 @@ class Words:
     def stmt(self, s: Any) -> str:
         if isinstance(s, M.CStmt):
             s = s.ast
-        return capital(self.pronouns(self.node(s)))
+        return capital(self.pronouns(self.sentence(s)))
+
+    def sentence(self, node: Any) -> str:
+        """One sentence's phrase, in which two different locals never read the same ('the other player')."""
+        if self.detail == "full" or self._readings is not None:
+            return self.node(node)
+        from rulecraft.tools.words.locals import distinct_readings
+
+        self._readings = {}
+        try:
+            self._readings = distinct_readings(self, node)
+            return self.node(node)
+        finally:
+            self._readings = None
 
     def pronouns(self, text: str) -> str:
         """For players, a person named twice in a sentence is 'their' the second time ("Add the player's run to
@@ -107,7 +121,7 @@ class Words:
             from rulecraft.tools.words.labels import fill
 
             return fill(self.rs, s.label)
-        return capital(self.pronouns(self.node(s)))
+        return capital(self.pronouns(self.sentence(s)))
 
     def label(self, text: str) -> str:
         """A designer's label with its {names} filled from the ruleset."""
@@ -130,6 +144,8 @@ class Words:
         rs = self.rs
         if ident in self.titles:
             return self.titles[ident]
+        if self._readings and ident in self._readings:
+            return self._readings[ident]
         if ident in rs.parameters:
             return self.value(rs.parameters[ident].value)
         if ident in rs.options:
@@ -159,6 +175,8 @@ class Words:
     def local(self, ident: str) -> str:
         """A local name (a loop's variable, a sequence's parameter, a result kept `as`) as players read it:
         a noun with its article, never a bare letter ('p' -> 'the player') nor an abbreviation ('ev' -> 'the card')."""
+        if self._readings and ident in self._readings:
+            return self._readings[ident]
         if self.detail != "full" and ident in self.info.defs and not ident.endswith("s") and "_" not in ident:
             from rulecraft.tools.words.locals import _kind
 
@@ -203,7 +221,7 @@ class Words:
             if said and len(said) <= 40:
                 return said
         if ident in info.counters:
-            return "the count"
+            return info.counted.get(ident) or "the count"
         return ""
 
     def noun_of(self, ident: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
-from rulecraft.tools.words.players import (_is_roll, negate, players_attr, players_call, players_possessive,
+from rulecraft.tools.words.players import (_is_roll, chose, chosen_option, negate, players_attr, players_call, players_possessive,
                                            plural, possessive)
 
 
@@ -218,7 +218,11 @@ def _binop(w: Words, n: A.BinOp) -> str:
                 return "always" if b else w.expr(n.left)
         if w.detail != "full" and n.op == "or" and all(isinstance(x, A.Compare) and x.op == "==" for x in (n.left, n.right)) \
                 and w.expr(n.left.left) == w.expr(n.right.left):  # 'the act is steal or coup'
-            return f"{w.expr(n.left)} or {w.expr(n.right.right)}"
+            other = w.expr(n.right.right)
+            if chose(w, n.right):  # 'the actor chose steal or coup'
+                d, label = w.info.choices[n.right.left.id]
+                other = chosen_option(w, d, label, w.constant(n.right.right)).removeprefix("to ")
+            return f"{w.expr(n.left)} or {other}"
         return f"{w.expr(n.left)} {n.op} {w.expr(n.right)}"
     if w.detail != "full" and n.op in ("/", "//") and w.constant(n.right) == 2:
         return f"half {w.expr(n.left)}" + (", rounded down" if n.op == "//" else "")
@@ -234,6 +238,9 @@ def _compare(w: Words, n: A.Compare) -> str:
     fixed = w.constant(n)
     if fixed is not _UNKNOWN:
         return "always" if fixed else "never"
+    said = chose(w, n) if w.detail != "full" else ""
+    if said:  # 'act == "buy"': the player chose to buy
+        return said
     if n.op in ("==", "!=") and w.detail != "full" and _is_none(n.right):
         thing = w.expr(n.left).removeprefix("the ")
         return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
@@ -242,9 +249,27 @@ def _compare(w: Words, n: A.Compare) -> str:
         result = humanize(w.constant(n.right))
         return f"the roll is {'not ' if n.op == '!=' else ''}{result if result.endswith('s') else article(result)}"
     left, verb = w.expr(n.left), _COMPARE.get(n.op, n.op)
+    has = _has_any(w, n, left) if w.detail != "full" else ""
+    if has:
+        return has
     if w.detail != "full" and verb.startswith("is") and plural(left):
         verb = "are" + verb[2:]
     return f"{left} {verb} {w.expr(n.right)}"
+
+
+_ANY = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<=", 0): False, ("<", 1): False}
+
+
+def _has_any(w: Words, n: A.Compare, left: str) -> str:
+    """'p.chips > 0' as 'the player has chips', '== 0' as 'has no chips': a count of things a player holds, tested
+    against none written as a number (a parameter is a rule's value and keeps its number)."""
+    some = _ANY.get((n.op, n.right.value)) if isinstance(n.right, A.Num) else None
+    if some is None or not (isinstance(n.left, A.Attr) and isinstance(n.left.obj, A.Name)) or not plural(left):
+        return ""
+    owner, thing = w.expr(n.left.obj), w.attribute(n.left.name)
+    if left != players_possessive(owner, thing) or not owner.startswith("the "):
+        return ""
+    return f"{owner} has {'' if some else 'no '}{thing}"
 
 
 def _is_none(e) -> bool:

@@ -111,6 +111,8 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
         return "the number of " + args[0].removeprefix("the ")
     if n.func == "empty" and args and _a_list(args[0]):
         return "there are no " + args[0].removeprefix("the ")
+    if n.func == "random" and n.args and _zone_like(w, n.args[0]):
+        return f"a card at random from {args[0]}"
     if n.func == "next_player" and args and args[0] == "the player" and not n.kwargs:
         return "the next player"
     return ""
@@ -149,3 +151,44 @@ def plural(phrase: str) -> bool:
     import re
 
     return bool(re.fullmatch(r"the (?:[\w ]+'s? )?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s", phrase)) and " of " not in phrase
+
+
+def chose(w: Words, n) -> str:
+    """A test of what a player chose ('act == "buy"') said as who chose what: "the player chose to buy" where the
+    option is a verb the prompt or the step's label offers, "the player chose Foreign Aid" where `display:` names
+    it, else the option as the menu names it ('the player chose “black market”'); '' when the name is no one player's choice of one value."""
+    if not (isinstance(n, A.Compare) and n.op in ("==", "!=") and isinstance(n.left, A.Name)):
+        return ""
+    found = w.info.choices.get(n.left.id)
+    value = w.constant(n.right)
+    if not found or not isinstance(value, str) or n.left.id in w.rs.variables:
+        return ""
+    d, label = found
+    who = w.expr(d.player)
+    if not who or who in ("the one", "the value", "the count"):
+        return ""
+    verb = "chose" if n.op == "==" else "did not choose"
+    return f"{who} {verb} {chosen_option(w, d, label, value)}"
+
+
+def chosen_option(w: Words, d, label: str, value: str) -> str:
+    """One option of a choice in words: its display name, 'to VERB' when the prompt or label offers it as a verb,
+    else the value in words."""
+    from rulecraft.tools.words.labels import _lookup
+
+    shown = getattr(d.display, "ast", d.display)
+    if isinstance(shown, A.Attr) and isinstance(shown.obj, A.Index):
+        table, col = shown.obj.obj, shown.name
+    else:
+        table, col = (shown.obj if isinstance(shown, A.Index) else None), None
+    if isinstance(table, A.Name) and table.id in w.rs.tables:
+        title = _lookup(w.rs, f"{table.id}.{value}" + (f".{col}" if col else ""))
+        if isinstance(title, str) and title:
+            return f"“{title}”" if len(title.split()) > 2 else title  # a phrase on the menu, quoted
+    word = humanize(value)
+    prompt = getattr(d.prompt, "ast", d.prompt)
+    offered = " ".join(p for p in getattr(prompt, "parts", ()) if isinstance(p, str)) + " . " + (label or "")
+    # offered as a verb: at the start of a clause ('Buy from one Stock, or forfeit ...'), not after an article
+    if re.search(rf"(?:^|[:;,.(]\s*|\b(?:or|and|then|to) ){re.escape(word)}\b(?!')", offered.strip(), re.IGNORECASE):
+        return "to " + word
+    return f"“{word}”"  # an option as the menu names it

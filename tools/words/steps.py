@@ -199,6 +199,26 @@ def _setting(w: Words, settings: dict, key: str, default: str = "") -> str:
     return default if code_like(said) or len(said) > 40 or said in ("always", "never") else said
 
 
+def _direction(w: Words, settings: dict) -> str:
+    """The way the turn goes round ('dir:'), said where it is not the default clockwise: 'going counter-clockwise',
+    or the house rule that sets it."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words.core import _UNKNOWN
+
+    text = settings.get("dir")
+    if not text:
+        return ""
+    try:
+        e = parse_expression(str(text), plain_locator())
+    except Exception:  # noqa: BLE001 - a setting that is no expression is not said
+        return ""
+    value = w.constant(e)
+    if value is _UNKNOWN:
+        said = _setting(w, settings, "dir")
+        return f"going the way {said} says" if said else ""
+    return {"ccw": "going counter-clockwise"}.get(str(value), "")
+
+
 _UNTIL = {"first": "the first who responds acts", "each": "each may respond once",
           "all_pass": "responses go round until everyone passes"}
 
@@ -207,12 +227,14 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     """An auction or a response window as players say it, from its settings: the mechanic in a sentence, the
     settings that read as words (who starts, the most a bid may be, a pass is final), never a condition's text."""
     st = dict(s.settings)
+    way = _direction(w, st)
     if s.construct == "respond":
         frm = _setting(w, st, "from", "the active player")
-        return f"each other player in turn after {frm} may respond; {_UNTIL.get(st.get('until', 'first'), _UNTIL['first'])}"
+        turn = f"in turn {way.removeprefix('going ')}" if way else "in turn"
+        return f"each other player {turn} after {frm} may respond; {_UNTIL.get(st.get('until', 'first'), _UNTIL['first'])}"
     form = st.get("form", "open")
     frm = _setting(w, st, "from")
-    frm = "" if frm in ("the first player", "") else f", starting with {frm}"
+    frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
     limit = _setting(w, st, "limit")
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
     if form == "sealed" and st.get("offer"):
