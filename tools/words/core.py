@@ -183,6 +183,8 @@ class Words:
             value = getattr(self.info.defs[ident], "ast", self.info.defs[ident])
             if isinstance(value, A.Comprehension) and _kind(self, value):  # 'eligible': the eligible players
                 return f"the {ident} {_kind(self, value)}s"
+            if ident.endswith("est") or ident in _ADJECTIVES:  # 'let best = highest(...)': the best player
+                return f"the {ident} {_kind(self, value)}" if _kind(self, value) else f"the {ident}"
         if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
         return self.standing_for(ident) or "the " + self.noun_of(ident)
@@ -324,6 +326,7 @@ _UNKNOWN = object()
 _PERSON = re.compile(r"(?<![\w'])[Tt]he (player|actor|taker|winner|responder|bidder|target|victim|receiver|holder|dealer|"
                      r"leader|challenger|seizer|claimant|opener|buyer|seller)'s ")
 _PRONOUNS = {"who": "player", "whom": "player", "whose": "player", "me": "player", "them": "player"}
+_ADJECTIVES = {"best", "worst", "last", "first", "next", "top", "leading", "chosen", "current", "new", "old"}
 _PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid"}
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",

@@ -115,10 +115,25 @@ def _ranking(word: str):
             noun = w.local(head.left.id).removeprefix("the ")  # 'highest(q in players, by: q.points)'
             if items in ("the players", f"the {noun}s") or noun in ("player", "card"):
                 return f"the {noun} with the {word} {w.attribute(key.name)}"
+        if w.detail != "full" and key is not None and any(isinstance(x, A.Name) and x.id == head.left.id for x in key.walk()):
+            theirs = _reading(w, head.left.id, "their", key)  # 'by: strength_in(q, h)': the player with the
+            noun = w.local(head.left.id).removeprefix("the ")  # highest strength in the harbor
+            if theirs.startswith("their ") and (items in ("the players", f"the {noun}s") or noun in ("player", "card")):
+                return f"the {noun} with the {word} {theirs.removeprefix('their ')}"
         if said and len(said) <= 40:
             return f"the one of {items} with the {word} {said.removeprefix('the ')}"
         return f"the {word}-ranked of {items}"
     return fn
+
+
+def _reading(w: Words, name: str, reading: str, e) -> str:
+    """An expression said with one local read another way ('their', 'every player')."""
+    saved = w._readings
+    w._readings = dict(saved or {}, **{name: reading})
+    try:
+        return w.expr(e)
+    finally:
+        w._readings = saved
 
 
 _SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest"),
@@ -156,7 +171,7 @@ def _function(w: Words, name: str, args: list[str]) -> str:
         out = title
         for p, a in zip(params, args):
             out = out.replace("{" + p + "}", a)
-        return out
+        return out.replace("their's ", "their ").replace("your's ", "your ")
     noun = title or humanize(name)
     if not noun.startswith(("the ", "whether ", "how ")):
         noun = "the " + noun
@@ -182,6 +197,10 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
         return f"every {var}'s {w.attribute(n.element.name)}"  # '[q.chips for q in players]'
     if isinstance(n.element, A.Name) and n.element.id == n.var:
         return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
+    el = n.element
+    if w.detail != "full" and isinstance(el, A.Index) and isinstance(el.obj, A.Name) and el.obj.id in w.rs.zones \
+            and isinstance(el.key, A.Name) and el.key.id == n.var and n.condition is None:
+        return f"all of {w.name(el.obj.id)}"  # '[docks[h] for h in keys(harbors)]': all of the Docks
     return f"{w.expr(n.element)} for each {var} in {src}{where}"
 
 
@@ -264,11 +283,15 @@ def _has_any(w: Words, n: A.Compare, left: str) -> str:
     """'p.chips > 0' as 'the player has chips', '== 0' as 'has no chips': a count of things a player holds, tested
     against none written as a number (a parameter is a rule's value and keeps its number)."""
     some = _ANY.get((n.op, n.right.value)) if isinstance(n.right, A.Num) else None
-    if some is None or not (isinstance(n.left, A.Attr) and isinstance(n.left.obj, A.Name)) or not plural(left):
+    if some is None or not (isinstance(n.left, A.Attr) and isinstance(n.left.obj, A.Name)):
         return ""
     owner, thing = w.expr(n.left.obj), w.attribute(n.left.name)
-    if left != players_possessive(owner, thing) or not owner.startswith("the "):
+    if not plural("the " + thing):
         return ""
+    if left != players_possessive(owner, thing) or not owner.startswith(("the ", "every ", "any ", "no ", "not every ")):
+        return ""
+    if owner.startswith("any ") and not some:  # 'any player has no coins'
+        return f"{owner} has no {thing}"
     return f"{owner} has {'' if some else 'no '}{thing}"
 
 

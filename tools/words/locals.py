@@ -64,7 +64,19 @@ def _kind(w, e) -> str:
         return _kind(w, e.left) or _kind(w, e.right)
     if isinstance(e, A.Call) and e.func in w.rs.functions:
         return _kind(w, w.rs.functions[e.func][1])
+    if isinstance(e, A.Call) and e.func == "keys" and e.args and isinstance(e.args[0], A.Name):
+        return row_noun(w, e.args[0].id)  # 'keys(harbors)': each harbor
+    if isinstance(e, A.Call) and e.func in ("highest", "lowest") and e.args and isinstance(e.args[0], A.Compare) \
+            and e.args[0].op == "in":
+        return _kind(w, e.args[0].right)  # 'highest(q in players, by: ...)': one player
     return ""
+
+
+def row_noun(w, table: str) -> str:
+    """What one key of a table is called: its id made singular ('harbors' -> 'harbor'), '' when it is no plural."""
+    if table not in w.rs.tables or not table.endswith("s") or table.endswith("ss") or "_" in table:
+        return ""
+    return table[:-3] + "y" if table.endswith("ies") else table[:-1]
 
 
 _TRUTHY = ("empty", "any", "all", "in_sequence")
@@ -107,8 +119,8 @@ def local_info(w) -> Locals:
     sets: dict = {}
 
     def note(var, noun):
-        if var and noun and var not in info.nouns:
-            info.nouns[var] = noun
+        if var and noun and (var not in info.nouns or info.nouns[var] == "chosen " + noun):
+            info.nouns[var] = noun  # a name bound by a choice here and a loop there: the plain noun
 
     def expr(e):
         e = getattr(e, "ast", e)

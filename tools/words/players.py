@@ -39,7 +39,7 @@ def players_possessive(owner: str, thing: str) -> str:
         thing = thing[m.end():]  # a zone titled 'A player's lost roles': the owner says whose
     if owner in ("their", "your", "his", "her", "its"):
         return f"{owner} {thing.removeprefix('the ')}"
-    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ")) or "'" in owner + thing or len(owner.split()) > 3 \
+    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ", "every ", "any ", "no ", "not every ")) or "'" in owner + thing or len(owner.split()) > 3 \
             or any(f" {p} " in f" {owner} " for p in ("of", "after", "before", "in", "for", "from", "with", "to")):
         return possessive(owner, thing)
     return owner + ("'" if owner.endswith("s") and not owner.endswith("ss") else "'s") + " " + thing
@@ -63,6 +63,13 @@ def players_attr(w: Words, n: A.Attr) -> str:
         return _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
     if _is_roll(w, n.obj) and n.name in _ROLL_FIELDS:
         return _ROLL_FIELDS[n.name]
+    row = n.obj
+    if isinstance(row, A.Index) and isinstance(row.obj, A.Name) and row.obj.id in w.rs.tables:
+        from rulecraft.tools.words.locals import row_noun
+
+        key = w.expr(row.key)  # 'harbors[h].points' with h one of the harbors: the harbor's points
+        if row_noun(w, row.obj.id) and key.startswith("the ") and key.endswith(" " + row_noun(w, row.obj.id)):
+            return players_possessive(key, humanize(n.name))
     if n.name in w.info.flags:  # a yes/no player variable is a state, not a thing
         return f"{w.expr(n.obj)} is {w.attribute(n.name)}"
     thing = w.attribute(n.name)
@@ -111,11 +118,30 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
         return "the number of " + args[0].removeprefix("the ")
     if n.func == "empty" and args and _a_list(args[0]):
         return "there are no " + args[0].removeprefix("the ")
+    if n.func == "flatten" and args and args[0].startswith("all of "):
+        return args[0]  # all the zones of a family, together
+    if n.func in ("all", "any") and n.args and isinstance(n.args[0], A.Comprehension) and n.args[0].condition is None:
+        every = _every(w, n.args[0], "every" if n.func == "all" else "any")
+        if every:
+            return every
     if n.func == "random" and n.args and _zone_like(w, n.args[0]):
         return f"a card at random from {args[0]}"
     if n.func == "next_player" and args and args[0] == "the player" and not n.kwargs:
         return "the next player"
     return ""
+
+
+def _every(w: Words, c, quantifier: str) -> str:
+    """'all([empty(q.hand) for q in players])' as 'every player's Hand is empty' ('any player ...'): the test said
+    once with its subject quantified, where the list is everyone and the test names its subject once."""
+    from rulecraft.tools.words.expressions import _reading
+    from rulecraft.tools.words.locals import truthy
+
+    if not (isinstance(c.iterable, A.Name) and c.iterable.id == "players") or not truthy(c.element):
+        return ""
+    if sum(1 for x in c.element.walk() if isinstance(x, A.Name) and x.id == c.var) != 1:
+        return ""
+    return _reading(w, c.var, f"{quantifier} player", c.element)
 
 
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
@@ -134,6 +160,11 @@ def negate(w: Words, e) -> str:
         return f"{negate(w, e.left)} {'or' if e.op == 'and' else 'and'} {negate(w, e.right)}"
     if isinstance(e, A.Name) and e.id in w.info.answers and e.id not in w.rs.variables:
         return "the answer is no"
+    if isinstance(e, A.Call) and e.func in ("all", "any") and e.args and isinstance(e.args[0], A.Comprehension) \
+            and e.args[0].condition is None:
+        said = _every(w, e.args[0], "not every" if e.func == "all" else "no")
+        if said:
+            return said
     said = w.expr(e)
     if said.startswith("there are no "):
         return "there are " + said.removeprefix("there are no ")

@@ -120,8 +120,30 @@ def _sealed(w: Words, s: M.SealedStep) -> str:
 
 @phrase(M.StackStep)
 def _stack(w: Words, s: M.StackStep) -> str:
+    if w.detail != "full":
+        return players_stack(w, s)
     who = w.expr(s.iterable) if s.iterable is not None else "the players"
     return f"{who} may play onto {w.expr(s.zone)}; then resolve it last in, first out"
+
+
+def players_stack(w: Words, s: M.StackStep) -> str:
+    """A stack as players say it: who offers first, what goes on it, and that the last played resolves first."""
+    from rulecraft.dsl import ast as A
+
+    e = getattr(s.iterable, "ast", s.iterable)
+    if isinstance(e, A.Call) and e.func == "seat_order" and e.args:
+        way = "counter-clockwise " if w.constant(_kw_value(e, "dir")) == "ccw" else ""
+        who = f"in turn {way}from {w.expr(e.args[0])}, players"
+    elif e is None or _everyone(s):
+        who = "in turn, players"
+    else:
+        who = f"in turn, {w.expr(e)}"
+    what = f"onto {w.expr(s.zone)}" if s.zone is not None else "onto the stack"
+    return f"{who} may play {what}; the last played resolves first"
+
+
+def _kw_value(call, name: str):
+    return next((k.value for k in call.kwargs if k.name == name), None)
 
 
 @phrase(M.Trigger)
