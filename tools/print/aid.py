@@ -84,7 +84,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     text = label.rstrip(".") if label else w.step(s, own_label=False).rstrip(".")
     if depth:
         text = text.replace("; ", " and ")
-    if label or not s.bodies or isinstance(s, M.ConstructStep):
+    if label or not s.bodies or isinstance(s, (M.ConstructStep, M.StackStep)):  # a mechanic says itself
         return text
     if depth >= DEPTH:
         return ""
@@ -164,7 +164,11 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         most = "most" if sc.highest_wins else "fewest"
         score = w.expr(sc.score)
         lead = "Otherwise, when" if lines else "When"
-        lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
+        kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
+        if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
+            lines.append(_sentence(f"{lead} the game ends, the player with the {most} {w.attribute(kept.name)} wins"))
+        else:
+            lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         theirs = Words(rs, titles={"p": "their"}, detail="players")
         ties = [_tie(theirs.expr(t), most) for t in sc.tie_break if not w.is_constant(t.ast)]
         if ties:
