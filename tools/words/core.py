@@ -314,11 +314,11 @@ class Words:
         from rulecraft.dsl import ast as A
 
         who = getattr(player, "ast", player)
-        self.you = who.id if isinstance(who, A.Name) else None
+        saved, self.you = self.you, (who.id if isinstance(who, A.Name) else None)
         try:
             return self.text(text_node)
         finally:
-            self.you = None
+            self.you = saved
 
 
 _UNKNOWN = object()

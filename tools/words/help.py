@@ -56,6 +56,8 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
         if generated and generated != label:
             lines.append(("How it goes: " if label else "Rule: ") + generated)
     if not label and isinstance(step, M.ChooseStep):
+        decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
+        w.you = getattr(decider, "id", None)  # the rule said to the one asked: 'if you chose to place'
         then = what_follows(rs, w, step)
         if then:  # the question is asked below it: the rule is what the answer leads to
             lines = [f"Rule: after your answer, {'; '.join(then)}"]
@@ -105,7 +107,7 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
     if hidden_step(rs, s):
         return ""
     label = designer_label(s)
-    text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".?")
+    text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".")
     return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text
 
 

@@ -195,7 +195,8 @@ def chose(w: Words, n) -> str:
     if not found or not isinstance(value, str) or n.left.id in w.rs.variables:
         return ""
     d, label = found
-    who = w.expr(d.player)
+    decider = getattr(d.player, "ast", d.player)
+    who = "you" if w.you and isinstance(decider, A.Name) and decider.id == w.you else w.expr(d.player)
     if not who or who in ("the one", "the value", "the count"):
         return ""
     verb = "chose" if n.op == "==" else "did not choose"

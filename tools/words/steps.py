@@ -89,6 +89,9 @@ _KINDS = {"one": "one of", "subset": "any of", "number": "a number", "yesno": "y
 def _decision(w: Words, d: M.DecisionSpec) -> str:
     if d.prompt is not None:
         text = w.addressed(d.player, d.prompt) if w.detail != "full" else w.text(d.prompt)
+        decider = getattr(d.player, "ast", d.player)
+        if w.you and getattr(decider, "id", None) == w.you:  # `?` speaks to the one asked
+            return f"you are asked “{text}”"
         who = w.expr(d.player)
         if w.detail != "full" and who in ("the one", "the value", "the count"):
             return text
