@@ -115,6 +115,15 @@ class Words:
         head, tail = text[:m.end()], text[m.end():]
         return head + re.sub(rf"(?<![\w'])[Tt]he {m.group(1)}'s ", "their ", tail)
 
+    def reading(self, name: str, said: str, e: Any) -> str:
+        """An expression said with one local read another way ('their', 'every player')."""
+        saved = self._readings
+        self._readings = dict(saved or {}, **{name: said})
+        try:
+            return self.expr(e)
+        finally:
+            self._readings = saved
+
     def step(self, s: M.Step, own_label: bool = True) -> str:
         """A step in words: its label where it has one, else what it does."""
         if own_label and s.label:

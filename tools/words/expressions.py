@@ -116,7 +116,7 @@ def _ranking(word: str):
             if items in ("the players", f"the {noun}s") or noun in ("player", "card"):
                 return f"the {noun} with the {word} {w.attribute(key.name)}"
         if w.detail != "full" and key is not None and any(isinstance(x, A.Name) and x.id == head.left.id for x in key.walk()):
-            theirs = _reading(w, head.left.id, "their", key)  # 'by: strength_in(q, h)': the player with the
+            theirs = w.reading(head.left.id, "their", key)  # 'by: strength_in(q, h)': the player with the
             noun = w.local(head.left.id).removeprefix("the ")  # highest strength in the harbor
             if theirs.startswith("their ") and (items in ("the players", f"the {noun}s") or noun in ("player", "card")):
                 return f"the {noun} with the {word} {theirs.removeprefix('their ')}"
@@ -124,16 +124,6 @@ def _ranking(word: str):
             return f"the one of {items} with the {word} {said.removeprefix('the ')}"
         return f"the {word}-ranked of {items}"
     return fn
-
-
-def _reading(w: Words, name: str, reading: str, e) -> str:
-    """An expression said with one local read another way ('their', 'every player')."""
-    saved = w._readings
-    w._readings = dict(saved or {}, **{name: reading})
-    try:
-        return w.expr(e)
-    finally:
-        w._readings = saved
 
 
 _SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest"),

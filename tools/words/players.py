@@ -134,14 +134,13 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
 def _every(w: Words, c, quantifier: str) -> str:
     """'all([empty(q.hand) for q in players])' as 'every player's Hand is empty' ('any player ...'): the test said
     once with its subject quantified, where the list is everyone and the test names its subject once."""
-    from rulecraft.tools.words.expressions import _reading
     from rulecraft.tools.words.locals import truthy
 
     if not (isinstance(c.iterable, A.Name) and c.iterable.id == "players") or not truthy(c.element):
         return ""
     if sum(1 for x in c.element.walk() if isinstance(x, A.Name) and x.id == c.var) != 1:
         return ""
-    return _reading(w, c.var, f"{quantifier} player", c.element)
+    return w.reading(c.var, f"{quantifier} player", c.element)
 
 
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
