@@ -23,7 +23,7 @@ MAX_SCALE = 1.3  # a small chart is enlarged at most this much (its text would l
 CHART_MIN_PT = 10.0  # the smallest type a chart uses (step notes, edge labels, the legend)
 MIN_SCALE = LEGIBLE_PT / CHART_MIN_PT
 GAP = 14.0  # the gutter between two charts on a page, in points on paper at MIN_SCALE (more when printed larger)
-CAPTION = 15.0  # the room above a chart for its caption ('Sheet 12 · Market Phase'), at MIN_SCALE
+CAPTION = 11.0  # the room above a chart for its caption ('Sheet 12 · Market Phase'), at MIN_SCALE
 
 
 @dataclass

@@ -45,12 +45,12 @@ class Paging:
         self._fronts: dict = {}
 
     def captioned(self, first: int, end: int, always: bool) -> list[bool]:
-        """Which charts of a page carry a caption: on a page of more than one sheet (or the title page), the first
-        chart of each sheet on it."""
+        """Which charts of a page carry a caption: where a page carries captions, the first chart of each sheet."""
         ks = [self.items[i][0] for i in range(first, end)]
-        if not (always or len(set(ks)) > 1):
+        labels = [self.items[i][1].label for i in range(first, end)]
+        if not (always or self._captions(first, end, False)):
             return [False] * len(ks)
-        return [(i == 0 or ks[i] != ks[i - 1]) and not self.origins[ks[i]].legend for i in range(len(ks))]
+        return [(i == 0 or labels[i] != labels[i - 1]) and not self.origins[ks[i]].legend for i in range(len(ks))]
 
     def fronts(self, first: int, room: tuple[float, float], captions: bool) -> Fronts:
         """The ways to set the charts from `first` on in the room (with captions or without)."""
@@ -65,7 +65,9 @@ class Paging:
         return self._fronts[key]
 
     def _captions(self, first: int, end: int, always: bool) -> bool:
-        return always or len({k for k, _u in self.items[first:end] if not self.origins[k].legend}) > 1
+        """Whether a page's charts carry captions: on the title page, and where they belong to more than one sheet
+        (a drill-down sheet, '7a', is a sheet of its own)."""
+        return always or len({u.label for k, u in self.items[first:end] if not self.origins[k].legend}) > 1
 
     def _least_area(self, first: int, end: int) -> float:
         return sum(min(u.natural()[0] * u.natural()[1] for u in self.shapes[i]) for i in range(first, end))
@@ -144,7 +146,7 @@ def place(paging: Paging, pg: Page, room: tuple[float, float], left: float, top:
         plan.parts.append((u.piece, scale / u.shrink, left + x, top - y - h * scale))
         if c:
             text = caption(paging.origins[k], u, k in begun, wide)
-            base = top - y - cap + 3.5  # just over the chart's top
+            base = top - y - cap + 2.5  # just over the chart's top
             plan.notes.append((left + x, base, CAPTION_PT, text, True, 0))
             if y > 1:  # a rule over each caption but those at the top of the room
                 plan.rules.append((left + x, left + x + wide, min(top - y, base + CAPTION_PT + 3)))
