@@ -116,3 +116,26 @@ def test_sheets_usage_errors(tmp_path, capsys):
     assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--paper", "a3"]) == 2
     assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--coverage", str(tmp_path / "none.json")]) == 2
     assert "cannot read the coverage file" in capsys.readouterr().err
+
+
+def test_arrange_sets_narrow_charts_abreast_in_reading_order():
+    # two charts each narrower than half the box go side by side, the first on the left; a wide third below
+    scale, places = arrange([(200.0, 300.0), (200.0, 300.0), (480.0, 100.0)], (500.0, 460.0))
+    (x1, y1), (x2, y2), (x3, y3) = places
+    assert y1 == y2 == 0 and x1 < x2 and y3 > y1
+    assert scale > 1.0  # stacked, the three would need 700 of the 460 points of height
+
+
+def test_pdf_measure_counts_a_drawing_at_the_scale_it_is_placed():
+    """Text inside a drawing placed at half size measures at half its font size (the index and the charts are
+    such drawings: an earlier measure read them at their natural size)."""
+    from rulecraft.tools.print.pdfcompose import Composer, read_page
+    from rulecraft.tools.print.pdfmeasure import measure_pdf
+
+    inner = Composer()
+    inner.add_page((200.0, 100.0), [], texts=[(10, 50, 10, "ten point text", False, 0)])
+    piece = read_page(inner.to_bytes())
+    outer = Composer()
+    outer.add_page((595.0, 842.0), [(piece, 0.5, 100, 100)], texts=[(10, 10, 9, "nine", False, 0)])
+    m = measure_pdf(outer.to_bytes())
+    assert sorted({s for s, _n, _mono in m.sizes}) == [5.0, 9.0]
