@@ -1,9 +1,10 @@
-"""Every sheet on whole pages of one orientation: charts side by side while they stay legible, and a chart too
-big for a legible page drawn with a block folded into one box that opens its own chart (a drill-down sheet
-'7a' after sheet 7), never sliced across pages.
+"""Every sheet's charts, drawn: a chart too big for a legible page drawn with a block folded into one box that
+opens its own chart (a drill-down sheet '7a' after sheet 7), never sliced across pages; then every chart in
+other shapes too (wider, narrower), for the page layout (`sheetpaging`) to choose from.
 
-The charts are drawn by Graphviz in rounds (all of a round at once, a process each): first every sequence;
-then, for each chart still too small, its next fold (`folds.choose_fold`) and the chart of that block.
+The charts are drawn by Graphviz in rounds (all of a round at once, in a process per core): first every
+sequence; then, for each chart still too small, its next fold (`folds.choose_fold`) and the chart of that block;
+then the shapes.
 """
 
 from __future__ import annotations

@@ -118,11 +118,6 @@ class Paging:
         return head, pages
 
 
-def fill(paging: Paging, pg: Page, room: tuple[float, float]) -> float:
-    """The share of the room a page's charts (in their first shapes) cover at MIN_SCALE."""
-    return paging._least_area(pg.first, pg.end) * MIN_SCALE ** 2 / (room[0] * room[1])
-
-
 def place(paging: Paging, pg: Page, room: tuple[float, float], left: float, top: float, size,
           most: float = MAX_SCALE) -> PagePlan:
     """A page's charts in its room (its top-left corner at left, top), each in the shape that prints the page

@@ -1,9 +1,8 @@
 """`rulecraft sheets`: printable sequence sheets, one PDF: a title page with the index, then a sheet per stage or phase.
 
-Graphviz draws the charts, the index and the legend (all at once, a process each); pypdf
-places them on the paper (`pdfcompose`), each sheet's charts scaled to fill its page and
-the page turned to landscape when that prints them larger. Headings and page numbers are
-plain PDF text.
+Graphviz draws the charts, the index and the legend; `sheetpaging` packs the charts in reading order onto
+portrait pages (the title page's foot first); pypdf places them on the paper (`pdfcompose`). Headings, captions
+and page numbers are plain PDF text.
 """
 
 from __future__ import annotations
