@@ -78,6 +78,12 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     # every sheet in order, alone or sharing a page with its neighbours, its drill-down sheets after it
     seen = [n for numbers in on_page for n in numbers]
     assert set(seen) == {s.number for s in plan.sheets} and seen == sorted(seen)
+    # the index gives the page each sheet begins on: that page names it (its heading or a chart's caption)
+    rows = re.findall(r"^(\d+)\s+(\d+)\s+\S", index, re.M)
+    assert len(rows) == len(plan.sheets)
+    texts = [page_text(p) for p in reader.pages]
+    for n, at in rows:
+        assert re.search(rf"Sheets? (\d+[a-z]?–)?{n}(?![0-9a-z])", texts[int(at) - 1]), (n, at)
     assert min(result.scales) >= MIN_SCALE - 1e-6  # legible: no chart printed smaller than 8 pt text allows
 
 
