@@ -118,6 +118,11 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
         return "the number of " + args[0].removeprefix("the ")
     if n.func == "empty" and args and _a_list(args[0]):
         return "there are no " + args[0].removeprefix("the ")
+    if n.func == "keys" and n.args and isinstance(n.args[0], A.Name):
+        from rulecraft.tools.words.locals import row_noun
+
+        if row_noun(w, n.args[0].id):
+            return f"each {row_noun(w, n.args[0].id)}"  # 'keys(harbors)': each harbor
     if n.func == "flatten" and args and args[0].startswith("all of "):
         return args[0]  # all the zones of a family, together
     if n.func in ("all", "any") and n.args and isinstance(n.args[0], A.Comprehension) and n.args[0].condition is None:
