@@ -210,7 +210,7 @@ def test_print_check_leaves_plain_words_alone(text):
 
 
 def test_print_check_warns_where_a_step_would_print_a_bare_name(tmp_path):
-    """A yes/no pick tested by its name prints "If the answer is yes" (no warning); a yes/no game variable with no
+    """A yes/no pick tested by its name prints "If the player answers yes" (no warning); a yes/no game variable with no
     title prints "If the broken": validate says W701 with that text, and a label silences it."""
     from rulecraft.tools.words.printcheck import print_check
 
@@ -254,7 +254,7 @@ def test_bundled_rulesets_pass_the_print_check(ref):
 
 
 @pytest.mark.parametrize("game,prompt,lines", [
-    ("pot-luck", "You have", ["Rule: after your answer, if the answer is no, stop rolling"]),
+    ("pot-luck", "You have", ["Rule: after your answer, if you answer no, stop rolling"]),
     ("bazaar-row", "Take a card", ["Rule: after your answer, if the chosen card is in the Market row, move the "
                                    "chosen card to your Stall"]),           # said to the one asked
     ("harbor-lanes", "Place a crate", ["Rule: after your answer, if you chose to discard, you are asked “Discard which "

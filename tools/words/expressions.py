@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
-from rulecraft.tools.words.players import (_is_roll, chose, chosen_option, negate, players_attr, players_call, players_possessive,
+from rulecraft.tools.words.players import (_is_roll, answered, chose, chosen_option, negate, players_attr, players_call, players_possessive,
                                            plural, possessive)
 
 
@@ -29,7 +29,7 @@ def _const(w: Words, n: A.Const) -> str:
 @phrase(A.Name)
 def _name(w: Words, n: A.Name) -> str:
     if w.detail != "full" and n.id in w.info.answers and n.id not in w.rs.variables:
-        return "the answer is yes"  # a yes/no pick is read as the answer given
+        return answered(w, n.id, True)  # a yes/no pick is read as the answer given
     return w.name(n.id)
 
 

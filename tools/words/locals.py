@@ -39,6 +39,7 @@ class Locals:
     counters: set = field(default_factory=set)  # names only ever added to or taken from
     flags: set = field(default_factory=set)  # player variables that hold yes or no
     predicates: set = field(default_factory=set)  # functions that give yes or no
+    asked: dict = field(default_factory=dict)  # yes/no name -> the decision that binds it (who answers)
     counted: dict = field(default_factory=dict)  # counter -> what it counts ('the number of rounds played')
     choices: dict = field(default_factory=dict)  # name -> (decision, step label) of a one-of choice ('as: act')
 
@@ -138,6 +139,8 @@ def local_info(w) -> Locals:
         name = bind or d.bind
         if name and d.kind == "yesno":
             info.answers.add(name)
+            if d.player is not None:  # who answers: 'the player answers no'; two deciders under one name: nobody
+                info.asked[name] = d if name not in info.asked else None
         elif name:
             note(name, _decision_noun(w, d))
         if name and d.kind == "one" and d.player is not None:  # two choices under one name: who chose is unknown

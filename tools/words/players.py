@@ -163,7 +163,7 @@ def negate(w: Words, e) -> str:
     if isinstance(e, A.BinOp) and e.op in ("and", "or") and not w.is_constant(e):
         return f"{negate(w, e.left)} {'or' if e.op == 'and' else 'and'} {negate(w, e.right)}"
     if isinstance(e, A.Name) and e.id in w.info.answers and e.id not in w.rs.variables:
-        return "the answer is no"
+        return answered(w, e.id, False)
     if isinstance(e, A.Call) and e.func in ("all", "any") and e.args and isinstance(e.args[0], A.Comprehension) \
             and e.args[0].condition is None:
         said = _every(w, e.args[0], "not every" if e.func == "all" else "no")
@@ -186,6 +186,20 @@ def plural(phrase: str) -> bool:
     import re
 
     return bool(re.fullmatch(r"the (?:[\w ]+'s? )?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s", phrase)) and " of " not in phrase
+
+
+def answered(w: Words, name: str, yes: bool) -> str:
+    """A yes/no pick read as who gave which answer ('the player answers no', at the table 'you answer no'), or
+    'the answer is no' where nobody in particular answers (a response window's answer)."""
+    d = w.info.asked.get(name)
+    decider = getattr(getattr(d, "player", None), "ast", None)
+    word = "yes" if yes else "no"
+    if d is None:
+        return f"the answer is {word}"
+    if w.you and isinstance(decider, A.Name) and decider.id == w.you:
+        return f"you answer {word}"
+    who = w.expr(d.player)
+    return f"{who} answers {word}" if who.startswith("the ") and " " not in who[4:] else f"the answer is {word}"
 
 
 def chose(w: Words, n) -> str:
