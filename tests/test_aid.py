@@ -113,3 +113,12 @@ def test_aid_order_of_play_says_a_block_two_levels_down():
     assert "if the roll is a bust, take 1 from the player's chips and add 1 to the pot (if the player has chips), " \
            "then the turn ends" in rolling
     assert rolling.endswith("Roll again? If the player answers no, stop rolling")  # a question ends its sentence
+
+
+def test_aid_says_what_an_unlabelled_question_leads_to():
+    """'How it is decided' gives an unlabelled question with what its answer leads to, not the question alone."""
+    from rulecraft.tools.print.aid import aid_view
+
+    rs = load_ruleset(str(Path(__file__).parent / "cases/games/pot-luck.yaml")).ruleset
+    assert dict(aid_view(rs).decisions)["Turn"] == \
+        "The player: You have your run this turn. Roll again? If the player answers no, stop rolling."

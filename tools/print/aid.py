@@ -223,8 +223,13 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             elif isinstance(s, M.ChooseStep):
                 found.append((1, title, s))
     out: dict[str, str] = {}
+    from rulecraft.tools.words.help import what_follows
+
     for _rank, name, s in sorted(found, key=lambda x: x[0]):
         text = _clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
+        then = what_follows(rs, w, s) if isinstance(s, M.ChooseStep) and not designer_label(s) else []
+        if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
+            text = _clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)), 240)
         if text and name not in out and text not in out.values():
             out[name] = _sentence(text)
     return list(out.items())[:5]

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from rulecraft.model import ruleset as M
@@ -94,7 +95,8 @@ def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
                     inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
                     inner = [x for x in inner if x]
                     if text:
-                        out.append(text + (", " + ", then ".join(inner) if inner else ""))
+                        said = text + (", " + ", then ".join(inner) if inner else "")
+                        out.append(re.sub(r"\?, then (\w)", lambda m: "? Then " + m.group(1), said))
                 return out
     return []
 
