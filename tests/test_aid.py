@@ -112,7 +112,9 @@ def test_aid_order_of_play_says_a_block_two_levels_down():
     rolling = next(line for line in lines if line.startswith("Keep rolling"))
     assert "if the roll is a bust, take 1 from the player's chips and add 1 to the pot (if the player has chips), " \
            "then the turn ends" in rolling
-    assert rolling.endswith("Roll again? If the player answers no, stop rolling")  # a question ends its sentence
+    # inside a sentence a question is quoted, with who is asked
+    assert rolling.endswith("the player is asked “You have your run this turn. Roll again?”; if the player answers no, "
+                            "stop rolling")
 
 
 def test_aid_says_what_an_unlabelled_question_leads_to():

@@ -82,6 +82,10 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     sheets. Inside a block a step's own clauses join with 'and', so '; ' only ever parts the line's top clauses."""
     label = w.label(designer_label(s))
     text = label.rstrip(".") if label else w.step(s, own_label=False).rstrip(".")
+    d = getattr(s, "decision", None)
+    if depth and not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None \
+            and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     if depth:
         text = text.replace("; ", " and ")
     if label or not s.bodies or isinstance(s, (M.ConstructStep, M.StackStep)):  # a mechanic says itself
