@@ -110,6 +110,10 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
         return ""
     label = designer_label(s)
     text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".")
+    d = getattr(s, "decision", None)
+    if not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None and d.player is not None \
+            and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text
 
 
