@@ -88,6 +88,9 @@ class DecisionSpec:
     display_as: str = "option"
     # others learn that it was made, not the answer; None: secret when some option is a card others cannot see
     secret: Optional[bool] = None
+    # (low, high) when the options are known to be the pass, then every whole number from low to high (a bid): the
+    # engine then counts them instead of building the list; `options` says the same as an expression
+    amounts: Optional[tuple[CExpr, CExpr]] = None
 
 
 @dataclass(frozen=True)

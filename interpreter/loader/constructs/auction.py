@@ -149,7 +149,7 @@ class _Expansion:
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
         asked = [g.if_(f"LIMIT_ < {low}", [*short, *passed()],
-                       [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID)),
+                       [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
                         g.if_(f"{BID} == none", passed(), [g.do(bid)])])]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         body = [g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked)]
@@ -183,7 +183,7 @@ class _Expansion:
                + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
         turn = [g.if_("MAY_", [
             g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], [
-                M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID)),
+                M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
                 g.if_(f"{BID} == none", drop_me(), [g.do(bid)])])]),
             *(self.drop_point(DQ) if track else [])]
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
@@ -205,7 +205,7 @@ class _Expansion:
                 some = f"count({E}) + count(excluded) < player_count" if self.may else f"count({E}) < player_count"
                 steps.append(g.if_(some, [g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) "
                                                         f"if {may}LIMIT_ < (MIN_)]", self.say_short)]))
-            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h))
+            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
         else:  # bids are things (cards): what the bidder offers, worth its 'amount'
             steps += [g.do(self.excluded() + f"let {E} = " + (f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"
                                                               if self.may else "seat_order(FROM_, dir: DIR_)")),
