@@ -99,11 +99,31 @@ class ChooseStep(Step):
 
 
 @dataclass(frozen=True)
+class Reckoning:
+    """How a sealed auction of amounts ends, worked out by the engine as the bids are revealed: what one step of
+    its expansion said in the rules language (loader/constructs/auction.py), to the same values and locals. The
+    highest bid among the bidders of local `among`; who bid it (`tied`, in order); the winner by the tie rule; the
+    second-highest bid when the price may be it; the result record. `ties` and `price` are words or expressions
+    that give one; `min_bid` is the price of a second-price sale without a second bid."""
+
+    among: str
+    top: str
+    tied: str
+    winner: str
+    second: Optional[str]
+    result: str
+    ties: object
+    price: object
+    min_bid: Optional[CExpr]
+
+
+@dataclass(frozen=True)
 class SealedStep(Step):
     var: str = ""
     iterable: Optional[CExpr] = None
     decision: Optional[DecisionSpec] = None
     bind: Optional[str] = None
+    reckon: Optional[Reckoning] = None  # a sealed auction's end, worked out as the bids are revealed
 
 
 @dataclass(frozen=True)

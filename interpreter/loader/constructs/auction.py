@@ -22,7 +22,7 @@ from ...diagnostics import did_you_mean
 from ...model import ruleset as M
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
                          part_nodes, reads, within_budget)
-from ..yaml_source import YMap
+from ..yaml_source import YMap, YSeq
 
 
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
@@ -80,7 +80,7 @@ class _Expansion:
         self.R = R = str(_plain(spec.get("as"), "auction"))
         self.h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
                                                     "tied", "sec", "elig", "dropped", "amt", "loop", "drop")}
-        root = getattr(builder, "root", None) or node
+        self.root = root = getattr(builder, "root", None) or node
         for name, key, default in (("FROM_", "from", "players[0]"), ("DIR_", "dir", "'cw'"),
                                    ("MAY_", "may_bid", "true"), ("MIN_", "min_bid", "1"), ("RAISE_", "min_raise", "1"),
                                    ("LIMIT_", "limit", "0"), ("FINAL_", "pass_is_final", "false"),
@@ -231,6 +231,14 @@ class _Expansion:
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
+        if offer is None and spec.get("amount") is None and not _listens(self.root, "revealed"):
+            # a bid is its own worth: the engine works the end out as the bids are revealed (model.Reckoning), to
+            # the same locals as the step below; not when a trigger may run between the reveal and the reckoning
+            steps[-1] = replace(steps[-1], reckon=M.Reckoning(
+                among=E, top=TOP, tied=TIED, winner=W, second=SEC if price != "first" else None, result=R,
+                ties=ties if ties in picks else g.expr("TIES_"), price=price if price in pays else g.expr("PRICE_"),
+                min_bid=g.expr("MIN_") if price != "first" else None))
+            return [*steps, *self.track_drops(), *self.close()]
         if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
             worth = f"{BIDS}[q]"
             amounts = f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
@@ -246,12 +254,25 @@ class _Expansion:
             f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
             f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])"))
-        if self.track:
-            DQ = h["drop"]
-            steps.append(g.do(f"let {h['stand']} = {BIDS}; let {h['dropped']} = []; "
-                              f"let {DQ} = [q for q in {E} if q != {W}]"))
-            steps += self.drop_point(DQ)
-        return [*steps, *self.close()]
+        return [*steps, *self.track_drops(), *self.close()]
+
+    def track_drops(self) -> list:
+        """The bidders who did not win drop out, each through the one drop point (only when something reads it)."""
+        if not self.track:
+            return []
+        g, h = self.g, self.h
+        DQ = h["drop"]
+        return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
+                     f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}]"), *self.drop_point(DQ)]
+
+
+def _listens(root, event: str) -> bool:
+    """Whether a trigger of the ruleset may run on `event` (any trigger not plainly on another event counts)."""
+    triggers = root.get("triggers") if isinstance(root, YMap) else None
+    if triggers is None:
+        return False
+    items = triggers.items if isinstance(triggers, YSeq) else [triggers]
+    return any(not isinstance(t, YMap) or _plain(t.get("event")) in (event, None) for t in items)
 
 
 def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to

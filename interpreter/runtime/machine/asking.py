@@ -7,7 +7,7 @@ from typing import Any, Optional
 from ...diagnostics import RuleError
 from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY, as_list, describe
-from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
+from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge, scanned
 from ...dsl.ops import MAX_RANGE
 from ...values import Card, Player
 from ..decisions import NOT_FORCED, Decision, display_names, hidden_from_others, label, narrate_choice, shown
@@ -267,7 +267,45 @@ def h_sealed(g, f, ins) -> None:
     elif g.story:
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     g._emit("revealed", {"choices": choices})
+    if step.reckon is not None:
+        reckon(g, f, step.reckon, choices, ins.span)
     f.pc += 1
+
+
+def reckon(g, f, rk, bids: dict, span) -> None:
+    """The end of a sealed auction of amounts (model.Reckoning): the values, locals, chance draws and work of
+    the reckoning step its expansion would run (loader/constructs/auction.py), without running it."""
+    loc = f.locals
+    among = loc[rk.among]
+    charge(g, len(among) * (2 if rk.second is None else 3), span)  # a comprehension over them for each value
+    amounts = [bids[q] for q in among if bids[q] is not None]
+    top = max(amounts) if amounts else None
+    tied = [q for q in among if bids[q] is not None and bids[q] == top]
+    winner = None
+    if tied:
+        ties = rk.ties
+        rule = ties if ties.__class__ is str else ties.fn(g)
+        if rule == "first_in_order":
+            winner = tied[0]
+        elif (rule if ties.__class__ is str else ties.fn(g)) == "random":  # (an expression is asked again)
+            winner = tied[g.random_index(len(tied))]
+        elif len(tied) == 1:
+            winner = tied[0]
+    loc[rk.top], loc[rk.tied], loc[rk.winner] = top, tied, winner
+    price = second = 0
+    if rk.second is not None:
+        rest = [bids[q] for q in among if q != winner and bids[q] is not None]
+        second = loc[rk.second] = max(rest) if rest else None
+        if len(rest) >= 16:
+            scanned(g, len(rest), span)
+    if winner is not None:
+        rule = rk.price if rk.price.__class__ is str else rk.price.fn(g)
+        price = top if rule == "first" else second if second is not None else rk.min_bid.fn(g)
+    if len(amounts) >= 16:
+        scanned(g, len(amounts), span)
+    scanned(g, 5 + len(tied), span)  # the record, as record() charges it
+    loc[rk.result] = {"winner": winner, "price": price, "bid": bids[winner] if winner is not None else None,
+                      "tied": tied, "dropped": []}
 
 def h_stack_begin(g, f, ins) -> None:
     step = ins.arg
