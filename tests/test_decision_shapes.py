@@ -89,3 +89,14 @@ def test_a_limit_that_is_not_a_number_is_reported_as_before(tmp_path):
     assert loaded.ok, loaded.diagnostics
     with pytest.raises(RuleError, match="range"):
         Game(loaded.ruleset, 2, 0, story=False)
+
+
+def test_a_random_bot_draws_a_one_choice_as_its_generator_would():
+    from rulecraft.agents.base import below_at, decision_rng
+
+    for base in (0, 17, 2**63 + 5, 2**64 - 1):
+        for number in (0, 1, 7, 10**6):
+            d = Decision(0, "one", "", options=list(range(3)))
+            d.number = number
+            for n in (1, 2, 3, 13, 100, 2**40 + 3):
+                assert below_at(base, number, n) == decision_rng(base, d).below(n)

@@ -55,8 +55,10 @@ class RandomAgent:
         self.fixed = False
 
     def choose(self, d: Decision, view: dict) -> Any:
-        rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
         kind = d.kind
+        if kind == "one" and not self.fixed:  # the most common choice: drawn without making a generator
+            return below_at(self.base, d.number, d.count)
+        rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
         if kind == "one":
             return rng.below(d.count)
         if kind == "yesno":
@@ -88,6 +90,24 @@ def decision_rng(base: int, d: Decision) -> SplitMix:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return SplitMix(z ^ (z >> 31))
+
+
+def below_at(base: int, number: int, n: int) -> int:
+    """decision_rng(base, d).below(n) for the decision numbered `number`, written out (the same number)."""
+    if n <= 0:
+        raise ValueError("below() needs n > 0")
+    z = (base + (number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    state = z ^ (z >> 31)
+    limit = _MASK - (_MASK + 1) % n
+    while True:
+        z = state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        x = z ^ (z >> 31)
+        if x <= limit:
+            return x % n
 
 
 class FirstAgent:

@@ -124,6 +124,8 @@ class Decision:
 
     def legal(self, wire: Any) -> Optional[str]:
         """None if the wire-form choice is legal, else what is wrong with it."""
+        if wire.__class__ is int and self.kind == "one" and 0 <= wire < self.count:  # the usual answer
+            return None
         if self.kind == "yesno":
             return None if isinstance(wire, bool) else "answer true or false"
         if self.kind == "number":
@@ -136,8 +138,6 @@ class Decision:
             return None
         n = self.count
         if self.kind == "one":
-            if wire.__class__ is int and 0 <= wire < n:
-                return None
             if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
                 return f"answer an option number from 0 to {n - 1}" if n else "there is nothing to choose"
             return None
