@@ -17,7 +17,7 @@ from rulecraft.loader.constructs import expansion as constructs
 from rulecraft.model import ruleset as M
 from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.state_io import state_hash
+from rulecraft.runtime.state_io import state_hash, to_json
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"
 AUCTION_CASES = sorted(p.name for p in CASES.iterdir() if p.name.startswith("auction_"))
@@ -213,3 +213,38 @@ def test_the_engine_reckons_a_sealed_auction_as_its_step_would(price, ties, tmp_
                 g.apply(agents[g.pending.player].choose(g.pending, None))
             games.append((g.winners, g.scores, g.decisions, g.narrative, repr(g.pvars), g.rng.state, g.work, hashes))
         assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("limit", ["bidder.coins", "bidder.coins - mode % 3"])
+@pytest.mark.parametrize("short", ["", "say_short: false", "say_short: \"'{bidder} is short'\""])
+def test_the_engine_gathers_the_bidders_as_the_steps_would(limit, short, tmp_path, monkeypatch):
+    """Who bids (and who is told they cannot bid enough) worked out by the engine as the sealed step starts: the
+    same games, chance, work and state at every decision as the steps that did it."""
+    from rulecraft.loader.constructs import auction
+
+    text = RECKONED.replace("PRICE", "second").replace("TIES", "random").replace("MIN", "\"mode % 2 + 1\"") \
+        .replace("limit: \"bidder.coins\"", f"limit: \"{limit}\"" + (f"\n              {short}" if short else "")) \
+        .replace("coins: 4", "coins: 3")
+    games = {}
+    for gather in (True, False):
+        monkeypatch.setattr(auction, "GATHER", gather)
+        (tmp_path / str(gather)).mkdir()
+        rs = _load_text(tmp_path / str(gather), text).ruleset
+        runs = []
+        for seed in range(10):
+            g = Game(rs, None, seed)
+            agents = [RandomAgent(p.seat, seed) for p in g.players]
+            states = []
+            while not g.over:  # the state at each decision, but for where the frames are (the steps differ)
+                data = to_json(g)
+                data["pending"].pop("node")
+                data["frames"] = [{k: v for k, v in fr["locals"].items() if not k.startswith(("__sealed", "__each"))}
+                                  for fr in data.pop("frames")]
+                data.pop("steps")
+                states.append(data)
+                g.apply(agents[g.pending.player].choose(g.pending, None))
+            runs.append((g.winners, g.scores, g.decisions, g.narrative, repr(g.pvars), g.rng.state, g.work, states))
+        games[gather] = runs
+    assert games[True] == games[False]
+    assert any("cannot bid enough" in line or "is short" in line for run in games[True] for line in run[3]) or \
+        "false" in short

@@ -118,12 +118,28 @@ class Reckoning:
 
 
 @dataclass(frozen=True)
+class Gathering:
+    """Who bids in a sealed auction of amounts, worked out by the engine as its sealed step starts: what the two
+    steps before it said in the rules language (loader/constructs/auction.py), to the same values and locals.
+    The players of `order` for whom `can` holds, with `var` bound to each, become local `bind`; when some are
+    missing, each of those for whom `cannot` holds is told `short` (statements run with `var` bound to them)."""
+
+    bind: str
+    var: str
+    order: CExpr
+    can: CExpr
+    cannot: Optional[CExpr] = None
+    short: tuple[CStmt, ...] = ()
+
+
+@dataclass(frozen=True)
 class SealedStep(Step):
     var: str = ""
     iterable: Optional[CExpr] = None
     decision: Optional[DecisionSpec] = None
     bind: Optional[str] = None
     reckon: Optional[Reckoning] = None  # a sealed auction's end, worked out as the bids are revealed
+    gather: Optional[Gathering] = None  # a sealed auction's bidders, worked out as the step starts
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,9 @@ from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _
 from ..yaml_source import YMap, YSeq
 
 
+GATHER = True  # the engine works out who bids in a sealed auction of amounts (False: the steps do; tests compare)
+
+
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
     spec = construct_settings(builder, node, "auction", AUCTION_KEYS, "an auction", "form, from, limit, ...")
     if spec is None:
@@ -198,7 +201,16 @@ class _Expansion:
         E, BIDS, TOP, TIED, SEC, AMT, W = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"], h["order"]
         may = "(MAY_) and " if self.may else ""
         steps: list = []
-        if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
+        gather = None
+        if offer is None and not self.may and not self.bind_x and GATHER:
+            # bids are amounts and nobody is excluded: the engine works out who bids as the sealed step starts, to
+            # the same locals as the steps below would (model.Gathering)
+            short = self.say_short[0].stmts if self.say_short else ()
+            gather = M.Gathering(bind=E, var=B, order=g.expr("seat_order(FROM_, dir: DIR_)"),
+                                 can=g.expr("LIMIT_ >= (MIN_)"), cannot=g.expr("LIMIT_ < (MIN_)") if short else None,
+                                 short=short)
+            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
+        elif offer is None:  # bids are amounts: pass first, then min_bid up to the limit
             steps += [g.do(self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) "
                                              f"if {may}LIMIT_ >= (MIN_)]"), *self.say_excluded()]
             if self.say_short:  # those who cannot reach min_bid are looked for only when some are missing
@@ -216,7 +228,7 @@ class _Expansion:
                               min=g.expr("0"))
             else:
                 dec = replace(g.decision(B, "OFFER_", self.prompt, BID_NAME(h)), optional=True)
-        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
+        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS, gather=gather))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
         pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}

@@ -28,6 +28,8 @@ def h_sealed(g, f, ins) -> None:
     key = ins.extra
     st = f.locals.get(key)
     if st is None:
+        if step.gather is not None:
+            gather(g, f, step.gather, ins.span)
         players = as_list(g, step.iterable.fn(g), step.iterable.span)
         st = f.locals[key] = {"players": list(players), "i": 0, "results": []}
     answer = f.locals.pop(ANSWER, MISSING)
@@ -56,6 +58,40 @@ def h_sealed(g, f, ins) -> None:
     if step.reckon is not None:
         reckon(g, f, step.reckon, choices, ins.span)
     f.pc += 1
+
+
+def gather(g, f, ga, span) -> None:
+    """Who bids in a sealed auction of amounts (model.Gathering): the values, locals and work of the steps its
+    expansion would run before the sealed step (a list comprehension, then a loop over those short of the
+    lowest bid, when some are missing), without running them."""
+    loc = f.locals
+    var = ga.var
+    loc[ga.bind] = out = _those(g, loc, var, ga.order, ga.can)
+    if ga.cannot is not None and len(out) < len(g.players):
+        short = _those(g, loc, var, ga.order, ga.cannot)
+        for p in short:  # (the loop leaves its name bound to the last of them)
+            loc[var] = p
+            for stmt in ga.short:
+                stmt.fn(g)
+
+
+def _those(g, loc: dict, var: str, order, test) -> list:
+    """[var for var in order if test], as the rules language works it out (the name restored after)."""
+    items = as_list(g, order.fn(g), order.span)
+    charge(g, len(items), order.span)
+    saved = loc.get(var, MISSING)
+    out = []
+    try:
+        for item in items:
+            loc[var] = item
+            if test.fn(g):
+                out.append(item)
+    finally:
+        if saved is MISSING:
+            loc.pop(var, None)
+        else:
+            loc[var] = saved
+    return out
 
 
 def reckon(g, f, rk, bids: dict, span) -> None:
