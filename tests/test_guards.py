@@ -198,6 +198,7 @@ def test_a_refused_source_falls_back_and_the_game_is_the_same(monkeypatch):
         raise safesource.UnsafeSource("refused for the test")
 
     monkeypatch.setattr(safesource, "check", refuse)
+    monkeypatch.setattr(safesource, "_COMPILED", {})  # the sources compiled above are not made again
     rs = load_ruleset("pig").ruleset
     assert [_play(rs, seed) for seed in range(3)] == expected
     assert compiled, "the check ran before compiling"
@@ -253,3 +254,25 @@ def test_many_variables_of_long_lists_stop_before_a_save_too_big_to_read(tmp_pat
     assert proc.returncode == 1, out[-2000:]
     assert "too big to save" in out, out[-2000:]
     assert not (tmp_path / "game.save").exists() or (tmp_path / "game.save").stat().st_size < 1_000_000
+
+
+def test_a_source_made_again_is_checked_and_compiled_once(monkeypatch):
+    """The same source (an expression alike at two places) is checked and compiled once; a refused one every time."""
+    monkeypatch.setattr(safesource, "_COMPILED", {})
+    checked = []
+    real = safesource.check
+
+    def counting(src, *args, **kwargs):
+        checked.append(src)
+        return real(src, *args, **kwargs)
+
+    monkeypatch.setattr(safesource, "check", counting)
+    src = "def _expression(ctx):\n    return _k1\n"
+    first = safesource.compiled(src, codegen.SOURCE_NAMES, codegen.MADE_NAMES, "<rulecraft expr>")
+    assert safesource.compiled(src, codegen.SOURCE_NAMES, codegen.MADE_NAMES, "<rulecraft expr>") is first
+    assert checked == [src]
+    bad = "def _expression(ctx):\n    return open\n"
+    for _ in range(2):
+        with pytest.raises(safesource.UnsafeSource):
+            safesource.compiled(bad, codegen.SOURCE_NAMES, codegen.MADE_NAMES, "<rulecraft expr>")
+    assert checked == [src, bad, bad]

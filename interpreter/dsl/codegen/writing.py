@@ -117,8 +117,8 @@ class Writer:
     def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
         """The function `name` of the source written, run in namespace `ns` (a fresh one by default)."""
         src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
-        safesource.check(src, SOURCE_NAMES, MADE_NAMES)  # raises (the closure runs instead) on anything else
-        code = compile(src, "<rulecraft expr>", "exec")
+        # checked (raises: the closure runs instead on anything else) and compiled, or made before
+        code = safesource.compiled(src, SOURCE_NAMES, MADE_NAMES, "<rulecraft expr>")
         if ns is None:
             ns = {}
         ns.update(self.ns)

@@ -183,8 +183,9 @@ class Writer(BlockSteps):
         self.emit("    ctx.steps = n")
         self.emit("    raise")
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
-        safesource.check(src, SOURCE_NAMES, MADE_NAMES, numbers=True)  # raises (the loop runs it) on anything else
-        code = compile(src, f"<rulecraft steps {next(_MADE)}>", "exec")  # a name of its own, for profilers
+        # checked (raises: the loop runs it on anything else) and compiled, or made before; a name of its own, for
+        # profilers
+        code = safesource.compiled(src, SOURCE_NAMES, MADE_NAMES, f"<rulecraft steps {next(_MADE)}>", numbers=True)
         ns = self.ns
         exec(code, ns)
         fn = ns.pop("_entry")
