@@ -15,7 +15,7 @@ from pathlib import Path
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.machine import blocks
+from rulecraft.runtime.machine import blocks, blockwriter
 from rulecraft.runtime.game import Game, programs_for
 from rulecraft.runtime.machine.interpreter import run
 from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, which is copied in here
@@ -248,3 +248,14 @@ def test_rankings_results_and_display_names_are_the_same_with_and_without_genera
         assert _play(rs_on, seed, True, monkeypatch, True) == _play(rs_off, seed, False, monkeypatch, True), seed
     if case != "display_names":  # its steps are decisions, with nothing to generate between them
         assert _generated(rs_on) > 0
+
+
+@pytest.mark.parametrize("inline_max", [0, 100_000])
+def test_expressions_called_or_copied_in_play_the_same(inline_max, monkeypatch):
+    """A stretch calls an expression's own function (its source is long: blockwriter.INLINE_MAX) or copies its
+    source in: the games are the same either way, and as without generated steps."""
+    monkeypatch.setattr(blockwriter, "INLINE_MAX", inline_max)
+    on, off = _load("dml"), _load("dml")
+    for seed in range(3):
+        assert _play(on, seed, True, monkeypatch) == _play(off, seed, False, monkeypatch), f"seed {seed}"
+    assert _generated(on) > 0

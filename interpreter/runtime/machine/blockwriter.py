@@ -19,6 +19,11 @@ from .blocksteps import BlockSteps, _blocks
 
 MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
 _MADE = itertools.count(1)
+# An expression whose generated source is longer is called (it has a function of its own), not copied in: the
+# call costs little beside what it does, and a copy is parsed and compiled again with every stretch it is in (dml,
+# instructions per game after 5 warm-up games: copied whole 70.0 M; over 1,000 characters called 67.5 M, over
+# 400 67.1 M, over 200 67.1 M, always called 67.1 M)
+INLINE_MAX = 400
 _NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of a function codegen wrote
 
 
@@ -68,6 +73,8 @@ class Writer(BlockSteps):
         if got is None:
             return f"{self.const(fn)}(ctx)"
         src, ns = got
+        if len(src) > INLINE_MAX:
+            return f"{self.const(fn)}(ctx)"
         lines = src.split("\n")
         if not lines[0].startswith("def ") or not lines[-1] == "" or not lines[-2].startswith("    return "):
             return f"{self.const(fn)}(ctx)"  # not the shape codegen.function writes
