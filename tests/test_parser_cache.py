@@ -174,7 +174,7 @@ def test_a_damaged_fast_table_is_made_again(tmp_path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
     path = parser_cache.fast_path(P._cache_path(_grammar()))
     with open(path, "w", encoding="utf-8") as f:
-        f.write('{"format": 2, "states": [')
+        f.write('{"format": %d, "states": [' % parser_cache.FAST_FORMAT)
     fast = parser_cache.load_fast(P._cache_path(_grammar()), P._BUILD, P._parser)
     assert _with_builder(lambda: fast.parse("1 + 2 * x", "expr_start"))[0] == \
         _with_builder(lambda: P._parser().parse("1 + 2 * x", start="expr_start"))[0]

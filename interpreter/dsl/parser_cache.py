@@ -100,13 +100,11 @@ def _untag(d: dict):
 
 
 # ------------------------------------------------------------------------------------------------ the fast parser
-# Importing Lark and making its parser from the tables costs about a fifth of `rulecraft validate`, and its parse
-# loop much of the rest of a load. The tables also drive a small LALR loop of our own (`FastParser`), kept beside
-# Lark's in the cache: the same tables, the same lexer states and the same callbacks in the same order, so the
-# same AST. It only ever parses text that is right: at the first thing it cannot match it gives up (`Unparsed`)
-# and Lark, imported then, parses the text again and says what is wrong, word for word as before.
+# Importing Lark and loading its parser cost a sixth of `rulecraft validate`. The same tables drive a small LALR loop
+# of our own (`FastParser`): the same lexer states and callbacks in the same order, so the same AST. At the first
+# thing it cannot match it gives up (`Unparsed`); Lark, imported then, parses the text and says what is wrong.
 
-FAST_FORMAT = 2
+FAST_FORMAT = 4
 
 
 class Unparsed(Exception):
@@ -119,15 +117,6 @@ class Tok(str):
     __slots__ = ("type", "start_pos", "end_pos")
 
 
-class _Tree:
-    """What a helper rule (`(";" stmt)*`) leaves for the rule that inlines it, as Lark's Tree does."""
-
-    __slots__ = ("data", "children")
-
-    def __init__(self, data: str, children: list):
-        self.data, self.children = data, children
-
-
 def fast_path(path: str) -> str:
     return path[: -len(".json")] + ".fast.json"
 
@@ -136,8 +125,7 @@ def lark_version() -> str:
     """Lark's version without importing it (its import is what the fast parser saves)."""
     if "lark" in sys.modules:
         return sys.modules["lark"].__version__
-    import importlib.util
-    import re
+    import importlib.util, re  # noqa: E401
 
     spec = importlib.util.find_spec("lark")
     try:
@@ -192,22 +180,11 @@ def fast_tables(built: "Lark") -> Optional[dict]:
     if not isinstance(lexer, ContextualLexer) or built.options.regex or built.lexer_conf.use_bytes:
         return None
     table = parser.parse_table
-    rules: list = []
-    index: dict = {}
-    states = []
-    for st in range(len(table.states)):
-        row = {}
-        for tok, (action, arg) in table.states[st].items():
-            if action is Shift:
-                row[tok] = arg
-            else:
-                if arg not in index:
-                    index[arg] = len(rules)
-                    rules.append(arg)
-                row[tok] = -1 - index[arg]
-        states.append(row)
+    index: dict = {}  # a rule -> its number; a shift is the next state, a reduce -1 - the rule's number
+    states = [{tok: arg if action is Shift else -1 - index.setdefault(arg, len(index))
+               for tok, (action, arg) in table.states[st].items()} for st in range(len(table.states))]
     specs = []
-    for rule in rules:
+    for rule in sorted(index, key=index.get):
         f, chain = parser.callbacks[rule], []
         while True:
             if type(f) is ExpandSingleChild:
@@ -242,6 +219,8 @@ def fast_tables(built: "Lark") -> Optional[dict]:
     return {"format": FAST_FORMAT, "states": states, "rules": specs, "lexers": lexers, "lexer_of": lexer_of,
             "root": root[0], "ignore": sorted(built.lexer_conf.ignore), "flags": built.lexer_conf.g_regex_flags,
             "terminals": {t.name: t.pattern.to_regexp() for t in built.terminals},
+            "strings": {t.name: t.pattern.value for t in built.terminals if type(t.pattern) is PatternStr
+                        and not t.pattern.flags},
             "start": table.start_states, "end": table.end_states}
 
 
@@ -263,25 +242,62 @@ def _lexer_data(basic, PatternStr, UnlessCallback) -> Optional[list]:
     return [[t.name for t in scanner.terminals], unless]
 
 
+class _StateLexer:
+    """One parser state's lexer: its terminals in the order Lark's scanner tries them (the first that matches is the
+    token) and its keywords (`unless`: a NAME that spells one of them is that keyword)."""
+
+    __slots__ = ("alts", "alt_set", "unless", "strings", "match", "missing", "exact", "_ahead")
+
+    def __init__(self, alts: list, unless: dict, strings: dict, root: set, match):
+        self.alts, self.alt_set, self.unless, self.strings, self.match = tuple(alts), frozenset(alts), unless, strings, match
+        self.missing = frozenset(a for a in alts if a not in root)  # keywords the root alternation folds into NAME
+        self.exact = all(a in strings for a in self.missing)
+        self._ahead: dict = {}
+
+    def token(self, text: str, pos: int, m) -> tuple:
+        """(terminal, text) of the token at `pos`, given the root alternation's match there: the first of all terminals
+        that matches. If it is the state's, what the state tries before it is the root's (no match) or a keyword."""
+        won = None if m is None else m.lastgroup
+        if won in self.alt_set and self.exact:
+            ahead = self._ahead.get(won)
+            if ahead is None:
+                ahead = self._ahead[won] = self._texts_before(won)
+            for name in ahead.get(text[pos], ()):
+                if text.startswith(self.strings[name], pos):
+                    return name, self.strings[name]
+            return won, m.group()
+        for name in self.alts:  # Lark's own order, one terminal at a time
+            s = self.strings.get(name)
+            if s is not None:
+                if text.startswith(s, pos):
+                    return name, s
+            else:
+                found = self.match(name, text, pos)
+                if found is not None:
+                    return name, found.group()
+        raise Unparsed
+
+    def _texts_before(self, won: str) -> dict:
+        out: dict = {}
+        for name in self.alts[:self.alts.index(won)]:
+            if name in self.missing:
+                out.setdefault(self.strings[name][0], []).append(name)
+        return out
+
+
 class FastParser:
     """Lark's LALR parse and contextual lexer, from `fast_tables`, calling the transformer's callbacks as Lark does."""
 
     def __init__(self, data: dict, transformer):
         import re
 
-        self._re = re
-        self._flags = data["flags"]
-        self._patterns = data["terminals"]
+        self._re, self._flags, self._patterns = re, data["flags"], data["terminals"]
         self._compiled: dict = {}
         root = data["root"]
         self._root = re.compile("|".join(f"(?P<{n}>{self._patterns[n]})" for n in root), self._flags).match
-        root_set = set(root)
-        # A state's lexer tries its terminals in order; the first whose pattern matches is the token. When all of
-        # them are among the root lexer's (same order), the root's alternation finds the first match of all, and
-        # if that terminal is one of the state's, it is the state's first match too.
-        self._lexers = [(tuple(alts), frozenset(alts), unless, set(alts) <= root_set) for alts, unless in data["lexers"]]
-        self._lexer_of = data["lexer_of"]
-        self._states = data["states"]
+        strings = data["strings"] if not self._flags else {}
+        self._lexers = [_StateLexer(alts, unless, strings, set(root), self._match) for alts, unless in data["lexers"]]
+        self._lexer_of, self._states = data["lexer_of"], data["states"]
         self._ignore = frozenset(data["ignore"])
         self._start, self._end = data["start"], data["end"]
         self._rules = [(origin, size, _callback(chain, base, transformer)) for origin, size, chain, base in data["rules"]]
@@ -303,26 +319,15 @@ class FastParser:
         while True:
             tok = None
             while pos < n:
-                alts, alt_set, unless, fits_root = lexers[lexer_of[state_stack[-1]]]
-                m = root(text, pos)
-                if m is None or not fits_root or m.lastgroup not in alt_set:
-                    for name in alts:
-                        m = self._match(name, text, pos)
-                        if m is not None:
-                            typ = name
-                            break
-                    else:
-                        raise Unparsed
-                else:
-                    typ = m.lastgroup
-                value = m.group()
+                lexer = lexers[lexer_of[state_stack[-1]]]
+                typ, value = lexer.token(text, pos, root(text, pos))
                 if not value:
                     raise Unparsed
                 end = pos + len(value)
                 if typ in ignore:
                     pos = end
                     continue
-                words = unless.get(typ)
+                words = lexer.unless.get(typ)
                 if words is not None:
                     typ = words.get(value, typ)
                 tok = Tok(value)
@@ -355,18 +360,19 @@ class FastParser:
 
 
 def _callback(chain: list, base: list, transformer):
-    """One rule's callback: the transformer's method (or a helper's tree) inside Lark's wrappers, in Lark's order."""
-    if base[0] == "method":
-        f = getattr(transformer, base[1])
-    else:
-        name = base[1]
-        f = lambda children: _Tree(name, children)  # noqa: E731
+    """One rule's callback: the transformer's method (or a helper rule's list) inside Lark's wrappers, in order."""
+    # a helper rule's children stay a list, which the rule that inlines them reads as Lark reads its Tree's
+    f = getattr(transformer, base[1]) if base[0] == "method" else _children
     for wrapper in reversed(chain):  # the chain runs outermost first
         f = _WRAPPERS[wrapper[0]](f, *wrapper[1:])
     return f
 
 
-def _expand1(f):
+def _children(children: list) -> list:
+    return children
+
+
+def _expand1(f):  # Lark's ExpandSingleChild
     return lambda children: children[0] if len(children) == 1 else f(children)
 
 
@@ -379,9 +385,9 @@ def _filter(f, to_include, append_none):
                 filtered += [None] * add_none
             if to_expand:
                 if filtered:
-                    filtered += children[i].children
+                    filtered += children[i]
                 else:
-                    filtered = children[i].children
+                    filtered = children[i]
             else:
                 filtered.append(children[i])
         if append_none:
