@@ -8,11 +8,7 @@ load imports some 70 of them (the AST's nodes, the model's definitions): an eigh
 the other methods as small shared functions over the class's field names, with the same results: equality and hash
 over the compared fields as tuples, the same repr, the same FrozenInstanceError. tests/test_records.py checks every
 class made here against a twin made by dataclasses itself. Any other option (order, slots, a non-frozen class...)
-goes to dataclasses unchanged.
-
-One visible difference: `__dataclass_params__` describes what dataclasses was asked to make (fields, no methods:
-`frozen=False`), so a class made here and a subclass made by `dataclasses.dataclass(frozen=True)` do not mix
-(dataclasses refuses it at import); subclasses use this decorator too.
+goes to dataclasses unchanged; classes made by either may derive from the other's.
 """
 
 from __future__ import annotations
@@ -45,7 +41,16 @@ def _frozen(cls, eq: bool, repr_: bool):
     explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in own))
     if not had_doc:
         cls.__doc__ = "-"  # dataclasses would work a doc out from an __init__ not made yet; it is set below
-    dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False)
+    # dataclasses is asked for the fields only (frozen=False: no methods), which it refuses on a frozen base: the
+    # frozen bases say so only around this call
+    bases = [p for b in cls.__mro__[1:] if (p := b.__dict__.get("__dataclass_params__")) is not None and p.frozen]
+    for params in bases:
+        params.frozen = False
+    try:
+        dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False)
+    finally:
+        for params in bases:
+            params.frozen = True
     flds = dataclasses.fields(cls)
     cls.__init__ = _init(cls, flds)
     if repr_ and "__repr__" not in own:
@@ -56,6 +61,8 @@ def _frozen(cls, eq: bool, repr_: bool):
         cls.__hash__ = _hash(cls, _getter(tuple(f.name for f in flds if (f.compare if f.hash is None else f.hash))))
     names = frozenset(f.name for f in flds)
     cls.__setattr__, cls.__delattr__ = _frozen_attrs(cls, names)
+    params = cls.__dataclass_params__  # what the class is, as dataclasses would have said it
+    params.init, params.repr, params.eq, params.frozen = True, repr_, eq, True
     if not had_doc:
         shown = [_param_text(f) for f in flds if f.init and not f.kw_only]
         keywords = [_param_text(f) for f in flds if f.init and f.kw_only]

@@ -51,6 +51,11 @@ def _field_facts(cls):
             for f in dataclasses.fields(cls)]
 
 
+def _params(cls) -> tuple:
+    p = cls.__dataclass_params__
+    return p.init, p.repr, p.eq, p.order, p.unsafe_hash, p.frozen
+
+
 def _no_address(text) -> str:
     return re.sub(r" at 0x[0-9a-f]+", "", str(text))
 
@@ -79,6 +84,7 @@ def test_classes_behave_as_dataclasses_makes_them(name):
         assert _field_facts(cls) == _field_facts(other), where
         assert _no_address(cls.__doc__) == _no_address(other.__doc__), where
         assert cls.__match_args__ == other.__match_args__, where
+        assert _params(cls) == _params(other), where
         assert _no_address(inspect.signature(cls.__init__)) == _no_address(inspect.signature(other.__init__)), where
         assert (cls.__hash__ is None) == (other.__hash__ is None), where
         a, b, c = (cls(*_values(cls, s)) for s in ("x", "x", "y"))
@@ -126,6 +132,18 @@ def test_defaults_factories_and_options():
         a: int
 
     assert Ordered(1) < Ordered(2)
+
+    @dataclasses.dataclass(frozen=True)  # dataclasses' own class on one made here, and one made here on that
+    class Real(Sub):
+        g: int = 1
+
+    @records.dataclass(frozen=True)
+    class Again(Real):
+        h: int = 2
+
+    assert Again(1, h=3) == Again(1, h=3) and Real(1).g == 1 and _params(Again) == _params(Real)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Again(1).h = 1
     with pytest.raises(TypeError):
         @records.dataclass(frozen=True)
         class Bad:
