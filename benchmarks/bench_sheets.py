@@ -67,7 +67,7 @@ def main(argv=None) -> int:
         result = build_sheets(loaded.ruleset, loaded.graph, args.paper)
         inproc.append(time.perf_counter() - t0)
 
-    print(f"ruleset {args.ruleset}: {result.pages} pages ({len(result.scales)} sheets and the index), "
+    print(f"ruleset {args.ruleset}: {result.pages} pages, "
           f"{size / 1e6:.2f} MB, smallest chart scale {min(result.scales):.2f}")
     print(f"`rulecraft sheets` as a new process, {args.runs} runs: {_summary(wall)}")
     print(f"build_sheets in-process (ruleset loaded), {args.runs} runs: {_summary(inproc)}")

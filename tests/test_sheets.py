@@ -78,22 +78,28 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
     # every sheet in order, alone or sharing a page with its neighbours, its drill-down sheets after it
     seen = [n for numbers in on_page for n in numbers]
     assert set(seen) == {s.number for s in plan.sheets} and seen == sorted(seen)
+    # the index gives the page each sheet begins on: that page names it (its heading or a chart's caption)
+    rows = re.findall(r"^(\d+)\s+(\d+)\s+\S", index, re.M)
+    assert len(rows) == len(plan.sheets)
+    texts = [page_text(p) for p in reader.pages]
+    for n, at in rows:
+        assert re.search(rf"Sheets? (\d+[a-z]?–)?{n}(?![0-9a-z])", texts[int(at) - 1]), (n, at)
     assert min(result.scales) >= MIN_SCALE - 1e-6  # legible: no chart printed smaller than 8 pt text allows
 
 
 @needs_dot
 def test_a_big_chart_folds_a_block_onto_a_drill_down_sheet():
-    """The Declaration Action is too big for one legible page: a block of it is one box pointing to sheet 13a
-    (or on), and that sheet draws the block, entered from and left back to the sequence's sheet."""
+    """A chart too big for one legible page (in dml on A4: the Resolve Event sheet, at least) has a block drawn as
+    one box pointing to sheet Na, and that sheet draws the block, entered from and left back to the sheet."""
     loaded = load_ruleset("dml")
-    plan = plan_sheets(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph))
     result = build_sheets(loaded.ruleset, loaded.graph, "a4")
     texts = [page_text(p) for p in PdfReader(io.BytesIO(result.pdf)).pages]
-    number = plan.sheet_of["declaration"]
-    main = next(t for t in texts if re.search(rf"Sheets? {number}\b(?![a-z])", t))
-    sub = next(t for t in texts if re.search(rf"Sheets? {number}a\b", t))
-    assert f"sheet {number}a" in main and f"from sheet {number}" in sub and f"back to sheet {number}" in sub
-    assert f"details on {number}a" in texts[0]  # the index names the drill-down sheets
+    numbers = [int(n) for n in re.findall(r"details on (\d+)a", texts[0])]  # the index names the drill-down sheets
+    assert numbers
+    for number in numbers:
+        main = next(t for t in texts if re.search(rf"Sheets? {number}\b(?![a-z])", t))
+        sub = next(t for t in texts if re.search(rf"Sheets? (\d+–)?{number}a\b", t))
+        assert f"sheet {number}a" in main and f"from sheet {number}" in sub and f"back to sheet {number}" in sub
 
 
 @needs_dot
@@ -105,7 +111,8 @@ def test_sheets_command_letter_paper_and_coverage(tmp_path, capsys):
     assert main(["sheets", "pig", "-o", str(out), "--paper", "letter", "--coverage", str(cov)]) == 0
     reader = PdfReader(str(out))
     plan = plan_sheets(*(lambda r: (r.ruleset, r.graph))(load_ruleset("pig")))
-    assert len(reader.pages) >= len(plan.sheets) + 1
+    text = "\n".join(page_text(p) for p in reader.pages)
+    assert all(f"Sheet {s.number}" in text for s in plan.sheets)  # each sheet named (a page may hold several)
     assert {round(float(reader.pages[0].mediabox.width)), round(float(reader.pages[0].mediabox.height))} == \
         {round(v) for v in PAPER["letter"]}
     assert "simulated games" in page_text(reader.pages[0])
@@ -115,3 +122,26 @@ def test_sheets_usage_errors(tmp_path, capsys):
     assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--paper", "a3"]) == 2
     assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--coverage", str(tmp_path / "none.json")]) == 2
     assert "cannot read the coverage file" in capsys.readouterr().err
+
+
+def test_arrange_sets_narrow_charts_abreast_in_reading_order():
+    # two charts each narrower than half the box go side by side, the first on the left; a wide third below
+    scale, places = arrange([(200.0, 300.0), (200.0, 300.0), (480.0, 100.0)], (500.0, 460.0))
+    (x1, y1), (x2, y2), (x3, y3) = places
+    assert y1 == y2 == 0 and x1 < x2 and y3 > y1
+    assert scale > 1.0  # stacked, the three would need 700 of the 460 points of height
+
+
+def test_pdf_measure_counts_a_drawing_at_the_scale_it_is_placed():
+    """Text inside a drawing placed at half size measures at half its font size (the index and the charts are
+    such drawings: an earlier measure read them at their natural size)."""
+    from rulecraft.tools.print.pdfcompose import Composer, read_page
+    from rulecraft.tools.print.pdfmeasure import measure_pdf
+
+    inner = Composer()
+    inner.add_page((200.0, 100.0), [], texts=[(10, 50, 10, "ten point text", False, 0)])
+    piece = read_page(inner.to_bytes())
+    outer = Composer()
+    outer.add_page((595.0, 842.0), [(piece, 0.5, 100, 100)], texts=[(10, 10, 9, "nine", False, 0)])
+    m = measure_pdf(outer.to_bytes())
+    assert sorted({s for s, _n, _mono in m.sizes}) == [5.0, 9.0]

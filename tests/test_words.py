@@ -27,24 +27,28 @@ def _groups():
 _LOADED: dict = {}
 
 
-def _words(ref: str) -> Words:
-    if ref not in _LOADED:
+def _words(ref: str, detail: str = "full") -> Words:
+    """The renderer of one ruleset: `full` is the designer's view, `players` what sheets, aid, book and `?` print."""
+    if (ref, detail) not in _LOADED:
         res = load_ruleset(str(ROOT / ref) if "/" in ref else ref)
         assert res.ruleset is not None, res.diagnostics
-        _LOADED[ref] = Words(res.ruleset)
-    return _LOADED[ref]
+        _LOADED[(ref, detail)] = Words(res.ruleset, detail=detail)
+    return _LOADED[(ref, detail)]
 
 
 def _cases():
     for g in _groups():
+        detail = g.get("detail", "full")
         for kind in ("expressions", "statements", "steps", "triggers"):
             for text, english in g.get(kind, []):
-                yield pytest.param(g["ruleset"], kind, text, english, id=f"{kind}:{text}"[:80])
+                ref = g["ruleset"] if detail == "full" else f"{g['ruleset']}@{detail}"
+                yield pytest.param(ref, kind, text, english, id=f"{detail[0]}:{kind}:{text}"[:80])
 
 
 def _render(ref: str, kind: str, text: str):
-    """The English of one case, and the nodes it was rendered from."""
-    w = _words(ref)
+    """The English of one case, and the nodes it was rendered from (`RULESET@players`: in players' words)."""
+    ref, _, detail = ref.partition("@")
+    w = _words(ref, detail or "full")
     if kind == "expressions":
         node = parse_expression(text, plain_locator())
         return w.text(node) if isinstance(node, A.Str) and not node.is_plain else w.expr(node), [node]
@@ -158,19 +162,26 @@ STILTED = [
     "If the success of the roll?",  # a yes/no field read as a noun
     "If not the again?",
     "The cast by of the spell wins the game",  # a field's name that ends in a preposition
+    "Each other player in turn after the taker may respond; the the first who responds acts",  # doubled article
+    "Repeat while not the Hand of the first of the players is empty",  # 'not' before its subject
+    "If the rounds is at least 12?",  # a question put as an If
+    "Repeat until the rounds loop stops",  # a loop's name read as a thing
 ]
 # Sentences in players' words the check must leave alone.
 PLAIN = [
     "Event Deck empty?",
     "Nobody seized?",
     "Bid nothing?",
-    "If the number of the contenders is 1?",
+    "If the number of contenders is 1",
     "Set the holder of the Initiative Badge to the player",
     "Move one of the Treasury of the player at random to the Dragon's Hoard",
     "Set the Event Value to 0",
     "Make {starting_piles} piles, each of one 2 and one 3, face down",
-    "If the player holds every Dragon Egg?",
-    "If there is a winner of the seize?",
+    "If the player holds every Dragon Egg",
+    "If there is a winner",
+    "Repeat while the first player's Hand is not empty",
+    "Keep rolling",
+    "If the actor is alive and the number of players in play is more than 1",
     "Roll succeeded?",
 ]
 
@@ -183,6 +194,14 @@ def test_print_check_names_english_transliterated_from_code(text):
     assert stilted(text, picks=("commit", "raise", "bid"))
 
 
+def test_print_check_names_yes_no_values_and_abbreviations_read_as_things():
+    from rulecraft.tools.words.labels import stilted
+
+    assert stilted("If the alive of the actor and the number of the in play is more than 1", flags=("alive",))
+    assert stilted("Move the ev to the Stocks", shorts=("ev",))
+    assert stilted("Move the card to the Stocks", flags=("alive",), shorts=("ev",)) == []
+
+
 @pytest.mark.parametrize("text", PLAIN)
 def test_print_check_leaves_plain_words_alone(text):
     from rulecraft.tools.words.labels import stilted
@@ -190,14 +209,16 @@ def test_print_check_leaves_plain_words_alone(text):
     assert stilted(text, picks=("commit", "raise", "bid")) == []
 
 
-def test_print_check_warns_where_a_step_would_print_if_go(tmp_path):
-    """A yes/no pick tested by its name prints "If the go?": validate says W701 with that text, and a label silences it."""
+def test_print_check_warns_where_a_step_would_print_a_bare_name(tmp_path):
+    """A yes/no pick tested by its name prints "If the answer is yes" (no warning); a yes/no game variable with no
+    title prints "If the broken": validate says W701 with that text, and a label silences it."""
     from rulecraft.tools.words.printcheck import print_check
 
     text = """
 ruleset: tiny-go
 title: Tiny
 players: {min: 2, max: 2, default: 2}
+variables: {broken: false}
 start: game
 sequences:
   game:
@@ -209,14 +230,17 @@ sequences:
         do:
           - choose: {player: p, kind: yesno, prompt: Go on?, as: go, default: "false"}
           - if: go
+            then: ["set broken = true"]
+          - if: broken
             then: ["log 'on'"]
 """
     path = tmp_path / "tiny.yaml"
     path.write_text(text, encoding="utf-8")
     rs = load_ruleset(str(path)).ruleset
     warned = [d for d in print_check(rs) if d.code == "W701"]
-    assert len(warned) == 1 and "If the go?" in warned[0].message, [d.message for d in warned]
-    path.write_text(text.replace("          - if: go", "          - label: Going on?\n            if: go"), encoding="utf-8")
+    assert len(warned) == 1 and "If the broken" in warned[0].message, [d.message for d in warned]
+    path.write_text(text.replace("          - if: broken", "          - label: Broken?\n            if: broken"),
+                    encoding="utf-8")
     assert not [d for d in print_check(load_ruleset(str(path)).ruleset) if d.code == "W701"]
 
 
@@ -227,3 +251,21 @@ def test_bundled_rulesets_pass_the_print_check(ref):
 
     rs = load_ruleset(ref).ruleset
     assert [d.message for d in print_check(rs)] == []
+
+
+@pytest.mark.parametrize("game,prompt,lines", [
+    ("pot-luck", "You have", ["Rule: after your answer, if the answer is no, stop rolling"]),
+    ("bazaar-row", "Take a card", ["Rule: after your answer, if the chosen card is in the Market row, move the "
+                                   "chosen card to the taker's Stall"]),
+    ("bazaar-row", None, ["Rule: Sealed auction: all bid in secret, up to their coins; the highest bidder wins and "
+                          "pays"]),
+])
+def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt, lines):
+    """`?` on a choice with no label says what its answer leads to (the table shows the question under it), never
+    the question twice."""
+    from rulecraft.tools.words.help import decision_steps, rule_help
+
+    rs = load_ruleset(str(ROOT / "tests/cases/games" / f"{game}.yaml")).ruleset
+    steps = [s for s in decision_steps(rs) if (prompt is None) == isinstance(s, M.ConstructStep)
+             and (prompt is None or prompt in str(s.decision.prompt.ast.parts[0]))]
+    assert rule_help(rs, steps[0]) == lines

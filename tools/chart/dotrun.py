@@ -36,27 +36,73 @@ def run_dot(source: str, fmt: str, engine: str = "dot", extra: Sequence[str] = (
     return done.stdout
 
 
-def run_dot_layout(source: str, fmt: str = "pdf") -> tuple[bytes, float, dict[str, tuple[float, float, float, float]]]:
+def run_dot_layout(source: str, fmt: str = "pdf", graph_attrs: Sequence[str] = ()) \
+        -> tuple[bytes, float, dict[str, tuple[float, float, float, float]]]:
     """Like `run_dot`, with the layout too: the factor Graphviz shrank the drawing by to honour the
-    graph's `size`, and each node's box (x0, y0, x1, y1 in points, before that shrinking)."""
+    graph's `size`, and each node's box (x0, y0, x1, y1 in points, before that shrinking). `graph_attrs`
+    ('margin=0') override the graph's own on the command line."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="rulecraft-dot-") as tmp:
         plain = os.path.join(tmp, "layout.plain")
-        data = run_dot(source, fmt, "dot", ("-Tplain", "-o", plain, f"-T{fmt}"))
-        scale, boxes = 1.0, {}
-        try:
-            with open(plain, encoding="utf-8", errors="replace") as fh:
-                for line in fh:
-                    f = line.split()
-                    if f and f[0] == "graph" and len(f) > 1:
-                        scale = float(f[1])
-                    elif f and f[0] == "node" and len(f) > 5:
-                        x, y, w, h = (float(v) * 72 for v in f[2:6])
-                        boxes[f[1].strip('"')] = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-        except (OSError, ValueError):
-            pass
-    return data, scale, boxes
+        data = run_dot(source, fmt, "dot", (*(f"-G{a}" for a in graph_attrs), "-Tplain", "-o", plain, f"-T{fmt}"))
+        return (data, *_read_plain(plain))
+
+
+def _read_plain(path: str) -> tuple[float, dict]:
+    scale, boxes = 1.0, {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                f = line.split()
+                if f and f[0] == "graph" and len(f) > 1:
+                    scale = float(f[1])
+                elif f and f[0] == "node" and len(f) > 5:
+                    x, y, w, h = (float(v) * 72 for v in f[2:6])
+                    boxes[f[1].strip('"')] = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+    except (OSError, ValueError):
+        pass
+    return scale, boxes
+
+
+def run_layouts(sources: Sequence[str], fmt: str = "pdf", graph_attrs: Sequence[str] = (),
+                workers: int | None = None) -> list:
+    """`run_dot_layout` of many graphs, in a few Graphviz processes (one per worker, each given its share of the
+    graphs as files): starting `dot` costs more than laying out a chart, so one process per chart would spend
+    most of its time starting. A graph a batch fails on is run alone, for its own error message."""
+    import tempfile
+
+    if not sources:
+        return []
+    exe = _tool("dot")
+    workers = max(1, min(len(sources), workers or (os.cpu_count() or 2)))
+    with tempfile.TemporaryDirectory(prefix="rulecraft-dot-") as tmp:
+        files = []
+        for i, src in enumerate(sources):
+            path = os.path.join(tmp, f"g{i}.gv")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(src)
+            files.append(path)
+        chunks = [files[i::workers] for i in range(workers)]
+        args = [*(f"-G{a}" for a in graph_attrs), "-Tplain", f"-T{fmt}", "-O"]
+
+        def batch(chunk):
+            try:
+                subprocess.run([exe, *args, *chunk], capture_output=True, timeout=300)
+            except subprocess.TimeoutExpired:
+                raise DotError("Graphviz (dot) took more than 5 minutes on a batch of charts") from None
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(batch, chunks))
+        out = []
+        for path, src in zip(files, sources):
+            try:
+                with open(f"{path}.{fmt}", "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                data = b""
+            out.append((data, *_read_plain(f"{path}.plain")) if data else run_dot_layout(src, fmt, graph_attrs))
+        return out
 
 
 def run_many(jobs: Sequence[tuple], workers: int | None = None, fn=None) -> list:

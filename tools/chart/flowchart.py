@@ -34,6 +34,7 @@ class ChartOptions:
     id_prefix: str = ""  # prefix of the SVG element ids (several charts on one HTML page)
     fit: Optional[tuple[float, float]] = None  # (width, height) in inches: pack the layout to fit, shrink if needed
     wrap: float = 1.0  # wider (> 1) or narrower (< 1) text lines than usual
+    spacing: float = 1.0  # the gaps between boxes (nodesep, ranksep) this much of the usual
     # drill-down charts (folds.py): blocks drawn as one box pointing to their own chart, and the one block
     # this chart draws (its ref: where the rest of the sequence is), entered and left through connector boxes
     folds: tuple = ()
@@ -244,8 +245,9 @@ class _Chart(EdgesMixin):
     def render(self) -> str:
         self.out = ["digraph flowchart {"]
         self.line(f'id={quote(self.svg_id("graph"))};')
-        self.line(f'graph [fontname="{FONT}", rankdir=TB, nodesep=0.3, ranksep=0.32, newrank=true, forcelabels=true, '
-                  f'pad=0.2, tooltip=" "];')
+        sep = self.opts.spacing
+        self.line(f'graph [fontname="{FONT}", rankdir=TB, nodesep={round(0.3 * sep, 3):g}, '
+                  f'ranksep={round(0.32 * sep, 3):g}, newrank=true, forcelabels=true, pad=0.2, tooltip=" "];')
         if self.opts.fit:
             self.line(f'graph [ratio=compress, size="{self.opts.fit[0]:.2f},{self.opts.fit[1]:.2f}"];')
         self.line(f'node [fontname="{FONT}", fontsize=11, shape=box, style=filled, fillcolor=white, '

@@ -17,7 +17,7 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
-from rulecraft.tools.words.core import capital, humanize
+from rulecraft.tools.words.core import capital, humanize, sequence_title
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
 MAX_PAGES = 2
@@ -32,7 +32,7 @@ class AidView:
     paper: str
     win: list[str] = field(default_factory=list)
     explain: list[tuple[str, str]] = field(default_factory=list)  # (function in words, what it computes)
-    flow: list[tuple[int, str, str]] = field(default_factory=list)  # (depth, sequence title, what happens)
+    flow: list[tuple[int, str, list]] = field(default_factory=list)  # (depth, sequence title, its steps in words)
     numbers: list[tuple[str, str]] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
     dice: list[dict] = field(default_factory=list)
@@ -60,29 +60,54 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!", ":")) else text + "."
 
 
-def _summary(w: Words, seq: M.SequenceDef, shown: set) -> str:
-    """What a sequence does, in a line: its steps' labels (or words), leaving out the sequences on lines of their own."""
-    parts: list[str] = []
+ITEM_CHARS = 240  # an order-of-play line longer than this keeps its first clauses only
+ITEMS = 8  # lines per sequence at most
 
-    def walk(steps):
-        for s in steps:
-            if isinstance(s, M.CallStep) and s.sequence in shown:
-                continue
-            if hidden_step(w.rs, s):
-                continue
-            label = w.label(designer_label(s))
-            if label:
-                parts.append(label)
-            elif not s.bodies:
-                calls = [st.ast for st in getattr(s, "stmts", ()) if isinstance(st.ast, A.CallSeq)]
-                if not (calls and all(c.sequence in shown for c in calls)):
-                    parts.append(w.step(s, own_label=False))
-            for _name, body in s.bodies:
-                walk(body)
 
-    walk(seq.steps)
-    text = "; ".join(dict.fromkeys(p.rstrip(".") for p in parts))
-    return text if len(text) <= 220 else text[:217].rsplit(" ", 1)[0] + " …"
+def _clip(text: str, limit: int = ITEM_CHARS) -> str:
+    """A line cut at a clause (never mid-phrase, never with '…'): the sheets have the rest."""
+    while len(text) > limit and "; " in text:
+        text = text.rsplit("; ", 1)[0]
+    return text
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+
+
+def _said(w: Words, s: M.Step, depth: int = 0) -> str:
+    """One step as a line of the aid: its label, or its words with what it holds after them ("Keep rolling: roll
+    2d6; if the roll is a bust, the turn ends"); a block two levels down is left to the sheets."""
+    label = w.label(designer_label(s))
+    if label:
+        return label.rstrip(".")
+    text = w.step(s, own_label=False).rstrip(".")
+    if not s.bodies or isinstance(s, M.ConstructStep):
+        return text
+    if depth >= 2:
+        return ""
+    parts = []
+    for name, body in s.bodies:
+        inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
+        if inner:
+            parts.append(("otherwise " if name == "else" else "") + (", then ".join(inner) if depth else "; ".join(inner)))
+    if not parts:
+        return text
+    return text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
+
+
+def _ends_game(s: M.Step) -> bool:
+    stmts = [st.ast for st in getattr(s, "stmts", ())]
+    return bool(stmts) and isinstance(stmts[-1], A.End) and stmts[-1].kind == "game" and len(stmts) == 1
+
+
+def _summary(w: Words, seq: M.SequenceDef, shown: set) -> list[str]:
+    """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words."""
+    steps = [s for s in seq.steps if not hidden_step(w.rs, s)]
+    if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
+        steps = steps[:-1]  # 'the game ends' after the last step says nothing
+    out = [_clip(_said(w, s)) for s in steps]
+    return [x for x in dict.fromkeys(out) if x][:ITEMS]
 
 
 def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
@@ -103,7 +128,8 @@ def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
 
         visit(rs.start, 0)
     shown = {sid for _d, sid in order}
-    return [(d, rs.sequences[sid].title, _summary(w, rs.sequences[sid], shown)) for d, sid in order]
+    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown))
+            for d, sid in order]
 
 
 def _functions_in(rs: M.Ruleset, node, out: list) -> list:
@@ -131,15 +157,32 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         score = w.expr(sc.score)
         lead = "Otherwise, when" if lines else "When"
         lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
-        ties = [w.expr(t) for t in sc.tie_break if not w.is_constant(t.ast)]
+        theirs = Words(rs, titles={"p": "their"}, detail="players")
+        ties = [_tie(theirs.expr(t), most) for t in sc.tie_break if not w.is_constant(t.ast)]
         if ties:
-            lines.append(_sentence(f"Ties are broken by the {most}: " + "; then ".join(ties)))
+            lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    explain = [(capital(w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in rs.functions[f][0]), ()))),
-                _sentence(rs.function_docs.get(f, "")))
+    explain = [(capital(function_name(w, rs, f)), _sentence(rs.function_docs.get(f, "")))
                for f in _functions_in(rs, sc.score.ast if sc.score is not None else None, [])
                if rs.function_docs.get(f)]
     return lines, explain[:5]
+
+
+def _tie(said: str, most: str) -> str:
+    """A tie-break as players say it: 'the most cards in their Basket', 'the most: their chips'."""
+    for lead in ("the number of ", "their "):
+        if said.startswith(lead):
+            return f"the {most} {said.removeprefix(lead)}"
+    return f"the {most}: {said}"
+
+
+def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
+    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
+    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
+    params = rs.functions[f][0]
+    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
+        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
+    return rs.titles.get(f) or humanize(f)
 
 
 def _steps(steps):
@@ -147,6 +190,32 @@ def _steps(steps):
         yield s
         for _n, body in s.bodies:
             yield from _steps(body)
+
+
+_DECIDED = {"auction": "Bidding", "respond": "Answering", "trick": "A trick"}
+
+
+def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """How the key decisions go, worked out where the ruleset's `aid:` says nothing of them: its auctions, response
+    windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words."""
+    found: list[tuple[int, str, str]] = []
+    for seq in rs.sequences.values():
+        title = sequence_title(seq)
+        for s in M.walk_steps(seq.steps):
+            if isinstance(s, M.ConstructStep):
+                found.append((0, _DECIDED.get(s.construct, capital(humanize(s.construct))), s))
+            elif isinstance(s, M.SealedStep):
+                found.append((0, "Secret picks", s))
+            elif isinstance(s, M.StackStep):
+                found.append((0, "The stack", s))
+            elif isinstance(s, M.ChooseStep):
+                found.append((1, title, s))
+    out: dict[str, str] = {}
+    for _rank, name, s in sorted(found, key=lambda x: x[0]):
+        text = _clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
+        if text and name not in out and text not in out.values():
+            out[name] = _sentence(text)
+    return list(out.items())[:5]
 
 
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
@@ -172,6 +241,8 @@ def dice_words(text: str) -> str:
     text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
                   r"a double from \1 to \2", text)
     text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
+    text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
+    text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
     return text.replace("the doubles", "a double")
 
 
@@ -201,7 +272,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.dice = dice_views(rs, w)
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
-    view.decisions = _pairs(w, rs.aid.get("decisions"))
+    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)
     view.scoring = _lines(w, rs.aid.get("scoring"))
     view.powers = _pairs(w, rs.aid.get("powers"))
     view.key = _pairs(w, rs.aid.get("key"))

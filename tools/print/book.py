@@ -20,7 +20,7 @@ from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
 from rulecraft.tools.words import Words
-from rulecraft.tools.words.core import capital, humanize
+from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import dice_words
 
 VISIBILITY = {
@@ -153,7 +153,7 @@ def _squash(text: str) -> str:
 
 def _seq_link(rs: M.Ruleset, plan: SheetPlan, sid: str) -> tuple[str, str, str]:
     sheet = plan.sheet_of.get(sid)
-    return "#" + seq_anchor(sid), rs.sequences[sid].title, f"sheet {sheet}" if sheet else ""
+    return "#" + seq_anchor(sid), sequence_title(rs.sequences[sid]), f"sheet {sheet}" if sheet else ""
 
 
 def paragraphs(text: str) -> list[str]:
@@ -182,10 +182,14 @@ def _cards(rs: M.Ruleset) -> list[dict]:
 
 
 def _attrs(rs: M.Ruleset) -> list[str]:
+    """The attributes a card has, by name; a counter a card group only numbers its copies by ('n') is no rule."""
+    from rulecraft.tools.words.locals import abbreviation
+
     seen: dict[str, None] = {}
     for c in rs.cards:
         for k in c.attrs:
-            seen.setdefault(k, None)
+            if not abbreviation(k):
+                seen.setdefault(k, None)
     return list(seen)
 
 
@@ -228,9 +232,9 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
     for i, sid in enumerate(plan.order, 1):
         seq = rs.sequences[sid]
         numbers = step_numbers(seq, skip)
-        callers = [(c, "#" + seq_anchor(c), rs.sequences[c].title) for c in called_by.get(sid, ())]
+        callers = [(c, "#" + seq_anchor(c), sequence_title(rs.sequences[c])) for c in called_by.get(sid, ())]
         sequences.append({
-            "id": sid, "anchor": seq_anchor(sid), "number": i, "title": seq.title, "kind": seq.kind,
+            "id": sid, "anchor": seq_anchor(sid), "number": i, "title": sequence_title(seq), "kind": seq.kind,
             "source": cite(seq.source), "doc": prose(seq.doc), "params": list(seq.params), "sheet": plan.sheet_of.get(sid),
             "steps": [describe(rs, s, numbers, plan, words) for s in seq.steps if skip is None or not skip(s)],
             "svg": charts.get(sid, ""),

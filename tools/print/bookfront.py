@@ -6,10 +6,10 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.aid import flow_lines, win_lines
+from rulecraft.tools.print.aid import flow_lines, function_name, win_lines
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
-from rulecraft.tools.words.core import capital
+from rulecraft.tools.words.core import capital, sequence_title
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody",
@@ -68,11 +68,9 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     win, _ = win_lines(rs, w)
     explain = []
     for f in functions_used(rs):
-        params, _body = rs.functions[f]
-        call = A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ())
         doc = plain_prose(readers.label(rs.function_docs.get(f, "")))
         if doc:  # a function the ruleset does not explain is no rule a player reads
-            explain.append((capital(readers.expr(call)), doc))
+            explain.append((capital(function_name(readers, rs, f)), doc))
     handled, kept = [], []
     for z in rs.zones.values():
         title = z.title or z.id.replace("_", " ")
@@ -84,7 +82,7 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
             handled.append({"title": title, "anchor": "zone-" + safe_id(z.id), "per": per,
                             "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc})
     flow = [(d, t, what) for d, t, what in flow_lines(rs, w)]
-    by_title = {rs.sequences[s].title: "#" + anchor(s) for s in order}
+    by_title = {sequence_title(rs.sequences[s]): "#" + anchor(s) for s in order}
     return {
         "intro": f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players "
                  f"(usually {rs.players.default}).",

@@ -92,10 +92,10 @@ class Composer:
         return self._font_dict
 
     def add_page(self, size: tuple[float, float], parts: Sequence[tuple[Piece, float, float, float]],
-                 rule: tuple[float, float, float] | None = None, texts: Sequence[tuple] = ()) -> int:
+                 rules: Sequence[tuple[float, float, float]] = (), texts: Sequence[tuple] = ()) -> int:
         """A new page of `size` (points) showing each (piece, scale, x, y); x, y place its lower-left corner.
 
-        `rule` = (x0, x1, y) draws a thin gray line across the page (under a heading); `texts`
+        Each of `rules` = (x0, x1, y) draws a thin gray line (under a heading, over a caption); `texts`
         are (x, y, size, text, bold, gray) lines of plain text (see `text_ops`).
         """
         page = self.writer.add_blank_page(width=size[0], height=size[1])
@@ -106,8 +106,7 @@ class Composer:
             names[name] = self._form(piece)
             tx, ty = x - piece.box[0] * scale, y - piece.box[1] * scale
             ops.append(f"q {scale:.5f} 0 0 {scale:.5f} {tx:.3f} {ty:.3f} cm {name} Do Q")
-        if rule is not None:
-            x0, x1, y = rule
+        for x0, x1, y in rules:
             ops.append(f"q 0.55 G 0.6 w {x0:.2f} {y:.2f} m {x1:.2f} {y:.2f} l S Q")
         ops += text_ops(texts)
         resources = DictionaryObject({NameObject("/XObject"): names})

@@ -1,9 +1,10 @@
-"""Every sheet on whole pages of one orientation: charts side by side while they stay legible, and a chart too
-big for a legible page drawn with a block folded into one box that opens its own chart (a drill-down sheet
-'7a' after sheet 7), never sliced across pages.
+"""Every sheet's charts, drawn: a chart too big for a legible page drawn with a block folded into one box that
+opens its own chart (a drill-down sheet '7a' after sheet 7), never sliced across pages; then every chart in
+other shapes too (wider, narrower), for the page layout (`sheetpaging`) to choose from.
 
-The charts are drawn by Graphviz in rounds (all of a round at once, a process each): first every sequence;
-then, for each chart still too small, its next fold (`folds.choose_fold`) and the chart of that block.
+The charts are drawn by Graphviz in rounds (all of a round at once, in a process per core): first every
+sequence; then, for each chart still too small, its next fold (`folds.choose_fold`) and the chart of that block;
+then the shapes.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from rulecraft.tools.chart.folds import Fold
-from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MIN_SCALE, PagePlan, arrange
+from rulecraft.tools.print.sheetlayout import FOOTER, GAP, HEADER, MARGIN, MIN_SCALE, arrange
 
 FOLD_ROUNDS = 6  # at most this many rounds of folding (each round folds one more block of each small chart)
 RETRY_WRAPS = (0.7, 1.4)  # a chart still too small after folding is drawn again with its text wrapped so
@@ -26,6 +27,9 @@ class Unit:
     folds: tuple = ()
     label: str = ""  # its sheet label ('7', '7a')
     wrap: float = 1.0  # text lines wider (> 1) or narrower (< 1) than usual
+    spacing: float = 1.0  # the gaps between boxes, this much of the usual
+    fit: Optional[tuple] = None  # (width, height) in points to draw it into (Graphviz's size), if not the page's
+    alts: list = field(default_factory=list)  # the same chart drawn in other shapes (Units), for the page layout
     piece: object = None
     shrink: float = 1.0
 
@@ -42,6 +46,7 @@ class SheetPages:
     number: int = 0  # the plan's sheet number (the first, on a shared page)
     numbers: list = field(default_factory=list)  # the plan's sheets on these pages ([] for drill-down sheets)
     units: list = field(default_factory=list)  # the charts, for a sheet of one page
+    legend: bool = False  # the legend of the shapes (printed among the charts, under the index if there is room)
 
 
 def _box(page) -> tuple[float, float]:
@@ -52,16 +57,8 @@ def _scale(units, page) -> tuple[float, list]:
     return arrange([u.natural() for u in units], _box(page))
 
 
-def _page(units, page) -> PagePlan:
-    scale, places = _scale(units, page)
-    box_top = page[1] - MARGIN - HEADER
-    parts = [(u.piece, scale / u.shrink, MARGIN + x, box_top - y - u.natural()[1] * scale)
-             for u, (x, y) in zip(units, places)]
-    return PagePlan(page, parts, [], scale)
-
-
 def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool, box=None) -> None:
-    from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
+    from rulecraft.tools.chart.dotrun import run_layouts
     from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
     from rulecraft.tools.print.pdfcompose import read_page
 
@@ -70,101 +67,48 @@ def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool, box=None)
     jobs = []
     for u in units:
         mates = plan.sheet(plan.sheet_of[u.sid]).sequences
+        size = (u.fit[0] / 72, u.fit[1] / 72) if u.fit else fit if alone or len(mates) == 1 else None
         jobs.append((chart_dot(rs, graph, u.sid, ChartOptions(
-            detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=fit if alone or len(mates) == 1 else None,
-            same_sheet=frozenset(mates), folds=u.folds, only=u.only, wrap=u.wrap)), "pdf"))
-    done = run_many(jobs, fn=run_dot_layout)
-    pieces = [read_page(pdf) for pdf, _k, _boxes in done]
-    inked = ink_boxes([pdf for pdf, _k, _boxes in done])
-    for u, piece, (_pdf, k, _boxes), ink in zip(units, pieces, done, inked):
-        u.piece, u.shrink = _trim(piece, ink), (k if k >= 1 else k * SHRINK_SAFETY)
+            detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=size,
+            same_sheet=frozenset(mates), folds=u.folds, only=u.only, wrap=u.wrap, spacing=u.spacing)), "pdf"))
+    done = run_layouts([src for src, _fmt in jobs], "pdf", TIGHT)
+    for u, (pdf, k, _boxes) in zip(units, done):
+        u.piece, u.shrink = read_page(pdf), (k if k >= 1 else k * SHRINK_SAFETY)
 
 
 SHRINK_SAFETY = 0.985  # Graphviz reports the factor it shrank a drawing by in few digits: count it a little smaller
-INK_DPI = 36  # the resolution the charts are rasterized at to find their ink (a pixel is 2 points)
-INK_MARGIN = 4.0  # points kept around the ink
+# A chart's page is its drawing and a few points round it: no device margin (Graphviz's PDF has 36 points on
+# every side by default), a pad of 0.06 inch (strokes at the edge of the layout stay whole).
+TIGHT = ("margin=0", "pad=0.06")
+
+# The other shapes a chart may be printed in, (text wrap, gaps between boxes): wider and lower, drawn into the
+# page's width (to stack); narrower, drawn into half of it (to go two abreast).
+WIDER = ((1.3, 0.85), (1.6, 0.85))
+NARROWER = (0.65, 0.8)
 
 
-def ink_boxes(pdfs: list) -> list:
-    """Each one-page PDF's inked rectangle (x0, y0, x1, y1 in points) found by rasterizing it with poppler's
-    pdftoppm (all in one run); None for each when pdftoppm is missing or fails (then nothing is trimmed)."""
-    import shutil
-    import subprocess
-    import tempfile
-
-    from pypdf import PdfReader, PdfWriter
-
-    exe = shutil.which("pdftoppm")
-    if not pdfs or exe is None:
-        return [None] * len(pdfs)
-    import io
-    import os
-
-    writer, boxes = PdfWriter(), []
-    for data in pdfs:
-        page = PdfReader(io.BytesIO(data)).pages[0]
-        mb = page.mediabox
-        boxes.append((float(mb.left), float(mb.bottom), float(mb.right), float(mb.top)))
-        writer.add_page(page)
-    with tempfile.TemporaryDirectory(prefix="rulecraft-ink-") as tmp:
-        src = os.path.join(tmp, "all.pdf")
-        with open(src, "wb") as fh:
-            writer.write(fh)
-        try:
-            subprocess.run([exe, "-r", str(INK_DPI), "-gray", src, os.path.join(tmp, "p")], check=True,
-                           capture_output=True, timeout=60)
-        except (OSError, subprocess.SubprocessError):
-            return [None] * len(pdfs)
-        names = sorted(f for f in os.listdir(tmp) if f.endswith(".pgm"))
-        if len(names) != len(pdfs):
-            return [None] * len(pdfs)
-        out = []
-        for name, box in zip(names, boxes):
-            with open(os.path.join(tmp, name), "rb") as fh:
-                out.append(_ink(fh.read(), box))
-        return out
+def _tries(u: Unit, bw: float, bh: float) -> list[Unit]:
+    """The other shapes worth drawing a chart in: wider (two wraps; a shape wider than the page at MIN_SCALE is
+    dropped after drawing), and narrower unless it is narrow already."""
+    w0 = u.natural()[0] * MIN_SCALE
+    out = [Unit(u.sid, u.only, u.folds, u.label, wrap=u.wrap * w, spacing=sp,
+                fit=(bw / MIN_SCALE, bh / MIN_SCALE)) for w, sp in WIDER]
+    if w0 > bw / 4:
+        out.append(Unit(u.sid, u.only, u.folds, u.label, wrap=u.wrap * NARROWER[0], spacing=NARROWER[1],
+                        fit=((bw - GAP) / 2 / MIN_SCALE, bh / MIN_SCALE)))
+    return out
 
 
-def _ink(pgm: bytes, box) -> tuple | None:
-    """The inked rectangle of a binary PGM image of the page `box`, in the page's points; None if blank."""
-    fields, pos = [], 0
-    while len(fields) < 4:  # magic, width, height, maxval (no comments: pdftoppm writes none)
-        while pgm[pos:pos + 1].isspace():
-            pos += 1
-        start = pos
-        while not pgm[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(pgm[start:pos])
-    pos += 1
-    w, h = int(fields[1]), int(fields[2])
-    px = pgm[pos:pos + w * h]
-    top = bottom = None
-    left, right = w, -1
-    for y in range(h):
-        row = px[y * w:(y + 1) * w]
-        rest = row.lstrip(b"\xff")
-        if not rest:
-            continue
-        top = y if top is None else top
-        bottom = y
-        left = min(left, w - len(rest))
-        right = max(right, len(row.rstrip(b"\xff")) - 1)
-    if top is None:
-        return None
-    x0, y0, x1, y1 = box
-    kx, ky = (x1 - x0) / w, (y1 - y0) / h
-    return (x0 + left * kx, y1 - (bottom + 1) * ky, x0 + (right + 1) * kx, y1 - top * ky)
-
-
-def _trim(piece, ink):
-    """The piece cut down to its ink and INK_MARGIN around it (the page has its own gaps between charts)."""
-    from rulecraft.tools.print.pdfcompose import Piece
-
-    if ink is None:
-        return piece
-    x0, y0, x1, y1 = piece.box
-    return Piece(piece.page, (max(x0, ink[0] - INK_MARGIN), max(y0, ink[1] - INK_MARGIN),
-                              min(x1, ink[2] + INK_MARGIN), min(y1, ink[3] + INK_MARGIN)))
+def draw_shapes(rs, graph, plan, units, page, coverage=None, detail: str = "players") -> None:
+    """Each chart drawn again in other shapes (all in one round), kept in `alts` where narrower or lower than it
+    is; the page layout picks the shapes that print a page largest (a chart's words are the same in every shape)."""
+    bw, bh = _box(page)
+    tries = [_tries(u, bw, bh) for u in units]
+    _draw(rs, graph, plan, [t for ts in tries for t in ts], page, coverage, detail, alone=True)
+    for u, ts in zip(units, tries):
+        (w, h) = u.natural()
+        u.alts = [t for t in ts
+                  if (t.natural()[0] < w - 1 or t.natural()[1] < h - 1) and t.natural()[0] * MIN_SCALE <= bw]
 
 
 def _words(rs, path: str) -> str:
@@ -197,8 +141,9 @@ def _pack(units, page) -> list[list]:
     return pages
 
 
-def sheet_pages(rs, graph, plan, page, coverage=None, detail: str = "players") -> list[SheetPages]:
-    """Each sheet's pages, then its drill-down sheets, in reading order; small sheets share a page."""
+def sheet_charts(rs, graph, plan, page, coverage=None, detail: str = "players") -> list[SheetPages]:
+    """Each sheet with its charts drawn, then its drill-down sheets, in reading order (`sheetpaging` puts them
+    on pages)."""
     from rulecraft.tools.chart.folds import choose_folds
 
     units = {sid: Unit(sid, label=str(plan.sheet_of[sid])) for sheet in plan.sheets for sid in sheet.sequences}
@@ -255,32 +200,4 @@ def sheet_pages(rs, graph, plan, page, coverage=None, detail: str = "players") -
             origins.append(SheetPages(mine[0].label, f"{title}: {what}",
                                       f"details of sheet {sheet.number} ({title}): each block drawn in full",
                                       [], sheet.number, [], mine))
-    out = _shelve(origins, page)
-    for sp in out:
-        sp.pages = [_page(sp.units, page)]
-    return out
-
-
-def _shelve(origins: list[SheetPages], page) -> list[SheetPages]:
-    """Every chart in reading order onto as few pages as keep each legible: a page takes the next charts (of the
-    same sheet or the next ones) while `arrange` still fits them all at MIN_SCALE or more; never a chart cut."""
-    groups: list[list[tuple[int, Unit]]] = [[]]
-    for k, o in enumerate(origins):
-        for u in o.units:
-            if groups[-1] and _scale([x for _k, x in groups[-1]] + [u], page)[0] < MIN_SCALE - 1e-6:
-                groups.append([])
-            groups[-1].append((k, u))
-    out: list[SheetPages] = []
-    begun: set[int] = set()
-    for g in groups:
-        ks = list(dict.fromkeys(k for k, _u in g))
-        titles = [origins[k].title + (", continued" if k in begun else "") for k in ks]
-        numbers = [n for k in ks if k not in begun for n in origins[k].numbers]
-        first, last = g[0][1].label, g[-1][1].label
-        label = first if first == last else f"{first}–{last}"
-        lone = len(ks) == 1 and ks[0] not in begun
-        sub = origins[ks[0]].sub if lone else ""
-        out.append(SheetPages(label, "; ".join(titles), sub, [], origins[ks[0]].number,
-                              numbers if lone or len(ks) > 1 else [], [u for _k, u in g]))
-        begun.update(ks)
-    return out
+    return origins

@@ -1,9 +1,8 @@
 """`rulecraft sheets`: printable sequence sheets, one PDF: a title page with the index, then a sheet per stage or phase.
 
-Graphviz draws the charts, the index and the legend (all at once, a process each); pypdf
-places them on the paper (`pdfcompose`), each sheet's charts scaled to fill its page and
-the page turned to landscape when that prints them larger. Headings and page numbers are
-plain PDF text.
+Graphviz draws the charts, the index and the legend; `sheetpaging` packs the charts in reading order onto
+portrait pages (the title page's foot first); pypdf places them on the paper (`pdfcompose`). Headings, captions
+and page numbers are plain PDF text.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Optional
 from rulecraft.tools.chart.dotlabels import esc, text_lines
 from rulecraft.tools.chart.legend import FONT, legend_dot
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
-from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN
+from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MIN_SCALE
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, plan_sheets
 from rulecraft.tools.words import Words
 
@@ -26,7 +25,7 @@ PAPER = {"a4": (595.0, 842.0), "letter": (612.0, 792.0)}  # points, portrait
 class SheetsResult:
     pdf: bytes
     pages: int
-    scales: tuple[float, ...]  # the scale each chart was printed at, by sheet
+    scales: tuple[float, ...]  # the scale the charts of each page print at (the sheet pages, then the title page)
 
 
 def _ref(rs, plan: SheetPlan, sid: str) -> str:
@@ -38,29 +37,36 @@ def _ref(rs, plan: SheetPlan, sid: str) -> str:
 
 def _block(label: str) -> str:
     return ("digraph block {\n"
-            f'  graph [pad=0.02, margin=0]; node [shape=plaintext, fontname="{FONT}", margin=0];\n'
+            f'  graph [pad=0.02, margin=0]; node [shape=plaintext, fontname="{FONT}", fontsize={INDEX_PT}, margin=0];\n'
             f"  b [label=<{label}>];\n}}\n")
+
+
+INDEX_PT = 11  # the index's type, its notes' too (in grey): printed at TITLE_MIN_SCALE or more it stays legible
+NOTE_PT = INDEX_PT
+INDEX_LINE = 56  # characters of sequence names on a line of the index
+TRIGGER_LINE = 92  # characters of an interrupt's line on the title page
 
 
 def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, width: float, detail: str = "players",
               subs: Optional[dict] = None, pages: Optional[dict] = None) -> str:
     """The title page's text: the game, then the index of sheets (with the page each begins on; a page may carry
-    several sheets) and the interrupts."""
-    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="26"><B>{esc(rs.title)}</B></FONT></TD></TR>',
-            f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="13">Sequence sheets · ruleset {esc(rs.name)}'
+    several sheets) and the interrupts. Its height does not depend on the page numbers (digits are all as wide),
+    so it can be drawn once with stand-ins to learn the room it leaves."""
+    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
+            f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="11">Sequence sheets · ruleset {esc(rs.name)}'
             + (f" · version {esc(str(rs.version))}" if rs.version else "")
             + f" · {rs.players.min}-{rs.players.max} players</FONT></TD></TR>"]
     if rs.source and detail == "full":  # sources are the designer's: players' pages cite none
-        for ln in text_lines(rs.source, 110):
-            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="10" COLOR="#444444">{ln}'
+        for ln in text_lines(rs.source, 100):
+            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="{NOTE_PT}" COLOR="#444444">{ln}'
                         f"</FONT></TD></TR>")
     if coverage is not None:
-        rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="10">Shaded by how often each step ran in '
+        rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="{NOTE_PT}">Shaded by how often each step ran in '
                     f"{coverage.games:,} simulated games; a red dashed box never ran.</FONT></TD></TR>")
-    rows.append('<TR><TD COLSPAN="4" HEIGHT="8"></TD></TR>')
-    rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="16"><B>Index</B></FONT></TD></TR>')
-    head = ("sheet", "page", "sequences", "called from")
-    rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="10"><B>{h}</B></FONT></TD>' for h in head)
+    rows.append('<TR><TD COLSPAN="4" HEIGHT="4"></TD></TR>')
+    rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="14"><B>Index</B></FONT></TD></TR>')
+    head = ("sheet&#160;&#160;", "page&#160;&#160;", "sequences", "called from")
+    rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="{NOTE_PT}"><B>{h}</B></FONT></TD>' for h in head)
                 + "</TR>")
     for sheet in plan.sheets:
         names = [f"<B>{esc(rs.sequences[s].title)}</B>" if i == 0 else esc(rs.sequences[s].title)
@@ -69,30 +75,40 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
         from_ = sorted({plan.sheet_of[c] for s in sheet.sequences for c in callers.get(s, ())
                         if plan.sheet_of.get(c) != sheet.number})
         runs = [t for t in rs.triggers if t.run in sheet.sequences]
-        src = ", ".join(f"sheet {n}" for n in from_) + (("; " if from_ else "") + "interrupt" if runs else "")
+        src = (("sheet" if len(from_) == 1 else "sheets") + " " + ", ".join(map(str, from_)) if from_ else "") \
+            + (("; " if from_ else "") + "interrupt" if runs else "")
         if (subs or {}).get(sheet.number):
-            names.append(f'<FONT POINT-SIZE="10" COLOR="#555555">details on {", ".join(subs[sheet.number])}</FONT>')
+            names.append(f'<FONT POINT-SIZE="{NOTE_PT}" COLOR="#555555">details on {", ".join(subs[sheet.number])}</FONT>')
         names = [(n, len(rs.sequences[s_].title)) for n, s_ in zip(names, sheet.sequences)] + \
                 [(n, 30) for n in names[len(sheet.sequences):]]
-        cell = _wrap_names(names, f'<FONT POINT-SIZE="10" COLOR="#555555">({kinds})</FONT>')
-        rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"><B>{sheet.number}</B></TD>'
-                    f'<TD ALIGN="RIGHT" VALIGN="TOP">{(pages or {}).get(sheet.number, "")}</TD>'
+        cell = _wrap_names(names, f'<FONT POINT-SIZE="{NOTE_PT}" COLOR="#555555">({kinds})</FONT>')
+        rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"><B>{sheet.number}</B>&#160;&#160;</TD>'
+                    f'<TD ALIGN="RIGHT" VALIGN="TOP">{(pages or {}).get(sheet.number, "")}&#160;&#160;</TD>'
                     f'<TD ALIGN="LEFT" BALIGN="LEFT">{cell}</TD><TD ALIGN="LEFT" VALIGN="TOP">{esc(src) or "-"}</TD></TR>')
     if rs.triggers:
-        rows.append('<TR><TD COLSPAN="4" HEIGHT="8"></TD></TR>')
-        rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="16"><B>Interrupts</B></FONT></TD></TR>')
+        rows.append('<TR><TD COLSPAN="4" HEIGHT="4"></TD></TR>')
+        rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="14"><B>Interrupts</B></FONT></TD></TR>')
         for t in rs.triggers:
             text = Words(rs, detail=detail).label(t.label) if t.label else Words(rs, detail=detail).stmt(t)
             sheet = plan.sheet_of.get(t.run)
-            rows.append(f'<TR><TD ALIGN="RIGHT">⚡</TD><TD ALIGN="LEFT" COLSPAN="3">{esc(text)} '
-                        f'<FONT COLOR="#555555">→ {esc(rs.sequences[t.run].title)}, sheet {sheet}'
-                        f'{f", page {pages[sheet]}" if pages and sheet in pages else ""}</FONT></TD></TR>')
-    table = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" WIDTH="{int(width)}">'
+            where = (f"→ {rs.sequences[t.run].title}, sheet {sheet}"
+                     f'{f", page {pages[sheet]}" if pages and sheet in pages else ""}')
+            lines = text_lines(text, TRIGGER_LINE)
+            gray = f'<FONT COLOR="#555555">{esc(where)}</FONT>'
+            if len(textwrap_last(text, TRIGGER_LINE)) + len(where) < TRIGGER_LINE:
+                lines[-1] += " " + gray
+            else:
+                lines.append(gray)
+            rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">⚡</TD><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="3">'
+                        f'{"<BR/>".join(lines)}</TD></TR>')
+    table = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1" WIDTH="{int(width)}">'
              + "".join(rows) + "</TABLE>")
     return _block(table)
 
 
-INDEX_LINE = 62  # characters of sequence names on a line of the index (it keeps the index at its size)
+def textwrap_last(text: str, width: int) -> str:
+    """The last line of `text` wrapped as `text_lines` wraps it, unescaped."""
+    return text_lines(text, width, escape=False)[-1]
 
 
 def _wrap_names(names: list, tail: str) -> str:
@@ -130,13 +146,13 @@ def heading_texts(title: str, sub: str, size: tuple[float, float]) -> list[tuple
     from rulecraft.tools.print.pdfcompose import text_width
 
     inner = size[0] - 2 * MARGIN
-    big = 17 if text_width(title, 17, bold=True) <= inner else 13
+    big = 15 if text_width(title, 15, bold=True) <= inner else 12
     title = _wrap(title, inner / 1.06, big, 1)[0]
-    top = size[1] - MARGIN - big
+    top = size[1] - MARGIN - 12
     items = [(MARGIN, top, big, title, True, 0)]
     for i, line in enumerate(_wrap(sub, inner, 8, 2)):
-        items.append((MARGIN, top - 14 - 10 * i, 8, line, False, 0.27))
-    return items
+        items.append((MARGIN, top - 12 - 9 * i, 8, line, False, 0.27))
+    return items  # the rule under them: HEADER - 4 below the top margin
 
 
 def footer_text(text: str, size: tuple[float, float]) -> tuple:
@@ -165,11 +181,15 @@ def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet, deta
 
 def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[SheetPlan] = None,
                  detail: str = "players") -> SheetsResult:
-    """The whole sheets PDF, as bytes: every chart drawn by Graphviz (in rounds, a process each), each sheet on
-    whole portrait pages, a chart too big for a legible page drawn with a block folded onto a drill-down sheet."""
-    from rulecraft.tools.chart.dotrun import run_dot_layout, run_many
+    """The whole sheets PDF, as bytes: every chart drawn by Graphviz (in rounds, a process each), the charts
+    packed in reading order onto portrait pages (the title page's foot first), a chart too big for a legible
+    page drawn with a block folded onto a drill-down sheet."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rulecraft.tools.chart.dotrun import run_dot_layout
     from rulecraft.tools.print.pdfcompose import Composer, read_page
-    from rulecraft.tools.print.sheetfold import sheet_pages
+    from rulecraft.tools.print.sheetfold import TIGHT, SheetPages, Unit, draw_shapes, sheet_charts
+    from rulecraft.tools.print.sheetpaging import LEAD_MOST, Paging, box, heading, place
     from rulecraft.tools.words.bookkeeping import players_graph
 
     if detail != "full":
@@ -179,61 +199,96 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     callers = callers_of(graph)
     portrait = PAPER[paper]  # one orientation for the whole document: flowcharts run down the page
     inner_w = portrait[0] - 2 * MARGIN
-    sheets = sheet_pages(rs, graph, plan, portrait, coverage, detail)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the legend is drawn while the charts are
+        legend_job = pool.submit(run_dot_layout, legend_dot(coverage is not None, columns=LEGEND_COLUMNS), "pdf", TIGHT)
+        origins = sheet_charts(rs, graph, plan, portrait, coverage, detail)
+        # every chart drawn wider and narrower too: the page layout picks the shapes that pack the pages tightest
+        draw_shapes(rs, graph, plan, [u for o in origins for u in o.units], portrait, coverage, detail)
+        legend_pdf = legend_job.result()[0]
     subs: dict[int, list[str]] = {}
-    for sp in sheets:
-        for u in sp.units:
+    for o in origins:
+        for u in o.units:
             if u.only is not None:
-                subs.setdefault(plan.sheet_of[u.sid], []).append(u.label)
+                subs.setdefault(o.number, []).append(u.label)
+    # the title page is drawn first with every page number '88' (its size does not depend on the numbers) to
+    # learn the room it leaves for charts; then again with the true numbers
+    dummy = {sheet.number: 88 for sheet in plan.sheets}
+    first_page = read_page(run_dot_layout(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, dummy),
+                                          "pdf", TIGHT)[0])
+    legend = SheetPages("", "Legend", "", [], 0, [], [Unit("", label="", piece=read_page(legend_pdf))], legend=True)
+    front = _title_geometry(first_page.size, legend.units[0].natural(), portrait)
+    paging = Paging([legend, *origins])  # the legend first: under the index if it fits there
+    head, pages_ = paging.paginate(portrait, front["room"])
+    if head is None:  # else at the top of page 2 or at the end, whichever takes fewer pages
+        last = Paging([*origins, legend])
+        got = last.paginate(portrait, front["room"])
+        if len(got[1]) < len(pages_):
+            paging, (head, pages_) = last, got
     pages: dict[int, int] = {}  # sheet number -> the page it begins on
-    at = 2
-    for sp in sheets:
-        for n in sp.numbers:
-            pages.setdefault(n, at)
-        at += len(sp.pages)
-    done = run_many([(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, pages), "pdf"),
-                     (legend_dot(coverage is not None, columns=5), "pdf")], fn=run_dot_layout)
-    title_page, legend_page = read_page(done[0][0]), read_page(done[1][0])
-    total = 1 + sum(len(sp.pages) for sp in sheets)
+    for at, pg in enumerate(([head] if head else []) + pages_, 1 if head else 2):
+        for k, _u in paging.items[pg.first:pg.end]:
+            for n in paging.origins[k].numbers:
+                pages.setdefault(n, at)
+    title_page = read_page(run_dot_layout(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, pages),
+                                          "pdf", TIGHT)[0])
+    total = 1 + len(pages_)
 
+    legend_at = next(i for i, pg in enumerate(([head] if head else [None]) + pages_, 1)
+                     if pg is not None and any(paging.origins[k].legend for k, _u in paging.items[pg.first:pg.end]))
     out = Composer()
-    # the title page: the title block and the index at the top (never below 8 pt), the legend under them
-    tw, th = title_page.size
-    lw, lh = legend_page.size
-    top = portrait[1] - MARGIN
-    room = top - MARGIN - FOOTER
-    s = min(1.0, inner_w / tw, (room - 20) / (th + lh))
-    if s < TITLE_MIN_SCALE:  # the index keeps its legible size; the legend takes the room left
-        s = min(1.0, inner_w / tw, (room - 20 - lh * TITLE_MIN_SCALE) / th)
-    ls = min(1.0, inner_w / lw, max(TITLE_MIN_SCALE, (room - th * s - 16) / lh))
-    out.add_page(portrait, [(title_page, s, MARGIN, top - th * s),
-                            (legend_page, ls, MARGIN + (inner_w - lw * ls) / 2, top - th * s - 16 - lh * ls)],
-                 texts=[footer_text(f"{rs.title} · sequence sheets · page 1 of {total}", portrait)])
+    s, th = front["scale"], title_page.size[1]
+    parts = [(title_page, s, MARGIN, portrait[1] - MARGIN - th * s)]
+    texts = [footer_text(f"{rs.title} · sequence sheets · page 1 of {total}", portrait)]
+    rules = []
+    if head is not None:
+        room = front["room"]
+        pp = place(paging, head, room, MARGIN, MARGIN + FOOTER + room[1], portrait, LEAD_MOST)
+        parts += pp.parts
+        texts += pp.notes
+        rules += pp.rules
+    out.add_page(portrait, parts, texts=texts, rules=rules)
     out.outline("Index", 0)
 
     scales = []
-    page = 1
-    for sp in sheets:
-        first_page = None
-        sub = _sub_heading(rs, plan, callers, plan.sheet(sp.number), detail) if sp.numbers == [sp.number] else sp.sub
-        for pp in sp.pages:
-            page += 1
-            texts = heading_texts(f"Sheet{'s' if '–' in sp.label else ''} {sp.label} · {sp.title}", sub, pp.size)
-            texts.append(footer_text(f"{rs.title} · sheet {sp.label} of {len(plan.sheets)}"
-                                     f" · page {page} of {total} · legend on page 1", pp.size))
-            index = out.add_page(pp.size, pp.parts, rule=(MARGIN, pp.size[0] - MARGIN, pp.size[1] - MARGIN - HEADER + 6),
-                                 texts=texts + pp.notes)
-            if first_page is None:
-                first_page = index
-        names = [rs.sequences[s].title for n in sp.numbers for s in plan.sheet(n).sequences] or [sp.title]
-        out.outline(f"{sp.label}. " + ", ".join(names), first_page)
-        scales.append(min(pp.scale for pp in sp.pages))
+    for page, pg in enumerate(pages_, 2):
+        label, title, numbers, origin, sub = heading(paging, pg)
+        if numbers == [origin.number] and sub == "":
+            sub = _sub_heading(rs, plan, callers, plan.sheet(origin.number), detail)
+        pp = place(paging, pg, box(portrait), MARGIN, portrait[1] - MARGIN - HEADER, portrait)
+        texts = heading_texts(f"Sheet{'s' if '–' in label else ''} {label} · {title}", sub, portrait)
+        texts.append(footer_text(f"{rs.title} · sheet {label} of {len(plan.sheets)}"
+                                 f" · page {page} of {total} · legend on page {legend_at}", portrait))
+        index = out.add_page(portrait, pp.parts, rules=[(MARGIN, portrait[0] - MARGIN, portrait[1] - MARGIN - HEADER + 4)]
+                             + pp.rules, texts=texts + pp.notes)
+        names = [rs.sequences[s].title for n in numbers for s in plan.sheet(n).sequences] or [title]
+        out.outline(f"{label}. " + ", ".join(names), index)
+        scales.append(pp.scale)
+    if head is not None:
+        scales.append(place(paging, head, front["room"], 0, 0, portrait, LEAD_MOST).scale)
     out.metadata({"/Title": f"{rs.title}: sequence sheets", "/Creator": "rulecraft sheets"})
     pdf = out.to_bytes()
     return SheetsResult(pdf, total, tuple(scales))
 
 
-TITLE_MIN_SCALE = 0.8  # the index's smallest type (10 pt) prints at 8 pt or more
+LEAD_GAP = 12.0  # between the index and what follows it on the title page (the legend, charts)
+
+
+def _title_geometry(title: tuple[float, float], legend: tuple[float, float], portrait) -> dict:
+    """The scale of the title page's title block with the index (never below TITLE_MIN_SCALE: 8 pt) and the room
+    (width, height) it leaves under it for the legend and charts. The index is printed a little smaller if that
+    lets the legend (at MIN_SCALE or more) share its page."""
+    inner_w = portrait[0] - 2 * MARGIN
+    (tw, th), (_lw, lh) = title, legend
+    room = portrait[1] - 2 * MARGIN - FOOTER
+    s = max(TITLE_MIN_SCALE, min(1.0, inner_w / tw, room / th))
+    with_legend = (room - LEAD_GAP - lh * MIN_SCALE - 1) / th
+    if TITLE_MIN_SCALE <= with_legend < s:
+        s = with_legend
+    return {"scale": s, "room": (inner_w, max(0.0, room - th * s - LEAD_GAP))}
+
+
+TITLE_MIN_SCALE = 8.0 / INDEX_PT  # the index's smallest type prints at 8 pt (LEGIBLE_PT) or more
+LEGEND_COLUMNS = 4  # the legend's shapes a row: 4 keep it narrow enough to print its 10 pt type at 8 pt or more
 
 
 def run(args) -> int:

@@ -2,8 +2,8 @@
 and the sequence graph without them (sheets and the book draw that; `--detail full` draws everything).
 
 Bookkeeping is what no player does or decides: local names (`let`), `tally`, `log`, `pass`,
-and setting a value nobody at the table reads — a local, a game variable without a `title`,
-a card's mark. A step that only keeps accounts is not a box; a step that also does something
+and setting a value nobody at the table reads — a local, a game variable without a `title`
+(unless it is added to and a step players read takes from it: a pot), a card's mark. A step that only keeps accounts is not a box; a step that also does something
 shows only what it does.
 """
 
@@ -20,11 +20,42 @@ def is_bookkeeping(rs: M.Ruleset, st) -> bool:
         return True
     if isinstance(st, A.Assign):
         target = st.target
-        if isinstance(target, A.Name):
-            return target.id not in (getattr(rs, "titles", {}) or {})
+        if isinstance(target, A.Name):  # adding to a pot players take from is play; resetting it is not news
+            return target.id not in (getattr(rs, "titles", {}) or {}) and not (
+                st.op in ("+=", "-=") and target.id in read_at_the_table(rs))
         if isinstance(target, A.Attr):
             return target.name in rs.marks  # a card's mark; a player's variable is theirs to see
     return False
+
+
+_READ: dict = {}
+
+
+def read_at_the_table(rs: M.Ruleset) -> frozenset:
+    """Game variables with no title that a step players read names as a value ("add the pot to the player's
+    chips"): adding to them is play, not bookkeeping. A variable only tested in conditions (a counter) is not one,
+    nor one players cannot read by its name ('ev': said by what it is set to)."""
+    from rulecraft.tools.words.locals import abbreviation
+
+    key = id(rs)
+    if key in _READ and _READ[key][0] is rs:
+        return _READ[key][1]
+    titled = getattr(rs, "titles", {}) or {}
+    found = set()
+    for _seq, step in rs.iter_steps():
+        for st in getattr(step, "stmts", ()):
+            node = st.ast
+            if isinstance(node, (A.Let, A.Tally, A.Log, A.Pass, A.Assert)) or \
+                    (isinstance(node, A.Assign) and isinstance(node.target, A.Name)):
+                continue
+            for part in (getattr(node, "value", None), getattr(node, "what", None)):
+                for x in part.walk() if isinstance(part, A.Node) else ():
+                    if isinstance(x, A.Name) and x.id in rs.variables and x.id not in titled and not abbreviation(x.id):
+                        found.add(x.id)
+    if len(_READ) >= 8:  # a language server checks ruleset after ruleset: keep only the latest few
+        _READ.clear()
+    _READ[key] = (rs, frozenset(found))
+    return _READ[key][1]
 
 
 def hidden_step(rs: M.Ruleset, step: M.Step) -> bool:

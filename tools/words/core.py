@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.tools.words.locals import abbreviation
 from rulecraft.tools.words.text import humanize, join_and, value_words  # noqa: F401  (read from here too)
 
 PHRASES: dict[type, Callable[["Words", Any], str]] = {}
@@ -36,6 +37,11 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def sequence_title(seq) -> str:
+    """A sequence's title for players: one written without `title:` reads by its id, as a title ('Game')."""
+    return capital(humanize(seq.id)) if not seq.title or seq.title == seq.id else seq.title
+
+
 def fallback(w: "Words", node: Any) -> str:
     """The phrase of a node nobody wrote one for: its class in words, then its parts' phrases."""
     parts = []
@@ -62,7 +68,9 @@ class Words:
         self.detail = detail  # 'players': a step's bookkeeping statements are left out of its phrase
         self.titles = dict(getattr(rs, "titles", {}) or {})
         self.titles.update(titles or {})
-        self._nouns: Optional[dict] = None
+        self._info = None
+        self.you: Optional[str] = None  # the local name of the player a prompt speaks to
+        self._saying: set = set()  # names being said through what they are set to (no loop)
 
     # ------------------------------------------------------------------ dispatch
     def node(self, node: Any) -> str:
@@ -80,7 +88,18 @@ class Words:
     def stmt(self, s: Any) -> str:
         if isinstance(s, M.CStmt):
             s = s.ast
-        return capital(self.node(s))
+        return capital(self.pronouns(self.node(s)))
+
+    def pronouns(self, text: str) -> str:
+        """For players, a person named twice in a sentence is 'their' the second time ("Add the player's run to
+        their points"); things ('the card's type') keep their name."""
+        if self.detail == "full" or " each " in text or " where " in text:  # another player may be meant
+            return text
+        m = _PERSON.search(text)
+        if not m:
+            return text
+        head, tail = text[:m.end()], text[m.end():]
+        return head + re.sub(rf"(?<![\w'])[Tt]he {m.group(1)}'s ", "their ", tail)
 
     def step(self, s: M.Step, own_label: bool = True) -> str:
         """A step in words: its label where it has one, else what it does."""
@@ -88,7 +107,7 @@ class Words:
             from rulecraft.tools.words.labels import fill
 
             return fill(self.rs, s.label)
-        return capital(self.node(s))
+        return capital(self.pronouns(self.node(s)))
 
     def label(self, text: str) -> str:
         """A designer's label with its {names} filled from the ruleset."""
@@ -119,9 +138,18 @@ class Words:
             if ident in table and getattr(table[ident], "title", ""):
                 return the(table[ident].title)
         if ident in rs.sequences:
+            if self.detail != "full":
+                return sequence_title(rs.sequences[ident])
             return rs.sequences[ident].title or humanize(ident)
         if ident == "players":
             return "the players"
+        if ident == "player_count" and self.detail != "full":
+            return "the number of players"
+        if ident in rs.variables and self.detail != "full" and abbreviation(ident):
+            return self.standing_for(ident) or "the value"
+        if ident in rs.variables and self.detail != "full" and ident.endswith("s") and "_" not in ident \
+                and isinstance(rs.variables[ident].initial, int) and not isinstance(rs.variables[ident].initial, bool):
+            return "the number of " + ident  # a count kept under a plural name: 'rounds'
         if ident in rs.variables or ident in rs.zones or ident in rs.tables:
             return "the " + humanize(ident)
         if self.detail != "full" and ident not in rs.functions and ident not in rs.dice:
@@ -130,18 +158,57 @@ class Words:
 
     def local(self, ident: str) -> str:
         """A local name (a loop's variable, a sequence's parameter, a result kept `as`) as players read it:
-        a noun with its article, never a bare letter ('p' -> 'the player')."""
-        if len(ident) > 1:
+        a noun with its article, never a bare letter ('p' -> 'the player') nor an abbreviation ('ev' -> 'the card')."""
+        if self.detail != "full" and ident in self.info.defs and not ident.endswith("s") and "_" not in ident:
+            from rulecraft.tools.words.locals import _kind
+
+            value = getattr(self.info.defs[ident], "ast", self.info.defs[ident])
+            if isinstance(value, A.Comprehension) and _kind(self, value):  # 'eligible': the eligible players
+                return f"the {ident} {_kind(self, value)}s"
+        if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
-        return "the " + self.noun_of(ident)
+        return self.standing_for(ident) or "the " + self.noun_of(ident)
+
+    def _unsayable(self, ident: str) -> bool:
+        """A pick named by a participle ('gone', 'taken') or a pronoun ('who'): no noun to put 'the' before."""
+        word = ident.lower()
+        return word in _PRONOUNS or (ident in self.info.nouns and (word.endswith(("ed", "en")) or word in _PARTICIPLES))
+
+    @property
+    def info(self):
+        """What each name of the ruleset stands for (rulecraft.tools.words.locals), worked out once."""
+        if self._info is None:
+            from rulecraft.tools.words.locals import local_info
+
+            self._info = local_info(self)
+        return self._info
+
+    def standing_for(self, ident: str) -> str:
+        """What a name players cannot read stands for: the noun of what binds it, the one value it is ever set to
+        (when that is short), 'the count' for a counter; '' when nothing is known."""
+        info = self.info
+        if ident in info.nouns:
+            return "the " + info.nouns[ident]
+        if ident in info.defs and ident not in self._saying:
+            from rulecraft.tools.words.locals import _kind
+
+            value = getattr(info.defs[ident], "ast", info.defs[ident])
+            if _kind(self, value) and not isinstance(value, (A.Comprehension, A.BinOp)):
+                return "the " + _kind(self, value)  # one card, one player: said by its noun
+            self._saying.add(ident)
+            try:
+                said = self.expr(info.defs[ident])
+            finally:
+                self._saying.discard(ident)
+            if said and len(said) <= 40:
+                return said
+        if ident in info.counters:
+            return "the count"
+        return ""
 
     def noun_of(self, ident: str) -> str:
         """What a one-letter local stands for: worked out from what it runs over, else from the letter."""
-        if self._nouns is None:
-            from rulecraft.tools.words.locals import local_nouns
-
-            self._nouns = local_nouns(self)
-        return self._nouns.get(ident) or _LETTER_NOUNS.get(ident.lower(), "one")
+        return self.info.nouns.get(ident) or _LETTER_NOUNS.get(ident.lower()) or _PRONOUNS.get(ident.lower(), "one")
 
     def attribute(self, ident: str) -> str:
         """An attribute's words: a per-player zone or variable by its title, a column by its name."""
@@ -188,6 +255,8 @@ class Words:
         if isinstance(e, A.Unary) and e.op == "not":
             v = self.constant(e.operand)
             return _UNKNOWN if v is _UNKNOWN else (not v)
+        if isinstance(e, A.Unary) and e.op == "-" and isinstance(e.operand, A.Num):
+            return -e.operand.value
         return _UNKNOWN
 
     def value(self, v: Any) -> str:
@@ -206,12 +275,38 @@ class Words:
         if isinstance(s, M.CExpr):
             s = s.ast
         if isinstance(s, A.Str):
-            return "".join(p if isinstance(p, str) else self.expr(p) for p in s.parts)
+            if self.detail == "full":
+                return "".join(p if isinstance(p, str) else self.expr(p) for p in s.parts)
+            out = ""
+            for p in s.parts:
+                said = p if isinstance(p, str) else self.expr(p)
+                bare = re.sub(r"^(?:the|your|their) ", "", said) if not isinstance(p, str) else ""
+                if bare and out.lower().rstrip().endswith(bare.lower()):
+                    continue  # 'Turn total {turn_total}': the words before the value already name it
+                out += said
+            # 'Choose the {type}' with a phrase that brings its own article: one article
+            out = re.sub(r"\s+([,:;.?!])", r"\1", out)
+            return re.sub(r"\b([Tt]he|[Aa]n?|[Yy]our) (?:the|a|an) ", r"\1 ", out)
         return self.expr(s)
+
+    def addressed(self, player, text_node) -> str:
+        """A prompt as its decider reads it: their own things are 'your' ("You have your run this turn")."""
+        from rulecraft.dsl import ast as A
+
+        who = getattr(player, "ast", player)
+        self.you = who.id if isinstance(who, A.Name) else None
+        try:
+            return self.text(text_node)
+        finally:
+            self.you = None
 
 
 _UNKNOWN = object()
 
+_PERSON = re.compile(r"(?<![\w'])[Tt]he (player|actor|taker|winner|responder|bidder|target|victim|receiver|holder|dealer|"
+                     r"leader|challenger|seizer|claimant|opener|buyer|seller)'s ")
+_PRONOUNS = {"who": "player", "whom": "player", "whose": "player", "me": "player", "them": "player"}
+_PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid"}
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",
                  "z": "pile", "t": "type", "n": "number", "v": "value", "x": "one", "e": "event", "s": "one"}

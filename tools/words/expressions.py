@@ -5,6 +5,8 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
+from rulecraft.tools.words.players import (_is_roll, negate, players_attr, players_call, players_possessive,
+                                           plural, possessive)
 
 
 @phrase(A.Num)
@@ -26,24 +28,26 @@ def _const(w: Words, n: A.Const) -> str:
 
 @phrase(A.Name)
 def _name(w: Words, n: A.Name) -> str:
+    if w.detail != "full" and n.id in w.info.answers and n.id not in w.rs.variables:
+        return "the answer is yes"  # a yes/no pick is read as the answer given
     return w.name(n.id)
-
-
-def possessive(owner: str, thing: str) -> str:
-    """'p's Treasury' for a one-word owner, 'the Treasury of the active player' otherwise."""
-    if " " not in owner:
-        return f"{owner}'s {thing}"
-    return f"the {thing} of {owner}" if not thing.startswith("the ") else f"{thing} of {owner}"
 
 
 @phrase(A.Attr)
 def _attr(w: Words, n: A.Attr) -> str:
+    if w.detail != "full":
+        return players_attr(w, n)
     return possessive(w.expr(n.obj), w.attribute(n.name))
 
 
 @phrase(A.Index)
 def _index(w: Words, n: A.Index) -> str:
     key = w.constant(n.key)
+    if w.detail != "full" and isinstance(n.obj, A.Name):
+        if n.obj.id == "players" and isinstance(key, int) and not isinstance(key, bool):
+            return w.ordinal(key) + " player"
+        if n.obj.id in w.info.picks:  # a sealed decision's record, read for one player
+            return players_possessive(w.expr(n.key), "pick")
     if isinstance(key, int) and not isinstance(key, bool):
         return f"{w.ordinal(key)} of {w.expr(n.obj)}"
     return f"{w.expr(n.obj)} for {w.expr(n.key)}"
@@ -107,6 +111,10 @@ def _ranking(word: str):
         said = w.expr(key) if key is not None else ""
         if word == "sorted":
             return f"{items} in order" + (f" of {said}" if said and len(said) <= 40 else "")
+        if w.detail != "full" and isinstance(key, A.Attr) and isinstance(key.obj, A.Name) and key.obj.id == head.left.id:
+            noun = w.local(head.left.id).removeprefix("the ")  # 'highest(q in players, by: q.points)'
+            if items in ("the players", f"the {noun}s") or noun in ("player", "card"):
+                return f"the {noun} with the {word} {w.attribute(key.name)}"
         if said and len(said) <= 40:
             return f"the one of {items} with the {word} {said.removeprefix('the ')}"
         return f"the {word}-ranked of {items}"
@@ -120,6 +128,10 @@ _SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_m
 @phrase(A.Call)
 def _call(w: Words, n: A.Call) -> str:
     args = [w.expr(a) for a in n.args]
+    if w.detail != "full":
+        said = players_call(w, n, args)
+        if said:
+            return said
     if n.func in w.rs.functions:
         return _function(w, n.func, args)
     if n.func in _SPECIAL:
@@ -149,6 +161,8 @@ def _function(w: Words, name: str, args: list[str]) -> str:
     if not noun.startswith(("the ", "whether ", "how ")):
         noun = "the " + noun
     joiner = " " if noun.endswith((" of", " to", " for", " in", " from")) else " of "
+    if w.detail != "full" and len(args) == 1 and joiner == " of " and noun.startswith("the "):
+        return players_possessive(args[0], noun.removeprefix("the "))  # the player's round points
     return noun + (joiner + join_and(args) if args else "")
 
 
@@ -162,8 +176,12 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
     where = f" where {w.expr(n.condition)}" if n.condition is not None else ""
     src = w.expr(n.iterable)
     var = w.local(n.var).removeprefix("the ") if w.detail != "full" else humanize(n.var)
+    everyone = w.detail != "full" and isinstance(n.iterable, A.Name) and n.iterable.id == "players"
+    if everyone and isinstance(n.element, A.Attr) and isinstance(n.element.obj, A.Name) and n.element.obj.id == n.var \
+            and n.condition is None:
+        return f"every {var}'s {w.attribute(n.element.name)}"  # '[q.chips for q in players]'
     if isinstance(n.element, A.Name) and n.element.id == n.var:
-        return f"each {var} in {src}{where}"
+        return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
     return f"{w.expr(n.element)} for each {var} in {src}{where}"
 
 
@@ -171,6 +189,8 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
 def _unary(w: Words, n: A.Unary) -> str:
     if n.op == "-":
         return f"minus {w.expr(n.operand)}"
+    if w.detail != "full":
+        return negate(w, n.operand)
     return f"not ({w.expr(n.operand)})" if isinstance(n.operand, (A.BinOp, A.Compare)) else f"not {w.expr(n.operand)}"
 
 
@@ -196,7 +216,12 @@ def _binop(w: Words, n: A.BinOp) -> str:
                 return "always" if a else w.expr(n.right)
             if b is not _UNKNOWN:
                 return "always" if b else w.expr(n.left)
+        if w.detail != "full" and n.op == "or" and all(isinstance(x, A.Compare) and x.op == "==" for x in (n.left, n.right)) \
+                and w.expr(n.left.left) == w.expr(n.right.left):  # 'the act is steal or coup'
+            return f"{w.expr(n.left)} or {w.expr(n.right.right)}"
         return f"{w.expr(n.left)} {n.op} {w.expr(n.right)}"
+    if w.detail != "full" and n.op in ("/", "//") and w.constant(n.right) == 2:
+        return f"half {w.expr(n.left)}" + (", rounded down" if n.op == "//" else "")
     return _ARITH.get(n.op, "{0} " + n.op + " {1}").format(w.expr(n.left), w.expr(n.right))
 
 
@@ -212,7 +237,14 @@ def _compare(w: Words, n: A.Compare) -> str:
     if n.op in ("==", "!=") and w.detail != "full" and _is_none(n.right):
         thing = w.expr(n.left).removeprefix("the ")
         return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
-    return f"{w.expr(n.left)} {_COMPARE.get(n.op, n.op)} {w.expr(n.right)}"
+    if n.op in ("==", "!=") and w.detail != "full" and isinstance(n.left, A.Attr) and n.left.name == "result" \
+            and _is_roll(w, n.left.obj) and isinstance(w.constant(n.right), str):
+        result = humanize(w.constant(n.right))
+        return f"the roll is {'not ' if n.op == '!=' else ''}{result if result.endswith('s') else article(result)}"
+    left, verb = w.expr(n.left), _COMPARE.get(n.op, n.op)
+    if w.detail != "full" and verb.startswith("is") and plural(left):
+        verb = "are" + verb[2:]
+    return f"{left} {verb} {w.expr(n.right)}"
 
 
 def _is_none(e) -> bool:

@@ -55,6 +55,62 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
     if isinstance(step, M.ConstructStep) or not label:
         if generated and generated != label:
             lines.append(("How it goes: " if label else "Rule: ") + generated)
+    if not label and isinstance(step, M.ChooseStep):
+        then = what_follows(rs, w, step)
+        if then:  # the question is asked below it: the rule is what the answer leads to
+            lines = [f"Rule: after your answer, {'; '.join(then)}"]
     if step.note:
         lines.append(f"Note: {w.label(step.note)}")
     return lines
+
+
+def _reads(step: M.Step, name: str) -> bool:
+    """Whether a step's texts name `name` (what a decision bound)."""
+    from rulecraft.dsl import ast as A
+
+    texts = [getattr(step, "cond", None), *(getattr(step, "stmts", ()) or ())]
+    for t in texts:
+        node = getattr(t, "ast", t)
+        if node is not None and any(isinstance(n, A.Name) and n.id == name for n in node.walk()):
+            return True
+    return False
+
+
+def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
+    """What the steps right after a decision do with its answer, in words ("if the answer is no: stop rolling"):
+    the rule of an unlabelled choice is what its answer leads to, not the question again."""
+    spec = _spec(step)
+    if spec is None or not spec.bind:
+        return []
+    for seq in rs.sequences.values():
+        for body in _bodies(seq.steps):
+            if step in body:
+                after = [s for s in body[body.index(step) + 1:] if _reads(s, spec.bind)][:2]
+                out = []
+                for s in after:
+                    text = _said(rs, w, s)
+                    inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
+                    inner = [x for x in inner if x]
+                    if text:
+                        out.append(text + (", " + ", then ".join(inner) if inner else ""))
+                return out
+    return []
+
+
+def _said(rs: M.Ruleset, w, s: M.Step) -> str:
+    """A step in players' words, first letter small; '' for bookkeeping."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words.bookkeeping import hidden_step
+
+    if hidden_step(rs, s):
+        return ""
+    label = designer_label(s)
+    text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".?")
+    return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text
+
+
+def _bodies(steps):
+    yield tuple(steps)
+    for s in steps:
+        for _n, body in s.bodies:
+            yield from _bodies(body)

@@ -119,20 +119,27 @@ def clean_clauses(text: str) -> str:
 LONG = 90  # generated text longer than this (characters) asks for a label
 
 _STILTED = [
-    ("a bare name as the condition", re.compile(r"^If (?:not )?(?:the )?[a-z]+(?: of the [a-z]+)?\?$")),
+    ("a bare name as the condition", re.compile(r"^If (?:not )?(?:the )?[a-z]+(?: of the [a-z]+)?\??$")),
     ("a name ending in a preposition", re.compile(r"\b(?:by|to|in|for|from|with|of) of\b")),
     ("a chain of 'of the'", re.compile(r"\bthe [a-z]+ of the [a-z]+ of the [a-z]+")),
     ("a value's id as words", re.compile(r"\b[Ss]et the [\w' ]+? to (?!(?:the|a|an|one|each|every|no|nothing|yes|all|half)\b)"
                                          r"(?!\d)[a-z]+")),
+    ("a doubled article", re.compile(r"\b(?:[Tt]he|[Aa]n?) (?:the|a|an)\b")),
+    ("a 'not' before its subject", re.compile(r"\bnot (?:the|a|an) [\w' ]+? (?:is|are)\b")),
+    ("a question put as an If", re.compile(r"^If .*\?$")),
+    ("a loop's name as a thing", re.compile(r"\buntil the [a-z ]+ stops\b")),
 ]
 
 
-def stilted(text: str, picks=()) -> list[str]:
+def stilted(text: str, picks=(), flags=(), shorts=()) -> list[str]:
     """What in generated `text` reads as code put into English word by word (for the print check only): an
     If on a bare name or field ("If go?", "If the success of the roll?"), a name ending in a preposition
     ("the cast by of the spell"), an of-chain ("the number of the tied of the seize"), a value's id after
-    "Set ... to" ("Set the Event type to grand opening"), or a player's pick (a decision's `as:` name, in
-    `picks`) counted as a thing ("the number of the commit")."""
+    "Set ... to" ("Set the Event type to grand opening"), a doubled article ("the the first"), a 'not' put
+    before its subject ("not the Bag is empty"), a question put as an If ("If the go?"), a loop's name read
+    as a thing ("Repeat until the rounds loop stops"), a player's pick (a decision's `as:` name, in `picks`)
+    counted as a thing ("the number of the commit"), a yes/no value (a name in `flags`) read as a thing
+    ("the alive of the actor"), or an abbreviation (in `shorts`) read as a noun ("Move the ev to the Stocks")."""
     found = []
     for what, pattern in _STILTED:
         m = pattern.search(text or "")
@@ -142,6 +149,16 @@ def stilted(text: str, picks=()) -> list[str]:
         m = re.search(rf"\bnumber of the {re.escape(name.replace('_', ' '))}\b", text or "")
         if m:
             found.append(f"a pick counted as a thing ({m.group(0)!r})")
+            break
+    for name in flags:
+        m = re.search(rf"\bthe {re.escape(name.replace('_', ' '))} of\b", text or "")
+        if m:
+            found.append(f"a yes/no value read as a thing ({m.group(0)!r})")
+            break
+    for name in shorts:
+        m = re.search(rf"\bthe {re.escape(name)}\b", text or "")
+        if m:
+            found.append(f"an abbreviation read as a noun ({m.group(0)!r})")
             break
     return found
 

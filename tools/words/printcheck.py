@@ -10,6 +10,7 @@ from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import Words
 from rulecraft.tools.words.labels import LONG, code_like, stilted, unknown_names
+from rulecraft.tools.words.locals import abbreviation
 
 
 
@@ -25,12 +26,19 @@ def _picks(rs: M.Ruleset) -> list[str]:
     return sorted(out)
 
 
+def _names(rs: M.Ruleset, w: Words) -> set:
+    """The names of the ruleset's values: variables, player variables and the locals its steps bind."""
+    return set(rs.variables) | set(rs.player_variables) | set(w.info.nouns) | set(w.info.defs) | set(w.info.counters)
+
+
 def print_check(rs: M.Ruleset) -> list:
     """Warnings for `rulecraft validate`: W702 for a label naming a value the ruleset has not, W701 for a
     player-facing step whose printed text would be generated and long or code-like (with that text)."""
     w = Words(rs, detail="players")
     out = []
     picks = _picks(rs)
+    flags = sorted(w.info.flags | w.info.predicates)
+    shorts = sorted(n for n in _names(rs, w) if abbreviation(n))
     for seq in rs.sequences.values():
         for s in M.walk_steps(seq.steps):
             label = designer_label(s)
@@ -45,7 +53,7 @@ def print_check(rs: M.Ruleset) -> list:
                 continue
             text = w.step(s, own_label=False)
             # a pick is only ever found after "number of the ": most texts need not be searched for each pick
-            why = code_like(text) or stilted(text, picks if "number of the " in text else ())
+            why = code_like(text) or stilted(text, picks if "number of the " in text else (), flags, shorts)
             if why or len(text) > LONG:
                 reason = ", ".join(why) if why else f"{len(text)} characters"
                 out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,

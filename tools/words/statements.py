@@ -39,6 +39,13 @@ def _reverse(w: Words, n: A.Reverse) -> str:
 
 @phrase(A.Assign)
 def _assign(w: Words, n: A.Assign) -> str:
+    if w.detail != "full" and isinstance(n.target, A.Attr) and n.target.name in w.info.flags \
+            and isinstance(n.value, A.Const) and isinstance(n.value.value, bool):
+        return f"{w.expr(n.target.obj)} is {'now' if n.value.value else 'no longer'} {w.attribute(n.target.name)}"
+    if w.detail != "full" and isinstance(n.target, A.Name) and n.target.id in w.rs.variables \
+            and isinstance(n.value, A.Const) and isinstance(n.value.value, bool) and " is " in w.name(n.target.id):
+        said = w.name(n.target.id)  # a yes/no variable titled as a clause: 'the act is stopped'
+        return said if n.value.value else said.replace(" is ", " is not ", 1)
     target, value = w.expr(n.target), w.expr(n.value)
     if n.op == "=" and isinstance(n.value, A.Const) and n.value.value is None and w.detail != "full":
         return f"clear {target}"
@@ -65,6 +72,8 @@ def _roll(w: Words, n: A.Roll) -> str:
 
 @phrase(A.Break)
 def _break(w: Words, n: A.Break) -> str:
+    if w.detail != "full":
+        return f"stop {humanize(n.loop)}" if n.loop and n.loop.endswith("ing") and "_" not in n.loop else "stop repeating"
     return f"stop the {humanize(n.loop)}" if n.loop else "stop repeating"
 
 

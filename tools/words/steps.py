@@ -27,6 +27,8 @@ def _call(w: Words, s: M.CallStep) -> str:
 @phrase(M.IfStep)
 def _if(w: Words, s: M.IfStep) -> str:
     rule = _house_rule(w, s.cond.ast if s.cond is not None else None)
+    if w.detail != "full":  # a condition, not a question: the chart's yes and no say the rest
+        return f"if {rule or w.expr(s.cond)}"
     return f"if {rule}?" if rule else f"if {w.expr(s.cond)}?"
 
 
@@ -48,6 +50,8 @@ def _loop(w: Words, s: M.LoopStep) -> str:
         return f"repeat while {w.expr(s.cond)}"
     if s.mode == "until":
         return f"repeat until {w.expr(s.cond)}"
+    if w.detail != "full":  # a loop's name is the designer's handle: players read 'keep rolling' or 'repeat'
+        return f"keep {humanize(s.name)}" if s.name and s.name.endswith("ing") and "_" not in s.name else "repeat"
     return f"repeat until the {humanize(s.name)} stops" if s.name else "repeat"
 
 
@@ -55,7 +59,17 @@ def _loop(w: Words, s: M.LoopStep) -> str:
 def _for_each(w: Words, s: M.ForEachStep) -> str:
     if _is_each(w, s):
         return f"for {w.expr(s.iterable)}"
+    if w.detail != "full" and _everyone(s):
+        return f"for each {_var(w, s.var)}"
     return f"for each {_var(w, s.var)} in {w.expr(s.iterable)}"
+
+
+def _everyone(s) -> bool:
+    """A step that goes over `players`: 'for each player', not 'for each player in the players'."""
+    from rulecraft.dsl import ast as A
+
+    e = getattr(s.iterable, "ast", s.iterable)
+    return isinstance(e, A.Name) and e.id == "players"
 
 
 def _var(w: Words, var: str) -> str:
@@ -74,8 +88,10 @@ _KINDS = {"one": "one of", "subset": "any of", "number": "a number", "yesno": "y
 @phrase(M.DecisionSpec)
 def _decision(w: Words, d: M.DecisionSpec) -> str:
     if d.prompt is not None:
-        text = w.text(d.prompt)
+        text = w.addressed(d.player, d.prompt) if w.detail != "full" else w.text(d.prompt)
         who = w.expr(d.player)
+        if w.detail != "full" and who in ("the one", "the value", "the count"):
+            return text
         return f"{who}: {text}" if who and who not in text else text
     what = _KINDS.get(d.kind, humanize(d.kind))
     if d.kind in ("one", "subset") and d.options is not None:
@@ -93,6 +109,8 @@ def _choose(w: Words, s: M.ChooseStep) -> str:
 @phrase(M.SealedStep)
 def _sealed(w: Words, s: M.SealedStep) -> str:
     who = w.expr(s.iterable)
+    if w.detail != "full" and _everyone(s):
+        who = f"each {_var(w, s.var)}"
     who = who if who.startswith("each ") else f"each {_var(w, s.var)} in {who}"
     what = w.text(s.decision.prompt) if s.decision is not None and s.decision.prompt is not None else "chooses"
     if s.decision is not None and s.decision.secret:
@@ -142,6 +160,8 @@ def _construct(w: Words, s: M.ConstructStep) -> str:
     kind = KINDS.get(s.construct)
     if kind is not None and kind.words is not None:  # a registered kind says itself, given this renderer
         return kind.words(s, w)
+    if w.detail != "full" and s.construct in ("auction", "respond"):
+        return players_construct(w, s)
     from rulecraft.dsl.parser import parse_expression, plain_locator
     from rulecraft.tools.words.labels import clean_clauses
 
@@ -162,3 +182,48 @@ def _construct(w: Words, s: M.ConstructStep) -> str:
     rule = re.sub(r"[;,]? *\b(when|if) always\b", "", rule)
     rule = re.sub(r"[;,]? *[^;,]*\b(when|if) never\b", "", rule)
     return clean_clauses(rule)
+
+
+def _setting(w: Words, settings: dict, key: str, default: str = "") -> str:
+    """A construct's setting in players' words, or `default` where it would be long or read like code."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words.labels import code_like
+
+    text = settings.get(key)
+    if not text:
+        return default
+    try:
+        said = w.expr(parse_expression(text, plain_locator()))
+    except Exception:  # noqa: BLE001 - a setting that is no expression is not said
+        return default
+    return default if code_like(said) or len(said) > 40 or said in ("always", "never") else said
+
+
+_UNTIL = {"first": "the first who responds acts", "each": "each may respond once",
+          "all_pass": "responses go round until everyone passes"}
+
+
+def players_construct(w: Words, s: M.ConstructStep) -> str:
+    """An auction or a response window as players say it, from its settings: the mechanic in a sentence, the
+    settings that read as words (who starts, the most a bid may be, a pass is final), never a condition's text."""
+    st = dict(s.settings)
+    if s.construct == "respond":
+        frm = _setting(w, st, "from", "the active player")
+        return f"each other player in turn after {frm} may respond; {_UNTIL.get(st.get('until', 'first'), _UNTIL['first'])}"
+    form = st.get("form", "open")
+    frm = _setting(w, st, "from")
+    frm = "" if frm in ("the first player", "") else f", starting with {frm}"
+    limit = _setting(w, st, "limit")
+    upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
+    if form == "sealed" and st.get("offer"):
+        bits = ["sealed auction: each bidder lays a bid face down, then all reveal; the bid worth most wins"]
+    elif form == "sealed":
+        pays = " the second highest bid" if st.get("price") == "second" else ""
+        bits = [f"sealed auction: all bid in secret{upto}; the highest bidder wins and pays{pays}"]
+    elif form == "once_around":  # the most a bid may be goes unsaid: players know to bid what they have
+        bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
+    else:
+        bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
+    if str(st.get("pass_is_final", "")).lower() == "true":
+        bits.append("a pass is final")
+    return "; ".join(bits)

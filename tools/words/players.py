@@ -1,0 +1,151 @@
+"""How expressions read for players (sheets, the aid, the book, `?`): owners with 's, yes/no values as states,
+'not' where English puts it, lists of players by what they are. `expressions` calls these in players' detail;
+the designer's view (`--detail full`) reads each expression as it is written."""
+
+from __future__ import annotations
+
+import re
+
+from rulecraft.dsl import ast as A
+
+from rulecraft.tools.words.core import Words, humanize
+
+
+def _zone_like(w: Words, e) -> bool:
+    """A zone, a player's zone, or one zone of a family: something that holds cards."""
+    if isinstance(e, A.Name):
+        return e.id in w.rs.zones
+    if isinstance(e, A.Attr):
+        return e.name in w.rs.zones
+    if isinstance(e, A.Index):
+        return isinstance(e.obj, A.Name) and e.obj.id in w.rs.zones
+    return False
+
+
+def possessive(owner: str, thing: str) -> str:
+    """'p's Treasury' for a one-word owner, 'the Treasury of the active player' otherwise."""
+    if " " not in owner:
+        return f"{owner}'s {thing}"
+    return f"the {thing} of {owner}" if not thing.startswith("the ") else f"{thing} of {owner}"
+
+
+def players_possessive(owner: str, thing: str) -> str:
+    """For players: "the player's chips", "the Market row's top"; the of-form where an 's would not read
+    ("the top card of the player's Hand", "the Hand of the player after the dealer")."""
+    import re
+
+    m = re.match(r"(?:[Aa]n? player's|[Ee]ach player's|[Tt]he player's|[Yy]our|[Tt]heir) ", thing)
+    if m and owner.startswith(("the ", "a ", "an ", "their", "your")):
+        thing = thing[m.end():]  # a zone titled 'A player's lost roles': the owner says whose
+    if owner in ("their", "your", "his", "her", "its"):
+        return f"{owner} {thing.removeprefix('the ')}"
+    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ")) or "'" in owner + thing or len(owner.split()) > 3 \
+            or any(f" {p} " in f" {owner} " for p in ("of", "after", "before", "in", "for", "from", "with", "to")):
+        return possessive(owner, thing)
+    return owner + ("'" if owner.endswith("s") and not owner.endswith("ss") else "'s") + " " + thing
+
+
+# an auction's or a response window's result, by field, for players: one result in play at a time
+_RESULT_FIELDS = {"winner": "the winner", "price": "the price", "bid": "the winning bid",
+                  "tied": "the players who tied", "dropped": "the players who dropped out"}
+# a roll's fields for players (None: the field as a noun)
+_ROLL_FIELDS = {"total": "the roll's total", "faces": "the dice", "success": "the roll succeeds",
+                "doubles": "the roll is a double", "result": "the roll's result", "target": "the roll's target"}
+
+
+def _is_roll(w: Words, e) -> bool:
+    return isinstance(e, A.Name) and w.info.nouns.get(e.id, "r" == e.id and "roll") == "roll"
+
+
+def players_attr(w: Words, n: A.Attr) -> str:
+    """An attribute as players read it, or '' for the plain possessive."""
+    if isinstance(n.obj, A.Name) and n.obj.id in w.info.results:
+        return _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
+    if _is_roll(w, n.obj) and n.name in _ROLL_FIELDS:
+        return _ROLL_FIELDS[n.name]
+    if n.name in w.info.flags:  # a yes/no player variable is a state, not a thing
+        return f"{w.expr(n.obj)} is {w.attribute(n.name)}"
+    thing = w.attribute(n.name)
+    if w.you and isinstance(n.obj, A.Name) and n.obj.id == w.you:
+        return "your " + thing
+    if n.name in w.rs.player_variables and thing == humanize(n.name) and _participle(n.name):
+        owner = w.expr(n.obj)  # 'banked', 'bought': a participle is no noun
+        if owner.startswith(("the ", "a ", "an ")) and " " not in owner.split(" ", 1)[1]:
+            return f"what {owner} has {thing}"
+        return f"what {'they have' if owner == 'their' else owner + ' has'} {thing}"
+    return players_possessive(w.expr(n.obj), thing)
+
+
+def _participle(name: str) -> bool:
+    return name.endswith("ed") or name in ("bought", "sold", "won", "lost", "kept", "held", "taken", "given", "paid",
+                                           "spent", "drawn", "dealt", "shown")
+
+
+_PREPOSITIONS = ("in", "out", "on", "at", "still", "left", "not")
+
+
+def _a_list(phrase: str) -> bool:
+    """A phrase naming some players or cards ('the players in play', 'the eligible players')."""
+    return phrase.startswith("the ") and " of " not in phrase and bool(re.search(r"\b(players|cards)\b", phrase)) \
+        and "'s" not in phrase
+
+
+def players_call(w: Words, n: A.Call, args: list[str]) -> str:
+    """A call as players read it, or '' for the usual phrase."""
+    if n.func in w.rs.functions and not w.titles.get(n.func):
+        name = humanize(n.func)
+        if n.func in w.info.predicates and len(args) == 1:  # 'alive(p)': the player is alive
+            verb = name.split()[0]
+            return f"{args[0]} {name}" if verb in ("is", "has", "can", "may", "must", "holds") else f"{args[0]} is {name}"
+        from rulecraft.tools.words.locals import _kind
+
+        body = getattr(w.rs.functions[n.func][1], "ast", w.rs.functions[n.func][1])
+        kind = _kind(w, body) if isinstance(body, A.Comprehension) else ""
+        if not args and kind and name.split()[0] in _PREPOSITIONS:
+            return f"the {kind}s {name}"  # 'in_play()': the players in play
+        if not args and kind and not name.endswith("s"):
+            return f"the {name} {kind}s"  # 'eligible()': the eligible players
+    if n.func == "count" and n.args and _zone_like(w, n.args[0]):
+        return f"the number of cards in {args[0]}"
+    if n.func == "count" and args and _a_list(args[0]):
+        return "the number of " + args[0].removeprefix("the ")
+    if n.func == "empty" and args and _a_list(args[0]):
+        return "there are no " + args[0].removeprefix("the ")
+    if n.func == "next_player" and args and args[0] == "the player" and not n.kwargs:
+        return "the next player"
+    return ""
+
+
+_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
+
+
+def negate(w: Words, e) -> str:
+    """'not X' for players, the negation put where English puts it: "the Bag is not empty", "the answer is
+    no", "the player is not alive"; 'not (A or B)' as 'not A and not B'."""
+    if isinstance(e, A.Compare) and e.op in _FLIP:
+        return w.expr(A.Compare(e.span, _FLIP[e.op], e.left, e.right))
+    if isinstance(e, A.IsClass):
+        return w.expr(A.IsClass(e.span, e.obj, e.cls, e.cls_span, not e.negate))
+    if isinstance(e, A.Unary) and e.op == "not":
+        return w.expr(e.operand)
+    if isinstance(e, A.BinOp) and e.op in ("and", "or") and not w.is_constant(e):
+        return f"{negate(w, e.left)} {'or' if e.op == 'and' else 'and'} {negate(w, e.right)}"
+    if isinstance(e, A.Name) and e.id in w.info.answers and e.id not in w.rs.variables:
+        return "the answer is no"
+    said = w.expr(e)
+    if said.startswith("there are no "):
+        return "there are " + said.removeprefix("there are no ")
+    if said.count(" is ") == 1 and " is not " not in said:
+        return said.replace(" is ", " is not ", 1)
+    for yes, no in ((" succeeds", " fails"), (" can ", " cannot ")):
+        if said.count(yes) == 1:
+            return said.replace(yes, no, 1)
+    return f"not {said}"
+
+
+def plural(phrase: str) -> bool:
+    """A noun phrase that is a plural noun, with or without an owner ("the player's chips", "the actions"), so
+    its verb is 'are'."""
+    import re
+
+    return bool(re.fullmatch(r"the (?:[\w ]+'s? )?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s", phrase)) and " of " not in phrase
