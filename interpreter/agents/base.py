@@ -55,20 +55,21 @@ class RandomAgent:
         self.fixed = False
 
     def choose(self, d: Decision, view: dict) -> Any:
-        if not self.fixed:
-            self.rng = decision_rng(self.base, d)
-        if d.kind == "yesno":
-            return self.rng.below(2) == 0
-        if d.kind == "number":
+        kind = d.kind
+        if kind == "one" and not self.fixed:  # the most common choice: drawn without making a generator
+            return below_at(self.base, d.number, d.count)
+        rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
+        if kind == "one":
+            return rng.below(d.count)
+        if kind == "yesno":
+            return rng.below(2) == 0
+        if kind == "number":
             span = max(0, d.max - d.min + 1)
-            k = self.rng.below(span + (1 if d.optional else 0))
+            k = rng.below(span + (1 if d.optional else 0))
             return None if k == span else d.min + k
-        n = len(d.options)
-        if d.kind == "one":
-            return self.rng.below(n)
-        size = d.min + self.rng.below(d.max - d.min + 1)
-        pool = list(range(n))
-        self.rng.shuffle(pool)
+        size = d.min + rng.below(d.max - d.min + 1)
+        pool = list(range(d.count))
+        rng.shuffle(pool)
         return sorted(pool[:size])
 
     @classmethod
@@ -84,8 +85,29 @@ _MASK = (1 << 64) - 1
 
 def decision_rng(base: int, d: Decision) -> SplitMix:
     """The generator of one bot's choice at decision `d`: from the bot's own seed and the decision's number."""
-    mixed = SplitMix((base + (d.number + 1) * 0xD1B54A32D192ED03) & _MASK)
-    return SplitMix(mixed.next64())
+    # SplitMix(SplitMix(seed).next64()), written out: one generator made per choice instead of two
+    z = (base + (d.number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return SplitMix(z ^ (z >> 31))
+
+
+def below_at(base: int, number: int, n: int) -> int:
+    """decision_rng(base, d).below(n) for the decision numbered `number`, written out (the same number)."""
+    if n <= 0:
+        raise ValueError("below() needs n > 0")
+    z = (base + (number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    state = z ^ (z >> 31)
+    limit = _MASK - (_MASK + 1) % n
+    while True:
+        z = state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        x = z ^ (z >> 31)
+        if x <= limit:
+            return x % n
 
 
 class FirstAgent:

@@ -7,8 +7,7 @@ wire form, so a replay never depends on how a value prints.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..dsl.builtins import text_of
 from ..dsl.guards import name_shown
@@ -19,23 +18,97 @@ class IllegalChoice(ValueError):
     """A choice that the pending decision does not allow; the game state is unchanged."""
 
 
-@dataclass
 class Decision:
-    player: int  # seat
-    kind: str  # one, subset, number, yesno
-    prompt: str
-    options: list = field(default_factory=list)  # values, for one and subset
-    min: int = 0
-    max: int = 0
+    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply: the fields that
+    keep their usual value are class attributes, a prompt nobody reads yet is worked out when first read (see
+    `lazy_prompt`), and whole-number options (a bid: the pass, then every amount from `low`) are told by their
+    count and first amount; `options` builds their list only for whoever reads it."""
+
+    min = 0
+    max = 0
     default: Any = None  # in wire form, or None
-    node: str = ""  # the step path that asks
-    purpose: str = "choose"  # choose, sealed, stack, reroll
-    optional: bool = False  # a 'number' that may also be passed (answered with None)
-    labels: list = field(default_factory=list)  # the name a person sees for each option ('display:'), or empty
-    secret: bool = False  # the answer is the decider's own: others are told that it was made, not what it was
+    node = ""  # the step path that asks
+    purpose = "choose"  # choose, sealed, stack, reroll
+    optional = False  # a 'number' that may also be passed (answered with None)
+    labels: Sequence = ()  # the name a person sees for each option ('display:'), or empty
+    secret: Optional[bool] = False  # the answer is the decider's own: others are told that it was made, not what
     # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
     # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
-    number: int = 0
+    number = 0
+    count = 0  # how many options ('one', 'subset'): len(options), without building them
+    low: Optional[int] = None  # options told by shape: the pass (option 0), then low, low + 1, ... (count - 1 of them)
+    _options: Optional[list] = None
+    _prompt: Optional[str] = None
+    _prompt_of: Any = None  # (compiled prompt, game): the prompt to work out when first read
+
+    def __init__(self, player: int, kind: str, prompt: str, options: Optional[list] = None, min: int = 0,
+                 max: int = 0, default: Any = None, node: str = "", purpose: str = "choose", optional: bool = False,
+                 labels: Optional[list] = None, secret: bool = False, number: int = 0):
+        self.player = player
+        self.kind = kind
+        self._prompt = prompt
+        if options is not None:
+            self.options = options
+        if min:
+            self.min = min
+        if max:
+            self.max = max
+        if default is not None:
+            self.default = default
+        if node:
+            self.node = node
+        if purpose != "choose":
+            self.purpose = purpose
+        if optional:
+            self.optional = optional
+        if labels:
+            self.labels = labels
+        if secret:
+            self.secret = secret
+        if number:
+            self.number = number
+
+    @property
+    def prompt(self) -> str:
+        p = self._prompt
+        if p is None:
+            fn, game = self._prompt_of
+            p = self._prompt = fn(game)
+            self._prompt_of = None
+        return p
+
+    @prompt.setter
+    def prompt(self, text: str) -> None:
+        self._prompt, self._prompt_of = text, None
+
+    def lazy_prompt(self, fn: Any, game: Any) -> None:
+        """The prompt is `fn(game)`, worked out when first read. Only for a prompt that draws no chance, and read
+        while this decision is pending (the game's state is then as it was when it was asked)."""
+        self._prompt, self._prompt_of = None, (fn, game)
+
+    @property
+    def options(self) -> list:
+        o = self._options
+        if o is None:
+            low = self.low
+            o = self._options = [] if low is None else [None, *range(low, low + self.count - 1)]
+        return o
+
+    @options.setter
+    def options(self, values: list) -> None:
+        self._options = values
+        self.count = len(values)
+        self.low = None
+
+    def amounts_from(self, low: int, count: int) -> None:
+        """Options by shape: the pass, then the whole numbers from `low` (`count` options in all, the pass too)."""
+        self.low = low
+        self.count = count
+        self._options = None
+
+    def __repr__(self) -> str:
+        return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "
+                f"options={self.options!r}, min={self.min}, max={self.max}, purpose={self.purpose!r})")
 
     def describe_option(self, i: int) -> str:
         return self.labels[i] if self.labels else label(self.options[i])
@@ -51,6 +124,8 @@ class Decision:
 
     def legal(self, wire: Any) -> Optional[str]:
         """None if the wire-form choice is legal, else what is wrong with it."""
+        if wire.__class__ is int and self.kind == "one" and 0 <= wire < self.count:  # the usual answer
+            return None
         if self.kind == "yesno":
             return None if isinstance(wire, bool) else "answer true or false"
         if self.kind == "number":
@@ -61,7 +136,7 @@ class Decision:
             if not self.min <= wire <= self.max:
                 return f"answer a number from {self.min} to {self.max}"
             return None
-        n = len(self.options)
+        n = self.count
         if self.kind == "one":
             if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
                 return f"answer an option number from 0 to {n - 1}" if n else "there is nothing to choose"
@@ -81,10 +156,50 @@ class Decision:
     def value(self, wire: Any) -> Any:
         """The game value a legal wire-form choice stands for."""
         if self.kind == "one":
-            return self.options[wire]
+            low = self.low
+            if low is not None:
+                return None if wire == 0 else low + wire - 1
+            return self._options[wire]
         if self.kind == "subset":
             return [self.options[i] for i in sorted(wire)]
         return wire
+
+    def wire_of(self, value: Any) -> Any:
+        """The wire form of a value (a default), or None when it is not one of the choices."""
+        kind = self.kind
+        if kind == "yesno" or kind == "number":
+            return value
+        if kind == "one":
+            low = self.low
+            if low is not None:
+                if value is None:
+                    return 0
+                return value - low + 1 if value.__class__ is int and low <= value < low + self.count - 1 else None
+            try:
+                return self.options.index(value)
+            except ValueError:
+                return None
+        if isinstance(value, list):
+            return sorted(self.options.index(v) for v in value if v in self.options)
+        return None
+
+    def forced(self) -> Any:
+        """The wire choice when only one is legal, else NOT_FORCED."""
+        kind = self.kind
+        if kind == "one":
+            return 0 if self.count == 1 else NOT_FORCED
+        if kind == "number":
+            if self.min == self.max and not self.optional:
+                return self.min
+            if self.optional and self.min > self.max:
+                return None  # nothing to choose but the pass
+        elif kind == "subset":
+            n = self.count
+            if not n or self.max == 0:
+                return []
+            if self.min == n:
+                return list(range(n))
+        return NOT_FORCED
 
     def all_choices(self, limit: int = 10_000) -> list:
         """Every legal wire-form choice (subsets only up to `limit`), for bots and tests."""
@@ -95,7 +210,7 @@ class Decision:
         if self.kind == "number":
             return list(range(self.min, self.max + 1)) + ([None] if self.optional else [])
         if self.kind == "one":
-            return list(range(len(self.options)))
+            return list(range(self.count))
         out: list = []
         for k in range(self.min, self.max + 1):
             for combo in combinations(range(len(self.options)), k):
@@ -107,10 +222,36 @@ class Decision:
     def to_json(self) -> dict:
         return {
             "player": self.player, "kind": self.kind, "prompt": self.prompt,
-            "options": [self.describe_option(i) for i in range(len(self.options))], "min": self.min, "max": self.max,
+            "options": [self.describe_option(i) for i in range(self.count)], "min": self.min, "max": self.max,
             "default": self.default, "node": self.node, "purpose": self.purpose, "optional": self.optional,
             "secret": self.secret,
         }
+
+
+NOT_FORCED = object()
+
+
+def hidden_from_others(g, d: Decision) -> bool:
+    """Whether some option is a card that another seat cannot see where it lies (so the answer is a secret)."""
+    if d.low is not None:  # whole numbers
+        return False
+    opts = d.options
+    if Card not in map(type, opts):  # options of numbers, players, texts: nothing to hide (a scan in C)
+        return False
+    for o in opts:
+        if type(o) is Card:
+            ref = g.where.get(o.index)
+            if ref is None:
+                continue
+            vis = g.rs.zones[ref.zone].visibility
+            if vis == "open" or (vis == "top" and g.zones[ref] and g.zones[ref][-1] is o):
+                continue
+            if vis == "owner":
+                owner = g.zone_owner(ref)
+                if owner is not None and len(g.players) == 1:
+                    continue
+            return True
+    return False
 
 
 def amounts(d: Decision) -> Optional[list[int]]:

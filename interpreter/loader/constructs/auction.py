@@ -22,7 +22,10 @@ from ...diagnostics import did_you_mean
 from ...model import ruleset as M
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
                          part_nodes, reads, within_budget)
-from ..yaml_source import YMap
+from ..yaml_source import YMap, YSeq
+
+
+GATHER = True  # the engine works out who bids in a sealed auction of amounts (False: the steps do; tests compare)
 
 
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
@@ -80,7 +83,7 @@ class _Expansion:
         self.R = R = str(_plain(spec.get("as"), "auction"))
         self.h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
                                                     "tied", "sec", "elig", "dropped", "amt", "loop", "drop")}
-        root = getattr(builder, "root", None) or node
+        self.root = root = getattr(builder, "root", None) or node
         for name, key, default in (("FROM_", "from", "players[0]"), ("DIR_", "dir", "'cw'"),
                                    ("MAY_", "may_bid", "true"), ("MIN_", "min_bid", "1"), ("RAISE_", "min_raise", "1"),
                                    ("LIMIT_", "limit", "0"), ("FINAL_", "pass_is_final", "false"),
@@ -149,7 +152,7 @@ class _Expansion:
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
         asked = [g.if_(f"LIMIT_ < {low}", [*short, *passed()],
-                       [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID)),
+                       [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
                         g.if_(f"{BID} == none", passed(), [g.do(bid)])])]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         body = [g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked)]
@@ -183,7 +186,7 @@ class _Expansion:
                + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
         turn = [g.if_("MAY_", [
             g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], [
-                M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID)),
+                M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
                 g.if_(f"{BID} == none", drop_me(), [g.do(bid)])])]),
             *(self.drop_point(DQ) if track else [])]
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
@@ -198,14 +201,23 @@ class _Expansion:
         E, BIDS, TOP, TIED, SEC, AMT, W = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"], h["order"]
         may = "(MAY_) and " if self.may else ""
         steps: list = []
-        if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
+        gather = None
+        if offer is None and not self.may and not self.bind_x and GATHER:
+            # bids are amounts and nobody is excluded: the engine works out who bids as the sealed step starts, to
+            # the same locals as the steps below would (model.Gathering)
+            short = self.say_short[0].stmts if self.say_short else ()
+            gather = M.Gathering(bind=E, var=B, order=g.expr("seat_order(FROM_, dir: DIR_)"),
+                                 can=g.expr("LIMIT_ >= (MIN_)"), cannot=g.expr("LIMIT_ < (MIN_)") if short else None,
+                                 short=short)
+            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
+        elif offer is None:  # bids are amounts: pass first, then min_bid up to the limit
             steps += [g.do(self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) "
                                              f"if {may}LIMIT_ >= (MIN_)]"), *self.say_excluded()]
             if self.say_short:  # those who cannot reach min_bid are looked for only when some are missing
                 some = f"count({E}) + count(excluded) < player_count" if self.may else f"count({E}) < player_count"
                 steps.append(g.if_(some, [g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) "
                                                         f"if {may}LIMIT_ < (MIN_)]", self.say_short)]))
-            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h))
+            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
         else:  # bids are things (cards): what the bidder offers, worth its 'amount'
             steps += [g.do(self.excluded() + f"let {E} = " + (f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"
                                                               if self.may else "seat_order(FROM_, dir: DIR_)")),
@@ -216,7 +228,7 @@ class _Expansion:
                               min=g.expr("0"))
             else:
                 dec = replace(g.decision(B, "OFFER_", self.prompt, BID_NAME(h)), optional=True)
-        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
+        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS, gather=gather))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
         pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
@@ -231,6 +243,14 @@ class _Expansion:
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
+        if offer is None and spec.get("amount") is None and not _listens(self.root, "revealed"):
+            # a bid is its own worth: the engine works the end out as the bids are revealed (model.Reckoning), to
+            # the same locals as the step below; not when a trigger may run between the reveal and the reckoning
+            steps[-1] = replace(steps[-1], reckon=M.Reckoning(
+                among=E, top=TOP, tied=TIED, winner=W, second=SEC if price != "first" else None, result=R,
+                ties=ties if ties in picks else g.expr("TIES_"), price=price if price in pays else g.expr("PRICE_"),
+                min_bid=g.expr("MIN_") if price != "first" else None))
+            return [*steps, *self.track_drops(), *self.close()]
         if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
             worth = f"{BIDS}[q]"
             amounts = f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
@@ -246,12 +266,25 @@ class _Expansion:
             f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
             f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])"))
-        if self.track:
-            DQ = h["drop"]
-            steps.append(g.do(f"let {h['stand']} = {BIDS}; let {h['dropped']} = []; "
-                              f"let {DQ} = [q for q in {E} if q != {W}]"))
-            steps += self.drop_point(DQ)
-        return [*steps, *self.close()]
+        return [*steps, *self.track_drops(), *self.close()]
+
+    def track_drops(self) -> list:
+        """The bidders who did not win drop out, each through the one drop point (only when something reads it)."""
+        if not self.track:
+            return []
+        g, h = self.g, self.h
+        DQ = h["drop"]
+        return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
+                     f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}]"), *self.drop_point(DQ)]
+
+
+def _listens(root, event: str) -> bool:
+    """Whether a trigger of the ruleset may run on `event` (any trigger not plainly on another event counts)."""
+    triggers = root.get("triggers") if isinstance(root, YMap) else None
+    if triggers is None:
+        return False
+    items = triggers.items if isinstance(triggers, YSeq) else [triggers]
+    return any(not isinstance(t, YMap) or _plain(t.get("event")) in (event, None) for t in items)
 
 
 def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to

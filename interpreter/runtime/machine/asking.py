@@ -2,165 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
 from ...diagnostics import RuleError
-from ...dsl.builtins import as_list, describe
+from ...dsl.builtins import as_list
+from ...dsl.guards import charge, scanned
 from ...values import Card, Player
-from ..decisions import Decision, display_names, label, narrate_choice, shown
+from ..decisions import label, shown
+from .deciding import MISSING, decide
 
 ANSWER = "__answer"
-_MISSING = object()
 
-
-
-_NODES: dict = {}  # id(decision spec) -> (spec, its place as text)
-
-def decide(g, spec, purpose: str = "choose") -> Any:
-    """The answer of a decision taken at once (only one option), or _MISSING with the decision pending.
-
-    Without the story, a `one` decision with a single option is answered without building the Decision (most
-    of dml's decisions are such): its prompt and default are still worked out, so every charge of work and
-    every chance draw is the same as when the decision is built."""
-    if spec.kind == "one" and not g.story and spec.display is None:
-        who = spec.player.fn(g)
-        if who.__class__ is not Player and not isinstance(who, Player):
-            raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-        prompt = spec.prompt.fn(g) if spec.prompt is not None else ""  # in the order make_decision works them out
-        opts = list(as_list(g, spec.options.fn(g), spec.options.span))
-        if len(opts) + (1 if spec.optional else 0) == 1:
-            if spec.default is not None:
-                spec.default.fn(g)
-            return opts[0] if opts else None
-        return ask(g, make_decision(g, spec, purpose, who, opts, prompt))
-    return ask(g, make_decision(g, spec, purpose))
-
-
-def make_decision(g, spec, purpose: str = "choose", who: Any = None, opts: Optional[list] = None,
-                  prompt: Optional[str] = None) -> Decision:
-    """Build the decision a spec describes (`who`, `opts`, `prompt`: as already worked out by `decide`)."""
-    if who is None:
-        who = spec.player.fn(g)
-        if who.__class__ is not Player and not isinstance(who, Player):
-            raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-        prompt = spec.prompt.fn(g) if spec.prompt is not None else ""
-    kind = spec.kind
-    node = _NODES.get(id(spec))
-    if node is None or node[0] is not spec:  # the place of the step, as text: worked out once per spec
-        if len(_NODES) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
-            _NODES.clear()
-        node = _NODES[id(spec)] = (spec, str(spec.span))
-    d = Decision(who.seat, kind, prompt, purpose=purpose, node=node[1])
-    if kind == "yesno":
-        d.options = [True, False]
-    elif kind == "number":
-        lo, hi = spec.min.fn(g), spec.max.fn(g)
-        for v in (lo, hi):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise RuleError(f"a number decision needs whole-number bounds, got {describe(v)}", spec.span)
-        d.min, d.max = lo, hi
-        d.optional = spec.optional
-        if lo > hi and not d.optional:
-            raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
-    else:
-        if opts is None:
-            opts = list(as_list(g, spec.options.fn(g), spec.options.span))
-        if kind == "one":
-            if spec.optional:
-                opts.append(None)
-            if not opts:
-                raise RuleError(f"{who} must choose, but there are no options", spec.span,
-                                "guard the step with an 'if', or make the decision optional")
-        d.options = opts
-        if kind == "subset":
-            d.min = spec.min.fn(g) if spec.min is not None else 0
-            d.max = spec.max.fn(g) if spec.max is not None else len(opts)
-            for v in (d.min, d.max):
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise RuleError(f"a subset decision needs whole-number bounds, got {describe(v)}", spec.span)
-            d.max = min(d.max, len(opts))
-            if d.min > d.max:
-                raise RuleError(f"{who} must choose at least {d.min} of {len(opts)} options", spec.span)
-    if spec.display is not None and d.options:
-        d.labels = display_names(g, spec, d.options)
-    if spec.default is not None:
-        d.default = _to_wire(d, spec.default.fn(g))
-    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
-    # hide cards, only for a decision someone will see
-    d.secret = spec.secret
-    return d
-
-def _hidden_from_others(g, d: Decision) -> bool:
-    """Whether some option is a card that another seat cannot see where it lies (so the answer is a secret)."""
-    opts = d.options
-    if Card not in map(type, opts):  # options of numbers, players, texts: nothing to hide (a scan in C)
-        return False
-    for o in opts:
-        if type(o) is Card:
-            ref = g.where.get(o.index)
-            if ref is None:
-                continue
-            vis = g.rs.zones[ref.zone].visibility
-            if vis == "open" or (vis == "top" and g.zones[ref] and g.zones[ref][-1] is o):
-                continue
-            if vis == "owner":
-                owner = g.zone_owner(ref)
-                if owner is not None and len(g.players) == 1:
-                    continue
-            return True
-    return False
-
-def _to_wire(d: Decision, value: Any) -> Any:
-    if d.kind in ("yesno", "number"):
-        return value
-    if d.kind == "one":
-        try:
-            return d.options.index(value)
-        except ValueError:
-            return None
-    if isinstance(value, list):
-        return sorted(d.options.index(v) for v in value if v in d.options)
-    return None
-
-def forced(d: Decision) -> Any:
-    """The wire choice when only one is legal, else _MISSING."""
-    kind = d.kind
-    if kind == "one":
-        return 0 if len(d.options) == 1 else _MISSING
-    if kind == "number":
-        if d.min == d.max and not d.optional:
-            return d.min
-        if d.optional and d.min > d.max:
-            return None  # nothing to choose but the pass
-    elif kind == "subset":
-        if not d.options or d.max == 0:
-            return []
-        if d.min == len(d.options):
-            return list(range(len(d.options)))
-    return _MISSING
-
-def ask(g, d: Decision) -> Any:
-    """Return the answer value if the decision is forced; otherwise suspend on it."""
-    wire = forced(d)
-    if wire is not _MISSING:
-        value = d.value(wire)
-        if d.purpose != "sealed" and value != [] and g.story:
-            if d.secret is None:
-                d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
-            narrate_choice(g, d, value, " (the only choice)")
-        return value
-    if d.secret is None:
-        d.secret = d.kind in ("one", "subset") and _hidden_from_others(g, d)
-    d.number = g.decisions
-    g.pending = d
-    return _MISSING
 
 def h_choose(g, f, ins) -> None:
     spec = ins.arg
-    answer = f.locals.pop(ANSWER, _MISSING)
-    if answer is _MISSING:
+    answer = f.locals.pop(ANSWER, MISSING)
+    if answer is MISSING:
         answer = decide(g, spec)
-        if answer is _MISSING:
+        if answer is MISSING:
             return
     if spec.bind:
         f.locals[spec.bind] = answer
@@ -171,17 +28,19 @@ def h_sealed(g, f, ins) -> None:
     key = ins.extra
     st = f.locals.get(key)
     if st is None:
+        if step.gather is not None:
+            gather(g, f, step.gather, ins.span)
         players = as_list(g, step.iterable.fn(g), step.iterable.span)
         st = f.locals[key] = {"players": list(players), "i": 0, "results": []}
-    answer = f.locals.pop(ANSWER, _MISSING)
-    if answer is not _MISSING:
+    answer = f.locals.pop(ANSWER, MISSING)
+    if answer is not MISSING:
         st["results"].append(answer)
         st["i"] += 1
     while st["i"] < len(st["players"]):
         p = st["players"][st["i"]]
         f.locals[step.var] = p
         got = decide(g, step.decision, "sealed")
-        if got is _MISSING:
+        if got is MISSING:
             return
         st["results"].append(got)
         st["i"] += 1
@@ -196,7 +55,79 @@ def h_sealed(g, f, ins) -> None:
     elif g.story:
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     g._emit("revealed", {"choices": choices})
+    if step.reckon is not None:
+        reckon(g, f, step.reckon, choices, ins.span)
     f.pc += 1
+
+
+def gather(g, f, ga, span) -> None:
+    """Who bids in a sealed auction of amounts (model.Gathering): the values, locals and work of the steps its
+    expansion would run before the sealed step (a list comprehension, then a loop over those short of the
+    lowest bid, when some are missing), without running them."""
+    loc = f.locals
+    var = ga.var
+    loc[ga.bind] = out = _those(g, loc, var, ga.order, ga.can)
+    if ga.cannot is not None and len(out) < len(g.players):
+        short = _those(g, loc, var, ga.order, ga.cannot)
+        for p in short:  # (the loop leaves its name bound to the last of them)
+            loc[var] = p
+            for stmt in ga.short:
+                stmt.fn(g)
+
+
+def _those(g, loc: dict, var: str, order, test) -> list:
+    """[var for var in order if test], as the rules language works it out (the name restored after)."""
+    items = as_list(g, order.fn(g), order.span)
+    charge(g, len(items), order.span)
+    saved = loc.get(var, MISSING)
+    out = []
+    try:
+        for item in items:
+            loc[var] = item
+            if test.fn(g):
+                out.append(item)
+    finally:
+        if saved is MISSING:
+            loc.pop(var, None)
+        else:
+            loc[var] = saved
+    return out
+
+
+def reckon(g, f, rk, bids: dict, span) -> None:
+    """The end of a sealed auction of amounts (model.Reckoning): the values, locals, chance draws and work of
+    the reckoning step its expansion would run (loader/constructs/auction.py), without running it."""
+    loc = f.locals
+    among = loc[rk.among]
+    charge(g, len(among) * (2 if rk.second is None else 3), span)  # a comprehension over them for each value
+    amounts = [bids[q] for q in among if bids[q] is not None]
+    top = max(amounts) if amounts else None
+    tied = [q for q in among if bids[q] is not None and bids[q] == top]
+    winner = None
+    if tied:
+        ties = rk.ties
+        rule = ties if ties.__class__ is str else ties.fn(g)
+        if rule == "first_in_order":
+            winner = tied[0]
+        elif (rule if ties.__class__ is str else ties.fn(g)) == "random":  # (an expression is asked again)
+            winner = tied[g.random_index(len(tied))]
+        elif len(tied) == 1:
+            winner = tied[0]
+    loc[rk.top], loc[rk.tied], loc[rk.winner] = top, tied, winner
+    price = second = 0
+    if rk.second is not None:
+        rest = [bids[q] for q in among if q != winner and bids[q] is not None]
+        second = loc[rk.second] = max(rest) if rest else None
+        if len(rest) >= 16:
+            scanned(g, len(rest), span)
+    if winner is not None:
+        rule = rk.price if rk.price.__class__ is str else rk.price.fn(g)
+        price = top if rule == "first" else second if second is not None else rk.min_bid.fn(g)
+    if len(amounts) >= 16:
+        scanned(g, len(amounts), span)
+    scanned(g, 5 + len(tied), span)  # the record, as record() charges it
+    loc[rk.result] = {"winner": winner, "price": price, "bid": bids[winner] if winner is not None else None,
+                      "tied": tied, "dropped": []}
 
 def h_stack_begin(g, f, ins) -> None:
     step = ins.arg
@@ -211,9 +142,9 @@ def h_stack_offer(g, f, ins) -> None:
     order = st["order"]
     n = len(order)
     zone = step.zone.fn(g) if step.zone is not None else None  # no zone: a stack of any values (claims, blocks)
-    answer = f.locals.pop(ANSWER, _MISSING)
+    answer = f.locals.pop(ANSWER, MISSING)
     while True:
-        if answer is not _MISSING:
+        if answer is not MISSING:
             p = order[st["i"]]
             st["i"] = (st["i"] + 1) % n if n else 0
             if zone is None:
@@ -233,14 +164,14 @@ def h_stack_offer(g, f, ins) -> None:
                 f.pc = onplay_pc
                 return
             st["passes"] += 1
-            answer = _MISSING
+            answer = MISSING
         if n == 0 or (st["last"] is None and st["passes"] >= n) or (st["last"] is not None and st["passes"] >= n - 1):
             f.pc = ins.target
             return
         p = order[st["i"]]
         f.locals[step.var] = p
-        got = ask(g, make_decision(g, step.play, "stack"))
-        if got is _MISSING:
+        got = decide(g, step.play, "stack")
+        if got is MISSING:
             return
         answer = got
 

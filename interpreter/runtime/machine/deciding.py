@@ -1,0 +1,263 @@
+"""How a decision step asks: its spec turned into a pending Decision, or into the answer at once when there is
+nothing to choose (see `decide`). The steps that ask are in asking.py."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...diagnostics import RuleError
+from ...dsl import ast as A
+from ...dsl.builtins import REGISTRY, as_list, describe
+from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
+from ...dsl.ops import MAX_RANGE
+from ...values import Player
+from ..decisions import NOT_FORCED, Decision, display_names, hidden_from_others, narrate_choice
+
+MISSING = object()  # no answer yet: the decision is pending
+
+
+_PLANS: dict = {}  # id(decision spec) -> its _Plan
+
+
+class _Plan:
+    """What asking a decision needs of its spec, worked out once per spec (the first time it is asked): the place
+    of its step as text; whether its prompt or default may draw chance (then they are worked out at every asking,
+    read or not, so the dice fall the same); whether its default is the pass; whether its options may be told by
+    shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
+
+    __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route")
+
+    def __init__(self, g, spec):
+        rs = g.rs
+        self.spec = spec
+        self.node = str(spec.span)
+        self.prompt_now = spec.prompt is not None and draws_chance(rs, spec.prompt.ast)
+        d = spec.default
+        self.default_now = d is not None and draws_chance(rs, d.ast)
+        self.default_none = d is not None and d.ast.__class__ is A.Const and d.ast.value is None
+        am = getattr(spec, "amounts", None)
+        # the bounds are worked out again (as part of the whole options) where they break a rule: never when they
+        # may draw chance
+        self.amounts = am if am is not None and spec.kind == "one" and not spec.optional and spec.display is None \
+            and not any(draws_chance(rs, e.ast) for e in am) else None
+        # which way decide goes: a 'one' decision without display names; a subset without bounds or names; any other
+        self.route = "one" if spec.kind == "one" and spec.display is None else "subset" if (
+            spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else "any"
+
+
+def plan_of(g, spec) -> _Plan:
+    plan = _PLANS.get(id(spec))
+    if plan is None or plan.spec is not spec:
+        if len(_PLANS) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
+            _PLANS.clear()
+        plan = _PLANS[id(spec)] = _Plan(g, spec)
+    return plan
+
+
+def draws_chance(rs, node) -> bool:
+    """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
+    todo, seen = [node], set()
+    functions = rs.functions
+    while todo:
+        for sub in todo.pop().walk():
+            if sub.__class__ is not A.Call:
+                continue
+            fd = functions.get(sub.func)
+            if fd is None:
+                b = REGISTRY.get(sub.func)
+                if b is not None and b.chance:
+                    return True
+            elif sub.func not in seen and fd[1] is not None:
+                seen.add(sub.func)
+                todo.append(fd[1])
+    return False
+
+
+def _who(g, spec) -> Player:
+    who = spec.player.fn(g)
+    if who.__class__ is not Player and not isinstance(who, Player):
+        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+    return who
+
+
+def decide(g, spec, purpose: str = "choose") -> Any:
+    """The answer of a decision taken at once (only one option), or MISSING with the decision pending.
+
+    A `one` decision is made here without the generic steps of make_decision (most decisions are such). Without
+    the story, one with a single option is answered without building a Decision, and a prompt is worked out
+    only when it is read (unless it may draw chance): nobody reads it in a simulation. Options told by shape
+    (`spec.amounts`) are counted, not built."""
+    plan = _PLANS.get(id(spec))
+    if plan is None or plan.spec is not spec:
+        plan = plan_of(g, spec)
+    route = plan.route
+    if route != "one":
+        return _subset(g, spec, purpose, plan) if route == "subset" else ask(g, make_decision(g, spec, purpose))
+    who = spec.player.fn(g)
+    if who.__class__ is not Player and not isinstance(who, Player):
+        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+    story = g.story
+    p = spec.prompt
+    prompt = "" if p is None else p.fn(g) if story or plan.prompt_now else None
+    am = plan.amounts
+    if am is not None:
+        low, high = am[0].fn(g), am[1].fn(g)
+        if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
+            n = high - low + 2 if high >= low else 1
+            if n >> COPY_SHIFT:  # as building the list would charge
+                charge(g, n >> COPY_SHIFT, spec.options.span)
+            if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
+                if plan.default_now:
+                    spec.default.fn(g)
+                return None
+            d = _NEW(Decision)
+            d.player = who.seat
+            d.kind = "one"
+            d.node = plan.node
+            d.purpose = purpose
+            d.low = low
+            d.count = n
+            d.number = g.decisions
+            if plan.default_none:
+                d.default = 0
+            if prompt is None:
+                d._prompt_of = (p.fn, g)
+            else:
+                d._prompt = prompt
+            if spec.secret:
+                d.secret = True
+            if spec.default is not None and not plan.default_none:
+                d.default = d.wire_of(spec.default.fn(g))
+            if n == 1:
+                return ask(g, d)
+            g.pending = d
+            return MISSING
+        # a bound that breaks a rule: the options worked out in full give its error
+    opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+    if spec.optional:
+        opts.append(None)
+    n = len(opts)
+    if n == 1 and not story:  # answered at once, and nobody reads the story
+        if plan.default_now:
+            spec.default.fn(g)
+        return opts[0]
+    if not n:
+        raise RuleError(f"{who} must choose, but there are no options", spec.span,
+                        "guard the step with an 'if', or make the decision optional")
+    d = _NEW(Decision)
+    d.player = who.seat
+    d.kind = "one"
+    d.node = plan.node
+    d.purpose = purpose
+    d._options = opts
+    d.count = n
+    d.secret = spec.secret  # None: ask looks whether the options hide cards, when someone will see it
+    if prompt is None:
+        d._prompt_of = (p.fn, g)
+    else:
+        d._prompt = prompt
+    if spec.default is not None:
+        d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(spec.default.fn(g))
+    return ask(g, d)
+
+
+_AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
+_NEW = object.__new__
+
+
+def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
+    """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
+    is answered at once (nothing to tell, even in the story), without building a Decision."""
+    who = _who(g, spec)
+    p = spec.prompt
+    prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
+    opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+    if not opts:
+        if plan.default_now:
+            spec.default.fn(g)
+        return []
+    return ask(g, make_decision(g, spec, purpose, (who, prompt, opts)))
+
+
+def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = None) -> Decision:
+    """Build the decision a spec describes (any kind); `known`: its player, prompt and options already worked out."""
+    plan = _PLANS.get(id(spec))
+    if plan is None or plan.spec is not spec:
+        plan = plan_of(g, spec)
+    p = spec.prompt
+    if known is None:
+        who = _who(g, spec)
+        prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
+    else:
+        who, prompt, opts = known
+    kind = spec.kind
+    d = _NEW(Decision)
+    d.player = who.seat
+    d.kind = kind
+    d.node = plan.node
+    if purpose != "choose":
+        d.purpose = purpose
+    if prompt is None:
+        d._prompt_of = (p.fn, g)
+    else:
+        d._prompt = prompt
+    if kind == "yesno":
+        d._options = [True, False]
+        d.count = 2
+    elif kind == "number":
+        lo, hi = spec.min.fn(g), spec.max.fn(g)
+        for v in (lo, hi):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise RuleError(f"a number decision needs whole-number bounds, got {describe(v)}", spec.span)
+        d.min, d.max = lo, hi
+        if spec.optional:
+            d.optional = True
+        if lo > hi and not spec.optional:
+            raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
+    else:
+        if known is None:
+            opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+        if kind == "one":
+            if spec.optional:
+                opts.append(None)
+            if not opts:
+                raise RuleError(f"{who} must choose, but there are no options", spec.span,
+                                "guard the step with an 'if', or make the decision optional")
+        d._options = opts
+        n = d.count = len(opts)
+        if kind == "subset":
+            lo = spec.min.fn(g) if spec.min is not None else 0
+            hi = spec.max.fn(g) if spec.max is not None else n
+            for v in (lo, hi):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise RuleError(f"a subset decision needs whole-number bounds, got {describe(v)}", spec.span)
+            hi = min(hi, n)
+            if lo > hi:
+                raise RuleError(f"{who} must choose at least {lo} of {n} options", spec.span)
+            d.min, d.max = lo, hi
+        if spec.display is not None and opts:
+            d.labels = display_names(g, spec, opts)
+    if spec.default is not None:
+        d.default = d.wire_of(spec.default.fn(g))
+    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
+    # hide cards, only for a decision someone will see
+    if spec.secret is not False:
+        d.secret = spec.secret
+    return d
+
+def ask(g, d: Decision) -> Any:
+    """Return the answer value if the decision is forced; otherwise suspend on it."""
+    wire = d.forced()
+    if wire is not NOT_FORCED:
+        value = d.value(wire)
+        if g.story and d.purpose != "sealed" and value != []:
+            if d.secret is None:
+                d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
+            narrate_choice(g, d, value, " (the only choice)")
+        return value
+    if d.secret is None:
+        d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
+    d.number = g.decisions
+    g.pending = d
+    return MISSING
+

@@ -1,0 +1,102 @@
+"""Decisions made cheaply: options told by shape (a bid's pass and amounts), prompts worked out when read.
+
+What a person, a bot, a save or a log sees must be what the full list and the prompt worked out at once would
+give: these tests compare the two, and games with and without the story. Counts and values only: no timing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.agents.base import RandomAgent
+from rulecraft.diagnostics import RuleError
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.decisions import Decision
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.state_io import from_json, state_hash, to_json
+
+
+def _pending_bids(name: str, players, seeds=range(6)):
+    rs = load_ruleset(name).ruleset
+    for seed in seeds:
+        g = Game(rs, players, seed, story=False)
+        agents = [RandomAgent(p.seat, seed) for p in g.players]
+        while not g.over:
+            yield g, g.pending
+            g.apply(agents[g.pending.player].choose(g.pending, None))
+
+
+@pytest.mark.parametrize("name,players", [("sealed-auction", None), ("dune-bidding", 6)])
+def test_amount_options_read_as_the_full_list(name, players):
+    shaped = 0
+    for g, d in _pending_bids(name, players):
+        if d.low is None:
+            continue
+        shaped += 1
+        listed = Decision(d.player, d.kind, "", options=[None] + list(range(d.low, d.low + d.count - 1)))
+        assert d.options == listed.options and d.count == len(d.options)
+        for w in range(-1, d.count + 1):
+            assert d.legal(w) == listed.legal(w)
+            if listed.legal(w) is None:
+                assert d.value(w) == listed.value(w)
+        for v in (None, d.low, d.low + d.count - 2, d.low - 1, d.low + d.count - 1, "x"):
+            assert d.wire_of(v) == listed.wire_of(v)
+        assert d.default == 0 and d.secret is False
+    assert shaped > 10
+
+
+def test_amount_options_save_and_restore():
+    for g, d in _pending_bids("sealed-auction", None, range(2)):
+        if d.low is not None:
+            data = to_json(g)
+            assert data["pending"]["options"] == [None] + list(range(d.low, d.low + d.count - 1))
+            back = from_json(g.rs, data, story=False)
+            assert state_hash(back) == state_hash(g) and back.pending.options == d.options
+            return
+    pytest.fail("no bid was asked")
+
+
+@pytest.mark.parametrize("name,players", [("sealed-auction", None), ("dune-bidding", 6), ("dml", 4)])
+def test_prompts_read_later_are_the_prompts_of_the_story(name, players):
+    """Without the story a prompt is worked out when read: the same text as a game with the story shows."""
+    rs = load_ruleset(name).ruleset
+    for seed in range(2):
+        told, quiet = Game(rs, players, seed), Game(rs, players, seed, story=False)
+        agents = [RandomAgent(p.seat, seed) for p in told.players]
+        while not told.over:
+            assert quiet.pending.prompt == told.pending.prompt
+            wire = agents[told.pending.player].choose(told.pending, None)
+            told.apply(wire)
+            quiet.apply(wire)
+        assert quiet.over and state_hash(quiet) == state_hash(told)
+
+
+def test_decision_made_by_hand_keeps_its_fields():
+    d = Decision(1, "one", "Pick", options=["a", "b", None], default=2, purpose="stack", labels=["A", "B", "pass"])
+    assert (d.player, d.kind, d.prompt, d.options, d.count, d.default, d.purpose, d.labels) == \
+        (1, "one", "Pick", ["a", "b", None], 3, 2, "stack", ["A", "B", "pass"])
+    assert d.value(1) == "b" and d.forced() is not None and d.all_choices() == [0, 1, 2]
+    d.options = ["x"]
+    assert d.count == 1 and d.forced() == 0
+
+
+def test_a_limit_that_is_not_a_number_is_reported_as_before(tmp_path):
+    p = tmp_path / "r.yaml"
+    p.write_text("ruleset: r\ntitle: R\nplayers: {min: 2, max: 2, default: 2}\nplayer_variables: {coins: 2.5}\n"
+                 "start: game\nsequences:\n  game:\n    kind: game\n    steps:\n"
+                 "      - auction: {form: sealed, limit: \"bidder.coins\", as: sale}\n")
+    loaded = load_ruleset(str(p))
+    assert loaded.ok, loaded.diagnostics
+    with pytest.raises(RuleError, match="range"):
+        Game(loaded.ruleset, 2, 0, story=False)
+
+
+def test_a_random_bot_draws_a_one_choice_as_its_generator_would():
+    from rulecraft.agents.base import below_at, decision_rng
+
+    for base in (0, 17, 2**63 + 5, 2**64 - 1):
+        for number in (0, 1, 7, 10**6):
+            d = Decision(0, "one", "", options=list(range(3)))
+            d.number = number
+            for n in (1, 2, 3, 13, 100, 2**40 + 3):
+                assert below_at(base, number, n) == decision_rng(base, d).below(n)
