@@ -100,3 +100,46 @@ def test_a_random_bot_draws_a_one_choice_as_its_generator_would():
             d.number = number
             for n in (1, 2, 3, 13, 100, 2**40 + 3):
                 assert below_at(base, number, n) == decision_rng(base, d).below(n)
+
+
+def test_a_random_bot_chooses_one_option_as_its_generator_would():
+    """RandomAgent.choose writes the draw out (its first value taken when surely below the rejection limit): the
+    same choice as the per-decision generator, for counts where the generator must draw again too."""
+    from rulecraft.agents.base import decision_rng
+
+    for seed, seat in ((0, 0), (3, 1), (10**6, 5)):
+        agent = RandomAgent(seat, seed)
+        for number in (0, 1, 7, 10**6):
+            d = Decision(seat, "one", "", options=[0])
+            d.number = number
+            for n in (1, 2, 3, 13, 100, 2**40 + 3, 2**63 + 1, 2**64 - 1, 2**64):
+                d.count = n
+                assert agent.choose(d, None) == decision_rng(agent.base, d).below(n)
+
+
+def _traced(rs, players, seed, resume: bool):
+    g = Game(rs, players, seed, coverage=True)
+    agents = [RandomAgent(p.seat, seed) for p in g.players]
+    trace, resumed = [], 0
+    while not g.over:
+        d = g.pending
+        resumed += d.resume is not None
+        if not resume:
+            d.resume = None  # as a decision restored from a save: the step that asked runs again with the answer
+        trace.append((d.player, d.prompt, d.to_json()["options"], d.default, d.secret, state_hash(g), g.steps))
+        g.apply(agents[d.player].choose(d, None))
+    return trace, g.narrative, state_hash(g), g.steps, dict(g.coverage), resumed
+
+
+@pytest.mark.parametrize("name,players", [("sealed-auction", None), ("stack-duel", None), ("dune-bidding", 6),
+                                          ("dml", 4), ("bluff", None)])
+def test_an_answer_goes_on_in_the_step_that_asked_as_the_step_run_again(name, players):
+    """Game.apply hands the answer to the step that asked (Decision.resume) instead of running it again: the same
+    game (decisions, story, state, steps, coverage) as a decision restored from a save, which runs it again."""
+    rs = load_ruleset(name).ruleset
+    resumed = 0
+    for seed in range(3):
+        on, off = _traced(rs, players, seed, True), _traced(rs, players, seed, False)
+        assert on[:5] == off[:5]
+        resumed += on[5]
+    assert resumed > 0

@@ -40,6 +40,11 @@ class Decision:
     _options: Optional[list] = None
     _prompt: Optional[str] = None
     _prompt_of: Any = None  # (compiled prompt, game): the prompt to work out when first read
+    # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
+    # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
+    # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
+    resume: Any = None
+    held: Any = None
 
     def __init__(self, player: int, kind: str, prompt: str, options: Optional[list] = None, min: int = 0,
                  max: int = 0, default: Any = None, node: str = "", purpose: str = "choose", optional: bool = False,
