@@ -143,3 +143,32 @@ def test_an_answer_goes_on_in_the_step_that_asked_as_the_step_run_again(name, pl
         assert on[:5] == off[:5]
         resumed += on[5]
     assert resumed > 0
+
+
+def _authored_bids(monkeypatch, shaped: bool, seeds=range(6)):
+    from rulecraft.loader import choices
+
+    if not shaped:
+        monkeypatch.setattr(choices, "_amounts", lambda options, comp: None)
+    rs = load_ruleset("tests/cases/_rulesets/dune-bidding-loops.yaml").ruleset
+    trace, told = [], 0
+    for seed in seeds:
+        for story in (True, False):
+            g = Game(rs, 6, seed, story=story)
+            agents = [RandomAgent(p.seat, seed) for p in g.players]
+            while not g.over:
+                d = g.pending
+                told += d.low is not None
+                trace.append((d.prompt, d.to_json()["options"], d.default, d.secret, state_hash(g), g.steps, g.work))
+                g.apply(agents[d.player].choose(d, None))
+            trace.append((g.narrative, state_hash(g), g.steps, g.work))
+    return trace, told
+
+
+def test_authored_options_of_amounts_are_counted_as_an_auctions_are(monkeypatch):
+    """`options: "[none] + (low..high)"` written by an author is told by shape as an auction's bid is: the same
+    decisions, story, state, steps and work as the options built in full."""
+    counted, told = _authored_bids(monkeypatch, True)
+    listed, none = _authored_bids(monkeypatch, False)
+    assert told > 100 and none == 0
+    assert counted == listed
