@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 import io
+from pathlib import Path
 
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
@@ -100,3 +101,26 @@ def test_aid_without_chromium_refuses_with_a_hint(tmp_path, capsys, monkeypatch)
     assert main(["aid", "pig", "-o", str(tmp_path / "aid.pdf")]) == 2
     assert "apt-get install chromium" in capsys.readouterr().err
     assert not (tmp_path / "aid.pdf").exists()
+
+
+def test_aid_order_of_play_says_a_block_two_levels_down():
+    """Pot Luck's bust pays a chip inside an 'if' inside the rolling loop: the aid says it, as a side condition."""
+    from rulecraft.tools.print.aid import aid_view
+
+    rs = load_ruleset(str(Path(__file__).parent / "cases/games/pot-luck.yaml")).ruleset
+    lines = [line for _d, _t, what in aid_view(rs).flow for line in what]
+    rolling = next(line for line in lines if line.startswith("Keep rolling"))
+    assert "if the roll is a bust, take 1 from the player's chips and add 1 to the pot (if the player has chips), " \
+           "then the turn ends" in rolling
+    # inside a sentence a question is quoted, with who is asked
+    assert rolling.endswith("the player is asked “You have your run this turn. Roll again?”; if the player answers no, "
+                            "stop rolling")
+
+
+def test_aid_says_what_an_unlabelled_question_leads_to():
+    """'How it is decided' gives an unlabelled question with what its answer leads to, not the question alone."""
+    from rulecraft.tools.print.aid import aid_view
+
+    rs = load_ruleset(str(Path(__file__).parent / "cases/games/pot-luck.yaml")).ruleset
+    assert dict(aid_view(rs).decisions)["Turn"] == \
+        "The player: You have your run this turn. Roll again? If the player answers no, stop rolling."

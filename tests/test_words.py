@@ -210,7 +210,7 @@ def test_print_check_leaves_plain_words_alone(text):
 
 
 def test_print_check_warns_where_a_step_would_print_a_bare_name(tmp_path):
-    """A yes/no pick tested by its name prints "If the answer is yes" (no warning); a yes/no game variable with no
+    """A yes/no pick tested by its name prints "If the player answers yes" (no warning); a yes/no game variable with no
     title prints "If the broken": validate says W701 with that text, and a label silences it."""
     from rulecraft.tools.words.printcheck import print_check
 
@@ -254,9 +254,13 @@ def test_bundled_rulesets_pass_the_print_check(ref):
 
 
 @pytest.mark.parametrize("game,prompt,lines", [
-    ("pot-luck", "You have", ["Rule: after your answer, if the answer is no, stop rolling"]),
+    ("pot-luck", "You have", ["Rule: after your answer, if you answer no, stop rolling"]),
     ("bazaar-row", "Take a card", ["Rule: after your answer, if the chosen card is in the Market row, move the "
-                                   "chosen card to the taker's Stall"]),
+                                   "chosen card to your Stall"]),           # said to the one asked
+    ("harbor-lanes", "Place a crate", ["Rule: after your answer, if you chose to discard, you are asked “Discard which "
+                                       "card?”, then move the chosen card to the Discard pile; if you chose to place, "
+                                       "you are asked “Which crate?”, then you are asked “To which harbor?”, then move "
+                                       "the crate to the Docks for the harbor"]),
     ("bazaar-row", None, ["Rule: Sealed auction: all bid in secret, up to their coins; the highest bidder wins and "
                           "pays"]),
 ])
@@ -267,5 +271,5 @@ def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt,
 
     rs = load_ruleset(str(ROOT / "tests/cases/games" / f"{game}.yaml")).ruleset
     steps = [s for s in decision_steps(rs) if (prompt is None) == isinstance(s, M.ConstructStep)
-             and (prompt is None or prompt in str(s.decision.prompt.ast.parts[0]))]
+             and (prompt is None or isinstance(s, M.ChooseStep) and prompt in str(s.decision.prompt.ast.parts[0]))]
     assert rule_help(rs, steps[0]) == lines

@@ -251,10 +251,11 @@ class Board:
         else:
             success = None
         r = Roll(name, faces, named.name if named else None, success, against)
-        who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
-        vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
-        told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
-        self.say(f"{who} {name}: {told}{vs}")
+        if self.story:  # the line is worked out only when someone reads the story
+            who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
+            vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
+            told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
+            self.say(f"{who} {name}: {told}{vs}")
         self._emit("rolled", {"roll": r, "player": roller})
         return r
 

@@ -145,10 +145,11 @@ class Game(Board):
         rest = [z for z in rs.zones.values() if z.initial == "all"]
         if rest:
             ref = ZoneRef(rest[0].id)
-            for c in rs.cards:
-                if c.index not in placed:
-                    self.zones[ref].append(c)
-                    self.where[c.index] = ref
+            cards = [c for c in rs.cards if c.index not in placed] if placed else rs.cards
+            self.zones[ref].extend(cards)
+            where = self.where
+            for c in cards:
+                where[c.index] = ref
         for k, v in rs.variables.items():
             self.vars[k] = v.initial.fn(self) if isinstance(v.initial, M.CExpr) else _fresh(v.initial)
         for p in self.players:

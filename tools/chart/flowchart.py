@@ -124,10 +124,10 @@ class _Chart(EdgesMixin):
                     else code_lines(text, self.w(24 if narrow else 36), CODE_FONT))
         if num:
             rows[0] = f'<B>{esc(num)}</B>  {rows[0]}'
-        rows += self.extra_rows(node)
+        rows += self.extra_rows(node, text)
         return rows
 
-    def extra_rows(self, node) -> list[str]:
+    def extra_rows(self, node, text: str = "") -> list[str]:
         step = node.step
         small: list[str] = []
         targets = self.calls(node.id)
@@ -142,7 +142,8 @@ class _Chart(EdgesMixin):
         full = self.opts.detail == "full"
         if isinstance(step, M.ChooseStep) and step.decision is not None:
             who = self.words.expr(step.decision.player) if step.decision.player else "the player"
-            small.append(f"{who} decides")
+            if not text.lower().startswith(who.lower()):  # "The player: …" already says who decides
+                small.append(f"{who} decides")
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             # the designer's label says what; the rule in words says how (players: when it says it briefly)
             how = step.rule if full else self.words.step(step, own_label=False)

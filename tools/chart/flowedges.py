@@ -112,7 +112,8 @@ class EdgesMixin:
         ref, count = self.fold_ref[nid]
         if count > 1:
             rows[-1] += " …"
-            rows.append(f'<FONT POINT-SIZE="10">and the {count - 1} steps after it: see {esc(ref)}</FONT>')
+            after = "the step after it" if count == 2 else f"the {count - 1} steps after it"
+            rows.append(f'<FONT POINT-SIZE="10">and {after}: see {esc(ref)}</FONT>')
         else:
             rows.append(f'<FONT POINT-SIZE="10">→ details on {esc(ref)}</FONT>')
         a = {"id": self.svg_id(nid), "tooltip": self.cite(nid), **FOLD_SHAPE, "style": "filled",

@@ -60,8 +60,9 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!", ":")) else text + "."
 
 
-ITEM_CHARS = 240  # an order-of-play line longer than this keeps its first clauses only
+ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 ITEMS = 8  # lines per sequence at most
+DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
 
 def _clip(text: str, limit: int = ITEM_CHARS) -> str:
@@ -77,15 +78,23 @@ def _lower(text: str) -> str:
 
 def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     """One step as a line of the aid: its label, or its words with what it holds after them ("Keep rolling: roll
-    2d6; if the roll is a bust, the turn ends"); a block two levels down is left to the sheets."""
+    2d6; if the roll is a bust, pay a chip, then the turn ends"); blocks nested deeper than DEPTH are left to the
+    sheets. Inside a block a step's own clauses join with 'and', so '; ' only ever parts the line's top clauses."""
     label = w.label(designer_label(s))
-    if label:
-        return label.rstrip(".")
-    text = w.step(s, own_label=False).rstrip(".")
-    if not s.bodies or isinstance(s, M.ConstructStep):
+    text = label.rstrip(".") if label else w.step(s, own_label=False).rstrip(".")
+    d = getattr(s, "decision", None)
+    if depth and not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None \
+            and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
+    if depth:
+        text = text.replace("; ", " and ")
+    if label or not s.bodies or isinstance(s, (M.ConstructStep, M.StackStep)):  # a mechanic says itself
         return text
-    if depth >= 2:
+    if depth >= DEPTH:
         return ""
+    if depth >= 2 and isinstance(s, M.IfStep) and not s.other and len(s.then) == 1 and not s.then[0].bodies:
+        inner = _said(w, s.then[0], depth + 1)  # inside a clause, a side condition: 'pay a chip (if the player has any)'
+        return f"{_lower(inner)} ({_lower(text)})" if inner else ""
     parts = []
     for name, body in s.bodies:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
@@ -93,7 +102,10 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
             parts.append(("otherwise " if name == "else" else "") + (", then ".join(inner) if depth else "; ".join(inner)))
     if not parts:
         return text
-    return text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
+    import re
+
+    said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
+    return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 
 
 def _ends_game(s: M.Step) -> bool:
@@ -156,7 +168,11 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         most = "most" if sc.highest_wins else "fewest"
         score = w.expr(sc.score)
         lead = "Otherwise, when" if lines else "When"
-        lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
+        kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
+        if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
+            lines.append(_sentence(f"{lead} the game ends, the player with the {most} {w.attribute(kept.name)} wins"))
+        else:
+            lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         theirs = Words(rs, titles={"p": "their"}, detail="players")
         ties = [_tie(theirs.expr(t), most) for t in sc.tie_break if not w.is_constant(t.ast)]
         if ties:
@@ -211,8 +227,13 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             elif isinstance(s, M.ChooseStep):
                 found.append((1, title, s))
     out: dict[str, str] = {}
+    from rulecraft.tools.words.help import what_follows
+
     for _rank, name, s in sorted(found, key=lambda x: x[0]):
         text = _clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
+        then = what_follows(rs, w, s) if isinstance(s, M.ChooseStep) and not designer_label(s) else []
+        if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
+            text = _clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)), 240)
         if text and name not in out and text not in out.values():
             out[name] = _sentence(text)
     return list(out.items())[:5]

@@ -1,7 +1,8 @@
 """The engine's own accounts, kept off what players read: which statements and steps are bookkeeping,
 and the sequence graph without them (sheets and the book draw that; `--detail full` draws everything).
 
-Bookkeeping is what no player does or decides: local names (`let`), `tally`, `log`, `pass`,
+Bookkeeping is what no player does or decides: local names (`let`, except one that names the player or card a
+ranking picks: 'the best player is ...'), `tally`, `log`, `pass`,
 and setting a value nobody at the table reads — a local, a game variable without a `title`
 (unless it is added to and a step players read takes from it: a pot), a card's mark. A step that only keeps accounts is not a box; a step that also does something
 shows only what it does.
@@ -16,6 +17,8 @@ from rulecraft.model import ruleset as M
 def is_bookkeeping(rs: M.Ruleset, st) -> bool:
     """A statement (AST or compiled) that only keeps the engine's accounts."""
     st = getattr(st, "ast", st)
+    if isinstance(st, A.Let) and _names_a_winner(st):
+        return False
     if isinstance(st, (A.Let, A.Tally, A.Log, A.Pass, A.Assert)):
         return True
     if isinstance(st, A.Assign):
@@ -26,6 +29,14 @@ def is_bookkeeping(rs: M.Ruleset, st) -> bool:
         if isinstance(target, A.Attr):
             return target.name in rs.marks  # a card's mark; a player's variable is theirs to see
     return False
+
+
+def _names_a_winner(st: A.Let) -> bool:
+    """'let best = highest(...)': the steps after act on the player it names ('the best player'), so players read it."""
+    from rulecraft.tools.words.core import _ADJECTIVES
+
+    ranked = isinstance(st.value, A.Call) and st.value.func in ("highest", "lowest")
+    return ranked and (st.name in _ADJECTIVES or st.name.endswith("est"))
 
 
 _READ: dict = {}

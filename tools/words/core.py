@@ -71,6 +71,7 @@ class Words:
         self._info = None
         self.you: Optional[str] = None  # the local name of the player a prompt speaks to
         self._saying: set = set()  # names being said through what they are set to (no loop)
+        self._readings: Optional[dict] = None  # in one sentence: a local that would read like another -> its words
 
     # ------------------------------------------------------------------ dispatch
     def node(self, node: Any) -> str:
@@ -88,7 +89,20 @@ class Words:
     def stmt(self, s: Any) -> str:
         if isinstance(s, M.CStmt):
             s = s.ast
-        return capital(self.pronouns(self.node(s)))
+        return capital(self.pronouns(self.sentence(s)))
+
+    def sentence(self, node: Any) -> str:
+        """One sentence's phrase, in which two different locals never read the same ('the other player')."""
+        if self.detail == "full" or self._readings is not None:
+            return self.node(node)
+        from rulecraft.tools.words.locals import distinct_readings
+
+        self._readings = {}
+        try:
+            self._readings = distinct_readings(self, node)
+            return self.node(node)
+        finally:
+            self._readings = None
 
     def pronouns(self, text: str) -> str:
         """For players, a person named twice in a sentence is 'their' the second time ("Add the player's run to
@@ -101,13 +115,22 @@ class Words:
         head, tail = text[:m.end()], text[m.end():]
         return head + re.sub(rf"(?<![\w'])[Tt]he {m.group(1)}'s ", "their ", tail)
 
+    def reading(self, name: str, said: str, e: Any) -> str:
+        """An expression said with one local read another way ('their', 'every player')."""
+        saved = self._readings
+        self._readings = dict(saved or {}, **{name: said})
+        try:
+            return self.expr(e)
+        finally:
+            self._readings = saved
+
     def step(self, s: M.Step, own_label: bool = True) -> str:
         """A step in words: its label where it has one, else what it does."""
         if own_label and s.label:
             from rulecraft.tools.words.labels import fill
 
             return fill(self.rs, s.label)
-        return capital(self.pronouns(self.node(s)))
+        return capital(self.pronouns(self.sentence(s)))
 
     def label(self, text: str) -> str:
         """A designer's label with its {names} filled from the ruleset."""
@@ -130,6 +153,8 @@ class Words:
         rs = self.rs
         if ident in self.titles:
             return self.titles[ident]
+        if self._readings and ident in self._readings:
+            return self._readings[ident]
         if ident in rs.parameters:
             return self.value(rs.parameters[ident].value)
         if ident in rs.options:
@@ -159,12 +184,16 @@ class Words:
     def local(self, ident: str) -> str:
         """A local name (a loop's variable, a sequence's parameter, a result kept `as`) as players read it:
         a noun with its article, never a bare letter ('p' -> 'the player') nor an abbreviation ('ev' -> 'the card')."""
+        if self._readings and ident in self._readings:
+            return self._readings[ident]
         if self.detail != "full" and ident in self.info.defs and not ident.endswith("s") and "_" not in ident:
             from rulecraft.tools.words.locals import _kind
 
             value = getattr(self.info.defs[ident], "ast", self.info.defs[ident])
             if isinstance(value, A.Comprehension) and _kind(self, value):  # 'eligible': the eligible players
                 return f"the {ident} {_kind(self, value)}s"
+            if ident.endswith("est") or ident in _ADJECTIVES:  # 'let best = highest(...)': the best player
+                return f"the {ident} {_kind(self, value)}" if _kind(self, value) else f"the {ident}"
         if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
         return self.standing_for(ident) or "the " + self.noun_of(ident)
@@ -203,7 +232,7 @@ class Words:
             if said and len(said) <= 40:
                 return said
         if ident in info.counters:
-            return "the count"
+            return info.counted.get(ident) or "the count"
         return ""
 
     def noun_of(self, ident: str) -> str:
@@ -294,11 +323,11 @@ class Words:
         from rulecraft.dsl import ast as A
 
         who = getattr(player, "ast", player)
-        self.you = who.id if isinstance(who, A.Name) else None
+        saved, self.you = self.you, (who.id if isinstance(who, A.Name) else None)
         try:
             return self.text(text_node)
         finally:
-            self.you = None
+            self.you = saved
 
 
 _UNKNOWN = object()
@@ -306,6 +335,7 @@ _UNKNOWN = object()
 _PERSON = re.compile(r"(?<![\w'])[Tt]he (player|actor|taker|winner|responder|bidder|target|victim|receiver|holder|dealer|"
                      r"leader|challenger|seizer|claimant|opener|buyer|seller)'s ")
 _PRONOUNS = {"who": "player", "whom": "player", "whose": "player", "me": "player", "them": "player"}
+_ADJECTIVES = {"best", "worst", "last", "first", "next", "top", "leading", "chosen", "current", "new", "old"}
 _PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid"}
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
-from rulecraft.tools.words.players import (_is_roll, negate, players_attr, players_call, players_possessive,
+from rulecraft.tools.words.players import (_is_roll, answered, chose, chosen_option, negate, players_attr, players_call, players_possessive,
                                            plural, possessive)
 
 
@@ -29,7 +29,7 @@ def _const(w: Words, n: A.Const) -> str:
 @phrase(A.Name)
 def _name(w: Words, n: A.Name) -> str:
     if w.detail != "full" and n.id in w.info.answers and n.id not in w.rs.variables:
-        return "the answer is yes"  # a yes/no pick is read as the answer given
+        return answered(w, n.id, True)  # a yes/no pick is read as the answer given
     return w.name(n.id)
 
 
@@ -115,6 +115,11 @@ def _ranking(word: str):
             noun = w.local(head.left.id).removeprefix("the ")  # 'highest(q in players, by: q.points)'
             if items in ("the players", f"the {noun}s") or noun in ("player", "card"):
                 return f"the {noun} with the {word} {w.attribute(key.name)}"
+        if w.detail != "full" and key is not None and any(isinstance(x, A.Name) and x.id == head.left.id for x in key.walk()):
+            theirs = w.reading(head.left.id, "their", key)  # 'by: strength_in(q, h)': the player with the
+            noun = w.local(head.left.id).removeprefix("the ")  # highest strength in the harbor
+            if theirs.startswith("their ") and (items in ("the players", f"the {noun}s") or noun in ("player", "card")):
+                return f"the {noun} with the {word} {theirs.removeprefix('their ')}"
         if said and len(said) <= 40:
             return f"the one of {items} with the {word} {said.removeprefix('the ')}"
         return f"the {word}-ranked of {items}"
@@ -156,7 +161,7 @@ def _function(w: Words, name: str, args: list[str]) -> str:
         out = title
         for p, a in zip(params, args):
             out = out.replace("{" + p + "}", a)
-        return out
+        return out.replace("their's ", "their ").replace("your's ", "your ")
     noun = title or humanize(name)
     if not noun.startswith(("the ", "whether ", "how ")):
         noun = "the " + noun
@@ -182,6 +187,10 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
         return f"every {var}'s {w.attribute(n.element.name)}"  # '[q.chips for q in players]'
     if isinstance(n.element, A.Name) and n.element.id == n.var:
         return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
+    el = n.element
+    if w.detail != "full" and isinstance(el, A.Index) and isinstance(el.obj, A.Name) and el.obj.id in w.rs.zones \
+            and isinstance(el.key, A.Name) and el.key.id == n.var and n.condition is None:
+        return f"all of {w.name(el.obj.id)}"  # '[docks[h] for h in keys(harbors)]': all of the Docks
     return f"{w.expr(n.element)} for each {var} in {src}{where}"
 
 
@@ -218,7 +227,11 @@ def _binop(w: Words, n: A.BinOp) -> str:
                 return "always" if b else w.expr(n.left)
         if w.detail != "full" and n.op == "or" and all(isinstance(x, A.Compare) and x.op == "==" for x in (n.left, n.right)) \
                 and w.expr(n.left.left) == w.expr(n.right.left):  # 'the act is steal or coup'
-            return f"{w.expr(n.left)} or {w.expr(n.right.right)}"
+            other = w.expr(n.right.right)
+            if chose(w, n.right):  # 'the actor chose steal or coup'
+                d, label = w.info.choices[n.right.left.id]
+                other = chosen_option(w, d, label, w.constant(n.right.right)).removeprefix("to ")
+            return f"{w.expr(n.left)} or {other}"
         return f"{w.expr(n.left)} {n.op} {w.expr(n.right)}"
     if w.detail != "full" and n.op in ("/", "//") and w.constant(n.right) == 2:
         return f"half {w.expr(n.left)}" + (", rounded down" if n.op == "//" else "")
@@ -234,6 +247,9 @@ def _compare(w: Words, n: A.Compare) -> str:
     fixed = w.constant(n)
     if fixed is not _UNKNOWN:
         return "always" if fixed else "never"
+    said = chose(w, n) if w.detail != "full" else ""
+    if said:  # 'act == "buy"': the player chose to buy
+        return said
     if n.op in ("==", "!=") and w.detail != "full" and _is_none(n.right):
         thing = w.expr(n.left).removeprefix("the ")
         return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
@@ -242,9 +258,31 @@ def _compare(w: Words, n: A.Compare) -> str:
         result = humanize(w.constant(n.right))
         return f"the roll is {'not ' if n.op == '!=' else ''}{result if result.endswith('s') else article(result)}"
     left, verb = w.expr(n.left), _COMPARE.get(n.op, n.op)
+    has = _has_any(w, n, left) if w.detail != "full" else ""
+    if has:
+        return has
     if w.detail != "full" and verb.startswith("is") and plural(left):
         verb = "are" + verb[2:]
     return f"{left} {verb} {w.expr(n.right)}"
+
+
+_ANY = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<=", 0): False, ("<", 1): False}
+
+
+def _has_any(w: Words, n: A.Compare, left: str) -> str:
+    """'p.chips > 0' as 'the player has chips', '== 0' as 'has no chips': a count of things a player holds, tested
+    against none written as a number (a parameter is a rule's value and keeps its number)."""
+    some = _ANY.get((n.op, n.right.value)) if isinstance(n.right, A.Num) else None
+    if some is None or not (isinstance(n.left, A.Attr) and isinstance(n.left.obj, A.Name)):
+        return ""
+    owner, thing = w.expr(n.left.obj), w.attribute(n.left.name)
+    if not plural("the " + thing):
+        return ""
+    if left != players_possessive(owner, thing) or not owner.startswith(("the ", "every ", "any ", "no ", "not every ")):
+        return ""
+    if owner.startswith("any ") and not some:  # 'any player has no coins'
+        return f"{owner} has no {thing}"
+    return f"{owner} has {'' if some else 'no '}{thing}"
 
 
 def _is_none(e) -> bool:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from rulecraft.model import ruleset as M
@@ -56,6 +57,8 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
         if generated and generated != label:
             lines.append(("How it goes: " if label else "Rule: ") + generated)
     if not label and isinstance(step, M.ChooseStep):
+        decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
+        w.you = getattr(decider, "id", None)  # the rule said to the one asked: 'if you chose to place'
         then = what_follows(rs, w, step)
         if then:  # the question is asked below it: the rule is what the answer leads to
             lines = [f"Rule: after your answer, {'; '.join(then)}"]
@@ -92,7 +95,8 @@ def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
                     inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
                     inner = [x for x in inner if x]
                     if text:
-                        out.append(text + (", " + ", then ".join(inner) if inner else ""))
+                        said = text + (", " + ", then ".join(inner) if inner else "")
+                        out.append(re.sub(r"\?, then (\w)", lambda m: "? Then " + m.group(1), said))
                 return out
     return []
 
@@ -105,7 +109,11 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
     if hidden_step(rs, s):
         return ""
     label = designer_label(s)
-    text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".?")
+    text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".")
+    d = getattr(s, "decision", None)
+    if not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None and d.player is not None \
+            and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text
 
 

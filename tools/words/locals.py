@@ -39,6 +39,9 @@ class Locals:
     counters: set = field(default_factory=set)  # names only ever added to or taken from
     flags: set = field(default_factory=set)  # player variables that hold yes or no
     predicates: set = field(default_factory=set)  # functions that give yes or no
+    asked: dict = field(default_factory=dict)  # yes/no name -> the decision that binds it (who answers)
+    counted: dict = field(default_factory=dict)  # counter -> what it counts ('the number of rounds played')
+    choices: dict = field(default_factory=dict)  # name -> (decision, step label) of a one-of choice ('as: act')
 
 
 def _kind(w, e) -> str:
@@ -62,7 +65,19 @@ def _kind(w, e) -> str:
         return _kind(w, e.left) or _kind(w, e.right)
     if isinstance(e, A.Call) and e.func in w.rs.functions:
         return _kind(w, w.rs.functions[e.func][1])
+    if isinstance(e, A.Call) and e.func == "keys" and e.args and isinstance(e.args[0], A.Name):
+        return row_noun(w, e.args[0].id)  # 'keys(harbors)': each harbor
+    if isinstance(e, A.Call) and e.func in ("highest", "lowest") and e.args and isinstance(e.args[0], A.Compare) \
+            and e.args[0].op == "in":
+        return _kind(w, e.args[0].right)  # 'highest(q in players, by: ...)': one player
     return ""
+
+
+def row_noun(w, table: str) -> str:
+    """What one key of a table is called: its id made singular ('harbors' -> 'harbor'), '' when it is no plural."""
+    if table not in w.rs.tables or not table.endswith("s") or table.endswith("ss") or "_" in table:
+        return ""
+    return table[:-3] + "y" if table.endswith("ies") else table[:-1]
 
 
 _TRUTHY = ("empty", "any", "all", "in_sequence")
@@ -105,8 +120,8 @@ def local_info(w) -> Locals:
     sets: dict = {}
 
     def note(var, noun):
-        if var and noun and var not in info.nouns:
-            info.nouns[var] = noun
+        if var and noun and (var not in info.nouns or info.nouns[var] == "chosen " + noun):
+            info.nouns[var] = noun  # a name bound by a choice here and a loop there: the plain noun
 
     def expr(e):
         e = getattr(e, "ast", e)
@@ -118,14 +133,18 @@ def local_info(w) -> Locals:
                     if isinstance(x, A.Node):
                         expr(x)
 
-    def decision(d, bind=None):
+    def decision(d, bind=None, label=""):
         if not isinstance(d, M.DecisionSpec):
             return
         name = bind or d.bind
         if name and d.kind == "yesno":
             info.answers.add(name)
+            if d.player is not None:  # who answers: 'the player answers no'; two deciders under one name: nobody
+                info.asked[name] = d if name not in info.asked else None
         elif name:
             note(name, _decision_noun(w, d))
+        if name and d.kind == "one" and d.player is not None:  # two choices under one name: who chose is unknown
+            info.choices[name] = (d, label) if name not in info.choices else None
 
     for _seq, s in rs.iter_steps():
         if isinstance(s, (M.ForEachStep, M.SealedStep)):
@@ -133,7 +152,7 @@ def local_info(w) -> Locals:
             expr(s.iterable)
         if isinstance(s, M.SealedStep) and s.bind:
             info.picks.add(s.bind)
-        decision(getattr(s, "decision", None))
+        decision(getattr(s, "decision", None), label=s.label or "")
         decision(getattr(s, "play", None))
         if isinstance(s, M.ConstructStep):
             settings = dict(s.settings)
@@ -161,9 +180,107 @@ def local_info(w) -> Locals:
             info.counters.add(name)
         elif len(values) == 1 and values[0] is not None:
             info.defs[name] = values[0]
+    for seq in rs.sequences.values():
+        _count_in(rs, seq, seq.steps, info)
     return info
+
+
+_COUNTED_KINDS = ("round", "turn", "trick", "hand", "phase", "stage")
+
+
+def _plural(noun: str) -> str:
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def _count_in(rs, seq, body, info: Locals) -> None:
+    """What a counter counts, from where it goes up by one: beside a roll ('the number of rolls'), a card drawn,
+    or a call of a round or turn ('the number of rounds played'), or at the top of a round's own steps."""
+    stmts = {id(s): [getattr(x, "ast", x) for x in getattr(s, "stmts", ())] for s in body}
+    for s in body:
+        for st in stmts[id(s)]:
+            if not (isinstance(st, A.Assign) and st.op == "+=" and isinstance(st.target, A.Name)
+                    and st.target.id in info.counters and isinstance(st.value, A.Num) and st.value.value == 1):
+                continue
+            beside = [x for sib in body for x in stmts[id(sib)]]
+            calls = [rs.sequences[c.sequence] for c in body if isinstance(c, M.CallStep) and c.sequence in rs.sequences]
+            what = ""
+            if any(isinstance(x, A.Roll) for x in beside):
+                what = "the number of rolls"
+            elif any(isinstance(x, A.Draw) and x.count is None for x in beside):
+                what = "the number of cards drawn"
+            elif len(calls) == 1:
+                what = f"the number of {_plural(_seq_noun(calls[0]))} played"
+            elif body is seq.steps and seq.kind in _COUNTED_KINDS:
+                what = f"the number of {_plural(seq.kind)} played"
+            name = st.target.id
+            if what and info.counted.get(name, what) == what:
+                info.counted[name] = what
+            elif what:  # counted in two ways: no one noun
+                info.counted[name] = ""
+    for s in body:
+        for _n, inner in s.bodies:
+            _count_in(rs, seq, inner, info)
+
+
+def _seq_noun(seq) -> str:
+    """A sequence as a counted noun: its kind when that is one ('round'), else its title in lower case."""
+    if seq.kind in _COUNTED_KINDS:
+        return seq.kind
+    return (seq.title or seq.id).replace("_", " ").lower()
 
 
 def local_nouns(w) -> dict:
     """Local name -> its noun (kept for callers that want the nouns alone)."""
     return local_info(w).nouns
+
+
+def _names_in(node, out: list) -> list:
+    """The names a sentence reads, in order: an expression's or statement's, or a step's own (not its blocks')."""
+    node = getattr(node, "ast", node)
+    if isinstance(node, A.Node):
+        # a name a list runs over inside the sentence reads 'each player': it is no second person
+        inner = {n.var for n in node.walk() if isinstance(n, A.Comprehension)}
+        for n in node.walk():
+            v = n.id if isinstance(n, A.Name) else getattr(n, "bind", None)
+            if isinstance(v, str) and v and v not in out and v not in inner:
+                out.append(v)
+    elif isinstance(node, M.Step) or isinstance(node, M.DecisionSpec):
+        for f in ("var", "bind"):
+            v = getattr(node, f, None)
+            if isinstance(v, str) and v and v not in out:
+                out.append(v)
+        for k, v in vars(node).items():
+            if k in ("body", "then", "else_", "otherwise") or isinstance(v, M.Step):
+                continue
+            for x in (v if isinstance(v, tuple) else (v,)):
+                if isinstance(x, (A.Node, M.CExpr, M.CStmt, M.DecisionSpec)):
+                    _names_in(x, out)
+    return out
+
+
+def distinct_readings(w, node) -> dict:
+    """Two different locals that would read the same in one sentence ('p' and 'player', both 'the player'): the
+    one that is a sequence's parameter (the person the sequence is about) keeps its reading, the other reads
+    'the other player' (a third 'the third player'). Returns name -> its reading in this sentence."""
+    rs = w.rs
+    params = {p for seq in rs.sequences.values() for p in seq.params}
+    named = (rs.variables, rs.zones, rs.tables, rs.parameters, rs.options, rs.sequences, rs.functions, rs.dice)
+    groups: dict = {}
+    for ident in _names_in(node, []):
+        if ident in ("players", "player_count") or any(ident in t for t in named):
+            continue
+        said = w.local(ident)
+        if said.startswith("the ") and " " not in said[4:]:
+            groups.setdefault(said, []).append(ident)
+    out = {}
+    for said, idents in groups.items():
+        if len(idents) < 2:
+            continue
+        first = next((i for i in idents if i in params), idents[0])
+        others = [i for i in idents if i != first]
+        for k, ident in enumerate(others):
+            out[ident] = said.replace("the ", "the other " if k == 0 else f"the {_NTH[min(k, len(_NTH) - 1)]} ", 1)
+    return out
+
+
+_NTH = ["other", "third", "fourth", "fifth", "next"]

@@ -39,7 +39,7 @@ def players_possessive(owner: str, thing: str) -> str:
         thing = thing[m.end():]  # a zone titled 'A player's lost roles': the owner says whose
     if owner in ("their", "your", "his", "her", "its"):
         return f"{owner} {thing.removeprefix('the ')}"
-    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ")) or "'" in owner + thing or len(owner.split()) > 3 \
+    if thing.startswith("the ") or not owner.startswith(("the ", "a ", "an ", "every ", "any ", "no ", "not every ")) or "'" in owner + thing or len(owner.split()) > 3 \
             or any(f" {p} " in f" {owner} " for p in ("of", "after", "before", "in", "for", "from", "with", "to")):
         return possessive(owner, thing)
     return owner + ("'" if owner.endswith("s") and not owner.endswith("ss") else "'s") + " " + thing
@@ -63,6 +63,13 @@ def players_attr(w: Words, n: A.Attr) -> str:
         return _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
     if _is_roll(w, n.obj) and n.name in _ROLL_FIELDS:
         return _ROLL_FIELDS[n.name]
+    row = n.obj
+    if isinstance(row, A.Index) and isinstance(row.obj, A.Name) and row.obj.id in w.rs.tables:
+        from rulecraft.tools.words.locals import row_noun
+
+        key = w.expr(row.key)  # 'harbors[h].points' with h one of the harbors: the harbor's points
+        if row_noun(w, row.obj.id) and key.startswith("the ") and key.endswith(" " + row_noun(w, row.obj.id)):
+            return players_possessive(key, humanize(n.name))
     if n.name in w.info.flags:  # a yes/no player variable is a state, not a thing
         return f"{w.expr(n.obj)} is {w.attribute(n.name)}"
     thing = w.attribute(n.name)
@@ -111,9 +118,34 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
         return "the number of " + args[0].removeprefix("the ")
     if n.func == "empty" and args and _a_list(args[0]):
         return "there are no " + args[0].removeprefix("the ")
+    if n.func == "keys" and n.args and isinstance(n.args[0], A.Name):
+        from rulecraft.tools.words.locals import row_noun
+
+        if row_noun(w, n.args[0].id):
+            return f"each {row_noun(w, n.args[0].id)}"  # 'keys(harbors)': each harbor
+    if n.func == "flatten" and args and args[0].startswith("all of "):
+        return args[0]  # all the zones of a family, together
+    if n.func in ("all", "any") and n.args and isinstance(n.args[0], A.Comprehension) and n.args[0].condition is None:
+        every = _every(w, n.args[0], "every" if n.func == "all" else "any")
+        if every:
+            return every
+    if n.func == "random" and n.args and _zone_like(w, n.args[0]):
+        return f"a card at random from {args[0]}"
     if n.func == "next_player" and args and args[0] == "the player" and not n.kwargs:
         return "the next player"
     return ""
+
+
+def _every(w: Words, c, quantifier: str) -> str:
+    """'all([empty(q.hand) for q in players])' as 'every player's Hand is empty' ('any player ...'): the test said
+    once with its subject quantified, where the list is everyone and the test names its subject once."""
+    from rulecraft.tools.words.locals import truthy
+
+    if not (isinstance(c.iterable, A.Name) and c.iterable.id == "players") or not truthy(c.element):
+        return ""
+    if sum(1 for x in c.element.walk() if isinstance(x, A.Name) and x.id == c.var) != 1:
+        return ""
+    return w.reading(c.var, f"{quantifier} player", c.element)
 
 
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
@@ -131,7 +163,12 @@ def negate(w: Words, e) -> str:
     if isinstance(e, A.BinOp) and e.op in ("and", "or") and not w.is_constant(e):
         return f"{negate(w, e.left)} {'or' if e.op == 'and' else 'and'} {negate(w, e.right)}"
     if isinstance(e, A.Name) and e.id in w.info.answers and e.id not in w.rs.variables:
-        return "the answer is no"
+        return answered(w, e.id, False)
+    if isinstance(e, A.Call) and e.func in ("all", "any") and e.args and isinstance(e.args[0], A.Comprehension) \
+            and e.args[0].condition is None:
+        said = _every(w, e.args[0], "not every" if e.func == "all" else "no")
+        if said:
+            return said
     said = w.expr(e)
     if said.startswith("there are no "):
         return "there are " + said.removeprefix("there are no ")
@@ -149,3 +186,59 @@ def plural(phrase: str) -> bool:
     import re
 
     return bool(re.fullmatch(r"the (?:[\w ]+'s? )?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s", phrase)) and " of " not in phrase
+
+
+def answered(w: Words, name: str, yes: bool) -> str:
+    """A yes/no pick read as who gave which answer ('the player answers no', at the table 'you answer no'), or
+    'the answer is no' where nobody in particular answers (a response window's answer)."""
+    d = w.info.asked.get(name)
+    decider = getattr(getattr(d, "player", None), "ast", None)
+    word = "yes" if yes else "no"
+    if d is None:
+        return f"the answer is {word}"
+    if w.you and isinstance(decider, A.Name) and decider.id == w.you:
+        return f"you answer {word}"
+    who = w.expr(d.player)
+    return f"{who} answers {word}" if who.startswith("the ") and " " not in who[4:] else f"the answer is {word}"
+
+
+def chose(w: Words, n) -> str:
+    """A test of what a player chose ('act == "buy"') said as who chose what: "the player chose to buy" where the
+    option is a verb the prompt or the step's label offers, "the player chose Foreign Aid" where `display:` names
+    it, else the option as the menu names it ('the player chose “black market”'); '' when the name is no one player's choice of one value."""
+    if not (isinstance(n, A.Compare) and n.op in ("==", "!=") and isinstance(n.left, A.Name)):
+        return ""
+    found = w.info.choices.get(n.left.id)
+    value = w.constant(n.right)
+    if not found or not isinstance(value, str) or n.left.id in w.rs.variables:
+        return ""
+    d, label = found
+    decider = getattr(d.player, "ast", d.player)
+    who = "you" if w.you and isinstance(decider, A.Name) and decider.id == w.you else w.expr(d.player)
+    if not who or who in ("the one", "the value", "the count"):
+        return ""
+    verb = "chose" if n.op == "==" else "did not choose"
+    return f"{who} {verb} {chosen_option(w, d, label, value)}"
+
+
+def chosen_option(w: Words, d, label: str, value: str) -> str:
+    """One option of a choice in words: its display name, 'to VERB' when the prompt or label offers it as a verb,
+    else the value in words."""
+    from rulecraft.tools.words.labels import _lookup
+
+    shown = getattr(d.display, "ast", d.display)
+    if isinstance(shown, A.Attr) and isinstance(shown.obj, A.Index):
+        table, col = shown.obj.obj, shown.name
+    else:
+        table, col = (shown.obj if isinstance(shown, A.Index) else None), None
+    if isinstance(table, A.Name) and table.id in w.rs.tables:
+        title = _lookup(w.rs, f"{table.id}.{value}" + (f".{col}" if col else ""))
+        if isinstance(title, str) and title:
+            return f"“{title}”" if len(title.split()) > 2 else title  # a phrase on the menu, quoted
+    word = humanize(value)
+    prompt = getattr(d.prompt, "ast", d.prompt)
+    offered = " ".join(p for p in getattr(prompt, "parts", ()) if isinstance(p, str)) + " . " + (label or "")
+    # offered as a verb: at the start of a clause ('Buy from one Stock, or forfeit ...'), not after an article
+    if re.search(rf"(?:^|[:;,.(]\s*|\b(?:or|and|then|to) ){re.escape(word)}\b(?!')", offered.strip(), re.IGNORECASE):
+        return "to " + word
+    return f"“{word}”"  # an option as the menu names it

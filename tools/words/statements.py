@@ -58,6 +58,8 @@ def _assign(w: Words, n: A.Assign) -> str:
 
 @phrase(A.Let)
 def _let(w: Words, n: A.Let) -> str:
+    if w.detail != "full" and w.local(n.name) != "the " + humanize(n.name):  # 'the best player is ...'
+        return f"{w.local(n.name)} is {w.expr(n.value)}"
     return f"note {w.expr(n.value)} as {humanize(n.name)}"
 
 

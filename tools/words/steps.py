@@ -89,6 +89,9 @@ _KINDS = {"one": "one of", "subset": "any of", "number": "a number", "yesno": "y
 def _decision(w: Words, d: M.DecisionSpec) -> str:
     if d.prompt is not None:
         text = w.addressed(d.player, d.prompt) if w.detail != "full" else w.text(d.prompt)
+        decider = getattr(d.player, "ast", d.player)
+        if w.you and getattr(decider, "id", None) == w.you:  # `?` speaks to the one asked
+            return f"you are asked “{text}”"
         who = w.expr(d.player)
         if w.detail != "full" and who in ("the one", "the value", "the count"):
             return text
@@ -120,8 +123,30 @@ def _sealed(w: Words, s: M.SealedStep) -> str:
 
 @phrase(M.StackStep)
 def _stack(w: Words, s: M.StackStep) -> str:
+    if w.detail != "full":
+        return players_stack(w, s)
     who = w.expr(s.iterable) if s.iterable is not None else "the players"
     return f"{who} may play onto {w.expr(s.zone)}; then resolve it last in, first out"
+
+
+def players_stack(w: Words, s: M.StackStep) -> str:
+    """A stack as players say it: who offers first, what goes on it, and that the last played resolves first."""
+    from rulecraft.dsl import ast as A
+
+    e = getattr(s.iterable, "ast", s.iterable)
+    if isinstance(e, A.Call) and e.func == "seat_order" and e.args:
+        way = "counter-clockwise " if w.constant(_kw_value(e, "dir")) == "ccw" else ""
+        who = f"in turn {way}from {w.expr(e.args[0])}, players"
+    elif e is None or _everyone(s):
+        who = "in turn, players"
+    else:
+        who = f"in turn, {w.expr(e)}"
+    what = f"onto {w.expr(s.zone)}" if s.zone is not None else "onto the stack"
+    return f"{who} may play {what}; the last played resolves first"
+
+
+def _kw_value(call, name: str):
+    return next((k.value for k in call.kwargs if k.name == name), None)
 
 
 @phrase(M.Trigger)
@@ -199,6 +224,26 @@ def _setting(w: Words, settings: dict, key: str, default: str = "") -> str:
     return default if code_like(said) or len(said) > 40 or said in ("always", "never") else said
 
 
+def _direction(w: Words, settings: dict) -> str:
+    """The way the turn goes round ('dir:'), said where it is not the default clockwise: 'going counter-clockwise',
+    or the house rule that sets it."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words.core import _UNKNOWN
+
+    text = settings.get("dir")
+    if not text:
+        return ""
+    try:
+        e = parse_expression(str(text), plain_locator())
+    except Exception:  # noqa: BLE001 - a setting that is no expression is not said
+        return ""
+    value = w.constant(e)
+    if value is _UNKNOWN:
+        said = _setting(w, settings, "dir")
+        return f"going the way {said} says" if said else ""
+    return {"ccw": "going counter-clockwise"}.get(str(value), "")
+
+
 _UNTIL = {"first": "the first who responds acts", "each": "each may respond once",
           "all_pass": "responses go round until everyone passes"}
 
@@ -207,12 +252,14 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     """An auction or a response window as players say it, from its settings: the mechanic in a sentence, the
     settings that read as words (who starts, the most a bid may be, a pass is final), never a condition's text."""
     st = dict(s.settings)
+    way = _direction(w, st)
     if s.construct == "respond":
         frm = _setting(w, st, "from", "the active player")
-        return f"each other player in turn after {frm} may respond; {_UNTIL.get(st.get('until', 'first'), _UNTIL['first'])}"
+        turn = f"in turn {way.removeprefix('going ')}" if way else "in turn"
+        return f"each other player {turn} after {frm} may respond; {_UNTIL.get(st.get('until', 'first'), _UNTIL['first'])}"
     form = st.get("form", "open")
     frm = _setting(w, st, "from")
-    frm = "" if frm in ("the first player", "") else f", starting with {frm}"
+    frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
     limit = _setting(w, st, "limit")
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
     if form == "sealed" and st.get("offer"):

@@ -55,7 +55,7 @@ class CallNodes:
         if n.kwargs or len(n.args) != len(fd.params) or fd.fn is None or getattr(fd.fn, "failed", False):
             raise Unsupported("a call the compiler refused")
         cost = 1 if len(fd.params) in (1, 2) else CALL_COST  # what the closures charge, arity by arity
-        self.emit(f"_charge(ctx, {self.const(cost)}, {self.const(n.span)})")
+        self.charge(self.const(cost), self.const(n.span))
         args = [self.expr(a) for a in n.args]
         inline = self._inline(fd, args)
         if inline is not None:
@@ -97,7 +97,7 @@ class CallNodes:
         span = self.const(binding.right.span)
         items, keys, item = self.temp(), self.temp(), self.temp()
         self.emit(f"{items} = list(ctx.zone_cards({got})) if type({got}) is _ZoneRef else list(_as_list(ctx, {got}, {span}))")
-        self.emit(f"_charge(ctx, len({items}), {span})")
+        self.charge(f"len({items})", span)
         self.emit(f"{keys} = []")
         by = next(kw.value for kw in n.kwargs if kw.name == "by")
         self._loop_over(binding.left.id, items, item, lambda: self.emit(f"{keys}.append({self.expr(by)})"))
@@ -154,7 +154,7 @@ class CallNodes:
         # a zone's own card list is read in place (expressions never move cards); a list is its own list
         self.emit(f"{items} = {got} if type({got}) is list else ctx.zone_cards({got}) if type({got}) is _ZoneRef "
                   f"else _as_list(ctx, {got}, {span})")
-        self.emit(f"_charge(ctx, len({items}), {span})")
+        self.charge(f"len({items})", span)
         self.emit(f"{out} = []")
 
         var = n.var

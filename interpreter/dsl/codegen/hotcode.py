@@ -13,7 +13,11 @@ from .. import ast as A
 from ..scope import Fn, LoadTimeContext, Scope
 
 CODEGEN = os.environ.get("RULECRAFT_CODEGEN", "1") != "0"  # RULECRAFT_CODEGEN=0: closures only (tests compare both)
-HOT = 16  # the call that turns an expression into Python source (about 0.15 ms); the calls before run the closure
+# The call that turns an expression into Python source (about 0.15 ms); the first call runs the closure. Low, so an
+# expression a game evaluates is generated in the first game, not inside the games a simulation goes on to play
+# (16 until issue 27; with 2 here and blocks.HOT at 20, dml's instructions per game after 5 warm-up games fell by a
+# quarter, and a fresh process's first game costs about twice as much: docs/performance.md).
+HOT = 2
 _SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to gain
 
 

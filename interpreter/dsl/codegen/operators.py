@@ -46,7 +46,7 @@ class OperatorNodes:
             span = self.const(n.span)
             with self.block(f"if {size} > _MAX_VALUES:"):
                 self.emit(f"_bounded({out}, ctx, {span})")  # raises
-            self.emit(f"_charge(ctx, {size} >> _COPY_SHIFT, {span})")
+            self.charge(f"{size} >> _COPY_SHIFT", span)
         return out
 
     def _g_Name(self, n: A.Name) -> str:

@@ -26,7 +26,7 @@ _HELPERS: dict[str, Any] = {
     "__builtins__": {},  # nothing but what is listed here
     "type": type, "len": len, "isinstance": isinstance, "list": list, "dict": dict, "map": map, "range": range,
     "str": str, "int": int, "float": float, "bool": bool,
-    "KeyError": KeyError, "TypeError": TypeError, "ZeroDivisionError": ZeroDivisionError,
+    "KeyError": KeyError, "TypeError": TypeError, "AttributeError": AttributeError, "ZeroDivisionError": ZeroDivisionError,
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
     "_scanned": scanned, "_compared": compared,
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
@@ -43,7 +43,7 @@ _HELPERS: dict[str, Any] = {
 # the function's own names, and the attributes and methods of the engine's objects that the code reads.
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
-                                      "isdisjoint"}
+                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError"}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 class Unsupported(Exception):
@@ -80,6 +80,16 @@ class Writer:
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+
+    def charge(self, units: str, span: str) -> None:
+        """guards.charge(ctx, units, span) written out: the work added and the budget checked here, without a
+        call (guards.charge raises the error when over, or does it all for a context without these fields)."""
+        self.emit("try:")
+        self.emit(f"    ctx.work = _cw = ctx.work + ({units})")
+        self.emit("    if ctx.steps + _cw > ctx.max_steps:")
+        self.emit(f"        _charge(ctx, _ZERO, {span})")
+        self.emit("except AttributeError:")
+        self.emit(f"    _charge(ctx, {units}, {span})")
 
     @contextmanager
     def block(self, header: str):

@@ -21,9 +21,12 @@ other than 0) is left to the loop. RULECRAFT_BLOCKS=0 turns it off.
 
 When: generating a function costs 0.5-2 ms, and saves from a fraction of a microsecond (a few steps before
 a call or a decision) to tens of microseconds (a loop of many steps) per visit. So a position whose stretch
-holds a loop gets its function at its HOT-th visit, one without a loop at its STRAIGHT_VISITS-th: a single
-game, a test or a scenario generates almost nothing, a long simulation generates its hot positions in its
-first games and gains on every game after.
+holds a loop gets its function at its HOT-th visit, one without a loop at its STRAIGHT_VISITS-th. HOT is low
+(20): a position a game visits often reaches it early in the first game, and a function made then pays on every
+later visit; made later (HOT was 200 until issue 27), it was made inside the games a simulation measures, which
+paid for the making (about a fifth of dml's instructions per game in games 6-15 of a process, measured with
+benchmarks/bench_instructions.py) and ran the slow way until then. A stretch without a loop saves less per visit,
+so it still waits for many visits.
 
 Security: as in dsl/codegen/, no ruleset text enters the source. Closures, instructions, names and paths
 are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
@@ -39,7 +42,7 @@ from .blockcode import _HELPERS, AGAIN, MADE_NAMES, SOURCE_NAMES, _Cannot  # noq
 from .blockwriter import Writer
 
 ENABLED = os.environ.get("RULECRAFT_BLOCKS", "1") != "0"
-HOT = 200  # visits of a position before its function is generated (tests set 0); see 'When' above
+HOT = 20  # visits of a position before its function is generated (tests set 0); see 'When' above
 STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
 STRICT = False  # tests set it: a failure to generate (other than _Cannot) is raised instead of falling back

@@ -19,7 +19,6 @@ from .blocksteps import BlockSteps, _blocks
 
 MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
 _MADE = itertools.count(1)
-_CHARGE = re.compile(r"( *)_charge\(ctx, ([^,]+), ([^,()]+)\)")
 _NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of a function codegen wrote
 
 
@@ -83,15 +82,7 @@ class Writer(BlockSteps):
         for line in lines[1:-2]:
             if line.strip() == "_L = ctx.locals":
                 continue  # the function's _L is the frame's locals, which ctx.locals is while it runs
-            line = _NAMES.sub(rename, line)
-            charge = _CHARGE.fullmatch(line)
-            if charge:  # guards.charge written out (ctx is a game here, which has `work`): it raises when over
-                lead, units, span = charge.groups()
-                self.lines += [f"{pad}{lead}ctx.work = _cw = ctx.work + ({units})",  # units may be `size >> shift`
-                               f"{pad}{lead}if ctx.steps + _cw > ctx.max_steps:",
-                               f"{pad}{lead}    _charge(ctx, 0, {span})"]
-                continue
-            self.lines.append(pad + line)
+            self.lines.append(pad + _NAMES.sub(rename, line))
         return _NAMES.sub(rename, lines[-2][len("    return "):])
 
     def indent(self) -> None:

@@ -155,7 +155,9 @@ def h_return(g, f, ins) -> None:
 
 def h_call(g, f, ins) -> None:
     seq, args = ins.arg
-    values = {k: e.fn(g) for k, e in args}
+    values = {}
+    for k, e in args:  # not a comprehension: in Python 3.11 that is a function call of its own
+        values[k] = e.fn(g)
     if ins.extra is not None:  # call: SEQ with as: NAME
         bind_result(g, values, ins.extra)
     g.push(seq, values, own=True)  # before moving on: a too-deep call is reported at this step

@@ -22,6 +22,8 @@ def finish(g) -> None:
         g.winners = decide_winners(g)
     if rs.metrics:
         end_metrics(g)
+    if not g.story:  # nobody reads the lines below: not worked out
+        return
     names = ", ".join(g.players[s].name for s in g.winners) if g.winners else "nobody"
     if g.scores is not None:
         g.say("Scores: " + ", ".join(f"{p.name} {s}" for p, s in zip(g.players, g.scores)))
