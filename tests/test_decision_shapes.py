@@ -172,3 +172,27 @@ def test_authored_options_of_amounts_are_counted_as_an_auctions_are(monkeypatch)
     listed, none = _authored_bids(monkeypatch, False)
     assert told > 100 and none == 0
     assert counted == listed
+
+
+@pytest.mark.parametrize("name,players", [("hearts", None), ("stack-duel", None), ("dml", 4), ("bluff", None)])
+def test_whether_options_hide_cards_is_looked_at_when_read(name, players):
+    """A decision whose spec does not say `secret` looks whether its options hide cards when `secret` is first read
+    (the story, a save, a seat's view), while it is pending: the value looked at then, and the same with the story."""
+    from rulecraft.runtime.decisions import hidden_from_others
+
+    rs = load_ruleset(name).ruleset
+    lazy = 0
+    for seed in range(2):
+        told, quiet = Game(rs, players, seed), Game(rs, players, seed, story=False)
+        agents = [RandomAgent(p.seat, seed) for p in told.players]
+        while not quiet.over:
+            d = quiet.pending
+            if d._secret_of is not None:
+                lazy += 1
+                assert d.secret == (d.kind in ("one", "subset") and hidden_from_others(quiet, d))
+            assert d.secret == told.pending.secret
+            wire = agents[d.player].choose(d, None)
+            told.apply(wire)
+            quiet.apply(wire)
+        assert state_hash(quiet) == state_hash(told)
+    assert lazy > 0
