@@ -28,7 +28,9 @@ To measure the version before the constructs (fc58f60):
     python benchmarks/bench_instructions.py --checkout ../rulecraft-old --checkout .
 
 `--validate dml` measures `rulecraft validate dml` instead: the instructions of one fresh process and the
-median CPU time of `--runs` fresh processes (the parser cache written first by an untimed run).
+median CPU time of `--runs` fresh processes (the parser cache and Python's compiled modules written first by an
+untimed run, as an installed package has them; `--no-bytecode` compiles the checkout's own modules from source in
+every process instead, as on a machine with PYTHONDONTWRITEBYTECODE=1). `--help-start` measures `rulecraft --help`.
 
 Set-up: valgrind (``make bench-setup`` installs it with apt-get when it is missing).
 Valgrind runs Python 30-50x slower: keep N small (the default 10 dml games take about a
@@ -111,14 +113,27 @@ def measure(checkout: str, case: str, warmup: int, games: int) -> dict:
     return {"per_game": (full - base) / n, "base": base, "steps": steps / n, "decisions": decisions / n}
 
 
-def validate(checkout: str, name: str, runs: int) -> tuple[int, float]:
+def validate(checkout: str, name: str, runs: int, bytecode: bool = True, argv: tuple = ("validate",)) -> tuple[int, float]:
     """(instructions, median CPU seconds) of `rulecraft validate NAME` in a fresh process; the parser cache (where
-    the checkout has one) is written by an untimed first run into a folder of its own, as a user's would be."""
+    the checkout has one) is written by an untimed first run into a folder of its own, as a user's would be.
+
+    Python's compiled modules are kept in a folder of their own too (PYTHONPYCACHEPREFIX), written by that first
+    run, as an installed package has them. With `bytecode=False` nothing is written (PYTHONDONTWRITEBYTECODE=1):
+    the standard library and the installed packages load as installed, and the checkout's own modules (an editable
+    install with no __pycache__, as on the machines with that variable set) are compiled in every process."""
     script = os.path.join(os.path.abspath(checkout), ".venv", "bin", "rulecraft")
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONHASHSEED="0", RULECRAFT_CACHE=os.path.join(tmp, "cache"))
+        env = dict(os.environ, PYTHONHASHSEED="0", RULECRAFT_CACHE=os.path.join(tmp, "cache"),
+                   PYTHONPYCACHEPREFIX=os.path.join(tmp, "pycache"))
         env.pop("PYTHONPATH", None)
-        cmd = [script, "validate", name]
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if not bytecode:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+            del env["PYTHONPYCACHEPREFIX"]
+            if any("__pycache__" in dirs for folder in ("interpreter", "tools")
+                   for _root, dirs, _files in os.walk(os.path.join(os.path.abspath(checkout), folder))):
+                print(f"{checkout}: has __pycache__ folders, which --no-bytecode reads", file=sys.stderr)
+        cmd = [script, *argv, name] if name else [script, *argv]
         subprocess.run(cmd, env=env, capture_output=True, cwd=tmp)
         cpu = []
         for _ in range(runs):
@@ -152,6 +167,9 @@ def main(argv=None) -> int:
     ap.add_argument("--validate", metavar="RULESET", help="instead: `rulecraft validate RULESET` per fresh process "
                     "(instructions, and the median CPU time of --runs processes)")
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--no-bytecode", action="store_true", help="with --validate: the checkout's modules compiled from "
+                    "source in every process (PYTHONDONTWRITEBYTECODE=1, no __pycache__), as the earlier figures were")
+    ap.add_argument("--help-start", action="store_true", help="instead: `rulecraft --help` per fresh process")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is missing: run `make bench-setup` (or apt-get install valgrind)", file=sys.stderr)
@@ -162,14 +180,15 @@ def main(argv=None) -> int:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     checkouts = args.checkout or [here]
     names = [commit_of(c) for c in checkouts]
-    if args.validate:
-        print(f"`rulecraft validate {args.validate}`, one fresh process: instructions (cachegrind); CPU s, median of "
-              f"{args.runs}")
+    if args.validate or args.help_start:
+        what, argv = (f"validate {args.validate}", ("validate",)) if args.validate else ("--help", ("--help",))
+        print(f"`rulecraft {what}`, one fresh process: instructions (cachegrind); CPU s, median of {args.runs}; "
+              + ("the checkout's modules compiled from source" if args.no_bytecode else "compiled modules cached"))
         print("| checkout | instructions | CPU s |")
         print("| --- | ---: | ---: |")
         ref = None
         for c, name in zip(checkouts, names):
-            ins, cpu = validate(c, args.validate, args.runs)
+            ins, cpu = validate(c, args.validate, args.runs, not args.no_bytecode, argv)
             ratio = "" if ref is None else f" ({ins / ref[0]:.2f}x)"
             cpu_ratio = "" if ref is None else f" ({cpu / ref[1]:.2f}x)"
             ref = ref or (ins, cpu)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Iterator, Optional, Union
 
 from ..diagnostics import Span
+from ..records import dataclass
 
 
 @dataclass(frozen=True)

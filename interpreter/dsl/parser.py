@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import functools
 from importlib.resources import files
-from typing import Optional
-
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Optional
 
 from ..diagnostics import DiagnosticError, Span, error
 from . import ast as A
 from . import parser_cache
 from .builder import AstBuilder, Locator, split_template
+
+if TYPE_CHECKING:  # Lark is imported when a text has a mistake (or the fast parser is not there): see _parse
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 MAX_NESTING = 40
 
@@ -57,8 +58,13 @@ KEYWORDS = {
 
 
 @functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+def _grammar() -> str:
+    return files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> "Lark":
+    grammar = _grammar()
     # The AST is built by the parser as it reduces (`transformer=`): no tree, no second walk.
     # Every token is kept so that each callback sees where its rule starts and ends; Lark's own
     # position tracking is off, as it cost about 40% of the parse.
@@ -67,8 +73,15 @@ def _parser() -> Lark:
     return _load_or_build(grammar, _cache_path(grammar))
 
 
-def _load_or_build(grammar: str, path: Optional[str]) -> Lark:
+def _load_or_build(grammar: str, path: Optional[str]) -> "Lark":
     return parser_cache.load_or_build(grammar, path, _BUILD)
+
+
+@functools.lru_cache(maxsize=1)
+def _fast_parser() -> Optional[parser_cache.FastParser]:
+    """Lark's tables driven by a loop of our own, which parses right texts to the same AST without importing Lark
+    (parser_cache.py); None when there is no cache folder: Lark parses everything."""
+    return parser_cache.load_fast(_cache_path(_grammar()), _BUILD, _parser)
 
 
 def _cache_path(grammar: str) -> Optional[str]:
@@ -113,7 +126,9 @@ def _state_key(state) -> object:
     return getattr(state, "position", state)
 
 
-def _accepts(exc: UnexpectedInput) -> Optional[frozenset]:
+def _accepts(exc: "UnexpectedInput") -> Optional[frozenset]:
+    from lark.exceptions import UnexpectedToken
+
     if isinstance(exc, UnexpectedToken):
         try:
             return frozenset(exc.accepts)
@@ -125,6 +140,8 @@ def _accepts(exc: UnexpectedInput) -> Optional[frozenset]:
 @functools.lru_cache(maxsize=None)
 def _known_errors(start: str) -> tuple:
     """(label, state, accepted terminals, token) for every example of a known mistake."""
+    from lark.exceptions import UnexpectedInput
+
     table = dict(SYNTAX_ERRORS)
     if start == "stmts_start":
         table.update(STATEMENT_ERRORS)
@@ -143,7 +160,7 @@ def _known_errors(start: str) -> tuple:
     return tuple(out)
 
 
-def _match_known(exc: UnexpectedInput, start: str) -> Optional[str]:
+def _match_known(exc: "UnexpectedInput", start: str) -> Optional[str]:
     """The label of the known mistake that failed in the same parser state as `exc`.
 
     Like Lark's `match_examples`, but states are compared without the stack depth (so a
@@ -199,8 +216,10 @@ def _unclosed_bracket(text: str) -> Optional[int]:
     return stack[-1] if stack else None
 
 
-def _explain(exc: UnexpectedInput, text: str, start: str) -> tuple[str, Optional[str], Optional[tuple[int, int]]]:
+def _explain(exc: "UnexpectedInput", text: str, start: str) -> tuple[str, Optional[str], Optional[tuple[int, int]]]:
     """A message, a hint and (when it is not where the parser stopped) the offsets of the mistake."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     try:
         label = _match_known(exc, start)
     except Exception:  # pragma: no cover - matching is best effort
@@ -267,7 +286,9 @@ def _pretty(terminal: str) -> str:
     return f"'{terminal.lower()}'"
 
 
-def _error_pos(exc: UnexpectedInput, text: str) -> tuple[int, int]:
+def _error_pos(exc: "UnexpectedInput", text: str) -> tuple[int, int]:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         return exc.token.start_pos, exc.token.end_pos or exc.token.start_pos + 1
     if isinstance(exc, UnexpectedCharacters):
@@ -290,14 +311,23 @@ def _parse(text: str, locate: Locator, offset: int, start: str):
             error("E104", f"brackets nested deeper than {MAX_NESTING} levels", locate(offset, offset + len(text)),
                   "split the expression with 'let' statements")
         )
+    syntax = None
+    fast = _fast_parser()
     saved = _BUILD.begin(locate, offset)
     try:
-        value, _start, _end, depth = _parser().parse(text, start=start)
+        try:
+            if fast is None:
+                raise parser_cache.Unparsed
+            value, _start, _end, depth = fast.parse(text, start)
+        except parser_cache.Unparsed:  # a mistake somewhere (or no fast parser): Lark parses, and explains it
+            from lark.exceptions import UnexpectedInput
+
+            _BUILD.begin(locate, offset)  # the callbacks run again from the start
+            try:
+                value, _start, _end, depth = _parser().parse(text, start=start)
+            except UnexpectedInput as exc:
+                syntax = exc
         problem = _BUILD.problem
-    except UnexpectedInput as exc:
-        syntax = exc
-    else:
-        syntax = None
     finally:
         _BUILD.restore(saved)
     if syntax is not None:

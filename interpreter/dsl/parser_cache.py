@@ -5,6 +5,9 @@ are kept as JSON in the user's own cache folder, named by a hash of the grammar 
 Python, and loaded with `json` (never Lark's own `cache=True`, which unserialises Python objects from a
 predictable path in the shared temporary folder that another user of the machine could fill; docs/security.md). A
 missing, damaged or foreign cache, or a read-only folder, only costs the build.
+
+Beside them (`.fast.json`) the same tables as `FastParser` reads them: it parses right texts without importing
+Lark, and hands every text it cannot parse to Lark, which says what is wrong (see the section below).
 """
 
 from __future__ import annotations
@@ -13,15 +16,17 @@ import hashlib
 import json
 import os
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-import lark
-from lark import Lark
+if TYPE_CHECKING:  # imported when a parser is built or loaded: the fast parser below does without it
+    from lark import Lark
 
 
-def load_or_build(grammar: str, path: Optional[str], transformer) -> Lark:
+def load_or_build(grammar: str, path: Optional[str], transformer) -> "Lark":
     """The LALR parser of the grammar: loaded from `path` when it holds this grammar's tables, else built (and
     written there for the next process)."""
+    from lark import Lark
+
     if path is not None:
         try:
             with open(path, encoding="utf-8") as f:
@@ -45,7 +50,7 @@ def cache_path(grammar: str) -> Optional[str]:
                             "rulecraft")
     if not base:
         return None
-    key = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{grammar}\0{lark_version()}\0{sys.version_info[:2]}".encode()).hexdigest()[:16]
     try:
         os.makedirs(base, mode=0o700, exist_ok=True)
         st = os.stat(base)
@@ -56,7 +61,7 @@ def cache_path(grammar: str) -> Optional[str]:
     return os.path.join(base, f"parser-{key}.json")
 
 
-def write(lark_: Lark, path: str) -> None:
+def write(lark_: "Lark", path: str) -> None:
     """Write the tables as JSON (atomically: a reader never sees half a file); a read-only folder is no error."""
     from lark.lark import Rule, TerminalDef
 
@@ -92,3 +97,303 @@ def _untag(d: dict):
         if "#d" in d:
             return {k: v for k, v in d["#d"]}
     return d
+
+
+# ------------------------------------------------------------------------------------------------ the fast parser
+# Importing Lark and loading its parser cost a sixth of `rulecraft validate`. The same tables drive a small LALR loop
+# of our own (`FastParser`): the same lexer states and callbacks in the same order, so the same AST. At the first
+# thing it cannot match it gives up (`Unparsed`); Lark, imported then, parses the text and says what is wrong.
+
+FAST_FORMAT = 4
+
+
+class Unparsed(Exception):
+    """The fast parser stopped: Lark parses the text instead (and explains the mistake)."""
+
+
+class Tok(str):
+    """A token as the callbacks read it: its text, its terminal and its offsets."""
+
+    __slots__ = ("type", "start_pos", "end_pos")
+
+
+def fast_path(path: str) -> str:
+    return path[: -len(".json")] + ".fast.json"
+
+
+def lark_version() -> str:
+    """Lark's version without importing it (its import is what the fast parser saves)."""
+    if "lark" in sys.modules:
+        return sys.modules["lark"].__version__
+    import importlib.util, re  # noqa: E401
+
+    spec = importlib.util.find_spec("lark")
+    try:
+        with open(spec.origin, encoding="utf-8") as f:
+            return re.search(r'__version__\s*(?::\s*str\s*)?=\s*"([^"]+)"', f.read()).group(1)
+    except Exception:  # an unusual installation: ask the module itself
+        import lark
+
+        return lark.__version__
+
+
+def load_fast(path: Optional[str], transformer, built: Callable[[], "Lark"]) -> Optional["FastParser"]:
+    """The fast parser from its file beside Lark's tables at `path`; else made from Lark's parser (`built()`) and
+    written there. None without a cache folder (then Lark parses, as making the fast tables costs more than it
+    saves in one process) or when Lark's parser uses something the fast one does not copy."""
+    if path is None:
+        return None
+    where = fast_path(path)
+    try:
+        with open(where, encoding="utf-8") as f:
+            data = json.load(f)
+        if data.get("format") == FAST_FORMAT:
+            return FastParser(data, transformer)
+    except Exception:  # missing, stale, unreadable or damaged: made afresh
+        pass
+    try:
+        data = fast_tables(built())
+        fast = None if data is None else FastParser(data, transformer)
+    except Exception:  # pragma: no cover - Lark's insides not as expected: Lark parses
+        return None
+    if fast is not None:
+        from ..files import OutputError, write_output
+
+        try:
+            write_output(where, json.dumps(data, separators=(",", ":")))
+        except (OutputError, TypeError, ValueError):
+            pass
+    return fast
+
+
+def fast_tables(built: "Lark") -> Optional[dict]:
+    """What FastParser needs, read from a built Lark parser; None when it uses anything FastParser does not copy."""
+    from functools import partial
+
+    from lark.lexer import ContextualLexer, PatternStr, UnlessCallback
+    from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+    from lark.parsers.lalr_analysis import Shift
+    from lark.tree import Tree
+
+    frontend = built.parser
+    lexer, parser = frontend.lexer, frontend.parser.parser
+    if not isinstance(lexer, ContextualLexer) or built.options.regex or built.lexer_conf.use_bytes:
+        return None
+    table = parser.parse_table
+    index: dict = {}  # a rule -> its number; a shift is the next state, a reduce -1 - the rule's number
+    states = [{tok: arg if action is Shift else -1 - index.setdefault(arg, len(index))
+               for tok, (action, arg) in table.states[st].items()} for st in range(len(table.states))]
+    specs = []
+    for rule in sorted(index, key=index.get):
+        f, chain = parser.callbacks[rule], []
+        while True:
+            if type(f) is ExpandSingleChild:
+                chain.append(["expand1"])
+            elif type(f) is ChildFilterLALR:
+                chain.append(["filter", [list(x) for x in f.to_include], f.append_none])
+            elif type(f) is ChildFilterLALR_NoPlaceholders:  # the same with no None to put in
+                chain.append(["filter", [[i, to_expand, 0] for i, to_expand in f.to_include], 0])
+            else:
+                break
+            f = f.node_builder
+        if isinstance(f, partial) and f.func is Tree and not f.keywords:
+            base = ["tree", f.args[0]]
+        elif getattr(f, "__self__", None) is built.options.transformer:
+            base = ["method", f.__name__]
+        else:
+            return None
+        specs.append([rule.origin.name, len(rule.expansion), chain, base])
+    lexers, lexer_of = [], []
+    seen: dict = {}
+    for st in range(len(table.states)):
+        basic = lexer.lexers[st]
+        if id(basic) not in seen:
+            seen[id(basic)] = len(lexers)
+            lexers.append(_lexer_data(basic, PatternStr, UnlessCallback))
+            if lexers[-1] is None:
+                return None
+        lexer_of.append(seen[id(basic)])
+    root = _lexer_data(lexer.root_lexer, PatternStr, UnlessCallback)
+    if root is None:
+        return None
+    return {"format": FAST_FORMAT, "states": states, "rules": specs, "lexers": lexers, "lexer_of": lexer_of,
+            "root": root[0], "ignore": sorted(built.lexer_conf.ignore), "flags": built.lexer_conf.g_regex_flags,
+            "terminals": {t.name: t.pattern.to_regexp() for t in built.terminals},
+            "strings": {t.name: t.pattern.value for t in built.terminals if type(t.pattern) is PatternStr
+                        and not t.pattern.flags},
+            "start": table.start_states, "end": table.end_states}
+
+
+def _lexer_data(basic, PatternStr, UnlessCallback) -> Optional[list]:
+    """[terminals in the order its scanner tries them, {terminal: {text: keyword terminal}}] of one lexer state."""
+    scanner = basic.scanner
+    if basic.user_callbacks:
+        return None
+    unless = {}
+    for name, cb in basic.callback.items():
+        if type(cb) is not UnlessCallback:
+            return None
+        words = {}
+        for t in cb.scanner.terminals:
+            if type(t.pattern) is not PatternStr or t.pattern.flags:
+                return None
+            words[t.pattern.value] = t.name
+        unless[name] = words
+    return [[t.name for t in scanner.terminals], unless]
+
+
+class _StateLexer:
+    """One parser state's lexer: its terminals in the order Lark's scanner tries them (the first that matches is the
+    token) and its keywords (`unless`: a NAME that spells one of them is that keyword)."""
+
+    __slots__ = ("alts", "alt_set", "unless", "strings", "match", "missing", "exact", "_ahead")
+
+    def __init__(self, alts: list, unless: dict, strings: dict, root: set, match):
+        self.alts, self.alt_set, self.unless, self.strings, self.match = tuple(alts), frozenset(alts), unless, strings, match
+        self.missing = frozenset(a for a in alts if a not in root)  # keywords the root alternation folds into NAME
+        self.exact = all(a in strings for a in self.missing)
+        self._ahead: dict = {}
+
+    def token(self, text: str, pos: int, m) -> tuple:
+        """(terminal, text) of the token at `pos`, given the root alternation's match there: the first of all terminals
+        that matches. If it is the state's, what the state tries before it is the root's (no match) or a keyword."""
+        won = None if m is None else m.lastgroup
+        if won in self.alt_set and self.exact:
+            ahead = self._ahead.get(won)
+            if ahead is None:
+                ahead = self._ahead[won] = self._texts_before(won)
+            for name in ahead.get(text[pos], ()):
+                if text.startswith(self.strings[name], pos):
+                    return name, self.strings[name]
+            return won, m.group()
+        for name in self.alts:  # Lark's own order, one terminal at a time
+            s = self.strings.get(name)
+            if s is not None:
+                if text.startswith(s, pos):
+                    return name, s
+            else:
+                found = self.match(name, text, pos)
+                if found is not None:
+                    return name, found.group()
+        raise Unparsed
+
+    def _texts_before(self, won: str) -> dict:
+        out: dict = {}
+        for name in self.alts[:self.alts.index(won)]:
+            if name in self.missing:
+                out.setdefault(self.strings[name][0], []).append(name)
+        return out
+
+
+class FastParser:
+    """Lark's LALR parse and contextual lexer, from `fast_tables`, calling the transformer's callbacks as Lark does."""
+
+    def __init__(self, data: dict, transformer):
+        import re
+
+        self._re, self._flags, self._patterns = re, data["flags"], data["terminals"]
+        self._compiled: dict = {}
+        root = data["root"]
+        self._root = re.compile("|".join(f"(?P<{n}>{self._patterns[n]})" for n in root), self._flags).match
+        strings = data["strings"] if not self._flags else {}
+        self._lexers = [_StateLexer(alts, unless, strings, set(root), self._match) for alts, unless in data["lexers"]]
+        self._lexer_of, self._states = data["lexer_of"], data["states"]
+        self._ignore = frozenset(data["ignore"])
+        self._start, self._end = data["start"], data["end"]
+        self._rules = [(origin, size, _callback(chain, base, transformer)) for origin, size, chain, base in data["rules"]]
+
+    def _match(self, name: str, text: str, pos: int):
+        pattern = self._compiled.get(name)
+        if pattern is None:
+            pattern = self._compiled[name] = self._re.compile(self._patterns[name], self._flags).match
+        return pattern(text, pos)
+
+    def parse(self, text: str, start: str):
+        """The start rule's value; raises Unparsed where Lark would raise (or at anything unforeseen)."""
+        states, rules, lexers, lexer_of = self._states, self._rules, self._lexers, self._lexer_of
+        ignore, root = self._ignore, self._root
+        state_stack = [self._start[start]]
+        value_stack: list = []
+        end_state = self._end[start]
+        pos, n = 0, len(text)
+        while True:
+            tok = None
+            while pos < n:
+                lexer = lexers[lexer_of[state_stack[-1]]]
+                typ, value = lexer.token(text, pos, root(text, pos))
+                if not value:
+                    raise Unparsed
+                end = pos + len(value)
+                if typ in ignore:
+                    pos = end
+                    continue
+                words = lexer.unless.get(typ)
+                if words is not None:
+                    typ = words.get(value, typ)
+                tok = Tok(value)
+                tok.type, tok.start_pos, tok.end_pos = typ, pos, end
+                pos = end
+                break
+            typ = "$END" if tok is None else typ
+            while True:  # Lark's feed_token: reduce until the token shifts (or the text is accepted)
+                act = states[state_stack[-1]].get(typ)
+                if act is None:
+                    raise Unparsed
+                if act >= 0:
+                    if tok is None:
+                        raise Unparsed
+                    state_stack.append(act)
+                    value_stack.append(tok)
+                    break
+                origin, size, callback = rules[-1 - act]
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value = callback(children)
+                state_stack.append(states[state_stack[-1]][origin])
+                value_stack.append(value)
+                if tok is None and state_stack[-1] == end_state:
+                    return value_stack[-1]
+
+
+def _callback(chain: list, base: list, transformer):
+    """One rule's callback: the transformer's method (or a helper rule's list) inside Lark's wrappers, in order."""
+    # a helper rule's children stay a list, which the rule that inlines them reads as Lark reads its Tree's
+    f = getattr(transformer, base[1]) if base[0] == "method" else _children
+    for wrapper in reversed(chain):  # the chain runs outermost first
+        f = _WRAPPERS[wrapper[0]](f, *wrapper[1:])
+    return f
+
+
+def _children(children: list) -> list:
+    return children
+
+
+def _expand1(f):  # Lark's ExpandSingleChild
+    return lambda children: children[0] if len(children) == 1 else f(children)
+
+
+def _filter(f, to_include, append_none):
+    """Lark's ChildFilterLALR (and its NoPlaceholders): inline helper rules, None where an optional part is missing."""
+    def call(children):
+        filtered = []
+        for i, to_expand, add_none in to_include:
+            if add_none:
+                filtered += [None] * add_none
+            if to_expand:
+                if filtered:
+                    filtered += children[i]
+                else:
+                    filtered = children[i]
+            else:
+                filtered.append(children[i])
+        if append_none:
+            filtered += [None] * append_none
+        return f(filtered)
+    return call
+
+
+_WRAPPERS = {"expand1": _expand1, "filter": _filter}

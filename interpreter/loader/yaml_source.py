@@ -151,6 +151,9 @@ class YMap(YNode):
         return self.entries.values()
 
 
+_NEWLINE = re.compile("\n")
+
+
 class _Converter:
     def __init__(self, file: str, text: str, limits: Limits):
         self.file = file
@@ -159,10 +162,7 @@ class _Converter:
         self.count = 0
         self.diagnostics: list[Diagnostic] = []
         self._scalars: dict[int, YScalar] = {}  # an aliased scalar is one YScalar at every use: its DSL parsed once
-        self._line_starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self._line_starts.append(i + 1)
+        self._line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]  # the offset of each line's start
 
     def _raw(self, node: yaml.Node) -> str:
         s, e = node.start_mark, node.end_mark

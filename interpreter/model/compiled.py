@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..diagnostics import Span
+from ..records import dataclass
 from ..dsl import ast as A
 
 

@@ -22,8 +22,10 @@ data and `words` receives the renderer as an argument.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterator, Mapping, Optional
+
+from ..records import dataclass
 
 
 def _no_names(node: Any) -> set[str]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping, Optional, Union
 
 from ..diagnostics import Span
+from ..records import dataclass
 from ..values import Card  # noqa: F401  (re-exported: cards are part of the model)
 from .compiled import CExpr, CStmt  # noqa: F401 - M.CExpr reads on
 from .steps import (  # noqa: F401 - every step class is read as M.<Step> too

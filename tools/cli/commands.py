@@ -7,6 +7,7 @@ Heavy modules (yaml, lark, jsonschema, graphviz) are imported inside the functio
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -62,7 +63,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     as_json = args.format == "json"
     records: list[dict] = []
     checked = with_errors = warnings = crashed = 0
-    for ref in args.rulesets:
+    for ref in _collector_off(args.rulesets):
         checked += 1
         try:
             result = load_ruleset(ref)
@@ -106,6 +107,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if crashed:
         return EXIT_INTERNAL
     return EXIT_DIAGNOSTICS if with_errors else EXIT_OK
+
+
+def _collector_off(refs: list[str]):
+    """The rulesets one by one with Python's cycle collector off: a load's objects (tens of thousands, nearly all
+    alive until its ruleset is checked) are not walked again at its end for next to nothing. What one ruleset
+    leaves is collected before the next; nothing after the last, as the command ends."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        for i, ref in enumerate(refs):
+            if i:
+                gc.collect()
+            yield ref
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _name_and_title(ref: str, result) -> tuple[str, str | None]:

@@ -3,6 +3,7 @@ to write a `label:` (W701), and labels naming values the ruleset has not (W702).
 
 from __future__ import annotations
 
+import re
 
 from rulecraft.diagnostics import warning
 from rulecraft.model import ruleset as M
@@ -31,6 +32,14 @@ def _names(rs: M.Ruleset, w: Words) -> set:
     return set(rs.variables) | set(rs.player_variables) | set(w.info.nouns) | set(w.info.defs) | set(w.info.counters)
 
 
+def _any_of(template: str, names: list[str]):
+    """A search for `template` with any of the names in it (None: no names), as one pattern: stilted() looks for
+    each name on its own, and only where one of them is there (same findings, a search per text, not per name)."""
+    if not names:
+        return None
+    return re.compile(template.format("|".join(names))).search
+
+
 def print_check(rs: M.Ruleset) -> list:
     """Warnings for `rulecraft validate`: W702 for a label naming a value the ruleset has not, W701 for a
     player-facing step whose printed text would be generated and long or code-like (with that text)."""
@@ -39,6 +48,10 @@ def print_check(rs: M.Ruleset) -> list:
     picks = _picks(rs)
     flags = sorted(w.info.flags | w.info.predicates)
     shorts = sorted(n for n in _names(rs, w) if abbreviation(n))
+    # the patterns of labels.stilted, for any of the names at once
+    any_pick = _any_of(r"\bnumber of the (?:{})\b", [re.escape(n.replace("_", " ")) for n in picks])
+    any_flag = _any_of(r"\bthe (?:{}) of\b", [re.escape(n.replace("_", " ")) for n in flags])
+    any_short = _any_of(r"\bthe (?:{})\b", [re.escape(n) for n in shorts])
     for seq in rs.sequences.values():
         for s in M.walk_steps(seq.steps):
             label = designer_label(s)
@@ -52,7 +65,9 @@ def print_check(rs: M.Ruleset) -> list:
             if hidden_step(rs, s) or isinstance(s, M.CallStep):
                 continue
             text = w.step(s, own_label=False)
-            why = code_like(text) or stilted(text, picks, flags, shorts)
+            why = code_like(text) or stilted(text, picks if any_pick and any_pick(text) else (),
+                                             flags if any_flag and any_flag(text) else (),
+                                             shorts if any_short and any_short(text) else ())
             if why or len(text) > LONG:
                 reason = ", ".join(why) if why else f"{len(text)} characters"
                 out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,
