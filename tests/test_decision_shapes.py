@@ -100,3 +100,99 @@ def test_a_random_bot_draws_a_one_choice_as_its_generator_would():
             d.number = number
             for n in (1, 2, 3, 13, 100, 2**40 + 3):
                 assert below_at(base, number, n) == decision_rng(base, d).below(n)
+
+
+def test_a_random_bot_chooses_one_option_as_its_generator_would():
+    """RandomAgent.choose writes the draw out (its first value taken when surely below the rejection limit): the
+    same choice as the per-decision generator, for counts where the generator must draw again too."""
+    from rulecraft.agents.base import decision_rng
+
+    for seed, seat in ((0, 0), (3, 1), (10**6, 5)):
+        agent = RandomAgent(seat, seed)
+        for number in (0, 1, 7, 10**6):
+            d = Decision(seat, "one", "", options=[0])
+            d.number = number
+            for n in (1, 2, 3, 13, 100, 2**40 + 3, 2**63 + 1, 2**64 - 1, 2**64):
+                d.count = n
+                assert agent.choose(d, None) == decision_rng(agent.base, d).below(n)
+
+
+def _traced(rs, players, seed, resume: bool):
+    g = Game(rs, players, seed, coverage=True)
+    agents = [RandomAgent(p.seat, seed) for p in g.players]
+    trace, resumed = [], 0
+    while not g.over:
+        d = g.pending
+        resumed += d.resume is not None
+        if not resume:
+            d.resume = None  # as a decision restored from a save: the step that asked runs again with the answer
+        trace.append((d.player, d.prompt, d.to_json()["options"], d.default, d.secret, state_hash(g), g.steps))
+        g.apply(agents[d.player].choose(d, None))
+    return trace, g.narrative, state_hash(g), g.steps, dict(g.coverage), resumed
+
+
+@pytest.mark.parametrize("name,players", [("sealed-auction", None), ("stack-duel", None), ("dune-bidding", 6),
+                                          ("dml", 4), ("bluff", None)])
+def test_an_answer_goes_on_in_the_step_that_asked_as_the_step_run_again(name, players):
+    """Game.apply hands the answer to the step that asked (Decision.resume) instead of running it again: the same
+    game (decisions, story, state, steps, coverage) as a decision restored from a save, which runs it again."""
+    rs = load_ruleset(name).ruleset
+    resumed = 0
+    for seed in range(3):
+        on, off = _traced(rs, players, seed, True), _traced(rs, players, seed, False)
+        assert on[:5] == off[:5]
+        resumed += on[5]
+    assert resumed > 0
+
+
+def _authored_bids(monkeypatch, shaped: bool, seeds=range(6)):
+    from rulecraft.loader import choices
+
+    if not shaped:
+        monkeypatch.setattr(choices, "_amounts", lambda options, comp: None)
+    rs = load_ruleset("tests/cases/_rulesets/dune-bidding-loops.yaml").ruleset
+    trace, told = [], 0
+    for seed in seeds:
+        for story in (True, False):
+            g = Game(rs, 6, seed, story=story)
+            agents = [RandomAgent(p.seat, seed) for p in g.players]
+            while not g.over:
+                d = g.pending
+                told += d.low is not None
+                trace.append((d.prompt, d.to_json()["options"], d.default, d.secret, state_hash(g), g.steps, g.work))
+                g.apply(agents[d.player].choose(d, None))
+            trace.append((g.narrative, state_hash(g), g.steps, g.work))
+    return trace, told
+
+
+def test_authored_options_of_amounts_are_counted_as_an_auctions_are(monkeypatch):
+    """`options: "[none] + (low..high)"` written by an author is told by shape as an auction's bid is: the same
+    decisions, story, state, steps and work as the options built in full."""
+    counted, told = _authored_bids(monkeypatch, True)
+    listed, none = _authored_bids(monkeypatch, False)
+    assert told > 100 and none == 0
+    assert counted == listed
+
+
+@pytest.mark.parametrize("name,players", [("hearts", None), ("stack-duel", None), ("dml", 4), ("bluff", None)])
+def test_whether_options_hide_cards_is_looked_at_when_read(name, players):
+    """A decision whose spec does not say `secret` looks whether its options hide cards when `secret` is first read
+    (the story, a save, a seat's view), while it is pending: the value looked at then, and the same with the story."""
+    from rulecraft.runtime.decisions import hidden_from_others
+
+    rs = load_ruleset(name).ruleset
+    lazy = 0
+    for seed in range(2):
+        told, quiet = Game(rs, players, seed), Game(rs, players, seed, story=False)
+        agents = [RandomAgent(p.seat, seed) for p in told.players]
+        while not quiet.over:
+            d = quiet.pending
+            if d._secret_of is not None:
+                lazy += 1
+                assert d.secret == (d.kind in ("one", "subset") and hidden_from_others(quiet, d))
+            assert d.secret == told.pending.secret
+            wire = agents[d.player].choose(d, None)
+            told.apply(wire)
+            quiet.apply(wire)
+        assert state_hash(quiet) == state_hash(told)
+    assert lazy > 0

@@ -51,13 +51,27 @@ class RandomAgent:
 
     def __init__(self, seat: int = 0, seed: int = 0):
         self.base = (seed * 1_000_003 + seat * 7919 + 17) & _MASK
+        self.start = (self.base + _STEP + _GOLDEN) & _MASK  # below_at's first sum, but for number * _STEP
         self.rng = SplitMix(self.base)
         self.fixed = False
 
     def choose(self, d: Decision, view: dict) -> Any:
         kind = d.kind
-        if kind == "one" and not self.fixed:  # the most common choice: drawn without making a generator
-            return below_at(self.base, d.number, d.count)
+        if kind == "one" and not self.fixed:
+            # the most common choice: below_at(self.base, d.number, d.count) written out, without making a
+            # generator: the decision's seed, then the generator's first draw, taken when it is surely below the
+            # rejection limit (x <= _MASK - n; else below_at decides, drawing again as the generator would)
+            n = d.count
+            z = (self.start + d.number * _STEP) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z = ((z ^ (z >> 31)) + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if 0 < n and z <= _MASK - n:
+                return z % n
+            return below_at(self.base, d.number, n)
         rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
         if kind == "one":
             return rng.below(d.count)
@@ -81,6 +95,8 @@ class RandomAgent:
 
 
 _MASK = (1 << 64) - 1
+_STEP = 0xD1B54A32D192ED03  # a decision number's step in the bot's seeds
+_GOLDEN = 0x9E3779B97F4A7C15  # SplitMix's increment
 
 
 def decision_rng(base: int, d: Decision) -> SplitMix:

@@ -29,6 +29,21 @@ def _static(node: A.Expr, scope: Scope) -> bool:
     return True
 
 
+def _amounts(options: M.CExpr | None, comp: Compiler) -> tuple[M.CExpr, M.CExpr] | None:
+    """The bounds of options written `[none] + (low..high)` (a bid: the pass, then every amount from low to high),
+    compiled on their own so the engine counts the options instead of building them (DecisionSpec.amounts, as an
+    auction's bids are told); None for options of any other shape. The bounds carry the options' text."""
+    if options is None:
+        return None
+    ast = options.ast
+    if not (ast.__class__ is A.BinOp and ast.op == "+" and ast.left.__class__ is A.ListLit
+            and len(ast.left.items) == 1 and ast.left.items[0].__class__ is A.Const
+            and ast.left.items[0].value is None and ast.right.__class__ is A.Range):
+        return None
+    quiet = Compiler(comp.scope, [])  # the whole options compiled and said what was wrong: not said again
+    return tuple(M.CExpr(options.text, e, quiet.expr(e)[0], e.span) for e in (ast.right.low, ast.right.high))
+
+
 class DecisionBuilder:
     """The decision specs of StepBuilder (steps.py): kind, options, bounds, prompt, default, display."""
 
@@ -82,10 +97,11 @@ class DecisionBuilder:
         low, high = ex(spec.get("min"), comp), ex(spec.get("max"), comp)
         if low is not None and high is not None and kind in ("subset", "number"):
             self._bounds(kind, low, high, spec)
+        options = ex(spec.get("options"), comp)
         return M.DecisionSpec(
             player=ex(player_node, comp) if player_node is not None else None,
             kind=kind,
-            options=ex(spec.get("options"), comp),
+            options=options,
             min=low,
             max=high,
             prompt=prompt_expr,
@@ -96,6 +112,7 @@ class DecisionBuilder:
             display=display,
             display_as=display_as,
             secret=None if spec.get("secret") is None else bool(_plain(spec.get("secret"), False)),
+            amounts=_amounts(options, comp) if kind == "one" else None,
         )
 
     def _bounds(self, kind: str, low: M.CExpr, high: M.CExpr, spec: YMap) -> None:

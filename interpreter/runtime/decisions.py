@@ -31,7 +31,8 @@ class Decision:
     purpose = "choose"  # choose, sealed, stack, reroll
     optional = False  # a 'number' that may also be passed (answered with None)
     labels: Sequence = ()  # the name a person sees for each option ('display:'), or empty
-    secret: Optional[bool] = False  # the answer is the decider's own: others are told that it was made, not what
+    _secret: Optional[bool] = False  # see `secret`
+    _secret_of: Any = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
     # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
     # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
     number = 0
@@ -40,6 +41,11 @@ class Decision:
     _options: Optional[list] = None
     _prompt: Optional[str] = None
     _prompt_of: Any = None  # (compiled prompt, game): the prompt to work out when first read
+    # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
+    # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
+    # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
+    resume: Any = None
+    held: Any = None
 
     def __init__(self, player: int, kind: str, prompt: str, options: Optional[list] = None, min: int = 0,
                  max: int = 0, default: Any = None, node: str = "", purpose: str = "choose", optional: bool = False,
@@ -85,6 +91,25 @@ class Decision:
         """The prompt is `fn(game)`, worked out when first read. Only for a prompt that draws no chance, and read
         while this decision is pending (the game's state is then as it was when it was asked)."""
         self._prompt, self._prompt_of = None, (fn, game)
+
+    @property
+    def secret(self) -> Optional[bool]:
+        """The answer is the decider's own: others are told that it was made, not what. None: not said yet (the
+        step that asks looks whether the options hide cards)."""
+        s = self._secret
+        if s is None and self._secret_of is not None:
+            s = self._secret = self.kind in ("one", "subset") and hidden_from_others(self._secret_of, self)
+            self._secret_of = None
+        return s
+
+    @secret.setter
+    def secret(self, value: Optional[bool]) -> None:
+        self._secret, self._secret_of = value, None
+
+    def lazy_secret(self, game: Any) -> None:
+        """Whether the options hide cards from others is looked at in `game` when `secret` is first read: only while
+        this decision is pending (the cards are then where they were when it was asked), as for `lazy_prompt`."""
+        self._secret, self._secret_of = None, game
 
     @property
     def options(self) -> list:

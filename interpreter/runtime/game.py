@@ -177,6 +177,15 @@ class Game(Board):
             elif d.purpose == "reroll":
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         f = self.frames[-1]
+        resume = d.resume
+        if resume is not None and not self.check_conservation and self.steps < self.max_steps:
+            # the step that asked goes on with the answer (counted as the step it was when run again, below)
+            self.steps += 1
+            self.locals = f.locals
+            resume(self, f, d, value)
+            if self.pending is None:
+                run(self)
+            return
         f.locals[ANSWER] = value
         if self.coverage is not None and not f.sub:  # the step asked runs again with the answer: the same visit
             ins = self.programs[f.seq].code[f.pc]

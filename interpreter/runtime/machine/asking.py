@@ -1,4 +1,9 @@
-"""The instructions that wait for players: a decision ('choose'), sealed choices, the stack."""
+"""The instructions that wait for players: a decision ('choose'), sealed choices, the stack.
+
+A step that asks leaves the pending decision a way to go on (`Decision.resume`, one of the `*_on` functions
+here): `Game.apply` hands it the answer, and the step goes on from where it asked, with what it had worked out
+(the stack's zone, the sealed step's bidders), instead of being run again by the step loop. A decision restored
+from a save has none: its step runs again and finds the answer in the local ANSWER (the same result)."""
 
 from __future__ import annotations
 
@@ -7,7 +12,8 @@ from ...dsl.builtins import as_list
 from ...dsl.guards import charge, scanned
 from ...values import Card, Player
 from ..decisions import label, shown
-from .deciding import MISSING, decide
+from .deciding import MISSING, decide, draws_chance
+from .handlers import fire
 
 ANSWER = "__answer"
 
@@ -18,10 +24,19 @@ def h_choose(g, f, ins) -> None:
     if answer is MISSING:
         answer = decide(g, spec)
         if answer is MISSING:
+            g.pending.resume = choose_on
             return
     if spec.bind:
         f.locals[spec.bind] = answer
     f.pc += 1
+
+def choose_on(g, f, d, answer) -> None:
+    """h_choose given its answer: the name bound, on to the next step."""
+    bind = g.programs[f.seq].code[f.pc].arg.bind
+    if bind:
+        f.locals[bind] = answer
+    f.pc += 1
+
 
 def h_sealed(g, f, ins) -> None:
     step = ins.arg
@@ -36,16 +51,33 @@ def h_sealed(g, f, ins) -> None:
     if answer is not MISSING:
         st["results"].append(answer)
         st["i"] += 1
-    while st["i"] < len(st["players"]):
-        p = st["players"][st["i"]]
+    _sealed(g, f, ins, st)
+
+def sealed_on(g, f, d, answer) -> None:
+    """h_sealed given an answer: the next player asked, or the choices revealed."""
+    ins = g.programs[f.seq].code[f.pc]
+    st = f.locals[ins.extra]
+    st["results"].append(answer)
+    st["i"] += 1
+    _sealed(g, f, ins, st)
+    if g._events and g.pending is None:  # as the step loop does after a step
+        fire(g)
+
+def _sealed(g, f, ins, st: dict) -> None:
+    step = ins.arg
+    players, results = st["players"], st["results"]
+    i = st["i"]
+    while i < len(players):
+        p = players[i]
         f.locals[step.var] = p
         got = decide(g, step.decision, "sealed")
         if got is MISSING:
+            g.pending.resume = sealed_on
             return
-        st["results"].append(got)
-        st["i"] += 1
-    choices = dict(zip(st["players"], st["results"]))
-    del f.locals[key]
+        results.append(got)
+        i = st["i"] = i + 1
+    choices = dict(zip(players, results))
+    del f.locals[ins.extra]
     if step.bind:
         f.locals[step.bind] = choices
     if g.story and step.decision.secret:  # answers that stay secret: each reads their own, the others that it was made
@@ -137,12 +169,24 @@ def h_stack_begin(g, f, ins) -> None:
 
 def h_stack_offer(g, f, ins) -> None:
     step = ins.arg
+    zone = step.zone.fn(g) if step.zone is not None else None  # no zone: a stack of any values (claims, blocks)
+    _offer(g, f, ins, zone, f.locals.pop(ANSWER, MISSING))
+
+def stack_on(g, f, d, answer) -> None:
+    """h_stack_offer given an answer, in the zone it was asked with (`Decision.held`)."""
+    _offer(g, f, g.programs[f.seq].code[f.pc], d.held, answer)
+    if g._events and g.pending is None:  # as the step loop does after a step
+        fire(g)
+
+_STEADY: dict = {}  # id(stack step) -> (step, whether its zone can be kept from the offer to the answer)
+
+
+def _offer(g, f, ins, zone, answer) -> None:
+    step = ins.arg
     key, onplay_pc = ins.extra
     st = f.locals[key]
     order = st["order"]
     n = len(order)
-    zone = step.zone.fn(g) if step.zone is not None else None  # no zone: a stack of any values (claims, blocks)
-    answer = f.locals.pop(ANSWER, MISSING)
     while True:
         if answer is not MISSING:
             p = order[st["i"]]
@@ -172,6 +216,15 @@ def h_stack_offer(g, f, ins) -> None:
         f.locals[step.var] = p
         got = decide(g, step.play, "stack")
         if got is MISSING:
+            # the zone is kept for the answer, unless working it out again might draw chance (the step ran again)
+            steady = _STEADY.get(id(step))
+            if steady is None or steady[0] is not step:
+                if len(_STEADY) > 10_000:
+                    _STEADY.clear()
+                steady = _STEADY[id(step)] = (step, step.zone is None or not draws_chance(g.rs, step.zone.ast))
+            if steady[1]:
+                d = g.pending
+                d.resume, d.held = stack_on, zone
             return
         answer = got
 

@@ -251,12 +251,12 @@ def ask(g, d: Decision) -> Any:
     if wire is not NOT_FORCED:
         value = d.value(wire)
         if g.story and d.purpose != "sealed" and value != []:
-            if d.secret is None:
+            if d._secret is None:
                 d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
             narrate_choice(g, d, value, " (the only choice)")
         return value
-    if d.secret is None:
-        d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
+    if d._secret is None:  # looked at when read (the story, a save, a seat's view), while it is pending
+        d._secret_of = g
     d.number = g.decisions
     g.pending = d
     return MISSING
