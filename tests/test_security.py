@@ -46,9 +46,11 @@ FORBIDDEN = {
                              r"add_constructor|add_multi_constructor",
     "a shell": r"os\.system|os\.popen|shell\s*=\s*True",
 }
-# compile() and exec() run in one place: the source codegen writes from an expression's AST, which holds no text of
-# the ruleset (constants and names reach it through the namespace); tests/test_codegen.py proves it
-GENERATED_CODE = {"interpreter/dsl/codegen/writing.py": {"compile", "exec"}, "interpreter/runtime/machine/blockwriter.py": {"compile", "exec"},
+# compile() runs in one place, right after the safety check of the source (safesource.compiled), and exec() runs the
+# code objects it made: the source codegen writes from an expression's AST, which holds no text of the ruleset
+# (constants and names reach it through the namespace); tests/test_codegen.py proves it
+GENERATED_CODE = {"interpreter/dsl/codegen/safesource.py": {"compile"}, "interpreter/dsl/codegen/writing.py": {"exec"},
+                  "interpreter/runtime/machine/blockwriter.py": {"exec"},
                   # the constructor of the engine's own frozen records, from their field names (as dataclasses does)
                   "interpreter/records.py": {"exec"}}
 # importing a module by name happens in two places, both fed from the command line only
