@@ -16,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup graphviz fonts editor-tools chromium bench-setup clean
+.PHONY: run test setup bytecode graphviz fonts editor-tools chromium bench-setup clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -40,7 +40,7 @@ run: setup
 test: setup
 	@$(PY) -m pytest -n auto --dist loadfile
 
-setup: $(STAMP) graphviz fonts editor-tools chromium
+setup: $(STAMP) bytecode graphviz fonts editor-tools chromium
 
 $(PY):
 	@echo "== creating $(VENV) with $(PYTHON)"
@@ -50,6 +50,12 @@ $(STAMP): pyproject.toml | $(PY)
 	@echo "== installing rulecraft (editable, with test extras) into $(VENV)"
 	@$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
+
+# Python's compiled modules, as an installed package has them (pip compiles them at install; an editable install
+# does not, and where PYTHONDONTWRITEBYTECODE is set every command would compile the engine's modules again): only
+# the modules changed since the last run are compiled
+bytecode: $(STAMP)
+	@$(PY) -m compileall -q -j 0 interpreter tools rulesets >/dev/null
 
 graphviz:
 	@if ! command -v dot >/dev/null 2>&1; then \
