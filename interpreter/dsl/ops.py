@@ -99,6 +99,14 @@ MAX_RANGE = 100_000  # a range is built as a list: bound it so a typo cannot eat
 _MISSING = object()
 
 
+def restore_local(loc: dict, name: str, saved: Any) -> None:
+    """Put a local back as it was before a loop bound it (`saved`: its value, or _MISSING when it had none)."""
+    if saved is _MISSING:
+        loc.pop(name, None)
+    else:
+        loc[name] = saved
+
+
 # The run-time errors of expressions, shared by the closures and the generated code (codegen.py) so both say the same.
 def unset_error(name: str, span: Span) -> RuleError:
     return RuleError(f"'{name}' is used before it has a value", span,

@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence
 
 from ..dsl.builtins import text_of
 from ..dsl.guards import name_shown
+from ..dsl.ops import _MISSING, restore_local
 from ..values import Card, Player, ZoneRef
 
 
@@ -351,7 +352,7 @@ def display_names(g, spec, options: list) -> list[str]:
     """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
     for the pass of an optional decision)."""
     name, loc = spec.display_as, g.locals
-    saved = loc.get(name, _UNSET)
+    saved = loc.get(name, _MISSING)
     out = []
     try:
         for o in options:
@@ -361,14 +362,9 @@ def display_names(g, spec, options: list) -> list[str]:
             loc[name] = o
             out.append(name_shown(text_of(spec.display.fn(g)), g, getattr(spec.display, "span", None) or spec.span))
     finally:
-        if saved is _UNSET:
-            loc.pop(name, None)
-        else:
-            loc[name] = saved
+        restore_local(loc, name, saved)
     return out
 
-
-_UNSET = object()
 
 
 def game_label(game, value: Any) -> str:

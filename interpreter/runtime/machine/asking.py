@@ -11,6 +11,7 @@ from ...diagnostics import RuleError
 from ...dsl.builtins import as_list
 from ...dsl.guards import charge, scanned
 from ...values import Card, Player
+from ...dsl.ops import _MISSING, restore_local
 from ..decisions import label, shown
 from .deciding import MISSING, decide, draws_chance
 from .handlers import fire
@@ -111,7 +112,7 @@ def _those(g, loc: dict, var: str, order, test) -> list:
     """[var for var in order if test], as the rules language works it out (the name restored after)."""
     items = as_list(g, order.fn(g), order.span)
     charge(g, len(items), order.span)
-    saved = loc.get(var, MISSING)
+    saved = loc.get(var, _MISSING)
     out = []
     try:
         for item in items:
@@ -119,10 +120,7 @@ def _those(g, loc: dict, var: str, order, test) -> list:
             if test.fn(g):
                 out.append(item)
     finally:
-        if saved is MISSING:
-            loc.pop(var, None)
-        else:
-            loc[var] = saved
+        restore_local(loc, var, saved)
     return out
 
 
