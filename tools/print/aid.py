@@ -248,11 +248,27 @@ def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
         t = rs.tables.get(tid)
         if t is None:
             continue
-        rows = [[w.value(k)] + ["–" if t.rows[k].get(c) is None else w.value(t.rows[k].get(c)) for c in t.columns]
-                for k in t.keys]
-        out.append({"title": t.title or humanize(tid), "doc": t.doc,
-                    "head": [""] + [capital(humanize(c)) for c in t.columns], "rows": rows})
+        head, rows = players_table(t, w)
+        out.append({"title": t.title or humanize(tid), "doc": t.doc, "head": head, "rows": rows})
     return out
+
+
+def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
+    """A table as players read it: a row named by its `title` column where it has one (not by its key), empty
+    cells as a dash, text cells with their {names} filled as a label's are. Returns the heading and the rows."""
+    named = "title" in t.columns
+    columns = [c for c in t.columns if not (named and c == "title")]
+
+    from rulecraft.tools.words.expressions import key_titles
+
+    def cell(v):  # a cell naming a row of a titled table ('banker') by its title ('Banker')
+        if isinstance(v, str) and v in key_titles(w):
+            return key_titles(w)[v]
+        return "–" if v is None else w.label(v) if isinstance(v, str) and "{" in v else w.value(v)
+
+    rows = [[cell(t.rows[k].get("title")) if named else w.value(k)] + [cell(t.rows[k].get(c)) for c in columns]
+            for k in t.keys]
+    return [""] + [capital(humanize(c)) for c in columns], rows
 
 
 def dice_words(text: str) -> str:
