@@ -241,15 +241,17 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
 
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
     chosen = rs.aid.get("tables")
+    # a table with a title, or whose rows have titles and say something more of each: written for players
     ids = chosen if chosen is not None else [k for k, t in rs.tables.items()
-                                             if t.title and len(t.columns) <= TABLE_COLUMNS]
+                                             if (t.title or ("title" in t.columns and len(t.columns) > 1))
+                                             and len(t.columns) <= TABLE_COLUMNS]
     out = []
     for tid in ids:
         t = rs.tables.get(tid)
         if t is None:
             continue
         head, rows = players_table(t, w)
-        out.append({"title": t.title or humanize(tid), "doc": t.doc, "head": head, "rows": rows})
+        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc, "head": head, "rows": rows})
     return out
 
 
@@ -293,7 +295,8 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
                 what = (what + ", and " if what else "") + "may be rolled again"
             when = dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
             results.append((capital(humanize(r.name)), _sentence(when), what or "named"))
-        out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
+        if results or d.doc:  # plain dice: the order of play already says 'roll 5d6'; a heading alone says nothing
+            out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
     return out
 
 
