@@ -215,6 +215,12 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
     if everyone and isinstance(n.element, A.Attr) and isinstance(n.element.obj, A.Name) and n.element.obj.id == n.var \
             and n.condition is None:
         return f"every {var}'s {w.attribute(n.element.name)}"  # '[q.chips for q in players]'
+    if w.detail != "full" and n.condition is not None and var in ("player", "card"):
+        cond = w.expr(n.condition)  # 'each player whose score is the best', 'each card that is a resource'
+        if cond.startswith(f"the {var}'s "):
+            where = " whose " + cond[len(f"the {var}'s "):]
+        elif cond.startswith(f"the {var} ") and cond.split(" ")[2] in ("is", "are", "has", "was", "can", "may"):
+            where = (" who " if var == "player" else " that ") + cond[len(f"the {var} "):]
     if isinstance(n.element, A.Name) and n.element.id == n.var:
         return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
     el = n.element

@@ -175,6 +175,10 @@ def local_info(w) -> Locals:
                 sets.setdefault(st.target.id, []).append(st.value if st.op == "=" else None)
             elif isinstance(st, A.CallSeq) and st.bind:
                 note(st.bind, "result")
+            elif isinstance(st, A.CreateZone) and st.bind:  # 'create zone in markets as m': the new market
+                family = st.family.lower()
+                one = family[:-3] + "y" if family.endswith("ies") else family[:-1] if family.endswith("s") else "place"
+                note(st.bind, "new " + one.replace("_", " "))
             for x in vars(st).values():
                 if isinstance(x, A.Node):
                     expr(x)
