@@ -152,6 +152,22 @@ def _functions_in(rs: M.Ruleset, node, out: list) -> list:
     return out
 
 
+def score_roots(rs: M.Ruleset) -> list:
+    """The expressions a score is made of: `scoring.score`, and where that is a kept value (`p.points`) what each
+    step adds to it (`player.points += box_points(...)`), so the functions that count points get explained."""
+    sc = rs.scoring
+    roots = [sc.score.ast] if sc.score is not None else []
+    kept = roots[0] if roots and isinstance(roots[0], A.Attr) else None
+    if kept is not None:
+        for _seq, step in rs.iter_steps():
+            for st in getattr(step, "stmts", ()) or ():
+                n = getattr(st, "ast", st)
+                if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name == kept.name \
+                        and n.op in ("=", "+="):
+                    roots.append(n.value)
+    return roots
+
+
 def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
     if rs.aid.get("win"):
         return _lines(w, rs.aid["win"]), []
@@ -178,8 +194,10 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         if ties:
             lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    explain = [(capital(function_name(w, rs, f)), _sentence(rs.function_docs.get(f, "")))
-               for f in _functions_in(rs, sc.score.ast if sc.score is not None else None, [])
+    used: list = []
+    for root in score_roots(rs):
+        _functions_in(rs, root, used)
+    explain = [(capital(function_name(w, rs, f)), _sentence(w.label(rs.function_docs.get(f, "")))) for f in used
                if rs.function_docs.get(f)]
     return lines, explain[:5]
 
