@@ -318,3 +318,18 @@ sequences:
     rs = load_ruleset(str(path)).ruleset
     step = next(s for s in decision_steps(rs) if s.path == "game/2")
     assert rule_help(rs, step) == ["Rule: after your answer, is the deck not empty? If so, if the worth is more than 2"]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Set the player's Dice to the roll's total if the one is the one, otherwise the player's Dice", "compared with itself"),
+    ("Move the one to the Active player's bids", "nothing names"),
+    ("Announce sale (card the offer, player the player, price the offer's value)", "argument list"),
+    ("Add the where to spaces taken", "question word"),
+    ("Add the chosen space to spaces taken", None),
+    ("Give it to the one who bid most", None),
+])
+def test_the_print_check_names_new_stilted_forms(text, found):
+    from rulecraft.tools.words.labels import stilted
+
+    why = stilted(text)
+    assert (found is None and not why) or (found is not None and any(found in x for x in why)), why
