@@ -11,7 +11,8 @@ from ..checking import binds_items
 from ..scope import FunctionDef
 from ..guards import CALL_COST, scalar
 
-from .writing import Unsupported
+from .facts import no_container
+from .writing import FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
@@ -141,7 +142,10 @@ class CallNodes:
         items = [self.expr(i) for i in n.items]
         out = self.temp()
         self.emit(f"{out} = [{', '.join(items)}]")
-        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):  # whatever the types say
+        # whatever the types say; a few values none of which is a list or a record pass it untouched (under 11
+        # values nested() counts no texts, see OperatorNodes._bound_test)
+        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items) and not (
+                len(n.items) < FEW and all(no_container(i, self.scope, self.locals) for i in n.items)):
             self.emit(f"_nested({out}, {self.const(n.span)})")
         return out
 
