@@ -69,7 +69,10 @@ def _compiled(text: str, scope: Scope, on: bool):
     old = H.CODEGEN, H.HOT, codegen.STRICT
     H.CODEGEN, H.HOT, codegen.STRICT = on, 1, True
     try:
-        return Compiler(scope, []).expr(node)[0]
+        fn = Compiler(scope, []).expr(node)[0]
+        if on:
+            assert H.generated_source(fn) is not None, text  # generated now, failures raised
+        return fn
     finally:
         H.CODEGEN, H.HOT, codegen.STRICT = old
 
@@ -98,3 +101,45 @@ def test_the_same_value_error_and_work_both_ways(text, guard, scope):
     if guard is not None:
         name = guard[1:]
         assert (name in src) == (guard[0] == "+"), (text, src)
+
+
+# ------------------------------------------------------------------ items known to be cards
+CARD_LOOPS = [
+    "[c.value for c in deck if c is resource]", "[c.buyer for c in deck]", "[c is joker for c in [card, 1, p, none]]",
+    "[c.value for c in [card, p]]", "[c.value for c in [card, offer] if c is not power]",
+    "sorted(c in deck, by: c.value)", "highest(c in p.hand, by: c.buyer)", "[c.suit for c in p.hand if c is not resource]",
+    "[[d.rank for d in deck if d is resource and d.suit == c.suit] for c in p.hand]",
+    "count([c for c in keys(stocks) if c is resource])", "[c.value for c in p]",
+]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    rs = load_ruleset("reference").ruleset
+    import test_language_docs as docs
+
+    scope = docs.build.scope_for(rs).with_locals({"p", "card", "offer"})
+    g = Game(rs, None, 7)
+    cards = list(rs.cards)
+    return SimpleNamespace(scope=scope, game=g, values={"p": g.players[0], "card": cards[0], "offer": cards[-1]})
+
+
+@pytest.mark.parametrize("text", CARD_LOOPS)
+def test_loops_over_a_zone_read_their_cards_directly(text, reference):
+    outcomes = []
+    for on in (False, True):
+        fn = _compiled(text, reference.scope, on)
+        g = reference.game.copy()
+        g.locals = dict(reference.values)
+        before = getattr(g, "work", 0)
+        try:
+            out = ("value", repr(fn(g)))
+        except RuleError as e:
+            out = ("error", e.message, e.span, e.hint, e.code)
+        outcomes.append((out, getattr(g, "work", 0) - before))
+    assert outcomes[0] == outcomes[1], text
+    if " is " in text or "c.value for c in deck" in text:
+        assert "is _ZoneRef" in fn.source  # the flag of a loop whose items may be a zone's cards

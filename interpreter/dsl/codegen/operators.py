@@ -97,7 +97,9 @@ class OperatorNodes:
             with self.block("else:"):
                 self.emit(f"{out} = {get}")
         elif name in sc.card_attrs:
-            self.emit(f"{out} = {obj}.attrs[{key}] if type({obj}) is _Card and {key} in {obj}.attrs else {get}")
+            general = f"{obj}.attrs[{key}] if type({obj}) is _Card and {key} in {obj}.attrs else {get}"
+            flag = self._card_flag(obj)  # a card's attribute it does not have is none (ops.make_getattr)
+            self.emit(f"{out} = {general}" if flag is None else f"{out} = {obj}.attrs.get({key}) if {flag} else {general}")
         else:
             self.emit(f"{out} = {get}")
         return out
@@ -245,10 +247,19 @@ class OperatorNodes:
         v = self.expr(n.obj)
         out = self.temp()
         cls = self.const(n.cls)
-        self.emit(f"{out} = isinstance({v}, _Card) and {cls} in {v}.classes")
+        general = f"isinstance({v}, _Card) and {cls} in {v}.classes"
+        flag = self._card_flag(v)
+        self.emit(f"{out} = {general}" if flag is None else f"{out} = {cls} in {v}.classes if {flag} else {general}")
         if n.negate:
             self.emit(f"{out} = not {out}")
         return out
+
+    def _card_flag(self, v: str) -> str | None:
+        """The flag that is true when the local `v` holds a card (see Writer.cards), noted as read; None if none."""
+        flag = self.cards.get(v)
+        if flag is not None:
+            self.flags_read.add(flag)
+        return flag
 
     def _g_Ternary(self, n: A.Ternary) -> str:
         out = self.temp()

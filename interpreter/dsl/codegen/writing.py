@@ -61,6 +61,10 @@ class Writer:
         self.recompile = recompile
         self.locals = set(scope.locals)  # the ruleset's local names in the current scope
         self.bound: dict[str, str] = {}  # local names held in Python locals here -> those locals
+        # a loop's item -> the local of a flag that is true when the item is a card (the loop's items are a zone's,
+        # decided once before it: zones hold only cards); the flags read are noted, the others are never written
+        self.cards: dict[str, str] = {}
+        self.flags_read: set[str] = set()
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1
