@@ -265,7 +265,8 @@ def test_bundled_rulesets_pass_the_print_check(ref):
                           "pays"]),
     ("keep-five", "Dice to roll", ["Rule: after your answer, if nothing is chosen, stop repeating; for each one "
                                    "chosen, roll 1d6, then change your Dice"]),     # a pick no noun names
-    ("masks", "Steal from", ["Rule: after your answer, unless the claim failed, the act happens, the Thief takes two "
+    ("masks", "Steal from", ["Rule: A steal names its target",    # the label of the block the choice opens
+                             "After your answer: unless the claim failed, the act happens, the Thief takes two "
                              "coins (or what the target has)"]),    # used after the block that asks: followed out
     ("guild-yard", "Place", ["Rule: after your answer, add the chosen space to spaces taken; add the chosen space to "
                              "your Workers placed"]),

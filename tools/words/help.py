@@ -62,6 +62,9 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
         then = what_follows(rs, w, step)
         if then:  # the question is asked below it: the rule is what the answer leads to
             lines = [f"Rule: after your answer, {'; '.join(then)}"]
+        block = _labelled_block(rs, step)
+        if block:  # the choice opens a block the designer labelled: that label is its rule
+            lines = [f"Rule: {w.label(block)}"] + ([f"After your answer: {'; '.join(then)}"] if then else [])
     if step.note:
         lines.append(f"Note: {w.label(step.note)}")
     return lines
@@ -123,6 +126,23 @@ def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
                 return out or deeper
         return []
     return []
+
+
+def _labelled_block(rs: M.Ruleset, step: M.Step) -> str:
+    """The label of the block a choice opens (its first step a player sees), or ''."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words.bookkeeping import hidden_step
+
+    for seq in rs.sequences.values():
+        chain = _chain(seq.steps, step)
+        if chain is None or len(chain) < 2:
+            continue
+        outer_body, at = chain[-2]
+        body, i = chain[-1]
+        label = designer_label(outer_body[at]) or ""
+        if all(hidden_step(rs, s) for s in body[:i]) and not label.rstrip().endswith("?"):
+            return label  # a label that asks ('Still in the game?') is the block's condition, not the choice's rule
+    return ""
 
 
 def _chain(steps, step):
