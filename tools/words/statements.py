@@ -148,10 +148,13 @@ def _modifier(w: Words, ident: str) -> str:
 @phrase(A.AddModifier)
 def _add_modifier(w: Words, n: A.AddModifier) -> str:
     who = w.expr(n.target) if n.target is not None else "everyone"
+    if w.you and isinstance(n.target, A.Name) and n.target.id == w.you:  # `?` speaks to the one asked
+        who = "you"
     value = f" of {w.expr(n.value)}" if n.value is not None else ""
     if w.detail != "full" and n.value is not None:  # 'value 1' is the modifier once: players read no number
         value = "" if w.constant(n.value) == 1 else f" worth {w.expr(n.value)}"
-    return f"{who} gets {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
+    gets = "get" if who == "you" else "gets"
+    return f"{who} {gets} {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
 
 
 @phrase(A.RemoveModifier)
