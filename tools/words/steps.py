@@ -24,6 +24,8 @@ def _call(w: Words, s: M.CallStep) -> str:
         if words[0] in ("A", "An", "The") and len(words) >= 3 and (
                 any(x in ("is", "are", "was") for x in words) or words[-1].endswith("s") or words[-2].endswith("s")):
             return f"play “{name}”"  # a title that is a clause ('A lot is sold', 'A spell resolves'): quoted
+        if len(words) >= 2 and words[0].endswith("ing") and words[0][:1].isupper() and words[1][:1].islower():
+            return f"play “{name}”"  # 'Placing a worker': no thing to play, a name of what happens
         return "play " + (name[0].lower() + name[1:] if words[0] in ("A", "An", "The") else name)
     args = ", ".join(f"{humanize(k)} {w.expr(v)}" for k, v in s.args)
     return f"play {w.name(s.sequence)}" + (f" ({args})" if args else "")
