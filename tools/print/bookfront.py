@@ -6,7 +6,7 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.aid import flow_lines, function_name, win_lines
+from rulecraft.tools.print.aid import flow_lines, function_name, score_roots, win_lines
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, sequence_title
@@ -23,7 +23,7 @@ VISIBILITY = {
 def functions_used(rs: M.Ruleset) -> list[str]:
     """The ruleset functions that scoring and the winning interrupts use, each once, callers first."""
     out: list[str] = []
-    roots = [rs.scoring.score] + list(rs.scoring.tie_break) + [t.when for t in rs.triggers]
+    roots = score_roots(rs) + list(rs.scoring.tie_break) + [t.when for t in rs.triggers]
 
     def visit(node) -> None:
         for n in node.walk() if node is not None else ():
@@ -32,7 +32,17 @@ def functions_used(rs: M.Ruleset) -> list[str]:
                 visit(rs.functions[n.func][1])
 
     for root in roots:
-        visit(root.ast if root is not None else None)
+        visit(getattr(root, "ast", root))
+    return out
+
+
+def tracks(rs: M.Ruleset, w: Words) -> list[str]:
+    """What each player keeps count of on the table (coins, points): the titled player variables everyone or
+    their owner sees that start as a number, each with its start ('Coins, 4 to start')."""
+    out = []
+    for v in rs.player_variables.values():
+        if v.title and v.visibility != "hidden" and isinstance(v.initial, (int, float)) and not isinstance(v.initial, bool):
+            out.append(f"{v.title}, {w.value(v.initial)} to start" if v.initial else v.title)
     return out
 
 
@@ -90,6 +100,7 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
         "explain": explain,
         "zones": handled,
         "kept": kept,
+        "tracks": tracks(rs, w),
         "setup": [("#" + anchor(s), rs.sequences[s].title) for s in setup_sequences(rs, order)],
         "setup_steps": setup_steps(rs, w, setup_sequences(rs, order)),
         "flow": [(d, t, what, by_title.get(t, "")) for d, t, what in flow],

@@ -49,7 +49,7 @@ def players_possessive(owner: str, thing: str) -> str:
 _RESULT_FIELDS = {"winner": "the winner", "price": "the price", "bid": "the winning bid",
                   "tied": "the players who tied", "dropped": "the players who dropped out"}
 # a roll's fields for players (None: the field as a noun)
-_ROLL_FIELDS = {"total": "the roll's total", "faces": "the dice", "success": "the roll succeeds",
+_ROLL_FIELDS = {"total": "the roll's total", "faces": "the dice rolled", "success": "the roll succeeds",
                 "doubles": "the roll is a double", "result": "the roll's result", "target": "the roll's target"}
 
 
@@ -112,10 +112,25 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
             return f"the {kind}s {name}"  # 'in_play()': the players in play
         if not args and kind and not name.endswith("s"):
             return f"the {name} {kind}s"  # 'eligible()': the eligible players
+    if n.func == "count" and n.args and isinstance(n.args[0], A.Call) and n.args[0].func == "keys" and n.args[0].args \
+            and isinstance(n.args[0].args[0], A.Name):
+        from rulecraft.tools.words.locals import _plural, row_noun
+
+        noun = row_noun(w, n.args[0].args[0].id)
+        if noun:  # 'count(keys(boxes))': the number of boxes
+            return f"the number of {_plural(noun)}"
+    if n.func == "sum" and n.args and isinstance(n.args[0], A.Comprehension):
+        said = _total_of(w, n.args[0])
+        if said:
+            return said
     if n.func == "count" and n.args and _zone_like(w, n.args[0]):
         return f"the number of cards in {args[0]}"
     if n.func == "count" and args and _a_list(args[0]):
         return "the number of " + args[0].removeprefix("the ")
+    if n.func == "empty" and args and args[0].startswith("the ") and args[0].endswith(" chosen") \
+            and isinstance(n.args[0], A.Name) and n.args[0].id in w.info.nouns:  # a subset pick: none chosen
+        noun = args[0][4:-7]
+        return "nothing is chosen" if noun == "ones" else f"no {noun} are chosen"
     if n.func == "empty" and args and _a_list(args[0]):
         return "there are no " + args[0].removeprefix("the ")
     if n.func == "keys" and n.args and isinstance(n.args[0], A.Name):
@@ -134,6 +149,23 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
     if n.func == "next_player" and args and args[0] == "the player" and not n.kwargs:
         return "the next player"
     return ""
+
+
+def _total_of(w: Words, c) -> str:
+    """'sum([c.worth for c in p.sold])' as 'the total worth of the cards in the player's Bought': a field added up
+    over a list, said once (with the list's test: 'of the cards in the Hand that are resources')."""
+    el = c.element
+    if not (isinstance(el, A.Attr) and isinstance(el.obj, A.Name) and el.obj.id == c.var):
+        return ""
+    noun = w.local(c.var).removeprefix("the ")
+    if noun not in ("card", "player"):
+        return ""
+    listed = w.expr(A.Comprehension(c.span, A.Name(el.obj.span, c.var), c.var, c.iterable, c.condition))
+    if not listed.startswith(f"each {noun}"):
+        return ""
+    rest = listed.removeprefix(f"each {noun}")
+    rest = re.sub(r"^ (who|that) is ", r" \1 are ", rest)
+    return f"the total {w.attribute(el.name)} of the {noun}s{rest}"
 
 
 def _every(w: Words, c, quantifier: str) -> str:
@@ -178,14 +210,6 @@ def negate(w: Words, e) -> str:
         if said.count(yes) == 1:
             return said.replace(yes, no, 1)
     return f"not {said}"
-
-
-def plural(phrase: str) -> bool:
-    """A noun phrase that is a plural noun, with or without an owner ("the player's chips", "the actions"), so
-    its verb is 'are'."""
-    import re
-
-    return bool(re.fullmatch(r"the (?:[\w ]+'s? )?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s", phrase)) and " of " not in phrase
 
 
 def answered(w: Words, name: str, yes: bool) -> str:
