@@ -62,8 +62,7 @@ class Board:
         return self.where[card.index]
 
     def zone_owner(self, z: ZoneRef) -> Optional[Player]:
-        zd = self.rs.zones.get(z.zone)
-        if zd is not None and zd.per == "player":
+        if z.zone in self._player_zones:  # a zone of a family with one per player (Game.__init__)
             return self.players[z.key]
         return None
 
