@@ -91,7 +91,13 @@ def _ret(g, f, n: int, pc: int):
         f.pc = pc
         return True
     g.steps = n + 1
-    handlers.pop_frame(g)
+    if f.mods or f.deferred:
+        handlers.pop_frame(g)
+        return AGAIN
+    frames = g.frames  # handlers.pop_frame, when nothing lapses and nothing waits
+    frames.pop()
+    if frames:
+        g.locals = frames[-1].locals
     return AGAIN
 
 
