@@ -198,3 +198,18 @@ def test_a_sequence_start_and_its_calls_get_generated_functions(tmp_path, monkey
     Game(rs, None, 1, story=False)  # (this load's programs: play on, to make its functions)
     made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
     assert any("_call(" in src for src in made) and any("_ret(" in src for src in made)
+
+
+def test_a_dynamic_family_lists_its_zones_as_they_are_made_also_in_copies_and_loads():
+    """family_zones keeps a dynamic family's list while the family stays as it was (board.family_zones)."""
+    rs = load_ruleset(str(CASE.parent / "create_zone" / "ruleset.yaml")).ruleset
+    g = Game(rs, 2, 1)  # two markets made, a decision pending
+    assert [z.key for z in g.family_zones("markets")] == [1, 2]
+    c = g.copy()
+    c.create_zone("markets", None)
+    assert [z.key for z in c.family_zones("markets")] == [1, 2, 3]
+    assert [z.key for z in g.family_zones("markets")] == [1, 2]
+    assert [z.key for z in from_json(rs, to_json(c)).family_zones("markets")] == [1, 2, 3]
+    g.create_zone("markets", None)
+    g.create_zone("markets", None)
+    assert [z.key for z in g.family_zones("markets")] == [1, 2, 3, 4]

@@ -38,7 +38,15 @@ class Board:
             return fixed
         zd = self.rs.zones[name]
         if zd.per == "dynamic":
-            return [ZoneRef(name, i) for i in range(1, self.dynamic[name] + 1) if ZoneRef(name, i) in self.zones]
+            # kept while the family's count and the zones (the same table, as many zones) stay as they were: a
+            # dynamic zone is only ever added (create_zone counts it)
+            count, zones = self.dynamic[name], self.zones
+            known = self._dynamic.get(name)
+            if known is not None and known[0] == count and known[1] is zones and known[2] == len(zones):
+                return known[3]
+            refs = [ZoneRef(name, i) for i in range(1, count + 1) if ZoneRef(name, i) in zones]
+            self._dynamic[name] = (count, zones, len(zones), refs)
+            return refs
         if zd.per == "player":
             refs = [ZoneRef(name, p.seat) for p in self.players]
         else:

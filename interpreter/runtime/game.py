@@ -94,6 +94,7 @@ class Game(Board):
         self.halt_depth = 0  # run() returns when no more frames than this remain (scenarios set it)
         self._events: list = []
         self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
+        self._dynamic: dict[str, tuple] = {}  # and of each dynamic family, while it stays as it was (family_zones)
         self._player_zones = _player_zones(rs)  # the zone families with one zone per player (Board.zone_owner)
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
@@ -276,6 +277,7 @@ class Game(Board):
         c.zones = {r: list(cards) for r, cards in g.zones.items()}
         c.where = dict(g.where)
         c.dynamic = dict(g.dynamic)
+        c._dynamic = {}
         c.vars = copy_value(g.vars)
         c.pvars = [copy_value(pv) for pv in g.pvars]
         c.marks = {k: dict(m) for k, m in g.marks.items()}
