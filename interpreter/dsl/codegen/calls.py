@@ -78,7 +78,7 @@ class CallNodes:
             return None
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
-        sub.cards, sub.flags_read = self.cards, self.flags_read
+        sub.cards, sub.flags_read, sub.folder = self.cards, self.flags_read, self.folder
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:

@@ -21,6 +21,7 @@ from ..scope import Scope
 from ..guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
 from ...diagnostics import RuleError
 from . import safesource
+from .folding import Folder
 
 FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
 
@@ -72,6 +73,7 @@ class Writer:
         self.fallbacks = 0  # closures called from the source: they read locals from ctx.locals
         self.reads_locals = False  # the source reads ctx.locals (as _L)
         self.nodes = 0
+        self.folder = Folder(scope)  # the parts of the expression fixed at load (shared with functions written inline)
         self.inlining = 0  # how many ruleset functions deep this is written inline
         self.inlined_names: frozenset = frozenset()
 
