@@ -161,13 +161,18 @@ class ScriptedAgent:
 
     @classmethod
     def from_file(cls, path: str) -> "ScriptedAgent":
+        """Read as every file given to read back is: a regular file only (a FIFO waited for ever), at most 10 MB;
+        JSON nested too deeply to read (a RecursionError, exit 3) or a number too long is refused in one line."""
+        from ..files import InputError, read_regular
+
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read(10_000_000)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AgentError(f"cannot read the script {path}: {exc}") from None
+            text = read_regular(path, 10_000_000, "script of choices").decode("utf-8")
+        except InputError as exc:
+            raise AgentError(str(exc)) from None
+        except UnicodeDecodeError:
+            raise AgentError(f"cannot read the script {path}: it is not UTF-8 text") from None
         try:
-            data = json.loads(text)
+            data = _json(text)
             choices = data if isinstance(data, list) else [data]
         except json.JSONDecodeError:
             choices = []
@@ -176,9 +181,13 @@ class ScriptedAgent:
                 if not line:
                     continue
                 try:
-                    choices.append(json.loads(line))
+                    choices.append(_json(line))
                 except json.JSONDecodeError:
-                    raise AgentError(f"{path}:{i}: not a JSON value: {line!r}") from None
+                    raise AgentError(f"{path}:{i}: not a JSON value: {line[:60]!r}") from None
+                except ValueError as exc:
+                    raise AgentError(f"{path}:{i}: {exc}") from None
+        except ValueError as exc:
+            raise AgentError(f"{path}: {exc}") from None
         return cls(choices, path)
 
     def choose(self, d: Decision, view: dict) -> Any:
@@ -187,3 +196,15 @@ class ScriptedAgent:
         c = self.choices[self.used]
         self.used += 1
         return c
+
+
+def _json(text: str):
+    """json.loads, with what Python itself cannot read said as a ValueError of our own words."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply to be a script of choices") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # e.g. a number of more than 4,300 digits
+        raise ValueError("a number in it is too long") from None

@@ -32,6 +32,7 @@ from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
 _MASK = (1 << 64) - 1
+MAX_ROLLOUTS, MAX_DEPTH = 1000, 10_000  # the most a command line may ask of greedy:ROLLOUTS:DEPTH (bounded work)
 
 
 class GreedyAgent:
@@ -56,9 +57,11 @@ class GreedyAgent:
         try:
             nums = [int(x) for x in parts]
         except ValueError:
-            raise AgentError(f"'{kind}': write greedy, greedy:ROLLOUTS or greedy:ROLLOUTS:DEPTH with whole numbers") from None
+            raise AgentError(f"'{kind[:40]}': write greedy, greedy:ROLLOUTS or greedy:ROLLOUTS:DEPTH with whole numbers") from None
         if len(nums) > 2 or any(n < 1 for n in nums):
             raise AgentError(f"'{kind}': write greedy, greedy:ROLLOUTS or greedy:ROLLOUTS:DEPTH (numbers of at least 1)")
+        if any(n > most for n, most in zip(nums, (MAX_ROLLOUTS, MAX_DEPTH))):  # 10^9 rollouts never end
+            raise AgentError(f"'{kind[:40]}': at most {MAX_ROLLOUTS} rollouts of at most {MAX_DEPTH} decisions each")
         return cls(seat, seed, *nums)
 
     # ------------------------------------------------------------------ deciding

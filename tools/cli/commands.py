@@ -181,7 +181,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"{PROG} play: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    names = args.names or None  # a list already: checked by the argument's type
     return play(args.ruleset, args.players, args.agent, args.seed, args.log, overrides, quiet=args.quiet,
                 names=names, time_limit=args.time_limit, check=args.check, save_path=args.save,
                 resume_path=args.resume, pace=args.pace)

@@ -8,11 +8,16 @@ import argparse
 # arguments of each verb
 
 
+def _shown(text: str) -> str:
+    """A value as a usage error quotes it: at most 40 characters (a 5,000-digit number is not repeated back)."""
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got '{_shown(text)}'") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
     return value
@@ -24,14 +29,42 @@ def _cluster(text: str) -> str:
     return text
 
 
-def _seconds(text: str) -> float:
+def _seconds(text: str, low: float = 0, high: float = 3600, zero: bool = False) -> float:
+    """A number of seconds, finite and within its bounds (nan, inf and 1e308 are refused: a time-out past the
+    platform's clock was an internal error)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most 3600, got '{text}'")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{_shown(text)}'") from None
+    if not (low <= value <= high if zero else low < value <= high):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds {'from' if zero else 'above'} {low:g} and at "
+                                         f"most {high:g}, got '{_shown(text)}'")
     return value
+
+
+def _time_limit(text: str) -> float:
+    return _seconds(text, high=86400)
+
+
+def _pace(text: str) -> float:
+    return _seconds(text, high=10, zero=True)
+
+
+def _names(text: str) -> list[str]:
+    """Player names: each one printable line of at most 40 characters, none empty, no two the same."""
+    names = [n.strip() for n in text.split(",")]
+    for n in names:
+        if not n:
+            raise argparse.ArgumentTypeError("a player name is empty: give one name per seat, A,B,...")
+        if len(n) > 40:
+            raise argparse.ArgumentTypeError(f"the name '{_shown(n)}' is longer than 40 characters")
+        if not n.isprintable():
+            raise argparse.ArgumentTypeError("a player name holds a control character (a new line, an escape, ...)")
+    if len(set(names)) < len(names):
+        raise argparse.ArgumentTypeError("two players have the same name: give each seat its own")
+    if len(names) > 64:
+        raise argparse.ArgumentTypeError(f"{len(names)} names: a game has at most 64 players")
+    return names
 
 
 def _cluster_args(p: argparse.ArgumentParser) -> None:
@@ -46,7 +79,7 @@ def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got '{_shown(text)}'") from None
 
 
 def _ruleset(p: argparse.ArgumentParser, dest: str = "ruleset", metavar: str = "RULESET") -> None:
@@ -80,10 +113,10 @@ def args_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", metavar="FILE", help="write the game log (JSON lines) here, line by line")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                    help="change a parameter or option for this game; repeatable")
-    p.add_argument("--names", metavar="A,B,...", help="player names, comma separated")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+    p.add_argument("--names", metavar="A,B,...", type=_names, help="player names, comma separated")
+    p.add_argument("--time-limit", type=_time_limit, metavar="SECONDS",
                    help="a human who does not answer in time gets the decision's default")
-    p.add_argument("--pace", type=float, metavar="SECONDS",
+    p.add_argument("--pace", type=_pace, metavar="SECONDS",
                    help="when a person plays at a terminal, the pause before each line of the others' moves "
                         "(default 0.6; 0 for none; never when the output is piped)")
     p.add_argument("--quiet", action="store_true", help="print only the result")

@@ -177,8 +177,7 @@ def match_steps(sa: M.SequenceDef, sb: M.SequenceDef) -> tuple[dict[str, str], s
             continue
         la = [s for s in x if not s.explicit_id]
         lb = [s for s in y if not s.explicit_id]
-        sm = difflib.SequenceMatcher(None, [_deep(s) for s in la], [_deep(s) for s in lb], autojunk=False)
-        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        for tag, i1, i2, j1, j2 in _opcodes([_deep(s) for s in la], [_deep(s) for s in lb]):
             if tag == "equal":
                 found = list(zip(la[i1:i2], lb[j1:j2]))
             elif tag == "replace":
@@ -188,14 +187,21 @@ def match_steps(sa: M.SequenceDef, sb: M.SequenceDef) -> tuple[dict[str, str], s
             for s, t in found:
                 pairs[s.path] = t.path
                 queue.append((s, t))
-    # what is left on both sides with the same content has moved (its nested steps with it)
+    # what is left on both sides with the same content has moved (its nested steps with it); looked up by
+    # content, each step's content worked out once (a scan per step was quadratic: hours for 40,000 steps)
     taken = set(pairs.values())
-    left_b = [t for t, _p in _walk(sb.steps) if t.path not in taken and not t.explicit_id]
+    left_b: dict[tuple, list] = {}
+    for t, _p in _walk(sb.steps):
+        if t.path not in taken and not t.explicit_id:
+            left_b.setdefault(_deep(t), []).append(t)
     moved: set[str] = set()
     for s, parent in _walk(sa.steps):
         if s.path in pairs or s.explicit_id or (parent is not None and parent.path not in pairs):
             continue
-        t = next((t for t in left_b if t.path not in taken and _deep(t) == _deep(s)), None)
+        same = left_b.get(_deep(s), [])
+        while same and same[0].path in taken:
+            same.pop(0)
+        t = same[0] if same else None
         if t is None:
             continue
         for (x, _px), (y, _py) in zip(_walk([s]), _walk([t])):
@@ -205,14 +211,81 @@ def match_steps(sa: M.SequenceDef, sb: M.SequenceDef) -> tuple[dict[str, str], s
     return pairs, moved
 
 
+ALIGN_WORK = 4_000_000  # difflib's alignment is quadratic: longer lists are first anchored on their unique steps
+
+
+def _opcodes(a: list, b: list, offset: tuple = (0, 0)) -> list[tuple]:
+    """difflib's opcodes for two lists of steps, within bounded work (a sequence of 40,000 steps took hours).
+
+    Short lists go to difflib as they are. Long ones are first anchored as patience diff does: the steps that occur
+    once on each side, in the longest order both sides keep; the stretches between anchors are aligned by difflib
+    when short enough, else they are one changed stretch (its steps are then paired by `_alike`)."""
+    i0, j0 = offset
+    if not a or not b or len(a) * len(b) <= ALIGN_WORK:
+        return [(t, i1 + i0, i2 + i0, j1 + j0, j2 + j0)
+                for t, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
+    count_a: dict = {}
+    for x in a:
+        count_a[x] = count_a.get(x, 0) + 1
+    where_b: dict = {}
+    for j, x in enumerate(b):
+        where_b[x] = -1 if x in where_b else j
+    pairs = [(i, where_b[x]) for i, x in enumerate(a) if count_a[x] == 1 and where_b.get(x, -1) >= 0]
+    anchors = _increasing(pairs)
+    if not anchors:
+        return [("replace", i0, i0 + len(a), j0, j0 + len(b))]
+    ops: list[tuple] = []
+    pi = pj = 0
+    for i, j in anchors + [(len(a), len(b))]:
+        if i > pi or j > pj:
+            ops += _opcodes(a[pi:i], b[pj:j], (i0 + pi, j0 + pj))
+        if i < len(a):
+            ops.append(("equal", i0 + i, i0 + i + 1, j0 + j, j0 + j + 1))
+        pi, pj = i + 1, j + 1
+    return ops
+
+
+def _increasing(pairs: list[tuple]) -> list[tuple]:
+    """The longest run of (i, j) pairs, in order of i, whose j increase too (patience sorting: n log n)."""
+    import bisect
+
+    tops: list[int] = []  # the j ending the best run of each length
+    ends: list[int] = []  # the index of that pair
+    back = [-1] * len(pairs)
+    for k, (_i, j) in enumerate(pairs):
+        n = bisect.bisect_left(tops, j)
+        back[k] = ends[n - 1] if n else -1
+        if n == len(tops):
+            tops.append(j)
+            ends.append(k)
+        else:
+            tops[n], ends[n] = j, k
+    out, k = [], ends[-1] if ends else -1
+    while k >= 0:
+        out.append(pairs[k])
+        k = back[k]
+    return out[::-1]
+
+
+ALIKE_PAIRS = 20_000  # at most this many pairs of steps are compared in one changed stretch
+
+
 def _alike(xs: list, ys: list) -> list[tuple]:
-    """Pairs of steps of the same form whose texts are most alike (at least half the same), best first."""
+    """Pairs of steps of the same form whose texts are most alike (at least half the same), best first.
+
+    Every step against every other in a short stretch; in a long one (thousands of steps changed) each step only
+    against those near its own place, so the work stays within ALIKE_PAIRS comparisons whatever the sizes."""
     scored = []
-    for i, s in enumerate(xs):
-        for j, t in enumerate(ys):
-            if _form(s) == _form(t):
-                r = difflib.SequenceMatcher(None, step_summary(s), step_summary(t), autojunk=False).ratio()
-                if r >= 0.5:
+    texts_x, texts_y = [step_summary(s) for s in xs], [step_summary(t) for t in ys]
+    forms_x, forms_y = [_form(s) for s in xs], [_form(t) for t in ys]
+    reach = max(1, ALIKE_PAIRS // max(1, len(xs)) // 2)
+    for i in range(len(xs)):
+        near = round(i * len(ys) / len(xs)) if xs else 0
+        lo, hi = (0, len(ys)) if len(xs) * len(ys) <= ALIKE_PAIRS else (max(0, near - reach), min(len(ys), near + reach + 1))
+        for j in range(lo, hi):
+            if forms_x[i] == forms_y[j]:
+                m = difflib.SequenceMatcher(None, texts_x[i], texts_y[j], autojunk=False)
+                if m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and (r := m.ratio()) >= 0.5:
                     scored.append((-r, i, j))
     used_i: set[int] = set()
     used_j: set[int] = set()
@@ -221,8 +294,8 @@ def _alike(xs: list, ys: list) -> list[tuple]:
         if i not in used_i and j not in used_j:
             used_i.add(i)
             used_j.add(j)
-            out.append((xs[i], ys[j]))
-    return sorted(out, key=lambda p: xs.index(p[0]))
+            out.append((i, xs[i], ys[j]))
+    return [(x, y) for _i, x, y in sorted(out, key=lambda p: p[0])]
 
 
 def _name(s: M.Step, num: str) -> str:

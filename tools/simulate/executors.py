@@ -175,14 +175,26 @@ def cluster_address(address: str) -> tuple[str, str, str, int]:
     if scheme not in CLUSTER_SCHEMES:
         why = ("an HTTP address (the dashboard's?)" if scheme in ("http", "https")
                else f"the scheme '{scheme}' is not one Dask reaches a scheduler with")
-        raise ClusterError(f"--cluster {address!r} is not a Dask scheduler address: {why}; "
+        raise ClusterError(f"--cluster {_cut(address)!r} is not a Dask scheduler address: {why}; "
                            "give tcp://HOST:PORT (the scheduler's port, 8786 by default)", 1)
     host, colon, port = rest.rpartition(":")
     host = host.strip("[]")
     if not colon or not host or "/" in host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ClusterError(f"--cluster {address!r} is not a Dask scheduler address: give tcp://HOST:PORT "
+        raise ClusterError(f"--cluster {_cut(address)!r} is not a Dask scheduler address: give tcp://HOST:PORT "
                            "with a host and a port number (8786 by default)", 1)
+    try:  # what the socket layer does with a name: a label over 63 characters or a name of 100,000 was exit 3
+        host.encode("idna")
+        ok = len(host) <= 253
+    except UnicodeError:
+        ok = False
+    if not ok:
+        raise ClusterError(f"--cluster {_cut(address)!r} is not a Dask scheduler address: the host is not a name a "
+                           "network resolves (at most 253 characters, each part between dots at most 63)", 1)
     return f"{scheme}://{rest}", scheme, host, int(port)
+
+
+def _cut(address: str) -> str:
+    return address if len(address) <= 80 else address[:77] + "..."
 
 
 def probe_scheduler(address: str, scheme: str, host: str, port: int, timeout: float) -> None:

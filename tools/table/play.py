@@ -123,6 +123,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         if not rs.players.min <= n <= rs.players.max:  # a usage error: said before anything is printed
             _err(f"rulecraft play: {rs.title} is for {rs.players.min} to {rs.players.max} players, not {n}")
             return 2
+        if names and len(names) > n:
+            _err(f"rulecraft play: {len(names)} names for {n} players: give at most one name per seat")
+            return 2
     kinds = list(agent_kinds) or ["random"]
     kinds += [kinds[-1] if kinds[-1] != "human" else "random"] * (n - len(kinds))
     try:

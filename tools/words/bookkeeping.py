@@ -94,15 +94,36 @@ def players_graph(rs: M.Ruleset, graph):
     for e in graph.edges:
         outs.setdefault(e.src, []).append(e)
 
-    def onward(e, seen=()):
+    exits: dict[str, list] = {}  # a hidden node -> where it leads once hidden nodes are passed: (dst, kind, label)
+
+    def through(h):
+        """Worked out without recursion and once per node: a long run of hidden steps is a long chain."""
+        stack, busy = [h], {h}
+        while stack:
+            node = stack[-1]
+            todo = [nxt.dst for nxt in outs.get(node, []) if nxt.dst in hidden and nxt.dst not in exits
+                    and nxt.dst not in busy]
+            if todo:
+                busy.update(todo)
+                stack.extend(todo)
+                continue
+            stack.pop()
+            found: dict = {}
+            for nxt in outs.get(node, []):
+                if nxt.dst not in hidden or nxt.dst not in exits:  # shown, or a loop of hidden nodes
+                    found[(nxt.dst, nxt.kind, nxt.label)] = None
+                    continue
+                for dst, kind, label in exits[nxt.dst]:
+                    found[(dst, nxt.kind if nxt.kind != "next" else kind, nxt.label or label)] = None
+            exits[node] = list(found)
+        return exits[h]
+
+    def onward(e):
         """The edges `e` becomes once the hidden nodes it runs into are passed through."""
-        if e.dst not in hidden or e.dst in seen:
+        if e.dst not in hidden:
             return [e]
-        out = []
-        for nxt in outs.get(e.dst, []):
-            kind = e.kind if e.kind != "next" else nxt.kind
-            out += onward(Edge(e.src, nxt.dst, kind, e.label or nxt.label), seen + (e.dst,))
-        return out
+        return [Edge(e.src, dst, e.kind if e.kind != "next" else kind, e.label or label)
+                for dst, kind, label in (exits[e.dst] if e.dst in exits else through(e.dst))]
 
     g = SequenceGraph()
     for nid, node in graph.nodes.items():
