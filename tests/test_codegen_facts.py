@@ -18,6 +18,7 @@ from rulecraft.dsl.codegen import generator as codegen
 from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.dsl.scope import Scope, Symbol
+from rulecraft.values import Roll
 
 SYMBOLS = {"five": Symbol("const", 5, "number"), "pair": Symbol("const", [1, 2], "list"),
            "word": Symbol("const", "w" * 20, "str"),
@@ -125,6 +126,12 @@ CARD_LOOPS = [
     "[[d.rank for d in deck if d is resource and d.suit == c.suit] for c in p.hand]",
     "count([c for c in keys(stocks) if c is resource])", "[c.value for c in p]",
     "count([c for c in cards if c is joker])", "sum([c.value for c in cards if c is resource]) > count(deck)",
+    # records, table rows, rolls and owners read inline (operators.py, calls.py)
+    "wheel['iron'].primary", "wheel['gold']", "wheel[card.suit].primary", "wheel[p]", "record(a: 1, b: p).b",
+    "record(a: 1).c", "record(a: 1)['a']", "record(a: 1)['z']", "[x['a'] for x in [record(a: 2), [5]]]",
+    "[x['gold'] for x in [wheel]]", "[x['iron'].primary for x in [wheel]]", "r.total + r.faces[0]", "r.result", "r.success", "r.doubles", "r.missing", "card.total", "p.result",
+    "owner(p.hand)", "owner(card)", "owner(deck)", "owner(5)", "owner(none)",
+    "count([1] + [2])", "empty([c for c in deck if c is joker])", "count([c for c in deck if c is joker] + [])",
 ]
 
 
@@ -136,10 +143,11 @@ def reference():
     rs = load_ruleset("reference").ruleset
     import test_language_docs as docs
 
-    scope = docs.build.scope_for(rs).with_locals({"p", "card", "offer"})
+    scope = docs.build.scope_for(rs).with_locals({"p", "card", "offer", "r"})
     g = Game(rs, None, 7)
     cards = list(rs.cards)
-    return SimpleNamespace(scope=scope, game=g, values={"p": g.players[0], "card": cards[0], "offer": cards[-1]})
+    return SimpleNamespace(scope=scope, game=g, values={"p": g.players[0], "card": cards[0], "offer": cards[-1],
+                                                        "r": Roll("pair", (3, 3), "lucky", None, None)})
 
 
 @pytest.mark.parametrize("text", CARD_LOOPS)

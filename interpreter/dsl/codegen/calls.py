@@ -11,12 +11,13 @@ from ..checking import binds_items
 from ..scope import FunctionDef
 from ..guards import CALL_COST, scalar
 
-from .facts import no_container
+from .facts import list_fact, no_container
 from .writing import FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
 _SIZES = (_COUNT, REGISTRY["empty"].fn)
+_OWNER = REGISTRY["owner"].fn
 
 
 class CallNodes:
@@ -41,11 +42,17 @@ class CallNodes:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args, named])})")
         elif b.fn in _SIZES and len(args) == 1:  # count() and empty() of a list or a zone, read inline
             a = args[0]
+            if list_fact(n.args[0], self.scope, self.locals) is not None:  # always a list
+                self.emit(f"{out} = len({a})" if b.fn is _COUNT else f"{out} = len({a}) == _ZERO")
+                return out
             size = (f"len({a}) if type({a}) is list else len(ctx.zone_cards({a})) if type({a}) is _ZoneRef "
                     f"else {impl}(ctx, {span}, {a})")
             self.emit(f"{out} = {size}" if b.fn is _COUNT else
                       f"{out} = len({a}) == _ZERO if type({a}) is list else len(ctx.zone_cards({a})) == _ZERO "
                       f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
+        elif b.fn is _OWNER and len(args) == 1:  # the owner of a zone, read inline
+            a = args[0]
+            self.emit(f"{out} = ctx.zone_owner({a}) if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
         return out

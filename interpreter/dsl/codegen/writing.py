@@ -11,7 +11,7 @@ import re
 from contextlib import contextmanager
 from typing import Any, Callable
 
-from ...values import Card, Player, ZoneRef
+from ...values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
 from ..builtins import as_list
 from ..ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
@@ -33,6 +33,7 @@ _HELPERS: dict[str, Any] = {
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
     "_scanned": scanned, "_compared": compared,
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
+    "_Roll": Roll, "_Row": Row, "_RECORDS": frozenset((dict, Row)),
     "_CONTAINERS": _CONTAINERS, "_LIST_DICT": frozenset((list, dict)), "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
     "_SHORT": 16, "_FEW": FEW, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
@@ -46,7 +47,8 @@ _HELPERS: dict[str, Any] = {
 # the function's own names, and the attributes and methods of the engine's objects that the code reads.
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
-                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError"}
+                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError",
+                                      "zone_owner", *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 class Unsupported(Exception):
