@@ -168,3 +168,22 @@ def test_loops_over_a_zone_read_their_cards_directly(text, reference):
         assert "for " not in fn.source
     elif " is " in text or "c.value for c in deck" in text:
         assert "is _ZoneRef" in fn.source  # the flag of a loop whose items may be a zone's cards
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("sum([1, 2.5, 3])", ("value", "6.5")),
+    ("sum([1, true])", ("error", "expected numbers, got true")),
+    ("sum([1, 'a', true])", ("error", "expected numbers, got the text 'a'")),
+    ("flatten([deck, [1], p.hand]) == cards(deck) + [1] + cards(p.hand)", ("value", "True")),
+    ("count(flatten([deck, deck])) == 2 * count(deck)", ("value", "True")),
+])
+def test_builtins_fast_paths_give_what_they_gave(text, expected, reference):
+    """sum()'s check of its numbers and flatten() of zones take a fast path for the common case (builtins.py)."""
+    for on in (False, True):
+        g = reference.game.copy()
+        g.locals = dict(reference.values)
+        try:
+            got = ("value", repr(_compiled(text, reference.scope, on)(g)))
+        except RuleError as e:
+            got = ("error", e.message)
+        assert got == expected, (text, on)
