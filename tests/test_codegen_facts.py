@@ -25,7 +25,7 @@ SYMBOLS = {"five": Symbol("const", 5, "number"), "pair": Symbol("const", [1, 2],
            "huge": Symbol("const", 2**63, "number"), "many": Symbol("const", list(range(50)), "list"),
            "rec": Symbol("const", {"a": 1, "b": 2}, "any")}
 LOCALS = {"x": 3, "n": -2, "xs": [1, "a", None], "ys": list(range(40)), "zs": list(range(40)),
-          "nest": [[1, 2]] * 20, "big": 2**63, "t": "t" * 30}
+          "nest": [[1, 2]] * 20, "big": 2**63, "t": "t" * 30, "bt": "b" * 100_000}
 
 # (expression, what the generated source must hold: +guard, -guard)
 CASES = [
@@ -64,6 +64,9 @@ CASES = [
     ("[five, five, five, five, five, five, five, five, five, five]", "-_nested"),
     ("[five, five, five, five, five, five, five, five, five, five, five]", "+_nested"),
     ("[word, word, word, word, word, word, word, word, word, word, word]", "+_nested"),
+    # the list's own check (guards.nested) written out for short flat lists: long texts in all still stop it
+    ("[bt for y in 1..10]", "+_nested"), ("[bt for y in 1..11]", "+_nested"), ("[[bt] for y in 1..5]", "+_nested"),
+    ("[bt, bt, bt, bt, bt, bt, bt, bt, bt, bt, bt]", "+_nested"), ("[bt, t, [bt]]", "+_nested"),
     # parts fixed at load: their value a constant, their work charged one by one with their spans (folding.py)
     ("count([y for y in many if y > 3])", "+fold"),
     ("count([y for y in [z * 2 for z in many] if y > 3]) + five", "+fold"),

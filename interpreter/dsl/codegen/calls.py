@@ -163,7 +163,7 @@ class CallNodes:
         # values nested() counts no texts, see OperatorNodes._bound_test)
         if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items) and not (
                 len(n.items) < FEW and all(no_container(i, self.scope, self.locals) for i in n.items)):
-            self.emit(f"_nested({out}, {self.const(n.span)})")
+            self.nested(out, self.const(n.span), short=len(n.items) < FEW)
         return out
 
     def _g_Comprehension(self, n: A.Comprehension) -> str:
@@ -189,5 +189,13 @@ class CallNodes:
         self._loop_over(var, items, item, body, zone=got)
         same = isinstance(n.element, A.Name) and n.element.id == var
         if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
-            self.emit(f"_nested({out}, {span})")
+            self.nested(out, span)
         return out
+
+    def nested(self, out: str, span: str, short: bool = False) -> None:
+        """guards.nested(out) written out for the common case: a list of fewer than 11 values none of which is a list
+        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: the
+        list is known to be that short)."""
+        test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
+        with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
+            self.emit(f"_nested({out}, {span})")
