@@ -67,6 +67,14 @@ CASES = [
     # the list's own check (guards.nested) written out for short flat lists: long texts in all still stop it
     ("[bt for y in 1..10]", "+_nested"), ("[bt for y in 1..11]", "+_nested"), ("[[bt] for y in 1..5]", "+_nested"),
     ("[bt, bt, bt, bt, bt, bt, bt, bt, bt, bt, bt]", "+_nested"), ("[bt, t, [bt]]", "+_nested"),
+    # count(), any() and all() of a comprehension tally it without making the list (calls.py, _tally)
+    ("count([y for y in ys if y > x])", "-append"), ("count([y * 2 for y in ys])", "-append"),
+    ("any([y > 30 for y in ys])", "-append"), ("any([y > 30 for y in ys if y > n])", "-append"),
+    ("all([y >= 0 for y in ys])", "-append"), ("all([y > 0 for y in ys if y < 20])", "-append"),
+    ("any([y > 3 for y in xs])", "-append"), ("all([y for y in xs])", "-append"), ("any([y for y in []])", "-append"),
+    ("all([y for y in [] if y])", "-append"), ("count([y / 0 for y in ys])", "-append"),
+    ("any([y for y in ys if y > 100])", "-append"), ("any([y > 1 for y in ys if y < 17])", "-append"),
+    ("any([[y] for y in ys])", "+append"), ("count([[y] for y in ys])", "+append"),
     # parts fixed at load: their value a constant, their work charged one by one with their spans (folding.py)
     ("count([y for y in many if y > 3])", "+fold"),
     ("count([y for y in [z * 2 for z in many] if y > 3]) + five", "+fold"),

@@ -18,6 +18,12 @@ MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this
 _COUNT = REGISTRY["count"].fn
 _SIZES = (_COUNT, REGISTRY["empty"].fn)
 _OWNER = REGISTRY["owner"].fn
+_TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
+
+
+def _same(n: A.Comprehension) -> bool:
+    """[c for c in ... if ...]: the element is the item itself."""
+    return isinstance(n.element, A.Name) and n.element.id == n.var
 
 
 class CallNodes:
@@ -30,6 +36,9 @@ class CallNodes:
         if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
             return self._ranking(n)
         b = REGISTRY[n.func]
+        if b.fn in _TALLIES and len(n.args) == 1 and not n.kwargs and isinstance(n.args[0], A.Comprehension) and \
+                self._plain(n.args[0]) and (_same(n.args[0]) or scalar(n.args[0].element, REGISTRY, self.scope.functions)):
+            return self._tally(n, n.args[0], _TALLIES[b.fn])
         names = [kw.name for kw in n.kwargs]
         if len(set(names)) != len(names):
             raise Unsupported("a named argument given twice")  # the closure keeps the last one: leave it that way
@@ -169,6 +178,14 @@ class CallNodes:
     def _g_Comprehension(self, n: A.Comprehension) -> str:
         """As compile_lists.ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
         the old value put back after) only when a closure inside the loop may read it there."""
+        out, _ = self._loop_of(n, "[]", lambda out, value: self.emit(f"{out}.append({value})"))
+        if not _same(n) and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
+            self.nested(out, self.const(n.iterable.span))
+        return out
+
+    def _loop_of(self, n: A.Comprehension, start: str, each: Callable[[str, str], None]) -> tuple[str, str]:
+        """The loop of a comprehension: `out` set to `start`, then `each(out, value)` writes what is done with each
+        element's value. Returns out and the items' local."""
         got = self.expr(n.iterable)
         span = self.const(n.iterable.span)
         items, out, item = self.temp(), self.temp(), self.temp()
@@ -176,20 +193,36 @@ class CallNodes:
         self.emit(f"{items} = {got} if type({got}) is list else ctx.zone_cards({got}) if type({got}) is _ZoneRef "
                   f"else _as_list(ctx, {got}, {span})")
         self.charge(f"len({items})", span)
-        self.emit(f"{out} = []")
-
-        var = n.var
+        self.emit(f"{out} = {start}")
 
         def body() -> None:
             if n.condition is not None:
                 self.test(n.condition, "continue")
-            value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
-            self.emit(f"{out}.append({value})")
+            each(out, item if _same(n) else self.expr(n.element))
 
-        self._loop_over(var, items, item, body, zone=got)
-        same = isinstance(n.element, A.Name) and n.element.id == var
-        if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
-            self.nested(out, span)
+        self._loop_over(n.var, items, item, body, zone=got)
+        return out, items
+
+    def _tally(self, call: A.Call, n: A.Comprehension, kind: str) -> str:
+        """count(), any() or all() of a comprehension, without making its list: every element is still worked out in
+        order and the work charged as for the list (any() and all() charge scanning it, by its length, after)."""
+        self.nodes += 1  # the comprehension, written here
+        if kind == "count":
+            return self._loop_of(n, "_ZERO", lambda out, value: self.emit(f"{out} += _ONE"))[0]
+        size = self.temp() if n.condition is not None else None
+        if size is not None:
+            self.emit(f"{size} = _ZERO")
+
+        def each(out: str, value: str) -> None:
+            with self.block(f"if {value}:" if kind == "any" else f"if not {value}:"):
+                self.emit(f"{out} = {kind == 'any'}")
+            if size is not None:
+                self.emit(f"{size} += _ONE")
+
+        out, items = self._loop_of(n, str(kind != "any"), each)
+        length = size if size is not None else f"len({items})"
+        with self.block(f"if {length} >= _SHORT:"):  # as builtins._scan
+            self.emit(f"_scanned(ctx, {length}, {self.const(call.span)})")
         return out
 
     def nested(self, out: str, span: str, short: bool = False) -> None:
