@@ -198,3 +198,17 @@ def test_builtins_fast_paths_give_what_they_gave(text, expected, reference):
         except RuleError as e:
             got = ("error", e.message)
         assert got == expected, (text, on)
+
+
+def test_the_budget_left_is_worked_out_once_and_a_context_without_one_is_only_counted(scope):
+    """A function that charges work several times reads the steps and the budget once (writing.build); a context
+    without them (a stand-in for a game) has its work counted once per charge, as guards.charge does."""
+    text = "count([y for y in ys if y > 2]) + count([[y] for y in zs])"
+    generated = _compiled(text, scope, True)
+    assert generated.source.count("ctx.max_steps - ctx.steps") == 1 and "ctx.steps + _cw" not in generated.source
+    for fn in (_compiled(text, scope, False), generated):
+        ctx = SimpleNamespace(locals={k: (list(v) if isinstance(v, list) else v) for k, v in LOCALS.items()},
+                              vars={}, marks={}, players=[], work=0)
+        assert fn(ctx) == 77 and ctx.work == 80
+    single = _compiled("[y for y in ys]", scope, True)
+    assert "ctx.steps + _cw > ctx.max_steps" in single.source  # one charge: nothing to gain

@@ -94,7 +94,7 @@ class CallNodes:
             return None
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
-        sub.cards, sub.flags_read, sub.folder = self.cards, self.flags_read, self.folder
+        sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:
@@ -105,6 +105,7 @@ class CallNodes:
             return None  # the function would bind its parameters in ctx.locals for those: leave it a call
         self.lines.extend(sub.lines)
         self.temps, self.nodes = sub.temps, sub.nodes
+        self.charged += sub.charged
         return result
 
     def _ranking(self, n: A.Call) -> str:
@@ -139,11 +140,13 @@ class CallNodes:
         if flag is not None:
             self.cards[item] = flag
         body: list[str] = []
+        self.looping += 1
         try:
             with self.apart(body):
                 write_body()
         finally:
             self.bound, self.locals = saved_bound, saved_locals
+            self.looping -= 1
             self.cards.pop(item, None)
         if flag in self.flags_read:
             self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
