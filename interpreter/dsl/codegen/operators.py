@@ -91,8 +91,9 @@ class OperatorNodes:
         elif name in sc.player_zones:
             refs = self.const({})  # zone refs are interned: one per seat, kept at hand
             with self.block(f"if type({obj}) is _Player:"):
-                self.emit(f"{out} = {refs}.get({obj}.seat)")
-                with self.block(f"if {out} is None:"):
+                with self.block("try:"):
+                    self.emit(f"{out} = {refs}[{obj}.seat]")
+                with self.block("except KeyError:"):  # the first read for this seat
                     self.emit(f"{out} = {refs}[{obj}.seat] = _ZoneRef({key}, {obj}.seat)")
             with self.block("else:"):
                 self.emit(f"{out} = {get}")
