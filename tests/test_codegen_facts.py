@@ -142,7 +142,8 @@ CARD_LOOPS = [
     "record(a: 1).c", "record(a: 1)['a']", "record(a: 1)['z']", "[x['a'] for x in [record(a: 2), [5]]]",
     "[x['gold'] for x in [wheel]]", "[x['iron'].primary for x in [wheel]]", "r.total + r.faces[0]", "r.result", "r.success", "r.doubles", "r.missing", "card.total", "p.result",
     "owner(p.hand)", "owner(card)", "owner(deck)", "owner(5)", "owner(none)",
-    "count([1] + [2])", "empty([c for c in deck if c is joker])", "count([c for c in deck if c is joker] + [])",
+    "count([1] + [2])", "empty([c for c in deck if c is joker])", "empty(p.hand)", "empty(deck)", "empty(discard)",
+    "empty(none)", "empty(5)", "[empty(x) for x in [[], [1], deck, keys(wheel)]]", "count([c for c in deck if c is joker] + [])",
 ]
 
 

@@ -52,13 +52,13 @@ class CallNodes:
         elif b.fn in _SIZES and len(args) == 1:  # count() and empty() of a list or a zone, read inline
             a = args[0]
             if list_fact(n.args[0], self.scope, self.locals) is not None:  # always a list
-                self.emit(f"{out} = len({a})" if b.fn is _COUNT else f"{out} = len({a}) == _ZERO")
+                self.emit(f"{out} = len({a})" if b.fn is _COUNT else f"{out} = not {a}")
                 return out
             size = (f"len({a}) if type({a}) is list else len(ctx.zone_cards({a})) if type({a}) is _ZoneRef "
                     f"else {impl}(ctx, {span}, {a})")
             self.emit(f"{out} = {size}" if b.fn is _COUNT else
-                      f"{out} = len({a}) == _ZERO if type({a}) is list else len(ctx.zone_cards({a})) == _ZERO "
-                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
+                      f"{out} = not {a} if type({a}) is list else not ctx.zone_cards({a}) "
+                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")  # 'not' of a list: true when empty
         elif b.fn is _OWNER and len(args) == 1:  # the owner of a zone, read inline
             a = args[0]
             self.emit(f"{out} = ctx.zone_owner({a}) if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
