@@ -193,7 +193,9 @@ class OperatorNodes:
                 if flat:
                     return f"len({out}) >= _FEW"
                 return f"len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out}))"
-        if numeric(n.left, self.scope) and numeric(n.right, self.scope):  # a number (a float passes unchanged)
+        if n.op != "+" or numeric(n.left, self.scope) or numeric(n.right, self.scope):
+            # a number: the other operators refuse anything else, and a text, list or record added to a number,
+            # true/false or none is an error (a float passes the guard unchanged)
             return f"not -_MAXI <= {out} <= _MAXI"
         self.emit(f"{t} = type({out})")
         return (f"{t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
