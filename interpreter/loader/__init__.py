@@ -67,6 +67,9 @@ def load_text(path: str, text: str, *, limits: Limits = DEFAULT_LIMITS, keep_goi
     With `keep_going`, a file with schema errors is still built and checked as far as it can
     be, so the rules language inside its strings is checked too: every problem at once.
     """
+    # a name no file system can hold (an editor's URI with %00 in it): `extends` then finds nothing beside it,
+    # where os.path gave a ValueError and the editor never got diagnostics
+    path = path.replace("\x00", "\ufffd")
     with _collector_paused():
         return _load(path, None, limits, True, text=text, keep_going=keep_going)
 
