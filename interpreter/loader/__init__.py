@@ -108,7 +108,9 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
         path = resolve(ref)
         if path is None:
             hint = "give a path to a .yaml file, or one of the names that 'rulecraft list' prints"
-            result.diagnostics.append(error("E001", f"no ruleset file or bundled ruleset named '{ref}'", None, hint))
+            why = variants._not_a_file(ref)  # something is there (a folder, a FIFO, /dev/zero): say what, not "no file"
+            message = f"'{ref}' is not a ruleset file: {why}" if why else f"no ruleset file or bundled ruleset named '{ref}'"
+            result.diagnostics.append(error("E001", message, None, hint))
             return result
         root, text, diags = load_file(path, limits)
     result.diagnostics.extend(diags)
