@@ -190,8 +190,8 @@ def test_dml_shows_your_points_a_breakdown_at_the_end_and_no_stale_target(tmp_pa
     assert views and all("P1 (you): Points now: " in v for v in views)
     # the others' treasuries are hidden, and so are their points (but for an empty treasury: nothing to hide)
     others = [line for line in text.splitlines() if any(line.startswith(f"  P{n}: Points now") for n in (2, 3, 4))]
-    assert all("Treasury: none" in line for line in others)
-    assert any(line.startswith("  P2: Treasury: ") and "Treasury: none" not in line for line in text.splitlines())
+    assert all("Treasury: empty" in line for line in others)
+    assert any(line.startswith("  P2: Treasury: ") and "Treasury: empty" not in line for line in text.splitlines())
     for v in views:  # a target is shown only once cards are declared: never the previous player's
         panel = v.split("\n> ")[0]
         if "Target value" in panel:

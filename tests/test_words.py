@@ -263,6 +263,10 @@ def test_bundled_rulesets_pass_the_print_check(ref):
                                        "the crate to the Docks for the harbor"]),
     ("bazaar-row", None, ["Rule: Sealed auction: all bid in secret, up to their coins; the highest bidder wins and "
                           "pays"]),
+    ("keep-five", "Dice to roll", ["Rule: after your answer, if nothing is chosen, stop repeating; for each one "
+                                   "chosen, roll 1d6, then change your Dice"]),     # a pick no noun names
+    ("guild-yard", "Place", ["Rule: after your answer, add the chosen space to spaces taken; add the chosen space to "
+                             "your Workers placed"]),
 ])
 def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt, lines):
     """`?` on a choice with no label says what its answer leads to (the table shows the question under it), never
@@ -273,3 +277,59 @@ def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt,
     steps = [s for s in decision_steps(rs) if (prompt is None) == isinstance(s, M.ConstructStep)
              and (prompt is None or isinstance(s, M.ChooseStep) and prompt in str(s.decision.prompt.ast.parts[0]))]
     assert rule_help(rs, steps[0]) == lines
+
+
+def test_help_follows_an_answer_into_a_labelled_question_and_down_into_a_block(tmp_path):
+    """`?` on a choice whose answer a question label tests says 'If so, ...'; an answer worked out into another value
+    (`let`) or read only inside a later block is followed there, never answered by the question again."""
+    from rulecraft.tools.words.help import decision_steps, rule_help
+
+    rs = load_ruleset(str(ROOT / "rulesets/examples/reference.yaml")).ruleset
+    step = next(s for s in decision_steps(rs) if s.path == "turn/8.do.4")
+    assert rule_help(rs, step) == ["Rule: after your answer, chose to stop? If so, add the turn total to your score, "
+                                   "then stop rolling"]
+    path = tmp_path / "deep.yaml"
+    path.write_text("""ruleset: deep
+title: Deep
+players: {min: 2, max: 2}
+start: game
+cards:
+  - for: {rank: [1, 2, 3]}
+    id: "c{rank}"
+    name: "Card {rank}"
+    attributes: {value: "=rank"}
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+  pile: {visibility: open, title: the Pile}
+sequences:
+  game:
+    kind: stage
+    steps:
+      - "draw 2 from deck to players[0].hand"
+      - choose: {player: "players[0]", kind: one, options: "cards(players[0].hand)", prompt: "Pick a card", as: pick}
+      - "let worth = pick.value * 2"
+      - label: Is the deck not empty?
+        if: "not empty(deck)"
+        then:
+          - if: "worth > 2"
+            then: ["move pick to pile"]
+""", encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    step = next(s for s in decision_steps(rs) if s.path == "game/2")
+    assert rule_help(rs, step) == ["Rule: after your answer, is the deck not empty? If so, if the worth is more than 2"]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("Set the player's Dice to the roll's total if the one is the one, otherwise the player's Dice", "compared with itself"),
+    ("Move the one to the Active player's bids", "nothing names"),
+    ("Announce sale (card the offer, player the player, price the offer's value)", "argument list"),
+    ("Add the where to spaces taken", "question word"),
+    ("Add the chosen space to spaces taken", None),
+    ("Give it to the one who bid most", None),
+])
+def test_the_print_check_names_new_stilted_forms(text, found):
+    from rulecraft.tools.words.labels import stilted
+
+    why = stilted(text)
+    assert (found is None and not why) or (found is not None and any(found in x for x in why)), why

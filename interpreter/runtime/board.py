@@ -190,6 +190,7 @@ class Board:
             for f in reversed(self.frames):
                 if f.kind == until:
                     owner = f.id
+                    f.mods = True  # it lapses when f ends (handlers.pop_frame)
                     break
             else:
                 raise RuleError(f"'until end of {until}': no {until} is running", span)

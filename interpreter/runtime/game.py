@@ -20,7 +20,7 @@ from .codec import copy_value, encode
 from .story import Line, one_line
 from .machine import blocks
 from .machine.interpreter import handler_for, run
-from .machine.program import Program, compile_program
+from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
 _PROGRAMS: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Program]]" = weakref.WeakKeyDictionary()
@@ -43,19 +43,6 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
                 ins.handler = handler_for(ins)  # resolved once, not looked up by name at every step
             blocks.prepare(prog)
     return progs
-
-
-class Frame:
-    __slots__ = ("seq", "pc", "sub", "locals", "id", "deferred", "kind")
-
-    def __init__(self, seq: str, kind: str, locals_: dict, fid: int):
-        self.seq = seq
-        self.kind = kind
-        self.pc = 0
-        self.sub = 0
-        self.locals = locals_
-        self.id = fid
-        self.deferred: list = []
 
 
 class Game(Board):
@@ -292,7 +279,7 @@ class Game(Board):
         frames = []
         for f in g.frames:
             nf = Frame(f.seq, f.kind, copy_value(f.locals), f.id)
-            nf.pc, nf.sub, nf.deferred = f.pc, f.sub, list(f.deferred)
+            nf.pc, nf.sub, nf.deferred, nf.mods = f.pc, f.sub, list(f.deferred), f.mods
             frames.append(nf)
         c.frames = frames
         c.locals = frames[-1].locals if frames else {}

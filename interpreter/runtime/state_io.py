@@ -114,6 +114,9 @@ def from_json(ruleset, data: dict, **game_kwargs):
         f.pc, f.sub = fd["pc"], fd["sub"]
         f.deferred = [(s, {k: dec(x) for k, x in a.items()}) for s, a in fd["deferred"]]
         g.frames.append(f)
+    owners = {m[3] for m in g.modifiers}
+    for f in g.frames:
+        f.mods = f.id in owners  # its modifiers lapse when it ends
     g.frame_counter = data["frame_counter"]
     p = data["pending"]
     g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],

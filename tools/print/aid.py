@@ -152,6 +152,22 @@ def _functions_in(rs: M.Ruleset, node, out: list) -> list:
     return out
 
 
+def score_roots(rs: M.Ruleset) -> list:
+    """The expressions a score is made of: `scoring.score`, and where that is a kept value (`p.points`) what each
+    step adds to it (`player.points += box_points(...)`), so the functions that count points get explained."""
+    sc = rs.scoring
+    roots = [sc.score.ast] if sc.score is not None else []
+    kept = roots[0] if roots and isinstance(roots[0], A.Attr) else None
+    if kept is not None:
+        for _seq, step in rs.iter_steps():
+            for st in getattr(step, "stmts", ()) or ():
+                n = getattr(st, "ast", st)
+                if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name == kept.name \
+                        and n.op in ("=", "+="):
+                    roots.append(n.value)
+    return roots
+
+
 def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
     if rs.aid.get("win"):
         return _lines(w, rs.aid["win"]), []
@@ -178,8 +194,10 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         if ties:
             lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    explain = [(capital(function_name(w, rs, f)), _sentence(rs.function_docs.get(f, "")))
-               for f in _functions_in(rs, sc.score.ast if sc.score is not None else None, [])
+    used: list = []
+    for root in score_roots(rs):
+        _functions_in(rs, root, used)
+    explain = [(capital(function_name(w, rs, f)), _sentence(w.label(rs.function_docs.get(f, "")))) for f in used
                if rs.function_docs.get(f)]
     return lines, explain[:5]
 
@@ -241,18 +259,36 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
 
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
     chosen = rs.aid.get("tables")
+    # a table with a title, or whose rows have titles and say something more of each: written for players
     ids = chosen if chosen is not None else [k for k, t in rs.tables.items()
-                                             if t.title and len(t.columns) <= TABLE_COLUMNS]
+                                             if (t.title or ("title" in t.columns and len(t.columns) > 1))
+                                             and len(t.columns) <= TABLE_COLUMNS]
     out = []
     for tid in ids:
         t = rs.tables.get(tid)
         if t is None:
             continue
-        rows = [[w.value(k)] + ["–" if t.rows[k].get(c) is None else w.value(t.rows[k].get(c)) for c in t.columns]
-                for k in t.keys]
-        out.append({"title": t.title or humanize(tid), "doc": t.doc,
-                    "head": [""] + [capital(humanize(c)) for c in t.columns], "rows": rows})
+        head, rows = players_table(t, w)
+        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc, "head": head, "rows": rows})
     return out
+
+
+def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
+    """A table as players read it: a row named by its `title` column where it has one (not by its key), empty
+    cells as a dash, text cells with their {names} filled as a label's are. Returns the heading and the rows."""
+    named = "title" in t.columns
+    columns = [c for c in t.columns if not (named and c == "title")]
+
+    from rulecraft.tools.words.expressions import key_titles
+
+    def cell(v):  # a cell naming a row of a titled table ('banker') by its title ('Banker')
+        if isinstance(v, str) and v in key_titles(w):
+            return key_titles(w)[v]
+        return "–" if v is None else w.label(v) if isinstance(v, str) and "{" in v else w.value(v)
+
+    rows = [[cell(t.rows[k].get("title")) if named else w.value(k)] + [cell(t.rows[k].get(c)) for c in columns]
+            for k in t.keys]
+    return [""] + [capital(humanize(c)) for c in columns], rows
 
 
 def dice_words(text: str) -> str:
@@ -277,7 +313,8 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
                 what = (what + ", and " if what else "") + "may be rolled again"
             when = dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
             results.append((capital(humanize(r.name)), _sentence(when), what or "named"))
-        out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
+        if results or d.doc:  # plain dice: the order of play already says 'roll 5d6'; a heading alone says nothing
+            out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
     return out
 
 

@@ -21,7 +21,7 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aid import dice_words
+from rulecraft.tools.print.aid import dice_words, players_table
 
 VISIBILITY = {
     "hidden": "hidden from everyone",
@@ -244,10 +244,15 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         })
     tables = []
     for t in rs.tables.values():
-        tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or t.id, "doc": prose(t.doc),
-                       "columns": list(t.columns) if words is None else [humanize(c) for c in t.columns],
-                       "rows": [(value(k), ["–" if words is not None and t.rows[k].get(c) is None
-                                            else value(t.rows[k].get(c)) for c in t.columns]) for k in t.keys],
+        if words is None:
+            tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or t.id, "doc": prose(t.doc),
+                           "columns": list(t.columns), "rows": [(value(k), [value(t.rows[k].get(c)) for c in t.columns])
+                                                                for k in t.keys],
+                           "cycle": list(t.cycle), "permutation": list(t.permutation)})
+            continue
+        head, rows = players_table(t, words)
+        tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or capital(humanize(t.id)),
+                       "doc": prose(t.doc), "columns": head[1:], "rows": [(r[0], r[1:]) for r in rows],
                        "cycle": list(t.cycle), "permutation": list(t.permutation)})
     events = [{"id": e.id, "fields": list(e.fields), "doc": e.doc} for e in rs.events.values()]
     builtin = [{"id": k, "fields": list(v), "doc": "built in"} for k, v in M.BUILTIN_EVENTS.items()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.aid import flow_lines, function_name, win_lines
+from rulecraft.tools.print.aid import flow_lines, function_name, score_roots, win_lines
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, sequence_title
@@ -23,7 +23,7 @@ VISIBILITY = {
 def functions_used(rs: M.Ruleset) -> list[str]:
     """The ruleset functions that scoring and the winning interrupts use, each once, callers first."""
     out: list[str] = []
-    roots = [rs.scoring.score] + list(rs.scoring.tie_break) + [t.when for t in rs.triggers]
+    roots = score_roots(rs) + list(rs.scoring.tie_break) + [t.when for t in rs.triggers]
 
     def visit(node) -> None:
         for n in node.walk() if node is not None else ():
@@ -32,7 +32,7 @@ def functions_used(rs: M.Ruleset) -> list[str]:
                 visit(rs.functions[n.func][1])
 
     for root in roots:
-        visit(root.ast if root is not None else None)
+        visit(getattr(root, "ast", root))
     return out
 
 

@@ -37,13 +37,17 @@ def say_value(v: Any, game=None) -> str:
     if isinstance(v, ZoneRef) and game is not None:
         return game_label(game, v)
     if v is None:
-        return "none"
+        return "—"  # nothing set yet: a dash, as a score pad leaves a cell
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, (Card, Player)):
         return v.name
+    if isinstance(v, str) and game is not None:  # a key of a table that titles its rows: 'market' is 'Market'
+        from rulecraft.tools.words.expressions import table_key_titles
+
+        return table_key_titles(game.rs).get(v, v)
     if isinstance(v, (list, tuple)):
-        return ", ".join(say_value(x, game) for x in v) or "none"
+        return ", ".join(say_value(x, game) for x in v) or "empty"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
@@ -60,7 +64,11 @@ def zone_title(game, ref: ZoneRef) -> str:
 
 
 def var_title(vdef) -> str:
-    return vdef.title or _words(vdef.id)
+    """A variable's title as a row's heading: 'the first player', written for sentences, heads a row as 'First player'."""
+    if not vdef.title:
+        return _words(vdef.id)
+    title = vdef.title.removeprefix("the ").removeprefix("The ")
+    return title[:1].upper() + title[1:]
 
 
 def zone_text(game, ref: ZoneRef, seat: int) -> str:
@@ -71,9 +79,9 @@ def zone_text(game, ref: ZoneRef, seat: int) -> str:
     if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
         if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
             cards = sorted(cards)
-        return ", ".join(c.name for c in cards) or "none"
+        return ", ".join(c.name for c in cards) or "empty"
     n = len(cards)
-    count = f"{n} card{'s' if n != 1 else ''}" if n else "none"
+    count = f"{n} card{'s' if n != 1 else ''}" if n else "empty"
     if vis == "top" and cards:
         return f"{count}, top: {cards[-1].name}"
     return count
@@ -92,7 +100,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
                 if game.zones.get(ref):  # an empty pile says nothing at the table
                     v.table.append((zone_title(game, ref), zone_text(game, ref, seat)))
         elif name in rs.variables and rs.variables[name].visibility != "hidden":
-            v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name))))
+            v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name), game)))
     per_player = list(spec.players) if spec is not None and spec.players else _default_players(game)
     order = [seat] + [p.seat for p in game.players if p.seat != seat]
     from rulecraft.tools.table.scores import points_seen
@@ -106,14 +114,14 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             if name in rs.zones:
                 rows.append((zone_title(game, ZoneRef(name, s)), zone_text(game, ZoneRef(name, s), seat)))
             elif name in rs.player_variables and game._sees_pvar(seat, s, name):
-                rows.append((var_title(rs.player_variables[name]), say_value(game.pvars[s].get(name))))
+                rows.append((var_title(rs.player_variables[name]), say_value(game.pvars[s].get(name), game)))
         who = game.players[s].name + (" (you)" if s == seat else "")
         v.players.append((who, rows))
     if spec is not None:
         for item in spec.values:
             if item.when is not None and not item.when.fn(game):
                 continue
-            v.now.append((item.title, say_value(item.value.fn(game))))
+            v.now.append((item.title, say_value(item.value.fn(game), game)))
     if d is not None:
         v.prompt = d.prompt or "Choose"
         v.choices = (list(d.labels) if d.labels else [say_value(o, game) if o is not None else "pass" for o in d.options]

@@ -71,6 +71,7 @@ class Words:
         self._info = None
         self.you: Optional[str] = None  # the local name of the player a prompt speaks to
         self._saying: set = set()  # names being said through what they are set to (no loop)
+        self._key_titles: Optional[dict] = None  # table key -> its title (expressions.key_titles)
         self._readings: Optional[dict] = None  # in one sentence: a local that would read like another -> its words
 
     # ------------------------------------------------------------------ dispatch
@@ -194,6 +195,8 @@ class Words:
                 return f"the {ident} {_kind(self, value)}s"
             if ident.endswith("est") or ident in _ADJECTIVES:  # 'let best = highest(...)': the best player
                 return f"the {ident} {_kind(self, value)}" if _kind(self, value) else f"the {ident}"
+        if self.detail != "full" and ident in self.info.tallies and ident not in self.rs.variables:
+            return "the number of " + humanize(ident)
         if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
         return self.standing_for(ident) or "the " + self.noun_of(ident)
@@ -201,7 +204,8 @@ class Words:
     def _unsayable(self, ident: str) -> bool:
         """A pick named by a participle ('gone', 'taken') or a pronoun ('who'): no noun to put 'the' before."""
         word = ident.lower()
-        return word in _PRONOUNS or (ident in self.info.nouns and (word.endswith(("ed", "en")) or word in _PARTICIPLES))
+        return word in _PRONOUNS or (ident in self.info.nouns and (word.endswith(("ed", "en")) or word in _PARTICIPLES
+                                                                   or word in _FUNCTION_WORDS))
 
     @property
     def info(self):
@@ -306,14 +310,28 @@ class Words:
         if isinstance(s, A.Str):
             if self.detail == "full":
                 return "".join(p if isinstance(p, str) else self.expr(p) for p in s.parts)
+            parts = list(s.parts)
+            shown = ""
+            if len(parts) >= 3 and isinstance(parts[0], str) and not isinstance(parts[1], str) \
+                    and isinstance(parts[2], str) and parts[2].lstrip().startswith(":"):
+                said = self.expr(parts[1])
+                lead = set(parts[0].lower().split())
+                if lead and lead <= set(said.lower().split()):  # 'Total {turn_total}: roll again?' shows a value,
+                    shown = said  # then asks: the question first, the value it shows after it
+                    parts = [parts[2].lstrip()[1:].lstrip()] + parts[3:]
+                    parts[0] = parts[0][:1].upper() + parts[0][1:]
             out = ""
-            for p in s.parts:
+            for p in parts:
                 said = p if isinstance(p, str) else self.expr(p)
                 bare = re.sub(r"^(?:the|your|their) ", "", said) if not isinstance(p, str) else ""
                 if bare and out.lower().rstrip().endswith(bare.lower()):
                     continue  # 'Turn total {turn_total}': the words before the value already name it
                 out += said
             # 'Choose the {type}' with a phrase that brings its own article: one article
+            if shown:
+                from rulecraft.tools.words.text import plural
+
+                out += f" ({shown} {'are' if plural(shown) else 'is'} shown)"
             out = re.sub(r"\s+([,:;.?!])", r"\1", out)
             return re.sub(r"\b([Tt]he|[Aa]n?|[Yy]our) (?:the|a|an) ", r"\1 ", out)
         return self.expr(s)
@@ -336,6 +354,9 @@ _PERSON = re.compile(r"(?<![\w'])[Tt]he (player|actor|taker|winner|responder|bid
                      r"leader|challenger|seizer|claimant|opener|buyer|seller)'s ")
 _PRONOUNS = {"who": "player", "whom": "player", "whose": "player", "me": "player", "them": "player"}
 _ADJECTIVES = {"best", "worst", "last", "first", "next", "top", "leading", "chosen", "current", "new", "old"}
+# words that name no thing: a pick named `where` or `again` reads by what was chosen ('the chosen space')
+_FUNCTION_WORDS = {"where", "again", "which", "what", "how", "when", "whether", "here", "there", "more", "less",
+                   "back", "instead", "also", "then", "now", "next", "else"}
 _PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid"}
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",

@@ -6,7 +6,8 @@ from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
 from rulecraft.tools.words.players import (_is_roll, answered, chose, chosen_option, negate, players_attr, players_call, players_possessive,
-                                           plural, possessive)
+                                           possessive)
+from rulecraft.tools.words.text import plural
 
 
 @phrase(A.Num)
@@ -17,8 +18,37 @@ def _num(w: Words, n: A.Num) -> str:
 @phrase(A.Str)
 def _str(w: Words, n: A.Str) -> str:
     if n.is_plain:
-        return w.value("".join(n.parts))
+        text = "".join(n.parts)
+        if w.detail != "full" and text in key_titles(w):
+            return key_titles(w)[text]  # 'market', a key of a table with a title: 'Market'
+        return w.value(text)
     return w.text(n)
+
+
+def key_titles(w: Words) -> dict:
+    """`table_key_titles` of the ruleset, worked out once per renderer."""
+    cached = getattr(w, "_key_titles", None)
+    if cached is None:
+        cached = w._key_titles = table_key_titles(w.rs)
+    return cached
+
+
+def table_key_titles(rs) -> dict:
+    """Key -> title, for the keys of tables that give each row a `title` (a key two tables title differently is
+    left out): the name players know a key by."""
+    out, clash = {}, set()
+    for t in rs.tables.values():
+        if "title" not in t.columns:
+            continue
+        for key, row in t.rows.items():
+            title = row.get("title")
+            if isinstance(key, str) and isinstance(title, str) and title:
+                if out.get(key, title) != title:
+                    clash.add(key)
+                out[key] = title
+    for key in clash:
+        out.pop(key)
+    return out
 
 
 @phrase(A.Const)
@@ -185,6 +215,12 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
     if everyone and isinstance(n.element, A.Attr) and isinstance(n.element.obj, A.Name) and n.element.obj.id == n.var \
             and n.condition is None:
         return f"every {var}'s {w.attribute(n.element.name)}"  # '[q.chips for q in players]'
+    if w.detail != "full" and n.condition is not None and var in ("player", "card"):
+        cond = w.expr(n.condition)  # 'each player whose score is the best', 'each card that is a resource'
+        if cond.startswith(f"the {var}'s "):
+            where = " whose " + cond[len(f"the {var}'s "):]
+        elif cond.startswith(f"the {var} ") and cond.split(" ")[2] in ("is", "are", "has", "was", "can", "may"):
+            where = (" who " if var == "player" else " that ") + cond[len(f"the {var} "):]
     if isinstance(n.element, A.Name) and n.element.id == n.var:
         return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
     el = n.element
@@ -263,6 +299,9 @@ def _compare(w: Words, n: A.Compare) -> str:
         return has
     if w.detail != "full" and verb.startswith("is") and plural(left):
         verb = "are" + verb[2:]
+    if w.detail != "full" and n.op in ("in", "not in") and isinstance(n.right, A.ListLit) and n.right.items:
+        verb = verb.removesuffix(" in")  # 'box in ["fours", "fives"]': the box is Fours or Fives
+        return f"{left} {verb} {join_and([w.expr(i) for i in n.right.items], 'or')}"
     return f"{left} {verb} {w.expr(n.right)}"
 
 

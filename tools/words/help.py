@@ -67,38 +67,79 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
     return lines
 
 
-def _reads(step: M.Step, name: str) -> bool:
-    """Whether a step's texts name `name` (what a decision bound)."""
+def _reads(step: M.Step, names) -> bool:
+    """Whether a step's own texts name one of `names` (what a decision bound, or what was worked out from it)."""
     from rulecraft.dsl import ast as A
 
-    texts = [getattr(step, "cond", None), *(getattr(step, "stmts", ()) or ())]
+    names = {names} if isinstance(names, str) else names
+    loop = step.iterable if isinstance(step, M.ForEachStep) else None  # 'for each one chosen'
+    texts = [getattr(step, "cond", None), loop, *(getattr(step, "stmts", ()) or ())]
     for t in texts:
         node = getattr(t, "ast", t)
-        if node is not None and any(isinstance(n, A.Name) and n.id == name for n in node.walk()):
+        if isinstance(node, A.Node) and any(isinstance(n, A.Name) and n.id in names for n in node.walk()):
             return True
     return False
 
 
+def _worked_out(step: M.Step, names: set) -> set:
+    """The names a step's `let` and `set` statements work out from `names` ('let base = sum(picked)': base)."""
+    from rulecraft.dsl import ast as A
+
+    out = set()
+    for st in getattr(step, "stmts", ()) or ():
+        node = getattr(st, "ast", st)
+        reads = node is not None and any(isinstance(n, A.Name) and n.id in names for n in node.walk())
+        if reads and isinstance(node, A.Let):
+            out.add(node.name)
+        elif reads and isinstance(node, A.Assign) and isinstance(node.target, A.Name):
+            out.add(node.target.id)
+    return out
+
+
 def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
     """What the steps right after a decision do with its answer, in words ("if the answer is no: stop rolling"):
-    the rule of an unlabelled choice is what its answer leads to, not the question again."""
+    the rule of an unlabelled choice is what its answer leads to, not the question again. An answer worked out
+    into another value first (`let base = ...`), or read only inside a later step's block, is followed there."""
     spec = _spec(step)
     if spec is None or not spec.bind:
         return []
     for seq in rs.sequences.values():
         for body in _bodies(seq.steps):
             if step in body:
-                after = [s for s in body[body.index(step) + 1:] if _reads(s, spec.bind)][:2]
-                out = []
-                for s in after:
-                    text = _said(rs, w, s)
-                    inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
-                    inner = [x for x in inner if x]
-                    if text:
-                        said = text + (", " + ", then ".join(inner) if inner else "")
-                        out.append(re.sub(r"\?, then (\w)", lambda m: "? Then " + m.group(1), said))
-                return out
+                names, out, deeper = {spec.bind}, [], []
+                for s in body[body.index(step) + 1:]:
+                    said = _said(rs, w, s)
+                    if not said:  # bookkeeping: what it works out from the answer is the answer still
+                        names |= _worked_out(s, names)
+                    elif _reads(s, names) and len(out) < 2:
+                        inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
+                        out.append(_joined(said, [x for x in inner if x]))
+                    elif not deeper and any(_reads(d, names) for d in M.walk_steps([s])):
+                        deeper = _deeper(rs, w, s, said, names)
+                return out or deeper
     return []
+
+
+def _deeper(rs: M.Ruleset, w, s: M.Step, said: str, names: set) -> list[str]:
+    """A step whose block uses the answer, said with the labelled or first step inside it that does."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+
+    inside = [d for _n, b in s.bodies for d in M.walk_steps(b)]
+    d = next((d for d in inside if _reads(d, names) or (
+        designer_label(d) and any(_reads(x, names) for x in M.walk_steps([d])))), None)
+    text = _said(rs, w, d) if d is not None else ""
+    return [_joined(said, [text])] if text else []
+
+
+def _joined(said: str, inner: list[str]) -> str:
+    """A step and the first steps of its block in one sentence; after a question, 'If so, ...'."""
+    if not inner:
+        return said
+    if "?" in said and not said.endswith("?"):  # a label that asks and answers: it says it all
+        return said
+    if "?" in said:
+        return said + ("" if said.endswith("?") else ".") + " If so, " + ", then ".join(inner)
+    return said + ", " + ", then ".join(inner)
 
 
 def _said(rs: M.Ruleset, w, s: M.Step) -> str:
@@ -114,7 +155,7 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
     if not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None and d.player is not None \
             and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
-    return text[:1].lower() + text[1:] if text[1:2] != text[1:2].upper() else text
+    return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
 
 
 def _bodies(steps):

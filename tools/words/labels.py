@@ -118,6 +118,9 @@ def clean_clauses(text: str) -> str:
 
 LONG = 90  # generated text longer than this (characters) asks for a label
 
+# a call's keyword arguments in words: "(card the offer, player the player)"; not prose ("(to the left, then ...)")
+_NOT_A_KEYWORD = r"(?!(?:and|or|then|to|always|at|by|from|in|on|with|of|for|but|so|not|if|as)\b)"
+_ARGS = rf"\((?:{_NOT_A_KEYWORD}[a-z]+ (?:the|a|an) [\w' ]+, )+{_NOT_A_KEYWORD}[a-z]+ (?:the|a|an) [\w' ]+\)"
 _STILTED = [
     ("a bare name as the condition", re.compile(r"^If (?:not )?(?:the )?[a-z]+(?: of the [a-z]+)?\??$")),
     ("a name ending in a preposition", re.compile(r"\b(?:by|to|in|for|from|with|of) of\b")),
@@ -128,6 +131,10 @@ _STILTED = [
     ("a 'not' before its subject", re.compile(r"\bnot (?:the|a|an) [\w' ]+? (?:is|are)\b")),
     ("a question put as an If", re.compile(r"^If .*\?$")),
     ("a loop's name as a thing", re.compile(r"\buntil the [a-z ]+ stops\b")),
+    ("a thing compared with itself", re.compile(r"\b(the [a-z]+) is \1\b")),
+    ("a value nothing names ('the one')", re.compile(r"\bthe one\b(?! (?:of|who|that|chosen|with|doing|awarded))")),
+    ("an argument list", re.compile(_ARGS)),
+    ("a question word read as a thing", re.compile(r"\bthe (?:where|again|which|what|how|when|whether)\b")),
 ]
 
 
@@ -137,7 +144,9 @@ def stilted(text: str, picks=(), flags=(), shorts=()) -> list[str]:
     ("the cast by of the spell"), an of-chain ("the number of the tied of the seize"), a value's id after
     "Set ... to" ("Set the Event type to grand opening"), a doubled article ("the the first"), a 'not' put
     before its subject ("not the Bag is empty"), a question put as an If ("If the go?"), a loop's name read
-    as a thing ("Repeat until the rounds loop stops"), a player's pick (a decision's `as:` name, in `picks`)
+    as a thing ("Repeat until the rounds loop stops"), a thing compared with itself ("the one is the one"), a value
+    nothing names ("Move the one to the bids"), an argument list ("(card the offer, player the player)"), a
+    question word read as a thing ("Add the where to the spaces"), a player's pick (a decision's `as:` name, in `picks`)
     counted as a thing ("the number of the commit"), a yes/no value (a name in `flags`) read as a thing
     ("the alive of the actor"), or an abbreviation (in `shorts`) read as a noun ("Move the ev to the Stocks")."""
     found = []

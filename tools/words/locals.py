@@ -41,6 +41,7 @@ class Locals:
     predicates: set = field(default_factory=set)  # functions that give yes or no
     asked: dict = field(default_factory=dict)  # yes/no name -> the decision that binds it (who answers)
     counted: dict = field(default_factory=dict)  # counter -> what it counts ('the number of rounds played')
+    tallies: set = field(default_factory=set)  # plural names only ever set to 0 or added to ('tries')
     choices: dict = field(default_factory=dict)  # name -> (decision, step label) of a one-of choice ('as: act')
 
 
@@ -77,7 +78,9 @@ def row_noun(w, table: str) -> str:
     """What one key of a table is called: its id made singular ('harbors' -> 'harbor'), '' when it is no plural."""
     if table not in w.rs.tables or not table.endswith("s") or table.endswith("ss") or "_" in table:
         return ""
-    return table[:-3] + "y" if table.endswith("ies") else table[:-1]
+    if table.endswith("ies"):
+        return table[:-3] + "y"
+    return table[:-2] if table.endswith(("xes", "ches", "shes", "sses")) else table[:-1]  # 'boxes': each box
 
 
 _TRUTHY = ("empty", "any", "all", "in_sequence")
@@ -102,7 +105,7 @@ def _decision_noun(w, d: M.DecisionSpec) -> str:
         return "number chosen"
     k = _kind(w, d.options)
     if d.kind == "subset":
-        return f"{k}s chosen" if k else "choice"
+        return f"{k}s chosen" if k else "ones chosen"
     return f"chosen {k}" if k else "choice"
 
 
@@ -172,10 +175,17 @@ def local_info(w) -> Locals:
                 sets.setdefault(st.target.id, []).append(st.value if st.op == "=" else None)
             elif isinstance(st, A.CallSeq) and st.bind:
                 note(st.bind, "result")
+            elif isinstance(st, A.CreateZone) and st.bind:  # 'create zone in markets as m': the new market
+                family = st.family.lower()
+                one = family[:-3] + "y" if family.endswith("ies") else family[:-1] if family.endswith("s") else "place"
+                note(st.bind, "new " + one.replace("_", " "))
             for x in vars(st).values():
                 if isinstance(x, A.Node):
                     expr(x)
     for name, values in sets.items():
+        if any(v is None for v in values) and all(v is None or isinstance(v, A.Num) and v.value == 0 for v in values) \
+                and name.endswith("s") and not name.endswith("ss") and "_" not in name:
+            info.tallies.add(name)  # 'let tries = 0 ... tries += 1': the number of tries
         if all(v is None for v in values):
             info.counters.add(name)
         elif len(values) == 1 and values[0] is not None:

@@ -49,7 +49,7 @@ def players_possessive(owner: str, thing: str) -> str:
 _RESULT_FIELDS = {"winner": "the winner", "price": "the price", "bid": "the winning bid",
                   "tied": "the players who tied", "dropped": "the players who dropped out"}
 # a roll's fields for players (None: the field as a noun)
-_ROLL_FIELDS = {"total": "the roll's total", "faces": "the dice", "success": "the roll succeeds",
+_ROLL_FIELDS = {"total": "the roll's total", "faces": "the dice rolled", "success": "the roll succeeds",
                 "doubles": "the roll is a double", "result": "the roll's result", "target": "the roll's target"}
 
 
@@ -112,10 +112,21 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
             return f"the {kind}s {name}"  # 'in_play()': the players in play
         if not args and kind and not name.endswith("s"):
             return f"the {name} {kind}s"  # 'eligible()': the eligible players
+    if n.func == "count" and n.args and isinstance(n.args[0], A.Call) and n.args[0].func == "keys" and n.args[0].args \
+            and isinstance(n.args[0].args[0], A.Name):
+        from rulecraft.tools.words.locals import _plural, row_noun
+
+        noun = row_noun(w, n.args[0].args[0].id)
+        if noun:  # 'count(keys(boxes))': the number of boxes
+            return f"the number of {_plural(noun)}"
     if n.func == "count" and n.args and _zone_like(w, n.args[0]):
         return f"the number of cards in {args[0]}"
     if n.func == "count" and args and _a_list(args[0]):
         return "the number of " + args[0].removeprefix("the ")
+    if n.func == "empty" and args and args[0].startswith("the ") and args[0].endswith(" chosen") \
+            and isinstance(n.args[0], A.Name) and n.args[0].id in w.info.nouns:  # a subset pick: none chosen
+        noun = args[0][4:-7]
+        return "nothing is chosen" if noun == "ones" else f"no {noun} are chosen"
     if n.func == "empty" and args and _a_list(args[0]):
         return "there are no " + args[0].removeprefix("the ")
     if n.func == "keys" and n.args and isinstance(n.args[0], A.Name):
@@ -178,14 +189,6 @@ def negate(w: Words, e) -> str:
         if said.count(yes) == 1:
             return said.replace(yes, no, 1)
     return f"not {said}"
-
-
-def plural(phrase: str) -> bool:
-    """A noun phrase that is a plural noun, with or without an owner ("the player's chips", "the actions"), so
-    its verb is 'are'."""
-    import re
-
-    return bool(re.fullmatch(r"the (?:[\w ]+'s? )?[a-z]{3,}(?<!ss)(?<!us)(?<!is)s", phrase)) and " of " not in phrase
 
 
 def answered(w: Words, name: str, yes: bool) -> str:

@@ -45,10 +45,17 @@ def _assign(w: Words, n: A.Assign) -> str:
     if w.detail != "full" and isinstance(n.target, A.Name) and n.target.id in w.rs.variables \
             and isinstance(n.value, A.Const) and isinstance(n.value.value, bool) and " is " in w.name(n.target.id):
         said = w.name(n.target.id)  # a yes/no variable titled as a clause: 'the act is stopped'
-        return said if n.value.value else said.replace(" is ", " is not ", 1)
+        # made false, it is a mark taken off: 'mark the crate as not blown away', not a claim that it is not
+        return said if n.value.value else "mark " + said.replace(" is ", " as not ", 1)
     target, value = w.expr(n.target), w.expr(n.value)
-    if n.op == "=" and isinstance(n.value, A.Const) and n.value.value is None and w.detail != "full":
+    if n.op == "=" and w.detail != "full" and ((isinstance(n.value, A.Const) and n.value.value is None)
+                                               or (isinstance(n.value, A.ListLit) and not n.value.items)):
         return f"clear {target}"
+    if n.op == "=" and w.detail != "full" and target == value and isinstance(n.value, A.Index) \
+            and isinstance(n.value.obj, A.Name) and n.value.obj.id == "players" and isinstance(n.value.key, A.Num):
+        value = f"the player in seat {n.value.key.value + 1}"  # 'set first = players[0]', first titled 'the first player'
+    if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Comprehension) and isinstance(n.value.element, A.Ternary):
+        return f"change {target}"  # a list remade item by item: say less than the code
     if n.op == "+=":
         return f"add {value} to {target}"
     if n.op == "-=":
@@ -58,8 +65,14 @@ def _assign(w: Words, n: A.Assign) -> str:
 
 @phrase(A.Let)
 def _let(w: Words, n: A.Let) -> str:
-    if w.detail != "full" and w.local(n.name) != "the " + humanize(n.name):  # 'the best player is ...'
-        return f"{w.local(n.name)} is {w.expr(n.value)}"
+    if w.detail != "full":
+        from rulecraft.tools.words.text import plural
+
+        name, value = w.local(n.name), w.expr(n.value)
+        verb = "are" if plural(name) or name.split(" ")[1:2] in (["cards"], ["players"]) else "is"
+        if len(value) > 60:  # said in full it reads like code: name what is worked out, say less
+            return f"work out {name}"
+        return f"{name} {verb} {value}"  # 'the best player is ...', 'the base is ...'
     return f"note {w.expr(n.value)} as {humanize(n.name)}"
 
 
@@ -103,6 +116,8 @@ def _callseq(w: Words, n: A.CallSeq) -> str:
 
 @phrase(A.Emit)
 def _emit(w: Words, n: A.Emit) -> str:
+    if w.detail != "full":  # what it carries is the engine's business: players hear that it happens
+        return f"announce the {humanize(n.event)}"
     args = keywords(w, n.kwargs)
     return f"announce {humanize(n.event)}" + (f" ({args})" if args else "")
 
@@ -131,6 +146,8 @@ def _modifier(w: Words, ident: str) -> str:
 def _add_modifier(w: Words, n: A.AddModifier) -> str:
     who = w.expr(n.target) if n.target is not None else "everyone"
     value = f" of {w.expr(n.value)}" if n.value is not None else ""
+    if w.detail != "full" and n.value is not None:  # 'value 1' is the modifier once: players read no number
+        value = "" if w.constant(n.value) == 1 else f" worth {w.expr(n.value)}"
     return f"{who} gets {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
 
 

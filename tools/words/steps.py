@@ -19,7 +19,8 @@ def _action(w: Words, s: M.ActionStep) -> str:
 @phrase(M.CallStep)
 def _call(w: Words, s: M.CallStep) -> str:
     if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
-        return f"play {w.name(s.sequence)}"
+        name = w.name(s.sequence)  # a title 'A round' inside a sentence: 'play a round'
+        return "play " + (name[0].lower() + name[1:] if name.split(" ")[0] in ("A", "An", "The") else name)
     args = ", ".join(f"{humanize(k)} {w.expr(v)}" for k, v in s.args)
     return f"play {w.name(s.sequence)}" + (f" ({args})" if args else "")
 
@@ -61,7 +62,30 @@ def _for_each(w: Words, s: M.ForEachStep) -> str:
         return f"for {w.expr(s.iterable)}"
     if w.detail != "full" and _everyone(s):
         return f"for each {_var(w, s.var)}"
+    if w.detail != "full":
+        from rulecraft.dsl import ast as A
+
+        e = getattr(s.iterable, "ast", s.iterable)
+        if isinstance(e, A.Range):  # '1..workers_each': a count of times, or the numbers one by one
+            high = w.expr(e.high)
+            if w.constant(e.low) == 1 and not _reads_var(s) and (high.isdigit() or high.startswith("the number of ")):
+                return f"do this {high} times"
+            return f"for each number from {w.expr(e.low)} to {high}"
+        if _var(w, s.var) == "one":  # nothing more is known of the items: 'for each of the player's Workers'
+            items = w.expr(s.iterable)
+            return "for each one chosen" if items == "the ones chosen" else f"for each of {items}"
     return f"for each {_var(w, s.var)} in {w.expr(s.iterable)}"
+
+
+def _reads_var(s: M.ForEachStep) -> bool:
+    """Whether a loop's steps read its variable (a loop that only repeats does not)."""
+    from rulecraft.tools.words.locals import _names_in
+
+    for inner in M.walk_steps(s.body):
+        args = [v for _k, v in getattr(inner, "args", ()) or ()]  # a call's `with:` values
+        if s.var in _names_in(inner, []) or any(s.var in _names_in(v, []) for v in args):
+            return True
+    return False
 
 
 def _everyone(s) -> bool:

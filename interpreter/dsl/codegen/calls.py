@@ -11,7 +11,8 @@ from ..checking import binds_items
 from ..scope import FunctionDef
 from ..guards import CALL_COST, scalar
 
-from .writing import Unsupported
+from .facts import no_container
+from .writing import FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
@@ -77,6 +78,7 @@ class CallNodes:
             return None
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
+        sub.cards, sub.flags_read = self.cards, self.flags_read
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:
@@ -100,26 +102,35 @@ class CallNodes:
         self.charge(f"len({items})", span)
         self.emit(f"{keys} = []")
         by = next(kw.value for kw in n.kwargs if kw.name == "by")
-        self._loop_over(binding.left.id, items, item, lambda: self.emit(f"{keys}.append({self.expr(by)})"))
+        self._loop_over(binding.left.id, items, item, lambda: self.emit(f"{keys}.append({self.expr(by)})"), zone=got)
         desc = next((kw.value for kw in n.kwargs if kw.name == "descending"), None)
         flag = self.expr(desc) if desc is not None else self.const(False)
         out = self.temp()
         self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)}, ctx)")
         return out
 
-    def _loop_over(self, var: str, items: str, item: str, write_body: Callable) -> None:
+    def _loop_over(self, var: str, items: str, item: str, write_body: Callable, zone: str | None = None) -> None:
         """Write `for item in items:` with the ruleset's name `var` bound to the item while `write_body()` writes the
-        body; the name is also put in ctx.locals (and the old value back after) when a closure inside reads it."""
+        body; the name is also put in ctx.locals (and the old value back after) when a closure inside reads it.
+
+        `zone` is the value the items were read from: when it is a zone, every item is a card, which the body may
+        rely on (a flag set before the loop says so, written only when the body reads it)."""
         saved_bound, saved_locals = dict(self.bound), set(self.locals)
         self.bound[var] = item
         self.locals.add(var)
         fallbacks = self.fallbacks
+        flag = self.temp() if zone is not None else None
+        if flag is not None:
+            self.cards[item] = flag
         body: list[str] = []
         try:
             with self.apart(body):
                 write_body()
         finally:
             self.bound, self.locals = saved_bound, saved_locals
+            self.cards.pop(item, None)
+        if flag in self.flags_read:
+            self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
         if self.fallbacks == fallbacks:
             with self.block(f"for {item} in {items}:"):
                 self.splice(body)
@@ -141,7 +152,10 @@ class CallNodes:
         items = [self.expr(i) for i in n.items]
         out = self.temp()
         self.emit(f"{out} = [{', '.join(items)}]")
-        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):  # whatever the types say
+        # whatever the types say; a few values none of which is a list or a record pass it untouched (under 11
+        # values nested() counts no texts, see OperatorNodes._bound_test)
+        if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items) and not (
+                len(n.items) < FEW and all(no_container(i, self.scope, self.locals) for i in n.items)):
             self.emit(f"_nested({out}, {self.const(n.span)})")
         return out
 
@@ -165,7 +179,7 @@ class CallNodes:
             value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
             self.emit(f"{out}.append({value})")
 
-        self._loop_over(var, items, item, body)
+        self._loop_over(var, items, item, body, zone=got)
         same = isinstance(n.element, A.Name) and n.element.id == var
         if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
             self.emit(f"_nested({out}, {span})")

@@ -8,7 +8,8 @@ from .. import ast as A
 from ..ops import make_getattr
 from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
-from .writing import Unsupported
+from .facts import list_fact, no_container, numeric
+from .writing import FEW, Unsupported
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -96,7 +97,9 @@ class OperatorNodes:
             with self.block("else:"):
                 self.emit(f"{out} = {get}")
         elif name in sc.card_attrs:
-            self.emit(f"{out} = {obj}.attrs[{key}] if type({obj}) is _Card and {key} in {obj}.attrs else {get}")
+            general = f"{obj}.attrs[{key}] if type({obj}) is _Card and {key} in {obj}.attrs else {get}"
+            flag = self._card_flag(obj)  # a card's attribute it does not have is none (ops.make_getattr)
+            self.emit(f"{out} = {general}" if flag is None else f"{out} = {obj}.attrs.get({key}) if {flag} else {general}")
         else:
             self.emit(f"{out} = {get}")
         return out
@@ -159,14 +162,33 @@ class OperatorNodes:
             self.emit(f"raise _RuleError(_ZERO_DIV, {span}) from None")
         with self.block("except TypeError:"):
             self.emit(f"raise _compute_error({a}, {op}, {b}, {span}) from None")
-        self.emit(f"{t} = type({out})")
         # a runaway number, or a text or list that may be too long, goes through the guard (a short flat list
         # would pass it untouched: guards.bounded charges nothing under _SHORT values, and nested() finds no list
-        # and at most 10 texts, which cannot pass MAX_CHARS)
-        with self.block(f"if {t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
-                        f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out}))):"):
-            self.emit(f"{out} = _bounded({out}, ctx, {span})")
+        # and at most 10 texts, which cannot pass MAX_CHARS); what the operands are known to be leaves out the
+        # tests that cannot fail (facts.py)
+        guard = self._bound_test(n, out, t)
+        if guard is not None:
+            with self.block(f"if {guard}:"):
+                self.emit(f"{out} = _bounded({out}, ctx, {span})")
         return out
+
+    def _bound_test(self, n: A.BinOp, out: str, t: str) -> str | None:
+        """The test that sends the result `out` of `n` to guards.bounded, or None when it can never need it."""
+        if n.op == "+":
+            lists = [list_fact(side, self.scope, self.locals) for side in (n.left, n.right)]
+            if lists[0] is not None and lists[1] is not None:  # a list, whatever else
+                size = None if lists[0].size is None or lists[1].size is None else lists[0].size + lists[1].size
+                flat = lists[0].flat and lists[1].flat
+                if flat and size is not None and size < FEW:
+                    return None
+                if flat:
+                    return f"len({out}) >= _FEW"
+                return f"len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out}))"
+        if numeric(n.left, self.scope) and numeric(n.right, self.scope):  # a number (a float passes unchanged)
+            return f"not -_MAXI <= {out} <= _MAXI"
+        self.emit(f"{t} = type({out})")
+        return (f"{t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
+                f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out})))")
 
     def _g_Compare(self, n: A.Compare) -> str:
         out = self.temp()
@@ -200,29 +222,44 @@ class OperatorNodes:
                 # says False): 'is' gives the same answer without calling them
                 self.emit(f"{out} = {a} {'is' if n.op == '==' else 'is not'} {b}")
                 return out
-            with self.block(f"if type({a}) is list or type({a}) is dict:"):  # compared value by value: charged
-                self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+            if not self._no_container(n):
+                with self.block(f"if type({a}) in _LIST_DICT:"):  # compared value by value: charged
+                    self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
             self.emit(f"{out} = {a} {_EQUALITY[n.op]} {b}")
             return out
         py = _ORDERED.get(n.op)
         if py is None:
             raise Unsupported(n.op)
-        with self.block(f"if type({a}) is list:"):
-            self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+        if not self._no_container(n):
+            with self.block(f"if type({a}) is list:"):
+                self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
         with self.block("try:"):
             self.emit(f"{out} = {a} {py} {b}")
         with self.block("except TypeError:"):
             self.emit(f"raise _compare_error({a}, {self.const(n.op)}, {b}, {self.const(n.span)}) from None")
         return out
 
+    def _no_container(self, n: A.Compare) -> bool:
+        """One side of the comparison is never a list or a record: guards.compared would charge nothing."""
+        return no_container(n.left, self.scope, self.locals) or no_container(n.right, self.scope, self.locals)
+
     def _g_IsClass(self, n: A.IsClass) -> str:
         v = self.expr(n.obj)
         out = self.temp()
         cls = self.const(n.cls)
-        self.emit(f"{out} = isinstance({v}, _Card) and {cls} in {v}.classes")
+        general = f"isinstance({v}, _Card) and {cls} in {v}.classes"
+        flag = self._card_flag(v)
+        self.emit(f"{out} = {general}" if flag is None else f"{out} = {cls} in {v}.classes if {flag} else {general}")
         if n.negate:
             self.emit(f"{out} = not {out}")
         return out
+
+    def _card_flag(self, v: str) -> str | None:
+        """The flag that is true when the local `v` holds a card (see Writer.cards), noted as read; None if none."""
+        flag = self.cards.get(v)
+        if flag is not None:
+            self.flags_read.add(flag)
+        return flag
 
     def _g_Ternary(self, n: A.Ternary) -> str:
         out = self.temp()

@@ -22,6 +22,8 @@ from ..guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, char
 from ...diagnostics import RuleError
 from . import safesource
 
+FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
+
 _HELPERS: dict[str, Any] = {
     "__builtins__": {},  # nothing but what is listed here
     "type": type, "len": len, "isinstance": isinstance, "list": list, "dict": dict, "map": map, "range": range,
@@ -30,9 +32,9 @@ _HELPERS: dict[str, Any] = {
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
     "_scanned": scanned, "_compared": compared,
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
-    "_CONTAINERS": _CONTAINERS, "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
+    "_CONTAINERS": _CONTAINERS, "_LIST_DICT": frozenset((list, dict)), "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
-    "_SHORT": 16, "_FEW": 11, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
+    "_SHORT": 16, "_FEW": FEW, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
     "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
     "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
@@ -59,6 +61,10 @@ class Writer:
         self.recompile = recompile
         self.locals = set(scope.locals)  # the ruleset's local names in the current scope
         self.bound: dict[str, str] = {}  # local names held in Python locals here -> those locals
+        # a loop's item -> the local of a flag that is true when the item is a card (the loop's items are a zone's,
+        # decided once before it: zones hold only cards); the flags read are noted, the others are never written
+        self.cards: dict[str, str] = {}
+        self.flags_read: set[str] = set()
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1

@@ -39,7 +39,7 @@ def fire(g) -> None:
 def pop_frame(g, defer: list | None = None) -> None:
     """Leave the top frame: its modifiers lapse and its 'after' triggers run (or join `defer`)."""
     f = g.frames.pop()
-    if g.modifiers:
+    if f.mods:  # a modifier lasts until f ends (only then: a frame that never owned one leaves them as they are)
         g.modifiers = [m for m in g.modifiers if m[3] != f.id]
     if defer is not None:
         defer.extend(f.deferred)

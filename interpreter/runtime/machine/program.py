@@ -43,6 +43,24 @@ class Program:
     code: list[Instr]
 
 
+class Frame:
+    """A running sequence: where it is (instruction `pc`, statement `sub` of an EXEC step), its locals, its
+    deferred 'after' triggers. `mods`: a modifier lasts until this frame ends (board.add_modifier sets it), so
+    leaving the frame must look for modifiers that lapse (handlers.pop_frame); without it, none can."""
+
+    __slots__ = ("seq", "pc", "sub", "locals", "id", "deferred", "kind", "mods")
+
+    def __init__(self, seq: str, kind: str, locals_: dict, fid: int):
+        self.seq = seq
+        self.kind = kind
+        self.pc = 0
+        self.sub = 0
+        self.locals = locals_
+        self.id = fid
+        self.deferred: list = []
+        self.mods = False
+
+
 class _Loop:
     def __init__(self, name: Optional[str], iter_key: Optional[str]):
         self.name = name

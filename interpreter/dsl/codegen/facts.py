@@ -1,0 +1,96 @@
+"""What the writer knows of a node's value before it runs, so it leaves out the run-time checks that value can never
+fail (each fact below is what the check itself would find, proved from the tree and the ruleset's fixed values).
+
+Only what no run can contradict counts: a literal, the result of an operator or built-in that makes a value of one
+kind, a name whose value is fixed when the ruleset loads. A type the compiler gave a name is no such promise (a
+variable declared with a number can hold a list), so it is never read here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ...values import Row
+from .. import ast as A
+from ..builtins import REGISTRY
+from ..guards import scalar
+from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope
+
+_NOT_VALUES = ("var", "player_zone", "sequence", "modifier", "event", "dice")  # names read at run time, or refused
+_CONTAINER_TYPES = (list, dict, Row)
+_ONE_KIND = ("number", "bool")  # built-ins whose result is always a number, true/false or none
+
+
+@dataclass(frozen=True)
+class ListFact:
+    """The node always gives a list (or raises): at most `size` values when known, and `flat` when none of them
+    can be a list or a record."""
+
+    size: Optional[int]
+    flat: bool
+
+
+def fixed(node: A.Expr, scope: Scope, local_names) -> tuple[bool, Any]:
+    """(True, value) when `node` is a literal or a name whose value is fixed at load (as OperatorNodes._g_Name writes
+    a constant for it); (False, None) otherwise."""
+    if isinstance(node, (A.Num, A.Const)):
+        return True, node.value
+    if isinstance(node, A.Str) and node.is_plain:
+        return True, "".join(node.parts)  # type: ignore[arg-type]
+    if isinstance(node, A.Name) and node.id not in local_names:
+        sym = scope.symbols.get(node.id)
+        if sym is None or sym.kind in _NOT_VALUES or sym is RUNTIME_PLAYERS or sym is RUNTIME_PLAYER_COUNT:
+            return False, None
+        if sym.kind == "const" and sym.value in (RUNTIME_PLAYERS.value, RUNTIME_PLAYER_COUNT.value):
+            return False, None
+        return True, sym.value
+    return False, None
+
+
+def no_container(node: A.Expr, scope: Scope, local_names) -> bool:
+    """`node`'s value is never a list or a record (so a comparison with it is never charged as one of lists)."""
+    if scalar(node, REGISTRY, scope.functions):
+        return True
+    known, value = fixed(node, scope, local_names)
+    return known and type(value) not in _CONTAINER_TYPES
+
+
+def numeric(node: A.Expr, scope: Scope) -> bool:
+    """`node` gives a number, true/false or none, or raises: never a text, a list or a record."""
+    if isinstance(node, (A.Num, A.Const, A.Compare, A.IsClass, A.Unary)):
+        return True  # 'not' gives true/false, '-' a number or an error
+    if isinstance(node, A.BinOp):
+        if node.op in ("-", "*", "/", "//", "%"):
+            return True  # these refuse anything but numbers when the game runs
+        return node.op in ("+", "and", "or") and numeric(node.left, scope) and numeric(node.right, scope)
+    if isinstance(node, A.Ternary):
+        return numeric(node.then, scope) and numeric(node.other, scope)
+    if isinstance(node, A.Call):
+        b = None if node.func in scope.functions else REGISTRY.get(node.func)  # a ruleset function may return anything
+        return b is not None and b.returns in _ONE_KIND
+    return False
+
+
+def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
+    """What is known of the list `node` always gives; None when it may give something else."""
+    if isinstance(node, A.ListLit):
+        flat = all(no_container(i, scope, local_names) for i in node.items)
+        return ListFact(len(node.items), flat)
+    if isinstance(node, A.Comprehension):
+        return ListFact(None, scalar(node.element, REGISTRY, scope.functions))
+    if isinstance(node, A.Range):
+        return ListFact(None, True)  # whole numbers
+    if isinstance(node, (A.Ternary, A.BinOp)):
+        if isinstance(node, A.BinOp) and node.op != "+":
+            return None
+        a = list_fact(node.then if isinstance(node, A.Ternary) else node.left, scope, local_names)
+        b = list_fact(node.other if isinstance(node, A.Ternary) else node.right, scope, local_names)
+        if a is None or b is None:
+            return None
+        if a.size is None or b.size is None:
+            size = None
+        else:
+            size = max(a.size, b.size) if isinstance(node, A.Ternary) else a.size + b.size
+        return ListFact(size, a.flat and b.flat)
+    return None
