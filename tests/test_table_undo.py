@@ -215,3 +215,17 @@ def test_undo_after_a_resume_with_a_log(tmp_path):
     # the same game as one played without stopping; the log replays
     assert (tmp_path / "a.log").read_text().splitlines()[1:] == (tmp_path / "plain.log").read_text().splitlines()[1:]
     assert replay(tmp_path / "a.log", "--ruleset", str(AUCTION)).returncode == 0
+
+
+def test_the_view_says_empty_and_titles_as_a_player_would():
+    """An empty pile or list reads 'empty' (not 'none'), a value not set yet '—', a title written for sentences
+    heads its row without its article, and a key of a table that titles its rows shows by its title."""
+    from rulecraft.tools.table.view import say_value, seat_view
+
+    rs = load_ruleset(str(HERE / "cases" / "games" / "guild-yard.yaml")).ruleset
+    game = Game(rs, seed=1, players=3)
+    assert say_value([], game) == "empty" and say_value(None, game) == "—"
+    assert say_value(["market", "pit"], game) == "Market, Clay pit"
+    game.vars["taken"] = ["quarry"]
+    rows = dict(seat_view(game, 0).table)
+    assert rows.get("Spaces taken") == "Quarry" and "First player" in rows, rows

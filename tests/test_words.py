@@ -265,6 +265,9 @@ def test_bundled_rulesets_pass_the_print_check(ref):
                           "pays"]),
     ("keep-five", "Dice to roll", ["Rule: after your answer, if nothing is chosen, stop repeating; for each one "
                                    "chosen, roll 1d6, then change your Dice"]),     # a pick no noun names
+    ("masks", "Steal from", ["Rule: A steal names its target",    # the label of the block the choice opens
+                             "After your answer: unless the claim failed, the act happens, the Thief takes two "
+                             "coins (or what the target has)"]),    # used after the block that asks: followed out
     ("guild-yard", "Place", ["Rule: after your answer, add the chosen space to spaces taken; add the chosen space to "
                              "your Workers placed"]),
 ])
@@ -275,7 +278,8 @@ def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt,
 
     rs = load_ruleset(str(ROOT / "tests/cases/games" / f"{game}.yaml")).ruleset
     steps = [s for s in decision_steps(rs) if (prompt is None) == isinstance(s, M.ConstructStep)
-             and (prompt is None or isinstance(s, M.ChooseStep) and prompt in str(s.decision.prompt.ast.parts[0]))]
+             and (prompt is None or isinstance(s, M.ChooseStep) and s.decision.prompt is not None
+                  and prompt in str(s.decision.prompt.ast.parts[0]))]
     assert rule_help(rs, steps[0]) == lines
 
 

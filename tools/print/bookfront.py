@@ -36,6 +36,16 @@ def functions_used(rs: M.Ruleset) -> list[str]:
     return out
 
 
+def tracks(rs: M.Ruleset, w: Words) -> list[str]:
+    """What each player keeps count of on the table (coins, points): the titled player variables everyone or
+    their owner sees that start as a number, each with its start ('Coins, 4 to start')."""
+    out = []
+    for v in rs.player_variables.values():
+        if v.title and v.visibility != "hidden" and isinstance(v.initial, (int, float)) and not isinstance(v.initial, bool):
+            out.append(f"{v.title}, {w.value(v.initial)} to start" if v.initial else v.title)
+    return out
+
+
 def kept_by_the_table(rs: M.Ruleset, z: M.ZoneDef) -> bool:
     """A zone only the rules handle: hidden from everyone, shared, and not where the game's cards start."""
     return z.visibility == "hidden" and z.per != "player" and z.initial != "all"
@@ -90,6 +100,7 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
         "explain": explain,
         "zones": handled,
         "kept": kept,
+        "tracks": tracks(rs, w),
         "setup": [("#" + anchor(s), rs.sequences[s].title) for s in setup_sequences(rs, order)],
         "setup_steps": setup_steps(rs, w, setup_sequences(rs, order)),
         "flow": [(d, t, what, by_title.get(t, "")) for d, t, what in flow],

@@ -60,15 +60,19 @@ def _words(name: str) -> str:
 def zone_title(game, ref: ZoneRef) -> str:
     """A zone's title; a player's own zone by its title alone (the row says whose it is)."""
     z = game.rs.zones[ref.zone]
-    return (z.title or _words(z.id)) if z.per == "player" else game_label(game, ref)
+    title = (z.title or _words(z.id)) if z.per == "player" else game_label(game, ref)
+    return _heading(title)
+
+
+def _heading(title: str) -> str:
+    """A title written for sentences ('the lot pile') as a row's heading ('Lot pile')."""
+    title = title.removeprefix("the ").removeprefix("The ")
+    return title[:1].upper() + title[1:]
 
 
 def var_title(vdef) -> str:
     """A variable's title as a row's heading: 'the first player', written for sentences, heads a row as 'First player'."""
-    if not vdef.title:
-        return _words(vdef.id)
-    title = vdef.title.removeprefix("the ").removeprefix("The ")
-    return title[:1].upper() + title[1:]
+    return _heading(vdef.title) if vdef.title else _words(vdef.id)
 
 
 def zone_text(game, ref: ZoneRef, seat: int) -> str:

@@ -176,6 +176,8 @@ class Words:
         if ident in rs.variables and self.detail != "full" and ident.endswith("s") and "_" not in ident \
                 and isinstance(rs.variables[ident].initial, int) and not isinstance(rs.variables[ident].initial, bool):
             return "the number of " + ident  # a count kept under a plural name: 'rounds'
+        if ident in rs.variables and self.detail != "full" and ident in _ADJECTIVES and ident in self.info.persons:
+            return f"the {ident} player"  # 'set first = next_player(first)': the first player, not 'the first'
         if ident in rs.variables or ident in rs.zones or ident in rs.tables:
             return "the " + humanize(ident)
         if self.detail != "full" and ident not in rs.functions and ident not in rs.dice:

@@ -288,6 +288,8 @@ def _compare(w: Words, n: A.Compare) -> str:
         return said
     if n.op in ("==", "!=") and w.detail != "full" and _is_none(n.right):
         thing = w.expr(n.left).removeprefix("the ")
+        if thing == "responder":  # after a response window: whether anyone took it up
+            return "nobody responded" if n.op == "==" else "someone responded"
         return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
     if n.op in ("==", "!=") and w.detail != "full" and isinstance(n.left, A.Attr) and n.left.name == "result" \
             and _is_roll(w, n.left.obj) and isinstance(w.constant(n.right), str):

@@ -62,6 +62,9 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
         then = what_follows(rs, w, step)
         if then:  # the question is asked below it: the rule is what the answer leads to
             lines = [f"Rule: after your answer, {'; '.join(then)}"]
+        block = _labelled_block(rs, step)
+        if block:  # the choice opens a block the designer labelled: that label is its rule
+            lines = [f"Rule: {w.label(block)}"] + ([f"After your answer: {'; '.join(then)}"] if then else [])
     if step.note:
         lines.append(f"Note: {w.label(step.note)}")
     return lines
@@ -104,20 +107,56 @@ def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
     if spec is None or not spec.bind:
         return []
     for seq in rs.sequences.values():
-        for body in _bodies(seq.steps):
-            if step in body:
-                names, out, deeper = {spec.bind}, [], []
-                for s in body[body.index(step) + 1:]:
-                    said = _said(rs, w, s)
-                    if not said:  # bookkeeping: what it works out from the answer is the answer still
-                        names |= _worked_out(s, names)
-                    elif _reads(s, names) and len(out) < 2:
-                        inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
-                        out.append(_joined(said, [x for x in inner if x]))
-                    elif not deeper and any(_reads(d, names) for d in M.walk_steps([s])):
-                        deeper = _deeper(rs, w, s, said, names)
+        chain = _chain(seq.steps, step)
+        if chain is None:
+            continue
+        names = {spec.bind}
+        for body, at in reversed(chain):  # the steps after it; where none uses the answer, those after its block
+            out, deeper = [], []
+            for s in body[at + 1:]:
+                said = _said(rs, w, s)
+                if not said:  # bookkeeping: what it works out from the answer is the answer still
+                    names |= _worked_out(s, names)
+                elif _reads(s, names) and len(out) < 2:
+                    inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
+                    out.append(_joined(said, [x for x in inner if x]))
+                elif not deeper and any(_reads(d, names) for d in M.walk_steps([s])):
+                    deeper = _deeper(rs, w, s, said, names)
+            if out or deeper:
                 return out or deeper
+        return []
     return []
+
+
+def _labelled_block(rs: M.Ruleset, step: M.Step) -> str:
+    """The label of the block a choice opens (its first step a player sees), or ''."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words.bookkeeping import hidden_step
+
+    for seq in rs.sequences.values():
+        chain = _chain(seq.steps, step)
+        if chain is None or len(chain) < 2:
+            continue
+        outer_body, at = chain[-2]
+        body, i = chain[-1]
+        label = designer_label(outer_body[at]) or ""
+        if all(hidden_step(rs, s) for s in body[:i]) and not label.rstrip().endswith("?"):
+            return label  # a label that asks ('Still in the game?') is the block's condition, not the choice's rule
+    return ""
+
+
+def _chain(steps, step):
+    """The bodies from a sequence's steps down to the one holding `step`, each with the place of the step (or of
+    the block holding it) in it; None when `step` is not there."""
+    steps = tuple(steps)
+    for i, s in enumerate(steps):
+        if s is step:
+            return [(steps, i)]
+        for _n, body in s.bodies:
+            inner = _chain(body, step)
+            if inner is not None:
+                return [(steps, i)] + inner
+    return None
 
 
 def _deeper(rs: M.Ruleset, w, s: M.Step, said: str, names: set) -> list[str]:
@@ -156,10 +195,3 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
             and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
-
-
-def _bodies(steps):
-    yield tuple(steps)
-    for s in steps:
-        for _n, body in s.bodies:
-            yield from _bodies(body)

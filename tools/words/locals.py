@@ -41,6 +41,7 @@ class Locals:
     predicates: set = field(default_factory=set)  # functions that give yes or no
     asked: dict = field(default_factory=dict)  # yes/no name -> the decision that binds it (who answers)
     counted: dict = field(default_factory=dict)  # counter -> what it counts ('the number of rounds played')
+    persons: set = field(default_factory=set)  # names some step sets to a player ('set first = next_player(first)')
     tallies: set = field(default_factory=set)  # plural names only ever set to 0 or added to ('tries')
     choices: dict = field(default_factory=dict)  # name -> (decision, step label) of a one-of choice ('as: act')
 
@@ -173,6 +174,8 @@ def local_info(w) -> Locals:
                 sets.setdefault(st.name, []).append(st.value)
             elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
                 sets.setdefault(st.target.id, []).append(st.value if st.op == "=" else None)
+                if st.op == "=" and _kind(w, st.value) == "player":
+                    info.persons.add(st.target.id)
             elif isinstance(st, A.CallSeq) and st.bind:
                 note(st.bind, "result")
             elif isinstance(st, A.CreateZone) and st.bind:  # 'create zone in markets as m': the new market

@@ -119,6 +119,10 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
         noun = row_noun(w, n.args[0].args[0].id)
         if noun:  # 'count(keys(boxes))': the number of boxes
             return f"the number of {_plural(noun)}"
+    if n.func == "sum" and n.args and isinstance(n.args[0], A.Comprehension):
+        said = _total_of(w, n.args[0])
+        if said:
+            return said
     if n.func == "count" and n.args and _zone_like(w, n.args[0]):
         return f"the number of cards in {args[0]}"
     if n.func == "count" and args and _a_list(args[0]):
@@ -145,6 +149,23 @@ def players_call(w: Words, n: A.Call, args: list[str]) -> str:
     if n.func == "next_player" and args and args[0] == "the player" and not n.kwargs:
         return "the next player"
     return ""
+
+
+def _total_of(w: Words, c) -> str:
+    """'sum([c.worth for c in p.sold])' as 'the total worth of the cards in the player's Bought': a field added up
+    over a list, said once (with the list's test: 'of the cards in the Hand that are resources')."""
+    el = c.element
+    if not (isinstance(el, A.Attr) and isinstance(el.obj, A.Name) and el.obj.id == c.var):
+        return ""
+    noun = w.local(c.var).removeprefix("the ")
+    if noun not in ("card", "player"):
+        return ""
+    listed = w.expr(A.Comprehension(c.span, A.Name(el.obj.span, c.var), c.var, c.iterable, c.condition))
+    if not listed.startswith(f"each {noun}"):
+        return ""
+    rest = listed.removeprefix(f"each {noun}")
+    rest = re.sub(r"^ (who|that) is ", r" \1 are ", rest)
+    return f"the total {w.attribute(el.name)} of the {noun}s{rest}"
 
 
 def _every(w: Words, c, quantifier: str) -> str:

@@ -54,6 +54,9 @@ def _assign(w: Words, n: A.Assign) -> str:
     if n.op == "=" and w.detail != "full" and target == value and isinstance(n.value, A.Index) \
             and isinstance(n.value.obj, A.Name) and n.value.obj.id == "players" and isinstance(n.value.key, A.Num):
         value = f"the player in seat {n.value.key.value + 1}"  # 'set first = players[0]', first titled 'the first player'
+    if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Call) and n.value.func == "next_player" \
+            and len(n.value.args) == 1 and not n.value.kwargs and w.expr(n.value.args[0]) == target:
+        return f"the next player becomes {target}"  # 'set opener = next_player(opener)': the role moves on
     if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Comprehension) and isinstance(n.value.element, A.Ternary):
         return f"change {target}"  # a list remade item by item: say less than the code
     if n.op == "+=":
@@ -145,10 +148,13 @@ def _modifier(w: Words, ident: str) -> str:
 @phrase(A.AddModifier)
 def _add_modifier(w: Words, n: A.AddModifier) -> str:
     who = w.expr(n.target) if n.target is not None else "everyone"
+    if w.you and isinstance(n.target, A.Name) and n.target.id == w.you:  # `?` speaks to the one asked
+        who = "you"
     value = f" of {w.expr(n.value)}" if n.value is not None else ""
     if w.detail != "full" and n.value is not None:  # 'value 1' is the modifier once: players read no number
         value = "" if w.constant(n.value) == 1 else f" worth {w.expr(n.value)}"
-    return f"{who} gets {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
+    gets = "get" if who == "you" else "gets"
+    return f"{who} {gets} {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
 
 
 @phrase(A.RemoveModifier)

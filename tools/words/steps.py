@@ -20,7 +20,13 @@ def _action(w: Words, s: M.ActionStep) -> str:
 def _call(w: Words, s: M.CallStep) -> str:
     if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
         name = w.name(s.sequence)  # a title 'A round' inside a sentence: 'play a round'
-        return "play " + (name[0].lower() + name[1:] if name.split(" ")[0] in ("A", "An", "The") else name)
+        words = name.split(" ")
+        if words[0] in ("A", "An", "The") and len(words) >= 3 and (
+                any(x in ("is", "are", "was") for x in words) or words[-1].endswith("s") or words[-2].endswith("s")):
+            return f"play “{name}”"  # a title that is a clause ('A lot is sold', 'A spell resolves'): quoted
+        if len(words) >= 2 and words[0].endswith("ing") and words[0][:1].isupper() and words[1][:1].islower():
+            return f"play “{name}”"  # 'Placing a worker': no thing to play, a name of what happens
+        return "play " + (name[0].lower() + name[1:] if words[0] in ("A", "An", "The") else name)
     args = ", ".join(f"{humanize(k)} {w.expr(v)}" for k, v in s.args)
     return f"play {w.name(s.sequence)}" + (f" ({args})" if args else "")
 
@@ -233,7 +239,7 @@ def _construct(w: Words, s: M.ConstructStep) -> str:
     return clean_clauses(rule)
 
 
-def _setting(w: Words, settings: dict, key: str, default: str = "") -> str:
+def _setting(w: Words, settings: dict, key: str, default: str = "", limit: int = 40) -> str:
     """A construct's setting in players' words, or `default` where it would be long or read like code."""
     from rulecraft.dsl.parser import parse_expression, plain_locator
     from rulecraft.tools.words.labels import code_like
@@ -245,7 +251,7 @@ def _setting(w: Words, settings: dict, key: str, default: str = "") -> str:
         said = w.expr(parse_expression(text, plain_locator()))
     except Exception:  # noqa: BLE001 - a setting that is no expression is not said
         return default
-    return default if code_like(said) or len(said) > 40 or said in ("always", "never") else said
+    return default if code_like(said) or len(said) > limit or said in ("always", "never") else said
 
 
 def _direction(w: Words, settings: dict) -> str:
@@ -280,7 +286,12 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     if s.construct == "respond":
         frm = _setting(w, st, "from", "the active player")
         turn = f"in turn {way.removeprefix('going ')}" if way else "in turn"
-        return f"each other player {turn} after {frm} may respond; {_UNTIL.get(st.get('until', 'first'), _UNTIL['first'])}"
+        until = _UNTIL.get(st.get("until", "first"), _UNTIL["first"])
+        may = _setting(w, st, "may", limit=60)  # 'q.coins >= price': each other player whose Coins are at least ...
+        for subject, rel in (("the responder's ", "whose "), ("the responder ", "who ")):
+            if may.startswith(subject) and (rel == "whose " or may.split(" ")[2] in ("is", "are", "has", "can")):
+                return f"each other player {rel}{may.removeprefix(subject)} may respond, {turn} after {frm}; {until}"
+        return f"each other player {turn} after {frm} may respond; {until}"
     form = st.get("form", "open")
     frm = _setting(w, st, "from")
     frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
