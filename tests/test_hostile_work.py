@@ -77,6 +77,7 @@ def test_the_diff_of_two_long_shuffled_sequences_is_bounded_work(tmp_path, monke
     """Two sequences of 40,000 steps, one a shuffle of the other, ran for hours: difflib's alignment is quadratic,
     every step looked for its moved twin among all the others, every pair of a changed stretch was compared."""
     from rulecraft.tools.diff import steps as diff_steps
+    from rulecraft.tools.diff.align import ALIGN_WORK
     from rulecraft.tools.diff.report import diff_rulesets
 
     n = 3000
@@ -85,19 +86,19 @@ def test_the_diff_of_two_long_shuffled_sequences_is_bounded_work(tmp_path, monke
     count = _Counting()
     monkeypatch.setattr(diff_steps.difflib, "SequenceMatcher", count.make)
     diff = diff_rulesets(a.ruleset, b.ruleset)
-    assert 0 < count.biggest <= diff_steps.ALIGN_WORK < n * n  # no alignment of the whole: anchored first
+    assert 0 < count.biggest <= ALIGN_WORK < n * n  # no alignment of the whole: anchored first
     assert count.ratios <= 2 * diff_steps.ALIKE_PAIRS
     assert diff is not None
 
 
 def test_anchored_opcodes_cover_both_lists_and_agree_with_difflib_when_short():
-    from rulecraft.tools.diff.steps import _opcodes
+    from rulecraft.tools.diff.align import opcodes
 
     a, b = list("abcdefgh"), list("abXdefYh")
-    assert _opcodes(a, b) == difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    assert opcodes(a, b) == difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     long_a = list(range(5000))
     long_b = long_a[:2000] + [-1, -2] + long_a[2500:]
-    ops = _opcodes(long_a, long_b)
+    ops = opcodes(long_a, long_b)
     assert sum(i2 - i1 for _t, i1, i2, _j1, _j2 in ops) == len(long_a)  # every item of each side, in order
     assert sum(j2 - j1 for _t, _i1, _i2, j1, j2 in ops) == len(long_b)
     equal = sum(i2 - i1 for t, i1, i2, _j1, _j2 in ops if t == "equal")
