@@ -35,7 +35,7 @@ def test_aid_fits_two_pages_at_9_pt_without_code(name):
 def test_dml_aid_has_the_tables_the_dice_and_how_to_win():
     view = aid_view(load_ruleset("dml").ruleset)
     assert [t["title"] for t in view.tables] == ["Wheel of Profit"]
-    assert [name for name, _w, _o in view.dice[0]["results"]] == ["Woot", "Wyvern eyes", "Dabo"]
+    assert [name for name, _w, _o in view.dice[0]["results"]] == ["Woot! Woot!", "Wyvern Eyes", "Dabo"]
     assert len(view.win) == 1 and "Monopoly" in view.win[0] and "victory points" in view.win[0]
     assert ("The highest target value an Acquisition Attempt may start with", "12") in view.numbers
     html = aid_html(view)

@@ -18,6 +18,7 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
+from rulecraft.tools.words.text import dice_name
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
 MAX_PAGES = 2
@@ -303,6 +304,11 @@ def dice_words(text: str) -> str:
     return text.replace("the doubles", "a double")
 
 
+def result_when(rs: M.Ruleset, r: M.DiceResult) -> str:
+    """When a named dice result comes up, in words ('a double from 2 to 5')."""
+    return dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
+
+
 def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
     out = []
     for d in rs.dice.values():
@@ -311,10 +317,9 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
             what = {"success": "succeeds", "failure": "fails"}.get(r.outcome or "", "")
             if r.reroll:
                 what = (what + ", and " if what else "") + "may be rolled again"
-            when = dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
-            results.append((capital(humanize(r.name)), _sentence(when), what or "named"))
-        if results or d.doc:  # plain dice: the order of play already says 'roll 5d6'; a heading alone says nothing
-            out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
+            results.append((capital(r.shown()), _sentence(result_when(rs, r)), what or f"counts as {r.shown()}"))
+        out.append({"name": f"{capital(dice_name(d.count, d.sides))} ({d.count}d{d.sides})", "doc": d.doc,
+                    "results": results})
     return out
 
 
@@ -327,7 +332,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     params = [rs.parameters[k] for k in ids if k in rs.parameters] if ids is not None else list(rs.parameters.values())
     view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
     view.tables = table_views(rs, w)
-    view.dice = dice_views(rs, w)
+    view.dice = [d for d in dice_views(rs, w) if d["results"] or d["doc"]]  # plain dice: the order of play says 'roll 5d6'
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)

@@ -49,3 +49,14 @@ def plural(phrase: str) -> bool:
     its verb is 'are'."""
     return bool(re.fullmatch(r"the (?:[\w ]+'s? )?(?:[A-Za-z]+ )?[A-Za-z][a-z]{2,}(?<!ss)(?<!us)(?<!is)s", phrase)) \
         and " of " not in phrase
+
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def dice_name(count: int, sides: int) -> str:
+    """Dice as a player names them: (2, 6) -> 'two six-sided dice', (1, 20) -> 'a twenty-sided die'."""
+    def number(n: int) -> str:
+        return _COUNTS[n] if 0 <= n < len(_COUNTS) else {20: "twenty", 100: "hundred"}.get(n, str(n))
+    kind = f"{number(sides)}-sided"
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} die" if count == 1 else f"{number(count)} {kind} dice"
