@@ -21,7 +21,8 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aid import players_table, result_when
+from rulecraft.tools.print.aid import players_table
+from rulecraft.tools.print.aidrules import result_when
 from rulecraft.tools.words.text import dice_name
 
 VISIBILITY = {
