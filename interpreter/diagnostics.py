@@ -164,32 +164,49 @@ class SourceCache:
         return None
 
 
+EXCERPT = 200  # characters of a source line quoted under a diagnostic, around the place it names
+MESSAGE = 2_000  # characters of a message, note or hint (one may quote a value from a stranger's file)
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= MESSAGE else line[:MESSAGE - 3] + "..."
+
+
 def render_text(diagnostics: Sequence[Diagnostic], sources: SourceCache | None = None) -> str:
     """The human form: location, severity, code, message, the source line with carets, a hint."""
     sources = sources or SourceCache()
     chunks = []
     for d in diagnostics:
         where = f"{d.span}: " if d.span else ""
-        lines = [f"{where}{d.severity.value}[{d.code}]: {d.message}"]
+        lines = [_cut(f"{where}{d.severity.value}[{d.code}]: {d.message}")]
         if d.span is not None:
             text = sources.line(d.span.file, d.span.line)
             if text is not None and text.strip():
                 shown = text.expandtabs(1)
                 width = d.span.end_col - d.span.col if d.span.end_line == d.span.line else len(shown) - d.span.col + 1
                 width = max(1, min(width, max(1, len(shown) - d.span.col + 1)))
+                col = d.span.col - 1
+                if len(shown) > EXCERPT:  # a line of 1.5 MB was quoted whole: a window around the place instead
+                    start = max(0, min(col - EXCERPT // 4, len(shown) - EXCERPT))
+                    head, tail = ("..." if start else ""), ("..." if start + EXCERPT < len(shown) else "")
+                    shown = head + shown[start:start + EXCERPT] + tail
+                    col += len(head) - start
+                    width = max(1, min(width, EXCERPT + len(head) - col))
                 lines.append(f"    {shown}")
-                lines.append("    " + " " * (d.span.col - 1) + "^" * width)
+                lines.append("    " + " " * col + "^" * width)
         for note in d.notes:
-            lines.append(f"  note: {note}")
+            lines.append(_cut(f"  note: {note}"))
         if d.hint:
-            lines.append(f"  hint: {d.hint}")
+            lines.append(_cut(f"  hint: {d.hint}"))
         chunks.append("\n".join(lines).translate(_UNPRINTABLE))
     return "\n".join(chunks)
 
 
 # control characters (C0 but tab and newline, DEL, C1) shown as '?': a stranger's file must not
 # drive the terminal (escape sequences) through a message or an excerpt; one for one keeps carets aligned
-_UNPRINTABLE = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+# (and the bidirectional embeddings, overrides and isolates, which reorder how the rest of a line is shown)
+_UNPRINTABLE = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
+                                 *range(0x2066, 0x206A)]}
 
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:

@@ -514,6 +514,9 @@ def _make_specials(folder: Path, make: dict) -> None:
         (folder / name).mkdir()
     for name, (piece, times) in make.get("repeat", {}).items():
         (folder / name).write_text(piece * times, encoding="utf-8")
+    for name, (piece, times, tail) in make.get("append", {}).items():  # a case's file with a long piece after it
+        with open(folder / name, "a", encoding="utf-8") as fh:
+            fh.write(piece * times + tail)
 
 
 @pytest.mark.parametrize("name", HOSTILE_CASES)
@@ -532,7 +535,7 @@ def test_the_hostile_corpus(tmp_path, name):
            *case["run"]]
     # the time-out only keeps a regression from hanging the run; the memory cap and the exit code are the assertions
     proc = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=600, preexec_fn=_hostile_cap,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "200"})
+                          input=case.get("stdin", ""), env={**os.environ, "COLUMNS": "200"})  # what a person types
     out = proc.stdout + proc.stderr
     assert proc.returncode == case["exit"], f"{case['what']}: exit {proc.returncode}\n{out[-3000:]}"
     assert case["says"] in out, f"{case['what']}:\n{out[-3000:]}"
@@ -541,6 +544,7 @@ def test_the_hostile_corpus(tmp_path, name):
         assert secret not in out, f"{case['what']}: the output quotes {secret!r}"
     if case["exit"] == 2:
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr  # one line
+    assert len(out) <= case.get("max_output", 1 << 20), f"{case['what']}: {len(out):,} characters of output"
     for f, data in before.items():
         assert (folder / f).read_bytes() == data, f"{f} was written over"
 

@@ -67,6 +67,9 @@ def load_text(path: str, text: str, *, limits: Limits = DEFAULT_LIMITS, keep_goi
     With `keep_going`, a file with schema errors is still built and checked as far as it can
     be, so the rules language inside its strings is checked too: every problem at once.
     """
+    # a name no file system can hold (an editor's URI with %00 in it): `extends` then finds nothing beside it,
+    # where os.path gave a ValueError and the editor never got diagnostics
+    path = path.replace("\x00", "\ufffd")
     with _collector_paused():
         return _load(path, None, limits, True, text=text, keep_going=keep_going)
 
@@ -105,7 +108,9 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
         path = resolve(ref)
         if path is None:
             hint = "give a path to a .yaml file, or one of the names that 'rulecraft list' prints"
-            result.diagnostics.append(error("E001", f"no ruleset file or bundled ruleset named '{ref}'", None, hint))
+            why = variants._not_a_file(ref)  # something is there (a folder, a FIFO, /dev/zero): say what, not "no file"
+            message = f"'{ref}' is not a ruleset file: {why}" if why else f"no ruleset file or bundled ruleset named '{ref}'"
+            result.diagnostics.append(error("E001", message, None, hint))
             return result
         root, text, diags = load_file(path, limits)
     result.diagnostics.extend(diags)

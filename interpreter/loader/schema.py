@@ -366,7 +366,8 @@ def _not_allowed(kind: str, err: "ValidationError", schema: dict, subject: str) 
     if kind in ("minItems", "minLength", "minProperties"):
         return f"{subject} must not be empty" if val == 1 else f"{subject} needs at least {val} entries"
     if kind in ("maxItems", "maxLength", "maxProperties"):
-        return f"{subject} is too long: at most {val} allowed"
+        unit = {"maxItems": "entries", "maxLength": "characters", "maxProperties": "keys"}[kind]
+        return f"{subject} is too long: at most {val} {unit}"
     if kind == "uniqueItems":
         return f"{subject} lists the same value twice"
     return _message(schema) or f"{subject} is not allowed here"

@@ -3,6 +3,8 @@ variables, dice, cards, metrics and scoring (Builder in build.py runs them in or
 
 from __future__ import annotations
 
+import math
+
 import dataclasses
 from typing import Any
 
@@ -49,14 +51,24 @@ class SectionBuilders:
                 value = _coerce(value, default)
             lo, hi = d.get("min"), d.get("max")
             span = sec.key_span(k)
+            where = v.get("default") if isinstance(v, YMap) else None
+            if _number(default) and not math.isfinite(default):  # .inf or .nan: scores of inf, winners by nan
+                self.err("E204", f"parameter '{k}': the default {default} is not a finite number",
+                         where.span if where is not None else span)
+            if k in self.overrides and not _same_kind(value, default):  # 'nan', 5,000 digits, 'maybe'
+                shown = str(self.overrides[k])
+                shown = shown if len(shown) <= 40 else shown[:37] + "..."
+                self.err("E316", f"--set {k}={shown}: parameter '{k}' takes {_kind_words(default)}", None)
             # the value differs from the default only when --set gave one: check each once
             checks = [("default", default)] + ([("value", value)] if k in self.overrides else [])
             for label, val in checks:
-                if isinstance(val, (int, float)) and not isinstance(val, bool):
+                if _number(val) and math.isfinite(val):
                     if (lo is not None and val < lo) or (hi is not None and val > hi):
-                        where = v.get("default") if label == "default" and isinstance(v, YMap) else None
-                        self.err("E204", f"parameter '{k}': {label} {val} is outside {lo}..{hi}",
-                                 where.span if where is not None else span)
+                        bounds = f"{lo}..{hi}" if lo is not None and hi is not None else \
+                            f"its min {lo}" if lo is not None else f"its max {hi}"
+                        side = "below" if hi is None else "above" if lo is None else "outside"
+                        self.err("E204", f"parameter '{k}': {label} {val} is {side} {bounds}",
+                                 where.span if label == "default" and where is not None else span)
             out[k] = M.ParamDef(k, value, default, lo, hi, str(d.get("doc", "") or ""), span, str(d.get("source", "") or ""))
         return out
 
@@ -298,12 +310,33 @@ def _match_key(k: str, keys: tuple) -> Any:
     return k
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """A --set value of the default's kind: a finite number for a number, true/false for a flag."""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if _number(default):
+        return (_number(value) and math.isfinite(value) and abs(value) < 2 ** 63
+                and (isinstance(value, int) or isinstance(default, float)))
+    return True
+
+
+def _kind_words(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false (also yes/no, on/off, 1/0)"
+    return "a whole number" if isinstance(default, int) else "a finite number"
+
+
 def _coerce(value: Any, like: Any) -> Any:
     """A --set value given as text, turned into the type of the default."""
     if not isinstance(value, str):
         return value
     if isinstance(like, bool):
-        return value.lower() in ("1", "true", "yes", "on")
+        word = value.lower()
+        return True if word in ("1", "true", "yes", "on") else False if word in ("0", "false", "no", "off") else value
     if isinstance(like, int):
         try:
             return int(value)

@@ -23,7 +23,9 @@ from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAM
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
            "read_text"]
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab, newline and return are text
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # tab, newline, return are text
+# U+202A-U+202E and U+2066-U+2069 are the bidirectional embeddings, overrides and isolates: they make a text
+# display in another order than it is ("Trojan Source"), so a title could show as something it is not
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
@@ -222,7 +224,8 @@ class _Converter:
         if tag == "tag:yaml.org,2002:str":
             bad = _CONTROL.search(raw)
             if bad:  # written as an escape ("\e[2J"): printed, it would drive the terminal
-                raise _Abort(error("E003", f"the text holds the control character U+{ord(bad.group()):04X}",
+                what = "bidirectional control" if bad.group() >= "\u2000" else "control character"
+                raise _Abort(error("E003", f"the text holds the {what} U+{ord(bad.group()):04X}",
                                    _span(self.file, node), "a ruleset holds printable text: remove the escape"))
             # an unquoted 'none' means no value, as in the rules language
             value: Any = None if raw == "none" and not node.style else raw

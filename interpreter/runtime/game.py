@@ -23,6 +23,9 @@ from .machine.interpreter import handler_for, run
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
+DECISION_STEPS = 64  # what one decision costs of the game's step budget (the view, the story, the log: far more
+# than a step); 5,000,000 steps still allow 78,000 decisions, hundreds of times a long game
+
 _PROGRAMS: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Program]]" = weakref.WeakKeyDictionary()
 
 
@@ -148,6 +151,16 @@ class Game(Board):
         self.locals = {}
 
     # ------------------------------------------------------------------ driving
+    def _too_many_decisions(self) -> None:
+        """R002 at the step that asks: a decision costs the budget DECISION_STEPS steps (a window everyone answers
+        for ever took 333,334 decisions and 9 s of a processor before its 5,000,000 steps ran out)."""
+        f = self.frames[-1] if self.frames else None
+        ins = self.programs[f.seq].code[f.pc] if f is not None else None
+        where = f"; the last step was '{ins.step.label or ins.step.id}' in '{f.seq}'" if ins is not None else ""
+        raise RuleError(f"the game ran {self.max_steps} steps without ending (a decision counts "
+                        f"{DECISION_STEPS}){where}", ins.span if ins is not None else None,
+                        "a loop may never end: check its condition or its 'break'", "R002")
+
     def apply(self, wire: Any) -> None:
         """Answer the pending decision (in wire form) and run until the next one or the end."""
         d = self.pending
@@ -163,6 +176,8 @@ class Game(Board):
             value = d.value(wire)
         self.pending = None
         self.decisions += 1
+        if self.steps + self.decisions * DECISION_STEPS > self.max_steps:
+            self._too_many_decisions()
         self.chance = []
         if self.story:
             if d.purpose != "sealed" and d.purpose != "reroll":

@@ -13,6 +13,24 @@ class DotError(RuntimeError):
     """Graphviz is missing or failed; the message says which and what to do."""
 
 
+# What one command gives Graphviz, at most: its time grows faster than the chart (a sequence of 20,000 steps took
+# minutes, 3,000 sequences 3,000 charts). DML's largest chart is 16 KB of DOT and all its 34 charts 290 KB.
+MAX_CHART = 1_000_000  # bytes of DOT in one chart (some 3,000 boxes)
+MAX_CHARTS = 500  # charts in one command
+MAX_TOTAL = 8_000_000  # bytes of DOT in all the charts of one command
+
+
+def check_size(sources: Sequence[str]) -> None:
+    """DotError, before Graphviz starts, when the charts are more than a command draws."""
+    sizes = [len(s) for s in sources]
+    if sizes and max(sizes) > MAX_CHART:
+        raise DotError(f"a chart is too big to draw: {max(sizes):,} characters of DOT, over the limit of {MAX_CHART:,} "
+                       "(some 3,000 boxes); 'rulecraft render --format dot' writes the source without drawing it")
+    if len(sizes) > MAX_CHARTS or sum(sizes) > MAX_TOTAL:
+        raise DotError(f"too many charts to draw at once: {len(sizes):,} charts of {sum(sizes):,} characters of DOT "
+                       f"(at most {MAX_CHARTS} charts, {MAX_TOTAL:,} characters); 'rulecraft render --format dot' writes the source")
+
+
 def _tool(engine: str) -> str:
     path = shutil.which(engine)
     if path is None:
@@ -23,6 +41,7 @@ def _tool(engine: str) -> str:
 
 def run_dot(source: str, fmt: str, engine: str = "dot", extra: Sequence[str] = ()) -> bytes:
     """Lay out and draw one DOT graph; `fmt` is a Graphviz output format (svg, png, pdf)."""
+    check_size([source])
     exe = _tool(engine)
     args = [*extra] if any(a.startswith("-T") for a in extra) else [f"-T{fmt}", *extra]
     try:
@@ -74,6 +93,7 @@ def run_layouts(sources: Sequence[str], fmt: str = "pdf", graph_attrs: Sequence[
 
     if not sources:
         return []
+    check_size(sources)
     exe = _tool("dot")
     workers = max(1, min(len(sources), workers or (os.cpu_count() or 2)))
     with tempfile.TemporaryDirectory(prefix="rulecraft-dot-") as tmp:
@@ -109,6 +129,8 @@ def run_many(jobs: Sequence[tuple], workers: int | None = None, fn=None) -> list
     """Several `run_dot(*job)` (or `fn(*job)`) at once; Graphviz runs as separate processes, so threads suffice."""
     if not jobs:
         return []
+    if fn is None:
+        check_size([job[0] for job in jobs])
     fn = fn or run_dot
     workers = workers or min(len(jobs), max(2, (os.cpu_count() or 2) * 2))
     with ThreadPoolExecutor(max_workers=workers) as pool:

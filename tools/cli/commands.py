@@ -250,9 +250,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(to_stdout) > 1:
         print(f"{PROG} simulate: only one of --{', --'.join(to_stdout)} can be '-' (standard output)", file=sys.stderr)
         return EXIT_USAGE
-    from rulecraft.files import output_problem
+    from rulecraft.files import output_folder_problem, output_problem
 
-    for problem in filter(None, (output_problem(p) for p in (args.json, args.csv, args.coverage) if p)):
+    problems = [output_problem(p) for p in (args.json, args.csv, args.coverage) if p]
+    problems += [output_folder_problem(args.report)] if args.report else []  # a file there: said after all the games
+    for problem in filter(None, problems):
         print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
         return EXIT_DIAGNOSTICS
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code

@@ -108,7 +108,10 @@ class _Parser(argparse.ArgumentParser):
             close = difflib.get_close_matches(m.group(1), [v.name for v in VERBS], n=1, cutoff=0.6)
             message = f"unknown verb '{m.group(1)}'" + (f"; did you mean '{close[0]}'?" if close else "")
             message += " (see 'rulecraft --help')"
-        super().error(message)
+        elif "--help" not in message:
+            message += f" (see '{self.prog} --help')"
+        # one line, as every other error: the usage block above it told nothing the --help does not
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,6 +22,7 @@ from typing import Optional
 
 from rulecraft.model import ruleset as M
 
+from rulecraft.tools.diff.align import opcodes
 from rulecraft.tools.diff.values import Change, Diff, SequenceChanges, _ast_form, _fields_diff, _plain, show
 from rulecraft.tools.chart.sheetplan import step_numbers
 
@@ -177,7 +178,7 @@ def match_steps(sa: M.SequenceDef, sb: M.SequenceDef) -> tuple[dict[str, str], s
             continue
         la = [s for s in x if not s.explicit_id]
         lb = [s for s in y if not s.explicit_id]
-        for tag, i1, i2, j1, j2 in _opcodes([_deep(s) for s in la], [_deep(s) for s in lb]):
+        for tag, i1, i2, j1, j2 in opcodes([_deep(s) for s in la], [_deep(s) for s in lb]):
             if tag == "equal":
                 found = list(zip(la[i1:i2], lb[j1:j2]))
             elif tag == "replace":
@@ -209,62 +210,6 @@ def match_steps(sa: M.SequenceDef, sb: M.SequenceDef) -> tuple[dict[str, str], s
             taken.add(y.path)
         moved.add(s.path)
     return pairs, moved
-
-
-ALIGN_WORK = 4_000_000  # difflib's alignment is quadratic: longer lists are first anchored on their unique steps
-
-
-def _opcodes(a: list, b: list, offset: tuple = (0, 0)) -> list[tuple]:
-    """difflib's opcodes for two lists of steps, within bounded work (a sequence of 40,000 steps took hours).
-
-    Short lists go to difflib as they are. Long ones are first anchored as patience diff does: the steps that occur
-    once on each side, in the longest order both sides keep; the stretches between anchors are aligned by difflib
-    when short enough, else they are one changed stretch (its steps are then paired by `_alike`)."""
-    i0, j0 = offset
-    if not a or not b or len(a) * len(b) <= ALIGN_WORK:
-        return [(t, i1 + i0, i2 + i0, j1 + j0, j2 + j0)
-                for t, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
-    count_a: dict = {}
-    for x in a:
-        count_a[x] = count_a.get(x, 0) + 1
-    where_b: dict = {}
-    for j, x in enumerate(b):
-        where_b[x] = -1 if x in where_b else j
-    pairs = [(i, where_b[x]) for i, x in enumerate(a) if count_a[x] == 1 and where_b.get(x, -1) >= 0]
-    anchors = _increasing(pairs)
-    if not anchors:
-        return [("replace", i0, i0 + len(a), j0, j0 + len(b))]
-    ops: list[tuple] = []
-    pi = pj = 0
-    for i, j in anchors + [(len(a), len(b))]:
-        if i > pi or j > pj:
-            ops += _opcodes(a[pi:i], b[pj:j], (i0 + pi, j0 + pj))
-        if i < len(a):
-            ops.append(("equal", i0 + i, i0 + i + 1, j0 + j, j0 + j + 1))
-        pi, pj = i + 1, j + 1
-    return ops
-
-
-def _increasing(pairs: list[tuple]) -> list[tuple]:
-    """The longest run of (i, j) pairs, in order of i, whose j increase too (patience sorting: n log n)."""
-    import bisect
-
-    tops: list[int] = []  # the j ending the best run of each length
-    ends: list[int] = []  # the index of that pair
-    back = [-1] * len(pairs)
-    for k, (_i, j) in enumerate(pairs):
-        n = bisect.bisect_left(tops, j)
-        back[k] = ends[n - 1] if n else -1
-        if n == len(tops):
-            tops.append(j)
-            ends.append(k)
-        else:
-            tops[n], ends[n] = j, k
-    out, k = [], ends[-1] if ends else -1
-    while k >= 0:
-        out.append(pairs[k])
-        k = back[k]
-    return out[::-1]
 
 
 ALIKE_PAIRS = 20_000  # at most this many pairs of steps are compared in one changed stretch

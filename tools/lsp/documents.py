@@ -112,6 +112,7 @@ def build(uri: str, path: str, text: str, version: int | None, units: Any = None
     """Check one text with the library's loader. A lone surrogate (an editor can send one, it is not text)
     becomes U+FFFD, one code unit as it was, so every position after it stays where the editor has it."""
     notes = []
+    path = path.replace("\x00", "\ufffd")  # as the loader names it (a URI with %00: no file system holds it)
     bad = SURROGATE.search(text)
     if bad is not None:
         line = text.count("\n", 0, bad.start())

@@ -41,7 +41,8 @@ class _Printable:
     """A text stream that shows control characters as '?': names and texts from a stranger's ruleset,
     log or save (player names, prompts, card names) must not drive the terminal with escape sequences."""
 
-    _MAP = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+    _MAP = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
+                             *range(0x2066, 0x206A)]}  # and the bidirectional controls that reorder a line
 
     def __init__(self, stream):
         self.stream = stream

@@ -1,0 +1,135 @@
+"""Bounded work for what a hostile ruleset or editor could send (issue 28's audit, round 2), asserted as work
+counts, never seconds: long sequences through the players' view and the diff, charts before Graphviz, a document
+named by a URI no file system can hold. The command-line side is data: tests/cases/hostile/*/case.yaml."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+
+from rulecraft.loader import load_ruleset, load_text
+
+HEAD = """ruleset: h
+title: H
+players: {min: 2, max: 4, default: 2}
+player_variables: {score: 0}
+variables: {n: 0}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+"""
+TAIL = "scoring:\n  score: \"p.score\"\n"
+
+
+def _ruleset(tmp_path, name: str, steps: list[str]):
+    path = tmp_path / name
+    path.write_text(HEAD + "".join(f"      - \"{s}\"\n" for s in steps) + TAIL, encoding="utf-8")
+    res = load_ruleset(str(path))
+    assert res.ok, [d.message for d in res.diagnostics][:3]
+    return res
+
+
+def test_a_long_run_of_bookkeeping_steps_is_passed_through_without_recursion(tmp_path):
+    """book and sheets of 20,000 such steps were a RecursionError (exit 3): each hidden step went one call deeper."""
+    from rulecraft.tools.words.bookkeeping import players_graph
+
+    res = _ruleset(tmp_path, "long.yaml", [f"n += {i}" for i in range(3000)])  # past Python's 1,000 frames
+    graph = players_graph(res.ruleset, res.graph)
+    shown = set(graph.nodes)
+    assert len(shown) < 20  # the 3,000 steps are bookkeeping: hidden
+    assert all(e.src in shown and e.dst in shown for e in graph.edges)  # every edge runs on to a shown node
+    assert any(e.src != e.dst for e in graph.edges)
+
+
+class _Counting:
+    """difflib.SequenceMatcher, counting the work each alignment and each ratio may do."""
+
+    def __init__(self):
+        self.original = difflib.SequenceMatcher
+        self.biggest = 0
+        self.ratios = 0
+
+    def make(self, *args, **kwargs):
+        counter = self
+        m = self.original(*args, **kwargs)
+        self.biggest = max(self.biggest, len(m.a) * len(m.b)) if isinstance(m.a, list) else self.biggest
+
+        class Wrapped:
+            def get_opcodes(self):
+                return m.get_opcodes()
+
+            def real_quick_ratio(self):
+                return m.real_quick_ratio()
+
+            def quick_ratio(self):
+                return m.quick_ratio()
+
+            def ratio(self):
+                counter.ratios += 1
+                return m.ratio()
+        return Wrapped()
+
+
+def test_the_diff_of_two_long_shuffled_sequences_is_bounded_work(tmp_path, monkeypatch):
+    """Two sequences of 40,000 steps, one a shuffle of the other, ran for hours: difflib's alignment is quadratic,
+    every step looked for its moved twin among all the others, every pair of a changed stretch was compared."""
+    from rulecraft.tools.diff import steps as diff_steps
+    from rulecraft.tools.diff.align import ALIGN_WORK
+    from rulecraft.tools.diff.report import diff_rulesets
+
+    n = 3000
+    a = _ruleset(tmp_path, "a.yaml", [f"n += {i}" for i in range(n)])
+    b = _ruleset(tmp_path, "b.yaml", [f"n += {i * 7 % n}" for i in range(n)])
+    count = _Counting()
+    monkeypatch.setattr(diff_steps.difflib, "SequenceMatcher", count.make)
+    diff = diff_rulesets(a.ruleset, b.ruleset)
+    assert 0 < count.biggest <= ALIGN_WORK < n * n  # no alignment of the whole: anchored first
+    assert count.ratios <= 2 * diff_steps.ALIKE_PAIRS
+    assert diff is not None
+
+
+def test_anchored_opcodes_cover_both_lists_and_agree_with_difflib_when_short():
+    from rulecraft.tools.diff.align import opcodes
+
+    a, b = list("abcdefgh"), list("abXdefYh")
+    assert opcodes(a, b) == difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    long_a = list(range(5000))
+    long_b = long_a[:2000] + [-1, -2] + long_a[2500:]
+    ops = opcodes(long_a, long_b)
+    assert sum(i2 - i1 for _t, i1, i2, _j1, _j2 in ops) == len(long_a)  # every item of each side, in order
+    assert sum(j2 - j1 for _t, _i1, _i2, j1, j2 in ops) == len(long_b)
+    equal = sum(i2 - i1 for t, i1, i2, _j1, _j2 in ops if t == "equal")
+    assert equal == 4500
+
+
+def test_charts_past_the_limits_are_refused_before_graphviz_starts(tmp_path, monkeypatch, capsys):
+    """A sequence of 20,000 steps took 32 s of Graphviz, 3,000 sequences more than 30 s: refused, one line, exit 1."""
+    from rulecraft.tools.chart import dotrun
+    from rulecraft.tools.cli.main import main
+
+    def never(*a, **k):
+        raise AssertionError("Graphviz was started")
+
+    monkeypatch.setattr(dotrun.subprocess, "run", never)
+    monkeypatch.setattr(dotrun, "MAX_CHART", 500)
+    assert main(["render", "pig", "--format", "svg", "-o", str(tmp_path / "p.svg")]) == 1
+    err = capsys.readouterr().err
+    assert "a chart is too big to draw" in err and len(err.strip().splitlines()) == 1
+    monkeypatch.setattr(dotrun, "MAX_CHART", 10**6)
+    monkeypatch.setattr(dotrun, "MAX_CHARTS", 1)
+    assert main(["book", "pig", "-o", str(tmp_path / "p.html")]) == 1
+    assert "too many charts to draw at once: 2 charts" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", ["/\x00/x.yaml", "x\x00.yaml"])
+def test_a_document_named_by_a_path_no_file_system_holds_is_checked(path):
+    """An editor's URI with %00 gave os.path's ValueError: the document never got its diagnostics."""
+    from rulecraft.tools.lsp.documents import build
+
+    res = load_text(path, "extends: parent\nruleset: x\n")
+    assert res.diagnostics and "\x00" not in "".join(d.span.file for d in res.diagnostics if d.span)
+    doc = build("file:///%00/x.yaml", path, "ruleset: x\ntitle: 5\n", 1)
+    assert doc.path == path.replace("\x00", "\ufffd")
