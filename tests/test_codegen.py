@@ -82,7 +82,9 @@ def _play(rs, seed: int, players=None) -> tuple:
 _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function",
                                          # attributes and methods the generated code reads
                                          "locals", "vars", "players", "pvars", "seat", "attrs", "classes",
-                                         "append", "get", "pop", "zone_cards", "isdisjoint",
+                                         "append", "get", "pop", "zone_cards", "zone_owner", "isdisjoint",
+                                         # a roll's fields, read inline
+                                         "dice", "total", "result", "success", "doubles", "target",
                                          # the work guard written out (Writer.charge)
                                          "work", "steps", "max_steps", "_cw"}
 

@@ -55,7 +55,13 @@ def as_list(ctx, value: Any, span) -> list:
     raise RuleError(f"expected a list or a zone, got {describe(value)}", span)
 
 
+_PLAIN_NUMBERS = frozenset((int, float))
+
+
 def _numbers(ctx, values, span) -> list:
+    """`values` when every one is a number (not true/false); else the error naming the first that is not."""
+    if _PLAIN_NUMBERS.issuperset(map(type, values)):  # the common case, checked in C
+        return values
     out = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -271,7 +277,7 @@ def _all(ctx, span, x):
 def _flatten(ctx, span, x):
     out: list = []
     for item in _scan(ctx, as_list(ctx, x, span), span):
-        out.extend(as_list(ctx, item, span))
+        out.extend(ctx.zone_cards(item) if type(item) is ZoneRef else as_list(ctx, item, span))  # no copy of a zone's
         if len(out) > MAX_VALUES:  # stop before a list that doubles on every pass gets any bigger
             break
     return bounded(out, ctx, span)  # too many values, lists inside or texts too long in all: an error

@@ -11,12 +11,19 @@ from ..checking import binds_items
 from ..scope import FunctionDef
 from ..guards import CALL_COST, scalar
 
-from .facts import no_container
+from .facts import list_fact, no_container
 from .writing import FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
 _SIZES = (_COUNT, REGISTRY["empty"].fn)
+_OWNER = REGISTRY["owner"].fn
+_TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
+
+
+def _same(n: A.Comprehension) -> bool:
+    """[c for c in ... if ...]: the element is the item itself."""
+    return isinstance(n.element, A.Name) and n.element.id == n.var
 
 
 class CallNodes:
@@ -29,6 +36,9 @@ class CallNodes:
         if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
             return self._ranking(n)
         b = REGISTRY[n.func]
+        if b.fn in _TALLIES and len(n.args) == 1 and not n.kwargs and isinstance(n.args[0], A.Comprehension) and \
+                self._plain(n.args[0]) and (_same(n.args[0]) or scalar(n.args[0].element, REGISTRY, self.scope.functions)):
+            return self._tally(n, n.args[0], _TALLIES[b.fn])
         names = [kw.name for kw in n.kwargs]
         if len(set(names)) != len(names):
             raise Unsupported("a named argument given twice")  # the closure keeps the last one: leave it that way
@@ -41,11 +51,17 @@ class CallNodes:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args, named])})")
         elif b.fn in _SIZES and len(args) == 1:  # count() and empty() of a list or a zone, read inline
             a = args[0]
+            if list_fact(n.args[0], self.scope, self.locals) is not None:  # always a list
+                self.emit(f"{out} = len({a})" if b.fn is _COUNT else f"{out} = not {a}")
+                return out
             size = (f"len({a}) if type({a}) is list else len(ctx.zone_cards({a})) if type({a}) is _ZoneRef "
                     f"else {impl}(ctx, {span}, {a})")
             self.emit(f"{out} = {size}" if b.fn is _COUNT else
-                      f"{out} = len({a}) == _ZERO if type({a}) is list else len(ctx.zone_cards({a})) == _ZERO "
-                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
+                      f"{out} = not {a} if type({a}) is list else not ctx.zone_cards({a}) "
+                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")  # 'not' of a list: true when empty
+        elif b.fn is _OWNER and len(args) == 1:  # the owner of a zone, read inline
+            a = args[0]
+            self.emit(f"{out} = ctx.zone_owner({a}) if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
         return out
@@ -78,7 +94,7 @@ class CallNodes:
             return None
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
-        sub.cards, sub.flags_read = self.cards, self.flags_read
+        sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:
@@ -89,6 +105,7 @@ class CallNodes:
             return None  # the function would bind its parameters in ctx.locals for those: leave it a call
         self.lines.extend(sub.lines)
         self.temps, self.nodes = sub.temps, sub.nodes
+        self.charged += sub.charged
         return result
 
     def _ranking(self, n: A.Call) -> str:
@@ -123,11 +140,13 @@ class CallNodes:
         if flag is not None:
             self.cards[item] = flag
         body: list[str] = []
+        self.looping += 1
         try:
             with self.apart(body):
                 write_body()
         finally:
             self.bound, self.locals = saved_bound, saved_locals
+            self.looping -= 1
             self.cards.pop(item, None)
         if flag in self.flags_read:
             self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
@@ -156,12 +175,20 @@ class CallNodes:
         # values nested() counts no texts, see OperatorNodes._bound_test)
         if not all(scalar(i, REGISTRY, self.scope.functions) for i in n.items) and not (
                 len(n.items) < FEW and all(no_container(i, self.scope, self.locals) for i in n.items)):
-            self.emit(f"_nested({out}, {self.const(n.span)})")
+            self.nested(out, self.const(n.span), short=len(n.items) < FEW)
         return out
 
     def _g_Comprehension(self, n: A.Comprehension) -> str:
         """As compile_lists.ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
         the old value put back after) only when a closure inside the loop may read it there."""
+        out, _ = self._loop_of(n, "[]", lambda out, value: self.emit(f"{out}.append({value})"))
+        if not _same(n) and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
+            self.nested(out, self.const(n.iterable.span))
+        return out
+
+    def _loop_of(self, n: A.Comprehension, start: str, each: Callable[[str, str], None]) -> tuple[str, str]:
+        """The loop of a comprehension: `out` set to `start`, then `each(out, value)` writes what is done with each
+        element's value. Returns out and the items' local."""
         got = self.expr(n.iterable)
         span = self.const(n.iterable.span)
         items, out, item = self.temp(), self.temp(), self.temp()
@@ -169,18 +196,42 @@ class CallNodes:
         self.emit(f"{items} = {got} if type({got}) is list else ctx.zone_cards({got}) if type({got}) is _ZoneRef "
                   f"else _as_list(ctx, {got}, {span})")
         self.charge(f"len({items})", span)
-        self.emit(f"{out} = []")
-
-        var = n.var
+        self.emit(f"{out} = {start}")
 
         def body() -> None:
             if n.condition is not None:
                 self.test(n.condition, "continue")
-            value = item if isinstance(n.element, A.Name) and n.element.id == var else self.expr(n.element)
-            self.emit(f"{out}.append({value})")
+            each(out, item if _same(n) else self.expr(n.element))
 
-        self._loop_over(var, items, item, body, zone=got)
-        same = isinstance(n.element, A.Name) and n.element.id == var
-        if not same and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
-            self.emit(f"_nested({out}, {span})")
+        self._loop_over(n.var, items, item, body, zone=got)
+        return out, items
+
+    def _tally(self, call: A.Call, n: A.Comprehension, kind: str) -> str:
+        """count(), any() or all() of a comprehension, without making its list: every element is still worked out in
+        order and the work charged as for the list (any() and all() charge scanning it, by its length, after)."""
+        self.nodes += 1  # the comprehension, written here
+        if kind == "count":
+            return self._loop_of(n, "_ZERO", lambda out, value: self.emit(f"{out} += _ONE"))[0]
+        size = self.temp() if n.condition is not None else None
+        if size is not None:
+            self.emit(f"{size} = _ZERO")
+
+        def each(out: str, value: str) -> None:
+            with self.block(f"if {value}:" if kind == "any" else f"if not {value}:"):
+                self.emit(f"{out} = {kind == 'any'}")
+            if size is not None:
+                self.emit(f"{size} += _ONE")
+
+        out, items = self._loop_of(n, str(kind != "any"), each)
+        length = size if size is not None else f"len({items})"
+        with self.block(f"if {length} >= _SHORT:"):  # as builtins._scan
+            self.emit(f"_scanned(ctx, {length}, {self.const(call.span)})")
         return out
+
+    def nested(self, out: str, span: str, short: bool = False) -> None:
+        """guards.nested(out) written out for the common case: a list of fewer than 11 values none of which is a list
+        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: the
+        list is known to be that short)."""
+        test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
+        with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
+            self.emit(f"_nested({out}, {span})")

@@ -38,14 +38,21 @@ def fixed(node: A.Expr, scope: Scope, local_names) -> tuple[bool, Any]:
         return True, node.value
     if isinstance(node, A.Str) and node.is_plain:
         return True, "".join(node.parts)  # type: ignore[arg-type]
-    if isinstance(node, A.Name) and node.id not in local_names:
-        sym = scope.symbols.get(node.id)
-        if sym is None or sym.kind in _NOT_VALUES or sym is RUNTIME_PLAYERS or sym is RUNTIME_PLAYER_COUNT:
-            return False, None
-        if sym.kind == "const" and sym.value in (RUNTIME_PLAYERS.value, RUNTIME_PLAYER_COUNT.value):
-            return False, None
-        return True, sym.value
+    if isinstance(node, A.Name):
+        return fixed_name(node.id, scope, local_names)
     return False, None
+
+
+def fixed_name(name: str, scope: Scope, local_names) -> tuple[bool, Any]:
+    """(True, value) when the name `name`, read here, has a value fixed at load; (False, None) otherwise."""
+    if name in local_names:
+        return False, None
+    sym = scope.symbols.get(name)
+    if sym is None or sym.kind in _NOT_VALUES or sym is RUNTIME_PLAYERS or sym is RUNTIME_PLAYER_COUNT:
+        return False, None
+    if sym.kind == "const" and (sym.value is RUNTIME_PLAYERS.value or sym.value is RUNTIME_PLAYER_COUNT.value):
+        return False, None
+    return True, sym.value
 
 
 def no_container(node: A.Expr, scope: Scope, local_names) -> bool:

@@ -123,6 +123,12 @@ class Generator(Writer, OperatorNodes, CallNodes):
         closure = entry[1][0]
         if getattr(closure, "failed", False):
             return self.fallback(closure)
+        folded = self.folder.fold(node, closure, self.locals)
+        if folded is not None:  # the same value in every game: its work charged, its value a constant
+            value, charges = folded
+            for units, span in charges:
+                self.charge(self.const(units), self.const(span))
+            return self.const(value)
         method = getattr(self, "_g_" + type(node).__name__, None)
         if method is None:
             return self.fallback(closure)

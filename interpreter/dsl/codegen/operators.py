@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 
-from ...values import CARD_FIELDS, PLAYER_FIELDS
+from ...values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, Row
 from .. import ast as A
 from ..ops import make_getattr
 from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
-from .facts import list_fact, no_container, numeric
+from .facts import fixed, list_fact, no_container, numeric
 from .writing import FEW, Unsupported
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
@@ -91,8 +91,9 @@ class OperatorNodes:
         elif name in sc.player_zones:
             refs = self.const({})  # zone refs are interned: one per seat, kept at hand
             with self.block(f"if type({obj}) is _Player:"):
-                self.emit(f"{out} = {refs}.get({obj}.seat)")
-                with self.block(f"if {out} is None:"):
+                with self.block("try:"):
+                    self.emit(f"{out} = {refs}[{obj}.seat]")
+                with self.block("except KeyError:"):  # the first read for this seat
                     self.emit(f"{out} = {refs}[{obj}.seat] = _ZoneRef({key}, {obj}.seat)")
             with self.block("else:"):
                 self.emit(f"{out} = {get}")
@@ -100,17 +101,25 @@ class OperatorNodes:
             general = f"{obj}.attrs[{key}] if type({obj}) is _Card and {key} in {obj}.attrs else {get}"
             flag = self._card_flag(obj)  # a card's attribute it does not have is none (ops.make_getattr)
             self.emit(f"{out} = {general}" if flag is None else f"{out} = {obj}.attrs.get({key}) if {flag} else {general}")
-        else:
-            self.emit(f"{out} = {get}")
+        elif name in ROLL_FIELDS and name != "faces":  # a roll's field as it is ('faces' is copied)
+            self.emit(f"{out} = {obj}.{name} if type({obj}) is _Roll else {get}")
+        else:  # a table row's column or a record's field, read as ops.make_getattr reads any dict's
+            self.emit(f"{out} = {obj}[{key}] if type({obj}) in _RECORDS and {key} in {obj} else {get}")
         return out
 
     def _g_Index(self, n: A.Index) -> str:
         obj = self.expr(n.obj)
         key = self.expr(n.key)
         out = self.temp()
-        # a list with a whole number inside it is read inline; everything else (and every error) by index()
+        slow = f"_index({obj}, {key}, ctx, {self.const(n.span)})"
+        known, value = fixed(n.obj, self.scope, self.locals)
+        if known and type(value) is Row:  # a table: a row it has is read inline, the rest (and errors) by index()
+            self.emit(f"{out} = {obj}[{key}] if {key} in {obj} else {slow}")
+            return out
+        # a list with a whole number inside it, a record's field are read inline; everything else (and every
+        # error) by index()
         self.emit(f"{out} = {obj}[{key}] if type({obj}) is list and type({key}) is int and "
-                  f"-len({obj}) <= {key} < len({obj}) else _index({obj}, {key}, ctx, {self.const(n.span)})")
+                  f"-len({obj}) <= {key} < len({obj}) else {obj}.get({key}) if type({obj}) is dict else {slow}")
         return out
 
     def test(self, node: A.Expr, otherwise: str) -> None:
@@ -184,7 +193,9 @@ class OperatorNodes:
                 if flat:
                     return f"len({out}) >= _FEW"
                 return f"len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out}))"
-        if numeric(n.left, self.scope) and numeric(n.right, self.scope):  # a number (a float passes unchanged)
+        if n.op != "+" or numeric(n.left, self.scope) or numeric(n.right, self.scope):
+            # a number: the other operators refuse anything else, and a text, list or record added to a number,
+            # true/false or none is an error (a float passes the guard unchanged)
             return f"not -_MAXI <= {out} <= _MAXI"
         self.emit(f"{t} = type({out})")
         return (f"{t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "

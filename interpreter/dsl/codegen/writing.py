@@ -11,7 +11,7 @@ import re
 from contextlib import contextmanager
 from typing import Any, Callable
 
-from ...values import Card, Player, ZoneRef
+from ...values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
 from ..builtins import as_list
 from ..ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
@@ -21,6 +21,7 @@ from ..scope import Scope
 from ..guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
 from ...diagnostics import RuleError
 from . import safesource
+from .folding import Folder
 
 FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
 
@@ -32,8 +33,9 @@ _HELPERS: dict[str, Any] = {
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
     "_scanned": scanned, "_compared": compared,
     "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
+    "_Roll": Roll, "_Row": Row, "_RECORDS": frozenset((dict, Row)),
     "_CONTAINERS": _CONTAINERS, "_LIST_DICT": frozenset((list, dict)), "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
-    "_MAXR": MAX_RANGE, "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
+    "_MAXR": MAX_RANGE, "_NO_BUDGET": float("inf"), "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
     "_SHORT": 16, "_FEW": FEW, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
     "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
@@ -45,8 +47,13 @@ _HELPERS: dict[str, Any] = {
 # the function's own names, and the attributes and methods of the engine's objects that the code reads.
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
-                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError"}
+                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError",
+                                      "zone_owner", *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
+
+_OVER = "ctx.steps + _cw > ctx.max_steps"  # the test of a charge, until the budget left is worked out once (build)
+_LOOPED = 8  # a charge in a loop runs about this often
+
 
 class Unsupported(Exception):
     """The node is left to its closure."""
@@ -72,6 +79,9 @@ class Writer:
         self.fallbacks = 0  # closures called from the source: they read locals from ctx.locals
         self.reads_locals = False  # the source reads ctx.locals (as _L)
         self.nodes = 0
+        self.charged = 0  # how often the charges written run, roughly (one in a loop counts _LOOPED)
+        self.looping = 0  # how many loops deep the lines being written are
+        self.folder = Folder(scope)  # the parts of the expression fixed at load (shared with functions written inline)
         self.inlining = 0  # how many ruleset functions deep this is written inline
         self.inlined_names: frozenset = frozenset()
 
@@ -90,9 +100,10 @@ class Writer:
     def charge(self, units: str, span: str) -> None:
         """guards.charge(ctx, units, span) written out: the work added and the budget checked here, without a
         call (guards.charge raises the error when over, or does it all for a context without these fields)."""
+        self.charged += _LOOPED if self.looping else 1
         self.emit("try:")
         self.emit(f"    ctx.work = _cw = ctx.work + ({units})")
-        self.emit("    if ctx.steps + _cw > ctx.max_steps:")
+        self.emit(f"    if {_OVER}:")
         self.emit(f"        _charge(ctx, _ZERO, {span})")
         self.emit("except AttributeError:")
         self.emit(f"    _charge(ctx, {units}, {span})")
@@ -121,7 +132,16 @@ class Writer:
         self.lines.extend(pad + line for line in lines)
 
     def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
-        """The function `name` of the source written, run in namespace `ns` (a fresh one by default)."""
+        """The function `name` of the source written, run in namespace `ns` (a fresh one by default).
+
+        A function that charges work more than once (or in a loop) works out the budget left once, first: the
+        game's steps and budget do not change while an expression runs, so each charge compares its total with
+        that (a context without them has no budget, as guards.charge says)."""
+        if self.charged > 1:
+            left = self.temp()
+            prologue = ["    try:", f"        {left} = ctx.max_steps - ctx.steps", "    except AttributeError:",
+                        f"        {left} = _NO_BUDGET", *prologue]
+            self.lines = [line.replace(_OVER, f"_cw > {left}") for line in self.lines]
         src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
         # checked (raises: the closure runs instead on anything else) and compiled, or made before
         code = safesource.compiled(src, SOURCE_NAMES, MADE_NAMES, "<rulecraft expr>")

@@ -1,0 +1,173 @@
+"""Parts of an expression that depend on nothing a game changes, computed once when the expression is generated.
+
+`count([c for c in cards if c is dragon_egg])` reads only the ruleset's cards, which never change: its value is the
+same in every game. Codegen writes such a part as its value, a constant, after the work charges its evaluation makes
+(written out one by one, with their spans: a budget that runs out stops with the same error at the same place).
+
+What proves a part fixed: every name it reads from outside itself has a value fixed at load that no statement can
+change in place (numbers, texts, cards, zone refs, lists and table rows of them; a record is refused), and its
+closure, run on a context that holds nothing of a game (`_Probe`: its own locals and a work budget), completes
+without reaching for anything else (variables, zones, players, chance, the running sequences: any other attribute
+of the context stops the probe). Its value must be one no rule can change in place (a number, a text, a card, ...):
+a list is made afresh by every evaluation, so it is left to run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ...values import Card, FamilyRef, Row, ZoneRef
+from .. import ast as A
+from ..builtins import REGISTRY
+from ..checking import binds_items
+from ..scope import Scope
+
+from .facts import fixed_name
+
+_SIMPLE = (A.Num, A.Const, A.Name)
+_FROZEN = (int, float, bool, str, type(None), Card, ZoneRef, FamilyRef)  # no rule changes these in place
+_VALUES = (int, float, bool, str, type(None), Card, ZoneRef)  # what a folded part may give
+MAX_CHARGES = 16  # a part whose evaluation charges work more often than this is left to run
+MAX_FROZEN = 10_000  # values looked at to prove a name's value frozen
+
+
+class _Unfixed(Exception):
+    """The part reached for something of a game."""
+
+
+class _Probe:
+    """The context a part is computed in: its own locals and a work budget, nothing of a game."""
+
+    def __init__(self, budget: int):
+        self.locals: dict = {}
+        self.steps = 0
+        self.work = 0
+        self.max_steps = budget
+
+    def __getattr__(self, name: str):  # only called for what the probe does not hold
+        raise _Unfixed(name)
+
+
+class Folder:
+    """Which parts of the expressions of one generation are fixed; what they are worth and charge."""
+
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self._free: dict[int, tuple[A.Node, frozenset]] = {}  # names a node reads from outside itself, by id
+        self._frozen: dict[str, bool] = {}  # a fixed name's value cannot change in place
+        self._calling: set[str] = set()
+
+    def fold(self, node: A.Expr, closure: Callable, local_names) -> Optional[tuple[Any, list]]:
+        """(value, [(units, span), ...]) when `node` is fixed, else None."""
+        if isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
+            return None  # a constant already (a name's fixed value too, see OperatorNodes._g_Name)
+        names = self.free_names(node)
+        if names is None or not all(self._fixed_name(n, local_names) for n in names):
+            return None
+        return probe(closure)
+
+    def _fixed_name(self, name: str, local_names) -> bool:
+        if name in local_names:
+            return False
+        known = self._frozen.get(name)
+        if known is None:
+            ok, value = fixed_name(name, self.scope, local_names)
+            known = self._frozen[name] = ok and _frozen(value, [MAX_FROZEN])
+        return known
+
+    def free_names(self, node: A.Node) -> Optional[frozenset]:
+        """The names `node` reads from outside itself (a ruleset function's body included); None when a part of it
+        draws on chance or is not known."""
+        hit = self._free.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        names = self._names(node)
+        self._free[id(node)] = (node, names)  # type: ignore[assignment]
+        return names
+
+    def _names(self, node: A.Node) -> Optional[frozenset]:
+        if isinstance(node, A.Name):
+            return frozenset((node.id,))
+        inside: list = []  # (node, names it binds for it)
+        if isinstance(node, A.Comprehension):
+            inside = [(node.iterable, ()), (node.element, (node.var,))]
+            if node.condition is not None:
+                inside.append((node.condition, (node.var,)))
+        elif isinstance(node, A.Call) and node.func in self.scope.functions:
+            fd = self.scope.functions[node.func]
+            if fd.body is None or fd.name in self._calling:
+                return None
+            self._calling.add(fd.name)
+            try:
+                body = self.free_names(fd.body)
+            finally:
+                self._calling.discard(fd.name)
+            if body is None:
+                return None
+            inside = [(a, ()) for a in node.args] + [(k.value, ()) for k in node.kwargs]
+            inside.append((_Names(body - set(fd.params)), ()))
+        elif isinstance(node, A.Call) and binds_items(node):
+            binding = node.args[0]
+            inside = [(binding.right, ())] + [(k.value, (binding.left.id,)) for k in node.kwargs]
+        elif isinstance(node, A.Call) and (node.func not in REGISTRY or REGISTRY[node.func].chance):
+            return None
+        else:
+            inside = [(c, ()) for c in node.children()]
+        out: set = set()
+        for child, bound in inside:
+            got = child.names if isinstance(child, _Names) else self.free_names(child)
+            if got is None:
+                return None
+            out |= got - set(bound)
+        return frozenset(out)
+
+
+class _Names:
+    """The free names of a ruleset function's body, standing in as one more part of a call."""
+
+    def __init__(self, names: frozenset):
+        self.names = names
+
+
+def _frozen(value: Any, left: list) -> bool:
+    """No rule can change `value` in place: plain values, and lists and table rows of them (at most MAX_FROZEN
+    values looked at)."""
+    left[0] -= 1
+    if left[0] < 0:
+        return False
+    t = type(value)
+    if t in _FROZEN:
+        return True
+    if t is list or t is tuple:
+        return all(_frozen(v, left) for v in value)
+    if t is Row:
+        return all(_frozen(v, left) for v in value.values())
+    return False
+
+
+def probe(closure: Callable) -> Optional[tuple[Any, list]]:
+    """Run `closure` on probes: (value, the work it charges in order as (units, span)), or None when it reaches for
+    a game, fails, charges too often or gives a value a rule could change in place.
+
+    Each run allows the charges found so far and stops at the next one with the budget's error, which names its
+    span; the run that completes has found them all."""
+    from ...diagnostics import RuleError
+
+    charges: list = []
+    allowed = 0
+    for _ in range(MAX_CHARGES + 1):
+        ctx = _Probe(allowed)
+        try:
+            value = closure(ctx)
+        except RuleError as e:
+            if e.code != "R002" or ctx.work <= allowed:
+                return None  # an error of its own: it runs, and raises it, in the game
+            charges.append((ctx.work - allowed, e.span))
+            allowed = ctx.work
+            continue
+        except Exception:  # noqa: BLE001 - _Unfixed, or anything else: the part runs in the game
+            return None
+        if ctx.work != allowed or type(value) not in _VALUES:
+            return None
+        return value, charges
+    return None
