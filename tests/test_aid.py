@@ -147,3 +147,12 @@ def test_generated_decisions_name_windows_by_their_act_and_say_every_choice_of_a
     assert turn.count("The player:") == 1  # who is asked is said once
     harbor = decisions("harbor-lanes")["Turn"]
     assert "Which crate?" not in harbor and harbor.count("Discard which card?") == 1
+
+
+def test_a_kept_score_no_function_counts_is_explained_by_the_steps_that_add_to_it():
+    """trump-call adds to p.points in an if/else of plain steps: the aid says that rule under How to win."""
+    rs = load_ruleset(str(GAMES / "trump-call.yaml")).ruleset
+    explain = dict(aid_view(rs).explain)
+    assert explain["How Points are counted"] == ("If the player's Tricks are their Call: add 10 plus the player's Call "
+                                                 "to their Points; otherwise add the player's Tricks to their Points.")
+    assert not [k for k in dict(aid_view(load_ruleset("dune-bidding").ruleset).explain) if k.startswith("How")]

@@ -41,6 +41,7 @@ _LEGEND = [
     ("step", {"shape": "box"}, "a step"),
     ("steps", {"shape": "box", "margin": "0"}, "steps in a row"),  # drawn as a two-row table below
     ("cond", SHAPES["condition"], "a condition:\nyes / no"),
+    ("cases", {"shape": "plain"}, "rules by case"),  # drawn as the table of cases.py below
     ("loop", SHAPES["loop"], "a loop, left by\n'done' or a break"),
     ("decision", SHAPES["decision"], "a player decides"),
     ("sealed", SHAPES["sealed"], "secret choices,\nthen all reveal"),
@@ -78,6 +79,11 @@ def legend_body(coverage: bool, cluster_id: str, columns: int = 5, sheets: bool 
             a["label"] = ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" ROWS="*">'
                           '<TR><TD><FONT POINT-SIZE="10">steps in a row,</FONT></TD></TR>'
                           '<TR><TD><FONT POINT-SIZE="10">one after another</FONT></TD></TR></TABLE>>')
+        if key == "cases":  # a table: what the rules share, then a row a case
+            a["label"] = ('<<TABLE BORDER="1" CELLBORDER="1" CELLSPACING="0" CELLPADDING="2" BGCOLOR="white">'
+                          '<TR><TD COLSPAN="2"><FONT POINT-SIZE="10">rules by case: if …</FONT></TD></TR>'
+                          '<TR><TD><FONT POINT-SIZE="10">a case</FONT></TD>'
+                          '<TD><FONT POINT-SIZE="10">its step</FONT></TD></TR></TABLE>>')
         lines.append(f"  {quote(name)} [{attrs({'id': safe_id(cluster_id + '-' + key), 'tooltip': ' ', **a})}];")
     for i in range(0, len(names), columns):
         row = names[i:i + columns]

@@ -18,7 +18,9 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidrules import ITEM_CHARS, clip as _clip, decision_lines, dice_views, sentence as _sentence
+from rulecraft.tools.words.text import plural
+from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, kept_score_steps,
+                                            sentence as _sentence)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
 MAX_PAGES = 2
@@ -190,6 +192,10 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         _functions_in(rs, root, used)
     explain = [(capital(function_name(w, rs, f)), _sentence(w.label(rs.function_docs.get(f, "")))) for f in used
                if rs.function_docs.get(f)]
+    if sc.score is not None and kept is not None and not explain:  # no function counts it: the steps that add to it
+        what = w.attribute(kept.name)
+        explain = [(f"How {what} are counted" if plural("the " + what) else f"How the {what} is counted", " ".join(kept_score_steps(rs, kept.name)))]
+        explain = [e for e in explain if e[1]]
     return lines, explain[:5]
 
 

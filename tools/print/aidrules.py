@@ -137,3 +137,41 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
         out.append({"name": f"{capital(dice_name(d.count, d.sides))} ({d.count}d{d.sides})", "doc": d.doc,
                     "results": results})
     return out
+
+
+def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
+    """How the steps add to a score kept in player variable `name` (`p.points += ...`) where no function counts
+    it: a rule that chooses what to add said whole ('If the player's Tricks are their Call: add 10 plus ...;
+    otherwise add the player's Tricks to their Points'), else each adding step in words."""
+    from rulecraft.dsl import ast as A
+
+    w = Words(rs, detail="players")
+    kept = rs.player_variables.get(name)
+    if kept is None or isinstance(kept.initial, bool) or not isinstance(kept.initial, (int, float)):
+        return []  # a list kept (the cards bought) or a flag: not points
+
+    def counting(s: M.Step) -> bool:  # a step that only changes values (nothing else that a player would miss)
+        stmts = [getattr(st, "ast", st) for st in getattr(s, "stmts", ())]
+        return bool(stmts) and isinstance(s, M.ActionStep) and all(isinstance(a, (A.Assign, A.Let)) for a in stmts)
+
+    def adds(s: M.Step) -> bool:  # such a step that adds to the score
+        return counting(s) and any(isinstance(a, A.Assign) and a.op == "+=" and isinstance(a.target, A.Attr)
+                                   and a.target.name == name for a in (getattr(st, "ast", st) for st in s.stmts))
+
+    def said(steps) -> str:
+        return "; ".join(t[:1].lower() + t[1:] for t in (w.step(x, own_label=False) for x in steps))
+
+    out: list[str] = []
+    inside: set[str] = set()
+    for seq in rs.sequences.values():
+        for s, branched in _walk(seq.steps, False):
+            if s.path in inside:
+                continue
+            body = (*s.then, *s.other) if isinstance(s, M.IfStep) else ()
+            if body and all(counting(x) for x in body) and any(adds(x) for x in body):
+                out.append(sentence(f"{w.step(s, own_label=False)}: {said(s.then)}"
+                                    + (f"; otherwise {said(s.other)}" if s.other else "")))
+                inside |= {x.path for x in M.walk_steps((*s.then, *s.other))}
+            elif adds(s) and not branched:  # (an add on some condition only is said with it, or not at all)
+                out.append(sentence(said([s])))
+    return list(dict.fromkeys(out))[:limit]

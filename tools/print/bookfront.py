@@ -75,12 +75,14 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     """The data of the teaching sections (`anchor(sid)` is a sequence's id on the page)."""
     w = Words(rs, detail="players")
     readers = Words(rs, titles={"p": "a player"}, detail="players")
-    win, _ = win_lines(rs, w)
+    win, counted = win_lines(rs, w)
     explain = []
     for f in functions_used(rs):
         doc = plain_prose(readers.label(rs.function_docs.get(f, "")))
         if doc:  # a function the ruleset does not explain is no rule a player reads
             explain.append((capital(function_name(readers, rs, f)), doc))
+    if not explain:  # no function counts the score: the aid's words for the rules that add to it, if any
+        explain = list(counted)
     handled, kept = [], []
     for z in rs.zones.values():
         title = z.title or z.id.replace("_", " ")

@@ -360,7 +360,7 @@ _ADJECTIVES = {"best", "worst", "last", "first", "next", "top", "leading", "chos
 _FUNCTION_WORDS = {"where", "again", "which", "what", "how", "when", "whether", "here", "there", "more", "less",
                    "back", "instead", "also", "then", "now", "next", "else"}
 _PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid", "said",
-                "told", "laid", "made", "bought", "brought", "set", "bid", "read", "met", "found", "meant"}
+                "told", "laid", "made", "bought", "brought", "met", "found", "meant"}  # (not bid, set: nouns too)
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",
                  "z": "pile", "t": "type", "n": "number", "v": "value", "x": "one", "e": "event", "s": "one"}
