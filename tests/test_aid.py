@@ -15,6 +15,8 @@ from rulecraft.tools.print.htmlpdf import find_chromium
 from rulecraft.tools.print.pdfmeasure import measure_pdf
 from pdftext import page_text
 
+GAMES = Path(__file__).parent / "cases" / "games"
+
 needs_chromium = pytest.mark.skipif(find_chromium() is None, reason="headless Chromium is not installed")
 NAMES = [b.name for b in bundled_rulesets()]
 
@@ -35,7 +37,7 @@ def test_aid_fits_two_pages_at_9_pt_without_code(name):
 def test_dml_aid_has_the_tables_the_dice_and_how_to_win():
     view = aid_view(load_ruleset("dml").ruleset)
     assert [t["title"] for t in view.tables] == ["Wheel of Profit"]
-    assert [name for name, _w, _o in view.dice[0]["results"]] == ["Woot", "Wyvern eyes", "Dabo"]
+    assert [name for name, _w, _o in view.dice[0]["results"]] == ["Woot! Woot!", "Wyvern Eyes", "Dabo"]
     assert len(view.win) == 1 and "Monopoly" in view.win[0] and "victory points" in view.win[0]
     assert ("The highest target value an Acquisition Attempt may start with", "12") in view.numbers
     html = aid_html(view)
@@ -124,3 +126,24 @@ def test_aid_says_what_an_unlabelled_question_leads_to():
     rs = load_ruleset(str(Path(__file__).parent / "cases/games/pot-luck.yaml")).ruleset
     assert dict(aid_view(rs).decisions)["Turn"] == \
         "The player: You have your run this turn. Roll again? If the player answers no, stop rolling."
+
+
+def test_generated_decisions_name_windows_by_their_act_and_say_every_choice_of_a_sequence():
+    """A response window is headed by what its question offers ('Challenge …?' -> Challenging), not 'Answering';
+    a sequence with two choices in turn (keep-five: which dice again, then which box) says both, and a follow-up
+    asked only on one answer (harbor-lanes' 'Which crate?') is not said again."""
+    from rulecraft.tools.print.aidrules import decision_lines
+    from rulecraft.tools.words import Words
+
+    def decisions(name):
+        rs = load_ruleset(str(GAMES / f"{name}.yaml")).ruleset
+        return dict(decision_lines(rs, Words(rs, detail="players")))
+
+    masks = decisions("masks")
+    assert "Challenging" in masks and "Answering" not in masks
+    assert "Taking" in decisions("falling-price")
+    turn = decisions("keep-five")["A turn"]
+    assert "Dice to roll again" in turn and "Score your Dice in which box?" in turn
+    assert turn.count("The player:") == 1  # who is asked is said once
+    harbor = decisions("harbor-lanes")["Turn"]
+    assert "Which crate?" not in harbor and harbor.count("Discard which card?") == 1

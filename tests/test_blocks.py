@@ -223,7 +223,8 @@ def test_no_ruleset_text_enters_the_generated_source(tmp_path, monkeypatch):
 
 def test_a_stretch_without_a_loop_waits_longer_for_its_function(monkeypatch):
     """A loop's function is made at the HOT-th visit; a stretch without one (which saves less per visit) only
-    after STRAIGHT_VISITS more, so short runs do not pay for making it."""
+    after STRAIGHT_VISITS more, so short runs do not pay for making it; unless it starts with a call or starts a
+    sequence (the functions run calls and returns themselves: blockcode._call)."""
     monkeypatch.setattr(blocks, "HOT", 2)
     for straight, expect_straight in ((10**9, False), (0, True)):
         monkeypatch.setattr(blocks, "STRAIGHT_VISITS", straight)
@@ -234,9 +235,10 @@ def test_a_stretch_without_a_loop_waits_longer_for_its_function(monkeypatch):
             while not g.over:
                 d = g.pending
                 g.apply(agents[d.player].choose(d, None))
-        made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
-        assert made and any("while" in src for src in made)
-        assert any("while" not in src for src in made) == expect_straight
+        made = [(e.source, pc == 0 or prog.code[pc].op == "CALL") for prog in programs_for(rs).values()
+                for pc, e in enumerate(prog.entries) if callable(e)]
+        assert made and any("while" in src for src, _ in made) and any(early for _, early in made)
+        assert any("while" not in src and not early for src, early in made) == expect_straight
 
 
 @pytest.mark.parametrize("case", ["ranking", "sequence_result", "display_names"])

@@ -77,6 +77,9 @@ def test_the_book_teaches_in_order_and_in_words(name):
         assert "Merchant Kings (setup)" not in zones.split("The rules also set cards aside")[0]
         assert "Merchant Kings (setup)" in zones  # described as what the table keeps
         assert "declaration_limit" not in text.split("Appendix")[0]
+        dice = text[text.index("Named results"):text.index("Where the cards lie")]
+        assert "Two six-sided dice (2d6)" in dice and "pair" not in dice  # the dice in words, not their id
+        assert "Woot! Woot! (double 6): The roll succeeds." in dice  # a result by its title, then what it does
 
 
 @needs_dot

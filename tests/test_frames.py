@@ -58,3 +58,143 @@ def test_a_frame_owns_modifiers_only_once_one_is_added_until_its_end(monkeypatch
     assert kinds == {"game": False, "round": True, "turn": False}  # shield (round 1); blessing lasts the game
     loaded = from_json(rs, to_json(g))
     assert [f.mods for f in loaded.frames] == [f.mods for f in g.frames] == [f.mods for f in g.copy().frames]
+
+
+# Calls and returns that the generated functions run themselves (blockcode._call, _ret): rounds calling turns calling
+# helpers, a result bound with 'as', modifiers until the end of a round, a decision inside a callee, events whose
+# 'after round' trigger waits for the round's return, and a game ending by 'end game' deep inside calls.
+CALLS = """\
+ruleset: calls
+title: Calls and returns
+players: {min: 2, max: 2, default: 2}
+start: game
+variables: {x: 0, trail: [], last: 0}
+modifiers:
+  boost: {doc: More this round.}
+events:
+  ping: {fields: [value]}
+triggers:
+  - event: ping
+    run: after_ping
+    timing: after round
+sequences:
+  game:
+    kind: game
+    steps:
+      - for_each: n
+        in: "1..ROUNDS"
+        do:
+          - call: round
+            with: {n: n}
+      - call: deep
+        with: {k: 0}
+  round:
+    kind: round
+    params: [n]
+    steps:
+      - "add modifier boost value n until end of round"
+      - call: turn
+        with: {p: "players[0]"}
+      - call: turn
+        with: {p: "players[1]"}
+      - call: twice
+        with: {v: n}
+        as: got
+      - "trail += got"
+      - "emit ping with value: n"
+      - call: helper
+  turn:
+    kind: turn
+    params: [p]
+    steps:
+      - "x += modifier('boost')"
+      - call: helper
+      - if: "x % 3 == 0"
+        then:
+          - choose: {player: p, kind: yesno, as: agreed}
+          - if: agreed
+            then: ["x += 1"]
+      - call: helper
+  helper:
+    kind: helper
+    steps:
+      - "set last = x"
+      - if: "last > 1000"
+        then: ["end game"]
+  twice:
+    kind: helper
+    params: [v]
+    steps:
+      - "return v * 2 + modifier('boost')"
+  after_ping:
+    kind: reaction
+    params: [value]
+    steps:
+      - "trail += value * 10"
+  deep:
+    kind: helper
+    params: [k]
+    steps:
+      - if: "k < DEEP"
+        then:
+          - call: deep
+            with: {k: "k + 1"}
+      - "x += k"
+"""
+
+
+def _calls_game(tmp_path, on: bool, monkeypatch, rounds: int = 6, deep: int = 20, seed: int = 1, **options):
+    monkeypatch.setattr(blocks, "ENABLED", on)
+    monkeypatch.setattr(blocks, "HOT", 0)
+    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
+    path = tmp_path / "calls.yaml"  # one name: the spans name the file
+    path.write_text(CALLS.replace("ROUNDS", str(rounds)).replace("DEEP", str(deep)), encoding="utf-8")
+    result = load_ruleset(str(path))
+    assert result.ok, [d.message for d in result.diagnostics]
+    lines: list = []
+    try:
+        g = Game(result.ruleset, None, seed, listener=lines.append if options.pop("told", False) else None, **options)
+        agents = [RandomAgent(p.seat, seed) for p in g.players]
+        while not g.over:
+            d = g.pending
+            g.apply(agents[d.player].choose(d, None))
+        out: tuple = ("over", g.winners)
+    except Exception as exc:  # RuleError, or GameError wrapping one
+        g = None
+        err = getattr(exc, "rule_error", None) or exc
+        out = ("error", str(err), str(getattr(err, "span", None)))
+    if g is not None:
+        out += (g.steps, g.decisions, repr(g.vars), g.narrative, [str(x) for x in lines],
+                dict(g.coverage) if g.coverage is not None else None, g.modifiers)
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"coverage": True}, {"story": False}, {"told": True, "headers": ("round", "turn")}])
+def test_calls_and_returns_run_inline_play_as_the_loop_plays_them(options, tmp_path, monkeypatch):
+    for seed in range(4):
+        on = _calls_game(tmp_path, True, monkeypatch, seed=seed, **dict(options))
+        off = _calls_game(tmp_path, False, monkeypatch, seed=seed, **dict(options))
+        assert on == off, seed
+        assert on[0] == "over"
+
+
+def test_a_call_too_deep_and_the_step_budget_stop_the_game_at_the_same_step(tmp_path, monkeypatch):
+    """Too deep (max_depth) inside calls the functions run; and every budget from 1 to 400 steps, which runs out at
+    calls, at returns, inside callees and at the 'after' trigger, with the same error at the same step."""
+    on = _calls_game(tmp_path, True, monkeypatch, deep=500, max_depth=60)
+    assert on == _calls_game(tmp_path, False, monkeypatch, deep=500, max_depth=60)
+    assert on[0] == "error" and "more than 60 deep" in on[1]
+    for budget in range(1, 400, 3):
+        on = _calls_game(tmp_path, True, monkeypatch, rounds=3, max_steps=budget)
+        assert on == _calls_game(tmp_path, False, monkeypatch, rounds=3, max_steps=budget), budget
+
+
+def test_a_sequence_start_and_its_calls_get_generated_functions(tmp_path, monkeypatch):
+    """What the tests above compare: the functions made (HOT = 0) run the calls and returns themselves."""
+    from rulecraft.runtime.game import programs_for
+
+    _calls_game(tmp_path, True, monkeypatch)
+    rs = load_ruleset(str(tmp_path / "calls.yaml")).ruleset
+    Game(rs, None, 1, story=False)  # (this load's programs: play on, to make its functions)
+    made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
+    assert any("_call(" in src for src in made) and any("_ret(" in src for src in made)

@@ -36,3 +36,16 @@ def test_shuffle_is_the_same_for_a_seed():
     SplitMix(7).shuffle(a)
     SplitMix(7).shuffle(b)
     assert a == b and sorted(a) == list(range(40)) and a != list(range(40))
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, _MASK), size=st.integers(0, 60))
+def test_shuffle_swaps_as_below_draws(seed, size):
+    """shuffle writes below() out (no call per item): the same swaps, the generator left in the same state."""
+    fast, plain = SplitMix(seed), SplitMix(seed)
+    a, b = list(range(size)), list(range(size))
+    fast.shuffle(a)
+    for i in range(size - 1, 0, -1):
+        j = plain.below(i + 1)
+        b[i], b[j] = b[j], b[i]
+    assert a == b and fast.state == plain.state

@@ -145,3 +145,27 @@ def test_pdf_measure_counts_a_drawing_at_the_scale_it_is_placed():
     outer.add_page((595.0, 842.0), [(piece, 0.5, 100, 100)], texts=[(10, 10, 9, "nine", False, 0)])
     m = measure_pdf(outer.to_bytes())
     assert sorted({s for s, _n, _mono in m.sizes}) == [5.0, 9.0]
+
+
+def test_rules_by_case_are_drawn_as_one_table_on_sheets():
+    """dml's eight 'if the card's power is X, play X' rules: on sheets one table whose head is the words they share
+    and a row a case (each cell keeping its step's id for tooltips and coverage), not eight diamonds in a column;
+    play goes on from the table once (no edge loops back into it)."""
+    from rulecraft.tools.chart.cases import case_runs, shared_words
+    from rulecraft.tools.chart.dotlabels import safe_id
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    loaded = load_ruleset("dml")
+    rs, graph = loaded.ruleset, players_graph(loaded.ruleset, loaded.graph)
+    (run,) = case_runs(rs.sequences["resolve_stack_card"].steps)
+    assert len(run) == 8
+    chain = chart_dot(rs, graph, "resolve_stack_card", ChartOptions())
+    table = chart_dot(rs, graph, "resolve_stack_card", ChartOptions(cases=True))
+    assert chain.count('shape="diamond"') - table.count('shape="diamond"') == 8
+    assert "If the card's power is …" in table
+    for s in run:  # every case and its step keep their own cell
+        assert f'ID="{safe_id(s.path)}"' in table and f'ID="{safe_id(s.then[0].path)}"' in table
+    first = run[0].path
+    assert len(re.findall(rf'-> "{re.escape(first)}"', table)) == 1  # one arrow in
+    assert shared_words(["If a is 1", "If a is 2"]) == ("If a is", ["1", "2"])
+    assert shared_words(["If a is 1", "Vice Minister"]) == ("", ["If a is 1", "Vice Minister"])

@@ -229,3 +229,13 @@ def test_the_view_says_empty_and_titles_as_a_player_would():
     game.vars["taken"] = ["quarry"]
     rows = dict(seat_view(game, 0).table)
     assert rows.get("Spaces taken") == "Quarry" and "First player" in rows, rows
+
+
+def test_a_score_that_is_a_kept_value_is_not_shown_twice(tmp_path):
+    """trump-call scores `p.points`, which every row shows as 'Points': no 'Points now' beside it."""
+    game = Path(__file__).parent / "cases" / "games" / "trump-call.yaml"
+    proc = play([str(game), "--agent", "human", "--agent", "random", "--seed", "3", "--players", "3"], "1\n" * 40,
+                tmp_path)
+    text = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "P1 (you): " in text and "Points now" not in text and "Points: 0" in text

@@ -62,8 +62,7 @@ class Board:
         return self.where[card.index]
 
     def zone_owner(self, z: ZoneRef) -> Optional[Player]:
-        zd = self.rs.zones.get(z.zone)
-        if zd is not None and zd.per == "player":
+        if z.zone in self._player_zones:  # a zone of a family with one per player (Game.__init__)
             return self.players[z.key]
         return None
 
@@ -95,7 +94,10 @@ class Board:
 
     def move(self, what: Any, dest: ZoneRef, place: str, span: Span, player: Any = None) -> None:
         cards = [what] if isinstance(what, Card) else as_list(self, what, span) if what is not None else []
-        target = self._zone_list(dest, span)
+        target = self.zones.get(dest) if dest.__class__ is ZoneRef else None
+        if target is None:
+            target = self._zone_list(dest, span)  # (its errors)
+        told = "moved" in self.triggers  # as _emit: the event is kept only for a trigger to read
         for c in cards:
             if not isinstance(c, Card):
                 raise RuleError(f"only cards can be moved, not {describe(c)}", span)
@@ -110,7 +112,8 @@ class Board:
             else:
                 target.append(c)
             self.where[c.index] = dest
-            self._emit("moved", {"card": c, "source": src, "dest": dest, "player": player})
+            if told:
+                self._events.append(("moved", {"card": c, "source": src, "dest": dest, "player": player}))
 
     def _zone_list(self, z: Any, span: Span) -> list[Card]:
         if not isinstance(z, ZoneRef):

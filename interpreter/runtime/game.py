@@ -97,6 +97,7 @@ class Game(Board):
         self.halt_depth = 0  # run() returns when no more frames than this remain (scenarios set it)
         self._events: list = []
         self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
+        self._player_zones = _player_zones(rs)  # the zone families with one zone per player (Board.zone_owner)
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
             self.triggers.setdefault(t.on, []).append(t)
@@ -164,15 +165,19 @@ class Game(Board):
         d = self.pending
         if d is None:
             raise IllegalChoice("no decision is pending" if not self.over else "the game is over")
-        problem = d.legal(wire)
-        if problem:
-            raise IllegalChoice(problem)
+        if wire.__class__ is int and d.kind == "one" and 0 <= wire < d.count:  # the usual answer (Decision.legal)
+            low = d.low
+            value = d._options[wire] if low is None else None if wire == 0 else low + wire - 1  # (Decision.value)
+        else:
+            problem = d.legal(wire)
+            if problem:
+                raise IllegalChoice(problem)
+            value = d.value(wire)
         self.pending = None
         self.decisions += 1
         if self.steps + self.decisions * DECISION_STEPS > self.max_steps:
             self._too_many_decisions()
         self.chance = []
-        value = d.value(wire)
         if self.story:
             if d.purpose != "sealed" and d.purpose != "reroll":
                 narrate_choice(self, d, value)
@@ -308,6 +313,16 @@ class Game(Board):
         c.listener = None
         c.pending = g.pending
         return c
+
+_PLAYER_ZONES: "weakref.WeakKeyDictionary[M.Ruleset, frozenset]" = weakref.WeakKeyDictionary()
+
+
+def _player_zones(rs: M.Ruleset) -> frozenset:
+    names = _PLAYER_ZONES.get(rs)
+    if names is None:
+        names = _PLAYER_ZONES[rs] = frozenset(z.id for z in rs.zones.values() if z.per == "player")
+    return names
+
 
 def _fresh(v: Any) -> Any:
     return list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v

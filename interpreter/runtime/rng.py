@@ -37,9 +37,21 @@ class SplitMix:
                 return x % n
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates, each swap drawn as below(i + 1) draws it (written out: no call per card)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _MASK - (_MASK + 1) % n
+            while True:
+                z = state = (state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x <= limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 def fixed_faces(item, name: str, count: int, sides: int):

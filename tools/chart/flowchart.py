@@ -12,6 +12,7 @@ from typing import Callable, Mapping, Optional
 
 from rulecraft.model import ruleset as M
 
+from rulecraft.tools.chart.cases import case_runs, case_table
 from rulecraft.tools.chart.coverage import Coverage
 from rulecraft.tools.chart.dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
 from rulecraft.tools.chart.flowedges import EdgesMixin, _basename
@@ -40,6 +41,7 @@ class ChartOptions:
     folds: tuple = ()
     only: Optional[Fold] = None
     detail: str = "players"  # 'players': the rules in words; 'full': the rule text itself, for a designer
+    cases: bool = False  # a long run of rules by case drawn as one table (cases.py), not a chain of diamonds
 
 
 class _Chart(EdgesMixin):
@@ -64,6 +66,7 @@ class _Chart(EdgesMixin):
         if opts.only is not None:
             self.ids = [n for n in self.ids if opts.only.holds(n)]
         self.folded = fold_map(self.ids, opts.folds)  # node -> the folded step drawn in its place
+        self.case_of = self.case_tables() if opts.cases else {}  # node -> the table of cases that draws it
         self.fold_ref = {f.path: (f.ref, len(f.steps)) for f in opts.folds}
 
     # ------------------------------------------------------------------ helpers
@@ -228,7 +231,7 @@ class _Chart(EdgesMixin):
             for e in outs[nid]:
                 ins.setdefault(e.dst, []).append(e)
         plain = {nid for nid in ids if self.g.nodes[nid].kind == "action" and not self.calls(nid)
-                 and nid not in self.folded}
+                 and nid not in self.folded and nid not in self.case_of}
         follows: dict[str, str] = {}
         for nid in plain:
             o = outs[nid]
@@ -266,6 +269,11 @@ class _Chart(EdgesMixin):
                 if nid == self.folded[nid]:
                     self.fold_node(nid, 1)
                 continue
+            if nid in self.case_of:
+                rep[nid] = self.case_of[nid]
+                if nid == self.case_of[nid]:
+                    case_table(self, self.case_runs[nid], 1)
+                continue
             if nid in runs:
                 self.block(runs[nid], 1)
                 for n in runs[nid]:
@@ -285,6 +293,19 @@ class _Chart(EdgesMixin):
                 self.line(f'{quote(n)} -> "legend/step" [style=invis];')
         self.out.append("}")
         return "\n".join(self.out) + "\n"
+
+    def case_tables(self) -> dict[str, str]:
+        """Each long run of rules by case drawn here whole (nothing of it folded, each case's step a plain box):
+        every step of it -> its first step, which names the table."""
+        drawn, out = set(self.ids), {}
+        self.case_runs: dict[str, list] = {}
+        for run in case_runs(self.rs.sequences[self.sid].steps):
+            paths = [p for s in run for p in (s.path, s.then[0].path)]
+            if all(p in drawn and p not in self.folded for p in paths) and all(
+                    self.g.nodes[s.then[0].path].kind in ("action", "call") for s in run):
+                out.update({p: run[0].path for p in paths})
+                self.case_runs[run[0].path] = run
+        return out
 
     def beside(self, rep: dict[str, str]) -> None:
         """An 'if' whose 'then' is one box and no 'else': the box goes beside the condition, not under it.

@@ -141,6 +141,12 @@ class EdgesMixin:
                 continue
             if e.dst not in rep or (rep[e.dst] == src and (e.kind == "next" or src in self.folded)):
                 continue
+            if src in self.case_of or rep[e.dst] in self.case_of:  # a table of cases: one plain arrow in, one out
+                if rep[e.dst] == src or (src, rep[e.dst]) in self.fold_edges:
+                    continue
+                self.fold_edges.add((src, rep[e.dst]))
+                if src in self.case_of:
+                    e = type(e)(e.src, e.dst, "next", "")
             if src in self.folded or rep[e.dst] in self.folded:  # into or out of a folded block: one plain arrow
                 if (src, rep[e.dst]) in self.fold_edges:
                     continue

@@ -18,6 +18,7 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
+from rulecraft.tools.print.aidrules import ITEM_CHARS, clip as _clip, decision_lines, dice_views, sentence as _sentence
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
 MAX_PAGES = 2
@@ -55,21 +56,11 @@ def _lines(w: Words, data) -> list[str]:
     return [_sentence(w.label(str(x))) for x in ([data] if isinstance(data, str) else (data or []))]
 
 
-def _sentence(text: str) -> str:
-    text = capital(" ".join(text.split()))
-    return text if text.endswith((".", "?", "!", ":")) else text + "."
-
-
-ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 ITEMS = 8  # lines per sequence at most
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
 
-def _clip(text: str, limit: int = ITEM_CHARS) -> str:
-    """A line cut at a clause (never mid-phrase, never with '…'): the sheets have the rest."""
-    while len(text) > limit and "; " in text:
-        text = text.rsplit("; ", 1)[0]
-    return text
+
 
 
 def _lower(text: str) -> str:
@@ -226,37 +217,6 @@ def _steps(steps):
             yield from _steps(body)
 
 
-_DECIDED = {"auction": "Bidding", "respond": "Answering", "trick": "A trick"}
-
-
-def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
-    """How the key decisions go, worked out where the ruleset's `aid:` says nothing of them: its auctions, response
-    windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words."""
-    found: list[tuple[int, str, str]] = []
-    for seq in rs.sequences.values():
-        title = sequence_title(seq)
-        for s in M.walk_steps(seq.steps):
-            if isinstance(s, M.ConstructStep):
-                found.append((0, _DECIDED.get(s.construct, capital(humanize(s.construct))), s))
-            elif isinstance(s, M.SealedStep):
-                found.append((0, "Secret picks", s))
-            elif isinstance(s, M.StackStep):
-                found.append((0, "The stack", s))
-            elif isinstance(s, M.ChooseStep):
-                found.append((1, title, s))
-    out: dict[str, str] = {}
-    from rulecraft.tools.words.help import what_follows
-
-    for _rank, name, s in sorted(found, key=lambda x: x[0]):
-        text = _clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
-        then = what_follows(rs, w, s) if isinstance(s, M.ChooseStep) and not designer_label(s) else []
-        if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
-            text = _clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)), 240)
-        if text and name not in out and text not in out.values():
-            out[name] = _sentence(text)
-    return list(out.items())[:5]
-
-
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
     chosen = rs.aid.get("tables")
     # a table with a title, or whose rows have titles and say something more of each: written for players
@@ -291,33 +251,6 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     return [""] + [capital(humanize(c)) for c in columns], rows
 
 
-def dice_words(text: str) -> str:
-    """A dice condition as players say it: 'the doubles and the first of the dice is 6' -> 'double 6'."""
-    import re
-
-    text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
-                  r"a double from \1 to \2", text)
-    text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
-    text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
-    text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
-    return text.replace("the doubles", "a double")
-
-
-def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
-    out = []
-    for d in rs.dice.values():
-        results = []
-        for r in d.results:
-            what = {"success": "succeeds", "failure": "fails"}.get(r.outcome or "", "")
-            if r.reroll:
-                what = (what + ", and " if what else "") + "may be rolled again"
-            when = dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
-            results.append((capital(humanize(r.name)), _sentence(when), what or "named"))
-        if results or d.doc:  # plain dice: the order of play already says 'roll 5d6'; a heading alone says nothing
-            out.append({"name": f"{d.count}d{d.sides}", "doc": d.doc, "results": results})
-    return out
-
-
 def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     w = Words(rs, detail="players")
     view = AidView(rs.title, f"{rs.players.min}–{rs.players.max} players", paper)
@@ -327,7 +260,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     params = [rs.parameters[k] for k in ids if k in rs.parameters] if ids is not None else list(rs.parameters.values())
     view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
     view.tables = table_views(rs, w)
-    view.dice = dice_views(rs, w)
+    view.dice = [d for d in dice_views(rs, w) if d["results"] or d["doc"]]  # plain dice: the order of play says 'roll 5d6'
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)

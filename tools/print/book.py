@@ -21,7 +21,9 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aid import dice_words, players_table
+from rulecraft.tools.print.aid import players_table
+from rulecraft.tools.print.aidrules import result_when
+from rulecraft.tools.words.text import dice_name
 
 VISIBILITY = {
     "hidden": "hidden from everyone",
@@ -262,11 +264,7 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         "sequences": sequences,
         "cards": _cards(rs),
         "card_attrs": [a.replace("_", " ") for a in _attrs(rs)],
-        "dice": [{"id": d.id, "count": d.count, "sides": d.sides, "doc": d.doc,
-                  "results": [{"name": r.name.replace("_", " "),
-                               "when": r.when.text if words is None else dice_words(Words(rs, titles={"faces": "the dice"}, detail="players").expr(r.when)),
-                               "effect": ", ".join(x for x in (r.outcome, "may re-roll" if r.reroll else None) if x)}
-                              for r in d.results]} for d in rs.dice.values()],
+        "dice": _dice(rs, words),
         "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),
                    "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": prose(z.doc)} for z in rs.zones.values()],
         "tables": tables,
@@ -290,6 +288,23 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         "notes": [x for x in (prose(p) for p in paragraphs(rs.notes)) if x],
         "source_file": rs.file.replace("\\", "/").rsplit("/", 1)[-1],
     }
+
+
+def _dice(rs: M.Ruleset, words: Optional[Words]) -> list[dict]:
+    """The dice: for players as the aid names them ('Two six-sided dice (2d6)', a result by its title and what
+    the roll then does); for designers by id, with each result's condition as written."""
+    if words is not None:
+        def then(r: M.DiceResult) -> str:
+            said = {"success": "the roll succeeds", "failure": "the roll fails"}.get(r.outcome or "", "")
+            again = "the dice may be rolled again" if r.reroll else ""
+            return capital(" and ".join(x for x in (said, again) if x) or f"the roll counts as {r.shown()}")
+        return [{"name": capital(dice_name(d.count, d.sides)) + f" ({d.count}d{d.sides})", "doc": d.doc,
+                 "results": [{"name": capital(r.shown()), "when": result_when(rs, r), "effect": then(r)} for r in d.results]}
+                for d in rs.dice.values()]
+    return [{"name": f"{d.id.replace('_', ' ')} ({d.count}d{d.sides})", "doc": d.doc,
+             "results": [{"name": r.name, "when": r.when.text,
+                          "effect": ", ".join(x for x in (r.outcome, "may re-roll" if r.reroll else None) if x)}
+                         for r in d.results]} for d in rs.dice.values()]
 
 
 def _range(p: M.ParamDef) -> str:

@@ -28,6 +28,7 @@ class Unit:
     label: str = ""  # its sheet label ('7', '7a')
     wrap: float = 1.0  # text lines wider (> 1) or narrower (< 1) than usual
     spacing: float = 1.0  # the gaps between boxes, this much of the usual
+    cases: bool = True  # a long run of rules by case drawn as a table (chart/cases.py), not a tall chain
     fit: Optional[tuple] = None  # (width, height) in points to draw it into (Graphviz's size), if not the page's
     alts: list = field(default_factory=list)  # the same chart drawn in other shapes (Units), for the page layout
     piece: object = None
@@ -70,7 +71,8 @@ def _draw(rs, graph, plan, units, page, coverage, detail, alone: bool, box=None)
         size = (u.fit[0] / 72, u.fit[1] / 72) if u.fit else fit if alone or len(mates) == 1 else None
         jobs.append((chart_dot(rs, graph, u.sid, ChartOptions(
             detail=detail, sheet_of=plan.sheet_of, coverage=coverage, fit=size,
-            same_sheet=frozenset(mates), folds=u.folds, only=u.only, wrap=u.wrap, spacing=u.spacing)), "pdf"))
+            same_sheet=frozenset(mates), folds=u.folds, only=u.only, wrap=u.wrap, spacing=u.spacing,
+            cases=u.cases)), "pdf"))
     done = run_layouts([src for src, _fmt in jobs], "pdf", TIGHT)
     for u, (pdf, k, _boxes) in zip(units, done):
         u.piece, u.shrink = read_page(pdf), (k if k >= 1 else k * SHRINK_SAFETY)

@@ -92,6 +92,14 @@ def zone_text(game, ref: ZoneRef, seat: int) -> str:
 
 
 # ------------------------------------------------------------------ building
+def _kept_score(rs) -> Optional[str]:
+    """The player variable the score is, when scoring counts one as it is (`score: "p.points"`)."""
+    from rulecraft.dsl import ast as A
+
+    e = getattr(rs.scoring.score, "ast", None) if rs.scoring is not None else None
+    return e.name if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) else None
+
+
 def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
     rs = game.rs
     spec = rs.view
@@ -110,6 +118,8 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
     from rulecraft.tools.table.scores import points_seen
 
     seen = points_seen(game, seat) if not game.over else {}
+    if _kept_score(rs) in per_player:  # the score is a value every row shows already ('Points'): said once
+        seen = {}
     for s in order:
         rows = []
         if s in seen:  # the points they would have if the game ended now, where that reveals nothing hidden

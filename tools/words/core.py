@@ -359,7 +359,8 @@ _ADJECTIVES = {"best", "worst", "last", "first", "next", "top", "leading", "chos
 # words that name no thing: a pick named `where` or `again` reads by what was chosen ('the chosen space')
 _FUNCTION_WORDS = {"where", "again", "which", "what", "how", "when", "whether", "here", "there", "more", "less",
                    "back", "instead", "also", "then", "now", "next", "else"}
-_PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid"}
+_PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "shown", "put", "held", "dealt", "paid", "said",
+                "told", "laid", "made", "bought", "brought", "set", "bid", "read", "met", "found", "meant"}
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",
                  "z": "pile", "t": "type", "n": "number", "v": "value", "x": "one", "e": "event", "s": "one"}

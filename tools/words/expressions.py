@@ -295,6 +295,15 @@ def _compare(w: Words, n: A.Compare) -> str:
             and _is_roll(w, n.left.obj) and isinstance(w.constant(n.right), str):
         result = humanize(w.constant(n.right))
         return f"the roll is {'not ' if n.op == '!=' else ''}{result if result.endswith('s') else article(result)}"
+    some = _ANY.get((n.op, n.right.value)) if isinstance(n.right, A.Num) else None
+    if w.detail != "full" and some is not None and isinstance(n.left, A.Call) and n.left.func == "count" \
+            and len(n.left.args) == 1 and _a_zone(w, n.left.args[0]):  # 'count(p.hand) == 0': the Hand is empty
+        return f"{w.expr(n.left.args[0])} is {'not ' if some else ''}empty"
+    if w.detail != "full" and some is not None and isinstance(n.left, A.Call) and n.left.func == "count" \
+            and len(n.left.args) == 1 and isinstance(getattr(n.left.args[0], "ast", n.left.args[0]), A.Comprehension):
+        those = w.expr(n.left.args[0])  # 'each card in the Deck whose rank is more than 5'
+        if those.startswith("each "):
+            return f"there is {article(those[5:]) if some else 'no ' + those[5:]}"
     left, verb = w.expr(n.left), _COMPARE.get(n.op, n.op)
     has = _has_any(w, n, left) if w.detail != "full" else ""
     if has:
@@ -324,6 +333,15 @@ def _has_any(w: Words, n: A.Compare, left: str) -> str:
     if owner.startswith("any ") and not some:  # 'any player has no coins'
         return f"{owner} has no {thing}"
     return f"{owner} has {'' if some else 'no '}{thing}"
+
+
+def _a_zone(w: Words, e) -> bool:
+    """A zone written as itself: `deck`, a player's `p.hand`, a keyed `stocks[k]`."""
+    e = getattr(e, "ast", e)
+    if isinstance(e, A.Index):
+        e = e.obj
+    name = e.id if isinstance(e, A.Name) else e.name if isinstance(e, A.Attr) else None
+    return name in w.rs.zones
 
 
 def _is_none(e) -> bool:

@@ -78,7 +78,8 @@ _CODE = [
     ("a call name(arg)", re.compile(r"\b[a-z_][a-z0-9_]*\([a-z_'\"]")),
     ("a lone variable letter", re.compile(r"(?<![\w'’.\-])(?:[b-zB-HJ-Z])(?:['’]s)?(?![\w'’\-♠♣♥♦])(?!\.\w)")),
     ("an argument in parentheses", re.compile(r"\((player|card|[a-z]+) ([a-z]\b|none\b|player\b|card\b)[^)]*\)")),
-    ("'none'", re.compile(r"\bnone\b")),
+    # 'none' the value, not the English pronoun ('if none was played', 'none of them')
+    ("'none'", re.compile(r"\bnone\b(?! (?:of|was|were|can|could|may|might|left|has|have|had)\b)")),
     ("a source file name", re.compile(r"\b[\w\-]+\.(?:html?|md|ya?ml|pdf|txt)\b|\bDIGEST\b")),
 ]
 

@@ -16,6 +16,14 @@ def _action(w: Words, s: M.ActionStep) -> str:
     return "; ".join(w.node(st.ast) for st in stmts)
 
 
+# the word after a title's first that makes the first a verb: 'Gather every card', 'Resolve the top card'
+_DETERMINERS = {"the", "a", "an", "every", "each", "all", "one", "two", "three", "your", "their", "his", "her", "its",
+                "any", "some", "this", "that", "these", "those"}
+
+_PREPOSITIONS = {"before", "after", "during", "at", "on", "in", "under", "over", "between", "with", "for", "from", "to",
+                 "until", "of", "into", "through", "about", "against", "by", "without", "within", "when", "while", "if"}
+
+
 @phrase(M.CallStep)
 def _call(w: Words, s: M.CallStep) -> str:
     if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
@@ -26,6 +34,9 @@ def _call(w: Words, s: M.CallStep) -> str:
             return f"play “{name}”"  # a title that is a clause ('A lot is sold', 'A spell resolves'): quoted
         if len(words) >= 2 and words[0].endswith("ing") and words[0][:1].isupper() and words[1][:1].islower():
             return f"play “{name}”"  # 'Placing a worker': no thing to play, a name of what happens
+        if len(words) >= 3 and words[0][:1].isupper() and words[0].isalpha() and words[1] in _DETERMINERS \
+                and words[0].lower() not in _PREPOSITIONS:
+            return name[0].lower() + name[1:]  # a title that says what to do ('Gather every card ...'): said as is
         return "play " + (name[0].lower() + name[1:] if words[0] in ("A", "An", "The") else name)
     args = ", ".join(f"{humanize(k)} {w.expr(v)}" for k, v in s.args)
     return f"play {w.name(s.sequence)}" + (f" ({args})" if args else "")

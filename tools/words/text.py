@@ -49,3 +49,27 @@ def plural(phrase: str) -> bool:
     its verb is 'are'."""
     return bool(re.fullmatch(r"the (?:[\w ]+'s? )?(?:[A-Za-z]+ )?[A-Za-z][a-z]{2,}(?<!ss)(?<!us)(?<!is)s", phrase)) \
         and " of " not in phrase
+
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def dice_name(count: int, sides: int) -> str:
+    """Dice as a player names them: (2, 6) -> 'two six-sided dice', (1, 20) -> 'a twenty-sided die'."""
+    def number(n: int) -> str:
+        return _COUNTS[n] if 0 <= n < len(_COUNTS) else {20: "twenty", 100: "hundred"}.get(n, str(n))
+    kind = f"{number(sides)}-sided"
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} die" if count == 1 else f"{number(count)} {kind} dice"
+
+
+def gerund(verb: str) -> str:
+    """A verb's -ing form for a heading: 'challenge' -> 'challenging', 'bid' -> 'bidding', 'snatch' -> 'snatching'."""
+    v = verb.lower()
+    if v.endswith("ie"):
+        return v[:-2] + "ying"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        return v[:-1] + "ing"
+    # one syllable ending consonant-vowel-consonant doubles its last letter (stop, bid), never w, x or y
+    if re.fullmatch(r"[^aeiou]*[aeiou][b-df-hj-np-tvz]", v):
+        return v + v[-1] + "ing"
+    return v + "ing"

@@ -25,15 +25,16 @@ def h_choose(g, f, ins) -> None:
     if answer is MISSING:
         answer = decide(g, spec)
         if answer is MISSING:
-            g.pending.resume = choose_on
+            d = g.pending
+            d.resume, d.held = choose_on, spec.bind
             return
     if spec.bind:
         f.locals[spec.bind] = answer
     f.pc += 1
 
 def choose_on(g, f, d, answer) -> None:
-    """h_choose given its answer: the name bound, on to the next step."""
-    bind = g.programs[f.seq].code[f.pc].arg.bind
+    """h_choose given its answer: the name bound (held by the decision), on to the next step."""
+    bind = d.held
     if bind:
         f.locals[bind] = answer
     f.pc += 1

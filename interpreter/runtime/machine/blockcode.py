@@ -6,10 +6,13 @@ Shared by blocks.py (which decides when to generate) and the writer (blockwriter
 from __future__ import annotations
 
 import re
+from types import FunctionType
 
 from ...dsl.codegen.generator import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
 from ...dsl.closures.assign import _augmented
+from ...dsl.ops import bind_result
 from . import handlers
+from .program import Frame
 
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
 # instruction of its own frame that the loop runs next (nothing else changed); AGAIN when a signal or a trigger
@@ -48,14 +51,58 @@ def _fire(g, f, pc: int, i: int, n: int) -> bool:
     return 0
 
 
+# A call run inline nests two Python calls (the caller's function, _call) around the callee's function: below this
+# many frames only, so that a game never comes nearer to Python's recursion limit than by a few dozen calls (deeper
+# frames are run by the loop, as before)
+INLINE_FRAMES = 12
+
+
+def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> None:
+    """The CALL step before `pc`, which a function runs itself (it counted the step, worked out the arguments and
+    made sure the call is not too deep): the callee's frame is pushed as Game.push pushes it and the caller's
+    position moved on to `pc`, as h_call leaves them; then the callee runs at once through its own generated
+    function, if it has one (which returns from it at its end, see _ret). Whatever happened then, the frames are
+    as the loop would have left them, and the loop goes on from there.
+
+    Nothing here raises but the callee: the caller's function then leaves the callee's count of steps as it is."""
+    frames = g.frames
+    if g.headers:  # a table that shows the start of rounds and turns: Game.push tells it
+        g.push(seq, args, True)
+        cf = frames[-1]
+    else:
+        g.frame_counter = fid = g.frame_counter + 1
+        cf = Frame(seq, kind, args, fid)
+        frames.append(cf)
+        g.locals = args
+    f.pc = pc
+    if g._events or len(frames) > INLINE_FRAMES:
+        return
+    e = entries[0]
+    if e.__class__ is FunctionType:
+        e(g, cf)
+
+
+def _ret(g, f, n: int, pc: int):
+    """The RETURN at `pc`, the end of f's sequence, as the loop runs it (a step; handlers.h_return's work: f's
+    modifiers lapse, its 'after' triggers start); AGAIN: the loop goes on in the frame below, at the position its
+    call left it. With the budget spent, the loop runs it (and stops the game there)."""
+    if n >= g.max_steps:  # (a function declines to start this near the budget: kept for the exactness it promises)
+        g.steps = n
+        f.pc = pc
+        return True
+    g.steps = n + 1
+    handlers.pop_frame(g)
+    return AGAIN
+
+
 _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
             "_augmented": _augmented, "_BaseException": BaseException,
-            "_True": True, "_False": False, "_AGAIN": AGAIN}
+            "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_ret": _ret, "_bind_result": bind_result}
 
 
 # Every name a function's source may hold (checked before each compile, see dsl/codegen/safesource.py): the helpers, the
 # names codegen's sources hold, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
     "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
-    "coverage", "_events", "_foreach_init", "sub"}
+    "coverage", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth"}
 MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals

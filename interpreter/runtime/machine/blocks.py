@@ -8,9 +8,15 @@ a Python `if`, a loop a Python `while`, a statement a call of its compiled closu
 dispatch at all. Conditions, and assignments to locals and game variables, go further: the source codegen
 made of their expressions is copied in (renamed to this function's names), so they cost no call either.
 
-The function stops where the instruction loop has more to do than run a step: a decision, a call, a sealed
-bid, a stack, the end of the sequence, a signal it does not handle itself, a trigger that interrupts. It then leaves the position (`f.pc`) on that instruction, exactly where the instruction loop
-would be, and the loop goes on from there. A game's state is never anything else than what the loop keeps
+The function stops where the instruction loop has more to do than run a step: a decision, a sealed bid, a
+stack, a signal it does not handle itself, a trigger that interrupts. It then leaves the position (`f.pc`) on
+that instruction, exactly where the instruction loop would be, and the loop goes on from there. A call and a
+return are run here (given the game's programs): a CALL step pushes the callee's frame and runs the callee's own
+function at once (blockcode._call), and the end of a sequence returns from it as the loop's RETURN does
+(blockcode._ret); after a call the function leaves (AGAIN), and the loop goes on in whatever frame is on top, at
+the position the call or the return left it (the caller's next step has a function of its own: written after the
+call too, every step after a call would be compiled twice). So a round calling its turns, each calling its
+phases, runs without the loop's dispatch of each call and return (dml: 314 calls and 307 returns a game). A game's state is never anything else than what the loop keeps
 (positions, statement indexes, locals): saves, copies and replays work as before.
 
 Nothing a game shows changes: the same steps run in the same order, each is counted (`g.steps`) and covered
@@ -26,7 +32,8 @@ holds a loop gets its function at its HOT-th visit, one without a loop at its ST
 later visit; made later (HOT was 200 until issue 27), it was made inside the games a simulation measures, which
 paid for the making (about a fifth of dml's instructions per game in games 6-15 of a process, measured with
 benchmarks/bench_instructions.py) and ran the slow way until then. A stretch without a loop saves less per visit,
-so it still waits for many visits.
+so it still waits for many visits; unless it starts with a call (it saves the loop's work at the call and the
+return) or starts a sequence (the functions of its callers run it at once only once it has one).
 
 Security: as in dsl/codegen/, no ruleset text enters the source. Closures, instructions, names and paths
 are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
@@ -35,7 +42,7 @@ are namespace constants (_k0, _k1, ...); the source is Python syntax written her
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Optional
 
 from .program import Program
 from .blockcode import _HELPERS, AGAIN, MADE_NAMES, SOURCE_NAMES, _Cannot  # noqa: F401 - the loop and tests read them here
@@ -55,18 +62,21 @@ def prepare(prog: Program) -> None:
     prog.waited = set()  # positions without a loop, already found so, that wait STRAIGHT_VISITS more visits
 
 
-def entry(prog: Program, pc: int, coverage: bool, triggers: bool) -> Any:
+def entry(prog: Program, pc: int, coverage: bool, triggers: bool, programs: Optional[dict] = None) -> Any:
     """What the instruction loop keeps for position `pc` of `prog` at its HOT-th visit: the generated function
     (made now), NEVER, or a visit count to start again from (a stretch without a loop waits STRAIGHT_VISITS
     more visits: it saves less per visit, so it must be visited more to pay for its making)."""
     try:
         waited = prog.waited
         if pc not in waited:
-            looped = Writer(prog, coverage, triggers, dry=True).function(pc)  # quick: no source compiled
+            # quick: no source compiled. A stretch that starts with a call is made early too: it runs the call (and
+            # the callee, and its return) at once, which saves the loop's work at the call and at the return; so is
+            # the start of a sequence, which the functions of its callers run at once only once it has a function
+            looped = Writer(prog, coverage, triggers, dry=True, programs=programs).function(pc)
             if not looped:
                 waited.add(pc)
                 return HOT - STRAIGHT_VISITS
-        return Writer(prog, coverage, triggers).function(pc)
+        return Writer(prog, coverage, triggers, programs=programs).function(pc)
     except _Cannot:
         return NEVER
     except Exception:  # as codegen.generate: Python's limits on nesting, an unsafe source (safesource), any bug

@@ -39,7 +39,9 @@ class BlockSteps:
         if isinstance(s, (M.LoopStep, M.ForEachStep)):
             self.loop(s, None, start=True)
             return True
-        self.exit(first)  # a decision, a call, a sealed bid, a stack: the loop runs it
+        if isinstance(s, M.CallStep) and self.programs is not None:
+            return self.call(first)
+        self.exit(first)  # a decision, a sealed bid, a stack (a call, without the programs): the loop runs it
         return False
 
     def action(self, s: M.ActionStep, pc: int) -> bool:
@@ -61,6 +63,35 @@ class BlockSteps:
                 self.emit(f"    if _fire(ctx, f, {pc}, {i + 1}, n):")
                 self.emit("        return _AGAIN")
         return True
+
+    def call(self, pc: int) -> bool:
+        """A CALL step run here, as handlers.h_call runs it (a call too deep is left to it, which reports it), and
+        its callee through blockcode._call; then the function leaves (AGAIN)."""
+        ins = self.code[pc]
+        seq, args = ins.arg
+        callee = self.programs[seq]
+        self.calls += 1
+        self.emit("if len(ctx.frames) >= ctx.max_depth:")  # too deep: the loop's CALL reports it at this step
+        self.depth += 1
+        self.exit(pc)
+        self.depth -= 1
+        self.emit(f"pc = {pc}")
+        self.count(pc)
+        if not args:
+            self.emit("_a = {}")
+        for i, (k, e) in enumerate(args):  # the arguments one after the other, as h_call works them out
+            self.emit(f"_a = {{{self.const(k)}: {self.value(e.fn)}}}" if i == 0 else
+                      f"_a[{self.const(k)}] = {self.value(e.fn)}")
+        if ins.extra is not None:  # call: SEQ with as: NAME
+            self.emit(f"_bind_result(ctx, _a, {self.const(ins.extra)})")
+        entries = callee.entries_cov if self.coverage else callee.entries
+        self.emit(f"pc = {pc + 1}")
+        self.emit(f"_call(ctx, f, pc, {self.const(seq)}, {self.const(callee.sequence.kind)}, _a, "
+                  f"{self.const(entries)})")
+        # the loop goes on from the frames as the call left them: after a return, at this frame's next position
+        # (whose own function runs the rest: written here too, the steps after each call would be compiled twice)
+        self.emit("return _AGAIN")
+        return False
 
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:

@@ -28,9 +28,12 @@ _NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of a functio
 
 
 class Writer(BlockSteps):
-    def __init__(self, prog: Program, coverage: bool, triggers: bool, dry: bool = False):
-        self.dry = dry  # only find out what the function would hold (function() returns whether it loops)
+    def __init__(self, prog: Program, coverage: bool, triggers: bool, dry: bool = False,
+                 programs: Optional[dict] = None):
+        self.dry = dry  # only find out what the function would hold (function() returns whether it loops or calls)
         self.prog = prog
+        self.programs = programs  # the game's programs: its CALL steps are run here (none: they are stops)
+        self.calls = 0  # CALL steps written
         self.code = prog.code
         self.coverage = coverage
         self.triggers = triggers  # the ruleset has triggers: check for events after each statement
@@ -161,7 +164,8 @@ class Writer(BlockSteps):
 
     # -------------------------------------------------------- the function
     def function(self, pc: int) -> Callable:
-        if self.code[pc].op in _STOPS:
+        op = self.code[pc].op
+        if op in _STOPS and (op != "CALL" or self.programs is None):
             raise _Cannot("a stop")
         path = self.path_to(pc)
         # No path from one loop top to the next (or to a stop) runs an instruction twice, so a function that
@@ -179,15 +183,19 @@ class Writer(BlockSteps):
         self.indent()
         mark = len(self.lines)
         self.continuation(path, 0)
-        self.exit(len(self.code) - 1)  # the end of the sequence: the loop's RETURN
-        if self.counted < MIN_STEPS and not self.looped:
+        self.ret()  # the end of the sequence
+        if self.counted < MIN_STEPS and not self.looped and not self.calls:
             raise _Cannot("too few steps to gain anything: the call would cost more than the loop")
         if self.dry:
-            return self.looped
+            return self.looped or op == "CALL" or (pc == 0 and self.programs is not None)  # made early (blocks.entry)
         self.dedent(mark)
         self.emit("except _BaseException:")
         self.emit("    f.pc = pc")
-        self.emit("    ctx.steps = n")
+        if self.calls:  # raised inside a callee, whose function wrote the steps it counted (never fewer than n)
+            self.emit("    if ctx.steps < n:")
+            self.emit("        ctx.steps = n")
+        else:
+            self.emit("    ctx.steps = n")
         self.emit("    raise")
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
         # checked (raises: the loop runs it on anything else) and compiled, or made before; a name of its own, for
@@ -237,6 +245,17 @@ class Writer(BlockSteps):
                 self.emit(f"_C[{self.const(ins.cov)}] += {ins.w}")
             for node in ins.also:
                 self.emit(f"_C[{self.const(node)}] += 1")
+
+    def ret(self) -> None:
+        """The sequence's RETURN, run here as the loop runs it (blockcode._ret); the loop runs it when the budget
+        is near."""
+        last = len(self.code) - 1
+        ins = self.code[last]
+        if ins.cov is not None or ins.also:  # pragma: no cover - a RETURN counts nothing (program.py, _VISITS)
+            self.exit(last)
+            return
+        self.counted += 1  # a step too
+        self.emit(f"return _ret(ctx, f, n, {last})")
 
     def exit(self, pc: int) -> None:
         self.emit("ctx.steps = n")

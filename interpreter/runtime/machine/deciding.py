@@ -151,7 +151,7 @@ def decide(g, spec, purpose: str = "choose") -> Any:
     d.purpose = purpose
     d._options = opts
     d.count = n
-    d.secret = spec.secret  # None: ask looks whether the options hide cards, when someone will see it
+    d._secret = spec.secret  # None: ask looks whether the options hide cards, when someone will see it
     if prompt is None:
         d._prompt_of = (p.fn, g)
     else:
@@ -242,7 +242,7 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
     # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
     # hide cards, only for a decision someone will see
     if spec.secret is not False:
-        d.secret = spec.secret
+        d._secret = spec.secret  # (a fresh decision: the setter's other field is as it was)
     return d
 
 def ask(g, d: Decision) -> Any:

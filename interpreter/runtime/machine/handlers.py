@@ -13,13 +13,13 @@ def fire(g) -> None:
     events, g._events = g._events, []
     calls = []
     saved = g.locals
+    triggers = g.triggers
     for event, fields in events:
-        for t in g.triggers.get(event, ()):
-            if t.when is not None:
-                g.locals = fields
-                ok = t.when.fn(g)
-                g.locals = saved
-                if not ok:
+        for t in triggers.get(event, ()):
+            when = t.when
+            if when is not None:
+                g.locals = fields  # (the caller's locals are back below, before anything else reads them)
+                if not when.fn(g):
                     continue
             params = g.rs.sequences[t.run].params
             args = {k: fields.get(k) for k in params}

@@ -53,7 +53,7 @@ def run(g) -> None:
                         entries[f.pc] = e + 1
                         e = None
                     else:
-                        e = entries[f.pc] = blocks.entry(prog, f.pc, cov is not None, bool(g.triggers))
+                        e = entries[f.pc] = blocks.entry(prog, f.pc, cov is not None, bool(g.triggers), programs)
                         if e.__class__ is int:  # not yet: count on
                             e = None
                 # it ran the steps up to an instruction it leaves to this loop (run next, below), or changed

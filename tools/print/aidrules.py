@@ -1,0 +1,139 @@
+"""The aid's "How it is decided" and its dice, worked out from the ruleset where its `aid:` says nothing.
+
+How each key decision resolves (auctions, response windows, tricks, stacks, secret picks, then the
+choices players make in each sequence, all of them, in play order) and what the dice's named results
+mean, in the players' words (`rulecraft.tools.words`). The book names the dice the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulecraft.model import ruleset as M
+
+from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.words import Words
+from rulecraft.tools.words.core import capital, humanize, sequence_title
+from rulecraft.tools.words.text import dice_name, gerund
+
+ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
+DECISIONS = 5  # entries of "How it is decided" at most
+CHOICE_CHARS = 240  # one choice said with what its answer leads to
+ENTRY_CHARS = 420  # a sequence's choices said together
+
+_DECIDED = {"auction": "Bidding", "respond": "Answering", "trick": "A trick"}
+# a yes/no prompt that opens with one of these asks ('Do you ...?'), it does not name what the answer does
+_ASKING = {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "is", "are", "was",
+           "were", "has", "have", "who", "whom", "what", "which", "where", "when", "how", "why", "your", "the", "a",
+           "an", "any", "pick", "choose", "answer"}
+
+
+def sentence(text: str) -> str:
+    text = capital(" ".join(text.split()))
+    return text if text.endswith((".", "?", "!", ":")) else text + "."
+
+
+def clip(text: str, limit: int = ITEM_CHARS) -> str:
+    """A line cut at a clause (never mid-phrase, never with '…'): the sheets have the rest."""
+    while len(text) > limit and "; " in text:
+        text = text.rsplit("; ", 1)[0]
+    return text
+
+
+def window_heading(s: M.ConstructStep) -> str:
+    """What a response window is called: the act its question offers as a gerund ('Challenge …?' ->
+    'Challenging', 'Take the lot …?' -> 'Taking'), else 'Answering'."""
+    for c in M.walk_steps(s.run):
+        prompt = getattr(getattr(getattr(c, "decision", None), "prompt", None), "text", "") or ""
+        first = re.match(r"([A-Za-z]+)\b", prompt.strip())
+        if isinstance(c, M.ChooseStep) and first and first.group(1).lower() not in _ASKING:
+            return capital(gerund(first.group(1).lower()))
+    return "Answering"
+
+
+def _asked(text: str) -> str:
+    """What a choice asks, without who is asked ('The player: Discard which card?' -> 'Discard which card')."""
+    return re.sub(r"^The [\w' ]+: ", "", text).rstrip(".?").strip()
+
+
+def _walk(steps, inside: bool):
+    """Steps depth first, each with whether it lies inside a branch (an if's then or else, a construct's part)."""
+    for s in steps:
+        yield s, inside
+        for _name, body in s.bodies:
+            yield from _walk(body, inside or isinstance(s, (M.IfStep, M.ConstructStep)))
+
+
+def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """How the key decisions go, worked out where the ruleset's `aid:` says nothing of them: its auctions, response
+    windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words.
+    Every choice of a sequence is said under its title, in play order, unless an earlier line already asks it (a
+    follow-up question: 'the player is asked “Discard which card?”')."""
+    found: list[tuple[int, str, M.Step]] = []
+    branched: set[str] = set()  # choices asked only on some answer or outcome (inside a branch): follow-ups
+    for seq in rs.sequences.values():
+        title = sequence_title(seq)
+        for s, inside in _walk(seq.steps, False):
+            if inside:
+                branched.add(s.path)
+            if isinstance(s, M.ConstructStep):
+                found.append((0, window_heading(s) if s.construct == "respond"
+                              else _DECIDED.get(s.construct, capital(humanize(s.construct))), s))
+            elif isinstance(s, M.SealedStep):
+                found.append((0, "Secret picks", s))
+            elif isinstance(s, M.StackStep):
+                found.append((0, "The stack", s))
+            elif isinstance(s, M.ChooseStep):
+                found.append((1, title, s))
+    out: dict[str, list[str]] = {}
+    from rulecraft.tools.words.help import what_follows
+
+    for rank, name, s in sorted(found, key=lambda x: x[0]):
+        text = clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
+        asked = _asked(text)
+        then = what_follows(rs, w, s) if isinstance(s, M.ChooseStep) and not designer_label(s) else []
+        if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
+            text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
+                        CHOICE_CHARS)
+        said = " ".join(x for lines in out.values() for x in lines)
+        if not text or asked in said or (name in out and (rank == 0 or s.path in branched)):
+            continue
+        if name in out:  # a further choice of the same sequence: who is asked was said by the first
+            first_who = re.match(r"^The [\w' ]+: ", out[name][0])
+            if first_who and text.startswith(first_who.group(0)):
+                text = text[len(first_who.group(0)):]
+            if len(" ".join(out[name])) + len(text) > ENTRY_CHARS:
+                continue
+        out.setdefault(name, []).append(sentence(text))
+    return [(name, " ".join(lines)) for name, lines in out.items()][:DECISIONS]
+
+
+def dice_words(text: str) -> str:
+    """A dice condition as players say it: 'the doubles and the first of the dice is 6' -> 'double 6'."""
+    text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
+                  r"a double from \1 to \2", text)
+    text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
+    text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
+    text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
+    return text.replace("the doubles", "a double")
+
+
+def result_when(rs: M.Ruleset, r: M.DiceResult) -> str:
+    """When a named dice result comes up, in words ('a double from 2 to 5')."""
+    return dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
+
+
+def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
+    """Each set of dice by the name players give it ('Two six-sided dice (2d6)'), with its named results: (title,
+    when it comes up, what the roll then does)."""
+    out = []
+    for d in rs.dice.values():
+        results = []
+        for r in d.results:
+            what = {"success": "succeeds", "failure": "fails"}.get(r.outcome or "", "")
+            if r.reroll:
+                what = (what + ", and " if what else "") + "may be rolled again"
+            results.append((capital(r.shown()), sentence(result_when(rs, r)), what or f"counts as {r.shown()}"))
+        out.append({"name": f"{capital(dice_name(d.count, d.sides))} ({d.count}d{d.sides})", "doc": d.doc,
+                    "results": results})
+    return out
