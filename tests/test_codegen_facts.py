@@ -87,6 +87,7 @@ CASES = [
     ("count([y for y in many if y > x])", "-fold"),
     ("count([y for y in ys if y > 3])", "-fold"),
     ("many[99]", "-fold"),  # an error: raised when it runs
+    ("count([count([z for z in 1..6000]) for y in 1..3])", "-fold"),  # more work than a probe may spend
 ]
 
 

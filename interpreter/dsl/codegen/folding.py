@@ -28,6 +28,8 @@ _SIMPLE = (A.Num, A.Const, A.Name)
 _FROZEN = (int, float, bool, str, type(None), Card, ZoneRef, FamilyRef)  # no rule changes these in place
 _VALUES = (int, float, bool, str, type(None), Card, ZoneRef)  # what a folded part may give
 MAX_CHARGES = 16  # a part whose evaluation charges work more often than this is left to run
+MAX_WORK = 10_000  # or more work than this: each probe run costs about the work it allows (a stranger's ruleset
+# must not make generating an expression slower than running it)
 MAX_FROZEN = 10_000  # values looked at to prove a name's value frozen
 
 
@@ -164,6 +166,8 @@ def probe(closure: Callable) -> Optional[tuple[Any, list]]:
                 return None  # an error of its own: it runs, and raises it, in the game
             charges.append((ctx.work - allowed, e.span))
             allowed = ctx.work
+            if allowed > MAX_WORK:
+                return None
             continue
         except Exception:  # noqa: BLE001 - _Unfixed, or anything else: the part runs in the game
             return None
