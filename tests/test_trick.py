@@ -8,6 +8,7 @@ from pathlib import Path
 from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
+from rulecraft.runtime.story import line_text
 from rulecraft.tools.table.view import zone_text
 from rulecraft.values import ZoneRef
 
@@ -92,3 +93,12 @@ def test_the_trick_is_one_box_with_its_rule(tmp_path):
     assert tricks[0].label == "Play a trick"
     step = tricks[0].step
     assert "follow the suit led if you can" in step.rule and "FOLLOW" not in step.rule
+
+
+def test_every_seat_reads_which_card_was_played(tmp_path):
+    """A card played to a trick goes face up at once: the choice is open (`secret: false` in the expansion), so the
+    other seats read the card, not "(chosen in secret)", though it was picked from a hand only its owner sees."""
+    g = _play(_load(tmp_path, "true"), [0, 0])
+    plays = [line for line in g.narrative if "Play a card" in line]
+    assert plays and all(line_text(line, [1]) == str(line) for line in plays)
+    assert line_text(plays[0], [1]) == "P1: Play a card -> a1"

@@ -245,13 +245,15 @@ class _Gen:
         return M.ForEachStep(**self.base, var=var, iterable=self.expr(iterable), body=tuple(body), name=name)
 
     def decision(self, player: str, options: str, prompt: Optional[M.CExpr], bind: str, kind: str = "one",
-                 default: Optional[str] = "none", amounts: Optional[tuple[str, str]] = None) -> M.DecisionSpec:
-        """`amounts` (low, high): `options` is `[none] + (low..high)`, said again so the engine counts them."""
+                 default: Optional[str] = "none", amounts: Optional[tuple[str, str]] = None,
+                 secret: Optional[bool] = None) -> M.DecisionSpec:
+        """`amounts` (low, high): `options` is `[none] + (low..high)`, said again so the engine counts them; `secret` as
+        a choose step's (None: secret when an option is a card the others cannot see)."""
         self._count()
         return M.DecisionSpec(player=self.expr(player), kind=kind, options=self.expr(options) if options else None,
                               min=None, max=None, prompt=prompt, bind=bind,
                               default=self.expr(default) if default is not None else None, optional=False,
-                              span=self.span,
+                              span=self.span, secret=secret,
                               amounts=None if amounts is None else (self.expr(amounts[0]), self.expr(amounts[1])))
 
     def user(self, name: str, node: Optional[YNode], default: str) -> None:

@@ -125,8 +125,9 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     if spec.get("may_play") is not None:
         allowed += [g.do(f"let {OK2} = [card for card in {OK} if PLAY_OK_]"),
                     g.if_(f"not empty({OK2})", [g.do(f"let {OK} = {OK2}")])]
-    # no default: a card must be played (a default would be worked out at every decision)
-    choose = M.ChooseStep(**g.base, decision=g.decision(P, OK, prompt, PICK, default=None))
+    # no default: a card must be played (a default would be worked out at every decision); the choice is open
+    # (`secret: false`): the card goes face up to the table at once, so the story tells everyone which it was
+    choose = M.ChooseStep(**g.base, decision=g.decision(P, OK, prompt, PICK, default=None, secret=False))
     play = g.do(f"move {PICK} to TABLE_" + (f"; {PLAYS} += [record(player: {P}, card: {PICK})]" if plays else ""))
     led = g.if_(f"{LED} == none", [g.do(f"let {LED} = SUITP_")])
     # the card played beats the best so far when it is higher in the same suit, or a trump over a card that is not
