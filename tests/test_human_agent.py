@@ -138,4 +138,6 @@ def test_set_wording_says_how_many_and_an_empty_answer_only_where_it_is_legal():
     assert "Enter 3 option numbers separated by spaces." in text and "3 to 3" not in text and "empty" not in text
     a, out = agent(b"\n")
     assert a.choose(Decision(0, "subset", "Any", options=["a", "b"], min=0, max=2), VIEW) == []
-    assert "or nothing for none" in out.getvalue()
+    assert "or press Enter to pass." in out.getvalue() and "nothing for none" not in out.getvalue()
+    a, _ = agent(b"pass\n")
+    assert a.choose(Decision(0, "subset", "Any", options=["a", "b"], min=0, max=2), VIEW) == []

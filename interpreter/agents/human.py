@@ -119,6 +119,8 @@ class HumanAgent:
         nums = amounts(d)
         if nums is not None:  # a bid or a count: the amount itself is typed
             return _amount(d, nums, text)
+        if d.kind == "subset" and d.min == 0 and text.lower() in ("p", "pass"):
+            return []  # as said: Enter (an empty line) or 'pass' takes none
         parts = text.replace(",", " ").split()
         try:
             nums = [int(p) - 1 for p in parts]
