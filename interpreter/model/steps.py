@@ -104,7 +104,8 @@ class Reckoning:
     its expansion said in the rules language (loader/constructs/auction.py), to the same values and locals. The
     highest bid among the bidders of local `among`; who bid it (`tied`, in order); the winner by the tie rule; the
     second-highest bid when the price may be it; the result record. `ties` and `price` are words or expressions
-    that give one; `min_bid` is the price of a second-price sale without a second bid."""
+    that give one; `min_bid` is the price of a second-price sale without a second bid; `said` the statements that
+    say the result in the story (a `log`, worked out only when there is a story)."""
 
     among: str
     top: str
@@ -115,6 +116,7 @@ class Reckoning:
     ties: object
     price: object
     min_bid: Optional[CExpr]
+    said: tuple = ()
 
 
 @dataclass(frozen=True)

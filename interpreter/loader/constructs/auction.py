@@ -97,6 +97,9 @@ class _Expansion:
         quiet_s = _plain(spec.get("say_short")) is False
         g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot bid enough and passes'")
         self.say_short = [] if quiet_s else [g.do("log SAYS_")]
+        self.say_r = _plain(spec.get("say_result")) is not False
+        if self.say_r:
+            g.user("SAYR_", spec.get("say_result"), _said_result(R, form, spec.get("offer") is not None))
         self.prompt = g.template(spec.get("prompt"))
         parts = part_nodes("auction", node)
         self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
@@ -127,6 +130,11 @@ class _Expansion:
         first = g.do(f"let standing = {self.h['stand']}[{B}]; {D} += record(player: {B}, bid: standing); "
                      f"set {R}['dropped'] = {D}")
         return [g.if_(f"not empty({who})", [g.for_each(B, who, [first, *self.on_drop]), g.do(f"set {who} = []")])]
+
+    def said(self) -> list:
+        """The result in words, said once when it is final and before on_end (a `log`: with no story, as in a
+        simulation, its text is never worked out)."""
+        return [self.g.do("log SAYR_")] if self.say_r else []
 
     def close(self) -> list:
         return list(self.on_end)  # the result's dropped list was kept up to date at each drop
@@ -169,7 +177,7 @@ class _Expansion:
         steps = [g.do(start), *self.say_excluded(), g.loop(L, body)]
         if not self.live:  # (live: the winner and price were set as they bid, or as the last one took the lot)
             steps.append(g.do(f"let {R} = {self.result(LEAD, T)}"))
-        return [*steps, *self.close()]
+        return [*steps, *self.said(), *self.close()]
 
     # -------------------------------------------------------------- once around
     def once_around(self) -> list:
@@ -192,7 +200,7 @@ class _Expansion:
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
         if not self.live:
             steps.append(g.do(f"let {R} = {self.result(LEAD, T)}"))
-        return [*steps, *self.close()]
+        return [*steps, *self.said(), *self.close()]
 
     # -------------------------------------------------------------- sealed
     def sealed(self, price: str, ties: str, offer, offer_kind: str) -> list:
@@ -246,10 +254,11 @@ class _Expansion:
         if offer is None and spec.get("amount") is None and not _listens(self.root, "revealed"):
             # a bid is its own worth: the engine works the end out as the bids are revealed (model.Reckoning), to
             # the same locals as the step below; not when a trigger may run between the reveal and the reckoning
+            said = self.said()  # (said by the engine too: no step of its own)
             steps[-1] = replace(steps[-1], reckon=M.Reckoning(
                 among=E, top=TOP, tied=TIED, winner=W, second=SEC if price != "first" else None, result=R,
                 ties=ties if ties in picks else g.expr("TIES_"), price=price if price in pays else g.expr("PRICE_"),
-                min_bid=g.expr("MIN_") if price != "first" else None))
+                min_bid=g.expr("MIN_") if price != "first" else None, said=said[0].stmts if said else ()))
             return [*steps, *self.track_drops(), *self.close()]
         if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
             worth = f"{BIDS}[q]"
@@ -266,7 +275,7 @@ class _Expansion:
             f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
             f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])"))
-        return [*steps, *self.track_drops(), *self.close()]
+        return [*steps, *self.said(), *self.track_drops(), *self.close()]
 
     def track_drops(self) -> list:
         """The bidders who did not win drop out, each through the one drop point (only when something reads it)."""
@@ -276,6 +285,15 @@ class _Expansion:
         DQ = h["drop"]
         return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
                      f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}]"), *self.drop_point(DQ)]
+
+
+def _said_result(R: str, form: str, things: bool) -> str:
+    """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
+    won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
+           else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
+    nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else 'Nobody bids')"
+              if form == "sealed" else "'Nobody bids'")
+    return f"{won} if {R}.winner != none else {nobody}"
 
 
 def _listens(root, event: str) -> bool:

@@ -32,7 +32,7 @@ from ..yaml_source import YMap, YNode, YScalar, YSeq
 
 AUCTION_FORMS = ("open", "once_around", "sealed")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
-                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "as", "last_takes", "on_drop", "on_end")
+                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
 TIES = ("first_in_order", "random", "nobody")
 

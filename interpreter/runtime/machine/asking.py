@@ -159,6 +159,8 @@ def reckon(g, f, rk, bids: dict, span) -> None:
     scanned(g, 5 + len(tied), span)  # the record, as record() charges it
     loc[rk.result] = {"winner": winner, "price": price, "bid": bids[winner] if winner is not None else None,
                       "tied": tied, "dropped": []}
+    for stmt in rk.said:  # the result in words: a `log`, whose text is worked out only when there is a story
+        stmt.fn(g)
 
 def h_stack_begin(g, f, ins) -> None:
     step = ins.arg
