@@ -93,3 +93,22 @@ def test_without_a_story_the_result_is_not_worked_out(form, tmp_path):
         assert g.over and not g.narrative
     with pytest.raises(Exception):
         list(_games(tmp_path, form, broken, seeds=2))
+
+
+def test_bids_that_are_things_say_the_bid_and_its_worth(tmp_path):
+    """With `offer:` a card laid may be worth nothing (`none`): then no bid counts, which is what is said."""
+    text = RULESET.replace("FORM", "sealed").replace("SETTINGS", "offer: \"[1, 2, 3]\"\n              "
+                                                     "amount: \"bid if bid > 1 else none\"")
+    p = tmp_path / "things.yaml"
+    p.write_text(text)
+    loaded = load_ruleset(str(p))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    lines = set()
+    for seed in range(12):
+        g = Game(loaded.ruleset, None, seed)
+        agents = [RandomAgent(q.seat, seed) for q in g.players]
+        while not g.over:
+            g.apply(agents[g.pending.player].choose(g.pending, None))
+        lines |= set(_results(g))
+    assert any(line.endswith((" with 2 (worth 2)", " with 3 (worth 3)")) for line in lines), lines
+    assert "Nobody bids" not in lines and lines <= {line for line in lines if line.startswith(("P", "Nobody wins"))}

@@ -291,8 +291,9 @@ def _said_result(R: str, form: str, things: bool) -> str:
     """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
     won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
            else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
-    nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else 'Nobody bids')"
-              if form == "sealed" else "'Nobody bids'")
+    none = "'Nobody wins the auction: no bid counts'" if things else "'Nobody bids'"  # (a card laid may be worth none)
+    nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
+              if form == "sealed" else none)
     return f"{won} if {R}.winner != none else {nobody}"
 
 
