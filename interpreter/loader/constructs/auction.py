@@ -133,8 +133,12 @@ class _Expansion:
 
     def said(self) -> list:
         """The result in words, said once when it is final and before on_end (a `log`: with no story, as in a
-        simulation, its text is never worked out)."""
+        simulation, its text is never worked out). A step of its own only where no step makes the result."""
         return [self.g.do("log SAYR_")] if self.say_r else []
+
+    def and_said(self) -> str:
+        """The same, said by the step that makes the final result (no step more)."""
+        return "; log SAYR_" if self.say_r else ""
 
     def close(self) -> list:
         return list(self.on_end)  # the result's dropped list was kept up to date at each drop
@@ -176,7 +180,7 @@ class _Expansion:
         body += [g.if_(ends, [g.do(f"break {L}", (L,))]), g.do(f"set {B} = next_player({B}, dir: DIR_)")]
         steps = [g.do(start), *self.say_excluded(), g.loop(L, body)]
         if not self.live:  # (live: the winner and price were set as they bid, or as the last one took the lot)
-            steps.append(g.do(f"let {R} = {self.result(LEAD, T)}"))
+            return [*steps, g.do(f"let {R} = {self.result(LEAD, T)}" + self.and_said()), *self.close()]
         return [*steps, *self.said(), *self.close()]
 
     # -------------------------------------------------------------- once around
@@ -199,7 +203,7 @@ class _Expansion:
             *(self.drop_point(DQ) if track else [])]
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
         if not self.live:
-            steps.append(g.do(f"let {R} = {self.result(LEAD, T)}"))
+            return [*steps, g.do(f"let {R} = {self.result(LEAD, T)}" + self.and_said()), *self.close()]
         return [*steps, *self.said(), *self.close()]
 
     # -------------------------------------------------------------- sealed
@@ -274,8 +278,8 @@ class _Expansion:
             f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; "
             f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
-            f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])"))
-        return [*steps, *self.said(), *self.track_drops(), *self.close()]
+            f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])" + self.and_said()))
+        return [*steps, *self.track_drops(), *self.close()]
 
     def track_drops(self) -> list:
         """The bidders who did not win drop out, each through the one drop point (only when something reads it)."""
