@@ -115,15 +115,7 @@ def below_at(base: int, number: int, n: int) -> int:
     z = (base + (number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    state = z ^ (z >> 31)
-    limit = _MASK - (_MASK + 1) % n
-    while True:
-        z = state = (state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        x = z ^ (z >> 31)
-        if x <= limit:
-            return x % n
+    return SplitMix(z ^ (z >> 31)).below(n)  # the rare path (the common one is written out in choose)
 
 
 class FirstAgent:

@@ -1,6 +1,6 @@
 """Parts of an expression that depend on nothing a game changes, computed once when the expression is generated.
 
-`count([c for c in cards if c is dragon_egg])` reads only the ruleset's cards, which never change: its value is the
+`count([c for c in cards if c is wild])` reads only the ruleset's cards, which never change: its value is the
 same in every game. Codegen writes such a part as its value, a constant, after the work charges its evaluation makes
 (written out one by one, with their spans: a budget that runs out stops with the same error at the same place).
 
