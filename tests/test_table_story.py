@@ -121,3 +121,17 @@ def test_the_printed_resume_command_works_as_printed(tmp_path):
                             str(SECRETS)],
                            capture_output=True, text=True, cwd=tmp_path)
     assert check.returncode == 0 and "winner" in check.stdout, check.stdout + check.stderr
+
+
+def test_an_undo_is_a_record_of_the_json_story(tmp_path):
+    auction = Path(__file__).parent / "cases" / "table" / "auction.yaml"
+    proc = cli([str(auction), "--agent", "human", "--agent", "random", "--seed", "4", "--story-json", "s.jsonl"],
+               "5\nundo\n5\n" + "p\n" * 12, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "Taken back: your decision 1" in proc.stdout.decode()
+    records = read_story((tmp_path / "s.jsonl").read_text())
+    back = [i for i, r in enumerate(records) if r["kind"] == "taken back"]
+    assert len(back) == 1 and records[back[0]]["decision"] == 0  # the game is again as before the first decision
+    before, after = records[:back[0]], records[back[0] + 1:]
+    assert before[0]["public"] == after[0]["public"] == "P1: Bid for the lot (top 0) -> 5"
+    assert after[0]["decision"] == 1

@@ -128,7 +128,7 @@ def args_play(p: argparse.ArgumentParser) -> None:
                         "there); with --log, that log is continued")
     p.add_argument("--seat", type=_positive_int, metavar="N",
                    help="tell the story as seat N reads it (1 is the first player): the public lines and that "
-                        "seat's own, nothing another seat may not show it; for a game of bots too (a referee's view)")
+                        "seat's own, nothing private to another seat; for a game of bots too (a referee's view)")
     p.add_argument("--story-json", metavar="FILE", dest="story_json",
                    help="write the story as JSON too, one record per line: who may read it (seats, names), the "
                         "private text, what the others read (public), the decision it came from; '-': standard "
