@@ -188,3 +188,22 @@ def test_the_incoming_person_gets_a_recap_of_the_public_lines():
     assert recap.splitlines()[1:] == ["Since you last had the terminal:", "P2: Put one gem back (chosen in secret)"]
     for gem in theirs:
         assert gem not in text[:text.index("--- pass to P2 ---")]
+
+
+def test_input_ending_at_the_last_hand_off_still_ends_the_game_cleanly(tmp_path):
+    pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal")
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli.main", "play", str(LAST_WORD), "--agent", "human",
+                                           "--agent", "human", "--seed", "2", "--pace", "0", "--log", "g.log"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", dimensions=(50, 120), timeout=60)
+    for wait, answer in [("Pass the terminal to P1", ""), ("> ", "y"), ("Pass the terminal to P2", ""), ("> ", "y"),
+                         ("P2: when you have read this", ""), ("Pass the terminal to P1", "")]:
+        child.expect(wait)
+        child.sendline(answer)
+    child.expect("To P1 only: The other stone was Stone 3")
+    child.expect("When you have read this, press Enter")
+    child.sendeof()  # Ctrl-D: the game is over all the same
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert '"type":"end"' in (tmp_path / "g.log").read_text()

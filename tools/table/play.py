@@ -242,7 +242,10 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         if writer:
             writer.end(game)
         if people and not quiet:
-            table.final(game)
+            try:
+                table.final(game)
+            except HumanQuit:  # input ended at a last hand-off: the game is over and its log complete all the same
+                pass
         if quiet or already_over:
             winners = ", ".join(game.players[s].name for s in game.winners) or "nobody"
             scores = f" scores {game.scores}" if game.scores is not None else ""
