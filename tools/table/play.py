@@ -104,7 +104,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         return 2
     from rulecraft.files import output_problem
 
-    for target in (log_path, save_path, story_path):  # a folder, a folder that does not exist: said before the game starts
+    for target in (log_path, save_path, story_path):  # a folder, or one that does not exist: said before the game
         problem = output_problem(target) if target and target != resume_path else None
         if problem:
             _err(f"rulecraft play: {problem}")
