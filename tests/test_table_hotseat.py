@@ -66,7 +66,11 @@ class Tmux:
         subprocess.run([*self.base, "send-keys", *keys], check=True)
 
     def close(self) -> None:
+        socket = subprocess.run([*self.base, "display-message", "-p", "#{socket_path}"], capture_output=True,
+                                text=True).stdout.strip()
         subprocess.run([*self.base, "kill-server"], capture_output=True)
+        if socket and os.path.exists(socket):
+            os.unlink(socket)  # a killed server leaves its socket behind
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux drives the terminal")
