@@ -259,3 +259,18 @@ def test_points_now_are_shown_only_where_the_score_reads_nothing_hidden(tmp_path
     hidden = _load(tmp_path, FORCED.replace("sum([c.worth for c in p.hand])", "count([c for c in deck if c is gem])"),
                    "deck.yaml")
     assert not any(score_seen(hidden, s, q) for s in range(3) for q in range(3))  # the deck's cards: by nobody
+
+
+def test_a_view_value_worked_out_from_hidden_cards_is_not_shown(tmp_path):
+    from rulecraft.tools.table.view import seat_view
+
+    view = """
+    view:
+      values:
+        - {title: Gems in the deck, value: "count([c for c in deck if c is gem])"}
+        - {title: Cards in the deck, value: "count(deck)"}
+    """
+    rs = _load(tmp_path, FORCED + view, "view.yaml")
+    g = Game(rs, 3, 1)
+    titles = [t for t, _x in seat_view(g, 0).now]
+    assert titles == ["Cards in the deck"]  # how many cards: everyone's; which: nobody's
