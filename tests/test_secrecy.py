@@ -217,6 +217,7 @@ BIDS = HEADER + """
       - {id: a, name: Ace, attributes: {seat: 0}}
       - {id: b, name: Bee, attributes: {seat: 0}}
       - {id: c, name: Cat, attributes: {seat: 1}}
+      - {id: d, name: Dog, attributes: {seat: 2}}
     zones:
       deck: {visibility: hidden, initial: all}
       hand: {per: player, visibility: owner}
@@ -234,6 +235,14 @@ BIDS = HEADER + """
           - "move bid to bids"
           - choose: {player: "players[1]", kind: one, options: "cards(players[1].hand)", prompt: "Keep a card",
                      as: kept}
+          - choose: {player: "players[2]", kind: one, options: "cards(players[2].hand)", prompt: "Lay a card",
+                     as: laid}
+          - call: lay
+            with: {card: laid}
+      lay:
+        params: [card]
+        steps:
+          - "move card to bids"
     scoring:
       score: "count(p.hand)"
 """
@@ -244,6 +253,8 @@ def test_cards_bid_onto_an_open_pile_are_an_open_choice(tmp_path):
     g = _play(rs, [[0, 1]])
     assert "P1: Bid cards -> Ace, Bee" in _read(g, 1)  # laid face up at once: everyone reads which
     assert "P2: Keep a card (chosen in secret)" in _read(g, 0)  # kept in the hand: still the decider's own
+    assert "P3: Lay a card -> Dog (the only choice)" in _read(g, 2)  # laid face up by the sequence it is given to
+    assert "P3: Lay a card -> Dog" in _read(g, 0)
 
 
 def test_points_now_are_shown_only_where_the_score_reads_nothing_hidden(tmp_path):

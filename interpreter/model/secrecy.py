@@ -264,8 +264,8 @@ _OPENED: "weakref.WeakKeyDictionary[Any, frozenset]" = weakref.WeakKeyDictionary
 
 def answer_opened(rs: Any, spec: Any) -> bool:
     """Whether the rules lay a decision's answer face up at once: the step right after the one that asks moves the
-    answer (its name) to a zone everyone sees (cards bid from a hand onto an open pile). Such a choice is an open
-    one: the others read what was chosen."""
+    answer (its name) to a zone everyone sees (cards bid from a hand onto an open pile), or calls a sequence with it
+    whose first step does. Such a choice is an open one: the others read what was chosen."""
     got = _OPENED.get(rs)
     if got is None:
         got = _OPENED[rs] = frozenset(_opened(rs))
@@ -273,7 +273,6 @@ def answer_opened(rs: Any, spec: Any) -> bool:
 
 
 def _opened(rs: Any) -> Iterable[int]:
-    s = secrets_of(rs)
     todo = [seq.steps for seq in rs.sequences.values()]
     while todo:
         steps = todo.pop()
@@ -283,12 +282,22 @@ def _opened(rs: Any) -> Iterable[int]:
                 todo.append(run)
             todo.extend(body for _name, body in step.bodies)
             spec = getattr(step, "decision", None)
-            if spec is None or not spec.bind or i + 1 >= len(steps):
-                continue
-            for stmt in getattr(steps[i + 1], "stmts", ()):
-                node = stmt.ast
-                if isinstance(node, A.Move) and isinstance(node.what, A.Name) and node.what.id == spec.bind:
-                    z = s._zone(node.dest)
-                    if z is not None and z[1] == "open":
-                        yield id(spec)
-                        break
+            if spec is not None and spec.bind and i + 1 < len(steps) and _lays_open(rs, steps[i + 1], spec.bind):
+                yield id(spec)
+
+
+def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
+    """Whether `step` moves the value named `name` to an open zone (or calls a sequence whose first step does)."""
+    s = secrets_of(rs)
+    for stmt in getattr(step, "stmts", ()):
+        node = stmt.ast
+        if isinstance(node, A.Move) and isinstance(node.what, A.Name) and node.what.id == name:
+            z = s._zone(node.dest)
+            if z is not None and z[1] == "open":
+                return True
+    seq = rs.sequences.get(getattr(step, "sequence", "") or "")
+    if seq is not None and seq.steps and depth < 4:
+        for param, value in getattr(step, "args", ()):
+            if isinstance(value.ast, A.Name) and value.ast.id == name and _lays_open(rs, seq.steps[0], param, depth + 1):
+                return True
+    return False
