@@ -21,7 +21,7 @@ from __future__ import annotations
 import textwrap
 
 from rulecraft.loader import load_ruleset
-from rulecraft.model.secrecy import score_seen, secrets_of
+from rulecraft.model.secrecy import score_seen, secrets_of, sight_of
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import line_text
 
@@ -270,6 +270,8 @@ def test_points_now_are_shown_only_where_the_score_reads_nothing_hidden(tmp_path
     hidden = _load(tmp_path, FORCED.replace("sum([c.worth for c in p.hand])", "count([c for c in deck if c is gem])"),
                    "deck.yaml")
     assert not any(score_seen(hidden, s, q) for s in range(3) for q in range(3))  # the deck's cards: by nobody
+    assert sight_of(hidden, hidden.scoring.score, 0) == (False, ("the cards of 'deck' (hidden)",))  # and why
+    assert sight_of(rs, rs.scoring.score, 1, {"p": 1}) == (True, ())
 
 
 def test_a_view_value_worked_out_from_hidden_cards_is_not_shown(tmp_path):

@@ -237,11 +237,20 @@ def seen_by(reads: Iterable[Read], seat: int, who: Mapping[str, int]) -> bool:
     return all(r.visibility == "owner" and r.via is not None and who.get(r.via) == seat for r in reads)
 
 
+def sight_of(rs: Any, expr: Any, seat: int, who: Optional[Mapping[str, int]] = None) -> tuple[bool, tuple[str, ...]]:
+    """What `seat` may see of the value of `expr` (a compiled expression or its AST), and why: (True, ()) when it
+    reads nothing that seat cannot see, else (False, what it reads that the seat cannot see, in words). `who` gives
+    the seat each player name in it stands for (`{"p": 2}`: `p` is the player at seat 2)."""
+    who = who or {}
+    hidden = [r for r in secrets_of(rs).reads(expr) if not seen_by((r,), seat, who)]
+    return not hidden, tuple(r.why() for r in hidden)
+
+
 def score_seen(rs: Any, seat: int, of: int) -> bool:
     """Whether `seat` may be told the score of the player at `of` while the game goes on: the score reads nothing
     `seat` cannot see (the scored player is `p`)."""
     score = rs.scoring.score if rs.scoring is not None else None
-    return score is not None and seen_by(secrets_of(rs).reads(score), seat, {"p": of})
+    return score is not None and sight_of(rs, score, seat, {"p": of})[0]
 
 
 def decision_reads(rs: Any, spec: Any) -> tuple[Read, ...]:

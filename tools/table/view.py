@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from rulecraft.model.secrecy import ALL, TOP, secrets_of, seen_by, sees_variable, zone_sight
+from rulecraft.model.secrecy import ALL, TOP, sees_variable, sight_of, zone_sight
 from rulecraft.runtime.decisions import Decision, amounts, game_label, how_to_answer
 from rulecraft.values import Card, Player, ZoneRef
 
@@ -132,10 +132,9 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
         who = game.players[s].name + (" (you)" if s == seat else "")
         v.players.append((who, rows))
     if spec is not None:
-        secrets = secrets_of(rs)
         for item in spec.values:
             # a value worked out from something this seat cannot see is not shown to it (model/secrecy.py)
-            if not seen_by(secrets.reads(item.value) + (secrets.reads(item.when) if item.when else ()), seat, {}):
+            if not (sight_of(rs, item.value, seat)[0] and (item.when is None or sight_of(rs, item.when, seat)[0])):
                 continue
             if item.when is not None and not item.when.fn(game):
                 continue
