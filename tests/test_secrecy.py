@@ -287,3 +287,15 @@ def test_a_view_value_worked_out_from_hidden_cards_is_not_shown(tmp_path):
     g = Game(rs, 3, 1)
     titles = [t for t, _x in seat_view(g, 0).now]
     assert titles == ["Cards in the deck"]  # how many cards: everyone's; which: nobody's
+
+
+def test_options_kept_under_a_local_name_are_judged_by_what_the_name_was_given(tmp_path):
+    """`let gems = [...p.hand...]` then `options: gems`: the name carries where its value came from."""
+    old = '- choose: {player: p, kind: one, options: "[c for c in p.hand if c is gem]", optional: true,'
+    new = '- "let gems = [c for c in p.hand if c is gem]"\n              - choose: {player: p, kind: one, ' \
+          'options: "gems", optional: true,'
+    text = FORCED.replace(old, new)
+    assert text != FORCED
+    g = _play(_load(tmp_path, text), [])
+    assert "P3: Show a gem -> pass (the only choice)" in _read(g, 2)
+    assert "P3: Show a gem (chosen in secret)" in _read(g, 0)

@@ -129,18 +129,21 @@ class Secrets:
         self.variables = {k: v.visibility for k, v in variables.items()}
         self.player_variables = {k: v.visibility for k, v in player_variables.items()}
         self.functions = functions
+        self.locals: dict[str, tuple] = {}  # local name -> what its values are worked out from (see `local_reads`)
+        self._values = False  # reading only what a value is made of, not what picks it (see `local_reads`)
         self._memo: dict = {}
 
-    def reads(self, node: Any) -> tuple[Read, ...]:
-        """What `node` (an expression's AST, or a compiled expression) reads that some seat cannot see."""
+    def reads(self, node: Any, local: bool = False) -> tuple[Read, ...]:
+        """What `node` (an expression's AST, or a compiled expression) reads that some seat cannot see; `local`: a
+        local name reads what any value given it in the ruleset is worked out from (a step's expression)."""
         node = getattr(node, "ast", node)
         if node is None:
             return ()
-        key = id(node)
+        key = (id(node), local)
         got = self._memo.get(key)
         if got is None or got[0] is not node:
             out: list[Read] = []
-            self._walk(node, out, ())
+            self._walk(node, out, (), self.locals if local else None)
             got = self._memo[key] = (node, tuple(dict.fromkeys(out)))
         return got[1]
 
@@ -155,22 +158,32 @@ class Secrets:
             return self._zone(node.obj)
         return None
 
-    def _walk(self, node: Any, out: list, calls: tuple) -> None:
+    def _walk(self, node: Any, out: list, calls: tuple, lc: Optional[dict] = None) -> None:
         if isinstance(node, tuple):
             for x in node:
-                self._walk(x, out, calls)
+                self._walk(x, out, calls, lc)
             return
         if not isinstance(node, A.Node):
             return
         cls = node.__class__
+        if cls is A.Comprehension and (self._values or (lc and node.var in lc)):  # its own name, not the local's
+            self._walk(node.iterable, out, calls, lc)
+            inner = {k: v for k, v in lc.items() if k != node.var} if lc else lc
+            self._walk(node.element if self._values else (node.element, node.condition), out, calls, inner)
+            return
+        if cls is A.Ternary and self._values:
+            self._walk((node.then, node.other), out, calls, lc)
+            return
+        if cls is A.Name and lc and node.id in lc:
+            out.extend(lc[node.id])
         if cls is A.Call:
             if node.func in ("count", "empty") and len(node.args) == 1 and not node.kwargs \
                     and self._zone(node.args[0]) is not None:
-                self._inside(node.args[0], out, calls)  # how many cards a zone holds: everyone sees it
+                self._inside(node.args[0], out, calls, lc)  # how many cards a zone holds: everyone sees it
                 return
             if node.func == "top" and len(node.args) == 1 and self._zone(node.args[0]) is not None \
                     and self._zone(node.args[0])[1] == "top":
-                self._inside(node.args[0], out, calls)
+                self._inside(node.args[0], out, calls, lc)
                 return
             fd = self.functions.get(node.func)
             if fd is not None:
@@ -178,7 +191,7 @@ class Secrets:
         elif cls is A.Attr:
             z = self._zone(node.obj)
             if z is not None and (node.name in ("count", "empty") or (node.name == "top" and z[1] == "top")):
-                self._inside(node.obj, out, calls)
+                self._inside(node.obj, out, calls, lc)
                 return
             if node.name in self.player_variables:
                 vis = self.player_variables[node.name]
@@ -193,15 +206,15 @@ class Secrets:
                 out.append(Read("variable", node.id, self.variables[node.id]))
         for f in fields(node):
             if f.name != "span":
-                self._walk(getattr(node, f.name), out, calls)
+                self._walk(getattr(node, f.name), out, calls, lc)
 
-    def _inside(self, zone_node: Any, out: list, calls: tuple) -> None:
+    def _inside(self, zone_node: Any, out: list, calls: tuple, lc: Optional[dict] = None) -> None:
         """The parts of a zone reference other than the zone (the player of `p.hand`, the key of `stocks[k]`)."""
         if isinstance(zone_node, A.Attr):
-            self._walk(zone_node.obj, out, calls)
+            self._walk(zone_node.obj, out, calls, lc)
         elif isinstance(zone_node, A.Index):
-            self._walk(zone_node.key, out, calls)
-            self._inside(zone_node.obj, out, calls)
+            self._walk(zone_node.key, out, calls, lc)
+            self._inside(zone_node.obj, out, calls, lc)
 
     def _call(self, node: A.Call, fd: tuple, out: list, calls: tuple) -> None:
         """A ruleset function: what its body reads, a parameter's name replaced by the name passed for it."""
@@ -215,21 +228,71 @@ class Secrets:
             passed[k.name] = k.value.id if isinstance(k.value, A.Name) else None
         for r in inner:
             out.append(r if r.via is None else Read(r.kind, r.name, r.visibility, passed.get(r.via)))
-        for a in node.args:
-            self._walk(a, out, calls)
-        for k in node.kwargs:
-            self._walk(k.value, out, calls)
 
 
 _SECRETS: "weakref.WeakKeyDictionary[Any, Secrets]" = weakref.WeakKeyDictionary()
 
 
 def secrets_of(rs: Any) -> Secrets:
-    """The ruleset's `Secrets`, made once."""
+    """The ruleset's `Secrets`, made once (with what its local names are worked out from)."""
     s = _SECRETS.get(rs)
     if s is None:
         s = _SECRETS[rs] = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)
+        s.locals = local_reads(rs, s)
     return s
+
+
+def local_reads(rs: Any, s: Secrets) -> dict[str, tuple]:
+    """For each local name of the ruleset's steps, what the values given it are worked out from: every `let`, `as`
+    (a decision's answer is one of its options, a card drawn comes from its zone), loop name and sequence parameter
+    (what its callers pass), taken together wherever the name is used (a name kept for a hidden card in one
+    sequence counts as hidden in all: the reading errs on the side of the secret). What a value is made of counts,
+    not what picked it: the players of `[q for q in players if count(q.hand) > 2]` are players everyone knows (a
+    decision worked out from the list still reads the condition where it is written)."""
+    binds: list[tuple[str, Any]] = []
+    todo = [seq.steps for seq in rs.sequences.values()]
+    while todo:
+        for step in todo.pop():
+            run = getattr(step, "run", None)
+            if isinstance(run, tuple):
+                todo.append(run)
+            todo.extend(body for _name, body in step.bodies)
+            for spec in (getattr(step, "decision", None), getattr(step, "play", None)):
+                if spec is not None and spec.bind and spec.options is not None:
+                    binds.append((spec.bind, spec.options.ast))
+            if getattr(step, "var", "") and getattr(step, "iterable", None) is not None:
+                binds.append((step.var, step.iterable.ast))
+            params = rs.sequences[step.sequence].params if getattr(step, "sequence", "") in rs.sequences else ()
+            binds += [(k, v.ast) for k, v in getattr(step, "args", ()) if k in params]
+            for stmt in getattr(step, "stmts", ()):
+                for node in stmt.ast.walk():
+                    if isinstance(node, A.Let):
+                        binds.append((node.name, node.value))
+                    elif isinstance(node, A.Draw) and node.bind:  # drawn face up: nothing hidden about it
+                        dest = s._zone(node.dest) if node.dest is not None else None
+                        binds.append((node.bind, node.dest if dest is not None and dest[1] == "open" else node.source))
+                    elif isinstance(node, A.CallSeq) and node.sequence in rs.sequences:
+                        binds += [(k.name, k.value) for k in node.kwargs]
+    out: dict[str, tuple] = {}
+    s._values = True
+    try:
+        _settle(s, binds, out)
+    finally:
+        s._values = False
+    return {k: v for k, v in out.items() if v}
+
+
+def _settle(s: Secrets, binds: list, out: dict) -> None:
+    for _round in range(8):  # names given from names: until nothing changes (a few rounds in practice)
+        changed = False
+        for name, node in binds:
+            found: list[Read] = []
+            s._walk(node, found, (), out)
+            new = tuple(dict.fromkeys(out.get(name, ()) + tuple(Read(r.kind, r.name, r.visibility) for r in found)))
+            if new != out.get(name, ()):
+                out[name], changed = new, True
+        if not changed:
+            break
 
 
 def seen_by(reads: Iterable[Read], seat: int, who: Mapping[str, int]) -> bool:
@@ -258,7 +321,7 @@ def decision_reads(rs: Any, spec: Any) -> tuple[Read, ...]:
     it reads something, whether the decider has a choice, and which, is for the decider alone."""
     s = secrets_of(rs)
     parts = [spec.options, spec.min, spec.max, *(spec.amounts or ())]
-    return tuple(dict.fromkeys(r for e in parts if e is not None for r in s.reads(e)))
+    return tuple(dict.fromkeys(r for e in parts if e is not None for r in s.reads(e, local=True)))
 
 
 def reads_hidden_cards(reads: Iterable[Read]) -> bool:
