@@ -299,3 +299,12 @@ def test_options_kept_under_a_local_name_are_judged_by_what_the_name_was_given(t
     g = _play(_load(tmp_path, text), [])
     assert "P3: Show a gem -> pass (the only choice)" in _read(g, 2)
     assert "P3: Show a gem (chosen in secret)" in _read(g, 0)
+
+
+def test_reading_functions_that_call_each_other_many_times_is_bounded(tmp_path):
+    """Forty functions each calling the next twice: read once per function, not 2**40 times."""
+    funcs = "\n".join(f'      f{i}: {{params: [p], value: "f{i + 1}(p) + f{i + 1}(p)"}}' for i in range(40))
+    text = FORCED.replace('      score: "sum([c.worth for c in p.hand])"', '      score: "f0(p)"') + \
+        "    functions:\n" + funcs + '\n      f40: {params: [p], value: "count(p.hand)"}\n'
+    rs = _load(tmp_path, text, "chain.yaml")
+    assert all(score_seen(rs, s, q) for s in range(3) for q in range(3))  # how many cards: everyone sees

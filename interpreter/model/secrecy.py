@@ -221,8 +221,12 @@ class Secrets:
         params, body = fd[0], fd[1]
         if body is None or node.func in calls:
             return
-        inner: list[Read] = []
-        self._walk(body, inner, calls + (node.func,))
+        key = (node.func, self._values)
+        inner = self._memo.get(key)  # once per function: functions calling each other many times cost no more
+        if inner is None:
+            found: list[Read] = []
+            self._walk(body, found, calls + (node.func,))
+            inner = self._memo[key] = tuple(dict.fromkeys(found))
         passed = {p: (a.id if isinstance(a, A.Name) else None) for p, a in zip(params, node.args)}
         for k in node.kwargs:
             passed[k.name] = k.value.id if isinstance(k.value, A.Name) else None

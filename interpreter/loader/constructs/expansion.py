@@ -106,9 +106,7 @@ def mentions(root: YNode, words: tuple) -> bool:
     return any(w in text for text in texts(root) for w in words)
 
 
-def reads_hidden(builder, ast) -> bool:
-    """Whether an author's expression reads what some seat cannot see (model/secrecy.py): then who is asked and
-    what is said must not show what it gives."""
+def reads_hidden(builder, ast) -> bool:  # reads what some seat cannot see (model/secrecy.py): nothing may show it
     return getattr(builder, "secrets", None) is not None and ast is not None and bool(builder.secrets.reads(ast))
 
 
