@@ -27,6 +27,7 @@ from math import comb
 from typing import Any
 
 from ..diagnostics import RuleError
+from ..model.secrecy import hidden_places
 from ..runtime.decisions import Decision, IllegalChoice
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
@@ -158,19 +159,8 @@ class GreedyAgent:
 
 
 def hidden_from(g: Any, seat: int) -> list[tuple[Any, int]]:
-    """The places (zone, position) of the cards `seat` cannot see in game `g`."""
-    out = []
-    for ref, cards in g.zones.items():
-        vis = g.rs.zones[ref.zone].visibility
-        if vis == "open":
-            continue
-        if vis == "owner":
-            owner = g.zone_owner(ref)
-            if owner is not None and owner.seat == seat:
-                continue
-        last = len(cards) - 1
-        out += [(ref, i) for i in range(len(cards)) if not (vis == "top" and i == last)]
-    return out
+    """The places (zone, position) of the cards `seat` cannot see in game `g` (the engine's one rule)."""
+    return hidden_places(g, seat)
 
 
 def determinize(g: Any, seat: int, rng: SplitMix) -> None:

@@ -9,6 +9,7 @@ from ..checks.unused import check_unused
 from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
+from ..model.secrecy import Secrets
 from ..values import OUT, FamilyRef, Row, ZoneRef
 from .constructs.expansion import record_fields
 from .constructs.trick import record_fields as trick_fields
@@ -137,6 +138,8 @@ class Builder(SectionBuilders):
                  for v in self.section("sequences").values()}
         steps = StepBuilder(self.text, scope, seq_params, kinds, self.diags)
         steps.root = self.root  # constructs read it: does anything read who dropped out of an auction?
+        # and what the ruleset hides: a construct whose bookkeeping reads a hidden value tells the others no more
+        steps.secrets = Secrets(zones, variables, pvars, {k: (f.params, f.body) for k, f in scope.functions.items()})
         sequences = {}
         for k, v in self.section("sequences").items():
             if isinstance(v, YMap):

@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence
 from ..dsl.builtins import text_of
 from ..dsl.guards import name_shown
 from ..dsl.ops import _MISSING, restore_local
+from ..model import secrecy
 from ..values import Card, Player, ZoneRef
 
 
@@ -33,6 +34,10 @@ class Decision:
     optional = False  # a 'number' that may also be passed (answered with None)
     labels: Sequence = ()  # the name a person sees for each option ('display:'), or empty
     _secret: Optional[bool] = False  # see `secret`
+    # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
+    # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
+    hidden = False
+    hides_cards = False
     _secret_of: Any = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
     # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
     # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
@@ -258,26 +263,15 @@ NOT_FORCED = object()
 
 
 def hidden_from_others(g, d: Decision) -> bool:
-    """Whether some option is a card that another seat cannot see where it lies (so the answer is a secret)."""
+    """Whether the answer is the decider's secret (model/secrecy.py): some option is a card another seat cannot see
+    where it lies; or, with no card to choose from (none, or only the pass), the options are worked out from the
+    cards of a zone some seat cannot see, as they would have been secret had there been some."""
     if d.low is not None:  # whole numbers
         return False
     opts = d.options
     if Card not in map(type, opts):  # options of numbers, players, texts: nothing to hide (a scan in C)
-        return False
-    for o in opts:
-        if type(o) is Card:
-            ref = g.where.get(o.index)
-            if ref is None:
-                continue
-            vis = g.rs.zones[ref.zone].visibility
-            if vis == "open" or (vis == "top" and g.zones[ref] and g.zones[ref][-1] is o):
-                continue
-            if vis == "owner":
-                owner = g.zone_owner(ref)
-                if owner is not None and len(g.players) == 1:
-                    continue
-            return True
-    return False
+        return d.hides_cards and all(o is None for o in opts)
+    return secrecy.hidden_from_others(g, d.player, opts)
 
 
 def amounts(d: Decision) -> Optional[list[int]]:
@@ -384,10 +378,14 @@ def game_label(game, value: Any) -> str:
 
 def narrate_choice(game, d: Decision, value: Any, note: str = "") -> None:
     """Tell the story of an answered decision: a secret one in full to its decider only; the others read that
-    it was made."""
+    it was made. `note` (" (the only choice)") is for everyone only when what forced the answer is seen by
+    everyone; when the legal answers come from something the others cannot see (`d.hidden`), they read the
+    decision as they would read any answer to it (docs/secrecy.md)."""
     who = game.players[d.player]
-    text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}{note}"
+    text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}"
     if d.secret:
-        game.say(text, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
+        game.say(text + note, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
+    elif note and d.hidden:
+        game.say(text + note, only=(d.player,), public=text)
     else:
-        game.say(text)
+        game.say(text + note)

@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 
 from ..diagnostics import RuleError
 from ..model import ruleset as M
+from ..model import secrecy
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice, narrate_choice
 from .board import ANSWER, Board
@@ -239,15 +240,15 @@ class Game(Board):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see: hidden zones only as counts, owner-only zones for their owner; variables
-        declared 'hidden' not at all, player variables declared 'owner' only their player's."""
+        """What one player may see (model/secrecy.py decides): hidden zones only as counts, owner-only zones for their
+        owner; variables declared 'hidden' not at all, player variables declared 'owner' only their player's."""
         zones: dict = {}
+        rs = self.rs
         for ref, cards in self.zones.items():
-            vis = self.rs.zones[ref.zone].visibility
-            owner = self.zone_owner(ref)
-            if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
+            sight = secrecy.zone_sight(self, ref, seat)
+            if sight == secrecy.ALL:
                 zones[ref.slot] = [c.id for c in cards]
-            elif vis == "top":
+            elif sight == secrecy.TOP:
                 zones[ref.slot] = {"count": len(cards), "top": cards[-1].id if cards else None}
             else:
                 zones[ref.slot] = {"count": len(cards)}
@@ -255,15 +256,14 @@ class Game(Board):
             "you": seat,
             "players": [p.name for p in self.players],
             "zones": zones,
-            "variables": {k: encode(v) for k, v in self.vars.items() if self.rs.variables[k].visibility != "hidden"},
+            "variables": {k: encode(v) for k, v in self.vars.items() if secrecy.sees_variable(rs, k, seat)},
             "player_variables": [{k: encode(v) for k, v in pv.items() if self._sees_pvar(seat, i, k)}
                                  for i, pv in enumerate(self.pvars)],
             "decision": self.pending.to_json() if self.pending and self.pending.player == seat else None,
         }
 
     def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
-        vis = self.rs.player_variables[name].visibility
-        return vis == "public" or (vis == "owner" and seat == owner)
+        return secrecy.sees_player_variable(self.rs, name, seat, owner)
 
     def check_cards(self) -> None:
         """Card conservation: every card lies in exactly one zone, where the game thinks it is."""

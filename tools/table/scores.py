@@ -2,9 +2,9 @@
 score`), shown to a seat only where they reveal nothing hidden from it, and the breakdown at the end by the
 ruleset's `view: score_parts`.
 
-Whether a player's points are public to a seat is found by trying: the cards that seat cannot see are dealt again
-among the places they lie (each place keeping its count, whatever the cards' classes) and the values it cannot see
-are changed, a few times; points that never move are public, points that move would tell the seat something.
+Whether a player's points are shown to a seat is decided from what the score is computed from (model/secrecy.py):
+a score that reads nothing the seat cannot see is shown (its own hand, for its own score; how many cards a pile
+holds, for anyone's); one that reads a hidden card or value is not, whatever the cards are now.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from rulecraft.diagnostics import RuleError
-from rulecraft.runtime.rng import SplitMix
-
-TRIES = 3
+from rulecraft.model.secrecy import score_seen
 
 
 def points(game, seat: int, expr=None) -> Optional[Any]:
@@ -36,51 +34,16 @@ def points(game, seat: int, expr=None) -> Optional[Any]:
 
 
 def points_seen(game, seat: int) -> dict[int, Any]:
-    """The points of every player that `seat` may be told now (seat -> points); players left out would reveal
-    something hidden from `seat`."""
-    now = {q.seat: points(game, q.seat) for q in game.players}
-    now = {q: v for q, v in now.items() if v is not None}
-    if not now:
-        return {}
-    for i in range(TRIES):
-        other = _another_world(game, seat, SplitMix(0x5C0E + i * 7919))
-        for q in list(now):
-            if points(other, q) != now[q]:
-                del now[q]
-        if not now:
-            break
-    return now
-
-
-def _another_world(game, seat: int, rng: SplitMix):
-    """A copy of `game` that `seat` cannot tell from it: hidden cards dealt again, hidden values changed."""
-    from rulecraft.agents.greedy import hidden_from
-
-    g = game.copy(story=False)
-    g.check_conservation = False
-    places = hidden_from(g, seat)
-    cards = [g.zones[ref][i] for ref, i in places]
-    rng.shuffle(cards)
-    for (ref, i), card in zip(places, cards):
-        g.zones[ref][i] = card
-        g.where[card.index] = ref
-    rs = g.rs
-    for q in g.players:
-        for name in rs.player_variables:
-            if not g._sees_pvar(seat, q.seat, name):
-                g.pvars[q.seat][name] = _changed(g.pvars[q.seat].get(name), rng)
-    for name, vd in rs.variables.items():
-        if vd.visibility == "hidden":
-            g.vars[name] = _changed(g.vars.get(name), rng)
-    return g
-
-
-def _changed(value: Any, rng: SplitMix) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1 + rng.below(97)
-    return value
+    """The points of every player that `seat` may be told now (seat -> points): those whose score reads nothing
+    `seat` cannot see, decided from what the score is computed from (model/secrecy.py), never by trying."""
+    rs = game.rs
+    out = {}
+    for q in game.players:
+        if score_seen(rs, seat, q.seat):
+            v = points(game, q.seat)
+            if v is not None:
+                out[q.seat] = v
+    return out
 
 
 def breakdown(game) -> list[tuple[str, list[tuple[str, str]], str]]:

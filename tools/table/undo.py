@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from rulecraft.model.secrecy import cards_seen
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.gamelog import decision_record
 from rulecraft.runtime.story import Line
@@ -42,19 +43,8 @@ def rebuild(rs, n: int, seed: int, names: list[str], history: list[Taken], **gam
 
 
 def seen_cards(game, seat: int) -> set[int]:
-    """The cards (by index) whose face `seat` can see now."""
-    out: set[int] = set()
-    for ref, cards in game.zones.items():
-        vis = game.rs.zones[ref.zone].visibility
-        if vis == "open":
-            out.update(c.index for c in cards)
-        elif vis == "owner":
-            owner = game.zone_owner(ref)
-            if owner is not None and owner.seat == seat:
-                out.update(c.index for c in cards)
-        elif vis == "top" and cards:
-            out.add(cards[-1].index)
-    return out
+    """The cards (by index) whose face `seat` can see now (the engine's one rule: model/secrecy.py)."""
+    return cards_seen(game, seat)
 
 
 def revealed_since(before, now, seat: int, lines: list, chance: list) -> Optional[str]:

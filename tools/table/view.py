@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from rulecraft.model.secrecy import ALL, TOP, sees_variable, sight_of, zone_sight
 from rulecraft.runtime.decisions import Decision, amounts, game_label, how_to_answer
 from rulecraft.values import Card, Player, ZoneRef
 
@@ -76,17 +77,16 @@ def var_title(vdef) -> str:
 
 
 def zone_text(game, ref: ZoneRef, seat: int) -> str:
-    """The contents of a zone as `seat` may see them."""
+    """The contents of a zone as `seat` may see them (the engine's one rule: model/secrecy.py)."""
     cards = game.zones.get(ref, [])
-    vis = game.rs.zones[ref.zone].visibility
-    owner = game.zone_owner(ref)
-    if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
-        if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
+    sight = zone_sight(game, ref, seat)
+    if sight == ALL:
+        if game.rs.zones[ref.zone].visibility == "owner" and game.rs.card_order:  # a hand, in the declared order
             cards = sorted(cards)
         return ", ".join(c.name for c in cards) or "empty"
     n = len(cards)
     count = f"{n} card{'s' if n != 1 else ''}" if n else "empty"
-    if vis == "top" and cards:
+    if sight == TOP and cards:
         return f"{count}, top: {cards[-1].name}"
     return count
 
@@ -111,7 +111,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             for ref in _refs(game, name):
                 if game.zones.get(ref):  # an empty pile says nothing at the table
                     v.table.append((zone_title(game, ref), zone_text(game, ref, seat)))
-        elif name in rs.variables and rs.variables[name].visibility != "hidden":
+        elif name in rs.variables and sees_variable(rs, name, seat):
             v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name), game)))
     per_player = list(spec.players) if spec is not None and spec.players else _default_players(game)
     order = [seat] + [p.seat for p in game.players if p.seat != seat]
@@ -133,6 +133,9 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
         v.players.append((who, rows))
     if spec is not None:
         for item in spec.values:
+            # a value worked out from something this seat cannot see is not shown to it (model/secrecy.py)
+            if not (sight_of(rs, item.value, seat)[0] and (item.when is None or sight_of(rs, item.when, seat)[0])):
+                continue
             if item.when is not None and not item.when.fn(game):
                 continue
             v.now.append((item.title, say_value(item.value.fn(game), game)))

@@ -21,7 +21,7 @@ from typing import Optional
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
-                         part_nodes, reads, within_budget)
+                         part_nodes, reads, reads_hidden, within_budget)
 from ..yaml_source import YMap, YSeq
 
 
@@ -90,13 +90,16 @@ class _Expansion:
                                    ("LAST_", "last_takes", "false"), ("AMOUNT_", "amount", "bid")):
             g.user(name, spec.get(key), default)
         self.may = spec.get("may_bid") is not None  # without may_bid nobody is excluded: nothing to work out
+        # the limit reads what some seat cannot see (money kept face down): who cannot afford a bid is asked all the
+        # same (the pass the only answer) and nobody is said to be short, so the others learn nothing of it
+        self.short_hidden = reads_hidden(builder, g.subs["LIMIT_"])
         quiet_x = _plain(spec.get("say_excluded")) is False
         self.say_x = self.may and not quiet_x
         self.bind_x = self.say_x or reads(builder, root, ("excluded",))
         g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'{excluded} may not bid and pass'")
         quiet_s = _plain(spec.get("say_short")) is False
         g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot bid enough and passes'")
-        self.say_short = [] if quiet_s else [g.do("log SAYS_")]
+        self.say_short = [] if quiet_s or self.short_hidden else [g.do("log SAYS_")]
         self.say_r = _plain(spec.get("say_result")) is not False
         if self.say_r:
             g.user("SAYR_", spec.get("say_result"), _said_result(R, form, spec.get("offer") is not None))
@@ -163,9 +166,9 @@ class _Expansion:
                + (f"; let {R} = {self.result(B, BID)}" if self.live else "")  # (a new record costs less than two sets)
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
-        asked = [g.if_(f"LIMIT_ < {low}", [*short, *passed()],
-                       [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
-                        g.if_(f"{BID} == none", passed(), [g.do(bid)])])]
+        ask = [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
+               g.if_(f"{BID} == none", passed(), [g.do(bid)])]
+        asked = ask if self.short_hidden else [g.if_(f"LIMIT_ < {low}", [*short, *passed()], ask)]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         body = [g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked)]
         if track:  # at the end, those who passed (not for good) drop out in the order of their last pass
@@ -196,10 +199,10 @@ class _Expansion:
         bid = (f"let {prev} = {LEAD}; set {T} = {BID}; set {LEAD} = {B}"
                + (f"; let {R} = {self.result(B, BID)}" if self.live else "")
                + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
-        turn = [g.if_("MAY_", [
-            g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], [
-                M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
-                g.if_(f"{BID} == none", drop_me(), [g.do(bid)])])]),
+        ask = [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
+               g.if_(f"{BID} == none", drop_me(), [g.do(bid)])]
+        turn = [g.if_("MAY_", ask if self.short_hidden else [
+            g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], ask)]),
             *(self.drop_point(DQ) if track else [])]
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
         if not self.live:
@@ -219,12 +222,13 @@ class _Expansion:
             # the same locals as the steps below would (model.Gathering)
             short = self.say_short[0].stmts if self.say_short else ()
             gather = M.Gathering(bind=E, var=B, order=g.expr("seat_order(FROM_, dir: DIR_)"),
-                                 can=g.expr("LIMIT_ >= (MIN_)"), cannot=g.expr("LIMIT_ < (MIN_)") if short else None,
-                                 short=short)
+                                 can=g.expr("true" if self.short_hidden else "LIMIT_ >= (MIN_)"),
+                                 cannot=g.expr("LIMIT_ < (MIN_)") if short else None, short=short)
             dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
         elif offer is None:  # bids are amounts: pass first, then min_bid up to the limit
+            can = "true" if self.short_hidden else "LIMIT_ >= (MIN_)"
             steps += [g.do(self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) "
-                                             f"if {may}LIMIT_ >= (MIN_)]"), *self.say_excluded()]
+                                             f"if {may}{can}]"), *self.say_excluded()]
             if self.say_short:  # those who cannot reach min_bid are looked for only when some are missing
                 some = f"count({E}) + count(excluded) < player_count" if self.may else f"count({E}) < player_count"
                 steps.append(g.if_(some, [g.for_each(B, f"[{B} for {B} in seat_order(FROM_, dir: DIR_) "

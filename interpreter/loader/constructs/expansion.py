@@ -106,6 +106,10 @@ def mentions(root: YNode, words: tuple) -> bool:
     return any(w in text for text in texts(root) for w in words)
 
 
+def reads_hidden(builder, ast) -> bool:  # reads what some seat cannot see (model/secrecy.py): nothing may show it
+    return getattr(builder, "secrets", None) is not None and ast is not None and bool(builder.secrets.reads(ast))
+
+
 def _plain(node, default=None):
     return node.plain() if node is not None else default
 
@@ -149,7 +153,7 @@ def names(form: str, node: YMap) -> set[str]:
 
     else:
         out = {str(_plain(spec.get("each"), "q")), str(_plain(spec.get("as"), "answer"))}
-        out |= {hidden("r", node, w) for w in ("order", "any", "got", "who")}
+        out |= {hidden("r", node, w) for w in ("order", "any", "got", "who", "elig")}
     return out
 
 
@@ -339,18 +343,26 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         M.ChooseStep(**g.base, decision=dec),
         g.do(f"let {ANS} = {h['got']}"),
     ]
+    # who may respond is worked out from something hidden (a hand): everyone in turn is then asked, those who may
+    # not with their decline as the only answer, told to the others as any decline (docs/secrecy.md)
+    E = hidden("r", node, "elig")  # who may respond, worked out as the offers start (as without a secret)
+    declined = _declined(g, dec, hidden("r", node, "x"), f"{Q} not in {E}") \
+        if reads_hidden(builder, g.subs["MAY_"]) else None
+    pool = f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]"
+    if declined is not None:
+        offer = [g.if_(f"{Q} in {E}", offer, [M.ChooseStep(**g.base, decision=declined),
+                                               g.do(f"let {ANS} = {h['got']}")])]
+    def offers(name):  # the offers to each in turn
+        return [g.for_each(Q, pool, offer, name=name)] if declined is None else [g.do(f"let {E} = {pool}"), g.for_each(
+            Q, "seat_order(FROM_, dir: DIR_, include_start: false)", offer, name=name)]
     if until == "first":
         offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; break {L}", (L,))]))
-        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
-                 g.for_each(Q, f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]",
-                            offer, name=L),
+        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"), *offers(L),
                  g.do(f"let {Q} = {W}"),
                  g.if_(f"{Q} != none", list(act), [g.do(f"let {ANS} = none")])]
     elif until == "each":  # every player offered gets one chance; each response is acted on at once
         offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}"), *act]))
-        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
-                 g.for_each(Q, f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]",
-                            offer, name=L),
+        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"), *offers(L),
                  g.do(f"let {Q} = {W}")]
     else:
         offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; set {h['any']} = true"), *act]))
@@ -358,8 +370,7 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
                  g.loop(R2, [
                      g.do(f"let {h['any']} = false"),
-                     g.for_each(Q, f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]",
-                                offer, name=L),
+                     *offers(L),
                      g.if_(f"not {h['any']}", [g.do(f"break {R2}", (R2,))]),
                  ]),
                  g.do(f"let {Q} = {W}")]
@@ -375,3 +386,13 @@ def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                      if spec.get(k) is not None and k not in ("do", "choose"))
     return M.ConstructStep(**common, construct="respond", rule=rule, settings=settings, run=tuple(steps),
                            parts=(("do", act),) if act else ())
+
+
+def _declined(g: _Gen, dec: M.DecisionSpec, x: str, out: str) -> Optional[M.DecisionSpec]:
+    """The response of one who may not respond (`out`): the decline (no, pass, nothing) its only answer, worked out
+    from who may respond (the story then knows its reason is hidden); None when the decision has no decline."""
+    word = "" if dec.kind == "subset" else "false" if dec.kind == "yesno" else "none" if dec.optional else None
+    options = g.expr(f"[{x} for {x} in [{word}] if {out} or not (MAY_)]") if word is not None else None
+    return None if word is None else replace(dec, options=options, min=None, max=None, default=None) \
+        if word == "" else replace(dec, kind="one", optional=False, min=None, max=None, default=None, options=options,
+                                   amounts=None)

@@ -86,7 +86,7 @@ def _sealed(g, f, ins, st: dict) -> None:
         for p, v in choices.items():
             if isinstance(p, Player):
                 g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")
-    elif g.story:
+    elif g.story and choices:  # (nobody chose: nothing is revealed, and no empty line says so)
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     g._emit("revealed", {"choices": choices})
     if step.reckon is not None:

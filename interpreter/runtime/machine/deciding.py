@@ -10,6 +10,7 @@ from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY, as_list, describe
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE
+from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards
 from ...values import Player
 from ..decisions import NOT_FORCED, Decision, display_names, hidden_from_others, narrate_choice
 
@@ -25,7 +26,8 @@ class _Plan:
     read or not, so the dice fall the same); whether its default is the pass; whether its options may be told by
     shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
 
-    __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route")
+    __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
+                 "hides_cards", "secret")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -43,6 +45,13 @@ class _Plan:
         # which way decide goes: a 'one' decision without display names; a subset without bounds or names; any other
         self.route = "one" if spec.kind == "one" and spec.display is None else "subset" if (
             spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else "any"
+        # what the others may read of it (model/secrecy.py): whether its legal answers are worked out from something
+        # some seat cannot see (then a forced answer reads to the others as any answer would), whether from the
+        # cards of such a zone, and whether the rules lay its answer face up (then it is an open choice)
+        reads = decision_reads(rs, spec)
+        self.hidden = bool(reads)
+        self.hides_cards = reads_hidden_cards(reads)
+        self.secret = False if spec.secret is None and answer_opened(rs, spec) else spec.secret
 
 
 def plan_of(g, spec) -> _Plan:
@@ -124,8 +133,10 @@ def decide(g, spec, purpose: str = "choose") -> Any:
                 d._prompt_of = (p.fn, g)
             else:
                 d._prompt = prompt
-            if spec.secret:
+            if plan.secret:
                 d.secret = True
+            if plan.hidden:
+                d.hidden = True
             if spec.default is not None and not plan.default_none:
                 d.default = d.wire_of(spec.default.fn(g))
             if n == 1:
@@ -151,7 +162,10 @@ def decide(g, spec, purpose: str = "choose") -> Any:
     d.purpose = purpose
     d._options = opts
     d.count = n
-    d._secret = spec.secret  # None: ask looks whether the options hide cards, when someone will see it
+    d._secret = plan.secret  # None: ask looks whether the options hide cards, when someone will see it
+    if plan.hidden:
+        d.hidden = True
+        d.hides_cards = plan.hides_cards
     if prompt is None:
         d._prompt_of = (p.fn, g)
     else:
@@ -175,6 +189,13 @@ def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
     if not opts:
         if plan.default_now:
             spec.default.fn(g)
+        if plan.hidden and g.story:  # nothing to choose from, for a reason the others cannot see: they read it
+            d = _NEW(Decision)  # as they would read a choice of nothing
+            d.player, d.kind, d._prompt, d._secret, d.hidden, d.hides_cards = (
+                who.seat, "subset", prompt or "", plan.secret, True, plan.hides_cards)
+            if d._secret is None:
+                d.secret = hidden_from_others(g, d)
+            narrate_choice(g, d, [], " (the only choice)")
         return []
     return ask(g, make_decision(g, spec, purpose, (who, prompt, opts)))
 
@@ -241,8 +262,11 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
         d.default = d.wire_of(spec.default.fn(g))
     # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
     # hide cards, only for a decision someone will see
-    if spec.secret is not False:
-        d._secret = spec.secret  # (a fresh decision: the setter's other field is as it was)
+    if plan.secret is not False:
+        d._secret = plan.secret  # (a fresh decision: the setter's other field is as it was)
+    if plan.hidden:
+        d.hidden = True
+        d.hides_cards = plan.hides_cards
     return d
 
 def ask(g, d: Decision) -> Any:
@@ -250,7 +274,7 @@ def ask(g, d: Decision) -> Any:
     wire = d.forced()
     if wire is not NOT_FORCED:
         value = d.value(wire)
-        if g.story and d.purpose != "sealed" and value != []:
+        if g.story and d.purpose != "sealed" and (value != [] or d.hidden):
             if d._secret is None:
                 d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
             narrate_choice(g, d, value, " (the only choice)")
