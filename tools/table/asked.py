@@ -38,7 +38,7 @@ class OptionView:
 class DecisionView:
     """The decision this seat is asked: `kind` is 'one' (pick one option), 'subset' (pick `min` to `max`),
     'amount' (a whole number from `min` to `max`; `passable`: or pass), 'number' (the same, asked as a number)
-    or 'yesno'. `answer` says how each kind is answered in wire form (docs/seatview.md)."""
+    or 'yesno'. docs/seatview.md says how each kind is answered in wire form."""
 
     kind: str
     prompt: str
@@ -75,6 +75,7 @@ def decision_view(game, d: Decision) -> DecisionView:
     nums = amounts(d)
     if nums is not None:
         dv.kind, dv.min, dv.max, dv.passable = "amount", min(nums), max(nums), None in d.options
+        dv.options = [option_view(game, d, i) for i in range(d.count)]  # the pass and each amount, in order
     elif d.kind in ("one", "subset"):
         dv.options = [option_view(game, d, i) for i in range(d.count)]
         if d.kind == "subset":

@@ -101,6 +101,7 @@ class SeatView:
     now: list[ValueView] = field(default_factory=list)  # the ruleset's values that matter now (`view: values`)
     turn: Optional[TurnView] = None
     holders: list[ValueView] = field(default_factory=list)  # who holds what a game variable names a player for
+    effects: list[ValueView] = field(default_factory=list)  # modifiers in force: their doc, and whom they reach
     stack: Optional[StackView] = None
     decision: Optional[DecisionView] = None
     notices: list[str] = field(default_factory=list)  # what this seat gained or lost since its last view
@@ -201,6 +202,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None, notices: Optional[l
             if item.when is not None and not item.when.fn(game):
                 continue
             v.now.append(_value(item.title, item.value.fn(game), game))
+    v.effects = _effects(game)
     v.turn = _turn(game)
     v.stack = _stack(game)
     if d is not None and d.player == seat and not game.over:
@@ -219,6 +221,23 @@ def _holders(game) -> list[tuple[str, int]]:
         if vd.visibility == "public" and vd.title and isinstance(value, Player):
             title = vd.title.removeprefix("the ")
             out.append((title[:1].upper() + title[1:], value.seat))
+    return out
+
+
+def _effects(game) -> list[ValueView]:
+    """The modifiers in force (an Event's effect, a power's), in the ruleset's words (their `doc:`), with the
+    players they reach ('everyone' for a modifier on the whole table)."""
+    reach: dict[str, list] = {}
+    for name, seat, value, _frame in game.modifiers:
+        if value:
+            reach.setdefault(name, []).append(seat)
+    out = []
+    for name, seats in reach.items():
+        md = game.rs.modifiers.get(name)
+        title = (md.doc if md is not None and md.doc else _words(name)).rstrip(".")
+        who = sorted({s for s in seats if s is not None})
+        text = "everyone" if None in seats else ", ".join(game.players[s].name for s in who)
+        out.append(ValueView(title, text, None if None in seats else who))
     return out
 
 

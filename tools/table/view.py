@@ -149,6 +149,7 @@ def lead_lines(v) -> list[str]:
         order = ", ".join(names.get(s, "?") + (" (now)" if s == v.turn.now else "") for s in v.turn.order)
         lines.append(f"Turn order ({v.turn.title}): {order}")
     lines += [f"{h.title}: {h.text}" for h in v.holders]
+    lines += [f"In effect: {e.title} ({e.text})" for e in v.effects]
     return lines
 
 
