@@ -127,17 +127,19 @@ def test_card_options_are_cards_with_their_types():
     bots = [RandomAgent(s, 3) for s in range(4)]
     while not game.over:
         d = game.pending
-        if d.player == 0 and d.purpose == "stack":
+        if d.purpose == "stack" and game.zones[ZoneRef("power_stack")]:  # answering a card on the stack
             break
         game.apply(bots[d.player].choose(d, game.view(d.player)))
-    view = seat_view(game, 0, d)
+    view = seat_view(game, d.player, d)
     cards = [o for o in view.decision.options if o.kind == "card"]
     assert cards and all(o.card.types for o in cards)
     assert view.stack is not None and view.stack.title == "Character Power Stack"
     powers = [o.card for o in cards if o.card.text]  # an aid's power entry is the card's rules text
     assert all(c.name in ("Red Joker", "Black Joker") or c.text for c in powers)
     text = "\n".join(render_plain(view))
-    assert f"{cards[0].label} ({', '.join(cards[0].card.types)})" in text and "Character Power Stack: " in text
+    on = ", ".join(f"{c.name} ({', '.join(c.types)})" for c in view.stack.cards)
+    assert f"{cards[0].label} ({', '.join(cards[0].card.types)})" in text
+    assert f"Character Power Stack: {on} (top last)" in text and view.stack.cards
 
 
 NOTICES = """

@@ -242,11 +242,10 @@ class Table:
             names = d.labels or [say_value(o, game) if o is not None else "pass" for o in d.options]
             named = ", ".join(f"{i + 1}) {name}" for i, name in enumerate(names))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
-            for c in {o.index: o for o in d.options if isinstance(o, Card)}.values():
+            for c in {o.name: o for o in d.options if isinstance(o, Card)}.values():
                 cv = card_view(game, c)
-                if cv.text or cv.types:  # the cards offered, with their types and rules text
-                    lines.append(f"  {cv.name}" + (f" ({', '.join(cv.types)})" if cv.types else "")
-                                 + (f": {cv.text}" if cv.text else ""))
+                if cv.text:  # the cards offered, with their types and rules text
+                    lines.append(f"  {cv.name}" + (f" ({', '.join(cv.types)})" if cv.types else "") + f": {cv.text}")
         elif d.kind == "number":
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
         else:

@@ -158,7 +158,7 @@ def stack_line(v) -> str:
     if st is None:
         return ""
     on = [c.name + (f" ({', '.join(c.types)})" if c.types else "") for c in st.cards] + list(st.entries)
-    return f"{st.title}: " + (", ".join(on) + " (top last)" if on else "empty")
+    return f"{st.title}: " + ", ".join(on) + " (top last)" if on else ""  # an empty stack: nothing to answer
 
 
 def roll_line(v) -> str:
