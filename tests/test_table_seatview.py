@@ -14,7 +14,7 @@ from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import PassUntil, about
-from rulecraft.tools.table.seatview import PROTOCOL, seat_view, zone_sight
+from rulecraft.tools.table.seatview import PROTOCOL, seat_view
 from rulecraft.tools.table.view import render_plain
 from rulecraft.values import ZoneRef
 
@@ -38,13 +38,14 @@ def strings(value) -> list[str]:
 
 
 def hidden_from(game, seat: int) -> list:
-    """The cards whose faces `seat` cannot see now."""
+    """The cards whose faces `seat` cannot see now, by the zones' declared visibility (not the model's code):
+    every card of a hidden or counted pile, of another player's own zone, all but the top of a 'top' pile."""
     out = []
     for ref, cards in game.zones.items():
-        sight = zone_sight(game, ref, seat)
-        if sight == "all":
+        vis = game.rs.zones[ref.zone].visibility
+        if vis == "open" or vis == "owner" and ref.key == seat:
             continue
-        out += cards[:-1] if sight == "top" else cards
+        out += cards[:-1] if vis == "top" else cards
     return out
 
 
@@ -52,7 +53,7 @@ def test_hearts_json_holds_no_other_hand():
     rs = load_ruleset("hearts").ruleset
     game = Game(rs, 4, 7)
     bots = [RandomAgent(s, 7) for s in range(4)]
-    checked = 0
+    checked = hidden = 0
     while not game.over and game.decisions < 40:
         d = game.pending
         for seat in range(4):
@@ -60,6 +61,7 @@ def test_hearts_json_holds_no_other_hand():
             assert json.loads(json.dumps(data)) == data and data["protocol"] == PROTOCOL  # plain JSON
             texts = set(strings(data))
             for card in hidden_from(game, seat):
+                hidden += 1
                 assert card.id not in texts and card.name not in texts, (seat, card, game.decisions)
             mine = [c.name for ref, cards in game.zones.items() if ref.zone == "hand" and ref.key == seat
                     for c in cards]
@@ -67,7 +69,7 @@ def test_hearts_json_holds_no_other_hand():
             assert (data["decision"] is not None) == (d.player == seat)  # only the seat asked gets the question
             checked += 1
         game.apply(bots[d.player].choose(d, game.view(d.player)))
-    assert checked >= 150
+    assert checked >= 150 and hidden > 30 * checked  # about three other hands of cards at every look
     # the cards carry their type and the ruleset's own words for them
     hand = seat_view(game, 0).players[0].rows[0]
     assert hand.cards and hand.cards[0].types == ["Playing card"] and "queen of spades 13" in hand.cards[0].text
