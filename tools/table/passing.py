@@ -15,7 +15,8 @@ from typing import Any, Optional
 
 from rulecraft.runtime.decisions import Decision
 
-from rulecraft.tools.table.seatview import decision_view, seat_view
+from rulecraft.tools.table.asked import decision_view
+from rulecraft.tools.table.seatview import stack_view
 
 WORDS = ("pass until", "pu")
 NO_PASS = object()
@@ -37,7 +38,7 @@ def pass_wire(d: Decision) -> Any:
 def about(game, d: Decision) -> str:
     """What question `d` is about as its seat sees it, as one text to compare: the step, the options, the stack."""
     dv = decision_view(game, d)
-    stack = seat_view(game, d.player).stack
+    stack = stack_view(game)
     return json.dumps([d.node, dv.kind, dv.min, dv.max, [[o.kind, o.label, o.card and o.card.id] for o in dv.options],
                        None if stack is None else [[c.id for c in stack.cards], stack.entries]], default=str)
 

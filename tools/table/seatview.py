@@ -204,7 +204,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None, notices: Optional[l
             v.now.append(_value(item.title, item.value.fn(game), game))
     v.effects = _effects(game)
     v.turn = _turn(game)
-    v.stack = _stack(game)
+    v.stack = stack_view(game)
     if d is not None and d.player == seat and not game.over:
         v.decision = decision_view(game, d)
     if game.over:
@@ -254,7 +254,7 @@ def _turn(game) -> Optional[TurnView]:
     return None
 
 
-def _stack(game) -> Optional[StackView]:
+def stack_view(game) -> Optional[StackView]:
     """The stack being played to or resolved, innermost first: its cards (an open zone) or entries."""
     for f in reversed(game.frames):
         for key, st in f.locals.items():
