@@ -51,13 +51,16 @@ def card_view(game, card: Card) -> CardView:
 
 def card_text(rs, card: Card) -> str:
     """The card's rules text in the ruleset's words: its group's `doc:`, else the player aid's entry for it
-    (`aid: powers`, keyed by the card's name, perhaps with a note in brackets after it)."""
+    (`aid: powers`, keyed by the card's name, perhaps with a note in brackets after it); {names} of the ruleset
+    filled, as the aid fills them."""
+    from rulecraft.tools.words.labels import fill
+
     if card.doc:
-        return card.doc
+        return fill(rs, card.doc)
     powers = rs.aid.get("powers") if isinstance(rs.aid, dict) else None
     for key, text in (powers or {}).items():
         if key == card.name or str(key).startswith(card.name + " ("):
-            return str(text)
+            return fill(rs, str(text))
     return ""
 
 
