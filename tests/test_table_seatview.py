@@ -54,7 +54,7 @@ def test_hearts_json_holds_no_other_hand():
     game = Game(rs, 4, 7)
     bots = [RandomAgent(s, 7) for s in range(4)]
     checked = hidden = 0
-    while not game.over and game.decisions < 40:
+    while not game.over and game.decisions < 30:
         d = game.pending
         for seat in range(4):
             data = seat_view(game, seat, d).to_json()
@@ -69,7 +69,7 @@ def test_hearts_json_holds_no_other_hand():
             assert (data["decision"] is not None) == (d.player == seat)  # only the seat asked gets the question
             checked += 1
         game.apply(bots[d.player].choose(d, game.view(d.player)))
-    assert checked >= 150 and hidden > 30 * checked  # about three other hands of cards at every look
+    assert checked >= 120 and hidden > 30 * checked  # about three other hands of cards at every look
     # the cards carry their type and the ruleset's own words for them
     hand = seat_view(game, 0).players[0].rows[0]
     assert hand.cards and hand.cards[0].types == ["Playing card"] and "queen of spades 13" in hand.cards[0].text
@@ -97,20 +97,29 @@ def test_a_sealed_bid_changes_nothing_the_others_see():
     assert asked.kind == "amount" and asked.min == 1 and asked.max == 12 and asked.passable and asked.secret
 
 
-def _dml_reroll():
-    """A game of dml at P1's re-roll of an acquisition roll that has a target."""
-    game = Game(load_ruleset("dml").ruleset, 4, 3)
-    bots = [RandomAgent(s, 3) for s in range(4)]
-    while not game.over:
-        d = game.pending
-        if d.player == 0 and d.purpose == "reroll" and d.target is not None:
-            return game, d
-        game.apply(bots[d.player].choose(d, game.view(d.player)))
-    raise AssertionError("no re-roll with a target")
+_DML: dict = {}
+
+
+def dml_moments() -> dict:
+    """One game of dml (seed 3, random bots), kept at two moments: P1's re-roll of a roll with a target
+    ('reroll'), and a question to play onto a stack that holds a card ('stack'): (game, decision) each."""
+    if not _DML:
+        game = Game(load_ruleset("dml").ruleset, 4, 3)
+        bots = [RandomAgent(s, 3) for s in range(4)]
+        while not game.over and len(_DML) < 2:
+            d = game.pending
+            moment = ("reroll" if d.player == 0 and d.purpose == "reroll" and d.target is not None else
+                      "stack" if d.purpose == "stack" and game.zones[ZoneRef("power_stack")] else None)
+            if moment and moment not in _DML:
+                _ = d.prompt, d.secret  # worked out now, while the game is as it was asked
+                _DML[moment] = (game.copy(), d)
+            game.apply(bots[d.player].choose(d, game.view(d.player)))
+    assert len(_DML) == 2
+    return _DML
 
 
 def test_the_terminal_shows_turn_order_empty_piles_and_the_roll_target():
-    game, d = _dml_reroll()
+    game, d = dml_moments()["reroll"]
     view = seat_view(game, 0, d)
     text = "\n".join(render_plain(view))
     order = ", ".join(game.players[s].name + (" (now)" if s == view.turn.now else "") for s in view.turn.order)
@@ -125,13 +134,7 @@ def test_the_terminal_shows_turn_order_empty_piles_and_the_roll_target():
 
 
 def test_card_options_are_cards_with_their_types():
-    game = Game(load_ruleset("dml").ruleset, 4, 3)
-    bots = [RandomAgent(s, 3) for s in range(4)]
-    while not game.over:
-        d = game.pending
-        if d.purpose == "stack" and game.zones[ZoneRef("power_stack")]:  # answering a card on the stack
-            break
-        game.apply(bots[d.player].choose(d, game.view(d.player)))
+    game, d = dml_moments()["stack"]
     view = seat_view(game, d.player, d)
     cards = [o for o in view.decision.options if o.kind == "card"]
     assert cards and all(o.card.types for o in cards)
@@ -227,3 +230,24 @@ def test_pass_until_at_the_table():
     assert "pass until (pass this question until something in it changes)" in text
     assert "The table passed for you" in text
     assert text.count("--- P1, your decision ---") < text.count("P1: Cast a spell")  # fewer asks than answers
+
+
+def test_looking_never_changes_the_game():
+    """A game whose every seat is shown its view at every decision (pass until asked too) is the same game, state
+    for state, as one nobody looks at."""
+    from rulecraft.runtime.state_io import state_hash
+
+    rs = load_ruleset("stack-duel", overrides={"max_rounds": "6"}).ruleset
+    seen, unseen = Game(rs, 3, 5), Game(rs, 3, 5)
+    bots = [RandomAgent(s, 5) for s in range(3)]
+    table = PassUntil()
+    while not seen.over:
+        d = seen.pending
+        for seat in range(3):
+            seat_view(seen, seat, d).to_json()
+        table.answer(seen, d)
+        wire = bots[d.player].choose(d, seen.view(d.player))
+        seen.apply(wire)
+        unseen.apply(wire)
+        assert state_hash(seen) == state_hash(unseen)
+    assert unseen.over and seen.decisions == unseen.decisions > 10

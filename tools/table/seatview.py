@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
+from rulecraft.diagnostics import RuleError
 from rulecraft.runtime.decisions import Decision
+from rulecraft.runtime.machine.deciding import draws_chance
 from rulecraft.values import Player, ZoneRef
 
 from rulecraft.tools.table.asked import DecisionView, decision_view
@@ -264,11 +266,14 @@ def stack_view(game) -> Optional[StackView]:
             step = ins.arg if ins is not None else None
             cards: list[CardView] = []
             title = "The stack"
-            if step is not None and getattr(step, "zone", None) is not None:
+            if step is not None and getattr(step, "zone", None) is not None \
+                    and not draws_chance(game.rs, step.zone.ast):  # looking must never change the game
                 saved = game.locals
                 try:
                     game.locals = f.locals
                     ref = step.zone.fn(game)
+                except RuleError:
+                    ref = None
                 finally:
                     game.locals = saved
                 if isinstance(ref, ZoneRef) and zone_sight(game, ref, -1) == "all":
