@@ -10,10 +10,12 @@ from .diagnostics import Span
 class Card:
     """A card: immutable, shared by every game of a ruleset; equal by identity."""
 
-    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order")
+    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order", "doc")
 
-    def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span):
+    def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span,
+                 doc: str = ""):
         self.index = index
+        self.doc = doc  # the card's rules text in the ruleset's words (its group's `doc:`), for what players read
         self.order = index  # its place in the ruleset's card order (card_order:), else in declaration order
         self.id = id
         self.name = name

@@ -275,7 +275,7 @@ def test_points_now_are_shown_only_where_the_score_reads_nothing_hidden(tmp_path
 
 
 def test_a_view_value_worked_out_from_hidden_cards_is_not_shown(tmp_path):
-    from rulecraft.tools.table.view import seat_view
+    from rulecraft.tools.table.seatview import seat_view
 
     view = """
     view:
@@ -285,7 +285,7 @@ def test_a_view_value_worked_out_from_hidden_cards_is_not_shown(tmp_path):
     """
     rs = _load(tmp_path, FORCED + view, "view.yaml")
     g = Game(rs, 3, 1)
-    titles = [t for t, _x in seat_view(g, 0).now]
+    titles = [row.title for row in seat_view(g, 0).now]
     assert titles == ["Cards in the deck"]  # how many cards: everyone's; which: nobody's
 
 

@@ -131,8 +131,10 @@ def test_a_line_told_as_the_game_ends_reaches_its_reader_on_the_terminal(tmp_pat
         screen = term.wait_for("When you have read this, press Enter")
         assert "To P1 only: The other stone was Stone 3" in screen and "To P2" not in screen
         term.keys("Enter")
-        screen = term.wait_for("The end of the game:")
-        assert "Stone" not in screen and "Winner: nobody" in screen
+        screen = term.wait_for("Stone 3")  # the end: every hand revealed to everyone
+        played, end = screen.split("The end: everything revealed")
+        assert "Stone" not in played and "The end of the game:" in played and "Winner: nobody" in played
+        assert "Stone 4" in end and "Stone 3" in end
     finally:
         term.close()
 
@@ -180,7 +182,9 @@ def test_a_private_line_is_shown_at_once_and_never_dropped():
     assert text.index("To P2 only: The other stone was Stone 4") < last  # at once: P2 has the terminal
     assert text.index("To P1 only: The other stone was Stone 3") > last  # the last hand-off brings it
     assert "To P1 only" not in text[to_p2:last] and text.count("To P1 only") == 1
-    assert text.rstrip().endswith("The end of the game:\nP2: Keep your stone too? -> yes\nWinner: nobody")
+    played, end = text.split("--- The end: everything revealed ---\n")  # then every hand is shown
+    assert played.rstrip().endswith("The end of the game:\nP2: Keep your stone too? -> yes\nWinner: nobody")
+    assert "P1 (you): Hand: Stone 4\n  P2: Hand: Stone 3" in end
     assert "undo" not in text
 
 

@@ -20,6 +20,9 @@ def play(args: list[str], answers: str, cwd=None) -> subprocess.CompletedProcess
                           capture_output=True, timeout=120, cwd=cwd)
 
 
+END = "--- The end: everything revealed ---"
+
+
 def hands_at_deal(seed: int, players: int = 2) -> list[set[str]]:
     """The names of the gems each seat is dealt (before any decision: chance alone decides them)."""
     rs = load_ruleset(str(SECRETS)).ruleset
@@ -34,7 +37,9 @@ def test_a_person_never_reads_another_seats_hidden_cards(seed, answers):
     mine, theirs = hands_at_deal(seed)
     proc = play([str(SECRETS), "--agent", "human", "--agent", "random", "--seed", str(seed)], answers)
     assert proc.returncode == 0, proc.stderr.decode()
-    text = proc.stdout.decode()
+    full = proc.stdout.decode()
+    text = full[:full.index(END)]  # the game as played; at its end everything is revealed (tested below)
+    assert "Gem" in full[full.index(END):]
     for gem in theirs:  # P2's gems stay in their hand or go back to the hidden pile: never named to P1
         assert gem not in text, f"{gem} of P2 shown to P1:\n{text}"
     assert "P2: Put one gem back (chosen in secret)" in text  # the others learn that it happened
@@ -49,6 +54,7 @@ def test_two_people_at_one_terminal_get_a_hand_off_before_each_private_view():
     proc = play([str(SECRETS), "--agent", "human", "--agent", "human", "--seed", "5"], "1\n1\n2\n3\nn\n")
     assert proc.returncode == 0, proc.stderr.decode()
     text = proc.stdout.decode()
+    text = text[:text.index(END)]  # at the end of the game everything is revealed
     to_p2 = text.index("--- pass to P2 ---")
     to_p1_again = text.index("--- pass to P1 ---", to_p2)
     for gem in theirs:  # P2's hand is not on the screen before the terminal is passed to P2

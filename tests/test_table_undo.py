@@ -147,8 +147,11 @@ def test_a_secret_sealed_choice_stays_secret(tmp_path):
         assert proc.returncode == 0, proc.stderr.decode()
         assert "Revealed" not in text
         assert "P2 chose in secret\n" in text and "P3 chose in secret\n" in text
-        for card in hands[1]:  # P2 passes to P3: none of P2's cards ever reaches P1's screen
-            assert f"{card}," not in text and not text.count(f"{card}\n")
+        # P2 passes to P3: none of P2's cards reaches P1's screen before the end reveals everything
+        assert text.count("--- The end: everything revealed ---") == 1
+        playing = text[:text.index("--- The end: everything revealed ---")]
+        for card in hands[1]:
+            assert f"{card}," not in playing and not playing.count(f"{card}\n")
         # the story as P1 may read it, in a game of bots
         bots = [RandomAgent(s, seed) for s in range(3)]
         while not g.over:
@@ -221,14 +224,15 @@ def test_undo_after_a_resume_with_a_log(tmp_path):
 def test_the_view_says_empty_and_titles_as_a_player_would():
     """An empty pile or list reads 'empty' (not 'none'), a value not set yet '—', a title written for sentences
     heads its row without its article, and a key of a table that titles its rows shows by its title."""
-    from rulecraft.tools.table.view import say_value, seat_view
+    from rulecraft.tools.table.seatview import seat_view
+    from rulecraft.tools.table.view import say_value
 
     rs = load_ruleset(str(HERE / "cases" / "games" / "guild-yard.yaml")).ruleset
     game = Game(rs, seed=1, players=3)
     assert say_value([], game) == "empty" and say_value(None, game) == "—"
     assert say_value(["market", "pit"], game) == "Market, Clay pit"
     game.vars["taken"] = ["quarry"]
-    rows = dict(seat_view(game, 0).table)
+    rows = {r.title: r.text for r in seat_view(game, 0).table}
     assert rows.get("Spaces taken") == "Quarry" and "First player" in rows, rows
 
 

@@ -38,6 +38,9 @@ class HumanAgent:
     presenter = None  # presenter(game, seat, decision) writes what the person sees
     helper = None  # helper(game, decision) -> text: the rule of the step in words and the legal answers
     shown = None  # the decision whose view is on the screen when 'undo' was asked (not shown again if refused)
+    # words(game, decision, text) -> (wire,) for a word of the table's own (e.g. 'pass until'), None for other text;
+    # it may raise ValueError to say why the word does not fit here
+    words = None
 
     def __init__(self, seat: int, stdin: IO[bytes] | None = None, stdout: IO[str] | None = None,
                  time_limit: Optional[float] = None):
@@ -155,6 +158,9 @@ class HumanAgent:
                     raise HumanUndo()
                 if word == "quit":
                     raise HumanQuit(asked=True)
+                own = self.words(game, d, word) if self.words is not None else None
+                if own is not None:
+                    return own[0]
                 wire = self.parse(d, text)
                 problem = d.legal(wire)
                 if problem:  # the decision counts options from 0; a person counts them from 1

@@ -61,7 +61,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 else:
                     compiled[k] = v.plain()
         classes = frozenset(str(c) for c in (g.get("classes").plain() if isinstance(g.get("classes"), YSeq) else []))
-        id_node, name_node = g.get("id"), g.get("name")
+        id_node, name_node, doc_node = g.get("id"), g.get("name"), g.get("doc")
         failed: set[str] = set()
         name_expr = None
         for combo in combos:
@@ -108,7 +108,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                           "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
                     continue
                 seen[full] = True
-                cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
+                doc = _fill(str(doc_node.value), env) if isinstance(doc_node, YScalar) else ""
+                cards.append(Card(len(cards), full, cname, classes, attrs, g.span, doc))
     _card_order(b, cards)
     return cards
 

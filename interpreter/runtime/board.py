@@ -249,6 +249,7 @@ class Board:
             self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {_exclaim(named.shown())}")
             self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?", [True, False],
                                     default=False, node=str(span), purpose="reroll", number=self.decisions)
+            self.pending.target = against
             return SUSPEND
         frame.locals.pop("__roll", None)
         outcome = named.outcome if named is not None else None

@@ -52,6 +52,7 @@ class Decision:
     # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
     resume: Any = None
     held: Any = None
+    target: Any = None  # a re-roll ('reroll'): the total the roll is made against, for what the roller is shown
 
     def __init__(self, player: int, kind: str, prompt: str, options: Optional[list] = None, min: int = 0,
                  max: int = 0, default: Any = None, node: str = "", purpose: str = "choose", optional: bool = False,

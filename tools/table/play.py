@@ -165,7 +165,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         if isinstance(a, HumanAgent):
             a.time_limit = time_limit
             a.out = out
-            a.presenter, a.helper = table.presenter, table.helper
+            a.presenter, a.helper, a.words = table.presenter, table.helper, table.words
     writer = saver = game = story = None
     history: list[Taken] = []  # every decision so far: what 'undo' makes the game again from
     marks: list[int] = []  # the story's length before each decision a resumed game re-plays
@@ -214,9 +214,11 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         while not game.over:
             d = game.pending
             chance = list(game.chance)
-            try:
-                wire = answer(agents[d.player], d, game.view(d.player), game)
+            try:  # a standing 'pass until' of a person is answered by the table (tools.table.passing)
+                auto = table.passing.answer(game, d) if d.player in people else None
+                wire = auto[0] if auto is not None else answer(agents[d.player], d, game.view(d.player), game)
             except HumanUndo:
+                table.passing.cancel(d.player)
                 before = game
                 game, writer, saver = _undo(game, d.player, people, history, out, writer, saver,
                                             (ref, overrides, kinds[:n], log_path, agents),

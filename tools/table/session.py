@@ -23,8 +23,12 @@ from typing import Any, Optional
 from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import Line, line_text
+from rulecraft.values import Card
 
-from rulecraft.tools.table.view import _t, commands, render_plain, render_rich, say_value, seat_view
+from rulecraft.tools.table.notices import Notices
+from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
+from rulecraft.tools.table.seatview import card_view, seat_view
+from rulecraft.tools.table.view import _t, commands, render_end_plain, render_plain, render_rich, say_value
 
 # home, clear the screen, then clear the scroll-back ('E3', as `clear` does: xterm, VTE, tmux, iTerm2, Windows
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
@@ -46,6 +50,8 @@ class Table:
         self.seen: dict[int, int] = {seat: 0 for seat in self.people}  # how much of it each person has read
         self.handed_at = 0  # the length of the story at the last hand-off
         self.at_terminal: Optional[int] = None  # the person who last had the terminal
+        self.passing = PassUntil()  # standing passes ('pass until'): the table answers them (play.py asks it first)
+        self.notices = Notices()  # what each person gained or lost since they last looked
         self.console = None
         if terminal:
             from rich.console import Console
@@ -114,8 +120,6 @@ class Table:
     def final(self, game: Game) -> None:
         """The end of a game with people at the table: in a hot seat, each person's last lines; then every
         player's score, part by part (`view: score_parts`)."""
-        from rulecraft.tools.table.scores import breakdown
-
         since = self.handed_at  # the lines the last person's screen showed, for everyone again after the last words
         if self.hot_seat and self._last_words(game):
             self._print("The end of the game:")
@@ -123,12 +127,20 @@ class Table:
                 text = line_text(line, ())
                 if text is not None and not (isinstance(line, Line) and line.kind == "header"):
                     self._print(text)
-        rows = breakdown(game)
-        if not any(parts for _n, parts, _t in rows) or not self.people:
+        if not self.people:
             return
-        self._print("Final scores:")
-        for name, parts, total in rows:
-            self._print(f"  {name}: {total}" + (f" ({'; '.join(f'{t} {v}' for t, v in parts)})" if parts else ""))
+        seat = self.at_terminal if self.at_terminal is not None else min(self.people)
+        view = seat_view(game, seat)  # the game is over: every pile revealed, and the score breakdown
+        if self.console is not None:
+            from rich.rule import Rule
+
+            self.console.print(Rule("The end: everything revealed", style="bold blue"))
+            self.console.print(render_rich(view))
+            for text in render_end_plain(view)[len(render_plain(view)):]:
+                self._print(text)
+        else:
+            for text in render_end_plain(view):
+                self._print(text)
 
     def _last_words(self, game: Game) -> bool:
         """Hot seat, game over: a hand-off to each person a line was told to since they last had the terminal, so
@@ -148,16 +160,24 @@ class Table:
             self._recap(seat, self.seen[seat])
         self.at_terminal = seat
         self.seen[seat] = len(self.told)  # all before is on their screen (the lines after it may flash by)
-        view = seat_view(game, seat, d)
+        view = seat_view(game, seat, d, self.notices.since(game, seat))
+        news = self.passing.news(seat)
+        if news:
+            view.notices.insert(0, news)
         if self.console is not None:
             self.console.print(render_rich(view))
         else:
             for text in render_plain(view):
                 self._print(text)
+        passable = pass_wire(d) is not NO_PASS
         if self.console is None:
-            self._print(commands(undo=not self.hot_seat))
+            self._print(commands(undo=not self.hot_seat, pass_until=passable))
         else:
-            self._print("(? help, quit)" if self.hot_seat else "(? help, undo, quit)")
+            self._print("(? help" + (", pass until" if passable else "") + ("" if self.hot_seat else ", undo") + ", quit)")
+
+    def words(self, game: Game, d: Decision, text: str):
+        """The table's own answers (HumanAgent.words): 'pass until' (tools.table.passing)."""
+        return self.passing.word(game, d, text)
 
     def _hand_off(self, game: Game, seat: int) -> None:
         """Before a person's private view with others at the same terminal: the screen and its scroll-back
@@ -222,11 +242,15 @@ class Table:
             names = d.labels or [say_value(o, game) if o is not None else "pass" for o in d.options]
             named = ", ".join(f"{i + 1}) {name}" for i, name in enumerate(names))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
+            for c in {o.name: o for o in d.options if isinstance(o, Card)}.values():
+                cv = card_view(game, c)
+                if cv.text:  # the cards offered, with their types and rules text
+                    lines.append(f"  {cv.name}" + (f" ({', '.join(cv.types)})" if cv.types else "") + f": {cv.text}")
         elif d.kind == "number":
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
         else:
             lines.append("y or n")
-        lines.append(commands(undo=not self.hot_seat))
+        lines.append(commands(undo=not self.hot_seat, pass_until=pass_wire(d) is not NO_PASS))
         return "\n".join(lines)
 
 

@@ -1,35 +1,17 @@
-"""What a person at the table sees before a decision: their own cards, every player's public information,
-the shared table and the values that matter now, in the game's words.
-
-The view is built from the game for one seat only (`seat_view`), so nothing another seat hides can reach it:
-owner-only zones of other players and hidden piles show as counts, player variables declared 'owner' only for
-their owner, variables declared 'hidden' never. A ruleset may say what its view shows and in which order
-(`view:`); without it the view is derived from zone visibility and the declared variables. `render_plain` gives
-lines for a pipe or a test, `render_rich` the same content laid out for a terminal.
+"""What a person at the table reads: values in the game's words, and a seat view (tools.table.seatview: what
+one seat may see, as data) drawn for a terminal: `render_plain` gives lines for a pipe or a test, `render_rich`
+the same content laid out with rich. Everything drawn comes from the seat view, so what it holds for the browser
+shows at the terminal too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from dataclasses import dataclass
+from typing import Any
 
-from rulecraft.model.secrecy import ALL, TOP, sees_variable, sight_of, zone_sight
-from rulecraft.runtime.decisions import Decision, amounts, game_label, how_to_answer
+from rulecraft.model.secrecy import ALL, TOP, zone_sight
+from rulecraft.runtime.decisions import game_label
 from rulecraft.values import Card, Player, ZoneRef
-
-
-@dataclass
-class SeatView:
-    """The content of one seat's view: (title, text) rows per section, then the decision."""
-
-    seat: int
-    name: str
-    table: list[tuple[str, str]] = field(default_factory=list)
-    players: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)  # (player, rows), you first
-    now: list[tuple[str, str]] = field(default_factory=list)
-    prompt: str = ""
-    choices: list[str] = field(default_factory=list)
-    how: str = ""
 
 
 # ------------------------------------------------------------------ words for values
@@ -51,6 +33,50 @@ def say_value(v: Any, game=None) -> str:
         return ", ".join(say_value(x, game) for x in v) or "empty"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
+    return str(v)
+
+
+@dataclass
+class CardView:
+    """A card as players know it: its name, its types (the ruleset's card classes, in words) and its rules text."""
+
+    id: str
+    name: str
+    types: list[str]
+    text: str = ""
+
+
+def card_view(game, card: Card) -> CardView:
+    return CardView(card.id, card.name, [_words(c) for c in sorted(card.classes)], card_text(game.rs, card))
+
+
+def card_text(rs, card: Card) -> str:
+    """The card's rules text in the ruleset's words: its group's `doc:`, else the player aid's entry for it
+    (`aid: powers`, keyed by the card's name, perhaps with a note in brackets after it); {names} of the ruleset
+    filled, as the aid fills them."""
+    from rulecraft.tools.words.labels import fill
+
+    if card.doc:
+        return fill(rs, card.doc)
+    powers = rs.aid.get("powers") if isinstance(rs.aid, dict) else None
+    for key, text in (powers or {}).items():
+        if key == card.name or str(key).startswith(card.name + " ("):
+            return fill(rs, str(text))
+    return ""
+
+
+def json_value(v: Any, game) -> Any:
+    """A game value as plain JSON: cards and players by name, zones by title."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (Card, Player)):
+        return v.name
+    if isinstance(v, ZoneRef):
+        return game_label(game, v)
+    if isinstance(v, (list, tuple)):
+        return [json_value(x, game) for x in v]
+    if isinstance(v, dict):
+        return {str(k): json_value(x, game) for k, x in v.items()}
     return str(v)
 
 
@@ -91,108 +117,90 @@ def zone_text(game, ref: ZoneRef, seat: int) -> str:
     return count
 
 
-# ------------------------------------------------------------------ building
-def _kept_score(rs) -> Optional[str]:
-    """The player variable the score is, when scoring counts one as it is (`score: "p.points"`)."""
-    from rulecraft.dsl import ast as A
-
-    e = getattr(rs.scoring.score, "ast", None) if rs.scoring is not None else None
-    return e.name if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) else None
-
-
-def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
-    rs = game.rs
-    spec = rs.view
-    me = game.players[seat]
-    v = SeatView(seat, me.name)
-    shared = list(spec.table) if spec is not None and spec.table else _default_table(game)
-    for name in shared:
-        if name in rs.zones:
-            for ref in _refs(game, name):
-                if game.zones.get(ref):  # an empty pile says nothing at the table
-                    v.table.append((zone_title(game, ref), zone_text(game, ref, seat)))
-        elif name in rs.variables and sees_variable(rs, name, seat):
-            v.table.append((var_title(rs.variables[name]), say_value(game.vars.get(name), game)))
-    per_player = list(spec.players) if spec is not None and spec.players else _default_players(game)
-    order = [seat] + [p.seat for p in game.players if p.seat != seat]
-    from rulecraft.tools.table.scores import points_seen
-
-    seen = points_seen(game, seat) if not game.over else {}
-    if _kept_score(rs) in per_player:  # the score is a value every row shows already ('Points'): said once
-        seen = {}
-    for s in order:
-        rows = []
-        if s in seen:  # the points they would have if the game ended now, where that reveals nothing hidden
-            rows.append(("Points now", say_value(seen[s])))
-        for name in per_player:
-            if name in rs.zones:
-                rows.append((zone_title(game, ZoneRef(name, s)), zone_text(game, ZoneRef(name, s), seat)))
-            elif name in rs.player_variables and game._sees_pvar(seat, s, name):
-                rows.append((var_title(rs.player_variables[name]), say_value(game.pvars[s].get(name), game)))
-        who = game.players[s].name + (" (you)" if s == seat else "")
-        v.players.append((who, rows))
-    if spec is not None:
-        for item in spec.values:
-            # a value worked out from something this seat cannot see is not shown to it (model/secrecy.py)
-            if not (sight_of(rs, item.value, seat)[0] and (item.when is None or sight_of(rs, item.when, seat)[0])):
-                continue
-            if item.when is not None and not item.when.fn(game):
-                continue
-            v.now.append((item.title, say_value(item.value.fn(game), game)))
-    if d is not None:
-        v.prompt = d.prompt or "Choose"
-        v.choices = (list(d.labels) if d.labels else [say_value(o, game) if o is not None else "pass" for o in d.options]
-                     ) if d.kind in ("one", "subset") and amounts(d) is None else []
-        v.how = how_to_answer(d)
-    return v
-
-
-def _refs(game, name: str) -> list[ZoneRef]:
-    z = game.rs.zones[name]
-    if z.per is None:
-        return [ZoneRef(name)]
-    return [ref for ref in game.zones if ref.zone == name]
-
-
-def _default_table(game) -> list[str]:
-    """Shared zones that hold cards now (a pile the engine keeps for setup is empty and so not shown), then the
-    public game variables that have a title (a variable without one is taken to be the engine's own)."""
-    rs = game.rs
-    out = [z.id for z in rs.zones.values()
-           if z.per != "player" and any(game.zones.get(ref) for ref in _refs(game, z.id))]
-    out += [k for k, vd in rs.variables.items() if vd.visibility == "public" and vd.title]
-    return out
-
-
-def _default_players(game) -> list[str]:
-    rs = game.rs
-    out = [z.id for z in rs.zones.values() if z.per == "player"]
-    out += [k for k, vd in rs.player_variables.items() if vd.visibility != "hidden"]
-    return out
-
-
-def commands(undo: bool = True) -> str:
-    """The words a person may type besides an answer; `undo` only where it can work (one person at the table)."""
-    also = ["? or help (the rule of this step)"] + (["undo (take back your last decision)"] if undo else [])
+def commands(undo: bool = True, pass_until: bool = False) -> str:
+    """The words a person may type besides an answer; `undo` only where it can work (one person at the table),
+    `pass until` where the question can be passed (tools.table.passing)."""
+    also = ["? or help (the rule of this step)"]
+    if pass_until:
+        also.append("pass until (pass this question until something in it changes)")
+    also += ["undo (take back your last decision)"] if undo else []
     return "Also: " + ", ".join(also + ["quit (save and stop)"]) + "."
 
 
 # ------------------------------------------------------------------ rendering
-def render_plain(v: SeatView) -> list[str]:
-    lines = [f"--- {v.name}, your decision ---"]
+def choice_texts(v) -> list[str]:
+    """The numbered choices of a seat view's decision: a card with its types."""
+    d = v.decision
+    if d is None or d.kind not in ("one", "subset"):
+        return []
+    return [o.label + (f" ({', '.join(o.card.types)})" if o.card is not None and o.card.types else "")
+            for o in d.options]
+
+
+def heading(v) -> str:
+    return f"--- {v.name}, your decision ---" if v.decision is not None else f"--- {v.name} ---"
+
+
+def lead_lines(v) -> list[str]:
+    """What comes before the table: news for this seat, the turn order and who holds what."""
+    lines = []
+    if v.notices:
+        lines.append("Since you last looked:")
+        lines += [f"  {n}" for n in v.notices]
+    if v.turn is not None:
+        names = {p.seat: p.name for p in v.players}
+        order = ", ".join(names.get(s, "?") + (" (now)" if s == v.turn.now else "") for s in v.turn.order)
+        lines.append(f"Turn order ({v.turn.title}): {order}")
+    lines += [f"{h.title}: {h.text}" for h in v.holders]
+    lines += [f"In effect: {e.title} ({e.text})" for e in v.effects]
+    return lines
+
+
+def stack_line(v) -> str:
+    st = v.stack
+    if st is None:
+        return ""
+    on = [c.name + (f" ({', '.join(c.types)})" if c.types else "") for c in st.cards] + list(st.entries)
+    return f"{st.title}: " + ", ".join(on) + " (top last)" if on else ""  # an empty stack: nothing to answer
+
+
+def roll_line(v) -> str:
+    r = v.decision.roll if v.decision is not None else None
+    if r is None:
+        return ""
+    target = f"; it is made against {r.target} (that total or more succeeds)" if r.target is not None else ""
+    return f"Your roll: {'+'.join(map(str, r.faces))}={r.total}" + (f" ({r.result})" if r.result else "") + target
+
+
+def render_plain(v) -> list[str]:
+    lines = [heading(v)] + lead_lines(v)
     if v.table:
         lines.append("Table:")
-        lines += [f"  {t}: {x}" for t, x in v.table]
+        lines += [f"  {r.title}: {r.text}" for r in v.table]
     lines.append("Players:")
-    for who, rows in v.players:
+    for p in v.players:
+        rows = ([("Points now", str(p.points))] if p.points is not None else []) + [(r.title, r.text) for r in p.rows]
+        who = p.name + (" (you)" if p.you else "")
         lines.append(f"  {who}: " + ("; ".join(f"{t}: {x}" for t, x in rows) or "-"))
     if v.now:
         lines.append("Now:")
-        lines += [f"  {t}: {x}" for t, x in v.now]
-    lines.append(v.prompt)
-    lines += [f"  {i + 1}) {c}" for i, c in enumerate(v.choices)]
-    if v.how:
-        lines.append(v.how)
+        lines += [f"  {r.title}: {r.text}" for r in v.now]
+    lines += [x for x in (stack_line(v), roll_line(v)) if x]
+    if v.decision is not None:
+        lines.append(v.decision.prompt)
+        lines += [f"  {i + 1}) {c}" for i, c in enumerate(choice_texts(v))]
+        lines.append(v.decision.how)
+    return lines
+
+
+def render_end_plain(v) -> list[str]:
+    """The end of the game for a seat: every pile revealed, then each player's score, part by part."""
+    lines = ["--- The end: everything revealed ---"] + render_plain(v)[1:]
+    if v.end is not None and any(s["parts"] for s in v.end.scores):
+        lines.append("Final scores:")
+        for s in v.end.scores:
+            parts = "; ".join(f"{p['title']} {p['points']}" for p in s["parts"])
+            lines.append(f"  {s['name']}: {s['total']}" + (f" ({parts})" if parts else ""))
     return lines
 
 
@@ -207,38 +215,45 @@ def _t(text: str, style: str = ""):
     return Text(str(text).translate(_CONTROL), style=style)
 
 
-def render_rich(v: SeatView):
+def render_rich(v):
     """The same content as `render_plain`, as rich renderables for a terminal."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
 
     parts = []
+    lead = lead_lines(v)
+    if lead:
+        parts.append(_t("\n".join(lead), "bold magenta"))
     if v.table:
         t = Table.grid(padding=(0, 2))
-        for title, text in v.table:
-            t.add_row(_t(title, "bold"), _t(text))
+        for r in v.table:
+            t.add_row(_t(r.title, "bold"), _t(r.text, "dim" if r.text == "empty" else ""))
         parts.append(Panel(t, title="Table", title_align="left"))
     columns: list[str] = []  # one column per thing a player has, in the order first met
-    for _who, rows in v.players:
-        columns += [t for t, _x in rows if t not in columns]
+    rows = []
+    for p in v.players:
+        have = ([("Points now", str(p.points))] if p.points is not None else []) + [(r.title, r.text) for r in p.rows]
+        columns += [t for t, _x in have if t not in columns]
+        rows.append((p.name + (" (you)" if p.you else ""), dict(have)))
     pt = Table(box=None, padding=(0, 2), show_edge=False)
     pt.add_column(_t("Player", "bold"))
     for title in columns:
         pt.add_column(_t(title, "bold"), overflow="fold")
-    for who, rows in v.players:
-        have = dict(rows)
+    for who, have in rows:
         pt.add_row(_t(who, "bold cyan"), *[_t(have.get(title, "")) for title in columns])
     parts.append(Panel(pt, title="Players", title_align="left"))
-    if v.now:
+    now = [(r.title, r.text) for r in v.now] + [(x.split(": ", 1)[0], x.split(": ", 1)[1])
+                                                for x in (stack_line(v), roll_line(v)) if x]
+    if now:
         nt = Table.grid(padding=(0, 2))
-        for title, text in v.now:
+        for title, text in now:
             nt.add_row(_t(title, "bold yellow"), _t(text))
         parts.append(Panel(nt, title="Now", title_align="left"))
-    ask = _t(v.prompt, "bold")
-    for i, c in enumerate(v.choices):
-        ask.append_text(_t(f"\n  {i + 1}) {c}"))
-    if v.how:
-        ask.append_text(_t("\n" + v.how, "dim"))
-    parts.append(Panel(ask, title=_t(f"{v.name}, your decision"), title_align="left", border_style="green"))
+    if v.decision is not None:
+        ask = _t(v.decision.prompt, "bold")
+        for i, c in enumerate(choice_texts(v)):
+            ask.append_text(_t(f"\n  {i + 1}) {c}"))
+        ask.append_text(_t("\n" + v.decision.how, "dim"))
+        parts.append(Panel(ask, title=_t(f"{v.name}, your decision"), title_align="left", border_style="green"))
     return Group(*parts)
