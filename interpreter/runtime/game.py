@@ -215,8 +215,20 @@ class Game(Board):
         f = Frame(seq, s.kind, args if own else dict(args), self.frame_counter)
         self.frames.append(f)
         self.locals = f.locals
+        if self.modifiers:
+            self._lapse_next(s.kind, f.locals)
         if self.headers and s.kind in self.headers and self.listener is not None:
             self._header(s, f.locals)
+
+    def _lapse_next(self, kind: str, args: dict) -> None:
+        """A sequence of `kind` starts: the modifiers 'until next KIND' on a player among its arguments (or on
+        everyone) lapse."""
+        until = "next " + kind
+        mods = self.modifiers
+        if not any(m[3] == until for m in mods):
+            return
+        seats = {v.seat for v in args.values() if isinstance(v, Player)}
+        self.modifiers = [m for m in mods if not (m[3] == until and (m[1] is None or m[1] in seats))]
 
     def _header(self, s, args: dict) -> None:
         """Tell the listener that a round, a turn (a sequence of a header kind) begins: not part of the story."""

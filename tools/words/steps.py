@@ -308,7 +308,11 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
     limit = _setting(w, st, "limit")
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
-    if form == "sealed" and st.get("offer"):
+    seller = _setting(w, st, "seller", "the seller")
+    if form == "fixed_price":
+        bits = [f"fixed-price sale: {seller} names a price; in turn, each other player may buy at that price or "
+                "pass; the first who buys takes it"]
+    elif form == "sealed" and st.get("offer"):
         bits = ["sealed auction: each bidder lays a bid face down, then all reveal; the bid worth most wins"]
     elif form == "sealed":
         pays = " the second highest bid" if st.get("price") == "second" else ""
@@ -319,4 +323,22 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
     if str(st.get("pass_is_final", "")).lower() == "true":
         bits.append("a pass is final")
-    return "; ".join(bits)
+    return "; ".join(bits + sale_words(w, st, seller))
+
+
+def sale_words(w: Words, st: dict, seller: str) -> list:
+    """What is sold and how it is settled, from an auction's sale settings (a lot, no bid, who is paid)."""
+    bits = []
+    lot = _setting(w, st, "lot")
+    if st.get("lot"):
+        bits.append(f"sold together: {lot}" if lot else "the lot is sold whole")
+    no_bid = st.get("no_bid", "nobody")
+    if no_bid == "seller_keeps":
+        bits.append(f"if nobody bids, {seller} keeps it for nothing")
+    elif no_bid == "seller_buys":
+        bits.append(f"if everyone passes, {seller} must buy it at that price")
+    if st.get("pay"):
+        pay = w.titles.get(st["pay"]) or humanize(st["pay"])
+        bits.append(f"the winner pays {pay.lower()} to {seller}, or to the bank when {seller} wins their own sale"
+                    if st.get("paid_to") == "seller" else f"the winner pays {pay.lower()} to the bank")
+    return bits

@@ -30,14 +30,15 @@ from ...model import ruleset as M
 from ..dsl_text import split_statements
 from ..yaml_source import YMap, YNode, YScalar, YSeq
 
-AUCTION_FORMS = ("open", "once_around", "sealed")
+AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
-                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes", "on_drop", "on_end")
+                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes",
+                "seller", "pay", "paid_to", "no_bid", "lot", "to", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
 TIES = ("first_in_order", "random", "nobody")
 
 
-RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied"}  # an auction's result and its dropped records
+RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied", "seller", "lot", "unsold", "asked"}  # an auction's result and its dropped records
 _RECORD_CALL = re.compile(r"\brecord\(([^()]*)")
 _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:")
 
@@ -143,7 +144,8 @@ def names(form: str, node: YMap) -> set[str]:
         out = {str(_plain(spec.get("bidder"), "bidder")), str(_plain(spec.get("as"), "auction")), "standing",
                "excluded"}
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
-                                                "tied", "sec", "elig", "dropped", "amt", "drop")}
+                                                "tied", "sec", "elig", "dropped", "amt", "drop", "seller", "lot",
+                                                "loop")}
         if spec.get("form") is not None and spec.get("form").plain() == "sealed":
             out.add("bid")  # what a sealed bid is worth is worked out with the bid bound as 'bid'
 
