@@ -31,6 +31,7 @@ class Builder(SectionBuilders):
         self.diags: list[Diagnostic] = []
         self.text = DslText(self.diags, limits)
         self.titles: dict[str, str] = {}  # function and variable ids -> their words in printed rules
+        self.key_titles: dict[str, str] = {}  # keys of the families variables are declared per -> their titles
         self.function_docs: dict[str, str] = {}
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -165,7 +166,7 @@ class Builder(SectionBuilders):
             triggers=triggers, scoring=scoring, metrics=metrics, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
-            titles=self.titles, function_docs=self.function_docs,
+            titles=self.titles, function_docs=self.function_docs, key_titles=self.key_titles,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
             invariants=self._invariants(scope),
