@@ -6,11 +6,13 @@ from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error, warning
 from ..checks.unused import check_unused
+from ..dsl import ast as A
 from ..dsl.closures.compiler import Compiler, recording
+from ..dsl.parser import parse_statements, plain_locator
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import OUT, FamilyRef, Row, ZoneRef
-from .constructs.expansion import record_fields
+from .constructs.expansion import record_fields, texts
 from .constructs.trick import record_fields as trick_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
@@ -127,6 +129,8 @@ class Builder(SectionBuilders):
                       {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
+        for k, t in assigned_kinds(self.root, scope, [k for k, v in variables.items() if _none_start(v)]).items():
+            symbols[k] = Symbol("var", None, t)  # declared none, set only to players: a player (or none)
         dice = self._dice(scope)
         scope.dice.update(dice)
         zones = self._zone_initials(zones, scope)
@@ -232,3 +236,36 @@ def build_ruleset(root: YMap, path: str, overrides: Mapping[str, Any], limits: L
     if model is not None and not any(d.is_error for d in b.diags):
         b.diags.extend(check_unused(model, used))
     return model, b.diags
+
+
+def _none_start(v: M.VarDef) -> bool:
+    start = v.initial.plain() if isinstance(v.initial, YNode) else v.initial
+    return start is None and not v.keys
+
+
+def assigned_kinds(root: YMap, scope: Scope, names: list) -> dict[str, str]:
+    """The kind of each variable declared `none` that every assignment (`set NAME = VALUE`) in the ruleset sets to a
+    player, where the loader can tell (a value whose kind depends on a local name cannot tell): so that ordering it
+    (`leader < p`) is refused as for a player. Texts are parsed here without reporting: the steps report them."""
+    wanted = set(names)
+    if not wanted:
+        return {}
+    kinds: dict[str, set] = {}
+    loose = scope.with_locals(set())
+    for part in ("sequences", "triggers"):
+        node = root.get(part)
+        for text in (texts(node) if node is not None else ()):
+            if "set " not in text or not any(n in text for n in wanted):
+                continue
+            try:
+                stmts = parse_statements(text, plain_locator())
+            except Exception:  # noqa: BLE001 - not statements (a condition), or a mistake the steps report
+                continue
+            for st in stmts:
+                if isinstance(st, A.Assign) and st.op == "=" and isinstance(st.target, A.Name) and st.target.id in wanted:
+                    v = st.value
+                    t = "player" if isinstance(v, A.Index) and isinstance(v.obj, A.Name) and v.obj.id == "players" \
+                        and "players" not in scope.locals else Compiler(loose, []).expr(v)[1]
+                    kinds.setdefault(st.target.id, set()).add("none" if isinstance(st.value, A.Const)
+                                                              and st.value.value is None else t)
+    return {k: "player" for k, ts in kinds.items() if "player" in ts and ts <= {"player", "none"}}

@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Protocol
 
-from ..diagnostics import Diagnostic, RuleError, Span, error
+from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope, Symbol
 from ..values import Card
@@ -48,8 +48,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                       {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row},
                       {}, {}, set(names))
         comp = Compiler(scope, b.diags)
-        copies = _copies(b, g.get("count"), Compiler(scope.with_locals(set()), b.diags))
-        if len(cards) + len(combos) * copies > MAX_CARDS:
+        count = _Copies(b, g.get("count"), comp)  # may read the group's 'for' names: "=court[kind].copies"
+        if len(cards) + sum(count.of(dict(zip(names, combo))) for combo in combos) > MAX_CARDS:
             b.err("E318", f"more than {MAX_CARDS} cards", g.span)
             return cards
         attr_nodes = g.get("attributes")
@@ -99,8 +99,9 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 except RuleError as exc:
                     b.diags.append(exc.diagnostic())
                     name_expr, cname = False, cid
-            else:
-                cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
+            else:  # a name template may show the group's 'for' names and its attributes: "Lite Metal {n} ({kind})"
+                cname = _fill(str(name_node.value), attrs) if isinstance(name_node, YScalar) else cid
+            copies = count.of(env)
             for i in range(copies):
                 full = cid if copies == 1 else f"{cid}#{i + 1}"
                 if full in seen:
@@ -109,6 +110,13 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                     continue
                 seen[full] = True
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
+        if isinstance(name_node, YScalar) and isinstance(name_node.value, str) and not name_node.value.startswith("="):
+            known = set(names) | set(compiled)
+            for unknown in sorted({m.group(1) for m in _TEMPLATE.finditer(name_node.value)} - known):
+                b.diags.append(warning("W327", f"the card name names '{{{unknown}}}', which is neither a 'for' name "
+                                       "nor an attribute of the group: it is printed as written", name_node.span,
+                                       did_you_mean(unknown, sorted(known)) or "a name template may show the 'for' "
+                                       f"names and attributes: {', '.join(sorted(known)) or 'none here'}"))
     _card_order(b, cards)
     return cards
 
@@ -194,24 +202,35 @@ def _for_values(b: Builder, node, consts: dict[str, Symbol]) -> list:
     return got
 
 
-def _copies(b: Builder, node, comp: Compiler) -> int:
-    """How many copies a group makes: a whole number, or an expression of parameters (e.g. '=n')."""
-    if node is None:
-        return 1
-    value = node.value if isinstance(node, YScalar) else None
-    if isinstance(value, str) and value.startswith("="):
-        expr = b.text.expr(node, comp, skip=1)
-        if expr is None:
+class _Copies:
+    """How many copies of each card a group makes: a whole number, or an expression of parameters, options, tables
+    and the group's 'for' names (e.g. '=court[kind].copies'), worked out for each card; reported once."""
+
+    def __init__(self, b: Builder, node, comp: Compiler):
+        self.b, self.node = b, node
+        self.value = node.value if isinstance(node, YScalar) else None
+        self.expr = None
+        self.bad = False
+        if isinstance(self.value, str) and self.value.startswith("="):
+            self.expr = b.text.expr(node, comp, skip=1)
+            self.bad = self.expr is None
+
+    def of(self, env: dict) -> int:
+        if self.node is None or self.bad:
             return 1
-        try:
-            value = expr.fn(_Ctx({}))
-        except RuleError as exc:
-            b.diags.append(exc.diagnostic())
+        value = self.value
+        if self.expr is not None:
+            try:
+                value = self.expr.fn(_Ctx(env))
+            except RuleError as exc:
+                self.b.diags.append(exc.diagnostic())
+                self.bad = True
+                return 1
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CARDS:
+            self.b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}", self.node.span)
+            self.bad = True
             return 1
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CARDS:
-        b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}", node.span)
-        return 1
-    return value
+        return value
 
 
 def _fill(template: str, env: dict) -> str:

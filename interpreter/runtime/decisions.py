@@ -320,7 +320,7 @@ def how_to_answer(d: Decision) -> str:
         return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."
     if d.kind == "yesno":
         return "Answer y or n."
-    return f"Enter a number from 1 to {len(d.options)}."
+    return f"Enter a number from 1 to {len(d.options)}" + (", or 'pass'" if None in d.options else "") + "."
 
 
 def label(value: Any) -> str:
