@@ -310,8 +310,7 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
     seller = _setting(w, st, "seller", "the seller")
     if form == "fixed_price":
-        bits = [f"fixed-price sale: {seller} names a price; in turn, each other player may buy at that price or "
-                "pass; the first who buys takes it"]
+        bits = [f"fixed-price sale: {seller} names a price; in turn, each other player may buy at it or pass"]
     elif form == "sealed" and st.get("offer"):
         bits = ["sealed auction: each bidder lays a bid face down, then all reveal; the bid worth most wins"]
     elif form == "sealed":
@@ -327,18 +326,17 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
 
 
 def sale_words(w: Words, st: dict, seller: str) -> list:
-    """What is sold and how it is settled, from an auction's sale settings (a lot, no bid, who is paid)."""
+    """What is sold and how it is settled, from an auction's sale settings (a lot, no bid, who is paid), briefly."""
     bits = []
     lot = _setting(w, st, "lot")
-    if st.get("lot"):
-        bits.append(f"sold together: {lot}" if lot else "the lot is sold whole")
+    if st.get("lot") and lot and lot != "the lot":
+        bits.append(f"sold together: {lot}")
     no_bid = st.get("no_bid", "nobody")
     if no_bid == "seller_keeps":
-        bits.append(f"if nobody bids, {seller} keeps it for nothing")
+        bits.append(f"no bid: {seller} keeps it")
     elif no_bid == "seller_buys":
-        bits.append(f"if everyone passes, {seller} must buy it at that price")
+        bits.append(f"nobody buys: {seller} must")
     if st.get("pay"):
-        pay = w.titles.get(st["pay"]) or humanize(st["pay"])
-        bits.append(f"the winner pays {pay.lower()} to {seller}, or to the bank when {seller} wins their own sale"
-                    if st.get("paid_to") == "seller" else f"the winner pays {pay.lower()} to the bank")
+        bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
+                    else "the winner pays the bank")
     return bits

@@ -60,21 +60,27 @@ def target(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
 
 
 def words(step: M.ConstructStep, w) -> str:
-    """The choice as players read it: who chooses, from whom (the filter in words), and what if nobody can be."""
+    """The choice as players read it: who chooses, and what if nobody can be chosen. Who may be chosen (the filter)
+    is said in full only for designers (detail 'full'): a label says it in the game's words ("another player still
+    in and not protected")."""
     st = dict(step.settings)
+
     def said(key: str, default: str) -> str:
         try:
             return w.expr(parse_expression(st[key], plain_locator())) if key in st else default
         except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
             return st[key]
     who = said("chooser", "the player")
-    q = st.get("each", "q")
-    try:  # the candidates said as the renderer says a list made by a condition ('each player who ...')
-        cands = w.expr(parse_expression(f"[{q} for {q} in {st.get('among', 'players')} if {st.get('filter', 'true')}]",
-                                        plain_locator()))
-    except Exception:  # noqa: BLE001 - settings that do not read as one expression: the chooser's words alone
-        cands = "each of " + said("among", "the players")
-    out = f"{who} chooses " + (cands.replace("each ", "one ", 1) if cands.startswith("each ") else cands)
-    if not dict(step.parts).get("if_none"):  # (the steps for nobody are drawn on their own branch, 'nobody')
+    if getattr(w, "detail", "full") == "full":
+        q = st.get("each", "q")
+        try:  # the candidates said as the renderer says a list made by a condition ('each player who ...')
+            cands = w.expr(parse_expression(f"[{q} for {q} in {st.get('among', 'players')} if "
+                                            f"{st.get('filter', 'true')}]", plain_locator()))
+        except Exception:  # noqa: BLE001 - settings that do not read as one expression: the list alone
+            cands = "each of " + said("among", "the players")
+        out = f"{who} chooses " + (cands.replace("each ", "one ", 1) if cands.startswith("each ") else cands)
+    else:
+        out = f"{who} chooses a target" + (f" among {said('among', '')}" if "among" in st else "")
+    if not dict(step.parts).get("if_none"):  # (the steps for nobody are drawn on their own branch)
         out += "; if nobody can be chosen, nothing happens"
     return out[0].upper() + out[1:]
