@@ -34,6 +34,8 @@ class Builder(SectionBuilders):
         self.text = DslText(self.diags, limits)
         self.titles: dict[str, str] = {}  # function and variable ids -> their words in printed rules
         self.key_titles: dict[str, str] = {}  # keys of the families variables are declared per -> their titles
+        self.card_players: dict[int, frozenset] = {}  # a card in some games only (count: reads player_count)
+        self.players_range = (2, 2)
         self.function_docs: dict[str, str] = {}
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -72,6 +74,8 @@ class Builder(SectionBuilders):
                        for k, v in options.items()})
         tables = self._tables(declare, consts)
         consts.update({k: Symbol("table", _table_value(t), "table", t.sequences) for k, t in tables.items()})
+        players = self._players()
+        self.players_range = (players.min, players.max)  # a card group's count may read player_count
         cards = self._cards(consts)
         classes = {c for card in cards for c in card.classes}
         attrs = {a for card in cards for a in card.attrs}
@@ -154,7 +158,6 @@ class Builder(SectionBuilders):
         if start and start not in sequences:
             self.err("E309", f"the start sequence '{start}' does not exist", start_node.span if start_node else r.span,
                      did_you_mean(start, sequences))
-        players = self._players()
         for name, value in self.overrides.items():
             if name not in params and name not in options:
                 self.err("E316", f"--set {name}: no parameter or option of that name", None,
@@ -171,6 +174,7 @@ class Builder(SectionBuilders):
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
             titles=self.titles, function_docs=self.function_docs, key_titles=self.key_titles,
+            card_players=self.card_players,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
             invariants=self._invariants(scope),

@@ -48,8 +48,11 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                       {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row},
                       {}, {}, set(names))
         comp = Compiler(scope, b.diags)
-        count = _Copies(b, g.get("count"), comp)  # may read the group's 'for' names: "=court[kind].copies"
-        if len(cards) + sum(count.of(dict(zip(names, combo))) for combo in combos) > MAX_CARDS:
+        # may read the group's 'for' names ("=court[kind].copies") and player_count: then worked out for each
+        # player count the ruleset allows, the most copies made, and those beyond a game's count left out of it
+        count = _Copies(b, g.get("count"), Compiler(scope.with_locals(set(names) | {"player_count"}), b.diags))
+        counts = range(b.players_range[0], b.players_range[1] + 1) if count.by_players else (None,)
+        if len(cards) + sum(max(count.of(dict(zip(names, combo)), n) for n in counts) for combo in combos) > MAX_CARDS:
             b.err("E318", f"more than {MAX_CARDS} cards", g.span)
             return cards
         attr_nodes = g.get("attributes")
@@ -101,9 +104,12 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                     name_expr, cname = False, cid
             else:  # a name template may show the group's 'for' names and its attributes: "Lite Metal {n} ({kind})"
                 cname = _fill(str(name_node.value), attrs) if isinstance(name_node, YScalar) else cid
-            copies = count.of(env)
+            per_count = {n: count.of(env, n) for n in counts}
+            copies = max(per_count.values())
             for i in range(copies):
                 full = cid if copies == 1 else f"{cid}#{i + 1}"
+                if count.by_players and any(i >= c for c in per_count.values()):  # not in every game
+                    b.card_players[len(cards)] = frozenset(n for n, c in per_count.items() if i < c)
                 if full in seen:
                     b.err("E314", f"two cards have the id '{full}'", (id_node or g).span,
                           "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
@@ -211,17 +217,19 @@ class _Copies:
         self.value = node.value if isinstance(node, YScalar) else None
         self.expr = None
         self.bad = False
+        self.by_players = False  # the expression reads player_count
         if isinstance(self.value, str) and self.value.startswith("="):
             self.expr = b.text.expr(node, comp, skip=1)
             self.bad = self.expr is None
+            self.by_players = not self.bad and "player_count" in self.value
 
-    def of(self, env: dict) -> int:
+    def of(self, env: dict, players: int | None = None) -> int:
         if self.node is None or self.bad:
             return 1
         value = self.value
         if self.expr is not None:
             try:
-                value = self.expr.fn(_Ctx(env))
+                value = self.expr.fn(_Ctx({**env, "player_count": players} if self.by_players else env))
             except RuleError as exc:
                 self.b.diags.append(exc.diagnostic())
                 self.bad = True

@@ -243,6 +243,8 @@ class Ruleset:
     invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
     card_order: tuple[str, ...] = ()  # the attributes of a declared card order (card_order:); cards sort by it
     key_titles: Mapping[str, str] = field(default_factory=dict)  # a family's key -> the title players know it by
+    # a card that is in a game only for some player counts (its group's count reads player_count): index -> counts
+    card_players: Mapping[int, frozenset] = field(default_factory=dict)
 
     def card(self, id: str) -> Card:
         for c in self.cards:

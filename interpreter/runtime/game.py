@@ -121,7 +121,8 @@ class Game(Board):
             else:
                 for k in z.per:
                     self.zones[ZoneRef(z.id, k)] = []
-        placed: set[int] = set()
+        # cards of groups whose count reads player_count, beyond this game's count: out of the game, in no zone
+        placed: set[int] = set(self.absent)
         for z in rs.zones.values():
             if z.initial is not None and z.per is not None:
                 msg = f"zone '{z.id}' is a family of zones (per: {z.per if isinstance(z.per, str) else 'keys'}), so it cannot hold the initial cards"
@@ -129,6 +130,8 @@ class Game(Board):
             if isinstance(z.initial, M.CExpr):
                 value = z.initial.fn(self)
                 for c in value if isinstance(value, list) else [value]:
+                    if isinstance(c, Card) and c.index in self.absent:
+                        continue  # not in a game of this many players
                     if not isinstance(c, Card) or c.index in placed:
                         raise GameError(f"zone '{z.id}': its initial cards are not a list of distinct cards")
                     placed.add(c.index)
@@ -277,6 +280,12 @@ class Game(Board):
         vis = self.rs.player_variables[name].visibility
         return vis == "public" or (vis == "owner" and seat == owner)
 
+    @property
+    def absent(self) -> frozenset:
+        """The cards out of this game: of groups whose count reads player_count, beyond this many players' count."""
+        cp = self.rs.card_players
+        return frozenset(i for i, counts in cp.items() if len(self.players) not in counts) if cp else frozenset()
+
     def check_cards(self) -> None:
         """Card conservation: every card lies in exactly one zone, where the game thinks it is."""
         seen: dict[int, ZoneRef] = {}
@@ -287,8 +296,9 @@ class Game(Board):
                 seen[c.index] = ref
                 if self.where.get(c.index) != ref:
                     raise RuleError(f"card {c.id} is in {ref.slot} but recorded in {self.where.get(c.index)}", None)
-        if len(seen) != len(self.rs.cards):
-            missing = [c.id for c in self.rs.cards if c.index not in seen]
+        absent = self.absent
+        if len(seen) != len(self.rs.cards) - len(absent) or any(i in seen for i in absent):
+            missing = [c.id for c in self.rs.cards if c.index not in seen and c.index not in absent]
             raise RuleError(f"cards lost from every zone: {', '.join(missing[:5])}", None)
 
     def copy(self, story: bool = True) -> "Game":
