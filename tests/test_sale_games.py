@@ -39,3 +39,28 @@ def test_the_games_are_shorter_with_the_constructs():
                                                                              GAMES / "last-guard.yaml")}
     by_hand = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in (GAMES / "by-hand").glob("*.yaml")}
     assert all(lines[name] < by_hand[name] for name in lines), (lines, by_hand)
+
+
+def test_the_constructs_are_said_in_words():
+    """Players read the sale settings, the lifetime and the target in words (charts, book, `?`)."""
+    from rulecraft.model import ruleset as M
+    from rulecraft.model.ruleset import walk_steps
+    from rulecraft.tools.words import Words
+
+    def said(case: str, construct: str = "", seq: str = "game") -> list[str]:
+        rs = load_ruleset(str(GAMES.parent / "constructs" / case / "ruleset.yaml")).ruleset
+        w = Words(rs, detail="players")
+        return [w.step(s) for s in walk_steps(rs.sequences[seq].steps)
+                if not construct or isinstance(s, M.ConstructStep) and s.construct == construct]
+
+    assert said("auction_fixed_price", "auction") == [
+        "Fixed-price sale: the player names a price; in turn, each other player may buy at it or pass; nobody buys: "
+        "the player must; the winner pays the player (the bank if the player wins)"]
+    assert said("auction_lot", "auction")[0].endswith(
+        "no bid: the player keeps it; the winner pays the player (the bank if the player wins)")
+    rs = load_ruleset(str(GAMES.parent / "constructs" / "modifiers_next_turn" / "ruleset.yaml")).ruleset
+    guard = next(s for s in walk_steps(rs.sequences["turn"].steps) if isinstance(s, M.ActionStep)
+                 and "until next" in s.stmts[0].text)
+    assert Words(rs, detail="players").stmt(guard.stmts[0]) == \
+        "The player gets “guarded” (Cannot be chosen until your next turn) until their next turn"
+    assert said("target", "target", "turn") == ["The player chooses a target"]

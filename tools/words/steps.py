@@ -329,7 +329,7 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
     """What is sold and how it is settled, from an auction's sale settings (a lot, no bid, who is paid), briefly."""
     bits = []
     lot = _setting(w, st, "lot")
-    if st.get("lot") and lot and lot != "the lot":
+    if str(st.get("lot", "")).startswith("[") and lot:  # several things written out: said; one thing or a name: not
         bits.append(f"sold together: {lot}")
     no_bid = st.get("no_bid", "nobody")
     if no_bid == "seller_keeps":
