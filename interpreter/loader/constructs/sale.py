@@ -54,7 +54,8 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
         builder.err("E202", "'to:' (where the lot goes) needs 'lot:' (what is sold)", spec.key_span("to"),
                     "e.g. lot: \"[card, second]\"")
     if form == "fixed_price":
-        for key in ("on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "price", "ties"):
+        for key in ("from", "on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "offer_kind", "amount",
+                    "price", "ties"):
             if spec.get(key) is not None:
                 builder.err("E204", f"'{key}:' is not a setting of a fixed-price sale (the seller names one price; "
                             f"each in turn may buy at it or pass)", spec.key_span(key))
