@@ -199,6 +199,7 @@ class Board:
         owner = None
         if until.startswith("next "):  # lapses when the next sequence of that kind starts for its player (Game.push)
             owner = until
+            self.lapsing = True
         elif until != "game":
             for f in reversed(self.frames):
                 if f.kind == until:

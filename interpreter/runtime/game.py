@@ -77,6 +77,7 @@ class Game(Board):
         self.pvars: list[dict[str, Any]] = [dict() for _ in range(n)]
         self.marks: dict[str, dict[str, Any]] = {}
         self.modifiers: list[list] = []  # [name, seat or None, value, frame id or None]
+        self.lapsing = False  # some modifier lasts 'until next KIND': a sequence that starts may end it (push)
         self.frames: list[Frame] = []
         self.pending: Optional[Decision] = None
         self.over = False
@@ -218,7 +219,7 @@ class Game(Board):
         f = Frame(seq, s.kind, args if own else dict(args), self.frame_counter)
         self.frames.append(f)
         self.locals = f.locals
-        if self.modifiers:
+        if self.lapsing:
             self._lapse_next(s.kind, f.locals)
         if self.headers and s.kind in self.headers and self.listener is not None:
             self._header(s, f.locals)
@@ -228,10 +229,10 @@ class Game(Board):
         everyone) lapse."""
         until = "next " + kind
         mods = self.modifiers
-        if not any(m[3] == until for m in mods):
-            return
-        seats = {v.seat for v in args.values() if isinstance(v, Player)}
-        self.modifiers = [m for m in mods if not (m[3] == until and (m[1] is None or m[1] in seats))]
+        if any(m[3] == until for m in mods):
+            seats = {v.seat for v in args.values() if isinstance(v, Player)}
+            self.modifiers = mods = [m for m in mods if not (m[3] == until and (m[1] is None or m[1] in seats))]
+        self.lapsing = any(m[3].__class__ is str for m in mods)
 
     def _header(self, s, args: dict) -> None:
         """Tell the listener that a round, a turn (a sequence of a header kind) begins: not part of the story."""
@@ -319,6 +320,7 @@ class Game(Board):
         c.pvars = [copy_value(pv) for pv in g.pvars]
         c.marks = {k: dict(m) for k, m in g.marks.items()}
         c.modifiers = [list(m) for m in g.modifiers]
+        c.lapsing = g.lapsing
         c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}
         frames = []
         for f in g.frames:
