@@ -219,8 +219,9 @@ class _Copies:
         self.bad = False
         self.by_players = False  # the expression reads player_count
         if isinstance(self.value, str) and self.value.startswith("="):
+            before = len(b.diags)
             self.expr = b.text.expr(node, comp, skip=1)
-            self.bad = self.expr is None
+            self.bad = self.expr is None or len(b.diags) > before  # reported once: not worked out as well
             self.by_players = not self.bad and "player_count" in self.value
 
     def of(self, env: dict, players: int | None = None) -> int:
