@@ -55,7 +55,7 @@ def test_the_constructs_are_said_in_words():
 
     assert said("auction_fixed_price", "auction") == [
         "Fixed-price sale: the player names a price; in turn, each other player may buy at it or pass; nobody buys: "
-        "the player must; the winner pays the player (the bank if the player wins)"]
+        "the player must buy it; the winner pays the player (the bank if the player wins)"]
     assert said("auction_lot", "auction")[0].endswith(
         "no bid: the player keeps it; the winner pays the player (the bank if the player wins)")
     rs = load_ruleset(str(GAMES.parent / "constructs" / "modifiers_next_turn" / "ruleset.yaml")).ruleset

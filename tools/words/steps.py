@@ -335,7 +335,7 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
     if no_bid == "seller_keeps":
         bits.append(f"no bid: {seller} keeps it")
     elif no_bid == "seller_buys":
-        bits.append(f"nobody buys: {seller} must")
+        bits.append(f"nobody buys: {seller} must buy it")
     if st.get("pay"):
         bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
                     else "the winner pays the bank")
