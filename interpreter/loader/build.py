@@ -8,11 +8,10 @@ from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error
 from ..checks.unused import check_unused
 from ..dsl import ast as A
 from ..dsl.closures.compiler import Compiler, recording
-from ..dsl.parser import parse_statements, plain_locator
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..values import OUT, FamilyRef, Row, ZoneRef
-from .constructs.expansion import record_fields, texts
+from .constructs.expansion import record_fields, scalars
 from .constructs.trick import record_fields as trick_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
@@ -133,7 +132,8 @@ class Builder(SectionBuilders):
                       {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
-        for k, t in assigned_kinds(self.root, scope, [k for k, v in variables.items() if _none_start(v)]).items():
+        for k, t in assigned_kinds(self.root, self.text, scope,
+                                   [k for k, v in variables.items() if _none_start(v)]).items():
             symbols[k] = Symbol("var", None, t)  # declared none, set only to players: a player (or none)
         dice = self._dice(scope)
         scope.dice.update(dice)
@@ -247,7 +247,7 @@ def _none_start(v: M.VarDef) -> bool:
     return start is None and not v.keys
 
 
-def assigned_kinds(root: YMap, scope: Scope, names: list) -> dict[str, str]:
+def assigned_kinds(root: YMap, text: DslText, scope: Scope, names: list) -> dict[str, str]:
     """The kind of each variable declared `none` that every assignment (`set NAME = VALUE`) in the ruleset sets to a
     player, where the loader can tell (a value whose kind depends on a local name cannot tell): so that ordering it
     (`leader < p`) is refused as for a player. Texts are parsed here without reporting: the steps report them."""
@@ -257,15 +257,10 @@ def assigned_kinds(root: YMap, scope: Scope, names: list) -> dict[str, str]:
     kinds: dict[str, set] = {}
     loose = scope.with_locals(set())
     for part in ("sequences", "triggers"):
-        node = root.get(part)
-        for text in (texts(node) if node is not None else ()):
-            if "set " not in text or not any(n in text for n in wanted):
+        for node in scalars(root.get(part)):
+            if "set " not in node.value or not any(n in node.value for n in wanted):
                 continue
-            try:
-                stmts = parse_statements(text, plain_locator())
-            except Exception:  # noqa: BLE001 - not statements (a condition), or a mistake the steps report
-                continue
-            for st in stmts:
+            for st in text.quiet_stmts(node) or ():  # (not statements, or a mistake: the steps report it)
                 if isinstance(st, A.Assign) and st.op == "=" and isinstance(st.target, A.Name) and st.target.id in wanted:
                     v = st.value
                     t = "player" if isinstance(v, A.Index) and isinstance(v.obj, A.Name) and v.obj.id == "players" \

@@ -91,7 +91,12 @@ def reads(builder, node: YNode, words: tuple, cache: bool = True) -> bool:
 
 def texts(root: YNode):
     """Every text of a part of the ruleset (its string scalars, at any depth)."""
-    todo = [root]
+    return (n.value for n in scalars(root))
+
+
+def scalars(root: YNode):
+    """Every string scalar of a part of the ruleset, at any depth."""
+    todo = [root] if root is not None else []
     while todo:
         n = todo.pop()
         if isinstance(n, YMap):
@@ -99,7 +104,7 @@ def texts(root: YNode):
         elif isinstance(n, YSeq):
             todo.extend(n.items)
         elif isinstance(n, YScalar) and isinstance(n.value, str):
-            yield n.value
+            yield n
 
 
 def mentions(root: YNode, words: tuple) -> bool:
