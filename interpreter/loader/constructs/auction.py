@@ -161,7 +161,7 @@ class _Expansion:
         return "; log SAYR_" if self.say_r and not self.settles else ""
 
     def close(self) -> list:
-        settle = S.settle(self, self.sale, "") if self.settles else []
+        settle = S.settle(self, self.sale) if self.settles else []
         return [*settle, *self.on_end]  # the result's dropped list was kept up to date at each drop
 
     # -------------------------------------------------------------- open

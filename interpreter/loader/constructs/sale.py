@@ -13,12 +13,11 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
-from .expansion import _plain, _text
+from .expansion import _text
 from ..yaml_source import YMap
 
 NO_BID = ("nobody", "seller_keeps", "seller_buys")
 PAID_TO = ("bank", "seller")
-SALE_KEYS = ("seller", "pay", "paid_to", "no_bid", "lot", "to")
 
 
 def check_sale(builder, spec: YMap, form: str) -> dict:
@@ -83,7 +82,7 @@ def fixed_price(x) -> list:
             g.do(f"let {R} = {x.result(LEAD, f'{T} if {LEAD} != none else 0')}; set {R}['asked'] = {T}")]
 
 
-def settle(x, sale: dict, form: str) -> list:
+def settle(x, sale: dict) -> list:
     """The steps after the form's result and before `on_end`: the lot to the seller when nobody bid (no_bid), the
     result said, the winner pays, the lot moves."""
     g, R, h = x.g, x.R, x.h
@@ -153,7 +152,3 @@ def fixed_rule(spec: YMap) -> str:
     frm = _text(spec.get("seller"))
     return (f"Fixed-price sale: {frm} names a price; in turn after {frm}, each may buy at that price or pass; "
             f"the first who buys wins")
-
-
-def plain_word(spec: YMap, key: str, default: str) -> str:
-    return str(_plain(spec.get(key), default))
