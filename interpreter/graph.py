@@ -179,6 +179,9 @@ class _Builder:
             for t in tails:
                 self._edge(t, nid)
             parts = dict(s.parts)
+            if s.construct == "target":  # a fork: the target chosen, or nobody could be
+                return (self.block(seq, parts.get("do", ()), [(nid, "next", "chosen")])
+                        + self.block(seq, parts.get("if_none", ()), [(nid, "next", "nobody can be chosen")]))
             side = parts.get("on_drop") or parts.get("do") or parts.get("on_play") or ()
             if s.construct == "respond" and dict(s.settings).get("until", "first") == "first":
                 # the first who responds acts, and play goes on from there

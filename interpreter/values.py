@@ -56,10 +56,8 @@ class Player:
     def __hash__(self) -> int:
         return self._hash
 
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Player):
-            return NotImplemented
-        return self.seat < other.seat
+    # (no __lt__: players have no order in the rules, so 'p < q' is refused while playing as at load; sorted(),
+    # min() and max() of players put them in seat order themselves, builtins._ordered)
 
     def __repr__(self) -> str:
         return f"Player({self.seat})"

@@ -20,6 +20,7 @@ from rulecraft.runtime.game import Game, programs_for
 from rulecraft.runtime.machine.interpreter import run
 from test_codegen import _SOURCE_NAMES  # the names codegen's source may hold, which is copied in here
 from test_fast_steps import TEMPLATE  # a two-player game whose steps each error case gives
+import sale_cases
 
 BUNDLED = {"dml": 12, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
            "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6, "bluff": 10}
@@ -261,3 +262,13 @@ def test_expressions_called_or_copied_in_play_the_same(inline_max, monkeypatch):
     for seed in range(3):
         assert _play(on, seed, True, monkeypatch) == _play(off, seed, False, monkeypatch), f"seed {seed}"
     assert _generated(on) > 0
+
+
+@pytest.mark.parametrize("path", sale_cases.PATHS, ids=sale_cases.IDS)
+def test_sales_targets_and_lifetimes_are_the_same_with_and_without_generated_steps(path, monkeypatch):
+    """Issue 36's constructs and games, with coverage and the story on for some seeds."""
+    on, off = _load(path), _load(path)
+    for seed in range(sale_cases.SEEDS):
+        options = {"coverage": seed % 2 == 0}
+        assert (_play(on, seed, True, monkeypatch, seed % 3 == 0, **options)
+                == _play(off, seed, False, monkeypatch, seed % 3 == 0, **options)), f"{path}, seed {seed}"

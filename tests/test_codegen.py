@@ -40,6 +40,7 @@ from rulecraft.values import Player
 
 sys.path.insert(0, str(Path(__file__).parent))
 import test_language_docs as docs  # noqa: E402  (the language reference's examples and its scope)
+import sale_cases  # noqa: E402
 
 BUNDLED = {"dml": 30, "dune-bidding": 30, "dml-classic": 5, "dml-2016": 5, "dml-mayhem": 5, "dml-smackdown": 5,
            "pig": 10, "sealed-auction": 10, "stack-duel": 10, "bluff": 10, "hearts": 2}
@@ -417,3 +418,13 @@ def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
     overrides = [k for k in vars(StatementCompiler) if k.startswith("_e_") or k in ("expr", "_expr", "_user_call",
                                                                                     "function_body")]
     assert not overrides
+
+
+@pytest.mark.parametrize("path", sale_cases.PATHS, ids=sale_cases.IDS)
+def test_sales_targets_and_lifetimes_are_the_same_with_and_without_codegen(path, generated, monkeypatch):
+    """Issue 36's constructs: a fixed-price sale, a lot paid to the seller, a target with an 'if nobody' branch, a
+    modifier until its owner's next turn, values per key of a family (and the two games that use them)."""
+    closures = _load(path, False, monkeypatch)
+    compiled = _load(path, True, monkeypatch)
+    for seed in range(sale_cases.SEEDS):
+        assert _play(compiled, seed) == _play(closures, seed), f"{path}, seed {seed}"

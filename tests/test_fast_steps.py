@@ -16,6 +16,8 @@ from rulecraft.dsl.closures import assign
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 
+import sale_cases
+
 BUNDLED = {"dml": 20, "dune-bidding": 30, "dml-classic": 4, "dml-2016": 4, "dml-mayhem": 4, "dml-smackdown": 4,
            "pig": 10, "sealed-auction": 10, "stack-duel": 10, "reference": 6, "bluff": 10}
 
@@ -90,3 +92,15 @@ def test_errors_are_the_same_with_and_without_the_shortcuts(steps, tmp_path, mon
             outcomes.append((exc.message, str(exc.span), exc.hint, exc.code))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0] != "no error", outcomes[0]
+
+
+@pytest.mark.parametrize("path", sale_cases.PATHS, ids=sale_cases.IDS)
+def test_sales_targets_and_lifetimes_are_the_same_with_and_without_the_shortcuts(path, monkeypatch):
+    """Issue 36's constructs and games, with the card check and coverage on for some seeds."""
+    plain = _load(path, False, monkeypatch)
+    fast = _load(path, True, monkeypatch)
+    for seed in range(sale_cases.SEEDS):
+        options = {"check_conservation": seed % 3 == 0, "coverage": seed % 2 == 0}
+        for story in (True, False):
+            assert (_play(fast, seed, story, True, monkeypatch, **options)
+                    == _play(plain, seed, story, False, monkeypatch, **options)), f"{path}, seed {seed}, story {story}"

@@ -141,3 +141,15 @@ def test_set_wording_says_how_many_and_an_empty_answer_only_where_it_is_legal():
     assert "or press Enter to pass." in out.getvalue() and "nothing for none" not in out.getvalue()
     a, _ = agent(b"pass\n")
     assert a.choose(Decision(0, "subset", "Any", options=["a", "b"], min=0, max=2), VIEW) == []
+
+
+def test_pass_is_typed_at_an_optional_card_choice_as_at_a_bid():
+    """An optional choice of things (a card to play, a target) takes 'pass' or 'p' for its pass; a choice without a
+    pass still asks for an option number."""
+    play = Decision(0, "one", "Play a card?", options=["7h", "9s", None])
+    for word in (b"pass\n", b"p\n", b"PASS\n"):
+        a, _ = agent(word)
+        assert play.options[a.choose(play, VIEW)] is None
+    a, out = agent(b"pass\n2\n")
+    assert a.choose(one(), VIEW) == 1
+    assert "enter option numbers; try again" in out.getvalue()

@@ -124,6 +124,8 @@ class HumanAgent:
             return _amount(d, nums, text)
         if d.kind == "subset" and d.min == 0 and text.lower() in ("p", "pass"):
             return []  # as said: Enter (an empty line) or 'pass' takes none
+        if d.kind == "one" and text.lower() in ("p", "pass") and None in d.options:
+            return d.options.index(None)  # an optional choice (a card, a target): its pass, as for a bid
         parts = text.replace(",", " ").split()
         try:
             nums = [int(p) - 1 for p in parts]

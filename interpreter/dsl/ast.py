@@ -258,6 +258,7 @@ class AddModifier(Stmt):
     value: Expr | None
     until: str
     until_span: Span
+    next: bool = False  # 'until next KIND': lapses when the next KIND of the player it is on starts
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
+from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
@@ -103,10 +104,15 @@ def _max(ctx, span, *args):
     return _ordered(max, items, span, "max") if items else None
 
 
+_SEAT = attrgetter("seat")
+
+
 def _ordered(fn, items, span, name):
     try:
         return fn(items)
     except TypeError:
+        if items and all(i.__class__ is Player for i in items):  # players in seat order (they have no '<')
+            return fn(items, key=_SEAT)
         kinds = sorted({describe(i).split(" ")[1] if describe(i).startswith("the ") else describe(i) for i in items})
         raise RuleError(f"{name}() cannot order a mix of {', '.join(kinds)}", span,
                         "compare numbers with numbers, or cards by an attribute such as c.value") from None

@@ -118,7 +118,9 @@ def compute_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
 
 
 def compare_error(a: Any, op: str, b: Any, span: Span) -> RuleError:
-    return RuleError(f"cannot compare {describe(a)} {op} {describe(b)}", span)
+    hint = "players have no order: compare their seats (p.seat < q.seat) or a number they hold" \
+        if a.__class__ is Player or b.__class__ is Player else None
+    return RuleError(f"cannot compare {describe(a)} {op} {describe(b)}", span, hint)
 
 
 def negate_error(v: Any, span: Span) -> RuleError:

@@ -145,10 +145,16 @@ class StatementRules:
         return self._stmt(lambda s: A.Win(s, who[0]), kw, who)
 
     def add_mod_stmt(self, c) -> Built:
-        kw, _modifier, name, to, value, _until, _end_kw, _of, until = c
+        kw, _modifier, name, to, value, _until, (until, nxt) = c
         return self._stmt(lambda s: A.AddModifier(s, str(name), self._tspan(name), to[0] if to else None,
-                                                  value[0] if value else None, str(until), self._tspan(until)),
+                                                  value[0] if value else None, str(until), self._tspan(until), nxt),
                           kw, to, value, until)
+
+    def until_end(self, c):
+        return c[-1], False
+
+    def until_next(self, c):
+        return c[-1], True
 
     def remove_mod_stmt(self, c) -> Built:
         kw, _modifier, name, target = c

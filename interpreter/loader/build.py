@@ -6,12 +6,13 @@ from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error, warning
 from ..checks.unused import check_unused
+from ..dsl import ast as A
 from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..model.secrecy import Secrets
 from ..values import OUT, FamilyRef, Row, ZoneRef
-from .constructs.expansion import record_fields
+from .constructs.expansion import record_fields, scalars
 from .constructs.trick import record_fields as trick_fields
 from .dsl_text import DslText
 from .steps import StepBuilder
@@ -32,6 +33,9 @@ class Builder(SectionBuilders):
         self.diags: list[Diagnostic] = []
         self.text = DslText(self.diags, limits)
         self.titles: dict[str, str] = {}  # function and variable ids -> their words in printed rules
+        self.key_titles: dict[str, str] = {}  # keys of the families variables are declared per -> their titles
+        self.card_players: dict[int, frozenset] = {}  # a card in some games only (count: reads player_count)
+        self.players_range = (2, 2)
         self.function_docs: dict[str, str] = {}
 
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -70,6 +74,8 @@ class Builder(SectionBuilders):
                        for k, v in options.items()})
         tables = self._tables(declare, consts)
         consts.update({k: Symbol("table", _table_value(t), "table", t.sequences) for k, t in tables.items()})
+        players = self._players()
+        self.players_range = (players.min, players.max)  # a card group's count may read player_count
         cards = self._cards(consts)
         classes = {c for card in cards for c in card.classes}
         attrs = {a for card in cards for a in card.attrs}
@@ -127,6 +133,9 @@ class Builder(SectionBuilders):
                       {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
                       {k: (v.initial.plain() if isinstance(v.initial, YNode) else v.initial) for k, v in cvars.items()}, {})
         self._functions(scope, symbols)
+        for k, t in assigned_kinds(self.root, self.text, scope,
+                                   [k for k, v in variables.items() if _none_start(v)]).items():
+            symbols[k] = Symbol("var", None, t)  # declared none, set only to players: a player (or none)
         dice = self._dice(scope)
         scope.dice.update(dice)
         zones = self._zone_initials(zones, scope)
@@ -152,7 +161,6 @@ class Builder(SectionBuilders):
         if start and start not in sequences:
             self.err("E309", f"the start sequence '{start}' does not exist", start_node.span if start_node else r.span,
                      did_you_mean(start, sequences))
-        players = self._players()
         for name, value in self.overrides.items():
             if name not in params and name not in options:
                 self.err("E316", f"--set {name}: no parameter or option of that name", None,
@@ -168,7 +176,8 @@ class Builder(SectionBuilders):
             triggers=triggers, scoring=scoring, metrics=metrics, span=r.span,
             marks=frozenset(cvars),
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
-            titles=self.titles, function_docs=self.function_docs,
+            titles=self.titles, function_docs=self.function_docs, key_titles=self.key_titles,
+            card_players=self.card_players,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
             invariants=self._invariants(scope),
@@ -234,3 +243,31 @@ def build_ruleset(root: YMap, path: str, overrides: Mapping[str, Any], limits: L
     if model is not None and not any(d.is_error for d in b.diags):
         b.diags.extend(check_unused(model, used))
     return model, b.diags
+
+
+def _none_start(v: M.VarDef) -> bool:
+    start = v.initial.plain() if isinstance(v.initial, YNode) else v.initial
+    return start is None and not v.keys
+
+
+def assigned_kinds(root: YMap, text: DslText, scope: Scope, names: list) -> dict[str, str]:
+    """The kind of each variable declared `none` that every assignment (`set NAME = VALUE`) in the ruleset sets to a
+    player, where the loader can tell (a value whose kind depends on a local name cannot tell): so that ordering it
+    (`leader < p`) is refused as for a player. Texts are parsed here without reporting: the steps report them."""
+    wanted = set(names)
+    if not wanted:
+        return {}
+    kinds: dict[str, set] = {}
+    loose = scope.with_locals(set())
+    for part in ("sequences", "triggers"):
+        for node in scalars(root.get(part)):
+            if "set " not in node.value or not any(n in node.value for n in wanted):
+                continue
+            for st in text.quiet_stmts(node) or ():  # (not statements, or a mistake: the steps report it)
+                if isinstance(st, A.Assign) and st.op == "=" and isinstance(st.target, A.Name) and st.target.id in wanted:
+                    v = st.value
+                    t = "player" if isinstance(v, A.Index) and isinstance(v.obj, A.Name) and v.obj.id == "players" \
+                        and "players" not in scope.locals else Compiler(loose, []).expr(v)[1]
+                    kinds.setdefault(st.target.id, set()).add("none" if isinstance(st.value, A.Const)
+                                                              and st.value.value is None else t)
+    return {k: "player" for k, ts in kinds.items() if "player" in ts and ts <= {"player", "none"}}

@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Protocol
 
-from ..diagnostics import Diagnostic, RuleError, Span, error
+from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope, Symbol
 from ..values import Card
@@ -48,8 +48,11 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                       {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row},
                       {}, {}, set(names))
         comp = Compiler(scope, b.diags)
-        copies = _copies(b, g.get("count"), Compiler(scope.with_locals(set()), b.diags))
-        if len(cards) + len(combos) * copies > MAX_CARDS:
+        # may read the group's 'for' names ("=court[kind].copies") and player_count: then worked out for each
+        # player count the ruleset allows, the most copies made, and those beyond a game's count left out of it
+        count = _Copies(b, g.get("count"), Compiler(scope.with_locals(set(names) | {"player_count"}), b.diags))
+        counts = range(b.players_range[0], b.players_range[1] + 1) if count.by_players else (None,)
+        if len(cards) + sum(max(count.of(dict(zip(names, combo)), n) for n in counts) for combo in combos) > MAX_CARDS:
             b.err("E318", f"more than {MAX_CARDS} cards", g.span)
             return cards
         attr_nodes = g.get("attributes")
@@ -99,10 +102,14 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 except RuleError as exc:
                     b.diags.append(exc.diagnostic())
                     name_expr, cname = False, cid
-            else:
-                cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
+            else:  # a name template may show the group's 'for' names and its attributes: "Lite Metal {n} ({kind})"
+                cname = _fill(str(name_node.value), attrs) if isinstance(name_node, YScalar) else cid
+            per_count = {n: count.of(env, n) for n in counts}
+            copies = max(per_count.values())
             for i in range(copies):
                 full = cid if copies == 1 else f"{cid}#{i + 1}"
+                if count.by_players and any(i >= c for c in per_count.values()):  # not in every game
+                    b.card_players[len(cards)] = frozenset(n for n, c in per_count.items() if i < c)
                 if full in seen:
                     b.err("E314", f"two cards have the id '{full}'", (id_node or g).span,
                           "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
@@ -110,6 +117,13 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 seen[full] = True
                 doc = _fill(str(doc_node.value), env) if isinstance(doc_node, YScalar) else ""
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span, doc))
+        if isinstance(name_node, YScalar) and isinstance(name_node.value, str) and not name_node.value.startswith("="):
+            known = set(names) | set(compiled)
+            for unknown in sorted({m.group(1) for m in _TEMPLATE.finditer(name_node.value)} - known):
+                b.diags.append(warning("W327", f"the card name names '{{{unknown}}}', which is neither a 'for' name "
+                                       "nor an attribute of the group: it is printed as written", name_node.span,
+                                       did_you_mean(unknown, sorted(known)) or "a name template may show the 'for' "
+                                       f"names and attributes: {', '.join(sorted(known)) or 'none here'}"))
     _card_order(b, cards)
     return cards
 
@@ -195,24 +209,38 @@ def _for_values(b: Builder, node, consts: dict[str, Symbol]) -> list:
     return got
 
 
-def _copies(b: Builder, node, comp: Compiler) -> int:
-    """How many copies a group makes: a whole number, or an expression of parameters (e.g. '=n')."""
-    if node is None:
-        return 1
-    value = node.value if isinstance(node, YScalar) else None
-    if isinstance(value, str) and value.startswith("="):
-        expr = b.text.expr(node, comp, skip=1)
-        if expr is None:
+class _Copies:
+    """How many copies of each card a group makes: a whole number, or an expression of parameters, options, tables
+    and the group's 'for' names (e.g. '=court[kind].copies'), worked out for each card; reported once."""
+
+    def __init__(self, b: Builder, node, comp: Compiler):
+        self.b, self.node = b, node
+        self.value = node.value if isinstance(node, YScalar) else None
+        self.expr = None
+        self.bad = False
+        self.by_players = False  # the expression reads player_count
+        if isinstance(self.value, str) and self.value.startswith("="):
+            before = len(b.diags)
+            self.expr = b.text.expr(node, comp, skip=1)
+            self.bad = self.expr is None or len(b.diags) > before  # reported once: not worked out as well
+            self.by_players = not self.bad and "player_count" in self.value
+
+    def of(self, env: dict, players: int | None = None) -> int:
+        if self.node is None or self.bad:
             return 1
-        try:
-            value = expr.fn(_Ctx({}))
-        except RuleError as exc:
-            b.diags.append(exc.diagnostic())
+        value = self.value
+        if self.expr is not None:
+            try:
+                value = self.expr.fn(_Ctx({**env, "player_count": players} if self.by_players else env))
+            except RuleError as exc:
+                self.b.diags.append(exc.diagnostic())
+                self.bad = True
+                return 1
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CARDS:
+            self.b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}", self.node.span)
+            self.bad = True
             return 1
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CARDS:
-        b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}", node.span)
-        return 1
-    return value
+        return value
 
 
 def _fill(template: str, env: dict) -> str:

@@ -34,3 +34,36 @@ class CellValues:
         except RuleError as exc:
             self.b.diags.append(exc.diagnostic())
             return None
+
+
+def family_keys(builder, per) -> tuple[tuple, dict]:
+    """The keys of a variable declared `per:` a family, and the titles players know them by: a list of keys; a
+    mapping of each key to its title; or the id of a table (its keys, titled by its `title` column) or of a zone
+    family declared `per:` a list of keys. Reported (E204) when it is none of those."""
+    from .yaml_source import YMap, YSeq
+
+    if isinstance(per, YSeq):
+        return tuple(per.plain()), {}
+    if isinstance(per, YMap):
+        return tuple(per.entries), {k: str(v) for k, v in per.plain().items() if v not in (None, "")}
+    name = per.plain() if isinstance(per, YScalar) else None
+    table = builder.section("tables").get(name) if isinstance(name, str) else None
+    if isinstance(table, YMap):
+        keys, columns = tuple(table.plain().get("keys") or ()), list(table.plain().get("columns") or ())
+        rows = table.plain().get("rows") or {}
+        titles = {}
+        if "title" in columns:
+            for k in keys:
+                row = rows.get(k)
+                title = row.get("title") if isinstance(row, dict) else (
+                    row[columns.index("title")] if isinstance(row, list) and len(row) == len(columns) else None)
+                if isinstance(title, str) and title:
+                    titles[k] = title
+        return keys, titles
+    zone = builder.section("zones").get(name) if isinstance(name, str) else None
+    if isinstance(zone, YMap) and isinstance(zone.get("per"), YSeq):
+        return tuple(zone.get("per").plain()), {}
+    builder.err("E204", f"'per:' of a variable is a list of keys, a mapping of keys to their titles, or the id of a "
+                f"table or a zone family, not '{name}'", per.span,
+                "e.g. per: {red: Red, blue: Blue}, or per: artists (a table whose title column names each key)")
+    return (), {}

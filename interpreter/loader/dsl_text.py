@@ -136,6 +136,17 @@ class DslText:
         self._cache[key] = result
         return result
 
+    def quiet_stmts(self, node: YScalar) -> tuple[A.Stmt, ...] | None:
+        """The statements of a text, or None where it is not statements; nothing reported (the steps report what
+        they read). Shares the parses the steps make (_parsed)."""
+        text = node.value if isinstance(node.value, str) else None
+        if text is None or not text.strip() or len(text) > self.limits.max_dsl_chars:
+            return None
+        try:
+            return _parsed("s", parse_statements, text, node, 0)
+        except DiagnosticError:
+            return None
+
     def expr(self, node: YNode | None, compiler: Compiler, skip: int = 0) -> CExpr | None:
         ast = self.parse_expr(node, skip)
         if ast is None:

@@ -14,7 +14,7 @@ from ..dsl.scope import Scope, Symbol
 from ..model import ruleset as M
 from ..values import Card, Row
 from .cards import build_cards
-from .cells import CellValues as _CellValues, columns_word as _columns_word
+from .cells import CellValues as _CellValues, columns_word as _columns_word, family_keys
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 
@@ -218,8 +218,13 @@ class SectionBuilders:
                 title = str(_s(v.get("title"), "") or "")
                 if title:
                     self.titles[k] = title  # how the variable reads in printed rules too
+                keys: tuple = ()
+                if v.get("per") is not None:  # one value per key of a family (per artist, per suit): a record
+                    keys, titles = family_keys(self, v.get("per"))
+                    for key, key_title in titles.items():
+                        self.key_titles.setdefault(key, key_title)
                 out[k] = M.VarDef(k, v.get("initial"), sec.key_span(k), per_player, vis, title,
-                                  str(_s(v.get("doc"), "") or ""))
+                                  str(_s(v.get("doc"), "") or ""), keys)
             else:
                 out[k] = M.VarDef(k, v, sec.key_span(k), per_player)  # initial resolved later
             if declare is None:
@@ -229,6 +234,20 @@ class SectionBuilders:
 
     def _initial(self, v: M.VarDef, scope: Scope) -> M.VarDef:
         node = v.initial
+        if v.keys:  # a record of one value per key: a plain start value for each, or a mapping key -> value
+            given = node.plain() if isinstance(node, YNode) else node
+            if isinstance(given, dict):
+                missing = [k for k in v.keys if k not in given]
+                extra = [k for k in given if k not in v.keys]
+                if missing or extra:
+                    self.err("E204", f"the start values of '{v.id}' " + (f"leave out {', '.join(map(str, missing))}"
+                             if missing else f"name keys it does not have: {', '.join(map(str, extra))}"),
+                             node.span, "give one start value, or one per key: " + ", ".join(map(str, v.keys)))
+                return dataclasses.replace(v, initial={k: given.get(k) for k in v.keys})
+            if isinstance(given, str) and given.startswith("="):
+                self.err("E204", f"'{v.id}' has one value per key: its start value is a plain value or a mapping "
+                         "of key to value, not an expression", node.span)
+            return dataclasses.replace(v, initial={k: given for k in v.keys})
         if isinstance(node, YScalar) and isinstance(node.value, str) and node.value.startswith("="):
             initial = self.text.expr(node, Compiler(scope, self.diags), skip=1)
         else:

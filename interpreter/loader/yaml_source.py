@@ -354,6 +354,12 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
                 hint = "this line is indented more than the one above it: keys of one mapping must line up"
         elif "could not find expected ':'" in problem:
             hint = "check the indentation and that each key ends with ':'"
+        elif "unknown escape character" in problem:  # e.g. "log 'it\'s'": YAML reads the backslash first
+            esc = (re.search(r'character "(.+?)"', problem) or [None, "'"])[1]
+            return None, [error("E009", f"YAML syntax: \\{esc} is not an escape YAML knows in a double-quoted value "
+                                "(its escapes are \\\" \\\\ \\n \\t and a few more)", Span(path, line, max(col - 1, 1)),
+                                f"YAML reads the backslash first: write \\\\{esc} (YAML turns \\\\ into one "
+                                f"backslash), or quote the text inside with the other quote: \"log \\\"it's\\\"\"")]
         cm = exc.context_mark
         if hint is None and exc.context and cm is not None and (cm.line + 1, cm.column + 1) != (line, col):
             where = f"line {cm.line + 1}, column {cm.column + 1}"

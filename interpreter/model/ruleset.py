@@ -100,6 +100,7 @@ class VarDef:
     visibility: str = "public"  # public (everyone sees it), owner (its player only), hidden (nobody)
     title: str = ""  # what players call it
     doc: str = ""
+    keys: tuple = ()  # declared `per:` a family: one value per key (a record), e.g. per artist
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,9 @@ class Ruleset:
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
     invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
     card_order: tuple[str, ...] = ()  # the attributes of a declared card order (card_order:); cards sort by it
+    key_titles: Mapping[str, str] = field(default_factory=dict)  # a family's key -> the title players know it by
+    # a card that is in a game only for some player counts (its group's count reads player_count): index -> counts
+    card_players: Mapping[int, frozenset] = field(default_factory=dict)
 
     def card(self, id: str) -> Card:
         for c in self.cards:

@@ -197,7 +197,10 @@ class Board:
         if target is not None and not isinstance(target, Player):
             raise RuleError(f"a modifier applies to a player, not {describe(target)}", span)
         owner = None
-        if until != "game":
+        if until.startswith("next "):  # lapses when the next sequence of that kind starts for its player (Game.push)
+            owner = until
+            self.lapsing = True
+        elif until != "game":
             for f in reversed(self.frames):
                 if f.kind == until:
                     owner = f.id

@@ -315,7 +315,7 @@ def how_to_answer(d: Decision) -> str:
         return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."
     if d.kind == "yesno":
         return "Answer y or n."
-    return f"Enter a number from 1 to {len(d.options)}."
+    return f"Enter a number from 1 to {len(d.options)}" + (", or 'pass'" if None in d.options else "") + "."
 
 
 def label(value: Any) -> str:
@@ -371,7 +371,8 @@ def game_label(game, value: Any) -> str:
             return title
         if z is not None and z.per == "player" and isinstance(value.key, int) and 0 <= value.key < len(game.players):
             return f"{title} of {game.players[value.key]}"
-        return f"{title} ({label(value.key)})"
+        titles = getattr(game.rs, "key_titles", None) or {}
+        return f"{title} ({titles.get(value.key) or label(value.key)})"
     if isinstance(value, list):
         return ", ".join(game_label(game, v) for v in value) or "nothing"
     return label(value)

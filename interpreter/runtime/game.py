@@ -78,6 +78,7 @@ class Game(Board):
         self.pvars: list[dict[str, Any]] = [dict() for _ in range(n)]
         self.marks: dict[str, dict[str, Any]] = {}
         self.modifiers: list[list] = []  # [name, seat or None, value, frame id or None]
+        self.lapsing = False  # some modifier lasts 'until next KIND': a sequence that starts may end it (push)
         self.frames: list[Frame] = []
         self.pending: Optional[Decision] = None
         self.over = False
@@ -122,7 +123,8 @@ class Game(Board):
             else:
                 for k in z.per:
                     self.zones[ZoneRef(z.id, k)] = []
-        placed: set[int] = set()
+        # cards of groups whose count reads player_count, beyond this game's count: out of the game, in no zone
+        placed: set[int] = set(self.absent)
         for z in rs.zones.values():
             if z.initial is not None and z.per is not None:
                 msg = f"zone '{z.id}' is a family of zones (per: {z.per if isinstance(z.per, str) else 'keys'}), so it cannot hold the initial cards"
@@ -130,6 +132,8 @@ class Game(Board):
             if isinstance(z.initial, M.CExpr):
                 value = z.initial.fn(self)
                 for c in value if isinstance(value, list) else [value]:
+                    if isinstance(c, Card) and c.index in self.absent:
+                        continue  # not in a game of this many players
                     if not isinstance(c, Card) or c.index in placed:
                         raise GameError(f"zone '{z.id}': its initial cards are not a list of distinct cards")
                     placed.add(c.index)
@@ -216,8 +220,20 @@ class Game(Board):
         f = Frame(seq, s.kind, args if own else dict(args), self.frame_counter)
         self.frames.append(f)
         self.locals = f.locals
+        if self.lapsing:
+            self._lapse_next(s.kind, f.locals)
         if self.headers and s.kind in self.headers and self.listener is not None:
             self._header(s, f.locals)
+
+    def _lapse_next(self, kind: str, args: dict) -> None:
+        """A sequence of `kind` starts: the modifiers 'until next KIND' on a player among its arguments (or on
+        everyone) lapse."""
+        until = "next " + kind
+        mods = self.modifiers
+        if any(m[3] == until for m in mods):
+            seats = {v.seat for v in args.values() if isinstance(v, Player)}
+            self.modifiers = mods = [m for m in mods if not (m[3] == until and (m[1] is None or m[1] in seats))]
+        self.lapsing = any(m[3].__class__ is str for m in mods)
 
     def _header(self, s, args: dict) -> None:
         """Tell the listener that a round, a turn (a sequence of a header kind) begins: not part of the story."""
@@ -265,6 +281,12 @@ class Game(Board):
     def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
         return secrecy.sees_player_variable(self.rs, name, seat, owner)
 
+    @property
+    def absent(self) -> frozenset:
+        """The cards out of this game: of groups whose count reads player_count, beyond this many players' count."""
+        cp = self.rs.card_players
+        return frozenset(i for i, counts in cp.items() if len(self.players) not in counts) if cp else frozenset()
+
     def check_cards(self) -> None:
         """Card conservation: every card lies in exactly one zone, where the game thinks it is."""
         seen: dict[int, ZoneRef] = {}
@@ -275,8 +297,9 @@ class Game(Board):
                 seen[c.index] = ref
                 if self.where.get(c.index) != ref:
                     raise RuleError(f"card {c.id} is in {ref.slot} but recorded in {self.where.get(c.index)}", None)
-        if len(seen) != len(self.rs.cards):
-            missing = [c.id for c in self.rs.cards if c.index not in seen]
+        absent = self.absent
+        if len(seen) != len(self.rs.cards) - len(absent) or any(i in seen for i in absent):
+            missing = [c.id for c in self.rs.cards if c.index not in seen and c.index not in absent]
             raise RuleError(f"cards lost from every zone: {', '.join(missing[:5])}", None)
 
     def copy(self, story: bool = True) -> "Game":
@@ -297,6 +320,7 @@ class Game(Board):
         c.pvars = [copy_value(pv) for pv in g.pvars]
         c.marks = {k: dict(m) for k, m in g.marks.items()}
         c.modifiers = [list(m) for m in g.modifiers]
+        c.lapsing = g.lapsing
         c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}
         frames = []
         for f in g.frames:

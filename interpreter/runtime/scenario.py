@@ -206,6 +206,30 @@ def run_scenario_file(path: str) -> Outcome:
     return run_scenario(loaded.ruleset, spec)
 
 
+def scenario_verdict(path: str) -> tuple[str, list[str], list[str]]:
+    """A scenario file's verdict for a report: PASS, FAIL, XFAIL (fails as its `xfail:` says), XPASS (marked xfail,
+    yet passes) or ERROR (the file or its ruleset does not load); the problems; the story it played."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            reason = (yaml.safe_load(fh) or {}).get("xfail")
+        outcome = run_scenario_file(path)
+    except yaml.YAMLError as exc:
+        return "ERROR", [f"not a YAML file: {' '.join(str(exc).split())}"], []
+    except (ScenarioError, OSError) as exc:
+        return "ERROR", [str(exc)], []
+    except KeyError as exc:
+        return "ERROR", [f"not a scenario (docs/testing.md): it has no {exc!s} key"], []
+    except (TypeError, AttributeError) as exc:
+        return "ERROR", [f"not a scenario (docs/testing.md): {exc!s}"], []
+    story = list(outcome.game.narrative)
+    if reason:
+        return ("XFAIL", [str(reason)], story) if not outcome.ok else \
+            ("XPASS", ["marked xfail but passes: remove its 'xfail' key"], story)
+    return ("PASS", [], story) if outcome.ok else ("FAIL", outcome.problems, story)
+
+
 def check(game: Game, expect: dict) -> list[str]:
     problems = []
     for slot, ids in (expect.get("zones") or {}).items():

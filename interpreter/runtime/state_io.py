@@ -107,6 +107,7 @@ def from_json(ruleset, data: dict, **game_kwargs):
     g.pvars = [{k: dec(v) for k, v in pv.items()} for pv in data["pvars"]]
     g.marks = {cid: {k: dec(v) for k, v in m.items()} for cid, m in data["marks"].items()}
     g.modifiers = [list(m) for m in data["modifiers"]]
+    g.lapsing = any(isinstance(m[3], str) for m in g.modifiers)  # 'until next KIND' (Game.push)
     g.frames = []
     for fd in data["frames"]:
         seq = ruleset.sequences[fd["seq"]]

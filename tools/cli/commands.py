@@ -194,6 +194,40 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet, ruleset=args.ruleset)
 
 
+def cmd_test(args: argparse.Namespace) -> int:
+    """Run scenario files (a designer's rule tests): one line per scenario, then a count; exit 0 when every one
+    passes (an `xfail` one fails as it says), 1 when any fails, 2 when a path is not there."""
+    from pathlib import Path
+
+    from rulecraft.runtime.scenario import scenario_verdict
+
+    files: list[Path] = []
+    for ref in args.scenarios:
+        path = Path(ref)
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*.yaml") if p.is_file())
+        elif path.is_file():
+            files.append(path)
+        else:
+            print(f"{PROG} test: no such scenario file or folder: {ref}", file=sys.stderr)
+            return EXIT_USAGE
+    if not files:
+        print(f"{PROG} test: no scenario files (.yaml) in {', '.join(args.scenarios)}", file=sys.stderr)
+        return EXIT_USAGE
+    failed = 0
+    for path in files:
+        word, problems, story = scenario_verdict(str(path))
+        failed += word in ("FAIL", "ERROR", "XPASS")
+        print(f"{word:5} {path}" + (f": {problems[0]}" if problems else ""), flush=True)
+        if args.verbose and word in ("FAIL", "ERROR", "XPASS"):
+            for line in problems[1:]:
+                print(f"      {line}")
+            for line in story:
+                print(f"      | {line}")
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return EXIT_DIAGNOSTICS if failed else EXIT_OK
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     return _feature("chart.render", "render", "flowcharts and sheets", args)
 

@@ -17,9 +17,9 @@ from typing import Callable, NamedTuple, Sequence
 from rulecraft.tools.cli.codes import (EPILOG, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED,  # noqa: F401
                                        EXIT_OK, EXIT_USAGE, PROG, internal_error)
 from rulecraft.tools.cli.commands import (cmd_aid, cmd_book, cmd_compare, cmd_diff, cmd_list, cmd_lsp, cmd_play,
-                                          cmd_render, cmd_replay, cmd_schema, cmd_sheets, cmd_simulate, cmd_validate)
+                                          cmd_render, cmd_replay, cmd_schema, cmd_test, cmd_sheets, cmd_simulate, cmd_validate)
 from rulecraft.tools.cli.options import (args_aid, args_book, args_compare, args_diff, args_list, args_lsp, args_play,
-                                         args_render, args_replay, args_schema, args_sheets, args_simulate,
+                                         args_render, args_replay, args_schema, args_test, args_sheets, args_simulate,
                                          args_validate)
 
 # ---------------------------------------------------------------------------------------
@@ -48,6 +48,11 @@ VERBS: tuple[Verb, ...] = (
     Verb("replay", "replay a game log and verify it reaches the same final state", args_replay, cmd_replay,
          "Re-runs the game in LOG from its seed and decisions and checks every record. Exit 0 when "
          "identical, 1 at the first difference (or for an unfinished log, unless --partial)."),
+    Verb("test", "run scenario files: a designer's rule tests", args_test, cmd_test,
+         "Runs each SCENARIO (docs/testing.md: a position, answers and fixed dice, and what must hold) and prints "
+         "one line per scenario: PASS, FAIL or ERROR (with the first problem), XFAIL (a known problem, as its "
+         "'xfail' says) or XPASS (marked xfail but passing). Exit 0 when all pass, 1 when any fails, 2 on a "
+         "usage error."),
     Verb("render", "draw a ruleset's sequences as a flowchart", args_render, cmd_render),
     Verb("sheets", "write printable sequence sheets (PDF)", args_sheets, cmd_sheets),
     Verb("book", "write the rules as a readable HTML page (or a PDF)", args_book, cmd_book),

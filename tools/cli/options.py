@@ -144,6 +144,13 @@ def args_replay(p: argparse.ArgumentParser) -> None:
                    help="replay with this ruleset (a path or bundled name) instead of the one the log names")
 
 
+def args_test(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO",
+                   help="a scenario file (docs/testing.md), or a folder: every .yaml file under it")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="under a failed scenario, every problem and the story it played")
+
+
 def args_render(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--sequence", metavar="ID", help="draw only this sequence")

@@ -31,6 +31,8 @@ def say_value(v: Any, game=None) -> str:
         return table_key_titles(game.rs).get(v, v)
     if isinstance(v, (list, tuple)):
         return ", ".join(say_value(x, game) for x in v) or "empty"
+    if isinstance(v, dict):  # a value per key of a family (or a record): each key by its title
+        return ", ".join(f"{say_value(k, game)} {say_value(x, game)}" for k, x in v.items()) or "—"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)

@@ -48,6 +48,8 @@ def table_key_titles(rs) -> dict:
                 out[key] = title
     for key in clash:
         out.pop(key)
+    for key, title in (getattr(rs, "key_titles", None) or {}).items():  # the keys of families variables are per
+        out.setdefault(key, title)
     return out
 
 

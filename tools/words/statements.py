@@ -154,6 +154,9 @@ def _add_modifier(w: Words, n: A.AddModifier) -> str:
     if w.detail != "full" and n.value is not None:  # 'value 1' is the modifier once: players read no number
         value = "" if w.constant(n.value) == 1 else f" worth {w.expr(n.value)}"
     gets = "get" if who == "you" else "gets"
+    if n.next:  # the owner's next turn (a modifier on everyone: the next turn anyone starts)
+        whose = "your" if who == "you" else "the next" if n.target is None else "their"
+        return f"{who} {gets} {_modifier(w, n.modifier)}{value} until {whose} next {humanize(n.until)}"
     return f"{who} {gets} {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
 
 

@@ -308,7 +308,10 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
     limit = _setting(w, st, "limit")
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
-    if form == "sealed" and st.get("offer"):
+    seller = _setting(w, st, "seller", "the seller")
+    if form == "fixed_price":
+        bits = [f"fixed-price sale: {seller} names a price; in turn, each other player may buy at it or pass"]
+    elif form == "sealed" and st.get("offer"):
         bits = ["sealed auction: each bidder lays a bid face down, then all reveal; the bid worth most wins"]
     elif form == "sealed":
         pays = " the second highest bid" if st.get("price") == "second" else ""
@@ -319,4 +322,21 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
     if str(st.get("pass_is_final", "")).lower() == "true":
         bits.append("a pass is final")
-    return "; ".join(bits)
+    return "; ".join(bits + sale_words(w, st, seller))
+
+
+def sale_words(w: Words, st: dict, seller: str) -> list:
+    """What is sold and how it is settled, from an auction's sale settings (a lot, no bid, who is paid), briefly."""
+    bits = []
+    lot = _setting(w, st, "lot")
+    if str(st.get("lot", "")).startswith("[") and lot:  # several things written out: said; one thing or a name: not
+        bits.append(f"sold together: {lot}")
+    no_bid = st.get("no_bid", "nobody")
+    if no_bid == "seller_keeps":
+        bits.append(f"no bid: {seller} keeps it")
+    elif no_bid == "seller_buys":
+        bits.append(f"nobody buys: {seller} must buy it")
+    if st.get("pay"):
+        bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
+                    else "the winner pays the bank")
+    return bits

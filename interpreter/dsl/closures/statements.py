@@ -273,12 +273,13 @@ class StatementCompiler(AssignStatements, Compiler):
 
     def _s_AddModifier(self, n: A.AddModifier):
         self._check_modifier(n.modifier, n.modifier_span)
-        if n.until not in self.kinds and n.until not in ("game",):
-            self.report("E402", f"no sequence has the kind '{n.until}' for 'until end of {n.until}'", n.until_span,
-                        did_you_mean(n.until, self.kinds | {"game"}))
+        if n.until not in self.kinds and (n.next or n.until not in ("game",)):
+            said = f"until next {n.until}" if n.next else f"until end of {n.until}"
+            self.report("E402", f"no sequence has the kind '{n.until}' for '{said}'", n.until_span,
+                        did_you_mean(n.until, self.kinds | ({"game"} if not n.next else set())))
         target = self.expr(n.target)[0] if n.target is not None else None
         value = self.expr(n.value)[0] if n.value is not None else None
-        name, until, span = n.modifier, n.until, n.span
+        name, until, span = n.modifier, ("next " + n.until if n.next else n.until), n.span
         return lambda ctx: ctx.add_modifier(name, target(ctx) if target else None,
                                             value(ctx) if value else 1, until, span)
 

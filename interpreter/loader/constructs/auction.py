@@ -20,6 +20,7 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from . import sale as S
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
                          part_nodes, reads, reads_hidden, within_budget)
 from ..yaml_source import YMap, YSeq
@@ -42,8 +43,15 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     ties = _text(spec.get("ties"), "first_in_order")
     for key, word, words in (("price", price, ("first", "second")), ("ties", ties, TIES)):
         if word not in words and (not any(ch in word for ch in "'\" (") or spec.get(key) is None):
+            fixed = key == "price" and word.startswith("fixed") and form != "fixed_price"
             builder.err("E204", f"unknown {'price' if key == 'price' else 'tie rule'} '{word}'", spec.get(key).span,
+                        "a sale at a price the seller names is its own form: form: fixed_price" if fixed else
                         did_you_mean(word, words) or f"one of {', '.join(words)}, or an expression that gives one")
+            if key == "price":  # one mistake, one message: the word is not read again as an expression
+                price = "first"
+            else:
+                ties = "first_in_order"
+    sale = S.check_sale(builder, spec, form)
     if spec.get("limit") is None and spec.get("offer") is None:
         builder.err("E202", "an auction needs 'limit:' (the most a bidder may bid, e.g. what they hold)", spec.span,
                     "e.g. limit: \"bidder.coins\"")
@@ -61,12 +69,13 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                     "use form: sealed, or bid amounts with limit:")
     if offer_kind not in ("one", "subset"):
         builder.err("E204", f"offer_kind is 'one' or 'subset', not '{offer_kind}'", spec.get("offer_kind").span)
-    x = _Expansion(builder, node, spec, common, loops, form, auto)
-    steps = x.open(last_takes) if form == "open" else x.once_around() if form == "once_around" else \
-        x.sealed(price, ties, offer, offer_kind)
+    x = _Expansion(builder, node, spec, common, loops, form, auto, sale)
+    steps = S.starts(x) + (
+        x.open(last_takes) if form == "open" else x.once_around() if form == "once_around" else
+        [*S.fixed_price(x), *x.close()] if form == "fixed_price" else x.sealed(price, ties, offer, offer_kind))
     if not within_budget(builder, spec):
         return None
-    rule = _auction_rule(form, spec, price, ties, last_takes)
+    rule = "; ".join([_auction_rule(form, spec, price, ties, last_takes), *S.sale_rule(spec, sale)])
     settings = tuple((k, str(_plain(spec.get(k)))) for k in AUCTION_KEYS
                      if spec.get(k) is not None and k not in ("on_drop", "on_end"))
     parts = tuple((k, v) for k, v in (("on_drop", x.on_drop), ("on_end", x.on_end)) if v)
@@ -76,13 +85,20 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
 class _Expansion:
     """The plain steps of one auction; each form reads the settings and adds only what they ask for."""
 
-    def __init__(self, builder, node: YMap, spec: YMap, common: dict, loops: tuple, form: str, auto: str):
+    def __init__(self, builder, node: YMap, spec: YMap, common: dict, loops: tuple, form: str, auto: str,
+                 sale: dict):
         self.g = g = _Gen(builder, node, common, loops)
         self.spec = spec
+        self.sale = sale
+        self.has_seller = spec.get("seller") is not None
+        self.has_lot = spec.get("lot") is not None
+        # a sale settled after the form's result (sale.py): the result is said there, not by the form
+        self.settles = self.has_seller or self.has_lot or bool(sale["pay"]) or sale["no_bid"] != "nobody"
         self.B = B = str(_plain(spec.get("bidder"), "bidder"))
         self.R = R = str(_plain(spec.get("as"), "auction"))
         self.h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
-                                                    "tied", "sec", "elig", "dropped", "amt", "loop", "drop")}
+                                                    "tied", "sec", "elig", "dropped", "amt", "loop", "drop",
+                                                    "seller", "lot", "x")}
         self.root = root = getattr(builder, "root", None) or node
         for name, key, default in (("FROM_", "from", "players[0]"), ("DIR_", "dir", "'cw'"),
                                    ("MAY_", "may_bid", "true"), ("MIN_", "min_bid", "1"), ("RAISE_", "min_raise", "1"),
@@ -98,11 +114,13 @@ class _Expansion:
         self.bind_x = self.say_x or reads(builder, root, ("excluded",))
         g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'{excluded} may not bid and pass'")
         quiet_s = _plain(spec.get("say_short")) is False
-        g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot bid enough and passes'")
+        short = "pay the price" if form == "fixed_price" else "bid enough"
+        g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot " + short + " and passes'")
         self.say_short = [] if quiet_s or self.short_hidden else [g.do("log SAYS_")]
         self.say_r = _plain(spec.get("say_result")) is not False
         if self.say_r:
-            g.user("SAYR_", spec.get("say_result"), _said_result(R, form, spec.get("offer") is not None))
+            g.user("SAYR_", spec.get("say_result"), (S.said_result(R, sale) or "")
+                   + _said_result(R, form, spec.get("offer") is not None))
         self.prompt = g.template(spec.get("prompt"))
         parts = part_nodes("auction", node)
         self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
@@ -137,14 +155,18 @@ class _Expansion:
     def said(self) -> list:
         """The result in words, said once when it is final and before on_end (a `log`: with no story, as in a
         simulation, its text is never worked out). A step of its own only where no step makes the result."""
+        return [self.g.do("log SAYR_")] if self.say_r and not self.settles else []
+
+    def said_now(self) -> list:
         return [self.g.do("log SAYR_")] if self.say_r else []
 
     def and_said(self) -> str:
         """The same, said by the step that makes the final result (no step more)."""
-        return "; log SAYR_" if self.say_r else ""
+        return "; log SAYR_" if self.say_r and not self.settles else ""
 
     def close(self) -> list:
-        return list(self.on_end)  # the result's dropped list was kept up to date at each drop
+        settle = S.settle(self, self.sale) if self.settles else []
+        return [*settle, *self.on_end]  # the result's dropped list was kept up to date at each drop
 
     # -------------------------------------------------------------- open
     def open(self, last_takes: bool) -> list:
@@ -298,8 +320,10 @@ class _Expansion:
 def _said_result(R: str, form: str, things: bool) -> str:
     """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
     won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
+           else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form == "fixed_price"
            else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
-    none = "'Nobody wins the auction: no bid counts'" if things else "'Nobody bids'"  # (a card laid may be worth none)
+    none = ("'Nobody wins the auction: no bid counts'" if things else "'Nobody buys'" if form == "fixed_price"
+            else "'Nobody bids'")  # (a card laid may be worth none)
     nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
               if form == "sealed" else none)
     return f"{won} if {R}.winner != none else {nobody}"
@@ -321,6 +345,8 @@ def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to
 def _auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
     """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
     frm = _text(spec.get("from"), "the first player")
+    if form == "fixed_price":
+        return S.fixed_rule(spec)
     d = _text(spec.get("dir"), "clockwise")
     limit = _text(spec.get("limit"))
     may = _text(spec.get("may_bid"))

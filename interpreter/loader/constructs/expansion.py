@@ -10,7 +10,7 @@ for that one node. The steps the author wrote inside it (`on_drop`, `on_end`, `d
 their own paths and are drawn as steps of their own.
 
 Bookkeeping names are hidden locals `__<kind><line>_<col>_<what>`, unique per construct.
-This module holds what both share and the response window; the auction is in auction.py.
+This module holds what they share; the auction is in auction.py, the response window in respond.py.
 """
 
 from __future__ import annotations
@@ -30,14 +30,15 @@ from ...model import ruleset as M
 from ..dsl_text import split_statements
 from ..yaml_source import YMap, YNode, YScalar, YSeq
 
-AUCTION_FORMS = ("open", "once_around", "sealed")
+AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
-                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes", "on_drop", "on_end")
+                "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes",
+                "seller", "pay", "paid_to", "no_bid", "lot", "to", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
 TIES = ("first_in_order", "random", "nobody")
 
 
-RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied"}  # an auction's result and its dropped records
+RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied", "seller", "lot", "unsold", "asked"}  # an auction's result and its dropped records
 _RECORD_CALL = re.compile(r"\brecord\(([^()]*)")
 _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:")
 
@@ -90,7 +91,12 @@ def reads(builder, node: YNode, words: tuple, cache: bool = True) -> bool:
 
 def texts(root: YNode):
     """Every text of a part of the ruleset (its string scalars, at any depth)."""
-    todo = [root]
+    return (n.value for n in scalars(root))
+
+
+def scalars(root: YNode):
+    """Every string scalar of a part of the ruleset, at any depth."""
+    todo = [root] if root is not None else []
     while todo:
         n = todo.pop()
         if isinstance(n, YMap):
@@ -98,7 +104,7 @@ def texts(root: YNode):
         elif isinstance(n, YSeq):
             todo.extend(n.items)
         elif isinstance(n, YScalar) and isinstance(n.value, str):
-            yield n.value
+            yield n
 
 
 def mentions(root: YNode, words: tuple) -> bool:
@@ -147,7 +153,8 @@ def names(form: str, node: YMap) -> set[str]:
         out = {str(_plain(spec.get("bidder"), "bidder")), str(_plain(spec.get("as"), "auction")), "standing",
                "excluded"}
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
-                                                "tied", "sec", "elig", "dropped", "amt", "drop")}
+                                                "tied", "sec", "elig", "dropped", "amt", "drop", "seller", "lot",
+                                                "loop")}
         if spec.get("form") is not None and spec.get("form").plain() == "sealed":
             out.add("bid")  # what a sealed bid is worth is worked out with the bid bound as 'bid'
 
@@ -307,92 +314,3 @@ def _text(node: Optional[YNode], default: str = "") -> str:
 
 
 # ------------------------------------------------------------------ respond
-def respond(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
-    spec = construct_settings(builder, node, "respond", RESPOND_KEYS, "a response window", "from, choose, do, ...")
-    if spec is None:
-        return None
-    until = _text(spec.get("until"), "first")
-    if until not in ("first", "each", "all_pass"):
-        builder.err("E204", f"a response window lasts until 'first' (the first who responds acts), 'each' (every "
-                    f"player gets one chance) or 'all_pass' (again and again until a whole round passes), not '{until}'",
-                    spec.get("until").span)
-    if spec.get("from") is None:
-        builder.err("E202", "a response window needs 'from:' (the player the others answer; they respond in turn "
-                    "after them)", spec.span)
-    ch = spec.get("choose")
-    if not isinstance(ch, YMap):
-        builder.err("E202", "a response window needs 'choose:' (the decision each player is offered)", spec.span,
-                    "e.g. choose: {kind: yesno, prompt: \"Challenge {claim.who}?\"}")
-        return None
-    g = _Gen(builder, node, common, loops)
-    Q = str(_plain(spec.get("each"), "q"))
-    ANS = str(_plain(spec.get("as"), "answer"))
-    h = {w: hidden("r", node, w) for w in ("order", "any", "got", "who")}
-    W = h["who"]
-    g.user("FROM_", spec.get("from"), "players[0]")
-    g.user("DIR_", spec.get("dir"), "'cw'")
-    g.user("MAY_", spec.get("may"), "true")
-    g.user("RESP_", spec.get("responds"), f"{ANS} != none and {ANS} != false")
-    comp = Compiler(builder.local_scope, builder.diags)
-    dec = builder.decision(ch, comp, default_player=Q)
-    dec = replace(dec, bind=h["got"])
-    (do_nodes,) = part_nodes("respond", node)
-    L = hidden("r", node, "loop")
-    act = tuple(builder.block(do_nodes, f"{auto}.do.", loops))
-    offer = [
-        M.ChooseStep(**g.base, decision=dec),
-        g.do(f"let {ANS} = {h['got']}"),
-    ]
-    # who may respond is worked out from something hidden (a hand): everyone in turn is then asked, those who may
-    # not with their decline as the only answer, told to the others as any decline (docs/secrecy.md)
-    E = hidden("r", node, "elig")  # who may respond, worked out as the offers start (as without a secret)
-    declined = _declined(g, dec, hidden("r", node, "x"), f"{Q} not in {E}") \
-        if reads_hidden(builder, g.subs["MAY_"]) else None
-    pool = f"[{Q} for {Q} in seat_order(FROM_, dir: DIR_, include_start: false) if MAY_]"
-    if declined is not None:
-        offer = [g.if_(f"{Q} in {E}", offer, [M.ChooseStep(**g.base, decision=declined),
-                                               g.do(f"let {ANS} = {h['got']}")])]
-    def offers(name):  # the offers to each in turn
-        return [g.for_each(Q, pool, offer, name=name)] if declined is None else [g.do(f"let {E} = {pool}"), g.for_each(
-            Q, "seat_order(FROM_, dir: DIR_, include_start: false)", offer, name=name)]
-    if until == "first":
-        offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; break {L}", (L,))]))
-        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"), *offers(L),
-                 g.do(f"let {Q} = {W}"),
-                 g.if_(f"{Q} != none", list(act), [g.do(f"let {ANS} = none")])]
-    elif until == "each":  # every player offered gets one chance; each response is acted on at once
-        offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}"), *act]))
-        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"), *offers(L),
-                 g.do(f"let {Q} = {W}")]
-    else:
-        offer.append(g.if_("RESP_", [g.do(f"let {W} = {Q}; set {h['any']} = true"), *act]))
-        R2 = hidden("r", node, "round")
-        steps = [g.do(f"let {W} = none; let {ANS} = none; let {Q} = none"),
-                 g.loop(R2, [
-                     g.do(f"let {h['any']} = false"),
-                     *offers(L),
-                     g.if_(f"not {h['any']}", [g.do(f"break {R2}", (R2,))]),
-                 ]),
-                 g.do(f"let {Q} = {W}")]
-    if not within_budget(builder, spec):
-        return None
-    frm = _text(spec.get("from"), "the first player")
-    rule = (f"Each other player in turn after {frm} may respond"
-            + (f" (those with {_text(spec.get('may'))})" if spec.get("may") is not None else "")
-            + ("; the first who responds acts" if until == "first"
-               else "; each may respond once, and every response is acted on" if until == "each"
-               else "; every response is acted on, round after round until everyone passes"))
-    settings = tuple((k, str(_plain(spec.get(k)))) for k in RESPOND_KEYS
-                     if spec.get(k) is not None and k not in ("do", "choose"))
-    return M.ConstructStep(**common, construct="respond", rule=rule, settings=settings, run=tuple(steps),
-                           parts=(("do", act),) if act else ())
-
-
-def _declined(g: _Gen, dec: M.DecisionSpec, x: str, out: str) -> Optional[M.DecisionSpec]:
-    """The response of one who may not respond (`out`): the decline (no, pass, nothing) its only answer, worked out
-    from who may respond (the story then knows its reason is hidden); None when the decision has no decline."""
-    word = "" if dec.kind == "subset" else "false" if dec.kind == "yesno" else "none" if dec.optional else None
-    options = g.expr(f"[{x} for {x} in [{word}] if {out} or not (MAY_)]") if word is not None else None
-    return None if word is None else replace(dec, options=options, min=None, max=None, default=None) \
-        if word == "" else replace(dec, kind="one", optional=False, min=None, max=None, default=None, options=options,
-                                   amounts=None)

@@ -1,4 +1,4 @@
-"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond and trick.
+"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick and target.
 
 Their forms are in the shipped schema (schema/ruleset.schema.json), so they bring none; their
 chart shapes are the chart's own (tools/chart/legend.py) and their English is the rule the
@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ...model.kinds import StepKind, register
 from .auction import auction
-from .expansion import _Gen, names, respond
+from .expansion import _Gen, names
+from .respond import respond
+from .target import names as target_names, target, words as target_words
 from .trick import names as trick_names, trick
 
 Expansion = _Gen  # what a construct's builder makes its plain steps with (expr, stmts, do, if_, loop, ...)
@@ -20,3 +22,8 @@ RESPOND = register(StepKind("respond", respond, names=lambda node: names("respon
                             doc="a response window: the other players in turn may respond (docs/format.md)"))
 TRICK = register(StepKind("trick", trick, names=trick_names, parts=("on_play",),
                           doc="one trick of a trick-taking game: follow suit, trumps, the winner leads (docs/format.md)"))
+TARGET = register(StepKind("target", target, names=target_names, parts=("if_none", "do"),
+                           shape={"shape": "parallelogram", "margin": "0.02,0.04", "penwidth": "1.8"},
+                           words=target_words,
+                           doc="a player chooses a target that passes a filter; a stated branch when nobody can be "
+                               "chosen (docs/language.md)"))

@@ -66,7 +66,8 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> None
 
     Nothing here raises but the callee: the caller's function then leaves the callee's count of steps as it is."""
     frames = g.frames
-    if g.headers:  # a table that shows the start of rounds and turns: Game.push tells it
+    if g.headers or g.lapsing:  # a table that shows the start of rounds and turns, or a modifier that may lapse as
+        # a sequence starts ('until next turn'): Game.push does it
         g.push(seq, args, True)
         cf = frames[-1]
     else:

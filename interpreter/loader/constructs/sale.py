@@ -1,0 +1,160 @@
+"""What an auction sells and how it is settled: the fixed-price form, the seller, who is paid, what happens when
+nobody bids, and a lot of several things sold together (settings of the `auction:` step, see docs/format.md).
+
+The auction's form works out who wins and at what price (auction.py); the settlement here then runs, in plain steps,
+before the result is said and before `on_end`: nobody bid and `no_bid:` gives the lot to the seller; the winner
+pays (`pay:`, a player variable) the bank or the seller (`paid_to:`; the bank when the seller wins their own
+auction); the lot moves where `to:` says. Each setting adds its steps only when it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from ...diagnostics import did_you_mean
+from ...model import ruleset as M
+from .expansion import _text
+from ..yaml_source import YMap
+
+NO_BID = ("nobody", "seller_keeps", "seller_buys")
+PAID_TO = ("bank", "seller")
+
+
+def check_sale(builder, spec: YMap, form: str) -> dict:
+    """The sale settings, checked (each mistake reported once, where it was written); their words as a dict."""
+    out = {"no_bid": _text(spec.get("no_bid"), "nobody"), "paid_to": _text(spec.get("paid_to"), "bank"),
+           "pay": _text(spec.get("pay"))}
+    for key, words in (("no_bid", NO_BID), ("paid_to", PAID_TO)):
+        if out[key] not in words:
+            builder.err("E204", f"'{key}:' is one of {', '.join(words)}, not '{out[key]}'", spec.get(key).span,
+                        did_you_mean(out[key], words) or f"one of {', '.join(words)}")
+            out[key] = words[0]
+    seller_needed = [k for k, bad in (("form: fixed_price", form == "fixed_price"),
+                                      ("paid_to: seller", out["paid_to"] == "seller"),
+                                      (f"no_bid: {out['no_bid']}", out["no_bid"] != "nobody")) if bad]
+    if seller_needed and spec.get("seller") is None:
+        builder.err("E202", f"'{seller_needed[0]}' needs 'seller:' (the player who sells the lot)", spec.span,
+                    "e.g. seller: \"player\"")
+    if out["no_bid"] == "seller_buys" and form != "fixed_price":
+        builder.err("E204", "'no_bid: seller_buys' (the seller pays the price they named) is for a fixed-price sale",
+                    spec.key_span("no_bid"), "use form: fixed_price, or no_bid: seller_keeps")
+    if out["paid_to"] == "seller" and spec.get("pay") is None:
+        builder.err("E202", "'paid_to: seller' needs 'pay:' (the player variable the price is paid from)",
+                    spec.key_span("paid_to"), "e.g. pay: coins")
+    if out["pay"]:
+        pvars = builder.root.get("player_variables") if isinstance(getattr(builder, "root", None), YMap) else None
+        names = list(pvars.entries) if isinstance(pvars, YMap) else []
+        if out["pay"] not in names:
+            builder.err("E301", f"'pay:' names a player variable (what the price is paid from), and "
+                        f"'{out['pay']}' is not one", spec.get("pay").span,
+                        did_you_mean(out["pay"], names) or "declare it under 'player_variables:'")
+            out["pay"] = ""
+    if spec.get("to") is not None and spec.get("lot") is None:
+        builder.err("E202", "'to:' (where the lot goes) needs 'lot:' (what is sold)", spec.key_span("to"),
+                    "e.g. lot: \"[card, second]\"")
+    if form == "fixed_price":
+        for key in ("from", "on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "offer_kind", "amount",
+                    "price", "ties"):
+            if spec.get(key) is not None:
+                builder.err("E204", f"'{key}:' is not a setting of a fixed-price sale (the seller names one price; "
+                            f"each in turn may buy at it or pass)", spec.key_span(key))
+    return out
+
+
+def fixed_price(x) -> list:
+    """The seller names a price (from min_bid up to the limit, worked out for the seller); then each other player in
+    turn (may_bid, and the price within their limit) may buy at it or pass; the first who buys wins."""
+    g, B, R, h = x.g, x.B, x.R, x.h
+    S, T, LEAD, BID, L = h["seller"], h["top"], h["tied"], h["bid"], h["loop"]
+    ask = x.g.decision(S, "(MIN_)..max(MIN_, LIMIT_)", g.expr("'Name a price'"), T, default="MIN_")
+    live = f"; let {R} = {x.result('none', T)}" if x.live else ""
+    buy = g.decision(B, "", x.prompt or g.expr(f"'Buy for {{{T}}}?'"), BID, kind="yesno", default="false")
+    # a buyer's limit worked out from something hidden (their money): one who cannot pay is asked too, 'no' the only
+    # answer, told to the others as any 'no' (docs/secrecy.md)
+    short = [M.ChooseStep(**g.base, decision=replace(
+        buy, kind="one", options=g.expr(f"[{h['x']} for {h['x']} in [false] if LIMIT_ < {T}]"), default=None))] \
+        if x.short_hidden else list(x.say_short)
+    turn = [g.if_(f"LIMIT_ < {T}", short, [
+        M.ChooseStep(**g.base, decision=buy),
+        g.if_(BID, [g.do(f"set {LEAD} = {B}; break {L}", (L,))])])]
+    if x.may:
+        turn = [g.if_("MAY_", turn)]
+    return [g.do(f"let {LEAD} = none; let {B} = {S}" + (f"; {x.excluded().rstrip('; ')}" if x.bind_x else "")),
+            *x.say_excluded(),
+            M.ChooseStep(**g.base, decision=ask),
+            *([g.do(live.removeprefix("; "))] if live else []),
+            g.for_each(B, f"seat_order({S}, dir: DIR_, include_start: false)", turn, name=L),
+            g.do(f"let {R} = {x.result(LEAD, f'{T} if {LEAD} != none else 0')}; set {R}['asked'] = {T}")]
+
+
+def settle(x, sale: dict) -> list:
+    """The steps after the form's result and before `on_end`: the lot to the seller when nobody bid (no_bid), the
+    result said, the winner pays, the lot moves."""
+    g, R, h = x.g, x.R, x.h
+    S, LOT = h["seller"], h["lot"]
+    steps = []
+    unsold = []
+    if sale["no_bid"] == "seller_keeps":
+        unsold = [g.do(f"set {R}['winner'] = {S}; set {R}['price'] = 0")]
+    elif sale["no_bid"] == "seller_buys":
+        unsold = [g.do(f"set {R}['winner'] = {S}; set {R}['price'] = {R}.asked")]
+    if x.has_seller or x.has_lot:
+        steps.append(g.do("; ".join([f"set {R}['seller'] = {S}"] * x.has_seller + [f"set {R}['lot'] = {LOT}"] * x.has_lot
+                                    + [f"set {R}['unsold'] = {R}.winner == none"])))
+    if unsold:
+        steps.append(g.if_(f"{R}.winner == none", unsold))
+    steps += x.said_now()
+    if sale["pay"]:
+        P = sale["pay"]
+        paid = [g.do(f"{R}.winner.{P} -= {R}.price")]
+        if sale["paid_to"] == "seller":  # the bank when the seller wins their own auction
+            paid.append(g.if_(f"{R}.winner != {S}", [g.do(f"{S}.{P} += {R}.price")]))
+        steps.append(g.if_(f"{R}.winner != none and {R}.price != 0", paid))
+    if x.spec.get("to") is not None:
+        g.user("TO_", x.spec.get("to"), "none")
+        steps.append(g.if_(f"{R}.winner != none", [g.do(f"move {LOT} to TO_")]))
+    return steps
+
+
+def starts(x) -> list:
+    """The seller and the lot, worked out once as the auction starts."""
+    g, h = x.g, x.h
+    parts = []
+    if x.has_seller:
+        g.user("SELLER_", x.spec.get("seller"), "none")
+        parts.append(f"let {h['seller']} = SELLER_")
+    if x.has_lot:
+        g.user("LOT_", x.spec.get("lot"), "[]")
+        parts.append(f"let {h['lot']} = LOT_")
+    return [g.do("; ".join(parts))] if parts else []
+
+
+def said_result(R: str, sale: dict) -> Optional[str]:
+    """The engine's words for a sale that ends unsold with the seller taking the lot (None: the form's own words)."""
+    if sale["no_bid"] == "seller_keeps":
+        return f"'Nobody bids: {{{R}.winner}} keeps it' if {R}.unsold else "
+    if sale["no_bid"] == "seller_buys":
+        return f"'Nobody buys: {{{R}.winner}} buys it for {{{R}.price}}' if {R}.unsold else "
+    return None
+
+
+def sale_rule(spec: YMap, sale: dict) -> list[str]:
+    """The sale settings in words, for the chart's box (the settings as written)."""
+    bits = []
+    if spec.get("lot") is not None:
+        bits.append(f"sold together: {_text(spec.get('lot'))}")
+    if sale["no_bid"] == "seller_keeps":
+        bits.append("if nobody bids, the seller keeps it for nothing")
+    elif sale["no_bid"] == "seller_buys":
+        bits.append("if nobody buys, the seller must buy it at their price")
+    if sale["pay"]:
+        bits.append("the winner pays the seller (the bank when the seller wins their own auction)"
+                    if sale["paid_to"] == "seller" else "the winner pays the bank")
+    return bits
+
+
+def fixed_rule(spec: YMap) -> str:
+    frm = _text(spec.get("seller"))
+    return (f"Fixed-price sale: {frm} names a price; in turn after {frm}, each may buy at that price or pass; "
+            f"the first who buys wins")

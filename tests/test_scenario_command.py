@@ -1,0 +1,60 @@
+"""`rulecraft test SCENARIO...`: one line per scenario, a count, and the exit codes (0 all pass, 1 a failure, 2 usage)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulecraft.tools.cli.main import main
+
+PIG = Path(__file__).parent / "scenarios" / "pig"
+
+GOOD = """\
+ruleset: pig
+run: turn
+with: {player: "players[0]"}
+dice: [6, 5]
+choices: [true, false]
+expect:
+  values:
+    "players[0].score": %d
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_every_scenario_passes_one_line_each(tmp_path, capsys):
+    a = _write(tmp_path, "a.yaml", GOOD % 11)
+    b = _write(tmp_path, "b.yaml", "xfail: a known problem\n" + GOOD % 12)  # fails, as its xfail says
+    assert main(["test", str(a), str(b)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"PASS  {a}", f"XFAIL {b}: a known problem", "2 passed, 0 failed"]
+
+
+def test_a_failure_names_its_first_problem_and_exits_1(tmp_path, capsys):
+    bad = _write(tmp_path, "bad.yaml", GOOD % 12)
+    stale = _write(tmp_path, "stale.yaml", "xfail: fixed since\n" + GOOD % 11)
+    broken = _write(tmp_path, "broken.yaml", "ruleset: [\n")
+    assert main(["test", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"FAIL  {bad}: players[0].score: expected 12, got 11"
+    assert out[1].startswith(f"ERROR {broken}: not a YAML file")
+    assert out[2] == f"XPASS {stale}: marked xfail but passes: remove its 'xfail' key"
+    assert out[3] == "0 passed, 3 failed"
+
+
+def test_verbose_shows_the_story_of_a_failure(tmp_path, capsys):
+    bad = _write(tmp_path, "bad.yaml", GOOD % 12)
+    assert main(["test", "-v", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "      | P1 banks 11 for 11" in out
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    assert main(["test", str(tmp_path / "missing.yaml")]) == 2
+    assert "no such scenario file or folder" in capsys.readouterr().err
+    assert main(["test", str(tmp_path)]) == 2  # a folder with no scenario
+    assert "no scenario files" in capsys.readouterr().err
