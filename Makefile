@@ -16,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup bytecode graphviz fonts editor-tools chromium bench-setup clean
+.PHONY: run test setup bytecode graphviz fonts editor-tools chromium bench-setup studio-assets clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -95,6 +95,13 @@ chromium:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null \
 		|| echo "   could not install chromium: 'rulecraft aid' and 'book -o FILE.pdf' need it" >&2; \
 	fi
+
+# The studio's page (tools/studio/static/studio.js and studio.css) from its sources in tools/studio/web: CodeMirror 6
+# and its packages at the versions package-lock.json pins, bundled by esbuild. The built files are committed (pip
+# install needs no npm); tests/test_studio_server.py fails when they are older than their sources.
+studio-assets:
+	@cd tools/studio/web && npm ci --no-audit --no-fund --silent && node build.mjs
+	@echo "   tools/studio/static/studio.js, studio.css, sources.sha256"
 
 # valgrind, for benchmarks/bench_instructions.py (instructions per game under cachegrind: the figure that
 # decides speed questions on a shared machine, where wall-clock swings 10-40%)
