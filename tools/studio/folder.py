@@ -34,17 +34,20 @@ player_variables:
 
 sequences:
   game:
-    title: The game
     kind: stage
+    title: The game
     steps:
       - label: Each player scores a point
-        for_each: player in players
+        for_each: p
+        in: "players"
         do:
-          - do: player.score += 1
-      - end_game: true
+          - "p.score += 1"
+      - "end game"
 
-results:
-  rank_by: score
+start: game
+
+scoring:
+  score: "p.score"
 """
 
 

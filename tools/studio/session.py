@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rulecraft.tools.lsp.server import make_server
 from rulecraft.tools.lsp.wire import INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE, Wire
@@ -80,6 +80,11 @@ class Session:
             sender.cancel()
             for t in self.tasks:
                 t.cancel()
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                try:
+                    await self.ws.close(1000)
+                except (RuntimeError, OSError):  # the page went first
+                    pass
             self.server.rulecraft_checker.shutdown(wait=False, cancel_futures=True)
             self.server._stop_event.set()
 
@@ -87,6 +92,7 @@ class Session:
         while True:
             text = await self.writer.queue.get()
             if text is None or self.writer.queue.qsize() > MAX_QUEUED:
+                self.writer.closed = True
                 await self.ws.close(1000 if text is None else 1013)
                 return
             await self.ws.send_text(text)

@@ -5,7 +5,9 @@ and the structural diff of two rulesets. Plain functions, run on worker threads 
 
 from __future__ import annotations
 
+import html
 import os
+import re
 
 from rulecraft.loader import LoadResult, load_ruleset
 
@@ -39,11 +41,12 @@ def chart(result: LoadResult, path: str, line: int, sequence: str | None = None)
     sid = sequence if sequence in rs.sequences else sequence_at(rs, path, line)
     graph = players_graph(rs, result.graph)
     svg = run_dot(chart_dot(rs, graph, sid, ChartOptions()), "svg").decode("utf-8")
+    drawn = set(re.findall(r'id="(?:a_)?([^"]+)"', html.unescape(svg)))  # Graphviz writes '-' as &#45;
     boxes = []
     for nid in graph.sequences.get(sid, ()):
         step = graph.nodes[nid].step
         span = getattr(step, "span", None)
-        if span is not None and _same(span.file, path):
+        if span is not None and _same(span.file, path) and safe_id(nid) in drawn:
             boxes.append({"id": safe_id(nid), "line": span.line, "col": span.col})
     sequences = [{"id": s, "title": q.title, "line": q.span.line if q.span and _same(q.span.file, path) else None}
                  for s, q in rs.sequences.items()]
