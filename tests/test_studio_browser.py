@@ -80,7 +80,7 @@ def select_text(page, line_text: str, word: str) -> int:
             const line = doc.line(n), at = line.text.indexOf(lineText)
             if (at < 0) continue
             const from = line.from + line.text.indexOf(word, at)
-            view.dispatch({selection: {anchor: from, head: from + word.length}})
+            view.dispatch({selection: {anchor: from, head: from + word.length}, scrollIntoView: true})
             view.focus()
             return n
         }
@@ -109,7 +109,9 @@ def test_edit_check_chart_and_save(studio, browser):
 
     # a misspelt name typed into a step: underlined where it is, and listed with its code and hint
     line = select_text(page, '"turn_total += r.total"', "turn_total += r.total")
+    page.wait_for_function("() => document.querySelector('#chart-note').textContent === 'A turn'", timeout=WAIT)
     page.keyboard.type("turn_totl += r.total * 3")
+    page.wait_for_function("() => document.querySelectorAll('#problems li').length === 1", timeout=WAIT)
     problem = page.locator(f"#problems li[data-code='E301'][data-line='{line}']")
     problem.wait_for(timeout=WAIT)
     assert "turn_totl" in problem.inner_text() and "did you mean 'turn_total'" in problem.inner_text()
@@ -117,6 +119,7 @@ def test_edit_check_chart_and_save(studio, browser):
     assert page.locator(".cm-lintRange-error").first.inner_text() == "turn_totl"
     page.wait_for_selector("#chart.stale", timeout=WAIT)  # the last good chart, greyed, with a note
     assert "errors" in page.inner_text("#chart-note")
+    page.evaluate("() => { const v = window.studio.view; v.dispatch({selection: v.state.selection, scrollIntoView: true}) }")
     shot(page, "studio-problem.png")
 
     # clicking the problem puts the cursor on it

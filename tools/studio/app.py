@@ -49,6 +49,7 @@ class Studio:
         self.drawing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-chart")
         self.printing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-print")
         self.charts: OrderedDict = OrderedDict()
+        self.good: dict = {}  # (uri, sequence) -> its last chart drawn from a text without errors
         self.known: dict = {}
 
     # ---------------------------------------------------------------- work off the event loop
@@ -63,7 +64,20 @@ class Studio:
             self.charts[key] = await loop.run_in_executor(self.drawing, chart, doc.result, doc.path, line, sid)
             while len(self.charts) > CHARTS_KEPT:
                 self.charts.popitem(last=False)
+        self.good[(doc.uri, sid)] = self.charts[key]
         return {"status": "ok", "version": doc.version, **self.charts[key]}
+
+    def last_good(self, doc, line: int) -> dict:
+        """The last chart drawn of the sequence under the cursor, by the last model the text built ({} if none)."""
+        from rulecraft.tools.studio.views import sequence_at
+
+        if doc.model is None or not getattr(doc.model, "sequences", None):
+            return {}
+        try:
+            sid = sequence_at(doc.model, doc.path, line)
+        except AttributeError:  # a model built only in part
+            return {}
+        return self.good.get((doc.uri, sid), {})
 
     async def off_loop(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.printing, fn, *args)

@@ -142,7 +142,7 @@ class Session:
         if doc is None:
             return {"status": "pending", "note": "the text is being checked"}
         if not doc.result.ok:
-            return {"status": "stale", "version": doc.version,
+            return {"status": "stale", "version": doc.version, **self.studio.last_good(doc, line),
                     "note": "the text has errors: this is the last chart drawn without them"}
         return await self.studio.draw_chart(doc, line, sequence if isinstance(sequence, str) else None)
 

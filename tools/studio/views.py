@@ -16,10 +16,10 @@ class NotDrawn(Exception):
     """A ruleset with errors, or a sequence it does not have: nothing drawn; the message says why."""
 
 
-def sequence_at(rs, path: str, line: int) -> str:
+def sequence_at(rs, path: str, line: int) -> str | None:
     """The sequence written around 1-based `line` of `path`: the last one that starts at or above it (the
     start sequence when the cursor is above them all, or the sequences come from another file)."""
-    best, best_line = rs.start, 0
+    best, best_line = getattr(rs, "start", None), 0
     for sid, seq in rs.sequences.items():
         span = getattr(seq, "span", None)
         if span is not None and _same(span.file, path) and best_line < span.line <= line:

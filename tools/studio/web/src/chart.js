@@ -35,17 +35,24 @@ export class Chart {
     }
     if (ask !== this.asked || !answer) return  // a newer request is on its way
     if (answer.status === "pending") return
-    if (answer.status === "stale") {
-      this.say(answer.note, true)
+    if (answer.status === "stale" && !answer.svg) {
+      this.say(answer.note, true)  // no chart of this sequence yet: the one shown stays, greyed
       return
     }
+    this.show(answer, line)
+  }
+
+  show(answer, line) {
+    const stale = answer.status === "stale"
     this.el.innerHTML = answer.svg
     this.boxes = answer.boxes
     this.sequences = answer.sequences
     this.sequence = answer.sequence
-    this.drawn++
-    this.el.dataset.drawn = String(this.drawn)
-    this.say(`${answer.title}`, false)
+    if (!stale) {
+      this.drawn++
+      this.el.dataset.drawn = String(this.drawn)
+    }
+    this.say(stale ? answer.note : answer.title, stale)
     this.highlight(line)
   }
 
