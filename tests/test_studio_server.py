@@ -174,6 +174,9 @@ def test_printed_pages_and_the_diff(client, folder):
     (folder / "pig2.yaml").write_text((folder / "pig.yaml").read_text().replace("default: 100", "default: 50"))
     d = client.get("/api/diff", params={"a": "pig.yaml", "b": "pig2.yaml"}).json()
     assert not d["same"] and "50" in d["text"]
+    if shutil.which("chromium"):  # the aid's PDF, printed by headless Chromium
+        pdf = client.get("/api/print/aid.pdf", params={"path": "pig.yaml", "download": "1"})
+        assert pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]
     (folder / "broken.yaml").write_text("ruleset: broken\nsequences: 3\n")
     r = client.get("/api/print/aid", params={"path": "broken.yaml"})
     assert r.status_code == 422 and "errors" in r.json()["error"]

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bundled_path
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
 from rulecraft.tools.studio.session import Session
-from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, sheets_pdf
+from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
 
 ASSETS = {"studio.js": "text/javascript; charset=utf-8", "studio.css": "text/css; charset=utf-8"}
 MAX_BODY = 2 * MAX_FILE + 64 * 1024  # bytes of a request body: a ruleset at the limit, escaped in JSON
@@ -163,9 +163,12 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
         if kind in ("aid", "book"):
             html = await studio.off_loop(aid_page if kind == "aid" else book_page, path)
             return HTMLResponse(html, headers={"content-security-policy": PRINT_CSP})
-        if kind == "sheets":
-            pdf = await studio.off_loop(sheets_pdf, path)
-            name = os.path.splitext(os.path.basename(path))[0] + "-sheets.pdf"
+        if kind in ("sheets", "aid.pdf", "book.pdf"):
+            if kind == "sheets":
+                pdf = await studio.off_loop(sheets_pdf, path)
+            else:
+                pdf = await studio.off_loop(printed_pdf, kind[:-4], path)
+            name = os.path.splitext(os.path.basename(path))[0] + "-" + kind.replace(".pdf", "") + ".pdf"
             how = "attachment" if request.query_params.get("download") else "inline"
             return Response(pdf, media_type="application/pdf",
                             headers={"content-disposition": f"{how}; filename*=UTF-8''{quote(name)}"})
@@ -204,7 +207,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
             studio.printing.shutdown(wait=False, cancel_futures=True)
 
     routes = [
-        Route("/", page), Route("/static/{name}", asset), Route("/api/config", config),
+        Route("/", page), Route("/static/{name}", asset), Route("/favicon.ico", lambda r: Response(status_code=204)), Route("/api/config", config),
         Route("/api/files", list_files), Route("/api/file", read_file), Route("/api/save", save, methods=["POST"]),
         Route("/api/new", new, methods=["POST"]), Route("/api/print/{kind}", printed), Route("/api/diff", variants),
         WebSocketRoute("/ws", socket),

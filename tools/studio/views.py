@@ -87,6 +87,21 @@ def book_page(path: str) -> str:
     return build_book(result.ruleset, result.graph)
 
 
+def printed_pdf(kind: str, path: str) -> bytes:
+    """The player aid ('aid', fitted to two pages as `rulecraft aid` prints it) or the book ('book') as a PDF,
+    printed by headless Chromium; NotDrawn with the hint when there is none."""
+    from rulecraft.tools.print.htmlpdf import PrintError, html_to_pdf
+
+    try:
+        if kind == "aid":
+            from rulecraft.tools.print.aid import build_aid
+
+            return build_aid(_loaded(path).ruleset)[0]
+        return html_to_pdf(book_page(path), timeout=300)
+    except PrintError as exc:
+        raise NotDrawn(str(exc)) from None
+
+
 def sheets_pdf(path: str) -> bytes:
     """The printable sequence sheets (`rulecraft sheets`), a PDF."""
     from rulecraft.tools.print.sheets import build_sheets

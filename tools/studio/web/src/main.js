@@ -182,7 +182,8 @@ async function showPrinted(kind) {
   note.textContent = "drawing…"
   note.className = "note"
   const url = `/api/print/${kind}?path=${encodeURIComponent(source())}`
-  if (kind === "sheets") $("#sheets-download").href = url + "&download=1"
+  const pdf = kind === "sheets" ? url : `/api/print/${kind}.pdf?path=${encodeURIComponent(source())}`
+  $(`#${kind}-download`).href = pdf + "&download=1"
   try {
     const blob = await getBlobURL(url)
     if (frame.src.startsWith("blob:")) URL.revokeObjectURL(frame.src)
