@@ -58,7 +58,7 @@ class Studio:
 
         rs = doc.result.ruleset
         sid = sequence if sequence in rs.sequences else sequence_at(rs, doc.path, line)
-        key = (doc.uri, doc.version, sid)
+        key = (doc.uri, doc.version, hash(doc.text), sid)  # two pages may hold the same file at the same version
         if key not in self.charts:
             loop = asyncio.get_running_loop()
             self.charts[key] = await loop.run_in_executor(self.drawing, chart, doc.result, doc.path, line, sid)

@@ -22,7 +22,7 @@ from rulecraft.tools.lsp.wire import INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAG
 
 log = logging.getLogger("rulecraft.studio")
 MAX_QUEUED = 2000  # messages waiting to go to one page; a page that reads nothing is let go past this
-NOT_DRAWN = -32001  # the studio's own error code: a chart not drawn (a ruleset with errors)
+NOT_DRAWN = -32001  # the studio's own error code: a chart Graphviz could not draw
 
 
 class _Writer:
@@ -134,6 +134,9 @@ class Session:
             self.reply(rid, result=await self.chart(params))
         except (TypeError, ValueError, KeyError) as exc:
             self.reply(rid, error=(INVALID_PARAMS, f"rulecraft/chart: {type(exc).__name__}"))
+        except Exception as exc:  # noqa: BLE001 - Graphviz failing on one chart: this request's error, nothing more
+            log.warning("rulecraft/chart failed (%s: %s)", type(exc).__name__, str(exc)[:200])
+            self.reply(rid, error=(NOT_DRAWN, f"the chart was not drawn: {str(exc)[:300]}"))
 
     async def chart(self, params: dict) -> dict:
         uri, line = str(params.get("uri", "")), int(params.get("line", 1))
