@@ -16,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup bytecode graphviz fonts editor-tools chromium bench-setup clean
+.PHONY: run test setup bytecode graphviz fonts editor-tools chromium bench-setup studio-assets clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -36,9 +36,10 @@ run: setup
 	@echo "   out/dml-sheets.pdf, out/dml-rules.html, out/dml-aid.pdf"
 
 # -n auto: one test process per core (pytest-xdist); --dist loadfile keeps a file's tests in one
-# process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process
+# process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process; -rs says why
+# each skipped test skipped (no Chromium for the studio's browser tests, no npm for the editor test)
 test: setup
-	@$(PY) -m pytest -n auto --dist loadfile
+	@$(PY) -m pytest -n auto --dist loadfile -rs
 
 setup: $(STAMP) bytecode graphviz fonts editor-tools chromium
 
@@ -85,8 +86,10 @@ editor-tools:
 	fi
 
 # Headless Chromium prints the player aid and the book as PDF (CSS columns and page breaks as a
-# reader sees them); poppler-utils gives pdftoppm to look at printed pages. Optional: without
-# Chromium, 'aid' and 'book -o x.pdf' refuse with a hint, everything else works.
+# reader sees them), and the studio's browser tests run in it (Playwright, installed by pip with the test
+# extras, drives this Chromium: its own browser download is not used); poppler-utils gives pdftoppm to look at
+# printed pages. Optional: without Chromium, 'aid' and 'book -o x.pdf' refuse with a hint and the studio's
+# browser tests skip, saying why; everything else works.
 chromium:
 	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
 		&& ! command -v google-chrome >/dev/null 2>&1; then \
@@ -95,6 +98,13 @@ chromium:
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null \
 		|| echo "   could not install chromium: 'rulecraft aid' and 'book -o FILE.pdf' need it" >&2; \
 	fi
+
+# The studio's page (tools/studio/static/studio.js and studio.css) from its sources in tools/studio/web: CodeMirror 6
+# and its packages at the versions package-lock.json pins, bundled by esbuild. The built files are committed (pip
+# install needs no npm); tests/test_studio_server.py fails when they are older than their sources.
+studio-assets:
+	@cd tools/studio/web && npm ci --no-audit --no-fund --silent && node build.mjs
+	@echo "   tools/studio/static/studio.js, studio.css, sources.sha256"
 
 # valgrind, for benchmarks/bench_instructions.py (instructions per game under cachegrind: the figure that
 # decides speed questions on a shared machine, where wall-clock swings 10-40%)

@@ -236,6 +236,42 @@ def replace_file(path: str, data: Data, *, sync: bool = False, private: bool = F
     _replace(path, data.encode("utf-8") if isinstance(data, str) else data, sync, private)
 
 
+class ChangedOnDisk(OutputError):
+    """A source file an editor saves changed on disk since the editor loaded it: not replaced."""
+
+
+def file_digest(data: bytes) -> str:
+    """The fingerprint an editor keeps of a file as it loaded it (SHA-256, hex)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def replace_source(path: str, data: Data, loaded: Optional[str], *, limit: int) -> str:
+    """Save an edited source file (a ruleset a person edits): replaced whole as `replace_file` does, but only
+    while the file on disk is still the one the editor loaded (`loaded`: its digest, None for a file that must
+    not exist yet); ChangedOnDisk otherwise. The file edited is meant to be replaced, so it may be an input of
+    this process. Gives the new digest."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    kind = target_kind(path)
+    if kind not in ("new", "file"):
+        raise OutputError(path, f"cannot write {path}: it is not a regular file")
+    if kind == "new" and os.path.lexists(path):
+        raise OutputError(path, f"cannot write {path}: it is a link to nothing")
+    if kind == "file":
+        try:
+            now = file_digest(read_regular(path, limit, "source file"))
+        except InputError as exc:
+            raise OutputError(path, exc.message) from None
+        if loaded != now:
+            raise ChangedOnDisk(path, f"{path} changed on disk since it was loaded: not replaced; "
+                                      "load it again (your text is kept in the editor) or save under another name")
+    elif loaded is not None:
+        raise ChangedOnDisk(path, f"{path} was removed on disk since it was loaded: not written; save it again to make it")
+    _replace(path, raw, sync=False)
+    return file_digest(raw)
+
+
 class OutputStream:
     """A text output written line by line as it is made (a game log): each `write` reaches the file at once.
 

@@ -191,3 +191,15 @@ def test_the_architecture_page_names_every_package():
     packages = sorted(name for name in MODULES if _is_package(name))
     missing = [name for name in packages if f"`{name}`" not in text]
     assert missing == [], f"docs/architecture.md does not name: {missing}"
+
+
+def test_the_studio_stands_apart():
+    """The studio (tools/studio) sits on top: no module outside it imports it (the command line reaches it by
+    name at run time), and its page ships beside it, built."""
+    graph = _graph()
+    users = sorted(name for name, targets in graph.items()
+                   if not name.startswith("rulecraft.tools.studio") and any(t.startswith("rulecraft.tools.studio")
+                                                                            for t in targets))
+    assert users == []
+    static = ROOT / "tools" / "studio" / "static"
+    assert {"index.html", "studio.js", "studio.css", "sources.sha256"} <= {p.name for p in static.iterdir()}

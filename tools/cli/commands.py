@@ -248,6 +248,10 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return _feature("lsp", "lsp", "the language server", args)
 
 
+def cmd_studio(args: argparse.Namespace) -> int:
+    return _feature("studio", "studio", "the studio", args)
+
+
 def cmd_aid(args: argparse.Namespace) -> int:
     return _feature("print.aid", "aid", "the player aid", args)
 

@@ -17,10 +17,11 @@ from typing import Callable, NamedTuple, Sequence
 from rulecraft.tools.cli.codes import (EPILOG, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED,  # noqa: F401
                                        EXIT_OK, EXIT_USAGE, PROG, internal_error)
 from rulecraft.tools.cli.commands import (cmd_aid, cmd_book, cmd_compare, cmd_diff, cmd_list, cmd_lsp, cmd_play,
-                                          cmd_render, cmd_replay, cmd_schema, cmd_test, cmd_sheets, cmd_simulate, cmd_validate)
+                                          cmd_render, cmd_replay, cmd_schema, cmd_sheets, cmd_simulate, cmd_studio,
+                                          cmd_test, cmd_validate)
 from rulecraft.tools.cli.options import (args_aid, args_book, args_compare, args_diff, args_list, args_lsp, args_play,
-                                         args_render, args_replay, args_schema, args_test, args_sheets, args_simulate,
-                                         args_validate)
+                                         args_render, args_replay, args_schema, args_sheets, args_simulate,
+                                         args_studio, args_test, args_validate)
 
 # ---------------------------------------------------------------------------------------
 # the verb table
@@ -72,6 +73,12 @@ VERBS: tuple[Verb, ...] = (
          "A Language Server Protocol server on stdin/stdout: the full validator's diagnostics as you "
          "type, completion inside the rules language, hover, go to definition, an outline of the "
          "sequences and quick fixes. An editor starts it; see docs/editors.md for VS Code, Neovim and Helix."),
+    Verb("studio", "edit rulesets in the browser: problems, chart and printed pages as you type", args_studio,
+         cmd_studio,
+         "Serves a page on 127.0.0.1 (a free port unless --port) and prints its URL with an access token: the "
+         "folder's rulesets in an editor with the language server's checks, the chart of the sequence under the "
+         "cursor, the player aid, book and sheets, and the diff with another ruleset. Ctrl-C stops it. "
+         "See docs/studio.md."),
 )
 
 

@@ -259,6 +259,16 @@ def args_schema(p: argparse.ArgumentParser) -> None:
                    help="write the schema here ('-', the default: standard output)")
 
 
+def args_studio(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", nargs="?", metavar="FILE-OR-FOLDER", default=None,
+                   help="the folder whose rulesets are served (default: the current folder), or a ruleset file "
+                        "to open (its folder is served)")
+    p.add_argument("--port", type=int, default=0, metavar="N", help="the port (default: a free one)")
+    p.add_argument("--host", default="127.0.0.1", metavar="H",
+                   help="the address to listen on (default 127.0.0.1: this machine only; anything else is warned)")
+    p.add_argument("--open", action="store_true", help="open the page in the browser")
+
+
 def args_lsp(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the only transport")
 

@@ -36,6 +36,7 @@ def make_server() -> LanguageServer:
     latest: dict[str, int | None] = {}  # the newest version of each document a change announced
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lsp-check")
     server.rulecraft_checker = checker  # type: ignore[attr-defined] - stopped by run()
+    server.rulecraft_store = store  # type: ignore[attr-defined] - the checked documents, read by the studio's charts
     # pygls shows an editor 'Error in server: KeyError ...' for a notification it could not handle (a change to a
     # document never opened): Python's words are for the log, one line
     server.report_server_error = lambda error, source: log.warning("%s: %s", type(error).__name__, str(error)[:200])

@@ -1,0 +1,72 @@
+"""`rulecraft studio`: a local web page where a designer edits a ruleset and sees its problems, chart, printed
+pages and variants change; the server (Starlette + uvicorn) runs in this process, on 127.0.0.1 by default."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+
+def run(args) -> int:
+    from rulecraft.tools.cli.codes import EXIT_OK, EXIT_USAGE
+    from rulecraft.tools.studio.guard import Guard, is_loopback, new_token
+
+    target = os.path.abspath(args.path or ".")
+    if os.path.isdir(target):
+        root, open_file = target, None
+    elif os.path.isfile(target):
+        root, open_file = os.path.dirname(target), os.path.basename(target)
+    else:
+        print(f"rulecraft studio: {args.path} is neither a folder nor a file", file=sys.stderr)
+        return EXIT_USAGE
+    host = args.host
+    try:
+        sock = _bind(host, args.port)
+    except OSError as exc:
+        print(f"rulecraft studio: cannot listen on {host}:{args.port}: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    port = sock.getsockname()[1]
+    if not is_loopback(host):
+        print(f"rulecraft studio: warning: listening on {host}, not only this machine: anyone who can reach it "
+              "and has the token can read and write the rulesets in the folder", file=sys.stderr)
+    guard = Guard(new_token(), bound=host)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    url = f"http://{shown}:{port}/?token={guard.token}"
+    print(f"rulecraft studio: serving {root}", file=sys.stderr)
+    print(url, flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(url)
+    return serve(sock, root, guard, open_file) or EXIT_OK
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def serve(sock: socket.socket, root: str, guard, open_file: str | None) -> int:
+    """Serve until Ctrl-C (exit 0)."""
+    import logging
+
+    import uvicorn
+
+    from rulecraft.tools.lsp.wire import MAX_MESSAGE
+    from rulecraft.tools.studio.app import make_app
+
+    logging.getLogger("rulecraft.lsp").setLevel(logging.ERROR)
+    app = make_app(root, guard, open_file)
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=2 * MAX_MESSAGE,
+                            lifespan="on", server_header=False, timeout_graceful_shutdown=2)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,252 @@
+"""The studio's web application: the page, its assets, the folder's files, the printed pages, the diff and
+the websocket, as Starlette routes behind the guard (token, Host, Origin). Work that takes long (a chart,
+a PDF, a ruleset loaded for its printed pages) runs on worker threads, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from importlib.resources import files
+from urllib.parse import quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bundled_path
+from rulecraft.tools.studio.guard import Guard, GuardMiddleware
+from rulecraft.tools.studio.session import Session
+from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
+
+ASSETS = {"studio.js": "text/javascript; charset=utf-8", "studio.css": "text/css; charset=utf-8"}
+MAX_BODY = 2 * MAX_FILE + 64 * 1024  # bytes of a request body: a ruleset at the limit, escaped in JSON
+MAX_SESSIONS = 32  # pages open at once
+CHARTS_KEPT = 32
+WATCH_EVERY = 1.0  # seconds between looks at the folder for changes made elsewhere
+PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+            "connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
+             "frame-ancestors 'self'; sandbox")
+
+
+def static_text(name: str) -> bytes:
+    return files("rulecraft.tools.studio").joinpath("static", name).read_bytes()
+
+
+class Studio:
+    def __init__(self, root: str, guard: Guard, open_file: str | None = None):
+        self.folder = Folder(root)
+        self.guard = guard
+        self.open_file = open_file
+        self.sessions: set[Session] = set()
+        self.drawing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-chart")
+        self.printing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-print")
+        self.charts: OrderedDict = OrderedDict()
+        self.good: dict = {}  # (uri, sequence) -> its last chart drawn from a text without errors
+        self.known: dict = {}
+
+    # ---------------------------------------------------------------- work off the event loop
+    async def draw_chart(self, doc, line: int, sequence: str | None) -> dict:
+        from rulecraft.tools.studio.views import sequence_at
+
+        rs = doc.result.ruleset
+        sid = sequence if sequence in rs.sequences else sequence_at(rs, doc.path, line)
+        key = (doc.uri, doc.version, hash(doc.text), sid)  # two pages may hold the same file at the same version
+        if key not in self.charts:
+            loop = asyncio.get_running_loop()
+            self.charts[key] = await loop.run_in_executor(self.drawing, chart, doc.result, doc.path, line, sid)
+            while len(self.charts) > CHARTS_KEPT:
+                self.charts.popitem(last=False)
+        self.good[(doc.uri, sid)] = self.charts[key]
+        return {"status": "ok", "version": doc.version, **self.charts[key]}
+
+    def last_good(self, doc, line: int) -> dict:
+        """The last chart drawn of the sequence under the cursor, by the last model the text built ({} if none)."""
+        from rulecraft.tools.studio.views import sequence_at
+
+        if doc.model is None or not getattr(doc.model, "sequences", None):
+            return {}
+        try:
+            sid = sequence_at(doc.model, doc.path, line)
+        except AttributeError:  # a model built only in part
+            return {}
+        return self.good.get((doc.uri, sid), {})
+
+    async def off_loop(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.printing, fn, *args)
+
+    # ---------------------------------------------------------------- what changed on disk
+    async def watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.known = await loop.run_in_executor(None, self.folder.scan)
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            try:
+                now = await loop.run_in_executor(None, self.folder.scan)
+            except OSError:
+                continue
+            if set(now) != set(self.known):
+                self.broadcast("rulecraft/filesChanged", {"files": sorted(now)})
+            for rel, entry in now.items():
+                old = self.known.get(rel)
+                if old is not None and (old.size, old.mtime_ns) != (entry.size, entry.mtime_ns):
+                    try:
+                        _path, _text, digest = await loop.run_in_executor(None, self.folder.read, rel)
+                    except Refused:
+                        continue
+                    self.broadcast("rulecraft/fileChanged", {"path": rel, "digest": digest})
+            self.known = now
+
+    def broadcast(self, method: str, params: dict) -> None:
+        for s in list(self.sessions):
+            s.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette:
+    studio = Studio(root, guard, open_file)
+
+    async def page(request: Request) -> Response:
+        response = HTMLResponse(static_text("index.html"), headers={"content-security-policy": PAGE_CSP,
+                                                                     "cache-control": "no-store"})
+        response.set_cookie(guard.cookie, guard.token, httponly=True, samesite="strict", path="/")
+        return response
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            return _error("no such asset", 404)
+        return Response(static_text(name), media_type=ASSETS[name], headers={"cache-control": "no-cache"})
+
+    async def config(request: Request) -> Response:
+        from rulecraft.tools.cli.main import _version
+
+        return JSONResponse({"root": studio.folder.root, "open": studio.open_file, "version": _version(),
+                             "maxFile": MAX_FILE})
+
+    async def list_files(request: Request) -> Response:
+        found = await asyncio.get_running_loop().run_in_executor(None, studio.folder.scan)
+        return JSONResponse({"files": sorted(found), "bundled": bundled()})
+
+    async def read_file(request: Request) -> Response:
+        q = request.query_params
+        if "bundled" in q:
+            path = bundled_path(q["bundled"])
+            with open(path, encoding="utf-8") as fh:
+                return JSONResponse({"path": None, "bundled": q["bundled"], "file": path, "text": fh.read(),
+                                     "digest": None, "readOnly": True})
+        path, text, digest = studio.folder.read(q.get("path", ""))
+        return JSONResponse({"path": q["path"], "file": path, "text": text, "digest": digest, "readOnly": False})
+
+    async def save(request: Request) -> Response:
+        body = await _json(request)
+        digest = studio.folder.save(body.get("path"), _str(body, "text"), body.get("digest"))
+        return JSONResponse({"path": body["path"], "digest": digest})
+
+    async def new(request: Request) -> Response:
+        body = await _json(request)
+        rel = studio.folder.create(_str(body, "path"), body.get("from") or None)
+        return JSONResponse({"path": rel})
+
+    def source(ref: str) -> str:
+        return bundled_path(ref[8:]) if ref.startswith("bundled:") else studio.folder.read(ref)[0]
+
+    async def printed(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        path = source(request.query_params.get("path", ""))
+        if kind in ("aid", "book"):
+            html = await studio.off_loop(aid_page if kind == "aid" else book_page, path)
+            return HTMLResponse(html, headers={"content-security-policy": PRINT_CSP})
+        if kind in ("sheets", "aid.pdf", "book.pdf"):
+            if kind == "sheets":
+                pdf = await studio.off_loop(sheets_pdf, path)
+            else:
+                pdf = await studio.off_loop(printed_pdf, kind[:-4], path)
+            name = os.path.splitext(os.path.basename(path))[0] + "-" + kind.replace(".pdf", "") + ".pdf"
+            how = "attachment" if request.query_params.get("download") else "inline"
+            return Response(pdf, media_type="application/pdf",
+                            headers={"content-disposition": f"{how}; filename*=UTF-8''{quote(name)}"})
+        return _error("no such printed page", 404)
+
+    async def variants(request: Request) -> Response:
+        a, b = source(request.query_params.get("a", "")), source(request.query_params.get("b", ""))
+        return JSONResponse(await studio.off_loop(diff, a, b))
+
+    async def socket(ws: WebSocket) -> None:
+        if len(studio.sessions) >= MAX_SESSIONS:
+            await ws.close(1013)
+            return
+        session = Session(ws, studio)
+        studio.sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            studio.sessions.discard(session)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, Refused):
+            return _error(exc.message, exc.status)
+        if isinstance(exc, NotDrawn):
+            return _error(str(exc), 422)
+        return _error(f"{type(exc).__name__}: {str(exc)[:300]}", 500)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        watcher = asyncio.create_task(studio.watch())
+        try:
+            yield
+        finally:
+            watcher.cancel()
+            studio.drawing.shutdown(wait=False, cancel_futures=True)
+            studio.printing.shutdown(wait=False, cancel_futures=True)
+
+    routes = [
+        Route("/", page), Route("/static/{name}", asset), Route("/favicon.ico", lambda r: Response(status_code=204)), Route("/api/config", config),
+        Route("/api/files", list_files), Route("/api/file", read_file), Route("/api/save", save, methods=["POST"]),
+        Route("/api/new", new, methods=["POST"]), Route("/api/print/{kind}", printed), Route("/api/diff", variants),
+        WebSocketRoute("/ws", socket),
+    ]
+    from starlette.middleware import Middleware
+
+    handlers = {Refused: refused, NotDrawn: refused, ValueError: refused, Exception: refused}
+    app = Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)],
+                    exception_handlers=handlers, lifespan=lifespan)
+    app.state.studio = studio
+    return app
+
+
+def _error(message: str, status: int) -> Response:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _str(body: dict, key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str):
+        raise Refused(f"'{key}' is a string", 400)
+    return value
+
+
+async def _json(request: Request) -> dict:
+    """The request's JSON object, read up to MAX_BODY bytes (more is refused without being kept)."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        raise Refused("the request body is not JSON", 400) from None
+    if not isinstance(body, dict):
+        raise Refused("the request body is a JSON object", 400)
+    return body

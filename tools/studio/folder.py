@@ -1,0 +1,179 @@
+"""The folder the studio serves: its ruleset files by relative path, read and saved only inside it.
+
+Every path a client names is relative to the folder and checked here before anything is opened: no
+absolute path, no '..', nothing that leaves the folder through a symlink, no hidden file. Only ruleset
+files (.yaml or .yml holding a ruleset) are written, through the one writer (`rulecraft.files`).
+The bundled rulesets are offered read-only, to be copied into the folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from rulecraft.bundled import bundled_rulesets
+from rulecraft.files import InputError, OutputError, file_digest, read_regular, replace_source
+from rulecraft.loader.yaml_source import DEFAULT_LIMITS
+
+MAX_FILE = DEFAULT_LIMITS.max_file_bytes  # bytes of a ruleset file, as the loader reads (the language server's too)
+MAX_FILES = 500  # ruleset files listed from one folder
+MAX_DEPTH = 3  # folders below the served one that are looked into
+SUFFIXES = (".yaml", ".yml")
+RULESET_MARK = re.compile(r"^(ruleset|extends)\s*:", re.M)
+NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}$")
+
+TEMPLATE = """ruleset: {name}
+title: {title}
+version: "1"
+source: Written in the studio.
+players: {{min: 2, max: 4, default: 2}}
+
+player_variables:
+  score: 0
+
+sequences:
+  game:
+    kind: stage
+    title: The game
+    steps:
+      - label: Each player scores a point
+        for_each: p
+        in: "players"
+        do:
+          - "p.score += 1"
+      - "end game"
+
+start: game
+
+scoring:
+  score: "p.score"
+"""
+
+
+class Refused(Exception):
+    """A path or a write the studio refuses; the message says why, for a person (HTTP 403 or 409)."""
+
+    def __init__(self, message: str, status: int = 403):
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str  # relative to the folder, with '/'
+    size: int
+    mtime_ns: int
+
+
+class Folder:
+    def __init__(self, root: str):
+        self.root = os.path.realpath(root)
+
+    def resolve(self, rel: str) -> str:
+        """The absolute path of `rel` inside the folder, or Refused."""
+        if not isinstance(rel, str) or not rel or len(rel) > 1000 or "\x00" in rel or "\\" in rel:
+            raise Refused("a file of the folder is named by its path relative to the folder")
+        if rel.startswith("/") or os.path.isabs(rel) or re.match(r"^[A-Za-z]:", rel):
+            raise Refused(f"'{rel[:100]}' is an absolute path: only files inside the folder are served")
+        parts = rel.split("/")
+        if any(p in ("", ".", "..") for p in parts):
+            raise Refused(f"'{rel[:100]}' leaves the folder or is not a plain path ('..', '.' and '//' are refused)")
+        if any(p.startswith(".") for p in parts):
+            raise Refused(f"'{rel[:100]}' is a hidden file: not served")
+        path = os.path.join(self.root, *parts)
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, self.root]) != self.root:
+            raise Refused(f"'{rel[:100]}' leads out of the folder (a symlink): not served")
+        return real
+
+    def rel(self, path: str) -> str:
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+    def scan(self) -> dict[str, Entry]:
+        """The ruleset files of the folder (a few levels down), by relative path."""
+        found: dict[str, Entry] = {}
+        for dirpath, dirs, names in os.walk(self.root, followlinks=False):
+            depth = 0 if dirpath == self.root else self.rel(dirpath).count("/") + 1
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")
+                             and depth < MAX_DEPTH)
+            for n in sorted(names):
+                if n.startswith(".") or not n.endswith(SUFFIXES):
+                    continue
+                full = os.path.join(dirpath, n)
+                try:
+                    real = self.resolve(self.rel(full))
+                    st = os.stat(real)
+                except (Refused, OSError):
+                    continue
+                if os.path.isfile(real) and st.st_size <= MAX_FILE and _is_ruleset(real):
+                    found[self.rel(full)] = Entry(self.rel(full), st.st_size, st.st_mtime_ns)
+                if len(found) >= MAX_FILES:
+                    return found
+        return found
+
+    def read(self, rel: str) -> tuple[str, str, str]:
+        """(absolute path, text, digest of the bytes) of a file of the folder."""
+        path = self.resolve(rel)
+        if not rel.endswith(SUFFIXES):
+            raise Refused(f"'{rel[:100]}' is not a ruleset file (.yaml or .yml)")
+        try:
+            raw = read_regular(path, MAX_FILE, "ruleset file")
+        except InputError as exc:
+            raise Refused(exc.message, 404 if not os.path.exists(path) else 403) from None
+        return path, raw.decode("utf-8", "replace"), file_digest(raw)
+
+    def save(self, rel: str, text: str, loaded: str | None) -> str:
+        """Write a ruleset file (atomic; refused when it changed on disk since `loaded`); the new digest."""
+        path = self.resolve(rel)
+        if not rel.endswith(SUFFIXES):
+            raise Refused(f"'{rel[:100]}': only ruleset files (.yaml or .yml) are written")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE:
+            raise Refused(f"the text is over the limit of {MAX_FILE:,} bytes: not saved", 413)
+        if not RULESET_MARK.search(text):
+            raise Refused("only ruleset files are written: the text has no top-level 'ruleset:' or 'extends:'")
+        try:
+            return replace_source(path, text, loaded, limit=MAX_FILE)
+        except OutputError as exc:
+            status = 409 if type(exc).__name__ == "ChangedOnDisk" else 403
+            raise Refused(exc.message.replace(path, rel), status) from None
+
+    def create(self, rel: str, source: str | None) -> str:
+        """A new ruleset file: a copy of a bundled ruleset (by id), or the template; never over a file."""
+        stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if not NAME.match(stem):
+            raise Refused("a new ruleset's name is letters, digits, '_', '-' and '.'", 400)
+        if not rel.endswith(SUFFIXES):
+            rel += ".yaml"
+        if os.path.lexists(self.resolve(rel)):
+            raise Refused(f"'{rel}' exists already: give another name", 409)
+        if source:
+            text = bundled_text(source)
+        else:
+            text = TEMPLATE.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), title=stem.replace("-", " ").title())
+        self.save(rel, text, None)
+        return rel
+
+
+def bundled() -> list[dict]:
+    return [{"name": b.name, "title": b.title} for b in bundled_rulesets(include_examples=True)]
+
+
+def bundled_path(name: str) -> str:
+    for b in bundled_rulesets(include_examples=True):
+        if b.name == name:
+            return b.path
+    raise Refused(f"no bundled ruleset is named '{str(name)[:100]}'", 404)
+
+
+def bundled_text(name: str) -> str:
+    with open(bundled_path(name), encoding="utf-8") as fh:
+        return fh.read()
+
+
+def _is_ruleset(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return RULESET_MARK.search(fh.read(8000)) is not None
+    except OSError:
+        return False

@@ -1,0 +1,131 @@
+"""Who may talk to the studio: the token on every request and websocket, the Host and Origin headers checked.
+
+A server on a designer's machine is reachable by every web page their browser opens. A page from
+elsewhere cannot read the token (it is in the studio's own URL and cookie), a DNS-rebinding page
+reaches us under a foreign Host name, and a foreign page's fetch or websocket carries its own Origin:
+each is refused before any route runs, with 403 and a sentence saying why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs, urlsplit
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARDS = frozenset({"0.0.0.0", "::", ""})
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def host_name(value: str) -> str:
+    """The name part of a Host header or an Origin's netloc ('[::1]:8000' gives '::1'), lower-cased."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].partition("]")[0]
+    return value.rpartition(":")[0] if value.count(":") == 1 else value
+
+
+@dataclass
+class Guard:
+    token: str
+    bound: str = "127.0.0.1"  # the address the server listens on (--host)
+    names: set = field(default_factory=set)  # Host names accepted besides the loopback ones
+
+    def __post_init__(self) -> None:
+        self.names = set(LOOPBACK_NAMES) | {n.lower() for n in self.names}
+        if self.bound not in WILDCARDS:
+            self.names.add(self.bound.lower().strip("[]"))
+
+    @property
+    def cookie(self) -> str:
+        """The cookie's name: one per token, so two studios on one machine (cookies ignore ports) do not mix."""
+        return "rulecraft-studio-" + hashlib.sha256(self.token.encode()).hexdigest()[:10]
+
+    def host_ok(self, host: str) -> bool:
+        if self.bound in WILDCARDS:  # listening everywhere: a name cannot be known ahead; the token guards
+            return bool(host)
+        return host_name(host) in self.names
+
+    def token_ok(self, headers: dict[str, str], query: str) -> bool:
+        given = []
+        auth = headers.get("authorization", "")
+        if auth.lower().startswith("token "):
+            given.append(auth[6:].strip())
+        given += parse_qs(query).get("token", [])[:1]
+        jar = SimpleCookie()
+        try:
+            jar.load(headers.get("cookie", ""))
+        except Exception:  # noqa: BLE001 - a cookie header that is not one: no token from it
+            pass
+        if self.cookie in jar:
+            given.append(jar[self.cookie].value)
+        return any(hmac.compare_digest(g.encode(), self.token.encode()) for g in given)
+
+    def refusal(self, scope: dict) -> str | None:
+        """Why this request or websocket is refused, or None when it may go on."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if not self.host_ok(host):
+            return f"the Host '{host[:100]}' is not this studio's (a page from elsewhere, or DNS rebinding)"
+        origin = headers.get("origin")
+        if origin is not None and not self.same_origin(origin, host):
+            return f"the Origin '{origin[:100]}' is not this studio's page"
+        if origin is None and scope["type"] == "websocket":
+            return "a websocket without an Origin"
+        if headers.get("sec-fetch-site") == "cross-site":
+            return "a request from another site"
+        if not self.token_ok(headers, scope.get("query_string", b"").decode("latin-1")):
+            return "no valid token: open the URL the studio printed (it ends in ?token=...)"
+        return None
+
+    @staticmethod
+    def same_origin(origin: str, host: str) -> bool:
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
+
+
+class GuardMiddleware:
+    """ASGI middleware: every HTTP request and websocket through `Guard.refusal` before any route."""
+
+    def __init__(self, app, guard: Guard):
+        self.app, self.guard = app, guard
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        why = self.guard.refusal(scope)
+        if why is None:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            if "websocket.http.response" not in scope.get("extensions", {}):
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+                return
+            # refused at the handshake: the client sees 403 and the connection never opens
+            await send({"type": "websocket.http.response.start", "status": 403,
+                        "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+            await send({"type": "websocket.http.response.body", "body": why.encode()})
+            return
+        body = f"refused: {why}\n".encode()
+        await send({"type": "http.response.start", "status": 403,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})

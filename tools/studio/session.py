@@ -1,0 +1,160 @@
+"""One page's websocket: the language server (`rulecraft lsp`, the same server and checks) spoken as JSON-RPC
+in text frames, and the studio's own requests beside it (the chart under the cursor).
+
+Each page gets its own language server (its documents are its own), fed by the language server's own
+message handling (`Wire.dispatch`: the same replies to a bad message as over stdio). A message over the
+size limit is answered as the language server answers it and not read; `exit` closes this page's socket
+and nothing else. The protocol is in docs/studio.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from rulecraft.tools.lsp.server import make_server
+from rulecraft.tools.lsp.wire import INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE, Wire
+
+log = logging.getLogger("rulecraft.studio")
+MAX_QUEUED = 2000  # messages waiting to go to one page; a page that reads nothing is let go past this
+NOT_DRAWN = -32001  # the studio's own error code: a chart Graphviz could not draw
+
+
+class _Writer:
+    """pygls's writer: messages for the page queued and sent by one task, in order."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop, self.queue = loop, asyncio.Queue()
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        text = data.decode("utf-8")
+        try:
+            on_loop = asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            self.queue.put_nowait(text)
+        else:  # pygls answered from a worker thread
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, text)
+
+    def close(self) -> None:  # pygls's 'exit': this page only (never sys.exit in a server of many pages)
+        self.closed = True
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, None)
+
+
+class Session:
+    def __init__(self, ws: WebSocket, studio):
+        self.ws, self.studio = ws, studio
+        self.server = make_server()
+        self.server._stop_event = threading.Event()
+        self.writer = _Writer(asyncio.get_running_loop())
+        self.server.protocol.set_writer(self.writer, include_headers=False)
+        self.wire = Wire(self.server, self.server.rulecraft_refuse_size)
+        self.tasks: set[asyncio.Task] = set()
+
+    def send(self, message: dict) -> None:
+        self.writer.queue.put_nowait(json.dumps(message))
+
+    async def run(self) -> None:
+        await self.ws.accept()
+        sender = asyncio.create_task(self._send_all())
+        try:
+            while not self.writer.closed:
+                got = await self.ws.receive()
+                if got["type"] == "websocket.disconnect":
+                    break
+                data = got.get("text")
+                if data is None and got.get("bytes") is not None:
+                    data = got["bytes"].decode("utf-8", "replace")
+                if data is not None:
+                    self.one(data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sender.cancel()
+            for t in self.tasks:
+                t.cancel()
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                try:
+                    await self.ws.close(1000)
+                except (RuntimeError, OSError):  # the page went first
+                    pass
+            self.server.rulecraft_checker.shutdown(wait=False, cancel_futures=True)
+            self.server._stop_event.set()
+
+    async def _send_all(self) -> None:
+        while True:
+            text = await self.writer.queue.get()
+            if text is None or self.writer.queue.qsize() > MAX_QUEUED:
+                self.writer.closed = True
+                await self.ws.close(1000 if text is None else 1013)
+                return
+            await self.ws.send_text(text)
+
+    def one(self, data: str) -> None:
+        """One message from the page; whatever it holds, an answer or a logged line, never a stopped server."""
+        size = len(data.encode("utf-8", "surrogatepass"))
+        if size > MAX_MESSAGE:
+            self.wire._too_large(size, data[:4096].encode("utf-8", "replace"))
+            return
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            message = None
+        method = message.get("method") if isinstance(message, dict) else None
+        if method == "exit":
+            self.writer.close()
+            return
+        if isinstance(method, str) and method.startswith("rulecraft/"):
+            task = asyncio.create_task(self.studio_request(message))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+            return
+        try:
+            self.wire.dispatch(data.encode("utf-8", "surrogatepass"))
+        except BaseException as exc:  # noqa: BLE001 - pygls's exit raises SystemExit: this page's end, no more
+            log.warning("a message ended this page's session (%s)", type(exc).__name__)
+            self.writer.close()
+
+    async def studio_request(self, message: dict) -> None:
+        rid, method, params = message.get("id"), message["method"], message.get("params")
+        if method != "rulecraft/chart" or not isinstance(params, dict):
+            if rid is not None:
+                self.reply(rid, error=(INVALID_REQUEST if method != "rulecraft/chart" else INVALID_PARAMS,
+                                       f"{method}: not a request of the studio" if method != "rulecraft/chart"
+                                       else "rulecraft/chart takes {uri, line, sequence?}"))
+            return
+        try:
+            self.reply(rid, result=await self.chart(params))
+        except (TypeError, ValueError, KeyError) as exc:
+            self.reply(rid, error=(INVALID_PARAMS, f"rulecraft/chart: {type(exc).__name__}"))
+        except Exception as exc:  # noqa: BLE001 - Graphviz failing on one chart: this request's error, nothing more
+            log.warning("rulecraft/chart failed (%s: %s)", type(exc).__name__, str(exc)[:200])
+            self.reply(rid, error=(NOT_DRAWN, f"the chart was not drawn: {str(exc)[:300]}"))
+
+    async def chart(self, params: dict) -> dict:
+        uri, line = str(params.get("uri", "")), int(params.get("line", 1))
+        sequence = params.get("sequence")
+        doc = self.server.rulecraft_store.docs.get(uri)
+        if doc is None:
+            return {"status": "pending", "note": "the text is being checked"}
+        if not doc.result.ok:
+            return {"status": "stale", "version": doc.version, **self.studio.last_good(doc, line),
+                    "note": "the text has errors: this is the last chart drawn without them"}
+        return await self.studio.draw_chart(doc, line, sequence if isinstance(sequence, str) else None)
+
+    def reply(self, rid: Any, result: Any = None, error: tuple[int, str] | None = None) -> None:
+        if rid is None:
+            return
+        msg: dict = {"jsonrpc": "2.0", "id": rid}
+        if error is not None:
+            msg["error"] = {"code": error[0], "message": error[1]}
+        else:
+            msg["result"] = result
+        self.send(msg)

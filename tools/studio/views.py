@@ -1,0 +1,124 @@
+"""What the studio draws, from the code that draws it everywhere else: the chart of the sequence under the
+cursor (with where each box's step is written), the player aid and the book as HTML, the sheets as PDF,
+and the structural diff of two rulesets. Plain functions, run on worker threads by the app.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+
+from rulecraft.loader import LoadResult, load_ruleset
+
+
+class NotDrawn(Exception):
+    """A ruleset with errors, or a sequence it does not have: nothing drawn; the message says why."""
+
+
+def sequence_at(rs, path: str, line: int) -> str | None:
+    """The sequence written around 1-based `line` of `path`: the last one that starts at or above it (the
+    start sequence when the cursor is above them all, or the sequences come from another file)."""
+    best, best_line = getattr(rs, "start", None), 0
+    for sid, seq in rs.sequences.items():
+        span = getattr(seq, "span", None)
+        if span is not None and _same(span.file, path) and best_line < span.line <= line:
+            best, best_line = sid, span.line
+    return best
+
+
+def chart(result: LoadResult, path: str, line: int, sequence: str | None = None) -> dict:
+    """The SVG of one sequence's chart as `rulecraft render` draws it, and each box's step: its SVG id and the
+    lines (1-based) its step is written on. `sequence` (if the ruleset has it) wins over the cursor's line."""
+    from rulecraft.tools.chart.dotlabels import safe_id
+    from rulecraft.tools.chart.dotrun import run_dot
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+    from rulecraft.tools.words.bookkeeping import players_graph
+
+    rs = result.ruleset
+    if rs is None or not result.ok:
+        raise NotDrawn("the text has errors")
+    sid = sequence if sequence in rs.sequences else sequence_at(rs, path, line)
+    graph = players_graph(rs, result.graph)
+    svg = run_dot(chart_dot(rs, graph, sid, ChartOptions()), "svg").decode("utf-8")
+    drawn = set(re.findall(r'id="(?:a_)?([^"]+)"', html.unescape(svg)))  # Graphviz writes '-' as &#45;
+    boxes = []
+    for nid in graph.sequences.get(sid, ()):
+        step = graph.nodes[nid].step
+        span = getattr(step, "span", None)
+        if span is not None and _same(span.file, path) and safe_id(nid) in drawn:
+            boxes.append({"id": safe_id(nid), "line": span.line, "col": span.col})
+    sequences = [{"id": s, "title": q.title, "line": q.span.line if q.span and _same(q.span.file, path) else None}
+                 for s, q in rs.sequences.items()]
+    seq = rs.sequences[sid]
+    return {"sequence": sid, "title": seq.title, "line": seq.span.line if seq.span else None,
+            "svg": _strip_prolog(svg), "boxes": boxes, "sequences": sequences}
+
+
+def _strip_prolog(svg: str) -> str:
+    """The <svg> element alone (no XML declaration or doctype), to put into the page."""
+    at = svg.find("<svg")
+    return svg[at:] if at >= 0 else svg
+
+
+def _same(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _loaded(path: str) -> LoadResult:
+    result = load_ruleset(path)
+    if not result.ok:
+        raise NotDrawn(f"{os.path.basename(path)} has errors: fix them and save to see its printed pages")
+    return result
+
+
+def aid_page(path: str) -> str:
+    """The player aid as the HTML Chromium prints."""
+    from rulecraft.tools.print.aid import aid_html, aid_view
+
+    return aid_html(aid_view(_loaded(path).ruleset))
+
+
+def book_page(path: str) -> str:
+    """The rules as one HTML page (`rulecraft book`)."""
+    from rulecraft.tools.print.book import build_book
+
+    result = _loaded(path)
+    return build_book(result.ruleset, result.graph)
+
+
+def printed_pdf(kind: str, path: str) -> bytes:
+    """The player aid ('aid', fitted to two pages as `rulecraft aid` prints it) or the book ('book') as a PDF,
+    printed by headless Chromium; NotDrawn with the hint when there is none."""
+    from rulecraft.tools.print.htmlpdf import PrintError, html_to_pdf
+
+    try:
+        if kind == "aid":
+            from rulecraft.tools.print.aid import build_aid
+
+            return build_aid(_loaded(path).ruleset)[0]
+        return html_to_pdf(book_page(path), timeout=300)
+    except PrintError as exc:
+        raise NotDrawn(str(exc)) from None
+
+
+def sheets_pdf(path: str) -> bytes:
+    """The printable sequence sheets (`rulecraft sheets`), a PDF."""
+    from rulecraft.tools.print.sheets import build_sheets
+
+    result = _loaded(path)
+    return build_sheets(result.ruleset, result.graph).pdf
+
+
+def diff(path_a: str, path_b: str) -> dict:
+    """`rulecraft diff` of two rulesets: its text and its chart (SVG)."""
+    from rulecraft.tools.chart.dotrun import run_dot
+    from rulecraft.tools.diff.chart import to_dot
+    from rulecraft.tools.diff.report import diff_rulesets, to_text
+
+    a, b = _loaded(path_a), _loaded(path_b)
+    found = diff_rulesets(a.ruleset, b.ruleset)
+    name_a, name_b = os.path.basename(path_a), os.path.basename(path_b)
+    text = to_text(found, name_a, name_b, b.ruleset)
+    svg = "" if found.empty else run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph), "svg").decode("utf-8")
+    return {"same": found.empty, "text": text, "svg": _strip_prolog(svg)}

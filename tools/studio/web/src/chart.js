@@ -1,0 +1,106 @@
+// The live chart: the sequence under the cursor, drawn by the server (rulecraft/chart) a moment after the
+// text settles; greyed with a note while the text has errors; a click on a box moves the cursor to its step,
+// and the cursor's step is the highlighted box.
+const REDRAW_AFTER = 150  // ms
+
+export class Chart {
+  constructor(el, note, {request, moveTo}) {
+    this.el = el
+    this.note = note
+    this.request = request  // (params) => Promise of the server's answer
+    this.moveTo = moveTo  // (line, col) => void
+    this.boxes = []  // {id, line, col} of the chart shown, in the order the sequence writes them
+    this.sequences = []
+    this.sequence = null
+    this.timer = -1
+    this.asked = 0
+    this.drawn = 0  // how many charts were put on the page (the benchmark and the tests count them)
+    el.addEventListener("click", e => this.clicked(e))
+  }
+
+  // the text changed (or a file was opened): draw again soon
+  soon(line) {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.draw(line), REDRAW_AFTER)
+  }
+
+  async draw(line, sequence) {
+    const ask = ++this.asked
+    let answer
+    try {
+      answer = await this.request({line, sequence})
+    } catch (err) {
+      if (ask === this.asked) this.say(`the chart was not drawn: ${err.message || err}`, true)
+      return
+    }
+    if (ask !== this.asked || !answer) return  // a newer request is on its way
+    if (answer.status === "pending") return
+    if (answer.status === "stale" && !answer.svg) {
+      this.say(answer.note, true)  // no chart of this sequence yet: the one shown stays, greyed
+      return
+    }
+    this.show(answer, line)
+  }
+
+  show(answer, line) {
+    const stale = answer.status === "stale"
+    this.el.innerHTML = answer.svg
+    this.boxes = answer.boxes
+    this.sequences = answer.sequences
+    this.sequence = answer.sequence
+    if (!stale) {
+      this.drawn++
+      this.el.dataset.drawn = String(this.drawn)
+    }
+    this.say(stale ? answer.note : answer.title, stale)
+    this.highlight(line)
+  }
+
+  say(text, stale) {
+    this.note.textContent = text
+    this.el.classList.toggle("stale", stale)
+    this.note.classList.toggle("stale", stale)
+  }
+
+  // the sequence written around `line`, by the lines the last chart gave
+  sequenceAt(line) {
+    let best = null
+    for (const s of this.sequences) if (s.line != null && s.line <= line && (!best || s.line > best.line)) best = s
+    return best ? best.id : null
+  }
+
+  // the cursor moved: highlight its step's box, or draw the sequence it moved into
+  cursor(line) {
+    const seq = this.sequenceAt(line)
+    if (seq && this.sequence && seq !== this.sequence) {
+      this.soon(line)
+      return
+    }
+    this.highlight(line)
+  }
+
+  highlight(line) {
+    for (const el of this.el.querySelectorAll(".current")) el.classList.remove("current")
+    let box = null
+    for (const b of this.boxes) if (b.line <= line && (!box || b.line >= box.line)) box = b
+    if (!box) return
+    const el = this.element(box.id)
+    if (el) el.classList.add("current")
+  }
+
+  element(id) {
+    return this.el.querySelector(`[id="${CSS.escape(id)}"]`) || this.el.querySelector(`[id="a_${CSS.escape(id)}"]`)
+  }
+
+  clicked(e) {
+    const ids = new Map(this.boxes.map(b => [b.id, b]))
+    for (let el = e.target; el && el !== this.el; el = el.parentNode) {
+      const id = el.id && el.id.startsWith("a_") ? el.id.slice(2) : el.id
+      if (id && ids.has(id)) {
+        const b = ids.get(id)
+        this.moveTo(b.line, b.col)
+        return
+      }
+    }
+  }
+}

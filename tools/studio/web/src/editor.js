@@ -1,0 +1,91 @@
+// The editor: CodeMirror 6 with YAML, the language server's completion, hover and go-to-definition through
+// @codemirror/lsp-client, and its problems underlined (lint) at the range the server gives.
+import {basicSetup} from "codemirror"
+import {EditorView, keymap, ViewPlugin} from "@codemirror/view"
+import {EditorState} from "@codemirror/state"
+import {yaml} from "@codemirror/lang-yaml"
+import {setDiagnostics, lintGutter} from "@codemirror/lint"
+import {LSPPlugin, serverCompletion, hoverTooltips, jumpToDefinitionKeymap} from "@codemirror/lsp-client"
+
+const SYNC_AFTER = 40  // ms after the last keystroke before the text goes to the server
+
+// our own sync (the package's waits 500 ms): a keystroke reaches the checks within SYNC_AFTER
+const quickSync = ViewPlugin.fromClass(class {
+  constructor() { this.pending = -1 }
+  update(update) {
+    if (!update.docChanged) return
+    clearTimeout(this.pending)
+    this.pending = setTimeout(() => {
+      this.pending = -1
+      const plugin = LSPPlugin.get(update.view)
+      if (plugin) plugin.client.sync()
+    }, SYNC_AFTER)
+  }
+  destroy() { clearTimeout(this.pending) }
+})
+
+const SEVERITY = {1: "error", 2: "warning", 3: "info", 4: "hint"}
+
+export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCursor, onChange}) {
+  const extensions = [
+    basicSetup,
+    yaml(),
+    client.plugin(uri, "yaml"),
+    serverCompletion(),
+    hoverTooltips(),
+    keymap.of([...jumpToDefinitionKeymap]),
+    quickSync,
+    lintGutter(),
+    keymap.of([{key: "Mod-s", preventDefault: true, run: () => { onSave(); return true }}]),
+    EditorView.updateListener.of(u => {
+      if (u.selectionSet || u.docChanged) onCursor(u.state)
+      if (u.docChanged) onChange(u.state)
+    }),
+  ]
+  if (readOnly) extensions.push(EditorState.readOnly.of(true))
+  return new EditorView({state: EditorState.create({doc: text, extensions}), parent})
+}
+
+// The server's diagnostics as underlines (with a quick fix where the server offers one), and as a list of
+// {from, to, line, col, code, message, hint, severity} for the problems panel. False when they are for
+// another text than the editor's (an older version).
+export function showDiagnostics(view, client, params) {
+  const plugin = LSPPlugin.get(view)
+  const file = client.workspace.getFile(params.uri)
+  if (!plugin || !file || file.getView() !== view) return null
+  if (params.version != null && params.version !== file.version) return null
+  const problems = params.diagnostics.map(item => {
+    const from = plugin.unsyncedChanges.mapPos(plugin.fromPosition(item.range.start, plugin.syncedDoc))
+    const to = plugin.unsyncedChanges.mapPos(plugin.fromPosition(item.range.end, plugin.syncedDoc))
+    const [message, ...rest] = item.message.split("\nhint: ")
+    const line = view.state.doc.lineAt(from)
+    return {from, to, line: line.number, col: from - line.from + 1, code: item.code || "", message,
+            hint: rest.join("\nhint: "), severity: SEVERITY[item.severity || 1], item}
+  })
+  view.dispatch(setDiagnostics(view.state, problems.map(p => ({
+    from: p.from, to: p.to, severity: p.severity, source: p.code,
+    message: p.message + (p.hint ? `\nhint: ${p.hint}` : ""),
+    actions: p.item.data && p.item.data.replacements ? [{
+      name: "Quick fix", apply: view => quickFix(view, client, params.uri, p.item)}] : [],
+  }))))
+  return problems
+}
+
+// The language server's own quick fix (textDocument/codeAction), its first edit applied
+async function quickFix(view, client, uri, diagnostic) {
+  client.sync()
+  const actions = await client.request("textDocument/codeAction", {
+    textDocument: {uri}, range: diagnostic.range, context: {diagnostics: [diagnostic]}})
+  const edits = actions && actions[0] && actions[0].edit && actions[0].edit.changes && actions[0].edit.changes[uri]
+  const plugin = LSPPlugin.get(view)
+  if (!edits || !plugin) return
+  view.dispatch({changes: edits.map(e => ({
+    from: plugin.fromPosition(e.range.start), to: plugin.fromPosition(e.range.end), insert: e.newText}))})
+}
+
+export function moveTo(view, line, col) {
+  const l = view.state.doc.line(Math.max(1, Math.min(line, view.state.doc.lines)))
+  const pos = Math.min(l.from + Math.max(0, col - 1), l.to)
+  view.dispatch({selection: {anchor: pos}, scrollIntoView: true})
+  view.focus()
+}

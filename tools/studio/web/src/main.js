@@ -1,0 +1,254 @@
+// The studio's page: files, the editor and its problems, the live chart, the printed pages and variants.
+import "./style.css"
+import {connect, fileUri} from "./connection.js"
+import {makeEditor, showDiagnostics, moveTo} from "./editor.js"
+import {Chart} from "./chart.js"
+import {getJSON, postJSON, getBlobURL} from "./api.js"
+
+const $ = sel => document.querySelector(sel)
+const state = {
+  root: "", client: null, view: null,
+  file: null,  // {path (relative, or null for a bundled one), bundled, file (absolute), uri, digest, readOnly, saved}
+  problems: [], chart: null, printed: {}, tab: "chart",
+}
+window.studio = state  // for the browser tests and the benchmarks: what the page holds
+
+function status(text, kind = "") {
+  const el = $("#status")
+  el.textContent = text
+  el.className = kind
+}
+
+// ------------------------------------------------------------------ files
+async function listFiles() {
+  const {files, bundled} = await getJSON("/api/files")
+  const ul = $("#files")
+  ul.replaceChildren(...files.map(path => item(path, () => openFile({path}), state.file && state.file.path === path)))
+  if (!files.length) ul.append(Object.assign(document.createElement("li"), {className: "empty", textContent: "no rulesets here yet"}))
+  $("#bundled").replaceChildren(...bundled.map(b => item(`${b.name}`, () => openFile({bundled: b.name}),
+    state.file && state.file.bundled === b.name, b.title)))
+  const from = $("#new-from")
+  if (from.options.length <= 1) from.append(...bundled.map(b => new Option(`a copy of ${b.name}`, b.name)))
+  const other = $("#variant")
+  other.replaceChildren(new Option("pick a ruleset…", ""), ...files.map(p => new Option(p, p)),
+                        ...bundled.map(b => new Option(`${b.name} (bundled)`, `bundled:${b.name}`)))
+}
+
+function item(text, onclick, current, title) {
+  const li = document.createElement("li")
+  const a = Object.assign(document.createElement("a"), {href: "#", textContent: text, title: title || text})
+  a.addEventListener("click", e => { e.preventDefault(); onclick() })
+  if (current) li.className = "current"
+  li.append(a)
+  return li
+}
+
+async function openFile(which) {
+  if (state.file && !state.file.readOnly && isDirty() && !confirm("Leave this file? Its changes are not saved.")) return
+  const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
+  const got = await getJSON(`/api/file?${q}`)
+  if (state.view) { state.view.destroy(); state.view = null }
+  state.file = {path: got.path, bundled: got.bundled, file: got.file, uri: fileUri(got.file), digest: got.digest,
+                readOnly: got.readOnly, saved: got.text}
+  state.problems = []
+  showProblems([])
+  state.view = makeEditor($("#editor"), state.client, {
+    uri: state.file.uri, text: got.text, readOnly: got.readOnly, onSave: save,
+    onCursor: s => state.chart.cursor(s.doc.lineAt(s.selection.main.head).number),
+    onChange: () => markDirty(),
+  })
+  $("#file-name").textContent = got.path || `${got.bundled} (bundled, read-only)`
+  $("#copy").hidden = !got.readOnly
+  $("#save").disabled = got.readOnly
+  markDirty()
+  history.replaceState(null, "", `/?${q}`)
+  await listFiles()
+  state.chart.soon(1)
+  refreshPrinted()
+}
+
+function isDirty() {
+  return state.view && state.view.state.doc.toString() !== state.file.saved
+}
+
+function markDirty() {
+  const dirty = !!(state.file && !state.file.readOnly && isDirty())
+  $("#file-name").classList.toggle("dirty", dirty)
+  document.title = `${dirty ? "● " : ""}${state.file ? (state.file.path || state.file.bundled) : ""} · rulecraft studio`
+}
+
+async function save() {
+  const f = state.file
+  if (!f || f.readOnly) return
+  const text = state.view.state.doc.toString()
+  try {
+    const got = await postJSON("/api/save", {path: f.path, text, digest: f.digest})
+    f.digest = got.digest
+    f.saved = text
+    markDirty()
+    status(`saved ${f.path}`, "ok")
+    refreshPrinted()
+  } catch (err) {
+    status(err.message, "error")
+  }
+}
+
+// a file changed on disk (another editor, git): taken in when this page has nothing unsaved, else said
+async function changedOnDisk({path, digest}) {
+  const f = state.file
+  if (!f || f.path !== path || digest === f.digest) return
+  if (isDirty()) {
+    status(`${path} changed on disk; your text is kept (saving now is refused: reload it, or save under another name)`, "error")
+    return
+  }
+  const got = await getJSON(`/api/file?path=${encodeURIComponent(path)}`)
+  const view = state.view
+  const head = Math.min(view.state.selection.main.head, got.text.length)
+  f.saved = got.text
+  f.digest = got.digest
+  view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: got.text}, selection: {anchor: head}})
+  status(`${path} changed on disk: loaded again`, "ok")
+}
+
+async function newFile(e) {
+  e.preventDefault()
+  const name = $("#new-name").value.trim()
+  if (!name) return
+  try {
+    const got = await postJSON("/api/new", {path: name, from: $("#new-from").value})
+    $("#new-name").value = ""
+    await openFile({path: got.path})
+    status(`made ${got.path}`, "ok")
+  } catch (err) {
+    status(err.message, "error")
+  }
+}
+
+async function copyBundled() {
+  const name = state.file.bundled
+  try {
+    const got = await postJSON("/api/new", {path: `${name}.yaml`, from: name})
+    await openFile({path: got.path})
+    status(`copied ${name} into the folder as ${got.path}`, "ok")
+  } catch (err) {
+    status(err.message, "error")
+  }
+}
+
+// ------------------------------------------------------------------ problems
+function onDiagnostics(params) {
+  if (!state.view) return
+  const problems = showDiagnostics(state.view, state.client, params)
+  if (problems === null) return
+  state.problems = problems
+  showProblems(problems)
+  state.chart.soon(state.view.state.doc.lineAt(state.view.state.selection.main.head).number)
+}
+
+function showProblems(problems) {
+  const ul = $("#problems")
+  $("#problem-count").textContent = problems.length ? `(${problems.length})` : "(none)"
+  ul.replaceChildren(...problems.map(p => {
+    const li = document.createElement("li")
+    li.className = p.severity
+    li.dataset.line = String(p.line)
+    li.dataset.code = p.code
+    const where = Object.assign(document.createElement("span"), {className: "where", textContent: `${p.line}:${p.col}`})
+    const code = Object.assign(document.createElement("span"), {className: "code", textContent: p.code})
+    const msg = Object.assign(document.createElement("span"), {className: "message", textContent: p.message})
+    li.append(where, code, msg)
+    if (p.hint) li.append(Object.assign(document.createElement("div"), {className: "hint", textContent: `hint: ${p.hint}`}))
+    li.addEventListener("click", () => moveTo(state.view, p.line, p.col))
+    return li
+  }))
+}
+
+// ------------------------------------------------------------------ printed pages and variants
+function source() {
+  const f = state.file
+  return f.bundled ? `bundled:${f.bundled}` : f.path
+}
+
+async function refreshPrinted() {
+  state.printed = {}
+  if (["aid", "book", "sheets"].includes(state.tab)) await showPrinted(state.tab)
+}
+
+async function showPrinted(kind) {
+  if (!state.file || state.printed[kind]) return
+  state.printed[kind] = true
+  const frame = $(`#${kind}-frame`)
+  const note = $(`#${kind}-note`)
+  note.textContent = "drawing…"
+  note.className = "note"
+  const url = `/api/print/${kind}?path=${encodeURIComponent(source())}`
+  const pdf = kind === "sheets" ? url : `/api/print/${kind}.pdf?path=${encodeURIComponent(source())}`
+  $(`#${kind}-download`).href = pdf + "&download=1"
+  try {
+    const blob = await getBlobURL(url)
+    if (frame.src.startsWith("blob:")) URL.revokeObjectURL(frame.src)
+    frame.src = blob
+    note.textContent = state.file.readOnly || !isDirty() ? "" : "as saved (save to see your changes here)"
+  } catch (err) {
+    note.textContent = err.message
+    note.className = "note stale"
+    state.printed[kind] = false
+  }
+}
+
+async function showVariant() {
+  const other = $("#variant").value
+  const out = $("#variant-chart")
+  if (!other || !state.file) return
+  $("#variant-note").textContent = "comparing…"
+  try {
+    const got = await getJSON(`/api/diff?a=${encodeURIComponent(source())}&b=${encodeURIComponent(other)}`)
+    out.innerHTML = got.svg
+    $("#variant-text").textContent = got.text
+    $("#variant-note").textContent = got.same ? "the two rulesets say the same rules" : ""
+  } catch (err) {
+    $("#variant-note").textContent = err.message
+  }
+}
+
+function showTab(name) {
+  state.tab = name
+  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("current", b.dataset.tab === name)
+  for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
+  if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
+}
+
+// ------------------------------------------------------------------ start
+async function main() {
+  history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, ""))
+  const config = await getJSON("/api/config")
+  state.root = config.root
+  $("#root").textContent = config.root
+  state.client = await connect(config.root, {
+    "textDocument/publishDiagnostics": onDiagnostics,
+    "rulecraft/fileChanged": changedOnDisk,
+    "rulecraft/filesChanged": () => listFiles(),
+  }, () => status("the studio's server is gone: start it again and reload this page", "error"))
+  state.chart = new Chart($("#chart"), $("#chart-note"), {
+    request: async params => {
+      if (!state.file) return null
+      state.client.sync()
+      return state.client.request("rulecraft/chart", {uri: state.file.uri, ...params})
+    },
+    moveTo: (line, col) => moveTo(state.view, line, col),
+  })
+  $("#save").addEventListener("click", save)
+  $("#copy").addEventListener("click", copyBundled)
+  $("#new").addEventListener("submit", newFile)
+  $("#variant").addEventListener("change", showVariant)
+  for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
+  const params = new URLSearchParams(location.search)
+  await listFiles()
+  const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}
+    : config.open ? {path: config.open} : null
+  if (first) await openFile(first)
+  else status("pick a ruleset on the left, or make a new one")
+  document.body.dataset.ready = "1"
+}
+
+main().catch(err => status(`the studio did not start: ${err.message || err}`, "error"))
