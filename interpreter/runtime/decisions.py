@@ -39,6 +39,9 @@ class Decision:
     hidden = False
     hides_cards = False
     _secret_of: Any = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
+    # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt or
+    # a display name that reads something hidden), else None
+    public_of: Any = None
     # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
     # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
     number = 0
@@ -383,9 +386,15 @@ def narrate_choice(game, d: Decision, value: Any, note: str = "") -> None:
     decision as they would read any answer to it (docs/secrecy.md)."""
     who = game.players[d.player]
     text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}"
+    prompt, public = d.prompt, text  # what the others read: a prompt or display name reading a secret is not
+    plan = d.public_of
+    if plan is not None:
+        prompt = plan.public_prompt(game) if plan.public is not None else prompt
+        shown = d.label_of(value) if d.labels and not plan.display_hidden else game_label(game, value)
+        public = f"{who}: {prompt} -> {shown}"
     if d.secret:
-        game.say(text + note, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
-    elif note and d.hidden:
-        game.say(text + note, only=(d.player,), public=text)
+        game.say(text + note, only=(d.player,), public=f"{who}: {prompt} (chosen in secret)")
+    elif (note and d.hidden) or public != text:
+        game.say(text + note, only=(d.player,), public=public + ("" if d.hidden else note))
     else:
         game.say(text + note)

@@ -147,7 +147,7 @@ def names(form: str, node: YMap) -> set[str]:
         out = {str(_plain(spec.get("bidder"), "bidder")), str(_plain(spec.get("as"), "auction")), "standing",
                "excluded"}
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
-                                                "tied", "sec", "elig", "dropped", "amt", "drop")}
+                                                "tied", "sec", "elig", "dropped", "amt", "drop", "may")}
         if spec.get("form") is not None and spec.get("form").plain() == "sealed":
             out.add("bid")  # what a sealed bid is worth is worked out with the bid bound as 'bid'
 
