@@ -445,3 +445,51 @@ def test_a_prompt_or_display_name_that_reads_a_hidden_hand_is_not_shown_to_the_o
     assert _read(g, 0)[:2] == ["P1: P1, with 2 keys: knock? -> yes", "P1: Pick -> a (keys: 2)"]
     for seat in (1, 2):
         assert _read(g, seat)[:2] == ["P1: P1, with … keys: knock? -> yes", "P1: Pick -> a"], seat
+
+
+SKIPPED = HEADER + """
+    cards:
+      - {id: gold1, name: Gold, classes: [treasure], attributes: {seat: 0}}
+      - {id: gold2, name: Gold, classes: [treasure], attributes: {seat: 2}}
+      - {id: rock, name: Rock, classes: [rock], attributes: {seat: 1}}
+    zones:
+      deck: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+      play: {per: player, visibility: open}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - for_each: p
+            in: players
+            do: ["move [c for c in deck if c.seat == p.seat] to p.hand"]
+          - for_each: p
+            in: players
+            do:
+              - if: "count([c for c in p.hand if c is treasure]) > 0"
+                then:
+                  - choose: {player: p, kind: subset, options: "[c for c in p.hand if c is treasure]",
+                             prompt: "Play Treasures", as: played}
+                  - "move played to p.play"
+              - if: "count([c for c in p.hand if c is rock]) > 0"
+                then:
+                  - choose: {player: p, kind: yesno, prompt: "Throw a rock?"}
+    scoring:
+      score: "count(p.play)"
+"""
+
+
+def test_a_decision_an_if_skips_for_a_hidden_reason_reads_as_a_decline(tmp_path):
+    """P2 holds no Treasure, P1 and P3 no rock: the `if` that would skip their decision has them decline at once
+    instead, so the others read the same line as from one who could play and did not."""
+    rs = _load(tmp_path, SKIPPED)
+    g = _play(rs, [[], False, []])  # P1 plays no Treasure, P2 throws no rock, P3 plays no Treasure
+    for seat in range(3):
+        mine = [line.split(" (the only")[0] for line in _read(g, seat)]
+        assert mine[:6] == ["P1: Play Treasures -> nothing", "P1: Throw a rock? -> no",
+                            "P2: Play Treasures -> nothing", "P2: Throw a rock? -> no",
+                            "P3: Play Treasures -> nothing", "P3: Throw a rock? -> no"], (seat, mine)
+    assert "P2: Play Treasures -> nothing (the only choice)" in _read(g, 1)
+    assert "P2: Play Treasures -> nothing" in _read(g, 0)
+    assert g.decisions == 3  # the declines are forced: the game asks what it asked before

@@ -183,3 +183,29 @@ def _renamed(node, names: dict):
     if isinstance(node, A.Comprehension) and node.var in names:
         names = {k: v for k, v in names.items() if k != node.var}
     return replace(node, **{f.name: _renamed(getattr(node, f.name), names) for f in fields(node) if f.name != "span"})
+
+
+def declined_otherwise(builder, cond: M.CExpr | None, then: list, other: list, comp: Compiler) -> list:
+    """An `if` with no `else` whose condition reads something some seat cannot see, and whose `then` opens with a
+    decision that may be declined ('Play Treasures' asked only of a hand holding some): otherwise the decider
+    declines at once (the pass, no, nothing: their only answer), so the others read the same line whether the
+    condition held and the decider declined or it did not hold (docs/secrecy.md). `other` as it is in any other
+    case. The options of that decline read the condition and the decision's own options, never working them out."""
+    secrets = getattr(builder, "secrets", None)
+    first = then[0] if then else None
+    dec = getattr(first, "decision", None) if isinstance(first, M.ChooseStep) else None
+    if other or secrets is None or cond is None or dec is None or not secrets.reads(cond.ast):
+        return other
+    sp = cond.span
+    if dec.kind == "yesno":
+        decline, orig, dec = A.ListLit(sp, (A.Const(sp, False),)), A.ListLit(sp, ()), replace(dec, kind="one")
+    elif dec.options is not None and (dec.kind == "subset" or (dec.kind == "one" and dec.optional)):
+        decline, orig = A.ListLit(sp, ()), dec.options.ast
+    else:
+        return other
+    # `decline if true else (orig if cond else decline)`: only the decline is worked out
+    options = A.Ternary(sp, decline, A.Const(sp, True), A.Ternary(sp, orig, cond.ast, decline))
+    fn, _t = comp.expr(options)
+    opts = M.CExpr(dec.options.text if dec.options is not None else "[true, false]", options, fn, sp)
+    spec = replace(dec, options=opts, min=None, max=None, amounts=None, optional=dec.kind == "one" and dec.optional)
+    return [replace(first, decision=spec, path=first.path + ".declined")]

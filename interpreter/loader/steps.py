@@ -12,7 +12,7 @@ from ..dsl.scope import Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
 from ..model.kinds import KINDS
-from .choices import DecisionBuilder, _plain, asked_alike
+from .choices import DecisionBuilder, _plain, asked_alike, declined_otherwise
 from .constructs import kinds as _kinds  # noqa: F401 - registers the engine's own constructs (auction, respond)
 from .dsl_text import DslText, compile_stmts
 from .schema import all_forms  # the step forms, as the schema lists them (registered kinds included)
@@ -191,6 +191,7 @@ class StepBuilder(DecisionBuilder):
             if node.get("then") is None:
                 self.err("E202", "an 'if' step needs 'then:'", node.span)
             said = self._because(node.get("because"), f"{auto}.because", common, loops)
+            other = declined_otherwise(self, cond, then, other, comp)  # (a decision skipped for a hidden reason)
             return M.IfStep(**common, cond=cond, then=(*said, *then), other=tuple(other))
         if form in ("while", "repeat", "loop"):
             if form == "loop":
