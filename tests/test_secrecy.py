@@ -12,6 +12,10 @@ from. Each case below is a leak the table had, fixed in general and shown on a r
   nobody is said to be short;
 - a sealed auction nobody can bid in says no empty "Revealed:" line;
 - cards bid from a hand onto an open pile are an open choice: the others read which;
+- who takes part worked out from a hidden hand (an auction's `may_bid`, a sealed step's `in:`, an `if` before a
+  decision) is never told by who is asked: everyone is asked, those left out with their decline as the only
+  answer, read as any decline;
+- a prompt's `{field}` or an option's `display:` name that reads a hidden hand is read by the decider only;
 - "Points now" is shown to a seat for a player whose score reads nothing that seat cannot see, decided from
   the score's expression, not by dealing the hidden cards again.
 """

@@ -181,6 +181,9 @@ class Secrets:
                     and self._zone(node.args[0]) is not None:
                 self._inside(node.args[0], out, calls, lc)  # how many cards a zone holds: everyone sees it
                 return
+            if node.func == "keys" and len(node.args) == 1 and isinstance(node.args[0], A.Name) \
+                    and self._zone(node.args[0]) is not None:
+                return  # the keys of a family of zones (`keys(markets)`): their names, which everyone sees
             if node.func == "top" and len(node.args) == 1 and self._zone(node.args[0]) is not None \
                     and self._zone(node.args[0])[1] == "top":
                 self._inside(node.args[0], out, calls, lc)
