@@ -184,8 +184,10 @@ class _Expansion:
         ask = [self.ask(low), g.if_(f"{BID} == none", passed(), [g.do(bid)])]
         asked = ask if self.short_hidden else [g.if_(f"LIMIT_ < {low}", [*short, *passed()], ask)]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
-        body = [g.if_(f"{B} in {OUT}", [g.do(f"{P} += 1")], [g.if_("MAY_", asked, [self.ask(low), g.do(f"{P} += 1")])])] \
-            if self.may_hidden else [g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked)]
+        if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
+            asked = [g.if_("MAY_", asked, [self.ask(low), g.do(f"{P} += 1")])]
+        body = [g.if_(f"{B} in {OUT}" if self.may_hidden else f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")],
+                      asked)]
         if track:  # at the end, those who passed (not for good) drop out in the order of their last pass
             body.append(g.if_(ends, [g.do(f"{DQ} += [q for q in {ORD} if q != {LEAD} and q not in {OUT}]")]))
             body += self.drop_point(DQ)
