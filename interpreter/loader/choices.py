@@ -208,4 +208,4 @@ def declined_otherwise(builder, cond: M.CExpr | None, then: list, other: list, c
     fn, _t = comp.expr(options)
     opts = M.CExpr(dec.options.text if dec.options is not None else "[true, false]", options, fn, sp)
     spec = replace(dec, options=opts, min=None, max=None, amounts=None, optional=dec.kind == "one" and dec.optional)
-    return [replace(first, decision=spec, path=first.path + ".declined")]
+    return [replace(first, decision=spec, path=first.path + ".declined", explicit_id=False)]
