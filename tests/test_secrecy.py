@@ -12,6 +12,10 @@ from. Each case below is a leak the table had, fixed in general and shown on a r
   nobody is said to be short;
 - a sealed auction nobody can bid in says no empty "Revealed:" line;
 - cards bid from a hand onto an open pile are an open choice: the others read which;
+- who takes part worked out from a hidden hand (an auction's `may_bid`, a sealed step's `in:`, an `if` before a
+  decision) is never told by who is asked: everyone is asked, those left out with their decline as the only
+  answer, read as any decline;
+- a prompt's `{field}` or an option's `display:` name that reads a hidden hand is read by the decider only;
 - "Points now" is shown to a seat for a player whose score reads nothing that seat cannot see, decided from
   the score's expression, not by dealing the hidden cards again.
 """
@@ -308,3 +312,188 @@ def test_reading_functions_that_call_each_other_many_times_is_bounded(tmp_path):
         "    functions:\n" + funcs + '\n      f40: {params: [p], value: "count(p.hand)"}\n'
     rs = _load(tmp_path, text, "chain.yaml")
     assert all(score_seen(rs, s, q) for s in range(3) for q in range(3))  # how many cards: everyone sees
+
+
+MAY_BID = HEADER + """
+    cards:
+      - {id: key1, name: Key, classes: [key], attributes: {seat: 0}}
+      - {id: key2, name: Key, classes: [key], attributes: {seat: 2}}
+      - {id: rock, name: Rock, classes: [rock], attributes: {seat: 1}}
+      - {id: lamp, name: Lamp, classes: [lot], attributes: {seat: 9}}
+    zones:
+      deck: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+      lots: {visibility: open}
+      won: {per: player, visibility: open}
+    player_variables:
+      coins: {initial: 4}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - for_each: p
+            in: players
+            do: ["move [c for c in deck if c.seat == p.seat] to p.hand"]
+          - "move deck to lots"
+          - auction:
+              form: FORM
+              from: "players[0]"
+              may_bid: "count([c for c in bidder.hand if c is key]) > 0"
+              limit: "bidder.coins"
+              prompt: "Bid for the lamp"
+              on_end:
+                - if: "auction.winner != none"
+                  then: ["auction.winner.coins -= auction.price", "move lots to auction.winner.won"]
+    scoring:
+      score: "count(p.won)"
+"""
+
+
+def test_an_auction_whose_may_bid_reads_a_hidden_hand_asks_every_bidder(tmp_path):
+    """P2 holds no key, so may not bid: they are asked all the same, the pass their only answer, and the others
+    read it as any pass; nobody is said to be left out."""
+    for form in ("open", "once_around"):
+        rs = _load(tmp_path, MAY_BID.replace("FORM", form), f"{form}.yaml")
+        g = _play(rs, [0])  # P1 passes: P3 (a key) may still bid
+        for seat in (0, 2):
+            mine = _read(g, seat)
+            assert "P2: Bid for the lamp -> pass" in mine, (form, mine)
+            assert not any("may not bid" in line for line in mine), (form, mine)
+        assert "P2: Bid for the lamp -> pass (the only choice)" in _read(g, 1)
+        assert g.decisions == 2, form  # P2's pass is forced: only P1 and P3 chose, as before
+    rs = _load(tmp_path, MAY_BID.replace("FORM", "sealed"), "sealed.yaml")
+    g = _play(rs, [])
+    assert [line for line in g.narrative if line.startswith("Revealed:")] == ["Revealed: P1: pass, P2: pass, P3: pass"]
+    # with who may bid seen by all (money, not cards), the one left out is still said to be
+    public = _load(tmp_path, MAY_BID.replace("FORM", "open").replace(
+        "count([c for c in bidder.hand if c is key]) > 0", "bidder != players[1]"), "public.yaml")
+    assert "P2 may not bid and pass" in _play(public, []).narrative
+
+
+SEALED_IN = HEADER + """
+    cards:
+      - {id: key1, name: Key, classes: [key], attributes: {seat: 0}}
+      - {id: key2, name: Key, classes: [key], attributes: {seat: 2}}
+      - {id: rock, name: Rock, classes: [rock], attributes: {seat: 1}}
+    zones:
+      deck: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - for_each: p
+            in: players
+            do: ["move [c for c in deck if c.seat == p.seat] to p.hand"]
+          - sealed:
+              each: p
+              in: "[q for q in players if count([c for c in q.hand if c is key]) > 0]"
+              choose: {kind: subset, options: "[c for c in p.hand if c is key]", prompt: "Lay keys"}
+              as: laid
+          - sealed:
+              each: p
+              in: "[q for q in players if count([c for c in q.hand if c is key]) > 0]"
+              choose: {kind: yesno, prompt: "Knock?"}
+              as: knocks
+    scoring:
+      score: "count(p.hand)"
+"""
+
+
+def test_a_sealed_step_whose_in_reads_a_hidden_hand_asks_everyone(tmp_path):
+    """P2 holds no key: the sealed steps ask P2 too (their decline the only answer) and reveal it with the rest,
+    with no line of its own before the reveal."""
+    rs = _load(tmp_path, SEALED_IN)
+    g = _play(rs, [])
+    for seat in range(3):
+        mine = _read(g, seat)
+        assert [line for line in mine if not line.startswith(("Scores", "Winner"))] == [
+            "Revealed: P1: nothing, P2: nothing, P3: nothing", "Revealed: P1: yes, P2: no, P3: yes"], (seat, mine)
+    assert g.decisions == 4  # P2's declines are forced: P1 and P3 chose twice each, as before
+
+
+PROMPTS = HEADER + """
+    cards:
+      - {id: key1, name: Key, classes: [key], attributes: {seat: 0}}
+      - {id: key2, name: Key, classes: [key], attributes: {seat: 0}}
+      - {id: rock, name: Rock, classes: [rock], attributes: {seat: 1}}
+    zones:
+      deck: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - for_each: p
+            in: players
+            do: ["move [c for c in deck if c.seat == p.seat] to p.hand"]
+          - for_each: p
+            in: players
+            do:
+              - choose: {player: p, kind: yesno, prompt: "{p}, with {count([c for c in p.hand if c is key])} keys: knock?"}
+              - choose: {player: p, kind: one, options: "['a', 'b']", prompt: "Pick",
+                         display: "'{option} (keys: {count([c for c in p.hand if c is key])})'"}
+    scoring:
+      score: "count(p.hand)"
+"""
+
+
+def test_a_prompt_or_display_name_that_reads_a_hidden_hand_is_not_shown_to_the_others(tmp_path):
+    """The decider reads the prompt and the option's name in full; the others read the prompt with the field that
+    reads the hand left out, and the option by its own name."""
+    rs = _load(tmp_path, PROMPTS)
+    g = _play(rs, [])
+    assert _read(g, 0)[:2] == ["P1: P1, with 2 keys: knock? -> yes", "P1: Pick -> a (keys: 2)"]
+    for seat in (1, 2):
+        assert _read(g, seat)[:2] == ["P1: P1, with … keys: knock? -> yes", "P1: Pick -> a"], seat
+
+
+SKIPPED = HEADER + """
+    cards:
+      - {id: gold1, name: Gold, classes: [treasure], attributes: {seat: 0}}
+      - {id: gold2, name: Gold, classes: [treasure], attributes: {seat: 2}}
+      - {id: rock, name: Rock, classes: [rock], attributes: {seat: 1}}
+    zones:
+      deck: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+      play: {per: player, visibility: open}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - for_each: p
+            in: players
+            do: ["move [c for c in deck if c.seat == p.seat] to p.hand"]
+          - for_each: p
+            in: players
+            do:
+              - if: "count([c for c in p.hand if c is treasure]) > 0"
+                then:
+                  - choose: {player: p, kind: subset, options: "[c for c in p.hand if c is treasure]",
+                             prompt: "Play Treasures", as: played}
+                  - "move played to p.play"
+              - if: "count([c for c in p.hand if c is rock]) > 0"
+                then:
+                  - choose: {player: p, kind: yesno, prompt: "Throw a rock?"}
+    scoring:
+      score: "count(p.play)"
+"""
+
+
+def test_a_decision_an_if_skips_for_a_hidden_reason_reads_as_a_decline(tmp_path):
+    """P2 holds no Treasure, P1 and P3 no rock: the `if` that would skip their decision has them decline at once
+    instead, so the others read the same line as from one who could play and did not."""
+    rs = _load(tmp_path, SKIPPED)
+    g = _play(rs, [[], False, []])  # P1 plays no Treasure, P2 throws no rock, P3 plays no Treasure
+    for seat in range(3):
+        mine = [line.split(" (the only")[0] for line in _read(g, seat)]
+        assert mine[:6] == ["P1: Play Treasures -> nothing", "P1: Throw a rock? -> no",
+                            "P2: Play Treasures -> nothing", "P2: Throw a rock? -> no",
+                            "P3: Play Treasures -> nothing", "P3: Throw a rock? -> no"], (seat, mine)
+    assert "P2: Play Treasures -> nothing (the only choice)" in _read(g, 1)
+    assert "P2: Play Treasures -> nothing" in _read(g, 0)
+    assert g.decisions == 3  # the declines are forced: the game asks what it asked before

@@ -10,14 +10,19 @@ computed from, rulecraft.model.secrecy), which makes it an independent judge:
 - a decision's answer a seat reads ("P2: Play a card -> Crown") names only cards that seat sees, then or once
   the step has laid them out;
 - no "Revealed:" line is empty;
-- "Points now" shown to a seat for another player do not move in those other worlds.
+- "Points now" shown to a seat for another player do not move in those other worlds;
+- who is asked tells nothing hidden: an `if` (an auction's or a response window's among them) whose one branch
+  asks a decision and the other does not takes the same branch in every world a seat other than the decider
+  cannot tell from this one; a sealed step asks the same players in those worlds.
 """
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
+from test_secrecy import MAY_BID, SEALED_IN, SKIPPED  # tiny rulesets where who takes part reads a hidden hand
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.bundled import bundled_rulesets
@@ -25,10 +30,12 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.dsl.builtins import as_list
 from rulecraft.loader import load_ruleset
 from rulecraft.model.secrecy import cards_seen, hidden_places, sees_player_variable
-from rulecraft.runtime import decisions
+from rulecraft.runtime import story
 from rulecraft.runtime import game as game_module
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.machine import deciding
+from rulecraft.model import ruleset as M
+from rulecraft.runtime.game import programs_for
+from rulecraft.runtime.machine import blocks, deciding
 from rulecraft.runtime.machine.interpreter import run
 from rulecraft.runtime.rng import SplitMix
 from rulecraft.runtime.story import line_text
@@ -183,6 +190,48 @@ class Referee:
                         return
 
 
+def _asks(steps, depth: int = 0) -> bool:
+    """Whether running `steps` may ask a decision (a few levels down: the constructs' branches are shallow)."""
+    for s in steps:
+        if isinstance(s, (M.ChooseStep, M.SealedStep, M.StackStep)):
+            return True
+        inner = [getattr(s, "then", ()), getattr(s, "other", ()), getattr(s, "body", ())]
+        inner.append(s.run if isinstance(getattr(s, "run", None), tuple) else ())
+        if depth < 4 and any(_asks(b, depth + 1) for b in inner):
+            return True
+    return False
+
+
+def _who_is_asked(referee, game, ins, value) -> None:
+    """Who is asked must not depend on what a seat cannot see: the same branch (or sealed list) in its worlds."""
+    step = ins.step
+    if isinstance(step, M.SealedStep):
+        fn = step.iterable.fn
+    elif isinstance(step, M.IfStep) and _asks(step.then) != _asks(step.other):
+        fn = step.cond.fn
+    else:
+        return
+    here = value(fn, game)
+    for seat in range(len(game.players)):
+        for i in range(WORLDS):
+            other = _other_world(game, seat, SplitMix(0xA5 + 31 * i + seat))
+            other.locals = game.locals
+            there = value(fn, other)
+            if there is not None and here is not None and there != here:
+                referee.problems.append(f"{referee.name}: who is asked at {step.path} tells P{seat + 1} what they "
+                                        f"cannot see ({here!r} here, {there!r} in a world they cannot tell)")
+                return
+
+
+def _value(fn, g):
+    try:
+        v = fn(g)
+    except (RuleError, ArithmeticError, TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return None
+    return [q.seat if hasattr(q, "seat") else q for q in as_list(g, v, None)] if isinstance(v, (list, tuple)) else \
+        bool(v)
+
+
 def _loaded(ref: str):
     loaded = load_ruleset(ref)
     assert loaded.ok, ref
@@ -191,10 +240,27 @@ def _loaded(ref: str):
 
 @pytest.mark.parametrize("ref", RULESETS, ids=[Path(r).stem for r in RULESETS])
 def test_each_seat_reads_only_what_it_may_see(ref, monkeypatch):
-    rs = _loaded(ref)
-    ref_name = Path(ref).stem
+    referee = _refereed(_loaded(ref), Path(ref).stem, monkeypatch)
+    assert not referee.problems, "\n".join(dict.fromkeys(referee.problems))
+
+
+def test_the_referee_sees_who_is_asked_on_the_tiny_rulesets(tmp_path, monkeypatch):
+    """The rulesets of test_secrecy.py where who takes part reads a hidden hand (an auction's may_bid, a sealed
+    step's in:, an `if` before a decision): they pass now; before they were asked alike, the referee failed them
+    (who is asked at game/3 tells P1 what they cannot see)."""
+    for name, text in (("may_open", MAY_BID.replace("FORM", "open")),
+                       ("may_once", MAY_BID.replace("FORM", "once_around")), ("sealed_in", SEALED_IN),
+                       ("skipped", SKIPPED)):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        referee = _refereed(_loaded(str(path)), name, monkeypatch)
+        assert not referee.problems, "\n".join(dict.fromkeys(referee.problems))
+
+
+def _refereed(rs, ref_name: str, monkeypatch) -> Referee:
+    """Seeded games of `rs` played before a referee (see the module's words): the referee, with what it found."""
     referee = Referee(rs, ref_name)
-    told = decisions.narrate_choice
+    told = story.narrate_choice
 
     def narrate(game, d, value, note=""):
         if game is referee.game:
@@ -210,6 +276,19 @@ def test_each_seat_reads_only_what_it_may_see(ref, monkeypatch):
             referee.pause(game, decision=False)
 
     monkeypatch.setattr(Game, "move", move)
+
+    def checked(handler):
+        def h(g, f, ins):
+            if g is referee.game:
+                _who_is_asked(referee, g, ins, _value)
+            return handler(g, f, ins)
+        return h
+
+    for prog in programs_for(rs).values():  # (the ruleset's programs, made once: their branches and sealed steps)
+        for ins in prog.code:
+            if ins.op in ("JUMP_IF_FALSE", "SEALED") and ins.until is None:
+                monkeypatch.setattr(ins, "handler", checked(ins.handler))
+    monkeypatch.setattr(blocks, "ENABLED", False)  # every step through the handlers, where the referee looks
     monkeypatch.setattr(game_module, "narrate_choice", narrate)
     for seed in SEEDS:
         referee.game = None
@@ -227,4 +306,4 @@ def test_each_seat_reads_only_what_it_may_see(ref, monkeypatch):
             d = g.pending
             g.apply(agents[d.player].choose(d, None))
         referee.pause(g)
-    assert not referee.problems, "\n".join(dict.fromkeys(referee.problems))
+    return referee

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 from ..diagnostics import RuleError, did_you_mean
 from ..dsl import ast as A
 from ..dsl.closures.compiler import Compiler
@@ -77,7 +79,7 @@ class DecisionBuilder:
             if given and not (kind == "yesno" and key != "optional"):
                 self.err("E201", f"a '{kind}' decision has no '{key}'", spec.key_span(key), unused[1])
         prompt = spec.get("prompt")
-        prompt_expr = None
+        prompt_expr, parts = None, ()
         if isinstance(prompt, YScalar) and prompt.value is not None:
             # a prompt is text with {expressions}: parse it as a template string
             raw = str(prompt.value)
@@ -85,6 +87,10 @@ class DecisionBuilder:
             if ast is not None:
                 fn, _ = comp.expr(ast)
                 prompt_expr = M.CExpr(raw, ast, fn, prompt.span)
+                if not ast.is_plain:  # each field alone too (its mistakes were told above, once)
+                    alone = Compiler(comp.scope, [])
+                    parts = tuple(p if isinstance(p, str) else M.CExpr(raw, p, alone.expr(p)[0], prompt.span)
+                                  for p in ast.parts)
         ex = self.text.expr
         bind = _plain(spec.get("as"))
         display_as = str(bind) if bind else "option"
@@ -105,6 +111,7 @@ class DecisionBuilder:
             min=low,
             max=high,
             prompt=prompt_expr,
+            prompt_parts=parts,
             bind=bind,
             default=ex(spec.get("default"), comp),
             optional=bool(_plain(spec.get("optional"), False)),
@@ -134,3 +141,71 @@ class DecisionBuilder:
             self.err("E204", f"this {kind} decision's 'min' ({values[0]}) is above its 'max' ({values[1]}): "
                              f"no answer is legal", low.span,
                      f"a player cannot {what} {values[0]} with at most {values[1]}; swap them or lower 'min'")
+
+
+def asked_alike(builder, var: str, it: M.CExpr | None, dec: M.DecisionSpec | None, comp: Compiler) \
+        -> tuple[M.CExpr | None, M.DecisionSpec | None]:
+    """A sealed step whose `in:` keeps the players of a list for a reason some seat cannot see (`[q for q in players
+    if <who holds a card>]`): everyone in the list is asked, one the condition leaves out with their decline (the
+    pass, no, nothing) as the only answer, told to the others as any decline (docs/secrecy.md). The step's list and
+    decision as they stay otherwise (a decision with no decline, a list not written as such a comprehension)."""
+    secrets = getattr(builder, "secrets", None)
+    ast = it.ast if it is not None else None
+    if secrets is None or dec is None or ast.__class__ is not A.Comprehension or ast.condition is None \
+            or not secrets.reads(ast.condition) or not (isinstance(ast.element, A.Name) and ast.element.id == ast.var):
+        return it, dec
+    cond = ast.condition
+    if ast.var != var:  # the condition with the sealed step's own name for the player
+        cond = _renamed(cond, {ast.var: A.Name(cond.span, var)})
+    decline = A.ListLit(cond.span, (A.Const(cond.span, False),)) if dec.kind == "yesno" else A.ListLit(cond.span, ())
+    if dec.kind == "yesno":
+        options = A.Ternary(cond.span, A.ListLit(cond.span, (A.Const(cond.span, True), A.Const(cond.span, False))),
+                            cond, decline)
+        dec = replace(dec, kind="one", optional=False)
+    elif dec.options is not None and (dec.kind == "subset" or (dec.kind == "one" and dec.optional)):
+        options = A.Ternary(cond.span, dec.options.ast, cond, decline)
+    else:
+        return it, dec
+    fn, _t = comp.expr(options)
+    opts = M.CExpr(dec.options.text if dec.options is not None else "[true, false]", options, fn, dec.span)
+    everyone, _t = comp.expr(ast.iterable)
+    return M.CExpr(it.text, ast.iterable, everyone, it.span), replace(dec, options=opts, amounts=None)
+
+
+def _renamed(node, names: dict):
+    """`node` with each Name in `names` replaced (a comprehension's own names left alone)."""
+    if isinstance(node, A.Name):
+        return names.get(node.id, node)
+    if isinstance(node, tuple):
+        return tuple(_renamed(x, names) for x in node)
+    if not isinstance(node, A.Node):
+        return node
+    if isinstance(node, A.Comprehension) and node.var in names:
+        names = {k: v for k, v in names.items() if k != node.var}
+    return replace(node, **{f.name: _renamed(getattr(node, f.name), names) for f in fields(node) if f.name != "span"})
+
+
+def declined_otherwise(builder, cond: M.CExpr | None, then: list, other: list, comp: Compiler) -> list:
+    """An `if` with no `else` whose condition reads something some seat cannot see, and whose `then` opens with a
+    decision that may be declined ('Play Treasures' asked only of a hand holding some): otherwise the decider
+    declines at once (the pass, no, nothing: their only answer), so the others read the same line whether the
+    condition held and the decider declined or it did not hold (docs/secrecy.md). `other` as it is in any other
+    case. The options of that decline read the condition and the decision's own options, never working them out."""
+    secrets = getattr(builder, "secrets", None)
+    first = then[0] if then else None
+    dec = getattr(first, "decision", None) if isinstance(first, M.ChooseStep) else None
+    if other or secrets is None or cond is None or dec is None or not secrets.reads(cond.ast):
+        return other
+    sp = cond.span
+    if dec.kind == "yesno":
+        decline, orig, dec = A.ListLit(sp, (A.Const(sp, False),)), A.ListLit(sp, ()), replace(dec, kind="one")
+    elif dec.options is not None and (dec.kind == "subset" or (dec.kind == "one" and dec.optional)):
+        decline, orig = A.ListLit(sp, ()), dec.options.ast
+    else:
+        return other
+    # `decline if true else (orig if cond else decline)`: only the decline is worked out
+    options = A.Ternary(sp, decline, A.Const(sp, True), A.Ternary(sp, orig, cond.ast, decline))
+    fn, _t = comp.expr(options)
+    opts = M.CExpr(dec.options.text if dec.options is not None else "[true, false]", options, fn, sp)
+    spec = replace(dec, options=opts, min=None, max=None, amounts=None, optional=dec.kind == "one" and dec.optional)
+    return [replace(first, decision=spec, path=first.path + ".declined", explicit_id=False)]

@@ -12,7 +12,7 @@ from ..dsl.scope import Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
 from ..model.kinds import KINDS
-from .choices import DecisionBuilder, _plain
+from .choices import DecisionBuilder, _plain, asked_alike, declined_otherwise
 from .constructs import kinds as _kinds  # noqa: F401 - registers the engine's own constructs (auction, respond)
 from .dsl_text import DslText, compile_stmts
 from .schema import all_forms  # the step forms, as the schema lists them (registered kinds included)
@@ -191,6 +191,7 @@ class StepBuilder(DecisionBuilder):
             if node.get("then") is None:
                 self.err("E202", "an 'if' step needs 'then:'", node.span)
             said = self._because(node.get("because"), f"{auto}.because", common, loops)
+            other = declined_otherwise(self, cond, then, other, comp)  # (a decision skipped for a hidden reason)
             return M.IfStep(**common, cond=cond, then=(*said, *then), other=tuple(other))
         if form in ("while", "repeat", "loop"):
             if form == "loop":
@@ -228,9 +229,10 @@ class StepBuilder(DecisionBuilder):
                 return None
             var = str(_plain(spec.get("each"), "p"))
             inner = spec.get("choose")
-            return M.SealedStep(**common, var=var, iterable=self.text.expr(spec.get("in"), comp),
-                                decision=self.decision(inner, comp, default_player=var) if isinstance(inner, YMap) else None,
-                                bind=_plain(spec.get("as")))
+            it, dec = asked_alike(self, var, self.text.expr(spec.get("in"), comp),  # (in: kept for a hidden reason)
+                                  self.decision(inner, comp, default_player=var) if isinstance(inner, YMap) else None,
+                                  comp)
+            return M.SealedStep(**common, var=var, iterable=it, decision=dec, bind=_plain(spec.get("as")))
         assert form == "stack"
         spec = node.get("stack")
         if not isinstance(spec, YMap):

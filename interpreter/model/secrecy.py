@@ -181,6 +181,9 @@ class Secrets:
                     and self._zone(node.args[0]) is not None:
                 self._inside(node.args[0], out, calls, lc)  # how many cards a zone holds: everyone sees it
                 return
+            if node.func == "keys" and len(node.args) == 1 and isinstance(node.args[0], A.Name) \
+                    and self._zone(node.args[0]) is not None:
+                return  # the keys of a family of zones (`keys(markets)`): their names, which everyone sees
             if node.func == "top" and len(node.args) == 1 and self._zone(node.args[0]) is not None \
                     and self._zone(node.args[0])[1] == "top":
                 self._inside(node.args[0], out, calls, lc)
@@ -360,6 +363,13 @@ def _opened(rs: Any) -> Iterable[int]:
             spec = getattr(step, "decision", None)
             if spec is not None and spec.bind and i + 1 < len(steps) and _lays_open(rs, steps[i + 1], spec.bind):
                 yield id(spec)
+            other = getattr(step, "other", ())
+            if len(other) == 1 and other[0].path.endswith(".declined"):  # the decline of a decision an `if` skips
+                then = step.then  # (loader/choices.py): as open as the decision it stands for
+                k = next((j for j, s in enumerate(then) if getattr(s, "decision", None) is not None), None)
+                spec = then[k].decision if k is not None else None
+                if spec is not None and spec.bind and k + 1 < len(then) and _lays_open(rs, then[k + 1], spec.bind):
+                    yield id(other[0].decision)
 
 
 def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:

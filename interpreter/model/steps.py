@@ -91,6 +91,9 @@ class DecisionSpec:
     # (low, high) when the options are known to be the pass, then every whole number from low to high (a bid): the
     # engine then counts them instead of building the list; `options` says the same as an expression
     amounts: Optional[tuple[CExpr, CExpr]] = None
+    # a prompt's text and its {fields}, each compiled alone: what the others read where a field reads something
+    # hidden (the field is then left out of their words, docs/secrecy.md); empty for a prompt without fields
+    prompt_parts: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from ..dsl.builtins import text_of
-from ..dsl.guards import name_shown
-from ..dsl.ops import _MISSING, restore_local
 from ..model import secrecy
-from ..values import Card, Player, ZoneRef
+from ..values import Card
+from .story import label
 
 
 class IllegalChoice(ValueError):
@@ -39,6 +37,9 @@ class Decision:
     hidden = False
     hides_cards = False
     _secret_of: Any = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
+    # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt or
+    # a display name that reads something hidden), else None
+    public_of: Any = None
     # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
     # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
     number = 0
@@ -316,78 +317,3 @@ def how_to_answer(d: Decision) -> str:
     if d.kind == "yesno":
         return "Answer y or n."
     return f"Enter a number from 1 to {len(d.options)}" + (", or 'pass'" if None in d.options else "") + "."
-
-
-def label(value: Any) -> str:
-    if value is None:
-        return "pass"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (Card, Player)):
-        return str(value)
-    if isinstance(value, list):
-        return ", ".join(label(v) for v in value) or "nothing"
-    if type(value) is dict:  # a record (a claim, a block): its fields in words
-        return "(" + ", ".join(f"{k}: {label(v)}" for k, v in value.items()) + ")"
-    return str(value)
-
-
-def shown(g, f, step, p, value) -> str:
-    """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
-    spec = step.decision
-    if spec is None or spec.display is None or value is None:
-        return game_label(g, value)
-    f.locals[step.var] = p  # the display may read the player (e.g. their hand)
-    if isinstance(value, list):
-        return ", ".join(display_names(g, spec, value)) or "nothing"
-    return display_names(g, spec, [value])[0]
-
-
-def display_names(g, spec, options: list) -> list[str]:
-    """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
-    for the pass of an optional decision)."""
-    name, loc = spec.display_as, g.locals
-    saved = loc.get(name, _MISSING)
-    out = []
-    try:
-        for o in options:
-            if o is None:
-                out.append(label(None))
-                continue
-            loc[name] = o
-            out.append(name_shown(text_of(spec.display.fn(g)), g, getattr(spec.display, "span", None) or spec.span))
-    finally:
-        restore_local(loc, name, saved)
-    return out
-
-
-
-def game_label(game, value: Any) -> str:
-    """As `label`, with zones called by their titles ('Starting piles (3)', 'Hand of P2', not 'piles[3]')."""
-    if isinstance(value, ZoneRef):
-        z = game.rs.zones.get(value.zone)
-        title = (z.title if z is not None and z.title else value.zone.replace("_", " "))
-        if value.key is None:
-            return title
-        if z is not None and z.per == "player" and isinstance(value.key, int) and 0 <= value.key < len(game.players):
-            return f"{title} of {game.players[value.key]}"
-        titles = getattr(game.rs, "key_titles", None) or {}
-        return f"{title} ({titles.get(value.key) or label(value.key)})"
-    if isinstance(value, list):
-        return ", ".join(game_label(game, v) for v in value) or "nothing"
-    return label(value)
-
-
-def narrate_choice(game, d: Decision, value: Any, note: str = "") -> None:
-    """Tell the story of an answered decision: a secret one in full to its decider only; the others read that
-    it was made. `note` (" (the only choice)") is for everyone only when what forced the answer is seen by
-    everyone; when the legal answers come from something the others cannot see (`d.hidden`), they read the
-    decision as they would read any answer to it (docs/secrecy.md)."""
-    who = game.players[d.player]
-    text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}"
-    if d.secret:
-        game.say(text + note, only=(d.player,), public=f"{who}: {d.prompt} (chosen in secret)")
-    elif note and d.hidden:
-        game.say(text + note, only=(d.player,), public=text)
-    else:
-        game.say(text + note)

@@ -15,7 +15,8 @@ from ..diagnostics import RuleError
 from ..model import ruleset as M
 from ..model import secrecy
 from ..values import Card, Player, ZoneRef
-from .decisions import Decision, IllegalChoice, narrate_choice
+from .decisions import Decision, IllegalChoice
+from .story import narrate_choice
 from .board import ANSWER, Board
 from .codec import copy_value, encode
 from .story import Line, one_line

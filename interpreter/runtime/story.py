@@ -9,7 +9,12 @@ the same way.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
+
+from ..dsl.builtins import text_of
+from ..dsl.guards import name_shown
+from ..dsl.ops import _MISSING, restore_local
+from ..values import Card, Player, ZoneRef
 
 
 class Line(str):
@@ -46,3 +51,84 @@ def one_line(text: str) -> str:
     """A story line is one line: a ruleset's text with line breaks in it is joined with spaces, so it cannot
     print lines of its own (a forged 'Winner: P2' before the real one)."""
     return " ".join(part.strip() for part in text.replace("\r", "\n").split("\n") if part.strip())
+
+
+# ------------------------------------------------------------------ what the story says of a decision and its answer
+def label(value: Any) -> str:
+    if value is None:
+        return "pass"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (Card, Player)):
+        return str(value)
+    if isinstance(value, list):
+        return ", ".join(label(v) for v in value) or "nothing"
+    if type(value) is dict:  # a record (a claim, a block): its fields in words
+        return "(" + ", ".join(f"{k}: {label(v)}" for k, v in value.items()) + ")"
+    return str(value)
+
+
+def shown(g, f, step, p, value) -> str:
+    """A revealed sealed choice as a person reads it: by the decision's display names, where it has them."""
+    spec = step.decision
+    if spec is None or spec.display is None or value is None:
+        return game_label(g, value)
+    f.locals[step.var] = p  # the display may read the player (e.g. their hand)
+    if isinstance(value, list):
+        return ", ".join(display_names(g, spec, value)) or "nothing"
+    return display_names(g, spec, [value])[0]
+
+
+def display_names(g, spec, options: list) -> list[str]:
+    """The name a person sees for each option: the decision's 'display' with its name bound to the option ('pass'
+    for the pass of an optional decision)."""
+    name, loc = spec.display_as, g.locals
+    saved = loc.get(name, _MISSING)
+    out = []
+    try:
+        for o in options:
+            if o is None:
+                out.append(label(None))
+                continue
+            loc[name] = o
+            out.append(name_shown(text_of(spec.display.fn(g)), g, getattr(spec.display, "span", None) or spec.span))
+    finally:
+        restore_local(loc, name, saved)
+    return out
+
+
+def game_label(game, value: Any) -> str:
+    """As `label`, with zones called by their titles ('Starting piles (3)', 'Hand of P2', not 'piles[3]')."""
+    if isinstance(value, ZoneRef):
+        z = game.rs.zones.get(value.zone)
+        title = (z.title if z is not None and z.title else value.zone.replace("_", " "))
+        if value.key is None:
+            return title
+        if z is not None and z.per == "player" and isinstance(value.key, int) and 0 <= value.key < len(game.players):
+            return f"{title} of {game.players[value.key]}"
+        titles = getattr(game.rs, "key_titles", None) or {}
+        return f"{title} ({titles.get(value.key) or label(value.key)})"
+    if isinstance(value, list):
+        return ", ".join(game_label(game, v) for v in value) or "nothing"
+    return label(value)
+
+
+def narrate_choice(game, d, value: Any, note: str = "") -> None:
+    """Tell the story of an answered decision `d` (runtime.decisions.Decision): a secret one in full to its decider only; the others read that
+    it was made. `note` (" (the only choice)") is for everyone only when what forced the answer is seen by
+    everyone; when the legal answers come from something the others cannot see (`d.hidden`), they read the
+    decision as they would read any answer to it (docs/secrecy.md)."""
+    who = game.players[d.player]
+    text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}"
+    prompt, public = d.prompt, text  # what the others read: a prompt or display name reading a secret is not
+    plan = d.public_of
+    if plan is not None:
+        prompt = plan.public_prompt(game) if plan.public is not None else prompt
+        shown = d.label_of(value) if d.labels and not plan.display_hidden else game_label(game, value)
+        public = f"{who}: {prompt} -> {shown}"
+    if d.secret:
+        game.say(text + note, only=(d.player,), public=f"{who}: {prompt} (chosen in secret)")
+    elif (note and d.hidden) or public != text:
+        game.say(text + note, only=(d.player,), public=public + ("" if d.hidden else note))
+    else:
+        game.say(text + note)

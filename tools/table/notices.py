@@ -12,7 +12,7 @@ A card played to the table, or drawn, is seen where it is: no notice.
 
 from __future__ import annotations
 
-from rulecraft.runtime.decisions import game_label
+from rulecraft.runtime.story import game_label
 from rulecraft.values import ZoneRef
 
 from rulecraft.tools.table.seatview import zone_sight

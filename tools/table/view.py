@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulecraft.model.secrecy import ALL, TOP, zone_sight
-from rulecraft.runtime.decisions import game_label
+from rulecraft.runtime.story import game_label
 from rulecraft.values import Card, Player, ZoneRef
 
 

@@ -20,9 +20,10 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from ...dsl.parser import parse_expression
 from . import sale as S
-from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _text, hidden,
-                         part_nodes, reads, reads_hidden, within_budget)
+from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _substitute, _text,
+                        hidden, part_nodes, reads, reads_hidden, within_budget)
 from ..yaml_source import YMap, YSeq
 
 
@@ -98,7 +99,7 @@ class _Expansion:
         self.R = R = str(_plain(spec.get("as"), "auction"))
         self.h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
                                                     "tied", "sec", "elig", "dropped", "amt", "loop", "drop",
-                                                    "seller", "lot", "x")}
+                                                    "seller", "lot", "x", "may")}
         self.root = root = getattr(builder, "root", None) or node
         for name, key, default in (("FROM_", "from", "players[0]"), ("DIR_", "dir", "'cw'"),
                                    ("MAY_", "may_bid", "true"), ("MIN_", "min_bid", "1"), ("RAISE_", "min_raise", "1"),
@@ -106,11 +107,19 @@ class _Expansion:
                                    ("LAST_", "last_takes", "false"), ("AMOUNT_", "amount", "bid")):
             g.user(name, spec.get(key), default)
         self.may = spec.get("may_bid") is not None  # without may_bid nobody is excluded: nothing to work out
+        # who may bid is worked out from something some seat cannot see (who holds a card): everyone is asked, one
+        # who may not with the pass as their only answer (no amount reaches their limit, nothing is on offer), told
+        # to the others as any pass, and nobody is said to be left out (docs/secrecy.md)
+        self.may_hidden = self.may and reads_hidden(builder, g.subs["MAY_"])
+        if self.may_hidden:
+            g.user("OFFER_", spec.get("offer"), "[]")
+            for name, text in (("LIMIT_", "LIMIT_ if MAY_ else MIN_ - 1"), ("OFFER_", "OFFER_ if MAY_ else []")):
+                g.subs[name] = _substitute(parse_expression(text, g.locate), g.subs)
         # the limit reads what some seat cannot see (money kept face down): who cannot afford a bid is asked all the
         # same (the pass the only answer) and nobody is said to be short, so the others learn nothing of it
         self.short_hidden = reads_hidden(builder, g.subs["LIMIT_"])
         quiet_x = _plain(spec.get("say_excluded")) is False
-        self.say_x = self.may and not quiet_x
+        self.say_x = self.may and not quiet_x and not self.may_hidden
         self.bind_x = self.say_x or reads(builder, root, ("excluded",))
         g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'{excluded} may not bid and pass'")
         quiet_s = _plain(spec.get("say_short")) is False
@@ -132,6 +141,12 @@ class _Expansion:
         self.live = any(reads(builder, v, (R,), cache=False) for v in during)
 
     # -------------------------------------------------------------- pieces every form shares
+    def ask(self, low: str) -> M.ChooseStep:
+        """The bidder's bid: the pass, or an amount from `low` up to the limit (a new step object at each use)."""
+        g = self.g
+        return M.ChooseStep(**g.base, decision=g.decision(self.B, f"[none] + ({low}..(LIMIT_))", self.prompt,
+                                                          self.h["bid"], amounts=(low, "LIMIT_")))
+
     def excluded(self) -> str:
         if self.may:
             return f"let excluded = [{self.B} for {self.B} in players if not (MAY_)]; "
@@ -188,11 +203,13 @@ class _Expansion:
                + (f"; let {R} = {self.result(B, BID)}" if self.live else "")  # (a new record costs less than two sets)
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
-        ask = [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
-               g.if_(f"{BID} == none", passed(), [g.do(bid)])]
+        ask = [self.ask(low), g.if_(f"{BID} == none", passed(), [g.do(bid)])]
         asked = ask if self.short_hidden else [g.if_(f"LIMIT_ < {low}", [*short, *passed()], ask)]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
-        body = [g.if_(f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")], asked)]
+        if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
+            asked = [g.if_("MAY_", asked, [self.ask(low), g.do(f"{P} += 1")])]
+        body = [g.if_(f"{B} in {OUT}" if self.may_hidden else f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")],
+                      asked)]
         if track:  # at the end, those who passed (not for good) drop out in the order of their last pass
             body.append(g.if_(ends, [g.do(f"{DQ} += [q for q in {ORD} if q != {LEAD} and q not in {OUT}]")]))
             body += self.drop_point(DQ)
@@ -221,10 +238,9 @@ class _Expansion:
         bid = (f"let {prev} = {LEAD}; set {T} = {BID}; set {LEAD} = {B}"
                + (f"; let {R} = {self.result(B, BID)}" if self.live else "")
                + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
-        ask = [M.ChooseStep(**g.base, decision=g.decision(B, f"[none] + ({low}..(LIMIT_))", self.prompt, BID, amounts=(low, "LIMIT_"))),
-               g.if_(f"{BID} == none", drop_me(), [g.do(bid)])]
+        ask = [self.ask(low), g.if_(f"{BID} == none", drop_me(), [g.do(bid)])]
         turn = [g.if_("MAY_", ask if self.short_hidden else [
-            g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], ask)]),
+            g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], ask)], [self.ask(low)] if self.may_hidden else []),
             *(self.drop_point(DQ) if track else [])]
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
         if not self.live:
@@ -236,8 +252,9 @@ class _Expansion:
         """Few steps (a sealed sale may come every turn): the reckoning is one step."""
         g, B, R, h, spec = self.g, self.B, self.R, self.h, self.spec
         E, BIDS, TOP, TIED, SEC, AMT, W = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"], h["order"]
-        may = "(MAY_) and " if self.may else ""
-        steps: list = []
+        may = "(MAY_) and " if self.may and not self.may_hidden else ""  # (hidden: all are asked, see __init__)
+        steps: list = [g.do(f"let {h['may']} = [{B} for {B} in players if MAY_]")] if self.may_hidden and self.track \
+            else []
         gather = None
         if offer is None and not self.may and not self.bind_x and GATHER:
             # bids are amounts and nobody is excluded: the engine works out who bids as the sealed step starts, to
@@ -258,9 +275,10 @@ class _Expansion:
             dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
         else:  # bids are things (cards): what the bidder offers, worth its 'amount'
             steps += [g.do(self.excluded() + f"let {E} = " + (f"[{B} for {B} in seat_order(FROM_, dir: DIR_) if MAY_]"
-                                                              if self.may else "seat_order(FROM_, dir: DIR_)")),
+                                                              if may else "seat_order(FROM_, dir: DIR_)")),
                       *self.say_excluded()]
-            g.user("OFFER_", offer, "[]")
+            if "OFFER_" not in g.subs:  # (set already where who may bid is hidden)
+                g.user("OFFER_", offer, "[]")
             if offer_kind == "subset":
                 dec = replace(g.decision(B, "OFFER_", self.prompt, BID_NAME(h), kind="subset", default="[]"),
                               min=g.expr("0"))
@@ -314,7 +332,8 @@ class _Expansion:
         g, h = self.g, self.h
         DQ = h["drop"]
         return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
-                     f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}]"), *self.drop_point(DQ)]
+                     f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}"
+                     + (f" and q in {h['may']}]" if self.may_hidden else "]")), *self.drop_point(DQ)]
 
 
 def _said_result(R: str, form: str, things: bool) -> str:

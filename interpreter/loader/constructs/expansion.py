@@ -154,7 +154,7 @@ def names(form: str, node: YMap) -> set[str]:
                "excluded"}
         out |= {hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
                                                 "tied", "sec", "elig", "dropped", "amt", "drop", "seller", "lot",
-                                                "loop")}
+                                                "loop", "may")}
         if spec.get("form") is not None and spec.get("form").plain() == "sealed":
             out.add("bid")  # what a sealed bid is worth is worked out with the bid bound as 'bid'
 

@@ -78,7 +78,7 @@ def fixed_price(x) -> list:
     turn = [g.if_(f"LIMIT_ < {T}", short, [
         M.ChooseStep(**g.base, decision=buy),
         g.if_(BID, [g.do(f"set {LEAD} = {B}; break {L}", (L,))])])]
-    if x.may:
+    if x.may and not x.may_hidden:  # (hidden: one who may not buy has no limit, so is asked with 'no' the answer)
         turn = [g.if_("MAY_", turn)]
     return [g.do(f"let {LEAD} = none; let {B} = {S}" + (f"; {x.excluded().rstrip('; ')}" if x.bind_x else "")),
             *x.say_excluded(),

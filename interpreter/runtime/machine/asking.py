@@ -12,7 +12,7 @@ from ...dsl.builtins import as_list
 from ...dsl.guards import charge, scanned
 from ...values import Card, Player
 from ...dsl.ops import _MISSING, restore_local
-from ..decisions import label, shown
+from ..story import label, shown
 from .deciding import MISSING, decide, draws_chance
 from .handlers import fire
 

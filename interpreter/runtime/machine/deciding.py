@@ -9,10 +9,11 @@ from ...diagnostics import RuleError
 from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY, as_list, describe
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
-from ...dsl.ops import MAX_RANGE
-from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards
+from ...dsl.ops import MAX_RANGE, text_of
+from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
 from ...values import Player
-from ..decisions import NOT_FORCED, Decision, display_names, hidden_from_others, narrate_choice
+from ..decisions import NOT_FORCED, Decision, hidden_from_others
+from ..story import display_names, narrate_choice
 
 MISSING = object()  # no answer yet: the decision is pending
 
@@ -27,7 +28,7 @@ class _Plan:
     shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
-                 "hides_cards", "secret")
+                 "hides_cards", "secret", "public", "display_hidden")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -52,6 +53,17 @@ class _Plan:
         self.hidden = bool(reads)
         self.hides_cards = reads_hidden_cards(reads)
         self.secret = False if spec.secret is None and answer_opened(rs, spec) else spec.secret
+        # what the others read of its prompt and answer: a {field} of the prompt that reads something hidden is left
+        # out of their words ('public'), an option's display name that does is not shown to them (docs/secrecy.md)
+        s = secrets_of(rs)
+        parts = [p if isinstance(p, str) else None if s.reads(p, local=True) else p for p in spec.prompt_parts]
+        self.public = parts if any(p is None for p in parts) else None
+        self.display_hidden = spec.display is not None and bool(s.reads(spec.display, local=True))
+
+    def public_prompt(self, g) -> str:
+        """The prompt in the words the other seats read (only for a prompt with a field that reads something
+        hidden): its text, each field that reads nothing hidden worked out, the others left as '…'."""
+        return "".join(p if isinstance(p, str) else "…" if p is None else text_of(p.fn(g)) for p in self.public)
 
 
 def plan_of(g, spec) -> _Plan:
@@ -133,6 +145,8 @@ def decide(g, spec, purpose: str = "choose") -> Any:
                 d._prompt_of = (p.fn, g)
             else:
                 d._prompt = prompt
+            if plan.public is not None or plan.display_hidden:
+                d.public_of = plan
             if plan.secret:
                 d.secret = True
             if plan.hidden:
@@ -170,6 +184,8 @@ def decide(g, spec, purpose: str = "choose") -> Any:
         d._prompt_of = (p.fn, g)
     else:
         d._prompt = prompt
+    if plan.public is not None or plan.display_hidden:
+        d.public_of = plan
     if spec.default is not None:
         d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(spec.default.fn(g))
     return ask(g, d)
@@ -189,12 +205,15 @@ def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
     if not opts:
         if plan.default_now:
             spec.default.fn(g)
-        if plan.hidden and g.story:  # nothing to choose from, for a reason the others cannot see: they read it
-            d = _NEW(Decision)  # as they would read a choice of nothing
+        if plan.hidden and g.story and purpose != "sealed":  # nothing to choose from, for a reason the others
+            # cannot see: they read it as any choice of nothing (a sealed answer is told as all are revealed)
+            d = _NEW(Decision)
             d.player, d.kind, d._prompt, d._secret, d.hidden, d.hides_cards = (
                 who.seat, "subset", prompt or "", plan.secret, True, plan.hides_cards)
             if d._secret is None:
                 d.secret = hidden_from_others(g, d)
+            if plan.public is not None:
+                d.public_of = plan
             narrate_choice(g, d, [], " (the only choice)")
         return []
     return ask(g, make_decision(g, spec, purpose, (who, prompt, opts)))
@@ -222,6 +241,8 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
         d._prompt_of = (p.fn, g)
     else:
         d._prompt = prompt
+    if plan.public is not None or plan.display_hidden:
+        d.public_of = plan
     if kind == "yesno":
         d._options = [True, False]
         d.count = 2
