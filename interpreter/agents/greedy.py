@@ -9,10 +9,13 @@ unfinished one is judged by the ruleset's `scoring.score` at that moment. The ch
 the best average wins (the first one on a tie).
 
 The bot does not cheat: before each rollout the copy is *determinized* from its player's
-view. Every card its player cannot see (the order of a hidden deck, the others' hands, a
-face-down pile below its open top card) is dealt again at random among the places such
-cards lie, each place keeping its number of cards, and a card only ever trading places with
-cards of the same classes (a face-down card of one class stays one of that class): what the
+knowledge (runtime/knowledge.py). Every card its player cannot see (the order of a hidden deck,
+the others' hands, a face-down pile below its open top card) is dealt again at random among the
+places such cards lie, each place keeping its number of cards, and a card only ever trading places
+with cards of the same classes (a face-down card of one class stays one of that class); a name
+that held such a card (a variable, a local, the pending decision's options) holds the card dealt
+in its place, so no name reaches the real one. Cards it was shown (`show`) stay where they are,
+and a zone whose contents it knows but not their order (`contents`) is only reordered: what the
 player knows stays true, what they do not know is sampled. Chance is not peeked at either:
 each rollout reseeds the copy's generator, so future dice and shuffles are unknown.
 `peek=True` turns determinization off (the bot then reads hidden cards: only for measuring
@@ -28,6 +31,7 @@ from typing import Any
 
 from ..diagnostics import RuleError
 from ..runtime.decisions import Decision, IllegalChoice
+from ..runtime.knowledge import deal_again, relabel
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
@@ -157,34 +161,8 @@ class GreedyAgent:
         return 0.75 * share + 0.25 * (margin + 1) / 2
 
 
-def hidden_from(g: Any, seat: int) -> list[tuple[Any, int]]:
-    """The places (zone, position) of the cards `seat` cannot see in game `g`."""
-    out = []
-    for ref, cards in g.zones.items():
-        vis = g.rs.zones[ref.zone].visibility
-        if vis == "open":
-            continue
-        if vis == "owner":
-            owner = g.zone_owner(ref)
-            if owner is not None and owner.seat == seat:
-                continue
-        last = len(cards) - 1
-        out += [(ref, i) for i in range(len(cards)) if not (vis == "top" and i == last)]
-    return out
-
-
 def determinize(g: Any, seat: int, rng: SplitMix) -> None:
-    """Deal the cards `seat` cannot see again at random in the copy `g`, among the places they lie: every place
-    keeps its count, and cards trade places only with cards of the same classes."""
-    groups: dict = {}
-    for ref, i in hidden_from(g, seat):
-        card = g.zones[ref][i]
-        groups.setdefault(card.classes, []).append((ref, i, card))
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        cards = [c for _r, _i, c in members]
-        rng.shuffle(cards)
-        for (ref, i, _old), card in zip(members, cards):
-            g.zones[ref][i] = card
-            g.where[card.index] = ref
+    """Make the copy `g` a world `seat` cannot tell from the real one (knowledge.deal_again): the cards it cannot
+    see dealt again among their places (trading only with cards of the same classes), the cards whose contents
+    it knows reordered within their zone, and every name that held a card following its place (`relabel`)."""
+    relabel(g, deal_again(g, seat, rng))

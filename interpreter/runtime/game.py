@@ -17,6 +17,7 @@ from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice, narrate_choice
 from .board import ANSWER, Board
 from .codec import copy_value, encode
+from .knowledge import copy_known, zone_view
 from .story import Line, one_line
 from .machine import blocks
 from .machine.interpreter import handler_for, run
@@ -76,6 +77,7 @@ class Game(Board):
         self.vars: dict[str, Any] = {}
         self.pvars: list[dict[str, Any]] = [dict() for _ in range(n)]
         self.marks: dict[str, dict[str, Any]] = {}
+        self.known: dict[int, dict[int, tuple]] = {}  # seat -> the cards it was shown (knowledge.py)
         self.modifiers: list[list] = []  # [name, seat or None, value, frame id or None]
         self.frames: list[Frame] = []
         self.pending: Optional[Decision] = None
@@ -239,18 +241,10 @@ class Game(Board):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see: hidden zones only as counts, owner-only zones for their owner; variables
-        declared 'hidden' not at all, player variables declared 'owner' only their player's."""
-        zones: dict = {}
-        for ref, cards in self.zones.items():
-            vis = self.rs.zones[ref.zone].visibility
-            owner = self.zone_owner(ref)
-            if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
-                zones[ref.slot] = [c.id for c in cards]
-            elif vis == "top":
-                zones[ref.slot] = {"count": len(cards), "top": cards[-1].id if cards else None}
-            else:
-                zones[ref.slot] = {"count": len(cards)}
+        """What one player may see: each zone as knowledge.zone_view gives it (hidden ones as counts, with what the
+        seat was shown); variables declared 'hidden' not at all, player variables declared 'owner' only their
+        player's."""
+        zones = {ref.slot: zone_view(self, ref, seat) for ref in self.zones}
         return {
             "you": seat,
             "players": [p.name for p in self.players],
@@ -296,6 +290,7 @@ class Game(Board):
         c.vars = copy_value(g.vars)
         c.pvars = [copy_value(pv) for pv in g.pvars]
         c.marks = {k: dict(m) for k, m in g.marks.items()}
+        c.known = copy_known(g.known)
         c.modifiers = [list(m) for m in g.modifiers]
         c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}
         frames = []

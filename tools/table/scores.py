@@ -3,8 +3,9 @@ score`), shown to a seat only where they reveal nothing hidden from it, and the 
 ruleset's `view: score_parts`.
 
 Whether a player's points are public to a seat is found by trying: the cards that seat cannot see are dealt again
-among the places they lie (each place keeping its count, whatever the cards' classes) and the values it cannot see
-are changed, a few times; points that never move are public, points that move would tell the seat something.
+among the places they lie (each place keeping its count, whatever the cards' classes; a zone whose contents the seat
+knows only reordered: runtime/knowledge.py) and the values it cannot see are changed, a few times; points that
+never move are public, points that move would tell the seat something.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from rulecraft.diagnostics import RuleError
+from rulecraft.runtime.knowledge import deal_again, relabel
 from rulecraft.runtime.rng import SplitMix
 
 TRIES = 3
@@ -54,16 +56,9 @@ def points_seen(game, seat: int) -> dict[int, Any]:
 
 def _another_world(game, seat: int, rng: SplitMix):
     """A copy of `game` that `seat` cannot tell from it: hidden cards dealt again, hidden values changed."""
-    from rulecraft.agents.greedy import hidden_from
-
     g = game.copy(story=False)
     g.check_conservation = False
-    places = hidden_from(g, seat)
-    cards = [g.zones[ref][i] for ref, i in places]
-    rng.shuffle(cards)
-    for (ref, i), card in zip(places, cards):
-        g.zones[ref][i] = card
-        g.where[card.index] = ref
+    relabel(g, deal_again(g, seat, rng, by_class=False))
     rs = g.rs
     for q in g.players:
         for name in rs.player_variables:

@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.gamelog import decision_record
+from rulecraft.runtime.knowledge import zone_sight
 from rulecraft.runtime.story import Line
 
 
@@ -44,16 +45,8 @@ def rebuild(rs, n: int, seed: int, names: list[str], history: list[Taken], **gam
 def seen_cards(game, seat: int) -> set[int]:
     """The cards (by index) whose face `seat` can see now."""
     out: set[int] = set()
-    for ref, cards in game.zones.items():
-        vis = game.rs.zones[ref.zone].visibility
-        if vis == "open":
-            out.update(c.index for c in cards)
-        elif vis == "owner":
-            owner = game.zone_owner(ref)
-            if owner is not None and owner.seat == seat:
-                out.update(c.index for c in cards)
-        elif vis == "top" and cards:
-            out.add(cards[-1].index)
+    for ref in game.zones:  # every card seen in full, by its contents, on top, or shown to the seat (`show`)
+        out.update(c.index for c in zone_sight(game, ref, seat)[1])
     return out
 
 

@@ -10,10 +10,12 @@ lines for a pipe or a test, `render_rich` the same content laid out for a termin
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from rulecraft.runtime.decisions import Decision, amounts, game_label, how_to_answer
+from rulecraft.runtime.knowledge import zone_sight
 from rulecraft.values import Card, Player, ZoneRef
 
 
@@ -77,18 +79,22 @@ def var_title(vdef) -> str:
 
 def zone_text(game, ref: ZoneRef, seat: int) -> str:
     """The contents of a zone as `seat` may see them."""
-    cards = game.zones.get(ref, [])
+    how, seen = zone_sight(game, ref, seat)
     vis = game.rs.zones[ref.zone].visibility
-    owner = game.zone_owner(ref)
-    if vis == "open" or (vis == "owner" and owner is not None and owner.seat == seat):
+    if how == "all":
         if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
-            cards = sorted(cards)
-        return ", ".join(c.name for c in cards) or "empty"
+            seen = sorted(seen)
+        return ", ".join(c.name for c in seen) or "empty"
+    cards = game.zones.get(ref, [])
     n = len(cards)
     count = f"{n} card{'s' if n != 1 else ''}" if n else "empty"
-    if vis == "top" and cards:
-        return f"{count}, top: {cards[-1].name}"
-    return count
+    if how == "contents":  # which cards, never their order: each name once, with how many
+        names = Counter(c.name for c in seen)
+        return count + (": " + ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in names.items()) if n else "")
+    top = cards[-1] if how == "top" and cards else None
+    shown = [c.name for c in seen if c is not top]
+    return count + (f", top: {top.name}" if top is not None else "") + (
+        f"; you were shown {', '.join(shown)}" if shown else "")
 
 
 # ------------------------------------------------------------------ building
