@@ -137,7 +137,7 @@ def _tell(w: Words, n: A.Tell) -> str:
 
 @phrase(A.Show)
 def _show(w: Words, n: A.Show) -> str:
-    return f"show {w.expr(n.what)} to {w.expr(n.player)} only"
+    return f"show {w.expr(n.what)} to {w.expr(n.player)}"  # (privately: a show to all is an open zone)
 
 
 @phrase(A.Win)
