@@ -231,3 +231,42 @@ def test_the_same_on_every_way_the_engine_runs(case, monkeypatch):
     assert play(True, True, True) == plain
     assert play(True, False, True) == plain
     assert play(False, True, False) == plain
+
+
+SEALED = """\
+ruleset: sealed-guess
+title: Match the number
+players: {min: 2, max: 2, default: 2}
+zones:
+  pile: {visibility: open}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - sealed:
+          each: p
+          in: players
+          choose: {kind: number, min: 1, max: 8, prompt: "Pick a number"}
+          as: picks
+      - if: "picks[players[0]] == picks[players[1]]"
+        then: ["win players[1]"]
+        else: ["win players[0]"]
+"""
+
+
+def test_greedy_does_not_read_a_sealed_answer_given_before_its_own(tmp_path):
+    """P1 (random) picks a number in secret, then greedy P2; P2 wins on the same number. The answer P1 gave lay
+    in the sealed step's state: P2 matched it 200 times in 200 (seeds 1-200), now 30 (about one in eight)."""
+    path = tmp_path / "sealed.yaml"
+    path.write_text(SEALED, encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    matched = 0
+    for seed in range(1, GAMES + 1):
+        g = Game(rs, 2, seed=seed, story=False)
+        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
+        while not g.over:
+            d = g.pending
+            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
+        matched += g.winners == [1]
+    assert matched < GAMES * 0.35

@@ -32,6 +32,8 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..runtime.decisions import Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
+from ..runtime.machine.deciding import MISSING, decide
+from ..values import Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
@@ -164,5 +166,37 @@ class GreedyAgent:
 def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     """Make the copy `g` a world `seat` cannot tell from the real one (knowledge.deal_again): the cards it cannot
     see dealt again among their places (trading only with cards of the same classes), the cards whose contents
-    it knows reordered within their zone, and every name that held a card following its place (`relabel`)."""
+    it knows reordered within their zone, and every name that held a card following its place (`relabel`); the
+    answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`)."""
     relabel(g, deal_again(g, seat, rng))
+    _sealed_again(g, seat, rng)
+
+
+def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:
+    """In a sealed step whose answers are still being collected, the answers given before this seat's are
+    secret until the reveal: in the copy each is replaced by a random answer to the same question."""
+    pending = g.pending
+    if pending is None or pending.purpose != "sealed" or not g.frames:
+        return
+    f = g.frames[-1]
+    ins = g.programs[f.seq].code[f.pc]
+    st = f.locals.get(ins.extra) if isinstance(ins.extra, str) else None
+    if not isinstance(st, dict) or not st.get("results"):
+        return
+    var = ins.arg.var
+    policy = RandomAgent.on(rng)
+    current = f.locals.get(var)
+    try:
+        for j, p in enumerate(st["players"][:len(st["results"])]):
+            if isinstance(p, Player) and p.seat == seat:
+                continue
+            f.locals[var] = p
+            g.pending = None
+            got = decide(g, ins.arg.decision, "sealed")
+            if got is MISSING:
+                got = g.pending.value(policy.choose(g.pending, None))
+            st["results"][j] = got
+    finally:
+        f.locals[var] = current
+        g.pending = pending
+        g.locals = f.locals
