@@ -270,3 +270,17 @@ def test_greedy_does_not_read_a_sealed_answer_given_before_its_own(tmp_path):
             g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
         matched += g.winners == [1]
     assert matched < GAMES * 0.35
+
+
+def test_a_choice_among_a_draw_pile_never_lists_its_order(tmp_path):
+    text = (CASES / "zones_contents" / "ruleset.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "pick.yaml"
+    path.write_text(text.replace('options: "players[0].hand"', 'options: "players[0].deck.cards"'), encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    orders = set()
+    for seed in range(6):
+        g = Game(rs, 2, seed=seed)
+        pile = g.zones[ZoneRef("deck", 0)]
+        orders.add(tuple(c.index for c in pile))
+        assert list(g.pending.options) == sorted(pile, key=lambda c: c.index)
+    assert len(orders) > 1  # the piles were in different orders; the options never were

@@ -17,7 +17,7 @@ from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice, narrate_choice
 from .board import ANSWER, Board
 from .codec import copy_value, encode
-from .knowledge import copy_known, zone_view
+from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
 from .machine import blocks
 from .machine.interpreter import handler_for, run
@@ -101,6 +101,7 @@ class Game(Board):
         self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
         self._dynamic: dict[str, tuple] = {}  # and of each dynamic family, while it stays as it was (family_zones)
         self._player_zones = _player_zones(rs)  # the zone families with one zone per player (Board.zone_owner)
+        self.orderless = orderless(rs)  # the zones whose order nobody knows: a decision lists their cards in order
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
             self.triggers.setdefault(t.on, []).append(t)

@@ -154,6 +154,26 @@ def known_from_json(data: dict, dec) -> dict:
     return out
 
 
+def unordered(g, opts: list) -> list:
+    """A decision's options: the cards among them that lie in a zone whose order nobody knows (`contents`,
+    `owner_contents`) put in the ruleset's card order, in the places they held, so a list of the cards of a draw
+    pile never tells its order (machine/deciding.py)."""
+    zones = g.orderless
+    if not zones:
+        return opts
+    where = g.where
+    places = [i for i, o in enumerate(opts) if type(o) is Card and o.index in where and where[o.index].zone in zones]
+    if len(places) > 1:
+        for i, c in zip(places, sorted((opts[i] for i in places), key=lambda c: c.index)):
+            opts[i] = c
+    return opts
+
+
+def orderless(rs) -> frozenset:
+    """The zones whose order nobody knows (Game.orderless)."""
+    return frozenset(z.id for z in rs.zones.values() if z.visibility in (CONTENTS, OWNER_CONTENTS))
+
+
 # ---------------------------------------------------------------------- what a seat sees of a zone
 def zone_sight(g, ref: ZoneRef, seat: int) -> tuple[str, list[Card]]:
     """(how `seat` sees the zone, the cards it may name there): all of them in order ('all'), the top one

@@ -11,6 +11,7 @@ from ...dsl.builtins import REGISTRY, as_list, describe
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE
 from ...values import Player
+from ..knowledge import unordered
 from ..decisions import NOT_FORCED, Decision, display_names, hidden_from_others, narrate_choice
 
 MISSING = object()  # no answer yet: the decision is pending
@@ -133,7 +134,7 @@ def decide(g, spec, purpose: str = "choose") -> Any:
             g.pending = d
             return MISSING
         # a bound that breaks a rule: the options worked out in full give its error
-    opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+    opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
     if spec.optional:
         opts.append(None)
     n = len(opts)
@@ -171,7 +172,7 @@ def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
     who = _who(g, spec)
     p = spec.prompt
     prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
-    opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+    opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
     if not opts:
         if plan.default_now:
             spec.default.fn(g)
@@ -216,7 +217,7 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
     else:
         if known is None:
-            opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+            opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
         if kind == "one":
             if spec.optional:
                 opts.append(None)
