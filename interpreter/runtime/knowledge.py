@@ -24,6 +24,7 @@ from typing import Any, Optional
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
 from ..values import Card, Player, ZoneRef
+from .codec import encode
 from .decisions import game_label
 
 CONTENTS = "contents"  # every seat knows which cards the zone holds; nobody knows their order
@@ -141,7 +142,7 @@ def known_json(g) -> dict:
     out = {}
     for seat in sorted(g.known):
         mine = g.known[seat]
-        rows = [[cards[i].id, mine[i][0].zone, mine[i][0].key, exact] for i, exact in sorted(shown(g, seat).items())]
+        rows = [[cards[i].id, mine[i][0].zone, encode(mine[i][0].key), exact] for i, exact in sorted(shown(g, seat).items())]
         if rows:
             out[str(seat)] = rows
     return out
