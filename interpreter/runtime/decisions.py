@@ -272,7 +272,7 @@ def hidden_from_others(g, d: Decision) -> bool:
             vis = g.rs.zones[ref.zone].visibility
             if vis == "open" or vis == "contents" or (vis == "top" and g.zones[ref] and g.zones[ref][-1] is o):
                 continue  # (contents: every seat knows which cards the zone holds, so which one is chosen too)
-            if vis == "owner":
+            if vis == "owner" or vis == "owner_contents":
                 owner = g.zone_owner(ref)
                 if owner is not None and len(g.players) == 1:
                     continue
