@@ -123,10 +123,10 @@ class GreedyAgent:
         g = game.copy(story=False)
         g.check_conservation = False
         g.rng.state = chance_seed  # the future dice and shuffles are not known
-        if not self.peek:
-            determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
         policy = RandomAgent.on(SplitMix(policy_seed))
         try:
+            if not self.peek:  # (asking a sealed answer again may meet a rule the sampled world breaks)
+                determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
             g.apply(choice)
             left = self.depth
             while not g.over and left > 0:
