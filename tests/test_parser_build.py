@@ -45,7 +45,7 @@ STATEMENTS = [
     "remove modifier m", "remove modifier m from (p)", "create zone in z", "create zone in z as q",
     "tally n", "tally n by (k) value 3", "pass", "pass;", "assert x > 1", "assert x, 'm {x}'", "x += 1; set y = 2 ; log y;",
     "call s as r", "call s with a: (1) as r", "return", "return (x + 1)", "return [q for q in players]",
-    "tell p 'You drew {c}'", "tell card.owner 'hi' + ' there'",
+    "tell p 'You drew {c}'", "show card to p", "show players[2].hand to [p, q]", "tell card.owner 'hi' + ' there'",
 ]
 
 

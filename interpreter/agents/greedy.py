@@ -9,10 +9,13 @@ unfinished one is judged by the ruleset's `scoring.score` at that moment. The ch
 the best average wins (the first one on a tie).
 
 The bot does not cheat: before each rollout the copy is *determinized* from its player's
-view. Every card its player cannot see (the order of a hidden deck, the others' hands, a
-face-down pile below its open top card) is dealt again at random among the places such
-cards lie, each place keeping its number of cards, and a card only ever trading places with
-cards of the same classes (a face-down card of one class stays one of that class): what the
+knowledge (runtime/knowledge.py). Every card its player cannot see (the order of a hidden deck,
+the others' hands, a face-down pile below its open top card) is dealt again at random among the
+places such cards lie, each place keeping its number of cards, and a card only ever trading places
+with cards of the same classes (a face-down card of one class stays one of that class); a name
+that held such a card (a variable, a local, the pending decision's options) holds the card dealt
+in its place, so no name reaches the real one. Cards it was shown (`show`) stay where they are,
+and a zone whose contents it knows but not their order (`contents`) is only reordered: what the
 player knows stays true, what they do not know is sampled. Chance is not peeked at either:
 each rollout reseeds the copy's generator, so future dice and shuffles are unknown.
 `peek=True` turns determinization off (the bot then reads hidden cards: only for measuring
@@ -27,8 +30,10 @@ from math import comb
 from typing import Any
 
 from ..diagnostics import RuleError
-from ..model.secrecy import hidden_places
 from ..runtime.decisions import Decision, IllegalChoice
+from ..runtime.knowledge import deal_again, relabel
+from ..runtime.machine.deciding import MISSING, decide
+from ..values import Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
@@ -118,10 +123,10 @@ class GreedyAgent:
         g = game.copy(story=False)
         g.check_conservation = False
         g.rng.state = chance_seed  # the future dice and shuffles are not known
-        if not self.peek:
-            determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
         policy = RandomAgent.on(SplitMix(policy_seed))
         try:
+            if not self.peek:  # (asking a sealed answer again may meet a rule the sampled world breaks)
+                determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
             g.apply(choice)
             left = self.depth
             while not g.over and left > 0:
@@ -158,23 +163,40 @@ class GreedyAgent:
         return 0.75 * share + 0.25 * (margin + 1) / 2
 
 
-def hidden_from(g: Any, seat: int) -> list[tuple[Any, int]]:
-    """The places (zone, position) of the cards `seat` cannot see in game `g` (the engine's one rule)."""
-    return hidden_places(g, seat)
-
-
 def determinize(g: Any, seat: int, rng: SplitMix) -> None:
-    """Deal the cards `seat` cannot see again at random in the copy `g`, among the places they lie: every place
-    keeps its count, and cards trade places only with cards of the same classes."""
-    groups: dict = {}
-    for ref, i in hidden_from(g, seat):
-        card = g.zones[ref][i]
-        groups.setdefault(card.classes, []).append((ref, i, card))
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        cards = [c for _r, _i, c in members]
-        rng.shuffle(cards)
-        for (ref, i, _old), card in zip(members, cards):
-            g.zones[ref][i] = card
-            g.where[card.index] = ref
+    """Make the copy `g` a world `seat` cannot tell from the real one (knowledge.deal_again): the cards it cannot
+    see dealt again among their places (trading only with cards of the same classes), the cards whose contents
+    it knows reordered within their zone, and every name that held a card following its place (`relabel`); the
+    answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`)."""
+    relabel(g, deal_again(g, seat, rng))
+    _sealed_again(g, seat, rng)
+
+
+def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:
+    """In a sealed step whose answers are still being collected, the answers given before this seat's are
+    secret until the reveal: in the copy each is replaced by a random answer to the same question."""
+    pending = g.pending
+    if pending is None or pending.purpose != "sealed" or not g.frames:
+        return
+    f = g.frames[-1]
+    ins = g.programs[f.seq].code[f.pc]
+    st = f.locals.get(ins.extra) if isinstance(ins.extra, str) else None
+    if not isinstance(st, dict) or not st.get("results"):
+        return
+    var = ins.arg.var
+    policy = RandomAgent.on(rng)
+    current = f.locals.get(var)
+    try:
+        for j, p in enumerate(st["players"][:len(st["results"])]):
+            if isinstance(p, Player) and p.seat == seat:
+                continue
+            f.locals[var] = p
+            g.pending = None
+            got = decide(g, ins.arg.decision, "sealed")
+            if got is MISSING:
+                got = g.pending.value(policy.choose(g.pending, None))
+            st["results"][j] = got
+    finally:
+        f.locals[var] = current
+        g.pending = pending
+        g.locals = f.locals

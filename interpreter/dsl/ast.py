@@ -246,6 +246,14 @@ class Tell(Stmt):
 
 
 @dataclass(frozen=True)
+class Show(Stmt):
+    """Cards (a card, a list of them, or a zone's) shown to a player or players: the seat now knows them."""
+
+    what: Expr
+    player: Expr
+
+
+@dataclass(frozen=True)
 class Win(Stmt):
     who: Expr
 

@@ -39,6 +39,7 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
     "'end' needs what to end, e.g. 'end turn' or 'end game'": ["end"],
     "'tell' needs a player and then the message: tell PLAYER TEXT (a message in parentheses right after a name "
     "reads as a call of that name)": ["tell p", "tell p ('hi')", "tell card.owner"],
+    "'show' needs the cards and then who sees them: show CARDS to PLAYER": ["show card", "show p.hand to"],
     "'call' needs a sequence id: call SEQUENCE [with name: value, ...] [as NAME]": ["call", "call x with"],
     "a modifier needs a lifetime: add modifier NAME [to PLAYER] [value N] until end of KIND (or until next KIND)": [
         "add modifier x",

@@ -140,6 +140,10 @@ class StatementRules:
         kw, player, message = c
         return self._stmt(lambda s: A.Tell(s, player[0], message[0]), kw, player, message)
 
+    def show_stmt(self, c) -> Built:
+        kw, what, _to, player = c
+        return self._stmt(lambda s: A.Show(s, what[0], player[0]), kw, what, player)
+
     def win_stmt(self, c) -> Built:
         kw, who = c
         return self._stmt(lambda s: A.Win(s, who[0]), kw, who)

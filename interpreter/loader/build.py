@@ -10,7 +10,7 @@ from ..dsl import ast as A
 from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
-from ..model.secrecy import Secrets
+from ..model.reading import Secrets
 from ..values import OUT, FamilyRef, Row, ZoneRef
 from .constructs.expansion import record_fields, scalars
 from .constructs.trick import record_fields as trick_fields

@@ -14,6 +14,7 @@ from ..dsl.ops import SUSPEND, text_of
 from ..model import ruleset as M
 from ..values import Card, Player, Roll, ZoneRef
 from .decisions import Decision
+from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
 from .rng import fixed_faces
 
 _MISSING = object()
@@ -106,6 +107,7 @@ class Board:
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
         told = "moved" in self.triggers  # as _emit: the event is kept only for a trigger to read
+        known = self.known  # what seats were shown (knowledge.py): a card moved away is no longer known there
         for c in cards:
             if not isinstance(c, Card):
                 raise RuleError(f"only cards can be moved, not {describe(c)}", span)
@@ -120,6 +122,8 @@ class Board:
             else:
                 target.append(c)
             self.where[c.index] = dest
+            if known:
+                forget_moved(known, c, dest)
             if told:
                 self._events.append(("moved", {"card": c, "source": src, "dest": dest, "player": player}))
 
@@ -136,10 +140,14 @@ class Board:
         cards = self._zone_list(src, span)
         k = 1 if count is None else count
         taken = cards[-k:][::-1] if k else []
+        kept = follow_drawn(self.known, taken, src) if self.known and dest is not None else None
         for c in taken:
             if dest is not None:
                 self.move(c, dest, place, span)
             self._emit("drawn", {"card": c, "source": src, "dest": dest, "player": None})
+        if kept:  # a card seen where it lay, drawn from the top: who saw it knows where it went
+            for mine, i in kept:
+                mine[i] = (dest, True)
         if count is None:
             return taken[0] if taken else None
         return taken
@@ -147,6 +155,8 @@ class Board:
     def shuffle(self, z: ZoneRef, span: Span) -> None:
         cards = self._zone_list(z, span)
         self.rng.shuffle(cards)
+        if self.known:
+            forget_order(self.known, z)
         self.chance.append(["shuffle", z.slot])
         self._emit("shuffled", {"zone": z})
 
@@ -162,6 +172,22 @@ class Board:
     def tell(self, player: Player, message: Any) -> None:
         """A line of the story for one player only."""
         self.say(f"To {player} only: {text_of(message)}", only=(player.seat,), kind="tell")
+
+    def show(self, what: Any, who: Any, span: Span) -> None:
+        """`show WHAT to WHO`: the cards become what those seats know (knowledge.py)."""
+        show(self, what, who, span)
+
+    def told_cards(self, player: Player, parts: tuple) -> None:
+        """A `tell` whose text names cards: the player now knows them (a part that fails is left to the text)."""
+        cards = []
+        for part in parts:
+            try:
+                v = part(self)
+            except RuleError:
+                continue
+            cards += [c for c in (v if isinstance(v, list) else [v]) if isinstance(c, Card)]
+        if cards:
+            learn(self, player.seat, cards)
 
     def win(self, who: Any, span: Span) -> None:
         players = who if isinstance(who, list) else [who]

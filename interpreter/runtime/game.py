@@ -19,6 +19,7 @@ from .decisions import Decision, IllegalChoice
 from .story import narrate_choice
 from .board import ANSWER, Board
 from .codec import copy_value, encode
+from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
 from .machine import blocks
 from .machine.interpreter import handler_for, run
@@ -78,6 +79,7 @@ class Game(Board):
         self.vars: dict[str, Any] = {}
         self.pvars: list[dict[str, Any]] = [dict() for _ in range(n)]
         self.marks: dict[str, dict[str, Any]] = {}
+        self.known: dict[int, dict[int, tuple]] = {}  # seat -> the cards it was shown (knowledge.py)
         self.modifiers: list[list] = []  # [name, seat or None, value, frame id or None]
         self.lapsing = False  # some modifier lasts 'until next KIND': a sequence that starts may end it (push)
         self.frames: list[Frame] = []
@@ -102,6 +104,7 @@ class Game(Board):
         self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
         self._dynamic: dict[str, tuple] = {}  # and of each dynamic family, while it stays as it was (family_zones)
         self._player_zones = _player_zones(rs)  # the zone families with one zone per player (Board.zone_owner)
+        self.orderless = orderless(rs)  # the zones whose order nobody knows: a decision lists their cards in order
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
             self.triggers.setdefault(t.on, []).append(t)
@@ -257,18 +260,11 @@ class Game(Board):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see (model/secrecy.py decides): hidden zones only as counts, owner-only zones for their
-        owner; variables declared 'hidden' not at all, player variables declared 'owner' only their player's."""
-        zones: dict = {}
+        """What one player may see (model/secrecy.py decides): each zone as knowledge.zone_view gives it (hidden ones
+        as counts, with what the seat was shown); variables declared 'hidden' not at all, player variables declared
+        'owner' only their player's."""
         rs = self.rs
-        for ref, cards in self.zones.items():
-            sight = secrecy.zone_sight(self, ref, seat)
-            if sight == secrecy.ALL:
-                zones[ref.slot] = [c.id for c in cards]
-            elif sight == secrecy.TOP:
-                zones[ref.slot] = {"count": len(cards), "top": cards[-1].id if cards else None}
-            else:
-                zones[ref.slot] = {"count": len(cards)}
+        zones = {ref.slot: zone_view(self, ref, seat) for ref in self.zones}
         return {
             "you": seat,
             "players": [p.name for p in self.players],
@@ -320,6 +316,7 @@ class Game(Board):
         c.vars = copy_value(g.vars)
         c.pvars = [copy_value(pv) for pv in g.pvars]
         c.marks = {k: dict(m) for k, m in g.marks.items()}
+        c.known = copy_known(g.known)
         c.modifiers = [list(m) for m in g.modifiers]
         c.lapsing = g.lapsing
         c.tallies = {m: {k: list(v) for k, v in per_key.items()} for m, per_key in g.tallies.items()}

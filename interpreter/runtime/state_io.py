@@ -8,6 +8,7 @@ from ..values import ZoneRef
 from .codec import Decoder, encode  # noqa: F401 - encode is read from here too
 from .decisions import Decision
 from .game import Frame, Game
+from .knowledge import known_json, known_from_json
 
 FORMAT = 1
 
@@ -40,6 +41,9 @@ def to_json(g) -> dict:
         "steps": g.steps,
         "decisions": g.decisions,
     }
+    known = known_json(g)
+    if known:  # only when a seat was shown cards, so a game without 'show' hashes as it always did
+        data["known"] = known
     if g.tallies:  # only when there are some, so a game without metrics hashes as it always did
         data["tallies"] = {m: [[k, *v] for k, v in per_key.items()] for m, per_key in g.tallies.items()}
     _within_size(data)
@@ -129,6 +133,7 @@ def from_json(ruleset, data: dict, **game_kwargs):
     if g.pending is not None:
         g.pending.number = g.decisions
     g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}
+    g.known = known_from_json(data.get("known", {}), dec)
     g.locals = g.frames[-1].locals if g.frames else {}
     return g
 

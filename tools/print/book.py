@@ -31,6 +31,8 @@ VISIBILITY = {
     "open": "open to all",
     "count": "only the number of cards is known",
     "top": "only the top card is seen",
+    "contents": "which cards it holds is known to all, their order to nobody",
+    "owner_contents": "which cards it holds is known to its owner, their order to nobody",
 }
 
 

@@ -17,6 +17,8 @@ VISIBILITY = {
     "open": "face up, open to all",
     "count": "face down; anyone may count the cards",
     "top": "only the top card is seen",
+    "contents": "face down; anyone may know which cards it holds, nobody their order",
+    "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
 }
 
 

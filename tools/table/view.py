@@ -6,10 +6,11 @@ shows at the terminal too.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rulecraft.model.secrecy import ALL, TOP, zone_sight
+from rulecraft.runtime.knowledge import seen_in
 from rulecraft.runtime.story import game_label
 from rulecraft.values import Card, Player, ZoneRef
 
@@ -105,18 +106,23 @@ def var_title(vdef) -> str:
 
 
 def zone_text(game, ref: ZoneRef, seat: int) -> str:
-    """The contents of a zone as `seat` may see them (the engine's one rule: model/secrecy.py)."""
+    """The contents of a zone as `seat` may see them."""
+    how, seen = seen_in(game, ref, seat)
+    vis = game.rs.zones[ref.zone].visibility
+    if how == "all":
+        if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
+            seen = sorted(seen)
+        return ", ".join(c.name for c in seen) or "empty"
     cards = game.zones.get(ref, [])
-    sight = zone_sight(game, ref, seat)
-    if sight == ALL:
-        if game.rs.zones[ref.zone].visibility == "owner" and game.rs.card_order:  # a hand, in the declared order
-            cards = sorted(cards)
-        return ", ".join(c.name for c in cards) or "empty"
     n = len(cards)
     count = f"{n} card{'s' if n != 1 else ''}" if n else "empty"
-    if sight == TOP and cards:
-        return f"{count}, top: {cards[-1].name}"
-    return count
+    if how == "contents":  # which cards, never their order: each name once, with how many
+        names = Counter(c.name for c in seen)
+        return count + (": " + ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in names.items()) if n else "")
+    top = cards[-1] if how == "top" and cards else None
+    shown = [c.name for c in seen if c is not top]
+    return count + (f", top: {top.name}" if top is not None else "") + (
+        f"; you were shown {', '.join(shown)}" if shown else "")
 
 
 def commands(undo: bool = True, pass_until: bool = False) -> str:

@@ -135,6 +135,11 @@ def _tell(w: Words, n: A.Tell) -> str:
     return f"tell {w.expr(n.player)} only: {w.text(n.message)}"
 
 
+@phrase(A.Show)
+def _show(w: Words, n: A.Show) -> str:
+    return f"show {w.expr(n.what)} to {w.expr(n.player)}"  # (privately: a show to all is an open zone)
+
+
 @phrase(A.Win)
 def _win(w: Words, n: A.Win) -> str:
     return f"{w.expr(n.who)} wins the game"

@@ -237,17 +237,44 @@ class StatementCompiler(AssignStatements, Compiler):
         msg = self.expr(n.message)[0]
         chance = self.draws_chance(n.message) or self.draws_chance(n.player)
         span = n.span
+        named = self._cards_named(n.message) if not chance else ()
 
         def fn(ctx):
-            if ctx.story or chance:
+            if ctx.story or chance or named:
                 who = who_fn(ctx)
                 if not isinstance(who, Player):
                     raise RuleError(f"'tell' needs a player, got {describe(who)}", span)
-                text = msg(ctx)
+                if named:  # the cards the text names are now known to that player, story or not (a bot uses them)
+                    ctx.told_cards(who, named)
                 if ctx.story:
-                    ctx.tell(who, text)
+                    ctx.tell(who, msg(ctx))
 
         return fn
+
+    def _cards_named(self, message: A.Expr) -> tuple:
+        """The compiled parts of a text that may give cards ('You drew {card}'), compiled again without
+        reporting (the text itself reported any problem); parts that draw chance are left out."""
+        if not isinstance(message, A.Str):
+            return ()
+        saved, self.diagnostics = self.diagnostics, []
+        try:
+            parts = [self.expr(p) for p in message.parts if not isinstance(p, str) and not self.draws_chance(p)]
+        finally:
+            self.diagnostics = saved
+        return tuple(fn for fn, t in parts if t in ("card", "list", "any"))
+
+    def _s_Show(self, n: A.Show):
+        what_fn, what_type = self.expr(n.what)
+        if what_type not in ("card", "list", "zone", "any"):
+            self.report("E303", f"'show' shows cards or a zone, this is a {what_type}", n.what.span,
+                        "e.g. show p.hand to q, or show card to p")
+        who_fn, who_type = self.expr(n.player)
+        if who_type not in ("player", "list", "any"):
+            self.report("E303", f"'show' shows to a player or a list of players, this is a {who_type}",
+                        n.player.span, "e.g. show card to p")
+        span = n.span
+        # the seat's knowledge is part of the game (a bot uses it), so it is kept even when nobody reads the story
+        return lambda ctx: ctx.show(what_fn(ctx), who_fn(ctx), span)
 
     def draws_chance(self, node: A.Expr) -> bool:
         """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""

@@ -13,6 +13,7 @@ from ...dsl.ops import MAX_RANGE, text_of
 from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
 from ...values import Player
 from ..decisions import NOT_FORCED, Decision, hidden_from_others
+from ..knowledge import unordered
 from ..story import display_names, narrate_choice
 
 MISSING = object()  # no answer yet: the decision is pending
@@ -158,7 +159,7 @@ def decide(g, spec, purpose: str = "choose") -> Any:
             g.pending = d
             return MISSING
         # a bound that breaks a rule: the options worked out in full give its error
-    opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+    opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
     if spec.optional:
         opts.append(None)
     n = len(opts)
@@ -201,7 +202,7 @@ def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
     who = _who(g, spec)
     p = spec.prompt
     prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
-    opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+    opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
     if not opts:
         if plan.default_now:
             spec.default.fn(g)
@@ -258,7 +259,7 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
     else:
         if known is None:
-            opts = list(as_list(g, spec.options.fn(g), spec.options.span))
+            opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
         if kind == "one":
             if spec.optional:
                 opts.append(None)
