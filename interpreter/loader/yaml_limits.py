@@ -195,3 +195,40 @@ def tab_col(text: str, line: int) -> int | None:
     if 1 <= line <= len(lines) and "\t" in lines[line - 1]:
         return lines[line - 1].index("\t") + 1
     return None
+
+
+def printed_text_limits(root, rs) -> list[Diagnostic]:
+    """E013 at a text (a label, a table's cell, the aid's notes, ...) whose {NAME} values would fill in more than
+    `MAX_ADDED` characters, or at the first past `MAX_ADDED_IN_ALL` for the whole ruleset: what `book`, `render` and
+    `aid` would print (a 200,000-character cell named 20,000 times in one label: 4 GB; issue 38). Every text of the
+    file (parents too) is measured, each name's value once."""
+    from ..model.templates import MAX_ADDED, MAX_ADDED_IN_ALL, expanded_size
+
+    out: list[Diagnostic] = []
+    memo: dict = {}
+    total = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        entries = getattr(node, "entries", None)
+        if entries is not None:
+            stack.extend(reversed(list(entries.values())))
+            continue
+        items = getattr(node, "items", None)
+        if isinstance(items, list):
+            stack.extend(reversed(items))
+            continue
+        text = getattr(node, "value", None)
+        if not isinstance(text, str) or "{" not in text:
+            continue
+        added = expanded_size(rs, text, memo) - len(text)
+        total += added
+        if added > MAX_ADDED or total > MAX_ADDED_IN_ALL:
+            what = (f"its {{NAME}} values fill in {added:,} characters, over the limit of {MAX_ADDED:,} per text"
+                    if added > MAX_ADDED else
+                    f"the {{NAME}} values of the ruleset's texts fill in more than {MAX_ADDED_IN_ALL:,} characters")
+            out.append(error("E013", f"this text would print too long: {what}", node.span,
+                             "name a long value once, or write the text out"))
+            if total > MAX_ADDED_IN_ALL:
+                break
+    return out
