@@ -232,3 +232,31 @@ def printed_text_limits(root, rs) -> list[Diagnostic]:
             if total > MAX_ADDED_IN_ALL:
                 break
     return out
+
+
+# Characters that read as nothing or as a line break to some readers and not to others, anywhere in the file
+# (comments too): NEL, U+2028 and U+2029 end a line for YAML's reader but not for an editor, so every line after one
+# was numbered differently by each; the bidirectional controls make a line display in another order. One policy
+# (issue 38): each is E003 at its place, and the file is read on with a space there, so the other diagnostics keep
+# the lines an editor shows (CR LF, CR or LF end a line, as the language server counts them).
+_INVISIBLE = re.compile("[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_LINE_END = re.compile("\r\n|\r|\n")
+
+
+def invisible_characters(text: str, path: str) -> tuple[str, list[Diagnostic]]:
+    if _INVISIBLE.search(text) is None:
+        return text, []
+    said: list[Diagnostic] = []
+    line, start = 1, 0
+    ends = [m.end() for m in _LINE_END.finditer(text)]
+    for m in _INVISIBLE.finditer(text):
+        while line - 1 < len(ends) and ends[line - 1] <= m.start():
+            start = ends[line - 1]
+            line += 1
+        c = m.group()
+        what = "bidirectional control" if "\u202a" <= c <= "\u2069" else "line separator" if c == "\u2028" else \
+            "paragraph separator" if c == "\u2029" else "next-line control"
+        if len(said) < 20:
+            said.append(error("E003", f"the text holds the {what} U+{ord(c):04X}", Span(path, line, m.start() - start + 1),
+                              "remove it: a ruleset holds printable text, and a line ends with a new line"))
+    return _INVISIBLE.sub(" ", text), said

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from rulecraft.runtime.decisions import Decision, amounts, game_label, how_to_answer
+from rulecraft.diagnostics import UNPRINTABLE
 from rulecraft.values import Card, Player, ZoneRef
 
 
@@ -191,7 +192,7 @@ def render_plain(v: SeatView) -> list[str]:
 
 
 # control characters of a stranger's ruleset (card names, prompts) are shown as '?', never sent to the terminal
-_CONTROL = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+_CONTROL = UNPRINTABLE  # (the bidirectional controls and U+2028/U+2029 too: rulecraft.diagnostics)
 
 
 def _t(text: str, style: str = ""):
