@@ -126,6 +126,17 @@ def test_no_text_of_a_ruleset_adds_or_changes_anything_in_a_chart(tmp_path, monk
     _assert_inert((tmp_path / "h" / "b.html").read_text(encoding="utf-8"))
 
 
+def test_the_graph_json_keeps_the_text_as_a_string(tmp_path):
+    from rulecraft.loader import load_ruleset
+    from rulecraft.tools.chart.graphjson import graph_json
+
+    hostile, _twin = _rulesets(tmp_path)
+    loaded = load_ruleset(str(hostile))
+    data = json.loads(graph_json(loaded.ruleset, loaded.graph))
+    texts = [n.get("text") or "" for n in data["nodes"]] + [s.get("title") or "" for s in data["sequences"]]
+    assert any(PAYLOAD in t for t in texts)  # the text, whole, as a value: JSON quotes it
+
+
 def test_the_aid_html_is_inert(tmp_path):
     from rulecraft.loader import load_ruleset
     from rulecraft.tools.print.aid import aid_html, aid_view
