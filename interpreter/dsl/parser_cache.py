@@ -8,7 +8,7 @@ made from (and Lark's tables the version of Lark that made them); a file that do
 installed), or that cannot be read, is not used: the parser is built in the process. Until issue 38 they were kept in
 a per-user cache folder, where anyone who could write there changed the language (two rules swapped: `true` read as
 false) or planted a regular expression that hung `play` (docs/security.md). Never Lark's own `cache=True` either: a
-pickle at a predictable path in the shared temporary folder.
+serialized Python object at a predictable path in the shared temporary folder.
 
 `FastParser` parses right texts without importing Lark, and hands every text it cannot parse to Lark, which says
 what is wrong (see the section below).
