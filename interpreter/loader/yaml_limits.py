@@ -210,16 +210,15 @@ def printed_text_limits(root, rs) -> list[Diagnostic]:
     stack = [root]
     while stack:
         node = stack.pop()
-        entries = getattr(node, "entries", None)
-        if entries is not None:
-            stack.extend(reversed(list(entries.values())))
+        kind = type(node).__name__  # (yaml_source's node classes: it imports this module)
+        if kind == "YMap":
+            stack.extend(reversed(list(node.entries.values())))
             continue
-        items = getattr(node, "items", None)
-        if isinstance(items, list):
-            stack.extend(reversed(items))
+        if kind == "YSeq":
+            stack.extend(reversed(node.items))
             continue
-        text = getattr(node, "value", None)
-        if not isinstance(text, str) or "{" not in text:
+        text = node.value if kind == "YScalar" else None
+        if text.__class__ is not str or "{" not in text:
             continue
         added = expanded_size(rs, text, memo) - len(text)
         total += added
@@ -243,8 +242,11 @@ _INVISIBLE = re.compile("[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _LINE_END = re.compile("\r\n|\r|\n")
 
 
+_INVISIBLE_CHARS = ("\x85", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)))
+
+
 def invisible_characters(text: str, path: str) -> tuple[str, list[Diagnostic]]:
-    if _INVISIBLE.search(text) is None:
+    if not any(c in text for c in _INVISIBLE_CHARS):  # (a search per character: faster than one class)
         return text, []
     said: list[Diagnostic] = []
     line, start = 1, 0
