@@ -197,13 +197,16 @@ def tab_col(text: str, line: int) -> int | None:
     return None
 
 
-def printed_text_limits(root, rs) -> list[Diagnostic]:
+def printed_text_limits(root, rs, braces: int | None = None) -> list[Diagnostic]:
     """E013 at a text (a label, a table's cell, the aid's notes, ...) whose {NAME} values would fill in more than
     `MAX_ADDED` characters, or at the first past `MAX_ADDED_IN_ALL` for the whole ruleset: what `book`, `render` and
     `aid` would print (a 200,000-character cell named 20,000 times in one label: 4 GB; issue 38). Every text of the
-    file (parents too) is measured, each name's value once."""
-    from ..model.templates import MAX_ADDED, MAX_ADDED_IN_ALL, expanded_size
+    file (parents too) is measured, each name's value once. `braces`: how many '{' the whole text has, when it is
+    one file: if that many names of the longest value fit, no text can pass and none is measured."""
+    from ..model.templates import MAX_ADDED, MAX_ADDED_IN_ALL, expanded_size, largest_value
 
+    if braces is not None and braces * largest_value(rs) <= MAX_ADDED:
+        return []
     out: list[Diagnostic] = []
     memo: dict = {}
     total = 0

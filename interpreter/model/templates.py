@@ -69,3 +69,11 @@ def _value_size(rs, v: Any, memo: dict, depth: int) -> int:
     if isinstance(v, dict):
         return sum(len(str(k)) + _value_size(rs, x, memo, depth) + 4 for k, x in v.items())
     return len(str(v)) + 8
+
+
+def largest_value(rs) -> int:
+    """The most characters one {NAME} can fill in (any parameter, option, dice or table value)."""
+    memo: dict = {}
+    values = [p.value for p in rs.parameters.values()] + [o.value for o in rs.options.values()]
+    values += [c for t in rs.tables.values() for row in t.rows.values() for c in row.values()]
+    return max([_value_size(rs, v, memo, 0) for v in values] + [8])
