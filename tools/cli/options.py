@@ -87,10 +87,12 @@ def _seed(text: str) -> int:
 
 def seed_problem(args) -> str | None:
     """A usage error when the games of `simulate` or `compare` (seeds SEED..SEED+GAMES-1) pass the seeds' range."""
+    seed, games = getattr(args, "seed", None), getattr(args, "games", None)
+    if not (isinstance(seed, int) and isinstance(games, int)):
+        return None  # (a verb without games imports no runtime: validate stays light)
     from rulecraft.runtime.rng import SEED_END
 
-    seed, games = getattr(args, "seed", None), getattr(args, "games", None)
-    if isinstance(seed, int) and isinstance(games, int) and seed + games > SEED_END:
+    if seed + games > SEED_END:
         return f"argument --seed: the games' seeds {seed}..{seed + games - 1} pass 2**64 - 1; give a smaller seed"
     return None
 
