@@ -16,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup bytecode graphviz fonts editor-tools chromium bench-setup studio-assets clean
+.PHONY: run test setup tables bytecode graphviz fonts editor-tools chromium bench-setup studio-assets clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -51,6 +51,11 @@ $(STAMP): pyproject.toml | $(PY)
 	@echo "== installing rulecraft (editable, with test extras) into $(VENV)"
 	@$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
+
+# the parser's tables, shipped with the package (interpreter/dsl/grammar.*.json): run after editing grammar.lark
+# (tests/test_parser_cache.py says when they are stale)
+tables: setup
+	$(PY) -m rulecraft.dsl.parser
 
 # Python's compiled modules, as an installed package has them (pip compiles them at install; an editable install
 # does not, and where PYTHONDONTWRITEBYTECODE is set every command would compile the engine's modules again): only

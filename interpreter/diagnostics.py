@@ -205,8 +205,9 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceCache | None =
 # control characters (C0 but tab and newline, DEL, C1) shown as '?': a stranger's file must not
 # drive the terminal (escape sequences) through a message or an excerpt; one for one keeps carets aligned
 # (and the bidirectional embeddings, overrides and isolates, which reorder how the rest of a line is shown)
-_UNPRINTABLE = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
-                                 *range(0x2066, 0x206A)]}
+UNPRINTABLE = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
+                                *range(0x2066, 0x206A), 0x2028, 0x2029]}  # and the line and paragraph separators
+_UNPRINTABLE = UNPRINTABLE  # one map for every printer (play, replay, the table): issue 38
 
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:

@@ -26,7 +26,7 @@ import sys
 import tempfile
 from typing import Optional, Union
 
-from .inputs import input_named_by  # the writer never replaces an input (rulecraft.inputs)
+from .inputs import input_named_by, note_input  # the writer never replaces an input (rulecraft.inputs)
 
 Data = Union[str, bytes]
 
@@ -87,6 +87,17 @@ def _refuse_input(path: str) -> None:
     if found is not None:
         raise OutputIsInput(path, f"cannot write {path}: it is {found}, an input of this command; "
                                   "give another name")
+
+
+def input_problem(path: Optional[str]) -> Optional[str]:
+    """Why `path` must not be written, said before the work starts: it is a file this command read (a ruleset, a
+    parent under `extends:`, a log, a save, a script of choices), by any name; else None."""
+    try:
+        if path:
+            _refuse_input(path)
+    except OutputIsInput as exc:
+        return exc.message
+    return None
 
 
 def is_stdout(path: Optional[str]) -> bool:
@@ -342,11 +353,13 @@ def output_folder_problem(folder: str) -> Optional[str]:
     return None
 
 
-def read_regular(path: str, limit: int, what: str = "file") -> bytes:
+def read_regular(path: str, limit: int, what: str = "file", goes_on: bool = False) -> bytes:
     """The bytes of a regular file of at most `limit` bytes; InputError for anything else.
 
     Opened with O_NONBLOCK (a FIFO does not wait for a writer) and checked with fstat after
-    opening, so nothing can be swapped in between the check and the read."""
+    opening, so nothing can be swapped in between the check and the read. The file is an input of this process
+    from then on (a log, a save, a coverage file, a script of choices): no output replaces it (issue 38) — unless
+    `goes_on`: the save a game resumes, or the log it continues, which the game goes on writing."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except IsADirectoryError:
@@ -363,6 +376,8 @@ def read_regular(path: str, limit: int, what: str = "file") -> bytes:
             raise InputError(path, f"{path} is {kind}, not a {what}: only a regular file is read")
         if st.st_size > limit:
             raise InputError(path, f"{path} is larger than {limit:,} bytes: not a {what}")
+        if not goes_on:
+            note_input(path)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))

@@ -56,6 +56,9 @@ def test_a_renumbered_decision_is_refused(tmp_path, monkeypatch):
 
 
 def _log_naming(folder: Path, ruleset_ref: str) -> Path:
+    from rulecraft.inputs import forget_inputs
+
+    forget_inputs()  # a new command, as main() starts each: the log the last replay read is no longer an input
     ref = str(ROOT / "rulesets" / "examples" / "pig.yaml")
     record_game(ref, ruleset_ref, 5, str(folder / "g.log"), str(folder / "g.save"))
     return folder / "g.log"

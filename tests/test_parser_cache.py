@@ -1,10 +1,9 @@
-"""The parser's tables are built once and kept as JSON in the user's cache folder (never a pickle): a parser
-loaded from there parses exactly as a built one; a damaged, foreign or unwritable cache is never an error."""
+"""The parser's tables ship with the package (never a pickle, never a file in a user's folder): loaded from there a
+parser parses exactly as a built one; tables that do not name this grammar (or Lark) are never used."""
 
 from __future__ import annotations
 
 import os
-import stat
 
 import pytest
 
@@ -38,56 +37,86 @@ def _with_builder(fn):
         P._BUILD.restore(saved)
 
 
-def test_a_parser_loaded_from_the_cache_parses_as_a_built_one(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path / "c"))
-    path = P._cache_path(_grammar())
-    built = P._load_or_build(_grammar(), path)  # builds, and writes the cache
-    assert os.path.exists(path) and open(path, encoding="utf-8").read(1) == "{"  # JSON, not a pickle
-    loaded = P._load_or_build(_grammar(), path)
+def _package_folder():
+    from importlib.resources import files
+    return files(P.__package__)
+
+
+def test_the_shipped_tables_are_this_grammars_and_parse_as_a_built_parser():
+    """The tables ship with the package (make tables): each names the grammar's digest, and Lark's tables loaded from
+    them parse as a parser built from the grammar. A grammar edited without `make tables` fails here."""
+    import json
+
+    folder = _package_folder()
+    for name in (parser_cache.TABLES, parser_cache.FAST):
+        head = json.loads(folder.joinpath(name).read_text(encoding="utf-8"))
+        assert head["grammar"] == parser_cache.digest(_grammar()), f"{name} is stale: run `make tables`"
+    assert json.loads(folder.joinpath(parser_cache.FAST).read_text(encoding="utf-8"))["format"] == \
+        parser_cache.FAST_FORMAT
+    built = parser_cache.build(_grammar(), P._BUILD)
+    loaded = parser_cache.load_or_build(_grammar(), folder, P._BUILD)
     assert loaded is not built and not loaded.options.cache
     assert _with_builder(lambda: _asts(loaded)) == _with_builder(lambda: _asts(built))
     assert [t.name for t in loaded.terminals] == [t.name for t in built.terminals]
 
 
-def test_a_damaged_cache_is_built_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
-    path = P._cache_path(_grammar())
-    with open(path, "w", encoding="utf-8") as f:
-        f.write('{"data": {"#t": [1, ')
-    lark = P._load_or_build(_grammar(), path)
-    assert _with_builder(lambda: _asts(lark))
-    assert open(path, encoding="utf-8").read().endswith("}")  # written afresh
+def _copy_of_the_tables(tmp_path):
+    import shutil
+
+    for name in (parser_cache.TABLES, parser_cache.FAST):
+        shutil.copy(str(_package_folder().joinpath(name)), tmp_path / name)
+    return tmp_path
 
 
-def test_a_read_only_cache_folder_is_no_error(tmp_path, monkeypatch):
-    folder = tmp_path / "ro"
-    folder.mkdir(mode=0o700)
-    monkeypatch.setenv("RULECRAFT_CACHE", str(folder))
-    path = P._cache_path(_grammar())
-    folder.chmod(0o500)
-    try:
-        lark = P._load_or_build(_grammar(), path)
-        assert _with_builder(lambda: _asts(lark))
-        assert not os.path.exists(path) or os.geteuid() == 0  # root writes anyway
-    finally:
-        folder.chmod(0o700)
+@pytest.mark.parametrize("damage", ["not json", "another grammar", "another lark", "wrong types", "missing"])
+def test_tables_that_do_not_match_are_never_used(tmp_path, damage):
+    """A table file that names another grammar (or, for Lark's, another Lark), or that cannot be read, is not used:
+    the parser is built in the process and parses as ever; nothing is an error."""
+    import json
+
+    folder = _copy_of_the_tables(tmp_path)
+    for name in (parser_cache.TABLES, parser_cache.FAST):
+        path = folder / name
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if damage == "not json":
+            path.write_text('{"data": {"#t": [1, ', encoding="utf-8")
+        elif damage == "another grammar":
+            data["grammar"] = parser_cache.digest(_grammar() + "\n// edited\n")
+            path.write_text(json.dumps(data), encoding="utf-8")
+        elif damage == "another lark":
+            data["lark"] = "0.0.1"
+            path.write_text(json.dumps(data), encoding="utf-8")
+        elif damage == "wrong types":
+            path.write_text(json.dumps({**data, "states": "x", "data": 7, "memo": None}), encoding="utf-8")
+        else:
+            path.unlink()
+    lark = parser_cache.load_or_build(_grammar(), folder, P._BUILD)
+    assert _with_builder(lambda: _asts(lark)) == _with_builder(lambda: _asts(parser_cache.build(_grammar(), P._BUILD)))
+    fast = parser_cache.load_fast(_grammar(), folder, P._BUILD)
+    assert fast is None or damage == "another lark"  # the fast tables are the grammar's own (no Lark in them)
 
 
-@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
-def test_a_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
-    folder = tmp_path / "shared"
-    folder.mkdir()
-    folder.chmod(0o777)
-    monkeypatch.setenv("RULECRAFT_CACHE", str(folder))
-    assert P._cache_path(_grammar()) is None
-    monkeypatch.setenv("RULECRAFT_CACHE", "")
-    assert P._cache_path(_grammar()) is None
+def test_nothing_in_a_users_folder_is_read_or_written(tmp_path):
+    """The per-user cache is gone: a folder of planted tables (the old cache's names, two rules swapped) in the
+    user's cache folder and in $RULECRAFT_CACHE changes nothing, and nothing is written there."""
+    import json
+    import subprocess
+    import sys
 
-
-def test_the_cache_file_is_named_by_the_grammar(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
-    assert P._cache_path(_grammar()) != P._cache_path(_grammar() + "\n// edited\n")
-    assert stat.S_IMODE(os.stat(tmp_path).st_mode) & 0o022 == 0
+    cache = tmp_path / "cache" / "rulecraft"
+    cache.mkdir(parents=True)
+    fast = json.loads(_package_folder().joinpath(parser_cache.FAST).read_text(encoding="utf-8"))
+    fast["rules"][0], fast["rules"][1] = fast["rules"][1], fast["rules"][0]
+    for name in ("parser-0000000000000000.fast.json", parser_cache.FAST):
+        (cache / name).write_text(json.dumps(fast), encoding="utf-8")
+    before = sorted(p.name for p in cache.iterdir())
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), RULECRAFT_CACHE=str(cache), HOME=str(tmp_path))
+    code = ("import sys; from rulecraft.tools.cli.main import main; sys.exit(main(['play', 'pig', '--seed', '3', "
+            "'--players', '2']))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    clean = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == clean.returncode == 0 and done.stdout == clean.stdout
+    assert sorted(p.name for p in cache.iterdir()) == before
 
 
 # --- the fast parser: Lark's tables, our own loop; Lark only for texts with a mistake ---------------------------
@@ -132,8 +161,8 @@ def _outcome(parse):
 def test_the_fast_parser_parses_every_text_as_lark_does_and_stops_where_lark_does():
     import random
 
-    lark = P._parser()
-    fast = parser_cache.FastParser(parser_cache.fast_tables(lark), P._BUILD)
+    lark = parser_cache.build(_grammar(), P._BUILD)  # from the grammar, in this process
+    fast = parser_cache.load_fast(_grammar(), _package_folder(), P._BUILD)  # the shipped tables
     texts = _dsl_strings()
     rnd = random.Random(27)
     marks = " ()[]{}.,;:+-*/%<>=!'\"#ab0_\n\\"
@@ -156,31 +185,18 @@ def test_the_fast_parser_parses_every_text_as_lark_does_and_stops_where_lark_doe
     assert parsed > 2000 and stopped > 2000
 
 
-def test_validate_imports_no_lark_once_the_tables_are_kept(tmp_path):
-    """`rulecraft validate` of a clean ruleset imports nothing it does not use: not Lark (the fast parser reads the
-    kept tables), nor the code generator, the runtime, the pure-Python schema walk, rich, pygls or rapidfuzz."""
+def test_validate_imports_no_lark(tmp_path):
+    """`rulecraft validate` of a clean ruleset imports nothing it does not use, from its first process on: not Lark
+    (the fast parser reads the shipped tables), nor the code generator, the runtime, the pure-Python schema walk,
+    rich, pygls or rapidfuzz."""
     import subprocess
     import sys
 
     unused = ("lark", "rich", "pygls", "rapidfuzz", "jsonschema", "graphviz", "rulecraft.runtime",
               "rulecraft.dsl.codegen.generator", "rulecraft.dsl.codegen.writing", "rulecraft.tools.lsp")
-    env = dict(os.environ, RULECRAFT_CACHE=str(tmp_path))
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), HOME=str(tmp_path))
     code = ("import sys; from rulecraft.tools.cli.main import main; code = main(['validate', '-q', 'dml']); "
             f"print(code, sorted(m for m in sys.modules if any(m == u or m.startswith(u + '.') for u in {unused!r})))")
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert first.stdout.split()[0] == "0" and "'lark'" in first.stdout  # the first process builds the tables
-    assert again.stdout.strip() == "0 []", again.stdout + again.stderr
-    assert any(p.name.endswith(".fast.json") for p in tmp_path.iterdir())
-
-
-def test_a_damaged_fast_table_is_made_again(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
-    path = parser_cache.fast_path(P._cache_path(_grammar()))
-    with open(path, "w", encoding="utf-8") as f:
-        f.write('{"format": %d, "states": [' % parser_cache.FAST_FORMAT)
-    fast = parser_cache.load_fast(P._cache_path(_grammar()), P._BUILD, P._parser)
-    assert _with_builder(lambda: fast.parse("1 + 2 * x", "expr_start"))[0] == \
-        _with_builder(lambda: P._parser().parse("1 + 2 * x", start="expr_start"))[0]
-    assert open(path, encoding="utf-8").read().endswith("}")
-    assert parser_cache.load_fast(None, P._BUILD, P._parser) is None  # no cache folder: Lark parses
+    assert first.stdout.strip() == "0 []", first.stdout + first.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written in the user's folders

@@ -89,24 +89,29 @@ def test_help_and_undo_and_quit(tmp_path):
     assert "resumed after 4 decisions" in again.stdout.decode()  # both put back a gem, both bid
 
 
-@pytest.mark.parametrize("blocker", ["folder", "fifo"])
-def test_a_quit_save_that_cannot_be_written_keeps_the_game_elsewhere(tmp_path, blocker):
+@pytest.mark.parametrize("blocker", ["folder", "fifo", "another game's save"])
+def test_a_quit_save_never_replaces_what_has_its_name(tmp_path, blocker):
+    """A folder, a FIFO or another game's save of that name (the same ruleset and seed) is left as it is: the game is
+    saved beside it under the next free name (issue 38: a second game quit the same way replaced the first's save)."""
     import os
     import re
 
     target = tmp_path / "case-secrets-seed4.save"
     if blocker == "folder":
         target.mkdir()
-    else:
+    elif blocker == "fifo":
         os.mkfifo(target)
+    else:
+        target.write_text("another game's save\n", encoding="utf-8")
     proc = play([str(SECRETS), "--agent", "human", "--agent", "random", "--seed", "4"], "2\nquit\n", cwd=tmp_path)
     err = proc.stderr.decode()
-    assert proc.returncode == 1, err
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err and "internal error" not in err
-    assert "cannot save the game beside you" in err and "it is saved in" in err
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "internal error" not in err
     where = re.search(r"--resume (\S+)", proc.stdout.decode()).group(1)
-    assert where != "case-secrets-seed4.save"
+    assert where == "case-secrets-seed4-2.save"
+    if blocker == "another game's save":
+        assert target.read_text(encoding="utf-8") == "another game's save\n"
     again = play([str(SECRETS), "--resume", where], "1\nn\n", cwd=tmp_path)
     assert again.returncode == 0, again.stderr.decode()
     assert "resumed after 2 decisions" in again.stdout.decode()
-    os.unlink(where)
+    os.unlink(tmp_path / where)

@@ -7,6 +7,7 @@ words); without one a plain listing of the view is printed. Besides an answer th
 
 from __future__ import annotations
 
+import re
 import select
 import sys
 from typing import IO, Any, Optional
@@ -116,7 +117,7 @@ class HumanAgent:
             if d.optional and text.lower() in ("", "p", "pass"):
                 return None
             try:
-                return int(text)
+                return _whole(text)
             except ValueError:
                 raise ValueError(f"enter a whole number from {d.min} to {d.max}") from None
         nums = amounts(d)
@@ -128,7 +129,7 @@ class HumanAgent:
             return d.options.index(None)  # an optional choice (a card, a target): its pass, as for a bid
         parts = text.replace(",", " ").split()
         try:
-            nums = [int(p) - 1 for p in parts]
+            nums = [_whole(p) - 1 for p in parts]
         except ValueError:
             raise ValueError("enter option numbers") from None
         if d.kind == "one":
@@ -174,12 +175,23 @@ class HumanAgent:
                 self.out.write(f"{exc}; try again\n")
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def _whole(text: str) -> int:
+    """A whole number typed in the digits 0-9 (a digit of another script, '١' or '３', is asked again, as
+    docs/reliability.md says; Python's int() took it: issue 38)."""
+    if _WHOLE.fullmatch(text) is None:
+        raise ValueError(text)
+    return int(text)
+
+
 def _amount(d: Decision, nums: list[int], text: str) -> int:
     """The option a typed amount stands for (or the pass)."""
     if text.lower() in ("p", "pass") and None in d.options:
         return d.options.index(None)
     try:
-        n = int(text)
+        n = _whole(text)
     except ValueError:
         raise ValueError(say_amounts(d, nums)[:-1].replace("Type", "type", 1)) from None
     if n not in nums:

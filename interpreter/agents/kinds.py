@@ -46,4 +46,9 @@ def make_agent(kind: str, seat: int, seed: int, shared: dict | None = None) -> A
     raise AgentError(f"unknown agent kind '{kind}'; use random, first, greedy, human, script:FILE or python:MODULE:CLASS")
 
 
+def file_of(kind: str) -> str | None:
+    """The file an agent of this command-line word reads (script:FILE), or None."""
+    return kind[len("script:"):] if isinstance(kind, str) and kind.startswith("script:") else None
+
+
 KINDS = ("random", "first", "greedy", "human", "script:FILE", "python:MODULE:CLASS")

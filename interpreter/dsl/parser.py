@@ -65,28 +65,20 @@ def _grammar() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> "Lark":
-    grammar = _grammar()
     # The AST is built by the parser as it reduces (`transformer=`): no tree, no second walk.
     # Every token is kept so that each callback sees where its rule starts and ends; Lark's own
     # position tracking is off, as it cost about 40% of the parse.
-    # Building the LALR tables costs ~120 ms per process: parser_cache.py keeps them as JSON in the
-    # user's cache folder (never Lark's `cache=True`, a pickle in the shared temporary folder).
-    return _load_or_build(grammar, _cache_path(grammar))
-
-
-def _load_or_build(grammar: str, path: Optional[str]) -> "Lark":
-    return parser_cache.load_or_build(grammar, path, _BUILD)
+    # Building the LALR tables costs ~120 ms per process: they ship with the package (parser_cache.py), checked
+    # against the grammar's digest and Lark's version (never Lark's `cache=True`, a pickle in the shared temporary
+    # folder; never a file in a user's folder).
+    return parser_cache.load_or_build(_grammar(), files(__package__), _BUILD)
 
 
 @functools.lru_cache(maxsize=1)
 def _fast_parser() -> Optional[parser_cache.FastParser]:
     """Lark's tables driven by a loop of our own, which parses right texts to the same AST without importing Lark
-    (parser_cache.py); None when there is no cache folder: Lark parses everything."""
-    return parser_cache.load_fast(_cache_path(_grammar()), _BUILD, _parser)
-
-
-def _cache_path(grammar: str) -> Optional[str]:
-    return parser_cache.cache_path(grammar)
+    (parser_cache.py); None when the package's tables are not this grammar's: Lark parses everything."""
+    return parser_cache.load_fast(_grammar(), files(__package__), _BUILD)
 
 
 # The callbacks of the parser; `_parse` tells them which text they are building.
@@ -392,3 +384,10 @@ def plain_locator(file: str = "<dsl>", line: int = 1, col: int = 1) -> Locator:
         return Span(file, line, col + a, line, col + max(b, a + 1))
 
     return locate
+
+
+if __name__ == "__main__":  # `python -m rulecraft.dsl.parser [FOLDER]` (`make tables`): write the tables shipped
+    import sys
+
+    for written in parser_cache.write_tables(_grammar(), _BUILD, sys.argv[1] if len(sys.argv) > 1 else None):
+        print(f"wrote {written}")

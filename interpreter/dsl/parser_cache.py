@@ -1,78 +1,123 @@
-"""The parser's LALR tables, built once per user rather than once per process.
+"""The parser's LALR tables, made when the package is made and shipped with it: nothing is kept in a user's folder.
 
-Building them from grammar.lark costs ~120 ms, paid by every `validate`, `play` or language-server start. They
-are kept as JSON in the user's own cache folder, named by a hash of the grammar and the versions of Lark and
-Python, and loaded with `json` (never Lark's own `cache=True`, which unserialises Python objects from a
-predictable path in the shared temporary folder that another user of the machine could fill; docs/security.md). A
-missing, damaged or foreign cache, or a read-only folder, only costs the build.
+Building them from grammar.lark costs ~120 ms, paid by every `validate`, `play` or language-server start. They are
+package data beside the grammar (`grammar.tables.json`: Lark's own tables; `grammar.fast.json`: the same tables as
+`FastParser` reads them), written by `python -m rulecraft.dsl.parser` (`make tables`) and checked by
+tests/test_parser_cache.py to be what the grammar gives. Each file names the SHA-256 digest of the grammar it was
+made from (and Lark's tables the version of Lark that made them); a file that does not match the grammar (or the Lark
+installed), or that cannot be read, is not used: the parser is built in the process. Until issue 38 they were kept in
+a per-user cache folder, where anyone who could write there changed the language (two rules swapped: `true` read as
+false) or planted a regular expression that hung `play` (docs/security.md). Never Lark's own `cache=True` either: a
+serialized Python object at a predictable path in the shared temporary folder.
 
-Beside them (`.fast.json`) the same tables as `FastParser` reads them: it parses right texts without importing
-Lark, and hands every text it cannot parse to Lark, which says what is wrong (see the section below).
+`FastParser` parses right texts without importing Lark, and hands every text it cannot parse to Lark, which says
+what is wrong (see the section below).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sys
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # imported when a parser is built or loaded: the fast parser below does without it
     from lark import Lark
 
+TABLES = "grammar.tables.json"  # Lark's own tables (memo_serialize), for Lark._load
+FAST = "grammar.fast.json"  # the same tables as FastParser reads them
+START = ["expr_start", "stmts_start"]
 
-def load_or_build(grammar: str, path: Optional[str], transformer) -> "Lark":
-    """The LALR parser of the grammar: loaded from `path` when it holds this grammar's tables, else built (and
-    written there for the next process)."""
+
+def digest(grammar: str) -> str:
+    """The SHA-256 of the grammar's text: what a table file must name to be used for it."""
+    return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+
+
+def lark_version() -> str:
+    """The installed Lark's version, from its distribution's metadata (never a regular expression over its source)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lark")
+    except PackageNotFoundError:  # pragma: no cover - Lark imported from a folder, not installed
+        import lark
+
+        return lark.__version__
+
+
+def _read(folder, name: str) -> Optional[dict]:
+    """A table file of the package as JSON, or None (missing, unreadable, not JSON, not a mapping)."""
+    try:
+        data = json.loads(folder.joinpath(name).read_text(encoding="utf-8"), object_hook=_untag if name == TABLES else None)
+    except Exception:  # noqa: BLE001 - any failure to read it: the parser is built instead
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def build(grammar: str, transformer) -> "Lark":
     from lark import Lark
 
-    if path is not None:
+    return Lark(grammar, parser="lalr", start=START, maybe_placeholders=True, keep_all_tokens=True,
+                transformer=transformer)
+
+
+def load_or_build(grammar: str, folder, transformer) -> "Lark":
+    """The LALR parser of the grammar: from the package's `grammar.tables.json` when it names this grammar's digest
+    and the installed Lark's version, else built. `folder`: the package folder (None: always built)."""
+    from lark import Lark
+
+    data = None if folder is None else _read(folder, TABLES)
+    if data is not None and data.get("grammar") == digest(grammar) and data.get("lark") == lark_version():
         try:
-            with open(path, encoding="utf-8") as f:
-                return Lark.__new__(Lark)._load(json.load(f, object_hook=_untag), transformer=transformer)
-        except Exception:  # missing, stale, unreadable or damaged: build it afresh
+            return Lark.__new__(Lark)._load({"data": data["data"], "memo": data["memo"]}, transformer=transformer)
+        except Exception:  # noqa: BLE001 - damaged: built afresh
             pass
-    built = Lark(grammar, parser="lalr", start=["expr_start", "stmts_start"], maybe_placeholders=True,
-                 keep_all_tokens=True, transformer=transformer)
-    if path is not None:
-        write(built, path)
-    return built
+    return build(grammar, transformer)
 
 
-def cache_path(grammar: str) -> Optional[str]:
-    """Where this grammar's tables are kept: $RULECRAFT_CACHE (an empty value: no cache), else the user's cache
-    folder; named by a hash of the grammar and the versions of Lark and Python, so an edit makes a new file.
-    None when the folder is not the user's own or is writable by others (nothing is read from there)."""
-    base = os.environ.get("RULECRAFT_CACHE")
-    if base is None:
-        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                            "rulecraft")
-    if not base:
+def load_fast(grammar: str, folder, transformer) -> Optional["FastParser"]:
+    """The fast parser from the package's `grammar.fast.json` when it names this grammar's digest and this format;
+    else None (Lark parses everything: making the fast tables in the process costs more than it saves)."""
+    data = None if folder is None else _read(folder, FAST)
+    if data is None or data.get("format") != FAST_FORMAT or data.get("grammar") != digest(grammar):
         return None
-    key = hashlib.sha256(f"{grammar}\0{lark_version()}\0{sys.version_info[:2]}".encode()).hexdigest()[:16]
     try:
-        os.makedirs(base, mode=0o700, exist_ok=True)
-        st = os.stat(base)
-    except OSError:
+        if not (isinstance(data["states"], list) and all(type(st) is dict for st in data["states"])
+                and isinstance(data["rules"], list) and isinstance(data["lexers"], list)):
+            return None
+        return FastParser(data, transformer)
+    except Exception:  # noqa: BLE001 - damaged: Lark parses
         return None
-    if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
-        return None
-    return os.path.join(base, f"parser-{key}.json")
 
 
-def write(lark_: "Lark", path: str) -> None:
-    """Write the tables as JSON (atomically: a reader never sees half a file); a read-only folder is no error."""
+def table_files(grammar: str, transformer) -> dict[str, str]:
+    """{file name: JSON text} of both table files for the grammar, made with the installed Lark."""
     from lark.lark import Rule, TerminalDef
 
-    data, memo = lark_.memo_serialize([TerminalDef, Rule])
+    built = build(grammar, transformer)
+    data, memo = built.memo_serialize([TerminalDef, Rule])
     data["options"] = {k: v for k, v in data["options"].items() if k != "transformer"}
-    from ..files import OutputError, write_output
+    tables = {"grammar": digest(grammar), "lark": lark_version(), "data": data, "memo": memo}
+    fast = fast_tables(built)
+    if fast is None:  # pragma: no cover - Lark's insides not as expected: Lark parses everything
+        raise RuntimeError("this Lark's parser uses something FastParser does not copy")
+    fast["grammar"] = digest(grammar)
+    return {TABLES: json.dumps(_tag(tables), separators=(",", ":"), sort_keys=True) + "\n",
+            FAST: json.dumps(fast, separators=(",", ":"), sort_keys=True) + "\n"}
 
-    try:  # the one writer: a temporary file beside it, then renamed (a reader never sees half a file)
-        write_output(path, json.dumps(_tag({"data": data, "memo": memo}), separators=(",", ":")))
-    except (OutputError, TypeError, ValueError):
-        pass
+
+def write_tables(grammar: str, transformer, folder: Optional[str] = None) -> list[str]:
+    """Write both table files (package data; by default beside grammar.lark) with the installed Lark: the paths."""
+    import os
+
+    from ..files import write_output  # the one writer of every output file
+
+    folder = folder or os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for name, text in table_files(grammar, transformer).items():
+        out.append(os.path.join(folder, name))
+        write_output(out[-1], text)
+    return out
 
 
 def _tag(x):
@@ -115,55 +160,6 @@ class Tok(str):
     """A token as the callbacks read it: its text, its terminal and its offsets."""
 
     __slots__ = ("type", "start_pos", "end_pos")
-
-
-def fast_path(path: str) -> str:
-    return path[: -len(".json")] + ".fast.json"
-
-
-def lark_version() -> str:
-    """Lark's version without importing it (its import is what the fast parser saves)."""
-    if "lark" in sys.modules:
-        return sys.modules["lark"].__version__
-    import importlib.util, re  # noqa: E401
-
-    spec = importlib.util.find_spec("lark")
-    try:
-        with open(spec.origin, encoding="utf-8") as f:
-            return re.search(r'__version__\s*(?::\s*str\s*)?=\s*"([^"]+)"', f.read()).group(1)
-    except Exception:  # an unusual installation: ask the module itself
-        import lark
-
-        return lark.__version__
-
-
-def load_fast(path: Optional[str], transformer, built: Callable[[], "Lark"]) -> Optional["FastParser"]:
-    """The fast parser from its file beside Lark's tables at `path`; else made from Lark's parser (`built()`) and
-    written there. None without a cache folder (then Lark parses, as making the fast tables costs more than it
-    saves in one process) or when Lark's parser uses something the fast one does not copy."""
-    if path is None:
-        return None
-    where = fast_path(path)
-    try:
-        with open(where, encoding="utf-8") as f:
-            data = json.load(f)
-        if data.get("format") == FAST_FORMAT:
-            return FastParser(data, transformer)
-    except Exception:  # missing, stale, unreadable or damaged: made afresh
-        pass
-    try:
-        data = fast_tables(built())
-        fast = None if data is None else FastParser(data, transformer)
-    except Exception:  # pragma: no cover - Lark's insides not as expected: Lark parses
-        return None
-    if fast is not None:
-        from ..files import OutputError, write_output
-
-        try:
-            write_output(where, json.dumps(data, separators=(",", ":")))
-        except (OutputError, TypeError, ValueError):
-            pass
-    return fast
 
 
 def fast_tables(built: "Lark") -> Optional[dict]:

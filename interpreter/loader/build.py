@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error, warning
@@ -250,6 +251,18 @@ def _none_start(v: M.VarDef) -> bool:
     return start is None and not v.keys
 
 
+def _reads_unknown(node, scope: Scope) -> bool:
+    """Whether an expression names something the scope does not know (a local name: its kind cannot be told here;
+    compiling it would only work out a did-you-mean hint nobody reads)."""
+    if isinstance(node, A.Name):
+        return node.id not in scope.symbols and node.id not in scope.locals
+    if isinstance(node, (list, tuple)):
+        return any(_reads_unknown(x, scope) for x in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return any(_reads_unknown(getattr(node, f.name), scope) for f in dataclasses.fields(node) if f.name != "span")
+    return False
+
+
 def assigned_kinds(root: YMap, text: DslText, scope: Scope, names: list) -> dict[str, str]:
     """The kind of each variable declared `none` that every assignment (`set NAME = VALUE`) in the ruleset sets to a
     player, where the loader can tell (a value whose kind depends on a local name cannot tell): so that ordering it
@@ -267,7 +280,8 @@ def assigned_kinds(root: YMap, text: DslText, scope: Scope, names: list) -> dict
                 if isinstance(st, A.Assign) and st.op == "=" and isinstance(st.target, A.Name) and st.target.id in wanted:
                     v = st.value
                     t = "player" if isinstance(v, A.Index) and isinstance(v.obj, A.Name) and v.obj.id == "players" \
-                        and "players" not in scope.locals else Compiler(loose, []).expr(v)[1]
+                        and "players" not in scope.locals else "any" if _reads_unknown(v, loose) \
+                        else Compiler(loose, []).expr(v)[1]
                     kinds.setdefault(st.target.id, set()).add("none" if isinstance(st.value, A.Const)
                                                               and st.value.value is None else t)
     return {k: "player" for k, ts in kinds.items() if "player" in ts and ts <= {"player", "none"}}

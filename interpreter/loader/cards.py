@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from typing import Protocol
 
@@ -61,6 +62,9 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
             for k, v in attr_nodes.items():
                 if isinstance(v, YScalar) and isinstance(v.value, str) and v.value.startswith("="):
                     compiled[k] = b.text.expr(v, comp, skip=1)
+                elif isinstance(v, YScalar) and isinstance(v.value, float) and not math.isfinite(v.value):
+                    b.err("E204", f"card attribute '{k}': {v.value} is not a finite number", v.span,
+                          "a card's number is finite: scores of nan or inf decide nothing")  # (issue 38)
                 else:
                     compiled[k] = v.plain()
         classes = frozenset(str(c) for c in (g.get("classes").plain() if isinstance(g.get("classes"), YSeq) else []))
@@ -76,6 +80,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 if hasattr(v, "fn"):
                     try:
                         attrs[k] = v.fn(_Ctx(env)) if k not in failed else None
+                        if isinstance(attrs[k], float) and not math.isfinite(attrs[k]):
+                            raise ValueError(f"{attrs[k]} is not a finite number")
                     except (TypeError, ValueError) as exc:
                         failed.add(k)
                         b.diags.append(error("E315", f"cannot compute attribute '{k}': {exc}", v.span))
@@ -140,6 +146,9 @@ def _card_order(b: "Builder", cards: list[Card]) -> None:
     for attr, node in spec.items():
         order = node.plain()
         if isinstance(order, list):
+            twice = next((v for i, v in enumerate(order) if v in order[:i]), None)
+            if twice is not None:  # which place does it take? (issue 38: the first, silently)
+                b.err("E204", f"the order of '{attr}' names {twice!r} twice", node.span, "name each value once")
             keys.append((attr, {v: i for i, v in reversed(list(enumerate(order)))}, None))
         elif order in ("ascending", "descending"):
             keys.append((attr, None, order))

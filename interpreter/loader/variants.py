@@ -139,6 +139,17 @@ _WHY = {"E001": "it cannot be read", "E002": "it is larger than the size limit",
         "E007": "it is nested too deep", "E009": "it is not YAML", "E010": "it is empty"}
 
 
+def not_a_ruleset_file(path: str, limits: Limits) -> Optional[str]:
+    """Why the file at `path`, named by someone else's file (a log's header), is no ruleset, in words that quote none
+    of it; None for a ruleset. The test `extends:` gives a parent (issue 38: a log naming creds.yaml had its keys
+    printed)."""
+    why = _not_a_file(path)
+    if why:
+        return why
+    root, text, diags = load_file(path, limits)
+    return _not_a_ruleset(root, text, diags)
+
+
 def _not_a_ruleset(root: Optional[YNode], text: Optional[str], diags: list[Diagnostic]) -> Optional[str]:
     """Why a file named as a parent is no ruleset, in words that quote none of it; None for a ruleset
     (a broken one too: a file with a top-level 'ruleset:' line gets its own diagnostics, quoted as usual)."""

@@ -195,3 +195,73 @@ def tab_col(text: str, line: int) -> int | None:
     if 1 <= line <= len(lines) and "\t" in lines[line - 1]:
         return lines[line - 1].index("\t") + 1
     return None
+
+
+def printed_text_limits(root, rs, braces: int | None = None) -> list[Diagnostic]:
+    """E013 at a text (a label, a table's cell, the aid's notes, ...) whose {NAME} values would fill in more than
+    `MAX_ADDED` characters, or at the first past `MAX_ADDED_IN_ALL` for the whole ruleset: what `book`, `render` and
+    `aid` would print (a 200,000-character cell named 20,000 times in one label: 4 GB; issue 38). Every text of the
+    file (parents too) is measured, each name's value once. `braces`: how many '{' the whole text has, when it is
+    one file: if that many names of the longest value fit, no text can pass and none is measured."""
+    from ..model.templates import MAX_ADDED, MAX_ADDED_IN_ALL, expanded_size, largest_value
+
+    if braces is not None and braces * largest_value(rs) <= MAX_ADDED:
+        return []
+    out: list[Diagnostic] = []
+    memo: dict = {}
+    total = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kind = type(node).__name__  # (yaml_source's node classes: it imports this module)
+        if kind == "YMap":
+            stack.extend(reversed(list(node.entries.values())))
+            continue
+        if kind == "YSeq":
+            stack.extend(reversed(node.items))
+            continue
+        text = node.value if kind == "YScalar" else None
+        if text.__class__ is not str or "{" not in text:
+            continue
+        added = expanded_size(rs, text, memo) - len(text)
+        total += added
+        if added > MAX_ADDED or total > MAX_ADDED_IN_ALL:
+            what = (f"its {{NAME}} values fill in {added:,} characters, over the limit of {MAX_ADDED:,} per text"
+                    if added > MAX_ADDED else
+                    f"the {{NAME}} values of the ruleset's texts fill in more than {MAX_ADDED_IN_ALL:,} characters")
+            out.append(error("E013", f"this text would print too long: {what}", node.span,
+                             "name a long value once, or write the text out"))
+            if total > MAX_ADDED_IN_ALL:
+                break
+    return out
+
+
+# Characters that read as nothing or as a line break to some readers and not to others, anywhere in the file
+# (comments too): NEL, U+2028 and U+2029 end a line for YAML's reader but not for an editor, so every line after one
+# was numbered differently by each; the bidirectional controls make a line display in another order. One policy
+# (issue 38): each is E003 at its place, and the file is read on with a space there, so the other diagnostics keep
+# the lines an editor shows (CR LF, CR or LF end a line, as the language server counts them).
+_INVISIBLE = re.compile("[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_LINE_END = re.compile("\r\n|\r|\n")
+
+
+_INVISIBLE_CHARS = ("\x85", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)))
+
+
+def invisible_characters(text: str, path: str) -> tuple[str, list[Diagnostic]]:
+    if not any(c in text for c in _INVISIBLE_CHARS):  # (a search per character: faster than one class)
+        return text, []
+    said: list[Diagnostic] = []
+    line, start = 1, 0
+    ends = [m.end() for m in _LINE_END.finditer(text)]
+    for m in _INVISIBLE.finditer(text):
+        while line - 1 < len(ends) and ends[line - 1] <= m.start():
+            start = ends[line - 1]
+            line += 1
+        c = m.group()
+        what = "bidirectional control" if "\u202a" <= c <= "\u2069" else "line separator" if c == "\u2028" else \
+            "paragraph separator" if c == "\u2029" else "next-line control"
+        if len(said) < 20:
+            said.append(error("E003", f"the text holds the {what} U+{ord(c):04X}", Span(path, line, m.start() - start + 1),
+                              "remove it: a ruleset holds printable text, and a line ends with a new line"))
+    return _INVISIBLE.sub(" ", text), said

@@ -18,7 +18,7 @@ from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
 from .yaml_limits import has_tab as _has_tab, open_quote_above as _open_quote_above, overindented as _overindented
-from .yaml_limits import tab_col as _tab_col
+from .yaml_limits import invisible_characters, tab_col as _tab_col
 from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAML's pure-Python one without libyaml)
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
@@ -296,7 +296,7 @@ def parse_yaml(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Y
     closed at the end of that line: the tree comes back with the error, so the later passes
     still report every other problem of the file (the error keeps the ruleset from loading).
     """
-    said: list[Diagnostic] = []
+    text, said = invisible_characters(text, path)
     root, diags = _parse_yaml(text, path, limits)
     for _ in range(MAX_QUOTE_REPAIRS):
         d = diags[0] if root is None and len(diags) == 1 and diags[0].span is not None else None

@@ -18,6 +18,7 @@ import os
 from typing import Any, Optional
 
 from .. import __version__
+from .rng import SEED_END, SEED_MIN
 from .state_io import state_hash
 
 CHECKPOINT_EVERY = 10
@@ -219,7 +220,7 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
     from ..files import InputError, read_regular
 
     try:
-        raw = read_regular(path, MAX_LOG_BYTES, "game log")
+        raw = read_regular(path, MAX_LOG_BYTES, "game log", goes_on=True)
     except InputError as exc:
         raise LogMismatch(exc.message) from None
     pos, offset, kept, ended, extra = 0, 0, 0, False, 0  # pos: where the line starts; offset: what is kept
@@ -280,6 +281,26 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+MAX_NAME = 40  # characters in a player's name
+
+
+def names_problem(names: list) -> Optional[str]:
+    """Why these player names cannot be used (from `--names` or a saved game), or None: each a printable line of at
+    most 40 characters, none empty, no two the same, at most 64."""
+    for n in names:
+        if not isinstance(n, str) or not n.strip():
+            return "a player name is empty: give one name per seat, A,B,..."
+        if len(n) > MAX_NAME:
+            return f"the name '{n[:37]}...' is longer than {MAX_NAME} characters"
+        if not n.isprintable():
+            return "a player name holds a control character (a new line, an escape, ...)"
+    if len(set(names)) < len(names):
+        return "two players have the same name: give each seat its own"
+    if len(names) > 64:
+        return f"{len(names)} names: a game has at most 64 players"
+    return None
+
+
 def header_problem(header: dict) -> Optional[str]:
     """What makes a header unusable, or None."""
     fmt = header.get("format", 1)  # the first logs had no format: they are format 1
@@ -292,7 +313,7 @@ def header_problem(header: dict) -> Optional[str]:
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS or \
             not all(isinstance(p, str) and len(p) <= 200 for p in players):
         return "the header's players are not a list of names"
-    if not _is_int(header.get("seed")) or not -(2**63) <= header["seed"] < 2**64:
+    if not _is_int(header.get("seed")) or not SEED_MIN <= header["seed"] < SEED_END:
         return "the header's seed is not a whole number"
     overrides = header.get("overrides") or {}
     if not isinstance(overrides, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()):

@@ -72,6 +72,17 @@ def ruleset_place(ref: str, log_path: str) -> tuple[Optional[str], Optional[str]
     return chosen, None
 
 
+def _not_a_ruleset(ref: str) -> Optional[str]:
+    """Why the file a log names is no ruleset (None for a bundled name or a ruleset)."""
+    from ..bundled import bundled_rulesets
+    from ..loader.variants import not_a_ruleset_file
+    from ..loader.yaml_source import DEFAULT_LIMITS
+
+    if any(b.name == ref for b in bundled_rulesets()) or not os.path.lexists(ref):
+        return None  # (a missing file: the loader says so)
+    return not_a_ruleset_file(ref, DEFAULT_LIMITS)
+
+
 def read_records(path: str) -> tuple[list[tuple[int, dict]], Optional[int], Optional[ReplayReport]]:
     """The records of a JSON-lines file: ([(line, record)], line cut short or None, failure or None)."""
     from ..files import InputError, read_regular
@@ -133,6 +144,10 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
         if place is None:
             return ReplayReport(False, why or "", hline)
         ref = place
+        refused = _not_a_ruleset(ref)
+        if refused:  # a credentials file, a key: said without quoting a line or a key of it, as for extends:
+            return ReplayReport(False, f"cannot load the ruleset '{ref}' of this log (E504: the file is not a ruleset "
+                                       f"({refused}); its content is not shown)", hline)
     loaded = load_ruleset(ref, overrides=header.get("overrides") or {})
     if not loaded.ok:
         first = next((d for d in loaded.diagnostics if d.is_error), None)

@@ -9,6 +9,11 @@ from __future__ import annotations
 _MASK = (1 << 64) - 1
 
 
+# The seeds a game may be given, on the command line as in a log or a save: what a 64-bit generator holds (a
+# negative seed from -2**63 counts as its two's complement). A seed outside was played but its log never replayed.
+SEED_MIN, SEED_END = -(2**63), 2**64
+
+
 class SplitMix:
     __slots__ = ("state",)
 

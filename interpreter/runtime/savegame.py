@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from .. import __version__
-from .gamelog import decision_record, header_problem, log_header, recorded_ref, ruleset_fingerprint
+from .gamelog import decision_record, header_problem, names_problem, log_header, recorded_ref, ruleset_fingerprint
 from .state_io import FORMAT as STATE_FORMAT
 from .state_io import hash_of, state_hash, to_json
 
@@ -138,7 +138,7 @@ def read_save(path: str) -> SavedGame:
     from ..files import InputError, read_regular
 
     try:  # a regular file only: a FIFO or a device is refused, it would block or never end
-        raw = read_regular(path, MAX_SAVE_BYTES, "saved game")
+        raw = read_regular(path, MAX_SAVE_BYTES, "saved game", goes_on=True)
     except InputError as exc:
         raise SaveError(exc.message.replace(f"{path} ", "it ", 1) if exc.message.startswith(path) else exc.message) from None
     if not raw.strip():
@@ -177,6 +177,7 @@ def read_save(path: str) -> SavedGame:
                         f"this rulecraft ({__version__}) reads save formats "
                         f"{' and '.join(map(str, READ_SAVE_FORMATS))}", 1)
     problem = header_problem(_as_log_header(header))
+    problem = problem or names_problem(header["players"])  # the rule --names follows (issue 38)
     if problem:
         raise SaveError(problem, 1)
     count = header.get("decisions")

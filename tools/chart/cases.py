@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.chart.dotlabels import attrs, esc, quote
+from rulecraft.tools.chart.dotlabels import attrs, esc, html, quote
 from rulecraft.tools.chart.sheetplan import designer_label
 
 CASE_RUN = 6  # rules by case in a row, at least, that are worth a table
@@ -83,8 +83,8 @@ def case_table(chart, run: list[M.IfStep], indent: int = 1) -> None:
         lines.append("<TR>" + cell(s.path, said) + cell(s.then[0].path, chart.body_rows(s.then[0].path)) + "</TR>")
     never = cov is not None and any(cov.count(s.path) == 0 for s in run)
     a = {"id": chart.svg_id(run[0].path + "+cases"), "tooltip": chart.cite(run[0].path), "shape": "plain",
-         "label": '<<TABLE BORDER="1" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4" BGCOLOR="white">'
-                  + "".join(lines) + "</TABLE>>"}
+         "label": html('<TABLE BORDER="1" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4" BGCOLOR="white">'
+                       + "".join(lines) + "</TABLE>")}
     if never:
         a.update(color="#b00000")
     chart.line(f"{quote(run[0].path)} [{attrs(a)}];", indent)

@@ -1,4 +1,9 @@
-"""Small text helpers for DOT sources: quoting, HTML-label escaping, wrapping, safe element ids."""
+"""Small text helpers for DOT sources: quoting, HTML-label escaping, wrapping, safe element ids.
+
+The one quoting layer of the charts (docs/security.md, "Charts"): a ruleset's text reaches a DOT source only as a
+double-quoted string (`quote`) or escaped inside an HTML-like label (`esc`), and a value is written as an HTML-like
+label only when it was made by `html` — never because of how its text looks (a title `<x>, href=...` once added
+attributes to the overview chart)."""
 
 from __future__ import annotations
 
@@ -7,23 +12,33 @@ import textwrap
 
 
 def quote(text: str) -> str:
-    """A DOT double-quoted string."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    """A DOT double-quoted string (every line break, U+2028/2029 and NEL too, a Graphviz `\\n`)."""
+    return '"' + _BREAKS.sub(r"\\n", text.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+
+
+_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+class Html(str):
+    """An HTML-like label made by `html`: whatever text of a ruleset it holds went through `esc`."""
+
+    __slots__ = ()
+
+
+def html(body: str) -> Html:
+    """The HTML-like label `<body>`; `body` is markup made here, with every ruleset text in it passed through `esc`."""
+    return Html("<" + body + ">")
 
 
 def esc(text: str) -> str:
     """Text made safe inside a Graphviz HTML-like label (and an HTML attribute)."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("\n", " "))
+    return _BREAKS.sub(" ", text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                       .replace('"', "&quot;"))
 
 
 def attrs(a: dict) -> str:
-    """DOT attributes; values in <...> are HTML-like labels and stay unquoted."""
-    parts = []
-    for k, v in a.items():
-        v = str(v)
-        parts.append(f"{k}={v}" if v.startswith("<") and v.endswith(">") else f"{k}={quote(v)}")
-    return ", ".join(parts)
+    """DOT attributes: an `Html` value as it is, any other value quoted (whatever its text looks like)."""
+    return ", ".join(f"{k}={v}" if isinstance(v, Html) else f"{k}={quote(str(v))}" for k, v in a.items())
 
 
 def text_lines(text: str, width: int, escape: bool = True) -> list[str]:

@@ -14,7 +14,7 @@ from rulecraft.model import ruleset as M
 
 from rulecraft.tools.chart.cases import case_runs, case_table
 from rulecraft.tools.chart.coverage import Coverage
-from rulecraft.tools.chart.dotlabels import attrs, code_lines, esc, quote, safe_id, text_lines
+from rulecraft.tools.chart.dotlabels import attrs, code_lines, esc, html, quote, safe_id, text_lines
 from rulecraft.tools.chart.flowedges import EdgesMixin, _basename
 from rulecraft.tools.chart.folds import Fold, fold_map
 from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
@@ -185,17 +185,17 @@ class _Chart(EdgesMixin):
             sub = " · ".join(p for p in (seq.kind.replace("_", " "),
                                          _params(seq) if self.opts.detail == "full" else "") if p)
             a.update(shape="box", style="rounded,filled,bold", fillcolor="#d9d9d9", penwidth="2", margin="0.15,0.06",
-                     label=f'<<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
-                           f'<BR/><FONT POINT-SIZE="10">{esc(sub)}</FONT>>')
+                     label=html(f'<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
+                                f'<BR/><FONT POINT-SIZE="10">{esc(sub)}</FONT>'))
         elif kind == "end":
             a.update(shape="box", style="rounded,filled", fillcolor="#d9d9d9", fontsize="10",
-                     label=f"<{esc(node.label)}>", height="0.3")
+                     label=html(esc(node.label)), height="0.3")
         else:
             rows = self.body_rows(nid)
             if kind in ("action", "call"):  # boxes read like a rules page: lines flush left
-                a["label"] = "<" + "".join(r + '<BR ALIGN="LEFT"/>' for r in rows) + ">"
+                a["label"] = html("".join(r + '<BR ALIGN="LEFT"/>' for r in rows))
             else:
-                a["label"] = "<" + "<BR/>".join(rows) + ">"
+                a["label"] = html("<BR/>".join(rows))
             a.update(_SHAPES[kind])
             targets = self.calls(nid)
             if targets and self.opts.link and self.opts.link(targets[0]):
@@ -215,8 +215,8 @@ class _Chart(EdgesMixin):
         never = self.opts.coverage is not None and any(self.opts.coverage.count(n) == 0 for n in chain)
         a = {"id": self.svg_id(chain[0] + "+"), "tooltip": self.cite(chain[0]), "shape": "box", "margin": "0",
              "style": "filled" + (",dashed" if never else ""), "fillcolor": "white",
-             "label": '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" ROWS="*">'
-                      + "".join(cells) + "</TABLE>>"}
+             "label": html('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" ROWS="*">'
+                           + "".join(cells) + "</TABLE>")}
         if never:
             a.update(color="#b00000", penwidth="2.5")
         self.line(f"{quote(chain[0])} [{attrs(a)}];", indent)

@@ -7,7 +7,7 @@ from typing import Optional
 
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.chart.dotlabels import attrs, esc, quote, text_lines
+from rulecraft.tools.chart.dotlabels import attrs, esc, html, quote, text_lines
 from rulecraft.tools.chart.folds import CONNECTOR_SHAPE, FOLD_SHAPE
 from rulecraft.tools.chart.sheetplan import trigger_sources
 
@@ -34,7 +34,7 @@ class EdgesMixin:
         rows += [f'<FONT POINT-SIZE="10">{esc(s)}</FONT>' for s in small]
         cite = (t.source, f"{_basename(t.span.file)}:{t.span.line}") if self.opts.detail == "full" else ()
         a = {"id": self.svg_id(name), "tooltip": " · ".join(p for p in cite if p) or " ",
-             "shape": "box", "style": "dashed,rounded", "penwidth": "1.5", "label": "<" + "<BR/>".join(rows) + ">"}
+             "shape": "box", "style": "dashed,rounded", "penwidth": "1.5", "label": html("<BR/>".join(rows))}
         if not runs_here and self.opts.link and self.opts.link(t.run):
             a["href"] = self.opts.link(t.run)
         self.line(f"{quote(name)} [{attrs(a)}];", indent)
@@ -55,11 +55,11 @@ class EdgesMixin:
                     # leaves this sequence only: the same as its normal return ('return VALUE' says its value in its box)
                     if e.label == _SEQUENCE_END or e.label.split(" ", 1)[0] == "return":
                         a = {"shape": "box", "style": "rounded,filled", "fillcolor": "#d9d9d9", "fontsize": "10",
-                             "height": "0.3", "label": "<return>"}
+                             "height": "0.3", "label": html("return")}
                     else:
                         a = {"shape": "box", "style": "filled,rounded,bold", "fillcolor": "#404040",
                              "fontcolor": "white", "fontsize": "10", "height": "0.3",
-                             "label": f"<<B>{esc(e.label)}</B>>"}
+                             "label": html(f"<B>{esc(e.label)}</B>")}
                     a = {"id": self.svg_id(name), **a, "tooltip": self.cite(nid)}
                     self.line(f"{quote(name)} [{attrs(a)}];", indent)
 
@@ -102,7 +102,7 @@ class EdgesMixin:
 
     def connector(self, name: str, text: str) -> None:
         self.connectors.add(name)
-        a = {"id": self.svg_id(name), **CONNECTOR_SHAPE, "fontsize": "11", "label": f"<<I>{esc(text)}</I>>",
+        a = {"id": self.svg_id(name), **CONNECTOR_SHAPE, "fontsize": "11", "label": html(f"<I>{esc(text)}</I>"),
              "tooltip": text}
         self.line(f"{quote(name)} [{attrs(a)}];")
 
@@ -117,7 +117,7 @@ class EdgesMixin:
         else:
             rows.append(f'<FONT POINT-SIZE="10">→ details on {esc(ref)}</FONT>')
         a = {"id": self.svg_id(nid), "tooltip": self.cite(nid), **FOLD_SHAPE, "style": "filled",
-             "label": "<" + "<BR/>".join(rows) + ">"}
+             "label": html("<BR/>".join(rows))}
         self.line(f"{quote(nid)} [{attrs(a)}];", indent)
 
     def edges(self, rep: dict[str, str]) -> None:
@@ -157,7 +157,7 @@ class EdgesMixin:
             # Labels sit beside their edge (xlabel) or at its tail: neither takes a rank of its
             # own in the layout, which keeps the charts compact.
             if e.kind in ("yes", "no"):
-                a.update(xlabel=f"<<B>{e.kind}</B>>")
+                a.update(xlabel=html(f"<B>{esc(e.kind)}</B>"))
             elif e.kind == "break":
                 a["style"] = "bold"
                 if e.label != self.g.nodes[e.src].label:  # the step itself already says 'break NAME'

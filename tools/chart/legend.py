@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rulecraft.model.kinds import KINDS
-from rulecraft.tools.chart.dotlabels import attrs, esc, quote, safe_id
+from rulecraft.tools.chart.dotlabels import attrs, esc, html, quote, safe_id
 from rulecraft.tools.chart.folds import CONNECTOR_SHAPE, FOLD_SHAPE
 
 # The printed font is a decision, not whatever fontconfig maps "Helvetica" to (on a machine with
@@ -74,16 +74,16 @@ def legend_body(coverage: bool, cluster_id: str, columns: int = 5, sheets: bool 
         name = f"legend/{key}"
         names.append(name)
         a = {"style": "filled", "fillcolor": "white", "fontsize": "10", "width": "1.3", "height": "0.45",
-             "label": "<" + "<BR/>".join(esc(t) for t in text.split("\n")) + ">", **shape}
+             "label": html("<BR/>".join(esc(t) for t in text.split("\n"))), **shape}
         if key == "steps":
-            a["label"] = ('<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" ROWS="*">'
+            a["label"] = html('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" ROWS="*">'
                           '<TR><TD><FONT POINT-SIZE="10">steps in a row,</FONT></TD></TR>'
-                          '<TR><TD><FONT POINT-SIZE="10">one after another</FONT></TD></TR></TABLE>>')
+                          '<TR><TD><FONT POINT-SIZE="10">one after another</FONT></TD></TR></TABLE>')
         if key == "cases":  # a table: what the rules share, then a row a case
-            a["label"] = ('<<TABLE BORDER="1" CELLBORDER="1" CELLSPACING="0" CELLPADDING="2" BGCOLOR="white">'
+            a["label"] = html('<TABLE BORDER="1" CELLBORDER="1" CELLSPACING="0" CELLPADDING="2" BGCOLOR="white">'
                           '<TR><TD COLSPAN="2"><FONT POINT-SIZE="10">rules by case: if …</FONT></TD></TR>'
                           '<TR><TD><FONT POINT-SIZE="10">a case</FONT></TD>'
-                          '<TD><FONT POINT-SIZE="10">its step</FONT></TD></TR></TABLE>>')
+                          '<TD><FONT POINT-SIZE="10">its step</FONT></TD></TR></TABLE>')
         lines.append(f"  {quote(name)} [{attrs({'id': safe_id(cluster_id + '-' + key), 'tooltip': ' ', **a})}];")
     for i in range(0, len(names), columns):
         row = names[i:i + columns]

@@ -10,7 +10,7 @@ sit between two of these are looked through, so the skeleton stays whole.
 
 from __future__ import annotations
 
-from rulecraft.tools.chart.dotlabels import attrs, esc, quote, text_lines
+from rulecraft.tools.chart.dotlabels import attrs, esc, html, quote, text_lines
 from rulecraft.tools.chart.legend import FONT
 
 SKELETON_KINDS = ("game", "stage", "setup", "round", "phase", "turn", "auction")
@@ -80,10 +80,10 @@ def overview_dot(rs, graph) -> str:
         sub = f"{seq.kind} · {steps} step{'s' if steps != 1 else ''}"
         fill = "#d9d9d9" if sid == rs.start else "#f2f2f2" if seq.kind in ("stage", "round", "turn") else "white"
         a = {"id": f"overview-{sid}", "fillcolor": fill,
-             "label": f'<{title}<BR/><FONT POINT-SIZE="9">{esc(sub)}</FONT>>', "tooltip": seq.title}
+             "label": html(f'{title}<BR/><FONT POINT-SIZE="9">{esc(sub)}</FONT>'), "tooltip": seq.title}
         lines.append(f"  {quote(sid)} [{attrs(a)}];")
     for src, dst, how in edges:
-        a = {"label": "<" + "<BR/>".join(text_lines(how, 28)) + ">"} if how else {}
+        a = {"label": html("<BR/>".join(text_lines(how, 28)))} if how else {}
         lines.append(f"  {quote(src)} -> {quote(dst)}" + (f" [{attrs(a)}]" if a else "") + ";")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -289,8 +289,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(to_stdout) > 1:
         print(f"{PROG} simulate: only one of --{', --'.join(to_stdout)} can be '-' (standard output)", file=sys.stderr)
         return EXIT_USAGE
-    from rulecraft.files import output_folder_problem, output_problem
+    from rulecraft.files import input_problem, output_folder_problem, output_problem
 
+    for problem in filter(None, map(input_problem, (args.json, args.csv, args.coverage, args.report))):
+        print(f"{PROG} simulate: {problem}", file=sys.stderr)  # a file the loader read (a parent too)
+        return EXIT_USAGE
     problems = [output_problem(p) for p in (args.json, args.csv, args.coverage) if p]
     problems += [output_folder_problem(args.report)] if args.report else []  # a file there: said after all the games
     for problem in filter(None, problems):

@@ -19,7 +19,7 @@ from rulecraft.tools.cli.codes import (EPILOG, EXIT_BROKEN_PIPE, EXIT_INTERNAL, 
 from rulecraft.tools.cli.commands import (cmd_aid, cmd_book, cmd_compare, cmd_diff, cmd_list, cmd_lsp, cmd_play,
                                           cmd_render, cmd_replay, cmd_schema, cmd_sheets, cmd_simulate, cmd_studio,
                                           cmd_test, cmd_validate)
-from rulecraft.tools.cli.options import (args_aid, args_book, args_compare, args_diff, args_list, args_lsp, args_play,
+from rulecraft.tools.cli.options import (seed_problem, args_aid, args_book, args_compare, args_diff, args_list, args_lsp, args_play,
                                          args_render, args_replay, args_schema, args_sheets, args_simulate,
                                          args_studio, args_test, args_validate)
 
@@ -156,6 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # argparse: --help, --version, usage errors
             return _exit_code(exc)
+        problem = seed_problem(args)
+        if problem:
+            print(f"{PROG} {args.verb}: error: {problem} (see '{PROG} {args.verb} --help')", file=sys.stderr)
+            return EXIT_USAGE
         problem = _output_names_an_input(args)
         if problem:
             print(f"{PROG} {args.verb}: {problem}", file=sys.stderr)
@@ -182,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # The options each verb writes to; every other file named on its command line is read (issue 25)
 OUTPUTS = {"play": ("log", "save"), "render": ("output",), "sheets": ("output",), "book": ("output",),
-           "aid": ("output",), "simulate": ("json", "csv", "coverage"), "compare": ("json",), "diff": ("output",),
+           "aid": ("output",), "simulate": ("json", "csv", "coverage", "report"), "compare": ("json",), "diff": ("output",),
            "schema": ("output",)}
 
 
@@ -198,11 +202,20 @@ def _output_names_an_input(args) -> str | None:
     for k, v in vars(args).items():
         if k in out_keys or k.startswith("_") or k == "resume" and getattr(args, "save", None) in (None, v):
             continue
-        for one in (v if isinstance(v, list) else [v]):
+        for word in (v if isinstance(v, list) else [v]):
+            one = _file_of_agent(word) or word  # every file the command reads: `--agent script:FILE`'s too
             if isinstance(one, str) and os.path.isfile(one):
                 inputs.setdefault(f"the input {one}", one)
                 note_input(one)
     return same_file_problem(outputs, inputs)
+
+
+def _file_of_agent(word) -> str | None:
+    if not (isinstance(word, str) and word.startswith("script:")):
+        return None  # (the agents are imported only for an agent's word: `validate` never loads them)
+    from rulecraft.agents.kinds import file_of
+
+    return file_of(word)
 
 
 def _exit_code(exc: SystemExit) -> int:

@@ -51,19 +51,14 @@ def _pace(text: str) -> float:
 
 
 def _names(text: str) -> list[str]:
-    """Player names: each one printable line of at most 40 characters, none empty, no two the same."""
+    """Player names: each one printable line of at most 40 characters, none empty, no two the same (the rule a
+    saved game's names meet too: rulecraft.runtime.gamelog.names_problem)."""
+    from rulecraft.runtime.gamelog import names_problem
+
     names = [n.strip() for n in text.split(",")]
-    for n in names:
-        if not n:
-            raise argparse.ArgumentTypeError("a player name is empty: give one name per seat, A,B,...")
-        if len(n) > 40:
-            raise argparse.ArgumentTypeError(f"the name '{_shown(n)}' is longer than 40 characters")
-        if not n.isprintable():
-            raise argparse.ArgumentTypeError("a player name holds a control character (a new line, an escape, ...)")
-    if len(set(names)) < len(names):
-        raise argparse.ArgumentTypeError("two players have the same name: give each seat its own")
-    if len(names) > 64:
-        raise argparse.ArgumentTypeError(f"{len(names)} names: a game has at most 64 players")
+    problem = names_problem(names)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
     return names
 
 
@@ -76,10 +71,30 @@ def _cluster_args(p: argparse.ArgumentParser) -> None:
 
 
 def _seed(text: str) -> int:
+    """A seed a log and a save can hold, so the game always replays and resumes (issue 38)."""
+    from rulecraft.runtime.rng import SEED_END, SEED_MIN
+
     try:
-        return int(text)
+        value = int(text) if len(text) <= 40 else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, got '{_shown(text)}'") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got '{_shown(text)}'")
+    if not SEED_MIN <= value < SEED_END:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from -2**63 to 2**64 - 1, got '{_shown(text)}'")
+    return value
+
+
+def seed_problem(args) -> str | None:
+    """A usage error when the games of `simulate` or `compare` (seeds SEED..SEED+GAMES-1) pass the seeds' range."""
+    seed, games = getattr(args, "seed", None), getattr(args, "games", None)
+    if not (isinstance(seed, int) and isinstance(games, int)):
+        return None  # (a verb without games imports no runtime: validate stays light)
+    from rulecraft.runtime.rng import SEED_END
+
+    if seed + games > SEED_END:
+        return f"argument --seed: the games' seeds {seed}..{seed + games - 1} pass 2**64 - 1; give a smaller seed"
+    return None
 
 
 def _ruleset(p: argparse.ArgumentParser, dest: str = "ruleset", metavar: str = "RULESET") -> None:

@@ -7,6 +7,7 @@ from rulecraft.model import ruleset as M
 
 from rulecraft.tools.diff.values import Diff
 from rulecraft.tools.diff.steps import sheet_numbers
+from rulecraft.tools.chart.dotlabels import quote
 from rulecraft.tools.chart.legend import FONT
 from rulecraft.tools.chart.sheetplan import step_numbers
 
@@ -24,8 +25,7 @@ SHAPES = {
 LABEL_WIDTH = 36
 
 
-def _q(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+_q = quote  # the charts' one DOT quoting (tools/chart/dotlabels.py)
 
 
 def _wrap(text: str, width: int = LABEL_WIDTH, max_lines: int = 4) -> str:

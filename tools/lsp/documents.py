@@ -13,6 +13,7 @@ from rulecraft.diagnostics import Diagnostic, Span, error
 from rulecraft.loader import LoadResult, load_text
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+LINE_END = re.compile("\r\n|\r|\n")  # the protocol's line ends (a file with CR alone too), as YAML's reader counts
 RULESET_MARK = re.compile(r"^(ruleset|extends)\s*:|ruleset\.schema\.json", re.M)
 
 
@@ -34,7 +35,7 @@ class Document:
 
     @functools.cached_property
     def lines(self) -> list[str]:
-        return self.text.split("\n")
+        return LINE_END.split(self.text)
 
     def line(self, n: int) -> str:
         lines = self.lines
@@ -56,9 +57,14 @@ class Document:
         return T.Position(pos.line, self.units.num_units(text[: pos.character]))
 
     def from_client(self, pos: T.Position) -> T.Position:
-        """A position in the client's units as a position in code points of this text."""
+        """A position in the client's units as a position in code points of this text, clamped to the text: a
+        position past the end (line 10**9) is the end of the last line, so no request works past the document."""
+        last = len(self.lines) - 1
+        if not 0 <= pos.line <= last or pos.character < 0:
+            line = min(max(pos.line, 0), last)
+            pos = T.Position(line, len(self.lines[line]) if pos.line > last else max(pos.character, 0))
         if self.units is None:
-            return pos
+            return T.Position(pos.line, min(pos.character, len(self.lines[pos.line])))
         line, left, i = self.line(pos.line), pos.character, 0
         while i < len(line) and left > 0:
             left -= self.units.code_units_for_char(line[i])
@@ -102,7 +108,9 @@ class Store:
         return doc
 
     def close(self, uri: str) -> None:
+        """A closed document is released whole: its text, its check and the last model it built."""
         self.docs.pop(uri, None)
+        self.last_model.pop(uri, None)
 
 
 SURROGATE = re.compile("[\ud800-\udfff]")

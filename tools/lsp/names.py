@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,16 @@ def _value(v: Any) -> str:
     return repr(v) if isinstance(v, str) else str(v)
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]()<>!&~|])")
+
+
+def md(text: Any) -> str:
+    """A ruleset's text as Markdown that shows it as written: the marks that make images, links (`command:` ones
+    too), raw HTML, entities, code and emphasis escaped, so none comes from a stranger's ruleset into an editor's
+    hover (issue 38)."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
 def defined_names(model: Any) -> dict[str, Name]:
     """Every name the ruleset defines (its own and inherited through 'extends'), by name."""
     out: dict[str, Name] = {}
@@ -53,28 +64,28 @@ def defined_names(model: Any) -> dict[str, Name]:
     for z in model.zones.values():
         per = {None: "one zone", "player": "one per player"}.get(z.per, f"one per {z.per}") if not isinstance(z.per, tuple) \
             else "one per " + ", ".join(map(str, z.per))
-        out[z.id] = Name(z.id, "zone", z.span, f"**zone {z.id}**{' — ' + z.title if z.title else ''}\n\n"
-                         f"visibility: {z.visibility}; {per}" + (f"\n\n{z.doc}" if z.doc else ""), f"zone, {z.visibility}")
+        out[z.id] = Name(z.id, "zone", z.span, f"**zone {md(z.id)}**{' — ' + md(z.title) if z.title else ''}\n\n"
+                         f"visibility: {z.visibility}; {per}" + (f"\n\n{md(z.doc)}" if z.doc else ""), f"zone, {z.visibility}")
     for p in model.parameters.values():
-        out[p.id] = Name(p.id, "parameter", p.span, f"**parameter {p.id}** = {_value(p.value)} (default {_value(p.default)})"
-                         + (f"\n\n{p.doc}" if p.doc else "") + (f"\n\nsource: {p.source}" if p.source else ""),
+        out[p.id] = Name(p.id, "parameter", p.span, f"**parameter {md(p.id)}** = {md(_value(p.value))} (default {md(_value(p.default))})"
+                         + (f"\n\n{md(p.doc)}" if p.doc else "") + (f"\n\nsource: {md(p.source)}" if p.source else ""),
                          f"parameter, default {_value(p.default)}")
     for o in model.options.values():
         choices = ", ".join(_value(c) for c in o.choices)
-        out[o.id] = Name(o.id, "option", o.span, f"**option {o.id}** = {_value(o.value)} (default {_value(o.default)}; "
-                         f"choices: {choices})" + (f"\n\n{o.doc}" if o.doc else ""), f"option: {choices}")
+        out[o.id] = Name(o.id, "option", o.span, f"**option {md(o.id)}** = {md(_value(o.value))} (default {md(_value(o.default))}; "
+                         f"choices: {md(choices)})" + (f"\n\n{md(o.doc)}" if o.doc else ""), f"option: {choices}")
     for t in model.tables.values():
-        out[t.id] = Name(t.id, "table", t.span, f"**table {t.id}**: rows {', '.join(map(str, t.keys))}; "
-                         f"columns {', '.join(t.columns)}" + (f"\n\n{t.doc}" if t.doc else ""), "table: " + ", ".join(t.columns))
+        out[t.id] = Name(t.id, "table", t.span, f"**table {md(t.id)}**: rows {md(', '.join(map(str, t.keys)))}; "
+                         f"columns {md(', '.join(t.columns))}" + (f"\n\n{md(t.doc)}" if t.doc else ""), "table: " + ", ".join(t.columns))
     for name, v in {**model.variables, **model.player_variables}.items():
-        out[name] = Name(name, "variable", v.span, f"**{'player ' if v.per_player else ''}variable {name}**",
+        out[name] = Name(name, "variable", v.span, f"**{'player ' if v.per_player else ''}variable {md(name)}**",
                          "player variable" if v.per_player else "variable")
     for e in model.events.values():
-        out[e.id] = Name(e.id, "event", getattr(e, "span", None), f"**event {e.id}**", "event")
+        out[e.id] = Name(e.id, "event", getattr(e, "span", None), f"**event {md(e.id)}**", "event")
     for d in model.dice.values():
-        out[d.id] = Name(d.id, "dice", getattr(d, "span", None), f"**dice {d.id}**", "dice")
+        out[d.id] = Name(d.id, "dice", getattr(d, "span", None), f"**dice {md(d.id)}**", "dice")
     for m in model.modifiers.values():
-        out[m.id] = Name(m.id, "modifier", getattr(m, "span", None), f"**modifier {m.id}**" + (f"\n\n{m.doc}" if m.doc else ""),
+        out[m.id] = Name(m.id, "modifier", getattr(m, "span", None), f"**modifier {md(m.id)}**" + (f"\n\n{md(m.doc)}" if m.doc else ""),
                          "modifier")
     scope = model.scope
     for f in (scope.functions.values() if scope is not None else ()):
@@ -82,9 +93,9 @@ def defined_names(model: Any) -> dict[str, Name]:
         out[f.name] = Name(f.name, "function", f.span, f"**function** `{sig}`", sig)
     for s in model.sequences.values():
         title = s.title or s.id
-        out[s.id] = Name(s.id, "sequence", s.span, f"**{title}** ({s.kind or 'sequence'} `{s.id}`"
-                         + (f", takes {', '.join(s.params)}" if s.params else "") + ")"
-                         + (f"\n\nsource: {s.source}" if s.source else "") + (f"\n\n{s.doc}" if s.doc else ""),
+        out[s.id] = Name(s.id, "sequence", s.span, f"**{md(title)}** ({md(s.kind or 'sequence')} `{s.id}`"
+                         + (f", takes {md(', '.join(s.params))}" if s.params else "") + ")"
+                         + (f"\n\nsource: {md(s.source)}" if s.source else "") + (f"\n\n{md(s.doc)}" if s.doc else ""),
                          f"{s.kind or 'sequence'}: {title}")
     return out
 

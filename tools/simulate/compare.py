@@ -134,8 +134,11 @@ def run(args) -> int:
     except AgentError as exc:
         print(f"rulecraft compare: {exc}", file=sys.stderr)
         return 2
-    from rulecraft.files import output_problem
+    from rulecraft.files import input_problem, output_problem
 
+    if input_problem(args.json):  # a file the loader read (a parent under extends: too): before any game
+        print(f"rulecraft compare: {input_problem(args.json)}", file=sys.stderr)
+        return 2
     problem = output_problem(args.json) if args.json else None
     if problem:  # said before the games are played
         print(f"rulecraft compare: {problem}", file=sys.stderr)

@@ -240,6 +240,22 @@ def _quiet_dask() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+def _quiet_leftovers() -> None:
+    """After Ctrl-C while connecting: what Dask's objects raise as they are collected (`Client.__del__` ...
+    TimeoutError) is not printed; the run said in one line why it stopped (issue 38). RULECRAFT_DEBUG shows it."""
+    if os.environ.get("RULECRAFT_DEBUG"):
+        return
+    earlier = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        obj = getattr(unraisable, "object", None)
+        where = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "") or ""
+        if not where.startswith(("distributed", "tornado")):
+            earlier(unraisable)
+
+    sys.unraisablehook = hook
+
+
 def _connect(client_class, address: str, timeout: float):
     """Dask's Client, made in a thread of its own so that a scheduler that stops answering half-way cannot
     hold the run past `timeout` (plus a little), and Ctrl-C stops the wait at once."""
@@ -247,13 +263,23 @@ def _connect(client_class, address: str, timeout: float):
 
     def make() -> None:
         try:
-            box["client"] = client_class(address, timeout=timeout, set_as_default=False)
+            client = client_class(address, timeout=timeout, set_as_default=False)
         except BaseException as exc:  # reported by the waiting thread
             box["error"] = exc
+            return
+        if box.get("abandoned"):  # Ctrl-C came first: nobody will close it, so it is closed here
+            bounded(lambda: client.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
+        else:
+            box["client"] = client
 
     worker = threading.Thread(target=make, name="rulecraft-dask-connect", daemon=True)
     worker.start()
-    worker.join(timeout + 2.0)  # a Ctrl-C interrupts this join in the main thread
+    try:
+        worker.join(timeout + 2.0)  # a Ctrl-C interrupts this join in the main thread
+    except BaseException:
+        box["abandoned"] = True
+        _quiet_leftovers()  # the client half made in that thread must not print a traceback as the process ends
+        raise
     if worker.is_alive():
         raise ClusterError(f"{address} did not answer as a Dask scheduler within {timeout:g} s", 1)
     if "error" in box:

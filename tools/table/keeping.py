@@ -34,7 +34,7 @@ def quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> tu
     game is saved in the temporary folder instead. Returns (where it was saved or None, what went wrong or '')."""
     import tempfile
 
-    name = f"{game.rs.name}-seed{game.seed}.save"
+    name = _free_name(f"{game.rs.name}-seed{game.seed}", ".save")  # never another game's save (issue 38)
     decisions = [(t.player, t.wire) for t in history]
     first = ""
     for path in (name, os.path.join(tempfile.gettempdir(), f"rulecraft-{os.getpid()}-{name}")):
@@ -51,3 +51,13 @@ def quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> tu
             return None, f"{first}, nor in {path} ({why}); the game is lost unless a log was kept"
         return path, (f"{first}; it is saved in {path} instead" if first else "")
     return None, first
+
+
+def _free_name(stem: str, ext: str) -> str:
+    """STEM.EXT, or STEM-2.EXT, STEM-3.EXT, ...: the first name no file has (a save made by quitting another game
+    of the same ruleset and seed is never replaced)."""
+    for n in range(1, 1000):
+        name = f"{stem}{ext}" if n == 1 else f"{stem}-{n}{ext}"
+        if not os.path.lexists(name):
+            return name
+    return f"{stem}-{os.getpid()}{ext}"

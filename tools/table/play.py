@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
 from rulecraft.agents.human import HumanAgent, HumanQuit, HumanUndo
-from rulecraft.diagnostics import RuleError, SourceCache, render_text
+from rulecraft.diagnostics import UNPRINTABLE, RuleError, SourceCache, render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
@@ -41,8 +41,7 @@ class _Printable:
     """A text stream that shows control characters as '?': names and texts from a stranger's ruleset,
     log or save (player names, prompts, card names) must not drive the terminal with escape sequences."""
 
-    _MAP = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
-                             *range(0x2066, 0x206A)]}  # and the bidirectional controls that reorder a line
+    _MAP = UNPRINTABLE  # and the bidirectional controls that reorder a line, and U+2028/U+2029 that break it
 
     def __init__(self, stream):
         self.stream = stream

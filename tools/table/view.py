@@ -12,6 +12,7 @@ from typing import Any
 
 from rulecraft.runtime.knowledge import seen_in
 from rulecraft.runtime.story import game_label
+from rulecraft.diagnostics import UNPRINTABLE
 from rulecraft.values import Card, Player, ZoneRef
 
 
@@ -213,7 +214,7 @@ def render_end_plain(v) -> list[str]:
 
 
 # control characters of a stranger's ruleset (card names, prompts) are shown as '?', never sent to the terminal
-_CONTROL = {c: "?" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+_CONTROL = UNPRINTABLE  # (the bidirectional controls and U+2028/U+2029 too: rulecraft.diagnostics)
 
 
 def _t(text: str, style: str = ""):

@@ -21,31 +21,11 @@ import re
 from typing import Any, Optional
 
 from rulecraft.model import ruleset as M
+from rulecraft.model.templates import FIELD, lookup
 
-_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
-
-
-def _lookup(rs: M.Ruleset, name: str) -> Optional[Any]:
-    """The value a template name stands for, or None when the ruleset has no such name."""
-    name = name.strip()
-    if name in rs.parameters:
-        return rs.parameters[name].value
-    if name in rs.options:
-        return rs.options[name].value
-    if name in rs.dice:
-        d = rs.dice[name]
-        return f"{d.count}d{d.sides}"
-    parts = name.split(".")
-    if len(parts) in (2, 3) and parts[0] in rs.tables:
-        t = rs.tables[parts[0]]
-        key = next((k for k in t.keys if str(k) == parts[1]), None)
-        if key is None or key not in t.rows:
-            return None
-        row = t.rows[key]
-        if len(parts) == 3:
-            return row.get(parts[2]) if parts[2] in row else None
-        return next(iter(row.values())) if len(row) == 1 else None
-    return None
+_FIELD = FIELD  # the one template syntax (rulecraft.model.templates)
+_lookup = lookup
+MAX_PRINTED = 20_000  # characters a filled-in text may reach: what the loader lets through (E013) and a margin
 
 
 def fill(rs: M.Ruleset, text: str) -> str:
@@ -54,11 +34,20 @@ def fill(rs: M.Ruleset, text: str) -> str:
         return text
     from rulecraft.tools.words.text import value_words
 
+    made = [0]  # characters filled in so far: a printer never builds more than MAX_PRINTED (issue 38)
+    said: dict = {}  # each name's words, made once
+
     def sub(m: re.Match) -> str:
         if m.group(0) in ("{{", "}}"):
             return m.group(0)[0]
-        value = _lookup(rs, m.group(1))
-        return m.group(0) if value is None else value_words(value)
+        if made[0] > MAX_PRINTED:
+            return ""
+        name = m.group(1)
+        if name not in said:
+            value = _lookup(rs, name)
+            said[name] = m.group(0) if value is None else value_words(value)
+        made[0] += len(said[name])
+        return said[name] if made[0] <= MAX_PRINTED else "…"
 
     return _FIELD.sub(sub, text)
 
