@@ -19,6 +19,7 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.text import plural
+from rulecraft.tools.print.aidwords import setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, kept_score_steps,
                                             sentence as _sentence)
 
@@ -46,6 +47,9 @@ class AidView:
     scoring: list[str] = field(default_factory=list)
     powers: list[tuple[str, str]] = field(default_factory=list)
     key: list[tuple[str, str]] = field(default_factory=list)
+    setup: list[str] = field(default_factory=list)  # where things start and how the table is set up
+    words: list[tuple[str, str]] = field(default_factory=list)  # every place and term the aid uses, defined
+    turn_heading: str = "Your turn, in order"
 
 
 def _pairs(w: Words, data) -> list[tuple[str, str]]:
@@ -132,6 +136,8 @@ def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
                     visit(callee, depth + 1)
 
         visit(rs.start, 0)
+        setup = set(setup_sequences(rs, [sid for _d, sid in order]))
+        order = [(d, sid) for d, sid in order if sid not in setup]
     shown = {sid for _d, sid in order}
     return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown))
             for d, sid in order]
@@ -259,7 +265,8 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
 
 def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     w = Words(rs, detail="players")
-    view = AidView(rs.title, f"{rs.players.min}–{rs.players.max} players", paper)
+    count = str(rs.players.min) if rs.players.min == rs.players.max else f"{rs.players.min}–{rs.players.max}"
+    view = AidView(rs.title, f"{count} players", paper)
     view.win, view.explain = win_lines(rs, w)
     view.flow = flow_lines(rs, w)
     ids = rs.aid.get("numbers")
@@ -273,11 +280,31 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.scoring = _lines(w, rs.aid.get("scoring"))
     view.powers = _pairs(w, rs.aid.get("powers"))
     view.key = _pairs(w, rs.aid.get("key"))
+    decided = " ".join(text for _name, text in view.decisions)
+    # dice whose every named result the designer's "How it is decided" already says: no second table of them
+    view.dice = [d for d in view.dice if not ("decisions" in rs.aid and d["results"]
+                                              and all(r[0].rstrip("!") in decided for r in d["results"]))]
     if view.turn:  # the designer's turn replaces the outline worked out from the sequences
         view.flow = []
     if view.scoring:
         view.explain = []
+    view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences))]
+    view.turn_heading = "A round, in order" if view.turn and any(
+        q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
+    view.words = words_box(rs, w, _texts(view))
     return view
+
+
+def _texts(view: AidView) -> list[str]:
+    """Every sentence the aid prints, for the Words box to find the terms in."""
+    out = view.win + view.turn + view.scoring + view.notes + view.setup
+    out += [x for pair in view.decisions + view.powers + view.key + view.explain + view.numbers for x in pair]
+    out += [line for _d, title, lines in view.flow for line in [title, *lines]]
+    for t in view.tables:
+        out += [t["doc"] or "", *t["head"], *(c for row in t["rows"] for c in row)]
+    for d in view.dice:
+        out += [d["doc"] or "", *(x for result in d["results"] for x in result)]
+    return out
 
 
 def aid_html(view: AidView, compact: int = 0) -> str:

@@ -7,17 +7,11 @@ from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
 from rulecraft.tools.print.aid import flow_lines, function_name, score_roots, win_lines
+from rulecraft.tools.print.aidwords import VISIBILITY, setup_sequences, setup_steps
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, sequence_title
 
-VISIBILITY = {
-    "hidden": "face down, seen by nobody",
-    "owner": "seen by its owner only",
-    "open": "face up, open to all",
-    "count": "face down; anyone may count the cards",
-    "top": "only the top card is seen",
-}
 
 
 def functions_used(rs: M.Ruleset) -> list[str]:
@@ -49,24 +43,6 @@ def tracks(rs: M.Ruleset, w: Words) -> list[str]:
 def kept_by_the_table(rs: M.Ruleset, z: M.ZoneDef) -> bool:
     """A zone only the rules handle: hidden from everyone, shared, and not where the game's cards start."""
     return z.visibility == "hidden" and z.per != "player" and z.initial != "all"
-
-
-def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
-    return [sid for sid in order if "setup" in (sid + " " + rs.sequences[sid].title).lower()]
-
-
-def setup_steps(rs: M.Ruleset, w: Words, sids: list[str]) -> list[str]:
-    """Setting up the table as a person does it: each setup sequence's own steps in words, in order."""
-    from rulecraft.tools.chart.sheetplan import designer_label
-    from rulecraft.tools.words.bookkeeping import hidden_step
-
-    out = []
-    for sid in sids:
-        for s in rs.sequences[sid].steps:
-            if not hidden_step(rs, s):
-                text = w.label(designer_label(s)) or w.step(s, own_label=False)
-                out.append(text if text.endswith((".", "?")) else text + ".")
-    return out
 
 
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
