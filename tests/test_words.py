@@ -166,6 +166,11 @@ STILTED = [
     "Repeat while not the Hand of the first of the players is empty",  # 'not' before its subject
     "If the rounds is at least 12?",  # a question put as an If
     "Repeat until the rounds loop stops",  # a loop's name read as a thing
+    # what readers found on the sheets of games written from the docs alone
+    "If the player effect of the Event types for the Event type is discard random",  # a table lookup as a path
+    "If the mine's value is more than the theirs' value",  # pronouns named as locals
+    "Move the gone to the Discard",  # a word for what happened read as a thing
+    "Add 1 to the one's Tokens of affection",  # a value nothing names
 ]
 # Sentences in players' words the check must leave alone.
 PLAIN = [

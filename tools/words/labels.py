@@ -136,6 +136,10 @@ _STILTED = [
     ("a value nothing names ('the one')", re.compile(r"\bthe one\b(?! (?:of|who|that|chosen|with|doing|awarded))")),
     ("an argument list", re.compile(_ARGS)),
     ("a question word read as a thing", re.compile(r"\bthe (?:where|again|which|what|how|when|whether)\b")),
+    ("a table lookup read as a path", re.compile(r"\bthe [\w' ]+? of the [\w' ]+? for the [\w' ]+? is\b")),
+    ("a pronoun read as a thing", re.compile(r"\bthe (?:mine|theirs|ours|yours|hers|his)(?:'s|')?(?=\W|$)")),
+    ("what happened read as a thing", re.compile(r"\bthe (?:gone|taken|lost|given|won|chosen|kept|discarded|drawn)"
+                                                 r"(?=\s+(?:to|from|into|onto|of|in|on|at|and|or)\b|[.,;?!]|$)")),
 ]
 
 

@@ -55,7 +55,7 @@ def _house_rule(w: Words, e) -> str:
     from rulecraft.dsl import ast as A
 
     if isinstance(e, A.Compare) and e.op in ("==", "!=") and isinstance(e.left, A.Name) and e.left.id in w.rs.options:
-        return f"the house rule “{humanize(e.left.id)}” is {'not ' if e.op == '!=' else ''}{w.expr(e.right)}"
+        return f"the house rule “{w.rs.options[e.left.id].title or humanize(e.left.id)}” is {'not ' if e.op == '!=' else ''}{w.expr(e.right)}"
     if isinstance(e, A.BinOp) and e.op in ("and", "or") and w.is_constant(e):
         parts = [_house_rule(w, e.left) or w.expr(e.left), _house_rule(w, e.right) or w.expr(e.right)]
         return f" {e.op} ".join(parts)
@@ -320,3 +320,21 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     if str(st.get("pass_is_final", "")).lower() == "true":
         bits.append("a pass is final")
     return "; ".join(bits)
+
+
+def condition_question(w: Words, s: M.IfStep, limit: int = 70) -> str:
+    """A condition as the question a yes/no diamond asks ('Did the roll succeed?' reads as 'The roll succeeds?'),
+    or '' where the words would be long or read like code: a diamond never holds a statement."""
+    from rulecraft.tools.words.labels import code_like, stilted
+
+    import re
+
+    said = re.sub(r"^if ", "", w.step(s, own_label=False).strip(), flags=re.I)
+    if not said or code_like(said) or len(said) > limit or said in ("always", "never") or "?" in said \
+            or stilted(said) or re.search(r"^not |\bthe (?:this|that|these|those)\b|'s (?:what|who|where|which)\b"
+                                          r"|'s \w+ (?:as|by|of|to|for)\b|^the \w+$|\bthe [a-z]+ [a-z]+ not\b", said):
+        return ""
+    m = re.match(r"^(.+?) (is|are) (.+)$", said)
+    if m and " and " not in said and " or " not in said:  # 'the card is an Emblem' -> 'Is the card an Emblem?'
+        return f"{m.group(2).capitalize()} {m.group(1)} {m.group(3)}?"
+    return said[:1].upper() + said[1:] + "?"
