@@ -14,6 +14,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
+from rulecraft.tools.words.helpmore import result_when
 from rulecraft.tools.words.text import dice_name, gerund
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
@@ -106,21 +107,6 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
                 continue
         out.setdefault(name, []).append(sentence(text))
     return [(name, " ".join(lines)) for name, lines in out.items()][:DECISIONS]
-
-
-def dice_words(text: str) -> str:
-    """A dice condition as players say it: 'the doubles and the first of the dice is 6' -> 'double 6'."""
-    text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
-                  r"a double from \1 to \2", text)
-    text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
-    text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
-    text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
-    return text.replace("the doubles", "a double")
-
-
-def result_when(rs: M.Ruleset, r: M.DiceResult) -> str:
-    """When a named dice result comes up, in words ('a double from 2 to 5')."""
-    return dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
 
 
 def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:

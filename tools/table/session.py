@@ -130,7 +130,7 @@ class Table:
         """The rule of the step that asks, in words, and the answers it takes."""
         from rulecraft.tools.words.help import rule_help, step_asking as asking
 
-        lines = rule_help(game.rs, asking(game.rs, d.node))  # the rule in players' words (tools/words/help.py)
+        lines = rule_help(game.rs, asking(game.rs, d.node), decision=d)  # the rule in players' words (tools/words/help.py)
         lines.append(f"Asked: {d.prompt or 'choose'}")
         if amounts(d) is not None:
             lines.append(how_to_answer(d))

@@ -39,9 +39,20 @@ def step_asking(rs: M.Ruleset, node: str) -> Optional[M.Step]:
     return None
 
 
-def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
+def rule_help(rs: M.Ruleset, step: Optional[M.Step], decision=None) -> list[str]:
     """The lines `?` shows about the rule of `step`: what the step is (the designer's label or the rule in
-    words), how a construct goes (its settings in words), and the designer's note. No sources, no code."""
+    words), how a construct goes (its settings in words), and the designer's note. No sources, no code.
+    Given the `decision` being asked (at the table), also the rule at hand: what the answer leads to where the
+    rule would only repeat the question, the aid's words for this part of the game (with its numbers), what the
+    cards the question names do, and for a re-roll the rule of the dice (see `table_help`)."""
+    if decision is not None:
+        from rulecraft.tools.words.helpmore import table_help
+
+        return table_help(rs, step, decision, _rule_help(rs, step))
+    return _rule_help(rs, step)
+
+
+def _rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
     if step is None:
         return []
     from rulecraft.tools.chart.sheetplan import designer_label
