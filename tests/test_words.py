@@ -39,7 +39,7 @@ def _words(ref: str, detail: str = "full") -> Words:
 def _cases():
     for g in _groups():
         detail = g.get("detail", "full")
-        for kind in ("expressions", "statements", "steps", "triggers"):
+        for kind in ("expressions", "statements", "steps", "triggers", "questions"):
             for text, english in g.get(kind, []):
                 ref = g["ruleset"] if detail == "full" else f"{g['ruleset']}@{detail}"
                 yield pytest.param(ref, kind, text, english, id=f"{detail[0]}:{kind}:{text}"[:80])
@@ -58,6 +58,11 @@ def _render(ref: str, kind: str, text: str):
     if kind == "steps":
         step = next(s for _seq, s in w.rs.iter_steps() if s.path == text)
         return w.step(step, own_label=False), [step]
+    if kind == "questions":  # the question a yes/no diamond asks for a condition ('' where none reads clean)
+        from rulecraft.tools.words.steps import condition_question
+
+        step = next(s for _seq, s in w.rs.iter_steps() if s.path == text)
+        return condition_question(w, step), [step]
     trig = next(t for t in w.rs.triggers if t.id == text)
     return w.stmt(trig), [trig]
 

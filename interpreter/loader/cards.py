@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Protocol
 
-from ..diagnostics import Diagnostic, RuleError, Span, error
+from ..diagnostics import Diagnostic, RuleError, Span, error, warning
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope, Symbol
 from ..values import Card
@@ -99,8 +99,15 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 except RuleError as exc:
                     b.diags.append(exc.diagnostic())
                     name_expr, cname = False, cid
-            else:
-                cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
+            else:  # '{n}' from the 'for' names, '{kind}' from the card's attributes
+                cname = _fill(str(name_node.value), attrs) if isinstance(name_node, YScalar) else cid
+                left = [m.group(1) for m in _TEMPLATE.finditer(cname)] if isinstance(name_node, YScalar) else []
+                if left and "name" not in failed:
+                    failed.add("name")  # said once per group
+                    b.diags.append(warning("W702", f"the card name '{name_node.value}' names "
+                                           f"{', '.join(repr(x) for x in left)}, which is no 'for' name or attribute "
+                                           "of the card: it would print as written", name_node.span,
+                                           "name a 'for' name or an attribute, or write {{ and }} for a brace"))
             for i in range(copies):
                 full = cid if copies == 1 else f"{cid}#{i + 1}"
                 if full in seen:

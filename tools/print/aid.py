@@ -23,7 +23,7 @@ from rulecraft.tools.print.aidwords import setup_lines, setup_sequences, words_b
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, kept_score_steps,
                                             sentence as _sentence)
 
-FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
+FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
 TABLE_COLUMNS = 5
@@ -110,16 +110,20 @@ def _ends_game(s: M.Step) -> bool:
     return bool(stmts) and isinstance(stmts[-1], A.End) and stmts[-1].kind == "game" and len(stmts) == 1
 
 
-def _summary(w: Words, seq: M.SequenceDef, shown: set) -> list[str]:
-    """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words."""
+def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS) -> list[str]:
+    """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
+    `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
     steps = [s for s in seq.steps if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
-    out = [_clip(_said(w, s)) for s in steps]
-    return [x for x in dict.fromkeys(out) if x][:ITEMS]
+    out = [x for x in dict.fromkeys(_clip(_said(w, s)) for s in steps) if x]
+    if items is not None and len(out) > items:
+        more = len(out) - items + 1
+        out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
+    return out
 
 
-def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
+def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple[int, str, str]]:
     chosen = rs.aid.get("flow")
     if chosen:
         order = [(0, sid) for sid in chosen if sid in rs.sequences]
@@ -139,7 +143,7 @@ def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
         setup = set(setup_sequences(rs, [sid for _d, sid in order]))
         order = [(d, sid) for d, sid in order if sid not in setup]
     shown = {sid for _d, sid in order}
-    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown))
+    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items))
             for d, sid in order]
 
 
@@ -249,7 +253,11 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     """A table as players read it: a row named by its `title` column where it has one (not by its key), empty
     cells as a dash, text cells with their {names} filled as a label's are. Returns the heading and the rows."""
     named = "title" in t.columns
-    columns = [c for c in t.columns if not (named and c == "title")]
+    rs = w.rs
+    # a column of the engine's own names (the sequence a row runs) is no reading for players
+    internal = {c for c in t.columns if t.keys and all(isinstance(t.rows[k].get(c), str) and
+                                                       t.rows[k].get(c) in rs.sequences for k in t.keys)}
+    columns = [c for c in t.columns if not (named and c == "title") and c not in internal]
 
     from rulecraft.tools.words.expressions import key_titles
 

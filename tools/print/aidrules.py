@@ -97,13 +97,13 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         said = " ".join(x for lines in out.values() for x in lines)
-        if not text or asked in said or (name in out and (rank == 0 or s.path in branched)):
+        if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
-        if name in out:  # a further choice of the same sequence: who is asked was said by the first
+        if name in out:  # a further choice of the same sequence (or another auction): who is asked was said first
             first_who = re.match(r"^The [\w' ]+: ", out[name][0])
             if first_who and text.startswith(first_who.group(0)):
                 text = text[len(first_who.group(0)):]
-            if len(" ".join(out[name])) + len(text) > ENTRY_CHARS:
+            if len(" ".join(out[name])) + len(text) > ENTRY_CHARS * (2 if rank == 0 else 1):
                 continue
         out.setdefault(name, []).append(sentence(text))
     return [(name, " ".join(lines)) for name, lines in out.items()][:DECISIONS]

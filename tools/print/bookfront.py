@@ -45,6 +45,17 @@ def kept_by_the_table(rs: M.Ruleset, z: M.ZoneDef) -> bool:
     return z.visibility == "hidden" and z.per != "player" and z.initial != "all"
 
 
+def family_names(w: Words, z: M.ZoneDef) -> str:
+    """A family of zones' keys as players name them: each key's title where a table gives one ('Iron'), else the
+    key in words with capitals ('Christin P'), never the id."""
+    from rulecraft.tools.words.expressions import key_titles
+
+    titles = key_titles(w)
+    names = [titles.get(k) or (" ".join(x.capitalize() for x in str(k).replace("_", " ").split())
+                               if isinstance(k, str) else str(k)) for k in z.per]
+    return w.value(names)
+
+
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
     from rulecraft.tools.words.labels import plain_prose
 
@@ -66,14 +77,16 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
             kept.append(title)
         else:
             per = {None: "one, shared", "player": "one per player", "dynamic": "made during play"}.get(
-                z.per if not isinstance(z.per, tuple) else "", None) or "one each for " + w.value(list(z.per))
+                z.per if not isinstance(z.per, tuple) else "", None) or "one each for " + family_names(w, z)
             handled.append({"title": title, "anchor": "zone-" + safe_id(z.id), "per": per,
                             "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc})
-    flow = [(d, t, what) for d, t, what in flow_lines(rs, w)]
+    flow = [(d, t, what) for d, t, what in flow_lines(rs, w, None)]  # the book has room: every step
     by_title = {sequence_title(rs.sequences[s]): "#" + anchor(s) for s in order}
     return {
-        "intro": f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players "
-                 f"(usually {rs.players.default}).",
+        "intro": f"{rs.title} is a game for {rs.players.min} players." if rs.players.min == rs.players.max else
+                 f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players"
+                 + (f" (usually {rs.players.default})." if rs.players.default not in (rs.players.min, rs.players.max)
+                    else "."),
         "win": win,
         "explain": explain,
         "zones": handled,

@@ -55,7 +55,8 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
             f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="11">Sequence sheets'
             + (f" · version {esc(str(rs.version))}" if rs.version else "")
-            + f" · {rs.players.min}-{rs.players.max} players</FONT></TD></TR>"]
+            + f" · {rs.players.min}{'' if rs.players.min == rs.players.max else f'-{rs.players.max}'} players"
+            + "</FONT></TD></TR>"]
     if rs.source and detail == "full":  # sources are the designer's: players' pages cite none
         for ln in text_lines(rs.source, 100):
             rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}" COLOR="#444444">{ln}'

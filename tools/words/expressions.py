@@ -5,8 +5,8 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
-from rulecraft.tools.words.players import (_is_roll, answered, chose, chosen_option, negate, players_attr, players_call, players_possessive,
-                                           possessive)
+from rulecraft.tools.words.players import (_cards_with, _is_roll, _rows_with, answered, chose, chosen_option, negate,
+                                           players_attr, players_call, players_possessive, possessive)
 from rulecraft.tools.words.text import plural
 
 
@@ -272,37 +272,6 @@ def _binop(w: Words, n: A.BinOp) -> str:
     if w.detail != "full" and n.op in ("/", "//") and w.constant(n.right) == 2:
         return f"half {w.expr(n.left)}" + (", rounded down" if n.op == "//" else "")
     return _ARITH.get(n.op, "{0} " + n.op + " {1}").format(w.expr(n.left), w.expr(n.right))
-
-
-def _rows_with(w: Words, n: A.Compare) -> str:
-    """A lookup compared with a value (`T[k].col == 'v'`) as the rows that have it, by the name players know
-    them by (the table's `title` or `name` column): 'Marauders', 'Decadence or Tax Relief'; '' if none."""
-    look, value = n.left, w.constant(n.right)
-    if not (isinstance(look, A.Attr) and isinstance(look.obj, A.Index) and isinstance(look.obj.obj, A.Name)
-            and look.obj.obj.id in w.rs.tables and isinstance(value, str)):
-        return ""
-    t = w.rs.tables[look.obj.obj.id]
-    named = next((c for c in ("title", "name") if c in t.columns), None)
-    if named is None or look.name not in t.columns:
-        return ""
-    names = [str(t.rows[k].get(named)) for k in t.keys if t.rows[k].get(look.name) == value and t.rows[k].get(named)]
-    return join_or(names) if names else "none of the " + (t.title or humanize(look.obj.obj.id))
-
-
-def _cards_with(w: Words, n: A.Compare) -> str:
-    """A card attribute compared with a value one or two cards have (`card.power == 'thief'`), as those cards by
-    name ('the Red Joker or the Black Joker'): the value is the designer's id, the card's name is the players'."""
-    value = w.constant(n.right)
-    if not (isinstance(n.left, A.Attr) and isinstance(value, str) and value):
-        return ""
-    having = [c for c in w.rs.cards if c.attrs.get(n.left.name) == value]
-    if not having or len(having) > 2 or len({c.name for c in having}) != len(having):
-        return ""
-    return join_or(["the " + c.name for c in having])
-
-
-def join_or(items: list) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",

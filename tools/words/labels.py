@@ -181,6 +181,12 @@ def plain_prose(text: str) -> str:
     """A designer's prose for players: parentheses and sentences that cite files or read like code left out."""
     if not text:
         return text
-    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if code_like(m.group(1)) else m.group(0), text)
+    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if _prose_code(m.group(1)) else m.group(0), text)
     sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
-    return " ".join(s for s in sentences if not code_like(s))
+    return " ".join(s for s in sentences if not _prose_code(s))
+
+
+def _prose_code(text: str) -> list[str]:
+    """`code_like` for a designer's prose: a lone capital letter is a name's initial or a letter the author
+    means ('Christin P.', 'Plan B'), never a rule's variable (those are small letters)."""
+    return [x for x in code_like(text) if not re.match(r"a lone variable letter \('[A-Z](?:'s)?'\)", x)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import KINDS
 
-from rulecraft.tools.words.core import Words, capital, humanize, join_and, phrase
+from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 
 
 @phrase(M.ActionStep)
@@ -27,13 +27,14 @@ _PREPOSITIONS = {"before", "after", "during", "at", "on", "in", "under", "over",
 @phrase(M.CallStep)
 def _call(w: Words, s: M.CallStep) -> str:
     if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
-        name = w.name(s.sequence)  # a title 'A round' inside a sentence: 'play a round'
+        # the sequence's own title (a variable may share its id: 'season' the count is not 'Season' the sequence)
+        name = sequence_title(w.rs.sequences[s.sequence]) if s.sequence in w.rs.sequences else w.name(s.sequence)
         words = name.split(" ")
         if words[0] in ("A", "An", "The") and len(words) >= 3 and (
                 any(x in ("is", "are", "was") for x in words) or words[-1].endswith("s") or words[-2].endswith("s")):
-            return f"play “{name}”"  # a title that is a clause ('A lot is sold', 'A spell resolves'): quoted
+            return name[0].lower() + name[1:]  # a title that is a clause ('A lot is sold'): it says what happens
         if len(words) >= 2 and words[0].endswith("ing") and words[0][:1].isupper() and words[1][:1].islower():
-            return f"play “{name}”"  # 'Placing a worker': no thing to play, a name of what happens
+            return f"go on to {name[0].lower() + name[1:]}"  # 'Placing a worker': the name of what happens next
         if len(words) >= 3 and words[0][:1].isupper() and words[0].isalpha() and words[1] in _DETERMINERS \
                 and words[0].lower() not in _PREPOSITIONS:
             return name[0].lower() + name[1:]  # a title that says what to do ('Gather every card ...'): said as is
