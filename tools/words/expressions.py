@@ -299,7 +299,8 @@ def _compare(w: Words, n: A.Compare) -> str:
         return f"{w.expr(n.left.obj.key)} is {'not ' if n.op == '!=' else ''}{rows}"
     if n.op in ("==", "!=") and w.detail != "full" and isinstance(n.left, A.Attr) and n.left.name == "result" \
             and _is_roll(w, n.left.obj) and isinstance(w.constant(n.right), str):
-        result = humanize(w.constant(n.right))
+        named = [r.shown() for d in w.rs.dice.values() for r in d.results if r.name == w.constant(n.right)]
+        result = named[0] if named else humanize(w.constant(n.right))  # by the title players know it by
         return f"the roll is {'not ' if n.op == '!=' else ''}{result if result.endswith('s') else article(result)}"
     some = _ANY.get((n.op, n.right.value)) if isinstance(n.right, A.Num) else None
     if w.detail != "full" and some is not None and isinstance(n.left, A.Call) and n.left.func == "count" \

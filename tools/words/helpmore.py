@@ -83,10 +83,13 @@ def reroll_lines(rs: M.Ruleset, w, prompt: str) -> list[str]:
     return out[:1]
 
 
-def table_help(rs: M.Ruleset, step: Optional[M.Step], decision, lines: list[str]) -> list[str]:
-    """`lines` (the rule of `step`) made whole for the decision being asked (see the module's doc)."""
+def help_at_table(rs: M.Ruleset, step: Optional[M.Step], decision) -> list[str]:
+    """What `?` says at the table: the rule of `step` (help.rule_help) made whole for the decision being asked
+    (see the module's doc)."""
     from rulecraft.tools.words import Words
-    from rulecraft.tools.words.help import what_follows
+    from rulecraft.tools.words.help import rule_help, what_follows
+
+    lines = rule_help(rs, step)
 
     w = Words(rs, detail="players")
     prompt = str(getattr(decision, "prompt", "") or "")
