@@ -220,3 +220,25 @@ def test_dml_aid_and_sheets_agree():
     assert rs.options["tithe_pick"].value == "giver" and "of their choice" in powers["Tithe Embezzeler (J♦)"]
     # the Thief's roll: the default target, 'or more'
     assert rs.options["thief_roll"].value == "at_least" and "7 or more" in powers["Thief (Joker)"]
+
+
+def test_dml_sheets_draw_the_house_rules_as_set():
+    """A house rule's default is what the game does: the sheets draw the Tithe's giver picking (not the random
+    card of the other choice), the Dragon Siege's Eggs going back, and the title page names the other choices
+    only as 'House rule: …'."""
+    from rulecraft.tools.chart.sheetplan import plan_sheets
+    from rulecraft.tools.print.sheets import _house_rule_rows
+    from rulecraft.tools.words.bookkeeping import players_graph
+
+    loaded = load_ruleset("dml")
+    rs = loaded.ruleset
+    g = players_graph(rs, loaded.graph)
+    tithe = [n.step for n in g.nodes.values() if n.sequence == "power_embezzeler" and n.step is not None]
+    texts = [getattr(s, "label", "") + " ".join(st.text for st in getattr(s, "stmts", ())) for s in tithe]
+    assert any("move given to player.treasury" in t for t in texts)
+    assert not any("random(q.treasury)" in t for t in texts)  # the other choice is not drawn
+    assert not any(isinstance(s, type(rs.sequences["dragon_siege"].steps[0])) and s.path == "dragon_siege/1"
+                   for s in (n.step for n in g.nodes.values()))  # the condition on siege_effect is not drawn
+    rows = " ".join(_house_rule_rows(rs, plan_sheets(rs, g)))
+    assert "Tithe pick: drawn as giver. House rule: random." in rows
+    assert "Dragon Siege effect: drawn as eggs to nest. House rule: nothing." in rows

@@ -110,10 +110,24 @@ def _ends_game(s: M.Step) -> bool:
     return bool(stmts) and isinstance(stmts[-1], A.End) and stmts[-1].kind == "game" and len(stmts) == 1
 
 
+def _as_played(w: Words, steps) -> list:
+    """Steps as the game plays them: a condition the house rules decide gives way to the branch it takes, and a
+    call of a setup sequence goes (the aid's Set-up says it)."""
+    setup = set(setup_sequences(w.rs, list(w.rs.sequences)))
+    out = []
+    for s in steps:
+        if isinstance(s, M.IfStep) and s.cond is not None and w.is_constant(s.cond.ast) \
+                and any(isinstance(x, A.Name) and x.id in w.rs.options for x in s.cond.ast.walk()):
+            out += _as_played(w, s.then if w.constant(s.cond.ast) else s.other)
+        elif not (isinstance(s, M.CallStep) and s.sequence in setup):
+            out.append(s)
+    return out
+
+
 def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS) -> list[str]:
     """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
     `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
-    steps = [s for s in seq.steps if not hidden_step(w.rs, s)]
+    steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
     out = [x for x in dict.fromkeys(_clip(_said(w, s)) for s in steps) if x]
@@ -296,7 +310,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
         view.flow = []
     if view.scoring:
         view.explain = []
-    view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences))]
+    view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
     view.words = words_box(rs, w, _texts(view))

@@ -33,9 +33,12 @@ def _said(w: Words, s: M.Step) -> str:
     return text if text.endswith((".", "?")) else text + "."
 
 
-def setup_steps(rs: M.Ruleset, w: Words, sids: list[str]) -> list[str]:
-    """Setting up the table as a person does it: each setup sequence's own steps in words, in order."""
-    return [_said(w, s) for sid in sids for s in rs.sequences[sid].steps if not hidden_step(rs, s)]
+def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]:
+    """Setting up the table as a person does it: each setup sequence's own steps in words, in order (`say`: how
+    a step is said, with what it holds; by default its label or its own words)."""
+    lines = [(say(s) if say else _said(w, s)) for sid in sids for s in rs.sequences[sid].steps
+             if not hidden_step(rs, s)]
+    return [x if x.endswith((".", "?", "!")) else x + "." for x in lines if x]
 
 
 def _zone_name(z: M.ZoneDef) -> str:
@@ -57,19 +60,27 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
         if z.initial == "all" and n:
             out.append(f"All the cards start in the {_zone_name(z)}, shuffled.")
     for v in rs.player_variables.values():
-        if v.visibility != "hidden" and isinstance(v.initial, (int, float)) and not isinstance(v.initial, bool):
+        initial = v.initial
+        if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
+            initial = w.constant(initial.ast)
+        if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
             name = re.sub(r"^the ", "", v.title or v.id.replace("_", " "), flags=re.I)
             name = name[:1].lower() + name[1:] if name[1:2].islower() else name
-            out.append(f"Each player's {name} starts at {w.value(v.initial)}.")
+            from rulecraft.tools.words.text import plural
+
+            out.append(f"Each player's {name} {'start' if plural('the ' + name) else 'starts'} at {w.value(initial)}.")
     return out
 
 
-def setup_lines(rs: M.Ruleset, w: Words, order: list[str]) -> list[str]:
-    """The aid's set-up: the designer's (`aid: setup:`), else where things start and the setup sequences' steps."""
+def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
+    """The aid's set-up: the designer's (`aid: setup:`), else what the table needs and what each player starts
+    with, then the setup sequences' steps (or, with none, the zone the cards start in)."""
     chosen = rs.aid.get("setup")
     if chosen:
         return [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
-    return starting_lines(rs, w) + setup_steps(rs, w, setup_sequences(rs, order))
+    sids = setup_sequences(rs, order)
+    start = [x for x in starting_lines(rs, w) if not (sids and x.startswith("All the cards start"))]
+    return start + setup_steps(rs, w, sids, say)
 
 
 def _forms(title: str) -> list[str]:
@@ -119,5 +130,5 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]
         if capital(term) in designer or any(re.search(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", said)
                                             for f in _forms(term)):
             seen.add(key)
-            box.append((term, doc if doc.endswith((".", "!", "?")) else doc + "."))
+            box.append((capital(term), doc if doc.endswith((".", "!", "?")) else doc + "."))
     return box[:WORDS]
