@@ -91,6 +91,7 @@ def players_graph(rs: M.Ruleset, graph):
     from rulecraft.graph import Edge, SequenceGraph
 
     hidden = {nid for nid, n in graph.nodes.items() if n.step is not None and hidden_step(rs, n.step)}
+    hidden |= idle_conditions(rs, graph, hidden)
     fixed = house_rule_branches(rs, graph)
     hidden |= set(fixed)
     if not hidden:
@@ -148,6 +149,25 @@ def players_graph(rs: M.Ruleset, graph):
                 seen.add(key)
                 g.edges.append(ne)
     return _reachable(g) if fixed else g
+
+
+def idle_conditions(rs: M.Ruleset, graph, hidden: set) -> set:
+    """Conditions whose every branch holds only bookkeeping, so yes and no would lead to the same box: no question
+    for players (a label that goes on after its question, 'Hearts are broken from now on', says a rule: kept)."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+
+    out = set()
+    for nid, n in graph.nodes.items():
+        s = n.step
+        if not isinstance(s, M.IfStep) or not (s.then or s.other):
+            continue
+        label = designer_label(s)
+        if label and label.rstrip().rsplit("?", 1)[-1].strip():
+            continue
+        inside = [x for body in (s.then, s.other) for x in M.walk_steps(body)]
+        if all(x.path in hidden for x in inside):
+            out.add(nid)
+    return out
 
 
 def house_rule_branches(rs: M.Ruleset, graph) -> dict:
