@@ -148,7 +148,10 @@ def players_graph(rs: M.Ruleset, graph):
             if key not in seen:
                 seen.add(key)
                 g.edges.append(ne)
-    return _reachable(g) if fixed else g
+    if not fixed:
+        return g
+    entered = {e.dst for e in graph.edges}
+    return _reachable(g, [nid for nid, n in graph.nodes.items() if n.kind == "start" or nid not in entered])
 
 
 def idle_conditions(rs: M.Ruleset, graph, hidden: set) -> set:
@@ -209,13 +212,10 @@ def option_names(rs: M.Ruleset, node) -> list[str]:
     return list(dict.fromkeys(x.id for x in node.walk() if isinstance(x, A.Name) and x.id in rs.options))
 
 
-def _reachable(g):
-    """`g` without the nodes no edge leads to any more (a branch a house rule never takes)."""
-    ins: dict = {}
-    for e in g.edges:
-        ins.setdefault(e.dst, []).append(e.src)
-    starts = [nid for nid, n in g.nodes.items() if n.kind == "start" or not ins.get(nid)
-              and n.kind in ("start",)]
+def _reachable(g, roots: list):
+    """`g` without the nodes none of `roots` (where the graph is entered: sequences' starts, interrupts) leads to
+    any more: a branch a house rule never takes."""
+    starts = [nid for nid in roots if nid in g.nodes]
     outs: dict = {}
     for e in g.edges:
         outs.setdefault(e.src, []).append(e.dst)
