@@ -347,3 +347,49 @@ def test_the_print_check_names_new_stilted_forms(text, found):
 
     why = stilted(text)
     assert (found is None and not why) or (found is not None and any(found in x for x in why)), why
+
+
+def test_print_check_names_yes_no_diamonds_that_read_wrong(tmp_path):
+    """W701 at a diamond holding a statement with no clean question behind it, at a roll's success asked without
+    the total it needs, and at yes and no leading to steps that read the same; a question with its numbers passes."""
+    from rulecraft.tools.words.printcheck import print_check
+
+    text = """
+ruleset: tiny-dice
+title: Tiny dice
+players: {min: 2, max: 2, default: 2}
+parameters: {need: {default: 7}}
+variables: {pot: 0}
+player_variables: {chips: 3}
+start: game
+sequences:
+  game:
+    kind: stage
+    title: The game
+    steps:
+      - for_each: p
+        in: players
+        do:
+          - "roll 2d6 by p against need as r"
+          - label: Roll succeeded?
+            if: "r.success"
+            then: ["p.chips += 1"]
+          - label: The pot grows when it is small
+            if: "count([q for q in players if q.chips > p.chips and q.chips > pot]) > count([q for q in players if q.chips < 2])"
+            then: ["p.chips -= 1"]
+          - label: Even total?
+            if: "r.total % 2 == 0"
+            then: ["p.chips += 2"]
+            else: ["p.chips += 2"]
+"""
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    said = [d.message for d in print_check(rs) if d.code == "W701"]
+    assert any("without saying the total it needs" in m for m in said), said
+    assert any("holds a statement, not a question" in m for m in said), said
+    assert any("leads to the same step on yes and on no" in m for m in said), said
+    fixed = text.replace("label: Roll succeeded?", "label: Total of {need} or more?")
+    path.write_text(fixed, encoding="utf-8")
+    said = [d.message for d in print_check(load_ruleset(str(path)).ruleset) if d.code == "W701"]
+    assert not any("total it needs" in m for m in said), said
