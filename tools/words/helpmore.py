@@ -59,6 +59,15 @@ def card_lines(rs: M.Ruleset, w, prompt: str) -> list[str]:
             card = re.sub(r"\s*\([^)]*\)$", "", str(name)).strip()
             if len(card) >= 4 and re.search(r"(?<!\w)" + re.escape(card) + r"(?!\w)", prompt or ""):
                 out.append(f"{name}: {w.label(str(text))}")
+    if not out:  # no aid words: the sequence named after a card the question names says what it does
+        from rulecraft.tools.words.help import _said
+
+        named = {c.name for c in rs.cards if len(c.name) >= 4 and c.name in (prompt or "")}
+        for seq in rs.sequences.values():
+            if any(seq.title.startswith(n) for n in named):
+                steps = [x for x in (_said(rs, w, s) for s in seq.steps) if x][:3]
+                if steps:
+                    out.append(f"{seq.title}: " + "; ".join(steps) + ".")
     return out[:2]
 
 
