@@ -37,9 +37,11 @@ def test_aid_fits_two_pages_at_9_pt_without_code(name):
 def test_dml_aid_has_the_tables_the_dice_and_how_to_win():
     view = aid_view(load_ruleset("dml").ruleset)
     assert [t["title"] for t in view.tables] == ["Wheel of Profit"]
-    assert [name for name, _w, _o in view.dice[0]["results"]] == ["Woot! Woot!", "Wyvern Eyes", "Dabo"]
+    # the dice's named results are said where the roll is decided, so no second table of them
+    roll = dict(view.decisions)["4. Roll"]
+    assert view.dice == [] and all(name in roll for name in ("Woot! Woot!", "Wyvern Eyes", "Dabo"))
     assert len(view.win) == 1 and "Monopoly" in view.win[0] and "victory points" in view.win[0]
-    assert ("The highest target value an Acquisition Attempt may start with", "12") in view.numbers
+    assert "Over 12?" in dict(view.decisions)["1. Declare"]  # the key numbers are given where the rule says them
     html = aid_html(view)
     assert "Wheel of Profit" in html and "declaration_limit" not in html
 
@@ -66,7 +68,7 @@ def test_dml_aid_teaches_like_a_hand_made_one():
     # no contradiction: Tax Relief's shift is the parameter's value wherever it is said
     shift = str(rs.parameters["market_shift"].value)
     assert f"worth {shift} less" in key["♦ Diamonds"]
-    assert ("How much Tax Relief lowers and Marauders raise Resource values", shift) in view.numbers
+    assert f"worth {shift} more" in key["♣ Clubs"]
 
 
 def test_a_variant_changes_the_numbers_its_aid_prints(tmp_path):
@@ -156,3 +158,87 @@ def test_a_kept_score_no_function_counts_is_explained_by_the_steps_that_add_to_i
     assert explain["How Points are counted"] == ("If the player's Tricks are their Call: add 10 plus the player's Call "
                                                  "to their Points; otherwise add the player's Tricks to their Points.")
     assert not [k for k in dict(aid_view(load_ruleset("dune-bidding").ruleset).explain) if k.startswith("How")]
+
+
+def test_every_bundled_aid_sets_the_table_up_and_defines_its_places():
+    """A first game from the aid alone: a set-up section, and every titled place the aid names defined in its
+    Words box (the zone's doc, else how many there are and who sees them)."""
+    from rulecraft.bundled import bundled_rulesets
+    from rulecraft.tools.print.aid import _texts
+    from rulecraft.tools.print.aidwords import _forms, _zone_name
+
+    for b in bundled_rulesets():
+        rs = load_ruleset(b.name).ruleset
+        view = aid_view(rs)
+        assert view.setup, b.name
+        said = "\n".join(_texts(view))
+        defined = {t for t, _d in view.words}
+        for z in rs.zones.values():
+            name = _zone_name(z)
+            if z.title and not z.title.endswith("(setup)") and any(f" {f} " in f" {said} " for f in _forms(name)):
+                assert name.lower() in {t.lower() for t in defined}, (b.name, name)
+        assert all(d.endswith((".", "!", "?")) and "_" not in d for _t, d in view.words), b.name
+
+
+def test_dml_aid_gives_the_amounts_and_the_terms():
+    """How much an Emblem lowers a target, what a primary and a secondary bid do, and the terms a reader met
+    undefined (Court, Treasury, Hoard, Nest, Exile, Carnival of Coin)."""
+    view = aid_view(load_ruleset("dml").ruleset)
+    decided = dict(view.decisions)
+    assert "less 1 for each of your Jack and Guild House Emblems" in decided["1. Declare"]
+    assert "2 for each Queen Emblem" in decided["1. Declare"]
+    assert "the target drops by its number" in decided["3. Bid"]
+    assert "cancels its number of the seizer's bids" in decided["3. Bid"]
+    assert "7 or more" in decided["Black Market"]
+    words = dict(view.words)
+    for term in ("Court", "Treasury", "Dragon's Hoard", "Dragon's Nest", "Exile", "Carnival of Coin", "Event Deck"):
+        assert term in words, term
+    assert view.turn_heading == "A round, in order"
+    turn = " ".join(view.turn)
+    assert "one Market Action" in turn and "then one Black Market Action" in turn  # two attempts, said apart
+
+
+def test_dml_aid_and_sheets_agree():
+    """The contradictions a reader found between the aid and the sheets, each now said the same way."""
+    from rulecraft.loader import load_ruleset as load
+
+    rs = load("dml").ruleset
+    view = aid_view(rs)
+    decided, powers = dict(view.decisions), dict(view.powers)
+    turn = " ".join(view.turn)
+    steps = {f"{q}.{s.id}": s for q, seq in rs.sequences.items() for s in seq.steps}
+    # a drawn 10 goes to the Hoard (sheet: 'anything else to the Hoard') and the Round is a Carnival of Coin
+    assert "Any other card goes to the Dragon's Hoard and the Round is a Carnival of Coin" in turn
+    # Wyvern Eyes calls a Dragon Siege, on the aid as on the sheets
+    assert "Dragon Siege" in decided["4. Roll"] and "wyvern_siege" in {t.id for t in rs.triggers}
+    # 'may take' on both: the sheets' choices are optional
+    assert powers["Supreme Confisfactor (J♥)"].startswith("You may look")
+    assert steps["power_confisfactor.pick_market"].decision.optional
+    assert powers["Pampered Heiress (Q♥)"].startswith("You may take")
+    assert powers["Archduchess of Avarice (Q♦)"].startswith("You may take")
+    # the Tithe: the giver picks (the house rule's default), on the aid as the sheets print it
+    assert rs.options["tithe_pick"].value == "giver" and "of their choice" in powers["Tithe Embezzeler (J♦)"]
+    # the Thief's roll: the default target, 'or more'
+    assert rs.options["thief_roll"].value == "at_least" and "7 or more" in powers["Thief (Joker)"]
+
+
+def test_dml_sheets_draw_the_house_rules_as_set():
+    """A house rule's default is what the game does: the sheets draw the Tithe's giver picking (not the random
+    card of the other choice), the Dragon Siege's Eggs going back, and the title page names the other choices
+    only as 'House rule: …'."""
+    from rulecraft.tools.chart.sheetplan import plan_sheets
+    from rulecraft.tools.print.sheets import _house_rule_rows
+    from rulecraft.tools.words.bookkeeping import players_graph
+
+    loaded = load_ruleset("dml")
+    rs = loaded.ruleset
+    g = players_graph(rs, loaded.graph)
+    tithe = [n.step for n in g.nodes.values() if n.sequence == "power_embezzeler" and n.step is not None]
+    texts = [getattr(s, "label", "") + " ".join(st.text for st in getattr(s, "stmts", ())) for s in tithe]
+    assert any("move given to player.treasury" in t for t in texts)
+    assert not any("random(q.treasury)" in t for t in texts)  # the other choice is not drawn
+    assert not any(isinstance(s, type(rs.sequences["dragon_siege"].steps[0])) and s.path == "dragon_siege/1"
+                   for s in (n.step for n in g.nodes.values()))  # the condition on siege_effect is not drawn
+    rows = " ".join(_house_rule_rows(rs, plan_sheets(rs, g)))
+    assert "Tithe pick: drawn as giver. House rule: random." in rows
+    assert "Dragon Siege effect: drawn as eggs to nest. House rule: nothing." in rows

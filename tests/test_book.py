@@ -133,3 +133,67 @@ def test_inline_svg_and_paragraphs():
     svg = '<?xml version="1.0"?>\n<!DOCTYPE svg>\n<!-- x -->\n<svg width="100pt" height="50pt" viewBox="0 0 100 50"></svg>'
     assert inline_svg(svg) == '<svg class="chart" style="width:100pt" viewBox="0 0 100 50"></svg>'
     assert paragraphs("a\nb\n\nc") == ["a b", "c"]
+
+
+TINY = """
+ruleset: gallery
+title: Gallery
+players: {min: 2, max: 2, default: 2}
+notes: |
+  Thanks to Christin P. for the art. Plan B is a second game on the same cards.
+parameters:
+  tokens_two: {default: 2, title: Tokens a second seat starts with, doc: What the second seat is given.}
+options:
+  late_bids: {default: never, choices: [never, always], title: Late bids, doc: Whether a bid may come late.}
+cards:
+  - for: {n: [1, 2], kind: [oil, ink]}
+    id: "c{n}{kind}"
+    name: "Lite Metal {n} ({medium})"
+    attributes: {medium: "=kind", worth: "=n"}
+zones:
+  deck: {visibility: hidden, initial: all, title: Deck}
+  walls: {per: [lite_metal, christin_p], visibility: open, title: Walls}
+tables:
+  seq_of: {keys: [a, b], columns: [runs], rows: {a: [game], b: [game]}}
+start: game
+sequences:
+  game:
+    kind: game
+    title: Gallery
+    steps:
+      - "end game"
+"""
+
+
+def test_book_prints_what_a_stranger_reads_and_nothing_internal(tmp_path):
+    """Designer notes keep 'Christin P.' and 'Plan B'; a 2-player game is 'for 2 players'; no 'Play starts with
+    Gallery' (the game's own name); no card attribute ids; parameters and options by their titles; a zone family
+    by its keys in words; a table players never read by name (a column of sequence ids) left out; a card name
+    template fills an attribute."""
+    path = tmp_path / "gallery.yaml"
+    path.write_text(TINY, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ruleset is not None and not [d for d in loaded.diagnostics if d.severity == "error"], \
+        loaded.diagnostics
+    rs = loaded.ruleset
+    assert {c.name for c in rs.cards} == {"Lite Metal 1 (oil)", "Lite Metal 2 (oil)", "Lite Metal 1 (ink)",
+                                          "Lite Metal 2 (ink)"}
+    import html
+    import re
+
+    page = render_html(rs, loaded.graph, {})
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", "", page, flags=re.S))).split())
+    assert "Christin P." in text and "Plan B" in text
+    assert "a game for 2 players." in text and "to 2 players" not in text
+    assert "Play starts with" not in text and "Card attributes" not in text
+    assert "Tokens a second seat starts with" in text and "Late bids" in text and "Tokens two" not in text
+    assert "one each for Lite Metal and Christin P" in text and "lite metal" not in text and "2–2" not in text
+    assert "Seq of" not in text
+
+
+def test_a_card_name_naming_nothing_is_warned_at_load(tmp_path):
+    path = tmp_path / "gallery.yaml"
+    path.write_text(TINY.replace("({medium})", "({medium}) {frame}"), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    warned = [d for d in loaded.diagnostics if d.code == "W327"]  # once, at the name (the loader's card-name check)
+    assert len(warned) == 1 and "'{frame}'" in warned[0].message and warned[0].span.line == 14

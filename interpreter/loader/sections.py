@@ -69,7 +69,8 @@ class SectionBuilders:
                         side = "below" if hi is None else "above" if lo is None else "outside"
                         self.err("E204", f"parameter '{k}': {label} {val} is {side} {bounds}",
                                  where.span if label == "default" and where is not None else span)
-            out[k] = M.ParamDef(k, value, default, lo, hi, str(d.get("doc", "") or ""), span, str(d.get("source", "") or ""))
+            out[k] = M.ParamDef(k, value, default, lo, hi, str(d.get("doc", "") or ""), span, str(d.get("source", "") or ""),
+                                 str(d.get("title", "") or ""))
         return out
 
     def _options(self, declare) -> dict[str, M.OptionDef]:
@@ -89,7 +90,8 @@ class SectionBuilders:
                          "choices: " + ", ".join(map(str, choices)))
             if choices and k in self.overrides and value not in choices:
                 self.err("E316", f"--set {k}={value}: not one of the choices", None, "choices: " + ", ".join(map(str, choices)))
-            out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span)
+            out[k] = M.OptionDef(k, value, default, choices, str(d.get("doc", "") or ""), str(d.get("source", "") or ""), span,
+                                  str(d.get("title", "") or ""))
         return out
 
     def _sequence_columns(self, table: str, node: YMap, columns: tuple) -> tuple[str, ...]:

@@ -78,6 +78,7 @@ class ParamDef:
     doc: str
     span: Span
     source: str = ""
+    title: str = ""  # what players call it
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class OptionDef:
     doc: str
     source: str
     span: Span
+    title: str = ""  # what players call it
 
 
 @dataclass(frozen=True)

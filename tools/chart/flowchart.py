@@ -7,6 +7,7 @@ when a step has no label. Nothing here runs Graphviz (that is `dotrun`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Mapping, Optional
 
@@ -115,6 +116,10 @@ class _Chart(EdgesMixin):
         text = self.words.label(node.label) if designer else node.label
         if self.opts.detail != "full" and step is not None and not designer:
             text, designer = self.words.step(step, own_label=False), True
+        elif self.opts.detail != "full" and isinstance(step, M.IfStep) and not text.rstrip().endswith("?"):
+            from rulecraft.tools.words.steps import condition_question
+
+            text = condition_question(self.words, step) or text  # a statement is no question for yes and no
         if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond", "trick") and not designer:
             designer = True  # a prompt, or the graph's own wording ("for each p in ..."), reads as prose
         targets = self.calls(nid)
@@ -154,6 +159,9 @@ class _Chart(EdgesMixin):
                 small.append(how)
         elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step) and full:
             small.append(self.words.step(step, own_label=False))
+        if isinstance(step, M.IfStep) and not full and _tests_success(step) \
+                and not re.search(r"\d|target|or more|or over", text):  # 'Roll succeeded?' says what succeeds
+            small.append("yes: a total equal to or over its target")
         cov = self.opts.coverage
         if cov is not None and step is not None:
             n = cov.count(node.id)
@@ -343,3 +351,13 @@ def chart_dot(rs: M.Ruleset, graph, sequence: str, opts: ChartOptions = ChartOpt
     if sequence not in rs.sequences:
         raise KeyError(sequence)
     return _Chart(rs, graph, sequence, opts).render()
+
+
+def _tests_success(step: M.IfStep) -> bool:
+    """An 'if' on a roll's success (`r.success`, `not r.success`)."""
+    from rulecraft.dsl import ast as A
+
+    e = step.cond.ast if step.cond is not None else None
+    if isinstance(e, A.Unary) and e.op == "not":
+        e = e.operand
+    return isinstance(e, A.Attr) and e.name == "success"

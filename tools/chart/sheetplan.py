@@ -150,12 +150,20 @@ def step_numbers(seq: M.SequenceDef, skip=None) -> dict[str, str]:
 
     The steps of all the bodies of a step (then and else, on_play and resolve) are numbered
     on from one another, so each number names one step. Steps for which `skip(step)` is true
-    (bookkeeping, in the players' view) get no number and take none from the others.
+    (bookkeeping, in the players' view, or a condition a house rule decides) get no number and take none from
+    the others; the steps such a condition holds are numbered in its place.
     """
     out: dict[str, str] = {}
 
+    def shown(steps):  # a step not drawn gives its place to what it holds that is (a branch a house rule takes)
+        for s in steps:
+            if skip is None or not skip(s):
+                yield s
+            else:
+                yield from shown([c for _name, body in s.bodies for c in body])
+
     def walk(steps, prefix: str, depth: int) -> None:
-        steps = [s for s in steps if skip is None or not skip(s)]
+        steps = list(shown(steps))
         for i, s in enumerate(steps):
             num = f"{prefix}{_mark(depth, i)}"
             out[s.path] = num

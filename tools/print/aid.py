@@ -19,10 +19,11 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.text import plural
+from rulecraft.tools.print.aidwords import setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, kept_score_steps,
                                             sentence as _sentence)
 
-FLOW_KINDS = ("game", "stage", "round", "phase", "turn")
+FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
 TABLE_COLUMNS = 5
@@ -46,6 +47,9 @@ class AidView:
     scoring: list[str] = field(default_factory=list)
     powers: list[tuple[str, str]] = field(default_factory=list)
     key: list[tuple[str, str]] = field(default_factory=list)
+    setup: list[str] = field(default_factory=list)  # where things start and how the table is set up
+    words: list[tuple[str, str]] = field(default_factory=list)  # every place and term the aid uses, defined
+    turn_heading: str = "Your turn, in order"
 
 
 def _pairs(w: Words, data) -> list[tuple[str, str]]:
@@ -106,16 +110,34 @@ def _ends_game(s: M.Step) -> bool:
     return bool(stmts) and isinstance(stmts[-1], A.End) and stmts[-1].kind == "game" and len(stmts) == 1
 
 
-def _summary(w: Words, seq: M.SequenceDef, shown: set) -> list[str]:
-    """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words."""
-    steps = [s for s in seq.steps if not hidden_step(w.rs, s)]
+def _as_played(w: Words, steps) -> list:
+    """Steps as the game plays them: a condition the house rules decide gives way to the branch it takes, and a
+    call of a setup sequence goes (the aid's Set-up says it)."""
+    setup = set(setup_sequences(w.rs, list(w.rs.sequences)))
+    out = []
+    for s in steps:
+        if isinstance(s, M.IfStep) and s.cond is not None and w.is_constant(s.cond.ast) \
+                and any(isinstance(x, A.Name) and x.id in w.rs.options for x in s.cond.ast.walk()):
+            out += _as_played(w, s.then if w.constant(s.cond.ast) else s.other)
+        elif not (isinstance(s, M.CallStep) and s.sequence in setup):
+            out.append(s)
+    return out
+
+
+def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS) -> list[str]:
+    """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
+    `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
+    steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
-    out = [_clip(_said(w, s)) for s in steps]
-    return [x for x in dict.fromkeys(out) if x][:ITEMS]
+    out = [x for x in dict.fromkeys(_clip(_said(w, s)) for s in steps) if x]
+    if items is not None and len(out) > items:
+        more = len(out) - items + 1
+        out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
+    return out
 
 
-def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
+def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple[int, str, str]]:
     chosen = rs.aid.get("flow")
     if chosen:
         order = [(0, sid) for sid in chosen if sid in rs.sequences]
@@ -132,8 +154,10 @@ def flow_lines(rs: M.Ruleset, w: Words) -> list[tuple[int, str, str]]:
                     visit(callee, depth + 1)
 
         visit(rs.start, 0)
+        setup = set(setup_sequences(rs, [sid for _d, sid in order]))
+        order = [(d, sid) for d, sid in order if sid not in setup]
     shown = {sid for _d, sid in order}
-    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown))
+    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items))
             for d, sid in order]
 
 
@@ -243,7 +267,11 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     """A table as players read it: a row named by its `title` column where it has one (not by its key), empty
     cells as a dash, text cells with their {names} filled as a label's are. Returns the heading and the rows."""
     named = "title" in t.columns
-    columns = [c for c in t.columns if not (named and c == "title")]
+    rs = w.rs
+    # a column of the engine's own names (the sequence a row runs) is no reading for players
+    internal = {c for c in t.columns if t.keys and all(isinstance(t.rows[k].get(c), str) and
+                                                       t.rows[k].get(c) in rs.sequences for k in t.keys)}
+    columns = [c for c in t.columns if not (named and c == "title") and c not in internal]
 
     from rulecraft.tools.words.expressions import key_titles
 
@@ -259,7 +287,8 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
 
 def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     w = Words(rs, detail="players")
-    view = AidView(rs.title, f"{rs.players.min}–{rs.players.max} players", paper)
+    count = str(rs.players.min) if rs.players.min == rs.players.max else f"{rs.players.min}–{rs.players.max}"
+    view = AidView(rs.title, f"{count} players", paper)
     view.win, view.explain = win_lines(rs, w)
     view.flow = flow_lines(rs, w)
     ids = rs.aid.get("numbers")
@@ -273,11 +302,31 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.scoring = _lines(w, rs.aid.get("scoring"))
     view.powers = _pairs(w, rs.aid.get("powers"))
     view.key = _pairs(w, rs.aid.get("key"))
+    decided = " ".join(text for _name, text in view.decisions)
+    # dice whose every named result the designer's "How it is decided" already says: no second table of them
+    view.dice = [d for d in view.dice if not ("decisions" in rs.aid and d["results"]
+                                              and all(r[0].rstrip("!") in decided for r in d["results"]))]
     if view.turn:  # the designer's turn replaces the outline worked out from the sequences
         view.flow = []
     if view.scoring:
         view.explain = []
+    view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
+    view.turn_heading = "A round, in order" if view.turn and any(
+        q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
+    view.words = words_box(rs, w, _texts(view))
     return view
+
+
+def _texts(view: AidView) -> list[str]:
+    """Every sentence the aid prints, for the Words box to find the terms in."""
+    out = view.win + view.turn + view.scoring + view.notes + view.setup
+    out += [x for pair in view.decisions + view.powers + view.key + view.explain + view.numbers for x in pair]
+    out += [line for _d, title, lines in view.flow for line in [title, *lines]]
+    for t in view.tables:
+        out += [t["doc"] or "", *t["head"], *(c for row in t["rows"] for c in row)]
+    for d in view.dice:
+        out += [d["doc"] or "", *(x for result in d["results"] for x in result)]
+    return out
 
 
 def aid_html(view: AidView, compact: int = 0) -> str:

@@ -14,6 +14,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
+from rulecraft.tools.words.helpmore import result_when
 from rulecraft.tools.words.text import dice_name, gerund
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
@@ -96,31 +97,16 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         said = " ".join(x for lines in out.values() for x in lines)
-        if not text or asked in said or (name in out and (rank == 0 or s.path in branched)):
+        if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
-        if name in out:  # a further choice of the same sequence: who is asked was said by the first
+        if name in out:  # a further choice of the same sequence (or another auction): who is asked was said first
             first_who = re.match(r"^The [\w' ]+: ", out[name][0])
             if first_who and text.startswith(first_who.group(0)):
                 text = text[len(first_who.group(0)):]
-            if len(" ".join(out[name])) + len(text) > ENTRY_CHARS:
+            if len(" ".join(out[name])) + len(text) > ENTRY_CHARS * (2 if rank == 0 else 1):
                 continue
         out.setdefault(name, []).append(sentence(text))
     return [(name, " ".join(lines)) for name, lines in out.items()][:DECISIONS]
-
-
-def dice_words(text: str) -> str:
-    """A dice condition as players say it: 'the doubles and the first of the dice is 6' -> 'double 6'."""
-    text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
-                  r"a double from \1 to \2", text)
-    text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
-    text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
-    text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
-    return text.replace("the doubles", "a double")
-
-
-def result_when(rs: M.Ruleset, r: M.DiceResult) -> str:
-    """When a named dice result comes up, in words ('a double from 2 to 5')."""
-    return dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
 
 
 def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:

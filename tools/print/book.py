@@ -23,17 +23,8 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import players_table
 from rulecraft.tools.print.aidrules import result_when
+from rulecraft.tools.print.aidwords import VISIBILITY
 from rulecraft.tools.words.text import dice_name
-
-VISIBILITY = {
-    "hidden": "hidden from everyone",
-    "owner": "seen by its owner only",
-    "open": "open to all",
-    "count": "only the number of cards is known",
-    "top": "only the top card is seen",
-    "contents": "which cards it holds is known to all, their order to nobody",
-    "owner_contents": "which cards it holds is known to its owner, their order to nobody",
-}
 
 
 def seq_anchor(sid: str) -> str:
@@ -254,6 +245,8 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
                                                                 for k in t.keys],
                            "cycle": list(t.cycle), "permutation": list(t.permutation)})
             continue
+        if not (t.title or "title" in t.columns or "name" in t.columns):
+            continue  # a table players never read by name is the rules' own bookkeeping: the sheets use it
         head, rows = players_table(t, words)
         tables.append({"id": t.id, "anchor": "table-" + safe_id(t.id), "title": t.title or capital(humanize(t.id)),
                        "doc": prose(t.doc), "columns": head[1:], "rows": [(r[0], r[1:]) for r in rows],
@@ -265,7 +258,7 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         "rs": rs,
         "sequences": sequences,
         "cards": _cards(rs),
-        "card_attrs": [a.replace("_", " ") for a in _attrs(rs)],
+        "card_attrs": [a.replace("_", " ") for a in _attrs(rs)] if detail == "full" else [],  # ids: the designers' view
         "dice": _dice(rs, words),
         "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),
                    "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": prose(z.doc)} for z in rs.zones.values()],
@@ -276,10 +269,10 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
                       "on": t.on, "when": t.when.text if t.when else "",
                       "timing": "at once" if t.timing == "now" else f"after the {t.after_kind or 'step'}",
                       "run": _seq_link(rs, plan, t.run), "source": cite(t.source)} for t in rs.triggers],
-        "options": [{"id": o.id, "name": capital(humanize(o.id)), "anchor": "option-" + safe_id(o.id),
+        "options": [{"id": o.id, "name": o.title or capital(humanize(o.id)), "anchor": "option-" + safe_id(o.id),
                      "default": value(o.default), "value": value(o.value), "choices": [value(c) for c in o.choices],
                      "doc": prose(o.doc), "source": cite(o.source)} for o in rs.options.values()],
-        "parameters": [{"id": p.id, "name": capital(humanize(p.id)), "anchor": "param-" + safe_id(p.id),
+        "parameters": [{"id": p.id, "name": p.title or capital(humanize(p.id)), "anchor": "param-" + safe_id(p.id),
                         "default": value(p.default), "value": value(p.value), "range": _range(p), "doc": prose(p.doc),
                         "source": cite(p.source)} for p in rs.parameters.values()],
         "modifiers": [{"id": m.id, "doc": m.doc} for m in rs.modifiers.values()],

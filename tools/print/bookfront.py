@@ -7,19 +7,11 @@ from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
 from rulecraft.tools.print.aid import flow_lines, function_name, score_roots, win_lines
+from rulecraft.tools.print.aidwords import VISIBILITY, setup_sequences, setup_steps
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, sequence_title
 
-VISIBILITY = {
-    "hidden": "face down, seen by nobody",
-    "owner": "seen by its owner only",
-    "open": "face up, open to all",
-    "count": "face down; anyone may count the cards",
-    "top": "only the top card is seen",
-    "contents": "face down; anyone may know which cards it holds, nobody their order",
-    "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
-}
 
 
 def functions_used(rs: M.Ruleset) -> list[str]:
@@ -53,22 +45,15 @@ def kept_by_the_table(rs: M.Ruleset, z: M.ZoneDef) -> bool:
     return z.visibility == "hidden" and z.per != "player" and z.initial != "all"
 
 
-def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
-    return [sid for sid in order if "setup" in (sid + " " + rs.sequences[sid].title).lower()]
+def family_names(w: Words, z: M.ZoneDef) -> str:
+    """A family of zones' keys as players name them: each key's title where a table gives one ('Iron'), else the
+    key in words with capitals ('Christin P'), never the id."""
+    from rulecraft.tools.words.expressions import key_titles
 
-
-def setup_steps(rs: M.Ruleset, w: Words, sids: list[str]) -> list[str]:
-    """Setting up the table as a person does it: each setup sequence's own steps in words, in order."""
-    from rulecraft.tools.chart.sheetplan import designer_label
-    from rulecraft.tools.words.bookkeeping import hidden_step
-
-    out = []
-    for sid in sids:
-        for s in rs.sequences[sid].steps:
-            if not hidden_step(rs, s):
-                text = w.label(designer_label(s)) or w.step(s, own_label=False)
-                out.append(text if text.endswith((".", "?")) else text + ".")
-    return out
+    titles = key_titles(w)
+    names = [titles.get(k) or (" ".join(x.capitalize() for x in str(k).replace("_", " ").split())
+                               if isinstance(k, str) else str(k)) for k in z.per]
+    return w.value(names)
 
 
 def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
@@ -92,14 +77,16 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
             kept.append(title)
         else:
             per = {None: "one, shared", "player": "one per player", "dynamic": "made during play"}.get(
-                z.per if not isinstance(z.per, tuple) else "", None) or "one each for " + w.value(list(z.per))
+                z.per if not isinstance(z.per, tuple) else "", None) or "one each for " + family_names(w, z)
             handled.append({"title": title, "anchor": "zone-" + safe_id(z.id), "per": per,
                             "visibility": VISIBILITY.get(z.visibility, z.visibility), "doc": z.doc})
-    flow = [(d, t, what) for d, t, what in flow_lines(rs, w)]
+    flow = [(d, t, what) for d, t, what in flow_lines(rs, w, None)]  # the book has room: every step
     by_title = {sequence_title(rs.sequences[s]): "#" + anchor(s) for s in order}
     return {
-        "intro": f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players "
-                 f"(usually {rs.players.default}).",
+        "intro": f"{rs.title} is a game for {rs.players.min} players." if rs.players.min == rs.players.max else
+                 f"{rs.title} is a game for {rs.players.min} to {rs.players.max} players"
+                 + (f" (usually {rs.players.default})." if rs.players.default not in (rs.players.min, rs.players.max)
+                    else "."),
         "win": win,
         "explain": explain,
         "zones": handled,

@@ -52,20 +52,21 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     """The title page's text: the game, then the index of sheets (with the page each begins on; a page may carry
     several sheets) and the interrupts. Its height does not depend on the page numbers (digits are all as wide),
     so it can be drawn once with stand-ins to learn the room it leaves."""
-    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
-            f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="11">Sequence sheets · ruleset {esc(rs.name)}'
+    rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
+            f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="11">Sequence sheets'
             + (f" · version {esc(str(rs.version))}" if rs.version else "")
-            + f" · {rs.players.min}-{rs.players.max} players</FONT></TD></TR>"]
+            + f" · {rs.players.min}{'' if rs.players.min == rs.players.max else f'-{rs.players.max}'} players"
+            + "</FONT></TD></TR>"]
     if rs.source and detail == "full":  # sources are the designer's: players' pages cite none
         for ln in text_lines(rs.source, 100):
-            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="{NOTE_PT}" COLOR="#444444">{ln}'
+            rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}" COLOR="#444444">{ln}'
                         f"</FONT></TD></TR>")
     if coverage is not None:
-        rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="{NOTE_PT}">Shaded by how often each step ran in '
+        rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}">Shaded by how often each step ran in '
                     f"{coverage.games:,} simulated games; a red dashed box never ran.</FONT></TD></TR>")
-    rows.append('<TR><TD COLSPAN="4" HEIGHT="4"></TD></TR>')
-    rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="14"><B>Index</B></FONT></TD></TR>')
-    head = ("sheet&#160;&#160;", "page&#160;&#160;", "sequences", "called from")
+    rows.append('<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>')
+    rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>Index</B></FONT></TD></TR>')
+    head = ("sheet&#160;&#160;", "sequences", "called from")  # pages follow the sheets' order: no page numbers
     rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="{NOTE_PT}"><B>{h}</B></FONT></TD>' for h in head)
                 + "</TR>")
     for sheet in plan.sheets:
@@ -83,27 +84,56 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
                 [(n, 30) for n in names[len(sheet.sequences):]]
         cell = _wrap_names(names, f'<FONT POINT-SIZE="{NOTE_PT}" COLOR="#555555">({kinds})</FONT>')
         rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"><B>{sheet.number}</B>&#160;&#160;</TD>'
-                    f'<TD ALIGN="RIGHT" VALIGN="TOP">{(pages or {}).get(sheet.number, "")}&#160;&#160;</TD>'
                     f'<TD ALIGN="LEFT" BALIGN="LEFT">{cell}</TD><TD ALIGN="LEFT" VALIGN="TOP">{esc(src) or "-"}</TD></TR>')
     if rs.triggers:
-        rows.append('<TR><TD COLSPAN="4" HEIGHT="4"></TD></TR>')
-        rows.append('<TR><TD ALIGN="LEFT" COLSPAN="4"><FONT POINT-SIZE="14"><B>Interrupts</B></FONT></TD></TR>')
+        rows.append('<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>')
+        rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>Interrupts</B></FONT></TD></TR>')
         for t in rs.triggers:
             text = Words(rs, detail=detail).label(t.label) if t.label else Words(rs, detail=detail).stmt(t)
             sheet = plan.sheet_of.get(t.run)
-            where = (f"→ {rs.sequences[t.run].title}, sheet {sheet}"
-                     f'{f", page {pages[sheet]}" if pages and sheet in pages else ""}')
+            where = f"→ {rs.sequences[t.run].title}, sheet {sheet}"
             lines = text_lines(text, TRIGGER_LINE)
             gray = f'<FONT COLOR="#555555">{esc(where)}</FONT>'
             if len(textwrap_last(text, TRIGGER_LINE)) + len(where) < TRIGGER_LINE:
                 lines[-1] += " " + gray
             else:
                 lines.append(gray)
-            rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">⚡</TD><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="3">'
+            rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">⚡</TD><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="2">'
                         f'{"<BR/>".join(lines)}</TD></TR>')
+    rows += _house_rule_rows(rs, plan)
     table = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1" WIDTH="{int(width)}">'
              + "".join(rows) + "</TABLE>")
     return _block(table)
+
+
+def _house_rule_rows(rs, plan: SheetPlan) -> list[str]:
+    """The house rules the sheets are drawn with: each as the game plays it by default (the rule drawn), the
+    other choices only named as house rules, so no sheet leaves a step hanging on a rule no page gives."""
+    from rulecraft.tools.words.bookkeeping import folded_house_rules
+    from rulecraft.tools.words.core import capital
+    from rulecraft.tools.words.text import humanize
+
+    found = folded_house_rules(rs)
+    if not found:
+        return []
+    rows = ['<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>',
+            '<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>House rules</B></FONT></TD></TR>',
+            f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}" COLOR="#555555">The sheets draw the rule '
+            "each house rule sets; a table that changes one plays the other way.</FONT></TD></TR>"]
+    for oid, sids in found.items():
+        o = rs.options[oid]
+        name = o.title or capital(humanize(oid))
+        others = [humanize(str(c)) for c in o.choices if c != o.value]
+        sheets = sorted({plan.sheet_of[s] for s in sids if s in plan.sheet_of})
+        where = ("sheet" if len(sheets) == 1 else "sheets") + " " + ", ".join(map(str, sheets)) if sheets else ""
+        text = f"{name}: drawn as {humanize(str(o.value))}" + (
+            f". House rule: {' or '.join(others)}" if others else "") + "."
+        lines = text_lines(text, TRIGGER_LINE)
+        if where:
+            lines[-1] += f' <FONT COLOR="#555555">({esc(where)})</FONT>'
+        rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">•</TD><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="2">'
+                    f'{"<BR/>".join(lines)}</TD></TR>')
+    return rows
 
 
 def textwrap_last(text: str, width: int) -> str:
@@ -238,7 +268,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     out = Composer()
     s, th = front["scale"], title_page.size[1]
     parts = [(title_page, s, MARGIN, portrait[1] - MARGIN - th * s)]
-    texts = [footer_text(f"{rs.title} · sequence sheets · page 1 of {total}", portrait)]
+    texts = [footer_text(f"{rs.title} · sequence sheets · index", portrait)]
     rules = []
     if head is not None:
         room = front["room"]
@@ -256,8 +286,8 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
             sub = _sub_heading(rs, plan, callers, plan.sheet(origin.number), detail)
         pp = place(paging, pg, box(portrait), MARGIN, portrait[1] - MARGIN - HEADER, portrait)
         texts = heading_texts(f"Sheet{'s' if '–' in label else ''} {label} · {title}", sub, portrait)
-        texts.append(footer_text(f"{rs.title} · sheet {label} of {len(plan.sheets)}"
-                                 f" · page {page} of {total} · legend on page {legend_at}", portrait))
+        texts.append(footer_text(f"{rs.title} · sheet {label} of {len(plan.sheets)} · legend on the "
+                                 + ("index page" if legend_at == 1 else "first sheet's page"), portrait))
         index = out.add_page(portrait, pp.parts, rules=[(MARGIN, portrait[0] - MARGIN, portrait[1] - MARGIN - HEADER + 4)]
                              + pp.rules, texts=texts + pp.notes)
         names = [rs.sequences[s].title for n in numbers for s in plan.sheet(n).sequences] or [title]

@@ -232,9 +232,10 @@ class Table:
 
     def helper(self, game: Game, d: Decision) -> str:
         """The rule of the step that asks, in words, and the answers it takes."""
-        from rulecraft.tools.words.help import rule_help, step_asking as asking
+        from rulecraft.tools.words.help import step_asking as asking
+        from rulecraft.tools.words.helpmore import help_at_table
 
-        lines = rule_help(game.rs, asking(game.rs, d.node))  # the rule in players' words (tools/words/help.py)
+        lines = help_at_table(game.rs, asking(game.rs, d.node), d)  # the rule in players' words (tools/words)
         lines.append(f"Asked: {d.prompt or 'choose'}")
         if amounts(d) is not None:
             lines.append(how_to_answer(d))

@@ -2,7 +2,8 @@
 and the sequence graph without them (sheets and the book draw that; `--detail full` draws everything).
 
 Bookkeeping is what no player does or decides: local names (`let`, except one that names the player or card a
-ranking picks: 'the best player is ...'), `tally`, `log`, `pass`,
+ranking picks: 'the best player is ...'), `tally`, `log`, `pass`, (but never a count the steps keep in a local,
+`actions -= 1`: a loop that tests it is seen to end),
 and setting a value nobody at the table reads — a local, a game variable without a `title`
 (unless it is added to and a step players read takes from it: a pot), a card's mark. A step that only keeps accounts is not a box; a step that also does something
 shows only what it does.
@@ -24,6 +25,8 @@ def is_bookkeeping(rs: M.Ruleset, st) -> bool:
     if isinstance(st, A.Assign):
         target = st.target
         if isinstance(target, A.Name):  # adding to a pot players take from is play; resetting it is not news
+            if st.op in ("+=", "-=") and target.id not in rs.variables and isinstance(st.value, A.Num):
+                return False  # a count the steps keep ('take 1 from the actions'): a loop that tests it ends by it
             return target.id not in (getattr(rs, "titles", {}) or {}) and not (
                 st.op in ("+=", "-=") and target.id in read_at_the_table(rs))
         if isinstance(target, A.Attr):
@@ -88,10 +91,15 @@ def players_graph(rs: M.Ruleset, graph):
     from rulecraft.graph import Edge, SequenceGraph
 
     hidden = {nid for nid, n in graph.nodes.items() if n.step is not None and hidden_step(rs, n.step)}
+    hidden |= idle_conditions(rs, graph, hidden)
+    fixed = house_rule_branches(rs, graph)
+    hidden |= set(fixed)
     if not hidden:
         return graph
     outs: dict[str, list] = {}
     for e in graph.edges:
+        if e.src in fixed and e.kind != fixed[e.src]:
+            continue  # the branch the house rules in force never take is not drawn
         outs.setdefault(e.src, []).append(e)
 
     exits: dict[str, list] = {}  # a hidden node -> where it leads once hidden nodes are passed: (dst, kind, label)
@@ -140,4 +148,88 @@ def players_graph(rs: M.Ruleset, graph):
             if key not in seen:
                 seen.add(key)
                 g.edges.append(ne)
+    if not fixed:
+        return g
+    entered = {e.dst for e in graph.edges}
+    return _reachable(g, [nid for nid, n in graph.nodes.items() if n.kind == "start" or nid not in entered])
+
+
+def idle_conditions(rs: M.Ruleset, graph, hidden: set) -> set:
+    """Conditions whose every branch holds only bookkeeping, so yes and no would lead to the same box: no question
+    for players (a label that goes on after its question, 'Hearts are broken from now on', says a rule: kept)."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+
+    out = set()
+    for nid, n in graph.nodes.items():
+        s = n.step
+        if not isinstance(s, M.IfStep) or not (s.then or s.other):
+            continue
+        label = designer_label(s)
+        if label and label.rstrip().rsplit("?", 1)[-1].strip():
+            continue
+        inside = [x for body in (s.then, s.other) for x in M.walk_steps(body)]
+        if all(x.path in hidden for x in inside):
+            out.add(nid)
+    return out
+
+
+def house_rule_branches(rs: M.Ruleset, graph) -> dict:
+    """The conditions the ruleset's parameters and house rules decide (`if: "tithe_pick == 'giver'"`), each with
+    the branch they take ('yes' or 'no'): a sheet prints the rule the game plays, the other choices only as a
+    house rule in its notes."""
+    from rulecraft.tools.words.core import Words
+
+    w = Words(rs, detail="players")
+    out = {}
+    for nid, n in graph.nodes.items():
+        s = n.step
+        if isinstance(s, M.IfStep) and s.cond is not None and option_names(rs, s.cond.ast):
+            value = w.constant(s.cond.ast)
+            if w.is_constant(s.cond.ast):
+                out[nid] = "yes" if value else "no"
+    return out
+
+
+def folded_house_rules(rs: M.Ruleset) -> dict:
+    """The house rules whose conditions the sheets fold (each drawn as its value plays): option id -> the
+    sequences where a step's condition reads it, in the ruleset's order."""
+    from rulecraft.tools.words.core import Words
+
+    w = Words(rs, detail="players")
+    out: dict = {}
+    for seq, s in rs.iter_steps():
+        if isinstance(s, M.IfStep) and s.cond is not None and w.is_constant(s.cond.ast):
+            for name in option_names(rs, s.cond.ast):
+                out.setdefault(name, [])
+                sid = getattr(seq, "id", seq)
+                if sid not in out[name]:
+                    out[name].append(sid)
+    return out
+
+
+def option_names(rs: M.Ruleset, node) -> list[str]:
+    """The house rules (options) an expression reads, in order."""
+    return list(dict.fromkeys(x.id for x in node.walk() if isinstance(x, A.Name) and x.id in rs.options))
+
+
+def _reachable(g, roots: list):
+    """`g` without the nodes none of `roots` (where the graph is entered: sequences' starts, interrupts) leads to
+    any more: a branch a house rule never takes."""
+    starts = [nid for nid in roots if nid in g.nodes]
+    outs: dict = {}
+    for e in g.edges:
+        outs.setdefault(e.src, []).append(e.dst)
+    seen, todo = set(starts), list(starts)
+    while todo:
+        for dst in outs.get(todo.pop(), ()):
+            if dst not in seen:
+                seen.add(dst)
+                todo.append(dst)
+    gone = {nid for nid in g.nodes if nid not in seen}
+    if not gone:
+        return g
+    for nid in gone:
+        del g.nodes[nid]
+    g.sequences = {sid: [n for n in ids if n not in gone] for sid, ids in g.sequences.items()}
+    g.edges = [e for e in g.edges if e.src not in gone and e.dst not in gone]
     return g

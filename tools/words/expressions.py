@@ -5,8 +5,8 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
-from rulecraft.tools.words.players import (_is_roll, answered, chose, chosen_option, negate, players_attr, players_call, players_possessive,
-                                           possessive)
+from rulecraft.tools.words.players import (_cards_with, _is_roll, _rows_with, answered, chose, chosen_option, negate,
+                                           players_attr, players_call, players_possessive, possessive)
 from rulecraft.tools.words.text import plural
 
 
@@ -293,9 +293,16 @@ def _compare(w: Words, n: A.Compare) -> str:
         if thing == "responder":  # after a response window: whether anyone took it up
             return "nobody responded" if n.op == "==" else "someone responded"
         return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
+    named = _cards_with(w, n) if n.op in ("==", "!=") and w.detail != "full" else ""
+    if named:  # 'card.power == "confisfactor"': the card is the Supreme Confisfactor
+        return f"{w.expr(n.left.obj)} is {'not ' if n.op == '!=' else ''}{named}"
+    rows = _rows_with(w, n) if n.op in ("==", "!=") and w.detail != "full" else ""
+    if rows:  # 'events[event_type].player_effect == "discard_random"': the Event type is Marauders
+        return f"{w.expr(n.left.obj.key)} is {'not ' if n.op == '!=' else ''}{rows}"
     if n.op in ("==", "!=") and w.detail != "full" and isinstance(n.left, A.Attr) and n.left.name == "result" \
             and _is_roll(w, n.left.obj) and isinstance(w.constant(n.right), str):
-        result = humanize(w.constant(n.right))
+        named = [r.shown() for d in w.rs.dice.values() for r in d.results if r.name == w.constant(n.right)]
+        result = named[0] if named else humanize(w.constant(n.right))  # by the title players know it by
         return f"the roll is {'not ' if n.op == '!=' else ''}{result if result.endswith('s') else article(result)}"
     some = _ANY.get((n.op, n.right.value)) if isinstance(n.right, A.Num) else None
     if w.detail != "full" and some is not None and isinstance(n.left, A.Call) and n.left.func == "count" \

@@ -1,6 +1,7 @@
 """`?` at the table: the rule of the step that asks, in players' words (its label, a construct's settings).
 
-`tools/table/session.py` calls `rule_help(rs, step_asking(rs, node))` and adds the legal answers itself.
+`tools/table/session.py` calls `helpmore.help_at_table(rs, step_asking(rs, node), decision)` (this rule made
+whole for the decision at hand) and adds the legal answers itself.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def step_asking(rs: M.Ruleset, node: str) -> Optional[M.Step]:
 
 def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
     """The lines `?` shows about the rule of `step`: what the step is (the designer's label or the rule in
-    words), how a construct goes (its settings in words), and the designer's note. No sources, no code."""
+    words), how a construct goes (its settings in words), and the designer's note. No sources, no code. At the
+    table, `helpmore.help_at_table` makes it whole for the decision being asked."""
     if step is None:
         return []
     from rulecraft.tools.chart.sheetplan import designer_label

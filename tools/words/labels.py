@@ -125,6 +125,10 @@ _STILTED = [
     ("a value nothing names ('the one')", re.compile(r"\bthe one\b(?! (?:of|who|that|chosen|with|doing|awarded))")),
     ("an argument list", re.compile(_ARGS)),
     ("a question word read as a thing", re.compile(r"\bthe (?:where|again|which|what|how|when|whether)\b")),
+    ("a table lookup read as a path", re.compile(r"\bthe [\w' ]+? of the [\w' ]+? for the [\w' ]+? is\b")),
+    ("a pronoun read as a thing", re.compile(r"\bthe (?:mine|theirs|ours|yours|hers|his)(?:'s|')?(?=\W|$)")),
+    ("what happened read as a thing", re.compile(r"\bthe (?:gone|taken|lost|given|won|chosen|kept|discarded|drawn)"
+                                                 r"(?=\s+(?:to|from|into|onto|of|in|on|at|and|or)\b|[.,;?!]|$)")),
 ]
 
 
@@ -166,6 +170,12 @@ def plain_prose(text: str) -> str:
     """A designer's prose for players: parentheses and sentences that cite files or read like code left out."""
     if not text:
         return text
-    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if code_like(m.group(1)) else m.group(0), text)
+    text = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if _prose_code(m.group(1)) else m.group(0), text)
     sentences = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
-    return " ".join(s for s in sentences if not code_like(s))
+    return " ".join(s for s in sentences if not _prose_code(s))
+
+
+def _prose_code(text: str) -> list[str]:
+    """`code_like` for a designer's prose: a lone capital letter is a name's initial or a letter the author
+    means ('Christin P.', 'Plan B'), never a rule's variable (those are small letters)."""
+    return [x for x in code_like(text) if not re.match(r"a lone variable letter \('[A-Z](?:'s)?'\)", x)]

@@ -266,3 +266,34 @@ def chosen_option(w: Words, d, label: str, value: str) -> str:
     if re.search(rf"(?:^|[:;,.(]\s*|\b(?:or|and|then|to) ){re.escape(word)}\b(?!')", offered.strip(), re.IGNORECASE):
         return "to " + word
     return f"“{word}”"  # an option as the menu names it
+
+
+def _rows_with(w: Words, n: A.Compare) -> str:
+    """A lookup compared with a value (`T[k].col == 'v'`) as the rows that have it, by the name players know
+    them by (the table's `title` or `name` column): 'Marauders', 'Decadence or Tax Relief'; '' if none."""
+    look, value = n.left, w.constant(n.right)
+    if not (isinstance(look, A.Attr) and isinstance(look.obj, A.Index) and isinstance(look.obj.obj, A.Name)
+            and look.obj.obj.id in w.rs.tables and isinstance(value, str)):
+        return ""
+    t = w.rs.tables[look.obj.obj.id]
+    named = next((c for c in ("title", "name") if c in t.columns), None)
+    if named is None or look.name not in t.columns:
+        return ""
+    names = [str(t.rows[k].get(named)) for k in t.keys if t.rows[k].get(look.name) == value and t.rows[k].get(named)]
+    return join_or(names) if names else "none of the " + (t.title or humanize(look.obj.obj.id))
+
+
+def _cards_with(w: Words, n: A.Compare) -> str:
+    """A card attribute compared with a value one or two cards have (`card.power == 'thief'`), as those cards by
+    name ('the Red Joker or the Black Joker'): the value is the designer's id, the card's name is the players'."""
+    value = w.constant(n.right)
+    if not (isinstance(n.left, A.Attr) and isinstance(value, str) and value):
+        return ""
+    having = [c for c in w.rs.cards if c.attrs.get(n.left.name) == value]
+    if not having or len(having) > 2 or len({c.name for c in having}) != len(having):
+        return ""
+    return join_or(["the " + c.name for c in having])
+
+
+def join_or(items: list) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]

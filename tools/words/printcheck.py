@@ -55,6 +55,12 @@ def print_check(rs: M.Ruleset) -> list:
     for seq in rs.sequences.values():
         for s in M.walk_steps(seq.steps):
             label = designer_label(s)
+            if isinstance(s, M.IfStep) and s.cond is not None and not w.is_constant(s.cond.ast):
+                why = diamond_problems(w, s, label)
+                if why:
+                    out.append(warning("W701", f"step '{s.path}' prints a yes/no diamond that {why}: "
+                                               f"{label or w.step(s, own_label=False)}", s.span,
+                                       "label the step with the question it asks, saying its numbers"))
             if label:
                 bad = unknown_names(rs, label)
                 if bad:
@@ -78,3 +84,23 @@ def print_check(rs: M.Ruleset) -> list:
             out.append(warning("W702", f"the label of trigger '{t.id}' names {', '.join(repr(b) for b in bad)}, "
                                        "which is no parameter, option, dice or table value", t.span))
     return out
+
+
+def diamond_problems(w: Words, s: M.IfStep, label: str) -> str:
+    """What makes a yes/no diamond read wrong ('' if nothing): a statement where a question goes (and no clean
+    question from the condition to put there instead), a roll's success with no word of what succeeds, or yes and
+    no leading to steps that read the same."""
+    from rulecraft.dsl import ast as A
+    from rulecraft.tools.words.steps import condition_question
+
+    if label and "?" not in label and not condition_question(w, s):
+        return "holds a statement, not a question"
+    e = s.cond.ast
+    e = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
+    if label and isinstance(e, A.Attr) and e.name == "success" \
+            and not re.search(r"\d|\{|target|or more|or over", label):
+        return "asks whether a roll succeeded without saying the total it needs"
+    said = [[w.step(x, own_label=True) for x in body] for body in (s.then, s.other)]
+    if s.other and said[0] == said[1]:
+        return "leads to the same step on yes and on no"
+    return ""

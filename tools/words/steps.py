@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import KINDS
 
-from rulecraft.tools.words.core import Words, capital, humanize, join_and, phrase
+from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 
 
 @phrase(M.ActionStep)
@@ -27,13 +27,14 @@ _PREPOSITIONS = {"before", "after", "during", "at", "on", "in", "under", "over",
 @phrase(M.CallStep)
 def _call(w: Words, s: M.CallStep) -> str:
     if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
-        name = w.name(s.sequence)  # a title 'A round' inside a sentence: 'play a round'
+        # the sequence's own title (a variable may share its id: 'season' the count is not 'Season' the sequence)
+        name = sequence_title(w.rs.sequences[s.sequence]) if s.sequence in w.rs.sequences else w.name(s.sequence)
         words = name.split(" ")
         if words[0] in ("A", "An", "The") and len(words) >= 3 and (
                 any(x in ("is", "are", "was") for x in words) or words[-1].endswith("s") or words[-2].endswith("s")):
-            return f"play “{name}”"  # a title that is a clause ('A lot is sold', 'A spell resolves'): quoted
+            return name[0].lower() + name[1:]  # a title that is a clause ('A lot is sold'): it says what happens
         if len(words) >= 2 and words[0].endswith("ing") and words[0][:1].isupper() and words[1][:1].islower():
-            return f"play “{name}”"  # 'Placing a worker': no thing to play, a name of what happens
+            return f"go on to {name[0].lower() + name[1:]}"  # 'Placing a worker': the name of what happens next
         if len(words) >= 3 and words[0][:1].isupper() and words[0].isalpha() and words[1] in _DETERMINERS \
                 and words[0].lower() not in _PREPOSITIONS:
             return name[0].lower() + name[1:]  # a title that says what to do ('Gather every card ...'): said as is
@@ -55,7 +56,7 @@ def _house_rule(w: Words, e) -> str:
     from rulecraft.dsl import ast as A
 
     if isinstance(e, A.Compare) and e.op in ("==", "!=") and isinstance(e.left, A.Name) and e.left.id in w.rs.options:
-        return f"the house rule “{humanize(e.left.id)}” is {'not ' if e.op == '!=' else ''}{w.expr(e.right)}"
+        return f"the house rule “{w.rs.options[e.left.id].title or humanize(e.left.id)}” is {'not ' if e.op == '!=' else ''}{w.expr(e.right)}"
     if isinstance(e, A.BinOp) and e.op in ("and", "or") and w.is_constant(e):
         parts = [_house_rule(w, e.left) or w.expr(e.left), _house_rule(w, e.right) or w.expr(e.right)]
         return f" {e.op} ".join(parts)
@@ -340,3 +341,22 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
         bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
                     else "the winner pays the bank")
     return bits
+
+
+
+def condition_question(w: Words, s: M.IfStep, limit: int = 70) -> str:
+    """A condition as the question a yes/no diamond asks ('Did the roll succeed?' reads as 'The roll succeeds?'),
+    or '' where the words would be long or read like code: a diamond never holds a statement."""
+    from rulecraft.tools.words.labels import code_like, stilted
+
+    import re
+
+    said = re.sub(r"^if ", "", w.step(s, own_label=False).strip(), flags=re.I)
+    if not said or code_like(said) or len(said) > limit or said in ("always", "never") or "?" in said \
+            or stilted(said) or re.search(r"^not |\bthe (?:this|that|these|those)\b|'s (?:what|who|where|which)\b"
+                                          r"|'s \w+ (?:as|by|of|to|for)\b|^the \w+$|\bthe [a-z]+ [a-z]+ not\b", said):
+        return ""
+    m = re.match(r"^(.+?) (is|are) (.+)$", said)
+    if m and " and " not in said and " or " not in said:  # 'the card is an Emblem' -> 'Is the card an Emblem?'
+        return f"{m.group(2).capitalize()} {m.group(1)} {m.group(3)}?"
+    return said[:1].upper() + said[1:] + "?"

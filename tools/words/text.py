@@ -73,3 +73,13 @@ def gerund(verb: str) -> str:
     if re.fullmatch(r"[^aeiou]*[aeiou][b-df-hj-np-tvz]", v):
         return v + v[-1] + "ing"
     return v + "ing"
+
+
+def dice_words(text: str) -> str:
+    """A dice condition as players say it: 'the doubles and the first of the dice is 6' -> 'double 6'."""
+    text = re.sub(r"\bthe doubles and the first of the dice is at least (\d+) and the first of the dice is at most (\d+)",
+                  r"a double from \1 to \2", text)
+    text = re.sub(r"\bthe doubles and the first of the dice is (\d+)", r"double \1", text)
+    text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
+    text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
+    return text.replace("the doubles", "a double")

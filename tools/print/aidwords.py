@@ -1,0 +1,136 @@
+"""The aid's set-up and its "Words" box: how the table is laid out before play, and what each place and term the
+aid uses means, from the ruleset's own titles and docs (a zone's `doc:`, a sequence's, a titled variable's)."""
+
+from __future__ import annotations
+
+import re
+
+from rulecraft.model import ruleset as M
+
+from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.words import Words
+from rulecraft.tools.words.bookkeeping import hidden_step
+from rulecraft.tools.words.core import capital
+
+VISIBILITY = {
+    "hidden": "face down, seen by nobody",
+    "owner": "seen by its owner only",
+    "open": "face up, open to all",
+    "count": "face down; anyone may count the cards",
+    "top": "only the top card is seen",
+    "contents": "face down; anyone may know which cards it holds, nobody their order",
+    "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
+}
+WORDS = 24  # entries of the Words box at most (the aid is two pages)
+
+
+def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
+    """The sequences that set the table up: `kind: setup`, or named so ('Setup Stage', 'our set-up')."""
+    return [sid for sid in order if rs.sequences[sid].kind == "setup"
+            or re.search(r"\bset-?\s?up\b", (sid.replace("_", " ") + " " + rs.sequences[sid].title).lower())]
+
+
+def _said(w: Words, s: M.Step) -> str:
+    text = w.label(designer_label(s)) or w.step(s, own_label=False)
+    return text if text.endswith((".", "?")) else text + "."
+
+
+def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]:
+    """Setting up the table as a person does it: each setup sequence's own steps in words, in order (`say`: how
+    a step is said, with what it holds; by default its label or its own words)."""
+    lines = [(say(s) if say else _said(w, s)) for sid in sids for s in rs.sequences[sid].steps
+             if not hidden_step(rs, s)]
+    return [x if x.endswith((".", "?", "!")) else x + "." for x in lines if x]
+
+
+def _zone_name(z: M.ZoneDef) -> str:
+    name = re.sub(r"\s*\([^)]*\)$", "", z.title or z.id.replace("_", " "))
+    return re.sub(r"^the ", "", name, flags=re.I)
+
+
+def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
+    """What the table needs and where things are before the first step: the cards and dice, the cards a zone
+    starts with, what each player starts with."""
+    from rulecraft.tools.words.text import dice_name
+
+    out = []
+    n = len(rs.cards)
+    kit = ([f"{n} cards"] if n else []) + [dice_name(d.count, d.sides) for d in rs.dice.values()]
+    if kit:
+        out.append("You need " + w.value(kit) + ".")
+    for z in rs.zones.values():
+        if z.initial == "all" and n:
+            out.append(f"All the cards start in the {_zone_name(z)}, shuffled.")
+    for v in rs.player_variables.values():
+        initial = v.initial
+        if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
+            initial = w.constant(initial.ast)
+        if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
+            name = re.sub(r"^the ", "", v.title or v.id.replace("_", " "), flags=re.I)
+            name = name[:1].lower() + name[1:] if name[1:2].islower() else name
+            from rulecraft.tools.words.text import plural
+
+            out.append(f"Each player's {name} {'start' if plural('the ' + name) else 'starts'} at {w.value(initial)}.")
+    return out
+
+
+def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
+    """The aid's set-up: the designer's (`aid: setup:`), else what the table needs and what each player starts
+    with, then the setup sequences' steps (or, with none, the zone the cards start in)."""
+    chosen = rs.aid.get("setup")
+    if chosen:
+        return [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
+    sids = setup_sequences(rs, order)
+    start = [x for x in starting_lines(rs, w) if not (sids and x.startswith("All the cards start"))]
+    return start + setup_steps(rs, w, sids, say)
+
+
+def _forms(title: str) -> list[str]:
+    """The ways a text names a term: 'Dragon's Hoard' also as 'Hoard', 'Black Markets' also as 'Black Market'."""
+    title = re.sub(r"^the ", "", title.strip())
+    forms = [title, title[:-1] if title.endswith("s") and len(title) > 4 else ""]
+    last = title.split()[-1] if " " in title else ""
+    if last[:1].isupper() and len(last) >= 4 and "'" not in last:
+        forms += [last, last[:-1] if last.endswith("s") else ""]
+    return [f for f in dict.fromkeys(forms) if f]
+
+
+def zone_doc(w: Words, z: M.ZoneDef) -> str:
+    """What a place is: its `doc:`, else how many there are and who sees them."""
+    if z.doc:
+        return z.doc
+    per = {None: "one, shared", "player": "one per player", "dynamic": "made during play"}.get(
+        z.per if not isinstance(z.per, tuple) else "", None) or f"one for each of {w.value(list(z.per))}"
+    return capital(f"a place for cards: {per}; {VISIBILITY.get(z.visibility, z.visibility)}.")
+
+
+def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """Every term a player meets, with what it means: the designer's (`aid: words:`) first, then the titled
+    places, sequences and values that have a doc (a place always has one: how many, who sees it)."""
+    out: list[tuple[str, str]] = [(w.label(str(k)), w.label(str(v))) for k, v in (rs.aid.get("words") or {}).items()]
+    for z in rs.zones.values():
+        if z.title and not z.title.endswith("(setup)"):
+            out.append((_zone_name(z), zone_doc(w, z)))
+    for seq in rs.sequences.values():
+        if seq.doc and seq.title:
+            out.append((seq.title, seq.doc))
+    for v in list(rs.variables.values()) + list(rs.player_variables.values()):
+        if v.title and v.doc:
+            out.append((capital(v.title.removeprefix("the ")), v.doc))
+    return out
+
+
+def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
+    """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them."""
+    said = "\n".join(texts)
+    designer = {capital(str(k)) for k in (rs.aid.get("words") or {})}
+    box, seen = [], set()
+    for term, doc in terms(rs, w):
+        key = term.lower()
+        if key in seen or not doc:
+            continue
+        if capital(term) in designer or any(re.search(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", said)
+                                            for f in _forms(term)):
+            seen.add(key)
+            box.append((capital(term), doc if doc.endswith((".", "!", "?")) else doc + "."))
+    return box[:WORDS]
