@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import field
 from typing import Any, Mapping, Optional, Union
 
@@ -48,6 +50,7 @@ class ZoneDef:
     span: Span
     doc: str = ""
     title: str = ""
+    refill: Optional[str] = None  # the zone (family) shuffled into this one when a draw finds it empty
 
     @property
     def is_family(self) -> bool:
@@ -241,6 +244,11 @@ class Ruleset:
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
     invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
     card_order: tuple[str, ...] = ()  # the attributes of a declared card order (card_order:); cards sort by it
+
+    @functools.cached_property
+    def refills(self) -> Mapping[str, str]:
+        """The zones (families) with `refill:`, and the zone each is refilled from."""
+        return {z.id: z.refill for z in self.zones.values() if z.refill is not None}
 
     def card(self, id: str) -> Card:
         for c in self.cards:
