@@ -10,7 +10,7 @@ from .diagnostics import Span
 class Card:
     """A card: immutable, shared by every game of a ruleset; equal by identity."""
 
-    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order")
+    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order", "players")
 
     def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span):
         self.index = index
@@ -20,6 +20,7 @@ class Card:
         self.classes = classes
         self.attrs = dict(attrs)
         self.span = span
+        self.players: Optional[frozenset] = None  # the numbers of players it is in the game for; None: any number
 
     def __repr__(self) -> str:
         return f"Card({self.id})"

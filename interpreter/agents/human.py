@@ -121,6 +121,10 @@ class HumanAgent:
             return _amount(d, nums, text)
         if d.kind == "subset" and d.min == 0 and text.lower() in ("p", "pass"):
             return []  # as said: Enter (an empty line) or 'pass' takes none
+        if d.kind == "subset" and text.lower() in ("a", "all"):
+            if d.max < len(d.options):
+                raise ValueError(f"you may pick at most {d.max} of the {len(d.options)}")
+            return list(range(len(d.options)))
         parts = text.replace(",", " ").split()
         try:
             nums = [int(p) - 1 for p in parts]

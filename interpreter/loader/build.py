@@ -79,7 +79,8 @@ class Builder(SectionBuilders):
         pvars = self._variables("player_variables", None, per_player=True)
         cvars = self._variables("card_variables", None, per_player=False)
         for name, v in list(pvars.items()) + list(cvars.items()):
-            if name in player_zones or name in attrs:
+            # a player variable may share a card attribute's name (`p.coins`, `card.coins`: the value read says which)
+            if name in player_zones or (name in attrs and name in cvars):
                 self.err("E314", f"'{name}' is both a variable and a {'player zone' if name in player_zones else 'card attribute'}",
                          v.span)
         modifiers = {k: M.ModifierDef(k, _doc(v) if isinstance(v, YMap) else "", self.section("modifiers").key_span(k))

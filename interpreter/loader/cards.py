@@ -8,7 +8,7 @@ from typing import Protocol
 
 from ..diagnostics import Diagnostic, RuleError, Span, error
 from ..dsl.closures.compiler import Compiler
-from ..dsl.scope import LoadTimeContext, Scope, Symbol
+from ..dsl.scope import RUNTIME_PLAYER_COUNT, LoadTimeContext, Scope, Symbol
 from ..values import Card
 from .dsl_text import DslText
 from .yaml_source import YMap, YScalar, YSeq
@@ -34,6 +34,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
     groups = b.root.get("cards")
     if not isinstance(groups, YSeq):
         return cards
+    node = b.root.get("card_defaults")
+    defaults = node.plain() if isinstance(node, YMap) else {}  # what a card that does not say has
     for g in groups:
         if not isinstance(g, YMap):
             continue
@@ -48,7 +50,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                       {c for sym in consts.values() if sym.kind == "table" for row in sym.value.values() for c in row},
                       {}, {}, set(names))
         comp = Compiler(scope, b.diags)
-        copies = _copies(b, g.get("count"), Compiler(scope.with_locals(set()), b.diags))
+        counted = Scope(dict(consts, player_count=RUNTIME_PLAYER_COUNT), set(), set(), set(), set(), set(), {}, {})
+        copies, tables = _copies(b, g.get("count"), Compiler(counted, b.diags))
         if len(cards) + len(combos) * copies > MAX_CARDS:
             b.err("E318", f"more than {MAX_CARDS} cards", g.span)
             return cards
@@ -66,7 +69,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
         name_expr = None
         for combo in combos:
             env = dict(zip(names, combo))
-            attrs = dict(env)
+            attrs = {**defaults, **env}
             for k, v in compiled.items():
                 if v is None:
                     continue
@@ -108,7 +111,10 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                           "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
                     continue
                 seen[full] = True
-                cards.append(Card(len(cards), full, cname, classes, attrs, g.span))
+                card = Card(len(cards), full, cname, classes, attrs, g.span)
+                if tables is not None:  # copy i is in the game for the numbers of players that count more
+                    card.players = frozenset(n for n, k in tables.items() if i < k)
+                cards.append(card)
     _card_order(b, cards)
     return cards
 
@@ -194,24 +200,51 @@ def _for_values(b: Builder, node, consts: dict[str, Symbol]) -> list:
     return got
 
 
-def _copies(b: Builder, node, comp: Compiler) -> int:
-    """How many copies a group makes: a whole number, or an expression of parameters (e.g. '=n')."""
+def _copies(b: Builder, node, comp: Compiler) -> tuple[int, dict[int, int] | None]:
+    """How many copies a group makes: a whole number, or an expression of parameters (e.g. '=n'). An expression
+    that uses `player_count` is worked out for every number of players the game allows: the group makes the
+    most copies any of them needs, and the second value maps each number of players to its count (the
+    copies past it stay in the box in a game of that many players); otherwise it is None."""
     if node is None:
-        return 1
+        return 1, None
     value = node.value if isinstance(node, YScalar) else None
     if isinstance(value, str) and value.startswith("="):
         expr = b.text.expr(node, comp, skip=1)
         if expr is None:
-            return 1
+            return 1, None
+        if "player_count" in {getattr(n, "id", None) for n in expr.ast.walk()}:
+            tables = {}
+            for n in _player_counts(b):
+                ctx = _Ctx({})
+                ctx.players = [None] * n
+                try:
+                    tables[n] = _whole(b, expr.fn(ctx), node, f" for {n} players")
+                except RuleError as exc:
+                    b.diags.append(exc.diagnostic())
+                    return 1, None
+            return max(tables.values(), default=1), tables
         try:
             value = expr.fn(_Ctx({}))
         except RuleError as exc:
             b.diags.append(exc.diagnostic())
-            return 1
+            return 1, None
+    return _whole(b, value, node, ""), None
+
+
+def _whole(b: Builder, value, node, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CARDS:
-        b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}", node.span)
+        b.err("E204", f"'count' must be a whole number from 0 to {MAX_CARDS}, got {value!r}{where}", node.span)
         return 1
     return value
+
+
+def _player_counts(b: Builder) -> range:
+    """The numbers of players the ruleset allows (its `players:`), as far as they are whole numbers."""
+    node = b.root.get("players")
+    spec = node.plain() if isinstance(node, YMap) else {}
+    low, high = spec.get("min", 1), spec.get("max", spec.get("min", 1))
+    ok = all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high))
+    return range(low, high + 1) if ok and 1 <= low <= high <= 64 else range(1, 2)
 
 
 def _fill(template: str, env: dict) -> str:

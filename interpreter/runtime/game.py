@@ -121,7 +121,9 @@ class Game(Board):
             else:
                 for k in z.per:
                     self.zones[ZoneRef(z.id, k)] = []
-        placed: set[int] = set()
+        n = len(self.players)
+        boxed = {c.index for c in rs.cards if c.players is not None and n not in c.players}  # (count: player_count)
+        placed: set[int] = set(boxed)  # the copies this number of players leaves in the box lie in no zone
         for z in rs.zones.values():
             if z.initial is not None and z.per is not None:
                 msg = f"zone '{z.id}' is a family of zones (per: {z.per if isinstance(z.per, str) else 'keys'}), so it cannot hold the initial cards"
@@ -129,6 +131,8 @@ class Game(Board):
             if isinstance(z.initial, M.CExpr):
                 value = z.initial.fn(self)
                 for c in value if isinstance(value, list) else [value]:
+                    if isinstance(c, Card) and c.index in boxed:
+                        continue
                     if not isinstance(c, Card) or c.index in placed:
                         raise GameError(f"zone '{z.id}': its initial cards are not a list of distinct cards")
                     placed.add(c.index)
@@ -275,8 +279,10 @@ class Game(Board):
                 seen[c.index] = ref
                 if self.where.get(c.index) != ref:
                     raise RuleError(f"card {c.id} is in {ref.slot} but recorded in {self.where.get(c.index)}", None)
-        if len(seen) != len(self.rs.cards):
-            missing = [c.id for c in self.rs.cards if c.index not in seen]
+        n = len(self.players)
+        playing = [c for c in self.rs.cards if c.players is None or n in c.players]
+        if len(seen) != len(playing):
+            missing = [c.id for c in playing if c.index not in seen]
             raise RuleError(f"cards lost from every zone: {', '.join(missing[:5])}", None)
 
     def copy(self, story: bool = True) -> "Game":
