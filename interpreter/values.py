@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 from .diagnostics import Span
 
@@ -10,7 +10,7 @@ from .diagnostics import Span
 class Card:
     """A card: immutable, shared by every game of a ruleset; equal by identity."""
 
-    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order", "players")
+    __slots__ = ("index", "id", "name", "classes", "attrs", "span", "order", "players", "text")
 
     def __init__(self, index: int, id: str, name: str, classes: frozenset, attrs: Mapping[str, Any], span: Span):
         self.index = index
@@ -21,6 +21,7 @@ class Card:
         self.attrs = dict(attrs)
         self.span = span
         self.players: Optional[frozenset] = None  # the numbers of players it is in the game for; None: any number
+        self.text = ""  # what the card does, in players' words (its group's `doc:`), shown wherever it is chosen
 
     def __repr__(self) -> str:
         return f"Card({self.id})"

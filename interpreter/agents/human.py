@@ -70,7 +70,8 @@ class HumanAgent:
         w(f"{d.prompt or 'Choose'}\n")
         if d.kind in ("one", "subset") and amounts(d) is None:
             for i in range(len(d.options)):
-                w(f"  {i + 1}) {d.describe_option(i)}\n")
+                text = getattr(d.options[i], "text", "") if not d.labels else ""  # a card says what it does
+                w(f"  {i + 1}) {d.describe_option(i)}{f' – {text}' if text else ''}\n")
         w(how_to_answer(d) + "\n")
         if self.time_limit:
             w(f"({self.time_limit:g} seconds, then the default is taken)\n")

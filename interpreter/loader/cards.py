@@ -64,7 +64,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 else:
                     compiled[k] = v.plain()
         classes = frozenset(str(c) for c in (g.get("classes").plain() if isinstance(g.get("classes"), YSeq) else []))
-        id_node, name_node = g.get("id"), g.get("name")
+        id_node, name_node, doc_node = g.get("id"), g.get("name"), g.get("doc")
         failed: set[str] = set()
         name_expr = None
         for combo in combos:
@@ -104,6 +104,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                     name_expr, cname = False, cid
             else:
                 cname = _fill(str(name_node.value), env) if isinstance(name_node, YScalar) else cid
+            text = " ".join(_fill(str(doc_node.value), env).split()) if isinstance(doc_node, YScalar) else ""
             for i in range(copies):
                 full = cid if copies == 1 else f"{cid}#{i + 1}"
                 if full in seen:
@@ -112,6 +113,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                     continue
                 seen[full] = True
                 card = Card(len(cards), full, cname, classes, attrs, g.span)
+                card.text = text
                 if tables is not None:  # copy i is in the game for the numbers of players that count more
                     card.players = frozenset(n for n, k in tables.items() if i < k)
                 cards.append(card)

@@ -257,6 +257,29 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     return [""] + [capital(humanize(c)) for c in columns], rows
 
 
+def card_texts(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """What each card that says something does (its `doc:`), once per name, in the order the cards come."""
+    seen: dict[str, str] = {}
+    for c in rs.cards:
+        if c.text:
+            seen.setdefault(c.name, c.text)
+    return list(seen.items())
+
+
+def counted_name(rs: M.Ruleset, name: str, cards: list) -> str:
+    """A card's name and its copies ('Estate ×8 (2 players), ×12 (3–4 players)' where `count:` uses player_count)."""
+    runs: list[list[int]] = []  # [first number of players, last, copies]
+    for n in range(rs.players.min, rs.players.max + 1):
+        k = sum(1 for c in cards if c.players is None or n in c.players)
+        if runs and runs[-1][2] == k:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n, k])
+    if len(runs) == 1:
+        return name if runs[0][2] == 1 else f"{name} ×{runs[0][2]}"
+    return name + " " + ", ".join(f"×{k} ({a}{'' if a == b else f'–{b}'} players)" for a, b, k in runs)
+
+
 def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     w = Words(rs, detail="players")
     view = AidView(rs.title, f"{rs.players.min}–{rs.players.max} players", paper)
@@ -271,7 +294,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)
     view.scoring = _lines(w, rs.aid.get("scoring"))
-    view.powers = _pairs(w, rs.aid.get("powers"))
+    view.powers = _pairs(w, rs.aid.get("powers")) or card_texts(rs)
     view.key = _pairs(w, rs.aid.get("key"))
     if view.turn:  # the designer's turn replaces the outline worked out from the sequences
         view.flow = []

@@ -17,7 +17,7 @@ from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import Line
 
-from rulecraft.tools.table.view import COMMANDS, _t, render_plain, render_rich, say_value, seat_view
+from rulecraft.tools.table.view import COMMANDS, _t, choice_names, render_plain, render_rich, seat_view
 
 CLEAR = "\033[2J\033[H"
 
@@ -135,7 +135,7 @@ class Table:
         if amounts(d) is not None:
             lines.append(how_to_answer(d))
         elif d.kind in ("one", "subset"):
-            names = d.labels or [say_value(o, game) if o is not None else "pass" for o in d.options]
+            names = choice_names(d, game)
             named = ", ".join(f"{i + 1}) {name}" for i, name in enumerate(names))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
         elif d.kind == "number":

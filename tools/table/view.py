@@ -138,10 +138,17 @@ def seat_view(game, seat: int, d: Optional[Decision] = None) -> SeatView:
             v.now.append((item.title, say_value(item.value.fn(game), game)))
     if d is not None:
         v.prompt = d.prompt or "Choose"
-        v.choices = (list(d.labels) if d.labels else [say_value(o, game) if o is not None else "pass" for o in d.options]
-                     ) if d.kind in ("one", "subset") and amounts(d) is None else []
+        v.choices = choice_names(d, game) if d.kind in ("one", "subset") and amounts(d) is None else []
         v.how = how_to_answer(d)
     return v
+
+
+def choice_names(d: Decision, game) -> list[str]:
+    """The options of a decision as a person reads them; a card with a text (its `doc:`) says what it does."""
+    if d.labels:
+        return list(d.labels)
+    return [("pass" if o is None else say_value(o, game)) + (f" – {o.text}" if isinstance(o, Card) and o.text else "")
+            for o in d.options]
 
 
 def _refs(game, name: str) -> list[ZoneRef]:

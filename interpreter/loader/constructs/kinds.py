@@ -1,13 +1,14 @@
-"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond and trick.
+"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick and attack.
 
 Their forms are in the shipped schema (schema/ruleset.schema.json), so they bring none; their
 chart shapes are the chart's own (tools/chart/legend.py) and their English is the rule the
-builder writes.
+builder writes (the attack says itself, attack.words).
 """
 
 from __future__ import annotations
 
 from ...model.kinds import StepKind, register
+from .attack import attack, names as attack_names, words as attack_words
 from .auction import auction
 from .expansion import _Gen, names, respond
 from .trick import names as trick_names, trick
@@ -20,3 +21,5 @@ RESPOND = register(StepKind("respond", respond, names=lambda node: names("respon
                             doc="a response window: the other players in turn may respond (docs/format.md)"))
 TRICK = register(StepKind("trick", trick, names=trick_names, parts=("on_play",),
                           doc="one trick of a trick-taking game: follow suit, trumps, the winner leads (docs/format.md)"))
+ATTACK = register(StepKind("attack", attack, names=attack_names, parts=("do",), words=attack_words,
+                           doc="each other player in turn, unless they reveal a card that stops it (docs/format.md)"))
