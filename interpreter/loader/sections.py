@@ -314,9 +314,15 @@ class SectionBuilders:
             return M.Scoring(None, True, (), "shared", None)
         pc = Compiler(scope.with_locals({"p"}), self.diags)
         score = self.text.expr(node.get("score"), pc) if node.get("score") is not None else None
-        ties = tuple(self.text.expr(t, pc) for t in (node.get("tie_break") or []))
-        return M.Scoring(score, bool(_s(node.get("highest_wins"), True)), tuple(t for t in ties if t),
-                         str(_s(node.get("on_tie"), "shared")), node.span)
+        ties, fewest = [], []
+        for t in node.get("tie_break") or []:  # an expression (the most wins), or {fewest: ...} / {most: ...}
+            way = next(iter(t.entries), "most") if isinstance(t, YMap) else "most"
+            e = self.text.expr(t.get(way) if isinstance(t, YMap) else t, pc)
+            if e:
+                ties.append(e)
+                fewest.append(way == "fewest")
+        return M.Scoring(score, bool(_s(node.get("highest_wins"), True)), tuple(ties),
+                         str(_s(node.get("on_tie"), "shared")), node.span, tuple(fewest))
 
 
 def _match_key(k: str, keys: tuple) -> Any:

@@ -163,6 +163,7 @@ class Scoring:
     tie_break: tuple[CExpr, ...]
     on_tie: str  # 'shared' or 'nobody'
     span: Optional[Span]
+    fewest: tuple[bool, ...] = ()  # for each tie-break, whether the fewest wins it ({fewest: ...}); else the most
 
 
 @dataclass(frozen=True)

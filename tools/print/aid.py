@@ -183,7 +183,9 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         else:
             lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         theirs = Words(rs, titles={"p": "their"}, detail="players")
-        ties = [_tie(theirs.expr(t), most) for t in sc.tie_break if not w.is_constant(t.ast)]
+        few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
+        ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
+                if not w.is_constant(t.ast)]
         if ties:
             lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
@@ -257,13 +259,16 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     return [""] + [capital(humanize(c)) for c in columns], rows
 
 
-def card_texts(rs: M.Ruleset) -> list[tuple[str, str]]:
-    """What each card that says something does (its `doc:`), once per name, in the order the cards come."""
-    seen: dict[str, str] = {}
+def card_texts(rs: M.Ruleset, shared: bool = False) -> list[tuple[str, str]]:
+    """What the cards do (their `doc:`), one row per text in the order the cards come, named by the cards that
+    say it. A text many cards share describes their whole group (a card of the deck), not a power: only with
+    `shared` (the book), named by the first of them."""
+    names: dict[str, list[str]] = {}
     for c in rs.cards:
-        if c.text:
-            seen.setdefault(c.name, c.text)
-    return list(seen.items())
+        if c.text and c.name not in names.setdefault(c.text, []):
+            names[c.text].append(c.name)
+    return [(", ".join(n) if len(n) <= 3 else f"{n[0]} and {len(n) - 1} more", text) for text, n in names.items()
+            if len(n) == 1 or shared]
 
 
 def counted_name(rs: M.Ruleset, name: str, cards: list) -> str:

@@ -262,7 +262,7 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
     return {
         "rs": rs,
         "sequences": sequences,
-        "cards": _cards(rs), "card_texts": card_texts(rs),
+        "cards": _cards(rs), "card_texts": card_texts(rs, shared=True),
         "card_attrs": [a.replace("_", " ") for a in _attrs(rs)],
         "dice": _dice(rs, words),
         "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),
