@@ -16,7 +16,7 @@ from .dsl_text import DslText
 from .steps import StepBuilder
 from .sections import SectionBuilders, _doc, _s
 from .view import build_view
-from .yaml_source import Limits, YMap, YNode, YSeq
+from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
 
 
 _RESERVED = {"players", "player_count", "cards", "true", "false", "none"}
@@ -168,6 +168,7 @@ class Builder(SectionBuilders):
             functions={k: (f.params, f.body) for k, f in scope.functions.items()},
             titles=self.titles, function_docs=self.function_docs,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
+            aid_texts=tuple((n.value, n.span) for n in texts_with_spans(r.get("aid"))),
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
             invariants=self._invariants(scope),
             card_order=tuple(r.get("card_order").entries) if isinstance(r.get("card_order"), YMap) else (),
@@ -232,3 +233,16 @@ def build_ruleset(root: YMap, path: str, overrides: Mapping[str, Any], limits: L
     if model is not None and not any(d.is_error for d in b.diags):
         b.diags.extend(check_unused(model, used))
     return model, b.diags
+
+
+def texts_with_spans(root: YNode | None):
+    """The text scalars under a node (any depth), in order, each with its place (the `aid:` prose)."""
+    todo = [root] if root is not None else []
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, YMap):
+            todo[:0] = list(n.entries.values())
+        elif isinstance(n, YSeq):
+            todo[:0] = list(n.items)
+        elif isinstance(n, YScalar) and isinstance(n.value, str):
+            yield n

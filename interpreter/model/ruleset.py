@@ -241,6 +241,7 @@ class Ruleset:
     titles: Mapping[str, str] = field(default_factory=dict)
     function_docs: Mapping[str, str] = field(default_factory=dict)
     aid: Mapping[str, Any] = field(default_factory=dict)  # what the player aid shows (the `aid:` section), as data
+    aid_texts: tuple = ()  # (text, span) of every text under `aid:`, for the checks of what it names
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
     invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
