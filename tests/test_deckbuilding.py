@@ -193,8 +193,8 @@ def _play(rs, seed: int, players: int) -> tuple:
     return g.winners, g.scores, g.steps, g.decisions, list(g.narrative), repr(g.pvars), repr(g.zones)
 
 
-@pytest.mark.parametrize("path", [GAME, str(CASES / "zone_refill" / "ruleset.yaml"),
-                                  str(CASES / "attack_reveal" / "ruleset.yaml")])
+@pytest.mark.parametrize("path", [GAME] + [str(CASES / case / "ruleset.yaml") for case in
+                                            ("zone_refill", "supply_piles", "attack_reveal", "scoring_tie_fewest")])
 def test_every_way_the_engine_runs_plays_the_same(path, monkeypatch):
     """Closures alone, generated expressions, generated stretches of steps (blocks) and fast steps."""
     results = []
@@ -229,3 +229,18 @@ def test_the_referee_catches_planted_mistakes(old, new, caught, tmp_path):
     rs = _load(str(path))
     problems = [p for seed in range(3) for p in _referee_game(rs, 3, seed, stop=True).problems]
     assert any(caught in p for p in problems), problems[:3]
+
+
+def test_the_tiny_ruleset_of_the_language_reference_loads_and_plays(tmp_path):
+    import re
+
+    text = (HERE.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text[text.index("## Deck-building"):text.index("## Statements")]
+    body = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    path = tmp_path / "tiny.yaml"
+    path.write_text(body, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok and not [d for d in loaded.diagnostics if d.severity == "error"], loaded.diagnostics
+    for players in (2, 3):
+        ref = _referee_game(loaded.ruleset, players, 1)
+        assert ref.problems == [] and ref.end.over and ref.reshuffles > 0
