@@ -5,8 +5,9 @@ __delattr__ for each class and compiles each with `exec` at import: about 3.4 mi
 load imports some 70 of them (the AST's nodes, the model's definitions): an eighth of `rulecraft validate`. Here
 `dataclass(frozen=True)` lets dataclasses collect the fields (so `fields`, `replace`, `is_dataclass` and
 `__match_args__` are its own), compiles only `__init__` (the constructor stays as fast as dataclasses' own), and gives
-the other methods as small shared functions over the class's field names, with the same results: equality and hash
-over the compared fields as tuples, the same repr, the same FrozenInstanceError. tests/test_records.py checks every
+the other methods as small shared functions over the class's field names, with the same results: equality as the
+running Python's dataclasses compares (the fields' tuples up to 3.12, field by field from 3.13), hash over the compared
+fields as a tuple, the same repr, the same FrozenInstanceError. tests/test_records.py checks every
 class made here against a twin made by dataclasses itself. Any other option (order, slots, a non-frozen class...)
 goes to dataclasses unchanged; classes made by either may derive from the other's.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import reprlib
+import sys
 from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
 
@@ -140,10 +142,26 @@ def _repr(cls, names: tuple[str, ...]):
 
 
 def _eq(cls, values):
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return values(self) == values(other)
-        return NotImplemented
+    # dataclasses compares the fields' tuples up to Python 3.12 and field by field from 3.13 (after `self is other`);
+    # the two differ where a field's value is not equal to itself (NaN: equal in a tuple, by identity, but not
+    # alone). The method written here is the one the running Python's dataclasses would write.
+    if sys.version_info < (3, 13):
+        def __eq__(self, other):
+            if other.__class__ is self.__class__:
+                return values(self) == values(other)
+            return NotImplemented
+    else:
+        def __eq__(self, other):
+            if self is other:
+                return True
+            if other.__class__ is self.__class__:
+                result = True
+                for mine, theirs in zip(values(self), values(other)):
+                    result = mine == theirs
+                    if not result:
+                        break
+                return result
+            return NotImplemented
     __eq__.__qualname__ = f"{cls.__qualname__}.__eq__"
     return __eq__
 

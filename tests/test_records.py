@@ -149,3 +149,25 @@ def test_defaults_factories_and_options():
         class Bad:
             def __setattr__(self, name, value):
                 pass
+
+
+def test_equality_with_a_value_not_equal_to_itself_is_the_running_pythons():
+    """A NaN is equal to itself inside a tuple (by identity) but not alone: dataclasses compared the fields' tuples up
+    to Python 3.12 and compares field by field from 3.13, and a class made here compares as the running Python's own."""
+    nan = float("nan")
+
+    @records.dataclass(frozen=True)
+    class Ours:
+        a: float
+        b: int = 0
+
+    @dataclasses.dataclass(frozen=True)
+    class Theirs:
+        a: float
+        b: int = 0
+
+    x, y = Ours(nan), Ours(nan)
+    x2, y2 = Theirs(nan), Theirs(nan)
+    assert (x == y, x == x, x != y, Ours(1.0, 1) == Ours(1.0, 2)) == \
+        (x2 == y2, x2 == x2, x2 != y2, Theirs(1.0, 1) == Theirs(1.0, 2))
+    assert (x == y) is (sys.version_info < (3, 13))

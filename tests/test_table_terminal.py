@@ -93,8 +93,10 @@ def test_the_hand_off_clears_the_screen(tmp_path):
     child.sendline("")
     child.expect("> ")
     child.sendline("1")
+    child.expect("P1: when you have read this, press Enter")  # P1 was told which gem they put back
+    child.sendline("")
     child.expect("Pass the terminal to P2")
-    assert "\x1b[2J" in child.before and "?[2J" not in child.before
+    assert "\x1b[2J\x1b[3J" in child.before and "?[2J" not in child.before  # the scroll-back too
     child.sendline("")
     child.expect("> ")
     child.sendline("quit")

@@ -184,7 +184,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = args.names or None  # a list already: checked by the argument's type
     return play(args.ruleset, args.players, args.agent, args.seed, args.log, overrides, quiet=args.quiet,
                 names=names, time_limit=args.time_limit, check=args.check, save_path=args.save,
-                resume_path=args.resume, pace=args.pace)
+                resume_path=args.resume, pace=args.pace, seat=None if args.seat is None else args.seat - 1,
+                story_path=args.story_json)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -126,6 +126,13 @@ def args_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", metavar="FILE",
                    help="go on with a game saved by --save (players, seed and --set come from it; it keeps saving "
                         "there); with --log, that log is continued")
+    p.add_argument("--seat", type=_positive_int, metavar="N",
+                   help="tell the story as seat N reads it (1 is the first player): the public lines and that "
+                        "seat's own, nothing private to another seat; for a game of bots too (a referee's view)")
+    p.add_argument("--story-json", metavar="FILE", dest="story_json",
+                   help="write the story as JSON too, one record per line: who may read it (seats, names), the "
+                        "private text, what the others read (public), the decision it came from; '-': standard "
+                        "output (the story in words then goes to standard error); with --seat, that seat's story")
 
 
 def args_replay(p: argparse.ArgumentParser) -> None:

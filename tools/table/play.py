@@ -20,11 +20,11 @@ from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 
 from rulecraft.model.ruleset import ViewDef
 
-from rulecraft.tools.table.session import Table
+from rulecraft.tools.table.keeping import RESUMABLE_KINDS, quit_save, resume_command
+from rulecraft.tools.table.session import Table, discard_typed_ahead
+from rulecraft.tools.table.storyout import JsonStory
 from rulecraft.tools.table.undo import Taken, take_back
 
-# agents a resumed game may take from the save file itself: none of them reads a file or imports code
-RESUMABLE_KINDS = ("random", "first", "human")
 
 
 def parse_sets(items: Sequence[str] | None) -> dict[str, str]:
@@ -69,15 +69,22 @@ def _same_file(a: Optional[str], b: Optional[str]) -> bool:
 def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int, log_path: Optional[str],
          overrides: dict, quiet: bool = False, names: Optional[list[str]] = None, time_limit: Optional[float] = None,
          check: bool = False, max_steps: int = 5_000_000, out=None, save_path: Optional[str] = None,
-         resume_path: Optional[str] = None, pace: Optional[float] = None) -> int:
+         resume_path: Optional[str] = None, pace: Optional[float] = None, seat: Optional[int] = None,
+         story_path: Optional[str] = None) -> int:
     """Play one game; with `save_path` the state is saved after every decision, `resume_path` goes on with a save.
+
+    `seat` (from 0): the story is told as that seat reads it (`--seat`); `story_path`: the story is written there
+    as JSON records too (`--story-json`, tools.table.storyout), as that seat reads it when one is given.
 
     A resumed game takes its players, seed and --set values from the save (and, when no
     --agent is given, its agents if they are random, first or human); it keeps saving to the
     file it came from unless `save_path` names another.
     """
-    if log_path == "-" and out is None:
-        out = sys.stderr  # `--log -`: the log is standard output; what happens goes to standard error
+    if log_path == "-" and story_path == "-":
+        print("rulecraft play: --log - and --story-json - cannot both be standard output", file=sys.stderr)
+        return 2
+    if "-" in (log_path, story_path) and out is None:
+        out = sys.stderr  # `--log -`, `--story-json -`: that is standard output; what happens goes to standard error
     out = _Printable(out or sys.stdout)
     saved = None
     if resume_path:
@@ -97,13 +104,17 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         return 2
     from rulecraft.files import output_problem
 
-    for target in (log_path, save_path):  # a folder, a folder that does not exist: said before the game starts
+    for target in (log_path, save_path, story_path):  # a folder, or one that does not exist: said before the game
         problem = output_problem(target) if target and target != resume_path else None
         if problem:
             _err(f"rulecraft play: {problem}")
             return 1
     if _same_file(log_path, save_path) or _same_file(log_path, resume_path):
         print("rulecraft play: the log and the save must be different files", file=sys.stderr)
+        return 2
+    if any(_same_file(story_path, other) for other in (log_path, save_path, resume_path)):
+        print("rulecraft play: the JSON story must go to a file of its own, not the log's or the save's",
+              file=sys.stderr)
         return 2
     loaded = load_ruleset(ref, overrides=overrides)
     if not loaded.ok:
@@ -135,10 +146,18 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     except AgentError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 2
-    people = {seat for seat, a in enumerate(agents) if isinstance(a, HumanAgent)}
+    people = {s for s, a in enumerate(agents) if isinstance(a, HumanAgent)}
+    if seat is not None and not 0 <= seat < n:
+        _err(f"rulecraft play: --seat {seat + 1}: the game has {n} players (seats 1 to {n})")
+        return 2
+    if seat is not None and people - {seat}:
+        _err(f"rulecraft play: --seat {seat + 1}: a person plays seat {min(people - {seat}) + 1}, and the table "
+             "shows each person their own story; give --seat for a game of bots, or for the one person's seat")
+        return 2
     terminal = bool(people) and _is_terminal(out)
     table = Table(people, out, terminal=terminal, pace=0.6 if pace is None else pace,
-                  read_line=lambda: agents[min(people)]._readline())
+                  read_line=lambda: agents[min(people)]._readline(),
+                  discard=lambda: discard_typed_ahead(agents[min(people)].stdin), reader=seat)
     say = table.listener if not quiet else None
     # with people at the table the story is told in rounds and turns (a header as each starts)
     headers = (rs.view or ViewDef()).headers if people and not quiet else ()
@@ -147,7 +166,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             a.time_limit = time_limit
             a.out = out
             a.presenter, a.helper = table.presenter, table.helper
-    writer = saver = game = None
+    writer = saver = game = story = None
     history: list[Taken] = []  # every decision so far: what 'undo' makes the game again from
     marks: list[int] = []  # the story's length before each decision a resumed game re-plays
     try:
@@ -159,10 +178,13 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 return _save_failed(resume_path, exc)
             for w in saved.warnings:
                 _err(f"warning: {w}")
+            if story_path:
+                story = JsonStory(story_path, names, seat, say)
+                say = story.listener
             game.listener, game.headers = say, headers
-            if say:
-                say(f"{rs.title}: resumed after {len(records)} decisions; {n} players ({', '.join(kinds[:n])}), "
-                    f"seed {seed}")
+            if not quiet:  # the table's own line, not the game's story
+                table.listener(f"{rs.title}: resumed after {len(records)} decisions; {n} players "
+                               f"({', '.join(kinds[:n])}), seed {seed}")
             if log_path:
                 header = log_header(ref, game, overrides, saved.agents)
                 try:
@@ -175,8 +197,11 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             history = [Taken(r["player"], r["choice"], list(r.get("chance", ())), told)
                        for r, told in zip(records, marks)]
         else:
-            if say:
-                say(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
+            if story_path:
+                story = JsonStory(story_path, _names_of(names, n), seat, say)
+                say = story.listener
+            if not quiet:
+                table.listener(f"{rs.title}: {n} players ({', '.join(kinds[:n])}), seed {seed}")
             game = Game(rs, n, seed, names=names, listener=say, check_conservation=check, max_steps=max_steps,
                         headers=headers)
             if log_path:
@@ -192,11 +217,16 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
             try:
                 wire = answer(agents[d.player], d, game.view(d.player), game)
             except HumanUndo:
+                before = game
                 game, writer, saver = _undo(game, d.player, people, history, out, writer, saver,
                                             (ref, overrides, kinds[:n], log_path, agents),
                                             dict(check_conservation=check, max_steps=max_steps))
+                if story is not None and game is not before:
+                    story.taken_back(game.decisions)
                 continue
             told = len(game.narrative)
+            if story is not None:
+                story.asked(game.decisions + 1, d.node)
             try:
                 game.apply(wire)
             except IllegalChoice as exc:
@@ -212,7 +242,10 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         if writer:
             writer.end(game)
         if people and not quiet:
-            table.final(game)
+            try:
+                table.final(game)
+            except HumanQuit:  # input ended at a last hand-off: the game is over and its log complete all the same
+                pass
         if quiet or already_over:
             winners = ", ".join(game.players[s].name for s in game.winners) or "nobody"
             scores = f" scores {game.scores}" if game.scores is not None else ""
@@ -222,12 +255,12 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         kept = [f"the log so far is in {log_path}"] if log_path else []
         code = 130
         if stop.asked and not save_path and people and game is not None and not game.over:
-            save_path, problem = _quit_save(ref, game, overrides, kinds[:n], history)
+            save_path, problem = quit_save(ref, game, overrides, kinds[:n], history)
             if problem:  # the save beside them cannot be written: one line, and the game kept elsewhere
                 _err(f"rulecraft play: {problem}")
                 code = 1
         if save_path:
-            kept.append(f"go on with: rulecraft play {ref} --resume {save_path}")
+            kept.append(f"go on with: {resume_command(ref, save_path, kinds[:n], log_path)}")
         print("\ngame stopped" + ("; " + "; ".join(kept) if kept else ""), file=out)
         return code
     except AgentError as exc:
@@ -246,6 +279,13 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     finally:
         if writer:
             writer.close()
+        if story is not None:
+            story.close()
+
+
+def _names_of(names: Optional[list[str]], n: int) -> list[str]:
+    """The players' names as the game will give them (P1, P2, ... where none is given)."""
+    return [names[i] if names and i < len(names) else f"P{i + 1}" for i in range(n)]
 
 
 def _is_terminal(out) -> bool:
@@ -294,32 +334,6 @@ def _rewind_scripts(agents: list, kinds: list[str], history: list) -> None:
         if k.startswith("script:"):
             seats = {s for s, kk in enumerate(kinds) if kk == k}
             a.used = sum(1 for t in history if t.player in seats)
-
-
-def _quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> tuple[Optional[str], str]:
-    """A person who quits a game that was not being saved: save it beside them so they can go on later.
-
-    When that place cannot be written (a folder, a device or a FIFO of that name, a read-only or full disk), the
-    game is saved in the temporary folder instead. Returns (where it was saved or None, what went wrong or '')."""
-    import tempfile
-
-    name = f"{game.rs.name}-seed{game.seed}.save"
-    decisions = [(t.player, t.wire) for t in history]
-    first = ""
-    for path in (name, os.path.join(tempfile.gettempdir(), f"rulecraft-{os.getpid()}-{name}")):
-        try:
-            if os.path.lexists(path) and not os.path.isfile(path):
-                raise OutputError(path, f"cannot write {path}: it exists and is not a plain file")
-            saver = SaveWriter(path, ref, game, overrides, kinds, decisions=decisions)
-            saver.write(game)
-        except (OSError, OutputError) as exc:
-            why = getattr(exc, "message", None) or str(exc)
-            if not first:
-                first = f"cannot save the game beside you ({why})"
-                continue
-            return None, f"{first}, nor in {path} ({why}); the game is lost unless a log was kept"
-        return path, (f"{first}; it is saved in {path} instead" if first else "")
-    return None, first
 
 
 def _fast_forward(agents: list, kinds: list[str], marks: list):

@@ -3,8 +3,15 @@ hand-offs between people sharing one terminal, help in words, and taking back a 
 
 `Table` is handed to a game as its listener and to each human agent as presenter and helper. What a person
 reads of a line is decided by the line itself (`story.Line.for_seats`): a line for one player only reaches the
-others as its public text, or not at all. With one person at the table they read their own secrets; with two or
-more, a private line is held back until its reader takes the terminal after a hand-off screen.
+others as its public text, or not at all. With one person at the table they read their own secrets.
+
+With two or more people at one terminal (hot seat), the terminal belongs to one person at a time:
+- a hand-off clears the screen and the terminal's scroll-back (CLEAR) and discards the keys typed before it, so
+  nothing of the previous person's screen stays and no key meant for it passes the pause;
+- a line for the person who has the terminal is shown at once; a line for another person waits in the story
+  and reaches them in the recap of their next hand-off (the public lines and theirs since they last had the
+  terminal); at the end of the game each person with lines still unread gets one last hand-off;
+- `undo` is not offered (taking back would replay what the others decided after it).
 """
 
 from __future__ import annotations
@@ -15,22 +22,29 @@ from typing import Any, Optional
 
 from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.story import Line
+from rulecraft.runtime.story import Line, line_text
 
-from rulecraft.tools.table.view import COMMANDS, _t, choice_names, render_plain, render_rich, seat_view
+from rulecraft.tools.table.view import _t, choice_names, commands, render_plain, render_rich, seat_view
 
-CLEAR = "\033[2J\033[H"
+# home, clear the screen, then clear the scroll-back ('E3', as `clear` does: xterm, VTE, tmux, iTerm2, Windows
+# Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
+# has it cleared with the rest.
+CLEAR = "\033[H\033[2J\033[3J"
 
 
 class Table:
     def __init__(self, people: set[int], out, *, terminal: bool = False, pace: float = 0.0,
-                 read_line=None):
+                 read_line=None, discard=None, reader: Optional[int] = None):
         self.people = set(people)
         self.out = out
         self.terminal = terminal  # colour, layout, pauses and a cleared screen only on a terminal
         self.pace = pace if terminal and people else 0.0
         self.read_line = read_line  # reads the Enter of a hand-off (a terminal only)
-        self.held: dict[int, list[str]] = {seat: [] for seat in self.people}
+        self.discard = discard  # drops the keys typed ahead, before a hand-off's pause (a terminal only)
+        self.reader = reader  # a game of bots told as this seat reads it (`play --seat`), None: in full
+        self.told: list[str] = []  # the story so far (hot seat: what each person's recap is taken from)
+        self.seen: dict[int, int] = {seat: 0 for seat in self.people}  # how much of it each person has read
+        self.handed_at = 0  # the length of the story at the last hand-off
         self.at_terminal: Optional[int] = None  # the person who last had the terminal
         self.console = None
         if terminal:
@@ -41,27 +55,29 @@ class Table:
             self.console = Console(file=getattr(out, "stream", out), highlight=False,
                                    no_color=bool(os.environ.get("NO_COLOR")))
 
+    @property
+    def hot_seat(self) -> bool:
+        """Two or more people share the terminal."""
+        return len(self.people) > 1
+
     # ------------------------------------------------------------------ the story
     def listener(self, line: str) -> None:
+        if self.hot_seat:
+            self.told.append(line)
         if isinstance(line, Line) and line.kind == "header":
             self._print_header(line)
             return
-        if not self.people:  # a game of bots: the whole story
-            self._print(str(line))
-            return
-        if isinstance(line, Line) and line.only is not None:
-            readers = line.only & self.people
-            if len(self.people) > 1:  # several people share the terminal: hold it for its reader
-                for seat in readers:
-                    self.held[seat].append(str(line))
-                if line.public is not None:
-                    self._paced(line.public)
-                return
-            text = str(line) if readers else line.public
+        if not self.people:  # a game of bots: the whole story, or what the seat of `--seat` reads of it
+            text = line_text(line, None if self.reader is None else (self.reader,))
             if text is not None:
-                self._paced(text)
+                self._print(text)
             return
-        self._paced(str(line))
+        # one person reads what their seat may; in a hot seat, the person who has the terminal does (the others
+        # read their own lines in their recap)
+        seat = next(iter(self.people)) if not self.hot_seat else self.at_terminal
+        text = line_text(line, () if seat is None else (seat,))
+        if text is not None:
+            self._paced(text)
 
     def _paced(self, text: str) -> None:
         if self.pace:
@@ -81,10 +97,32 @@ class Table:
             bar = "=" if line.level <= 1 else "-"
             print(f"{bar * 3} {line} {bar * 3}", file=self.out)
 
+    def _recap(self, seat: int, since: int) -> None:
+        """The story since `since` as `seat` reads it: the public lines, and theirs."""
+        lines = self.told[since:]
+        if not lines:
+            return
+        self._print("Since you last had the terminal:" if since else "So far:")
+        for line in lines:
+            if isinstance(line, Line) and line.kind == "header":
+                self._print_header(line)
+                continue
+            text = line_text(line, (seat,))
+            if text is not None:
+                self._print(text)
+
     def final(self, game: Game) -> None:
-        """The end of a game with people at the table: every player's score, part by part (`view: score_parts`)."""
+        """The end of a game with people at the table: in a hot seat, each person's last lines; then every
+        player's score, part by part (`view: score_parts`)."""
         from rulecraft.tools.table.scores import breakdown
 
+        since = self.handed_at  # the lines the last person's screen showed, for everyone again after the last words
+        if self.hot_seat and self._last_words(game):
+            self._print("The end of the game:")
+            for line in self.told[since:]:
+                text = line_text(line, ())
+                if text is not None and not (isinstance(line, Line) and line.kind == "header"):
+                    self._print(text)
         rows = breakdown(game)
         if not any(parts for _n, parts, _t in rows) or not self.people:
             return
@@ -92,39 +130,85 @@ class Table:
         for name, parts, total in rows:
             self._print(f"  {name}: {total}" + (f" ({'; '.join(f'{t} {v}' for t, v in parts)})" if parts else ""))
 
+    def _last_words(self, game: Game) -> bool:
+        """Hot seat, game over: a hand-off to each person a line was told to since they last had the terminal, so
+        no private line is dropped. True when there was one (the screen was cleared since)."""
+        waiting = [seat for seat in sorted(self.people - {self.at_terminal}) if self._news(seat)]
+        for seat in waiting:
+            self._hand_off(game, seat)
+            self._recap(seat, self.seen[seat])
+            self.seen[seat] = len(self.told)
+            self._pause("When you have read this, press Enter (the screen is cleared).")
+        return bool(waiting)
+
     # ------------------------------------------------------------------ a person's turn to decide
     def presenter(self, game: Game, seat: int, d: Decision) -> None:
-        if len(self.people) > 1 and self.at_terminal != seat:
+        if self.hot_seat and self.at_terminal != seat:
             self._hand_off(game, seat)
+            self._recap(seat, self.seen[seat])
         self.at_terminal = seat
-        for text in self.held.get(seat, []):
-            self._print(text)
-        self.held[seat] = []
+        self.seen[seat] = len(self.told)  # all before is on their screen (the lines after it may flash by)
         view = seat_view(game, seat, d)
         if self.console is not None:
             self.console.print(render_rich(view))
         else:
             for text in render_plain(view):
                 self._print(text)
-        self._print(COMMANDS if self.console is None else "(? help, undo, quit)")
+        if self.console is None:
+            self._print(commands(undo=not self.hot_seat))
+        else:
+            self._print("(? help, quit)" if self.hot_seat else "(? help, undo, quit)")
 
     def _hand_off(self, game: Game, seat: int) -> None:
-        """Before a person's private view with others at the same terminal: clear the screen and wait."""
+        """Before a person's private view with others at the same terminal: the screen and its scroll-back
+        cleared, the keys typed ahead dropped, and a wait for the Enter of the person who takes the terminal."""
+        if self.at_terminal is not None:
+            self._leave(game, self.at_terminal)
+        self.at_terminal = seat
+        self.handed_at = len(self.told)
         name = game.players[seat].name
         if self.terminal:
-            # the clear sequence is the program's own, not ruleset text: it goes to the terminal itself, past the
-            # filter that shows a stranger's control characters as '?'
-            raw = getattr(self.out, "stream", self.out)
-            self.out.flush()
-            raw.write(CLEAR)
-            self.out.write(f"Pass the terminal to {name}, then press Enter (others look away).\n")
-            self.out.flush()
-            if self.read_line is not None:
-                self.read_line()
-            raw.write(CLEAR)
-            raw.flush()
+            self._clear()
+            self._pause(f"Pass the terminal to {name}, then press Enter (others look away).")
         else:
             self._print(f"--- pass to {name} ---")
+
+    def _leave(self, game: Game, seat: int) -> None:
+        """The person at the terminal gives it up. A line told to them alone since their decision (a `tell`, news
+        to them: not the echo of their own secret answer) is on the screen: they read it before the screen is
+        cleared (a pause of theirs). The other lines since their decision may have flashed by: their next recap
+        starts at their decision, unless they paused to read them."""
+        mine = self._news(seat)
+        if mine and self.terminal:
+            self._pause(f"{game.players[seat].name}: when you have read this, press Enter, then pass the terminal on.")
+        if mine or not self.terminal:  # read (or, with no screen to clear, left in the output for good)
+            self.seen[seat] = len(self.told)
+
+    def _news(self, seat: int) -> bool:
+        """A line told to `seat` alone since they last read the story that is news to them: a `tell`, not the echo
+        of a secret answer of their own (which they typed)."""
+        return any(isinstance(line, Line) and line.only is not None and seat in line.only and line.kind != "event"
+                   for line in self.told[self.seen[seat]:])
+
+    def _pause(self, text: str) -> None:
+        """On a terminal: `text`, the keys typed before it dropped, a wait for Enter, and the screen cleared."""
+        if not self.terminal:
+            return
+        self.out.write(text + "\n")
+        self.out.flush()
+        if self.discard is not None:
+            self.discard()  # an Enter typed ahead at the previous screen must not pass the pause
+        if self.read_line is not None:
+            self.read_line()
+        self._clear()
+
+    def _clear(self) -> None:
+        # the clear sequence is the program's own, not ruleset text: it goes to the terminal itself, past the
+        # filter that shows a stranger's control characters as '?'
+        raw = getattr(self.out, "stream", self.out)
+        self.out.flush()
+        raw.write(CLEAR)
+        raw.flush()
 
     def helper(self, game: Game, d: Decision) -> str:
         """The rule of the step that asks, in words, and the answers it takes."""
@@ -142,25 +226,21 @@ class Table:
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
         else:
             lines.append("y or n")
-        lines.append(COMMANDS)
+        lines.append(commands(undo=not self.hot_seat))
         return "\n".join(lines)
 
 
-def step_asking(rs, node: str):
-    """The step whose decision is asked at `node` (the decision's place as text), or None."""
-    def walk(steps):
-        for s in steps:
-            spec = getattr(s, "decision", None) or getattr(s, "play", None)
-            if spec is not None and str(spec.span) == node:
-                return s
-            for _, body in s.bodies:
-                found = walk(body)
-                if found is not None:
-                    return found
-        return None
+def discard_typed_ahead(stream) -> None:
+    """Drop what was typed on a terminal and not read yet (termios' input flush); nothing for a pipe or a file.
 
-    for seq in rs.sequences.values():
-        found = walk(seq.steps)
-        if found is not None:
-            return found
-    return None
+    A terminal in its usual (canonical) mode hands a program one line per read, so the keys typed after the
+    line last read are still the terminal's, not in the program's buffer: the flush reaches all of them."""
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            return
+        import termios
+
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except (AttributeError, ImportError, OSError, ValueError):  # not a terminal, or a system without termios
+        pass

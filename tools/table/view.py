@@ -175,7 +175,10 @@ def _default_players(game) -> list[str]:
     return out
 
 
-COMMANDS = "Also: ? or help (the rule of this step), undo (take back your last decision), quit (save and stop)."
+def commands(undo: bool = True) -> str:
+    """The words a person may type besides an answer; `undo` only where it can work (one person at the table)."""
+    also = ["? or help (the rule of this step)"] + (["undo (take back your last decision)"] if undo else [])
+    return "Also: " + ", ".join(also + ["quit (save and stop)"]) + "."
 
 
 # ------------------------------------------------------------------ rendering

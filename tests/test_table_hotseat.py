@@ -1,0 +1,213 @@
+"""Two people at one terminal (hot seat), driven as a real terminal: a hand-off leaves nothing of the previous
+person's screen in the terminal's scroll-back (tmux `capture-pane -S -`), keys typed ahead never pass a hand-off's
+pause, a line told to one person reaches them at once (and, told as the game ends, is never dropped), the
+incoming person gets a recap, and `undo` is not offered."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SECRETS = Path(__file__).parent / "cases" / "constructs" / "secrets" / "ruleset.yaml"
+LAST_WORD = Path(__file__).parent / "cases" / "table" / "last-word.yaml"
+GEMS = {f"Gem {n}" for n in range(1, 7)}
+
+
+def hands_at_deal(seed: int) -> list[set[str]]:
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    g = Game(load_ruleset(str(SECRETS)).ruleset, 2, seed)
+    return [{c.name for ref, cards in g.zones.items() if ref.zone == "hand" and ref.key == s for c in cards}
+            for s in range(2)]
+
+
+def play_piped(args: list[str], answers: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args], input=answers.encode(),
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout.decode()
+
+
+# ------------------------------------------------------------------ tmux: the terminal's scroll-back
+class Tmux:
+    """One rulecraft command in a tmux server of its own (its own socket), read back with capture-pane."""
+
+    def __init__(self, tmp_path, args: list[str]):
+        self.base = ["tmux", "-L", f"rulecraft-test-{os.getpid()}", "-f", "/dev/null"]
+        cmd = " ".join([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args])
+        env = ["env", "NO_COLOR=1", f"PYTHONPATH={os.pathsep.join(sys.path)}"]
+        subprocess.run([*self.base, "new-session", "-d", "-x", "120", "-y", "40", "-c", str(tmp_path),
+                        " ".join(env) + " " + cmd + "; sleep 60"], check=True)
+        subprocess.run([*self.base, "set-option", "-g", "history-limit", "10000"], check=True)
+
+    def history(self) -> str:
+        """The whole pane: its scroll-back and the screen."""
+        return subprocess.run([*self.base, "capture-pane", "-p", "-S", "-"], capture_output=True, text=True,
+                              check=True).stdout
+
+    def wait_for(self, text: str, wait: float = 60.0) -> str:
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            seen = self.history()
+            if text in seen:
+                return seen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never shown:\n{self.history()}")
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.base, "send-keys", *keys], check=True)
+
+    def close(self) -> None:
+        socket = subprocess.run([*self.base, "display-message", "-p", "#{socket_path}"], capture_output=True,
+                                text=True).stdout.strip()
+        subprocess.run([*self.base, "kill-server"], capture_output=True)
+        if socket and os.path.exists(socket):
+            os.unlink(socket)  # a killed server leaves its socket behind
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux drives the terminal")
+def test_a_hand_off_leaves_nothing_of_the_previous_screen_in_the_scrollback(tmp_path):
+    p1, p2 = hands_at_deal(5)
+    term = Tmux(tmp_path, [str(SECRETS), "--agent", "human", "--agent", "human", "--seed", "5", "--pace", "0"])
+    try:
+        term.wait_for("Pass the terminal to P1")
+        term.keys("Enter")
+        screen = term.wait_for("P1, your decision")
+        assert all(g in screen for g in p1) and not (p2 & set(screen.split()))
+        term.keys("1", "Enter")
+        screen = term.wait_for("then pass the terminal on")  # P1 reads the line told to them before it is cleared
+        assert "To P1 only: You put back" in screen
+        term.keys("Enter")
+        for stage in ("Pass the terminal to P2", "P2, your decision"):
+            screen = term.wait_for(stage)
+            assert not any(g in screen for g in p1), f"P1's hand in the scroll-back at '{stage}':\n{screen}"
+            assert "To P1 only" not in screen
+            if stage == "Pass the terminal to P2":
+                assert screen.strip() == "Pass the terminal to P2, then press Enter (others look away)."
+                term.keys("Enter")
+        assert all(g in screen for g in p2)
+        assert "P1: Put one gem back (chosen in secret)" in screen  # the recap of the public lines
+        assert "undo" not in screen  # not offered: it cannot work with several people at the terminal
+        term.keys("1", "Enter")
+        term.wait_for("P2: when you have read this")
+        term.keys("Enter")
+        screen = term.wait_for("Pass the terminal to P1")
+        assert not any(g in screen for g in GEMS), screen  # nothing of P2's hand, nor of the gem P2 put back
+        assert screen.strip() == "Pass the terminal to P1, then press Enter (others look away)."
+        term.keys("Enter")
+        term.wait_for("Secret bid")
+        term.keys("quit", "Enter")
+        term.wait_for("game stopped")
+    finally:
+        term.close()
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux drives the terminal")
+def test_a_line_told_as_the_game_ends_reaches_its_reader_on_the_terminal(tmp_path):
+    term = Tmux(tmp_path, [str(LAST_WORD), "--agent", "human", "--agent", "human", "--seed", "2", "--pace", "0"])
+    try:
+        term.wait_for("Pass the terminal to P1")
+        term.keys("Enter")
+        term.wait_for("Keep your stone?")
+        term.keys("y", "Enter")
+        term.wait_for("Pass the terminal to P2")
+        term.keys("Enter")
+        term.wait_for("Keep your stone too?")
+        term.keys("y", "Enter")
+        screen = term.wait_for("P2: when you have read this")
+        assert "To P2 only: The other stone was Stone 4" in screen  # at once, while P2 has the terminal
+        term.keys("Enter")
+        screen = term.wait_for("Pass the terminal to P1")
+        assert "Stone" not in screen
+        term.keys("Enter")
+        screen = term.wait_for("When you have read this, press Enter")
+        assert "To P1 only: The other stone was Stone 3" in screen and "To P2" not in screen
+        term.keys("Enter")
+        screen = term.wait_for("The end of the game:")
+        assert "Stone" not in screen and "Winner: nobody" in screen
+    finally:
+        term.close()
+
+
+# ------------------------------------------------------------------ a pseudo-terminal: keys typed ahead
+def test_keys_typed_ahead_never_pass_a_hand_off(tmp_path):
+    pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal")
+    env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli.main", "play", str(SECRETS), "--agent", "human",
+                                           "--agent", "human", "--seed", "5", "--pace", "0"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", dimensions=(50, 120), timeout=60)
+    child.logfile_read = seen = io.StringIO()
+    child.expect("Pass the terminal to P1")
+    child.sendline("")
+    child.expect("> ")
+    child.send("1\n\n\n")  # the answer, and two Enters typed ahead: they would pass both pauses
+    child.expect("To P1 only: You put back")  # told at once, to the person who has the terminal
+    child.expect("then pass the terminal on")
+    child.sendline("")  # the pause waits for this Enter: the ones typed ahead were dropped
+    child.expect("Pass the terminal to P2")
+    child.sendline("")
+    child.expect("P2, your decision")
+    child.expect("> ")
+    child.sendline("2")
+    child.expect("To P2 only: You put back")
+    child.expect("P2: when you have read this")
+    child.sendline("quit")  # read as the pause's Enter, not as an answer
+    child.expect("Pass the terminal to P1")
+    child.sendline("")
+    child.expect("Secret bid")
+    child.expect("> ")
+    child.sendline("quit")
+    child.expect("game stopped")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "try again" not in seen.getvalue()  # no Enter meant for a pause reached a prompt
+    assert child.exitstatus == 130
+
+
+# ------------------------------------------------------------------ piped: the same rules, in order
+def test_a_private_line_is_shown_at_once_and_never_dropped():
+    text = play_piped([str(LAST_WORD), "--agent", "human", "--agent", "human", "--seed", "2"], "y\ny\n")
+    to_p2 = text.index("--- pass to P2 ---")
+    last = text.rindex("--- pass to P1 ---")
+    assert text.index("To P2 only: The other stone was Stone 4") < last  # at once: P2 has the terminal
+    assert text.index("To P1 only: The other stone was Stone 3") > last  # the last hand-off brings it
+    assert "To P1 only" not in text[to_p2:last] and text.count("To P1 only") == 1
+    assert text.rstrip().endswith("The end of the game:\nP2: Keep your stone too? -> yes\nWinner: nobody")
+    assert "undo" not in text
+
+
+def test_the_incoming_person_gets_a_recap_of_the_public_lines():
+    mine, theirs = hands_at_deal(5)
+    text = play_piped([str(SECRETS), "--agent", "human", "--agent", "human", "--seed", "5"], "1\n1\n2\n3\nn\n")
+    to_p1_again = text.index("--- pass to P1 ---", text.index("--- pass to P2 ---"))
+    recap = text[to_p1_again:text.index("--- P1, your decision ---", to_p1_again)]
+    assert recap.splitlines()[1:] == ["Since you last had the terminal:", "P2: Put one gem back (chosen in secret)"]
+    for gem in theirs:
+        assert gem not in text[:text.index("--- pass to P2 ---")]
+
+
+def test_input_ending_at_the_last_hand_off_still_ends_the_game_cleanly(tmp_path):
+    pexpect = pytest.importorskip("pexpect", reason="pexpect drives the terminal")
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli.main", "play", str(LAST_WORD), "--agent", "human",
+                                           "--agent", "human", "--seed", "2", "--pace", "0", "--log", "g.log"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", dimensions=(50, 120), timeout=60)
+    for wait, answer in [("Pass the terminal to P1", ""), ("> ", "y"), ("Pass the terminal to P2", ""), ("> ", "y"),
+                         ("P2: when you have read this", ""), ("Pass the terminal to P1", "")]:
+        child.expect(wait)
+        child.sendline(answer)
+    child.expect("To P1 only: The other stone was Stone 3")
+    child.expect("When you have read this, press Enter")
+    child.sendeof()  # Ctrl-D: the game is over all the same
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert '"type":"end"' in (tmp_path / "g.log").read_text()

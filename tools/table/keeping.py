@@ -1,0 +1,53 @@
+"""Keeping a game to go on with later: the save made beside a person who quits, and the command that resumes it
+as it can be typed."""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from rulecraft.files import OutputError
+from rulecraft.runtime.savegame import SaveWriter
+
+# agents a resumed game may take from the save file itself: none of them reads a file or imports code
+RESUMABLE_KINDS = ("random", "first", "human")
+
+
+def resume_command(ref: str, save_path: str, kinds: list[str], log_path: Optional[str]) -> str:
+    """The command that goes on with a saved game, as it can be typed: the agents again when the save cannot
+    choose them itself (a bot that searches, reads a file or runs code), and the log, which it continues."""
+    import shlex
+
+    words = ["rulecraft", "play", ref, "--resume", save_path]
+    if not all(k in RESUMABLE_KINDS for k in kinds):
+        for k in kinds:
+            words += ["--agent", k]
+    if log_path and log_path != "-":
+        words += ["--log", log_path]
+    return shlex.join(words)
+
+
+def quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> tuple[Optional[str], str]:
+    """A person who quits a game that was not being saved: save it beside them so they can go on later.
+
+    When that place cannot be written (a folder, a device or a FIFO of that name, a read-only or full disk), the
+    game is saved in the temporary folder instead. Returns (where it was saved or None, what went wrong or '')."""
+    import tempfile
+
+    name = f"{game.rs.name}-seed{game.seed}.save"
+    decisions = [(t.player, t.wire) for t in history]
+    first = ""
+    for path in (name, os.path.join(tempfile.gettempdir(), f"rulecraft-{os.getpid()}-{name}")):
+        try:
+            if os.path.lexists(path) and not os.path.isfile(path):
+                raise OutputError(path, f"cannot write {path}: it exists and is not a plain file")
+            saver = SaveWriter(path, ref, game, overrides, kinds, decisions=decisions)
+            saver.write(game)
+        except (OSError, OutputError) as exc:
+            why = getattr(exc, "message", None) or str(exc)
+            if not first:
+                first = f"cannot save the game beside you ({why})"
+                continue
+            return None, f"{first}, nor in {path} ({why}); the game is lost unless a log was kept"
+        return path, (f"{first}; it is saved in {path} instead" if first else "")
+    return None, first
