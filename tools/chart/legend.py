@@ -35,7 +35,8 @@ SHAPES = _Shapes({
     "auction": {"shape": "house", "fillcolor": "#fff8e1", "margin": "0.15,0.06", "penwidth": "1.5"},
     "respond": {"shape": "octagon", "fillcolor": "#f3f3ff", "margin": "0.08,0.05", "penwidth": "1.5"},
     "trick": {"shape": "component", "fillcolor": "#eef7ee", "margin": "0.15,0.06", "penwidth": "1.5"},
-    "attack": {"shape": "octagon", "fillcolor": "#fbeeee", "margin": "0.08,0.05", "penwidth": "1.5"},
+    "attack": {"shape": "octagon", "fillcolor": "#f3f3ff", "margin": "0.08,0.05", "penwidth": "1.5"},  # as respond:
+    # each other player in turn may answer it (with a card that stops it); the legend's octagon says both
 })
 
 _LEGEND = [
@@ -50,7 +51,6 @@ _LEGEND = [
     ("auction", SHAPES["auction"], "an auction:\nbids, a winner"),
     ("respond", SHAPES["respond"], "any player may\nanswer in turn"),
     ("trick", SHAPES["trick"], "a trick: each plays\na card, best wins"),
-    ("attack", SHAPES["attack"], "each other player,\nunless they reveal"),
     ("call", SHAPES["call"], "another sequence:\nsee its sheet"),
     ("fold", FOLD_SHAPE, "a block drawn in\nfull on its sheet"),
     ("connector", CONNECTOR_SHAPE, "from / back to\nanother sheet"),
