@@ -286,11 +286,14 @@ def _trigger_fields(t: M.Trigger) -> dict:
             "timing": t.timing if t.timing == "now" else f"after {t.after_kind}", "label": t.label}
 
 
+def _ties(sc: M.Scoring) -> list:
+    """The tie-breaks, one the fewest wins said so ('fewest p.turns')."""
+    return [f"fewest {t.text}" if few else t for t, few in zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break))]
+
+
 def _scoring_changes(a: M.Scoring, b: M.Scoring) -> list[Change]:
-    fa = {"score": a.score, "highest_wins": a.highest_wins, "tie_break": list(a.tie_break), "on_tie": a.on_tie,
-          "fewest wins the tie-break": list(a.fewest)}
-    fb = {"score": b.score, "highest_wins": b.highest_wins, "tie_break": list(b.tie_break), "on_tie": b.on_tie,
-          "fewest wins the tie-break": list(b.fewest)}
+    fa = {"score": a.score, "highest_wins": a.highest_wins, "tie_break": _ties(a), "on_tie": a.on_tie}
+    fb = {"score": b.score, "highest_wins": b.highest_wins, "tie_break": _ties(b), "on_tie": b.on_tie}
     d = _fields_diff(fa, fb)
     return [Change("Scoring", "changed", "scoring", tuple(d))] if d else []
 
