@@ -187,7 +187,8 @@ class _Builder:
                 # the first who responds acts, and play goes on from there
                 return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
             if side:
-                what = {"auction": "a player drops out", "trick": "a card is played"}.get(s.construct, "someone responds")
+                what = {"auction": "a player drops out", "trick": "a card is played",
+                        "attack": "a player is attacked"}.get(s.construct, "someone responds")
                 for t in self.block(seq, side, [(nid, "next", what)]):
                     self._edge(t, nid, "repeat")
             return self.block(seq, parts.get("on_end", ()), [nid])

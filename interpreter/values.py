@@ -23,6 +23,11 @@ class Card:
         self.attrs = dict(attrs)
         self.span = span
 
+    @property
+    def text(self) -> str:
+        """What the card does, in players' words (its group's `doc:`): shown wherever it is chosen or printed."""
+        return self.doc
+
     def __repr__(self) -> str:
         return f"Card({self.id})"
 

@@ -153,3 +153,14 @@ def test_pass_is_typed_at_an_optional_card_choice_as_at_a_bid():
     a, out = agent(b"pass\n2\n")
     assert a.choose(one(), VIEW) == 1
     assert "enter option numbers; try again" in out.getvalue()
+
+
+def test_all_takes_every_option_where_the_decision_allows_that_many():
+    a, out = agent(b"all\n")
+    d = Decision(0, "subset", "Play which?", options=["a", "b", "c", "d"], min=0, max=4)
+    assert a.choose(d, VIEW) == [0, 1, 2, 3]
+    assert "'all' for every one" in out.getvalue()
+    a, out = agent(b"all\n1 2\n")  # at most 2 of 4: 'all' is refused with the reason, and asked again
+    d = Decision(0, "subset", "Keep two", options=["a", "b", "c", "d"], min=2, max=2)
+    assert a.choose(d, VIEW) == [0, 1]
+    assert "at most 2 of the 4" in out.getvalue() and "'all'" not in out.getvalue().split("at most")[0]

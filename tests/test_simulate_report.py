@@ -71,3 +71,17 @@ def test_json_has_metric_rows(tmp_path):
     assert {m["name"] for m in data["metrics"]} == {"turns", "busts", "winner_lead"}
     assert isinstance(data["never_reached"], list)
     assert all("metrics" in r for r in data["results"])
+
+
+def test_a_count_is_never_below_zero_and_a_label_is_cut_at_a_word():
+    from rulecraft.tools.simulate.metrics import Row, row_text
+
+    rare = Row("m", None, "blights gained by the player who went last", "mean", 40, 2, 2, [0] * 38 + [1, 1])
+    est, lo, hi = rare.interval()  # every game counted 0 or 1: the Wilson interval of 2 in 40
+    assert est == 0.05 and 0 < lo < 0.05 < hi < 0.2
+    few = Row("m", None, "cards", "mean", 40, 3, 5, [0] * 38 + [1, 2])
+    assert few.interval()[1] == 0.0  # a count's Student-t interval would go below 0: it stops at 0
+    signed = Row("m", None, "gain", "mean", 3, 0, 2, [-1, 0, 1])
+    assert signed.interval()[1] < 0  # a value that may be negative keeps its interval
+    text = row_text(rare)
+    assert text.startswith("blights gained by the… ") and "-" not in text.split("[")[1]

@@ -393,3 +393,13 @@ sequences:
     path.write_text(fixed, encoding="utf-8")
     said = [d.message for d in print_check(load_ruleset(str(path)).ruleset) if d.code == "W701"]
     assert not any("total it needs" in m for m in said), said
+
+
+def test_print_check_warns_of_an_unknown_name_in_the_aids_text_at_the_text():
+    """The aid's prose fills {name} as a label does: a name the ruleset lacks would print as written (W702 at it)."""
+    from rulecraft.tools.words.printcheck import print_check
+
+    rs = load_ruleset(str(ROOT / "tests/cases/_rulesets/aid-unknown-name.yaml")).ruleset
+    warned = [d for d in print_check(rs) if d.code == "W702"]
+    assert [(d.span.line, d.span.col) for d in warned] == [(19, 7)]
+    assert "the aid's text names 'hand_limit'" in warned[0].message and "hand_size" not in warned[0].message

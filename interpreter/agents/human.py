@@ -74,7 +74,8 @@ class HumanAgent:
         w(f"{d.prompt or 'Choose'}\n")
         if d.kind in ("one", "subset") and amounts(d) is None:
             for i in range(len(d.options)):
-                w(f"  {i + 1}) {d.describe_option(i)}\n")
+                text = getattr(d.options[i], "text", "") if not d.labels else ""  # a card says what it does
+                w(f"  {i + 1}) {d.describe_option(i)}{f' – {text}' if text else ''}\n")
         w(how_to_answer(d) + "\n")
         if self.time_limit:
             w(f"({self.time_limit:g} seconds, then the default is taken)\n")
@@ -127,6 +128,10 @@ class HumanAgent:
             return []  # as said: Enter (an empty line) or 'pass' takes none
         if d.kind == "one" and text.lower() in ("p", "pass") and None in d.options:
             return d.options.index(None)  # an optional choice (a card, a target): its pass, as for a bid
+        if d.kind == "subset" and text.lower() in ("a", "all"):
+            if d.max < len(d.options):
+                raise ValueError(f"you may pick at most {d.max} of the {len(d.options)}")
+            return list(range(len(d.options)))
         parts = text.replace(",", " ").split()
         try:
             nums = [_whole(p) - 1 for p in parts]

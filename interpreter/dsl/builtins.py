@@ -9,7 +9,7 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import award_places, card_place, next_in, still_in
+from .tabletop import award_places, card_place, empties, next_in, still_in, zone_tops
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, codegen and runtime
 
@@ -240,6 +240,10 @@ for _name, _doc in (("highest", "The item with the largest key, the first of the
     REGISTRY[_name] = Builtin(_name, _ranked_only, 1, 1, ("by",), "any", _doc, f"{_name}(p in players, by: p.score)")
 
 
+REGISTRY["tops"] = Builtin("tops", lambda ctx, span, z: zone_tops(ctx, as_list(ctx, z, span), span), 1, 1, (), "list",
+                           "The top card of each zone that is not empty.", "[c for c in tops(stocks) if c.value <= 20]")
+REGISTRY["count_empty"] = Builtin("count_empty", lambda ctx, span, z: empties(ctx, as_list(ctx, z, span), span), 1, 1,
+                                  (), "number", "How many of the zones are empty.", "count_empty(stocks) >= 3")
 REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "A card's place in the card order "
                                  "(card_order:, else as declared), from 0.", "highest(c in p.hand, by: card_order(c))")
 

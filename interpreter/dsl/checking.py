@@ -372,3 +372,15 @@ def title_problems(title: str, params: tuple, scope: Scope) -> list[tuple[str, s
                     "write the title in words ('Round'), and say the changing value in a step (log 'Round {number}'); "
                     "only a parameter or an option of the ruleset may be named in a title, as in a label"))
     return out
+
+
+def fill_title(title: str, scope: Scope) -> str:
+    """A sequence's title with each '{name}' of a parameter or an option of the ruleset replaced by its value
+    (`title: "Discarding down to {keep}"`), as a label's; any other braces stay as written (W326 says so)."""
+    def sub(m: re.Match) -> str:
+        sym = scope.symbols.get(m.group(1).strip())
+        if sym is None or sym.kind != "const" or sym.detail not in ("parameter", "option"):
+            return m.group(0)
+        return ("yes" if sym.value else "no") if isinstance(sym.value, bool) else str(sym.value)
+
+    return _BRACES.sub(sub, title)

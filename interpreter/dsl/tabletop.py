@@ -52,3 +52,18 @@ def award_places(keys: list, points: list, lowest: bool, ties: Any, span) -> lis
             out[i] = share // len(tied)
         place += len(tied)
     return out
+
+
+def zone_tops(ctx, zones: list, span) -> list:
+    """tops(ZONES): the top card of each zone that holds one, in the zones' order (the cards a supply offers)."""
+    out = []
+    for z in zones:
+        cards = ctx.zone_cards(z)
+        if cards:
+            out.append(cards[-1])
+    return out
+
+
+def empties(ctx, zones: list, span) -> int:
+    """count_empty(ZONES): how many of the zones hold no card (the supply's empty piles)."""
+    return sum(1 for z in zones if not ctx.zone_cards(z))

@@ -19,7 +19,7 @@ from .dsl_text import DslText
 from .steps import StepBuilder
 from .sections import SectionBuilders, _doc, _s
 from .view import build_view
-from .yaml_source import Limits, YMap, YNode, YSeq
+from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
 
 
 _RESERVED = {"players", "player_count", "cards", "true", "false", "none"}
@@ -87,7 +87,8 @@ class Builder(SectionBuilders):
         pvars = self._variables("player_variables", None, per_player=True)
         cvars = self._variables("card_variables", None, per_player=False)
         for name, v in list(pvars.items()) + list(cvars.items()):
-            if name in player_zones or name in attrs:
+            # a player variable may share a card attribute's name (`p.coins`, `card.coins`: the value read says which)
+            if name in player_zones or (name in attrs and name in cvars):
                 self.err("E314", f"'{name}' is both a variable and a {'player zone' if name in player_zones else 'card attribute'}",
                          v.span)
         modifiers = {k: M.ModifierDef(k, _doc(v) if isinstance(v, YMap) else "", self.section("modifiers").key_span(k))
@@ -180,6 +181,7 @@ class Builder(SectionBuilders):
             titles=self.titles, function_docs=self.function_docs, key_titles=self.key_titles,
             card_players=self.card_players,
             aid=r.get("aid").plain() if isinstance(r.get("aid"), YMap) else {},
+            aid_texts=tuple((n.value, n.span) for n in texts_with_spans(r.get("aid"))),
             scope=scope, view=build_view(self, scope, zones, variables, pvars),
             invariants=self._invariants(scope),
             card_order=tuple(r.get("card_order").entries) if isinstance(r.get("card_order"), YMap) else (),
@@ -285,3 +287,16 @@ def assigned_kinds(root: YMap, text: DslText, scope: Scope, names: list) -> dict
                     kinds.setdefault(st.target.id, set()).add("none" if isinstance(st.value, A.Const)
                                                               and st.value.value is None else t)
     return {k: "player" for k, ts in kinds.items() if "player" in ts and ts <= {"player", "none"}}
+
+
+def texts_with_spans(root: YNode | None):
+    """The text scalars under a node (any depth), in order, each with its place (the `aid:` prose)."""
+    todo = [root] if root is not None else []
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, YMap):
+            todo[:0] = list(n.entries.values())
+        elif isinstance(n, YSeq):
+            todo[:0] = list(n.items)
+        elif isinstance(n, YScalar) and isinstance(n.value, str):
+            yield n

@@ -35,6 +35,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
     groups = b.root.get("cards")
     if not isinstance(groups, YSeq):
         return cards
+    node = b.root.get("card_defaults")
+    defaults = node.plain() if isinstance(node, YMap) else {}  # what a card that does not say has
     for g in groups:
         if not isinstance(g, YMap):
             continue
@@ -73,7 +75,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
         name_expr = None
         for combo in combos:
             env = dict(zip(names, combo))
-            attrs = dict(env)
+            attrs = {**defaults, **env}
             for k, v in compiled.items():
                 if v is None:
                     continue
@@ -121,7 +123,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                           "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
                     continue
                 seen[full] = True
-                doc = _fill(str(doc_node.value), env) if isinstance(doc_node, YScalar) else ""
+                doc = " ".join(_fill(str(doc_node.value), env).split()) if isinstance(doc_node, YScalar) else ""
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span, doc))
         if isinstance(name_node, YScalar) and isinstance(name_node.value, str) and not name_node.value.startswith("="):
             known = set(names) | set(compiled)

@@ -229,7 +229,8 @@ _ELSEWHERE = {
 
 
 def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap) -> tuple[tuple, Diagnostic]:
-    hint = _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) or did_you_mean(key, allowed)
+    hint = _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) or did_you_mean(key, allowed) \
+        or _comma_hint(key, node)
     if hint is None and in_step:
         owners = _forms_with_key(key)
         hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"
@@ -237,6 +238,16 @@ def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root
     if hint is None and allowed:
         hint = "keys allowed here: " + ", ".join(sorted(allowed))
     return (path, key, "E201"), error("E201", f"unknown key '{key}'{_within(path, root)}", node.key_span(key), hint)
+
+
+def _comma_hint(key: str, node: YMap) -> str | None:
+    """`{prompt: Pick one, then wait}`: the comma ended the text, and the rest became a key with no value."""
+    keys = list(node.entries)
+    prev = keys[keys.index(key) - 1] if key in keys[1:] and node.entries[key].plain() is None else None
+    value = node.entries.get(prev) if prev is not None else None
+    if not (isinstance(value, YScalar) and isinstance(value.value, str) and node.key_span(prev).line == node.key_span(key).line):
+        return None
+    return f"a comma inside {{...}} ends a value: quote the text, {prev}: \"{_short(value.value)}, {_short(key)}\""
 
 
 def _walk(root: YMap, path: tuple) -> tuple[YNode, YNode | None]:
@@ -376,6 +387,9 @@ def _not_allowed(kind: str, err: "ValidationError", schema: dict, subject: str) 
 def _value_hint(kind: str, err: "ValidationError") -> str | None:
     if kind == "enum" and isinstance(err.instance, str):
         return did_you_mean(err.instance, [str(v) for v in err.validator_value])
+    if kind == "pattern" and isinstance(err.instance, str) and list(err.absolute_path)[-1:] == ["call"] \
+            and "[" in err.instance:  # 'call: TABLE[KEY].COLUMN': the statement form calls by table
+        return f"a call by table is a statement: write the step as text, - \"call {_short(err.instance)}\""
     return None
 
 

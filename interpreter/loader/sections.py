@@ -191,8 +191,24 @@ class SectionBuilders:
             if isinstance(per, list):
                 per = tuple(per)
             out[k] = M.ZoneDef(k, per, d.get("visibility", "open"), d.get("initial"), sec.key_span(k),
-                               str(d.get("doc", "") or ""), str(d.get("title", "") or ""))
+                               str(d.get("doc", "") or ""), str(d.get("title", "") or ""),
+                               d.get("refill") if isinstance(d.get("refill"), str) else None)
+        for k, z in out.items():
+            self._check_refill(z, out, sec.get(k))
         return out
+
+    def _check_refill(self, z: M.ZoneDef, zones: dict, node) -> None:
+        """A refill names another zone of the same shape (the same player's, the same key's) or a single zone."""
+        if z.refill is None:
+            return
+        span = node.get("refill").span if isinstance(node, YMap) and node.get("refill") is not None else z.span
+        src = zones.get(z.refill)
+        if src is None or src.id == z.id:
+            self.err("E204", f"zone '{z.id}': 'refill' names {'itself' if src is not None else f'no zone {z.refill!r}'}",
+                     span, did_you_mean(z.refill, [k for k in zones if k != z.id]) or "name another zone, e.g. discard")
+        elif z.per == "dynamic" or src.per == "dynamic" or (src.per is not None and src.per != z.per):
+            self.err("E204", f"zone '{z.id}' cannot be refilled from '{src.id}'", span,
+                     "refill from a single zone, or from a family with the same 'per' (the same player's or key's zone)")
 
     def _zone_initials(self, zones, scope) -> dict[str, M.ZoneDef]:
         out = {}
@@ -205,7 +221,7 @@ class SectionBuilders:
             elif init not in (None, "all"):
                 self.err("E203", f"zone '{k}': 'initial' is 'all' or an expression", z.span)
                 init = None
-            out[k] = M.ZoneDef(z.id, z.per, z.visibility, init, z.span, z.doc, z.title)
+            out[k] = M.ZoneDef(z.id, z.per, z.visibility, init, z.span, z.doc, z.title, z.refill)
         return out
 
     def _variables(self, key: str, declare, per_player: bool) -> dict[str, M.VarDef]:
@@ -319,9 +335,15 @@ class SectionBuilders:
             return M.Scoring(None, True, (), "shared", None)
         pc = Compiler(scope.with_locals({"p"}), self.diags)
         score = self.text.expr(node.get("score"), pc) if node.get("score") is not None else None
-        ties = tuple(self.text.expr(t, pc) for t in (node.get("tie_break") or []))
-        return M.Scoring(score, bool(_s(node.get("highest_wins"), True)), tuple(t for t in ties if t),
-                         str(_s(node.get("on_tie"), "shared")), node.span)
+        ties, fewest = [], []
+        for t in node.get("tie_break") or []:  # an expression (the most wins), or {fewest: ...} / {most: ...}
+            way = next(iter(t.entries), "most") if isinstance(t, YMap) else "most"
+            e = self.text.expr(t.get(way) if isinstance(t, YMap) else t, pc)
+            if e:
+                ties.append(e)
+                fewest.append(way == "fewest")
+        return M.Scoring(score, bool(_s(node.get("highest_wins"), True)), tuple(ties),
+                         str(_s(node.get("on_tie"), "shared")), node.span, tuple(fewest))
 
 
 def _match_key(k: str, keys: tuple) -> Any:

@@ -6,7 +6,7 @@ from typing import Optional
 
 from ..diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from ..dsl import ast as A
-from ..dsl.checking import element_type, title_problems, truth_problems
+from ..dsl.checking import element_type, fill_title, title_problems, truth_problems
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import Scope
 from ..dsl.closures.statements import StatementCompiler
@@ -104,9 +104,11 @@ class StepBuilder(DecisionBuilder):
         if not steps:
             self.err("E403", f"sequence '{seq_id}' has no steps", span, "add 'steps:' with at least one step")
         title = node.get("title")
+        shown = str(_plain(title, seq_id))
         if isinstance(title, YScalar) and isinstance(title.value, str) and "{" in title.value:
             self.diags.extend(warning(*p[:2], title.span_of(*p[2]), p[3]) for p in title_problems(title.value, params, self.scope))
-        return M.SequenceDef(seq_id, str(_plain(node.get("kind"), "sequence")), str(_plain(node.get("title"), seq_id)),
+            shown = fill_title(shown, self.scope)  # '{keep}', a parameter of the ruleset: its value, as in a label
+        return M.SequenceDef(seq_id, str(_plain(node.get("kind"), "sequence")), shown,
                              str(_plain(node.get("source"), "") or ""), tuple(params), tuple(steps), span,
                              str(_plain(node.get("doc"), "") or _plain(node.get("note"), "") or ""))
 

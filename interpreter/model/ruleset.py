@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import field
 from typing import Any, Mapping, Optional, Union
 
@@ -48,6 +50,7 @@ class ZoneDef:
     span: Span
     doc: str = ""
     title: str = ""
+    refill: Optional[str] = None  # the zone (family) shuffled into this one when a draw finds it empty
 
     @property
     def is_family(self) -> bool:
@@ -163,6 +166,7 @@ class Scoring:
     tie_break: tuple[CExpr, ...]
     on_tie: str  # 'shared' or 'nobody'
     span: Optional[Span]
+    fewest: tuple[bool, ...] = ()  # for each tie-break, whether the fewest wins it ({fewest: ...}); else the most
 
 
 @dataclass(frozen=True)
@@ -240,6 +244,7 @@ class Ruleset:
     titles: Mapping[str, str] = field(default_factory=dict)
     function_docs: Mapping[str, str] = field(default_factory=dict)
     aid: Mapping[str, Any] = field(default_factory=dict)  # what the player aid shows (the `aid:` section), as data
+    aid_texts: tuple = ()  # (text, span) of every text under `aid:`, for the checks of what it names
     scope: Any = field(default=None, repr=False)  # the names the ruleset's expressions were compiled in
     view: Optional[ViewDef] = None  # what a person at the table is shown; None: tools derive it
     invariants: tuple = ()  # Invariant: checked after every step by games that check themselves
@@ -247,6 +252,11 @@ class Ruleset:
     key_titles: Mapping[str, str] = field(default_factory=dict)  # a family's key -> the title players know it by
     # a card that is in a game only for some player counts (its group's count reads player_count): index -> counts
     card_players: Mapping[int, frozenset] = field(default_factory=dict)
+
+    @functools.cached_property
+    def refills(self) -> Mapping[str, str]:
+        """The zones (families) with `refill:`, and the zone each is refilled from."""
+        return {z.id: z.refill for z in self.zones.values() if z.refill is not None}
 
     def card(self, id: str) -> Card:
         for c in self.cards:

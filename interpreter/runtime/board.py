@@ -139,6 +139,8 @@ class Board:
     def draw(self, count: Optional[int], src: ZoneRef, dest: Optional[ZoneRef], place: str, span: Span) -> Any:
         cards = self._zone_list(src, span)
         k = 1 if count is None else count
+        if len(cards) < k and src.zone in self.rs.refills:
+            return self._draw_refilling(count, k, src, dest, place, span)
         taken = cards[-k:][::-1] if k else []
         kept = follow_drawn(self.known, taken, src) if self.known and dest is not None else None
         for c in taken:
@@ -151,6 +153,47 @@ class Board:
         if count is None:
             return taken[0] if taken else None
         return taken
+
+    def _draw_refilling(self, count: Optional[int], k: int, src: ZoneRef, dest: Optional[ZoneRef], place: str,
+                        span: Span) -> Any:
+        """A draw from a zone with `refill:` that has too few cards: when it is found empty, the refill zone is
+        shuffled and becomes it, and the draw goes on. A draw that only looks puts the shuffled cards under
+        the ones it looks at (they stay in place)."""
+        cards = self.zones[src]
+        if dest is None:
+            if self._refill(src, "bottom", span):
+                cards = self.zones[src]
+            taken = cards[-k:][::-1] if k else []
+            for c in taken:
+                self._emit("drawn", {"card": c, "source": src, "dest": None, "player": None})
+        else:
+            taken = []
+            while len(taken) < k:
+                if not cards and not self._refill(src, "top", span):
+                    break
+                c = cards[-1]
+                self.move(c, dest, place, span)
+                taken.append(c)
+                self._emit("drawn", {"card": c, "source": src, "dest": dest, "player": None})
+        if count is None:
+            return taken[0] if taken else None
+        return taken
+
+    def _refill(self, src: ZoneRef, place: str, span: Span) -> bool:
+        """Shuffle the refill zone of `src` into it (on top when `src` is empty, else underneath); False when
+        there is nothing to refill it with."""
+        name = self.rs.refills[src.zone]
+        ref = ZoneRef(name) if self.rs.zones[name].per is None else ZoneRef(name, src.key)
+        pile = self.zones.get(ref)
+        if not pile:
+            return False
+        self.shuffle(ref, span)
+        self.move(pile[::-1] if place == "bottom" else list(pile), src, place, span)
+        if self.story:
+            owner, new = self.zone_owner(src), _zone_words(self.rs, src.zone)
+            self.say(f"{owner} shuffles their {_zone_words(self.rs, name)} to make a new {new}" if owner is not None
+                     else f"The {_zone_words(self.rs, name)} is shuffled to make a new {new}")
+        return True
 
     def shuffle(self, z: ZoneRef, span: Span) -> None:
         cards = self._zone_list(z, span)
@@ -300,6 +343,11 @@ class Board:
             self.say(f"{who} {name}: {told}{vs}")
         self._emit("rolled", {"roll": r, "player": roller})
         return r
+
+
+def _zone_words(rs: M.Ruleset, name: str) -> str:
+    """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile')."""
+    return (rs.zones[name].title or name.replace("_", " ")).lower()
 
 
 def _exclaim(title: str) -> str:

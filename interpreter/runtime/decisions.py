@@ -310,7 +310,8 @@ def how_to_answer(d: Decision) -> str:
     if d.kind == "subset":
         count = f"{d.min}" if d.min == d.max else f"{d.min} to {d.max}"
         many = "number" if d.max == 1 else "numbers"
-        return f"Enter {count} option {many}" + (" separated by spaces" if d.max > 1 else "") + \
+        every = ", 'all' for every one" if d.max >= len(d.options) > 1 else ""
+        return f"Enter {count} option {many}" + (" separated by spaces" if d.max > 1 else "") + every + \
             (", or press Enter to pass." if d.min == 0 else ".")
     if d.kind == "number":
         return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."

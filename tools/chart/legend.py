@@ -35,6 +35,8 @@ SHAPES = _Shapes({
     "auction": {"shape": "house", "fillcolor": "#fff8e1", "margin": "0.15,0.06", "penwidth": "1.5"},
     "respond": {"shape": "octagon", "fillcolor": "#f3f3ff", "margin": "0.08,0.05", "penwidth": "1.5"},
     "trick": {"shape": "component", "fillcolor": "#eef7ee", "margin": "0.15,0.06", "penwidth": "1.5"},
+    "attack": {"shape": "octagon", "fillcolor": "#f3f3ff", "margin": "0.08,0.05", "penwidth": "1.5"},  # as respond:
+    # each other player in turn may answer it (with a card that stops it); the legend's octagon says both
 })
 
 _LEGEND = [

@@ -190,7 +190,7 @@ def _option_changes(a: dict, b: dict) -> list[Change]:
 
 
 def _card_fields(c) -> dict:
-    out = {"name": c.name, "classes": sorted(c.classes)}
+    out = {"name": c.name, "classes": sorted(c.classes), "text": c.text}
     for k, v in c.attrs.items():
         out[f"attribute {k}"] = v
     return out
@@ -205,7 +205,7 @@ def _card_changes(a: M.Ruleset, b: M.Ruleset) -> list[Change]:
 def _zone_fields(z: M.ZoneDef) -> dict:
     per = list(z.per) if isinstance(z.per, tuple) else z.per
     initial = z.initial.text if isinstance(z.initial, M.CExpr) else z.initial
-    return {"per": per, "visibility": z.visibility, "initial": initial, "title": z.title}
+    return {"per": per, "visibility": z.visibility, "initial": initial, "title": z.title, "refill": z.refill}
 
 
 def _table_changes(a: dict, b: dict) -> list[Change]:
@@ -286,9 +286,14 @@ def _trigger_fields(t: M.Trigger) -> dict:
             "timing": t.timing if t.timing == "now" else f"after {t.after_kind}", "label": t.label}
 
 
+def _ties(sc: M.Scoring) -> list:
+    """The tie-breaks, one the fewest wins said so ('fewest p.turns')."""
+    return [f"fewest {t.text}" if few else t for t, few in zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break))]
+
+
 def _scoring_changes(a: M.Scoring, b: M.Scoring) -> list[Change]:
-    fa = {"score": a.score, "highest_wins": a.highest_wins, "tie_break": list(a.tie_break), "on_tie": a.on_tie}
-    fb = {"score": b.score, "highest_wins": b.highest_wins, "tie_break": list(b.tie_break), "on_tie": b.on_tie}
+    fa = {"score": a.score, "highest_wins": a.highest_wins, "tie_break": _ties(a), "on_tie": a.on_tie}
+    fb = {"score": b.score, "highest_wins": b.highest_wins, "tie_break": _ties(b), "on_tie": b.on_tie}
     d = _fields_diff(fa, fb)
     return [Change("Scoring", "changed", "scoring", tuple(d))] if d else []
 

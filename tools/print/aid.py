@@ -19,7 +19,7 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.text import plural
-from rulecraft.tools.print.aidwords import setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidwords import card_texts, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, kept_score_steps,
                                             sentence as _sentence)
 
@@ -207,7 +207,9 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         else:
             lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         theirs = Words(rs, titles={"p": "their"}, detail="players")
-        ties = [_tie(theirs.expr(t), most) for t in sc.tie_break if not w.is_constant(t.ast)]
+        few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
+        ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
+                if not w.is_constant(t.ast)]
         if ties:
             lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
         lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
@@ -300,7 +302,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)
     view.scoring = _lines(w, rs.aid.get("scoring"))
-    view.powers = _pairs(w, rs.aid.get("powers"))
+    view.powers = _pairs(w, rs.aid.get("powers")) or card_texts(rs)
     view.key = _pairs(w, rs.aid.get("key"))
     decided = " ".join(text for _name, text in view.decisions)
     # dice whose every named result the designer's "How it is decided" already says: no second table of them

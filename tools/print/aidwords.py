@@ -1,5 +1,6 @@
-"""The aid's set-up and its "Words" box: how the table is laid out before play, and what each place and term the
-aid uses means, from the ruleset's own titles and docs (a zone's `doc:`, a sequence's, a titled variable's)."""
+"""The aid's set-up, its "Words" box and its cards: how the table is laid out before play, what each place and term
+the aid uses means, from the ruleset's own titles and docs (a zone's `doc:`, a sequence's, a titled variable's), and
+what the cards are called and do (also printed by the book)."""
 
 from __future__ import annotations
 
@@ -134,3 +135,30 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]
             seen.add(key)
             box.append((capital(term), doc if doc.endswith((".", "!", "?")) else doc + "."))
     return box[:WORDS]
+
+
+def card_texts(rs: M.Ruleset, shared: bool = False) -> list[tuple[str, str]]:
+    """What the cards do (their `doc:`), one row per text in the order the cards come, named by the cards that
+    say it. A text many cards share describes their whole group (a card of the deck), not a power: only with
+    `shared` (the book), named by the first of them."""
+    names: dict[str, list[str]] = {}
+    for c in rs.cards:
+        if c.text and c.name not in names.setdefault(c.text, []):
+            names[c.text].append(c.name)
+    return [(", ".join(n) if len(n) <= 3 else f"{n[0]} and {len(n) - 1} more", text) for text, n in names.items()
+            if len(n) == 1 or shared]
+
+
+def counted_name(rs: M.Ruleset, name: str, cards: list) -> str:
+    """A card's name and its copies ('Estate ×8 (2 players), ×12 (3–4 players)' where `count:` uses player_count)."""
+    runs: list[list[int]] = []  # [first number of players, last, copies]
+    cp = rs.card_players  # a card in some games only: the numbers of players it is in the game for
+    for n in range(rs.players.min, rs.players.max + 1):
+        k = sum(1 for c in cards if c.index not in cp or n in cp[c.index])
+        if runs and runs[-1][2] == k:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n, k])
+    if len(runs) == 1:
+        return name if runs[0][2] == 1 else f"{name} ×{runs[0][2]}"
+    return name + " " + ", ".join(f"×{k} ({a}{'' if a == b else f'–{b}'} players)" for a, b, k in runs)

@@ -22,6 +22,7 @@ from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_labe
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import players_table
+from rulecraft.tools.print.aidwords import card_texts, counted_name
 from rulecraft.tools.print.aidrules import result_when
 from rulecraft.tools.print.aidwords import VISIBILITY
 from rulecraft.tools.words.text import dice_name
@@ -167,12 +168,12 @@ def _cards(rs: M.Ruleset) -> list[dict]:
             first.setdefault(cls, c.index)
     groups = []
     for cls in sorted(first, key=lambda k: (first[k], k)):
-        names: dict[str, int] = {}
+        names: dict[str, list] = {}
         for c in rs.cards:
             if cls in c.classes:
-                names[c.name] = names.get(c.name, 0) + 1
-        groups.append({"cls": cls, "anchor": "class-" + safe_id(cls), "count": sum(names.values()),
-                       "names": [n if k == 1 else f"{n} ×{k}" for n, k in names.items()]})
+                names.setdefault(c.name, []).append(c)
+        groups.append({"cls": cls, "anchor": "class-" + safe_id(cls), "count": sum(map(len, names.values())),
+                       "names": [counted_name(rs, n, cs) for n, cs in names.items()]})
     return groups
 
 
@@ -257,7 +258,7 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
     return {
         "rs": rs,
         "sequences": sequences,
-        "cards": _cards(rs),
+        "cards": _cards(rs), "card_texts": card_texts(rs, shared=True),
         "card_attrs": [a.replace("_", " ") for a in _attrs(rs)] if detail == "full" else [],  # ids: the designers' view
         "dice": _dice(rs, words),
         "zones": [{"id": z.id, "anchor": "zone-" + safe_id(z.id), "title": z.title or z.id, "per": _per(z),

@@ -34,6 +34,12 @@ class Row:
         if self.stat == "rate":
             lo, hi = wilson(self.s, self.n)
             return (self.s / self.n if self.n else 0.0), lo, hi
+        if self.n and self.values and spread(self.values)[1] >= 0:  # a count: never below 0
+            if self.s == self.ss:  # every game counted 0 or 1: a proportion, with its Wilson interval
+                lo, hi = wilson(self.s, self.n)
+                return self.s / self.n, lo, hi
+            est, lo, hi = mean_interval(self.n, self.s, self.ss)
+            return est, max(lo, 0.0), hi
         return mean_interval(self.n, self.s, self.ss)
 
     def to_json(self) -> dict:
@@ -178,5 +184,16 @@ def row_text(row: Row, width: int = 26) -> str:
     extra = f"n={row.n:g}" if row.stat == "rate" or row.values is None else ""
     if row.values:
         extra = "median {:g}, min {:g}, max {:g}".format(*spread(row.values))
-    label = row.label if len(row.label) <= width else row.label[:width - 1] + "…"
+    label = row.label if len(row.label) <= width else _shortened(row.label, width)
     return f"{label:<{width}} {fmt(row, est):>8}  [{fmt(row, lo)} .. {fmt(row, hi)}]  {extra}".rstrip()
+
+
+def _shortened(label: str, width: int) -> str:
+    """A label cut to `width` at the end of a word ('…' where words were left out); a first word longer than the
+    column is kept whole (the column is a minimum, not a knife)."""
+    words, out = label.split(" "), ""
+    for word in words:
+        if len(out) + bool(out) + len(word) + 1 > width:
+            break
+        out = f"{out} {word}" if out else word
+    return (out or words[0]).rstrip(",;:") + "…"

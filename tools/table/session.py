@@ -23,12 +23,11 @@ from typing import Any, Optional
 from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import Line, line_text
-from rulecraft.values import Card
 
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
-from rulecraft.tools.table.seatview import card_view, seat_view
-from rulecraft.tools.table.view import _t, commands, render_end_plain, render_plain, render_rich, say_value
+from rulecraft.tools.table.seatview import seat_view
+from rulecraft.tools.table.view import _t, choice_names, commands, render_end_plain, render_plain, render_rich
 
 # home, clear the screen, then clear the scroll-back ('E3', as `clear` does: xterm, VTE, tmux, iTerm2, Windows
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
@@ -240,13 +239,9 @@ class Table:
         if amounts(d) is not None:
             lines.append(how_to_answer(d))
         elif d.kind in ("one", "subset"):
-            names = d.labels or [say_value(o, game) if o is not None else "pass" for o in d.options]
+            names = choice_names(d, game)
             named = ", ".join(f"{i + 1}) {name}" for i, name in enumerate(names))
             lines.append(("Pick one: " if d.kind == "one" else f"Pick {d.min} to {d.max}: ") + named)
-            for c in {o.name: o for o in d.options if isinstance(o, Card)}.values():
-                cv = card_view(game, c)
-                if cv.text:  # the cards offered, with their types and rules text
-                    lines.append(f"  {cv.name}" + (f" ({', '.join(cv.types)})" if cv.types else "") + f": {cv.text}")
         elif d.kind == "number":
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
         else:

@@ -126,6 +126,14 @@ def zone_text(game, ref: ZoneRef, seat: int) -> str:
         f"; you were shown {', '.join(shown)}" if shown else "")
 
 
+def choice_names(d, game) -> list[str]:
+    """The options of a decision as a person reads them; a card with a text (its `doc:`) says what it does."""
+    if d.labels:
+        return list(d.labels)
+    return [("pass" if o is None else say_value(o, game)) + (f" – {o.text}" if isinstance(o, Card) and o.text else "")
+            for o in d.options]
+
+
 def commands(undo: bool = True, pass_until: bool = False) -> str:
     """The words a person may type besides an answer; `undo` only where it can work (one person at the table),
     `pass until` where the question can be passed (tools.table.passing)."""

@@ -78,6 +78,12 @@ def print_check(rs: M.Ruleset) -> list:
                 reason = ", ".join(why) if why else f"{len(text)} characters"
                 out.append(warning("W701", f"step '{s.path}' prints generated text ({reason}): {text}", s.span,
                                    "give the step a `label:` in players' words"))
+    for text, span in rs.aid_texts:  # the aid's own prose: '{name}' is filled as in a label
+        bad = unknown_names(rs, text)
+        if bad:
+            out.append(warning("W702", f"the aid's text names {', '.join(repr(b) for b in bad)}, which is no "
+                                       "parameter, option, dice or table value, and would print as written", span,
+                               "write {NAME} with a parameter or option id, a dice id, or {TABLE.KEY.COLUMN}"))
     for t in rs.triggers:
         bad = unknown_names(rs, t.label)
         if bad:

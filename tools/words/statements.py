@@ -24,7 +24,25 @@ def _draw(w: Words, n: A.Draw) -> str:
     text = f"draw {what} from {w.expr(n.source)}"
     if n.dest is not None:
         text += " " + _to(w, n.dest, n.place)
+    refill = _refill_zone(w, n.source)
+    if refill is not None:
+        text += f" (shuffle {w.expr(refill)} to make a new one when it runs out)"
     return text
+
+
+def _refill_zone(w: Words, src):
+    """The zone a draw's source is refilled from (`refill:`), written as the source is (the same player's or
+    key's), or None."""
+    name = src.id if isinstance(src, A.Name) else src.name if isinstance(src, A.Attr) else \
+        src.obj.id if isinstance(src, A.Index) and isinstance(src.obj, A.Name) else None
+    z = w.rs.zones.get(name) if name is not None else None
+    if z is None or z.refill is None:
+        return None
+    if w.rs.zones[z.refill].per is None or isinstance(src, A.Name):
+        return A.Name(src.span, z.refill)
+    if isinstance(src, A.Attr):
+        return A.Attr(src.span, src.obj, z.refill, src.name_span)
+    return A.Index(src.span, A.Name(src.span, z.refill), src.key)
 
 
 @phrase(A.Shuffle)

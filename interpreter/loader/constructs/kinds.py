@@ -1,13 +1,14 @@
-"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick and target.
+"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick, target and attack.
 
 Their forms are in the shipped schema (schema/ruleset.schema.json), so they bring none; their
 chart shapes are the chart's own (tools/chart/legend.py) and their English is the rule the
-builder writes.
+builder writes (the attack says itself, attack.words).
 """
 
 from __future__ import annotations
 
 from ...model.kinds import StepKind, register
+from .attack import attack, names as attack_names, words as attack_words
 from .auction import auction
 from .expansion import _Gen, names
 from .respond import respond
@@ -27,3 +28,5 @@ TARGET = register(StepKind("target", target, names=target_names, parts=("if_none
                            words=target_words,
                            doc="a player chooses a target that passes a filter; a stated branch when nobody can be "
                                "chosen (docs/language.md)"))
+ATTACK = register(StepKind("attack", attack, names=attack_names, parts=("do",), words=attack_words,
+                           doc="each other player in turn, unless they reveal a card that stops it (docs/format.md)"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...diagnostics import RuleError
 from ...dsl.builtins import describe
 
@@ -56,7 +58,8 @@ def decide_winners(g) -> list[int]:
             raise RuleError(f"the score of {p} is {describe(s)}, not a number, so no winner can be picked",
                             sc.score.span if sc.score is not None else sc.span)
         g.locals = {"p": p}
-        keys.append((sign * s, tuple(t.fn(g) for t in sc.tie_break)))
+        keys.append((sign * s, tuple(_fewest(t, g, p) if few else t.fn(g) for t, few in
+                                     zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break)))))
     try:
         best = max(keys)
     except TypeError:
@@ -67,3 +70,11 @@ def decide_winners(g) -> list[int]:
     if len(top) > 1 and sc.on_tie == "nobody":
         return []
     return top
+
+
+def _fewest(t, g, p) -> Any:
+    """A tie-break the fewest wins ({fewest: ...}): its value turned round, so the highest key is the fewest."""
+    v = t.fn(g)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise RuleError(f"a tie-break the fewest wins needs a number, got {describe(v)} for {p}", t.span)
+    return -v
