@@ -203,3 +203,19 @@ def test_the_studio_stands_apart():
     assert users == []
     static = ROOT / "tools" / "studio" / "static"
     assert {"index.html", "studio.js", "studio.css", "sources.sha256"} <= {p.name for p in static.iterdir()}
+
+
+def test_the_architecture_page_names_every_module_in_its_package_row():
+    """Each module is named (`module`) in the row of its package in docs/architecture.md's table: the map says
+    what every module is, so a newcomer finds it there."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = {line.split("`")[1]: line for line in text.splitlines() if line.startswith("| `rulecraft")}
+    missing = []
+    for name in MODULES:
+        if _is_package(name):
+            continue
+        package, short = name.rsplit(".", 1)
+        if f"`{short}`" not in rows.get(package, ""):
+            missing.append(name)
+    assert missing == [], f"docs/architecture.md's row of each package does not name: {missing}"
+
