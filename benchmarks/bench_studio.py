@@ -103,7 +103,8 @@ def main() -> int:
                 cleared.append(time.perf_counter() - t0)
                 page.wait_for_timeout(400)  # the chart asked for after the fix, drawn
             cpu_checks = (cpu_s(proc.pid) - cpu0) / (2 * args.repeat)
-            place(page, "label: Roll off", len("label: Roll off"))
+            label = "label: Only the players with the highest total stay in the roll-off"  # a step of the roll-off
+            place(page, label, len(label))
             page.wait_for_timeout(1500)  # the chart of this sequence drawn and settled
             cpu0 = cpu_s(proc.pid)
             for i in range(args.repeat):
