@@ -29,10 +29,11 @@ from rulecraft.bundled import bundled_rulesets
 from rulecraft.diagnostics import RuleError
 from rulecraft.dsl.builtins import as_list
 from rulecraft.loader import load_ruleset
-from rulecraft.model.secrecy import cards_seen, hidden_places, sees_player_variable
+from rulecraft.model.secrecy import cards_seen, sees_player_variable
 from rulecraft.runtime import story
 from rulecraft.runtime import game as game_module
 from rulecraft.runtime.game import Game
+from rulecraft.runtime.knowledge import unseen
 from rulecraft.model import ruleset as M
 from rulecraft.runtime.game import programs_for
 from rulecraft.runtime.machine import blocks, deciding
@@ -53,7 +54,7 @@ def _other_world(game, seat: int, rng: SplitMix):
     the values it cannot see changed."""
     g = game.copy(story=False)
     g.check_conservation = False
-    places = hidden_places(g, seat)
+    places, _orders = unseen(g, seat)  # the places whose card the seat cannot tell (runtime/knowledge.py)
     cards = [g.zones[ref][i] for ref, i in places]
     rng.shuffle(cards)
     for (ref, i), card in zip(places, cards):

@@ -83,21 +83,6 @@ def cards_seen(g: Any, seat: int) -> set[int]:
     return out
 
 
-def hidden_places(g: Any, seat: int) -> list[tuple[Any, int]]:
-    """The places (zone, position) of the cards `seat` cannot tell: what a world it cannot tell from the real one may
-    deal again (a zone whose contents it knows only reorders, see runtime/knowledge.py)."""
-    out = []
-    known = shown(g, seat)
-    for ref, cards in g.zones.items():
-        sight = zone_sight(g, ref, seat)
-        if sight == ALL or sight == CONTENTS:
-            continue
-        last = len(cards) - 1
-        out += [(ref, i) for i, c in enumerate(cards)
-                if not (sight == TOP and i == last) and known.get(c.index) is not True]
-    return out
-
-
 def sees_variable(rs: Any, name: str, seat: int) -> bool:
     """Whether `seat` sees the game variable `name` (a `hidden` one nobody sees)."""
     return rs.variables[name].visibility != "hidden"
