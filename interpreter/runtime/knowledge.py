@@ -1,5 +1,5 @@
 """What each seat knows of the cards on the table: how it sees each zone, the cards it was shown, and worlds it
-cannot tell from the real one (a search bot's determinized copies, the table's "Points now").
+cannot tell from the real one (a search bot's determinized copies).
 
 A seat sees a zone in one of four ways (model/secrecy.py's `zone_sight`, the engine's one rule): every card in order ('all': an open zone, its own hand), the top
 card only ('top'), which cards it holds but not their order ('contents': the zone visibilities `contents` and
@@ -220,9 +220,9 @@ def unseen(g, seat: int) -> tuple[list[tuple[ZoneRef, int]], dict[ZoneRef, list[
     return pool, orders
 
 
-def deal_again(g, seat: int, rng, by_class: bool = True) -> dict[int, Card]:
+def deal_again(g, seat: int, rng) -> dict[int, Card]:
     """Deal the cards `seat` cannot see again at random in `g` (a copy): every place keeps its count, the pool's
-    cards trade places (only with cards of the same classes when `by_class`), the cards whose contents the seat
+    cards trade places (only with cards of the same classes), the cards whose contents the seat
     knows only within their zone. Returns how the pool's cards were replaced: card index -> the card now in its
     place (see `relabel`)."""
     pool, orders = unseen(g, seat)
@@ -230,7 +230,7 @@ def deal_again(g, seat: int, rng, by_class: bool = True) -> dict[int, Card]:
     groups: dict = {}
     for ref, i in pool:
         card = zones[ref][i]
-        groups.setdefault(card.classes if by_class else None, []).append((ref, i, card))
+        groups.setdefault(card.classes, []).append((ref, i, card))
     swap: dict[int, Card] = {}
     for members in groups.values():
         if len(members) < 2:
