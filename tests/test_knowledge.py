@@ -22,7 +22,7 @@ from rulecraft.runtime.rng import SplitMix
 from rulecraft.runtime.state_io import from_json, state_hash, to_json
 from rulecraft.tools.table.scores import points_seen
 from rulecraft.tools.table.undo import seen_cards
-from rulecraft.tools.table.view import zone_text
+from rulecraft.tools.table.seatview import zone_text
 from rulecraft.values import ZoneRef
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"

@@ -9,7 +9,7 @@ from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import line_text
-from rulecraft.tools.table.view import zone_text
+from rulecraft.tools.table.seatview import zone_text
 from rulecraft.values import ZoneRef
 
 RULES = """

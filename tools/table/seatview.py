@@ -10,13 +10,15 @@ zone is open and the score breakdown is given. docs/seatview.md describes the JS
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
 from rulecraft.diagnostics import RuleError
 from rulecraft.model import secrecy
-from rulecraft.model.secrecy import ALL, TOP
+from rulecraft.model.secrecy import ALL, CONTENTS, TOP
 from rulecraft.runtime.decisions import Decision
+from rulecraft.runtime.knowledge import seen_in
 from rulecraft.runtime.machine.deciding import draws_chance
 from rulecraft.values import Player, ZoneRef
 
@@ -29,7 +31,8 @@ PROTOCOL = "rulecraft.seatview/1"
 @dataclass
 class ZoneView:
     """A pile as this seat sees it: `cards` named where the seat sees their faces (None: it sees only how many),
-    `top` where it sees the top card alone. An empty pile is shown, as empty."""
+    `top` where it sees the top card alone, `contents` where it knows which cards the pile holds but not their
+    order (in the ruleset's card order), `known` the cards it was shown there. An empty pile is shown, as empty."""
 
     zone: str
     title: str
@@ -37,6 +40,8 @@ class ZoneView:
     count: int
     cards: Optional[list[CardView]] = None
     top: Optional[CardView] = None
+    contents: Optional[list[CardView]] = None
+    known: list[CardView] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -44,7 +49,11 @@ class ZoneView:
             return ", ".join(c.name for c in self.cards) or "empty"
         n = self.count
         count = f"{n} card{'s' if n != 1 else ''}" if n else "empty"
-        return f"{count}, top: {self.top.name}" if self.top is not None else count
+        if self.contents is not None:  # which cards, never their order: each name once, with how many
+            names = Counter(c.name for c in self.contents)
+            return count + (": " + ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in names.items()) if n else "")
+        return count + (f", top: {self.top.name}" if self.top is not None else "") + (
+            f"; you were shown {', '.join(c.name for c in self.known)}" if self.known else "")
 
 
 @dataclass
@@ -135,18 +144,29 @@ def zone_sight(game, ref: ZoneRef, seat: int) -> str:
 
 
 def zone_view(game, ref: ZoneRef, seat: int) -> ZoneView:
+    """A pile as `seat` sees it (`zone_sight`), with the cards it may name there (runtime/knowledge.py's `seen_in`:
+    every card, the top one, the contents, the cards it was shown)."""
     cards = game.zones.get(ref, [])
     owner = game.zone_owner(ref)
     z = ZoneView(ref.zone if ref.key is None else ref.slot, zone_title(game, ref),
                  owner.seat if owner is not None else None, len(cards))
-    sight = zone_sight(game, ref, seat)
+    sight, seen = (ALL, list(cards)) if game.over else seen_in(game, ref, seat)
     if sight == ALL:
         if game.rs.zones[ref.zone].visibility == "owner" and game.rs.card_order:  # a hand, in the card order
-            cards = sorted(cards)
-        z.cards = [card_view(game, c) for c in cards]
-    elif sight == TOP and cards:
-        z.top = card_view(game, cards[-1])
+            seen = sorted(seen)
+        z.cards = [card_view(game, c) for c in seen]
+    elif sight == CONTENTS:
+        z.contents = [card_view(game, c) for c in seen]
+    else:
+        top = cards[-1] if sight == TOP and cards else None
+        z.top = card_view(game, top) if top is not None else None
+        z.known = [card_view(game, c) for c in seen if c is not top]
     return z
+
+
+def zone_text(game, ref: ZoneRef, seat: int) -> str:
+    """The contents of a zone as `seat` may see them, as the terminal shows them."""
+    return zone_view(game, ref, seat).text
 
 
 def _words(name: str) -> str:

@@ -6,11 +6,9 @@ shows at the terminal too.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rulecraft.runtime.knowledge import seen_in
 from rulecraft.runtime.story import game_label
 from rulecraft.diagnostics import UNPRINTABLE
 from rulecraft.values import Card, Player, ZoneRef
@@ -104,26 +102,6 @@ def _heading(title: str) -> str:
 def var_title(vdef) -> str:
     """A variable's title as a row's heading: 'the first player', written for sentences, heads a row as 'First player'."""
     return _heading(vdef.title) if vdef.title else _words(vdef.id)
-
-
-def zone_text(game, ref: ZoneRef, seat: int) -> str:
-    """The contents of a zone as `seat` may see them."""
-    how, seen = seen_in(game, ref, seat)
-    vis = game.rs.zones[ref.zone].visibility
-    if how == "all":
-        if vis == "owner" and game.rs.card_order:  # a hand, in the ruleset's declared card order
-            seen = sorted(seen)
-        return ", ".join(c.name for c in seen) or "empty"
-    cards = game.zones.get(ref, [])
-    n = len(cards)
-    count = f"{n} card{'s' if n != 1 else ''}" if n else "empty"
-    if how == "contents":  # which cards, never their order: each name once, with how many
-        names = Counter(c.name for c in seen)
-        return count + (": " + ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in names.items()) if n else "")
-    top = cards[-1] if how == "top" and cards else None
-    shown = [c.name for c in seen if c is not top]
-    return count + (f", top: {top.name}" if top is not None else "") + (
-        f"; you were shown {', '.join(shown)}" if shown else "")
 
 
 def choice_names(d, game) -> list[str]:
