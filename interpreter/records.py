@@ -20,17 +20,20 @@ import reprlib
 import sys
 from dataclasses import MISSING, FrozenInstanceError
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 __all__ = ["dataclass"]
 
-
-def dataclass(cls=None, /, *, frozen: bool = False, eq: bool = True, repr: bool = True, **options):
-    """`dataclasses.dataclass`, made cheaply at import for the frozen case (see the module's docstring)."""
-    def wrap(c):
-        if not frozen or options or hasattr(c, "__post_init__"):
-            return dataclasses.dataclass(c, frozen=frozen, eq=eq, repr=repr, **options)
-        return _frozen(c, eq, repr)
-    return wrap if cls is None else wrap(cls)
+if TYPE_CHECKING:  # a type checker reads the classes as the standard library's decorator makes them (the same classes)
+    from dataclasses import dataclass
+else:
+    def dataclass(cls=None, /, *, frozen: bool = False, eq: bool = True, repr: bool = True, **options):
+        """`dataclasses.dataclass`, made cheaply at import for the frozen case (see the module's docstring)."""
+        def wrap(c):
+            if not frozen or options or hasattr(c, "__post_init__"):
+                return dataclasses.dataclass(c, frozen=frozen, eq=eq, repr=repr, **options)
+            return _frozen(c, eq, repr)
+        return wrap if cls is None else wrap(cls)
 
 
 def _frozen(cls, eq: bool, repr_: bool):
@@ -74,7 +77,9 @@ def _frozen(cls, eq: bool, repr_: bool):
 
 def _init(cls, flds):
     """The constructor dataclasses would write for a frozen class (one small exec)."""
-    params, keywords, body = [], [], []
+    params: list[str] = []
+    keywords: list[str] = []
+    body: list[str] = []
     env = {"__setattr": object.__setattr__, "__factory": _HAS_FACTORY}
     for f in flds:
         if not f.init:  # as dataclasses does: a factory's value is made, a plain default stays on the class

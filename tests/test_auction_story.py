@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rulecraft.agents.base import RandomAgent
+from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 
@@ -91,7 +92,7 @@ def test_without_a_story_the_result_is_not_worked_out(form, tmp_path):
     broken = "say_result: \"'{1 // (sale.price - sale.price)}'\""
     for g in _games(tmp_path, form, broken, story=False, seeds=2):
         assert g.over and not g.narrative
-    with pytest.raises(Exception):
+    with pytest.raises(RuleError, match="division by zero"):
         list(_games(tmp_path, form, broken, seeds=2))
 
 
