@@ -3,7 +3,7 @@
 # editable mode (re-installed only when pyproject.toml changes), Graphviz's `dot`, the printed font
 # (Liberation Sans, fonts-liberation), Chromium and poppler-utils, and (when npm is there)
 # yaml-language-server in .venv/node for the editor test. `make test` runs the suite on every core
-# (pytest-xdist).
+# (pytest-xdist), after `make lint` (ruff and mypy).
 
 PYTHON ?= python3
 VENV   := .venv
@@ -16,7 +16,7 @@ SUDO := $(shell if [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
 
 YLS    := $(VENV)/node/node_modules/yaml-language-server/bin/yaml-language-server
 
-.PHONY: run test setup tables bytecode graphviz fonts editor-tools chromium bench-setup studio-assets clean
+.PHONY: run test lint setup tables bytecode graphviz fonts editor-tools chromium bench-setup studio-assets clean
 
 run: setup
 	@echo "== bundled rulesets"
@@ -38,8 +38,15 @@ run: setup
 # -n auto: one test process per core (pytest-xdist); --dist loadfile keeps a file's tests in one
 # process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process; -rs says why
 # each skipped test skipped (no Chromium for the studio's browser tests, no npm for the editor test)
-test: setup
+test: setup lint
 	@$(PY) -m pytest -n auto --dist loadfile -rs
+
+# ruff (mistakes: unused and undefined names, late-bound loop variables, bare except...) and mypy (the types of the
+# engine's running layers), configured in pyproject.toml; run before the tests, so a finding fails at once with its
+# file:line, not after the suite. mypy keeps its cache in .mypy_cache: a second run reads only the files changed.
+lint: $(STAMP)
+	@$(VENV)/bin/ruff check --quiet .
+	@$(VENV)/bin/mypy
 
 setup: $(STAMP) bytecode graphviz fonts editor-tools chromium
 

@@ -321,7 +321,7 @@ def _sequence(o: _Out, i: int, count: int, rng: random.Random, params, options, 
     o("      - id: start")
     o(f"        label: Begin {kind} {i}")
     o(f"        do: \"let gain = {pa} % 7 + 1; log '{{player}} starts s_{i} with {{gain}}'\"")
-    o(f"      - id: check")
+    o("      - id: check")
     o(f"        if: \"player.score + gain >= target_score and {oname} != '{ochoices[-1]}'\"")
     o("        then:")
     o('          - "player.score += gain + modifier(\'bonus\', player)"')
@@ -335,15 +335,15 @@ def _sequence(o: _Out, i: int, count: int, rng: random.Random, params, options, 
     o('          - "draw 1 from deck to player.hand as drawn"')
     o(f'          - if: "drawn is {cls} and drawn.value > {pb} % 4"')
     o('            then: ["move drawn to player.tableau", "continue fill"]')
-    o(f'          - if: "drawn is joker"')
+    o('          - if: "drawn is joker"')
     o('            then: ["move drawn to jokers top", "break fill"]')
     o(f"      - loop: dice_{i}")
-    o(f"        label: Roll until something happens")
+    o("        label: Roll until something happens")
     o("        do:")
     o(f'          - "roll pair against {pa} % 12 as r"')
     o("          - if: \"r.result == 'boxcars' or r.success\"")
     o(f'            then: ["player.score += r.total", "break dice_{i}"]')
-    o(f"          - if: \"r.result == 'snake_eyes'\"")
+    o("          - if: \"r.result == 'snake_eyes'\"")
     o(f'            then: ["remove modifier bonus from player", "break dice_{i}"]')
     o(f'          - "roll 1d6 as small; break dice_{i}"')
     o("      - for_each: c")
@@ -369,16 +369,16 @@ def _sequence(o: _Out, i: int, count: int, rng: random.Random, params, options, 
     o('          max: "max(0, player.coins)"')
     o("          prompt: Spend coins")
     o("          as: spend")
-    o(f"      - repeat:")
+    o("      - repeat:")
     o(f'          - "spend -= 1; {gv} += {tab}[\'k0\'].cost"')
-    o(f'        until: "spend <= 0"')
+    o('        until: "spend <= 0"')
     o(f"        name: spending_{i}")
     if i % 4 == 0:
         o("      - id: market")
         o("        do: \"create zone in markets as m; draw 1 from deck to m as shown; log 'market: {shown}'\"")
     if i % 5 == 1:
         o("      - choose: {player: player, kind: yesno, prompt: \"Pass for the rest of the round?\", as: quit}")
-        o(f'      - if: "quit"')
+        o('      - if: "quit"')
         o(f'        then: ["set player.passed = true", "end {kind}"]')
     for k in kids:
         if k % 2:
@@ -388,7 +388,7 @@ def _sequence(o: _Out, i: int, count: int, rng: random.Random, params, options, 
         else:
             o(f"      - call: s_{k}")
             o("        with: {player: player}")
-    o(f'      - "set turns_taken = turns_taken + 1; player.score += suit_type[\'red\'].rank"')
+    o('      - "set turns_taken = turns_taken + 1; player.score += suit_type[\'red\'].rank"')
     o()
 
 

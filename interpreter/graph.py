@@ -166,10 +166,11 @@ class _Builder:
             self.open_loops.pop()
             for t in body_tails:
                 self._edge(t, nid, "repeat")
-            exits = [(nid, "done", "done")] if (kind == "foreach" or s.mode != "forever") else []
+            exits = [(nid, "done", "done")] if (isinstance(s, M.ForEachStep) or s.mode != "forever") else []
             mine = [(src, "break", f"break {name}" if name else "break") for name, src in self.loop_exits
                     if name is None or name == getattr(s, "name", None)]
-            others = [(name, src) for name, src in self.loop_exits if not (name is None or name == getattr(s, "name", None))]
+            others: list[tuple[Optional[str], str]] = [(name, src) for name, src in self.loop_exits
+                                                       if not (name is None or name == getattr(s, "name", None))]
             self.loop_exits = saved + others
             return exits + mine
         if isinstance(s, M.ConstructStep):

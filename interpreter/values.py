@@ -79,6 +79,8 @@ class ZoneRef:
     """
 
     __slots__ = ("zone", "key")
+    zone: str
+    key: Any
     _interned: dict = {}
 
     def __new__(cls, zone: str, key: Any = None):

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import play_seeded
+
 from rulecraft.agents.base import RandomAgent
 from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import load_ruleset
@@ -136,11 +138,7 @@ def test_last_takes_is_refused_where_it_cannot_work(setting, code, tmp_path):
 
 
 def _play(rs, seed: int) -> tuple:
-    g = Game(rs, None, seed, story=seed % 2 == 0)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, None))
+    g = play_seeded(rs, seed, story=seed % 2 == 0)
     return g.winners, g.scores, g.steps, g.decisions, g.narrative, repr(g.vars), repr(g.pvars)
 
 
@@ -206,12 +204,8 @@ def test_the_engine_reckons_a_sealed_auction_as_its_step_would(price, ties, tmp_
     for seed in range(12):
         games = []
         for rs in (quick, stepped):
-            g = Game(rs, None, seed)
-            agents = [RandomAgent(p.seat, seed) for p in g.players]
             hashes = []
-            while not g.over:
-                hashes.append(state_hash(g))
-                g.apply(agents[g.pending.player].choose(g.pending, None))
+            g = play_seeded(rs, seed, each=lambda g, d, hashes=hashes: hashes.append(state_hash(g)))
             games.append((g.winners, g.scores, g.decisions, g.narrative, repr(g.pvars), g.rng.state, g.work, hashes))
         assert games[0] == games[1]
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
+from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.game import Game
 
 RULESET = """ruleset: r
 title: R
@@ -42,11 +43,7 @@ def _games(tmp_path, form: str, settings: str = "", story: bool = True, seeds: i
     loaded = load_ruleset(str(p))
     assert loaded.ok, [d.message for d in loaded.diagnostics]
     for seed in range(seeds):
-        g = Game(loaded.ruleset, None, seed, story=story)
-        agents = [RandomAgent(q.seat, seed) for q in g.players]
-        while not g.over:
-            g.apply(agents[g.pending.player].choose(g.pending, None))
-        yield g
+        yield play_seeded(loaded.ruleset, seed, story=story)
 
 
 def _results(g) -> list[str]:
@@ -91,7 +88,7 @@ def test_without_a_story_the_result_is_not_worked_out(form, tmp_path):
     broken = "say_result: \"'{1 // (sale.price - sale.price)}'\""
     for g in _games(tmp_path, form, broken, story=False, seeds=2):
         assert g.over and not g.narrative
-    with pytest.raises(Exception):
+    with pytest.raises(RuleError, match="division by zero"):
         list(_games(tmp_path, form, broken, seeds=2))
 
 
@@ -105,10 +102,6 @@ def test_bids_that_are_things_say_the_bid_and_its_worth(tmp_path):
     assert loaded.ok, [d.message for d in loaded.diagnostics]
     lines = set()
     for seed in range(12):
-        g = Game(loaded.ruleset, None, seed)
-        agents = [RandomAgent(q.seat, seed) for q in g.players]
-        while not g.over:
-            g.apply(agents[g.pending.player].choose(g.pending, None))
-        lines |= set(_results(g))
+        lines |= set(_results(play_seeded(loaded.ruleset, seed)))
     assert any(line.endswith((" with 2 (worth 2)", " with 3 (worth 3)")) for line in lines), lines
     assert "Nobody bids" not in lines and lines <= {line for line in lines if line.startswith(("P", "Nobody wins"))}

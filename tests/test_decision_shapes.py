@@ -29,7 +29,7 @@ def _pending_bids(name: str, players, seeds=range(6)):
 @pytest.mark.parametrize("name,players", [("sealed-auction", None), ("dune-bidding", 6)])
 def test_amount_options_read_as_the_full_list(name, players):
     shaped = 0
-    for g, d in _pending_bids(name, players):
+    for _g, d in _pending_bids(name, players):
         if d.low is None:
             continue
         shaped += 1

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import play_seeded
+
 from rulecraft.agents.base import RandomAgent
 from rulecraft.dsl.closures import assign
 from rulecraft.dsl.codegen import hotcode
@@ -186,10 +188,7 @@ def test_an_attack_reads_the_same_to_the_others_whether_a_card_was_kept_hidden_o
 
 
 def _play(rs, seed: int, players: int) -> tuple:
-    g = Game(rs, players, seed)
-    agents = [RandomAgent(s, seed) for s in range(players)]
-    while not g.over:
-        g.apply(agents[g.pending.player].choose(g.pending, None))
+    g = play_seeded(rs, seed, players)
     return g.winners, g.scores, g.steps, g.decisions, list(g.narrative), repr(g.pvars), repr(g.zones)
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.agents.human import HumanAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -35,12 +36,7 @@ def _load(**overrides):
 
 
 def _play(rs, players, seed, check=True):
-    g = Game(rs, players, seed, check_conservation=check)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, g.view(d.player)))
-    return g
+    return play_seeded(rs, seed, players, views=True, check_conservation=check)
 
 
 def _zone(g, name, key=None):

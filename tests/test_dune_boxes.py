@@ -4,11 +4,11 @@ start and its return); the auction is one node, and every visit inside it counts
 
 from __future__ import annotations
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset
 from rulecraft.model import ruleset as M
-from rulecraft.runtime.game import Game
 
 
 def boxes(name: str) -> dict[str, int]:
@@ -30,11 +30,7 @@ def test_an_auction_is_one_node_and_its_decisions_count_for_it():
     g = build_graph(rs)
     node = g.nodes["auction/2"]
     assert node.kind == "auction" and isinstance(node.step, M.ConstructStep)
-    game = Game(rs, None, 3, coverage=True)
-    agents = [RandomAgent(p.seat, 3) for p in game.players]
-    while not game.over:
-        d = game.pending
-        game.apply(agents[d.player].choose(d, None))
+    game = play_seeded(rs, 3, coverage=True)
     assert set(game.coverage) <= set(g.nodes)  # every visit maps to a drawn box
     assert game.coverage["auction/2"] > 0
 
@@ -49,11 +45,7 @@ def test_the_hand_made_loops_and_the_auction_step_play_the_same_games():
     new = load_ruleset("dune-bidding").ruleset
 
     def play(rs, seed, n):
-        g = Game(rs, n, seed)
-        agents = [RandomAgent(p.seat, seed) for p in g.players]
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, None))
+        g = play_seeded(rs, seed, n)
         return g.winners, g.scores, g.decisions, g.narrative, repr(g.zones)
 
     for seed in range(25):

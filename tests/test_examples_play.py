@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.diagnostics import render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -48,12 +49,7 @@ def test_the_two_documentation_games_are_there():
 
 def play_random(rs, seed: int, players: int | None = None) -> Game:
     n = players or rs.players.default
-    agents = [RandomAgent(seat, seed) for seat in range(n)]
-    g = Game(rs, n, seed, check_conservation=True, max_steps=MAX_STEPS)
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, g.view(d.player)))
-    return g
+    return play_seeded(rs, seed, n, views=True, check_conservation=True, max_steps=MAX_STEPS)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

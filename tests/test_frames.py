@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.machine import blocks
@@ -153,11 +154,7 @@ def _calls_game(tmp_path, on: bool, monkeypatch, rounds: int = 6, deep: int = 20
     assert result.ok, [d.message for d in result.diagnostics]
     lines: list = []
     try:
-        g = Game(result.ruleset, None, seed, listener=lines.append if options.pop("told", False) else None, **options)
-        agents = [RandomAgent(p.seat, seed) for p in g.players]
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, None))
+        g = play_seeded(result.ruleset, seed, listener=lines.append if options.pop("told", False) else None, **options)
         out: tuple = ("over", g.winners)
     except Exception as exc:  # RuleError, or GameError wrapping one
         g = None

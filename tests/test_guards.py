@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import play_seeded
+
 from rulecraft import diagnostics
-from rulecraft.agents.base import RandomAgent
 from rulecraft.dsl.codegen import generator as codegen, safesource
 from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import dsl_text, load_ruleset
 from rulecraft.runtime.machine import blocks, interpreter
-from rulecraft.runtime.game import Game
 
 CAPPED = textwrap.dedent("""
     import resource, sys
@@ -177,10 +177,7 @@ def test_a_source_of_the_writer_passes():
 
 
 def _play(rs, seed: int) -> tuple:
-    g = Game(rs, None, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        g.apply(agents[g.pending.player].choose(g.pending, None))
+    g = play_seeded(rs, seed)
     return g.winners, g.scores, g.steps, g.decisions
 
 

@@ -87,14 +87,10 @@ def test_ctrl_c_at_the_prompt_exits_130_and_keeps_the_log_and_the_save(tmp_path)
 
 def _uninterrupted(name: str, seed: int) -> str:
     """The result line of `play NAME --seed SEED --quiet`, played here without a break."""
-    from rulecraft.agents.base import RandomAgent
+    from conftest import play_seeded
     from rulecraft.loader import load_ruleset
-    from rulecraft.runtime.game import Game
 
-    g = Game(load_ruleset(name).ruleset, None, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        g.apply(agents[g.pending.player].choose(g.pending, g.view(g.pending.player)))
+    g = play_seeded(load_ruleset(name).ruleset, seed, views=True)
     winners = ", ".join(g.players[s].name for s in g.winners) or "nobody"
     scores = f" scores {g.scores}" if g.scores is not None else ""
     return f"winner: {winners}{scores} ({g.decisions} decisions)"

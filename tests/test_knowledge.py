@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import play_seeded
+
 from rulecraft.agents.base import FirstAgent, RandomAgent
 from rulecraft.agents.greedy import GreedyAgent, determinize
 from rulecraft.dsl.closures import assign
@@ -100,10 +102,7 @@ def _case(name: str):
 
 
 def _first_game(rs, seed: int, players: int, until=None) -> Game:
-    g = Game(rs, players, seed=seed)
-    while not g.over and (until is None or not until(g)):
-        g.apply(FirstAgent(g.pending.player, seed).choose(g.pending, None))
-    return g
+    return play_seeded(rs, seed, players, agents=FirstAgent, until=until)  # (FirstAgent keeps nothing between answers)
 
 
 def test_what_a_seat_was_shown_is_recorded_kept_and_said(tmp_path):

@@ -20,14 +20,11 @@ import yaml
 from rulecraft.diagnostics import DiagnosticError, render_text
 from rulecraft.dsl import ast as A
 from rulecraft.dsl.builtins import REGISTRY
-from rulecraft.dsl.closures import compiler as C
 from rulecraft.dsl.closures.compiler import Compiler
-from rulecraft.dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope, Symbol
 from rulecraft.dsl.parser import STATEMENT_ERRORS, SYNTAX_ERRORS, parse_expression, parse_statements, plain_locator
 from rulecraft.dsl.closures.statements import StatementCompiler
 from rulecraft.loader import build, load_ruleset
 from rulecraft.model import ruleset as M
-from rulecraft.values import FamilyRef, ZoneRef
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGE = ROOT / "docs" / "language.md"

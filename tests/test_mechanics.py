@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.dsl.codegen import generator as codegen
 from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.machine import blocks
-from rulecraft.runtime.game import Game
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"
 MECHANICS = sorted(p.name for p in CASES.iterdir() if p.name.startswith(("auction_", "respond_", "stack_values")))
@@ -32,11 +32,7 @@ def _play(path: str, seed: int, fast: bool, monkeypatch) -> tuple:
     monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
     loaded = load_ruleset(path)
     assert loaded.ok and not loaded.diagnostics, path
-    g = Game(loaded.ruleset, None, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, None))
+    g = play_seeded(loaded.ruleset, seed)
     return g.winners, g.scores, g.steps, g.decisions, g.narrative
 
 

@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.game import Game
 from rulecraft.runtime.state_io import clone, from_json, state_hash, to_json
 
 HEAD = """\
@@ -34,12 +34,7 @@ def codes(loaded) -> list[tuple[str, int, int]]:
 
 
 def play(rs, players=None, seed=1):
-    g = Game(rs, players, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, None))
-    return g
+    return play_seeded(rs, seed, players)
 
 
 GAME = HEAD + """\

@@ -177,8 +177,8 @@ def test_the_fast_parser_parses_every_text_as_lark_does_and_stops_where_lark_doe
         if P._too_nested(text):
             continue
         for start in ("expr_start", "stmts_start"):
-            ours = _outcome(lambda: fast.parse(text, start))
-            theirs = _outcome(lambda: lark.parse(text, start=start))
+            ours = _outcome(lambda text=text, start=start: fast.parse(text, start))
+            theirs = _outcome(lambda text=text, start=start: lark.parse(text, start=start))
             assert ours == theirs, (start, text)
             parsed += ours != "mistake"
             stopped += ours == "mistake"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.game import Game
 
 GAMES = Path(__file__).parent / "cases" / "games"
 
@@ -20,11 +20,7 @@ GAMES = Path(__file__).parent / "cases" / "games"
 def _play(path: Path, seed: int, players: int) -> tuple:
     loaded = load_ruleset(str(path))
     assert loaded.ok and not loaded.diagnostics, [d.message for d in loaded.diagnostics]
-    g = Game(loaded.ruleset, players, seed, check_conservation=seed == 0)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, None))
+    g = play_seeded(loaded.ruleset, seed, players, check_conservation=seed == 0)
     return g.narrative, g.scores, g.winners, g.decisions
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from announce_kind import ANNOUNCE
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.loader import load_ruleset
 from rulecraft.loader.schema import all_forms, load_schema
 from rulecraft.model import ruleset as M
@@ -76,11 +77,7 @@ def test_without_the_kind_the_form_is_unknown(tmp_path):
 @pytest.mark.parametrize("story", [True, False])
 def test_it_plays(announce, tmp_path, story):
     rs = _load(tmp_path).ruleset
-    g = Game(rs, None, 1, story=story)
-    agents = [RandomAgent(p.seat, 1) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, g.view(d.player)))
+    g = play_seeded(rs, 1, views=True, story=story)
     assert g.vars["round"] == 3
     if story:
         assert [line for line in g.narrative if "begins" in str(line)] == [
@@ -99,11 +96,7 @@ def test_it_is_said_in_its_own_words(announce, tmp_path):
 
 
 def _play_all(rs, seed: int) -> tuple:
-    g = Game(rs, None, seed)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, g.view(d.player)))
+    g = play_seeded(rs, seed, views=True)
     return g.winners, g.steps, [str(line) for line in g.narrative]
 
 

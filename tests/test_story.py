@@ -15,7 +15,8 @@ import textwrap
 
 import pytest
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -36,12 +37,7 @@ def _ruleset(name: str):
 
 
 def _play(rs, seed: int, story: bool) -> Game:
-    g = Game(rs, None, seed, story=story)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, None))
-    return g
+    return play_seeded(rs, seed, story=story)
 
 
 def _outcome(g: Game) -> dict:

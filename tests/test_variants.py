@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulecraft.agents.base import RandomAgent
+from conftest import play_seeded
+
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.diagnostics import render_text
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.game import Game
 from rulecraft.runtime.scenario import check, run_scenario
 from rulecraft.tools.cli.main import main
 
@@ -90,12 +90,7 @@ def test_bundled_and_validates(name, capsys):
 def test_thirty_random_games_play_to_the_end(name):
     rs = _load(name).ruleset
     for seed in SEEDS:
-        n = rs.players.default
-        agents = [RandomAgent(seat, seed) for seat in range(n)]
-        g = Game(rs, n, seed, check_conservation=True, max_steps=MAX_STEPS)
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, g.view(d.player)))
+        g = play_seeded(rs, seed, rs.players.default, views=True, check_conservation=True, max_steps=MAX_STEPS)
         assert g.over and g.pending is None, (name, seed)
         assert isinstance(g.winners, list), (name, seed)
         assert g.narrative and g.narrative[-1].startswith("Winner: "), (name, seed)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
-from ..dsl import ast as A
 from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
 from .flow import calls_in as _calls_in, check_flow
@@ -122,7 +121,7 @@ def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
     for sid, seq in rs.sequences.items():
         if sid not in seen:
             yield warning("W405", f"sequence '{sid}' is never run", seq.span,
-                          f"call it from another sequence, or make it the 'start' or a trigger's 'run'")
+                          "call it from another sequence, or make it the 'start' or a trigger's 'run'")
 
 
 CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,

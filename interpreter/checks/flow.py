@@ -135,7 +135,7 @@ def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
                 if passed is None:
                     new = None
                 else:
-                    new = (set() if old == "missing" else set(old)) | passed  # type: ignore[arg-type]
+                    new = (set() if old == "missing" else set(old)) | passed
                 if old == "missing" or new != old:
                     kinds[callee] = new
                     changed = True
@@ -143,9 +143,9 @@ def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
 
 
 def check_flow(rs: M.Ruleset) -> Iterable[Diagnostic]:
-    enders = _enders(rs)
-    if any(t.run in enders for t in rs.triggers):
-        enders = None  # a trigger may end the game whenever a called sequence raises an event
+    ending = _enders(rs)
+    # None when a trigger may end the game: it may, whenever a called sequence raises an event
+    enders: Optional[set[str]] = None if any(t.run in ending for t in rs.triggers) else ending
     for seq in rs.sequences.values():
         yield from _unreachable(seq.steps)
         for loop in _loops(seq.steps):

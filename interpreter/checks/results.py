@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Diagnostic, warning
+from ..diagnostics import Diagnostic, Span, warning
 from ..dsl import ast as A
 from ..dsl.table_calls import targets
 from ..model import ruleset as M
@@ -13,7 +13,7 @@ from ..model import ruleset as M
 
 def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
     """W407: 'as' on a call of a sequence that never returns a value; W408: a value returned that no call keeps."""
-    calls: list[tuple[str, str, object]] = []  # (sequence called, name bound, span) of the calls that keep a result
+    calls: list[tuple[str, str, Span]] = []  # (sequence called, name bound, span) of the calls that keep a result
     returns: dict[str, list] = {}  # sequence -> its 'return VALUE' statements (a bare 'return' gives no value)
     for sid, seq in rs.sequences.items():
         found = returns[sid] = []

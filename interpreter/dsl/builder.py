@@ -32,6 +32,11 @@ Locator = Callable[[int, int], Span]
 _ESCAPES = {"n": "\n", "t": "\t"}
 
 
+def _no_text(start: int, end: int) -> Span:
+    """The locator between parses: `begin` sets each parse's own."""
+    raise RuntimeError("no text is being parsed")
+
+
 class AstBuilder(StatementRules, threading.local):
     """The callbacks; what they need to know about the text being parsed is per thread.
 
@@ -40,7 +45,7 @@ class AstBuilder(StatementRules, threading.local):
     """
     def __init__(self, parse_inner: Callable[[str, Locator, int], A.Expr]):
         self.parse_inner = parse_inner
-        self.locate: Optional[Locator] = None
+        self.locate: Locator = _no_text
         self.offset = 0
         self.problem: Optional[DiagnosticError] = None
 
@@ -150,7 +155,8 @@ class AstBuilder(StatementRules, threading.local):
 
     def call(self, c) -> Built:
         fname, _lpar, args, rpar = c
-        pos, kw = [], []
+        pos: list[A.Expr] = []
+        kw: list[A.Keyword] = []
         for arg in args[0] if args else ():
             (kw if isinstance(arg, A.Keyword) else pos).append(arg)
         a, b = fname.start_pos, rpar.end_pos

@@ -140,8 +140,9 @@ def _is_hint(n: A.IsClass, scope: Scope) -> str:
     """Why a name after 'is' is no class: 'is' takes a class name as written, never a value or an attribute."""
     obj = n.obj.id if isinstance(n.obj, A.Name) else "c"
     sym = scope.symbols.get(n.cls)
-    if n.cls in scope.locals or (sym is not None and sym.kind in ("var", "const")):
-        what = "a value here (a parameter or a local name)" if n.cls in scope.locals else kind_word(sym)
+    what = ("a value here (a parameter or a local name)" if n.cls in scope.locals
+            else kind_word(sym) if sym is not None and sym.kind in ("var", "const") else None)
+    if what is not None:
         return (f"'is' takes a class name as written; '{n.cls}' is {what}: to test the class it holds, "
                 f"write {n.cls} in {obj}.classes")
     if n.cls in scope.card_attrs or n.cls in scope.marks:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from importlib.resources import files
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..diagnostics import DiagnosticError, Span, error
 from . import ast as A
@@ -218,10 +218,11 @@ def _explain(exc: "UnexpectedInput", text: str, start: str) -> tuple[str, Option
     except Exception:  # pragma: no cover - matching is best effort
         label = None
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        at = exc.pos_in_stream or 0
+        ch = text[at] if at < len(text) else ""
         if ch in "'\"":
             return "a string is never closed", f"add the closing {ch} on the same line", None
-        if ch == "=" and text[exc.pos_in_stream:exc.pos_in_stream + 2] != "==":
+        if ch == "=" and text[at:at + 2] != "==":
             return "'=' does not compare: write '==' to test equality", None, None
         return (f"unexpected character {ch!r}",
                 "the rules language uses letters, digits, _ and operators such as + - == and or", None)
@@ -283,14 +284,15 @@ def _error_pos(exc: "UnexpectedInput", text: str) -> tuple[int, int]:
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-        return exc.token.start_pos, exc.token.end_pos or exc.token.start_pos + 1
+        start = exc.token.start_pos or 0  # (Lark's lexer gives every token it makes a position)
+        return start, exc.token.end_pos or start + 1
     if isinstance(exc, UnexpectedCharacters):
-        return exc.pos_in_stream, exc.pos_in_stream + 1
+        return exc.pos_in_stream or 0, (exc.pos_in_stream or 0) + 1
     try:  # the text stops too early: point at its last token (e.g. the '==' that lacks an operand)
         last = None
-        for last in _parser().lex(text):
-            pass
-        if last is not None and last.end_pos is not None:
+        for token in _parser().lex(text):
+            last = token
+        if last is not None and last.start_pos is not None and last.end_pos is not None:
             return last.start_pos, last.end_pos
     except Exception:  # pragma: no cover - fall back to the last character
         pass
@@ -317,7 +319,8 @@ def _parse(text: str, locate: Locator, offset: int, start: str):
 
             _BUILD.begin(locate, offset)  # the callbacks run again from the start
             try:
-                value, _start, _end, depth = _parser().parse(text, start=start)
+                parsed: Any = _parser().parse(text, start=start)  # a Built tuple: the callbacks make no Tree
+                value, _start, _end, depth = parsed
             except UnexpectedInput as exc:
                 syntax = exc
         problem = _BUILD.problem

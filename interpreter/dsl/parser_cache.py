@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:  # imported when a parser is built or loaded: the fast parser below does without it
     from lark import Lark
@@ -160,6 +160,9 @@ class Tok(str):
     """A token as the callbacks read it: its text, its terminal and its offsets."""
 
     __slots__ = ("type", "start_pos", "end_pos")
+    type: str
+    start_pos: int
+    end_pos: int
 
 
 def fast_tables(built: "Lark") -> Optional[dict]:
@@ -180,8 +183,9 @@ def fast_tables(built: "Lark") -> Optional[dict]:
     states = [{tok: arg if action is Shift else -1 - index.setdefault(arg, len(index))
                for tok, (action, arg) in table.states[st].items()} for st in range(len(table.states))]
     specs = []
-    for rule in sorted(index, key=index.get):
-        f, chain = parser.callbacks[rule], []
+    for rule in sorted(index, key=index.__getitem__):
+        f = parser.callbacks[rule]
+        chain: list[list] = []
         while True:
             if type(f) is ExpandSingleChild:
                 chain.append(["expand1"])
@@ -199,7 +203,8 @@ def fast_tables(built: "Lark") -> Optional[dict]:
         else:
             return None
         specs.append([rule.origin.name, len(rule.expansion), chain, base])
-    lexers, lexer_of = [], []
+    lexers: list = []
+    lexer_of: list = []
     seen: dict = {}
     for st in range(len(table.states)):
         basic = lexer.lexers[st]
@@ -254,7 +259,7 @@ class _StateLexer:
         """(terminal, text) of the token at `pos`, given the root alternation's match there: the first of all terminals
         that matches. If it is the state's, what the state tries before it is the root's (no match) or a keyword."""
         won = None if m is None else m.lastgroup
-        if won in self.alt_set and self.exact:
+        if won in self.alt_set and self.exact and won is not None:  # (a terminal's name, never None, once in alt_set)
             ahead = self._ahead.get(won)
             if ahead is None:
                 ahead = self._ahead[won] = self._texts_before(won)
@@ -392,4 +397,4 @@ def _filter(f, to_include, append_none):
     return call
 
 
-_WRAPPERS = {"expand1": _expand1, "filter": _filter}
+_WRAPPERS: dict[str, Callable[..., Any]] = {"expand1": _expand1, "filter": _filter}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..diagnostics import DiagnosticError, Span, error
 from . import ast as A
@@ -26,6 +26,11 @@ def _depth(*parts) -> int:
 
 class StatementRules:
     """The callbacks of the statement rules of grammar.lark: each builds an A.Stmt with the span of its tokens."""
+
+    # what AstBuilder (builder.py), the class these rules are part of, gives them
+    _span: Callable[[int, int], Span]
+    _tspan: Callable[[Any], Span]
+    _keep: Callable[[DiagnosticError], None]
 
     # -- parts of statements: a value, and the text they cover
     def place(self, c) -> Built:

@@ -23,7 +23,9 @@ def targets(call: A.CallSeq, tables: Mapping[str, Any]) -> tuple[str, ...]:
     if call.target is None:
         return (call.sequence,)
     tc = table_column(call.target)
-    table = tables.get(tc[0]) if tc else None
+    if tc is None:
+        return ()
+    table = tables.get(tc[0])
     if table is None:
         return ()
     out: list[str] = []

@@ -105,8 +105,9 @@ class Builder(SectionBuilders):
         seq_params = {}
         for k, v in self.section("sequences").items():
             seq_params[k] = tuple(_s(v.get("params"), []) or []) if isinstance(v, YMap) else ()
-        for k, d in self.section("dice").items():
-            declare(k, Symbol("dice"), self.section("dice").key_span(k))
+        dice = self.section("dice")
+        for k in dice.entries:
+            declare(k, Symbol("dice"), dice.key_span(k))
         for k, v in params.items():
             declare(k, consts[k], v.span)
         for k, v in options.items():
@@ -163,7 +164,7 @@ class Builder(SectionBuilders):
         if start and start not in sequences:
             self.err("E309", f"the start sequence '{start}' does not exist", start_node.span if start_node else r.span,
                      did_you_mean(start, sequences))
-        for name, value in self.overrides.items():
+        for name in self.overrides:
             if name not in params and name not in options:
                 self.err("E316", f"--set {name}: no parameter or option of that name", None,
                          did_you_mean(name, list(params) + list(options)))

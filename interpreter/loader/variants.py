@@ -13,7 +13,7 @@ import stat
 from typing import Optional
 
 from ..bundled import bundled_root, bundled_rulesets
-from ..diagnostics import Diagnostic, SourceCache, Span, did_you_mean, error
+from ..diagnostics import Diagnostic, SourceCache, did_you_mean, error
 from .yaml_source import Limits, YMap, YNode, YScalar, YSeq, load_file
 
 MAX_DEPTH = 16

@@ -6,7 +6,7 @@ expressions call, kept apart from how a game is set up, driven and copied.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
@@ -17,11 +17,42 @@ from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
 from .rng import fixed_faces
 
+if TYPE_CHECKING:
+    from .machine.program import Frame
+    from .rng import SplitMix
+
 _MISSING = object()
 ANSWER = "__answer"  # the local a suspended step finds its answer in (machine/asking.py uses the same name)
 
 
 class Board:
+    # the state these operations read and change: set by Game.__init__ (game.py)
+    rs: M.Ruleset
+    players: list[Player]
+    rng: SplitMix
+    fixed_dice: Optional[list]
+    zones: dict[ZoneRef, list[Card]]
+    where: dict[int, ZoneRef]
+    dynamic: dict[str, int]
+    marks: dict[str, dict[str, Any]]
+    known: dict[int, dict[int, tuple]]
+    modifiers: list[list]
+    lapsing: bool
+    frames: list[Frame]
+    pending: Optional[Decision]
+    winners: Optional[list[int]]
+    decisions: int
+    story: bool
+    tallies: dict[str, dict[Any, list]]
+    chance: list
+    locals: dict
+    triggers: dict[str, list[M.Trigger]]
+    _events: list
+    _families: dict[str, list]
+    _dynamic: dict[str, tuple]
+    _player_zones: frozenset
+    say: Callable[..., None]
+
     # ------------------------------------------------------------------ reading state (used by compiled rules)
     def zone_cards(self, z: ZoneRef) -> list[Card]:
         try:
@@ -51,7 +82,7 @@ class Board:
         if zd.per == "player":
             refs = [ZoneRef(name, p.seat) for p in self.players]
         else:
-            refs = [ZoneRef(name, k) for k in zd.per]
+            refs = [ZoneRef(name, k) for k in zd.per or ()]
         self._families[name] = refs
         return refs
 
@@ -265,7 +296,7 @@ class Board:
     def add_modifier(self, name: str, target: Any, value: Any, until: str, span: Span) -> None:
         if target is not None and not isinstance(target, Player):
             raise RuleError(f"a modifier applies to a player, not {describe(target)}", span)
-        owner = None
+        owner: str | int | None = None
         if until.startswith("next "):  # lapses when the next sequence of that kind starts for its player (Game.push)
             owner = until
             self.lapsing = True
@@ -319,9 +350,10 @@ class Board:
             frame.locals["__roll"] = list(faces)
             shown = "+".join(map(str, faces))
             self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {_exclaim(named.shown())}")
-            self.pending = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?", [True, False],
-                                    default=False, node=str(span), purpose="reroll", number=self.decisions)
-            self.pending.target = against
+            self.pending = asked = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?",
+                                            [True, False], default=False, node=str(span), purpose="reroll",
+                                            number=self.decisions)
+            asked.target = against
             return SUSPEND
         frame.locals.pop("__roll", None)
         outcome = named.outcome if named is not None else None

@@ -46,7 +46,8 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
         progs = _PROGRAMS[rs] = compile_program(rs)
         for prog in progs.values():
             for ins in prog.code:
-                ins.handler = handler_for(ins)  # resolved once, not looked up by name at every step
+                # resolved once, not looked up by name at every step (an attribute Instr does not declare)
+                ins.handler = handler_for(ins)  # type: ignore[attr-defined]
             blocks.prepare(prog)
     return progs
 
@@ -165,7 +166,7 @@ class Game(Board):
         for ever took 333,334 decisions and 9 s of a processor before its 5,000,000 steps ran out)."""
         f = self.frames[-1] if self.frames else None
         ins = self.programs[f.seq].code[f.pc] if f is not None else None
-        where = f"; the last step was '{ins.step.label or ins.step.id}' in '{f.seq}'" if ins is not None else ""
+        where = f"; the last step was '{ins.step.label or ins.step.id}' in '{f.seq}'" if f and ins else ""
         raise RuleError(f"the game ran {self.max_steps} steps without ending (a decision counts "
                         f"{DECISION_STEPS}){where}", ins.span if ins is not None else None,
                         "a loop may never end: check its condition or its 'break'", "R002")
@@ -177,7 +178,8 @@ class Game(Board):
             raise IllegalChoice("no decision is pending" if not self.over else "the game is over")
         if wire.__class__ is int and d.kind == "one" and 0 <= wire < d.count:  # the usual answer (Decision.legal)
             low = d.low
-            value = d._options[wire] if low is None else None if wire == 0 else low + wire - 1  # (Decision.value)
+            # (Decision.value: its options are listed whenever low is None)
+            value = d._options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
         else:
             problem = d.legal(wire)
             if problem:
@@ -227,7 +229,7 @@ class Game(Board):
         if self.lapsing:
             self._lapse_next(s.kind, f.locals)
         if self.headers and s.kind in self.headers and self.listener is not None:
-            self._header(s, f.locals)
+            self._header(self.listener, s, f.locals)
 
     def _lapse_next(self, kind: str, args: dict) -> None:
         """A sequence of `kind` starts: the modifiers 'until next KIND' on a player among its arguments (or on
@@ -239,11 +241,11 @@ class Game(Board):
             self.modifiers = mods = [m for m in mods if not (m[3] == until and (m[1] is None or m[1] in seats))]
         self.lapsing = any(m[3].__class__ is str for m in mods)
 
-    def _header(self, s, args: dict) -> None:
+    def _header(self, listener: Callable[[str], None], s, args: dict) -> None:
         """Tell the listener that a round, a turn (a sequence of a header kind) begins: not part of the story."""
         who = [v.name for v in args.values() if isinstance(v, Player)]
         title = s.title or s.id.replace("_", " ").capitalize()
-        self.listener(Line(title + (f": {', '.join(who)}" if who else ""), kind="header",
+        listener(Line(title + (f": {', '.join(who)}" if who else ""), kind="header",
                            level=self.headers.index(s.kind)))
 
     def say(self, text: str, only: Any = None, public: Optional[str] = None, kind: str = "event",

@@ -149,7 +149,7 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
             return ReplayReport(False, f"cannot load the ruleset '{ref}' of this log (E504: the file is not a ruleset "
                                        f"({refused}); its content is not shown)", hline)
     loaded = load_ruleset(ref, overrides=header.get("overrides") or {})
-    if not loaded.ok:
+    if not loaded.ok or loaded.ruleset is None:
         first = next((d for d in loaded.diagnostics if d.is_error), None)
         why = f"{first.code}: {first.message}" if first else "unknown problem"
         return ReplayReport(False, f"cannot load the ruleset '{ref}' of this log ({why})", hline)
@@ -177,6 +177,8 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
                 return _fail(report, f"the log numbers this decision {_short(rec['n'])}, but it is decision "
                                      f"{report.decisions + 1} of the game (a decision was deleted, repeated or moved)", i)
             d = game.pending
+            if d is None:  # (a game not over waits for a decision)
+                return _fail(report, "the game asks nothing, but the log has a decision", i)
             if rec.get("player") is not None and rec.get("player") != d.player:
                 return _fail(report, f"the log says player {rec.get('player')!r} decides, the game asks "
                                      f"player {d.player} ({d.prompt})", i)

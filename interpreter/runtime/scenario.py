@@ -18,7 +18,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.parser import parse_expression, plain_locator
 from ..dsl.closures.compiler import Compiler
 from ..values import ZoneRef
-from .decisions import IllegalChoice
+from .decisions import Decision, IllegalChoice
 from .game import Game
 from .machine.interpreter import run
 
@@ -133,13 +133,12 @@ def _asked(game: Game, d) -> str:
     return f"{game.players[d.player]}'s '{d.prompt}' (options: {[str(o) for o in d.options]})"
 
 
-def _answer(game: Game, entry: Any) -> Optional[str]:
+def _answer(game: Game, d: Decision, entry: Any) -> Optional[str]:
     """Give one entry of `choices` to the pending decision; a problem, or None.
 
     An entry is the answer itself, or a mapping: {choice: V, player: SEAT, prompt: TEXT}
     answers V after checking who is asked (seat from 0, as in `players[0]`) and the prompt;
     {refused: V} checks that V is refused (the game still waits for the same decision)."""
-    d = game.pending
     if isinstance(entry, dict) and "refused" in entry:
         try:
             game.apply(entry["refused"])
@@ -171,7 +170,7 @@ def run_scenario(rs, spec: dict) -> Outcome:
             if not choices:
                 problems.append(f"the game asks {_asked(game, game.pending)} but no choices are left")
                 return Outcome(game, problems)
-            problem = _answer(game, choices.pop(0))
+            problem = _answer(game, game.pending, choices.pop(0))
             if problem:
                 return Outcome(game, [problem])
     except RuleError as exc:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from dataclasses import dataclass, field
 
 

@@ -15,7 +15,7 @@ from rulecraft.tools.lsp.names import BUILTIN_EVENTS, attributes, builtins, defi
 STEP_LISTS = {"steps", "then", "else", "do"}  # keys whose value is a list of steps
 NOT_RULES = {"id", "label", "source", "note", "title", "doc", "kind", "call", "run", "event", "on", "ruleset",
              "extends", "version", "timing", "name", "as", "loop", "for_each", "start", "per", "visibility",
-             "notes", "title", "type", "params", "players", "keys", "columns", "choices", "cycle", "permutation"}
+             "notes", "type", "params", "players", "keys", "columns", "choices", "cycle", "permutation"}
 KINDS = {"zone": T.CompletionItemKind.Folder, "parameter": T.CompletionItemKind.Constant,
          "option": T.CompletionItemKind.EnumMember, "table": T.CompletionItemKind.Struct,
          "function": T.CompletionItemKind.Function, "built-in": T.CompletionItemKind.Function,

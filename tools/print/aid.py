@@ -20,7 +20,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.text import plural
 from rulecraft.tools.print.aidwords import card_texts, setup_lines, setup_sequences, words_box
-from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, kept_score_steps,
+from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, kept_score_steps,
                                             sentence as _sentence)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")

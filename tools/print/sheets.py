@@ -53,7 +53,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     several sheets) and the interrupts. Its height does not depend on the page numbers (digits are all as wide),
     so it can be drawn once with stand-ins to learn the room it leaves."""
     rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
-            f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="11">Sequence sheets'
+            '<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="11">Sequence sheets'
             + (f" · version {esc(str(rs.version))}" if rs.version else "")
             + f" · {rs.players.min}{'' if rs.players.min == rs.players.max else f'-{rs.players.max}'} players"
             + "</FONT></TD></TR>"]
@@ -280,7 +280,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     out.outline("Index", 0)
 
     scales = []
-    for page, pg in enumerate(pages_, 2):
+    for pg in pages_:
         label, title, numbers, origin, sub = heading(paging, pg)
         if numbers == [origin.number] and sub == "":
             sub = _sub_heading(rs, plan, callers, plan.sheet(origin.number), detail)

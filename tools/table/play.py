@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
 from rulecraft.agents.human import HumanAgent, HumanQuit, HumanUndo
-from rulecraft.diagnostics import UNPRINTABLE, RuleError, SourceCache, render_text
+from rulecraft.diagnostics import UNPRINTABLE, RuleError, render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError

@@ -21,8 +21,8 @@ Names read as the game says them: zones, tables, sequences, functions and variab
 from __future__ import annotations
 
 from rulecraft.tools.words.core import Words, fallback, phrase
-from rulecraft.tools.words import expressions
-from rulecraft.tools.words import statements
+from rulecraft.tools.words import expressions  # noqa: F401
+from rulecraft.tools.words import statements  # noqa: F401
 from rulecraft.tools.words import steps  # noqa: F401  (they fill the phrase tables)
 
 __all__ = ["Words", "phrase", "fallback"]

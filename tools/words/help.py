@@ -6,7 +6,6 @@ whole for the decision at hand) and adds the legal answers itself.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from rulecraft.model import ruleset as M

@@ -18,7 +18,6 @@ the tests over every bundled ruleset use it.
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
 
 from rulecraft.model import ruleset as M
 from rulecraft.model.templates import FIELD, lookup

@@ -207,7 +207,7 @@ def block(w: Words, steps, depth: int = 0) -> list[str]:
     out = []
     for s in steps:
         out.append("  " * depth + capital(w.step(s)) + ("" if w.step(s).endswith(("?", ".")) else "."))
-        for name, body in s.bodies:
+        for _name, body in s.bodies:
             if body:
                 out += block(w, body, depth + 1)
     return out
@@ -243,7 +243,7 @@ def _construct(w: Words, s: M.ConstructStep) -> str:
             continue
         # a bare name may also be a word of the rule itself ('each other player'): not after 'other' or 'each'
         guard = r"(?<!other )(?<!each )" if text.isidentifier() else ""
-        rule = re.sub(guard + r"(?<![\w.'])" + re.escape(text) + r"(?![\w('])", lambda _m: said, rule)
+        rule = re.sub(guard + r"(?<![\w.'])" + re.escape(text) + r"(?![\w('])", lambda _m, said=said: said, rule)
     if w.detail == "full":
         return rule
     rule = re.sub(r"[;,]? *\b(when|if) always\b", "", rule)

@@ -56,7 +56,7 @@ def attack(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
                  g.if_(f"{shown} != none", [g.do(f"log '{{{T}}} reveals {{{shown}}} and is unaffected'")], act)]
     else:
         body += list(act)
-    steps = [g.for_each(T, f"seat_order(BY_, dir: DIR_, include_start: false)", body)]
+    steps = [g.for_each(T, "seat_order(BY_, dir: DIR_, include_start: false)", body)]
     if not within_budget(builder, spec):
         return None
     by = str(_plain(spec.get("by")))
