@@ -84,6 +84,13 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
             return JSONResponse({"error": str(exc)}, status_code=422)
         return JSONResponse(made)
 
+    async def setup(request: Request) -> Response:
+        path = source(request.query_params.get("path", ""))
+        try:
+            return JSONResponse(await hub.off_loop(game_setup, path))
+        except Refusal as exc:
+            return JSONResponse({"error": str(exc)}, status_code=422)
+
     async def socket(ws: WebSocket) -> None:
         found = hub.seat_of(ws.query_params.get("seat", ""))
         await ws.accept()
@@ -111,7 +118,23 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
                     pass
 
     return [Route("/play", page), Route("/play/static/{name}", asset), WebSocketRoute("/play/ws", socket),
-            Route("/api/play/games", games), Route("/api/play/new", new, methods=["POST"])]
+            Route("/api/play/games", games), Route("/api/play/setup", setup), Route("/api/play/new", new, methods=["POST"])]
+
+
+def game_setup(path: str) -> dict:
+    """What a game of the ruleset at `path` can be started with: its players, parameters and options."""
+    from rulecraft.loader import load_ruleset
+
+    loaded = load_ruleset(path)
+    if not loaded.ok:
+        raise Refusal("the ruleset has errors: fix them to play it")
+    rs = loaded.ruleset
+    return {"title": rs.title, "players": {"min": rs.players.min, "max": rs.players.max, "default": rs.players.default},
+            "parameters": [{"name": k, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc}
+                           for k, p in rs.parameters.items()],
+            "options": [{"name": k, "default": o.default, "choices": list(o.choices), "doc": o.doc}
+                        for k, o in rs.options.items()],
+            "bots": list(BOTS), "person": PERSON}
 
 
 async def _send_all(ws: WebSocket, seat: Seat) -> None:
