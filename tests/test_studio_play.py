@@ -187,3 +187,26 @@ def test_the_game_goes_on_after_a_restart_and_its_log_replays(folder):
     report = replay(str(log))
     assert report.ok and report.complete, report.message
     assert oct(os.stat(log.parent / "game.json").st_mode & 0o777) == "0o600"  # the seat tokens: the owner's only
+
+
+def test_undo_follows_the_terminals_fairness_rules(folder):
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=3, options={"lots_for_sale": 2})
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            assert not f["undo"]  # nothing to take back yet
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
+            f = asked_state(a, f["decisions"])  # the next lot: the bids of the first were revealed since
+            assert f["undo"]
+            a.send_json({"type": "undo"})
+            g = state(a)
+            while not any("take back" in n for n in g["view"]["notices"]):
+                g = state(a)
+            assert any("sealed choices were revealed" in n for n in g["view"]["notices"])
+            assert g["decisions"] == f["decisions"]
+        two = start(c, ["human", "human"])
+        with socket(c, two["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
+            f = state(a)
+            assert not f["undo"]  # with another person at the table, never (it would undo their decisions)

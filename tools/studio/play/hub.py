@@ -20,7 +20,8 @@ from typing import Optional
 from rulecraft.tools.studio.play.table import PERSON, SPECTATOR, PlayTable, Refusal
 
 log = logging.getLogger("rulecraft.studio")
-MAX_GAMES = 16  # games a studio keeps at once (a page can start more only after a restart clears none: a limit)
+MAX_GAMES = 16  # games going on at once (a game over does not count)
+MAX_KEPT = 64  # games a studio finds again when it starts (the newest)
 MAX_SEATS_OPEN = 64  # seat connections at once, over all games
 GAMES_FOLDER = os.path.join(".rulecraft", "games")
 
@@ -58,7 +59,8 @@ class Hub:
         """The games kept under the folder (a restart): each made again from its save, its bots set going."""
         if not os.path.isdir(self.home):
             return
-        for name in sorted(os.listdir(self.home))[:MAX_GAMES]:
+        found = sorted(os.listdir(self.home), key=lambda n: os.path.getmtime(os.path.join(self.home, n)))
+        for name in found[-MAX_KEPT:]:
             try:
                 table = PlayTable.load(os.path.join(self.home, name))
             except Exception as exc:  # noqa: BLE001 - one damaged game is said and skipped, never the studio's end
@@ -74,9 +76,9 @@ class Hub:
             self.tokens[digest(token)] = (gid, SPECTATOR if key == "spectator" else int(key))
 
     async def new_game(self, ruleset: str, kinds: list[str], seed: int, overrides: dict) -> dict:
-        if len(self.tables) >= MAX_GAMES:
-            raise Refusal(f"the studio keeps {MAX_GAMES} games at most: restart it with fewer kept games, or "
-                          f"remove folders of {GAMES_FOLDER}")
+        if sum(not t.game.over for t in self.tables.values()) >= MAX_GAMES:
+            raise Refusal(f"{MAX_GAMES} games are going on: finish one first (or remove its folder from "
+                          f"{GAMES_FOLDER} and start the studio again)")
         gid = secrets.token_hex(6)
         tokens = {str(s): secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == PERSON}
         tokens["spectator"] = secrets.token_urlsafe(24)

@@ -7,7 +7,7 @@ import {decisionEl} from "./play-decide.js"
 
 const $ = sel => document.querySelector(sel)
 const token = new URLSearchParams(location.search).get("seat") || ""
-const state = {frame: null, story: [], socket: null, closed: null}
+const state = {frame: null, story: [], notices: [], socket: null, closed: null}
 window.play = state  // for the browser tests: what the page holds
 
 function status(text, kind = "") {
@@ -51,6 +51,7 @@ function receive(frame) {
   if (frame.type !== "state") return
   state.story = frame.storyFrom === 0 ? frame.story.slice() : state.story.concat(frame.story)
   state.frame = frame
+  state.notices = [...frame.view.notices, ...state.notices].slice(0, 8)  // the latest first, kept a while
   draw(frame)
 }
 
@@ -75,7 +76,7 @@ function draw(frame) {
   $("#end").replaceChildren(...(view.end ? [endEl(view.end)] : []))
   $("#decision").replaceChildren(decisionEl(view.decision, frame, send, () => send({type: "help"})))
   if (!view.decision) $("#help").hidden = true
-  $("#notices").replaceChildren(...view.notices.map(n => el("li", "notice", n)))
+  $("#notices").replaceChildren(...state.notices.map(n => el("li", "notice", n)))
   const story = $("#story")
   story.replaceChildren(...state.story.map(l => el("li", `${l.kind}${l.private ? " private" : ""}`, l.text)))
   story.lastElementChild?.scrollIntoView({block: "nearest"})
