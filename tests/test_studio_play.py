@@ -210,3 +210,22 @@ def test_undo_follows_the_terminals_fairness_rules(folder):
             a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
             f = state(a)
             assert not f["undo"]  # with another person at the table, never (it would undo their decisions)
+
+
+def test_pass_until_something_changes(folder):
+    shutil.copy(resolve("stack-duel"), folder / "duel.yaml")
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "duel.yaml", "seats": ["human", "first"], "seed": 2},
+                   headers={"authorization": f"token {TOKEN}"})
+        with socket(c, r.json()["seats"][0]["link"]) as a:
+            f, used, notices = asked_state(a), 0, []
+            while not f["view"]["over"]:
+                notices += f["view"]["notices"]
+                if f["passUntil"] and used < 3:
+                    a.send_json({"type": "passUntil", "decision": f["decisions"]})
+                    used += 1
+                else:
+                    kind = f["view"]["decision"]["kind"]
+                    a.send_json({"type": "answer", "decision": f["decisions"], "wire": [] if kind == "subset" else 0})
+                f = asked_state(a, f["decisions"])
+    assert used == 3 and any(n.startswith("The table passed for you") for n in notices)

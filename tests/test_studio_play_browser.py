@@ -233,7 +233,7 @@ def assert_nothing_leaked(seat: Seat, number: int, hidden: dict, private: dict, 
 def replays(log) -> None:
     done = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "replay", str(log)],
                           capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0 and "identical" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_sealed_auction_two_seats_and_a_stranger(studio, browser):
