@@ -74,10 +74,17 @@ def _play_request(args, root: str) -> tuple:
         return None, str(exc)
     loaded = load_ruleset(path, overrides=options)
     if not loaded.ok:
-        return None, f"--play {args.play}: the ruleset has errors (rulecraft validate {args.play} lists them)"
+        return None, f"--play {args.play}: the game cannot start: {loaded.diagnostics[0].message}"
+    from rulecraft.tools.studio.play.table import BOTS, PERSON
+
     n = loaded.ruleset.players.default
-    kinds = list(args.agent or ["human"])
+    kinds = list(args.agent or [PERSON])
+    if len(kinds) > n and loaded.ruleset.players.min <= len(kinds) <= loaded.ruleset.players.max:
+        n = len(kinds)  # as many seats as agents given, where the ruleset allows them
     kinds = (kinds + [kinds[-1]] * n)[:n]
+    wrong = [k for k in kinds if k != PERSON and k not in BOTS]
+    if wrong:
+        return None, f"--agent {wrong[0]}: a seat in the browser is {PERSON} (a person) or one of {', '.join(BOTS)}"
     return {"ruleset": os.path.abspath(path), "seats": kinds, "seed": args.seed, "options": options}, ""
 
 

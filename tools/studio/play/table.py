@@ -75,7 +75,7 @@ class PlayTable:
             tokens: dict) -> "PlayTable":
         loaded = load_ruleset(ruleset, overrides=overrides)
         if not loaded.ok:
-            raise Refusal(f"the ruleset has errors ({loaded.diagnostics[0].message}): open it in the studio")
+            raise Refusal(f"the game cannot start: {loaded.diagnostics[0].message}")
         rs = loaded.ruleset
         if not rs.players.min <= len(kinds) <= rs.players.max:
             raise Refusal(f"{rs.title} is for {rs.players.min} to {rs.players.max} players, not {len(kinds)}")
