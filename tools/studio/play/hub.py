@@ -48,6 +48,7 @@ class Hub:
         self.tokens: dict[str, tuple[str, int]] = {}  # sha256(token) -> (game id, seat; -1 the spectator)
         self.seats: set[Seat] = set()
         self.running: dict[str, asyncio.Task] = {}
+        self.wanted: set[str] = set()  # games kicked since their runner last looked
         self.engine = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-play")
         self.problems: list[str] = []  # games found on disk that could not be made again, and why
 
@@ -109,24 +110,27 @@ class Hub:
     # ------------------------------------------------------------------ the game goes on
     def kick(self, gid: str) -> None:
         """Play the game on until a person is asked (bots, standing passes), a frame to every seat after each."""
+        self.wanted.add(gid)
         task = self.running.get(gid)
         if task is None or task.done():
             self.running[gid] = asyncio.create_task(self._run(gid))
 
     async def _run(self, gid: str) -> None:
         table = self.tables[gid]
-        try:
-            while True:
-                async with self.locks[gid]:
-                    moved = await self.off_loop(table.step)
-                if not moved:
-                    break
-                await self.push(gid)
-                if self.pace:
-                    await asyncio.sleep(self.pace)
-        except Refusal as exc:
-            log.warning("game %s stopped: %s", gid, exc)
-        await self.push(gid)
+        while gid in self.wanted:  # a kick while the last frames went out: look again
+            self.wanted.discard(gid)
+            try:
+                while True:
+                    async with self.locks[gid]:
+                        moved = await self.off_loop(table.step)
+                    if not moved:
+                        break
+                    await self.push(gid)
+                    if self.pace:
+                        await asyncio.sleep(self.pace)
+            except Refusal as exc:
+                log.warning("game %s stopped: %s", gid, exc)
+            await self.push(gid)
 
     async def push(self, gid: str) -> None:
         for seat in [s for s in self.seats if s.game_id == gid]:

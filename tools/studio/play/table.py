@@ -20,6 +20,7 @@ from typing import Any, Optional
 
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
+from rulecraft.diagnostics import RuleError
 from rulecraft.files import replace_file
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
@@ -68,6 +69,7 @@ class PlayTable:
         self.passing = PassUntil()
         self.notices = Notices()
         self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
+        self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
 
     # ------------------------------------------------------------------ making and finding games
     @classmethod
@@ -164,6 +166,9 @@ class PlayTable:
             game.apply(wire)
         except IllegalChoice as exc:
             raise Refusal(f"not a legal answer: {exc}") from None
+        except (GameError, RuleError) as exc:  # the ruleset went wrong: said to every seat, the game waits
+            self.problem = f"the game stopped with an error of the ruleset: {str(exc)[:300]}"
+            raise Refusal(self.problem) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise Refusal(f"not an answer to this question ({type(exc).__name__})") from None
         self.history.append(Taken(d.player, wire, chance, told))
@@ -240,7 +245,8 @@ class PlayTable:
                 "asked": None if game.over else game.pending.player,
                 "undo": seat != SPECTATOR and self.can_undo(seat),
                 "passUntil": asked and pass_wire(d) is not NO_PASS,
-                "storyFrom": start, "story": self.story(seat, start), "storyEnd": len(game.narrative)}
+                "problem": self.problem, "storyFrom": start, "story": self.story(seat, start),
+                "storyEnd": len(game.narrative)}
 
     def close(self) -> None:
         self.writer.close()

@@ -51,6 +51,7 @@ function receive(frame) {
   if (frame.type !== "state") return
   state.story = frame.storyFrom === 0 ? frame.story.slice() : state.story.concat(frame.story)
   state.frame = frame
+  if (frame.problem) status(frame.problem, "error")
   state.notices = [...frame.view.notices, ...state.notices].slice(0, 8)  // the latest first, kept a while
   draw(frame)
 }
