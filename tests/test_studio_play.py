@@ -5,7 +5,6 @@ replays identical."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 

@@ -46,7 +46,8 @@ def studio(tmp_path_factory):
     shutil.copy(resolve("sealed-auction"), folder / "auction.yaml")
     proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", "studio", str(folder / "hearts.yaml"),
                              "--play", str(folder / "auction.yaml"), "--agent", "human", "--agent", "human",
-                             "--agent", "random", "--seed", "7", "--set", "lots_for_sale=2", "--set", "start_coins=100", "--pace", "0"],
+                             "--agent", "random", "--seed", "7", "--set", "lots_for_sale=2", "--set", "start_coins=100",
+                             "--pace", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     got: list[str] = []
 
@@ -187,7 +188,8 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
                      if rs.zones[ref.zone].visibility in ("owner", "owner_contents")
                      and game.zone_owner(ref) is not None and game.zone_owner(ref).seat != s]
             secret = {str(v) for o, v in sealed.items() if o != s}
-            hidden[(game.decisions, s)] = set() if game.over else {c.name for c in hands if c.index not in ever[s]} | secret
+            unseen = {c.name for c in hands if c.index not in ever[s]}
+            hidden[(game.decisions, s)] = set() if game.over else unseen | secret
 
     look()
     for r in records:
@@ -260,7 +262,8 @@ def test_a_sealed_auction_two_seats_and_a_stranger(studio, browser):
     game_dir, meta = game_folder(folder, links[0].split("seat=")[1])
     hidden, private, docs = secrets_by_decision(game_dir, meta)
     assert any(h for (n, seat), h in hidden.items() if seat == 0)  # P2's bid, while sealed
-    assert assert_nothing_leaked(a, 0, hidden, private, docs) > 3 and assert_nothing_leaked(b, 1, hidden, private, docs) > 3
+    assert assert_nothing_leaked(a, 0, hidden, private, docs) > 3
+    assert assert_nothing_leaked(b, 1, hidden, private, docs) > 3
     replays(game_dir / "game.log")
     a.context.close()
     b.context.close()
@@ -298,7 +301,8 @@ def test_hearts_started_from_the_studio_page(studio, browser):
     assert meta["overrides"] == {"passing": "hold", "end_score": "10"}
     hidden, private, docs = secrets_by_decision(game_dir, meta)
     assert 36 <= len(hidden[(0, 0)]) <= 39  # at first, the three other hands (the two of clubs may be led)
-    assert assert_nothing_leaked(a, 0, hidden, private, docs) > 10 and assert_nothing_leaked(b, 1, hidden, private, docs) > 10
+    assert assert_nothing_leaked(a, 0, hidden, private, docs) > 10
+    assert assert_nothing_leaked(b, 1, hidden, private, docs) > 10
     replays(game_dir / "game.log")
     a.context.close()
     b.context.close()

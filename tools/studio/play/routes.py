@@ -118,7 +118,8 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
                     pass
 
     return [Route("/play", page), Route("/play/static/{name}", asset), WebSocketRoute("/play/ws", socket),
-            Route("/api/play/games", games), Route("/api/play/setup", setup), Route("/api/play/new", new, methods=["POST"])]
+            Route("/api/play/games", games), Route("/api/play/setup", setup),
+            Route("/api/play/new", new, methods=["POST"])]
 
 
 def game_setup(path: str) -> dict:
