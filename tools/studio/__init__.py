@@ -52,6 +52,9 @@ def run(args) -> int:
                 if seat["link"]:
                     print(f"{seat['name']}: {base}{seat['link']}", flush=True)
             print(f"spectator: {base}{game['spectator']}", flush=True)
+            if host in ("0.0.0.0", "::", ""):
+                print("rulecraft studio: from another machine, use this machine's address on the network in "
+                      "place of 127.0.0.1", file=sys.stderr)
 
         play["then"] = links
     return serve(sock, root, guard, open_file, getattr(args, "pace", 0.6), play) or EXIT_OK

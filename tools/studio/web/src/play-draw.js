@@ -30,6 +30,8 @@ export function zoneEl(z) {
   } else if (z.contents) {
     cards.append(el("span", "count", `${z.count} card${z.count === 1 ? "" : "s"}:`))
     for (const c of z.contents) cards.append(cardEl(c))
+  } else if (!z.top && !z.known?.length) {
+    cards.append(el("span", "count", z.text))  // "3 cards", "empty": the seat view's own words
   } else {
     cards.append(el("span", "count", z.count ? `${z.count} card${z.count === 1 ? "" : "s"}` : "empty"))
     if (z.top) cards.append(el("span", "small", "top:"), cardEl(z.top))

@@ -120,7 +120,7 @@ function playerEl(p, asked) {
   const head = el("h3", "", p.name + (p.you ? " (you)" : ""))
   if (p.points !== null && p.points !== undefined) head.append(el("span", "points", `${p.points} points`))
   d.append(head)
-  for (const h of p.holds) d.append(el("div", "holds", `Holder of ${h}`))
+  for (const h of p.holds) d.append(el("div", "holds", h))
   for (const row of p.rows) d.append(row.type === "zone" ? zoneEl(row) : valueEl(row))
   return d
 }
