@@ -72,8 +72,9 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
         kinds, seed, options = body.get("seats"), body.get("seed", 1), body.get("options") or {}
         if not isinstance(kinds, list) or not kinds or len(kinds) > 16 or not all(isinstance(k, str) for k in kinds):
             return JSONResponse({"error": "'seats' is a list of kinds: 'human' or a bot's name"}, status_code=400)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            return JSONResponse({"error": "'seed' is a whole number from 0"}, status_code=400)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not -2**63 <= seed < 2**64:
+            return JSONResponse({"error": "'seed' is a whole number from -2^63 to 2^64-1 (as `play --seed`)"},
+                                status_code=400)
         if not isinstance(options, dict) or len(options) > 64 or not all(
                 isinstance(k, str) and isinstance(v, (str, int, float, bool)) for k, v in options.items()):
             return JSONResponse({"error": "'options' maps names to values"}, status_code=400)
