@@ -20,6 +20,7 @@ from typing import Any, Optional
 
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
+from rulecraft.agents.kinds import KINDS
 from rulecraft.diagnostics import RuleError
 from rulecraft.files import replace_file
 from rulecraft.loader import load_ruleset
@@ -35,7 +36,8 @@ from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.undo import Taken, take_back
 
 PERSON = "human"  # a person's seat, as the log and the save name it (`rulecraft play --agent human`)
-BOTS = ("random", "first", "greedy")  # the bots a page may seat: none reads a file or runs code
+# the bots a page may seat: the agents' own kinds that read no file and run no code of the caller's choosing
+BOTS = tuple(k for k in KINDS if ":" not in k and k != PERSON)
 SPECTATOR = -1
 MAX_STEPS = 5_000_000
 
