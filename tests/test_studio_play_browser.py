@@ -3,7 +3,8 @@ contexts take two seats of a sealed auction and of Hearts and play each to the e
 context receives, and its page's HTML after every move, is kept; none ever holds a card of another seat's hand
 that the seat has not seen, nor another seat's private story line (its secret bid, the cards it passed), as the
 server's own game says (made again from the game's log, decision by decision). A context without a seat token
-is refused; a reload resumes the seat; each game's log replays with `rulecraft replay`.
+is refused; a spectator's context is sent what is public only; a reload resumes the seat; each game's log
+replays with `rulecraft replay`.
 
 With RULECRAFT_STUDIO_SCREENSHOTS=FOLDER set, the screenshots of docs/studio.md's "Play" are written there.
 """
@@ -64,7 +65,7 @@ def studio(tmp_path_factory):
     if len(got) != 4 or not re.match(r"^http://127\.0\.0\.1:\d+/\?token=\S+$", got[0]):
         proc.kill()
         pytest.fail(f"rulecraft studio --play printed {got!r}")
-    yield folder, got[0], [line.split(": ", 1)[1] for line in got[1:3]]
+    yield folder, got[0], [line.split(": ", 1)[1] for line in got[1:4]]  # P1, P2, the spectator
     proc.terminate()
     try:
         proc.wait(10)
@@ -177,12 +178,13 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
     records = [json.loads(line) for line in (game_dir / "game.log").read_text().splitlines()]
     n = len(meta["kinds"])
     game = Game(rs, n, meta["seed"])
-    ever = {s: set() for s in range(n)}
+    seats = [*range(n), -1]  # -1: the spectator, a seat no player holds
+    ever = {s: set() for s in seats}
     hidden: dict = {}
     sealed: dict = {}  # seat -> its sealed answer, until the answers are revealed
 
     def look() -> None:
-        for s in range(n):
+        for s in seats:
             ever[s] |= cards_seen(game, s)
             hands = [c for ref, cards in game.zones.items() for c in cards
                      if rs.zones[ref.zone].visibility in ("owner", "owner_contents")
@@ -203,8 +205,8 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
             look()
     assert game.over
     private = {}
-    for s in range(n):
-        mine = {line_text(line, (s,)) for line in game.narrative}
+    for s in seats:
+        mine = {line_text(line, (s,) if s >= 0 else ()) for line in game.narrative}
         private[s] = {str(line) for line in game.narrative if isinstance(line, Line) and line.only is not None
                       and s not in line.only and str(line) != line.public and str(line) not in mine}
     docs = {card_view(game, c).text for c in game.rs.cards} - {""}
@@ -229,6 +231,7 @@ def assert_nothing_leaked(seat: Seat, number: int, hidden: dict, private: dict, 
             checked += 1
     for n, html in seat.pages:
         assert not named(html, hidden[(n, number)] | private[number]), f"seat {number}'s page at decision {n}"
+    assert checked, f"seat {number} was sent no state"
     return checked
 
 
@@ -241,6 +244,7 @@ def replays(log) -> None:
 def test_a_sealed_auction_two_seats_and_a_stranger(studio, browser):
     folder, url, links = studio
     a, b = Seat(browser, links[0]), Seat(browser, links[1])
+    watcher = Seat(browser, links[2])
     stranger = browser.new_context()
     page = stranger.new_page()
     assert page.goto(url.split("/?")[0] + "/play").status == 403  # no seat token: refused
@@ -264,6 +268,9 @@ def test_a_sealed_auction_two_seats_and_a_stranger(studio, browser):
     assert any(h for (n, seat), h in hidden.items() if seat == 0)  # P2's bid, while sealed
     assert assert_nothing_leaked(a, 0, hidden, private, docs) > 3
     assert assert_nothing_leaked(b, 1, hidden, private, docs) > 3
+    watcher.keep()
+    assert assert_nothing_leaked(watcher, -1, hidden, private, docs) > 3  # the spectator: what is public only
+    watcher.context.close()
     replays(game_dir / "game.log")
     a.context.close()
     b.context.close()
@@ -287,6 +294,7 @@ def test_hearts_started_from_the_studio_page(studio, browser):
     hrefs = page.eval_on_selector_all("#play-games > li:first-child a", "as => as.map(a => a.getAttribute('href'))")
     base = url.split("/?")[0]
     a, b = Seat(browser, base + hrefs[0]), Seat(browser, base + hrefs[1])
+    watcher = Seat(browser, base + hrefs[2])
     assert page.inner_text("#play-games > li:first-child").count("bot (random)") == 2
     context.close()
     assert a.page.locator("#players .player.you .card").count() == 13  # the hand, as cards with tooltips
@@ -303,6 +311,10 @@ def test_hearts_started_from_the_studio_page(studio, browser):
     assert 36 <= len(hidden[(0, 0)]) <= 39  # at first, the three other hands (the two of clubs may be led)
     assert assert_nothing_leaked(a, 0, hidden, private, docs) > 10
     assert assert_nothing_leaked(b, 1, hidden, private, docs) > 10
+    watcher.keep()
+    assert len(hidden[(0, -1)]) >= 48  # every hand is hidden from the spectator
+    assert assert_nothing_leaked(watcher, -1, hidden, private, docs) > 10
+    watcher.context.close()
     replays(game_dir / "game.log")
     a.context.close()
     b.context.close()
