@@ -228,3 +228,26 @@ def test_pass_until_something_changes(folder):
                     a.send_json({"type": "answer", "decision": f["decisions"], "wire": [] if kind == "subset" else 0})
                 f = asked_state(a, f["decisions"])
     assert used == 3 and any(n.startswith("The table passed for you") for n in notices)
+
+
+def test_undo_takes_back_when_nothing_was_revealed(folder):
+    shutil.copy(resolve("stack-duel"), folder / "duel.yaml")
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "duel.yaml", "seats": ["human", "first"], "seed": 2},
+                   headers={"authorization": f"token {TOKEN}"})
+        game = r.json()
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            assert f["view"]["decision"]["kind"] == "subset"  # cast a spell, or not
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": []})
+            after = asked_state(a, f["decisions"])
+            assert after["undo"] and after["decisions"] > f["decisions"] + 1  # the bot answered too
+            a.send_json({"type": "undo"})
+            g = state(a)
+            while not g["view"]["notices"]:
+                g = state(a)
+            assert g["view"]["notices"] == ["Taken back: your decision 1; you decide again."]
+            assert g["decisions"] == f["decisions"] and g["storyFrom"] == 0  # the story sent whole again
+            assert g["view"]["decision"] == f["view"]["decision"]
+    log = folder / ".rulecraft" / "games" / game["id"] / "game.log"
+    assert sum('"type":"decision"' in line for line in log.read_text().splitlines()) == f["decisions"]
