@@ -282,6 +282,16 @@ def args_studio(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="the address to listen on (default 127.0.0.1: this machine only; anything else is warned)")
     p.add_argument("--open", action="store_true", help="open the page in the browser")
+    p.add_argument("--play", metavar="RULESET", default=None,
+                   help="start a game of RULESET at once and print each person's seat link (docs/studio.md, Play)")
+    p.add_argument("--agent", action="append", default=None, metavar="KIND",
+                   help="with --play: who sits in each seat, in order: human (a person: a seat link), random, first "
+                        "or greedy; the last is repeated (default: every seat a person)")
+    p.add_argument("--seed", type=_seed, default=1, metavar="S", help="with --play: the game's seed (default 1)")
+    p.add_argument("--set", action="append", default=None, metavar="NAME=VALUE",
+                   help="with --play: a parameter or option of the ruleset")
+    p.add_argument("--pace", type=_pace, default=0.6, metavar="SECONDS",
+                   help="seconds between the bots' moves in a game played in the browser (default 0.6)")
 
 
 def args_lsp(p: argparse.ArgumentParser) -> None:

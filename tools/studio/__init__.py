@@ -31,6 +31,10 @@ def run(args) -> int:
     if not is_loopback(host):
         print(f"rulecraft studio: warning: listening on {host}, not only this machine: anyone who can reach it "
               "and has the token can read and write the rulesets in the folder", file=sys.stderr)
+    play, problem = _play_request(args, root)
+    if problem:
+        print(f"rulecraft studio: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     guard = Guard(new_token(), bound=host)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     shown = f"[{shown}]" if ":" in shown else shown
@@ -41,7 +45,50 @@ def run(args) -> int:
         import webbrowser
 
         webbrowser.open(url)
-    return serve(sock, root, guard, open_file) or EXIT_OK
+    if play is not None:
+        def links(game: dict) -> None:  # each person's seat link, and the spectator's, after the studio's own
+            base = url.split("/?", 1)[0]
+            for seat in game["seats"]:
+                if seat["link"]:
+                    print(f"{seat['name']}: {base}{seat['link']}", flush=True)
+            print(f"spectator: {base}{game['spectator']}", flush=True)
+            if host in ("0.0.0.0", "::", ""):
+                print("rulecraft studio: from another machine, use this machine's address on the network in "
+                      "place of 127.0.0.1", file=sys.stderr)
+
+        play["then"] = links
+    return serve(sock, root, guard, open_file, getattr(args, "pace", 0.6), play) or EXIT_OK
+
+
+def _play_request(args, root: str) -> tuple:
+    """`--play RULESET` with its seats, seed and options, as the app takes it, or (None, a usage problem)."""
+    if not getattr(args, "play", None):
+        return None, ""
+    from rulecraft.bundled import resolve
+    from rulecraft.loader import load_ruleset
+    from rulecraft.tools.table.play import parse_sets
+
+    path = resolve(args.play, root) or resolve(args.play)
+    if path is None:
+        return None, f"--play {args.play}: no such ruleset file or bundled ruleset"
+    try:
+        options = parse_sets(args.set)
+    except ValueError as exc:
+        return None, str(exc)
+    loaded = load_ruleset(path, overrides=options)
+    if not loaded.ok:
+        return None, f"--play {args.play}: the game cannot start: {loaded.diagnostics[0].message}"
+    from rulecraft.tools.studio.play.table import BOTS, PERSON
+
+    n = loaded.ruleset.players.default
+    kinds = list(args.agent or [PERSON])
+    if len(kinds) > n and loaded.ruleset.players.min <= len(kinds) <= loaded.ruleset.players.max:
+        n = len(kinds)  # as many seats as agents given, where the ruleset allows them
+    kinds = (kinds + [kinds[-1]] * n)[:n]
+    wrong = [k for k in kinds if k != PERSON and k not in BOTS]
+    if wrong:
+        return None, f"--agent {wrong[0]}: a seat in the browser is {PERSON} (a person) or one of {', '.join(BOTS)}"
+    return {"ruleset": os.path.abspath(path), "seats": kinds, "seed": args.seed, "options": options}, ""
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -52,7 +99,8 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(sock: socket.socket, root: str, guard, open_file: str | None) -> int:
+def serve(sock: socket.socket, root: str, guard, open_file: str | None, pace: float = 0.6,
+          play: dict | None = None) -> int:
     """Serve until Ctrl-C (exit 0)."""
     import logging
 
@@ -62,7 +110,7 @@ def serve(sock: socket.socket, root: str, guard, open_file: str | None) -> int:
     from rulecraft.tools.studio.app import make_app
 
     logging.getLogger("rulecraft.lsp").setLevel(logging.ERROR)
-    app = make_app(root, guard, open_file)
+    app = make_app(root, guard, open_file, pace, play)
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=2 * MAX_MESSAGE,
                             lifespan="on", server_header=False, timeout_graceful_shutdown=2)
     try:

@@ -22,6 +22,8 @@ from starlette.websockets import WebSocket
 
 from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bundled_path
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
+from rulecraft.tools.studio.play.hub import Hub
+from rulecraft.tools.studio.play.routes import play_routes
 from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
 
@@ -109,8 +111,12 @@ class Studio:
             s.send({"jsonrpc": "2.0", "method": method, "params": params})
 
 
-def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette:
+def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float = 0.6,
+             play: dict | None = None) -> Starlette:
+    """`pace`: seconds between the bots' moves in a played game; `play`: a game to start at once
+    (`studio --play`: {ruleset, seats, seed, options, then(described game)})."""
     studio = Studio(root, guard, open_file)
+    hub = Hub(studio.folder.root, pace)
 
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"), headers={"content-security-policy": PAGE_CSP,
@@ -199,10 +205,16 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
     @contextlib.asynccontextmanager
     async def lifespan(app):
         watcher = asyncio.create_task(studio.watch())
+        await asyncio.get_running_loop().run_in_executor(None, hub.find_games)
+        for gid in hub.tables:
+            hub.kick(gid)
+        if play is not None:
+            play["then"](await hub.new_game(play["ruleset"], play["seats"], play["seed"], play["options"]))
         try:
             yield
         finally:
             watcher.cancel()
+            await hub.close()
             studio.drawing.shutdown(wait=False, cancel_futures=True)
             studio.printing.shutdown(wait=False, cancel_futures=True)
 
@@ -211,13 +223,14 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
         Route("/api/files", list_files), Route("/api/file", read_file), Route("/api/save", save, methods=["POST"]),
         Route("/api/new", new, methods=["POST"]), Route("/api/print/{kind}", printed), Route("/api/diff", variants),
         WebSocketRoute("/ws", socket),
-    ]
+    ] + play_routes(hub, static_text, source, _json)
     from starlette.middleware import Middleware
 
     handlers = {Refused: refused, NotDrawn: refused, ValueError: refused, Exception: refused}
     app = Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)],
                     exception_handlers=handlers, lifespan=lifespan)
     app.state.studio = studio
+    app.state.hub = hub
     return app
 
 

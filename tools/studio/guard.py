@@ -90,6 +90,8 @@ class Guard:
             return "a websocket without an Origin"
         if headers.get("sec-fetch-site") == "cross-site":
             return "a request from another site"
+        if _seat_route(scope.get("path", "")):  # a seat's page and websocket: its route checks the seat token
+            return None
         if not self.token_ok(headers, scope.get("query_string", b"").decode("latin-1")):
             return "no valid token: open the URL the studio printed (it ends in ?token=...)"
         return None
@@ -98,6 +100,11 @@ class Guard:
     def same_origin(origin: str, host: str) -> bool:
         parts = urlsplit(origin)
         return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
+
+
+def _seat_route(path: str) -> bool:
+    """The routes a seat's link opens (tools/studio/play): they take a seat token, never the studio's."""
+    return path == "/play" or path.startswith("/play/")
 
 
 class GuardMiddleware:

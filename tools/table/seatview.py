@@ -188,12 +188,15 @@ def _kept_score(rs) -> Optional[str]:
 
 def seat_view(game, seat: int, d: Optional[Decision] = None, notices: Optional[list[str]] = None) -> SeatView:
     """What `seat` may see of `game` now; `d` the decision it is asked (None: none), `notices` what it gained or
-    lost since it last looked (tools.table.notices)."""
+    lost since it last looked (tools.table.notices). `seat` -1: a spectator, a seat no player holds, whom the
+    engine's one rule shows only what is public."""
     from rulecraft.tools.table.scores import points_seen
 
     rs = game.rs
     spec = rs.view
-    v = SeatView(seat, game.players[seat].name, rs.title, bool(game.over), notices=list(notices or ()))
+    watcher = not 0 <= seat < len(game.players)
+    v = SeatView(seat, "Spectator" if watcher else game.players[seat].name, rs.title, bool(game.over),
+                 notices=list(notices or ()))
     explicit = spec is not None and bool(spec.table)
     for name in (list(spec.table) if explicit else _default_table(game)):
         if name in rs.zones:
@@ -206,7 +209,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None, notices: Optional[l
     if _kept_score(rs) in per_player:  # the score is a value every row shows already ('Points'): said once
         seen = {}
     holders = _holders(game)
-    for s in [seat] + [p.seat for p in game.players if p.seat != seat]:
+    for s in [p.seat for p in game.players if p.seat == seat] + [p.seat for p in game.players if p.seat != seat]:
         pv = PlayerView(s, game.players[s].name, s == seat, points=seen.get(s),
                         holds=[t for t, who in holders if who == s])
         for name in per_player:

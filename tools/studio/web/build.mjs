@@ -1,4 +1,5 @@
-// Bundles the page (src/main.js and what it imports, src/style.css) into ../static/studio.js and studio.css,
+// Bundles the page (src/main.js and what it imports, src/style.css) into ../static/studio.js and studio.css, and a
+// seat's page (src/play.js, play.css) into ../static/play.js and play.css,
 // and records the hash of the sources beside them (tests/test_studio_server.py compares it with the sources).
 import * as esbuild from "esbuild"
 import {createHash} from "node:crypto"
@@ -9,7 +10,7 @@ const here = import.meta.dirname
 const out = join(here, "..", "static")
 
 await esbuild.build({
-  entryPoints: {studio: join(here, "src", "main.js")},
+  entryPoints: {studio: join(here, "src", "main.js"), play: join(here, "src", "play.js")},
   bundle: true, minify: true, format: "esm", target: "es2020", legalComments: "none",
   outdir: out, logLevel: "warning",
 })

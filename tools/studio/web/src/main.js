@@ -4,6 +4,7 @@ import {connect, fileUri} from "./connection.js"
 import {makeEditor, showDiagnostics, moveTo} from "./editor.js"
 import {Chart} from "./chart.js"
 import {getJSON, postJSON, getBlobURL} from "./api.js"
+import {setupPlay} from "./play-start.js"
 
 const $ = sel => document.querySelector(sel)
 const state = {
@@ -242,6 +243,7 @@ async function main() {
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
+  setupPlay(state)
   const params = new URLSearchParams(location.search)
   await listFiles()
   const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}

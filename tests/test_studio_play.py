@@ -1,0 +1,253 @@
+"""Play in the browser, its protocol called as a stranger would (Starlette's in-process client, no browser): a seat
+token binds a websocket to one seat, which is sent its own view only; a token cannot act for another seat; a
+spectator gets what is public; no token is refused; a game goes on after the studio restarts, and its log
+replays identical."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from rulecraft.bundled import resolve
+from rulecraft.runtime.replay import replay
+from rulecraft.tools.studio.app import make_app
+from rulecraft.tools.studio.guard import Guard
+from rulecraft.tools.studio.play.routes import REFUSED
+
+BASE = "http://127.0.0.1:5151"
+ORIGIN = {"origin": BASE}
+TOKEN = "t0ken-for-the-play-tests"
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    shutil.copy(resolve("sealed-auction"), tmp_path / "auction.yaml")
+    return tmp_path
+
+
+def studio(folder) -> TestClient:
+    return TestClient(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0), base_url=BASE)
+
+
+def start(c: TestClient, seats: list[str], seed: int = 5, options: dict | None = None) -> dict:
+    r = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": seats, "seed": seed,
+                                      "options": options or {"lots_for_sale": 2}},
+               headers={"authorization": f"token {TOKEN}"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def token(link: str) -> str:
+    return link.split("seat=", 1)[1]
+
+
+def socket(c: TestClient, link: str):
+    return c.websocket_connect(f"ws://127.0.0.1:5151/play/ws?seat={token(link)}", headers=ORIGIN)
+
+
+def state(ws) -> dict:
+    while True:
+        frame = ws.receive_json()
+        if frame["type"] == "state":
+            return frame
+
+
+def asked_state(ws, after: int = -1) -> dict:
+    """The frames until this seat is asked (or the game ends) after `after` decisions were taken."""
+    while True:
+        frame = state(ws)
+        if frame["decisions"] > after and (frame["view"]["decision"] is not None or frame["view"]["over"]):
+            return frame
+
+
+def test_a_seat_gets_its_own_view_and_cannot_act_for_another(folder):
+    with studio(folder) as c:
+        game = start(c, ["human", "human"])
+        links = [s["link"] for s in game["seats"]]
+        assert all(links) and links[0] != links[1] and game["spectator"]
+        with socket(c, links[0]) as a, socket(c, links[1]) as b:
+            fa, fb = state(a), state(b)
+            assert fa["seat"] == 0 and fa["view"]["seat"] == 0 and fa["view"]["players"][0]["you"]
+            assert fb["seat"] == 1 and fb["view"]["name"] == "P2"
+            asked = fa["asked"]
+            mine, other = (a, b) if asked == 0 else (b, a)
+            # the seat not asked answers: refused, and the game does not move
+            other.send_json({"type": "answer", "decision": fa["decisions"], "wire": 0})
+            err = other.receive_json()
+            assert err == {"type": "error", "message": "it is not your turn to decide"}
+            assert state(other)["decisions"] == fa["decisions"]
+            # a stale answer (the decision number of another question) is refused too
+            mine.send_json({"type": "answer", "decision": fa["decisions"] + 7, "wire": 0})
+            assert mine.receive_json()["type"] == "error"
+            # help in words, for the seat asked only
+            mine.send_json({"type": "help"})
+            frame = mine.receive_json()
+            while frame["type"] != "help":
+                frame = mine.receive_json()
+            assert "Asked:" in frame["text"]
+
+
+def sealed_game(folder, bid_of_a: int) -> tuple[dict, dict]:
+    """A one-lot sealed auction where P1 bids `bid_of_a`: (P2's frame as it is asked, P2's last frame)."""
+    with studio(folder) as c:
+        game = start(c, ["human", "human"], options={"lots_for_sale": 1, "start_coins": 37})
+        a_link, b_link = (s["link"] for s in game["seats"])
+        with socket(c, a_link) as a, socket(c, b_link) as b:
+            fa = asked_state(a)  # P1 bids first
+            d = fa["view"]["decision"]
+            assert d["kind"] == "amount" and d["purpose"] == "sealed" and d["secret"]
+            bid = next(i for i, o in enumerate(d["options"]) if o["amount"] == bid_of_a)
+            a.send_json({"type": "answer", "decision": fa["decisions"], "wire": bid})
+            fb = asked_state(b, fa["decisions"])
+            pas = next(i for i, o in enumerate(fb["view"]["decision"]["options"]) if o["kind"] == "pass")
+            b.send_json({"type": "answer", "decision": fb["decisions"], "wire": pas})
+            end = asked_state(b, fb["decisions"])
+    fb.pop("game")
+    return fb, end
+
+
+def test_sealed_bids_never_reach_the_other_seat(folder):
+    asked, end = sealed_game(folder, 29)
+    other, _ = sealed_game(folder, 5)
+    assert asked == other  # P1's secret bid changes nothing P2 is sent before the reveal
+    assert end["view"]["over"] and end["view"]["end"]["scores"]
+    assert any("29" in line["text"] for line in end["story"])  # revealed at last, to everyone
+
+
+def test_a_spectator_sees_the_public_and_answers_nothing(folder):
+    with studio(folder) as c:
+        game = start(c, ["human", "random"])
+        with socket(c, game["spectator"]) as s:
+            f = state(s)
+            assert f["seat"] is None and f["view"]["seat"] == -1 and f["view"]["name"] == "Spectator"
+            assert not any(p["you"] for p in f["view"]["players"]) and f["view"]["decision"] is None
+            s.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+            assert s.receive_json()["message"] == "a spectator watches: it answers nothing"
+
+
+def test_no_token_is_refused(folder):
+    with studio(folder) as c:
+        start(c, ["human", "human"])
+        assert c.get("/play").status_code == 403
+        assert c.get("/play?seat=guessed").status_code == 403
+        assert c.get("/api/play/games").status_code == 403  # the list of links needs the studio's token
+        for url in ("ws://127.0.0.1:5151/play/ws", "ws://127.0.0.1:5151/play/ws?seat=guessed"):
+            with c.websocket_connect(url, headers=ORIGIN) as ws:
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                assert closed.value.code == REFUSED and "no valid seat token" in closed.value.reason
+        # a seat link opens its page, and never the studio's
+        game = start(c, ["human", "human"])
+        c.cookies.clear()
+        seat = token(game["seats"][0]["link"])
+        assert c.get(f"/play?seat={seat}").status_code == 200
+        assert c.get(f"/api/files?seat={seat}").status_code == 403
+        assert c.get(f"/?token={seat}").status_code == 403
+
+
+def test_bad_messages_are_bounded(folder):
+    with studio(folder) as c:
+        game = start(c, ["human", "human"])
+        with socket(c, game["seats"][0]["link"]) as a:
+            state(a)
+            a.send_text("not json")
+            assert a.receive_json()["type"] == "error"
+            a.send_json({"type": "sing"})
+            assert "not a message" in a.receive_json()["message"]
+            a.send_text("x" * 20_000)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    a.receive_json()
+            assert closed.value.code == 1009
+
+
+def test_the_game_goes_on_after_a_restart_and_its_log_replays(folder):
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=11)
+        link = game["seats"][0]["link"]
+        with socket(c, link) as a:
+            f = asked_state(a)
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+            before = asked_state(a, f["decisions"])["decisions"]
+    with studio(folder) as c:  # the studio again: it finds its game, the same link opens the same seat
+        with socket(c, link) as a:
+            f = asked_state(a)
+            assert f["decisions"] == before and f["game"] == game["id"]
+            while not f["view"]["over"]:
+                a.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+                f = asked_state(a, f["decisions"])
+        listed = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()["games"]
+        assert listed[0]["over"]
+    log = folder / ".rulecraft" / "games" / game["id"] / "game.log"
+    report = replay(str(log))
+    assert report.ok and report.complete, report.message
+    assert oct(os.stat(log.parent / "game.json").st_mode & 0o777) == "0o600"  # the seat tokens: the owner's only
+
+
+def test_undo_follows_the_terminals_fairness_rules(folder):
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=3, options={"lots_for_sale": 2})
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            assert not f["undo"]  # nothing to take back yet
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
+            f = asked_state(a, f["decisions"])  # the next lot: the bids of the first were revealed since
+            assert f["undo"]
+            a.send_json({"type": "undo"})
+            g = state(a)
+            while not any("take back" in n for n in g["view"]["notices"]):
+                g = state(a)
+            assert any("sealed choices were revealed" in n for n in g["view"]["notices"])
+            assert g["decisions"] == f["decisions"]
+        two = start(c, ["human", "human"])
+        with socket(c, two["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
+            f = state(a)
+            assert not f["undo"]  # with another person at the table, never (it would undo their decisions)
+
+
+def test_pass_until_something_changes(folder):
+    shutil.copy(resolve("stack-duel"), folder / "duel.yaml")
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "duel.yaml", "seats": ["human", "first"], "seed": 2},
+                   headers={"authorization": f"token {TOKEN}"})
+        with socket(c, r.json()["seats"][0]["link"]) as a:
+            f, used, notices = asked_state(a), 0, []
+            while not f["view"]["over"]:
+                notices += f["view"]["notices"]
+                if f["passUntil"] and used < 3:
+                    a.send_json({"type": "passUntil", "decision": f["decisions"]})
+                    used += 1
+                else:
+                    kind = f["view"]["decision"]["kind"]
+                    a.send_json({"type": "answer", "decision": f["decisions"], "wire": [] if kind == "subset" else 0})
+                f = asked_state(a, f["decisions"])
+    assert used == 3 and any(n.startswith("The table passed for you") for n in notices)
+
+
+def test_undo_takes_back_when_nothing_was_revealed(folder):
+    shutil.copy(resolve("stack-duel"), folder / "duel.yaml")
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "duel.yaml", "seats": ["human", "first"], "seed": 2},
+                   headers={"authorization": f"token {TOKEN}"})
+        game = r.json()
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            assert f["view"]["decision"]["kind"] == "subset"  # cast a spell, or not
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": []})
+            after = asked_state(a, f["decisions"])
+            assert after["undo"] and after["decisions"] > f["decisions"] + 1  # the bot answered too
+            a.send_json({"type": "undo"})
+            g = state(a)
+            while not g["view"]["notices"]:
+                g = state(a)
+            assert g["view"]["notices"] == ["Taken back: your decision 1; you decide again."]
+            assert g["decisions"] == f["decisions"] and g["storyFrom"] == 0  # the story sent whole again
+            assert g["view"]["decision"] == f["view"]["decision"]
+    log = folder / ".rulecraft" / "games" / game["id"] / "game.log"
+    assert sum('"type":"decision"' in line for line in log.read_text().splitlines()) == f["decisions"]

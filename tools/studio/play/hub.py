@@ -1,0 +1,185 @@
+"""The studio's games and the seats' websockets: which token opens which seat, the bots' moves at their pace,
+and a frame to every open seat after every change. The engine runs on one worker thread per call, under one
+lock per game, never on the event loop.
+
+A seat token (`secrets.token_urlsafe`) is the whole of a seat's link: it is looked up by its SHA-256, so the
+lookup's time says nothing of a guess. A connection is bound to the seat of its token when it opens and is sent
+that seat's frames only (tools.studio.play.table.PlayTable.frame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
+
+from rulecraft.tools.studio.play.table import PERSON, SPECTATOR, PlayTable, Refusal
+
+log = logging.getLogger("rulecraft.studio")
+MAX_GAMES = 16  # games going on at once (a game over does not count)
+MAX_KEPT = 64  # games a studio finds again when it starts (the newest)
+MAX_SEATS_OPEN = 64  # seat connections at once, over all games
+GAMES_FOLDER = os.path.join(".rulecraft", "games")
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Seat:
+    """One open websocket of one seat: where its story stands, and its queue of frames."""
+
+    def __init__(self, game_id: str, seat: int):
+        self.game_id, self.seat = game_id, seat
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.sent = 0  # the game's story lines before this index were sent
+
+
+class Hub:
+    def __init__(self, root: str, pace: float = 0.6):
+        self.home = os.path.join(root, GAMES_FOLDER)
+        self.pace = pace
+        self.tables: dict[str, PlayTable] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.tokens: dict[str, tuple[str, int]] = {}  # sha256(token) -> (game id, seat; -1 the spectator)
+        self.seats: set[Seat] = set()
+        self.running: dict[str, asyncio.Task] = {}
+        self.wanted: set[str] = set()  # games kicked since their runner last looked
+        self.engine = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-play")
+        self.problems: list[str] = []  # games found on disk that could not be made again, and why
+
+    async def off_loop(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self.engine, fn, *args)
+
+    # ------------------------------------------------------------------ games
+    def find_games(self) -> None:
+        """The games kept under the folder (a restart): each made again from its save, its bots set going."""
+        if not os.path.isdir(self.home):
+            return
+        found = sorted(os.listdir(self.home), key=lambda n: os.path.getmtime(os.path.join(self.home, n)))
+        for name in found[-MAX_KEPT:]:
+            try:
+                table = PlayTable.load(os.path.join(self.home, name))
+            except Exception as exc:  # noqa: BLE001 - one damaged game is said and skipped, never the studio's end
+                self.problems.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
+                continue
+            self._add(table)
+
+    def _add(self, table: PlayTable) -> None:
+        gid = table.meta["id"]
+        self.tables[gid] = table
+        self.locks[gid] = asyncio.Lock()
+        for key, token in table.meta["tokens"].items():
+            self.tokens[digest(token)] = (gid, SPECTATOR if key == "spectator" else int(key))
+
+    async def new_game(self, ruleset: str, kinds: list[str], seed: int, overrides: dict) -> dict:
+        if sum(not t.game.over for t in self.tables.values()) >= MAX_GAMES:
+            raise Refusal(f"{MAX_GAMES} games are going on: finish one first (or remove its folder from "
+                          f"{GAMES_FOLDER} and start the studio again)")
+        gid = secrets.token_hex(6)
+        tokens = {str(s): secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == PERSON}
+        tokens["spectator"] = secrets.token_urlsafe(24)
+        table = await self.off_loop(PlayTable.new, os.path.join(self.home, gid), gid, ruleset, kinds, seed,
+                                    overrides, tokens)
+        self._add(table)
+        self.kick(gid)
+        return self.describe(gid)
+
+    def describe(self, gid: str) -> dict:
+        """A game for the studio's page (which holds the studio's token, so it may have every seat's link)."""
+        t = self.tables[gid]
+        names = [p.name for p in t.game.players]
+        return {"id": gid, "title": t.meta["title"], "ruleset": t.meta["ruleset"], "seed": t.meta["seed"],
+                "over": bool(t.game.over), "decisions": t.game.decisions,
+                "seats": [{"seat": s, "name": names[s], "kind": k, "link": self._link(t, str(s))}
+                          for s, k in enumerate(t.meta["kinds"])],
+                "spectator": self._link(t, "spectator")}
+
+    @staticmethod
+    def _link(t: PlayTable, key: str) -> Optional[str]:
+        token = t.meta["tokens"].get(key)
+        return f"/play?seat={token}" if token else None
+
+    def seat_of(self, token: str) -> Optional[tuple[str, int]]:
+        return self.tokens.get(digest(token)) if token else None
+
+    # ------------------------------------------------------------------ the game goes on
+    def kick(self, gid: str) -> None:
+        """Play the game on until a person is asked (bots, standing passes), a frame to every seat after each."""
+        self.wanted.add(gid)
+        task = self.running.get(gid)
+        if task is None or task.done():
+            self.running[gid] = asyncio.create_task(self._run(gid))
+
+    async def _run(self, gid: str) -> None:
+        table = self.tables[gid]
+        while gid in self.wanted:  # a kick while the last frames went out: look again
+            self.wanted.discard(gid)
+            try:
+                while True:
+                    async with self.locks[gid]:
+                        moved = await self.off_loop(table.step)
+                    if not moved:
+                        break
+                    await self.push(gid)
+                    if self.pace:
+                        await asyncio.sleep(self.pace)
+            except Refusal as exc:
+                log.warning("game %s stopped: %s", gid, exc)
+            await self.push(gid)
+
+    async def push(self, gid: str) -> None:
+        for seat in [s for s in self.seats if s.game_id == gid]:
+            await self.send_state(seat)
+
+    async def send_state(self, seat: Seat) -> None:
+        table = self.tables[seat.game_id]
+        async with self.locks[seat.game_id]:
+            start = seat.sent if seat.sent <= len(table.game.narrative) else 0  # an undo cut the story: all again
+            frame = await self.off_loop(table.frame, seat.seat, start)
+            seat.sent = frame["storyEnd"]
+        seat.queue.put_nowait(frame)
+
+    async def act(self, seat: Seat, message: dict) -> Optional[dict]:
+        """A seat's message; returns a reply for that seat alone (help, an error), or None."""
+        gid, what = seat.game_id, message.get("type")
+        table = self.tables[gid]
+        if seat.seat == SPECTATOR and what != "state":
+            raise Refusal("a spectator watches: it answers nothing")
+        reply = None
+        async with self.locks[gid]:
+            if what == "answer":
+                await self.off_loop(table.decide, seat.seat, message.get("decision"), message.get("wire"))
+            elif what == "passUntil":
+                await self.off_loop(table.pass_until, seat.seat, message.get("decision"))
+            elif what == "undo":
+                before = table.game
+                said = await self.off_loop(table.undo, seat.seat)
+                table.said.setdefault(seat.seat, []).append(said)
+                if table.game is not before:  # the story was cut: every seat of the game gets it whole again
+                    for s in self.seats:
+                        if s.game_id == gid:
+                            s.sent = 0
+            elif what == "help":
+                reply = {"type": "help", "text": await self.off_loop(table.help, seat.seat)}
+            elif what == "state":
+                pass
+            else:
+                raise Refusal(f"'{str(what)[:40]}' is not a message of the play protocol")
+        if what == "state":
+            await self.send_state(seat)
+        elif what != "help":
+            await self.push(gid)
+            self.kick(gid)
+        return reply
+
+    async def close(self) -> None:
+        for task in self.running.values():
+            task.cancel()
+        for table in self.tables.values():
+            table.close()
+        self.engine.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,254 @@
+"""One game played in the browser, on the server: the engine's game, its bots, its log and its save, and what
+each seat is sent of it. Synchronous: the hub (tools.studio.play.hub) calls it on a worker thread, one call at
+a time per game.
+
+A game lives in a folder of its own (`.rulecraft/games/ID/` under the studio's folder): `game.json` (the
+ruleset, the seats' kinds, the seat tokens: written readable by its owner only), `game.save` and `game.log`
+(the terminal's save and log formats, through the one writer), so `rulecraft replay game.log` replays it and
+the studio goes on with it after a restart (`PlayTable.load`).
+
+What a seat is sent is the seat view (tools.table.seatview) and the story lines as that seat reads them
+(`story.line_text`): nothing else of the game is ever put in a frame. A spectator is seat -1, a seat no player
+holds: the engine's one rule (model/secrecy.py) shows it what is public.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional
+
+from rulecraft.agents import AgentError, make_agent
+from rulecraft.agents.base import answer
+from rulecraft.agents.kinds import KINDS
+from rulecraft.diagnostics import RuleError
+from rulecraft.files import replace_file
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.decisions import IllegalChoice
+from rulecraft.runtime.game import Game, GameError
+from rulecraft.runtime.gamelog import GameLogWriter, end_record, log_header
+from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
+from rulecraft.runtime.story import Line, line_text
+
+from rulecraft.tools.table.notices import Notices
+from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
+from rulecraft.tools.table.seatview import seat_view
+from rulecraft.tools.table.undo import Taken, take_back
+
+PERSON = "human"  # a person's seat, as the log and the save name it (`rulecraft play --agent human`)
+# the bots a page may seat: the agents' own kinds that read no file and run no code of the caller's choosing
+BOTS = tuple(k for k in KINDS if ":" not in k and k != PERSON)
+SPECTATOR = -1
+MAX_STEPS = 5_000_000
+
+
+class Refusal(Exception):
+    """An answer or a request the game refuses, with the sentence the seat is told."""
+
+
+def _kept_copy(home: str, ruleset: str) -> str:
+    """The ruleset the game is played by, kept beside its log (the studio's editor may change the file the
+    game started from; `rulecraft replay game.log` finds it there). A ruleset that extends another is named
+    where it is (replay then takes `--ruleset FILE`)."""
+    with open(ruleset, encoding="utf-8") as fh:
+        text = fh.read()
+    if any(line.startswith("extends:") for line in text.splitlines()):
+        return ruleset
+    kept = os.path.join(home, "ruleset.yaml")
+    replace_file(kept, text)
+    return kept
+
+
+class PlayTable:
+    def __init__(self, home: str, meta: dict, game, history: list[Taken], writer: GameLogWriter):
+        self.home, self.meta, self.game, self.history, self.writer = home, meta, game, history, writer
+        kinds = meta["kinds"]
+        self.people = {s for s, k in enumerate(kinds) if k == PERSON}
+        self.bots = {s: make_agent(k, s, meta["seed"], {}) for s, k in enumerate(kinds) if k != PERSON}
+        self.saver = SaveWriter(self.path("game.save"), meta["ruleset"], game, meta["overrides"], kinds,
+                                decisions=[(t.player, t.wire) for t in history])
+        self.saver.write(game)
+        self.passing = PassUntil()
+        self.notices = Notices()
+        self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
+        self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
+
+    # ------------------------------------------------------------------ making and finding games
+    @classmethod
+    def new(cls, home: str, game_id: str, ruleset: str, kinds: list[str], seed: int, overrides: dict,
+            tokens: dict) -> "PlayTable":
+        loaded = load_ruleset(ruleset, overrides=overrides)
+        if not loaded.ok:
+            raise Refusal(f"the game cannot start: {loaded.diagnostics[0].message}")
+        rs = loaded.ruleset
+        if not rs.players.min <= len(kinds) <= rs.players.max:
+            raise Refusal(f"{rs.title} is for {rs.players.min} to {rs.players.max} players, not {len(kinds)}")
+        for k in kinds:
+            if k != PERSON and k not in BOTS:
+                raise Refusal(f"a seat is a person or one of the bots {', '.join(BOTS)}, not '{str(k)[:40]}'")
+        try:
+            game = Game(rs, len(kinds), seed, max_steps=MAX_STEPS)
+        except (GameError, ValueError) as exc:
+            raise Refusal(f"the game cannot start: {exc}") from None
+        os.makedirs(home, mode=0o700, exist_ok=True)
+        ruleset = _kept_copy(home, ruleset)
+        meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
+                "overrides": dict(overrides), "tokens": tokens}
+        replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
+        writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
+        return cls(home, meta, game, [], writer)
+
+    @classmethod
+    def load(cls, home: str) -> "PlayTable":
+        """The game kept in `home`, made again from its save (the studio restarted); the log goes on."""
+        with open(os.path.join(home, "game.json"), encoding="utf-8") as fh:
+            meta = json.load(fh)
+        saved = read_save(os.path.join(home, "game.save"))
+        loaded = load_ruleset(meta["ruleset"], overrides=meta["overrides"])
+        if not loaded.ok:
+            raise SaveError("its ruleset has errors now")
+        marks: list[int] = []
+        game, records = restore(saved, loaded.ruleset, max_steps=MAX_STEPS,
+                                before=lambda g, d, w: marks.append(len(g.narrative)))
+        header = log_header(meta["ruleset"], game, meta["overrides"], meta["kinds"])
+        writer = GameLogWriter.resume(os.path.join(home, "game.log"), header, records,
+                                      end_record(game) if game.over else None)
+        history = [Taken(r["player"], r["choice"], list(r.get("chance", ())), told) for r, told in zip(records, marks)]
+        return cls(home, meta, game, history, writer)
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.home, name)
+
+    # ------------------------------------------------------------------ the game goes on
+    def waiting_for(self) -> Optional[int]:
+        """The seat asked now, or None when the game is over."""
+        return None if self.game.over else self.game.pending.player
+
+    def step(self) -> bool:
+        """One decision that needs no person: a bot's, or a person's standing 'pass until'. False when a person
+        is asked (or the game is over)."""
+        game = self.game
+        if game.over:
+            return False
+        d = game.pending
+        if d.player in self.people:
+            auto = self.passing.answer(game, d)
+            if auto is None:
+                return False
+            self._apply(d, auto[0])
+            return True
+        try:
+            wire = answer(self.bots[d.player], d, game.view(d.player), game)
+        except AgentError as exc:
+            raise Refusal(f"the bot of seat {d.player + 1} failed: {exc}") from None
+        self._apply(d, wire)
+        return True
+
+    def decide(self, seat: int, number: Any, wire: Any) -> None:
+        """A person's answer to the decision numbered `number` (the count of decisions before it, as their frame
+        said): refused unless that decision is the one asked now, and asked of them."""
+        d = self._asked(seat, number)
+        self._apply(d, wire)
+
+    def _asked(self, seat: int, number: Any):
+        game = self.game
+        if game.over:
+            raise Refusal("the game is over")
+        d = game.pending
+        if d.player != seat:
+            raise Refusal("it is not your turn to decide")
+        if number != game.decisions:
+            raise Refusal("that question was already answered: your screen is brought up to date")
+        return d
+
+    def _apply(self, d, wire: Any) -> None:
+        game = self.game
+        chance, told = list(game.chance), len(game.narrative)
+        try:
+            game.apply(wire)
+        except IllegalChoice as exc:
+            raise Refusal(f"not a legal answer: {exc}") from None
+        except (GameError, RuleError) as exc:  # the ruleset went wrong: said to every seat, the game waits
+            self.problem = f"the game stopped with an error of the ruleset: {str(exc)[:300]}"
+            raise Refusal(self.problem) from None
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            raise Refusal(f"not an answer to this question ({type(exc).__name__})") from None
+        self.history.append(Taken(d.player, wire, chance, told))
+        self.writer.decision(game, d.player, wire, chance)
+        self.saver.record(d.player, wire)
+        self.saver.write(game)
+        if game.over:
+            self.writer.end(game)
+
+    def pass_until(self, seat: int, number: Any) -> None:
+        d = self._asked(seat, number)
+        try:
+            wire = self.passing.word(self.game, d, "pass until")
+        except ValueError as exc:
+            raise Refusal(str(exc)) from None
+        self._apply(d, wire[0])
+
+    def can_undo(self, seat: int) -> bool:
+        """The terminal's fairness rule: a person may take back only when they are the only person at the table
+        (with others, taking back would undo what the others decided after it); take_back refuses the rest."""
+        return self.people == {seat} and not self.game.over and any(t.player == seat for t in self.history)
+
+    def undo(self, seat: int) -> str:
+        if not self.can_undo(seat):
+            return "Nothing to take back: undo works when you are the only person at the table."
+        self.passing.cancel(seat)
+        again, records, said = take_back(self.game, seat, self.history, max_steps=MAX_STEPS)
+        if again is not None:
+            self.game = again
+            self.writer.close()
+            self.writer = GameLogWriter.rewrite(self.path("game.log"), self.writer.header, records)
+            self.saver = SaveWriter(self.saver.path, self.meta["ruleset"], again, self.meta["overrides"],
+                                    self.meta["kinds"], decisions=[(t.player, t.wire) for t in self.history])
+            self.saver.write(again)
+        return said
+
+    def help(self, seat: int) -> str:
+        """The rule of the step that asks, in players' words (tools/words), for the seat asked."""
+        from rulecraft.tools.words.help import step_asking
+        from rulecraft.tools.words.helpmore import help_at_table
+
+        game = self.game
+        if game.over or game.pending.player != seat:
+            raise Refusal("help is about the question you are asked, and you are asked none now")
+        d = game.pending
+        lines = help_at_table(game.rs, step_asking(game.rs, d.node), d)
+        lines.append(f"Asked: {d.prompt or 'choose'}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ what a seat is sent
+    def story(self, seat: int, start: int = 0) -> list[dict]:
+        """The story lines from `start` (an index in the game's story) as `seat` reads them."""
+        seats = () if seat == SPECTATOR else (seat,)
+        out = []
+        for i, line in enumerate(self.game.narrative[start:], start):
+            text = line_text(line, seats)
+            if text is not None:
+                kind = line.kind if isinstance(line, Line) else "event"
+                mine = isinstance(line, Line) and line.only is not None and seat in line.only
+                out.append({"n": i, "kind": kind, "text": text, "private": mine})
+        return out
+
+    def frame(self, seat: int, start: int) -> dict:
+        """The state message for `seat`: its view, the story since `start`, what it may do."""
+        game = self.game
+        d = None if game.over else game.pending
+        asked = d is not None and d.player == seat
+        notices = self.notices.since(game, seat) if seat != SPECTATOR else []
+        news = self.passing.news(seat) if asked else None
+        notices = ([news] if news else []) + self.said.pop(seat, []) + notices
+        view = seat_view(game, seat, d if asked else None, notices)
+        return {"type": "state", "game": self.meta["id"], "seat": None if seat == SPECTATOR else seat,
+                "decisions": game.decisions, "view": view.to_json(),
+                "asked": None if game.over else game.pending.player,
+                "undo": seat != SPECTATOR and self.can_undo(seat),
+                "passUntil": asked and pass_wire(d) is not NO_PASS,
+                "problem": self.problem, "storyFrom": start, "story": self.story(seat, start),
+                "storyEnd": len(game.narrative)}
+
+    def close(self) -> None:
+        self.writer.close()

@@ -1,0 +1,114 @@
+// The studio's Play tab: start a game of the open ruleset (each seat a person or a bot, the seed, the options) and
+// list the games with each person's seat link and the spectator's (docs/studio.md, "Play").
+import {getJSON, postJSON} from "./api.js"
+
+const $ = sel => document.querySelector(sel)
+
+function el(tag, text = "", attrs = {}) {
+  const e = Object.assign(document.createElement(tag), attrs)
+  if (text) e.textContent = text
+  return e
+}
+
+function ref(file) {
+  return file.path ?? `bundled:${file.bundled}`
+}
+
+export function setupPlay(studio) {
+  const panel = $("#tab-play")
+  $("#play-form").addEventListener("submit", e => { e.preventDefault(); start(studio) })
+  $("#play-players").addEventListener("change", () => seats(Number($("#play-players").value), panel.setup))
+  document.querySelector('#tabs button[data-tab="play"]').addEventListener("click", () => showPlay(studio))
+}
+
+async function showPlay(studio) {
+  const note = $("#play-note")
+  note.textContent = ""
+  if (studio.file) {
+    try {
+      const setup = await getJSON(`/api/play/setup?path=${encodeURIComponent(ref(studio.file))}`)
+      $("#tab-play").setup = setup
+      $("#play-title").textContent = setup.title
+      const n = $("#play-players")
+      Object.assign(n, {min: setup.players.min, max: setup.players.max, value: setup.players.default})
+      seats(setup.players.default, setup)
+      $("#play-options").replaceChildren(...[...setup.parameters, ...setup.options].map(optionField))
+      $("#play-start").disabled = false
+    } catch (err) {
+      note.textContent = err.message
+      $("#play-start").disabled = true
+    }
+  } else {
+    note.textContent = "open a ruleset to play it"
+  }
+  await listGames()
+}
+
+function seats(n, setup) {
+  const list = $("#play-seats")
+  const kept = [...list.querySelectorAll("select")].map(s => s.value)
+  list.replaceChildren()
+  for (let i = 0; i < n; i++) {
+    const sel = el("select", "", {ariaLabel: `seat ${i + 1}`})
+    for (const k of [setup.person, ...setup.bots]) sel.append(el("option", k === setup.person ? "a person" : `bot: ${k}`, {value: k}))
+    sel.value = kept[i] ?? (i < 2 ? setup.person : setup.bots[0])
+    const li = el("li", `Seat ${i + 1}: `)
+    li.append(sel)
+    list.append(li)
+  }
+}
+
+function optionField(o) {
+  const label = el("label", `${o.name} `, {title: o.doc || ""})
+  let input
+  if (o.choices) {
+    input = el("select")
+    for (const c of o.choices) input.append(el("option", String(c), {value: String(c)}))
+  } else {
+    input = el("input", "", {type: "number", min: o.min ?? "", max: o.max ?? ""})
+  }
+  input.value = String(o.default)
+  input.dataset.option = o.name
+  input.dataset.default = String(o.default)
+  label.append(input)
+  return label
+}
+
+async function start(studio) {
+  const options = {}
+  for (const i of document.querySelectorAll("#play-options [data-option]")) {
+    if (i.value !== i.dataset.default) options[i.dataset.option] = i.value
+  }
+  try {
+    await postJSON("/api/play/new", {
+      ruleset: ref(studio.file), seed: Number($("#play-seed").value) || 0, options,
+      seats: [...document.querySelectorAll("#play-seats select")].map(s => s.value),
+    })
+    $("#play-note").textContent = "started: give each person their link"
+  } catch (err) {
+    $("#play-note").textContent = err.message
+  }
+  await listGames()
+}
+
+async function listGames() {
+  const got = await getJSON("/api/play/games")
+  const list = $("#play-games")
+  list.replaceChildren(...got.games.slice().reverse().map(g => {
+    const li = el("li")
+    li.append(el("strong", `${g.title}`), ` seed ${g.seed}, ${g.decisions} decisions${g.over ? ", over" : ""}`)
+    const links = el("ul")
+    for (const s of g.seats) {
+      const item = el("li", `${s.name}: `)
+      if (s.link) item.append(el("a", location.origin + s.link, {href: s.link, target: "_blank", rel: "noopener"}))
+      else item.append(`bot (${s.kind})`)
+      links.append(item)
+    }
+    const watch = el("li", "spectator: ")
+    watch.append(el("a", location.origin + g.spectator, {href: g.spectator, target: "_blank", rel: "noopener"}))
+    links.append(watch)
+    li.append(links)
+    return li
+  }))
+  for (const p of got.problems) list.append(el("li", `not resumed: ${p}`))
+}
