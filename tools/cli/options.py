@@ -282,6 +282,7 @@ def args_studio(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", metavar="H",
                    help="the address to listen on (default 127.0.0.1: this machine only; anything else is warned)")
     p.add_argument("--open", action="store_true", help="open the page in the browser")
+    _cluster_args(p)  # where the page's simulations play (as for simulate)
 
 
 def args_lsp(p: argparse.ArgumentParser) -> None:

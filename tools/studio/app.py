@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 
 from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bundled_path
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
+from rulecraft.tools.studio.lab.channel import Channel, Lab
 from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
 
@@ -109,8 +110,9 @@ class Studio:
             s.send({"jsonrpc": "2.0", "method": method, "params": params})
 
 
-def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette:
+def make_app(root: str, guard: Guard, open_file: str | None = None, lab: Lab | None = None) -> Starlette:
     studio = Studio(root, guard, open_file)
+    lab = lab or Lab()  # simulations: local processes, or the Dask cluster of `--cluster`
 
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"), headers={"content-security-policy": PAGE_CSP,
@@ -189,6 +191,9 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
         finally:
             studio.sessions.discard(session)
 
+    async def simulations(ws: WebSocket) -> None:
+        await Channel(ws, studio, lab).run()
+
     async def refused(request: Request, exc: Exception) -> Response:
         if isinstance(exc, Refused):
             return _error(exc.message, exc.status)
@@ -203,6 +208,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
             yield
         finally:
             watcher.cancel()
+            lab.stop_all()
             studio.drawing.shutdown(wait=False, cancel_futures=True)
             studio.printing.shutdown(wait=False, cancel_futures=True)
 
@@ -210,7 +216,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
         Route("/", page), Route("/static/{name}", asset), Route("/favicon.ico", lambda r: Response(status_code=204)), Route("/api/config", config),
         Route("/api/files", list_files), Route("/api/file", read_file), Route("/api/save", save, methods=["POST"]),
         Route("/api/new", new, methods=["POST"]), Route("/api/print/{kind}", printed), Route("/api/diff", variants),
-        WebSocketRoute("/ws", socket),
+        WebSocketRoute("/ws", socket), WebSocketRoute("/simulate", simulations),
     ]
     from starlette.middleware import Middleware
 
@@ -218,6 +224,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None) -> Starlette
     app = Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)],
                     exception_handlers=handlers, lifespan=lifespan)
     app.state.studio = studio
+    app.state.lab = lab
     return app
 
 
