@@ -159,3 +159,28 @@ def test_a_studio_started_with_a_cluster_plays_there_with_the_same_results(tmp_p
 def test_studio_cluster_is_checked_at_start(tmp_path, capsys):
     assert main(["studio", "--cluster", "http://127.0.0.1:8787", str(tmp_path)]) == 1
     assert "not a Dask scheduler address" in capsys.readouterr().err
+
+
+def test_a_plot_holds_no_markup_of_the_rulesets_text():
+    from rulecraft.tools.simulate.report import svg_figures
+
+    summary = simulate("pig", 3, seed=1, workers=1, keep="none")
+    summary.ruleset = "<script>alert(1)</script> $\\frac{1}{0}$ & <img src=x onerror=alert(2)>"
+    figures = svg_figures(summary)
+    assert len(figures) >= 3
+    for f in figures:  # text is drawn as paths (and '$' is not TeX); matplotlib notes it in an escaped comment
+        assert "<script" not in f["svg"] and "<img" not in f["svg"] and "&lt;script&gt;" in f["svg"]
+
+
+def test_runs_at_once_in_the_studio_are_bounded(client):
+    from rulecraft.tools.studio.lab.channel import MAX_RUNS
+
+    lab = client.app.state.lab
+    lab.starting = MAX_RUNS  # as if other pages' runs were starting
+    try:
+        with client.websocket_connect(WS, headers=ORIGIN) as ws:
+            ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2})
+            msg = ws.receive_json()
+    finally:
+        lab.starting = 0
+    assert msg["type"] == "error" and "wait for one to end" in msg["message"]

@@ -43,6 +43,7 @@ class Lab:
     cluster: Optional[str] = None
     cluster_timeout: Optional[float] = None
     running: set = field(default_factory=set)
+    starting: int = 0
 
     def stop_all(self) -> None:
         for proc in list(self.running):
@@ -185,12 +186,16 @@ class Channel:
     async def start(self, msg: dict) -> None:
         if self.proc is not None:
             raise Asked("a run is going on: cancel it first (one run at a time per page)")
-        if len(self.lab.running) >= MAX_RUNS:
+        if len(self.lab.running) + self.lab.starting >= MAX_RUNS:
             raise Asked(f"{MAX_RUNS} runs are going on in this studio: wait for one to end")
         request = request_of(self.studio, msg, self.lab)
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "rulecraft.tools.studio.lab.work", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, limit=MAX_LINE)
+        self.lab.starting += 1  # counted while the process starts, so that two pages cannot both pass the check
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "rulecraft.tools.studio.lab.work", stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE, limit=MAX_LINE)
+        finally:
+            self.lab.starting -= 1
         self.lab.running.add(self.proc)
         self.proc.stdin.write((json.dumps(request) + "\n").encode())
         self.proc.stdin.close()
