@@ -86,9 +86,12 @@ def test_cancel_stops_the_run_and_one_run_at_a_time(client):
         ws.send_json({"type": "cancel"})
         end, _ = until(ws, {"cancelled", "result", "error"})
         assert end["type"] == "cancelled" and end["done"] < MAX_GAMES
-        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, "workers": 1})  # the page may run again
-        again, _ = until(ws, {"result", "error"})
-        assert again["type"] == "result"
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": MAX_GAMES, "workers": 1,
+                      "agents": ["greedy"]})  # the page may run again at once
+        assert ws.receive_json()["type"] == "started"
+        ws.send_json({"type": "cancel"})
+        again, _ = until(ws, {"cancelled", "result", "error"})
+        assert again["type"] == "cancelled"
 
 
 def test_a_page_that_goes_has_its_run_cancelled(client):

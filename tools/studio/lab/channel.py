@@ -219,7 +219,7 @@ class Channel:
                 await self.send(msg)
         except (ValueError, asyncio.LimitOverrunError) as exc:
             log.warning("a simulation's output was not read (%s)", type(exc).__name__)
-        except (WebSocketDisconnect, RuntimeError, OSError):  # the page went: run() cancels the run
+        except Exception:  # noqa: BLE001 - a send to a page that went (closed socket): run() cancels the run
             return
         finally:
             code = await proc.wait()
@@ -229,12 +229,14 @@ class Channel:
         if last is not None and last["type"] == "result":
             self.done = [(r["ruleset"], r["overrides"], side["coverage"].pop("counts"), side["done"])
                          for r, side in zip(request["runs"], last["runs"])]
+        if last is None and self.stopping is proc:  # cancelled before it could say so (still starting)
+            last = {"type": "cancelled", "done": 0, "total": request["games"]}
         await self._quietly(last or {"type": "error", "message": f"the simulation stopped (exit code {code})"})
 
     async def _quietly(self, message: dict) -> None:
         try:
             await self.send(message)
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except Exception:  # noqa: BLE001 - the page went (anyio's ClosedResourceError, a disconnect): nobody to tell
             pass
 
     async def cancel(self, wait: bool = False) -> None:
