@@ -1,7 +1,7 @@
 """The studio's Simulate tab in a real browser (Playwright driving Debian's Chromium against `rulecraft studio`
-started as a command): 200 games of the bundled pig played from the page, progress shown, the report's plots
+started as a command): 200 games of pig (the bundled one, copied) played from the page, progress shown, the report's plots
 and the chart shaded by coverage drawn; a seed-matched comparison with its marks; a second, long run cancelled
-from the page. Without Chromium (or Playwright) the tests skip and say why.
+from the page while the editor goes on checking. Without Chromium (or Playwright) the tests skip and say why.
 
 With RULECRAFT_STUDIO_SCREENSHOTS=FOLDER set, the Simulate screenshots in docs/studio.md are written there.
 """
@@ -73,7 +73,7 @@ def page(studio):
         pg = browser.new_page(viewport={"width": 1500, "height": 950})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(url.replace("/?", "/?bundled=pig&"))
+        pg.goto(url.replace("/?", "/?path=pig.yaml&"))
         pg.wait_for_selector("body[data-ready='1']", timeout=WAIT)
         pg.click("#tabs button[data-tab='simulate']")
         yield pg
@@ -134,13 +134,26 @@ def test_a_seed_matched_comparison_marks_what_is_beyond_noise(page):
     page.select_option("#sim-form select", "")
 
 
-def test_cancel_stops_a_long_run(page):
+def edit(page, old: str, new: str) -> None:
+    """Replace the first `old` of the editor's text by `new`, as typing would."""
+    page.evaluate("""([old, neu]) => {
+        const view = window.studio.view, at = view.state.doc.toString().indexOf(old)
+        view.dispatch({changes: {from: at, to: at + old.length, insert: neu}})
+    }""", [old, new])
+
+
+def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
     page.fill("#tab-simulate input[type=number] >> nth=0", "5000")
     seen = info(page)["progressSeen"]
     page.click("#sim-run")
     page.wait_for_function(f"() => window.studio.simulate.info.progressSeen > {seen} + 1", timeout=WAIT)
     assert page.is_enabled("#sim-cancel") and not page.is_enabled("#sim-run")
     shot(page, "studio-simulate-progress.png")
+    edit(page, "set first = players[0]", "set frist = players[0]")  # the editor is checked while the games go on
+    page.wait_for_selector("#problems li", timeout=WAIT)
+    edit(page, "set frist = players[0]", "set first = players[0]")
+    page.wait_for_function("() => document.querySelectorAll('#problems li').length === 0", timeout=WAIT)
+    assert page.is_enabled("#sim-cancel")  # the run goes on
     page.click("#sim-cancel")
     page.wait_for_function("() => window.studio.simulate.info.cancelled >= 1", timeout=WAIT)
     text = page.inner_text("#sim-count")
