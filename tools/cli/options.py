@@ -292,6 +292,7 @@ def args_studio(p: argparse.ArgumentParser) -> None:
                    help="with --play: a parameter or option of the ruleset")
     p.add_argument("--pace", type=_pace, default=0.6, metavar="SECONDS",
                    help="seconds between the bots' moves in a game played in the browser (default 0.6)")
+    _cluster_args(p)  # where the page's simulations play (as for simulate)
 
 
 def args_lsp(p: argparse.ArgumentParser) -> None:

@@ -14,6 +14,7 @@ builds from the list of results (tests/test_scaleout.py checks it):
   as Python ints, fractions as `Fraction`), so the order of the chunks cannot change a digit;
   a sum is a float when any value was one, as when the results were added in seed order;
 - coverage counts, in the order the nodes were first reached;
+- a histogram of each seat's final score (numeric scores only), for the score plot;
 - the games that ended in an error (seed and message), in seed order.
 """
 
@@ -171,6 +172,7 @@ class Tally:
         self.steps: Counter = Counter()
         self.coverage: Counter = Counter()
         self.metrics: dict[str, MetricTally] = {}
+        self.scores: Counter = Counter()  # (seat, final score) -> games, numeric scores of finished games (for plots)
 
     def add(self, r: dict) -> None:
         """Count one game's result (a dict from `simulate.play_one`)."""
@@ -186,6 +188,9 @@ class Tally:
         self.decisions[r["decisions"]] += 1
         self.steps[r["steps"]] += 1
         self.coverage.update(r.get("coverage", {}))
+        for seat, score in enumerate(r.get("scores") or []):
+            if isinstance(score, (int, float)) and not isinstance(score, bool):
+                self.scores[(seat, score)] += 1
         for m, rows in (r.get("metrics") or {}).items():
             mt = self.metrics.get(m)
             if mt is None:
@@ -202,6 +207,7 @@ class Tally:
         self.decisions.update(other.decisions)
         self.steps.update(other.steps)
         self.coverage.update(other.coverage)
+        self.scores.update(getattr(other, "scores", ()))
         for m, mt in other.metrics.items():
             if m in self.metrics:
                 self.metrics[m].merge(mt)

@@ -108,6 +108,9 @@ def _worker_init() -> None:
         threading.Thread(target=_watch_parent, args=(parent,), name="rulecraft-watchdog", daemon=True).start()
 
 
+worker_init = _worker_init  # the same for the studio's simulation process (tools/studio/lab/work.py)
+
+
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(WATCHDOG_INTERVAL)

@@ -1,9 +1,10 @@
-"""`rulecraft simulate --report DIR`: an HTML page with PNG plots of a simulation (matplotlib, Agg backend).
+"""`rulecraft simulate --report DIR`: an HTML page with PNG plots of a simulation (matplotlib, Agg backend); the
+studio draws the same figures as SVG (`svg_figures`).
 
-Plots: win rate per seat with 95% intervals; the game-length histogram (decisions, and
+Plots: win rate per seat with 95% intervals; the final score per seat; the game-length histogram (decisions, and
 each metric with `role: length`); for every tally whose values are 0/1 and whose keys are
 numbers, the success rate against the key (e.g. against the target value); the keyed
-rates of per_player metrics and the shares of per_game ones; then the table of every
+rates of per_player metrics, the shares of keyed per_game ones and the values of the others; then the table of every
 metric row. The page is self-contained apart from the PNG files beside it.
 """
 
@@ -25,23 +26,30 @@ def _plt():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # labels are a ruleset's own text: a '$' in a name is a dollar sign, never TeX to parse
     plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.spines.top": False,
-                         "axes.spines.right": False, "figure.dpi": 100})
+                         "axes.spines.right": False, "figure.dpi": 100, "text.parse_math": False,
+                         "svg.fonttype": "path", "svg.hashsalt": "rulecraft"})
     return plt
 
 
-def _save(fig, folder: str, name: str) -> str:
+def _image(fig, fmt: str) -> bytes:
+    """The figure as PNG or SVG bytes (then closed)."""
     import io
 
     import matplotlib.pyplot as plt
 
-    from rulecraft.files import write_output
-
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
+    fig.savefig(buf, format=fmt, dpi=100, metadata={"Date": None} if fmt == "svg" else None)
     plt.close(fig)
-    write_output(os.path.join(folder, name), buf.getvalue())  # the one writer: OutputError when it cannot
+    return buf.getvalue()
+
+
+def _save(fig, folder: str, name: str) -> str:
+    from rulecraft.files import write_output
+
+    write_output(os.path.join(folder, name), _image(fig, "png"))  # the one writer: OutputError when it cannot
     return name
 
 
@@ -75,8 +83,45 @@ def _rate_bars(plt, rows: list[Row], title: str, xlabel: str, baseline: float | 
     return fig
 
 
-def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:
-    """Write the PNG plots into `folder`; (file name, caption) of each."""
+def _histogram(plt, values, title: str, xlabel: str):
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    lo, hi = min(values), max(values)
+    bins = min(40, max(5, int(hi - lo) + 1))
+    ax.hist(values, bins=bins, color=_BLUE, edgecolor="white")
+    m = median(values)
+    ax.axvline(m, color="black", ls="--", lw=1)
+    ax.annotate(f"median {m:g}", (m, ax.get_ylim()[1] * 0.95), xytext=(4, 0), textcoords="offset points", fontsize=10)
+    _title(ax, title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
+    return fig
+
+
+def _scores(plt, summary: Summary):
+    """Each seat's final score: a box per seat (median, quartiles, whiskers at 1.5 IQR, outliers)."""
+    from collections import Counter
+
+    from rulecraft.tools.simulate.aggregate import Samples
+
+    per_seat = [Samples(Counter({s: n for (seat, s), n in summary.tally.scores.items() if seat == i}))
+                for i in range(summary.players)]
+    if not any(len(v) for v in per_seat):
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    ax.boxplot([list(v) or [float("nan")] for v in per_seat], widths=0.5, patch_artist=True,
+               boxprops={"facecolor": "#c6dbef", "edgecolor": _BLUE}, medianprops={"color": "black"})
+    ax.set_xticks(range(1, summary.players + 1))
+    ax.set_xticklabels([f"seat {i + 1}" for i in range(summary.players)])
+    _title(ax, f"{summary.ruleset}: final score per seat ({summary.done} games)")
+    ax.set_ylabel("score at the end")
+    return fig
+
+
+def figures(summary: Summary) -> list[tuple[str, str, object]]:
+    """The report's plots as matplotlib figures: (name, caption, figure) of each, in the report's order. The one
+    home of what is plotted: `rulecraft simulate --report` saves them as PNG (`plots`), the studio as SVG
+    (`svg_figures`)."""
     plt = _plt()
     out = []
     groups = summary.rows()
@@ -87,7 +132,11 @@ def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:
     if summary.done:
         fig = _rate_bars(plt, seats, f"{summary.ruleset}: win rate per seat ({summary.done} games)", "",
                          1 / summary.players)
-        out.append((_save(fig, folder, "win_rate.png"), "Win rate per seat, with 95% Wilson intervals."))
+        out.append(("win_rate", "Win rate per seat, with 95% Wilson intervals.", fig))
+        fig = _scores(plt, summary)
+        if fig is not None:
+            out.append(("scores", "Final score per seat: the box holds the middle half of the games, the line "
+                                  "is the median.", fig))
     lengths = [("decisions", next(r.values for r in game if r.label == "decisions per game"))]
     for desc, rows in groups[1:]:
         if desc.get("role") == "length" and rows and rows[0].values:
@@ -95,37 +144,42 @@ def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:
     for name, values in lengths:
         if not values:
             continue
-        fig, ax = plt.subplots(figsize=(8, 4.2))
-        lo, hi = min(values), max(values)
-        bins = min(40, max(5, int(hi - lo) + 1))
-        ax.hist(values, bins=bins, color=_BLUE, edgecolor="white")
-        m = median(values)
-        ax.axvline(m, color="black", ls="--", lw=1)
-        ax.annotate(f"median {m:g}", (m, ax.get_ylim()[1] * 0.95), xytext=(4, 0), textcoords="offset points", fontsize=10)
-        _title(ax, f"{summary.ruleset}: game length in {name} ({len(values)} games)")
-        ax.set_xlabel(f"{name} per game")
-        ax.set_ylabel("games")
-        ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
-        out.append((_save(fig, folder, f"length_{name}.png"), f"Game length: {name} per game."))
+        fig = _histogram(plt, values, f"{summary.ruleset}: game length in {name} ({len(values)} games)",
+                         f"{name} per game")
+        out.append((f"length_{name}", f"Game length: {name} per game.", fig))
     for desc, rows in groups[1:]:
         name = desc["name"]
         keyed = [r for r in rows if r.key is not None]
         if desc["kind"] == "tally" and keyed and all(r.stat == "rate" for r in keyed) and all(
                 isinstance(r.key, (int, float)) and not isinstance(r.key, bool) for r in keyed):
-            out.append((_save(_rate_curve(plt, summary, desc, keyed), folder, f"rate_{name}.png"),
-                        f"{name}: {desc['doc'] or 'rate'} The rate at each key, with 95% intervals; "
-                        "the grey bars count the tallies at each key."))
+            out.append((f"rate_{name}", f"{name}: {desc['doc'] or 'rate'} The rate at each key, with 95% intervals; "
+                        "the grey bars count the tallies at each key.", _rate_curve(plt, summary, desc, keyed)))
         elif desc["kind"] == "per_player" and keyed and all(r.stat == "rate" for r in keyed):
             fig = _rate_bars(plt, keyed, f"{summary.ruleset}: {name}", f"by {desc['by']}" if desc.get("by") else "key",
                              1 / summary.players if summary.players else None, desc["doc"])
-            out.append((_save(fig, folder, f"rate_{name}.png"), f"{name}: {desc['doc']} (95% intervals)."))
+            out.append((f"rate_{name}", f"{name}: {desc['doc']} (95% intervals).", fig))
         elif desc["kind"] == "per_game" and keyed and all(r.stat == "rate" for r in keyed):
             for r in keyed:
                 r.label = r.label.split(":")[0]
             fig = _rate_bars(plt, keyed, f"{summary.ruleset}: {name}, share of games",
                              f"by {desc['by']}" if desc.get("by") and len(desc["by"]) < 60 else "", doc=desc["doc"])
-            out.append((_save(fig, folder, f"share_{name}.png"), f"{name}: share of games for each key (95% intervals)."))
+            out.append((f"share_{name}", f"{name}: share of games for each key (95% intervals).", fig))
+        elif desc["kind"] == "per_game" and not keyed and desc.get("role") != "length" and rows and rows[0].values:
+            fig = _histogram(plt, rows[0].values, f"{summary.ruleset}: {name} ({len(rows[0].values)} games)",
+                             f"{name} per game")
+            out.append((f"values_{name}", f"{name}: {desc['doc'] or 'its value per game'}", fig))
     return out
+
+
+def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:
+    """Write the PNG plots into `folder`; (file name, caption) of each."""
+    return [(_save(fig, folder, f"{name}.png"), caption) for name, caption, fig in figures(summary)]
+
+
+def svg_figures(summary: Summary) -> list[dict]:
+    """The same plots as SVG documents: {name, caption, svg} of each (the studio shows them as images)."""
+    return [{"name": name, "caption": caption, "svg": _image(fig, "svg").decode("utf-8")}
+            for name, caption, fig in figures(summary)]
 
 
 def _rate_curve(plt, summary: Summary, desc: dict, rows: list[Row]):

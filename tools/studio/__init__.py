@@ -20,6 +20,10 @@ def run(args) -> int:
     else:
         print(f"rulecraft studio: {args.path} is neither a folder nor a file", file=sys.stderr)
         return EXIT_USAGE
+    problem = _cluster_problem(getattr(args, "cluster", None))
+    if problem:
+        print(f"rulecraft studio: {problem[0]}", file=sys.stderr)
+        return problem[1]
     host = args.host
     try:
         sock = _bind(host, args.port)
@@ -57,7 +61,10 @@ def run(args) -> int:
                       "place of 127.0.0.1", file=sys.stderr)
 
         play["then"] = links
-    return serve(sock, root, guard, open_file, getattr(args, "pace", 0.6), play) or EXIT_OK
+    from rulecraft.tools.studio.lab.channel import Lab
+
+    lab = Lab(getattr(args, "cluster", None), getattr(args, "cluster_timeout", None))
+    return serve(sock, root, guard, open_file, getattr(args, "pace", 0.6), play, lab) or EXIT_OK
 
 
 def _play_request(args, root: str) -> tuple:
@@ -91,6 +98,24 @@ def _play_request(args, root: str) -> tuple:
     return {"ruleset": os.path.abspath(path), "seats": kinds, "seed": args.seed, "options": options}, ""
 
 
+def _cluster_problem(address: str | None) -> tuple[str, int] | None:
+    """Why `--cluster ADDRESS` cannot be used, said at start (as `simulate --cluster` says it), and the exit code;
+    the scheduler itself is reached by each run, which says so on the page when it cannot be."""
+    if address is None:
+        return None
+    import importlib.util
+
+    from rulecraft.tools.simulate.executors import ClusterError, cluster_address
+
+    try:
+        cluster_address(address)
+    except ClusterError as exc:
+        return str(exc), exc.code
+    if importlib.util.find_spec("distributed") is None:
+        return "--cluster needs Dask distributed: pip install 'rulecraft[cluster]'", 2
+    return None
+
+
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -100,7 +125,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def serve(sock: socket.socket, root: str, guard, open_file: str | None, pace: float = 0.6,
-          play: dict | None = None) -> int:
+          play: dict | None = None, lab=None) -> int:
     """Serve until Ctrl-C (exit 0)."""
     import logging
 
@@ -110,7 +135,7 @@ def serve(sock: socket.socket, root: str, guard, open_file: str | None, pace: fl
     from rulecraft.tools.studio.app import make_app
 
     logging.getLogger("rulecraft.lsp").setLevel(logging.ERROR)
-    app = make_app(root, guard, open_file, pace, play)
+    app = make_app(root, guard, open_file, pace, play, lab)
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=2 * MAX_MESSAGE,
                             lifespan="on", server_header=False, timeout_graceful_shutdown=2)
     try:

@@ -24,6 +24,7 @@ from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bu
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
 from rulecraft.tools.studio.play.hub import Hub
 from rulecraft.tools.studio.play.routes import play_routes
+from rulecraft.tools.studio.lab.channel import Channel, Lab
 from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
 
@@ -112,11 +113,13 @@ class Studio:
 
 
 def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float = 0.6,
-             play: dict | None = None) -> Starlette:
+             play: dict | None = None, lab: Lab | None = None) -> Starlette:
     """`pace`: seconds between the bots' moves in a played game; `play`: a game to start at once
-    (`studio --play`: {ruleset, seats, seed, options, then(described game)})."""
+    (`studio --play`: {ruleset, seats, seed, options, then(described game)}); `lab`: where simulations play
+    (local processes, or the Dask cluster of `--cluster`)."""
     studio = Studio(root, guard, open_file)
     hub = Hub(studio.folder.root, pace)
+    lab = lab or Lab()
 
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"), headers={"content-security-policy": PAGE_CSP,
@@ -195,6 +198,9 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         finally:
             studio.sessions.discard(session)
 
+    async def simulations(ws: WebSocket) -> None:
+        await Channel(ws, studio, lab).run()
+
     async def refused(request: Request, exc: Exception) -> Response:
         if isinstance(exc, Refused):
             return _error(exc.message, exc.status)
@@ -215,6 +221,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         finally:
             watcher.cancel()
             await hub.close()
+            lab.stop_all()
             studio.drawing.shutdown(wait=False, cancel_futures=True)
             studio.printing.shutdown(wait=False, cancel_futures=True)
 
@@ -222,7 +229,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         Route("/", page), Route("/static/{name}", asset), Route("/favicon.ico", lambda r: Response(status_code=204)), Route("/api/config", config),
         Route("/api/files", list_files), Route("/api/file", read_file), Route("/api/save", save, methods=["POST"]),
         Route("/api/new", new, methods=["POST"]), Route("/api/print/{kind}", printed), Route("/api/diff", variants),
-        WebSocketRoute("/ws", socket),
+        WebSocketRoute("/ws", socket), WebSocketRoute("/simulate", simulations),
     ] + play_routes(hub, static_text, source, _json)
     from starlette.middleware import Middleware
 
@@ -231,6 +238,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
                     exception_handlers=handlers, lifespan=lifespan)
     app.state.studio = studio
     app.state.hub = hub
+    app.state.lab = lab
     return app
 
 

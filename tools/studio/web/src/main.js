@@ -5,6 +5,7 @@ import {makeEditor, showDiagnostics, moveTo} from "./editor.js"
 import {Chart} from "./chart.js"
 import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
+import {Simulate} from "./simulate.js"
 
 const $ = sel => document.querySelector(sel)
 const state = {
@@ -33,6 +34,7 @@ async function listFiles() {
   const other = $("#variant")
   other.replaceChildren(new Option("pick a ruleset…", ""), ...files.map(p => new Option(p, p)),
                         ...bundled.map(b => new Option(`${b.name} (bundled)`, `bundled:${b.name}`)))
+  if (state.simulate) state.simulate.setOthers([...other.options].slice(1).map(o => ({value: o.value, text: o.text})))
 }
 
 function item(text, onclick, current, title) {
@@ -238,6 +240,7 @@ async function main() {
     },
     moveTo: (line, col) => moveTo(state.view, line, col),
   })
+  state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(), dirty: () => !!isDirty()})
   $("#save").addEventListener("click", save)
   $("#copy").addEventListener("click", copyBundled)
   $("#new").addEventListener("submit", newFile)

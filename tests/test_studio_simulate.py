@@ -1,0 +1,189 @@
+"""The studio's simulations called as a stranger would (Starlette's in-process client, the /simulate websocket):
+a run's progress and result (the report's plots as SVG, the seed-matched comparison, the chart shaded by
+coverage), cancel, one run at a time, a run cancelled when its page goes, and the bounds on what may be asked."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from rulecraft.bundled import resolve
+from rulecraft.tools.studio.app import make_app
+from rulecraft.tools.studio.guard import Guard
+from rulecraft.tools.cli.main import main
+from rulecraft.tools.simulate.runs import report, simulate
+from rulecraft.tools.studio.lab.channel import MAX_GAMES, Lab
+
+BASE = "http://127.0.0.1:5151"
+WS = "ws://127.0.0.1:5151/simulate"
+ORIGIN = {"origin": BASE}
+TOKEN = "t0ken-for-the-tests"
+
+
+@pytest.fixture()
+def client(tmp_path):
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    app = make_app(str(tmp_path), Guard(TOKEN, bound="127.0.0.1"))
+    with TestClient(app, base_url=BASE) as c:
+        assert c.get(f"/?token={TOKEN}").status_code == 200  # the cookie
+        yield c
+
+
+def until(ws, kinds: set) -> tuple[dict, list]:
+    """Messages until one of `kinds`: (that one, those before it)."""
+    seen = []
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] in kinds:
+            return msg, seen
+        seen.append(msg)
+
+
+def test_a_run_and_a_comparison_give_progress_plots_and_the_chart_by_coverage(client):
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 8, "seed": 3, "workers": 1,
+                      "agents": ["random"], "compare": {"set": ["target_score=30"]}})
+        started = ws.receive_json()
+        assert started == {"type": "started", "games": 8, "runs": ["pig.yaml", "pig.yaml target_score=30"]}
+        result, before = until(ws, {"result", "error"})
+        assert result["type"] == "result", result
+        seq = next(s for s in result["runs"][0]["coverage"]["sequences"] if s["never"])
+        ws.send_json({"type": "chart", "run": 0, "sequence": seq["id"]})
+        chart = ws.receive_json()
+    assert chart["type"] == "chart" and chart["svg"].startswith("<svg") and "ran 8" in chart["svg"]
+    progress = [m for m in before if m["type"] == "progress"]
+    assert {m["run"] for m in progress} == {0, 1} and all(m["total"] == 8 for m in progress)
+    assert [m["done"] for m in progress if m["run"] == 1][-1] == 8
+    a, b = result["runs"]
+    assert a["done"] == b["done"] == 8 and "win rate by seat" in a["text"]
+    names = [f["name"] for f in a["figures"]]
+    assert names[:3] == ["win_rate", "scores", "length_decisions"] and "length_turns" in names
+    assert all("<svg" in f["svg"] and "<script" not in f["svg"] for f in a["figures"])
+    # B needs 30 points, not 100: its games are shorter, a difference larger than noise
+    turns = next(e for e in result["compare"] if e["metric"] == "turns" and e["label"] == "per game")
+    assert turns["b"] < turns["a"] and turns["significant"] is True
+    cov = a["coverage"]
+    assert "counts" not in cov and cov["never"]  # pig: one step no random game reaches
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:  # a new page has no run: no chart
+        ws.send_json({"type": "chart", "run": 0, "sequence": "main"})
+        assert "a run that ended" in ws.receive_json()["message"]
+
+
+def test_cancel_stops_the_run_and_one_run_at_a_time(client):
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": MAX_GAMES, "workers": 1,
+                      "agents": ["greedy"]})
+        assert ws.receive_json()["type"] == "started"
+        msg, _ = until(ws, {"progress"})
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2})
+        busy, _ = until(ws, {"error"})
+        assert "one run at a time" in busy["message"]
+        ws.send_json({"type": "cancel"})
+        end, _ = until(ws, {"cancelled", "result", "error"})
+        assert end["type"] == "cancelled" and end["done"] < MAX_GAMES
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": MAX_GAMES, "workers": 1,
+                      "agents": ["greedy"]})  # the page may run again at once
+        assert ws.receive_json()["type"] == "started"
+        ws.send_json({"type": "cancel"})
+        again, _ = until(ws, {"cancelled", "result", "error"})
+        assert again["type"] == "cancelled"
+
+
+def test_a_page_that_goes_has_its_run_cancelled(client):
+    lab = client.app.state.lab
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": MAX_GAMES, "workers": 1, "agents": ["greedy"]})
+        until(ws, {"progress"})
+        (proc,) = lab.running
+    deadline = time.monotonic() + 60  # a bound on waiting, not a measure: the process is gone well before
+    while proc.returncode is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.returncode is not None and not lab.running
+
+
+@pytest.mark.parametrize("ask, said", [
+    ({"games": MAX_GAMES + 1}, f"from 1 to {MAX_GAMES:,}"),
+    ({"games": "10"}, "'games' is a whole number"),
+    ({"agents": ["script:/tmp/x.py"]}, "each one of random, first, greedy"),
+    ({"agents": ["python:os:system"]}, "each one of random, first, greedy"),
+    ({"ruleset": "../pig.yaml"}, "folder"),
+    ({"ruleset": "bundled:nothing"}, "no bundled ruleset"),
+    ({"set": ["target_score"]}, "NAME=VALUE"),
+    ({"workers": 10_000}, "'workers'"),
+])
+def test_what_a_page_may_ask_is_bounded(client, ask, said):
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, **ask})
+        msg = ws.receive_json()
+    assert msg["type"] == "error" and said in msg["message"], msg
+    assert not client.app.state.lab.running
+
+
+def test_a_ruleset_option_it_does_not_have_is_said(client):
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, "set": ["no_such_thing=1"]})
+        ws.receive_json()
+        msg, _ = until(ws, {"error", "result"})
+    assert msg["type"] == "error" and "cannot be played" in msg["message"]
+
+
+def test_the_simulation_socket_needs_the_token_and_the_origin(tmp_path):
+    app = make_app(str(tmp_path), Guard(TOKEN, bound="127.0.0.1"))
+    with TestClient(app, base_url=BASE) as c:
+        for headers in (ORIGIN, {}):
+            with pytest.raises(WebSocketDisconnect) as refused:
+                with c.websocket_connect(WS, headers=headers):
+                    pass
+            assert refused.value.status_code == 403
+
+
+def test_a_studio_started_with_a_cluster_plays_there_with_the_same_results(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="Dask distributed is not installed: "
+                                                            "pip install 'rulecraft[cluster]' to run the cluster tests")
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        lab = Lab(cluster.scheduler_address)
+        with TestClient(make_app(str(tmp_path), Guard(TOKEN, bound="127.0.0.1"), lab=lab), base_url=BASE) as c:
+            assert c.get(f"/?token={TOKEN}").status_code == 200
+            with c.websocket_connect(WS, headers=ORIGIN) as ws:
+                ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 6, "seed": 2})
+                result, _ = until(ws, {"result", "error"})
+    assert result["type"] == "result", result
+    local = report(simulate(str(tmp_path / "pig.yaml"), 6, seed=2, workers=1, coverage=True, keep="none"))
+    assert result["runs"][0]["text"].splitlines()[1:-1] == local.splitlines()[1:]  # the studio adds: never reached
+
+
+def test_studio_cluster_is_checked_at_start(tmp_path, capsys):
+    assert main(["studio", "--cluster", "http://127.0.0.1:8787", str(tmp_path)]) == 1
+    assert "not a Dask scheduler address" in capsys.readouterr().err
+
+
+def test_a_plot_holds_no_markup_of_the_rulesets_text():
+    from rulecraft.tools.simulate.report import svg_figures
+
+    summary = simulate("pig", 3, seed=1, workers=1, keep="none")
+    summary.ruleset = "<script>alert(1)</script> $\\frac{1}{0}$ & <img src=x onerror=alert(2)>"
+    figures = svg_figures(summary)
+    assert len(figures) >= 3
+    for f in figures:  # text is drawn as paths (and '$' is not TeX); matplotlib notes it in an escaped comment
+        assert "<script" not in f["svg"] and "<img" not in f["svg"] and "&lt;script&gt;" in f["svg"]
+
+
+def test_runs_at_once_in_the_studio_are_bounded(client):
+    from rulecraft.tools.studio.lab.channel import MAX_RUNS
+
+    lab = client.app.state.lab
+    lab.starting = MAX_RUNS  # as if other pages' runs were starting
+    try:
+        with client.websocket_connect(WS, headers=ORIGIN) as ws:
+            ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2})
+            msg = ws.receive_json()
+    finally:
+        lab.starting = 0
+    assert msg["type"] == "error" and "wait for one to end" in msg["message"]

@@ -1,0 +1,162 @@
+"""The studio's Simulate tab in a real browser (Playwright driving Debian's Chromium against `rulecraft studio`
+started as a command): 200 games of pig (the bundled one, copied) played from the page, progress shown, the report's plots
+and the chart shaded by coverage drawn; a seed-matched comparison with its marks; a second, long run cancelled
+from the page while the editor goes on checking. Without Chromium (or Playwright) the tests skip and say why.
+
+With RULECRAFT_STUDIO_SCREENSHOTS=FOLDER set, the Simulate screenshots in docs/studio.md are written there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from rulecraft.bundled import resolve
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (make setup installs it)")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip("no Chromium on this machine (make setup installs Debian's chromium): the studio's browser tests "
+                "are skipped", allow_module_level=True)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync"]
+WAIT = 90_000  # ms: an upper bound on a busy machine, never a measure
+SHOTS = os.environ.get("RULECRAFT_STUDIO_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("studio")
+    shutil.copy(resolve("pig"), folder / "pig.yaml")
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", "studio", str(folder)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(60)
+    url = got[0].strip() if got else ""
+    if not re.match(r"^http://127\.0\.0\.1:\d+/\?token=\S+$", url):
+        proc.kill()
+        pytest.fail(f"rulecraft studio printed no URL: {url!r} {proc.stderr.read() if proc.poll() is not None else ''}")
+    deadline = time.monotonic() + 60  # the port is bound when the URL is printed; served once uvicorn is up
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield folder, url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def page(studio):
+    folder, url = studio
+    with sync_api.sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        except Exception as exc:  # noqa: BLE001 - a Chromium that does not start: say so, skip
+            pytest.skip(f"Chromium did not start under Playwright ({str(exc).splitlines()[0]})")
+        pg = browser.new_page(viewport={"width": 1500, "height": 950})
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(url.replace("/?", "/?path=pig.yaml&"))
+        pg.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+        pg.click("#tabs button[data-tab='simulate']")
+        yield pg
+        assert errors == []
+        browser.close()
+
+
+def info(page) -> dict:
+    return page.evaluate("() => { const i = window.studio.simulate.info; return {...i, last: undefined} }")
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, name))
+
+
+def drawn(page, selector: str) -> int:
+    """How many images under `selector` the browser decoded (an SVG it could not read has no width)."""
+    return page.evaluate("(sel) => [...document.querySelectorAll(sel)].filter(i => i.complete && i.naturalWidth > 0)"
+                         ".length", selector)
+
+
+def test_200_games_of_pig_from_the_page_progress_and_plots(page):
+    page.fill("#tab-simulate input[type=number] >> nth=0", "200")
+    page.click("#sim-run")
+    page.wait_for_function("() => window.studio.simulate.info.results >= 1", timeout=WAIT)
+    got = info(page)
+    assert got["progressSeen"] >= 1 and got["cancelled"] == 0
+    assert page.inner_text("#sim-count") == "200 games played"
+    names = page.eval_on_selector_all(".sim-figure", "fs => fs.map(f => f.dataset.name)")
+    assert names[:3] == ["win_rate", "scores", "length_decisions"] and "length_turns" in names
+    page.wait_for_function("() => [...document.querySelectorAll('.sim-figure img')].every(i => i.complete)",
+                           timeout=WAIT)
+    assert drawn(page, ".sim-figure img") == len(names)
+    page.wait_for_selector(".sim-chart img", timeout=WAIT)  # the chart shaded by coverage
+    assert drawn(page, ".sim-chart img") == 1
+    assert "steps no game reached" in page.inner_text(".sim-coverage")
+    assert page.locator("#sim-out svg").count() == 0  # plots are images, never markup in the page
+    page.evaluate("() => document.querySelector('.sim-coverage').scrollIntoView()")
+    shot(page, "studio-simulate-coverage.png")
+    page.evaluate("() => document.querySelector('#tab-simulate').scrollTop = 0")
+    shot(page, "studio-simulate.png")
+
+
+def test_a_seed_matched_comparison_marks_what_is_beyond_noise(page):
+    page.fill("#tab-simulate input[type=number] >> nth=0", "200")
+    page.select_option("#sim-form select", "same")
+    page.fill(".sim-b textarea", "target_score=50")
+    page.click("#sim-run")
+    page.wait_for_function("() => window.studio.simulate.info.results >= 2", timeout=WAIT)
+    marked = page.locator(".sim-compare tr.marked")
+    assert marked.count() >= 1
+    assert "turns: per game" in page.inner_text(".sim-compare")  # shorter games to 50 points: marked
+    assert any("turns: per game" in t for t in marked.all_inner_texts())
+    assert page.locator(".sim-side").count() == 2
+    shot(page, "studio-simulate-compare.png")
+    page.select_option("#sim-form select", "")
+
+
+def edit(page, old: str, new: str) -> None:
+    """Replace the first `old` of the editor's text by `new`, as typing would."""
+    page.evaluate("""([old, neu]) => {
+        const view = window.studio.view, at = view.state.doc.toString().indexOf(old)
+        view.dispatch({changes: {from: at, to: at + old.length, insert: neu}})
+    }""", [old, new])
+
+
+def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
+    page.fill("#tab-simulate input[type=number] >> nth=0", "5000")
+    seen = info(page)["progressSeen"]
+    page.click("#sim-run")
+    page.wait_for_function(f"() => window.studio.simulate.info.progressSeen > {seen} + 1", timeout=WAIT)
+    assert page.is_enabled("#sim-cancel") and not page.is_enabled("#sim-run")
+    shot(page, "studio-simulate-progress.png")
+    edit(page, "set first = players[0]", "set frist = players[0]")  # the editor is checked while the games go on
+    page.wait_for_selector("#problems li", timeout=WAIT)
+    edit(page, "set frist = players[0]", "set first = players[0]")
+    page.wait_for_function("() => document.querySelectorAll('#problems li').length === 0", timeout=WAIT)
+    assert page.is_enabled("#sim-cancel")  # the run goes on
+    page.click("#sim-cancel")
+    page.wait_for_function("() => window.studio.simulate.info.cancelled >= 1", timeout=WAIT)
+    text = page.inner_text("#sim-count")
+    done = int(re.match(r"cancelled after (\d+) of 5000 games", text).group(1))
+    assert done < 5000 and info(page)["results"] == 2  # the long run gave no result
+    assert page.is_enabled("#sim-run") and not page.is_enabled("#sim-cancel")

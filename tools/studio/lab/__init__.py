@@ -1,0 +1,1 @@
+"""The studio's simulations: the `/simulate` websocket (`channel`) and the process that plays a run (`work`)."""

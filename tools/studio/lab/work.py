@@ -1,0 +1,146 @@
+"""The studio's simulation process: `python -m rulecraft.tools.studio.lab.work`, started by the studio for one run.
+
+It reads one request (JSON, on standard input), plays the games with `tools/simulate` (local worker
+processes, or the Dask cluster the studio was started with), and writes JSON lines on standard output:
+
+    {"type": "progress", "run": 0 or 1, "done": D, "total": N}   at most about ten a second
+    {"type": "result", "runs": [...], "compare": [...] or null}    the end: each run's text report, its plots
+                                                                   (SVG, drawn by `simulate --report`'s code),
+                                                                   coverage; the seed-matched comparison
+    {"type": "cancelled", "done": D, "total": N}                  after SIGTERM (the studio's Cancel)
+    {"type": "error", "message": "a sentence"}                    a ruleset with errors, bad options, no cluster
+
+The studio sends SIGTERM to cancel: it stops the games (the local workers are killed by the runner), and
+the process ends. Like a worker of `simulate`, it ignores Ctrl-C (the studio decides) and ends when the
+studio is gone, however it went.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import sys
+import time
+from typing import Any
+
+PROGRESS_EVERY = 0.1  # seconds between two progress lines (the last one always goes)
+
+
+def _send(out, message: dict) -> None:
+    out.write(json.dumps(_finite(message), allow_nan=False) + "\n")
+    out.flush()
+
+
+def _finite(v: Any) -> Any:
+    """JSON a browser parses: NaN and infinities (an interval of nothing) become null."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_finite(x) for x in v]
+    return v
+
+
+def _load(run: dict):
+    from rulecraft.loader import load_ruleset
+
+    loaded = load_ruleset(run["ruleset"], overrides=run["overrides"])
+    if not loaded.ok:
+        first = loaded.diagnostics[0]
+        where = f"{first.span}: " if getattr(first, "span", None) else ""
+        raise ValueError(f"{run['name']} cannot be played: {where}{first.code}: {first.message}")
+    return loaded
+
+
+def coverage_of(summary, loaded) -> dict:
+    """What the page needs to shade the chart: the counts, and for each sequence its steps never reached."""
+    from rulecraft.tools.simulate.runs import unreached
+
+    never = set(unreached(summary, loaded.graph))
+    sequences = [{"id": sid, "title": seq.title,
+                  "never": sum(1 for n in loaded.graph.sequences.get(sid, ()) if n in never)}
+                 for sid, seq in loaded.ruleset.sequences.items()]
+    return {"counts": dict(summary.coverage_counts()), "never": sorted(never), "sequences": sequences}
+
+
+def play(request: dict, out, state: dict) -> dict:
+    from rulecraft.agents import make_agent
+    from rulecraft.tools.simulate.compare import compare
+    from rulecraft.tools.simulate.executors import cluster
+    from rulecraft.tools.simulate.report import svg_figures
+    from rulecraft.tools.simulate.runs import report, simulate
+
+    runs, games, seed = request["runs"], request["games"], request["seed"]
+    state["total"] = games
+    loads = [_load(r) for r in runs]
+    players = request.get("players") or loads[0].ruleset.players.default
+    for r, loaded in zip(runs, loads):
+        rs = loaded.ruleset
+        if not rs.players.min <= players <= rs.players.max:
+            raise ValueError(f"{r['name']} is for {rs.players.min} to {rs.players.max} players, not {players}")
+        for seat, kind in enumerate(r["agents"]):
+            make_agent(kind, seat, 0)  # AgentError: said before any game
+    summaries = []
+
+    def playing(where: dict) -> None:
+        for i, r in enumerate(runs):
+            last = [0.0]
+
+            def progress(done: int, total: int, i: int = i) -> None:
+                now = time.monotonic()
+                state["done"] = done
+                if done == total or now - last[0] >= PROGRESS_EVERY:
+                    last[0] = now
+                    _send(out, {"type": "progress", "run": i, "done": done, "total": total})
+
+            state["done"] = 0
+            _send(out, {"type": "progress", "run": i, "done": 0, "total": games})
+            summaries.append(simulate(r["ruleset"], games, players=players, seed=seed, agents=r["agents"],
+                                      overrides=r["overrides"], coverage=True, keep="none", progress=progress,
+                                      **{"workers": request.get("workers"), **where}))
+
+    if request.get("cluster"):
+        with cluster(request["cluster"], request.get("cluster_timeout")) as (ex, threads):
+            playing({"executor": ex, "workers": threads})
+    else:
+        playing({})
+    results = []
+    for r, summary, loaded in zip(runs, summaries, loads):
+        cov = coverage_of(summary, loaded)
+        summary.never_reached = cov["never"]
+        results.append({"name": r["name"], "ruleset": summary.ruleset, "agents": summary.agents,
+                        "games": summary.games, "done": summary.done, "errors": summary.errors[:20],
+                        "seconds": round(summary.seconds, 3), "text": report(summary),
+                        "figures": svg_figures(summary), "coverage": cov})
+    entries = compare(*summaries) if len(summaries) == 2 else None
+    return {"type": "result", "players": players, "seed": seed, "runs": results, "compare": entries}
+
+
+def main() -> int:
+    from rulecraft.agents import AgentError
+    from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, sigterm_raises, worker_init
+
+    worker_init()  # Ctrl-C ignored, SIGTERM's default action, ends when the studio is gone
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing but these JSON lines on the pipe
+    state = {"done": 0, "total": 0}  # how far the run being played is
+    try:
+        with sigterm_raises():
+            try:
+                request = json.loads(sys.stdin.readline())
+                _send(out, play(request, out, state))
+            except (Interrupted, Stopped, KeyboardInterrupt) as exc:
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stopping already: a second SIGTERM changes nothing
+                done = exc.done if isinstance(exc, Interrupted) else state["done"]
+                _send(out, {"type": "cancelled", "done": done, "total": state["total"]})
+            except (ValueError, AgentError, ClusterError, OSError) as exc:
+                _send(out, {"type": "error", "message": str(exc)[:1000]})
+    except BrokenPipeError:  # the studio went first
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,242 @@
+// The Simulate tab: N games of the open ruleset (as saved) with its bots, options and seed, over the studio's
+// /simulate websocket; progress and Cancel while it runs; then the report's plots, the seed-matched comparison
+// and the chart shaded by coverage. Plots and charts are shown as <img> from data: URLs, never put into the
+// page's DOM: an SVG shown as an image runs no script, whatever a ruleset's names hold. All text is textContent.
+import "./simulate.css"
+
+const BOTS = ["random", "first", "greedy"]
+
+function el(tag, {dataset, ...props} = {}, ...children) {
+  const e = Object.assign(document.createElement(tag), props)
+  Object.assign(e.dataset, dataset || {})
+  e.append(...children)
+  return e
+}
+
+function field(label, input) {
+  return el("label", {className: "sim-field"}, el("span", {textContent: label}), input)
+}
+
+function svgImage(svg, alt) {
+  return el("img", {src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg), alt})
+}
+
+function lines(text) {
+  return text.split(/[\n,]/).map(s => s.trim()).filter(Boolean)
+}
+
+function shown(stat, v) {
+  if (v === null || v === undefined) return "–"
+  return stat === "rate" ? `${(v * 100).toFixed(1)}%` : Number(v).toFixed(2)
+}
+
+function signed(stat, v) {
+  if (v === null || v === undefined) return "–"
+  return (v < 0 ? "−" : "+") + shown(stat, Math.abs(v))
+}
+
+export class Simulate {
+  // host: the tab's element; source(): the open ruleset ("path" or "bundled:NAME") or null; dirty(): unsaved text?
+  constructor(host, {source, dirty}) {
+    this.source = source
+    this.dirty = dirty
+    this.sock = null
+    this.running = false
+    this.info = {runs: 0, progressSeen: 0, results: 0, cancelled: 0, last: null}  // for the tests
+    this.build(host)
+  }
+
+  build(host) {
+    const num = (value, min, max) => el("input", {type: "number", value, min, max, step: 1})
+    this.games = num(200, 1, 5000)
+    this.seed = num(1, -1e15, 1e15)
+    this.players = el("input", {type: "number", min: 1, max: 64, step: 1, placeholder: "the ruleset's"})
+    this.bots = el("input", {value: "random", title: `one per seat (${BOTS.join(", ")}); the last fills the rest`})
+    this.sets = el("textarea", {rows: 2, placeholder: "target_score=50", title: "options and parameters, NAME=VALUE, one a line"})
+    this.versus = el("select", {}, new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"))
+    this.botsB = el("input", {value: "random"})
+    this.setsB = el("textarea", {rows: 2, placeholder: "target_score=50"})
+    this.sideB = el("fieldset", {className: "sim-b", hidden: true}, el("legend", {textContent: "B"}),
+                    field("Bots", this.botsB), field("Options", this.setsB))
+    this.versus.addEventListener("change", () => { this.sideB.hidden = !this.versus.value })
+    this.run = el("button", {type: "submit", textContent: "Run", id: "sim-run"})
+    this.cancel = el("button", {type: "button", textContent: "Cancel", id: "sim-cancel", disabled: true})
+    this.cancel.addEventListener("click", () => this.stop())
+    const form = el("form", {id: "sim-form"},
+      el("fieldset", {}, el("legend", {textContent: "A: the open ruleset, as saved"}),
+         field("Games", this.games), field("Seed", this.seed), field("Players", this.players),
+         field("Bots", this.bots), field("Options", this.sets)),
+      el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB,
+      el("div", {className: "sim-buttons"}, this.run, this.cancel))
+    form.addEventListener("submit", e => { e.preventDefault(); this.start() })
+    this.bar = el("progress", {id: "sim-bar", max: 1, value: 0})
+    this.count = el("span", {id: "sim-count"})
+    this.note = el("p", {className: "note", id: "sim-note"})
+    this.out = el("div", {id: "sim-out"})
+    host.replaceChildren(form, el("div", {className: "sim-progress"}, this.bar, this.count), this.note, this.out)
+  }
+
+  // the other rulesets a run may be compared with ({value, text}); called when the files change
+  setOthers(options) {
+    const keep = this.versus.value
+    this.versus.replaceChildren(new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"),
+                                ...options.map(o => new Option(o.text, o.value)))
+    this.versus.value = [...this.versus.options].some(o => o.value === keep) ? keep : ""
+    this.sideB.hidden = !this.versus.value
+  }
+
+  say(text, kind = "") {
+    this.note.textContent = text
+    this.note.className = `note ${kind}`
+  }
+
+  socket() {
+    if (this.sock && this.sock.readyState <= WebSocket.OPEN) return this.opened
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:"
+    this.sock = new WebSocket(`${scheme}//${location.host}/simulate`)
+    this.sock.onmessage = e => this.got(JSON.parse(e.data))
+    this.sock.onclose = () => { if (this.running) this.finish("the studio's server is gone", "stale") }
+    this.opened = new Promise((resolve, reject) => {
+      this.sock.onopen = () => resolve(this.sock)
+      this.sock.onerror = () => reject(new Error("the simulation's websocket did not open"))
+    })
+    return this.opened
+  }
+
+  async start() {
+    const ref = this.source()
+    if (!ref || this.running) return
+    const bots = lines(this.bots.value)
+    const bad = [...bots, ...lines(this.botsB.value)].find(b => !BOTS.includes(b))
+    if (bad) return this.say(`'${bad}' is not a bot here: ${BOTS.join(", ")}`, "stale")
+    const msg = {type: "start", ruleset: ref, games: Number(this.games.value), seed: Number(this.seed.value),
+                 agents: bots, set: lines(this.sets.value.replace(/,/g, "\n"))}
+    if (this.players.value) msg.players = Number(this.players.value)
+    if (this.versus.value) {
+      msg.compare = {ruleset: this.versus.value === "same" ? ref : this.versus.value, agents: lines(this.botsB.value),
+                     set: lines(this.setsB.value)}
+    }
+    this.running = true
+    this.run.disabled = true
+    this.cancel.disabled = false
+    this.bar.value = 0
+    this.count.textContent = "starting…"
+    this.out.replaceChildren()  // the last run's figures would read as this one's
+    this.say(this.dirty() ? "playing the ruleset as saved (your unsaved changes are not in it)" : "")
+    try {
+      (await this.socket()).send(JSON.stringify(msg))
+      this.info.runs++
+    } catch (err) {
+      this.finish(err.message, "stale")
+    }
+  }
+
+  stop() {
+    if (!this.running || !this.sock) return
+    this.sock.send(JSON.stringify({type: "cancel"}))
+    this.cancel.disabled = true
+    this.count.textContent += " — cancelling…"
+  }
+
+  finish(text, kind = "") {
+    this.running = false
+    this.run.disabled = false
+    this.cancel.disabled = true
+    this.say(text, kind)
+  }
+
+  got(msg) {
+    if (msg.type === "started") {
+      this.names = msg.runs
+      this.total = msg.games * msg.runs.length
+    } else if (msg.type === "progress") {
+      this.info.progressSeen++
+      const before = msg.run * (this.total / this.names.length)
+      this.bar.value = (before + msg.done) / this.total
+      const side = this.names.length > 1 ? ` of ${msg.run ? "B" : "A"} (${this.names[msg.run]})` : ""
+      this.count.textContent = `${msg.done} / ${msg.total} games${side}`
+    } else if (msg.type === "cancelled") {
+      this.info.cancelled++
+      this.count.textContent = `cancelled after ${msg.done ?? 0} of ${msg.total} games`
+      this.finish("cancelled: the games stopped, nothing was kept")
+    } else if (msg.type === "error") {
+      this.finish(msg.message, "stale")
+    } else if (msg.type === "result") {
+      this.info.results++
+      this.info.last = msg
+      this.count.textContent = `${msg.runs.map(r => r.done).join(" + ")} games played`
+      this.finish("")
+      this.show(msg)
+    } else if (msg.type === "chart") {
+      const box = this.out.querySelector(`.sim-chart[data-run="${msg.run}"]`)
+      if (box) box.replaceChildren(svgImage(msg.svg, `the chart of ${msg.sequence}, shaded by how often each step ran`))
+    }
+  }
+
+  show(msg) {
+    const parts = []
+    if (msg.compare) parts.push(this.comparison(msg))
+    msg.runs.forEach((run, i) => parts.push(this.side(run, i, msg)))
+    this.out.replaceChildren(...parts)
+    this.out.classList.toggle("two", msg.runs.length > 1)
+  }
+
+  comparison(msg) {
+    const [a, b] = msg.runs
+    const rows = msg.compare.filter(e => e.diff !== null)
+    const marked = rows.filter(e => e.significant)
+    const table = el("table", {className: "sim-compare"},
+      el("tr", {}, ...["", "A", "B", "B − A", "95% interval", ""].map(t => el("th", {textContent: t}))),
+      ...rows.map(e => el("tr", {className: e.significant ? "marked" : ""},
+        el("td", {textContent: e.metric ? `${e.metric}: ${e.label}` : e.label}),
+        el("td", {className: "n", textContent: shown(e.stat, e.a)}), el("td", {className: "n", textContent: shown(e.stat, e.b)}),
+        el("td", {className: "n", textContent: signed(e.stat, e.diff)}),
+        el("td", {className: "n", textContent: `${signed(e.stat, e.low)} .. ${signed(e.stat, e.high)}`}),
+        el("td", {textContent: e.significant ? "*" : ""}))))
+    return el("section", {className: "sim-comparison"},
+      el("h3", {textContent: `A: ${a.name} (${a.agents.join(", ")}) against B: ${b.name} (${b.agents.join(", ")})`}),
+      el("p", {className: "note", textContent: `${msg.runs[0].games} seed-matched games each (seeds ${msg.seed}..` +
+        `${msg.seed + msg.runs[0].games - 1}); * larger than noise: the 95% interval of B − A leaves out 0 ` +
+        `(${marked.length} of ${rows.length} rows; with many rows expect about 1 in 20 by chance)`}),
+      table)
+  }
+
+  side(run, i, msg) {
+    const title = msg.runs.length > 1 ? `${i ? "B" : "A"}: ${run.name}` : run.name
+    const head = el("h3", {textContent: `${title}: ${run.done} games, ${msg.players} players (${run.agents.join(", ")})`})
+    const parts = [head]
+    if (run.errors.length) {
+      parts.push(el("p", {className: "note stale",
+        textContent: `errors in ${run.errors.length} games; the first, seed ${run.errors[0].seed}: ${run.errors[0].error}`}))
+    }
+    for (const f of run.figures) {
+      parts.push(el("figure", {className: "sim-figure", dataset: {name: f.name}},
+        svgImage(f.svg, f.caption), el("figcaption", {textContent: f.caption})))
+    }
+    parts.push(this.coverage(run, i))
+    parts.push(el("details", {}, el("summary", {textContent: "The text report (as rulecraft simulate prints it)"}),
+                  el("pre", {textContent: run.text})))
+    return el("section", {className: "sim-side"}, ...parts)
+  }
+
+  coverage(run, i) {
+    const cov = run.coverage
+    const pick = el("select", {title: "the sequence to chart"},
+      ...cov.sequences.map(s => new Option(`${s.title || s.id}${s.never ? ` (${s.never} never reached)` : ""}`, s.id)))
+    const first = cov.sequences.find(s => s.never) || cov.sequences[0]
+    if (first) pick.value = first.id
+    const box = el("div", {className: "sim-chart", dataset: {run: String(i)}})
+    const draw = () => {
+      box.replaceChildren(el("p", {className: "note", textContent: "drawing…"}))
+      this.sock.send(JSON.stringify({type: "chart", run: i, sequence: pick.value}))
+    }
+    pick.addEventListener("change", draw)
+    if (first) draw()
+    const never = cov.never.length
+      ? `${cov.never.length} steps no game reached: ${cov.never.slice(0, 8).join(", ")}${cov.never.length > 8 ? ", …" : ""}`
+      : "every step was reached"
+    return el("div", {className: "sim-coverage"},
+      el("h4", {textContent: "The chart, shaded by how often each step ran"}),
+      el("p", {className: "note", textContent: never}), pick, box)
+  }
+}
