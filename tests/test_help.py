@@ -42,7 +42,7 @@ def helps_met(name: str) -> dict:
                 break
             d = g.pending
             if (d.node, d.purpose) not in seen:
-                seen[(d.node, d.purpose)] = (str(d.prompt or ""), help_at_table(rs, step_asking(rs, d.node), d))
+                seen[(d.node, d.purpose)] = (str(d.prompt or ""), help_at_table(rs, step_asking(rs, d.step), d))
             g.apply(agents[d.player].choose(d, g.view(d.player)))
     return seen
 

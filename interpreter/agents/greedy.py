@@ -192,7 +192,7 @@ def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:
                 continue
             f.locals[var] = p
             g.pending = None
-            got = decide(g, ins.arg.decision, "sealed")
+            got = decide(g, ins.arg.decision, ins.arg, "sealed")
             if got is MISSING:
                 got = g.pending.value(policy.choose(g.pending, None))
             st["results"][j] = got

@@ -19,68 +19,58 @@ class IllegalChoice(ValueError):
 
 
 class Decision:
-    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply: the fields that
-    keep their usual value are class attributes, a prompt nobody reads yet is worked out when first read (see
-    `lazy_prompt`), and whole-number options (a bid: the pass, then every amount from `low`) are told by their
-    count and first amount; `options` builds their list only for whoever reads it."""
+    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply (slots, one plain
+    constructor): a prompt nobody reads yet is worked out when first read (`prompt_of`), and whole-number options
+    (a bid: the pass, then every amount from `low`) are told by their count and first amount; `options` builds
+    their list only for whoever reads it.
 
-    min = 0
-    max = 0
-    default: Any = None  # in wire form, or None
-    node = ""  # the step path that asks
-    purpose = "choose"  # choose, sealed, stack, reroll
-    optional = False  # a 'number' that may also be passed (answered with None)
-    labels: Sequence = ()  # the name a person sees for each option ('display:'), or empty
-    _secret: Optional[bool] = False  # see `secret`
-    # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
-    # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
-    hidden = False
-    hides_cards = False
-    _secret_of: Any = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
-    # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt or
-    # a display name that reads something hidden), else None
-    public_of: Any = None
-    # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
-    # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
-    number = 0
-    count = 0  # how many options ('one', 'subset'): len(options), without building them
-    low: Optional[int] = None  # options told by shape: the pass (option 0), then low, low + 1, ... (count - 1 of them)
-    _options: Optional[list] = None
-    _prompt: Optional[str] = None
-    _prompt_of: Any = None  # (compiled prompt, game): the prompt to work out when first read
-    # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
-    # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
-    # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
-    resume: Any = None
-    held: Any = None
-    target: Any = None  # a re-roll ('reroll'): the total the roll is made against, for what the roller is shown
+    `step` is the model step that asks (a choose, sealed or stack step; None for a re-roll, which no step of its
+    own asks): `?` at the table finds the rule to explain through it. `node` is that step's decision as the text
+    of its place (file:line:column), which saves and logs keep."""
 
-    def __init__(self, player: int, kind: str, prompt: str, options: Optional[list] = None, min: int = 0,
-                 max: int = 0, default: Any = None, node: str = "", purpose: str = "choose", optional: bool = False,
-                 labels: Optional[list] = None, secret: bool = False, number: int = 0):
+    __slots__ = ("player", "kind", "step", "node", "purpose", "min", "max", "default", "optional", "labels",
+                 "number", "count", "low", "_options", "_prompt", "_prompt_of", "_secret", "_secret_of", "hidden",
+                 "hides_cards", "public_of", "resume", "held", "target")
+
+    def __init__(self, player: int, kind: str, prompt: Optional[str] = "", options: Optional[list] = None,
+                 min: int = 0, max: int = 0, default: Any = None, node: str = "", purpose: str = "choose",
+                 optional: bool = False, labels: Optional[Sequence] = None, secret: Optional[bool] = False,
+                 number: int = 0, *, step: Any = None, low: Optional[int] = None, count: int = 0,
+                 prompt_of: Any = None, hidden: bool = False, hides_cards: bool = False, public_of: Any = None):
         self.player = player
-        self.kind = kind
-        self._prompt = prompt
+        self.kind = kind  # one, subset, number, yesno
+        self.step = step
+        self.node = node
+        self.purpose = purpose  # choose, sealed, stack, reroll
+        self.min = min
+        self.max = max
+        self.default = default  # in wire form, or None
+        self.optional = optional  # a 'number' that may also be passed (answered with None)
+        self.labels = labels or ()  # the name a person sees for each option ('display:'), or empty
+        # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
+        # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
+        self.number = number
         if options is not None:
-            self.options = options
-        if min:
-            self.min = min
-        if max:
-            self.max = max
-        if default is not None:
-            self.default = default
-        if node:
-            self.node = node
-        if purpose != "choose":
-            self.purpose = purpose
-        if optional:
-            self.optional = optional
-        if labels:
-            self.labels = labels
-        if secret:
-            self.secret = secret
-        if number:
-            self.number = number
+            self._options, self.count, self.low = options, len(options), None
+        else:  # options by shape (`low`: the pass, then low, low + 1, ...: `count` in all), or none yet
+            self._options, self.count, self.low = None, count, low
+        self._prompt = prompt
+        self._prompt_of = prompt_of  # (compiled prompt, game): the prompt to work out when first read
+        self._secret = secret  # see `secret`
+        self._secret_of = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
+        # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
+        # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
+        self.hidden = hidden
+        self.hides_cards = hides_cards
+        # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt
+        # or a display name that reads something hidden), else None
+        self.public_of = public_of
+        # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
+        # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
+        # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
+        self.resume = None
+        self.held = None
+        self.target = None  # a re-roll: the total the roll is made against, for what the roller is shown
 
     @property
     def prompt(self) -> str:
@@ -94,11 +84,6 @@ class Decision:
     @prompt.setter
     def prompt(self, text: str) -> None:
         self._prompt, self._prompt_of = text, None
-
-    def lazy_prompt(self, fn: Any, game: Any) -> None:
-        """The prompt is `fn(game)`, worked out when first read. Only for a prompt that draws no chance, and read
-        while this decision is pending (the game's state is then as it was when it was asked)."""
-        self._prompt, self._prompt_of = None, (fn, game)
 
     @property
     def secret(self) -> Optional[bool]:
@@ -116,7 +101,8 @@ class Decision:
 
     def lazy_secret(self, game: Any) -> None:
         """Whether the options hide cards from others is looked at in `game` when `secret` is first read: only while
-        this decision is pending (the cards are then where they were when it was asked), as for `lazy_prompt`."""
+        this decision is pending (the cards are then where they were when it was asked), as for a prompt given
+        as `prompt_of` (one that draws no chance)."""
         self._secret, self._secret_of = None, game
 
     @property
@@ -132,12 +118,6 @@ class Decision:
         self._options = values
         self.count = len(values)
         self.low = None
-
-    def amounts_from(self, low: int, count: int) -> None:
-        """Options by shape: the pass, then the whole numbers from `low` (`count` options in all, the pass too)."""
-        self.low = low
-        self.count = count
-        self._options = None
 
     def __repr__(self) -> str:
         return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "

@@ -234,7 +234,7 @@ class Table:
         from rulecraft.tools.words.help import step_asking as asking
         from rulecraft.tools.words.helpmore import help_at_table
 
-        lines = help_at_table(game.rs, asking(game.rs, d.node), d)  # the rule in players' words (tools/words)
+        lines = help_at_table(game.rs, asking(game.rs, d.step), d)  # the rule in players' words (tools/words)
         lines.append(f"Asked: {d.prompt or 'choose'}")
         if amounts(d) is not None:
             lines.append(how_to_answer(d))

@@ -1,7 +1,7 @@
 """`?` at the table: the rule of the step that asks, in players' words (its label, a construct's settings).
 
-`tools/table/session.py` calls `helpmore.help_at_table(rs, step_asking(rs, node), decision)` (this rule made
-whole for the decision at hand) and adds the legal answers itself.
+`tools/table/session.py` calls `helpmore.help_at_table(rs, step_asking(rs, decision.step), decision)` (this rule
+made whole for the decision at hand) and adds the legal answers itself.
 """
 
 from __future__ import annotations
@@ -23,21 +23,16 @@ def decision_steps(rs: M.Ruleset) -> list[M.Step]:
             if _spec(s) is not None or isinstance(s, (M.ConstructStep, M.SealedStep, M.StackStep))]
 
 
-def step_asking(rs: M.Ruleset, node: str) -> Optional[M.Step]:
-    """The step whose decision is asked at `node` (the decision's place as text): the step itself, or the
-    auction or response window whose expansion holds it; None if no step asks there."""
+def step_asking(rs: M.Ruleset, step: Optional[M.Step]) -> Optional[M.Step]:
+    """The step whose rule `?` says for a decision asked by `step` (the decision's own `Decision.step`): the
+    auction or response window whose expansion holds that step, else the step itself; None when no step asks
+    (a re-roll)."""
+    if step is None:
+        return None
     for _seq, s in rs.iter_steps():
-        spec = _spec(s)
-        if spec is not None and str(spec.span) == node:
+        if isinstance(s, M.ConstructStep) and any(inner is step for inner in M.walk_steps(s.run)):
             return s
-        if isinstance(s, M.ConstructStep):
-            for inner in M.walk_steps(s.run):
-                inner_spec = _spec(inner)
-                if inner_spec is not None and str(inner_spec.span) == node:
-                    return s
-            if str(s.span) == node:
-                return s
-    return None
+    return step
 
 
 def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:

@@ -21,7 +21,7 @@ def h_choose(g, f, ins) -> None:
     spec = ins.arg
     answer = f.locals.pop(ANSWER, MISSING)
     if answer is MISSING:
-        answer = decide(g, spec)
+        answer = decide(g, spec, ins.step)
         if answer is MISSING:
             d = g.pending
             d.resume, d.held = choose_on, spec.bind
@@ -68,7 +68,7 @@ def _sealed(g, f, ins, st: dict) -> None:
     while i < len(players):
         p = players[i]
         f.locals[step.var] = p
-        got = decide(g, step.decision, "sealed")
+        got = decide(g, step.decision, step, "sealed")
         if got is MISSING:
             g.pending.resume = sealed_on
             return
@@ -141,7 +141,7 @@ def _offer(g, f, ins, zone, answer) -> None:
             return
         p = order[st["i"]]
         f.locals[step.var] = p
-        got = decide(g, step.play, "stack")
+        got = decide(g, step.play, step, "stack")
         if got is MISSING:
             # the zone is kept for the answer, unless working it out again might draw chance (the step ran again)
             steady = _STEADY.get(id(step))
