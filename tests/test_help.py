@@ -15,7 +15,7 @@ from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.tools.words.help import step_asking
-from rulecraft.tools.words.helpmore import help_at_table
+from rulecraft.tools.words.help import help_at_table
 from rulecraft.tools.words.labels import code_like
 
 HERE = Path(__file__).parent

@@ -7,15 +7,51 @@ wire form, so a replay never depends on how a value prints.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 from ..model import secrecy
 from ..values import Card
 from .story import label
 
 
+MISSING = object()  # no answer: the decision is pending (machine/deciding.py), or no answer is forced (`forced`)
+
+
 class IllegalChoice(ValueError):
-    """A choice that the pending decision does not allow; the game state is unchanged."""
+    """A choice that the pending decision does not allow; the game state is unchanged. `problem`: what is wrong
+    with it as data (None when no decision is pending)."""
+
+    def __init__(self, message: str, problem: Optional[Problem] = None):
+        super().__init__(message)
+        self.problem = problem
+
+
+class Problem(NamedTuple):
+    """What is wrong with an answer, as data: `what` and the bounds it names, in wire terms (option numbers from
+    0). `what` is one of: yesno (not true or false), whole (not a whole number), range (a number outside
+    low..high), nothing (no option to choose), option (not an option number from low to high), list (not a list
+    of option numbers), twice (an option chosen twice), options (option numbers outside low..high), count (not
+    from low to high options). str() says it in wire terms, for a bot, a script or a replayed log; the table says
+    it in a person's terms (tools/words/answers.py)."""
+
+    what: str
+    low: int = 0
+    high: int = 0
+
+    def __str__(self) -> str:
+        what, low, high = self
+        if what == "count":
+            return f"choose {low} option{'s' if low != 1 else ''}" if low == high else \
+                f"choose from {low} to {high} options"
+        return _WIRE_WORDS[what].format(low=low, high=high)
+
+
+_WIRE_WORDS = {
+    "yesno": "answer true or false", "whole": "answer a whole number", "range": "answer a number from {low} to {high}",
+    "nothing": "there is nothing to choose", "option": "answer an option number from {low} to {high}",
+    "list": "answer a list of option numbers", "twice": "an option can be chosen only once",
+    "options": "option numbers run from {low} to {high}",
+}
 
 
 class Decision:
@@ -35,7 +71,7 @@ class Decision:
     def __init__(self, player: int, kind: str, prompt: Optional[str] = "", options: Optional[list] = None,
                  min: int = 0, max: int = 0, default: Any = None, node: str = "", purpose: str = "choose",
                  optional: bool = False, labels: Optional[Sequence] = None, secret: Optional[bool] = False,
-                 number: int = 0, *, step: Any = None, low: Optional[int] = None, count: int = 0,
+                 number: int = 0, step: Any = None, low: Optional[int] = None, count: int = 0,
                  prompt_of: Any = None, hidden: bool = False, hides_cards: bool = False, public_of: Any = None):
         self.player = player
         self.kind = kind  # one, subset, number, yesno
@@ -135,35 +171,33 @@ class Decision:
                 return ", ".join(self.labels[self.options.index(v)] for v in value if v in self.options) or "nothing"
         return label(value)
 
-    def legal(self, wire: Any) -> Optional[str]:
-        """None if the wire-form choice is legal, else what is wrong with it."""
-        if wire.__class__ is int and self.kind == "one" and 0 <= wire < self.count:  # the usual answer
+    def legal(self, wire: Any) -> Optional[Problem]:
+        """None if the wire-form choice is legal, else what is wrong with it (a Problem: data, in wire terms).
+        The one check of an answer: Game.apply (through `take`), the bots and the table's reader all ask it."""
+        kind = self.kind
+        if wire.__class__ is int and kind == "one" and 0 <= wire < self.count:  # the usual answer
             return None
-        if self.kind == "yesno":
-            return None if isinstance(wire, bool) else "answer true or false"
-        if self.kind == "number":
+        if kind == "yesno":
+            return None if isinstance(wire, bool) else Problem("yesno")
+        if kind == "number":
             if wire is None and self.optional:
                 return None
             if isinstance(wire, bool) or not isinstance(wire, int):
-                return "answer a whole number"
-            if not self.min <= wire <= self.max:
-                return f"answer a number from {self.min} to {self.max}"
-            return None
+                return Problem("whole", self.min, self.max)
+            return None if self.min <= wire <= self.max else Problem("range", self.min, self.max)
         n = self.count
-        if self.kind == "one":
+        if kind == "one":
             if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
-                return f"answer an option number from 0 to {n - 1}" if n else "there is nothing to choose"
+                return Problem("option", 0, n - 1) if n else Problem("nothing")
             return None
         if not isinstance(wire, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in wire):
-            return "answer a list of option numbers"
+            return Problem("list", 0, n - 1)
         if len(set(wire)) != len(wire):
-            return "an option can be chosen only once"
+            return Problem("twice")
         if any(not 0 <= i < n for i in wire):
-            return f"option numbers run from 0 to {n - 1}"
+            return Problem("options", 0, n - 1)
         if not self.min <= len(wire) <= self.max:
-            if self.min == self.max:
-                return f"choose {self.min} option{'s' if self.min != 1 else ''}"
-            return f"choose from {self.min} to {self.max} options"
+            return Problem("count", self.min, self.max)
         return None
 
     def value(self, wire: Any) -> Any:
@@ -176,6 +210,19 @@ class Decision:
         if self.kind == "subset":
             return [self.options[i] for i in sorted(wire)]
         return wire
+
+    def take(self, wire: Any) -> Any:
+        """The game value of a wire-form choice, checked (`legal`); IllegalChoice, saying why, if it is not one."""
+        kind = self.kind
+        if wire.__class__ is int and kind == "one" and 0 <= wire < self.count:  # the usual answers, at once
+            low = self.low
+            return self._options[wire] if low is None else None if wire == 0 else low + wire - 1
+        if wire.__class__ is bool and kind == "yesno":
+            return wire
+        problem = self.legal(wire)
+        if problem is not None:
+            raise IllegalChoice(str(problem), problem)
+        return self.value(wire)
 
     def wire_of(self, value: Any) -> Any:
         """The wire form of a value (a default), or None when it is not one of the choices."""
@@ -197,10 +244,10 @@ class Decision:
         return None
 
     def forced(self) -> Any:
-        """The wire choice when only one is legal, else NOT_FORCED."""
+        """The wire choice when only one is legal, else MISSING."""
         kind = self.kind
         if kind == "one":
-            return 0 if self.count == 1 else NOT_FORCED
+            return 0 if self.count == 1 else MISSING
         if kind == "number":
             if self.min == self.max and not self.optional:
                 return self.min
@@ -212,7 +259,7 @@ class Decision:
                 return []
             if self.min == n:
                 return list(range(n))
-        return NOT_FORCED
+        return MISSING
 
     def all_choices(self, limit: int = 10_000) -> list:
         """Every legal wire-form choice (subsets only up to `limit`), for bots and tests."""
@@ -241,7 +288,6 @@ class Decision:
         }
 
 
-NOT_FORCED = object()
 
 
 def hidden_from_others(g, d: Decision) -> bool:
@@ -254,47 +300,3 @@ def hidden_from_others(g, d: Decision) -> bool:
     if Card not in map(type, opts):  # options of numbers, players, texts: nothing to hide (a scan in C)
         return d.hides_cards and all(o is None for o in opts)
     return secrecy.hidden_from_others(g, d.player, opts)
-
-
-def amounts(d: Decision) -> Optional[list[int]]:
-    """The amounts of a 'one' decision whose options are distinct whole numbers (and perhaps the pass): a bid, a
-    count, which a person types as the number itself rather than by its place in a list; None otherwise."""
-    if d.kind != "one" or d.labels:
-        return None
-    nums = [o for o in d.options if o is not None]
-    if not nums or any(type(o) is not int for o in nums) or len(set(nums)) != len(nums):
-        return None
-    return nums
-
-
-def say_amounts(d: Decision, nums: list[int]) -> str:
-    """How to answer an amount decision: 'Type an amount from 8 to 18, or pass.'"""
-    lo, hi = min(nums), max(nums)
-    if lo == hi:
-        text = f"Type {lo}"
-    elif len(nums) == hi - lo + 1:
-        text = f"Type an amount from {lo} to {hi}"
-    elif len(nums) <= 12:
-        ordered = sorted(nums)
-        text = "Type " + ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
-    else:
-        text = f"Type one of the amounts from {lo} to {hi}"
-    return text + (", or pass" if None in d.options else "") + "."
-
-
-def how_to_answer(d: Decision) -> str:
-    """How a person answers `d` at a terminal, in one sentence."""
-    nums = amounts(d)
-    if nums is not None:
-        return say_amounts(d, nums)
-    if d.kind == "subset":
-        count = f"{d.min}" if d.min == d.max else f"{d.min} to {d.max}"
-        many = "number" if d.max == 1 else "numbers"
-        every = ", 'all' for every one" if d.max >= len(d.options) > 1 else ""
-        return f"Enter {count} option {many}" + (" separated by spaces" if d.max > 1 else "") + every + \
-            (", or press Enter to pass." if d.min == 0 else ".")
-    if d.kind == "number":
-        return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."
-    if d.kind == "yesno":
-        return "Answer y or n."
-    return f"Enter a number from 1 to {len(d.options)}" + (", or 'pass'" if None in d.options else "") + "."

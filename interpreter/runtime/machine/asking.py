@@ -11,7 +11,8 @@ from ...diagnostics import RuleError
 from ...dsl.builtins import as_list
 from ...values import Card, Player
 from ..story import label, shown
-from .deciding import MISSING, decide, draws_chance
+from ..decisions import MISSING
+from .deciding import decide, draws_chance
 from .handlers import fire
 
 ANSWER = "__answer"

@@ -12,12 +12,9 @@ from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE, text_of
 from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
 from ...values import Player
-from ..decisions import NOT_FORCED, Decision, hidden_from_others
+from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice
-
-MISSING = object()  # no answer yet: the decision is pending
-
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan
 
@@ -29,7 +26,7 @@ class _Plan:
     shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
-                 "hides_cards", "secret", "public", "display_hidden")
+                 "hides_cards", "secret", "public", "display_hidden", "public_of")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -60,6 +57,8 @@ class _Plan:
         parts = [p if isinstance(p, str) else None if s.reads(p, local=True) else p for p in spec.prompt_parts]
         self.public = parts if any(p is None for p in parts) else None
         self.display_hidden = spec.display is not None and bool(s.reads(spec.display, local=True))
+        self.public_of = self if self.public is not None or self.display_hidden else None  # (Decision.public_of)
+        self.hides_cards = self.hidden and self.hides_cards
 
     def public_prompt(self, g) -> str:
         """The prompt in the words the other seats read (only for a prompt with a field that reads something
@@ -134,10 +133,11 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
                 if plan.default_now:
                     spec.default.fn(g)
                 return None
+            # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step,
+            # low, count, prompt_of, hidden, hides_cards, public_of)
             d = Decision(who.seat, "one", prompt, None, 0, 0, 0 if plan.default_none else None, plan.node, purpose,
-                         secret=plan.secret is True, number=g.decisions, step=step, low=low, count=n,
-                         prompt_of=None if prompt is not None else (p.fn, g), hidden=plan.hidden,
-                         public_of=plan if plan.public is not None or plan.display_hidden else None)
+                         False, None, plan.secret is True, g.decisions, step, low, n,
+                         None if prompt is not None else (p.fn, g), plan.hidden, False, plan.public_of)
             if spec.default is not None and not plan.default_none:
                 d.default = d.wire_of(spec.default.fn(g))
             if n == 1:
@@ -157,10 +157,8 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
         raise RuleError(f"{who} must choose, but there are no options", spec.span,
                         "guard the step with an 'if', or make the decision optional")
     # secret None: ask looks whether the options hide cards, when someone will see it
-    d = Decision(who.seat, "one", prompt, opts, node=plan.node, purpose=purpose, secret=plan.secret, step=step,
-                 prompt_of=None if prompt is not None else (p.fn, g), hidden=plan.hidden,
-                 hides_cards=plan.hidden and plan.hides_cards,
-                 public_of=plan if plan.public is not None or plan.display_hidden else None)
+    d = Decision(who.seat, "one", prompt, opts, 0, 0, None, plan.node, purpose, False, None, plan.secret, 0, step, None,
+                 0, None if prompt is not None else (p.fn, g), plan.hidden, plan.hides_cards, plan.public_of)
     if spec.default is not None:
         d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(spec.default.fn(g))
     return ask(g, d)
@@ -204,10 +202,9 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
     kind = spec.kind
     # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
     # hide cards, only for a decision someone will see
-    d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, node=plan.node, purpose=purpose,
-                 secret=plan.secret, step=step, prompt_of=None if prompt is not None else (p.fn, g),
-                 hidden=plan.hidden, hides_cards=plan.hidden and plan.hides_cards,
-                 public_of=plan if plan.public is not None or plan.display_hidden else None)
+    d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, 0, 0, None, plan.node, purpose,
+                 False, None, plan.secret, 0, step, None, 0, None if prompt is not None else (p.fn, g), plan.hidden,
+                 plan.hides_cards, plan.public_of)
     if kind == "number":
         lo, hi = spec.min.fn(g), spec.max.fn(g)
         for v in (lo, hi):
@@ -248,7 +245,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
 def ask(g, d: Decision) -> Any:
     """Return the answer value if the decision is forced; otherwise suspend on it."""
     wire = d.forced()
-    if wire is not NOT_FORCED:
+    if wire is not MISSING:
         value = d.value(wire)
         if g.story and d.purpose != "sealed" and (value != [] or d.hidden):
             if d._secret is None:
