@@ -17,9 +17,9 @@ import pytest
 
 from conftest import play_seeded
 
-from rulecraft.agents.human import HumanAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
+from rulecraft.tools.table.session import person
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -142,7 +142,7 @@ def test_a_human_who_runs_out_of_time_passes():
     try:
         with os.fdopen(r, "rb", buffering=0) as stdin:
             out = io.StringIO()
-            human = HumanAgent(d.player, stdin=stdin, stdout=out, time_limit=0.05)
+            human = person(d.player, out, stdin, 0.05)
             wire = human.choose(d, g.view(d.player))
     finally:
         os.close(w)

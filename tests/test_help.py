@@ -15,7 +15,7 @@ from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.tools.words.help import step_asking
-from rulecraft.tools.words.helpmore import help_at_table
+from rulecraft.tools.words.help import help_at_table
 from rulecraft.tools.words.labels import code_like
 
 HERE = Path(__file__).parent
@@ -42,7 +42,7 @@ def helps_met(name: str) -> dict:
                 break
             d = g.pending
             if (d.node, d.purpose) not in seen:
-                seen[(d.node, d.purpose)] = (str(d.prompt or ""), help_at_table(rs, step_asking(rs, d.node), d))
+                seen[(d.node, d.purpose)] = (str(d.prompt or ""), help_at_table(rs, step_asking(rs, d.step), d))
             g.apply(agents[d.player].choose(d, g.view(d.player)))
     return seen
 

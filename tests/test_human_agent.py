@@ -8,15 +8,16 @@ import sys
 
 import pytest
 
-from rulecraft.agents.human import HumanAgent, HumanQuit
+from rulecraft.agents.human import HumanQuit
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.game import Game
+from rulecraft.tools.table.session import person
 
 
 def agent(text: bytes, time_limit=None):
     out = io.StringIO()
-    return HumanAgent(0, stdin=io.BytesIO(text), stdout=out, time_limit=time_limit), out
+    return person(0, out, io.BytesIO(text), time_limit), out
 
 
 VIEW = {"players": ["Ann", "Bob"], "zones": {"deck": {"count": 3}, "hand[0]": ["7h"]}, "player_variables": [{"coins": 3}, {}]}
@@ -60,7 +61,7 @@ def test_end_of_input_raises_humanquit():
 def test_time_limit_takes_the_default():
     r, w = os.pipe()  # a pipe that never gets input
     try:
-        a = HumanAgent(0, stdin=os.fdopen(r, "rb"), stdout=io.StringIO(), time_limit=0.05)
+        a = person(0, io.StringIO(), os.fdopen(r, "rb"), 0.05)
         d = one()
         d.default = 2
         assert a.choose(d, VIEW) == 2

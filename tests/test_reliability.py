@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.agents.human import HumanAgent, HumanQuit
+from rulecraft.agents.human import HumanQuit
 from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.replay import replay
 from rulecraft.runtime.savegame import read_save
 from rulecraft.tools.cli.main import main
 from rulecraft.tools.table.play import play
+from rulecraft.tools.table.session import person
 
 STOP_AFTER = """\
 from rulecraft.agents import AgentError
@@ -198,7 +199,7 @@ class _Interrupting(io.BytesIO):
 
 @pytest.mark.parametrize("stdin", [_Interrupting(), io.BytesIO(b""), io.BytesIO(b"x" * 50_000)])
 def test_ctrl_c_or_the_end_of_input_ends_the_game_cleanly(stdin):
-    agent = HumanAgent(0, stdin=stdin, stdout=io.StringIO())
+    agent = person(0, io.StringIO(), stdin)
     with pytest.raises(HumanQuit):
         agent.choose(Decision(0, "yesno", "Again?", options=[True, False]), VIEW)
 
@@ -207,7 +208,7 @@ def test_ctrl_c_or_the_end_of_input_ends_the_game_cleanly(stdin):
                                  b"\xed\xa0\x80\n", b"3.5\n", b"\x00\n", "\u0663\u0663\n".encode()])
 def test_odd_numbers_ask_again(bad):
     out = io.StringIO()
-    agent = HumanAgent(0, stdin=io.BytesIO(bad + b"4\n"), stdout=out)
+    agent = person(0, out, io.BytesIO(bad + b"4\n"))
     assert agent.choose(Decision(0, "number", "How many?", min=0, max=5), VIEW) == 4
     assert "try again" in out.getvalue()
 

@@ -137,7 +137,7 @@ def test_help_at_the_table_says_the_rule_of_an_auction_and_a_response_window():
         assert constructs, ref
         for step in constructs:
             inner = next(x for x in _walk_steps(step.run) if getattr(x, "decision", None) is not None)
-            assert step_asking(rs, str(inner.decision.span)) is step
+            assert step_asking(rs, inner) is step
             lines = rule_help(rs, step)
             assert lines and lines[0].startswith("Rule: ")
             assert not [w for line in lines for w in code_like(line)], lines

@@ -30,9 +30,9 @@ from math import comb
 from typing import Any
 
 from ..diagnostics import RuleError
-from ..runtime.decisions import Decision, IllegalChoice
+from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
-from ..runtime.machine.deciding import MISSING, decide
+from ..runtime.machine.deciding import decide
 from ..values import Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
@@ -192,7 +192,7 @@ def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:
                 continue
             f.locals[var] = p
             g.pending = None
-            got = decide(g, ins.arg.decision, "sealed")
+            got = decide(g, ins.arg.decision, ins.arg, "sealed")
             if got is MISSING:
                 got = g.pending.value(policy.choose(g.pending, None))
             st["results"][j] = got

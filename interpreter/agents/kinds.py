@@ -1,6 +1,8 @@
-"""An agent from a command-line word: random, first, greedy[:OPTIONS], human, script:FILE, python:MODULE:CLASS.
+"""An agent from a command-line word: random, first, greedy[:OPTIONS], script:FILE, python:MODULE:CLASS. The word
+human is refused here: a person's agent is built by the table that shows them the game, given its presenter and
+reader (`rulecraft.tools.table.session.person`).
 
-Kept apart from `base` so the agents built on it (greedy, human) are imported by this chooser,
+Kept apart from `base` so the agents built on it (greedy) are imported by this chooser,
 never by the module they extend.
 """
 
@@ -23,10 +25,8 @@ def make_agent(kind: str, seat: int, seed: int, shared: dict | None = None) -> A
         from .greedy import GreedyAgent
 
         return GreedyAgent.from_kind(kind, seat, seed)
-    if kind == "human":
-        from .human import HumanAgent
-
-        return HumanAgent(seat)
+    if kind == "human":  # a person's agent is built by the table that shows them the game (tools.table.session)
+        raise AgentError("'human' is a person at the table: only 'rulecraft play' seats one")
     if kind.startswith("script:"):
         path = kind[len("script:"):]
         if path not in shared:

@@ -12,7 +12,7 @@ from ..records import dataclass
 from ..values import Card  # noqa: F401  (re-exported: cards are part of the model)
 from .compiled import CExpr, CStmt  # noqa: F401 - M.CExpr reads on
 from .steps import (  # noqa: F401 - every step class is read as M.<Step> too
-    Step, ActionStep, CallStep, IfStep, LoopStep, ForEachStep, DecisionSpec, ChooseStep, Gathering, Reckoning, SealedStep,
+    Step, ActionStep, CallStep, IfStep, LoopStep, ForEachStep, DecisionSpec, ChooseStep, SealedStep,
     StackStep, ConstructStep,
 )
 

@@ -102,49 +102,11 @@ class ChooseStep(Step):
 
 
 @dataclass(frozen=True)
-class Reckoning:
-    """How a sealed auction of amounts ends, worked out by the engine as the bids are revealed: what one step of
-    its expansion said in the rules language (loader/constructs/auction.py), to the same values and locals. The
-    highest bid among the bidders of local `among`; who bid it (`tied`, in order); the winner by the tie rule; the
-    second-highest bid when the price may be it; the result record. `ties` and `price` are words or expressions
-    that give one; `min_bid` is the price of a second-price sale without a second bid; `said` the statements that
-    say the result in the story (a `log`, worked out only when there is a story)."""
-
-    among: str
-    top: str
-    tied: str
-    winner: str
-    second: Optional[str]
-    result: str
-    ties: object
-    price: object
-    min_bid: Optional[CExpr]
-    said: tuple = ()
-
-
-@dataclass(frozen=True)
-class Gathering:
-    """Who bids in a sealed auction of amounts, worked out by the engine as its sealed step starts: what the two
-    steps before it said in the rules language (loader/constructs/auction.py), to the same values and locals.
-    The players of `order` for whom `can` holds, with `var` bound to each, become local `bind`; when some are
-    missing, each of those for whom `cannot` holds is told `short` (statements run with `var` bound to them)."""
-
-    bind: str
-    var: str
-    order: CExpr
-    can: CExpr
-    cannot: Optional[CExpr] = None
-    short: tuple[CStmt, ...] = ()
-
-
-@dataclass(frozen=True)
 class SealedStep(Step):
     var: str = ""
     iterable: Optional[CExpr] = None
     decision: Optional[DecisionSpec] = None
     bind: Optional[str] = None
-    reckon: Optional[Reckoning] = None  # a sealed auction's end, worked out as the bids are revealed
-    gather: Optional[Gathering] = None  # a sealed auction's bidders, worked out as the step starts
 
 
 @dataclass(frozen=True)

@@ -7,80 +7,106 @@ wire form, so a replay never depends on how a value prints.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 from ..model import secrecy
 from ..values import Card
 from .story import label
 
 
+MISSING = object()  # no answer: the decision is pending (machine/deciding.py), or no answer is forced (`forced`)
+
+
 class IllegalChoice(ValueError):
-    """A choice that the pending decision does not allow; the game state is unchanged."""
+    """A choice that the pending decision does not allow; the game state is unchanged. `problem`: what is wrong
+    with it as data (None when no decision is pending)."""
+
+    def __init__(self, message: str, problem: Optional[Problem] = None):
+        super().__init__(message)
+        self.problem = problem
+
+
+class Problem(NamedTuple):
+    """What is wrong with an answer, as data: `what` and the bounds it names, in wire terms (option numbers from
+    0). `what` is one of: yesno (not true or false), whole (not a whole number), range (a number outside
+    low..high), nothing (no option to choose), option (not an option number from low to high), list (not a list
+    of option numbers), twice (an option chosen twice), options (option numbers outside low..high), count (not
+    from low to high options). str() says it in wire terms, for a bot, a script or a replayed log; the table says
+    it in a person's terms (tools/words/answers.py)."""
+
+    what: str
+    low: int = 0
+    high: int = 0
+
+    def __str__(self) -> str:
+        what, low, high = self
+        if what == "count":
+            return f"choose {low} option{'s' if low != 1 else ''}" if low == high else \
+                f"choose from {low} to {high} options"
+        return _WIRE_WORDS[what].format(low=low, high=high)
+
+
+_WIRE_WORDS = {
+    "yesno": "answer true or false", "whole": "answer a whole number", "range": "answer a number from {low} to {high}",
+    "nothing": "there is nothing to choose", "option": "answer an option number from {low} to {high}",
+    "list": "answer a list of option numbers", "twice": "an option can be chosen only once",
+    "options": "option numbers run from {low} to {high}",
+}
 
 
 class Decision:
-    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply: the fields that
-    keep their usual value are class attributes, a prompt nobody reads yet is worked out when first read (see
-    `lazy_prompt`), and whole-number options (a bid: the pass, then every amount from `low`) are told by their
-    count and first amount; `options` builds their list only for whoever reads it."""
+    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply (slots, one plain
+    constructor): a prompt nobody reads yet is worked out when first read (`prompt_of`), and whole-number options
+    (a bid: the pass, then every amount from `low`) are told by their count and first amount; `options` builds
+    their list only for whoever reads it.
 
-    min = 0
-    max = 0
-    default: Any = None  # in wire form, or None
-    node = ""  # the step path that asks
-    purpose = "choose"  # choose, sealed, stack, reroll
-    optional = False  # a 'number' that may also be passed (answered with None)
-    labels: Sequence = ()  # the name a person sees for each option ('display:'), or empty
-    _secret: Optional[bool] = False  # see `secret`
-    # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
-    # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
-    hidden = False
-    hides_cards = False
-    _secret_of: Any = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
-    # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt or
-    # a display name that reads something hidden), else None
-    public_of: Any = None
-    # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
-    # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
-    number = 0
-    count = 0  # how many options ('one', 'subset'): len(options), without building them
-    low: Optional[int] = None  # options told by shape: the pass (option 0), then low, low + 1, ... (count - 1 of them)
-    _options: Optional[list] = None
-    _prompt: Optional[str] = None
-    _prompt_of: Any = None  # (compiled prompt, game): the prompt to work out when first read
-    # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
-    # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
-    # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
-    resume: Any = None
-    held: Any = None
-    target: Any = None  # a re-roll ('reroll'): the total the roll is made against, for what the roller is shown
+    `step` is the model step that asks (a choose, sealed or stack step; None for a re-roll, which no step of its
+    own asks): `?` at the table finds the rule to explain through it. `node` is that step's decision as the text
+    of its place (file:line:column), which saves and logs keep."""
 
-    def __init__(self, player: int, kind: str, prompt: str, options: Optional[list] = None, min: int = 0,
-                 max: int = 0, default: Any = None, node: str = "", purpose: str = "choose", optional: bool = False,
-                 labels: Optional[list] = None, secret: bool = False, number: int = 0):
+    __slots__ = ("player", "kind", "step", "node", "purpose", "min", "max", "default", "optional", "labels",
+                 "number", "count", "low", "_options", "_prompt", "_prompt_of", "_secret", "_secret_of", "hidden",
+                 "hides_cards", "public_of", "resume", "held", "target")
+
+    def __init__(self, player: int, kind: str, prompt: Optional[str] = "", options: Optional[list] = None,
+                 min: int = 0, max: int = 0, default: Any = None, node: str = "", purpose: str = "choose",
+                 optional: bool = False, labels: Optional[Sequence] = None, secret: Optional[bool] = False,
+                 number: int = 0, step: Any = None, low: Optional[int] = None, count: int = 0,
+                 prompt_of: Any = None, hidden: bool = False, hides_cards: bool = False, public_of: Any = None):
         self.player = player
-        self.kind = kind
-        self._prompt = prompt
+        self.kind = kind  # one, subset, number, yesno
+        self.step = step
+        self.node = node
+        self.purpose = purpose  # choose, sealed, stack, reroll
+        self.min = min
+        self.max = max
+        self.default = default  # in wire form, or None
+        self.optional = optional  # a 'number' that may also be passed (answered with None)
+        self.labels = labels or ()  # the name a person sees for each option ('display:'), or empty
+        # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
+        # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
+        self.number = number
         if options is not None:
-            self.options = options
-        if min:
-            self.min = min
-        if max:
-            self.max = max
-        if default is not None:
-            self.default = default
-        if node:
-            self.node = node
-        if purpose != "choose":
-            self.purpose = purpose
-        if optional:
-            self.optional = optional
-        if labels:
-            self.labels = labels
-        if secret:
-            self.secret = secret
-        if number:
-            self.number = number
+            self._options, self.count, self.low = options, len(options), None
+        else:  # options by shape (`low`: the pass, then low, low + 1, ...: `count` in all), or none yet
+            self._options, self.count, self.low = None, count, low
+        self._prompt = prompt
+        self._prompt_of = prompt_of  # (compiled prompt, game): the prompt to work out when first read
+        self._secret = secret  # see `secret`
+        self._secret_of = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
+        # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
+        # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
+        self.hidden = hidden
+        self.hides_cards = hides_cards
+        # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt
+        # or a display name that reads something hidden), else None
+        self.public_of = public_of
+        # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
+        # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
+        # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
+        self.resume = None
+        self.held = None
+        self.target = None  # a re-roll: the total the roll is made against, for what the roller is shown
 
     @property
     def prompt(self) -> str:
@@ -94,11 +120,6 @@ class Decision:
     @prompt.setter
     def prompt(self, text: str) -> None:
         self._prompt, self._prompt_of = text, None
-
-    def lazy_prompt(self, fn: Any, game: Any) -> None:
-        """The prompt is `fn(game)`, worked out when first read. Only for a prompt that draws no chance, and read
-        while this decision is pending (the game's state is then as it was when it was asked)."""
-        self._prompt, self._prompt_of = None, (fn, game)
 
     @property
     def secret(self) -> Optional[bool]:
@@ -116,7 +137,8 @@ class Decision:
 
     def lazy_secret(self, game: Any) -> None:
         """Whether the options hide cards from others is looked at in `game` when `secret` is first read: only while
-        this decision is pending (the cards are then where they were when it was asked), as for `lazy_prompt`."""
+        this decision is pending (the cards are then where they were when it was asked), as for a prompt given
+        as `prompt_of` (one that draws no chance)."""
         self._secret, self._secret_of = None, game
 
     @property
@@ -132,12 +154,6 @@ class Decision:
         self._options = values
         self.count = len(values)
         self.low = None
-
-    def amounts_from(self, low: int, count: int) -> None:
-        """Options by shape: the pass, then the whole numbers from `low` (`count` options in all, the pass too)."""
-        self.low = low
-        self.count = count
-        self._options = None
 
     def __repr__(self) -> str:
         return (f"Decision(player={self.player}, kind={self.kind!r}, prompt={self.prompt!r}, "
@@ -155,35 +171,33 @@ class Decision:
                 return ", ".join(self.labels[self.options.index(v)] for v in value if v in self.options) or "nothing"
         return label(value)
 
-    def legal(self, wire: Any) -> Optional[str]:
-        """None if the wire-form choice is legal, else what is wrong with it."""
-        if wire.__class__ is int and self.kind == "one" and 0 <= wire < self.count:  # the usual answer
+    def legal(self, wire: Any) -> Optional[Problem]:
+        """None if the wire-form choice is legal, else what is wrong with it (a Problem: data, in wire terms).
+        The one check of an answer: Game.apply (through `take`), the bots and the table's reader all ask it."""
+        kind = self.kind
+        if wire.__class__ is int and kind == "one" and 0 <= wire < self.count:  # the usual answer
             return None
-        if self.kind == "yesno":
-            return None if isinstance(wire, bool) else "answer true or false"
-        if self.kind == "number":
+        if kind == "yesno":
+            return None if isinstance(wire, bool) else Problem("yesno")
+        if kind == "number":
             if wire is None and self.optional:
                 return None
             if isinstance(wire, bool) or not isinstance(wire, int):
-                return "answer a whole number"
-            if not self.min <= wire <= self.max:
-                return f"answer a number from {self.min} to {self.max}"
-            return None
+                return Problem("whole", self.min, self.max)
+            return None if self.min <= wire <= self.max else Problem("range", self.min, self.max)
         n = self.count
-        if self.kind == "one":
+        if kind == "one":
             if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
-                return f"answer an option number from 0 to {n - 1}" if n else "there is nothing to choose"
+                return Problem("option", 0, n - 1) if n else Problem("nothing")
             return None
         if not isinstance(wire, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in wire):
-            return "answer a list of option numbers"
+            return Problem("list", 0, n - 1)
         if len(set(wire)) != len(wire):
-            return "an option can be chosen only once"
+            return Problem("twice")
         if any(not 0 <= i < n for i in wire):
-            return f"option numbers run from 0 to {n - 1}"
+            return Problem("options", 0, n - 1)
         if not self.min <= len(wire) <= self.max:
-            if self.min == self.max:
-                return f"choose {self.min} option{'s' if self.min != 1 else ''}"
-            return f"choose from {self.min} to {self.max} options"
+            return Problem("count", self.min, self.max)
         return None
 
     def value(self, wire: Any) -> Any:
@@ -196,6 +210,19 @@ class Decision:
         if self.kind == "subset":
             return [self.options[i] for i in sorted(wire)]
         return wire
+
+    def take(self, wire: Any) -> Any:
+        """The game value of a wire-form choice, checked (`legal`); IllegalChoice, saying why, if it is not one."""
+        kind = self.kind
+        if wire.__class__ is int and kind == "one" and 0 <= wire < self.count:  # the usual answers, at once
+            low = self.low
+            return self._options[wire] if low is None else None if wire == 0 else low + wire - 1
+        if wire.__class__ is bool and kind == "yesno":
+            return wire
+        problem = self.legal(wire)
+        if problem is not None:
+            raise IllegalChoice(str(problem), problem)
+        return self.value(wire)
 
     def wire_of(self, value: Any) -> Any:
         """The wire form of a value (a default), or None when it is not one of the choices."""
@@ -217,10 +244,10 @@ class Decision:
         return None
 
     def forced(self) -> Any:
-        """The wire choice when only one is legal, else NOT_FORCED."""
+        """The wire choice when only one is legal, else MISSING."""
         kind = self.kind
         if kind == "one":
-            return 0 if self.count == 1 else NOT_FORCED
+            return 0 if self.count == 1 else MISSING
         if kind == "number":
             if self.min == self.max and not self.optional:
                 return self.min
@@ -232,7 +259,7 @@ class Decision:
                 return []
             if self.min == n:
                 return list(range(n))
-        return NOT_FORCED
+        return MISSING
 
     def all_choices(self, limit: int = 10_000) -> list:
         """Every legal wire-form choice (subsets only up to `limit`), for bots and tests."""
@@ -261,7 +288,6 @@ class Decision:
         }
 
 
-NOT_FORCED = object()
 
 
 def hidden_from_others(g, d: Decision) -> bool:
@@ -274,47 +300,3 @@ def hidden_from_others(g, d: Decision) -> bool:
     if Card not in map(type, opts):  # options of numbers, players, texts: nothing to hide (a scan in C)
         return d.hides_cards and all(o is None for o in opts)
     return secrecy.hidden_from_others(g, d.player, opts)
-
-
-def amounts(d: Decision) -> Optional[list[int]]:
-    """The amounts of a 'one' decision whose options are distinct whole numbers (and perhaps the pass): a bid, a
-    count, which a person types as the number itself rather than by its place in a list; None otherwise."""
-    if d.kind != "one" or d.labels:
-        return None
-    nums = [o for o in d.options if o is not None]
-    if not nums or any(type(o) is not int for o in nums) or len(set(nums)) != len(nums):
-        return None
-    return nums
-
-
-def say_amounts(d: Decision, nums: list[int]) -> str:
-    """How to answer an amount decision: 'Type an amount from 8 to 18, or pass.'"""
-    lo, hi = min(nums), max(nums)
-    if lo == hi:
-        text = f"Type {lo}"
-    elif len(nums) == hi - lo + 1:
-        text = f"Type an amount from {lo} to {hi}"
-    elif len(nums) <= 12:
-        ordered = sorted(nums)
-        text = "Type " + ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
-    else:
-        text = f"Type one of the amounts from {lo} to {hi}"
-    return text + (", or pass" if None in d.options else "") + "."
-
-
-def how_to_answer(d: Decision) -> str:
-    """How a person answers `d` at a terminal, in one sentence."""
-    nums = amounts(d)
-    if nums is not None:
-        return say_amounts(d, nums)
-    if d.kind == "subset":
-        count = f"{d.min}" if d.min == d.max else f"{d.min} to {d.max}"
-        many = "number" if d.max == 1 else "numbers"
-        every = ", 'all' for every one" if d.max >= len(d.options) > 1 else ""
-        return f"Enter {count} option {many}" + (" separated by spaces" if d.max > 1 else "") + every + \
-            (", or press Enter to pass." if d.min == 0 else ".")
-    if d.kind == "number":
-        return f"Enter a number from {d.min} to {d.max}" + (", or 'pass'" if d.optional else "") + "."
-    if d.kind == "yesno":
-        return "Answer y or n."
-    return f"Enter a number from 1 to {len(d.options)}" + (", or 'pass'" if None in d.options else "") + "."

@@ -176,15 +176,7 @@ class Game(Board):
         d = self.pending
         if d is None:
             raise IllegalChoice("no decision is pending" if not self.over else "the game is over")
-        if wire.__class__ is int and d.kind == "one" and 0 <= wire < d.count:  # the usual answer (Decision.legal)
-            low = d.low
-            # (Decision.value: its options are listed whenever low is None)
-            value = d._options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
-        else:
-            problem = d.legal(wire)
-            if problem:
-                raise IllegalChoice(problem)
-            value = d.value(wire)
+        value = d.take(wire)  # (IllegalChoice, the game unchanged, for an answer it does not take)
         self.pending = None
         self.decisions += 1
         if self.steps + self.decisions * DECISION_STEPS > self.max_steps:

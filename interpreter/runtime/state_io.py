@@ -132,6 +132,10 @@ def from_json(ruleset, data: dict, **game_kwargs):
     g.steps, g.decisions = data["steps"], data["decisions"]
     if g.pending is not None:
         g.pending.number = g.decisions
+        if g.pending.purpose != "reroll" and g.frames:  # the step that asks is where the game stands
+            f = g.frames[-1]
+            code = g.programs[f.seq].code
+            g.pending.step = code[f.pc].step if 0 <= f.pc < len(code) else None
     g.tallies = {m: {k: list(v) for k, *v in rows} for m, rows in data.get("tallies", {}).items()}
     g.known = known_from_json(data.get("known", {}), dec)
     g.locals = g.frames[-1].locals if g.frames else {}

@@ -14,7 +14,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.words.helpmore import result_when
+from rulecraft.tools.words.help import result_when
 from rulecraft.tools.words.text import dice_name, gerund
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
+from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.story import game_label
 from rulecraft.values import Card, Player, ZoneRef
 
 from rulecraft.tools.table.view import CardView, card_view, json_value, say_value
+from rulecraft.tools.words.answers import amounts, how_to_answer
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
-from rulecraft.agents.human import HumanAgent, HumanQuit, HumanUndo
+from rulecraft.agents.human import HumanQuit, HumanUndo
 from rulecraft.diagnostics import UNPRINTABLE, RuleError, render_text
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
@@ -21,7 +21,7 @@ from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 from rulecraft.model.ruleset import ViewDef
 
 from rulecraft.tools.table.keeping import RESUMABLE_KINDS, quit_save, resume_command
-from rulecraft.tools.table.session import Table, discard_typed_ahead
+from rulecraft.tools.table.session import Table, discard_typed_ahead, person
 from rulecraft.tools.table.storyout import JsonStory
 from rulecraft.tools.table.undo import Taken, take_back
 
@@ -141,11 +141,12 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     kinds += [kinds[-1] if kinds[-1] != "human" else "random"] * (n - len(kinds))
     try:
         shared: dict = {}
-        agents = [make_agent(k, seat, seed, shared) for seat, k in enumerate(kinds[:n])]
+        # a person's agent is built below, given the table that shows them the game
+        agents: list = [None if k == "human" else make_agent(k, seat, seed, shared) for seat, k in enumerate(kinds[:n])]
     except AgentError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 2
-    people = {s for s, a in enumerate(agents) if isinstance(a, HumanAgent)}
+    people = {s for s, k in enumerate(kinds[:n]) if k == "human"}
     if seat is not None and not 0 <= seat < n:
         _err(f"rulecraft play: --seat {seat + 1}: the game has {n} players (seats 1 to {n})")
         return 2
@@ -160,11 +161,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     say = table.listener if not quiet else None
     # with people at the table the story is told in rounds and turns (a header as each starts)
     headers = (rs.view or ViewDef()).headers if people and not quiet else ()
-    for a in agents:
-        if isinstance(a, HumanAgent):
-            a.time_limit = time_limit
-            a.out = out
-            a.presenter, a.helper, a.words = table.presenter, table.helper, table.words
+    for who in people:
+        agents[who] = person(who, out, time_limit=time_limit, table=table)
     writer = saver = game = story = None
     history: list[Taken] = []  # every decision so far: what 'undo' makes the game again from
     marks: list[int] = []  # the story's length before each decision a resumed game re-plays

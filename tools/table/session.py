@@ -20,14 +20,17 @@ import os
 import time
 from typing import Optional
 
-from rulecraft.runtime.decisions import Decision, amounts, how_to_answer
+from rulecraft.agents.human import HumanAgent
+from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import Line, line_text
 
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
 from rulecraft.tools.table.seatview import seat_view
-from rulecraft.tools.table.view import _t, choice_names, commands, render_end_plain, render_plain, render_rich
+from rulecraft.tools.table.view import _t, choice_names, commands, decision_lines, render_end_plain, render_plain, \
+    render_rich
+from rulecraft.tools.words.answers import amounts, how_to_answer, read_answer
 
 # home, clear the screen, then clear the scroll-back ('E3', as `clear` does: xterm, VTE, tmux, iTerm2, Windows
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
@@ -153,7 +156,9 @@ class Table:
         return bool(waiting)
 
     # ------------------------------------------------------------------ a person's turn to decide
-    def presenter(self, game: Game, seat: int, d: Decision) -> None:
+    def presenter(self, game: Game, seat: int, d: Decision, view: Any = None) -> None:
+        """What a person sees of decision `d` (the HumanAgent's presenter): the seat view drawn, and the words
+        they may type besides an answer. (`view`, the game's plain view, is not needed: the seat view is.)"""
         if self.hot_seat and self.at_terminal != seat:
             self._hand_off(game, seat)
             self._recap(seat, self.seen[seat])
@@ -231,10 +236,9 @@ class Table:
 
     def helper(self, game: Game, d: Decision) -> str:
         """The rule of the step that asks, in words, and the answers it takes."""
-        from rulecraft.tools.words.help import step_asking as asking
-        from rulecraft.tools.words.helpmore import help_at_table
+        from rulecraft.tools.words.help import help_at_table, step_asking as asking
 
-        lines = help_at_table(game.rs, asking(game.rs, d.node), d)  # the rule in players' words (tools/words)
+        lines = help_at_table(game.rs, asking(game.rs, d.step), d)  # the rule in players' words (tools/words)
         lines.append(f"Asked: {d.prompt or 'choose'}")
         if amounts(d) is not None:
             lines.append(how_to_answer(d))
@@ -248,6 +252,21 @@ class Table:
             lines.append("y or n")
         lines.append(commands(undo=not self.hot_seat, pass_until=pass_wire(d) is not NO_PASS))
         return "\n".join(lines)
+
+
+def person(seat: int, out=None, stdin=None, time_limit: Optional[float] = None, table: Optional[Table] = None):
+    """A person's agent for `seat`, given what it shows and how it reads when built: the table's presenter, help
+    and own words (`table`), or without a table the decision drawn plainly from the seat's view on `out`; their
+    typed answers read in their own terms (tools/words/answers.py)."""
+    if table is not None:
+        return HumanAgent(seat, stdin, out, time_limit, presenter=table.presenter, reader=read_answer,
+                          helper=table.helper, words=table.words)
+
+    def plain(game, seat: int, d: Decision, view: dict) -> None:
+        agent.out.write("".join(line + "\n" for line in decision_lines(d, view, seat)))
+
+    agent = HumanAgent(seat, stdin, out, time_limit, presenter=plain, reader=read_answer)
+    return agent
 
 
 def discard_typed_ahead(stream) -> None:

@@ -112,6 +112,31 @@ def choice_names(d, game) -> list[str]:
             for o in d.options]
 
 
+def decision_lines(d, view: dict, seat: int) -> list[str]:
+    """A decision drawn plainly from a seat's `Game.view` (no game at hand: a test, a program driving a person
+    itself): the seat's zones and variables, the question, the numbered options, how to answer."""
+    from rulecraft.tools.words.answers import amounts, how_to_answer
+
+    lines = ["", f"--- {view['players'][seat]}, your decision ---"]
+    for slot, cards in view["zones"].items():
+        if isinstance(cards, list):
+            if cards:
+                lines.append(f"  {slot}: {', '.join(cards)}")
+        elif cards.get("count"):
+            top = f", top {cards['top']}" if cards.get("top") else ""
+            lines.append(f"  {slot}: {cards['count']} cards{top}")
+    mine = view["player_variables"][seat] if view["player_variables"] else {}
+    if mine:
+        lines.append("  you: " + ", ".join(f"{k} {v}" for k, v in mine.items()))
+    lines.append(d.prompt or "Choose")
+    if d.kind in ("one", "subset") and amounts(d) is None:
+        for i in range(len(d.options)):
+            text = getattr(d.options[i], "text", "") if not d.labels else ""  # a card says what it does
+            lines.append(f"  {i + 1}) {d.describe_option(i)}{f' – {text}' if text else ''}")
+    lines.append(how_to_answer(d))
+    return lines
+
+
 def commands(undo: bool = True, pass_until: bool = False) -> str:
     """The words a person may type besides an answer; `undo` only where it can work (one person at the table),
     `pass until` where the question can be passed (tools.table.passing)."""

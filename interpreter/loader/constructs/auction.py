@@ -27,9 +27,6 @@ from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _
 from ..yaml_source import YMap, YSeq
 
 
-GATHER = True  # the engine works out who bids in a sealed auction of amounts (False: the steps do; tests compare)
-
-
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
     spec = construct_settings(builder, node, "auction", AUCTION_KEYS, "an auction", "form, from, limit, ...")
     if spec is None:
@@ -255,16 +252,7 @@ class _Expansion:
         may = "(MAY_) and " if self.may and not self.may_hidden else ""  # (hidden: all are asked, see __init__)
         steps: list = [g.do(f"let {h['may']} = [{B} for {B} in players if MAY_]")] if self.may_hidden and self.track \
             else []
-        gather = None
-        if offer is None and not self.may and not self.bind_x and GATHER:
-            # bids are amounts and nobody is excluded: the engine works out who bids as the sealed step starts, to
-            # the same locals as the steps below would (model.Gathering)
-            short = self.say_short[0].stmts if self.say_short else ()
-            gather = M.Gathering(bind=E, var=B, order=g.expr("seat_order(FROM_, dir: DIR_)"),
-                                 can=g.expr("true" if self.short_hidden else "LIMIT_ >= (MIN_)"),
-                                 cannot=g.expr("LIMIT_ < (MIN_)") if short else None, short=short)
-            dec = g.decision(B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_"))
-        elif offer is None:  # bids are amounts: pass first, then min_bid up to the limit
+        if offer is None:  # bids are amounts: pass first, then min_bid up to the limit
             can = "true" if self.short_hidden else "LIMIT_ >= (MIN_)"
             steps += [g.do(self.excluded() + f"let {E} = [{B} for {B} in seat_order(FROM_, dir: DIR_) "
                                              f"if {may}{can}]"), *self.say_excluded()]
@@ -284,7 +272,7 @@ class _Expansion:
                               min=g.expr("0"))
             else:
                 dec = replace(g.decision(B, "OFFER_", self.prompt, BID_NAME(h)), optional=True)
-        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS, gather=gather))
+        steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
         pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
@@ -299,15 +287,6 @@ class _Expansion:
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
-        if offer is None and spec.get("amount") is None and not _listens(self.root, "revealed"):
-            # a bid is its own worth: the engine works the end out as the bids are revealed (model.Reckoning), to
-            # the same locals as the step below; not when a trigger may run between the reveal and the reckoning
-            said = self.said()  # (said by the engine too: no step of its own)
-            steps[-1] = replace(steps[-1], reckon=M.Reckoning(
-                among=E, top=TOP, tied=TIED, winner=W, second=SEC if price != "first" else None, result=R,
-                ties=ties if ties in picks else g.expr("TIES_"), price=price if price in pays else g.expr("PRICE_"),
-                min_bid=g.expr("MIN_") if price != "first" else None, said=said[0].stmts if said else ()))
-            return [*steps, *self.track_drops(), *self.close()]
         if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
             worth = f"{BIDS}[q]"
             amounts = f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
@@ -346,15 +325,6 @@ def _said_result(R: str, form: str, things: bool) -> str:
     nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
               if form == "sealed" else none)
     return f"{won} if {R}.winner != none else {nobody}"
-
-
-def _listens(root, event: str) -> bool:
-    """Whether a trigger of the ruleset may run on `event` (any trigger not plainly on another event counts)."""
-    triggers = root.get("triggers") if isinstance(root, YMap) else None
-    if triggers is None:
-        return False
-    items = triggers.items if isinstance(triggers, YSeq) else [triggers]
-    return any(not isinstance(t, YMap) or _plain(t.get("event")) in (event, None) for t in items)
 
 
 def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from ...diagnostics import RuleError
 from ...dsl.builtins import as_list
-from ...dsl.guards import charge, scanned
 from ...values import Card, Player
-from ...dsl.ops import _MISSING, restore_local
 from ..story import label, shown
-from .deciding import MISSING, decide, draws_chance
+from ..decisions import MISSING
+from .deciding import decide, draws_chance
 from .handlers import fire
 
 ANSWER = "__answer"
@@ -23,7 +22,7 @@ def h_choose(g, f, ins) -> None:
     spec = ins.arg
     answer = f.locals.pop(ANSWER, MISSING)
     if answer is MISSING:
-        answer = decide(g, spec)
+        answer = decide(g, spec, ins.step)
         if answer is MISSING:
             d = g.pending
             d.resume, d.held = choose_on, spec.bind
@@ -45,8 +44,6 @@ def h_sealed(g, f, ins) -> None:
     key = ins.extra
     st = f.locals.get(key)
     if st is None:
-        if step.gather is not None:
-            gather(g, f, step.gather, ins.span)
         players = as_list(g, step.iterable.fn(g), step.iterable.span)
         st = f.locals[key] = {"players": list(players), "i": 0, "results": []}
     answer = f.locals.pop(ANSWER, MISSING)
@@ -72,7 +69,7 @@ def _sealed(g, f, ins, st: dict) -> None:
     while i < len(players):
         p = players[i]
         f.locals[step.var] = p
-        got = decide(g, step.decision, "sealed")
+        got = decide(g, step.decision, step, "sealed")
         if got is MISSING:
             g.pending.resume = sealed_on
             return
@@ -89,78 +86,8 @@ def _sealed(g, f, ins, st: dict) -> None:
     elif g.story and choices:  # (nobody chose: nothing is revealed, and no empty line says so)
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     g._emit("revealed", {"choices": choices})
-    if step.reckon is not None:
-        reckon(g, f, step.reckon, choices, ins.span)
     f.pc += 1
 
-
-def gather(g, f, ga, span) -> None:
-    """Who bids in a sealed auction of amounts (model.Gathering): the values, locals and work of the steps its
-    expansion would run before the sealed step (a list comprehension, then a loop over those short of the
-    lowest bid, when some are missing), without running them."""
-    loc = f.locals
-    var = ga.var
-    loc[ga.bind] = out = _those(g, loc, var, ga.order, ga.can)
-    if ga.cannot is not None and len(out) < len(g.players):
-        short = _those(g, loc, var, ga.order, ga.cannot)
-        for p in short:  # (the loop leaves its name bound to the last of them)
-            loc[var] = p
-            for stmt in ga.short:
-                stmt.fn(g)
-
-
-def _those(g, loc: dict, var: str, order, test) -> list:
-    """[var for var in order if test], as the rules language works it out (the name restored after)."""
-    items = as_list(g, order.fn(g), order.span)
-    charge(g, len(items), order.span)
-    saved = loc.get(var, _MISSING)
-    out = []
-    try:
-        for item in items:
-            loc[var] = item
-            if test.fn(g):
-                out.append(item)
-    finally:
-        restore_local(loc, var, saved)
-    return out
-
-
-def reckon(g, f, rk, bids: dict, span) -> None:
-    """The end of a sealed auction of amounts (model.Reckoning): the values, locals, chance draws and work of
-    the reckoning step its expansion would run (loader/constructs/auction.py), without running it."""
-    loc = f.locals
-    among = loc[rk.among]
-    charge(g, len(among) * (2 if rk.second is None else 3), span)  # a comprehension over them for each value
-    amounts = [bids[q] for q in among if bids[q] is not None]
-    top = max(amounts) if amounts else None
-    tied = [q for q in among if bids[q] is not None and bids[q] == top]
-    winner = None
-    if tied:
-        ties = rk.ties
-        rule = ties if ties.__class__ is str else ties.fn(g)
-        if rule == "first_in_order":
-            winner = tied[0]
-        elif (rule if ties.__class__ is str else ties.fn(g)) == "random":  # (an expression is asked again)
-            winner = tied[g.random_index(len(tied))]
-        elif len(tied) == 1:
-            winner = tied[0]
-    loc[rk.top], loc[rk.tied], loc[rk.winner] = top, tied, winner
-    price = second = 0
-    if rk.second is not None:
-        rest = [bids[q] for q in among if q != winner and bids[q] is not None]
-        second = loc[rk.second] = max(rest) if rest else None
-        if len(rest) >= 16:
-            scanned(g, len(rest), span)
-    if winner is not None:
-        rule = rk.price if rk.price.__class__ is str else rk.price.fn(g)
-        price = top if rule == "first" else second if second is not None else rk.min_bid.fn(g)
-    if len(amounts) >= 16:
-        scanned(g, len(amounts), span)
-    scanned(g, 5 + len(tied), span)  # the record, as record() charges it
-    loc[rk.result] = {"winner": winner, "price": price, "bid": bids[winner] if winner is not None else None,
-                      "tied": tied, "dropped": []}
-    for stmt in rk.said:  # the result in words: a `log`, whose text is worked out only when there is a story
-        stmt.fn(g)
 
 def h_stack_begin(g, f, ins) -> None:
     step = ins.arg
@@ -215,7 +142,7 @@ def _offer(g, f, ins, zone, answer) -> None:
             return
         p = order[st["i"]]
         f.locals[step.var] = p
-        got = decide(g, step.play, "stack")
+        got = decide(g, step.play, step, "stack")
         if got is MISSING:
             # the zone is kept for the answer, unless working it out again might draw chance (the step ran again)
             steady = _STEADY.get(id(step))

@@ -12,12 +12,9 @@ from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE, text_of
 from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
 from ...values import Player
-from ..decisions import NOT_FORCED, Decision, hidden_from_others
+from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice
-
-MISSING = object()  # no answer yet: the decision is pending
-
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan
 
@@ -29,7 +26,7 @@ class _Plan:
     shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
-                 "hides_cards", "secret", "public", "display_hidden")
+                 "hides_cards", "secret", "public", "display_hidden", "public_of")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -60,6 +57,8 @@ class _Plan:
         parts = [p if isinstance(p, str) else None if s.reads(p, local=True) else p for p in spec.prompt_parts]
         self.public = parts if any(p is None for p in parts) else None
         self.display_hidden = spec.display is not None and bool(s.reads(spec.display, local=True))
+        self.public_of = self if self.public is not None or self.display_hidden else None  # (Decision.public_of)
+        self.hides_cards = self.hidden and self.hides_cards
 
     def public_prompt(self, g) -> str:
         """The prompt in the words the other seats read (only for a prompt with a field that reads something
@@ -102,8 +101,9 @@ def _who(g, spec) -> Player:
     return who
 
 
-def decide(g, spec, purpose: str = "choose") -> Any:
-    """The answer of a decision taken at once (only one option), or MISSING with the decision pending.
+def decide(g, spec, step, purpose: str = "choose") -> Any:
+    """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is
+    the model step that asks (the Decision's `step`).
 
     A `one` decision is made here without the generic steps of make_decision (most decisions are such). Without
     the story, one with a single option is answered without building a Decision, and a prompt is worked out
@@ -114,7 +114,8 @@ def decide(g, spec, purpose: str = "choose") -> Any:
         plan = plan_of(g, spec)
     route = plan.route
     if route != "one":
-        return _subset(g, spec, purpose, plan) if route == "subset" else ask(g, make_decision(g, spec, purpose))
+        return _subset(g, spec, step, purpose, plan) if route == "subset" else \
+            ask(g, make_decision(g, spec, step, purpose))
     who = spec.player.fn(g)
     if who.__class__ is not Player and not isinstance(who, Player):
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
@@ -132,26 +133,11 @@ def decide(g, spec, purpose: str = "choose") -> Any:
                 if plan.default_now:
                     spec.default.fn(g)
                 return None
-            d = _NEW(Decision)
-            d.player = who.seat
-            d.kind = "one"
-            d.node = plan.node
-            d.purpose = purpose
-            d.low = low
-            d.count = n
-            d.number = g.decisions
-            if plan.default_none:
-                d.default = 0
-            if prompt is None:
-                d._prompt_of = (p.fn, g)
-            else:
-                d._prompt = prompt
-            if plan.public is not None or plan.display_hidden:
-                d.public_of = plan
-            if plan.secret:
-                d.secret = True
-            if plan.hidden:
-                d.hidden = True
+            # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step,
+            # low, count, prompt_of, hidden, hides_cards, public_of)
+            d = Decision(who.seat, "one", prompt, None, 0, 0, 0 if plan.default_none else None, plan.node, purpose,
+                         False, None, plan.secret is True, g.decisions, step, low, n,
+                         None if prompt is not None else (p.fn, g), plan.hidden, False, plan.public_of)
             if spec.default is not None and not plan.default_none:
                 d.default = d.wire_of(spec.default.fn(g))
             if n == 1:
@@ -170,33 +156,18 @@ def decide(g, spec, purpose: str = "choose") -> Any:
     if not n:
         raise RuleError(f"{who} must choose, but there are no options", spec.span,
                         "guard the step with an 'if', or make the decision optional")
-    d = _NEW(Decision)
-    d.player = who.seat
-    d.kind = "one"
-    d.node = plan.node
-    d.purpose = purpose
-    d._options = opts
-    d.count = n
-    d._secret = plan.secret  # None: ask looks whether the options hide cards, when someone will see it
-    if plan.hidden:
-        d.hidden = True
-        d.hides_cards = plan.hides_cards
-    if prompt is None:
-        d._prompt_of = (p.fn, g)
-    else:
-        d._prompt = prompt
-    if plan.public is not None or plan.display_hidden:
-        d.public_of = plan
+    # secret None: ask looks whether the options hide cards, when someone will see it
+    d = Decision(who.seat, "one", prompt, opts, 0, 0, None, plan.node, purpose, False, None, plan.secret, 0, step, None,
+                 0, None if prompt is not None else (p.fn, g), plan.hidden, plan.hides_cards, plan.public_of)
     if spec.default is not None:
         d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(spec.default.fn(g))
     return ask(g, d)
 
 
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
-_NEW = object.__new__
 
 
-def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
+def _subset(g, spec, step, purpose: str, plan: _Plan) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
     is answered at once (nothing to tell, even in the story), without building a Decision."""
     who = _who(g, spec)
@@ -208,19 +179,16 @@ def _subset(g, spec, purpose: str, plan: _Plan) -> Any:
             spec.default.fn(g)
         if plan.hidden and g.story and purpose != "sealed":  # nothing to choose from, for a reason the others
             # cannot see: they read it as any choice of nothing (a sealed answer is told as all are revealed)
-            d = _NEW(Decision)
-            d.player, d.kind, d._prompt, d._secret, d.hidden, d.hides_cards = (
-                who.seat, "subset", prompt or "", plan.secret, True, plan.hides_cards)
+            d = Decision(who.seat, "subset", prompt or "", secret=plan.secret, step=step, hidden=True,
+                         hides_cards=plan.hides_cards, public_of=plan if plan.public is not None else None)
             if d._secret is None:
                 d.secret = hidden_from_others(g, d)
-            if plan.public is not None:
-                d.public_of = plan
             narrate_choice(g, d, [], " (the only choice)")
         return []
-    return ask(g, make_decision(g, spec, purpose, (who, prompt, opts)))
+    return ask(g, make_decision(g, spec, step, purpose, (who, prompt, opts)))
 
 
-def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = None) -> Decision:
+def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple] = None) -> Decision:
     """Build the decision a spec describes (any kind); `known`: its player, prompt and options already worked out."""
     plan = _PLANS.get(id(spec))
     if plan is None or plan.spec is not spec:
@@ -232,22 +200,12 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
     else:
         who, prompt, opts = known
     kind = spec.kind
-    d = _NEW(Decision)
-    d.player = who.seat
-    d.kind = kind
-    d.node = plan.node
-    if purpose != "choose":
-        d.purpose = purpose
-    if prompt is None:
-        d._prompt_of = (p.fn, g)
-    else:
-        d._prompt = prompt
-    if plan.public is not None or plan.display_hidden:
-        d.public_of = plan
-    if kind == "yesno":
-        d._options = [True, False]
-        d.count = 2
-    elif kind == "number":
+    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
+    # hide cards, only for a decision someone will see
+    d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, 0, 0, None, plan.node, purpose,
+                 False, None, plan.secret, 0, step, None, 0, None if prompt is not None else (p.fn, g), plan.hidden,
+                 plan.hides_cards, plan.public_of)
+    if kind == "number":
         lo, hi = spec.min.fn(g), spec.max.fn(g)
         for v in (lo, hi):
             if isinstance(v, bool) or not isinstance(v, int):
@@ -257,7 +215,7 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
             d.optional = True
         if lo > hi and not spec.optional:
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
-    else:
+    elif kind != "yesno":
         if known is None:
             opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
         if kind == "one":
@@ -266,8 +224,8 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
             if not opts:
                 raise RuleError(f"{who} must choose, but there are no options", spec.span,
                                 "guard the step with an 'if', or make the decision optional")
-        d._options = opts
-        n = d.count = len(opts)
+        d.options = opts
+        n = d.count
         if kind == "subset":
             lo = spec.min.fn(g) if spec.min is not None else 0
             hi = spec.max.fn(g) if spec.max is not None else n
@@ -282,19 +240,12 @@ def make_decision(g, spec, purpose: str = "choose", known: Optional[tuple] = Non
             d.labels = display_names(g, spec, opts)
     if spec.default is not None:
         d.default = d.wire_of(spec.default.fn(g))
-    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
-    # hide cards, only for a decision someone will see
-    if plan.secret is not False:
-        d._secret = plan.secret  # (a fresh decision: the setter's other field is as it was)
-    if plan.hidden:
-        d.hidden = True
-        d.hides_cards = plan.hides_cards
     return d
 
 def ask(g, d: Decision) -> Any:
     """Return the answer value if the decision is forced; otherwise suspend on it."""
     wire = d.forced()
-    if wire is not NOT_FORCED:
+    if wire is not MISSING:
         value = d.value(wire)
         if g.story and d.purpose != "sealed" and (value != [] or d.hidden):
             if d._secret is None:
