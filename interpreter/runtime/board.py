@@ -81,6 +81,8 @@ class Board:
         return i
 
     def modifier_total(self, name: str, player: Any = None) -> Any:
+        if not self.modifiers:
+            return 0  # (what the sum of none gives)
         seat = player.seat if isinstance(player, Player) else None
         return sum(m[2] for m in self.modifiers if m[0] == name and (m[1] is None or m[1] == seat))
 
@@ -138,6 +140,22 @@ class Board:
 
     def draw(self, count: Optional[int], src: ZoneRef, dest: Optional[ZoneRef], place: str, span: Span) -> Any:
         cards = self._zone_list(src, span)
+        if count is None and cards and not self.known and dest.__class__ is ZoneRef:
+            target = self.zones.get(dest)
+            if target is not None:  # one card from the top to a zone, nothing shown to anyone: move's work, inline
+                c = cards.pop()
+                if place == "bottom":
+                    target.insert(0, c)
+                else:
+                    target.append(c)
+                self.where[c.index] = dest
+                triggers = self.triggers
+                if triggers:
+                    if "moved" in triggers:
+                        self._events.append(("moved", {"card": c, "source": src, "dest": dest, "player": None}))
+                    if "drawn" in triggers:
+                        self._events.append(("drawn", {"card": c, "source": src, "dest": dest, "player": None}))
+                return c
         k = 1 if count is None else count
         if len(cards) < k and src.zone in self.rs.refills:
             return self._draw_refilling(count, k, src, dest, place, span)
