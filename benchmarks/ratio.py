@@ -10,6 +10,12 @@ machine is shared, so wall clock would count other people's work); the median of
 figure. Before timing, one warm-up block of each; the work counts (decisions and steps per game) are
 printed so a change that alters the games shows. The target of issue 39 is <= 4x on all three.
 
+`--instructions` instead counts machine instructions per game under cachegrind (valgrind), which the
+load of a shared machine does not move: for each game, the engine as benchmarks/bench_instructions.py
+counts it (seeds 1000.., after 5 warm-up games, start-up subtracted) and the baseline the same way,
+and prints the ratio of the two. (Instructions are not time: the engine runs fewer instructions per
+cycle than the baseline, so its time ratio is higher.)
+
 `--check SEEDS` instead plays seeds 0..SEEDS-1 of every game on both sides, with the player count
 going round the ruleset's range, and compares the end of each game (scores, zones, coins, decisions,
 winners): it exits 1 if any differs.
@@ -19,13 +25,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from baselines import GAMES, differences  # noqa: E402
+from bench_instructions import IREFS, measure as engine_instructions  # noqa: E402
 from bench_games import play_seeds  # noqa: E402  (one play loop for every benchmark)
 from bench_validate import machine  # noqa: E402
 from rulecraft.loader import load_ruleset  # noqa: E402
@@ -68,6 +77,52 @@ def measure(name: str, games: int, blocks: int) -> dict:
             "players": n, "unit": pair.unit}
 
 
+# the baseline's child under cachegrind: warm-up games (seeds 0-4), then N games from seed 1000, as the engine's
+BASELINE_CHILD = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from baselines import GAMES
+pair = GAMES[sys.argv[2]]
+games = int(sys.argv[3])
+for seed in range(5):
+    pair.baseline(seed, pair.players)
+for seed in range(1000, 1000 + games):
+    pair.baseline(seed, pair.players)
+"""
+
+
+def baseline_instructions(name: str, games: int) -> float:
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONHASHSEED="0", RULECRAFT_CACHE="")
+    counts = []
+    for n in (0, games):
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               sys.executable, "-c", BASELINE_CHILD, here, name, str(n)],
+                              env=env, capture_output=True, text=True)
+        m = IREFS.search(done.stderr)
+        if done.returncode != 0 or not m:
+            sys.exit(f"baseline {name}: the child failed:\n{done.stderr[-2000:]}")
+        counts.append(int(m.group(1).replace(",", "")))
+    return (counts[1] - counts[0]) / games
+
+
+def instructions(names: list[str], games: int | None) -> int:
+    if shutil.which("valgrind") is None:
+        print("valgrind is missing: run `make bench-setup`", file=sys.stderr)
+        return 2
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    print("instructions per game (cachegrind, 5 warm-up games, seeds from 1000, start-up subtracted)")
+    print("| game | players | games | engine | hand-written | engine ÷ hand-written |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name in names:
+        n = games or 40
+        engine = engine_instructions(checkout, GAMES[name].ruleset, 5, n)
+        base = baseline_instructions(name, n * 5)
+        print(f"| {name} | {GAMES[name].players} | {n} (hand-written {n * 5}) | {engine['per_game'] / 1e6:.2f} M | "
+              f"{base / 1e6:.3f} M | **{engine['per_game'] / base:.2f}x** |", flush=True)
+    return 0
+
+
 def check(names: list[str], seeds: int) -> int:
     bad = 0
     for name in names:
@@ -90,6 +145,7 @@ def main(argv=None) -> int:
     ap.add_argument("--blocks", type=int, default=7, help="pairs of blocks (engine, baseline) per game")
     ap.add_argument("--games", type=int, default=None, dest="per_block", help="games per block (default: pig 300, "
                     "sealed-auction 1000, dune-bidding 400: each engine block about a second)")
+    ap.add_argument("--instructions", action="store_true", help="count instructions under cachegrind instead")
     ap.add_argument("--check", type=int, metavar="SEEDS", help="compare the engine's games with the baseline's")
     args = ap.parse_args(argv)
     for name in args.names:
@@ -97,6 +153,8 @@ def main(argv=None) -> int:
             ap.error(f"unknown game {name!r} (one of {', '.join(GAMES)})")
     if args.check:
         return check(args.names, args.check)
+    if args.instructions:
+        return instructions(args.names, args.per_block)
     m = machine()
     print(f"machine: {m['cpu']}, {m['cores']}, Python {m['python']}; CPU time, {args.blocks} blocks of each, alternating")
     print("| game | players | games a block | decisions, steps a game | engine /s | hand-written /s | "
