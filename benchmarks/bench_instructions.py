@@ -15,7 +15,7 @@ Games are played as `rulecraft simulate` plays them: no story, one random agent 
 (``RandomAgent(seat, seed)``), exactly as benchmarks/bench_games.py does.
 
 Cases (names of bundled rulesets with a player count): ``dml`` (4 players),
-``dune-bidding`` (6 players, the Bidding Phase), ``sealed-auction`` (its default players).
+``dune-bidding`` (6 players, the Bidding Phase), ``sealed-auction`` (its default players), ``pig`` (2 players).
 
 ``--checkout DIR`` runs the engine of another checkout of the repository with that
 checkout's own virtual environment (``DIR/.venv/bin/python``) and its own bundled rulesets,
@@ -47,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 
-CASES = {"dml": 4, "dune-bidding": 6, "sealed-auction": None}
+CASES = {"dml": 4, "dune-bidding": 6, "sealed-auction": None, "pig": 2}
 
 # The child: imports only what every version of the engine has had (load_ruleset, Game,
 # RandomAgent), so it runs against old checkouts too. Prints "steps decisions games".

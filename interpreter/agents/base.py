@@ -56,11 +56,12 @@ class RandomAgent:
 
     def choose(self, d: Decision, view: dict) -> Any:
         kind = d.kind
-        if kind == "one" and not self.fixed:
-            # the most common choice: below_at(self.base, d.number, d.count) written out, without making a
-            # generator: the decision's seed, then the generator's first draw, taken when it is surely below the
-            # rejection limit (x <= _MASK - n; else below_at decides, drawing again as the generator would)
-            n = d.count
+        if (kind == "one" or kind == "yesno") and not self.fixed:
+            # the most common choices: below_at(self.base, d.number, n) written out, without making a generator:
+            # the decision's seed, then the generator's first draw, taken when it is surely below the rejection
+            # limit (x <= _MASK - n; else below_at decides, drawing again as the generator would). A yes/no is
+            # below(2) == 0, as below.
+            n = d.count if kind == "one" else 2
             z = (self.start + d.number * _STEP) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -68,9 +69,8 @@ class RandomAgent:
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             z ^= z >> 31
-            if 0 < n and z <= _MASK - n:
-                return z % n
-            return below_at(self.base, d.number, n)
+            pick = z % n if 0 < n and z <= _MASK - n else below_at(self.base, d.number, n)
+            return pick if kind == "one" else pick == 0
         rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
         if kind == "one":
             return rng.below(d.count)

@@ -112,6 +112,8 @@ class Board:
         return i
 
     def modifier_total(self, name: str, player: Any = None) -> Any:
+        if not self.modifiers:
+            return 0  # (what the sum of none gives)
         seat = player.seat if isinstance(player, Player) else None
         return sum(m[2] for m in self.modifiers if m[0] == name and (m[1] is None or m[1] == seat))
 
@@ -169,6 +171,22 @@ class Board:
 
     def draw(self, count: Optional[int], src: ZoneRef, dest: Optional[ZoneRef], place: str, span: Span) -> Any:
         cards = self._zone_list(src, span)
+        if count is None and cards and not self.known and dest.__class__ is ZoneRef:
+            target = self.zones.get(dest)
+            if target is not None:  # one card from the top to a zone, nothing shown to anyone: move's work, inline
+                c = cards.pop()
+                if place == "bottom":
+                    target.insert(0, c)
+                else:
+                    target.append(c)
+                self.where[c.index] = dest
+                triggers = self.triggers
+                if triggers:
+                    if "moved" in triggers:
+                        self._events.append(("moved", {"card": c, "source": src, "dest": dest, "player": None}))
+                    if "drawn" in triggers:
+                        self._events.append(("drawn", {"card": c, "source": src, "dest": dest, "player": None}))
+                return c
         k = 1 if count is None else count
         if len(cards) < k and src.zone in self.rs.refills:
             return self._draw_refilling(count, k, src, dest, place, span)
@@ -271,11 +289,14 @@ class Board:
 
     def tally(self, metric: str, key: Any, value: Any, span: Span) -> None:
         """Add one value to a metric under a key (`tally` statements, and the metrics worked out at the end)."""
-        if isinstance(value, bool):
-            value = int(value)
-        elif not isinstance(value, (int, float)):
-            raise RuleError(f"a metric adds up numbers, got {describe(value)}", span)
-        if not (key is None or isinstance(key, (bool, int, float, str))):
+        tv = value.__class__
+        if tv is not int and tv is not float:  # (the usual value and key are checked by their class alone)
+            if tv is bool:
+                value = int(value)
+            elif not isinstance(value, (int, float)):
+                raise RuleError(f"a metric adds up numbers, got {describe(value)}", span)
+        if key is not None and key.__class__ is not int and key.__class__ is not str and \
+                not isinstance(key, (bool, int, float, str)):
             if isinstance(key, (Player, Card, ZoneRef)):
                 key = str(key)
             elif isinstance(key, list):
@@ -322,19 +343,26 @@ class Board:
 
     def roll(self, spec: Any, roller: Any, against: Any, span: Span) -> Any:
         frame = self.frames[-1]
-        answer = frame.locals.pop(ANSWER, _MISSING)
-        partial = frame.locals.get("__roll")
-        if isinstance(spec, M.DiceDef):
-            name, count, sides, results = spec.id, spec.count, spec.sides, spec.results
-        else:
+        held = frame.locals
+        if ANSWER in held or "__roll" in held:  # an answer to a re-roll question, or a roll waiting for one
+            answer = held.pop(ANSWER, _MISSING)
+            partial = held.get("__roll")
+        else:  # (the usual roll: two look-ups, not a pop and a get and another pop)
+            answer, partial = _MISSING, None
+        if spec.__class__ is tuple:
             (name, count, sides), results = spec, ()
+        else:
+            name, count, sides, results = spec.id, spec.count, spec.sides, spec.results
         if partial is None or answer is True:
             if self.fixed_dice:  # a scenario's fixed results (`dice:`), in order, before the generator's
                 faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
                 if isinstance(faces, str):
                     raise RuleError(faces, span)
+            elif count == 1:
+                faces = (1 + self.rng.below(sides),)
             else:
-                faces = tuple(1 + self.rng.below(sides) for _ in range(count))
+                below = self.rng.below
+                faces = tuple([1 + below(sides) for _ in range(count)])
             self.chance.append(["roll", name, list(faces)])
         else:
             faces = tuple(partial)
@@ -355,7 +383,8 @@ class Board:
                                             number=self.decisions)
             asked.target = against
             return SUSPEND
-        frame.locals.pop("__roll", None)
+        if partial is not None:
+            del held["__roll"]
         outcome = named.outcome if named is not None else None
         if outcome == "success":
             success: Optional[bool] = True
@@ -373,7 +402,8 @@ class Board:
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
             self.say(f"{who} {name}: {told}{vs}")
-        self._emit("rolled", {"roll": r, "player": roller})
+        if "rolled" in self.triggers:  # (as _emit)
+            self._events.append(("rolled", {"roll": r, "player": roller}))
         return r
 
 

@@ -129,21 +129,24 @@ class Game(Board):
                 for k in z.per:
                     self.zones[ZoneRef(z.id, k)] = []
         # cards of groups whose count reads player_count, beyond this game's count: out of the game, in no zone
-        placed: set[int] = set(self.absent)
+        absent = self.absent  # (worked out once: a property)
+        placed: set[int] = set(absent)
         for z in rs.zones.values():
             if z.initial is not None and z.per is not None:
                 msg = f"zone '{z.id}' is a family of zones (per: {z.per if isinstance(z.per, str) else 'keys'}), so it cannot hold the initial cards"
                 raise GameError(msg, RuleError(msg, z.span, "give 'initial' to a single zone and deal with steps"))
             if isinstance(z.initial, M.CExpr):
                 value = z.initial.fn(self)
+                ref = ZoneRef(z.id)
+                into, where = self.zones[ref], self.where
                 for c in value if isinstance(value, list) else [value]:
-                    if isinstance(c, Card) and c.index in self.absent:
+                    if isinstance(c, Card) and c.index in absent:
                         continue  # not in a game of this many players
                     if not isinstance(c, Card) or c.index in placed:
                         raise GameError(f"zone '{z.id}': its initial cards are not a list of distinct cards")
                     placed.add(c.index)
-                    self.zones[ZoneRef(z.id)].append(c)
-                    self.where[c.index] = ZoneRef(z.id)
+                    into.append(c)
+                    where[c.index] = ref
         rest = [z for z in rs.zones.values() if z.initial == "all"]
         if rest:
             ref = ZoneRef(rest[0].id)

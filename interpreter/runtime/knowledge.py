@@ -19,6 +19,7 @@ follows the card's place, not the card, so a hidden card is never reached throug
 from __future__ import annotations
 
 import copy
+import weakref
 from typing import Any, Optional
 
 from ..diagnostics import RuleError, Span
@@ -146,8 +147,14 @@ def unordered(g, opts: list) -> list:
 
 
 def orderless(rs) -> frozenset:
-    """The zones whose order nobody knows (Game.orderless)."""
-    return frozenset(z.id for z in rs.zones.values() if z.visibility in (CONTENTS, OWNER_CONTENTS))
+    """The zones whose order nobody knows (Game.orderless): worked out once per ruleset, not per game."""
+    names = _ORDERLESS.get(rs)
+    if names is None:
+        names = _ORDERLESS[rs] = frozenset(z.id for z in rs.zones.values() if z.visibility in (CONTENTS, OWNER_CONTENTS))
+    return names
+
+
+_ORDERLESS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 # ---------------------------------------------------------------------- what a seat sees of a zone

@@ -31,14 +31,15 @@ class SplitMix:
         """A uniform whole number from 0 to n - 1 (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = _MASK - (_MASK + 1) % n
         while True:
             # next64, written out: this is the generator's busiest path (every shuffle, die and bot choice)
             z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             x = z ^ (z >> 31)
-            if x <= limit:
+            # the rejection limit is _MASK - (_MASK + 1) % n, never below _MASK - n + 1: a draw up to _MASK - n
+            # is kept without working it out (almost every draw)
+            if x <= _MASK - n or x <= _MASK - (_MASK + 1) % n:
                 return x % n
 
     def shuffle(self, items: list) -> None:
@@ -46,13 +47,12 @@ class SplitMix:
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _MASK - (_MASK + 1) % n
             while True:
                 z = state = (state + 0x9E3779B97F4A7C15) & _MASK
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
                 x = z ^ (z >> 31)
-                if x <= limit:
+                if x <= _MASK - n or x <= _MASK - (_MASK + 1) % n:  # (as below)
                     break
             j = x % n
             items[i], items[j] = items[j], items[i]
