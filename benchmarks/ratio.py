@@ -130,7 +130,7 @@ def check(names: list[str], seeds: int) -> int:
         rs = load_ruleset(pair.ruleset).ruleset
         lo, hi = rs.players.min, rs.players.max
         t0 = time.process_time()
-        wrong = differences(pair, rs, range(seeds), lambda seed: lo + seed % (hi - lo + 1))
+        wrong = differences(pair, rs, range(seeds), lambda seed, lo=lo, hi=hi: lo + seed % (hi - lo + 1))
         for line in wrong[:5]:
             print(f"  {line}")
         bad += len(wrong)

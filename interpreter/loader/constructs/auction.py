@@ -24,7 +24,7 @@ from ...dsl.parser import parse_expression
 from . import sale as S
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _substitute, _text,
                         hidden, part_nodes, reads, reads_hidden, within_budget)
-from ..yaml_source import YMap, YSeq
+from ..yaml_source import YMap
 
 
 def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:

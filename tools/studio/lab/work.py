@@ -88,7 +88,7 @@ def play(request: dict, out, state: dict) -> dict:
         for i, r in enumerate(runs):
             last = [0.0]
 
-            def progress(done: int, total: int, i: int = i) -> None:
+            def progress(done: int, total: int, i: int = i, last: list = last) -> None:
                 now = time.monotonic()
                 state["done"] = done
                 if done == total or now - last[0] >= PROGRESS_EVERY:
