@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Optional
+from typing import Any, Optional
 
 from rulecraft.agents.human import HumanAgent
 from rulecraft.runtime.decisions import Decision

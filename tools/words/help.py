@@ -9,6 +9,7 @@ answers itself.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from rulecraft.model import ruleset as M
