@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from rulecraft.agents.base import RandomAgent
-from rulecraft.dsl.closures import assign
 from rulecraft.dsl.codegen import hotcode
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -201,7 +200,6 @@ def test_every_way_the_engine_runs_plays_the_same(path, monkeypatch):
     for codegen, blocks_on, fast in ((False, False, False), (True, False, False), (True, True, False), (True, True, True)):
         monkeypatch.setattr(hotcode, "CODEGEN", codegen)
         monkeypatch.setattr(hotcode, "HOT", 1)
-        monkeypatch.setattr(assign, "FAST_STEPS", fast)
         monkeypatch.setattr(blocks, "ENABLED", blocks_on)
         monkeypatch.setattr(blocks, "HOT", 0)
         monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)

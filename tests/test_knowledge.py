@@ -10,7 +10,6 @@ import pytest
 
 from rulecraft.agents.base import FirstAgent, RandomAgent
 from rulecraft.agents.greedy import GreedyAgent, determinize
-from rulecraft.dsl.closures import assign
 from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import Decision, hidden_from_others
@@ -213,7 +212,6 @@ def test_the_same_on_every_way_the_engine_runs(case, monkeypatch):
 
     def play(codegen: bool, stretches: bool, fast: bool) -> tuple:
         monkeypatch.setattr(H, "CODEGEN", codegen)
-        monkeypatch.setattr(assign, "FAST_STEPS", fast)
         monkeypatch.setattr(blocks, "ENABLED", stretches)
         monkeypatch.setattr(blocks, "HOT", 0)
         monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)

@@ -23,6 +23,7 @@ from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
 from .machine import blocks
 from .machine.interpreter import handler_for, run
+from .machine.invariants import check_invariants
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
@@ -195,11 +196,16 @@ class Game(Board):
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         f = self.frames[-1]
         resume = d.resume
-        if resume is not None and not self.check_conservation and self.steps < self.max_steps:
+        if resume is not None and self.steps < self.max_steps:
             # the step that asked goes on with the answer (counted as the step it was when run again, below)
             self.steps += 1
             self.locals = f.locals
+            ins = self.programs[f.seq].code[f.pc]
             resume(self, f, d, value)
+            if self.check_conservation:  # as the step loop checks after a step
+                self.check_cards()
+                if self.rs.invariants:
+                    check_invariants(self, ins)
             if self.pending is None:
                 run(self)
             return
