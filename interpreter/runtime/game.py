@@ -21,7 +21,7 @@ from .board import ANSWER, Board
 from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
-from .machine import blocks
+from ..compiler import stretches
 from .machine.interpreter import handler_for, run
 from .machine.invariants import check_invariants
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
@@ -41,6 +41,9 @@ class GameError(Exception):
         self.rule_error = rule_error
 
 
+ENGINES = ("compiled", "reference")  # the ways a game can run (Game's `engine`); the first is the default
+
+
 def programs_for(rs: M.Ruleset) -> dict[str, Program]:
     progs = _PROGRAMS.get(rs)
     if progs is None:
@@ -48,7 +51,7 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
         for prog in progs.values():
             for ins in prog.code:
                 ins.handler = handler_for(ins)  # resolved once, not looked up by name at every step
-            blocks.prepare(prog)
+            stretches.prepare(prog)
     return progs
 
 
@@ -59,8 +62,11 @@ class Game(Board):
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
                  check_conservation: bool = False, listener: Callable[[str], None] | None = None,
-                 coverage: bool = False, start: bool = True, story: bool = True, headers: tuple = ()):
+                 coverage: bool = False, start: bool = True, story: bool = True, headers: tuple = (),
+                 engine: str = "compiled"):
         rs = ruleset
+        if engine not in ENGINES:
+            raise GameError(f"no engine '{engine}': one of {', '.join(ENGINES)}")
         n = rs.players.default if players is None else players
         if not rs.players.min <= n <= rs.players.max:
             raise GameError(f"{rs.title} is for {rs.players.min} to {rs.players.max} players, not {n}")
@@ -72,6 +78,10 @@ class Game(Board):
         self.max_steps = max_steps
         self.max_depth = max_depth
         self.check_conservation = check_conservation
+        # the compiled engine runs the stretches of steps it visits often as generated Python; the reference engine
+        # runs every step by the instruction loop and the closures: the oracle the compiled one is compared with
+        self.engine = engine
+        self.compiled = engine == "compiled"
         self.listener = listener
         self.coverage: Optional[Counter] = Counter() if coverage else None
         self.zones: dict[ZoneRef, list[Card]] = {}

@@ -43,7 +43,7 @@ class AssignStatements:
         def fn(ctx):
             ctx.locals[name] = value(ctx)
 
-        fn.inline = ("set", "locals", name, value)  # what runtime/machine/blocks.py writes instead of calling fn
+        fn.inline = ("set", "locals", name, value)  # what the compiler (compiler/steps.py) writes instead of calling fn
         return fn
 
     def _s_Assign(self, n: A.Assign):

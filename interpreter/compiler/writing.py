@@ -11,15 +11,15 @@ import re
 from contextlib import contextmanager
 from typing import Any, Callable
 
-from ...values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
-from ..builtins import as_list
-from ..ops import (
+from ..values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
+from ..dsl.builtins import as_list
+from ..dsl.ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
     negate_error, range_error, text_of, unset_error,
 )
-from ..scope import Scope
-from ..guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
-from ...diagnostics import RuleError
+from ..dsl.scope import Scope
+from ..dsl.guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
+from ..diagnostics import RuleError
 from . import safesource
 from .folding import Folder
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import ast as A
-from ..builtins import REGISTRY
-from ..ops import rank, RANKINGS
-from ..checking import binds_items
-from ..scope import FunctionDef
-from ..guards import CALL_COST, scalar
+from ..dsl import ast as A
+from ..dsl.builtins import REGISTRY
+from ..dsl.ops import rank, RANKINGS
+from ..dsl.checking import binds_items
+from ..dsl.scope import FunctionDef
+from ..dsl.guards import CALL_COST, scalar
 
 from .facts import list_fact, no_container
 from .writing import FEW, Unsupported
