@@ -90,6 +90,7 @@ class LoadTimeContext:
 
     steps = work = 0  # the budget of the work guards (guards.charge)
     max_steps = 5_000_000
+    compiled = False  # not a game of the compiled engine: whole expressions run their closures (closures/whole.py)
 
     def __init__(self, locals_: Optional[dict] = None):
         self.locals = locals_ if locals_ is not None else {}

@@ -21,7 +21,7 @@ from .board import ANSWER, Board
 from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
-from ..compiler import stretches
+from ..compiler import expressions, stretches
 from .machine.interpreter import handler_for, run
 from .machine.invariants import check_invariants
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
@@ -227,6 +227,12 @@ class Game(Board):
             for node in ins.also:
                 self.coverage[node] -= 1
         run(self)
+
+    def written(self, fn: Callable) -> Callable:
+        """What a game of the compiled engine runs for a whole expression once it is hot (dsl/closures/whole.py):
+        the function the compiler writes of it, or its closure when it cannot be written."""
+        got = expressions.written(fn)
+        return fn.closure if got is None else got[2]  # type: ignore[attr-defined]
 
     def push(self, seq: str, args: dict, own: bool = False) -> None:
         """Start a sequence; its locals are a copy of `args` (or `args` itself when the caller hands it over)."""

@@ -21,6 +21,7 @@ from ..builtins import REGISTRY
 from ..checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
 from .lists import ListsMixin
 from .operators import OperatorsMixin
+from .whole import noted
 from ..guards import CALL_COST, bounded, charge, failing as _fail
 from ..ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
 from ..scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
@@ -54,7 +55,7 @@ class Compiler(ListsMixin, OperatorsMixin):
     # ---------------------------------------------------------------- expressions
     def expr(self, node: A.Expr) -> tuple[Fn, str]:
         """The closure of `node` and its coarse type. The closure of a whole expression (one not inside another)
-        notes its node and scope (`written_from`), from which the compiler writes the same expression as Python."""
+        is a function that runs it, or in a game of the compiled engine what the compiler writes of it (whole.py)."""
         made = _STATE.made
         if made is None:  # a whole expression
             _STATE.made = _INSIDE
@@ -301,26 +302,6 @@ def mark_used(name: str) -> None:
     used = _STATE.used
     if used is not None:
         used.add(name)
-
-
-_SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to write
-
-
-def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
-    """`closure`, noting what the compiler needs to write it as Python (not for a node a closure runs in one call)."""
-    if not (isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain)):
-        closure.written_from = (node, _names_only(scope))
-    return closure
-
-
-def _names_only(scope: Scope) -> Scope:
-    """The scope without its dice (whose expressions hold the scope: a cycle), its local names as they are now."""
-    view = scope.__dict__.get("_names_only")
-    if view is None or len(view.locals) != len(scope.locals):
-        view = scope._names_only = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs,
-                                         scope.card_classes, scope.table_columns, scope.marks, {},
-                                         frozenset(scope.locals), scope.functions, scope.metrics)
-    return view
 
 
 def record(node: A.Expr, scope: "Scope") -> dict:

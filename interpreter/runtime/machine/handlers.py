@@ -86,6 +86,19 @@ def h_exec(g, f, ins) -> None:
     f.sub = 0
     f.pc += 1
 
+def _after_one(g, f, ins, sig) -> None:
+    """The rest of h_exec for a step of one statement that `run` ran itself (f.sub was 0)."""
+    if sig is None:  # it raised events: their triggers fire now, as h_exec fires them
+        f.sub = 1
+        depth = len(g.frames)
+        fire(g)
+        if len(g.frames) != depth:
+            return  # a trigger interrupts; this step resumes (and ends) after it
+        f.sub = 0
+        f.pc += 1
+        return
+    _signal(g, f, ins, 0, sig)
+
 def _signal(g, f, ins, i: int, sig) -> None:
     """Statement i of an EXEC step returned a signal: suspend, call, leave a loop or end a sequence."""
     if sig is SUSPEND:

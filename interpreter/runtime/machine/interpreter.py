@@ -15,7 +15,7 @@ from ...diagnostics import RuleError
 from ...compiler import stretches
 from .asking import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_onplay_next, h_stack_resolve_next, \
     h_stack_resolved
-from .handlers import fire, h_call, h_exec, h_foreach_init, h_foreach_next, h_jump, h_jump_if_false, \
+from .handlers import _after_one, fire, h_call, h_exec, h_foreach_init, h_foreach_next, h_jump, h_jump_if_false, \
     h_next, h_return, h_until_test
 from .invariants import check_invariants
 from .scoring import finish
@@ -59,18 +59,39 @@ def run(g) -> None:
                 # more than the inner loop may assume (AGAIN: look at the game again)
                 if e and e(g, f) == again:
                     continue
-            ins = code[f.pc]
-            steps = g.steps = g.steps + 1
-            if steps > max_steps:
-                raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
-                                f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
-                                "a loop may never end: check its condition or its 'break'", "R002")
-            if cov is not None and not f.sub:  # a visit (not a step resumed): see program.py, _VISITS
-                if ins.cov is not None:
-                    cov[ins.cov] += ins.w
-                for node in ins.also:
-                    cov[node] += 1
-            ins.handler(g, f, ins)
+            # The steps that cannot change what the checks above look at (the pending decision, the end of the
+            # game, the frames, the locals, the events) follow each other in this inner loop without them: jumps,
+            # and a step of one statement that returned nothing and raised no event. Any other step, or every
+            # step when the cards are checked (or events wait from before a decision), ends the inner loop.
+            tight = not check and not g._events
+            while True:
+                ins = code[f.pc]
+                steps = g.steps = g.steps + 1
+                if steps > max_steps:
+                    raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
+                                    f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
+                                    "a loop may never end: check its condition or its 'break'", "R002")
+                if cov is not None and not f.sub:  # a visit (not a step resumed): see program.py, _VISITS
+                    if ins.cov is not None:
+                        cov[ins.cov] += ins.w
+                    for node in ins.also:
+                        cov[node] += 1
+                handler = ins.handler
+                if handler is h_jump:  # the most common steps, done here without a call
+                    f.pc = ins.target
+                elif handler is h_jump_if_false:
+                    f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
+                elif handler is h_exec and ins.one is not None and not f.sub:
+                    sig = ins.one.fn(g)
+                    if sig is not None or g._events:
+                        _after_one(g, f, ins, sig)
+                        break
+                    f.pc += 1
+                else:
+                    handler(g, f, ins)
+                    break
+                if not tight:
+                    break
             if g._events and g.pending is None:
                 fire(g)
             if check:
