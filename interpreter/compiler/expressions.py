@@ -1,6 +1,6 @@
 """An expression as the Python source of one function, so a run costs one call instead of one per node.
 
-The closures of compiler.py stay the reference: every diagnostic, type and name was settled there when the
+The closures (dsl/closures) stay the reference: every diagnostic, type and name was settled there when the
 ruleset loaded, and this module only changes how an expression runs. Each node is written as a few lines
 that put its value into a fresh local, in the order the closures evaluate, with the same guards and errors;
 a node written nowhere here runs its own closure, called from the generated code (a fallback).
@@ -31,9 +31,9 @@ MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would ta
 
 
 def written(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
-    """The Python source of a whole expression whose closure the closures' compiler noted (`written_from`), the
-    namespace its names live in and the function it defines, written once and kept on the closure; None for an
-    expression its closure runs in one call, or one that cannot be written (its closure runs instead).
+    """The Python source of a whole expression (the function dsl/closures/whole.py made of it, which notes its node
+    and scope as `written_from`), the namespace its names live in and the function it defines, written once and
+    kept on it; None for an expression a closure runs in one call, or one that cannot be written (its closure runs).
 
     One expression written at a time in the whole process: games in several threads may share a ruleset, and
     the note of the ruleset functions being written (_GENERATING) is shared."""

@@ -263,7 +263,7 @@ class StepWriter:
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:
         """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`), as the closure of
-        statements._fast_assign does it: the old value read first, whole numbers added here, the rest (and every
+        assign._assign_in_place does it: the old value read first, whole numbers added here, the rest (and every
         error) by assign._augmented."""
         d = "_L" if where == "locals" else "ctx.vars"
         key = self.const(name)

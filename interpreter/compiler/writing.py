@@ -1,6 +1,6 @@
 """How generated source is written: the names it may hold, lines at a depth, constants bound by name, compiling.
 
-Security (see generator.py): every value the code needs is bound in the function's namespace under a
+Security (see expressions.py): every value the code needs is bound in the function's namespace under a
 name made here (_k0, _k1, ...); locals are _v0, _v1, ...; `build` checks the source (safesource) before
 compiling it.
 """

@@ -78,7 +78,7 @@ class FunctionDef:
     span: Span
     fn: Optional[Fn] = None
     compiling: bool = False
-    generated: Optional[Callable] = None  # fn(ctx, *args), made by codegen on the first hot call
+    generated: Optional[Callable] = None  # fn(ctx, *args), made by the compiler (compiler/expressions.py) when first needed
 
 
 class LoadTimeContext:

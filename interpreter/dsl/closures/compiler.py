@@ -65,7 +65,7 @@ class Compiler(ListsMixin, OperatorsMixin):
                 _STATE.made = None
             return noted(node, fn, self.scope), t
         result = self._expr(node)
-        if made is not _INSIDE:  # codegen compiles the expression again to learn what each node becomes
+        if made is not _INSIDE:  # the compiler (compiler/expressions.py) compiles the expression again to learn what each node becomes
             made[id(node)] = (node, result)
         return result
 
