@@ -1,5 +1,5 @@
 """The auction's expansion: linear in what is nested inside it, bounded, only what the settings read, and the
-same games in both execution paths (closures and generated code, with and without generated stretches).
+same games on both engines (tests/test_engines.py).
 
 Counts, outcomes and diagnostics only: no timing.
 """
@@ -10,16 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import play_seeded
-
-from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import load_ruleset
 from rulecraft.loader.constructs import expansion as constructs
 from rulecraft.model import ruleset as M
-from rulecraft.runtime.machine import blocks
 
 CASES = Path(__file__).resolve().parent / "cases" / "constructs"
-AUCTION_CASES = sorted(p.name for p in CASES.iterdir() if p.name.startswith("auction_"))
 
 
 def _nested(levels: int, form: str) -> str:
@@ -128,23 +123,3 @@ def test_last_takes_is_refused_where_it_cannot_work(setting, code, tmp_path):
     text = SEALED.replace("form: sealed, limit: \"bidder.coins\", price: PRICE", setting + ", limit: \"bidder.coins\"")
     loaded = _load_text(tmp_path, text)
     assert code in [d.code for d in loaded.diagnostics]
-
-
-def _play(rs, seed: int) -> tuple:
-    g = play_seeded(rs, seed, story=seed % 2 == 0)
-    return g.winners, g.scores, g.steps, g.decisions, g.narrative, repr(g.vars), repr(g.pvars)
-
-
-@pytest.mark.parametrize("case", AUCTION_CASES)
-def test_auction_games_are_the_same_in_every_execution_path(case, monkeypatch):
-    path = str(CASES / case / "ruleset.yaml")
-    runs = []
-    for codegen_on, blocks_on in ((False, False), (True, False), (True, True)):
-        monkeypatch.setattr(H, "CODEGEN", codegen_on)
-        monkeypatch.setattr(H, "HOT", 1)
-        monkeypatch.setattr(blocks, "ENABLED", blocks_on)
-        monkeypatch.setattr(blocks, "HOT", 0)
-        loaded = load_ruleset(path)
-        assert loaded.ok
-        runs.append([_play(loaded.ruleset, seed) for seed in range(8)])
-    assert runs[0] == runs[1] == runs[2]

@@ -9,7 +9,7 @@ through) and every decision, and checks from the state alone, without the engine
     step (Game's own check, on), and the piles start at the sizes the rules give for that many players;
   - gains and buys: the options are exactly the top cards of the non-empty piles within the cost limit;
   - the end: the Estates are gone or three piles are empty.
-The game and the construct cases play the same with and without generated code, blocks and fast steps.
+(Both engines play the game and the construct cases the same: tests/test_engines.py.)
 """
 
 from __future__ import annotations
@@ -18,14 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import play_seeded
 
 from rulecraft.agents.base import RandomAgent
-from rulecraft.dsl.closures import assign
-from rulecraft.dsl.codegen import hotcode
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.story import line_text
 from rulecraft.dsl.builtins import as_list
 from rulecraft.values import Card, ZoneRef
@@ -185,29 +181,6 @@ def test_an_attack_reads_the_same_to_the_others_whether_a_card_was_kept_hidden_o
     p4 = [x for x in seen if x and x.startswith("P4")]
     assert [x.replace("P3", "P?") for x in p3] == [x.replace("P4", "P?") for x in p4]
     assert p3 == ["P3: Reveal a card to be unaffected? (chosen in secret)", "P3 is attacked"]
-
-
-def _play(rs, seed: int, players: int) -> tuple:
-    g = play_seeded(rs, seed, players)
-    return g.winners, g.scores, g.steps, g.decisions, list(g.narrative), repr(g.pvars), repr(g.zones)
-
-
-@pytest.mark.parametrize("path", [GAME] + [str(CASES / case / "ruleset.yaml") for case in
-                                            ("zone_refill", "supply_piles", "attack_reveal", "scoring_tie_fewest")])
-def test_every_way_the_engine_runs_plays_the_same(path, monkeypatch):
-    """Closures alone, generated expressions, generated stretches of steps (blocks) and fast steps."""
-    results = []
-    for codegen, blocks_on, fast in ((False, False, False), (True, False, False), (True, True, False), (True, True, True)):
-        monkeypatch.setattr(hotcode, "CODEGEN", codegen)
-        monkeypatch.setattr(hotcode, "HOT", 1)
-        monkeypatch.setattr(assign, "FAST_STEPS", fast)
-        monkeypatch.setattr(blocks, "ENABLED", blocks_on)
-        monkeypatch.setattr(blocks, "HOT", 0)
-        monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
-        rs = _load(path)
-        players = rs.players.default
-        results.append([_play(rs, seed, players) for seed in range(1 if path == GAME else 3)])
-    assert results[0] == results[1] == results[2] == results[3]
 
 
 @pytest.mark.parametrize("old,new,caught", [

@@ -65,9 +65,9 @@ class CyclingAgent:
         return picks if len(picks) == size else list(range(size))
 
 
-def play(ruleset, seed: int, players: int) -> dict:
+def play(ruleset, seed: int, players: int, engine: str = "compiled") -> dict:
     """One game by CyclingAgents; what it did, as a short digest and a few plain facts."""
-    g = Game(ruleset, players, seed, story=False, max_steps=300_000)
+    g = Game(ruleset, players, seed, story=False, max_steps=300_000, engine=engine)
     agents = [CyclingAgent(p.seat) for p in g.players]
     asked = []
     while not g.over:
@@ -133,18 +133,20 @@ def test_a_new_builtin_named_like_a_rulesets_function_breaks_nothing(monkeypatch
 
 
 @pytest.mark.parametrize("name", ["open-auction-own-ranking", "reference-64ab600"])
-def test_both_execution_paths_play_the_pinned_games(name, monkeypatch):
-    """Closures only, and generated code from the first call on (strict: a construct it cannot write fails)."""
-    from rulecraft.dsl.codegen import generator as codegen, hotcode
+def test_both_engines_play_the_pinned_games(name, monkeypatch):
+    """The reference engine, and the compiled one writing every stretch at its first visit (strict: a construct
+    it cannot write fails)."""
+    from rulecraft.compiler import expressions, stretches
 
     games = _expected(name)["games"]
-    monkeypatch.setattr(hotcode, "CODEGEN", False)
-    closures = [play(_load(name).ruleset, g["seed"], g["players"]) for g in games]
-    monkeypatch.setattr(hotcode, "CODEGEN", True)
-    monkeypatch.setattr(hotcode, "HOT", 1)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    generated = [play(_load(name).ruleset, g["seed"], g["players"]) for g in games]
-    assert closures == generated == games
+    rs = _load(name).ruleset
+    reference = [play(rs, g["seed"], g["players"], engine="reference") for g in games]
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(stretches, "STRICT", True)
+    monkeypatch.setattr(expressions, "STRICT", True)
+    compiled = [play(rs, g["seed"], g["players"], engine="compiled") for g in games]
+    assert reference == compiled == games
 
 
 if __name__ == "__main__":  # record a new case once: python tests/test_earlier_rulesets.py NAME [SEEDS]

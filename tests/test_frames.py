@@ -1,5 +1,5 @@
 """Frames: calls and returns, and what lapses with a frame (modifiers 'until end of KIND'), stay exact through copies,
-saves and loads, with and without the generated functions that run through calls and returns (runtime/machine/blocks.py).
+saves and loads, with and without the generated functions that run through calls and returns (the compiled engine: rulecraft.compiler.stretches).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from conftest import play_seeded
 
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.machine import blocks
+from rulecraft.compiler import stretches
 from rulecraft.runtime.state_io import from_json, to_json
 
 CASE = Path(__file__).resolve().parent / "cases" / "constructs" / "modifiers"
@@ -28,11 +28,10 @@ def _answers():
 def test_modifiers_lapse_with_their_frame_through_copies_and_saves(way, hot, monkeypatch):
     """'until end of turn' / 'of round' lapse when that frame ends: also in a copy, and in a game loaded from a save
     made while the frame that owns them runs (the frame knows it owns modifiers: handlers.pop_frame)."""
-    monkeypatch.setattr(blocks, "ENABLED", hot)
-    monkeypatch.setattr(blocks, "HOT", 0)
-    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
     rs = load_ruleset(str(CASE / "ruleset.yaml")).ruleset
-    g = Game(rs, 2, 1)
+    g = Game(rs, 2, 1, engine="compiled" if hot else "reference")
     told = []
     for wire in _answers():
         if way == "copy":
@@ -61,7 +60,7 @@ def test_a_frame_owns_modifiers_only_once_one_is_added_until_its_end(monkeypatch
     assert [f.mods for f in loaded.frames] == [f.mods for f in g.frames] == [f.mods for f in g.copy().frames]
 
 
-# Calls and returns that the generated functions run themselves (blockcode._call, _ret): rounds calling turns calling
+# Calls and returns that the generated functions run themselves (compiler/running.py: _call, _ret): rounds calling turns calling
 # helpers, a result bound with 'as', modifiers until the end of a round, a decision inside a callee, events whose
 # 'after round' trigger waits for the round's return, and a game ending by 'end game' deep inside calls.
 CALLS = """\
@@ -145,16 +144,16 @@ sequences:
 
 
 def _calls_game(tmp_path, on: bool, monkeypatch, rounds: int = 6, deep: int = 20, seed: int = 1, **options):
-    monkeypatch.setattr(blocks, "ENABLED", on)
-    monkeypatch.setattr(blocks, "HOT", 0)
-    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
     path = tmp_path / "calls.yaml"  # one name: the spans name the file
     path.write_text(CALLS.replace("ROUNDS", str(rounds)).replace("DEEP", str(deep)), encoding="utf-8")
     result = load_ruleset(str(path))
     assert result.ok, [d.message for d in result.diagnostics]
     lines: list = []
     try:
-        g = play_seeded(result.ruleset, seed, listener=lines.append if options.pop("told", False) else None, **options)
+        g = play_seeded(result.ruleset, seed, listener=lines.append if options.pop("told", False) else None,
+                        engine="compiled" if on else "reference", **options)
         out: tuple = ("over", g.winners)
     except Exception as exc:  # RuleError, or GameError wrapping one
         g = None

@@ -18,10 +18,9 @@ import pytest
 from conftest import play_seeded
 
 from rulecraft import diagnostics
-from rulecraft.dsl.codegen import generator as codegen, safesource
-from rulecraft.dsl.codegen import hotcode as H
+from rulecraft.compiler import expressions as codegen, running, safesource, stretches
 from rulecraft.loader import dsl_text, load_ruleset
-from rulecraft.runtime.machine import blocks, interpreter
+from rulecraft.runtime.machine import interpreter
 
 CAPPED = textwrap.dedent("""
     import resource, sys
@@ -172,7 +171,7 @@ def test_a_source_with_anything_its_writer_never_writes_is_refused(src):
 def test_a_source_of_the_writer_passes():
     safesource.check("def _expression(ctx):\n    _v1 = ctx.vars[_k12]\n    return _v1 + _k3\n",
                      codegen.SOURCE_NAMES, codegen.MADE_NAMES)
-    safesource.check("def _entry(ctx, f):\n    pc = 12\n    return _False\n", blocks.SOURCE_NAMES, blocks.MADE_NAMES,
+    safesource.check("def _entry(ctx, f):\n    pc = 12\n    return _False\n", running.SOURCE_NAMES, running.MADE_NAMES,
                      numbers=True)
 
 
@@ -184,9 +183,8 @@ def _play(rs, seed: int) -> tuple:
 def test_a_refused_source_falls_back_and_the_game_is_the_same(monkeypatch):
     """With every name refused, no source is compiled: expressions run their closures and stretches of steps
     the instruction loop; the games are the same."""
-    monkeypatch.setattr(H, "HOT", 1)
-    monkeypatch.setattr(blocks, "HOT", 0)
-    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
     expected = [_play(load_ruleset("pig").ruleset, seed) for seed in range(3)]
     compiled = []
 
@@ -201,16 +199,16 @@ def test_a_refused_source_falls_back_and_the_game_is_the_same(monkeypatch):
     assert compiled, "the check ran before compiling"
 
 
-def test_blocks_entry_falls_back_on_any_failure(monkeypatch):
+def test_a_stretch_falls_back_to_the_loop_on_any_failure(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug in the writer")
 
-    monkeypatch.setattr(blocks, "Writer", broken)
+    monkeypatch.setattr(stretches, "StepWriter", broken)
     prog = type("P", (), {"waited": {0}, "code": []})()
-    assert blocks.entry(prog, 0, False, False) is blocks.NEVER
-    monkeypatch.setattr(blocks, "STRICT", True)
+    assert stretches.entry(prog, 0, False, False) is stretches.NEVER
+    monkeypatch.setattr(stretches, "STRICT", True)
     with pytest.raises(ValueError):
-        blocks.entry(prog, 0, False, False)
+        stretches.entry(prog, 0, False, False)
 
 
 def test_a_whole_number_past_the_limit_in_the_yaml_is_refused(tmp_path):

@@ -12,14 +12,11 @@ from conftest import play_seeded
 
 from rulecraft.agents.base import FirstAgent, RandomAgent
 from rulecraft.agents.greedy import GreedyAgent, determinize
-from rulecraft.dsl.closures import assign
-from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import Decision, hidden_from_others
 from rulecraft.runtime.game import Game
 from rulecraft.model.secrecy import shown
 from rulecraft.runtime.knowledge import deal_again, relabel, unseen
-from rulecraft.runtime.machine import blocks
 from rulecraft.runtime.rng import SplitMix
 from rulecraft.runtime.state_io import from_json, state_hash, to_json
 from rulecraft.tools.table.scores import points_seen
@@ -202,35 +199,6 @@ def test_a_choice_from_a_zone_all_know_is_not_secret():
     g = _first_game(rs, 3, 2)
     assert not hidden_from_others(g, Decision(1, "one", "Take back a card", list(g.zones[ZoneRef("trash")])))
     assert hidden_from_others(g, Decision(0, "one", "Pick from your pile", list(g.zones[ZoneRef("deck", 0)])))
-
-
-@pytest.mark.parametrize("case", ["show", "zones_contents"])
-def test_the_same_on_every_way_the_engine_runs(case, monkeypatch):
-    """Closures or generated expressions, generated stretches of steps or not, the fast steps or not: the same
-    story, zones and knowledge."""
-    path = str(CASES / case / "ruleset.yaml")
-
-    def play(codegen: bool, stretches: bool, fast: bool) -> tuple:
-        monkeypatch.setattr(H, "CODEGEN", codegen)
-        monkeypatch.setattr(assign, "FAST_STEPS", fast)
-        monkeypatch.setattr(blocks, "ENABLED", stretches)
-        monkeypatch.setattr(blocks, "HOT", 0)
-        monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
-        rs = load_ruleset(path).ruleset
-        out = []
-        for seed in range(4):
-            for story in (True, False):
-                g = Game(rs, None, seed, story=story)
-                agents = [RandomAgent(p.seat, seed) for p in g.players]
-                while not g.over:
-                    g.apply(agents[g.pending.player].choose(g.pending, None))
-                out.append((g.narrative, repr(g.zones), repr(g.known), g.steps, g.winners))
-        return tuple(out)
-
-    plain = play(False, False, False)
-    assert play(True, True, True) == plain
-    assert play(True, False, True) == plain
-    assert play(False, True, False) == plain
 
 
 SEALED = """\

@@ -193,7 +193,7 @@ def test_validate_imports_no_lark(tmp_path):
     import sys
 
     unused = ("lark", "rich", "pygls", "rapidfuzz", "jsonschema", "graphviz", "rulecraft.runtime",
-              "rulecraft.dsl.codegen.generator", "rulecraft.dsl.codegen.writing", "rulecraft.tools.lsp")
+              "rulecraft.compiler", "rulecraft.tools.lsp")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), HOME=str(tmp_path))
     code = ("import sys; from rulecraft.tools.cli.main import main; code = main(['validate', '-q', 'dml']); "
             f"print(code, sorted(m for m in sys.modules if any(m == u or m.startswith(u + '.') for u in {unused!r})))")

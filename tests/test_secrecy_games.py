@@ -36,7 +36,7 @@ from rulecraft.runtime.game import Game
 from rulecraft.runtime.knowledge import unseen
 from rulecraft.model import ruleset as M
 from rulecraft.runtime.game import programs_for
-from rulecraft.runtime.machine import blocks, deciding
+from rulecraft.runtime.machine import deciding
 from rulecraft.runtime.machine.interpreter import run
 from rulecraft.runtime.rng import SplitMix
 from rulecraft.runtime.story import line_text
@@ -289,11 +289,11 @@ def _refereed(rs, ref_name: str, monkeypatch) -> Referee:
         for ins in prog.code:
             if ins.op in ("JUMP_IF_FALSE", "SEALED") and ins.until is None:
                 monkeypatch.setattr(ins, "handler", checked(ins.handler))
-    monkeypatch.setattr(blocks, "ENABLED", False)  # every step through the handlers, where the referee looks
     monkeypatch.setattr(game_module, "narrate_choice", narrate)
     for seed in SEEDS:
         referee.game = None
-        g = Game(rs, None, seed, listener=referee.told, start=False)
+        # the reference engine: every step through the handlers, where the referee looks
+        g = Game(rs, None, seed, listener=referee.told, start=False, engine="reference")
         referee.game = g
         referee.ever = [set() for _ in g.players]
         g._setup()

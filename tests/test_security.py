@@ -5,8 +5,8 @@ docs/security.md lists each threat with the test here (or in the corpus tests) t
   - YAML goes through safe loading only: Python tags are refused, whatever their form, and
     nothing in the package can build Python objects from text (a test reads the source);
   - `extends:` stays in the ruleset's folder, symlinks included;
-  - every limit answers with its diagnostic after bounded work, in each way an expression runs (closures,
-    generated code, generated stretches of steps): a child process with a memory cap runs the cases, so a
+  - every limit answers with its diagnostic after bounded work, on both engines (the reference's
+    closures, the compiled engine's stretches of steps written as Python): a child process with a memory cap runs the cases, so a
     regression fails here instead of taking the machine; the tests assert work counted and peak sizes.
 """
 
@@ -48,9 +48,9 @@ FORBIDDEN = {
 }
 # compile() runs in one place, right after the safety check of the source (safesource.compiled), and exec() runs the
 # code objects it made: the source codegen writes from an expression's AST, which holds no text of the ruleset
-# (constants and names reach it through the namespace); tests/test_codegen.py proves it
-GENERATED_CODE = {"interpreter/dsl/codegen/safesource.py": {"compile"}, "interpreter/dsl/codegen/writing.py": {"exec"},
-                  "interpreter/runtime/machine/blockwriter.py": {"exec"},
+# (constants and names reach it through the namespace); tests/test_compiler.py and test_engines.py prove it
+GENERATED_CODE = {"interpreter/compiler/safesource.py": {"compile"}, "interpreter/compiler/writing.py": {"exec"},
+                  "interpreter/compiler/steps.py": {"exec"},
                   # the constructor of the engine's own frozen records, from their field names (as dataclasses does)
                   "interpreter/records.py": {"exec"}}
 # importing a module by name happens in two places, both fed from the command line only
@@ -80,7 +80,7 @@ def test_the_source_tree_never_turns_text_into_code(what):
 
 
 def _generated_code(path: Path, match: re.Match) -> bool:
-    """The compile() or exec() of codegen and blocks, the places allowed to turn the engine's own source into code."""
+    """The compile() or exec() of the compiler, the places allowed to turn the engine's own source into code."""
     allowed = GENERATED_CODE.get(str(path.relative_to(ROOT)), set())
     return match.lastindex is not None and match.group(1) in allowed
 
@@ -323,23 +323,20 @@ PASSES = {"membership-work": 50, "sorted-work": 5, "equality-work": 50, "nested-
           "sorted-by-list-keys": 5, "highest-by-list-keys": 50}
 MAX_STEPS = 300_000  # the default is 5,000,000
 MAX_PEAK = 600 * 2**20  # bytes a case may add to the child's peak memory (its cap is 3 GB)
-MODES = ("closures", "generated", "blocks")  # the paths an expression runs by: every guard holds in each
+MODES = ("reference", "compiled")  # the engines (Game's `engine`): every guard holds in each
 
 CHILD = textwrap.dedent("""
     import json, resource, sys
     resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))  # a guard that fails must not take the machine down
     from rulecraft.agents.base import RandomAgent
     from rulecraft.diagnostics import RuleError
-    from rulecraft.dsl.codegen import generator as codegen, hotcode
+    from rulecraft.compiler import expressions, stretches
     from rulecraft.loader import load_ruleset
-    from rulecraft.runtime.machine import blocks
     from rulecraft.runtime.game import Game, GameError
     from rulecraft.runtime.machine.interpreter import run
     mode = sys.argv[1]
-    blocks.ENABLED = mode == "blocks"
-    hotcode.CODEGEN = mode != "closures"
-    hotcode.HOT = blocks.HOT = blocks.STRAIGHT_VISITS = 1  # made at the first visit: no case runs long enough
-    codegen.STRICT = blocks.STRICT = True  # a failure to generate raises here instead of falling back
+    stretches.HOT = stretches.STRAIGHT_VISITS = 1  # made at the first visit: no case runs long enough
+    expressions.STRICT = stretches.STRICT = True  # a failure to write raises here instead of falling back
     for path in sys.argv[3:]:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         out = {"case": path}
@@ -349,7 +346,7 @@ CHILD = textwrap.dedent("""
             loaded = load_ruleset(path)
             errors = [d for d in loaded.diagnostics if d.is_error]
             if not errors:
-                g = Game(loaded.ruleset, None, 1, max_steps=int(sys.argv[2]), start=False)
+                g = Game(loaded.ruleset, None, 1, max_steps=int(sys.argv[2]), start=False, engine=mode)
                 g._setup()  # as Game() starts a game, with g kept for its counts when the first run stops
                 g.push(loaded.ruleset.start, {})
                 run(g)

@@ -95,26 +95,23 @@ def test_it_is_said_in_its_own_words(announce, tmp_path):
     assert "Everyone hears: Round {round} begins" in Words(rs).step(_announce_step(rs))
 
 
-def _play_all(rs, seed: int) -> tuple:
-    g = play_seeded(rs, seed, views=True)
+def _play_all(rs, seed: int, engine: str = "compiled") -> tuple:
+    g = play_seeded(rs, seed, views=True, engine=engine)
     return g.winners, g.steps, [str(line) for line in g.narrative]
 
 
-def test_it_plays_the_same_in_generated_code(announce, tmp_path, monkeypatch):
-    """Both execution paths: the closures, and generated code made at the first visit (strict: no fallback)."""
-    from rulecraft.dsl.codegen import generator as codegen, hotcode
-    from rulecraft.runtime.machine import blocks, blockwriter
+def test_it_plays_the_same_on_both_engines(announce, tmp_path, monkeypatch):
+    """The reference engine, and the compiled one writing each stretch at its first visit (strict: no fallback)."""
+    from rulecraft.compiler import expressions, steps, stretches
 
     rs = _load(tmp_path).ruleset
-    closures = [_play_all(rs, seed) for seed in range(3)]
-    monkeypatch.setattr(hotcode, "HOT", 1)
-    monkeypatch.setattr(blocks, "HOT", 0)
-    monkeypatch.setattr(blocks, "STRAIGHT_VISITS", 0)
-    monkeypatch.setattr(blockwriter, "MIN_STEPS", 1)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    monkeypatch.setattr(blocks, "STRICT", True)
-    rs = _load(tmp_path).ruleset
-    assert [_play_all(rs, seed) for seed in range(3)] == closures
+    reference = [_play_all(rs, seed, engine="reference") for seed in range(3)]
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(steps, "MIN_STEPS", 1)
+    monkeypatch.setattr(expressions, "STRICT", True)
+    monkeypatch.setattr(stretches, "STRICT", True)
+    assert [_play_all(rs, seed) for seed in range(3)] == reference
     made = [e for prog in Game(rs, None, 0).programs.values() for e in prog.entries if callable(e)]
     assert made, "a stretch of steps was generated"
 

@@ -11,7 +11,7 @@ from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
 from .tabletop import award_places, card_place, empties, next_in, still_in, zone_tops
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
-from .guards import describe, text_of  # noqa: F401 - read from here by the closures, codegen and runtime
+from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
 
 @dataclass(frozen=True)

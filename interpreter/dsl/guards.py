@@ -29,7 +29,7 @@ def failing(message: str, span: Span):
     def fn(ctx):
         raise RuleError(message, span)
 
-    fn.failed = True  # type: ignore[attr-defined]  # codegen leaves such a node to its closure
+    fn.failed = True  # type: ignore[attr-defined]  # the compiler leaves such a node to its closure
     return fn
 
 

@@ -1,5 +1,5 @@
 """What compiled expressions and statements share at run time: control signals, the run-time errors, reading
-attributes and indexing; the closures (compiler.py) and the generated code (codegen.py) both use these, so both
+attributes and indexing; the closures (compiler.py) and the generated code (rulecraft.compiler) both use these, so both
 behave and fail alike."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
 from ..values import ROLL_FIELDS, Card, FamilyRef, Player, Roll, Row, ZoneRef, out_seats
-from .builtins import describe, text_of  # noqa: F401 - text_of: shared by closures and codegen
+from .builtins import describe, text_of  # noqa: F401 - text_of: shared by closures and the compiler
 from .guards import ranked_work
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def restore_local(loc: dict, name: str, saved: Any) -> None:
         loc[name] = saved
 
 
-# The run-time errors of expressions, shared by the closures and the generated code (codegen.py) so both say the same.
+# The run-time errors of expressions, shared by the closures and the generated code (rulecraft.compiler) so both say the same.
 def unset_error(name: str, span: Span) -> RuleError:
     return RuleError(f"'{name}' is used before it has a value", span,
                      "give it a value first (let, 'as', a loop or a parameter of the sequence)")

@@ -78,7 +78,7 @@ class FunctionDef:
     span: Span
     fn: Optional[Fn] = None
     compiling: bool = False
-    generated: Optional[Callable] = None  # fn(ctx, *args), made by codegen on the first hot call
+    generated: Optional[Callable] = None  # fn(ctx, *args), made by the compiler (compiler/expressions.py) when first needed
 
 
 class LoadTimeContext:
@@ -90,6 +90,7 @@ class LoadTimeContext:
 
     steps = work = 0  # the budget of the work guards (guards.charge)
     max_steps = 5_000_000
+    compiled = False  # not a game of the compiled engine: whole expressions run their closures (closures/whole.py)
 
     def __init__(self, locals_: Optional[dict] = None):
         self.locals = locals_ if locals_ is not None else {}

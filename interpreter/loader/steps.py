@@ -272,7 +272,7 @@ class StepBuilder(DecisionBuilder):
     def _because(self, node: Optional[YNode], auto: str, common: dict, loops: tuple) -> tuple:
         """`because:` on an 'if' step: the rule's own words, told in the story when its 'then' branch runs (why an
         outcome changed: a void bid, a modifier, an event). A template like a log's; it becomes a step that logs it,
-        so every execution path tells it alike."""
+        so both engines tell it alike."""
         if node is None:
             return ()
         if not isinstance(node, YScalar) or not isinstance(node.value, str):

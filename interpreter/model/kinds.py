@@ -10,7 +10,7 @@ instead of switching on the kind:
 - loader/steps.py finds the form, its locals and its parts, and calls the builder;
 - graph.py, the checks, the book and the diff see one ConstructStep with its parts;
 - runtime/machine/program.py and the generated code run the expansion (`run`): plain steps,
-  so both execution paths, saves, clones, logs and replays need nothing new;
+  so both engines, saves, clones, logs and replays need nothing new;
 - tools/chart/legend.py draws the box with `shape`; tools/words says it with `words`, or with
   the `rule` the builder wrote.
 

@@ -127,7 +127,7 @@ class StackStep(Step):
 class ConstructStep(Step):
     """A mechanic said in one step (an auction, a response window) that the loader expands into plain steps.
 
-    `run` is what the interpreter runs (the expansion: plain steps, so every execution path, save,
+    `run` is what the interpreter runs (the expansion: plain steps, so both engines, every save,
     clone, log and replay handles it unchanged); `parts` are the step lists the author wrote inside it
     (e.g. what happens when a player drops out), which appear in `run` too; charts, checks and the
     book see the one step and its parts, never the expansion. `rule` is the mechanic in words.

@@ -21,8 +21,9 @@ from .board import ANSWER, Board
 from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
-from .machine import blocks
+from ..compiler import expressions, stretches
 from .machine.interpreter import handler_for, run
+from .machine.invariants import check_invariants
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
@@ -40,6 +41,9 @@ class GameError(Exception):
         self.rule_error = rule_error
 
 
+ENGINES = ("compiled", "reference")  # the ways a game can run (Game's `engine`); the first is the default
+
+
 def programs_for(rs: M.Ruleset) -> dict[str, Program]:
     progs = _PROGRAMS.get(rs)
     if progs is None:
@@ -48,7 +52,7 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
             for ins in prog.code:
                 # resolved once, not looked up by name at every step (an attribute Instr does not declare)
                 ins.handler = handler_for(ins)  # type: ignore[attr-defined]
-            blocks.prepare(prog)
+            stretches.prepare(prog)
     return progs
 
 
@@ -59,8 +63,11 @@ class Game(Board):
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
                  check_conservation: bool = False, listener: Callable[[str], None] | None = None,
-                 coverage: bool = False, start: bool = True, story: bool = True, headers: tuple = ()):
+                 coverage: bool = False, start: bool = True, story: bool = True, headers: tuple = (),
+                 engine: str = "compiled"):
         rs = ruleset
+        if engine not in ENGINES:
+            raise GameError(f"no engine '{engine}': one of {', '.join(ENGINES)}")
         n = rs.players.default if players is None else players
         if not rs.players.min <= n <= rs.players.max:
             raise GameError(f"{rs.title} is for {rs.players.min} to {rs.players.max} players, not {n}")
@@ -72,6 +79,10 @@ class Game(Board):
         self.max_steps = max_steps
         self.max_depth = max_depth
         self.check_conservation = check_conservation
+        # the compiled engine runs the stretches of steps it visits often as generated Python; the reference engine
+        # runs every step by the instruction loop and the closures: the oracle the compiled one is compared with
+        self.engine = engine
+        self.compiled = engine == "compiled"
         self.listener = listener
         self.coverage: Optional[Counter] = Counter() if coverage else None
         self.zones: dict[ZoneRef, list[Card]] = {}
@@ -192,11 +203,16 @@ class Game(Board):
                 self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         f = self.frames[-1]
         resume = d.resume
-        if resume is not None and not self.check_conservation and self.steps < self.max_steps:
+        if resume is not None and self.steps < self.max_steps:
             # the step that asked goes on with the answer (counted as the step it was when run again, below)
             self.steps += 1
             self.locals = f.locals
+            ins = self.programs[f.seq].code[f.pc]
             resume(self, f, d, value)
+            if self.check_conservation:  # as the step loop checks after a step
+                self.check_cards()
+                if self.rs.invariants:
+                    check_invariants(self, ins)
             if self.pending is None:
                 run(self)
             return
@@ -208,6 +224,12 @@ class Game(Board):
             for node in ins.also:
                 self.coverage[node] -= 1
         run(self)
+
+    def written(self, fn: Callable) -> Callable:
+        """What a game of the compiled engine runs for a whole expression once it is hot (dsl/closures/whole.py):
+        the function the compiler writes of it, or its closure when it cannot be written."""
+        got = expressions.written(fn)
+        return fn.closure if got is None else got[2]  # type: ignore[attr-defined]
 
     def push(self, seq: str, args: dict, own: bool = False) -> None:
         """Start a sequence; its locals are a copy of `args` (or `args` itself when the caller hands it over)."""

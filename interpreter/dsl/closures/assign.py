@@ -1,13 +1,12 @@
 """Assignments compiled to closures: 'let', '=', '+=' and '-=' on locals, variables, player variables and records.
 
-Common cases (a whole number added to a variable) take a shortcut that runs without the general checks;
-RULECRAFT_FAST_STEPS=0 turns every such shortcut off, here and in the runtime (machine/program.py and
-machine/interpreter.run), so the plain path can be compared with them.
+A local, a game variable and a player variable each get one closure that reads, checks and writes in place
+(whole numbers that stay in range added there, everything else by `_augmented`); card marks and records go
+through a reader and a writer. The compiled engine writes the first two kinds inline (their `inline` shape).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, Optional
 
 from ...diagnostics import RuleError, Span, did_you_mean
@@ -17,10 +16,6 @@ from ..builtins import describe
 from ..checking import augment_problem
 from ..guards import MAX_INT, bounded, nested, scanned
 from ..scope import Fn, kind_word
-
-
-# the games are the same either way (tests/test_fast_steps.py)
-FAST_STEPS = os.environ.get("RULECRAFT_FAST_STEPS", "1") != "0"
 
 
 def _augmented(old: Any, inc: Any, sign: int, op: str, ctx, span: Span) -> Any:
@@ -48,23 +43,18 @@ class AssignStatements:
         def fn(ctx):
             ctx.locals[name] = value(ctx)
 
-        fn.inline = ("set", "locals", name, value)  # what runtime/machine/blocks.py writes instead of calling fn
+        fn.inline = ("set", "locals", name, value)  # what the compiler (compiler/steps.py) writes instead of calling fn
         return fn
 
     def _s_Assign(self, n: A.Assign):
         value, value_type = self.expr(n.value)
         self.check(augment_problem(n.op, value_type, n.value, self.scope))
         op, span = n.op, n.span
+        sign = 1 if op == "+=" else -1
         target = n.target
         if isinstance(target, A.Name):
             name = target.id
-            if name in self.scope.locals:
-                def read(ctx):
-                    return ctx.locals.get(name)
-
-                def write(ctx, v):
-                    ctx.locals[name] = v
-            else:
+            if name not in self.scope.locals:
                 sym = self.scope.symbols.get(name)
                 if sym is None:
                     self.report("E301", f"unknown variable '{name}'", target.span,
@@ -75,28 +65,13 @@ class AssignStatements:
                     self.report("E308", f"'{name}' is {kind_word(sym)} and cannot be changed", target.span,
                                 "only variables, player variables and card marks can be set")
                     return lambda ctx: None
-
-                def read(ctx):
-                    return ctx.vars[name]
-
-                def write(ctx, v):
-                    ctx.vars[name] = v
+            return self._assign_in_place(target, value, op, sign, span)
         elif isinstance(target, A.Attr):
             obj = self.expr(target.obj)[0]
             attr = target.name
             if attr in self.scope.player_vars:
-                def read(ctx):
-                    p = obj(ctx)
-                    if not isinstance(p, Player):
-                        raise RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
-                    return ctx.pvars[p.seat][attr]
-
-                def write(ctx, v):
-                    p = obj(ctx)
-                    if not isinstance(p, Player):
-                        raise RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
-                    ctx.pvars[p.seat][attr] = v
-            elif attr in self.scope.card_attrs or attr in ("id", "name", "classes", "zone", "owner", "seat"):
+                return self._assign_in_place(target, value, op, sign, span, obj)
+            if attr in self.scope.card_attrs or attr in ("id", "name", "classes", "zone", "owner", "seat"):
                 self.report("E308", f"'{attr}' is fixed and cannot be set", target.name_span,
                             "card attributes never change; set a mark with a new name (e.g. 'set card.bonus = 2')")
                 return lambda ctx: None
@@ -135,13 +110,6 @@ class AssignStatements:
                 d[key(ctx)] = v
                 nested(d, span)  # a record set into itself, or grown without end
 
-        sign = 1 if op == "+=" else -1
-        if FAST_STEPS and (isinstance(target, A.Name) or (isinstance(target, A.Attr) and attr in self.scope.player_vars)):
-            # the object of a player variable is the one compiled above: compiling it again would report its
-            # mistakes twice
-            fast = self._fast_assign(target, value, op, sign, span, obj if isinstance(target, A.Attr) else None)
-            if fast is not None:
-                return fast
         if op == "=":
             return lambda ctx: write(ctx, value(ctx))
 
@@ -151,10 +119,10 @@ class AssignStatements:
 
         return aug
 
-    def _fast_assign(self, target, value: Fn, op: str, sign: int, span: Span, obj: Optional[Fn] = None) -> Optional[Fn]:
-        """The commonest assignments (a local, a game variable, a player variable) as one closure each, without
-        the read/write helpers of _s_Assign: the same reads, writes, checks and errors, in the same order.
-        Whole numbers that stay in range are added here; everything else goes through _augmented."""
+    def _assign_in_place(self, target, value: Fn, op: str, sign: int, span: Span, obj: Optional[Fn] = None) -> Fn:
+        """A local, a game variable or a player variable set by one closure: the old value read first (a player
+        variable's object worked out at each read and write), whole numbers that stay in range added here,
+        everything else (and every error) by _augmented."""
         if isinstance(target, A.Name):
             name = target.id
             if name in self.scope.locals:

@@ -4,8 +4,8 @@
 and a few primitive operations (zone_cards, move, draw, roll, ...). Statements return None
 to go on, or a control `Signal` (break, continue, end, call, suspend) for the interpreter.
 What is wrong with an expression is decided in checking.py; what runs is made here (operators
-and collections in the mixins of compile_ops.py and compile_lists.py); hot expressions become
-generated Python (hotcode.py, codegen.py).
+and collections in the mixins of operators.py and lists.py). These closures are the reference engine; the
+compiler (rulecraft.compiler) writes Python source of the same expressions from what `expr` notes on them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from ..builtins import REGISTRY
 from ..checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
 from .lists import ListsMixin
 from .operators import OperatorsMixin
+from .whole import noted
 from ..guards import CALL_COST, bounded, charge, failing as _fail
-from ..codegen.hotcode import lazy
 from ..ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
 from ..scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
 
@@ -55,7 +55,7 @@ class Compiler(ListsMixin, OperatorsMixin):
     # ---------------------------------------------------------------- expressions
     def expr(self, node: A.Expr) -> tuple[Fn, str]:
         """The closure of `node` and its coarse type. The closure of a whole expression (one not inside another)
-        is wrapped so that it is turned into Python source once it is hot (see `hotcode.lazy` and codegen.py)."""
+        is a function that runs it, or in a game of the compiled engine what the compiler writes of it (whole.py)."""
         made = _STATE.made
         if made is None:  # a whole expression
             _STATE.made = _INSIDE
@@ -63,9 +63,9 @@ class Compiler(ListsMixin, OperatorsMixin):
                 fn, t = self._expr(node)
             finally:
                 _STATE.made = None
-            return lazy(node, fn, self.scope, record), t
+            return noted(node, fn, self.scope), t
         result = self._expr(node)
-        if made is not _INSIDE:  # codegen compiles the expression again to learn what each node becomes
+        if made is not _INSIDE:  # the compiler (compiler/expressions.py) compiles the expression again to learn what each node becomes
             made[id(node)] = (node, result)
         return result
 
@@ -144,12 +144,8 @@ class Compiler(ListsMixin, OperatorsMixin):
         getter = make_getattr(name, sc)
         span = n.span
 
-        def fn(ctx):
-            return getter(obj_fn(ctx), ctx, span)
-
         fast = _fast_attr(name, sc, obj_fn, self._local(n.obj), getter, span)
-        if fast is not None:
-            fn = fast
+        fn = fast if fast is not None else (lambda ctx: getter(obj_fn(ctx), ctx, span))
 
         if name in sc.player_zones and obj_type in ("player", "any") and name not in sc.player_vars:
             return fn, "zone"

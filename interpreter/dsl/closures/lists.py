@@ -173,7 +173,7 @@ class ListsMixin:
         return fn, "list"
 
 
-# None between expressions; _INSIDE while one is compiled at load. When codegen compiles an expression again
+# None between expressions; _INSIDE while one is compiled at load. When the compiler compiles an expression again
 
 
 def _and_parts(node: A.Expr) -> list:

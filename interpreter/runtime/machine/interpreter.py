@@ -4,15 +4,15 @@ Execution order (see docs/semantics.md): statements run one at a time; after eac
 events it raised fire their triggers ('now' triggers run before the next statement,
 'after KIND' triggers when that sequence ends); a decision suspends the loop until
 `Game.apply` supplies the answer. The instructions themselves are in `handlers` (moving
-through steps) and `asking` (steps that wait for players); `blocks` generates Python for
-stretches of steps that run often.
+through steps) and `asking` (steps that wait for players). A game of the compiled engine runs the stretches of
+steps it visits often as Python functions (rulecraft.compiler.stretches) and the rest here; a game of the
+reference engine runs every step here, with the closures of its statements and expressions.
 """
 
 from __future__ import annotations
 
 from ...diagnostics import RuleError
-from ...dsl.closures import assign
-from . import blocks
+from ...compiler import stretches
 from .asking import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_onplay_next, h_stack_resolve_next, \
     h_stack_resolved
 from .handlers import _after_one, fire, h_call, h_exec, h_foreach_init, h_foreach_next, h_jump, h_jump_if_false, \
@@ -29,10 +29,9 @@ def run(g) -> None:
     check = g.check_conservation
     max_steps = g.max_steps
     last = code = prog = entries = None
-    fast = assign.FAST_STEPS
-    # generated functions for stretches of steps (blocks.py): not when the cards are checked after every step
-    compiled = blocks.ENABLED and not check
-    hot, again = blocks.HOT, blocks.AGAIN
+    # functions for stretches of steps (the compiled engine): not when the cards are checked after every step
+    compiled = g.compiled and not check
+    hot, again = stretches.HOT, stretches.AGAIN
     try:
         while g.pending is None and not g.over:
             if len(frames) <= g.halt_depth:
@@ -53,7 +52,7 @@ def run(g) -> None:
                         entries[f.pc] = e + 1
                         e = None
                     else:
-                        e = entries[f.pc] = blocks.entry(prog, f.pc, cov is not None, bool(g.triggers), programs)
+                        e = entries[f.pc] = stretches.entry(prog, f.pc, cov is not None, bool(g.triggers), programs)
                         if e.__class__ is int:  # not yet: count on
                             e = None
                 # it ran the steps up to an instruction it leaves to this loop (run next, below), or changed
@@ -64,7 +63,7 @@ def run(g) -> None:
             # game, the frames, the locals, the events) follow each other in this inner loop without them: jumps,
             # and a step of one statement that returned nothing and raised no event. Any other step, or every
             # step when the cards are checked (or events wait from before a decision), ends the inner loop.
-            tight = fast and not check and not g._events
+            tight = not check and not g._events
             while True:
                 ins = code[f.pc]
                 steps = g.steps = g.steps + 1

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ...diagnostics import Span
-from ...dsl.closures import assign
 from ...model import ruleset as M
 
 
@@ -23,7 +22,7 @@ class Instr:
     target: int = -1  # a jump target, where the op has one
     loops: dict = field(default_factory=dict)  # EXEC: loop name (or None) -> (break pc, continue pc, iterator key)
     extra: Any = None
-    one: Any = None  # EXEC of exactly one statement: that statement (run.run runs it without h_exec)
+    one: Any = None  # EXEC of exactly one statement: that statement (interpreter.run runs it without h_exec)
     # Coverage (docs/sheets.md, "What a count is"): running this adds `w` to the count of node `cov` (None: not
     # counted) and 1 to each node of `also` (the 'until' loops whose body starts here: each is entered, or passed
     # again, here; its test takes the pass back when it repeats). Not counted when the step is resumed.
@@ -89,7 +88,7 @@ class _Flattener:
 
     def _exec(self, step: M.Step, stmts) -> None:
         ins = self.emit("EXEC", step, stmts)
-        if len(stmts) == 1 and assign.FAST_STEPS:
+        if len(stmts) == 1:
             ins.one = stmts[0]
         self.pending_exec.append((ins, list(self.loops)))
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 
-from ...values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, Row
-from .. import ast as A
-from ..ops import make_getattr
-from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
+from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, Row
+from ..dsl import ast as A
+from ..dsl.ops import make_getattr
+from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
 from .facts import fixed, list_fact, no_container, numeric
 from .writing import FEW, Unsupported

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from ...values import Card, FamilyRef, Row, ZoneRef
-from .. import ast as A
-from ..builtins import REGISTRY
-from ..checking import binds_items
-from ..scope import Scope
+from ..values import Card, FamilyRef, Row, ZoneRef
+from ..dsl import ast as A
+from ..dsl.builtins import REGISTRY
+from ..dsl.checking import binds_items
+from ..dsl.scope import Scope
 
 from .facts import fixed_name
 
@@ -153,7 +153,7 @@ def probe(closure: Callable) -> Optional[tuple[Any, list]]:
 
     Each run allows the charges found so far and stops at the next one with the budget's error, which names its
     span; the run that completes has found them all."""
-    from ...diagnostics import RuleError
+    from ..diagnostics import RuleError
 
     charges: list = []
     allowed = 0

@@ -5,15 +5,15 @@ pick its handler, move the position on. Most steps of a game are conditions, jum
 between two decisions, so a sequence spends most of its time in that dispatch. Here, the steps that follow
 a position of a sequence (an *entry*) are written as the Python source of one function: an `if` step becomes
 a Python `if`, a loop a Python `while`, a statement a call of its compiled closure, so those steps cost no
-dispatch at all. Conditions, and assignments to locals and game variables, go further: the source codegen
+dispatch at all. Conditions, and assignments to locals and game variables, go further: the source expressions.py
 made of their expressions is copied in (renamed to this function's names), so they cost no call either.
 
 The function stops where the instruction loop has more to do than run a step: a decision, a sealed bid, a
 stack, a signal it does not handle itself, a trigger that interrupts. It then leaves the position (`f.pc`) on
 that instruction, exactly where the instruction loop would be, and the loop goes on from there. A call and a
 return are run here (given the game's programs): a CALL step pushes the callee's frame and runs the callee's own
-function at once (blockcode._call), and the end of a sequence returns from it as the loop's RETURN does
-(blockcode._ret); after a call the function leaves (AGAIN), and the loop goes on in whatever frame is on top, at
+function at once (running._call), and the end of a sequence returns from it as the loop's RETURN does
+(running._ret); after a call the function leaves (AGAIN), and the loop goes on in whatever frame is on top, at
 the position the call or the return left it (the caller's next step has a function of its own: written after the
 call too, every step after a call would be compiled twice). So a round calling its turns, each calling its
 phases, runs without the loop's dispatch of each call and return (dml: 314 calls and 307 returns a game). A game's state is never anything else than what the loop keeps
@@ -21,9 +21,9 @@ phases, runs without the loop's dispatch of each call and return (dml: 314 calls
 
 Nothing a game shows changes: the same steps run in the same order, each is counted (`g.steps`) and covered
 as the loop does it, events fire their triggers after each statement, the step budget stops a runaway loop
-at the same step with the same error, and a run-time error names the same step (tests/test_blocks.py plays
+at the same step with the same error, and a run-time error names the same step (tests/test_engines.py plays
 every bundled ruleset both ways). A position it cannot start from (inside a stack step, a statement index
-other than 0) is left to the loop. RULECRAFT_BLOCKS=0 turns it off.
+other than 0) is left to the loop. Only games of the compiled engine (`Game(engine="compiled")`) run them.
 
 When: generating a function costs 0.5-2 ms, and saves from a fraction of a microsecond (a few steps before
 a call or a decision) to tens of microseconds (a loop of many steps) per visit. So a position whose stretch
@@ -35,20 +35,18 @@ benchmarks/bench_instructions.py) and ran the slow way until then. A stretch wit
 so it still waits for many visits; unless it starts with a call (it saves the loop's work at the call and the
 return) or starts a sequence (the functions of its callers run it at once only once it has one).
 
-Security: as in dsl/codegen/, no ruleset text enters the source. Closures, instructions, names and paths
+Security: as in expressions.py, no ruleset text enters the source. Closures, instructions, names and paths
 are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, Optional
 
-from .program import Program
-from .blockcode import _HELPERS, AGAIN, MADE_NAMES, SOURCE_NAMES, _Cannot  # noqa: F401 - the loop and tests read them here
-from .blockwriter import Writer
+from ..runtime.machine.program import Program
+from .running import _HELPERS, AGAIN, MADE_NAMES, SOURCE_NAMES, _Cannot  # noqa: F401 - the loop and tests read them here
+from .steps import StepWriter
 
-ENABLED = os.environ.get("RULECRAFT_BLOCKS", "1") != "0"
 HOT = 20  # visits of a position before its function is generated (tests set 0); see 'When' above
 STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
@@ -72,14 +70,14 @@ def entry(prog: Program, pc: int, coverage: bool, triggers: bool, programs: Opti
             # quick: no source compiled. A stretch that starts with a call is made early too: it runs the call (and
             # the callee, and its return) at once, which saves the loop's work at the call and at the return; so is
             # the start of a sequence, which the functions of its callers run at once only once it has a function
-            looped = Writer(prog, coverage, triggers, dry=True, programs=programs).function(pc)
+            looped = StepWriter(prog, coverage, triggers, dry=True, programs=programs).function(pc)
             if not looped:
                 waited.add(pc)
                 return HOT - STRAIGHT_VISITS
-        return Writer(prog, coverage, triggers, programs=programs).function(pc)
+        return StepWriter(prog, coverage, triggers, programs=programs).function(pc)
     except _Cannot:
         return NEVER
-    except Exception:  # as codegen.generate: Python's limits on nesting, an unsafe source (safesource), any bug
+    except Exception:  # as expressions.written: Python's limits on nesting, an unsafe source (safesource), any bug
         if STRICT:
             raise
         return NEVER

@@ -1,6 +1,6 @@
 """How generated source is written: the names it may hold, lines at a depth, constants bound by name, compiling.
 
-Security (see generator.py): every value the code needs is bound in the function's namespace under a
+Security (see expressions.py): every value the code needs is bound in the function's namespace under a
 name made here (_k0, _k1, ...); locals are _v0, _v1, ...; `build` checks the source (safesource) before
 compiling it.
 """
@@ -11,15 +11,15 @@ import re
 from contextlib import contextmanager
 from typing import Any, Callable
 
-from ...values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
-from ..builtins import as_list
-from ..ops import (
+from ..values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
+from ..dsl.builtins import as_list
+from ..dsl.ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
     negate_error, range_error, text_of, unset_error,
 )
-from ..scope import Scope
-from ..guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
-from ...diagnostics import RuleError
+from ..dsl.scope import Scope
+from ..dsl.guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
+from ..diagnostics import RuleError
 from . import safesource
 from .folding import Folder
 

@@ -1,15 +1,182 @@
-"""The writer's methods for each kind of step: actions, assignments, jumps, loops and their iterations."""
+"""The writer of the function of a stretch of steps: its source, each kind of step (actions, assignments, calls,
+jumps, loops) and the function. Where each step lies: positions.py; when a function is made: stretches.py."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable, Optional
 
-from ...dsl import ast as A
-from ...model import ruleset as M
+from ..dsl import ast as A
+from ..model import ruleset as M
+from ..runtime.machine.program import Program
+from . import safesource
+from .expressions import copied, written
+from .positions import Positions
+from .running import _HELPERS, _STOPS, MADE_NAMES, SOURCE_NAMES, _Cannot
+
+MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
+_MADE = itertools.count(1)
+# An expression whose source is longer is called, not copied in: a copy is compiled again with every stretch it is in
+# (dml, instructions per game: copied whole 70.0 M; over 1,000 characters called 67.5 M, over 400 or 200 67.1 M)
+INLINE_MAX = 400
 
 
-class BlockSteps:
-    """Writes the steps of a stretch; Writer (blockwriter.py) supplies emit, const, value, count and exit."""
+class StepWriter:
+    def __init__(self, prog: Program, coverage: bool, triggers: bool, dry: bool = False,
+                 programs: Optional[dict] = None):
+        self.dry = dry  # only find out what the function would hold (function() returns whether it loops or calls)
+        self.prog = prog
+        self.programs = programs  # the game's programs: its CALL steps are run here (none: they are stops)
+        self.calls = 0  # CALL steps written
+        self.code = prog.code
+        self.coverage = coverage
+        self.triggers = triggers  # the ruleset has triggers: check for events after each statement
+        self.ns: dict[str, Any] = dict(_HELPERS)
+        self.consts: dict[int, str] = {}
+        self.lines: list[str] = []
+        self.depth = 1
+        self.loops: list[tuple[int, int, Optional[str], str]] = []  # open loops: (end pc, continue pc, key, mode)
+        self.flags = 0
+        self.exprs = 0
+        self.counted = 0  # steps written (each counted where it runs)
+        self.looped = False  # a loop was written
+        self.where = Positions(prog)
+        self.pcs, self.ranges = self.where.pcs, self.where.ranges
+
+    # -------------------------------------------------------- source
+    def const(self, value: Any) -> str:
+        name = self.consts.get(id(value))
+        if name is None or self.ns[name] is not value:
+            name = f"_k{len(self.ns)}"
+            self.ns[name] = value
+            self.consts[id(value)] = name
+        return name
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def value(self, fn: Callable) -> str:
+        """Write the code of an expression here (expressions.copied: its source copied in, its names renamed to this
+        function's); the result is a name holding its value, or a call of its function or its closure."""
+        got = None if self.dry else written(fn)
+        if got is None:
+            return f"{self.const(fn)}(ctx)"
+        if len(got[0]) > INLINE_MAX:
+            return f"{self.const(got[2])}(ctx)"
+        self.exprs += 1
+        copy = copied(got, self.const, f"_x{self.exprs}_", "    " * (self.depth - 1))
+        if copy is None:
+            return f"{self.const(got[2])}(ctx)"
+        self.lines += copy[0]
+        return copy[1]
+
+    def indent(self) -> None:
+        self.depth += 1
+
+    def dedent(self, mark: int) -> None:
+        if len(self.lines) == mark:
+            self.emit("pass")
+        self.depth -= 1
+
+    # -------------------------------------------------------- the function
+    def function(self, pc: int) -> Callable:
+        op = self.code[pc].op
+        if op in _STOPS and (op != "CALL" or self.programs is None):
+            raise _Cannot("a stop")
+        path = self.where.path_to(pc)
+        # No path from one loop top to the next (or to a stop) runs an instruction twice, so a function that
+        # stays this far from the step budget at each loop top cannot pass it; nearer, the loop takes over
+        # and stops the game at the very step it would stop it at anyway.
+        self.emit("n = ctx.steps")
+        self.emit(f"lim = ctx.max_steps - {len(self.code) + 1}")
+        self.emit("if n > lim:")
+        self.emit("    return _False")
+        self.emit("_L = f.locals")
+        if self.coverage:
+            self.emit("_C = ctx.coverage")
+        self.emit("pc = " + str(pc))
+        self.emit("try:")
+        self.indent()
+        mark = len(self.lines)
+        self.continuation(path, 0)
+        self.ret()  # the end of the sequence
+        if self.counted < MIN_STEPS and not self.looped and not self.calls:
+            raise _Cannot("too few steps to gain anything: the call would cost more than the loop")
+        if self.dry:
+            return self.looped or op == "CALL" or (pc == 0 and self.programs is not None)  # made early (stretches.entry)
+        self.dedent(mark)
+        self.emit("except _BaseException:")
+        self.emit("    f.pc = pc")
+        if self.calls:  # raised inside a callee, whose function wrote the steps it counted (never fewer than n)
+            self.emit("    if ctx.steps < n:")
+            self.emit("        ctx.steps = n")
+        else:
+            self.emit("    ctx.steps = n")
+        self.emit("    raise")
+        src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
+        # checked (raises: the loop runs it on anything else) and compiled, or made before; a name of its own, for
+        # profilers
+        code = safesource.compiled(src, SOURCE_NAMES, MADE_NAMES, f"<rulecraft steps {next(_MADE)}>", numbers=True)
+        ns = self.ns
+        exec(code, ns)
+        fn = ns.pop("_entry")
+        fn.source = src
+        return fn
+
+    def continuation(self, path, k: int) -> None:
+        owner, role, steps, i = path[k]
+        if k == len(path) - 1:
+            self.block(steps[i:])
+            return
+        s = steps[i]
+        inner = path[k + 1]
+        if isinstance(s, M.ConstructStep):
+            self.continuation(path, k + 1)
+        elif isinstance(s, M.IfStep):
+            self.continuation(path, k + 1)
+            if inner[1] == "then" and s.other:
+                self.count(self.pcs(s)[1][0], pure=True)  # the jump over the 'else' block
+        elif inner[1] == "head":  # a for_each loop at its next item: the loop as usual, without its start
+            self.loop(s, None)
+        else:
+            self.loop(s, lambda: self.continuation(path, k + 1))
+        self.block(steps[i + 1:])
+
+    def block(self, steps) -> bool:
+        """Write steps one after the other; False when the function always leaves before their end."""
+        for s in steps:
+            if not self.step(s):
+                return False  # what follows cannot run: the function has left
+        return True
+
+    def count(self, pc: int, pure: bool = False) -> None:
+        """One step run (as the loop counts it: g.steps, and the coverage of its node). The count is kept in
+        `n`, and written to ctx.steps unless the step is `pure` (a jump): the work guard (guards.charge) of
+        whatever the step evaluates reads ctx.steps, and must see the count the loop would have."""
+        self.counted += 1
+        self.emit("n += 1" if pure else "ctx.steps = n = n + 1")
+        if self.coverage:  # what the instruction loop counts for it (program.py, _VISITS)
+            ins = self.code[pc]
+            if ins.cov is not None:
+                self.emit(f"_C[{self.const(ins.cov)}] += {ins.w}")
+            for node in ins.also:
+                self.emit(f"_C[{self.const(node)}] += 1")
+
+    def ret(self) -> None:
+        """The sequence's RETURN, run here as the loop runs it (running._ret); the loop runs it when the budget
+        is near."""
+        last = len(self.code) - 1
+        ins = self.code[last]
+        if ins.cov is not None or ins.also:  # pragma: no cover - a RETURN counts nothing (program.py, _VISITS)
+            self.exit(last)
+            return
+        self.counted += 1  # a step too
+        self.emit(f"return _ret(ctx, f, n, {last})")
+
+    def exit(self, pc: int) -> None:
+        self.emit("ctx.steps = n")
+        self.emit(f"f.pc = {pc}")
+        self.emit("return _True")
 
     # -------------------------------------------------------- steps; False when the step always leaves
     def step(self, s: M.Step) -> bool:
@@ -66,7 +233,7 @@ class BlockSteps:
 
     def call(self, pc: int) -> bool:
         """A CALL step run here, as handlers.h_call runs it (a call too deep is left to it, which reports it), and
-        its callee through blockcode._call; then the function leaves (AGAIN)."""
+        its callee through running._call; then the function leaves (AGAIN)."""
         ins = self.code[pc]
         seq, args = ins.arg
         callee = self.programs[seq]
@@ -96,7 +263,7 @@ class BlockSteps:
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:
         """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`), as the closure of
-        statements._fast_assign does it: the old value read first, whole numbers added here, the rest (and every
+        assign._assign_in_place does it: the old value read first, whole numbers added here, the rest (and every
         error) by assign._augmented."""
         d = "_L" if where == "locals" else "ctx.vars"
         key = self.const(name)
@@ -221,13 +388,3 @@ class BlockSteps:
                 self.emit(f"_C[{self.const(s.path)}] -= 1")
         else:
             self.count(pc, pure=True)
-
-
-def _blocks(s: M.Step) -> tuple:
-    if isinstance(s, M.ConstructStep):  # an auction or response window: the plain steps it was expanded to
-        return (s.run,)
-    if isinstance(s, M.IfStep):
-        return (s.then, s.other)
-    if isinstance(s, (M.LoopStep, M.ForEachStep)):
-        return (s.body,)
-    return ()

@@ -1,4 +1,4 @@
-"""The check run on every generated Python source just before it is compiled (codegen.py and runtime/machine/blocks.py).
+"""The check run on every generated Python source just before it is compiled (expressions.py and steps.py).
 
 Generated code never holds ruleset text: names and values go through the function's namespace under names the
 writer makes (_k0, _v1, ...). This check proves it for each source before `compile`, in production and not

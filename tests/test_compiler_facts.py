@@ -1,4 +1,4 @@
-"""What codegen knows of a value before it runs (dsl/codegen/facts.py) leaves out only checks that cannot fail.
+"""What the compiler knows of a value before it runs (compiler/facts.py) leaves out only checks that cannot fail.
 
 Each expression gives the same value or error and is charged the same work both ways (closures and generated
 code), on a roomy budget and on budgets that run out part way; and the generated source leaves out exactly the
@@ -14,8 +14,7 @@ import pytest
 
 from rulecraft.diagnostics import RuleError
 from rulecraft.dsl.closures.compiler import Compiler
-from rulecraft.dsl.codegen import generator as codegen
-from rulecraft.dsl.codegen import hotcode as H
+from rulecraft.compiler import expressions as codegen
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.dsl.scope import Scope, Symbol
 from rulecraft.values import Roll
@@ -92,16 +91,19 @@ CASES = [
 
 
 def _compiled(text: str, scope: Scope, on: bool):
+    """The closure of `text`, or (on) the function the compiler writes of it, failures raised."""
     node = parse_expression(text, plain_locator("<test>"))
-    old = H.CODEGEN, H.HOT, codegen.STRICT
-    H.CODEGEN, H.HOT, codegen.STRICT = on, 1, True
+    old = codegen.STRICT
+    codegen.STRICT = True
     try:
         fn = Compiler(scope, []).expr(node)[0]
         if on:
-            assert H.generated_source(fn) is not None, text  # generated now, failures raised
+            got = codegen.written(fn)
+            assert got is not None, text
+            return got[2]
         return fn
     finally:
-        H.CODEGEN, H.HOT, codegen.STRICT = old
+        codegen.STRICT = old
 
 
 def _run(fn, max_steps: int) -> tuple:

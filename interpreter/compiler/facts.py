@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ...values import Row
-from .. import ast as A
-from ..builtins import REGISTRY
-from ..guards import scalar
-from ..scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope
+from ..values import Row
+from ..dsl import ast as A
+from ..dsl.builtins import REGISTRY
+from ..dsl.guards import scalar
+from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope
 
 _NOT_VALUES = ("var", "player_zone", "sequence", "modifier", "event", "dice")  # names read at run time, or refused
 _CONTAINER_TYPES = (list, dict, Row)

@@ -1,7 +1,7 @@
-"""Expressions compiled to Python source (dsl/codegen/) behave exactly as the closures they replace.
+"""Expressions the compiler writes as Python source (rulecraft.compiler.expressions) behave exactly as their closures.
 
-  - seeded games of every bundled ruleset play the same with and without codegen (winners, scores,
-    steps, decisions, narrative), and every function generated on the way reads as safe source;
+  - seeded games of every bundled ruleset read as safe source every expression the compiler writes on the way
+    (tests/test_engines.py compares the games themselves with the reference engine's);
   - every expression example of the language reference, and a list of expressions that fail at run
     time, give the same value or the same error (message, span, hint, code) both ways, also when
     parts of them are left to their closures (the fallback that reads locals from ctx.locals);
@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import io
 import keyword
-import os
 import re
-import subprocess
 import sys
+import threading
 import tokenize
 from pathlib import Path
 from types import SimpleNamespace
@@ -28,9 +27,9 @@ from hypothesis import strategies as st
 
 from rulecraft.agents.base import RandomAgent
 from rulecraft.diagnostics import DiagnosticError, RuleError
-from rulecraft.dsl.codegen import generator as codegen
+from rulecraft.compiler import expressions as codegen
+from rulecraft.compiler import stretches
 from rulecraft.dsl.closures import compiler as C
-from rulecraft.dsl.codegen import hotcode as H
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.scope import FunctionDef, Scope, Symbol
 from rulecraft.dsl.parser import parse_expression, plain_locator
@@ -40,38 +39,38 @@ from rulecraft.values import Player
 
 sys.path.insert(0, str(Path(__file__).parent))
 import test_language_docs as docs  # noqa: E402  (the language reference's examples and its scope)
-import sale_cases  # noqa: E402
 
-BUNDLED = {"dml": 30, "dune-bidding": 30, "dml-classic": 5, "dml-2016": 5, "dml-mayhem": 5, "dml-smackdown": 5,
-           "pig": 10, "sealed-auction": 10, "stack-duel": 10, "bluff": 10, "hearts": 2}
+BUNDLED = {"dml": 3, "dune-bidding": 6, "dml-classic": 1, "dml-2016": 1, "dml-mayhem": 1, "dml-smackdown": 1,
+           "pig": 3, "sealed-auction": 3, "stack-duel": 3, "bluff": 3, "hearts": 1}
 
 
 @pytest.fixture
 def generated(monkeypatch):
-    """Codegen on every first call, failures raised; yields the functions it makes."""
+    """Every expression written when first asked for, failures raised; yields the functions written."""
     made: list = []
-    real = codegen.generate
+    real = codegen._write
 
-    def spy(*args):
-        fn = real(*args)
-        made.append(fn)
-        return fn
+    def spy(closure):
+        got = real(closure)
+        if got is not None:
+            made.append(got[2])
+        return got
 
-    monkeypatch.setattr(H, "HOT", 1)
     monkeypatch.setattr(codegen, "STRICT", True)
-    monkeypatch.setattr(codegen, "generate", spy)
+    monkeypatch.setattr(codegen, "_write", spy)
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
     return made
 
 
-def _load(name: str, codegen_on: bool, monkeypatch):
-    monkeypatch.setattr(H, "CODEGEN", codegen_on)
+def _load(name: str):
     result = load_ruleset(name)
     assert result.ok, name
     return result.ruleset
 
 
-def _play(rs, seed: int, players=None) -> tuple:
-    g = Game(rs, players, seed)
+def _play(rs, seed: int, players=None, engine: str = "compiled") -> tuple:
+    g = Game(rs, players, seed, engine=engine)
     agents = [RandomAgent(p.seat, seed) for p in g.players]
     while not g.over:
         d = g.pending
@@ -102,41 +101,58 @@ def assert_safe_source(src: str) -> None:
 
 # ------------------------------------------------------------------ seeded games
 @pytest.mark.parametrize("name", sorted(BUNDLED))
-def test_seeded_games_are_the_same_with_and_without_codegen(name, generated, monkeypatch):
-    closures = _load(name, False, monkeypatch)
-    compiled = _load(name, True, monkeypatch)
+def test_every_expression_written_in_seeded_games_is_safe_source(name, generated):
+    rs = _load(name)
     for seed in range(BUNDLED[name]):
-        assert _play(compiled, seed) == _play(closures, seed), f"{name}, seed {seed}"
-    sources = [fn.source for fn in generated if hasattr(fn, "source")]
-    assert len(sources) == len(generated) > 10, "every hot expression is generated"
-    for src in sources:
-        assert_safe_source(src)
+        _play(rs, seed)
+    assert generated
+    for fn in generated:
+        assert_safe_source(fn.source)
 
 
-def test_codegen_can_be_turned_off(generated, monkeypatch):
-    _play(_load("pig", False, monkeypatch), 1)
-    assert not generated
-
-
-def test_loading_generates_nothing(monkeypatch):
+def test_loading_writes_nothing(monkeypatch):
     calls: list = []
-    monkeypatch.setattr(codegen, "generate", lambda *a: calls.append(a))
-    monkeypatch.setattr(H, "CODEGEN", True)
+    monkeypatch.setattr(codegen, "_write", lambda *a: calls.append(a))
     assert load_ruleset("dml").ok and load_ruleset("dune-bidding").ok
-    assert not calls  # expressions evaluated while loading keep their closures
+    assert not calls  # the compiler writes an expression only when a compiled game first needs it
 
 
-def test_a_ruleset_function_that_cannot_be_generated_runs_its_closure(monkeypatch):
+def test_a_ruleset_function_that_cannot_be_written_runs_its_closure(monkeypatch):
     """When the source of a ruleset function cannot be made, callers get a function that runs its closure."""
     def refuse(self, fd):
         raise codegen.Unsupported("test")
 
-    monkeypatch.setattr(codegen, "STRICT", False)
     monkeypatch.setattr(codegen.Generator, "ruleset_function", refuse)
-    closures = _load("dune-bidding", False, monkeypatch)
-    compiled = _load("dune-bidding", True, monkeypatch)
-    for seed in range(5):
-        assert _play(compiled, seed) == _play(closures, seed)
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
+    rs = _load("dune-bidding")
+    for seed in range(3):
+        assert _play(rs, seed) == _play(rs, seed, engine="reference")
+
+
+def test_two_threads_asking_for_one_expression_get_it_written_once(monkeypatch):
+    scope = Scope({}, set(), set(), set(), set(), set(), {}, {}, {"x"})
+    closure = Compiler(scope, []).expr(parse_expression("x * 2 + 1", plain_locator("<t>")))[0]
+    calls: list = []
+    real = codegen._write
+    entered, release = threading.Event(), threading.Event()
+
+    def slow(c):
+        calls.append(c)
+        entered.set()
+        release.wait(10)
+        return real(c)
+
+    monkeypatch.setattr(codegen, "_write", slow)
+    got: list = []
+    threads = [threading.Thread(target=lambda: got.append(codegen.written(closure))) for _ in range(2)]
+    threads[0].start()
+    entered.wait(10)
+    threads[1].start()
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert len(calls) == 1 and got[0] is got[1] and got[0][2](SimpleNamespace(locals={"x": 3})) == 7
 
 
 def test_what_one_thread_compiles_does_not_leak_into_another():
@@ -210,13 +226,12 @@ def _outcome(fn, ctx):
     return ("value", repr(value), type(value).__name__)
 
 
-def _compile_both(text: str, scope, monkeypatch):
+def _compile_both(text: str, scope, monkeypatch=None):
+    """The closure of `text` and the function the compiler writes of it (the closure itself when it runs in one call)."""
     node = parse_expression(text, plain_locator("<test>"))
-    out = []
-    for on in (False, True):
-        monkeypatch.setattr(H, "CODEGEN", on)
-        out.append(Compiler(scope, []).expr(node)[0])  # a diagnostic leaves a closure that fails: the same both ways
-    return out
+    closure = Compiler(scope, []).expr(node)[0]  # a diagnostic leaves a closure that fails: the same both ways
+    got = codegen.written(closure)
+    return closure, (closure if got is None else got[2])
 
 
 @pytest.fixture(scope="module")
@@ -368,21 +383,18 @@ def _combine(children):
 def test_random_expressions_agree(text):
     scope = Scope({}, set(), set(), set(), set(), set(), {}, {}, {"x", "n", "xs", "unset"})
     try:
-        node = parse_expression(text, plain_locator("<prop>"))
+        parse_expression(text, plain_locator("<prop>"))
     except DiagnosticError:
         assume(False)
-    fns = []
-    old = H.CODEGEN, H.HOT, codegen.STRICT
+    old = codegen.STRICT
     try:
-        H.HOT, codegen.STRICT = 1, True
-        for on in (False, True):
-            H.CODEGEN = on
-            fns.append(Compiler(scope, []).expr(node)[0])
+        codegen.STRICT = True
+        fns = _compile_both(text, scope)
         outcomes = [_outcome(f, SimpleNamespace(locals={"x": 3, "n": -2, "xs": [1, "a", None]}, vars={}, marks={},
                                                 players=[], steps=0, work=0, max_steps=10_000))
                     for f in fns]
     finally:
-        H.CODEGEN, H.HOT, codegen.STRICT = old
+        codegen.STRICT = old
     assert outcomes[0] == outcomes[1], text
 
 
@@ -403,14 +415,6 @@ def test_long_expressions_agree_or_keep_their_closures(max_nodes, generated, mon
         "'x' is used before it has a value"
 
 
-def test_the_environment_variable_turns_codegen_off():
-    code = "from rulecraft.dsl.codegen import hotcode; print(hotcode.CODEGEN)"
-    for value, expected in (("0", "False"), ("1", "True")):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env={**os.environ, "RULECRAFT_CODEGEN": value}, check=True)
-        assert out.stdout.strip() == expected
-
-
 def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
     """compiler.record compiles a hot expression again with Compiler itself: a subclass that compiled
     expressions differently would make the generated code differ from its closures."""
@@ -418,13 +422,3 @@ def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
     overrides = [k for k in vars(StatementCompiler) if k.startswith("_e_") or k in ("expr", "_expr", "_user_call",
                                                                                     "function_body")]
     assert not overrides
-
-
-@pytest.mark.parametrize("path", sale_cases.PATHS, ids=sale_cases.IDS)
-def test_sales_targets_and_lifetimes_are_the_same_with_and_without_codegen(path, generated, monkeypatch):
-    """Issue 36's constructs: a fixed-price sale, a lot paid to the seller, a target with an 'if nobody' branch, a
-    modifier until its owner's next turn, values per key of a family (and the two games that use them)."""
-    closures = _load(path, False, monkeypatch)
-    compiled = _load(path, True, monkeypatch)
-    for seed in range(sale_cases.SEEDS):
-        assert _play(compiled, seed) == _play(closures, seed), f"{path}, seed {seed}"

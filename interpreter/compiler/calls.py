@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import ast as A
-from ..builtins import REGISTRY
-from ..ops import rank, RANKINGS
-from ..checking import binds_items
-from ..scope import FunctionDef
-from ..guards import CALL_COST, scalar
+from ..dsl import ast as A
+from ..dsl.builtins import REGISTRY
+from ..dsl.ops import rank, RANKINGS
+from ..dsl.checking import binds_items
+from ..dsl.scope import FunctionDef
+from ..dsl.guards import CALL_COST, scalar
 
 from .facts import list_fact, no_container
 from .writing import FEW, Unsupported
@@ -109,7 +109,7 @@ class CallNodes:
         return result
 
     def _ranking(self, n: A.Call) -> str:
-        """As compile_lists.ListsMixin._ranking: the items, then each item's key with the item's name bound (a Python
+        """As closures/lists.py's ListsMixin._ranking: the items, then each item's key with the item's name bound (a Python
         local, also written to ctx.locals when a closure inside reads it there), then the order of the keys."""
         binding = n.args[0]
         got = self.expr(binding.right)
@@ -179,7 +179,7 @@ class CallNodes:
         return out
 
     def _g_Comprehension(self, n: A.Comprehension) -> str:
-        """As compile_lists.ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
+        """As closures/lists.py's ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
         the old value put back after) only when a closure inside the loop may read it there."""
         out, _ = self._loop_of(n, "[]", lambda out, value: self.emit(f"{out}.append({value})"))
         if not _same(n) and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say

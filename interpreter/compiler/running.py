@@ -1,6 +1,6 @@
 """What generated stretches of steps may hold: the helpers their code calls, the names allowed in their source.
 
-Shared by blocks.py (which decides when to generate) and the writer (blockwriter.py, blocksteps.py).
+Shared by stretches.py (which decides when to write a function) and the writer (steps.py).
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from types import FunctionType
 
-from ...dsl.codegen.generator import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
-from ...dsl.closures.assign import _augmented
-from ...dsl.ops import bind_result
-from . import handlers
-from .program import Frame
+from .expressions import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
+from ..dsl.closures.assign import _augmented
+from ..dsl.ops import bind_result
+from ..runtime.machine import handlers
+from ..runtime.machine.program import Frame
 
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
 # instruction of its own frame that the loop runs next (nothing else changed); AGAIN when a signal or a trigger
@@ -104,11 +104,12 @@ def _ret(g, f, n: int, pc: int):
 
 _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
             "_augmented": _augmented, "_BaseException": BaseException,
-            "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_ret": _ret, "_bind_result": bind_result}
+            "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_ret": _ret, "_bind_result": bind_result,
+            "_foreach_init": handlers.h_foreach_init}
 
 
-# Every name a function's source may hold (checked before each compile, see dsl/codegen/safesource.py): the helpers, the
-# names codegen's sources hold, and this writer's own locals and the attributes of games and frames it reads.
+# Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
+# names an expression's source holds, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
     "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
     "coverage", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth"}

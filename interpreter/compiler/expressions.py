@@ -1,6 +1,6 @@
-"""Turn a hot expression into the Python source of one function, so a run costs one call instead of one per node.
+"""An expression as the Python source of one function, so a run costs one call instead of one per node.
 
-The closures of compiler.py stay the reference: every diagnostic, type and name was settled there when the
+The closures (dsl/closures) stay the reference: every diagnostic, type and name was settled there when the
 ruleset loaded, and this module only changes how an expression runs. Each node is written as a few lines
 that put its value into a fresh local, in the order the closures evaluate, with the same guards and errors;
 a node written nowhere here runs its own closure, called from the generated code (a fallback).
@@ -8,46 +8,82 @@ a node written nowhere here runs its own closure, called from the generated code
 Security: rulesets come from strangers, so none of their text ever enters the source. Every value the
 code needs (numbers, texts, names as strings, spans, getters, built-ins, fallback closures) is bound in the
 function's namespace under a name made here (_k0, _k1, ...); locals are _v0, _v1, ...; the rest of the source is
-Python syntax and the helper names of `_HELPERS`, all written in this module. tests/test_codegen.py checks it.
+Python syntax and the helper names of `_HELPERS`, all written in this package. tests/test_compiler.py checks it.
 """
 
 from __future__ import annotations
 
-from types import FunctionType
-from typing import Callable
+import re
+import threading
+from typing import Callable, Optional
 
-from .. import ast as A
-from ..ops import run_with_params
-from ..scope import FunctionDef, Scope
+from ..dsl import ast as A
+from ..dsl.ops import run_with_params
+from ..dsl.closures.compiler import record
+from ..dsl.scope import FunctionDef, Scope
 
 from .calls import CallNodes
 from .operators import OperatorNodes
-from .writing import _HELPERS, MADE_NAMES, SOURCE_NAMES, Unsupported, Writer  # noqa: F401 - blocks and tests read them here
+from .writing import _HELPERS, MADE_NAMES, SOURCE_NAMES, Unsupported, Writer  # noqa: F401 - running.py and tests read them here
 
-STRICT = False  # tests set it: a failure to generate is raised instead of falling back to the closure
+STRICT = False  # tests set it: a failure to write is raised instead of falling back to the closure
 MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
 
 
-def generate(node: A.Expr, scope: Scope, closure: Callable, target: FunctionType, recompile: Callable) -> FunctionType:
-    """Give `target` (a function of hotcode.lazy, with a namespace of its own) code computing `node` as its
-    closure does, or code calling the closure when the node cannot be generated; returns `target`.
+def written(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
+    """The Python source of a whole expression (the function dsl/closures/whole.py made of it, which notes its node
+    and scope as `written_from`), the namespace its names live in and the function it defines, written once and
+    kept on it; None for an expression a closure runs in one call, or one that cannot be written (its closure runs).
 
-    `scope` is the scope the expression was compiled in (its local names as they were then); `recompile(node,
-    scope)` compiles a node again as at load and returns what each of its nodes became (compiler.record)."""
+    One expression written at a time in the whole process: games in several threads may share a ruleset, and
+    the note of the ruleset functions being written (_GENERATING) is shared."""
+    got = closure.__dict__.get("written", _NOT_YET) if hasattr(closure, "__dict__") else None
+    if got is not _NOT_YET:
+        return got
+    with _LOCK:
+        got = closure.__dict__.get("written", _NOT_YET)
+        if got is _NOT_YET:
+            got = closure.written = _write(closure)
+    return got
+
+
+_NOT_YET = object()
+_LOCK = threading.RLock()
+
+
+def _write(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
+    noted = getattr(closure, "written_from", None)
+    if noted is None:
+        return None
+    node, scope = noted
     try:
-        Generator(scope, recompile(node, scope), recompile).function(node, target)
+        fn = Generator(scope, record(node, scope), record).function(node)
     except Exception:  # RecursionError on a deep tree, SyntaxError past Python's nesting limits, ...
         if STRICT:
             raise
-        target.__globals__["_closure"] = closure
-        target.__code__ = _call_closure.__code__
-    # _warm and _state stay in the namespace: another thread may have entered the function while it still had
-    # the code of hotcode._trampoline, and will look them up (hotcode._warm then runs the new code)
-    return target
+        return None
+    return fn.source, fn.__globals__, fn
 
 
-def _call_closure(ctx):
-    return _closure(ctx)  # noqa: F821 - a name of the target's namespace, see generate
+def copied(got: tuple, const: Callable, prefix: str, pad: str) -> Optional[tuple[list, str]]:
+    """The lines of a written expression (`written`) to copy into another function at indent `pad`, and the name
+    of its value: its constants renamed by `const` (a name of that function for the same value), its locals
+    given `prefix`, its `_L` the function's own (the frame's locals, which ctx.locals is while it runs). None for a
+    source not of the shape `build` writes. The source holds no ruleset text, so neither do the lines."""
+    src, ns, _fn = got
+    lines = src.split("\n")
+    if not lines[0].startswith("def ") or not lines[-1] == "" or not lines[-2].startswith("    return "):
+        return None
+
+    def rename(m: re.Match) -> str:
+        name = m.group(0)
+        return const(ns[name]) if name[1] == "k" else prefix + name[2:]
+
+    body = [pad + _NAMES.sub(rename, line) for line in lines[1:-2] if line.strip() != "_L = ctx.locals"]
+    return body, _NAMES.sub(rename, lines[-2][len("    return "):])
+
+
+_NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of an expression's function
 
 
 def generated_function(fd: FunctionDef, scope: Scope, recompile: Callable) -> Callable:
@@ -84,13 +120,11 @@ class Generator(Writer, OperatorNodes, CallNodes):
     """Writes one Python function for one expression; a method per kind of node, as in Compiler."""
 
     # ------------------------------------------------------------ whole functions
-    def function(self, node: A.Expr, target: FunctionType) -> None:
-        """Write `node` as the code of `target`, whose namespace (its globals) gets the generated names."""
+    def function(self, node: A.Expr) -> Callable:
+        """`node` written as one function `_expression(ctx)`, in a namespace of its own."""
         result = self.expr(node)
         prologue = ["    _L = ctx.locals"] if self.reads_locals else []
-        fn = self.build("_expression", "ctx", prologue, f"    return {result}", target.__globals__)
-        target.__code__ = fn.__code__
-        target.source = fn.source
+        return self.build("_expression", "ctx", prologue, f"    return {result}")
 
     def ruleset_function(self, fd: FunctionDef) -> Callable:
         """The body with its parameters as Python arguments. ctx.locals is set to them only when a closure inside
