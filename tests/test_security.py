@@ -471,7 +471,7 @@ def test_chromium_printing_the_aid_connects_nowhere(tmp_path):
     assert {"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
             "--disable-quic", "--proxy-bypass-list=<-loopback>"} <= set(OFFLINE)
     trace = tmp_path / "trace"
-    cmd = ["strace", "-f", "-qq", "-e", "trace=connect,sendto", "-o", str(trace), sys.executable, "-c",
+    cmd = ["strace", "-f", "--seccomp-bpf", "-qq", "-e", "trace=connect,sendto", "-o", str(trace), sys.executable, "-c",
            "import sys; from rulecraft.tools.cli.main import main; sys.exit(main(sys.argv[1:]))",
            "aid", "dml", "-o", str(tmp_path / "aid.pdf")]
     done = subprocess.run(cmd, capture_output=True, timeout=300)
