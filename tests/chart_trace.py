@@ -151,9 +151,12 @@ def check_game(rs, graph, trace: Trace, error: str | None) -> list[str]:
     return problems
 
 
-def check_games(ref: str, games: int) -> None:
+def check_games(ref: str, games: int, quiet: int | None = None) -> int:
     """Seeds 1..games of `ref` (a bundled name or a construct case's ruleset.yaml), each traced and then played with
-    coverage: every move an edge, every count the visits the trace shows."""
+    coverage: every move an edge, every count the visits the trace shows. With `quiet`, it stops once that many
+    seeds in a row have taken no path through the rules (the nodes of every frame, and an error) not taken before:
+    a small case often plays one path whatever the seed, and a seed that repeats a path repeats its checks. Returns
+    the number of games played."""
     rs = load(ref)
     assert rs is not None, f"{ref} does not load"
     graph = build_graph(rs)
@@ -163,8 +166,16 @@ def check_games(ref: str, games: int) -> None:
     if ref.endswith(".yaml"):  # a construct case: its own step budget, if it sets one
         expected = yaml.safe_load((Path(ref).parent / "expected.yaml").read_text(encoding="utf-8")) or {}
         steps = int(expected.get("max_steps", CASE_STEPS))
+    paths: set = set()
+    last_new = 0
     for seed in range(1, games + 1):
+        if quiet is not None and seed - last_new > quiet:
+            return seed - 1
         trace, g, error = traced_game(rs, seed, steps)
+        path = (error, tuple((trace.seq_of[f], tuple(nodes)) for f, nodes in sorted(trace.frames.items())))
+        if path not in paths:
+            paths.add(path)
+            last_new = seed
         problems.update(check_game(rs, graph, trace, error))
         played = play_one(rs, seed, None, ["random"], False, True, steps)
         if error is None and "error" not in played:
@@ -180,3 +191,4 @@ def check_games(ref: str, games: int) -> None:
             break
     assert not problems, sorted(problems)[:20]
     assert not wrong_counts, f"coverage (file) vs visits (trace), per node: {wrong_counts}"
+    return games
