@@ -21,11 +21,21 @@ needs_chromium = pytest.mark.skipif(find_chromium() is None, reason="headless Ch
 NAMES = [b.name for b in bundled_rulesets()]
 
 
+@pytest.fixture(scope="module")
+def printer():
+    """One headless Chromium for the module's aids: starting it costs more than printing one (the aid is printed
+    by the same `build_aid`, one browser for its tries, as `rulecraft aid` prints it)."""
+    from rulecraft.tools.print.htmlpdf import Printer
+
+    with Printer() as browser:
+        yield browser
+
+
 @needs_chromium
 @pytest.mark.parametrize("name", NAMES)
-def test_aid_fits_two_pages_at_9_pt_without_code(name):
+def test_aid_fits_two_pages_at_9_pt_without_code(name, printer):
     loaded = load_ruleset(name)
-    pdf, pages = build_aid(loaded.ruleset, "letter" if name == "dune-bidding" else "a4")
+    pdf, pages = build_aid(loaded.ruleset, "letter" if name == "dune-bidding" else "a4", printer)
     m = measure_pdf(pdf)
     assert pages == m.pages and 1 <= pages <= 2, m.summary()
     assert m.smallest_pt >= 9.0 and m.code_share == 0, m.summary()

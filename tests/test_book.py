@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 
 import pytest
@@ -15,10 +16,16 @@ from pdftext import page_text
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
 
+@functools.lru_cache(maxsize=None)
+def _book(name: str):
+    """A bundled ruleset's book page, built once for the tests that read it: (the loaded ruleset, the HTML)."""
+    loaded = load_ruleset(name)
+    return loaded, build_book(loaded.ruleset, loaded.graph)
+
+
 @needs_dot
 def test_dml_book_is_well_formed_and_links_resolve():
-    loaded = load_ruleset("dml")
-    html = build_book(loaded.ruleset, loaded.graph)
+    _loaded, html = _book("dml")
     c = check_html(html)
     assert not c.problems, c.problems[:10]
     assert len(c.links) > 100  # the contents, the call steps and the charts' call boxes
@@ -58,8 +65,7 @@ def _visible_text(html: str) -> str:
 def test_the_book_teaches_in_order_and_in_words(name):
     """How to win first (every function scoring uses explained), then components, setup, the round and turn,
     the sequences, and designer notes and sources only in the appendix; no reprs, ids or placeholders."""
-    loaded = load_ruleset(name)
-    html = build_book(loaded.ruleset, loaded.graph)
+    loaded, html = _book(name)
     order = [html.find(f'<section id="{s}"') for s in ("game", "components", "flow", "sequences", "appendix")]
     assert -1 not in order and order == sorted(order), order
     text = _visible_text(html)
@@ -94,7 +100,7 @@ def test_book_pdf_keeps_headings_with_their_text(tmp_path):
 
     out = tmp_path / "dune.pdf"
     assert main(["book", "dune-bidding", "-o", str(out)]) == 0
-    html = build_book(*(lambda r: (r.ruleset, r.graph))(load_ruleset("dune-bidding")))
+    _loaded, html = _book("dune-bidding")
     headings = {" ".join(re.sub(r"<[^>]+>", "", h).split()) for h in re.findall(r"<h[234][^>]*>(.*?)</h[234]>", html, re.S)}
     reader = PdfReader(io.BytesIO(out.read_bytes()))
     assert len(reader.pages) > 2

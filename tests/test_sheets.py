@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import json
@@ -54,22 +55,30 @@ def test_arrange_keeps_charts_inside_the_box():
         assert -0.01 <= y and y + h * scale <= box[1] + 0.01
 
 
+@functools.lru_cache(maxsize=None)
+def _dml_a4():
+    """dml's sheets on A4, printed once for the tests that read them: the loaded ruleset, the result, its pages
+    and their text."""
+    loaded = load_ruleset("dml")
+    result = build_sheets(loaded.ruleset, loaded.graph, "a4")
+    pages = PdfReader(io.BytesIO(result.pdf)).pages
+    return loaded, result, pages, [page_text(p) for p in pages]
+
+
 @needs_dot
 def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
-    loaded = load_ruleset("dml")
+    loaded, result, pages, texts = _dml_a4()
     plan = plan_sheets(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph))
-    result = build_sheets(loaded.ruleset, loaded.graph, "a4")
-    reader = PdfReader(io.BytesIO(result.pdf))
-    assert len(reader.pages) == result.pages
-    index = page_text(reader.pages[0])
+    assert len(pages) == result.pages
+    index = texts[0]
     assert "Index" in index and "Interrupts" in index
     for sheet in plan.sheets:
         assert loaded.ruleset.sequences[sheet.main].title in index
     on_page = []  # the first sheet each page after the index prints, in order
-    for i, page in enumerate(reader.pages[1:], 1):
+    for i, page in enumerate(pages[1:], 1):
         w, h = float(page.mediabox.width), float(page.mediabox.height)
         assert (round(w), round(h)) == (595, 842)  # A4, one orientation for the whole document
-        text = page_text(page)
+        text = texts[i]
         assert "legend on the" in text and f"page {i + 1} of" not in text  # sheet numbers only: pages follow them
         assert "continued on the next page" not in text and "continued from" not in text  # never sliced
         label = re.search(r"Sheets? ([0-9a-z–]+) ·", text).group(1)  # '7', '7a', '4–5', '2c–3'
@@ -90,9 +99,7 @@ def test_dml_sheets_pdf_has_a_page_per_sheet_and_an_index():
 def test_a_big_chart_folds_a_block_onto_a_drill_down_sheet():
     """A chart too big for one legible page (in dml on A4: the Resolve Event sheet, at least) has a block drawn as
     one box pointing to sheet Na, and that sheet draws the block, entered from and left back to the sheet."""
-    loaded = load_ruleset("dml")
-    result = build_sheets(loaded.ruleset, loaded.graph, "a4")
-    texts = [page_text(p) for p in PdfReader(io.BytesIO(result.pdf)).pages]
+    texts = _dml_a4()[3]
     numbers = [int(n) for n in re.findall(r"details on (\d+)a", texts[0])]  # the index names the drill-down sheets
     assert numbers
     for number in numbers:

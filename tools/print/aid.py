@@ -8,6 +8,7 @@ it (`aid:`: flow, tables, numbers, win, notes); the defaults are worked out from
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from rulecraft.dsl import ast as A
@@ -332,26 +333,35 @@ def _texts(view: AidView) -> list[str]:
 
 
 def aid_html(view: AidView, compact: int = 0) -> str:
+    return _template().render(v=view, compact=compact)
+
+
+@functools.lru_cache(maxsize=None)
+def _template():
+    """The aid's Jinja template, compiled once a process (the aid is printed up to three times)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     env = Environment(loader=PackageLoader("rulecraft.tools.print", "templates"), autoescape=select_autoescape(["j2"]))
-    return env.get_template("aid.html.j2").render(v=view, compact=compact)
+    return env.get_template("aid.html.j2")
 
 
-def build_aid(rs: M.Ruleset, paper: str = "a4") -> tuple[bytes, int]:
-    """The aid's PDF and its page count: printed again more compactly (never below 9 pt) while over two pages."""
+def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, int]:
+    """The aid's PDF and its page count: printed again more compactly (never below 9 pt) while over two pages,
+    by one browser (`printer`, an open `htmlpdf.Printer` to print with, else one started for this aid)."""
+    from contextlib import nullcontext
     from io import BytesIO
 
     from pypdf import PdfReader
 
-    from rulecraft.tools.print.htmlpdf import html_to_pdf
+    from rulecraft.tools.print.htmlpdf import Printer
 
     view = aid_view(rs, paper)
-    for compact in range(3):
-        pdf = html_to_pdf(aid_html(view, compact))
-        pages = len(PdfReader(BytesIO(pdf)).pages)
-        if pages <= MAX_PAGES:
-            break
+    with nullcontext(printer) if printer is not None else Printer() as browser:
+        for compact in range(3):
+            pdf = browser.print(aid_html(view, compact))
+            pages = len(PdfReader(BytesIO(pdf)).pages)
+            if pages <= MAX_PAGES:
+                break
     return pdf, pages
 
 

@@ -9,6 +9,7 @@ call boxes and references link to the sequence they name. The layout is a Jinja 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -326,16 +327,22 @@ def inline_svg(svg: str) -> str:
 def render_html(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPlan] = None,
                 detail: str = "players") -> str:
     """The book as HTML text (pure: the charts come in already drawn)."""
+    if detail != "full" and plan is None:
+        from rulecraft.tools.words.bookkeeping import players_graph
+
+        graph = players_graph(rs, graph)
+    return _template().render(**context(rs, graph, charts, plan, detail))
+
+
+@functools.lru_cache(maxsize=None)
+def _template():
+    """The book's Jinja template, compiled once a process."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("rulecraft.tools.print", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    if detail != "full" and plan is None:
-        from rulecraft.tools.words.bookkeeping import players_graph
-
-        graph = players_graph(rs, graph)
-    return env.get_template("book.html.j2").render(**context(rs, graph, charts, plan, detail))
+    return env.get_template("book.html.j2")
 
 
 def chart_sources(rs: M.Ruleset, graph, plan: SheetPlan, detail: str = "players") -> dict[str, str]:

@@ -4,7 +4,8 @@ Chromium prints CSS (columns, `break-after: avoid`, `@page` sizes) the way a per
 page, and it is one package on every platform (`apt-get install chromium`, `brew install
 chromium`); `make setup` installs it where it can. It runs in a fresh profile, without GPU, in
 its own process group (ended whatever happens), with networking off by its flags (OFFLINE) and,
-where the system lets a user make one, in a network namespace of its own.
+where the system lets a user make one, in a network namespace of its own. It is driven over a
+pipe with the DevTools protocol, so one browser prints several pages (`Printer`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from typing import Optional
 
@@ -34,6 +36,14 @@ OFFLINE = ("--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9"
            "--password-store=basic", "--use-mock-keychain",
            "--disable-features=OptimizationHints,MediaRouter,Translate,AutofillServerCommunication,"
            "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,AsyncDns")
+
+
+# fd 3 and fd 4 of the browser: the two ends given (by number) before its command
+PLACE_PIPES = ("import os, sys\n"
+               "for new, old in ((3, int(sys.argv[1])), (4, int(sys.argv[2]))):\n"
+               "    os.dup2(old, new)\n"
+               "    os.close(old)\n"
+               "os.execv(sys.argv[3], sys.argv[3:])")
 
 
 class PrintError(RuntimeError):
@@ -67,29 +77,145 @@ def find_chromium() -> Optional[str]:
 
 def html_to_pdf(html: str, timeout: float = 120.0) -> bytes:
     """The PDF Chromium prints from `html` (its @page rules give the paper and margins)."""
-    exe = find_chromium()
-    if exe is None:
-        raise PrintError(HINT)
-    with tempfile.TemporaryDirectory(prefix="rulecraft-print-") as tmp:
-        page, out = os.path.join(tmp, "page.html"), os.path.join(tmp, "page.pdf")
+    with Printer(timeout) as printer:
+        return printer.print(html)
+
+
+class Printer:
+    """One headless Chromium that prints pages one after another: starting the browser costs more than printing a
+    page, so a document printed again more compactly (the aid) starts it once. It is driven with the DevTools
+    protocol over a pipe (`--remote-debugging-pipe`: no port is opened), in a fresh profile, with the OFFLINE flags
+    and its own network where it can have one, in its own process group, ended with all its helpers on close."""
+
+    def __init__(self, timeout: float = 120.0):
+        exe = find_chromium()
+        if exe is None:
+            raise PrintError(HINT)
+        self.timeout, self._ids, self._buf, self._pages = timeout, 0, b"", 0
+        self._tmp = tempfile.TemporaryDirectory(prefix="rulecraft-print-")
+        to_browser, self._send = _high_pipe()
+        self._recv, from_browser = _high_pipe()
+        self._err = open(os.path.join(self._tmp.name, "stderr"), "w+b")
+        # the browser reads the protocol on fd 3 and writes it on fd 4: a small Python puts the pipes there and
+        # starts it (a preexec function would not be safe in a process with threads, as the studio is; a POSIX
+        # shell names only the descriptors below 10)
+        args = [sys.executable, "-I", "-S", "-c", PLACE_PIPES, str(to_browser), str(from_browser), *_own_network(),
+                exe, "--headless", "--no-sandbox", "--disable-gpu", *OFFLINE,
+                f"--user-data-dir={os.path.join(self._tmp.name, 'profile')}", "--remote-debugging-pipe", "about:blank"]
+        try:
+            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._err,
+                                          pass_fds=(to_browser, from_browser), start_new_session=True)
+        except OSError as exc:
+            self._close_fds()
+            raise PrintError(f"Chromium did not start: {exc}") from None
+        finally:
+            os.close(to_browser)
+            os.close(from_browser)
+
+    def __enter__(self) -> "Printer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def print(self, html: str) -> bytes:
+        """The PDF of one page of HTML, printed as `--print-to-pdf` prints it: the page's @page size, backgrounds,
+        no header or footer."""
+        import base64
+        import time
+
+        deadline = time.monotonic() + self.timeout
+        self._pages += 1
+        page = os.path.join(self._tmp.name, f"page{self._pages}.html")
         with open(page, "w", encoding="utf-8") as fh:
             fh.write(html)
-        args = [*_own_network(), exe, "--headless", "--no-sandbox", "--disable-gpu", *OFFLINE,
-                f"--user-data-dir={os.path.join(tmp, 'profile')}",
-                "--no-pdf-header-footer", f"--print-to-pdf={out}", "file://" + page]
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            _out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            err = b"timed out"
-        finally:
+        target = self._call(deadline, "Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self._call(deadline, "Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self._call(deadline, "Page.enable", {}, session)
+        self._call(deadline, "Page.navigate", {"url": "file://" + page}, session, until="Page.loadEventFired")
+        data = self._call(deadline, "Page.printToPDF", {"printBackground": True, "preferCSSPageSize": True,
+                                                        "displayHeaderFooter": False}, session)["data"]
+        self._call(deadline, "Target.closeTarget", {"targetId": target})
+        pdf = base64.b64decode(data)
+        if not pdf:
+            raise self._failed("an empty PDF")
+        return pdf
+
+    def close(self) -> None:
+        self._stop()
+        self._close_fds()
+
+    def _stop(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)  # the browser's helpers too
             except ProcessLookupError:
                 pass
             proc.wait()
-        if not os.path.exists(out) or os.path.getsize(out) == 0:
-            last = (err or b"").decode("utf-8", "replace").strip().splitlines()
-            raise PrintError("Chromium did not print the page" + (f": {last[-1]}" if last else ""))
-        with open(out, "rb") as fh:
-            return fh.read()
+            self._proc = None
+
+    def _close_fds(self) -> None:
+        for fd in (self._send, self._recv):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._send = self._recv = -1
+        self._err.close()
+        self._tmp.cleanup()
+
+    def _call(self, deadline: float, method: str, params: dict, session: str | None = None,
+              until: str | None = None) -> dict:
+        """Send one command and wait for its answer (and, with `until`, for that event of the same session)."""
+        import json
+
+        self._ids += 1
+        message = {"id": self._ids, "method": method, "params": params, **({"sessionId": session} if session else {})}
+        try:
+            os.write(self._send, json.dumps(message).encode("utf-8") + b"\0")
+        except OSError:
+            raise self._failed("it stopped") from None
+        result, seen = None, until is None
+        while result is None or not seen:
+            reply = json.loads(self._read(deadline))
+            if reply.get("id") == self._ids:
+                if "error" in reply:
+                    raise self._failed(str(reply["error"].get("message", reply["error"])))
+                result = reply.get("result", {})
+            elif until and reply.get("method") == until and reply.get("sessionId") == session:
+                seen = True
+        return result
+
+    def _read(self, deadline: float) -> bytes:
+        import select
+        import time
+
+        while b"\0" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._recv], [], [], left)[0]:
+                raise self._failed("timed out")
+            chunk = os.read(self._recv, 1 << 20)
+            if not chunk:
+                raise self._failed("it stopped")
+            self._buf += chunk
+        message, self._buf = self._buf.split(b"\0", 1)
+        return message
+
+    def _failed(self, why: str) -> PrintError:
+        self._stop()
+        self._err.seek(0)
+        last = self._err.read().decode("utf-8", "replace").strip().splitlines()
+        return PrintError(f"Chromium did not print the page ({why})" + (f": {last[-1]}" if last else ""))
+
+
+def _high_pipe() -> tuple[int, int]:
+    """A pipe whose two ends are above the numbers the browser reads and writes (3 and 4), so putting one end
+    there never overwrites the other."""
+    import fcntl
+
+    read, write = os.pipe()
+    out = tuple(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (read, write))
+    os.close(read)
+    os.close(write)
+    return out

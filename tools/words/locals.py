@@ -4,6 +4,7 @@ variable that holds yes or no is said as a state ('the player is alive'), not as
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 from rulecraft.dsl import ast as A
@@ -115,8 +116,20 @@ def _stmts(s):
         yield getattr(st, "ast", st)
 
 
+_WORKED_OUT: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # ruleset -> its Locals
+
+
 def local_info(w) -> Locals:
-    """What each name of the ruleset stands for, from the steps that bind it, set it and read it."""
+    """What each name of the ruleset stands for, from the steps that bind it, set it and read it: worked out once a
+    ruleset (it reads the ruleset alone, and sheets make a Words for each chart they try, some 160 for dml).
+    Callers read it and never change it."""
+    info = _WORKED_OUT.get(w.rs)
+    if info is None:
+        info = _WORKED_OUT[w.rs] = _work_out(w)
+    return info
+
+
+def _work_out(w) -> Locals:
     info = Locals()
     rs = w.rs
     info.flags = {k for k, v in rs.player_variables.items() if isinstance(v.initial, bool)}
