@@ -13,7 +13,6 @@ docs/security.md lists each threat with the test here (or in the corpus tests) t
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys

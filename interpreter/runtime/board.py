@@ -10,22 +10,20 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
-from ..dsl.ops import SUSPEND, text_of
+from ..dsl.ops import text_of
 from ..model import ruleset as M
-from ..values import Card, Player, Roll, ZoneRef
+from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
-from .rng import fixed_faces
+from .rng import Dice
 
 if TYPE_CHECKING:
     from .machine.program import Frame
     from .rng import SplitMix
 
-_MISSING = object()
-ANSWER = "__answer"  # the local a suspended step finds its answer in (machine/asking.py uses the same name)
 
 
-class Board:
+class Board(Dice):
     # the state these operations read and change: set by Game.__init__ (game.py)
     rs: M.Ruleset
     players: list[Player]
@@ -341,77 +339,8 @@ class Board:
         self.zones[ref] = []
         return ref
 
-    def roll(self, spec: Any, roller: Any, against: Any, span: Span) -> Any:
-        frame = self.frames[-1]
-        held = frame.locals
-        if ANSWER in held or "__roll" in held:  # an answer to a re-roll question, or a roll waiting for one
-            answer = held.pop(ANSWER, _MISSING)
-            partial = held.get("__roll")
-        else:  # (the usual roll: two look-ups, not a pop and a get and another pop)
-            answer, partial = _MISSING, None
-        if spec.__class__ is tuple:
-            (name, count, sides), results = spec, ()
-        else:
-            name, count, sides, results = spec.id, spec.count, spec.sides, spec.results
-        if partial is None or answer is True:
-            if self.fixed_dice:  # a scenario's fixed results (`dice:`), in order, before the generator's
-                faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
-                if isinstance(faces, str):
-                    raise RuleError(faces, span)
-            elif count == 1:
-                faces = (1 + self.rng.below(sides),)
-            else:
-                below = self.rng.below
-                faces = tuple([1 + below(sides) for _ in range(count)])
-            self.chance.append(["roll", name, list(faces)])
-        else:
-            faces = tuple(partial)
-        named = None
-        if results:
-            saved = self.locals
-            self.locals = {"faces": list(faces), "total": sum(faces), "doubles": len(set(faces)) == 1 and count > 1}
-            try:
-                named = next((r for r in results if r.when is not None and r.when.fn(self)), None)
-            finally:
-                self.locals = saved
-        if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):
-            frame.locals["__roll"] = list(faces)
-            shown = "+".join(map(str, faces))
-            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {_exclaim(named.shown())}")
-            self.pending = asked = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?",
-                                            [True, False], default=False, node=str(span), purpose="reroll",
-                                            number=self.decisions)
-            asked.target = against
-            return SUSPEND
-        if partial is not None:
-            del held["__roll"]
-        outcome = named.outcome if named is not None else None
-        if outcome == "success":
-            success: Optional[bool] = True
-        elif outcome == "failure":
-            success = False
-        elif against is not None:
-            if isinstance(against, bool) or not isinstance(against, (int, float)):
-                raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
-            success = sum(faces) >= against
-        else:
-            success = None
-        r = Roll(name, faces, named.name if named else None, success, against)
-        if self.story:  # the line is worked out only when someone reads the story
-            who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
-            vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
-            told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
-            self.say(f"{who} {name}: {told}{vs}")
-        if "rolled" in self.triggers:  # (as _emit)
-            self._events.append(("rolled", {"roll": r, "player": roller}))
-        return r
-
 
 def _zone_words(rs: M.Ruleset, name: str) -> str:
     """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile')."""
     return (rs.zones[name].title or name.replace("_", " ")).lower()
 
-
-def _exclaim(title: str) -> str:
-    """A named dice result as the story tells it: 'Doubles!', 'Snake Eyes!' (not 'Snake Eyes!!')."""
-    return title if title.endswith("!") else title + "!"

@@ -17,7 +17,8 @@ from ..model import secrecy
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
 from .story import narrate_choice
-from .board import ANSWER, Board
+from .board import Board
+from .rng import ANSWER
 from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
