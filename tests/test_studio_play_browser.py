@@ -12,27 +12,18 @@ With RULECRAFT_STUDIO_SCREENSHOTS=FOLDER set, the screenshots of docs/studio.md'
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from rulecraft.bundled import resolve
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (make setup installs it)")
+from studio_harness import chromium, shot, studio_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium on this machine (make setup installs Debian's chromium): the studio's browser tests "
-                "are skipped", allow_module_level=True)
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
 WAIT = 60_000  # ms: an upper bound on a busy machine, never a measure
-SHOTS = os.environ.get("RULECRAFT_STUDIO_SCREENSHOTS")
 BIDS = {0: 21, 1: 31}  # each seat's sealed bid, plus the number of decisions before it: numbers that are nowhere
 # else in the game (a bid revealed earlier is not bid again), so a leak shows
 FRAME = """() => { const f = window.play && window.play.frame; return f && {n: f.decisions, seat: f.seat,
@@ -45,49 +36,17 @@ def studio(tmp_path_factory):
     folder = tmp_path_factory.mktemp("play")
     shutil.copy(resolve("hearts"), folder / "hearts.yaml")
     shutil.copy(resolve("sealed-auction"), folder / "auction.yaml")
-    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", "studio", str(folder / "hearts.yaml"),
-                             "--play", str(folder / "auction.yaml"), "--agent", "human", "--agent", "human",
-                             "--agent", "random", "--seed", "7", "--set", "lots_for_sale=2", "--set", "start_coins=100",
-                             "--pace", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    got: list[str] = []
-
-    def read() -> None:
-        while not got or not got[-1].startswith("spectator:"):
-            line = proc.stdout.readline()
-            if not line:
-                return
-            got.append(line.strip())
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    reader.join(60)
-    if len(got) != 4 or not re.match(r"^http://127\.0\.0\.1:\d+/\?token=\S+$", got[0]):
-        proc.kill()
-        pytest.fail(f"rulecraft studio --play printed {got!r}")
-    yield folder, got[0], [line.split(": ", 1)[1] for line in got[1:4]]  # P1, P2, the spectator
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    args = [str(folder / "hearts.yaml"), "--play", str(folder / "auction.yaml"), "--agent", "human", "--agent", "human",
+            "--agent", "random", "--seed", "7", "--set", "lots_for_sale=2", "--set", "start_coins=100", "--pace", "0"]
+    with studio_server(args, enough=lambda got: bool(got) and got[-1].startswith("spectator:")) as got:
+        assert len(got) == 4, got
+        yield folder, got[0], [line.split(": ", 1)[1] for line in got[1:4]]  # P1, P2, the spectator
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except Exception as exc:  # noqa: BLE001 - a Chromium that does not start: say so, skip
-            pytest.skip(f"Chromium did not start under Playwright ({str(exc).splitlines()[0]})")
+    with chromium() as b:
         yield b
-        b.close()
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, name))
 
 
 class Seat:

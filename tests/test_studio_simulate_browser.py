@@ -8,68 +8,30 @@ With RULECRAFT_STUDIO_SCREENSHOTS=FOLDER set, the Simulate screenshots in docs/s
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
-import threading
-import time
-import urllib.request
 
 import pytest
 
 from rulecraft.bundled import resolve
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (make setup installs it)")
+from studio_harness import chromium, shot, studio_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium on this machine (make setup installs Debian's chromium): the studio's browser tests "
-                "are skipped", allow_module_level=True)
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
 WAIT = 90_000  # ms: an upper bound on a busy machine, never a measure
-SHOTS = os.environ.get("RULECRAFT_STUDIO_SCREENSHOTS")
 
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     folder = tmp_path_factory.mktemp("studio")
     shutil.copy(resolve("pig"), folder / "pig.yaml")
-    proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", "studio", str(folder)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    got: list[str] = []
-    reader = threading.Thread(target=lambda: got.append(proc.stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(60)
-    url = got[0].strip() if got else ""
-    if not re.match(r"^http://127\.0\.0\.1:\d+/\?token=\S+$", url):
-        proc.kill()
-        pytest.fail(f"rulecraft studio printed no URL: {url!r} {proc.stderr.read() if proc.poll() is not None else ''}")
-    deadline = time.monotonic() + 60  # the port is bound when the URL is printed; served once uvicorn is up
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=5).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield folder, url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with studio_server([str(folder)], served=True) as got:
+        yield folder, got[0]
 
 
 @pytest.fixture(scope="module")
 def page(studio):
     folder, url = studio
-    with sync_api.sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        except Exception as exc:  # noqa: BLE001 - a Chromium that does not start: say so, skip
-            pytest.skip(f"Chromium did not start under Playwright ({str(exc).splitlines()[0]})")
+    with chromium() as browser:
         pg = browser.new_page(viewport={"width": 1500, "height": 950})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -83,12 +45,6 @@ def page(studio):
 
 def info(page) -> dict:
     return page.evaluate("() => { const i = window.studio.simulate.info; return {...i, last: undefined} }")
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, name))
 
 
 def drawn(page, selector: str) -> int:
