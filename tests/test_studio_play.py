@@ -16,6 +16,7 @@ from rulecraft.bundled import resolve
 from rulecraft.runtime.replay import replay
 from rulecraft.tools.studio.app import make_app
 from rulecraft.tools.studio.guard import Guard
+from rulecraft.tools.studio.play import routes
 from rulecraft.tools.studio.play.routes import REFUSED
 
 BASE = "http://127.0.0.1:5151"
@@ -24,8 +25,12 @@ TOKEN = "t0ken-for-the-play-tests"
 
 
 @pytest.fixture()
-def folder(tmp_path):
+def folder(tmp_path, monkeypatch):
+    """The studio's folder. These tests answer as fast as a program can, far faster than a person clicks: the
+    bound on a seat's messages (routes.RATE, BURST) is raised for them, and tested on its own below."""
     shutil.copy(resolve("sealed-auction"), tmp_path / "auction.yaml")
+    monkeypatch.setattr(routes, "RATE", 10_000.0)
+    monkeypatch.setattr(routes, "BURST", 10_000)
     return tmp_path
 
 
@@ -54,6 +59,7 @@ def state(ws) -> dict:
         frame = ws.receive_json()
         if frame["type"] == "state":
             return frame
+        assert frame["type"] != "error" or "too many" not in frame["message"], frame  # (a dropped answer: never wait)
 
 
 def asked_state(ws, after: int = -1) -> dict:
@@ -147,6 +153,21 @@ def test_no_token_is_refused(folder):
         assert c.get(f"/play?seat={seat}").status_code == 200
         assert c.get(f"/api/files?seat={seat}").status_code == 403
         assert c.get(f"/?token={seat}").status_code == 403
+
+
+def test_a_seat_that_sends_too_fast_is_told_to_slow_down(folder, monkeypatch):
+    monkeypatch.setattr(routes, "RATE", 1.0)
+    monkeypatch.setattr(routes, "BURST", 5)
+    with studio(folder) as c:
+        game = start(c, ["human", "human"])
+        with socket(c, game["seats"][0]["link"]) as a:
+            state(a)
+            for _ in range(12):
+                a.send_json({"type": "sing"})
+            said: list[str] = []
+            while len(said) < 40 and not any("slow down" in m for m in said):  # each message answered, or dropped
+                said.append(a.receive_json().get("message", ""))
+            assert any("slow down" in m for m in said), said
 
 
 def test_bad_messages_are_bounded(folder):

@@ -209,14 +209,13 @@ class PlayTable:
 
     def help(self, seat: int) -> str:
         """The rule of the step that asks, in players' words (tools/words), for the seat asked."""
-        from rulecraft.tools.words.help import step_asking
-        from rulecraft.tools.words.helpmore import help_at_table
+        from rulecraft.tools.words.help import help_at_table, step_asking
 
         game = self.game
         if game.over or game.pending.player != seat:
             raise Refusal("help is about the question you are asked, and you are asked none now")
         d = game.pending
-        lines = help_at_table(game.rs, step_asking(game.rs, d.node), d)
+        lines = help_at_table(game.rs, step_asking(game.rs, d.step), d)
         lines.append(f"Asked: {d.prompt or 'choose'}")
         return "\n".join(lines)
 
