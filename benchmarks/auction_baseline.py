@@ -16,11 +16,9 @@ tests/test_baselines.py for a few seeds).
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
-import time
 
+from baseline_common import agent_bases, agent_rng, main as cli, timed
 from rulecraft.runtime.rng import SplitMix  # the engine's generator: the same chance results
 
 # the lots in the order the ruleset declares them (the bottom of the pile first), and their worth
@@ -28,7 +26,6 @@ LOTS = (("clay_pot", 1), ("brass_lamp", 2), ("old_map", 3), ("silver_cup", 4),
         ("jade_comb", 5), ("gold_ring", 6), ("chess_set", 7), ("ruby_crown", 8))
 WORTH = dict(LOTS)
 DEFAULTS = {"start_coins": 12, "lots_for_sale": 6, "tie_rule": "earlier_seat"}
-_MASK = (1 << 64) - 1
 
 
 def play_game(seed: int, players: int = 3, **settings) -> dict:
@@ -40,7 +37,7 @@ def play_game(seed: int, players: int = 3, **settings) -> dict:
     cfg.update(settings)
     earlier_seat = cfg["tie_rule"] == "earlier_seat"
     rng = SplitMix(seed)
-    bases = [(seed * 1_000_003 + seat * 7919 + 17) & _MASK for seat in range(players)]
+    bases = agent_bases(seed, players)
     lots = [name for name, _ in LOTS]
     rng.shuffle(lots)
     coins = [cfg["start_coins"]] * players
@@ -55,7 +52,7 @@ def play_game(seed: int, players: int = 3, **settings) -> dict:
         for p in range(players):  # in seat order from the first seat; a player who cannot pay 1 is not asked
             if coins[p] < 1:
                 continue
-            pick = _agent_rng(bases[p], decisions).below(coins[p] + 1)  # option 0 = pass, option k = k coins
+            pick = agent_rng(bases[p], decisions).below(coins[p] + 1)  # option 0 = pass, option k = k coins
             decisions += 1
             if pick > top:
                 top, tied = pick, [p]
@@ -75,32 +72,13 @@ def play_game(seed: int, players: int = 3, **settings) -> dict:
             "decisions": decisions, "winners": winners}
 
 
-def _agent_rng(base: int, number: int) -> SplitMix:
-    """The generator a RandomAgent with this base draws its choice from at the game's decision `number`."""
-    return SplitMix(SplitMix((base + (number + 1) * 0xD1B54A32D192ED03) & _MASK).next64())
-
-
 def run(games: int, players: int = 3) -> tuple[float, int]:
     """Seconds to play seeds 0..games-1, and the decisions made in all."""
-    decisions = 0
-    t0 = time.perf_counter()
-    for seed in range(games):
-        decisions += play_game(seed, players)["decisions"]
-    return time.perf_counter() - t0, decisions
+    return timed(play_game, games, players)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--players", type=int, default=3)
-    args = ap.parse_args(argv)
-    run(min(20, args.games), args.players)  # warm-up
-    times = [run(args.games, args.players)[0] for _ in range(args.repeat)]
-    med = statistics.median(times)
-    print(f"baseline ({args.players} players, {args.games} games x {args.repeat}): "
-          f"{args.games / med:,.0f} games/s median ({args.games / min(times):,.0f} best)")
-    return 0
+    return cli(play_game, __doc__, argv, games=2000, players=3, unit="games")
 
 
 if __name__ == "__main__":

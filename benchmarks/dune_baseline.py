@@ -17,11 +17,9 @@ prints phases per second (median of the repeats).
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
-import time
 
+from baseline_common import agent_bases, agent_rng, main as cli, timed
 from rulecraft.runtime.rng import SplitMix  # the engine's generator: the same chance results
 KINDS = ("weapon", "defense", "special", "worthless")
 MAX_COPIES = 12
@@ -31,14 +29,6 @@ DEFAULTS = {
     "first_player": "seat_one", "to_the_right": "counterclockwise", "after_a_pass": "may_bid_again",
     "return_order": "first_dealt_on_top", "short_deck": "deal_what_is_left", "winner": "nobody",
 }
-
-
-def _agent_rng(seat: int, seed: int, number: int) -> SplitMix:
-    """The generator RandomAgent(seat, seed) draws its choice from at the game's decision `number` (counted
-    from 0): seeded by the bot's seed, its seat and the decision's number (agents.base.decision_rng)."""
-    mask = (1 << 64) - 1
-    base = (seed * 1_000_003 + seat * 7919 + 17) & mask
-    return SplitMix(SplitMix((base + (number + 1) * 0xD1B54A32D192ED03) & mask).next64())
 
 
 def play_phase(seed: int, players: int = 6, **settings) -> dict:
@@ -53,6 +43,7 @@ def play_phase(seed: int, players: int = 6, **settings) -> dict:
     step = -1 if cfg["to_the_right"] == "counterclockwise" else 1
     final = cfg["after_a_pass"] == "out_for_this_card"
     rng = SplitMix(seed)
+    bases = agent_bases(seed, n)  # each bot's choice: a generator of (seed, seat, the decision's number)
 
     # the deck, bottom first, in the order the ruleset declares its cards; then shuffled
     deck = [f"{k}_{c}" for k in KINDS for c in range(1, MAX_COPIES + 1) if c <= cfg[f"{k}_cards"]]
@@ -88,7 +79,7 @@ def play_phase(seed: int, players: int = 6, **settings) -> dict:
             if len(hands[bidder]) >= limit or bidder in out or spice[bidder] <= top:
                 passes += 1  # must pass (1.04.03, 1.04.06.03): not asked
             else:
-                pick = _agent_rng(bidder, seed, decisions).below(spice[bidder] - top + 1)  # option 0 = pass, option k = top + k
+                pick = agent_rng(bases[bidder], decisions).below(spice[bidder] - top + 1)  # option 0 = pass, option k = top + k
                 decisions += 1
                 if pick == 0:
                     passes += 1
@@ -120,27 +111,13 @@ def play_phase(seed: int, players: int = 6, **settings) -> dict:
             "decisions": decisions, "winners": winners}
 
 
-def run(phases: int, players: int) -> tuple[float, int]:
+def run(phases: int, players: int = 6) -> tuple[float, int]:
     """Seconds to play seeds 0..phases-1, and the decisions made in all."""
-    decisions = 0
-    t0 = time.perf_counter()
-    for seed in range(phases):
-        decisions += play_phase(seed, players)["decisions"]
-    return time.perf_counter() - t0, decisions
+    return timed(play_phase, phases, players)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--phases", type=int, default=500)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--players", type=int, default=6)
-    args = ap.parse_args(argv)
-    run(min(20, args.phases), args.players)  # warm-up
-    times = [run(args.phases, args.players)[0] for _ in range(args.repeat)]
-    med = statistics.median(times)
-    print(f"baseline ({args.players} players, {args.phases} phases x {args.repeat}): "
-          f"{args.phases / med:,.0f} phases/s median ({args.phases / min(times):,.0f} best)")
-    return 0
+    return cli(play_phase, __doc__, argv, games=500, players=6, unit="phases")
 
 
 if __name__ == "__main__":

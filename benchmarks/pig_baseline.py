@@ -15,15 +15,12 @@ them), so for a given seed it plays exactly the engine's game, decision for deci
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
-import time
 
+from baseline_common import agent_bases, agent_rng, main as cli, timed
 from rulecraft.runtime.rng import SplitMix  # the engine's generator: the same chance results
 
 DEFAULTS = {"target_score": 100, "wipe_face": 1, "first_player": "seat_one"}
-_MASK = (1 << 64) - 1
 
 
 def play_game(seed: int, players: int = 2, **settings) -> dict:
@@ -36,7 +33,7 @@ def play_game(seed: int, players: int = 2, **settings) -> dict:
     target, wipe = cfg["target_score"], cfg["wipe_face"]
     rng = SplitMix(seed)
     # each bot's choice comes from a generator seeded by (seed, seat, the decision's number): agents.base
-    bases = [(seed * 1_000_003 + seat * 7919 + 17) & _MASK for seat in range(players)]
+    bases = agent_bases(seed, players)
     first = rng.below(players) if cfg["first_player"] == "random" else 0
     order = [(first + i) % players for i in range(players)]
     score = [0] * players
@@ -55,7 +52,7 @@ def play_game(seed: int, players: int = 2, **settings) -> dict:
                     score[p] += total
                     winner = p
                     break
-                again = _agent_rng(bases[p], decisions).below(2) == 0
+                again = agent_rng(bases[p], decisions).below(2) == 0
                 decisions += 1
                 if not again:
                     score[p] += total
@@ -65,32 +62,13 @@ def play_game(seed: int, players: int = 2, **settings) -> dict:
     return {"score": score, "winners": [winner], "decisions": decisions, "turns": turns}
 
 
-def _agent_rng(base: int, number: int) -> SplitMix:
-    """The generator a RandomAgent with this base draws its choice from at the game's decision `number`."""
-    return SplitMix(SplitMix((base + (number + 1) * 0xD1B54A32D192ED03) & _MASK).next64())
-
-
 def run(games: int, players: int = 2) -> tuple[float, int]:
     """Seconds to play seeds 0..games-1, and the decisions made in all."""
-    decisions = 0
-    t0 = time.perf_counter()
-    for seed in range(games):
-        decisions += play_game(seed, players)["decisions"]
-    return time.perf_counter() - t0, decisions
+    return timed(play_game, games, players)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--players", type=int, default=2)
-    args = ap.parse_args(argv)
-    run(min(20, args.games), args.players)  # warm-up
-    times = [run(args.games, args.players)[0] for _ in range(args.repeat)]
-    med = statistics.median(times)
-    print(f"baseline ({args.players} players, {args.games} games x {args.repeat}): "
-          f"{args.games / med:,.0f} games/s median ({args.games / min(times):,.0f} best)")
-    return 0
+    return cli(play_game, __doc__, argv, games=2000, players=2, unit="games")
 
 
 if __name__ == "__main__":
