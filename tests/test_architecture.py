@@ -193,6 +193,16 @@ def test_the_architecture_page_names_every_package():
     assert missing == [], f"docs/architecture.md does not name: {missing}"
 
 
+def test_the_installed_package_holds_every_package():
+    """pyproject.toml lists the packages `pip install .` ships: a package missing there works in the editable
+    checkout and is absent from an installed one."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    missing = sorted(name for name in MODULES if _is_package(name) and name not in listed)
+    assert missing == [], f"pyproject.toml's packages leave out: {missing}"
+
+
 def test_the_studio_stands_apart():
     """The studio (tools/studio) sits on top: no module outside it imports it (the command line reaches it by
     name at run time), and its page ships beside it, built."""
