@@ -30,10 +30,9 @@ URL = re.compile(r"^http://127\.0\.0\.1:\d+/\?token=\S+$")
 
 
 @contextmanager
-def studio_server(args: list[str], enough: Callable[[list[str]], bool] = lambda got: len(got) >= 1,
-                  served: bool = False) -> Iterator[list[str]]:
+def studio_server(args: list[str], enough: Callable[[list[str]], bool] = lambda got: len(got) >= 1) -> Iterator[list[str]]:
     """`rulecraft studio ARGS` as a child process: yields the lines it printed on standard output once `enough` of
-    them came (the studio's URL first); with `served`, once the page answers too. Stopped on leaving."""
+    them came (the studio's URL first) and its page answers. Stopped on leaving."""
     proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", "studio", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     got: list[str] = []
@@ -51,14 +50,13 @@ def studio_server(args: list[str], enough: Callable[[list[str]], bool] = lambda 
     if not got or not enough(got) or not URL.match(got[0]):
         proc.kill()
         pytest.fail(f"rulecraft studio printed {got!r} {proc.stderr.read() if proc.poll() is not None and proc.stderr else ''}")
-    if served:  # the port is bound when the URL is printed; served once uvicorn is up
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(got[0], timeout=5).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    deadline = time.monotonic() + 60  # the port is bound when the URL is printed; it answers once uvicorn is up
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(got[0], timeout=5).close()
+            break
+        except OSError:
+            time.sleep(0.1)
     try:
         yield got
     finally:

@@ -24,7 +24,7 @@ WAIT = 90_000  # ms: an upper bound on a busy machine, never a measure
 def studio(tmp_path_factory):
     folder = tmp_path_factory.mktemp("studio")
     shutil.copy(resolve("pig"), folder / "pig.yaml")
-    with studio_server([str(folder)], served=True) as got:
+    with studio_server([str(folder)]) as got:
         yield folder, got[0]
 
 
