@@ -146,10 +146,12 @@ class LspClient:
                 self._diag_event.wait(left)
 
     def close(self) -> None:
+        # generous waits: they only keep a server that never stops from hanging the run (a busy machine running
+        # the suite on every core took more than 10 s to answer, and the server was killed for it)
         try:
-            self.request("shutdown", None, timeout=10)
+            self.request("shutdown", None, timeout=60)
             self.notify("exit", None)
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=60)
         except Exception:  # noqa: BLE001 - a server that does not stop is stopped
             self.proc.kill()
             self.proc.wait()
