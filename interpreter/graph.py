@@ -13,6 +13,7 @@ from typing import Optional
 from .dsl import ast as A
 from .dsl.table_calls import targets
 from .model import ruleset as M
+from .model.kinds import of_step
 
 
 @dataclass(frozen=True)
@@ -200,14 +201,22 @@ class _Builder:
             self.g.add(Node(nid, seq.id, "decision", _label(s, text), s.source, s))
         elif isinstance(s, M.SealedStep):
             self.g.add(Node(nid, seq.id, "sealed", _label(s, f"each {s.var} decides in secret, then all reveal"), s.source, s))
-        else:
-            assert isinstance(s, M.StackStep)
+        elif isinstance(s, M.StackStep):
             self.g.add(Node(nid, seq.id, "stack", _label(s, "play onto the stack; resolve last in, first out"), s.source, s))
             # each card played runs 'on_play', then play goes back to the stack for the next offer; when all
             # pass, 'resolve' runs for each card from the top, back to the stack after each; then play goes on
             for block, label in ((s.on_play, "each card played"), (s.resolve, "then resolve, top card first")):
                 if block:
                     for t in self.block(seq, block, [(nid, "next", label)]):
+                        self._edge(t, nid, "repeat")
+        else:  # a kind registered with a model class of its own (model/kinds.py): one node named by its form;
+            # each list of steps inside it runs from it and comes back to it, then play goes on
+            registered = of_step(s)
+            key = registered.key if registered is not None else type(s).__name__
+            self.g.add(Node(nid, seq.id, key, _label(s, key), s.source, s))
+            for name, block in s.bodies:
+                if block:
+                    for t in self.block(seq, block, [(nid, "next", name)]):
                         self._edge(t, nid, "repeat")
         for t in tails:
             self._edge(t, nid)

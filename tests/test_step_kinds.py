@@ -123,3 +123,85 @@ def test_the_book_and_the_diff_read_it(announce, tmp_path):
     loaded = _load(tmp_path)
     assert "Everyone hears: Round {round} begins" in build_book(loaded.ruleset, loaded.graph)
     assert step_fields(_announce_step(loaded.ruleset))["form"] == "announce"
+
+
+# ---------------------------------------------------------------- a kind with a model class and instructions of its own
+
+UNLESS_RULESET = """\
+ruleset: unless_toy
+title: Unless
+players: {min: 2, max: 2, default: 2}
+start: game
+variables: {round: 0, quiet: 0, loud: 0}
+sequences:
+  game:
+    kind: game
+    steps:
+      - loop: rounds
+        do:
+          - "round += 1"
+          - choose: {player: "players[0]", kind: yesno, prompt: "Shout?", as: shout}
+          - unless: "shout"
+            do:
+              - "quiet += 1"
+              - "log 'a quiet round'"
+          - if: "round >= 4"
+            then: ["end game"]
+"""
+
+
+@pytest.fixture
+def unless():
+    from unless_kind import UNLESS
+
+    with registered(UNLESS) as kind:
+        yield kind
+    assert "unless" not in KINDS and "unless" not in all_forms()
+
+
+def test_every_step_form_is_a_registered_kind():
+    """The core forms too: each is built, binds its names and is lowered by its kind (rulecraft.loader.kinds)."""
+    from rulecraft.loader.kinds import CORE
+    from rulecraft.model.kinds import of_step
+
+    assert set(all_forms()) <= set(KINDS)
+    assert [k.key for k in CORE] == ["do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed",
+                                     "stack"]
+    step = M.IfStep("s1", "game/s1", "", "", "", None, False)
+    assert of_step(step) is KINDS["if"]
+
+
+def test_a_kind_of_its_own_loads_and_is_lowered_by_it(unless, tmp_path):
+    from unless_kind import UnlessStep
+    from rulecraft.runtime.machine.program import compile_program
+
+    loaded = _load(tmp_path, UNLESS_RULESET)
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    assert isinstance(step, UnlessStep) and step.cond.text == "shout" and len(step.body) == 2
+    ops = [ins.op for ins in compile_program(loaded.ruleset)["game"].code if ins.step is step]
+    assert ops == ["JUMP_IF_FALSE"]
+    assert "unless" in {n.kind for n in loaded.graph.nodes.values()}
+    assert Words(loaded.ruleset).step(step) == "Unless shout:"
+
+
+def test_a_kind_of_its_own_plays_the_same_on_both_engines(unless, tmp_path, monkeypatch):
+    """The reference engine, and the compiled one writing each stretch at its first visit (strict: no fallback)."""
+    from rulecraft.compiler import expressions, steps, stretches
+
+    rs = _load(tmp_path, UNLESS_RULESET).ruleset
+    games = {"reference": [play_seeded(rs, seed, engine="reference") for seed in range(4)]}
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(steps, "MIN_STEPS", 1)
+    monkeypatch.setattr(expressions, "STRICT", True)
+    monkeypatch.setattr(stretches, "STRICT", True)
+    games["compiled"] = [play_seeded(rs, seed, engine="compiled") for seed in range(4)]
+    said = {engine: [([str(line) for line in g.narrative], g.vars["quiet"], g.steps) for g in played]
+            for engine, played in games.items()}
+    assert said["reference"] == said["compiled"]
+    for lines, quiet, _steps in said["reference"]:
+        assert quiet == sum("a quiet round" in line for line in lines)
+    assert {quiet for _lines, quiet, _steps in said["reference"]} != {0}, "some seed has a quiet round"
+    made = [e for prog in Game(rs, None, 0).programs.values() for e in prog.entries if callable(e)]
+    assert made, "a stretch of steps was generated"
