@@ -181,8 +181,33 @@ def test_a_kind_of_its_own_loads_and_is_lowered_by_it(unless, tmp_path):
     assert isinstance(step, UnlessStep) and step.cond.text == "shout" and len(step.body) == 2
     ops = [ins.op for ins in compile_program(loaded.ruleset)["game"].code if ins.step is step]
     assert ops == ["JUMP_IF_FALSE"]
-    assert "unless" in {n.kind for n in loaded.graph.nodes.values()}
     assert Words(loaded.ruleset).step(step) == "Unless shout:"
+
+
+def test_a_kind_of_its_own_is_drawn_and_compared(unless, tmp_path):
+    """Its graph hook draws it (a condition: 'no' into its steps, 'yes' past them); the diff names its form."""
+    from rulecraft.tools.diff.steps import step_fields
+
+    loaded = _load(tmp_path, UNLESS_RULESET)
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    after = loaded.ruleset.sequences["game"].steps[0].body[3]
+    out = [(e.dst, e.kind) for e in loaded.graph.edges if e.src == step.path]
+    assert out == [(step.body[0].path, "no"), (after.path, "yes")]
+    assert loaded.graph.nodes[step.path].kind == "condition"
+    assert "Unless the answer is<BR/>yes:>, shape=\"diamond\"" in chart_dot(loaded.ruleset, loaded.graph, "game")
+    assert step_fields(step)["form"] == "unless"
+
+
+def test_a_kind_with_no_drawing_is_one_box_its_steps_hanging_off_it(unless, tmp_path):
+    from dataclasses import replace
+
+    with registered(replace(unless, graph=None)):
+        loaded = _load(tmp_path, UNLESS_RULESET)
+        graph = loaded.graph  # (built on first use)
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    assert graph.nodes[step.path].kind == "unless"
+    assert [(e.dst, e.kind, e.label) for e in graph.edges if e.src == step.path][0] == (step.body[0].path, "next", "do")
+    assert (step.path, "repeat") in {(e.dst, e.kind) for e in graph.edges if e.src == step.body[-1].path}
 
 
 def test_a_kind_of_its_own_plays_the_same_on_both_engines(unless, tmp_path, monkeypatch):

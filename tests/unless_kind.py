@@ -3,7 +3,7 @@ not hold.
 
 It is the whole of a new core step kind, in one module: its model class, its schema form, its builder (YAML ->
 its step), how it is lowered to instructions (one JUMP_IF_FALSE on the condition's negation, then its steps:
-instructions both engines already run) and its English. tests/test_step_kinds.py registers it and touches no
+instructions both engines already run), its box and arrows in the sequence graph, and its English. tests/test_step_kinds.py registers it and touches no
 other file.
 """
 
@@ -64,9 +64,17 @@ def lower(f, s: UnlessStep) -> None:
     skip.target = f.here
 
 
+def graph(b, seq, s: UnlessStep, tails: list) -> list:
+    """A condition's box: 'no' into its steps, 'yes' on past them."""
+    nid = b.node(seq, s, "condition", f"unless {s.cond.text if s.cond else '?'}")
+    for t in tails:
+        b.edge(t, nid)
+    return b.block(seq, s.body, [(nid, "no", "no")]) + [(nid, "yes", "yes")]
+
+
 def words(step, renderer) -> str:
     return f"Unless {renderer.expr(step.cond)}:"
 
 
-UNLESS = StepKind("unless", build, schema=SCHEMA, model=UnlessStep, lower=lower, words=words,
+UNLESS = StepKind("unless", build, schema=SCHEMA, model=UnlessStep, lower=lower, graph=graph, words=words,
                   doc="steps run when a condition does not hold")

@@ -9,7 +9,8 @@ layer reads the record instead of switching on the form:
 - loader/schema.py merges the form's subschema into the schema (editors get it too);
 - loader/steps.py finds the form, its locals (`binds`, or `names` and its parts) and calls the builder;
 - runtime/machine/program.py lowers each step with its kind's `lower` (found by its model class);
-- graph.py, the checks, the book and the diff see the step with its `bodies`;
+- graph.py draws each step's node and edges with its kind's `graph`; the checks, the book and the diff see
+  the step with its `bodies`;
 - tools/chart/legend.py draws a construct's box with `shape`; tools/words says it with `words`, or
   with the `rule` the builder wrote.
 
@@ -58,6 +59,9 @@ class StepKind:
     binds: Optional[Callable[[Any, Any, set], None]] = None
     # (flattener, step): emit the step's instructions (runtime/machine/program.py); kinds of one model class share it
     lower: Callable[[Any, Any], None] = run_expansion
+    # (graph builder, sequence, step, tails) -> the tails play leaves it by (graph.py: `node`, `edge`, `block`);
+    # None: one node (a construct's: its rule, its parts hanging off it; any other: its form, its bodies)
+    graph: Optional[Callable[[Any, Any, Any, list], list]] = None
 
 
 KINDS: dict[str, StepKind] = {}

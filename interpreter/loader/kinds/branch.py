@@ -55,5 +55,15 @@ def lower(f, s: M.IfStep) -> None:
         jf.target = f.here
 
 
-KINDS = (register(StepKind("if", build, model=M.IfStep, lower=lower,
+def graph(b, seq, s: M.IfStep, tails: list) -> list:
+    """A condition: play leaves by 'yes' into its 'then' steps and by 'no' into its 'else' steps (or on)."""
+    nid = b.node(seq, s, "condition", s.cond.text if s.cond else "?")
+    for t in tails:
+        b.edge(t, nid)
+    yes = b.block(seq, s.then, [(nid, "yes", "yes")])
+    no = b.block(seq, s.other, [(nid, "no", "no")]) if s.other else [(nid, "no", "no")]
+    return yes + no
+
+
+KINDS = (register(StepKind("if", build, model=M.IfStep, lower=lower, graph=graph,
                            doc="a condition: 'then' steps when it holds, 'else' steps otherwise (docs/format.md)")),)

@@ -36,5 +36,13 @@ def lower(f, s: M.CallStep) -> None:
     f.emit("CALL", s, (s.sequence, s.args), extra=s.bind)
 
 
-KINDS = (register(StepKind("call", build, model=M.CallStep, binds=binds, lower=lower,
+def graph(b, seq, s: M.CallStep, tails: list) -> list:
+    nid = b.node(seq, s, "call", f"call {s.sequence}")
+    for t in tails:
+        b.edge(t, nid)
+    b.edge(nid, f"{s.sequence}/start", "call", f"as {s.bind}" if s.bind else "")
+    return [nid]
+
+
+KINDS = (register(StepKind("call", build, model=M.CallStep, binds=binds, lower=lower, graph=graph,
                            doc="run another sequence, its result bound by 'as' (docs/format.md)")),)

@@ -51,10 +51,27 @@ def lower_sealed(f, s: M.SealedStep) -> None:
     f.emit("SEALED", s, s, extra=f.key("sealed"))
 
 
+def graph_choose(b, seq, s: M.ChooseStep, tails: list) -> list:
+    d = s.decision
+    nid = b.node(seq, s, "decision", (d.prompt.text if d and d.prompt else "") or "decide")
+    for t in tails:
+        b.edge(t, nid)
+    return [nid]
+
+
+def graph_sealed(b, seq, s: M.SealedStep, tails: list) -> list:
+    nid = b.node(seq, s, "sealed", f"each {s.var} decides in secret, then all reveal")
+    for t in tails:
+        b.edge(t, nid)
+    return [nid]
+
+
 KINDS = (
     register(StepKind("choose", build_choose, model=M.ChooseStep, binds=choose_binds, lower=lower_choose,
+                      graph=graph_choose,
                       doc="a player decides: one option, several, a number, yes or no (docs/format.md)")),
     register(StepKind("sealed", build_sealed, model=M.SealedStep,
                       binds=lambda builder, node, out: each_and_as("sealed", node, out), lower=lower_sealed,
+                      graph=graph_sealed,
                       doc="each player of a list decides in secret, then all reveal (docs/format.md)")),
 )

@@ -109,13 +109,44 @@ def lower_for_each(f, s: M.ForEachStep) -> None:
     f.close(loop)
 
 
+def graph(b, seq, s, tails: list) -> list:
+    """A loop (LoopStep or ForEachStep): its body runs from it and comes back to it; play leaves by 'done' (not
+    a forever loop) or by a break of it."""
+    nid = s.path
+    if isinstance(s, M.LoopStep):
+        text = {"while": f"while {s.cond.text if s.cond else ''}", "until": f"until {s.cond.text if s.cond else ''}",
+                "forever": f"repeat until 'break {s.name}'" if s.name else "repeat"}[s.mode]
+        kind = "loop"
+    else:
+        text = f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
+        kind = "foreach"
+    b.node(seq, s, kind, text)
+    for t in tails:
+        b.edge(t, nid)
+    saved = b.loop_exits
+    b.loop_exits = []
+    b.open_loops.append((nid, s.name))
+    body_tails = b.block(seq, s.body, [(nid, "repeat", "each pass")])
+    b.open_loops.pop()
+    for t in body_tails:
+        b.edge(t, nid, "repeat")
+    exits = [(nid, "done", "done")] if (isinstance(s, M.ForEachStep) or s.mode != "forever") else []
+    mine = [(src, "break", f"break {name}" if name else "break") for name, src in b.loop_exits
+            if name is None or name == getattr(s, "name", None)]
+    others: list[tuple[Optional[str], str]] = [(name, src) for name, src in b.loop_exits
+                                               if not (name is None or name == getattr(s, "name", None))]
+    b.loop_exits = saved + others
+    return exits + mine
+
+
 KINDS = (
-    register(StepKind("while", partial(build_loop, "while"), model=M.LoopStep, lower=lower_loop,
+    register(StepKind("while", partial(build_loop, "while"), model=M.LoopStep, lower=lower_loop, graph=graph,
                       doc="steps repeated while a condition holds, tested before each pass (docs/format.md)")),
-    register(StepKind("repeat", partial(build_loop, "repeat"), model=M.LoopStep, lower=lower_loop,
+    register(StepKind("repeat", partial(build_loop, "repeat"), model=M.LoopStep, lower=lower_loop, graph=graph,
                       doc="steps repeated until a condition holds, tested after each pass (docs/format.md)")),
-    register(StepKind("loop", partial(build_loop, "loop"), model=M.LoopStep, lower=lower_loop,
+    register(StepKind("loop", partial(build_loop, "loop"), model=M.LoopStep, lower=lower_loop, graph=graph,
                       doc="steps repeated until a 'break' (or 'until:') leaves the named loop (docs/format.md)")),
     register(StepKind("for_each", build_for_each, model=M.ForEachStep, binds=for_each_binds, lower=lower_for_each,
+                      graph=graph,
                       doc="steps run once for each item of a list, the item named (docs/format.md)")),
 )

@@ -63,6 +63,19 @@ def lower(f, s: M.StackStep) -> None:
     offer.extra = (key, onplay_pc)
 
 
-KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower,
+def graph(b, seq, s: M.StackStep, tails: list) -> list:
+    """Each card played runs 'on_play', then play goes back to the stack for the next offer; when all pass,
+    'resolve' runs for each card from the top, back to the stack after each; then play goes on."""
+    nid = b.node(seq, s, "stack", "play onto the stack; resolve last in, first out")
+    for block, label in ((s.on_play, "each card played"), (s.resolve, "then resolve, top card first")):
+        if block:
+            for t in b.block(seq, block, [(nid, "next", label)]):
+                b.edge(t, nid, "repeat")
+    for t in tails:
+        b.edge(t, nid)
+    return [nid]
+
+
+KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph,
                            doc="plays onto a stack until all pass, then it resolves last in, first out "
                                "(docs/format.md)")),)
