@@ -1,5 +1,7 @@
-"""A step kind registered from its own module (tests/announce_kind.py) is validated, played, drawn and
-worded with no other file touched: the registry (rulecraft.model.kinds) is what every layer reads."""
+"""A step kind registered from its own module is validated, played, drawn and worded with no other file touched:
+the registry (rulecraft.model.kinds) is what every layer reads. tests/announce_kind.py is a construct (expanded into
+plain steps); tests/unless_kind.py a kind with a model class, instructions and a drawing of its own. The core kinds
+(do, call, if, the loops, choose, sealed, stack) are registered the same way (rulecraft.loader.kinds)."""
 
 from __future__ import annotations
 

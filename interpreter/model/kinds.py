@@ -45,13 +45,15 @@ def run_expansion(flattener: Any, step: Any) -> None:
 @dataclass(frozen=True)
 class StepKind:
     key: str  # the form's key in a step mapping, e.g. 'auction'
-    # (builder, node, common, auto, loops) -> ConstructStep or None (problems reported through the builder)
+    # (builder, node, common, auto, loops) -> its step (a construct's: one ConstructStep) or None (problems reported
+    # through the builder); `common` holds the keyword arguments every step takes (id, path, label, ...)
     build: Callable[..., Any]
     schema: Optional[Mapping[str, Any]] = None  # its $defs subschema; None: schema/ruleset.schema.json has it
     names: Callable[[Any], set[str]] = _no_names  # (the step's YAML node) -> the locals the step binds
     parts: tuple[str, ...] = ()  # keys of its settings that hold steps the author wrote (drawn, checked)
     shape: Mapping[str, str] = field(default_factory=lambda: {"shape": "box3d", "margin": "0.2,0.1"})
-    words: Optional[Callable[[Any, Any], str]] = None  # (step, renderer) -> English; None: the builder's rule
+    # (step, renderer) -> English; None: a construct's rule as the builder wrote it, a core kind's phrase (tools/words)
+    words: Optional[Callable[[Any, Any], str]] = None
     doc: str = ""
     model: type = ConstructStep  # the class of the steps it builds (a construct: ConstructStep)
     # (builder, node, out): add the locals the step binds, its inner steps' included, to `out`;
