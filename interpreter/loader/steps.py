@@ -63,7 +63,7 @@ class StepBuilder(DecisionBuilder):
             kind = KINDS.get(form) if form is not None else None
             if kind is not None and kind.binds is not None:
                 kind.binds(self, node, out)
-            elif kind is not None:  # a construct (auction, respond, ...): its locals and its parts' own
+            elif kind is not None:  # its `names`, and those its parts' steps give (a construct's: auction, ...)
                 out |= kind.names(node)
                 spec = node.get(form)
                 for key in kind.parts if isinstance(spec, YMap) else ():
