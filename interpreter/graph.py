@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .dsl import ast as A
-from .dsl.table_calls import targets
 from .model import ruleset as M
+from .model.kinds import of_step
 
 
 @dataclass(frozen=True)
@@ -80,6 +79,10 @@ def _label(step: M.Step, fallback: str) -> str:
 
 
 class _Builder:
+    """Builds the graph a sequence at a time. A kind's `graph` (model/kinds.py) is given it, to add its step's node
+    (`node`), its edges (`edge`) and the nodes of the steps inside it (`block`); a loop keeps `open_loops` (the
+    loops around the step, for a 'continue') and `loop_exits` (the breaks not yet joined to their loop)."""
+
     def __init__(self, rs: M.Ruleset, graph: SequenceGraph):
         self.rs = rs
         self.g = graph
@@ -92,9 +95,9 @@ class _Builder:
         tails = self.block(seq, seq.steps, [start])
         self.g.add(Node(end, seq.id, "end", "return"))
         for t in tails:
-            self._edge(t, end)
+            self.edge(t, end)
 
-    def _edge(self, src, dst, kind="next", label=""):
+    def edge(self, src, dst, kind="next", label=""):
         if isinstance(src, tuple):  # (node, kind, label) from a branch
             src, kind, label = src
         self.g.edges.append(Edge(src, dst, kind, label))
@@ -104,81 +107,22 @@ class _Builder:
             tails = self.step(seq, s, tails)
         return tails
 
+    def node(self, seq, s: M.Step, kind: str, text: str) -> str:
+        """Add the step's node: its label, else `text`."""
+        return self.g.add(Node(s.path, seq.id, kind, _label(s, text), s.source, s))
+
     def step(self, seq, s: M.Step, tails: list) -> list:
+        """The step's node and edges, as its kind draws it (model/kinds.py); the tails play leaves it by."""
+        kind = of_step(s)
+        if kind is not None and kind.graph is not None:
+            return kind.graph(self, seq, s, tails)
         nid = s.path
-        if isinstance(s, M.ActionStep):
-            kind = "action"
-            calls = [st.ast for st in s.stmts if isinstance(st.ast, A.CallSeq)]
-            ends = [st.ast for st in s.stmts if isinstance(st.ast, (A.End, A.Return, A.Break, A.Continue))]
-            said = {id(st.ast): st.text for st in s.stmts}
-            if len(s.stmts) == 1 and calls:
-                kind = "call"
-            self.g.add(Node(nid, seq.id, kind, _label(s, "; ".join(st.text for st in s.stmts)), s.source, s))
-            for t in tails:
-                self._edge(t, nid)
-            for c in calls:
-                for t in targets(c, self.rs.tables):  # a call by table: an edge to each sequence its column names
-                    self._edge(nid, f"{t}/start", "call", f"as {c.bind}" if c.bind else "")
-            for e in ends:
-                if isinstance(e, A.End):
-                    self._edge(nid, f"{seq.id}/end", "end", f"end {e.kind}")
-                    return []
-                if isinstance(e, A.Return):  # the edge says the result: 'return VALUE'
-                    self._edge(nid, f"{seq.id}/end", "end", said[id(e)] if e.value else "end sequence")
-                    return []
-                if isinstance(e, A.Break):
-                    self.loop_exits.append((e.loop, nid))
-                    return []
-                if isinstance(e, A.Continue):  # back to its loop, for the next pass
-                    loop = next((n for n, name in reversed(self.open_loops) if e.loop is None or e.loop == name), None)
-                    if loop is not None:
-                        self._edge(nid, loop, "repeat", f"continue {e.loop}" if e.loop else "continue")
-                        return []
-            return [nid]
-        if isinstance(s, M.CallStep):
-            self.g.add(Node(nid, seq.id, "call", _label(s, f"call {s.sequence}"), s.source, s))
-            for t in tails:
-                self._edge(t, nid)
-            self._edge(nid, f"{s.sequence}/start", "call", f"as {s.bind}" if s.bind else "")
-            return [nid]
-        if isinstance(s, M.IfStep):
-            self.g.add(Node(nid, seq.id, "condition", _label(s, s.cond.text if s.cond else "?"), s.source, s))
-            for t in tails:
-                self._edge(t, nid)
-            yes = self.block(seq, s.then, [(nid, "yes", "yes")])
-            no = self.block(seq, s.other, [(nid, "no", "no")]) if s.other else [(nid, "no", "no")]
-            return yes + no
-        if isinstance(s, (M.LoopStep, M.ForEachStep)):
-            if isinstance(s, M.LoopStep):
-                text = {"while": f"while {s.cond.text if s.cond else ''}", "until": f"until {s.cond.text if s.cond else ''}",
-                        "forever": f"repeat until 'break {s.name}'" if s.name else "repeat"}[s.mode]
-                kind = "loop"
-            else:
-                text = f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
-                kind = "foreach"
-            self.g.add(Node(nid, seq.id, kind, _label(s, text), s.source, s))
-            for t in tails:
-                self._edge(t, nid)
-            saved = self.loop_exits
-            self.loop_exits = []
-            self.open_loops.append((nid, s.name))
-            body_tails = self.block(seq, s.body, [(nid, "repeat", "each pass")])
-            self.open_loops.pop()
-            for t in body_tails:
-                self._edge(t, nid, "repeat")
-            exits = [(nid, "done", "done")] if (isinstance(s, M.ForEachStep) or s.mode != "forever") else []
-            mine = [(src, "break", f"break {name}" if name else "break") for name, src in self.loop_exits
-                    if name is None or name == getattr(s, "name", None)]
-            others: list[tuple[Optional[str], str]] = [(name, src) for name, src in self.loop_exits
-                                                       if not (name is None or name == getattr(s, "name", None))]
-            self.loop_exits = saved + others
-            return exits + mine
         if isinstance(s, M.ConstructStep):
             # one box for the whole mechanic (an auction, a response window): its rule in words; the steps the
             # author wrote inside it hang off it (when a player drops out / acts), and 'on_end' follows it
             self.g.add(Node(nid, seq.id, s.construct, _label(s, s.rule), s.source, s))
             for t in tails:
-                self._edge(t, nid)
+                self.edge(t, nid)
             parts = dict(s.parts)
             if s.construct == "target":  # a fork: the target chosen, or nobody could be
                 return (self.block(seq, parts.get("do", ()), [(nid, "next", "chosen")])
@@ -191,26 +135,18 @@ class _Builder:
                 what = {"auction": "a player drops out", "trick": "a card is played",
                         "attack": "a player is attacked"}.get(s.construct, "someone responds")
                 for t in self.block(seq, side, [(nid, "next", what)]):
-                    self._edge(t, nid, "repeat")
+                    self.edge(t, nid, "repeat")
             return self.block(seq, parts.get("on_end", ()), [nid])
-        # decisions: choose, sealed, stack
-        if isinstance(s, M.ChooseStep):
-            d = s.decision
-            text = (d.prompt.text if d and d.prompt else "") or "decide"
-            self.g.add(Node(nid, seq.id, "decision", _label(s, text), s.source, s))
-        elif isinstance(s, M.SealedStep):
-            self.g.add(Node(nid, seq.id, "sealed", _label(s, f"each {s.var} decides in secret, then all reveal"), s.source, s))
-        else:
-            assert isinstance(s, M.StackStep)
-            self.g.add(Node(nid, seq.id, "stack", _label(s, "play onto the stack; resolve last in, first out"), s.source, s))
-            # each card played runs 'on_play', then play goes back to the stack for the next offer; when all
-            # pass, 'resolve' runs for each card from the top, back to the stack after each; then play goes on
-            for block, label in ((s.on_play, "each card played"), (s.resolve, "then resolve, top card first")):
-                if block:
-                    for t in self.block(seq, block, [(nid, "next", label)]):
-                        self._edge(t, nid, "repeat")
+        # a kind registered with a model class of its own and no drawing of its own: one node named by its form;
+        # each list of steps inside it runs from it and comes back to it, then play goes on
+        key = kind.key if kind is not None else type(s).__name__
+        self.node(seq, s, key, key)
+        for name, block in s.bodies:
+            if block:
+                for t in self.block(seq, block, [(nid, "next", name)]):
+                    self.edge(t, nid, "repeat")
         for t in tails:
-            self._edge(t, nid)
+            self.edge(t, nid)
         return [nid]
 
 

@@ -1,5 +1,7 @@
-"""A step kind registered from its own module (tests/announce_kind.py) is validated, played, drawn and
-worded with no other file touched: the registry (rulecraft.model.kinds) is what every layer reads."""
+"""A step kind registered from its own module is validated, played, drawn and worded with no other file touched:
+the registry (rulecraft.model.kinds) is what every layer reads. tests/announce_kind.py is a construct (expanded into
+plain steps); tests/unless_kind.py a kind with a model class, instructions and a drawing of its own. The core kinds
+(do, call, if, the loops, choose, sealed, stack) are registered the same way (rulecraft.loader.kinds)."""
 
 from __future__ import annotations
 
@@ -123,3 +125,110 @@ def test_the_book_and_the_diff_read_it(announce, tmp_path):
     loaded = _load(tmp_path)
     assert "Everyone hears: Round {round} begins" in build_book(loaded.ruleset, loaded.graph)
     assert step_fields(_announce_step(loaded.ruleset))["form"] == "announce"
+
+
+# ---------------------------------------------------------------- a kind with a model class and instructions of its own
+
+UNLESS_RULESET = """\
+ruleset: unless_toy
+title: Unless
+players: {min: 2, max: 2, default: 2}
+start: game
+variables: {round: 0, quiet: 0, loud: 0}
+sequences:
+  game:
+    kind: game
+    steps:
+      - loop: rounds
+        do:
+          - "round += 1"
+          - choose: {player: "players[0]", kind: yesno, prompt: "Shout?", as: shout}
+          - unless: "shout"
+            do:
+              - "quiet += 1"
+              - "log 'a quiet round'"
+          - if: "round >= 4"
+            then: ["end game"]
+"""
+
+
+@pytest.fixture
+def unless():
+    from unless_kind import UNLESS
+
+    with registered(UNLESS) as kind:
+        yield kind
+    assert "unless" not in KINDS and "unless" not in all_forms()
+
+
+def test_every_step_form_is_a_registered_kind():
+    """The core forms too: each is built, binds its names and is lowered by its kind (rulecraft.loader.kinds)."""
+    from rulecraft.loader.kinds import CORE
+    from rulecraft.model.kinds import of_step
+
+    assert set(all_forms()) <= set(KINDS)
+    assert [k.key for k in CORE] == ["do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed",
+                                     "stack"]
+    step = M.IfStep("s1", "game/s1", "", "", "", None, False)
+    assert of_step(step) is KINDS["if"]
+
+
+def test_a_kind_of_its_own_loads_and_is_lowered_by_it(unless, tmp_path):
+    from unless_kind import UnlessStep
+    from rulecraft.runtime.machine.program import compile_program
+
+    loaded = _load(tmp_path, UNLESS_RULESET)
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    assert isinstance(step, UnlessStep) and step.cond.text == "shout" and len(step.body) == 2
+    ops = [ins.op for ins in compile_program(loaded.ruleset)["game"].code if ins.step is step]
+    assert ops == ["JUMP_IF_FALSE"]
+    assert Words(loaded.ruleset).step(step) == "Unless shout:"
+
+
+def test_a_kind_of_its_own_is_drawn_and_compared(unless, tmp_path):
+    """Its graph hook draws it (a condition: 'no' into its steps, 'yes' past them); the diff names its form."""
+    from rulecraft.tools.diff.steps import step_fields
+
+    loaded = _load(tmp_path, UNLESS_RULESET)
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    after = loaded.ruleset.sequences["game"].steps[0].body[3]
+    out = [(e.dst, e.kind) for e in loaded.graph.edges if e.src == step.path]
+    assert out == [(step.body[0].path, "no"), (after.path, "yes")]
+    assert loaded.graph.nodes[step.path].kind == "condition"
+    assert "Unless the answer is<BR/>yes:>, shape=\"diamond\"" in chart_dot(loaded.ruleset, loaded.graph, "game")
+    assert step_fields(step)["form"] == "unless"
+
+
+def test_a_kind_with_no_drawing_is_one_box_its_steps_hanging_off_it(unless, tmp_path):
+    from dataclasses import replace
+
+    with registered(replace(unless, graph=None)):
+        loaded = _load(tmp_path, UNLESS_RULESET)
+        graph = loaded.graph  # (built on first use)
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    assert graph.nodes[step.path].kind == "unless"
+    assert [(e.dst, e.kind, e.label) for e in graph.edges if e.src == step.path][0] == (step.body[0].path, "next", "do")
+    assert (step.path, "repeat") in {(e.dst, e.kind) for e in graph.edges if e.src == step.body[-1].path}
+
+
+def test_a_kind_of_its_own_plays_the_same_on_both_engines(unless, tmp_path, monkeypatch):
+    """The reference engine, and the compiled one writing each stretch at its first visit (strict: no fallback)."""
+    from rulecraft.compiler import expressions, steps, stretches
+
+    rs = _load(tmp_path, UNLESS_RULESET).ruleset
+    games = {"reference": [play_seeded(rs, seed, engine="reference") for seed in range(4)]}
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
+    monkeypatch.setattr(steps, "MIN_STEPS", 1)
+    monkeypatch.setattr(expressions, "STRICT", True)
+    monkeypatch.setattr(stretches, "STRICT", True)
+    games["compiled"] = [play_seeded(rs, seed, engine="compiled") for seed in range(4)]
+    said = {engine: [([str(line) for line in g.narrative], g.vars["quiet"], g.steps) for g in played]
+            for engine, played in games.items()}
+    assert said["reference"] == said["compiled"]
+    for lines, quiet, _steps in said["reference"]:
+        assert quiet == sum("a quiet round" in line for line in lines)
+    assert {quiet for _lines, quiet, _steps in said["reference"]} != {0}, "some seed has a quiet round"
+    made = [e for prog in Game(rs, None, 0).programs.values() for e in prog.entries if callable(e)]
+    assert made, "a stretch of steps was generated"

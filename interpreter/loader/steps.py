@@ -6,13 +6,14 @@ from typing import Optional
 
 from ..diagnostics import Diagnostic, Span, did_you_mean, error, warning
 from ..dsl import ast as A
-from ..dsl.checking import element_type, fill_title, title_problems, truth_problems
+from ..dsl.checking import fill_title, title_problems, truth_problems
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import Scope
 from ..dsl.closures.statements import StatementCompiler
 from ..model import ruleset as M
 from ..model.kinds import KINDS
-from .choices import DecisionBuilder, _plain, asked_alike, declined_otherwise
+from .choices import DecisionBuilder, _plain
+from . import kinds as _core  # noqa: F401 - registers the core step kinds (do, call, if, loops, decisions, stack)
 from .constructs import kinds as _kinds  # noqa: F401 - registers the engine's own constructs (auction, respond)
 from .dsl_text import DslText, compile_stmts
 from .schema import all_forms  # the step forms, as the schema lists them (registered kinds included)
@@ -39,7 +40,7 @@ class StepBuilder(DecisionBuilder):
         self.seq_id = ""
         self.ids: dict[str, Span] = {}
 
-    def _condition(self, node: YNode | None, comp: Compiler) -> Optional[M.CExpr]:
+    def condition(self, node: YNode | None, comp: Compiler) -> Optional[M.CExpr]:
         """A step's condition, compiled; a zone, table or row in it (always true) is warned of at that step."""
         cond = self.text.expr(node, comp)
         if cond is not None:
@@ -50,42 +51,27 @@ class StepBuilder(DecisionBuilder):
         self.diags.append(error(code, message, span, hint))
 
     # ------------------------------------------------------------ binders
-    def _binders(self, steps: list[YNode], out: set[str]) -> None:
+    def binders(self, steps: list[YNode], out: set[str]) -> None:
+        """Add to `out` the locals the steps bind (their kinds say which), and those of the steps inside them."""
         for node in steps:
             if isinstance(node, YScalar):
-                self._stmt_binders(node, out)
+                self.stmt_binders(node, out)
                 continue
             if not isinstance(node, YMap):
                 continue
             form = self._form(node, report=False)
-            if form == "do" and isinstance(node.get("do"), YScalar):
-                self._stmt_binders(node.get("do"), out)
-            if form == "for_each":
-                out.add(str(_plain(node.get("for_each"))))
-            if form == "call" and node.get("as") is not None:
-                out.add(str(_plain(node.get("as"))))
-            for key in ("choose",):
-                if form == key and isinstance(node.get(key), YMap) and node.get(key).get("as") is not None:
-                    out.add(str(_plain(node.get(key).get("as"))))
-            if form in ("sealed", "stack") and isinstance(node.get(form), YMap):
-                inner = node.get(form)
-                for k in ("each", "as"):
-                    if inner.get(k) is not None:
-                        out.add(str(_plain(inner.get(k))))
-                if form == "stack":
-                    out.add("card" if inner.get("zone") is not None else "entry")
-                    self._binders(_steps_of(inner.get("on_play")), out)
-                    self._binders(_steps_of(inner.get("resolve")), out)
-            kind = KINDS.get(form)
-            if kind is not None:  # a registered kind (auction, respond, ...): its locals and its parts' own
+            kind = KINDS.get(form) if form is not None else None
+            if kind is not None and kind.binds is not None:
+                kind.binds(self, node, out)
+            elif kind is not None:  # its `names`, and those its parts' steps give (a construct's: auction, ...)
                 out |= kind.names(node)
                 spec = node.get(form)
                 for key in kind.parts if isinstance(spec, YMap) else ():
-                    self._binders(_steps_of(spec.get(key)), out)
+                    self.binders(_steps_of(spec.get(key)), out)
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
-                self._binders(_steps_of(node.get(body)), out)
+                self.binders(_steps_of(node.get(body)), out)
 
-    def _stmt_binders(self, node: YScalar, out: set[str]) -> None:
+    def stmt_binders(self, node: YScalar, out: set[str]) -> None:
         for s in self.text.parse_stmts(node) or ():
             if isinstance(s, A.Let):
                 out.add(s.name)
@@ -98,7 +84,7 @@ class StepBuilder(DecisionBuilder):
         self.ids = {}
         params = self.seq_params.get(seq_id, ())
         names = set(params)
-        self._binders(_steps_of(node.get("steps")), names)
+        self.binders(_steps_of(node.get("steps")), names)
         self.local_scope = self.scope.with_locals(names)
         steps = self.block(_steps_of(node.get("steps")), "", ())
         if not steps:
@@ -140,9 +126,8 @@ class StepBuilder(DecisionBuilder):
 
     def step(self, node: YNode, auto: str, loops: tuple) -> Optional[M.Step]:
         seq = self.seq_id
-        sc = self.local_scope
         if isinstance(node, YScalar):
-            stmts = compile_stmts(self.text, node, self._stmt_compiler(loops))
+            stmts = compile_stmts(self.text, node, self.stmt_compiler(loops))
             label = str(node.value) if node.value is not None else ""
             return M.ActionStep(auto, f"{seq}/{auto}", label, "", "", node.span, False, stmts)
         if not isinstance(node, YMap):
@@ -162,132 +147,14 @@ class StepBuilder(DecisionBuilder):
         common = dict(id=sid, path=f"{seq}/{auto}", label=str(_plain(node.get("label"), "") or ""),
                       source=str(_plain(node.get("source"), "") or ""), note=str(_plain(node.get("note"), "") or ""),
                       span=node.span, explicit_id=explicit)
-        comp = Compiler(sc, self.diags)
-        name = _plain(node.get("name"))
-        if form == "do":
-            stmts = compile_stmts(self.text, node.get("do"), self._stmt_compiler(loops))
-            if not common["label"]:
-                common["label"] = str(_plain(node.get("do"), ""))
-            return M.ActionStep(**common, stmts=stmts)
-        if form == "call":
-            target = str(_plain(node.get("call")))
-            with_node = node.get("with")
-            kwargs = [(k, v, with_node.key_span(k)) for k, v in with_node.items()] if isinstance(with_node, YMap) else []
-            sc_ = self._stmt_compiler(loops)
-            parsed = []
-            for k, v, s in kwargs:
-                ast = self.text.parse_expr(v)
-                if ast is not None:
-                    parsed.append((k, ast, s, v))
-            checked = sc_.call_args(target, node.get("call").span, [(k, a, s) for k, a, s, _v in parsed], node.span)
-            args = ()
-            if checked is not None:
-                args = tuple((k, M.CExpr(str(v.plain()), a, fn, a.span))
-                             for (k, fn), (_k, a, _s, v) in zip(checked, parsed))
-            return M.CallStep(**common, sequence=target, args=args, sequence_span=node.get("call").span,
-                              bind=_plain(node.get("as")))
-        if form == "if":
-            cond = self._condition(node.get("if"), comp)
-            then = self.block(_steps_of(node.get("then")), f"{auto}.then.", loops)
-            other = self.block(_steps_of(node.get("else")), f"{auto}.else.", loops)
-            if node.get("then") is None:
-                self.err("E202", "an 'if' step needs 'then:'", node.span)
-            said = self._because(node.get("because"), f"{auto}.because", common, loops)
-            other = declined_otherwise(self, cond, then, other, comp)  # (a decision skipped for a hidden reason)
-            return M.IfStep(**common, cond=cond, then=(*said, *then), other=tuple(other))
-        if form in ("while", "repeat", "loop"):
-            if form == "loop":
-                name = str(_plain(node.get("loop")))
-                body_node, mode, cond_node = node.get("do"), "forever", node.get("until")
-                if cond_node is not None:
-                    mode = "until"
-            elif form == "while":
-                body_node, mode, cond_node = node.get("do"), "while", node.get("while")
-            else:
-                body_node, mode, cond_node = node.get("repeat"), "until", node.get("until")
-                if cond_node is None:
-                    self.err("E202", "a 'repeat' step needs 'until:'", node.span, "or use 'loop: NAME' with a break")
-            cond = self._condition(cond_node, comp) if cond_node is not None else None
-            body = self.block(_steps_of(body_node), f"{auto}.do.", loops + (name,))
-            if not body:
-                self.err("E403", "a loop with no steps", node.span)
-            return M.LoopStep(**common, mode=mode, cond=cond, body=tuple(body), name=name)
-        if form == "for_each":
-            var = str(_plain(node.get("for_each")))
-            it, it_type = self.text.expr_typed(node.get("in"), comp)
-            if node.get("in") is None:
-                self.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
-            body = self._typed_body(var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
-            return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
-        kind = KINDS.get(form)
-        if kind is not None:
-            return kind.build(self, node, common, auto, loops)
-        if form == "choose":
-            spec = node.get("choose")
-            return M.ChooseStep(**common, decision=self.decision(spec, comp) if isinstance(spec, YMap) else None)
-        if form == "sealed":
-            spec = node.get("sealed")
-            if not isinstance(spec, YMap):
-                return None
-            var = str(_plain(spec.get("each"), "p"))
-            inner = spec.get("choose")
-            it, dec = asked_alike(self, var, self.text.expr(spec.get("in"), comp),  # (in: kept for a hidden reason)
-                                  self.decision(inner, comp, default_player=var) if isinstance(inner, YMap) else None,
-                                  comp)
-            return M.SealedStep(**common, var=var, iterable=it, decision=dec, bind=_plain(spec.get("as")))
-        assert form == "stack"
-        spec = node.get("stack")
-        if not isinstance(spec, YMap):
-            return None
-        var = str(_plain(spec.get("each"), "p"))
-        play = spec.get("play")
-        return M.StackStep(
-            **common,
-            zone=self.text.expr(spec.get("zone"), comp),
-            var=var,
-            iterable=self.text.expr(spec.get("in"), comp),
-            play=self.decision(play, comp, default_player=var,
-                               default_kind="subset" if spec.get("zone") is not None else "one")
-            if isinstance(play, YMap) else None,
-            on_play=tuple(self.block(_steps_of(spec.get("on_play")), f"{auto}.on_play.", loops)),
-            resolve=tuple(self.block(_steps_of(spec.get("resolve")), f"{auto}.resolve.", loops)),
-        )
+        return KINDS[form].build(self, node, common, auto, loops)  # its kind builds it (loader/kinds/, constructs/)
 
-    def _typed_body(self, var: str, it: Optional[M.CExpr], it_type: str, body_node, prefix: str,
-                    loops: tuple) -> list[M.Step]:
-        """The body of a for_each, where the loop's name has the type of the items when it can be told (the
-        players, the cards of a zone) and nothing in the body gives the name another value."""
-        saved = self.local_scope
-        item = element_type(it.ast, it_type, saved) if it is not None else "any"
-        if item != "any" and var not in self.seq_params.get(self.seq_id, ()):
-            rebound: set[str] = set()
-            self._binders(_steps_of(body_node), rebound)
-            if var not in rebound:
-                self.local_scope = saved.with_typed_local(var, item)
-        try:
-            return self.block(_steps_of(body_node), prefix, loops)
-        finally:
-            self.local_scope = saved
+    @staticmethod
+    def steps_of(node: YNode | None) -> list[YNode]:
+        """The step nodes of a key holding steps: a list, or one step written alone."""
+        return _steps_of(node)
 
-    def _because(self, node: Optional[YNode], auto: str, common: dict, loops: tuple) -> tuple:
-        """`because:` on an 'if' step: the rule's own words, told in the story when its 'then' branch runs (why an
-        outcome changed: a void bid, a modifier, an event). A template like a log's; it becomes a step that logs it,
-        so both engines tell it alike."""
-        if node is None:
-            return ()
-        if not isinstance(node, YScalar) or not isinstance(node.value, str):
-            self.err("E204", "'because' is the text the story tells when the rule applies", node.span)
-            return ()
-        message = self.text.parse_template(node)
-        if message is None:
-            return ()
-        log = A.Log(node.span, message)
-        fn = self._stmt_compiler(loops).stmt(log)
-        stmt = M.CStmt(str(node.value), log, fn, node.span)
-        seq = self.seq_id
-        return (M.ActionStep(auto, f"{seq}/{auto}", "", "", "", node.span, False, (stmt,)),)
-
-    def _stmt_compiler(self, loops: tuple) -> StatementCompiler:
+    def stmt_compiler(self, loops: tuple) -> StatementCompiler:
         return StatementCompiler(self.local_scope, self.diags, loops, self.seq_params, self.kinds)
 
     # ------------------------------------------------------------ triggers

@@ -1,22 +1,26 @@
-"""The registry of step kinds said as one step and expanded into plain steps when the ruleset loads.
+"""The registry of step kinds: every form a step can take, the engine's own and any added later.
 
 A kind is one `StepKind` record, registered from its own module (the way jsonschema maps each
-keyword to one function): its schema form, its builder (YAML -> one `ConstructStep` whose `run`
-is plain steps), the locals it binds, the keys holding the author's own steps, its chart shape
-(data) and its English (a small function given the renderer). Every layer reads the record
-instead of switching on the kind:
+keyword to one function): its schema form, the model class its steps are, its builder (YAML ->
+that step), the locals it binds, how it is lowered to instructions, the keys holding the author's
+own steps, its chart shape (data) and its English (a small function given the renderer). Every
+layer reads the record instead of switching on the form:
 
 - loader/schema.py merges the form's subschema into the schema (editors get it too);
-- loader/steps.py finds the form, its locals and its parts, and calls the builder;
-- graph.py, the checks, the book and the diff see one ConstructStep with its parts;
-- runtime/machine/program.py and the generated code run the expansion (`run`): plain steps,
-  so both engines, saves, clones, logs and replays need nothing new;
-- tools/chart/legend.py draws the box with `shape`; tools/words says it with `words`, or with
-  the `rule` the builder wrote.
+- loader/steps.py finds the form, its locals (`binds`, or `names` and its parts) and calls the builder;
+- runtime/machine/program.py lowers each step with its kind's `lower` (found by its model class);
+- graph.py draws each step's node and edges with its kind's `graph`; the checks, the book and the diff see
+  the step with its `bodies`;
+- tools/chart/legend.py draws a construct's box with `shape`; tools/words says it with `words`, or
+  with the `rule` the builder wrote.
 
-The engine's own constructs (auction, respond) are registered in loader/constructs/kinds.py;
-docs/architecture.md says where a new kind goes. Nothing here imports the tools: the shape is
-data and `words` receives the renderer as an argument.
+Two sorts of kind: the core ones (do, call, if, while, repeat, loop, for_each, choose, sealed, stack;
+loader/kinds/), each with its own model class and instructions; and the constructs (auction,
+respond, trick, target, attack; loader/constructs/), said in one step and expanded when the ruleset
+loads into one `ConstructStep` whose `run` is plain steps, so their default `model` and `lower` need
+nothing new from the engine. docs/architecture.md says where a new kind goes. Nothing here imports the
+tools or the loader: the shape is data, and the hooks receive the builder, the flattener or the
+renderer as an argument.
 """
 
 from __future__ import annotations
@@ -26,27 +30,50 @@ from dataclasses import field
 from typing import Any, Callable, Iterator, Mapping, Optional
 
 from ..records import dataclass
+from .steps import ConstructStep
 
 
 def _no_names(node: Any) -> set[str]:
     return set()
 
 
+def run_expansion(flattener: Any, step: Any) -> None:
+    """A construct's instructions: those of the plain steps it was expanded to (`run`)."""
+    flattener.block(step.run)
+
+
 @dataclass(frozen=True)
 class StepKind:
     key: str  # the form's key in a step mapping, e.g. 'auction'
-    # (builder, node, common, auto, loops) -> ConstructStep or None (problems reported through the builder)
+    # (builder, node, common, auto, loops) -> its step (a construct's: one ConstructStep) or None (problems reported
+    # through the builder); `common` holds the keyword arguments every step takes (id, path, label, ...)
     build: Callable[..., Any]
     schema: Optional[Mapping[str, Any]] = None  # its $defs subschema; None: schema/ruleset.schema.json has it
     names: Callable[[Any], set[str]] = _no_names  # (the step's YAML node) -> the locals the step binds
     parts: tuple[str, ...] = ()  # keys of its settings that hold steps the author wrote (drawn, checked)
     shape: Mapping[str, str] = field(default_factory=lambda: {"shape": "box3d", "margin": "0.2,0.1"})
-    words: Optional[Callable[[Any, Any], str]] = None  # (step, renderer) -> English; None: the builder's rule
+    # (step, renderer) -> English; None: a construct's rule as the builder wrote it, a core kind's phrase (tools/words)
+    words: Optional[Callable[[Any, Any], str]] = None
     doc: str = ""
+    model: type = ConstructStep  # the class of the steps it builds (a construct: ConstructStep)
+    # (builder, node, out): add the locals the step binds, its inner steps' included, to `out`;
+    # None: `names(node)` and the locals of the steps under its `parts` (loader/steps.py)
+    binds: Optional[Callable[[Any, Any, set], None]] = None
+    # (flattener, step): emit the step's instructions (runtime/machine/program.py); kinds of one model class share it
+    lower: Callable[[Any, Any], None] = run_expansion
+    # (graph builder, sequence, step, tails) -> the tails play leaves it by (graph.py: `node`, `edge`, `block`);
+    # None: one node (a construct's: its rule, its parts hanging off it; any other: its form, its bodies)
+    graph: Optional[Callable[[Any, Any, Any, list], list]] = None
 
 
 KINDS: dict[str, StepKind] = {}
+_BY_MODEL: dict[type, StepKind] = {}  # each model class's first registered kind (while, repeat, loop: LoopStep)
 _LISTENERS: list[Callable[[], None]] = []
+
+
+def of_step(step: Any) -> Optional[StepKind]:
+    """The registered kind whose steps are of `step`'s class (for a class several forms share, the first registered)."""
+    return _BY_MODEL.get(step.__class__)
 
 
 def register(kind: StepKind) -> StepKind:
@@ -81,5 +108,8 @@ def on_change(listener: Callable[[], None]) -> None:
 
 
 def _changed() -> None:
+    _BY_MODEL.clear()
+    for kind in KINDS.values():
+        _BY_MODEL.setdefault(kind.model, kind)
     for listener in _LISTENERS:
         listener()

@@ -1,4 +1,5 @@
-"""The steps of a sequence as the model holds them: one class per step kind (see loader/steps.py for how they are built)."""
+"""The steps of a sequence as the model holds them: one class per step kind (each kind is registered in model/kinds.py;
+the core ones are built and lowered in loader/kinds/)."""
 
 from __future__ import annotations
 

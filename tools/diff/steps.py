@@ -21,6 +21,7 @@ import difflib
 from typing import Optional
 
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import of_step
 
 from rulecraft.tools.diff.align import opcodes
 from rulecraft.tools.diff.values import Change, Diff, SequenceChanges, _ast_form, _fields_diff, _plain, show
@@ -33,6 +34,9 @@ FORM_WORDS = {
 
 
 def _form(s: M.Step) -> str:
+    kind = of_step(s)
+    if type(s) not in FORM_WORDS and kind is not None:  # a kind registered with a class of its own: its form
+        return kind.key
     for cls in type(s).__mro__:
         if cls in FORM_WORDS:
             return FORM_WORDS[cls]

@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import KINDS
+from rulecraft.model.kinds import KINDS, of_step
 
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
+
+
+@phrase(M.Step)
+def _registered(w: Words, s: M.Step) -> str:
+    """A step of a kind registered with a model class of its own (rulecraft.model.kinds): its own words, given this
+    renderer; a kind that brings none reads as its form."""
+    kind = of_step(s)
+    if kind is not None and kind.words is not None:
+        return kind.words(s, w)
+    return humanize(kind.key if kind is not None else type(s).__name__)
 
 
 @phrase(M.ActionStep)

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ...diagnostics import Span
 from ...model import ruleset as M
+from ...model.kinds import of_step
 
 
 @dataclass
@@ -69,7 +70,9 @@ class _Loop:
         self.end_pc = -1
 
 
-class _Flattener:
+class Flattener:
+    """One sequence's steps as instructions: each step's kind emits its own (`lower`) with what follows."""
+
     def __init__(self, seq: M.SequenceDef):
         self.seq = seq
         self.code: list[Instr] = []
@@ -86,109 +89,44 @@ class _Flattener:
         for s in steps:
             self.step(s)
 
-    def _exec(self, step: M.Step, stmts) -> None:
+    def step(self, s: M.Step) -> None:
+        """The step's instructions, as its kind lowers it (model/kinds.py; the kinds themselves: loader/kinds/)."""
+        kind = of_step(s)
+        if kind is None:  # pragma: no cover - every step the loader builds is of a registered kind
+            raise TypeError(f"no registered step kind makes a {type(s).__name__}")
+        kind.lower(self, s)
+
+    # ---------------------------------------------------------------- what a kind's `lower` is given
+    @property
+    def here(self) -> int:
+        """The place of the next instruction (a jump's target)."""
+        return len(self.code)
+
+    def exec(self, step: M.Step, stmts) -> Instr:
+        """Run statements (an EXEC); a break or continue among them finds its loop when the loop closes."""
         ins = self.emit("EXEC", step, stmts)
         if len(stmts) == 1:
             ins.one = stmts[0]
         self.pending_exec.append((ins, list(self.loops)))
+        return ins
 
-    def step(self, s: M.Step) -> None:
-        if isinstance(s, M.ActionStep):
-            self._exec(s, s.stmts)
-        elif isinstance(s, M.CallStep):
-            self.emit("CALL", s, (s.sequence, s.args), extra=s.bind)
-        elif isinstance(s, M.IfStep):
-            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
-            self.block(s.then)
-            if s.other:
-                j = self.emit("JUMP", s)
-                jf.target = len(self.code)
-                self.block(s.other)
-                j.target = len(self.code)
-            else:
-                jf.target = len(self.code)
-        elif isinstance(s, M.LoopStep):
-            self._loop(s)
-        elif isinstance(s, M.ForEachStep):
-            key = self._key("each")
-            loop = _Loop(s.name, key)
-            self.emit("FOREACH_INIT", s, s.iterable, extra=key)
-            head = self.emit("FOREACH_NEXT", s, s.var, extra=key)
-            loop.continue_pc = len(self.code) - 1
-            self.loops.append(loop)
-            self.block(s.body)
-            self.loops.pop()
-            j = self.emit("JUMP", s)
-            j.target = loop.continue_pc
-            loop.end_pc = head.target = len(self.code)
-            self._close(loop)
-        elif isinstance(s, M.ChooseStep):
-            self.emit("CHOOSE", s, s.decision)
-        elif isinstance(s, M.SealedStep):
-            key = self._key("sealed")
-            self.emit("SEALED", s, s, extra=key)
-        elif isinstance(s, M.StackStep):
-            self._stack(s)
-        elif isinstance(s, M.ConstructStep):
-            self.block(s.run)  # an auction or response window runs as the plain steps it was expanded to
-        else:  # pragma: no cover - every step kind is handled above
-            raise TypeError(type(s).__name__)
-
-    def _key(self, what: str) -> str:
+    def key(self, what: str) -> str:
+        """A name of the frame's own, unique in the sequence (a for_each's iterator, a stack's state)."""
         self.counter += 1
         return f"__{what}{self.counter}"
 
-    def _loop(self, s: M.LoopStep) -> None:
-        loop = _Loop(s.name, None)
-        start = len(self.code)
-        if s.mode == "until":
-            self.loops.append(loop)
-            self.block(s.body)
-            self.loops.pop()
-            loop.continue_pc = len(self.code)
-            jf = self.emit("JUMP_IF_FALSE", s, s.cond)
-            jf.target = start
-            jf.until = s.path
-            self.code[start].also += (s.path,)  # entered (or passed again) where the body starts
-            loop.end_pc = len(self.code)
-        else:
-            # 'while' tests at the top; a forever loop has a plain node there, to count each pass
-            head = self.emit("JUMP_IF_FALSE", s, s.cond) if s.mode == "while" else self.emit("LOOP_TOP", s)
-            head.cov = s.path  # +1 at each pass, -1 at the jump back: once per entry
-            self.loops.append(loop)
-            self.block(s.body)
-            self.loops.pop()
-            back = self.emit("JUMP", s)
-            back.target = start
-            back.cov, back.w = s.path, -1
-            loop.continue_pc = len(self.code) - 1  # 'continue' goes by the jump back, as the end of a pass does
-            loop.end_pc = len(self.code)
-            if s.mode == "while":
-                head.target = loop.end_pc
-        self._close(loop)
+    def new_loop(self, name: Optional[str], iter_key: Optional[str] = None) -> _Loop:
+        """A loop a break or continue may leave (`name`: 'loop: NAME', or None); its body goes in with `inside`."""
+        return _Loop(name, iter_key)
 
-    def _stack(self, s: M.StackStep) -> None:
-        key = self._key("stack")
-        self.emit("STACK_BEGIN", s, s, extra=key)
-        offer = self.emit("STACK_OFFER", s, s, extra=key)
-        offer_pc = len(self.code) - 1
-        onplay_pc = len(self.code)
-        nxt = self.emit("STACK_ONPLAY_NEXT", s, s, extra=key)
-        self.block(s.on_play)
-        j = self.emit("JUMP", s)
-        j.target = onplay_pc
-        nxt.target = offer_pc
-        resolve_pc = len(self.code)
-        offer.target = resolve_pc
-        rn = self.emit("STACK_RESOLVE_NEXT", s, s, extra=key)
-        self.block(s.resolve)
-        self.emit("STACK_RESOLVED", s, s, extra=key)
-        j2 = self.emit("JUMP", s)
-        j2.target = resolve_pc
-        rn.target = len(self.code)
-        offer.extra = (key, onplay_pc)
+    def inside(self, loop: _Loop, steps) -> None:
+        """The steps of a loop's body: a break or continue in them leaves or repeats `loop`."""
+        self.loops.append(loop)
+        self.block(steps)
+        self.loops.pop()
 
-    def _close(self, loop: _Loop) -> None:
+    def close(self, loop: _Loop) -> None:
+        """The loop is whole (its `continue_pc` and `end_pc` set): each EXEC in it learns where a break and a continue go."""
         for ins, loops in self.pending_exec:
             if loop in loops:
                 inner = loops[loops.index(loop) + 1:]
@@ -202,18 +140,19 @@ class _Flattener:
     def finish(self) -> Program:
         self.emit("RETURN", self.seq.steps[-1] if self.seq.steps else _NO_STEP)
         for ins in self.code:
-            if ins.op in _VISITS and not (ins.op == "JUMP_IF_FALSE" and not isinstance(ins.step, M.IfStep)):
+            if ins.op in _VISITS:
                 ins.cov = ins.step.path
         _one_visit_per_construct(self.code, _construct_paths(self.seq.steps))
         return Program(self.seq, self.code)
 
 
-# The instructions that begin a visit of their step (each counts 1): an action, a call, an if's test, a for_each's
-# start, a decision, a sealed choice, a stack. A 'while' or 'repeat' loop counts +1 at its top and -1 at its jump
-# back, an 'until' loop +1 where its body starts and -1 when its test repeats: once per entry, as its body counts
-# once per pass. A jump, a for_each's next item, a stack's offers and a return count nothing; nor does a step
-# resumed after a call, a trigger or an answer (the instruction loop and Game.apply see to those).
-_VISITS = frozenset({"EXEC", "CALL", "JUMP_IF_FALSE", "FOREACH_INIT", "CHOOSE", "SEALED", "STACK_BEGIN"})
+# The instructions that begin a visit of their step (each counts 1): an action, a call, a for_each's start, a
+# decision, a sealed choice, a stack; an if's test too (the if marks it: a loop's test is a JUMP_IF_FALSE that
+# counts nothing). A 'while' or 'repeat' loop counts +1 at its top and -1 at its jump back, an 'until' loop +1
+# where its body starts and -1 when its test repeats: once per entry, as its body counts once per pass. A jump,
+# a for_each's next item, a stack's offers and a return count nothing; nor does a step resumed after a call, a
+# trigger or an answer (the instruction loop and Game.apply see to those).
+_VISITS = frozenset({"EXEC", "CALL", "FOREACH_INIT", "CHOOSE", "SEALED", "STACK_BEGIN"})
 
 
 def _construct_paths(steps) -> set:
@@ -250,7 +189,7 @@ _NO_STEP = M.ActionStep("end", "end", "", "", "", Span("<engine>", 1, 1), False,
 def compile_program(rs: M.Ruleset) -> dict[str, Program]:
     out = {}
     for sid, seq in rs.sequences.items():
-        f = _Flattener(seq)
+        f = Flattener(seq)
         f.block(seq.steps)
         out[sid] = f.finish()
     return out

@@ -1,0 +1,66 @@
+"""The `do:` step: statements run in order, as one instruction (EXEC). A step written as plain text is one too."""
+
+from __future__ import annotations
+
+from ...dsl import ast as A
+from ...dsl.table_calls import targets
+from ...model import ruleset as M
+from ...model.kinds import StepKind, register
+from ..choices import _plain
+from ..dsl_text import compile_stmts
+from ..yaml_source import YScalar
+
+
+def build(builder, node, common: dict, auto: str, loops: tuple) -> M.ActionStep:
+    stmts = compile_stmts(builder.text, node.get("do"), builder.stmt_compiler(loops))
+    if not common["label"]:
+        common["label"] = str(_plain(node.get("do"), ""))
+    return M.ActionStep(**common, stmts=stmts)
+
+
+def binds(builder, node, out: set) -> None:
+    """`let NAME = ...`, and the names `draw`, `roll`, `create zone` and `call` statements give with `as`."""
+    if isinstance(node.get("do"), YScalar):
+        builder.stmt_binders(node.get("do"), out)
+
+
+def lower(f, s: M.ActionStep) -> None:
+    f.exec(s, s.stmts)
+
+
+def graph(b, seq, s: M.ActionStep, tails: list) -> list:
+    """One node ('call' for a lone call statement): an edge to each sequence it calls; an 'end', 'return', 'break'
+    or 'continue' among its statements leads out of the sequence or the loop instead of to the next step."""
+    nid = s.path
+    kind = "action"
+    calls = [st.ast for st in s.stmts if isinstance(st.ast, A.CallSeq)]
+    ends = [st.ast for st in s.stmts if isinstance(st.ast, (A.End, A.Return, A.Break, A.Continue))]
+    said = {id(st.ast): st.text for st in s.stmts}
+    if len(s.stmts) == 1 and calls:
+        kind = "call"
+    b.node(seq, s, kind, "; ".join(st.text for st in s.stmts))
+    for t in tails:
+        b.edge(t, nid)
+    for c in calls:
+        for t in targets(c, b.rs.tables):  # a call by table: an edge to each sequence its column names
+            b.edge(nid, f"{t}/start", "call", f"as {c.bind}" if c.bind else "")
+    for e in ends:
+        if isinstance(e, A.End):
+            b.edge(nid, f"{seq.id}/end", "end", f"end {e.kind}")
+            return []
+        if isinstance(e, A.Return):  # the edge says the result: 'return VALUE'
+            b.edge(nid, f"{seq.id}/end", "end", said[id(e)] if e.value else "end sequence")
+            return []
+        if isinstance(e, A.Break):
+            b.loop_exits.append((e.loop, nid))
+            return []
+        if isinstance(e, A.Continue):  # back to its loop, for the next pass
+            loop = next((n for n, name in reversed(b.open_loops) if e.loop is None or e.loop == name), None)
+            if loop is not None:
+                b.edge(nid, loop, "repeat", f"continue {e.loop}" if e.loop else "continue")
+                return []
+    return [nid]
+
+
+KINDS = (register(StepKind("do", build, model=M.ActionStep, binds=binds, lower=lower, graph=graph,
+                           doc="statements run in order (docs/format.md)")),)

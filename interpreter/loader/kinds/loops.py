@@ -1,0 +1,152 @@
+"""The loops: `while:`, `repeat:` ... `until:`, `loop: NAME` (left by a break) and `for_each: NAME` `in:`.
+
+The first three build one LoopStep (its mode 'while', 'until' or 'forever') and are lowered alike; a for_each
+is a ForEachStep, its name typed as the items when that can be told.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Optional
+
+from ...dsl.checking import element_type
+from ...dsl.closures.compiler import Compiler
+from ...model import ruleset as M
+from ...model.kinds import StepKind, register
+from ..choices import _plain
+
+
+def build_loop(form: str, builder, node, common: dict, auto: str, loops: tuple) -> M.LoopStep:
+    """A while, repeat or loop step (`form`), each registered with its form given."""
+    comp = Compiler(builder.local_scope, builder.diags)
+    name = _plain(node.get("name"))
+    if form == "loop":
+        name = str(_plain(node.get("loop")))
+        body_node, mode, cond_node = node.get("do"), "forever", node.get("until")
+        if cond_node is not None:
+            mode = "until"
+    elif form == "while":
+        body_node, mode, cond_node = node.get("do"), "while", node.get("while")
+    else:
+        body_node, mode, cond_node = node.get("repeat"), "until", node.get("until")
+        if cond_node is None:
+            builder.err("E202", "a 'repeat' step needs 'until:'", node.span, "or use 'loop: NAME' with a break")
+    cond = builder.condition(cond_node, comp) if cond_node is not None else None
+    body = builder.block(builder.steps_of(body_node), f"{auto}.do.", loops + (name,))
+    if not body:
+        builder.err("E403", "a loop with no steps", node.span)
+    return M.LoopStep(**common, mode=mode, cond=cond, body=tuple(body), name=name)
+
+
+def lower_loop(f, s: M.LoopStep) -> None:
+    loop = f.new_loop(s.name)
+    start = f.here
+    if s.mode == "until":
+        f.inside(loop, s.body)
+        loop.continue_pc = f.here
+        jf = f.emit("JUMP_IF_FALSE", s, s.cond)
+        jf.target = start
+        jf.until = s.path
+        f.code[start].also += (s.path,)  # entered (or passed again) where the body starts
+        loop.end_pc = f.here
+    else:
+        # 'while' tests at the top; a forever loop has a plain node there, to count each pass
+        head = f.emit("JUMP_IF_FALSE", s, s.cond) if s.mode == "while" else f.emit("LOOP_TOP", s)
+        head.cov = s.path  # +1 at each pass, -1 at the jump back: once per entry
+        f.inside(loop, s.body)
+        back = f.emit("JUMP", s)
+        back.target = start
+        back.cov, back.w = s.path, -1
+        loop.continue_pc = f.here - 1  # 'continue' goes by the jump back, as the end of a pass does
+        loop.end_pc = f.here
+        if s.mode == "while":
+            head.target = loop.end_pc
+    f.close(loop)
+
+
+def build_for_each(builder, node, common: dict, auto: str, loops: tuple) -> M.ForEachStep:
+    comp = Compiler(builder.local_scope, builder.diags)
+    name = _plain(node.get("name"))
+    var = str(_plain(node.get("for_each")))
+    it, it_type = builder.text.expr_typed(node.get("in"), comp)
+    if node.get("in") is None:
+        builder.err("E202", "a 'for_each' step needs 'in:' (what to go through)", node.span)
+    body = _typed_body(builder, var, it, it_type, node.get("do"), f"{auto}.do.", loops + (name,))
+    return M.ForEachStep(**common, var=var, iterable=it, body=tuple(body), name=name)
+
+
+def _typed_body(builder, var: str, it: Optional[M.CExpr], it_type: str, body_node, prefix: str,
+                loops: tuple) -> list[M.Step]:
+    """The body of a for_each, where the loop's name has the type of the items when it can be told (the
+    players, the cards of a zone) and nothing in the body gives the name another value."""
+    saved = builder.local_scope
+    item = element_type(it.ast, it_type, saved) if it is not None else "any"
+    if item != "any" and var not in builder.seq_params.get(builder.seq_id, ()):
+        rebound: set[str] = set()
+        builder.binders(builder.steps_of(body_node), rebound)
+        if var not in rebound:
+            builder.local_scope = saved.with_typed_local(var, item)
+    try:
+        return builder.block(builder.steps_of(body_node), prefix, loops)
+    finally:
+        builder.local_scope = saved
+
+
+def for_each_binds(builder, node, out: set) -> None:
+    out.add(str(_plain(node.get("for_each"))))
+
+
+def lower_for_each(f, s: M.ForEachStep) -> None:
+    key = f.key("each")
+    loop = f.new_loop(s.name, key)
+    f.emit("FOREACH_INIT", s, s.iterable, extra=key)
+    head = f.emit("FOREACH_NEXT", s, s.var, extra=key)
+    loop.continue_pc = f.here - 1
+    f.inside(loop, s.body)
+    j = f.emit("JUMP", s)
+    j.target = loop.continue_pc
+    loop.end_pc = head.target = f.here
+    f.close(loop)
+
+
+def graph(b, seq, s, tails: list) -> list:
+    """A loop (LoopStep or ForEachStep): its body runs from it and comes back to it; play leaves by 'done' (not
+    a forever loop) or by a break of it."""
+    nid = s.path
+    if isinstance(s, M.LoopStep):
+        text = {"while": f"while {s.cond.text if s.cond else ''}", "until": f"until {s.cond.text if s.cond else ''}",
+                "forever": f"repeat until 'break {s.name}'" if s.name else "repeat"}[s.mode]
+        kind = "loop"
+    else:
+        text = f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
+        kind = "foreach"
+    b.node(seq, s, kind, text)
+    for t in tails:
+        b.edge(t, nid)
+    saved = b.loop_exits
+    b.loop_exits = []
+    b.open_loops.append((nid, s.name))
+    body_tails = b.block(seq, s.body, [(nid, "repeat", "each pass")])
+    b.open_loops.pop()
+    for t in body_tails:
+        b.edge(t, nid, "repeat")
+    exits = [(nid, "done", "done")] if (isinstance(s, M.ForEachStep) or s.mode != "forever") else []
+    mine = [(src, "break", f"break {name}" if name else "break") for name, src in b.loop_exits
+            if name is None or name == getattr(s, "name", None)]
+    others: list[tuple[Optional[str], str]] = [(name, src) for name, src in b.loop_exits
+                                               if not (name is None or name == getattr(s, "name", None))]
+    b.loop_exits = saved + others
+    return exits + mine
+
+
+KINDS = (
+    register(StepKind("while", partial(build_loop, "while"), model=M.LoopStep, lower=lower_loop, graph=graph,
+                      doc="steps repeated while a condition holds, tested before each pass (docs/format.md)")),
+    register(StepKind("repeat", partial(build_loop, "repeat"), model=M.LoopStep, lower=lower_loop, graph=graph,
+                      doc="steps repeated until a condition holds, tested after each pass (docs/format.md)")),
+    register(StepKind("loop", partial(build_loop, "loop"), model=M.LoopStep, lower=lower_loop, graph=graph,
+                      doc="steps repeated until a 'break' (or 'until:') leaves the named loop (docs/format.md)")),
+    register(StepKind("for_each", build_for_each, model=M.ForEachStep, binds=for_each_binds, lower=lower_for_each,
+                      graph=graph,
+                      doc="steps run once for each item of a list, the item named (docs/format.md)")),
+)

@@ -1,0 +1,81 @@
+"""The `stack:` step: players in turn play onto a stack (`on_play:` for each card played) until all pass, then it
+resolves last in, first out (`resolve:` for each). Lowered to its own instructions (STACK_*, runtime/machine/asking.py)."""
+
+from __future__ import annotations
+
+from ...dsl.closures.compiler import Compiler
+from ...model import ruleset as M
+from ...model.kinds import StepKind, register
+from ..choices import _plain
+from ..yaml_source import YMap
+from .decide import each_and_as
+
+
+def build(builder, node, common: dict, auto: str, loops: tuple):
+    comp = Compiler(builder.local_scope, builder.diags)
+    spec = node.get("stack")
+    if not isinstance(spec, YMap):
+        return None
+    var = str(_plain(spec.get("each"), "p"))
+    play = spec.get("play")
+    return M.StackStep(
+        **common,
+        zone=builder.text.expr(spec.get("zone"), comp),
+        var=var,
+        iterable=builder.text.expr(spec.get("in"), comp),
+        play=builder.decision(play, comp, default_player=var,
+                              default_kind="subset" if spec.get("zone") is not None else "one")
+        if isinstance(play, YMap) else None,
+        on_play=tuple(builder.block(builder.steps_of(spec.get("on_play")), f"{auto}.on_play.", loops)),
+        resolve=tuple(builder.block(builder.steps_of(spec.get("resolve")), f"{auto}.resolve.", loops)),
+    )
+
+
+def binds(builder, node, out: set) -> None:
+    """Its player and result; `card` (a stack of a zone) or `entry`; and the names its own steps give."""
+    each_and_as("stack", node, out)
+    inner = node.get("stack")
+    if isinstance(inner, YMap):
+        out.add("card" if inner.get("zone") is not None else "entry")
+        builder.binders(builder.steps_of(inner.get("on_play")), out)
+        builder.binders(builder.steps_of(inner.get("resolve")), out)
+
+
+def lower(f, s: M.StackStep) -> None:
+    key = f.key("stack")
+    f.emit("STACK_BEGIN", s, s, extra=key)
+    offer = f.emit("STACK_OFFER", s, s, extra=key)
+    offer_pc = f.here - 1
+    onplay_pc = f.here
+    nxt = f.emit("STACK_ONPLAY_NEXT", s, s, extra=key)
+    f.block(s.on_play)
+    j = f.emit("JUMP", s)
+    j.target = onplay_pc
+    nxt.target = offer_pc
+    resolve_pc = f.here
+    offer.target = resolve_pc
+    rn = f.emit("STACK_RESOLVE_NEXT", s, s, extra=key)
+    f.block(s.resolve)
+    f.emit("STACK_RESOLVED", s, s, extra=key)
+    j2 = f.emit("JUMP", s)
+    j2.target = resolve_pc
+    rn.target = f.here
+    offer.extra = (key, onplay_pc)
+
+
+def graph(b, seq, s: M.StackStep, tails: list) -> list:
+    """Each card played runs 'on_play', then play goes back to the stack for the next offer; when all pass,
+    'resolve' runs for each card from the top, back to the stack after each; then play goes on."""
+    nid = b.node(seq, s, "stack", "play onto the stack; resolve last in, first out")
+    for block, label in ((s.on_play, "each card played"), (s.resolve, "then resolve, top card first")):
+        if block:
+            for t in b.block(seq, block, [(nid, "next", label)]):
+                b.edge(t, nid, "repeat")
+    for t in tails:
+        b.edge(t, nid)
+    return [nid]
+
+
+KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph,
+                           doc="plays onto a stack until all pass, then it resolves last in, first out "
+                               "(docs/format.md)")),)
