@@ -323,3 +323,41 @@ def test_a_game_is_found_again_when_the_studio_s_folder_was_moved(folder, tmp_pa
     with studio(moved) as c:
         listed = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()
     assert [g["id"] for g in listed["games"]] == [game["id"]], listed["problems"]
+
+
+def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypatch):
+    """The disk fills up during a game (a save that cannot be written ended the seat's connection with a traceback,
+    and the save then missed the decision while the game had it); starting a game on a full disk was a 500."""
+    from rulecraft.files import OutputError
+    from rulecraft.runtime import savegame
+    from rulecraft.tools.studio.play import table
+
+    written = savegame.atomic_write
+
+    def full(path, *a, **k):
+        raise OutputError(path, "the disk is full")
+
+    with studio(folder) as c:
+        game = start(c, ["human", "human"], seed=11)
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            monkeypatch.setattr(savegame, "atomic_write", full)
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+            g = state(a)
+            assert g["decisions"] == f["decisions"] + 1
+            assert any("could not be saved (the disk is full)" in n for n in g["view"]["notices"]), g["view"]["notices"]
+            monkeypatch.setattr(table, "replace_file", full)
+            r = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "human"], "seed": 1,
+                                              "options": {}}, headers={"authorization": f"token {TOKEN}"})
+            assert r.status_code == 422 and "the disk is full" in r.json()["error"], r.text
+            monkeypatch.setattr(savegame, "atomic_write", written)  # room again: the next save holds both
+            b_link = game["seats"][1]["link"]
+        with socket(c, b_link) as b:
+            f = asked_state(b)
+            assert f["decisions"] == 1
+            b.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+            assert state(b)["decisions"] == 2
+    assert len(os.listdir(folder / ".rulecraft" / "games")) == 1  # no half-made game left
+    with studio(folder) as c:  # found again from its save, with both decisions
+        with socket(c, game["seats"][0]["link"]) as a:
+            assert state(a)["decisions"] == 2

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from typing import Any, Optional
 
 from rulecraft.agents import AgentError, make_agent
@@ -23,7 +24,7 @@ from rulecraft.agents.base import answer
 from rulecraft.agents.kinds import KINDS
 from rulecraft.bundled import bundled_root
 from rulecraft.diagnostics import RuleError
-from rulecraft.files import InputError, read_regular, replace_file
+from rulecraft.files import InputError, OutputError, read_regular, replace_file
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
@@ -127,13 +128,17 @@ class PlayTable:
             game = Game(rs, len(kinds), seed, max_steps=MAX_STEPS)
         except (GameError, ValueError) as exc:
             raise Refusal(f"the game cannot start: {exc}") from None
-        os.makedirs(home, mode=0o700, exist_ok=True)
-        ruleset = _kept_copy(home, ruleset)
-        meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
-                "overrides": dict(overrides), "tokens": tokens}
-        replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
-        writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
-        return cls(home, meta, game, [], writer)
+        try:  # a full disk: said, and no half-made game left behind
+            os.makedirs(home, mode=0o700, exist_ok=True)
+            ruleset = _kept_copy(home, ruleset)
+            meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
+                    "overrides": dict(overrides), "tokens": tokens}
+            replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
+            writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
+            return cls(home, meta, game, [], writer)
+        except (OutputError, OSError) as exc:
+            shutil.rmtree(home, ignore_errors=True)
+            raise Refusal(f"the game cannot start: {getattr(exc, 'message', None) or exc}") from None
 
     @classmethod
     def load(cls, home: str, root: str) -> "PlayTable":
@@ -217,11 +222,16 @@ class PlayTable:
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise Refusal(f"not an answer to this question ({type(exc).__name__})") from None
         self.history.append(Taken(d.player, wire, chance, told))
-        self.writer.decision(game, d.player, wire, chance)
         self.saver.record(d.player, wire)
-        self.saver.write(game)
-        if game.over:
-            self.writer.end(game)
+        try:
+            self.writer.decision(game, d.player, wire, chance)
+            self.saver.write(game)  # every decision so far: the next write that succeeds catches up
+            if game.over:
+                self.writer.end(game)
+        except OutputError as exc:  # a full disk: the game goes on in memory, and every person is told
+            for seat in self.people:
+                self.said.setdefault(seat, []).append(f"The game could not be saved ({exc.message}): make room, "
+                                                      "or a restart of the studio goes back to the last save.")
 
     def pass_until(self, seat: int, number: Any) -> None:
         d = self._asked(seat, number)
