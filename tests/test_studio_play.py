@@ -5,6 +5,7 @@ replays identical."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -272,3 +273,91 @@ def test_undo_takes_back_when_nothing_was_revealed(folder):
             assert g["view"]["decision"] == f["view"]["decision"]
     log = folder / ".rulecraft" / "games" / game["id"] / "game.log"
     assert sum('"type":"decision"' in line for line in log.read_text().splitlines()) == f["decisions"]
+
+
+def test_games_that_came_with_a_folder_choose_no_code_no_file_and_never_stop_the_studio(folder, tmp_path_factory):
+    """A folder received from someone else may hold `.rulecraft/games/`: its game.json is the stranger's. A seat of
+    kind `python:MODULE:CLASS` (imported at start: the module's code ran), a ruleset named outside the folder, tokens
+    for seats that are not people's (exit 3: the studio never started), a game.json that is a FIFO, a link in the games'
+    folder: each game is skipped with its problem said, and the studio serves the rest."""
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=11)
+    games = folder / ".rulecraft" / "games"
+    good = games / game["id"]
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    shutil.copy(folder / "auction.yaml", elsewhere / "private.yaml")
+    meta = json.loads((good / "game.json").read_text())
+    bad = {"python-seat": {**meta, "kinds": ["human", "python:rulecraft_planted_module:Bot"]},
+           "script-seat": {**meta, "kinds": ["human", f"script:{elsewhere / 'private.yaml'}"]},
+           "outside": {**meta, "ruleset": str(elsewhere / "private.yaml")},
+           "tokens": {**meta, "tokens": {"x": "y", "1": 5}},
+           "seats": {**meta, "kinds": ["human", "random", "random"]}}
+    for name, m in bad.items():
+        shutil.copytree(good, games / name)
+        (games / name / "game.json").write_text(json.dumps({**m, "id": name}))
+    shutil.copytree(good, games / "fifo")
+    (games / "fifo" / "game.json").unlink()
+    os.mkfifo(games / "fifo" / "game.json")
+    os.symlink(elsewhere, games / "a-link")
+    (elsewhere / "rulecraft_planted_module.py").write_text("raise SystemExit('planted code ran')\n")
+    sys_path = list(__import__("sys").path)
+    __import__("sys").path.insert(0, str(elsewhere))
+    try:
+        with studio(folder) as c:
+            listed = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()
+    finally:
+        __import__("sys").path[:] = sys_path
+    assert [g["id"] for g in listed["games"]] == [game["id"]]
+    problems = "\n".join(listed["problems"])
+    for name in [*bad, "fifo", "a-link"]:
+        assert name in problems, (name, problems)
+    assert "planted code ran" not in problems and "private" not in problems
+    assert "a seat is a person or one of the bots" in problems and "outside the game's folder" in problems
+
+
+def test_a_game_is_found_again_when_the_studio_s_folder_was_moved(folder, tmp_path_factory):
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=11)
+    moved = tmp_path_factory.mktemp("moved") / "studio"
+    shutil.move(str(folder), moved)
+    with studio(moved) as c:
+        listed = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()
+    assert [g["id"] for g in listed["games"]] == [game["id"]], listed["problems"]
+
+
+def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypatch):
+    """The disk fills up during a game (a save that cannot be written ended the seat's connection with a traceback,
+    and the save then missed the decision while the game had it); starting a game on a full disk was a 500."""
+    from rulecraft.files import OutputError
+    from rulecraft.runtime import savegame
+    from rulecraft.tools.studio.play import table
+
+    written = savegame.atomic_write
+
+    def full(path, *a, **k):
+        raise OutputError(path, "the disk is full")
+
+    with studio(folder) as c:
+        game = start(c, ["human", "human"], seed=11)
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            monkeypatch.setattr(savegame, "atomic_write", full)
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+            g = state(a)
+            assert g["decisions"] == f["decisions"] + 1
+            assert any("could not be saved (the disk is full)" in n for n in g["view"]["notices"]), g["view"]["notices"]
+            monkeypatch.setattr(table, "replace_file", full)
+            r = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "human"], "seed": 1,
+                                              "options": {}}, headers={"authorization": f"token {TOKEN}"})
+            assert r.status_code == 422 and "the disk is full" in r.json()["error"], r.text
+            monkeypatch.setattr(savegame, "atomic_write", written)  # room again: the next save holds both
+            b_link = game["seats"][1]["link"]
+        with socket(c, b_link) as b:
+            f = asked_state(b)
+            assert f["decisions"] == 1
+            b.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
+            assert state(b)["decisions"] == 2
+    assert len(os.listdir(folder / ".rulecraft" / "games")) == 1  # no half-made game left
+    with studio(folder) as c:  # found again from its save, with both decisions
+        with socket(c, game["seats"][0]["link"]) as a:
+            assert state(a)["decisions"] == 2

@@ -144,6 +144,8 @@ def test_card_options_are_cards_with_their_types():
     text = "\n".join(render_plain(view))
     on = ", ".join(f"{c.name} ({', '.join(c.types)})" for c in view.stack.cards)
     assert f"{cards[0].label} ({', '.join(cards[0].card.types)})" in text
+    told = [o for o in cards if o.card.text]  # the menu says what each card does (format.md, "Cards": `doc:`)
+    assert told and all(f"{o.label} ({', '.join(o.card.types)}) – {o.card.text}" in text for o in told)
     assert f"Character Power Stack: {on} (top last)" in text and view.stack.cards
 
 

@@ -137,10 +137,11 @@ def _load(ref: str, overrides: Mapping[str, Any] | None, limits: Limits, check: 
         return result
     ruleset, bdiags = build.build_ruleset(merged, path, overrides or {}, limits)
     if ruleset is not None:  # what a printed text grows to once its {NAME} values are filled in (E013)
-        from .yaml_limits import printed_text_limits
+        from .yaml_limits import printed_text_limits, prose_lengths
 
         alone = text is not None and root.get("extends") is None  # one file: its text counts every '{'
-        bdiags = bdiags + printed_text_limits(merged, ruleset, text.count("{") if alone else None)
+        bdiags = bdiags + printed_text_limits(merged, ruleset, text.count("{") if alone else None) + \
+            prose_lengths(merged, len(text) if alone else None)
     result.diagnostics.extend(bdiags)
     result.built = ruleset
     if ruleset is not None and check and not has_errors(bdiags):

@@ -236,6 +236,37 @@ def printed_text_limits(root, rs, braces: int | None = None) -> list[Diagnostic]
     return out
 
 
+# The most characters of one text players read by its key (a title or a card's name, a label, a card's text): a chart
+# box is one string to Graphviz, which refuses one past 16 KiB ("String starting: ..."), and the aid's printer timed
+# out on a card text of 400,000 characters, after `validate` had said nothing. The longest bundled: 193, 665.
+PROSE_LIMITS = {"title": 200, "name": 200, "label": 2_000, "doc": 2_000}
+
+
+def prose_lengths(root, size: int | None = None) -> list[Diagnostic]:
+    """E013 at a title, name, label or card text longer than PROSE_LIMITS allows. `size`: the characters of the
+    whole file, when it is one (no text of a shorter file can pass, and none is measured)."""
+    if size is not None and size <= min(PROSE_LIMITS.values()):
+        return []
+    out: list[Diagnostic] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        kind = type(node).__name__
+        if kind == "YSeq":
+            stack.extend(node.items)
+        elif kind == "YMap":
+            for key, value in node.entries.items():
+                limit = PROSE_LIMITS.get(key)
+                text = getattr(value, "value", None)
+                if limit is not None and text.__class__ is str and len(text) > limit:
+                    out.append(error("E013", f"this {key} is {len(text):,} characters, over the limit of {limit:,} "
+                                     f"for a {key} players read", value.span,
+                                     "say it shorter: a longer explanation belongs in `notes:`"))
+                elif type(value).__name__ in ("YMap", "YSeq"):
+                    stack.append(value)
+    return out
+
+
 # Characters that read as nothing or as a line break to some readers and not to others, anywhere in the file
 # (comments too): NEL, U+2028 and U+2029 end a line for YAML's reader but not for an editor, so every line after one
 # was numbered differently by each; the bidirectional controls make a line display in another order. One policy

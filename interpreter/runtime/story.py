@@ -119,15 +119,20 @@ def narrate_choice(game, d, value: Any, note: str = "") -> None:
     everyone; when the legal answers come from something the others cannot see (`d.hidden`), they read the
     decision as they would read any answer to it (docs/secrecy.md)."""
     who = game.players[d.player]
-    text = f"{who}: {d.prompt} -> {d.label_of(value) if d.labels else game_label(game, value)}"
+
+    def said(prompt: str, answer: str) -> str:  # a decision with no prompt: 'P2 chooses 3', never 'P2:  -> 3'
+        return f"{who}: {prompt} -> {answer}" if prompt else f"{who} chooses {answer}"
+
+    text = said(d.prompt, d.label_of(value) if d.labels else game_label(game, value))
     prompt, public = d.prompt, text  # what the others read: a prompt or display name reading a secret is not
     plan = d.public_of
     if plan is not None:
         prompt = plan.public_prompt(game) if plan.public is not None else prompt
         shown = d.label_of(value) if d.labels and not plan.display_hidden else game_label(game, value)
-        public = f"{who}: {prompt} -> {shown}"
+        public = said(prompt, shown)
     if d.secret:
-        game.say(text + note, only=(d.player,), public=f"{who}: {prompt} (chosen in secret)")
+        game.say(text + note, only=(d.player,),
+                 public=f"{who}: {prompt} (chosen in secret)" if prompt else f"{who} chooses in secret")
     elif (note and d.hidden) or public != text:
         game.say(text + note, only=(d.player,), public=public + ("" if d.hidden else note))
     else:

@@ -149,12 +149,12 @@ def commands(undo: bool = True, pass_until: bool = False) -> str:
 
 # ------------------------------------------------------------------ rendering
 def choice_texts(v) -> list[str]:
-    """The numbered choices of a seat view's decision: a card with its types."""
+    """The numbered choices of a seat view's decision: a card with its types and what it does (its `doc:`)."""
     d = v.decision
     if d is None or d.kind not in ("one", "subset"):
         return []
     return [o.label + (f" ({', '.join(o.card.types)})" if o.card is not None and o.card.types else "")
-            for o in d.options]
+            + (f" – {o.card.text}" if o.card is not None and o.card.text else "") for o in d.options]
 
 
 def heading(v) -> str:

@@ -14,6 +14,7 @@ import hashlib
 import logging
 import os
 import secrets
+import stat
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
@@ -41,6 +42,7 @@ class Seat:
 
 class Hub:
     def __init__(self, root: str, pace: float = 0.6):
+        self.root = root
         self.home = os.path.join(root, GAMES_FOLDER)
         self.pace = pace
         self.tables: dict[str, PlayTable] = {}
@@ -60,10 +62,19 @@ class Hub:
         """The games kept under the folder (a restart): each made again from its save, its bots set going."""
         if not os.path.isdir(self.home):
             return
-        found = sorted(os.listdir(self.home), key=lambda n: os.path.getmtime(os.path.join(self.home, n)))
-        for name in found[-MAX_KEPT:]:
+        found = []
+        for name in os.listdir(self.home):  # a game is a folder of its own: a link (leading anywhere) is passed over
             try:
-                table = PlayTable.load(os.path.join(self.home, name))
+                st = os.lstat(os.path.join(self.home, name))
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                found.append((st.st_mtime, name))
+            else:
+                self.problems.append(f"{name[:80]}: not a game's folder")
+        for _, name in sorted(found)[-MAX_KEPT:]:
+            try:
+                table = PlayTable.load(os.path.join(self.home, name), self.root)
             except Exception as exc:  # noqa: BLE001 - one damaged game is said and skipped, never the studio's end
                 self.problems.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
                 continue

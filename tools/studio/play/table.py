@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from typing import Any, Optional
 
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
 from rulecraft.agents.kinds import KINDS
+from rulecraft.bundled import bundled_root
 from rulecraft.diagnostics import RuleError
-from rulecraft.files import replace_file
+from rulecraft.files import InputError, OutputError, read_regular, replace_file
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
@@ -40,6 +42,7 @@ PERSON = "human"  # a person's seat, as the log and the save name it (`rulecraft
 BOTS = tuple(k for k in KINDS if ":" not in k and k != PERSON)
 SPECTATOR = -1
 MAX_STEPS = 5_000_000
+MAX_META = 64 * 1024  # game.json: the seats, the seed, the options and the tokens of one game
 
 
 class Refusal(Exception):
@@ -57,6 +60,41 @@ def _kept_copy(home: str, ruleset: str) -> str:
     kept = os.path.join(home, "ruleset.yaml")
     replace_file(kept, text)
     return kept
+
+
+def _inside(path: str, folder: str) -> bool:
+    folder = os.path.realpath(folder)
+    return os.path.commonpath([os.path.realpath(path), folder]) == folder
+
+
+def _checked(meta: Any, home: str, root: str) -> dict:
+    """game.json as read from the folder, which a stranger may have sent with its games: a seat is a person or one of
+    the BOTS (a kind that runs code or reads a file is never made from a file), the tokens open those seats, the id
+    is the game's folder, and the ruleset lies in the game's folder (the copy kept there, found there when the
+    studio's folder was moved), the studio's folder or the bundled rulesets: nothing else is opened. ValueError
+    says what is wrong."""
+    if not isinstance(meta, dict):
+        raise ValueError("not a mapping")
+    kinds, tokens, ruleset = meta.get("kinds"), meta.get("tokens"), meta.get("ruleset")
+    if meta.get("id") != os.path.basename(home):
+        raise ValueError("its id is not its folder's name")
+    if not isinstance(kinds, list) or not kinds or any(k != PERSON and k not in BOTS for k in kinds):
+        raise ValueError(f"a seat is a person or one of the bots {', '.join(BOTS)}")
+    seats = {str(s) for s, k in enumerate(kinds) if k == PERSON} | {"spectator"}
+    if not isinstance(tokens, dict) or not set(tokens) <= seats or \
+            not all(isinstance(t, str) and 16 <= len(t) <= 64 for t in tokens.values()):
+        raise ValueError("its tokens do not open its seats")
+    if not isinstance(meta.get("seed"), int) or not isinstance(meta.get("overrides"), dict) or \
+            not isinstance(ruleset, str):
+        raise ValueError("its seed, options or ruleset are not what a game keeps")
+    kept = os.path.join(home, "ruleset.yaml")
+    if os.path.basename(ruleset) == "ruleset.yaml" and \
+            os.path.basename(os.path.dirname(ruleset)) == meta["id"] and os.path.isfile(kept):
+        ruleset = kept
+    if not ruleset.endswith((".yaml", ".yml")) or \
+            not any(_inside(ruleset, place) for place in (home, root, bundled_root())):
+        raise ValueError("its ruleset is outside the game's folder, the studio's folder and the bundled rulesets")
+    return {**meta, "ruleset": ruleset}
 
 
 class PlayTable:
@@ -90,19 +128,27 @@ class PlayTable:
             game = Game(rs, len(kinds), seed, max_steps=MAX_STEPS)
         except (GameError, ValueError) as exc:
             raise Refusal(f"the game cannot start: {exc}") from None
-        os.makedirs(home, mode=0o700, exist_ok=True)
-        ruleset = _kept_copy(home, ruleset)
-        meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
-                "overrides": dict(overrides), "tokens": tokens}
-        replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
-        writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
-        return cls(home, meta, game, [], writer)
+        try:  # a full disk: said, and no half-made game left behind
+            os.makedirs(home, mode=0o700, exist_ok=True)
+            ruleset = _kept_copy(home, ruleset)
+            meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
+                    "overrides": dict(overrides), "tokens": tokens}
+            replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
+            writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
+            return cls(home, meta, game, [], writer)
+        except (OutputError, OSError) as exc:
+            shutil.rmtree(home, ignore_errors=True)
+            raise Refusal(f"the game cannot start: {getattr(exc, 'message', None) or exc}") from None
 
     @classmethod
-    def load(cls, home: str) -> "PlayTable":
-        """The game kept in `home`, made again from its save (the studio restarted); the log goes on."""
-        with open(os.path.join(home, "game.json"), encoding="utf-8") as fh:
-            meta = json.load(fh)
+    def load(cls, home: str, root: str) -> "PlayTable":
+        """The game kept in `home`, made again from its save (the studio restarted); the log goes on. `root` is the
+        studio's folder: its games may have come with it from someone else, so game.json is checked (`_checked`)."""
+        try:
+            meta = _checked(json.loads(read_regular(os.path.join(home, "game.json"), MAX_META, "game file",
+                                                    goes_on=True)), home, root)
+        except (InputError, ValueError) as exc:  # json's errors are ValueErrors
+            raise SaveError(f"game.json: {str(exc)[:200]}") from None
         saved = read_save(os.path.join(home, "game.save"))
         loaded = load_ruleset(meta["ruleset"], overrides=meta["overrides"])
         if not loaded.ok:
@@ -110,6 +156,8 @@ class PlayTable:
         marks: list[int] = []
         game, records = restore(saved, loaded.ruleset, max_steps=MAX_STEPS,
                                 before=lambda g, d, w: marks.append(len(g.narrative)))
+        if len(game.players) != len(meta["kinds"]):
+            raise SaveError(f"game.json names {len(meta['kinds'])} seats, its save {len(game.players)} players")
         header = log_header(meta["ruleset"], game, meta["overrides"], meta["kinds"])
         writer = GameLogWriter.resume(os.path.join(home, "game.log"), header, records,
                                       end_record(game) if game.over else None)
@@ -174,11 +222,16 @@ class PlayTable:
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise Refusal(f"not an answer to this question ({type(exc).__name__})") from None
         self.history.append(Taken(d.player, wire, chance, told))
-        self.writer.decision(game, d.player, wire, chance)
         self.saver.record(d.player, wire)
-        self.saver.write(game)
-        if game.over:
-            self.writer.end(game)
+        try:
+            self.writer.decision(game, d.player, wire, chance)
+            self.saver.write(game)  # every decision so far: the next write that succeeds catches up
+            if game.over:
+                self.writer.end(game)
+        except OutputError as exc:  # a full disk: the game goes on in memory, and every person is told
+            for seat in self.people:
+                self.said.setdefault(seat, []).append(f"The game could not be saved ({exc.message}): make room, "
+                                                      "or a restart of the studio goes back to the last save.")
 
     def pass_until(self, seat: int, number: Any) -> None:
         d = self._asked(seat, number)
