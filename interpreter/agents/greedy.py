@@ -32,7 +32,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
-from ..runtime.machine.deciding import decide
+from ..runtime.machine.questions import decide
 from ..values import Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
