@@ -128,11 +128,8 @@ class GreedyAgent:
             if not self.peek:  # (asking a sealed answer again may meet a rule the sampled world breaks)
                 determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
             g.apply(choice)
-            left = self.depth
-            while not g.over and left > 0:
-                d = g.pending
-                g.apply(policy.choose(d, None))
-                left -= 1
+            # the random policy answers every seat's next `depth` decisions where they are asked (Game.play)
+            g.play([policy] * len(g.players), views=False, decisions=self.depth)
         except (RuleError, IllegalChoice):  # a sampled world the rules cannot go on from: it tells nothing
             return 0.5
         return self.value(g)
