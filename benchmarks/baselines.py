@@ -63,12 +63,9 @@ GAMES = {
 
 
 def play_engine(rs, seed: int, players: int) -> Game:
-    """One game as `rulecraft simulate` plays it: no story, one RandomAgent per seat."""
-    g = Game(rs, players, seed, story=False)
-    agents = [RandomAgent(p.seat, seed) for p in g.players]
-    while not g.over:
-        d = g.pending
-        g.apply(agents[d.player].choose(d, None))
+    """One game as `rulecraft simulate` plays it: no story, one RandomAgent per seat answering in the game."""
+    g = Game(rs, players, seed, story=False, start=False)
+    g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
     return g
 
 

@@ -30,11 +30,8 @@ def play_seeds(rs, seeds, players: int | None, story: bool = False) -> tuple[int
     """Play one seeded random-agent game per seed; (decisions, steps) in all."""
     decisions = steps = 0
     for seed in seeds:
-        g = Game(rs, players, seed, story=story)
-        agents = [RandomAgent(p.seat, seed) for p in g.players]
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, None))
+        g = Game(rs, players, seed, story=story, start=False)  # started by play, as `rulecraft simulate` plays
+        g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
         decisions += g.decisions
         steps += g.steps
     return decisions, steps

@@ -12,7 +12,8 @@ this runs two fresh processes under ``valgrind --tool=cachegrind --cache-sim=no`
 and prints ``(I refs of full - I refs of base) / N``: the instructions of one game in a
 warmed-up process (programs compiled, caches filled), loading and start-up subtracted.
 Games are played as `rulecraft simulate` plays them: no story, one random agent per seat
-(``RandomAgent(seat, seed)``), exactly as benchmarks/bench_games.py does.
+(``RandomAgent(seat, seed)``) answering in the game (``Game.play``, where the checkout has it), exactly as
+benchmarks/bench_games.py does.
 
 Cases (names of bundled rulesets with a player count): ``dml`` (4 players),
 ``dune-bidding`` (6 players, the Bidding Phase), ``sealed-auction`` (its default players), ``pig`` (2 players).
@@ -50,7 +51,8 @@ import tempfile
 CASES = {"dml": 4, "dune-bidding": 6, "sealed-auction": None, "pig": 2}
 
 # The child: imports only what every version of the engine has had (load_ruleset, Game,
-# RandomAgent), so it runs against old checkouts too. Prints "steps decisions games".
+# RandomAgent), so it runs against old checkouts too (Game.play where the checkout has it). Prints
+# "steps decisions games".
 CHILD = r"""
 import sys
 from rulecraft.agents.base import RandomAgent
@@ -65,11 +67,15 @@ rs = loaded.ruleset
 def play(seeds):
     steps = decisions = 0
     for seed in seeds:
-        g = Game(rs, players, seed, story=False)
-        agents = [RandomAgent(p.seat, seed) for p in g.players]
-        while not g.over:
-            d = g.pending
-            g.apply(agents[d.player].choose(d, None))
+        if hasattr(Game, "play"):  # as `rulecraft simulate` plays (bench_games.play_seeds): the bots in the game
+            g = Game(rs, players, seed, story=False, start=False)
+            g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+        else:  # a checkout from before Game.play: its callers' loop
+            g = Game(rs, players, seed, story=False)
+            agents = [RandomAgent(p.seat, seed) for p in g.players]
+            while not g.over:
+                d = g.pending
+                g.apply(agents[d.player].choose(d, None))
         steps += g.steps
         decisions += g.decisions
     return steps, decisions

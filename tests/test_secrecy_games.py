@@ -31,12 +31,12 @@ from rulecraft.dsl.builtins import as_list
 from rulecraft.loader import load_ruleset
 from rulecraft.model.secrecy import cards_seen, sees_player_variable
 from rulecraft.runtime import story
-from rulecraft.runtime import game as game_module
+from rulecraft.runtime.machine import answers
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.knowledge import unseen
 from rulecraft.model import ruleset as M
 from rulecraft.runtime.game import programs_for
-from rulecraft.runtime.machine import deciding
+from rulecraft.runtime.machine import questions
 from rulecraft.runtime.machine.interpreter import run
 from rulecraft.runtime.rng import SplitMix
 from rulecraft.runtime.story import line_text
@@ -268,7 +268,7 @@ def _refereed(rs, ref_name: str, monkeypatch) -> Referee:
             referee.forced(game, d, value, note)
         told(game, d, value, note)
 
-    monkeypatch.setattr(deciding, "narrate_choice", narrate)
+    monkeypatch.setattr(questions, "narrate_choice", narrate)
     moved = Game.move
 
     def move(game, what, dest, place, span, player=None):  # a card laid face up, then taken away by the next step
@@ -289,7 +289,7 @@ def _refereed(rs, ref_name: str, monkeypatch) -> Referee:
         for ins in prog.code:
             if ins.op in ("JUMP_IF_FALSE", "SEALED") and ins.until is None:
                 monkeypatch.setattr(ins, "handler", checked(ins.handler))
-    monkeypatch.setattr(game_module, "narrate_choice", narrate)
+    monkeypatch.setattr(answers, "narrate_choice", narrate)  # (an answer taken: Game.apply, a bot in Game.play)
     for seed in SEEDS:
         referee.game = None
         # the reference engine: every step through the handlers, where the referee looks

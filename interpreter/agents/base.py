@@ -6,6 +6,7 @@ import json
 from typing import Any, Protocol
 
 from ..runtime.decisions import Decision
+from ..runtime.machine.answers import answer  # noqa: F401 - the one way an agent is asked; the tools import it here
 from ..runtime.rng import SplitMix
 
 
@@ -30,13 +31,6 @@ class Agent(Protocol):
     name: str
 
     def choose(self, decision: Decision, view: dict) -> Any: ...
-
-
-def answer(agent: Any, decision: Decision, view: Any, game: Any) -> Any:
-    """Ask an agent for its wire-form choice, handing it the game when it declares `needs_game`."""
-    if getattr(agent, "needs_game", False):
-        return agent.choose(decision, view, game)
-    return agent.choose(decision, view)
 
 
 class RandomAgent:

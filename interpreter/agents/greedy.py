@@ -32,7 +32,7 @@ from typing import Any
 from ..diagnostics import RuleError
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
-from ..runtime.machine.deciding import decide
+from ..runtime.machine.questions import decide
 from ..values import Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
@@ -128,11 +128,8 @@ class GreedyAgent:
             if not self.peek:  # (asking a sealed answer again may meet a rule the sampled world breaks)
                 determinize(g, self.seat, SplitMix(chance_seed ^ 0x5DEECE66D))
             g.apply(choice)
-            left = self.depth
-            while not g.over and left > 0:
-                d = g.pending
-                g.apply(policy.choose(d, None))
-                left -= 1
+            # the random policy answers every seat's next `depth` decisions where they are asked (Game.play)
+            g.play([policy] * len(g.players), views=False, decisions=self.depth)
         except (RuleError, IllegalChoice):  # a sampled world the rules cannot go on from: it tells nothing
             return 0.5
         return self.value(g)

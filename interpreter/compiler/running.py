@@ -28,7 +28,7 @@ class _Cannot(Exception):
 
 
 # ---------------------------------------------------------------- helpers the generated code calls
-def _signal_exit(g, f, ins, pc: int, i: int, sig, n: int) -> bool:
+def _signal_exit(g, f, ins, pc: int, i: int, sig, n: int) -> int:
     """Statement i of the step at pc returned a signal the function does not handle: the loop's own code does."""
     g.steps = n
     f.pc = pc
@@ -37,7 +37,7 @@ def _signal_exit(g, f, ins, pc: int, i: int, sig, n: int) -> bool:
     return AGAIN
 
 
-def _fire(g, f, pc: int, i: int, n: int) -> bool:
+def _fire(g, f, pc: int, i: int, n: int) -> int:
     """Statement i - 1 of the step at pc raised events: fire their triggers now, as h_exec does. True when a
     trigger started a sequence: the function stops and the step goes on (from statement i) after it."""
     g.steps = n
@@ -49,6 +49,20 @@ def _fire(g, f, pc: int, i: int, n: int) -> bool:
         return AGAIN
     f.sub = 0
     return 0
+
+
+def _asks(g, f, ins, pc: int) -> bool:
+    """The decision or sealed step at pc, which a function counted, run as the loop runs it (its handler, then the
+    triggers of any events): False when every answer came at once (bound, the position moved on) and the function
+    goes on; True when it leaves (a decision is pending at pc, or triggers fired: the loop looks again)."""
+    f.pc = pc
+    ins.handler(g, f, ins)
+    if f.pc == pc:
+        return True
+    if g._events:  # (a sealed step's reveal, with triggers on it)
+        handlers.fire(g)
+        return True
+    return False
 
 
 # A call run inline nests two Python calls (the caller's function, _call) around the callee's function: below this
@@ -105,7 +119,7 @@ def _ret(g, f, n: int, pc: int):
 _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_ret": _ret, "_bind_result": bind_result,
-            "_foreach_init": handlers.h_foreach_init}
+            "_foreach_init": handlers.h_foreach_init, "_asks": _asks}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the

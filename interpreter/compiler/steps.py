@@ -28,6 +28,7 @@ class StepWriter:
         self.prog = prog
         self.programs = programs  # the game's programs: its CALL steps are run here (none: they are stops)
         self.calls = 0  # CALL steps written
+        self.asked = 0  # decision and sealed steps written
         self.code = prog.code
         self.coverage = coverage
         self.triggers = triggers  # the ruleset has triggers: check for events after each statement
@@ -107,7 +108,7 @@ class StepWriter:
         self.dedent(mark)
         self.emit("except _BaseException:")
         self.emit("    f.pc = pc")
-        if self.calls:  # raised inside a callee, whose function wrote the steps it counted (never fewer than n)
+        if self.calls or self.asked:  # raised in a callee or an answer, which wrote the steps it counted (never fewer)
             self.emit("    if ctx.steps < n:")
             self.emit("        ctx.steps = n")
         else:
@@ -144,10 +145,7 @@ class StepWriter:
 
     def block(self, steps) -> bool:
         """Write steps one after the other; False when the function always leaves before their end."""
-        for s in steps:
-            if not self.step(s):
-                return False  # what follows cannot run: the function has left
-        return True
+        return all(self.step(s) for s in steps)  # (stops at the first that leaves: what follows cannot run)
 
     def count(self, pc: int, pure: bool = False) -> None:
         """One step run (as the loop counts it: g.steps, and the coverage of its node). The count is kept in
@@ -163,8 +161,7 @@ class StepWriter:
                 self.emit(f"_C[{self.const(node)}] += 1")
 
     def ret(self) -> None:
-        """The sequence's RETURN, run here as the loop runs it (running._ret); the loop runs it when the budget
-        is near."""
+        """The sequence's RETURN, run here as the loop runs it (running._ret), or by the loop near the budget."""
         last = len(self.code) - 1
         ins = self.code[last]
         if ins.cov is not None or ins.also:  # pragma: no cover - a RETURN counts nothing (program.py, _VISITS)
@@ -208,7 +205,9 @@ class StepWriter:
             return True
         if isinstance(s, M.CallStep) and self.programs is not None:
             return self.call(first)
-        self.exit(first)  # a decision, a sealed bid, a stack (a call, without the programs): the loop runs it
+        if isinstance(s, (M.ChooseStep, M.SealedStep)):
+            return self.asks(first)
+        self.exit(first)  # a stack (a call, without the programs): the loop runs it
         return False
 
     def action(self, s: M.ActionStep, pc: int) -> bool:
@@ -255,10 +254,20 @@ class StepWriter:
         self.emit(f"pc = {pc + 1}")
         self.emit(f"_call(ctx, f, pc, {self.const(seq)}, {self.const(callee.sequence.kind)}, _a, "
                   f"{self.const(entries)})")
-        # the loop goes on from the frames as the call left them: after a return, at this frame's next position
-        # (whose own function runs the rest: written here too, the steps after each call would be compiled twice)
-        self.emit("return _AGAIN")
+        self.emit("return _AGAIN")  # the loop goes on from the frames as the call left them (after a return, at
+        # this frame's next position, whose own function runs the rest: else it would be compiled twice)
         return False
+
+    def asks(self, pc: int) -> bool:
+        """A decision or sealed step, run as the loop runs it (running._asks): answered at once (forced, or by bots in
+        Game.play), the function goes on (`n` read back: the answers count; near the budget the loop goes on)."""
+        self.asked += 1
+        self.emit(f"pc = {pc}")
+        self.count(pc)
+        for line in (f"if _asks(ctx, f, {self.const(self.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                     "if n > lim:", "    return _True"):
+            self.emit(line)
+        return True
 
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:

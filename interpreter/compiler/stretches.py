@@ -8,8 +8,10 @@ a Python `if`, a loop a Python `while`, a statement a call of its compiled closu
 dispatch at all. Conditions, and assignments to locals and game variables, go further: the source expressions.py
 made of their expressions is copied in (renamed to this function's names), so they cost no call either.
 
-The function stops where the instruction loop has more to do than run a step: a decision, a sealed bid, a
-stack, a signal it does not handle itself, a trigger that interrupts. It then leaves the position (`f.pc`) on
+The function stops where the instruction loop has more to do than run a step: a stack, a signal it does not
+handle itself, a trigger that interrupts, a decision or a sealed bid left pending. A decision step and a sealed
+step are run in it as the loop runs them (running._asks): answered at once (forced, or by the seats' bots while
+the game plays itself, `Game.play`), the function goes on with the answers. It then leaves the position (`f.pc`) on
 that instruction, exactly where the instruction loop would be, and the loop goes on from there. A call and a
 return are run here (given the game's programs): a CALL step pushes the callee's frame and runs the callee's own
 function at once (running._call), and the end of a sequence returns from it as the loop's RETURN does

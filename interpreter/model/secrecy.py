@@ -8,7 +8,7 @@ reads nothing that seat cannot see (`reads` lists what it reads that some seat c
 functions; how many cards a zone holds is seen by everyone). It is decided from the expression, never by trying
 other deals, so that what a seat is shown cannot hint at what it is not.
 
-The story (runtime/decisions.py, machine/deciding.py), a seat's view (`Game.view`, the table's seat view), undo
+The story (runtime/decisions.py, machine/questions.py), a seat's view (`Game.view`, the table's seat view), undo
 (what a seat saw since), the score shown at the table and the bots' determinization all ask here. See
 docs/secrecy.md.
 """

@@ -14,7 +14,7 @@ from ..values import Card
 from .story import label
 
 
-MISSING = object()  # no answer: the decision is pending (machine/deciding.py), or no answer is forced (`forced`)
+MISSING = object()  # no answer: the decision is pending (machine/questions.py), or no answer is forced (`forced`)
 
 
 class IllegalChoice(ValueError):
@@ -86,9 +86,10 @@ class Decision:
         # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
         # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
         self.number = number
+        self._options: Any  # the list of options, or None until `options` builds it (a shape: `low`, yes or no)
         if options is not None:
             self._options, self.count, self.low = options, len(options), None
-        else:  # options by shape (`low`: the pass, then low, low + 1, ...: `count` in all), or none yet
+        else:  # options by shape (`low`: the pass, then low, low + 1, ...: `count` in all; a yes or no), or none yet
             self._options, self.count, self.low = None, count, low
         self._prompt = prompt
         self._prompt_of = prompt_of  # (compiled prompt, game): the prompt to work out when first read
@@ -98,10 +99,10 @@ class Decision:
         # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
         self.hidden = hidden
         self.hides_cards = hides_cards
-        # how it was asked (machine/deciding.py's plan) when the others read other words than its decider (a prompt
+        # how it was asked (machine/questions.py's plan) when the others read other words than its decider (a prompt
         # or a display name that reads something hidden), else None
         self.public_of = public_of
-        # how the step that asked goes on with the answer (machine/asking.py), called by Game.apply as
+        # how the step that asked goes on with the answer (machine/decision_steps.py), called by Game.apply as
         # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
         # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
         self.resume = None
@@ -146,7 +147,8 @@ class Decision:
         o = self._options
         if o is None:
             low = self.low
-            o = self._options = [] if low is None else [None, *range(low, low + self.count - 1)]
+            o = self._options = ([True, False] if self.kind == "yesno" else []) if low is None else \
+                [None, *range(low, low + self.count - 1)]
         return o
 
     @options.setter

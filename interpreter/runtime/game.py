@@ -9,27 +9,25 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from ..diagnostics import RuleError
 from ..model import ruleset as M
 from ..model import secrecy
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
-from .story import narrate_choice
 from .board import Board
-from .rng import ANSWER
 from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
 from ..compiler import expressions, stretches
+from .machine.answers import Bots, answer, taken
+from .machine.decision_steps import resume_of
 from .machine.interpreter import handler_for, run
 from .machine.invariants import check_invariants
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
-DECISION_STEPS = 64  # what one decision costs of the game's step budget (the view, the story, the log: far more
-# than a step); 5,000,000 steps still allow 78,000 decisions, hundreds of times a long game
 
 _PROGRAMS: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Program]]" = weakref.WeakKeyDictionary()
 
@@ -58,6 +56,7 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
 
 
 class Game(Board):
+    bots: Optional[Bots] = None  # the agents asked in the running code while `play` plays the game
     work = 0  # units of work counted against the step budget (guards.charge); set on the game at its first charge
     fixed_dice: Optional[list] = None  # results the next rolls give instead of the generator (scenarios' `dice:`)
 
@@ -121,6 +120,7 @@ class Game(Board):
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
             self.triggers.setdefault(t.on, []).append(t)
+        self.begun = False  # set up (`_setup`): a game made with start=False is started by `play`
         if start:
             self._setup()
             self.push(rs.start, {})
@@ -129,6 +129,7 @@ class Game(Board):
     # ------------------------------------------------------------------ set-up
     def _setup(self) -> None:
         rs = self.rs
+        self.begun = True
         for z in rs.zones.values():
             if z.per is None:
                 self.zones[ZoneRef(z.id)] = []
@@ -176,55 +177,67 @@ class Game(Board):
         self.locals = {}
 
     # ------------------------------------------------------------------ driving
-    def _too_many_decisions(self) -> None:
-        """R002 at the step that asks: a decision costs the budget DECISION_STEPS steps (a window everyone answers
-        for ever took 333,334 decisions and 9 s of a processor before its 5,000,000 steps ran out)."""
-        f = self.frames[-1] if self.frames else None
-        ins = self.programs[f.seq].code[f.pc] if f is not None else None
-        where = f"; the last step was '{ins.step.label or ins.step.id}' in '{f.seq}'" if f and ins else ""
-        raise RuleError(f"the game ran {self.max_steps} steps without ending (a decision counts "
-                        f"{DECISION_STEPS}){where}", ins.span if ins is not None else None,
-                        "a loop may never end: check its condition or its 'break'", "R002")
-
     def apply(self, wire: Any) -> None:
         """Answer the pending decision (in wire form) and run until the next one or the end."""
         d = self.pending
         if d is None:
             raise IllegalChoice("no decision is pending" if not self.over else "the game is over")
         value = d.take(wire)  # (IllegalChoice, the game unchanged, for an answer it does not take)
-        self.pending = None
-        self.decisions += 1
-        if self.steps + self.decisions * DECISION_STEPS > self.max_steps:
-            self._too_many_decisions()
-        self.chance = []
-        if self.story:
-            if d.purpose != "sealed" and d.purpose != "reroll":
-                narrate_choice(self, d, value)
-            elif d.purpose == "reroll":
-                self.say(f"{self.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
         f = self.frames[-1]
         resume = d.resume
-        if resume is not None and self.steps < self.max_steps:
-            # the step that asked goes on with the answer (counted as the step it was when run again, below)
-            self.steps += 1
-            self.locals = f.locals
-            ins = self.programs[f.seq].code[f.pc]
-            resume(self, f, d, value)
-            if self.check_conservation:  # as the step loop checks after a step
-                self.check_cards()
-                if self.rs.invariants:
-                    check_invariants(self, ins)
-            if self.pending is None:
+        if resume is None:  # a decision restored from a saved state: the step at the game's position asked it
+            how = resume_of(self, f, d)
+            if how is None:
+                raise GameError("the game's position is not the step that asks its pending decision (an edited state)")
+            resume, d.held = how
+            d.resume = resume
+        taken(self, d, value)  # (R002 here when the budget is spent)
+        # the step that asked goes on with the answer
+        self.locals = f.locals
+        ins = self.programs[f.seq].code[f.pc]
+        resume(self, f, d, value)
+        if self.check_conservation:  # as the step loop checks after a step
+            self.check_cards()
+            if self.rs.invariants:
+                check_invariants(self, ins)
+        if self.pending is None:
+            run(self)
+
+    def play(self, agents: Sequence[Any], views: bool | Sequence[bool] = True, decisions: Optional[int] = None) -> None:
+        """Play on with `agents[seat]` answering each seat's decisions, until the game is over (or `decisions` more
+        decisions are taken): as a loop of `apply(agent.choose(pending, view))` would, the same game seed for
+        seed, but a bot's answer is given where the decision is asked and its step goes on at once, without the
+        game returning here in between (runtime/machine/answers.py). An agent that `needs_game` (a search bot)
+        is asked here, between two runs, with the game (`answers.answer`). `views`: whether an agent is handed its
+        seat's view (`view(seat)`) or None, for all seats or per seat. An agent's error, or an answer that is not
+        legal (IllegalChoice), is raised here with the decision still pending, as `apply` raises it. A game made
+        with `start=False` (and not set up since) is started here, its first decision answered as the others.
+        A state restored from JSON (state_io.from_json) plays on from where it stands."""
+        n = len(self.players)
+        seen = [views] * n if isinstance(views, bool) else [bool(v) for v in views]
+        bots = Bots([None if getattr(a, "needs_game", False) else a.choose for a in agents], seen, decisions)
+        self.bots = bots
+        try:
+            if not self.begun and not self.frames and not self.over and self.pending is None:
+                self._setup()  # a game made with start=False: its first decision too is asked in the running code
+                self.push(self.rs.start, {})
                 run(self)
-            return
-        f.locals[ANSWER] = value
-        if self.coverage is not None and not f.sub:  # the step asked runs again with the answer: the same visit
-            ins = self.programs[f.seq].code[f.pc]
-            if ins.cov is not None:
-                self.coverage[ins.cov] -= ins.w
-            for node in ins.also:
-                self.coverage[node] -= 1
-        run(self)
+            while True:
+                failed = bots.failed
+                if failed is not None:
+                    bots.failed = None
+                    raise failed
+                if self.over or bots.left == 0:
+                    return
+                d = self.pending
+                assert d is not None  # (a game that is not over waits for a decision)
+                seat = d.player
+                wire = answer(agents[seat], d, self.view(seat) if seen[seat] else None, self)
+                if bots.left is not None:
+                    bots.left -= 1
+                self.apply(wire)
+        finally:
+            self.bots = None
 
     def written(self, fn: Callable) -> Callable:
         """What a game of the compiled engine runs for a whole expression once it is hot (dsl/closures/whole.py):
@@ -355,6 +368,7 @@ class Game(Board):
         c._events = list(g._events)
         c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
         c.listener = None
+        c.bots = None  # (a copy made by a bot of a game playing itself plays only as its own caller drives it)
         c.pending = g.pending
         return c
 

@@ -134,7 +134,7 @@ def known_from_json(data: dict, dec) -> dict:
 def unordered(g, opts: list) -> list:
     """A decision's options: the cards among them that lie in a zone whose order nobody knows (`contents`,
     `owner_contents`) put in the ruleset's card order, in the places they held, so a list of the cards of a draw
-    pile never tells its order (machine/deciding.py)."""
+    pile never tells its order (machine/questions.py)."""
     zones = g.orderless
     if not zones:
         return opts

@@ -88,7 +88,7 @@ def fixed_faces(item, name: str, count: int, sides: int):
 
 
 _MISSING = object()
-ANSWER = "__answer"  # the local a suspended step finds its answer in (machine/asking.py uses the same name)
+ANSWER = "__answer"  # the local a suspended step finds its answer in (handlers.reroll_on leaves it there)
 
 
 class Dice:

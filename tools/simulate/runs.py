@@ -44,7 +44,6 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
              max_steps: int) -> dict:
     """Play one game; a dict of what happened (never raises for a rules error)."""
     from rulecraft.agents import make_agent
-    from rulecraft.agents.base import answer
     from rulecraft.diagnostics import RuleError
     from rulecraft.runtime.game import Game, GameError
 
@@ -52,15 +51,16 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
     try:
         # nobody reads a simulated game's story, so it is not written (the game is the same); --check writes it,
         # so that a 'log' text that cannot be worked out is reported too
-        game = Game(rs, players, seed, check_conservation=check, coverage=coverage, max_steps=max_steps, story=check)
+        # (started by play: every decision, the first too, is answered where it is asked)
+        game = Game(rs, players, seed, check_conservation=check, coverage=coverage, max_steps=max_steps, story=check,
+                    start=False)
         n = len(game.players)
         kinds = list(agent_kinds) or ["random"]
         kinds += [kinds[-1]] * (n - len(kinds))
         agents = [make_agent(k, seat, seed) for seat, k in enumerate(kinds[:n])]
         plain = [k in ("random", "greedy") or k.startswith("greedy:") for k in kinds[:n]]  # bots that ignore the view
-        while not game.over:
-            d = game.pending
-            game.apply(answer(agents[d.player], d, None if plain[d.player] else game.view(d.player), game))
+        # each bot answers where its decision is asked, and the game goes on at once (Game.play)
+        game.play(agents, views=[not p for p in plain])
         out.update(winners=game.winners, scores=_plain(game.scores), decisions=game.decisions, steps=game.steps,
                    players=n, rounds=game.vars.get("round_number"),
                    metrics={m: [[k, *v] for k, v in per_key.items()] for m, per_key in game.tallies.items()})

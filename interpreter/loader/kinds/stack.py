@@ -1,5 +1,5 @@
 """The `stack:` step: players in turn play onto a stack (`on_play:` for each card played) until all pass, then it
-resolves last in, first out (`resolve:` for each). Lowered to its own instructions (STACK_*, runtime/machine/asking.py)."""
+resolves last in, first out (`resolve:` for each). Lowered to its own instructions (STACK_*, runtime/machine/decision_steps.py)."""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...diagnostics import RuleError
 from ...dsl.builtins import as_list
 from ...dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
+from ..rng import ANSWER
 from .scoring import finish
 
 
@@ -101,7 +102,8 @@ def _after_one(g, f, ins, sig) -> None:
 
 def _signal(g, f, ins, i: int, sig) -> None:
     """Statement i of an EXEC step returned a signal: suspend, call, leave a loop or end a sequence."""
-    if sig is SUSPEND:
+    if sig is SUSPEND:  # a roll asks its roller whether to roll again (rng.py): the statement runs again with the answer
+        g.pending.resume = reroll_on
         return
     if isinstance(sig, CallSignal):
         f.sub = i + 1  # the rest of the step runs when the called sequence returns
@@ -131,6 +133,14 @@ def _signal(g, f, ins, i: int, sig) -> None:
         end(g, sig.kind, sig.span)
         return
     raise RuleError(f"unexpected signal {sig!r}", ins.span)  # pragma: no cover
+
+def reroll_on(g, f, d, answer) -> None:
+    """A re-roll's answer: the step goes on from the statement that rolled (f.sub), which runs again and finds the
+    answer where the roll looks for it (rng.ANSWER), as the step run again by the loop would."""
+    f.locals[ANSWER] = answer
+    h_exec(g, f, g.programs[f.seq].code[f.pc])
+    if g._events and g.pending is None:  # as the step loop does after a step
+        fire(g)
 
 def h_jump(g, f, ins) -> None:
     f.pc = ins.target

@@ -4,7 +4,7 @@ Execution order (see docs/semantics.md): statements run one at a time; after eac
 events it raised fire their triggers ('now' triggers run before the next statement,
 'after KIND' triggers when that sequence ends); a decision suspends the loop until
 `Game.apply` supplies the answer. The instructions themselves are in `handlers` (moving
-through steps) and `asking` (steps that wait for players). A game of the compiled engine runs the stretches of
+through steps) and `decision_steps` (steps that wait for players). A game of the compiled engine runs the stretches of
 steps it visits often as Python functions (rulecraft.compiler.stretches) and the rest here; a game of the
 reference engine runs every step here, with the closures of its statements and expressions.
 """
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ...diagnostics import RuleError
 from ...compiler import stretches
-from .asking import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_onplay_next, h_stack_resolve_next, \
+from .answers import out_of_steps
+from .decision_steps import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_stack_onplay_next, h_stack_resolve_next, \
     h_stack_resolved
 from .handlers import _after_one, fire, h_call, h_exec, h_foreach_init, h_foreach_next, h_jump, h_jump_if_false, \
     h_next, h_return, h_until_test
@@ -68,9 +69,7 @@ def run(g) -> None:
                 ins = code[f.pc]
                 steps = g.steps = g.steps + 1
                 if steps > max_steps:
-                    raise RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
-                                    f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
-                                    "a loop may never end: check its condition or its 'break'", "R002")
+                    raise out_of_steps(g, f, ins)
                 if cov is not None and not f.sub:  # a visit (not a step resumed): see program.py, _VISITS
                     if ins.cov is not None:
                         cov[ins.cov] += ins.w

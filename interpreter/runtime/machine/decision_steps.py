@@ -1,9 +1,11 @@
 """The instructions that wait for players: a decision ('choose'), sealed choices, the stack.
 
 A step that asks leaves the pending decision a way to go on (`Decision.resume`, one of the `*_on` functions
-here): `Game.apply` hands it the answer, and the step goes on from where it asked, with what it had worked out
-(the stack's zone, the sealed step's bidders), instead of being run again by the step loop. A decision restored
-from a save has none: its step runs again and finds the answer in the local ANSWER (the same result)."""
+here, or handlers.reroll_on for a re-roll): `Game.apply` hands it the answer, and the step goes on from where it
+asked, with what it had worked out (the stack's zone, the sealed step's bidders), instead of being run again by
+the step loop. A decision restored from a saved state is given its resume by `resume_of`. While the game plays
+itself (`Game.play`), a bot's answer comes back at once from the asking (answers.by_bot) and the step goes on
+in the same call."""
 
 from __future__ import annotations
 
@@ -12,21 +14,17 @@ from ...dsl.builtins import as_list
 from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
-from .deciding import decide, draws_chance
-from .handlers import fire
-
-ANSWER = "__answer"
+from .questions import decide, draws_chance
+from .handlers import fire, reroll_on
 
 
 def h_choose(g, f, ins) -> None:
     spec = ins.arg
-    answer = f.locals.pop(ANSWER, MISSING)
+    answer = decide(g, spec, ins.step)
     if answer is MISSING:
-        answer = decide(g, spec, ins.step)
-        if answer is MISSING:
-            d = g.pending
-            d.resume, d.held = choose_on, spec.bind
-            return
+        d = g.pending
+        d.resume, d.held = choose_on, spec.bind
+        return
     if spec.bind:
         f.locals[spec.bind] = answer
     f.pc += 1
@@ -46,10 +44,6 @@ def h_sealed(g, f, ins) -> None:
     if st is None:
         players = as_list(g, step.iterable.fn(g), step.iterable.span)
         st = f.locals[key] = {"players": list(players), "i": 0, "results": []}
-    answer = f.locals.pop(ANSWER, MISSING)
-    if answer is not MISSING:
-        st["results"].append(answer)
-        st["i"] += 1
     _sealed(g, f, ins, st)
 
 def sealed_on(g, f, d, answer) -> None:
@@ -98,12 +92,21 @@ def h_stack_begin(g, f, ins) -> None:
 def h_stack_offer(g, f, ins) -> None:
     step = ins.arg
     zone = step.zone.fn(g) if step.zone is not None else None  # no zone: a stack of any values (claims, blocks)
-    _offer(g, f, ins, zone, f.locals.pop(ANSWER, MISSING))
+    _offer(g, f, ins, zone, MISSING)
 
 def stack_on(g, f, d, answer) -> None:
     """h_stack_offer given an answer, in the zone it was asked with (`Decision.held`)."""
     _offer(g, f, g.programs[f.seq].code[f.pc], d.held, answer)
     if g._events and g.pending is None:  # as the step loop does after a step
+        fire(g)
+
+def stack_again(g, f, d, answer) -> None:
+    """h_stack_offer given an answer, its zone worked out again (a zone whose working out may draw chance, or a
+    decision restored from a saved state: as the step run again with the answer would)."""
+    ins = g.programs[f.seq].code[f.pc]
+    step = ins.arg
+    _offer(g, f, ins, step.zone.fn(g) if step.zone is not None else None, answer)
+    if g._events and g.pending is None:
         fire(g)
 
 _STEADY: dict = {}  # id(stack step) -> (step, whether its zone can be kept from the offer to the answer)
@@ -142,18 +145,22 @@ def _offer(g, f, ins, zone, answer) -> None:
             return
         p = order[st["i"]]
         f.locals[step.var] = p
+        asked = g.decisions
         got = decide(g, step.play, step, "stack")
-        if got is MISSING:
-            # the zone is kept for the answer, unless working it out again might draw chance (the step ran again)
+        if got is MISSING or g.decisions != asked:  # pending, or answered by a bot (answers.by_bot)
+            # the zone is kept for the answer, unless working it out again might draw chance (then it is worked
+            # out again with the answer, as it always was)
             steady = _STEADY.get(id(step))
             if steady is None or steady[0] is not step:
                 if len(_STEADY) > 10_000:
                     _STEADY.clear()
                 steady = _STEADY[id(step)] = (step, step.zone is None or not draws_chance(g.rs, step.zone.ast))
-            if steady[1]:
+            if got is MISSING:
                 d = g.pending
-                d.resume, d.held = stack_on, zone
-            return
+                d.resume, d.held = (stack_on, zone) if steady[1] else (stack_again, None)
+                return
+            if not steady[1]:
+                zone = step.zone.fn(g)
         answer = got
 
 def h_stack_onplay_next(g, f, ins) -> None:
@@ -197,3 +204,23 @@ def h_stack_resolved(g, f, ins) -> None:
         raise RuleError(f"resolving {card.id} left it on the stack", ins.span,
                         "the 'resolve' steps must move each card off the stack (e.g. to a discard zone)")
     f.pc += 1
+
+
+def resume_of(g, f, d):
+    """How a decision restored from a saved state (which keeps no function) goes on: the resume of the step at the
+    game's position, which asked it, and what it holds for the answer; None when that step does not ask it (a
+    state edited by hand)."""
+    code = g.programs[f.seq].code
+    if not 0 <= f.pc < len(code):
+        return None
+    ins = code[f.pc]
+    op = ins.op
+    if d.purpose == "reroll":
+        return (reroll_on, None) if op == "EXEC" else None
+    if op == "CHOOSE":
+        return choose_on, ins.arg.bind
+    if op == "SEALED":
+        return sealed_on, None
+    if op == "STACK_OFFER":
+        return stack_again, None
+    return None

@@ -1,5 +1,6 @@
-"""How a decision step asks: its spec turned into a pending Decision, or into the answer at once when there is
-nothing to choose (see `decide`). The steps that ask are in asking.py."""
+"""The question a decision step puts: its spec worked out into the Decision a player is asked, or into the answer
+at once when there is nothing to choose (see `decide`). The steps that ask are in decision_steps.py; how an
+answer is taken, in answers.py."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ...values import Player
 from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice
+from .answers import by_bot
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan
 
@@ -26,7 +28,7 @@ class _Plan:
     shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
-                 "hides_cards", "secret", "public", "display_hidden", "public_of")
+                 "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -41,9 +43,14 @@ class _Plan:
         # may draw chance
         self.amounts = am if am is not None and spec.kind == "one" and not spec.optional and spec.display is None \
             and not any(draws_chance(rs, e.ast) for e in am) else None
-        # which way decide goes: a 'one' decision without display names; a subset without bounds or names; any other
+        # which way decide goes: a 'one' decision without display names; a subset without bounds or names; a yes or
+        # no; any other
         self.route = "one" if spec.kind == "one" and spec.display is None else "subset" if (
-            spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else "any"
+            spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else \
+            "yesno" if spec.kind == "yesno" else "any"
+        # a default written as a constant: its value, worked out once (a yes or no: its wire form too)
+        self.default_fixed = d is not None and d.ast.__class__ is A.Const
+        self.default_value = d.ast.value if self.default_fixed else None
         # what the others may read of it (model/secrecy.py): whether its legal answers are worked out from something
         # some seat cannot see (then a forced answer reads to the others as any answer would), whether from the
         # cards of such a zone, and whether the rules lay its answer face up (then it is an open choice)
@@ -63,7 +70,7 @@ class _Plan:
     def public_prompt(self, g) -> str:
         """The prompt in the words the other seats read (only for a prompt with a field that reads something
         hidden): its text, each field that reads nothing hidden worked out, the others left as '…'."""
-        return "".join(p if isinstance(p, str) else "…" if p is None else text_of(p.fn(g)) for p in self.public)
+        return "".join(p if isinstance(p, str) else "…" if p is None else text_of(p.fn(g)) for p in self.public or ())
 
 
 def plan_of(g, spec) -> _Plan:
@@ -114,6 +121,8 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
         plan = plan_of(g, spec)
     route = plan.route
     if route != "one":
+        if route == "yesno":
+            return _yesno(g, spec, step, purpose, plan)
         return _subset(g, spec, step, purpose, plan) if route == "subset" else \
             ask(g, make_decision(g, spec, step, purpose))
     who = spec.player.fn(g)
@@ -143,7 +152,7 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
             if n == 1:
                 return ask(g, d)
             g.pending = d
-            return MISSING
+            return MISSING if g.bots is None else by_bot(g, d)
         # a bound that breaks a rule: the options worked out in full give its error
     opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
     if spec.optional:
@@ -165,6 +174,26 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
 
 
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
+
+
+def _yesno(g, spec, step, purpose: str, plan: _Plan) -> Any:
+    """A yes-or-no decision (never forced, never secret: its answer hides no card), pending at once; its options
+    (True, False) are made only for whoever reads them."""
+    who = spec.player.fn(g)
+    if who.__class__ is not Player and not isinstance(who, Player):
+        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+    p = spec.prompt
+    prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
+    default = spec.default
+    if default is not None:
+        default = plan.default_value if plan.default_fixed else default.fn(g)  # (its own wire form)
+    # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step, low,
+    # count, prompt_of, hidden, hides_cards, public_of)
+    d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.node, purpose, False, None,
+                 plan.secret is True, g.decisions, step, None, 2, None if prompt is not None else (p.fn, g),
+                 plan.hidden, plan.hides_cards, plan.public_of)
+    g.pending = d
+    return MISSING if g.bots is None else by_bot(g, d)
 
 
 def _subset(g, spec, step, purpose: str, plan: _Plan) -> Any:
@@ -243,7 +272,8 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
     return d
 
 def ask(g, d: Decision) -> Any:
-    """Return the answer value if the decision is forced; otherwise suspend on it."""
+    """The answer if the decision is forced, or its seat's bot answers it at once (answers.by_bot, while the game
+    plays itself); otherwise MISSING, with `d` pending."""
     wire = d.forced()
     if wire is not MISSING:
         value = d.value(wire)
@@ -256,5 +286,5 @@ def ask(g, d: Decision) -> Any:
         d._secret_of = g
     d.number = g.decisions
     g.pending = d
-    return MISSING
+    return MISSING if g.bots is None else by_bot(g, d)
 

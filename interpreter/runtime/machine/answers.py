@@ -1,0 +1,96 @@
+"""An answer taken: counted, told in the story, and handed to the step that asked. It comes in two ways, with one
+bookkeeping (`taken`): from outside through `Game.apply` (a person, a replay, a search bot), or from a seat's bot
+asked at once inside the running code (`by_bot`, while `Game.play` plays), so the step goes on without the game
+returning to its caller and being entered again."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...diagnostics import RuleError
+from ..decisions import MISSING, Decision
+from ..story import narrate_choice
+
+DECISION_STEPS = 64  # what one decision costs of the game's step budget (the view, the story, the log: far more
+# than a step); 5,000,000 steps still allow 78,000 decisions, hundreds of times a long game
+
+
+def out_of_steps(g, f, ins) -> RuleError:
+    """R002: the step budget is spent at instruction `ins` of frame `f` (the loop, a resumed step)."""
+    return RuleError(f"the game ran {g.max_steps} steps without ending; the last step was "
+                     f"'{ins.step.label or ins.step.id}' in '{f.seq}'", ins.span,
+                     "a loop may never end: check its condition or its 'break'", "R002")
+
+
+def too_many_decisions(g) -> RuleError:
+    """R002 at the step that asks: a decision costs the budget DECISION_STEPS steps (a window everyone answers
+    for ever took 333,334 decisions and 9 s of a processor before its 5,000,000 steps ran out)."""
+    f = g.frames[-1] if g.frames else None
+    ins = g.programs[f.seq].code[f.pc] if f is not None else None
+    where = f"; the last step was '{ins.step.label or ins.step.id}' in '{f.seq}'" if f and ins else ""
+    return RuleError(f"the game ran {g.max_steps} steps without ending (a decision counts "
+                     f"{DECISION_STEPS}){where}", ins.span if ins is not None else None,
+                     "a loop may never end: check its condition or its 'break'", "R002")
+
+
+def taken(g, d: Decision, value: Any) -> None:
+    """What the pending decision `d`, answered `value` (checked), does before its step goes on: it is no longer
+    pending, counts as a decision (and against the budget), ends the chance results of the log's record, is told
+    in the story, and its step going on counts as a step (R002 there when the budget has none left)."""
+    g.pending = None
+    g.decisions += 1
+    if g.steps + g.decisions * DECISION_STEPS > g.max_steps:
+        raise too_many_decisions(g)
+    g.chance = []
+    if g.story:
+        if d.purpose != "sealed" and d.purpose != "reroll":
+            narrate_choice(g, d, value)
+        elif d.purpose == "reroll":
+            g.say(f"{g.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
+    if g.steps >= g.max_steps:
+        f = g.frames[-1]
+        raise out_of_steps(g, f, g.programs[f.seq].code[f.pc])
+    g.steps += 1
+
+
+def answer(agent: Any, d: Decision, view: Any, game: Any) -> Any:
+    """Ask an agent (agents.base.Agent) for its wire-form answer to `d`, handing it the game when it declares
+    `needs_game`."""
+    if getattr(agent, "needs_game", False):
+        return agent.choose(d, view, game)
+    return agent.choose(d, view)
+
+
+class Bots:
+    """The agents a game asks at once, in the running code, while `Game.play` plays it: per seat, the function
+    that answers (an agent's `choose`, None for an agent asked from outside: one that needs the game itself) and
+    whether it is handed the seat's view; how many decisions may still be answered (None: any number); and
+    what went wrong with an answer (an exception of the agent, or IllegalChoice), which `Game.play` raises
+    outside the running code with the decision left pending, as `Game.apply` would have raised it."""
+
+    __slots__ = ("choose", "views", "left", "failed")
+
+    def __init__(self, choose: list, views: list, left: Optional[int] = None):
+        self.choose = choose
+        self.views = views
+        self.left = left
+        self.failed: Optional[BaseException] = None
+
+
+def by_bot(g, d: Decision) -> Any:
+    """The decision `d`, just made pending, answered at once by its seat's bot and taken as `Game.apply` takes an
+    answer (`taken`): the value, which the step that asks goes on with; MISSING when the seat's agent is asked
+    from outside, no decision may be answered any more, or the answer failed (`Bots.failed`): `d` stays pending."""
+    bots: Bots = g.bots
+    choose = bots.choose[d.player]
+    if choose is None or bots.left == 0:
+        return MISSING
+    try:
+        value = d.take(choose(d, g.view(d.player) if bots.views[d.player] else None))
+    except BaseException as exc:  # (an agent's own error is not the rules' error: raised outside the running code)
+        bots.failed = exc
+        return MISSING
+    if bots.left is not None:
+        bots.left -= 1
+    taken(g, d, value)
+    return value
