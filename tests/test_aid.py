@@ -252,3 +252,21 @@ def test_dml_sheets_draw_the_house_rules_as_set():
     rows = " ".join(_house_rule_rows(rs, plan_sheets(rs, g)))
     assert "Tithe pick: drawn as giver. House rule: random." in rows
     assert "Dragon Siege effect: drawn as eggs to nest. House rule: nothing." in rows
+
+
+def test_a_browser_that_times_out_is_told_in_our_words(tmp_path, monkeypatch):
+    # a stand-in for Chromium that complains of D-Bus on its error output and never answers: the message says what
+    # happened and what to try; Chromium's line is kept for a debug log only
+    from rulecraft.tools.print.htmlpdf import Printer, PrintError
+
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\necho '[1:1:ERROR:bus.cc(407)] Failed to connect to the bus: no D-Bus here' >&2\n"
+                    "exec sleep 30\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("RULECRAFT_CHROMIUM", str(fake))
+    with pytest.raises(PrintError) as caught, Printer(timeout=0.5) as browser:
+        browser.print("<p>x</p>")
+    said = str(caught.value)
+    assert said.startswith("Chromium did not finish printing the page within 0.5 seconds")
+    assert "RULECRAFT_CHROMIUM" in said and "d-bus" not in said.lower() and "bus.cc" not in said and "ERROR" not in said
+    assert "Failed to connect to the bus" in caught.value.detail

@@ -124,12 +124,19 @@ def test_what_a_page_may_ask_is_bounded(client, ask, said):
     assert not client.app.state.lab.running
 
 
-def test_a_ruleset_option_it_does_not_have_is_said(client):
+@pytest.mark.parametrize("ask, said", [
+    ({"set": ["no_such_thing=1"]}, "E316: --set no_such_thing: no parameter or option of that name"),
+    ({"set": ["target_score=" + "9" * 5000]}, "parameter 'target_score' takes a whole number"),
+    ({"set": ["first_player=last"]}, "first_player=last: not one of the choices (choices: seat_one, random)"),
+    ({"compare": {"set": ["no_such_thing=1"]}}, "compare with: E316: --set no_such_thing"),
+])
+def test_a_setting_the_ruleset_does_not_take_is_refused_before_the_run_starts(client, ask, said):
+    # the command line's words (rulecraft simulate --set), and no 'started' first
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
-        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, "set": ["no_such_thing=1"]})
-        ws.receive_json()
-        msg, _ = until(ws, {"error", "result"})
-    assert msg["type"] == "error" and "cannot be played" in msg["message"]
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, **ask})
+        msg = ws.receive_json()
+    assert msg["type"] == "error" and said in msg["message"] and len(msg["message"]) < 400, msg
+    assert not client.app.state.lab.running
 
 
 def test_the_simulation_socket_needs_the_token_and_the_origin(tmp_path):

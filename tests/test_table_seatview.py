@@ -253,3 +253,38 @@ def test_looking_never_changes_the_game():
         unseen.apply(wire)
         assert state_hash(seen) == state_hash(unseen)
     assert unseen.over and seen.decisions == unseen.decisions > 10
+
+
+LABELLED_BID = """
+ruleset: case-labelled-bid
+title: A labelled auction without prompt
+players: {min: 2, max: 2, default: 2}
+player_variables: {coins: 3}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - id: sell
+        label: Bid for the lamp, or pass
+        auction: {form: open, limit: "bidder.coins", as: sale}
+scoring:
+  score: "p.coins"
+"""
+
+
+def test_a_question_without_prompt_says_what_is_asked(tmp_path):
+    # an auction's bids have no prompt: the heading is the bid and its amounts, not a bare 'Choose'
+    rs = load_ruleset(str(HERE / "cases/constructs/auction_last_takes/ruleset.yaml")).ruleset
+    game = Game(rs, 3, 1)
+    for answer in (0, 0):  # the first auction (with its prompt): P1 and P2 pass, P3 takes it unasked
+        assert seat_view(game, game.pending.player, game.pending).decision.prompt.startswith("Bid (top")
+        game.apply(answer)
+    d = game.pending
+    assert d.prompt == "" and seat_view(game, d.player, d).decision.prompt == "Bid 1 to 4, or pass"
+    assert "Bid 1 to 4, or pass" in render_plain(seat_view(game, d.player, d))
+    # one the designer labelled says its label
+    path = tmp_path / "bid.yaml"
+    path.write_text(LABELLED_BID)
+    game = Game(load_ruleset(str(path)).ruleset, 2, 1)
+    assert seat_view(game, game.pending.player, game.pending).decision.prompt == "Bid for the lamp, or pass"

@@ -47,7 +47,22 @@ PLACE_PIPES = ("import os, sys\n"
 
 
 class PrintError(RuntimeError):
-    """Chromium is missing or failed; the message says which and what to do."""
+    """Chromium is missing or failed; the message says which and what to do, in our words. `detail` keeps the
+    last line Chromium wrote on its error output (often a harmless complaint, e.g. of a missing D-Bus), for a
+    debug log, never for the person's message."""
+
+    def __init__(self, message: str, detail: str = ""):
+        super().__init__(message)
+        self.detail = detail
+
+
+# what went wrong, and what to try, for each way the browser fails
+TRY = "try again; if it keeps failing, name another Chromium or Chrome with RULECRAFT_CHROMIUM=PATH"
+FAILED = {"timed out": "Chromium did not finish printing the page within {timeout:g} seconds (a busy machine "
+                       "or a stuck browser): " + TRY,
+          "it stopped": "Chromium stopped before it printed the page: " + TRY,
+          "an empty PDF": "Chromium printed an empty PDF: " + TRY,
+          "refused": "Chromium refused to print the page: " + TRY}
 
 
 @functools.lru_cache(maxsize=None)
@@ -181,7 +196,7 @@ class Printer:
             reply = json.loads(self._read(deadline))
             if reply.get("id") == self._ids:
                 if "error" in reply:
-                    raise self._failed(str(reply["error"].get("message", reply["error"])))
+                    raise self._failed("refused", str(reply["error"].get("message", reply["error"])))
                 result = reply.get("result", {})
             elif until and reply.get("method") == until and reply.get("sessionId") == session:
                 seen = True
@@ -202,11 +217,18 @@ class Printer:
         message, self._buf = self._buf.split(b"\0", 1)
         return message
 
-    def _failed(self, why: str) -> PrintError:
+    def _failed(self, why: str, said_by_chromium: str = "") -> PrintError:
+        """The error of a failed print, said in our words (FAILED); Chromium's own words (its protocol error, else
+        the last line of its error output) go to the debug log (logger 'rulecraft.print') and `PrintError.detail`."""
+        import logging
+
         self._stop()
         self._err.seek(0)
         last = self._err.read().decode("utf-8", "replace").strip().splitlines()
-        return PrintError(f"Chromium did not print the page ({why})" + (f": {last[-1]}" if last else ""))
+        detail = said_by_chromium or (last[-1] if last else "")
+        if detail:
+            logging.getLogger("rulecraft.print").debug("Chromium (%s): %s", why, detail)
+        return PrintError(FAILED[why].format(timeout=self.timeout), detail)
 
 
 def _high_pipe() -> tuple[int, int]:

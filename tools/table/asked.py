@@ -11,7 +11,7 @@ from rulecraft.runtime.story import game_label
 from rulecraft.values import Card, Player, ZoneRef
 
 from rulecraft.tools.table.view import CardView, card_view, json_value, say_value
-from rulecraft.tools.words.answers import amounts, how_to_answer
+from rulecraft.tools.words.answers import amounts, how_to_answer, what_is_asked
 
 
 @dataclass
@@ -73,7 +73,7 @@ def option_view(game, d: Decision, i: int) -> OptionView:
 
 
 def decision_view(game, d: Decision) -> DecisionView:
-    dv = DecisionView(d.kind, d.prompt or "Choose", how_to_answer(d), d.purpose, secret=bool(d.secret) or d.purpose == "sealed")
+    dv = DecisionView(d.kind, what_is_asked(d, game.rs), how_to_answer(d), d.purpose, secret=bool(d.secret) or d.purpose == "sealed")
     nums = amounts(d)
     if nums is not None:
         dv.kind, dv.min, dv.max, dv.passable = "amount", min(nums), max(nums), None in d.options

@@ -30,7 +30,7 @@ from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.view import _t, choice_names, commands, decision_lines, render_end_plain, render_plain, \
     render_rich
-from rulecraft.tools.words.answers import amounts, how_to_answer, read_answer
+from rulecraft.tools.words.answers import amounts, how_to_answer, read_answer, what_is_asked
 
 # home, clear the screen, then clear the scroll-back ('E3', as `clear` does: xterm, VTE, tmux, iTerm2, Windows
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
@@ -239,7 +239,7 @@ class Table:
         from rulecraft.tools.words.help import help_at_table, step_asking as asking
 
         lines = help_at_table(game.rs, asking(game.rs, d.step), d)  # the rule in players' words (tools/words)
-        lines.append(f"Asked: {d.prompt or 'choose'}")
+        lines.append(f"Asked: {what_is_asked(d, game.rs)}")
         if amounts(d) is not None:
             lines.append(how_to_answer(d))
         elif d.kind in ("one", "subset"):

@@ -38,6 +38,31 @@ def say_amounts(d: Decision, nums: list[int]) -> str:
     return text + (", or pass" if None in d.options else "") + "."
 
 
+def what_is_asked(d: Decision, rs: Any = None) -> str:
+    """What `d` asks, as its heading at the table: the ruleset's prompt; with none, the designer's label of the
+    step that asks (`rs`: found through the auction or response window that holds it); with none either, a bid
+    of an auction is 'Bid 1 to 4, or pass' (its amounts); else 'Choose'."""
+    if d.prompt:
+        return d.prompt
+    from rulecraft.model import ruleset as M
+    from rulecraft.tools.chart.sheetplan import designer_label
+    from rulecraft.tools.words.help import step_asking
+
+    step = step_asking(rs, d.step) if rs is not None else d.step
+    label = designer_label(step) or designer_label(d.step)
+    if label:
+        from rulecraft.tools.words import Words
+
+        return Words(rs, detail="players").label(label) if rs is not None else label
+    if isinstance(step, M.ConstructStep) and step.construct == "auction":
+        nums = amounts(d)
+        if not nums:
+            return "Bid"
+        lo, hi = min(nums), max(nums)
+        return f"Bid {lo}" + (f" to {hi}" if hi > lo else "") + (", or pass" if None in d.options else "")
+    return "Choose"
+
+
 def how_to_answer(d: Decision) -> str:
     """How a person answers `d`, in one sentence."""
     nums = amounts(d)

@@ -109,6 +109,19 @@ def request_of(studio, msg: dict, lab: Lab) -> dict:
             "cluster": lab.cluster, "cluster_timeout": lab.cluster_timeout}
 
 
+def settings_problem(path: str, overrides: dict) -> str:
+    """What is wrong with a side's options for its ruleset, in the words `rulecraft simulate --set` prints
+    ('E316: --set tie_rule=x: not one of the choices (choices: a, b)'), or '' when they all fit."""
+    from rulecraft.loader import load_ruleset
+
+    if not overrides:
+        return ""
+    for d in load_ruleset(path, overrides=overrides).diagnostics:
+        if d.code == "E316":
+            return f"{d.code}: {d.message}" + (f" ({d.hint})" if d.hint else "")
+    return ""
+
+
 def coverage_chart(path: str, overrides: dict, counts: dict, games: int, sequence: str) -> str:
     """The chart of one sequence as `rulecraft render --coverage` draws it: each box shaded by how often it ran,
     the steps never reached marked."""
@@ -186,9 +199,15 @@ class Channel:
     async def start(self, msg: dict) -> None:
         if self.proc is not None:
             raise Asked("a run is going on: cancel it first (one run at a time per page)")
+        request = request_of(self.studio, msg, self.lab)
+        loop = asyncio.get_running_loop()
+        for i, run in enumerate(request["runs"]):  # options the ruleset does not take: refused before 'started'
+            problem = await loop.run_in_executor(self.studio.drawing, settings_problem, run["ruleset"],
+                                                 run["overrides"])
+            if problem:
+                raise Asked(("compare with: " if i else "") + problem[:1000])
         if len(self.lab.running) + self.lab.starting >= MAX_RUNS:
             raise Asked(f"{MAX_RUNS} runs are going on in this studio: wait for one to end")
-        request = request_of(self.studio, msg, self.lab)
         self.lab.starting += 1  # counted while the process starts, so that two pages cannot both pass the check
         try:
             self.proc = await asyncio.create_subprocess_exec(

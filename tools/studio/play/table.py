@@ -262,6 +262,7 @@ class PlayTable:
 
     def help(self, seat: int) -> str:
         """The rule of the step that asks, in players' words (tools/words), for the seat asked."""
+        from rulecraft.tools.words.answers import what_is_asked
         from rulecraft.tools.words.help import help_at_table, step_asking
 
         game = self.game
@@ -269,7 +270,7 @@ class PlayTable:
             raise Refusal("help is about the question you are asked, and you are asked none now")
         d = game.pending
         lines = help_at_table(game.rs, step_asking(game.rs, d.step), d)
-        lines.append(f"Asked: {d.prompt or 'choose'}")
+        lines.append(f"Asked: {what_is_asked(d, game.rs)}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ what a seat is sent
