@@ -19,11 +19,12 @@ from typing import Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.ops import run_with_params
-from ..dsl.closures.compiler import record
+from ..dsl.closures.compiler import record, record_parts
 from ..dsl.scope import FunctionDef, Scope
 
 from .calls import CallNodes
 from .operators import OperatorNodes
+from .statements import StatementNodes
 from .writing import _HELPERS, MADE_NAMES, SOURCE_NAMES, Unsupported, Writer  # noqa: F401 - running.py and tests read them here
 
 STRICT = False  # tests set it: a failure to write is raised instead of falling back to the closure
@@ -55,9 +56,12 @@ def _write(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
     noted = getattr(closure, "written_from", None)
     if noted is None:
         return None
-    node, scope = noted
+    node, scope = noted[0], noted[1]
     try:
-        fn = Generator(scope, record(node, scope), record).function(node)
+        if isinstance(node, A.Stmt):  # a statement a stretch of steps runs (statements.py)
+            fn = Generator(scope, record_parts(node.children(), scope), record).function(node, noted[2])
+        else:
+            fn = Generator(scope, record(node, scope), record).function(node)
     except Exception:  # RecursionError on a deep tree, SyntaxError past Python's nesting limits, ...
         if STRICT:
             raise
@@ -116,13 +120,14 @@ def _closure_function(fd: FunctionDef) -> Callable:
     return lambda ctx, *values: run_with_params(ctx, params, values, body)
 
 
-class Generator(Writer, OperatorNodes, CallNodes):
-    """Writes one Python function for one expression; a method per kind of node, as in Compiler."""
+class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
+    """Writes one Python function for one expression or statement; a method per kind of node, as in Compiler."""
 
     # ------------------------------------------------------------ whole functions
-    def function(self, node: A.Expr) -> Callable:
-        """`node` written as one function `_expression(ctx)`, in a namespace of its own."""
-        result = self.expr(node)
+    def function(self, node: A.Expr | A.Stmt, extra: Optional[dict] = None) -> Callable:
+        """`node` written as one function `_expression(ctx)`, in a namespace of its own (a statement's value is
+        its signal, see statements.py)."""
+        result = self.expr(node) if extra is None else self.statement(node, extra)
         prologue = ["    _L = ctx.locals"] if self.reads_locals else []
         return self.build("_expression", "ctx", prologue, f"    return {result}")
 

@@ -48,7 +48,7 @@ _HELPERS: dict[str, Any] = {
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
                                       "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError",
-                                      "zone_owner", *ROLL_FIELDS}
+                                      "zone_owner", "move", "draw", "shuffle", "roll", "tally", *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 _OVER = "ctx.steps + _cw > ctx.max_steps"  # the test of a charge, until the budget left is worked out once (build)

@@ -43,6 +43,13 @@ def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
     return expression
 
 
+def statement_noted(node: A.Stmt, closure: Fn, scope: Scope, **extra) -> Fn:
+    """A statement's closure, noted so that the compiler can write it into a stretch of steps (compiler/statements.py:
+    its node, the scope without the dice, and what the closure settled at load, e.g. a roll's dice)."""
+    closure.written_from = (node, _names_only(scope), extra)  # type: ignore[attr-defined]
+    return closure
+
+
 def _names_only(scope: Scope) -> Scope:
     """The scope without its dice (whose expressions hold the scope: a cycle), its local names as they are now."""
     view = scope.__dict__.get("_names_only")
