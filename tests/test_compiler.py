@@ -84,7 +84,7 @@ _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "
                                          "locals", "vars", "players", "pvars", "seat", "attrs", "classes",
                                          "append", "get", "pop", "zone_cards", "zone_owner", "isdisjoint",
                                          # the game's operations a statement written in a stretch calls
-                                         "move", "draw", "shuffle", "roll", "tally",
+                                         "move", "draw", "shuffle", "roll", "tally", "family_member",
                                          # a roll's fields, read inline
                                          "dice", "total", "result", "success", "doubles", "target",
                                          # the work guard written out (Writer.charge)

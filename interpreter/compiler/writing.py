@@ -48,7 +48,8 @@ _HELPERS: dict[str, Any] = {
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
                                       "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError",
-                                      "zone_owner", "move", "draw", "shuffle", "roll", "tally", *ROLL_FIELDS}
+                                      "zone_owner", "move", "draw", "shuffle", "roll", "tally", "family_member",
+                                      *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 _OVER = "ctx.steps + _cw > ctx.max_steps"  # the test of a charge, until the budget left is worked out once (build)
@@ -84,6 +85,7 @@ class Writer:
         self.folder = Folder(scope)  # the parts of the expression fixed at load (shared with functions written inline)
         self.inlining = 0  # how many ruleset functions deep this is written inline
         self.inlined_names: frozenset = frozenset()
+        self.zone_flag: str | None = None  # the flag of the last loop written over a zone's cards, if read (calls.py)
 
     def const(self, value: Any) -> str:
         name = f"_k{len(self.ns)}"
