@@ -9,6 +9,8 @@ call of the game with the same arguments, the same errors; the function's value 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..dsl import ast as A
 from ..dsl.builtins import describe
 from ..dsl.ops import SUSPEND
@@ -24,6 +26,24 @@ def draw_count_error(k, span) -> RuleError:
 
 class StatementNodes:
     """The statement writers of Generator: each returns the name of the statement's signal ('None' when it has none)."""
+
+    # what the classes it is mixed with give (Writer, and Generator's expr); these come after them in Generator's order
+    reads_locals: bool
+
+    def expr(self, node: A.Expr) -> str:
+        raise NotImplementedError
+
+    def emit(self, line: str) -> None:
+        raise NotImplementedError
+
+    def const(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def temp(self) -> str:
+        raise NotImplementedError
+
+    def block(self, header: str) -> Any:
+        raise NotImplementedError
 
     def statement(self, node: A.Stmt, extra: dict) -> str:
         method = getattr(self, "_w_" + type(node).__name__, None)

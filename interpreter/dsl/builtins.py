@@ -161,9 +161,7 @@ def _bottom(ctx, span, z):
 
 @builtin("cards", 1, 1, "list", "The cards of a zone as a list, bottom first.", "cards(p.hand)")
 def _cards(ctx, span, z):
-    if z.__class__ is not ZoneRef:
-        z = _zone(ctx, z, span)  # (its error)
-    cards = ctx.zone_cards(z)
+    cards = ctx.zone_cards(z if z.__class__ is ZoneRef else _zone(ctx, z, span))
     if len(cards) >= 16:
         scanned(ctx, len(cards), span)
     return cards[:]
@@ -203,8 +201,6 @@ def _next_player(ctx, span, p, dir="cw"):
 
 
 def _direction(d, span) -> int:
-    if d == "cw":
-        return 1
     if d in ("cw", "clockwise"):
         return 1
     if d in ("ccw", "counterclockwise", "counter_clockwise"):

@@ -54,7 +54,7 @@ def _names_only(scope: Scope) -> Scope:
     """The scope without its dice (whose expressions hold the scope: a cycle), its local names as they are now."""
     view = scope.__dict__.get("_names_only")
     if view is None or len(view.locals) != len(scope.locals):
-        view = scope._names_only = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs,
-                                         scope.card_classes, scope.table_columns, scope.marks, {},
-                                         frozenset(scope.locals), scope.functions, scope.metrics)
+        view = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs, scope.card_classes,
+                     scope.table_columns, scope.marks, {}, set(scope.locals), scope.functions, scope.metrics)
+        scope.__dict__["_names_only"] = view
     return view
