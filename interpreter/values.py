@@ -171,7 +171,12 @@ def out_seats(ctx) -> frozenset:
     """The seats of the players who are out now (an 'out' modifier on them; one on everyone puts all out)."""
     mods = getattr(ctx, "modifiers", None)
     if not mods:
-        return frozenset()
-    seats = frozenset(m[1] for m in mods if m[0] == OUT)
-    return frozenset(range(len(ctx.players))) if None in seats else seats
+        return _NONE_OUT
+    seats = [m[1] for m in mods if m[0] == OUT]
+    if not seats:  # (modifiers in force, none of them 'out': the usual case)
+        return _NONE_OUT
+    return frozenset(range(len(ctx.players))) if None in seats else frozenset(seats)
+
+
+_NONE_OUT: frozenset = frozenset()
 ZONE_FIELDS = ("size", "top", "bottom", "cards", "owner", "key", "empty")

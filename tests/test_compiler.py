@@ -83,6 +83,8 @@ _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "
                                          # attributes and methods the generated code reads
                                          "locals", "vars", "players", "pvars", "seat", "attrs", "classes",
                                          "append", "get", "pop", "zone_cards", "zone_owner", "isdisjoint",
+                                         # the game's operations a statement written in a stretch calls
+                                         "move", "draw", "shuffle", "roll", "tally", "family_member",
                                          # a roll's fields, read inline
                                          "dice", "total", "result", "success", "doubles", "target",
                                          # the work guard written out (Writer.charge)

@@ -11,7 +11,7 @@ from ..dsl.checking import binds_items
 from ..dsl.scope import FunctionDef
 from ..dsl.guards import CALL_COST, scalar
 
-from .facts import list_fact, no_container
+from .facts import list_fact, no_container, number_attribute
 from .writing import FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
@@ -148,6 +148,7 @@ class CallNodes:
             self.bound, self.locals = saved_bound, saved_locals
             self.looping -= 1
             self.cards.pop(item, None)
+        self.zone_flag = flag if flag in self.flags_read else None
         if flag in self.flags_read:
             self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
         if self.fallbacks == fallbacks:
@@ -183,7 +184,13 @@ class CallNodes:
         the old value put back after) only when a closure inside the loop may read it there."""
         out, _ = self._loop_of(n, "[]", lambda out, value: self.emit(f"{out}.append({value})"))
         if not _same(n) and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
-            self.nested(out, self.const(n.iterable.span))
+            e, flag = n.element, self.zone_flag
+            if flag is not None and isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == n.var and \
+                    number_attribute(e.name, self.scope):
+                with self.block(f"if not {flag}:"):  # a zone's cards' numbers: nested() would find nothing
+                    self.nested(out, self.const(n.iterable.span))
+            else:
+                self.nested(out, self.const(n.iterable.span))
         return out
 
     def _loop_of(self, n: A.Comprehension, start: str, each: Callable[[str, str], None]) -> tuple[str, str]:

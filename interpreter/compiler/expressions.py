@@ -15,22 +15,23 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
 from ..dsl.ops import run_with_params
-from ..dsl.closures.compiler import record
+from ..dsl.closures.compiler import record, record_parts
 from ..dsl.scope import FunctionDef, Scope
 
 from .calls import CallNodes
 from .operators import OperatorNodes
-from .writing import _HELPERS, MADE_NAMES, SOURCE_NAMES, Unsupported, Writer  # noqa: F401 - running.py and tests read them here
+from .statements import StatementNodes
+from .writing import _HELPERS, MADE_NAMES, SOURCE_NAMES, Unsupported, Writer, compiled_function  # noqa: F401 - running.py and tests read them here
 
 STRICT = False  # tests set it: a failure to write is raised instead of falling back to the closure
 MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
 
 
-def written(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
+def written(closure: Callable) -> Optional["Written"]:
     """The Python source of a whole expression (the function dsl/closures/whole.py made of it, which notes its node
     and scope as `written_from`), the namespace its names live in and the function it defines, written once and
     kept on it; None for an expression a closure runs in one call, or one that cannot be written (its closure runs).
@@ -43,7 +44,9 @@ def written(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
     with _LOCK:
         got = closure.__dict__.get("written", _NOT_YET)
         if got is _NOT_YET:
-            got = closure.written = _write(closure)
+            got = _write(closure)
+            held: Any = closure  # (a function: it keeps what was written of it)
+            held.written = got
     return got
 
 
@@ -51,18 +54,54 @@ _NOT_YET = object()
 _LOCK = threading.RLock()
 
 
-def _write(closure: Callable) -> Optional[tuple[str, dict, Callable]]:
+def _write(closure: Callable) -> Optional["Written"]:
     noted = getattr(closure, "written_from", None)
     if noted is None:
         return None
-    node, scope = noted
+    node, scope = noted[0], noted[1]
     try:
-        fn = Generator(scope, record(node, scope), record).function(node)
-    except Exception:  # RecursionError on a deep tree, SyntaxError past Python's nesting limits, ...
+        if isinstance(node, A.Stmt):  # a statement a stretch of steps runs (statements.py)
+            gen = Generator(scope, record_parts(node.children(), scope), record)
+            src = gen.function_source(node, noted[2])
+        else:
+            gen = Generator(scope, record(node, scope), record)
+            src = gen.function_source(node)
+    except Exception:  # RecursionError on a deep tree, an unsafe source (safesource), ...
         if STRICT:
             raise
         return None
-    return fn.source, fn.__globals__, fn
+    return Written(src, gen.ns, getattr(closure, "closure", closure))
+
+
+class Written:
+    """What `written` gives: read as the tuple (source, namespace, function). The function is compiled the first time
+    it is read: a source only ever copied into a stretch of steps (expressions.copied) is never compiled alone, and
+    compiling is most of what writing one costs. One that cannot be compiled (Python's limits on nesting) is its
+    closure."""
+
+    __slots__ = ("source", "ns", "closure", "_fn")
+
+    def __init__(self, source: str, ns: dict, closure: Callable):
+        self.source, self.ns, self.closure = source, ns, closure
+        self._fn: Optional[Callable] = None
+
+    def __getitem__(self, i: int):
+        return self.source if i == 0 else self.ns if i == 1 else self.function()
+
+    def function(self) -> Callable:
+        fn = self._fn
+        if fn is None:
+            with _LOCK:
+                fn = self._fn
+                if fn is None:
+                    try:
+                        fn = compiled_function(self.source, "_expression", self.ns)
+                    except Exception:  # SyntaxError past Python's nesting limits, ...
+                        if STRICT:
+                            raise
+                        fn = self.closure
+                    self._fn = fn
+        return fn
 
 
 def copied(got: tuple, const: Callable, prefix: str, pad: str) -> Optional[tuple[list, str]]:
@@ -70,7 +109,7 @@ def copied(got: tuple, const: Callable, prefix: str, pad: str) -> Optional[tuple
     of its value: its constants renamed by `const` (a name of that function for the same value), its locals
     given `prefix`, its `_L` the function's own (the frame's locals, which ctx.locals is while it runs). None for a
     source not of the shape `build` writes. The source holds no ruleset text, so neither do the lines."""
-    src, ns, _fn = got
+    src, ns = got[0], got[1]
     lines = src.split("\n")
     if not lines[0].startswith("def ") or not lines[-1] == "" or not lines[-2].startswith("    return "):
         return None
@@ -113,18 +152,24 @@ _GENERATING: set = set()
 def _closure_function(fd: FunctionDef) -> Callable:
     """A ruleset function run by its closure: parameters in ctx.locals, as compiler._user_call does."""
     body, params = fd.fn, fd.params
+    assert body is not None  # (a function that loaded has its closure)
     return lambda ctx, *values: run_with_params(ctx, params, values, body)
 
 
-class Generator(Writer, OperatorNodes, CallNodes):
-    """Writes one Python function for one expression; a method per kind of node, as in Compiler."""
+class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
+    """Writes one Python function for one expression or statement; a method per kind of node, as in Compiler."""
 
     # ------------------------------------------------------------ whole functions
     def function(self, node: A.Expr) -> Callable:
         """`node` written as one function `_expression(ctx)`, in a namespace of its own."""
-        result = self.expr(node)
+        return compiled_function(self.function_source(node), "_expression", self.ns)
+
+    def function_source(self, node: A.Expr | A.Stmt, extra: Optional[dict] = None) -> str:
+        """The checked source of `function` (a statement's value is its signal, see statements.py); the constants it
+        names are in self.ns."""
+        result = self.statement(node, extra or {}) if isinstance(node, A.Stmt) else self.expr(node)
         prologue = ["    _L = ctx.locals"] if self.reads_locals else []
-        return self.build("_expression", "ctx", prologue, f"    return {result}")
+        return self.source("_expression", "ctx", prologue, f"    return {result}")
 
     def ruleset_function(self, fd: FunctionDef) -> Callable:
         """The body with its parameters as Python arguments. ctx.locals is set to them only when a closure inside

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..values import Row
+from ..values import CARD_FIELDS, PLAYER_FIELDS, Row
 from ..dsl import ast as A
 from ..dsl.builtins import REGISTRY
 from ..dsl.guards import scalar
@@ -61,6 +61,22 @@ def no_container(node: A.Expr, scope: Scope, local_names) -> bool:
         return True
     known, value = fixed(node, scope, local_names)
     return known and type(value) not in _CONTAINER_TYPES
+
+
+def number_attribute(name: str, scope: Scope) -> bool:
+    """Every card of the ruleset has a number, true/false or none (or nothing) as its attribute `name`, and `c.name`
+    of a card reads it (no mark, player variable or field has the name): a list of these is never nested or long in
+    text (guards.nested would pass it untouched). Cards and their attributes are fixed when the ruleset loads."""
+    if name not in scope.card_attrs or name in scope.marks or name in scope.player_vars or name in scope.player_zones \
+            or name in CARD_FIELDS or name in PLAYER_FIELDS:
+        return False
+    sym = scope.symbols.get("cards")
+    if sym is None or sym.kind != "const" or type(sym.value) is not list:
+        return False
+    return all(type(c.attrs.get(name)) in _NUMBER_VALUES for c in sym.value)
+
+
+_NUMBER_VALUES = (int, float, bool, type(None))
 
 
 def numeric(node: A.Expr, scope: Scope) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, Row
+from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, FamilyRef, Row
 from ..dsl import ast as A
 from ..dsl.ops import make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
@@ -116,8 +116,16 @@ class OperatorNodes:
         if known and type(value) is Row:  # a table: a row it has is read inline, the rest (and errors) by index()
             self.emit(f"{out} = {obj}[{key}] if {key} in {obj} else {slow}")
             return out
+        if known and type(value) is FamilyRef:  # a family of zones: its member, as index() finds it
+            self.emit(f"{out} = ctx.family_member({self.const(value.zone)}, {key}, {self.const(n.span)})")
+            return out
         # a list with a whole number inside it, a record's field are read inline; everything else (and every
         # error) by index()
+        known_key, k = fixed(n.key, self.scope, self.locals)
+        if known_key and type(k) is int and k >= 0:  # a position fixed at load: no test of its type or its sign
+            self.emit(f"{out} = {obj}[{key}] if type({obj}) is list and {key} < len({obj}) else {obj}.get({key}) "
+                      f"if type({obj}) is dict else {slow}")
+            return out
         self.emit(f"{out} = {obj}[{key}] if type({obj}) is list and type({key}) is int and "
                   f"-len({obj}) <= {key} < len({obj}) else {obj}.get({key}) if type({obj}) is dict else {slow}")
         return out

@@ -221,9 +221,11 @@ class StepWriter:
             if shape is not None:
                 self.assign(*shape)  # returns nothing and raises no event: no checks after it
                 continue
-            self.emit(f"_s = {self.const(st.fn)}(ctx)")
-            self.emit("if _s is not None:")
-            self.emit(f"    return _signal_exit(ctx, f, {self.const(ins)}, {pc}, {i}, _s, n)")
+            signal = self.value(st.fn)  # a statement the compiler writes (compiler/statements.py) or its closure
+            if signal != "None":
+                self.emit(f"_s = {signal}")
+                self.emit("if _s is not None:")
+                self.emit(f"    return _signal_exit(ctx, f, {self.const(ins)}, {pc}, {i}, _s, n)")
             if self.triggers:
                 self.emit("if ctx._events:")
                 self.emit(f"    if _fire(ctx, f, {pc}, {i + 1}, n):")

@@ -48,7 +48,8 @@ _HELPERS: dict[str, Any] = {
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
                                       "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError",
-                                      "zone_owner", *ROLL_FIELDS}
+                                      "zone_owner", "move", "draw", "shuffle", "roll", "tally", "family_member",
+                                      *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 _OVER = "ctx.steps + _cw > ctx.max_steps"  # the test of a charge, until the budget left is worked out once (build)
@@ -84,6 +85,7 @@ class Writer:
         self.folder = Folder(scope)  # the parts of the expression fixed at load (shared with functions written inline)
         self.inlining = 0  # how many ruleset functions deep this is written inline
         self.inlined_names: frozenset = frozenset()
+        self.zone_flag: str | None = None  # the flag of the last loop written over a zone's cards, if read (calls.py)
 
     def const(self, value: Any) -> str:
         name = f"_k{len(self.ns)}"
@@ -131,8 +133,9 @@ class Writer:
         pad = "    " * self.depth
         self.lines.extend(pad + line for line in lines)
 
-    def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
-        """The function `name` of the source written, run in namespace `ns` (a fresh one by default).
+    def source(self, name: str, params: str, prologue: list[str], body_end: str, check: bool = True) -> str:
+        """The source of the function `name`, checked (safesource.check raises on anything the writer never writes)
+        unless `check` is false (it is checked when compiled).
 
         A function that charges work more than once (or in a loop) works out the budget left once, first: the
         game's steps and budget do not change while an expression runs, so each charge compares its total with
@@ -143,12 +146,23 @@ class Writer:
                         f"        {left} = _NO_BUDGET", *prologue]
             self.lines = [line.replace(_OVER, f"_cw > {left}") for line in self.lines]
         src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
-        # checked (raises: the closure runs instead on anything else) and compiled, or made before
-        code = safesource.compiled(src, SOURCE_NAMES, MADE_NAMES, "<rulecraft expr>")
-        if ns is None:
-            ns = {}
-        ns.update(self.ns)
-        exec(code, ns)
-        fn = ns.pop(name)
-        fn.source = src  # for tests and for reading what was made
-        return fn
+        if check:
+            safesource.check(src, SOURCE_NAMES, MADE_NAMES)
+        return src
+
+    def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
+        """The function `name` of the source written (`source`), run in namespace `ns` (a fresh one by default)."""
+        return compiled_function(self.source(name, params, prologue, body_end, check=False), name, self.ns, ns)
+
+
+def compiled_function(src: str, name: str, consts: dict, ns: dict | None = None) -> Callable:
+    """The function `name` that the checked source `src` defines, run in `ns` (a fresh one by default) with the
+    helpers and constants of `consts` (compiled once per source, see safesource.compiled)."""
+    code = safesource.compiled(src, SOURCE_NAMES, MADE_NAMES, "<rulecraft expr>")
+    if ns is None:
+        ns = {}
+    ns.update(consts)
+    exec(code, ns)
+    fn = ns.pop(name)
+    fn.source = src  # for tests and for reading what was made
+    return fn

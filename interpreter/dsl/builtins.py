@@ -161,7 +161,10 @@ def _bottom(ctx, span, z):
 
 @builtin("cards", 1, 1, "list", "The cards of a zone as a list, bottom first.", "cards(p.hand)")
 def _cards(ctx, span, z):
-    return list(_scan(ctx, ctx.zone_cards(_zone(ctx, z, span)), span))
+    cards = ctx.zone_cards(z if z.__class__ is ZoneRef else _zone(ctx, z, span))
+    if len(cards) >= 16:
+        scanned(ctx, len(cards), span)
+    return cards[:]
 
 
 @builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)",
@@ -182,9 +185,11 @@ def _seat_order(ctx, span, start, dir="cw", include_start=True):
     if not isinstance(start, Player):
         raise RuleError(f"seat_order needs a player to start from, got {describe(start)}", span)
     players = ctx.players
-    n = len(players)
-    step = _direction(dir, span)
-    order = [players[(start.seat + step * i) % n] for i in range(n)]
+    s = start.seat % len(players)
+    if _direction(dir, span) == 1:  # the seats from the start's round the table: two slices, no arithmetic per seat
+        order = players[s:] + players[:s]
+    else:
+        order = players[s::-1] + players[:s:-1]
     return still_in(ctx, order if include_start else order[1:])
 
 
@@ -206,7 +211,9 @@ def _direction(d, span) -> int:
 @builtin("keys", 1, 1, "list", "The keys of a table, or the zones of a family.", "keys(wheel)")
 def _keys(ctx, span, t):
     if isinstance(t, dict):
-        return list(_scan(ctx, t, span).keys())
+        if len(t) >= 16:
+            scanned(ctx, len(t), span)
+        return list(t)
     if isinstance(t, FamilyRef):
         return list(ctx.family_zones(t.zone))
     raise RuleError(f"keys needs a table or a zone family, got {describe(t)}", span)

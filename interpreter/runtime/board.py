@@ -113,7 +113,11 @@ class Board(Dice):
         if not self.modifiers:
             return 0  # (what the sum of none gives)
         seat = player.seat if isinstance(player, Player) else None
-        return sum(m[2] for m in self.modifiers if m[0] == name and (m[1] is None or m[1] == seat))
+        total = 0  # (the sum of the matching values, in order, as sum() adds them)
+        for m in self.modifiers:
+            if m[0] == name and (m[1] is None or m[1] == seat):
+                total += m[2]
+        return total
 
     def running(self, kind: str) -> Optional[str]:
         for f in reversed(self.frames):

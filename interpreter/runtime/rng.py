@@ -135,9 +135,12 @@ class Dice:
         named = None
         if results:
             saved = self.locals
-            self.locals = {"faces": list(faces), "total": sum(faces), "doubles": len(set(faces)) == 1 and count > 1}
+            self.locals = {"faces": list(faces), "total": sum(faces), "doubles": count > 1 and len(set(faces)) == 1}
             try:
-                named = next((r for r in results if r.when is not None and r.when.fn(self)), None)
+                for r in results:  # the first whose condition holds
+                    if r.when is not None and r.when.fn(self):
+                        named = r
+                        break
             finally:
                 self.locals = saved
         if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):

@@ -318,6 +318,20 @@ def record(node: A.Expr, scope: "Scope") -> dict:
         _STATE.made = saved
 
 
+def record_parts(nodes, scope: "Scope") -> dict:
+    """`record` of each of a statement's expressions, in one table (compiler/statements.py writes the statement)."""
+    saved, _STATE.made = _STATE.made, {}
+    try:
+        table = _STATE.made
+        compiler = Compiler(scope, [])
+        for node in nodes:
+            if isinstance(node, A.Expr):
+                compiler.expr(node)
+        return table
+    finally:
+        _STATE.made = saved
+
+
 def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter, span: Span) -> Optional[Fn]:
     """A faster `obj.name` for a card attribute, a player variable or a player's zone, with a local object read
     inline; anything else (another kind of object, a missing local) goes through the generic getter, so

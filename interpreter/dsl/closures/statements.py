@@ -12,6 +12,7 @@ from ..builtins import REGISTRY, describe, text_of
 from ..table_calls import FORM, table_column
 from .assign import AssignStatements
 from .compiler import Compiler, mark_used
+from .whole import statement_noted
 from ..ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, give_result
 from ..scope import Fn, Scope
 
@@ -42,7 +43,7 @@ class StatementCompiler(AssignStatements, Compiler):
         what = self.expr(n.what)[0]
         dest = self._zone_expr(n.dest, "the destination of 'move'")
         place, span = n.place, n.span
-        return lambda ctx: ctx.move(what(ctx), dest(ctx), place, span)
+        return statement_noted(n, lambda ctx: ctx.move(what(ctx), dest(ctx), place, span), self.scope)
 
     def _s_Draw(self, n: A.Draw):
         count = self.expr(n.count)[0] if n.count is not None else None
@@ -58,12 +59,12 @@ class StatementCompiler(AssignStatements, Compiler):
             if bind is not None:
                 ctx.locals[bind] = got
 
-        return fn
+        return statement_noted(n, fn, self.scope)
 
     def _s_Shuffle(self, n: A.Shuffle):
         z = self._zone_expr(n.zone, "what 'shuffle' shuffles")
         span = n.span
-        return lambda ctx: ctx.shuffle(z(ctx), span)
+        return statement_noted(n, lambda ctx: ctx.shuffle(z(ctx), span), self.scope)
 
     def _s_Reverse(self, n: A.Reverse):
         z = self._zone_expr(n.zone, "what 'reverse' turns over")
@@ -97,7 +98,7 @@ class StatementCompiler(AssignStatements, Compiler):
                 ctx.locals[bind] = r
             return None
 
-        return fn
+        return statement_noted(n, fn, self.scope, spec=spec)
 
     # ------------------------------------------------------------ control
     def _s_Break(self, n: A.Break):
@@ -362,7 +363,7 @@ class StatementCompiler(AssignStatements, Compiler):
         def fn(ctx):
             ctx.tally(name, key(ctx) if key is not None else None, value(ctx) if value is not None else 1, span)
 
-        return fn
+        return statement_noted(n, fn, self.scope)
 
     def _s_Pass(self, n: A.Pass):
         return lambda ctx: None

@@ -43,11 +43,18 @@ def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
     return expression
 
 
+def statement_noted(node: A.Stmt, closure: Fn, scope: Scope, **extra) -> Fn:
+    """A statement's closure, noted so that the compiler can write it into a stretch of steps (compiler/statements.py:
+    its node, the scope without the dice, and what the closure settled at load, e.g. a roll's dice)."""
+    closure.written_from = (node, _names_only(scope), extra)  # type: ignore[attr-defined]
+    return closure
+
+
 def _names_only(scope: Scope) -> Scope:
     """The scope without its dice (whose expressions hold the scope: a cycle), its local names as they are now."""
     view = scope.__dict__.get("_names_only")
     if view is None or len(view.locals) != len(scope.locals):
-        view = scope._names_only = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs,
-                                         scope.card_classes, scope.table_columns, scope.marks, {},
-                                         frozenset(scope.locals), scope.functions, scope.metrics)
+        view = Scope(scope.symbols, scope.player_vars, scope.player_zones, scope.card_attrs, scope.card_classes,
+                     scope.table_columns, scope.marks, {}, set(scope.locals), scope.functions, scope.metrics)
+        scope.__dict__["_names_only"] = view
     return view

@@ -1,0 +1,102 @@
+"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally), so that a
+stretch runs them in its own code, their expressions copied in, instead of calling their closures (which call the
+function of each expression in turn).
+
+Each is written as the closure of dsl/closures/statements.py runs it: its expressions in the same order, the same
+call of the game with the same arguments, the same errors; the function's value is the signal the closure returns
+(None, or the roll's SUSPEND). Only statements whose closure notes its node (`written_from`) are written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl import ast as A
+from ..dsl.builtins import describe
+from ..dsl.ops import SUSPEND
+from ..diagnostics import RuleError
+
+from .writing import Unsupported
+
+
+def draw_count_error(k, span) -> RuleError:
+    """The error of a draw of `k` cards that is not a whole number of cards (as the closure raises it)."""
+    return RuleError(f"draw needs a whole number of cards, got {describe(k)}", span)
+
+
+class StatementNodes:
+    """The statement writers of Generator: each returns the name of the statement's signal ('None' when it has none)."""
+
+    # what the classes it is mixed with give (Writer, and Generator's expr); these come after them in Generator's order
+    reads_locals: bool
+
+    def expr(self, node: A.Expr) -> str:
+        raise NotImplementedError
+
+    def emit(self, line: str) -> None:
+        raise NotImplementedError
+
+    def const(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def temp(self) -> str:
+        raise NotImplementedError
+
+    def block(self, header: str) -> Any:
+        raise NotImplementedError
+
+    def statement(self, node: A.Stmt, extra: dict) -> str:
+        method = getattr(self, "_w_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported("a statement left to its closure")
+        return method(node, extra)
+
+    def _w_Move(self, n: A.Move, extra: dict) -> str:
+        what = self.expr(n.what)
+        dest = self.expr(n.dest)
+        self.emit(f"ctx.move({what}, {dest}, {self.const(n.place)}, {self.const(n.span)})")
+        return "None"
+
+    def _w_Shuffle(self, n: A.Shuffle, extra: dict) -> str:
+        self.emit(f"ctx.shuffle({self.expr(n.zone)}, {self.const(n.span)})")
+        return "None"
+
+    def _w_Draw(self, n: A.Draw, extra: dict) -> str:
+        span = self.const(n.span)
+        if n.count is not None:
+            k = self.expr(n.count)
+            with self.block(f"if {k} is not None and (isinstance({k}, bool) or not isinstance({k}, int) or {k} < _ZERO):"):
+                self.emit(f"raise {self.const(draw_count_error)}({k}, {span})")
+        else:
+            k = "None"
+        src = self.expr(n.source)
+        dest = self.expr(n.dest) if n.dest is not None else "None"
+        got = self.temp()
+        self.emit(f"{got} = ctx.draw({k}, {src}, {dest}, {self.const(n.place)}, {span})")
+        if n.bind is not None:
+            self._bind(n.bind, got)
+        return "None"
+
+    def _w_Roll(self, n: A.Roll, extra: dict) -> str:
+        roller = self.expr(n.roller) if n.roller is not None else "None"
+        against = self.expr(n.against) if n.against is not None else "None"
+        r, out = self.temp(), self.temp()
+        self.emit(f"{r} = ctx.roll({self.const(extra['spec'])}, {roller}, {against}, {self.const(n.span)})")
+        with self.block(f"if {r} is {self.const(SUSPEND)}:"):
+            self.emit(f"{out} = {r}")
+        with self.block("else:"):
+            if n.bind is not None:
+                self._bind(n.bind, r)
+            self.emit(f"{out} = None")
+        return out
+
+    def _w_Tally(self, n: A.Tally, extra: dict) -> str:
+        key = self.expr(n.key) if n.key is not None else "None"
+        value = self.expr(n.value) if n.value is not None else "_ONE"
+        self.emit(f"ctx.tally({self.const(n.metric)}, {key}, {value}, {self.const(n.span)})")
+        return "None"
+
+    def _bind(self, name: str, value: str) -> None:
+        """ctx.locals[name] = value, as the closure binds a statement's result."""
+        self.reads_locals = True
+        self.emit(f"_L[{self.const(name)}] = {value}")
