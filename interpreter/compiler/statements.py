@@ -24,6 +24,22 @@ def draw_count_error(k, span) -> RuleError:
     return RuleError(f"draw needs a whole number of cards, got {describe(k)}", span)
 
 
+def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[str, str, str]) -> list[str]:
+    """The lines of a statement that sets a local (`d` is "_L") or a game variable ("ctx.vars") - `let`, `set`,
+    `+=`, `-=` - as the closure of assign._assign_in_place does it: the old value read first, whole numbers added
+    here, the rest (and every error) by assign._augmented. `key`, `value` and `names` (of the sign, the operator and
+    the place) are written names."""
+    if how == "set":
+        return [f"{d}[{key}] = {value}"]
+    return [f"_o = _L.get({key})" if d == "_L" else f"_o = ctx.vars[{key}]",
+            f"_i = {value}",
+            f"_w = _o {'+' if sign > 0 else '-'} _i if type(_o) is int and type(_i) is int else None",
+            "if _w is not None and -_MAXI <= _w <= _MAXI:",
+            f"    {d}[{key}] = _w",
+            "else:",
+            "    {}[{}] = _augmented(_o, _i, {}, {}, ctx, {})".format(d, key, *names)]
+
+
 class StatementNodes:
     """The statement writers of Generator: each returns the name of the statement's signal ('None' when it has none)."""
 

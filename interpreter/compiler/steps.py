@@ -12,6 +12,7 @@ from ..runtime.machine.program import Program
 from . import safesource
 from .expressions import copied, written
 from .positions import Positions
+from .statements import assignment
 from .running import _HELPERS, _STOPS, MADE_NAMES, SOURCE_NAMES, _Cannot
 
 MIN_STEPS = 3  # a stretch of fewer steps (and no loop) is left to the loop, which runs it as fast
@@ -273,22 +274,10 @@ class StepWriter:
 
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:
-        """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`), as the closure of
-        assign._assign_in_place does it: the old value read first, whole numbers added here, the rest (and every
-        error) by assign._augmented."""
-        d = "_L" if where == "locals" else "ctx.vars"
-        key = self.const(name)
-        if how == "set":
-            v = self.value(value)
-            self.emit(f"{d}[{key}] = {v}")
-            return
-        self.emit(f"_o = _L.get({key})" if where == "locals" else f"_o = ctx.vars[{key}]")
-        self.emit(f"_i = {self.value(value)}")
-        self.emit(f"_w = _o {'+' if sign > 0 else '-'} _i if type(_o) is int and type(_i) is int else None")
-        self.emit("if _w is not None and -_MAXI <= _w <= _MAXI:")
-        self.emit(f"    {d}[{key}] = _w")
-        self.emit("else:")
-        self.emit(f"    {d}[{key}] = _augmented(_o, _i, {self.const(sign)}, {self.const(op)}, ctx, {self.const(span)})")
+        """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`): statements.assignment."""
+        for line in assignment(how, "_L" if where == "locals" else "ctx.vars", self.const(name), self.value(value),
+                               sign, (self.const(sign), self.const(op), self.const(span))):
+            self.emit(line)
 
     def jump(self, ins, node) -> bool:
         """Write a break or continue that leaves the innermost Python loop; False when it is not that one."""
