@@ -125,6 +125,16 @@ def traced_game(rs, seed: int, max_steps: int = MAX_STEPS) -> tuple[Trace, Game,
     return trace, g, error
 
 
+def _moves(trace: Trace, error: str | None) -> set:
+    """The moves one traced game made: each step from a node to the next, each frame's start (what started it) and
+    its last node, and the error it stopped with."""
+    out: set = {("error", error)}
+    for fid, nodes in trace.frames.items():
+        out.update(zip(nodes, nodes[1:]))
+        out.add((trace.seq_of[fid], trace.started_by[fid], nodes[-1]))
+    return out
+
+
 def check_game(rs, graph, trace: Trace, error: str | None) -> list[str]:
     problems = []
     edges = {(e.src, e.dst) for e in graph.edges if e.kind not in ("call", "trigger")}
@@ -151,12 +161,14 @@ def check_game(rs, graph, trace: Trace, error: str | None) -> list[str]:
     return problems
 
 
-def check_games(ref: str, games: int, quiet: int | None = None) -> int:
+def check_games(ref: str, games: int, quiet: int | None = None, by_moves: bool = False) -> int:
     """Seeds 1..games of `ref` (a bundled name or a construct case's ruleset.yaml), each traced and then played with
     coverage: every move an edge, every count the visits the trace shows. With `quiet`, it stops once that many
     seeds in a row have taken no path through the rules (the nodes of every frame, and an error) not taken before:
-    a small case often plays one path whatever the seed, and a seed that repeats a path repeats its checks. Returns
-    the number of games played."""
+    a small case often plays one path whatever the seed, and a seed that repeats a path repeats its checks. With
+    `by_moves`, what counts as new is a move instead of a whole path (a move from one node to the next, how a frame
+    started and where it stopped, an error): a bundled game's path differs nearly every seed (how many rounds, who
+    bids), but the moves it can make are few and all taken early. Returns the number of games played."""
     rs = load(ref)
     assert rs is not None, f"{ref} does not load"
     graph = build_graph(rs)
@@ -172,10 +184,16 @@ def check_games(ref: str, games: int, quiet: int | None = None) -> int:
         if quiet is not None and seed - last_new > quiet:
             return seed - 1
         trace, g, error = traced_game(rs, seed, steps)
-        path = (error, tuple((trace.seq_of[f], tuple(nodes)) for f, nodes in sorted(trace.frames.items())))
-        if path not in paths:
-            paths.add(path)
-            last_new = seed
+        if by_moves:
+            seen_now = _moves(trace, error)
+            if not seen_now <= paths:
+                paths |= seen_now
+                last_new = seed
+        else:
+            path = (error, tuple((trace.seq_of[f], tuple(nodes)) for f, nodes in sorted(trace.frames.items())))
+            if path not in paths:
+                paths.add(path)
+                last_new = seed
         problems.update(check_game(rs, graph, trace, error))
         played = play_one(rs, seed, None, ["random"], False, True, steps)
         if error is None and "error" not in played:
