@@ -26,6 +26,9 @@ _ZYGOTE = r'''
 import json, os, sys
 from rulecraft.tools.cli.main import main
 import rulecraft.loader, rulecraft.runtime.game  # what nearly every command loads: imported once, here
+import importlib
+for _name in sys.argv[3:]:  # what the caller's commands load besides (e.g. distributed, for --cluster)
+    importlib.import_module(_name)
 
 def _child(req):
     os.chdir(req["cwd"])
@@ -78,13 +81,13 @@ class Completed:
 
 
 class _Zygote:
-    def __init__(self) -> None:
+    def __init__(self, preload: tuple = ()) -> None:
         req_r, self._req_w = os.pipe()
         self._ans_r, ans_w = os.pipe()
         os.set_inheritable(req_r, True)
         os.set_inheritable(ans_w, True)
         # requests in, answers out, on two pipes of their own (the zygote's stdin, stdout and stderr are left alone)
-        self.proc = subprocess.Popen([sys.executable, "-c", _ZYGOTE, str(req_r), str(ans_w)], pass_fds=(req_r, ans_w),
+        self.proc = subprocess.Popen([sys.executable, "-c", _ZYGOTE, str(req_r), str(ans_w), *preload], pass_fds=(req_r, ans_w),
                                      stdin=subprocess.DEVNULL)
         os.close(req_r)
         os.close(ans_w)
@@ -119,25 +122,26 @@ class _Zygote:
         self.proc.wait(timeout=30)
 
 
-_zygote: Optional[_Zygote] = None
+_zygotes: dict[tuple, _Zygote] = {}
 
 
-def run_cli(args: list, *, cwd: Path | str, input: str = "", env: Optional[Mapping[str, str]] = None,
-            memory: Optional[int] = None, timeout: float = 600) -> Completed:
-    """`rulecraft *args` in `cwd` as a child process (forked, see above), with `input` on stdin, `env` as its
-    environment (this process's by default), and an address-space cap of `memory` bytes (RLIMIT_AS) if given."""
-    global _zygote
-    if _zygote is None or _zygote.proc.poll() is not None:
-        _zygote = _Zygote()
-        atexit.register(_zygote.close)
+def run_cli(args: list, *, cwd: Path | str | None = None, input: str = "", env: Optional[Mapping[str, str]] = None,
+            memory: Optional[int] = None, timeout: float = 600, preload: tuple = ()) -> Completed:
+    """`rulecraft *args` in `cwd` (this process's by default) as a child process (forked, see above), with `input` on
+    stdin, `env` as its environment (this process's by default), and an address-space cap of `memory` bytes
+    (RLIMIT_AS) if given. `preload` names modules the commands import besides the engine's (one zygote per set)."""
+    zygote = _zygotes.get(preload)
+    if zygote is None or zygote.proc.poll() is not None:
+        zygote = _zygotes[preload] = _Zygote(preload)
+        atexit.register(zygote.close)
     with tempfile.TemporaryDirectory() as tmp:
         paths = {name: os.path.join(tmp, name) for name in ("stdin", "stdout", "stderr")}
         Path(paths["stdin"]).write_text(input, encoding="utf-8")
         Path(paths["stdout"]).touch()
         Path(paths["stderr"]).touch()
-        req = {"args": [str(a) for a in args], "cwd": str(cwd), "env": dict(os.environ if env is None else env),
+        req = {"args": [str(a) for a in args], "cwd": str(cwd or os.getcwd()), "env": dict(os.environ if env is None else env),
                "memory": memory or 0, **paths}
-        code = _zygote.run(req, timeout)
+        code = zygote.run(req, timeout)
         out = Path(paths["stdout"]).read_text(encoding="utf-8", errors="replace")
         err = Path(paths["stderr"]).read_text(encoding="utf-8", errors="replace")
     return Completed(list(args), code, out, err)
