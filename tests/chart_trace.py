@@ -66,6 +66,7 @@ class Trace:
             node = ""  # the jump over an 'else': not a place of its own
         else:
             node = ins.step.path
+        loops = sorted(ins.also, key=len, reverse=True)  # the 'until' loops this instruction enters, innermost first
 
         def run(g, f, ins_):
             here = node if node is not None else f"{f.seq}/end"
@@ -78,7 +79,7 @@ class Trace:
             # it. Play enters it there unless it comes back from the loop's own test (the next pass); a loop
             # around it that also starts here is entered too unless that one is passing again.
             entered = []
-            for loop in sorted(ins.also, key=len, reverse=True) if nodes[-1] != here else ():  # innermost first
+            for loop in loops if nodes[-1] != here else ():
                 if nodes[-1] == loop:
                     break
                 entered.append(loop)
