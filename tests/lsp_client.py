@@ -147,9 +147,11 @@ class LspClient:
 
     def close(self) -> None:
         try:
-            self.request("shutdown", None, timeout=10)
+            # generous waits: on a busy machine (other suites on the same cores) a server took over 10 s to stop,
+            # and was killed (exit -9) by a test that only meant to stop a hang
+            self.request("shutdown", None, timeout=60)
             self.notify("exit", None)
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=60)
         except Exception:  # noqa: BLE001 - a server that does not stop is stopped
             self.proc.kill()
             self.proc.wait()
