@@ -48,16 +48,22 @@ class Trace:
     """What one game ran: per frame (by its id), the nodes in order, consecutive repeats merged."""
 
     def __init__(self, rs):
-        self.frames: dict[int, list[str]] = {}
-        self.seq_of: dict[int, str] = {}
-        self.started_by: dict[int, str | None] = {}
-        self.last: tuple[int, str] | None = None
+        self.reset()
+        # compiled once and kept for every game of the ruleset (as Game keeps its programs): with generated
+        # functions off, nothing in them changes as a game runs
         self.programs = compile_program(rs)
         for prog in self.programs.values():
             prog.entries = prog.entries_cov = [False] * len(prog.code)  # no generated functions: every step passes
             prog.waited = set()
             for ins in prog.code:
                 ins.handler = self.recorder(interpreter.handler_for(ins), ins)
+
+    def reset(self) -> None:
+        """Ready for the next game: nothing recorded."""
+        self.frames: dict[int, list[str]] = {}
+        self.seq_of: dict[int, str] = {}
+        self.started_by: dict[int, str | None] = {}
+        self.last: tuple[int, str] | None = None
 
     def recorder(self, handler, ins):
         if ins.op == "RETURN":
@@ -108,8 +114,11 @@ class Trace:
         return out
 
 
-def traced_game(rs, seed: int, max_steps: int = MAX_STEPS) -> tuple[Trace, Game, str | None]:
-    trace = Trace(rs)
+def traced_game(rs, seed: int, max_steps: int = MAX_STEPS, trace: Trace | None = None) -> tuple[Trace, Game, str | None]:
+    """One game traced (by `trace`, reset, if given: a Trace of the same ruleset)."""
+    if trace is None:
+        trace = Trace(rs)
+    trace.reset()
     g = Game(rs, None, seed, coverage=True, start=False, story=False, max_steps=max_steps)
     g.programs = trace.programs
     error = None
@@ -181,10 +190,11 @@ def check_games(ref: str, games: int, quiet: int | None = None, by_moves: bool =
         steps = int(expected.get("max_steps", CASE_STEPS))
     paths: set = set()
     last_new = 0
+    trace = Trace(rs)
     for seed in range(1, games + 1):
         if quiet is not None and seed - last_new > quiet:
             return seed - 1
-        trace, g, error = traced_game(rs, seed, steps)
+        trace, g, error = traced_game(rs, seed, steps, trace)
         if by_moves:
             seen_now = _moves(trace, error)
             if not seen_now <= paths:
