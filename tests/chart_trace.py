@@ -48,16 +48,22 @@ class Trace:
     """What one game ran: per frame (by its id), the nodes in order, consecutive repeats merged."""
 
     def __init__(self, rs):
-        self.frames: dict[int, list[str]] = {}
-        self.seq_of: dict[int, str] = {}
-        self.started_by: dict[int, str | None] = {}
-        self.last: tuple[int, str] | None = None
+        self.reset()
+        # compiled once and kept for every game of the ruleset (as Game keeps its programs): with generated
+        # functions off, nothing in them changes as a game runs
         self.programs = compile_program(rs)
         for prog in self.programs.values():
             prog.entries = prog.entries_cov = [False] * len(prog.code)  # no generated functions: every step passes
             prog.waited = set()
             for ins in prog.code:
                 ins.handler = self.recorder(interpreter.handler_for(ins), ins)
+
+    def reset(self) -> None:
+        """Ready for the next game: nothing recorded."""
+        self.frames: dict[int, list[str]] = {}
+        self.seq_of: dict[int, str] = {}
+        self.started_by: dict[int, str | None] = {}
+        self.last: tuple[int, str] | None = None
 
     def recorder(self, handler, ins):
         if ins.op == "RETURN":
@@ -66,6 +72,7 @@ class Trace:
             node = ""  # the jump over an 'else': not a place of its own
         else:
             node = ins.step.path
+        loops = sorted(ins.also, key=len, reverse=True)  # the 'until' loops this instruction enters, innermost first
 
         def run(g, f, ins_):
             here = node if node is not None else f"{f.seq}/end"
@@ -78,7 +85,7 @@ class Trace:
             # it. Play enters it there unless it comes back from the loop's own test (the next pass); a loop
             # around it that also starts here is entered too unless that one is passing again.
             entered = []
-            for loop in sorted(ins.also, key=len, reverse=True) if nodes[-1] != here else ():  # innermost first
+            for loop in loops if nodes[-1] != here else ():
                 if nodes[-1] == loop:
                     break
                 entered.append(loop)
@@ -107,8 +114,11 @@ class Trace:
         return out
 
 
-def traced_game(rs, seed: int, max_steps: int = MAX_STEPS) -> tuple[Trace, Game, str | None]:
-    trace = Trace(rs)
+def traced_game(rs, seed: int, max_steps: int = MAX_STEPS, trace: Trace | None = None) -> tuple[Trace, Game, str | None]:
+    """One game traced (by `trace`, reset, if given: a Trace of the same ruleset)."""
+    if trace is None:
+        trace = Trace(rs)
+    trace.reset()
     g = Game(rs, None, seed, coverage=True, start=False, story=False, max_steps=max_steps)
     g.programs = trace.programs
     error = None
@@ -123,6 +133,16 @@ def traced_game(rs, seed: int, max_steps: int = MAX_STEPS) -> tuple[Trace, Game,
     except (RuleError, GameError) as exc:
         error = str(exc)
     return trace, g, error
+
+
+def _moves(trace: Trace, error: str | None) -> set:
+    """The moves one traced game made: each step from a node to the next, each frame's start (what started it) and
+    its last node, and the error it stopped with."""
+    out: set = {("error", error)}
+    for fid, nodes in trace.frames.items():
+        out.update(zip(nodes, nodes[1:]))
+        out.add((trace.seq_of[fid], trace.started_by[fid], nodes[-1]))
+    return out
 
 
 def check_game(rs, graph, trace: Trace, error: str | None) -> list[str]:
@@ -151,12 +171,14 @@ def check_game(rs, graph, trace: Trace, error: str | None) -> list[str]:
     return problems
 
 
-def check_games(ref: str, games: int, quiet: int | None = None) -> int:
+def check_games(ref: str, games: int, quiet: int | None = None, by_moves: bool = False) -> int:
     """Seeds 1..games of `ref` (a bundled name or a construct case's ruleset.yaml), each traced and then played with
     coverage: every move an edge, every count the visits the trace shows. With `quiet`, it stops once that many
     seeds in a row have taken no path through the rules (the nodes of every frame, and an error) not taken before:
-    a small case often plays one path whatever the seed, and a seed that repeats a path repeats its checks. Returns
-    the number of games played."""
+    a small case often plays one path whatever the seed, and a seed that repeats a path repeats its checks. With
+    `by_moves`, what counts as new is a move instead of a whole path (a move from one node to the next, how a frame
+    started and where it stopped, an error): a bundled game's path differs nearly every seed (how many rounds, who
+    bids), but the moves it can make are few and all taken early. Returns the number of games played."""
     rs = load(ref)
     assert rs is not None, f"{ref} does not load"
     graph = build_graph(rs)
@@ -168,14 +190,21 @@ def check_games(ref: str, games: int, quiet: int | None = None) -> int:
         steps = int(expected.get("max_steps", CASE_STEPS))
     paths: set = set()
     last_new = 0
+    trace = Trace(rs)
     for seed in range(1, games + 1):
         if quiet is not None and seed - last_new > quiet:
             return seed - 1
-        trace, g, error = traced_game(rs, seed, steps)
-        path = (error, tuple((trace.seq_of[f], tuple(nodes)) for f, nodes in sorted(trace.frames.items())))
-        if path not in paths:
-            paths.add(path)
-            last_new = seed
+        trace, g, error = traced_game(rs, seed, steps, trace)
+        if by_moves:
+            seen_now = _moves(trace, error)
+            if not seen_now <= paths:
+                paths |= seen_now
+                last_new = seed
+        else:
+            path = (error, tuple((trace.seq_of[f], tuple(nodes)) for f, nodes in sorted(trace.frames.items())))
+            if path not in paths:
+                paths.add(path)
+                last_new = seed
         problems.update(check_game(rs, graph, trace, error))
         played = play_one(rs, seed, None, ["random"], False, True, steps)
         if error is None and "error" not in played:

@@ -14,9 +14,12 @@ from typing import Any, Callable
 class LspClient:
     """Starts a server process, frames messages with Content-Length, answers the server's own requests."""
 
-    def __init__(self, cmd: list[str], settings: dict | None = None, cwd: str | None = None, **popen: Any):
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=cwd, **popen)
+    def __init__(self, cmd: list[str] | Callable[[], Any], settings: dict | None = None, cwd: str | None = None,
+                 **popen: Any):
+        """`cmd`: the server's command line, or a function that starts it and returns it with pipes, as
+        `subprocess.Popen` does (tests/cli_fork.py's `spawn_cli`)."""
+        self.proc = cmd() if callable(cmd) else subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                                   stderr=subprocess.PIPE, cwd=cwd, **popen)
         self.order: list[str] = []  # what arrived, in order: 'response ID' or a notification's method
         self.settings = settings or {}
         self._next = 0
@@ -146,9 +149,9 @@ class LspClient:
                 self._diag_event.wait(left)
 
     def close(self) -> None:
-        # generous waits: they only keep a server that never stops from hanging the run (a busy machine running
-        # the suite on every core took more than 10 s to answer, and the server was killed for it)
         try:
+            # generous waits: on a busy machine (other suites on the same cores) a server took over 10 s to stop,
+            # and was killed (exit -9) by a test that only meant to stop a hang
             self.request("shutdown", None, timeout=60)
             self.notify("exit", None)
             self.proc.wait(timeout=60)

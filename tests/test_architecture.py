@@ -10,6 +10,7 @@ submodule counts as importing its package's ``__init__`` too (Python runs it).
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +90,9 @@ def _imports(module: str) -> set[str]:
     return targets
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
+    """Every module's imports, walked once per test process (four tests read it; none changes it)."""
     return {name: _imports(name) for name in MODULES}
 
 

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
 import sys
 
 import pytest
 
+from cli_fork import run_cli
 from rulecraft.tools.simulate import executors
 from rulecraft.tools.cli.main import main
 
 
-def rulecraft(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", *args], capture_output=True, text=True,
-                          timeout=600)
+def rulecraft(*args: str):
+    """`rulecraft ARGS` in a child process, forked from one that has the command line and Dask imported
+    (tests/cli_fork.py): each run here asked Python to start and import Dask again (over a second of CPU)."""
+    return run_cli(list(args), timeout=600, preload=("distributed",))
 
 
 @pytest.fixture(scope="module")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
+
+from cli_fork import run_cli
 
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
@@ -21,9 +21,9 @@ from rulecraft.tools.simulate.runs import simulate, write_coverage
 NAMES = [b.name for b in bundled_rulesets()]
 
 
-def _cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", *args], capture_output=True, text=True,
-                          timeout=120)
+def _cli(*args):
+    """`rulecraft ARGS` in a child process forked from one with the command line imported (tests/cli_fork.py)."""
+    return run_cli(list(args), timeout=120)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_fork import spawn_cli
 from lsp_client import LspClient
 from rulecraft.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 DML = ROOT / "rulesets" / "dml"
 BUNDLED = sorted((ROOT / "rulesets").rglob("*.yaml"))
-SERVER = [sys.executable, "-c", "import sys; from rulecraft.tools.cli.main import main; sys.exit(main(['lsp']))"]
+
+
+def server(memory: int | None = None):
+    """What starts `rulecraft lsp`: a child process forked from one with the command line and the server's modules
+    imported (tests/cli_fork.py; a fresh Python took about a second of CPU to start each of the file's 20 servers),
+    under an RLIMIT_AS of `memory` bytes if given."""
+    return lambda: spawn_cli(["lsp"], memory=memory, preload=("rulecraft.tools.lsp.server",))
+
+
+SERVER = server()
 
 
 @pytest.fixture(scope="module")
@@ -355,15 +364,9 @@ def test_completion_knows_where_it_is(lsp, broken):
 MEMORY_CAP = 1 << 30  # bytes of address space the server runs in for these tests (RLIMIT_AS)
 
 
-def _capped() -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-
 @pytest.fixture()
 def capped():
-    client = LspClient(SERVER, preexec_fn=_capped)
+    client = LspClient(server(MEMORY_CAP))
     client.initialize(ROOT)
     yield client
     if client.proc.poll() is None:
@@ -568,7 +571,7 @@ def test_the_hostile_corpus_of_the_language_server(tmp_path, name):
     case = yaml.safe_load((HOSTILE / name / "case.yaml").read_text(encoding="utf-8"))
     folder = tmp_path / name
     shutil.copytree(HOSTILE / name, folder, ignore=shutil.ignore_patterns("case.yaml"))
-    client = LspClient(SERVER, preexec_fn=_capped)
+    client = LspClient(server(MEMORY_CAP))
     try:
         client.initialize(folder)
         for step in case["lsp"]:

@@ -3,11 +3,11 @@ people at one terminal each private view comes after a hand-off; the view is in 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_fork import run_cli
 
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -15,9 +15,10 @@ from rulecraft.runtime.game import Game
 SECRETS = Path(__file__).parent / "cases" / "constructs" / "secrets" / "ruleset.yaml"
 
 
-def play(args: list[str], answers: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args], input=answers.encode(),
-                          capture_output=True, timeout=120, cwd=cwd)
+def play(args: list[str], answers: str, cwd=None):
+    """`rulecraft play ARGS` with a person's answers on stdin, in a child process forked from one with the command
+    line imported (tests/cli_fork.py: the file's 40 games paid Python's start and the imports 40 times)."""
+    return run_cli(["play", *args], input=answers, timeout=120, cwd=cwd, text=False)
 
 
 END = "--- The end: everything revealed ---"

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_fork import run_cli
+
 from rulecraft.agents.base import RandomAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -21,14 +23,14 @@ AUCTION = HERE / "cases" / "table" / "auction.yaml"
 SECRET_PASS = HERE / "cases" / "table" / "secret_pass.yaml"
 
 
-def play(args: list[str], answers: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args, "--pace", "0"],
-                          input=answers.encode(), capture_output=True, timeout=180, cwd=cwd)
+def play(args: list[str], answers: str, cwd):
+    """`rulecraft play ARGS --pace 0` with a person's answers on stdin, in a child process forked from one with the
+    command line imported (tests/cli_fork.py)."""
+    return run_cli(["play", *args, "--pace", "0"], input=answers, timeout=180, cwd=cwd, text=False)
 
 
-def replay(log: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "replay", str(log), *extra],
-                          capture_output=True, timeout=180, cwd=log.parent)
+def replay(log: Path, *extra: str):
+    return run_cli(["replay", str(log), *extra], timeout=180, cwd=log.parent, text=False)
 
 
 @pytest.mark.parametrize("keep", ["--log", "--save"])
