@@ -25,7 +25,7 @@ def binds(builder, node, out: set) -> None:
 
 
 def lower(f, s: M.ActionStep) -> None:
-    f.exec(s, s.stmts)
+    f.statements(s, s.stmts)
 
 
 def graph(b, seq, s: M.ActionStep, tails: list) -> list:

@@ -102,7 +102,7 @@ class Flattener:
         """The place of the next instruction (a jump's target)."""
         return len(self.code)
 
-    def exec(self, step: M.Step, stmts) -> Instr:
+    def statements(self, step: M.Step, stmts) -> Instr:
         """Run statements (an EXEC); a break or continue among them finds its loop when the loop closes."""
         ins = self.emit("EXEC", step, stmts)
         if len(stmts) == 1:
