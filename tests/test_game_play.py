@@ -241,3 +241,25 @@ def test_a_restored_decision_goes_on_as_the_saved_one(asks):
         assert purposes == {"choose", "sealed", "stack", "reroll"}
         copy = clone(straight)
         assert state_hash(copy) == state_hash(straight)
+
+
+def test_the_examples_of_agents_md_run_and_play_the_same_game():
+    """docs/agents.md: its two examples (the loop of `apply`, and `Game.play`) run as written, and with the
+    same seed and bots they play the same game."""
+    import re
+
+    text = (Path(__file__).parent.parent / "docs" / "agents.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "Game(load_ruleset(\"pig\")" in b
+              or "game.play(" in b]
+    assert len(blocks) == 2 and "game.play(" in blocks[1]
+    ns: dict = {"print": lambda *a: None}
+    exec(blocks[0], ns)  # noqa: S102 - the project's own documentation, run as a reader would
+    exec(blocks[1], ns)  # (it reuses the first block's imports, as a reader of the page does)
+    played = ns["game"]
+    assert played.over and played.decisions > 0
+    g = Game(load_ruleset("pig").ruleset, players=2, seed=7)
+    agents = [RandomAgent(seat, 7) for seat in range(2)]
+    while not g.over:
+        d = g.pending
+        g.apply(agents[d.player].choose(d, None))
+    assert (g.winners, g.scores, g.decisions) == (played.winners, played.scores, played.decisions)
