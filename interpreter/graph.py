@@ -111,6 +111,13 @@ class _Builder:
         """Add the step's node: its label, else `text`."""
         return self.g.add(Node(s.path, seq.id, kind, _label(s, text), s.source, s))
 
+    def entered(self, seq, s: M.Step, kind: str, text: str, tails: list) -> str:
+        """Add the step's node (`node`) and the edges by which play comes to it from `tails`."""
+        nid = self.node(seq, s, kind, text)
+        for t in tails:
+            self.edge(t, nid)
+        return nid
+
     def step(self, seq, s: M.Step, tails: list) -> list:
         """The step's node and edges, as its kind draws it (model/kinds.py); the tails play leaves it by."""
         kind = of_step(s)

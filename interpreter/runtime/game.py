@@ -122,11 +122,15 @@ class Game(Board):
             self.triggers.setdefault(t.on, []).append(t)
         self.begun = False  # set up (`_setup`): a game made with start=False is started by `play`
         if start:
-            self._setup()
-            self.push(rs.start, {})
-            run(self)
+            self._begin()
 
     # ------------------------------------------------------------------ set-up
+    def _begin(self) -> None:
+        """Set the game up, start its first sequence and run it to the first decision (or the end)."""
+        self._setup()
+        self.push(self.rs.start, {})
+        run(self)
+
     def _setup(self) -> None:
         rs = self.rs
         self.begun = True
@@ -219,9 +223,7 @@ class Game(Board):
         self.bots = bots
         try:
             if not self.begun and not self.frames and not self.over and self.pending is None:
-                self._setup()  # a game made with start=False: its first decision too is asked in the running code
-                self.push(self.rs.start, {})
-                run(self)
+                self._begin()  # a game made with start=False: its first decision too is asked in the running code
             while True:
                 failed = bots.failed
                 if failed is not None:

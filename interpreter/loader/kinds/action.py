@@ -38,9 +38,7 @@ def graph(b, seq, s: M.ActionStep, tails: list) -> list:
     said = {id(st.ast): st.text for st in s.stmts}
     if len(s.stmts) == 1 and calls:
         kind = "call"
-    b.node(seq, s, kind, "; ".join(st.text for st in s.stmts))
-    for t in tails:
-        b.edge(t, nid)
+    b.entered(seq, s, kind, "; ".join(st.text for st in s.stmts), tails)
     for c in calls:
         for t in targets(c, b.rs.tables):  # a call by table: an edge to each sequence its column names
             b.edge(nid, f"{t}/start", "call", f"as {c.bind}" if c.bind else "")

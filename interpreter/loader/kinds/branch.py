@@ -57,9 +57,7 @@ def lower(f, s: M.IfStep) -> None:
 
 def graph(b, seq, s: M.IfStep, tails: list) -> list:
     """A condition: play leaves by 'yes' into its 'then' steps and by 'no' into its 'else' steps (or on)."""
-    nid = b.node(seq, s, "condition", s.cond.text if s.cond else "?")
-    for t in tails:
-        b.edge(t, nid)
+    nid = b.entered(seq, s, "condition", s.cond.text if s.cond else "?", tails)
     yes = b.block(seq, s.then, [(nid, "yes", "yes")])
     no = b.block(seq, s.other, [(nid, "no", "no")]) if s.other else [(nid, "no", "no")]
     return yes + no

@@ -37,9 +37,7 @@ def lower(f, s: M.CallStep) -> None:
 
 
 def graph(b, seq, s: M.CallStep, tails: list) -> list:
-    nid = b.node(seq, s, "call", f"call {s.sequence}")
-    for t in tails:
-        b.edge(t, nid)
+    nid = b.entered(seq, s, "call", f"call {s.sequence}", tails)
     b.edge(nid, f"{s.sequence}/start", "call", f"as {s.bind}" if s.bind else "")
     return [nid]
 

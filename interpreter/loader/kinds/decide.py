@@ -53,16 +53,12 @@ def lower_sealed(f, s: M.SealedStep) -> None:
 
 def graph_choose(b, seq, s: M.ChooseStep, tails: list) -> list:
     d = s.decision
-    nid = b.node(seq, s, "decision", (d.prompt.text if d and d.prompt else "") or "decide")
-    for t in tails:
-        b.edge(t, nid)
+    nid = b.entered(seq, s, "decision", (d.prompt.text if d and d.prompt else "") or "decide", tails)
     return [nid]
 
 
 def graph_sealed(b, seq, s: M.SealedStep, tails: list) -> list:
-    nid = b.node(seq, s, "sealed", f"each {s.var} decides in secret, then all reveal")
-    for t in tails:
-        b.edge(t, nid)
+    nid = b.entered(seq, s, "sealed", f"each {s.var} decides in secret, then all reveal", tails)
     return [nid]
 
 

@@ -120,9 +120,7 @@ def graph(b, seq, s, tails: list) -> list:
     else:
         text = f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
         kind = "foreach"
-    b.node(seq, s, kind, text)
-    for t in tails:
-        b.edge(t, nid)
+    b.entered(seq, s, kind, text, tails)
     saved = b.loop_exits
     b.loop_exits = []
     b.open_loops.append((nid, s.name))
