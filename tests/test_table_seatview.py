@@ -4,6 +4,7 @@ notices; 'pass until something changes'."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from rulecraft.runtime.game import Game
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import PassUntil, about
 from rulecraft.tools.table.seatview import PROTOCOL, seat_view
+from rulecraft.tools.table.session import person
 from rulecraft.tools.table.view import render_plain
 from rulecraft.values import ZoneRef
 
@@ -283,6 +285,10 @@ def test_a_question_without_prompt_says_what_is_asked(tmp_path):
     d = game.pending
     assert d.prompt == "" and seat_view(game, d.player, d).decision.prompt == "Bid 1 to 4, or pass"
     assert "Bid 1 to 4, or pass" in render_plain(seat_view(game, d.player, d))
+    # a person with no table at hand (`person(seat)`, drawn plainly from the view) is told the same
+    out = io.StringIO()
+    person(d.player, out, io.BytesIO(b"1\n")).choose(d, game.view(d.player), game)
+    assert "Bid 1 to 4, or pass" in out.getvalue() and "\nChoose\n" not in out.getvalue()
     # one the designer labelled says its label
     path = tmp_path / "bid.yaml"
     path.write_text(LABELLED_BID)

@@ -263,7 +263,7 @@ def person(seat: int, out=None, stdin=None, time_limit: Optional[float] = None, 
                           helper=table.helper, words=table.words)
 
     def plain(game, seat: int, d: Decision, view: dict) -> None:
-        agent.out.write("".join(line + "\n" for line in decision_lines(d, view, seat)))
+        agent.out.write("".join(line + "\n" for line in decision_lines(d, view, seat, getattr(game, "rs", None))))
 
     agent = HumanAgent(seat, stdin, out, time_limit, presenter=plain, reader=read_answer)
     return agent

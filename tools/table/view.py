@@ -112,9 +112,10 @@ def choice_names(d, game) -> list[str]:
             for o in d.options]
 
 
-def decision_lines(d, view: dict, seat: int) -> list[str]:
-    """A decision drawn plainly from a seat's `Game.view` (no game at hand: a test, a program driving a person
-    itself): the seat's zones and variables, the question, the numbered options, how to answer."""
+def decision_lines(d, view: dict, seat: int, rs=None) -> list[str]:
+    """A decision drawn plainly from a seat's `Game.view` (no table at hand: a test, a program driving a person
+    itself): the seat's zones and variables, the question (headed by the step's label or, for a bid, its
+    amounts when the ruleset `rs` is given), the numbered options, how to answer."""
     from rulecraft.tools.words.answers import amounts, how_to_answer, what_is_asked
 
     lines = ["", f"--- {view['players'][seat]}, your decision ---"]
@@ -128,7 +129,7 @@ def decision_lines(d, view: dict, seat: int) -> list[str]:
     mine = view["player_variables"][seat] if view["player_variables"] else {}
     if mine:
         lines.append("  you: " + ", ".join(f"{k} {v}" for k, v in mine.items()))
-    lines.append(what_is_asked(d))
+    lines.append(what_is_asked(d, rs))
     if d.kind in ("one", "subset") and amounts(d) is None:
         for i in range(len(d.options)):
             text = getattr(d.options[i], "text", "") if not d.labels else ""  # a card says what it does
