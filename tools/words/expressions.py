@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
@@ -178,12 +180,26 @@ def _call(w: Words, n: A.Call) -> str:
         args.append("everyone")
     if n.func == "in_sequence" and n.args and w.constant(n.args[0]) in w.rs.sequences:
         args[0] = w.name(w.constant(n.args[0]))
+    if n.func == "count" and len(args) == 1 and args[0].startswith("each ") and w.detail != "full" \
+            and isinstance(getattr(n.args[0], "ast", n.args[0]), A.Comprehension):
+        return "the number of " + _those(args[0].removeprefix("each "))  # 'the number of players who are out'
     if n.func in _BUILTINS and len(args) >= _BUILTINS[n.func].count("{1}") + _BUILTINS[n.func].count("{0}"):
         text = _BUILTINS[n.func].format(*args, "")
     else:
         text = f"the {humanize(n.func)}" + (f" of {join_and(args)}" if args else "")
     extra = [w.expr(k) for k in n.kwargs if n.func not in ("next_player",)]
     return text + (f" ({', '.join(extra)})" if extra else "")
+
+
+def _those(one: str) -> str:
+    """'player who is out' as 'players who are out', 'card in the Deck that has a crown' as 'cards in the Deck
+    that have a crown': the things a count counts, named in the plural."""
+    noun, _, rest = one.partition(" ")
+    noun = noun[:-1] + "ies" if re.search(r"[^aeiou]y$", noun) else \
+        noun + "es" if re.search(r"(s|x|z|ch|sh)$", noun) else noun + "s"
+    rest = re.sub(r"\b(who|that) (is|has|was)\b", lambda m: f"{m[1]} {dict(is_='are', has='have', was='were')[m[2] + '_']}",
+                  rest, count=1)
+    return f"{noun} {rest}" if rest else noun
 
 
 def _function(w: Words, name: str, args: list[str]) -> str:

@@ -133,6 +133,8 @@ def _work_out(w) -> Locals:
     info = Locals()
     rs = w.rs
     info.flags = {k for k, v in rs.player_variables.items() if isinstance(v.initial, bool)}
+    if "out" not in rs.player_variables:
+        info.flags.add("out")  # the built-in `p.out`: 'the player is out', never 'the player's out'
     info.predicates = {f for f, (_params, body) in rs.functions.items() if truthy(body)}
     sets: dict = {}
 
