@@ -14,7 +14,7 @@ a list is made afresh by every evaluation, so it is left to run.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Collection, NoReturn, Optional
 
 from ..values import Card, FamilyRef, Row, ZoneRef
 from ..dsl import ast as A
@@ -40,26 +40,28 @@ class _Unfixed(Exception):
 class _Probe:
     """The context a part is computed in: its own locals and a work budget, nothing of a game."""
 
-    def __init__(self, budget: int):
+    def __init__(self, budget: int) -> None:
         self.locals: dict = {}
         self.steps = 0
         self.work = 0
         self.max_steps = budget
 
-    def __getattr__(self, name: str):  # only called for what the probe does not hold
+    def __getattr__(self, name: str) -> NoReturn:  # only called for what the probe does not hold
         raise _Unfixed(name)
 
 
 class Folder:
     """Which parts of the expressions of one generation are fixed; what they are worth and charge."""
 
-    def __init__(self, scope: Scope):
+    def __init__(self, scope: Scope) -> None:
         self.scope = scope
-        self._free: dict[int, tuple[A.Node, frozenset]] = {}  # names a node reads from outside itself, by id
+        # names a node reads from outside itself (None: not known), by id
+        self._free: dict[int, tuple[A.Node, Optional[frozenset[str]]]] = {}
         self._frozen: dict[str, bool] = {}  # a fixed name's value cannot change in place
         self._calling: set[str] = set()
 
-    def fold(self, node: A.Expr, closure: Callable, local_names) -> Optional[tuple[Any, list]]:
+    def fold(self, node: A.Expr, closure: Callable[[Any], Any],
+             local_names: Collection[str]) -> Optional[tuple[Any, list]]:
         """(value, [(units, span), ...]) when `node` is fixed, else None."""
         if isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
             return None  # a constant already (a name's fixed value too, see OperatorNodes._g_Name)
@@ -68,7 +70,7 @@ class Folder:
             return None
         return probe(closure)
 
-    def _fixed_name(self, name: str, local_names) -> bool:
+    def _fixed_name(self, name: str, local_names: Collection[str]) -> bool:
         if name in local_names:
             return False
         known = self._frozen.get(name)
@@ -77,20 +79,20 @@ class Folder:
             known = self._frozen[name] = ok and _frozen(value, [MAX_FROZEN])
         return known
 
-    def free_names(self, node: A.Node) -> Optional[frozenset]:
+    def free_names(self, node: A.Node) -> Optional[frozenset[str]]:
         """The names `node` reads from outside itself (a ruleset function's body included); None when a part of it
         draws on chance or is not known."""
         hit = self._free.get(id(node))
         if hit is not None and hit[0] is node:
             return hit[1]
         names = self._names(node)
-        self._free[id(node)] = (node, names)  # type: ignore[assignment]
+        self._free[id(node)] = (node, names)
         return names
 
-    def _names(self, node: A.Node) -> Optional[frozenset]:
+    def _names(self, node: A.Node) -> Optional[frozenset[str]]:
         if isinstance(node, A.Name):
             return frozenset((node.id,))
-        inside: list = []  # (node, names it binds for it)
+        inside: list[tuple[A.Node | _Names, tuple[str, ...]]] = []  # (node, names it binds for it)
         if isinstance(node, A.Comprehension):
             inside = [(node.iterable, ()), (node.element, (node.var,))]
             if node.condition is not None:
@@ -106,16 +108,17 @@ class Folder:
                 self._calling.discard(fd.name)
             if body is None:
                 return None
-            inside = [(a, ()) for a in node.args] + [(k.value, ()) for k in node.kwargs]
+            inside = [(a, ()) for a in (*node.args, *(k.value for k in node.kwargs))]
             inside.append((_Names(body - set(fd.params)), ()))
         elif isinstance(node, A.Call) and binds_items(node):
             binding = node.args[0]
+            assert isinstance(binding, A.Compare) and isinstance(binding.left, A.Name)  # binds_items says so
             inside = [(binding.right, ())] + [(k.value, (binding.left.id,)) for k in node.kwargs]
         elif isinstance(node, A.Call) and (node.func not in REGISTRY or REGISTRY[node.func].chance):
             return None
         else:
             inside = [(c, ()) for c in node.children()]
-        out: set = set()
+        out: set[str] = set()
         for child, bound in inside:
             got = child.names if isinstance(child, _Names) else self.free_names(child)
             if got is None:
@@ -127,7 +130,7 @@ class Folder:
 class _Names:
     """The free names of a ruleset function's body, standing in as one more part of a call."""
 
-    def __init__(self, names: frozenset):
+    def __init__(self, names: frozenset[str]) -> None:
         self.names = names
 
 
@@ -147,7 +150,7 @@ def _frozen(value: Any, left: list) -> bool:
     return False
 
 
-def probe(closure: Callable) -> Optional[tuple[Any, list]]:
+def probe(closure: Callable[[Any], Any]) -> Optional[tuple[Any, list]]:
     """Run `closure` on probes: (value, the work it charges in order as (units, span)), or None when it reaches for
     a game, fails, charges too often or gives a value a rule could change in place.
 

@@ -7,18 +7,18 @@ through a reader and a writer. The compiled engine writes the first two kinds in
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from ...diagnostics import RuleError, Span, did_you_mean
 from ...values import Card, Player
 from .. import ast as A
 from ..builtins import describe
-from ..checking import augment_problem
+from ..checking import Problem, augment_problem
 from ..guards import MAX_INT, bounded, nested, scanned
-from ..scope import Fn, kind_word
+from ..scope import Fn, Scope, kind_word
 
 
-def _augmented(old: Any, inc: Any, sign: int, op: str, ctx, span: Span) -> Any:
+def _augmented(old: Any, inc: Any, sign: int, op: str, ctx: Any, span: Span) -> Any:
     """The new value of `old += inc` (sign 1) or `old -= inc` (sign -1): a number, or a list grown or shrunk."""
     if old is None:
         old = 0
@@ -33,20 +33,31 @@ def _augmented(old: Any, inc: Any, sign: int, op: str, ctx, span: Span) -> Any:
     return bounded(old + sign * inc, ctx, span)
 
 
+def _inlined(fn: Fn, shape: tuple) -> Fn:
+    """`fn`, noted with the shape the compiler (compiler/steps.py) writes instead of calling it."""
+    fn.inline = shape  # type: ignore[attr-defined]  # a function takes attributes, a Callable type has none
+    return fn
+
+
 class AssignStatements:
     """The assignment statements of StatementCompiler (statements.py)."""
 
-    def _s_Let(self, n: A.Let):
+    # what StatementCompiler (a Compiler, compiler.py) gives these methods
+    scope: Scope
+    expr: Callable[[A.Expr], tuple[Fn, str]]
+    check: Callable[[Iterable[Optional[Problem]]], bool]
+    report: Callable[..., None]
+
+    def _s_Let(self, n: A.Let) -> Fn:
         value = self.expr(n.value)[0]
         name = n.name
 
         def fn(ctx):
             ctx.locals[name] = value(ctx)
 
-        fn.inline = ("set", "locals", name, value)  # what the compiler (compiler/steps.py) writes instead of calling fn
-        return fn
+        return _inlined(fn, ("set", "locals", name, value))
 
-    def _s_Assign(self, n: A.Assign):
+    def _s_Assign(self, n: A.Assign) -> Fn:
         value, value_type = self.expr(n.value)
         self.check(augment_problem(n.op, value_type, n.value, self.scope))
         op, span = n.op, n.span
@@ -119,7 +130,8 @@ class AssignStatements:
 
         return aug
 
-    def _assign_in_place(self, target, value: Fn, op: str, sign: int, span: Span, obj: Optional[Fn] = None) -> Fn:
+    def _assign_in_place(self, target: A.Name | A.Attr, value: Fn, op: str, sign: int, span: Span,
+                         obj: Optional[Fn] = None) -> Fn:
         """A local, a game variable or a player variable set by one closure: the old value read first (a player
         variable's object worked out at each read and write), whole numbers that stay in range added here,
         everything else (and every error) by _augmented."""
@@ -129,8 +141,7 @@ class AssignStatements:
                 if op == "=":
                     def set_local(ctx):
                         ctx.locals[name] = value(ctx)
-                    set_local.inline = ("set", "locals", name, value)
-                    return set_local
+                    return _inlined(set_local, ("set", "locals", name, value))
 
                 def aug_local(ctx):
                     old = ctx.locals.get(name)
@@ -141,13 +152,11 @@ class AssignStatements:
                             ctx.locals[name] = new
                             return
                     ctx.locals[name] = _augmented(old, inc, sign, op, ctx, span)
-                aug_local.inline = ("aug", "locals", name, value, sign, op, span)
-                return aug_local
+                return _inlined(aug_local, ("aug", "locals", name, value, sign, op, span))
             if op == "=":
                 def set_var(ctx):
                     ctx.vars[name] = value(ctx)
-                set_var.inline = ("set", "vars", name, value)
-                return set_var
+                return _inlined(set_var, ("set", "vars", name, value))
 
             def aug_var(ctx):
                 old = ctx.vars[name]
@@ -158,9 +167,9 @@ class AssignStatements:
                         ctx.vars[name] = new
                         return
                 ctx.vars[name] = _augmented(old, inc, sign, op, ctx, span)
-            aug_var.inline = ("aug", "vars", name, value, sign, op, span)
-            return aug_var
+            return _inlined(aug_var, ("aug", "vars", name, value, sign, op, span))
         attr = target.name
+        assert obj is not None  # a player variable's object: _s_Assign passes it
 
         def player(ctx):  # the object is worked out at each read and each write, as _s_Assign does
             p = obj(ctx)

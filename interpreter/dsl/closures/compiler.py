@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Any, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from ...diagnostics import Diagnostic, Span, did_you_mean, error
 from ...values import CARD_FIELDS, PLAYER_FIELDS, Card, Player, ZoneRef
 from .. import ast as A
 from ..builtins import REGISTRY
-from ..checking import attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem, user_call_problems
+from ..checking import (Problem, attribute_problem, binds_items, builtin_call_problem, modifier_problem, name_problem,
+                        user_call_problems)
 from .lists import ListsMixin
 from .operators import OperatorsMixin
 from .whole import noted
@@ -32,7 +33,7 @@ _text = text_of
 class Compiler(ListsMixin, OperatorsMixin):
     """Turns AST into closures for one scope, collecting diagnostics instead of stopping."""
 
-    def __init__(self, scope: Scope, diagnostics: list[Diagnostic]):
+    def __init__(self, scope: Scope, diagnostics: list[Diagnostic]) -> None:
         self.scope = scope
         self.diagnostics = diagnostics
 
@@ -43,7 +44,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         """A compiler of expressions for an inner scope (a comprehension's, a function body's), same diagnostics."""
         return Compiler(scope, self.diagnostics)
 
-    def check(self, problems) -> bool:
+    def check(self, problems: Iterable[Optional[Problem]]) -> bool:
         """Report the problems a check found (None entries are skipped); True when there were some."""
         found = False
         for problem in problems:
@@ -77,19 +78,19 @@ class Compiler(ListsMixin, OperatorsMixin):
             self.report("E104", "the expression is nested too deeply", node.span)
             return _fail("expression too deep", node.span), "any"
 
-    def _e_Num(self, n: A.Num):
+    def _e_Num(self, n: A.Num) -> tuple[Fn, str]:
         v = n.value
         return (lambda ctx: v), "number"
 
-    def _e_Const(self, n: A.Const):
+    def _e_Const(self, n: A.Const) -> tuple[Fn, str]:
         v = n.value
         return (lambda ctx: v), ("bool" if isinstance(v, bool) else "none")
 
-    def _e_Str(self, n: A.Str):
+    def _e_Str(self, n: A.Str) -> tuple[Fn, str]:
         if n.is_plain:
-            text = "".join(n.parts)  # type: ignore[arg-type]
+            text = "".join(n.parts)  # type: ignore[arg-type]  # is_plain: every part is a text
             return (lambda ctx: text), "str"
-        pieces: list = []
+        pieces: list[str | Fn] = []
         for part in n.parts:
             if isinstance(part, str):
                 pieces.append(part)
@@ -104,7 +105,7 @@ class Compiler(ListsMixin, OperatorsMixin):
 
         return fn, "str"
 
-    def _e_Name(self, n: A.Name):
+    def _e_Name(self, n: A.Name) -> tuple[Fn, str]:
         name = n.id
         if name in self.scope.locals:
             ltype = self.scope.local_types.get(name, "any")
@@ -121,6 +122,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         if problem is not None:
             self.report(*problem)
             return _fail(problem.message, n.span), "any"
+        assert sym is not None  # name_problem reports an unknown name
         mark_used(name)
         if sym.kind == "var":
             return (lambda ctx: ctx.vars[name]), sym.type
@@ -131,7 +133,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         value = sym.value
         return (lambda ctx: value), sym.type
 
-    def _e_Attr(self, n: A.Attr):
+    def _e_Attr(self, n: A.Attr) -> tuple[Fn, str]:
         obj_fn, obj_type = self.expr(n.obj)
         name = n.name
         sc = self.scope
@@ -156,7 +158,7 @@ class Compiler(ListsMixin, OperatorsMixin):
             return fn, {"total": "number", "faces": "list", "doubles": "bool", "success": "bool"}.get(name, "any")
         return fn, "any"
 
-    def _e_Index(self, n: A.Index):
+    def _e_Index(self, n: A.Index) -> tuple[Fn, str]:
         obj_fn, obj_type = self.expr(n.obj)
         key_fn, _ = self.expr(n.key)
         span = n.span
@@ -167,7 +169,7 @@ class Compiler(ListsMixin, OperatorsMixin):
 
         return fn, rtype
 
-    def _e_Call(self, n: A.Call):
+    def _e_Call(self, n: A.Call) -> tuple[Fn, str]:
         if n.func in self.scope.functions:
             return self._user_call(n, self.scope.functions[n.func])
         if n.func in RANKINGS and (n.kwargs or n.func != "sorted" or binds_items(n)):
@@ -206,7 +208,7 @@ class Compiler(ListsMixin, OperatorsMixin):
             return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns])), b.returns
         return (lambda ctx: impl(ctx, span, *[f(ctx) for f in arg_fns], **{k: f(ctx) for k, f in kw_fns.items()})), b.returns
 
-    def _user_call(self, n: A.Call, fd: FunctionDef):
+    def _user_call(self, n: A.Call, fd: FunctionDef) -> tuple[Fn, str]:
         mark_used(fd.name)
         problems, fatal = user_call_problems(n, fd)
         self.check(problems)
@@ -288,7 +290,7 @@ _STATE = _CompileState()
 
 
 @contextmanager
-def recording():
+def recording() -> Iterator[set[str]]:
     """Collect the game names (parameters, options, zones, tables, functions, ...) that the expressions compiled
     inside read, so that a ruleset can be told which of its declarations nothing uses."""
     saved, _STATE.used = _STATE.used, set()
@@ -304,7 +306,7 @@ def mark_used(name: str) -> None:
         used.add(name)
 
 
-def record(node: A.Expr, scope: "Scope") -> dict:
+def record(node: A.Expr, scope: Scope) -> dict[int, tuple[A.Expr, tuple[Fn, str]]]:
     """Compile `node` again, as at load, and return the table of what each of its nodes became.
 
     Codegen needs the closures (to fall back on) and coarse types of the nodes; keeping them from load time for
@@ -318,7 +320,7 @@ def record(node: A.Expr, scope: "Scope") -> dict:
         _STATE.made = saved
 
 
-def record_parts(nodes, scope: "Scope") -> dict:
+def record_parts(nodes: Iterable[object], scope: Scope) -> dict[int, tuple[A.Expr, tuple[Fn, str]]]:
     """`record` of each of a statement's expressions, in one table (compiler/statements.py writes the statement)."""
     saved, _STATE.made = _STATE.made, {}
     try:
@@ -332,7 +334,8 @@ def record_parts(nodes, scope: "Scope") -> dict:
         _STATE.made = saved
 
 
-def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter, span: Span) -> Optional[Fn]:
+def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter: Callable[[Any, Any, Span], Any],
+               span: Span) -> Optional[Fn]:
     """A faster `obj.name` for a card attribute, a player variable or a player's zone, with a local object read
     inline; anything else (another kind of object, a missing local) goes through the generic getter, so
     results and errors are the same."""
@@ -356,7 +359,7 @@ def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter
                 return getter(o, ctx, span)
         return fn
     if name in scope.player_zones:
-        refs: dict = {}  # zone refs never change: one per seat, shared
+        refs: dict[int, ZoneRef] = {}  # zone refs never change: one per seat, shared
 
         def fn(ctx):
             o = ctx.locals.get(local, _MISSING) if local is not None else _MISSING

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, Iterable, Optional
+
 from ...values import Card, ZoneRef
 from .. import ast as A
 from ..builtins import REGISTRY, as_list
 from ..guards import charge, failing as _fail, nested, scalar
 from ..checking import element_type, ranking_problem, want_number
+from ..checking import Problem
 from ..ops import _MISSING, MAX_RANGE, range_error, rank
+from ..scope import Fn, Scope
 
 
 class ListsMixin:
     """Lists, comprehensions and ranges; `self` is a Compiler."""
 
-    def _e_ListLit(self, n: A.ListLit):
+    # what Compiler (compiler.py), the class this is mixed into, gives these methods
+    scope: Scope
+    expr: Callable[[A.Expr], tuple[Fn, str]]
+    sub_compiler: Callable[[Scope], ListsMixin]
+    check: Callable[[Iterable[Optional[Problem]]], bool]
+    report: Callable[..., None]
+
+    def _e_ListLit(self, n: A.ListLit) -> tuple[Fn, str]:
         compiled = [self.expr(i) for i in n.items]
         fns = [f for f, _ in compiled]
         if all(scalar(i, REGISTRY, self.scope.functions) for i in n.items):
@@ -27,7 +38,7 @@ class ListsMixin:
 
         return fn, "list"
 
-    def _e_Comprehension(self, n: A.Comprehension):
+    def _e_Comprehension(self, n: A.Comprehension) -> tuple[Fn, str]:
         iter_fn, iter_t = self.expr(n.iterable)
         inner = self.sub_compiler(self.scope.with_typed_local(n.var, element_type(n.iterable, iter_t, self.scope)))
         elem_fn, elem_type = inner.expr(n.element)
@@ -42,16 +53,18 @@ class ListsMixin:
         # A condition 'c is CLASS and ...' is tested item by item without calls for its leading class tests (they
         # cannot fail or have effects), then its other parts in order, stopping at the first false one, as 'and' does.
         parts = _and_parts(n.condition) if n.condition is not None else []
-        classes = []
+        classes: list[tuple[str, bool]] = []
         while parts and isinstance(parts[0], A.IsClass) and isinstance(parts[0].obj, A.Name) and parts[0].obj.id == var:
             classes.append((parts[0].cls, parts[0].negate))
             parts = parts[1:]
+        keep: Optional[Callable[[Any, Any], bool]]
+        tests: tuple[Fn, ...] = ()
         if classes:
             tests = tuple(inner.expr(p)[0] for p in parts)
             wanted = tuple(c for c, neg in classes if not neg)
             unwanted = tuple(c for c, neg in classes if neg)
 
-            def keep(item, ctx):
+            def keep(item: Any, ctx: Any) -> bool:
                 if type(item) is not Card:
                     return not wanted  # a non-card has no class: 'is' fails, 'is not' holds
                 cls = item.classes
@@ -63,7 +76,7 @@ class ListsMixin:
                         return False
                 return True
         else:
-            keep = tests = None
+            keep = None
         only = classes[0][0] if len(classes) == 1 and not classes[0][1] else None
 
         def fn(ctx):
@@ -73,7 +86,7 @@ class ListsMixin:
             charge(ctx, len(items), span)
             loc = ctx.locals
             saved = loc.get(var, _MISSING)
-            out = []
+            out: list = []
             append = out.append
             try:
                 if cond_fn is None:
@@ -118,7 +131,7 @@ class ListsMixin:
 
         return fn, "list"
 
-    def _ranking(self, n: A.Call):
+    def _ranking(self, n: A.Call) -> tuple[Fn, str]:
         """sorted(NAME in ITEMS, by: KEY[, descending: COND]), highest(...) and lowest(...): the key is worked out
         for each item in order with NAME bound to it, then the items are ordered by their keys (ties keep their
         order). Returns the closure and its coarse type."""
@@ -127,6 +140,7 @@ class ListsMixin:
             self.report(*problem)
             return _fail(problem.message, n.span), "any"
         binding = n.args[0]
+        assert isinstance(binding, A.Compare) and isinstance(binding.left, A.Name)  # ranking_problem saw to it
         var = binding.left.id
         iter_fn, iter_t = self.expr(binding.right)
         item_t = element_type(binding.right, iter_t, self.scope)
@@ -142,7 +156,7 @@ class ListsMixin:
             charge(ctx, len(items), span)
             loc = ctx.locals
             saved = loc.get(var, _MISSING)
-            keys = []
+            keys: list = []
             try:
                 for item in items:
                     loc[var] = item
@@ -156,7 +170,7 @@ class ListsMixin:
 
         return fn, ("list" if kind == "sorted" else item_t)
 
-    def _e_Range(self, n: A.Range):
+    def _e_Range(self, n: A.Range) -> tuple[Fn, str]:
         lf, lt = self.expr(n.low)
         hf, ht = self.expr(n.high)
         self.check(want_number(lt, n.low.span) + want_number(ht, n.high.span))
@@ -176,7 +190,7 @@ class ListsMixin:
 # None between expressions; _INSIDE while one is compiled at load. When the compiler compiles an expression again
 
 
-def _and_parts(node: A.Expr) -> list:
+def _and_parts(node: A.Expr) -> list[A.Expr]:
     """The operands of a chain 'a and b and c', left to right (one operand for anything else)."""
     if isinstance(node, A.BinOp) and node.op == "and":
         return _and_parts(node.left) + _and_parts(node.right)

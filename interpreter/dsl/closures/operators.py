@@ -3,7 +3,7 @@ compiler.Compiler)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Optional
 
 from ...diagnostics import RuleError
 from ...values import Card, ZoneRef
@@ -11,13 +11,20 @@ from .. import ast as A
 from ..guards import MAX_INT, bounded, compared, scanned
 from ..ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
                   container_error, member_error, negate_error)
-from ..checking import addition_problem, choice_problem, class_problem, ordered_problem, want_number
+from ..checking import Problem, addition_problem, choice_problem, class_problem, ordered_problem, want_number
+from ..scope import Fn, Scope
 
 
 class OperatorsMixin:
     """Operators and comparisons; `self` is a Compiler."""
 
-    def _e_Unary(self, n: A.Unary):
+    # what Compiler (compiler.py), the class this is mixed into, gives these methods
+    scope: Scope
+    expr: Callable[[A.Expr], tuple[Fn, str]]
+    check: Callable[[Iterable[Optional[Problem]]], bool]
+    _local: Callable[[A.Expr], Optional[str]]
+
+    def _e_Unary(self, n: A.Unary) -> tuple[Fn, str]:
         f, t = self.expr(n.operand)
         if n.op == "not":
             return (lambda ctx: not f(ctx)), "bool"
@@ -32,7 +39,7 @@ class OperatorsMixin:
 
         return neg, "number"
 
-    def _e_BinOp(self, n: A.BinOp):
+    def _e_BinOp(self, n: A.BinOp) -> tuple[Fn, str]:
         lf, lt = self.expr(n.left)
         rf, rt = self.expr(n.right)
         if n.op == "and":
@@ -67,7 +74,7 @@ class OperatorsMixin:
                                                         "str" if "str" in (lt, rt) else "any")
         return fn, rtype
 
-    def _e_Compare(self, n: A.Compare):
+    def _e_Compare(self, n: A.Compare) -> tuple[Fn, str]:
         lf, lt = self.expr(n.left)
         rf, rt = self.expr(n.right)
         span = n.span
@@ -139,7 +146,7 @@ class OperatorsMixin:
 
         return equal, "bool"
 
-    def _e_IsClass(self, n: A.IsClass):
+    def _e_IsClass(self, n: A.IsClass) -> tuple[Fn, str]:
         f, t = self.expr(n.obj)
         cls = n.cls
         self.check(class_problem(n, t, self.scope))
@@ -161,7 +168,7 @@ class OperatorsMixin:
 
         return fn, "bool"
 
-    def _e_Ternary(self, n: A.Ternary):
+    def _e_Ternary(self, n: A.Ternary) -> tuple[Fn, str]:
         tf, tt = self.expr(n.then)
         cf, _ = self.expr(n.cond)
         of, ot = self.expr(n.other)
@@ -173,5 +180,5 @@ def _constant(node: A.Expr) -> Any:
     if isinstance(node, A.Num):
         return node.value
     if isinstance(node, A.Str) and node.is_plain:
-        return "".join(node.parts)  # type: ignore[arg-type]
+        return "".join(node.parts)  # type: ignore[arg-type]  # is_plain: every part is a text
     return _MISSING

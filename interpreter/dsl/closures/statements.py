@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ...diagnostics import RuleError, Span, did_you_mean
+from ...diagnostics import Diagnostic, RuleError, Span, did_you_mean
 from ...values import Player
 from .. import ast as A
 from ..builtins import REGISTRY, describe, text_of
@@ -21,8 +21,8 @@ DICE_RE = re.compile(r"^([0-9]+)d([0-9]+)$")
 
 class StatementCompiler(AssignStatements, Compiler):
     """Compiles statements for one place in a sequence: its scope and the loops around it."""
-    def __init__(self, scope: Scope, diagnostics, loops: tuple[Optional[str], ...] = (),
-                 sequences: dict | None = None, kinds: set[str] | None = None):
+    def __init__(self, scope: Scope, diagnostics: list[Diagnostic], loops: tuple[Optional[str], ...] = (),
+                 sequences: dict[str, tuple[str, ...]] | None = None, kinds: set[str] | None = None) -> None:
         super().__init__(scope, diagnostics)
         self.loops = loops
         self.sequences = sequences or {}
@@ -39,13 +39,13 @@ class StatementCompiler(AssignStatements, Compiler):
         return fn
 
     # ------------------------------------------------------------ cards and zones
-    def _s_Move(self, n: A.Move):
+    def _s_Move(self, n: A.Move) -> Fn:
         what = self.expr(n.what)[0]
         dest = self._zone_expr(n.dest, "the destination of 'move'")
         place, span = n.place, n.span
         return statement_noted(n, lambda ctx: ctx.move(what(ctx), dest(ctx), place, span), self.scope)
 
-    def _s_Draw(self, n: A.Draw):
+    def _s_Draw(self, n: A.Draw) -> Fn:
         count = self.expr(n.count)[0] if n.count is not None else None
         src = self._zone_expr(n.source, "the source of 'draw'")
         dest = self._zone_expr(n.dest, "the destination of 'draw'") if n.dest is not None else None
@@ -61,18 +61,18 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return statement_noted(n, fn, self.scope)
 
-    def _s_Shuffle(self, n: A.Shuffle):
+    def _s_Shuffle(self, n: A.Shuffle) -> Fn:
         z = self._zone_expr(n.zone, "what 'shuffle' shuffles")
         span = n.span
         return statement_noted(n, lambda ctx: ctx.shuffle(z(ctx), span), self.scope)
 
-    def _s_Reverse(self, n: A.Reverse):
+    def _s_Reverse(self, n: A.Reverse) -> Fn:
         z = self._zone_expr(n.zone, "what 'reverse' turns over")
         span = n.span
         return lambda ctx: ctx.reverse(z(ctx), span)
 
     # ------------------------------------------------------------ chance
-    def _s_Roll(self, n: A.Roll):
+    def _s_Roll(self, n: A.Roll) -> Fn:
         spec: Any = self.scope.dice.get(n.dice)
         if spec is None:
             m = DICE_RE.match(n.dice)
@@ -101,12 +101,12 @@ class StatementCompiler(AssignStatements, Compiler):
         return statement_noted(n, fn, self.scope, spec=spec)
 
     # ------------------------------------------------------------ control
-    def _s_Break(self, n: A.Break):
+    def _s_Break(self, n: A.Break) -> Fn:
         self._check_loop(n.loop, n.span, "break")
         sig = BreakSignal(n.loop, n.span)
         return lambda ctx: sig
 
-    def _s_Continue(self, n: A.Continue):
+    def _s_Continue(self, n: A.Continue) -> Fn:
         self._check_loop(n.loop, n.span, "continue")
         sig = ContinueSignal(n.loop, n.span)
         return lambda ctx: sig
@@ -121,7 +121,7 @@ class StatementCompiler(AssignStatements, Compiler):
                         did_you_mean(name, names) or (f"enclosing loops: {', '.join(names)}" if names else
                                                       "name the loop with 'loop: NAME' or 'name: NAME'"))
 
-    def _s_End(self, n: A.End):
+    def _s_End(self, n: A.End) -> Fn:
         if n.kind not in self.kinds and n.kind not in ("game", "sequence"):
             self.report("E402", f"no sequence has the kind '{n.kind}', so 'end {n.kind}' has nothing to end", n.kind_span,
                         did_you_mean(n.kind, self.kinds | {"game", "sequence"})
@@ -129,16 +129,16 @@ class StatementCompiler(AssignStatements, Compiler):
         sig = EndSignal(n.kind, n.span)
         return lambda ctx: sig
 
-    def _s_CallSeq(self, n: A.CallSeq):
+    def _s_CallSeq(self, n: A.CallSeq) -> Fn:
         if n.target is not None:
-            return self._table_call(n)
+            return self._table_call(n, n.target)
         args = self.call_args(n.sequence, n.sequence_span, [(k.name, k.value, k.span) for k in n.kwargs], n.span)
         seq, span, bind = n.sequence, n.span, n.bind
         if args is None:
             return lambda ctx: None
         return lambda ctx: CallSignal(seq, {k: f(ctx) for k, f in args}, span, bind)
 
-    def _s_Return(self, n: A.Return):
+    def _s_Return(self, n: A.Return) -> Fn:
         value = self.expr(n.value)[0] if n.value is not None else None
         sig = EndSignal("sequence", n.span)
 
@@ -148,12 +148,12 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return fn
 
-    def _table_call(self, n: A.CallSeq):
+    def _table_call(self, n: A.CallSeq, target_node: A.Expr) -> Fn:
         """call TABLE[KEY].COLUMN: the cell names the sequence; every sequence the column names must take the
         arguments given, so a row is never found wrong while playing."""
-        tc = table_column(n.target)
+        tc = table_column(target_node)
         sym = self.scope.symbols.get(tc[0]) if tc and tc[0] not in self.scope.locals else None
-        if sym is None or sym.kind != "table" or tc[1] not in (sym.detail or ()):
+        if tc is None or sym is None or sym.kind != "table" or tc[1] not in (sym.detail or ()):
             self.report("E309", f"'call' takes a sequence id, or {FORM}", n.sequence_span,
                         "list the column under the table's 'sequences:' so its cells are checked as sequence ids"
                         if sym is not None and sym.kind == "table" else None)
@@ -173,7 +173,7 @@ class StatementCompiler(AssignStatements, Compiler):
                     break
         if args is None:
             args = [(k, self.expr(v)[0]) for k, v, _s in kwargs]
-        target, span, bind, known = self.expr(n.target)[0], n.span, n.bind, set(names)
+        target, span, bind, known = self.expr(target_node)[0], n.span, n.bind, set(names)
 
         def fn(ctx):
             seq = target(ctx)
@@ -184,7 +184,8 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return fn
 
-    def call_args(self, seq: str, seq_span: Span, kwargs, span: Span):
+    def call_args(self, seq: str, seq_span: Span, kwargs: list[tuple[str, A.Expr, Span]],
+                  span: Span) -> Optional[list[tuple[str, Fn]]]:
         """Check a call's sequence and arguments; compiled (name, fn) pairs, or None."""
         target = self.sequences.get(seq)
         if target is None:
@@ -203,7 +204,7 @@ class StatementCompiler(AssignStatements, Compiler):
                         f"write: call {seq} with " + ", ".join(f"{m}: ..." for m in params))
         return [(k, self.expr(v)[0]) for k, v, _s in kwargs]
 
-    def _s_Emit(self, n: A.Emit):
+    def _s_Emit(self, n: A.Emit) -> Fn:
         sym = self.scope.symbols.get(n.event)
         if sym is None or sym.kind != "event":
             events = [k for k, s in self.scope.symbols.items() if s.kind == "event"]
@@ -219,7 +220,7 @@ class StatementCompiler(AssignStatements, Compiler):
         event, span = n.event, n.span
         return lambda ctx: ctx.emit(event, {k: f(ctx) for k, f in kw}, span)
 
-    def _s_Log(self, n: A.Log):
+    def _s_Log(self, n: A.Log) -> Fn:
         msg = self.expr(n.message)[0]
         if self.draws_chance(n.message):  # its text must be worked out even unread: the dice must fall the same
             return lambda ctx: ctx.log(msg(ctx))
@@ -230,7 +231,7 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return fn
 
-    def _s_Tell(self, n: A.Tell):
+    def _s_Tell(self, n: A.Tell) -> Fn:
         who_fn, who_type = self.expr(n.player)
         if who_type not in ("player", "any"):
             self.report("E303", f"'tell' needs a player, this is a {who_type}", n.player.span,
@@ -252,7 +253,7 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return fn
 
-    def _cards_named(self, message: A.Expr) -> tuple:
+    def _cards_named(self, message: A.Expr) -> tuple[Fn, ...]:
         """The compiled parts of a text that may give cards ('You drew {card}'), compiled again without
         reporting (the text itself reported any problem); parts that draw chance are left out."""
         if not isinstance(message, A.Str):
@@ -264,7 +265,7 @@ class StatementCompiler(AssignStatements, Compiler):
             self.diagnostics = saved
         return tuple(fn for fn, t in parts if t in ("card", "list", "any"))
 
-    def _s_Show(self, n: A.Show):
+    def _s_Show(self, n: A.Show) -> Fn:
         what_fn, what_type = self.expr(n.what)
         if what_type not in ("card", "list", "zone", "any"):
             self.report("E303", f"'show' shows cards or a zone, this is a {what_type}", n.what.span,
@@ -294,12 +295,12 @@ class StatementCompiler(AssignStatements, Compiler):
                     todo.append(fd.body)
         return False
 
-    def _s_Win(self, n: A.Win):
+    def _s_Win(self, n: A.Win) -> Fn:
         who = self.expr(n.who)[0]
         span = n.span
         return lambda ctx: ctx.win(who(ctx), span)
 
-    def _s_AddModifier(self, n: A.AddModifier):
+    def _s_AddModifier(self, n: A.AddModifier) -> Fn:
         self._check_modifier(n.modifier, n.modifier_span)
         if n.until not in self.kinds and (n.next or n.until not in ("game",)):
             said = f"until next {n.until}" if n.next else f"until end of {n.until}"
@@ -311,7 +312,7 @@ class StatementCompiler(AssignStatements, Compiler):
         return lambda ctx: ctx.add_modifier(name, target(ctx) if target else None,
                                             value(ctx) if value else 1, until, span)
 
-    def _s_RemoveModifier(self, n: A.RemoveModifier):
+    def _s_RemoveModifier(self, n: A.RemoveModifier) -> Fn:
         self._check_modifier(n.modifier, n.modifier_span)
         target = self.expr(n.target)[0] if n.target is not None else None
         name = n.modifier
@@ -323,7 +324,7 @@ class StatementCompiler(AssignStatements, Compiler):
             mods = [k for k, s in self.scope.symbols.items() if s.kind == "modifier"]
             self.report("E301", f"unknown modifier '{name}'", span, did_you_mean(name, mods) or "declare it under 'modifiers:'")
 
-    def _s_CreateZone(self, n: A.CreateZone):
+    def _s_CreateZone(self, n: A.CreateZone) -> Fn:
         mark_used(n.family)
         sym = self.scope.symbols.get(n.family)
         if sym is None or sym.kind != "family" or sym.detail != "dynamic":
@@ -340,7 +341,7 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return fn
 
-    def _s_Tally(self, n: A.Tally):
+    def _s_Tally(self, n: A.Tally) -> Fn:
         kind = self.scope.metrics.get(n.metric)
         if kind is None:
             self.report("E322", f"unknown metric '{n.metric}'", n.metric_span,
@@ -365,10 +366,10 @@ class StatementCompiler(AssignStatements, Compiler):
 
         return statement_noted(n, fn, self.scope)
 
-    def _s_Pass(self, n: A.Pass):
+    def _s_Pass(self, n: A.Pass) -> Fn:
         return lambda ctx: None
 
-    def _s_Assert(self, n: A.Assert):
+    def _s_Assert(self, n: A.Assert) -> Fn:
         """Checked only when the game checks itself (its cards after every step): free in other games."""
         cond = self.expr(n.cond)[0]
         message = self.expr(n.message)[0] if n.message is not None else None

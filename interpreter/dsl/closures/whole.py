@@ -38,15 +38,15 @@ def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
             fn = made[1] = ctx.written(expression)
         return fn(ctx)
 
-    expression.written_from = (node, _names_only(scope))  # type: ignore[attr-defined]
-    expression.closure = closure  # type: ignore[attr-defined]
+    expression.written_from = (node, _names_only(scope))  # type: ignore[attr-defined]  # a function takes attributes
+    expression.closure = closure  # type: ignore[attr-defined]  # as above
     return expression
 
 
 def statement_noted(node: A.Stmt, closure: Fn, scope: Scope, **extra) -> Fn:
     """A statement's closure, noted so that the compiler can write it into a stretch of steps (compiler/statements.py:
     its node, the scope without the dice, and what the closure settled at load, e.g. a roll's dice)."""
-    closure.written_from = (node, _names_only(scope), extra)  # type: ignore[attr-defined]
+    closure.written_from = (node, _names_only(scope), extra)  # type: ignore[attr-defined]  # as above
     return closure
 
 

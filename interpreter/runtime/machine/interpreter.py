@@ -11,6 +11,8 @@ reference engine runs every step here, with the closures of its statements and e
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ...diagnostics import RuleError
 from ...compiler import stretches
 from .answers import out_of_steps
@@ -19,6 +21,7 @@ from .decision_steps import h_choose, h_sealed, h_stack_begin, h_stack_offer, h_
 from .handlers import _after_one, fire, h_call, h_exec, h_foreach_init, h_foreach_next, h_jump, h_jump_if_false, \
     h_next, h_return, h_until_test
 from .invariants import check_invariants
+from .program import Instr
 from .scoring import finish
 
 
@@ -29,7 +32,9 @@ def run(g) -> None:
     cov = g.coverage
     check = g.check_conservation
     max_steps = g.max_steps
-    last = code = prog = entries = None
+    last = None  # the frame whose program these hold (set at its first step)
+    code: list[Instr]
+    entries: list[Any]  # per position: a visit count, NEVER, or the function of its stretch (compiler.stretches)
     # functions for stretches of steps (the compiled engine): not when the cards are checked after every step
     compiled = g.compiled and not check
     hot, again = stretches.HOT, stretches.AGAIN
@@ -129,7 +134,7 @@ def _in_words(exc: BaseException) -> str:
         return "a value is missing"
     return "a value of the wrong kind"
 
-def handler_for(ins):
+def handler_for(ins: Instr) -> Callable[..., None]:
     """The function that runs an instruction (resolved once per program, not looked up at every step)."""
     return h_until_test if ins.until is not None else HANDLERS[ins.op]
 
