@@ -11,6 +11,8 @@ layer reads the record instead of switching on the form:
 - runtime/machine/program.py lowers each step with its kind's `lower` (found by its model class);
 - graph.py draws each step's node and edges with its kind's `graph`; the checks, the book and the diff see
   the step with its `bodies`;
+- compiler/steps.py writes each step into a generated stretch with its kind's `stretch` (positions.py: where
+  inside it a stretch may start);
 - tools/chart/legend.py draws a construct's box with `shape`; tools/words says it with `words`, or
   with the `rule` the builder wrote.
 
@@ -42,6 +44,35 @@ def run_expansion(flattener: Any, step: Any) -> None:
     flattener.block(step.run)
 
 
+def _no_blocks(step: Any) -> tuple:
+    return ()
+
+
+def _nowhere(step: Any, op: str) -> None:
+    return None
+
+
+def _resume_inside(writer: Any, step: Any, path: list, k: int) -> None:
+    writer.continuation(path, k + 1)
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """How the compiled engine writes a kind's steps into the code of a generated stretch (compiler/steps.py), and
+    where inside them a stretch may start (compiler/positions.py). Each hook is given the stretch's writer (its
+    `emit`, `value`, `count`, `block`, `pcs`, ...), which holds what every kind shares."""
+
+    # (writer, step) -> whether play goes on after it (False: the function always leaves in it, as at a stop)
+    write: Callable[[Any, Any], bool]
+    # step -> ((role, steps), ...): the blocks whose instructions lie among its own, in the order they are lowered
+    blocks: Callable[[Any], tuple] = _no_blocks
+    # (step, op) -> (role, steps, index): where a stretch starting at that instruction of its own (not its first)
+    # stands among its steps (the jump over an 'else': the end of 'then'); None: not a place to start from
+    at: Callable[[Any, str], Optional[tuple]] = _nowhere
+    # (writer, step, path, k): the rest of the step, from inside it where path[k + 1] says (writer.continuation)
+    resume: Callable[[Any, Any, list, int], None] = _resume_inside
+
+
 @dataclass(frozen=True)
 class StepKind:
     key: str  # the form's key in a step mapping, e.g. 'auction'
@@ -64,6 +95,9 @@ class StepKind:
     # (graph builder, sequence, step, tails) -> the tails play leaves it by (graph.py: `node`, `edge`, `block`);
     # None: one node (a construct's: its rule, its parts hanging off it; any other: its form, its bodies)
     graph: Optional[Callable[[Any, Any, Any, list], list]] = None
+    # how the compiled engine writes its steps into a generated stretch (compiler/); None: a construct's are the
+    # plain steps of its expansion, any other kind's are stops (the function leaves; the instruction loop runs them)
+    stretch: Optional[Stretch] = None
 
 
 KINDS: dict[str, StepKind] = {}

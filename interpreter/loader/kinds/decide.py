@@ -1,11 +1,12 @@
 """The decisions: `choose:` (one player decides; CHOOSE) and `sealed:` (each player of a list decides in secret,
-then all reveal; SEALED). How a decision's own keys are read is loader/choices.py."""
+then all reveal; SEALED). How a decision's own keys are read is loader/choices.py. The compiled engine asks both
+from the stretch's code (`write`)."""
 
 from __future__ import annotations
 
 from ...dsl.closures.compiler import Compiler
 from ...model import ruleset as M
-from ...model.kinds import StepKind, register
+from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain, asked_alike
 from ..yaml_source import YMap
 
@@ -62,12 +63,27 @@ def graph_sealed(b, seq, s: M.SealedStep, tails: list) -> list:
     return [nid]
 
 
+def write(w, s) -> bool:
+    """A decision or sealed step, run as the loop runs it (compiler/running._asks): answered at once (forced, or by
+    bots in Game.play), the function goes on (`n` read back: the answers count; near the budget the loop goes on)."""
+    pc = w.first(s)
+    w.asked += 1
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    for line in (f"if _asks(ctx, f, {w.const(w.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                 "if n > lim:", "    return _True"):
+        w.emit(line)
+    return True
+
+
+ASKED = Stretch(write)
+
 KINDS = (
     register(StepKind("choose", build_choose, model=M.ChooseStep, binds=choose_binds, lower=lower_choose,
-                      graph=graph_choose,
+                      graph=graph_choose, stretch=ASKED,
                       doc="a player decides: one option, several, a number, yes or no (docs/format.md)")),
     register(StepKind("sealed", build_sealed, model=M.SealedStep,
                       binds=lambda builder, node, out: each_and_as("sealed", node, out), lower=lower_sealed,
-                      graph=graph_sealed,
+                      graph=graph_sealed, stretch=ASKED,
                       doc="each player of a list decides in secret, then all reveal (docs/format.md)")),
 )
