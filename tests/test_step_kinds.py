@@ -251,3 +251,18 @@ def test_a_kind_of_its_own_is_written_into_a_stretch_by_its_hook(unless, tmp_pat
     inner = pcs[step.body[1].path]
     assert Positions(prog).path_to(inner)[-1] == (step, "do", step.body, 1)
     assert StepWriter(prog, False, False, programs=game.programs).function(inner).source
+
+
+def test_a_kind_of_its_own_is_read_by_the_tools_and_the_checks(unless, tmp_path):
+    """The sheets' rule text and the designers' book ask its kind (`text`, `book`); the flow checks see inside it."""
+    from rulecraft.tools.chart.sheetplan import plan_sheets, rule_text, step_numbers
+    from rulecraft.tools.print.book import describe
+
+    loaded = _load(tmp_path, UNLESS_RULESET.replace('- "quiet += 1"', '- "end game"\n              - "quiet += 1"'))
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    assert rule_text(step) == "unless shout"
+    rs = loaded.ruleset
+    view = describe(rs, step, step_numbers(rs.sequences["game"]), plan_sheets(rs, loaded.graph))
+    assert (view.lead, view.inline, view.tail) == ("Unless", "shout", ":")
+    assert [v.code for v in view.groups[0][1]][:2] == ["end game", "quiet += 1"]
+    assert any(d.code == "W404" and "step can never run" in d.message for d in loaded.diagnostics)

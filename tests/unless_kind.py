@@ -4,8 +4,8 @@ not hold.
 It is the whole of a new core step kind, in one module: its model class, its schema form, its builder (YAML ->
 its step), how it is lowered to instructions (one JUMP_IF_FALSE on the condition's negation, then its steps:
 instructions both engines already run), how the compiled engine writes it into a generated stretch (a Python `if`),
-its box and arrows in the sequence graph, and its English. tests/test_step_kinds.py registers it and touches no other
-file.
+its box and arrows in the sequence graph, its rule text and its paragraph in the book, and its English.
+tests/test_step_kinds.py registers it and touches no other file.
 """
 
 from __future__ import annotations
@@ -82,10 +82,23 @@ def graph(b, seq, s: UnlessStep, tails: list) -> list:
     return b.block(seq, s.body, [(nid, "no", "no")]) + [(nid, "yes", "yes")]
 
 
+def text(s: UnlessStep) -> str:
+    return f"unless {s.cond.text if s.cond else ''}"
+
+
+def book(s: UnlessStep, view, label: str, inner) -> None:
+    """In the designers' book: 'Unless CONDITION:' over its steps (or the rule text under the designer's label)."""
+    if label:
+        view.code = text(s)
+    else:
+        view.lead, view.inline, view.tail = "Unless", s.cond.text if s.cond else "", ":"
+    view.groups.append(("", inner(s.body)))
+
+
 def words(step, renderer) -> str:
     return f"Unless {renderer.expr(step.cond)}:"
 
 
 UNLESS = StepKind("unless", build, schema=SCHEMA, model=UnlessStep, lower=lower, graph=graph, words=words,
-                  stretch=Stretch(write, blocks=lambda s: (("do", s.body),)),
+                  stretch=Stretch(write, blocks=lambda s: (("do", s.body),)), text=text, book=book,
                   doc="steps run when a condition does not hold")

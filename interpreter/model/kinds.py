@@ -14,7 +14,10 @@ layer reads the record instead of switching on the form:
 - compiler/steps.py writes each step into a generated stretch with its kind's `stretch` (positions.py: where
   inside it a stretch may start);
 - tools/chart/legend.py draws a construct's box with `shape`; tools/words says it with `words`, or
-  with the `rule` the builder wrote.
+  with the `rule` the builder wrote;
+- checks/flow.py reads its flow facts (`statements`, `loop`, `branch`, `endless`); tools/chart/sheetplan.py its
+  `text`, `statements` and `raises`; tools/chart/flowchart.py its `question` and `notes`; tools/print/book.py its
+  `book`.
 
 Two sorts of kind: the core ones (do, call, if, while, repeat, loop, for_each, choose, sealed, stack;
 loader/kinds/), each with its own model class and instructions; and the constructs (auction,
@@ -46,6 +49,14 @@ def run_expansion(flattener: Any, step: Any) -> None:
 
 def _no_blocks(step: Any) -> tuple:
     return ()
+
+
+def _no_text(step: Any) -> str:
+    return ""
+
+
+def _never(step: Any) -> bool:
+    return False
 
 
 def _nowhere(step: Any, op: str) -> None:
@@ -98,6 +109,25 @@ class StepKind:
     # how the compiled engine writes its steps into a generated stretch (compiler/); None: a construct's are the
     # plain steps of its expansion, any other kind's are stops (the function leaves; the instruction loop runs them)
     stretch: Optional[Stretch] = None
+    # What the checks and the tools read of its steps, beyond `bodies` and `words` (docs/architecture.md):
+    # step -> the statements it runs itself, not those of the steps inside it (each with `text`, `ast` and `span`: a
+    # `do:` step's own; a `call:` step's call): the calls and events the sheets, the book and the checks find
+    statements: Callable[[Any], tuple] = _no_blocks
+    raises: tuple[str, ...] = ()  # the events its own instruction raises besides its statements' (sealed: revealed)
+    text: Callable[[Any], str] = _no_text  # step -> the rule text of what it does itself (charts, sheets, the book)
+    text_label: bool = False  # a step without a label is labelled with its text (a `do:`): no designer's words
+    loop: bool = False  # its bodies repeat: a break or continue in them is its own (checks/flow.py)
+    branch: bool = False  # it runs one of its bodies: it always leaves when every one of them always leaves
+    endless: Callable[[Any], bool] = _never  # step -> it repeats until a statement leaves it (E406 when none can)
+    # (step, view, label, inner) -> fill the book's view of the step (tools/print/book.py: `code`, `prose`, `lead`,
+    # `inline`, `tail`, `groups`; `label` the designer's words, `inner(steps)` the views of the steps it holds);
+    # None: the designer's label alone
+    book: Optional[Callable[[Any, Any, str, Callable], None]] = None
+    question: bool = False  # its box in the players' chart asks yes or no of its condition (an 'if')
+    # (step, words, text, label, full) -> the small print under its box in a chart (`text` what the box says, `label`
+    # the designer's words, `full` the designers' chart): who decides, what its label leaves out; None: a construct's
+    # rule under its label
+    notes: Optional[Callable[[Any, Any, str, str, bool], list]] = None
 
 
 KINDS: dict[str, StepKind] = {}

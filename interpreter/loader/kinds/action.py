@@ -88,6 +88,19 @@ def write(w, s: M.ActionStep) -> bool:
     return True
 
 
+def text(s: M.ActionStep) -> str:
+    """Its statements; those written in one string share that string as their text: said once."""
+    return "; ".join(dict.fromkeys(st.text for st in s.stmts))
+
+
+def book(s: M.ActionStep, view, label: str, inner) -> None:
+    view.code = text(s)
+
+
+def statements(s: M.ActionStep) -> tuple:
+    return s.stmts
+
+
 KINDS = (register(StepKind("do", build, model=M.ActionStep, binds=binds, lower=lower, graph=graph,
-                           stretch=Stretch(write),
+                           stretch=Stretch(write), statements=statements, text=text, text_label=True, book=book,
                            doc="statements run in order (docs/format.md)")),)

@@ -3,6 +3,7 @@ The compiled engine writes it as a Python `if` (`STRETCH`)."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ...dsl import ast as A
@@ -101,5 +102,33 @@ def resume(w, s: M.IfStep, path: list, k: int) -> None:
 
 STRETCH = Stretch(write, blocks=lambda s: (("then", s.then), ("else", s.other)), at=at, resume=resume)
 
-KINDS = (register(StepKind("if", build, model=M.IfStep, lower=lower, graph=graph, stretch=STRETCH,
+# ---------------------------------------------------------------- what the tools say of it
+def text(s: M.IfStep) -> str:
+    return f"if {s.cond.text}" if s.cond else "if"
+
+
+def book(s: M.IfStep, view, label: str, inner) -> None:
+    cond = s.cond.text if s.cond else ""
+    if label:
+        view.code = f"if {cond}"
+    else:
+        view.lead, view.inline, view.tail = "If", cond, ":"
+    view.groups.append(("then" if s.other else "", inner(s.then)))
+    if s.other:
+        view.groups.append(("otherwise", inner(s.other)))
+
+
+def notes(s: M.IfStep, words, text: str, label: str, full: bool) -> list:
+    """On a roll's success (`r.success`, `not r.success`), in the players' chart: what succeeds ('Roll succeeded?'
+    says it already when it names a number or the target)."""
+    e = s.cond.ast if s.cond is not None else None
+    if isinstance(e, A.Unary) and e.op == "not":
+        e = e.operand
+    if not full and isinstance(e, A.Attr) and e.name == "success" and not re.search(r"\d|target|or more|or over", text):
+        return ["yes: a total equal to or over its target"]
+    return []
+
+
+KINDS = (register(StepKind("if", build, model=M.IfStep, lower=lower, graph=graph, stretch=STRETCH, text=text,
+                           branch=True, book=book, question=True, notes=notes,
                            doc="a condition: 'then' steps when it holds, 'else' steps otherwise (docs/format.md)")),)

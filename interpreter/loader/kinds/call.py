@@ -3,6 +3,7 @@ engine runs the call, and the callee, from the stretch's code (`write`)."""
 
 from __future__ import annotations
 
+from ...dsl import ast as A
 from ...model import ruleset as M
 from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain
@@ -75,6 +76,21 @@ def write(w, s: M.CallStep) -> bool:
     return False
 
 
+def statements(s: M.CallStep) -> tuple:
+    """The call it makes, as the statement `call SEQUENCE` (the checks and the tools find calls among statements)."""
+    return (M.CStmt(f"call {s.sequence}", A.CallSeq(s.span, s.sequence, s.span, ()), None, s.span),)
+
+
+def text(s: M.CallStep) -> str:
+    return f"call {s.sequence}"
+
+
+def book(s: M.CallStep, view, label: str, inner) -> None:
+    """'with player = player' says nothing: the arguments only when one is renamed."""
+    args = ", ".join(f"{k} = {v.text}" for k, v in s.args)
+    view.code = f"with {args}" if any(k != v.text for k, v in s.args) else ""
+
+
 KINDS = (register(StepKind("call", build, model=M.CallStep, binds=binds, lower=lower, graph=graph,
-                           stretch=Stretch(write),
+                           stretch=Stretch(write), statements=statements, text=text, book=book,
                            doc="run another sequence, its result bound by 'as' (docs/format.md)")),)

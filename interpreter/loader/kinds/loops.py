@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable, Optional
 
+from ...dsl import ast as A
 from ...dsl.checking import element_type
 from ...dsl.closures.compiler import Compiler
 from ...model import ruleset as M
@@ -256,17 +257,54 @@ def resume(w, s, path: list, k: int) -> None:
 
 STRETCH = Stretch(write, blocks=lambda s: (("body", s.body),), at=at, resume=resume)
 
+# ---------------------------------------------------------------- what the checks and the tools say of it
+def text_loop(s: M.LoopStep) -> str:
+    return {"while": "while ", "until": "until "}.get(s.mode, "loop") + (s.cond.text if s.cond else "")
+
+
+def text_for_each(s: M.ForEachStep) -> str:
+    return f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
+
+
+def endless(s: M.LoopStep) -> bool:
+    """A loop with no test, or one whose test always holds: only a break or an end leaves it."""
+    cond = s.cond
+    always = cond is not None and isinstance(cond.ast, A.Const) and cond.ast.value is True
+    return s.mode == "forever" or (s.mode == "while" and always)
+
+
+def book_loop(s: M.LoopStep, view, label: str, inner) -> None:
+    cond = s.cond.text if s.cond else ""
+    if s.mode == "forever":
+        view.prose = label or (f"Repeat until 'break {s.name}':" if s.name else "Repeat:")
+    elif label:
+        view.code = f"{s.mode} {cond}"
+    else:
+        view.lead, view.inline, view.tail = ("While", cond, ", repeat:") if s.mode == "while" \
+            else ("Repeat until", cond, ":")
+    view.groups.append(("", inner(s.body)))
+
+
+def book_for_each(s: M.ForEachStep, view, label: str, inner) -> None:
+    it = s.iterable.text if s.iterable else ""
+    if label:
+        view.code = text_for_each(s)
+    else:
+        view.lead, view.inline, view.tail = f"For each {s.var} in", it, ":"
+    view.groups.append(("", inner(s.body)))
+
+
+LOOP = dict(model=M.LoopStep, lower=lower_loop, graph=graph, stretch=STRETCH, text=text_loop, loop=True,
+            endless=endless, book=book_loop)
+
 KINDS = (
-    register(StepKind("while", partial(build_loop, "while"), model=M.LoopStep, lower=lower_loop, graph=graph,
-                      stretch=STRETCH,
+    register(StepKind("while", partial(build_loop, "while"), **LOOP,
                       doc="steps repeated while a condition holds, tested before each pass (docs/format.md)")),
-    register(StepKind("repeat", partial(build_loop, "repeat"), model=M.LoopStep, lower=lower_loop, graph=graph,
-                      stretch=STRETCH,
+    register(StepKind("repeat", partial(build_loop, "repeat"), **LOOP,
                       doc="steps repeated until a condition holds, tested after each pass (docs/format.md)")),
-    register(StepKind("loop", partial(build_loop, "loop"), model=M.LoopStep, lower=lower_loop, graph=graph,
-                      stretch=STRETCH,
+    register(StepKind("loop", partial(build_loop, "loop"), **LOOP,
                       doc="steps repeated until a 'break' (or 'until:') leaves the named loop (docs/format.md)")),
     register(StepKind("for_each", build_for_each, model=M.ForEachStep, binds=for_each_binds, lower=lower_for_each,
-                      graph=graph, stretch=STRETCH,
+                      graph=graph, stretch=STRETCH, text=text_for_each, loop=True, book=book_for_each,
                       doc="steps run once for each item of a list, the item named (docs/format.md)")),
 )
