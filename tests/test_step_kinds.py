@@ -232,3 +232,37 @@ def test_a_kind_of_its_own_plays_the_same_on_both_engines(unless, tmp_path, monk
     assert {quiet for _lines, quiet, _steps in said["reference"]} != {0}, "some seed has a quiet round"
     made = [e for prog in Game(rs, None, 0).programs.values() for e in prog.entries if callable(e)]
     assert made, "a stretch of steps was generated"
+
+
+def test_a_kind_of_its_own_is_written_into_a_stretch_by_its_hook(unless, tmp_path):
+    """Its `stretch` hook writes it into a generated function (a Python `if` over its steps, not a stop), and a
+    stretch may start inside its steps (its `blocks`: the compiler knows where they lie)."""
+    from rulecraft.compiler.positions import Positions
+    from rulecraft.compiler.steps import StepWriter
+
+    rs = _load(tmp_path, UNLESS_RULESET).ruleset
+    game = Game(rs, None, 0)
+    prog = game.programs["game"]
+    step = rs.sequences["game"].steps[0].body[2]
+    pcs = {s.path: min(pc for pc, ins in enumerate(prog.code) if ins.step is s) for s in (step, *step.body)}
+    source = StepWriter(prog, False, False, programs=game.programs).function(pcs[step.path]).source
+    assert f"f.pc = {pcs[step.path]}" not in source, "the step is written, not left to the loop"
+    assert f"pc = {pcs[step.body[0].path]}" in source and "\n            if " in source
+    inner = pcs[step.body[1].path]
+    assert Positions(prog).path_to(inner)[-1] == (step, "do", step.body, 1)
+    assert StepWriter(prog, False, False, programs=game.programs).function(inner).source
+
+
+def test_a_kind_of_its_own_is_read_by_the_tools_and_the_checks(unless, tmp_path):
+    """The sheets' rule text and the designers' book ask its kind (`text`, `book`); the flow checks see inside it."""
+    from rulecraft.tools.chart.sheetplan import plan_sheets, rule_text, step_numbers
+    from rulecraft.tools.print.book import describe
+
+    loaded = _load(tmp_path, UNLESS_RULESET.replace('- "quiet += 1"', '- "end game"\n              - "quiet += 1"'))
+    step = loaded.ruleset.sequences["game"].steps[0].body[2]
+    assert rule_text(step) == "unless shout"
+    rs = loaded.ruleset
+    view = describe(rs, step, step_numbers(rs.sequences["game"]), plan_sheets(rs, loaded.graph))
+    assert (view.lead, view.inline, view.tail) == ("Unless", "shout", ":")
+    assert [v.code for v in view.groups[0][1]][:2] == ["end game", "quiet += 1"]
+    assert any(d.code == "W404" and "step can never run" in d.message for d in loaded.diagnostics)

@@ -3,8 +3,9 @@ not hold.
 
 It is the whole of a new core step kind, in one module: its model class, its schema form, its builder (YAML ->
 its step), how it is lowered to instructions (one JUMP_IF_FALSE on the condition's negation, then its steps:
-instructions both engines already run), its box and arrows in the sequence graph, and its English. tests/test_step_kinds.py registers it and touches no
-other file.
+instructions both engines already run), how the compiled engine writes it into a generated stretch (a Python `if`),
+its box and arrows in the sequence graph, its rule text and its paragraph in the book, and its English.
+tests/test_step_kinds.py registers it and touches no other file.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from rulecraft.dsl import ast as A
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.model import ruleset as M
 from rulecraft.model.compiled import CExpr
-from rulecraft.model.kinds import StepKind
+from rulecraft.model.kinds import StepKind, Stretch
 from rulecraft.records import dataclass
 
 SCHEMA = {
@@ -64,6 +65,15 @@ def lower(f, s: UnlessStep) -> None:
     skip.target = f.here
 
 
+def write(w, s: UnlessStep) -> bool:
+    """In a generated stretch: its test counted as the loop counts the jump, then `if NOT CONDITION:` over its steps."""
+    pc = w.first(s)
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    w.nested(f"if {w.value(s.test.fn)}:", s.body)
+    return True  # (play goes on after it whether or not its steps ran)
+
+
 def graph(b, seq, s: UnlessStep, tails: list) -> list:
     """A condition's box: 'no' into its steps, 'yes' on past them."""
     nid = b.node(seq, s, "condition", f"unless {s.cond.text if s.cond else '?'}")
@@ -72,9 +82,23 @@ def graph(b, seq, s: UnlessStep, tails: list) -> list:
     return b.block(seq, s.body, [(nid, "no", "no")]) + [(nid, "yes", "yes")]
 
 
+def text(s: UnlessStep) -> str:
+    return f"unless {s.cond.text if s.cond else ''}"
+
+
+def book(s: UnlessStep, view, label: str, inner) -> None:
+    """In the designers' book: 'Unless CONDITION:' over its steps (or the rule text under the designer's label)."""
+    if label:
+        view.code = text(s)
+    else:
+        view.lead, view.inline, view.tail = "Unless", s.cond.text if s.cond else "", ":"
+    view.groups.append(("", inner(s.body)))
+
+
 def words(step, renderer) -> str:
     return f"Unless {renderer.expr(step.cond)}:"
 
 
 UNLESS = StepKind("unless", build, schema=SCHEMA, model=UnlessStep, lower=lower, graph=graph, words=words,
+                  stretch=Stretch(write, blocks=lambda s: (("do", s.body),)), text=text, book=book,
                   doc="steps run when a condition does not hold")

@@ -1,4 +1,7 @@
-"""Checks of control flow: unreachable steps, loops with no way out, 'end KIND' with nothing to end."""
+"""Checks of control flow: unreachable steps, loops with no way out, 'end KIND' with nothing to end.
+
+What each step runs itself and how it passes play on are its kind's flow facts (model/kinds.py: `statements`, `loop`,
+`branch`, `endless`), so a kind added later is checked as the core ones are."""
 
 from __future__ import annotations
 
@@ -8,16 +11,28 @@ from ..diagnostics import Diagnostic, error, warning
 from ..dsl import ast as A
 from ..dsl.table_calls import targets
 from ..model import ruleset as M
+from ..model.kinds import StepKind, of_step
 
 _TERMINAL = (A.End, A.Return, A.Break, A.Continue)
+_NO_KIND = StepKind("", lambda *a: None)  # (a step of no registered kind: no statements, no flow facts)
+
+
+def _kind(step: M.Step) -> StepKind:
+    return of_step(step) or _NO_KIND
+
+
+def _own(step: M.Step) -> tuple:
+    """The statements the step runs itself (a `do:` step's; a `call:` step's call)."""
+    return _kind(step).statements(step)
 
 
 def _terminates(step: M.Step) -> bool:
-    """True when running the step never carries on to the next step of its block."""
-    if isinstance(step, M.ActionStep):
-        return any(isinstance(s.ast, _TERMINAL) for s in step.stmts)
-    if isinstance(step, M.IfStep):
-        return bool(step.then) and bool(step.other) and _block_terminates(step.then) and _block_terminates(step.other)
+    """True when running the step never carries on to the next step of its block: a statement of its own leaves, or
+    it runs one of its bodies (an 'if') and every one of them leaves."""
+    if any(isinstance(s.ast, _TERMINAL) for s in _own(step)):
+        return True
+    if _kind(step).branch:
+        return all(bool(body) and _block_terminates(body) for _n, body in step.bodies)
     return False
 
 
@@ -27,12 +42,11 @@ def _block_terminates(steps) -> bool:
 
 def _unreachable(steps) -> Iterable[Diagnostic]:
     for i, s in enumerate(steps):
-        if isinstance(s, M.ActionStep):
-            for j, st in enumerate(s.stmts[:-1]):
-                if isinstance(st.ast, _TERMINAL):
-                    yield warning("W404", f"'{s.stmts[j + 1].text}' can never run: '{st.text}' comes first",
-                                  s.stmts[j + 1].span)
-                    break
+        own = _own(s)
+        for j, st in enumerate(own[:-1]):
+            if isinstance(st.ast, _TERMINAL):
+                yield warning("W404", f"'{own[j + 1].text}' can never run: '{st.text}' comes first", own[j + 1].span)
+                break
         for _n, body in s.bodies:
             yield from _unreachable(body)
         if _terminates(s) and i + 1 < len(steps):
@@ -45,12 +59,9 @@ def _unreachable(steps) -> Iterable[Diagnostic]:
 def _statements(steps, in_inner_loop: bool = False):
     """(statement, inside a nested loop?) for every statement in the steps, with calls."""
     for s in steps:
-        if isinstance(s, M.ActionStep):
-            for st in s.stmts:
-                yield st.ast, in_inner_loop
-        if isinstance(s, M.CallStep):
-            yield A.CallSeq(s.span, s.sequence, s.span, ()), in_inner_loop
-        inner = in_inner_loop or isinstance(s, (M.LoopStep, M.ForEachStep))
+        for st in _own(s):
+            yield st.ast, in_inner_loop
+        inner = in_inner_loop or _kind(s).loop
         for _n, body in s.bodies:
             yield from _statements(body, inner)
 
@@ -70,8 +81,8 @@ def _enders(rs: M.Ruleset) -> set[str]:
     return out
 
 
-def _has_exit(loop: M.LoopStep, enders: set[str] | None = None) -> bool:
-    for st, nested in _statements(loop.body):
+def _has_exit(loop: M.Step, enders: set[str] | None = None) -> bool:
+    for st, nested in _statements([s for _n, body in loop.bodies for s in body]):
         if isinstance(st, (A.End, A.Return)):
             return True
         if isinstance(st, A.CallSeq) and (enders is None or st.sequence in enders or st.target is not None):
@@ -79,34 +90,28 @@ def _has_exit(loop: M.LoopStep, enders: set[str] | None = None) -> bool:
         if isinstance(st, A.Break):
             if st.loop is None and not nested:
                 return True
-            if st.loop is not None and st.loop == loop.name:
+            if st.loop is not None and st.loop == getattr(loop, "name", None):
                 return True
     return False
 
 
-def _loops(steps) -> Iterable[M.LoopStep]:
+def _endless(steps) -> Iterable[M.Step]:
+    """The steps that repeat until a statement leaves them (a `loop:` without `until:`, a `while: true`)."""
     for s in steps:
-        if isinstance(s, M.LoopStep):
+        if _kind(s).endless(s):
             yield s
         for _n, body in s.bodies:
-            yield from _loops(body)
+            yield from _endless(body)
 
 
 def calls_in(steps, tables) -> Iterable[str]:
     """The sequences a block calls, by a call step or a call statement, at any depth."""
     for s in steps:
-        if isinstance(s, M.CallStep):
-            yield s.sequence
-        if isinstance(s, M.ActionStep):
-            for st in s.stmts:
-                if isinstance(st.ast, A.CallSeq):
-                    yield from targets(st.ast, tables)  # a call by table: every sequence its column names
+        for st in _own(s):
+            if isinstance(st.ast, A.CallSeq):
+                yield from targets(st.ast, tables)  # a call by table: every sequence its column names
         for _n, body in s.bodies:
             yield from calls_in(body, tables)
-
-
-def _always_true(cond: Optional[M.CExpr]) -> bool:
-    return cond is not None and isinstance(cond.ast, A.Const) and cond.ast.value is True
 
 
 def _ancestor_kinds(rs: M.Ruleset) -> dict[str, Optional[set[str]]]:
@@ -148,10 +153,11 @@ def check_flow(rs: M.Ruleset) -> Iterable[Diagnostic]:
     enders: Optional[set[str]] = None if any(t.run in ending for t in rs.triggers) else ending
     for seq in rs.sequences.values():
         yield from _unreachable(seq.steps)
-        for loop in _loops(seq.steps):
-            if (loop.mode == "forever" or (loop.mode == "while" and _always_true(loop.cond))) and not _has_exit(loop, enders):
-                what = f"loop '{loop.name}'" if loop.name else "this loop"
-                brk = f"break {loop.name}" if loop.name else "break"
+        for loop in _endless(seq.steps):
+            if not _has_exit(loop, enders):
+                name = getattr(loop, "name", None)
+                what = f"loop '{name}'" if name else "this loop"
+                brk = f"break {name}" if name else "break"
                 yield error("E406", f"{what} has no way out", loop.span,
                             f"add '{brk}' or an 'end' inside it, or give it a condition")
     kinds = _ancestor_kinds(rs)

@@ -1,13 +1,26 @@
 """Where each step of a sequence lies among its program's instructions: what a stretch written from a position is
-inside of (the steps, blocks and loops around it), so the writer (steps.py) can start there."""
+inside of (the steps, blocks and loops around it), so the writer (steps.py) can start there. What a step holds, and
+where it can be started inside, its kind says (`StepKind.stretch`: `blocks` and `at`)."""
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
 from ..model import ruleset as M
+from ..model.kinds import Stretch, of_step
 from ..runtime.machine.program import Program
 from .running import _Cannot
+
+# a construct (an auction, a response window): the plain steps it was expanded to, written as any steps are
+EXPANSION = Stretch(write=lambda w, s: w.block(s.run), blocks=lambda s: (("run", s.run),))
+
+
+def stretch_of(s: M.Step) -> Optional[Stretch]:
+    """How the step is written into a stretch (its kind's `stretch`); None: it is a stop, the loop runs it."""
+    kind = of_step(s)
+    if kind is not None and kind.stretch is not None:
+        return kind.stretch
+    return EXPANSION if isinstance(s, M.ConstructStep) else None
 
 
 class Positions:
@@ -58,22 +71,17 @@ class Positions:
             if not lo < pc <= hi:
                 continue
             here = (owner, role, steps, i)
-            own = dict(self.pcs(s))
-            if isinstance(s, M.ConstructStep):
-                inner = self._find(s, "run", s.run, pc)
-            elif isinstance(s, M.IfStep):
-                if own.get(pc) == "JUMP":  # the end of the 'then' block, before the jump over 'else'
-                    return [here, (s, "then", s.then, len(s.then))]
-                inner = self._find(s, "then", s.then, pc) or self._find(s, "else", s.other, pc)
-            elif isinstance(s, (M.LoopStep, M.ForEachStep)):
-                op = own.get(pc)
-                if op == "FOREACH_NEXT":
-                    return [here, (s, "head", s.body, 0)]
-                if op in ("JUMP", "JUMP_IF_FALSE"):  # the back jump, or the test of an 'until' loop
-                    return [here, (s, "body", s.body, len(s.body))]
-                inner = self._find(s, "body", s.body, pc)
-            else:
+            how = stretch_of(s)
+            if how is None or not how.blocks(s):
                 raise _Cannot("inside a step that is not a block")
+            at = how.at(s, dict(self.pcs(s)).get(pc, ""))
+            if at is not None:  # one of its own instructions inside it (the jump over an 'else', a loop's test)
+                return [here, (s, *at)]
+            inner = None
+            for role_in, block in how.blocks(s):
+                inner = self._find(s, role_in, block, pc)
+                if inner:
+                    break
             if inner is None:
                 raise _Cannot("a position between instructions")
             return [here] + inner
@@ -81,10 +89,5 @@ class Positions:
 
 
 def _blocks(s: M.Step) -> tuple:
-    if isinstance(s, M.ConstructStep):  # an auction or response window: the plain steps it was expanded to
-        return (s.run,)
-    if isinstance(s, M.IfStep):
-        return (s.then, s.other)
-    if isinstance(s, (M.LoopStep, M.ForEachStep)):
-        return (s.body,)
-    return ()
+    how = stretch_of(s)
+    return () if how is None else tuple(block for _role, block in how.blocks(s))

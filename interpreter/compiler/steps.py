@@ -1,5 +1,7 @@
-"""The writer of the function of a stretch of steps: its source, each kind of step (actions, assignments, calls,
-jumps, loops) and the function. Where each step lies: positions.py; when a function is made: stretches.py."""
+"""The writer of the function of a stretch of steps: its source, what the kinds of step share (counting a step,
+leaving the function, assignments, a break or continue, the open loops) and the function. Each step is written by
+its kind (`StepKind.stretch`; the core kinds' in loader/kinds/: `do`, `if`, the loops, `call`, `choose` and
+`sealed`). Where each step lies: positions.py; when a function is made: stretches.py."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from ..model import ruleset as M
 from ..runtime.machine.program import Program
 from . import safesource
 from .expressions import copied, written
-from .positions import Positions
+from .positions import Positions, stretch_of
 from .statements import assignment
 from .running import _HELPERS, _STOPS, MADE_NAMES, SOURCE_NAMES, _Cannot
 
@@ -126,22 +128,16 @@ class StepWriter:
         return fn
 
     def continuation(self, path, k: int) -> None:
+        """The stretch from where `path[k]` says (the steps around it, from the outermost in) to the sequence's end:
+        the rest of each step it starts inside, written by its kind (`Stretch.resume`), then the steps after it."""
         owner, role, steps, i = path[k]
         if k == len(path) - 1:
             self.block(steps[i:])
             return
         s = steps[i]
-        inner = path[k + 1]
-        if isinstance(s, M.ConstructStep):
-            self.continuation(path, k + 1)
-        elif isinstance(s, M.IfStep):
-            self.continuation(path, k + 1)
-            if inner[1] == "then" and s.other:
-                self.count(self.pcs(s)[1][0], pure=True)  # the jump over the 'else' block
-        elif inner[1] == "head":  # a for_each loop at its next item: the loop as usual, without its start
-            self.loop(s, None)
-        else:
-            self.loop(s, lambda: self.continuation(path, k + 1))
+        how = stretch_of(s)
+        assert how is not None  # (positions.py finds a path only into steps with blocks)
+        how.resume(self, s, path, k)
         self.block(steps[i + 1:])
 
     def block(self, steps) -> bool:
@@ -178,99 +174,30 @@ class StepWriter:
 
     # -------------------------------------------------------- steps; False when the step always leaves
     def step(self, s: M.Step) -> bool:
-        if isinstance(s, M.ConstructStep):
-            return self.block(s.run)
-        own = self.pcs(s)
-        first = own[0][0]
-        if isinstance(s, M.ActionStep):
-            return self.action(s, first)
-        if isinstance(s, M.IfStep):
-            self.emit(f"pc = {first}")
-            self.count(first)
-            self.emit(f"if {self.value(s.cond.fn)}:")
-            self.indent()
-            mark = len(self.lines)
-            then_goes_on = self.block(s.then)
-            if s.other and then_goes_on:
-                self.count(own[1][0], pure=True)
-            self.dedent(mark)
-            if s.other:
-                self.emit("else:")
-                self.indent()
-                mark = len(self.lines)
-                self.block(s.other)
-                self.dedent(mark)
-            return True
-        if isinstance(s, (M.LoopStep, M.ForEachStep)):
-            self.loop(s, None, start=True)
-            return True
-        if isinstance(s, M.CallStep) and self.programs is not None:
-            return self.call(first)
-        if isinstance(s, (M.ChooseStep, M.SealedStep)):
-            return self.asks(first)
-        self.exit(first)  # a stack (a call, without the programs): the loop runs it
+        """The step's code, as its kind writes it (`StepKind.stretch`; the core kinds': loader/kinds/); a step whose
+        kind has none is a stop: the function leaves there and the instruction loop runs it."""
+        how = stretch_of(s)
+        if how is None:
+            return self.stop(s)
+        return how.write(self, s)
+
+    def stop(self, s: M.Step) -> bool:
+        """The function leaves at the step (a stack, a kind the compiler does not write): the loop runs it."""
+        self.exit(self.pcs(s)[0][0])
         return False
 
-    def action(self, s: M.ActionStep, pc: int) -> bool:
-        ins = self.code[pc]
-        self.emit(f"pc = {pc}")
-        self.count(pc)
-        for i, st in enumerate(s.stmts):
-            if isinstance(st.ast, (A.Break, A.Continue)) and self.jump(ins, st.ast):
-                return False
-            shape = getattr(st.fn, "inline", None)
-            if shape is not None:
-                self.assign(*shape)  # returns nothing and raises no event: no checks after it
-                continue
-            signal = self.value(st.fn)  # a statement the compiler writes (compiler/statements.py) or its closure
-            if signal != "None":
-                self.emit(f"_s = {signal}")
-                self.emit("if _s is not None:")
-                self.emit(f"    return _signal_exit(ctx, f, {self.const(ins)}, {pc}, {i}, _s, n)")
-            if self.triggers:
-                self.emit("if ctx._events:")
-                self.emit(f"    if _fire(ctx, f, {pc}, {i + 1}, n):")
-                self.emit("        return _AGAIN")
-        return True
+    def first(self, s: M.Step) -> int:
+        """The position of the step's first own instruction."""
+        return self.pcs(s)[0][0]
 
-    def call(self, pc: int) -> bool:
-        """A CALL step run here, as handlers.h_call runs it (a call too deep is left to it, which reports it), and
-        its callee through running._call; then the function leaves (AGAIN)."""
-        ins = self.code[pc]
-        seq, args = ins.arg
-        callee = self.programs[seq]
-        self.calls += 1
-        self.emit("if len(ctx.frames) >= ctx.max_depth:")  # too deep: the loop's CALL reports it at this step
-        self.depth += 1
-        self.exit(pc)
-        self.depth -= 1
-        self.emit(f"pc = {pc}")
-        self.count(pc)
-        if not args:
-            self.emit("_a = {}")
-        for i, (k, e) in enumerate(args):  # the arguments one after the other, as h_call works them out
-            self.emit(f"_a = {{{self.const(k)}: {self.value(e.fn)}}}" if i == 0 else
-                      f"_a[{self.const(k)}] = {self.value(e.fn)}")
-        if ins.extra is not None:  # call: SEQ with as: NAME
-            self.emit(f"_bind_result(ctx, _a, {self.const(ins.extra)})")
-        entries = callee.entries_cov if self.coverage else callee.entries
-        self.emit(f"pc = {pc + 1}")
-        self.emit(f"_call(ctx, f, pc, {self.const(seq)}, {self.const(callee.sequence.kind)}, _a, "
-                  f"{self.const(entries)})")
-        self.emit("return _AGAIN")  # the loop goes on from the frames as the call left them (after a return, at
-        # this frame's next position, whose own function runs the rest: else it would be compiled twice)
-        return False
-
-    def asks(self, pc: int) -> bool:
-        """A decision or sealed step, run as the loop runs it (running._asks): answered at once (forced, or by bots in
-        Game.play), the function goes on (`n` read back: the answers count; near the budget the loop goes on)."""
-        self.asked += 1
-        self.emit(f"pc = {pc}")
-        self.count(pc)
-        for line in (f"if _asks(ctx, f, {self.const(self.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
-                     "if n > lim:", "    return _True"):
-            self.emit(line)
-        return True
+    def nested(self, head: str, steps) -> bool:
+        """`head` (an `if ...:`) with `steps` written under it; whether play goes on after them."""
+        self.emit(head)
+        self.indent()
+        mark = len(self.lines)
+        goes_on = self.block(steps)
+        self.dedent(mark)
+        return goes_on
 
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:
@@ -299,92 +226,3 @@ class StepWriter:
             self.count(top[0] - 1, pure=True)
         self.emit("continue")
         return True
-
-    def loop(self, s, first_pass: Optional[Callable[[], None]], start: bool = False) -> None:
-        """A loop step as a Python `while`. `first_pass` writes the rest of an iteration already under way
-        (the function starts inside the body); `start` also writes what runs once before the loop."""
-        own = self.pcs(s)
-        pcs = dict((op, pc) for pc, op in own)
-        if isinstance(s, M.ForEachStep):
-            init, head, back, mode = pcs["FOREACH_INIT"], pcs["FOREACH_NEXT"], pcs["JUMP"], "each"
-            key = self.code[init].extra
-            if start:
-                self.emit(f"pc = {init}")
-                self.count(init)
-                self.emit(f"_foreach_init(ctx, f, {self.const(self.code[init])})")
-            end_pc = self.code[head].target
-        else:
-            mode = s.mode
-            key = None
-            if mode == "until":
-                test = pcs["JUMP_IF_FALSE"]
-                head = self.ranges[id(s)][0]  # the first step of the body (or the test, if there is none)
-                end_pc = test + 1
-            else:
-                head = own[0][0]
-                back = pcs["JUMP"]
-                end_pc = back + 1
-        cont_pc = test if mode == "until" else head
-        self.loops.append((end_pc, cont_pc, key, mode))
-        self.looped = True
-        flag = None
-        if first_pass is not None:
-            self.flags += 1
-            flag = f"_r{self.flags}"
-            self.emit(f"{flag} = _True")
-        self.emit("while _True:")
-        self.indent()
-        mark = len(self.lines)
-        if flag is not None:
-            self.emit(f"if {flag}:")
-            self.indent()
-            self.emit(f"{flag} = _False")
-            m2 = len(self.lines)
-            first_pass()
-            self.dedent(m2)
-            self.emit("else:")
-            self.indent()
-            m3 = len(self.lines)
-        goes_on = self.iteration(s, mode, head, key)
-        if flag is not None:
-            self.dedent(m3)
-        if goes_on or flag is not None:
-            self.tail(s, mode, test if mode == "until" else back)
-        self.dedent(mark)
-        self.loops.pop()
-
-    def iteration(self, s, mode: str, head: int, key: Optional[str]) -> bool:
-        """The top of an iteration (the budget check, the loop's own test) and the whole body."""
-        self.emit("if n > lim:")
-        self.depth += 1
-        self.exit(head)  # near the step budget: the loop takes over at the top of this iteration
-        self.depth -= 1
-        if mode == "each":
-            self.emit(f"pc = {head}")
-            self.count(head, pure=True)
-            self.emit(f"_it = _L[{self.const(key)}]")
-            self.emit("if _it[1] >= len(_it[0]):")
-            self.emit(f"    del _L[{self.const(key)}]")
-            self.emit("    break")
-            self.emit(f"_L[{self.const(s.var)}] = _it[0][_it[1]]")
-            self.emit("_it[1] += 1")
-        elif mode == "forever":
-            self.count(head, pure=True)
-        elif mode == "while":
-            self.emit(f"pc = {head}")
-            self.count(head)
-            self.emit(f"if not {self.value(s.cond.fn)}:")
-            self.emit("    break")
-        return self.block(s.body)
-
-    def tail(self, s, mode: str, pc: int) -> None:
-        """The end of an iteration: the jump back, or the test of an 'until' loop."""
-        if mode == "until":
-            self.emit(f"pc = {pc}")
-            self.count(pc)
-            self.emit(f"if {self.value(s.cond.fn)}:")
-            self.emit("    break")
-            if self.coverage:  # it repeats: a pass, not a new visit of the loop (handlers.h_until_test)
-                self.emit(f"_C[{self.const(s.path)}] -= 1")
-        else:
-            self.count(pc, pure=True)

@@ -11,8 +11,13 @@ layer reads the record instead of switching on the form:
 - runtime/machine/program.py lowers each step with its kind's `lower` (found by its model class);
 - graph.py draws each step's node and edges with its kind's `graph`; the checks, the book and the diff see
   the step with its `bodies`;
+- compiler/steps.py writes each step into a generated stretch with its kind's `stretch` (positions.py: where
+  inside it a stretch may start);
 - tools/chart/legend.py draws a construct's box with `shape`; tools/words says it with `words`, or
-  with the `rule` the builder wrote.
+  with the `rule` the builder wrote;
+- checks/flow.py reads its flow facts (`statements`, `loop`, `branch`, `endless`); tools/chart/sheetplan.py its
+  `text`, `statements` and `raises`; tools/chart/flowchart.py its `question` and `notes`; tools/print/book.py its
+  `book`.
 
 Two sorts of kind: the core ones (do, call, if, while, repeat, loop, for_each, choose, sealed, stack;
 loader/kinds/), each with its own model class and instructions; and the constructs (auction,
@@ -42,6 +47,43 @@ def run_expansion(flattener: Any, step: Any) -> None:
     flattener.block(step.run)
 
 
+def _no_blocks(step: Any) -> tuple:
+    return ()
+
+
+def _no_text(step: Any) -> str:
+    return ""
+
+
+def _never(step: Any) -> bool:
+    return False
+
+
+def _nowhere(step: Any, op: str) -> None:
+    return None
+
+
+def _resume_inside(writer: Any, step: Any, path: list, k: int) -> None:
+    writer.continuation(path, k + 1)
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """How the compiled engine writes a kind's steps into the code of a generated stretch (compiler/steps.py), and
+    where inside them a stretch may start (compiler/positions.py). Each hook is given the stretch's writer (its
+    `emit`, `value`, `count`, `block`, `pcs`, ...), which holds what every kind shares."""
+
+    # (writer, step) -> whether play goes on after it (False: the function always leaves in it, as at a stop)
+    write: Callable[[Any, Any], bool]
+    # step -> ((role, steps), ...): the blocks whose instructions lie among its own, in the order they are lowered
+    blocks: Callable[[Any], tuple] = _no_blocks
+    # (step, op) -> (role, steps, index): where a stretch starting at that instruction of its own (not its first)
+    # stands among its steps (the jump over an 'else': the end of 'then'); None: not a place to start from
+    at: Callable[[Any, str], Optional[tuple]] = _nowhere
+    # (writer, step, path, k): the rest of the step, from inside it where path[k + 1] says (writer.continuation)
+    resume: Callable[[Any, Any, list, int], None] = _resume_inside
+
+
 @dataclass(frozen=True)
 class StepKind:
     key: str  # the form's key in a step mapping, e.g. 'auction'
@@ -64,6 +106,28 @@ class StepKind:
     # (graph builder, sequence, step, tails) -> the tails play leaves it by (graph.py: `node`, `edge`, `block`);
     # None: one node (a construct's: its rule, its parts hanging off it; any other: its form, its bodies)
     graph: Optional[Callable[[Any, Any, Any, list], list]] = None
+    # how the compiled engine writes its steps into a generated stretch (compiler/); None: a construct's are the
+    # plain steps of its expansion, any other kind's are stops (the function leaves; the instruction loop runs them)
+    stretch: Optional[Stretch] = None
+    # What the checks and the tools read of its steps, beyond `bodies` and `words` (docs/architecture.md):
+    # step -> the statements it runs itself, not those of the steps inside it (each with `text`, `ast` and `span`: a
+    # `do:` step's own; a `call:` step's call): the calls and events the sheets, the book and the checks find
+    statements: Callable[[Any], tuple] = _no_blocks
+    raises: tuple[str, ...] = ()  # the events its own instruction raises besides its statements' (sealed: revealed)
+    text: Callable[[Any], str] = _no_text  # step -> the rule text of what it does itself (charts, sheets, the book)
+    text_label: bool = False  # a step without a label is labelled with its text (a `do:`): no designer's words
+    loop: bool = False  # its bodies repeat: a break or continue in them is its own (checks/flow.py)
+    branch: bool = False  # it runs one of its bodies: it always leaves when every one of them always leaves
+    endless: Callable[[Any], bool] = _never  # step -> it repeats until a statement leaves it (E406 when none can)
+    # (step, view, label, inner) -> fill the book's view of the step (tools/print/book.py: `code`, `prose`, `lead`,
+    # `inline`, `tail`, `groups`; `label` the designer's words, `inner(steps)` the views of the steps it holds);
+    # None: the designer's label alone
+    book: Optional[Callable[[Any, Any, str, Callable], None]] = None
+    question: bool = False  # its box in the players' chart asks yes or no of its condition (an 'if')
+    # (step, words, text, label, full) -> the small print under its box in a chart (`text` what the box says, `label`
+    # the designer's words, `full` the designers' chart): who decides, what its label leaves out; None: a construct's
+    # rule under its label
+    notes: Optional[Callable[[Any, Any, str, str, bool], list]] = None
 
 
 KINDS: dict[str, StepKind] = {}

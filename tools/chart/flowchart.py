@@ -7,11 +7,11 @@ when a step has no label. Nothing here runs Graphviz (that is `dotrun`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable, Mapping, Optional
 
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import of_step
 
 from rulecraft.tools.chart.cases import case_runs, case_table
 from rulecraft.tools.chart.coverage import Coverage
@@ -116,7 +116,7 @@ class _Chart(EdgesMixin):
         text = self.words.label(node.label) if designer else node.label
         if self.opts.detail != "full" and step is not None and not designer:
             text, designer = self.words.step(step, own_label=False), True
-        elif self.opts.detail != "full" and isinstance(step, M.IfStep) and not text.rstrip().endswith("?"):
+        elif self.opts.detail != "full" and _asks(step) and not text.rstrip().endswith("?"):
             from rulecraft.tools.words.steps import condition_question
 
             text = condition_question(self.words, step) or text  # a statement is no question for yes and no
@@ -148,20 +148,14 @@ class _Chart(EdgesMixin):
         else:
             small += [f"→ {self.sheet_ref(t)}" for t in targets]
         full = self.opts.detail == "full"
-        if isinstance(step, M.ChooseStep) and step.decision is not None:
-            who = self.words.expr(step.decision.player) if step.decision.player else "the player"
-            if not text.lower().startswith(who.lower()):  # "The player: …" already says who decides
-                small.append(f"{who} decides")
+        kind = of_step(step) if step is not None else None
+        if kind is not None and kind.notes is not None:  # what its kind says under its box (who decides, ...)
+            small += kind.notes(step, self.words, text, designer_label(step), full)
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             # the designer's label says what; the rule in words says how (players: when it says it briefly)
             how = step.rule if full else self.words.step(step, own_label=False)
             if full or len(how) <= SETTINGS_MAX:
                 small.append(how)
-        elif isinstance(step, (M.SealedStep, M.StackStep)) and designer_label(step) and full:
-            small.append(self.words.step(step, own_label=False))
-        if isinstance(step, M.IfStep) and not full and _tests_success(step) \
-                and not re.search(r"\d|target|or more|or over", text):  # 'Roll succeeded?' says what succeeds
-            small.append("yes: a total equal to or over its target")
         cov = self.opts.coverage
         if cov is not None and step is not None:
             n = cov.count(node.id)
@@ -322,10 +316,11 @@ class _Chart(EdgesMixin):
         """
         self.flat: set[tuple[str, str]] = set()
         for s in self.steps.values():
-            if (not isinstance(s, M.IfStep) or s.other or len(s.then) != 1 or s.then[0].bodies
+            blocks = [body for _name, body in s.bodies]
+            if (not _asks(s) or len(blocks[0]) != 1 or any(blocks[1:]) or blocks[0][0].bodies
                     or s.path not in rep or not s.path.startswith(self.sid + "/") or s.path in self.folded):
                 continue
-            inner = s.then[0].path
+            inner = blocks[0][0].path
             if rep.get(inner) != inner or self.g.nodes[inner].kind in ("decision", "sealed"):
                 continue
             self.line(f"{{ rank=same; {quote(rep[s.path])}; {quote(inner)} }}")
@@ -353,11 +348,7 @@ def chart_dot(rs: M.Ruleset, graph, sequence: str, opts: ChartOptions = ChartOpt
     return _Chart(rs, graph, sequence, opts).render()
 
 
-def _tests_success(step: M.IfStep) -> bool:
-    """An 'if' on a roll's success (`r.success`, `not r.success`)."""
-    from rulecraft.dsl import ast as A
-
-    e = step.cond.ast if step.cond is not None else None
-    if isinstance(e, A.Unary) and e.op == "not":
-        e = e.operand
-    return isinstance(e, A.Attr) and e.name == "success"
+def _asks(step: Optional[M.Step]) -> bool:
+    """A step whose box asks yes or no of its condition (its kind's `question`: an 'if')."""
+    kind = of_step(step) if step is not None else None
+    return kind is not None and kind.question

@@ -11,6 +11,7 @@ from typing import Iterable, Optional
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import of_step
 
 # A sequence with at most this many step nodes is "small": it shares the sheet of its caller.
 SMALL = 4
@@ -44,10 +45,7 @@ def calls_of(steps: Iterable[M.Step]) -> list[str]:
 
     def walk(block):
         for s in block:
-            if isinstance(s, M.CallStep):
-                out.append(s.sequence)
-            elif isinstance(s, M.ActionStep):
-                out.extend(st.ast.sequence for st in s.stmts if isinstance(st.ast, A.CallSeq) and st.ast.sequence)
+            out.extend(st.ast.sequence for st in _statements(s) if isinstance(st.ast, A.CallSeq) and st.ast.sequence)
             for _name, body in s.bodies:
                 walk(body)
 
@@ -180,24 +178,30 @@ def step_numbers(seq: M.SequenceDef, skip=None) -> dict[str, str]:
 def step_events(step: M.Step) -> set[str]:
     """The event types a step can raise by itself (not inside its nested steps)."""
     events: set[str] = set()
-    if isinstance(step, M.ActionStep):
-        for st in step.stmts:
-            a = st.ast
-            if isinstance(a, A.Move):
+    for st in _statements(step):
+        a = st.ast
+        if isinstance(a, A.Move):
+            events.add("moved")
+        elif isinstance(a, A.Draw):
+            events.add("drawn")
+            if a.dest is not None:
                 events.add("moved")
-            elif isinstance(a, A.Draw):
-                events.add("drawn")
-                if a.dest is not None:
-                    events.add("moved")
-            elif isinstance(a, A.Shuffle):
-                events.add("shuffled")
-            elif isinstance(a, A.Roll):
-                events.add("rolled")
-            elif isinstance(a, A.Emit):
-                events.add(a.event)
-    elif isinstance(step, M.SealedStep):
-        events.add("revealed")
+        elif isinstance(a, A.Shuffle):
+            events.add("shuffled")
+        elif isinstance(a, A.Roll):
+            events.add("rolled")
+        elif isinstance(a, A.Emit):
+            events.add(a.event)
+    kind = of_step(step)
+    if kind is not None:
+        events.update(kind.raises)  # what its own instruction raises (a sealed step reveals)
     return events
+
+
+def _statements(step: M.Step) -> tuple:
+    """The statements a step runs itself, as its kind says (a `do:` step's, a `call:` step's call)."""
+    kind = of_step(step)
+    return kind.statements(step) if kind is not None else ()
 
 
 def trigger_sources(rs: M.Ruleset, sid: str) -> dict[str, list[str]]:
@@ -226,19 +230,10 @@ def _squash(text: str) -> str:
 
 
 def rule_text(step: M.Step) -> str:
-    """The rules-language text of what a step does itself (its statements, condition or loop head)."""
-    if isinstance(step, M.ActionStep):
-        # statements written in one string share that string as their text: say it once
-        return "; ".join(dict.fromkeys(st.text for st in step.stmts))
-    if isinstance(step, M.CallStep):
-        return f"call {step.sequence}"
-    if isinstance(step, M.IfStep):
-        return f"if {step.cond.text}" if step.cond else "if"
-    if isinstance(step, M.LoopStep):
-        return {"while": "while ", "until": "until "}.get(step.mode, "loop") + (step.cond.text if step.cond else "")
-    if isinstance(step, M.ForEachStep):
-        return f"for each {step.var} in {step.iterable.text if step.iterable else ''}"
-    return ""
+    """The rules-language text of what a step does itself (its statements, condition or loop head), as its kind
+    says it (`StepKind.text`)."""
+    kind = of_step(step)
+    return kind.text(step) if kind is not None else ""
 
 
 def designer_label(step: Optional[M.Step]) -> str:
@@ -249,6 +244,7 @@ def designer_label(step: Optional[M.Step]) -> str:
     """
     if step is None or not step.label:
         return ""
-    if isinstance(step, M.ActionStep) and _squash(step.label) == _squash(rule_text(step)):
+    kind = of_step(step)
+    if kind is not None and kind.text_label and _squash(step.label) == _squash(rule_text(step)):
         return ""
     return step.label

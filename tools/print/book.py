@@ -16,10 +16,11 @@ from typing import Any, Optional
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import of_step
 
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
-from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, rule_text, step_numbers
+from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, step_numbers
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import players_table
@@ -47,81 +48,28 @@ class StepView:
     groups: list[tuple[str, list["StepView"]]] = field(default_factory=list)  # (heading, steps)
 
 
-def _decision_text(d: Optional[M.DecisionSpec]) -> str:
-    if d is None:
-        return "a decision"
-    what = {"one": "chooses one", "subset": "chooses some", "number": "chooses a number",
-            "yesno": "answers yes or no"}.get(d.kind, "decides")
-    who = d.player.text if d.player is not None else "the player"
-    prompt = d.prompt.text.strip("'\"") if d.prompt is not None else ""
-    return f"{who} {what}" + (f": “{prompt}”" if prompt else "")
-
-
 def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPlan, words=None) -> StepView:
     """A step as the book shows it: with `words` (the players' view), its label or its words and the steps it
-    holds, bookkeeping left out; without, the designer's view with the rule text under each step."""
+    holds, bookkeeping left out; without, the designer's view with the rule text under each step, as its kind
+    fills it in (`StepKind.book`)."""
     if words is not None:
         return _in_words(rs, step, numbers, plan, words)
     label = Words(rs).label(designer_label(step))
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, label, "")
-    if isinstance(step, M.ActionStep):
-        view.code = rule_text(step)
-        for st in step.stmts:
-            if isinstance(st.ast, A.CallSeq) and st.ast.sequence in rs.sequences:
-                view.links.append(_seq_link(rs, plan, st.ast.sequence))
-    elif isinstance(step, M.CallStep):
-        if step.sequence in rs.sequences:
-            view.links.append(_seq_link(rs, plan, step.sequence))
-        # 'with player = player' says nothing: show the arguments only when one is renamed
-        args = ", ".join(f"{k} = {v.text}" for k, v in step.args)
-        view.code = f"with {args}" if any(k != v.text for k, v in step.args) else ""
-    elif isinstance(step, M.IfStep):
-        cond = step.cond.text if step.cond else ""
-        if label:
-            view.code = f"if {cond}"
-        else:
-            view.lead, view.inline, view.tail = "If", cond, ":"
-        view.groups.append(("then" if step.other else "", [describe(rs, s, numbers, plan) for s in step.then]))
-        if step.other:
-            view.groups.append(("otherwise", [describe(rs, s, numbers, plan) for s in step.other]))
-    elif isinstance(step, M.LoopStep):
-        cond = step.cond.text if step.cond else ""
-        if step.mode == "forever":
-            view.prose = label or (f"Repeat until 'break {step.name}':" if step.name else "Repeat:")
-        elif label:
-            view.code = f"{step.mode} {cond}"
-        else:
-            view.lead, view.inline, view.tail = ("While", cond, ", repeat:") if step.mode == "while" \
-                else ("Repeat until", cond, ":")
-        view.groups.append(("", [describe(rs, s, numbers, plan) for s in step.body]))
-    elif isinstance(step, M.ForEachStep):
-        it = step.iterable.text if step.iterable else ""
-        if label:
-            view.code = rule_text(step)
-        else:
-            view.lead, view.inline, view.tail = f"For each {step.var} in", it, ":"
-        view.groups.append(("", [describe(rs, s, numbers, plan) for s in step.body]))
-    elif isinstance(step, M.ChooseStep):
-        view.prose = label or _decision_text(step.decision)
-        view.code = _decision_text(step.decision) if label else ""
-        if step.decision is not None and step.decision.options is not None:
-            view.code += ("; " if view.code else "") + f"options: {step.decision.options.text}"
-    elif isinstance(step, M.SealedStep):
-        each = f"each {step.var} in {step.iterable.text if step.iterable else '?'}"
-        view.prose = label or f"In secret, {each} decides; then all reveal at once."
-        view.code = f"sealed: {each}; {_decision_text(step.decision)}"
-    elif isinstance(step, M.StackStep):
-        each = f"each {step.var} in {step.iterable.text if step.iterable else '?'}"
-        view.prose = label or "Players play onto the stack; it resolves last in, first out."
-        view.code = f"stack {step.zone.text if step.zone else ''}: {each} may play"
-        if step.on_play:
-            view.groups.append(("as each card is played", [describe(rs, s, numbers, plan) for s in step.on_play]))
-        if step.resolve:
-            view.groups.append(("then, top card first, each card resolves",
-                                [describe(rs, s, numbers, plan) for s in step.resolve]))
+    view.links = [_seq_link(rs, plan, sid) for sid in _calls(step) if sid in rs.sequences]
+    kind = of_step(step)
+    if kind is not None and kind.book is not None:
+        kind.book(step, view, label, lambda steps: [describe(rs, s, numbers, plan) for s in steps])
     if view.code and _squash(view.code) == _squash(view.prose):
         view.code = ""
     return view
+
+
+def _calls(step: M.Step) -> list[str]:
+    """The sequences a step calls itself (a `call:` step; the call statements of a `do:` step), by its kind."""
+    kind = of_step(step)
+    return [st.ast.sequence for st in (kind.statements(step) if kind is not None else ())
+            if isinstance(st.ast, A.CallSeq)]
 
 
 _GROUPS = {"then": "", "else": "otherwise", "do": "", "on_play": "as each card is played",
@@ -133,13 +81,12 @@ def _in_words(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetP
 
     prose = w.label(designer_label(step)) or w.step(step, own_label=False)
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, prose, "")
-    calls = [step.sequence] if isinstance(step, M.CallStep) else \
-        [st.ast.sequence for st in getattr(step, "stmts", ()) if isinstance(st.ast, A.CallSeq)]
-    view.links = [_seq_link(rs, plan, sid) for sid in calls if sid in rs.sequences]
+    view.links = [_seq_link(rs, plan, sid) for sid in _calls(step) if sid in rs.sequences]
+    bodies = dict(step.bodies)
     for name, body in step.bodies:
         shown = [describe(rs, s, numbers, plan, w) for s in body if not hidden_step(rs, s)]
         if shown:
-            heading = "then" if name == "then" and isinstance(step, M.IfStep) and step.other else _GROUPS.get(name, "")
+            heading = "then" if name == "then" and bodies.get("else") else _GROUPS.get(name, "")
             view.groups.append((heading, shown))
     return view
 

@@ -1,11 +1,12 @@
-"""The `do:` step: statements run in order, as one instruction (EXEC). A step written as plain text is one too."""
+"""The `do:` step: statements run in order, as one instruction (EXEC). A step written as plain text is one too.
+The compiled engine writes each statement into the stretch's code (`write`)."""
 
 from __future__ import annotations
 
 from ...dsl import ast as A
 from ...dsl.table_calls import targets
 from ...model import ruleset as M
-from ...model.kinds import StepKind, register
+from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain
 from ..dsl_text import compile_stmts
 from ..yaml_source import YScalar
@@ -60,5 +61,46 @@ def graph(b, seq, s: M.ActionStep, tails: list) -> list:
     return [nid]
 
 
+def write(w, s: M.ActionStep) -> bool:
+    """Each statement in the stretch's code: a break or continue of the loop around as Python's, an assignment written
+    out (compiler/statements.py), any other a call of its closure, with the signal it may give and the events it may
+    raise seen to after it."""
+    pc = w.first(s)
+    ins = w.code[pc]
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    for i, st in enumerate(s.stmts):
+        if isinstance(st.ast, (A.Break, A.Continue)) and w.jump(ins, st.ast):
+            return False
+        shape = getattr(st.fn, "inline", None)
+        if shape is not None:
+            w.assign(*shape)  # returns nothing and raises no event: no checks after it
+            continue
+        signal = w.value(st.fn)  # a statement the compiler writes (compiler/statements.py) or its closure
+        if signal != "None":
+            w.emit(f"_s = {signal}")
+            w.emit("if _s is not None:")
+            w.emit(f"    return _signal_exit(ctx, f, {w.const(ins)}, {pc}, {i}, _s, n)")
+        if w.triggers:
+            w.emit("if ctx._events:")
+            w.emit(f"    if _fire(ctx, f, {pc}, {i + 1}, n):")
+            w.emit("        return _AGAIN")
+    return True
+
+
+def text(s: M.ActionStep) -> str:
+    """Its statements; those written in one string share that string as their text: said once."""
+    return "; ".join(dict.fromkeys(st.text for st in s.stmts))
+
+
+def book(s: M.ActionStep, view, label: str, inner) -> None:
+    view.code = text(s)
+
+
+def statements(s: M.ActionStep) -> tuple:
+    return s.stmts
+
+
 KINDS = (register(StepKind("do", build, model=M.ActionStep, binds=binds, lower=lower, graph=graph,
+                           stretch=Stretch(write), statements=statements, text=text, text_label=True, book=book,
                            doc="statements run in order (docs/format.md)")),)

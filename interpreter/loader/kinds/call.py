@@ -1,9 +1,11 @@
-"""The `call:` step: run another sequence with arguments (`with:`), its result bound by `as:` (CALL)."""
+"""The `call:` step: run another sequence with arguments (`with:`), its result bound by `as:` (CALL). The compiled
+engine runs the call, and the callee, from the stretch's code (`write`)."""
 
 from __future__ import annotations
 
+from ...dsl import ast as A
 from ...model import ruleset as M
-from ...model.kinds import StepKind, register
+from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain
 from ..yaml_source import YMap
 
@@ -42,5 +44,53 @@ def graph(b, seq, s: M.CallStep, tails: list) -> list:
     return [nid]
 
 
+def write(w, s: M.CallStep) -> bool:
+    """The CALL run in the stretch, as handlers.h_call runs it (a call too deep is left to it, which reports it), and
+    its callee through compiler/running._call; then the function leaves (AGAIN). Without the game's programs, a stop."""
+    if w.programs is None:
+        return w.stop(s)
+    pc = w.first(s)
+    ins = w.code[pc]
+    seq, args = ins.arg
+    callee = w.programs[seq]
+    w.calls += 1
+    w.emit("if len(ctx.frames) >= ctx.max_depth:")  # too deep: the loop's CALL reports it at this step
+    w.depth += 1
+    w.exit(pc)
+    w.depth -= 1
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    if not args:
+        w.emit("_a = {}")
+    for i, (k, e) in enumerate(args):  # the arguments one after the other, as h_call works them out
+        w.emit(f"_a = {{{w.const(k)}: {w.value(e.fn)}}}" if i == 0 else
+               f"_a[{w.const(k)}] = {w.value(e.fn)}")
+    if ins.extra is not None:  # call: SEQ with as: NAME
+        w.emit(f"_bind_result(ctx, _a, {w.const(ins.extra)})")
+    entries = callee.entries_cov if w.coverage else callee.entries
+    w.emit(f"pc = {pc + 1}")
+    w.emit(f"_call(ctx, f, pc, {w.const(seq)}, {w.const(callee.sequence.kind)}, _a, "
+           f"{w.const(entries)})")
+    w.emit("return _AGAIN")  # the loop goes on from the frames as the call left them (after a return, at
+    # this frame's next position, whose own function runs the rest: else it would be compiled twice)
+    return False
+
+
+def statements(s: M.CallStep) -> tuple:
+    """The call it makes, as the statement `call SEQUENCE` (the checks and the tools find calls among statements)."""
+    return (M.CStmt(f"call {s.sequence}", A.CallSeq(s.span, s.sequence, s.span, ()), None, s.span),)
+
+
+def text(s: M.CallStep) -> str:
+    return f"call {s.sequence}"
+
+
+def book(s: M.CallStep, view, label: str, inner) -> None:
+    """'with player = player' says nothing: the arguments only when one is renamed."""
+    args = ", ".join(f"{k} = {v.text}" for k, v in s.args)
+    view.code = f"with {args}" if any(k != v.text for k, v in s.args) else ""
+
+
 KINDS = (register(StepKind("call", build, model=M.CallStep, binds=binds, lower=lower, graph=graph,
+                           stretch=Stretch(write), statements=statements, text=text, book=book,
                            doc="run another sequence, its result bound by 'as' (docs/format.md)")),)

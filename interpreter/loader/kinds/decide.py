@@ -1,11 +1,12 @@
 """The decisions: `choose:` (one player decides; CHOOSE) and `sealed:` (each player of a list decides in secret,
-then all reveal; SEALED). How a decision's own keys are read is loader/choices.py."""
+then all reveal; SEALED). How a decision's own keys are read is loader/choices.py. The compiled engine asks both
+from the stretch's code (`write`)."""
 
 from __future__ import annotations
 
 from ...dsl.closures.compiler import Compiler
 from ...model import ruleset as M
-from ...model.kinds import StepKind, register
+from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain, asked_alike
 from ..yaml_source import YMap
 
@@ -62,12 +63,66 @@ def graph_sealed(b, seq, s: M.SealedStep, tails: list) -> list:
     return [nid]
 
 
+def write(w, s) -> bool:
+    """A decision or sealed step, run as the loop runs it (compiler/running._asks): answered at once (forced, or by
+    bots in Game.play), the function goes on (`n` read back: the answers count; near the budget the loop goes on)."""
+    pc = w.first(s)
+    w.asked += 1
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    for line in (f"if _asks(ctx, f, {w.const(w.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                 "if n > lim:", "    return _True"):
+        w.emit(line)
+    return True
+
+
+ASKED = Stretch(write)
+
+
+# ---------------------------------------------------------------- what the tools say of them
+def decision_text(d) -> str:
+    """A decision in the designers' book: who, what kind of answer, the prompt."""
+    if d is None:
+        return "a decision"
+    what = {"one": "chooses one", "subset": "chooses some", "number": "chooses a number",
+            "yesno": "answers yes or no"}.get(d.kind, "decides")
+    who = d.player.text if d.player is not None else "the player"
+    prompt = d.prompt.text.strip("'\"") if d.prompt is not None else ""
+    return f"{who} {what}" + (f": “{prompt}”" if prompt else "")
+
+
+def book_choose(s: M.ChooseStep, view, label: str, inner) -> None:
+    view.prose = label or decision_text(s.decision)
+    view.code = decision_text(s.decision) if label else ""
+    if s.decision is not None and s.decision.options is not None:
+        view.code += ("; " if view.code else "") + f"options: {s.decision.options.text}"
+
+
+def book_sealed(s: M.SealedStep, view, label: str, inner) -> None:
+    each = f"each {s.var} in {s.iterable.text if s.iterable else '?'}"
+    view.prose = label or f"In secret, {each} decides; then all reveal at once."
+    view.code = f"sealed: {each}; {decision_text(s.decision)}"
+
+
+def notes_choose(s: M.ChooseStep, words, text: str, label: str, full: bool) -> list:
+    """Who decides, unless the box says it already ("The player: …")."""
+    if s.decision is None:
+        return []
+    who = words.expr(s.decision.player) if s.decision.player else "the player"
+    return [] if text.lower().startswith(who.lower()) else [f"{who} decides"]
+
+
+def notes_said(s, words, text: str, label: str, full: bool) -> list:
+    """Under the designer's label, in the designers' chart: the step in words (a sealed step, a stack)."""
+    return [words.step(s, own_label=False)] if label and full else []
+
 KINDS = (
     register(StepKind("choose", build_choose, model=M.ChooseStep, binds=choose_binds, lower=lower_choose,
-                      graph=graph_choose,
+                      graph=graph_choose, stretch=ASKED, book=book_choose, notes=notes_choose,
                       doc="a player decides: one option, several, a number, yes or no (docs/format.md)")),
     register(StepKind("sealed", build_sealed, model=M.SealedStep,
                       binds=lambda builder, node, out: each_and_as("sealed", node, out), lower=lower_sealed,
-                      graph=graph_sealed,
+                      graph=graph_sealed, stretch=ASKED, raises=("revealed",), book=book_sealed,
+                      notes=notes_said,
                       doc="each player of a list decides in secret, then all reveal (docs/format.md)")),
 )

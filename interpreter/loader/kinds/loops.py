@@ -1,18 +1,20 @@
 """The loops: `while:`, `repeat:` ... `until:`, `loop: NAME` (left by a break) and `for_each: NAME` `in:`.
 
 The first three build one LoopStep (its mode 'while', 'until' or 'forever') and are lowered alike; a for_each
-is a ForEachStep, its name typed as the items when that can be told.
+is a ForEachStep, its name typed as the items when that can be told. The compiled engine writes each as a Python
+`while` (`STRETCH`).
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Optional
+from typing import Callable, Optional
 
+from ...dsl import ast as A
 from ...dsl.checking import element_type
 from ...dsl.closures.compiler import Compiler
 from ...model import ruleset as M
-from ...model.kinds import StepKind, register
+from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain
 
 
@@ -137,14 +139,172 @@ def graph(b, seq, s, tails: list) -> list:
     return exits + mine
 
 
+# ---------------------------------------------------------------- in a generated stretch (compiler/steps.py)
+def write(w, s) -> bool:
+    write_loop(w, s, None, start=True)
+    return True
+
+
+def write_loop(w, s, first_pass: Optional[Callable[[], None]], start: bool = False) -> None:
+    """A loop step as a Python `while`. `first_pass` writes the rest of an iteration already under way
+    (the function starts inside the body); `start` also writes what runs once before the loop."""
+    own = w.pcs(s)
+    pcs = dict((op, pc) for pc, op in own)
+    if isinstance(s, M.ForEachStep):
+        init, head, back, mode = pcs["FOREACH_INIT"], pcs["FOREACH_NEXT"], pcs["JUMP"], "each"
+        key = w.code[init].extra
+        if start:
+            w.emit(f"pc = {init}")
+            w.count(init)
+            w.emit(f"_foreach_init(ctx, f, {w.const(w.code[init])})")
+        end_pc = w.code[head].target
+    else:
+        mode = s.mode
+        key = None
+        if mode == "until":
+            test = pcs["JUMP_IF_FALSE"]
+            head = w.ranges[id(s)][0]  # the first step of the body (or the test, if there is none)
+            end_pc = test + 1
+        else:
+            head = own[0][0]
+            back = pcs["JUMP"]
+            end_pc = back + 1
+    cont_pc = test if mode == "until" else head
+    w.loops.append((end_pc, cont_pc, key, mode))
+    w.looped = True
+    flag = None
+    if first_pass is not None:
+        w.flags += 1
+        flag = f"_r{w.flags}"
+        w.emit(f"{flag} = _True")
+    w.emit("while _True:")
+    w.indent()
+    mark = len(w.lines)
+    if flag is not None:
+        w.emit(f"if {flag}:")
+        w.indent()
+        w.emit(f"{flag} = _False")
+        m2 = len(w.lines)
+        first_pass()
+        w.dedent(m2)
+        w.emit("else:")
+        w.indent()
+        m3 = len(w.lines)
+    goes_on = _iteration(w, s, mode, head, key)
+    if flag is not None:
+        w.dedent(m3)
+    if goes_on or flag is not None:
+        _tail(w, s, mode, test if mode == "until" else back)
+    w.dedent(mark)
+    w.loops.pop()
+
+
+def _iteration(w, s, mode: str, head: int, key: Optional[str]) -> bool:
+    """The top of an iteration (the budget check, the loop's own test) and the whole body."""
+    w.emit("if n > lim:")
+    w.depth += 1
+    w.exit(head)  # near the step budget: the loop takes over at the top of this iteration
+    w.depth -= 1
+    if mode == "each":
+        w.emit(f"pc = {head}")
+        w.count(head, pure=True)
+        w.emit(f"_it = _L[{w.const(key)}]")
+        w.emit("if _it[1] >= len(_it[0]):")
+        w.emit(f"    del _L[{w.const(key)}]")
+        w.emit("    break")
+        w.emit(f"_L[{w.const(s.var)}] = _it[0][_it[1]]")
+        w.emit("_it[1] += 1")
+    elif mode == "forever":
+        w.count(head, pure=True)
+    elif mode == "while":
+        w.emit(f"pc = {head}")
+        w.count(head)
+        w.emit(f"if not {w.value(s.cond.fn)}:")
+        w.emit("    break")
+    return w.block(s.body)
+
+
+def _tail(w, s, mode: str, pc: int) -> None:
+    """The end of an iteration: the jump back, or the test of an 'until' loop."""
+    if mode == "until":
+        w.emit(f"pc = {pc}")
+        w.count(pc)
+        w.emit(f"if {w.value(s.cond.fn)}:")
+        w.emit("    break")
+        if w.coverage:  # it repeats: a pass, not a new visit of the loop (handlers.h_until_test)
+            w.emit(f"_C[{w.const(s.path)}] -= 1")
+    else:
+        w.count(pc, pure=True)
+
+
+def at(s, op: str) -> Optional[tuple]:
+    """A for_each's next item: the top of its body; the jump back (or an 'until' loop's test): the end of its body."""
+    if op == "FOREACH_NEXT":
+        return ("head", s.body, 0)
+    if op in ("JUMP", "JUMP_IF_FALSE"):
+        return ("body", s.body, len(s.body))
+    return None
+
+
+def resume(w, s, path: list, k: int) -> None:
+    """From inside the body: the rest of this pass, then the loop as usual (at a for_each's next item: the loop as
+    usual, without its start)."""
+    if path[k + 1][1] == "head":
+        write_loop(w, s, None)
+    else:
+        write_loop(w, s, lambda: w.continuation(path, k + 1))
+
+
+STRETCH = Stretch(write, blocks=lambda s: (("body", s.body),), at=at, resume=resume)
+
+# ---------------------------------------------------------------- what the checks and the tools say of it
+def text_loop(s: M.LoopStep) -> str:
+    return {"while": "while ", "until": "until "}.get(s.mode, "loop") + (s.cond.text if s.cond else "")
+
+
+def text_for_each(s: M.ForEachStep) -> str:
+    return f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
+
+
+def endless(s: M.LoopStep) -> bool:
+    """A loop with no test, or one whose test always holds: only a break or an end leaves it."""
+    cond = s.cond
+    always = cond is not None and isinstance(cond.ast, A.Const) and cond.ast.value is True
+    return s.mode == "forever" or (s.mode == "while" and always)
+
+
+def book_loop(s: M.LoopStep, view, label: str, inner) -> None:
+    cond = s.cond.text if s.cond else ""
+    if s.mode == "forever":
+        view.prose = label or (f"Repeat until 'break {s.name}':" if s.name else "Repeat:")
+    elif label:
+        view.code = f"{s.mode} {cond}"
+    else:
+        view.lead, view.inline, view.tail = ("While", cond, ", repeat:") if s.mode == "while" \
+            else ("Repeat until", cond, ":")
+    view.groups.append(("", inner(s.body)))
+
+
+def book_for_each(s: M.ForEachStep, view, label: str, inner) -> None:
+    it = s.iterable.text if s.iterable else ""
+    if label:
+        view.code = text_for_each(s)
+    else:
+        view.lead, view.inline, view.tail = f"For each {s.var} in", it, ":"
+    view.groups.append(("", inner(s.body)))
+
+
+LOOP = dict(model=M.LoopStep, lower=lower_loop, graph=graph, stretch=STRETCH, text=text_loop, loop=True,
+            endless=endless, book=book_loop)
+
 KINDS = (
-    register(StepKind("while", partial(build_loop, "while"), model=M.LoopStep, lower=lower_loop, graph=graph,
+    register(StepKind("while", partial(build_loop, "while"), **LOOP,
                       doc="steps repeated while a condition holds, tested before each pass (docs/format.md)")),
-    register(StepKind("repeat", partial(build_loop, "repeat"), model=M.LoopStep, lower=lower_loop, graph=graph,
+    register(StepKind("repeat", partial(build_loop, "repeat"), **LOOP,
                       doc="steps repeated until a condition holds, tested after each pass (docs/format.md)")),
-    register(StepKind("loop", partial(build_loop, "loop"), model=M.LoopStep, lower=lower_loop, graph=graph,
+    register(StepKind("loop", partial(build_loop, "loop"), **LOOP,
                       doc="steps repeated until a 'break' (or 'until:') leaves the named loop (docs/format.md)")),
     register(StepKind("for_each", build_for_each, model=M.ForEachStep, binds=for_each_binds, lower=lower_for_each,
-                      graph=graph,
+                      graph=graph, stretch=STRETCH, text=text_for_each, loop=True, book=book_for_each,
                       doc="steps run once for each item of a list, the item named (docs/format.md)")),
 )

@@ -8,7 +8,7 @@ from ...model import ruleset as M
 from ...model.kinds import StepKind, register
 from ..choices import _plain
 from ..yaml_source import YMap
-from .decide import each_and_as
+from .decide import each_and_as, notes_said
 
 
 def build(builder, node, common: dict, auto: str, loops: tuple):
@@ -76,6 +76,17 @@ def graph(b, seq, s: M.StackStep, tails: list) -> list:
     return [nid]
 
 
-KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph,
+def book(s: M.StackStep, view, label: str, inner) -> None:
+    each = f"each {s.var} in {s.iterable.text if s.iterable else '?'}"
+    view.prose = label or "Players play onto the stack; it resolves last in, first out."
+    view.code = f"stack {s.zone.text if s.zone else ''}: {each} may play"
+    if s.on_play:
+        view.groups.append(("as each card is played", inner(s.on_play)))
+    if s.resolve:
+        view.groups.append(("then, top card first, each card resolves", inner(s.resolve)))
+
+
+KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph, book=book,
+                           notes=notes_said,
                            doc="plays onto a stack until all pass, then it resolves last in, first out "
                                "(docs/format.md)")),)
