@@ -10,32 +10,38 @@ from .scoring import finish
 
 
 def fire(g) -> None:
-    """Run the triggers of the events raised by the last statement."""
+    """Run the triggers of the events raised by the last statement (raised only for an event some trigger is on:
+    board.py, rng.py). A condition runs as whole.py's function, or in a compiled game as the function written of
+    it once there is one (its `hot`), which that function would call."""
     events, g._events = g._events, []
-    calls = []
+    calls: list = []
     saved = g.locals
     triggers = g.triggers
+    compiled = g.compiled
     for event, fields in events:
-        for t in triggers.get(event, ()):
+        for t in triggers[event]:
             when = t.when
             if when is not None:
                 g.locals = fields  # (the caller's locals are back below, before anything else reads them)
-                if not when.fn(g):
+                cond = when.fn
+                if compiled:
+                    cond = getattr(cond, "hot", cond)
+                if not cond(g):
                     continue
-            params = g.rs.sequences[t.run].params
-            args = {k: fields.get(k) for k in params}
+            call = (t.run, {k: fields.get(k) for k in g.rs.sequences[t.run].params})
             if t.timing == "after":
                 for fr in reversed(g.frames):
                     if fr.kind == t.after_kind:
-                        fr.deferred.append((t.run, args))
+                        fr.deferred.append(call)
                         break
                 else:
-                    calls.append((t.run, args))
+                    calls.append(call)
             else:
-                calls.append((t.run, args))
+                calls.append(call)
     g.locals = saved
-    for seq, args in reversed(calls):
-        g.push(seq, args)
+    if calls:
+        for seq, args in reversed(calls):
+            g.push(seq, args)
 
 def pop_frame(g, defer: list | None = None) -> None:
     """Leave the top frame: its modifiers lapse and its 'after' triggers run (or join `defer`)."""
