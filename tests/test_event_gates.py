@@ -108,7 +108,7 @@ def _play(rs, seed: int, engine: str, gated: bool, monkeypatch) -> tuple:
 
     def counting(g):
         seen.extend(e for e, _ in g._events)
-        fire(g)
+        return fire(g)
 
     for module in (handlers, interpreter, decision_steps):  # (each calls it by its own name)
         monkeypatch.setattr(module, "fire", counting)
