@@ -136,8 +136,8 @@ class Board(Dice):
     # ------------------------------------------------------------------ changing state
     def _emit(self, event: str, fields: dict) -> None:
         """Keep an event for handlers.fire: only one some trigger is on, and only if one may fire (model/gates.py)."""
-        gate = self.gates.get(event, False)
-        if gate is None or (gate is not False and may_fire(gate, fields)):
+        gate = self.gates.get(event, ())  # (): no trigger is on it
+        if gate is None or (gate and may_fire(gate, fields)):
             self._events.append((event, fields))
 
     def move(self, what: Any, dest: ZoneRef, place: str, span: Span, player: Any = None) -> None:
@@ -145,7 +145,7 @@ class Board(Dice):
         target = self.zones.get(dest) if dest.__class__ is ZoneRef else None
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
-        told = self.gates.get("moved", False)  # as _emit: the event is kept only for a trigger to read
+        told = self.gates.get("moved", ())  # as _emit: the event is kept only for a trigger to read
         known = self.known  # what seats were shown (knowledge.py): a card moved away is no longer known there
         where = self.where
         for c in cards:
@@ -164,7 +164,7 @@ class Board(Dice):
             where[c.index] = dest
             if known:
                 forget_moved(known, c, dest)
-            if told is not False:
+            if told is None or told:
                 fields = {"card": c, "source": src, "dest": dest, "player": player}
                 if told is None or may_fire(told, fields):
                     self._events.append(("moved", fields))
@@ -191,13 +191,13 @@ class Board(Dice):
                 self.where[c.index] = dest
                 gates = self.gates
                 if gates:  # (as _emit, for each event)
-                    gate = gates.get("moved", False)
-                    if gate is not False:
+                    gate = gates.get("moved", ())
+                    if gate is None or gate:
                         fields = {"card": c, "source": src, "dest": dest, "player": None}
                         if gate is None or may_fire(gate, fields):
                             self._events.append(("moved", fields))
-                    gate = gates.get("drawn", False)
-                    if gate is not False:
+                    gate = gates.get("drawn", ())
+                    if gate is None or gate:
                         fields = {"card": c, "source": src, "dest": dest, "player": None}
                         if gate is None or may_fire(gate, fields):
                             self._events.append(("drawn", fields))

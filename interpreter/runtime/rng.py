@@ -176,8 +176,8 @@ class Dice:
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
             self.say(f"{who} {name}: {told}{vs}")
-        gate = self.gates.get("rolled", False)  # (as _emit)
-        if gate is not False:
+        gate = self.gates.get("rolled", ())  # (as _emit)
+        if gate is None or gate:
             fields = {"roll": r, "player": roller}
             if gate is None or may_fire(gate, fields):
                 self._events.append(("rolled", fields))
