@@ -43,9 +43,7 @@ def _fire(g, f, pc: int, i: int, n: int) -> int:
     g.steps = n
     f.pc = pc
     f.sub = i
-    depth = len(g.frames)
-    handlers.fire(g)
-    if len(g.frames) != depth:
+    if handlers.fire(g):
         return AGAIN
     f.sub = 0
     return 0

@@ -12,6 +12,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
 from ..dsl.ops import text_of
 from ..model import ruleset as M
+from ..model.gates import Gate, may_fire
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
@@ -45,6 +46,7 @@ class Board(Dice):
     chance: list
     locals: dict
     triggers: dict[str, list[M.Trigger]]
+    gates: dict[str, Optional[tuple[Gate, ...]]]
     _events: list
     _families: dict[str, list]
     _dynamic: dict[str, tuple]
@@ -133,20 +135,23 @@ class Board(Dice):
 
     # ------------------------------------------------------------------ changing state
     def _emit(self, event: str, fields: dict) -> None:
-        if event in self.triggers:
+        """Keep an event for handlers.fire: only one some trigger is on, and only if one may fire (model/gates.py)."""
+        gate = self.gates.get(event, ())  # (): no trigger is on it
+        if gate is None or (gate and may_fire(gate, fields)):
             self._events.append((event, fields))
 
     def move(self, what: Any, dest: ZoneRef, place: str, span: Span, player: Any = None) -> None:
-        cards = [what] if isinstance(what, Card) else as_list(self, what, span) if what is not None else []
+        cards = (what,) if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         target = self.zones.get(dest) if dest.__class__ is ZoneRef else None
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
-        told = "moved" in self.triggers  # as _emit: the event is kept only for a trigger to read
+        told = self.gates.get("moved", ())  # as _emit: the event is kept only for a trigger to read
         known = self.known  # what seats were shown (knowledge.py): a card moved away is no longer known there
+        where = self.where
         for c in cards:
             if not isinstance(c, Card):
                 raise RuleError(f"only cards can be moved, not {describe(c)}", span)
-            src = self.where[c.index]
+            src = where[c.index]
             held = self.zones[src]
             if held and held[-1] is c:  # the top card (a draw, most moves): no search, no comparisons
                 held.pop()
@@ -156,11 +161,13 @@ class Board(Dice):
                 target.insert(0, c)
             else:
                 target.append(c)
-            self.where[c.index] = dest
+            where[c.index] = dest
             if known:
                 forget_moved(known, c, dest)
-            if told:
-                self._events.append(("moved", {"card": c, "source": src, "dest": dest, "player": player}))
+            if told is None or told:
+                fields = {"card": c, "source": src, "dest": dest, "player": player}
+                if told is None or may_fire(told, fields):
+                    self._events.append(("moved", fields))
 
     def _zone_list(self, z: Any, span: Span) -> list[Card]:
         if not isinstance(z, ZoneRef):
@@ -182,12 +189,18 @@ class Board(Dice):
                 else:
                     target.append(c)
                 self.where[c.index] = dest
-                triggers = self.triggers
-                if triggers:
-                    if "moved" in triggers:
-                        self._events.append(("moved", {"card": c, "source": src, "dest": dest, "player": None}))
-                    if "drawn" in triggers:
-                        self._events.append(("drawn", {"card": c, "source": src, "dest": dest, "player": None}))
+                gates = self.gates
+                if gates:  # (as _emit, for each event)
+                    gate = gates.get("moved", ())
+                    if gate is None or gate:
+                        fields = {"card": c, "source": src, "dest": dest, "player": None}
+                        if gate is None or may_fire(gate, fields):
+                            self._events.append(("moved", fields))
+                    gate = gates.get("drawn", ())
+                    if gate is None or gate:
+                        fields = {"card": c, "source": src, "dest": dest, "player": None}
+                        if gate is None or may_fire(gate, fields):
+                            self._events.append(("drawn", fields))
                 return c
         k = 1 if count is None else count
         if len(cards) < k and src.zone in self.rs.refills:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
 from ..dsl.ops import SUSPEND
+from ..model.gates import may_fire
 from ..values import Player, Roll
 from .decisions import Decision
 
@@ -104,8 +105,10 @@ class Dice:
     decisions: int
     story: bool
     triggers: dict
+    compiled: bool
     _events: list
     say: Callable[..., None]
+    gates: dict
 
     def roll(self, spec: Any, roller: Any, against: Any, span: Span) -> Any:
         frame = self.frames[-1]
@@ -136,9 +139,11 @@ class Dice:
         if results:
             saved = self.locals
             self.locals = {"faces": list(faces), "total": sum(faces), "doubles": count > 1 and len(set(faces)) == 1}
+            compiled = self.compiled
             try:
-                for r in results:  # the first whose condition holds
-                    if r.when is not None and r.when.fn(self):
+                for r in results:  # the first whose condition holds (in a compiled game by its written function, as
+                    when = r.when  # handlers.fire calls a trigger's condition)
+                    if when is not None and (getattr(when.fn, "hot", when.fn) if compiled else when.fn)(self):
                         named = r
                         break
             finally:
@@ -171,8 +176,11 @@ class Dice:
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
             self.say(f"{who} {name}: {told}{vs}")
-        if "rolled" in self.triggers:  # (as _emit)
-            self._events.append(("rolled", {"roll": r, "player": roller}))
+        gate = self.gates.get("rolled", ())  # (as _emit)
+        if gate is None or gate:
+            fields = {"roll": r, "player": roller}
+            if gate is None or may_fire(gate, fields):
+                self._events.append(("rolled", fields))
         return r
 
 

@@ -18,7 +18,11 @@ _SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to write
 
 
 def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
-    """The function a whole expression is called by (the closure itself for a node it runs in one call)."""
+    """The function a whole expression is called by (the closure itself for a node it runs in one call).
+
+    Once written, the function is also the attribute `hot` of the one returned: a caller on a busy path of a compiled
+    game (a trigger's condition, a roll's named results) calls `getattr(fn, "hot", fn)` and saves the call that
+    would choose it. The same value either way: before it is written, `fn` itself counts the call and writes it."""
     if isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
         return closure
     made: list = [0, None]  # calls by compiled games so far, the function written (or the closure, if none can be)
@@ -35,7 +39,7 @@ def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
             made[0] += 1
             if made[0] < HOT:
                 return closure(ctx)
-            fn = made[1] = ctx.written(expression)
+            fn = made[1] = expression.hot = ctx.written(expression)  # type: ignore[attr-defined]
         return fn(ctx)
 
     expression.written_from = (node, _names_only(scope))  # type: ignore[attr-defined]  # a function takes attributes

@@ -9,33 +9,41 @@ from ..rng import ANSWER
 from .scoring import finish
 
 
-def fire(g) -> None:
-    """Run the triggers of the events raised by the last statement."""
+def fire(g) -> bool:
+    """Run the triggers of the events raised by the last statement (kept only when a trigger on them may fire:
+    model/gates.py); True when one started a sequence now (a frame pushed). A condition runs as whole.py's function,
+    or in a compiled game as the function written of it once there is one (its `hot`), which that function calls."""
     events, g._events = g._events, []
-    calls = []
+    calls: list = []
     saved = g.locals
     triggers = g.triggers
+    compiled = g.compiled
     for event, fields in events:
-        for t in triggers.get(event, ()):
+        for t in triggers[event]:
             when = t.when
             if when is not None:
                 g.locals = fields  # (the caller's locals are back below, before anything else reads them)
-                if not when.fn(g):
+                cond = when.fn
+                if compiled:
+                    cond = getattr(cond, "hot", cond)
+                if not cond(g):
                     continue
-            params = g.rs.sequences[t.run].params
-            args = {k: fields.get(k) for k in params}
+            call = (t.run, {k: fields.get(k) for k in g.rs.sequences[t.run].params})
             if t.timing == "after":
                 for fr in reversed(g.frames):
                     if fr.kind == t.after_kind:
-                        fr.deferred.append((t.run, args))
+                        fr.deferred.append(call)
                         break
                 else:
-                    calls.append((t.run, args))
+                    calls.append(call)
             else:
-                calls.append((t.run, args))
+                calls.append(call)
     g.locals = saved
-    for seq, args in reversed(calls):
-        g.push(seq, args)
+    if calls:
+        for seq, args in reversed(calls):
+            g.push(seq, args)
+        return True
+    return False
 
 def pop_frame(g, defer: list | None = None) -> None:
     """Leave the top frame: its modifiers lapse and its 'after' triggers run (or join `defer`)."""
@@ -76,11 +84,8 @@ def h_exec(g, f, ins) -> None:
         sig = stmts[i].fn(g)
         if sig is None:
             f.sub = i + 1
-            if g._events:
-                depth = len(g.frames)
-                fire(g)
-                if len(g.frames) != depth:
-                    return  # a trigger interrupts; this step resumes after it
+            if g._events and fire(g):
+                return  # a trigger interrupts; this step resumes after it
             continue
         _signal(g, f, ins, i, sig)
         return
@@ -91,9 +96,7 @@ def _after_one(g, f, ins, sig) -> None:
     """The rest of h_exec for a step of one statement that `run` ran itself (f.sub was 0)."""
     if sig is None:  # it raised events: their triggers fire now, as h_exec fires them
         f.sub = 1
-        depth = len(g.frames)
-        fire(g)
-        if len(g.frames) != depth:
+        if fire(g):
             return  # a trigger interrupts; this step resumes (and ends) after it
         f.sub = 0
         f.pc += 1
@@ -161,7 +164,13 @@ def h_next(g, f, ins) -> None:
     f.pc += 1
 
 def h_return(g, f, ins) -> None:
-    pop_frame(g)
+    if f.mods or f.deferred:
+        pop_frame(g)
+        return
+    frames = g.frames  # pop_frame, when nothing lapses and nothing waits (f is the top frame)
+    frames.pop()
+    if frames:
+        g.locals = frames[-1].locals
 
 def h_call(g, f, ins) -> None:
     seq, args = ins.arg

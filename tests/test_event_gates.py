@@ -1,0 +1,136 @@
+"""Event gates (model/gates.py): an event that no trigger on it can fire, as the first test of every such trigger's
+condition shows, is not kept; the games stay the same, on both engines, as when every event is kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.loader import load_ruleset
+from rulecraft.model.gates import event_gates
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.machine import decision_steps, handlers, interpreter
+from rulecraft.values import Card, Roll
+
+RULESET = """\
+ruleset: case-event-gates
+title: Event gates
+players: {min: 2, max: 2, default: 2}
+cards:
+  - for: {rank: [1, 2, 3, 4, 5, 6, 7, 8]}
+    id: "c{rank}"
+    name: "Card {rank}"
+    classes: [plain]
+    attributes: {value: "=rank"}
+  - id: joker
+    name: Joker
+    classes: [joker]
+    count: 2
+    attributes: {value: 0}
+dice:
+  d6:
+    count: 1
+    sides: 6
+    results:
+      - name: six
+        when: "faces[0] == 6"
+      - name: one
+        when: "faces[0] == 1"
+zones:
+  deck: {visibility: hidden, initial: all}
+  pile: {visibility: open}
+  hand: {per: player, visibility: owner}
+variables: {jokers: 0, sixes: 0, moves: 0}
+start: game
+sequences:
+  game:
+    kind: stage
+    steps:
+      - "shuffle deck"
+      - for_each: n
+        in: "1..5"
+        do:
+          - for_each: p
+            in: players
+            do:
+              - "draw from deck to p.hand"
+              - "roll d6 as r"
+              - if: "count(p.hand) > 2"
+                then: ["move top(p.hand) to pile"]
+      - "log 'jokers {jokers}, sixes {sixes}, moves {moves}'"
+  joker_seen:
+    kind: event
+    params: [card]
+    steps: ["jokers += 1"]
+  six_rolled:
+    kind: event
+    params: [roll]
+    steps: ["sixes += 1"]
+  card_moved:
+    kind: event
+    params: [card]
+    steps: ["moves += 1"]
+triggers:
+  - id: joker_drawn
+    event: drawn
+    when: "card is joker and jokers < 5"
+    run: joker_seen
+    timing: now
+  - id: six
+    event: rolled
+    when: "roll.result == 'six'"
+    run: six_rolled
+    timing: now
+  - id: to_pile
+    event: moved
+    when: "dest == pile"
+    run: card_moved
+    timing: now
+"""
+
+
+@pytest.fixture(scope="module")
+def ruleset(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gates") / "ruleset.yaml"
+    path.write_text(RULESET)
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, loaded.diagnostics
+    return loaded.ruleset
+
+
+def test_gates_are_read_off_the_first_test_of_each_condition(ruleset):
+    gates = event_gates(ruleset.triggers)
+    assert gates == {"drawn": (("card", Card, "joker"),), "rolled": (("roll", Roll, "six"),), "moved": None}
+
+
+def _play(rs, seed: int, engine: str, gated: bool, monkeypatch) -> tuple:
+    seen: list = []
+    fire = handlers.fire
+
+    def counting(g):
+        seen.extend(e for e, _ in g._events)
+        return fire(g)
+
+    for module in (handlers, interpreter, decision_steps):  # (each calls it by its own name)
+        monkeypatch.setattr(module, "fire", counting)
+    g = Game(rs, 2, seed, engine=engine, start=False)
+    if not gated:
+        g.gates = {e: None for e in g.gates}  # every event some trigger is on kept, as before the gates
+    g.play([], views=False)
+    monkeypatch.undo()
+    return g.narrative, dict(g.vars), g.steps, sorted(seen)
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_game_is_the_same_with_and_without_gates(ruleset, engine, monkeypatch):
+    """The same story, variables and steps; fewer events looked at (only those some trigger may fire on)."""
+    fewer = fired = 0
+    for seed in range(6):
+        gated = _play(ruleset, seed, engine, True, monkeypatch)
+        every = _play(ruleset, seed, engine, False, monkeypatch)
+        assert gated[:3] == every[:3]
+        assert gated[3].count("moved") == every[3].count("moved")  # ungated: every move is looked at
+        assert gated[3].count("rolled") == gated[1]["sixes"]  # only the sixes are kept
+        assert gated[3].count("drawn") <= every[3].count("drawn")
+        fewer += len(every[3]) - len(gated[3])
+        fired += gated[1]["sixes"] * gated[1]["jokers"] * gated[1]["moves"]
+    assert fewer > 0 and fired > 0  # events left out, and triggers of each kind that fired
