@@ -31,11 +31,19 @@ def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[s
     the place) are written names."""
     if how == "set":
         return [f"{d}[{key}] = {value}"]
+    grown = []
+    if sign > 0:  # a list grown by a value or a list: guards.bounded only looks at one it could refuse or charge
+        grown = ["elif type(_o) is list:",
+                 "    _w = _o + _i if isinstance(_i, list) else _o + [_i]",
+                 "    if len(_w) >= _FEW or not _CONTAINERS.isdisjoint(map(type, _w)):",
+                 f"        _w = _bounded(_w, ctx, {names[2]})",
+                 f"    {d}[{key}] = _w"]
     return [f"_o = _L.get({key})" if d == "_L" else f"_o = ctx.vars[{key}]",
             f"_i = {value}",
             f"_w = _o {'+' if sign > 0 else '-'} _i if type(_o) is int and type(_i) is int else None",
             "if _w is not None and -_MAXI <= _w <= _MAXI:",
             f"    {d}[{key}] = _w",
+            *grown,
             "else:",
             "    {}[{}] = _augmented(_o, _i, {}, {}, ctx, {})".format(d, key, *names)]
 
