@@ -116,3 +116,24 @@ def test_builtins_with_a_fixed_direction_and_records_are_written_as_the_closures
         assert to_json(compiled) == to_json(_played(rs, seed, engine="reference"))
         assert [p.seat for p in compiled.vars["who"]][3:] == [1, 0, 2]  # seat_order from P2, the other way round
         assert compiled.vars["seen"]["who"] == compiled.players[0]  # next_player(P2) the other way round: P1
+
+
+def test_a_player_variable_set_on_something_else_stops_both_engines_alike(tmp_path, monkeypatch):
+    from rulecraft.compiler import stretches
+    from rulecraft.diagnostics import RuleError
+
+    monkeypatch.setattr(stretches, "HOT", 0)
+    monkeypatch.setattr(stretches, "STRAIGHT_VISITS", 0)
+    text = (RULESET % "2").replace('"first.coins += x"', '"seen.who.coins += x; set seen = record(who: x); seen.who.coins += x"')
+    path = tmp_path / "wrong.yaml"
+    path.write_text(text, encoding="utf-8")
+    res = load_ruleset(str(path))
+    assert res.ok, [d.message for d in res.diagnostics][:3]
+    said = []
+    for engine in ("compiled", "reference", "compiled"):  # the second compiled game runs the written statement
+        g = Game(res.ruleset, 3, 0, engine=engine)
+        with pytest.raises(RuleError) as got:  # seen.who is P1 for the first '+=', then the number answered
+            g.apply(1)
+        said.append((str(got.value), got.value.span.line, got.value.span.col, [dict(pv) for pv in g.pvars]))
+    assert said[0] == said[1] == said[2] and "'coins' is a player variable, but this is the number 2" in said[0][0]
+    assert said[0][3][0]["coins"] == 3 + 3 - 1 + 2  # P1 gained the 2 before the error

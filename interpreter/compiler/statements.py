@@ -13,6 +13,7 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.builtins import describe
+from ..dsl.closures.assign import _augmented
 from ..dsl.ops import SUSPEND
 from ..diagnostics import RuleError
 
@@ -22,6 +23,11 @@ from .writing import Unsupported
 def draw_count_error(k, span) -> RuleError:
     """The error of a draw of `k` cards that is not a whole number of cards (as the closure raises it)."""
     return RuleError(f"draw needs a whole number of cards, got {describe(k)}", span)
+
+
+def pvar_error(p, attr: str, span) -> RuleError:
+    """The error of a player variable set on something that is not a player (as assign._assign_in_place raises it)."""
+    return RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
 
 
 def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[str, str, str]) -> list[str]:
@@ -119,6 +125,35 @@ class StatementNodes:
         value = self.expr(n.value) if n.value is not None else "_ONE"
         self.emit(f"ctx.tally({self.const(n.metric)}, {key}, {value}, {self.const(n.span)})")
         return "None"
+
+    def _w_Assign(self, n: A.Assign, extra: dict) -> str:
+        """A player variable set (`p.coins = v`, `+=`, `-=`) as assign._assign_in_place's closures run it: the player
+        worked out at the read and again at the write (its errors and work each time), whole numbers in range added
+        here, everything else by assign._augmented. Other assignments are left to their closures."""
+        t = n.target
+        if not isinstance(t, A.Attr) or n.op not in ("=", "+=", "-="):
+            raise Unsupported("an assignment left to its closure")
+        attr, span = self.const(t.name), self.const(n.span)
+        if n.op == "=":
+            value = self.expr(n.value)
+            self.emit(f"ctx.pvars[{self._player(t, attr, span)}.seat][{attr}] = {value}")
+            return "None"
+        sign = 1 if n.op == "+=" else -1
+        old, new = self.temp(), self.temp()
+        self.emit(f"{old} = ctx.pvars[{self._player(t, attr, span)}.seat][{attr}]")
+        inc = self.expr(n.value)
+        self.emit(f"{new} = {old} {'+' if sign > 0 else '-'} {inc} if type({old}) is int and type({inc}) is int else None")
+        with self.block(f"if {new} is None or not -_MAXI <= {new} <= _MAXI:"):
+            self.emit(f"{new} = {self.const(_augmented)}({old}, {inc}, {self.const(sign)}, {self.const(n.op)}, ctx, {span})")
+        self.emit(f"ctx.pvars[{self._player(t, attr, span)}.seat][{attr}] = {new}")
+        return "None"
+
+    def _player(self, t: A.Attr, attr: str, span: str) -> str:
+        """The object of `t` worked out, refused unless it is a player."""
+        p = self.expr(t.obj)
+        with self.block(f"if type({p}) is not _Player:"):
+            self.emit(f"raise {self.const(pvar_error)}({p}, {attr}, {span})")
+        return p
 
     def _bind(self, name: str, value: str) -> None:
         """ctx.locals[name] = value, as the closure binds a statement's result."""
