@@ -1,8 +1,9 @@
-"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally), so that a
-stretch runs them in its own code, their expressions copied in, instead of calling their closures (which call the
-function of each expression in turn).
+"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally, a player
+variable set), so that a stretch runs them in its own code, their expressions copied in, instead of calling their
+closures (which call the function of each expression in turn); and the lines of an assignment to a local or a game
+variable, which the stretch's writer puts in its code (`assignment`).
 
-Each is written as the closure of dsl/closures/statements.py runs it: its expressions in the same order, the same
+Each is written as the closure of dsl/closures/statements.py (or assign.py) runs it: its expressions in the same order, the same
 call of the game with the same arguments, the same errors; the function's value is the signal the closure returns
 (None, or the roll's SUSPEND). Only statements whose closure notes its node (`written_from`) are written.
 """
