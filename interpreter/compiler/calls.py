@@ -9,15 +9,18 @@ from ..dsl.builtins import REGISTRY
 from ..dsl.ops import rank, RANKINGS
 from ..dsl.checking import binds_items
 from ..dsl.scope import FunctionDef
-from ..dsl.guards import CALL_COST, scalar
+from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
+from ..dsl.tabletop import with_fixed
 
-from .facts import list_fact, no_container, number_attribute
+from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric
 from .writing import FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
 _SIZES = (_COUNT, REGISTRY["empty"].fn)
 _OWNER = REGISTRY["owner"].fn
+_RECORD = REGISTRY["record"].fn
+_LOUD = _CONTAINERS | {str}  # a record field of these kinds is what guards.nested looks at
 _TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
 
 
@@ -47,6 +50,14 @@ class CallNodes:
         impl, span = self.const(b.fn), self.const(n.span)
         out = self.temp()
         if kwargs:
+            fixed = [fixed_value(kw.value, self.scope, self.locals) for kw in n.kwargs]
+            special = with_fixed(n.func, {kw.name: v for kw, (_, v) in zip(n.kwargs, fixed)}) \
+                if all(known for known, _ in fixed) else None
+            if special is not None:  # named arguments fixed at load, worked out once (tabletop.with_fixed)
+                self.emit(f"{out} = {self.const(special)}(ctx, {', '.join([span, *args])})")
+                return out
+            if b.fn is _RECORD and len(kwargs) < FEW:
+                return self._record(n, kwargs, out, span)
             named = "**{" + ", ".join(f"{k}: {v}" for k, v in kwargs) + "}"
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args, named])})")
         elif b.fn in _SIZES and len(args) == 1:  # count() and empty() of a list or a zone, read inline
@@ -64,6 +75,19 @@ class CallNodes:
             self.emit(f"{out} = ctx.zone_owner({a}) if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
+        return out
+
+    def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
+        """record(NAME: value, ...) of fewer than 11 fields, built here. builtins._record's check of it (guards.nested,
+        then the scan charged) can find nothing to refuse or charge when no field is a list, a record or a text, or
+        is an empty list written there ([]: one value, no text): only a record with another field is checked."""
+        self.emit(f"{out} = {{{', '.join(f'{k}: {v}' for k, v in kwargs)}}}")
+        loud = [v for kw, (_, v) in zip(n.kwargs, kwargs) if not (isinstance(kw.value, A.ListLit) and not kw.value.items)
+                and not numeric(kw.value, self.scope)]
+        if loud:
+            kinds = self.const(_LOUD)
+            with self.block(f"if {' or '.join(f'type({v}) in {kinds}' for v in loud)}:"):
+                self.emit(f"_scanned(ctx, _nested({out}, {span}), {span})")
         return out
 
     def _user_call(self, n: A.Call, fd: FunctionDef) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, FamilyRef, Row
 from ..dsl import ast as A
-from ..dsl.ops import make_getattr
+from ..dsl.ops import _NUMBER_TYPES, make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
 from .facts import fixed, list_fact, no_container, numeric
@@ -171,8 +171,11 @@ class OperatorNodes:
         op, span = self.const(n.op), self.const(n.span)
         out, t = self.temp(), self.temp()
         if n.op != "+":  # Python would repeat a text or list ('ab' * 10**9) or format one ('%9999999d' % 1)
-            with self.block(f"if type({a}) not in _NUMBERS or type({b}) not in _NUMBERS:"):
-                self.emit(f"raise _compute_error({a}, {op}, {b}, {span})")
+            unsure = [v for v, side in ((a, n.left), (b, n.right)) if not self._a_number(side)]  # (a number fixed
+            # at load passes the test)
+            if unsure:
+                with self.block(f"if {' or '.join(f'type({v}) not in _NUMBERS' for v in unsure)}:"):
+                    self.emit(f"raise _compute_error({a}, {op}, {b}, {span})")
         with self.block("try:"):
             self.emit(f"{out} = {a} {py} {b}")
         with self.block("except ZeroDivisionError:"):
@@ -188,6 +191,11 @@ class OperatorNodes:
             with self.block(f"if {guard}:"):
                 self.emit(f"{out} = _bounded({out}, ctx, {span})")
         return out
+
+    def _a_number(self, node: A.Expr) -> bool:
+        """`node` is a number fixed at load (of a type the generated test `type(x) not in _NUMBERS` lets through)."""
+        known, value = fixed(node, self.scope, self.locals)
+        return known and type(value) in _NUMBER_TYPES
 
     def _bound_test(self, n: A.BinOp, out: str, t: str) -> str | None:
         """The test that sends the result `out` of `n` to guards.bounded, or None when it can never need it."""
@@ -215,10 +223,17 @@ class OperatorNodes:
             container = self.expr(n.right)  # the container runs first, as in the closure
             item = self.expr(n.left)
             span = self.const(n.span)
-            with self.block(f"if isinstance({container}, _ZoneRef):"):
+            with self.block(f"if type({container}) is list:"):  # (the commonest, taken first: as _SEQUENCES below)
+                with self.block(f"if len({container}) >= _SHORT:"):  # a scan costs budget by its length
+                    self.emit(f"_scanned(ctx, len({container}), {span})")
+                with self.block("try:"):
+                    self.emit(f"{out} = {item} in {container}")
+                with self.block("except TypeError:"):
+                    self.emit(f"raise _member_error({item}, {container}, {span}) from None")
+            with self.block(f"elif isinstance({container}, _ZoneRef):"):
                 cards = self.temp()
                 self.emit(f"{cards} = ctx.zone_cards({container})")
-                with self.block(f"if len({cards}) >= _SHORT:"):  # a scan costs budget by its length
+                with self.block(f"if len({cards}) >= _SHORT:"):
                     self.emit(f"_scanned(ctx, len({cards}), {span})")
                 self.emit(f"{out} = {item} in {cards}")
             with self.block(f"elif isinstance({container}, _SEQUENCES):"):

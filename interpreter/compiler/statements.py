@@ -1,8 +1,9 @@
-"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally), so that a
-stretch runs them in its own code, their expressions copied in, instead of calling their closures (which call the
-function of each expression in turn).
+"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally, a player
+variable set), so that a stretch runs them in its own code, their expressions copied in, instead of calling their
+closures (which call the function of each expression in turn); and the lines of an assignment to a local or a game
+variable, which the stretch's writer puts in its code (`assignment`).
 
-Each is written as the closure of dsl/closures/statements.py runs it: its expressions in the same order, the same
+Each is written as the closure of dsl/closures/statements.py (or assign.py) runs it: its expressions in the same order, the same
 call of the game with the same arguments, the same errors; the function's value is the signal the closure returns
 (None, or the roll's SUSPEND). Only statements whose closure notes its node (`written_from`) are written.
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 from ..dsl import ast as A
 from ..dsl.builtins import describe
+from ..dsl.closures.assign import _augmented
 from ..dsl.ops import SUSPEND
 from ..diagnostics import RuleError
 
@@ -24,6 +26,11 @@ def draw_count_error(k, span) -> RuleError:
     return RuleError(f"draw needs a whole number of cards, got {describe(k)}", span)
 
 
+def pvar_error(p, attr: str, span) -> RuleError:
+    """The error of a player variable set on something that is not a player (as assign._assign_in_place raises it)."""
+    return RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
+
+
 def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[str, str, str]) -> list[str]:
     """The lines of a statement that sets a local (`d` is "_L") or a game variable ("ctx.vars") - `let`, `set`,
     `+=`, `-=` - as the closure of assign._assign_in_place does it: the old value read first, whole numbers added
@@ -31,11 +38,19 @@ def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[s
     the place) are written names."""
     if how == "set":
         return [f"{d}[{key}] = {value}"]
+    grown = []
+    if sign > 0:  # a list grown by a value or a list: guards.bounded only looks at one it could refuse or charge
+        grown = ["elif type(_o) is list:",
+                 "    _w = _o + _i if isinstance(_i, list) else _o + [_i]",
+                 "    if len(_w) >= _FEW or not _CONTAINERS.isdisjoint(map(type, _w)):",
+                 f"        _w = _bounded(_w, ctx, {names[2]})",
+                 f"    {d}[{key}] = _w"]
     return [f"_o = _L.get({key})" if d == "_L" else f"_o = ctx.vars[{key}]",
             f"_i = {value}",
             f"_w = _o {'+' if sign > 0 else '-'} _i if type(_o) is int and type(_i) is int else None",
             "if _w is not None and -_MAXI <= _w <= _MAXI:",
             f"    {d}[{key}] = _w",
+            *grown,
             "else:",
             "    {}[{}] = _augmented(_o, _i, {}, {}, ctx, {})".format(d, key, *names)]
 
@@ -111,6 +126,35 @@ class StatementNodes:
         value = self.expr(n.value) if n.value is not None else "_ONE"
         self.emit(f"ctx.tally({self.const(n.metric)}, {key}, {value}, {self.const(n.span)})")
         return "None"
+
+    def _w_Assign(self, n: A.Assign, extra: dict) -> str:
+        """A player variable set (`p.coins = v`, `+=`, `-=`) as assign._assign_in_place's closures run it: the player
+        worked out at the read and again at the write (its errors and work each time), whole numbers in range added
+        here, everything else by assign._augmented. Other assignments are left to their closures."""
+        t = n.target
+        if not isinstance(t, A.Attr) or n.op not in ("=", "+=", "-="):
+            raise Unsupported("an assignment left to its closure")
+        attr, span = self.const(t.name), self.const(n.span)
+        if n.op == "=":
+            value = self.expr(n.value)
+            self.emit(f"ctx.pvars[{self._player(t, attr, span)}.seat][{attr}] = {value}")
+            return "None"
+        sign = 1 if n.op == "+=" else -1
+        old, new = self.temp(), self.temp()
+        self.emit(f"{old} = ctx.pvars[{self._player(t, attr, span)}.seat][{attr}]")
+        inc = self.expr(n.value)
+        self.emit(f"{new} = {old} {'+' if sign > 0 else '-'} {inc} if type({old}) is int and type({inc}) is int else None")
+        with self.block(f"if {new} is None or not -_MAXI <= {new} <= _MAXI:"):
+            self.emit(f"{new} = {self.const(_augmented)}({old}, {inc}, {self.const(sign)}, {self.const(n.op)}, ctx, {span})")
+        self.emit(f"ctx.pvars[{self._player(t, attr, span)}.seat][{attr}] = {new}")
+        return "None"
+
+    def _player(self, t: A.Attr, attr: str, span: str) -> str:
+        """The object of `t` worked out, refused unless it is a player."""
+        p = self.expr(t.obj)
+        with self.block(f"if type({p}) is not _Player:"):
+            self.emit(f"raise {self.const(pvar_error)}({p}, {attr}, {span})")
+        return p
 
     def _bind(self, name: str, value: str) -> None:
         """ctx.locals[name] = value, as the closure binds a statement's result."""

@@ -9,7 +9,7 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import award_places, card_place, empties, next_in, still_in, zone_tops
+from .tabletop import award_places, card_place, empties, next_player, seat_order, zone_tops
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
@@ -182,30 +182,12 @@ def _random(ctx, span, x):
     "seat_order(first, dir: 'ccw')", kwargs=("dir", "include_start"),
 )
 def _seat_order(ctx, span, start, dir="cw", include_start=True):
-    if not isinstance(start, Player):
-        raise RuleError(f"seat_order needs a player to start from, got {describe(start)}", span)
-    players = ctx.players
-    s = start.seat % len(players)
-    if _direction(dir, span) == 1:  # the seats from the start's round the table: two slices, no arithmetic per seat
-        order = players[s:] + players[:s]
-    else:
-        order = players[s::-1] + players[:s:-1]
-    return still_in(ctx, order if include_start else order[1:])
+    return seat_order(ctx, span, start, dir, include_start)
 
 
 @builtin("next_player", 1, 1, "player", "The next player in seat order; dir: 'cw' (default) or 'ccw'.", "next_player(dealer, dir: 'ccw')", kwargs=("dir",))
 def _next_player(ctx, span, p, dir="cw"):
-    if not isinstance(p, Player):
-        raise RuleError(f"next_player needs a player, got {describe(p)}", span)
-    return next_in(ctx, p.seat, _direction(dir, span))
-
-
-def _direction(d, span) -> int:
-    if d in ("cw", "clockwise"):
-        return 1
-    if d in ("ccw", "counterclockwise", "counter_clockwise"):
-        return -1
-    raise RuleError(f"a direction is 'cw' or 'ccw', got {describe(d)}", span)
+    return next_player(ctx, span, p, dir)
 
 
 @builtin("keys", 1, 1, "list", "The keys of a table, or the zones of a family.", "keys(wheel)")

@@ -3,10 +3,11 @@ place with ties split (builtins.py registers them; nothing here reads a game bey
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Optional
 
 from ..diagnostics import RuleError
-from ..values import Card, out_seats
+from ..values import Card, Player, out_seats
+from .guards import describe
 
 
 def card_place(ctx, span, c) -> int:
@@ -22,11 +23,79 @@ def still_in(ctx, order: list) -> list:
     return [p for p in order if p.seat not in out] if out else order
 
 
+def direction(d: Any, span) -> int:
+    """A direction round the table as a step: 1 clockwise ('cw'), -1 the other way ('ccw')."""
+    if d in ("cw", "clockwise"):
+        return 1
+    if d in ("ccw", "counterclockwise", "counter_clockwise"):
+        return -1
+    raise RuleError(f"a direction is 'cw' or 'ccw', got {describe(d)}", span)
+
+
+def seat_order(ctx, span, start, dir: Any = "cw", include_start: Any = True, step: int = 0) -> list:
+    """seat_order(start, dir:, include_start:): the players still in, round the table from `start`; `step` is the
+    direction when it was worked out before (1 or -1; 0: from `dir`, after the start is checked)."""
+    if not isinstance(start, Player):
+        raise RuleError(f"seat_order needs a player to start from, got {describe(start)}", span)
+    players = ctx.players
+    s = start.seat % len(players)
+    if (step or direction(dir, span)) == 1:  # the seats from the start's round the table: two slices
+        order = players[s:] + players[:s]
+    else:
+        order = players[s::-1] + players[:s:-1]
+    if not include_start:
+        order = order[1:]
+    return still_in(ctx, order) if getattr(ctx, "modifiers", None) else order  # (no modifier: nobody is out)
+
+
+def next_player(ctx, span, p, dir: Any = "cw", step: int = 0) -> Any:
+    """next_player(p, dir:): the next player still in after p; `step` as for seat_order."""
+    if not isinstance(p, Player):
+        raise RuleError(f"next_player needs a player, got {describe(p)}", span)
+    return next_in(ctx, p.seat, step or direction(dir, span))
+
+
+def _next_cw(ctx, span, p) -> Any:
+    if p.__class__ is Player and not getattr(ctx, "modifiers", None):  # nobody is out: the next seat
+        players = ctx.players
+        return players[(p.seat + 1) % len(players)]
+    return next_player(ctx, span, p, step=1)
+
+
+def _next_ccw(ctx, span, p) -> Any:
+    if p.__class__ is Player and not getattr(ctx, "modifiers", None):
+        players = ctx.players
+        return players[(p.seat - 1) % len(players)]
+    return next_player(ctx, span, p, step=-1)
+
+
+def with_fixed(name: str, kwargs: dict) -> Optional[Callable]:
+    """For the compiler: `fn(ctx, span, *args)` doing what the built-in `name` does with these named arguments, all
+    fixed at load (so a direction is worked out once, not at every call); None when there is none, or when the
+    built-in would refuse them (the call is left as it is, to raise its error)."""
+    if name not in ("next_player", "seat_order") or not set(kwargs) <= {"dir", "include_start"}:
+        return None
+    try:
+        step = direction(kwargs.get("dir", "cw"), None)
+    except RuleError:
+        return None
+    if name == "next_player":
+        return None if "include_start" in kwargs else _next_cw if step == 1 else _next_ccw
+    include = kwargs.get("include_start", True)
+
+    def fixed(ctx, span, start):
+        return seat_order(ctx, span, start, None, include, step)
+    return fixed
+
+
 def next_in(ctx, seat: int, step: int) -> Any:
     """The next player still in after a seat going `step` (+1 clockwise, -1 the other way); the plain next one when
     every other player is out."""
-    players, out = ctx.players, out_seats(ctx)
+    players = ctx.players
     n = len(players)
+    if not getattr(ctx, "modifiers", None):  # no modifier in force, so nobody is out (out_seats): the next seat
+        return players[(seat + step) % n]
+    out = out_seats(ctx)
     for i in range(1, n + 1):
         q = players[(seat + step * i) % n]
         if q.seat not in out:

@@ -22,6 +22,7 @@ from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
 from ..compiler import expressions, stretches
+from .machine import setup
 from .machine.answers import Bots, answer, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import handler_for, run
@@ -134,8 +135,16 @@ class Game(Board):
         run(self)
 
     def _setup(self) -> None:
-        rs = self.rs
         self.begun = True
+        if setup.given(self):  # what set-up made in an earlier game, copied where it is the same (machine/setup.py)
+            return
+        before = setup.before(self)
+        self._set_up()
+        setup.keep(self, before)
+
+    def _set_up(self) -> None:
+        """The zones, their first cards, the variables."""
+        rs = self.rs
         for z in rs.zones.values():
             if z.per is None:
                 self.zones[ZoneRef(z.id)] = []

@@ -16,6 +16,7 @@ from ..builtins import describe
 from ..checking import Problem, augment_problem
 from ..guards import MAX_INT, bounded, nested, scanned
 from ..scope import Fn, Scope, kind_word
+from .whole import statement_noted
 
 
 def _augmented(old: Any, inc: Any, sign: int, op: str, ctx: Any, span: Span) -> Any:
@@ -80,8 +81,8 @@ class AssignStatements:
         elif isinstance(target, A.Attr):
             obj = self.expr(target.obj)[0]
             attr = target.name
-            if attr in self.scope.player_vars:
-                return self._assign_in_place(target, value, op, sign, span, obj)
+            if attr in self.scope.player_vars:  # (noted: the compiler writes it into a stretch, compiler/statements.py)
+                return statement_noted(n, self._assign_in_place(target, value, op, sign, span, obj), self.scope)
             if attr in self.scope.card_attrs or attr in ("id", "name", "classes", "zone", "owner", "seat"):
                 self.report("E308", f"'{attr}' is fixed and cannot be set", target.name_span,
                             "card attributes never change; set a mark with a new name (e.g. 'set card.bonus = 2')")
