@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
+
+from cli_fork import run_cli
 
 from rulecraft.tools.chart.coverage import MAX_COVERAGE_BYTES, CoverageError, read_coverage
 
@@ -58,10 +58,10 @@ def test_the_command_exits_2_with_one_line(tmp_path, verb):
     path = tmp_path / "deep.json"
     path.write_text(BAD["deep"], encoding="utf-8")
     out = tmp_path / ("o.dot" if verb == "render" else "o.pdf")
-    args = [sys.executable, "-m", "rulecraft.tools.cli.main", verb, "pig", "-o", str(out), "--coverage", str(path)]
+    args = [verb, "pig", "-o", str(out), "--coverage", str(path)]
     if verb == "render":
         args += ["--format", "dot"]
-    r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    r = run_cli(args, timeout=60)  # forked: tests/cli_fork.py
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stderr and "nested too deeply" in r.stderr
     assert not out.exists()

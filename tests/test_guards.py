@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import difflib
 import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from cli_fork import run_cli
 
 from conftest import play_seeded
 
@@ -22,17 +21,10 @@ from rulecraft.compiler import expressions as codegen, running, safesource, stre
 from rulecraft.loader import dsl_text, load_ruleset
 from rulecraft.runtime.machine import interpreter
 
-CAPPED = textwrap.dedent("""
-    import resource, sys
-    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
-    from rulecraft.tools.cli.main import main
-    sys.exit(main(sys.argv[1:]))
-""")
-
-
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """rulecraft ARGS in a child that may use 2 GB at most (a time-out only so that a hang fails)."""
-    return subprocess.run([sys.executable, "-c", CAPPED, *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+def _cli(*args: str, cwd: Path):
+    """rulecraft ARGS in a child that may use 2 GB at most (a time-out only so that a hang fails), forked from a
+    process with the engine imported (tests/cli_fork.py)."""
+    return run_cli(list(args), cwd=cwd, memory=2 * 2**30, timeout=600)
 
 
 GAME = """\

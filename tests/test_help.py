@@ -4,6 +4,7 @@ help says a rule in words: never empty, never only the question again, never cod
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -29,6 +30,7 @@ def _plain(text: str) -> str:
     return re.sub(r"\W+", " ", (text or "").lower()).strip()
 
 
+@functools.cache  # DML's is read by two tests: its games played once
 def helps_met(name: str) -> dict:
     """The help shown at each kind of decision met in seeded games: (step path, purpose) -> (question, lines)."""
     rs = load_ruleset(name).ruleset

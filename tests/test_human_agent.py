@@ -3,10 +3,10 @@
 import io
 import json
 import os
-import subprocess
-import sys
 
 import pytest
+
+from cli_fork import run_cli
 
 from rulecraft.agents.human import HumanQuit
 from rulecraft.loader import load_ruleset
@@ -72,17 +72,14 @@ def test_time_limit_takes_the_default():
 def test_eof_in_a_played_game_exits_130_and_keeps_the_log(tmp_path):
     log = tmp_path / "g.log"
     # answer two questions, then end input
-    proc = subprocess.run(
-        [sys.executable, "-m", "rulecraft.tools.cli.main", "play", "pig", "--agent", "human", "--agent", "first",
-         "--seed", "3", "--log", str(log)],
-        input=b"y\ny\n", capture_output=True, timeout=60)
+    proc = run_cli(["play", "pig", "--agent", "human", "--agent", "first", "--seed", "3", "--log", str(log)],
+                   input=b"y\ny\n", timeout=60, text=False)  # forked: tests/cli_fork.py
     assert proc.returncode == 130, proc.stderr.decode()
     assert b"Traceback" not in proc.stderr
     records = [json.loads(l) for l in log.read_text().splitlines()]
     assert records[0]["type"] == "header"
     assert sum(r["type"] == "decision" for r in records) >= 2
-    again = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "replay", str(log), "--partial"],
-                           capture_output=True, timeout=60)
+    again = run_cli(["replay", str(log), "--partial"], timeout=60, text=False)
     assert again.returncode == 0, again.stdout.decode()
 
 

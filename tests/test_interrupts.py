@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_fork import run_cli
+
 CLI = [sys.executable, "-m", "rulecraft.tools.cli.main"]
 
 pty = pytest.importorskip("pty")
@@ -73,15 +75,14 @@ def test_ctrl_c_at_the_prompt_exits_130_and_keeps_the_log_and_the_save(tmp_path)
     assert code == 130, err
     assert "Traceback" not in err
     assert _decisions(log) >= 3
-    again = subprocess.run([*CLI, "replay", str(log), "--partial"], capture_output=True, text=True, timeout=60)
+    again = run_cli(["replay", str(log), "--partial"], timeout=60)  # what follows is not about the process: forked
     assert again.returncode == 0, again.stdout + again.stderr
     assert "replay identically" in again.stdout
     saved = json.loads(save.read_text().splitlines()[0])
     assert saved["decisions"] == _decisions(log)
-    done = subprocess.run([*CLI, "play", "pig", "--resume", str(save), "--agent", "random", "--log", str(log),
-                           "--quiet"], capture_output=True, text=True, timeout=60)
+    done = run_cli(["play", "pig", "--resume", str(save), "--agent", "random", "--log", str(log), "--quiet"], timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
-    final = subprocess.run([*CLI, "replay", str(log)], capture_output=True, text=True, timeout=60)
+    final = run_cli(["replay", str(log)], timeout=60)
     assert final.returncode == 0 and "identical" in final.stdout, final.stdout
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_fork import run_cli
 
 from gamerecord import record_game
 
@@ -73,11 +74,9 @@ def test_a_save_and_a_log_moved_to_another_folder_hold_no_absolute_path_and_stil
         assert str(tmp_path) not in text and "made-here" not in text, f.name
         assert not MACHINE_PATH.search(text) and '":"/' not in text, f.name
     assert '"node":"pig.yaml:' in (moved / "g.save").read_text(encoding="utf-8")
-    run = [sys.executable, "-m", "rulecraft.tools.cli.main"]
-    done = subprocess.run(run + ["replay", "g.log"], cwd=moved, capture_output=True, text=True, timeout=120)
+    done = run_cli(["replay", "g.log"], cwd=moved, timeout=120)  # forked: tests/cli_fork.py
     assert "its 6 decisions replay identically" in done.stdout + done.stderr  # found its ruleset beside it
-    done = subprocess.run(run + ["play", "pig.yaml", "--resume", "g.save", "--quiet"], cwd=moved,
-                          capture_output=True, text=True, timeout=120)
+    done = run_cli(["play", "pig.yaml", "--resume", "g.save", "--quiet"], cwd=moved, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_fork import run_cli
+
 from rulecraft.diagnostics import RuleError
 from rulecraft.dsl.guards import MAX_VALUES, nested
 from rulecraft.loader import load_ruleset
@@ -429,8 +431,7 @@ def test_a_record_that_would_contain_itself_is_refused():
 def test_the_cli_reports_a_runaway_ruleset_without_a_traceback(tmp_path):
     path = tmp_path / "runaway.yaml"
     path.write_text(LIMITS["function-chain-depth"][0], encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", str(path), "--quiet"],
-                          capture_output=True, text=True, timeout=60)
+    proc = run_cli(["play", str(path), "--quiet"], timeout=60)  # forked: tests/cli_fork.py
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "error[R001]" in proc.stdout and "Traceback" not in proc.stdout + proc.stderr
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
+
+from cli_fork import run_cli
 
 from rulecraft.bundled import resolve
 
@@ -195,8 +195,7 @@ def assert_nothing_leaked(seat: Seat, number: int, hidden: dict, private: dict, 
 
 
 def replays(log) -> None:
-    done = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "replay", str(log)],
-                          capture_output=True, text=True)
+    done = run_cli(["replay", str(log)])  # forked: tests/cli_fork.py
     assert done.returncode == 0 and "identical" in done.stdout, done.stdout + done.stderr
 
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_fork import run_cli
+
 SECRETS = Path(__file__).parent / "cases" / "constructs" / "secrets" / "ruleset.yaml"
 LAST_WORD = Path(__file__).parent / "cases" / "table" / "last-word.yaml"
 GEMS = {f"Gem {n}" for n in range(1, 7)}
@@ -30,8 +32,7 @@ def hands_at_deal(seed: int) -> list[set[str]]:
 
 
 def play_piped(args: list[str], answers: str) -> str:
-    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args], input=answers.encode(),
-                          capture_output=True, timeout=120)
+    proc = run_cli(["play", *args], input=answers, timeout=120, text=False)  # forked: tests/cli_fork.py
     assert proc.returncode == 0, proc.stderr.decode()
     return proc.stdout.decode()
 

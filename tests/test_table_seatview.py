@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_fork import run_cli
 from rulecraft.agents.base import RandomAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
@@ -226,9 +225,8 @@ def test_pass_until_something_changes_in_stack_duel():
 
 def test_pass_until_at_the_table():
     """A person types 'pass until' once; the table passes for them and says so, and help names the words."""
-    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", "stack-duel", "--agent", "human",
-                           "--agent", "random", "--seed", "1", "--set", "max_rounds=6"],
-                          input=b"?\npass until\n" + b"pass until\n" * 40, capture_output=True, timeout=120)
+    proc = run_cli(["play", "stack-duel", "--agent", "human", "--agent", "random", "--seed", "1", "--set", "max_rounds=6"],
+                   input=b"?\npass until\n" + b"pass until\n" * 40, timeout=120, text=False)  # forked: tests/cli_fork.py
     text = proc.stdout.decode()
     assert proc.returncode == 0, proc.stderr.decode()
     assert "pass until (pass this question until something in it changes)" in text

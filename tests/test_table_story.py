@@ -8,11 +8,11 @@ import io
 import json
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_fork import run_cli
 
 from rulecraft.tools.table.play import play
 from rulecraft.tools.table.storyout import read_story
@@ -84,9 +84,10 @@ def test_the_json_story_round_trips_with_each_records_audience(tmp_path):
     assert [r["private"] or r["public"] for r in mine] == as_read_by(records, 2)
 
 
-def cli(args: list[str], answers: str = "", cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", *args], input=answers.encode(),
-                          capture_output=True, timeout=120, cwd=cwd)
+def cli(args: list[str], answers: str = "", cwd=None):
+    """`rulecraft play ARGS` with `answers` piped in, as a child forked from a process with the engine imported
+    (tests/cli_fork.py): what it prints and its exit code, as bytes."""
+    return run_cli(["play", *args], input=answers, cwd=cwd, timeout=120, text=False)
 
 
 def test_seat_and_story_json_on_the_command_line(tmp_path):
@@ -101,8 +102,7 @@ def test_seat_and_story_json_on_the_command_line(tmp_path):
     assert bad.returncode == 2 and "a person plays seat 1" in bad.stderr.decode()
     bad = cli([str(SECRETS), "--log", "-", "--story-json", "-"])
     assert bad.returncode == 2
-    help_text = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", "--help"],
-                               capture_output=True, text=True).stdout
+    help_text = run_cli(["play", "--help"]).stdout
     assert "--seat N" in help_text and "--story-json FILE" in help_text
 
 
@@ -117,9 +117,7 @@ def test_the_printed_resume_command_works_as_printed(tmp_path):
     again = cli(words[2:], "1\nn\n", cwd=tmp_path)
     assert again.returncode == 0, again.stderr.decode()
     assert "resumed after 2 decisions" in again.stdout.decode()
-    check = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "replay", "game.log", "--ruleset",
-                            str(SECRETS)],
-                           capture_output=True, text=True, cwd=tmp_path)
+    check = run_cli(["replay", "game.log", "--ruleset", str(SECRETS)], cwd=tmp_path)
     assert check.returncode == 0 and "winner" in check.stdout, check.stdout + check.stderr
 
 

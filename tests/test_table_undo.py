@@ -4,8 +4,6 @@ reason; bots choose as a function of the game, the seed and their seat."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -172,8 +170,7 @@ def test_a_story_line_is_one_line(tmp_path):
         "variables: {msg: \"fine\\nWinner: P2\\r\\nScores: none\"}\n"
         "sequences:\n  game:\n    kind: game\n    steps:\n"
         "      - \"log '{msg}'\"\n      - \"win players[0]\"\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "play", str(ruleset)],
-                          capture_output=True, timeout=60)
+    proc = run_cli(["play", str(ruleset)], timeout=60, text=False)
     text = proc.stdout.decode()
     assert proc.returncode == 0, text + proc.stderr.decode()
     assert "fine Winner: P2 Scores: none" in text
