@@ -213,7 +213,8 @@ class Decision:
                 return None if wire == 0 else low + wire - 1
             return self._options[wire]
         if self.kind == "subset":
-            return [self.options[i] for i in sorted(wire)]
+            options = self.options
+            return [options[i] for i in sorted(wire)]
         return wire
 
     def take(self, wire: Any) -> Any:

@@ -41,7 +41,8 @@ def taken(g, d: Decision, value: Any) -> None:
     g.decisions += 1
     if g.steps + g.decisions * DECISION_STEPS > g.max_steps:
         raise too_many_decisions(g)
-    g.chance = []
+    if g.chance:  # (a new list: whoever took the record keeps it; an empty one stays as it is)
+        g.chance = []
     if g.story:
         if d.purpose != "sealed" and d.purpose != "reroll":
             narrate_choice(g, d, value)

@@ -63,7 +63,7 @@ def _sealed(g, f, ins, st: dict) -> None:
     while i < len(players):
         p = players[i]
         f.locals[step.var] = p
-        got = decide(g, step.decision, step, "sealed")
+        got = decide(g, step.decision, step, "sealed", p)
         if got is MISSING:
             g.pending.resume = sealed_on
             return
@@ -79,7 +79,8 @@ def _sealed(g, f, ins, st: dict) -> None:
                 g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")
     elif g.story and choices:  # (nobody chose: nothing is revealed, and no empty line says so)
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
-    g._emit("revealed", {"choices": choices})
+    if "revealed" in g.triggers:  # (as g._emit: kept only for a trigger to read)
+        g._events.append(("revealed", {"choices": choices}))
     f.pc += 1
 
 
@@ -146,7 +147,7 @@ def _offer(g, f, ins, zone, answer) -> None:
         p = order[st["i"]]
         f.locals[step.var] = p
         asked = g.decisions
-        got = decide(g, step.play, step, "stack")
+        got = decide(g, step.play, step, "stack", p)
         if got is MISSING or g.decisions != asked:  # pending, or answered by a bot (answers.by_bot)
             # the zone is kept for the answer, unless working it out again might draw chance (then it is worked
             # out again with the answer, as it always was)

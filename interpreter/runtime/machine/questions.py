@@ -37,7 +37,7 @@ class _Plan:
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
-                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default")
+                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -76,6 +76,8 @@ class _Plan:
         self.public_of = self if self.public is not None or self.display_hidden else None  # (Decision.public_of)
         self.hides_cards = self.hidden and self.hides_cards
         self.asked = 0  # askings by games of the compiled engine, until its functions are written
+        # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
+        self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
         self.calling(lambda fn: fn)
 
     def calling(self, way) -> "_Plan":
@@ -153,9 +155,10 @@ def _who(g, spec) -> Player:
     return who
 
 
-def decide(g, spec, step, purpose: str = "choose") -> Any:
+def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is
-    the model step that asks (the Decision's `step`).
+    the model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
+    variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
 
     A `one` decision is made here without the generic steps of make_decision (most decisions are such). Without
     the story, one with a single option is answered without building a Decision, and a prompt is worked out
@@ -165,14 +168,14 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
     route = plan.route
-    if route != "one":
-        if route == "yesno":
-            return _yesno(g, spec, step, purpose, plan)
-        return _subset(g, spec, step, purpose, plan) if route == "subset" else \
-            ask(g, make_decision(g, spec, step, purpose))
-    who = plan.who(g)
+    if route == "any":
+        return ask(g, make_decision(g, spec, step, purpose))
+    who = each if each is not None and plan.player_var == step.var else plan.who(g)
     if who.__class__ is not Player and not isinstance(who, Player):
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+    if route != "one":
+        return _yesno(g, spec, step, purpose, plan, who) if route == "yesno" else \
+            _subset(g, spec, step, purpose, plan, who)
     story = g.story
     p = plan.prompt
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
@@ -225,12 +228,9 @@ def decide(g, spec, step, purpose: str = "choose") -> Any:
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
 
 
-def _yesno(g, spec, step, purpose: str, plan: _Plan) -> Any:
+def _yesno(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     """A yes-or-no decision (never forced, never secret: its answer hides no card), pending at once; its options
     (True, False) are made only for whoever reads them."""
-    who = plan.who(g)
-    if who.__class__ is not Player and not isinstance(who, Player):
-        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
     p = plan.prompt
     prompt = "" if p is None else p(g) if g.story or plan.prompt_now else None
     default = plan.default
@@ -245,13 +245,10 @@ def _yesno(g, spec, step, purpose: str, plan: _Plan) -> Any:
     return MISSING if g.bots is None else by_bot(g, d)
 
 
-def _subset(g, spec, step, purpose: str, plan: _Plan) -> Any:
+def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
     is answered at once (nothing to tell, even in the story), without building a Decision; else it is pending
     (never forced: the empty answer is always legal, as is any other)."""
-    who = plan.who(g)
-    if who.__class__ is not Player and not isinstance(who, Player):
-        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
     p = plan.prompt
     story = g.story
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
