@@ -204,7 +204,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
             g.pending = d
             return MISSING if g.bots is None else by_bot(g, d)
         # a bound that breaks a rule: the options worked out in full give its error
-    opts = unordered(g, list(as_list(g, plan.options(g), spec.options.span)))
+    opts = _options(g, plan.options(g), spec)
     if spec.optional:
         opts.append(None)
     n = len(opts)
@@ -223,6 +223,13 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     if n == 1:  # (told in the story)
         return ask(g, d)
     return _pending(g, d)
+
+
+def _options(g, value, spec) -> list:
+    """The options of a decision: the value of its options expression as a list of its own, each card of a zone
+    whose order nobody knows in the ruleset's card order (knowledge.unordered)."""
+    opts = list(value) if value.__class__ is list else list(as_list(g, value, spec.options.span))
+    return unordered(g, opts) if g.orderless else opts
 
 
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
@@ -252,7 +259,7 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     p = plan.prompt
     story = g.story
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
-    opts = unordered(g, list(as_list(g, plan.options(g), spec.options.span)))
+    opts = _options(g, plan.options(g), spec)
     if not opts:
         if plan.default_now:
             plan.default(g)
@@ -301,7 +308,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
     elif kind != "yesno":
         if known is None:
-            opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
+            opts = _options(g, spec.options.fn(g), spec)
         if kind == "one":
             if spec.optional:
                 opts.append(None)
