@@ -33,7 +33,9 @@ class _Plan:
     It also holds the functions the asking calls (who decides, the prompt, the options or the bounds of the
     amounts, the default): for a game of the reference engine their closures; for one of the compiled engine,
     once the spec has been asked there HOT times (as a whole expression is written, dsl/closures/whole.py), the
-    functions written of them; so an asking never goes through the dispatch of a whole expression."""
+    functions written of those called at every asking (who decides, the options or the bounds); so these never go
+    through the dispatch of a whole expression. A prompt or a default, called only when read or needed, keeps the
+    dispatch, which writes it if it gets hot (no function written for a prompt nobody reads)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
@@ -80,17 +82,20 @@ class _Plan:
         self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
         self.calling(lambda fn: fn)
 
-    def calling(self, way) -> "_Plan":
-        """The plan with the functions `way` makes of each expression's function (the plan itself keeps them)."""
+    def calling(self, way, every=None) -> "_Plan":
+        """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with
+        `every`, `way` is used only for those called at every asking (who decides, the options or the bounds of the
+        amounts), the others made by `every` (a compiled game writes no function for a prompt nobody reads)."""
         spec = self.spec
+        other = every or way
         self.who = way(spec.player.fn)
-        self.prompt = None if spec.prompt is None else way(spec.prompt.fn)
-        self.options = None if spec.options is None else way(spec.options.fn)
+        self.prompt = None if spec.prompt is None else other(spec.prompt.fn)
+        self.options = None if spec.options is None else (way if self.amounts is None else other)(spec.options.fn)
         self.low, self.high = (None, None) if self.amounts is None else (way(self.amounts[0].fn), way(self.amounts[1].fn))
         # a lowest amount written as a number (an auction's minimum bid): its value, not a call at every asking
         low = None if self.amounts is None else self.amounts[0].ast
         self.low_fixed = low.value if low.__class__ is A.Num and low.value.__class__ is int else None
-        self.default = None if spec.default is None else way(spec.default.fn)
+        self.default = None if spec.default is None else other(spec.default.fn)
         return self
 
     def copy(self) -> "_Plan":
@@ -121,7 +126,8 @@ def plan_of(g, spec) -> _Plan:
     first.asked += 1
     if first.asked < whole.HOT:  # (the expressions' own dispatch counts these calls)
         return first
-    plan = _COMPILED[key] = first.copy().calling(lambda fn: g.written(fn) if hasattr(fn, "written_from") else fn)
+    plan = _COMPILED[key] = first.copy().calling(lambda fn: g.written(fn) if hasattr(fn, "written_from") else fn,
+                                                 lambda fn: fn)  # (the others by the dispatch, written if they get hot)
     return plan
 
 
