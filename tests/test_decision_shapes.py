@@ -196,3 +196,24 @@ def test_whether_options_hide_cards_is_looked_at_when_read(name, players):
             quiet.apply(wire)
         assert state_hash(quiet) == state_hash(told)
     assert lazy > 0
+
+
+
+def test_a_decision_calls_its_expressions_without_the_whole_expression_dispatch():
+    """A decision's plan (machine/questions.py) holds the functions its asking calls: in a reference game the
+    closures, in a compiled game (once the spec is hot) the functions written of them; the games are the same."""
+    from rulecraft.runtime.machine import questions
+
+    rs = load_ruleset("sealed-auction").ruleset
+    ends: dict = {}
+    for engine in ("reference", "compiled"):
+        for seed in range(3):
+            g = Game(rs, None, seed, story=False, engine=engine, start=False)
+            g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+            ends.setdefault(engine, []).append((g.scores, g.winners, g.decisions, g.steps))
+    assert ends["reference"] == ends["compiled"]
+    spec = next(ins.arg.decision for prog in g.programs.values() for ins in prog.code if ins.op == "SEALED")
+    high = spec.amounts[1].fn
+    assert questions._REFERENCE[id(spec)].high is high.closure
+    assert questions._COMPILED[id(spec)].high is g.written(high) is not high
+    assert questions._COMPILED[id(spec)].low_fixed == 1  # (min_bid: 1: never called)

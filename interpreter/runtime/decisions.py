@@ -46,6 +46,8 @@ class Problem(NamedTuple):
         return _WIRE_WORDS[what].format(low=low, high=high)
 
 
+_INTS = frozenset((int,))  # the type of every option number of the usual answer to a subset
+
 _WIRE_WORDS = {
     "yesno": "answer true or false", "whole": "answer a whole number", "range": "answer a number from {low} to {high}",
     "nothing": "there is nothing to choose", "option": "answer an option number from {low} to {high}",
@@ -192,11 +194,12 @@ class Decision:
             if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
                 return Problem("option", 0, n - 1) if n else Problem("nothing")
             return None
-        if not isinstance(wire, list) or any(isinstance(i, bool) or not isinstance(i, int) for i in wire):
+        if not isinstance(wire, list) or (not _INTS.issuperset(map(type, wire))  # (the usual list: checked in C)
+                                          and any(isinstance(i, bool) or not isinstance(i, int) for i in wire)):
             return Problem("list", 0, n - 1)
         if len(set(wire)) != len(wire):
             return Problem("twice")
-        if any(not 0 <= i < n for i in wire):
+        if wire and (min(wire) < 0 or max(wire) >= n):
             return Problem("options", 0, n - 1)
         if not self.min <= len(wire) <= self.max:
             return Problem("count", self.min, self.max)
@@ -210,7 +213,8 @@ class Decision:
                 return None if wire == 0 else low + wire - 1
             return self._options[wire]
         if self.kind == "subset":
-            return [self.options[i] for i in sorted(wire)]
+            options = self.options
+            return [options[i] for i in sorted(wire)]
         return wire
 
     def take(self, wire: Any) -> Any:

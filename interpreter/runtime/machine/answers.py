@@ -38,19 +38,21 @@ def taken(g, d: Decision, value: Any) -> None:
     pending, counts as a decision (and against the budget), ends the chance results of the log's record, is told
     in the story, and its step going on counts as a step (R002 there when the budget has none left)."""
     g.pending = None
-    g.decisions += 1
-    if g.steps + g.decisions * DECISION_STEPS > g.max_steps:
+    g.decisions = decisions = g.decisions + 1
+    steps, max_steps = g.steps, g.max_steps
+    if steps + decisions * DECISION_STEPS > max_steps:
         raise too_many_decisions(g)
-    g.chance = []
+    if g.chance:  # (a new list: whoever took the record keeps it; an empty one stays as it is)
+        g.chance = []
     if g.story:
         if d.purpose != "sealed" and d.purpose != "reroll":
             narrate_choice(g, d, value)
         elif d.purpose == "reroll":
             g.say(f"{g.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
-    if g.steps >= g.max_steps:
+    if steps >= max_steps:  # (the story tells; it takes no step)
         f = g.frames[-1]
         raise out_of_steps(g, f, g.programs[f.seq].code[f.pc])
-    g.steps += 1
+    g.steps = steps + 1
 
 
 def answer(agent: Any, d: Decision, view: Any, game: Any) -> Any:

@@ -63,7 +63,7 @@ def _sealed(g, f, ins, st: dict) -> None:
     while i < len(players):
         p = players[i]
         f.locals[step.var] = p
-        got = decide(g, step.decision, step, "sealed")
+        got = decide(g, step.decision, step, "sealed", p)
         if got is MISSING:
             g.pending.resume = sealed_on
             return
@@ -79,7 +79,8 @@ def _sealed(g, f, ins, st: dict) -> None:
                 g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")
     elif g.story and choices:  # (nobody chose: nothing is revealed, and no empty line says so)
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
-    g._emit("revealed", {"choices": choices})
+    if "revealed" in g.triggers:  # (as g._emit: kept only for a trigger to read)
+        g._events.append(("revealed", {"choices": choices}))
     f.pc += 1
 
 
@@ -118,15 +119,17 @@ def _offer(g, f, ins, zone, answer) -> None:
     st = f.locals[key]
     order = st["order"]
     n = len(order)
+    steady = None  # whether the zone can be kept from the offer to the answer (_STEADY), once a decision is asked
     while True:
         if answer is not MISSING:
-            p = order[st["i"]]
-            st["i"] = (st["i"] + 1) % n if n else 0
+            i = st["i"]
+            p = order[i]
+            st["i"] = (i + 1) % n if n else 0
             if zone is None:
-                played = [] if answer is None else list(answer) if isinstance(answer, list) else [answer]
+                played = () if answer is None else list(answer) if isinstance(answer, list) else [answer]
             else:
-                played = list(answer) if answer else []
-            if played:
+                played = list(answer) if answer else ()
+            if played:  # (a pass plays nothing)
                 if zone is None:
                     st.setdefault("entries", []).extend(played)
                 else:
@@ -135,26 +138,29 @@ def _offer(g, f, ins, zone, answer) -> None:
                 st["by"] = p
                 st["last"] = p
                 st["passes"] = 0
-                g.say(f"{p} plays {label(played)} onto the stack")
+                if g.story:
+                    g.say(f"{p} plays {label(played)} onto the stack")
                 f.pc = onplay_pc
                 return
             st["passes"] += 1
             answer = MISSING
-        if n == 0 or (st["last"] is None and st["passes"] >= n) or (st["last"] is not None and st["passes"] >= n - 1):
+        # everyone passed (or all but the last to play)
+        if n == 0 or st["passes"] >= (n if st["last"] is None else n - 1):
             f.pc = ins.target
             return
         p = order[st["i"]]
         f.locals[step.var] = p
         asked = g.decisions
-        got = decide(g, step.play, step, "stack")
+        got = decide(g, step.play, step, "stack", p)
         if got is MISSING or g.decisions != asked:  # pending, or answered by a bot (answers.by_bot)
             # the zone is kept for the answer, unless working it out again might draw chance (then it is worked
             # out again with the answer, as it always was)
-            steady = _STEADY.get(id(step))
-            if steady is None or steady[0] is not step:
-                if len(_STEADY) > 10_000:
-                    _STEADY.clear()
-                steady = _STEADY[id(step)] = (step, step.zone is None or not draws_chance(g.rs, step.zone.ast))
+            if steady is None:
+                steady = _STEADY.get(id(step))
+                if steady is None or steady[0] is not step:
+                    if len(_STEADY) > 10_000:
+                        _STEADY.clear()
+                    steady = _STEADY[id(step)] = (step, step.zone is None or not draws_chance(g.rs, step.zone.ast))
             if got is MISSING:
                 d = g.pending
                 d.resume, d.held = (stack_on, zone) if steady[1] else (stack_again, None)

@@ -9,6 +9,7 @@ from typing import Any, Optional
 from ...diagnostics import RuleError
 from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY, as_list, describe
+from ...dsl.closures import whole
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE, text_of
 from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
@@ -18,17 +19,27 @@ from ..knowledge import unordered
 from ..story import display_names, narrate_choice
 from .answers import by_bot
 
-_PLANS: dict = {}  # id(decision spec) -> its _Plan
+_PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
+_REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
+_COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
 
 
 class _Plan:
     """What asking a decision needs of its spec, worked out once per spec (the first time it is asked): the place
     of its step as text; whether its prompt or default may draw chance (then they are worked out at every asking,
     read or not, so the dice fall the same); whether its default is the pass; whether its options may be told by
-    shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list)."""
+    shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list).
+
+    It also holds the functions the asking calls (who decides, the prompt, the options or the bounds of the
+    amounts, the default): for a game of the reference engine their closures; for one of the compiled engine,
+    once the spec has been asked there HOT times (as a whole expression is written, dsl/closures/whole.py), the
+    functions written of those called at every asking (who decides, the options or the bounds); so these never go
+    through the dispatch of a whole expression. A prompt or a default, called only when read or needed, keeps the
+    dispatch, which writes it if it gets hot (no function written for a prompt nobody reads)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
-                 "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value")
+                 "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
+                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var")
 
     def __init__(self, g, spec):
         rs = g.rs
@@ -66,6 +77,32 @@ class _Plan:
         self.display_hidden = spec.display is not None and bool(s.reads(spec.display, local=True))
         self.public_of = self if self.public is not None or self.display_hidden else None  # (Decision.public_of)
         self.hides_cards = self.hidden and self.hides_cards
+        self.asked = 0  # askings by games of the compiled engine, until its functions are written
+        # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
+        self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
+        self.calling(lambda fn: fn)
+
+    def calling(self, way, every=None) -> "_Plan":
+        """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with
+        `every`, `way` is used only for those called at every asking (who decides, the options or the bounds of the
+        amounts), the others made by `every` (a compiled game writes no function for a prompt nobody reads)."""
+        spec = self.spec
+        other = every or way
+        self.who = way(spec.player.fn)
+        self.prompt = None if spec.prompt is None else other(spec.prompt.fn)
+        self.options = None if spec.options is None else (way if self.amounts is None else other)(spec.options.fn)
+        self.low, self.high = (None, None) if self.amounts is None else (way(self.amounts[0].fn), way(self.amounts[1].fn))
+        # a lowest amount written as a number (an auction's minimum bid): its value, not a call at every asking
+        low = None if self.amounts is None else self.amounts[0].ast
+        self.low_fixed = low.value if low.__class__ is A.Num and low.value.__class__ is int else None
+        self.default = None if spec.default is None else other(spec.default.fn)
+        return self
+
+    def copy(self) -> "_Plan":
+        other = _Plan.__new__(_Plan)
+        for name in _Plan.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
 
     def public_prompt(self, g) -> str:
         """The prompt in the words the other seats read (only for a prompt with a field that reads something
@@ -74,12 +111,28 @@ class _Plan:
 
 
 def plan_of(g, spec) -> _Plan:
-    plan = _PLANS.get(id(spec))
-    if plan is None or plan.spec is not spec:
+    """The plan of asking `spec` in game `g`, for its engine (see _Plan)."""
+    key = id(spec)
+    first = _PLANS.get(key)
+    if first is None or first.spec is not spec:
         if len(_PLANS) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
             _PLANS.clear()
-        plan = _PLANS[id(spec)] = _Plan(g, spec)
+            _REFERENCE.clear()
+            _COMPILED.clear()
+        first = _PLANS[key] = _Plan(g, spec)
+    if not g.compiled:  # the closures, as a whole expression runs them in such a game
+        plan = _REFERENCE[key] = first.copy().calling(_closure)
+        return plan
+    first.asked += 1
+    if first.asked < whole.HOT:  # (the expressions' own dispatch counts these calls)
+        return first
+    plan = _COMPILED[key] = first.copy().calling(lambda fn: g.written(fn) if hasattr(fn, "written_from") else fn,
+                                                 lambda fn: fn)  # (the others by the dispatch, written if they get hot)
     return plan
+
+
+def _closure(fn):
+    return getattr(fn, "closure", fn)
 
 
 def draws_chance(rs, node) -> bool:
@@ -108,105 +161,115 @@ def _who(g, spec) -> Player:
     return who
 
 
-def decide(g, spec, step, purpose: str = "choose") -> Any:
+def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is
-    the model step that asks (the Decision's `step`).
+    the model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
+    variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
 
     A `one` decision is made here without the generic steps of make_decision (most decisions are such). Without
     the story, one with a single option is answered without building a Decision, and a prompt is worked out
     only when it is read (unless it may draw chance): nobody reads it in a simulation. Options told by shape
     (`spec.amounts`) are counted, not built."""
-    plan = _PLANS.get(id(spec))
+    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
     route = plan.route
-    if route != "one":
-        if route == "yesno":
-            return _yesno(g, spec, step, purpose, plan)
-        return _subset(g, spec, step, purpose, plan) if route == "subset" else \
-            ask(g, make_decision(g, spec, step, purpose))
-    who = spec.player.fn(g)
+    if route == "any":
+        return ask(g, make_decision(g, spec, step, purpose))
+    who = each if each is not None and plan.player_var == step.var else plan.who(g)
     if who.__class__ is not Player and not isinstance(who, Player):
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+    if route != "one":
+        return _yesno(g, spec, step, purpose, plan, who) if route == "yesno" else \
+            _subset(g, spec, step, purpose, plan, who)
     story = g.story
-    p = spec.prompt
-    prompt = "" if p is None else p.fn(g) if story or plan.prompt_now else None
-    am = plan.amounts
-    if am is not None:
-        low, high = am[0].fn(g), am[1].fn(g)
+    p = plan.prompt
+    prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    if plan.high is not None:
+        low = plan.low_fixed
+        if low is None:
+            low = plan.low(g)
+        high = plan.high(g)
         if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
             n = high - low + 2 if high >= low else 1
             if n >> COPY_SHIFT:  # as building the list would charge
                 charge(g, n >> COPY_SHIFT, spec.options.span)
             if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
                 if plan.default_now:
-                    spec.default.fn(g)
+                    plan.default(g)
                 return None
             # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step,
             # low, count, prompt_of, hidden, hides_cards, public_of)
             d = Decision(who.seat, "one", prompt, None, 0, 0, 0 if plan.default_none else None, plan.node, purpose,
                          False, None, plan.secret is True, g.decisions, step, low, n,
-                         None if prompt is not None else (p.fn, g), plan.hidden, False, plan.public_of)
-            if spec.default is not None and not plan.default_none:
-                d.default = d.wire_of(spec.default.fn(g))
+                         None if prompt is not None else (p, g), plan.hidden, False, plan.public_of)
+            if plan.default is not None and not plan.default_none:
+                d.default = d.wire_of(plan.default(g))
             if n == 1:
                 return ask(g, d)
             g.pending = d
             return MISSING if g.bots is None else by_bot(g, d)
         # a bound that breaks a rule: the options worked out in full give its error
-    opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
+    opts = _options(g, plan.options(g), spec)
     if spec.optional:
         opts.append(None)
     n = len(opts)
     if n == 1 and not story:  # answered at once, and nobody reads the story
         if plan.default_now:
-            spec.default.fn(g)
+            plan.default(g)
         return opts[0]
     if not n:
         raise RuleError(f"{who} must choose, but there are no options", spec.span,
                         "guard the step with an 'if', or make the decision optional")
     # secret None: ask looks whether the options hide cards, when someone will see it
     d = Decision(who.seat, "one", prompt, opts, 0, 0, None, plan.node, purpose, False, None, plan.secret, 0, step, None,
-                 0, None if prompt is not None else (p.fn, g), plan.hidden, plan.hides_cards, plan.public_of)
-    if spec.default is not None:
-        d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(spec.default.fn(g))
-    return ask(g, d)
+                 0, None if prompt is not None else (p, g), plan.hidden, plan.hides_cards, plan.public_of)
+    if plan.default is not None:
+        d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(plan.default(g))
+    if n == 1:  # (told in the story)
+        return ask(g, d)
+    return _pending(g, d)
+
+
+def _options(g, value, spec) -> list:
+    """The options of a decision: the value of its options expression as a list of its own, each card of a zone
+    whose order nobody knows in the ruleset's card order (knowledge.unordered)."""
+    opts = list(value) if value.__class__ is list else list(as_list(g, value, spec.options.span))
+    return unordered(g, opts) if g.orderless else opts
 
 
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
 
 
-def _yesno(g, spec, step, purpose: str, plan: _Plan) -> Any:
+def _yesno(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     """A yes-or-no decision (never forced, never secret: its answer hides no card), pending at once; its options
     (True, False) are made only for whoever reads them."""
-    who = spec.player.fn(g)
-    if who.__class__ is not Player and not isinstance(who, Player):
-        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-    p = spec.prompt
-    prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
-    default = spec.default
+    p = plan.prompt
+    prompt = "" if p is None else p(g) if g.story or plan.prompt_now else None
+    default = plan.default
     if default is not None:
-        default = plan.default_value if plan.default_fixed else default.fn(g)  # (its own wire form)
+        default = plan.default_value if plan.default_fixed else default(g)  # (its own wire form)
     # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step, low,
     # count, prompt_of, hidden, hides_cards, public_of)
     d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.node, purpose, False, None,
-                 plan.secret is True, g.decisions, step, None, 2, None if prompt is not None else (p.fn, g),
+                 plan.secret is True, g.decisions, step, None, 2, None if prompt is not None else (p, g),
                  plan.hidden, plan.hides_cards, plan.public_of)
     g.pending = d
     return MISSING if g.bots is None else by_bot(g, d)
 
 
-def _subset(g, spec, step, purpose: str, plan: _Plan) -> Any:
+def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
-    is answered at once (nothing to tell, even in the story), without building a Decision."""
-    who = _who(g, spec)
-    p = spec.prompt
-    prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
-    opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
+    is answered at once (nothing to tell, even in the story), without building a Decision; else it is pending
+    (never forced: the empty answer is always legal, as is any other)."""
+    p = plan.prompt
+    story = g.story
+    prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    opts = _options(g, plan.options(g), spec)
     if not opts:
         if plan.default_now:
-            spec.default.fn(g)
-        if plan.hidden and g.story and purpose != "sealed":  # nothing to choose from, for a reason the others
+            plan.default(g)
+        if plan.hidden and story and purpose != "sealed":  # nothing to choose from, for a reason the others
             # cannot see: they read it as any choice of nothing (a sealed answer is told as all are revealed)
             d = Decision(who.seat, "subset", prompt or "", secret=plan.secret, step=step, hidden=True,
                          hides_cards=plan.hides_cards, public_of=plan if plan.public is not None else None)
@@ -214,7 +277,12 @@ def _subset(g, spec, step, purpose: str, plan: _Plan) -> Any:
                 d.secret = hidden_from_others(g, d)
             narrate_choice(g, d, [], " (the only choice)")
         return []
-    return ask(g, make_decision(g, spec, step, purpose, (who, prompt, opts)))
+    n = len(opts)
+    d = Decision(who.seat, "subset", prompt, opts, 0, n, None, plan.node, purpose, False, None, plan.secret, 0, step,
+                 None, 0, None if prompt is not None else (p, g), plan.hidden, plan.hides_cards, plan.public_of)
+    if plan.default is not None:
+        d.default = d.wire_of(plan.default(g))
+    return _pending(g, d)  # (never forced: no answer, and any other, is legal)
 
 
 def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple] = None) -> Decision:
@@ -246,7 +314,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
             raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
     elif kind != "yesno":
         if known is None:
-            opts = unordered(g, list(as_list(g, spec.options.fn(g), spec.options.span)))
+            opts = _options(g, spec.options.fn(g), spec)
         if kind == "one":
             if spec.optional:
                 opts.append(None)
@@ -282,6 +350,11 @@ def ask(g, d: Decision) -> Any:
                 d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
             narrate_choice(g, d, value, " (the only choice)")
         return value
+    return _pending(g, d)
+
+
+def _pending(g, d: Decision) -> Any:
+    """`d`, which no answer is forced for, pending: MISSING, or the answer of its seat's bot (answers.by_bot)."""
     if d._secret is None:  # looked at when read (the story, a save, a seat's view), while it is pending
         d._secret_of = g
     d.number = g.decisions
