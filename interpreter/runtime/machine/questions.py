@@ -12,6 +12,7 @@ from ...dsl.builtins import REGISTRY, as_list, describe
 from ...dsl.closures import whole
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE, text_of
+from ...dsl.scope import Fn
 from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
 from ...values import Player
 from ..decisions import MISSING, Decision, hidden_from_others
@@ -40,6 +41,15 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var")
+    # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such
+    # expression; its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a
+    # default), so a Fn | None here would make them test again at every asking: typed Any on purpose
+    who: Fn
+    prompt: Any
+    options: Any
+    low: Any
+    high: Any
+    default: Any
 
     def __init__(self, g, spec):
         rs = g.rs
