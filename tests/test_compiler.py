@@ -424,3 +424,40 @@ def test_codegen_may_compile_expressions_again_with_the_plain_compiler():
     overrides = [k for k in vars(StatementCompiler) if k.startswith("_e_") or k in ("expr", "_expr", "_user_call",
                                                                                     "function_body")]
     assert not overrides
+
+
+COUNTING = """
+ruleset: counting
+title: Counting
+players: {min: 1, max: 1}
+start: game
+variables:
+  n: 0
+  word: ""
+sequences:
+  game:
+    steps:
+      - while: "n < 5"
+        do: ["n += 1", "set word = 'tick'"]
+"""
+
+
+def test_a_value_written_in_the_rules_is_named_in_a_stretch_not_called(tmp_path):
+    """`n += 1`: the 1 (and the text 'tick') is a name of the stretch's namespace holding the value, never a call
+    of a closure that returns it; the game is the same on both engines."""
+    from rulecraft.compiler.steps import StepWriter
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    path = tmp_path / "counting.yaml"
+    path.write_text(COUNTING)
+    res = load_ruleset(str(path))
+    assert res.ruleset is not None, res.diagnostics
+    game = Game(res.ruleset, None, 0)
+    fn = StepWriter(game.programs["game"], False, False, programs=game.programs).function(0)
+    held = fn.__globals__
+    assert 1 in held.values() and "tick" in held.values()
+    assert not [v for v in held.values() if getattr(v, "constant", None) is not None], \
+        "a value is called through its closure"
+    ends = [Game(res.ruleset, None, 0, engine=e) for e in ("reference", "compiled")]
+    assert [(g.over, dict(g.vars)) for g in ends] == [(True, {"n": 5, "word": "tick"})] * 2

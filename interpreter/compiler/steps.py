@@ -62,6 +62,9 @@ class StepWriter:
     def value(self, fn: Callable) -> str:
         """Write the code of an expression here (expressions.copied: its source copied in, its names renamed to this
         function's); the result is a name holding its value, or a call of its function or its closure."""
+        fixed = getattr(fn, "constant", None)  # a value written in the rules (closures/whole.py): named, not called
+        if fixed is not None:
+            return self.const(fixed[0])
         got = None if self.dry else written(fn)
         if got is None:
             return f"{self.const(fn)}(ctx)"

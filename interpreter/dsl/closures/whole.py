@@ -23,7 +23,11 @@ def noted(node: A.Expr, closure: Fn, scope: Scope) -> Fn:
     Once written, the function is also the attribute `hot` of the one returned: a caller on a busy path of a compiled
     game (a trigger's condition, a roll's named results) calls `getattr(fn, "hot", fn)` and saves the call that
     would choose it. The same value either way: before it is written, `fn` itself counts the call and writes it."""
-    if isinstance(node, _SIMPLE) or (isinstance(node, A.Str) and node.is_plain):
+    if isinstance(node, (A.Num, A.Const)) or (isinstance(node, A.Str) and node.is_plain):
+        # a value written in the rules: noted as such, so a stretch of steps names the value and calls nothing
+        closure.constant = (closure(None),)  # type: ignore[attr-defined]  # a function takes attributes
+        return closure
+    if isinstance(node, _SIMPLE):
         return closure
     made: list = [0, None]  # calls by compiled games so far, the function written (or the closure, if none can be)
 
