@@ -127,9 +127,7 @@ class _Builder:
         if isinstance(s, M.ConstructStep):
             # one box for the whole mechanic (an auction, a response window): its rule in words; the steps the
             # author wrote inside it hang off it (when a player drops out / acts), and 'on_end' follows it
-            self.g.add(Node(nid, seq.id, s.construct, _label(s, s.rule), s.source, s))
-            for t in tails:
-                self.edge(t, nid)
+            self.entered(seq, s, s.construct, s.rule, tails)
             parts = dict(s.parts)
             if s.construct == "target":  # a fork: the target chosen, or nobody could be
                 return (self.block(seq, parts.get("do", ()), [(nid, "next", "chosen")])

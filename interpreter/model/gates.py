@@ -1,7 +1,7 @@
 """What a raised event must show for some trigger on it to fire, read off the triggers' conditions.
 
-A trigger's condition often starts by testing the event itself: `card is foreign_merchant and ...`,
-`roll.result == 'woot' and ...`. Such a first test reads only a value the event carries, which never changes
+A trigger's condition often starts by testing the event itself: `card is CLASS and ...`,
+`roll.result == 'NAME' and ...`. Such a first test reads only a value the event carries, which never changes
 (a card's classes, a roll's named result), takes no work and raises nothing. When every trigger on an event
 starts so, an event whose values pass none of those tests cannot fire any of them: the game does not keep it
 (board.py, rng.py), and handlers.fire never looks at it. Any other condition (or none) makes the event kept
@@ -10,6 +10,7 @@ every time, as before: the conditions themselves still decide, when the event fi
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Optional
 
 from ..dsl import ast as A
@@ -20,6 +21,17 @@ from . import ruleset as M
 # have the class named; a Roll must have the named result. A value of another class (or none) cannot be told apart
 # here: the event is kept, and its condition runs (and reports what it reports).
 Gate = tuple[str, type, str]
+
+
+def ruleset_gates(rs: M.Ruleset) -> dict[str, Optional[tuple[Gate, ...]]]:
+    """`event_gates` of a ruleset's triggers, worked out once per ruleset (every game of it reads the same)."""
+    gates = _OF_RULESET.get(rs)
+    if gates is None:
+        gates = _OF_RULESET[rs] = event_gates(rs.triggers)
+    return gates
+
+
+_OF_RULESET: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Optional[tuple[Gate, ...]]]]" = weakref.WeakKeyDictionary()
 
 
 def event_gates(triggers: tuple[M.Trigger, ...] | list[M.Trigger]) -> dict[str, Optional[tuple[Gate, ...]]]:

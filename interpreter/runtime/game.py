@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 from ..diagnostics import RuleError
 from ..model import ruleset as M
 from ..model import secrecy
-from ..model.gates import event_gates
+from ..model.gates import ruleset_gates
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
 from .board import Board
@@ -122,7 +122,7 @@ class Game(Board):
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
             self.triggers.setdefault(t.on, []).append(t)
-        self.gates = event_gates(rs.triggers)  # what a raised event must show to be kept (model/gates.py)
+        self.gates = ruleset_gates(rs)  # what a raised event must show to be kept (model/gates.py)
         self.begun = False  # set up (`_setup`): a game made with start=False is started by `play`
         if start:
             self._begin()
