@@ -241,3 +241,29 @@ def test_a_huge_number_of_games_is_never_built_up_front_and_ctrl_c_stops_it():
     assert rc == 130, text[-500:]
     assert "interrupted (Ctrl-C) after" in text and "of 1,000,000,000,000 games; nothing written" in text
     assert "Traceback" not in text
+
+
+def test_a_lock_error_left_by_ctrl_c_is_still_the_interrupt(monkeypatch):
+    """Ctrl-C landing inside a lock's `with` in the pool's bookkeeping can surface as Python's 'cannot release
+    un-acquired lock' raised while the KeyboardInterrupt unwinds: the run still stops as interrupted (exit 130)."""
+    from rulecraft.tools.simulate import runs
+    from rulecraft.tools.simulate.executors import Interrupted
+
+    def ordered(*_args, **_kw):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("cannot release un-acquired lock")  # noqa: B904  (its implicit context is the point)
+
+    monkeypatch.setattr(runs, "local_pool", lambda workers: object())
+    monkeypatch.setattr(runs, "kill_pool", lambda ex: None)
+    monkeypatch.setattr(runs, "run_ordered", ordered)
+    with pytest.raises(Interrupted):
+        runs.simulate("pig", 10, workers=2)
+
+    def other(*_args, **_kw):
+        raise RuntimeError("something else")
+
+    monkeypatch.setattr(runs, "run_ordered", other)
+    with pytest.raises(RuntimeError, match="something else"):  # any other error is not taken for Ctrl-C
+        runs.simulate("pig", 10, workers=2)

@@ -241,6 +241,12 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
                 ex.shutdown()
     except (KeyboardInterrupt, Stopped) as exc:
         raise Interrupted(summary.tally.games, games, interrupted_signum(exc)) from None
+    except RuntimeError as exc:
+        # Ctrl-C landing inside a lock's `with` (the pool's bookkeeping) can leave Python raising 'cannot release
+        # un-acquired lock' on the way out: still the person's Ctrl-C, said as one
+        if not isinstance(exc.__context__, (KeyboardInterrupt, Stopped)):
+            raise
+        raise Interrupted(summary.tally.games, games, interrupted_signum(exc.__context__)) from None
     summary.seconds = time.perf_counter() - t0
     return summary
 
