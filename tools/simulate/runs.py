@@ -239,14 +239,11 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
                 raise
             if executor is None:
                 ex.shutdown()
-    except (KeyboardInterrupt, Stopped) as exc:
-        raise Interrupted(summary.tally.games, games, interrupted_signum(exc)) from None
-    except RuntimeError as exc:
-        # Ctrl-C landing inside a lock's `with` (the pool's bookkeeping) can leave Python raising 'cannot release
-        # un-acquired lock' on the way out: still the person's Ctrl-C, said as one
-        if not isinstance(exc.__context__, (KeyboardInterrupt, Stopped)):
+    except (KeyboardInterrupt, Stopped, RuntimeError) as exc:  # Ctrl-C inside a lock's `with` may surface as
+        cause = exc.__context__ if isinstance(exc, RuntimeError) else exc  # 'cannot release un-acquired lock'
+        if not isinstance(cause, (KeyboardInterrupt, Stopped)):
             raise
-        raise Interrupted(summary.tally.games, games, interrupted_signum(exc.__context__)) from None
+        raise Interrupted(summary.tally.games, games, interrupted_signum(cause)) from None
     summary.seconds = time.perf_counter() - t0
     return summary
 
