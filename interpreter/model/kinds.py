@@ -18,7 +18,7 @@ layer reads the record instead of switching on the form:
 - checks/flow.py reads its flow facts (`statements`, `loop`, `branch`, `endless`), checks/results.py its
   `statements`; tools/chart/sheetplan.py its `text`, `statements` and `raises`; tools/chart/flowchart.py and
   cases.py its `question` and `notes`; tools/print/book.py its `book`; tools/diff its `form`, `fields` and
-  `summary`; the player aid its `decides`, `outcomes` and `call`. A core kind's English is said in tools/words
+  `summary`; the player aid, `?` help and the print check its `decides`, `decisions`, `outcomes` and `call`. A core kind's English is said in tools/words
   by its key (the one renderer), a kind added later brings `words`.
 
 Two sorts of kind: the core ones (do, call, if, while, repeat, loop, for_each, choose, sealed, stack;
@@ -147,6 +147,9 @@ class StepKind:
     # stack: the aid's "How it is decided" lists it first); 'choice': a player's choice (listed under its sequence,
     # its prompt quoted inside a sentence); '': it decides nothing itself
     decides: str = "mechanic"
+    # step -> the decisions (DecisionSpec) its own instruction puts to players: a choose's, a sealed step's, a stack's
+    # play (`?` help, the print check and the aid read their prompts and their `as:`)
+    decisions: Callable[[Any], tuple] = _no_blocks
     outcomes: bool = True  # its bodies run on some answer or outcome only (an if's, a construct's parts)
 
 

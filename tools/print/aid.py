@@ -82,8 +82,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     sheets. Inside a block a step's own clauses join with 'and', so '; ' only ever parts the line's top clauses."""
     label = w.label(designer_label(s))
     text = label.rstrip(".") if label else w.step(s, own_label=False).rstrip(".")
-    d = getattr(s, "decision", None)
-    decides = kind.decides if (kind := kind_of(s)) is not None else ""
+    kind = kind_of(s)
+    decides, d = (kind.decides, next(iter(kind.decisions(s)), None)) if kind is not None else ("", None)
     if depth and not label and decides == "choice" and d is not None and d.prompt is not None \
             and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"

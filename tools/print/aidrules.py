@@ -48,7 +48,8 @@ def window_heading(s: M.ConstructStep) -> str:
     """What a response window is called: the act its question offers as a gerund ('Challenge …?' ->
     'Challenging', 'Take the lot …?' -> 'Taking'), else 'Answering'."""
     for c in M.walk_steps(s.run):
-        prompt = getattr(getattr(getattr(c, "decision", None), "prompt", None), "text", "") or ""
+        asked = kind.decisions(c) if (kind := kind_of(c)) is not None else ()
+        prompt = (asked[0].prompt.text if asked and asked[0].prompt is not None else "") or ""
         first = re.match(r"([A-Za-z]+)\b", prompt.strip())
         if _decides(c) == "choice" and first and first.group(1).lower() not in _ASKING:
             return capital(gerund(first.group(1).lower()))

@@ -17,7 +17,9 @@ from rulecraft.model.kinds import kind_of, own_statements
 
 
 def _spec(step: M.Step):
-    return getattr(step, "decision", None) or getattr(step, "play", None)
+    """The decision a step puts to players, as its kind says (a choose's, a sealed step's, a stack's play)."""
+    kind = kind_of(step)
+    return next(iter(kind.decisions(step)), None) if kind is not None else None
 
 
 def _decides(step: Optional[M.Step]) -> str:
@@ -197,7 +199,7 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
         return ""
     label = designer_label(s)
     text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".")
-    d = getattr(s, "decision", None)
+    d = _spec(s)
     if not label and _decides(s) == "choice" and d is not None and d.prompt is not None and d.player is not None \
             and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"

@@ -20,10 +20,10 @@ def _picks(rs: M.Ruleset) -> list[str]:
     """The names the ruleset gives to what a player picks (a decision's `as:`)."""
     out = set()
     for _seq, s in rs.iter_steps():
-        for spec in (getattr(s, "decision", None), getattr(s, "play", None)):
-            if isinstance(spec, M.DecisionSpec) and spec.bind:
-                out.add(spec.bind)
         kind = kind_of(s)
+        for spec in kind.decisions(s) if kind is not None else ():
+            if spec.bind:
+                out.add(spec.bind)
         if kind is not None and kind.decides == "mechanic" and getattr(s, "bind", None):  # secret picks' `as:`
             out.add(s.bind)
     return sorted(out)
