@@ -18,8 +18,8 @@ layer reads the record instead of switching on the form:
 - checks/flow.py reads its flow facts (`statements`, `loop`, `branch`, `endless`), checks/results.py its
   `statements`; tools/chart/sheetplan.py its `text`, `statements` and `raises`; tools/chart/flowchart.py and
   cases.py its `question` and `notes`; tools/print/book.py its `book`; tools/diff its `form`, `fields` and
-  `summary`; the player aid, `?` help and the print check its `decides`, `decisions`, `outcomes` and `call`. A core kind's English is said in tools/words
-  by its key (the one renderer), a kind added later brings `words`.
+  `summary`; the player aid, `?` help and the print check its `decides`, `decisions`, `outcomes` and `call`. A
+  core kind's English is said in tools/words by its key (the one renderer), a kind added later brings `words`.
 
 Two sorts of kind: the core ones (do, call, if, while, repeat, loop, for_each, choose, sealed, stack;
 loader/kinds/), each with its own model class and instructions; and the constructs (auction,
@@ -136,7 +136,7 @@ class StepKind:
     # the designer's words, `full` the designers' chart): who decides, what its label leaves out; None: a construct's
     # rule under its label
     notes: Optional[Callable[[Any, Any, str, str, bool], list]] = None
-    # What the diff, the player aid and the words read of its steps:
+    # What the diff, the player aid, `?` help and the print check read of its steps:
     form: str = ""  # the word the diff names its steps by ('': its key; a LoopStep's 'loop', whichever form wrote it)
     # step -> ((name, value), ...): what makes the step what it is besides its form, label, note, source and the steps
     # inside it (the diff compares them; a DecisionSpec value field by field); default: a construct's settings

@@ -295,7 +295,8 @@ def book_for_each(s: M.ForEachStep, view, label: str, inner) -> None:
 
 
 def summary_loop(s: M.LoopStep) -> str:
-    return {"while": "while ", "until": "repeat until "}.get(s.mode, "loop ") + (s.cond.text if s.cond else (s.name or ""))
+    head = {"while": "while ", "until": "repeat until "}.get(s.mode, "loop ")
+    return head + (s.cond.text if s.cond else (s.name or ""))
 
 
 LOOP = dict(model=M.LoopStep, lower=lower_loop, graph=graph, stretch=STRETCH, text=text_loop, loop=True,
