@@ -266,3 +266,27 @@ def test_a_kind_of_its_own_is_read_by_the_tools_and_the_checks(unless, tmp_path)
     assert (view.lead, view.inline, view.tail) == ("Unless", "shout", ":")
     assert [v.code for v in view.groups[0][1]][:2] == ["end game", "quiet += 1"]
     assert any(d.code == "W404" and "step can never run" in d.message for d in loaded.diagnostics)
+
+
+def test_a_kind_of_its_own_is_compared_said_in_the_aid_and_checked(unless, tmp_path):
+    """What the diff compares (`fields`, `summary`), the players' words (`words`), the aid (`decides`: it decides
+    nothing, so its steps are spelled out; `outcomes`: they run on an outcome) and the result checks (the steps inside
+    it) come from its registration alone."""
+    from rulecraft.tools.diff.report import diff_rulesets, to_text
+    from rulecraft.tools.diff.steps import step_fields, step_summary
+    from rulecraft.tools.print.aid import aid_view
+
+    inside = '- "end game"\n              - "call tally as t"\n              - "quiet += 1"'
+    tally = '  tally:\n    kind: phase\n    steps: ["quiet += 0"]\n'
+    a = _load(tmp_path, UNLESS_RULESET.replace('- "quiet += 1"', inside) + tally)
+    step = a.ruleset.sequences["game"].steps[0].body[2]
+    assert step_fields(step)["condition"].text == "shout" and step_summary(step) == "unless shout"
+    assert Words(a.ruleset, detail="players").step(step) == "Unless the answer is yes:"
+    assert [d.code for d in a.diagnostics] == ["W404", "W407"]  # 'end game' leaves; 'tally' returns nothing
+    aid = aid_view(a.ruleset)
+    assert "unless the answer is yes:, the game ends, then play Tally" in aid.flow[0][2][0]
+    assert [name for name, _said in aid.decisions] == ["Game"]  # a choice players make; the step is no mechanic
+    (tmp_path / "b").mkdir()
+    b = _load(tmp_path / "b", (UNLESS_RULESET.replace('- "quiet += 1"', inside) + tally)
+              .replace('unless: "shout"', 'unless: "shout or round == 1"'))
+    assert "condition: 'shout' -> 'shout or round == 1'" in to_text(diff_rulesets(a.ruleset, b.ruleset))

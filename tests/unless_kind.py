@@ -4,7 +4,9 @@ not hold.
 It is the whole of a new core step kind, in one module: its model class, its schema form, its builder (YAML ->
 its step), how it is lowered to instructions (one JUMP_IF_FALSE on the condition's negation, then its steps:
 instructions both engines already run), how the compiled engine writes it into a generated stretch (a Python `if`),
-its box and arrows in the sequence graph, its rule text and its paragraph in the book, and its English.
+its box and arrows in the sequence graph, its rule text and its paragraph in the book, and its English; what the
+diff compares of it (its condition) and that it decides nothing itself (the player aid spells out its steps; its
+steps run on an outcome, `outcomes`, the default).
 tests/test_step_kinds.py registers it and touches no other file.
 """
 
@@ -101,4 +103,5 @@ def words(step, renderer) -> str:
 
 UNLESS = StepKind("unless", build, schema=SCHEMA, model=UnlessStep, lower=lower, graph=graph, words=words,
                   stretch=Stretch(write, blocks=lambda s: (("do", s.body),)), text=text, book=book,
+                  fields=lambda s: (("condition", s.cond),), summary=text, decides="",
                   doc="steps run when a condition does not hold")

@@ -11,14 +11,13 @@ from ..diagnostics import Diagnostic, error, warning
 from ..dsl import ast as A
 from ..dsl.table_calls import targets
 from ..model import ruleset as M
-from ..model.kinds import StepKind, of_step
+from ..model.kinds import NO_KIND, StepKind, kind_of
 
 _TERMINAL = (A.End, A.Return, A.Break, A.Continue)
-_NO_KIND = StepKind("", lambda *a: None)  # (a step of no registered kind: no statements, no flow facts)
 
 
 def _kind(step: M.Step) -> StepKind:
-    return of_step(step) or _NO_KIND
+    return kind_of(step) or NO_KIND
 
 
 def _own(step: M.Step) -> tuple:

@@ -8,7 +8,7 @@ from ..diagnostics import Diagnostic, Span, warning
 from ..dsl import ast as A
 from ..dsl.table_calls import targets
 from ..model import ruleset as M
-
+from ..model.kinds import kind_of
 
 
 def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
@@ -18,14 +18,12 @@ def check_results(rs: M.Ruleset) -> Iterable[Diagnostic]:
     for sid, seq in rs.sequences.items():
         found = returns[sid] = []
         for s in M.walk_steps(seq.steps):
-            if isinstance(s, M.CallStep) and s.bind:
-                calls.append((s.sequence, s.bind, s.span))
-            elif isinstance(s, M.ActionStep):
-                for st in s.stmts:
-                    if isinstance(st.ast, A.CallSeq) and st.ast.bind:
-                        calls += [(t, st.ast.bind, st.ast.span) for t in targets(st.ast, rs.tables)]
-                    elif isinstance(st.ast, A.Return) and st.ast.value is not None:
-                        found.append(st.ast)
+            kind = kind_of(s)
+            for st in kind.statements(s) if kind is not None else ():  # a `do:` step's, a `call:` step's call
+                if isinstance(st.ast, A.CallSeq) and st.ast.bind:
+                    calls += [(t, st.ast.bind, st.ast.span) for t in targets(st.ast, rs.tables)]
+                elif isinstance(st.ast, A.Return) and st.ast.value is not None:
+                    found.append(st.ast)
     kept = {target for target, _bind, _span in calls}
     for target, bind, span in calls:
         if target in returns and not returns[target]:

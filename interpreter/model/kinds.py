@@ -15,9 +15,11 @@ layer reads the record instead of switching on the form:
   inside it a stretch may start);
 - tools/chart/legend.py draws a construct's box with `shape`; tools/words says it with `words`, or
   with the `rule` the builder wrote;
-- checks/flow.py reads its flow facts (`statements`, `loop`, `branch`, `endless`); tools/chart/sheetplan.py its
-  `text`, `statements` and `raises`; tools/chart/flowchart.py its `question` and `notes`; tools/print/book.py its
-  `book`.
+- checks/flow.py reads its flow facts (`statements`, `loop`, `branch`, `endless`), checks/results.py its
+  `statements`; tools/chart/sheetplan.py its `text`, `statements` and `raises`; tools/chart/flowchart.py and
+  cases.py its `question` and `notes`; tools/print/book.py its `book`; tools/diff its `form`, `fields` and
+  `summary`; the player aid, `?` help and the print check its `decides`, `decisions`, `outcomes` and `call`. A
+  core kind's English is said in tools/words by its key (the one renderer), a kind added later brings `words`.
 
 Two sorts of kind: the core ones (do, call, if, while, repeat, loop, for_each, choose, sealed, stack;
 loader/kinds/), each with its own model class and instructions; and the constructs (auction,
@@ -61,6 +63,10 @@ def _never(step: Any) -> bool:
 
 def _nowhere(step: Any, op: str) -> None:
     return None
+
+
+def _settings(step: Any) -> tuple:
+    return tuple(getattr(step, "settings", ()))
 
 
 def _resume_inside(writer: Any, step: Any, path: list, k: int) -> None:
@@ -123,12 +129,33 @@ class StepKind:
     # `inline`, `tail`, `groups`; `label` the designer's words, `inner(steps)` the views of the steps it holds);
     # None: the designer's label alone
     book: Optional[Callable[[Any, Any, str, Callable], None]] = None
-    question: bool = False  # its box in the players' chart asks yes or no of its condition (an 'if')
+    # its box in the players' chart asks yes or no of its condition (an 'if'): its step has a `cond`, and its bodies
+    # are what runs on yes and what runs on no
+    question: bool = False
     # (step, words, text, label, full) -> the small print under its box in a chart (`text` what the box says, `label`
     # the designer's words, `full` the designers' chart): who decides, what its label leaves out; None: a construct's
     # rule under its label
     notes: Optional[Callable[[Any, Any, str, str, bool], list]] = None
+    # What the diff, the player aid, `?` help and the print check read of its steps:
+    form: str = ""  # the word the diff names its steps by ('': its key; a LoopStep's 'loop', whichever form wrote it)
+    # step -> ((name, value), ...): what makes the step what it is besides its form, label, note, source and the steps
+    # inside it (the diff compares them; a DecisionSpec value field by field); default: a construct's settings
+    fields: Callable[[Any], tuple] = _settings
+    summary: Optional[Callable[[Any], str]] = None  # step -> one line the diff names it by; None: its form
+    call: bool = False  # a step that is a call of the sequence its statement names (the aid leaves out a set-up's)
+    # 'mechanic': a key decision its own words say whole, the steps inside it included (an auction, secret picks, a
+    # stack: the aid's "How it is decided" lists it first); 'choice': a player's choice (listed under its sequence,
+    # its prompt quoted inside a sentence); '': it decides nothing itself
+    decides: str = "mechanic"
+    # step -> the decisions (DecisionSpec) its own instruction puts to players: a choose's, a sealed step's, a stack's
+    # play (`?` help, the print check and the aid read their prompts and their `as:`)
+    decisions: Callable[[Any], tuple] = _no_blocks
+    outcomes: bool = True  # its bodies run on some answer or outcome only (an if's, a construct's parts)
 
+
+# what is known of a step of no registered kind (its kind removed since it was built): no statements, no flow
+# facts, it decides nothing
+NO_KIND = StepKind("step", lambda *a: None, decides="", outcomes=False)
 
 KINDS: dict[str, StepKind] = {}
 _BY_MODEL: dict[type, StepKind] = {}  # each model class's first registered kind (while, repeat, loop: LoopStep)
@@ -138,6 +165,32 @@ _LISTENERS: list[Callable[[], None]] = []
 def of_step(step: Any) -> Optional[StepKind]:
     """The registered kind whose steps are of `step`'s class (for a class several forms share, the first registered)."""
     return _BY_MODEL.get(step.__class__)
+
+
+def kind_of(step: Any) -> Optional[StepKind]:
+    """The kind that made `step`: by its class, and for a construct (one class for all) by its `construct` key (what
+    the tools ask; `of_step`, by the class alone, is what lowering a step needs)."""
+    kind = _BY_MODEL.get(step.__class__)
+    if kind is not None and kind.model is ConstructStep:
+        return KINDS.get(step.construct, kind)
+    return kind
+
+
+def own_statements(step: Any) -> tuple:
+    """The statements a step runs itself, as its kind says (a `do:` step's, a `call:` step's call), not those of the
+    steps inside it."""
+    kind = kind_of(step)
+    return kind.statements(step) if kind is not None else ()
+
+
+def yes_no(step: Any) -> Optional[tuple]:
+    """(its condition, the steps run on yes, the steps run on no) for a step whose kind asks yes or no (`question`: an
+    'if'); None for any other step."""
+    kind = kind_of(step)
+    if kind is None or not kind.question:
+        return None
+    bodies = [body for _name, body in step.bodies]
+    return step.cond, bodies[0] if bodies else (), bodies[1] if len(bodies) > 1 else ()
 
 
 def register(kind: StepKind) -> StepKind:

@@ -8,7 +8,10 @@ steps run as before: each case is tested in turn, and play goes on after the tab
 
 from __future__ import annotations
 
+from typing import Optional
+
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import yes_no
 
 from rulecraft.tools.chart.dotlabels import attrs, esc, html, quote
 from rulecraft.tools.chart.sheetplan import designer_label
@@ -16,15 +19,25 @@ from rulecraft.tools.chart.sheetplan import designer_label
 CASE_RUN = 6  # rules by case in a row, at least, that are worth a table
 
 
-def case_runs(steps) -> list[list[M.IfStep]]:
-    """Runs of 'if' steps one after the other, each with one plain step as its 'then' and no 'else' (a rule a
-    case), in every step list of `steps`."""
-    runs: list[list[M.IfStep]] = []
+def one_case(s: M.Step) -> Optional[M.Step]:
+    """The one plain step a condition runs when it holds and nothing when not (a rule a case: 'if X: do Y'); None for
+    any other step."""
+    asks = yes_no(s)
+    if asks is None:
+        return None
+    _cond, then, other = asks
+    return then[0] if len(then) == 1 and not then[0].bodies and not other else None
+
+
+def case_runs(steps) -> list[list[M.Step]]:
+    """Runs of conditions ('if' steps: `question` kinds) one after the other, each with one plain step as its 'then'
+    and no 'else' (a rule a case), in every step list of `steps`."""
+    runs: list[list[M.Step]] = []
 
     def scan(body) -> None:
-        run: list[M.IfStep] = []
+        run: list[M.Step] = []
         for s in list(body) + [None]:
-            if isinstance(s, M.IfStep) and not s.other and len(s.then) == 1 and not s.then[0].bodies:
+            if s is not None and one_case(s) is not None:
                 run.append(s)
                 continue
             if len(run) >= CASE_RUN:
@@ -50,13 +63,13 @@ def shared_words(texts: list[str]) -> tuple[str, list[str]]:
     return " ".join(split[0][:n]), [" ".join(w[n:]) for w in split]
 
 
-def case_table(chart, run: list[M.IfStep], indent: int = 1) -> None:
+def case_table(chart, run: list[M.Step], indent: int = 1) -> None:
     """Draw `run` as one table node named by its first step (every step of the run is drawn by it)."""
     from rulecraft.tools.chart.dotlabels import text_lines
 
     full = chart.opts.detail == "full"
 
-    def condition(s: M.IfStep) -> str:
+    def condition(s: M.Step) -> str:
         if designer_label(s):
             return chart.words.label(designer_label(s))
         return chart.g.nodes[s.path].label if full else chart.words.step(s, own_label=False)

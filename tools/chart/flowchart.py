@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Optional
 
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import of_step
+from rulecraft.model.kinds import kind_of
 
 from rulecraft.tools.chart.cases import case_runs, case_table
 from rulecraft.tools.chart.coverage import Coverage
@@ -148,7 +148,7 @@ class _Chart(EdgesMixin):
         else:
             small += [f"→ {self.sheet_ref(t)}" for t in targets]
         full = self.opts.detail == "full"
-        kind = of_step(step) if step is not None else None
+        kind = kind_of(step) if step is not None else None
         if kind is not None and kind.notes is not None:  # what its kind says under its box (who decides, ...)
             small += kind.notes(step, self.words, text, designer_label(step), full)
         elif isinstance(step, M.ConstructStep) and designer_label(step):
@@ -350,5 +350,5 @@ def chart_dot(rs: M.Ruleset, graph, sequence: str, opts: ChartOptions = ChartOpt
 
 def _asks(step: Optional[M.Step]) -> bool:
     """A step whose box asks yes or no of its condition (its kind's `question`: an 'if')."""
-    kind = of_step(step) if step is not None else None
+    kind = kind_of(step) if step is not None else None
     return kind is not None and kind.question

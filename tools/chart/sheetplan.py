@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import of_step
+from rulecraft.model.kinds import kind_of, own_statements
 
 # A sequence with at most this many step nodes is "small": it shares the sheet of its caller.
 SMALL = 4
@@ -45,7 +45,7 @@ def calls_of(steps: Iterable[M.Step]) -> list[str]:
 
     def walk(block):
         for s in block:
-            out.extend(st.ast.sequence for st in _statements(s) if isinstance(st.ast, A.CallSeq) and st.ast.sequence)
+            out.extend(st.ast.sequence for st in own_statements(s) if isinstance(st.ast, A.CallSeq) and st.ast.sequence)
             for _name, body in s.bodies:
                 walk(body)
 
@@ -178,7 +178,7 @@ def step_numbers(seq: M.SequenceDef, skip=None) -> dict[str, str]:
 def step_events(step: M.Step) -> set[str]:
     """The event types a step can raise by itself (not inside its nested steps)."""
     events: set[str] = set()
-    for st in _statements(step):
+    for st in own_statements(step):
         a = st.ast
         if isinstance(a, A.Move):
             events.add("moved")
@@ -192,16 +192,10 @@ def step_events(step: M.Step) -> set[str]:
             events.add("rolled")
         elif isinstance(a, A.Emit):
             events.add(a.event)
-    kind = of_step(step)
+    kind = kind_of(step)
     if kind is not None:
         events.update(kind.raises)  # what its own instruction raises (a sealed step reveals)
     return events
-
-
-def _statements(step: M.Step) -> tuple:
-    """The statements a step runs itself, as its kind says (a `do:` step's, a `call:` step's call)."""
-    kind = of_step(step)
-    return kind.statements(step) if kind is not None else ()
 
 
 def trigger_sources(rs: M.Ruleset, sid: str) -> dict[str, list[str]]:
@@ -232,7 +226,7 @@ def _squash(text: str) -> str:
 def rule_text(step: M.Step) -> str:
     """The rules-language text of what a step does itself (its statements, condition or loop head), as its kind
     says it (`StepKind.text`)."""
-    kind = of_step(step)
+    kind = kind_of(step)
     return kind.text(step) if kind is not None else ""
 
 
@@ -244,7 +238,7 @@ def designer_label(step: Optional[M.Step]) -> str:
     """
     if step is None or not step.label:
         return ""
-    kind = of_step(step)
+    kind = kind_of(step)
     if kind is not None and kind.text_label and _squash(step.label) == _squash(rule_text(step)):
         return ""
     return step.label

@@ -21,26 +21,20 @@ import difflib
 from typing import Optional
 
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import of_step
+from rulecraft.model.kinds import NO_KIND, StepKind, kind_of, of_step
 
 from rulecraft.tools.diff.align import opcodes
 from rulecraft.tools.diff.values import Change, Diff, SequenceChanges, _ast_form, _fields_diff, _plain, show
 from rulecraft.tools.chart.sheetplan import step_numbers
 
-FORM_WORDS = {
-    M.ActionStep: "do", M.CallStep: "call", M.IfStep: "if", M.LoopStep: "loop", M.ForEachStep: "for each",
-    M.ChooseStep: "choose", M.SealedStep: "sealed choice", M.StackStep: "stack", M.ConstructStep: "construct",
-}
+def _kind(s: M.Step) -> StepKind:
+    return kind_of(s) or NO_KIND
 
 
 def _form(s: M.Step) -> str:
-    kind = of_step(s)
-    if type(s) not in FORM_WORDS and kind is not None:  # a kind registered with a class of its own: its form
-        return kind.key
-    for cls in type(s).__mro__:
-        if cls in FORM_WORDS:
-            return FORM_WORDS[cls]
-    return type(s).__name__
+    """The word a step's form is named by: its kind's `form`, else its key ('do', 'loop', 'auction', 'unless')."""
+    kind = _kind(s)
+    return kind.form or kind.key
 
 
 def _stmts_text(stmts) -> str:
@@ -78,34 +72,19 @@ def _decision_fields(d: Optional[M.DecisionSpec], prefix: str = "") -> dict:
 
 
 def step_fields(s: M.Step) -> dict:
-    """What makes a step what it is (not its nested steps): its form, statements, condition, call, decision,
-    label, note and source."""
+    """What makes a step what it is (not its nested steps): its form, what its kind says it is made of (statements,
+    condition, call, decision, a construct's settings), label, note and source."""
+    kind = _kind(s)
     f: dict = {"form": _form(s)}
-    text = ""
-    if isinstance(s, M.ActionStep):
-        text = _stmts_text(s.stmts)
-        f["statements"] = _Stmts(s.stmts)
-    elif isinstance(s, M.CallStep):
-        f["call"] = s.sequence
-        f["with"] = {k: e for k, e in s.args}
-    elif isinstance(s, M.IfStep):
-        f["condition"] = s.cond
-    elif isinstance(s, M.LoopStep):
-        f.update({"loop": s.mode, "condition": s.cond, "name": s.name})
-    elif isinstance(s, M.ForEachStep):
-        f.update({"each": s.var, "in": s.iterable, "name": s.name})
-    elif isinstance(s, M.ChooseStep):
-        f.update(_decision_fields(s.decision))
-    elif isinstance(s, M.SealedStep):
-        f.update({"each": s.var, "in": s.iterable, "as": s.bind})
-        f.update(_decision_fields(s.decision, "choice "))
-    elif isinstance(s, M.StackStep):
-        f.update({"zone": s.zone, "each": s.var, "in": s.iterable})
-        f.update(_decision_fields(s.play, "play "))
-    elif isinstance(s, M.ConstructStep):
-        f["form"] = s.construct
-        f.update(dict(s.settings))  # the settings as written: a changed setting is a changed rule
+    for name, value in kind.fields(s):
+        if isinstance(value, M.DecisionSpec):  # its settings, each a field ('player', or 'choice player' ...)
+            f.update(_decision_fields(value, f"{name} " if name else ""))
+        elif isinstance(value, tuple) and all(isinstance(x, M.CStmt) for x in value):  # statements: by their syntax
+            f[name] = _Stmts(value)
+        else:
+            f[name] = value
     # a step written as text has its text as label: only a label of its own counts
+    text = kind.text(s) if kind.text_label else ""
     f["label"] = s.label if s.label and "".join(s.label.split()) != "".join(text.split()) else ""
     f["note"] = s.note
     f["source"] = s.source
@@ -113,25 +92,12 @@ def step_fields(s: M.Step) -> dict:
 
 
 def step_summary(s: M.Step) -> str:
-    """One line saying what a step does."""
-    if s.label and not isinstance(s, M.ActionStep):
+    """One line saying what a step does: its label (a step labelled with its text: what it does), else its kind's
+    summary, else its form."""
+    kind = _kind(s)
+    if s.label and not kind.text_label:
         return s.label
-    if isinstance(s, M.ActionStep):
-        return _stmts_text(s.stmts) or s.label
-    if isinstance(s, M.CallStep):
-        return f"call {s.sequence}"
-    if isinstance(s, M.IfStep):
-        return f"if {s.cond.text if s.cond else '?'}"
-    if isinstance(s, M.LoopStep):
-        return {"while": "while ", "until": "repeat until "}.get(s.mode, "loop ") + (
-            s.cond.text if s.cond else (s.name or ""))
-    if isinstance(s, M.ForEachStep):
-        return f"for each {s.var} in {s.iterable.text if s.iterable else ''}"
-    if isinstance(s, M.ChooseStep):
-        return f"choose: {s.decision.prompt.text if s.decision and s.decision.prompt else 'a decision'}"
-    if isinstance(s, M.SealedStep):
-        return f"each {s.var} chooses in secret"
-    return _form(s)
+    return kind.summary(s) if kind.summary is not None else _form(s)
 
 
 def _walk(steps, parent=None):
@@ -226,7 +192,8 @@ def _alike(xs: list, ys: list) -> list[tuple]:
     against those near its own place, so the work stays within ALIKE_PAIRS comparisons whatever the sizes."""
     scored = []
     texts_x, texts_y = [step_summary(s) for s in xs], [step_summary(t) for t in ys]
-    forms_x, forms_y = [_form(s) for s in xs], [_form(t) for t in ys]
+    # of the same form: of one model class (a loop whichever form wrote it, a construct with any other)
+    forms_x, forms_y = [of_step(s) for s in xs], [of_step(t) for t in ys]
     reach = max(1, ALIKE_PAIRS // max(1, len(xs)) // 2)
     for i in range(len(xs)):
         near = round(i * len(ys) / len(xs)) if xs else 0

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
+from rulecraft.tools.chart.cases import one_case
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
@@ -80,18 +82,19 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     sheets. Inside a block a step's own clauses join with 'and', so '; ' only ever parts the line's top clauses."""
     label = w.label(designer_label(s))
     text = label.rstrip(".") if label else w.step(s, own_label=False).rstrip(".")
-    d = getattr(s, "decision", None)
-    if depth and not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None \
+    kind = kind_of(s)
+    decides, d = (kind.decides, next(iter(kind.decisions(s)), None)) if kind is not None else ("", None)
+    if depth and not label and decides == "choice" and d is not None and d.prompt is not None \
             and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     if depth:
         text = text.replace("; ", " and ")
-    if label or not s.bodies or isinstance(s, (M.ConstructStep, M.StackStep)):  # a mechanic says itself
+    if label or not s.bodies or decides == "mechanic":  # a mechanic says itself
         return text
     if depth >= DEPTH:
         return ""
-    if depth >= 2 and isinstance(s, M.IfStep) and not s.other and len(s.then) == 1 and not s.then[0].bodies:
-        inner = _said(w, s.then[0], depth + 1)  # inside a clause, a side condition: 'pay a chip (if the player has any)'
+    if depth >= 2 and (case := one_case(s)) is not None:
+        inner = _said(w, case, depth + 1)  # inside a clause, a side condition: 'pay a chip (if the player has any)'
         return f"{_lower(inner)} ({_lower(text)})" if inner else ""
     parts = []
     for name, body in s.bodies:
@@ -107,7 +110,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
 
 
 def _ends_game(s: M.Step) -> bool:
-    stmts = [st.ast for st in getattr(s, "stmts", ())]
+    stmts = [st.ast for st in own_statements(s)]
     return bool(stmts) and isinstance(stmts[-1], A.End) and stmts[-1].kind == "game" and len(stmts) == 1
 
 
@@ -117,10 +120,12 @@ def _as_played(w: Words, steps) -> list:
     setup = set(setup_sequences(w.rs, list(w.rs.sequences)))
     out = []
     for s in steps:
-        if isinstance(s, M.IfStep) and s.cond is not None and w.is_constant(s.cond.ast) \
-                and any(isinstance(x, A.Name) and x.id in w.rs.options for x in s.cond.ast.walk()):
-            out += _as_played(w, s.then if w.constant(s.cond.ast) else s.other)
-        elif not (isinstance(s, M.CallStep) and s.sequence in setup):
+        kind, asks = kind_of(s), yes_no(s)
+        cond = asks[0] if asks is not None else None
+        if cond is not None and w.is_constant(cond.ast) \
+                and any(isinstance(x, A.Name) and x.id in w.rs.options for x in cond.ast.walk()):
+            out += _as_played(w, asks[1] if w.constant(cond.ast) else asks[2])
+        elif not (kind is not None and kind.call and all(st.ast.sequence in setup for st in kind.statements(s))):
             out.append(s)
     return out
 
@@ -178,8 +183,8 @@ def score_roots(rs: M.Ruleset) -> list:
     kept = roots[0] if roots and isinstance(roots[0], A.Attr) else None
     if kept is not None:
         for _seq, step in rs.iter_steps():
-            for st in getattr(step, "stmts", ()) or ():
-                n = getattr(st, "ast", st)
+            for st in own_statements(step):
+                n = st.ast
                 if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name == kept.name \
                         and n.op in ("=", "+="):
                     roots.append(n.value)
@@ -192,7 +197,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
     lines = []
     winning = {sid for sid, seq in rs.sequences.items()
                if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
-                      for st in getattr(step, "stmts", ()))}
+                      for st in own_statements(step))}
     for t in rs.triggers:
         if t.run in winning:
             lines.append(_sentence(w.label(t.label) if t.label else w.stmt(t)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
@@ -22,7 +23,9 @@ DECISIONS = 5  # entries of "How it is decided" at most
 CHOICE_CHARS = 240  # one choice said with what its answer leads to
 ENTRY_CHARS = 420  # a sequence's choices said together
 
-_DECIDED = {"auction": "Bidding", "respond": "Answering", "trick": "A trick"}
+# what a key decision is called, by its kind (any other: its form, humanized)
+_DECIDED = {"auction": "Bidding", "respond": "Answering", "trick": "A trick", "sealed": "Secret picks",
+            "stack": "The stack"}
 # a yes/no prompt that opens with one of these asks ('Do you ...?'), it does not name what the answer does
 _ASKING = {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "is", "are", "was",
            "were", "has", "have", "who", "whom", "what", "which", "where", "when", "how", "why", "your", "the", "a",
@@ -45,9 +48,10 @@ def window_heading(s: M.ConstructStep) -> str:
     """What a response window is called: the act its question offers as a gerund ('Challenge …?' ->
     'Challenging', 'Take the lot …?' -> 'Taking'), else 'Answering'."""
     for c in M.walk_steps(s.run):
-        prompt = getattr(getattr(getattr(c, "decision", None), "prompt", None), "text", "") or ""
+        asked = kind.decisions(c) if (kind := kind_of(c)) is not None else ()
+        prompt = (asked[0].prompt.text if asked and asked[0].prompt is not None else "") or ""
         first = re.match(r"([A-Za-z]+)\b", prompt.strip())
-        if isinstance(c, M.ChooseStep) and first and first.group(1).lower() not in _ASKING:
+        if _decides(c) == "choice" and first and first.group(1).lower() not in _ASKING:
             return capital(gerund(first.group(1).lower()))
     return "Answering"
 
@@ -57,12 +61,18 @@ def _asked(text: str) -> str:
     return re.sub(r"^The [\w' ]+: ", "", text).rstrip(".?").strip()
 
 
+def _decides(s: M.Step) -> str:
+    kind = kind_of(s)
+    return kind.decides if kind is not None else ""
+
+
 def _walk(steps, inside: bool):
     """Steps depth first, each with whether it lies inside a branch (an if's then or else, a construct's part)."""
     for s in steps:
         yield s, inside
+        kind = kind_of(s)
         for _name, body in s.bodies:
-            yield from _walk(body, inside or isinstance(s, (M.IfStep, M.ConstructStep)))
+            yield from _walk(body, inside or (kind is not None and kind.outcomes))
 
 
 def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
@@ -77,14 +87,11 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         for s, inside in _walk(seq.steps, False):
             if inside:
                 branched.add(s.path)
-            if isinstance(s, M.ConstructStep):
-                found.append((0, window_heading(s) if s.construct == "respond"
-                              else _DECIDED.get(s.construct, capital(humanize(s.construct))), s))
-            elif isinstance(s, M.SealedStep):
-                found.append((0, "Secret picks", s))
-            elif isinstance(s, M.StackStep):
-                found.append((0, "The stack", s))
-            elif isinstance(s, M.ChooseStep):
+            kind = kind_of(s)
+            if kind is not None and kind.decides == "mechanic":
+                found.append((0, window_heading(s) if kind.key == "respond"
+                              else _DECIDED.get(kind.key, capital(humanize(kind.key))), s))
+            elif kind is not None and kind.decides == "choice":
                 found.append((1, title, s))
     out: dict[str, list[str]] = {}
     from rulecraft.tools.words.help import what_follows
@@ -92,7 +99,7 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     for rank, name, s in sorted(found, key=lambda x: x[0]):
         text = clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
         asked = _asked(text)
-        then = what_follows(rs, w, s) if isinstance(s, M.ChooseStep) and not designer_label(s) else []
+        then = what_follows(rs, w, s) if _decides(s) == "choice" and not designer_label(s) else []
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
@@ -137,12 +144,12 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
         return []  # a list kept (the cards bought) or a flag: not points
 
     def counting(s: M.Step) -> bool:  # a step that only changes values (nothing else that a player would miss)
-        stmts = [getattr(st, "ast", st) for st in getattr(s, "stmts", ())]
-        return bool(stmts) and isinstance(s, M.ActionStep) and all(isinstance(a, (A.Assign, A.Let)) for a in stmts)
+        stmts = [st.ast for st in own_statements(s)]
+        return bool(stmts) and all(isinstance(a, (A.Assign, A.Let)) for a in stmts)
 
     def adds(s: M.Step) -> bool:  # such a step that adds to the score
         return counting(s) and any(isinstance(a, A.Assign) and a.op == "+=" and isinstance(a.target, A.Attr)
-                                   and a.target.name == name for a in (getattr(st, "ast", st) for st in s.stmts))
+                                   and a.target.name == name for a in (st.ast for st in own_statements(s)))
 
     def said(steps) -> str:
         return "; ".join(t[:1].lower() + t[1:] for t in (w.step(x, own_label=False) for x in steps))
@@ -153,11 +160,12 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
         for s, branched in _walk(seq.steps, False):
             if s.path in inside:
                 continue
-            body = (*s.then, *s.other) if isinstance(s, M.IfStep) else ()
+            _cond, yes, no = yes_no(s) or (None, (), ())
+            body = (*yes, *no)  # a condition's steps
             if body and all(counting(x) for x in body) and any(adds(x) for x in body):
-                out.append(sentence(f"{w.step(s, own_label=False)}: {said(s.then)}"
-                                    + (f"; otherwise {said(s.other)}" if s.other else "")))
-                inside |= {x.path for x in M.walk_steps((*s.then, *s.other))}
+                out.append(sentence(f"{w.step(s, own_label=False)}: {said(yes)}"
+                                    + (f"; otherwise {said(no)}" if no else "")))
+                inside |= {x.path for x in M.walk_steps(body)}
             elif adds(s) and not branched:  # (an add on some condition only is said with it, or not at all)
                 out.append(sentence(said([s])))
     return list(dict.fromkeys(out))[:limit]

@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import of_step
+from rulecraft.model.kinds import kind_of
 
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
@@ -57,7 +57,7 @@ def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPl
     label = Words(rs).label(designer_label(step))
     view = StepView(numbers.get(step.path, ""), "step-" + safe_id(step.path), type(step).__name__, label, "")
     view.links = [_seq_link(rs, plan, sid) for sid in _calls(step) if sid in rs.sequences]
-    kind = of_step(step)
+    kind = kind_of(step)
     if kind is not None and kind.book is not None:
         kind.book(step, view, label, lambda steps: [describe(rs, s, numbers, plan) for s in steps])
     if view.code and _squash(view.code) == _squash(view.prose):
@@ -67,7 +67,7 @@ def describe(rs: M.Ruleset, step: M.Step, numbers: dict[str, str], plan: SheetPl
 
 def _calls(step: M.Step) -> list[str]:
     """The sequences a step calls itself (a `call:` step; the call statements of a `do:` step), by its kind."""
-    kind = of_step(step)
+    kind = kind_of(step)
     return [st.ast.sequence for st in (kind.statements(step) if kind is not None else ())
             if isinstance(st.ast, A.CallSeq)]
 

@@ -44,7 +44,7 @@ def what_is_asked(d: Decision, rs: Any = None) -> str:
     of an auction is 'Bid 1 to 4, or pass' (its amounts); else 'Choose'."""
     if d.prompt:
         return d.prompt
-    from rulecraft.model import ruleset as M
+    from rulecraft.model.kinds import kind_of
     from rulecraft.tools.chart.sheetplan import designer_label
     from rulecraft.tools.words.help import step_asking
 
@@ -54,7 +54,7 @@ def what_is_asked(d: Decision, rs: Any = None) -> str:
         from rulecraft.tools.words import Words
 
         return Words(rs, detail="players").label(label) if rs is not None else label
-    if isinstance(step, M.ConstructStep) and step.construct == "auction":
+    if getattr(kind_of(step), "key", "") == "auction":
         nums = amounts(d)
         if not nums:
             return "Bid"

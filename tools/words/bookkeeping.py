@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 
 def is_bookkeeping(rs: M.Ruleset, st) -> bool:
@@ -57,7 +58,7 @@ def read_at_the_table(rs: M.Ruleset) -> frozenset:
     titled = getattr(rs, "titles", {}) or {}
     found = set()
     for _seq, step in rs.iter_steps():
-        for st in getattr(step, "stmts", ()):
+        for st in own_statements(step):
             node = st.ast
             if isinstance(node, (A.Let, A.Tally, A.Log, A.Pass, A.Assert)) or \
                     (isinstance(node, A.Assign) and isinstance(node.target, A.Name)):
@@ -73,17 +74,20 @@ def read_at_the_table(rs: M.Ruleset) -> frozenset:
 
 
 def hidden_step(rs: M.Ruleset, step: M.Step) -> bool:
-    """An action step whose every statement is bookkeeping (a step with a designer's label always shows)."""
-    if not isinstance(step, M.ActionStep) or not step.stmts:
+    """A step of statements only (a `do:`), every one of them bookkeeping (a step with a designer's label always
+    shows; a call says which sequence is played)."""
+    kind = kind_of(step)
+    own = kind.statements(step) if kind is not None and not kind.call else ()
+    if not own:
         return False
-    if step.label and not _label_is_text(step):
+    if step.label and not _label_is_text(step, own):
         return False
-    return all(is_bookkeeping(rs, st) for st in step.stmts)
+    return all(is_bookkeeping(rs, st) for st in own)
 
 
-def _label_is_text(step: M.ActionStep) -> bool:
+def _label_is_text(step: M.Step, own: tuple) -> bool:
     squash = lambda t: "".join(t.split()).rstrip(";")  # noqa: E731
-    return squash(step.label) == squash("; ".join(dict.fromkeys(st.text for st in step.stmts)))
+    return squash(step.label) == squash("; ".join(dict.fromkeys(st.text for st in own)))
 
 
 def players_graph(rs: M.Ruleset, graph):
@@ -162,12 +166,13 @@ def idle_conditions(rs: M.Ruleset, graph, hidden: set) -> set:
     out = set()
     for nid, n in graph.nodes.items():
         s = n.step
-        if not isinstance(s, M.IfStep) or not (s.then or s.other):
+        asks = yes_no(s) if s is not None else None
+        if asks is None or not (asks[1] or asks[2]):
             continue
         label = designer_label(s)
         if label and label.rstrip().rsplit("?", 1)[-1].strip():
             continue
-        inside = [x for body in (s.then, s.other) for x in M.walk_steps(body)]
+        inside = [x for body in asks[1:] for x in M.walk_steps(body)]
         if all(x.path in hidden for x in inside):
             out.add(nid)
     return out
@@ -183,9 +188,10 @@ def house_rule_branches(rs: M.Ruleset, graph) -> dict:
     out = {}
     for nid, n in graph.nodes.items():
         s = n.step
-        if isinstance(s, M.IfStep) and s.cond is not None and option_names(rs, s.cond.ast):
-            value = w.constant(s.cond.ast)
-            if w.is_constant(s.cond.ast):
+        cond = (yes_no(s) or (None,))[0]
+        if cond is not None and option_names(rs, cond.ast):
+            value = w.constant(cond.ast)
+            if w.is_constant(cond.ast):
                 out[nid] = "yes" if value else "no"
     return out
 
@@ -198,8 +204,9 @@ def folded_house_rules(rs: M.Ruleset) -> dict:
     w = Words(rs, detail="players")
     out: dict = {}
     for seq, s in rs.iter_steps():
-        if isinstance(s, M.IfStep) and s.cond is not None and w.is_constant(s.cond.ast):
-            for name in option_names(rs, s.cond.ast):
+        cond = (yes_no(s) or (None,))[0]
+        if cond is not None and w.is_constant(cond.ast):
+            for name in option_names(rs, cond.ast):
                 out.setdefault(name, [])
                 sid = getattr(seq, "id", seq)
                 if sid not in out[name]:

@@ -13,17 +13,25 @@ import re
 from typing import Optional
 
 from rulecraft.model import ruleset as M
-
+from rulecraft.model.kinds import kind_of, own_statements
 
 
 def _spec(step: M.Step):
-    return getattr(step, "decision", None) or getattr(step, "play", None)
+    """The decision a step puts to players, as its kind says (a choose's, a sealed step's, a stack's play)."""
+    kind = kind_of(step)
+    return next(iter(kind.decisions(step)), None) if kind is not None else None
+
+
+def _decides(step: Optional[M.Step]) -> str:
+    """What its kind says it decides: 'choice' (a player's choice), 'mechanic' (secret picks, a stack, an auction,
+    a response window ...) or ''."""
+    kind = kind_of(step)
+    return kind.decides if kind is not None else ""
 
 
 def decision_steps(rs: M.Ruleset) -> list[M.Step]:
     """Every step that asks a player something: choices, secret picks, stacks, auctions, response windows."""
-    return [s for _seq, s in rs.iter_steps()
-            if _spec(s) is not None or isinstance(s, (M.ConstructStep, M.SealedStep, M.StackStep))]
+    return [s for _seq, s in rs.iter_steps() if _spec(s) is not None or _decides(s)]
 
 
 def step_asking(rs: M.Ruleset, step: Optional[M.Step]) -> Optional[M.Step]:
@@ -56,7 +64,7 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
     if isinstance(step, M.ConstructStep) or not label:
         if generated and generated != label:
             lines.append(("How it goes: " if label else "Rule: ") + generated)
-    if not label and isinstance(step, M.ChooseStep):
+    if not label and _decides(step) == "choice":
         decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
         w.you = getattr(decider, "id", None)  # the rule said to the one asked: 'if you chose to place'
         then = what_follows(rs, w, step)
@@ -75,8 +83,9 @@ def _reads(step: M.Step, names) -> bool:
     from rulecraft.dsl import ast as A
 
     names = {names} if isinstance(names, str) else names
-    loop = step.iterable if isinstance(step, M.ForEachStep) else None  # 'for each one chosen'
-    texts = [getattr(step, "cond", None), loop, *(getattr(step, "stmts", ()) or ())]
+    kind = kind_of(step)
+    loop = getattr(step, "iterable", None) if kind is not None and kind.loop else None  # 'for each one chosen'
+    texts = [getattr(step, "cond", None), loop, *own_statements(step)]
     for t in texts:
         node = getattr(t, "ast", t)
         if isinstance(node, A.Node) and any(isinstance(n, A.Name) and n.id in names for n in node.walk()):
@@ -89,8 +98,8 @@ def _worked_out(step: M.Step, names: set) -> set:
     from rulecraft.dsl import ast as A
 
     out = set()
-    for st in getattr(step, "stmts", ()) or ():
-        node = getattr(st, "ast", st)
+    for st in own_statements(step):
+        node = st.ast
         reads = node is not None and any(isinstance(n, A.Name) and n.id in names for n in node.walk())
         if reads and isinstance(node, A.Let):
             out.add(node.name)
@@ -190,8 +199,8 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
         return ""
     label = designer_label(s)
     text = (w.label(label) if label else w.step(s, own_label=False)).rstrip(".")
-    d = getattr(s, "decision", None)
-    if not label and isinstance(s, M.ChooseStep) and d is not None and d.prompt is not None and d.player is not None \
+    d = _spec(s)
+    if not label and _decides(s) == "choice" and d is not None and d.prompt is not None and d.player is not None \
             and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
@@ -290,7 +299,7 @@ def help_at_table(rs: M.Ruleset, step: Optional[M.Step], decision) -> list[str]:
     if getattr(decision, "purpose", "") == "reroll" or step is None:
         out = out or reroll_lines(rs, w, prompt)
     rule = " ".join(x.split(": ", 1)[-1] for x in out)
-    if isinstance(step, M.ChooseStep) and not any("after your answer" in x.lower() for x in out):
+    if _decides(step) == "choice" and not any("after your answer" in x.lower() for x in out):
         decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
         w.you = getattr(decider, "id", None)
         then = what_follows(rs, w, step)

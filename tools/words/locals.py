@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import kind_of, own_statements
 
 _PLAYERS = ("seat_order", "others", "next_player", "owner")
 
@@ -166,10 +167,11 @@ def _work_out(w) -> Locals:
             info.choices[name] = (d, label) if name not in info.choices else None
 
     for _seq, s in rs.iter_steps():
-        if isinstance(s, (M.ForEachStep, M.SealedStep)):
+        if getattr(s, "var", "") and getattr(s, "iterable", None) is not None:  # each item of a list, by name
             note(s.var, _kind(w, s.iterable))
             expr(s.iterable)
-        if isinstance(s, M.SealedStep) and s.bind:
+        kind = kind_of(s)
+        if kind is not None and kind.decides == "mechanic" and getattr(s, "bind", None):  # secret picks' `as:`
             info.picks.add(s.bind)
         decision(getattr(s, "decision", None), label=s.label or "")
         decision(getattr(s, "play", None))
@@ -223,14 +225,15 @@ def _plural(noun: str) -> str:
 def _count_in(rs, seq, body, info: Locals) -> None:
     """What a counter counts, from where it goes up by one: beside a roll ('the number of rolls'), a card drawn,
     or a call of a round or turn ('the number of rounds played'), or at the top of a round's own steps."""
-    stmts = {id(s): [getattr(x, "ast", x) for x in getattr(s, "stmts", ())] for s in body}
+    stmts = {id(s): [x.ast for x in own_statements(s)] for s in body}
     for s in body:
         for st in stmts[id(s)]:
             if not (isinstance(st, A.Assign) and st.op == "+=" and isinstance(st.target, A.Name)
                     and st.target.id in info.counters and isinstance(st.value, A.Num) and st.value.value == 1):
                 continue
             beside = [x for sib in body for x in stmts[id(sib)]]
-            calls = [rs.sequences[c.sequence] for c in body if isinstance(c, M.CallStep) and c.sequence in rs.sequences]
+            calls = [rs.sequences[c.ast.sequence] for x in body if getattr(kind_of(x), "call", False)
+                     for c in own_statements(x) if c.ast.sequence in rs.sequences]
             what = ""
             if any(isinstance(x, A.Roll) for x in beside):
                 what = "the number of rolls"

@@ -7,6 +7,7 @@ import re
 
 from rulecraft.diagnostics import warning
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import kind_of, yes_no
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import Words
@@ -19,10 +20,11 @@ def _picks(rs: M.Ruleset) -> list[str]:
     """The names the ruleset gives to what a player picks (a decision's `as:`)."""
     out = set()
     for _seq, s in rs.iter_steps():
-        for spec in (getattr(s, "decision", None), getattr(s, "play", None)):
-            if isinstance(spec, M.DecisionSpec) and spec.bind:
+        kind = kind_of(s)
+        for spec in kind.decisions(s) if kind is not None else ():
+            if spec.bind:
                 out.add(spec.bind)
-        if isinstance(s, M.SealedStep) and s.bind:
+        if kind is not None and kind.decides == "mechanic" and getattr(s, "bind", None):  # secret picks' `as:`
             out.add(s.bind)
     return sorted(out)
 
@@ -55,7 +57,8 @@ def print_check(rs: M.Ruleset) -> list:
     for seq in rs.sequences.values():
         for s in M.walk_steps(seq.steps):
             label = designer_label(s)
-            if isinstance(s, M.IfStep) and s.cond is not None and not w.is_constant(s.cond.ast):
+            asks = yes_no(s)
+            if asks is not None and asks[0] is not None and not w.is_constant(asks[0].ast):
                 why = diamond_problems(w, s, label)
                 if why:
                     out.append(warning("W701", f"step '{s.path}' prints a yes/no diamond that {why}: "
@@ -68,7 +71,7 @@ def print_check(rs: M.Ruleset) -> list:
                                                "which is no parameter, option, dice or table value", s.span,
                                        "write {NAME} with a parameter or option id, a dice id, or {TABLE.KEY.COLUMN}"))
                 continue
-            if hidden_step(rs, s) or isinstance(s, M.CallStep):
+            if hidden_step(rs, s) or getattr(kind_of(s), "call", False):  # a call: the sequence's title
                 continue
             text = w.step(s, own_label=False)
             why = code_like(text) or stilted(text, picks if any_pick and any_pick(text) else (),
@@ -92,7 +95,7 @@ def print_check(rs: M.Ruleset) -> list:
     return out
 
 
-def diamond_problems(w: Words, s: M.IfStep, label: str) -> str:
+def diamond_problems(w: Words, s: M.Step, label: str) -> str:
     """What makes a yes/no diamond read wrong ('' if nothing): a statement where a question goes (and no clean
     question from the condition to put there instead), a roll's success with no word of what succeeds, or yes and
     no leading to steps that read the same."""
@@ -101,12 +104,13 @@ def diamond_problems(w: Words, s: M.IfStep, label: str) -> str:
 
     if label and "?" not in label and not condition_question(w, s):
         return "holds a statement, not a question"
-    e = s.cond.ast
+    cond, yes, no = yes_no(s)
+    e = cond.ast
     e = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
     if label and isinstance(e, A.Attr) and e.name == "success" \
             and not re.search(r"\d|\{|target|or more|or over", label):
         return "asks whether a roll succeeded without saying the total it needs"
-    said = [[w.step(x, own_label=True) for x in body] for body in (s.then, s.other)]
-    if s.other and said[0] == said[1]:
+    said = [[w.step(x, own_label=True) for x in body] for body in (yes, no)]
+    if no and said[0] == said[1]:
         return "leads to the same step on yes and on no"
     return ""

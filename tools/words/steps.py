@@ -2,23 +2,44 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import KINDS, of_step
+from rulecraft.model.kinds import KINDS, kind_of
 
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 
 
+# the core kinds' phrases, by kind (rulecraft.loader.kinds registers the kinds; their English is here, in the one
+# renderer); a kind registered elsewhere brings its own `words`
+_SAYS: dict[str, Callable[[Words, M.Step], str]] = {}
+
+
+def says(*keys: str):
+    """Register the phrase of the steps of the kinds `keys` (a LoopStep's kind is the first of its forms)."""
+
+    def deco(fn):
+        for key in keys:
+            _SAYS[key] = fn
+        return fn
+
+    return deco
+
+
 @phrase(M.Step)
 def _registered(w: Words, s: M.Step) -> str:
-    """A step of a kind registered with a model class of its own (rulecraft.model.kinds): its own words, given this
-    renderer; a kind that brings none reads as its form."""
-    kind = of_step(s)
+    """A step in words by its kind (rulecraft.model.kinds): the words the kind brings, given this renderer, else the
+    phrase said here of a core kind; a kind with neither reads as its form."""
+    kind = kind_of(s)
     if kind is not None and kind.words is not None:
         return kind.words(s, w)
+    said = _SAYS.get(kind.key) if kind is not None else None
+    if said is not None:
+        return said(w, s)
     return humanize(kind.key if kind is not None else type(s).__name__)
 
 
-@phrase(M.ActionStep)
+@says("do")
 def _action(w: Words, s: M.ActionStep) -> str:
     from rulecraft.tools.words.bookkeeping import is_bookkeeping
 
@@ -34,7 +55,7 @@ _PREPOSITIONS = {"before", "after", "during", "at", "on", "in", "under", "over",
                  "until", "of", "into", "through", "about", "against", "by", "without", "within", "when", "while", "if"}
 
 
-@phrase(M.CallStep)
+@says("call")
 def _call(w: Words, s: M.CallStep) -> str:
     if w.detail != "full":  # who plays it is the caller's business: players read the sequence's name
         # the sequence's own title (a variable may share its id: 'season' the count is not 'Season' the sequence)
@@ -53,7 +74,7 @@ def _call(w: Words, s: M.CallStep) -> str:
     return f"play {w.name(s.sequence)}" + (f" ({args})" if args else "")
 
 
-@phrase(M.IfStep)
+@says("if")
 def _if(w: Words, s: M.IfStep) -> str:
     rule = _house_rule(w, s.cond.ast if s.cond is not None else None)
     if w.detail != "full":  # a condition, not a question: the chart's yes and no say the rest
@@ -73,7 +94,7 @@ def _house_rule(w: Words, e) -> str:
     return ""
 
 
-@phrase(M.LoopStep)
+@says("while", "repeat", "loop")
 def _loop(w: Words, s: M.LoopStep) -> str:
     if s.mode == "while":
         return f"repeat while {w.expr(s.cond)}"
@@ -84,7 +105,7 @@ def _loop(w: Words, s: M.LoopStep) -> str:
     return f"repeat until the {humanize(s.name)} stops" if s.name else "repeat"
 
 
-@phrase(M.ForEachStep)
+@says("for_each")
 def _for_each(w: Words, s: M.ForEachStep) -> str:
     if _is_each(w, s):
         return f"for {w.expr(s.iterable)}"
@@ -156,12 +177,12 @@ def _decision(w: Words, d: M.DecisionSpec) -> str:
     return f"{w.expr(d.player)} chooses {what}"
 
 
-@phrase(M.ChooseStep)
+@says("choose")
 def _choose(w: Words, s: M.ChooseStep) -> str:
     return w.node(s.decision) if s.decision is not None else "a player decides"
 
 
-@phrase(M.SealedStep)
+@says("sealed")
 def _sealed(w: Words, s: M.SealedStep) -> str:
     who = w.expr(s.iterable)
     if w.detail != "full" and _everyone(s):
@@ -173,7 +194,7 @@ def _sealed(w: Words, s: M.SealedStep) -> str:
     return f"{who}, in secret: {what}; then all reveal"
 
 
-@phrase(M.StackStep)
+@says("stack")
 def _stack(w: Words, s: M.StackStep) -> str:
     if w.detail != "full":
         return players_stack(w, s)

@@ -103,4 +103,6 @@ def statements(s: M.ActionStep) -> tuple:
 
 KINDS = (register(StepKind("do", build, model=M.ActionStep, binds=binds, lower=lower, graph=graph,
                            stretch=Stretch(write), statements=statements, text=text, text_label=True, book=book,
+                           fields=lambda s: (("statements", s.stmts),), summary=lambda s: text(s) or s.label,
+                           decides="", outcomes=False,
                            doc="statements run in order (docs/format.md)")),)

@@ -130,5 +130,7 @@ def notes(s: M.IfStep, words, text: str, label: str, full: bool) -> list:
 
 
 KINDS = (register(StepKind("if", build, model=M.IfStep, lower=lower, graph=graph, stretch=STRETCH, text=text,
-                           branch=True, book=book, question=True, notes=notes,
+                           branch=True, book=book, question=True, notes=notes, decides="",
+                           fields=lambda s: (("condition", s.cond),),
+                           summary=lambda s: f"if {s.cond.text if s.cond else '?'}",
                            doc="a condition: 'then' steps when it holds, 'else' steps otherwise (docs/format.md)")),)

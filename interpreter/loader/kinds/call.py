@@ -77,8 +77,13 @@ def write(w, s: M.CallStep) -> bool:
 
 
 def statements(s: M.CallStep) -> tuple:
-    """The call it makes, as the statement `call SEQUENCE` (the checks and the tools find calls among statements)."""
-    return (M.CStmt(f"call {s.sequence}", A.CallSeq(s.span, s.sequence, s.span, ()), None, s.span),)
+    """The call it makes, as the statement `call SEQUENCE` (as NAME) (the checks and the tools find calls, and the
+    results they keep, among statements)."""
+    return (M.CStmt(f"call {s.sequence}", A.CallSeq(s.span, s.sequence, s.span, (), s.bind), None, s.span),)
+
+
+def fields(s: M.CallStep) -> tuple:
+    return (("call", s.sequence), ("with", dict(s.args)))
 
 
 def text(s: M.CallStep) -> str:
@@ -92,5 +97,6 @@ def book(s: M.CallStep, view, label: str, inner) -> None:
 
 
 KINDS = (register(StepKind("call", build, model=M.CallStep, binds=binds, lower=lower, graph=graph,
-                           stretch=Stretch(write), statements=statements, text=text, book=book,
+                           stretch=Stretch(write), statements=statements, text=text, book=book, fields=fields,
+                           summary=text, call=True, decides="", outcomes=False,
                            doc="run another sequence, its result bound by 'as' (docs/format.md)")),)

@@ -116,13 +116,27 @@ def notes_said(s, words, text: str, label: str, full: bool) -> list:
     """Under the designer's label, in the designers' chart: the step in words (a sealed step, a stack)."""
     return [words.step(s, own_label=False)] if label and full else []
 
+
+def decisions_of(s) -> tuple:
+    return (s.decision,) if s.decision is not None else ()
+
+
+def summary_choose(s: M.ChooseStep) -> str:
+    d = s.decision
+    return f"choose: {d.prompt.text if d is not None and d.prompt is not None else 'a decision'}"
+
+
 KINDS = (
     register(StepKind("choose", build_choose, model=M.ChooseStep, binds=choose_binds, lower=lower_choose,
-                      graph=graph_choose, stretch=ASKED, book=book_choose, notes=notes_choose,
+                      graph=graph_choose, stretch=ASKED, book=book_choose, notes=notes_choose, decisions=decisions_of,
+                      fields=lambda s: (("", s.decision),), decides="choice", outcomes=False,
+                      summary=summary_choose,
                       doc="a player decides: one option, several, a number, yes or no (docs/format.md)")),
     register(StepKind("sealed", build_sealed, model=M.SealedStep,
                       binds=lambda builder, node, out: each_and_as("sealed", node, out), lower=lower_sealed,
                       graph=graph_sealed, stretch=ASKED, raises=("revealed",), book=book_sealed,
-                      notes=notes_said,
+                      notes=notes_said, form="sealed choice", outcomes=False, decisions=decisions_of,
+                      fields=lambda s: (("each", s.var), ("in", s.iterable), ("as", s.bind), ("choice", s.decision)),
+                      summary=lambda s: f"each {s.var} chooses in secret",
                       doc="each player of a list decides in secret, then all reveal (docs/format.md)")),
 )

@@ -294,8 +294,14 @@ def book_for_each(s: M.ForEachStep, view, label: str, inner) -> None:
     view.groups.append(("", inner(s.body)))
 
 
+def summary_loop(s: M.LoopStep) -> str:
+    head = {"while": "while ", "until": "repeat until "}.get(s.mode, "loop ")
+    return head + (s.cond.text if s.cond else (s.name or ""))
+
+
 LOOP = dict(model=M.LoopStep, lower=lower_loop, graph=graph, stretch=STRETCH, text=text_loop, loop=True,
-            endless=endless, book=book_loop)
+            endless=endless, book=book_loop, form="loop", summary=summary_loop, decides="", outcomes=False,
+            fields=lambda s: (("loop", s.mode), ("condition", s.cond), ("name", s.name)))
 
 KINDS = (
     register(StepKind("while", partial(build_loop, "while"), **LOOP,
@@ -306,5 +312,7 @@ KINDS = (
                       doc="steps repeated until a 'break' (or 'until:') leaves the named loop (docs/format.md)")),
     register(StepKind("for_each", build_for_each, model=M.ForEachStep, binds=for_each_binds, lower=lower_for_each,
                       graph=graph, stretch=STRETCH, text=text_for_each, loop=True, book=book_for_each,
+                      form="for each", summary=text_for_each, decides="", outcomes=False,
+                      fields=lambda s: (("each", s.var), ("in", s.iterable), ("name", s.name)),
                       doc="steps run once for each item of a list, the item named (docs/format.md)")),
 )

@@ -87,6 +87,7 @@ def book(s: M.StackStep, view, label: str, inner) -> None:
 
 
 KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph, book=book,
-                           notes=notes_said,
+                           notes=notes_said, outcomes=False, decisions=lambda s: (s.play,) if s.play else (),
+                           fields=lambda s: (("zone", s.zone), ("each", s.var), ("in", s.iterable), ("play", s.play)),
                            doc="plays onto a stack until all pass, then it resolves last in, first out "
                                "(docs/format.md)")),)
