@@ -228,7 +228,8 @@ def _explain(exc: "UnexpectedInput", text: str, start: str) -> tuple[str, Option
             import unicodedata
 
             return (f"unexpected character {ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})",
-                    "names and operators are written in ASCII (letters a-z, digits, _): type this character again", None)
+                    "names and operators are written in ASCII (letters a-z, digits, _): type this character again",
+                    None)
         return (f"unexpected character {ch!r}",
                 "the rules language uses letters, digits, _ and operators such as + - == and or", None)
     opener = _unclosed_bracket(text)

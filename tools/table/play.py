@@ -119,7 +119,8 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     if not loaded.ok:
         unsuited = [d.message.replace("--set ", "", 1) for d in loaded.diagnostics if d.code == "E316"]
         if saved is not None and unsuited:  # the save's own settings: its fault, not a --set never typed
-            return _save_failed(resume_path, SaveError("its settings do not suit the ruleset: " + "; ".join(unsuited), 1))
+            return _save_failed(resume_path, SaveError("its settings do not suit the ruleset: " + "; ".join(unsuited),
+                                                       1))
         print(render_text(loaded.diagnostics, loaded.sources), file=out)
         return 1
     rs = loaded.ruleset
