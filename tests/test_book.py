@@ -218,3 +218,9 @@ def test_the_book_sets_the_table_up_as_the_aid_does_without_a_setup_sequence():
     setup = text[text.index("To set up the table"):text.index("The round and the turn", text.index("To set up"))]
     assert "The coin cards (20) start in the Coin bank." in setup
     assert all(line in setup for line in aid_view(loaded.ruleset).setup)
+
+
+def test_the_book_is_written_as_html_or_pdf_only(tmp_path, capsys):
+    """'-o rules.docx' wrote an HTML page under a name that says otherwise: refused, nothing written."""
+    assert main(["book", "pig", "-o", str(tmp_path / "rules.docx")]) == 2
+    assert "FILE.html" in capsys.readouterr().err and not (tmp_path / "rules.docx").exists()
