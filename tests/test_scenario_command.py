@@ -58,3 +58,16 @@ def test_usage_errors_exit_2(tmp_path, capsys):
     assert "no such scenario file or folder" in capsys.readouterr().err
     assert main(["test", str(tmp_path)]) == 2  # a folder with no scenario
     assert "no scenario files" in capsys.readouterr().err
+
+
+def test_a_ruleset_is_no_scenario(tmp_path, capsys):
+    """A designer's folder holds the ruleset beside its scenarios: `test FOLDER` runs the scenarios and passes the
+    ruleset over; a ruleset named on its own is an ERROR that says what it is (it read 'no ruleset file or
+    bundled ruleset named ID', the ruleset's own id taken for a scenario's `ruleset:`)."""
+    rules = _write(tmp_path, "my-pig.yaml", "ruleset: my-pig\nextends: pig\ntitle: My pig\n")
+    good = _write(tmp_path, "bank.yaml", GOOD % 11)
+    assert main(["test", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"PASS  {good}", "1 passed, 0 failed"]
+    assert main(["test", str(rules)]) == 1
+    out = capsys.readouterr().out
+    assert f"ERROR {rules}: a ruleset, not a scenario" in out, out

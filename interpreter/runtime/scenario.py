@@ -205,6 +205,11 @@ def run_scenario_file(path: str) -> Outcome:
     return run_scenario(loaded.ruleset, spec)
 
 
+def a_ruleset(data) -> bool:
+    """A ruleset file rather than a scenario: it has the keys only a ruleset has."""
+    return isinstance(data, dict) and any(k in data for k in ("sequences", "extends", "title"))
+
+
 def scenario_verdict(path: str) -> tuple[str, list[str], list[str]]:
     """A scenario file's verdict for a report: PASS, FAIL, XFAIL (fails as its `xfail:` says), XPASS (marked xfail,
     yet passes) or ERROR (the file or its ruleset does not load); the problems; the story it played."""
@@ -212,7 +217,10 @@ def scenario_verdict(path: str) -> tuple[str, list[str], list[str]]:
 
     try:
         with open(path, encoding="utf-8") as fh:
-            reason = (yaml.safe_load(fh) or {}).get("xfail")
+            data = yaml.safe_load(fh) or {}
+        if a_ruleset(data):
+            return "ERROR", ["a ruleset, not a scenario: a scenario names it under `ruleset:` (docs/testing.md)"], []
+        reason = data.get("xfail")
         outcome = run_scenario_file(path)
     except yaml.YAMLError as exc:
         return "ERROR", [f"not a YAML file: {' '.join(str(exc).split())}"], []
