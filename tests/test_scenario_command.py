@@ -71,3 +71,36 @@ def test_a_ruleset_is_no_scenario(tmp_path, capsys):
     assert main(["test", str(rules)]) == 1
     out = capsys.readouterr().out
     assert f"ERROR {rules}: a ruleset, not a scenario" in out, out
+
+
+LAST_BID = """\
+# last-bid: the lowest card laid costs a life; the highest takes the prize (cards answered by their ids)
+ruleset: %s
+players: 3
+rest: bank
+zones:
+  prizes: [prize_3#1]
+  "hand[0]": ["coin_5#1", "coin_1#1", "coin_1#2"]
+  "hand[1]": ["coin_2#1", "coin_2#2", "coin_2#3"]
+  "hand[2]": ["coin_3#1", "coin_3#2", "coin_3#3"]
+run: round
+choices: [%s, "coin_2#1", "coin_3#1", null, null, null]
+expect:
+  zones:
+    "won[0]": ["prize_3#1"]
+  values:
+    "players[1].lives": 1
+"""
+
+
+def test_a_card_is_answered_by_its_id_as_the_docs_say(tmp_path, capsys):
+    """docs/testing.md: 'An answer is the value itself (... a card id ...)'; a card id was refused ('answer an
+    option number'), and the refusal listed the options by name only, with a pass as 'None'."""
+    game = Path(__file__).parent / "cases" / "games" / "last-bid.yaml"
+    good = _write(tmp_path, "good.yaml", LAST_BID % (game, '"coin_5#1"'))
+    assert main(["test", str(good)]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    bad = _write(tmp_path, "bad.yaml", LAST_BID % (game, '"coin_4#1"'))  # not in the hand
+    assert main(["test", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "Coin 5 (coin_5#1)" in out and "'pass'" in out and "None" not in out, out
