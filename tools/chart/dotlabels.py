@@ -31,9 +31,10 @@ def html(body: str) -> Html:
 
 
 def esc(text: str) -> str:
-    """Text made safe inside a Graphviz HTML-like label (and an HTML attribute)."""
-    return _BREAKS.sub(" ", text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                       .replace('"', "&quot;"))
+    """Text made safe inside a Graphviz HTML-like label; a backslash doubled, as Graphviz reads one there as an
+    escape ('\\N' the node's name, '\\G' the graph's, '\\L' a line break) and two as one backslash."""
+    return _BREAKS.sub(" ", text.replace("\\", "\\\\").replace("&", "&amp;").replace("<", "&lt;")
+                       .replace(">", "&gt;").replace('"', "&quot;"))
 
 
 def attrs(a: dict) -> str:
