@@ -289,7 +289,8 @@ def test_a_seat_on_a_phone_fits_its_screen_and_shows_the_decision_first(studio, 
         page.goto(links[0])
         page.wait_for_function(f"() => ({FRAME})() !== null")
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
-        side, board = page.evaluate("['#side', '#board'].map(s => document.querySelector(s).getBoundingClientRect().top)")
+        side, board = page.evaluate(
+            "['#side', '#board'].map(s => document.querySelector(s).getBoundingClientRect().top)")
         assert side < board
     finally:
         context.close()
