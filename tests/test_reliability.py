@@ -239,3 +239,15 @@ def test_a_save_whose_settings_were_edited_names_the_save_not_a_set_never_typed(
     assert f"{save}:1: cannot resume" in out.err and "target_score" in out.err
     assert "--set" not in out.err + out.out
     assert save.read_bytes() == before
+
+
+def test_a_log_whose_settings_were_edited_names_its_settings_not_a_set(tmp_path):
+    """replay of a log whose header's overrides the ruleset refuses: 'its settings', not a '--set' nobody typed."""
+    log = tmp_path / "g.log"
+    assert play("pig", None, ["random"], 1, str(log), {}, quiet=True) == 0
+    recs = _lines(log)
+    recs[0]["overrides"] = {"target_score": "lots"}
+    log.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    report = replay(str(log))
+    assert not report.ok and "its settings" in report.message and "target_score" in report.message, report.message
+    assert "--set" not in report.message
