@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import heapq
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Sequence
@@ -172,17 +173,27 @@ def _cut(line: str) -> str:
     return line if len(line) <= MESSAGE else line[:MESSAGE - 3] + "..."
 
 
+def unhidden(text: str, mark=None) -> str:
+    """`text` with its invisible characters (Unicode's format characters: a zero-width space, a joiner, a
+    word joiner, a byte-order mark) shown: as <U+200B> in a message, or `mark` one for one (an excerpt, whose
+    carets must stay under it). 'pi<U+200B>le' printed as 'pile' read as a name refused for nothing."""
+    if text.isascii():
+        return text
+    return "".join((mark or f"<U+{ord(c):04X}>") if unicodedata.category(c) == "Cf" and ord(c) not in UNPRINTABLE
+                   else c for c in text)
+
+
 def render_text(diagnostics: Sequence[Diagnostic], sources: SourceCache | None = None) -> str:
     """The human form: location, severity, code, message, the source line with carets, a hint."""
     sources = sources or SourceCache()
     chunks = []
     for d in diagnostics:
         where = f"{d.span}: " if d.span else ""
-        lines = [_cut(f"{where}{d.severity.value}[{d.code}]: {d.message}")]
+        lines = [_cut(f"{where}{d.severity.value}[{d.code}]: {unhidden(d.message)}")]
         if d.span is not None:
             text = sources.line(d.span.file, d.span.line)
             if text is not None and text.strip():
-                shown = text.expandtabs(1)
+                shown = unhidden(text.expandtabs(1), "?")
                 width = d.span.end_col - d.span.col if d.span.end_line == d.span.line else len(shown) - d.span.col + 1
                 width = max(1, min(width, max(1, len(shown) - d.span.col + 1)))
                 col = d.span.col - 1
@@ -195,9 +206,9 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceCache | None =
                 lines.append(f"    {shown}")
                 lines.append("    " + " " * col + "^" * width)
         for note in d.notes:
-            lines.append(_cut(f"  note: {note}"))
+            lines.append(_cut(f"  note: {unhidden(note)}"))
         if d.hint:
-            lines.append(_cut(f"  hint: {d.hint}"))
+            lines.append(_cut(f"  hint: {unhidden(d.hint)}"))
         chunks.append("\n".join(lines).translate(_UNPRINTABLE))
     return "\n".join(chunks)
 

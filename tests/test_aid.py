@@ -270,3 +270,15 @@ def test_a_browser_that_times_out_is_told_in_our_words(tmp_path, monkeypatch):
     assert said.startswith("Chromium did not finish printing the page within 0.5 seconds")
     assert "RULECRAFT_CHROMIUM" in said and "d-bus" not in said.lower() and "bus.cc" not in said and "ERROR" not in said
     assert "Failed to connect to the bus" in caught.value.detail
+
+
+def test_the_set_up_says_where_the_cards_a_zone_starts_with_go():
+    """A zone whose `initial:` picks some cards (the coins to the bank, the prizes to their pile): the set-up says
+    which cards start where, as it does for `initial: all`; a first game could not be laid out without it."""
+    from rulecraft.tools.print.aidwords import starting_lines
+    from rulecraft.tools.words import Words
+
+    rs = load_ruleset(str(GAMES / "last-bid.yaml")).ruleset
+    lines = starting_lines(rs, Words(rs, detail="players"))
+    assert "The coin cards (20) start in the Coin bank." in lines, lines
+    assert "The prize cards (8) start in the Prizes to come." in lines, lines

@@ -203,3 +203,24 @@ def test_a_card_name_naming_nothing_is_warned_at_load(tmp_path):
     loaded = load_ruleset(str(path))
     warned = [d for d in loaded.diagnostics if d.code == "W327"]  # once, at the name (the loader's card-name check)
     assert len(warned) == 1 and "'{frame}'" in warned[0].message and warned[0].span.line == 14
+
+
+@needs_dot
+def test_the_book_sets_the_table_up_as_the_aid_does_without_a_setup_sequence():
+    """A game with no setup sequence, whose cards start in piles its zones pick (tests/cases/games/last-bid.yaml):
+    the book's Setup says where they start, word for word as the aid's set-up; it had no Setup at all."""
+    from pathlib import Path
+
+    from rulecraft.tools.print.aid import aid_view
+
+    loaded = load_ruleset(str(Path(__file__).parent / "cases" / "games" / "last-bid.yaml"))
+    text = _visible_text(build_book(loaded.ruleset, loaded.graph))
+    setup = text[text.index("To set up the table"):text.index("The round and the turn", text.index("To set up"))]
+    assert "The coin cards (20) start in the Coin bank." in setup
+    assert all(line in setup for line in aid_view(loaded.ruleset).setup)
+
+
+def test_the_book_is_written_as_html_or_pdf_only(tmp_path, capsys):
+    """'-o rules.docx' wrote an HTML page under a name that says otherwise: refused, nothing written."""
+    assert main(["book", "pig", "-o", str(tmp_path / "rules.docx")]) == 2
+    assert "FILE.html" in capsys.readouterr().err and not (tmp_path / "rules.docx").exists()

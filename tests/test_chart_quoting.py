@@ -169,3 +169,20 @@ def _assert_inert(page: str) -> None:
     p.feed(page)
     assert not p.bad
     assert not p.tags & {"x", "injected", "image", "img", "script", "iframe"}
+
+
+def test_graphviz_escapes_in_a_label_print_as_written(tmp_path):
+    """Graphviz reads '\\N' in a label as the node's name (and '\\G' the graph's, '\\L' ...), even inside an HTML-like
+    label: a title 'Round \\N' was drawn as 'Round game/3.do.1'. A backslash of a ruleset's text prints as itself."""
+    from rulecraft.tools.cli.main import main
+
+    variant = tmp_path / "v.yaml"
+    variant.write_text('ruleset: v\nextends: pig\ntitle: V\nsequences: {turn: {title: "Go \\\\N"}}\noverrides:\n'
+                       '  - update: turn.roll_again\n'
+                       '    set: {label: "Again \\\\N or \\\\G, \\\\T \\\\H \\\\E \\\\L"}\n', encoding="utf-8")
+    assert main(["render", str(variant), "--sequence", "turn", "--format", "svg", "-o", str(tmp_path / "t.svg")]) == 0
+    svg = (tmp_path / "t.svg").read_text(encoding="utf-8")
+    said = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))  # the label's lines, as drawn
+    assert "Again \\N or \\G, \\T \\H \\E \\L" in said, said
+    tips = re.findall(r'<a xlink:title="([^"]*)"', svg)  # a step's tooltip names its sequence's title: read twice
+    assert "step 1 of Go \\N" in tips, tips

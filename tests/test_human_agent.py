@@ -150,7 +150,18 @@ def test_pass_is_typed_at_an_optional_card_choice_as_at_a_bid():
         assert play.options[a.choose(play, VIEW)] is None
     a, out = agent(b"pass\n2\n")
     assert a.choose(one(), VIEW) == 1
-    assert "enter option numbers; try again" in out.getvalue()
+    assert "enter one option number from 1 to 3, or an option's name; try again" in out.getvalue()
+    a, _ = agent(b"1\n")  # a number is the option's number, even where an option's name is a number
+    assert a.choose(Decision(0, "one", "Pick", options=["3", "2", "1"]), VIEW) == 0
+
+
+def test_an_option_is_typed_by_its_name_too():
+    """'Coin 4' typed at a menu whose option 3 is Coin 4 (case and spaces aside) takes it; a name no option has is
+    asked again, saying how to answer one option."""
+    d = Decision(0, "one", "Lay a card", options=["Coin 3", "Coin 4", None])
+    a, out = agent(b"coin 5\n  COIN 4 \n")
+    assert a.choose(d, VIEW) == 1
+    assert "enter one option number from 1 to 3, or an option's name; try again" in out.getvalue()
 
 
 def test_all_takes_every_option_where_the_decision_allows_that_many():

@@ -143,3 +143,16 @@ def test_nesting_past_the_limit_is_e007_at_the_first_level_past_it_whatever_the_
     root, diags = parse_yaml(text, "deep.yaml")
     assert root is None
     assert [(d.code, d.span.line, d.span.col) for d in diags] == [("E007", 3, col)], [str(d) for d in diags]
+
+
+def test_an_invisible_character_is_shown_where_a_message_quotes_it():
+    """'pi<U+200B>le' printed as 'pile' read as a name refused for nothing (and 'did you mean' offered the same
+    word back): the printed message names the invisible character; the excerpt shows it as '?', one for one, so the
+    carets stay under the text."""
+    case = CASES_DIR / "251-name-with-a-zero-width-space"
+    result = load_ruleset(str(case / "ruleset.yaml"))
+    shown = render_text(result.diagnostics, result.sources)
+    assert "'pi<U+200B>le' is not allowed as a name" in shown, shown
+    assert "\u200b" not in shown
+    excerpt, carets = shown.splitlines()[1:3]
+    assert excerpt.strip().startswith("pi?le:") and carets.index("^") == excerpt.index("pi?le")

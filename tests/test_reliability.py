@@ -222,3 +222,32 @@ def test_a_log_whose_last_record_lost_its_newline_is_continued(tmp_path, capsys,
     assert b"\x00" not in log.read_bytes()
     report = replay(str(log))
     assert report.ok and report.complete, report.message
+
+
+def test_a_save_whose_settings_were_edited_names_the_save_not_a_set_never_typed(tmp_path, capsys, stop_after):
+    # the save's overrides are refused as the save's fault (FILE:1: cannot resume), not as '--set', which
+    # the person never typed; the file is left as it was
+    save = tmp_path / "g.save"
+    assert play("pig", None, [stop_after(3), "random"], 1, None, {}, quiet=True, save_path=str(save)) == 1
+    recs = _lines(save)
+    recs[0]["overrides"] = {"target_score": "lots"}
+    save.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    before = save.read_bytes()
+    capsys.readouterr()
+    assert main(["play", "pig", "--resume", str(save), "--quiet"]) == 1
+    out = capsys.readouterr()
+    assert f"{save}:1: cannot resume" in out.err and "target_score" in out.err
+    assert "--set" not in out.err + out.out
+    assert save.read_bytes() == before
+
+
+def test_a_log_whose_settings_were_edited_names_its_settings_not_a_set(tmp_path):
+    """replay of a log whose header's overrides the ruleset refuses: 'its settings', not a '--set' nobody typed."""
+    log = tmp_path / "g.log"
+    assert play("pig", None, ["random"], 1, str(log), {}, quiet=True) == 0
+    recs = _lines(log)
+    recs[0]["overrides"] = {"target_score": "lots"}
+    log.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    report = replay(str(log))
+    assert not report.ok and "its settings" in report.message and "target_score" in report.message, report.message
+    assert "--set" not in report.message

@@ -128,6 +128,9 @@ def test_sheets_usage_errors(tmp_path, capsys):
     assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--paper", "a3"]) == 2
     assert main(["sheets", "pig", "-o", str(tmp_path / "x.pdf"), "--coverage", str(tmp_path / "none.json")]) == 2
     assert "cannot read the coverage file" in capsys.readouterr().err
+    # a PDF written under another name (a page's x.html replaced by a PDF) is refused as the aid refuses it
+    assert main(["sheets", "pig", "-o", str(tmp_path / "x.html")]) == 2
+    assert "FILE.pdf" in capsys.readouterr().err and not (tmp_path / "x.html").exists()
 
 
 def test_arrange_sets_narrow_charts_abreast_in_reading_order():

@@ -361,3 +361,14 @@ def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypa
     with studio(folder) as c:  # found again from its save, with both decisions
         with socket(c, game["seats"][0]["link"]) as a:
             assert state(a)["decisions"] == 2
+
+
+def test_an_option_the_ruleset_does_not_take_is_said_in_the_pages_words(folder):
+    """The Play tab sends options from its form: a value the ruleset refuses is named with its option, not as a
+    '--set' the person never typed."""
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "human"], "seed": 1,
+                                          "options": {"lots_for_sale": "many"}},
+                   headers={"authorization": f"token {TOKEN}"})
+        assert r.status_code == 422 and "lots_for_sale" in r.json()["error"], r.text
+        assert "--set" not in r.json()["error"]

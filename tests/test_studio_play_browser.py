@@ -276,3 +276,21 @@ def test_hearts_started_from_the_studio_page(studio, browser):
     replays(game_dir / "game.log")
     a.context.close()
     b.context.close()
+
+
+def test_a_seat_on_a_phone_fits_its_screen_and_shows_the_decision_first(studio, browser):
+    """A seat played on a phone (375 px): the page had two columns of at least 400 and 300 px, so it was 700 px wide
+    and the table ran off the screen; now one column, nothing wider than the screen, the decision above the table."""
+    _folder, _base, links = studio
+    context = browser.new_context(viewport={"width": 375, "height": 800}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT)
+        page.goto(links[0])
+        page.wait_for_function(f"() => ({FRAME})() !== null")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        side, board = page.evaluate(
+            "['#side', '#board'].map(s => document.querySelector(s).getBoundingClientRect().top)")
+        assert side < board
+    finally:
+        context.close()

@@ -129,9 +129,12 @@ def test_what_a_page_may_ask_is_bounded(client, ask, said):
     ({"set": ["target_score=" + "9" * 5000]}, "parameter 'target_score' takes a whole number"),
     ({"set": ["first_player=last"]}, "first_player=last: not one of the choices (choices: seat_one, random)"),
     ({"compare": {"set": ["no_such_thing=1"]}}, "compare with: E316: --set no_such_thing"),
+    ({"players": 1}, "pig.yaml is for 2 to"),  # a number of players the ruleset does not take, and one with errors:
+    ({"ruleset": "bad.yaml"}, "bad.yaml cannot be played"),  # they were refused only after 'started'
 ])
-def test_a_setting_the_ruleset_does_not_take_is_refused_before_the_run_starts(client, ask, said):
+def test_a_setting_the_ruleset_does_not_take_is_refused_before_the_run_starts(client, tmp_path, ask, said):
     # the command line's words (rulecraft simulate --set), and no 'started' first
+    (tmp_path / "bad.yaml").write_text("ruleset: bad\ntitle: Bad\nplayers: {min: 2, max: 2}\nstart: nowhere\n")
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, **ask})
         msg = ws.receive_json()

@@ -292,3 +292,27 @@ def test_a_question_without_prompt_says_what_is_asked(tmp_path):
     path.write_text(LABELLED_BID)
     game = Game(load_ruleset(str(path)).ruleset, 2, 1)
     assert seat_view(game, game.pending.player, game.pending).decision.prompt == "Bid for the lamp, or pass"
+
+
+def test_a_narrow_terminal_shows_each_player_as_a_block_not_a_squeezed_table():
+    """At 50 columns the players' table of a game with many piles squeezed each column to two letters ('Pr', 'iz',
+    'es' down the screen; the name cut to 'P…'): too narrow for its columns, it shows one block per player, each
+    pile and value on its own line; wide enough, it stays a table."""
+    from rich.console import Console
+
+    from rulecraft.tools.table.view import render_rich
+
+    game = Game(load_ruleset(str(Path(__file__).parent / "cases" / "games" / "last-bid.yaml")).ruleset, seed=3,
+                players=4)
+    view = seat_view(game, 0, game.pending)
+
+    def shown(width: int) -> str:
+        con = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+        con.print(render_rich(view, width))
+        return con.export_text()
+
+    narrow = shown(50)
+    assert "P1 (you)" in narrow and "Prizes won" in narrow and "Discard pile" in narrow, narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 50
+    wide = shown(160)
+    assert any("Player" in line and "Prizes won" in line for line in wide.splitlines()), wide

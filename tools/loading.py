@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional
 
@@ -19,6 +20,14 @@ def load_for(verb: str, ref: str):
         print(f"rulecraft {verb}: {ref} has errors; nothing drawn", file=sys.stderr)
         return None
     return loaded
+
+
+def misnamed(output: str, endings: tuple[str, ...]) -> bool:
+    """An output file whose name says another kind of file (a PDF written to `x.html`): a usage error. Standard
+    output (`-`), a device, a FIFO and a folder are left to the writer, which says what it does with them."""
+    if output == "-" or str(output).lower().endswith(endings):
+        return False
+    return not os.path.exists(output) or os.path.isfile(output)
 
 
 def fail(verb: str, message: str, code: int) -> int:

@@ -7,6 +7,7 @@ A DSL string lives inside a YAML scalar, so every position is mapped through a `
 from __future__ import annotations
 
 import functools
+import unicodedata
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -224,6 +225,9 @@ def _explain(exc: "UnexpectedInput", text: str, start: str) -> tuple[str, Option
             return "a string is never closed", f"add the closing {ch} on the same line", None
         if ch == "=" and text[at:at + 2] != "==":
             return "'=' does not compare: write '==' to test equality", None, None
+        if not ch.isascii():  # a letter of another script looks like an ASCII one: name it
+            return (f"unexpected character {ch!r} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})",
+                    "names and operators are written in ASCII (letters a-z, digits, _): type it again", None)
         return (f"unexpected character {ch!r}",
                 "the rules language uses letters, digits, _ and operators such as + - == and or", None)
     opener = _unclosed_bracket(text)

@@ -152,6 +152,8 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
     if not loaded.ok or loaded.ruleset is None:
         first = next((d for d in loaded.diagnostics if d.is_error), None)
         why = f"{first.code}: {first.message}" if first else "unknown problem"
+        if first is not None and first.code == "E316":  # the header's overrides: no '--set' was typed
+            why = f"E316: its settings do not suit it: {first.message.removeprefix('--set ')}"
         return ReplayReport(False, f"cannot load the ruleset '{ref}' of this log ({why})", hline)
     rs = loaded.ruleset
     report = ReplayReport(True, "")

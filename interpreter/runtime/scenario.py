@@ -18,7 +18,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.parser import parse_expression, plain_locator
 from ..dsl.closures.compiler import Compiler
 from ..values import ZoneRef
-from .decisions import Decision, IllegalChoice
+from .decisions import MISSING, Decision, IllegalChoice
 from .game import Game
 from .machine.interpreter import run
 
@@ -130,7 +130,32 @@ def setup(rs, spec: dict) -> Game:
 
 
 def _asked(game: Game, d) -> str:
-    return f"{game.players[d.player]}'s '{d.prompt}' (options: {[str(o) for o in d.options]})"
+    shown = ["pass" if o is None else f"{o} ({o.id})" if hasattr(o, "id") and str(o) != o.id else str(o)
+             for o in d.options]  # a card by its name and the id a scenario answers it with
+    return f"{game.players[d.player]}'s '{d.prompt}' (options: {shown})"
+
+
+def _wire(d: Decision, entry: Any) -> Any:
+    """A scenario's answer in the decision's wire form: a card by its id (a set: a list of ids), a text option as
+    written, null for a pass; an option number, a yes/no or an amount as it is."""
+    if entry is None and d.kind == "one" and getattr(d, "low", None) is not None:
+        return d.wire_of(None)  # a bid's pass
+    options = d.options if d.kind in ("one", "subset") and getattr(d, "low", None) is None else None
+    if not options:
+        return entry
+
+    def value(v):
+        if v is None and None in options:
+            return None
+        return next((o for o in options if isinstance(v, str) and (getattr(o, "id", None) == v or o == v)), MISSING)
+
+    if d.kind == "one" and (isinstance(entry, str) or entry is None):
+        v = value(entry)
+        return entry if v is MISSING else d.wire_of(v)
+    if d.kind == "subset" and isinstance(entry, list) and entry and all(isinstance(x, str) for x in entry):
+        vs = [value(x) for x in entry]
+        return entry if any(v is MISSING for v in vs) else d.wire_of(vs)
+    return entry
 
 
 def _answer(game: Game, d: Decision, entry: Any) -> Optional[str]:
@@ -141,7 +166,7 @@ def _answer(game: Game, d: Decision, entry: Any) -> Optional[str]:
     {refused: V} checks that V is refused (the game still waits for the same decision)."""
     if isinstance(entry, dict) and "refused" in entry:
         try:
-            game.apply(entry["refused"])
+            game.apply(_wire(d, entry["refused"]))
         except IllegalChoice:
             return None
         return f"choice {entry['refused']!r} should be refused for {_asked(game, d)}, but it was taken"
@@ -152,7 +177,7 @@ def _answer(game: Game, d: Decision, entry: Any) -> Optional[str]:
             return f"expected a prompt with {entry['prompt']!r}, but the game asks {_asked(game, d)}"
         entry = entry["choice"]
     try:
-        game.apply(entry)
+        game.apply(_wire(d, entry))
     except IllegalChoice as exc:
         return f"choice {entry!r} is illegal for {_asked(game, d)}: {exc}"
     return None
@@ -205,6 +230,11 @@ def run_scenario_file(path: str) -> Outcome:
     return run_scenario(loaded.ruleset, spec)
 
 
+def a_ruleset(data) -> bool:
+    """A ruleset file rather than a scenario: it has the keys only a ruleset has."""
+    return isinstance(data, dict) and any(k in data for k in ("sequences", "extends", "title"))
+
+
 def scenario_verdict(path: str) -> tuple[str, list[str], list[str]]:
     """A scenario file's verdict for a report: PASS, FAIL, XFAIL (fails as its `xfail:` says), XPASS (marked xfail,
     yet passes) or ERROR (the file or its ruleset does not load); the problems; the story it played."""
@@ -212,7 +242,10 @@ def scenario_verdict(path: str) -> tuple[str, list[str], list[str]]:
 
     try:
         with open(path, encoding="utf-8") as fh:
-            reason = (yaml.safe_load(fh) or {}).get("xfail")
+            data = yaml.safe_load(fh) or {}
+        if a_ruleset(data):
+            return "ERROR", ["a ruleset, not a scenario: a scenario names it under `ruleset:` (docs/testing.md)"], []
+        reason = data.get("xfail")
         outcome = run_scenario_file(path)
     except yaml.YAMLError as exc:
         return "ERROR", [f"not a YAML file: {' '.join(str(exc).split())}"], []

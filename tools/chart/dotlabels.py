@@ -31,14 +31,18 @@ def html(body: str) -> Html:
 
 
 def esc(text: str) -> str:
-    """Text made safe inside a Graphviz HTML-like label (and an HTML attribute)."""
-    return _BREAKS.sub(" ", text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                       .replace('"', "&quot;"))
+    """Text made safe inside a Graphviz HTML-like label; a backslash doubled, as Graphviz reads one there as an
+    escape ('\\N' the node's name, '\\G' the graph's, '\\L' a line break) and two as one backslash."""
+    return _BREAKS.sub(" ", text.replace("\\", "\\\\").replace("&", "&amp;").replace("<", "&lt;")
+                       .replace(">", "&gt;").replace('"', "&quot;"))
 
 
 def attrs(a: dict) -> str:
-    """DOT attributes: an `Html` value as it is, any other value quoted (whatever its text looks like)."""
-    return ", ".join(f"{k}={v}" if isinstance(v, Html) else f"{k}={quote(str(v))}" for k, v in a.items())
+    """DOT attributes: an `Html` value as it is, any other value quoted (whatever its text looks like); a tooltip's
+    backslashes doubled once more, as Graphviz reads its escapes ('\\N': the node's name) after the quoting's."""
+    return ", ".join(f"{k}={v}" if isinstance(v, Html) else
+                     f"{k}={quote(str(v).replace(chr(92), chr(92) * 2) if k == 'tooltip' else str(v))}"
+                     for k, v in a.items())
 
 
 def text_lines(text: str, width: int, escape: bool = True) -> list[str]:

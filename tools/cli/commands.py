@@ -204,8 +204,8 @@ def cmd_test(args: argparse.Namespace) -> int:
     files: list[Path] = []
     for ref in args.scenarios:
         path = Path(ref)
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*.yaml") if p.is_file())
+        if path.is_dir():  # every scenario under it: the rulesets beside them are passed over
+            files += sorted(p for p in path.rglob("*.yaml") if p.is_file() and not _a_ruleset_file(p))
         elif path.is_file():
             files.append(path)
         else:
@@ -226,6 +226,18 @@ def cmd_test(args: argparse.Namespace) -> int:
                 print(f"      | {line}")
     print(f"{len(files) - failed} passed, {failed} failed")
     return EXIT_DIAGNOSTICS if failed else EXIT_OK
+
+
+def _a_ruleset_file(path) -> bool:
+    import yaml
+
+    from rulecraft.runtime.scenario import a_ruleset
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return a_ruleset(yaml.safe_load(fh))
+    except (OSError, ValueError, yaml.YAMLError):
+        return False  # the scenario's run says what is wrong with it
 
 
 def cmd_render(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import re
 
 from lsprotocol import types as T
 
-from rulecraft.diagnostics import Diagnostic, Severity
+from rulecraft.diagnostics import Diagnostic, Severity, unhidden
 
 from rulecraft.tools.lsp.documents import WORD, Document, same_file
 
@@ -26,7 +26,7 @@ def lsp_diagnostics(doc: Document) -> list[T.Diagnostic]:
 
 
 def _one(d: Diagnostic, doc: Document, extends_line: int) -> T.Diagnostic:
-    message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+    message = unhidden(d.message + (f"\nhint: {d.hint}" if d.hint else ""))  # a zero-width space as <U+200B>
     data = None
     if d.span is not None and not same_file(d.span.file, doc.path):
         end = doc.units.num_units(doc.line(extends_line)) if doc.units else len(doc.line(extends_line))

@@ -61,7 +61,10 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
         out.append("You need " + w.value(kit) + ".")
     for z in rs.zones.values():
         if z.initial == "all" and n:
-            out.append(f"All the cards start in the {_zone_name(z)}, shuffled.")
+            picks = any(isinstance(o.initial, M.CExpr) for o in rs.zones.values())
+            out.append(f"{'The other' if picks else 'All the'} cards start in the {_zone_name(z)}, shuffled.")
+        elif isinstance(z.initial, M.CExpr) and z.per is None:
+            out += _picked_start(rs, z)
     for v in rs.player_variables.values():
         initial = v.initial
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
@@ -75,6 +78,30 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
     return out
 
 
+def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
+    """Where the cards a zone's `initial:` picks start: by the class they share and no other card has ("The
+    coin cards (20) start in the Coin bank."), else by their names; nothing when the pick depends on the game."""
+    from rulecraft.dsl.scope import LoadTimeContext
+    from rulecraft.tools.words.text import join_and
+
+    try:
+        picked = z.initial.fn(LoadTimeContext())
+    except Exception:  # noqa: BLE001 - worked out at the game's start (the loader said so if it is wrong)
+        return []
+    picked = [c for c in (picked if isinstance(picked, list) else [picked]) if isinstance(c, M.Card)]
+    if not picked:
+        return []
+    ids = {c.id for c in picked}
+    for cls in picked[0].classes:
+        if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
+            return [f"The {cls.replace('_', ' ')} cards ({len(picked)}) start in the {_zone_name(z)}."]
+    names = list(dict.fromkeys(c.name for c in picked))
+    if len(names) > 6:
+        return [f"{len(picked)} of the {len(rs.cards)} cards start in the {_zone_name(z)}."]
+    return [f"{'These ' + str(len(picked)) + ' cards start' if len(picked) > 1 else 'This card starts'} in the "
+            f"{_zone_name(z)}: {join_and(names)}."]
+
+
 def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
     """The aid's set-up: the designer's (`aid: setup:`), else what the table needs and what each player starts
     with, then the setup sequences' steps (or, with none, the zone the cards start in)."""
@@ -82,7 +109,8 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
     if chosen:
         return [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
     sids = setup_sequences(rs, order)
-    start = [x for x in starting_lines(rs, w) if not (sids and x.startswith("All the cards start"))]
+    dealt = ("All the cards start", "The other cards start")  # the setup sequences deal from there
+    start = [x for x in starting_lines(rs, w) if not (sids and x.startswith(dealt))]
     return start + setup_steps(rs, w, sids, say)
 
 

@@ -19,7 +19,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of
 
 from rulecraft.tools.chart.dotlabels import safe_id
-from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, misnamed, write_bytes
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, step_numbers
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
@@ -322,6 +322,9 @@ def run(args) -> int:
     from rulecraft.tools.chart.dotrun import DotError
 
     verb = "book"
+    if misnamed(args.output, (".pdf", ".html", ".htm")):
+        return fail(verb, f"the book is a page or a PDF: name the output FILE.html or FILE.pdf, not {args.output}",
+                    EXIT_USAGE)
     pdf = str(args.output).lower().endswith(".pdf")
     if pdf:
         from rulecraft.tools.print.htmlpdf import HINT, find_chromium

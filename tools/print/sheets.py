@@ -13,7 +13,7 @@ from typing import Optional
 
 from rulecraft.tools.chart.dotlabels import esc, text_lines
 from rulecraft.tools.chart.legend import FONT, legend_dot
-from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, fail, load_for, read_coverage_for, write_bytes
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, misnamed, read_coverage_for, write_bytes
 from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MIN_SCALE
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, plan_sheets
 from rulecraft.tools.words import Words
@@ -325,6 +325,8 @@ def run(args) -> int:
     from rulecraft.tools.chart.dotrun import DotError
 
     verb = "sheets"
+    if misnamed(args.output, (".pdf",)):  # as the aid: never a PDF in x.html
+        return fail(verb, f"the sheets are a PDF: name the output FILE.pdf, not {args.output}", EXIT_USAGE)
     loaded = load_for(verb, args.ruleset)
     if loaded is None:
         return EXIT_ERRORS

@@ -117,6 +117,10 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         return 2
     loaded = load_ruleset(ref, overrides=overrides)
     if not loaded.ok:
+        unsuited = [d.message.removeprefix("--set ") for d in loaded.diagnostics if d.code == "E316"]
+        if saved is not None and unsuited:  # the save's own settings: its fault, not a --set never typed
+            return _save_failed(resume_path, SaveError("E316: its settings do not suit the ruleset: "
+                                                       + "; ".join(unsuited), 1))
         print(render_text(loaded.diagnostics, loaded.sources), file=out)
         return 1
     rs = loaded.ruleset

@@ -137,7 +137,7 @@ class Table:
             from rich.rule import Rule
 
             self.console.print(Rule("The end: everything revealed", style="bold blue"))
-            self.console.print(render_rich(view))
+            self.console.print(render_rich(view, self.console.width))
             for text in render_end_plain(view)[len(render_plain(view)):]:
                 self._print(text)
         else:
@@ -169,7 +169,7 @@ class Table:
         if news:
             view.notices.insert(0, news)
         if self.console is not None:
-            self.console.print(render_rich(view))
+            self.console.print(render_rich(view, self.console.width))
         else:
             for text in render_plain(view):
                 self._print(text)

@@ -225,6 +225,35 @@ def render_end_plain(v) -> list[str]:
     return lines
 
 
+def _players(columns: list[str], rows: list, width: int | None):
+    """The players as a table, a column per thing they have; where the terminal is too narrow for every column
+    at its longest word (a phone, a split pane), a block per player, a line per thing."""
+    from rich.console import Group
+    from rich.table import Table
+
+    def longest(texts) -> int:
+        return max((len(w) for t in texts for w in str(t).split()), default=0)
+
+    need = 4 + longest(who for who, _h in rows) + sum(
+        2 + max(longest([title]), longest(have.get(title, "") for _w, have in rows)) for title in columns)
+    if width is None or need <= width:
+        pt = Table(box=None, padding=(0, 2), show_edge=False)
+        pt.add_column(_t("Player", "bold"))
+        for title in columns:
+            pt.add_column(_t(title, "bold"), overflow="fold")
+        for who, have in rows:
+            pt.add_row(_t(who, "bold cyan"), *[_t(have.get(title, "")) for title in columns])
+        return pt
+    blocks = []
+    for who, have in rows:
+        grid = Table.grid(padding=(0, 2))
+        for title in columns:
+            if title in have:
+                grid.add_row(_t("  " + title, "bold"), _t(have[title], "dim" if have[title] == "empty" else ""))
+        blocks += [_t(who, "bold cyan"), grid]
+    return Group(*blocks)
+
+
 # control characters of a stranger's ruleset (card names, prompts) are shown as '?', never sent to the terminal
 _CONTROL = UNPRINTABLE  # (the bidirectional controls and U+2028/U+2029 too: rulecraft.diagnostics)
 
@@ -236,8 +265,8 @@ def _t(text: str, style: str = ""):
     return Text(str(text).translate(_CONTROL), style=style)
 
 
-def render_rich(v):
-    """The same content as `render_plain`, as rich renderables for a terminal."""
+def render_rich(v, width: int | None = None):
+    """The same content as `render_plain`, as rich renderables for a terminal `width` columns wide (None: any)."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
@@ -257,13 +286,7 @@ def render_rich(v):
         have = ([("Points now", str(p.points))] if p.points is not None else []) + [(r.title, r.text) for r in p.rows]
         columns += [t for t, _x in have if t not in columns]
         rows.append((p.name + (" (you)" if p.you else ""), dict(have)))
-    pt = Table(box=None, padding=(0, 2), show_edge=False)
-    pt.add_column(_t("Player", "bold"))
-    for title in columns:
-        pt.add_column(_t(title, "bold"), overflow="fold")
-    for who, have in rows:
-        pt.add_row(_t(who, "bold cyan"), *[_t(have.get(title, "")) for title in columns])
-    parts.append(Panel(pt, title="Players", title_align="left"))
+    parts.append(Panel(_players(columns, rows, width), title="Players", title_align="left"))
     now = [(r.title, r.text) for r in v.now] + [(x.split(": ", 1)[0], x.split(": ", 1)[1])
                                                 for x in (stack_line(v), roll_line(v)) if x]
     if now:

@@ -133,10 +133,17 @@ def _typed(d: Decision, text: str) -> Any:
         if d.max < len(d.options):
             raise ValueError(f"you may pick at most {d.max} of the {len(d.options)}")
         return list(range(len(d.options)))
+    if d.kind == "one" and not _WHOLE.fullmatch(word.strip()):  # an option by the name the menu shows ('Coin 4'),
+        named = " ".join(word.split())                           # case and spaces aside; a number is its number
+        for i, o in enumerate(d.options):
+            if o is not None and " ".join(d.describe_option(i).lower().split()) == named:
+                return i
     parts = text.replace(",", " ").split()
     try:
         picked = [whole(p) - 1 for p in parts]  # the menu counts from 1, the wire from 0
     except ValueError:
+        if d.kind == "one":
+            raise ValueError(f"enter one option number from 1 to {len(d.options)}, or an option's name") from None
         raise ValueError("enter option numbers") from None
     if d.kind == "one":
         if len(picked) != 1:

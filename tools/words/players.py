@@ -70,6 +70,8 @@ def players_attr(w: Words, n: A.Attr) -> str:
         key = w.expr(row.key)  # 'harbors[h].points' with h one of the harbors: the harbor's points
         if row_noun(w, row.obj.id) and key.startswith("the ") and key.endswith(" " + row_noun(w, row.obj.id)):
             return players_possessive(key, humanize(n.name))
+    if n.name in _ZONE_FIELDS and _zone_like(w, n.obj):  # 'prizes.empty' reads as 'empty(prizes)' does
+        return w.expr(A.Call(n.span, _ZONE_FIELDS[n.name], n.name_span, (n.obj,), ()))
     if n.name in w.info.flags:  # a yes/no player variable is a state, not a thing
         return f"{w.expr(n.obj)} is {w.attribute(n.name)}"
     thing = w.attribute(n.name)
@@ -81,6 +83,9 @@ def players_attr(w: Words, n: A.Attr) -> str:
             return f"what {owner} has {thing}"
         return f"what {'they have' if owner == 'their' else owner + ' has'} {thing}"
     return players_possessive(w.expr(n.obj), thing)
+
+
+_ZONE_FIELDS = {"empty": "empty", "size": "count", "top": "top", "bottom": "bottom"}  # a zone's own attributes
 
 
 def _participle(name: str) -> bool:

@@ -177,6 +177,12 @@ def _add_modifier(w: Words, n: A.AddModifier) -> str:
     if w.detail != "full" and n.value is not None:  # 'value 1' is the modifier once: players read no number
         value = "" if w.constant(n.value) == 1 else f" worth {w.expr(n.value)}"
     gets = "get" if who == "you" else "gets"
+    if _out(w, n.modifier) and n.target is not None and n.value is None:  # a state, said by its plain word
+        gets = "are out" if who == "you" else "is out"
+        if not n.next and n.until == "game":
+            return f"{who} {gets} for the rest of the game"
+        return f"{who} {gets}" + (f" until {'your' if who == 'you' else 'their'} next {humanize(n.until)}" if n.next
+                                  else f" until the end of the {humanize(n.until)}")
     if n.next:  # the owner's next turn (a modifier on everyone: the next turn anyone starts)
         whose = "your" if who == "you" else "the next" if n.target is None else "their"
         return f"{who} {gets} {_modifier(w, n.modifier)}{value} until {whose} next {humanize(n.until)}"
@@ -186,7 +192,15 @@ def _add_modifier(w: Words, n: A.AddModifier) -> str:
 @phrase(A.RemoveModifier)
 def _remove_modifier(w: Words, n: A.RemoveModifier) -> str:
     who = w.expr(n.target) if n.target is not None else "everyone"
+    if _out(w, n.modifier) and n.target is not None:
+        return f"{who} {'are' if who == 'you' else 'is'} back in"
     return f"{who} loses {_modifier(w, n.modifier)}"
+
+
+def _out(w: Words, ident: str) -> bool:
+    """The built-in modifier `out` (a player left out of every order of play), in players' words."""
+    m = w.rs.modifiers.get(ident)
+    return ident == "out" and w.detail != "full" and (m is None or not m.doc)
 
 
 @phrase(A.CreateZone)

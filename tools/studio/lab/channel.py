@@ -109,16 +109,23 @@ def request_of(studio, msg: dict, lab: Lab) -> dict:
             "cluster": lab.cluster, "cluster_timeout": lab.cluster_timeout}
 
 
-def settings_problem(path: str, overrides: dict) -> str:
+def settings_problem(path: str, overrides: dict, players: int | None = None, name: str = "") -> str:
     """What is wrong with a side's options for its ruleset, in the words `rulecraft simulate --set` prints
-    ('E316: --set tie_rule=x: not one of the choices (choices: a, b)'), or '' when they all fit."""
+    ('E316: --set tie_rule=x: not one of the choices (choices: a, b)'), with the ruleset ('NAME cannot be played:
+    ...') or with the number of players asked, or '' when they all fit."""
     from rulecraft.loader import load_ruleset
 
-    if not overrides:
-        return ""
-    for d in load_ruleset(path, overrides=overrides).diagnostics:
+    loaded = load_ruleset(path, overrides=overrides)
+    for d in loaded.diagnostics:
         if d.code == "E316":
             return f"{d.code}: {d.message}" + (f" ({d.hint})" if d.hint else "")
+    first = next((d for d in loaded.diagnostics if d.is_error), None)
+    if first is not None or loaded.ruleset is None:
+        where = f"{first.span}: " if first is not None and first.span is not None else ""
+        return f"{name} cannot be played" + (f": {where}{first.code}: {first.message}" if first else "")
+    rs = loaded.ruleset
+    if players is not None and not rs.players.min <= players <= rs.players.max:
+        return f"{name} is for {rs.players.min} to {rs.players.max} players, not {players}"
     return ""
 
 
@@ -201,9 +208,9 @@ class Channel:
             raise Asked("a run is going on: cancel it first (one run at a time per page)")
         request = request_of(self.studio, msg, self.lab)
         loop = asyncio.get_running_loop()
-        for i, run in enumerate(request["runs"]):  # options the ruleset does not take: refused before 'started'
+        for i, run in enumerate(request["runs"]):  # options, players or a ruleset that will not do: before 'started'
             problem = await loop.run_in_executor(self.studio.drawing, settings_problem, run["ruleset"],
-                                                 run["overrides"])
+                                                 run["overrides"], request.get("players"), run["name"])
             if problem:
                 raise Asked(("compare with: " if i else "") + problem[:1000])
         if len(self.lab.running) + self.lab.starting >= MAX_RUNS:

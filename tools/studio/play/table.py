@@ -117,7 +117,8 @@ class PlayTable:
             tokens: dict) -> "PlayTable":
         loaded = load_ruleset(ruleset, overrides=overrides)
         if not loaded.ok:
-            raise Refusal(f"the game cannot start: {loaded.diagnostics[0].message}")
+            said = loaded.diagnostics[0].message  # an option from the page's form: no '--set' was typed
+            raise Refusal(f"the game cannot start: {said.removeprefix('--set ')}")
         rs = loaded.ruleset
         if not rs.players.min <= len(kinds) <= rs.players.max:
             raise Refusal(f"{rs.title} is for {rs.players.min} to {rs.players.max} players, not {len(kinds)}")
