@@ -254,6 +254,36 @@ sequences:
     assert not [d for d in print_check(load_ruleset(str(path)).ruleset) if d.code == "W701"]
 
 
+def test_print_check_leaves_the_designers_own_titles_alone(tmp_path):
+    """A zone titled 'Bank x 2' is the designer's words: generated text that quotes it is not code (a lone letter
+    'x' was reported as W701 on every step that names the zone)."""
+    from rulecraft.tools.words.printcheck import print_check
+
+    text = """
+ruleset: tiny-bank
+title: Tiny
+players: {min: 2, max: 2, default: 2}
+cards:
+  - {id: coin, name: Coin, count: 4}
+zones:
+  bank: {visibility: open, initial: all, title: Bank x 2}
+  pile: {visibility: open, title: Pile}
+start: game
+sequences:
+  game:
+    kind: stage
+    title: The game
+    steps:
+      - "move bank.top to pile"
+      - "move pile.top to bank"
+"""
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text, encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    warned = [d.message for d in print_check(rs) if d.code == "W701"]
+    assert not warned, warned
+
+
 @pytest.mark.parametrize("ref", ["dml", "dml-2016", "dml-classic", "dml-mayhem", "dml-smackdown", "dune-bidding",
                                  *sorted(str(p) for p in (ROOT / "rulesets/examples").glob("*.yaml"))])
 def test_bundled_rulesets_pass_the_print_check(ref):

@@ -15,6 +15,19 @@ from rulecraft.tools.words.labels import LONG, code_like, stilted, unknown_names
 from rulecraft.tools.words.locals import abbreviation
 
 
+def _titles(rs: M.Ruleset):
+    """A function that puts a neutral word where generated text quotes one of the designer's own names (a zone's,
+    a card's, a table's, a dice result's, a variable's or a sequence's title): those are players' words chosen by
+    the designer, so a letter or a word in them ('Bank x 2', 'None of a kind') is not code the engine printed."""
+    names = {z.title for z in rs.zones.values()} | {c.name for c in rs.cards} | set(rs.titles.values()) \
+        | set(rs.key_titles.values()) | {t.title for t in rs.tables.values()} | {s.title for s in rs.sequences.values()}
+    names |= {r.title for d in rs.dice.values() for r in d.results if r.title}
+    names = sorted((n for n in names if n and code_like(n)), key=len, reverse=True)
+    if not names:
+        return lambda text: text
+    pattern = re.compile("|".join(re.escape(n) for n in names))
+    return lambda text: pattern.sub("Title", text)
+
 
 def _picks(rs: M.Ruleset) -> list[str]:
     """The names the ruleset gives to what a player picks (a decision's `as:`)."""
@@ -50,6 +63,7 @@ def print_check(rs: M.Ruleset) -> list:
     picks = _picks(rs)
     flags = sorted(w.info.flags | w.info.predicates)
     shorts = sorted(n for n in _names(rs, w) if abbreviation(n))
+    plain = _titles(rs)
     # the patterns of labels.stilted, for any of the names at once
     any_pick = _any_of(r"\bnumber of the (?:{})\b", [re.escape(n.replace("_", " ")) for n in picks])
     any_flag = _any_of(r"\bthe (?:{}) of\b", [re.escape(n.replace("_", " ")) for n in flags])
@@ -74,7 +88,7 @@ def print_check(rs: M.Ruleset) -> list:
             if hidden_step(rs, s) or getattr(kind_of(s), "call", False):  # a call: the sequence's title
                 continue
             text = w.step(s, own_label=False)
-            why = code_like(text) or stilted(text, picks if any_pick and any_pick(text) else (),
+            why = code_like(plain(text)) or stilted(text, picks if any_pick and any_pick(text) else (),
                                              flags if any_flag and any_flag(text) else (),
                                              shorts if any_short and any_short(text) else ())
             if why or len(text) > LONG:
