@@ -160,6 +160,12 @@ def test_new_rulesets_from_the_template_and_from_a_bundled_one(client, folder):
     assert (folder / "hearts-copy.yaml").read_text() == Path(resolve("hearts")).read_text()
     assert client.post("/api/new", json={"path": "mine"}).status_code == 409  # never over a file
     assert client.post("/api/new", json={"path": "../up"}).status_code in (400, 403)
+    # a suffix in capitals is the suffix; a name ending in a dot, or a 'from' that is no name, is refused
+    assert client.post("/api/new", json={"path": "Loud.YAML"}).json() == {"path": "Loud.yaml"}
+    assert client.post("/api/new", json={"path": "dot.yaml."}).status_code == 400
+    assert client.post("/api/new", json={"path": "dots..yaml"}).status_code == 400
+    assert client.post("/api/new", json={"path": "listed", "from": ["pig"]}).status_code == 400
+    assert not (folder / "listed.yaml").exists() and not list(folder.glob("*..yaml"))
 
 
 def test_printed_pages_and_the_diff(client, folder):

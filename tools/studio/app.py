@@ -160,7 +160,10 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
 
     async def new(request: Request) -> Response:
         body = await _json(request)
-        rel = studio.folder.create(_str(body, "path"), body.get("from") or None)
+        source = body.get("from") or None
+        if source is not None and not isinstance(source, str):
+            raise Refused("'from' is the name of a bundled ruleset (a string)", 400)
+        rel = studio.folder.create(_str(body, "path"), source)
         return JSONResponse({"path": rel})
 
     def source(ref: str) -> str:

@@ -140,9 +140,13 @@ class Folder:
 
     def create(self, rel: str, source: str | None) -> str:
         """A new ruleset file: a copy of a bundled ruleset (by id), or the template; never over a file."""
-        stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        if not NAME.match(stem):
-            raise Refused("a new ruleset's name is letters, digits, '_', '-' and '.'", 400)
+        head, _, name = rel.rpartition("/")
+        if name.lower().endswith(SUFFIXES):  # 'Mine.YAML' is 'Mine.yaml', not 'Mine.YAML.yaml'
+            name = name[:name.rindex(".")] + name[name.rindex("."):].lower()
+        stem = name[:name.rindex(".")] if name.endswith(SUFFIXES) else name
+        if not NAME.match(stem) or stem.endswith(".") or ".." in stem:
+            raise Refused("a new ruleset's name is letters, digits, '_', '-' and '.' (not at its end)", 400)
+        rel = f"{head}/{name}" if head else name
         if not rel.endswith(SUFFIXES):
             rel += ".yaml"
         if os.path.lexists(self.resolve(rel)):
