@@ -251,3 +251,16 @@ def test_a_log_whose_settings_were_edited_names_its_settings_not_a_set(tmp_path)
     report = replay(str(log))
     assert not report.ok and "its settings" in report.message and "target_score" in report.message, report.message
     assert "--set" not in report.message
+
+
+def test_a_save_whose_agents_were_edited_into_a_text_says_who_plays_on(tmp_path, capsys, stop_after):
+    # 'agents' edited from a list into one text: the seats go on with random bots, and the person is told so
+    save = tmp_path / "g.save"
+    assert play("pig", None, [stop_after(3), "random"], 1, None, {}, quiet=True, save_path=str(save)) == 1
+    recs = _lines(save)
+    recs[0]["agents"] = "python:evil:Bot"
+    save.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert read_save(str(save)).agents == []
+    capsys.readouterr()
+    assert main(["play", "pig", "--resume", str(save), "--quiet"]) == 0
+    assert "not a list of agent names" in capsys.readouterr().err

@@ -207,6 +207,10 @@ def read_save(path: str) -> SavedGame:
     saved = SavedGame(path, header, decisions, where, st["state"], st["hash"], sline)
     if header.get("rulecraft") != __version__:
         saved.warnings.append(f"the game was saved by rulecraft {header.get('rulecraft')}, this is {__version__}")
+    agents = header.get("agents")
+    if agents is not None and not (isinstance(agents, list) and all(isinstance(a, str) for a in agents)):
+        saved.warnings.append("its 'agents' is not a list of agent names: the seats without a person are played "
+                              "by random bots (give others with --agent)")
     return saved
 
 
