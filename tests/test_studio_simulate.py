@@ -115,6 +115,7 @@ def test_a_page_that_goes_has_its_run_cancelled(client):
     ({"ruleset": "bundled:nothing"}, "no bundled ruleset"),
     ({"set": ["target_score"]}, "NAME=VALUE"),
     ({"workers": 10_000}, "'workers'"),
+    ({"seed": 2**64 - 1}, "'seed' is a whole number"),  # games' seeds past what a log holds, as `simulate --seed`
 ])
 def test_what_a_page_may_ask_is_bounded(client, ask, said):
     with client.websocket_connect(WS, headers=ORIGIN) as ws:

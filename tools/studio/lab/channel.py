@@ -90,11 +90,12 @@ def _side(studio, given: Any, fallback: Optional[dict] = None) -> dict:
 
 def request_of(studio, msg: dict, lab: Lab) -> dict:
     """The run's request for the work process, from the page's `start` message; Asked or Refused when not."""
-    from rulecraft.runtime.rng import SEED_MIN
+    from rulecraft.runtime.rng import SEED_END, SEED_MIN
     from rulecraft.tools.simulate.executors import cores
 
     games = _int(msg.get("games"), "games", 1, MAX_GAMES)
-    seed = _int(msg.get("seed", 1), "seed", SEED_MIN, 2 ** 62)
+    seed = _int(msg.get("seed", 1), "seed", SEED_MIN, SEED_END - games)  # as `simulate --seed`: every game's seed
+    # a log can hold (the last is SEED + GAMES - 1)
     players = msg.get("players")
     if players is not None:
         players = _int(players, "players", 1, 64)
