@@ -36,10 +36,14 @@ run: setup
 	@echo "   out/dml-sheets.pdf, out/dml-rules.html, out/dml-aid.pdf"
 
 # -n auto: one test process per core (pytest-xdist); --dist loadfile keeps a file's tests in one
-# process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process; -rs says why
-# each skipped test skipped (no Chromium for the studio's browser tests, no npm for the editor test)
+# process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process;
+# --no-loadscope-reorder hands the files out in the order collected, the longest first (tests/conftest.py, LONGEST),
+# not by their number of tests; -rs says why each skipped test skipped (no Chromium for the studio's browser tests, no
+# npm for the editor test). PYTHONDONTWRITEBYTECODE is dropped for pytest alone: each worker rewrites the asserts of
+# every test file it collects (about 8 s of CPU a worker), and kept in tests/__pycache__ they are read back, not
+# rewritten, on the next run (as `make bytecode` keeps the engine's compiled modules)
 test: setup lint
-	@$(PY) -m pytest -n auto --dist loadfile -rs
+	@env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder -rs
 
 # ruff (mistakes: unused and undefined names, late-bound loop variables, bare except...) and mypy (the types of the
 # engine's running layers), configured in pyproject.toml; run before the tests, so a finding fails at once with its

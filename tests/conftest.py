@@ -1,4 +1,5 @@
-"""What the tests share: `play_seeded`, the one loop that plays a seeded game to its end.
+"""What the tests share: `play_seeded`, the one loop that plays a seeded game to its end; and the order the files
+run in (the longest first, see LONGEST).
 
 A test that needs a game played by bots calls `play_seeded` (a module-level helper imports it, `from conftest
 import play_seeded`; a test can also ask for the fixture of the same name). A test whose loop does something else
@@ -44,3 +45,26 @@ def play_seeded(ruleset: Ruleset, seed: int, players: Optional[int] = None, *,
 def _play_seeded() -> Callable[..., Game]:
     """`play_seeded` (above) for a test that takes it as a fixture."""
     return play_seeded
+
+
+# The files that take longest (CPU seconds, user+sys, of `pytest -p no:xdist FILE` alone: docs/architecture.md, "The
+# suite's time"), longest first. They are collected, and so run, before every other file: `make test` gives
+# pytest-xdist `--dist loadfile --no-loadscope-reorder`, which hands whole files to its workers in this order, each
+# worker taking the next file as it nears the end of its own. xdist's own order (by number of tests) handed out last
+# the files with fewest tests, among them the studio's browser files (2-3 tests, 10-23 s each), test_fuzz_logs.py
+# (3 tests, 9 s) and test_chart_quoting.py (3 tests, 8 s): one of those started last keeps one worker busy while the
+# other has nothing left. With the long files first, the short ones even the two workers out at the end. A file
+# missing from the list only runs later; a name that is no longer a file is ignored.
+LONGEST = [
+    "test_print.py", "test_cluster.py", "test_chart_truth.py", "test_lsp.py", "test_security_hostile.py",
+    "test_security.py", "test_variants.py", "test_studio_simulate.py", "test_fuzz.py", "test_studio_play_browser.py",
+    "test_studio_simulate_browser.py", "test_aid.py", "test_graph_json.py", "test_parser_cache.py", "test_engines.py",
+    "test_chart_truth_cases.py", "test_table_play.py", "test_table_undo.py", "test_secrecy_games.py",
+    "test_studio_browser.py", "test_compiler.py", "test_scenarios.py",
+]
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """The files in LONGEST first, in its order; the others after them, as collected (a file's tests keep theirs)."""
+    rank = {name: i for i, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST)))
