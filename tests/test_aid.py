@@ -282,3 +282,15 @@ def test_the_set_up_says_where_the_cards_a_zone_starts_with_go():
     lines = starting_lines(rs, Words(rs, detail="players"))
     assert "The coin cards (20) start in the Coin bank." in lines, lines
     assert "The prize cards (8) start in the Prizes to come." in lines, lines
+
+
+def test_the_set_up_says_how_many_cards_each_player_count_needs():
+    # a card group's count reads player_count: the ruleset holds the largest game's copies, and the aid said
+    # 'You need 5 cards' for every game; each player count's own number is what a table lays out
+    from rulecraft.tools.print.aidwords import starting_lines
+    from rulecraft.tools.words import Words
+
+    rs = load_ruleset(str(Path(__file__).parent / "cases" / "constructs" / "card_counts" / "ruleset.yaml")).ruleset
+    assert starting_lines(rs, Words(rs, detail="players"))[0] == "You need 3 cards for 2 players, 5 for 3 or 4."
+    dml = load_ruleset("dml").ruleset
+    assert starting_lines(dml, Words(dml, detail="players"))[0] == "You need 54 cards and two six-sided dice."

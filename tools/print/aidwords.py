@@ -44,6 +44,27 @@ def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]
     return [x if x.endswith((".", "?", "!")) else x + "." for x in lines if x]
 
 
+def _cards_by_players(rs: M.Ruleset) -> list[tuple[int, int]]:
+    """(player count, cards in that game) for each player count, when a card group's count reads the number of
+    players (rs.card_players); [] when every game uses every card."""
+    if not rs.card_players:
+        return []
+    return [(p, sum(1 for i in range(len(rs.cards)) if i not in rs.card_players or p in rs.card_players[i]))
+            for p in range(rs.players.min, rs.players.max + 1)]
+
+
+def _ranges(by_count: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """Player counts in a row that need the same number of cards, run together: ('3 or 4', 40), ('3 to 6', 52)."""
+    out: list[tuple[list[int], int]] = []
+    for p, k in by_count:
+        if out and out[-1][1] == k:
+            out[-1][0].append(p)
+        else:
+            out.append(([p], k))
+    return [(f"{ps[0]}" if len(ps) == 1 else f"{ps[0]} or {ps[1]}" if len(ps) == 2 else f"{ps[0]} to {ps[-1]}", k)
+            for ps, k in out]  # (the counts of a run are consecutive: one range of player counts)
+
+
 def _zone_name(z: M.ZoneDef) -> str:
     name = re.sub(r"\s*\([^)]*\)$", "", z.title or z.id.replace("_", " "))
     return re.sub(r"^the ", "", name, flags=re.I)
@@ -57,6 +78,11 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
     out = []
     n = len(rs.cards)
     kit = ([f"{n} cards"] if n else []) + [dice_name(d.count, d.sides) for d in rs.dice.values()]
+    by_count = _ranges(_cards_by_players(rs))
+    if len(by_count) > 1:  # the ruleset holds the copies of its largest game: say each game's own
+        out.append("You need " + ", ".join(f"{k} cards for {p} players" if not i else f"{k} for {p}"
+                                           for i, (p, k) in enumerate(by_count)) + ".")
+        kit = kit[1:]
     if kit:
         out.append("You need " + w.value(kit) + ".")
     for z in rs.zones.values():
