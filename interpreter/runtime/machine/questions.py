@@ -184,10 +184,10 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     the model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
     variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
 
-    A `one` decision is made here without the generic steps of make_decision (most decisions are such). Without
-    the story, one with a single option is answered without building a Decision, and a prompt is worked out
-    only when it is read (unless it may draw chance): nobody reads it in a simulation. Options told by shape
-    (`spec.amounts`) are counted, not built."""
+    A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
+    make_decision (most decisions are such). Without the story, one with a single option is answered without
+    building a Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads
+    it in a simulation. Options told by shape (`spec.amounts`) are counted, not built."""
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
@@ -197,11 +197,24 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     who = each if each is not None and plan.player_var == step.var else plan.who(g)
     if who.__class__ is not Player and not isinstance(who, Player):
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-    if route != "one":
-        return _yesno(g, spec, step, purpose, plan, who) if route == "yesno" else \
-            _subset(g, spec, step, purpose, plan, who)
     story = g.story
     p = plan.prompt
+    if route != "one":
+        if route == "subset":
+            return _subset(g, spec, step, purpose, plan, who)
+        # a yes or no: never forced, never secret (its answer hides no card), pending at once; its options (True,
+        # False) made only for whoever reads them; a default's value is its own wire form
+        prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+        default = plan.default
+        if default is not None:
+            default = plan.default_value if plan.default_fixed else default(g)
+        form = plan.form
+        if form is None or form.step is not step:
+            form = plan.form_of(step, purpose)
+        # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
+        d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, form, g.decisions, None, 2, plan.secret is True, g)
+        g.pending = d
+        return MISSING if g.bots is None else by_bot(g, d)
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
     if plan.high is not None:
         low = plan.low_fixed
@@ -266,23 +279,6 @@ def _options(g, value, spec) -> list:
 
 
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
-
-
-def _yesno(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
-    """A yes-or-no decision (never forced, never secret: its answer hides no card), pending at once; its options
-    (True, False) are made only for whoever reads them."""
-    p = plan.prompt
-    prompt = "" if p is None else p(g) if g.story or plan.prompt_now else None
-    default = plan.default
-    if default is not None:
-        default = plan.default_value if plan.default_fixed else default(g)  # (its own wire form)
-    form = plan.form
-    if form is None or form.step is not step:
-        form = plan.form_of(step, purpose)
-    # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
-    d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, form, g.decisions, None, 2, plan.secret is True, g)
-    g.pending = d
-    return MISSING if g.bots is None else by_bot(g, d)
 
 
 def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
