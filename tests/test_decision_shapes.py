@@ -80,6 +80,36 @@ def test_decision_made_by_hand_keeps_its_fields():
     assert d.count == 1 and d.forced() == 0
 
 
+def test_the_askings_of_one_step_share_its_form_and_a_decision_by_hand_has_its_own():
+    """What every asking of a step shares (its place, purpose, step) is one Form made at its first asking; a
+    decision built by hand, or restored from a save, gets a Form of its own, so setting its step or a re-roll's
+    target touches no other decision."""
+    rs = load_ruleset("sealed-auction").ruleset
+    g = Game(rs, 3, 0, story=False)
+    forms, steps = set(), set()
+    agents = [RandomAgent(p.seat, 0) for p in g.players]
+    while not g.over:
+        d = g.pending
+        forms.add(id(d.form))
+        steps.add(id(d.step))
+        assert d.purpose == "sealed" and d.node.endswith(str(d.step.decision.span).rsplit("/", 1)[-1])
+        g.apply(agents[d.player].choose(d, None))
+    assert len(forms) <= 2 and len(steps) == 1  # (one plan before its functions are written, one after)
+    a, b = Decision(0, "yesno", "Again?", [True, False], purpose="reroll"), Decision(1, "one", "Pick", ["x", "y"])
+    a.target, a.step = 7, "s"
+    assert (a.target, a.step, a.purpose, b.target, b.step, b.purpose) == (7, "s", "reroll", None, None, "choose")
+    g, agents = Game(rs, 3, 1, story=False), [RandomAgent(p.seat, 1) for p in g.players]
+    g.apply(agents[g.pending.player].choose(g.pending, None))
+    restored = from_json(rs, to_json(g))  # (its decision built with keywords, as a save made before is restored)
+    assert restored.pending.form is not g.pending.form and restored.pending.step is g.pending.step
+    assert (restored.pending.node, restored.pending.number) == (g.pending.node, g.pending.number)
+    while not g.over:
+        wire = agents[g.pending.player].choose(g.pending, None)
+        g.apply(wire)
+        restored.apply(wire)
+    assert restored.over and state_hash(restored) == state_hash(g)
+
+
 def test_a_limit_that_is_not_a_number_is_reported_as_before(tmp_path):
     p = tmp_path / "r.yaml"
     p.write_text("ruleset: r\ntitle: R\nplayers: {min: 2, max: 2, default: 2}\nplayer_variables: {coins: 2.5}\n"
@@ -187,7 +217,7 @@ def test_whether_options_hide_cards_is_looked_at_when_read(name, players):
         agents = [RandomAgent(p.seat, seed) for p in told.players]
         while not quiet.over:
             d = quiet.pending
-            if d._secret_of is not None:
+            if d._secret is None and d.game is not None:  # (looked at when read)
                 lazy += 1
                 assert d.secret == (d.kind in ("one", "subset") and hidden_from_others(quiet, d))
             assert d.secret == told.pending.secret

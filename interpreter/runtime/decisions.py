@@ -56,35 +56,50 @@ _WIRE_WORDS = {
 }
 
 
-class Decision:
-    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply (slots, one plain
-    constructor): a prompt nobody reads yet is worked out when first read (`prompt_of`), and whole-number options
-    (a bid: the pass, then every amount from `low`) are told by their count and first amount; `options` builds
-    their list only for whoever reads it.
+class Form:
+    """How a decision is asked, shared by every asking of one step's decision (machine/questions.py's plan makes one
+    for each step that asks it): the step (a choose, sealed or stack step; None for a re-roll, which no step of its
+    own asks: `?` at the table finds the rule to explain through it), its decision's place as text
+    (file:line:column, which saves and logs keep), the purpose (choose, sealed, stack, reroll), what the others may
+    read of it, the function of a prompt worked out when first read, and a re-roll's target. A decision built by
+    hand (a save restored, a re-roll, a test) gets one of its own, made of its keywords."""
 
-    `step` is the model step that asks (a choose, sealed or stack step; None for a re-roll, which no step of its
-    own asks): `?` at the table finds the rule to explain through it. `node` is that step's decision as the text
-    of its place (file:line:column), which saves and logs keep."""
+    __slots__ = ("step", "node", "purpose", "hidden", "hides_cards", "public_of", "prompt", "target")
 
-    __slots__ = ("player", "kind", "step", "node", "purpose", "min", "max", "default", "optional", "labels",
-                 "number", "count", "low", "_options", "_prompt", "_prompt_of", "_secret", "_secret_of", "hidden",
-                 "hides_cards", "public_of", "resume", "held", "target")
-
-    def __init__(self, player: int, kind: str, prompt: Optional[str] = "", options: Optional[list] = None,
-                 min: int = 0, max: int = 0, default: Any = None, node: str = "", purpose: str = "choose",
-                 optional: bool = False, labels: Optional[Sequence] = None, secret: Optional[bool] = False,
-                 number: int = 0, step: Any = None, low: Optional[int] = None, count: int = 0,
-                 prompt_of: Any = None, hidden: bool = False, hides_cards: bool = False, public_of: Any = None):
-        self.player = player
-        self.kind = kind  # one, subset, number, yesno
+    def __init__(self, step: Any = None, node: str = "", purpose: str = "choose", hidden: bool = False,
+                 hides_cards: bool = False, public_of: Any = None, prompt: Any = None, target: Any = None):
         self.step = step
         self.node = node
-        self.purpose = purpose  # choose, sealed, stack, reroll
-        self.min = min
-        self.max = max
-        self.default = default  # in wire form, or None
-        self.optional = optional  # a 'number' that may also be passed (answered with None)
-        self.labels = labels or ()  # the name a person sees for each option ('display:'), or empty
+        self.purpose = purpose
+        # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
+        # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
+        self.hidden = hidden
+        self.hides_cards = hides_cards
+        # how it was asked (machine/questions.py's plan) when the others read other words than its decider (a prompt
+        # or a display name that reads something hidden), else None
+        self.public_of = public_of
+        self.prompt = prompt  # the prompt's function, called with the game (`Decision.game`) when first read
+        self.target = target  # a re-roll: the total the roll is made against, for what the roller is shown
+
+
+class Decision:
+    """A decision the game waits for. Built for every choice a game asks, so it is made cheaply (slots, one plain
+    constructor, what every asking of its step shares kept once in its `form`): a prompt nobody reads yet is
+    worked out when first read (`form.prompt` of `game`), and whole-number options (a bid: the pass, then every
+    amount from `low`) are told by their count and first amount; `options` builds their list only for whoever
+    reads it. `step`, `node`, `purpose`, `hidden`, `hides_cards`, `public_of` and `target` are read from the form
+    (see Form); a decision built by hand gives them as keywords."""
+
+    __slots__ = ("player", "kind", "number", "count", "low", "_options", "_prompt", "default", "min", "max",
+                 "optional", "labels", "_secret", "game", "form", "resume", "held")
+
+    def __init__(self, player: int, kind: str, prompt: Optional[str] = "", options: Optional[list] = None,
+                 min: int = 0, max: int = 0, default: Any = None, form: Optional[Form] = None, number: int = 0,
+                 low: Optional[int] = None, count: int = 0, secret: Optional[bool] = False, game: Any = None,
+                 node: str = "", purpose: str = "choose", optional: bool = False, labels: Optional[Sequence] = None,
+                 step: Any = None, hidden: bool = False, hides_cards: bool = False, public_of: Any = None):
+        self.player = player
+        self.kind = kind  # one, subset, number, yesno
         # how many decisions the game had taken when this one was asked: part of the game state, so a bot that
         # draws its choice from (seed, seat, number) chooses the same again after an undo, a resume or a replay
         self.number = number
@@ -93,56 +108,81 @@ class Decision:
             self._options, self.count, self.low = options, len(options), None
         else:  # options by shape (`low`: the pass, then low, low + 1, ...: `count` in all; a yes or no), or none yet
             self._options, self.count, self.low = None, count, low
-        self._prompt = prompt
-        self._prompt_of = prompt_of  # (compiled prompt, game): the prompt to work out when first read
+        self._prompt = prompt  # None: worked out when first read (`form.prompt` of `game`)
+        self.default = default  # in wire form, or None
+        self.min = min
+        self.max = max
+        self.optional = optional  # a 'number' that may also be passed (answered with None)
+        self.labels = labels or ()  # the name a person sees for each option ('display:'), or empty
         self._secret = secret  # see `secret`
-        self._secret_of = None  # the game whose cards decide `secret`, when first read (see `lazy_secret`)
-        # its legal answers are worked out from something some other seat cannot see (model/secrecy.py): a forced
-        # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
-        self.hidden = hidden
-        self.hides_cards = hides_cards
-        # how it was asked (machine/questions.py's plan) when the others read other words than its decider (a prompt
-        # or a display name that reads something hidden), else None
-        self.public_of = public_of
+        self.game = game  # the game it was asked in: what a prompt or `secret` worked out when first read reads
+        self.form = Form(step, node, purpose, hidden, hides_cards, public_of) if form is None else form
         # how the step that asked goes on with the answer (machine/decision_steps.py), called by Game.apply as
         # resume(game, frame, decision, answer); None: the step runs again and finds the answer in a local (a
         # decision restored from a save). `held`: what that step worked out before asking, kept for the answer
         self.resume = None
         self.held = None
-        self.target = None  # a re-roll: the total the roll is made against, for what the roller is shown
+
+    @property
+    def step(self) -> Any:
+        return self.form.step
+
+    @step.setter
+    def step(self, step: Any) -> None:  # (a restored decision's, whose form is its own)
+        self.form.step = step
+
+    @property
+    def node(self) -> str:
+        return self.form.node
+
+    @property
+    def purpose(self) -> str:
+        return self.form.purpose
+
+    @property
+    def hidden(self) -> bool:
+        return self.form.hidden
+
+    @property
+    def hides_cards(self) -> bool:
+        return self.form.hides_cards
+
+    @property
+    def public_of(self) -> Any:
+        return self.form.public_of
+
+    @property
+    def target(self) -> Any:
+        return self.form.target
+
+    @target.setter
+    def target(self, value: Any) -> None:  # (a re-roll's, whose form is its own)
+        self.form.target = value
 
     @property
     def prompt(self) -> str:
         p = self._prompt
         if p is None:
-            fn, game = self._prompt_of
-            p = self._prompt = fn(game)
-            self._prompt_of = None
+            p = self._prompt = self.form.prompt(self.game)
         return p
 
     @prompt.setter
     def prompt(self, text: str) -> None:
-        self._prompt, self._prompt_of = text, None
+        self._prompt = text
 
     @property
     def secret(self) -> Optional[bool]:
         """The answer is the decider's own: others are told that it was made, not what. None: not said yet (the
-        step that asks looks whether the options hide cards)."""
+        step that asks looks whether the options hide cards, in `game`, when this is first read: while the
+        decision is pending, the cards are where they were when it was asked)."""
         s = self._secret
-        if s is None and self._secret_of is not None:
-            s = self._secret = self.kind in ("one", "subset") and hidden_from_others(self._secret_of, self)
-            self._secret_of = None
+        if s is None and self.game is not None:
+            s = self._secret = self.kind in ("one", "subset") and hidden_from_others(self.game, self)
         return s
 
     @secret.setter
     def secret(self, value: Optional[bool]) -> None:
-        self._secret, self._secret_of = value, None
-
-    def lazy_secret(self, game: Any) -> None:
-        """Whether the options hide cards from others is looked at in `game` when `secret` is first read: only while
-        this decision is pending (the cards are then where they were when it was asked), as for a prompt given
-        as `prompt_of` (one that draws no chance)."""
-        self._secret, self._secret_of = None, game
+        self._secret = value
 
     @property
     def options(self) -> list:

@@ -125,9 +125,10 @@ def from_json(ruleset, data: dict, **game_kwargs):
     g.frame_counter = data["frame_counter"]
     p = data["pending"]
     g.pending = None if p is None else Decision(p["player"], p["kind"], p["prompt"], dec(p["options"]), p["min"],
-                                                  p["max"], p["default"], p["node"], p["purpose"],
-                                                  bool(p.get("optional", False)), list(p.get("labels") or ()),
-                                                  bool(p.get("secret", False)))
+                                                  p["max"], p["default"], node=p["node"], purpose=p["purpose"],
+                                                  optional=bool(p.get("optional", False)),
+                                                  labels=list(p.get("labels") or ()),
+                                                  secret=bool(p.get("secret", False)))
     g.over, g.winners, g.scores = data["over"], data["winners"], dec(data["scores"])
     g.steps, g.decisions = data["steps"], data["decisions"]
     if g.pending is not None:

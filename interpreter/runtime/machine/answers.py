@@ -36,11 +36,13 @@ def too_many_decisions(g) -> RuleError:
 def taken(g, d: Decision, value: Any) -> None:
     """What the pending decision `d`, answered `value` (checked), does before its step goes on: it is no longer
     pending, counts as a decision (and against the budget), ends the chance results of the log's record, is told
-    in the story, and its step going on counts as a step (R002 there when the budget has none left)."""
+    in the story, and its step going on counts as a step. One check of the budget does for both: the decisions
+    (at least this one) count DECISION_STEPS steps each, so a budget with no step left for the step going on
+    (steps >= max_steps) already fails it (R002 at the step that asks)."""
     g.pending = None
     g.decisions = decisions = g.decisions + 1
-    steps, max_steps = g.steps, g.max_steps
-    if steps + decisions * DECISION_STEPS > max_steps:
+    steps = g.steps
+    if steps + decisions * DECISION_STEPS > g.max_steps:
         raise too_many_decisions(g)
     if g.chance:  # (a new list: whoever took the record keeps it; an empty one stays as it is)
         g.chance = []
@@ -49,9 +51,6 @@ def taken(g, d: Decision, value: Any) -> None:
             narrate_choice(g, d, value)
         elif d.purpose == "reroll":
             g.say(f"{g.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
-    if steps >= max_steps:  # (the story tells; it takes no step)
-        f = g.frames[-1]
-        raise out_of_steps(g, f, g.programs[f.seq].code[f.pc])
     g.steps = steps + 1
 
 

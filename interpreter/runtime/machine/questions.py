@@ -15,7 +15,7 @@ from ...dsl.ops import MAX_RANGE, text_of
 from ...dsl.scope import Fn
 from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
 from ...values import Player
-from ..decisions import MISSING, Decision, hidden_from_others
+from ..decisions import MISSING, Decision, Form, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice
 from .answers import by_bot
@@ -40,7 +40,7 @@ class _Plan:
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
-                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var")
+                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "form")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such
     # expression; its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a
     # default), so a Fn | None here would make them test again at every asking: typed Any on purpose
@@ -90,6 +90,7 @@ class _Plan:
         self.asked = 0  # askings by games of the compiled engine, until its functions are written
         # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
         self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
+        self.form: Optional[Form] = None  # what every asking shares (`form_of`)
         self.calling(lambda fn: fn)
 
     def calling(self, way, every=None) -> "_Plan":
@@ -112,7 +113,14 @@ class _Plan:
         other = _Plan.__new__(_Plan)
         for name in _Plan.__slots__:
             setattr(other, name, getattr(self, name))
+        other.form = None  # (made of the copy's own prompt function)
         return other
+
+    def form_of(self, step, purpose: str) -> Form:
+        """The Form every asking of the spec by `step` shares (its Decisions' place, purpose, what the others may
+        read, the prompt's function), made at its first asking."""
+        form = self.form = Form(step, self.node, purpose, self.hidden, self.hides_cards, self.public_of, self.prompt)
+        return form
 
     def public_prompt(self, g) -> str:
         """The prompt in the words the other seats read (only for a prompt with a field that reads something
@@ -176,10 +184,10 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     the model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
     variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
 
-    A `one` decision is made here without the generic steps of make_decision (most decisions are such). Without
-    the story, one with a single option is answered without building a Decision, and a prompt is worked out
-    only when it is read (unless it may draw chance): nobody reads it in a simulation. Options told by shape
-    (`spec.amounts`) are counted, not built."""
+    A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
+    make_decision (most decisions are such). Without the story, one with a single option is answered without
+    building a Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads
+    it in a simulation. Options told by shape (`spec.amounts`) are counted, not built."""
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
@@ -189,11 +197,24 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     who = each if each is not None and plan.player_var == step.var else plan.who(g)
     if who.__class__ is not Player and not isinstance(who, Player):
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-    if route != "one":
-        return _yesno(g, spec, step, purpose, plan, who) if route == "yesno" else \
-            _subset(g, spec, step, purpose, plan, who)
     story = g.story
     p = plan.prompt
+    if route != "one":
+        if route == "subset":
+            return _subset(g, spec, step, purpose, plan, who)
+        # a yes or no: never forced, never secret (its answer hides no card), pending at once; its options (True,
+        # False) made only for whoever reads them; a default's value is its own wire form
+        prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+        default = plan.default
+        if default is not None:
+            default = plan.default_value if plan.default_fixed else default(g)
+        form = plan.form
+        if form is None or form.step is not step:
+            form = plan.form_of(step, purpose)
+        # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
+        d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, form, g.decisions, None, 2, plan.secret is True, g)
+        g.pending = d
+        return MISSING if g.bots is None else by_bot(g, d)
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
     if plan.high is not None:
         low = plan.low_fixed
@@ -208,11 +229,12 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
                 if plan.default_now:
                     plan.default(g)
                 return None
-            # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step,
-            # low, count, prompt_of, hidden, hides_cards, public_of)
-            d = Decision(who.seat, "one", prompt, None, 0, 0, 0 if plan.default_none else None, plan.node, purpose,
-                         False, None, plan.secret is True, g.decisions, step, low, n,
-                         None if prompt is not None else (p, g), plan.hidden, False, plan.public_of)
+            form = plan.form
+            if form is None or form.step is not step:
+                form = plan.form_of(step, purpose)
+            # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
+            d = Decision(who.seat, "one", prompt, None, 0, 0, 0 if plan.default_none else None, form, g.decisions,
+                         low, n, plan.secret is True, g)
             if plan.default is not None and not plan.default_none:
                 d.default = d.wire_of(plan.default(g))
             if n == 1:
@@ -220,7 +242,8 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
             g.pending = d
             return MISSING if g.bots is None else by_bot(g, d)
         # a bound that breaks a rule: the options worked out in full give its error
-    opts = _options(g, plan.options(g), spec)
+    opts = plan.options(g)
+    opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
     if spec.optional:
         opts.append(None)
     n = len(opts)
@@ -231,14 +254,21 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     if not n:
         raise RuleError(f"{who} must choose, but there are no options", spec.span,
                         "guard the step with an 'if', or make the decision optional")
-    # secret None: ask looks whether the options hide cards, when someone will see it
-    d = Decision(who.seat, "one", prompt, opts, 0, 0, None, plan.node, purpose, False, None, plan.secret, 0, step, None,
-                 0, None if prompt is not None else (p, g), plan.hidden, plan.hides_cards, plan.public_of)
-    if plan.default is not None:
-        d.default = (opts.index(None) if None in opts else None) if plan.default_none else d.wire_of(plan.default(g))
+    form = plan.form
+    if form is None or form.step is not step:
+        form = plan.form_of(step, purpose)
+    default = None
+    if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its option's number
+        default = plan.default_value
+        default = opts.index(default) if default in opts else None
+    # secret None: looked at in `g` when it is read (the story, a save, a seat's view)
+    d = Decision(who.seat, "one", prompt, opts, 0, 0, default, form, g.decisions, None, 0, plan.secret, g)
+    if plan.default is not None and not plan.default_fixed:
+        d.default = d.wire_of(plan.default(g))
     if n == 1:  # (told in the story)
         return ask(g, d)
-    return _pending(g, d)
+    g.pending = d  # (as _pending)
+    return MISSING if g.bots is None else by_bot(g, d)
 
 
 def _options(g, value, spec) -> list:
@@ -251,23 +281,6 @@ def _options(g, value, spec) -> list:
 _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
 
 
-def _yesno(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
-    """A yes-or-no decision (never forced, never secret: its answer hides no card), pending at once; its options
-    (True, False) are made only for whoever reads them."""
-    p = plan.prompt
-    prompt = "" if p is None else p(g) if g.story or plan.prompt_now else None
-    default = plan.default
-    if default is not None:
-        default = plan.default_value if plan.default_fixed else default(g)  # (its own wire form)
-    # (player, kind, prompt, options, min, max, default, node, purpose, optional, labels, secret, number, step, low,
-    # count, prompt_of, hidden, hides_cards, public_of)
-    d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.node, purpose, False, None,
-                 plan.secret is True, g.decisions, step, None, 2, None if prompt is not None else (p, g),
-                 plan.hidden, plan.hides_cards, plan.public_of)
-    g.pending = d
-    return MISSING if g.bots is None else by_bot(g, d)
-
-
 def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
     is answered at once (nothing to tell, even in the story), without building a Decision; else it is pending
@@ -275,21 +288,26 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     p = plan.prompt
     story = g.story
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
-    opts = _options(g, plan.options(g), spec)
+    opts = plan.options(g)
+    opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
     if not opts:
         if plan.default_now:
             plan.default(g)
         if plan.hidden and story and purpose != "sealed":  # nothing to choose from, for a reason the others
             # cannot see: they read it as any choice of nothing (a sealed answer is told as all are revealed)
-            d = Decision(who.seat, "subset", prompt or "", secret=plan.secret, step=step, hidden=True,
-                         hides_cards=plan.hides_cards, public_of=plan if plan.public is not None else None)
+            form = plan.form
+            if form is None or form.step is not step:
+                form = plan.form_of(step, purpose)
+            d = Decision(who.seat, "subset", prompt or "", None, 0, 0, None, form, g.decisions, None, 0, plan.secret, g)
             if d._secret is None:
                 d.secret = hidden_from_others(g, d)
             narrate_choice(g, d, [], " (the only choice)")
         return []
     n = len(opts)
-    d = Decision(who.seat, "subset", prompt, opts, 0, n, None, plan.node, purpose, False, None, plan.secret, 0, step,
-                 None, 0, None if prompt is not None else (p, g), plan.hidden, plan.hides_cards, plan.public_of)
+    form = plan.form
+    if form is None or form.step is not step:
+        form = plan.form_of(step, purpose)
+    d = Decision(who.seat, "subset", prompt, opts, 0, n, None, form, g.decisions, None, 0, plan.secret, g)
     if plan.default is not None:
         d.default = d.wire_of(plan.default(g))
     return _pending(g, d)  # (never forced: no answer, and any other, is legal)
@@ -307,11 +325,13 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
     else:
         who, prompt, opts = known
     kind = spec.kind
-    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), ask looks whether the options
-    # hide cards, only for a decision someone will see
-    d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, 0, 0, None, plan.node, purpose,
-                 False, None, plan.secret, 0, step, None, 0, None if prompt is not None else (p.fn, g), plan.hidden,
-                 plan.hides_cards, plan.public_of)
+    form = plan.form
+    if form is None or form.step is not step:
+        form = plan.form_of(step, purpose)
+    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), looked at in `g` when read (ask
+    # looks at once for a decision told in the story)
+    d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, 0, 0, None, form, g.decisions,
+                 None, 0, plan.secret, g)
     if kind == "number":
         lo, hi = spec.min.fn(g), spec.max.fn(g)
         for v in (lo, hi):
@@ -364,10 +384,8 @@ def ask(g, d: Decision) -> Any:
 
 
 def _pending(g, d: Decision) -> Any:
-    """`d`, which no answer is forced for, pending: MISSING, or the answer of its seat's bot (answers.by_bot)."""
-    if d._secret is None:  # looked at when read (the story, a save, a seat's view), while it is pending
-        d._secret_of = g
-    d.number = g.decisions
+    """`d`, which no answer is forced for, pending: MISSING, or the answer of its seat's bot (answers.by_bot). (Whether
+    its options hide cards, when its spec does not say, is looked at when read, while it is pending.)"""
     g.pending = d
     return MISSING if g.bots is None else by_bot(g, d)
 
