@@ -67,7 +67,8 @@ def _rate_bars(plt, rows: list[Row], title: str, xlabel: str, baseline: float | 
     ax.errorbar(xs, [e[0] for e in est], yerr=[[e[0] - e[1] for e in est], [e[2] - e[0] for e in est]],
                 fmt="none", ecolor="black", capsize=6, lw=1.2)
     for x, e in zip(xs, est):
-        ax.annotate(f"{e[0]:.1%}", (x, e[2]), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=10)
+        ax.annotate(f"{e[0]:.1%}", (x, e[2]), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=10,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})  # clear of the cap and the share line
     if baseline is not None:
         ax.axhline(baseline, color=_GREY, ls="--", lw=1, label=f"an even share ({baseline:.0%})")
         ax.legend(loc="upper right", frameon=False, fontsize=10)
