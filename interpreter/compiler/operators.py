@@ -232,7 +232,7 @@ class OperatorNodes:
                     self.emit(f"raise _member_error({item}, {container}, {span}) from None")
             with self.block(f"elif isinstance({container}, _ZoneRef):"):
                 cards = self.temp()
-                self.emit(f"{cards} = ctx.zone_cards({container})")
+                self.zone_list(container, cards)
                 with self.block(f"if len({cards}) >= _SHORT:"):
                     self.emit(f"_scanned(ctx, len({cards}), {span})")
                 self.emit(f"{out} = {item} in {cards}")
@@ -259,6 +259,14 @@ class OperatorNodes:
             if not self._no_container(n):
                 with self.block(f"if type({a}) in _LIST_DICT:"):  # compared value by value: charged
                     self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+            if "player" in (self.type_of(n.left), self.type_of(n.right)):
+                # players, as Player.__eq__ compares them without the call (the other side first when only it is
+                # said to be a player: a value of another kind is never equal to one); the types only choose this
+                p, q = (a, b) if self.type_of(n.left) == "player" else (b, a)
+                same = f"type({q}) is _Player and {p}.seat == {q}.seat"
+                self.emit(f"{out} = ({same if n.op == '==' else f'not ({same})'}) if type({p}) is _Player else "
+                          f"{a} {_EQUALITY[n.op]} {b}")
+                return out
             self.emit(f"{out} = {a} {_EQUALITY[n.op]} {b}")
             return out
         py = _ORDERED.get(n.op)
