@@ -83,7 +83,7 @@ _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "
                                          # attributes and methods the generated code reads
                                          "locals", "vars", "players", "pvars", "seat", "attrs", "classes",
                                          "append", "get", "pop", "zone_cards", "zones", "zone_owner", "isdisjoint",
-                                         "_player_zones", "key", "zone", "issuperset",
+                                         "_player_zones", "key", "zone", "issuperset", "modifiers", "modifier_total", "extend",
                                          # the game's operations a statement written in a stretch calls
                                          "move", "draw", "shuffle", "roll", "tally", "family_member",
                                          # a roll's fields, read inline

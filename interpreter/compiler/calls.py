@@ -25,6 +25,11 @@ _LOUD = _CONTAINERS | {str}  # a record field of these kinds is what guards.nest
 _TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
 
 
+_FLATTEN = REGISTRY["flatten"].fn
+_MODIFIER = REGISTRY["modifier"].fn
+_INLINE: dict = {}  # built-ins of one argument written inline, by a method of CallNodes (filled in below it)
+
+
 def _same(n: A.Comprehension) -> bool:
     """[c for c in ... if ...]: the element is the item itself."""
     return isinstance(n.element, A.Name) and n.element.id == n.var
@@ -80,6 +85,10 @@ class CallNodes:
             self.emit(f"{out} = _total({a}) if _PLAIN.issuperset(map(type, {a})) else _total(_numbers(ctx, {a}, {span}))")
             with self.block(f"if not -_MAXI <= {out} <= _MAXI:"):
                 self.emit(f"{out} = _number({out}, {span})")
+        elif b.fn in _INLINE and len(args) == 1 and (b.fn is not _FLATTEN or list_fact(n.args[0], self.scope, self.locals)):
+            _INLINE[b.fn](self, n, args[0], out, impl, span)
+        elif b.fn is _MODIFIER:  # as builtins._modifier, one call fewer (none while no modifier is on)
+            self.emit(f"{out} = _ZERO if not ctx.modifiers else ctx.modifier_total({', '.join(args)})")
         elif b.fn is _OWNER and len(args) == 1:  # the owner of a zone, read inline
             a = args[0]
             self.emit(f"{out} = (ctx.players[{a}.key] if {a}.zone in ctx._player_zones else None) if type({a}) is _ZoneRef "
@@ -87,6 +96,52 @@ class CallNodes:
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
         return out
+
+    def _keys(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
+        """keys() of a table as builtins._keys, without the call: its scan charged when long."""
+        known, value = fixed_value(n.args[0], self.scope, self.locals)
+        if known and isinstance(value, dict):
+            if len(value) >= 16:
+                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.emit(f"{out} = list({a})")
+            return
+        with self.block(f"if type({a}) is dict:"):
+            with self.block(f"if len({a}) >= _SHORT:"):
+                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.emit(f"{out} = list({a})")
+        with self.block("else:"):
+            self.emit(f"{out} = {impl}(ctx, {span}, {a})")
+
+    def _cards(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
+        """cards() of a zone as builtins._cards, without the call: a copy of its cards, its scan charged when long."""
+        cards = self.temp()
+        with self.block(f"if type({a}) is _ZoneRef:"):
+            self.zone_list(a, cards)
+            with self.block(f"if len({cards}) >= _SHORT:"):
+                self.emit(f"_scanned(ctx, len({cards}), {span})")
+            self.emit(f"{out} = {cards}[:]")
+        with self.block("else:"):
+            self.emit(f"{out} = {impl}(ctx, {span}, {a})")
+
+    def _flatten(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
+        """flatten() of a list as builtins._flatten, without its calls: its scan charged when long, each zone's cards
+        (no copy) or each list added in turn, stopping past MAX_VALUES, and the whole through the guard."""
+        item = self.temp()
+        with self.block(f"if len({a}) >= _SHORT:"):
+            self.emit(f"_scanned(ctx, len({a}), {span})")
+        self.emit(f"{out} = []")
+        with self.block(f"for {item} in {a}:"):
+            with self.block(f"if type({item}) is _ZoneRef:"):
+                with self.block("try:"):
+                    self.emit(f"{out}.extend(ctx.zones[{item}])")
+                with self.block("except KeyError:"):
+                    self.emit(f"{out}.extend(ctx.zone_cards({item}))")
+            with self.block("else:"):
+                self.emit(f"{out}.extend(_as_list(ctx, {item}, {span}))")
+            with self.block(f"if len({out}) > _MAX_VALUES:"):
+                self.emit("break")
+        with self.block(f"if len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out})):"):
+            self.emit(f"{out} = _bounded({out}, ctx, {span})")
 
     def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
         """record(NAME: value, ...) of fewer than 11 fields, built here. builtins._record's check of it (guards.nested,
@@ -287,3 +342,7 @@ class CallNodes:
         test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
         with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
             self.emit(f"_nested({out}, {span})")
+
+
+_INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards,
+                _FLATTEN: CallNodes._flatten})  # (flatten() only of a list: see _g_Call)
