@@ -12,7 +12,7 @@ from ..dsl.scope import FunctionDef
 from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 
-from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric
+from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_name
 from .writing import _CHECK, _UNKNOWN, FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
@@ -185,6 +185,7 @@ class CallNodes:
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
         sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
+        sub.people = self.people
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:
@@ -310,6 +311,8 @@ class CallNodes:
                 self.test(n.condition, "continue")
             each(out, item if _same(n) else self.expr(n.element))
 
+        if players_name(n.iterable, self.scope, self.locals):
+            self.people.add(item)  # its items are players (a Python local of its own: never anything else)
         self._loop_over(n.var, items, item, body, zone=got)
         return out, items
 

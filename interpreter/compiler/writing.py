@@ -88,6 +88,7 @@ class Writer:
         # decided once before it: zones hold only cards); the flags read are noted, the others are never written
         self.cards: dict[str, str] = {}
         self.flags_read: set[str] = set()
+        self.people: set[str] = set()  # locals that hold a player (a loop's item over the game's players)
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1
