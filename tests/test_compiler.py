@@ -82,13 +82,16 @@ def _play(rs, seed: int, players=None, engine: str = "compiled") -> tuple:
 _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function",
                                          # attributes and methods the generated code reads
                                          "locals", "vars", "players", "pvars", "seat", "attrs", "classes",
-                                         "append", "get", "pop", "zone_cards", "zone_owner", "isdisjoint",
+                                         "append", "get", "pop", "zone_cards", "zones", "zone_owner", "isdisjoint",
+                                         "_player_zones", "key", "zone", "issuperset", "modifiers", "modifier_total", "extend",
                                          # the game's operations a statement written in a stretch calls
                                          "move", "draw", "shuffle", "roll", "tally", "family_member",
                                          # a roll's fields, read inline
                                          "dice", "total", "result", "success", "doubles", "target",
                                          # the work guard written out (Writer.charge)
-                                         "work", "steps", "max_steps", "_cw"}
+                                         "work", "steps", "max_steps", "_cw",
+                                         # ... or charged ahead (Writer.source)
+                                         "_d", "_left", "_w0", "_room"}
 
 
 def assert_safe_source(src: str) -> None:

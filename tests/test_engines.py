@@ -201,6 +201,9 @@ ERRORS = [
     '      - while: "x > 0 or true"\n        do: ["x += count([q for q in 1..2])",'
     ' "set s = \'{x} and a rather long tail of text\'"]',
     '      - for_each: q\n        in: "players"\n        do: ["x += 1 / (x - x)"]',  # a division by zero
+    # an expression that charges its work ahead (compiler/writing.py) passes the budget inside a loop, and after it
+    '      - while: "x > 0"\n        do: ["x += count([q for q in 1..30 if count([r for r in 1..q if r > 1]) > 2])"]',
+    '      - while: "x > 0"\n        do: ["x += count([q for q in 1..3 if q > 1]) + count([r for r in 1..2]) + count([t for t in 1..2])"]',
 ]
 
 

@@ -12,16 +12,22 @@ from ..dsl.scope import FunctionDef
 from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 
-from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric
-from .writing import FEW, Unsupported
+from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_name
+from .writing import _CHECK, _UNKNOWN, FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
 _SIZES = (_COUNT, REGISTRY["empty"].fn)
 _OWNER = REGISTRY["owner"].fn
+_SUM = REGISTRY["sum"].fn
 _RECORD = REGISTRY["record"].fn
 _LOUD = _CONTAINERS | {str}  # a record field of these kinds is what guards.nested looks at
 _TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
+
+
+_FLATTEN = REGISTRY["flatten"].fn
+_MODIFIER = REGISTRY["modifier"].fn
+_INLINE: dict = {}  # built-ins of one argument written inline, by a method of CallNodes (filled in below it)
 
 
 def _same(n: A.Comprehension) -> bool:
@@ -65,17 +71,77 @@ class CallNodes:
             if list_fact(n.args[0], self.scope, self.locals) is not None:  # always a list
                 self.emit(f"{out} = len({a})" if b.fn is _COUNT else f"{out} = not {a}")
                 return out
-            size = (f"len({a}) if type({a}) is list else len(ctx.zone_cards({a})) if type({a}) is _ZoneRef "
-                    f"else {impl}(ctx, {span}, {a})")
-            self.emit(f"{out} = {size}" if b.fn is _COUNT else
-                      f"{out} = not {a} if type({a}) is list else not ctx.zone_cards({a}) "
-                      f"if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")  # 'not' of a list: true when empty
+            # a zone's cards read from the game's table (Writer.zone_list); 'not' of a list: true when empty
+            known, value = fixed_value(n.args[0], self.scope, self.locals)
+            cards = self.temp()
+            self.listed(a, cards, "None", value if known else _UNKNOWN)
+            size = f"len({cards})" if b.fn is _COUNT else f"not {cards}"
+            self.emit(f"{out} = {size} if {cards} is not None else {impl}(ctx, {span}, {a})")
+        elif b.fn is _SUM and len(args) == 1 and list_fact(n.args[0], self.scope, self.locals) is not None:
+            # the sum of a list, as builtins._sum: its scan charged by its length, numbers only, within the limit
+            a = args[0]
+            with self.block(f"if len({a}) >= _SHORT:"):
+                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.emit(f"{out} = _total({a}) if _PLAIN.issuperset(map(type, {a})) else _total(_numbers(ctx, {a}, {span}))")
+            with self.block(f"if not -_MAXI <= {out} <= _MAXI:"):
+                self.emit(f"{out} = _number({out}, {span})")
+        elif b.fn in _INLINE and len(args) == 1 and (b.fn is not _FLATTEN or list_fact(n.args[0], self.scope, self.locals)):
+            _INLINE[b.fn](self, n, args[0], out, impl, span)
+        elif b.fn is _MODIFIER:  # as builtins._modifier, one call fewer (none while no modifier is on)
+            self.emit(f"{out} = _ZERO if not ctx.modifiers else ctx.modifier_total({', '.join(args)})")
         elif b.fn is _OWNER and len(args) == 1:  # the owner of a zone, read inline
             a = args[0]
-            self.emit(f"{out} = ctx.zone_owner({a}) if type({a}) is _ZoneRef else {impl}(ctx, {span}, {a})")
+            self.emit(f"{out} = (ctx.players[{a}.key] if {a}.zone in ctx._player_zones else None) if type({a}) is _ZoneRef "
+                      f"else {impl}(ctx, {span}, {a})")  # as Board.zone_owner, without the call
         else:
             self.emit(f"{out} = {impl}(ctx, {', '.join([span, *args])})")
         return out
+
+    def _keys(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
+        """keys() of a table as builtins._keys, without the call: its scan charged when long."""
+        known, value = fixed_value(n.args[0], self.scope, self.locals)
+        if known and isinstance(value, dict):
+            if len(value) >= 16:
+                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.emit(f"{out} = list({a})")
+            return
+        with self.block(f"if type({a}) is dict:"):
+            with self.block(f"if len({a}) >= _SHORT:"):
+                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.emit(f"{out} = list({a})")
+        with self.block("else:"):
+            self.emit(f"{out} = {impl}(ctx, {span}, {a})")
+
+    def _cards(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
+        """cards() of a zone as builtins._cards, without the call: a copy of its cards, its scan charged when long."""
+        cards = self.temp()
+        with self.block(f"if type({a}) is _ZoneRef:"):
+            self.zone_list(a, cards)
+            with self.block(f"if len({cards}) >= _SHORT:"):
+                self.emit(f"_scanned(ctx, len({cards}), {span})")
+            self.emit(f"{out} = {cards}[:]")
+        with self.block("else:"):
+            self.emit(f"{out} = {impl}(ctx, {span}, {a})")
+
+    def _flatten(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
+        """flatten() of a list as builtins._flatten, without its calls: its scan charged when long, each zone's cards
+        (no copy) or each list added in turn, stopping past MAX_VALUES, and the whole through the guard."""
+        item = self.temp()
+        with self.block(f"if len({a}) >= _SHORT:"):
+            self.emit(f"_scanned(ctx, len({a}), {span})")
+        self.emit(f"{out} = []")
+        with self.block(f"for {item} in {a}:"):
+            with self.block(f"if type({item}) is _ZoneRef:"):
+                with self.block("try:"):
+                    self.emit(f"{out}.extend(ctx.zones[{item}])")
+                with self.block("except KeyError:"):
+                    self.emit(f"{out}.extend(ctx.zone_cards({item}))")
+            with self.block("else:"):
+                self.emit(f"{out}.extend(_as_list(ctx, {item}, {span}))")
+            with self.block(f"if len({out}) > _MAX_VALUES:"):
+                self.emit("break")
+        with self.block(f"if len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out})):"):
+            self.emit(f"{out} = _bounded({out}, ctx, {span})")
 
     def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
         """record(NAME: value, ...) of fewer than 11 fields, built here. builtins._record's check of it (guards.nested,
@@ -119,6 +185,7 @@ class CallNodes:
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
         sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
+        sub.people = self.people
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:
@@ -139,7 +206,8 @@ class CallNodes:
         got = self.expr(binding.right)
         span = self.const(binding.right.span)
         items, keys, item = self.temp(), self.temp(), self.temp()
-        self.emit(f"{items} = list(ctx.zone_cards({got})) if type({got}) is _ZoneRef else list(_as_list(ctx, {got}, {span}))")
+        self.listed(got, items, f"_as_list(ctx, {got}, {span})")
+        self.emit(f"{items} = list({items})")
         self.charge(f"len({items})", span)
         self.emit(f"{keys} = []")
         by = next(kw.value for kw in n.kwargs if kw.name == "by")
@@ -175,9 +243,13 @@ class CallNodes:
         self.zone_flag = flag if flag in self.flags_read else None
         if flag in self.flags_read:
             self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
+        if any(line.lstrip().startswith("for ") for line in body):  # a loop inside: the work looked at each pass
+            body.insert(0, _CHECK)
         if self.fallbacks == fallbacks:
             with self.block(f"for {item} in {items}:"):
                 self.splice(body)
+            if not self.looping:  # (one inside a loop is looked at with each pass of the loop around it)
+                self.check_budget()
             return
         self.reads_locals = True
         key, saved = self.const(var), self.temp()
@@ -191,6 +263,8 @@ class CallNodes:
                 self.emit(f"_L.pop({key}, None)")
             with self.block("else:"):
                 self.emit(f"_L[{key}] = {saved}")
+        if not self.looping:
+            self.check_budget()
 
     def _g_ListLit(self, n: A.ListLit) -> str:
         items = [self.expr(i) for i in n.items]
@@ -224,8 +298,11 @@ class CallNodes:
         span = self.const(n.iterable.span)
         items, out, item = self.temp(), self.temp(), self.temp()
         # a zone's own card list is read in place (expressions never move cards); a list is its own list
-        self.emit(f"{items} = {got} if type({got}) is list else ctx.zone_cards({got}) if type({got}) is _ZoneRef "
-                  f"else _as_list(ctx, {got}, {span})")
+        known, value = fixed_value(n.iterable, self.scope, self.locals)
+        if list_fact(n.iterable, self.scope, self.locals) is not None:  # always a list
+            items = got
+        else:
+            self.listed(got, items, f"_as_list(ctx, {got}, {span})", value if known else _UNKNOWN)
         self.charge(f"len({items})", span)
         self.emit(f"{out} = {start}")
 
@@ -234,6 +311,8 @@ class CallNodes:
                 self.test(n.condition, "continue")
             each(out, item if _same(n) else self.expr(n.element))
 
+        if players_name(n.iterable, self.scope, self.locals):
+            self.people.add(item)  # its items are players (a Python local of its own: never anything else)
         self._loop_over(n.var, items, item, body, zone=got)
         return out, items
 
@@ -266,3 +345,7 @@ class CallNodes:
         test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
         with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
             self.emit(f"_nested({out}, {span})")
+
+
+_INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards,
+                _FLATTEN: CallNodes._flatten})  # (flatten() only of a list: see _g_Call)

@@ -18,6 +18,7 @@ import threading
 from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
+from ..dsl.builtins import REGISTRY
 from ..dsl.ops import run_with_params
 from ..dsl.closures.compiler import record, record_parts
 from ..dsl.scope import FunctionDef, Scope
@@ -111,7 +112,8 @@ def copied(got: tuple, const: Callable, prefix: str, pad: str) -> Optional[tuple
     source not of the shape `build` writes. The source holds no ruleset text, so neither do the lines."""
     src, ns = got[0], got[1]
     lines = src.split("\n")
-    if not lines[0].startswith("def ") or not lines[-1] == "" or not lines[-2].startswith("    return "):
+    if not lines[0].startswith("def ") or not lines[-1] == "" or not lines[-2].startswith("    return ") or \
+            "    _d = _ZERO" in lines:  # (one that charges ahead returns from inside: it is called)
         return None
 
     def rename(m: re.Match) -> str:
@@ -156,6 +158,22 @@ def _closure_function(fd: FunctionDef) -> Callable:
     return lambda ctx, *values: run_with_params(ctx, params, values, body)
 
 
+def _by_chance(node: A.Node, scope: Scope, seen: set) -> bool:
+    """Some part of `node` (or of a ruleset function it calls) draws by chance: running it twice is not the same."""
+    if isinstance(node, A.Call):
+        fd = scope.functions.get(node.func)
+        if fd is not None:
+            if fd.name not in seen:
+                seen.add(fd.name)
+                if fd.body is None or _by_chance(fd.body, scope, seen):
+                    return True
+        else:
+            b = REGISTRY.get(node.func)
+            if b is None or b.chance:
+                return True
+    return any(_by_chance(child, scope, seen) for child in node.children())
+
+
 class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
     """Writes one Python function for one expression or statement; a method per kind of node, as in Compiler."""
 
@@ -169,7 +187,10 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         names are in self.ns."""
         result = self.statement(node, extra or {}) if isinstance(node, A.Stmt) else self.expr(node)
         prologue = ["    _L = ctx.locals"] if self.reads_locals else []
-        return self.source("_expression", "ctx", prologue, f"    return {result}")
+        again = None  # an expression that draws nothing by chance may charge its work ahead (Writer.source)
+        if not isinstance(node, A.Stmt) and not _by_chance(node, self.scope, set()):
+            again = f"{self.const(self.made[id(node)][1][0])}(ctx)"
+        return self.source("_expression", "ctx", prologue, f"    return {result}", again=again)
 
     def ruleset_function(self, fd: FunctionDef) -> Callable:
         """The body with its parameters as Python arguments. ctx.locals is set to them only when a closure inside

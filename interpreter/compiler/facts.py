@@ -19,7 +19,8 @@ from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope
 
 _NOT_VALUES = ("var", "player_zone", "sequence", "modifier", "event", "dice")  # names read at run time, or refused
 _CONTAINER_TYPES = (list, dict, Row)
-_ONE_KIND = ("number", "bool")  # built-ins whose result is always a number, true/false or none
+_ONE_KIND = ("number", "bool")
+_LISTING = ("keys", "cards", "flatten", "reversed", "unique")  # built-ins that always give a list (or raise)  # built-ins whose result is always a number, true/false or none
 
 
 @dataclass(frozen=True)
@@ -63,20 +64,32 @@ def no_container(node: A.Expr, scope: Scope, local_names) -> bool:
     return known and type(value) not in _CONTAINER_TYPES
 
 
+def plain_attribute(name: str, scope: Scope) -> bool:
+    """`c.name` of a card reads its attribute `name` (as number_attribute says), which is no list or record on any card
+    of the ruleset: a comparison with it is never charged as one of lists."""
+    return _card_attribute(name, scope, _PLAIN_VALUES)
+
+
 def number_attribute(name: str, scope: Scope) -> bool:
     """Every card of the ruleset has a number, true/false or none (or nothing) as its attribute `name`, and `c.name`
     of a card reads it (no mark, player variable or field has the name): a list of these is never nested or long in
     text (guards.nested would pass it untouched). Cards and their attributes are fixed when the ruleset loads."""
+    return _card_attribute(name, scope, _NUMBER_VALUES)
+
+
+def _card_attribute(name: str, scope: Scope, kinds: tuple) -> bool:
+    """`c.name` of a card reads its attribute `name`, of one of `kinds` (or missing) on every card of the ruleset."""
     if name not in scope.card_attrs or name in scope.marks or name in scope.player_vars or name in scope.player_zones \
             or name in CARD_FIELDS or name in PLAYER_FIELDS:
         return False
     sym = scope.symbols.get("cards")
     if sym is None or sym.kind != "const" or type(sym.value) is not list:
         return False
-    return all(type(c.attrs.get(name)) in _NUMBER_VALUES for c in sym.value)
+    return all(type(c.attrs.get(name)) in kinds for c in sym.value)
 
 
 _NUMBER_VALUES = (int, float, bool, type(None))
+_PLAIN_VALUES = (int, float, bool, type(None), str)
 
 
 def numeric(node: A.Expr, scope: Scope) -> bool:
@@ -104,6 +117,10 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
         return ListFact(None, scalar(node.element, REGISTRY, scope.functions))
     if isinstance(node, A.Range):
         return ListFact(None, True)  # whole numbers
+    if players_name(node, scope, local_names):
+        return ListFact(None, True)  # the game's players
+    if isinstance(node, A.Call) and node.func not in scope.functions and node.func in _LISTING:
+        return ListFact(None, node.func in ("keys", "cards"))  # (a table's keys, a family's zones; cards)
     if isinstance(node, (A.Ternary, A.BinOp)):
         if isinstance(node, A.BinOp) and node.op != "+":
             return None
@@ -117,3 +134,11 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
             size = max(a.size, b.size) if isinstance(node, A.Ternary) else a.size + b.size
         return ListFact(size, a.flat and b.flat)
     return None
+
+
+def players_name(node: A.Expr, scope: Scope, local_names) -> bool:
+    """`node` is the name of the game's players (the list ctx.players, of players only)."""
+    if not isinstance(node, A.Name) or node.id in local_names:
+        return False
+    sym = scope.symbols.get(node.id)
+    return sym is not None and (sym is RUNTIME_PLAYERS or (sym.kind == "const" and sym.value is RUNTIME_PLAYERS.value))

@@ -8,7 +8,7 @@ from ..dsl import ast as A
 from ..dsl.ops import _NUMBER_TYPES, make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
-from .facts import fixed, list_fact, no_container, numeric
+from .facts import fixed, list_fact, no_container, numeric, plain_attribute
 from .writing import FEW, Unsupported
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
@@ -87,7 +87,14 @@ class OperatorNodes:
         if name in sc.marks or name in CARD_FIELDS or name in PLAYER_FIELDS:
             self.emit(f"{out} = {get}")
         elif name in sc.player_vars:
-            self.emit(f"{out} = ctx.pvars[{obj}.seat][{key}] if type({obj}) is _Player else {get}")
+            self.emit(f"{out} = ctx.pvars[{obj}.seat][{key}]" if obj in self.people else
+                      f"{out} = ctx.pvars[{obj}.seat][{key}] if type({obj}) is _Player else {get}")
+        elif name in sc.player_zones and obj in self.people:  # a player's zone: no test of what it is
+            refs = self.const({})
+            with self.block("try:"):
+                self.emit(f"{out} = {refs}[{obj}.seat]")
+            with self.block("except KeyError:"):
+                self.emit(f"{out} = {refs}[{obj}.seat] = _ZoneRef({key}, {obj}.seat)")
         elif name in sc.player_zones:
             refs = self.const({})  # zone refs are interned: one per seat, kept at hand
             with self.block(f"if type({obj}) is _Player:"):
@@ -232,7 +239,7 @@ class OperatorNodes:
                     self.emit(f"raise _member_error({item}, {container}, {span}) from None")
             with self.block(f"elif isinstance({container}, _ZoneRef):"):
                 cards = self.temp()
-                self.emit(f"{cards} = ctx.zone_cards({container})")
+                self.zone_list(container, cards)
                 with self.block(f"if len({cards}) >= _SHORT:"):
                     self.emit(f"_scanned(ctx, len({cards}), {span})")
                 self.emit(f"{out} = {item} in {cards}")
@@ -257,15 +264,28 @@ class OperatorNodes:
                 self.emit(f"{out} = {a} {'is' if n.op == '==' else 'is not'} {b}")
                 return out
             if not self._no_container(n):
-                with self.block(f"if type({a}) in _LIST_DICT:"):  # compared value by value: charged
+                with self.block(f"if {self._unless_card(n)}type({a}) in _LIST_DICT:"):  # compared value by value: charged
                     self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+            if a in self.people or b in self.people:  # a player (a loop's item over the players)
+                p, q = (a, b) if a in self.people else (b, a)
+                same = f"type({q}) is _Player and {p}.seat == {q}.seat"
+                self.emit(f"{out} = {same}" if n.op == "==" else f"{out} = not ({same})")
+                return out
+            if "player" in (self.type_of(n.left), self.type_of(n.right)):
+                # players, as Player.__eq__ compares them without the call (the other side first when only it is
+                # said to be a player: a value of another kind is never equal to one); the types only choose this
+                p, q = (a, b) if self.type_of(n.left) == "player" else (b, a)
+                same = f"type({q}) is _Player and {p}.seat == {q}.seat"
+                self.emit(f"{out} = ({same if n.op == '==' else f'not ({same})'}) if type({p}) is _Player else "
+                          f"{a} {_EQUALITY[n.op]} {b}")
+                return out
             self.emit(f"{out} = {a} {_EQUALITY[n.op]} {b}")
             return out
         py = _ORDERED.get(n.op)
         if py is None:
             raise Unsupported(n.op)
         if not self._no_container(n):
-            with self.block(f"if type({a}) is list:"):
+            with self.block(f"if {self._unless_card(n)}type({a}) is list:"):
                 self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
         with self.block("try:"):
             self.emit(f"{out} = {a} {py} {b}")
@@ -275,7 +295,20 @@ class OperatorNodes:
 
     def _no_container(self, n: A.Compare) -> bool:
         """One side of the comparison is never a list or a record: guards.compared would charge nothing."""
-        return no_container(n.left, self.scope, self.locals) or no_container(n.right, self.scope, self.locals)
+        return no_container(n.left, self.scope, self.locals) or no_container(n.right, self.scope, self.locals) or \
+            any(isinstance(side, A.Name) and self.bound.get(side.id) in self.people for side in (n.left, n.right))
+
+    def _unless_card(self, n: A.Compare) -> str:
+        """The start of the test that sends a comparison to guards.compared: `not FLAG and ` when one side reads an
+        attribute of a loop's item that is a list or record on no card of the ruleset, and the loop's flag says its
+        items are cards (guards.compared charges nothing when one side is neither); else nothing."""
+        for side in (n.left, n.right):
+            if isinstance(side, A.Attr) and isinstance(side.obj, A.Name) and plain_attribute(side.name, self.scope):
+                flag = self.cards.get(self.bound.get(side.obj.id, ""))
+                if flag is not None:
+                    self.flags_read.add(flag)
+                    return f"not {flag} and "
+        return ""
 
     def _g_IsClass(self, n: A.IsClass) -> str:
         v = self.expr(n.obj)

@@ -12,18 +12,26 @@ from contextlib import contextmanager
 from typing import Any, Callable
 
 from ..values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
-from ..dsl.builtins import as_list
+from ..dsl.builtins import as_list, numbers
 from ..dsl.ops import (
     _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
     negate_error, range_error, text_of, unset_error,
 )
 from ..dsl.scope import Scope
-from ..dsl.guards import _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, scanned
+from ..dsl.guards import (
+    _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, number, scanned,
+)
 from ..diagnostics import RuleError
 from . import safesource
 from .folding import Folder
 
 FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
+
+
+class Over(Exception):
+    """The work a function charging ahead has charged passed the budget (see Writer.source): it is run again by its
+    closure, which stops where the budget says."""
+
 
 _HELPERS: dict[str, Any] = {
     "__builtins__": {},  # nothing but what is listed here
@@ -40,20 +48,27 @@ _HELPERS: dict[str, Any] = {
     "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
     "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
-    "_range_error": range_error,
+    "_range_error": range_error, "_Over": Over, "_BaseException": BaseException,
+    "_total": sum, "_numbers": numbers, "_number": number, "_PLAIN": frozenset((int, float)),
 }
 
 # Every name generated source may hold (checked before each compile, see safesource.py): the helpers above,
 # the function's own names, and the attributes and methods of the engine's objects that the code reads.
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
-                                      "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards",
-                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "AttributeError",
-                                      "zone_owner", "move", "draw", "shuffle", "roll", "tally", "family_member",
+                                      "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards", "zones", "issuperset",
+                                      "isdisjoint", "work", "steps", "max_steps", "_cw", "_d", "_left", "_w0", "_room",
+                                      "AttributeError", "zone_owner", "_player_zones", "key", "zone", "modifiers", "modifier_total",
+                                      "extend", "move", "draw",
+                                      "shuffle", "roll", "tally", "family_member",
                                       *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals
 
 _OVER = "ctx.steps + _cw > ctx.max_steps"  # the test of a charge, until the budget left is worked out once (build)
 _LOOPED = 8  # a charge in a loop runs about this often
+_AHEAD = 2  # a function that charges more often than this charges ahead (see Writer.source)
+_CHARGE = "#charge "  # a charge's line until `source` writes it out: "#charge UNITS<tab>SPAN"
+_CHECK = "#check"  # where a function that charges ahead looks at its work so far (Writer.check_budget)
+_UNKNOWN = object()  # (Writer.listed: a value not fixed at load)
 
 
 class Unsupported(Exception):
@@ -73,6 +88,7 @@ class Writer:
         # decided once before it: zones hold only cards); the flags read are noted, the others are never written
         self.cards: dict[str, str] = {}
         self.flags_read: set[str] = set()
+        self.people: set[str] = set()  # locals that hold a player (a loop's item over the game's players)
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1
@@ -100,15 +116,51 @@ class Writer:
         self.lines.append("    " * self.depth + line)
 
     def charge(self, units: str, span: str) -> None:
-        """guards.charge(ctx, units, span) written out: the work added and the budget checked here, without a
-        call (guards.charge raises the error when over, or does it all for a context without these fields)."""
+        """guards.charge(ctx, units, span) written out (by `source`, which writes it one of two ways, see there): noted
+        here as a line of its own."""
         self.charged += _LOOPED if self.looping else 1
-        self.emit("try:")
-        self.emit(f"    ctx.work = _cw = ctx.work + ({units})")
-        self.emit(f"    if {_OVER}:")
-        self.emit(f"        _charge(ctx, _ZERO, {span})")
-        self.emit("except AttributeError:")
-        self.emit(f"    _charge(ctx, {units}, {span})")
+        self.emit(f"{_CHARGE}{units}\t{span}")
+
+    def _charged(self, pad: str, units: str, span: str, left: str | None, ahead: bool) -> list[str]:
+        """A charge's lines: ahead (`ahead`, see `source`), the units added to the work of this run (a local);
+        else the work added and the budget checked here, without a call (guards.charge raises the error when over,
+        or does it all for a context without these fields)."""
+        if ahead:
+            return [f"{pad}_d += {units}"]
+        over = _OVER if left is None else f"_cw > {left}"
+        return [pad + line for line in ("try:", f"    ctx.work = _cw = ctx.work + ({units})", f"    if {over}:",
+                                        f"        _charge(ctx, _ZERO, {span})", "except AttributeError:",
+                                        f"    _charge(ctx, {units}, {span})")]
+
+    def check_budget(self) -> None:
+        """Where a function that charges ahead (see `source`) looks at the work of this run so far: after each loop, and
+        before each pass of a loop with a loop inside (no loop runs more than MAX_VALUES times)."""
+        self.emit(_CHECK)
+
+    def zone_list(self, ref: str, out: str) -> None:
+        """Write `out = ctx.zone_cards(ref)` for `ref` known to be a zone ref, without the call: the game's own list
+        of the zone's cards read from its table (zones are never taken away, so only a ref of another table misses
+        it, and zone_cards raises its error)."""
+        with self.block("try:"):
+            self.emit(f"{out} = ctx.zones[{ref}]")
+        with self.block("except KeyError:"):
+            self.emit(f"{out} = ctx.zone_cards({ref})")
+
+    def listed(self, got: str, out: str, otherwise: str, known: Any = _UNKNOWN) -> None:
+        """Write `out = got` when it is a list, its cards (the zone's own list, see zone_list) when it is a zone ref,
+        else `otherwise`; `known` is its value when fixed at load (the test is then made here)."""
+        if known is not _UNKNOWN:
+            if type(known) is ZoneRef:
+                self.zone_list(got, out)
+            else:
+                self.emit(f"{out} = {got} if type({got}) is list else {otherwise}")
+            return
+        with self.block(f"if type({got}) is list:"):
+            self.emit(f"{out} = {got}")
+        with self.block(f"elif type({got}) is _ZoneRef:"):
+            self.zone_list(got, out)
+        with self.block("else:"):
+            self.emit(f"{out} = {otherwise}")
 
     @contextmanager
     def block(self, header: str):
@@ -133,19 +185,53 @@ class Writer:
         pad = "    " * self.depth
         self.lines.extend(pad + line for line in lines)
 
-    def source(self, name: str, params: str, prologue: list[str], body_end: str, check: bool = True) -> str:
+    def source(self, name: str, params: str, prologue: list[str], body_end: str, check: bool = True,
+               again: str | None = None) -> str:
         """The source of the function `name`, checked (safesource.check raises on anything the writer never writes)
         unless `check` is false (it is checked when compiled).
 
         A function that charges work more than once (or in a loop) works out the budget left once, first: the
         game's steps and budget do not change while an expression runs, so each charge compares its total with
-        that (a context without them has no budget, as guards.charge says)."""
-        if self.charged > 1:
-            left = self.temp()
+        that (a context without them has no budget, as guards.charge says).
+
+        One that charges more often than that, given `again` (the call of the reference's closure of the same
+        expression, which must draw nothing by chance: see Generator.function_source), charges ahead: each charge
+        only adds its units to a local, and the budget is looked at once, at the end (or when an error leaves it,
+        and after each loop, see check_budget). The work charged only ever grows, so when the total is within the
+        budget no charge on the way could have passed it, in this code or in the closures', and the work is added to
+        the game's at once. When it is not, the game's work is put back as it was and the closure runs the
+        expression again from the start: it charges as it goes and stops with the error the budget gives, at the
+        same place (nothing else an expression does changes the game; what the functions it calls charged to the
+        game's work themselves is in the total, and put back too)."""
+        ahead = again is not None and self.charged > _AHEAD
+        left = self.temp() if self.charged > 1 and not ahead else None
+        lines = []
+        for line in self.lines:
+            code = line.lstrip()
+            if code[:1] != "#":
+                lines.append(line)
+            elif code.startswith(_CHARGE):
+                units, span = code[len(_CHARGE):].split("\t")
+                lines += self._charged(line[:len(line) - len(code)], units, span, left, ahead)
+            elif ahead:  # _CHECK
+                lines += [line.replace(_CHECK, "if _d > _room:"), line.replace(_CHECK, "    raise _Over")]
+        if ahead:
+            result = body_end.strip()
+            assert result.startswith("return ")
+            looks = any(line.lstrip().startswith("if _d > _room:") for line in lines)
+            prologue = ["    try:", "        _w0 = ctx.work", "        _left = ctx.max_steps - ctx.steps",
+                        "    except AttributeError:", f"        return {again}",
+                        *(["    _room = _left - _w0"] if looks else []), "    _d = _ZERO", *prologue, "    try:"]
+            lines = ["    " + line for line in lines]
+            lines += ["        _cw = ctx.work + _d", "        if _cw <= _left:", "            ctx.work = _cw",
+                      f"            {result}", "    except _BaseException:", "        _cw = ctx.work + _d",
+                      "        if _cw <= _left:", "            ctx.work = _cw", "            raise",
+                      "    ctx.work = _w0"]
+            body_end = f"    return {again}"
+        elif left is not None:
             prologue = ["    try:", f"        {left} = ctx.max_steps - ctx.steps", "    except AttributeError:",
                         f"        {left} = _NO_BUDGET", *prologue]
-            self.lines = [line.replace(_OVER, f"_cw > {left}") for line in self.lines]
-        src = "\n".join([f"def {name}({params}):", *prologue, *self.lines, body_end, ""])
+        src = "\n".join([f"def {name}({params}):", *prologue, *lines, body_end, ""])
         if check:
             safesource.check(src, SOURCE_NAMES, MADE_NAMES)
         return src

@@ -59,7 +59,7 @@ def as_list(ctx, value: Any, span) -> list:
 _PLAIN_NUMBERS = frozenset((int, float))
 
 
-def _numbers(ctx, values, span) -> list:
+def numbers(ctx, values, span) -> list:
     """`values` when every one is a number (not true/false); else the error naming the first that is not."""
     if _PLAIN_NUMBERS.issuperset(map(type, values)):  # the common case, checked in C
         return values
@@ -95,7 +95,7 @@ def _empty(ctx, span, x):
 @builtin("sum", 1, 1, "number", "The total of a list of numbers.", "sum([c.value for c in p.hand])")
 def _sum(ctx, span, x):
     items = _scan(ctx, as_list(ctx, x, span), span)
-    return number(sum(_numbers(ctx, items, span)), span)
+    return number(sum(numbers(ctx, items, span)), span)
 
 
 @builtin("max", 1, -1, "any", "The largest of a list, or of several values; none for an empty list.", "max(2, bid)")
@@ -126,7 +126,7 @@ def _min(ctx, span, *args):
 
 @builtin("abs", 1, 1, "number", "The absolute value.", "abs(a - b)")
 def _abs(ctx, span, x):
-    return number(abs(_numbers(ctx, [x], span)[0]), span)
+    return number(abs(numbers(ctx, [x], span)[0]), span)
 
 
 @builtin("ceil", 1, 1, "number", "Round up to a whole number.", "ceil(count(p.hand) / 2)")
@@ -240,7 +240,7 @@ REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "
 @builtin("award", 2, 2, "list", "Points by place, ties split (ties: 'split' or 'places'; lowest: true for the fewest "
          "first).", "award([count(q.hand) for q in players], [6, 3])", kwargs=("lowest", "ties"))
 def _award(ctx, span, keys, points, lowest=False, ties="split"):
-    pts = _numbers(ctx, as_list(ctx, points, span), span)
+    pts = numbers(ctx, as_list(ctx, points, span), span)
     return award_places(_scan(ctx, as_list(ctx, keys, span), span), pts, bool(lowest), ties, span)
 
 
