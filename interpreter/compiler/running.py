@@ -69,12 +69,16 @@ def _asks(g, f, ins, pc: int) -> bool:
 INLINE_FRAMES = 12
 
 
-def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> None:
+def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool:
     """The CALL step before `pc`, which a function runs itself (it counted the step, worked out the arguments and
     made sure the call is not too deep): the callee's frame is pushed as Game.push pushes it and the caller's
     position moved on to `pc`, as h_call leaves them; then the callee runs at once through its own generated
     function, if it has one (which returns from it at its end, see _ret). Whatever happened then, the frames are
-    as the loop would have left them, and the loop goes on from there.
+    as the loop would have left them.
+
+    False when the callee came back (returned at once) and the loop would go on in f at `pc` with nothing else to
+    do first (no decision, no events, not over): the caller's function may go on there itself. True: the caller's
+    function leaves (AGAIN) and the loop goes on from the frames as they are.
 
     Nothing here raises but the callee: the caller's function then leaves the callee's count of steps as it is."""
     frames = g.frames
@@ -89,10 +93,16 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> None
         g.locals = args
     f.pc = pc
     if g._events or len(frames) > INLINE_FRAMES:
-        return
+        return True
     e = entries[0]
-    if e.__class__ is FunctionType:
-        e(g, cf)
+    if e.__class__ is not FunctionType:
+        return True
+    e(g, cf)
+    # the loop's checks before it runs f's next position (interpreter.run): f on top again (nothing else can have
+    # moved it while it waited under the callee), nothing pending, not over, no events
+    if g.pending is None and not g.over and not g._events and frames and frames[-1] is f and len(frames) > g.halt_depth:
+        return False
+    return True
 
 
 def _ret(g, f, n: int, pc: int):

@@ -13,7 +13,7 @@ from ..model import ruleset as M
 from ..runtime.machine.program import Program
 from . import safesource
 from .expressions import copied, written
-from .positions import Positions, stretch_of
+from .positions import positions_of, stretch_of
 from .statements import assignment
 from .running import _HELPERS, _STOPS, MADE_NAMES, SOURCE_NAMES, _Cannot
 
@@ -44,7 +44,7 @@ class StepWriter:
         self.exprs = 0
         self.counted = 0  # steps written (each counted where it runs)
         self.looped = False  # a loop was written
-        self.where = Positions(prog)
+        self.where = positions_of(prog)
         self.pcs, self.ranges = self.where.pcs, self.where.ranges
 
     # -------------------------------------------------------- source
@@ -175,6 +175,13 @@ class StepWriter:
         self.emit(f"f.pc = {pc}")
         self.emit("return _True")
 
+    def comes_back(self, seq: str) -> bool:
+        """Whether a call of `seq` run by this function can come back at once (`running._call`): not when the callee,
+        or a sequence it calls, holds a step that only the instruction loop runs (a stack); worked out once per
+        program. The code after such a call would be written twice: here, and in the function of the position after
+        the call, where the loop goes on when the callee returns."""
+        return _comes_back(self.programs or {}, seq, set())
+
     # -------------------------------------------------------- steps; False when the step always leaves
     def step(self, s: M.Step) -> bool:
         """The step's code, as its kind writes it (`StepKind.stretch`; the core kinds': loader/kinds/); a step whose
@@ -229,3 +236,24 @@ class StepWriter:
             self.count(top[0] - 1, pure=True)
         self.emit("continue")
         return True
+
+
+_LOOP_ONLY = _STOPS - {"CALL", "CHOOSE", "SEALED", "RETURN"}  # what no function runs (StepWriter.stop)
+
+
+def _comes_back(programs: dict, seq: str, seen: set) -> bool:
+    prog = programs.get(seq)
+    if prog is None:
+        return False
+    got = prog.__dict__.get("comes_back")
+    if got is not None:
+        return got
+    if seq in seen:  # (a sequence calling itself, which a call too deep stops: decided where it started)
+        return True
+    seen.add(seq)
+    got = all(ins.op not in _LOOP_ONLY and (ins.op != "CALL" or _comes_back(programs, ins.arg[0], seen))
+              for ins in prog.code)
+    if len(seen) == 1:  # (a cycle's members decided from its first: only that one is kept)
+        prog.comes_back = got  # type: ignore[attr-defined]  # (a plain class: it takes the attribute)
+    seen.discard(seq)
+    return got
