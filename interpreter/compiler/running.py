@@ -19,8 +19,10 @@ from ..runtime.machine.program import Frame
 # changed more (frames, a decision, the end of the game), so the loop looks at the game again first.
 AGAIN = 2
 
-_STOPS = {"CALL", "CHOOSE", "SEALED", "RETURN", "STACK_BEGIN", "STACK_OFFER", "STACK_ONPLAY_NEXT",
-          "STACK_RESOLVE_NEXT", "STACK_RESOLVED"}
+# The instructions a function does not start at (a call without the game's programs, a decision, the end; a stack's
+# own instructions after its first: the function runs its stack from the start)
+_STOPS = {"CALL", "CHOOSE", "SEALED", "RETURN", "STACK_OFFER", "STACK_ONPLAY_NEXT", "STACK_RESOLVE_NEXT",
+          "STACK_RESOLVED"}
 
 
 class _Cannot(Exception):
@@ -50,9 +52,10 @@ def _fire(g, f, pc: int, i: int, n: int) -> int:
 
 
 def _asks(g, f, ins, pc: int) -> bool:
-    """The decision or sealed step at pc, which a function counted, run as the loop runs it (its handler, then the
-    triggers of any events): False when every answer came at once (bound, the position moved on) and the function
-    goes on; True when it leaves (a decision is pending at pc, or triggers fired: the loop looks again)."""
+    """The instruction at pc (a decision, a sealed step, a stack's), which a function counted, run as the loop runs it
+    (its handler, then the triggers of any events): False when every answer came at once (bound, the position moved
+    on) and the function goes on; True when it leaves (a decision is pending at pc, or triggers fired: the loop
+    looks again)."""
     f.pc = pc
     ins.handler(g, f, ins)
     if f.pc == pc:

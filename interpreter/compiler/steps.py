@@ -170,6 +170,26 @@ class StepWriter:
         self.counted += 1  # a step too
         self.emit(f"return _ret(ctx, f, n, {last})")
 
+    def run(self, pc: int) -> None:
+        """An instruction of a step's own, counted and run by its handler as the loop runs it (running._asks): the
+        function leaves when it waits (a decision pending) or triggers fired; near the budget the loop goes on."""
+        self.emit(f"pc = {pc}")
+        self.count(pc)
+        for line in (f"if _asks(ctx, f, {self.const(self.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                     "if n > lim:", "    return _True"):
+            self.emit(line)
+
+    def top(self, pc: int) -> None:
+        """The top of a Python loop: near the step budget the instruction loop takes over, at `pc`."""
+        self.emit("if n > lim:")
+        self.depth += 1
+        self.exit(pc)
+        self.depth -= 1
+
+    def cannot(self, why: str) -> None:
+        """No stretch starts here (a kind's `resume` says so)."""
+        raise _Cannot(why)
+
     def exit(self, pc: int) -> None:
         self.emit("ctx.steps = n")
         self.emit(f"f.pc = {pc}")
@@ -177,8 +197,8 @@ class StepWriter:
 
     def comes_back(self, seq: str) -> bool:
         """Whether a call of `seq` run by this function can come back at once (`running._call`): not when the callee,
-        or a sequence it calls, holds a step that only the instruction loop runs (a stack); worked out once per
-        program. The code after such a call would be written twice: here, and in the function of the position after
+        or a sequence it calls, holds a step that only the instruction loop runs (a kind without a `stretch`); worked
+        out once per program. The code after such a call would be written twice: here, and in the function of the position after
         the call, where the loop goes on when the callee returns."""
         return _comes_back(self.programs or {}, seq, set())
 
@@ -238,9 +258,6 @@ class StepWriter:
         return True
 
 
-_LOOP_ONLY = _STOPS - {"CALL", "CHOOSE", "SEALED", "RETURN"}  # what no function runs (StepWriter.stop)
-
-
 def _comes_back(programs: dict, seq: str, seen: set) -> bool:
     prog = programs.get(seq)
     if prog is None:
@@ -251,9 +268,22 @@ def _comes_back(programs: dict, seq: str, seen: set) -> bool:
     if seq in seen:  # (a sequence calling itself, which a call too deep stops: decided where it started)
         return True
     seen.add(seq)
-    got = all(ins.op not in _LOOP_ONLY and (ins.op != "CALL" or _comes_back(programs, ins.arg[0], seen))
-              for ins in prog.code)
+    got = _written(programs, prog.sequence.steps, seen)
     if len(seen) == 1:  # (a cycle's members decided from its first: only that one is kept)
         prog.comes_back = got  # type: ignore[attr-defined]  # (a plain class: it takes the attribute)
     seen.discard(seq)
     return got
+
+
+def _written(programs: dict, steps, seen: set) -> bool:
+    """Whether every one of `steps` (and the steps inside them, and the sequences they call) is written by its kind:
+    none is a stop (StepWriter.stop)."""
+    for s in steps:
+        how = stretch_of(s)
+        if how is None:
+            return False
+        if isinstance(s, M.CallStep) and not _comes_back(programs, s.sequence, seen):
+            return False
+        if not all(_written(programs, block, seen) for _role, block in how.blocks(s)):
+            return False
+    return True

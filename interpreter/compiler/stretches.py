@@ -8,8 +8,10 @@ a Python `if`, a loop a Python `while`, a statement a call of its compiled closu
 dispatch at all. Conditions, and assignments to locals and game variables, go further: the source expressions.py
 made of their expressions is copied in (renamed to this function's names), so they cost no call either.
 
-The function stops where the instruction loop has more to do than run a step: a stack, a signal it does not
-handle itself, a trigger that interrupts, a decision or a sealed bid left pending. A decision step and a sealed
+The function stops where the instruction loop has more to do than run a step: a signal it does not handle itself,
+a trigger that interrupts, a decision, a sealed bid or a stack's offer left pending, a step of a kind without a
+`stretch`. A stack is run in it as the loop runs it too (loader/kinds/stack.py: each of its own instructions by its
+handler, its `on_play` and `resolve` steps written in Python loops around them). A decision step and a sealed
 step are run in it as the loop runs them (running._asks): answered at once (forced, or by the seats' bots while
 the game plays itself, `Game.play`), the function goes on with the answers. It then leaves the position (`f.pc`) on
 that instruction, exactly where the instruction loop would be, and the loop goes on from there. A call and a
