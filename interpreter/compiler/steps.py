@@ -44,6 +44,7 @@ class StepWriter:
         self.exprs = 0
         self.counted = 0  # steps written (each counted where it runs)
         self.looped = False  # a loop was written
+        self.gone = False  # the function has left for good (a kind's `resume` ended it): nothing after is written
         self.where = positions_of(prog)
         self.pcs, self.ranges = self.where.pcs, self.where.ranges
 
@@ -106,7 +107,8 @@ class StepWriter:
         self.indent()
         mark = len(self.lines)
         self.continuation(path, 0)
-        self.ret()  # the end of the sequence
+        if not self.gone:
+            self.ret()  # the end of the sequence
         if self.counted < MIN_STEPS and not self.looped and not self.calls:
             raise _Cannot("too few steps to gain anything: the call would cost more than the loop")
         if self.dry:
@@ -130,18 +132,20 @@ class StepWriter:
         fn.source = src
         return fn
 
-    def continuation(self, path, k: int) -> None:
+    def continuation(self, path, k: int) -> bool:
         """The stretch from where `path[k]` says (the steps around it, from the outermost in) to the sequence's end:
-        the rest of each step it starts inside, written by its kind (`Stretch.resume`), then the steps after it."""
+        the rest of each step it starts inside, written by its kind (`Stretch.resume`), then the steps after it;
+        whether play goes on after them (False: the function always leaves in them, or a `resume` ended it)."""
         owner, role, steps, i = path[k]
         if k == len(path) - 1:
-            self.block(steps[i:])
-            return
+            return self.block(steps[i:])
         s = steps[i]
         how = stretch_of(s)
         assert how is not None  # (positions.py finds a path only into steps with blocks)
         how.resume(self, s, path, k)
-        self.block(steps[i + 1:])
+        if self.gone:
+            return False
+        return self.block(steps[i + 1:])
 
     def block(self, steps) -> bool:
         """Write steps one after the other; False when the function always leaves before their end."""
