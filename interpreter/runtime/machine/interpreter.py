@@ -83,6 +83,8 @@ def run(g) -> None:
                 handler = ins.handler
                 if handler is h_jump:  # the most common steps, done here without a call
                     f.pc = ins.target
+                    if ins.back and compiled:  # back to a loop's top: the loop looks for its function there
+                        break
                 elif handler is h_jump_if_false:
                     f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
                 elif handler is h_exec and ins.one is not None and not f.sub:
