@@ -68,7 +68,8 @@ def run(g) -> None:
             # The steps that cannot change what the checks above look at (the pending decision, the end of the
             # game, the frames, the locals, the events) follow each other in this inner loop without them: jumps,
             # and a step of one statement that returned nothing and raised no event. Any other step, or every
-            # step when the cards are checked (or events wait from before a decision), ends the inner loop.
+            # step when the cards are checked (or events wait from before a decision), ends the inner loop; so does a
+            # jump back to a loop's top in a compiled game (the outer loop enters the loop's function there).
             tight = not check and not g._events
             while True:
                 ins = code[f.pc]
