@@ -262,3 +262,27 @@ def test_no_ruleset_text_enters_a_stretch(tmp_path):
             else:
                 assert tok.type != tokenize.STRING, tok
     assert not re.search(r"\b(exec|eval|open|getattr)\b", "".join(sources))
+
+
+def _played(rs, seed: int, engine: str, **options) -> tuple:
+    """A game played as `rulecraft simulate` plays it (bots answering inside the running code, Game.play)."""
+    g = Game(rs, None, seed, engine=engine, start=False, **options)
+    try:
+        g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+        end: tuple = (g.winners, state_hash(g))
+    except (RuleError, GameError) as exc:
+        err = getattr(exc, "rule_error", None) or exc
+        end = (str(err), str(getattr(err, "span", None)))
+    return end, g.steps, g.decisions, g.narrative, dict(g.coverage) if g.coverage is not None else None
+
+
+def test_a_stack_run_in_a_stretch_plays_and_stops_at_the_budget_as_the_loop_does():
+    """A stack written into a stretch (its offers answered by bots in the running code, its on_play and resolve
+    steps, a call from them that comes back at once): the same games, and every budget stops at the same step."""
+    rs = _load("stack-duel")
+    for seed in range(3):
+        assert _played(rs, seed, "compiled", coverage=True) == _played(rs, seed, "reference", coverage=True)
+    sources = [e.source for prog in programs_for(rs).values() for e in prog.entries_cov if callable(e)]
+    assert any("_asks(" in src and "while _True:" in src for src in sources)
+    for budget in range(1, 300, 7):
+        assert _played(rs, 1, "compiled", max_steps=budget) == _played(rs, 1, "reference", max_steps=budget), budget

@@ -194,6 +194,29 @@ def test_a_sequence_start_and_its_calls_get_generated_functions(tmp_path, monkey
     Game(rs, None, 1, story=False)  # (this load's programs: play on, to make its functions)
     made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
     assert any("_call(" in src for src in made) and any("_ret(" in src for src in made)
+    # a callee that comes back at once: its caller's function goes on after the call (the rounds' loop stays one loop)
+    assert any("if _call(" in src and src.index("_ret(") > src.index("if _call(") for src in made)
+
+
+def test_a_call_goes_on_in_its_callers_function_only_where_the_callee_can_come_back_at_once(monkeypatch):
+    """A sequence holding a step only the instruction loop runs (a kind without a `stretch`), or calling one that does,
+    never comes back at once: the code after a call of it is not written into the caller's function (it would be
+    compiled twice). Every core kind is written (a stack too), so every dml sequence can come back."""
+    from rulecraft.compiler import steps
+    from rulecraft.model import ruleset as M
+    from rulecraft.runtime.game import programs_for
+
+    rs = load_ruleset("dml").ruleset
+    programs = programs_for(rs)
+    w = steps.StepWriter(programs["round"], False, True, programs=programs)
+    assert all(w.comes_back(seq) for seq in ("round", "power_phase", "acquisition", "game"))
+    written = steps.stretch_of
+    monkeypatch.setattr(steps, "stretch_of", lambda s: None if isinstance(s, M.StackStep) else written(s))
+    rs = load_ruleset("dml").ruleset  # (programs of their own: what comes back is kept per program)
+    programs = programs_for(rs)
+    w = steps.StepWriter(programs["round"], False, True, programs=programs)
+    assert not w.comes_back("power_phase") and not w.comes_back("action_phase") and not w.comes_back("round")
+    assert w.comes_back("acquisition") and w.comes_back("resolution") and w.comes_back("supply")
 
 
 def test_a_dynamic_family_lists_its_zones_as_they_are_made_also_in_copies_and_loads():

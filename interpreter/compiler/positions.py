@@ -23,6 +23,21 @@ def stretch_of(s: M.Step) -> Optional[Stretch]:
     return EXPANSION if isinstance(s, M.ConstructStep) else None
 
 
+def positions_of(prog: Program) -> "Positions":
+    """The positions of a program's steps, worked out once per program (they depend on its instructions alone);
+    raises _Cannot, every time, for a program no stretch can start in."""
+    got = prog.__dict__.get("positions")
+    if got is None:
+        try:
+            got = Positions(prog)
+        except _Cannot:
+            got = False
+        prog.positions = got  # type: ignore[attr-defined]  # (a plain class: it takes the attribute)
+    if got is False:
+        raise _Cannot("a step without instructions")
+    return got
+
+
 class Positions:
     def __init__(self, prog: Program):
         self.prog = prog

@@ -19,8 +19,10 @@ from ..runtime.machine.program import Frame
 # changed more (frames, a decision, the end of the game), so the loop looks at the game again first.
 AGAIN = 2
 
-_STOPS = {"CALL", "CHOOSE", "SEALED", "RETURN", "STACK_BEGIN", "STACK_OFFER", "STACK_ONPLAY_NEXT",
-          "STACK_RESOLVE_NEXT", "STACK_RESOLVED"}
+# The instructions a function does not start at (a call without the game's programs, a decision, the end; a stack's
+# own instructions after its first: the function runs its stack from the start)
+_STOPS = {"CALL", "CHOOSE", "SEALED", "RETURN", "STACK_OFFER", "STACK_ONPLAY_NEXT", "STACK_RESOLVE_NEXT",
+          "STACK_RESOLVED"}
 
 
 class _Cannot(Exception):
@@ -50,9 +52,10 @@ def _fire(g, f, pc: int, i: int, n: int) -> int:
 
 
 def _asks(g, f, ins, pc: int) -> bool:
-    """The decision or sealed step at pc, which a function counted, run as the loop runs it (its handler, then the
-    triggers of any events): False when every answer came at once (bound, the position moved on) and the function
-    goes on; True when it leaves (a decision is pending at pc, or triggers fired: the loop looks again)."""
+    """The instruction at pc (a decision, a sealed step, a stack's), which a function counted, run as the loop runs it
+    (its handler, then the triggers of any events): False when every answer came at once (bound, the position moved
+    on) and the function goes on; True when it leaves (a decision is pending at pc, or triggers fired: the loop
+    looks again)."""
     f.pc = pc
     ins.handler(g, f, ins)
     if f.pc == pc:
@@ -69,12 +72,16 @@ def _asks(g, f, ins, pc: int) -> bool:
 INLINE_FRAMES = 12
 
 
-def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> None:
+def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool:
     """The CALL step before `pc`, which a function runs itself (it counted the step, worked out the arguments and
     made sure the call is not too deep): the callee's frame is pushed as Game.push pushes it and the caller's
     position moved on to `pc`, as h_call leaves them; then the callee runs at once through its own generated
     function, if it has one (which returns from it at its end, see _ret). Whatever happened then, the frames are
-    as the loop would have left them, and the loop goes on from there.
+    as the loop would have left them.
+
+    False when the callee came back (returned at once) and the loop would go on in f at `pc` with nothing else to
+    do first (no decision, no events, not over): the caller's function may go on there itself. True: the caller's
+    function leaves (AGAIN) and the loop goes on from the frames as they are.
 
     Nothing here raises but the callee: the caller's function then leaves the callee's count of steps as it is."""
     frames = g.frames
@@ -89,10 +96,16 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> None
         g.locals = args
     f.pc = pc
     if g._events or len(frames) > INLINE_FRAMES:
-        return
+        return True
     e = entries[0]
-    if e.__class__ is FunctionType:
-        e(g, cf)
+    if e.__class__ is not FunctionType:
+        return True
+    e(g, cf)
+    # the loop's checks before it runs f's next position (interpreter.run): f on top again (nothing else can have
+    # moved it while it waited under the callee), nothing pending, not over, no events
+    if g.pending is None and not g.over and not g._events and frames and frames[-1] is f and len(frames) > g.halt_depth:
+        return False
+    return True
 
 
 def _ret(g, f, n: int, pc: int):

@@ -13,7 +13,7 @@ from ..model import ruleset as M
 from ..runtime.machine.program import Program
 from . import safesource
 from .expressions import copied, written
-from .positions import Positions, stretch_of
+from .positions import positions_of, stretch_of
 from .statements import assignment
 from .running import _HELPERS, _STOPS, MADE_NAMES, SOURCE_NAMES, _Cannot
 
@@ -44,7 +44,8 @@ class StepWriter:
         self.exprs = 0
         self.counted = 0  # steps written (each counted where it runs)
         self.looped = False  # a loop was written
-        self.where = Positions(prog)
+        self.gone = False  # the function has left for good (a kind's `resume` ended it): nothing after is written
+        self.where = positions_of(prog)
         self.pcs, self.ranges = self.where.pcs, self.where.ranges
 
     # -------------------------------------------------------- source
@@ -106,7 +107,8 @@ class StepWriter:
         self.indent()
         mark = len(self.lines)
         self.continuation(path, 0)
-        self.ret()  # the end of the sequence
+        if not self.gone:
+            self.ret()  # the end of the sequence
         if self.counted < MIN_STEPS and not self.looped and not self.calls:
             raise _Cannot("too few steps to gain anything: the call would cost more than the loop")
         if self.dry:
@@ -130,18 +132,20 @@ class StepWriter:
         fn.source = src
         return fn
 
-    def continuation(self, path, k: int) -> None:
+    def continuation(self, path, k: int) -> bool:
         """The stretch from where `path[k]` says (the steps around it, from the outermost in) to the sequence's end:
-        the rest of each step it starts inside, written by its kind (`Stretch.resume`), then the steps after it."""
+        the rest of each step it starts inside, written by its kind (`Stretch.resume`), then the steps after it;
+        whether play goes on after them (False: the function always leaves in them, or a `resume` ended it)."""
         owner, role, steps, i = path[k]
         if k == len(path) - 1:
-            self.block(steps[i:])
-            return
+            return self.block(steps[i:])
         s = steps[i]
         how = stretch_of(s)
         assert how is not None  # (positions.py finds a path only into steps with blocks)
         how.resume(self, s, path, k)
-        self.block(steps[i + 1:])
+        if self.gone:
+            return False
+        return self.block(steps[i + 1:])
 
     def block(self, steps) -> bool:
         """Write steps one after the other; False when the function always leaves before their end."""
@@ -170,10 +174,37 @@ class StepWriter:
         self.counted += 1  # a step too
         self.emit(f"return _ret(ctx, f, n, {last})")
 
+    def run(self, pc: int) -> None:
+        """An instruction of a step's own, counted and run by its handler as the loop runs it (running._asks): the
+        function leaves when it waits (a decision pending) or triggers fired; near the budget the loop goes on."""
+        self.emit(f"pc = {pc}")
+        self.count(pc)
+        for line in (f"if _asks(ctx, f, {self.const(self.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                     "if n > lim:", "    return _True"):
+            self.emit(line)
+
+    def top(self, pc: int) -> None:
+        """The top of a Python loop: near the step budget the instruction loop takes over, at `pc`."""
+        self.emit("if n > lim:")
+        self.depth += 1
+        self.exit(pc)
+        self.depth -= 1
+
+    def cannot(self, why: str) -> None:
+        """No stretch starts here (a kind's `resume` says so)."""
+        raise _Cannot(why)
+
     def exit(self, pc: int) -> None:
         self.emit("ctx.steps = n")
         self.emit(f"f.pc = {pc}")
         self.emit("return _True")
+
+    def comes_back(self, seq: str) -> bool:
+        """Whether a call of `seq` run by this function can come back at once (`running._call`): not when the callee,
+        or a sequence it calls, holds a step that only the instruction loop runs (a kind without a `stretch`); worked
+        out once per program. The code after such a call would be written twice: here, and in the function of the position after
+        the call, where the loop goes on when the callee returns."""
+        return _comes_back(self.programs or {}, seq, set())
 
     # -------------------------------------------------------- steps; False when the step always leaves
     def step(self, s: M.Step) -> bool:
@@ -229,3 +260,34 @@ class StepWriter:
             self.count(top[0] - 1, pure=True)
         self.emit("continue")
         return True
+
+
+def _comes_back(programs: dict, seq: str, seen: set) -> bool:
+    prog = programs.get(seq)
+    if prog is None:
+        return False
+    got = prog.__dict__.get("comes_back")
+    if got is not None:
+        return got
+    if seq in seen:  # (a sequence calling itself, which a call too deep stops: decided where it started)
+        return True
+    seen.add(seq)
+    got = _written(programs, prog.sequence.steps, seen)
+    if len(seen) == 1:  # (a cycle's members decided from its first: only that one is kept)
+        prog.comes_back = got  # type: ignore[attr-defined]  # (a plain class: it takes the attribute)
+    seen.discard(seq)
+    return got
+
+
+def _written(programs: dict, steps, seen: set) -> bool:
+    """Whether every one of `steps` (and the steps inside them, and the sequences they call) is written by its kind:
+    none is a stop (StepWriter.stop)."""
+    for s in steps:
+        how = stretch_of(s)
+        if how is None:
+            return False
+        if isinstance(s, M.CallStep) and not _comes_back(programs, s.sequence, seen):
+            return False
+        if not all(_written(programs, block, seen) for _role, block in how.blocks(s)):
+            return False
+    return True

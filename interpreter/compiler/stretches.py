@@ -8,17 +8,23 @@ a Python `if`, a loop a Python `while`, a statement a call of its compiled closu
 dispatch at all. Conditions, and assignments to locals and game variables, go further: the source expressions.py
 made of their expressions is copied in (renamed to this function's names), so they cost no call either.
 
-The function stops where the instruction loop has more to do than run a step: a stack, a signal it does not
-handle itself, a trigger that interrupts, a decision or a sealed bid left pending. A decision step and a sealed
+The function stops where the instruction loop has more to do than run a step: a signal it does not handle itself,
+a trigger that interrupts, a decision, a sealed bid or a stack's offer left pending, a step of a kind without a
+`stretch`. A stack is run in it as the loop runs it too (loader/kinds/stack.py: each of its own instructions by its
+handler, its `on_play` and `resolve` steps written in Python loops around them). A decision step and a sealed
 step are run in it as the loop runs them (running._asks): answered at once (forced, or by the seats' bots while
 the game plays itself, `Game.play`), the function goes on with the answers. It then leaves the position (`f.pc`) on
 that instruction, exactly where the instruction loop would be, and the loop goes on from there. A call and a
 return are run here (given the game's programs): a CALL step pushes the callee's frame and runs the callee's own
 function at once (running._call), and the end of a sequence returns from it as the loop's RETURN does
-(running._ret); after a call the function leaves (AGAIN), and the loop goes on in whatever frame is on top, at
-the position the call or the return left it (the caller's next step has a function of its own: written after the
-call too, every step after a call would be compiled twice). So a round calling its turns, each calling its
-phases, runs without the loop's dispatch of each call and return (dml: 314 calls and 307 returns a game). A game's state is never anything else than what the loop keeps
+(running._ret). When the callee came back at once (it ran to its end in its function, nothing waits), the caller's
+function goes on with the steps after the call, as the loop would; when it did not (a decision waits, a trigger
+fired, a step only the loop runs), the function leaves (AGAIN) and the loop goes on in whatever frame is on top, at
+the position the call or the return left it. A call of a sequence that holds such a step (or calls one that does)
+can never come back at once, so its function leaves right after it (the caller's next step gets a function of its
+own: written after that call too, those steps would be compiled twice). So a round calling its turns, each
+calling its phases, runs without the loop's dispatch of each call and return (dml: 314 calls and 307 returns a
+game), and a loop whose body calls a sequence stays one Python loop. A game's state is never anything else than what the loop keeps
 (positions, statement indexes, locals): saves, copies and replays work as before.
 
 Nothing a game shows changes: the same steps run in the same order, each is counted (`g.steps`) and covered
@@ -68,10 +74,11 @@ def entry(prog: Program, pc: int, coverage: bool, triggers: bool, programs: Opti
     more visits: it saves less per visit, so it must be visited more to pay for its making)."""
     try:
         waited = prog.waited
-        if pc not in waited:
+        if pc not in waited and not (programs is not None and (pc == 0 or prog.code[pc].op == "CALL")):
             # quick: no source compiled. A stretch that starts with a call is made early too: it runs the call (and
             # the callee, and its return) at once, which saves the loop's work at the call and at the return; so is
             # the start of a sequence, which the functions of its callers run at once only once it has a function
+            # (both known without the quick look)
             looped = StepWriter(prog, coverage, triggers, dry=True, programs=programs).function(pc)
             if not looped:
                 waited.add(pc)

@@ -46,7 +46,8 @@ def graph(b, seq, s: M.CallStep, tails: list) -> list:
 
 def write(w, s: M.CallStep) -> bool:
     """The CALL run in the stretch, as handlers.h_call runs it (a call too deep is left to it, which reports it), and
-    its callee through compiler/running._call; then the function leaves (AGAIN). Without the game's programs, a stop."""
+    its callee through compiler/running._call; when the callee came back at once, the function goes on with the
+    steps after the call, else it leaves (AGAIN). Without the game's programs, a stop."""
     if w.programs is None:
         return w.stop(s)
     pc = w.first(s)
@@ -69,11 +70,18 @@ def write(w, s: M.CallStep) -> bool:
         w.emit(f"_bind_result(ctx, _a, {w.const(ins.extra)})")
     entries = callee.entries_cov if w.coverage else callee.entries
     w.emit(f"pc = {pc + 1}")
-    w.emit(f"_call(ctx, f, pc, {w.const(seq)}, {w.const(callee.sequence.kind)}, _a, "
-           f"{w.const(entries)})")
-    w.emit("return _AGAIN")  # the loop goes on from the frames as the call left them (after a return, at
-    # this frame's next position, whose own function runs the rest: else it would be compiled twice)
-    return False
+    call = f"_call(ctx, f, pc, {w.const(seq)}, {w.const(callee.sequence.kind)}, _a, {w.const(entries)})"
+    if not w.comes_back(seq):  # the callee stops where only the loop goes on (a stack): it never comes back at once
+        w.emit(call)
+        w.emit("return _AGAIN")  # the loop goes on from the frames as the call left them (after a return, at
+        # this frame's next position, whose own function runs the rest: else it would be compiled twice)
+        return False
+    w.emit(f"if {call}:")  # the loop goes on from the frames as the call left them
+    w.emit("    return _AGAIN")
+    w.emit("n = ctx.steps")  # the callee came back at once: this function goes on (its steps counted; near the
+    w.emit("if n > lim:")  # budget the loop goes on, from the position after the call)
+    w.emit("    return _True")
+    return True
 
 
 def statements(s: M.CallStep) -> tuple:

@@ -8,7 +8,7 @@ is a ForEachStep, its name typed as the items when that can be told. The compile
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable, Optional
+from typing import Optional
 
 from ...dsl import ast as A
 from ...dsl.checking import element_type
@@ -141,13 +141,12 @@ def graph(b, seq, s, tails: list) -> list:
 
 # ---------------------------------------------------------------- in a generated stretch (compiler/steps.py)
 def write(w, s) -> bool:
-    write_loop(w, s, None, start=True)
+    write_loop(w, s, start=True)
     return True
 
 
-def write_loop(w, s, first_pass: Optional[Callable[[], None]], start: bool = False) -> None:
-    """A loop step as a Python `while`. `first_pass` writes the rest of an iteration already under way
-    (the function starts inside the body); `start` also writes what runs once before the loop."""
+def write_loop(w, s, start: bool = False) -> None:
+    """A loop step as a Python `while`; `start` also writes what runs once before the loop."""
     own = w.pcs(s)
     pcs = dict((op, pc) for pc, op in own)
     if isinstance(s, M.ForEachStep):
@@ -172,28 +171,10 @@ def write_loop(w, s, first_pass: Optional[Callable[[], None]], start: bool = Fal
     cont_pc = test if mode == "until" else head
     w.loops.append((end_pc, cont_pc, key, mode))
     w.looped = True
-    flag = None
-    if first_pass is not None:
-        w.flags += 1
-        flag = f"_r{w.flags}"
-        w.emit(f"{flag} = _True")
     w.emit("while _True:")
     w.indent()
     mark = len(w.lines)
-    if flag is not None:
-        w.emit(f"if {flag}:")
-        w.indent()
-        w.emit(f"{flag} = _False")
-        m2 = len(w.lines)
-        first_pass()
-        w.dedent(m2)
-        w.emit("else:")
-        w.indent()
-        m3 = len(w.lines)
-    goes_on = _iteration(w, s, mode, head, key)
-    if flag is not None:
-        w.dedent(m3)
-    if goes_on or flag is not None:
+    if _iteration(w, s, mode, head, key):
         _tail(w, s, mode, test if mode == "until" else back)
     w.dedent(mark)
     w.loops.pop()
@@ -247,12 +228,16 @@ def at(s, op: str) -> Optional[tuple]:
 
 
 def resume(w, s, path: list, k: int) -> None:
-    """From inside the body: the rest of this pass, then the loop as usual (at a for_each's next item: the loop as
-    usual, without its start)."""
+    """At a for_each's next item: the loop as usual, without its start. From inside the body: the rest of this pass,
+    then the function leaves at the loop's jump back (or an 'until' loop's test), where the instruction loop goes on
+    into the loop's own function: written here again, the whole loop would be compiled once more for each place
+    inside it that a stretch starts at (a decision answered later, a trigger, a call)."""
     if path[k + 1][1] == "head":
-        write_loop(w, s, None)
-    else:
-        write_loop(w, s, lambda: w.continuation(path, k + 1))
+        write_loop(w, s)
+        return
+    if w.continuation(path, k + 1):
+        w.exit(w.pcs(s)[-1][0])  # (its last own instruction: the jump back, or the test)
+    w.gone = True
 
 
 STRETCH = Stretch(write, blocks=lambda s: (("body", s.body),), at=at, resume=resume)

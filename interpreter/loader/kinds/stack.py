@@ -1,11 +1,12 @@
 """The `stack:` step: players in turn play onto a stack (`on_play:` for each card played) until all pass, then it
-resolves last in, first out (`resolve:` for each). Lowered to its own instructions (STACK_*, runtime/machine/decision_steps.py)."""
+resolves last in, first out (`resolve:` for each). Lowered to its own instructions (STACK_*, runtime/machine/decision_steps.py),
+which the compiled engine runs from a stretch's code too (`write`)."""
 
 from __future__ import annotations
 
 from ...dsl.closures.compiler import Compiler
 from ...model import ruleset as M
-from ...model.kinds import StepKind, register
+from ...model.kinds import StepKind, Stretch, register
 from ..choices import _plain
 from ..yaml_source import YMap
 from .decide import each_and_as, notes_said
@@ -86,8 +87,55 @@ def book(s: M.StackStep, view, label: str, inner) -> None:
         view.groups.append(("then, top card first, each card resolves", inner(s.resolve)))
 
 
+def write(w, s: M.StackStep) -> bool:
+    """The stack in a stretch: each of its own instructions run by its handler as the loop runs it (running._asks: an
+    offer answered at once goes on, a pending one leaves), its `on_play` and `resolve` steps written in Python loops
+    around them, each loop's top checked against the budget as a loop step's is. A stretch starts at the stack, not
+    inside it (the loop runs a stack it comes back to)."""
+    pcs = dict((op, pc) for pc, op in w.pcs(s))
+    back = [pc for pc, op in w.pcs(s) if op == "JUMP"]  # the jumps back: after on_play, after resolve
+    begin, offer, nxt, rnext, resolved = (pcs[op] for op in ("STACK_BEGIN", "STACK_OFFER", "STACK_ONPLAY_NEXT",
+                                                             "STACK_RESOLVE_NEXT", "STACK_RESOLVED"))
+    end = w.code[rnext].target
+    w.looped = True
+    w.loops.append((-1, -1, None, "stack"))  # a break or continue in its steps is not one of these Python loops'
+    w.run(begin)
+    w.emit("while _True:")  # the offers, each played card's on_play
+    w.indent()
+    w.top(offer)
+    w.run(offer)
+    w.emit(f"if f.pc == {w.code[offer].target}:")
+    w.emit("    break")
+    w.emit("while _True:")
+    w.indent()
+    w.top(nxt)
+    w.run(nxt)
+    w.emit(f"if f.pc == {offer}:")
+    w.emit("    break")
+    if w.block(s.on_play):
+        w.count(back[0], pure=True)
+    w.depth -= 2
+    w.emit("while _True:")  # the cards resolved from the top
+    w.indent()
+    w.top(rnext)
+    w.run(rnext)
+    w.emit(f"if f.pc == {end}:")
+    w.emit("    break")
+    if w.block(s.resolve):
+        w.run(resolved)
+        w.count(back[1], pure=True)
+    w.depth -= 1
+    w.loops.pop()
+    return True
+
+
+STRETCH = Stretch(write, blocks=lambda s: (("on_play", s.on_play), ("resolve", s.resolve)),
+                  resume=lambda w, s, path, k: w.cannot("inside a stack: the loop runs it"))
+
+
 KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph, book=book,
-                           notes=notes_said, outcomes=False, decisions=lambda s: (s.play,) if s.play else (),
+                           notes=notes_said, stretch=STRETCH, outcomes=False,
+                           decisions=lambda s: (s.play,) if s.play else (),
                            fields=lambda s: (("zone", s.zone), ("each", s.var), ("in", s.iterable), ("play", s.play)),
                            doc="plays onto a stack until all pass, then it resolves last in, first out "
                                "(docs/format.md)")),)

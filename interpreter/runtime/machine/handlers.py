@@ -28,7 +28,8 @@ def fire(g) -> bool:
                     cond = getattr(cond, "hot", cond)
                 if not cond(g):
                     continue
-            call = (t.run, {k: fields.get(k) for k in g.rs.sequences[t.run].params})
+            params = g.rs.sequences[t.run].params
+            call = (t.run, dict(zip(params, map(fields.get, params))))  # (no comprehension: a call of its own)
             if t.timing == "after":
                 for fr in reversed(g.frames):
                     if fr.kind == t.after_kind:

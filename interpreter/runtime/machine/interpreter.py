@@ -68,7 +68,8 @@ def run(g) -> None:
             # The steps that cannot change what the checks above look at (the pending decision, the end of the
             # game, the frames, the locals, the events) follow each other in this inner loop without them: jumps,
             # and a step of one statement that returned nothing and raised no event. Any other step, or every
-            # step when the cards are checked (or events wait from before a decision), ends the inner loop.
+            # step when the cards are checked (or events wait from before a decision), ends the inner loop; so does a
+            # jump back to a loop's top in a compiled game (the outer loop enters the loop's function there).
             tight = not check and not g._events
             while True:
                 ins = code[f.pc]
@@ -83,6 +84,8 @@ def run(g) -> None:
                 handler = ins.handler
                 if handler is h_jump:  # the most common steps, done here without a call
                     f.pc = ins.target
+                    if ins.back and compiled:  # back to a loop's top: the loop looks for its function there
+                        break
                 elif handler is h_jump_if_false:
                     f.pc = f.pc + 1 if ins.arg.fn(g) else ins.target
                 elif handler is h_exec and ins.one is not None and not f.sub:

@@ -31,6 +31,8 @@ class Instr:
     w: int = 1
     also: tuple = ()
     until: Optional[str] = None  # the test of an 'until' loop: the loop's node, counted -1 when it repeats
+    back: bool = False  # a JUMP back to an earlier instruction (a loop's top): the instruction loop's inner loop
+    # stops there, so that the outer one finds the function of the loop's top (interpreter.run)
 
     @property
     def span(self) -> Span:
@@ -139,9 +141,10 @@ class Flattener:
 
     def finish(self) -> Program:
         self.emit("RETURN", self.seq.steps[-1] if self.seq.steps else _NO_STEP)
-        for ins in self.code:
+        for pc, ins in enumerate(self.code):
             if ins.op in _VISITS:
                 ins.cov = ins.step.path
+            ins.back = ins.op == "JUMP" and ins.target <= pc
         _one_visit_per_construct(self.code, _construct_paths(self.seq.steps))
         return Program(self.seq, self.code)
 
