@@ -35,7 +35,8 @@ run: setup
 	@if command -v chromium >/dev/null 2>&1; then $(RC) aid dml -o out/dml-aid.pdf; fi
 	@echo "   out/dml-sheets.pdf, out/dml-rules.html, out/dml-aid.pdf"
 
-# -n auto: one test process per core (pytest-xdist); --dist loadfile keeps a file's tests in one
+# -n auto: one test process per core and one more (tests/conftest.py: a sixth of the suite waits on other processes);
+# --dist loadfile keeps a file's tests in one
 # process, so a module-level fixture (a loaded ruleset, a printed PDF) is made once, not per process;
 # --no-loadscope-reorder hands the files out in the order collected, the longest first (tests/conftest.py, LONGEST),
 # not by their number of tests; -rs says why each skipped test skipped (no Chromium for the studio's browser tests, no
