@@ -203,3 +203,15 @@ def test_a_folded_block_is_one_box_and_its_own_chart_draws_it(name, sid):
     assert "from sheet 9" in inner and "back to sheet 9" in inner and f"{sid}/start" not in b
     for src in (outer, inner):  # each is a chart Graphviz draws
         subprocess.run(["dot", "-Tsvg"], input=src.encode(), check=True, capture_output=True)
+
+
+@needs_dot
+def test_the_format_is_taken_from_the_output_suffix(tmp_path, capsys):
+    # 'render pig -o turn.svg' was a usage error (--format required); the suffix says the format
+    assert main(["render", "pig", "--sequence", "turn", "-o", str(tmp_path / "turn.svg")]) == 0
+    assert (tmp_path / "turn.svg").read_text().lstrip().startswith(("<?xml", "<svg"))
+    assert main(["render", "pig", "--sequence", "turn", "-o", str(tmp_path / "turn.gv")]) == 0
+    assert (tmp_path / "turn.gv").read_text().startswith("digraph")
+    capsys.readouterr()
+    assert main(["render", "pig", "--sequence", "turn", "-o", str(tmp_path / "turn.txt")]) == 2
+    assert "give --format" in capsys.readouterr().err and not (tmp_path / "turn.txt").exists()

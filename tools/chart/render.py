@@ -44,11 +44,19 @@ def _text_out(verb: str, out: str, text: str):
     return write_bytes(verb, out, text)
 
 
+SUFFIX_FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot", ".json": "json"}
+
+
 def run(args) -> int:
     from rulecraft.tools.chart.dotrun import DotError, run_dot, run_many
     from rulecraft.tools.chart.sheetplan import plan_sheets
 
     verb = "render"
+    if args.format is None:  # the output's suffix says it: 'render dml -o dml.svg'
+        args.format = SUFFIX_FORMATS.get(os.path.splitext(args.output)[1].lower())
+        if args.format is None:
+            return fail(verb, f"give --format (svg, png, pdf, dot or json): the output '{args.output[:100]}' has no "
+                              "suffix that says one", EXIT_USAGE)
     loaded = load_for(verb, args.ruleset)
     if loaded is None:
         return EXIT_ERRORS

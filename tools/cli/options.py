@@ -169,8 +169,9 @@ def args_test(p: argparse.ArgumentParser) -> None:
 def args_render(p: argparse.ArgumentParser) -> None:
     _ruleset(p)
     p.add_argument("--sequence", metavar="ID", help="draw only this sequence")
-    p.add_argument("--format", choices=("svg", "png", "pdf", "dot", "json"), required=True,
-                   help="output format; json: the sequence graph as data (every node and edge, docs/sheets.md)")
+    p.add_argument("--format", choices=("svg", "png", "pdf", "dot", "json"),
+                   help="output format (without it: the output file's suffix, .svg .png .pdf .dot .gv or .json); "
+                        "json: the sequence graph as data (every node and edge, docs/sheets.md)")
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="output file ('-': standard output, for dot and json); without --sequence, the start "
                         "sequence (each other sequence goes next to it as STEM-SEQUENCE.EXT; a PDF gets one page "
