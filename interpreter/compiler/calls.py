@@ -80,8 +80,7 @@ class CallNodes:
         elif b.fn is _SUM and len(args) == 1 and list_fact(n.args[0], self.scope, self.locals) is not None:
             # the sum of a list, as builtins._sum: its scan charged by its length, numbers only, within the limit
             a = args[0]
-            with self.block(f"if len({a}) >= _SHORT:"):
-                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.scanned(f"len({a})", span)
             self.emit(f"{out} = _total({a}) if _PLAIN.issuperset(map(type, {a})) else _total(_numbers(ctx, {a}, {span}))")
             with self.block(f"if not -_MAXI <= {out} <= _MAXI:"):
                 self.emit(f"{out} = _number({out}, {span})")
@@ -106,8 +105,7 @@ class CallNodes:
             self.emit(f"{out} = list({a})")
             return
         with self.block(f"if type({a}) is dict:"):
-            with self.block(f"if len({a}) >= _SHORT:"):
-                self.emit(f"_scanned(ctx, len({a}), {span})")
+            self.scanned(f"len({a})", span)
             self.emit(f"{out} = list({a})")
         with self.block("else:"):
             self.emit(f"{out} = {impl}(ctx, {span}, {a})")
@@ -117,8 +115,7 @@ class CallNodes:
         cards = self.temp()
         with self.block(f"if type({a}) is _ZoneRef:"):
             self.zone_list(a, cards)
-            with self.block(f"if len({cards}) >= _SHORT:"):
-                self.emit(f"_scanned(ctx, len({cards}), {span})")
+            self.scanned(f"len({cards})", span)
             self.emit(f"{out} = {cards}[:]")
         with self.block("else:"):
             self.emit(f"{out} = {impl}(ctx, {span}, {a})")
@@ -127,8 +124,7 @@ class CallNodes:
         """flatten() of a list as builtins._flatten, without its calls: its scan charged when long, each zone's cards
         (no copy) or each list added in turn, stopping past MAX_VALUES, and the whole through the guard."""
         item = self.temp()
-        with self.block(f"if len({a}) >= _SHORT:"):
-            self.emit(f"_scanned(ctx, len({a}), {span})")
+        self.scanned(f"len({a})", span)
         self.emit(f"{out} = []")
         with self.block(f"for {item} in {a}:"):
             with self.block(f"if type({item}) is _ZoneRef:"):
@@ -334,8 +330,7 @@ class CallNodes:
 
         out, items = self._loop_of(n, str(kind != "any"), each)
         length = size if size is not None else f"len({items})"
-        with self.block(f"if {length} >= _SHORT:"):  # as builtins._scan
-            self.emit(f"_scanned(ctx, {length}, {self.const(call.span)})")
+        self.scanned(length, self.const(call.span))
         return out
 
     def nested(self, out: str, span: str, short: bool = False) -> None:

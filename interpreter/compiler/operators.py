@@ -231,8 +231,7 @@ class OperatorNodes:
             item = self.expr(n.left)
             span = self.const(n.span)
             with self.block(f"if type({container}) is list:"):  # (the commonest, taken first: as _SEQUENCES below)
-                with self.block(f"if len({container}) >= _SHORT:"):  # a scan costs budget by its length
-                    self.emit(f"_scanned(ctx, len({container}), {span})")
+                self.scanned(f"len({container})", span)  # a scan costs budget by its length
                 with self.block("try:"):
                     self.emit(f"{out} = {item} in {container}")
                 with self.block("except TypeError:"):
@@ -240,8 +239,7 @@ class OperatorNodes:
             with self.block(f"elif isinstance({container}, _ZoneRef):"):
                 cards = self.temp()
                 self.zone_list(container, cards)
-                with self.block(f"if len({cards}) >= _SHORT:"):
-                    self.emit(f"_scanned(ctx, len({cards}), {span})")
+                self.scanned(f"len({cards})", span)
                 self.emit(f"{out} = {item} in {cards}")
             with self.block(f"elif isinstance({container}, _SEQUENCES):"):
                 with self.block(f"if type({container}) is list and len({container}) >= _SHORT:"):

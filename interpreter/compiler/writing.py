@@ -137,6 +137,11 @@ class Writer:
         before each pass of a loop with a loop inside (no loop runs more than MAX_VALUES times)."""
         self.emit(_CHECK)
 
+    def scanned(self, length: str, span: str) -> None:
+        """A scan of `length` values charged as builtins._scan charges it: nothing under _SHORT values."""
+        with self.block(f"if {length} >= _SHORT:"):
+            self.emit(f"_scanned(ctx, {length}, {span})")
+
     def zone_list(self, ref: str, out: str) -> None:
         """Write `out = ctx.zone_cards(ref)` for `ref` known to be a zone ref, without the call: the game's own list
         of the zone's cards read from its table (zones are never taken away, so only a ref of another table misses

@@ -15,7 +15,7 @@ from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
-from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, write_bytes
+from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, misnamed, write_bytes
 from rulecraft.tools.chart.cases import one_case
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
@@ -374,7 +374,7 @@ def run(args) -> int:
     from rulecraft.tools.print.htmlpdf import PrintError, find_chromium
 
     verb = "aid"
-    if not str(args.output).lower().endswith(".pdf") and args.output != "-":
+    if misnamed(args.output, (".pdf",)):
         return fail(verb, f"the aid is a PDF: name the output FILE.pdf, not {args.output}", EXIT_USAGE)
     if find_chromium() is None:
         from rulecraft.tools.print.htmlpdf import HINT

@@ -141,9 +141,11 @@ class Folder:
     def create(self, rel: str, source: str | None) -> str:
         """A new ruleset file: a copy of a bundled ruleset (by id), or the template; never over a file."""
         head, _, name = rel.rpartition("/")
-        if name.lower().endswith(SUFFIXES):  # 'Mine.YAML' is 'Mine.yaml', not 'Mine.YAML.yaml'
-            name = name[:name.rindex(".")] + name[name.rindex("."):].lower()
-        stem = name[:name.rindex(".")] if name.endswith(SUFFIXES) else name
+        stem, dot, suffix = name.rpartition(".")
+        if dot and "." + suffix.lower() in SUFFIXES:  # 'Mine.YAML' is 'Mine.yaml', not 'Mine.YAML.yaml'
+            name = f"{stem}.{suffix.lower()}"
+        else:
+            stem = name
         if not NAME.match(stem) or stem.endswith(".") or ".." in stem:
             raise Refused("a new ruleset's name is letters, digits, '_', '-' and '.' (not at its end)", 400)
         rel = f"{head}/{name}" if head else name

@@ -176,17 +176,15 @@ def _add_modifier(w: Words, n: A.AddModifier) -> str:
     value = f" of {w.expr(n.value)}" if n.value is not None else ""
     if w.detail != "full" and n.value is not None:  # 'value 1' is the modifier once: players read no number
         value = "" if w.constant(n.value) == 1 else f" worth {w.expr(n.value)}"
-    gets = "get" if who == "you" else "gets"
+    what = f"{'get' if who == 'you' else 'gets'} {_modifier(w, n.modifier)}{value}"
     if _out(w, n.modifier) and n.target is not None and n.value is None:  # a state, said by its plain word
-        gets = "are out" if who == "you" else "is out"
+        what = "are out" if who == "you" else "is out"
         if not n.next and n.until == "game":
-            return f"{who} {gets} for the rest of the game"
-        return f"{who} {gets}" + (f" until {'your' if who == 'you' else 'their'} next {humanize(n.until)}" if n.next
-                                  else f" until the end of the {humanize(n.until)}")
+            return f"{who} {what} for the rest of the game"
     if n.next:  # the owner's next turn (a modifier on everyone: the next turn anyone starts)
         whose = "your" if who == "you" else "the next" if n.target is None else "their"
-        return f"{who} {gets} {_modifier(w, n.modifier)}{value} until {whose} next {humanize(n.until)}"
-    return f"{who} {gets} {_modifier(w, n.modifier)}{value} until the end of the {humanize(n.until)}"
+        return f"{who} {what} until {whose} next {humanize(n.until)}"
+    return f"{who} {what} until the end of the {humanize(n.until)}"
 
 
 @phrase(A.RemoveModifier)
