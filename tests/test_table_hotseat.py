@@ -216,3 +216,27 @@ def test_input_ending_at_the_last_hand_off_still_ends_the_game_cleanly(tmp_path)
     child.close()
     assert child.exitstatus == 0
     assert '"type":"end"' in (tmp_path / "g.log").read_text()
+
+
+WHISPER = Path(__file__).parent / "cases" / "games" / "whisper-pass.yaml"
+
+
+def test_a_forced_answer_the_others_read_as_a_choice_gets_its_hand_off_as_any_answer():
+    # Whisper Pass, 3 people, seed 3: in round 2 P3 passes Gem 9 to P1 (who then buries a gem of their choosing)
+    # or to P2 (P1 then holds no gem: the only answer to 'Bury a gem' is the pass, taken at once, which the others
+    # read as 'chosen in secret'). Who is handed the terminal must not tell them which: P1 gets the terminal either way.
+    bids = "3\n1\n2\n1\n2\n3\n1\n1\n1\n2\n1\n"  # round 1, then round 2's bids and P3's card
+    to_p1 = play_piped([str(WHISPER), *["--agent", "human"] * 3, "--seed", "3"], bids + "1\n1\n1\n1\n1\n")
+    to_p2 = play_piped([str(WHISPER), *["--agent", "human"] * 3, "--seed", "3"], bids + "2\n1\n1\n1\n1\n")
+    passed = to_p2.index("P3: Pass Gem 9 to whom? -> P2")
+    assert "P1: Bury a gem in the well -> Gem 9" in to_p1 and "-> pass (the only choice)" in to_p2[passed:]
+
+    def hand_offs(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("--- pass to")]
+
+    assert hand_offs(to_p1) == hand_offs(to_p2)
+    for text, answer in ((to_p1, "P1"), (to_p2, "P2")):  # the screen P3 leaves shows nothing after their answer
+        after = text.index(f"P3: Pass Gem 9 to whom? -> {answer}")
+        assert text[after:].splitlines()[1] == "--- pass to P1 ---"
+    forced = to_p2.index("P1: Bury a gem in the well -> pass (the only choice)", passed)
+    assert to_p2.rindex("--- pass to P1 ---", 0, forced) > passed  # told to P1 on a turn of theirs

@@ -47,6 +47,20 @@ def line_text(line: str, seats: Optional[Iterable[int]]) -> Optional[str]:
     return line.for_seats(seats) if isinstance(line, Line) else line
 
 
+ONLY_CHOICE = " (the only choice)"  # the note of a forced answer (machine/questions.py)
+
+
+def forced_in_secret(line: str) -> Optional[int]:
+    """The seat whose forced answer `line` tells, when the others read it as an answer that seat chose (its legal
+    answers were worked out from something they cannot see: docs/secrecy.md), else None. A table shows such a line
+    to its decider as it would show a decision of theirs, so that who is shown what tells the others nothing."""
+    if not isinstance(line, Line) or line.only is None or len(line.only) != 1 or line.public is None:
+        return None
+    if not line.endswith(ONLY_CHOICE) or line.public.endswith(ONLY_CHOICE):
+        return None
+    return next(iter(line.only))
+
+
 def one_line(text: str) -> str:
     """A story line is one line: a ruleset's text with line breaks in it is joined with spaces, so it cannot
     print lines of its own (a forged 'Winner: P2' before the real one)."""
