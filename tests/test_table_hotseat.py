@@ -240,3 +240,16 @@ def test_a_forced_answer_the_others_read_as_a_choice_gets_its_hand_off_as_any_an
         assert text[after:].splitlines()[1] == "--- pass to P1 ---"
     forced = to_p2.index("P1: Bury a gem in the well -> pass (the only choice)", passed)
     assert to_p2.rindex("--- pass to P1 ---", 0, forced) > passed  # told to P1 on a turn of theirs
+
+
+def test_pass_until_is_not_offered_in_a_hot_seat_where_the_question_reads_a_hidden_hand():
+    # Passing until the question changes skips a person's hand-offs while their options stay the same, and hands
+    # them the terminal when those change: with the options drawn from a hidden hand (P2's gems to bury), who is
+    # handed the terminal would tell the others when P2's hand changed. A question the others see whole keeps it.
+    answers = "3\n1\n2\n1\n2\npu\n3\n1\n" + "1\n1\n2\n1\n2\n1\n1\n1\n"
+    text = play_piped([str(WHISPER), *["--agent", "human"] * 3, "--seed", "3"], answers)
+    bury = text.index("--- P2, your decision ---", text.index("P1: Pass Stone to whom? -> P3"))
+    asked = text[bury:text.index("> ", bury)]
+    assert "Bury a gem in the well" in asked and "pass until" not in asked
+    assert "'pass until' is not taken here" in text[bury:]  # refused, with the reason, and asked again
+    assert "P2: Bury a gem in the well -> Gem 2" in text

@@ -26,7 +26,7 @@ from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
 from rulecraft.tools.table.notices import Notices
-from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
+from rulecraft.tools.table.passing import NO_PASS, WORDS, PassUntil, pass_wire
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.view import _t, choice_names, commands, decision_lines, render_end_plain, render_plain, \
     render_rich
@@ -182,7 +182,7 @@ class Table:
         else:
             for text in render_plain(view):
                 self._print(text)
-        passable = pass_wire(d) is not NO_PASS
+        passable = self._passable(d)
         if self.console is None:
             self._print(commands(undo=not self.hot_seat, pass_until=passable))
         else:
@@ -221,8 +221,17 @@ class Table:
             if text is not None:
                 self._print(text)
 
+    def _passable(self, d: Decision) -> bool:
+        """Whether `pass until` is offered for `d`. Not in a hot seat where its legal answers are worked out from
+        something some seat cannot see (a hidden hand): the table would skip that person's hand-offs while the
+        answers stay the same and hand them the terminal when they change, telling the others when their hand did."""
+        return pass_wire(d) is not NO_PASS and not (self.hot_seat and d.hidden)
+
     def words(self, game: Game, d: Decision, text: str):
         """The table's own answers (HumanAgent.words): 'pass until' (tools.table.passing)."""
+        if text in WORDS and pass_wire(d) is not NO_PASS and not self._passable(d):
+            raise ValueError("'pass until' is not taken here: with others at this terminal, skipping your turns "
+                             "while your choices stay the same would tell them when your hidden cards change")
         return self.passing.word(game, d, text)
 
     def _hand_off(self, game: Game, seat: int) -> None:
@@ -297,7 +306,7 @@ class Table:
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
         else:
             lines.append("y or n")
-        lines.append(commands(undo=not self.hot_seat, pass_until=pass_wire(d) is not NO_PASS))
+        lines.append(commands(undo=not self.hot_seat, pass_until=self._passable(d)))
         return "\n".join(lines)
 
 
