@@ -82,3 +82,51 @@ def test_a_seat_asked_for_a_forced_answer_is_asked_it_with_its_one_answer(tmp_pa
     assert held, "P1 is asked after P3 passes the gem to P2"
     well = [r for r in held[0]["view"]["table"] if r.get("zone") == "well"]
     assert well and well[0]["count"] == 2  # the well as it was when P1 was asked
+
+
+BROKEN = """\
+ruleset: broken
+title: Broken
+players: {min: 2, max: 2, default: 2}
+cards:
+  - for: {n: [1, 2, 3, 4]}
+    id: "gem{n}"
+    name: "Gem {n}"
+    attributes: {rank: "=n"}
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+variables:
+  x: 0
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "shuffle deck"
+      - for_each: p
+        in: players
+        do: ["draw 2 from deck to p.hand"]
+      - choose: {player: "players[0]", kind: yesno, prompt: "Go on?", as: go}
+      - "set x = players[1].hand.top + 1"
+"""
+
+
+def test_a_ruleset_going_wrong_is_said_to_the_seats_without_its_values(tmp_path, caplog):
+    # the rule adds a number to P2's top card: the error names the card (gem3, seed 1), which P1 must not read
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(path), ["human", "human"], 1, {}, TOKENS)
+    hidden = [c for ref, cards in table.game.zones.items() if ref.zone == "hand" and ref.key == 1 for c in cards]
+    try:
+        table.decide(0, 0, True)
+    except Exception as exc:  # noqa: BLE001 - the refusal P1 is told
+        told = str(exc)
+    else:
+        raise AssertionError("the ruleset went wrong")
+    for seat in (0, SPECTATOR):
+        problem = table.frame(seat, 0)["problem"]
+        assert "broken.yaml:24" in problem and "R001" in problem
+        for text in (told, problem):
+            assert not any(c.id in text or c.name in text for c in hidden), text
+    assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's

@@ -15,6 +15,7 @@ holds: the engine's one rule (model/secrecy.py) shows it what is public.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 from typing import Any, Optional
@@ -37,6 +38,7 @@ from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.undo import Taken, take_back
 
+log = logging.getLogger("rulecraft.studio")
 PERSON = "human"  # a person's seat, as the log and the save name it (`rulecraft play --agent human`)
 # the bots a page may seat: the agents' own kinds that read no file and run no code of the caller's choosing
 BOTS = tuple(k for k in KINDS if ":" not in k and k != PERSON)
@@ -58,6 +60,17 @@ class Held:
 
     def __init__(self, seat: int, at: int, then: Game, decision):
         self.seat, self.at, self.then, self.decision = seat, at, then, decision
+
+
+def _stopped(exc: Exception) -> str:
+    """What the seats are told of a ruleset gone wrong: where and its code. Its message may name what they cannot
+    see (the card a rule read from a hidden hand): that is the host's, in the studio's output (log)."""
+    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
+    span = getattr(rule, "span", None)
+    where = f" at {os.path.basename(span.file)}:{span.line}:{span.col}" if span is not None else ""
+    code = f" ({rule.code})" if rule is not None else ""
+    return (f"the game stopped: a rule of the ruleset went wrong{where}{code}; what it says is in the studio's "
+            "output (it may name what a seat cannot see)")
 
 
 def _held_lines(game: Game) -> int:
@@ -277,7 +290,8 @@ class PlayTable:
         except IllegalChoice as exc:
             raise Refusal(f"not a legal answer: {exc}") from None
         except (GameError, RuleError) as exc:  # the ruleset went wrong: said to every seat, the game waits
-            self.problem = f"the game stopped with an error of the ruleset: {str(exc)[:300]}"
+            self.problem = _stopped(exc)
+            log.warning("game %s stopped with an error of the ruleset: %s", self.meta["id"], exc)
             raise Refusal(self.problem) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise Refusal(f"not an answer to this question ({type(exc).__name__})") from None
