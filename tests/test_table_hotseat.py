@@ -54,11 +54,13 @@ class Tmux:
         return subprocess.run([*self.base, "capture-pane", "-p", "-S", "-"], capture_output=True, text=True,
                               check=True).stdout
 
-    def wait_for(self, text: str, wait: float = 60.0) -> str:
+    def wait_for(self, text: str, wait: float = 60.0, after: str = "") -> str:
+        """The pane once `text` is in it (after the text `after`, when given)."""
         end = time.monotonic() + wait
         while time.monotonic() < end:
             seen = self.history()
-            if text in seen:
+            start = seen.find(after) if after else 0
+            if start >= 0 and text in seen[start:]:
                 return seen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never shown:\n{self.history()}")
@@ -132,7 +134,8 @@ def test_a_line_told_as_the_game_ends_reaches_its_reader_on_the_terminal(tmp_pat
         screen = term.wait_for("When you have read this, press Enter")
         assert "To P1 only: The other stone was Stone 3" in screen and "To P2" not in screen
         term.keys("Enter")
-        screen = term.wait_for("Stone 3")  # the end: every hand revealed to everyone
+        term.wait_for("The end: everything revealed")  # (not 'Stone 3' alone: the screen before may show it still)
+        screen = term.wait_for("Stone 3", after="The end: everything revealed")  # every hand revealed to everyone
         played, end = screen.split("The end: everything revealed")
         assert "Stone" not in played and "The end of the game:" in played and "Winner: nobody" in played
         assert "Stone 4" in end and "Stone 3" in end
