@@ -130,3 +130,21 @@ def test_a_ruleset_going_wrong_is_said_to_the_seats_without_its_values(tmp_path,
         for text in (told, problem):
             assert not any(c.id in text or c.name in text for c in hidden), text
     assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's
+
+
+SEALED = Path(__file__).parent / "cases" / "table" / "sealed-gems.yaml"
+
+
+def test_a_forced_sealed_answer_is_asked_as_the_others_are(tmp_path):
+    # Sealed gems, seed 1: P1 holds two stones, so their sealed answer ('Lay a gem') can only be the pass; P2 and P3
+    # hold a gem. Every seat is asked in turn all the same: skipping P1 told the others P1 had no gem before the reveal.
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(SEALED), ["human"] * 3, 1, {}, TOKENS)
+    asked = []
+    while table.waiting_for() is not None:
+        seat = table.waiting_for()
+        asked.append(seat)
+        table.decide(seat, table.frame(SPECTATOR, 0)["decisions"], 0)
+    assert asked == [0, 1, 2]
+    told = [line["text"] for line in table.story(SPECTATOR)]
+    assert told[-2].startswith("Revealed: P1: pass, P2: Gem 2")
+    assert [line["text"] for line in table.story(0) if line["private"]] == ["P1: Lay a gem -> pass (the only choice)"]

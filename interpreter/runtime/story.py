@@ -56,7 +56,9 @@ def forced_in_secret(line: str) -> Optional[int]:
     """The seat whose forced answer `line` tells, when the others read it as an answer that seat chose (its legal
     answers were worked out from something they cannot see: docs/secrecy.md), else None. A table asks it of its
     decider as any decision of theirs (the decision is `line.forced`), so that whom it asks tells the others nothing."""
-    if not isinstance(line, Line) or line.forced is None or line.public is None or line.public.endswith(ONLY_CHOICE):
+    if not isinstance(line, Line) or line.forced is None:
+        return None
+    if line.public is not None and line.public.endswith(ONLY_CHOICE):  # the others read that it was forced
         return None
     return line.forced.player
 
@@ -152,3 +154,12 @@ def narrate_choice(game, d, value: Any, note: str = "") -> None:
         game.say(text + note, only=(d.player,), public=public + ("" if d.hidden else note), forced=forced)
     else:
         game.say(text + note)
+
+
+def narrate_sealed_forced(game, d, value: Any) -> None:
+    """A sealed answer the rules took at once, from options the others cannot see: told to its decider alone (the
+    others read it with the reveal, as every answer), marked as forced for the tables (`forced_in_secret`)."""
+    who = game.players[d.player]
+    answer = d.label_of(value) if d.labels else game_label(game, value)
+    text = f"{who}: {d.prompt} -> {answer}" if d.prompt else f"{who} chooses {answer}"
+    game.say(text + ONLY_CHOICE, only=(d.player,), forced=d)
