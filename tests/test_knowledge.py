@@ -252,3 +252,45 @@ def test_a_choice_among_a_draw_pile_never_lists_its_order(tmp_path):
         orders.add(tuple(c.index for c in pile))
         assert list(g.pending.options) == sorted(pile, key=lambda c: c.index)
     assert len(orders) > 1  # the piles were in different orders; the options never were
+
+
+OWNED = """\
+ruleset: owned-guess
+title: Guess the purse
+players: {min: 2, max: 2, default: 2}
+zones:
+  pile: {visibility: open}
+player_variables:
+  purse: {initial: 0, visibility: VIS}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - choose: {player: "players[0]", kind: number, min: 1, max: 8, prompt: "Fill your purse", secret: true, as: n}
+      - "set players[0].purse = n"
+      - choose: {player: "players[1]", kind: one, options: "1..8", prompt: "Guess the purse", as: guess}
+      - if: "guess == players[0].purse"
+        then: ["win players[1]"]
+        else: ["win players[0]"]
+"""
+
+
+@pytest.mark.parametrize("vis", ["owner", "hidden"])
+def test_greedy_does_not_read_another_seats_hidden_number(tmp_path, vis):
+    """P1 (random) fills a purse only P1 sees (or nobody), then greedy P2 guesses it. The bot's look-ahead kept the
+    purse's real value: P2 guessed it in every game. Another seat's hidden number is, in its rollouts, what every
+    seat knows of it: its starting value."""
+    path = tmp_path / f"owned-{vis}.yaml"
+    path.write_text(OWNED.replace("VIS", vis), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, loaded.diagnostics
+    guessed = 0
+    for seed in range(1, GAMES + 1):
+        g = Game(loaded.ruleset, 2, seed=seed, story=False)
+        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
+        while not g.over:
+            d = g.pending
+            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
+        guessed += g.winners == [1]
+    assert guessed < GAMES * 0.35

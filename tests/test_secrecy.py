@@ -404,13 +404,17 @@ SEALED_IN = HEADER + """
 
 def test_a_sealed_step_whose_in_reads_a_hidden_hand_asks_everyone(tmp_path):
     """P2 holds no key: the sealed steps ask P2 too (their decline the only answer) and reveal it with the rest,
-    with no line of its own before the reveal."""
+    with no line of its own before the reveal for the others; P2 reads its forced answer (a table asks it of P2 as
+    any answer: tests/test_secrecy_seats.py)."""
     rs = _load(tmp_path, SEALED_IN)
     g = _play(rs, [])
     for seat in range(3):
         mine = _read(g, seat)
+        forced = ["P2: Lay keys -> nothing (the only choice)"] if seat == 1 else []
+        knock = ["P2: Knock? -> no (the only choice)"] if seat == 1 else []
         assert [line for line in mine if not line.startswith(("Scores", "Winner"))] == [
-            "Revealed: P1: nothing, P2: nothing, P3: nothing", "Revealed: P1: yes, P2: no, P3: yes"], (seat, mine)
+            *forced, "Revealed: P1: nothing, P2: nothing, P3: nothing", *knock,
+            "Revealed: P1: yes, P2: no, P3: yes"], (seat, mine)
     assert g.decisions == 4  # P2's declines are forced: P1 and P3 chose twice each, as before
 
 

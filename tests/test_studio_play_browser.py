@@ -130,7 +130,7 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
     from rulecraft.loader import load_ruleset
     from rulecraft.model.secrecy import cards_seen
     from rulecraft.runtime.game import Game
-    from rulecraft.runtime.story import Line, line_text
+    from rulecraft.runtime.story import Line, forced_in_secret, line_text
     from rulecraft.tools.table.view import card_view
 
     rs = load_ruleset(str(game_dir / "ruleset.yaml"), overrides=meta["overrides"]).ruleset
@@ -143,6 +143,9 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
     sealed: dict = {}  # seat -> its sealed answer, until the answers are revealed
 
     def look() -> None:
+        # a seat's frames count the forced answers the table asks as decisions (table.Held): the numbers from the
+        # last look to now all stand for the game as it is now
+        now = game.decisions + sum(forced_in_secret(line) is not None for line in game.narrative)
         for s in seats:
             ever[s] |= cards_seen(game, s)
             hands = [c for ref, cards in game.zones.items() for c in cards
@@ -150,7 +153,8 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
                      and game.zone_owner(ref) is not None and game.zone_owner(ref).seat != s]
             secret = {str(v) for o, v in sealed.items() if o != s}
             unseen = {c.name for c in hands if c.index not in ever[s]}
-            hidden[(game.decisions, s)] = set() if game.over else unseen | secret
+            for number in range(max((k for k, t in hidden if t == s), default=-1) + 1, now + 1):
+                hidden[(number, s)] = set() if game.over else unseen | secret
 
     look()
     for r in records:

@@ -54,11 +54,13 @@ class Tmux:
         return subprocess.run([*self.base, "capture-pane", "-p", "-S", "-"], capture_output=True, text=True,
                               check=True).stdout
 
-    def wait_for(self, text: str, wait: float = 60.0) -> str:
+    def wait_for(self, text: str, wait: float = 60.0, after: str = "") -> str:
+        """The pane once `text` is in it (after the text `after`, when given)."""
         end = time.monotonic() + wait
         while time.monotonic() < end:
             seen = self.history()
-            if text in seen:
+            start = seen.find(after) if after else 0
+            if start >= 0 and text in seen[start:]:
                 return seen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never shown:\n{self.history()}")
@@ -132,7 +134,8 @@ def test_a_line_told_as_the_game_ends_reaches_its_reader_on_the_terminal(tmp_pat
         screen = term.wait_for("When you have read this, press Enter")
         assert "To P1 only: The other stone was Stone 3" in screen and "To P2" not in screen
         term.keys("Enter")
-        screen = term.wait_for("Stone 3")  # the end: every hand revealed to everyone
+        term.wait_for("The end: everything revealed")  # (not 'Stone 3' alone: the screen before may show it still)
+        screen = term.wait_for("Stone 3", after="The end: everything revealed")  # every hand revealed to everyone
         played, end = screen.split("The end: everything revealed")
         assert "Stone" not in played and "The end of the game:" in played and "Winner: nobody" in played
         assert "Stone 4" in end and "Stone 3" in end
@@ -216,3 +219,40 @@ def test_input_ending_at_the_last_hand_off_still_ends_the_game_cleanly(tmp_path)
     child.close()
     assert child.exitstatus == 0
     assert '"type":"end"' in (tmp_path / "g.log").read_text()
+
+
+WHISPER = Path(__file__).parent / "cases" / "games" / "whisper-pass.yaml"
+
+
+def test_a_forced_answer_the_others_read_as_a_choice_gets_its_hand_off_as_any_answer():
+    # Whisper Pass, 3 people, seed 3: in round 2 P3 passes Gem 9 to P1 (who then buries a gem of their choosing)
+    # or to P2 (P1 then holds no gem: the only answer to 'Bury a gem' is the pass, taken at once, which the others
+    # read as 'chosen in secret'). Who is handed the terminal must not tell them which: P1 gets the terminal either way.
+    bids = "3\n1\n2\n1\n2\n3\n1\n1\n1\n2\n1\n"  # round 1, then round 2's bids and P3's card
+    to_p1 = play_piped([str(WHISPER), *["--agent", "human"] * 3, "--seed", "3"], bids + "1\n1\n1\n1\n1\n")
+    to_p2 = play_piped([str(WHISPER), *["--agent", "human"] * 3, "--seed", "3"], bids + "2\n1\n1\n1\n1\n")
+    passed = to_p2.index("P3: Pass Gem 9 to whom? -> P2")
+    assert "P1: Bury a gem in the well -> Gem 9" in to_p1 and "-> pass (the only choice)" in to_p2[passed:]
+
+    def hand_offs(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("--- pass to")]
+
+    assert hand_offs(to_p1) == hand_offs(to_p2)
+    for text, answer in ((to_p1, "P1"), (to_p2, "P2")):  # the screen P3 leaves shows nothing after their answer
+        after = text.index(f"P3: Pass Gem 9 to whom? -> {answer}")
+        assert text[after:].splitlines()[1] == "--- pass to P1 ---"
+    forced = to_p2.index("P1: Bury a gem in the well -> pass (the only choice)", passed)
+    assert to_p2.rindex("--- pass to P1 ---", 0, forced) > passed  # told to P1 on a turn of theirs
+
+
+def test_pass_until_is_not_offered_in_a_hot_seat_where_the_question_reads_a_hidden_hand():
+    # Passing until the question changes skips a person's hand-offs while their options stay the same, and hands
+    # them the terminal when those change: with the options drawn from a hidden hand (P2's gems to bury), who is
+    # handed the terminal would tell the others when P2's hand changed. A question the others see whole keeps it.
+    answers = "3\n1\n2\n1\n2\npu\n3\n1\n" + "1\n1\n2\n1\n2\n1\n1\n1\n"
+    text = play_piped([str(WHISPER), *["--agent", "human"] * 3, "--seed", "3"], answers)
+    bury = text.index("--- P2, your decision ---", text.index("P1: Pass Stone to whom? -> P3"))
+    asked = text[bury:text.index("> ", bury)]
+    assert "Bury a gem in the well" in asked and "pass until" not in asked
+    assert "'pass until' is not taken here" in text[bury:]  # refused, with the reason, and asked again
+    assert "P2: Bury a gem in the well -> Gem 2" in text

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from rulecraft.tools.table.play import play
 from rulecraft.tools.table.storyout import read_story
 
 SECRETS = Path(__file__).parent / "cases" / "constructs" / "secrets" / "ruleset.yaml"
+WHISPER = Path(__file__).parent / "cases" / "games" / "whisper-pass.yaml"
 
 
 def run(ref: str, seed: int, **kw) -> tuple[int, list[str]]:
@@ -133,3 +136,19 @@ def test_an_undo_is_a_record_of_the_json_story(tmp_path):
     before, after = records[:back[0]], records[back[0] + 1:]
     assert before[0]["public"] == after[0]["public"] == "P1: Bid for the lot (top 0) -> 5"
     assert after[0]["decision"] == 1
+
+
+@pytest.mark.parametrize("flag", ["--story-json", "--log"])
+def test_what_every_seat_did_is_not_written_to_the_terminal_people_play_at(tmp_path, flag):
+    # the JSON story holds every seat's private lines, the log every answer: written to the screen the people
+    # share (standard output, a terminal), each would read the others' secrets (a bot's sealed bid, a tell)
+    pexpect = pytest.importorskip("pexpect", reason="pexpect gives the game a terminal")
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft.tools.cli.main", "play", str(WHISPER), "--agent", "human",
+                                           "--agent", "random", "--seed", "3", flag, "-"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", dimensions=(40, 120), timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2, child.before
+    assert "write it to a file" in child.before and "Pass the terminal" not in child.before
+    assert not list(tmp_path.iterdir())

@@ -30,6 +30,8 @@ from math import comb
 from typing import Any
 
 from ..diagnostics import RuleError
+from ..model import ruleset as M
+from ..model.secrecy import sees_player_variable, sees_variable
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
 from ..runtime.machine.questions import decide
@@ -167,6 +169,37 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`)."""
     relabel(g, deal_again(g, seat, rng))
     _sealed_again(g, seat, rng)
+    _numbers_again(g, seat)
+
+
+def _numbers_again(g: Any, seat: int) -> None:
+    """The variables `seat` cannot see (another player's `owner` variable, a `hidden` one: model/secrecy.py) that
+    hold a number, a yes/no or a text are, in the copy, what every seat knows of them: their starting value (the
+    ruleset's `initial`, worked out again, a player's with `p` bound to that player). A card in one follows its
+    place (`relabel`); a player, a list or a record is kept."""
+    rs = g.rs
+
+    def start(v: Any) -> Any:
+        return v.initial.fn(g) if isinstance(v.initial, M.CExpr) else v.initial
+
+    saved = g.locals
+    try:
+        for name, v in rs.variables.items():
+            if not sees_variable(rs, name, seat) and isinstance(g.vars.get(name), _PLAIN):
+                g.locals = {}
+                g.vars[name] = start(v)
+        for p in g.players:
+            for name, v in rs.player_variables.items():
+                if not sees_player_variable(rs, name, seat, p.seat) and isinstance(g.pvars[p.seat].get(name), _PLAIN):
+                    g.locals = {"p": p}
+                    g.pvars[p.seat][name] = start(v)
+    except RuleError:  # a start worked out from something this world lacks: the value is kept
+        pass
+    finally:
+        g.locals = saved
+
+
+_PLAIN = (int, float, str)  # (a bool is an int)
 
 
 def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:

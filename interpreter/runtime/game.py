@@ -293,13 +293,14 @@ class Game(Board):
                            level=self.headers.index(s.kind)))
 
     def say(self, text: str, only: Any = None, public: Optional[str] = None, kind: str = "event",
-            level: int = 0) -> None:
-        """Narrate a line; `only` (seats) may read it, everyone else reads `public` instead (see story.Line)."""
+            level: int = 0, forced: Any = None) -> None:
+        """Narrate a line; `only` (seats) may read it, everyone else reads `public` instead (see story.Line); `forced`:
+        the decision whose only answer it tells."""
         if not self.story:
             return
         if "\n" in text or "\r" in text or (public is not None and ("\n" in public or "\r" in public)):
             text, public = one_line(text), (None if public is None else one_line(public))  # no forged lines
-        line = Line(text, only, public, kind, level) if only is not None or kind != "event" else text
+        line = Line(text, only, public, kind, level, forced) if only is not None or kind != "event" else text
         self.narrative.append(line)
         if self.listener is not None:
             self.listener(line)

@@ -22,14 +22,16 @@ class Line(str):
     public: Optional[str]
     kind: str
     level: int
+    forced: Any  # the decision whose only legal answer the line tells (runtime.decisions.Decision), else None
 
     def __new__(cls, text: str, only: Optional[Iterable[int]] = None, public: Optional[str] = None,
-                kind: str = "event", level: int = 0) -> "Line":
+                kind: str = "event", level: int = 0, forced: Any = None) -> "Line":
         line = super().__new__(cls, text)
         line.only = None if only is None else frozenset(only)
         line.public = public
         line.kind = kind
         line.level = level
+        line.forced = forced
         return line
 
     def for_seats(self, seats: Optional[Iterable[int]]) -> Optional[str]:
@@ -45,6 +47,20 @@ class Line(str):
 def line_text(line: str, seats: Optional[Iterable[int]]) -> Optional[str]:
     """What `seats` may read of a narrative line (a plain text is for everyone)."""
     return line.for_seats(seats) if isinstance(line, Line) else line
+
+
+ONLY_CHOICE = " (the only choice)"  # the note of a forced answer (machine/questions.py)
+
+
+def forced_in_secret(line: str) -> Optional[int]:
+    """The seat whose forced answer `line` tells, when the others read it as an answer that seat chose (its legal
+    answers were worked out from something they cannot see: docs/secrecy.md), else None. A table asks it of its
+    decider as any decision of theirs (the decision is `line.forced`), so that whom it asks tells the others nothing."""
+    if not isinstance(line, Line) or line.forced is None:
+        return None
+    if line.public is not None and line.public.endswith(ONLY_CHOICE):  # the others read that it was forced
+        return None
+    return line.forced.player
 
 
 def one_line(text: str) -> str:
@@ -130,10 +146,20 @@ def narrate_choice(game, d, value: Any, note: str = "") -> None:
         prompt = plan.public_prompt(game) if plan.public is not None else prompt
         shown = d.label_of(value) if d.labels and not plan.display_hidden else game_label(game, value)
         public = said(prompt, shown)
+    forced = d if note else None
     if d.secret:
         game.say(text + note, only=(d.player,),
-                 public=f"{who}: {prompt} (chosen in secret)" if prompt else f"{who} chooses in secret")
+                 public=f"{who}: {prompt} (chosen in secret)" if prompt else f"{who} chooses in secret", forced=forced)
     elif (note and d.hidden) or public != text:
-        game.say(text + note, only=(d.player,), public=public + ("" if d.hidden else note))
+        game.say(text + note, only=(d.player,), public=public + ("" if d.hidden else note), forced=forced)
     else:
         game.say(text + note)
+
+
+def narrate_sealed_forced(game, d, value: Any) -> None:
+    """A sealed answer the rules took at once, from options the others cannot see: told to its decider alone (the
+    others read it with the reveal, as every answer), marked as forced for the tables (`forced_in_secret`)."""
+    who = game.players[d.player]
+    answer = d.label_of(value) if d.labels else game_label(game, value)
+    text = f"{who}: {d.prompt} -> {answer}" if d.prompt else f"{who} chooses {answer}"
+    game.say(text + ONLY_CHOICE, only=(d.player,), forced=d)

@@ -23,10 +23,10 @@ from typing import Any, Optional
 from rulecraft.agents.human import HumanAgent
 from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.story import Line, line_text
+from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
 from rulecraft.tools.table.notices import Notices
-from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
+from rulecraft.tools.table.passing import NO_PASS, WORDS, PassUntil, pass_wire
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.view import _t, choice_names, commands, decision_lines, render_end_plain, render_plain, \
     render_rich
@@ -52,6 +52,8 @@ class Table:
         self.seen: dict[int, int] = {seat: 0 for seat in self.people}  # how much of it each person has read
         self.handed_at = 0  # the length of the story at the last hand-off
         self.at_terminal: Optional[int] = None  # the person who last had the terminal
+        # forced answers of people away from the terminal that the others read as chosen: (seat, the line's index)
+        self.unshown: list[tuple[int, int]] = []
         self.passing = PassUntil()  # standing passes ('pass until'): the table answers them (play.py asks it first)
         self.notices = Notices()  # what each person gained or lost since they last looked
         self.console = None
@@ -72,6 +74,11 @@ class Table:
     def listener(self, line: str) -> None:
         if self.hot_seat:
             self.told.append(line)
+            seat = forced_in_secret(line)
+            if seat in self.people and seat != self.at_terminal:
+                self.unshown.append((seat, len(self.told)))
+            if self.unshown:  # the person at the terminal reads no further before that one has had their turn
+                return
         if isinstance(line, Line) and line.kind == "header":
             self._print_header(line)
             return
@@ -105,9 +112,9 @@ class Table:
             bar = "=" if line.level <= 1 else "-"
             print(f"{bar * 3} {line} {bar * 3}", file=self.out)
 
-    def _recap(self, seat: int, since: int) -> None:
-        """The story since `since` as `seat` reads it: the public lines, and theirs."""
-        lines = self.told[since:]
+    def _recap(self, seat: int, since: int, upto: Optional[int] = None) -> None:
+        """The story since `since` (up to `upto`) as `seat` reads it: the public lines, and theirs."""
+        lines = self.told[since:upto]
         if not lines:
             return
         self._print("Since you last had the terminal:" if since else "So far:")
@@ -122,6 +129,7 @@ class Table:
     def final(self, game: Game) -> None:
         """The end of a game with people at the table: in a hot seat, each person's last lines; then every
         player's score, part by part (`view: score_parts`)."""
+        self._turns_of_their_own(game)
         since = self.handed_at  # the lines the last person's screen showed, for everyone again after the last words
         if self.hot_seat and self._last_words(game):
             self._print("The end of the game:")
@@ -159,6 +167,7 @@ class Table:
     def presenter(self, game: Game, seat: int, d: Decision, view: Any = None) -> None:
         """What a person sees of decision `d` (the HumanAgent's presenter): the seat view drawn, and the words
         they may type besides an answer. (`view`, the game's plain view, is not needed: the seat view is.)"""
+        self._turns_of_their_own(game)
         if self.hot_seat and self.at_terminal != seat:
             self._hand_off(game, seat)
             self._recap(seat, self.seen[seat])
@@ -173,14 +182,56 @@ class Table:
         else:
             for text in render_plain(view):
                 self._print(text)
-        passable = pass_wire(d) is not NO_PASS
+        passable = self._passable(d)
         if self.console is None:
             self._print(commands(undo=not self.hot_seat, pass_until=passable))
         else:
             self._print("(? help" + (", pass until" if passable else "") + ("" if self.hot_seat else ", undo") + ", quit)")
 
+    def _turns_of_their_own(self, game: Game) -> None:
+        """Hot seat: a person whose answer was forced while away from the terminal, by something the others cannot
+        see (no gem in a hidden hand: the pass), which the others read as an answer that person chose, gets the
+        terminal for it as for any answer, in the order of the story: handed it, shown the story up to that line,
+        and a pause. Without it, who is handed the terminal would tell the others that the answer was forced."""
+        read = None  # from where the person at the terminal has not read the story (None: they read it as told)
+        while self.unshown:
+            seat, upto = self.unshown[0]
+            if read is not None:  # what came after the last one's answer, on their screen as after any answer
+                self._tell_holder(read, upto - 1)
+            if seat != self.at_terminal:
+                self._hand_off(game, seat)  # (the person who had it read the story up to this line)
+                self._recap(seat, self.seen[seat], upto)
+                self.seen[seat] = max(self.seen[seat], upto)
+                self._pause(f"{game.players[seat].name}: when you have read this, press Enter, then pass the "
+                            "terminal on.")
+            else:
+                self._tell_holder(upto - 1, upto)
+            self.unshown.pop(0)
+            read = upto
+        if read is not None:
+            self._tell_holder(read, len(self.told))
+
+    def _tell_holder(self, start: int, end: int) -> None:
+        """The lines `start` to `end` of the story as the person at the terminal reads them."""
+        for line in self.told[start:end]:
+            if isinstance(line, Line) and line.kind == "header":
+                self._print_header(line)
+                continue
+            text = line_text(line, (self.at_terminal,))
+            if text is not None:
+                self._print(text)
+
+    def _passable(self, d: Decision) -> bool:
+        """Whether `pass until` is offered for `d`. Not in a hot seat where its legal answers are worked out from
+        something some seat cannot see (a hidden hand): the table would skip that person's hand-offs while the
+        answers stay the same and hand them the terminal when they change, telling the others when their hand did."""
+        return pass_wire(d) is not NO_PASS and not (self.hot_seat and d.hidden)
+
     def words(self, game: Game, d: Decision, text: str):
         """The table's own answers (HumanAgent.words): 'pass until' (tools.table.passing)."""
+        if text in WORDS and pass_wire(d) is not NO_PASS and not self._passable(d):
+            raise ValueError("'pass until' is not taken here: with others at this terminal, skipping your turns "
+                             "while your choices stay the same would tell them when your hidden cards change")
         return self.passing.word(game, d, text)
 
     def _hand_off(self, game: Game, seat: int) -> None:
@@ -206,13 +257,18 @@ class Table:
         if mine and self.terminal:
             self._pause(f"{game.players[seat].name}: when you have read this, press Enter, then pass the terminal on.")
         if mine or not self.terminal:  # read (or, with no screen to clear, left in the output for good)
-            self.seen[seat] = len(self.told)
+            self.seen[seat] = max(self.seen[seat], self._shown())
+
+    def _shown(self) -> int:
+        """How much of the story the terminal has shown: all of it, or up to a forced answer whose person has not
+        had their turn for it yet (`_turns_of_their_own`)."""
+        return self.unshown[0][1] - 1 if self.unshown else len(self.told)
 
     def _news(self, seat: int) -> bool:
         """A line told to `seat` alone since they last read the story that is news to them: a `tell`, not the echo
         of a secret answer of their own (which they typed)."""
         return any(isinstance(line, Line) and line.only is not None and seat in line.only and line.kind != "event"
-                   for line in self.told[self.seen[seat]:])
+                   for line in self.told[self.seen[seat]:self._shown()])
 
     def _pause(self, text: str) -> None:
         """On a terminal: `text`, the keys typed before it dropped, a wait for Enter, and the screen cleared."""
@@ -250,7 +306,7 @@ class Table:
             lines.append(f"Any whole number from {d.min} to {d.max}" + (", or pass" if d.optional else ""))
         else:
             lines.append("y or n")
-        lines.append(commands(undo=not self.hot_seat, pass_until=pass_wire(d) is not NO_PASS))
+        lines.append(commands(undo=not self.hot_seat, pass_until=self._passable(d)))
         return "\n".join(lines)
 
 

@@ -20,6 +20,9 @@ becomes its public text, or no record at all.
 from __future__ import annotations
 
 import json
+import os
+import stat
+import sys
 from typing import Any, Callable, Optional
 
 from rulecraft.files import open_stream
@@ -89,3 +92,22 @@ class JsonStory:
 def read_story(text: str) -> list[dict]:
     """The records of a JSON story (for tests and referees written in Python)."""
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def a_terminal(target: Optional[str]) -> bool:
+    """Whether an output named on the command line (`-`: standard output) is a terminal: with people at the table,
+    the screen they share, where the log and the JSON story (every seat's answers and lines) may not go."""
+    if not target:
+        return False
+    if target == "-":
+        return sys.stdout.isatty()
+    try:
+        if not stat.S_ISCHR(os.stat(target).st_mode):
+            return False
+        fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)

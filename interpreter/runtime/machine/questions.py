@@ -17,7 +17,7 @@ from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, 
 from ...values import Player
 from ..decisions import MISSING, Decision, Form, hidden_from_others
 from ..knowledge import unordered
-from ..story import display_names, narrate_choice
+from ..story import display_names, narrate_choice, narrate_sealed_forced
 from .answers import by_bot
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
@@ -293,12 +293,15 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
     if not opts:
         if plan.default_now:
             plan.default(g)
-        if plan.hidden and story and purpose != "sealed":  # nothing to choose from, for a reason the others
-            # cannot see: they read it as any choice of nothing (a sealed answer is told as all are revealed)
+        if plan.hidden and story:  # nothing to choose from, for a reason the others cannot see: they read it as
+            # any choice of nothing (a sealed answer is told as all are revealed: to its decider alone before)
             form = plan.form
             if form is None or form.step is not step:
                 form = plan.form_of(step, purpose)
             d = Decision(who.seat, "subset", prompt or "", None, 0, 0, None, form, g.decisions, None, 0, plan.secret, g)
+            if purpose == "sealed":
+                narrate_sealed_forced(g, d, [])
+                return []
             if d._secret is None:
                 d.secret = hidden_from_others(g, d)
             narrate_choice(g, d, [], " (the only choice)")
@@ -379,6 +382,8 @@ def ask(g, d: Decision) -> Any:
             if d._secret is None:
                 d.secret = d.kind in ("one", "subset") and hidden_from_others(g, d)
             narrate_choice(g, d, value, " (the only choice)")
+        elif g.story and d.hidden and d.purpose == "sealed":  # to its decider alone (docs/secrecy.md)
+            narrate_sealed_forced(g, d, value)
         return value
     return _pending(g, d)
 

@@ -15,6 +15,7 @@ holds: the engine's one rule (model/secrecy.py) shows it what is public.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 from typing import Any, Optional
@@ -30,13 +31,14 @@ from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
 from rulecraft.runtime.gamelog import GameLogWriter, end_record, log_header
 from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
-from rulecraft.runtime.story import Line, line_text
+from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.undo import Taken, take_back
 
+log = logging.getLogger("rulecraft.studio")
 PERSON = "human"  # a person's seat, as the log and the save name it (`rulecraft play --agent human`)
 # the bots a page may seat: the agents' own kinds that read no file and run no code of the caller's choosing
 BOTS = tuple(k for k in KINDS if ":" not in k and k != PERSON)
@@ -47,6 +49,33 @@ MAX_META = 64 * 1024  # game.json: the seats, the seed, the options and the toke
 
 class Refusal(Exception):
     """An answer or a request the game refuses, with the sentence the seat is told."""
+
+
+class Held:
+    """A seat's answer the rules took at once, as the only one, which the others read as chosen (no gem in a
+    hidden hand: the pass; story.forced_in_secret): the table asks it all the same, as any decision of that seat,
+    so whom it asks, when, and how many decisions it says were taken tell the others nothing. Until it is answered
+    every seat is sent the game as it stood then (`then`, a copy made as the rules took it) and the story up to it
+    (`at`, the line's index); a person answers its one answer, a bot takes it at its pace."""
+
+    def __init__(self, seat: int, at: int, then: Game, decision):
+        self.seat, self.at, self.then, self.decision = seat, at, then, decision
+
+
+def _stopped(exc: Exception) -> str:
+    """What the seats are told of a ruleset gone wrong: where and its code. Its message may name what they cannot
+    see (the card a rule read from a hidden hand): that is the host's, in the studio's output (log)."""
+    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
+    span = getattr(rule, "span", None)
+    where = f" at {os.path.basename(span.file)}:{span.line}:{span.col}" if span is not None else ""
+    code = f" ({rule.code})" if rule is not None else ""
+    return (f"the game stopped: a rule of the ruleset went wrong{where}{code}; what it says is in the studio's "
+            "output (it may name what a seat cannot see)")
+
+
+def _held_lines(game: Game) -> int:
+    """How many forced answers the game's story holds that a table asks as decisions (each counts as one)."""
+    return sum(1 for line in game.narrative if forced_in_secret(line) is not None)
 
 
 def _kept_copy(home: str, ruleset: str) -> str:
@@ -103,6 +132,14 @@ class PlayTable:
         kinds = meta["kinds"]
         self.people = {s for s, k in enumerate(kinds) if k == PERSON}
         self.bots = {s: make_agent(k, s, meta["seed"], {}) for s, k in enumerate(kinds) if k != PERSON}
+        self.held: list[Held] = []  # forced answers still to be asked, in the story's order
+        self.asked_held = _held_lines(game)  # those asked so far (the decisions a seat is told of count them)
+        self._watch(game)
+        if not game.begun:  # a new game, made with start=False: started now that the table watches it
+            try:
+                game._begin()
+            except (GameError, RuleError, ValueError) as exc:
+                raise Refusal(f"the game cannot start: {exc}") from None
         self.saver = SaveWriter(self.path("game.save"), meta["ruleset"], game, meta["overrides"], kinds,
                                 decisions=[(t.player, t.wire) for t in history])
         self.saver.write(game)
@@ -110,6 +147,19 @@ class PlayTable:
         self.notices = Notices()
         self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
+
+    def _watch(self, game: Game) -> None:
+        """Hold every forced answer the others read as chosen (Held), as the rules take it."""
+        def heard(line: str) -> None:
+            seat = forced_in_secret(line)
+            if seat is not None:
+                self.held.append(Held(seat, len(game.narrative) - 1, game.copy(story=False), line.forced))
+        game.listener = heard
+
+    def decisions(self) -> int:
+        """The decisions taken, as the seats are told (an answer names it): the game's, and the forced answers asked
+        as decisions (Held)."""
+        return self.asked_held + (self.held[0].then.decisions if self.held else self.game.decisions)
 
     # ------------------------------------------------------------------ making and finding games
     @classmethod
@@ -125,8 +175,8 @@ class PlayTable:
         for k in kinds:
             if k != PERSON and k not in BOTS:
                 raise Refusal(f"a seat is a person or one of the bots {', '.join(BOTS)}, not '{str(k)[:40]}'")
-        try:
-            game = Game(rs, len(kinds), seed, max_steps=MAX_STEPS)
+        try:  # started once the table watches it (its first forced answers are held too)
+            game = Game(rs, len(kinds), seed, max_steps=MAX_STEPS, start=False)
         except (GameError, ValueError) as exc:
             raise Refusal(f"the game cannot start: {exc}") from None
         try:  # a full disk: said, and no half-made game left behind
@@ -135,11 +185,15 @@ class PlayTable:
             meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
                     "overrides": dict(overrides), "tokens": tokens}
             replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
-            writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
-            return cls(home, meta, game, [], writer)
+            table = cls(home, meta, game, [], None)
+            table.writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
+            return table
         except (OutputError, OSError) as exc:
             shutil.rmtree(home, ignore_errors=True)
             raise Refusal(f"the game cannot start: {getattr(exc, 'message', None) or exc}") from None
+        except Refusal:
+            shutil.rmtree(home, ignore_errors=True)
+            raise
 
     @classmethod
     def load(cls, home: str, root: str) -> "PlayTable":
@@ -171,12 +225,19 @@ class PlayTable:
     # ------------------------------------------------------------------ the game goes on
     def waiting_for(self) -> Optional[int]:
         """The seat asked now, or None when the game is over."""
+        if self.held:
+            return self.held[0].seat
         return None if self.game.over else self.game.pending.player
 
     def step(self) -> bool:
         """One decision that needs no person: a bot's, or a person's standing 'pass until'. False when a person
         is asked (or the game is over)."""
         game = self.game
+        if self.held:  # a bot takes its forced answer as it takes any (Held); a person answers it
+            if self.held[0].seat in self.people:
+                return False
+            self._answer_held()
+            return True
         if game.over:
             return False
         d = game.pending
@@ -197,16 +258,27 @@ class PlayTable:
         """A person's answer to the decision numbered `number` (the count of decisions before it, as their frame
         said): refused unless that decision is the one asked now, and asked of them."""
         d = self._asked(seat, number)
+        if self.held:
+            problem = d.legal(wire)
+            if problem is not None:
+                raise Refusal(f"not a legal answer: {problem}")
+            self._answer_held()
+            return
         self._apply(d, wire)
 
+    def _answer_held(self) -> None:
+        self.held.pop(0)
+        self.asked_held += 1
+
     def _asked(self, seat: int, number: Any):
+        """The decision asked of `seat` now, numbered `number`: the pending one, or a forced answer held (Held)."""
         game = self.game
-        if game.over:
+        d = self.held[0].decision if self.held else None if game.over else game.pending
+        if d is None:
             raise Refusal("the game is over")
-        d = game.pending
         if d.player != seat:
             raise Refusal("it is not your turn to decide")
-        if number != game.decisions:
+        if number != self.decisions():
             raise Refusal("that question was already answered: your screen is brought up to date")
         return d
 
@@ -218,7 +290,8 @@ class PlayTable:
         except IllegalChoice as exc:
             raise Refusal(f"not a legal answer: {exc}") from None
         except (GameError, RuleError) as exc:  # the ruleset went wrong: said to every seat, the game waits
-            self.problem = f"the game stopped with an error of the ruleset: {str(exc)[:300]}"
+            self.problem = _stopped(exc)
+            log.warning("game %s stopped with an error of the ruleset: %s", self.meta["id"], exc)
             raise Refusal(self.problem) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
             raise Refusal(f"not an answer to this question ({type(exc).__name__})") from None
@@ -236,6 +309,8 @@ class PlayTable:
 
     def pass_until(self, seat: int, number: Any) -> None:
         d = self._asked(seat, number)
+        if self.held:
+            raise Refusal("this question cannot be passed until something changes: answer it")
         try:
             wire = self.passing.word(self.game, d, "pass until")
         except ValueError as exc:
@@ -245,7 +320,8 @@ class PlayTable:
     def can_undo(self, seat: int) -> bool:
         """The terminal's fairness rule: a person may take back only when they are the only person at the table
         (with others, taking back would undo what the others decided after it); take_back refuses the rest."""
-        return self.people == {seat} and not self.game.over and any(t.player == seat for t in self.history)
+        return self.people == {seat} and not self.game.over and not self.held and \
+            any(t.player == seat for t in self.history)
 
     def undo(self, seat: int) -> str:
         if not self.can_undo(seat):
@@ -254,6 +330,8 @@ class PlayTable:
         again, records, said = take_back(self.game, seat, self.history, max_steps=MAX_STEPS)
         if again is not None:
             self.game = again
+            self.held, self.asked_held = [], _held_lines(again)
+            self._watch(again)
             self.writer.close()
             self.writer = GameLogWriter.rewrite(self.path("game.log"), self.writer.header, records)
             self.saver = SaveWriter(self.saver.path, self.meta["ruleset"], again, self.meta["overrides"],
@@ -267,19 +345,23 @@ class PlayTable:
         from rulecraft.tools.words.help import help_at_table, step_asking
 
         game = self.game
-        if game.over or game.pending.player != seat:
+        d = self.held[0].decision if self.held else None if game.over else game.pending
+        if d is None or d.player != seat:
             raise Refusal("help is about the question you are asked, and you are asked none now")
-        d = game.pending
         lines = help_at_table(game.rs, step_asking(game.rs, d.step), d)
         lines.append(f"Asked: {what_is_asked(d, game.rs)}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ what a seat is sent
+    def story_end(self) -> int:
+        """How much of the game's story the seats are sent: all of it, or up to a forced answer still asked (Held)."""
+        return self.held[0].at if self.held else len(self.game.narrative)
+
     def story(self, seat: int, start: int = 0) -> list[dict]:
         """The story lines from `start` (an index in the game's story) as `seat` reads them."""
         seats = () if seat == SPECTATOR else (seat,)
         out = []
-        for i, line in enumerate(self.game.narrative[start:], start):
+        for i, line in enumerate(self.game.narrative[start:self.story_end()], start):
             text = line_text(line, seats)
             if text is not None:
                 kind = line.kind if isinstance(line, Line) else "event"
@@ -289,20 +371,21 @@ class PlayTable:
 
     def frame(self, seat: int, start: int) -> dict:
         """The state message for `seat`: its view, the story since `start`, what it may do."""
-        game = self.game
-        d = None if game.over else game.pending
+        held = self.held[0] if self.held else None
+        game = held.then if held is not None else self.game  # while a forced answer is asked: the game as it stood
+        d = held.decision if held is not None else None if game.over else game.pending
         asked = d is not None and d.player == seat
         notices = self.notices.since(game, seat) if seat != SPECTATOR else []
-        news = self.passing.news(seat) if asked else None
+        news = self.passing.news(seat) if asked and held is None else None
         notices = ([news] if news else []) + self.said.pop(seat, []) + notices
         view = seat_view(game, seat, d if asked else None, notices)
         return {"type": "state", "game": self.meta["id"], "seat": None if seat == SPECTATOR else seat,
-                "decisions": game.decisions, "view": view.to_json(),
-                "asked": None if game.over else game.pending.player,
+                "decisions": self.decisions(), "view": view.to_json(),
+                "asked": None if d is None else d.player,
                 "undo": seat != SPECTATOR and self.can_undo(seat),
-                "passUntil": asked and pass_wire(d) is not NO_PASS,
+                "passUntil": asked and held is None and pass_wire(d) is not NO_PASS,
                 "problem": self.problem, "storyFrom": start, "story": self.story(seat, start),
-                "storyEnd": len(game.narrative)}
+                "storyEnd": self.story_end()}
 
     def close(self) -> None:
         self.writer.close()

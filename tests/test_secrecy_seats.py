@@ -1,0 +1,150 @@
+"""What each seat of a game in the browser is sent (tools/studio/play/table.py's frames), tried on games that
+differ only in what a seat cannot see: the frames of the others must not differ. Driven on the table itself, as
+the studio's server drives it (no server, no browser: tests/test_studio_play.py calls the protocol).
+
+Whisper Pass (tests/cases/games/whisper-pass.yaml), three seats, seed 3: in round 2 P3 passes Gem 9 face down to
+P1 or to P2. Given to P2, P1 holds no gem, and the only answer to P1's 'Bury a gem in the well' is the pass, taken
+by the rules at once; the others read it as chosen ('P1: Bury a gem in the well (chosen in secret)'), so whom the
+table asks, when, and how many decisions it says were taken must not tell them either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable
+
+WHISPER = Path(__file__).parent / "cases" / "games" / "whisper-pass.yaml"
+TOKENS = {"spectator": "s" * 24}
+# (who answers, the answer in wire form): round 1's bids (P1 3, P2 1, P3 2), P1's card and taker (P3), P1's pass (P1
+# holds stones only: the only answer, asked all the same), P2's and P3's gems buried; round 2's bids (P1 1, P2 1,
+# P3 2) and P3's card (Gem 9)
+ROUND_1_2 = [(0, 3), (1, 1), (2, 2), (0, 0), (0, 1), (0, 0), (1, 2), (2, 0), (0, 1), (1, 1), (2, 2), (2, 0)]
+
+
+def play(tmp_path, name: str, kinds: list[str], answers: list[tuple[int, object]]) -> list[dict]:
+    """The game played with these answers by its people (its bots choosing for themselves); the spectator's and
+    P3's frames after every change, as the server sends them (each seat's story from where its last frame ended)."""
+    table = PlayTable.new(str(tmp_path / name), name, str(WHISPER), kinds, 3, {}, TOKENS)
+    sent = {SPECTATOR: 0, 2: 0}
+    frames: list[dict] = []
+
+    def look() -> None:
+        for seat in sent:
+            frame = table.frame(seat, sent[seat])
+            sent[seat] = frame["storyEnd"]
+            frames.append({k: frame[k] for k in ("seat", "decisions", "asked", "view", "story", "storyEnd")})
+
+    look()
+    todo = list(answers)
+    while table.waiting_for() is not None:
+        while table.step():
+            look()
+        asked = table.waiting_for()
+        if asked is None:
+            break
+        if not todo:  # past the answers given: the first answer, for whoever is asked
+            seat, wire = asked, 0
+        else:
+            seat, wire = todo.pop(0)
+        assert seat == asked, f"P{seat + 1} was to answer; P{asked + 1} is asked"
+        table.decide(seat, table.frame(seat, 0)["decisions"], wire)
+        look()
+    table.close()
+    return frames
+
+
+def asked_story(frames: list[dict]) -> list[tuple]:
+    """What a seat reads of who is asked, in order: each frame's (seat, asked, decisions) and the lines it brought."""
+    return [(f["seat"], f["asked"], f["decisions"], [line["text"] for line in f["story"]]) for f in frames]
+
+
+def test_whom_the_table_asks_does_not_tell_a_forced_answer(tmp_path):
+    to_p1 = play(tmp_path, "a", ["human"] * 3, ROUND_1_2 + [(2, 0), (0, 0)])  # Gem 9 to P1, who buries it
+    to_p2 = play(tmp_path, "b", ["human"] * 3, ROUND_1_2 + [(2, 1), (0, 0)])  # to P2: P1 holds no gem
+    spectator = [f for f in to_p2 if f["seat"] is None]
+    assert any("P1: Bury a gem in the well (chosen in secret)" in [x["text"] for x in f["story"]] for f in spectator)
+
+    def until_p2_buries(frames):  # the frames up to P2's bury of round 2: the same in both games, but for the taker
+        out = asked_story(frames)
+        cut = next(i for i, f in enumerate(out) if any("P2: Bury a gem" in t for t in f[3]) and i > len(out) // 2)
+        return [(s, a, n, [t.replace("-> P2", "-> P1") for t in lines]) for s, a, n, lines in out[:cut]]
+
+    assert until_p2_buries(to_p1) == until_p2_buries(to_p2)
+
+
+def test_a_seat_asked_for_a_forced_answer_is_asked_it_with_its_one_answer(tmp_path):
+    frames = play(tmp_path, "c", ["human"] * 3, ROUND_1_2 + [(2, 1), (0, 0)])
+    table = PlayTable.load(str(tmp_path / "c"), str(tmp_path))  # the game as it ended
+    assert table.game.over
+    spectator = [f for f in frames if f["seat"] is None]
+    held = [f for f in spectator if f["asked"] == 0 and f["story"] and f["story"][-1]["text"].endswith("-> P2")]
+    assert held, "P1 is asked after P3 passes the gem to P2"
+    well = [r for r in held[0]["view"]["table"] if r.get("zone") == "well"]
+    assert well and well[0]["count"] == 2  # the well as it was when P1 was asked
+
+
+BROKEN = """\
+ruleset: broken
+title: Broken
+players: {min: 2, max: 2, default: 2}
+cards:
+  - for: {n: [1, 2, 3, 4]}
+    id: "gem{n}"
+    name: "Gem {n}"
+    attributes: {rank: "=n"}
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+variables:
+  x: 0
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "shuffle deck"
+      - for_each: p
+        in: players
+        do: ["draw 2 from deck to p.hand"]
+      - choose: {player: "players[0]", kind: yesno, prompt: "Go on?", as: go}
+      - "set x = players[1].hand.top + 1"
+"""
+
+
+def test_a_ruleset_going_wrong_is_said_to_the_seats_without_its_values(tmp_path, caplog):
+    # the rule adds a number to P2's top card: the error names the card (gem3, seed 1), which P1 must not read
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(path), ["human", "human"], 1, {}, TOKENS)
+    hidden = [c for ref, cards in table.game.zones.items() if ref.zone == "hand" and ref.key == 1 for c in cards]
+    try:
+        table.decide(0, 0, True)
+    except Exception as exc:  # noqa: BLE001 - the refusal P1 is told
+        told = str(exc)
+    else:
+        raise AssertionError("the ruleset went wrong")
+    for seat in (0, SPECTATOR):
+        problem = table.frame(seat, 0)["problem"]
+        assert "broken.yaml:24" in problem and "R001" in problem
+        for text in (told, problem):
+            assert not any(c.id in text or c.name in text for c in hidden), text
+    assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's
+
+
+SEALED = Path(__file__).parent / "cases" / "table" / "sealed-gems.yaml"
+
+
+def test_a_forced_sealed_answer_is_asked_as_the_others_are(tmp_path):
+    # Sealed gems, seed 1: P1 holds two stones, so their sealed answer ('Lay a gem') can only be the pass; P2 and P3
+    # hold a gem. Every seat is asked in turn all the same: skipping P1 told the others P1 had no gem before the reveal.
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(SEALED), ["human"] * 3, 1, {}, TOKENS)
+    asked = []
+    while table.waiting_for() is not None:
+        seat = table.waiting_for()
+        asked.append(seat)
+        table.decide(seat, table.frame(SPECTATOR, 0)["decisions"], 0)
+    assert asked == [0, 1, 2]
+    told = [line["text"] for line in table.story(SPECTATOR)]
+    assert told[-2].startswith("Revealed: P1: pass, P2: Gem 2")
+    assert [line["text"] for line in table.story(0) if line["private"]] == ["P1: Lay a gem -> pass (the only choice)"]
