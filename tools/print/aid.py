@@ -9,6 +9,7 @@ it (`aid:`: flow, tables, numbers, win, notes); the defaults are worked out from
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 from rulecraft.dsl import ast as A
@@ -21,10 +22,9 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.words.text import plural
 from rulecraft.tools.print.aidwords import card_texts, setup_lines, setup_sequences, words_box
-from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, kept_score_steps,
-                                            sentence as _sentence)
+from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
+                                            lower as _lower, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
@@ -61,19 +61,12 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
     return [(w.label(str(k)), _sentence(w.label(str(v)))) for k, v in items if v]  # '' drops a parent's entry
 
 
-def _lines(w: Words, data) -> list[str]:
-    return [_sentence(w.label(str(x))) for x in ([data] if isinstance(data, str) else (data or []))]
-
-
 ITEMS = 8  # lines per sequence at most
+ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
 
 
-
-
-def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
 def _said(w: Words, s: M.Step, depth: int = 0) -> str:
@@ -89,7 +82,21 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     if depth:
         text = text.replace("; ", " and ")
-    if label or not s.bodies or decides == "mechanic":  # a mechanic says itself
+    asks = yes_no(s) if label.endswith("?") and depth < DEPTH else None
+    if asks is not None:  # a question label ('Is only one player still in?') keeps what each answer leads to
+        said = text
+        for lead, body in (("Then", asks[1]), ("Otherwise", asks[2])):
+            inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
+            answer = ", then ".join(inner)
+            if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
+                said += (" " if said is text else "; ") + (lead if said is text else lead.lower()) \
+                    + (" " if lead == "Then" else ", ") + answer
+        return said
+    if decides == "mechanic" and not label and depth < DEPTH:  # a mechanic says itself, then what its `do:` does
+        inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
+                                     if not hidden_step(w.rs, b)) if x]
+        return text + (": " + _then(inner) if inner else "")
+    if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
         return ""
@@ -100,13 +107,21 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     for name, body in s.bodies:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
         if inner:
-            parts.append(("otherwise " if name == "else" else "") + (", then ".join(inner) if depth else "; ".join(inner)))
+            parts.append(("otherwise " if name == "else" else "") + (_then(inner) if depth else "; ".join(inner)))
     if not parts:
         return text
-    import re
-
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
+
+
+def _then(clauses: list[str]) -> str:
+    """Clauses one after another ('roll, then pay'); a question starts a sentence of its own ('play a turn. Is only
+    one player still in? Then ...'), as a reader asks it."""
+    out = ""
+    for x in clauses:
+        asking = re.match(r"[^.;,]*\?", x) is not None
+        out += (". " + capital(x) if asking else ", then " + x) if out else x
+    return out
 
 
 def _ends_game(s: M.Step) -> bool:
@@ -165,94 +180,6 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple
     shown = {sid for _d, sid in order}
     return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items))
             for d, sid in order]
-
-
-def _functions_in(rs: M.Ruleset, node, out: list) -> list:
-    for n in node.walk() if node is not None else ():
-        if isinstance(n, A.Call) and n.func in rs.functions and n.func not in out:
-            out.append(n.func)
-            _functions_in(rs, rs.functions[n.func][1], out)
-    return out
-
-
-def score_roots(rs: M.Ruleset) -> list:
-    """The expressions a score is made of: `scoring.score`, and where that is a kept value (`p.points`) what each
-    step adds to it (`player.points += box_points(...)`), so the functions that count points get explained."""
-    sc = rs.scoring
-    roots = [sc.score.ast] if sc.score is not None else []
-    kept = roots[0] if roots and isinstance(roots[0], A.Attr) else None
-    if kept is not None:
-        for _seq, step in rs.iter_steps():
-            for st in own_statements(step):
-                n = st.ast
-                if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name == kept.name \
-                        and n.op in ("=", "+="):
-                    roots.append(n.value)
-    return roots
-
-
-def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
-    if rs.aid.get("win"):
-        return _lines(w, rs.aid["win"]), []
-    lines = []
-    winning = {sid for sid, seq in rs.sequences.items()
-               if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
-                      for st in own_statements(step))}
-    for t in rs.triggers:
-        if t.run in winning:
-            lines.append(_sentence(w.label(t.label) if t.label else w.stmt(t)))
-    sc = rs.scoring
-    w = Words(rs, titles={"p": "a player"}, detail="players")
-    if sc.score is not None:
-        most = "most" if sc.highest_wins else "fewest"
-        score = w.expr(sc.score)
-        lead = "Otherwise, when" if lines else "When"
-        kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
-        if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
-            lines.append(_sentence(f"{lead} the game ends, the player with the {most} {w.attribute(kept.name)} wins"))
-        else:
-            lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
-        theirs = Words(rs, titles={"p": "their"}, detail="players")
-        few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
-        ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
-                if not w.is_constant(t.ast)]
-        if ties:
-            lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
-        lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    used: list = []
-    for root in score_roots(rs):
-        _functions_in(rs, root, used)
-    explain = [(capital(function_name(w, rs, f)), _sentence(w.label(rs.function_docs.get(f, "")))) for f in used
-               if rs.function_docs.get(f)]
-    if sc.score is not None and kept is not None and not explain:  # no function counts it: the steps that add to it
-        what = w.attribute(kept.name)
-        explain = [(f"How {what} are counted" if plural("the " + what) else f"How the {what} is counted", " ".join(kept_score_steps(rs, kept.name)))]
-        explain = [e for e in explain if e[1]]
-    return lines, explain[:5]
-
-
-def _tie(said: str, most: str) -> str:
-    """A tie-break as players say it: 'the most cards in their Basket', 'the most: their chips'."""
-    for lead in ("the number of ", "their "):
-        if said.startswith(lead):
-            return f"the {most} {said.removeprefix(lead)}"
-    return f"the {most}: {said}"
-
-
-def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
-    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
-    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
-    params = rs.functions[f][0]
-    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
-        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
-    return rs.titles.get(f) or humanize(f)
-
-
-def _steps(steps):
-    for s in steps:
-        yield s
-        for _n, body in s.bodies:
-            yield from _steps(body)
 
 
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:

@@ -91,7 +91,10 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
             out.append(f"{'The other' if picks else 'All the'} cards start in the {_zone_name(z)}, shuffled.")
         elif isinstance(z.initial, M.CExpr) and z.per is None:
             out += _picked_start(rs, z)
+    set_up = _set_before_play(rs)
     for v in rs.player_variables.values():
+        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads
+            continue
         initial = v.initial
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
             initial = w.constant(initial.ast)
@@ -101,6 +104,32 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
             from rulecraft.tools.words.text import plural
 
             out.append(f"Each player's {name} {'start' if plural('the ' + name) else 'starts'} at {w.value(initial)}.")
+    return out
+
+
+def _set_before_play(rs: M.Ruleset) -> set[str]:
+    """The player variables the start sequence sets (`set p.walls = ...`) before play begins: in its steps before
+    the first loop that repeats (a `for_each` over the players deals, it does not play), or a call."""
+    from rulecraft.dsl import ast as A
+    from rulecraft.model.kinds import kind_of, own_statements
+
+    out: set[str] = set()
+
+    def walk(steps) -> bool:  # False once play begins
+        for s in steps:
+            kind = kind_of(s)
+            if kind is None or kind.call or (kind.loop and kind.key != "for_each") or kind.decides:
+                return False
+            for st in own_statements(s):
+                for n in st.ast.walk():
+                    if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Attr):
+                        out.add(n.target.name)
+            if not all(walk(body) for _name, body in s.bodies):
+                return False
+        return True
+    start = rs.sequences.get(rs.start)
+    if start is not None:
+        walk(start.steps)
     return out
 
 
@@ -118,12 +147,20 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
     if not picked:
         return []
     ids = {c.id for c in picked}
+    cp = rs.card_players  # copies in some games only: how many a game of each number of players lays out
+    by_count = _ranges([(p, sum(1 for c in picked if c.index not in cp or p in cp[c.index]))
+                        for p in range(rs.players.min, rs.players.max + 1)])
+    many = ", ".join(f"{k} for {p} players" if not i else f"{k} for {p}" for i, (p, k) in enumerate(by_count)) \
+        if len(by_count) > 1 else ""
     for cls in picked[0].classes:
         if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
-            return [f"The {cls.replace('_', ' ')} cards ({len(picked)}) start in the {_zone_name(z)}."]
+            return [f"The {cls.replace('_', ' ')} cards ({many or len(picked)}) start in the {_zone_name(z)}."]
     names = list(dict.fromkeys(c.name for c in picked))
     if len(names) > 6:
-        return [f"{len(picked)} of the {len(rs.cards)} cards start in the {_zone_name(z)}."]
+        return [f"Some of the cards ({many}) start in the {_zone_name(z)}." if many else
+                f"{len(picked)} of the {len(rs.cards)} cards start in the {_zone_name(z)}."]
+    if many:
+        return [f"These cards start in the {_zone_name(z)}: {join_and(names)} ({many})."]
     return [f"{'These ' + str(len(picked)) + ' cards start' if len(picked) > 1 else 'This card starts'} in the "
             f"{_zone_name(z)}: {join_and(names)}."]
 
@@ -154,9 +191,10 @@ def zone_doc(w: Words, z: M.ZoneDef) -> str:
     """What a place is: its `doc:`, else how many there are and who sees them."""
     if z.doc:
         return z.doc
-    per = {None: "one, shared", "player": "one per player", "dynamic": "made during play"}.get(
+    per = {None: "a shared place for cards", "player": "each player has their own",
+           "dynamic": "places for cards made during play"}.get(
         z.per if not isinstance(z.per, tuple) else "", None) or f"one for each of {w.value(list(z.per))}"
-    return capital(f"a place for cards: {per}; {VISIBILITY.get(z.visibility, z.visibility)}.")
+    return capital(f"{per}, {VISIBILITY.get(z.visibility, z.visibility)}.")
 
 
 def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
@@ -184,8 +222,10 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]
         key = term.lower()
         if key in seen or not doc:
             continue
+        forms = _forms(term)  # 'the market row' names the Market row: a title of words is met in lower case too
+        forms += [f[:1].lower() + f[1:] for f in forms if f[1:2].islower() and " " in f]  # ('stack': plain English)
         if capital(term) in designer or any(re.search(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", said)
-                                            for f in _forms(term)):
+                                            for f in forms):
             seen.add(key)
             box.append((capital(term), doc if doc.endswith((".", "!", "?")) else doc + "."))
     return box[:WORDS]

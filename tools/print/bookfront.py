@@ -6,7 +6,8 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.aid import _said, flow_lines, function_name, score_roots, win_lines
+from rulecraft.tools.print.aid import _said, flow_lines
+from rulecraft.tools.print.aidrules import function_name, score_roots, win_lines
 from rulecraft.tools.print.aidwords import VISIBILITY, setup_lines, setup_sequences
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words

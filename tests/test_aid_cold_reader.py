@@ -1,0 +1,67 @@
+"""The player aid read cold: a table that never saw the YAML sets up and plays a first game from it alone.
+
+Each test is a question a first-time reader asked of the aid of a small game written from the docs alone
+(tests/cases/games/siege-row.yaml: a deck-builder where players are put out and the last one in wins), with the
+answer the aid must give. The aid's content is read from `aid_view` (no browser: cheap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulecraft.loader import load_ruleset
+from rulecraft.tools.print.aid import aid_view
+
+GAMES = Path(__file__).parent / "cases" / "games"
+
+
+@pytest.fixture(scope="module")
+def siege():
+    return aid_view(load_ruleset(str(GAMES / "siege-row.yaml")).ruleset)
+
+
+def _flow(view) -> list[str]:
+    return [line for _d, _t, lines in view.flow for line in lines]
+
+
+def test_a_question_label_keeps_what_the_answer_leads_to(siege):
+    """'Is only one player still in?' alone leaves the reader asking 'and then?': the aid says what a yes does."""
+    rounds = next(line for line in _flow(siege) if line.startswith("Repeat"))
+    assert "Is only one player still in? Then each player who is not out wins the game" in rounds, rounds
+    turn = _flow(siege)
+    strikes = next(line for line in turn if line.startswith("Do you have strikes?"))
+    assert strikes.startswith("Do you have strikes? Then "), strikes
+    assert "lose a wall for each strike" in strikes, strikes
+
+
+def test_how_to_win_says_a_win_the_order_of_play_declares(siege):
+    """The last player in wins at once: a `win` in a step (not only in a trigger) is said under How to win."""
+    assert siege.win[0] == "Is only one player still in? Then each player who is not out wins.", siege.win
+    assert siege.win[1].startswith("Otherwise, when the game ends"), siege.win
+
+
+def test_the_set_up_counts_cards_for_each_number_of_players(siege):
+    """7 Coppers a player: the Copper pile holds 14, 21 or 28 of them, never '28' for every game."""
+    assert "These cards start in the Copper pile: Copper (14 for 2 players, 21 for 3, 28 for 4)." in siege.setup, \
+        siege.setup
+
+
+def test_a_start_value_the_set_up_steps_replace_is_not_said(siege):
+    """'Each player's walls start at 0' and then 'builds 12 walls': the reader believes the first. A value the
+    start sequence sets before play begins is said by that step alone."""
+    assert not [x for x in siege.setup if "walls start at" in x], siege.setup
+
+
+def test_a_prompt_does_not_say_a_counter_twice(siege):
+    """'Buy a card? (your Coins coins)' reads 'Buy a card? (your Coins)'."""
+    said = " ".join(text for _n, text in siege.decisions)
+    assert "Coins coins" not in said and "(your Coins)" in said, said
+
+
+def test_every_place_the_aid_names_is_in_its_words_box(siege):
+    """'the market row', 'their draw pile', 'your discard pile': titled places met in lower case are defined."""
+    defined = {t for t, _d in siege.words}
+    for term in ("Market row", "Draw pile", "Discard pile", "Play area"):
+        assert term in defined, (term, defined)
+    assert dict(siege.words)["Market row"] == "The cards for sale, face up."
