@@ -65,3 +65,19 @@ def test_every_place_the_aid_names_is_in_its_words_box(siege):
     for term in ("Market row", "Draw pile", "Discard pile", "Play area"):
         assert term in defined, (term, defined)
     assert dict(siege.words)["Market row"] == "The cards for sale, face up."
+
+
+def test_the_set_up_says_who_plays_first(siege):
+    """'For each player in turn from the first player': the reader asks who that is. The set-up says."""
+    assert "Choose a first player; play goes clockwise from them." in siege.setup, siege.setup
+
+
+def test_a_short_sequence_the_order_of_play_calls_is_said_where_it_is_called(siege):
+    """'then a keep falls' names a sequence the aid shows nowhere: its one rule is said in place."""
+    strikes = next(line for line in _flow(siege) if line.startswith("Do you have strikes?"))
+    assert strikes.endswith("then a keep falls (have their walls fallen? Then they are out of the game)"), strikes
+
+
+def test_a_card_class_the_aid_names_is_defined(siege):
+    """'unless they reveal a reaction': which cards are reactions? The Words box names them."""
+    assert dict(siege.words)["Reaction"] == "A kind of card: Shield.", siege.words

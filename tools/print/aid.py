@@ -22,7 +22,7 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import card_texts, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, first_player, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, sentence as _sentence, win_lines)
 
@@ -82,7 +82,9 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     if depth:
         text = text.replace("; ", " and ")
-    asks = yes_no(s) if label.endswith("?") and depth < DEPTH else None
+    if kind is not None and kind.call and not label and depth < DEPTH:
+        text += _called(w, s, depth)
+    asks = yes_no(s) if label.endswith("?") and depth <= DEPTH else None
     if asks is not None:  # a question label ('Is only one player still in?') keeps what each answer leads to
         said = text
         for lead, body in (("Then", asks[1]), ("Otherwise", asks[2])):
@@ -114,12 +116,24 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 
 
+def _called(w: Words, s: M.Step, depth: int) -> str:
+    """What a called sequence the order of play shows nowhere does, said in place when it is short ('a keep falls
+    (have their walls fallen? Then they are out of the game)'); '' otherwise."""
+    rs = w.rs
+    seqs = [rs.sequences.get(getattr(st.ast, "sequence", None)) for st in own_statements(s)]
+    if len(seqs) != 1 or seqs[0] is None or seqs[0].kind in FLOW_KINDS or seqs[0].id in setup_sequences(rs, [seqs[0].id]):
+        return ""
+    inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in seqs[0].steps if not hidden_step(rs, b)) if x]
+    said = _then(inner)
+    return f" ({said})" if said and len(said) <= ANSWER_CHARS else ""
+
+
 def _then(clauses: list[str]) -> str:
     """Clauses one after another ('roll, then pay'); a question starts a sentence of its own ('play a turn. Is only
     one player still in? Then ...'), as a reader asks it."""
     out = ""
     for x in clauses:
-        asking = re.match(r"[^.;,]*\?", x) is not None
+        asking = re.match(r"[^.;,(]*\?", x) is not None
         out += (". " + capital(x) if asking else ", then " + x) if out else x
     return out
 
@@ -248,6 +262,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
+    view.setup += first_player(rs, "\n".join(_texts(view)), view.setup)
     view.words = words_box(rs, w, _texts(view))
     return view
 
@@ -294,6 +309,11 @@ def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, in
             pages = len(PdfReader(BytesIO(pdf)).pages)
             if pages <= MAX_PAGES:
                 break
+        kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
+        while pages > MAX_PAGES and kinds:  # last, the kinds of card the names already hint at leave the Words box
+            view.words.remove(kinds.pop())
+            pdf = browser.print(aid_html(view, 2))
+            pages = len(PdfReader(BytesIO(pdf)).pages)
     return pdf, pages
 
 

@@ -23,6 +23,7 @@ VISIBILITY = {
     "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
 }
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
+KIND_OF_CARD = "A kind of card: "  # how a class of card is defined (the first entries to go from a full aid)
 
 
 def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
@@ -177,6 +178,15 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
     return start + setup_steps(rs, w, sids, say)
 
 
+
+def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
+    """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
+    designer's set-up nor the worked-out one says who that is."""
+    if rs.aid.get("setup") or not re.search(r"\bfirst player\b", said, re.I) \
+            or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
+        return []
+    return ["Choose a first player; play goes clockwise from them."]
+
 def _forms(title: str) -> list[str]:
     """The ways a text names a term: 'Dragon's Hoard' also as 'Hoard', 'Black Markets' also as 'Black Market'."""
     title = re.sub(r"^the ", "", title.strip())
@@ -210,7 +220,21 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     for v in list(rs.variables.values()) + list(rs.player_variables.values()):
         if v.title and v.doc:
             out.append((capital(v.title.removeprefix("the ")), v.doc))
-    return out
+    return out + ([] if rs.aid.get("key") else class_terms(rs))  # (a designer's card key says what the cards are)
+
+
+def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
+    case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
+    names: dict[str, list[str]] = {}
+    for c in rs.cards:
+        for cls in c.classes:
+            if c.name not in names.setdefault(cls, []):
+                names[cls].append(c.name)
+    from rulecraft.tools.words.text import join_and
+
+    return [(cls.replace("_", " "), f"{KIND_OF_CARD}{join_and(n)}") for cls, n in names.items()
+            if len(n) <= 6 and not all(cls.replace("_", " ") in x.lower() for x in n)]  # ('Coin 1', 'Coin 2': said)
 
 
 def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
