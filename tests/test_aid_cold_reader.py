@@ -81,3 +81,35 @@ def test_a_short_sequence_the_order_of_play_calls_is_said_where_it_is_called(sie
 def test_a_card_class_the_aid_names_is_defined(siege):
     """'unless they reveal a reaction': which cards are reactions? The Words box names them."""
     assert dict(siege.words)["Reaction"] == "A kind of card: Shield.", siege.words
+
+
+def test_a_pile_that_refills_says_so_where_it_is_defined(siege):
+    """'What do I do when my draw pile runs out?': the Words box says it, whatever a label of a draw leaves out."""
+    assert dict(siege.words)["Draw pile"].endswith("When it runs out, shuffle your Discard pile to make a new one."), \
+        siege.words
+
+
+def _tutorial_auction(tmp_path) -> Path:
+    """docs/tutorial.md's finished auction game (the second my-auction.yaml), as a reader of the tutorial writes it."""
+    text = (Path(__file__).parent.parent / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    block = text.split("# file: my-auction.yaml\n")[2].split("```")[0]
+    path = tmp_path / "my-auction.yaml"
+    path.write_text(block, encoding="utf-8")
+    return path
+
+
+def test_a_labelled_auction_says_what_winning_it_does(tmp_path):
+    """'Raise or pass, going left from the opener' alone: who gets the lot, who pays? The designer's label, then
+    what the auction's own steps do when it ends."""
+    view = aid_view(load_ruleset(str(_tutorial_auction(tmp_path))).ruleset)
+    bidding = dict(view.decisions)["Bidding"]
+    assert bidding.startswith("Raise or pass, going left from the opener; a pass is final"), bidding
+    assert "When it ends: if there is a winner, take the price from the winner's coins" in bidding, bidding
+    assert "otherwise move the top card of the lot for sale to the Lots nobody bought" in bidding, bidding
+
+
+def test_a_variable_the_aid_names_is_defined_by_what_it_is_set_to(tmp_path):
+    """'the opener' is met in the order of play and never said: the Words box says who it is, from its changes."""
+    view = aid_view(load_ruleset(str(_tutorial_auction(tmp_path))).ruleset)
+    assert dict(view.words)["Opener"] == "First the first player, then the player after the opener.", view.words
+    assert "Choose a first player; play goes clockwise from them." in view.setup, view.setup

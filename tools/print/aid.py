@@ -98,6 +98,10 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
                                      if not hidden_step(w.rs, b)) if x]
         return text + (": " + _then(inner) if inner else "")
+    if label and decides == "mechanic" and depth < DEPTH:  # a designer's words for it, then what its `do:` does
+        inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
+                                     if not hidden_step(w.rs, b)) if x]
+        return text + (". " + capital(_then(inner)) if inner else "")
     if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
@@ -247,7 +251,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.dice = [d for d in dice_views(rs, w) if d["results"] or d["doc"]]  # plain dice: the order of play says 'roll 5d6'
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
-    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)
+    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1))
     view.scoring = _lines(w, rs.aid.get("scoring"))
     view.powers = _pairs(w, rs.aid.get("powers")) or card_texts(rs)
     view.key = _pairs(w, rs.aid.get("key"))
@@ -262,8 +266,8 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
-    view.setup += first_player(rs, "\n".join(_texts(view)), view.setup)
     view.words = words_box(rs, w, _texts(view))
+    view.setup += first_player(rs, "\n".join(_texts(view) + [d for _t, d in view.words]), view.setup)
     return view
 
 

@@ -76,11 +76,12 @@ def _walk(steps, inside: bool):
             yield from _walk(body, inside or (kind is not None and kind.outcomes))
 
 
-def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
     """How the key decisions go, worked out where the ruleset's `aid:` says nothing of them: its auctions, response
     windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words.
     Every choice of a sequence is said under its title, in play order, unless an earlier line already asks it (a
-    follow-up question: 'the player is asked “Discard which card?”')."""
+    follow-up question: 'the player is asked “Discard which card?”'). A labelled auction's `on_end:` steps follow
+    its label, each said by `say` (the aid's way of saying a step with what it holds)."""
     found: list[tuple[int, str, M.Step]] = []
     branched: set[str] = set()  # choices asked only on some answer or outcome (inside a branch): follow-ups
     for seq in rs.sequences.values():
@@ -104,6 +105,9 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
+        ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
+        if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
+            text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)
         said = " ".join(x for lines in out.values() for x in lines)
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue

@@ -198,7 +198,18 @@ def _forms(title: str) -> list[str]:
 
 
 def zone_doc(w: Words, z: M.ZoneDef) -> str:
-    """What a place is: its `doc:`, else how many there are and who sees them."""
+    """What a place is: its `doc:`, else how many there are and who sees them; and for a pile that refills (`refill:`),
+    what happens when it runs out."""
+    said = _place_doc(w, z)
+    source = w.rs.zones.get(z.refill) if z.refill else None
+    if source is not None:
+        whose = "your" if z.per == "player" and source.per == "player" else "the"
+        said = said.rstrip() + ("" if said.rstrip().endswith((".", "!", "?")) else ".") \
+            + f" When it runs out, shuffle {whose} {_zone_name(source)} to make a new one."
+    return said
+
+
+def _place_doc(w: Words, z: M.ZoneDef) -> str:
     if z.doc:
         return z.doc
     per = {None: "a shared place for cards", "player": "each player has their own",
@@ -220,7 +231,35 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     for v in list(rs.variables.values()) + list(rs.player_variables.values()):
         if v.title and v.doc:
             out.append((capital(v.title.removeprefix("the ")), v.doc))
+    out += [t for t in variable_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
     return out + ([] if rs.aid.get("key") else class_terms(rs))  # (a designer's card key says what the cards are)
+
+
+def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A game variable with no `doc:` that names a player ('the opener'), defined by what the rules set it to, in
+    order: 'First the first player, then the player after the opener.'"""
+    from rulecraft.dsl import ast as A
+    from rulecraft.model.kinds import own_statements
+
+    values: dict[str, list[str]] = {}
+    for _seq, step in rs.iter_steps():
+        for st in own_statements(step):
+            for n in st.ast.walk():
+                if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) \
+                        and n.target.id in rs.variables and not (isinstance(n.value, A.Name) and n.value.id == "none"):
+                    said = w.expr(n.value)
+                    if said not in values.setdefault(n.target.id, []):
+                        values[n.target.id].append(said)
+    out = []
+    for vid, said in values.items():
+        v = rs.variables[vid]
+        if v.doc or not said or len(said) > 2 or not all("player" in x and len(x) <= 60 for x in said):
+            continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
+        name = (v.title or vid.replace("_", " ")).removeprefix("the ")
+        if name in ("first", "last", "next", "current", "best"):  # a plain word of the rules, not a term
+            continue
+        out.append((name, capital(said[0]) if len(said) == 1 else f"First {said[0]}, then {said[1]}"))
+    return out
 
 
 def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
