@@ -113,3 +113,16 @@ def test_a_variable_the_aid_names_is_defined_by_what_it_is_set_to(tmp_path):
     view = aid_view(load_ruleset(str(_tutorial_auction(tmp_path))).ruleset)
     assert dict(view.words)["Opener"] == "First the first player, then the player after the opener.", view.words
     assert "Choose a first player; play goes clockwise from them." in view.setup, view.setup
+
+
+def test_a_record_named_for_a_person_reads_as_that_person():
+    """last-bid's loser is a dropped bid (its player, its bid): 'the lives of the loser's player' reads 'the loser's
+    lives'; a record not named for a person keeps its player ('the play's player')."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words import Words
+
+    rs = load_ruleset(str(GAMES / "last-bid.yaml")).ruleset
+    w = Words(rs, detail="players")
+    assert w.expr(parse_expression("loser.player.lives", plain_locator())) == "the loser's lives"
+    assert w.expr(parse_expression("loser.player", plain_locator())) == "the loser"
+    assert w.expr(parse_expression("[d.player for d in sale.dropped]", plain_locator())) != ""
