@@ -126,3 +126,16 @@ def test_a_record_named_for_a_person_reads_as_that_person():
     assert w.expr(parse_expression("loser.player.lives", plain_locator())) == "the loser's lives"
     assert w.expr(parse_expression("loser.player", plain_locator())) == "the loser"
     assert w.expr(parse_expression("[d.player for d in sale.dropped]", plain_locator())) != ""
+
+
+@pytest.mark.skipif(__import__("rulecraft.tools.print.htmlpdf", fromlist=["find_chromium"]).find_chromium() is None,
+                    reason="headless Chromium is not installed")
+def test_an_aid_that_spills_a_few_lines_is_printed_on_one_page():
+    """Siege Row's aid ran two lines onto a second page (a Words entry cut across the page); printed more compactly,
+    it is one page, at 9 pt or more."""
+    from rulecraft.tools.print.aid import build_aid
+    from rulecraft.tools.print.pdfmeasure import measure_pdf
+
+    pdf, pages = build_aid(load_ruleset(str(GAMES / "siege-row.yaml")).ruleset)
+    m = measure_pdf(pdf)
+    assert pages == m.pages == 1 and m.smallest_pt >= 9.0, m.summary()

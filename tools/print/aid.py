@@ -30,6 +30,7 @@ FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
 TABLE_COLUMNS = 5
+SPILL_CHARS = 400  # a second page with no more text than this is tried again more compactly, to fit one page
 
 
 @dataclass
@@ -308,17 +309,28 @@ def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, in
 
     view = aid_view(rs, paper)
     with nullcontext(printer) if printer is not None else Printer() as browser:
+        fits = None  # the first print that fits two pages
         for compact in range(3):
             pdf = browser.print(aid_html(view, compact))
-            pages = len(PdfReader(BytesIO(pdf)).pages)
-            if pages <= MAX_PAGES:
+            reader = PdfReader(BytesIO(pdf))
+            pages = len(reader.pages)
+            if pages == 1 or (pages == MAX_PAGES and not _a_few_lines(reader.pages[1])):
                 break
+            if pages == MAX_PAGES:  # a second page of a few lines: printed more compactly it may be one sheet
+                fits = fits or (pdf, pages)
+        else:
+            pdf, pages = fits or (pdf, pages)
         kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
         while pages > MAX_PAGES and kinds:  # last, the kinds of card the names already hint at leave the Words box
             view.words.remove(kinds.pop())
             pdf = browser.print(aid_html(view, 2))
             pages = len(PdfReader(BytesIO(pdf)).pages)
     return pdf, pages
+
+
+def _a_few_lines(page) -> bool:
+    """Whether a page of the aid holds only a few lines (what ran over from the page before)."""
+    return len(page.extract_text() or "") <= SPILL_CHARS
 
 
 def run(args) -> int:
