@@ -27,8 +27,8 @@ def _flow(view) -> list[str]:
 
 def test_a_question_label_keeps_what_the_answer_leads_to(siege):
     """'Is only one player still in?' alone leaves the reader asking 'and then?': the aid says what a yes does."""
-    rounds = next(line for line in _flow(siege) if line.startswith("Repeat"))
-    assert "Is only one player still in? Then each player who is not out wins the game" in rounds, rounds
+    assert "Is only one player still in? Then each player who is not out wins the game and the game ends" \
+        in _flow(siege), _flow(siege)
     turn = _flow(siege)
     strikes = next(line for line in turn if line.startswith("Do you have strikes?"))
     assert strikes.startswith("Do you have strikes? Then "), strikes

@@ -30,7 +30,7 @@ FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
 TABLE_COLUMNS = 5
-SPILL_CHARS = 400  # a second page with no more text than this is tried again more compactly, to fit one page
+SPILL_CHARS = 900  # a second page with no more text than this is tried again more compactly, to fit one page
 
 
 @dataclass
