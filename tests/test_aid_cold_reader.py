@@ -139,3 +139,9 @@ def test_an_aid_that_spills_a_few_lines_is_printed_on_one_page():
     pdf, pages = build_aid(load_ruleset(str(GAMES / "siege-row.yaml")).ruleset)
     m = measure_pdf(pdf)
     assert pages == m.pages == 1 and m.smallest_pt >= 9.0, m.summary()
+
+
+def test_a_function_the_aid_names_is_defined_by_its_doc():
+    """Hearts: 'Pick three cards to pass to the player's receiver': who is that? The function's doc says."""
+    view = aid_view(load_ruleset("hearts").ruleset)
+    assert dict(view.words).get("Receiver") == "Whom a player passes to this hand.", view.words
