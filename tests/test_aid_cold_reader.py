@@ -145,3 +145,12 @@ def test_a_function_the_aid_names_is_defined_by_its_doc():
     """Hearts: 'Pick three cards to pass to the player's receiver': who is that? The function's doc says."""
     view = aid_view(load_ruleset("hearts").ruleset)
     assert dict(view.words).get("Receiver") == "Whom a player passes to this hand.", view.words
+
+
+def test_the_actions_a_turn_calls_are_said_in_the_order_of_play():
+    """Bluff's turn ends 'Then play the action': what income, tax, steal and coup do was nowhere in the aid. A short
+    action the order of play calls is shown in it (and left to the sheets when the aid would not fit two pages)."""
+    flow = {title: lines for _d, title, lines in aid_view(load_ruleset("bluff").ruleset).flow}
+    said = " ".join(flow["The action"])
+    for rule in ("take 1 coin", "take 3 coins", "take up to 2 coins from the target", "pay 7 coins"):
+        assert rule in said, said

@@ -54,6 +54,7 @@ class AidView:
     setup: list[str] = field(default_factory=list)  # where things start and how the table is set up
     words: list[tuple[str, str]] = field(default_factory=list)  # every place and term the aid uses, defined
     turn_heading: str = "Your turn, in order"
+    actions: set = field(default_factory=set)  # titles of the short actions shown in the order of play (may go)
 
 
 def _pairs(w: Words, data) -> list[tuple[str, str]]:
@@ -63,6 +64,7 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
 
 
 ITEMS = 8  # lines per sequence at most
+ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
 ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
@@ -177,7 +179,7 @@ def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS
     return out
 
 
-def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple[int, str, str]]:
+def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool = True) -> list[tuple[int, str, str]]:
     chosen = rs.aid.get("flow")
     if chosen:
         order = [(0, sid) for sid in chosen if sid in rs.sequences]
@@ -190,7 +192,8 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple
             seen.add(sid)
             order.append((depth, sid))
             for callee in calls_of(rs.sequences[sid].steps):
-                if callee in rs.sequences and rs.sequences[callee].kind in FLOW_KINDS:
+                if callee in rs.sequences and (rs.sequences[callee].kind in FLOW_KINDS
+                                               or actions and _short_action(w, rs, callee)):
                     visit(callee, depth + 1)
 
         visit(rs.start, 0)
@@ -199,6 +202,15 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple
     shown = {sid for _d, sid in order}
     return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items))
             for d, sid in order]
+
+
+def _short_action(w: Words, rs: M.Ruleset, sid: str) -> bool:
+    """An action the order of play calls ('play the action'), short enough to be said in it: what each action does."""
+    seq = rs.sequences[sid]
+    if seq.kind != "action":
+        return False
+    lines = _summary(w, seq, set(), None)
+    return len(lines) <= ACTION_LINES and sum(map(len, lines)) <= ACTION_CHARS
 
 
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
@@ -239,12 +251,13 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     return [""] + [capital(humanize(c)) for c in columns], rows
 
 
-def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
+def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     w = Words(rs, detail="players")
     count = str(rs.players.min) if rs.players.min == rs.players.max else f"{rs.players.min}–{rs.players.max}"
     view = AidView(rs.title, f"{count} players", paper)
     view.win, view.explain = win_lines(rs, w)
-    view.flow = flow_lines(rs, w)
+    view.flow = flow_lines(rs, w, actions=actions)
+    view.actions = {t for _d, t, _l in view.flow} & {sequence_title(q) for q in rs.sequences.values() if q.kind == "action"}
     ids = rs.aid.get("numbers")
     params = [rs.parameters[k] for k in ids if k in rs.parameters] if ids is not None else list(rs.parameters.values())
     view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
@@ -299,32 +312,43 @@ def _template():
 
 def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, int]:
     """The aid's PDF and its page count: printed again more compactly (never below 9 pt) while over two pages,
-    by one browser (`printer`, an open `htmlpdf.Printer` to print with, else one started for this aid)."""
+    by one browser (`printer`, an open `htmlpdf.Printer` to print with, else one started for this aid); still over,
+    without the short actions the order of play calls (the sheets show them)."""
     from contextlib import nullcontext
-    from io import BytesIO
-
-    from pypdf import PdfReader
 
     from rulecraft.tools.print.htmlpdf import Printer
 
     view = aid_view(rs, paper)
     with nullcontext(printer) if printer is not None else Printer() as browser:
-        fits = None  # the first print that fits two pages
-        for compact in range(3):
-            pdf = browser.print(aid_html(view, compact))
-            reader = PdfReader(BytesIO(pdf))
-            pages = len(reader.pages)
-            if pages == 1 or (pages == MAX_PAGES and not _a_few_lines(reader.pages[1])):
-                break
-            if pages == MAX_PAGES:  # a second page of a few lines: printed more compactly it may be one sheet
-                fits = fits or (pdf, pages)
-        else:
-            pdf, pages = fits or (pdf, pages)
-        kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
-        while pages > MAX_PAGES and kinds:  # last, the kinds of card the names already hint at leave the Words box
-            view.words.remove(kinds.pop())
-            pdf = browser.print(aid_html(view, 2))
-            pages = len(PdfReader(BytesIO(pdf)).pages)
+        pdf, pages = _printed(view, browser)
+        if pages > MAX_PAGES and view.actions:
+            pdf, pages = _printed(aid_view(rs, paper, actions=False), browser)
+    return pdf, pages
+
+
+def _printed(view: AidView, browser) -> tuple[bytes, int]:
+    """One view printed as compactly as it needs: a second page of a few lines is tried again to fit one sheet, and
+    over two pages at the tightest layout the kinds of card the names already hint at leave the Words box."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    fits = None  # the first print that fits two pages
+    for compact in range(3):
+        pdf = browser.print(aid_html(view, compact))
+        reader = PdfReader(BytesIO(pdf))
+        pages = len(reader.pages)
+        if pages == 1 or (pages == MAX_PAGES and not _a_few_lines(reader.pages[1])):
+            break
+        if pages == MAX_PAGES:  # a second page of a few lines: printed more compactly it may be one sheet
+            fits = fits or (pdf, pages)
+    else:
+        pdf, pages = fits or (pdf, pages)
+    kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
+    while pages > MAX_PAGES and kinds:
+        view.words.remove(kinds.pop())
+        pdf = browser.print(aid_html(view, 2))
+        pages = len(PdfReader(BytesIO(pdf)).pages)
     return pdf, pages
 
 
