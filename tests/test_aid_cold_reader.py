@@ -154,3 +154,14 @@ def test_the_actions_a_turn_calls_are_said_in_the_order_of_play():
     said = " ".join(flow["The action"])
     for rule in ("take 1 coin", "take 3 coins", "take up to 2 coins from the target", "pay 7 coins"):
         assert rule in said, said
+
+
+def test_a_pass_reads_as_nothing_chosen():
+    """'If there is no chosen card, stop repeating' reads 'If no card was chosen, ...'."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words import Words
+
+    rs = load_ruleset(str(GAMES / "siege-row.yaml")).ruleset
+    w = Words(rs, detail="players")
+    assert w.expr(parse_expression("bought == none", plain_locator())) == "no card was chosen"
+    assert w.expr(parse_expression("bought != none", plain_locator())) == "a card was chosen"
