@@ -165,3 +165,11 @@ def test_a_pass_reads_as_nothing_chosen():
     w = Words(rs, detail="players")
     assert w.expr(parse_expression("bought == none", plain_locator())) == "no card was chosen"
     assert w.expr(parse_expression("bought != none", plain_locator())) == "a card was chosen"
+
+
+def test_pig_says_who_starts_and_the_highest_score():
+    """Pig's order of play goes 'from the first': the set-up says to choose them; a kept score is 'the highest
+    score', not 'the most score'."""
+    view = aid_view(load_ruleset("pig").ruleset)
+    assert "Choose a first player; play goes clockwise from them." in view.setup, view.setup
+    assert "Otherwise, when the game ends, the player with the highest score wins." in view.win, view.win

@@ -231,7 +231,10 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         lead = "Otherwise, when" if lines else "When"
         kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
         if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
-            lines.append(sentence(f"{lead} the game ends, the player with the {most} {w.attribute(kept.name)} wins"))
+            what = w.attribute(kept.name)  # 'the most points', 'the highest score'
+            if not plural("the " + what) and not what.endswith("ed"):  # (not 'banked': a participle is no noun)
+                most = {"most": "highest", "fewest": "lowest"}[most]
+            lines.append(sentence(f"{lead} the game ends, the player with the {most} {what} wins"))
         else:
             lines.append(sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         theirs = Words(rs, titles={"p": "their"}, detail="players")
