@@ -9,6 +9,7 @@ it (`aid:`: flow, tables, numbers, win, notes); the defaults are worked out from
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 from rulecraft.dsl import ast as A
@@ -21,15 +22,15 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.words.text import plural
-from rulecraft.tools.print.aidwords import card_texts, setup_lines, setup_sequences, words_box
-from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, kept_score_steps,
-                                            sentence as _sentence)
+from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, first_player, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
+                                            lower as _lower, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
 TABLE_COLUMNS = 5
+SPILL_CHARS = 900  # a second page with no more text than this is tried again more compactly, to fit one page
 
 
 @dataclass
@@ -53,6 +54,7 @@ class AidView:
     setup: list[str] = field(default_factory=list)  # where things start and how the table is set up
     words: list[tuple[str, str]] = field(default_factory=list)  # every place and term the aid uses, defined
     turn_heading: str = "Your turn, in order"
+    actions: set = field(default_factory=set)  # titles of the short actions shown in the order of play (may go)
 
 
 def _pairs(w: Words, data) -> list[tuple[str, str]]:
@@ -61,19 +63,13 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
     return [(w.label(str(k)), _sentence(w.label(str(v)))) for k, v in items if v]  # '' drops a parent's entry
 
 
-def _lines(w: Words, data) -> list[str]:
-    return [_sentence(w.label(str(x))) for x in ([data] if isinstance(data, str) else (data or []))]
-
-
 ITEMS = 8  # lines per sequence at most
+ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
+ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
 
 
-
-
-def _lower(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
 def _said(w: Words, s: M.Step, depth: int = 0) -> str:
@@ -89,7 +85,27 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
     if depth:
         text = text.replace("; ", " and ")
-    if label or not s.bodies or decides == "mechanic":  # a mechanic says itself
+    if kind is not None and kind.call and not label and depth < DEPTH:
+        text += _called(w, s, depth)
+    asks = yes_no(s) if label.endswith("?") and depth <= DEPTH else None
+    if asks is not None:  # a question label ('Is only one player still in?') keeps what each answer leads to
+        said = text
+        for lead, body in (("Then", asks[1]), ("Otherwise", asks[2])):
+            inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
+            answer = ", then ".join(inner)
+            if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
+                said += (" " if said is text else "; ") + (lead if said is text else lead.lower()) \
+                    + (" " if lead == "Then" else ", ") + answer
+        return said
+    if decides == "mechanic" and not label and depth < DEPTH:  # a mechanic says itself, then what its `do:` does
+        inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
+                                     if not hidden_step(w.rs, b)) if x]
+        return text + (": " + _then(inner) if inner else "")
+    if label and decides == "mechanic" and depth < DEPTH:  # a designer's words for it, then what its `do:` does
+        inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
+                                     if not hidden_step(w.rs, b)) if x]
+        return text + (". " + capital(_then(inner)) if inner else "")
+    if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
         return ""
@@ -100,13 +116,33 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     for name, body in s.bodies:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
         if inner:
-            parts.append(("otherwise " if name == "else" else "") + (", then ".join(inner) if depth else "; ".join(inner)))
+            parts.append(("otherwise " if name == "else" else "") + (_then(inner) if depth else "; ".join(inner)))
     if not parts:
         return text
-    import re
-
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
+
+
+def _called(w: Words, s: M.Step, depth: int) -> str:
+    """What a called sequence the order of play shows nowhere does, said in place when it is short ('a keep falls
+    (have their walls fallen? Then they are out of the game)'); '' otherwise."""
+    rs = w.rs
+    seqs = [rs.sequences.get(getattr(st.ast, "sequence", None)) for st in own_statements(s)]
+    if len(seqs) != 1 or seqs[0] is None or seqs[0].kind in FLOW_KINDS or seqs[0].id in setup_sequences(rs, [seqs[0].id]):
+        return ""
+    inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in seqs[0].steps if not hidden_step(rs, b)) if x]
+    said = _then(inner)
+    return f" ({said})" if said and len(said) <= ANSWER_CHARS else ""
+
+
+def _then(clauses: list[str]) -> str:
+    """Clauses one after another ('roll, then pay'); a question starts a sentence of its own ('play a turn. Is only
+    one player still in? Then ...'), as a reader asks it."""
+    out = ""
+    for x in clauses:
+        asking = re.match(r"[^.;,(]*\?", x) is not None
+        out += (". " + capital(x) if asking else ", then " + x) if out else x
+    return out
 
 
 def _ends_game(s: M.Step) -> bool:
@@ -143,7 +179,7 @@ def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS
     return out
 
 
-def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple[int, str, str]]:
+def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool = True) -> list[tuple[int, str, str]]:
     chosen = rs.aid.get("flow")
     if chosen:
         order = [(0, sid) for sid in chosen if sid in rs.sequences]
@@ -156,7 +192,8 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple
             seen.add(sid)
             order.append((depth, sid))
             for callee in calls_of(rs.sequences[sid].steps):
-                if callee in rs.sequences and rs.sequences[callee].kind in FLOW_KINDS:
+                if callee in rs.sequences and (rs.sequences[callee].kind in FLOW_KINDS
+                                               or actions and _short_action(w, rs, callee)):
                     visit(callee, depth + 1)
 
         visit(rs.start, 0)
@@ -167,92 +204,13 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS) -> list[tuple
             for d, sid in order]
 
 
-def _functions_in(rs: M.Ruleset, node, out: list) -> list:
-    for n in node.walk() if node is not None else ():
-        if isinstance(n, A.Call) and n.func in rs.functions and n.func not in out:
-            out.append(n.func)
-            _functions_in(rs, rs.functions[n.func][1], out)
-    return out
-
-
-def score_roots(rs: M.Ruleset) -> list:
-    """The expressions a score is made of: `scoring.score`, and where that is a kept value (`p.points`) what each
-    step adds to it (`player.points += box_points(...)`), so the functions that count points get explained."""
-    sc = rs.scoring
-    roots = [sc.score.ast] if sc.score is not None else []
-    kept = roots[0] if roots and isinstance(roots[0], A.Attr) else None
-    if kept is not None:
-        for _seq, step in rs.iter_steps():
-            for st in own_statements(step):
-                n = st.ast
-                if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name == kept.name \
-                        and n.op in ("=", "+="):
-                    roots.append(n.value)
-    return roots
-
-
-def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
-    if rs.aid.get("win"):
-        return _lines(w, rs.aid["win"]), []
-    lines = []
-    winning = {sid for sid, seq in rs.sequences.items()
-               if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
-                      for st in own_statements(step))}
-    for t in rs.triggers:
-        if t.run in winning:
-            lines.append(_sentence(w.label(t.label) if t.label else w.stmt(t)))
-    sc = rs.scoring
-    w = Words(rs, titles={"p": "a player"}, detail="players")
-    if sc.score is not None:
-        most = "most" if sc.highest_wins else "fewest"
-        score = w.expr(sc.score)
-        lead = "Otherwise, when" if lines else "When"
-        kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
-        if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
-            lines.append(_sentence(f"{lead} the game ends, the player with the {most} {w.attribute(kept.name)} wins"))
-        else:
-            lines.append(_sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
-        theirs = Words(rs, titles={"p": "their"}, detail="players")
-        few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
-        ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
-                if not w.is_constant(t.ast)]
-        if ties:
-            lines.append(_sentence("A tie goes to the player with " + "; then ".join(ties)))
-        lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    used: list = []
-    for root in score_roots(rs):
-        _functions_in(rs, root, used)
-    explain = [(capital(function_name(w, rs, f)), _sentence(w.label(rs.function_docs.get(f, "")))) for f in used
-               if rs.function_docs.get(f)]
-    if sc.score is not None and kept is not None and not explain:  # no function counts it: the steps that add to it
-        what = w.attribute(kept.name)
-        explain = [(f"How {what} are counted" if plural("the " + what) else f"How the {what} is counted", " ".join(kept_score_steps(rs, kept.name)))]
-        explain = [e for e in explain if e[1]]
-    return lines, explain[:5]
-
-
-def _tie(said: str, most: str) -> str:
-    """A tie-break as players say it: 'the most cards in their Basket', 'the most: their chips'."""
-    for lead in ("the number of ", "their "):
-        if said.startswith(lead):
-            return f"the {most} {said.removeprefix(lead)}"
-    return f"the {most}: {said}"
-
-
-def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
-    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
-    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
-    params = rs.functions[f][0]
-    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
-        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
-    return rs.titles.get(f) or humanize(f)
-
-
-def _steps(steps):
-    for s in steps:
-        yield s
-        for _n, body in s.bodies:
-            yield from _steps(body)
+def _short_action(w: Words, rs: M.Ruleset, sid: str) -> bool:
+    """An action the order of play calls ('play the action'), short enough to be said in it: what each action does."""
+    seq = rs.sequences[sid]
+    if seq.kind != "action":
+        return False
+    lines = _summary(w, seq, set(), None)
+    return len(lines) <= ACTION_LINES and sum(map(len, lines)) <= ACTION_CHARS
 
 
 def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
@@ -293,12 +251,13 @@ def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
     return [""] + [capital(humanize(c)) for c in columns], rows
 
 
-def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
+def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     w = Words(rs, detail="players")
     count = str(rs.players.min) if rs.players.min == rs.players.max else f"{rs.players.min}–{rs.players.max}"
     view = AidView(rs.title, f"{count} players", paper)
     view.win, view.explain = win_lines(rs, w)
-    view.flow = flow_lines(rs, w)
+    view.flow = flow_lines(rs, w, actions=actions)
+    view.actions = {t for _d, t, _l in view.flow} & {sequence_title(q) for q in rs.sequences.values() if q.kind == "action"}
     ids = rs.aid.get("numbers")
     params = [rs.parameters[k] for k in ids if k in rs.parameters] if ids is not None else list(rs.parameters.values())
     view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
@@ -306,7 +265,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.dice = [d for d in dice_views(rs, w) if d["results"] or d["doc"]]  # plain dice: the order of play says 'roll 5d6'
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
-    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w)
+    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1))
     view.scoring = _lines(w, rs.aid.get("scoring"))
     view.powers = _pairs(w, rs.aid.get("powers")) or card_texts(rs)
     view.key = _pairs(w, rs.aid.get("key"))
@@ -322,6 +281,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4") -> AidView:
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
     view.words = words_box(rs, w, _texts(view))
+    view.setup += first_player(rs, "\n".join(_texts(view) + [d for _t, d in view.words]), view.setup)
     return view
 
 
@@ -352,22 +312,49 @@ def _template():
 
 def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, int]:
     """The aid's PDF and its page count: printed again more compactly (never below 9 pt) while over two pages,
-    by one browser (`printer`, an open `htmlpdf.Printer` to print with, else one started for this aid)."""
+    by one browser (`printer`, an open `htmlpdf.Printer` to print with, else one started for this aid); still over,
+    without the short actions the order of play calls (the sheets show them)."""
     from contextlib import nullcontext
-    from io import BytesIO
-
-    from pypdf import PdfReader
 
     from rulecraft.tools.print.htmlpdf import Printer
 
     view = aid_view(rs, paper)
     with nullcontext(printer) if printer is not None else Printer() as browser:
-        for compact in range(3):
-            pdf = browser.print(aid_html(view, compact))
-            pages = len(PdfReader(BytesIO(pdf)).pages)
-            if pages <= MAX_PAGES:
-                break
+        pdf, pages = _printed(view, browser)
+        if pages > MAX_PAGES and view.actions:
+            pdf, pages = _printed(aid_view(rs, paper, actions=False), browser)
     return pdf, pages
+
+
+def _printed(view: AidView, browser) -> tuple[bytes, int]:
+    """One view printed as compactly as it needs: a second page of a few lines is tried again to fit one sheet, and
+    over two pages at the tightest layout the kinds of card the names already hint at leave the Words box."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    fits = None  # the first print that fits two pages
+    for compact in range(3):
+        pdf = browser.print(aid_html(view, compact))
+        reader = PdfReader(BytesIO(pdf))
+        pages = len(reader.pages)
+        if pages == 1 or (pages == MAX_PAGES and not _a_few_lines(reader.pages[1])):
+            break
+        if pages == MAX_PAGES:  # a second page of a few lines: printed more compactly it may be one sheet
+            fits = fits or (pdf, pages)
+    else:
+        pdf, pages = fits or (pdf, pages)
+    kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
+    while pages > MAX_PAGES and kinds:
+        view.words.remove(kinds.pop())
+        pdf = browser.print(aid_html(view, 2))
+        pages = len(PdfReader(BytesIO(pdf)).pages)
+    return pdf, pages
+
+
+def _a_few_lines(page) -> bool:
+    """Whether a page of the aid holds only a few lines (what ran over from the page before)."""
+    return len(page.extract_text() or "") <= SPILL_CHARS
 
 
 def run(args) -> int:

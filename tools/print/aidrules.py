@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
@@ -16,7 +17,7 @@ from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_when
-from rulecraft.tools.words.text import dice_name, gerund
+from rulecraft.tools.words.text import dice_name, gerund, plural
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 DECISIONS = 5  # entries of "How it is decided" at most
@@ -75,11 +76,12 @@ def _walk(steps, inside: bool):
             yield from _walk(body, inside or (kind is not None and kind.outcomes))
 
 
-def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
     """How the key decisions go, worked out where the ruleset's `aid:` says nothing of them: its auctions, response
     windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words.
     Every choice of a sequence is said under its title, in play order, unless an earlier line already asks it (a
-    follow-up question: 'the player is asked “Discard which card?”')."""
+    follow-up question: 'the player is asked “Discard which card?”'). A labelled auction's `on_end:` steps follow
+    its label, each said by `say` (the aid's way of saying a step with what it holds)."""
     found: list[tuple[int, str, M.Step]] = []
     branched: set[str] = set()  # choices asked only on some answer or outcome (inside a branch): follow-ups
     for seq in rs.sequences.values():
@@ -103,6 +105,9 @@ def decision_lines(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
+        ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
+        if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
+            text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)
         said = " ".join(x for lines in out.values() for x in lines)
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
@@ -169,3 +174,133 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
             elif adds(s) and not branched:  # (an add on some condition only is said with it, or not at all)
                 out.append(sentence(said([s])))
     return list(dict.fromkeys(out))[:limit]
+
+
+def lower(text: str) -> str:
+    first = text.split(" ", 1)[0]  # 'A keep falls' -> 'a keep falls'; 'P2 pays', 'DML' stay as they are
+    return text if len(first) > 1 and first == first.upper() else text[:1].lower() + text[1:]
+
+
+def lines_of(w: Words, data) -> list[str]:
+    return [sentence(w.label(str(x))) for x in ([data] if isinstance(data, str) else (data or []))]
+
+
+def _functions_in(rs: M.Ruleset, node, out: list) -> list:
+    for n in node.walk() if node is not None else ():
+        if isinstance(n, A.Call) and n.func in rs.functions and n.func not in out:
+            out.append(n.func)
+            _functions_in(rs, rs.functions[n.func][1], out)
+    return out
+
+
+def score_roots(rs: M.Ruleset) -> list:
+    """The expressions a score is made of: `scoring.score`, and where that is a kept value (`p.points`) what each
+    step adds to it (`player.points += box_points(...)`), so the functions that count points get explained."""
+    sc = rs.scoring
+    roots = [sc.score.ast] if sc.score is not None else []
+    kept = roots[0] if roots and isinstance(roots[0], A.Attr) else None
+    if kept is not None:
+        for _seq, step in rs.iter_steps():
+            for st in own_statements(step):
+                n = st.ast
+                if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name == kept.name \
+                        and n.op in ("=", "+="):
+                    roots.append(n.value)
+    return roots
+
+
+def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
+    if rs.aid.get("win"):
+        return lines_of(w, rs.aid["win"]), []
+    lines = []
+    winning = {sid for sid, seq in rs.sequences.items()
+               if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
+                      for st in own_statements(step))}
+    for t in rs.triggers:
+        if t.run in winning:
+            lines.append(sentence(w.label(t.label) if t.label else w.stmt(t)))
+    declared, settled = _declared_wins(rs, w)
+    lines += declared
+    if settled:  # a house rule declares the winner outright (or nobody): the score decides nothing
+        return lines, []
+    sc = rs.scoring
+    w = Words(rs, titles={"p": "a player"}, detail="players")
+    if sc.score is not None:
+        most = "most" if sc.highest_wins else "fewest"
+        score = w.expr(sc.score)
+        lead = "Otherwise, when" if lines else "When"
+        kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
+        if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
+            what = w.attribute(kept.name)  # 'the most points', 'the highest score'
+            if not plural("the " + what) and not what.endswith("ed"):  # (not 'banked': a participle is no noun)
+                most = {"most": "highest", "fewest": "lowest"}[most]
+            lines.append(sentence(f"{lead} the game ends, the player with the {most} {what} wins"))
+        else:
+            lines.append(sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
+        theirs = Words(rs, titles={"p": "their"}, detail="players")
+        few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
+        ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
+                if not w.is_constant(t.ast)]
+        if ties:
+            lines.append(sentence("A tie goes to the player with " + "; then ".join(ties)))
+        lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
+    used: list = []
+    for root in score_roots(rs):
+        _functions_in(rs, root, used)
+    explain = [(capital(function_name(w, rs, f)), sentence(w.label(rs.function_docs.get(f, "")))) for f in used
+               if rs.function_docs.get(f)]
+    if sc.score is not None and kept is not None and not explain:  # no function counts it: the steps that add to it
+        what = w.attribute(kept.name)
+        explain = [(f"How {what} are counted" if plural("the " + what) else f"How the {what} is counted", " ".join(kept_score_steps(rs, kept.name)))]
+        explain = [e for e in explain if e[1]]
+    return lines, explain[:5]
+
+
+def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
+    """The wins the order of play declares itself, said as the rule that gives them: a question whose yes names the
+    winner ('Is only one player still in? Then each player who is not out wins.'), else 'If COND, WINNER wins.';
+    and whether one is declared whatever happens (a house rule that says 'nobody wins')."""
+    out, settled = [], False
+    for _seq, step in rs.iter_steps():
+        asks = yes_no(step)
+        if asks is None:
+            continue
+        wins = [st.ast for b in asks[1] for st in own_statements(b) if isinstance(st.ast, A.Win)]
+        if not wins:
+            continue
+        who = "; ".join("nobody wins" if isinstance(x.who, A.ListLit) and not x.who.items else w.stmt(x)
+                        for x in wins)
+        who = re.sub(r"\b(wins?) the game\b", r"\1", who)
+        label = w.label(designer_label(step))
+        if w.is_constant(asks[0].ast):  # a house rule decides it: said only as the game plays it
+            if w.constant(asks[0].ast):
+                out.append(sentence(capital(who)))
+                settled = True
+            continue
+        rule = f"{label} Then {lower(who)}" if label.endswith("?") else f"If {w.expr(asks[0])}, {lower(who)}"
+        out.append(sentence(rule))
+    return list(dict.fromkeys(out)), settled
+
+
+def _tie(said: str, most: str) -> str:
+    """A tie-break as players say it: 'the most cards in their Basket', 'the most: their chips'."""
+    for lead in ("the number of ", "their "):
+        if said.startswith(lead):
+            return f"the {most} {said.removeprefix(lead)}"
+    return f"the {most}: {said}"
+
+
+def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
+    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
+    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
+    params = rs.functions[f][0]
+    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
+        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
+    return rs.titles.get(f) or humanize(f)
+
+
+def _steps(steps):
+    for s in steps:
+        yield s
+        for _n, body in s.bodies:
+            yield from _steps(body)

@@ -23,6 +23,7 @@ VISIBILITY = {
     "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
 }
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
+KIND_OF_CARD = "A kind of card: "  # how a class of card is defined (the first entries to go from a full aid)
 
 
 def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
@@ -91,7 +92,10 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
             out.append(f"{'The other' if picks else 'All the'} cards start in the {_zone_name(z)}, shuffled.")
         elif isinstance(z.initial, M.CExpr) and z.per is None:
             out += _picked_start(rs, z)
+    set_up = _set_before_play(rs)
     for v in rs.player_variables.values():
+        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads
+            continue
         initial = v.initial
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
             initial = w.constant(initial.ast)
@@ -101,6 +105,32 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
             from rulecraft.tools.words.text import plural
 
             out.append(f"Each player's {name} {'start' if plural('the ' + name) else 'starts'} at {w.value(initial)}.")
+    return out
+
+
+def _set_before_play(rs: M.Ruleset) -> set[str]:
+    """The player variables the start sequence sets (`set p.walls = ...`) before play begins: in its steps before
+    the first loop that repeats (a `for_each` over the players deals, it does not play), or a call."""
+    from rulecraft.dsl import ast as A
+    from rulecraft.model.kinds import kind_of, own_statements
+
+    out: set[str] = set()
+
+    def walk(steps) -> bool:  # False once play begins
+        for s in steps:
+            kind = kind_of(s)
+            if kind is None or kind.call or (kind.loop and kind.key != "for_each") or kind.decides:
+                return False
+            for st in own_statements(s):
+                for n in st.ast.walk():
+                    if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Attr):
+                        out.add(n.target.name)
+            if not all(walk(body) for _name, body in s.bodies):
+                return False
+        return True
+    start = rs.sequences.get(rs.start)
+    if start is not None:
+        walk(start.steps)
     return out
 
 
@@ -118,12 +148,20 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
     if not picked:
         return []
     ids = {c.id for c in picked}
+    cp = rs.card_players  # copies in some games only: how many a game of each number of players lays out
+    by_count = _ranges([(p, sum(1 for c in picked if c.index not in cp or p in cp[c.index]))
+                        for p in range(rs.players.min, rs.players.max + 1)])
+    many = ", ".join(f"{k} for {p} players" if not i else f"{k} for {p}" for i, (p, k) in enumerate(by_count)) \
+        if len(by_count) > 1 else ""
     for cls in picked[0].classes:
         if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
-            return [f"The {cls.replace('_', ' ')} cards ({len(picked)}) start in the {_zone_name(z)}."]
+            return [f"The {cls.replace('_', ' ')} cards ({many or len(picked)}) start in the {_zone_name(z)}."]
     names = list(dict.fromkeys(c.name for c in picked))
     if len(names) > 6:
-        return [f"{len(picked)} of the {len(rs.cards)} cards start in the {_zone_name(z)}."]
+        return [f"Some of the cards ({many}) start in the {_zone_name(z)}." if many else
+                f"{len(picked)} of the {len(rs.cards)} cards start in the {_zone_name(z)}."]
+    if many:
+        return [f"These cards start in the {_zone_name(z)}: {join_and(names)} ({many})."]
     return [f"{'These ' + str(len(picked)) + ' cards start' if len(picked) > 1 else 'This card starts'} in the "
             f"{_zone_name(z)}: {join_and(names)}."]
 
@@ -140,6 +178,15 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
     return start + setup_steps(rs, w, sids, say)
 
 
+
+def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
+    """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
+    designer's set-up nor the worked-out one says who that is."""
+    if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)", said, re.I | re.M) \
+            or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
+        return []
+    return ["Choose a first player; play goes clockwise from them."]
+
 def _forms(title: str) -> list[str]:
     """The ways a text names a term: 'Dragon's Hoard' also as 'Hoard', 'Black Markets' also as 'Black Market'."""
     title = re.sub(r"^the ", "", title.strip())
@@ -151,12 +198,24 @@ def _forms(title: str) -> list[str]:
 
 
 def zone_doc(w: Words, z: M.ZoneDef) -> str:
-    """What a place is: its `doc:`, else how many there are and who sees them."""
+    """What a place is: its `doc:`, else how many there are and who sees them; and for a pile that refills (`refill:`),
+    what happens when it runs out."""
+    said = _place_doc(w, z)
+    source = w.rs.zones.get(z.refill) if z.refill else None
+    if source is not None:
+        whose = "your" if z.per == "player" and source.per == "player" else "the"
+        said = said.rstrip() + ("" if said.rstrip().endswith((".", "!", "?")) else ".") \
+            + f" When it runs out, shuffle {whose} {_zone_name(source)} to make a new one."
+    return said
+
+
+def _place_doc(w: Words, z: M.ZoneDef) -> str:
     if z.doc:
         return z.doc
-    per = {None: "one, shared", "player": "one per player", "dynamic": "made during play"}.get(
+    per = {None: "a shared place for cards", "player": "each player has their own",
+           "dynamic": "places for cards made during play"}.get(
         z.per if not isinstance(z.per, tuple) else "", None) or f"one for each of {w.value(list(z.per))}"
-    return capital(f"a place for cards: {per}; {VISIBILITY.get(z.visibility, z.visibility)}.")
+    return capital(f"{per}, {VISIBILITY.get(z.visibility, z.visibility)}.")
 
 
 def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
@@ -172,7 +231,54 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     for v in list(rs.variables.values()) + list(rs.player_variables.values()):
         if v.title and v.doc:
             out.append((capital(v.title.removeprefix("the ")), v.doc))
+    for f, doc in rs.function_docs.items():  # 'the player's receiver': a function titled "{q}'s receiver"
+        title = rs.titles.get(f) or ""
+        named = re.fullmatch(r"\{\w+\}'s ([\w ]+)", title)
+        if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
+            out.append((named.group(1), doc))
+    out += [t for t in variable_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
+    return out + ([] if rs.aid.get("key") else class_terms(rs))  # (a designer's card key says what the cards are)
+
+
+def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A game variable with no `doc:` that names a player ('the opener'), defined by what the rules set it to, in
+    order: 'First the first player, then the player after the opener.'"""
+    from rulecraft.dsl import ast as A
+    from rulecraft.model.kinds import own_statements
+
+    values: dict[str, list[str]] = {}
+    for _seq, step in rs.iter_steps():
+        for st in own_statements(step):
+            for n in st.ast.walk():
+                if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) \
+                        and n.target.id in rs.variables and not (isinstance(n.value, A.Name) and n.value.id == "none"):
+                    said = w.expr(n.value)
+                    if said not in values.setdefault(n.target.id, []):
+                        values[n.target.id].append(said)
+    out = []
+    for vid, said in values.items():
+        v = rs.variables[vid]
+        if v.doc or not said or len(said) > 2 or not all("player" in x and len(x) <= 60 for x in said):
+            continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
+        name = (v.title or vid.replace("_", " ")).removeprefix("the ")
+        if name in ("first", "last", "next", "current", "best"):  # a plain word of the rules, not a term
+            continue
+        out.append((name, capital(said[0]) if len(said) == 1 else f"First {said[0]}, then {said[1]}"))
     return out
+
+
+def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
+    case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
+    names: dict[str, list[str]] = {}
+    for c in rs.cards:
+        for cls in c.classes:
+            if c.name not in names.setdefault(cls, []):
+                names[cls].append(c.name)
+    from rulecraft.tools.words.text import join_and
+
+    return [(cls.replace("_", " "), f"{KIND_OF_CARD}{join_and(n)}") for cls, n in names.items()
+            if len(n) <= 6 and not all(cls.replace("_", " ") in x.lower() for x in n)]  # ('Coin 1', 'Coin 2': said)
 
 
 def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
@@ -184,8 +290,10 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]
         key = term.lower()
         if key in seen or not doc:
             continue
+        forms = _forms(term)  # 'the market row' names the Market row: a title of words is met in lower case too
+        forms += [f[:1].lower() + f[1:] for f in forms if f[1:2].islower() and " " in f]  # ('stack': plain English)
         if capital(term) in designer or any(re.search(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", said)
-                                            for f in _forms(term)):
+                                            for f in forms):
             seen.add(key)
             box.append((capital(term), doc if doc.endswith((".", "!", "?")) else doc + "."))
     return box[:WORDS]

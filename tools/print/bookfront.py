@@ -6,8 +6,9 @@ from __future__ import annotations
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.aid import _said, flow_lines, function_name, score_roots, win_lines
-from rulecraft.tools.print.aidwords import VISIBILITY, setup_lines, setup_sequences
+from rulecraft.tools.print.aid import _said, flow_lines
+from rulecraft.tools.print.aidrules import function_name, score_roots, win_lines
+from rulecraft.tools.print.aidwords import first_player, VISIBILITY, setup_lines, setup_sequences
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, sequence_title
@@ -94,7 +95,8 @@ def front(rs: M.Ruleset, order: list[str], anchor) -> dict:
         "tracks": tracks(rs, w),
         "setup": [("#" + anchor(s), rs.sequences[s].title) for s in setup_sequences(rs, order)],
         # the aid's set-up (where the cards start too), each step with what it holds, as the aid says it
-        "setup_steps": [x if x.endswith((".", "?", "!")) else x + "."
-                        for x in setup_lines(rs, w, order, say=lambda s: _said(w, s))],
+        "setup_steps": (steps := [x if x.endswith((".", "?", "!")) else x + "."
+                                  for x in setup_lines(rs, w, order, say=lambda s: _said(w, s))])
+        + first_player(rs, "\n".join(win + [x for _d, _t, what in flow for x in what]), steps),
         "flow": [(d, t, what, by_title.get(t, "")) for d, t, what in flow],
     }

@@ -322,11 +322,16 @@ class Words:
                     shown = said  # then asks: the question first, the value it shows after it
                     parts = [parts[2].lstrip()[1:].lstrip()] + parts[3:]
                     parts[0] = parts[0][:1].upper() + parts[0][1:]
-            out = ""
+            out, named = "", ""
             for p in parts:
                 said = p if isinstance(p, str) else self.expr(p)
+                if named and isinstance(p, str):  # '({player.coins} coins)': 'your Coins' already names them
+                    said = re.sub(r"^\s*" + re.escape(named) + r"(?!\w)\s*", " ", said, flags=re.I)
+                    said = re.sub(r"^ (?=[),:;.?!]|$)", "", said)
                 bare = re.sub(r"^(?:the|your|their) ", "", said) if not isinstance(p, str) else ""
+                named = bare
                 if bare and out.lower().rstrip().endswith(bare.lower()):
+                    named = ""
                     continue  # 'Turn total {turn_total}': the words before the value already name it
                 out += said
             # 'Choose the {type}' with a phrase that brings its own article: one article

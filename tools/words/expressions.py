@@ -309,6 +309,8 @@ def _compare(w: Words, n: A.Compare) -> str:
         thing = w.expr(n.left).removeprefix("the ")
         if thing == "responder":  # after a response window: whether anyone took it up
             return "nobody responded" if n.op == "==" else "someone responded"
+        if thing.startswith("chosen ") and " " not in thing[7:]:  # a decision's answer: passed, or not
+            return f"{'no ' + thing[7:] if n.op == '==' else article(thing[7:])} was chosen"
         return f"there is {'no ' + thing if n.op == '==' else article(thing)}"
     named = _cards_with(w, n) if n.op in ("==", "!=") and w.detail != "full" else ""
     if named:  # 'card.power == "confisfactor"': the card is the Supreme Confisfactor

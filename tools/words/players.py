@@ -72,6 +72,9 @@ def players_attr(w: Words, n: A.Attr) -> str:
             return players_possessive(key, humanize(n.name))
     if n.name in _ZONE_FIELDS and _zone_like(w, n.obj):  # 'prizes.empty' reads as 'empty(prizes)' does
         return w.expr(A.Call(n.span, _ZONE_FIELDS[n.name], n.name_span, (n.obj,), ()))
+    if n.name == "player" and isinstance(n.obj, A.Name) and "player" not in w.rs.player_variables \
+            and re.fullmatch(r"the \w+(?:er|or)", owner := w.expr(n.obj)):
+        return owner  # 'loser.player': a record named for a person (a dropped bid) is that person, 'the loser'
     if n.name in w.info.flags:  # a yes/no player variable is a state, not a thing
         return f"{w.expr(n.obj)} is {w.attribute(n.name)}"
     thing = w.attribute(n.name)

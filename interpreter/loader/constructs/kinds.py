@@ -1,4 +1,5 @@
-"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick, target and attack.
+"""The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick, target, attack
+and turns.
 
 Their forms are in the shipped schema (schema/ruleset.schema.json), so they bring none; their
 chart shapes are the chart's own (tools/chart/legend.py) and their English is the rule the
@@ -14,6 +15,7 @@ from .expansion import _Gen, names
 from .respond import respond
 from .target import names as target_names, target, words as target_words
 from .trick import names as trick_names, trick
+from .turns import names as turns_names, turns, words as turns_words
 
 Expansion = _Gen  # what a construct's builder makes its plain steps with (expr, stmts, do, if_, loop, ...)
 
@@ -30,3 +32,7 @@ TARGET = register(StepKind("target", target, names=target_names, parts=("if_none
                                "chosen (docs/language.md)"))
 ATTACK = register(StepKind("attack", attack, names=attack_names, parts=("do",), words=attack_words,
                            doc="each other player in turn, unless they reveal a card that stops it (docs/format.md)"))
+TURNS = register(StepKind("turns", turns, names=turns_names, parts=("do",), words=turns_words, decides="",
+                          shape={"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},  # a loop's
+                          doc="the players take turns round the table, skipping those out, until one is left "
+                              "(docs/format.md)"))

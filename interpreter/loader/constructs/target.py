@@ -82,5 +82,5 @@ def words(step: M.ConstructStep, w) -> str:
     else:
         out = f"{who} chooses a target" + (f" among {said('among', '')}" if "among" in st else "")
     if not dict(step.parts).get("if_none"):  # (the steps for nobody are drawn on their own branch)
-        out += "; if nobody can be chosen, nothing happens"
+        out += " (if nobody can be chosen, nothing happens)"
     return out[0].upper() + out[1:]
