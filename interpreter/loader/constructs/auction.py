@@ -248,7 +248,7 @@ class _Expansion:
     def sealed(self, price: str, ties: str, offer, offer_kind: str) -> list:
         """Few steps (a sealed sale may come every turn): the reckoning is one step."""
         g, B, R, h, spec = self.g, self.B, self.R, self.h, self.spec
-        E, BIDS, TOP, TIED, SEC, AMT, W = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"], h["order"]
+        E, BIDS, TIED, SEC, AMT, W = h["elig"], h["bids"], h["tied"], h["sec"], h["amt"], h["order"]
         may = "(MAY_) and " if self.may and not self.may_hidden else ""  # (hidden: all are asked, see __init__)
         steps: list = [g.do(f"let {h['may']} = [{B} for {B} in players if MAY_]")] if self.may_hidden and self.track \
             else []
@@ -275,30 +275,32 @@ class _Expansion:
         steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
-        pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
         if ties in picks:
             pick = picks[ties]
         else:  # chosen while playing: only the branch taken is worked out (a random pick draws only then)
             g.user("TIES_", spec.get("ties"), "'first_in_order'")
             pick = (f"{picks['first_in_order']} if TIES_ == 'first_in_order' else {picks['random']} "
                     f"if TIES_ == 'random' else {picks['nobody']}")
+        # the highest bids and who tied, worked out by one built-in (highest_keys) over the bids or their worths
+        if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
+            worth = f"{BIDS}[q]"
+            amounts = f"let {TIED} = highest_keys({BIDS}); "
+            top = f"{BIDS}[{W}]"
+        else:
+            worth = f"{AMT}[index_of({E}, q)]"
+            amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
+                       f"[{BIDS}[q] for q in {E}]]; let {TIED} = [{E}[i] for i in highest_keys({AMT})]; ")
+            top = f"{AMT}[index_of({E}, {W})]"
+        pays = {"first": top, "second": f"({SEC} if {SEC} != none else (MIN_))"}
         if price in pays:
             pay = pays[price]
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
-        if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
-            worth = f"{BIDS}[q]"
-            amounts = f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
-        else:
-            worth = f"{AMT}[index_of({E}, q)]"
-            amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
-                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = max([a for a in {AMT} if a != none]); ")
         # the second-highest bid only when the price may be it
         sec = f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
         steps.append(g.do(
             amounts +
-            f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; "
             f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
             f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])" + self.and_said()))
