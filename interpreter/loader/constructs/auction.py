@@ -248,7 +248,7 @@ class _Expansion:
     def sealed(self, price: str, ties: str, offer, offer_kind: str) -> list:
         """Few steps (a sealed sale may come every turn): the reckoning is one step."""
         g, B, R, h, spec = self.g, self.B, self.R, self.h, self.spec
-        E, BIDS, TIED, SEC, AMT, W = h["elig"], h["bids"], h["tied"], h["sec"], h["amt"], h["order"]
+        E, BIDS, TOP, TIED, SEC, AMT, W = h["elig"], h["bids"], h["top"], h["tied"], h["sec"], h["amt"], h["order"]
         may = "(MAY_) and " if self.may and not self.may_hidden else ""  # (hidden: all are asked, see __init__)
         steps: list = [g.do(f"let {h['may']} = [{B} for {B} in players if MAY_]")] if self.may_hidden and self.track \
             else []
@@ -281,17 +281,18 @@ class _Expansion:
             g.user("TIES_", spec.get("ties"), "'first_in_order'")
             pick = (f"{picks['first_in_order']} if TIES_ == 'first_in_order' else {picks['random']} "
                     f"if TIES_ == 'random' else {picks['nobody']}")
-        # the highest bids and who tied, worked out by one built-in (highest_keys) over the bids or their worths
+        # who tied for the highest bid, worked out by one built-in (highest_keys) over the bids or their worths; the
+        # highest is kept in its local as before (a saved game's state holds the hidden locals)
         if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
             worth = f"{BIDS}[q]"
-            amounts = f"let {TIED} = highest_keys({BIDS}); "
-            top = f"{BIDS}[{W}]"
+            amounts = (f"let {TIED} = highest_keys({BIDS}); "
+                       f"let {TOP} = {BIDS}[{TIED}[0]] if not empty({TIED}) else none; ")
         else:
             worth = f"{AMT}[index_of({E}, q)]"
             amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
-                       f"[{BIDS}[q] for q in {E}]]; let {TIED} = [{E}[i] for i in highest_keys({AMT})]; ")
-            top = f"{AMT}[index_of({E}, {W})]"
-        pays = {"first": top, "second": f"({SEC} if {SEC} != none else (MIN_))"}
+                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = max([a for a in {AMT} if a != none]); "
+                       f"let {TIED} = [{E}[i] for i in highest_keys({AMT})]; ")
+        pays = {"first": TOP, "second": f"({SEC} if {SEC} != none else (MIN_))"}
         if price in pays:
             pay = pays[price]
         else:
