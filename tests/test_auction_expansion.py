@@ -138,3 +138,30 @@ def test_highest_keys_gives_who_tied_for_the_highest_value():
                        ({"a": [1]}, "numbers or texts"), (3, "needs a record")):
         with pytest.raises(RuleError, match=words):
             fn(None, None, bad)
+
+
+OPEN = """ruleset: o
+title: O
+players: {min: 3, max: 3, default: 3}
+player_variables: {coins: 3}
+functions:
+  can_bid: {params: [q], value: "MAY"}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - auction: {form: open, limit: "bidder.coins", may_bid: "can_bid(bidder)", as: sale}
+"""
+
+
+@pytest.mark.parametrize("may, more, steady", [
+    ("q.coins > 1", "", True),
+    ("q.coins > random([0, 1])", "", False),  # drawing chance: worked out at every turn, as written
+    ("q.coins > 1", "triggers:\n  - {id: t, event: revealed, run: game}\n", False),  # a trigger may change it
+])
+def test_who_may_bid_is_worked_out_once_only_where_it_cannot_change(may, more, steady, tmp_path):
+    loaded = _load_text(tmp_path, OPEN.replace("MAY", may).replace("start: game\n", more + "start: game\n"))
+    assert loaded.ok, loaded.diagnostics
+    text = _texts(loaded.ruleset.sequences["game"].steps)
+    assert ("bidder in excluded or" in text) is steady and ("not (MAY_) or" in text) is not steady

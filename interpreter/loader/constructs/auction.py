@@ -20,6 +20,8 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from ...dsl import ast as A
+from ...dsl.builtins import REGISTRY
 from ...dsl.parser import parse_expression
 from . import sale as S
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _substitute, _text,
@@ -136,6 +138,9 @@ class _Expansion:
         # the result while bidding goes on: only when a setting or on_drop reads it (on_end sees the final one)
         during = [v for k, v in spec.entries.items() if k != "on_end"]
         self.live = any(reads(builder, v, (R,), cache=False) for v in during)
+        # who may bid cannot change while bidding goes on: then each turn reads `excluded` (worked out at the start)
+        # instead of working out may_bid again (see _steady)
+        self.steady = self.may and not self.may_hidden and not self.on_drop and _steady(builder, g.subs["MAY_"], R)
 
     # -------------------------------------------------------------- pieces every form shares
     def ask(self, low: str) -> M.ChooseStep:
@@ -205,7 +210,9 @@ class _Expansion:
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
             asked = [g.if_("MAY_", asked, [self.ask(low), g.do(f"{P} += 1")])]
-        body = [g.if_(f"{B} in {OUT}" if self.may_hidden else f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")],
+        out = f"{B} in {OUT}" if self.may_hidden else f"{B} in excluded or {B} in {OUT}" if self.steady else \
+            f"not (MAY_) or {B} in {OUT}"
+        body = [g.if_(out, [g.do(f"{P} += 1")],
                       asked)]
         if track:  # at the end, those who passed (not for good) drop out in the order of their last pass
             body.append(g.if_(ends, [g.do(f"{DQ} += [q for q in {ORD} if q != {LEAD} and q not in {OUT}]")]))
@@ -316,6 +323,34 @@ class _Expansion:
         return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
                      f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}"
                      + (f" and q in {h['may']}]" if self.may_hidden else "]")), *self.drop_point(DQ)]
+
+
+def _steady(builder, may: A.Expr, result: str) -> bool:
+    """Whether `may_bid` gives each player the same answer all through an open auction, so the answers worked out as it
+    starts (`excluded`) stand for it: the ruleset has no triggers and the auction no on_drop steps (nothing but its own
+    bookkeeping runs while bidding goes on), and may_bid reads none of the names that change then (the result, the
+    names the auction binds) and draws no chance, itself or through a ruleset function (it is worked out fewer times)."""
+    root = getattr(builder, "root", None)
+    if not isinstance(root, YMap) or root.get("triggers") is not None:
+        return False
+    functions = getattr(getattr(builder, "secrets", None), "functions", None)
+    if functions is None:
+        return False
+    todo, seen = [may], set()
+    while todo:
+        for n in todo.pop().walk():
+            if isinstance(n, A.Name) and n.id in (result, "excluded", "standing"):
+                return False
+            if isinstance(n, A.Call):
+                fd = functions.get(n.func)
+                if fd is None:
+                    b = REGISTRY.get(n.func)
+                    if b is None or b.chance:
+                        return False
+                elif n.func not in seen:
+                    seen.add(n.func)
+                    todo.append(fd[1])
+    return True
 
 
 def _said_result(R: str, form: str, things: bool) -> str:
