@@ -149,6 +149,14 @@ class _Expansion:
         return M.ChooseStep(**g.base, decision=g.decision(self.B, f"[none] + ({low}..(LIMIT_))", self.prompt,
                                                           self.h["bid"], amounts=(low, "LIMIT_")))
 
+    def lowest(self, T: str, LEAD: str) -> str:
+        """The lowest bid allowed now: the top bid T raised by min_raise, or min_bid while nobody has bid (T is 0 then).
+        Where both are the same whole number written in the rules (1 and 1 by default), that is T + min_raise."""
+        low, step = self.g.subs["MIN_"], self.g.subs["RAISE_"]
+        if isinstance(low, A.Num) and isinstance(step, A.Num) and type(low.value) is int and low.value == step.value:
+            return f"({T} + (RAISE_))"
+        return f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+
     def excluded(self) -> str:
         if self.may:
             return f"let excluded = [{self.B} for {self.B} in players if not (MAY_)]; "
@@ -191,7 +199,7 @@ class _Expansion:
         P, OUT, SAID, STAND, ORD, BID, T, LEAD, L, DQ = (h["passes"], h["out"], h["said"], h["stand"], h["order"],
                                                          h["bid"], h["top"], h["tied"], h["loop"], h["drop"])
         track = self.track
-        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+        low = self.lowest(T, LEAD)
         start = ((f"let {STAND} = record(); let {ORD} = []; let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; let {P} = 0; let {OUT} = []; "
                  + (f"let {SAID} = []; " if self.say_short else "")
@@ -234,7 +242,7 @@ class _Expansion:
         g, B, R, h = self.g, self.B, self.R, self.h
         STAND, BID, prev, DQ, T, LEAD = h["stand"], h["bid"], h["top"], h["drop"], h["amt"], h["tied"]
         track = self.track
-        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+        low = self.lowest(T, LEAD)
         start = ((f"let {STAND} = record(); let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; " + self.excluded()).rstrip("; ")
         def drop_me() -> list:
