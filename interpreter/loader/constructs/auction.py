@@ -150,8 +150,8 @@ class _Expansion:
                                                           self.h["bid"], amounts=(low, "LIMIT_")))
 
     def lowest(self, T: str, LEAD: str) -> str:
-        """The lowest bid allowed now: the top bid T raised by min_raise, or min_bid while nobody has bid (T is 0 then).
-        Where both are the same whole number written in the rules (1 and 1 by default), that is T + min_raise."""
+        """The lowest bid allowed: T (the top bid, 0 while nobody has bid) + min_raise, or min_bid while nobody has bid;
+        T + min_raise alone where both are the same whole number written in the rules (1 and 1 by default)."""
         low, step = self.g.subs["MIN_"], self.g.subs["RAISE_"]
         if isinstance(low, A.Num) and isinstance(step, A.Num) and type(low.value) is int and low.value == step.value:
             return f"({T} + (RAISE_))"
@@ -338,26 +338,21 @@ def _steady(builder, may: A.Expr, result: str) -> bool:
     starts (`excluded`) stand for it: the ruleset has no triggers and the auction no on_drop steps (nothing but its own
     bookkeeping runs while bidding goes on), and may_bid reads none of the names that change then (the result, the
     names the auction binds) and draws no chance, itself or through a ruleset function (it is worked out fewer times)."""
-    root = getattr(builder, "root", None)
-    if not isinstance(root, YMap) or root.get("triggers") is not None:
-        return False
-    functions = getattr(getattr(builder, "secrets", None), "functions", None)
-    if functions is None:
+    root, functions = getattr(builder, "root", None), getattr(getattr(builder, "secrets", None), "functions", None)
+    if not isinstance(root, YMap) or root.get("triggers") is not None or functions is None:
         return False
     todo, seen = [may], set()
     while todo:
         for n in todo.pop().walk():
             if isinstance(n, A.Name) and n.id in (result, "excluded", "standing"):
                 return False
-            if isinstance(n, A.Call):
-                fd = functions.get(n.func)
-                if fd is None:
-                    b = REGISTRY.get(n.func)
-                    if b is None or b.chance:
-                        return False
-                elif n.func not in seen:
-                    seen.add(n.func)
-                    todo.append(fd[1])
+            fd = functions.get(n.func) if isinstance(n, A.Call) else None
+            if isinstance(n, A.Call) and fd is None:
+                if REGISTRY.get(n.func) is None or REGISTRY[n.func].chance:
+                    return False
+            elif fd is not None and n.func not in seen:
+                seen.add(n.func)
+                todo.append(fd[1])
     return True
 
 
