@@ -123,3 +123,45 @@ def test_last_takes_is_refused_where_it_cannot_work(setting, code, tmp_path):
     text = SEALED.replace("form: sealed, limit: \"bidder.coins\", price: PRICE", setting + ", limit: \"bidder.coins\"")
     loaded = _load_text(tmp_path, text)
     assert code in [d.code for d in loaded.diagnostics]
+
+
+def test_highest_keys_gives_who_tied_for_the_highest_value():
+    """The built-in the sealed reveal works out its highest bids with (docs/language.md, Ranking)."""
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.dsl.builtins import REGISTRY
+
+    fn = REGISTRY["highest_keys"].fn
+    assert fn(None, None, {"a": 3, "b": None, "c": 5, "d": 5}) == ["c", "d"]
+    assert fn(None, None, {"a": None}) == [] and fn(None, None, {}) == []
+    assert fn(None, None, [2, None, 2.0, 1]) == [0, 2]
+    for bad, words in (({"a": True}, "numbers or texts"), ({"a": 1, "b": "x"}, "cannot order"),
+                       ({"a": [1]}, "numbers or texts"), (3, "needs a record")):
+        with pytest.raises(RuleError, match=words):
+            fn(None, None, bad)
+
+
+OPEN = """ruleset: o
+title: O
+players: {min: 3, max: 3, default: 3}
+player_variables: {coins: 3}
+functions:
+  can_bid: {params: [q], value: "MAY"}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - auction: {form: open, limit: "bidder.coins", may_bid: "can_bid(bidder)", as: sale}
+"""
+
+
+@pytest.mark.parametrize("may, more, steady", [
+    ("q.coins > 1", "", True),
+    ("q.coins > random([0, 1])", "", False),  # drawing chance: worked out at every turn, as written
+    ("q.coins > 1", "triggers:\n  - {id: t, event: revealed, run: game}\n", False),  # a trigger may change it
+])
+def test_who_may_bid_is_worked_out_once_only_where_it_cannot_change(may, more, steady, tmp_path):
+    loaded = _load_text(tmp_path, OPEN.replace("MAY", may).replace("start: game\n", more + "start: game\n"))
+    assert loaded.ok, loaded.diagnostics
+    text = _texts(loaded.ruleset.sequences["game"].steps)
+    assert ("bidder in excluded or" in text) is steady and ("not (MAY_) or" in text) is not steady

@@ -268,3 +268,21 @@ def test_a_source_made_again_is_checked_and_compiled_once(monkeypatch):
         with pytest.raises(safesource.UnsafeSource):
             safesource.compiled(bad, codegen.SOURCE_NAMES, codegen.MADE_NAMES, "<rulecraft expr>")
     assert checked == [src, bad, bad]
+
+
+def test_a_small_record_is_measured_as_the_full_walk_measures_it():
+    """guards.nested looks at a record of a few fields value by value (an auction's result, made at every sale): the
+    same count as the sets of types give, and anything else (a text, a record inside, a long list) measured in full."""
+    from rulecraft.dsl import guards
+    from rulecraft.values import Player
+
+    p, q = Player(0, "P1"), Player(1, "P2")
+    for value, size in (({"w": p, "price": 3, "tied": [p, q], "dropped": []}, 6), ({"a": None, "b": 2.5}, 2),
+                        ({"a": [[1]]}, 3), ({"a": "text", "b": [1]}, 3), ({"a": {"b": [1, 2]}}, 4),
+                        ({"a": list(range(20))}, 21), ({"a": ["x", p]}, 3)):
+        assert guards.nested(value, None) == size, value
+        assert guards._small_record(value) in (0, size)
+    loop: dict = {"a": []}
+    loop["a"].append(loop)
+    with pytest.raises(diagnostics.RuleError, match="contain itself"):
+        guards.nested(loop, None)

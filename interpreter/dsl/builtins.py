@@ -9,7 +9,7 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import award_places, card_place, empties, next_player, seat_order, zone_tops
+from .tabletop import award_places, card_place, empties, highest_keys, next_player, seat_order, zone_tops
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
@@ -231,6 +231,14 @@ for _name, _doc in (("highest", "The item with the largest key, the first of the
 
 REGISTRY["tops"] = Builtin("tops", lambda ctx, span, z: zone_tops(ctx, as_list(ctx, z, span), span), 1, 1, (), "list",
                            "The top card of each zone that is not empty.", "[c for c in tops(stocks) if c.value <= 20]")
+@builtin("highest_keys", 1, 1, "list", "The keys of a record (a list's positions) holding its highest value (none "
+         "takes no part), in order.", "highest_keys(bids)")
+def _highest_keys(ctx, span, t):
+    if (t.__class__ is dict or t.__class__ is list) and len(t) >= 16:  # a record of many entries: its scan charged, as max charges a long list
+        scanned(ctx, len(t), span)
+    return highest_keys(t, span)
+
+
 REGISTRY["count_empty"] = Builtin("count_empty", lambda ctx, span, z: empties(ctx, as_list(ctx, z, span), span), 1, 1,
                                   (), "number", "How many of the zones are empty.", "count_empty(stocks) >= 3")
 REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "A card's place in the card order "

@@ -123,6 +123,37 @@ def award_places(keys: list, points: list, lowest: bool, ties: Any, span) -> lis
     return out
 
 
+def highest_keys(table: Any, span) -> list:
+    """highest_keys(T): the keys of a record (a sealed step's choices: player -> choice) whose value is the highest, in
+    the record's order; of a list, the positions (from 0). A value of none (a pass) takes no part, so [] when every
+    value is none. Values are numbers or texts, compared as max() compares them."""
+    t = table.__class__
+    if t is dict:
+        items: Any = table.items()
+    elif t is list:
+        items = enumerate(table)
+    else:
+        raise RuleError(f"highest_keys needs a record (e.g. a sealed step's choices) or a list, got {describe(table)}",
+                        span, "to rank the items of a list by a key, use highest(x in ITEMS, by: KEY)")
+    top: Any = None
+    keys: list = []
+    for k, v in items:
+        if v is None:
+            continue
+        c = v.__class__
+        if c is not int and c is not float and c is not str:
+            raise RuleError(f"highest_keys compares numbers or texts, got {describe(v)}", span)
+        try:
+            if top is None or v > top:
+                top, keys = v, [k]
+            elif v == top:
+                keys.append(k)
+        except TypeError:
+            raise RuleError(f"highest_keys cannot order {describe(top)} and {describe(v)}", span,
+                            "compare numbers with numbers, or texts with texts") from None
+    return keys
+
+
 def zone_tops(ctx, zones: list, span) -> list:
     """tops(ZONES): the top card of each zone that holds one, in the zones' order (the cards a supply offers)."""
     out = []

@@ -20,6 +20,8 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from ...dsl import ast as A
+from ...dsl.builtins import REGISTRY
 from ...dsl.parser import parse_expression
 from . import sale as S
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _substitute, _text,
@@ -136,6 +138,9 @@ class _Expansion:
         # the result while bidding goes on: only when a setting or on_drop reads it (on_end sees the final one)
         during = [v for k, v in spec.entries.items() if k != "on_end"]
         self.live = any(reads(builder, v, (R,), cache=False) for v in during)
+        # who may bid cannot change while bidding goes on: then each turn reads `excluded` (worked out at the start)
+        # instead of working out may_bid again (see _steady)
+        self.steady = self.may and not self.may_hidden and not self.on_drop and _steady(builder, g.subs["MAY_"], R)
 
     # -------------------------------------------------------------- pieces every form shares
     def ask(self, low: str) -> M.ChooseStep:
@@ -143,6 +148,14 @@ class _Expansion:
         g = self.g
         return M.ChooseStep(**g.base, decision=g.decision(self.B, f"[none] + ({low}..(LIMIT_))", self.prompt,
                                                           self.h["bid"], amounts=(low, "LIMIT_")))
+
+    def lowest(self, T: str, LEAD: str) -> str:
+        """The lowest bid allowed: T (the top bid, 0 while nobody has bid) + min_raise, or min_bid while nobody has bid;
+        T + min_raise alone where both are the same whole number written in the rules (1 and 1 by default)."""
+        low, step = self.g.subs["MIN_"], self.g.subs["RAISE_"]
+        if isinstance(low, A.Num) and isinstance(step, A.Num) and type(low.value) is int and low.value == step.value:
+            return f"({T} + (RAISE_))"
+        return f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
 
     def excluded(self) -> str:
         if self.may:
@@ -186,7 +199,7 @@ class _Expansion:
         P, OUT, SAID, STAND, ORD, BID, T, LEAD, L, DQ = (h["passes"], h["out"], h["said"], h["stand"], h["order"],
                                                          h["bid"], h["top"], h["tied"], h["loop"], h["drop"])
         track = self.track
-        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+        low = self.lowest(T, LEAD)
         start = ((f"let {STAND} = record(); let {ORD} = []; let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; let {P} = 0; let {OUT} = []; "
                  + (f"let {SAID} = []; " if self.say_short else "")
@@ -205,7 +218,9 @@ class _Expansion:
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
             asked = [g.if_("MAY_", asked, [self.ask(low), g.do(f"{P} += 1")])]
-        body = [g.if_(f"{B} in {OUT}" if self.may_hidden else f"not (MAY_) or {B} in {OUT}", [g.do(f"{P} += 1")],
+        out = f"{B} in {OUT}" if self.may_hidden else f"{B} in excluded or {B} in {OUT}" if self.steady else \
+            f"not (MAY_) or {B} in {OUT}"
+        body = [g.if_(out, [g.do(f"{P} += 1")],
                       asked)]
         if track:  # at the end, those who passed (not for good) drop out in the order of their last pass
             body.append(g.if_(ends, [g.do(f"{DQ} += [q for q in {ORD} if q != {LEAD} and q not in {OUT}]")]))
@@ -227,7 +242,7 @@ class _Expansion:
         g, B, R, h = self.g, self.B, self.R, self.h
         STAND, BID, prev, DQ, T, LEAD = h["stand"], h["bid"], h["top"], h["drop"], h["amt"], h["tied"]
         track = self.track
-        low = f"({T} + (RAISE_) if {LEAD} != none else (MIN_))"
+        low = self.lowest(T, LEAD)
         start = ((f"let {STAND} = record(); let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; " + self.excluded()).rstrip("; ")
         def drop_me() -> list:
@@ -275,30 +290,33 @@ class _Expansion:
         steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
-        pays = {"first": f"{TOP}", "second": f"({SEC} if {SEC} != none else (MIN_))"}
         if ties in picks:
             pick = picks[ties]
         else:  # chosen while playing: only the branch taken is worked out (a random pick draws only then)
             g.user("TIES_", spec.get("ties"), "'first_in_order'")
             pick = (f"{picks['first_in_order']} if TIES_ == 'first_in_order' else {picks['random']} "
                     f"if TIES_ == 'random' else {picks['nobody']}")
+        # who tied for the highest bid, worked out by one built-in (highest_keys) over the bids or their worths; the
+        # highest is kept in its local as before (a saved game's state holds the hidden locals)
+        if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
+            worth = f"{BIDS}[q]"
+            amounts = (f"let {TIED} = highest_keys({BIDS}); "
+                       f"let {TOP} = {BIDS}[{TIED}[0]] if not empty({TIED}) else none; ")
+        else:
+            worth = f"{AMT}[index_of({E}, q)]"
+            amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
+                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = max([a for a in {AMT} if a != none]); "
+                       f"let {TIED} = [{E}[i] for i in highest_keys({AMT})]; ")
+        pays = {"first": TOP, "second": f"({SEC} if {SEC} != none else (MIN_))"}
         if price in pays:
             pay = pays[price]
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
-        if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
-            worth = f"{BIDS}[q]"
-            amounts = f"let {TOP} = max([{BIDS}[q] for q in {E} if {BIDS}[q] != none]); "
-        else:
-            worth = f"{AMT}[index_of({E}, q)]"
-            amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
-                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = max([a for a in {AMT} if a != none]); ")
         # the second-highest bid only when the price may be it
         sec = f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
         steps.append(g.do(
             amounts +
-            f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; "
             f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
             f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])" + self.and_said()))
@@ -313,6 +331,29 @@ class _Expansion:
         return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
                      f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}"
                      + (f" and q in {h['may']}]" if self.may_hidden else "]")), *self.drop_point(DQ)]
+
+
+def _steady(builder, may: A.Expr, result: str) -> bool:
+    """Whether `may_bid` gives each player the same answer all through an open auction, so the answers worked out as it
+    starts (`excluded`) stand for it: the ruleset has no triggers and the auction no on_drop steps (nothing but its own
+    bookkeeping runs while bidding goes on), and may_bid reads none of the names that change then (the result, the
+    names the auction binds) and draws no chance, itself or through a ruleset function (it is worked out fewer times)."""
+    root, functions = getattr(builder, "root", None), getattr(getattr(builder, "secrets", None), "functions", None)
+    if not isinstance(root, YMap) or root.get("triggers") is not None or functions is None:
+        return False
+    todo, seen = [may], set()
+    while todo:
+        for n in todo.pop().walk():
+            if isinstance(n, A.Name) and n.id in (result, "excluded", "standing"):
+                return False
+            fd = functions.get(n.func) if isinstance(n, A.Call) else None
+            if isinstance(n, A.Call) and fd is None:
+                if REGISTRY.get(n.func) is None or REGISTRY[n.func].chance:
+                    return False
+            elif fd is not None and n.func not in seen:
+                seen.add(n.func)
+                todo.append(fd[1])
+    return True
 
 
 def _said_result(R: str, form: str, things: bool) -> str:

@@ -39,41 +39,48 @@ def choose_on(g, f, d, answer) -> None:
 
 def h_sealed(g, f, ins) -> None:
     step = ins.arg
-    key = ins.extra
-    st = f.locals.get(key)
-    if st is None:
-        players = as_list(g, step.iterable.fn(g), step.iterable.span)
-        st = f.locals[key] = {"players": list(players), "i": 0, "results": []}
-    _sealed(g, f, ins, st)
+    st = f.locals.get(ins.extra)
+    if st is None:  # (asked afresh: the bidders worked out; their state is kept in the frame only while one waits)
+        _sealed(g, f, ins, list(as_list(g, step.iterable.fn(g), step.iterable.span)), [], 0, None)
+    else:
+        _sealed(g, f, ins, st["players"], st["results"], st["i"], st)
 
 def sealed_on(g, f, d, answer) -> None:
     """h_sealed given an answer: the next player asked, or the choices revealed."""
     ins = g.programs[f.seq].code[f.pc]
     st = f.locals[ins.extra]
-    st["results"].append(answer)
-    st["i"] += 1
-    _sealed(g, f, ins, st)
+    results = st["results"]
+    results.append(answer)
+    _sealed(g, f, ins, st["players"], results, st["i"] + 1, st)
     if g._events and g.pending is None:  # as the step loop does after a step
         fire(g)
 
-def _sealed(g, f, ins, st: dict) -> None:
+def _sealed(g, f, ins, players: list, results: list, i: int, st) -> None:
+    """Ask players[i:] in turn (results holds the answers of those before); when one waits, the state (players, i,
+    results) is in the frame's local `ins.extra` (a save keeps it; sealed_on goes on from it)."""
     step = ins.arg
-    players, results = st["players"], st["results"]
-    i = st["i"]
-    while i < len(players):
+    loc = f.locals
+    var, spec = step.var, step.decision
+    n = len(players)
+    while i < n:
         p = players[i]
-        f.locals[step.var] = p
-        got = decide(g, step.decision, step, "sealed", p)
+        loc[var] = p
+        got = decide(g, spec, step, "sealed", p)
         if got is MISSING:
+            if st is None:
+                loc[ins.extra] = {"players": players, "i": i, "results": results}
+            else:
+                st["i"] = i
             g.pending.resume = sealed_on
             return
         results.append(got)
-        i = st["i"] = i + 1
+        i += 1
     choices = dict(zip(players, results))
-    del f.locals[ins.extra]
+    if st is not None:
+        del loc[ins.extra]
     if step.bind:
-        f.locals[step.bind] = choices
-    if g.story and step.decision.secret:  # answers that stay secret: each reads their own, the others that it was made
+        loc[step.bind] = choices
+    if g.story and spec.secret:  # answers that stay secret: each reads their own, the others that it was made
         for p, v in choices.items():
             if isinstance(p, Player):
                 g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")

@@ -15,10 +15,13 @@ def finish(g) -> None:
     rs = g.rs
     sc = rs.scoring
     if sc.score is not None:
+        fn = sc.score.fn
+        if g.compiled:  # its function once written (closures/whole.py, `noted`); the reference runs the closure
+            fn = getattr(fn, "hot", fn)
         scores = []
         for p in g.players:
             g.locals = {"p": p}
-            scores.append(sc.score.fn(g))
+            scores.append(fn(g))
         g.scores = scores
     if g.winners is None:
         g.winners = decide_winners(g)
@@ -52,14 +55,17 @@ def decide_winners(g) -> list[int]:
     if g.scores is None:
         return []
     sign = 1 if sc.highest_wins else -1
+    # each tie-break's function (in a compiled game, once written: closures/whole.py), and whether the fewest wins it
+    breaks = [(getattr(t.fn, "hot", t.fn) if g.compiled else t.fn, t, few) for t, few in
+              zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break))]
     keys = []
     for p, s in zip(g.players, g.scores):
-        if isinstance(s, bool) or not isinstance(s, (int, float)):
+        if s.__class__ is not int and s.__class__ is not float and (isinstance(s, bool) or
+                                                                    not isinstance(s, (int, float))):
             raise RuleError(f"the score of {p} is {describe(s)}, not a number, so no winner can be picked",
                             sc.score.span if sc.score is not None else sc.span)
         g.locals = {"p": p}
-        keys.append((sign * s, tuple(_fewest(t, g, p) if few else t.fn(g) for t, few in
-                                     zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break)))))
+        keys.append((sign * s, tuple([_fewest(t, g, p) if few else fn(g) for fn, t, few in breaks])))
     try:
         best = max(keys)
     except TypeError:
