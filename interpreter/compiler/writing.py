@@ -255,9 +255,8 @@ class _Block:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:  # (an error goes on)
         self.writer.depth -= 1
-        return False
 
 
 def compiled_function(src: str, name: str, consts: dict, ns: dict | None = None) -> Callable:
