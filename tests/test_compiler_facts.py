@@ -16,7 +16,7 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.compiler import expressions as codegen
 from rulecraft.dsl.parser import parse_expression, plain_locator
-from rulecraft.dsl.scope import Scope, Symbol
+from rulecraft.dsl.scope import FunctionDef, Scope, Symbol
 from rulecraft.values import Roll
 
 SYMBOLS = {"five": Symbol("const", 5, "number"), "pair": Symbol("const", [1, 2], "list"),
@@ -87,6 +87,9 @@ CASES = [
     ("count([y for y in ys if y > 3])", "-fold"),
     ("many[99]", "-fold"),  # an error: raised when it runs
     ("count([count([z for z in 1..6000]) for y in 1..3])", "-fold"),  # more work than a probe may spend
+    # a condition fixed at load: only the branch it takes is written (operators.py, _g_Ternary)
+    ("[1] if five > 3 else [y * 2 for y in ys]", "-for "), ("[y * 2 for y in ys] if word == 'w' else [2]", "-for "),
+    ("count([1] if five else [y for y in ys if y > x]) + 1", "-for "), ("[1] if pair else [y for y in ys]", "+for "), ("[1] if x > 3 else [y * 2 for y in ys]", "+for "),
 ]
 
 
@@ -204,6 +207,31 @@ def test_builtins_fast_paths_give_what_they_gave(text, expected, reference):
         except RuleError as e:
             got = ("error", e.message)
         assert got == expected, (text, on)
+
+
+# ruleset functions: what their body gives is what a call gives (facts.list_fact, facts.numeric)
+FUNCTIONS = {"twice": (("a",), "[a, a]"), "double": (("a",), "a * 2"), "evens": (("a",), "[y for y in a if y % 2 == 0]"),
+             "either": (("a", "b"), "double(a) + double(b)")}
+CALLS = [("count(twice(x))", "-_ZoneRef"), ("count(twice(n)) + count(twice(t))", "-_ZoneRef"), ("count(evens(ys))", "+_ZoneRef"),
+         ("double(x) + x", "-is not float"), ("either(x, n) + big", "-is not float"), ("double(big) + big", "+_bounded"),
+         ("count(twice(xs))", "-_ZoneRef"), ("empty(evens(zs))", None), ("double(t) + 1", None),
+         ("either(x, x) + t", None), ("twice(x) + twice(n)", "-is not float")]
+
+
+@pytest.fixture(scope="module")
+def function_scope() -> Scope:
+    sc = Scope(dict(SYMBOLS), set(), set(), set(), set(), set(), {}, {}, set(LOCALS))
+    for name, (params, body) in FUNCTIONS.items():
+        node = parse_expression(body, plain_locator("<fn>"))
+        sc.functions[name] = FunctionDef(name, params, node, node.span)
+    for fd in list(sc.functions.values()):
+        Compiler(sc, []).function_body(fd, fd.span)
+    return sc
+
+
+@pytest.mark.parametrize("text, guard", CALLS)
+def test_calls_of_ruleset_functions_are_known_by_their_bodies(text, guard, function_scope):
+    test_the_same_value_error_and_work_both_ways(text, guard, function_scope)
 
 
 def test_the_budget_left_is_worked_out_once_and_a_context_without_one_is_only_counted(scope):

@@ -103,9 +103,23 @@ def numeric(node: A.Expr, scope: Scope) -> bool:
     if isinstance(node, A.Ternary):
         return numeric(node.then, scope) and numeric(node.other, scope)
     if isinstance(node, A.Call):
-        b = None if node.func in scope.functions else REGISTRY.get(node.func)  # a ruleset function may return anything
+        body = _body(node, scope)
+        if body is not None:  # a ruleset function gives what its body gives
+            return numeric(body[0], scope)
+        b = None if node.func in scope.functions else REGISTRY.get(node.func)
         return b is not None and b.returns in _ONE_KIND
     return False
+
+
+def _body(node: A.Call, scope: Scope) -> Optional[tuple[A.Expr, frozenset]]:
+    """The body of the ruleset function `node` calls and the local names it sees (its parameters: expressions.
+    generated_function writes it in the caller's scope with those locals), when the call gives the body's value (its
+    arguments as many as its parameters, as CallNodes._user_call writes it; any other call raises); None for a built-in.
+    A ruleset function never calls itself (E321): the walk through bodies ends."""
+    fd = scope.functions.get(node.func)
+    if fd is None or fd.body is None or node.kwargs or len(node.args) != len(fd.params):
+        return None
+    return fd.body, frozenset(fd.params)
 
 
 def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
@@ -119,6 +133,9 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
         return ListFact(None, True)  # whole numbers
     if players_name(node, scope, local_names):
         return ListFact(None, True)  # the game's players
+    if isinstance(node, A.Call) and node.func in scope.functions:
+        body = _body(node, scope)  # a ruleset function gives what its body gives
+        return list_fact(body[0], scope, body[1]) if body is not None else None
     if isinstance(node, A.Call) and node.func not in scope.functions and node.func in _LISTING:
         return ListFact(None, node.func in ("keys", "cards"))  # (a table's keys, a family's zones; cards)
     if isinstance(node, (A.Ternary, A.BinOp)):

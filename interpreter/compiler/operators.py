@@ -329,6 +329,8 @@ class OperatorNodes:
     def _g_Ternary(self, n: A.Ternary) -> str:
         out = self.temp()
         cond = self.expr(n.cond)  # the condition runs first
+        if cond in self.ns and type(self.ns[cond]) in _FIXED_TRUTH:  # fixed at load (an option, a literal): only the
+            return self.expr(n.then if self.ns[cond] else n.other)  # branch it takes is written, as it alone runs
         with self.block(f"if {cond}:"):
             self.emit(f"{out} = {self.expr(n.then)}")
         with self.block("else:"):
@@ -345,6 +347,9 @@ class OperatorNodes:
         out = self.temp()
         self.emit(f"{out} = list(range({a}, {b} + _ONE))")
         return out
+
+
+_FIXED_TRUTH = (bool, int, float, str, type(None))  # values whose truth is their own (a constant's is fixed)
 
 
 def _is_none(node: A.Expr) -> bool:

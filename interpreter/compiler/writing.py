@@ -167,14 +167,11 @@ class Writer:
         with self.block("else:"):
             self.emit(f"{out} = {otherwise}")
 
-    @contextmanager
-    def block(self, header: str):
+    def block(self, header: str) -> "_Block":
+        """`with self.block(header):` writes `header` and the lines written inside one level deeper."""
         self.emit(header)
         self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
+        return _Block(self)
 
     @contextmanager
     def apart(self, out: list):
@@ -244,6 +241,22 @@ class Writer:
     def build(self, name: str, params: str, prologue: list[str], body_end: str, ns: dict | None = None) -> Callable:
         """The function `name` of the source written (`source`), run in namespace `ns` (a fresh one by default)."""
         return compiled_function(self.source(name, params, prologue, body_end, check=False), name, self.ns, ns)
+
+
+class _Block:
+    """What Writer.block gives: the depth back as it was when the `with` ends, however it ends (a class, not a
+    contextlib generator: a writer opens some twenty blocks per expression)."""
+
+    __slots__ = ("writer",)
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:  # (an error goes on)
+        self.writer.depth -= 1
 
 
 def compiled_function(src: str, name: str, consts: dict, ns: dict | None = None) -> Callable:

@@ -9,15 +9,19 @@ from ..diagnostics import Span
 from ..records import dataclass
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # a node class -> the names of its fields but `span`, in order
+
+
 @dataclass(frozen=True)
 class Node:
     span: Span
 
     def children(self) -> Iterator["Node"]:
-        for f in fields(self):
-            if f.name == "span":
-                continue
-            value = getattr(self, f.name)
+        names = _CHILD_FIELDS.get(self.__class__)
+        if names is None:  # (dataclasses.fields builds its tuple anew at each call: worked out once per class)
+            names = _CHILD_FIELDS[self.__class__] = tuple(f.name for f in fields(self) if f.name != "span")
+        for name in names:
+            value = getattr(self, name)
             if isinstance(value, Node):
                 yield value
             elif isinstance(value, tuple):
