@@ -368,7 +368,7 @@ def test_an_auction_whose_may_bid_reads_a_hidden_hand_asks_every_bidder(tmp_path
     # with who may bid seen by all (money, not cards), the one left out is still said to be
     public = _load(tmp_path, MAY_BID.replace("FORM", "open").replace(
         "count([c for c in bidder.hand if c is key]) > 0", "bidder != players[1]"), "public.yaml")
-    assert "P2 may not bid and pass" in _play(public, []).narrative
+    assert "Out of this auction (may not bid): P2" in _play(public, []).narrative
 
 
 SEALED_IN = HEADER + """

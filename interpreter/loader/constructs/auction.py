@@ -120,7 +120,7 @@ class _Expansion:
         quiet_x = _plain(spec.get("say_excluded")) is False
         self.say_x = self.may and not quiet_x and not self.may_hidden
         self.bind_x = self.say_x or reads(builder, root, ("excluded",))
-        g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'{excluded} may not bid and pass'")
+        g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'Out of this auction (may not bid): {excluded}'")
         quiet_s = _plain(spec.get("say_short")) is False
         short = "pay the price" if form == "fixed_price" else "bid enough"
         g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot " + short + " and passes'")
