@@ -279,8 +279,24 @@ def replace_source(path: str, data: Data, loaded: Optional[str], *, limit: int) 
                                       "load it again (your text is kept in the editor) or save under another name")
     elif loaded is not None:
         raise ChangedOnDisk(path, f"{path} was removed on disk since it was loaded: not written; save it again to make it")
-    _replace(path, raw, sync=False)
+    _replace(path, raw, sync=True)  # a person's work: on the disk before the page is told it is saved
+    _sync_folder(path)
     return file_digest(raw)
+
+
+def _sync_folder(path: str) -> None:
+    """Flush the folder that holds `path` to the disk, so the rename that put the new file in place survives a power
+    cut too (the file itself was synced before the rename). A system that cannot sync a folder is let be."""
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class OutputStream:

@@ -96,3 +96,101 @@ def test_a_game_whose_files_are_links_fifos_or_devices_is_skipped_and_nothing_is
         assert f"{name}: SaveError: {said}" in problems, (name, problems)
     assert victim.read_text() == "precious\n"
     assert os.path.islink(games / "save-link-out" / "game.save")  # left as it came
+
+
+# ---------------------------------------------------------------------------------------------- saves that lose nothing
+
+def _loaded(c: TestClient, rel: str) -> dict:
+    r = c.get(f"/api/file?path={rel}", headers=AUTH)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_save_reaches_the_disk_before_the_page_is_told_it_is_saved(folder, monkeypatch):
+    """The studio's save renamed a new file over the old one without syncing either: a power cut just after 'saved'
+    could leave the ruleset empty. The new file is synced before the rename, and its folder after it."""
+    import stat
+
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd):
+        mode = os.fstat(fd).st_mode
+        synced.append("folder" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other")
+        return real(fd)
+
+    with studio(folder) as c:
+        got = _loaded(c, "pig.yaml")
+        monkeypatch.setattr(os, "fsync", fsync)
+        r = c.post("/api/save", json={"path": "pig.yaml", "text": got["text"] + "# more\n", "digest": got["digest"]},
+                   headers=AUTH)
+    assert r.status_code == 200, r.text
+    assert synced == ["file", "folder"]
+    assert (folder / "pig.yaml").read_text().endswith("# more\n")
+
+
+def test_two_tabs_saving_one_file_lose_neither_text(folder):
+    """Two pages loaded the same file; both save. The first is written, the second is refused (409) and says its text
+    is kept: nothing of either is lost or mixed."""
+    with studio(folder) as c:
+        got = _loaded(c, "pig.yaml")
+        first = c.post("/api/save", json={"path": "pig.yaml", "text": got["text"] + "# tab one\n",
+                                          "digest": got["digest"]}, headers=AUTH)
+        second = c.post("/api/save", json={"path": "pig.yaml", "text": got["text"] + "# tab two\n",
+                                           "digest": got["digest"]}, headers=AUTH)
+    assert first.status_code == 200 and second.status_code == 409
+    assert "your text is kept in the editor" in second.json()["error"]
+    assert (folder / "pig.yaml").read_text() == got["text"] + "# tab one\n"
+
+
+def test_a_text_no_file_can_hold_is_refused_with_its_place(folder):
+    """JSON can carry a lone surrogate ('\\ud800') that UTF-8 cannot: the save was a 500 in Python's words
+    ("UnicodeEncodeError: 'utf-8' codec can't encode ...")."""
+    before = (folder / "pig.yaml").read_bytes()
+    with studio(folder) as c:
+        got = _loaded(c, "pig.yaml")
+        body = json.dumps({"path": "pig.yaml", "text": "ruleset: pig\n  x: \ud800\n", "digest": got["digest"]})
+        r = c.post("/api/save", content=body, headers={**AUTH, "content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    said = r.json()["error"]
+    assert "a lone surrogate (U+D800) at line 2, column 6" in said and "kept in the editor" in said
+    assert "codec" not in said and "Error" not in said
+    assert (folder / "pig.yaml").read_bytes() == before
+
+
+def test_a_yaml_file_that_is_not_a_ruleset_is_never_written_over(folder):
+    """A compose file beside the rulesets could be read (its digest with it) and replaced by a ruleset's text: the
+    studio writes ruleset files only, the file on disk included."""
+    compose = folder / "compose.yml"
+    compose.write_text("services:\n  web: {image: nginx}\n")
+    with studio(folder) as c:
+        got = _loaded(c, "compose.yml")
+        r = c.post("/api/save", json={"path": "compose.yml", "text": "ruleset: x\n", "digest": got["digest"]},
+                   headers=AUTH)
+    assert r.status_code == 403, r.text
+    assert "is not a ruleset file" in r.json()["error"]
+    assert compose.read_text() == "services:\n  web: {image: nginx}\n"
+
+
+@pytest.mark.parametrize("errno_name, said", [("ENOSPC", "the disk is full"), ("EROFS", "the file system is read-only")])
+def test_a_save_that_cannot_be_written_says_so_and_where_the_text_is(folder, monkeypatch, errno_name, said):
+    """A full disk or a read-only folder: one sentence that says what happened, that the file on disk is as it was and
+    that the text is in the editor only; no temporary file is left."""
+    import errno
+
+    before = (folder / "pig.yaml").read_bytes()
+
+    def failing(src, dst):
+        raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)))
+
+    with studio(folder) as c:
+        got = _loaded(c, "pig.yaml")
+        monkeypatch.setattr(os, "replace", failing)
+        r = c.post("/api/save", json={"path": "pig.yaml", "text": got["text"] + "# more\n", "digest": got["digest"]},
+                   headers=AUTH)
+    assert r.status_code == 403, r.text
+    message = r.json()["error"]
+    assert message.startswith(f"cannot write pig.yaml: {said}: not saved; the file on disk is as it was;"), message
+    assert "your text is kept in the editor only" in message
+    assert (folder / "pig.yaml").read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["auction.yaml", "pig.yaml"]

@@ -132,11 +132,19 @@ class Folder:
             raise Refused(f"the text is over the limit of {MAX_FILE:,} bytes: not saved", 413)
         if not RULESET_MARK.search(text):
             raise Refused("only ruleset files are written: the text has no top-level 'ruleset:' or 'extends:'")
+        bad = _unencodable(text)
+        if bad:
+            raise Refused(f"not saved: the text holds {bad}, which no file can hold; {KEPT}", 400)
+        if os.path.isfile(path) and not _is_ruleset(path):  # a compose file, notes...: never the studio's to replace
+            raise Refused(f"not saved: '{rel[:100]}' on disk is not a ruleset file (no top-level 'ruleset:' or "
+                          f"'extends:'), and the studio writes over ruleset files only; {KEPT}")
         try:
             return replace_source(path, text, loaded, limit=MAX_FILE)
         except OutputError as exc:
-            status = 409 if type(exc).__name__ == "ChangedOnDisk" else 403
-            raise Refused(exc.message.replace(path, rel), status) from None
+            if type(exc).__name__ == "ChangedOnDisk":
+                raise Refused(exc.message.replace(path, rel), 409) from None
+            raise Refused(f"{exc.message.replace(path, rel)}: not saved; the file on disk is as it was; {KEPT}",
+                          403) from None
 
     def create(self, rel: str, source: str | None) -> str:
         """A new ruleset file: a copy of a bundled ruleset (by id), or the template; never over a file."""
@@ -175,6 +183,21 @@ def bundled_path(name: str) -> str:
 def bundled_text(name: str) -> str:
     with open(bundled_path(name), encoding="utf-8") as fh:
         return fh.read()
+
+
+KEPT = "your text is kept in the editor only: save it under another name, or mend the cause and save again"
+
+
+def _unencodable(text: str) -> str:
+    """'a lone surrogate (U+D800) at line L, column C' when `text` cannot be written as UTF-8 (JSON can carry one
+    that no file can hold), else ''."""
+    try:
+        text.encode("utf-8")
+        return ""
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        col = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
+        return f"a lone surrogate (U+{ord(text[exc.start]):04X}) at line {line}, column {col}"
 
 
 def _is_ruleset(path: str) -> bool:
