@@ -194,3 +194,76 @@ def test_a_save_that_cannot_be_written_says_so_and_where_the_text_is(folder, mon
     assert "your text is kept in the editor only" in message
     assert (folder / "pig.yaml").read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == ["auction.yaml", "pig.yaml"]
+
+
+# ---------------------------------------------------------------------------------------------- slow clients
+
+@pytest.fixture()
+def served(folder, monkeypatch):
+    """The studio under uvicorn as `rulecraft studio` runs it (tools.studio.server_config), on a free port."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from rulecraft.tools.studio import guard, server_config
+    from rulecraft.tools.studio import app as studio_app
+
+    monkeypatch.setattr(guard, "HEAD_WITHIN", 0.5)
+    monkeypatch.setattr(studio_app, "BODY_WITHIN", 0.5)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(server_config(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        thread.join(0.05)
+    yield port
+    server.should_exit = True
+    thread.join(30)
+
+
+def _closed_by_the_server(conn) -> bytes:
+    """What the server sent before it closed the connection (the wait is bounded only so a failing test ends)."""
+    conn.settimeout(20)
+    got = b""
+    while True:
+        chunk = conn.recv(4096)
+        if not chunk:
+            return got
+        got += chunk
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET /api/files HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+def test_a_connection_that_sends_no_whole_request_is_closed(served, sent):
+    """A client that opened a connection and sent nothing, or half a request head, held it open for ever: enough of
+    them and the studio could open no file, not even to save a ruleset."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", served)) as conn:
+        conn.sendall(sent)
+        assert _closed_by_the_server(conn) == b""
+
+
+def test_a_body_that_never_arrives_is_answered_408(served):
+    import socket
+
+    with socket.create_connection(("127.0.0.1", served)) as conn:
+        conn.sendall(b"POST /api/save HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: token %s\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"pa"
+                     % (served, TOKEN.encode()))
+        said = _closed_by_the_server_or_answered(conn)
+    assert said.startswith(b"HTTP/1.1 408"), said[:200]
+    assert b"did not arrive within" in said
+
+
+def _closed_by_the_server_or_answered(conn) -> bytes:
+    conn.settimeout(20)
+    got = b""
+    while b"\r\n\r\n" not in got or not got.rstrip().endswith(b"}"):
+        chunk = conn.recv(4096)
+        if not chunk:
+            break
+        got += chunk
+    return got

@@ -31,6 +31,7 @@ from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, d
 ASSETS = {"studio.js": "text/javascript; charset=utf-8", "studio.css": "text/css; charset=utf-8"}
 MAX_BODY = 2 * MAX_FILE + 64 * 1024  # bytes of a request body: a ruleset at the limit, escaped in JSON
 MAX_SESSIONS = 32  # pages open at once
+BODY_WITHIN = 60.0  # seconds a request body may take to arrive (a ruleset at the limit, on the slowest link)
 CHARTS_KEPT = 32
 WATCH_EVERY = 1.0  # seconds between looks at the folder for changes made elsewhere
 PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -261,14 +262,22 @@ async def _json(request: Request) -> dict:
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
         raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
-        chunks.append(chunk)
+
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    try:  # a client that sends its body a byte at a time holds a connection no longer than this
+        raw = await asyncio.wait_for(read(), BODY_WITHIN)
+    except asyncio.TimeoutError:
+        raise Refused(f"the request body did not arrive within {BODY_WITHIN:g} seconds", 408) from None
     try:
-        body = json.loads(b"".join(chunks))
+        body = json.loads(raw)
     except (ValueError, RecursionError):
         raise Refused("the request body is not JSON", 400) from None
     if not isinstance(body, dict):
