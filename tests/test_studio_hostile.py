@@ -267,3 +267,79 @@ def _closed_by_the_server_or_answered(conn) -> bytes:
             break
         got += chunk
     return got
+
+
+# ---------------------------------------------------------------------------------------------- Python's own words
+
+WS_URL = "ws://127.0.0.1:5151/ws"
+
+
+def _ask(ws, rid: int, method: str, params) -> dict:
+    import json as _json
+
+    ws.send_text(_json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}))
+    while True:
+        got = _json.loads(ws.receive_text())
+        if got.get("id") == rid:
+            return got
+
+
+def _page(c: TestClient):
+    ws = c.websocket_connect(f"{WS_URL}?token={TOKEN}", headers={"origin": BASE})
+    return ws
+
+
+@pytest.mark.parametrize("params, said", [
+    ({"uri": "file:///x.yaml", "line": 1e400}, "'line' is a line number"),  # JSON's 1e400 is infinity
+    ({"uri": "file:///x.yaml", "line": "3"}, "'line' is a line number"),
+    ({"uri": "file:///x.yaml", "line": True}, "'line' is a line number"),
+    ({"uri": ["file:///x.yaml"], "line": 1}, "'uri' is the document's URI"),
+])
+def test_a_chart_request_of_the_wrong_shape_is_said_in_words(folder, params, said):
+    """`line: 1e400` was answered 'the chart was not drawn: cannot convert float infinity to integer', `line: "3"`
+    'rulecraft/chart: ValueError'."""
+    with studio(folder) as c, _page(c) as ws:
+        got = _ask(ws, 7, "rulecraft/chart", params)
+    assert got["error"]["code"] == -32602, got
+    assert said in got["error"]["message"]
+    assert "Error" not in got["error"]["message"] and "convert" not in got["error"]["message"]
+
+
+def test_a_failure_of_the_studio_itself_is_a_sentence_not_python_s_words(folder, monkeypatch):
+    from rulecraft.tools.studio import app as studio_app
+
+    def broken(path):
+        raise KeyError("internal_detail")
+
+    monkeypatch.setattr(studio_app, "aid_page", broken)
+    with studio(folder) as c:
+        r = c.get("/api/print/aid?path=pig.yaml", headers=AUTH)
+    assert r.status_code == 500
+    said = r.json()["error"]
+    assert "an error of rulecraft's own" in said and "nothing was written" in said
+    assert "KeyError" not in said and "internal_detail" not in said
+
+
+def test_the_last_good_charts_kept_do_not_grow_with_the_documents_a_page_opens(folder, monkeypatch):
+    """The last chart drawn without errors was kept for every (document, sequence) any page ever opened, for the
+    studio's life: a page that opened documents under ever new names grew it without end."""
+    from rulecraft.tools.studio import app as studio_app
+
+    monkeypatch.setattr(studio_app, "GOOD_KEPT", 2)
+    text = (folder / "pig.yaml").read_text()
+    with studio(folder) as c, _page(c) as ws:
+        _ask(ws, 1, "initialize", {"capabilities": {}})
+        for n in range(3):
+            uri = (folder / f"copy{n}.yaml").as_uri()
+            ws.send_text(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}))
+            rid = 100 + 10 * n
+            while True:  # the chart once the document is checked
+                got = _ask(ws, rid, "rulecraft/chart", {"uri": uri, "line": 1})
+                if got["result"]["status"] != "pending":
+                    break
+                rid += 1
+            assert got["result"]["status"] == "ok", got
+        kept = c.app.state.studio.good
+        assert len(kept) == 2
+        assert [u for u, _s in kept] == [(folder / f"copy{n}.yaml").as_uri() for n in (1, 2)]
