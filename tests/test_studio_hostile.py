@@ -214,14 +214,23 @@ def served(folder, monkeypatch):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(server_config(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)))
+    app = make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)
+    server = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started and thread.is_alive():
         thread.join(0.05)
+    _SERVED["app"] = app
     yield port
     server.should_exit = True
     thread.join(30)
+
+
+_SERVED: dict = {}  # the app the `served` fixture runs
+
+
+def served_app():
+    return _SERVED["app"]
 
 
 def _closed_by_the_server(conn) -> bytes:
@@ -343,3 +352,49 @@ def test_the_last_good_charts_kept_do_not_grow_with_the_documents_a_page_opens(f
         kept = c.app.state.studio.good
         assert len(kept) == 2
         assert [u for u, _s in kept] == [(folder / f"copy{n}.yaml").as_uri() for n in (1, 2)]
+
+
+def _seat_route(port: int) -> str:
+    import urllib.request
+
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/play/new", method="POST", headers={
+        **AUTH, "content-type": "application/json", "origin": f"http://127.0.0.1:{port}"},
+        data=json.dumps({"ruleset": "auction.yaml", "seats": ["human", "random"], "seed": 3}).encode())
+    with urllib.request.urlopen(req, timeout=60) as got:
+        link = json.loads(got.read())["seats"][0]["link"]
+    return "/play/ws?seat=" + link.split("seat=", 1)[1]
+
+
+@pytest.mark.parametrize("route", ["/ws", "/simulate", "seat"])
+def test_a_page_that_goes_away_without_a_word_leaves_no_traceback(served, caplog, route):
+    """A page closed (a tab, a laptop lid) drops its websocket without a closing frame: the server's own close then
+    failed and uvicorn printed 'Exception in ASGI application' and a traceback of 40 lines in the studio's terminal."""
+    import base64
+    import logging
+    import socket
+    import time
+
+    caplog.set_level(logging.ERROR)
+    route = _seat_route(served) + "&" if route == "seat" else route + "?"
+    conn = socket.create_connection(("127.0.0.1", served))
+    key = base64.b64encode(os.urandom(16))
+    conn.sendall(b"GET %stoken=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://127.0.0.1:%d\r\n"
+                 b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                 % (route.encode(), TOKEN.encode(), served, served, key))
+    conn.settimeout(20)
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += conn.recv(4096)
+    assert head.startswith(b"HTTP/1.1 101"), head[:100]
+    sessions = served_app().state.studio.sessions
+    for _ in range(500):  # the page's session is made (bounded so a failing test ends)
+        if sessions or route != "/ws":
+            break
+        time.sleep(0.01)
+    conn.close()  # no closing frame
+    for _ in range(500):  # until the server let it go
+        if not sessions and not [r for r in caplog.records if r.levelno >= logging.ERROR]:
+            time.sleep(0.2)
+            break
+        time.sleep(0.01)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]

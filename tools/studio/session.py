@@ -87,19 +87,22 @@ class Session:
             if self.ws.application_state == WebSocketState.CONNECTED:
                 try:
                     await self.ws.close(1000)
-                except (RuntimeError, OSError):  # the page went first
+                except (RuntimeError, OSError, WebSocketDisconnect):  # the page went first (a tab closed, no frame)
                     pass
             self.server.rulecraft_checker.shutdown(wait=False, cancel_futures=True)
             self.server._stop_event.set()
 
     async def _send_all(self) -> None:
-        while True:
-            text = await self.writer.queue.get()
-            if text is None or self.writer.queue.qsize() > MAX_QUEUED:
-                self.writer.closed = True
-                await self.ws.close(1000 if text is None else 1013)
-                return
-            await self.ws.send_text(text)
+        try:
+            while True:
+                text = await self.writer.queue.get()
+                if text is None or self.writer.queue.qsize() > MAX_QUEUED:
+                    self.writer.closed = True
+                    await self.ws.close(1000 if text is None else 1013)
+                    return
+                await self.ws.send_text(text)
+        except (RuntimeError, OSError, WebSocketDisconnect):  # the page went away: nothing more to send it
+            self.writer.closed = True
 
     def one(self, data: str) -> None:
         """One message from the page; whatever it holds, an answer or a logged line, never a stopped server."""
