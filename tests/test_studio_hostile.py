@@ -398,3 +398,17 @@ def test_a_page_that_goes_away_without_a_word_leaves_no_traceback(served, caplog
             break
         time.sleep(0.01)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+
+
+def test_a_websocket_open_longer_than_a_request_head_may_take_goes_on(served):
+    """The guard against slow clients watches request heads, never an open websocket (the editor's page keeps one
+    for hours): a first version of it closed every page's websocket after 10 seconds."""
+    import time
+
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{served}/ws?token={TOKEN}", origin=f"http://127.0.0.1:{served}") as ws:
+        time.sleep(1.5)  # three times HEAD_WITHIN as the fixture sets it
+        ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}))
+        got = json.loads(ws.recv(timeout=30))
+    assert got["id"] == 1 and "capabilities" in got["result"]

@@ -158,6 +158,8 @@ def slow_client_protocol():
 
         def _too_slow(self) -> None:
             cycle = self.cycle
+            if self.transport.get_protocol() is not self:  # upgraded to a websocket: no longer this protocol's
+                return
             if (cycle is None or cycle.response_complete) and not self.transport.is_closing():
                 self.transport.close()
 
