@@ -280,7 +280,7 @@ def replace_source(path: str, data: Data, loaded: Optional[str], *, limit: int) 
             raise ChangedOnDisk(path, f"{path} changed on disk since it was loaded: not replaced; "
                                       "load it again (your text is kept in the editor) or save under another name")
     elif loaded is not None:
-        raise ChangedOnDisk(path, f"{path} was removed on disk since it was loaded: not written; save it again to make it")
+        raise ChangedOnDisk(path, f"{path} was removed on disk since it was loaded: not written; save again to write it anew")
     _replace(path, raw, sync=True)  # a person's work: on the disk, its folder too, before the page hears 'saved'
     return file_digest(raw)
 

@@ -412,3 +412,22 @@ def test_a_websocket_open_longer_than_a_request_head_may_take_goes_on(served):
         ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}))
         got = json.loads(ws.recv(timeout=30))
     assert got["id"] == 1 and "capabilities" in got["result"]
+
+
+def test_a_file_removed_on_disk_meanwhile_can_be_saved_anew(folder):
+    """A file removed on disk (a `git stash`, another tool) since the page loaded it: the save is refused once and
+    says so, and the answer tells the page (`removed`) so the next save writes it anew; the page kept sending the old
+    digest and every save was refused, however often it said 'save it again'."""
+    with studio(folder) as c:
+        got = _loaded(c, "pig.yaml")
+        (folder / "pig.yaml").unlink()
+        text = got["text"] + "# kept\n"
+        first = c.post("/api/save", json={"path": "pig.yaml", "text": text, "digest": got["digest"]}, headers=AUTH)
+        assert first.status_code == 409 and first.json()["removed"] is True
+        assert "was removed on disk since it was loaded" in first.json()["error"]
+        assert not (folder / "pig.yaml").exists()
+        again = c.post("/api/save", json={"path": "pig.yaml", "text": text, "digest": None}, headers=AUTH)
+        assert again.status_code == 200, again.text
+        changed = c.post("/api/save", json={"path": "pig.yaml", "text": text, "digest": got["digest"]}, headers=AUTH)
+        assert changed.status_code == 409 and changed.json()["removed"] is False
+    assert (folder / "pig.yaml").read_text() == text

@@ -40,3 +40,25 @@ def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
         page.wait_for_function("() => window.studio && window.studio.reloaded === undefined"
                                " && document.body.dataset.ready === '1'", timeout=WAIT)
         assert later == []  # saved: nothing to ask
+
+
+def test_a_file_removed_on_disk_is_saved_anew_at_the_second_save(tmp_path):
+    """The page kept the digest of a file removed on disk since it loaded it, so every Ctrl-S was refused: the text
+    could not be saved under its name. The first save says the file was removed; the second writes it anew."""
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    with studio_server([str(tmp_path)]) as got, chromium() as browser:
+        page = browser.new_page()
+        page.goto(got[0].replace("/?", "/?path=pig.yaml&"))
+        page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+        page.click(".cm-content")
+        page.keyboard.press("Control+End")
+        page.keyboard.type("# written after the file went\n")
+        (tmp_path / "pig.yaml").unlink()
+        page.keyboard.press("Control+s")
+        page.wait_for_function("() => document.querySelector('#status').textContent.includes('was removed on disk')",
+                               timeout=WAIT)
+        assert not (tmp_path / "pig.yaml").exists()
+        page.keyboard.press("Control+s")
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')",
+                               timeout=WAIT)
+        assert (tmp_path / "pig.yaml").read_text(encoding="utf-8").endswith("# written after the file went\n")

@@ -213,7 +213,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
 
     async def refused(request: Request, exc: Exception) -> Response:
         if isinstance(exc, Refused):
-            return _error(exc.message, exc.status)
+            return JSONResponse({"error": exc.message, **exc.more}, status_code=exc.status)
         if isinstance(exc, NotDrawn):
             return _error(str(exc), 422)
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)  # the traceback for a report

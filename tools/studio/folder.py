@@ -54,9 +54,9 @@ scoring:
 class Refused(Exception):
     """A path or a write the studio refuses; the message says why, for a person (HTTP 403 or 409)."""
 
-    def __init__(self, message: str, status: int = 403):
+    def __init__(self, message: str, status: int = 403, **more):
         super().__init__(message)
-        self.message, self.status = message, status
+        self.message, self.status, self.more = message, status, more  # `more`: fields the answer adds
 
 
 @dataclass(frozen=True)
@@ -141,8 +141,8 @@ class Folder:
         try:
             return replace_source(path, text, loaded, limit=MAX_FILE)
         except OutputError as exc:
-            if type(exc).__name__ == "ChangedOnDisk":
-                raise Refused(exc.message.replace(path, rel), 409) from None
+            if type(exc).__name__ == "ChangedOnDisk":  # `removed`: the page saves again as a new file, when asked
+                raise Refused(exc.message.replace(path, rel), 409, removed=not os.path.lexists(path)) from None
             raise Refused(f"{exc.message.replace(path, rel)}: not saved; the file on disk is as it was; {KEPT}",
                           403) from None
 

@@ -92,6 +92,8 @@ async function save() {
     status(`saved ${f.path}`, "ok")
     refreshPrinted()
   } catch (err) {
+    // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
+    if (err.status === 409 && err.body && err.body.removed) f.digest = null
     // no answer at all (the server stopped, the network went): the server said nothing, so this page says it
     status(err.status ? err.message : `not saved: the studio's server did not answer (${err.message}); your text is `
       + "kept in this page only: keep it open, start the studio again and save", "error")
