@@ -170,6 +170,13 @@ def test_a_yaml_file_that_is_not_a_ruleset_is_never_written_over(folder):
     assert r.status_code == 403, r.text
     assert "is not a ruleset file" in r.json()["error"]
     assert compose.read_text() == "services:\n  web: {image: nginx}\n"
+    long_head = folder / "long.yaml"  # a ruleset behind a leading comment longer than the list looks at
+    long_head.write_text("# notes\n" * 2000 + (folder / "pig.yaml").read_text())
+    with studio(folder) as c:
+        got = _loaded(c, "long.yaml")
+        r = c.post("/api/save", json={"path": "long.yaml", "text": got["text"] + "# more\n", "digest": got["digest"]},
+                   headers=AUTH)
+    assert r.status_code == 200, r.text
 
 
 @pytest.mark.parametrize("errno_name, said", [("ENOSPC", "the disk is full"), ("EROFS", "the file system is read-only")])

@@ -135,7 +135,7 @@ class Folder:
         bad = _unencodable(text)
         if bad:
             raise Refused(f"not saved: the text holds {bad}, which no file can hold; {KEPT}", 400)
-        if os.path.isfile(path) and not _is_ruleset(path):  # a compose file, notes...: never the studio's to replace
+        if os.path.isfile(path) and not _is_ruleset(path, MAX_FILE):  # a compose file, notes...: never the studio's to replace
             raise Refused(f"not saved: '{rel[:100]}' on disk is not a ruleset file (no top-level 'ruleset:' or "
                           f"'extends:'), and the studio writes over ruleset files only; {KEPT}")
         try:
@@ -200,9 +200,11 @@ def _unencodable(text: str) -> str:
         return f"a lone surrogate (U+{ord(text[exc.start]):04X}) at line {line}, column {col}"
 
 
-def _is_ruleset(path: str) -> bool:
+def _is_ruleset(path: str, head: int = 8000) -> bool:
+    """Whether the file's first `head` characters hold a top-level 'ruleset:' or 'extends:' (the list looks at the
+    head only; a save looks at the whole file, so a long leading comment never keeps a ruleset from being saved)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            return RULESET_MARK.search(fh.read(8000)) is not None
+            return RULESET_MARK.search(fh.read(head)) is not None
     except OSError:
         return False
