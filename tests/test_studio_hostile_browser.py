@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
-
 from rulecraft.bundled import resolve
 
 from studio_harness import chromium, studio_server
