@@ -19,6 +19,7 @@ refused at once (the file is opened without blocking and checked after opening),
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -98,10 +99,6 @@ def input_problem(path: Optional[str]) -> Optional[str]:
     except OutputIsInput as exc:
         return exc.message
     return None
-
-
-def is_stdout(path: Optional[str]) -> bool:
-    return path == "-"
 
 
 def target_kind(path: str) -> str:
@@ -185,13 +182,18 @@ def _replace(path: str, data: bytes, sync: bool, private: bool = False) -> None:
             os.close(fd)
         os.replace(tmp, path)
     except BaseException as exc:  # also Ctrl-C between the write and the rename: leave no temporary file
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         if isinstance(exc, OSError):
             raise OutputError(path, os_error_text(path, exc)) from None
         raise
+    if sync:  # the folder too, so the rename survives a power cut (a system that cannot sync a folder is let be)
+        with contextlib.suppress(OSError):
+            dfd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
 
 
 def _open_stream_fd(path: str) -> int:
@@ -278,8 +280,8 @@ def replace_source(path: str, data: Data, loaded: Optional[str], *, limit: int) 
             raise ChangedOnDisk(path, f"{path} changed on disk since it was loaded: not replaced; "
                                       "load it again (your text is kept in the editor) or save under another name")
     elif loaded is not None:
-        raise ChangedOnDisk(path, f"{path} was removed on disk since it was loaded: not written; save it again to make it")
-    _replace(path, raw, sync=False)
+        raise ChangedOnDisk(path, f"{path} was removed on disk since it was loaded: not written; save again to write it anew")
+    _replace(path, raw, sync=True)  # a person's work: on the disk, its folder too, before the page hears 'saved'
     return file_digest(raw)
 
 

@@ -268,7 +268,8 @@ def test_a_bad_message_gets_an_error_and_stops_nothing(client, folder):
         ws.send_text(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": "x" * (MAX_MESSAGE + 1)}))
         big = lsp.until(lambda m: m.get("id") == 7)
         assert big["error"]["code"] == -32600 and "limit" in big["error"]["message"]
-        assert lsp.request("rulecraft/chart", {"uri": 3})["result"]["status"] == "pending"
+        assert lsp.request("rulecraft/chart", {"uri": 3})["error"]["code"] == -32602  # a URI is a string
+        assert lsp.request("rulecraft/chart", {"uri": "file:///nowhere.yaml"})["result"]["status"] == "pending"
         assert lsp.request("rulecraft/nothing")["error"]["code"] == -32600
         assert lsp.request("textDocument/hover", {"bogus": True})["error"]["code"] == -32602
         lsp.send("exit")  # ends this page's session only

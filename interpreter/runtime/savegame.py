@@ -74,6 +74,7 @@ class SaveWriter:
         self.header = head
         self.synced = float("-inf")
         self.lines: list[str] = []
+        self.written: Optional[int] = None  # the decisions the file on disk holds (its last write that succeeded)
         for player, wire in decisions or ():
             self.record(player, wire)
 
@@ -88,6 +89,7 @@ class SaveWriter:
         now = time.monotonic()
         sync = now - self.synced >= self.SYNC_EVERY
         atomic_write(self.path, "\n".join([_dumps(head), *self.lines, _dumps(state)]) + "\n", sync)
+        self.written = len(self.lines)
         if sync:
             self.synced = now
 

@@ -131,15 +131,25 @@ def serve(sock: socket.socket, root: str, guard, open_file: str | None, pace: fl
 
     import uvicorn
 
-    from rulecraft.tools.lsp.wire import MAX_MESSAGE
     from rulecraft.tools.studio.app import make_app
 
     logging.getLogger("rulecraft.lsp").setLevel(logging.ERROR)
     app = make_app(root, guard, open_file, pace, play, lab)
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=2 * MAX_MESSAGE,
-                            lifespan="on", server_header=False, timeout_graceful_shutdown=2)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn.Server(server_config(app)).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def server_config(app):
+    """uvicorn's settings for the studio: websocket frames within the language server's limit, at most
+    MAX_CONNECTIONS at once, and a connection that sends no whole request head in time closed (guard.py)."""
+    import uvicorn
+
+    from rulecraft.tools.lsp.wire import MAX_MESSAGE
+    from rulecraft.tools.studio.guard import MAX_CONNECTIONS, slow_client_protocol
+
+    return uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=2 * MAX_MESSAGE,
+                          lifespan="on", server_header=False, timeout_graceful_shutdown=2,
+                          http=slow_client_protocol(), limit_concurrency=MAX_CONNECTIONS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -28,10 +29,13 @@ from rulecraft.tools.studio.lab.channel import Channel, Lab
 from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
 
+log = logging.getLogger("rulecraft.studio")
 ASSETS = {"studio.js": "text/javascript; charset=utf-8", "studio.css": "text/css; charset=utf-8"}
 MAX_BODY = 2 * MAX_FILE + 64 * 1024  # bytes of a request body: a ruleset at the limit, escaped in JSON
 MAX_SESSIONS = 32  # pages open at once
+BODY_WITHIN = 60.0  # seconds a request body may take to arrive (a ruleset at the limit, on the slowest link)
 CHARTS_KEPT = 32
+GOOD_KEPT = 256  # the last good chart of each (document, sequence): pages come and go, this does not grow past it
 WATCH_EVERY = 1.0  # seconds between looks at the folder for changes made elsewhere
 PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
             "connect-src 'self'; frame-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -52,7 +56,7 @@ class Studio:
         self.drawing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-chart")
         self.printing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-print")
         self.charts: OrderedDict = OrderedDict()
-        self.good: dict = {}  # (uri, sequence) -> its last chart drawn from a text without errors
+        self.good: OrderedDict = OrderedDict()  # (uri, sequence) -> its last chart drawn from a text without errors
         self.known: dict = {}
 
     # ---------------------------------------------------------------- work off the event loop
@@ -68,6 +72,9 @@ class Studio:
             while len(self.charts) > CHARTS_KEPT:
                 self.charts.popitem(last=False)
         self.good[(doc.uri, sid)] = self.charts[key]
+        self.good.move_to_end((doc.uri, sid))
+        while len(self.good) > GOOD_KEPT:
+            self.good.popitem(last=False)
         return {"status": "ok", "version": doc.version, **self.charts[key]}
 
     def last_good(self, doc, line: int) -> dict:
@@ -206,10 +213,12 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
 
     async def refused(request: Request, exc: Exception) -> Response:
         if isinstance(exc, Refused):
-            return _error(exc.message, exc.status)
+            return JSONResponse({"error": exc.message, **exc.more}, status_code=exc.status)
         if isinstance(exc, NotDrawn):
             return _error(str(exc), 422)
-        return _error(f"{type(exc).__name__}: {str(exc)[:300]}", 500)
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)  # the traceback for a report
+        return _error("the studio failed on this request: an error of rulecraft's own (its log says more; please "
+                      "report it); nothing was written", 500)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -261,14 +270,22 @@ async def _json(request: Request) -> dict:
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
         raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
-        chunks.append(chunk)
+
+    async def read() -> bytes:
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(f"a request body over {MAX_BODY:,} bytes", 413)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    try:  # a client that sends its body a byte at a time holds a connection no longer than this
+        raw = await asyncio.wait_for(read(), BODY_WITHIN)
+    except asyncio.TimeoutError:
+        raise Refused(f"the request body did not arrive within {BODY_WITHIN:g} seconds", 408) from None
     try:
-        body = json.loads(b"".join(chunks))
+        body = json.loads(raw)
     except (ValueError, RecursionError):
         raise Refused("the request body is not JSON", 400) from None
     if not isinstance(body, dict):

@@ -54,9 +54,9 @@ scoring:
 class Refused(Exception):
     """A path or a write the studio refuses; the message says why, for a person (HTTP 403 or 409)."""
 
-    def __init__(self, message: str, status: int = 403):
+    def __init__(self, message: str, status: int = 403, **more):
         super().__init__(message)
-        self.message, self.status = message, status
+        self.message, self.status, self.more = message, status, more  # `more`: fields the answer adds
 
 
 @dataclass(frozen=True)
@@ -132,11 +132,19 @@ class Folder:
             raise Refused(f"the text is over the limit of {MAX_FILE:,} bytes: not saved", 413)
         if not RULESET_MARK.search(text):
             raise Refused("only ruleset files are written: the text has no top-level 'ruleset:' or 'extends:'")
+        bad = _unencodable(text)
+        if bad:
+            raise Refused(f"not saved: the text holds {bad}, which no file can hold; {KEPT}", 400)
+        if os.path.isfile(path) and not _is_ruleset(path, MAX_FILE):  # a compose file, notes...: never the studio's to replace
+            raise Refused(f"not saved: '{rel[:100]}' on disk is not a ruleset file (no top-level 'ruleset:' or "
+                          f"'extends:'), and the studio writes over ruleset files only; {KEPT}")
         try:
             return replace_source(path, text, loaded, limit=MAX_FILE)
         except OutputError as exc:
-            status = 409 if type(exc).__name__ == "ChangedOnDisk" else 403
-            raise Refused(exc.message.replace(path, rel), status) from None
+            if type(exc).__name__ == "ChangedOnDisk":  # `removed`: the page saves again as a new file, when asked
+                raise Refused(exc.message.replace(path, rel), 409, removed=not os.path.lexists(path)) from None
+            raise Refused(f"{exc.message.replace(path, rel)}: not saved; the file on disk is as it was; {KEPT}",
+                          403) from None
 
     def create(self, rel: str, source: str | None) -> str:
         """A new ruleset file: a copy of a bundled ruleset (by id), or the template; never over a file."""
@@ -177,9 +185,26 @@ def bundled_text(name: str) -> str:
         return fh.read()
 
 
-def _is_ruleset(path: str) -> bool:
+KEPT = "your text is kept in the editor only: save it under another name, or mend the cause and save again"
+
+
+def _unencodable(text: str) -> str:
+    """'a lone surrogate (U+D800) at line L, column C' when `text` cannot be written as UTF-8 (JSON can carry one
+    that no file can hold), else ''."""
+    try:
+        text.encode("utf-8")
+        return ""
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        col = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
+        return f"a lone surrogate (U+{ord(text[exc.start]):04X}) at line {line}, column {col}"
+
+
+def _is_ruleset(path: str, head: int = 8000) -> bool:
+    """Whether the file's first `head` characters hold a top-level 'ruleset:' or 'extends:' (the list looks at the
+    head only; a save looks at the whole file, so a long leading comment never keeps a ruleset from being saved)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            return RULESET_MARK.search(fh.read(8000)) is not None
+            return RULESET_MARK.search(fh.read(head)) is not None
     except OSError:
         return False

@@ -136,3 +136,44 @@ class GuardMiddleware:
                     "headers": [(b"content-type", b"text/plain; charset=utf-8"),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
+
+
+HEAD_WITHIN = 10.0  # seconds a connection has to send a whole request head (a first one, or the next after an answer)
+MAX_CONNECTIONS = 256  # connections and requests at once; past that uvicorn answers 503
+
+
+def slow_client_protocol():
+    """uvicorn's HTTP protocol, closing a connection that has sent no whole request head `HEAD_WITHIN` seconds after it
+    opened or after its last answer. Without it a client that opened connections and sent nothing (or half a head)
+    held each open for ever: enough of them and the studio could open no file, not even to save."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    class SlowClientGuard(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
+        _waiting = None
+
+        def _arm(self) -> None:
+            if self._waiting is not None:
+                self._waiting.cancel()
+            self._waiting = self.loop.call_later(HEAD_WITHIN, self._too_slow)
+
+        def _too_slow(self) -> None:
+            cycle = self.cycle
+            if self.transport.get_protocol() is not self:  # upgraded to a websocket: no longer this protocol's
+                return
+            if (cycle is None or cycle.response_complete) and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc) -> None:
+            if self._waiting is not None:
+                self._waiting.cancel()
+            super().connection_lost(exc)
+
+    return SlowClientGuard

@@ -25,6 +25,10 @@ MAX_QUEUED = 2000  # messages waiting to go to one page; a page that reads nothi
 NOT_DRAWN = -32001  # the studio's own error code: a chart Graphviz could not draw
 
 
+class BadParams(ValueError):
+    """A studio request's params of the wrong shape; the message says which, for the page's author."""
+
+
 class _Writer:
     """pygls's writer: messages for the page queued and sent by one task, in order."""
 
@@ -83,19 +87,22 @@ class Session:
             if self.ws.application_state == WebSocketState.CONNECTED:
                 try:
                     await self.ws.close(1000)
-                except (RuntimeError, OSError):  # the page went first
+                except (RuntimeError, OSError, WebSocketDisconnect):  # the page went first (a tab closed, no frame)
                     pass
             self.server.rulecraft_checker.shutdown(wait=False, cancel_futures=True)
             self.server._stop_event.set()
 
     async def _send_all(self) -> None:
-        while True:
-            text = await self.writer.queue.get()
-            if text is None or self.writer.queue.qsize() > MAX_QUEUED:
-                self.writer.closed = True
-                await self.ws.close(1000 if text is None else 1013)
-                return
-            await self.ws.send_text(text)
+        try:
+            while True:
+                text = await self.writer.queue.get()
+                if text is None or self.writer.queue.qsize() > MAX_QUEUED:
+                    self.writer.closed = True
+                    await self.ws.close(1000 if text is None else 1013)
+                    return
+                await self.ws.send_text(text)
+        except (RuntimeError, OSError, WebSocketDisconnect):  # the page went away: nothing more to send it
+            self.writer.closed = True
 
     def one(self, data: str) -> None:
         """One message from the page; whatever it holds, an answer or a logged line, never a stopped server."""
@@ -132,15 +139,18 @@ class Session:
             return
         try:
             self.reply(rid, result=await self.chart(params))
-        except (TypeError, ValueError, KeyError) as exc:
-            self.reply(rid, error=(INVALID_PARAMS, f"rulecraft/chart: {type(exc).__name__}"))
+        except BadParams as exc:
+            self.reply(rid, error=(INVALID_PARAMS, f"rulecraft/chart: {exc}"))
         except Exception as exc:  # noqa: BLE001 - Graphviz failing on one chart: this request's error, nothing more
             log.warning("rulecraft/chart failed (%s: %s)", type(exc).__name__, str(exc)[:200])
             self.reply(rid, error=(NOT_DRAWN, f"the chart was not drawn: {str(exc)[:300]}"))
 
     async def chart(self, params: dict) -> dict:
-        uri, line = str(params.get("uri", "")), int(params.get("line", 1))
-        sequence = params.get("sequence")
+        uri, line, sequence = params.get("uri"), params.get("line", 1), params.get("sequence")
+        if not isinstance(uri, str):
+            raise BadParams("'uri' is the document's URI (a string)")
+        if isinstance(line, bool) or not isinstance(line, int):  # 1e400 (infinity), "3", [1]: said, never Python's words
+            raise BadParams("'line' is a line number (a whole number from 1)")
         doc = self.server.rulecraft_store.docs.get(uri)
         if doc is None:
             return {"status": "pending", "note": "the text is being checked"}

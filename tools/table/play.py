@@ -283,6 +283,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
         return 1
     except OutputError as exc:  # the log or the save (a full disk, a folder...; exit 1), or an input (exit 2): said once
         _err(f"rulecraft play: {exc.message}")
+        if saver is not None and saver.written is not None and exc.exit_code == 1:  # where the game is kept
+            _err(f"rulecraft play: {save_path} holds the game up to decision {saver.written} (its last save that "
+                 f"was written); make room, then go on with: {resume_command(ref, save_path, kinds[:n], log_path)}")
         return exc.exit_code
     finally:
         if writer:

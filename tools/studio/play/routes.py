@@ -115,7 +115,7 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
             if ws.application_state == WebSocketState.CONNECTED:
                 try:
                     await ws.close(1000)
-                except (RuntimeError, OSError):
+                except (RuntimeError, OSError, WebSocketDisconnect):  # the page went first (no closing frame)
                     pass
 
     return [Route("/play", page), Route("/play/static/{name}", asset), WebSocketRoute("/play/ws", socket),

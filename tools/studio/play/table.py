@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import shutil
+import stat
 from typing import Any, Optional
 
 from rulecraft.agents import AgentError, make_agent
@@ -126,6 +127,26 @@ def _checked(meta: Any, home: str, root: str) -> dict:
     return {**meta, "ruleset": ruleset}
 
 
+GAME_FILES = ("game.json", "game.save", "game.log", "ruleset.yaml")
+
+
+def _plain_files(home: str) -> None:
+    """Each file of a game's folder is a regular file or absent, never a link, FIFO or device: the folder may have
+    come from a stranger, and the log is written into what it names (a game.log that was a FIFO hung the studio at
+    its start for ever; a link to a device had the log written into the device). SaveError says which."""
+    for name in GAME_FILES:
+        try:
+            st = os.lstat(os.path.join(home, name))
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise SaveError(f"{name}: {(exc.strerror or str(exc)).lower()}") from None
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a link" if stat.S_ISLNK(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else \
+                "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise SaveError(f"{name} is {kind}: a game's files are plain files of its folder")
+
+
 class PlayTable:
     def __init__(self, home: str, meta: dict, game, history: list[Taken], writer: GameLogWriter):
         self.home, self.meta, self.game, self.history, self.writer = home, meta, game, history, writer
@@ -198,7 +219,9 @@ class PlayTable:
     @classmethod
     def load(cls, home: str, root: str) -> "PlayTable":
         """The game kept in `home`, made again from its save (the studio restarted); the log goes on. `root` is the
-        studio's folder: its games may have come with it from someone else, so game.json is checked (`_checked`)."""
+        studio's folder: its games may have come with it from someone else, so game.json is checked (`_checked`)
+        and every file of the game must be a plain file (`_plain_files`)."""
+        _plain_files(home)
         try:
             meta = _checked(json.loads(read_regular(os.path.join(home, "game.json"), MAX_META, "game file",
                                                     goes_on=True)), home, root)

@@ -10,7 +10,7 @@ export async function postJSON(url, data) {
   const r = await fetch(url, {method: "POST", credentials: "same-origin",
                               headers: {"content-type": "application/json"}, body: JSON.stringify(data)})
   const body = await r.json().catch(() => ({error: `${r.status} ${r.statusText}`}))
-  if (!r.ok) throw Object.assign(new Error(body.error || `${r.status}`), {status: r.status})
+  if (!r.ok) throw Object.assign(new Error(body.error || `${r.status}`), {status: r.status, body})
   return body
 }
 

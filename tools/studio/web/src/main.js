@@ -92,7 +92,11 @@ async function save() {
     status(`saved ${f.path}`, "ok")
     refreshPrinted()
   } catch (err) {
-    status(err.message, "error")
+    // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
+    if (err.status === 409 && err.body && err.body.removed) f.digest = null
+    // no answer at all (the server stopped, the network went): the server said nothing, so this page says it
+    status(err.status ? err.message : `not saved: the studio's server did not answer (${err.message}); your text is `
+      + "kept in this page only: keep it open, start the studio again and save", "error")
   }
 }
 
@@ -242,6 +246,10 @@ async function main() {
   })
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(), dirty: () => !!isDirty()})
   $("#save").addEventListener("click", save)
+  // closing or reloading the page with text not saved: the browser asks first (the text lives only here)
+  window.addEventListener("beforeunload", e => {
+    if (state.file && !state.file.readOnly && isDirty()) { e.preventDefault(); e.returnValue = "" }
+  })
   $("#copy").addEventListener("click", copyBundled)
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
