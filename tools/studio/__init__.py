@@ -85,7 +85,7 @@ def _play_request(args, root: str) -> tuple:
     loaded = load_ruleset(path, overrides=options)
     if not loaded.ok:
         return None, f"--play {args.play}: the game cannot start: {loaded.diagnostics[0].message}"
-    from rulecraft.tools.studio.play.table import BOTS, PERSON
+    from rulecraft.tools.studio.play.gamefolder import BOTS, PERSON
 
     n = loaded.ruleset.players.default
     kinds = list(args.agent or [PERSON])

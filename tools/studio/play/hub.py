@@ -18,7 +18,8 @@ import stat
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
-from rulecraft.tools.studio.play.table import PERSON, SPECTATOR, PlayTable, Refusal
+from rulecraft.tools.studio.play.gamefolder import PERSON
+from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable, Refusal
 
 log = logging.getLogger("rulecraft.studio")
 MAX_GAMES = 16  # games going on at once (a game over does not count)

@@ -17,7 +17,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rulecraft.tools.studio.play.hub import MAX_SEATS_OPEN, Hub, Seat
-from rulecraft.tools.studio.play.table import BOTS, PERSON, Refusal
+from rulecraft.tools.studio.play.gamefolder import BOTS, PERSON
+from rulecraft.tools.studio.play.table import Refusal
 
 MAX_MESSAGE = 16 * 1024  # bytes of one message from a seat (an answer is a few numbers)
 RATE, BURST = 10.0, 40  # messages a second a seat may send, and how many at once; past that they are dropped
