@@ -47,24 +47,26 @@ class Referee:
         self.draws = 0
         self.gains = 0
         self._batch: dict[int, int] = {}  # seat -> cards still to come from the discard pile in a reshuffle
-        real_move = game.move
+        referee, real = self, type(game)
 
-        def move(what, dest, place, span, player=None):
-            cards = [what] if isinstance(what, Card) else list(as_list(game, what, span)) if what is not None else []
-            for c in cards:
-                self._seen_move(c, dest)
-            return real_move(what, dest, place, span, player)
+        class Watched(real):  # this game only: its class swapped for one that reports its moves and draws
+            __slots__ = ()
 
-        real_draw = game.draw
+            def move(self, what, dest, place, span, player=None):
+                cards = [what] if isinstance(what, Card) else list(as_list(self, what, span)) if what is not None else []
+                for c in cards:
+                    referee._seen_move(c, dest)
+                return real.move(self, what, dest, place, span, player)
 
-        def draw(count, src, dest, place, span):
-            got = real_draw(count, src, dest, place, span)
-            short = (1 if count is None else count) - (len(got) if isinstance(got, list) else got is not None)
-            if src.zone == "deck" and short > 0 and game.zones[ZoneRef("discard", src.key)]:
-                self.problems.append(f"a draw from seat {src.key}'s deck stopped short with cards in the discard pile")
-            return got
+            def draw(self, count, src, dest, place, span):
+                got = real.draw(self, count, src, dest, place, span)
+                short = (1 if count is None else count) - (len(got) if isinstance(got, list) else got is not None)
+                if src.zone == "deck" and short > 0 and self.zones[ZoneRef("discard", src.key)]:
+                    referee.problems.append(f"a draw from seat {src.key}'s deck stopped short with cards in the "
+                                            "discard pile")
+                return got
 
-        game.move, game.draw = move, draw  # instance attributes: this game only
+        game.__class__ = Watched
 
     def _seen_move(self, c, dest: ZoneRef) -> None:
         g = self.g

@@ -6,6 +6,7 @@ expressions call, kept apart from how a game is set up, driven and copied.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 
 class Board(Dice):
+    # the game's state lives in slots (Game's, game.py); these three are the ones the board's own operations set
+    __slots__ = ("lapsing", "modifiers", "winners")
     # the state these operations read and change: set by Game.__init__ (game.py)
     rs: M.Ruleset
     players: list[Player]
@@ -361,3 +364,14 @@ def _zone_words(rs: M.Ruleset, name: str) -> str:
     """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile')."""
     return (rs.zones[name].title or name.replace("_", " ")).lower()
 
+
+
+_PLAYER_ZONES: "weakref.WeakKeyDictionary[M.Ruleset, frozenset]" = weakref.WeakKeyDictionary()
+
+
+def player_zone_families(rs: M.Ruleset) -> frozenset:
+    """The names of the zone families with one zone per player (a game's `_player_zones`, read by `zone_owner`)."""
+    names = _PLAYER_ZONES.get(rs)
+    if names is None:
+        names = _PLAYER_ZONES[rs] = frozenset(z.id for z in rs.zones.values() if z.per == "player")
+    return names

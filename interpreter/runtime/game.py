@@ -17,7 +17,7 @@ from ..model import secrecy
 from ..model.gates import ruleset_gates
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
-from .board import Board
+from .board import Board, player_zone_families
 from .codec import copy_value, encode
 from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
@@ -26,7 +26,7 @@ from .machine import setup
 from .machine.answers import Bots, answer, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import handler_for, run
-from .machine.invariants import check_invariants
+from .machine.invariants import check_cards, check_invariants
 from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
@@ -58,9 +58,18 @@ def programs_for(rs: M.Ruleset) -> dict[str, Program]:
 
 
 class Game(Board):
-    bots: Optional[Bots] = None  # the agents asked in the running code while `play` plays the game
-    work = 0  # units of work counted against the step budget (guards.charge); set on the game at its first charge
-    fixed_dice: Optional[list] = None  # results the next rolls give instead of the generator (scenarios' `dice:`)
+    # A game's state in slots, not a dict: the running code reads and writes a game's attributes more than anything
+    # else, and a slot costs less to reach than a key of an instance dict this large (past the ~30 keys CPython
+    # shares between instances, each read goes through a dict lookup). A new attribute of a game is named here.
+    __slots__ = ("_dynamic", "_events", "_families", "_player_zones", "begun", "bots", "chance",
+                 "check_conservation", "compiled", "coverage", "decisions", "dynamic", "engine", "fixed_dice",
+                 "frame_counter", "frames", "gates", "halt_depth", "headers", "known", "listener",
+                 "locals", "marks", "max_depth", "max_steps", "narrative", "orderless", "over",
+                 "pending", "players", "programs", "pvars", "rng", "rs", "rule_error", "scores", "seed", "steps",
+                 "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
+    bots: Optional[Bots]  # the agents asked in the running code while `play` plays the game
+    work: int  # units of work counted against the step budget (guards.charge)
+    fixed_dice: Optional[list]  # results the next rolls give instead of the generator (scenarios' `dice:`)
 
     def __init__(self, ruleset: M.Ruleset, players: int | None = None, seed: int = 0, *,
                  names: list[str] | None = None, max_steps: int = 5_000_000, max_depth: int = 400,
@@ -74,6 +83,9 @@ class Game(Board):
         if not rs.players.min <= n <= rs.players.max:
             raise GameError(f"{rs.title} is for {rs.players.min} to {rs.players.max} players, not {n}")
         self.rs = rs
+        self.bots = None
+        self.work = 0
+        self.fixed_dice = None
         self.programs = programs_for(rs)
         self.seed = seed
         self.players = [Player(i, (names[i] if names and i < len(names) else f"P{i + 1}")) for i in range(n)]
@@ -117,7 +129,7 @@ class Game(Board):
         self._events: list = []
         self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
         self._dynamic: dict[str, tuple] = {}  # and of each dynamic family, while it stays as it was (family_zones)
-        self._player_zones = _player_zones(rs)  # the zone families with one zone per player (Board.zone_owner)
+        self._player_zones = player_zone_families(rs)  # the zone families with one zone per player (Board.zone_owner)
         self.orderless = orderless(rs)  # the zones whose order nobody knows: a decision lists their cards in order
         self.triggers: dict[str, list[M.Trigger]] = {}
         for t in rs.triggers:
@@ -332,19 +344,8 @@ class Game(Board):
         return frozenset(i for i, counts in cp.items() if len(self.players) not in counts) if cp else frozenset()
 
     def check_cards(self) -> None:
-        """Card conservation: every card lies in exactly one zone, where the game thinks it is."""
-        seen: dict[int, ZoneRef] = {}
-        for ref, cards in self.zones.items():
-            for c in cards:
-                if c.index in seen:
-                    raise RuleError(f"card {c.id} is in both {seen[c.index].slot} and {ref.slot}", None)
-                seen[c.index] = ref
-                if self.where.get(c.index) != ref:
-                    raise RuleError(f"card {c.id} is in {ref.slot} but recorded in {self.where.get(c.index)}", None)
-        absent = self.absent
-        if len(seen) != len(self.rs.cards) - len(absent) or any(i in seen for i in absent):
-            missing = [c.id for c in self.rs.cards if c.index not in seen and c.index not in absent]
-            raise RuleError(f"cards lost from every zone: {', '.join(missing[:5])}", None)
+        """Card conservation: every card lies in exactly one zone, where the game thinks it is (RuleError if not)."""
+        check_cards(self)
 
     def copy(self, story: bool = True) -> "Game":
         """An independent copy of a running game (immutable parts shared), e.g. for a bot's rollouts.
@@ -353,7 +354,9 @@ class Game(Board):
         and copying them grows with the game)."""
         g = self
         c = Game.__new__(Game)
-        c.__dict__.update(g.__dict__)
+        for name in _STATE:
+            if hasattr(g, name):
+                setattr(c, name, getattr(g, name))
         c.rng = type(g.rng)(0)
         c.rng.state = g.rng.state
         c.zones = {r: list(cards) for r, cards in g.zones.items()}
@@ -386,15 +389,10 @@ class Game(Board):
         c.pending = g.pending
         return c
 
-_PLAYER_ZONES: "weakref.WeakKeyDictionary[M.Ruleset, frozenset]" = weakref.WeakKeyDictionary()
-
-
-def _player_zones(rs: M.Ruleset) -> frozenset:
-    names = _PLAYER_ZONES.get(rs)
-    if names is None:
-        names = _PLAYER_ZONES[rs] = frozenset(z.id for z in rs.zones.values() if z.per == "player")
-    return names
-
 
 def _fresh(v: Any) -> Any:
     return list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+
+
+# every attribute a game holds (its slots and its board's), which `Game.copy` copies
+_STATE = tuple(name for cls in Game.__mro__ for name in cls.__dict__.get("__slots__", ()) if name != "__weakref__")

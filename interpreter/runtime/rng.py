@@ -96,6 +96,8 @@ class Dice:
     """Rolling dice, a part of the board (board.Board is a Dice): the faces from the generator, or a scenario's fixed
     ones, the named result, an optional re-roll asked of the roller, the story's line and the 'rolled' event."""
 
+    __slots__ = ()  # the game's state lives in Game's slots (game.py)
+
     rng: SplitMix
     fixed_dice: Optional[list]
     frames: list[Frame]

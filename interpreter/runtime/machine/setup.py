@@ -28,7 +28,7 @@ class SetUp:
         self.dynamic = dict(g.dynamic)
         self.vars = {k: copy_value(v) for k, v in g.vars.items()}
         self.pvars = [{k: copy_value(v) for k, v in pv.items()} for pv in g.pvars]
-        self.work = g.__dict__.get("work", 0)  # (a game that charged nothing reads the class's 0)
+        self.work = g.work
 
     def give(self, g: Any) -> None:
         g.zones = {ref: list(cards) for ref, cards in self.zones.items()}
