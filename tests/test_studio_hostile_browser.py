@@ -4,6 +4,7 @@ Chromium; skipped, saying why, without them): closing or reloading a page whose 
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 
 from rulecraft.bundled import resolve
 
@@ -12,8 +13,9 @@ from studio_harness import chromium, studio_server
 WAIT = 60_000  # ms: an upper bound on a busy machine, never a measure
 
 
-def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
-    """A reload (F5) or a closed tab threw away text not saved without a word: the text lives only in the page."""
+@contextmanager
+def _editing_pig(tmp_path, line: str):
+    """A studio serving a copy of pig, its page open on it in Chromium with `line` typed at the end, not saved."""
     shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
     with studio_server([str(tmp_path)]) as got, chromium() as browser:
         page = browser.new_page()
@@ -21,7 +23,13 @@ def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
         page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
         page.click(".cm-content")
         page.keyboard.press("Control+End")
-        page.keyboard.type("# a line not saved yet\n")
+        page.keyboard.type(line)
+        yield page
+
+
+def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
+    """A reload (F5) or a closed tab threw away text not saved without a word: the text lives only in the page."""
+    with _editing_pig(tmp_path, "# a line not saved yet\n") as page:
         with page.expect_event("dialog", timeout=WAIT) as asked:  # a reload, as F5 asks for one
             page.evaluate("() => { setTimeout(() => location.reload(), 0) }")
         assert asked.value.type == "beforeunload"
@@ -43,14 +51,7 @@ def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
 def test_a_file_removed_on_disk_is_saved_anew_at_the_second_save(tmp_path):
     """The page kept the digest of a file removed on disk since it loaded it, so every Ctrl-S was refused: the text
     could not be saved under its name. The first save says the file was removed; the second writes it anew."""
-    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
-    with studio_server([str(tmp_path)]) as got, chromium() as browser:
-        page = browser.new_page()
-        page.goto(got[0].replace("/?", "/?path=pig.yaml&"))
-        page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
-        page.click(".cm-content")
-        page.keyboard.press("Control+End")
-        page.keyboard.type("# written after the file went\n")
+    with _editing_pig(tmp_path, "# written after the file went\n") as page:
         (tmp_path / "pig.yaml").unlink()
         page.keyboard.press("Control+s")
         page.wait_for_function("() => document.querySelector('#status').textContent.includes('was removed on disk')",
