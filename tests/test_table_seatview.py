@@ -150,6 +150,18 @@ def test_card_options_are_cards_with_their_types():
     assert f"Character Power Stack: {on} (top last)" in text and view.stack.cards
 
 
+
+def test_a_type_that_only_repeats_the_card_name_is_left_out():
+    """Whisper Pass's stones are of the class 'stone': the menu said 'Stone (Stone)', a type that tells nothing."""
+    from rulecraft.tools.table.view import card_view
+
+    rs = load_ruleset(str(HERE / "cases" / "games" / "whisper-pass.yaml")).ruleset
+    game = Game(rs, 2, 3)
+    stone = next(c for c in rs.cards if c.name == "Stone")
+    gem = next(c for c in rs.cards if c.name.startswith("Gem"))
+    assert card_view(game, stone).types == []
+    assert card_view(game, gem).types == ["Gem"]  # 'Gem 6 (Gem)': the kind is not the name, so it stays
+
 NOTICES = """
 ruleset: notice-test
 title: Notices

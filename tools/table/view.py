@@ -49,7 +49,9 @@ class CardView:
 
 
 def card_view(game, card: Card) -> CardView:
-    return CardView(card.id, card.name, [_words(c) for c in sorted(card.classes)], card_text(game.rs, card))
+    """A type that only repeats the card's name ('Stone (Stone)') is left out: it tells a player nothing."""
+    types = [t for t in (_words(c) for c in sorted(card.classes)) if t.casefold() != card.name.casefold()]
+    return CardView(card.id, card.name, types, card_text(game.rs, card))
 
 
 def card_text(rs, card: Card) -> str:
