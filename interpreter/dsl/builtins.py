@@ -231,11 +231,13 @@ for _name, _doc in (("highest", "The item with the largest key, the first of the
 
 REGISTRY["tops"] = Builtin("tops", lambda ctx, span, z: zone_tops(ctx, as_list(ctx, z, span), span), 1, 1, (), "list",
                            "The top card of each zone that is not empty.", "[c for c in tops(stocks) if c.value <= 20]")
+
+
 @builtin("highest_keys", 1, 1, "list", "The keys of a record (a list's positions) holding its highest value (none "
          "takes no part), in order.", "highest_keys(bids)")
 def _highest_keys(ctx, span, t):
-    if (t.__class__ is dict or t.__class__ is list) and len(t) >= 16:  # a record of many entries: its scan charged, as max charges a long list
-        scanned(ctx, len(t), span)
+    if t.__class__ is dict or t.__class__ is list:  # a long record or list: its scan charged, as max's
+        _scan(ctx, t, span)
     return highest_keys(t, span)
 
 

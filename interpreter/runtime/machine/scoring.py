@@ -15,9 +15,7 @@ def finish(g) -> None:
     rs = g.rs
     sc = rs.scoring
     if sc.score is not None:
-        fn = sc.score.fn
-        if g.compiled:  # its function once written (closures/whole.py, `noted`); the reference runs the closure
-            fn = getattr(fn, "hot", fn)
+        fn = _running(sc.score.fn, g)
         scores = []
         for p in g.players:
             g.locals = {"p": p}
@@ -55,13 +53,10 @@ def decide_winners(g) -> list[int]:
     if g.scores is None:
         return []
     sign = 1 if sc.highest_wins else -1
-    # each tie-break's function (in a compiled game, once written: closures/whole.py), and whether the fewest wins it
-    breaks = [(getattr(t.fn, "hot", t.fn) if g.compiled else t.fn, t, few) for t, few in
-              zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break))]
+    breaks = [(_running(t.fn, g), t, few) for t, few in zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break))]
     keys = []
     for p, s in zip(g.players, g.scores):
-        if s.__class__ is not int and s.__class__ is not float and (isinstance(s, bool) or
-                                                                    not isinstance(s, (int, float))):
+        if isinstance(s, bool) or not isinstance(s, (int, float)):
             raise RuleError(f"the score of {p} is {describe(s)}, not a number, so no winner can be picked",
                             sc.score.span if sc.score is not None else sc.span)
         g.locals = {"p": p}
@@ -84,3 +79,9 @@ def _fewest(t, g, p) -> Any:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise RuleError(f"a tie-break the fewest wins needs a number, got {describe(v)} for {p}", t.span)
     return -v
+
+
+def _running(fn, g):
+    """The function a compiled game calls for the expression `fn`: its written one, once written (`hot`:
+    closures/whole.py, `noted`); a reference game runs the closure."""
+    return getattr(fn, "hot", fn) if g.compiled else fn

@@ -215,14 +215,19 @@ class PlayTable:
             return
         self._apply(d, wire)
 
+    def _question(self):
+        """The decision asked now: a forced answer still held (Held), else the game's pending one (None when over)."""
+        if self.held:
+            return self.held[0].decision
+        return None if self.game.over else self.game.pending
+
     def _answer_held(self) -> None:
         self.held.pop(0)
         self.asked_held += 1
 
     def _asked(self, seat: int, number: Any):
         """The decision asked of `seat` now, numbered `number`: the pending one, or a forced answer held (Held)."""
-        game = self.game
-        d = self.held[0].decision if self.held else None if game.over else game.pending
+        d = self._question()
         if d is None:
             raise Refusal("the game is over")
         if d.player != seat:
@@ -294,7 +299,7 @@ class PlayTable:
         from rulecraft.tools.words.help import help_at_table, step_asking
 
         game = self.game
-        d = self.held[0].decision if self.held else None if game.over else game.pending
+        d = self._question()
         if d is None or d.player != seat:
             raise Refusal("help is about the question you are asked, and you are asked none now")
         lines = help_at_table(game.rs, step_asking(game.rs, d.step), d)
@@ -322,7 +327,7 @@ class PlayTable:
         """The state message for `seat`: its view, the story since `start`, what it may do."""
         held = self.held[0] if self.held else None
         game = held.then if held is not None else self.game  # while a forced answer is asked: the game as it stood
-        d = held.decision if held is not None else None if game.over else game.pending
+        d = self._question()
         asked = d is not None and d.player == seat
         notices = self.notices.since(game, seat) if seat != SPECTATOR else []
         news = self.passing.news(seat) if asked and held is None else None
