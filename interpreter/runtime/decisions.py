@@ -7,6 +7,7 @@ wire form, so a replay never depends on how a value prints.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple, Optional, Sequence
 
 from ..model import secrecy
@@ -123,41 +124,14 @@ class Decision:
         self.resume = None
         self.held = None
 
-    @property
-    def step(self) -> Any:
-        return self.form.step
-
-    @step.setter
-    def step(self, step: Any) -> None:  # (a restored decision's, whose form is its own)
-        self.form.step = step
-
-    @property
-    def node(self) -> str:
-        return self.form.node
-
-    @property
-    def purpose(self) -> str:
-        return self.form.purpose
-
-    @property
-    def hidden(self) -> bool:
-        return self.form.hidden
-
-    @property
-    def hides_cards(self) -> bool:
-        return self.form.hides_cards
-
-    @property
-    def public_of(self) -> Any:
-        return self.form.public_of
-
-    @property
-    def target(self) -> Any:
-        return self.form.target
-
-    @target.setter
-    def target(self, value: Any) -> None:  # (a re-roll's, whose form is its own)
-        self.form.target = value
+    # what every asking of the step shares, read from (and, for a decision restored or a re-roll, written to) its form
+    step = property(attrgetter("form.step"), lambda self, step: setattr(self.form, "step", step))
+    node = property(attrgetter("form.node"))
+    purpose = property(attrgetter("form.purpose"))
+    hidden = property(attrgetter("form.hidden"))
+    hides_cards = property(attrgetter("form.hides_cards"))
+    public_of = property(attrgetter("form.public_of"))
+    target = property(attrgetter("form.target"), lambda self, value: setattr(self.form, "target", value))
 
     @property
     def prompt(self) -> str:
