@@ -238,8 +238,14 @@ def probe_scheduler(address: str, scheme: str, host: str, port: int, timeout: fl
 
 def _quiet_dask() -> None:
     """Dask logs what it meets (a refused connection, a connection closed while tasks are cancelled) with
-    tracebacks of its own; a run says in one line what went wrong, so they are noise to a user."""
-    for name in ("distributed", "asyncio", "tornado"):
+    tracebacks of its own; a run says in one line what went wrong, so they are noise to a user.
+
+    Dask's own logging set-up gives some children levels of their own (`tornado.application`: ERROR, whose
+    "Exception in callback" traceback a Ctrl-C during a cluster run printed), so every logger under those
+    names is quieted, not just the three parents."""
+    roots = ("distributed", "asyncio", "tornado")
+    names = [name for name in list(logging.root.manager.loggerDict) if name.split(".", 1)[0] in roots]
+    for name in {*roots, *names}:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
