@@ -7,10 +7,9 @@ this much of it:
     future.result()                       # the return value, or raises the task's exception
     future.cancel()                       # best effort: a task not started yet does not run
 
-`simulate(..., executor=X)` takes any such object (a ThreadPoolExecutor, Dask's
-`Client.get_executor()`, a ten-line Ray adapter, see docs/simulation.md) and never shuts it
-down: its owner does. It keeps at most `window` chunks submitted and not yet merged, so a
-long run holds a bounded number of results and an interruption has few tasks to cancel.
+`simulate(..., executor=X)` takes any such object (a ThreadPoolExecutor, Dask's `Client.get_executor()`, a
+ten-line Ray adapter, see docs/simulation.md) and never shuts it down: its owner does. It keeps at most `window`
+chunks submitted and not yet merged, so a long run holds few results and an interruption has few tasks to cancel.
 
 Stopping (local processes):
 - The parent turns SIGTERM into the `Stopped` exception (`sigterm_raises`, used by the CLI);
@@ -238,14 +237,10 @@ def probe_scheduler(address: str, scheme: str, host: str, port: int, timeout: fl
 
 def _quiet_dask() -> None:
     """Dask logs what it meets (a refused connection, a connection closed while tasks are cancelled) with
-    tracebacks of its own; a run says in one line what went wrong, so they are noise to a user.
-
-    Dask's own logging set-up gives some children levels of their own (`tornado.application`: ERROR, whose
-    "Exception in callback" traceback a Ctrl-C during a cluster run printed), so every logger under those
-    names is quieted, not just the three parents."""
+    tracebacks of its own; a run says in one line what went wrong, so they are noise to a user. Every logger
+    under those names: Dask gives some a level of their own (`tornado.application`, whose traceback Ctrl-C showed)."""
     roots = ("distributed", "asyncio", "tornado")
-    names = [name for name in list(logging.root.manager.loggerDict) if name.split(".", 1)[0] in roots]
-    for name in {*roots, *names}:
+    for name in {*roots, *(name for name in list(logging.root.manager.loggerDict) if name.split(".")[0] in roots)}:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
