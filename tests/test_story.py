@@ -112,3 +112,14 @@ def test_a_copy_keeps_the_story_off():
     assert not g.copy().story and not g.copy(story=True).story
     told = Game(_ruleset("pig"), None, 3)
     assert told.copy().story and not told.copy(story=False).story
+
+
+def test_a_zone_titled_with_an_article_is_named_once_with_it_in_the_story(tmp_path):
+    """A designer's title "The draw pile" read "P1 shuffles their the discard pile to make a new the draw pile"."""
+    from pathlib import Path
+
+    text = Path(__file__).parent.joinpath("cases", "constructs", "zone_refill", "ruleset.yaml").read_text()
+    text = text.replace("title: Draw pile", "title: The draw pile").replace("title: Discard pile", "title: the Discard pile")
+    g = Game(_tiny(tmp_path, text), 2, 5)
+    assert "P1 shuffles their discard pile to make a new draw pile" in g.narrative
+    assert not [line for line in g.narrative if "the the" in str(line).lower() or "their the" in str(line)]

@@ -361,9 +361,10 @@ class Board(Dice):
 
 
 def _zone_words(rs: M.Ruleset, name: str) -> str:
-    """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile')."""
-    return (rs.zones[name].title or name.replace("_", " ")).lower()
-
+    """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile'), without a
+    leading article (the story puts its own: a title "The ash pile" read "The the ash pile is shuffled")."""
+    words = (rs.zones[name].title or name.replace("_", " ")).lower()
+    return words[4:] if words.startswith("the ") else words
 
 
 _PLAYER_ZONES: "weakref.WeakKeyDictionary[M.Ruleset, frozenset]" = weakref.WeakKeyDictionary()
