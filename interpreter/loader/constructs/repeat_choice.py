@@ -59,7 +59,7 @@ def repeat_choice(builder, node: YMap, common: dict, auto: str, loops: tuple) ->
     choose = M.ChooseStep(**g.base, decision=replace(g.decision("WHO_", O, prompt, X), optional=True))
     enough = f"{N} >= (MAX_) or " if spec.get("max") is not None else ""
     body = [g.do(f"let {O} = OPTIONS_"),
-            g.if_(f"{enough}empty({O})", [g.do(f"break {L}", (L,))]),
+            g.if_(f"{enough}empty({O})", [g.do(f"set {X} = none; break {L}", (L,))]),
             choose,
             g.if_(f"{X} == none", [g.do(f"break {L}", (L,))]),
             g.do(f"{N} += 1"), *do_steps]
@@ -84,6 +84,6 @@ def words(step: M.ConstructStep, w) -> str:
             return st[key]
     options = said("options", "the options")
     one = "one " + options.removeprefix("each ") if options.startswith("each ") else f"one of {options}"
-    out = (f"{said('chooser', 'the player')} chooses {one}, again and again, until they pass or none is left"
+    out = (f"{said('chooser', 'the player')} chooses {one}, again and again, until they pass or nothing is left"
            + (f" (at most {said('max', '')})" if "max" in st else ""))
     return out[0].upper() + out[1:]

@@ -14,11 +14,13 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from . import descending as D
 from .expansion import _text
 from ..yaml_source import YMap
 
 NO_BID = ("nobody", "seller_keeps", "seller_buys")
 PAID_TO = ("bank", "seller")
+SOLD = ("fixed_price", "descending")  # the forms where a player takes the lot at a price asked (no raises)
 
 
 def check_sale(builder, spec: YMap, form: str) -> dict:
@@ -53,6 +55,7 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
     if spec.get("to") is not None and spec.get("lot") is None:
         builder.err("E202", "'to:' (where the lot goes) needs 'lot:' (what is sold)", spec.key_span("to"),
                     "e.g. lot: \"[card, second]\"")
+    D.check(builder, spec, form)
     if form == "fixed_price":
         for key in ("from", "on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "offer_kind", "amount",
                     "price", "ties"):
@@ -60,6 +63,12 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
                 builder.err("E204", f"'{key}:' is not a setting of a fixed-price sale (the seller names one price; "
                             f"each in turn may buy at it or pass)", spec.key_span(key))
     return out
+
+
+def sold(x, form: str) -> list:
+    """The steps of a form where the lot is taken at a price asked: fixed price (here) or descending
+    (descending.py)."""
+    return fixed_price(x) if form == "fixed_price" else D.descending(x)
 
 
 def fixed_price(x) -> list:
@@ -154,7 +163,9 @@ def sale_rule(spec: YMap, sale: dict) -> list[str]:
     return bits
 
 
-def fixed_rule(spec: YMap) -> str:
+def sold_rule(form: str, spec: YMap) -> str:
+    if form == "descending":
+        return D.rule(spec)
     frm = _text(spec.get("seller"))
     return (f"Fixed-price sale: {frm} names a price; in turn after {frm}, each may buy at that price or pass; "
             f"the first who buys wins")
