@@ -138,7 +138,8 @@ class _Builder:
                 return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
             if side:
                 what = {"auction": "a player drops out", "trick": "a card is played",
-                        "attack": "a player is attacked", "turns": "a player's turn"}.get(s.construct, "someone responds")
+                        "attack": "a player is attacked", "turns": "a player's turn",
+                        "repeat_choice": "a choice is made"}.get(s.construct, "someone responds")
                 for t in self.block(seq, side, [(nid, "next", what)]):
                     self.edge(t, nid, "repeat")
             return self.block(seq, parts.get("on_end", ()), [nid])
