@@ -7,6 +7,7 @@ cards, one by one"; "play actions while you have actions").
         options: "[c for c in row if c.cost <= player.coins]"    # what may be chosen, worked out before every choice
         max: "player.buys"                                       # at most this many choices (leave out: no limit)
         prompt: "Buy a card? ({player.coins} coins)"
+        display: "'{bought.name} ({bought.cost})'"                # the name a person sees for each option
         as: bought                                               # the name of the choice (default choice)
         do:                                                      # run after each choice, with `bought` bound
           - "player.coins -= bought.cost; move bought to player.discard"
@@ -25,7 +26,7 @@ from ...model import ruleset as M
 from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, within_budget
 from ..yaml_source import YMap
 
-REPEAT_KEYS = ("chooser", "options", "max", "prompt", "as", "do")
+REPEAT_KEYS = ("chooser", "options", "max", "prompt", "display", "as", "do")
 
 
 def names(node: YMap) -> set[str]:
@@ -56,7 +57,11 @@ def repeat_choice(builder, node: YMap, common: dict, auto: str, loops: tuple) ->
     g.user("MAX_", spec.get("max"), "0")
     prompt = g.template(spec.get("prompt"))
     do_steps = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops))
-    choose = M.ChooseStep(**g.base, decision=replace(g.decision("WHO_", O, prompt, X), optional=True))
+    decision = replace(g.decision("WHO_", O, prompt, X), optional=True)
+    if spec.get("display") is not None:  # as a choose step's display: worked out with the option bound to the as: name
+        g.user("DISPLAY_", spec.get("display"), "none")
+        decision = replace(decision, display=g.expr("DISPLAY_"), display_as=X)
+    choose = M.ChooseStep(**g.base, decision=decision)
     enough = f"{N} >= (MAX_) or " if spec.get("max") is not None else ""
     body = [g.do(f"let {O} = OPTIONS_"),
             g.if_(f"{enough}empty({O})", [g.do(f"set {X} = none; break {L}", (L,))]),
