@@ -56,7 +56,8 @@ def repeat_choice(builder, node: YMap, common: dict, auto: str, loops: tuple) ->
     g.user("OPTIONS_", spec.get("options"), "[]")
     g.user("MAX_", spec.get("max"), "0")
     prompt = g.template(spec.get("prompt"))
-    do_steps = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops))
+    # a `break` in its steps stops the choosing (the loop it is expanded into is the innermost one)
+    do_steps = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops + (L,)))
     decision = replace(g.decision("WHO_", O, prompt, X), optional=True)
     if spec.get("display") is not None:  # as a choose step's display: worked out with the option bound to the as: name
         g.user("DISPLAY_", spec.get("display"), "none")
