@@ -19,7 +19,7 @@ from .expansion import _plain, _text
 
 # the settings of the other forms a descending auction has no use for (the price falls; nobody raises or ties)
 NOT_DESCENDING = ("on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "offer_kind", "amount", "price",
-                  "ties")
+                  "ties", "say_short")  # (who cannot pay the price is passed over unsaid: the price falls)
 ONLY_DESCENDING = ("start_price", "drop")
 
 
