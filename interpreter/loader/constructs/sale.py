@@ -26,7 +26,7 @@ SOLD = ("fixed_price", "descending")  # the forms where a player takes the lot a
 def check_sale(builder, spec: YMap, form: str) -> dict:
     """The sale settings, checked (each mistake reported once, where it was written); their words as a dict."""
     out = {"no_bid": _text(spec.get("no_bid"), "nobody"), "paid_to": _text(spec.get("paid_to"), "bank"),
-           "pay": _text(spec.get("pay"))}
+           "pay": _text(spec.get("pay")), "form": form}
     for key, words in (("no_bid", NO_BID), ("paid_to", PAID_TO)):
         if out[key] not in words:
             builder.err("E204", f"'{key}:' is one of {', '.join(words)}, not '{out[key]}'", spec.get(key).span,
@@ -142,7 +142,8 @@ def starts(x) -> list:
 def said_result(R: str, sale: dict) -> Optional[str]:
     """The engine's words for a sale that ends unsold with the seller taking the lot (None: the form's own words)."""
     if sale["no_bid"] == "seller_keeps":
-        return f"'Nobody bids: {{{R}.winner}} keeps it' if {R}.unsold else "
+        nobody = "Nobody takes it" if sale.get("form") == "descending" else "Nobody bids"
+        return f"'{nobody}: {{{R}.winner}} keeps it' if {R}.unsold else "
     if sale["no_bid"] == "seller_buys":
         return f"'Nobody buys: {{{R}.winner}} buys it for {{{R}.price}}' if {R}.unsold else "
     return None
