@@ -136,12 +136,20 @@ class _Builder:
             if s.construct == "respond" and dict(s.settings).get("until", "first") == "first":
                 # the first who responds acts, and play goes on from there
                 return self.block(seq, side, [(nid, "next", "someone responds")]) + [(nid, "next", "all pass")]
+            leaves: list = [nid]
             if side:
                 what = {"auction": "a player drops out", "trick": "a card is played",
-                        "attack": "a player is attacked", "turns": "a player's turn"}.get(s.construct, "someone responds")
+                        "attack": "a player is attacked", "turns": "a player's turn",
+                        "repeat_choice": "a choice is made"}.get(s.construct, "someone responds")
+                saved = self.loop_exits
+                if s.construct == "repeat_choice":  # a break in its steps leaves it (it is the loop around them)
+                    self.loop_exits = []
                 for t in self.block(seq, side, [(nid, "next", what)]):
                     self.edge(t, nid, "repeat")
-            return self.block(seq, parts.get("on_end", ()), [nid])
+                if s.construct == "repeat_choice":
+                    leaves += [(src, "break", "break") for name, src in self.loop_exits if name is None]
+                    self.loop_exits = saved + [(name, src) for name, src in self.loop_exits if name is not None]
+            return self.block(seq, parts.get("on_end", ()), leaves)
         # a kind registered with a model class of its own and no drawing of its own: one node named by its form;
         # each list of steps inside it runs from it and comes back to it, then play goes on
         key = kind.key if kind is not None else type(s).__name__

@@ -9,7 +9,7 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import award_places, card_place, empties, highest_keys, next_player, seat_order, zone_tops
+from .tabletop import award_places, card_place, empties, highest_keys, next_player, seat_order, still_in, zone_tops
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
@@ -188,6 +188,12 @@ def _seat_order(ctx, span, start, dir="cw", include_start=True):
 @builtin("next_player", 1, 1, "player", "The next player in seat order; dir: 'cw' (default) or 'ccw'.", "next_player(dealer, dir: 'ccw')", kwargs=("dir",))
 def _next_player(ctx, span, p, dir="cw"):
     return next_player(ctx, span, p, dir)
+
+
+@builtin("players_in", 0, 0, "list", "The players still in (not out), in seat order: the last one left wins.",
+         "count(players_in()) == 1")
+def _players_in(ctx, span):
+    return still_in(ctx, list(ctx.players)) if getattr(ctx, "modifiers", None) else list(ctx.players)
 
 
 @builtin("keys", 1, 1, "list", "The keys of a table, or the zones of a family.", "keys(wheel)")

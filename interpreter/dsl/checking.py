@@ -238,7 +238,7 @@ def augment_problem(op: str, t: str, value: A.Expr, scope: Scope) -> list[Proble
     return []
 
 
-_PLAYER_LISTS = ("winners", "seat_order")  # built-ins that give a list of players
+_PLAYER_LISTS = ("winners", "seat_order", "players_in")  # built-ins that give a list of players
 _SAME_ITEMS = ("sorted", "reversed", "unique", "shuffled")  # built-ins that give the items of their argument
 
 

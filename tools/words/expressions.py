@@ -125,6 +125,7 @@ _BUILTINS = {
     "zone_of": "the place where {0} lies", "owner": "the owner of {0}",
     "next_player": "the player after {0}", "modifier": "the {0} of {1}", "running": "the {0} being played",
     "in_sequence": "during {0}", "winners": "the winners", "str": "{0}", "int": "{0}", "plural": "{0}",
+    "players_in": "the players still in",
     "tops": "the top cards of {0}", "count_empty": "the number of empty piles of {0}",
 }
 

@@ -160,7 +160,8 @@ def _show(w: Words, n: A.Show) -> str:
 
 @phrase(A.Win)
 def _win(w: Words, n: A.Win) -> str:
-    return f"{w.expr(n.who)} wins the game"
+    who = w.expr(n.who)  # a list said in the plural ('the players still in') takes 'win'
+    return f"{who} {'win' if who.startswith(('the players ', 'the winners')) else 'wins'} the game"
 
 
 def _modifier(w: Words, ident: str) -> str:

@@ -348,6 +348,10 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     elif form == "sealed":
         pays = " the second highest bid" if st.get("price") == "second" else ""
         bits = [f"sealed auction: all bid in secret{upto}; the highest bidder wins and pays{pays}"]
+    elif form == "descending":
+        start, drop, low = (_setting(w, st, k) for k in ("start_price", "drop", "min_bid"))
+        bits = [f"descending auction{frm}: offered at {start}, the price falls by {drop or 1} each time round "
+                f"{f'(down to {low}) ' if low else ''}until a player takes it at that price"]
     elif form == "once_around":  # the most a bid may be goes unsaid: players know to bid what they have
         bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
     else:

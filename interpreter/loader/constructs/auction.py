@@ -72,7 +72,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     x = _Expansion(builder, node, spec, common, loops, form, auto, sale)
     steps = S.starts(x) + (
         x.open(last_takes) if form == "open" else x.once_around() if form == "once_around" else
-        [*S.fixed_price(x), *x.close()] if form == "fixed_price" else x.sealed(price, ties, offer, offer_kind))
+        [*S.sold(x, form), *x.close()] if form in S.SOLD else x.sealed(price, ties, offer, offer_kind))
     if not within_budget(builder, spec):
         return None
     rule = "; ".join([_auction_rule(form, spec, price, ties, last_takes), *S.sale_rule(spec, sale)])
@@ -359,9 +359,9 @@ def _steady(builder, may: A.Expr, result: str) -> bool:
 def _said_result(R: str, form: str, things: bool) -> str:
     """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
     won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
-           else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form == "fixed_price"
+           else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form in S.SOLD
            else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
-    none = ("'Nobody wins the auction: no bid counts'" if things else "'Nobody buys'" if form == "fixed_price"
+    none = ("'Nobody wins the auction: no bid counts'" if things else "'Nobody buys'" if form in S.SOLD
             else "'Nobody bids'")  # (a card laid may be worth none)
     nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
               if form == "sealed" else none)
@@ -375,8 +375,8 @@ def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to
 def _auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
     """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
     frm = _text(spec.get("from"), "the first player")
-    if form == "fixed_price":
-        return S.fixed_rule(spec)
+    if form in S.SOLD:
+        return S.sold_rule(form, spec)
     d = _text(spec.get("dir"), "clockwise")
     limit = _text(spec.get("limit"))
     may = _text(spec.get("may_bid"))

@@ -14,17 +14,19 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from . import descending as D
 from .expansion import _text
 from ..yaml_source import YMap
 
 NO_BID = ("nobody", "seller_keeps", "seller_buys")
 PAID_TO = ("bank", "seller")
+SOLD = ("fixed_price", "descending")  # the forms where a player takes the lot at a price asked (no raises)
 
 
 def check_sale(builder, spec: YMap, form: str) -> dict:
     """The sale settings, checked (each mistake reported once, where it was written); their words as a dict."""
     out = {"no_bid": _text(spec.get("no_bid"), "nobody"), "paid_to": _text(spec.get("paid_to"), "bank"),
-           "pay": _text(spec.get("pay"))}
+           "pay": _text(spec.get("pay")), "form": form}
     for key, words in (("no_bid", NO_BID), ("paid_to", PAID_TO)):
         if out[key] not in words:
             builder.err("E204", f"'{key}:' is one of {', '.join(words)}, not '{out[key]}'", spec.get(key).span,
@@ -53,6 +55,7 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
     if spec.get("to") is not None and spec.get("lot") is None:
         builder.err("E202", "'to:' (where the lot goes) needs 'lot:' (what is sold)", spec.key_span("to"),
                     "e.g. lot: \"[card, second]\"")
+    D.check(builder, spec, form)
     if form == "fixed_price":
         for key in ("from", "on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "offer_kind", "amount",
                     "price", "ties"):
@@ -60,6 +63,12 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
                 builder.err("E204", f"'{key}:' is not a setting of a fixed-price sale (the seller names one price; "
                             f"each in turn may buy at it or pass)", spec.key_span(key))
     return out
+
+
+def sold(x, form: str) -> list:
+    """The steps of a form where the lot is taken at a price asked: fixed price (here) or descending
+    (descending.py)."""
+    return fixed_price(x) if form == "fixed_price" else D.descending(x)
 
 
 def fixed_price(x) -> list:
@@ -133,7 +142,8 @@ def starts(x) -> list:
 def said_result(R: str, sale: dict) -> Optional[str]:
     """The engine's words for a sale that ends unsold with the seller taking the lot (None: the form's own words)."""
     if sale["no_bid"] == "seller_keeps":
-        return f"'Nobody bids: {{{R}.winner}} keeps it' if {R}.unsold else "
+        nobody = "Nobody takes it" if sale.get("form") == "descending" else "Nobody bids"
+        return f"'{nobody}: {{{R}.winner}} keeps it' if {R}.unsold else "
     if sale["no_bid"] == "seller_buys":
         return f"'Nobody buys: {{{R}.winner}} buys it for {{{R}.price}}' if {R}.unsold else "
     return None
@@ -154,7 +164,9 @@ def sale_rule(spec: YMap, sale: dict) -> list[str]:
     return bits
 
 
-def fixed_rule(spec: YMap) -> str:
+def sold_rule(form: str, spec: YMap) -> str:
+    if form == "descending":
+        return D.rule(spec)
     frm = _text(spec.get("seller"))
     return (f"Fixed-price sale: {frm} names a price; in turn after {frm}, each may buy at that price or pass; "
             f"the first who buys wins")

@@ -1,0 +1,95 @@
+"""The `repeat_choice` step: a player chooses again and again, one thing at a time, until they pass, nothing is left
+to choose or they have made `max:` choices ("buy cards one at a time, as many as you can pay for"; "trash up to two
+cards, one by one"; "play actions while you have actions").
+
+    - repeat_choice:
+        chooser: player                                          # who chooses (required)
+        options: "[c for c in row if c.cost <= player.coins]"    # what may be chosen, worked out before every choice
+        max: "player.buys"                                       # at most this many choices (leave out: no limit)
+        prompt: "Buy a card? ({player.coins} coins)"
+        display: "'{bought.name} ({bought.cost})'"                # the name a person sees for each option
+        as: bought                                               # the name of the choice (default choice)
+        do:                                                      # run after each choice, with `bought` bound
+          - "player.coins -= bought.cost; move bought to player.discard"
+
+What a game otherwise writes as a loop of its own: a `while`, an optional `choose`, an `if` that breaks on the pass.
+Expanded into plain steps (a let, a loop, an optional decision, an if), as the attack is (expansion.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from ...dsl.parser import parse_expression, plain_locator
+from ...model import ruleset as M
+from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, within_budget
+from ..yaml_source import YMap
+
+REPEAT_KEYS = ("chooser", "options", "max", "prompt", "display", "as", "do")
+
+
+def names(node: YMap) -> set[str]:
+    """The locals it binds: the choice, and its bookkeeping (the options on offer, the choices made)."""
+    spec = node.get("repeat_choice")
+    if not isinstance(spec, YMap):
+        return set()
+    return {str(_plain(spec.get("as"), "choice"))} | {hidden("c", node, x) for x in ("opts", "made")}
+
+
+def repeat_choice(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
+    spec = construct_settings(builder, node, "repeat_choice", REPEAT_KEYS, "a repeated choice",
+                              "chooser, options, max, do, ...")
+    if spec is None:
+        return None
+    for key, what, example in (("chooser", "the player who chooses", 'chooser: "player"'),
+                               ("options", "what may be chosen, worked out before every choice",
+                                'options: "[c for c in row if c.cost <= player.coins]"')):
+        if spec.get(key) is None:
+            builder.err("E202", f"a repeated choice needs '{key}:' ({what})", spec.span, f"e.g. {example}")
+            return None
+    g = _Gen(builder, node, common, loops)
+    X = str(_plain(spec.get("as"), "choice"))
+    O, N = hidden("c", node, "opts"), hidden("c", node, "made")
+    L = hidden("c", node, "loop")
+    g.user("WHO_", spec.get("chooser"), "none")
+    g.user("OPTIONS_", spec.get("options"), "[]")
+    g.user("MAX_", spec.get("max"), "0")
+    prompt = g.template(spec.get("prompt"))
+    # a `break` in its steps stops the choosing (the loop it is expanded into is the innermost one)
+    do_steps = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops + (L,)))
+    decision = replace(g.decision("WHO_", O, prompt, X), optional=True)
+    if spec.get("display") is not None:  # as a choose step's display: worked out with the option bound to the as: name
+        g.user("DISPLAY_", spec.get("display"), "none")
+        decision = replace(decision, display=g.expr("DISPLAY_"), display_as=X)
+    choose = M.ChooseStep(**g.base, decision=decision)
+    enough = f"{N} >= (MAX_) or " if spec.get("max") is not None else ""
+    body = [g.do(f"let {O} = OPTIONS_"),
+            g.if_(f"{enough}empty({O})", [g.do(f"set {X} = none; break {L}", (L,))]),
+            choose,
+            g.if_(f"{X} == none", [g.do(f"break {L}", (L,))]),
+            g.do(f"{N} += 1"), *do_steps]
+    steps = [g.do(f"let {N} = 0; let {X} = none"), g.loop(L, body)]
+    if not within_budget(builder, spec):
+        return None
+    rule = (f"{_text(spec.get('chooser'))} chooses from {_text(spec.get('options'))} again and again until they pass "
+            "or nothing is left" + (f", at most {_text(spec.get('max'))} times" if spec.get("max") is not None else ""))
+    settings = tuple((k, str(_plain(spec.get(k)))) for k in REPEAT_KEYS if spec.get(k) is not None and k != "do")
+    return M.ConstructStep(**common, construct="repeat_choice", rule=rule, settings=settings, run=tuple(steps),
+                           parts=(("do", do_steps),) if do_steps else ())
+
+
+def words(step: M.ConstructStep, w) -> str:
+    """The repeated choice as players read it: who chooses, what, and when it stops."""
+    st = dict(step.settings)
+
+    def said(key: str, default: str) -> str:
+        try:
+            return w.expr(parse_expression(st[key], plain_locator())) if key in st else default
+        except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
+            return st[key]
+    options = said("options", "the options")
+    one = "one " + options.removeprefix("each ") if options.startswith("each ") else f"one of {options}"
+    out = (f"{said('chooser', 'the player')} chooses {one}, again and again, until they pass or nothing is left"
+           + (f" (at most {said('max', '')})" if "max" in st else ""))
+    return out[0].upper() + out[1:]

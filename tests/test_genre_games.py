@@ -1,0 +1,176 @@
+"""Three games written from docs/format.md and docs/language.md alone, one of each kind the language must say without
+a loop of the designer's own (tests/cases/games/): an auction game of several lots a round sold by a falling price
+with one purse for the game (tide-clock: `auction: {form: descending}`), a last-player-standing game with players put
+out in the middle of a round and passed over afterwards (ember-ring: `turns:`, `players_in()`), and a deck-builder with
+a market row refilled from a supply deck, buying and trashing one card at a time and a draw pile made again from the
+discard pile (lantern-guild: `repeat_choice:`, `refill:`).
+
+Each is played by random bots on both engines, which must tell the same game; then what each game is about is
+checked in its story and its end: the price falls, nobody out plays again, a buy never exceeds the buys.
+(tests/test_engines.py plays them too, with every other test game.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import play_seeded
+
+from rulecraft.loader import load_ruleset
+from rulecraft.values import ZoneRef
+
+GAMES = Path(__file__).parent / "cases" / "games"
+NAMES = ("tide-clock", "ember-ring", "lantern-guild")
+LOOP_KEYS = {"while", "loop", "repeat"}
+
+
+def _games(name: str, seeds=range(2), players: int = 3) -> list:
+    loaded = load_ruleset(str(GAMES / f"{name}.yaml"))
+    assert loaded.ok and not loaded.diagnostics, [d.message for d in loaded.diagnostics]
+    out = []
+    for seed in seeds:
+        ref, comp = (play_seeded(loaded.ruleset, seed, players, engine=e, check_conservation=seed == 0)
+                     for e in ("reference", "compiled"))
+        assert (ref.narrative, ref.winners, ref.scores, ref.steps) == \
+            (comp.narrative, comp.winners, comp.scores, comp.steps), f"{name} seed {seed}"
+        assert ref.over and ref.winners, f"{name} seed {seed} ends with a winner"
+        out.append(ref)
+    return out
+
+
+def _keys(node) -> set:
+    if isinstance(node, dict):
+        return set(node) | set().union(*(_keys(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_keys(v) for v in node)) if node else set()
+    return set()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_game_has_no_loop_of_its_own(name):
+    """No while, loop, repeat or break: the constructs say what those games used to write by hand."""
+    text = (GAMES / f"{name}.yaml").read_text(encoding="utf-8")
+    assert not _keys(yaml.safe_load(text)) & LOOP_KEYS
+    assert not re.search(r"\bbreak\b", text)
+
+
+def test_tide_clock_the_price_falls_until_a_merchant_takes_the_cargo():
+    for g in _games("tide-clock", players=4):
+        asked = [(m.group(1), int(m.group(2))) for m in
+                 (re.fullmatch(r"P\d+: Take (.+) for (\d+)\? -> (?:yes|no)", line) for line in g.narrative) if m]
+        assert asked
+        by_lot: dict = {}
+        for lot, price in asked:
+            by_lot.setdefault(lot, []).append(price)
+        assert all(prices == sorted(prices, reverse=True) for prices in by_lot.values())  # never rises
+        assert any(len(set(prices)) > 1 for prices in by_lot.values())  # some cargo fell in price
+        assert all(v >= 0 for v in (g.pvars[s]["coins"] for s in range(4)))
+        bought = sum(1 for line in g.narrative if re.fullmatch(r"P\d+ buys it for \d+", line))
+        assert bought + len(g.zones[ZoneRef("sunk")]) == 12  # every cargo is bought or sinks (3 a round, 4 rounds)
+
+
+def test_ember_ring_a_player_out_is_passed_over_and_the_last_in_wins():
+    outs = 0
+    for g in _games("ember-ring", seeds=range(3), players=4):
+        story = g.narrative
+        for i, line in enumerate(story):
+            m = re.fullmatch(r"(P\d+) is out", line)
+            if m:
+                outs += 1
+                assert not any(later.startswith(f"{m.group(1)}: ") for later in story[i + 1:])  # never asked again
+        in_at_end = [s for s in range(4) if story.count(f"P{s + 1} is out") == 0]
+        assert g.winners and set(g.winners) <= set(in_at_end)  # only a player still in wins
+    assert outs >= 3  # players went out, in the middle of rounds
+
+
+def test_lantern_guild_buys_trashes_and_reshuffles():
+    for g in _games("lantern-guild"):
+        story = g.narrative
+        assert any("shuffles their discard pile to make a new draw pile" in line for line in story)
+        assert any(re.fullmatch(r"P\d+: Trash a card\? -> (?!pass).+", line) for line in story)
+        assert any(re.fullmatch(r"P\d+: Buy a card\? \(\d+ coins\) -> (?!pass).+", line) for line in story)
+        row, supply = len(g.zones[ZoneRef("row")]), len(g.zones[ZoneRef("supply")])
+        assert row == 5 or supply == 0  # the row is refilled to its size while the supply deck lasts
+
+
+SKELETON = """
+ruleset: docs-examples
+title: The docs' examples of the new constructs
+players: {min: 2, max: 3, default: 3}
+parameters:
+  last_round: {default: 3, min: 1, max: 9}
+  opening_price: {default: 5, min: 1, max: 9}
+  row_size: {default: 3, min: 1, max: 5}
+card_defaults: {cost: 0, trash: 0, actions: 0, worth: 1, value: 1}
+cards:
+  - {id: act, name: Act, classes: [action], count: 12, attributes: {cost: 1, actions: 1}}
+  - {id: ware, name: Ware, classes: [market], count: 12, attributes: {cost: 2, worth: 2, trash: 1, value: 2}}
+zones:
+  supply: {visibility: hidden, initial: all}
+  row: {visibility: open}
+  block: {visibility: open}
+  quay: {visibility: open}
+  trash: {visibility: open}
+  hand: {per: player, visibility: owner}
+  play: {per: player, visibility: open}
+  discard: {per: player, visibility: open}
+  box: {visibility: hidden}
+  bought: {per: player, visibility: open}
+  ships: {per: player, visibility: open}
+variables: {opener: none, round: 0}
+player_variables: {coins: 4, buys: 2, actions: 1}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "set opener = players[0]; draw 3 from supply to row; draw from supply to block"
+      - "draw 2 from supply to quay"
+      - for_each: p
+        in: players
+        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand"]
+      - call: example
+        with: {player: "players[0]"}
+  example:
+    params: [player]
+    steps: []
+  turn:
+    kind: turn
+    params: [player]
+    steps:
+      - choose: {player: player, kind: yesno, prompt: "Stay in?", as: stay}
+      - if: "not stay"
+        then: ["add modifier out to player until end of game"]
+"""
+
+
+def _doc_examples() -> list:
+    """Every YAML example of docs/format.md and docs/language.md that uses a descending auction, a repeated choice or
+    players_in(): each a list of steps."""
+    out = []
+    for doc in ("format.md", "language.md"):
+        text = (Path(__file__).parent.parent / "docs" / doc).read_text(encoding="utf-8")
+        for block in re.findall(r"```yaml\n(.*?)```", text, re.S):
+            if any(word in block for word in ("repeat_choice:", "form: descending", "players_in()")):
+                steps = yaml.safe_load(block)
+                if isinstance(steps, list):
+                    out.append(pytest.param(steps, id=f"{doc}-{len(out)}"))
+    return out
+
+
+@pytest.mark.parametrize("steps", _doc_examples())
+def test_the_docs_examples_load_and_play_the_same_on_both_engines(steps, tmp_path):
+    data = yaml.safe_load(SKELETON)
+    data["sequences"]["example"]["steps"] = steps
+    path = tmp_path / "examples.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok and not [d for d in loaded.diagnostics if d.severity == "error"], \
+        [d.message for d in loaded.diagnostics]
+    games = [play_seeded(loaded.ruleset, 1, 3, engine=e) for e in ("reference", "compiled")]
+    assert games[0].narrative == games[1].narrative and games[0].over
+    assert any("->" in line or line.startswith("Revealed") for line in games[0].narrative)  # players were asked
