@@ -64,6 +64,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     if coverage is not None:
         rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}">Shaded by how often each step ran in '
                     f"{coverage.games:,} simulated games; a red dashed box never ran.</FONT></TD></TR>")
+    rows += _win_rows(rs) if detail != "full" else []
     rows.append('<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>')
     rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>Index</B></FONT></TD></TR>')
     head = ("sheet&#160;&#160;", "sequences", "called from")  # pages follow the sheets' order: no page numbers
@@ -104,6 +105,22 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     table = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1" WIDTH="{int(width)}">'
              + "".join(rows) + "</TABLE>")
     return _block(table)
+
+
+def _win_rows(rs) -> list[str]:
+    """How to win, in the aid's own lines (tools/print/aidrules.win_lines): a chart ends in 'end game' and the
+    sheets said nowhere who then wins, or on a tie."""
+    from rulecraft.tools.print.aidrules import win_lines
+
+    lines = win_lines(rs, Words(rs, detail="players"))[0]
+    if not lines:
+        return []
+    rows = ['<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>',
+            '<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>How to win</B></FONT></TD></TR>']
+    for line in lines:
+        rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">•</TD><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="2">'
+                    f'{"<BR/>".join(text_lines(line, TRIGGER_LINE))}</TD></TR>')
+    return rows
 
 
 def _house_rule_rows(rs, plan: SheetPlan) -> list[str]:
