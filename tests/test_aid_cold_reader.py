@@ -282,3 +282,25 @@ def test_the_sheets_say_how_to_win_in_the_aid_s_words(ridge):
     said = [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in _win_rows(ridge)]
     assert said[1] == "How to win", said
     assert [x.removeprefix("• ") for x in said[2:]] == aid_view(ridge).win, said
+
+
+def test_how_to_win_goes_on_the_sheets_title_page_where_it_costs_no_page(ridge):
+    """Ridge Race's sheets say How to win on their index page; Siege Row's four lines of it would push sheet 1
+    off that page (3 pages -> 4, half of page 1 empty), so its sheets go without, as before."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    from pdftext import page_text
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.print.sheets import build_sheets
+
+    got = build_sheets(ridge, build_graph(ridge))
+    first = " ".join(page_text(PdfReader(io.BytesIO(got.pdf)).pages[0]).split())
+    assert "How to win" in first, first
+    assert "Has a runner reached the finish space (30)? Then the game ends." in first, first
+    siege = load_ruleset(str(GAMES / "siege-row.yaml")).ruleset
+    got = build_sheets(siege, build_graph(siege))
+    first = " ".join(page_text(PdfReader(io.BytesIO(got.pdf)).pages[0]).split())
+    assert got.pages <= 3, (got.pages, re.findall(r"How to win", first))  # never a page for four lines
