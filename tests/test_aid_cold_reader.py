@@ -255,10 +255,12 @@ def test_a_stack_says_what_resolving_a_play_does():
 
 def test_the_set_up_says_what_a_small_deck_holds():
     """'You need 22 cards': which? A deck of a few kinds with no card texts is said kind by kind, with the numbers
-    that tell them apart; a number the name says already ('Guard (1)') is not said again."""
+    that tell them apart; a number the name says already ('Guard (1)') is not said again. And 'for each player,
+    play a turn' starts from someone: the set-up says to choose them."""
     setup = aid_view(load_ruleset("stack-duel").ruleset).setup
     assert "The cards: Spark ×8 (power 1), Flame ×6 (power 2), Blaze ×3 (power 3) and Counter ×5 (power 0)." \
         in setup, setup
+    assert "Choose a first player; play goes clockwise from them." in setup, setup  # 'for each player, play a turn'
     guard = aid_view(load_ruleset(str(GAMES / "last-guard.yaml")).ruleset).setup
     assert "The cards: Guard (1) ×5, Baron (3) ×2, Handmaid (4) ×2, Prince (5) ×2 and Princess (8)." in guard, guard
 

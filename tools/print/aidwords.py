@@ -210,7 +210,9 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
 def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
     """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
     designer's set-up nor the worked-out one says who that is."""
-    if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)", said, re.I | re.M) \
+    # ('for each player, play a turn' goes round the table from someone too)
+    if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)|\bfor each player\b[^.\n]*"
+                                            r"\bplay (?:a |their |the )?turn\b", said, re.I | re.M) \
             or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
         return []
     return ["Choose a first player; play goes clockwise from them."]
