@@ -48,8 +48,9 @@ TRIGGER_LINE = 92  # characters of an interrupt's line on the title page
 
 
 def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, width: float, detail: str = "players",
-              subs: Optional[dict] = None, pages: Optional[dict] = None, win: bool = False) -> str:
-    """The title page's text: the game, How to win (with `win`), then the index of sheets (with the page each begins on; a page may carry
+              subs: Optional[dict] = None, pages: Optional[dict] = None, win: object = False) -> str:
+    """The title page's text: the game, How to win (with `win`; and the Set-up with `win='setup'`), then the index
+    of sheets (with the page each begins on; a page may carry
     several sheets) and the interrupts. Its height does not depend on the page numbers (digits are all as wide),
     so it can be drawn once with stand-ins to learn the room it leaves."""
     rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
@@ -64,7 +65,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     if coverage is not None:
         rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}">Shaded by how often each step ran in '
                     f"{coverage.games:,} simulated games; a red dashed box never ran.</FONT></TD></TR>")
-    rows += _win_rows(rs) if win else []
+    rows += _win_rows(rs, setup=win == "setup") if win else []
     rows.append('<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>')
     rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>Index</B></FONT></TD></TR>')
     head = ("sheet&#160;&#160;", "sequences", "called from")  # pages follow the sheets' order: no page numbers
@@ -107,19 +108,21 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     return _block(table)
 
 
-def _win_rows(rs) -> list[str]:
-    """How to win, in the aid's own lines (tools/print/aidrules.win_lines): a chart ends in 'end game' and the
-    sheets said nowhere who then wins, or on a tie."""
-    from rulecraft.tools.print.aidrules import win_lines
+def _win_rows(rs, setup: bool = False) -> list[str]:
+    """How to win (and with `setup`, the Set-up), in the aid's own lines (tools/print/aid.aid_view): a chart ends in
+    'end game' and the sheets said nowhere who then wins, or on a tie, or what each player starts with."""
+    from rulecraft.tools.print.aid import aid_view
 
-    lines = win_lines(rs, Words(rs, detail="players"))[0]
-    if not lines:
-        return []
-    rows = ['<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>',
-            '<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>How to win</B></FONT></TD></TR>']
-    for line in lines:
-        rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">•</TD><TD ALIGN="LEFT" BALIGN="LEFT" COLSPAN="2">'
-                    f'{"<BR/>".join(text_lines(line, TRIGGER_LINE))}</TD></TR>')
+    view = aid_view(rs)
+    rows = []
+    for heading, lines, mark in (("How to win", view.win, "•"), ("Set-up", view.setup if setup else [], "")):
+        if not lines:
+            continue
+        rows += ['<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>',
+                 f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>{heading}</B></FONT></TD></TR>']
+        for n, line in enumerate(lines, 1):
+            rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">{mark or f"{n}."}</TD><TD ALIGN="LEFT" BALIGN="LEFT" '
+                        f'COLSPAN="2">{"<BR/>".join(text_lines(line, TRIGGER_LINE))}</TD></TR>')
     return rows
 
 
@@ -275,14 +278,15 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
                 paging, (head, pages_) = last, got
         return front, paging, head, pages_
 
-    # How to win on the title page (players' sheets), where it costs no page: a sheet 1 pushed off the index page
-    # for four lines left half of it empty (siege-row, 3 pages -> 4)
-    win = detail != "full" and bool(_win_rows(rs))
-    front, paging, head, pages_ = lay_out(win)
-    if win:
-        bare = lay_out(False)
-        if len(bare[3]) < len(pages_):
-            win, (front, paging, head, pages_) = False, bare
+    # How to win and the Set-up on the title page (players' sheets), as much of them as costs no page: a sheet 1
+    # pushed off the index page for four lines left half of it empty (siege-row, 3 pages -> 4)
+    win: object = False
+    front, paging, head, pages_ = lay_out(False)
+    for more in (("setup", True) if detail != "full" and _win_rows(rs) else ()):
+        got = lay_out(more)
+        if len(got[3]) <= len(pages_):
+            win, (front, paging, head, pages_) = more, got
+            break
     pages: dict[int, int] = {}  # sheet number -> the page it begins on
     for at, pg in enumerate(([head] if head else []) + pages_, 1 if head else 2):
         for k, _u in paging.items[pg.first:pg.end]:
