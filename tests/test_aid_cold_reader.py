@@ -307,3 +307,12 @@ def test_how_to_win_goes_on_the_sheets_title_page_where_it_costs_no_page(ridge):
     got = build_sheets(siege, build_graph(siege))
     first = " ".join(page_text(PdfReader(io.BytesIO(got.pdf)).pages[0]).split())
     assert got.pages <= 3, (got.pages, re.findall(r"How to win", first))  # never a page for four lines
+
+
+def test_the_book_counts_a_counter_that_starts_from_a_parameter(ridge):
+    """The book's 'What each player keeps count of' said 'Space.' alone: Boosts start at `=start_boosts`, a
+    parameter's value, and were left out."""
+    from rulecraft.tools.print.bookfront import tracks
+    from rulecraft.tools.words import Words
+
+    assert tracks(ridge, Words(ridge, detail="players")) == ["Space", "Boosts, 1 to start"]
