@@ -316,3 +316,14 @@ def test_the_book_counts_a_counter_that_starts_from_a_parameter(ridge):
     from rulecraft.tools.words import Words
 
     assert tracks(ridge, Words(ridge, detail="players")) == ["Space", "Boosts, 1 to start"]
+
+
+def test_a_titled_row_named_outright_reads_by_its_title(ridge):
+    """Sheet 2's box read 'Add the shift of the track for Gust to the player's Space': a row of a table with titles,
+    named by its key, reads by its title ('the Gust shift'), as the aid's Track table names it."""
+    from rulecraft.dsl.parser import parse_statements, plain_locator
+    from rulecraft.tools.words import Words
+
+    w = Words(ridge, detail="players")
+    said = w.stmt(parse_statements("player.position += track['gust'].shift", plain_locator())[0])
+    assert said == "Add the Gust shift to the player's Space", said

@@ -70,6 +70,12 @@ def players_attr(w: Words, n: A.Attr) -> str:
         key = w.expr(row.key)  # 'harbors[h].points' with h one of the harbors: the harbor's points
         if row_noun(w, row.obj.id) and key.startswith("the ") and key.endswith(" " + row_noun(w, row.obj.id)):
             return players_possessive(key, humanize(n.name))
+        fixed = w.constant(row.key)
+        if isinstance(fixed, str) and n.name != "title" and key != fixed and key[:1].isupper() \
+                and "title" in w.rs.tables[row.obj.id].columns:
+            # a titled row named outright: 'track['gust'].spaces' reads 'the Gust spaces', not 'the spaces of the
+            # track for Gust'
+            return f"the {key} {w.attribute(n.name)}"
     if n.name in _ZONE_FIELDS and _zone_like(w, n.obj):  # 'prizes.empty' reads as 'empty(prizes)' does
         return w.expr(A.Call(n.span, _ZONE_FIELDS[n.name], n.name_span, (n.obj,), ()))
     if n.name == "player" and isinstance(n.obj, A.Name) and "player" not in w.rs.player_variables \
