@@ -284,7 +284,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     front, paging, head, pages_ = lay_out(False)
     for more in (("setup", True) if detail != "full" and _win_rows(rs) else ()):
         got = lay_out(more)
-        if len(got[3]) <= len(pages_):
+        if (len(got[3]), _cut(*got[1:])) <= (len(pages_), _cut(paging, head, pages_)):  # no page, no sheet cut more
             win, (front, paging, head, pages_) = more, got
             break
     pages: dict[int, int] = {}  # sheet number -> the page it begins on
@@ -331,6 +331,15 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     out.metadata({"/Title": f"{rs.title}: sequence sheets", "/Creator": "rulecraft sheets"})
     pdf = out.to_bytes()
     return SheetsResult(pdf, total, tuple(scales))
+
+
+def _cut(paging, head, pages_) -> int:
+    """How many sheets the pages cut in two (a sheet's charts on more than one page)."""
+    on: dict[int, set] = {}
+    for at, pg in enumerate(([head] if head else []) + pages_):
+        for k, _u in paging.items[pg.first:pg.end]:
+            on.setdefault(k, set()).add(at)
+    return sum(1 for pages in on.values() if len(pages) > 1)
 
 
 LEAD_GAP = 12.0  # between the index and what follows it on the title page (the legend, charts)
