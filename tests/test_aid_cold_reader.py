@@ -173,3 +173,158 @@ def test_pig_says_who_starts_and_the_highest_score():
     view = aid_view(load_ruleset("pig").ruleset)
     assert "Choose a first player; play goes clockwise from them." in view.setup, view.setup
     assert "Otherwise, when the game ends, the player with the highest score wins." in view.win, view.win
+
+
+# A racing game with dice (tests/cases/games/ridge-race.yaml), read cold: what may I choose, how does my Space change,
+# when does the race end, and do the aid and the sheets say the same step the same way?
+
+@pytest.fixture(scope="module")
+def ridge():
+    return load_ruleset(str(GAMES / "ridge-race.yaml")).ruleset
+
+
+def test_a_choice_says_what_may_be_chosen(ridge):
+    """'Move by which dice?' and nothing said what the answers were: the options the ruleset writes out are said,
+    each by its title, one offered on a condition with it."""
+    turn = dict(aid_view(ridge).decisions)["Turn"]
+    assert "The choices: The higher die, The lower die or Both dice (spend a Boost) (if the player has Boosts)." \
+        in turn, turn
+
+
+def test_a_choice_whose_question_names_its_options_is_not_said_twice():
+    """'Place a crate, or discard a card' already names both answers: no 'The choices: place or discard'."""
+    turn = dict(aid_view(load_ruleset(str(GAMES / "harbor-lanes.yaml")).ruleset).decisions)["Turn"]
+    assert "The choices" not in turn, turn
+
+
+def test_a_kept_score_is_explained_by_every_rule_that_changes_it(ridge):
+    """'How the Space is counted' told only of the adds, so a reader believed a Space never goes down: the Mud and
+    the bump take from it. Said by the designer's labels, the words of the order of play."""
+    explain = dict(aid_view(ridge).explain)["How the Space is counted"]
+    for rule in ("Move your runner up that many spaces.", "Stopped on a Gust space? Move on 3 more spaces.",
+                 "Stopped on a Mud space? Slide back 2 spaces.", "Every other runner on your space slides back 3"):
+        assert rule in explain, explain
+
+
+def test_how_to_win_says_when_the_game_ends(ridge):
+    """'When the game ends, the highest Space wins': and when is that? The question that ends it is said first."""
+    assert aid_view(ridge).win[:2] == ["Has a runner reached the finish space (30)? Then the game ends.",
+                                      "Then the player with the highest Space wins."], aid_view(ridge).win
+
+
+def test_a_dice_result_says_what_it_leads_to(ridge):
+    """'Double | counts as Double' told nothing: the step that tests the result says what it does."""
+    (double,) = aid_view(ridge).dice[0]["results"]
+    assert double[2] == "leads to: Rolled a double? Take a Boost (you may hold 3)", double
+
+
+def test_the_sheet_asks_the_question_the_aid_prints(ridge):
+    """The aid reads 'Rolled a double? Take a Boost (you may hold 3)'; the sheet's diamond asked another question
+    in its place ('The roll is a double and the player's Boosts are less than 3?'): the same words on both."""
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    import re
+
+    dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(ridge, build_graph(ridge), "turn", ChartOptions())).split())
+    assert "Rolled a double? Take" in dot and "Boosts are less than" not in dot, dot
+    assert "choices: The higher die, The lower die or Both" in dot, dot
+
+
+def test_a_loop_over_others_in_a_turn_never_reads_as_the_turn_player(ridge):
+    """In the turn of `player`, 'for each q on your space: set q's Space' read 'Set the player's Space ...', the
+    runner whose turn it is: a loop's player alone in its sentence reads 'the other player'."""
+    from rulecraft.tools.words import Words
+
+    w = Words(ridge, detail="players")
+    bump = next(s for _seq, s in ridge.iter_steps() if s.label and s.label.startswith("Every other runner"))
+    body = w.step(dict(bump.bodies)["do"][0], own_label=False)
+    assert body.startswith("Set the other player's Space"), body
+
+
+def test_a_stack_says_what_resolving_a_play_does():
+    """Stack Duel's aid said 'The stack: Cast and answer.' and nothing of what a spell does when it resolves; the
+    called sequence's rules are said, and a card's mark naming a player reads 'the player who cast the spell'."""
+    view = aid_view(load_ruleset("stack-duel").ruleset)
+    stack = dict(view.decisions)["The stack"]
+    assert "the last played resolves first. Each resolves: move the spell to the Discard pile; if the spell is a " \
+           "counter, move the stack to the Discard pile" in stack, stack
+    assert view.win[0] == "The caster has 10 points or more? Then the caster wins.", view.win  # the sheets' words
+    assert dict(view.explain)["How points are counted"] == "The spell's power scores for its caster.", view.explain
+
+
+def test_the_set_up_says_what_a_small_deck_holds():
+    """'You need 22 cards': which? A deck of a few kinds with no card texts is said kind by kind, with the numbers
+    that tell them apart; a number the name says already ('Guard (1)') is not said again. And 'for each player,
+    play a turn' starts from someone: the set-up says to choose them."""
+    setup = aid_view(load_ruleset("stack-duel").ruleset).setup
+    assert "The cards: Spark ×8 (power 1), Flame ×6 (power 2), Blaze ×3 (power 3) and Counter ×5 (power 0)." \
+        in setup, setup
+    assert "Choose a first player; play goes clockwise from them." in setup, setup  # 'for each player, play a turn'
+    guard = aid_view(load_ruleset(str(GAMES / "last-guard.yaml")).ruleset).setup
+    assert "The cards: Guard (1) ×5, Baron (3) ×2, Handmaid (4) ×2, Prince (5) ×2 and Princess (8)." in guard, guard
+
+
+def test_a_card_mark_naming_a_player_reads_as_who_did_it():
+    """`spell.cast_by` read 'the spell's cast by': a card's mark `X_by` is the player who X the card."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words import Words
+
+    w = Words(load_ruleset("stack-duel").ruleset, detail="players")
+    assert w.expr(parse_expression("card.cast_by", plain_locator())) == "the player who cast the card"
+
+
+def test_the_sheets_say_how_to_win_in_the_aid_s_words(ridge):
+    """The sheets ended in 'end game' and said nowhere who wins, or on a tie: their title page says it, line for
+    line as the aid does (one home for the words: a reader holding both never reads two rules)."""
+    import re
+
+    from rulecraft.tools.print.sheets import _win_rows
+
+    said = [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in _win_rows(ridge)]
+    assert said[1] == "How to win", said
+    assert [x.removeprefix("• ") for x in said[2:]] == aid_view(ridge).win, said
+
+
+def test_how_to_win_goes_on_the_sheets_title_page_where_it_costs_no_page(ridge):
+    """Ridge Race's sheets say How to win on their index page (its Set-up too would cut sheet 1 in two: left out);
+    Siege Row's four lines of How to win would push sheet 1 off that page (3 pages -> 4, half of page 1 empty), so
+    its sheets go without, as before."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    from pdftext import page_text
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.print.sheets import build_sheets
+
+    got = build_sheets(ridge, build_graph(ridge))
+    first = " ".join(page_text(PdfReader(io.BytesIO(got.pdf)).pages[0]).split())
+    assert "How to win" in first, first
+    assert "Has a runner reached the finish space (30)? Then the game ends." in first, first
+    assert "continued" not in " ".join(page_text(p) for p in PdfReader(io.BytesIO(got.pdf)).pages)  # none cut
+    siege = load_ruleset(str(GAMES / "siege-row.yaml")).ruleset
+    got = build_sheets(siege, build_graph(siege))
+    first = " ".join(page_text(PdfReader(io.BytesIO(got.pdf)).pages[0]).split())
+    assert got.pages <= 3, (got.pages, re.findall(r"How to win", first))  # never a page for four lines
+
+
+def test_the_book_counts_a_counter_that_starts_from_a_parameter(ridge):
+    """The book's 'What each player keeps count of' said 'Space.' alone: Boosts start at `=start_boosts`, a
+    parameter's value, and were left out."""
+    from rulecraft.tools.print.bookfront import tracks
+    from rulecraft.tools.words import Words
+
+    assert tracks(ridge, Words(ridge, detail="players")) == ["Space", "Boosts, 1 to start"]
+
+
+def test_a_titled_row_named_outright_reads_by_its_title(ridge):
+    """Sheet 2's box read 'Add the shift of the track for Gust to the player's Space': a row of a table with titles,
+    named by its key, reads by its title ('the Gust shift'), as the aid's Track table names it."""
+    from rulecraft.dsl.parser import parse_statements, plain_locator
+    from rulecraft.tools.words import Words
+
+    w = Words(ridge, detail="players")
+    said = w.stmt(parse_statements("player.position += track['gust'].shift", plain_locator())[0])
+    assert said == "Add the Gust shift to the player's Space", said

@@ -20,6 +20,7 @@ from rulecraft.tools.chart.flowedges import EdgesMixin, _basename
 from rulecraft.tools.chart.folds import Fold, fold_map
 from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
 from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
+from rulecraft.tools.words.players import offered
 from rulecraft.tools.words import Words
 
 # A construct's settings in words under its label, up to this many characters (longer: the label says it).
@@ -116,7 +117,9 @@ class _Chart(EdgesMixin):
         text = self.words.label(node.label) if designer else node.label
         if self.opts.detail != "full" and step is not None and not designer:
             text, designer = self.words.step(step, own_label=False), True
-        elif self.opts.detail != "full" and _asks(step) and not text.rstrip().endswith("?"):
+        elif self.opts.detail != "full" and _asks(step) and "?" not in text:
+            # a label that asks its question and says what a yes does ('Rolled a double? Take a Boost') is kept:
+            # the aid prints it so, and the sheet must not ask another question in its place
             from rulecraft.tools.words.steps import condition_question
 
             text = condition_question(self.words, step) or text  # a statement is no question for yes and no
@@ -151,6 +154,8 @@ class _Chart(EdgesMixin):
         kind = kind_of(step) if step is not None else None
         if kind is not None and kind.notes is not None:  # what its kind says under its box (who decides, ...)
             small += kind.notes(step, self.words, text, designer_label(step), full)
+        if not full and node.kind == "decision" and (choices := offered(self.words, getattr(step, "decision", None), text)):
+            small.append(f"choices: {choices}")  # as the aid says them ('How it is decided')
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             # the designer's label says what; the rule in words says how (players: when it says it briefly)
             how = step.rule if full else self.words.step(step, own_label=False)

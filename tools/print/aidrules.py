@@ -15,8 +15,10 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
+from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.words.help import result_when
+from rulecraft.tools.words.help import result_rule, result_when
+from rulecraft.tools.words.players import offered
 from rulecraft.tools.words.text import dice_name, gerund, plural
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
@@ -102,12 +104,22 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         text = clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
         asked = _asked(text)
         then = what_follows(rs, w, s) if _decides(s) == "choice" and not designer_label(s) else []
+        choices = offered(w, getattr(s, "decision", None), text)
+        if choices:  # 'Move by which dice?' and nothing says what may be chosen: the options the ruleset writes out
+            text = text.rstrip(".") + ("" if text.endswith("?") else ".") + f" The choices: {choices}."
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
         if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
             text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)
+        resolving = [x for b in _opened(rs, dict(s.bodies).get("resolve", ())) if not hidden_step(rs, b)
+                     and (x := say(b) if say else "")]
+        if rank == 0 and designer_label(s) and resolving:  # 'Cast and answer': how it goes, and what each play does
+            how = w.step(s, own_label=False)
+            short = len(text) <= 60 and len(how) <= 200  # a label that names the stack only: how it goes too
+            text = clip(text.rstrip(".") + (f". {capital(how)}" if short else "") + ". Each resolves: "
+                        + "; ".join(lower(x) for x in resolving), ENTRY_CHARS)
         said = " ".join(x for lines in out.values() for x in lines)
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
@@ -121,6 +133,20 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
     return [(name, " ".join(lines)) for name, lines in out.items()][:DECISIONS]
 
 
+def _opened(rs: M.Ruleset, steps) -> list:
+    """Steps with a lone call of a sequence replaced by that sequence's steps: what resolving a play does ('a spell
+    resolves' says nothing of what it does)."""
+    out = []
+    for b in steps:
+        kind = kind_of(b)
+        called = [st.ast.sequence for st in own_statements(b)] if kind is not None and kind.call else []
+        if len(called) == 1 and called[0] in rs.sequences and not designer_label(b):
+            out += list(rs.sequences[called[0]].steps)
+        else:
+            out.append(b)
+    return out
+
+
 def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
     """Each set of dice by the name players give it ('Two six-sided dice (2d6)'), with its named results: (title,
     when it comes up, what the roll then does)."""
@@ -131,16 +157,19 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
             what = {"success": "succeeds", "failure": "fails"}.get(r.outcome or "", "")
             if r.reroll:
                 what = (what + ", and " if what else "") + "may be rolled again"
-            results.append((capital(r.shown()), sentence(result_when(rs, r)), what or f"counts as {r.shown()}"))
+            results.append((capital(r.shown()), sentence(result_when(rs, r)),
+                            what or (f"leads to: {rule}" if (rule := result_rule(rs, r)) else "has no effect of its own")))
         out.append({"name": f"{capital(dice_name(d.count, d.sides))} ({d.count}d{d.sides})", "doc": d.doc,
                     "results": results})
     return out
 
 
-def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
-    """How the steps add to a score kept in player variable `name` (`p.points += ...`) where no function counts
-    it: a rule that chooses what to add said whole ('If the player's Tricks are their Call: add 10 plus ...;
-    otherwise add the player's Tricks to their Points'), else each adding step in words."""
+def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
+    """How the steps change a score kept in player variable `name` (`p.points += ...`) where no function counts
+    it: every rule that adds to it, takes from it or sets it (a reader told only of the adds believes it never goes
+    down), a rule that chooses what to do said whole ('If the player's Tricks are their Call: add 10 plus ...;
+    otherwise add the player's Tricks to their Points'), else each step; by the designer's label where the step
+    has one, so the words are the order of play's own."""
     from rulecraft.dsl import ast as A
 
     w = Words(rs, detail="players")
@@ -149,15 +178,19 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
         return []  # a list kept (the cards bought) or a flag: not points
 
     def counting(s: M.Step) -> bool:  # a step that only changes values (nothing else that a player would miss)
-        stmts = [st.ast for st in own_statements(s)]
+        stmts = [st.ast for st in own_statements(s) if not isinstance(st.ast, (A.Log, A.Tell, A.Tally, A.Assert))]
         return bool(stmts) and all(isinstance(a, (A.Assign, A.Let)) for a in stmts)
 
-    def adds(s: M.Step) -> bool:  # such a step that adds to the score
-        return counting(s) and any(isinstance(a, A.Assign) and a.op == "+=" and isinstance(a.target, A.Attr)
+    def changes(s: M.Step) -> bool:  # such a step that changes the score
+        return counting(s) and any(isinstance(a, A.Assign) and isinstance(a.target, A.Attr)
                                    and a.target.name == name for a in (st.ast for st in own_statements(s)))
 
+    def one(x: M.Step) -> str:
+        text = w.label(designer_label(x)) or w.step(x, own_label=False)
+        return text[:1].lower() + text[1:]
+
     def said(steps) -> str:
-        return "; ".join(t[:1].lower() + t[1:] for t in (w.step(x, own_label=False) for x in steps))
+        return "; ".join(one(x) for x in steps)
 
     out: list[str] = []
     inside: set[str] = set()
@@ -167,12 +200,22 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 3) -> list[str]:
                 continue
             _cond, yes, no = yes_no(s) or (None, (), ())
             body = (*yes, *no)  # a condition's steps
-            if body and all(counting(x) for x in body) and any(adds(x) for x in body):
+            label = w.label(designer_label(s))
+            nested = [x for _n, b in s.bodies for x in M.walk_steps(b)]
+            if label and ("?" in label or not body and not any(yes_no(x) for x in nested)) and nested \
+                    and all(counting(x) or x.bodies for x in nested) and any(changes(x) for x in nested):
+                # a labelled rule that asks (or a loop of plain changes) says itself; a bare question says what a yes
+                # does; a label over a rule of its own ('Score the round') leaves the saying to the rule's words
+                out.append(sentence(label if not label.rstrip().endswith("?") or not yes
+                                    else f"{label} Then {said(yes)}"))
+                inside |= {x.path for x in nested}
+            elif body and all(counting(x) for x in body) and any(changes(x) for x in body):
                 out.append(sentence(f"{w.step(s, own_label=False)}: {said(yes)}"
                                     + (f"; otherwise {said(no)}" if no else "")))
                 inside |= {x.path for x in M.walk_steps(body)}
-            elif adds(s) and not branched:  # (an add on some condition only is said with it, or not at all)
-                out.append(sentence(said([s])))
+            elif changes(s) and (not branched or designer_label(s)):
+                # (an unlabelled change on some condition only is said with it, or not at all; a label is a rule)
+                out.append(sentence(one(s)))
     return list(dict.fromkeys(out))[:limit]
 
 
@@ -224,11 +267,14 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
     if settled:  # a house rule declares the winner outright (or nobody): the score decides nothing
         return lines, []
     sc = rs.scoring
+    declared_any = bool(lines)
+    if sc.score is not None:  # 'when the game ends, the highest Space wins': and when does it end?
+        lines += _game_ends(rs, w)
     w = Words(rs, titles={"p": "a player"}, detail="players")
     if sc.score is not None:
         most = "most" if sc.highest_wins else "fewest"
         score = w.expr(sc.score)
-        lead = "Otherwise, when" if lines else "When"
+        lead = "Otherwise, when" if declared_any else "When"
         kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
         if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain
             what = w.attribute(kept.name)  # 'the most points', 'the highest score'
@@ -237,6 +283,8 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
             lines.append(sentence(f"{lead} the game ends, the player with the {most} {what} wins"))
         else:
             lines.append(sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
+        if lines[:-1] and not declared_any:  # after 'Has a runner reached ...? Then the game ends.'
+            lines[-1] = lines[-1].replace("When the game ends, the player", "Then the player", 1)
         theirs = Words(rs, titles={"p": "their"}, detail="players")
         few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
         ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
@@ -256,6 +304,23 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
     return lines, explain[:5]
 
 
+def _game_ends(rs: M.Ruleset, w: Words) -> list[str]:
+    """When the game ends without a winner named: each condition whose yes ends the game, by its label where it asks
+    ('Has a runner reached the finish space (30)? Then the game ends.'), else in words. A house rule's is left out."""
+    out = []
+    for _seq, step in rs.iter_steps():
+        asks = yes_no(step)
+        if asks is None or w.is_constant(asks[0].ast):
+            continue
+        said = [st.ast for b in asks[1] for st in own_statements(b)]
+        if any(isinstance(x, A.Win) for x in said) or not any(isinstance(x, A.End) and x.kind == "game" for x in said):
+            continue
+        label = w.label(designer_label(step))
+        out.append(sentence(f"{label} Then the game ends" if label.endswith("?")
+                            else f"The game ends when {w.expr(asks[0])}"))
+    return list(dict.fromkeys(out))[:2]
+
+
 def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
     """The wins the order of play declares itself, said as the rule that gives them: a question whose yes names the
     winner ('Is only one player still in? Then each player who is not out wins.'), else 'If COND, WINNER wins.';
@@ -270,6 +335,10 @@ def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
             continue
         who = "; ".join("nobody wins" if isinstance(x.who, A.ListLit) and not x.who.items else w.stmt(x)
                         for x in wins)
+        labelled = [w.label(designer_label(b)) for b in asks[1] if designer_label(b)
+                    and any(isinstance(st.ast, A.Win) for st in own_statements(b))]
+        if len(labelled) == 1 and len(wins) == 1:  # the sheets' words for it ('The caster wins; the game ends')
+            who = re.sub(r"[;,]? (?:and )?the game ends\.?$", "", labelled[0].rstrip("."))
         who = re.sub(r"\b(wins?) the game\b", r"\1", who)
         label = w.label(designer_label(step))
         if w.is_constant(asks[0].ast):  # a house rule decides it: said only as the game plays it

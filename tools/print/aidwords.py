@@ -86,6 +86,8 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
         kit = kit[1:]
     if kit:
         out.append("You need " + w.value(kit) + ".")
+    if len(by_count) <= 1 and (deck := _deck_line(rs)):
+        out.append(deck)
     for z in rs.zones.values():
         if z.initial == "all" and n:
             picks = any(isinstance(o.initial, M.CExpr) for o in rs.zones.values())
@@ -106,6 +108,32 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
 
             out.append(f"Each player's {name} {'start' if plural('the ' + name) else 'starts'} at {w.value(initial)}.")
     return out
+
+
+DECK_KINDS = 8  # a deck of at most this many kinds of card is said card by card in the set-up
+
+
+def _deck_line(rs: M.Ruleset) -> str:
+    """What the cards are, for a small deck with no card texts ('You need 22 cards' and then: which?): each kind
+    with its copies and the numbers that tell it from the others ('Spark ×8 (power 1), ...'); '' for a deck of
+    more kinds, or one whose cards say what they do (the aid's special cards list them)."""
+    kinds: dict[str, list] = {}
+    for c in rs.cards:
+        kinds.setdefault(c.name, []).append(c)
+    if not 1 < len(kinds) <= DECK_KINDS or any(c.text for c in rs.cards):
+        return ""
+    numbers = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
+               if all(isinstance(c.attrs.get(a), int) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
+               and len({c.attrs[a] for c in rs.cards}) > 1 and all(len({c.attrs[a] for c in cs}) == 1
+                                                                    for cs in kinds.values())]
+    said = []
+    for name, cs in kinds.items():
+        told = ", ".join(f"{a.replace('_', ' ')} {cs[0].attrs[a]}" for a in numbers[:2]
+                         if f"({cs[0].attrs[a]})" not in name)  # 'Guard (1)' says its rank already
+        said.append(counted_name(rs, name, cs) + (f" ({told})" if told else ""))
+    from rulecraft.tools.words.text import join_and
+
+    return f"The cards: {join_and(said)}."
 
 
 def _set_before_play(rs: M.Ruleset) -> set[str]:
@@ -182,7 +210,9 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
 def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
     """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
     designer's set-up nor the worked-out one says who that is."""
-    if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)", said, re.I | re.M) \
+    # ('for each player, play a turn' goes round the table from someone too)
+    if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)|\bfor each player\b[^.\n]*"
+                                            r"\bplay (?:a |their |the )?turn\b", said, re.I | re.M) \
             or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
         return []
     return ["Choose a first player; play goes clockwise from them."]

@@ -25,7 +25,7 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import players_table
 from rulecraft.tools.print.aidwords import card_texts, counted_name
-from rulecraft.tools.print.aidrules import result_when
+from rulecraft.tools.print.aidrules import result_rule, result_when
 from rulecraft.tools.print.aidwords import VISIBILITY
 from rulecraft.tools.words.text import dice_name
 
@@ -241,7 +241,8 @@ def _dice(rs: M.Ruleset, words: Optional[Words]) -> list[dict]:
         def then(r: M.DiceResult) -> str:
             said = {"success": "the roll succeeds", "failure": "the roll fails"}.get(r.outcome or "", "")
             again = "the dice may be rolled again" if r.reroll else ""
-            return capital(" and ".join(x for x in (said, again) if x) or f"the roll counts as {r.shown()}")
+            return capital(" and ".join(x for x in (said, again) if x) or result_rule(rs, r)
+                           or "it has no effect of its own")
         return [{"name": capital(dice_name(d.count, d.sides)) + f" ({d.count}d{d.sides})", "doc": d.doc,
                  "results": [{"name": capital(r.shown()), "when": result_when(rs, r), "effect": then(r)} for r in d.results]}
                 for d in rs.dice.values()]

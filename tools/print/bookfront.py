@@ -36,8 +36,11 @@ def tracks(rs: M.Ruleset, w: Words) -> list[str]:
     their owner sees that start as a number, each with its start ('Coins, 4 to start')."""
     out = []
     for v in rs.player_variables.values():
-        if v.title and v.visibility != "hidden" and isinstance(v.initial, (int, float)) and not isinstance(v.initial, bool):
-            out.append(f"{v.title}, {w.value(v.initial)} to start" if v.initial else v.title)
+        initial = v.initial  # a start from a parameter ('=start_boosts') is its value: Boosts were left out
+        if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):
+            initial = w.constant(initial.ast)
+        if v.title and v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
+            out.append(f"{v.title}, {w.value(initial)} to start" if initial else v.title)
     return out
 
 

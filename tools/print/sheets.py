@@ -48,8 +48,9 @@ TRIGGER_LINE = 92  # characters of an interrupt's line on the title page
 
 
 def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, width: float, detail: str = "players",
-              subs: Optional[dict] = None, pages: Optional[dict] = None) -> str:
-    """The title page's text: the game, then the index of sheets (with the page each begins on; a page may carry
+              subs: Optional[dict] = None, pages: Optional[dict] = None, win: object = False) -> str:
+    """The title page's text: the game, How to win (with `win`; and the Set-up with `win='setup'`), then the index
+    of sheets (with the page each begins on; a page may carry
     several sheets) and the interrupts. Its height does not depend on the page numbers (digits are all as wide),
     so it can be drawn once with stand-ins to learn the room it leaves."""
     rows = [f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="22"><B>{esc(rs.title)}</B></FONT></TD></TR>',
@@ -64,6 +65,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     if coverage is not None:
         rows.append(f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="{NOTE_PT}">Shaded by how often each step ran in '
                     f"{coverage.games:,} simulated games; a red dashed box never ran.</FONT></TD></TR>")
+    rows += _win_rows(rs, setup=win == "setup") if win else []
     rows.append('<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>')
     rows.append('<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>Index</B></FONT></TD></TR>')
     head = ("sheet&#160;&#160;", "sequences", "called from")  # pages follow the sheets' order: no page numbers
@@ -104,6 +106,24 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     table = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1" WIDTH="{int(width)}">'
              + "".join(rows) + "</TABLE>")
     return _block(table)
+
+
+def _win_rows(rs, setup: bool = False) -> list[str]:
+    """How to win (and with `setup`, the Set-up), in the aid's own lines (tools/print/aid.aid_view): a chart ends in
+    'end game' and the sheets said nowhere who then wins, or on a tie, or what each player starts with."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(rs)
+    rows = []
+    for heading, lines, mark in (("How to win", view.win, "•"), ("Set-up", view.setup if setup else [], "")):
+        if not lines:
+            continue
+        rows += ['<TR><TD COLSPAN="3" HEIGHT="4"></TD></TR>',
+                 f'<TR><TD ALIGN="LEFT" COLSPAN="3"><FONT POINT-SIZE="14"><B>{heading}</B></FONT></TD></TR>']
+        for n, line in enumerate(lines, 1):
+            rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP">{mark or f"{n}."}</TD><TD ALIGN="LEFT" BALIGN="LEFT" '
+                        f'COLSPAN="2">{"<BR/>".join(text_lines(line, TRIGGER_LINE))}</TD></TR>')
+    return rows
 
 
 def _house_rule_rows(rs, plan: SheetPlan) -> list[str]:
@@ -243,24 +263,37 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     # the title page is drawn first with every page number '88' (its size does not depend on the numbers) to
     # learn the room it leaves for charts; then again with the true numbers
     dummy = {sheet.number: 88 for sheet in plan.sheets}
-    first_page = read_page(run_dot_layout(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, dummy),
-                                          "pdf", TIGHT)[0])
     legend = SheetPages("", "Legend", "", [], 0, [], [Unit("", label="", piece=read_page(legend_pdf))], legend=True)
-    front = _title_geometry(first_page.size, legend.units[0].natural(), portrait)
-    paging = Paging([legend, *origins])  # the legend first: under the index if it fits there
-    head, pages_ = paging.paginate(portrait, front["room"])
-    if head is None:  # else at the top of page 2 or at the end, whichever takes fewer pages
-        last = Paging([*origins, legend])
-        got = last.paginate(portrait, front["room"])
-        if len(got[1]) < len(pages_):
-            paging, (head, pages_) = last, got
+
+    def lay_out(win: bool):
+        first_page = read_page(run_dot_layout(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, dummy,
+                                                        win=win), "pdf", TIGHT)[0])
+        front = _title_geometry(first_page.size, legend.units[0].natural(), portrait)
+        paging = Paging([legend, *origins])  # the legend first: under the index if it fits there
+        head, pages_ = paging.paginate(portrait, front["room"])
+        if head is None:  # else at the top of page 2 or at the end, whichever takes fewer pages
+            last = Paging([*origins, legend])
+            got = last.paginate(portrait, front["room"])
+            if len(got[1]) < len(pages_):
+                paging, (head, pages_) = last, got
+        return front, paging, head, pages_
+
+    # How to win and the Set-up on the title page (players' sheets), as much of them as costs no page: a sheet 1
+    # pushed off the index page for four lines left half of it empty (siege-row, 3 pages -> 4)
+    win: object = False
+    front, paging, head, pages_ = lay_out(False)
+    for more in (("setup", True) if detail != "full" and _win_rows(rs) else ()):
+        got = lay_out(more)
+        if (len(got[3]), _cut(*got[1:])) <= (len(pages_), _cut(paging, head, pages_)):  # no page, no sheet cut more
+            win, (front, paging, head, pages_) = more, got
+            break
     pages: dict[int, int] = {}  # sheet number -> the page it begins on
     for at, pg in enumerate(([head] if head else []) + pages_, 1 if head else 2):
         for k, _u in paging.items[pg.first:pg.end]:
             for n in paging.origins[k].numbers:
                 pages.setdefault(n, at)
-    title_page = read_page(run_dot_layout(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, pages),
-                                          "pdf", TIGHT)[0])
+    title_page = read_page(run_dot_layout(title_dot(rs, plan, callers, coverage, inner_w, detail, subs, pages,
+                                                    win=win), "pdf", TIGHT)[0])
     total = 1 + len(pages_)
 
     legend_at = next(i for i, pg in enumerate(([head] if head else [None]) + pages_, 1)
@@ -298,6 +331,15 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
     out.metadata({"/Title": f"{rs.title}: sequence sheets", "/Creator": "rulecraft sheets"})
     pdf = out.to_bytes()
     return SheetsResult(pdf, total, tuple(scales))
+
+
+def _cut(paging, head, pages_) -> int:
+    """How many sheets the pages cut in two (a sheet's charts on more than one page)."""
+    on: dict[int, set] = {}
+    for at, pg in enumerate(([head] if head else []) + pages_):
+        for k, _u in paging.items[pg.first:pg.end]:
+            on.setdefault(k, set()).add(at)
+    return sum(1 for pages in on.values() if len(pages) > 1)
 
 
 LEAD_GAP = 12.0  # between the index and what follows it on the title page (the legend, charts)

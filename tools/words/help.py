@@ -273,6 +273,34 @@ def result_when(rs: M.Ruleset, r: M.DiceResult) -> str:
     return dice_words(Words(rs, titles={"faces": "the dice", "total": "the total"}, detail="players").expr(r.when))
 
 
+def result_rule(rs: M.Ruleset, r: M.DiceResult) -> str:
+    """What the rules do when a named result with no outcome of its own comes up: the label (else the words) of the
+    first step that tests it (`r.result == 'double'`, or `r.doubles` for a result that is 'doubles'); '' when none
+    does. 'The roll counts as Double' told a reader nothing."""
+    from rulecraft.dsl import ast as A
+    from rulecraft.model.kinds import yes_no
+    from rulecraft.tools.words import Words
+
+    same = getattr(r.when, "text", "").strip()
+
+    def tests(e) -> bool:
+        for n in e.walk():
+            if isinstance(n, A.Compare) and n.op == "==" and isinstance(n.left, A.Attr) and n.left.name == "result" \
+                    and isinstance(n.right, A.Str) and n.right.parts == (r.name,):
+                return True
+            if isinstance(n, A.Attr) and n.name == same:  # `r.doubles` where the result is 'doubles'
+                return True
+        return False
+
+    for _seq, s in rs.iter_steps():
+        cond = (yes_no(s) or (None,))[0]
+        cond = getattr(cond, "ast", cond)
+        if isinstance(cond, A.Node) and tests(cond):
+            w = Words(rs, detail="players")
+            return w.label(s.label) if s.label else w.step(s, own_label=False)
+    return ""
+
+
 def reroll_lines(rs: M.Ruleset, w, prompt: str) -> list[str]:
     """The rule of a re-roll: which named results of the dice may be rolled again, and what a new roll does."""
     out = []

@@ -46,6 +46,8 @@ class Locals:
     persons: set = field(default_factory=set)  # names some step sets to a player ('set first = next_player(first)')
     tallies: set = field(default_factory=set)  # plural names only ever set to 0 or added to ('tries')
     choices: dict = field(default_factory=dict)  # name -> (decision, step label) of a one-of choice ('as: act')
+    # a for_each's variable -> {the sequence whose loop binds it: whether its list leaves that sequence's player out}
+    loops_in: dict = field(default_factory=dict)
 
 
 def _kind(w, e) -> str:
@@ -169,6 +171,8 @@ def _work_out(w) -> Locals:
     for _seq, s in rs.iter_steps():
         if getattr(s, "var", "") and getattr(s, "iterable", None) is not None:  # each item of a list, by name
             note(s.var, _kind(w, s.iterable))
+            if isinstance(s, M.ForEachStep):
+                info.loops_in.setdefault(s.var, {})[_seq.id] = _leaves_out(s.iterable, _seq.params)
             expr(s.iterable)
         kind = kind_of(s)
         if kind is not None and kind.decides == "mechanic" and getattr(s, "bind", None):  # secret picks' `as:`
@@ -305,6 +309,8 @@ def distinct_readings(w, node) -> dict:
             groups.setdefault(said, []).append(ident)
     out = {}
     for said, idents in groups.items():
+        if len(idents) == 1 and (alone := _shadows_a_parameter(w, idents[0], said, params)):
+            out[idents[0]] = alone
         if len(idents) < 2:
             continue
         first = next((i for i in idents if i in params), idents[0])
@@ -315,3 +321,34 @@ def distinct_readings(w, node) -> dict:
 
 
 _NTH = ["other", "third", "fourth", "fifth", "next"]
+
+
+def _shadows_a_parameter(w, ident: str, said: str, params: set) -> str:
+    """A loop's variable alone in its sentence that reads like the person its sequence is about: in a turn of
+    `player`, `for_each q in ...: set q.position = 0` said 'Set the player's Space to 0' read as the turn's own
+    player. Where every sequence that loops over the name has such a parameter, its reading: 'the other player'
+    where the list leaves that player out, else 'each player' (the loop may come to them too); '' otherwise."""
+    seqs = w.info.loops_in.get(ident)
+    if not seqs or ident in params or not said.startswith("the "):
+        return ""
+    rs = w.rs
+    if not all(any(p != ident and w.local(p) == said for p in rs.sequences[s].params) for s in seqs):
+        return ""
+    return said.replace("the ", "the other " if all(seqs.values()) else "each ", 1)
+
+
+def _leaves_out(e, params) -> bool:
+    """Whether a loop's list leaves out the person the sequence is about: `seat_order(player, include_start:
+    false)`, or a comprehension whose condition says `q != player`."""
+    e = getattr(e, "ast", e)
+    if e is None:
+        return False
+    for n in e.walk():
+        if isinstance(n, A.Call) and n.func == "seat_order" and n.args and isinstance(n.args[0], A.Name) \
+                and n.args[0].id in params and any(k.name == "include_start" and isinstance(k.value, A.Const)
+                                                   and k.value.value is False for k in n.kwargs):
+            return True
+        if isinstance(n, A.Compare) and n.op == "!=" and any(isinstance(x, A.Name) and x.id in params
+                                                            for x in (n.left, n.right)):
+            return True
+    return False

@@ -70,6 +70,12 @@ def players_attr(w: Words, n: A.Attr) -> str:
         key = w.expr(row.key)  # 'harbors[h].points' with h one of the harbors: the harbor's points
         if row_noun(w, row.obj.id) and key.startswith("the ") and key.endswith(" " + row_noun(w, row.obj.id)):
             return players_possessive(key, humanize(n.name))
+        fixed = w.constant(row.key)
+        if isinstance(fixed, str) and n.name != "title" and key != fixed and key[:1].isupper() \
+                and "title" in w.rs.tables[row.obj.id].columns:
+            # a titled row named outright: 'track['gust'].spaces' reads 'the Gust spaces', not 'the spaces of the
+            # track for Gust'
+            return f"the {key} {w.attribute(n.name)}"
     if n.name in _ZONE_FIELDS and _zone_like(w, n.obj):  # 'prizes.empty' reads as 'empty(prizes)' does
         return w.expr(A.Call(n.span, _ZONE_FIELDS[n.name], n.name_span, (n.obj,), ()))
     if n.name == "player" and isinstance(n.obj, A.Name) and "player" not in w.rs.player_variables \
@@ -78,6 +84,9 @@ def players_attr(w: Words, n: A.Attr) -> str:
     if n.name in w.info.flags:  # a yes/no player variable is a state, not a thing
         return f"{w.expr(n.obj)} is {w.attribute(n.name)}"
     thing = w.attribute(n.name)
+    if n.name in w.rs.marks and thing == humanize(n.name) and re.fullmatch(r"[a-z]+_by", n.name):
+        # a card's mark naming a player ('cast_by'): 'the player who cast the spell', never 'the spell's cast by'
+        return f"the player who {n.name[:-3]} {w.expr(n.obj)}"
     if w.you and isinstance(n.obj, A.Name) and n.obj.id == w.you:
         return "your " + thing
     if n.name in w.rs.player_variables and thing == humanize(n.name) and _participle(n.name):
@@ -305,3 +314,51 @@ def _cards_with(w: Words, n: A.Compare) -> str:
 
 def join_or(items: list) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def offered(w: Words, d, asked: str = "") -> str:
+    """What a one-of choice offers, where the ruleset writes its options out (a list of names, some only on a
+    condition, or the keys of a titled table): 'The higher die, The lower die or Both dice (spend a Boost) (if the
+    player has Boosts)'. '' where they are worked out in play (the cards of a hand, the players still in), or where
+    a `display:` names them otherwise than by a table's titles: a reader asking 'what may I choose?' is told only
+    what is true; and '' where the question `asked` already names every option ('Place a crate, or discard a
+    card')."""
+    if d is None or d.kind != "one" or d.options is None:
+        return ""
+    display = getattr(d.display, "ast", d.display)
+    if display is not None and not (isinstance(display, A.Attr) and display.name == "title"):
+        return ""
+    parts = _offer_parts(w, getattr(d.options, "ast", d.options))
+    if not parts or len(parts) < 2 or all(t.lower() in asked.lower() for t, _c in parts):
+        return ""
+    from rulecraft.tools.words.text import join_and
+
+    said = all(len(cond) <= _OFFER_IF and " for each " not in cond for _t, cond in parts)
+    items = [text + (f" (if {cond})" if cond and said else "") for text, cond in parts]
+    some = "" if said or not any(cond for _t, cond in parts) else " (some only at times)"
+    return join_and(items + (["pass"] if d.optional else []), "or") + some
+
+
+_OFFER_IF = 45  # a condition an option is offered on, said beside it up to this length (longer: 'some only at times')
+
+
+def _offer_parts(w: Words, e):
+    """The options an expression writes out, each with the condition it is offered on; None where it does not."""
+    if isinstance(e, A.ListLit):
+        if not all(isinstance(x, A.Num) or isinstance(x, A.Str) and x.is_plain for x in e.items):
+            return None
+        return [(w.expr(x), "") for x in e.items]
+    if isinstance(e, A.BinOp) and e.op == "+":
+        left, right = _offer_parts(w, e.left), _offer_parts(w, e.right)
+        return None if left is None or right is None else left + right
+    if isinstance(e, A.Ternary) and isinstance(e.other, A.ListLit) and not e.other.items:
+        inner = _offer_parts(w, e.then)
+        cond = w.expr(e.cond)
+        return None if inner is None else [(t, f"{c} and {cond}" if c else cond) for t, c in inner]
+    if isinstance(e, A.Call) and e.func == "keys" and len(e.args) == 1 and isinstance(e.args[0], A.Name):
+        t = w.rs.tables.get(e.args[0].id)
+        if t is None or "title" not in t.columns:
+            return None
+        titles = [row.get("title") for row in t.rows.values()]
+        return [(str(x), "") for x in titles] if all(isinstance(x, str) and x for x in titles) else None
+    return None

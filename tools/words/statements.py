@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import Words, humanize, phrase
@@ -65,6 +67,10 @@ def _assign(w: Words, n: A.Assign) -> str:
         said = w.name(n.target.id)  # a yes/no variable titled as a clause: 'the act is stopped'
         # made false, it is a mark taken off: 'mark the crate as not blown away', not a claim that it is not
         return said if n.value.value else "mark " + said.replace(" is ", " as not ", 1)
+    if w.detail != "full" and n.op == "=" and isinstance(n.target, A.Attr) and n.target.name in w.rs.marks \
+            and re.fullmatch(r"[a-z]+_by", n.target.name) and w.attribute(n.target.name) == humanize(n.target.name):
+        # 'set card.cast_by = q': a mark naming who did it, 'mark the card as cast by the player'
+        return f"mark {w.expr(n.target.obj)} as {humanize(n.target.name)} {w.expr(n.value)}"
     target, value = w.expr(n.target), w.expr(n.value)
     if n.op == "=" and w.detail != "full" and ((isinstance(n.value, A.Const) and n.value.value is None)
                                                or (isinstance(n.value, A.ListLit) and not n.value.items)):
