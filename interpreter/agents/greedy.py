@@ -31,11 +31,11 @@ from typing import Any
 
 from ..diagnostics import RuleError
 from ..model import ruleset as M
-from ..model.secrecy import sees_player_variable, sees_variable
+from ..model.secrecy import sees_card, sees_player_variable, sees_variable
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
 from ..runtime.machine.questions import decide
-from ..values import Player
+from ..values import Card, Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
@@ -173,33 +173,33 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
 
 
 def _numbers_again(g: Any, seat: int) -> None:
-    """The variables `seat` cannot see (another player's `owner` variable, a `hidden` one: model/secrecy.py) that
-    hold a number, a yes/no or a text are, in the copy, what every seat knows of them: their starting value (the
-    ruleset's `initial`, worked out again, a player's with `p` bound to that player). A card in one follows its
-    place (`relabel`); a player, a list or a record is kept."""
+    """The variables `seat` cannot see (another player's `owner` variable, a `hidden` one: model/secrecy.py) are, in
+    the copy, what every seat knows of them: their starting value (the ruleset's `initial`, worked out again, a
+    player's with `p` bound to that player), whatever they hold (a number, a player, a list, a record, a card it
+    sees). Only a card it cannot see is kept: it was dealt again and follows its place (`relabel`)."""
     rs = g.rs
 
     def start(v: Any) -> Any:
         return v.initial.fn(g) if isinstance(v.initial, M.CExpr) else v.initial
 
+    def kept(value: Any) -> bool:
+        return type(value) is Card and not sees_card(g, value, seat)
+
     saved = g.locals
     try:
         for name, v in rs.variables.items():
-            if not sees_variable(rs, name, seat) and isinstance(g.vars.get(name), _PLAIN):
+            if not sees_variable(rs, name, seat) and not kept(g.vars.get(name)):
                 g.locals = {}
                 g.vars[name] = start(v)
         for p in g.players:
             for name, v in rs.player_variables.items():
-                if not sees_player_variable(rs, name, seat, p.seat) and isinstance(g.pvars[p.seat].get(name), _PLAIN):
+                if not sees_player_variable(rs, name, seat, p.seat) and not kept(g.pvars[p.seat].get(name)):
                     g.locals = {"p": p}
                     g.pvars[p.seat][name] = start(v)
     except RuleError:  # a start worked out from something this world lacks: the value is kept
         pass
     finally:
         g.locals = saved
-
-
-_PLAIN = (int, float, str)  # (a bool is an int)
 
 
 def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:
