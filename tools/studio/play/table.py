@@ -33,7 +33,7 @@ from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
 from rulecraft.tools.studio.play.gamefolder import BOTS, MAX_META, PERSON, checked, kept_copy, plain_files
 from rulecraft.tools.table.notices import Notices
-from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
+from rulecraft.tools.table.passing import PassUntil, offered
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.undo import Taken, take_back
 
@@ -90,7 +90,9 @@ class PlayTable:
         self.saver = SaveWriter(self.path("game.save"), meta["ruleset"], game, meta["overrides"], kinds,
                                 decisions=[(t.player, t.wire) for t in history])
         self.saver.write(game)
-        self.passing = PassUntil()
+        # every seat's frame says whom the table waits for: with another person at the table, no standing pass of
+        # a question read from something hidden (passing.offered)
+        self.passing = PassUntil(watched=len(self.people) > 1)
         self.notices = Notices()
         self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
@@ -337,7 +339,7 @@ class PlayTable:
                 "decisions": self.decisions(), "view": view.to_json(),
                 "asked": None if d is None else d.player,
                 "undo": seat != SPECTATOR and self.can_undo(seat),
-                "passUntil": asked and held is None and pass_wire(d) is not NO_PASS,
+                "passUntil": asked and held is None and offered(d, self.passing.watched),
                 "problem": self.problem, "storyFrom": start, "story": self.story(seat, start),
                 "storyEnd": self.story_end()}
 
