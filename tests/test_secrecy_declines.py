@@ -64,3 +64,19 @@ def test_a_forced_decline_reads_as_the_open_decline_of_one_who_could_choose(tmp_
         others = [t.split(" (the only")[0] for t in lines]
         assert others == ["P1: Look at whose role? -> pass", "P2: Look at whose role? -> pass",
                           "P3: Look at whose role? -> pass"], (seat, lines)
+
+
+def test_a_decision_asked_only_for_a_hidden_reason_takes_no_standing_pass(tmp_path):
+    # Only the spy is asked 'Look at whose role?' for itself; the others decline at once, and the browser asks them
+    # that decline (held) as any answer. A standing pass of the spy's question would be answered by the table at
+    # once, while the others' are waited for: whom the table waits for would tell who the spy is. The question's
+    # options read nothing hidden; whether it is asked at all does.
+    from rulecraft.tools.studio.play.table import PlayTable
+
+    path = tmp_path / "roles.yaml"
+    path.write_text(textwrap.dedent(ROLES), encoding="utf-8")
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(path), ["human"] * 3, 1, {}, {"spectator": "s" * 24})
+    frame = table.frame(0, 0)
+    assert frame["asked"] == 0 and frame["view"]["decision"]["prompt"] == "Look at whose role?"
+    assert frame["passUntil"] is False
+    table.close()

@@ -132,18 +132,32 @@ def decision_reads(rs: Any, spec: Any) -> tuple[Read, ...]:
     return tuple(dict.fromkeys(r for e in parts if e is not None for r in s.reads(e, local=True)))
 
 
-_DECLINED: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+_DECLINED: "weakref.WeakKeyDictionary[Any, tuple[dict, frozenset]]" = weakref.WeakKeyDictionary()
+
+
+def _declined(rs: Any) -> tuple[dict, frozenset]:
+    """The declines an `if` stands in for a decision it skips for a hidden reason (loader/choices.py's
+    `declined_otherwise`): id(decline) -> that decision, and the ids of those decisions."""
+    got = _DECLINED.get(rs)
+    if got is None:
+        pairs = {id(d): spec for d, spec in _declines(rs)}
+        got = _DECLINED[rs] = (pairs, frozenset(id(spec) for spec in pairs.values()))
+    return got
 
 
 def told_as(rs: Any, spec: Any) -> Any:
     """The decision whose answers `spec`'s are told as: for the decline an `if` stands in for a decision it skips
-    for a hidden reason (loader/choices.py's `declined_otherwise`), that decision; else `spec` itself. The decline's
-    options read the `if`'s condition, the decision's may not: whether an answer of nothing is told in secret is the
-    decision's, or a pass forced on those who may not choose would read otherwise than the pass of one who may."""
-    got = _DECLINED.get(rs)
-    if got is None:
-        got = _DECLINED[rs] = {id(d): spec_ for d, spec_ in _declines(rs)}
-    return got.get(id(spec), spec)
+    for a hidden reason, that decision; else `spec` itself. The decline's options read the `if`'s condition, the
+    decision's may not: whether an answer of nothing is told in secret is the decision's, or a pass forced on those
+    who may not choose would read otherwise than the pass of one who may."""
+    return _declined(rs)[0].get(id(spec), spec)
+
+
+def guarded(rs: Any, spec: Any) -> bool:
+    """Whether `spec` is a decision an `if` asks only for a reason some seat cannot see, the others declining at once
+    in its stead: whether it is asked at all is then hidden, as if its options read that reason (a forced answer of
+    it reads to the others as chosen; no standing pass is taken of it where others watch)."""
+    return id(spec) in _declined(rs)[1]
 
 
 def _declines(rs: Any) -> Iterable[tuple[Any, Any]]:
