@@ -319,3 +319,23 @@ def test_greedy_does_not_read_another_seats_hidden_player_list_or_record(tmp_pat
             g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
         guessed += g.winners == [1]
     assert guessed < GAMES // 2 * 0.6
+
+
+def test_greedy_does_not_read_another_seats_secret_answer_kept_under_its_name(tmp_path):
+    """The same guess judged on P1's secret answer itself (`as: n`, a local of the running sequence), not on the
+    purse: the look-ahead kept the local as it was, and P2 guessed it 20 times in 20; now a secret answer of another
+    seat kept under its name is `none` in the rollouts, what every seat knows of it."""
+    path = tmp_path / "local-guess.yaml"
+    path.write_text(OWNED.replace("VIS", "owner").replace('if: "guess == players[0].purse"', 'if: "guess == n"'),
+                    encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, loaded.diagnostics
+    guessed = 0
+    for seed in range(1, GAMES // 2 + 1):
+        g = Game(loaded.ruleset, 2, seed=seed, story=False)
+        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
+        while not g.over:
+            d = g.pending
+            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
+        guessed += g.winners == [1]
+    assert guessed < GAMES // 2 * 0.5

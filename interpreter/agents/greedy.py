@@ -26,6 +26,7 @@ numbers), which makes the comparison between choices much less noisy.
 
 from __future__ import annotations
 
+import weakref
 from math import comb
 from typing import Any
 
@@ -166,10 +167,12 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     """Make the copy `g` a world `seat` cannot tell from the real one (knowledge.deal_again): the cards it cannot
     see dealt again among their places (trading only with cards of the same classes), the cards whose contents
     it knows reordered within their zone, and every name that held a card following its place (`relabel`); the
-    answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`)."""
+    answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`); the variables
+    and the secret answers kept under a name that it cannot see are what every seat knows of them."""
     relabel(g, deal_again(g, seat, rng))
     _sealed_again(g, seat, rng)
     _numbers_again(g, seat)
+    _answers_again(g, seat)
 
 
 def _numbers_again(g: Any, seat: int) -> None:
@@ -198,6 +201,39 @@ def _numbers_again(g: Any, seat: int) -> None:
                     g.pvars[p.seat][name] = start(v)
     except RuleError:  # a start worked out from something this world lacks: the value is kept
         pass
+    finally:
+        g.locals = saved
+
+
+_SECRET_BINDS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+def _answers_again(g: Any, seat: int) -> None:
+    """A secret answer (`secret: true`) another seat gave, kept under its `as:` name in a sequence still running, is
+    `none` in the copy: what every seat knows of it. A card it cannot see is kept (dealt again, it follows its
+    place), and so is an answer of this seat's own."""
+    binds = _SECRET_BINDS.get(g.rs)
+    if binds is None:
+        binds = _SECRET_BINDS[g.rs] = {}
+        for name, seq in g.rs.sequences.items():
+            for step in M.walk_steps(seq.steps):
+                spec = getattr(step, "decision", None)
+                if isinstance(step, M.ChooseStep) and spec is not None and spec.bind and spec.secret:
+                    binds.setdefault(name, []).append(spec)
+    saved = g.locals
+    try:
+        for f in g.frames:
+            for spec in binds.get(f.seq, ()):
+                value = f.locals.get(spec.bind)
+                if value is None or (type(value) is Card and not sees_card(g, value, seat)):
+                    continue
+                g.locals = f.locals
+                try:
+                    who = spec.player.fn(g)
+                except RuleError:  # who answered cannot be told here: the answer is not this seat's to read
+                    who = None
+                if not (isinstance(who, Player) and who.seat == seat):
+                    f.locals[spec.bind] = None
     finally:
         g.locals = saved
 
