@@ -171,3 +171,20 @@ def test_pass_until_is_not_offered_in_the_browser_where_the_question_reads_a_hid
     else:
         raise AssertionError("the table took a standing pass of a question read from a hidden hand")
     table.close()
+
+
+def test_a_ruleset_going_wrong_as_the_game_starts_is_said_without_its_values(tmp_path, caplog):
+    # the same rule, before anyone is asked: the game cannot start, and the page that asked for it (the host may
+    # well play P1) is told where and the code, not the card (gem3, seed 1) it names
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN.replace('      - choose: {player: "players[0]", kind: yesno, prompt: "Go on?", as: go}\n', ""),
+                    encoding="utf-8")
+    try:
+        PlayTable.new(str(tmp_path / "g"), "g", str(path), ["human", "human"], 1, {}, TOKENS)
+    except Exception as exc:  # noqa: BLE001 - the refusal the page is told
+        told = str(exc)
+    else:
+        raise AssertionError("the ruleset went wrong")
+    assert told.startswith("the game cannot start") and "broken.yaml:23" in told and "R001" in told, told
+    assert "gem3" not in told and "Gem 3" not in told, told
+    assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's output
