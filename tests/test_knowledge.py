@@ -294,3 +294,48 @@ def test_greedy_does_not_read_another_seats_hidden_number(tmp_path, vis):
             g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
         guessed += g.winners == [1]
     assert guessed < GAMES * 0.35
+
+
+@pytest.mark.parametrize("vis, fill, test", [
+    ("owner", "players[n % 4]", "players[guess % 4] == players[0].purse"),  # a player
+    ("owner", "[n]", "[guess] == players[0].purse"),  # a list
+    ("hidden", "record(v: n)", "guess == players[0].purse.v"),  # a record
+])
+def test_greedy_does_not_read_another_seats_hidden_player_list_or_record(tmp_path, vis, fill, test):
+    """The same guess, the purse holding a player, a list or a record: the look-ahead masked numbers only, and P2
+    guessed every one of these (40 of 40); now, as for a number, their starting value in its rollouts."""
+    path = tmp_path / "owned-kinds.yaml"
+    path.write_text(OWNED.replace("VIS", vis).replace("{min: 2, max: 2, default: 2}", "{min: 4, max: 4, default: 4}")
+                    .replace("set players[0].purse = n", f"set players[0].purse = {fill}")
+                    .replace("guess == players[0].purse", test), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, loaded.diagnostics
+    guessed = 0
+    for seed in range(1, GAMES // 2 + 1):
+        g = Game(loaded.ruleset, 4, seed=seed, story=False)
+        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
+        while not g.over:
+            d = g.pending
+            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
+        guessed += g.winners == [1]
+    assert guessed < GAMES // 2 * 0.6
+
+
+def test_greedy_does_not_read_another_seats_secret_answer_kept_under_its_name(tmp_path):
+    """The same guess judged on P1's secret answer itself (`as: n`, a local of the running sequence), not on the
+    purse: the look-ahead kept the local as it was, and P2 guessed it 20 times in 20; now a secret answer of another
+    seat kept under its name is `none` in the rollouts, what every seat knows of it."""
+    path = tmp_path / "local-guess.yaml"
+    path.write_text(OWNED.replace("VIS", "owner").replace('if: "guess == players[0].purse"', 'if: "guess == n"'),
+                    encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, loaded.diagnostics
+    guessed = 0
+    for seed in range(1, GAMES // 2 + 1):
+        g = Game(loaded.ruleset, 2, seed=seed, story=False)
+        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
+        while not g.over:
+            d = g.pending
+            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
+        guessed += g.winners == [1]
+    assert guessed < GAMES // 2 * 0.5

@@ -148,3 +148,43 @@ def test_a_forced_sealed_answer_is_asked_as_the_others_are(tmp_path):
     told = [line["text"] for line in table.story(SPECTATOR)]
     assert told[-2].startswith("Revealed: P1: pass, P2: Gem 2")
     assert [line["text"] for line in table.story(0) if line["private"]] == ["P1: Lay a gem -> pass (the only choice)"]
+
+
+def test_pass_until_is_not_offered_in_the_browser_where_the_question_reads_a_hidden_hand(tmp_path):
+    # A standing pass is answered by the table at once while the question stays the same and asked of the person
+    # when it changes; every seat's frame says whom the table waits for ('asked'). With the options drawn from a
+    # hidden hand (P2's gems to bury), when P2 is asked again would tell the others that P2's hand changed: the
+    # browser offered it all the same (the terminal's hot seat did not). A question the others see whole keeps it.
+    from rulecraft.tools.studio.play.table import Refusal
+
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(WHISPER), ["human"] * 3, 3, {}, TOKENS)
+    for seat, wire in ROUND_1_2[:6]:  # round 1's bids, P1's card and taker, P1's forced pass
+        assert table.waiting_for() == seat
+        table.decide(seat, table.frame(seat, 0)["decisions"], wire)
+    frame = table.frame(1, 0)
+    assert frame["asked"] == 1 and frame["view"]["decision"]["prompt"] == "Bury a gem in the well"
+    assert frame["passUntil"] is False
+    try:
+        table.pass_until(1, frame["decisions"])
+    except Refusal as exc:
+        assert "cannot be passed until" in str(exc)
+    else:
+        raise AssertionError("the table took a standing pass of a question read from a hidden hand")
+    table.close()
+
+
+def test_a_ruleset_going_wrong_as_the_game_starts_is_said_without_its_values(tmp_path, caplog):
+    # the same rule, before anyone is asked: the game cannot start, and the page that asked for it (the host may
+    # well play P1) is told where and the code, not the card (gem3, seed 1) it names
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN.replace('      - choose: {player: "players[0]", kind: yesno, prompt: "Go on?", as: go}\n', ""),
+                    encoding="utf-8")
+    try:
+        PlayTable.new(str(tmp_path / "g"), "g", str(path), ["human", "human"], 1, {}, TOKENS)
+    except Exception as exc:  # noqa: BLE001 - the refusal the page is told
+        told = str(exc)
+    else:
+        raise AssertionError("the ruleset went wrong")
+    assert told.startswith("the game cannot start") and "broken.yaml:23" in told and "R001" in told, told
+    assert "gem3" not in told and "Gem 3" not in told, told
+    assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's output

@@ -256,3 +256,23 @@ def test_pass_until_is_not_offered_in_a_hot_seat_where_the_question_reads_a_hidd
     assert "Bury a gem in the well" in asked and "pass until" not in asked
     assert "'pass until' is not taken here" in text[bury:]  # refused, with the reason, and asked again
     assert "P2: Bury a gem in the well -> Gem 2" in text
+
+
+BROKEN = Path(__file__).parent / "cases" / "table" / "broken-hidden.yaml"
+
+
+def test_a_ruleset_going_wrong_at_a_table_of_people_does_not_name_what_they_cannot_see(tmp_path):
+    # the rule adds a number to P2's top card, after P1 answers: the error's message names that card (gem3, seed
+    # 1), which P1, at the terminal, must not read. Where it went wrong and its code are said; the whole message is
+    # kept beside the log, for its owner only.
+    log = tmp_path / "g.log"
+    proc = run_cli(["play", str(BROKEN), "--agent", "human", "--agent", "human", "--seed", "1", "--pace", "0",
+                    "--log", str(log)], input="\nyes\n\n\n", timeout=120, text=True)
+    assert proc.returncode == 1, proc.stderr
+    shown = proc.stdout + proc.stderr
+    assert "broken-hidden.yaml:25:" in shown and "R001" in shown and f"{log}.error" in shown, shown
+    assert "gem3" not in shown and "Gem 3" not in shown, shown
+    kept = Path(f"{log}.error")
+    assert "gem3" in kept.read_text(encoding="utf-8") and kept.stat().st_mode & 0o077 == 0
+    bots = run_cli(["play", str(BROKEN), "--seed", "1"], timeout=120, text=True)  # no person: said in full
+    assert bots.returncode == 1 and "gem3" in bots.stdout + bots.stderr

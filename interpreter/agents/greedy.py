@@ -26,16 +26,17 @@ numbers), which makes the comparison between choices much less noisy.
 
 from __future__ import annotations
 
+import weakref
 from math import comb
 from typing import Any
 
 from ..diagnostics import RuleError
 from ..model import ruleset as M
-from ..model.secrecy import sees_player_variable, sees_variable
+from ..model.secrecy import sees_card, sees_player_variable, sees_variable
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
 from ..runtime.machine.questions import decide
-from ..values import Player
+from ..values import Card, Player
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
@@ -166,31 +167,36 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     """Make the copy `g` a world `seat` cannot tell from the real one (knowledge.deal_again): the cards it cannot
     see dealt again among their places (trading only with cards of the same classes), the cards whose contents
     it knows reordered within their zone, and every name that held a card following its place (`relabel`); the
-    answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`)."""
+    answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`); the variables
+    and the secret answers kept under a name that it cannot see are what every seat knows of them."""
     relabel(g, deal_again(g, seat, rng))
     _sealed_again(g, seat, rng)
     _numbers_again(g, seat)
+    _answers_again(g, seat)
 
 
 def _numbers_again(g: Any, seat: int) -> None:
-    """The variables `seat` cannot see (another player's `owner` variable, a `hidden` one: model/secrecy.py) that
-    hold a number, a yes/no or a text are, in the copy, what every seat knows of them: their starting value (the
-    ruleset's `initial`, worked out again, a player's with `p` bound to that player). A card in one follows its
-    place (`relabel`); a player, a list or a record is kept."""
+    """The variables `seat` cannot see (another player's `owner` variable, a `hidden` one: model/secrecy.py) are, in
+    the copy, what every seat knows of them: their starting value (the ruleset's `initial`, worked out again, a
+    player's with `p` bound to that player), whatever they hold (a number, a player, a list, a record, a card it
+    sees). Only a card it cannot see is kept: it was dealt again and follows its place (`relabel`)."""
     rs = g.rs
 
     def start(v: Any) -> Any:
         return v.initial.fn(g) if isinstance(v.initial, M.CExpr) else v.initial
 
+    def kept(value: Any) -> bool:
+        return type(value) is Card and not sees_card(g, value, seat)
+
     saved = g.locals
     try:
         for name, v in rs.variables.items():
-            if not sees_variable(rs, name, seat) and isinstance(g.vars.get(name), _PLAIN):
+            if not sees_variable(rs, name, seat) and not kept(g.vars.get(name)):
                 g.locals = {}
                 g.vars[name] = start(v)
         for p in g.players:
             for name, v in rs.player_variables.items():
-                if not sees_player_variable(rs, name, seat, p.seat) and isinstance(g.pvars[p.seat].get(name), _PLAIN):
+                if not sees_player_variable(rs, name, seat, p.seat) and not kept(g.pvars[p.seat].get(name)):
                     g.locals = {"p": p}
                     g.pvars[p.seat][name] = start(v)
     except RuleError:  # a start worked out from something this world lacks: the value is kept
@@ -199,7 +205,37 @@ def _numbers_again(g: Any, seat: int) -> None:
         g.locals = saved
 
 
-_PLAIN = (int, float, str)  # (a bool is an int)
+_SECRET_BINDS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+def _answers_again(g: Any, seat: int) -> None:
+    """A secret answer (`secret: true`) another seat gave, kept under its `as:` name in a sequence still running, is
+    `none` in the copy: what every seat knows of it. A card it cannot see is kept (dealt again, it follows its
+    place), and so is an answer of this seat's own."""
+    binds = _SECRET_BINDS.get(g.rs)
+    if binds is None:
+        binds = _SECRET_BINDS[g.rs] = {}
+        for name, seq in g.rs.sequences.items():
+            for step in M.walk_steps(seq.steps):
+                spec = getattr(step, "decision", None)
+                if isinstance(step, M.ChooseStep) and spec is not None and spec.bind and spec.secret:
+                    binds.setdefault(name, []).append(spec)
+    saved = g.locals
+    try:
+        for f in g.frames:
+            for spec in binds.get(f.seq, ()):
+                value = f.locals.get(spec.bind)
+                if value is None or (type(value) is Card and not sees_card(g, value, seat)):
+                    continue
+                g.locals = f.locals
+                try:
+                    who = spec.player.fn(g)
+                except RuleError:  # who answered cannot be told here: the answer is not this seat's to read
+                    who = None
+                if not (isinstance(who, Player) and who.seat == seat):
+                    f.locals[spec.bind] = None
+    finally:
+        g.locals = saved
 
 
 def _sealed_again(g: Any, seat: int, rng: SplitMix) -> None:

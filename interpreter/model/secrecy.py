@@ -132,6 +132,49 @@ def decision_reads(rs: Any, spec: Any) -> tuple[Read, ...]:
     return tuple(dict.fromkeys(r for e in parts if e is not None for r in s.reads(e, local=True)))
 
 
+_DECLINED: "weakref.WeakKeyDictionary[Any, tuple[dict, frozenset]]" = weakref.WeakKeyDictionary()
+
+
+def _declined(rs: Any) -> tuple[dict, frozenset]:
+    """The declines an `if` stands in for a decision it skips for a hidden reason (loader/choices.py's
+    `declined_otherwise`): id(decline) -> that decision, and the ids of those decisions."""
+    got = _DECLINED.get(rs)
+    if got is None:
+        pairs = {id(d): spec for d, spec in _declines(rs)}
+        got = _DECLINED[rs] = (pairs, frozenset(id(spec) for spec in pairs.values()))
+    return got
+
+
+def told_as(rs: Any, spec: Any) -> Any:
+    """The decision whose answers `spec`'s are told as: for the decline an `if` stands in for a decision it skips
+    for a hidden reason, that decision; else `spec` itself. The decline's options read the `if`'s condition, the
+    decision's may not: whether an answer of nothing is told in secret is the decision's, or a pass forced on those
+    who may not choose would read otherwise than the pass of one who may."""
+    return _declined(rs)[0].get(id(spec), spec)
+
+
+def guarded(rs: Any, spec: Any) -> bool:
+    """Whether `spec` is a decision an `if` asks only for a reason some seat cannot see, the others declining at once
+    in its stead: whether it is asked at all is then hidden, as if its options read that reason (a forced answer of
+    it reads to the others as chosen; no standing pass is taken of it where others watch)."""
+    return id(spec) in _declined(rs)[1]
+
+
+def _declines(rs: Any) -> Iterable[tuple[Any, Any]]:
+    todo = [seq.steps for seq in rs.sequences.values()]
+    while todo:
+        for step in todo.pop():
+            run = getattr(step, "run", None)
+            if isinstance(run, tuple):
+                todo.append(run)
+            todo.extend(body for _name, body in step.bodies)
+            other = getattr(step, "other", ())
+            if len(other) == 1 and other[0].path.endswith(".declined") and step.then:
+                spec = getattr(step.then[0], "decision", None)
+                if spec is not None:
+                    yield other[0].decision, spec
+
+
 def reads_hidden_cards(reads: Iterable[Read]) -> bool:
     """Whether `reads` include the cards of a zone some seat cannot see (options drawn from a hand, a deck)."""
     return any(r.kind == "zone" for r in reads)
@@ -149,7 +192,7 @@ def answer_opened(rs: Any, spec: Any) -> bool:
     got = _OPENED.get(rs)
     if got is None:
         got = _OPENED[rs] = frozenset(_opened(rs))
-    return id(spec) in got
+    return id(told_as(rs, spec)) in got  # (the decline of a decision an `if` skips: as open as that decision)
 
 
 def _opened(rs: Any) -> Iterable[int]:
@@ -164,13 +207,6 @@ def _opened(rs: Any) -> Iterable[int]:
             spec = getattr(step, "decision", None)
             if spec is not None and spec.bind and i + 1 < len(steps) and _lays_open(rs, steps[i + 1], spec.bind):
                 yield id(spec)
-            other = getattr(step, "other", ())
-            if len(other) == 1 and other[0].path.endswith(".declined"):  # the decline of a decision an `if` skips
-                then = step.then  # (loader/choices.py): as open as the decision it stands for
-                k = next((j for j, s in enumerate(then) if getattr(s, "decision", None) is not None), None)
-                spec = then[k].decision if k is not None else None
-                if spec is not None and spec.bind and k + 1 < len(then) and _lays_open(rs, then[k + 1], spec.bind):
-                    yield id(other[0].decision)
 
 
 def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:

@@ -1,12 +1,14 @@
 """Keeping a game to go on with later: the save made beside a person who quits, and the command that resumes it
-as it can be typed."""
+as it can be typed; and keeping a ruleset's error from a table of people (`withheld`)."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Optional
 
-from rulecraft.files import OutputError
+from rulecraft.diagnostics import Diagnostic
+from rulecraft.files import OutputError, replace_file
 from rulecraft.runtime.savegame import SaveWriter
 
 # agents a resumed game may take from the save file itself: none of them reads a file or imports code
@@ -61,3 +63,20 @@ def _free_name(stem: str, ext: str) -> str:
         if not os.path.lexists(name):
             return name
     return f"{stem}-{os.getpid()}{ext}"
+
+
+def withheld(diag: Diagnostic, full: str, log_path: Optional[str]) -> Diagnostic:
+    """A ruleset's error as a table of people is told it, on the screen they share: where it went wrong and its
+    code, never its message, which may name what a seat cannot see (the card a rule read from a hidden hand). The
+    whole of it (`full`, as rendered) is kept in LOG.error beside the game's log, readable by its owner only (the
+    studio keeps it in its output the same way); without a log, the hint says how to keep it."""
+    kept = None
+    if log_path:
+        try:
+            replace_file(log_path + ".error", full, private=True)
+            kept = log_path + ".error"
+        except OutputError:
+            pass
+    how = f"the whole message is in {kept}" if kept else "play with --log FILE to keep the whole message in FILE.error"
+    return replace(diag, message="a rule of the ruleset went wrong here; its message is not shown at a table of "
+                                 "people, for it may name what a seat cannot see", hint=how, notes=())

@@ -35,6 +35,14 @@ def pass_wire(d: Decision) -> Any:
     return NO_PASS
 
 
+def offered(d: Decision, watched: bool) -> bool:
+    """Whether a standing pass of `d` may be taken: it can be passed, and, where the others watch whom the table
+    waits for (a hot seat's hand-offs, every seat's frame in the browser), its legal answers read nothing some seat
+    cannot see: the table passes for the person while those stay the same and asks them when they change, which
+    would tell the others when (say) their hidden hand changed."""
+    return pass_wire(d) is not NO_PASS and not (watched and d.hidden)
+
+
 def about(game, d: Decision) -> str:
     """What question `d` is about as its seat sees it, as one text to compare: the step, the options, the stack."""
     dv = decision_view(game, d)
@@ -46,7 +54,8 @@ def about(game, d: Decision) -> str:
 class PassUntil:
     """The standing passes of the people at a table: seat -> (step, what the question was about)."""
 
-    def __init__(self):
+    def __init__(self, watched: bool = False):
+        self.watched = watched  # the others see whom the table waits for (`offered`)
         self.standing: dict[int, tuple[str, str]] = {}
         self.ended: set[int] = set()  # seats whose standing pass ended since they were last shown the table
         self.passed: dict[int, int] = {}  # how many times the table passed for each seat (the person is told)
@@ -59,6 +68,9 @@ class PassUntil:
         wire = pass_wire(d)
         if wire is NO_PASS:
             raise ValueError("this question cannot be passed")
+        if not offered(d, self.watched):
+            raise ValueError("this question cannot be passed until something changes: its answers are worked out "
+                             "from what others cannot see, and when you are asked again would tell them it changed")
         self.standing[d.player] = (d.node, about(game, d))
         return (wire,)
 

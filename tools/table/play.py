@@ -20,7 +20,7 @@ from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 
 from rulecraft.model.ruleset import ViewDef
 
-from rulecraft.tools.table.keeping import RESUMABLE_KINDS, quit_save, resume_command
+from rulecraft.tools.table.keeping import RESUMABLE_KINDS, quit_save, resume_command, withheld
 from rulecraft.tools.table.session import Table, discard_typed_ahead, person
 from rulecraft.tools.table.storyout import JsonStory, a_terminal
 from rulecraft.tools.table.undo import Taken, take_back
@@ -277,7 +277,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
     except (RuleError, GameError) as exc:
         err = exc if isinstance(exc, RuleError) else exc.rule_error
         if err is not None:
-            print(render_text([err.diagnostic()], loaded.sources), file=out)
+            full = render_text([err.diagnostic()], loaded.sources)
+            print(render_text([withheld(err.diagnostic(), full, log_path)], loaded.sources) if people else full,
+                  file=out)  # (people: the screen they share)
         else:
             print(f"rulecraft play: {exc}", file=sys.stderr)
         return 1

@@ -26,7 +26,7 @@ from rulecraft.runtime.game import Game
 from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
 from rulecraft.tools.table.notices import Notices
-from rulecraft.tools.table.passing import NO_PASS, WORDS, PassUntil, pass_wire
+from rulecraft.tools.table.passing import NO_PASS, WORDS, PassUntil, offered, pass_wire
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.view import _t, choice_names, commands, decision_lines, render_end_plain, render_plain, \
     render_rich
@@ -225,11 +225,11 @@ class Table:
         """Whether `pass until` is offered for `d`. Not in a hot seat where its legal answers are worked out from
         something some seat cannot see (a hidden hand): the table would skip that person's hand-offs while the
         answers stay the same and hand them the terminal when they change, telling the others when their hand did."""
-        return pass_wire(d) is not NO_PASS and not (self.hot_seat and d.hidden)
+        return offered(d, self.hot_seat)
 
     def words(self, game: Game, d: Decision, text: str):
         """The table's own answers (HumanAgent.words): 'pass until' (tools.table.passing)."""
-        if text in WORDS and pass_wire(d) is not NO_PASS and not self._passable(d):
+        if text in WORDS and pass_wire(d) is not NO_PASS and not self._passable(d):  # (in the table's words)
             raise ValueError("'pass until' is not taken here: with others at this terminal, skipping your turns "
                              "while your choices stay the same would tell them when your hidden cards change")
         return self.passing.word(game, d, text)

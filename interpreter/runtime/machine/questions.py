@@ -13,7 +13,7 @@ from ...dsl.closures import whole
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
 from ...dsl.ops import MAX_RANGE, text_of
 from ...dsl.scope import Fn
-from ...model.secrecy import answer_opened, decision_reads, reads_hidden_cards, secrets_of
+from ...model.secrecy import answer_opened, decision_reads, guarded, reads_hidden_cards, secrets_of, told_as
 from ...values import Player
 from ..decisions import MISSING, Decision, Form, hidden_from_others
 from ..knowledge import unordered
@@ -76,8 +76,10 @@ class _Plan:
         # some seat cannot see (then a forced answer reads to the others as any answer would), whether from the
         # cards of such a zone, and whether the rules lay its answer face up (then it is an open choice)
         reads = decision_reads(rs, spec)
-        self.hidden = bool(reads)
-        self.hides_cards = reads_hidden_cards(reads)
+        self.hidden = bool(reads) or guarded(rs, spec)  # (or asked at all for a hidden reason)
+        # (a decline an `if` stands in for is told as the decision it stands for: model/secrecy.py's told_as)
+        told = told_as(rs, spec)
+        self.hides_cards = reads_hidden_cards(reads if told is spec else decision_reads(rs, told))
         self.secret = False if spec.secret is None and answer_opened(rs, spec) else spec.secret
         # what the others read of its prompt and answer: a {field} of the prompt that reads something hidden is left
         # out of their words ('public'), an option's display name that does is not shown to them (docs/secrecy.md)

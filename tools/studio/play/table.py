@@ -33,7 +33,7 @@ from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
 from rulecraft.tools.studio.play.gamefolder import BOTS, MAX_META, PERSON, checked, kept_copy, plain_files
 from rulecraft.tools.table.notices import Notices
-from rulecraft.tools.table.passing import NO_PASS, PassUntil, pass_wire
+from rulecraft.tools.table.passing import PassUntil, offered
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.undo import Taken, take_back
 
@@ -57,14 +57,14 @@ class Held:
         self.seat, self.at, self.then, self.decision = seat, at, then, decision
 
 
-def _stopped(exc: Exception) -> str:
+def _stopped(exc: Exception, what: str = "the game stopped") -> str:
     """What the seats are told of a ruleset gone wrong: where and its code. Its message may name what they cannot
     see (the card a rule read from a hidden hand): that is the host's, in the studio's output (log)."""
     rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
     span = getattr(rule, "span", None)
     where = f" at {os.path.basename(span.file)}:{span.line}:{span.col}" if span is not None else ""
     code = f" ({rule.code})" if rule is not None else ""
-    return (f"the game stopped: a rule of the ruleset went wrong{where}{code}; what it says is in the studio's "
+    return (f"{what}: a rule of the ruleset went wrong{where}{code}; what it says is in the studio's "
             "output (it may name what a seat cannot see)")
 
 
@@ -85,12 +85,17 @@ class PlayTable:
         if not game.begun:  # a new game, made with start=False: started now that the table watches it
             try:
                 game._begin()
-            except (GameError, RuleError, ValueError) as exc:
+            except (GameError, RuleError) as exc:  # dealing read a hidden card, say: told as in play (_stopped)
+                log.warning("game %s could not start, an error of the ruleset: %s", meta["id"], exc)
+                raise Refusal(_stopped(exc, "the game cannot start")) from None
+            except ValueError as exc:
                 raise Refusal(f"the game cannot start: {exc}") from None
         self.saver = SaveWriter(self.path("game.save"), meta["ruleset"], game, meta["overrides"], kinds,
                                 decisions=[(t.player, t.wire) for t in history])
         self.saver.write(game)
-        self.passing = PassUntil()
+        # every seat's frame says whom the table waits for: with another person at the table, no standing pass of
+        # a question read from something hidden (passing.offered)
+        self.passing = PassUntil(watched=len(self.people) > 1)
         self.notices = Notices()
         self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
@@ -337,7 +342,7 @@ class PlayTable:
                 "decisions": self.decisions(), "view": view.to_json(),
                 "asked": None if d is None else d.player,
                 "undo": seat != SPECTATOR and self.can_undo(seat),
-                "passUntil": asked and held is None and pass_wire(d) is not NO_PASS,
+                "passUntil": asked and held is None and offered(d, self.passing.watched),
                 "problem": self.problem, "storyFrom": start, "story": self.story(seat, start),
                 "storyEnd": self.story_end()}
 
