@@ -59,6 +59,12 @@ class CallNodes:
             fixed = [fixed_value(kw.value, self.scope, self.locals) for kw in n.kwargs]
             special = with_fixed(n.func, {kw.name: v for kw, (_, v) in zip(n.kwargs, fixed)}) \
                 if all(known for known, _ in fixed) else None
+            step = getattr(special, "step", None)
+            if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
+                p, k = args[0], self.const(step)
+                self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)] if type({p}) is _Player and not "
+                          f"ctx.modifiers else {self.const(special)}(ctx, {span}, {p})")
+                return out
             if special is not None:  # named arguments fixed at load, worked out once (tabletop.with_fixed)
                 self.emit(f"{out} = {self.const(special)}(ctx, {', '.join([span, *args])})")
                 return out

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
 from ..dsl.builtins import as_list, numbers
 from ..dsl.ops import (
-    _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
+    _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, index, member, member_error,
     negate_error, range_error, text_of, unset_error,
 )
 from ..dsl.scope import Scope
@@ -45,9 +45,8 @@ _HELPERS: dict[str, Any] = {
     "_CONTAINERS": _CONTAINERS, "_LIST_DICT": frozenset((list, dict)), "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_NO_BUDGET": float("inf"), "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
     "_SHORT": 16, "_FEW": FEW, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
-    "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
-    "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
+    "_negate_error": negate_error, "_member_error": member_error, "_member": member,
     "_range_error": range_error, "_Over": Over, "_BaseException": BaseException,
     "_total": sum, "_numbers": numbers, "_number": number, "_PLAIN": frozenset((int, float)),
 }
