@@ -147,7 +147,7 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
         return ListFact(None, scalar(node.element, REGISTRY, scope.functions))
     if isinstance(node, A.Range):
         return ListFact(None, True)  # whole numbers
-    if players_name(node, scope, local_names):
+    if players_list(node, scope, local_names):
         return ListFact(None, True)  # the game's players
     if isinstance(node, A.Call) and node.func in scope.functions:
         body = _body(node, scope)  # a ruleset function gives what its body gives
@@ -175,3 +175,11 @@ def players_name(node: A.Expr, scope: Scope, local_names) -> bool:
         return False
     sym = scope.symbols.get(node.id)
     return sym is not None and (sym is RUNTIME_PLAYERS or (sym.kind == "const" and sym.value is RUNTIME_PLAYERS.value))
+
+
+def players_list(node: A.Expr, scope: Scope, local_names) -> bool:
+    """`node` always gives a list of players (or raises): the game's players, or seat_order() (the players still in,
+    round the table: tabletop.seat_order refuses a start that is not a player)."""
+    if players_name(node, scope, local_names):
+        return True
+    return isinstance(node, A.Call) and node.func == "seat_order" and node.func not in scope.functions

@@ -90,6 +90,7 @@ class OperatorNodes:
             self.emit(f"{out} = ctx.pvars[{obj}.seat][{key}]" if obj in self.people else
                       f"{out} = ctx.pvars[{obj}.seat][{key}] if type({obj}) is _Player else {get}")
         elif name in sc.player_zones and obj in self.people:  # a player's zone: no test of what it is
+            self.zone_refs.add(out)  # (nor of what it gives)
             refs = self.const({})
             with self.block("try:"):
                 self.emit(f"{out} = {refs}[{obj}.seat]")

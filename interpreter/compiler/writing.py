@@ -88,6 +88,7 @@ class Writer:
         self.cards: dict[str, str] = {}
         self.flags_read: set[str] = set()
         self.people: set[str] = set()  # locals that hold a player (a loop's item over the game's players)
+        self.zone_refs: set[str] = set()  # locals that hold a zone ref (a player's zone of such a player)
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1
@@ -153,6 +154,9 @@ class Writer:
     def listed(self, got: str, out: str, otherwise: str, known: Any = _UNKNOWN) -> None:
         """Write `out = got` when it is a list, its cards (the zone's own list, see zone_list) when it is a zone ref,
         else `otherwise`; `known` is its value when fixed at load (the test is then made here)."""
+        if got in self.zone_refs:  # a zone ref, whatever it names
+            self.zone_list(got, out)
+            return
         if known is not _UNKNOWN:
             if type(known) is ZoneRef:
                 self.zone_list(got, out)
