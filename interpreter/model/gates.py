@@ -59,6 +59,17 @@ def may_fire(gates: tuple[Gate, ...], fields: dict) -> bool:
     return False
 
 
+def by_dest(gates: tuple[Gate, ...], dest: Any) -> tuple[Gate, ...]:
+    """The gates of the cards moved to `dest` by one move: () when every gate reads the destination alone and lets
+    none of them through (`may_fire` would say False for each card: no event is made), else `gates` as they are."""
+    for field, cls, want in gates:
+        if field != "dest" or dest.__class__ is not cls:
+            return gates
+        if (want in dest.classes) if cls is Card else (dest.result == want) if cls is Roll else (dest.zone == want):
+            return gates
+    return ()
+
+
 def _gate(t: M.Trigger) -> Optional[Gate]:
     """The test a trigger's condition starts with, when it is one `may_fire` can make: `F is CLASS` or
     `F.result == 'TEXT'`, F a field of the event (a local of the condition's scope)."""
