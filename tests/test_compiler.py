@@ -462,5 +462,6 @@ def test_a_value_written_in_the_rules_is_named_in_a_stretch_not_called(tmp_path)
     assert 1 in held.values() and "tick" in held.values()
     assert not [v for v in held.values() if getattr(v, "constant", None) is not None], \
         "a value is called through its closure"
+    assert "type(_i)" not in fn.source  # 'n += 1': a whole number written in the rules is not tested
     ends = [Game(res.ruleset, None, 0, engine=e) for e in ("reference", "compiled")]
     assert [(g.over, dict(g.vars)) for g in ends] == [(True, {"n": 5, "word": "tick"})] * 2

@@ -58,6 +58,10 @@ CASES = [
     ("count(ys) == count(zs)", "-_compared"),
     ("word == t", "-_compared"),
     ("ys < zs", "+_compared"),
+    ("ys < x + 1", "-_compared"), ("xs >= 1 + n", "-_compared"), ("x + 1 < t", "-_compared"),  # a number + anything
+    ("count(ys) - 1", "-_NUMBERS"), ("count(xs) * x", "+_NUMBERS"), ("count(ys) * 2 >= count(xs) - five", "-_NUMBERS"),
+    ("x in ys", "+_member("), ("x in [1, 2, x]", "-_member("), ("3 in [y for y in ys]", "-_member("),
+    ("'a' in t", "+_member("), ("'a' in rec", "+_member("), ("x in five", "+_member("), ("x not in ys", "+_member("),
     ("ys <= 3", "-_compared"),
     ("[five, 1, word]", "-_nested"),
     ("[pair, 1]", "+_nested"),

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from rulecraft.loader import load_ruleset
-from rulecraft.model.gates import event_gates
+from rulecraft.model.gates import event_gates, may_fire
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.machine import decision_steps, handlers, interpreter
-from rulecraft.values import Card, Roll
+from rulecraft.values import Card, Roll, ZoneRef
 
 RULESET = """\
 ruleset: case-event-gates
@@ -134,3 +134,36 @@ def test_a_game_is_the_same_with_and_without_gates(ruleset, engine, monkeypatch)
         fewer += len(every[3]) - len(gated[3])
         fired += gated[1]["sixes"] * gated[1]["jokers"] * gated[1]["moves"]
     assert fewer > 0 and fired > 0  # events left out, and triggers of each kind that fired
+
+
+# a card moved into one of the players' hands: `owner(dest) != none and dest == owner(dest).hand` tells it by the zone
+OWNED = RULESET.replace('when: "dest == pile"', 'when: "owner(dest) != none and dest == owner(dest).hand and count(dest) > 2"')
+
+
+@pytest.fixture(scope="module")
+def owned(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gates") / "owned.yaml"
+    path.write_text(OWNED)
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, loaded.diagnostics
+    return loaded.ruleset
+
+
+def test_a_move_into_a_players_zone_is_told_by_the_zone(owned):
+    gates = event_gates(owned.triggers)
+    assert gates["moved"] == (("dest", ZoneRef, "hand"),)
+    assert may_fire(gates["moved"], {"dest": ZoneRef("hand", 1)})
+    assert not may_fire(gates["moved"], {"dest": ZoneRef("pile")})
+    assert may_fire(gates["moved"], {"dest": None})  # not a zone ref: kept, its condition decides
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_moves_elsewhere_are_left_out_and_the_game_is_the_same(owned, engine, monkeypatch):
+    fewer = fired = 0
+    for seed in range(6):
+        gated = _play(owned, seed, engine, True, monkeypatch)
+        every = _play(owned, seed, engine, False, monkeypatch)
+        assert gated[:3] == every[:3]
+        fewer += every[3].count("moved") - gated[3].count("moved")
+        fired += gated[1]["moves"]
+    assert fewer > 0 and fired > 0  # moves to the pile left out; moves into a hand fired the trigger

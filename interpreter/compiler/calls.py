@@ -12,7 +12,7 @@ from ..dsl.scope import FunctionDef
 from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 
-from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_name
+from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_list
 from .writing import _CHECK, _UNKNOWN, FEW, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
@@ -59,6 +59,12 @@ class CallNodes:
             fixed = [fixed_value(kw.value, self.scope, self.locals) for kw in n.kwargs]
             special = with_fixed(n.func, {kw.name: v for kw, (_, v) in zip(n.kwargs, fixed)}) \
                 if all(known for known, _ in fixed) else None
+            step = getattr(special, "step", None)
+            if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
+                p, k = args[0], self.const(step)
+                self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)] if type({p}) is _Player and not "
+                          f"ctx.modifiers else {self.const(special)}(ctx, {span}, {p})")
+                return out
             if special is not None:  # named arguments fixed at load, worked out once (tabletop.with_fixed)
                 self.emit(f"{out} = {self.const(special)}(ctx, {', '.join([span, *args])})")
                 return out
@@ -76,7 +82,8 @@ class CallNodes:
             cards = self.temp()
             self.listed(a, cards, "None", value if known else _UNKNOWN)
             size = f"len({cards})" if b.fn is _COUNT else f"not {cards}"
-            self.emit(f"{out} = {size} if {cards} is not None else {impl}(ctx, {span}, {a})")
+            self.emit(f"{out} = {size}" if a in self.zone_refs else  # (a zone's cards: never None)
+                      f"{out} = {size} if {cards} is not None else {impl}(ctx, {span}, {a})")
         elif b.fn is _SUM and len(args) == 1 and list_fact(n.args[0], self.scope, self.locals) is not None:
             # the sum of a list, as builtins._sum: its scan charged by its length, numbers only, within the limit
             a = args[0]
@@ -181,7 +188,7 @@ class CallNodes:
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
         sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
-        sub.people = self.people
+        sub.people, sub.zone_refs = self.people, self.zone_refs
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         try:
@@ -307,7 +314,7 @@ class CallNodes:
                 self.test(n.condition, "continue")
             each(out, item if _same(n) else self.expr(n.element))
 
-        if players_name(n.iterable, self.scope, self.locals):
+        if players_list(n.iterable, self.scope, self.locals):
             self.people.add(item)  # its items are players (a Python local of its own: never anything else)
         self._loop_over(n.var, items, item, body, zone=got)
         return out, items

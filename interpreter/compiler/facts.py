@@ -58,7 +58,7 @@ def fixed_name(name: str, scope: Scope, local_names) -> tuple[bool, Any]:
 
 def no_container(node: A.Expr, scope: Scope, local_names) -> bool:
     """`node`'s value is never a list or a record (so a comparison with it is never charged as one of lists)."""
-    if scalar(node, REGISTRY, scope.functions):
+    if scalar(node, REGISTRY, scope.functions) or numeric(node, scope) or whole_number(node, scope, local_names):
         return True
     known, value = fixed(node, scope, local_names)
     return known and type(value) not in _CONTAINER_TYPES
@@ -99,7 +99,10 @@ def numeric(node: A.Expr, scope: Scope) -> bool:
     if isinstance(node, A.BinOp):
         if node.op in ("-", "*", "/", "//", "%"):
             return True  # these refuse anything but numbers when the game runs
-        return node.op in ("+", "and", "or") and numeric(node.left, scope) and numeric(node.right, scope)
+        if node.op == "+":  # a number, true/false or none added to anything but a number raises (no value of the
+            # language adds itself to one: texts, lists, records, cards and players do not)
+            return numeric(node.left, scope) or numeric(node.right, scope)
+        return node.op in ("and", "or") and numeric(node.left, scope) and numeric(node.right, scope)
     if isinstance(node, A.Ternary):
         return numeric(node.then, scope) and numeric(node.other, scope)
     if isinstance(node, A.Call):
@@ -122,6 +125,19 @@ def _body(node: A.Call, scope: Scope) -> Optional[tuple[A.Expr, frozenset]]:
     return fd.body, frozenset(fd.params)
 
 
+def whole_number(node: A.Expr, scope: Scope, local_names) -> bool:
+    """`node` always gives a whole number (never true/false): one written in the rules, the number of players, a count."""
+    if isinstance(node, A.Num):
+        return type(node.value) is int
+    if isinstance(node, A.Name):
+        if node.id in local_names:
+            return False
+        sym = scope.symbols.get(node.id)
+        return sym is not None and (sym is RUNTIME_PLAYER_COUNT or (sym.kind == "const" and (
+            sym.value is RUNTIME_PLAYER_COUNT.value or type(sym.value) is int)))
+    return isinstance(node, A.Call) and node.func == "count" and node.func not in scope.functions
+
+
 def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
     """What is known of the list `node` always gives; None when it may give something else."""
     if isinstance(node, A.ListLit):
@@ -131,7 +147,7 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
         return ListFact(None, scalar(node.element, REGISTRY, scope.functions))
     if isinstance(node, A.Range):
         return ListFact(None, True)  # whole numbers
-    if players_name(node, scope, local_names):
+    if players_list(node, scope, local_names):
         return ListFact(None, True)  # the game's players
     if isinstance(node, A.Call) and node.func in scope.functions:
         body = _body(node, scope)  # a ruleset function gives what its body gives
@@ -159,3 +175,11 @@ def players_name(node: A.Expr, scope: Scope, local_names) -> bool:
         return False
     sym = scope.symbols.get(node.id)
     return sym is not None and (sym is RUNTIME_PLAYERS or (sym.kind == "const" and sym.value is RUNTIME_PLAYERS.value))
+
+
+def players_list(node: A.Expr, scope: Scope, local_names) -> bool:
+    """`node` always gives a list of players (or raises): the game's players, or seat_order() (the players still in,
+    round the table: tabletop.seat_order refuses a start that is not a player)."""
+    if players_name(node, scope, local_names):
+        return True
+    return isinstance(node, A.Call) and node.func == "seat_order" and node.func not in scope.functions

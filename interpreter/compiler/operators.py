@@ -8,7 +8,7 @@ from ..dsl import ast as A
 from ..dsl.ops import _NUMBER_TYPES, make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
-from .facts import fixed, list_fact, no_container, numeric, plain_attribute
+from .facts import fixed, list_fact, no_container, numeric, plain_attribute, whole_number
 from .writing import FEW, Unsupported
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
@@ -90,6 +90,7 @@ class OperatorNodes:
             self.emit(f"{out} = ctx.pvars[{obj}.seat][{key}]" if obj in self.people else
                       f"{out} = ctx.pvars[{obj}.seat][{key}] if type({obj}) is _Player else {get}")
         elif name in sc.player_zones and obj in self.people:  # a player's zone: no test of what it is
+            self.zone_refs.add(out)  # (nor of what it gives)
             refs = self.const({})
             with self.block("try:"):
                 self.emit(f"{out} = {refs}[{obj}.seat]")
@@ -200,9 +201,10 @@ class OperatorNodes:
         return out
 
     def _a_number(self, node: A.Expr) -> bool:
-        """`node` is a number fixed at load (of a type the generated test `type(x) not in _NUMBERS` lets through)."""
+        """`node` is a number fixed at load, or always a whole number (of a type the generated test
+        `type(x) not in _NUMBERS` lets through)."""
         known, value = fixed(node, self.scope, self.locals)
-        return known and type(value) in _NUMBER_TYPES
+        return (known and type(value) in _NUMBER_TYPES) or whole_number(node, self.scope, self.locals)
 
     def _bound_test(self, n: A.BinOp, out: str, t: str) -> str | None:
         """The test that sends the result `out` of `n` to guards.bounded, or None when it can never need it."""
@@ -224,32 +226,28 @@ class OperatorNodes:
         return (f"{t} is not float and ({t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
                 f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out})))")
 
+    def _in_list(self, out: str, item: str, container: str, span: str) -> None:
+        """`out = item in container` for a list, as ops.member looks in one."""
+        self.scanned(f"len({container})", span)  # a scan costs budget by its length
+        with self.block("try:"):
+            self.emit(f"{out} = {item} in {container}")
+        with self.block("except TypeError:"):
+            self.emit(f"raise _member_error({item}, {container}, {span}) from None")
+
     def _g_Compare(self, n: A.Compare) -> str:
         out = self.temp()
         if n.op in ("in", "not in"):
             container = self.expr(n.right)  # the container runs first, as in the closure
             item = self.expr(n.left)
             span = self.const(n.span)
-            with self.block(f"if type({container}) is list:"):  # (the commonest, taken first: as _SEQUENCES below)
-                self.scanned(f"len({container})", span)  # a scan costs budget by its length
-                with self.block("try:"):
-                    self.emit(f"{out} = {item} in {container}")
-                with self.block("except TypeError:"):
-                    self.emit(f"raise _member_error({item}, {container}, {span}) from None")
-            with self.block(f"elif isinstance({container}, _ZoneRef):"):
-                cards = self.temp()
-                self.zone_list(container, cards)
-                self.scanned(f"len({cards})", span)
-                self.emit(f"{out} = {item} in {cards}")
-            with self.block(f"elif isinstance({container}, _SEQUENCES):"):
-                with self.block(f"if type({container}) is list and len({container}) >= _SHORT:"):
-                    self.emit(f"_scanned(ctx, len({container}), {span})")
-                with self.block("try:"):
-                    self.emit(f"{out} = {item} in {container}")
-                with self.block("except TypeError:"):
-                    self.emit(f"raise _member_error({item}, {container}, {span}) from None")
-            with self.block("else:"):
-                self.emit(f"raise _container_error({container}, {span})")
+            # a list (the commonest) is looked in here; the rest (a zone, a record, a text, an error) by ops.member
+            if list_fact(n.right, self.scope, self.locals) is not None:  # always a list: no test
+                self._in_list(out, item, container, span)
+            else:
+                with self.block(f"if type({container}) is list:"):
+                    self._in_list(out, item, container, span)
+                with self.block("else:"):
+                    self.emit(f"{out} = _member(ctx, {item}, {container}, {span})")
             if n.op == "not in":
                 self.emit(f"{out} = not {out}")
             return out

@@ -31,28 +31,34 @@ def pvar_error(p, attr: str, span) -> RuleError:
     return RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
 
 
-def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[str, str, str]) -> list[str]:
+def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[str, str, str],
+               whole: bool = False) -> list[str]:
     """The lines of a statement that sets a local (`d` is "_L") or a game variable ("ctx.vars") - `let`, `set`,
     `+=`, `-=` - as the closure of assign._assign_in_place does it: the old value read first, whole numbers added
     here, the rest (and every error) by assign._augmented. `key`, `value` and `names` (of the sign, the operator and
-    the place) are written names."""
+    the place) are written names; `whole`: the value is a whole number written in the rules (`n += 1`), not tested."""
     if how == "set":
         return [f"{d}[{key}] = {value}"]
+    given, value = value, value if whole else "_i"
     grown = []
     if sign > 0:  # a list grown by a value or a list: guards.bounded only looks at one it could refuse or charge
         grown = ["elif type(_o) is list:",
-                 "    _w = _o + _i if isinstance(_i, list) else _o + [_i]",
+                 f"    _w = _o + {value} if isinstance({value}, list) else _o + [{value}]",
                  "    if len(_w) >= _FEW or not _CONTAINERS.isdisjoint(map(type, _w)):",
                  f"        _w = _bounded(_w, ctx, {names[2]})",
                  f"    {d}[{key}] = _w"]
+    slow = "{}[{}] = _augmented(_o, {}, {}, {}, ctx, {})".format(d, key, value, *names)
     return [f"_o = _L.get({key})" if d == "_L" else f"_o = ctx.vars[{key}]",
-            f"_i = {value}",
-            f"_w = _o {'+' if sign > 0 else '-'} _i if type(_o) is int and type(_i) is int else None",
-            "if _w is not None and -_MAXI <= _w <= _MAXI:",
-            f"    {d}[{key}] = _w",
+            *([] if whole else [f"_i = {given}"]),
+            f"if type(_o) is int{'' if whole else ' and type(_i) is int'}:",
+            f"    _w = _o {'+' if sign > 0 else '-'} {value}",
+            "    if -_MAXI <= _w <= _MAXI:",
+            f"        {d}[{key}] = _w",
+            "    else:",
+            f"        {slow}",
             *grown,
             "else:",
-            "    {}[{}] = _augmented(_o, _i, {}, {}, ctx, {})".format(d, key, *names)]
+            f"    {slow}"]
 
 
 class StatementNodes:

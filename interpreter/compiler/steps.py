@@ -22,6 +22,9 @@ _MADE = itertools.count(1)
 # An expression whose source is longer is called, not copied in: a copy is compiled again with every stretch it is in
 # (dml, instructions per game: copied whole 70.0 M; over 1,000 characters called 67.5 M, over 400 or 200 67.1 M)
 INLINE_MAX = 400
+# Inside a loop of the stretch the same copy runs at every pass, and a call costs more than its compiling once:
+# an expression there is copied in up to this size (Dune's bidding: three conditions a bidder's turn, called before)
+LOOP_INLINE_MAX = 1_200
 
 
 class StepWriter:
@@ -66,10 +69,19 @@ class StepWriter:
         fixed = getattr(fn, "constant", None)  # a value written in the rules (closures/whole.py): named, not called
         if fixed is not None:
             return self.const(fixed[0])
+        local = getattr(fn, "local", None)  # a local's value (closures/compiler.py): read here, as its closure reads it
+        if local is not None:
+            self.exprs += 1
+            out = f"_x{self.exprs}_1"
+            self.emit("try:")
+            self.emit(f"    {out} = _L[{self.const(local[0])}]")
+            self.emit("except KeyError:")
+            self.emit(f"    raise _unset({self.const(local[0])}, {self.const(local[1])}) from None")
+            return out
         got = None if self.dry else written(fn)
         if got is None:
             return f"{self.const(fn)}(ctx)"
-        if len(got[0]) > INLINE_MAX:
+        if len(got[0]) > (LOOP_INLINE_MAX if self.loops else INLINE_MAX):
             return f"{self.const(got[2])}(ctx)"
         self.exprs += 1
         copy = copied(got, self.const, f"_x{self.exprs}_", "    " * (self.depth - 1))
@@ -236,8 +248,10 @@ class StepWriter:
     def assign(self, how: str, where: str, name: str, value: Callable, sign: int = 0, op: str = "",
                span: Any = None) -> None:
         """A statement that sets a local or a game variable (`let`, `set`, `+=`, `-=`): statements.assignment."""
+        fixed = getattr(value, "constant", None)
+        whole = fixed is not None and type(fixed[0]) is int
         for line in assignment(how, "_L" if where == "locals" else "ctx.vars", self.const(name), self.value(value),
-                               sign, (self.const(sign), self.const(op), self.const(span))):
+                               sign, (self.const(sign), self.const(op), self.const(span)), whole):
             self.emit(line)
 
     def jump(self, ins, node) -> bool:

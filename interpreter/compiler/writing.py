@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
 from ..dsl.builtins import as_list, numbers
 from ..dsl.ops import (
-    _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, container_error, index, member_error,
+    _MISSING, _NUMBER_TYPES, MAX_RANGE, compare_error, compute_error, index, member, member_error,
     negate_error, range_error, text_of, unset_error,
 )
 from ..dsl.scope import Scope
@@ -45,9 +45,8 @@ _HELPERS: dict[str, Any] = {
     "_CONTAINERS": _CONTAINERS, "_LIST_DICT": frozenset((list, dict)), "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_NO_BUDGET": float("inf"), "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,
     "_SHORT": 16, "_FEW": FEW, "_ONE": 1, "_ZERO": 0, "_ZERO_DIV": "division by zero",
-    "_SEQUENCES": (list, tuple, set, frozenset, dict, str),
     "_unset": unset_error, "_compute_error": compute_error, "_compare_error": compare_error,
-    "_negate_error": negate_error, "_member_error": member_error, "_container_error": container_error,
+    "_negate_error": negate_error, "_member_error": member_error, "_member": member,
     "_range_error": range_error, "_Over": Over, "_BaseException": BaseException,
     "_total": sum, "_numbers": numbers, "_number": number, "_PLAIN": frozenset((int, float)),
 }
@@ -89,6 +88,7 @@ class Writer:
         self.cards: dict[str, str] = {}
         self.flags_read: set[str] = set()
         self.people: set[str] = set()  # locals that hold a player (a loop's item over the game's players)
+        self.zone_refs: set[str] = set()  # locals that hold a zone ref (a player's zone of such a player)
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1
@@ -154,6 +154,9 @@ class Writer:
     def listed(self, got: str, out: str, otherwise: str, known: Any = _UNKNOWN) -> None:
         """Write `out = got` when it is a list, its cards (the zone's own list, see zone_list) when it is a zone ref,
         else `otherwise`; `known` is its value when fixed at load (the test is then made here)."""
+        if got in self.zone_refs:  # a zone ref, whatever it names
+            self.zone_list(got, out)
+            return
         if known is not _UNKNOWN:
             if type(known) is ZoneRef:
                 self.zone_list(got, out)

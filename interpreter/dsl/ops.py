@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from ..diagnostics import RuleError, Span
 from ..values import ROLL_FIELDS, Card, FamilyRef, Player, Roll, Row, ZoneRef, out_seats
 from .builtins import describe, text_of  # noqa: F401 - text_of: shared by closures and the compiler
-from .guards import ranked_work
+from .guards import ranked_work, scanned
 
 if TYPE_CHECKING:
     from .scope import Scope
@@ -133,6 +133,27 @@ def member_error(item: Any, container: Any, span: Span) -> RuleError:
 
 def container_error(container: Any, span: Span) -> RuleError:
     return RuleError(f"'in' needs a list, a zone or text on its right, got {describe(container)}", span)
+
+
+_SEQUENCES = (list, tuple, set, frozenset, dict, str)
+
+
+def member(ctx, item: Any, container: Any, span: Span) -> bool:
+    """`item in container` as the language reads it: a zone's cards, a list, a record's keys or a text; a scan of 16
+    values or more costs budget by its length. (The generated code tests a list itself and calls this for the rest.)"""
+    if isinstance(container, ZoneRef):
+        cards = ctx.zone_cards(container)
+        if len(cards) >= 16:  # a scan costs budget by its length
+            scanned(ctx, len(cards), span)
+        return item in cards
+    if isinstance(container, _SEQUENCES):
+        if type(container) is list and len(container) >= 16:
+            scanned(ctx, len(container), span)
+        try:
+            return item in container
+        except TypeError:
+            raise member_error(item, container, span) from None
+    raise container_error(container, span)
 
 
 def range_error(a: Any, b: Any, span: Span) -> RuleError:

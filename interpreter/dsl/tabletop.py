@@ -69,6 +69,12 @@ def _next_ccw(ctx, span, p) -> Any:
     return next_player(ctx, span, p, step=-1)
 
 
+# the step each goes round the table by: the compiler writes the next seat inline, calling these only when some
+# player may be out (a modifier in force) or `p` is not a player
+_next_cw.step = 1  # type: ignore[attr-defined]  # a function takes attributes
+_next_ccw.step = -1  # type: ignore[attr-defined]
+
+
 def with_fixed(name: str, kwargs: dict) -> Optional[Callable]:
     """For the compiler: `fn(ctx, span, *args)` doing what the built-in `name` does with these named arguments, all
     fixed at load (so a direction is worked out once, not at every call); None when there is none, or when the

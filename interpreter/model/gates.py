@@ -1,8 +1,9 @@
 """What a raised event must show for some trigger on it to fire, read off the triggers' conditions.
 
 A trigger's condition often starts by testing the event itself: `card is CLASS and ...`,
-`roll.result == 'NAME' and ...`. Such a first test reads only a value the event carries, which never changes
-(a card's classes, a roll's named result), takes no work and raises nothing. When every trigger on an event
+`roll.result == 'NAME' and ...`, `owner(dest) != none and dest == owner(dest).ZONE and ...` (a card moved into one
+of the players' ZONEs). Such a first test reads only a value the event carries, which never changes (a card's
+classes, a roll's named result, the zone a zone ref names), takes no work and raises nothing. When every trigger on an event
 starts so, an event whose values pass none of those tests cannot fire any of them: the game does not keep it
 (board.py, rng.py), and handlers.fire never looks at it. Any other condition (or none) makes the event kept
 every time, as before: the conditions themselves still decide, when the event fires, exactly as they did.
@@ -14,12 +15,13 @@ import weakref
 from typing import Any, Optional
 
 from ..dsl import ast as A
-from ..values import Card, Roll
+from ..values import PLAYER_FIELDS, Card, Roll, ZoneRef
 from . import ruleset as M
 
 # One test: (the event's field, the class its value must be for the test to tell, what it must hold). A Card must
-# have the class named; a Roll must have the named result. A value of another class (or none) cannot be told apart
-# here: the event is kept, and its condition runs (and reports what it reports).
+# have the class named; a Roll must have the named result; a ZoneRef must be a zone of the name (one of a player's
+# zones). A value of another class (or none) cannot be told apart here: the event is kept, and its condition runs
+# (and reports what it reports).
 Gate = tuple[str, type, str]
 
 
@@ -52,9 +54,20 @@ def may_fire(gates: tuple[Gate, ...], fields: dict) -> bool:
         v = fields.get(field)
         if v.__class__ is not cls:
             return True
-        if (want in v.classes) if cls is Card else (v.result == want):
+        if (want in v.classes) if cls is Card else (v.result == want) if cls is Roll else (v.zone == want):
             return True
     return False
+
+
+def by_dest(gates: tuple[Gate, ...], dest: Any) -> tuple[Gate, ...]:
+    """The gates of the cards moved to `dest` by one move: () when every gate reads the destination alone and lets
+    none of them through (`may_fire` would say False for each card: no event is made), else `gates` as they are."""
+    for field, cls, want in gates:
+        if field != "dest" or dest.__class__ is not cls:
+            return gates
+        if (want in dest.classes) if cls is Card else (dest.result == want) if cls is Roll else (dest.zone == want):
+            return gates
+    return ()
 
 
 def _gate(t: M.Trigger) -> Optional[Gate]:
@@ -67,6 +80,9 @@ def _gate(t: M.Trigger) -> Optional[Gate]:
         return None
     node, scope = noted[0], noted[1]
     while isinstance(node, A.BinOp) and node.op == "and":
+        zone = _player_zone_test(node, scope)
+        if zone is not None:
+            return zone
         node = node.left
     if isinstance(node, A.IsClass) and not node.negate and isinstance(node.obj, A.Name) \
             and node.obj.id in scope.locals:
@@ -75,4 +91,33 @@ def _gate(t: M.Trigger) -> Optional[Gate]:
             and node.left.name == "result" and isinstance(node.left.obj, A.Name) and node.left.obj.id in scope.locals \
             and isinstance(node.right, A.Str) and node.right.is_plain:
         return (node.left.obj.id, Roll, "".join(node.right.parts))  # type: ignore[arg-type]
+    return None
+
+
+def _player_zone_test(node: A.BinOp, scope: Any) -> Optional[Gate]:
+    """`owner(F) != none and F == owner(F).ZONE` (either way round), F a field of the event and ZONE one of the
+    players' zones: F must be a zone ref of ZONE (the owner's own zone is the only one equal to it; zone refs are
+    interned, so equality is identity; a zone of another name is owned by nobody or is not that owner's ZONE)."""
+    if node.op != "and" or not isinstance(node.right, A.Compare) or node.right.op != "==":
+        return None
+    first, same = node.left, node.right
+    if not (isinstance(first, A.Compare) and first.op == "!=" and isinstance(first.right, A.Const)
+            and first.right.value is None):
+        return None
+    field = _owner_of(first.left, scope)
+    if field is None:
+        return None
+    for a, b in ((same.left, same.right), (same.right, same.left)):
+        if isinstance(a, A.Name) and a.id == field and isinstance(b, A.Attr) and _owner_of(b.obj, scope) == field \
+                and b.name in scope.player_zones and b.name not in scope.player_vars and b.name not in scope.marks \
+                and b.name not in PLAYER_FIELDS:
+            return (field, ZoneRef, b.name)
+    return None
+
+
+def _owner_of(node: A.Expr, scope: Any) -> Optional[str]:
+    """The field F when `node` is `owner(F)` (the built-in), F a field of the event."""
+    if isinstance(node, A.Call) and node.func == "owner" and node.func not in scope.functions and len(node.args) == 1 \
+            and not node.kwargs and isinstance(node.args[0], A.Name) and node.args[0].id in scope.locals:
+        return node.args[0].id
     return None

@@ -13,7 +13,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
 from ..dsl.ops import text_of
 from ..model import ruleset as M
-from ..model.gates import Gate, may_fire
+from ..model.gates import Gate, by_dest, may_fire
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
@@ -149,6 +149,8 @@ class Board(Dice):
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
         told = self.gates.get("moved", ())  # as _emit: the event is kept only for a trigger to read
+        if told:  # (a gate on the destination is looked at once for the whole move)
+            told = by_dest(told, dest)
         known = self.known  # what seats were shown (knowledge.py): a card moved away is no longer known there
         where = self.where
         for c in cards:
@@ -195,6 +197,8 @@ class Board(Dice):
                 gates = self.gates
                 if gates:  # (as _emit, for each event)
                     gate = gates.get("moved", ())
+                    if gate:
+                        gate = by_dest(gate, dest)
                     if gate is None or gate:
                         fields = {"card": c, "source": src, "dest": dest, "player": None}
                         if gate is None or may_fire(gate, fields):

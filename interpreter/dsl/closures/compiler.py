@@ -116,6 +116,7 @@ class Compiler(ListsMixin, OperatorsMixin):
                 except KeyError:
                     raise unset_error(name, n.span) from None
 
+            fn.local = (name, n.span)  # type: ignore[attr-defined]  # what a stretch of steps reads inline
             return fn, ltype
         sym = self.scope.symbols.get(name)
         problem = name_problem(name, sym, self.scope, n.span)

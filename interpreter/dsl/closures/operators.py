@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Optional
 
 from ...diagnostics import RuleError
-from ...values import Card, ZoneRef
+from ...values import Card
 from .. import ast as A
-from ..guards import MAX_INT, bounded, compared, scanned
+from ..guards import MAX_INT, bounded, compared
 from ..ops import (_BINOPS, _COMPARE, _MISSING, _NUMBER_TYPES, _ORDERED, compare_error, compute_error,
-                  container_error, member_error, negate_error)
+                  member, negate_error)
 from ..checking import Problem, addition_problem, choice_problem, class_problem, ordered_problem, want_number
 from ..scope import Fn, Scope
 
@@ -81,26 +81,12 @@ class OperatorsMixin:
         if n.op in ("in", "not in"):
             neg = n.op == "not in"
 
-            def member(ctx):
-                container = rf(ctx)
-                item = lf(ctx)
-                if isinstance(container, ZoneRef):
-                    cards = ctx.zone_cards(container)
-                    if len(cards) >= 16:  # a scan costs budget by its length
-                        scanned(ctx, len(cards), span)
-                    found = item in cards
-                elif isinstance(container, (list, tuple, set, frozenset, dict, str)):
-                    if type(container) is list and len(container) >= 16:
-                        scanned(ctx, len(container), span)
-                    try:
-                        found = item in container
-                    except TypeError:
-                        raise member_error(item, container, span) from None
-                else:
-                    raise container_error(container, span)
-                return not found if neg else found
+            def found(ctx):
+                container = rf(ctx)  # (the container first, then the item)
+                got = member(ctx, lf(ctx), container, span)
+                return not got if neg else got
 
-            return member, "bool"
+            return found, "bool"
         op = _COMPARE[n.op]
         if n.op in ("==", "!="):
             self.check([choice_problem(n, self.scope)])
