@@ -221,10 +221,16 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
             progress(summary.tally.games, games)
 
     try:
-        if workers <= 1 and executor is None:
+        if workers <= 1 and executor is None:  # each game counted into the summary's tally as it ends (no tally
+            # of one game made and merged)
+            tally, results = summary.tally, summary.results
             for s in seeds:
                 r = play_one(rs, s, players, agents, check, coverage, max_steps)
-                merge((_one(r), [_kept(r, mode)] if mode else None))
+                tally.add(r)
+                if mode:
+                    results.append(_kept(r, mode))
+                if progress:
+                    progress(tally.games, games)
         else:
             size = max(1, min(50, games // (workers * 4) or 1))
             where = os.path.abspath(ref) if os.path.isfile(ref) else ref  # the same file from any working folder
@@ -246,12 +252,6 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
         raise Interrupted(summary.tally.games, games, interrupted_signum(cause)) from None
     summary.seconds = time.perf_counter() - t0
     return summary
-
-
-def _one(r: dict) -> Tally:
-    t = Tally()
-    t.add(r)
-    return t
 
 
 # ----------------------------------------------------------------------------- printing
