@@ -10,6 +10,7 @@ is stopped: tools/simulate/executors.py.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 import sys
@@ -43,10 +44,7 @@ def _ruleset(ref: str, overrides: dict):
 def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], check: bool, coverage: bool,
              max_steps: int) -> dict:
     """Play one game; a dict of what happened (never raises for a rules error)."""
-    from rulecraft.agents import make_agent
-    from rulecraft.diagnostics import RuleError
-    from rulecraft.runtime.game import Game, GameError
-
+    Game, GameError, RuleError, make_agent, encode = _engine()
     out: dict[str, Any] = {"seed": seed}
     try:
         # nobody reads a simulated game's story, so it is not written (the game is the same); --check writes it,
@@ -61,7 +59,7 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
         plain = [k in ("random", "greedy") or k.startswith("greedy:") for k in kinds[:n]]  # bots that ignore the view
         # each bot answers where its decision is asked, and the game goes on at once (Game.play)
         game.play(agents, views=[not p for p in plain])
-        out.update(winners=game.winners, scores=_plain(game.scores), decisions=game.decisions, steps=game.steps,
+        out.update(winners=game.winners, scores=encode(game.scores), decisions=game.decisions, steps=game.steps,
                    players=n, rounds=game.vars.get("round_number"),
                    metrics={m: [[k, *v] for k, v in per_key.items()] for m, per_key in game.tallies.items()})
         if coverage:
@@ -74,10 +72,16 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
     return out
 
 
-def _plain(v):
+@functools.cache
+def _engine() -> tuple:
+    """What playing a game needs of the engine, imported at the first game (not with this module: the studio and
+    the reports import it too), once: four imports at every game cost a short game a few percent of its time."""
+    from rulecraft.agents import make_agent
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.runtime.game import Game, GameError
     from rulecraft.runtime.state_io import encode
 
-    return encode(v)
+    return Game, GameError, RuleError, make_agent, encode
 
 
 def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, check, coverage, max_steps,
