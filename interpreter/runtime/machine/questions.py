@@ -206,60 +206,67 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     if route == "subset":
         return _subset(g, spec, step, purpose, plan, who)
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
+        # (True, False) made only for whoever reads them; a default's value is its own wire form
+        default = plan.default
+        if default is not None:
+            default = plan.default_value if plan.default_fixed else default(g)
+        if g.bots is not None:  # its seat's bot may answer it without a Decision (answers.by_pick)
+            answer = by_pick(g, who.seat, "yesno", 2, None, None)
+            if answer is not MISSING:
+                return answer
+        # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
+        g.pending = d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.form_for(step, purpose),
+                                 g.decisions, None, 2, plan.secret is True, g)
+        return MISSING if g.bots is None else by_bot(g, d)
     given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
     value = opts = low = None
     secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
-    if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
-        # (True, False) made only for whoever reads them; a default's value is its own wire form
-        kind, n, default = "yesno", 2, plan.default
-        if default is not None:
-            default = plan.default_value if plan.default_fixed else default(g)
-    else:
-        kind, n = "one", 0
-        if plan.high is not None:
-            low = plan.low_fixed
-            if low is None:
-                low = plan.low(g)
-            high = plan.high(g)
-            if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
-                n = high - low + 2 if high >= low else 1
-                if n >> COPY_SHIFT:  # as building the list would charge
-                    charge(g, n >> COPY_SHIFT, spec.options.span)
-                if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
-                    if plan.default_now:
-                        plan.default(g)
-                    return None
-                default = 0 if plan.default_none else None
-                given = plan.default is not None and not plan.default_none
-            else:  # a bound that breaks a rule: the options worked out in full give its error
-                low = None
+    n = 0
+    if plan.high is not None:
+        low = plan.low_fixed
         if low is None:
-            opts = plan.options(g)
-            opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
-            if spec.optional:
-                opts.append(None)
-            n = len(opts)
-            if n == 1 and not story:  # answered at once, and nobody reads the story
+            low = plan.low(g)
+        high = plan.high(g)
+        if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
+            n = high - low + 2 if high >= low else 1
+            if n >> COPY_SHIFT:  # as building the list would charge
+                charge(g, n >> COPY_SHIFT, spec.options.span)
+            if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
                 if plan.default_now:
                     plan.default(g)
-                return opts[0]
-            if not n:
-                raise RuleError(f"{who} must choose, but there are no options", spec.span,
-                                "guard the step with an 'if', or make the decision optional")
-            default = None
-            if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
-                default = plan.default_value
-                default = opts.index(default) if default in opts else None
-            given = plan.default is not None and not plan.default_fixed
-            secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
-        if given:  # (worked out as it is asked, whoever answers)
-            value = plan.default(g)
+                return None
+            default = 0 if plan.default_none else None
+            given = plan.default is not None and not plan.default_none
+        else:  # a bound that breaks a rule: the options worked out in full give its error
+            low = None
+    if low is None:
+        opts = plan.options(g)
+        opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
+        if spec.optional:
+            opts.append(None)
+        n = len(opts)
+        if n == 1 and not story:  # answered at once, and nobody reads the story
+            if plan.default_now:
+                plan.default(g)
+            return opts[0]
+        if not n:
+            raise RuleError(f"{who} must choose, but there are no options", spec.span,
+                            "guard the step with an 'if', or make the decision optional")
+        default = None
+        if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
+            default = plan.default_value
+            default = opts.index(default) if default in opts else None
+        given = plan.default is not None and not plan.default_fixed
+        secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
+    if given:  # (worked out as it is asked, whoever answers)
+        value = plan.default(g)
     if g.bots is not None and n > 1:  # its seat's bot may answer it without a Decision (answers.by_pick)
-        answer = by_pick(g, who.seat, kind, n, low, opts)
+        answer = by_pick(g, who.seat, "one", n, low, opts)
         if answer is not MISSING:
             return answer
     # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
-    d = Decision(who.seat, kind, prompt, opts, 0, 0, default, plan.form_for(step, purpose), g.decisions, low, n,
+    d = Decision(who.seat, "one", prompt, opts, 0, 0, default, plan.form_for(step, purpose), g.decisions, low, n,
                  secret, g)
     if given:
         d.default = d.wire_of(value)
