@@ -9,8 +9,8 @@ alone the same number of times, and the hand-written baseline's draw (benchmarks
 For each, two fresh processes (no askings, then N) under ``valgrind --tool=cachegrind --cache-sim=no``; the figure
 is their difference over N, less the bare loop's. The game's step and decision counts are set back before each
 asking, so every asking is the same (the same decision number, the same draw). `whole asking` is the path from
-the generated step code's call (`compiler/running._asks`) to the answer bound; `... with a bot that draws
-nothing` answers True at once (the path without the agent's draw).
+the generated step code's call (`_choose`: runtime/machine/decision_steps.chosen) to the answer bound; `... with a
+bot that draws nothing` answers True at once (the path without the agent's draw).
 
 The figures say where a decision's cost lies (docs/performance.md, s13-decide); they are not a game's instructions
 (benchmarks/bench_instructions.py).
@@ -26,8 +26,8 @@ import sys
 
 PIECES = {
     "bare loop": "pass",
-    "whole asking (_asks -> bound)": "f.pc = pc; _asks(g, f, ins, pc)",
-    "... with a bot that draws nothing": "f.pc = pc; _asks(g2, f2, ins2, pc2)",
+    "whole asking (_choose -> bound)": "f.pc = pc; chosen(g, f, ins, pc)",
+    "... with a bot that draws nothing": "f.pc = pc; chosen(g2, f2, ins2, pc2)",
     "h_choose": "f.pc = pc; h_choose(g, f, ins)",
     "questions.decide": "decide(g, spec, step)",
     "who decides (its expression)": "plan.who(g)",
@@ -48,12 +48,11 @@ sys.path.insert(0, sys.argv[1])
 from bench_games import play_seeds
 from baseline_common import agent_rng
 from rulecraft.agents.base import RandomAgent
-from rulecraft.compiler.running import _asks
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import Decision, usual
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.machine.answers import Bots, by_bot, by_pick, pick_of, taken
-from rulecraft.runtime.machine.decision_steps import h_choose
+from rulecraft.runtime.machine.decision_steps import chosen, h_choose
 from rulecraft.runtime.machine.questions import _COMPILED, decide
 rs = load_ruleset("pig").ruleset
 play_seeds(rs, range(60), 2)

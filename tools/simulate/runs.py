@@ -74,13 +74,11 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
 
 @functools.cache
 def _engine() -> tuple:
-    """What playing a game needs of the engine, imported at the first game (not with this module: the studio and
-    the reports import it too), once: four imports at every game cost a short game a few percent of its time."""
+    """The engine's names a game needs, imported once (not at every game: a few percent of a short game's time)."""
     from rulecraft.agents import make_agent
     from rulecraft.diagnostics import RuleError
     from rulecraft.runtime.game import Game, GameError
     from rulecraft.runtime.state_io import encode
-
     return Game, GameError, RuleError, make_agent, encode
 
 
@@ -225,16 +223,14 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
             progress(summary.tally.games, games)
 
     try:
-        if workers <= 1 and executor is None:  # each game counted into the summary's tally as it ends (no tally
-            # of one game made and merged)
-            tally, results = summary.tally, summary.results
+        if workers <= 1 and executor is None:  # each game counted into the summary's tally (no tally of one merged)
             for s in seeds:
                 r = play_one(rs, s, players, agents, check, coverage, max_steps)
-                tally.add(r)
+                summary.tally.add(r)
                 if mode:
-                    results.append(_kept(r, mode))
+                    summary.results.append(_kept(r, mode))
                 if progress:
-                    progress(tally.games, games)
+                    progress(summary.tally.games, games)
         else:
             size = max(1, min(50, games // (workers * 4) or 1))
             where = os.path.abspath(ref) if os.path.isfile(ref) else ref  # the same file from any working folder
