@@ -3,13 +3,14 @@
     python benchmarks/bench_decision_path.py [--askings 50000]
 
 Pig's yes/no ('roll again?') is asked again and again at one position of a paused game (seed 7, after 60 warm-up
-games), its seat's RandomAgent answering in the running code as `Game.play` has it; each piece of the path is run
+games), its seat's RandomAgent answering in the running code as `Game.play` has it (its pick, without a Decision:
+answers.by_pick); each piece of the path is run
 alone the same number of times, and the hand-written baseline's draw (benchmarks/baseline_common.agent_rng) too.
 For each, two fresh processes (no askings, then N) under ``valgrind --tool=cachegrind --cache-sim=no``; the figure
 is their difference over N, less the bare loop's. The game's step and decision counts are set back before each
 asking, so every asking is the same (the same decision number, the same draw). `whole asking` is the path from
-the generated step code's call (`compiler/running._asks`) to the answer bound; `... with a bot that draws
-nothing` answers True at once (the path without the agent's draw).
+the generated step code's call (`_choose`: runtime/machine/decision_steps.chosen) to the answer bound; `... with a
+bot that draws nothing` answers True at once (the path without the agent's draw).
 
 The figures say where a decision's cost lies (docs/performance.md, s13-decide); they are not a game's instructions
 (benchmarks/bench_instructions.py).
@@ -25,16 +26,19 @@ import sys
 
 PIECES = {
     "bare loop": "pass",
-    "whole asking (_asks -> bound)": "f.pc = pc; _asks(g, f, ins, pc)",
-    "... with a bot that draws nothing": "f.pc = pc; _asks(g2, f2, ins2, pc2)",
+    "whole asking (_choose -> bound)": "f.pc = pc; chosen(g, f, ins, pc)",
+    "... with a bot that draws nothing": "f.pc = pc; chosen(g2, f2, ins2, pc2)",
     "h_choose": "f.pc = pc; h_choose(g, f, ins)",
     "questions.decide": "decide(g, spec, step)",
     "who decides (its expression)": "plan.who(g)",
     "Decision(...)": "Decision(0, 'yesno', None, None, 0, 0, False, form, 5, None, 2, False, g)",
     "answers.by_bot (bot drawing nothing)": "by_bot(g2, d)",
+    "answers.by_pick (bot drawing nothing)": "by_pick(g2, 0, 'yesno', 2, None, None)",
     "Decision.take": "d.take(True)",
+    "decisions.usual (the check by_pick makes)": "usual('yesno', 2, None, None, True)",
     "answers.taken": "taken(g, d, True)",
     "RandomAgent.choose (the draw)": "choose(d, None)",
+    "RandomAgent.pick (the draw, by_pick's)": "pick('yesno', 2, 5)",
     "baseline's draw (agent_rng(...).below(2))": "agent_rng(base, 5).below(2) == 0",
 }
 
@@ -44,25 +48,26 @@ sys.path.insert(0, sys.argv[1])
 from bench_games import play_seeds
 from baseline_common import agent_rng
 from rulecraft.agents.base import RandomAgent
-from rulecraft.compiler.running import _asks
 from rulecraft.loader import load_ruleset
-from rulecraft.runtime.decisions import Decision
+from rulecraft.runtime.decisions import Decision, usual
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.machine.answers import Bots, by_bot, taken
-from rulecraft.runtime.machine.decision_steps import h_choose
+from rulecraft.runtime.machine.answers import Bots, by_bot, by_pick, pick_of, taken
+from rulecraft.runtime.machine.decision_steps import chosen, h_choose
 from rulecraft.runtime.machine.questions import _COMPILED, decide
 rs = load_ruleset("pig").ruleset
 play_seeds(rs, range(60), 2)
-def paused(choose):
+def paused(choose, pick=None):
     g = Game(rs, 2, 7, story=False)
     f = g.frames[-1]
     ins = g.programs[f.seq].code[f.pc]
-    g.bots = Bots([choose, choose], [False, False], None)
+    g.bots = Bots([choose, choose], [False, False], None, [pick, pick])
     g.pending = None
     return g, f, ins, f.pc
-choose = RandomAgent(1, 7).choose
-g, f, ins, pc = paused(choose)
-g2, f2, ins2, pc2 = paused(lambda d, view: True)
+bot = RandomAgent(1, 7)
+choose, pick = bot.choose, pick_of(bot)
+g, f, ins, pc = paused(choose, pick)
+nothing = lambda kind, count, number: True
+g2, f2, ins2, pc2 = paused(lambda d, view: True, nothing)
 spec, step = ins.arg, ins.step
 plan = _COMPILED[id(spec)]
 form = plan.form

@@ -16,6 +16,7 @@ from rulecraft.diagnostics import RuleError
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game
+from rulecraft.runtime.machine.answers import pick_of
 from rulecraft.runtime.machine.interpreter import run
 from rulecraft.runtime.state_io import clone, from_json, state_hash, to_json
 
@@ -209,6 +210,50 @@ def test_an_illegal_answer_is_refused_as_apply_refuses_it(asks):
     with pytest.raises(IllegalChoice):
         g.apply([99])  # the same decision is still pending, the game unchanged
     assert (state_hash(g), g.decisions, g.steps) == before
+
+
+class _PickFailing:
+    """A bot with a pick (answers.pick_of: asked without a Decision) that fails, or answers `wrong`, at the game's
+    decision numbered 3; its choose answers as its pick."""
+
+    def __init__(self, seat: int, seed: int, wrong=None):
+        self.random = RandomAgent(seat, seed)
+        self.wrong = wrong
+
+    def choose(self, d, view):
+        return self.pick(d.kind, d.count if d.kind == "one" else 2, d.number)
+
+    def pick(self, kind, count, number):
+        if number == 3:
+            if self.wrong is None:
+                raise KeyError("the bot's own mistake")
+            return self.wrong
+        return self.random.pick(kind, count, number)
+
+
+def test_a_picks_error_or_wrong_answer_comes_out_of_play_as_its_chooses():
+    pig = _load("pig")
+    straight = Game(pig, 2, 5, story=False, start=False)
+    straight.play([RandomAgent(p.seat, 5) for p in straight.players])
+    for wrong, error in ((None, KeyError), ("yes", IllegalChoice)):
+        g = Game(pig, 2, 5, story=False, start=False)
+        with pytest.raises(error):
+            g.play([_PickFailing(p.seat, 5, wrong) for p in g.players])
+        d = g.pending
+        assert d is not None and d.number == 3 and g.decisions == 3 and g.bots is None
+        g.apply(RandomAgent(d.player, 5).choose(d, None))  # and it goes on as the game that never met it
+        g.play([RandomAgent(p.seat, 5) for p in g.players])
+        assert (state_hash(g), g.steps, g.decisions) == (state_hash(straight), straight.steps, straight.decisions)
+
+
+def test_a_pick_is_asked_only_where_it_stands_for_choose():
+    class Slower(RandomAgent):  # changes how it chooses (a subclass of the random bot), not its pick
+        def choose(self, d, view):
+            return super().choose(d, view)
+
+    assert pick_of(RandomAgent(0, 1)) is not None
+    assert pick_of(Slower(0, 1)) is None and pick_of(FirstAgent(0, 1)) is None
+    assert pick_of(GreedyAgent(0, 1)) is None
 
 
 def test_play_stops_after_the_decisions_asked_and_goes_on(asks):

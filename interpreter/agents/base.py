@@ -50,34 +50,40 @@ class RandomAgent:
 
     def choose(self, d: Decision, view: dict) -> Any:
         kind = d.kind
-        if (kind == "one" or kind == "yesno") and not self.fixed:
-            # the most common choices: below_at(self.base, d.number, n) written out, without making a generator:
-            # the decision's seed, then the generator's first draw, taken when it is surely below the rejection
-            # limit (x <= _MASK - n; else below_at decides, drawing again as the generator would). A yes/no is
-            # below(2) == 0, as below.
-            n = d.count if kind == "one" else 2
-            z = (self.start + d.number * _STEP) & _MASK
+        if kind == "one" or kind == "yesno":
+            return self.pick(kind, d.count if kind == "one" else 2, d.number)
+        rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
+        if kind == "number":
+            span = max(0, d.max - d.min + 1)
+            k = rng.below(span + (1 if d.optional else 0))
+            return None if k == span else d.min + k
+        size = d.min + rng.below(d.max - d.min + 1)
+        count = d.count
+        if (size == 0 or size == count) and not self.fixed:  # none or all: the same set whatever the shuffle, and
+            return list(range(size))  # this choice's generator is dropped after it (one stream, `on`, goes on)
+        pool = list(range(count))
+        rng.shuffle(pool)
+        return sorted(pool[:size])
+
+    def pick(self, kind: str, count: int, number: int) -> Any:
+        """`choose`'s answer to a 'one' decision of `count` options or a 'yesno' (`count` 2), the game's decision
+        numbered `number`: it reads nothing else of the decision, so a game playing itself asks it without making
+        one (machine/answers.by_pick)."""
+        if self.fixed:  # one stream (`on`)
+            pick = self.rng.below(count)
+        else:
+            # below_at(self.base, number, count) written out, without making a generator: the decision's seed, then
+            # the generator's first draw, taken when it is surely below the rejection limit (x <= _MASK - count; else
+            # below_at decides, drawing again as the generator would). A yes/no is below(2) == 0, as below.
+            z = (self.start + number * _STEP) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             z = ((z ^ (z >> 31)) + _GOLDEN) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             z ^= z >> 31
-            pick = z % n if 0 < n and z <= _MASK - n else below_at(self.base, d.number, n)
-            return pick if kind == "one" else pick == 0
-        rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
-        if kind == "one":
-            return rng.below(d.count)
-        if kind == "yesno":
-            return rng.below(2) == 0
-        if kind == "number":
-            span = max(0, d.max - d.min + 1)
-            k = rng.below(span + (1 if d.optional else 0))
-            return None if k == span else d.min + k
-        size = d.min + rng.below(d.max - d.min + 1)
-        pool = list(range(d.count))
-        rng.shuffle(pool)
-        return sorted(pool[:size])
+            pick = z % count if 0 < count and z <= _MASK - count else below_at(self.base, number, count)
+        return pick if kind == "one" else pick == 0
 
     @classmethod
     def on(cls, rng: SplitMix) -> "RandomAgent":

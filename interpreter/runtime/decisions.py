@@ -233,12 +233,9 @@ class Decision:
 
     def take(self, wire: Any) -> Any:
         """The game value of a wire-form choice, checked (`legal`); IllegalChoice, saying why, if it is not one."""
-        kind = self.kind
-        if wire.__class__ is int and kind == "one" and 0 <= wire < self.count:  # the usual answers, at once
-            low = self.low
-            return self._options[wire] if low is None else None if wire == 0 else low + wire - 1
-        if wire.__class__ is bool and kind == "yesno":
-            return wire
+        value = usual(self.kind, self.count, self.low, self._options, wire)  # the usual answers, at once
+        if value is not MISSING:
+            return value
         problem = self.legal(wire)
         if problem is not None:
             raise IllegalChoice(str(problem), problem)
@@ -308,6 +305,16 @@ class Decision:
         }
 
 
+def usual(kind: str, count: int, low: Optional[int], options: Optional[list], wire: Any) -> Any:
+    """The game value of a usual answer (an option number of a 'one' decision of `count` options, told by their
+    list or from `low` by shape; true or false for a 'yesno'), or MISSING for any other wire, which
+    `Decision.legal` then checks. The first part of the one check of an answer: `Decision.take` and a bot's pick,
+    answered without a Decision (machine/answers.by_pick), both ask it."""
+    if wire.__class__ is int and kind == "one" and 0 <= wire < count:
+        return options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
+    if wire.__class__ is bool and kind == "yesno":
+        return wire
+    return MISSING
 
 
 def hidden_from_others(g, d: Decision) -> bool:

@@ -23,7 +23,7 @@ from .knowledge import copy_known, orderless, zone_view
 from .story import Line, one_line
 from ..compiler import expressions, stretches
 from .machine import setup
-from .machine.answers import Bots, answer, taken
+from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import handler_for, run
 from .machine.invariants import check_cards, check_invariants
@@ -242,7 +242,9 @@ class Game(Board):
         A state restored from JSON (state_io.from_json) plays on from where it stands."""
         n = len(self.players)
         seen = [views] * n if isinstance(views, bool) else [bool(v) for v in views]
-        bots = Bots([None if getattr(a, "needs_game", False) else a.choose for a in agents], seen, decisions)
+        # (an agent's pick, answers.pick_of, answers without a Decision: not in a game that tells its decisions)
+        bots = Bots([None if getattr(a, "needs_game", False) else a.choose for a in agents], seen, decisions,
+                    None if self.story else [pick_of(a) for a in agents])
         self.bots = bots
         try:
             if not self.begun and not self.frames and not self.over and self.pending is None:

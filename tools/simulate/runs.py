@@ -10,6 +10,7 @@ is stopped: tools/simulate/executors.py.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 import sys
@@ -43,10 +44,7 @@ def _ruleset(ref: str, overrides: dict):
 def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], check: bool, coverage: bool,
              max_steps: int) -> dict:
     """Play one game; a dict of what happened (never raises for a rules error)."""
-    from rulecraft.agents import make_agent
-    from rulecraft.diagnostics import RuleError
-    from rulecraft.runtime.game import Game, GameError
-
+    Game, GameError, RuleError, make_agent, encode = _engine()
     out: dict[str, Any] = {"seed": seed}
     try:
         # nobody reads a simulated game's story, so it is not written (the game is the same); --check writes it,
@@ -61,7 +59,7 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
         plain = [k in ("random", "greedy") or k.startswith("greedy:") for k in kinds[:n]]  # bots that ignore the view
         # each bot answers where its decision is asked, and the game goes on at once (Game.play)
         game.play(agents, views=[not p for p in plain])
-        out.update(winners=game.winners, scores=_plain(game.scores), decisions=game.decisions, steps=game.steps,
+        out.update(winners=game.winners, scores=encode(game.scores), decisions=game.decisions, steps=game.steps,
                    players=n, rounds=game.vars.get("round_number"),
                    metrics={m: [[k, *v] for k, v in per_key.items()] for m, per_key in game.tallies.items()})
         if coverage:
@@ -74,10 +72,14 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
     return out
 
 
-def _plain(v):
+@functools.cache
+def _engine() -> tuple:
+    """The engine's names a game needs, imported once (not at every game: a few percent of a short game's time)."""
+    from rulecraft.agents import make_agent
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.runtime.game import Game, GameError
     from rulecraft.runtime.state_io import encode
-
-    return encode(v)
+    return Game, GameError, RuleError, make_agent, encode
 
 
 def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, check, coverage, max_steps,
@@ -221,10 +223,14 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
             progress(summary.tally.games, games)
 
     try:
-        if workers <= 1 and executor is None:
+        if workers <= 1 and executor is None:  # each game counted into the summary's tally (no tally of one merged)
             for s in seeds:
                 r = play_one(rs, s, players, agents, check, coverage, max_steps)
-                merge((_one(r), [_kept(r, mode)] if mode else None))
+                summary.tally.add(r)
+                if mode:
+                    summary.results.append(_kept(r, mode))
+                if progress:
+                    progress(summary.tally.games, games)
         else:
             size = max(1, min(50, games // (workers * 4) or 1))
             where = os.path.abspath(ref) if os.path.isfile(ref) else ref  # the same file from any working folder
@@ -246,12 +252,6 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
         raise Interrupted(summary.tally.games, games, interrupted_signum(cause)) from None
     summary.seconds = time.perf_counter() - t0
     return summary
-
-
-def _one(r: dict) -> Tally:
-    t = Tally()
-    t.add(r)
-    return t
 
 
 # ----------------------------------------------------------------------------- printing

@@ -76,7 +76,21 @@ def write(w, s) -> bool:
     return True
 
 
+def write_choose(w, s) -> bool:
+    """A choose step, as `write` writes a step that asks, but calling the step itself (runtime/machine/
+    decision_steps.chosen, named `_choose` in the code) rather than through running._asks and its handler."""
+    pc = w.first(s)
+    w.asked += 1
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    for line in (f"if _choose(ctx, f, {w.const(w.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                 "if n > lim:", "    return _True"):
+        w.emit(line)
+    return True
+
+
 ASKED = Stretch(write)
+CHOSEN = Stretch(write_choose)
 
 
 # ---------------------------------------------------------------- what the tools say of them
@@ -128,7 +142,7 @@ def summary_choose(s: M.ChooseStep) -> str:
 
 KINDS = (
     register(StepKind("choose", build_choose, model=M.ChooseStep, binds=choose_binds, lower=lower_choose,
-                      graph=graph_choose, stretch=ASKED, book=book_choose, notes=notes_choose, decisions=decisions_of,
+                      graph=graph_choose, stretch=CHOSEN, book=book_choose, notes=notes_choose, decisions=decisions_of,
                       fields=lambda s: (("", s.decision),), decides="choice", outcomes=False,
                       summary=summary_choose,
                       doc="a player decides: one option, several, a number, yes or no (docs/format.md)")),

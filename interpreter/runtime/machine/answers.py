@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...diagnostics import RuleError
-from ..decisions import MISSING, Decision
+from ..decisions import MISSING, Decision, usual
 from ..story import narrate_choice
 
 DECISION_STEPS = 64  # what one decision costs of the game's step budget (the view, the story, the log: far more
@@ -33,8 +33,9 @@ def too_many_decisions(g) -> RuleError:
                      "a loop may never end: check its condition or its 'break'", "R002")
 
 
-def taken(g, d: Decision, value: Any) -> None:
-    """What the pending decision `d`, answered `value` (checked), does before its step goes on: it is no longer
+def taken(g, d: Optional[Decision], value: Any) -> None:
+    """What the pending decision `d` (None: a bot's pick in a game without a story, `by_pick`), answered `value`
+    (checked), does before its step goes on: it is no longer
     pending, counts as a decision (and against the budget), ends the chance results of the log's record, is told
     in the story, and its step going on counts as a step. One check of the budget does for both: the decisions
     (at least this one) count DECISION_STEPS steps each, so a budget with no step left for the step going on
@@ -47,6 +48,7 @@ def taken(g, d: Decision, value: Any) -> None:
     if g.chance:  # (a new list: whoever took the record keeps it; an empty one stays as it is)
         g.chance = []
     if g.story:
+        assert d is not None  # (a pick is asked only in a game without a story)
         if d.purpose != "sealed" and d.purpose != "reroll":
             narrate_choice(g, d, value)
         elif d.purpose == "reroll":
@@ -65,17 +67,61 @@ def answer(agent: Any, d: Decision, view: Any, game: Any) -> Any:
 class Bots:
     """The agents a game asks at once, in the running code, while `Game.play` plays it: per seat, the function
     that answers (an agent's `choose`, None for an agent asked from outside: one that needs the game itself) and
-    whether it is handed the seat's view; how many decisions may still be answered (None: any number); and
-    what went wrong with an answer (an exception of the agent, or IllegalChoice), which `Game.play` raises
-    outside the running code with the decision left pending, as `Game.apply` would have raised it."""
+    whether it is handed the seat's view; per seat, the agent's pick (`pick_of`), asked instead of `choose` where
+    it answers, or None (always None in a game that tells its story, which tells the decision); how many decisions
+    may still be answered (None: any number); and what went wrong with an answer (an exception of the agent, or
+    IllegalChoice), which `Game.play` raises outside the running code with the decision left pending, as
+    `Game.apply` would have raised it."""
 
-    __slots__ = ("choose", "views", "left", "failed")
+    __slots__ = ("choose", "views", "picks", "left", "failed")
 
-    def __init__(self, choose: list, views: list, left: Optional[int] = None):
+    def __init__(self, choose: list, views: list, left: Optional[int] = None, picks: Optional[list] = None):
         self.choose = choose
         self.views = views
+        self.picks = [None] * len(choose) if picks is None else picks
         self.left = left
         self.failed: Optional[BaseException] = None
+
+
+def pick_of(agent: Any) -> Any:
+    """The agent's `pick(kind, count, number)`, when it offers one: its answer to a 'one' decision of `count`
+    options or a 'yesno' (`count` 2), the game's decision numbered `number`, the same as its `choose` gives, read
+    of nothing else (not the decision, not the view). None when it offers none, when it needs the game, or when
+    its `choose` is declared by another class than its `pick` (a subclass that changed how it chooses)."""
+    pick = getattr(agent, "pick", None)
+    if pick is None or getattr(agent, "needs_game", False):
+        return None
+    mro = type(agent).__mro__
+    if next((c for c in mro if "pick" in c.__dict__), None) is not next((c for c in mro if "choose" in c.__dict__),
+                                                                          None):
+        return None
+    return pick
+
+
+def by_pick(g, seat: int, kind: str, count: int, low: Optional[int], options: Optional[list]) -> Any:
+    """A 'one' decision of `count` options (told by their list `options`, or from `low` by shape) or a 'yesno'
+    (`count` 2) of `seat`, answered at once by the seat's pick (`pick_of`) and taken as `by_bot` takes an answer,
+    without a Decision: in a game that tells no story nothing else reads one. The value, which the step that asks
+    goes on with; MISSING when the seat has no pick, when no decision may be answered any more, when the pick fails
+    (`Bots.failed`), or when it gives no usual answer (decisions.usual): the step then makes the Decision, pending,
+    and `by_bot` asks the seat's `choose` (the same answer: its check says what is wrong with it) unless the pick
+    failed."""
+    bots: Bots = g.bots
+    pick = bots.picks[seat]
+    left = bots.left
+    if pick is None or left == 0:
+        return MISSING
+    try:
+        value = usual(kind, count, low, options, pick(kind, count, g.decisions))
+    except BaseException as exc:  # (raised by Game.play outside the running code, the decision made and pending)
+        bots.failed = exc
+        return MISSING
+    if value is MISSING:
+        return MISSING
+    if left is not None:
+        bots.left = left - 1
+    taken(g, None, value)
+    return value
 
 
 def by_bot(g, d: Decision) -> Any:
@@ -84,7 +130,7 @@ def by_bot(g, d: Decision) -> Any:
     from outside, no decision may be answered any more, or the answer failed (`Bots.failed`): `d` stays pending."""
     bots: Bots = g.bots
     choose = bots.choose[d.player]
-    if choose is None or bots.left == 0:
+    if choose is None or bots.left == 0 or bots.failed is not None:  # (failed: its pick, by_pick)
         return MISSING
     try:
         value = d.take(choose(d, g.view(d.player) if bots.views[d.player] else None))

@@ -19,15 +19,28 @@ from .handlers import fire, reroll_on
 
 
 def h_choose(g, f, ins) -> None:
+    chosen(g, f, ins, f.pc)
+
+def chosen(g, f, ins, pc: int) -> bool:
+    """The choose step `ins` at pc of frame f, asked: True when its decision waits (pending at pc), False when it
+    was answered at once (forced, or by a bot: the name bound, the position moved on to pc + 1), or events wait
+    (fired here). The loop runs it through h_choose; the code written of a stretch calls it itself
+    (loader/kinds/decide.write_choose: one call fewer than compiler/running._asks, which runs any step that asks)."""
+    f.pc = pc
     spec = ins.arg
     answer = decide(g, spec, ins.step)
     if answer is MISSING:
         d = g.pending
         d.resume, d.held = choose_on, spec.bind
-        return
-    if spec.bind:
-        f.locals[spec.bind] = answer
-    f.pc += 1
+        return True
+    bind = spec.bind
+    if bind:
+        f.locals[bind] = answer
+    f.pc = pc + 1
+    if g._events:  # (as compiler/running._asks: none that a choice raises today)
+        fire(g)
+        return True
+    return False
 
 def choose_on(g, f, d, answer) -> None:
     """h_choose given its answer: the name bound (held by the decision), on to the next step."""

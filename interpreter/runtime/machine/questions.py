@@ -18,7 +18,7 @@ from ...values import Player
 from ..decisions import MISSING, Decision, Form, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice, narrate_sealed_forced
-from .answers import by_bot
+from .answers import by_bot, by_pick
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
 _REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
@@ -92,7 +92,7 @@ class _Plan:
         self.asked = 0  # askings by games of the compiled engine, until its functions are written
         # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
         self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
-        self.form: Optional[Form] = None  # what every asking shares (`form_of`)
+        self.form: Optional[Form] = None  # what every asking shares (`form_for`)
         self.calling(lambda fn: fn)
 
     def calling(self, way, every=None) -> "_Plan":
@@ -118,10 +118,13 @@ class _Plan:
         other.form = None  # (made of the copy's own prompt function)
         return other
 
-    def form_of(self, step, purpose: str) -> Form:
+    def form_for(self, step, purpose: str) -> Form:
         """The Form every asking of the spec by `step` shares (its Decisions' place, purpose, what the others may
         read, the prompt's function), made at its first asking."""
-        form = self.form = Form(step, self.node, purpose, self.hidden, self.hides_cards, self.public_of, self.prompt)
+        form = self.form
+        if form is None or form.step is not step:
+            form = self.form = Form(step, self.node, purpose, self.hidden, self.hides_cards, self.public_of,
+                                    self.prompt)
         return form
 
     def public_prompt(self, g) -> str:
@@ -189,7 +192,8 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
     A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
     make_decision (most decisions are such). Without the story, one with a single option is answered without
     building a Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads
-    it in a simulation. Options told by shape (`spec.amounts`) are counted, not built."""
+    it in a simulation; nor is one built for a bot's pick (answers.by_pick). Options told by shape (`spec.amounts`)
+    are counted, not built."""
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
@@ -201,23 +205,26 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
     story = g.story
     p = plan.prompt
-    if route != "one":
-        if route == "subset":
-            return _subset(g, spec, step, purpose, plan, who)
-        # a yes or no: never forced, never secret (its answer hides no card), pending at once; its options (True,
-        # False) made only for whoever reads them; a default's value is its own wire form
-        prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    if route == "subset":
+        return _subset(g, spec, step, purpose, plan, who)
+    prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
+        # (True, False) made only for whoever reads them; a default's value is its own wire form
         default = plan.default
         if default is not None:
             default = plan.default_value if plan.default_fixed else default(g)
-        form = plan.form
-        if form is None or form.step is not step:
-            form = plan.form_of(step, purpose)
+        if g.bots is not None:  # its seat's bot may answer it without a Decision (answers.by_pick)
+            answer = by_pick(g, who.seat, "yesno", 2, None, None)
+            if answer is not MISSING:
+                return answer
         # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
-        d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, form, g.decisions, None, 2, plan.secret is True, g)
-        g.pending = d
+        g.pending = d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.form_for(step, purpose),
+                                 g.decisions, None, 2, plan.secret is True, g)
         return MISSING if g.bots is None else by_bot(g, d)
-    prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
+    value = opts = low = None
+    secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
+    n = 0
     if plan.high is not None:
         low = plan.low_fixed
         if low is None:
@@ -231,42 +238,40 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
                 if plan.default_now:
                     plan.default(g)
                 return None
-            form = plan.form
-            if form is None or form.step is not step:
-                form = plan.form_of(step, purpose)
-            # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
-            d = Decision(who.seat, "one", prompt, None, 0, 0, 0 if plan.default_none else None, form, g.decisions,
-                         low, n, plan.secret is True, g)
-            if plan.default is not None and not plan.default_none:
-                d.default = d.wire_of(plan.default(g))
-            if n == 1:
-                return ask(g, d)
-            g.pending = d
-            return MISSING if g.bots is None else by_bot(g, d)
-        # a bound that breaks a rule: the options worked out in full give its error
-    opts = plan.options(g)
-    opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
-    if spec.optional:
-        opts.append(None)
-    n = len(opts)
-    if n == 1 and not story:  # answered at once, and nobody reads the story
-        if plan.default_now:
-            plan.default(g)
-        return opts[0]
-    if not n:
-        raise RuleError(f"{who} must choose, but there are no options", spec.span,
-                        "guard the step with an 'if', or make the decision optional")
-    form = plan.form
-    if form is None or form.step is not step:
-        form = plan.form_of(step, purpose)
-    default = None
-    if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its option's number
-        default = plan.default_value
-        default = opts.index(default) if default in opts else None
-    # secret None: looked at in `g` when it is read (the story, a save, a seat's view)
-    d = Decision(who.seat, "one", prompt, opts, 0, 0, default, form, g.decisions, None, 0, plan.secret, g)
-    if plan.default is not None and not plan.default_fixed:
-        d.default = d.wire_of(plan.default(g))
+            default = 0 if plan.default_none else None
+            given = plan.default is not None and not plan.default_none
+        else:  # a bound that breaks a rule: the options worked out in full give its error
+            low = None
+    if low is None:
+        opts = plan.options(g)
+        opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
+        if spec.optional:
+            opts.append(None)
+        n = len(opts)
+        if n == 1 and not story:  # answered at once, and nobody reads the story
+            if plan.default_now:
+                plan.default(g)
+            return opts[0]
+        if not n:
+            raise RuleError(f"{who} must choose, but there are no options", spec.span,
+                            "guard the step with an 'if', or make the decision optional")
+        default = None
+        if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
+            default = plan.default_value
+            default = opts.index(default) if default in opts else None
+        given = plan.default is not None and not plan.default_fixed
+        secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
+    if given:  # (worked out as it is asked, whoever answers)
+        value = plan.default(g)
+    if g.bots is not None and n > 1:  # its seat's bot may answer it without a Decision (answers.by_pick)
+        answer = by_pick(g, who.seat, "one", n, low, opts)
+        if answer is not MISSING:
+            return answer
+    # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
+    d = Decision(who.seat, "one", prompt, opts, 0, 0, default, plan.form_for(step, purpose), g.decisions, low, n,
+                 secret, g)
+    if given:
+        d.default = d.wire_of(value)
     if n == 1:  # (told in the story)
         return ask(g, d)
     g.pending = d  # (as _pending)
@@ -297,9 +302,7 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
             plan.default(g)
         if plan.hidden and story:  # nothing to choose from, for a reason the others cannot see: they read it as
             # any choice of nothing (a sealed answer is told as all are revealed: to its decider alone before)
-            form = plan.form
-            if form is None or form.step is not step:
-                form = plan.form_of(step, purpose)
+            form = plan.form_for(step, purpose)
             d = Decision(who.seat, "subset", prompt or "", None, 0, 0, None, form, g.decisions, None, 0, plan.secret, g)
             if purpose == "sealed":
                 narrate_sealed_forced(g, d, [])
@@ -309,9 +312,7 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
             narrate_choice(g, d, [], " (the only choice)")
         return []
     n = len(opts)
-    form = plan.form
-    if form is None or form.step is not step:
-        form = plan.form_of(step, purpose)
+    form = plan.form_for(step, purpose)
     d = Decision(who.seat, "subset", prompt, opts, 0, n, None, form, g.decisions, None, 0, plan.secret, g)
     if plan.default is not None:
         d.default = d.wire_of(plan.default(g))
@@ -330,9 +331,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
     else:
         who, prompt, opts = known
     kind = spec.kind
-    form = plan.form
-    if form is None or form.step is not step:
-        form = plan.form_of(step, purpose)
+    form = plan.form_for(step, purpose)
     # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), looked at in `g` when read (ask
     # looks at once for a decision told in the story)
     d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, 0, 0, None, form, g.decisions,
