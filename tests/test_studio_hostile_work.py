@@ -1,0 +1,125 @@
+"""The studio attacked as a stranger would (session 14): the work a folder that came from elsewhere, a page and a
+seat's link can make the studio do, bounded by what is useful and not by what is sent. Each test failed before its
+fix; each counts work (files read, entries looked at, charts drawn), never seconds."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+
+import pytest
+from starlette.testclient import TestClient
+
+from rulecraft.bundled import resolve
+from rulecraft.tools.studio import app as studio_app
+from rulecraft.tools.studio import folder as studio_folder
+from rulecraft.tools.studio.app import make_app
+from rulecraft.tools.studio.folder import Folder
+from rulecraft.tools.studio.guard import Guard
+
+BASE = "http://127.0.0.1:5151"
+TOKEN = "t0ken-for-the-work-tests"
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    return tmp_path
+
+
+def studio(folder) -> TestClient:
+    return TestClient(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0), base_url=BASE,
+                      raise_server_exceptions=False)
+
+
+# ---------------------------------------------------------------------------------------------- the folder's files
+
+def test_a_look_at_the_folder_reads_no_file_it_read_before_unchanged(folder, monkeypatch):
+    """The studio looks at its folder once a second (changes made elsewhere). A folder that came with 20,000 '.yaml'
+    files that are no rulesets (a data set) had each opened and read at every look: 5.2 s of processor a look, so
+    a core kept busy for as long as the studio ran. A file is read again only when its size or time changed."""
+    for n in range(30):
+        (folder / f"data{n}.yaml").write_text("x: 1\n" * 50)
+    read = []
+    real = studio_folder._is_ruleset
+    monkeypatch.setattr(studio_folder, "_is_ruleset", lambda path, *a: read.append(path) or real(path, *a))
+    f = Folder(str(folder))
+    first = f.scan()
+    assert sorted(first) == ["pig.yaml"] and len(read) == 31
+    read.clear()
+    assert f.scan() == first and read == []  # nothing changed: nothing read
+    (folder / "data3.yaml").write_text("ruleset: now_one\n")
+    assert "data3.yaml" in f.scan() and [p.rsplit("/", 1)[1] for p in read] == ["data3.yaml"]
+
+
+def test_a_look_at_the_folder_visits_a_bounded_number_of_entries(folder, monkeypatch):
+    """Every entry of the folder (three levels down) was visited at every look, whatever their number: 100,000
+    files of any kind made each look as long as listing them all. A look visits at most MAX_ENTRIES entries."""
+    monkeypatch.setattr(studio_folder, "MAX_ENTRIES", 25)
+    for d in range(4):
+        (folder / f"d{d}").mkdir()
+        for n in range(20):
+            (folder / f"d{d}" / f"f{n}.txt").write_text("")
+    f = Folder(str(folder))
+    assert "pig.yaml" in f.scan()
+    assert f.looked <= 25
+
+
+# ---------------------------------------------------------------------------------------------- a page's requests
+
+def _send(ws, rid, method, params) -> None:
+    ws.send_text(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}))
+
+
+def _opened(ws, uri: str, text: str) -> None:
+    _send(ws, 1, "initialize", {"capabilities": {}})
+    ws.send_text(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}))
+
+
+def test_a_page_that_asks_for_charts_faster_than_they_are_drawn_gets_one_drawn_not_all(folder, monkeypatch):
+    """A page asks for the chart under the cursor; only the answer to its newest request is shown. Each request was
+    drawn, however many came: 30 requests while Graphviz was busy were 30 charts drawn one after another (a page
+    typing in a ruleset whose chart takes 10 s queued one every 150 ms). A request that a newer one of the same page
+    replaces is answered at once, 'superseded', and its chart is not drawn."""
+    drawn, gate = [], threading.Event()
+    real = studio_app.chart
+
+    def slow(*args):
+        drawn.append(args[3])
+        gate.wait(5)  # let go in the end whatever happens: a test that fails never hangs
+        return real(*args)
+
+    monkeypatch.setattr(studio_app, "chart", slow)
+    uri = (folder / "pig.yaml").as_uri()
+    with studio(folder) as c, c.websocket_connect(f"ws://127.0.0.1:5151/ws?token={TOKEN}",
+                                                  headers={"origin": BASE}) as ws:
+        _opened(ws, uri, (folder / "pig.yaml").read_text())
+        rid = 10
+        while True:  # the document checked (a chart of 'pending' until it is)
+            gate.set()
+            _send(ws, rid, "rulecraft/chart", {"uri": uri, "line": 1})
+            got = json.loads(ws.receive_text())
+            while got.get("id") != rid:
+                got = json.loads(ws.receive_text())
+            if got["result"]["status"] != "pending":
+                break
+            rid += 1
+        gate.clear()
+        drawn.clear()
+        for n in range(30):
+            _send(ws, 100 + n, "rulecraft/chart", {"uri": uri, "line": 1, "sequence": "turn"})
+        answers = {}
+        while len(answers) < 29:
+            got = json.loads(ws.receive_text())
+            if isinstance(got.get("id"), int) and got["id"] >= 100:
+                answers[got["id"]] = got
+        gate.set()
+        while len(answers) < 30:
+            got = json.loads(ws.receive_text())
+            if isinstance(got.get("id"), int) and got["id"] >= 100:
+                answers[got["id"]] = got
+    assert [answers[100 + n]["result"]["status"] for n in range(29)] == ["superseded"] * 29
+    assert answers[129]["result"]["status"] == "ok" and answers[129]["result"]["sequence"] == "turn"
+    assert len(drawn) <= 3, drawn  # at most the two already on Graphviz's threads, and the newest
