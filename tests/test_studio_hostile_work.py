@@ -10,6 +10,7 @@ import threading
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from rulecraft.bundled import resolve
 from rulecraft.tools.studio import app as studio_app
@@ -123,3 +124,44 @@ def test_a_page_that_asks_for_charts_faster_than_they_are_drawn_gets_one_drawn_n
     assert [answers[100 + n]["result"]["status"] for n in range(29)] == ["superseded"] * 29
     assert answers[129]["result"]["status"] == "ok" and answers[129]["result"]["sequence"] == "turn"
     assert len(drawn) <= 3, drawn  # at most the two already on Graphviz's threads, and the newest
+
+
+# ---------------------------------------------------------------------------------------------- a seat's link
+
+def _new_game(c: TestClient) -> dict:
+    r = c.post("/api/play/new", headers={"authorization": f"token {TOKEN}"},
+               json={"ruleset": "pig.yaml", "seats": ["human", "human"], "seed": 3})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _seat_socket(c: TestClient, link: str):
+    return c.websocket_connect("ws://127.0.0.1:5151/play/ws?seat=" + link.split("seat=", 1)[1],
+                               headers={"origin": BASE})
+
+
+def test_one_seat_s_link_cannot_take_every_place_at_the_table(folder, monkeypatch):
+    """The studio serves at most MAX_SEATS_OPEN seat connections at once, over all games. One seat's link (or the
+    spectator's, handed to anyone watching) could open them all, and every other player was then refused 'too many
+    seats open'. A seat is open in at most MAX_PER_SEAT places at once (a phone, a laptop, a reload), the spectator's
+    link in MAX_PER_SPECTATOR."""
+    from rulecraft.tools.studio.play import routes
+
+    monkeypatch.setattr(routes, "MAX_SEATS_OPEN", 8)
+    with studio(folder) as c:
+        game = _new_game(c)
+        mine, theirs = game["seats"][0]["link"], game["seats"][1]["link"]
+        opened = []
+        try:
+            for _ in range(routes.MAX_PER_SEAT):
+                opened.append(_seat_socket(c, mine).__enter__())
+                assert json.loads(opened[-1].receive_text())["type"] != "error"
+            with _seat_socket(c, mine) as one_too_many, pytest.raises(WebSocketDisconnect) as closed:
+                one_too_many.receive_text()
+            assert closed.value.code == 1013 and "open in 4 places already" in closed.value.reason
+            with _seat_socket(c, theirs) as other:
+                frame = json.loads(other.receive_text())
+            assert frame["type"] != "error", frame
+        finally:
+            for ws in opened:
+                ws.__exit__(None, None, None)
