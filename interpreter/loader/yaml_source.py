@@ -270,6 +270,10 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
     where = Span(path, 1, 1)
     if len(data) > limits.max_file_bytes:
         return None, [error("E002", f"input is over the limit of {limits.max_file_bytes} bytes", where)]
+    wide = _wide_encoding(data)
+    if wide:  # Windows' "Unicode": every character two or four bytes, so NULs everywhere; said as what it is
+        return None, [error("E003", f"the file is {wide} text, not UTF-8", where,
+                            "save the ruleset as UTF-8 (in the editor's 'Save as', encoding UTF-8)")]
     if b"\x00" in data:
         at = data.index(b"\x00")
         line = data[:at].count(b"\n") + 1
@@ -283,6 +287,19 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [error("E003", "the file is not valid UTF-8 text", Span(path, line, col), "save the file as UTF-8")]
     return text, []
+
+
+def _wide_encoding(data: bytes) -> str:
+    """'UTF-16' or 'UTF-32' when the bytes are text in one of them (a byte order mark, or the NULs of ASCII text
+    at every other byte of the start), else ''."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    head = data[:64]
+    if len(head) >= 8 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
+        return "UTF-32" if not any(head[1::4]) and not any(head[2::4]) else "UTF-16"
+    return ""
 
 
 UNCLOSED_QUOTE = "YAML syntax: a quoted value is never closed"
