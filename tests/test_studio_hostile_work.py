@@ -165,3 +165,44 @@ def test_one_seat_s_link_cannot_take_every_place_at_the_table(folder, monkeypatc
         finally:
             for ws in opened:
                 ws.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("link", [".rulecraft", ".rulecraft/games"])
+def test_games_are_never_kept_or_read_through_a_link_out_of_the_folder(folder, tmp_path_factory, link):
+    """A folder from elsewhere (a zip, a git clone: both carry links) whose `.rulecraft` or `.rulecraft/games` was a
+    link to another place had the studio write every game there, the seats' tokens with it (a shared folder: anyone
+    who could read it took the seats), and read the games it found there at its start. Now the games' folder is
+    a real folder inside the studio's, or no game is kept: a new game is refused with the reason, and the games
+    found through the link are not read, the studio says why under `problems`."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    target = elsewhere / "games" if link == ".rulecraft" else elsewhere
+    target.mkdir(exist_ok=True)
+    (folder / ".rulecraft").mkdir(exist_ok=True) if link != ".rulecraft" else None
+    (folder / link).symlink_to(elsewhere if link == ".rulecraft" else target)
+    planted = target / "planted"
+    planted.mkdir()
+    (planted / "game.json").write_text("{}")
+    with studio(folder) as c:
+        listed = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()
+        r = c.post("/api/play/new", headers={"authorization": f"token {TOKEN}"},
+                   json={"ruleset": "pig.yaml", "seats": ["human", "random"], "seed": 3})
+    assert r.status_code == 422, r.text
+    assert "is a link" in r.json()["error"] and ".rulecraft" in r.json()["error"]
+    assert sorted(p.name for p in target.iterdir()) == ["planted"]  # nothing written there
+    assert listed["games"] == [] and any("is a link" in p for p in listed["problems"]), listed
+
+
+def test_a_game_asked_on_the_command_line_that_cannot_start_is_said_in_one_line(folder, tmp_path_factory, capsys):
+    """`rulecraft studio --play RULESET` in such a folder (or one with 16 games going on) ended the studio at its
+    start with a traceback of 14 lines and exit 3. Now the studio says why in one line and serves the folder."""
+    (folder / ".rulecraft").symlink_to(tmp_path_factory.mktemp("elsewhere"))
+    started = []
+    play = {"ruleset": str(folder / "pig.yaml"), "seats": ["human", "random"], "seed": 1, "options": {},
+            "then": started.append}
+    app = make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0, play=play)
+    with TestClient(app, base_url=BASE) as c:
+        assert c.get("/api/files", headers={"authorization": f"token {TOKEN}"}).json()["files"] == ["pig.yaml"]
+    said = capsys.readouterr().err
+    assert started == []
+    assert said == ("rulecraft studio: --play: the game cannot start: .rulecraft is a link: games are kept only in a "
+                    "folder of the studio's folder; remove it (or serve another folder) to play\n"), said

@@ -296,3 +296,23 @@ def invisible_characters(text: str, path: str) -> tuple[str, list[Diagnostic]]:
             said.append(error("E003", f"the text holds the {what} U+{ord(c):04X}", Span(path, line, m.start() - start + 1),
                               "remove it: a ruleset holds printable text, and a line ends with a new line"))
     return _INVISIBLE.sub(" ", text), said
+
+
+def binary_text(data: bytes, path: str) -> Diagnostic:
+    """E003 for bytes that hold a NUL: 'the file is UTF-16 text' (or UTF-32) when they are text in one of them (a
+    byte order mark, or the NULs of ASCII text at every other byte of the start: Windows' "Unicode"), else the NUL's
+    place ('it is binary')."""
+    wide, head = "", data[:64]
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        wide = "UTF-32"
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        wide = "UTF-16"
+    elif len(head) >= 8 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
+        wide = "UTF-32" if not any(head[1::4]) and not any(head[2::4]) else "UTF-16"
+    if wide:
+        return error("E003", f"the file is {wide} text, not UTF-8", Span(path, 1, 1),
+                     "save the ruleset as UTF-8 (in the editor's 'Save as', encoding UTF-8)")
+    at = data.index(b"\x00")
+    line, col = data[:at].count(b"\n") + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
+    return error("E003", "the file contains a NUL byte: it is binary, not YAML text", Span(path, line, col),
+                 "save the ruleset as plain UTF-8 text")

@@ -18,7 +18,7 @@ from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
 from .yaml_limits import has_tab as _has_tab, open_quote_above as _open_quote_above, overindented as _overindented
-from .yaml_limits import invisible_characters, tab_col as _tab_col
+from .yaml_limits import binary_text, invisible_characters, tab_col as _tab_col
 from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAML's pure-Python one without libyaml)
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
@@ -270,16 +270,8 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
     where = Span(path, 1, 1)
     if len(data) > limits.max_file_bytes:
         return None, [error("E002", f"input is over the limit of {limits.max_file_bytes} bytes", where)]
-    wide = _wide_encoding(data)
-    if wide:  # Windows' "Unicode": every character two or four bytes, so NULs everywhere; said as what it is
-        return None, [error("E003", f"the file is {wide} text, not UTF-8", where,
-                            "save the ruleset as UTF-8 (in the editor's 'Save as', encoding UTF-8)")]
-    if b"\x00" in data:
-        at = data.index(b"\x00")
-        line = data[:at].count(b"\n") + 1
-        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
-        return None, [error("E003", "the file contains a NUL byte: it is binary, not YAML text", Span(path, line, col),
-                            "save the ruleset as plain UTF-8 text")]
+    if b"\x00" in data:  # binary, or text in UTF-16 or UTF-32 (Windows' "Unicode"): said as what it is
+        return None, [binary_text(data, path)]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -287,19 +279,6 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [error("E003", "the file is not valid UTF-8 text", Span(path, line, col), "save the file as UTF-8")]
     return text, []
-
-
-def _wide_encoding(data: bytes) -> str:
-    """'UTF-16' or 'UTF-32' when the bytes are text in one of them (a byte order mark, or the NULs of ASCII text
-    at every other byte of the start), else ''."""
-    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return "UTF-32"
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "UTF-16"
-    head = data[:64]
-    if len(head) >= 8 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
-        return "UTF-32" if not any(head[1::4]) and not any(head[2::4]) else "UTF-16"
-    return ""
 
 
 UNCLOSED_QUOTE = "YAML syntax: a quoted value is never closed"

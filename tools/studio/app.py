@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import os
+import sys
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
@@ -25,6 +26,7 @@ from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bu
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
 from rulecraft.tools.studio.play.hub import Hub
 from rulecraft.tools.studio.play.routes import play_routes
+from rulecraft.tools.studio.play.table import Refusal
 from rulecraft.tools.studio.lab.channel import Channel, Lab
 from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
@@ -226,8 +228,13 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         await asyncio.get_running_loop().run_in_executor(None, hub.find_games)
         for gid in hub.tables:
             hub.kick(gid)
-        if play is not None:
-            play["then"](await hub.new_game(play["ruleset"], play["seats"], play["seed"], play["options"]))
+        if play is not None:  # `studio --play`: a game that cannot start is said in one line; the folder is served
+            try:
+                made = await hub.new_game(play["ruleset"], play["seats"], play["seed"], play["options"])
+            except Refusal as exc:
+                print(f"rulecraft studio: --play: {exc}", file=sys.stderr, flush=True)
+            else:
+                play["then"](made)
         try:
             yield
         finally:
