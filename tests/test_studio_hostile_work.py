@@ -206,3 +206,25 @@ def test_a_game_asked_on_the_command_line_that_cannot_start_is_said_in_one_line(
     assert started == []
     assert said == ("rulecraft studio: --play: the game cannot start: .rulecraft is a link: games are kept only in a "
                     "folder of the studio's folder; remove it (or serve another folder) to play\n"), said
+
+
+# ---------------------------------------------------------------------------------------------- bytes never lost
+
+@pytest.mark.parametrize("raw, said", [
+    (b"# Caf\xe9 rules (Latin-1)\n", "not UTF-8 text (line 1, column 6)"),
+    ("# Café\n".encode("utf-16"), "not UTF-8 text (line 1, column 1)"),
+])
+def test_a_file_that_is_not_utf8_is_never_written_over_with_the_replacement_characters_it_was_shown_with(folder, raw,
+                                                                                                        said):
+    """A ruleset file in Latin-1 (Windows' own encoding for French or German) is shown in the editor with U+FFFD where
+    its bytes are not UTF-8; a save of any other edit wrote U+FFFD over them for good, without a word. Such a file is
+    never written over: the save says why, where, and that the text is in the editor."""
+    before = raw + (folder / "pig.yaml").read_bytes()
+    (folder / "latin.yaml").write_bytes(before)
+    with studio(folder) as c:
+        got = c.get("/api/file?path=latin.yaml", headers={"authorization": f"token {TOKEN}"}).json()
+        r = c.post("/api/save", headers={"authorization": f"token {TOKEN}"},
+                   json={"path": "latin.yaml", "text": got["text"] + "# more\n", "digest": got["digest"]})
+    assert r.status_code == 403, r.text
+    assert said in r.json()["error"] and "your text is kept in the editor only" in r.json()["error"], r.json()
+    assert (folder / "latin.yaml").read_bytes() == before

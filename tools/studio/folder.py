@@ -167,6 +167,11 @@ class Folder:
         if os.path.isfile(path) and not _is_ruleset(path, MAX_FILE):  # a compose file, notes...: never the studio's to replace
             raise Refused(f"not saved: '{rel[:100]}' on disk is not a ruleset file (no top-level 'ruleset:' or "
                           f"'extends:'), and the studio writes over ruleset files only; {KEPT}")
+        where = _not_utf8(path)
+        if where:  # shown with U+FFFD where its bytes are not UTF-8: a save would have written those over for good
+            raise Refused(f"not saved: '{rel[:100]}' on disk is not UTF-8 text ({where}): the editor shows its bytes "
+                          f"there as \ufffd, and saving would replace them for good; convert the file to UTF-8 "
+                          f"first; {KEPT}")
         try:
             return replace_source(path, text, loaded, limit=MAX_FILE)
         except OutputError as exc:
@@ -227,6 +232,20 @@ def _unencodable(text: str) -> str:
         line = text.count("\n", 0, exc.start) + 1
         col = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
         return f"a lone surrogate (U+{ord(text[exc.start]):04X}) at line {line}, column {col}"
+
+
+def _not_utf8(path: str) -> str:
+    """'line L, column C' of the first byte of the file at `path` that is not UTF-8, else '' (or no such file)."""
+    try:
+        raw = read_regular(path, MAX_FILE, "ruleset file")
+    except InputError:
+        return ""
+    try:
+        raw.decode("utf-8")
+        return ""
+    except UnicodeDecodeError as exc:
+        line, start = raw.count(b"\n", 0, exc.start) + 1, raw.rfind(b"\n", 0, exc.start) + 1
+        return f"line {line}, column {exc.start - start + 1}"
 
 
 def _is_ruleset(path: str, head: int = 8000) -> bool:
