@@ -228,3 +228,41 @@ def test_a_file_that_is_not_utf8_is_never_written_over_with_the_replacement_char
     assert r.status_code == 403, r.text
     assert said in r.json()["error"] and "your text is kept in the editor only" in r.json()["error"], r.json()
     assert (folder / "latin.yaml").read_bytes() == before
+
+
+def test_printed_pages_asked_again_before_they_are_made_are_made_once(folder, monkeypatch):
+    """The page asks for the printed pages again at every save; each request was made, one after another, however
+    many came: ten saves in a row on the Sheets tab of a long ruleset were ten sheets of 25 s of processor each, nine
+    of them thrown away. A request for the same pages of the same file that waits behind a newer one is answered at
+    once (409: a newer request for them came) and not made."""
+    import time
+
+    made, gate = [], threading.Event()
+    real = studio_app.aid_page
+
+    def slow(path):
+        made.append(path)
+        gate.wait(5)  # let go in the end whatever happens: a test that fails never hangs
+        return real(path)
+
+    monkeypatch.setattr(studio_app, "aid_page", slow)
+    answers = {}
+    with studio(folder) as c:
+        def ask(n):
+            answers[n] = c.get("/api/print/aid?path=pig.yaml", headers={"authorization": f"token {TOKEN}"})
+
+        first = threading.Thread(target=ask, args=(0,))
+        first.start()
+        while not made:
+            time.sleep(0.01)
+        rest = [threading.Thread(target=ask, args=(n,)) for n in range(1, 6)]
+        for t in rest:
+            t.start()
+            while c.app.state.studio.printing._work_queue.qsize() < rest.index(t) + 1 and t.is_alive():
+                time.sleep(0.01)  # each request queued behind the first before the next is sent
+        gate.set()
+        for t in [first, *rest]:
+            t.join(60)
+    assert [answers[n].status_code for n in range(6)] == [200, 409, 409, 409, 409, 200], answers
+    assert "a newer request" in answers[1].json()["error"]
+    assert len(made) == 2
