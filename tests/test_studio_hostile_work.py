@@ -266,3 +266,17 @@ def test_printed_pages_asked_again_before_they_are_made_are_made_once(folder, mo
     assert [answers[n].status_code for n in range(6)] == [200, 409, 409, 409, 409, 200], answers
     assert "a newer request" in answers[1].json()["error"]
     assert len(made) == 2
+
+
+def test_a_page_past_the_number_the_studio_serves_is_told_why(folder, monkeypatch):
+    """The 33rd tab's websocket was closed without a reason, and the page said 'the studio's server is gone: start it
+    again', which sent the designer to restart a studio that was running. The close now says why (and the page shows
+    it)."""
+    monkeypatch.setattr(studio_app, "MAX_SESSIONS", 1)
+    with studio(folder) as c, c.websocket_connect(f"ws://127.0.0.1:5151/ws?token={TOKEN}", headers={"origin": BASE}):
+        with c.websocket_connect(f"ws://127.0.0.1:5151/ws?token={TOKEN}", headers={"origin": BASE}) as ws, \
+                pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 1013
+    assert closed.value.reason == ("the studio serves at most 1 pages at once and that many are open: close one, then "
+                                   "reload this page")

@@ -217,8 +217,10 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         return JSONResponse(await studio.off_loop(diff, a, b))
 
     async def socket(ws: WebSocket) -> None:
-        if len(studio.sessions) >= MAX_SESSIONS:
-            await ws.close(1013)
+        if len(studio.sessions) >= MAX_SESSIONS:  # said, so the page does not send its reader to restart the studio
+            await ws.accept()
+            await ws.close(1013, f"the studio serves at most {MAX_SESSIONS} pages at once and that many are open: "
+                                 "close one, then reload this page")
             return
         session = Session(ws, studio)
         studio.sessions.add(session)

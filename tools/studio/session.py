@@ -99,7 +99,8 @@ class Session:
                 text = await self.writer.queue.get()
                 if text is None or self.writer.queue.qsize() > MAX_QUEUED:
                     self.writer.closed = True
-                    await self.ws.close(1000 if text is None else 1013)
+                    await self.ws.close(1000 if text is None else 1013, "" if text is None else
+                                        "this page read nothing of what the studio sent it for too long: reload it")
                     return
                 await self.ws.send_text(text)
         except (RuntimeError, OSError, WebSocketDisconnect):  # the page went away: nothing more to send it
