@@ -8,9 +8,11 @@ stops at 1000 levels with an error of its own, earlier releases do not stop at a
 
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import yaml
 
@@ -331,4 +333,17 @@ def key_before(entries: dict, key: str) -> str | None:
         order = _ORDER = (entries, {k: i for i, k in enumerate(keys)}, keys)
     at = order[1].get(key, 0)
     return order[2][at - 1] if at > 0 else None
+
+
+@contextmanager
+def collecting() -> Iterator[None]:
+    """Python's cycle collector on inside, though a load pauses it (loader._collector_paused): for a pass whose
+    garbage is cycles in proportion to a file's problems (the schema's errors), collected as it goes."""
+    paused = not gc.isenabled()
+    gc.enable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.disable()
 
