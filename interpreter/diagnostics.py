@@ -5,10 +5,12 @@ from __future__ import annotations
 import difflib
 import heapq
 import json
+import threading
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 
 class Severity(str, Enum):
@@ -83,15 +85,39 @@ class DiagnosticError(Exception):
         self.diagnostic = diagnostic
 
 
-def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """A 'did you mean' hint from the closest candidate names, or None.
+MAX_HINTS = 1000  # 'did you mean' hints worked out in one load: each compares a name with every one declared
+_HINTS = threading.local()  # the hints left to the load running on this thread (a language server checks on threads)
+
+
+@contextmanager
+def hints_bounded() -> Iterator[None]:
+    """At most MAX_HINTS 'did you mean' hints inside (a load, its parents under `extends:` included): each costs the
+    names it is compared with, so a file of 40,000 unknown names among 40,000 declared ones took minutes."""
+    outer = getattr(_HINTS, "left", None)
+    if outer is None:
+        _HINTS.left = MAX_HINTS
+    try:
+        yield
+    finally:
+        if outer is None:
+            _HINTS.left = None
+
+
+def did_you_mean(name: str, candidates: Iterable[str] | Callable[[], Iterable[str]]) -> str | None:
+    """A 'did you mean' hint from the closest candidate names (or a function giving them, called only when the hint
+    is worked out), or None: also past the MAX_HINTS of a load (`hints_bounded`).
 
     difflib picks the names (its ratio and its 0.6 cutoff, as always), but only among the SHORTLIST names
     closest by rapidfuzz's ratio (in C++; an upper bound of difflib's ratio, so no name it drops could have
     passed the cutoff unless SHORTLIST closer ones did): a file with thousands of unknown names among
     thousands of declared ones gets its hints in seconds instead of minutes (issue 14).
     """
-    pool = _pool(candidates)
+    left = getattr(_HINTS, "left", None)
+    if left is not None:
+        if left <= 0:
+            return None
+        _HINTS.left = left - 1
+    pool = _pool(candidates() if callable(candidates) else candidates)
     if len(pool) > SHORTLIST:
         from rapidfuzz.fuzz import ratio as _ratio  # imported when first needed: the command line starts faster
         from rapidfuzz.process import extract as _extract

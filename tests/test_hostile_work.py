@@ -133,3 +133,83 @@ def test_a_document_named_by_a_path_no_file_system_holds_is_checked(path):
     assert res.diagnostics and "\x00" not in "".join(d.span.file for d in res.diagnostics if d.span)
     doc = build("file:///%00/x.yaml", path, "ruleset: x\ntitle: 5\n", 1)
     assert doc.path == path.replace("\x00", "\ufffd")
+
+
+def test_many_unknown_keys_cost_work_in_proportion_to_them(tmp_path):
+    """A ruleset of 90,000 unknown top-level keys (1.7 MB, within the size limit) took more than ten minutes to
+    `validate` (and so to check in an editor): the hint for a key that a comma may have cut off looked for the key
+    before it by listing the whole mapping, once per unknown key. Counted here: the keys of the mapping visited."""
+    from rulecraft.bundled import resolve
+    from rulecraft.loader.schema import validate_schema
+    from rulecraft.loader.yaml_source import parse_yaml
+
+    class Counting(dict):
+        visited = 0
+
+        def __iter__(self):
+            for key in super().__iter__():
+                Counting.visited += 1
+                yield key
+
+    with open(resolve("pig"), encoding="utf-8") as fh:
+        text = fh.read() + "".join(f"zz{n}:\n" for n in range(2000))
+    root, _ = parse_yaml(text, "many.yaml")
+    root.entries = Counting(root.entries)
+    said = validate_schema(root, "many.yaml")
+    assert sum(d.code == "E201" for d in said) == 2000
+    assert Counting.visited <= 3 * len(root.entries), Counting.visited  # was 2,000 times the mapping: 4 million
+
+
+def test_did_you_mean_hints_of_one_load_are_bounded(tmp_path, monkeypatch):
+    """Each unknown name's 'did you mean' compares it with every name declared: a ruleset of 40,000 variables and
+    40,000 steps each setting an unknown one (1.5 MB) took minutes to `validate` (4,000 of each: 4.5 s, growing with
+    the square). One load works out at most MAX_HINTS of them; every unknown name is still reported."""
+    from rulecraft import diagnostics
+    from rulecraft.dsl import scope
+
+    monkeypatch.setattr(diagnostics, "MAX_HINTS", 40)
+    looked = []
+    real = scope.Scope.visible_names
+    monkeypatch.setattr(scope.Scope, "visible_names", lambda self: looked.append(1) or real(self))
+    from rulecraft.bundled import resolve
+
+    with open(resolve("pig"), encoding="utf-8") as fh:
+        text = fh.read()
+    text = text.replace("variables:\n  turn_total: 0\n",
+                        "variables:\n  turn_total: 0\n" + "".join(f"  var{n}: 0\n" for n in range(100)))
+    text = text.replace("    steps:\n      - id: pick_first",
+                        "    steps:\n" + "".join(f'      - "set vaar{n} = 1"\n' for n in range(100))
+                        + "      - id: pick_first")
+    said = load_text(str(tmp_path / "names.yaml"), text).diagnostics
+    unknown = [d for d in said if d.code == "E301"]
+    assert len(unknown) == 100
+    assert sum("did you mean" in (d.hint or "") for d in unknown) == 40
+    assert len(looked) == 40  # the names in scope listed for a hint only
+
+
+def test_the_schema_s_errors_leave_no_garbage_while_a_load_pauses_the_collector():
+    """A load pauses Python's cycle collector (loader._collector_paused), and the schema's walk makes cyclic garbage
+    for each error (jsonschema's errors hold their parents and alternatives): 30,000 steps with an unknown key (a
+    600 KB ruleset) took 3.6 GB to `validate`. The walk collects it as it goes. Counted: objects the cycle collector
+    tracks after the walk, as a load runs it."""
+    import gc
+
+    from rulecraft.bundled import resolve
+    from rulecraft.loader.schema import validate_schema
+    from rulecraft.loader.yaml_source import parse_yaml
+
+    with open(resolve("pig"), encoding="utf-8") as fh:
+        text = fh.read().replace("      - id: start\n", "".join(f"      - zzz{n}: 1\n" for n in range(300))
+                                 + "      - id: start\n")
+    root, _ = parse_yaml(text, "steps.yaml")
+    validate_schema(root, "steps.yaml")  # the validator made once, outside the count
+    gc.collect()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        said = validate_schema(root, "steps.yaml")
+        left = len(gc.get_objects()) - before
+    finally:
+        gc.enable()
+    assert sum(d.code == "E205" for d in said) == 300
+    assert left < 20 * 300, left  # was 72,600: 242 a step, growing with the errors

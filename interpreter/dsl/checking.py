@@ -33,7 +33,7 @@ _NOT_VALUES = {
 def name_problem(name: str, sym: Optional[Symbol], scope: Scope, span: Span) -> Optional[Problem]:
     """A name that is unknown, or that names something that is not a value here."""
     if sym is None:
-        return Problem("E301", f"unknown name '{name}'", span, did_you_mean(name, scope.visible_names()))
+        return Problem("E301", f"unknown name '{name}'", span, did_you_mean(name, scope.visible_names))
     if sym.kind == "player_zone":
         return Problem("E306", f"'{name}' is one zone per player, so it needs a player", span,
                        f"say whose it is, e.g. p.{name}")

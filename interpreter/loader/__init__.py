@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
 from ..bundled import resolve
-from ..diagnostics import Diagnostic, SourceCache, error, has_errors, sort_key
+from ..diagnostics import Diagnostic, SourceCache, error, has_errors, hints_bounded, sort_key
 from .yaml_source import DEFAULT_LIMITS, Limits, YMap, load_file, parse_yaml
 
 
@@ -57,7 +57,7 @@ def load_ruleset(
     built and checked as far as it can be, as `load_text` does for an editor: `rulecraft validate`
     and the language server report the same problems, all in one run.
     """
-    with _collector_paused():
+    with _collector_paused(), hints_bounded():
         return _load(ref, overrides, limits, check, keep_going=keep_going)
 
 
@@ -70,7 +70,7 @@ def load_text(path: str, text: str, *, limits: Limits = DEFAULT_LIMITS, keep_goi
     # a name no file system can hold (an editor's URI with %00 in it): `extends` then finds nothing beside it,
     # where os.path gave a ValueError and the editor never got diagnostics
     path = path.replace("\x00", "\ufffd")
-    with _collector_paused():
+    with _collector_paused(), hints_bounded():
         return _load(path, None, limits, True, text=text, keep_going=keep_going)
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has 
 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
 from ..model.kinds import KINDS, on_change
+from .yaml_limits import collecting, key_before
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
@@ -129,9 +130,10 @@ def validate_schema(root: YMap, path: str) -> list[Diagnostic]:
         except (ValueError, TypeError):
             pass  # data the fast validator cannot take: let the walk say what is wrong
     found: dict[tuple, Diagnostic] = {}
-    for err in _validator().iter_errors(data):
-        for key, diag in _explain_any(err, root):
-            found.setdefault(key, diag)
+    with collecting():  # a load pauses the collector, and jsonschema's errors are cycles: 3.6 GB for 30,000 of them
+        for err in _validator().iter_errors(data):
+            for key, diag in _explain_any(err, root):
+                found.setdefault(key, diag)
     return sorted(found.values(), key=sort_key)
 
 
@@ -242,8 +244,7 @@ def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root
 
 def _comma_hint(key: str, node: YMap) -> str | None:
     """`{prompt: Pick one, then wait}`: the comma ended the text, and the rest became a key with no value."""
-    keys = list(node.entries)
-    prev = keys[keys.index(key) - 1] if key in keys[1:] and node.entries[key].plain() is None else None
+    prev = key_before(node.entries, key) if node.entries[key].plain() is None else None
     value = node.entries.get(prev) if prev is not None else None
     if not (isinstance(value, YScalar) and isinstance(value.value, str) and node.key_span(prev).line == node.key_span(key).line):
         return None

@@ -8,9 +8,11 @@ stops at 1000 levels with an error of its own, earlier releases do not stop at a
 
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import yaml
 
@@ -296,3 +298,52 @@ def invisible_characters(text: str, path: str) -> tuple[str, list[Diagnostic]]:
             said.append(error("E003", f"the text holds the {what} U+{ord(c):04X}", Span(path, line, m.start() - start + 1),
                               "remove it: a ruleset holds printable text, and a line ends with a new line"))
     return _INVISIBLE.sub(" ", text), said
+
+
+def binary_text(data: bytes, path: str) -> Diagnostic:
+    """E003 for bytes that hold a NUL: 'the file is UTF-16 text' (or UTF-32) when they are text in one of them (a
+    byte order mark, or the NULs of ASCII text at every other byte of the start: Windows' "Unicode"), else the NUL's
+    place ('it is binary')."""
+    wide, head = "", data[:64]
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        wide = "UTF-32"
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        wide = "UTF-16"
+    elif len(head) >= 8 and (not any(head[1::2]) or not any(head[0::2])) and any(head):
+        wide = "UTF-32" if not any(head[1::4]) and not any(head[2::4]) else "UTF-16"
+    if wide:
+        return error("E003", f"the file is {wide} text, not UTF-8", Span(path, 1, 1),
+                     "save the ruleset as UTF-8 (in the editor's 'Save as', encoding UTF-8)")
+    at = data.index(b"\x00")
+    line, col = data[:at].count(b"\n") + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
+    return error("E003", "the file contains a NUL byte: it is binary, not YAML text", Span(path, line, col),
+                 "save the ruleset as plain UTF-8 text")
+
+
+_ORDER: tuple = (None, {}, [])  # the last mapping asked about: its entries, key -> place, the keys in order
+
+
+def key_before(entries: dict, key: str) -> str | None:
+    """The key written before `key` in a mapping's `entries`. Its order is worked out once for all its unknown keys
+    (session 14: a list of the mapping for each one cost the square of the keys: 90,000 of them, over ten minutes)."""
+    global _ORDER
+    order = _ORDER  # read once: another thread's check may put its own mapping there meanwhile
+    if order[0] is not entries:
+        keys = list(entries)
+        order = _ORDER = (entries, {k: i for i, k in enumerate(keys)}, keys)
+    at = order[1].get(key, 0)
+    return order[2][at - 1] if at > 0 else None
+
+
+@contextmanager
+def collecting() -> Iterator[None]:
+    """Python's cycle collector on inside, though a load pauses it (loader._collector_paused): for a pass whose
+    garbage is cycles in proportion to a file's problems (the schema's errors), collected as it goes."""
+    paused = not gc.isenabled()
+    gc.enable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.disable()
+

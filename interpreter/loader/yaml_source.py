@@ -18,7 +18,7 @@ from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
 from .yaml_limits import has_tab as _has_tab, open_quote_above as _open_quote_above, overindented as _overindented
-from .yaml_limits import invisible_characters, tab_col as _tab_col
+from .yaml_limits import binary_text, invisible_characters, tab_col as _tab_col
 from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAML's pure-Python one without libyaml)
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
@@ -270,12 +270,8 @@ def decode(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str
     where = Span(path, 1, 1)
     if len(data) > limits.max_file_bytes:
         return None, [error("E002", f"input is over the limit of {limits.max_file_bytes} bytes", where)]
-    if b"\x00" in data:
-        at = data.index(b"\x00")
-        line = data[:at].count(b"\n") + 1
-        col = at - (data.rfind(b"\n", 0, at) + 1) + 1
-        return None, [error("E003", "the file contains a NUL byte: it is binary, not YAML text", Span(path, line, col),
-                            "save the ruleset as plain UTF-8 text")]
+    if b"\x00" in data:  # binary, or text in UTF-16 or UTF-32 (Windows' "Unicode"): said as what it is
+        return None, [binary_text(data, path)]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

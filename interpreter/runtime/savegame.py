@@ -57,7 +57,7 @@ def atomic_write(path: str, text: str, sync: bool = True) -> None:
 
 
 class SaveWriter:
-    """Keeps a game's save file up to date: `write(game)` after every decision.
+    """Keeps a game's save file up to date: `write(game)` after every decision (written when `due`).
 
     Every write replaces the file whole; it is also synced to the disk when the last sync is
     more than SYNC_EVERY seconds old: always at a person's pace, twice a second for bots (a sync
@@ -65,6 +65,8 @@ class SaveWriter:
     """
 
     SYNC_EVERY = 0.5
+    BATCH = 32  # a run of bots' decisions is written every (decisions so far) / BATCH of them, and each second
+    WRITE_EVERY = 1.0
 
     def __init__(self, path: str, ruleset_ref: str, game, overrides: dict | None = None,
                  agents: list[str] | None = None, decisions: Optional[list[tuple[int, Any]]] = None):
@@ -75,14 +77,33 @@ class SaveWriter:
         self.synced = float("-inf")
         self.lines: list[str] = []
         self.written: Optional[int] = None  # the decisions the file on disk holds (its last write that succeeded)
+        self.people = {i for i, kind in enumerate(head.get("agents") or ()) if kind == "human"}
+        self.last: Optional[int] = None  # the player of the last decision recorded
+        self.tried = float("-inf")  # when the file was last written
         for player, wire in decisions or ():
             self.record(player, wire)
 
     def record(self, player: int, wire: Any) -> None:
+        self.last = player
         n = len(self.lines) + 1
         self.lines.append(_dumps({"type": "decision", "n": n, "player": player, "choice": wire}))
 
+    def due(self, game) -> bool:
+        """Whether the file must be written now: always for a person's decision, the one before a person is asked,
+        the end, the first write and at least once a second; a run of bots' decisions in batches that grow with the
+        game (the file is replaced whole, so a write a decision cost the square of the game: a stranger's ruleset
+        whose bots decide for ever wrote 180 GB). A kill in a run of bots' decisions loses a few of them, which the
+        same bots take again when the game is resumed (their choices are a function of the game and the seat)."""
+        n, written = len(self.lines), self.written
+        pending = None if game.over else game.pending
+        return (written is None or game.over or self.last in self.people or pending is None
+                or pending.player in self.people or n - written >= max(1, n // self.BATCH)
+                or time.monotonic() - self.tried >= self.WRITE_EVERY)
+
     def write(self, game) -> None:
+        if not self.due(game):
+            return
+        self.tried = time.monotonic()
         head = dict(self.header, decisions=len(self.lines))
         data = portable(to_json(game), game.rs.file)
         state = {"type": "state", "format": STATE_FORMAT, "hash": hash_of(data), "state": data}

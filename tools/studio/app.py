@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import os
+import sys
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
@@ -25,6 +26,7 @@ from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bu
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
 from rulecraft.tools.studio.play.hub import Hub
 from rulecraft.tools.studio.play.routes import play_routes
+from rulecraft.tools.studio.play.table import Refusal
 from rulecraft.tools.studio.lab.channel import Channel, Lab
 from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
@@ -43,6 +45,10 @@ PRINT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font
              "frame-ancestors 'self'; sandbox")
 
 
+class Superseded(Exception):
+    """Printed pages not made: a newer request for the same pages came while this one waited (409)."""
+
+
 def static_text(name: str) -> bytes:
     return files("rulecraft.tools.studio").joinpath("static", name).read_bytes()
 
@@ -58,6 +64,7 @@ class Studio:
         self.charts: OrderedDict = OrderedDict()
         self.good: OrderedDict = OrderedDict()  # (uri, sequence) -> its last chart drawn from a text without errors
         self.known: dict = {}
+        self.asked: dict = {}  # (printed kind, path) -> how many requests for it came (the newest is made)
 
     # ---------------------------------------------------------------- work off the event loop
     async def draw_chart(self, doc, line: int, sequence: str | None) -> dict:
@@ -91,6 +98,18 @@ class Studio:
 
     async def off_loop(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.printing, fn, *args)
+
+    async def newest(self, key: tuple, fn, *args):
+        """`fn(*args)` off the loop, unless a newer request of the same `key` (the same pages of the same file) came
+        while it waited its turn: then Superseded, and nothing is made (the page asks again at every save)."""
+        self.asked[key] = turn = self.asked.get(key, 0) + 1
+
+        def run():
+            if self.asked.get(key) != turn:
+                raise Superseded("a newer request for the same pages came while this one waited: it was not made")
+            return fn(*args)
+
+        return await self.off_loop(run)
 
     # ---------------------------------------------------------------- what changed on disk
     async def watch(self) -> None:
@@ -180,13 +199,13 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         kind = request.path_params["kind"]
         path = source(request.query_params.get("path", ""))
         if kind in ("aid", "book"):
-            html = await studio.off_loop(aid_page if kind == "aid" else book_page, path)
+            html = await studio.newest((kind, path), aid_page if kind == "aid" else book_page, path)
             return HTMLResponse(html, headers={"content-security-policy": PRINT_CSP})
         if kind in ("sheets", "aid.pdf", "book.pdf"):
             if kind == "sheets":
-                pdf = await studio.off_loop(sheets_pdf, path)
+                pdf = await studio.newest((kind, path), sheets_pdf, path)
             else:
-                pdf = await studio.off_loop(printed_pdf, kind[:-4], path)
+                pdf = await studio.newest((kind, path), printed_pdf, kind[:-4], path)
             name = os.path.splitext(os.path.basename(path))[0] + "-" + kind.replace(".pdf", "") + ".pdf"
             how = "attachment" if request.query_params.get("download") else "inline"
             return Response(pdf, media_type="application/pdf",
@@ -198,8 +217,10 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         return JSONResponse(await studio.off_loop(diff, a, b))
 
     async def socket(ws: WebSocket) -> None:
-        if len(studio.sessions) >= MAX_SESSIONS:
-            await ws.close(1013)
+        if len(studio.sessions) >= MAX_SESSIONS:  # said, so the page does not send its reader to restart the studio
+            await ws.accept()
+            await ws.close(1013, f"the studio serves at most {MAX_SESSIONS} pages at once and that many are open: "
+                                 "close one, then reload this page")
             return
         session = Session(ws, studio)
         studio.sessions.add(session)
@@ -216,6 +237,8 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
             return JSONResponse({"error": exc.message, **exc.more}, status_code=exc.status)
         if isinstance(exc, NotDrawn):
             return _error(str(exc), 422)
+        if isinstance(exc, Superseded):
+            return _error(str(exc), 409)
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)  # the traceback for a report
         return _error("the studio failed on this request: an error of rulecraft's own (its log says more; please "
                       "report it); nothing was written", 500)
@@ -226,8 +249,13 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
         await asyncio.get_running_loop().run_in_executor(None, hub.find_games)
         for gid in hub.tables:
             hub.kick(gid)
-        if play is not None:
-            play["then"](await hub.new_game(play["ruleset"], play["seats"], play["seed"], play["options"]))
+        if play is not None:  # `studio --play`: a game that cannot start is said in one line; the folder is served
+            try:
+                made = await hub.new_game(play["ruleset"], play["seats"], play["seed"], play["options"])
+            except Refusal as exc:
+                print(f"rulecraft studio: --play: {exc}", file=sys.stderr, flush=True)
+            else:
+                play["then"](made)
         try:
             yield
         finally:
@@ -245,7 +273,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
     ] + play_routes(hub, static_text, source, _json)
     from starlette.middleware import Middleware
 
-    handlers = {Refused: refused, NotDrawn: refused, ValueError: refused, Exception: refused}
+    handlers = {Refused: refused, NotDrawn: refused, Superseded: refused, ValueError: refused, Exception: refused}
     app = Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)],
                     exception_handlers=handlers, lifespan=lifespan)
     app.state.studio = studio

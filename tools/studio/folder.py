@@ -8,8 +8,10 @@ The bundled rulesets are offered read-only, to be copied into the folder.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import stat
 from dataclasses import dataclass
 
 from rulecraft.bundled import bundled_rulesets
@@ -19,6 +21,7 @@ from rulecraft.loader.yaml_source import DEFAULT_LIMITS
 MAX_FILE = DEFAULT_LIMITS.max_file_bytes  # bytes of a ruleset file, as the loader reads (the language server's too)
 MAX_FILES = 500  # ruleset files listed from one folder
 MAX_DEPTH = 3  # folders below the served one that are looked into
+MAX_ENTRIES = 10_000  # entries of the folder and those below looked at in one look
 SUFFIXES = (".yaml", ".yml")
 RULESET_MARK = re.compile(r"^(ruleset|extends)\s*:", re.M)
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}$")
@@ -69,6 +72,8 @@ class Entry:
 class Folder:
     def __init__(self, root: str):
         self.root = os.path.realpath(root)
+        self.looked = 0  # entries the last look at the folder looked at
+        self._verdicts: dict[str, tuple[int, int, bool]] = {}  # real path -> (size, time, a ruleset?) of the last look
 
     def resolve(self, rel: str) -> str:
         """The absolute path of `rel` inside the folder, or Refused."""
@@ -91,26 +96,50 @@ class Folder:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     def scan(self) -> dict[str, Entry]:
-        """The ruleset files of the folder (a few levels down), by relative path."""
+        """The ruleset files of the folder (a few levels down), by relative path. The studio looks once a second, so
+        a look is bounded by work, not by what a folder from elsewhere holds: at most MAX_ENTRIES entries are looked
+        at (`looked`), and a file is opened to see whether it is a ruleset only when it is new or its size or time
+        changed since the last look (a folder of 20,000 '.yaml' data files was read whole at every look)."""
         found: dict[str, Entry] = {}
-        for dirpath, dirs, names in os.walk(self.root, followlinks=False):
-            depth = 0 if dirpath == self.root else self.rel(dirpath).count("/") + 1
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")
-                             and depth < MAX_DEPTH)
-            for n in sorted(names):
-                if n.startswith(".") or not n.endswith(SUFFIXES):
+        verdicts: dict[str, tuple[int, int, bool]] = {}
+        self.looked = 0
+        folders = [(self.root, "", 0)]  # (path, its path relative to the folder with a '/' after it, depth)
+        while folders and self.looked < MAX_ENTRIES and len(found) < MAX_FILES:
+            dirpath, under, depth = folders.pop(0)
+            try:
+                with os.scandir(dirpath) as it:
+                    entries = list(itertools.islice(it, MAX_ENTRIES - self.looked))
+            except OSError:
+                continue
+            self.looked += len(entries)
+            for e in sorted(entries, key=lambda e: e.name):
+                if e.name.startswith("."):
                     continue
-                full = os.path.join(dirpath, n)
                 try:
-                    real = self.resolve(self.rel(full))
-                    st = os.stat(real)
-                except (Refused, OSError):
+                    if e.is_dir(follow_symlinks=False):
+                        if depth < MAX_DEPTH and e.name not in ("node_modules", "__pycache__"):
+                            folders.append((e.path, f"{under}{e.name}/", depth + 1))
+                        continue
+                except OSError:
                     continue
-                if os.path.isfile(real) and st.st_size <= MAX_FILE and _is_ruleset(real):
-                    found[self.rel(full)] = Entry(self.rel(full), st.st_size, st.st_mtime_ns)
-                if len(found) >= MAX_FILES:
-                    return found
+                if e.name.endswith(SUFFIXES) and len(found) < MAX_FILES:
+                    self._look(e, under + e.name, found, verdicts)
+        self._verdicts = verdicts  # what was seen this look only: it never grows past one look's files
         return found
+
+    def _look(self, e: os.DirEntry, rel: str, found: dict, verdicts: dict) -> None:
+        try:  # the folders walked are real ones (no link is followed into one): only a link needs resolving
+            real = self.resolve(rel) if e.is_symlink() else e.path
+            st = os.stat(real) if e.is_symlink() else e.stat(follow_symlinks=False)
+        except (Refused, OSError):
+            return
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
+            return
+        known = self._verdicts.get(real)
+        ruleset = known[2] if known and known[:2] == (st.st_size, st.st_mtime_ns) else _is_ruleset(real)
+        verdicts[real] = (st.st_size, st.st_mtime_ns, ruleset)
+        if ruleset:
+            found[rel] = Entry(rel, st.st_size, st.st_mtime_ns)
 
     def read(self, rel: str) -> tuple[str, str, str]:
         """(absolute path, text, digest of the bytes) of a file of the folder."""
@@ -138,6 +167,11 @@ class Folder:
         if os.path.isfile(path) and not _is_ruleset(path, MAX_FILE):  # a compose file, notes...: never the studio's to replace
             raise Refused(f"not saved: '{rel[:100]}' on disk is not a ruleset file (no top-level 'ruleset:' or "
                           f"'extends:'), and the studio writes over ruleset files only; {KEPT}")
+        where = _not_utf8(path)
+        if where:  # shown with U+FFFD where its bytes are not UTF-8: a save would have written those over for good
+            raise Refused(f"not saved: '{rel[:100]}' on disk is not UTF-8 text ({where}): the editor shows its bytes "
+                          f"there as \ufffd, and saving would replace them for good; convert the file to UTF-8 "
+                          f"first; {KEPT}")
         try:
             return replace_source(path, text, loaded, limit=MAX_FILE)
         except OutputError as exc:
@@ -198,6 +232,20 @@ def _unencodable(text: str) -> str:
         line = text.count("\n", 0, exc.start) + 1
         col = exc.start - (text.rfind("\n", 0, exc.start) + 1) + 1
         return f"a lone surrogate (U+{ord(text[exc.start]):04X}) at line {line}, column {col}"
+
+
+def _not_utf8(path: str) -> str:
+    """'line L, column C' of the first byte of the file at `path` that is not UTF-8, else '' (or no such file)."""
+    try:
+        raw = read_regular(path, MAX_FILE, "ruleset file")
+    except InputError:
+        return ""
+    try:
+        raw.decode("utf-8")
+        return ""
+    except UnicodeDecodeError as exc:
+        line, start = raw.count(b"\n", 0, exc.start) + 1, raw.rfind(b"\n", 0, exc.start) + 1
+        return f"line {line}, column {exc.start - start + 1}"
 
 
 def _is_ruleset(path: str, head: int = 8000) -> bool:

@@ -61,6 +61,7 @@ class Session:
         self.server.protocol.set_writer(self.writer, include_headers=False)
         self.wire = Wire(self.server, self.server.rulecraft_refuse_size)
         self.tasks: set[asyncio.Task] = set()
+        self.charting: tuple[asyncio.Task, Any] | None = None  # the page's newest chart request not answered yet
 
     def send(self, message: dict) -> None:
         self.writer.queue.put_nowait(json.dumps(message))
@@ -98,7 +99,8 @@ class Session:
                 text = await self.writer.queue.get()
                 if text is None or self.writer.queue.qsize() > MAX_QUEUED:
                     self.writer.closed = True
-                    await self.ws.close(1000 if text is None else 1013)
+                    await self.ws.close(1000 if text is None else 1013, "" if text is None else
+                                        "this page read nothing of what the studio sent it for too long: reload it")
                     return
                 await self.ws.send_text(text)
         except (RuntimeError, OSError, WebSocketDisconnect):  # the page went away: nothing more to send it
@@ -119,15 +121,30 @@ class Session:
             self.writer.close()
             return
         if isinstance(method, str) and method.startswith("rulecraft/"):
+            self.supersede(message)
             task = asyncio.create_task(self.studio_request(message))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+            if method == "rulecraft/chart":
+                self.charting = (task, message.get("id"))
             return
         try:
             self.wire.dispatch(data.encode("utf-8", "surrogatepass"))
         except BaseException as exc:  # noqa: BLE001 - pygls's exit raises SystemExit: this page's end, no more
             log.warning("a message ended this page's session (%s)", type(exc).__name__)
             self.writer.close()
+
+    def supersede(self, message: dict) -> None:
+        """A chart request replaces the page's last one not answered yet (the page shows only its newest): that one
+        is answered 'superseded' at once and its chart not drawn, if Graphviz has not begun it. Without this a page
+        that asked faster than charts are drawn queued a drawing for every request (one every 150 ms of typing)."""
+        if message.get("method") != "rulecraft/chart" or self.charting is None:
+            return
+        task, rid = self.charting
+        self.charting = None
+        if not task.done():
+            task.cancel()
+            self.reply(rid, result={"status": "superseded", "note": "a newer chart request of this page replaced it"})
 
     async def studio_request(self, message: dict) -> None:
         rid, method, params = message.get("id"), message["method"], message.get("params")

@@ -70,7 +70,7 @@ class AssignStatements:
                 sym = self.scope.symbols.get(name)
                 if sym is None:
                     self.report("E301", f"unknown variable '{name}'", target.span,
-                                did_you_mean(name, self.scope.visible_names())
+                                did_you_mean(name, self.scope.visible_names)
                                 or "declare it under 'variables:', or use 'let' for a local value")
                     return lambda ctx: None
                 if sym.kind != "var":

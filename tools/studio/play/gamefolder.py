@@ -69,6 +69,27 @@ def checked(meta: Any, home: str, root: str) -> dict:
     return {**meta, "ruleset": ruleset}
 
 
+def games_home(root: str, games: str) -> str:
+    """The folder under `root` the games are kept in (`games`, relative: '.rulecraft/games'), when each of its
+    parts is a real folder of `root` or is not there yet. The studio's folder may have come from elsewhere (a zip, a
+    git clone: both carry links): a part that is a link would have the games, their seats' tokens with them, written
+    to and read from wherever it leads. ValueError says which part and why."""
+    path = root
+    for part in games.split(os.sep):
+        path = os.path.join(path, part)
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            break
+        except OSError as exc:
+            raise ValueError(f"{os.path.relpath(path, root)}: {(exc.strerror or str(exc)).lower()}") from None
+        if not stat.S_ISDIR(st.st_mode):
+            kind = "a link" if stat.S_ISLNK(st.st_mode) else "not a folder"
+            raise ValueError(f"{os.path.relpath(path, root)} is {kind}: games are kept only in a folder of the "
+                             f"studio's folder; remove it (or serve another folder) to play")
+    return os.path.join(root, games)
+
+
 GAME_FILES = ("game.json", "game.save", "game.log", "ruleset.yaml")
 
 

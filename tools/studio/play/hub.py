@@ -18,7 +18,7 @@ import stat
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
-from rulecraft.tools.studio.play.gamefolder import PERSON
+from rulecraft.tools.studio.play.gamefolder import PERSON, games_home
 from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable, Refusal
 
 log = logging.getLogger("rulecraft.studio")
@@ -61,6 +61,11 @@ class Hub:
     # ------------------------------------------------------------------ games
     def find_games(self) -> None:
         """The games kept under the folder (a restart): each made again from its save, its bots set going."""
+        try:
+            games_home(self.root, GAMES_FOLDER)
+        except ValueError as exc:  # a link out of the folder: nothing read through it
+            self.problems.append(str(exc))
+            return
         if not os.path.isdir(self.home):
             return
         found = []
@@ -92,6 +97,10 @@ class Hub:
         if sum(not t.game.over for t in self.tables.values()) >= MAX_GAMES:
             raise Refusal(f"{MAX_GAMES} games are going on: finish one first (or remove its folder from "
                           f"{GAMES_FOLDER} and start the studio again)")
+        try:
+            games_home(self.root, GAMES_FOLDER)
+        except ValueError as exc:
+            raise Refusal(f"the game cannot start: {exc}") from None
         gid = secrets.token_hex(6)
         tokens = {str(s): secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == PERSON}
         tokens["spectator"] = secrets.token_urlsafe(24)

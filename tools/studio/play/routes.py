@@ -18,12 +18,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rulecraft.tools.studio.play.hub import MAX_SEATS_OPEN, Hub, Seat
 from rulecraft.tools.studio.play.gamefolder import BOTS, PERSON
-from rulecraft.tools.studio.play.table import Refusal
+from rulecraft.tools.studio.play.table import SPECTATOR, Refusal
 
 MAX_MESSAGE = 16 * 1024  # bytes of one message from a seat (an answer is a few numbers)
 RATE, BURST = 10.0, 40  # messages a second a seat may send, and how many at once; past that they are dropped
 MAX_DROPPED = 200  # dropped messages before the connection is closed
 REFUSED = 4403  # the close code of a websocket without a valid seat token
+MAX_PER_SEAT, MAX_PER_SPECTATOR = 4, 16  # connections at once of one seat's link (a phone, a laptop, a reload)
 PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
 ASSETS = {"play.js": "text/javascript; charset=utf-8", "play.css": "text/css; charset=utf-8"}
@@ -101,6 +102,10 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
             return
         if len(hub.seats) >= MAX_SEATS_OPEN:
             await ws.close(1013, "too many seats open: try again later")
+            return
+        most = MAX_PER_SPECTATOR if found[1] == SPECTATOR else MAX_PER_SEAT  # one link never takes every place
+        if sum((s.game_id, s.seat) == found for s in hub.seats) >= most:
+            await ws.close(1013, f"this link is open in {most} places already: close one of them")
             return
         seat = Seat(*found)
         hub.seats.add(seat)

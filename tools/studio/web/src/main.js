@@ -235,7 +235,8 @@ async function main() {
     "textDocument/publishDiagnostics": onDiagnostics,
     "rulecraft/fileChanged": changedOnDisk,
     "rulecraft/filesChanged": () => listFiles(),
-  }, () => status("the studio's server is gone: start it again and reload this page", "error"))
+  }, e => status(e.code === 1013 && e.reason ? `the studio closed this page's connection: ${e.reason}`
+    : "the studio's server is gone: start it again and reload this page", "error"))
   state.chart = new Chart($("#chart"), $("#chart-note"), {
     request: async params => {
       if (!state.file) return null

@@ -32,7 +32,7 @@ function connect() {
       status(`refused: ${e.reason || "this link opens no seat"}`, "error")
       return
     }
-    status("connection lost: trying again…", "error")
+    status(e.code === 1013 && e.reason ? `${e.reason}: trying again…` : "connection lost: trying again…", "error")
     setTimeout(connect, 2000)
   }
 }
