@@ -25,6 +25,11 @@ def phrase(cls: type):
 
 
 def article(noun: str) -> str:
+    """'a card', 'an Emblem'; a noun that has its article or an owner already is left as it is ('a player's Mark',
+    not 'an a player's Mark')."""
+    first = noun.split(" ", 1)[0]
+    if first.lower() in ("a", "an") or first.endswith("'s"):
+        return noun
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
