@@ -116,3 +116,37 @@ def test_a_quit_save_never_replaces_what_has_its_name(tmp_path, blocker):
     assert again.returncode == 0, again.stderr.decode()
     assert "resumed after 2 decisions" in again.stdout.decode()
     os.unlink(tmp_path / where)
+
+
+def test_a_quit_save_that_cannot_go_beside_the_player_goes_to_a_folder_nobody_could_take_first(tmp_path, monkeypatch):
+    """The fallback was `$TMPDIR/rulecraft-PID-NAME.save`, a name another user of the machine could guess and take
+    first (a folder or a file of theirs there, and the game was saved nowhere). Now a new folder of its own (0700,
+    tempfile.mkdtemp), whatever lies in the temporary folder already."""
+    import os
+    import stat
+    import tempfile
+
+    from rulecraft.runtime import savegame
+    from rulecraft.tools.table import keeping
+
+    class BesideFails(savegame.SaveWriter):
+        def write(self, game):
+            if os.path.dirname(self.path) == "":  # the save beside the player: a full disk, say
+                raise OSError(28, "No space left on device")
+            return super().write(game)
+
+    temp = tmp_path / "shared-tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(keeping, "SaveWriter", BesideFails)
+    monkeypatch.chdir(tmp_path)
+    g = Game(load_ruleset(str(SECRETS)).ruleset, 2, 4)
+    name = f"{g.rs.name}-seed4.save"
+    (temp / f"rulecraft-{os.getpid()}-{name}").mkdir()  # what another user could have made at the old name
+    where, said = keeping.quit_save(str(SECRETS), g, {}, ["human", "random"], [])
+    assert where is not None, said
+    assert "cannot save the game beside you" in said and where in said
+    folder = Path(where).parent
+    assert folder.parent == temp and folder.name.startswith("rulecraft-") and Path(where).name == name
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert Path(where).is_file()

@@ -33,14 +33,18 @@ def quit_save(ref: str, game, overrides: dict, kinds: list, history: list) -> tu
     """A person who quits a game that was not being saved: save it beside them so they can go on later.
 
     When that place cannot be written (a folder, a device or a FIFO of that name, a read-only or full disk), the
-    game is saved in the temporary folder instead. Returns (where it was saved or None, what went wrong or '')."""
+    game is saved in a new folder of its own in the temporary folder instead (a fixed name there could be taken
+    first by another user of the machine, and the game saved nowhere).
+    Returns (where it was saved or None, what went wrong or '')."""
     import tempfile
 
     name = _free_name(f"{game.rs.name}-seed{game.seed}", ".save")  # never another game's save (issue 38)
     decisions = [(t.player, t.wire) for t in history]
     first = ""
-    for path in (name, os.path.join(tempfile.gettempdir(), f"rulecraft-{os.getpid()}-{name}")):
+    for n, path in enumerate((name, "")):
         try:
+            if n:  # a folder of its own, made now: mode 0700, a name nobody can guess and take first
+                path = os.path.join(tempfile.mkdtemp(prefix="rulecraft-"), os.path.basename(name))
             if os.path.lexists(path) and not os.path.isfile(path):
                 raise OutputError(path, f"cannot write {path}: it exists and is not a plain file")
             saver = SaveWriter(path, ref, game, overrides, kinds, decisions=decisions)
