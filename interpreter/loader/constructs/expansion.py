@@ -25,7 +25,7 @@ from ...diagnostics import DiagnosticError, Span, did_you_mean
 from ...dsl import ast as A
 from ...dsl.closures.compiler import Compiler
 from ...dsl.closures.statements import StatementCompiler
-from ...dsl.parser import parse_expression, parse_statements
+from ...dsl.parser import parse_expression, parse_statements, plain_locator
 from ...model import ruleset as M
 from ..dsl_text import split_statements
 from ..yaml_source import YMap, YNode, YScalar, YSeq
@@ -314,3 +314,14 @@ def _text(node: Optional[YNode], default: str = "") -> str:
 
 
 # ------------------------------------------------------------------ respond
+
+
+def said_setting(w, settings: dict, key: str, default: str) -> str:
+    """A construct's setting as players read it (`w`: the words of tools/words), `default` when it is not set; a
+    setting that is no expression is said as written."""
+    if key not in settings:
+        return default
+    try:
+        return w.expr(parse_expression(settings[key], plain_locator()))
+    except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
+        return settings[key]

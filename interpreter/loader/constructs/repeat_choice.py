@@ -21,9 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
-from ...dsl.parser import parse_expression, plain_locator
 from ...model import ruleset as M
-from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, within_budget
+from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, said_setting, within_budget
 from ..yaml_source import YMap
 
 REPEAT_KEYS = ("chooser", "options", "max", "prompt", "display", "as", "do")
@@ -84,10 +83,7 @@ def words(step: M.ConstructStep, w) -> str:
     st = dict(step.settings)
 
     def said(key: str, default: str) -> str:
-        try:
-            return w.expr(parse_expression(st[key], plain_locator())) if key in st else default
-        except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
-            return st[key]
+        return said_setting(w, st, key, default)
     options = said("options", "the options")
     one = "one " + options.removeprefix("each ") if options.startswith("each ") else f"one of {options}"
     out = (f"{said('chooser', 'the player')} chooses {one}, again and again, until they pass or nothing is left"

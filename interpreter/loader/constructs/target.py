@@ -11,7 +11,7 @@ from typing import Optional
 
 from ...dsl.parser import parse_expression, plain_locator
 from ...model import ruleset as M
-from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, within_budget
+from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, said_setting, within_budget
 from ..yaml_source import YMap
 
 TARGET_KEYS = ("chooser", "among", "each", "filter", "prompt", "as", "if_none", "do")
@@ -66,10 +66,7 @@ def words(step: M.ConstructStep, w) -> str:
     st = dict(step.settings)
 
     def said(key: str, default: str) -> str:
-        try:
-            return w.expr(parse_expression(st[key], plain_locator())) if key in st else default
-        except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
-            return st[key]
+        return said_setting(w, st, key, default)
     who = said("chooser", "the player")
     if getattr(w, "detail", "full") == "full":
         q = st.get("each", "q")
