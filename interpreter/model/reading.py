@@ -162,6 +162,19 @@ def secrets_of(rs: Any) -> Secrets:
     return s
 
 
+def every_step(rs: Any) -> Iterable[Any]:
+    """Every step of the ruleset's sequences and the steps inside them: their bodies, and the steps a construct
+    runs (`run`)."""
+    todo = [seq.steps for seq in rs.sequences.values()]
+    while todo:
+        for step in todo.pop():
+            run = getattr(step, "run", None)
+            if isinstance(run, tuple):
+                todo.append(run)
+            todo.extend(body for _name, body in step.bodies)
+            yield step
+
+
 def local_reads(rs: Any, s: Secrets) -> dict[str, tuple]:
     """For each local name of the ruleset's steps, what the values given it are worked out from: every `let`, `as`
     (a decision's answer is one of its options, a card drawn comes from its zone), loop name and sequence parameter
@@ -170,29 +183,23 @@ def local_reads(rs: Any, s: Secrets) -> dict[str, tuple]:
     not what picked it: the players of `[q for q in players if count(q.hand) > 2]` are players everyone knows (a
     decision worked out from the list still reads the condition where it is written)."""
     binds: list[tuple[str, Any]] = []
-    todo = [seq.steps for seq in rs.sequences.values()]
-    while todo:
-        for step in todo.pop():
-            run = getattr(step, "run", None)
-            if isinstance(run, tuple):
-                todo.append(run)
-            todo.extend(body for _name, body in step.bodies)
-            for spec in (getattr(step, "decision", None), getattr(step, "play", None)):
-                if spec is not None and spec.bind and spec.options is not None:
-                    binds.append((spec.bind, spec.options.ast))
-            if getattr(step, "var", "") and getattr(step, "iterable", None) is not None:
-                binds.append((step.var, step.iterable.ast))
-            params = rs.sequences[step.sequence].params if getattr(step, "sequence", "") in rs.sequences else ()
-            binds += [(k, v.ast) for k, v in getattr(step, "args", ()) if k in params]
-            for stmt in getattr(step, "stmts", ()):
-                for node in stmt.ast.walk():
-                    if isinstance(node, A.Let):
-                        binds.append((node.name, node.value))
-                    elif isinstance(node, A.Draw) and node.bind:  # drawn face up: nothing hidden about it
-                        dest = s._zone(node.dest) if node.dest is not None else None
-                        binds.append((node.bind, node.dest if dest is not None and dest[1] == "open" else node.source))
-                    elif isinstance(node, A.CallSeq) and node.sequence in rs.sequences:
-                        binds += [(k.name, k.value) for k in node.kwargs]
+    for step in every_step(rs):
+        for spec in (getattr(step, "decision", None), getattr(step, "play", None)):
+            if spec is not None and spec.bind and spec.options is not None:
+                binds.append((spec.bind, spec.options.ast))
+        if getattr(step, "var", "") and getattr(step, "iterable", None) is not None:
+            binds.append((step.var, step.iterable.ast))
+        params = rs.sequences[step.sequence].params if getattr(step, "sequence", "") in rs.sequences else ()
+        binds += [(k, v.ast) for k, v in getattr(step, "args", ()) if k in params]
+        for stmt in getattr(step, "stmts", ()):
+            for node in stmt.ast.walk():
+                if isinstance(node, A.Let):
+                    binds.append((node.name, node.value))
+                elif isinstance(node, A.Draw) and node.bind:  # drawn face up: nothing hidden about it
+                    dest = s._zone(node.dest) if node.dest is not None else None
+                    binds.append((node.bind, node.dest if dest is not None and dest[1] == "open" else node.source))
+                elif isinstance(node, A.CallSeq) and node.sequence in rs.sequences:
+                    binds += [(k.name, k.value) for k in node.kwargs]
     out: dict[str, tuple] = {}
     s._values = True
     try:

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from ..dsl import ast as A
 from ..values import Card
-from .reading import Read, secrets_of, seen_by
+from .reading import Read, every_step, secrets_of, seen_by
 
 # ------------------------------------------------------------------ where things lie
 
@@ -161,18 +161,12 @@ def guarded(rs: Any, spec: Any) -> bool:
 
 
 def _declines(rs: Any) -> Iterable[tuple[Any, Any]]:
-    todo = [seq.steps for seq in rs.sequences.values()]
-    while todo:
-        for step in todo.pop():
-            run = getattr(step, "run", None)
-            if isinstance(run, tuple):
-                todo.append(run)
-            todo.extend(body for _name, body in step.bodies)
-            other = getattr(step, "other", ())
-            if len(other) == 1 and other[0].path.endswith(".declined") and step.then:
-                spec = getattr(step.then[0], "decision", None)
-                if spec is not None:
-                    yield other[0].decision, spec
+    for step in every_step(rs):
+        other = getattr(step, "other", ())
+        if len(other) == 1 and other[0].path.endswith(".declined") and step.then:
+            spec = getattr(step.then[0], "decision", None)
+            if spec is not None:
+                yield other[0].decision, spec
 
 
 def reads_hidden_cards(reads: Iterable[Read]) -> bool:
