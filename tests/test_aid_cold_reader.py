@@ -328,3 +328,13 @@ def test_a_titled_row_named_outright_reads_by_its_title(ridge):
     w = Words(ridge, detail="players")
     said = w.stmt(parse_statements("player.position += track['gust'].shift", plain_locator())[0])
     assert said == "Add the Gust shift to the player's Space", said
+
+
+def test_a_deck_that_is_every_mix_of_a_kind_and_a_number_is_said_in_one_line():
+    """Tide Clock's aid said 'You need 12 cards.' and nothing of which: its cards are silk, tea and spice, each worth
+    1 to 4. A deck whose cards are every mix of a named property and a number, as many of each, is said that way;
+    a numbered copy of each card (gallery sale's `n`, which no card's name tells) is not such a number."""
+    tide = aid_view(load_ruleset(str(GAMES / "tide-clock.yaml")).ruleset)
+    assert "The cards: silk, tea and spice, each with worth 1 to 4 (one card of each)." in tide.setup, tide.setup
+    gallery = aid_view(load_ruleset(str(GAMES / "gallery-sale.yaml")).ruleset)
+    assert not [x for x in gallery.setup if "each with" in x], gallery.setup

@@ -120,7 +120,11 @@ def _deck_line(rs: M.Ruleset) -> str:
     kinds: dict[str, list] = {}
     for c in rs.cards:
         kinds.setdefault(c.name, []).append(c)
-    if not 1 < len(kinds) <= DECK_KINDS or any(c.text for c in rs.cards):
+    if any(c.text for c in rs.cards):
+        return ""
+    if len(kinds) > DECK_KINDS:
+        return _grid_line(rs)
+    if len(kinds) < 2:
         return ""
     numbers = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
                if all(isinstance(c.attrs.get(a), int) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
@@ -134,6 +138,41 @@ def _deck_line(rs: M.Ruleset) -> str:
     from rulecraft.tools.words.text import join_and
 
     return f"The cards: {join_and(said)}."
+
+
+def _grid_line(rs: M.Ruleset) -> str:
+    """A deck of many kinds that is every mix of a named property and a number, the same count of each ('silk 1' ...
+    'spice 4'):
+    'The cards: silk, tea and spice, each with worth 1 to 4 (one card of each).'; '' for any other deck."""
+    from rulecraft.tools.words.text import join_and
+
+    def values(a: str) -> list:
+        return list(dict.fromkeys(c.attrs.get(a) for c in rs.cards))
+
+    names = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
+             if all(isinstance(c.attrs.get(a), (str, int)) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
+             and 1 < len(values(a)) <= DECK_KINDS * 2]
+    for first in names:
+        for second in names:
+            one, two = values(first), values(second)
+            if (first == second or isinstance(one[0], int) or not all(isinstance(v, int) for v in two)
+                    or len(rs.cards) % (len(one) * len(two))):
+                continue
+            copies = len(rs.cards) // (len(one) * len(two))
+            mixes: dict = {}
+            for c in rs.cards:
+                mixes[c.attrs[first], c.attrs[second]] = mixes.get((c.attrs[first], c.attrs[second]), 0) + 1
+            named = {(c.attrs[first], c.attrs[second], c.name) for c in rs.cards}  # the mix is what the card is
+            if (len(mixes) != len(one) * len(two) or set(mixes.values()) != {copies}
+                    or len(named) != len(mixes) or len({n for *_, n in named}) != len(mixes)):
+                continue
+            numbers = sorted(two)
+            span = (f"{numbers[0]} to {numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1))
+                    else join_and([str(v) for v in numbers]))
+            each = "one card" if copies == 1 else f"{copies} cards"
+            return (f"The cards: {join_and([str(v) for v in one])}, each with {second.replace('_', ' ')} {span} "
+                    f"({each} of each).")
+    return ""
 
 
 def _set_before_play(rs: M.Ruleset) -> set[str]:
