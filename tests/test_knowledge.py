@@ -76,6 +76,19 @@ def _guesses(rs) -> list[bool]:
     return out
 
 
+def _greedy_wins(rs, players: int, games: int) -> int:
+    """Games of seeds 1..games that the greedy bot in seat 1 wins alone, against random answers in every other seat."""
+    won = 0
+    for seed in range(1, games + 1):
+        g = Game(rs, players, seed=seed, story=False)
+        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
+        while not g.over:
+            d = g.pending
+            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
+        won += g.winners == [1]
+    return won
+
+
 def test_greedy_guesses_a_hidden_card_reached_through_a_local_as_through_the_hand(tmp_path):
     """Issue 32: a local bound to the hidden gem kept the real gem in the bot's look-ahead (200 of 200 guessed,
     seeds 1-200, against 23 of 200 read through the hand); each rollout now follows the gem's place."""
@@ -229,14 +242,7 @@ def test_greedy_does_not_read_a_sealed_answer_given_before_its_own(tmp_path):
     path = tmp_path / "sealed.yaml"
     path.write_text(SEALED, encoding="utf-8")
     rs = load_ruleset(str(path)).ruleset
-    matched = 0
-    for seed in range(1, GAMES + 1):
-        g = Game(rs, 2, seed=seed, story=False)
-        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
-        while not g.over:
-            d = g.pending
-            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
-        matched += g.winners == [1]
+    matched = _greedy_wins(rs, 2, GAMES)
     assert matched < GAMES * 0.35
 
 
@@ -285,14 +291,7 @@ def test_greedy_does_not_read_another_seats_hidden_number(tmp_path, vis):
     path.write_text(OWNED.replace("VIS", vis), encoding="utf-8")
     loaded = load_ruleset(str(path))
     assert loaded.ok, loaded.diagnostics
-    guessed = 0
-    for seed in range(1, GAMES + 1):
-        g = Game(loaded.ruleset, 2, seed=seed, story=False)
-        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
-        while not g.over:
-            d = g.pending
-            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
-        guessed += g.winners == [1]
+    guessed = _greedy_wins(loaded.ruleset, 2, GAMES)
     assert guessed < GAMES * 0.35
 
 
@@ -310,14 +309,7 @@ def test_greedy_does_not_read_another_seats_hidden_player_list_or_record(tmp_pat
                     .replace("guess == players[0].purse", test), encoding="utf-8")
     loaded = load_ruleset(str(path))
     assert loaded.ok, loaded.diagnostics
-    guessed = 0
-    for seed in range(1, GAMES // 2 + 1):
-        g = Game(loaded.ruleset, 4, seed=seed, story=False)
-        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
-        while not g.over:
-            d = g.pending
-            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
-        guessed += g.winners == [1]
+    guessed = _greedy_wins(loaded.ruleset, 4, GAMES // 2)
     assert guessed < GAMES // 2 * 0.6
 
 
@@ -330,12 +322,5 @@ def test_greedy_does_not_read_another_seats_secret_answer_kept_under_its_name(tm
                     encoding="utf-8")
     loaded = load_ruleset(str(path))
     assert loaded.ok, loaded.diagnostics
-    guessed = 0
-    for seed in range(1, GAMES // 2 + 1):
-        g = Game(loaded.ruleset, 2, seed=seed, story=False)
-        first, bot = RandomAgent(0, seed), GreedyAgent(1, seed)
-        while not g.over:
-            d = g.pending
-            g.apply(bot.choose(d, None, g) if d.player == 1 else first.choose(d, None))
-        guessed += g.winners == [1]
+    guessed = _greedy_wins(loaded.ruleset, 2, GAMES // 2)
     assert guessed < GAMES // 2 * 0.5

@@ -23,7 +23,7 @@ from typing import Optional
 
 from ...model import ruleset as M
 from ..yaml_source import YMap
-from .expansion import _Gen, _plain, _steps_of, construct_settings, hidden, within_budget
+from .expansion import _Gen, _plain, _steps_of, construct_settings, hidden, said_setting, within_budget
 
 TURNS_KEYS = ("from", "dir", "each", "round", "until", "do")
 
@@ -70,13 +70,8 @@ def turns(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
 
 def words(step: M.ConstructStep, w) -> str:
     """The turn order as players say it: who starts, which way, and when the turns stop."""
-    from ...dsl.parser import parse_expression, plain_locator
-
     st = dict(step.settings)
-    try:
-        first = w.expr(parse_expression(st.get("from", "players[0]"), plain_locator()))
-        until = w.expr(parse_expression(st["until"], plain_locator())) if "until" in st else ""
-    except Exception:  # pragma: no cover - the settings parsed when the ruleset loaded
-        first, until = "the first player", ""
+    first = said_setting(w, {"from": "players[0]", **st}, "from", "")
+    until = said_setting(w, st, "until", "")
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
     return f"Turns go {way} from {first}, skipping players out, until one is left" + (f" or {until}" if until else "")

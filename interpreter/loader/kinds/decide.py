@@ -63,30 +63,25 @@ def graph_sealed(b, seq, s: M.SealedStep, tails: list) -> list:
     return [nid]
 
 
-def write(w, s) -> bool:
-    """A decision or sealed step, run as the loop runs it (compiler/running._asks): answered at once (forced, or by
-    bots in Game.play), the function goes on (`n` read back: the answers count; near the budget the loop goes on)."""
-    pc = w.first(s)
-    w.asked += 1
-    w.emit(f"pc = {pc}")
-    w.count(pc)
-    for line in (f"if _asks(ctx, f, {w.const(w.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
-                 "if n > lim:", "    return _True"):
-        w.emit(line)
-    return True
+def _asking(call: str):
+    """A step that asks, as the loop runs it, written calling `call` (a name of the code's namespace): answered at once
+    (forced, or by bots in Game.play), the function goes on (`n` read back: the answers count; near the budget the
+    loop goes on)."""
+
+    def write(w, s) -> bool:
+        pc = w.first(s)
+        w.asked += 1
+        w.emit(f"pc = {pc}")
+        w.count(pc)
+        for line in (f"if {call}(ctx, f, {w.const(w.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
+                     "if n > lim:", "    return _True"):
+            w.emit(line)
+        return True
+    return write
 
 
-def write_choose(w, s) -> bool:
-    """A choose step, as `write` writes a step that asks, but calling the step itself (runtime/machine/
-    decision_steps.chosen, named `_choose` in the code) rather than through running._asks and its handler."""
-    pc = w.first(s)
-    w.asked += 1
-    w.emit(f"pc = {pc}")
-    w.count(pc)
-    for line in (f"if _choose(ctx, f, {w.const(w.code[pc])}, {pc}):", "    return _AGAIN", "n = ctx.steps",
-                 "if n > lim:", "    return _True"):
-        w.emit(line)
-    return True
+write = _asking("_asks")  # a decision or sealed step, through compiler/running._asks and its handler
+write_choose = _asking("_choose")  # a choose step calls the step itself (decision_steps.chosen, `_choose` in the code)
 
 
 ASKED = Stretch(write)
