@@ -219,3 +219,46 @@ def test_the_schema_s_errors_leave_no_garbage_while_a_load_pauses_the_collector(
         assert unknown == n
     each = (left[900] - left[300]) / 600
     assert each < 20, left  # was 242 an error, growing with the errors
+
+
+def _function_chain(tmp_path, body: str, n: int = 40):
+    """A ruleset whose expression calls f{n}, where each f{k} calls f{k-1} twice (`body`: f{k}'s value, with {p} for
+    k - 1): a call runs 2^n calls, which the work budget stops; its compiling must not walk them all."""
+    fns = "".join(f'  f{k}: {{params: [x], value: "{body.format(p=k - 1)}"}}\n' for k in range(1, n + 1))
+    text = ("ruleset: chain\ntitle: Chain\nstart: game\nplayers: {min: 2, max: 2}\nvariables: {x: 2}\n"
+            f'functions:\n  f0: {{params: [x], value: "x"}}\n{fns}'
+            "sequences:\n  game:\n    kind: stage\n    steps:\n      - while: \"count(players) > 0\"\n"
+            f"        do:\n          - \"log f{n}(1)\"\n")
+    path = tmp_path / "chain.yaml"
+    path.write_text(text, encoding="utf-8")
+    res = load_ruleset(str(path))
+    assert res.ok, [d.message for d in res.diagnostics][:3]
+    return res.ruleset
+
+
+def test_what_the_compiler_proves_of_a_chain_of_functions_is_linear_work(tmp_path, monkeypatch):
+    """What the compiler knows of a value before it runs (compiler/facts.py) walks into the bodies of the ruleset's
+    functions. Forty functions that each call the one before twice were 2^40 walks: a second game of that ruleset in
+    one process (the studio, a test run), whose expression is compiled, never started. Each body is walked once a walk."""
+    from rulecraft.compiler import facts
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.runtime.game import Game
+
+    walks = [0]
+
+    def counted(walk):
+        def step(*args, **kwargs):
+            walks[0] += 1
+            if walks[0] > 50_000:
+                raise AssertionError("the compiler's walk through the functions' bodies is not bounded")
+            return walk(*args, **kwargs)
+        return step
+
+    monkeypatch.setattr(facts, "numeric", counted(facts.numeric))  # the walks call themselves by these names
+    monkeypatch.setattr(facts, "list_fact", counted(facts.list_fact))
+    ruleset = _function_chain(tmp_path, "f{p}(x) + f{p}(x)")
+    for seed in (1, 2, 3):  # the first runs the expression as it is read; a later one compiles it
+        with pytest.raises(RuleError) as err:
+            Game(ruleset, 2, seed, max_steps=20_000)
+        assert err.value.code in ("R001", "R002"), err.value
+    assert walks[0] < 2_000, walks[0]  # 236 for the chain of forty (the walk is linear in the functions)

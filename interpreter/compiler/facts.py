@@ -9,7 +9,7 @@ variable declared with a number can hold a list), so it is never read here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..values import CARD_FIELDS, PLAYER_FIELDS, Row
 from ..dsl import ast as A
@@ -108,10 +108,22 @@ def numeric(node: A.Expr, scope: Scope) -> bool:
     if isinstance(node, A.Call):
         body = _body(node, scope)
         if body is not None:  # a ruleset function gives what its body gives
-            return numeric(body[0], scope)
+            return _of_function(node, scope, "numeric", False, lambda: numeric(body[0], scope))
         b = None if node.func in scope.functions else REGISTRY.get(node.func)
         return b is not None and b.returns in _ONE_KIND
     return False
+
+
+def _of_function(node: A.Call, scope: Scope, fact: str, unknown: Any, walk: Callable[[], Any]) -> Any:
+    """What `walk` finds of the body of the ruleset function `node` calls, walked once for the ruleset and kept on its
+    FunctionDef: forty functions that each call the one before twice were 2^40 walks (and every expression that calls
+    one walked its whole chain again). `unknown`, what is known of a body not walked yet, is kept while the walk runs:
+    a walk that fails part-way leaves the answer that proves nothing."""
+    found = scope.functions[node.func].facts
+    if fact not in found:
+        found[fact] = unknown
+        found[fact] = walk()
+    return found[fact]
 
 
 def _body(node: A.Call, scope: Scope) -> Optional[tuple[A.Expr, frozenset]]:
@@ -151,7 +163,9 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
         return ListFact(None, True)  # the game's players
     if isinstance(node, A.Call) and node.func in scope.functions:
         body = _body(node, scope)  # a ruleset function gives what its body gives
-        return list_fact(body[0], scope, body[1]) if body is not None else None
+        if body is None:
+            return None
+        return _of_function(node, scope, "list", None, lambda: list_fact(body[0], scope, body[1]))
     if isinstance(node, A.Call) and node.func not in scope.functions and node.func in _LISTING:
         return ListFact(None, node.func in ("keys", "cards"))  # (a table's keys, a family's zones; cards)
     if isinstance(node, (A.Ternary, A.BinOp)):

@@ -79,6 +79,7 @@ class FunctionDef:
     fn: Optional[Fn] = None
     compiling: bool = False
     generated: Optional[Callable] = None  # fn(ctx, *args), made by the compiler (compiler/expressions.py) when first needed
+    facts: dict = field(default_factory=dict, compare=False, repr=False)  # what compiler/facts.py proved of the body
 
 
 class LoadTimeContext:
