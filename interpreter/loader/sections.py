@@ -287,7 +287,7 @@ class SectionBuilders:
                 results.append(M.DiceResult(str(_s(r.get("name"), "")), when, _s(r.get("outcome")),
                                             _s(r.get("reroll")), r.span, str(_s(r.get("title"), "") or "")))
             out[k] = M.DiceDef(k, int(_s(v.get("count"), 1)), int(_s(v.get("sides"), 6)), tuple(results),
-                               sec.key_span(k), _doc(v))
+                               sec.key_span(k), _doc(v), str(_s(v.get("visibility"), "open") or "open"))
         return out
 
     def _cards(self, consts: dict[str, Symbol]) -> list[Card]:
