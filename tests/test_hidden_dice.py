@@ -146,3 +146,40 @@ def test_palace_notes_shows_a_duel_to_its_two_players_only():
                 assert line_text(line, {third}) == text.split(":")[0]
                 duels += 1
     assert duels
+
+
+def test_each_seat_of_under_cups_in_the_browser_is_sent_its_own_dice_alone(tmp_path):
+    """The browser's table (tools/studio/play/table.py's frames, as the server sends them), three people and a
+    spectator: before the cups are lifted, no frame holds another seat's roll (in the story or the view); seen in
+    headless Chromium too (docs/security.md, section 12)."""
+    from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable
+
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(GAMES_DIR / "under-cups.yaml"), ["human"] * 3, 5, {},
+                          {"spectator": "s" * 24})
+    sent = {SPECTATOR: 0, 0: 0, 1: 0, 2: 0}
+    frames: dict = {seat: [] for seat in sent}
+    try:
+        while True:
+            for seat in sent:
+                frame = table.frame(seat, sent[seat])
+                sent[seat] = frame["storyEnd"]
+                frames[seat].append(frame)
+            asked = table.waiting_for()
+            if asked is None:
+                break
+            frame = table.frame(asked, 0)
+            kind = frame["view"]["decision"]["kind"]
+            table.decide(asked, frame["decisions"], asked == 2 if kind == "yesno" else 0)  # P3 calls, the others raise
+            while table.step():
+                pass
+    finally:
+        table.close()
+    for seat, got in frames.items():
+        lines = [line["text"] for f in got for line in f["story"]]
+        mine = f"P{seat + 1} rolls die: "
+        assert not [t for t in lines if " rolls die: " in t and not t.startswith(mine)], seat
+        assert (seat == SPECTATOR) != any(t.startswith(mine) for t in lines)
+        for f in got:
+            for p in f["view"]["players"]:
+                assert p["you"] or f["view"]["over"] or all(r["title"] != "Under your cup" for r in p["rows"])
+    assert any("lifts their cup" in line["text"] for f in frames[SPECTATOR] for line in f["story"])
