@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-import textwrap
 from pathlib import Path
 
 import pytest
