@@ -181,6 +181,8 @@ def _rolls_again(g: Any, seat: int, rng: SplitMix) -> None:
     kept under a local name in a running sequence, is rolled again in the copy (its named result not worked out
     again): dice under another's cup are as unknown to the bot as to its player."""
     dice = g.rs.dice
+    if all(d.visibility == "open" for d in dice.values()):  # most rulesets: nothing to look for
+        return
     for f in g.frames:  # in place: the game's `locals` is the top frame's dict
         for k, v in f.locals.items():
             if type(v) is Roll and v.dice in dice and dice[v.dice].visibility != "open" \
