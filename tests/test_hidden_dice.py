@@ -182,3 +182,14 @@ def test_each_seat_of_under_cups_in_the_browser_is_sent_its_own_dice_alone(tmp_p
             for p in f["view"]["players"]:
                 assert p["you"] or f["view"]["over"] or all(r["title"] != "Under your cup" for r in p["rows"])
     assert any("lifts their cup" in line["text"] for f in frames[SPECTATOR] for line in f["story"])
+
+
+@pytest.mark.parametrize("flag, target", [("--story-json", "-"), ("--log", "-"), ("--log", "/dev/stdout")])
+def test_the_log_and_story_never_go_where_a_person_reads_the_game(flag, target):
+    """`play --agent human --story-json -` piped (through `tee`, say) printed every seat's private lines and rolls
+    among the person's own screens ('"private": "P2 rolls die: 6=6"'); the check was only for a terminal. Standard
+    output, by any name, is where the people read the game: refused (exit 2), whatever it is."""
+    done = run_cli(["play", str(GAMES_DIR / "under-cups.yaml"), "--agent", "human", "--seed", "2", "--pace", "0",
+                    flag, target], input="1\n" * 40)
+    assert done.returncode == 2, done.stdout[-300:]
+    assert "rolls die:" not in done.stdout and "where they read the game: write it to a file" in done.stderr

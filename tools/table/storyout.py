@@ -94,16 +94,24 @@ def read_story(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def a_terminal(target: Optional[str]) -> bool:
-    """Whether an output named on the command line (`-`: standard output) is a terminal: with people at the table,
-    the screen they share, where the log and the JSON story (every seat's answers and lines) may not go."""
+def where_people_read(target: Optional[str]) -> bool:
+    """Whether an output named on the command line reaches what the people at the table read, where the log and the
+    JSON story (every seat's answers, rolls and private lines) may not go: standard output (`-`, or a name of the same
+    file or pipe: the table is drawn there, read through `tee` or `less` as well as on a terminal), or a terminal."""
     if not target:
         return False
     if target == "-":
-        return sys.stdout.isatty()
+        return True
     try:
-        if not stat.S_ISCHR(os.stat(target).st_mode):
-            return False
+        st = os.stat(target)
+        out = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError):  # no such file yet (a new log), or no standard output to compare with
+        return False
+    if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+        return True
+    if not stat.S_ISCHR(st.st_mode):
+        return False
+    try:
         fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
     except OSError:
         return False
