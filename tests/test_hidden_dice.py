@@ -184,7 +184,7 @@ def test_each_seat_of_under_cups_in_the_browser_is_sent_its_own_dice_alone(tmp_p
     assert any("lifts their cup" in line["text"] for f in frames[SPECTATOR] for line in f["story"])
 
 
-@pytest.mark.parametrize("flag, target", [("--story-json", "-"), ("--log", "-"), ("--log", "/dev/stdout")])
+@pytest.mark.parametrize("flag, target", [("--story-json", "-"), ("--log", "-")])
 def test_the_log_and_story_never_go_where_a_person_reads_the_game(flag, target):
     """`play --agent human --story-json -` piped (through `tee`, say) printed every seat's private lines and rolls
     among the person's own screens ('"private": "P2 rolls die: 6=6"'); the check was only for a terminal. Standard
@@ -193,3 +193,16 @@ def test_the_log_and_story_never_go_where_a_person_reads_the_game(flag, target):
                     flag, target], input="1\n" * 40)
     assert done.returncode == 2, done.stdout[-300:]
     assert "rolls die:" not in done.stdout and "where they read the game: write it to a file" in done.stderr
+
+
+def test_standard_output_by_another_name_is_where_people_read(tmp_path, monkeypatch):
+    """`--log /dev/stdout`, or the name of the file standard output was sent to, is standard output too."""
+    from rulecraft.tools.table.storyout import where_people_read
+
+    shown, other = tmp_path / "shown.txt", tmp_path / "other.log"
+    other.write_text("")
+    with open(shown, "w", encoding="utf-8") as out:
+        monkeypatch.setattr("sys.stdout", out)
+        assert where_people_read("-") and where_people_read(str(shown))
+        assert not where_people_read(str(other)) and not where_people_read(str(tmp_path / "new.log"))
+        assert not where_people_read("/dev/null")

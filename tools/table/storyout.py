@@ -104,11 +104,12 @@ def where_people_read(target: Optional[str]) -> bool:
         return True
     try:
         st = os.stat(target)
-        out = os.fstat(sys.stdout.fileno())
-    except (OSError, ValueError):  # no such file yet (a new log), or no standard output to compare with
+    except (OSError, ValueError):  # no such file yet (a new log)
         return False
-    if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
-        return True
+    for fd in _standard_output():
+        out = os.fstat(fd)
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return True
     if not stat.S_ISCHR(st.st_mode):
         return False
     try:
@@ -119,3 +120,16 @@ def where_people_read(target: Optional[str]) -> bool:
         return os.isatty(fd)
     finally:
         os.close(fd)
+
+
+def _standard_output() -> list[int]:
+    """The file descriptors of standard output: 1, and Python's `sys.stdout` where it was given another."""
+    fds = []
+    for get in (lambda: 1, lambda: sys.stdout.fileno()):
+        try:
+            fd = get()
+            os.fstat(fd)
+        except (OSError, ValueError, AttributeError):  # closed, or a stream with no descriptor
+            continue
+        fds.append(fd)
+    return fds
