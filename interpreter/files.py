@@ -288,8 +288,9 @@ def replace_source(path: str, data: Data, loaded: Optional[str], *, limit: int) 
 class OutputStream:
     """A text output written line by line as it is made (a game log): each `write` reaches the file at once.
 
-    A regular file (or a new name) is replaced at the start by a fresh file made as
-    `write_output` makes one, and then grows; a device or FIFO is written into; `-` is
+    A regular file (or a new name) is replaced at the start by a fresh file readable by its owner
+    only, as a save is (a game's log and its story hold every hidden card and roll, and the seed
+    that deals them), and then grows; a device or FIFO is written into; `-` is
     standard output. After a failure (a full disk) the stream is broken: the error is raised
     once, as an OutputError, and `close` is quiet.
     """
@@ -334,7 +335,7 @@ def open_stream(path: str) -> OutputStream:
     if kind == "stream":
         return OutputStream(path, _open_stream_fd(path), True)
     _refuse_input(path)
-    _replace(path, b"", False)  # a fresh empty file in its place, atomically
+    _replace(path, b"", False, private=True)  # a fresh empty file in its place, atomically, its owner's alone
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:

@@ -130,9 +130,11 @@ class FamilyRef:
 class Roll:
     """The outcome of one dice roll after any re-rolls."""
 
-    __slots__ = ("dice", "faces", "total", "result", "success", "doubles", "target")
+    __slots__ = ("dice", "faces", "total", "result", "success", "doubles", "target", "by")
 
-    def __init__(self, dice: str, faces: tuple, result: str | None, success: bool | None, target: Any):
+    def __init__(self, dice: str, faces: tuple, result: str | None, success: bool | None, target: Any,
+                 by: int | None = None):
+        self.by = by  # the seat that rolled dice whose faces are not open (only a bot's look-ahead asks; not saved)
         self.dice = dice
         self.faces = faces
         self.total = sum(faces)

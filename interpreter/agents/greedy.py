@@ -36,7 +36,7 @@ from ..model.secrecy import sees_card, sees_player_variable, sees_variable
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
 from ..runtime.machine.questions import decide
-from ..values import Card, Player
+from ..values import Card, Player, Roll
 from ..runtime.rng import SplitMix
 from .base import AgentError, RandomAgent, decision_rng
 
@@ -173,6 +173,22 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     _sealed_again(g, seat, rng)
     _numbers_again(g, seat)
     _answers_again(g, seat)
+    _rolls_again(g, seat, rng)
+
+
+def _rolls_again(g: Any, seat: int, rng: SplitMix) -> None:
+    """A roll of dice whose faces `seat` does not see (declared `visibility: roller`, rolled by another, or `hidden`),
+    kept under a local name in a running sequence, is rolled again in the copy (its named result not worked out
+    again): dice under another's cup are as unknown to the bot as to its player."""
+    dice = g.rs.dice
+    if all(d.visibility == "open" for d in dice.values()):  # most rulesets: nothing to look for
+        return
+    for f in g.frames:  # in place: the game's `locals` is the top frame's dict
+        for k, v in f.locals.items():
+            if type(v) is Roll and v.dice in dice and dice[v.dice].visibility != "open" \
+                    and not (dice[v.dice].visibility == "roller" and v.by == seat):
+                sides = dice[v.dice].sides
+                f.locals[k] = Roll(v.dice, tuple(1 + rng.below(sides) for _ in v.faces), None, None, v.target, v.by)
 
 
 def _numbers_again(g: Any, seat: int) -> None:

@@ -279,15 +279,19 @@ class SectionBuilders:
         for k, v in sec.items():
             if not isinstance(v, YMap):
                 continue
-            results = []
+            results, seen = [], str(_s(v.get("visibility"), "open") or "open")
             for r in v.get("results") or []:
                 if not isinstance(r, YMap):
                     continue
                 when = self.text.expr(r.get("when"), inner)
                 results.append(M.DiceResult(str(_s(r.get("name"), "")), when, _s(r.get("outcome")),
                                             _s(r.get("reroll")), r.span, str(_s(r.get("title"), "") or "")))
+                if _s(r.get("reroll")) and seen != "open":  # asking the roller would tell everyone it came up
+                    self.err("E201", "'reroll' is not allowed on dice whose faces are hidden: asking the roller whether to "
+                             "roll again would tell the table that this result came up", r.key_span("reroll"),
+                             "leave 'reroll' out, or make the dice 'visibility: open'")
             out[k] = M.DiceDef(k, int(_s(v.get("count"), 1)), int(_s(v.get("sides"), 6)), tuple(results),
-                               sec.key_span(k), _doc(v))
+                               sec.key_span(k), _doc(v), seen)
         return out
 
     def _cards(self, consts: dict[str, Symbol]) -> list[Card]:

@@ -14,7 +14,8 @@ from ..dsl import ast as A
 @dataclass(frozen=True)
 class Read:
     """Something an expression reads that some seat cannot see: a zone's cards ('zone'), a game variable
-    ('variable') or a player variable ('player_variable'), with its visibility; `via` is the name the player
+    ('variable'), a player variable ('player_variable') or a roll of dice whose faces are not open ('roll', through
+    the local name it was kept under), with its visibility; `via` is the name the player
     whose own thing it is was reached through (`p` in `p.hand`), when it is seen by its owner only."""
 
     kind: str
@@ -23,7 +24,8 @@ class Read:
     via: Optional[str] = None
 
     def why(self) -> str:
-        what = {"zone": "the cards of", "variable": "the variable", "player_variable": "the player variable"}[self.kind]
+        what = {"zone": "the cards of", "variable": "the variable", "player_variable": "the player variable",
+                "roll": "a roll of"}[self.kind]
         whose = f" of {self.via}" if self.via else ""
         return f"{what} '{self.name}'{whose} ({self.visibility})"
 
@@ -183,6 +185,7 @@ def local_reads(rs: Any, s: Secrets) -> dict[str, tuple]:
     not what picked it: the players of `[q for q in players if count(q.hand) > 2]` are players everyone knows (a
     decision worked out from the list still reads the condition where it is written)."""
     binds: list[tuple[str, Any]] = []
+    rolled: list[tuple[str, Read]] = []
     for step in every_step(rs):
         for spec in (getattr(step, "decision", None), getattr(step, "play", None)):
             if spec is not None and spec.bind and spec.options is not None:
@@ -200,7 +203,12 @@ def local_reads(rs: Any, s: Secrets) -> dict[str, tuple]:
                     binds.append((node.bind, node.dest if dest is not None and dest[1] == "open" else node.source))
                 elif isinstance(node, A.CallSeq) and node.sequence in rs.sequences:
                     binds += [(k.name, k.value) for k in node.kwargs]
+                elif isinstance(node, A.Roll) and node.bind and node.dice in rs.dice \
+                        and rs.dice[node.dice].visibility != "open":  # dice under a cup: the roller's alone
+                    rolled.append((node.bind, Read("roll", node.dice, rs.dice[node.dice].visibility)))
     out: dict[str, tuple] = {}
+    for name, read in rolled:
+        out[name] = tuple(dict.fromkeys(out.get(name, ()) + (read,)))
     s._values = True
     try:
         _settle(s, binds, out)

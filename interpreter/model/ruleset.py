@@ -39,6 +39,7 @@ class DiceDef:
     results: tuple[DiceResult, ...]
     span: Span
     doc: str = ""
+    visibility: str = "open"  # who sees a roll's faces: 'open' (everyone), 'roller' (the player who rolls), 'hidden'
 
 
 @dataclass(frozen=True)

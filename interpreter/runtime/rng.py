@@ -121,9 +121,9 @@ class Dice:
         else:  # (the usual roll: two look-ups, not a pop and a get and another pop)
             answer, partial = _MISSING, None
         if spec.__class__ is tuple:
-            (name, count, sides), results = spec, ()
+            (name, count, sides), results, seen = spec, (), "open"
         else:
-            name, count, sides, results = spec.id, spec.count, spec.sides, spec.results
+            name, count, sides, results, seen = spec.id, spec.count, spec.sides, spec.results, spec.visibility
         if partial is None or answer is True:
             if self.fixed_dice:  # a scenario's fixed results (`dice:`), in order, before the generator's
                 faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
@@ -153,7 +153,7 @@ class Dice:
         if named is not None and named.reroll == "optional" and answer is not False and isinstance(roller, Player):
             frame.locals["__roll"] = list(faces)
             shown = "+".join(map(str, faces))
-            self.say(f"{roller} rolls {name}: {shown}={sum(faces)} {_exclaim(named.shown())}")
+            self._told(seen, roller, f"{roller} rolls {name}", f": {shown}={sum(faces)} {_exclaim(named.shown())}")
             self.pending = asked = Decision(roller.seat, "yesno", f"rolled {shown} ({named.shown()}): roll again?",
                                             [True, False], default=False, node=str(span), purpose="reroll",
                                             number=self.decisions)
@@ -172,12 +172,13 @@ class Dice:
             success = sum(faces) >= against
         else:
             success = None
-        r = Roll(name, faces, named.name if named else None, success, against)
+        r = Roll(name, faces, named.name if named else None, success, against,
+                 roller.seat if seen != "open" and isinstance(roller, Player) else None)
         if self.story:  # the line is worked out only when someone reads the story
             who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
-            self.say(f"{who} {name}: {told}{vs}")
+            self._told(seen, roller, f"{who} {name}", f": {told}{vs}")
         gate = self.gates.get("rolled", ())  # (as _emit)
         if gate is None or gate:
             fields = {"roll": r, "player": roller}
@@ -185,6 +186,14 @@ class Dice:
                 self._events.append(("rolled", fields))
         return r
 
+    def _told(self, seen: str, roller: Any, rolled: str, faces: str) -> None:
+        """The story's line of a roll: its faces to everyone, or (dice declared `visibility: roller` or `hidden`) to
+        the roller alone or to nobody, the others reading that the dice were rolled ('P1 rolls cup in secret')."""
+        if seen == "open":
+            self.say(rolled + faces)
+        else:
+            only = (roller.seat,) if seen == "roller" and isinstance(roller, Player) else ()
+            self.say(rolled + faces, only=only, public=rolled + " in secret")
 
 
 def _exclaim(title: str) -> str:

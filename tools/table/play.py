@@ -22,7 +22,7 @@ from rulecraft.model.ruleset import ViewDef
 
 from rulecraft.tools.table.keeping import RESUMABLE_KINDS, quit_save, resume_command, withheld
 from rulecraft.tools.table.session import Table, discard_typed_ahead, person
-from rulecraft.tools.table.storyout import JsonStory, a_terminal
+from rulecraft.tools.table.storyout import JsonStory, where_people_read
 from rulecraft.tools.table.undo import Taken, take_back
 
 
@@ -159,9 +159,9 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
              "shows each person their own story; give --seat for a game of bots, or for the one person's seat")
         return 2
     for flag, target in (("--log", log_path), ("--story-json", story_path)):
-        if people and a_terminal(target):  # the screen the people share: each would read every seat's doings
+        if people and where_people_read(target):  # each would read every seat's doings where they play
             _err(f"rulecraft play: {flag} {target}: with a person at the table it would show them what other seats "
-                 "did in secret (every answer, every private line) on the screen they play at: write it to a file")
+                 "did in secret (every answer, every private line) where they read the game: write it to a file")
             return 2
     terminal = bool(people) and _is_terminal(out)
     table = Table(people, out, terminal=terminal, pace=0.6 if pace is None else pace,

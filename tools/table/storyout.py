@@ -94,16 +94,25 @@ def read_story(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def a_terminal(target: Optional[str]) -> bool:
-    """Whether an output named on the command line (`-`: standard output) is a terminal: with people at the table,
-    the screen they share, where the log and the JSON story (every seat's answers and lines) may not go."""
+def where_people_read(target: Optional[str]) -> bool:
+    """Whether an output named on the command line reaches what the people at the table read, where the log and the
+    JSON story (every seat's answers, rolls and private lines) may not go: standard output (`-`, or a name of the same
+    file or pipe: the table is drawn there, read through `tee` or `less` as well as on a terminal), or a terminal."""
     if not target:
         return False
     if target == "-":
-        return sys.stdout.isatty()
+        return True
     try:
-        if not stat.S_ISCHR(os.stat(target).st_mode):
-            return False
+        st = os.stat(target)
+    except (OSError, ValueError):  # no such file yet (a new log)
+        return False
+    for fd in _standard_output():
+        out = os.fstat(fd)
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            return True
+    if not stat.S_ISCHR(st.st_mode):
+        return False
+    try:
         fd = os.open(target, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
     except OSError:
         return False
@@ -111,3 +120,16 @@ def a_terminal(target: Optional[str]) -> bool:
         return os.isatty(fd)
     finally:
         os.close(fd)
+
+
+def _standard_output() -> list[int]:
+    """The file descriptors of standard output: 1, and Python's `sys.stdout` where it was given another."""
+    fds = []
+    for get in (lambda: 1, lambda: sys.stdout.fileno()):
+        try:
+            fd = get()
+            os.fstat(fd)
+        except (OSError, ValueError, AttributeError):  # closed, or a stream with no descriptor
+            continue
+        fds.append(fd)
+    return fds
