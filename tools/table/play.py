@@ -189,7 +189,7 @@ def play(ref: str, players: Optional[int], agent_kinds: Sequence[str], seed: int
                 say = story.listener
             game.listener, game.headers = say, headers
             if not quiet:  # the table's own line, not the game's story
-                table.listener(f"{rs.title}: resumed after {len(records)} decisions; {n} players "
+                table.listener(f"{rs.title}: resumed after {len(records)} decision{'' if len(records) == 1 else 's'}; {n} players "
                                f"({', '.join(kinds[:n])}), seed {seed}")
             if log_path:
                 header = log_header(ref, game, overrides, saved.agents)
