@@ -125,12 +125,14 @@ class Builder(SectionBuilders):
                 declare(k, Symbol("player_zone"), z.span)
             else:
                 declare(k, Symbol("family", FamilyRef(k), "family", "dynamic" if z.per == "dynamic" else z.per), z.span)
+        # built in: a player who is out is skipped by every order (set before the sequences' names: a sequence called
+        # 'out', which only 'call' names, left the modifier unknown)
+        symbols.setdefault(OUT, Symbol("modifier"))
         for k in seq_params:  # sequences have a namespace of their own: only 'call', 'start:' and 'run:' name them
             symbols.setdefault(k, Symbol("sequence"))  # kept where nothing else has the name, for E306's hint
         symbols["players"] = RUNTIME_PLAYERS
         symbols["player_count"] = RUNTIME_PLAYER_COUNT
         symbols["cards"] = Symbol("const", list(cards), "list")
-        symbols.setdefault(OUT, Symbol("modifier"))  # built in: a player who is out is skipped by every order
 
         scope = Scope(symbols, set(pvars), player_zones, attrs, classes,
                       {c for t in tables.values() for c in t.columns} | record_fields(self.root) | trick_fields(self.root),
