@@ -1,9 +1,17 @@
-"""Three games written from docs/format.md and docs/language.md alone, one of each kind the language must say without
+"""Six games written from docs/format.md and docs/language.md alone, two of each kind; the first three, one of each kind the language must say without
 a loop of the designer's own (tests/cases/games/): an auction game of several lots a round sold by a falling price
 with one purse for the game (tide-clock: `auction: {form: descending}`), a last-player-standing game with players put
 out in the middle of a round and passed over afterwards (ember-ring: `turns:`, `players_in()`), and a deck-builder with
 a market row refilled from a supply deck, buying and trashing one card at a time and a draw pile made again from the
 discard pile (lantern-guild: `repeat_choice:`, `refill:`).
+
+The next three push where those did not (s15): an auction hall where the auctioneer passes round the table and each
+lot is sold by its own rule — open with final passes, sealed at the second price, a pair with a reserve, a bribe that
+every bidder pays (gavel-hall: `seller:`, `paid_to: seller`, `price: second`, `all_pay: true`); two teams with hit
+points, players knocked out in another's turn or their own and their hand taken by whoever struck, the last team
+standing winning (banner-fall: `turns:` with `until:`, `attack:` with `filter:`); a deck-builder with chained actions,
+a card played twice, attacks that give junk or hit only those holding many cards, and a card that reveals until it
+finds two treasures, the deck made again on the way (cinder-guild: `draw_until:`, `attack:` with `filter:`).
 
 Each is played by random bots on both engines, which must tell the same game; then what each game is about is
 checked in its story and its end: the price falls, nobody out plays again, a buy never exceeds the buys.
@@ -24,7 +32,7 @@ from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
 GAMES = Path(__file__).parent / "cases" / "games"
-NAMES = ("tide-clock", "ember-ring", "lantern-guild")
+NAMES = ("tide-clock", "ember-ring", "lantern-guild", "gavel-hall", "banner-fall", "cinder-guild")
 LOOP_KEYS = {"while", "loop", "repeat"}
 
 
@@ -97,6 +105,75 @@ def test_lantern_guild_buys_trashes_and_reshuffles():
         assert row == 5 or supply == 0  # the row is refilled to its size while the supply deck lasts
 
 
+def test_gavel_hall_each_lot_is_sold_by_its_rule():
+    """Sealed lots: a bribe is paid by every bidder at their bid (its winner at the top bid), a Vickrey lot's winner
+    pays the second-highest bid; nobody goes below 0 coins, and every lot is won or discarded."""
+    second_price = bribes = 0
+    for g in _games("gavel-hall", players=4):
+        story = g.narrative
+        for i, line in enumerate(story[:-1]):
+            won = re.fullmatch(r"P\d+ wins the auction for (\d+)", story[i + 1])
+            if not line.startswith("Revealed: ") or won is None:
+                continue
+            bids = sorted((int(b) for b in re.findall(r"P\d+: (\d+)", line)), reverse=True) + [0]
+            price = int(won.group(1))
+            paid = []  # the lines right after the result that say who else pays
+            for later in story[i + 2:]:
+                m = re.fullmatch(r"P\d+ pays their bid of (\d+) too", later)
+                if m is None:
+                    break
+                paid.append(int(m.group(1)))
+            assert price in (bids[0], bids[1])
+            if paid:  # a bribe: the winner paid the top bid, every other bidder their own
+                bribes += 1
+                assert price == bids[0] and sorted(paid, reverse=True) == [b for b in bids[1:] if b]
+            second_price += price < bids[0]
+        assert all(g.pvars[s]["coins"] >= 0 for s in range(4))
+        assert sum(len(g.zones[ZoneRef("won", s)]) for s in range(4)) + len(g.zones[ZoneRef("gone")]) == 20
+    assert second_price and bribes
+
+
+def test_banner_fall_the_last_team_standing_wins_and_the_fallen_are_passed_over():
+    """A fallen player never plays again and their hand went elsewhere, some fall in another player's turn, a Volley
+    asks only the enemies, and the winners are one whole team, its fallen too."""
+    in_another_turn = 0
+    for g in _games("banner-fall", seeds=range(3), players=4):
+        story = g.narrative
+        turn_of = None
+        for i, line in enumerate(story):
+            m = re.fullmatch(r"P(\d+): Play a card -> (.+)", line)
+            if m:
+                turn_of, played = int(m.group(1)) - 1, m.group(2)
+            asked = re.fullmatch(r"P(\d+): Show a Parry against the Volley\? -> .+", line)
+            if asked:
+                assert played == "Volley" and (int(asked.group(1)) - 1) % 2 != turn_of % 2
+            m = re.fullmatch(r"P(\d+) falls", line)
+            if m:
+                seat = int(m.group(1)) - 1
+                in_another_turn += seat != turn_of
+                assert not any(later.startswith(f"P{seat + 1}: ") for later in story[i + 1:])
+                assert len(g.zones[ZoneRef("hand", seat)]) == 0
+        teams = {s % 2 for s in g.winners}
+        assert len(teams) == 1 and set(g.winners) == {s for s in range(4) if s % 2 in teams}
+    assert in_another_turn >= 2
+
+
+def test_cinder_guild_prospects_until_two_treasures_and_refills_on_the_way():
+    """A Prospector leaves nothing revealed: the treasures go to the hand, the rest to the discard pile; the piles and
+    the row end as the end rule says; a Rake asks only those holding 5 or more cards."""
+    prospected = 0
+    for g in _games("cinder-guild", seeds=range(5)):
+        story = g.narrative
+        prospected += sum(1 for line in story if re.fullmatch(r"P\d+: Play an action card\? .+ -> Prospector", line))
+        assert all(len(g.zones[ZoneRef("reveal", s)]) == 0 for s in range(3))
+        assert any("shuffles their discard pile to make a new draw pile" in line for line in story)
+        empty = sum(1 for k in ("ember", "flame", "blaze", "hearth", "beacon", "ash")
+                    if not g.zones[ZoneRef("supply", k)])
+        assert empty >= 2 or not g.zones[ZoneRef("supply", "beacon")] or g.vars["round"] > 30 or \
+            not (g.zones[ZoneRef("row")] or g.zones[ZoneRef("market")])
+    assert prospected
+
+
 SKELETON = """
 ruleset: docs-examples
 title: The docs' examples of the new constructs
@@ -108,7 +185,7 @@ parameters:
 card_defaults: {cost: 0, trash: 0, actions: 0, worth: 1, value: 1}
 cards:
   - {id: act, name: Act, classes: [action], count: 12, attributes: {cost: 1, actions: 1}}
-  - {id: ware, name: Ware, classes: [market], count: 12, attributes: {cost: 2, worth: 2, trash: 1, value: 2}}
+  - {id: ware, name: Ware, classes: [market, treasure], count: 12, attributes: {cost: 2, worth: 2, trash: 1, value: 2}}
 zones:
   supply: {visibility: hidden, initial: all}
   row: {visibility: open}
@@ -121,6 +198,8 @@ zones:
   box: {visibility: hidden}
   bought: {per: player, visibility: open}
   ships: {per: player, visibility: open}
+  deck: {per: player, visibility: owner_contents, refill: discard}
+  reveal: {per: player, visibility: open}
 variables: {opener: none, round: 0}
 player_variables: {coins: 4, buys: 2, actions: 1}
 start: game
@@ -132,7 +211,7 @@ sequences:
       - "draw 2 from supply to quay"
       - for_each: p
         in: players
-        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand"]
+        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand; draw 2 from supply to p.deck"]
       - call: example
         with: {player: "players[0]"}
   example:
@@ -155,7 +234,8 @@ def _doc_examples() -> list:
     for doc in ("format.md", "language.md"):
         text = (Path(__file__).parent.parent / "docs" / doc).read_text(encoding="utf-8")
         for block in re.findall(r"```yaml\n(.*?)```", text, re.S):
-            if any(word in block for word in ("repeat_choice:", "form: descending", "players_in()")):
+            if any(word in block for word in ("repeat_choice:", "form: descending", "players_in()", "all_pay: true",
+                                              "draw_until:")):
                 steps = yaml.safe_load(block)
                 if isinstance(steps, list):
                     out.append(pytest.param(steps, id=f"{doc}-{len(out)}"))
@@ -173,4 +253,5 @@ def test_the_docs_examples_load_and_play_the_same_on_both_engines(steps, tmp_pat
         [d.message for d in loaded.diagnostics]
     games = [play_seeded(loaded.ruleset, 1, 3, engine=e) for e in ("reference", "compiled")]
     assert games[0].narrative == games[1].narrative and games[0].over
-    assert any("->" in line or line.startswith("Revealed") for line in games[0].narrative)  # players were asked
+    assert any("->" in line or line.startswith("Revealed") or " reveals " in line  # players were asked, or cards shown
+               for line in games[0].narrative)
