@@ -255,3 +255,57 @@ def test_the_docs_examples_load_and_play_the_same_on_both_engines(steps, tmp_pat
     assert games[0].narrative == games[1].narrative and games[0].over
     assert any("->" in line or line.startswith("Revealed") or " reveals " in line  # players were asked, or cards shown
                for line in games[0].narrative)
+
+
+HIDDEN_FILTER = """
+ruleset: attack-filter-hidden
+title: An attack whose filter reads a hidden hand
+players: {min: 4, max: 4, default: 4}
+cards:
+  - {id: gem, name: Gem, classes: [gem], count: 2}
+  - {id: shield, name: Shield, classes: [reaction], count: 2}
+  - {id: coin, name: Coin, count: 4}
+zones:
+  box: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+  pile: {visibility: open}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - label: Deal
+        do: "move [c for c in box if c is gem] to players[1].hand; move [c for c in box if c is reaction] to players[2].hand; draw 2 from box to players[3].hand"
+      - label: Each other player holding a Gem gives one up, unless they reveal a Shield
+        attack:
+          by: "players[0]"
+          filter: "any([c is gem for c in target.hand])"
+          reveal: "card is reaction"
+          prompt: "Reveal a Shield?"
+          do: ["move first([c for c in target.hand if c is gem]) to pile"]
+      - "end game"
+"""
+
+
+def test_an_attack_filter_on_a_hidden_hand_asks_everyone_alike(tmp_path):
+    """Who holds a Gem is hidden: every other player is asked alike (the story tells nobody who passed the filter),
+    and only the Gem holder loses one."""
+    path = tmp_path / "hidden.yaml"
+    path.write_text(HIDDEN_FILTER, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    for engine in ("reference", "compiled"):
+        g = play_seeded(loaded.ruleset, 1, 4, engine=engine, agents=lambda seat, seed: _Pass(seat))
+        asked = [line.split(":")[0] for line in g.narrative if "Reveal a Shield?" in line]
+        assert asked == ["P2", "P3", "P4"], g.narrative
+        assert [c.id for c in g.zones[ZoneRef("pile")]] == ["gem#1"] and len(g.zones[ZoneRef("hand", 1)]) == 1
+
+
+class _Pass:
+    """A seat that always declines (the first option: the pass)."""
+
+    def __init__(self, seat):
+        self.seat = seat
+
+    def choose(self, decision, view):
+        return 0
