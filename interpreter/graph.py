@@ -141,7 +141,7 @@ class _Builder:
                 what = {"auction": "a player drops out", "trick": "a card is played",
                         "attack": "a player is attacked", "turns": "a player's turn",
                         "repeat_choice": "a choice is made",
-                        "draw_until": "a card is drawn"}.get(s.construct, "someone responds")
+                        "draw_until": "a card is drawn", "rounds": "a round"}.get(s.construct, "someone responds")
                 saved = self.loop_exits
                 if s.construct in ("repeat_choice", "draw_until"):  # a break in its steps leaves it (the loop around them)
                     self.loop_exits = []

@@ -1,4 +1,4 @@
-"""Six games written from docs/format.md and docs/language.md alone, two of each kind; the first three, one of each kind the language must say without
+"""Seven games written from docs/format.md and docs/language.md alone, two of each kind; the first three, one of each kind the language must say without
 a loop of the designer's own (tests/cases/games/): an auction game of several lots a round sold by a falling price
 with one purse for the game (tide-clock: `auction: {form: descending}`), a last-player-standing game with players put
 out in the middle of a round and passed over afterwards (ember-ring: `turns:`, `players_in()`), and a deck-builder with
@@ -11,7 +11,9 @@ every bidder pays (gavel-hall: `seller:`, `paid_to: seller`, `price: second`, `a
 points, players knocked out in another's turn or their own and their hand taken by whoever struck, the last team
 standing winning (banner-fall: `turns:` with `until:`, `attack:` with `filter:`); a deck-builder with chained actions,
 a card played twice, attacks that give junk or hit only those holding many cards, and a card that reveals until it
-finds two treasures, the deck made again on the way (cinder-guild: `draw_until:`, `attack:` with `filter:`).
+finds two treasures, the deck made again on the way (cinder-guild: `draw_until:`, `attack:` with `filter:`,
+`turns:` with `until_round:`); and an auction game of elimination played in rounds, a spring sold once around each
+round, the players who cannot drink put out and their springs given to the one with most water (dry-well: `rounds:`).
 
 Each is played by random bots on both engines, which must tell the same game; then what each game is about is
 checked in its story and its end: the price falls, nobody out plays again, a buy never exceeds the buys.
@@ -32,7 +34,7 @@ from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
 GAMES = Path(__file__).parent / "cases" / "games"
-NAMES = ("tide-clock", "ember-ring", "lantern-guild", "gavel-hall", "banner-fall", "cinder-guild")
+NAMES = ("tide-clock", "ember-ring", "lantern-guild", "gavel-hall", "banner-fall", "cinder-guild", "dry-well")
 LOOP_KEYS = {"while", "loop", "repeat"}
 
 
@@ -156,6 +158,23 @@ def test_banner_fall_the_last_team_standing_wins_and_the_fallen_are_passed_over(
         teams = {s % 2 for s in g.winners}
         assert len(teams) == 1 and set(g.winners) == {s for s in range(4) if s % 2 in teams}
     assert in_another_turn >= 2
+
+
+def test_dry_well_a_player_who_runs_dry_is_out_of_every_later_auction():
+    """A player who runs dry is never asked to bid again, holds no spring (they went to another player), and only a
+    player still in wins; the rounds stop once one player is left."""
+    dry = 0
+    for g in _games("dry-well", seeds=range(3), players=4):
+        story = g.narrative
+        for i, line in enumerate(story):
+            m = re.fullmatch(r"P(\d+) runs dry", line)
+            if m:
+                dry += 1
+                assert not any(later.startswith(f"P{m.group(1)}: ") for later in story[i + 1:])
+                assert len(g.zones[ZoneRef("owned", int(m.group(1)) - 1)]) == 0
+        out = {int(m.group(1)) - 1 for line in story for m in [re.fullmatch(r"P(\d+) runs dry", line)] if m}
+        assert g.winners and not set(g.winners) & out
+    assert dry >= 3
 
 
 def test_cinder_guild_prospects_until_two_treasures_and_refills_on_the_way():

@@ -1,4 +1,5 @@
-"""`turns`: the players take turns round the table, skipping those out, until one player is left in.
+"""`turns`: the players take turns round the table, skipping those out, until one player is left in; and `rounds`
+(at the end), the same for a game played in rounds rather than turns.
 
     - turns:
         from: "players[0]"              # who plays first (the default)
@@ -88,3 +89,41 @@ def words(step: M.ConstructStep, w) -> str:
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
     return (f"Turns go {way} from {first}, skipping players out, until one is left" + (f" or {until}" if until else "")
             + (f", or until the end of a round when {until_round}" if until_round else ""))
+
+
+ROUNDS_KEYS = ("round", "until", "do")
+
+
+def rounds_names(node: YMap) -> set[str]:
+    return set()  # (its round counter is a game variable the designer declares)
+
+
+def rounds(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
+    """"Rounds are played until one player is left": the `do` steps are a round (everyone plays at once, an auction
+    a round, a hand dealt), played again and again until at most one player is still in or, before a round,
+    `until:` holds; `round:` counts them. What a game of elimination played in rounds otherwise writes as a
+    `repeat` and an `until` of its own. Expanded into plain steps (a loop, an if), as the turns are."""
+    spec = construct_settings(builder, node, "rounds", ROUNDS_KEYS, "rounds", "round, until, do")
+    if spec is None:
+        return None
+    g = _Gen(builder, node, common, loops)
+    g.user("UNTIL_", spec.get("until"), "false")
+    L = hidden("u", node, "rounds")
+    body = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops))
+    R = spec.get("round")
+    steps = ([g.do(f"set {_plain(R)} = 1")] if R is not None else []) + [
+        g.loop(L, [g.if_("count([q for q in players if not q.out]) <= 1 or UNTIL_", [g.do(f"break {L}", (L,))]),
+                   *body, *([g.do(f"{_plain(R)} += 1")] if R is not None else [])])]
+    if not within_budget(builder, spec):
+        return None
+    until = spec.get("until")
+    rule = "rounds until one player is left" + (f" or {_plain(until)}" if until is not None else "")
+    settings = tuple((k, str(_plain(spec.get(k)))) for k in ROUNDS_KEYS if spec.get(k) is not None and k != "do")
+    return M.ConstructStep(**common, construct="rounds", rule=rule, settings=settings, run=tuple(steps),
+                           parts=(("do", body),) if body else ())
+
+
+def rounds_words(step: M.ConstructStep, w) -> str:
+    """The rounds as players say it: played until one is left, or the designer's end."""
+    until = said_setting(w, dict(step.settings), "until", "")
+    return "Rounds are played until one player is left" + (f" or {until}" if until else "")
