@@ -328,3 +328,43 @@ class _Pass:
 
     def choose(self, decision, view):
         return 0
+
+
+CHAIN = """
+ruleset: attack-chain
+title: An attack that knocks out a later player
+players: {min: 4, max: 4, default: 4}
+cards:
+  - {id: shield, name: Shield, classes: [reaction], count: 3}
+zones:
+  box: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+player_variables: {hits: 0}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - label: Deal a Shield to each other player
+        do: "draw from box to players[1].hand; draw from box to players[2].hand; draw from box to players[3].hand"
+      - label: Each other player is hit; the first one hit blows up the next player too, who is out
+        attack:
+          by: "players[0]"
+          reveal: "card is reaction"
+          prompt: "Reveal a Shield?"
+          do: ["target.hits += 1; add modifier out to next_player(target) until end of game"]
+      - "log 'hits: {[p.hits for p in players]}, in: {players_in()}'"
+      - "end game"
+"""
+
+
+def test_a_player_put_out_during_an_attack_is_not_attacked_when_their_turn_comes(tmp_path):
+    """P2 is hit and puts P3 out: P3 is neither asked nor hit; P4 still is (and puts P1 out)."""
+    path = tmp_path / "chain.yaml"
+    path.write_text(CHAIN, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    for engine in ("reference", "compiled"):
+        g = play_seeded(loaded.ruleset, 1, 4, engine=engine, agents=lambda seat, seed: _Pass(seat))
+        assert [line.split(":")[0] for line in g.narrative if "Reveal a Shield?" in line] == ["P2", "P4"], g.narrative
+        assert "hits: 0, 1, 0, 1, in: P2, P4" in g.narrative

@@ -10,7 +10,8 @@
 Each other player holding such a card is asked whether to reveal one; revealing it is told to everyone and
 spares them. Only the players for whom `filter:` holds (the attacked player named by `each`) are attacked, and asked:
 "each other player with 5 or more cards in hand", "each player of the other team". A filter that reads something some
-seat cannot see asks every other player alike, and leaves out of the `do` steps those it does not hold for. The
+seat cannot see asks every other player alike, and leaves out of the `do` steps those it does not hold for. A
+player put out by the attack on an earlier player is neither asked nor attacked when their turn comes. The
 question is secret and asked of every other player alike (with nothing to reveal the only
 answer is to decline): what the others read of it is the same whether a player held the card and kept it
 hidden or had none, so the story never tells who holds one. Without `reveal:` every other player is attacked.
@@ -66,8 +67,10 @@ def attack(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
                  g.if_(f"{shown} != none", [g.do(f"log '{{{T}}} reveals {{{shown}}} and is unaffected'")], hit)]
     else:
         body += hit
-    if spec.get("filter") is not None and not asked_all:
-        body = [g.if_("FILTER_", body)]
+    # the players in turn are worked out as the attack starts; one put out by the attack on an earlier player (a
+    # chain of knock-outs) is out of the game by their turn: neither asked nor attacked
+    out = f"not {T}.out"
+    body = [g.if_(f"{out} and FILTER_" if spec.get("filter") is not None and not asked_all else out, body)]
     steps = [g.for_each(T, "seat_order(BY_, dir: DIR_, include_start: false)", body)]
     if not within_budget(builder, spec):
         return None
