@@ -368,3 +368,20 @@ def test_a_player_put_out_during_an_attack_is_not_attacked_when_their_turn_comes
         g = play_seeded(loaded.ruleset, 1, 4, engine=engine, agents=lambda seat, seed: _Pass(seat))
         assert [line.split(":")[0] for line in g.narrative if "Reveal a Shield?" in line] == ["P2", "P4"], g.narrative
         assert "hits: 0, 1, 0, 1, in: P2, P4" in g.narrative
+
+
+@pytest.mark.parametrize("case, want", [
+    ("auction_all_pay", "every other bidder pays their bid too"),
+    ("attack_filter", "Each other player for whom the number of cards in the player attacked's hand is at least 3"),
+    ("draw_until", "Draw cards one at a time from the deck to the reveal until"),
+    ("turns_until_round", "or until the end of a round when the deck is empty"),
+    ("rounds", "Rounds are played until one player is left"),
+])
+def test_the_new_settings_are_said_in_players_words(case, want):
+    """What players read of each new setting, where no label says it (tools/words, detail 'players')."""
+    from rulecraft.tools.words.core import Words
+
+    rs = load_ruleset(str(GAMES.parent / "constructs" / case / "ruleset.yaml")).ruleset
+    w = Words(rs, detail="players")
+    said = [w.step(s, own_label=False) for s in rs.sequences["game"].steps if getattr(s, "construct", None)]
+    assert any(want in text for text in said), said
