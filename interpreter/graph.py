@@ -140,13 +140,14 @@ class _Builder:
             if side:
                 what = {"auction": "a player drops out", "trick": "a card is played",
                         "attack": "a player is attacked", "turns": "a player's turn",
-                        "repeat_choice": "a choice is made"}.get(s.construct, "someone responds")
+                        "repeat_choice": "a choice is made",
+                        "draw_until": "a card is drawn", "rounds": "a round"}.get(s.construct, "someone responds")
                 saved = self.loop_exits
-                if s.construct == "repeat_choice":  # a break in its steps leaves it (it is the loop around them)
+                if s.construct in ("repeat_choice", "draw_until"):  # a break in its steps leaves it (the loop around them)
                     self.loop_exits = []
                 for t in self.block(seq, side, [(nid, "next", what)]):
                     self.edge(t, nid, "repeat")
-                if s.construct == "repeat_choice":
+                if s.construct in ("repeat_choice", "draw_until"):
                     leaves += [(src, "break", "break") for name, src in self.loop_exits if name is None]
                     self.loop_exits = saved + [(name, src) for name, src in self.loop_exits if name is not None]
             return self.block(seq, parts.get("on_end", ()), leaves)

@@ -1,9 +1,19 @@
-"""Three games written from docs/format.md and docs/language.md alone, one of each kind the language must say without
+"""Seven games written from docs/format.md and docs/language.md alone, two of each kind; the first three, one of each kind the language must say without
 a loop of the designer's own (tests/cases/games/): an auction game of several lots a round sold by a falling price
 with one purse for the game (tide-clock: `auction: {form: descending}`), a last-player-standing game with players put
 out in the middle of a round and passed over afterwards (ember-ring: `turns:`, `players_in()`), and a deck-builder with
 a market row refilled from a supply deck, buying and trashing one card at a time and a draw pile made again from the
 discard pile (lantern-guild: `repeat_choice:`, `refill:`).
+
+The next three push where those did not (s15): an auction hall where the auctioneer passes round the table and each
+lot is sold by its own rule — open with final passes, sealed at the second price, a pair with a reserve, a bribe that
+every bidder pays (gavel-hall: `seller:`, `paid_to: seller`, `price: second`, `all_pay: true`); two teams with hit
+points, players knocked out in another's turn or their own and their hand taken by whoever struck, the last team
+standing winning (banner-fall: `turns:` with `until:`, `attack:` with `filter:`); a deck-builder with chained actions,
+a card played twice, attacks that give junk or hit only those holding many cards, and a card that reveals until it
+finds two treasures, the deck made again on the way (cinder-guild: `draw_until:`, `attack:` with `filter:`,
+`turns:` with `until_round:`); and an auction game of elimination played in rounds, a spring sold once around each
+round, the players who cannot drink put out and their springs given to the one with most water (dry-well: `rounds:`).
 
 Each is played by random bots on both engines, which must tell the same game; then what each game is about is
 checked in its story and its end: the price falls, nobody out plays again, a buy never exceeds the buys.
@@ -24,7 +34,7 @@ from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
 GAMES = Path(__file__).parent / "cases" / "games"
-NAMES = ("tide-clock", "ember-ring", "lantern-guild")
+NAMES = ("tide-clock", "ember-ring", "lantern-guild", "gavel-hall", "banner-fall", "cinder-guild", "dry-well")
 LOOP_KEYS = {"while", "loop", "repeat"}
 
 
@@ -97,6 +107,92 @@ def test_lantern_guild_buys_trashes_and_reshuffles():
         assert row == 5 or supply == 0  # the row is refilled to its size while the supply deck lasts
 
 
+def test_gavel_hall_each_lot_is_sold_by_its_rule():
+    """Sealed lots: a bribe is paid by every bidder at their bid (its winner at the top bid), a Vickrey lot's winner
+    pays the second-highest bid; nobody goes below 0 coins, and every lot is won or discarded."""
+    second_price = bribes = 0
+    for g in _games("gavel-hall", players=4):
+        story = g.narrative
+        for i, line in enumerate(story[:-1]):
+            won = re.fullmatch(r"P\d+ wins the auction for (\d+)", story[i + 1])
+            if not line.startswith("Revealed: ") or won is None:
+                continue
+            bids = sorted((int(b) for b in re.findall(r"P\d+: (\d+)", line)), reverse=True) + [0]
+            price = int(won.group(1))
+            paid = []  # the lines right after the result that say who else pays
+            for later in story[i + 2:]:
+                m = re.fullmatch(r"P\d+ pays their bid of (\d+) too", later)
+                if m is None:
+                    break
+                paid.append(int(m.group(1)))
+            assert price in (bids[0], bids[1])
+            if paid:  # a bribe: the winner paid the top bid, every other bidder their own
+                bribes += 1
+                assert price == bids[0] and sorted(paid, reverse=True) == [b for b in bids[1:] if b]
+            second_price += price < bids[0]
+        assert all(g.pvars[s]["coins"] >= 0 for s in range(4))
+        assert sum(len(g.zones[ZoneRef("won", s)]) for s in range(4)) + len(g.zones[ZoneRef("gone")]) == 20
+    assert second_price and bribes
+
+
+def test_banner_fall_the_last_team_standing_wins_and_the_fallen_are_passed_over():
+    """A fallen player never plays again and their hand went elsewhere, some fall in another player's turn, a Volley
+    asks only the enemies, and the winners are one whole team, its fallen too."""
+    in_another_turn = 0
+    for g in _games("banner-fall", seeds=range(3), players=4):
+        story = g.narrative
+        turn_of = None
+        for i, line in enumerate(story):
+            m = re.fullmatch(r"P(\d+): Play a card -> (.+)", line)
+            if m:
+                turn_of, played = int(m.group(1)) - 1, m.group(2)
+            asked = re.fullmatch(r"P(\d+): Show a Parry against the Volley\? -> .+", line)
+            if asked:
+                assert played == "Volley" and (int(asked.group(1)) - 1) % 2 != turn_of % 2
+            m = re.fullmatch(r"P(\d+) falls", line)
+            if m:
+                seat = int(m.group(1)) - 1
+                in_another_turn += seat != turn_of
+                assert not any(later.startswith(f"P{seat + 1}: ") for later in story[i + 1:])
+                assert len(g.zones[ZoneRef("hand", seat)]) == 0
+        teams = {s % 2 for s in g.winners}
+        assert len(teams) == 1 and set(g.winners) == {s for s in range(4) if s % 2 in teams}
+    assert in_another_turn >= 2
+
+
+def test_dry_well_a_player_who_runs_dry_is_out_of_every_later_auction():
+    """A player who runs dry is never asked to bid again, holds no spring (they went to another player), and only a
+    player still in wins; the rounds stop once one player is left."""
+    dry = 0
+    for g in _games("dry-well", seeds=range(3), players=4):
+        story = g.narrative
+        for i, line in enumerate(story):
+            m = re.fullmatch(r"P(\d+) runs dry", line)
+            if m:
+                dry += 1
+                assert not any(later.startswith(f"P{m.group(1)}: ") for later in story[i + 1:])
+                assert len(g.zones[ZoneRef("owned", int(m.group(1)) - 1)]) == 0
+        out = {int(m.group(1)) - 1 for line in story for m in [re.fullmatch(r"P(\d+) runs dry", line)] if m}
+        assert g.winners and not set(g.winners) & out
+    assert dry >= 3
+
+
+def test_cinder_guild_prospects_until_two_treasures_and_refills_on_the_way():
+    """A Prospector leaves nothing revealed: the treasures go to the hand, the rest to the discard pile; the piles and
+    the row end as the end rule says; a Rake asks only those holding 5 or more cards."""
+    prospected = 0
+    for g in _games("cinder-guild", seeds=range(5)):
+        story = g.narrative
+        prospected += sum(1 for line in story if re.fullmatch(r"P\d+: Play an action card\? .+ -> Prospector", line))
+        assert all(len(g.zones[ZoneRef("reveal", s)]) == 0 for s in range(3))
+        assert any("shuffles their discard pile to make a new draw pile" in line for line in story)
+        empty = sum(1 for k in ("ember", "flame", "blaze", "hearth", "beacon", "ash")
+                    if not g.zones[ZoneRef("supply", k)])
+        assert empty >= 2 or not g.zones[ZoneRef("supply", "beacon")] or g.vars["round"] > 30 or \
+            not (g.zones[ZoneRef("row")] or g.zones[ZoneRef("market")])
+    assert prospected
+
+
 SKELETON = """
 ruleset: docs-examples
 title: The docs' examples of the new constructs
@@ -108,7 +204,7 @@ parameters:
 card_defaults: {cost: 0, trash: 0, actions: 0, worth: 1, value: 1}
 cards:
   - {id: act, name: Act, classes: [action], count: 12, attributes: {cost: 1, actions: 1}}
-  - {id: ware, name: Ware, classes: [market], count: 12, attributes: {cost: 2, worth: 2, trash: 1, value: 2}}
+  - {id: ware, name: Ware, classes: [market, treasure], count: 12, attributes: {cost: 2, worth: 2, trash: 1, value: 2}}
 zones:
   supply: {visibility: hidden, initial: all}
   row: {visibility: open}
@@ -121,6 +217,8 @@ zones:
   box: {visibility: hidden}
   bought: {per: player, visibility: open}
   ships: {per: player, visibility: open}
+  deck: {per: player, visibility: owner_contents, refill: discard}
+  reveal: {per: player, visibility: open}
 variables: {opener: none, round: 0}
 player_variables: {coins: 4, buys: 2, actions: 1}
 start: game
@@ -132,7 +230,7 @@ sequences:
       - "draw 2 from supply to quay"
       - for_each: p
         in: players
-        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand"]
+        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand; draw 2 from supply to p.deck"]
       - call: example
         with: {player: "players[0]"}
   example:
@@ -155,7 +253,8 @@ def _doc_examples() -> list:
     for doc in ("format.md", "language.md"):
         text = (Path(__file__).parent.parent / "docs" / doc).read_text(encoding="utf-8")
         for block in re.findall(r"```yaml\n(.*?)```", text, re.S):
-            if any(word in block for word in ("repeat_choice:", "form: descending", "players_in()")):
+            if any(word in block for word in ("repeat_choice:", "form: descending", "players_in()", "all_pay: true",
+                                              "draw_until:")):
                 steps = yaml.safe_load(block)
                 if isinstance(steps, list):
                     out.append(pytest.param(steps, id=f"{doc}-{len(out)}"))
@@ -173,4 +272,116 @@ def test_the_docs_examples_load_and_play_the_same_on_both_engines(steps, tmp_pat
         [d.message for d in loaded.diagnostics]
     games = [play_seeded(loaded.ruleset, 1, 3, engine=e) for e in ("reference", "compiled")]
     assert games[0].narrative == games[1].narrative and games[0].over
-    assert any("->" in line or line.startswith("Revealed") for line in games[0].narrative)  # players were asked
+    assert any("->" in line or line.startswith("Revealed") or " reveals " in line  # players were asked, or cards shown
+               for line in games[0].narrative)
+
+
+HIDDEN_FILTER = """
+ruleset: attack-filter-hidden
+title: An attack whose filter reads a hidden hand
+players: {min: 4, max: 4, default: 4}
+cards:
+  - {id: gem, name: Gem, classes: [gem], count: 2}
+  - {id: shield, name: Shield, classes: [reaction], count: 2}
+  - {id: coin, name: Coin, count: 4}
+zones:
+  box: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+  pile: {visibility: open}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - label: Deal
+        do: "move [c for c in box if c is gem] to players[1].hand; move [c for c in box if c is reaction] to players[2].hand; draw 2 from box to players[3].hand"
+      - label: Each other player holding a Gem gives one up, unless they reveal a Shield
+        attack:
+          by: "players[0]"
+          filter: "any([c is gem for c in target.hand])"
+          reveal: "card is reaction"
+          prompt: "Reveal a Shield?"
+          do: ["move first([c for c in target.hand if c is gem]) to pile"]
+      - "end game"
+"""
+
+
+def test_an_attack_filter_on_a_hidden_hand_asks_everyone_alike(tmp_path):
+    """Who holds a Gem is hidden: every other player is asked alike (the story tells nobody who passed the filter),
+    and only the Gem holder loses one."""
+    path = tmp_path / "hidden.yaml"
+    path.write_text(HIDDEN_FILTER, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    for engine in ("reference", "compiled"):
+        g = play_seeded(loaded.ruleset, 1, 4, engine=engine, agents=lambda seat, seed: _Pass(seat))
+        asked = [line.split(":")[0] for line in g.narrative if "Reveal a Shield?" in line]
+        assert asked == ["P2", "P3", "P4"], g.narrative
+        assert [c.id for c in g.zones[ZoneRef("pile")]] == ["gem#1"] and len(g.zones[ZoneRef("hand", 1)]) == 1
+
+
+class _Pass:
+    """A seat that always declines (the first option: the pass)."""
+
+    def __init__(self, seat):
+        self.seat = seat
+
+    def choose(self, decision, view):
+        return 0
+
+
+CHAIN = """
+ruleset: attack-chain
+title: An attack that knocks out a later player
+players: {min: 4, max: 4, default: 4}
+cards:
+  - {id: shield, name: Shield, classes: [reaction], count: 3}
+zones:
+  box: {visibility: hidden, initial: all}
+  hand: {per: player, visibility: owner}
+player_variables: {hits: 0}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - label: Deal a Shield to each other player
+        do: "draw from box to players[1].hand; draw from box to players[2].hand; draw from box to players[3].hand"
+      - label: Each other player is hit; the first one hit blows up the next player too, who is out
+        attack:
+          by: "players[0]"
+          reveal: "card is reaction"
+          prompt: "Reveal a Shield?"
+          do: ["target.hits += 1; add modifier out to next_player(target) until end of game"]
+      - "log 'hits: {[p.hits for p in players]}, in: {players_in()}'"
+      - "end game"
+"""
+
+
+def test_a_player_put_out_during_an_attack_is_not_attacked_when_their_turn_comes(tmp_path):
+    """P2 is hit and puts P3 out: P3 is neither asked nor hit; P4 still is (and puts P1 out)."""
+    path = tmp_path / "chain.yaml"
+    path.write_text(CHAIN, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    for engine in ("reference", "compiled"):
+        g = play_seeded(loaded.ruleset, 1, 4, engine=engine, agents=lambda seat, seed: _Pass(seat))
+        assert [line.split(":")[0] for line in g.narrative if "Reveal a Shield?" in line] == ["P2", "P4"], g.narrative
+        assert "hits: 0, 1, 0, 1, in: P2, P4" in g.narrative
+
+
+@pytest.mark.parametrize("case, want", [
+    ("auction_all_pay", "every other bidder pays their bid too"),
+    ("attack_filter", "Each other player for whom the number of cards in the player attacked's hand is at least 3"),
+    ("draw_until", "Draw cards one at a time from the deck to the reveal until"),
+    ("turns_until_round", "or until the end of a round when the deck is empty"),
+    ("rounds", "Rounds are played until one player is left"),
+])
+def test_the_new_settings_are_said_in_players_words(case, want):
+    """What players read of each new setting, where no label says it (tools/words, detail 'players')."""
+    from rulecraft.tools.words.core import Words
+
+    rs = load_ruleset(str(GAMES.parent / "constructs" / case / "ruleset.yaml")).ruleset
+    w = Words(rs, detail="players")
+    said = [w.step(s, own_label=False) for s in rs.sequences["game"].steps if getattr(s, "construct", None)]
+    assert any(want in text for text in said), said

@@ -81,7 +81,8 @@ def test_form_keys_match_the_schema():
     defs = load_schema()["$defs"]
     forms = [defs[alt["$ref"].rsplit("/", 1)[1]]["required"][0] for alt in defs["step"]["anyOf"] if "$ref" in alt]
     assert tuple(forms) == FORM_KEYS == ("do", "call", "if", "while", "repeat", "loop", "for_each", "choose", "sealed", "stack",
-                                         "auction", "respond", "trick", "target", "attack", "turns", "repeat_choice")
+                                         "auction", "respond", "trick", "target", "attack", "turns", "rounds",
+                                         "repeat_choice", "draw_until")
 
 
 # --- valid files -----------------------------------------------------------

@@ -386,8 +386,9 @@ def _not_allowed(kind: str, err: "ValidationError", schema: dict, subject: str) 
 
 
 def _value_hint(kind: str, err: "ValidationError") -> str | None:
-    if kind == "enum" and isinstance(err.instance, str):
-        return did_you_mean(err.instance, [str(v) for v in err.validator_value])
+    if kind == "enum" and isinstance(err.instance, str):  # a name other games use for a value: the schema says ours
+        other = (err.schema.get("x-other-names") or {}) if isinstance(err.schema, dict) else {}
+        return other.get(err.instance.lower()) or did_you_mean(err.instance, [str(v) for v in err.validator_value])
     if kind == "pattern" and isinstance(err.instance, str) and list(err.absolute_path)[-1:] == ["call"] \
             and "[" in err.instance:  # 'call: TABLE[KEY].COLUMN': the statement form calls by table
         return f"a call by table is a statement: write the step as text, - \"call {_short(err.instance)}\""

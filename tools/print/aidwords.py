@@ -296,15 +296,15 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             out.append((_zone_name(z), zone_doc(w, z)))
     for seq in rs.sequences.values():
         if seq.doc and seq.title:
-            out.append((seq.title, seq.doc))
+            out.append((seq.title, w.label(seq.doc)))
     for v in list(rs.variables.values()) + list(rs.player_variables.values()):
         if v.title and v.doc:
-            out.append((capital(v.title.removeprefix("the ")), v.doc))
+            out.append((capital(v.title.removeprefix("the ")), w.label(v.doc)))
     for f, doc in rs.function_docs.items():  # 'the player's receiver': a function titled "{q}'s receiver"
         title = rs.titles.get(f) or ""
         named = re.fullmatch(r"\{\w+\}'s ([\w ]+)", title)
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
-            out.append((named.group(1), doc))
+            out.append((named.group(1), w.label(doc)))  # ({NAME} values filled, as in a label)
     out += [t for t in variable_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
     return out + ([] if rs.aid.get("key") else class_terms(rs))  # (a designer's card key says what the cards are)
 

@@ -375,6 +375,8 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
     if st.get("pay"):
         bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
                     else "the winner pays the bank")
+        if st.get("all_pay") == "True":  # (settings are kept as their text)
+            bits.append("every other bidder pays their bid too")
     return bits
 
 

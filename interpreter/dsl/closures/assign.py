@@ -83,6 +83,11 @@ class AssignStatements:
             attr = target.name
             if attr in self.scope.player_vars:  # (noted: the compiler writes it into a stretch, compiler/statements.py)
                 return statement_noted(n, self._assign_in_place(target, value, op, sign, span, obj), self.scope)
+            if attr == "out" and attr not in self.scope.marks:  # (a player is out by the built-in modifier 'out')
+                self.report("E308", "'out' is read, not set: a player is out while the modifier 'out' is on them",
+                            target.name_span, "write 'add modifier out to PLAYER until end of game' (and 'remove "
+                            "modifier out from PLAYER' to bring them back)")
+                return lambda ctx: None
             if attr in self.scope.card_attrs or attr in ("id", "name", "classes", "zone", "owner", "seat"):
                 self.report("E308", f"'{attr}' is fixed and cannot be set", target.name_span,
                             "card attributes never change; set a mark with a new name (e.g. 'set card.bonus = 2')")

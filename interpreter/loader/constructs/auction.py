@@ -134,7 +134,7 @@ class _Expansion:
         self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
         self.on_end = tuple(builder.block(parts[1], f"{auto}.on_end.", loops))
         # who dropped out, with their standing bids: only when something reads it
-        self.track = bool(self.on_drop) or reads(builder, root, ("dropped", "standing"))
+        self.track = bool(self.on_drop) or sale["all_pay"] or reads(builder, root, ("dropped", "standing"))
         # the result while bidding goes on: only when a setting or on_drop reads it (on_end sees the final one)
         during = [v for k, v in spec.entries.items() if k != "on_end"]
         self.live = any(reads(builder, v, (R,), cache=False) for v in during)

@@ -1,5 +1,5 @@
 """The engine's own constructs as registered step kinds (model/kinds.py): auction, respond, trick, target, attack,
-turns and repeat_choice.
+turns, rounds, repeat_choice and draw_until.
 
 Their forms are in the shipped schema (schema/ruleset.schema.json), so they bring none; their
 chart shapes are the chart's own (tools/chart/legend.py) and their English is the rule the
@@ -12,11 +12,12 @@ from ...model.kinds import StepKind, register
 from .attack import attack, names as attack_names, words as attack_words
 from .auction import auction
 from .expansion import _Gen, names
-from .repeat_choice import names as repeat_names, repeat_choice, words as repeat_words
+from .repeat_choice import (draw_until, draw_until_names, draw_until_words, names as repeat_names, repeat_choice,
+                            words as repeat_words)
 from .respond import respond
 from .target import names as target_names, target, words as target_words
 from .trick import names as trick_names, trick
-from .turns import names as turns_names, turns, words as turns_words
+from .turns import names as turns_names, rounds, rounds_names, rounds_words, turns, words as turns_words
 
 Expansion = _Gen  # what a construct's builder makes its plain steps with (expr, stmts, do, if_, loop, ...)
 
@@ -42,3 +43,11 @@ REPEAT_CHOICE = register(StepKind("repeat_choice", repeat_choice, names=repeat_n
                                   shape={"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},  # a loop's
                                   doc="a player chooses again and again until they pass, nothing is left or a most "
                                       "is reached (docs/format.md)"))
+DRAW_UNTIL = register(StepKind("draw_until", draw_until, names=draw_until_names, parts=("do",), words=draw_until_words,
+                               decides="",
+                               shape={"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},  # a loop's
+                               doc="cards drawn one at a time until a condition holds or none is left "
+                                   "(docs/format.md)"))
+ROUNDS = register(StepKind("rounds", rounds, names=rounds_names, parts=("do",), words=rounds_words, decides="",
+                           shape={"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},  # a loop's
+                           doc="rounds are played until one player is left, or a condition holds (docs/format.md)"))

@@ -1,4 +1,7 @@
-"""The `repeat_choice` step: a player chooses again and again, one thing at a time, until they pass, nothing is left
+"""The steps that do one thing again and again until it is done, with no loop of the designer's own: `repeat_choice`
+(below) and `draw_until` (at the end: "reveal cards from your deck until you reveal two treasures").
+
+The `repeat_choice` step: a player chooses again and again, one thing at a time, until they pass, nothing is left
 to choose or they have made `max:` choices ("buy cards one at a time, as many as you can pay for"; "trash up to two
 cards, one by one"; "play actions while you have actions").
 
@@ -89,3 +92,56 @@ def words(step: M.ConstructStep, w) -> str:
     out = (f"{said('chooser', 'the player')} chooses {one}, again and again, until they pass or nothing is left"
            + (f" (at most {said('max', '')})" if "max" in st else ""))
     return out[0].upper() + out[1:]
+
+
+DRAW_UNTIL_KEYS = ("from", "to", "until", "as", "do")
+
+
+def draw_until_names(node: YMap) -> set[str]:
+    """The local it binds: each card drawn."""
+    spec = node.get("draw_until")
+    return {str(_plain(spec.get("as"), "card"))} if isinstance(spec, YMap) else set()
+
+
+def draw_until(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
+    """"Reveal cards from your deck until you reveal 2 treasures": one card at a time from `from:` to `to:` until
+    `until:` holds, asked before every card, or until no card is left (the zone and the one it refills from both
+    empty: a draw then gives none). Expanded into plain steps (a let, a loop, an if, a draw, an if)."""
+    spec = construct_settings(builder, node, "draw_until", DRAW_UNTIL_KEYS, "a draw until", "from, to, until, ...")
+    if spec is None:
+        return None
+    for key, what, example in (("from", "the zone the cards are drawn from", 'from: "player.deck"'),
+                               ("to", "where each card drawn goes", 'to: "player.reveal"'),
+                               ("until", "when to stop, asked before every card",
+                                'until: "count([c for c in player.reveal if c is treasure]) >= 2"')):
+        if spec.get(key) is None:
+            builder.err("E202", f"a draw until needs '{key}:' ({what})", spec.span, f"e.g. {example}")
+            return None
+    g = _Gen(builder, node, common, loops)
+    X = str(_plain(spec.get("as"), "card"))
+    L = hidden("c", node, "loop")
+    g.user("FROM_", spec.get("from"), "none")
+    g.user("TO_", spec.get("to"), "none")
+    g.user("UNTIL_", spec.get("until"), "true")
+    do_steps = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops + (L,)))
+    body = [g.if_("UNTIL_", [g.do(f"break {L}", (L,))]),
+            g.do(f"draw from FROM_ to TO_ as {X}"),
+            g.if_(f"{X} == none", [g.do(f"break {L}", (L,))]), *do_steps]
+    steps = [g.do(f"let {X} = none"), g.loop(L, body)]
+    if not within_budget(builder, spec):
+        return None
+    rule = (f"Draw from {_text(spec.get('from'))} to {_text(spec.get('to'))} one card at a time until "
+            f"{_text(spec.get('until'))}, or no card is left")
+    settings = tuple((k, str(_plain(spec.get(k)))) for k in DRAW_UNTIL_KEYS if spec.get(k) is not None and k != "do")
+    return M.ConstructStep(**common, construct="draw_until", rule=rule, settings=settings, run=tuple(steps),
+                           parts=(("do", do_steps),) if do_steps else ())
+
+
+def draw_until_words(step: M.ConstructStep, w) -> str:
+    """The draw as players read it: from where, to where, and when it stops."""
+    st = dict(step.settings)
+
+    def said(key: str, default: str) -> str:
+        return said_setting(w, st, key, default)
+    return (f"Draw cards one at a time from {said('from', 'the deck')} to {said('to', 'the table')} until "
+            f"{said('until', 'told to stop')}, or no card is left")

@@ -4,7 +4,7 @@ nobody bids, and a lot of several things sold together (settings of the `auction
 The auction's form works out who wins and at what price (auction.py); the settlement here then runs, in plain steps,
 before the result is said and before `on_end`: nobody bid and `no_bid:` gives the lot to the seller; the winner
 pays (`pay:`, a player variable) the bank or the seller (`paid_to:`; the bank when the seller wins their own
-auction); the lot moves where `to:` says. Each setting adds its steps only when it is given.
+auction), and with `all_pay: true` every other bidder pays their last bid too, won or not; the lot moves where `to:` says. Each setting adds its steps only when it is given.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Optional
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
 from . import descending as D
-from .expansion import _text
+from .expansion import _plain, _text
 from ..yaml_source import YMap
 
 NO_BID = ("nobody", "seller_keeps", "seller_buys")
@@ -26,7 +26,8 @@ SOLD = ("fixed_price", "descending")  # the forms where a player takes the lot a
 def check_sale(builder, spec: YMap, form: str) -> dict:
     """The sale settings, checked (each mistake reported once, where it was written); their words as a dict."""
     out = {"no_bid": _text(spec.get("no_bid"), "nobody"), "paid_to": _text(spec.get("paid_to"), "bank"),
-           "pay": _text(spec.get("pay")), "form": form}
+           "pay": _text(spec.get("pay")), "form": form,
+           "all_pay": spec.get("all_pay") is not None and _plain(spec.get("all_pay")) is True}
     for key, words in (("no_bid", NO_BID), ("paid_to", PAID_TO)):
         if out[key] not in words:
             builder.err("E204", f"'{key}:' is one of {', '.join(words)}, not '{out[key]}'", spec.get(key).span,
@@ -52,6 +53,15 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
                         f"'{out['pay']}' is not one", spec.get("pay").span,
                         did_you_mean(out["pay"], names) or "declare it under 'player_variables:'")
             out["pay"] = ""
+    if out["all_pay"] and spec.get("pay") is None:
+        builder.err("E202", "'all_pay:' (every bidder pays their bid, won or not) needs 'pay:' (the player variable "
+                    "the bids are paid from)", spec.key_span("all_pay"), "e.g. pay: coins")
+    if out["all_pay"] and (form in SOLD or spec.get("offer") is not None):
+        builder.err("E204", "'all_pay:' is for bids of amounts in an open, once-around or sealed auction (the others "
+                    "have no losing bids to pay)" if form in SOLD else "'all_pay:' is for bids of amounts: a bid of "
+                    "things (offer:) has no amount to pay", spec.key_span("all_pay"),
+                    "use form: sealed (or open, once_around) with limit:")
+        out["all_pay"] = False
     if spec.get("to") is not None and spec.get("lot") is None:
         builder.err("E202", "'to:' (where the lot goes) needs 'lot:' (what is sold)", spec.key_span("to"),
                     "e.g. lot: \"[card, second]\"")
@@ -120,6 +130,13 @@ def settle(x, sale: dict) -> list:
         if sale["paid_to"] == "seller":  # the bank when the seller wins their own auction
             paid.append(g.if_(f"{R}.winner != {S}", [g.do(f"{S}.{P} += {R}.price")]))
         steps.append(g.if_(f"{R}.winner != none and {R}.price != 0", paid))
+    if sale["all_pay"] and sale["pay"]:  # every other bidder pays their last bid (the dropped list holds them all)
+        X, P = h["x"], sale["pay"]
+        lost = [g.do(f"{X}.player.{P} -= {X}.bid" + (f"; log '{{{X}.player}} pays their bid of {{{X}.bid}} too'"
+                                                     if x.say_r else ""))]
+        if sale["paid_to"] == "seller":
+            lost.append(g.if_(f"{X}.player != {S}", [g.do(f"{S}.{P} += {X}.bid")]))
+        steps.append(g.for_each(X, f"{R}.dropped", [g.if_(f"{X}.bid != none and {X}.bid != 0", lost)]))
     if x.spec.get("to") is not None:
         g.user("TO_", x.spec.get("to"), "none")
         steps.append(g.if_(f"{R}.winner != none", [g.do(f"move {LOT} to TO_")]))
@@ -158,6 +175,8 @@ def sale_rule(spec: YMap, sale: dict) -> list[str]:
         bits.append("if nobody bids, the seller keeps it for nothing")
     elif sale["no_bid"] == "seller_buys":
         bits.append("if nobody buys, the seller must buy it at their price")
+    if sale["all_pay"]:
+        bits.append("every bidder pays their bid, won or not")
     if sale["pay"]:
         bits.append("the winner pays the seller (the bank when the seller wins their own auction)"
                     if sale["paid_to"] == "seller" else "the winner pays the bank")

@@ -1,4 +1,5 @@
-"""`turns`: the players take turns round the table, skipping those out, until one player is left in.
+"""`turns`: the players take turns round the table, skipping those out, until one player is left in; and `rounds`
+(at the end), the same for a game played in rounds rather than turns.
 
     - turns:
         from: "players[0]"              # who plays first (the default)
@@ -6,13 +7,16 @@
         each: player                    # the name of the player whose turn it is (the default)
         round: round                    # a variable the rounds are counted in, from 1 (leave out: none)
         until: "round > last_round"     # another end, asked before every turn (leave out: none)
+        until_round: "deck.empty"       # an end asked only as a round ends, so the round is played out (leave out: none)
         do:                             # the turn, with `player` bound
           - call: turn
             with: {player: player}
 
 What games of elimination always write by hand: play passes to the next player still in (one put out during a
 round loses the rest of it), a round is counted each time play comes back round past the first player's seat, and
-the turns stop as soon as at most one player is still in (or, before a turn, `until:` holds).
+the turns stop as soon as at most one player is still in (or, before a turn, `until:` holds; or, as play comes back
+round past the first player's seat, `until_round:` holds: "the game ends at the end of the round", everyone having
+had as many turns).
 The steps after it say what that means ("the last player in wins"). Expanded into plain steps (a let, a while, an
 if), as the attack is (expansion.py).
 """
@@ -25,7 +29,7 @@ from ...model import ruleset as M
 from ..yaml_source import YMap
 from .expansion import _Gen, _plain, _steps_of, construct_settings, hidden, said_setting, within_budget
 
-TURNS_KEYS = ("from", "dir", "each", "round", "until", "do")
+TURNS_KEYS = ("from", "dir", "each", "round", "until", "until_round", "do")
 
 
 def names(node: YMap) -> set[str]:
@@ -53,16 +57,24 @@ def turns(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     def gone(x: str) -> str:  # how far round the table from the first player x sits, in the direction of play
         return (f"((({x}.seat - {S}.seat) if DIR_ != 'ccw' else ({S}.seat - {x}.seat)) + player_count) "
                 "% player_count")
-    counting = [g.if_(f"{gone(N)} <= {gone(P)}", [g.do(f"{_plain(R)} += 1")])] if R is not None else []
+    # a round ends as play comes back round past the first player's seat: `until_round:` is asked then (before the
+    # next round is counted), and the round is counted
+    at_end = []
+    if spec.get("until_round") is not None:
+        g.user("UNTIL_ROUND_", spec.get("until_round"), "false")
+        at_end = [g.if_("UNTIL_ROUND_", [g.do(f"break {L}", (L,))])]
+    ends = at_end + ([g.do(f"{_plain(R)} += 1")] if R is not None else [])
+    counting = [g.if_(f"{gone(N)} <= {gone(P)}", ends)] if ends else []
     steps.append(g.loop(L, [g.if_("count([q for q in players if not q.out]) <= 1 or UNTIL_", [g.do(f"break {L}", (L,))]),
                             g.if_(f"not {P}.out", list(turn)),
                             g.do(f"let {N} = next_player({P}, dir: DIR_)"), *counting,
                             g.do(f"set {P} = {N}")]))
     if not within_budget(builder, spec):
         return None
-    until = spec.get("until")
+    until, until_round = spec.get("until"), spec.get("until_round")
     rule = (f"turns in seat order from {_plain(spec.get('from'), 'players[0]')}, skipping players out, until one "
-            "player is left" + (f" or {_plain(until)}" if until is not None else ""))
+            "player is left" + (f" or {_plain(until)}" if until is not None else "")
+            + (f", or at the end of a round {_plain(until_round)}" if until_round is not None else ""))
     settings = tuple((k, str(_plain(spec.get(k)))) for k in TURNS_KEYS if spec.get(k) is not None and k != "do")
     return M.ConstructStep(**common, construct="turns", rule=rule, settings=settings, run=tuple(steps),
                            parts=(("do", turn),) if turn else ())
@@ -73,5 +85,45 @@ def words(step: M.ConstructStep, w) -> str:
     st = dict(step.settings)
     first = said_setting(w, {"from": "players[0]", **st}, "from", "")
     until = said_setting(w, st, "until", "")
+    until_round = said_setting(w, st, "until_round", "")
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
-    return f"Turns go {way} from {first}, skipping players out, until one is left" + (f" or {until}" if until else "")
+    return (f"Turns go {way} from {first}, skipping players out, until one is left" + (f" or {until}" if until else "")
+            + (f", or until the end of a round when {until_round}" if until_round else ""))
+
+
+ROUNDS_KEYS = ("round", "until", "do")
+
+
+def rounds_names(node: YMap) -> set[str]:
+    return set()  # (its round counter is a game variable the designer declares)
+
+
+def rounds(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
+    """"Rounds are played until one player is left": the `do` steps are a round (everyone plays at once, an auction
+    a round, a hand dealt), played again and again until at most one player is still in or, before a round,
+    `until:` holds; `round:` counts them. What a game of elimination played in rounds otherwise writes as a
+    `repeat` and an `until` of its own. Expanded into plain steps (a loop, an if), as the turns are."""
+    spec = construct_settings(builder, node, "rounds", ROUNDS_KEYS, "rounds", "round, until, do")
+    if spec is None:
+        return None
+    g = _Gen(builder, node, common, loops)
+    g.user("UNTIL_", spec.get("until"), "false")
+    L = hidden("u", node, "rounds")
+    body = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops))
+    R = spec.get("round")
+    steps = ([g.do(f"set {_plain(R)} = 1")] if R is not None else []) + [
+        g.loop(L, [g.if_("count([q for q in players if not q.out]) <= 1 or UNTIL_", [g.do(f"break {L}", (L,))]),
+                   *body, *([g.do(f"{_plain(R)} += 1")] if R is not None else [])])]
+    if not within_budget(builder, spec):
+        return None
+    until = spec.get("until")
+    rule = "rounds until one player is left" + (f" or {_plain(until)}" if until is not None else "")
+    settings = tuple((k, str(_plain(spec.get(k)))) for k in ROUNDS_KEYS if spec.get(k) is not None and k != "do")
+    return M.ConstructStep(**common, construct="rounds", rule=rule, settings=settings, run=tuple(steps),
+                           parts=(("do", body),) if body else ())
+
+
+def rounds_words(step: M.ConstructStep, w) -> str:
+    """The rounds as players say it: played until one is left, or the designer's end."""
+    until = said_setting(w, dict(step.settings), "until", "")
+    return "Rounds are played until one player is left" + (f" or {until}" if until else "")
