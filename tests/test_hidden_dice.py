@@ -206,3 +206,21 @@ def test_standard_output_by_another_name_is_where_people_read(tmp_path, monkeypa
         assert where_people_read("-") and where_people_read(str(shown))
         assert not where_people_read(str(other)) and not where_people_read(str(tmp_path / "new.log"))
         assert not where_people_read("/dev/null")
+
+
+@pytest.mark.parametrize("vis, said", [("roller", "seen by its roller alone"), ("hidden", "seen by nobody until shown"),
+                                       ("open", None)])
+def test_the_printed_rules_say_who_sees_the_dice(tmp_path, vis, said):
+    """A cold reader of the aid and the book learns that the die is rolled under a cup: its entry says who sees its
+    faces (the aid listed a die with no results and no doc not at all, and neither said it was hidden)."""
+    from rulecraft.tools.print.aid import aid_view
+    from rulecraft.tools.print.book import _dice
+    from rulecraft.tools.words import Words
+
+    rs = _cup(tmp_path, vis)
+    aid = [d["name"] for d in aid_view(rs).dice]
+    book = str(_dice(rs, Words(rs, detail="players")))
+    if said is None:
+        assert aid == [] and "seen by" not in book
+    else:
+        assert aid == [f"A six-sided die (1d6, {said})"] and said in book

@@ -262,7 +262,8 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     params = [rs.parameters[k] for k in ids if k in rs.parameters] if ids is not None else list(rs.parameters.values())
     view.numbers = [(_sentence(p.doc or capital(humanize(p.id))).rstrip("."), w.value(p.value)) for p in params]
     view.tables = table_views(rs, w)
-    view.dice = [d for d in dice_views(rs, w) if d["results"] or d["doc"]]  # plain dice: the order of play says 'roll 5d6'
+    # plain dice: the order of play says 'roll 5d6'; dice whose faces not everyone sees are listed to say so
+    view.dice = [d for d, dd in zip(dice_views(rs, w), rs.dice.values()) if d["results"] or d["doc"] or dd.visibility != "open"]
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1))

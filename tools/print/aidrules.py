@@ -19,7 +19,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
-from rulecraft.tools.words.text import dice_name, gerund, plural
+from rulecraft.tools.words.text import dice_label, gerund, plural
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 DECISIONS = 5  # entries of "How it is decided" at most
@@ -159,7 +159,7 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
                 what = (what + ", and " if what else "") + "may be rolled again"
             results.append((capital(r.shown()), sentence(result_when(rs, r)),
                             what or (f"leads to: {rule}" if (rule := result_rule(rs, r)) else "has no effect of its own")))
-        out.append({"name": f"{capital(dice_name(d.count, d.sides))} ({d.count}d{d.sides})", "doc": d.doc,
+        out.append({"name": dice_label(d.count, d.sides, d.visibility), "doc": d.doc,
                     "results": results})
     return out
 

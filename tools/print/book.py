@@ -27,7 +27,7 @@ from rulecraft.tools.print.aid import players_table
 from rulecraft.tools.print.aidwords import card_texts, counted_name
 from rulecraft.tools.print.aidrules import result_rule, result_when
 from rulecraft.tools.print.aidwords import VISIBILITY
-from rulecraft.tools.words.text import dice_name
+from rulecraft.tools.words.text import dice_label
 
 
 def seq_anchor(sid: str) -> str:
@@ -243,7 +243,7 @@ def _dice(rs: M.Ruleset, words: Optional[Words]) -> list[dict]:
             again = "the dice may be rolled again" if r.reroll else ""
             return capital(" and ".join(x for x in (said, again) if x) or result_rule(rs, r)
                            or "it has no effect of its own")
-        return [{"name": capital(dice_name(d.count, d.sides)) + f" ({d.count}d{d.sides})", "doc": d.doc,
+        return [{"name": dice_label(d.count, d.sides, d.visibility), "doc": d.doc,
                  "results": [{"name": capital(r.shown()), "when": result_when(rs, r), "effect": then(r)} for r in d.results]}
                 for d in rs.dice.values()]
     return [{"name": f"{d.id.replace('_', ' ')} ({d.count}d{d.sides})", "doc": d.doc,

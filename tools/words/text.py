@@ -62,6 +62,12 @@ def dice_name(count: int, sides: int) -> str:
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} die" if count == 1 else f"{number(count)} {kind} dice"
 
 
+def dice_label(count: int, sides: int, visibility: str = "open") -> str:
+    """Dice as the printed rules list them: 'A six-sided die (1d6)', and who sees their faces when not everyone does."""
+    seen = {"roller": ", seen by its roller alone", "hidden": ", seen by nobody until shown"}.get(visibility, "")
+    return f"{dice_name(count, sides)[0].upper()}{dice_name(count, sides)[1:]} ({count}d{sides}{seen})"
+
+
 def gerund(verb: str) -> str:
     """A verb's -ing form for a heading: 'challenge' -> 'challenging', 'bid' -> 'bidding', 'snatch' -> 'snatching'."""
     v = verb.lower()
