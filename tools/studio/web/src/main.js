@@ -30,10 +30,14 @@ async function listFiles() {
   $("#bundled").replaceChildren(...bundled.map(b => item(`${b.name}`, () => openFile({bundled: b.name}),
     state.file && state.file.bundled === b.name, b.title)))
   const from = $("#new-from")
-  if (from.options.length <= 1) from.append(...bundled.map(b => new Option(`a copy of ${b.name}`, b.name)))
+  if (from.options.length <= 2) from.append(...bundled.map(b => new Option(`a copy of ${b.name}`, b.name)))
+  state.bundled = bundled.map(b => b.name)
+  state.files = files
   const other = $("#variant")
+  const kept = other.value  // the list is made again when files come or go: the ruleset picked stays
   other.replaceChildren(new Option("pick a ruleset…", ""), ...files.map(p => new Option(p, p)),
                         ...bundled.map(b => new Option(`${b.name} (bundled)`, `bundled:${b.name}`)))
+  other.value = [...other.options].some(o => o.value === kept) ? kept : ""
   if (state.simulate) state.simulate.setOthers([...other.options].slice(1).map(o => ({value: o.value, text: o.text})))
 }
 
@@ -48,6 +52,7 @@ function item(text, onclick, current, title) {
 
 async function openFile(which) {
   if (state.file && !state.file.readOnly && isDirty() && !confirm("Leave this file? Its changes are not saved.")) return
+  status("")
   const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
   const got = await getJSON(`/api/file?${q}`)
   if (state.view) { state.view.destroy(); state.view = null }
@@ -66,8 +71,23 @@ async function openFile(which) {
   markDirty()
   history.replaceState(null, "", `/?${q}`)
   await listFiles()
+  $("#new-from").options[1].text = `a variant of ${got.path || got.bundled}`
   state.chart.soon(1)
+  $("#variant").value = parentOf(got.text)
+  state.variantShown = null
   refreshPrinted()
+}
+
+// the ruleset the open one extends, as the Variants list names it (a file beside it first, as the loader looks),
+// or "" when it extends none (or one the list does not hold)
+function parentOf(text) {
+  const m = /^extends:[ \t]*["']?([^"'#\s]+)/m.exec(text)
+  if (!m) return ""
+  const dir = state.file.path && state.file.path.includes("/") ? state.file.path.replace(/[^/]*$/, "") : ""
+  const ref = m[1]
+  const near = /\.ya?ml$/.test(ref) ? [dir + ref] : [`${dir}${ref}.yaml`, `${dir}${ref}.yml`]
+  if (state.file.path) for (const p of near) if (state.files.includes(p)) return p
+  return !/\.ya?ml$/.test(ref) && state.bundled.includes(ref) ? `bundled:${ref}` : ""
 }
 
 function isDirty() {
@@ -90,6 +110,7 @@ async function save() {
     f.saved = text
     markDirty()
     status(`saved ${f.path}`, "ok")
+    state.variantShown = null
     refreshPrinted()
   } catch (err) {
     // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
@@ -121,8 +142,10 @@ async function newFile(e) {
   e.preventDefault()
   const name = $("#new-name").value.trim()
   if (!name) return
+  const from = $("#new-from").value
+  if (from === "variant:" && !state.file) return status("open the ruleset to make a variant of first", "error")
   try {
-    const got = await postJSON("/api/new", {path: name, from: $("#new-from").value})
+    const got = await postJSON("/api/new", from === "variant:" ? {path: name, extends: source()} : {path: name, from})
     $("#new-name").value = ""
     await openFile({path: got.path})
     status(`made ${got.path}`, "ok")
@@ -179,6 +202,7 @@ function source() {
 async function refreshPrinted() {
   state.printed = {}
   if (["aid", "book", "sheets"].includes(state.tab)) await showPrinted(state.tab)
+  if (state.tab === "variants") await showVariant()
 }
 
 async function showPrinted(kind) {
@@ -203,18 +227,26 @@ async function showPrinted(kind) {
   }
 }
 
+// what the open ruleset (as saved) changes from the one picked: its parent, picked when the file is opened
 async function showVariant() {
   const other = $("#variant").value
   const out = $("#variant-chart")
-  if (!other || !state.file) return
+  if (!state.file || state.variantShown === `${other} ${source()}`) return
+  state.variantShown = `${other} ${source()}`
+  out.replaceChildren()
+  $("#variant-text").textContent = ""
+  $("#variant-note").textContent = ""
+  if (!other) return
   $("#variant-note").textContent = "comparing…"
   try {
-    const got = await getJSON(`/api/diff?a=${encodeURIComponent(source())}&b=${encodeURIComponent(other)}`)
+    const got = await getJSON(`/api/diff?a=${encodeURIComponent(other)}&b=${encodeURIComponent(source())}`)
     out.innerHTML = got.svg
     $("#variant-text").textContent = got.text
-    $("#variant-note").textContent = got.same ? "the two rulesets say the same rules" : ""
+    $("#variant-note").textContent = (got.same ? "the two rulesets say the same rules" : "")
+      + (!state.file.readOnly && isDirty() ? " (as saved: save to see your changes here)" : "")
   } catch (err) {
     $("#variant-note").textContent = err.message
+    state.variantShown = null
   }
 }
 
@@ -223,6 +255,18 @@ function showTab(name) {
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("current", b.dataset.tab === name)
   for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
+  if (name === "variants") showVariant()
+}
+
+// a chart at its own size (to scroll) or fitted to its panel
+function fitToggle(button) {
+  const target = document.getElementById(button.dataset.fit)
+  button.addEventListener("click", () => {
+    const own = !target.classList.contains("own-size")
+    target.classList.toggle("own-size", own)
+    button.textContent = own ? "Fit to the panel" : "Actual size"
+    button.setAttribute("aria-pressed", String(own))
+  })
 }
 
 // ------------------------------------------------------------------ start
@@ -244,7 +288,9 @@ async function main() {
       return state.client.request("rulecraft/chart", {uri: state.file.uri, ...params})
     },
     moveTo: (line, col) => moveTo(state.view, line, col),
+    picker: $("#chart-sequence"),
   })
+  for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(), dirty: () => !!isDirty()})
   $("#save").addEventListener("click", save)
   // closing or reloading the page with text not saved: the browser asks first (the text lives only here)
