@@ -172,3 +172,21 @@ def test_a_variant_of_a_variant(studio, browser):
     assert page.locator("#problems li").count() == 0
     assert errors == []
     page.close()
+
+
+def test_a_narrow_window_keeps_every_panel_in_it(studio, browser):
+    """At 1,000 px (a laptop's half screen) the three columns fit; at 760 px they stack into one column that scrolls
+    down. Before, the page was wider than the window at both: the tabs and the chart were cut off at the right."""
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page.wait_for_selector("#chart[data-drawn] svg", timeout=WAIT)
+    for width in (1000, 760):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        for part in ("#editor", "#tabs", "#chart"):
+            box = page.locator(part).bounding_box()
+            assert box["width"] >= 300 and box["x"] + box["width"] <= width + 1, (width, part, box)
+    assert page.locator("#tabs button[data-tab='simulate']").bounding_box()["x"] < 760
+    page.close()
