@@ -198,6 +198,10 @@ export class Simulate {
       el("p", {className: "note", textContent: `${msg.runs[0].games} seed-matched games each (seeds ${msg.seed}..` +
         `${msg.seed + msg.runs[0].games - 1}); * larger than noise: the 95% interval of B − A leaves out 0 ` +
         `(${marked.length} of ${rows.length} rows; with many rows expect about 1 in 20 by chance)`}),
+      // A and B in one plot each, on one scale (each side's own plots below have their own scales)
+      el("div", {className: "sim-compare-figures"}, ...(msg.compareFigures || []).map(f =>
+        el("figure", {className: "sim-figure", dataset: {name: f.name}}, svgImage(f.svg, f.caption),
+           el("figcaption", {textContent: f.caption})))),
       table)
   }
 
