@@ -7,6 +7,8 @@ studio` started as a command): the places where a first session with it stumbled
 - Tab and Shift-Tab indent and dedent in the editor (they used to leave it: the next keys typed were lost).
 - Enter after a string's closing quote starts a new line (a completion list opened by the quote took the Enter
   and wrote 'abs' after the string).
+- A problem of the list is reached with the keyboard and Enter puts the cursor on it; Ctrl-S saves wherever the
+  focus is (out of the editor it opened the browser's "save the page").
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
   Variants tab shows what it changes from its parent, picked by itself, and follows a save.
 
@@ -124,6 +126,13 @@ def test_charts_follow_the_cursor_and_the_list_and_the_keys_stay_in_the_editor(s
     page.keyboard.press("Enter")
     assert line_text(page, at).strip() == '- "turn_total += tr.total"'
     assert line_text(page, at + 1).strip() == ""
+    # 'tr' is no name: the problem is listed; reached with the keyboard, Enter puts the cursor on it
+    problem = page.locator("#problems li[data-code='E301']")
+    problem.wait_for(timeout=WAIT)
+    put_cursor(page, "ruleset: pig")
+    problem.focus()
+    page.keyboard.press("Enter")
+    assert cursor_line(page) == at == int(problem.get_attribute("data-line"))
     shot(page, "studio-chart-list.png")
     assert errors == []
     page.close()
@@ -155,6 +164,7 @@ def test_a_variant_of_a_variant(studio, browser):
     # a number changed, saved: the Variants tab says so
     put_cursor(page, "# A variant holds only")
     page.keyboard.type("parameters: {target_score: {default: 50}}\n")
+    page.focus("#tabs button[data-tab='chart']")  # the focus out of the editor: Ctrl-S saves all the same
     page.keyboard.press("Control+s")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
     page.wait_for_function("() => document.querySelector('#variant-text').textContent.includes('target_score')",

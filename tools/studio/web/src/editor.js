@@ -93,3 +93,8 @@ export function moveTo(view, line, col) {
   view.dispatch({selection: {anchor: pos}, scrollIntoView: true})
   view.focus()
 }
+
+// the cursor kept in view when the panel under the editor grows (the problems listed) and the editor shrinks
+export function keepCursorInView(view) {
+  if (view.hasFocus) view.dispatch({effects: EditorView.scrollIntoView(view.state.selection.main.head, {y: "nearest"})})
+}

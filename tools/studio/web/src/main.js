@@ -1,7 +1,7 @@
 // The studio's page: files, the editor and its problems, the live chart, the printed pages and variants.
 import "./style.css"
 import {connect, fileUri} from "./connection.js"
-import {makeEditor, showDiagnostics, moveTo} from "./editor.js"
+import {makeEditor, showDiagnostics, moveTo, keepCursorInView} from "./editor.js"
 import {Chart} from "./chart.js"
 import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
@@ -74,6 +74,7 @@ async function openFile(which) {
   $("#new-from").options[1].text = `a variant of ${got.path || got.bundled}`
   state.chart.soon(1)
   $("#variant").value = parentOf(got.text)
+  state.simulate.setExample(got.text)
   state.variantShown = null
   refreshPrinted()
 }
@@ -172,6 +173,7 @@ function onDiagnostics(params) {
   if (problems === null) return
   state.problems = problems
   showProblems(problems)
+  requestAnimationFrame(() => state.view && keepCursorInView(state.view))
   state.chart.soon(state.view.state.doc.lineAt(state.view.state.selection.main.head).number)
 }
 
@@ -189,6 +191,9 @@ function showProblems(problems) {
     li.append(where, code, msg)
     if (p.hint) li.append(Object.assign(document.createElement("div"), {className: "hint", textContent: `hint: ${p.hint}`}))
     li.addEventListener("click", () => moveTo(state.view, p.line, p.col))
+    // reached with Tab like a link, and Enter puts the cursor on it as a click does
+    li.tabIndex = 0
+    li.addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); moveTo(state.view, p.line, p.col) } })
     return li
   }))
 }
@@ -293,6 +298,14 @@ async function main() {
   for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(), dirty: () => !!isDirty()})
   $("#save").addEventListener("click", save)
+  // Ctrl-S (Cmd-S) saves wherever the focus is (a tab, the chart, a problem): the browser's own "save the page"
+  // opened when the focus was out of the editor
+  window.addEventListener("keydown", e => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+      e.preventDefault()
+      if (!(state.view && state.view.hasFocus)) save()
+    }
+  })
   // closing or reloading the page with text not saved: the browser asks first (the text lives only here)
   window.addEventListener("beforeunload", e => {
     if (state.file && !state.file.readOnly && isDirty()) { e.preventDefault(); e.returnValue = "" }

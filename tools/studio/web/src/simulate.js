@@ -52,10 +52,10 @@ export class Simulate {
     this.seed = num(1, -1e15, 1e15)
     this.players = el("input", {type: "number", min: 1, max: 64, step: 1, placeholder: "the ruleset's"})
     this.bots = el("input", {value: "random", title: `one per seat (${BOTS.join(", ")}); the last fills the rest`})
-    this.sets = el("textarea", {rows: 2, placeholder: "target_score=50", title: "options and parameters, NAME=VALUE, one a line"})
+    this.sets = el("textarea", {rows: 2, placeholder: "NAME=VALUE", title: "options and parameters, NAME=VALUE, one a line"})
     this.versus = el("select", {}, new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"))
     this.botsB = el("input", {value: "random"})
-    this.setsB = el("textarea", {rows: 2, placeholder: "target_score=50"})
+    this.setsB = el("textarea", {rows: 2, placeholder: "NAME=VALUE", title: "options and parameters, NAME=VALUE, one a line"})
     this.sideB = el("fieldset", {className: "sim-b", hidden: true}, el("legend", {textContent: "B"}),
                     field("Bots", this.botsB), field("Options", this.setsB))
     this.versus.addEventListener("change", () => { this.sideB.hidden = !this.versus.value })
@@ -74,6 +74,14 @@ export class Simulate {
     this.note = el("p", {className: "note", id: "sim-note"})
     this.out = el("div", {id: "sim-out"})
     host.replaceChildren(form, el("div", {className: "sim-progress"}, this.bar, this.count), this.note, this.out)
+  }
+
+  // the example in the options' boxes: a parameter of the open ruleset with its default (another ruleset's name
+  // there read as an option this one has), or NAME=VALUE
+  setExample(text) {
+    const m = /^parameters:[ \t]*\n[ \t]+([A-Za-z_]\w*):[ \t]*\{?[ \t]*default:[ \t]*([^,}\s]+)/m.exec(text || "")
+    const example = m ? `${m[1]}=${m[2]}` : "NAME=VALUE"
+    this.sets.placeholder = this.setsB.placeholder = example
   }
 
   // the other rulesets a run may be compared with ({value, text}); called when the files change
