@@ -345,3 +345,13 @@ def test_the_shipped_page_is_built_from_its_sources():
     lock = json.loads((studio / "web" / "package-lock.json").read_text())
     for name in ("codemirror", "@codemirror/lang-yaml", "@codemirror/lsp-client"):
         assert f"node_modules/{name}" in lock["packages"], name  # pinned by the lock file
+
+
+def test_the_play_tab_gets_what_players_call_each_option(client):
+    """The Play tab listed a ruleset's options by their names (seize_tie); it shows the title the ruleset gives
+    ('Seize tie'), the name --set takes in its tooltip."""
+    authed(client)
+    got = client.get("/api/play/setup", params={"path": "bundled:dml"}).json()
+    options = {o["name"]: o for o in got["options"]}
+    assert options["seize_tie"]["title"] == "Seize tie" and options["seize_tie"]["choices"] == ["first_in_order", "nobody"]
+    assert all("title" in p for p in got["parameters"])

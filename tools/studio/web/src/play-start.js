@@ -59,7 +59,8 @@ function seats(n, setup) {
 }
 
 function optionField(o) {
-  const label = el("label", `${o.name} `, {title: o.doc || ""})
+  // the name players read (the ruleset's title) where it has one; the name --set takes and the doc in the tooltip
+  const label = el("label", `${o.title || o.name} `, {title: `${o.name}${o.doc ? `: ${o.doc}` : ""}`})
   let input
   if (o.choices) {
     input = el("select")
