@@ -9,6 +9,8 @@ studio` started as a command): the places where a first session with it stumbled
   and wrote 'abs' after the string).
 - A problem of the list is reached with the keyboard and Enter puts the cursor on it; Ctrl-S saves wherever the
   focus is (out of the editor it opened the browser's "save the page").
+- Copy into the folder, a second time, copies under a name not taken (it was refused: the button has no name to
+  give).
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
   Variants tab shows what it changes from its parent, picked by itself, and follows a save.
 
@@ -180,6 +182,13 @@ def test_a_variant_of_a_variant(studio, browser):
                            timeout=WAIT)
     page.wait_for_selector("#chart[data-drawn] svg", state="attached", timeout=WAIT)  # it loads: its chart is drawn
     assert page.locator("#problems li").count() == 0
+    # a bundled ruleset copied into the folder a second time: under a name not taken
+    page.click("#bundled a:text-is('pig')")
+    page.wait_for_selector("#copy:not([hidden])", timeout=WAIT)
+    page.click("#copy")
+    page.wait_for_function("() => document.querySelector('#file-name').textContent === 'pig-2.yaml'", timeout=WAIT)
+    with open(resolve("pig"), encoding="utf-8") as bundled:
+        assert (folder / "pig-2.yaml").read_text(encoding="utf-8") == bundled.read()
     assert errors == []
     page.close()
 

@@ -157,13 +157,19 @@ async function newFile(e) {
 
 async function copyBundled() {
   const name = state.file.bundled
-  try {
-    const got = await postJSON("/api/new", {path: `${name}.yaml`, from: name})
-    await openFile({path: got.path})
-    status(`copied ${name} into the folder as ${got.path}`, "ok")
-  } catch (err) {
-    status(err.message, "error")
+  // NAME.yaml, or the first of NAME-2.yaml, NAME-3.yaml ... not there yet (a second copy was refused: the button
+  // has no name to give)
+  for (let n = 1; n <= 20; n++) {
+    try {
+      const got = await postJSON("/api/new", {path: n === 1 ? `${name}.yaml` : `${name}-${n}.yaml`, from: name})
+      await openFile({path: got.path})
+      status(`copied ${name} into the folder as ${got.path}`, "ok")
+      return
+    } catch (err) {
+      if (err.status !== 409) return status(err.message, "error")
+    }
   }
+  status(`${name}.yaml and ${name}-2.yaml to ${name}-20.yaml are there already: make the copy with New`, "error")
 }
 
 // ------------------------------------------------------------------ problems
