@@ -9,6 +9,7 @@ studio` started as a command): the places where a first session with it stumbled
   and wrote 'abs' after the string).
 - A problem of the list is reached with the keyboard and Enter puts the cursor on it; Ctrl-S saves wherever the
   focus is (out of the editor it opened the browser's "save the page").
+- Simulate's Run with text not saved saves it first ("Save and run"): it played the file as saved.
 - Copy into the folder, a second time, copies under a name not taken (it was refused: the button has no name to
   give).
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
@@ -182,6 +183,17 @@ def test_a_variant_of_a_variant(studio, browser):
                            timeout=WAIT)
     page.wait_for_selector("#chart[data-drawn] svg", state="attached", timeout=WAIT)  # it loads: its chart is drawn
     assert page.locator("#problems li").count() == 0
+    # a change not saved yet: Run saves it first, then plays it (it played the file as saved, without the change)
+    put_cursor(page, "# A variant holds only")
+    page.keyboard.type("parameters: {target_score: {default: 20}}\n")
+    page.click("#tabs button[data-tab='simulate']")
+    assert page.inner_text("#sim-run") == "Save and run"
+    page.fill("#sim-form input[type=number] >> nth=0", "6")
+    page.click("#sim-run")
+    page.wait_for_function("() => window.studio.simulate.info.results > 0", timeout=WAIT)
+    assert "target_score: {default: 20}" in (folder / "pig-faster.yaml").read_text(encoding="utf-8")
+    assert page.inner_text("#sim-run") == "Run" and "error" not in (page.get_attribute("#status", "class") or "")
+
     # a bundled ruleset copied into the folder a second time: under a name not taken
     page.click("#bundled a:text-is('pig')")
     page.wait_for_selector("#copy:not([hidden])", timeout=WAIT)

@@ -98,12 +98,14 @@ function isDirty() {
 function markDirty() {
   const dirty = !!(state.file && !state.file.readOnly && isDirty())
   $("#file-name").classList.toggle("dirty", dirty)
+  if (state.simulate) state.simulate.setDirty(dirty)
   document.title = `${dirty ? "● " : ""}${state.file ? (state.file.path || state.file.bundled) : ""} · rulecraft studio`
 }
 
+// true once the file holds the editor's text
 async function save() {
   const f = state.file
-  if (!f || f.readOnly) return
+  if (!f || f.readOnly) return false
   const text = state.view.state.doc.toString()
   try {
     const got = await postJSON("/api/save", {path: f.path, text, digest: f.digest})
@@ -113,12 +115,14 @@ async function save() {
     status(`saved ${f.path}`, "ok")
     state.variantShown = null
     refreshPrinted()
+    return true
   } catch (err) {
     // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
     if (err.status === 409 && err.body && err.body.removed) f.digest = null
     // no answer at all (the server stopped, the network went): the server said nothing, so this page says it
     status(err.status ? err.message : `not saved: the studio's server did not answer (${err.message}); your text is `
       + "kept in this page only: keep it open, start the studio again and save", "error")
+    return false
   }
 }
 
@@ -302,7 +306,8 @@ async function main() {
     picker: $("#chart-sequence"),
   })
   for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
-  state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(), dirty: () => !!isDirty()})
+  state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(),
+    dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save})
   $("#save").addEventListener("click", save)
   // Ctrl-S (Cmd-S) saves wherever the focus is (a tab, the chart, a problem): the browser's own "save the page"
   // opened when the focus was out of the editor

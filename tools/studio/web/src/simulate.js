@@ -37,9 +37,11 @@ function signed(stat, v) {
 
 export class Simulate {
   // host: the tab's element; source(): the open ruleset ("path" or "bundled:NAME") or null; dirty(): unsaved text?
-  constructor(host, {source, dirty}) {
+  // save(): saves the open file, resolves to whether it was saved
+  constructor(host, {source, dirty, save}) {
     this.source = source
     this.dirty = dirty
+    this.save = save
     this.sock = null
     this.running = false
     this.info = {runs: 0, progressSeen: 0, results: 0, cancelled: 0, last: null}  // for the tests
@@ -63,7 +65,7 @@ export class Simulate {
     this.cancel = el("button", {type: "button", textContent: "Cancel", id: "sim-cancel", disabled: true})
     this.cancel.addEventListener("click", () => this.stop())
     const form = el("form", {id: "sim-form"},
-      el("fieldset", {}, el("legend", {textContent: "A: the open ruleset, as saved"}),
+      el("fieldset", {}, el("legend", {textContent: "A: the open ruleset (saved first)"}),
          field("Games", this.games), field("Seed", this.seed), field("Players", this.players),
          field("Bots", this.bots), field("Options", this.sets)),
       el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB,
@@ -111,9 +113,15 @@ export class Simulate {
     return this.opened
   }
 
+  // the open file has unsaved text: Run saves it first (a run plays the file as saved), and says so
+  setDirty(dirty) {
+    if (!this.running) this.run.textContent = dirty ? "Save and run" : "Run"
+  }
+
   async start() {
     const ref = this.source()
     if (!ref || this.running) return
+    if (this.dirty() && !(await this.save())) return this.say("not run: the file could not be saved (see above)", "stale")
     const bots = lines(this.bots.value)
     const bad = [...bots, ...lines(this.botsB.value)].find(b => !BOTS.includes(b))
     if (bad) return this.say(`'${bad}' is not a bot here: ${BOTS.join(", ")}`, "stale")
@@ -130,7 +138,7 @@ export class Simulate {
     this.bar.value = 0
     this.count.textContent = "starting…"
     this.out.replaceChildren()  // the last run's figures would read as this one's
-    this.say(this.dirty() ? "playing the ruleset as saved (your unsaved changes are not in it)" : "")
+    this.say("")
     try {
       (await this.socket()).send(JSON.stringify(msg))
       this.info.runs++
@@ -149,6 +157,7 @@ export class Simulate {
   finish(text, kind = "") {
     this.running = false
     this.run.disabled = false
+    this.setDirty(this.dirty())
     this.cancel.disabled = true
     this.say(text, kind)
   }
