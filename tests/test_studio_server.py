@@ -197,6 +197,10 @@ def test_a_variant_of_a_variant(client, folder):
     for made in ("games/fast.yaml", "games/faster.yaml", "c.yaml"):
         got = load_ruleset(str(folder / made))
         assert got.ok and not got.diagnostics, (made, [str(d) for d in got.diagnostics])
+    for n, odd in enumerate(("odd #1: pig.yaml", "odd: pig.yaml")):  # names YAML reads otherwise: quoted
+        shutil.copy(folder / "pig.yaml", folder / odd)
+        assert client.post("/api/new", json={"path": f"odd{n}", "extends": odd}).status_code == 200
+        assert load_ruleset(str(folder / f"odd{n}.yaml")).ok, odd
     faster = load_ruleset(str(folder / "games" / "faster.yaml")).ruleset
     assert faster.name == "faster" and set(faster.sequences) == set(pig.sequences)
 

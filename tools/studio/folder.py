@@ -9,6 +9,7 @@ The bundled rulesets are offered read-only, to be copied into the folder.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import posixpath
 import re
@@ -59,7 +60,7 @@ VARIANT = """ruleset: {name}
 extends: {parent}
 title: {title}
 version: "1"
-source: A variant of {parent}, written in the studio.
+source: A variant, written in the studio.
 notes: |
   What this variant changes from {parent}, and why.
 
@@ -236,6 +237,8 @@ class Folder:
             if ref.startswith("../"):
                 raise Refused(f"a variant is written in the folder of its parent ('{parent[:100]}') or above it: "
                               "the loader reads a parent only there", 400)
+        if not re.fullmatch(r"[A-Za-z0-9_./-]+", ref):  # a name YAML would read otherwise ('a: b.yaml', '#1.yaml')
+            ref = json.dumps(ref)  # a JSON string is a YAML double-quoted one
         return VARIANT.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), title=stem.replace("-", " ").title(),
                               parent=ref)
 
