@@ -3,7 +3,8 @@ studio` started as a command): the places where a first session with it stumbled
 
 - The cursor moved into a sequence before the page's first chart came: the chart drawn is that sequence's, not
   the one at line 1.
-- The chart tab's list picks any sequence's chart; the cursor goes to where it is written.
+- The chart tab's list picks any sequence's chart; the cursor goes to where it is written. A double click on a box
+  that calls a sequence opens that sequence's chart.
 - Tab and Shift-Tab indent and dedent in the editor (they used to leave it: the next keys typed were lost).
 - Enter after a string's closing quote starts a new line (a completion list opened by the quote took the Enter
   and wrote 'abs' after the string).
@@ -90,6 +91,13 @@ def test_charts_follow_the_cursor_and_the_list_and_the_keys_stay_in_the_editor(s
     chart_says(page, "The game")
     assert line_text(page, cursor_line(page)) == "  game:"
     assert page.evaluate("() => window.studio.chart.sequence") == "game"
+    # a double click on the box that plays a turn opens the turn's chart, as a drill-down does
+    box = page.evaluate("() => window.studio.chart.boxes.find(b => window.studio.view.state.doc.line(b.line).text"
+                        ".includes('call: turn'))")
+    page.locator(f"#chart [id='{box['id']}']").first.dblclick()
+    chart_says(page, "A turn")
+    page.select_option("#chart-sequence", "game")
+    chart_says(page, "The game")
     # at its own size, and fitted again
     page.click("button.fit[data-fit='chart']")
     assert page.get_attribute("#chart", "class").split().count("own-size") == 1

@@ -5,7 +5,8 @@
 const REDRAW_AFTER = 150  // ms
 
 export class Chart {
-  constructor(el, note, {request, moveTo, picker}) {
+  constructor(el, note, {request, moveTo, picker, stepText}) {
+    this.stepText = stepText  // (line) => the text of the step written from that line (a few lines)
     this.el = el
     this.note = note
     this.picker = picker  // <select> of the ruleset's sequences
@@ -20,6 +21,7 @@ export class Chart {
     this.line = 1  // the cursor's line, as last told
     this.picked = null  // a sequence picked from the list, kept until the cursor moves into another one
     el.addEventListener("click", e => this.clicked(e))
+    el.addEventListener("dblclick", e => this.drill(e))
     picker.addEventListener("change", () => this.pick(picker.value))
   }
 
@@ -129,15 +131,26 @@ export class Chart {
     return this.el.querySelector(`[id="${CSS.escape(id)}"]`) || this.el.querySelector(`[id="a_${CSS.escape(id)}"]`)
   }
 
-  clicked(e) {
-    const ids = new Map(this.boxes.map(b => [b.id, b]))
-    for (let el = e.target; el && el !== this.el; el = el.parentNode) {
-      const id = el.id && el.id.startsWith("a_") ? el.id.slice(2) : el.id
-      if (id && ids.has(id)) {
-        const b = ids.get(id)
-        this.moveTo(b.line, b.col)
-        return
-      }
-    }
+  // a double click on a box that calls a sequence opens that sequence's chart (as a drill-down chart does)
+  drill(e) {
+    const box = this.boxOf(e.target)
+    if (!box) return
+    const m = /\bcall:?\s+["']?([A-Za-z_][A-Za-z0-9_]*)/.exec(this.stepText(box.line))
+    if (m && this.sequences.some(s => s.id === m[1])) this.pick(m[1])
   }
+
+  boxOf(target) {
+    const ids = new Map(this.boxes.map(b => [b.id, b]))
+    for (let el = target; el && el !== this.el; el = el.parentNode) {
+      const id = el.id && el.id.startsWith("a_") ? el.id.slice(2) : el.id
+      if (id && ids.has(id)) return ids.get(id)
+    }
+    return null
+  }
+
+  clicked(e) {
+    const b = this.boxOf(e.target)
+    if (b) this.moveTo(b.line, b.col)
+  }
+
 }

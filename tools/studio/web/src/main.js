@@ -304,6 +304,14 @@ async function main() {
     },
     moveTo: (line, col) => moveTo(state.view, line, col),
     picker: $("#chart-sequence"),
+    stepText: line => {  // the step's own lines: from its line to the next one indented no deeper
+      const doc = state.view.state.doc, first = Math.min(Math.max(line, 1), doc.lines)
+      const depth = text => text.length - text.trimStart().length
+      const at = depth(doc.line(first).text)
+      let last = first
+      while (last < doc.lines && (!doc.line(last + 1).text.trim() || depth(doc.line(last + 1).text) > at)) last++
+      return doc.sliceString(doc.line(first).from, doc.line(last).to)
+    },
   })
   for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(),
