@@ -10,7 +10,8 @@ studio` started as a command): the places where a first session with it stumbled
   and wrote 'abs' after the string).
 - A problem of the list is reached with the keyboard and Enter puts the cursor on it; Ctrl-S saves wherever the
   focus is (out of the editor it opened the browser's "save the page").
-- Simulate's Run with text not saved saves it first ("Save and run"): it played the file as saved.
+- Simulate's Run and Play's start with text not saved save it first ("Save and run"): they played the file as
+  saved, the change left out.
 - Copy into the folder, a second time, copies under a name not taken (it was refused: the button has no name to
   give).
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
@@ -201,6 +202,17 @@ def test_a_variant_of_a_variant(studio, browser):
     page.wait_for_function("() => window.studio.simulate.info.results > 0", timeout=WAIT)
     assert "target_score: {default: 20}" in (folder / "pig-faster.yaml").read_text(encoding="utf-8")
     assert page.inner_text("#sim-run") == "Run" and "error" not in (page.get_attribute("#status", "class") or "")
+
+    # the same for a game: Play saves first
+    put_cursor(page, "# A variant holds only")
+    page.keyboard.type("# to play\n")
+    page.click("#tabs button[data-tab='play']")
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    assert page.inner_text("#play-start") == "Save and start the game"
+    page.click("#play-start")
+    page.wait_for_function("() => document.querySelector('#play-note').textContent.startsWith('started')", timeout=WAIT)
+    assert "# to play" in (folder / "pig-faster.yaml").read_text(encoding="utf-8")
+    assert page.inner_text("#play-start") == "Start the game"
 
     # a bundled ruleset copied into the folder a second time: under a name not taken
     page.click("#bundled a:text-is('pig')")

@@ -333,6 +333,8 @@ async function main() {
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
+  state.save = save
+  state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
   setupPlay(state)
   const params = new URLSearchParams(location.search)
   await listFiles()
