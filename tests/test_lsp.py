@@ -359,6 +359,29 @@ def test_completion_knows_where_it_is(lsp, broken):
     assert labels(zone_name) == {}
 
 
+
+def test_no_completion_after_a_closed_string(lsp):
+    """The closing quote is a trigger character: a list opened after it took the Enter that ends the line and wrote
+    its first name after the string (`do: "shuffle event_deck"abs`). After the quote there is nothing to complete;
+    inside the string there still is."""
+    path = DML / "dml.yaml"
+    text = path.read_text(encoding="utf-8")
+    uri = lsp.open(path)
+    lsp.wait_diagnostics(uri)
+    for needle in ('do: "draw from event_deck to dealer_hand as card"', '- "draw from event_deck to dealer_hand as card"',
+                   'if: "not empty(event_deck)"'):
+        after = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, needle, len(needle)))))
+        assert after == {}, needle
+        inside = labels(lsp.request("textDocument/completion", at(uri, pos_of(text, needle, len(needle) - 3))))
+        assert "event_deck" in inside and "count" in inside, needle
+    # the quote typed while the text before it is still being checked: the line as typed decides, not as checked
+    needle = 'if: "not empty(event_deck)"'
+    before = text.replace(needle, needle[:-1], 1)  # the closing quote not typed yet
+    lsp.change(uri, before, 2)
+    lsp.wait_diagnostics(uri)
+    lsp.change(uri, text, 3)  # typed: answered before the check of this text has run
+    assert labels(lsp.request("textDocument/completion", at(uri, pos_of(text, needle, len(needle))))) == {}
+
 # --- a hostile client (issue 25): bounded reads, a reply to every request, positions in UTF-16 -------------
 
 MEMORY_CAP = 1 << 30  # bytes of address space the server runs in for these tests (RLIMIT_AS)

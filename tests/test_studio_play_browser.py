@@ -76,12 +76,15 @@ class Seat:
         if f["kind"] in ("one", "yesno"):
             page.locator("#decision .options button").first.click()
         elif f["kind"] == "subset":
+            if f["min"]:  # nothing picked yet: the button says what it needs, never 'Pass' (it is no answer here)
+                send = page.locator("#decision button.send")
+                assert send.is_disabled() and send.inner_text() in (f"Pick {f['min']}", f"Pick at least {f['min']}")
             for i in range(f["min"]):
                 page.locator("#decision .options button.option").nth(i).click()
             page.locator("#decision button.send").click()
         else:
             page.fill("#decision input.amount", str(min(f["max"], BIDS[f["seat"]] + f["n"])))
-            page.locator("#decision button.send").click()
+            page.press("#decision input.amount", "Enter")  # Enter answers, as the button does
 
 
 def play_out(seats: list[Seat], people: set[int], on_move=None) -> None:

@@ -168,6 +168,42 @@ def test_new_rulesets_from_the_template_and_from_a_bundled_one(client, folder):
     assert not (folder / "listed.yaml").exists() and not list(folder.glob("*..yaml"))
 
 
+
+def test_a_variant_of_a_variant(client, folder):
+    """New, 'a variant of the open ruleset': a file that extends it, written where the loader finds its parent
+    (beside a parent of the folder when the name has no folder), loading as its parent does; a variant of that one
+    extends it in turn. A parent the loader would not read (above the new file), or none, is refused."""
+    from rulecraft.loader import load_ruleset
+
+    authed(client)
+    (folder / "games").mkdir()
+    shutil.copy(folder / "pig.yaml", folder / "games" / "pig.yaml")
+    assert client.post("/api/new", json={"path": "fast", "extends": "games/pig.yaml"}).json() == {"path": "games/fast.yaml"}
+    text = (folder / "games" / "fast.yaml").read_text()
+    assert "ruleset: fast\nextends: pig.yaml\n" in text and "docs/format.md" in text
+    assert client.post("/api/new", json={"path": "faster", "extends": "games/fast.yaml"}).json() == {
+        "path": "games/faster.yaml"}
+    assert "extends: fast.yaml\n" in (folder / "games" / "faster.yaml").read_text()
+    assert client.post("/api/new", json={"path": "top-pig", "extends": "games/pig.yaml"}).json() == {
+        "path": "games/top-pig.yaml"}  # a bare name goes beside its parent
+    assert client.post("/api/new", json={"path": "mine/b", "extends": "pig.yaml"}).status_code == 400  # above it
+    assert client.post("/api/new", json={"path": "c", "extends": "bundled:dml-classic"}).json() == {"path": "c.yaml"}
+    assert "extends: dml-classic\n" in (folder / "c.yaml").read_text()
+    for bad in ({"extends": "bundled:nothing"}, {"extends": "notes.txt"}, {"extends": ["pig.yaml"]},
+                {"extends": "../pig.yaml"}):
+        assert client.post("/api/new", json={"path": "d", **bad}).status_code in (400, 403, 404), bad
+    assert not (folder / "d.yaml").exists()
+    pig = load_ruleset(str(folder / "games" / "pig.yaml")).ruleset
+    for made in ("games/fast.yaml", "games/faster.yaml", "c.yaml"):
+        got = load_ruleset(str(folder / made))
+        assert got.ok and not got.diagnostics, (made, [str(d) for d in got.diagnostics])
+    for n, odd in enumerate(("odd #1: pig.yaml", "odd: pig.yaml")):  # names YAML reads otherwise: quoted
+        shutil.copy(folder / "pig.yaml", folder / odd)
+        assert client.post("/api/new", json={"path": f"odd{n}", "extends": odd}).status_code == 200
+        assert load_ruleset(str(folder / f"odd{n}.yaml")).ok, odd
+    faster = load_ruleset(str(folder / "games" / "faster.yaml")).ruleset
+    assert faster.name == "faster" and set(faster.sequences) == set(pig.sequences)
+
 def test_printed_pages_and_the_diff(client, folder):
     authed(client)
     aid = client.get("/api/print/aid", params={"path": "pig.yaml"})
@@ -313,3 +349,13 @@ def test_the_shipped_page_is_built_from_its_sources():
     lock = json.loads((studio / "web" / "package-lock.json").read_text())
     for name in ("codemirror", "@codemirror/lang-yaml", "@codemirror/lsp-client"):
         assert f"node_modules/{name}" in lock["packages"], name  # pinned by the lock file
+
+
+def test_the_play_tab_gets_what_players_call_each_option(client):
+    """The Play tab listed a ruleset's options by their names (seize_tie); it shows the title the ruleset gives
+    ('Seize tie'), the name --set takes in its tooltip."""
+    authed(client)
+    got = client.get("/api/play/setup", params={"path": "bundled:dml"}).json()
+    options = {o["name"]: o for o in got["options"]}
+    assert options["seize_tie"]["title"] == "Seize tie" and options["seize_tie"]["choices"] == ["first_in_order", "nobody"]
+    assert all("title" in p for p in got["parameters"])

@@ -67,6 +67,11 @@ def test_a_run_and_a_comparison_give_progress_plots_and_the_chart_by_coverage(cl
     # B needs 30 points, not 100: its games are shorter, a difference larger than noise
     turns = next(e for e in result["compare"] if e["metric"] == "turns" and e["label"] == "per game")
     assert turns["b"] < turns["a"] and turns["significant"] is True
+    # and A and B drawn together, on one scale: the side's own plots have their own scales
+    together = {f["name"]: f for f in result["compareFigures"]}
+    assert list(together) == ["compare_win_rate", "compare_scores", "compare_length"]
+    assert all("<svg" in f["svg"] and "<script" not in f["svg"] and "blue" in f["caption"]
+               for f in together.values())
     cov = a["coverage"]
     assert "counts" not in cov and cov["never"]  # pig: one step no random game reaches
     with client.websocket_connect(WS, headers=ORIGIN) as ws:  # a new page has no run: no chart

@@ -366,6 +366,10 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
                 return None, [error("E009", UNCLOSED_QUOTE, Span(path, cm.line + 1, cm.column + 1),
                                     f"close it with {text[cm.index]} where the value ends, on this line; "
                                     f"everything after it was read as part of the text")]
+            elif "block mapping" in exc.context and "expected key" in problem and re.fullmatch(
+                    r" *- ", ("".join(text.split("\n")[line - 1:line]) + " ")[: col + 1]):  # a '-' in the keys' column
+                hint = (f"this '-' starts a list item in the column of the keys of the mapping that starts at "
+                        f"{where}: to add an item to the list above, put its '-' under that list's '-'")
             else:
                 hint = f"{exc.context} that starts at {where}"
         return None, [error("E009", f"YAML syntax: {problem}", Span(path, line, col), hint)]

@@ -35,7 +35,9 @@ def complete(doc: Document, pos: T.Position) -> T.CompletionList:
             items += rules_items(doc, typing_key.group(3) or "")
     elif key_value:
         key, rest = key_value.groups()
-        if key in ("call", "run", "start"):
+        if _closed(rest):
+            pass  # after a quoted value's closing quote: nothing of the rules language is written here
+        elif key in ("call", "run", "start"):
             items = _names(doc, {"sequence"})
         elif key in ("event", "on"):
             items = _names(doc, {"event"}) + [T.CompletionItem(e, kind=T.CompletionItemKind.Event, detail="built-in event")
@@ -43,10 +45,21 @@ def complete(doc: Document, pos: T.Position) -> T.CompletionList:
         elif key not in NOT_RULES:
             items = rules_items(doc, rest)
     elif re.match(r"^\s*-\s+", prefix) and _enclosing_key(doc, pos.line, prefix) in STEP_LISTS:
-        items = rules_items(doc, re.sub(r"^\s*-\s+", "", prefix))
+        step = re.sub(r"^\s*-\s+", "", prefix)
+        items = [] if _closed(step) else rules_items(doc, step)
     elif not re.match(r"^\s*(-\s+)?[A-Za-z_][A-Za-z0-9_]*\s*:", prefix) and _in_text_block(doc, pos.line, prefix):
         items = rules_items(doc, prefix)  # a line of a block of statements ('do: |') or of a quoted string
     return T.CompletionList(is_incomplete=False, items=items)
+
+
+def _closed(value: str) -> bool:
+    """Whether `value` (a YAML value up to the cursor) is a quoted string already closed: the cursor is after it.
+    A completion list opened there (the closing quote is a trigger character) took the Enter that ends the line
+    and wrote its first name ('abs') after the string."""
+    return bool(_QUOTED.fullmatch(value.rstrip()))
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\'')  # a double-quoted YAML value (with escapes), a single-quoted one ('')
 
 
 def _enclosing_key(doc: Document, n: int, prefix: str) -> str:

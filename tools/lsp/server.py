@@ -7,6 +7,7 @@ the last checked text while a check runs, and a check whose text is no longer th
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from urllib.parse import unquote
 from concurrent.futures import ThreadPoolExecutor
@@ -119,9 +120,21 @@ def make_server() -> LanguageServer:
         doc = store.docs.get(uri)
         return (doc, doc.from_client(pos)) if doc else None
 
+    def typed(uri: str, pos: T.Position) -> tuple[Document, T.Position] | None:
+        """The checked document with the text the editor sent last, and the position in it: completion reads the
+        line being typed there (its names stay the last checked ones). A check of a long ruleset takes a while, and
+        completion asked meanwhile read the text as it was before the last keys: after a closing quote typed, the
+        line without it (so the whole list of names, whose first an Enter then wrote after the string)."""
+        doc = store.docs.get(uri)
+        held = server.workspace.text_documents
+        wdoc = held.get(uri) or held.get(unquote(uri))
+        if doc is not None and wdoc is not None and wdoc.source != doc.text:
+            doc = dataclasses.replace(doc, text=wdoc.source)
+        return (doc, doc.from_client(pos)) if doc else None
+
     @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", " ", "'", '"']))
     def completion(ls: LanguageServer, params: T.CompletionParams) -> T.CompletionList | None:
-        found = at(params.text_document.uri, params.position)
+        found = typed(params.text_document.uri, params.position)
         return complete(*found) if found else None
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)

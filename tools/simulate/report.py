@@ -17,6 +17,7 @@ from rulecraft.tools.simulate.runs import Summary
 from rulecraft.tools.simulate.stats import median
 
 _BLUE = "#3465a4"
+_ORANGE = "#ce5c00"
 _GREY = "#888a85"
 
 
@@ -99,14 +100,19 @@ def _histogram(plt, values, title: str, xlabel: str):
     return fig
 
 
-def _scores(plt, summary: Summary):
-    """Each seat's final score: a box per seat (median, quartiles, whiskers at 1.5 IQR, outliers)."""
+def _seat_scores(summary: Summary) -> list:
+    """Each seat's final scores, as samples."""
     from collections import Counter
 
     from rulecraft.tools.simulate.aggregate import Samples
 
-    per_seat = [Samples(Counter({s: n for (seat, s), n in summary.tally.scores.items() if seat == i}))
-                for i in range(summary.players)]
+    return [Samples(Counter({s: n for (seat, s), n in summary.tally.scores.items() if seat == i}))
+            for i in range(summary.players)]
+
+
+def _scores(plt, summary: Summary):
+    """Each seat's final score: a box per seat (median, quartiles, whiskers at 1.5 IQR, outliers)."""
+    per_seat = _seat_scores(summary)
     if not any(len(v) for v in per_seat):
         return None
     fig, ax = plt.subplots(figsize=(8, 4.2))
@@ -170,6 +176,73 @@ def figures(summary: Summary) -> list[tuple[str, str, object]]:
                              f"{name} per game")
             out.append((f"values_{name}", f"{name}: {desc['doc'] or 'its value per game'}", fig))
     return out
+
+
+def compare_figures(a: Summary, b: Summary) -> list[tuple[str, str, object]]:
+    """Two runs on the same seeds drawn in one figure each, on the same axes, A blue and B orange: the win rate per
+    seat, the final score per seat, the game length. Each run's own figures have their own scales, so side by side
+    they could not be compared by eye (a 40% bar of one as tall as a 60% bar of the other)."""
+    plt = _plt()
+    out = []
+    names = (f"A: {a.ruleset}", f"B: {b.ruleset}") if a.ruleset != b.ruleset else ("A", "B")
+    seats = min(a.players, b.players)
+    if a.done and b.done:
+        fig, ax = plt.subplots(figsize=(8, 4.4))
+        for k, (run, colour, name) in enumerate(((a, _BLUE, names[0]), (b, _ORANGE, names[1]))):
+            est = run.win_rates()[:seats]
+            xs = [i + (k - 0.5) * 0.36 for i in range(seats)]
+            ax.bar(xs, [e[0] for e in est], width=0.34, color=colour, label=name)
+            ax.errorbar(xs, [e[0] for e in est], yerr=[[e[0] - e[1] for e in est], [e[2] - e[0] for e in est]],
+                        fmt="none", ecolor="black", capsize=4, lw=1)
+        ax.axhline(1 / seats, color=_GREY, ls="--", lw=1, label=f"an even share ({1 / seats:.0%})")
+        ax.set_xticks(range(seats))
+        ax.set_xticklabels([f"seat {i + 1}" for i in range(seats)])
+        ax.set_ylim(0, 1.02)
+        ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
+        ax.set_ylabel("rate (95% interval)")
+        ax.legend(loc="upper right", frameon=False, fontsize=10)
+        _title(ax, f"Win rate per seat, A and B ({a.done} and {b.done} games)")
+        out.append(("compare_win_rate", "Win rate per seat of A (blue) and B (orange) on one scale, with 95% Wilson "
+                                        "intervals.", fig))
+        scores = [_seat_scores(a)[:seats], _seat_scores(b)[:seats]]
+        if any(len(v) for side in scores for v in side):
+            fig, ax = plt.subplots(figsize=(8, 4.2))
+            for k, (side, colour, fill) in enumerate(((scores[0], _BLUE, "#c6dbef"), (scores[1], _ORANGE, "#fdd0a2"))):
+                ax.boxplot([list(v) or [float("nan")] for v in side], positions=[i + (k - 0.5) * 0.36 for i in range(seats)],
+                           widths=0.3, patch_artist=True, boxprops={"facecolor": fill, "edgecolor": colour},
+                           medianprops={"color": "black"}, manage_ticks=False)
+            ax.set_xticks(range(seats))
+            ax.set_xticklabels([f"seat {i + 1}" for i in range(seats)])
+            ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=c, edgecolor=e) for c, e in
+                               (("#c6dbef", _BLUE), ("#fdd0a2", _ORANGE))], labels=list(names), loc="upper right",
+                      frameon=False, fontsize=10)
+            ax.set_ylabel("score at the end")
+            _title(ax, "Final score per seat, A and B")
+            out.append(("compare_scores", "Final score per seat of A (blue) and B (orange) on one scale: each box holds "
+                                          "the middle half of the games, its line is the median.", fig))
+    lengths = [next(r.values for r in run.rows()[0][1] if r.label == "decisions per game") for run in (a, b)]
+    if all(lengths):
+        lo, hi = min(min(v) for v in lengths), max(max(v) for v in lengths)
+        n = min(40, max(5, int(hi - lo) + 1))
+        bins = [lo + (hi - lo + 1) * i / n for i in range(n + 1)]
+        fig, ax = plt.subplots(figsize=(8, 4.2))
+        for values, colour, name in ((lengths[0], _BLUE, names[0]), (lengths[1], _ORANGE, names[1])):
+            ax.hist(values, bins=bins, color=colour, alpha=0.45, label=f"{name} (median {median(values):g})")
+            ax.axvline(median(values), color=colour, ls="--", lw=1.2)
+        ax.legend(loc="upper right", frameon=False, fontsize=10)
+        ax.set_xlabel("decisions per game")
+        ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
+        _title(ax, "Game length, A and B")
+        out.append(("compare_length", "Game length in decisions of A (blue) and B (orange) on the same bins; the "
+                                      "dashed lines are the medians.", fig))
+    return out
+
+
+def svg_compare_figures(a: Summary, b: Summary) -> list[dict]:
+    """The comparison's figures as SVG documents: {name, caption, svg} of each."""
+    return [{"name": name, "caption": caption, "svg": _image(fig, "svg").decode("utf-8")}
+            for name, caption, fig in compare_figures(a, b)]
 
 
 def plots(summary: Summary, folder: str) -> list[tuple[str, str]]:

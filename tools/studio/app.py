@@ -186,10 +186,12 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
 
     async def new(request: Request) -> Response:
         body = await _json(request)
-        source = body.get("from") or None
+        source, parent = body.get("from") or None, body.get("extends") or None
         if source is not None and not isinstance(source, str):
             raise Refused("'from' is the name of a bundled ruleset (a string)", 400)
-        rel = studio.folder.create(_str(body, "path"), source)
+        if parent is not None and not isinstance(parent, str):
+            raise Refused("'extends' is the ruleset a variant extends: a path of the folder or bundled:NAME", 400)
+        rel = studio.folder.create(_str(body, "path"), source, parent)
         return JSONResponse({"path": rel})
 
     def source(ref: str) -> str:

@@ -9,7 +9,9 @@ The bundled rulesets are offered read-only, to be copied into the folder.
 from __future__ import annotations
 
 import itertools
+import json
 import os
+import posixpath
 import re
 import stat
 from dataclasses import dataclass
@@ -51,6 +53,22 @@ start: game
 
 scoring:
   score: "p.score"
+"""
+
+
+VARIANT = """ruleset: {name}
+extends: {parent}
+title: {title}
+version: "1"
+source: A variant, written in the studio.
+notes: |
+  What this variant changes from {parent}, and why.
+
+# A variant holds only what it changes: everything else comes from {parent}.
+#   a number:        parameters: {{NAME: {{default: 5}}}}
+#   a house rule:    options: {{NAME: {{default: CHOICE}}}}
+#   a step, by id:   overrides: [{{replace: SEQUENCE.STEP, with: ["..."]}}, {{insert_after: SEQUENCE.STEP, steps: ["..."]}}]
+# Every edit a variant can make: docs/format.md, "Variants". The studio's Variants tab shows what it changes.
 """
 
 
@@ -180,9 +198,13 @@ class Folder:
             raise Refused(f"{exc.message.replace(path, rel)}: not saved; the file on disk is as it was; {KEPT}",
                           403) from None
 
-    def create(self, rel: str, source: str | None) -> str:
-        """A new ruleset file: a copy of a bundled ruleset (by id), or the template; never over a file."""
+    def create(self, rel: str, source: str | None, parent: str | None = None) -> str:
+        """A new ruleset file: a copy of a bundled ruleset (by id), a variant that `extends:` `parent` (a ruleset of
+        the folder, or 'bundled:NAME'; given a bare name, it is made beside a parent of the folder, where the
+        loader finds it), or the template; never over a file."""
         head, _, name = rel.rpartition("/")
+        if parent and not parent.startswith("bundled:") and not head:
+            head = parent.rpartition("/")[0]
         stem, dot, suffix = name.rpartition(".")
         if dot and "." + suffix.lower() in SUFFIXES:  # 'Mine.YAML' is 'Mine.yaml', not 'Mine.YAML.yaml'
             name = f"{stem}.{suffix.lower()}"
@@ -195,12 +217,30 @@ class Folder:
             rel += ".yaml"
         if os.path.lexists(self.resolve(rel)):
             raise Refused(f"'{rel}' exists already: give another name", 409)
-        if source:
+        if parent:
+            text = self._variant(rel, stem, parent)
+        elif source:
             text = bundled_text(source)
         else:
             text = TEMPLATE.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), title=stem.replace("-", " ").title())
         self.save(rel, text, None)
         return rel
+
+
+    def _variant(self, rel: str, stem: str, parent: str) -> str:
+        if parent.startswith("bundled:"):
+            bundled_path(parent[8:])  # Refused (404) when there is none
+            ref = parent[8:]
+        else:
+            self.read(parent)  # Refused when it is no ruleset of the folder
+            ref = posixpath.relpath(parent, posixpath.dirname(rel) or ".")
+            if ref.startswith("../"):
+                raise Refused(f"a variant is written in the folder of its parent ('{parent[:100]}') or above it: "
+                              "the loader reads a parent only there", 400)
+        if not re.fullmatch(r"[A-Za-z0-9_./-]+", ref):  # a name YAML would read otherwise ('a: b.yaml', '#1.yaml')
+            ref = json.dumps(ref)  # a JSON string is a YAML double-quoted one
+        return VARIANT.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), title=stem.replace("-", " ").title(),
+                              parent=ref)
 
 
 def bundled() -> list[dict]:

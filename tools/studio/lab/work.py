@@ -4,9 +4,10 @@ It reads one request (JSON, on standard input), plays the games with `tools/simu
 processes, or the Dask cluster the studio was started with), and writes JSON lines on standard output:
 
     {"type": "progress", "run": 0 or 1, "done": D, "total": N}   at most about ten a second
-    {"type": "result", "runs": [...], "compare": [...] or null}    the end: each run's text report, its plots
-                                                                   (SVG, drawn by `simulate --report`'s code),
-                                                                   coverage; the seed-matched comparison
+    {"type": "result", "runs": [...], "compare": [...] or null,    the end: each run's text report, its plots
+     "compareFigures": [...]}                                      (SVG, drawn by `simulate --report`'s code),
+                                                                   coverage; the seed-matched comparison and its
+                                                                   plots (A and B on one scale)
     {"type": "cancelled", "done": D, "total": N}                  after SIGTERM (the studio's Cancel)
     {"type": "error", "message": "a sentence"}                    a ruleset with errors, bad options, no cluster
 
@@ -69,7 +70,7 @@ def play(request: dict, out, state: dict) -> dict:
     from rulecraft.agents import make_agent
     from rulecraft.tools.simulate.compare import compare
     from rulecraft.tools.simulate.executors import cluster
-    from rulecraft.tools.simulate.report import svg_figures
+    from rulecraft.tools.simulate.report import svg_compare_figures, svg_figures
     from rulecraft.tools.simulate.runs import report, simulate
 
     runs, games, seed = request["runs"], request["games"], request["seed"]
@@ -115,7 +116,8 @@ def play(request: dict, out, state: dict) -> dict:
                         "seconds": round(summary.seconds, 3), "text": report(summary),
                         "figures": svg_figures(summary), "coverage": cov})
     entries = compare(*summaries) if len(summaries) == 2 else None
-    return {"type": "result", "players": players, "seed": seed, "runs": results, "compare": entries}
+    return {"type": "result", "players": players, "seed": seed, "runs": results, "compare": entries,
+            "compareFigures": svg_compare_figures(*summaries) if len(summaries) == 2 else []}
 
 
 def main() -> int:

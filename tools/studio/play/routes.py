@@ -138,9 +138,9 @@ def game_setup(path: str) -> dict:
         raise Refusal("the ruleset has errors: fix them to play it")
     rs = loaded.ruleset
     return {"title": rs.title, "players": {"min": rs.players.min, "max": rs.players.max, "default": rs.players.default},
-            "parameters": [{"name": k, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc}
+            "parameters": [{"name": k, "title": p.title, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc}
                            for k, p in rs.parameters.items()],
-            "options": [{"name": k, "default": o.default, "choices": list(o.choices), "doc": o.doc}
+            "options": [{"name": k, "title": o.title, "default": o.default, "choices": list(o.choices), "doc": o.doc}
                         for k, o in rs.options.items()],
             "bots": list(BOTS), "person": PERSON}
 

@@ -1,12 +1,15 @@
 // The live chart: the sequence under the cursor, drawn by the server (rulecraft/chart) a moment after the
 // text settles; greyed with a note while the text has errors; a click on a box moves the cursor to its step,
-// and the cursor's step is the highlighted box.
+// and the cursor's step is the highlighted box. A list picks any sequence's chart (one a variant inherits, too),
+// with its title and line.
 const REDRAW_AFTER = 150  // ms
 
 export class Chart {
-  constructor(el, note, {request, moveTo}) {
+  constructor(el, note, {request, moveTo, picker, stepText}) {
+    this.stepText = stepText  // (line) => the text of the step written from that line (a few lines)
     this.el = el
     this.note = note
+    this.picker = picker  // <select> of the ruleset's sequences
     this.request = request  // (params) => Promise of the server's answer
     this.moveTo = moveTo  // (line, col) => void
     this.boxes = []  // {id, line, col} of the chart shown, in the order the sequence writes them
@@ -15,13 +18,32 @@ export class Chart {
     this.timer = -1
     this.asked = 0
     this.drawn = 0  // how many charts were put on the page (the benchmark and the tests count them)
+    this.line = 1  // the cursor's line, as last told
+    this.picked = null  // a sequence picked from the list, kept until the cursor moves into another one
     el.addEventListener("click", e => this.clicked(e))
+    el.addEventListener("dblclick", e => this.drill(e))
+    picker.addEventListener("change", () => this.pick(picker.value))
+  }
+
+  // a sequence picked from the list: the cursor goes to where it is written (its chart follows); one written in
+  // another file (the parent of a variant) is drawn as it is
+  pick(id) {
+    const s = this.sequences.find(q => q.id === id)
+    if (!s) return
+    if (s.line != null) {
+      this.picked = null
+      this.moveTo(s.line, 1)
+      return
+    }
+    this.picked = id
+    clearTimeout(this.timer)
+    this.draw(this.line, id)
   }
 
   // the text changed (or a file was opened): draw again soon
   soon(line) {
     clearTimeout(this.timer)
-    this.timer = setTimeout(() => this.draw(line), REDRAW_AFTER)
+    this.timer = setTimeout(() => this.draw(line, this.picked || undefined), REDRAW_AFTER)
   }
 
   async draw(line, sequence) {
@@ -53,7 +75,22 @@ export class Chart {
       this.el.dataset.drawn = String(this.drawn)
     }
     this.say(stale ? answer.note : answer.title, stale)
-    this.highlight(line)
+    this.list()
+    // the cursor moved while this chart was on its way (into another sequence): draw that one (once: only a
+    // cursor that moved since the request asks again)
+    const now = this.sequenceAt(this.line)
+    if (!stale && !this.picked && line !== this.line && now && now !== this.sequence) this.soon(this.line)
+    else this.highlight(this.line)
+  }
+
+  list() {
+    const key = this.sequences.map(s => `${s.id}:${s.line}`).join(" ")
+    if (this.picker.dataset.key !== key) {
+      this.picker.replaceChildren(...this.sequences.map(s => new Option(
+        `${s.title || s.id}${s.title && s.title !== s.id ? ` (${s.id})` : ""}${s.line == null ? ", written in the parent" : ""}`, s.id)))
+      this.picker.dataset.key = key
+    }
+    this.picker.value = this.sequence
   }
 
   say(text, stale) {
@@ -71,8 +108,10 @@ export class Chart {
 
   // the cursor moved: highlight its step's box, or draw the sequence it moved into
   cursor(line) {
+    this.line = line
     const seq = this.sequenceAt(line)
-    if (seq && this.sequence && seq !== this.sequence) {
+    if (seq && this.sequence && seq !== this.sequence && seq !== this.picked) {
+      this.picked = null
       this.soon(line)
       return
     }
@@ -92,15 +131,26 @@ export class Chart {
     return this.el.querySelector(`[id="${CSS.escape(id)}"]`) || this.el.querySelector(`[id="a_${CSS.escape(id)}"]`)
   }
 
-  clicked(e) {
-    const ids = new Map(this.boxes.map(b => [b.id, b]))
-    for (let el = e.target; el && el !== this.el; el = el.parentNode) {
-      const id = el.id && el.id.startsWith("a_") ? el.id.slice(2) : el.id
-      if (id && ids.has(id)) {
-        const b = ids.get(id)
-        this.moveTo(b.line, b.col)
-        return
-      }
-    }
+  // a double click on a box that calls a sequence opens that sequence's chart (as a drill-down chart does)
+  drill(e) {
+    const box = this.boxOf(e.target)
+    if (!box) return
+    const m = /\bcall:?\s+["']?([A-Za-z_][A-Za-z0-9_]*)/.exec(this.stepText(box.line))
+    if (m && this.sequences.some(s => s.id === m[1])) this.pick(m[1])
   }
+
+  boxOf(target) {
+    const ids = new Map(this.boxes.map(b => [b.id, b]))
+    for (let el = target; el && el !== this.el; el = el.parentNode) {
+      const id = el.id && el.id.startsWith("a_") ? el.id.slice(2) : el.id
+      if (id && ids.has(id)) return ids.get(id)
+    }
+    return null
+  }
+
+  clicked(e) {
+    const b = this.boxOf(e.target)
+    if (b) this.moveTo(b.line, b.col)
+  }
+
 }

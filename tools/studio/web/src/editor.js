@@ -3,6 +3,7 @@
 import {basicSetup} from "codemirror"
 import {EditorView, keymap, ViewPlugin} from "@codemirror/view"
 import {EditorState} from "@codemirror/state"
+import {indentWithTab} from "@codemirror/commands"
 import {yaml} from "@codemirror/lang-yaml"
 import {setDiagnostics, lintGutter} from "@codemirror/lint"
 import {LSPPlugin, serverCompletion, hoverTooltips, jumpToDefinitionKeymap} from "@codemirror/lsp-client"
@@ -34,6 +35,9 @@ export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCurso
     serverCompletion(),
     hoverTooltips(),
     keymap.of([...jumpToDefinitionKeymap]),
+    // Tab and Shift-Tab indent and dedent by two spaces (YAML's indentation), as in every code editor: without it
+    // they left the editor and the next keys typed went to the page. Escape then Tab (or Ctrl-M) leaves it.
+    keymap.of([indentWithTab]),
     quickSync,
     lintGutter(),
     keymap.of([{key: "Mod-s", preventDefault: true, run: () => { onSave(); return true }}]),
@@ -88,4 +92,9 @@ export function moveTo(view, line, col) {
   const pos = Math.min(l.from + Math.max(0, col - 1), l.to)
   view.dispatch({selection: {anchor: pos}, scrollIntoView: true})
   view.focus()
+}
+
+// the cursor kept in view when the panel under the editor grows (the problems listed) and the editor shrinks
+export function keepCursorInView(view) {
+  if (view.hasFocus) view.dispatch({effects: EditorView.scrollIntoView(view.state.selection.main.head, {y: "nearest"})})
 }

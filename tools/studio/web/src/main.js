@@ -1,7 +1,7 @@
 // The studio's page: files, the editor and its problems, the live chart, the printed pages and variants.
 import "./style.css"
 import {connect, fileUri} from "./connection.js"
-import {makeEditor, showDiagnostics, moveTo} from "./editor.js"
+import {makeEditor, showDiagnostics, moveTo, keepCursorInView} from "./editor.js"
 import {Chart} from "./chart.js"
 import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
@@ -30,10 +30,14 @@ async function listFiles() {
   $("#bundled").replaceChildren(...bundled.map(b => item(`${b.name}`, () => openFile({bundled: b.name}),
     state.file && state.file.bundled === b.name, b.title)))
   const from = $("#new-from")
-  if (from.options.length <= 1) from.append(...bundled.map(b => new Option(`a copy of ${b.name}`, b.name)))
+  if (from.options.length <= 2) from.append(...bundled.map(b => new Option(`a copy of ${b.name}`, b.name)))
+  state.bundled = bundled.map(b => b.name)
+  state.files = files
   const other = $("#variant")
+  const kept = other.value  // the list is made again when files come or go: the ruleset picked stays
   other.replaceChildren(new Option("pick a ruleset…", ""), ...files.map(p => new Option(p, p)),
                         ...bundled.map(b => new Option(`${b.name} (bundled)`, `bundled:${b.name}`)))
+  other.value = [...other.options].some(o => o.value === kept) ? kept : ""
   if (state.simulate) state.simulate.setOthers([...other.options].slice(1).map(o => ({value: o.value, text: o.text})))
 }
 
@@ -48,6 +52,7 @@ function item(text, onclick, current, title) {
 
 async function openFile(which) {
   if (state.file && !state.file.readOnly && isDirty() && !confirm("Leave this file? Its changes are not saved.")) return
+  status("")
   const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
   const got = await getJSON(`/api/file?${q}`)
   if (state.view) { state.view.destroy(); state.view = null }
@@ -66,8 +71,24 @@ async function openFile(which) {
   markDirty()
   history.replaceState(null, "", `/?${q}`)
   await listFiles()
+  $("#new-from").options[1].text = `a variant of ${got.path || got.bundled}`
   state.chart.soon(1)
+  $("#variant").value = parentOf(got.text)
+  state.simulate.setExample(got.text)
+  state.variantShown = null
   refreshPrinted()
+}
+
+// the ruleset the open one extends, as the Variants list names it (a file beside it first, as the loader looks),
+// or "" when it extends none (or one the list does not hold)
+function parentOf(text) {
+  const m = /^extends:[ \t]*["']?([^"'#\s]+)/m.exec(text)
+  if (!m) return ""
+  const dir = state.file.path && state.file.path.includes("/") ? state.file.path.replace(/[^/]*$/, "") : ""
+  const ref = m[1]
+  const near = /\.ya?ml$/.test(ref) ? [dir + ref] : [`${dir}${ref}.yaml`, `${dir}${ref}.yml`]
+  if (state.file.path) for (const p of near) if (state.files.includes(p)) return p
+  return !/\.ya?ml$/.test(ref) && state.bundled.includes(ref) ? `bundled:${ref}` : ""
 }
 
 function isDirty() {
@@ -77,12 +98,14 @@ function isDirty() {
 function markDirty() {
   const dirty = !!(state.file && !state.file.readOnly && isDirty())
   $("#file-name").classList.toggle("dirty", dirty)
+  if (state.simulate) state.simulate.setDirty(dirty)
   document.title = `${dirty ? "● " : ""}${state.file ? (state.file.path || state.file.bundled) : ""} · rulecraft studio`
 }
 
+// true once the file holds the editor's text
 async function save() {
   const f = state.file
-  if (!f || f.readOnly) return
+  if (!f || f.readOnly) return false
   const text = state.view.state.doc.toString()
   try {
     const got = await postJSON("/api/save", {path: f.path, text, digest: f.digest})
@@ -90,13 +113,16 @@ async function save() {
     f.saved = text
     markDirty()
     status(`saved ${f.path}`, "ok")
+    state.variantShown = null
     refreshPrinted()
+    return true
   } catch (err) {
     // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
     if (err.status === 409 && err.body && err.body.removed) f.digest = null
     // no answer at all (the server stopped, the network went): the server said nothing, so this page says it
     status(err.status ? err.message : `not saved: the studio's server did not answer (${err.message}); your text is `
       + "kept in this page only: keep it open, start the studio again and save", "error")
+    return false
   }
 }
 
@@ -121,8 +147,10 @@ async function newFile(e) {
   e.preventDefault()
   const name = $("#new-name").value.trim()
   if (!name) return
+  const from = $("#new-from").value
+  if (from === "variant:" && !state.file) return status("open the ruleset to make a variant of first", "error")
   try {
-    const got = await postJSON("/api/new", {path: name, from: $("#new-from").value})
+    const got = await postJSON("/api/new", from === "variant:" ? {path: name, extends: source()} : {path: name, from})
     $("#new-name").value = ""
     await openFile({path: got.path})
     status(`made ${got.path}`, "ok")
@@ -133,13 +161,19 @@ async function newFile(e) {
 
 async function copyBundled() {
   const name = state.file.bundled
-  try {
-    const got = await postJSON("/api/new", {path: `${name}.yaml`, from: name})
-    await openFile({path: got.path})
-    status(`copied ${name} into the folder as ${got.path}`, "ok")
-  } catch (err) {
-    status(err.message, "error")
+  // NAME.yaml, or the first of NAME-2.yaml, NAME-3.yaml ... not there yet (a second copy was refused: the button
+  // has no name to give)
+  for (let n = 1; n <= 20; n++) {
+    try {
+      const got = await postJSON("/api/new", {path: n === 1 ? `${name}.yaml` : `${name}-${n}.yaml`, from: name})
+      await openFile({path: got.path})
+      status(`copied ${name} into the folder as ${got.path}`, "ok")
+      return
+    } catch (err) {
+      if (err.status !== 409) return status(err.message, "error")
+    }
   }
+  status(`${name}.yaml and ${name}-2.yaml to ${name}-20.yaml are there already: make the copy with New`, "error")
 }
 
 // ------------------------------------------------------------------ problems
@@ -149,6 +183,7 @@ function onDiagnostics(params) {
   if (problems === null) return
   state.problems = problems
   showProblems(problems)
+  requestAnimationFrame(() => state.view && keepCursorInView(state.view))
   state.chart.soon(state.view.state.doc.lineAt(state.view.state.selection.main.head).number)
 }
 
@@ -166,6 +201,9 @@ function showProblems(problems) {
     li.append(where, code, msg)
     if (p.hint) li.append(Object.assign(document.createElement("div"), {className: "hint", textContent: `hint: ${p.hint}`}))
     li.addEventListener("click", () => moveTo(state.view, p.line, p.col))
+    // reached with Tab like a link, and Enter puts the cursor on it as a click does
+    li.tabIndex = 0
+    li.addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); moveTo(state.view, p.line, p.col) } })
     return li
   }))
 }
@@ -179,6 +217,7 @@ function source() {
 async function refreshPrinted() {
   state.printed = {}
   if (["aid", "book", "sheets"].includes(state.tab)) await showPrinted(state.tab)
+  if (state.tab === "variants") await showVariant()
 }
 
 async function showPrinted(kind) {
@@ -203,18 +242,26 @@ async function showPrinted(kind) {
   }
 }
 
+// what the open ruleset (as saved) changes from the one picked: its parent, picked when the file is opened
 async function showVariant() {
   const other = $("#variant").value
   const out = $("#variant-chart")
-  if (!other || !state.file) return
+  if (!state.file || state.variantShown === `${other} ${source()}`) return
+  state.variantShown = `${other} ${source()}`
+  out.replaceChildren()
+  $("#variant-text").textContent = ""
+  $("#variant-note").textContent = ""
+  if (!other) return
   $("#variant-note").textContent = "comparing…"
   try {
-    const got = await getJSON(`/api/diff?a=${encodeURIComponent(source())}&b=${encodeURIComponent(other)}`)
+    const got = await getJSON(`/api/diff?a=${encodeURIComponent(other)}&b=${encodeURIComponent(source())}`)
     out.innerHTML = got.svg
     $("#variant-text").textContent = got.text
-    $("#variant-note").textContent = got.same ? "the two rulesets say the same rules" : ""
+    $("#variant-note").textContent = (got.same ? "the two rulesets say the same rules" : "")
+      + (!state.file.readOnly && isDirty() ? " (as saved: save to see your changes here)" : "")
   } catch (err) {
     $("#variant-note").textContent = err.message
+    state.variantShown = null
   }
 }
 
@@ -223,6 +270,18 @@ function showTab(name) {
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("current", b.dataset.tab === name)
   for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
+  if (name === "variants") showVariant()
+}
+
+// a chart at its own size (to scroll) or fitted to its panel
+function fitToggle(button) {
+  const target = document.getElementById(button.dataset.fit)
+  button.addEventListener("click", () => {
+    const own = !target.classList.contains("own-size")
+    target.classList.toggle("own-size", own)
+    button.textContent = own ? "Fit to the panel" : "Actual size"
+    button.setAttribute("aria-pressed", String(own))
+  })
 }
 
 // ------------------------------------------------------------------ start
@@ -244,9 +303,28 @@ async function main() {
       return state.client.request("rulecraft/chart", {uri: state.file.uri, ...params})
     },
     moveTo: (line, col) => moveTo(state.view, line, col),
+    picker: $("#chart-sequence"),
+    stepText: line => {  // the step's own lines: from its line to the next one indented no deeper
+      const doc = state.view.state.doc, first = Math.min(Math.max(line, 1), doc.lines)
+      const depth = text => text.length - text.trimStart().length
+      const at = depth(doc.line(first).text)
+      let last = first
+      while (last < doc.lines && (!doc.line(last + 1).text.trim() || depth(doc.line(last + 1).text) > at)) last++
+      return doc.sliceString(doc.line(first).from, doc.line(last).to)
+    },
   })
-  state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(), dirty: () => !!isDirty()})
+  for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
+  state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(),
+    dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save})
   $("#save").addEventListener("click", save)
+  // Ctrl-S (Cmd-S) saves wherever the focus is (a tab, the chart, a problem): the browser's own "save the page"
+  // opened when the focus was out of the editor
+  window.addEventListener("keydown", e => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+      e.preventDefault()
+      if (!(state.view && state.view.hasFocus)) save()
+    }
+  })
   // closing or reloading the page with text not saved: the browser asks first (the text lives only here)
   window.addEventListener("beforeunload", e => {
     if (state.file && !state.file.readOnly && isDirty()) { e.preventDefault(); e.returnValue = "" }
@@ -255,6 +333,8 @@ async function main() {
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
+  state.save = save
+  state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
   setupPlay(state)
   const params = new URLSearchParams(location.search)
   await listFiles()

@@ -48,7 +48,8 @@ function controls(d, answer) {
     const picked = new Set()
     const done = button("", "send", () => answer([...picked].sort((a, b) => a - b)))
     const update = () => {
-      done.textContent = picked.size ? `Play these ${picked.size}` : "Pass (none)"
+      // "Pass (none)" only where none is an answer: greyed under a question that needs some it read as a pass refused
+      done.textContent = picked.size ? `Play these ${picked.size}` : d.min > 0 ? `Pick ${d.min === d.max ? d.min : `at least ${d.min}`}` : "Pass (none)"
       done.disabled = picked.size < d.min || picked.size > d.max
     }
     d.options.forEach((o, i) => {
@@ -67,9 +68,10 @@ function controls(d, answer) {
     input.setAttribute("aria-label", `a whole number from ${d.min} to ${d.max}`)
     const go = button("Answer", "send", () => {
       const n = Number(input.value)
-      if (!Number.isInteger(n) || n < d.min || n > d.max) return
+      if (!Number.isInteger(n) || n < d.min || n > d.max) { input.reportValidity(); return }  // the browser says why
       answer(d.kind === "number" ? n : d.options.findIndex(o => o.kind === "amount" && o.amount === n))
     })
+    input.addEventListener("keydown", e => { if (e.key === "Enter") go.click() })  // Enter answers, as in a form
     row.append(input, el("span", "small", `from ${d.min} to ${d.max}`), go)
     if (d.passable) {
       row.append(button("Pass", "option pass", () =>

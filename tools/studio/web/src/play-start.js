@@ -24,6 +24,8 @@ export function setupPlay(studio) {
 async function showPlay(studio) {
   const note = $("#play-note")
   note.textContent = ""
+  // a game plays the file as saved: with text not saved, the button saves it first
+  $("#play-start").textContent = studio.dirty() ? "Save and start the game" : "Start the game"
   if (studio.file) {
     try {
       const setup = await getJSON(`/api/play/setup?path=${encodeURIComponent(ref(studio.file))}`)
@@ -59,7 +61,8 @@ function seats(n, setup) {
 }
 
 function optionField(o) {
-  const label = el("label", `${o.name} `, {title: o.doc || ""})
+  // the name players read (the ruleset's title) where it has one; the name --set takes and the doc in the tooltip
+  const label = el("label", `${o.title || o.name} `, {title: `${o.name}${o.doc ? `: ${o.doc}` : ""}`})
   let input
   if (o.choices) {
     input = el("select")
@@ -75,6 +78,11 @@ function optionField(o) {
 }
 
 async function start(studio) {
+  if (studio.dirty() && !(await studio.save())) {
+    $("#play-note").textContent = "not started: the file could not be saved (see above)"
+    return
+  }
+  $("#play-start").textContent = "Start the game"
   const options = {}
   for (const i of document.querySelectorAll("#play-options [data-option]")) {
     if (i.value !== i.dataset.default) options[i.dataset.option] = i.value

@@ -37,9 +37,11 @@ function signed(stat, v) {
 
 export class Simulate {
   // host: the tab's element; source(): the open ruleset ("path" or "bundled:NAME") or null; dirty(): unsaved text?
-  constructor(host, {source, dirty}) {
+  // save(): saves the open file, resolves to whether it was saved
+  constructor(host, {source, dirty, save}) {
     this.source = source
     this.dirty = dirty
+    this.save = save
     this.sock = null
     this.running = false
     this.info = {runs: 0, progressSeen: 0, results: 0, cancelled: 0, last: null}  // for the tests
@@ -52,10 +54,10 @@ export class Simulate {
     this.seed = num(1, -1e15, 1e15)
     this.players = el("input", {type: "number", min: 1, max: 64, step: 1, placeholder: "the ruleset's"})
     this.bots = el("input", {value: "random", title: `one per seat (${BOTS.join(", ")}); the last fills the rest`})
-    this.sets = el("textarea", {rows: 2, placeholder: "target_score=50", title: "options and parameters, NAME=VALUE, one a line"})
+    this.sets = el("textarea", {rows: 2, placeholder: "NAME=VALUE", title: "options and parameters, NAME=VALUE, one a line"})
     this.versus = el("select", {}, new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"))
     this.botsB = el("input", {value: "random"})
-    this.setsB = el("textarea", {rows: 2, placeholder: "target_score=50"})
+    this.setsB = el("textarea", {rows: 2, placeholder: "NAME=VALUE", title: "options and parameters, NAME=VALUE, one a line"})
     this.sideB = el("fieldset", {className: "sim-b", hidden: true}, el("legend", {textContent: "B"}),
                     field("Bots", this.botsB), field("Options", this.setsB))
     this.versus.addEventListener("change", () => { this.sideB.hidden = !this.versus.value })
@@ -63,7 +65,7 @@ export class Simulate {
     this.cancel = el("button", {type: "button", textContent: "Cancel", id: "sim-cancel", disabled: true})
     this.cancel.addEventListener("click", () => this.stop())
     const form = el("form", {id: "sim-form"},
-      el("fieldset", {}, el("legend", {textContent: "A: the open ruleset, as saved"}),
+      el("fieldset", {}, el("legend", {textContent: "A: the open ruleset (saved first)"}),
          field("Games", this.games), field("Seed", this.seed), field("Players", this.players),
          field("Bots", this.bots), field("Options", this.sets)),
       el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB,
@@ -74,6 +76,14 @@ export class Simulate {
     this.note = el("p", {className: "note", id: "sim-note"})
     this.out = el("div", {id: "sim-out"})
     host.replaceChildren(form, el("div", {className: "sim-progress"}, this.bar, this.count), this.note, this.out)
+  }
+
+  // the example in the options' boxes: a parameter of the open ruleset with its default (another ruleset's name
+  // there read as an option this one has), or NAME=VALUE
+  setExample(text) {
+    const m = /^parameters:[ \t]*\n[ \t]+([A-Za-z_]\w*):[ \t]*\{?[ \t]*default:[ \t]*([^,}\s]+)/m.exec(text || "")
+    const example = m ? `${m[1]}=${m[2]}` : "NAME=VALUE"
+    this.sets.placeholder = this.setsB.placeholder = example
   }
 
   // the other rulesets a run may be compared with ({value, text}); called when the files change
@@ -103,9 +113,15 @@ export class Simulate {
     return this.opened
   }
 
+  // the open file has unsaved text: Run saves it first (a run plays the file as saved), and says so
+  setDirty(dirty) {
+    if (!this.running) this.run.textContent = dirty ? "Save and run" : "Run"
+  }
+
   async start() {
     const ref = this.source()
     if (!ref || this.running) return
+    if (this.dirty() && !(await this.save())) return this.say("not run: the file could not be saved (see above)", "stale")
     const bots = lines(this.bots.value)
     const bad = [...bots, ...lines(this.botsB.value)].find(b => !BOTS.includes(b))
     if (bad) return this.say(`'${bad}' is not a bot here: ${BOTS.join(", ")}`, "stale")
@@ -122,7 +138,7 @@ export class Simulate {
     this.bar.value = 0
     this.count.textContent = "starting…"
     this.out.replaceChildren()  // the last run's figures would read as this one's
-    this.say(this.dirty() ? "playing the ruleset as saved (your unsaved changes are not in it)" : "")
+    this.say("")
     try {
       (await this.socket()).send(JSON.stringify(msg))
       this.info.runs++
@@ -141,6 +157,7 @@ export class Simulate {
   finish(text, kind = "") {
     this.running = false
     this.run.disabled = false
+    this.setDirty(this.dirty())
     this.cancel.disabled = true
     this.say(text, kind)
   }
@@ -198,6 +215,10 @@ export class Simulate {
       el("p", {className: "note", textContent: `${msg.runs[0].games} seed-matched games each (seeds ${msg.seed}..` +
         `${msg.seed + msg.runs[0].games - 1}); * larger than noise: the 95% interval of B − A leaves out 0 ` +
         `(${marked.length} of ${rows.length} rows; with many rows expect about 1 in 20 by chance)`}),
+      // A and B in one plot each, on one scale (each side's own plots below have their own scales)
+      el("div", {className: "sim-compare-figures"}, ...(msg.compareFigures || []).map(f =>
+        el("figure", {className: "sim-figure", dataset: {name: f.name}}, svgImage(f.svg, f.caption),
+           el("figcaption", {textContent: f.caption})))),
       table)
   }
 

@@ -1,0 +1,243 @@
+"""The studio as a designer uses it, in a real browser (Playwright driving Debian's Chromium against `rulecraft
+studio` started as a command): the places where a first session with it stumbled (session 15), each kept fixed.
+
+- The cursor moved into a sequence before the page's first chart came: the chart drawn is that sequence's, not
+  the one at line 1.
+- The chart tab's list picks any sequence's chart; the cursor goes to where it is written. A double click on a box
+  that calls a sequence opens that sequence's chart.
+- Tab and Shift-Tab indent and dedent in the editor (they used to leave it: the next keys typed were lost).
+- Enter after a string's closing quote starts a new line (a completion list opened by the quote took the Enter
+  and wrote 'abs' after the string).
+- A problem of the list is reached with the keyboard and Enter puts the cursor on it; Ctrl-S saves wherever the
+  focus is (out of the editor it opened the browser's "save the page").
+- Simulate's Run and Play's start with text not saved save it first ("Save and run"): they played the file as
+  saved, the change left out.
+- Copy into the folder, a second time, copies under a name not taken (it was refused: the button has no name to
+  give).
+- New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
+  Variants tab shows what it changes from its parent, picked by itself, and follows a save.
+
+One server and one browser for the module; without Chromium (or Playwright) the tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from rulecraft.bundled import resolve
+
+from studio_harness import chromium, shot, studio_server
+
+WAIT = 60_000  # ms: an upper bound on a busy machine, never a measure
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("designer")
+    shutil.copy(resolve("pig"), folder / "pig.yaml")
+    with studio_server([str(folder)]) as got:
+        yield folder, got[0]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def put_cursor(page, text: str, offset: int = 0) -> int:
+    """The cursor at the first `text` of the document plus `offset` characters; its 1-based line."""
+    return page.evaluate("""([text, offset]) => {
+        const view = window.studio.view, at = view.state.doc.toString().indexOf(text) + offset
+        view.dispatch({selection: {anchor: at}, scrollIntoView: true})
+        view.focus()
+        return view.state.doc.lineAt(at).number
+    }""", [text, offset])
+
+
+def cursor_line(page) -> int:
+    return page.evaluate("() => { const s = window.studio.view.state; return s.doc.lineAt(s.selection.main.head).number }")
+
+
+def line_text(page, n: int) -> str:
+    return page.evaluate(f"() => window.studio.view.state.doc.line({n}).text")
+
+
+def doc(page) -> str:
+    return page.evaluate("() => window.studio.view.state.doc.toString()")
+
+
+def chart_says(page, title: str) -> None:
+    page.wait_for_function("t => document.querySelector('#chart-note').textContent === t"
+                           " && !document.querySelector('#chart').classList.contains('stale')", arg=title, timeout=WAIT)
+
+
+def test_charts_follow_the_cursor_and_the_list_and_the_keys_stay_in_the_editor(studio, browser):
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    # the cursor goes into 'turn' at once, before the first chart (of line 1: the game) has come
+    turn = put_cursor(page, "  turn:\n    kind: turn") + 1
+    chart_says(page, "A turn")
+    assert page.input_value("#chart-sequence") == "turn"
+    assert {o["value"] for o in page.eval_on_selector_all("#chart-sequence option", "os => os.map(o => ({value: o.value}))")} == {"game", "turn"}
+
+    # the list: the game's chart, and the cursor where the game is written
+    page.select_option("#chart-sequence", "game")
+    chart_says(page, "The game")
+    assert line_text(page, cursor_line(page)) == "  game:"
+    assert page.evaluate("() => window.studio.chart.sequence") == "game"
+    # a double click on the box that plays a turn opens the turn's chart, as a drill-down does
+    box = page.evaluate("() => window.studio.chart.boxes.find(b => window.studio.view.state.doc.line(b.line).text"
+                        ".includes('call: turn'))")
+    page.locator(f"#chart [id='{box['id']}']").first.dblclick()
+    chart_says(page, "A turn")
+    page.select_option("#chart-sequence", "game")
+    chart_says(page, "The game")
+    # at its own size, and fitted again
+    page.click("button.fit[data-fit='chart']")
+    assert page.get_attribute("#chart", "class").split().count("own-size") == 1
+    page.click("button.fit[data-fit='chart']")
+    assert "own-size" not in (page.get_attribute("#chart", "class") or "")
+
+    # Tab indents and Shift-Tab dedents; the keys typed after them are in the text
+    start = put_cursor(page, '      - "turn_total += r.total"\n', len('      - "turn_total += r.total"'))
+    assert start > turn
+    page.keyboard.press("Enter")
+    page.keyboard.type("- x")
+    indent = len(line_text(page, start + 1)) - len("- x")
+    assert line_text(page, start + 1) == " " * indent + "- x"
+    page.keyboard.press("Tab")
+    assert line_text(page, start + 1) == " " * (indent + 2) + "- x"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.type("y")
+    assert line_text(page, start + 1) == " " * (indent - 2) + "- xy"
+    assert page.evaluate("() => document.activeElement.closest('.cm-editor') !== null")
+    page.evaluate("""() => { const v = window.studio.view, l = v.state.doc.line(%d)
+        v.dispatch({changes: {from: l.from - 1, to: l.to}}) }""" % (start + 1))
+    assert "- xy" not in doc(page)
+
+    # typing into a string opens the names; the closing quote closes them; Enter then starts a new line
+    at = put_cursor(page, '"turn_total += r.total"', len('"turn_total += '))
+    page.keyboard.type("t")
+    page.wait_for_selector(".cm-tooltip-autocomplete", timeout=WAIT)  # names of the rules language, inside it
+    page.keyboard.press("Escape")
+    put_cursor(page, '"turn_total += tr.total"', len('"turn_total += tr.total'))
+    page.keyboard.press("Delete")  # the closing quote, typed again
+    page.keyboard.type('"')
+    # a request answered after the completion the quote asked for: that one has been answered too
+    page.evaluate("""() => window.studio.client.request("textDocument/hover", {
+        textDocument: {uri: window.studio.file.uri}, position: {line: 0, character: 1}})""")
+    page.wait_for_selector(".cm-tooltip-autocomplete", state="detached", timeout=WAIT)
+    page.keyboard.press("Enter")
+    assert line_text(page, at).strip() == '- "turn_total += tr.total"'
+    assert line_text(page, at + 1).strip() == ""
+    # 'tr' is no name: the problem is listed; reached with the keyboard, Enter puts the cursor on it
+    problem = page.locator("#problems li[data-code='E301']")
+    problem.wait_for(timeout=WAIT)
+    put_cursor(page, "ruleset: pig")
+    problem.focus()
+    page.keyboard.press("Enter")
+    assert cursor_line(page) == at == int(problem.get_attribute("data-line"))
+    shot(page, "studio-chart-list.png")
+    assert errors == []
+    page.close()
+
+
+def test_a_variant_of_a_variant(studio, browser):
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    assert page.input_value("#variant") == ""  # pig extends nothing
+
+    def new_variant(name: str) -> None:
+        page.fill("#new-name", name)
+        page.select_option("#new-from", "variant:")
+        page.click("#new button[type=submit]")
+        page.wait_for_function("n => document.querySelector('#file-name').textContent === n", arg=f"{name}.yaml",
+                               timeout=WAIT)
+
+    assert page.inner_text("#new-from option[value='variant:']") == "a variant of pig.yaml"
+    new_variant("pig-fast")
+    assert "extends: pig.yaml\n" in (folder / "pig-fast.yaml").read_text(encoding="utf-8")
+    page.wait_for_function("() => document.querySelector('#variant').value === 'pig.yaml'", timeout=WAIT)  # its parent
+    page.click("#tabs button[data-tab='variants']")
+    page.wait_for_function("() => document.querySelector('#variant-text').textContent.includes('Differences from pig')",
+                           timeout=WAIT)
+    # a number changed, saved: the Variants tab says so
+    put_cursor(page, "# A variant holds only")
+    page.keyboard.type("parameters: {target_score: {default: 50}}\n")
+    page.focus("#tabs button[data-tab='chart']")  # the focus out of the editor: Ctrl-S saves all the same
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#variant-text').textContent.includes('target_score')",
+                           timeout=WAIT)
+    assert page.locator("#problems li").count() == 0
+    shot(page, "studio-variant.png")
+
+    # and a variant of that one
+    new_variant("pig-faster")
+    assert "extends: pig-fast.yaml\n" in (folder / "pig-faster.yaml").read_text(encoding="utf-8")
+    page.wait_for_function("() => document.querySelector('#variant').value === 'pig-fast.yaml'", timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#variant-text').textContent.includes('Differences from pig-fast')",
+                           timeout=WAIT)
+    page.wait_for_selector("#chart[data-drawn] svg", state="attached", timeout=WAIT)  # it loads: its chart is drawn
+    assert page.locator("#problems li").count() == 0
+    # a change not saved yet: Run saves it first, then plays it (it played the file as saved, without the change)
+    put_cursor(page, "# A variant holds only")
+    page.keyboard.type("parameters: {target_score: {default: 20}}\n")
+    page.click("#tabs button[data-tab='simulate']")
+    assert page.inner_text("#sim-run") == "Save and run"
+    page.fill("#sim-form input[type=number] >> nth=0", "6")
+    page.click("#sim-run")
+    page.wait_for_function("() => window.studio.simulate.info.results > 0", timeout=WAIT)
+    assert "target_score: {default: 20}" in (folder / "pig-faster.yaml").read_text(encoding="utf-8")
+    assert page.inner_text("#sim-run") == "Run" and "error" not in (page.get_attribute("#status", "class") or "")
+
+    # the same for a game: Play saves first
+    put_cursor(page, "# A variant holds only")
+    page.keyboard.type("# to play\n")
+    page.click("#tabs button[data-tab='play']")
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    assert page.inner_text("#play-start") == "Save and start the game"
+    page.click("#play-start")
+    page.wait_for_function("() => document.querySelector('#play-note').textContent.startsWith('started')", timeout=WAIT)
+    assert "# to play" in (folder / "pig-faster.yaml").read_text(encoding="utf-8")
+    assert page.inner_text("#play-start") == "Start the game"
+
+    # a bundled ruleset copied into the folder a second time: under a name not taken
+    page.click("#bundled a:text-is('pig')")
+    page.wait_for_selector("#copy:not([hidden])", timeout=WAIT)
+    page.click("#copy")
+    page.wait_for_function("() => document.querySelector('#file-name').textContent === 'pig-2.yaml'", timeout=WAIT)
+    with open(resolve("pig"), encoding="utf-8") as bundled:
+        assert (folder / "pig-2.yaml").read_text(encoding="utf-8") == bundled.read()
+    assert errors == []
+    page.close()
+
+
+def test_a_narrow_window_keeps_every_panel_in_it(studio, browser):
+    """At 1,000 px (a laptop's half screen) the three columns fit; at 760 px they stack into one column that scrolls
+    down. Before, the page was wider than the window at both: the tabs and the chart were cut off at the right."""
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page.wait_for_selector("#chart[data-drawn] svg", timeout=WAIT)
+    for width in (1000, 760):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        for part in ("#editor", "#tabs", "#chart"):
+            box = page.locator(part).bounding_box()
+            assert box["width"] >= 300 and box["x"] + box["width"] <= width + 1, (width, part, box)
+    assert page.locator("#tabs button[data-tab='simulate']").bounding_box()["x"] < 760
+    page.close()
