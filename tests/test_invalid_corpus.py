@@ -156,3 +156,14 @@ def test_an_invisible_character_is_shown_where_a_message_quotes_it():
     assert "\u200b" not in shown
     excerpt, carets = shown.splitlines()[1:3]
     assert excerpt.strip().startswith("pi?le:") and carets.index("^") == excerpt.index("pi?le")
+
+
+def test_a_misspelt_call_gives_no_follow_on_warning_that_the_sequence_it_meant_never_runs():
+    """'call trun' (E309, did you mean 'turn'?) also warned 'sequence turn is never run' (W405): two messages for one
+    mistake, the second wrong once the first is fixed. Which sequences run waits for the call to be mended."""
+    from rulecraft.loader import load_ruleset
+
+    loaded = load_ruleset(str(Path(__file__).parent / "cases" / "invalid" / "047-name-unknown-sequence-call-step" /
+                              "ruleset.yaml"))
+    codes = [d.code for d in loaded.diagnostics]
+    assert "E309" in codes and "W405" not in codes, codes

@@ -117,7 +117,10 @@ def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
         if s in seen:
             continue
         seen.add(s)
-        todo.extend(c for c in calls.get(s, ()) if c in rs.sequences)
+        called = calls.get(s, ())
+        if any(c not in rs.sequences for c in called):
+            return  # a call of a sequence not written (E309 says so): which ones run waits for its fix
+        todo.extend(called)
     for sid, seq in rs.sequences.items():
         if sid not in seen:
             yield warning("W405", f"sequence '{sid}' is never run", seq.span,
