@@ -41,10 +41,12 @@ def sentence(text: str) -> str:
 
 
 def clip(text: str, limit: int = ITEM_CHARS) -> str:
-    """A line cut at a clause (never mid-phrase, never with '…'): the sheets have the rest."""
+    """A line cut at a clause (never mid-phrase), saying that the sheets have the rest: a reader who meets 'Hand a
+    sandbag on' among the choices and nothing of what it does must know where to look."""
+    cut = False
     while len(text) > limit and "; " in text:
-        text = text.rsplit("; ", 1)[0]
-    return text
+        text, cut = text.rsplit("; ", 1)[0], True
+    return text + "; and more: see the sheets" if cut else text
 
 
 def window_heading(s: M.ConstructStep) -> str:
@@ -316,7 +318,7 @@ def _game_ends(rs: M.Ruleset, w: Words) -> list[str]:
         if any(isinstance(x, A.Win) for x in said) or not any(isinstance(x, A.End) and x.kind == "game" for x in said):
             continue
         label = w.label(designer_label(step))
-        out.append(sentence(f"{label} Then the game ends" if label.endswith("?")
+        out.append(sentence(label if _asks_and_answers(label) else f"{label} Then the game ends" if label.endswith("?")
                             else f"The game ends when {w.expr(asks[0])}"))
     return list(dict.fromkeys(out))[:2]
 
@@ -346,9 +348,16 @@ def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
                 out.append(sentence(capital(who)))
                 settled = True
             continue
-        rule = f"{label} Then {lower(who)}" if label.endswith("?") else f"If {w.expr(asks[0])}, {lower(who)}"
+        rule = (label if _asks_and_answers(label) else f"{label} Then {lower(who)}" if label.endswith("?")
+                else f"If {w.expr(asks[0])}, {lower(who)}")
         out.append(sentence(rule))
     return list(dict.fromkeys(out)), settled
+
+
+def _asks_and_answers(label: str) -> bool:
+    """A label that asks its question and says what a yes does ('Has a levee's water reached 5? Then the levee breaks
+    and everyone loses'): the whole rule, in the words the sheets print in its diamond."""
+    return bool(re.match(r"[^?]+\?\s+\S", label))
 
 
 def _tie(said: str, most: str) -> str:

@@ -24,7 +24,8 @@ from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_labe
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import players_table
-from rulecraft.tools.print.aidwords import card_texts, counted_name
+from rulecraft.tools.print.aidwords import card_texts
+from rulecraft.tools.print.setup.deck import counted_name
 from rulecraft.tools.print.aidrules import result_rule, result_when
 from rulecraft.tools.print.aidwords import VISIBILITY
 from rulecraft.tools.words.text import dice_name

@@ -166,7 +166,11 @@ def _show(w: Words, n: A.Show) -> str:
 
 @phrase(A.Win)
 def _win(w: Words, n: A.Win) -> str:
+    if isinstance(n.who, A.ListLit) and not n.who.items:  # `win []`: a game everyone loses ('Nothing wins')
+        return "nobody wins the game"
     who = w.expr(n.who)  # a list said in the plural ('the players still in') takes 'win'
+    if who == "the players":  # everyone wins together (a cooperative game): not 'The players wins'
+        return "every player wins the game"
     return f"{who} {'win' if who.startswith(('the players ', 'the winners')) else 'wins'} the game"
 
 

@@ -1,0 +1,85 @@
+"""A first game from the print, read cold: two games of kinds the printers had not met, written from the docs alone
+(tests/cases/games/levee-watch.yaml: a cooperative game against a deck of events, three named levees whose water
+rises; tests/cases/games/loom-and-dye.yaml: an engine-builder of set collection, a shared pool of threads, a market
+row and end-game bonuses). Each test is a question a table that never saw the YAML asked of the aid or the sheets,
+with the answer the print must give (read from `aid_view` and the words, no browser: cheap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulecraft.dsl.parser import parse_statements, plain_locator
+from rulecraft.loader import load_ruleset
+from rulecraft.tools.print.aid import aid_view
+from rulecraft.tools.words import Words
+
+GAMES = Path(__file__).parent / "cases" / "games"
+
+
+@pytest.fixture(scope="module")
+def levee():
+    return load_ruleset(str(GAMES / "levee-watch.yaml")).ruleset
+
+
+@pytest.fixture(scope="module")
+def loom():
+    return load_ruleset(str(GAMES / "loom-and-dye.yaml")).ruleset
+
+
+def _said(rs, text: str) -> str:
+    return Words(rs, detail="players").stmt(parse_statements(text, plain_locator())[0])
+
+
+def test_a_game_everyone_loses_or_wins_together_says_so(levee):
+    """The sheets read 'Nothing wins the game' and 'The players wins the game': nobody wins, every player wins."""
+    assert _said(levee, "win []") == "Nobody wins the game"
+    assert _said(levee, "win players") == "Every player wins the game"
+
+
+def test_how_to_win_is_the_rule_the_sheets_print(levee):
+    """How to win read 'If any of Water for the levee is at least 5 for each levee in each levee, nobody wins.' while
+    the sheet's diamond asks 'Has a levee's water reached 5? Then the levee breaks and everyone loses': a label that
+    asks and says what a yes does is the whole rule, in both."""
+    assert aid_view(levee).win == ["Has a levee's water reached 5? Then the levee breaks and everyone loses.",
+                                   "Is the Event deck empty? Then the river falls and everyone wins."]
+
+
+def test_the_set_up_says_where_the_game_s_own_counters_start(levee):
+    """'How do I set up?': the Water stands at 1, 2 and 0 at the three levees and the pile holds 10 sandbags before the
+    first card, and no page said so. A titled game counter that starts above nothing is said, each levee by title."""
+    setup = aid_view(levee).setup
+    assert "The Water starts at: Mill levee 1, Bridge levee 2 and Orchard levee 0." in setup, setup
+    assert "The Sandbag pile starts at 10." in setup, setup
+
+
+def test_the_set_up_says_what_kinds_of_card_the_deck_holds(levee):
+    """'You need 18 cards.': which? Each card of one class, a few classes: their counts."""
+    assert aid_view(levee).setup[0] == "You need 12 rain, 3 storm and 3 lull cards.", aid_view(levee).setup
+
+
+def test_the_set_up_says_what_each_card_costs_and_scores(loom):
+    """'What does a pattern cost, and what is it worth?': the grid line said colour and tier only; the price, the
+    points and the colour it is paid in follow the tier or the colour, and are said so."""
+    line = next(x for x in aid_view(loom).setup if x.startswith("The cards:"))
+    assert line == ("The cards: red, blue and gold, each with tier 1 to 3 (2 cards of each). Tier 1, 2 and 3: price 2, "
+                    "3 and 4, points 1, 3 and 5. Red, blue and gold: paid in Blue, Gold and Red."), line
+
+
+def _flow(rs) -> list[str]:
+    return [line for _d, _t, lines in aid_view(rs).flow for line in lines]
+
+
+def test_a_turn_of_two_actions_says_two_times(levee):
+    """'What can I do on my turn?': the aid read 'Repeat until the done is at least 2: the player is asked “Action the
+    done of 2”'. A loop counted by a variable of its own is 'Do this 2 times', its question as first asked."""
+    line = next(x for x in _flow(levee) if "Action" in x)
+    assert line.startswith("Do this 2 times: the player is asked “Action 1 of 2”"), line
+
+
+def test_a_line_cut_short_says_the_sheets_have_the_rest(levee):
+    """'Hand a sandbag on' is among the choices and nothing said what it does: the line was cut at a clause, silently.
+    A cut line says where the rest is."""
+    line = next(x for x in _flow(levee) if "Action" in x)
+    assert line.endswith("; and more: see the sheets"), line
