@@ -83,3 +83,27 @@ def test_a_line_cut_short_says_the_sheets_have_the_rest(levee):
     A cut line says where the rest is."""
     line = next(x for x in _flow(levee) if "Action" in x)
     assert line.endswith("; and more: see the sheets"), line
+
+
+def test_turns_in_a_game_nobody_leaves_do_not_wait_for_one_left(levee):
+    """'When does it end?': the order of play said 'Turns go clockwise ..., skipping players out, until one is left'
+    in a game where nobody is ever out and everyone wins or loses together. With no rule putting a player out, the
+    turns go round until a rule of the turn ends the game; the sheet's box says the same."""
+    import re
+
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    assert "Turns go clockwise from the first player: a player's turn" in _flow(levee), _flow(levee)
+    dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(levee, build_graph(levee), "game", ChartOptions())).split())
+    assert "Turns go clockwise from the first player" in dot and "one is left" not in dot, dot
+
+
+def test_what_a_choice_leads_to_says_what_its_block_does(loom):
+    """'If the player chose “Take one thread of each colour”, for each colour.': and what then? The block's heading is
+    followed by its first step, two levels down."""
+    from rulecraft.tools.print.aid import aid_view
+
+    turn = dict(aid_view(loom).decisions)["Turn"]
+    assert "“Take one thread of each colour”, for each colour: if Thread pool for the colour is more than 0: take 1" \
+        in turn, turn

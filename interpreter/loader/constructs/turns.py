@@ -74,4 +74,15 @@ def words(step: M.ConstructStep, w) -> str:
     first = said_setting(w, {"from": "players[0]", **st}, "from", "")
     until = said_setting(w, st, "until", "")
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
+    if not _puts_out(w.rs):  # nobody is ever out (a game played together): the turns go on until a rule ends it
+        return f"Turns go {way} from {first}" + (f" until {until}" if until else "")
     return f"Turns go {way} from {first}, skipping players out, until one is left" + (f" or {until}" if until else "")
+
+
+def _puts_out(rs: M.Ruleset) -> bool:
+    """Whether any step of the ruleset puts a player out (`add modifier out to ...`)."""
+    from ...dsl import ast as A
+    from ...model.kinds import own_statements
+
+    return any(isinstance(n, A.AddModifier) and n.modifier == "out"
+               for _seq, s in rs.iter_steps() for st in own_statements(s) for n in st.ast.walk())
