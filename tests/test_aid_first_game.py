@@ -107,3 +107,23 @@ def test_what_a_choice_leads_to_says_what_its_block_does(loom):
     turn = dict(aid_view(loom).decisions)["Turn"]
     assert "“Take one thread of each colour”, for each colour: if Thread pool for the colour is more than 0: take 1" \
         in turn, turn
+
+
+def test_dml_s_badge_goes_the_way_the_aid_says():
+    """DML's aid: 'the Initiative Badge passes counter-clockwise'; its End Phase sheet: 'passes to the next player',
+    which a reader told 'play goes clockwise' reads the other way. The label says the way, and a `next_player` going
+    counter-clockwise says so in words wherever no label does."""
+    import re
+
+    from rulecraft.dsl.parser import parse_expression
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    dml = load_ruleset("dml").ruleset
+    assert "the Initiative Badge passes counter-clockwise" in " ".join(aid_view(dml).turn), aid_view(dml).turn
+    dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(dml, build_graph(dml), "end_phase", ChartOptions())).split())
+    assert "The Initiative Badge passes counter-clockwise" in dot, dot
+    w = Words(dml, detail="players")
+    assert w.expr(parse_expression("next_player(badge, dir: 'ccw')", plain_locator())).endswith("(counter-clockwise)")
+    assert _said(dml, "set badge = next_player(badge, dir: 'ccw')") == \
+        "The next player counter-clockwise becomes the holder of the Initiative Badge"
