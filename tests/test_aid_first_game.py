@@ -127,3 +127,13 @@ def test_dml_s_badge_goes_the_way_the_aid_says():
     assert w.expr(parse_expression("next_player(badge, dir: 'ccw')", plain_locator())).endswith("(counter-clockwise)")
     assert _said(dml, "set badge = next_player(badge, dir: 'ccw')") == \
         "The next player counter-clockwise becomes the holder of the Initiative Badge"
+
+
+def test_how_to_win_says_when_the_last_round_comes(loom):
+    """'When the game ends, the most points win': when is that? The rounds stop when the flag a labelled question
+    sets is up ('Has anyone reached 12 points? Then this was the last round'), or the patterns run out."""
+    assert aid_view(loom).win[:3] == [
+        "Has anyone reached 12 points? Then this was the last round: the game ends after it.",
+        "The game also ends when the Market row is empty and the Pattern deck is empty.",
+        "Then the player with the most points wins: points are a player's points plus a player's patron bonus."], \
+        aid_view(loom).win

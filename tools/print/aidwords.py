@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 
+from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
-from rulecraft.tools.words.core import capital
+from rulecraft.tools.words.core import capital, humanize
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody",
@@ -191,3 +192,12 @@ def card_texts(rs: M.Ruleset, shared: bool = False) -> list[tuple[str, str]]:
             names[c.text].append(c.name)
     return [(", ".join(n) if len(n) <= 3 else f"{n[0]} and {len(n) - 1} more", text) for text, n in names.items()
             if len(n) == 1 or shared]
+
+
+def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
+    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
+    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
+    params = rs.functions[f][0]
+    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
+        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
+    return rs.titles.get(f) or humanize(f)
