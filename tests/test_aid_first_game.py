@@ -137,3 +137,10 @@ def test_how_to_win_says_when_the_last_round_comes(loom):
         "The game also ends when the Market row is empty and the Pattern deck is empty.",
         "Then the player with the most points wins: points are a player's points plus a player's patron bonus."], \
         aid_view(loom).win
+
+
+def test_a_price_the_rules_work_out_is_defined(loom):
+    """'Pay its price': does a woven pattern make the next one cheaper? The function titled "{c}'s price for {p}" has
+    a doc that says so, and the Words box gives it as 'Price', the word the text uses."""
+    assert dict(aid_view(loom).words).get("Price", "").endswith(
+        "less one for each pattern of that colour the player has woven."), aid_view(loom).words

@@ -116,7 +116,7 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             out.append((capital(v.title.removeprefix("the ")), v.doc))
     for f, doc in rs.function_docs.items():  # 'the player's receiver': a function titled "{q}'s receiver"
         title = rs.titles.get(f) or ""
-        named = re.fullmatch(r"\{\w+\}'s ([\w ]+)", title)
+        named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title)  # "{c}'s price for {p}"
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
             out.append((named.group(1), doc))
     out += [t for t in variable_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
