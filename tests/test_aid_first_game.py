@@ -144,3 +144,14 @@ def test_a_price_the_rules_work_out_is_defined(loom):
     a doc that says so, and the Words box gives it as 'Price', the word the text uses."""
     assert dict(aid_view(loom).words).get("Price", "").endswith(
         "less one for each pattern of that colour the player has woven."), aid_view(loom).words
+
+
+def test_help_at_a_repeated_choice_says_its_rule(loom):
+    """'?' when asked 'Put back a thread (11 held)' stopped the table with an AttributeError (a repeated choice is a
+    construct step, with no `decision` of its own): it says the rule, as at any choice."""
+    from rulecraft.model import ruleset as M
+    from rulecraft.tools.words.help import help_at_table
+
+    step = next(s for _seq, s in loom.iter_steps() if isinstance(s, M.ConstructStep) and s.construct == "repeat_choice")
+    lines = help_at_table(loom, step, None)
+    assert lines[0] == "Rule: Over 10 threads? Put threads back in the pool, one at a time, down to 10", lines

@@ -65,7 +65,7 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
         if generated and generated != label:
             lines.append(("How it goes: " if label else "Rule: ") + generated)
     if not label and _decides(step) == "choice":
-        decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
+        decider = getattr(getattr(_spec(step), "player", None), "ast", None)  # (a construct's decision too)
         w.you = getattr(decider, "id", None)  # the rule said to the one asked: 'if you chose to place'
         then = what_follows(rs, w, step)
         if then:  # the question is asked below it: the rule is what the answer leads to
@@ -340,7 +340,7 @@ def help_at_table(rs: M.Ruleset, step: Optional[M.Step], decision) -> list[str]:
         out = out or reroll_lines(rs, w, prompt)
     rule = " ".join(x.split(": ", 1)[-1] for x in out)
     if _decides(step) == "choice" and not any("after your answer" in x.lower() for x in out):
-        decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
+        decider = getattr(getattr(_spec(step), "player", None), "ast", None)  # (a construct's decision too)
         w.you = getattr(decider, "id", None)
         then = what_follows(rs, w, step)
         if then and _plain(rule) in _plain(prompt):  # the rule only repeats the question: what the answer does
