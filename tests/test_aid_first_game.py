@@ -155,3 +155,20 @@ def test_help_at_a_repeated_choice_says_its_rule(loom):
     step = next(s for _seq, s in loom.iter_steps() if isinstance(s, M.ConstructStep) and s.construct == "repeat_choice")
     lines = help_at_table(loom, step, None)
     assert lines[0] == "Rule: Over 10 threads? Put threads back in the pool, one at a time, down to 10", lines
+
+
+def test_the_book_names_no_untitled_start(levee):
+    """The book opened 'Levee Watch is a game for 2 to 4 players (usually 3). Play starts with Game.': a sequence
+    with no title of its own is no name a reader knows; the sentence goes."""
+    import html
+    import re
+
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.print.book import render_html
+
+    page = render_html(levee, build_graph(levee), {})
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", "", page, flags=re.S))).split())
+    assert "is a game for 2 to 4 players (usually 3)." in text and "Play starts with" not in text, text[:300]
+    stack = load_ruleset("stack-duel").ruleset  # titled ('The duel'): still said
+    page = render_html(stack, build_graph(stack), {})
+    assert "Play starts with" in page
