@@ -172,3 +172,16 @@ def test_the_book_names_no_untitled_start(levee):
     stack = load_ruleset("stack-duel").ruleset  # titled ('The duel'): still said
     page = render_html(stack, build_graph(stack), {})
     assert "Play starts with" in page
+
+
+def test_a_condition_not_drawn_leaves_no_yes_and_no_arrows():
+    """DML's sheet 17: two arrows labelled 'yes' and 'no' from the start of 'Monopoly or Ultimate Victory' to the same
+    box, and no question drawn (its branches only tell the story). One plain arrow."""
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    from rulecraft.tools.words.bookkeeping import players_graph
+
+    loaded = load_ruleset("dml")  # the graph the sheets and `render` draw: bookkeeping steps left out
+    dot = chart_dot(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph), "instant_victory", ChartOptions())
+    arrows = [line for line in dot.splitlines() if '"instant_victory/start" ->' in line]
+    assert len(arrows) == 1 and "xlabel" not in arrows[0], arrows
