@@ -185,3 +185,11 @@ def test_a_condition_not_drawn_leaves_no_yes_and_no_arrows():
     dot = chart_dot(loaded.ruleset, players_graph(loaded.ruleset, loaded.graph), "instant_victory", ChartOptions())
     arrows = [line for line in dot.splitlines() if '"instant_victory/start" ->' in line]
     assert len(arrows) == 1 and "xlabel" not in arrows[0], arrows
+
+
+def test_dml_s_black_market_gives_the_extra_card_the_sheet_gives():
+    """DML's sheet 16: 'A random card, and one more for each Slaves Emblem (Vantage)'; the aid's Black Market took one
+    random card only."""
+    black = dict(aid_view(load_ruleset("dml").ruleset).decisions)["Black Market"]
+    assert "7 or more takes a random card from it, and one more for each of your Hearts (Slaves) Emblems." in black, \
+        black
