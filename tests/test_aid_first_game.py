@@ -193,3 +193,20 @@ def test_dml_s_black_market_gives_the_extra_card_the_sheet_gives():
     black = dict(aid_view(load_ruleset("dml").ruleset).decisions)["Black Market"]
     assert "7 or more takes a random card from it, and one more for each of your Hearts (Slaves) Emblems." in black, \
         black
+
+
+def test_the_sheets_name_an_untitled_sequence_as_the_book_does(loom):
+    """Loom and Dye's sheet index and chart read 'game (game)' and 'Sheet 1 · game': an id. A sequence with no title
+    reads as the book and the aid name it ('Game')."""
+    import re
+
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+    from rulecraft.tools.chart.sheetplan import plan_sheets
+    from rulecraft.tools.print.sheets import title_dot
+
+    graph = build_graph(loom)
+    index = " ".join(re.sub(r"<[^>]+>", " ", title_dot(loom, plan_sheets(loom, graph), {}, None, 7.0)).split())
+    assert " Game (game)" in index and " game (game)" not in index, index
+    chart = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(loom, graph, "game", ChartOptions())).split())
+    assert "label= Game game" in chart, chart[:400]
