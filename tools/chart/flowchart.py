@@ -22,6 +22,7 @@ from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, leg
 from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
 from rulecraft.tools.words.players import offered
 from rulecraft.tools.words import Words
+from rulecraft.tools.words.core import sequence_title
 
 # A construct's settings in words under its label, up to this many characters (longer: the label says it).
 SETTINGS_MAX = 140
@@ -76,7 +77,7 @@ class _Chart(EdgesMixin):
         self.out.append("  " * indent + text)
 
     def title(self, sid: str) -> str:
-        return self.rs.sequences[sid].title if sid in self.rs.sequences else sid
+        return sequence_title(self.rs.sequences[sid]) if sid in self.rs.sequences else sid
 
     def sheet_ref(self, sid: str) -> str:
         title = self.title(sid)
@@ -98,7 +99,7 @@ class _Chart(EdgesMixin):
         parts = []
         num = self.numbers.get(nid)
         if num:
-            parts.append(f"step {num} of {seq.title if seq else node.sequence}")
+            parts.append(f"step {num} of {sequence_title(seq) if seq else node.sequence}")
         if self.opts.detail != "full":  # players' charts cite no sources or files
             return " · ".join(parts) or " "
         parts.append(node.source or (seq.source if seq else "") or "")
@@ -192,7 +193,7 @@ class _Chart(EdgesMixin):
             sub = " · ".join(p for p in (seq.kind.replace("_", " "),
                                          _params(seq) if self.opts.detail == "full" else "") if p)
             a.update(shape="box", style="rounded,filled,bold", fillcolor="#d9d9d9", penwidth="2", margin="0.15,0.06",
-                     label=html(f'<FONT POINT-SIZE="15"><B>{esc(seq.title)}</B></FONT>'
+                     label=html(f'<FONT POINT-SIZE="15"><B>{esc(sequence_title(seq))}</B></FONT>'
                                 f'<BR/><FONT POINT-SIZE="10">{esc(sub)}</FONT>'))
         elif kind == "end":
             a.update(shape="box", style="rounded,filled", fillcolor="#d9d9d9", fontsize="10",

@@ -153,6 +153,12 @@ class EdgesMixin:
                 self.fold_edges.add((src, rep[e.dst]))
                 if src in self.folded:
                     e = type(e)(e.src, e.dst, "next", "")
+            if e.kind in ("yes", "no") and self.g.nodes[e.src].kind != "condition":  # a condition not drawn (its
+                # branches only keep records: the edges that went through it start before it):
+                if (src, rep[e.dst]) in self.fold_edges:  # its yes and its no are one plain arrow, never two labelled
+                    continue
+                self.fold_edges.add((src, rep[e.dst]))
+                e = type(e)(e.src, e.dst, "next", "")
             a: dict = {}
             # Labels sit beside their edge (xlabel) or at its tail: neither takes a rank of its
             # own in the layout, which keeps the charts compact.

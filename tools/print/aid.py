@@ -117,8 +117,9 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
         if inner:
             parts.append(("otherwise " if name == "else" else "") + (_then(inner) if depth else "; ".join(inner)))
-    if not parts:
-        return text
+    if not parts:  # a block too deep to say here: its heading alone ('for each colour') would say nothing
+        deeper = any(not hidden_step(w.rs, b) for _n, body in s.bodies for b in body)
+        return text + (" (see the sheets)" if deeper else "")
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 

@@ -20,6 +20,7 @@ from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
 from rulecraft.tools.words.text import dice_label, gerund, plural
+from rulecraft.tools.print.aidwords import function_name
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 DECISIONS = 5  # entries of "How it is decided" at most
@@ -41,10 +42,12 @@ def sentence(text: str) -> str:
 
 
 def clip(text: str, limit: int = ITEM_CHARS) -> str:
-    """A line cut at a clause (never mid-phrase, never with '…'): the sheets have the rest."""
+    """A line cut at a clause (never mid-phrase), saying that the sheets have the rest: a reader who meets 'Hand a
+    sandbag on' among the choices and nothing of what it does must know where to look."""
+    cut = False
     while len(text) > limit and "; " in text:
-        text = text.rsplit("; ", 1)[0]
-    return text
+        text, cut = text.rsplit("; ", 1)[0], True
+    return text + "; and more: see the sheets" if cut else text
 
 
 def window_heading(s: M.ConstructStep) -> str:
@@ -316,9 +319,33 @@ def _game_ends(rs: M.Ruleset, w: Words) -> list[str]:
         if any(isinstance(x, A.Win) for x in said) or not any(isinstance(x, A.End) and x.kind == "game" for x in said):
             continue
         label = w.label(designer_label(step))
-        out.append(sentence(f"{label} Then the game ends" if label.endswith("?")
+        out.append(sentence(label if _asks_and_answers(label) else f"{label} Then the game ends" if label.endswith("?")
                             else f"The game ends when {w.expr(asks[0])}"))
-    return list(dict.fromkeys(out))[:2]
+    return list(dict.fromkeys(out + _last_round(rs, w)))[:2]
+
+
+def _last_round(rs: M.Ruleset, w: Words) -> list[str]:
+    """When the rounds of the start sequence stop ('repeat ... until last_round or ...'): the question that sets
+    their flag, by its label ('Has anyone reached 12 points? Then this was the last round: the game ends after it.'),
+    each other part in words. 'When the game ends, the most points win' alone left the reader asking when."""
+    steps = list(rs.sequences[rs.start].steps) if rs.start in rs.sequences else []
+    loops = [s for i, s in enumerate(steps) if isinstance(s, M.LoopStep) and s.mode == "until" and all(  # play's last
+        hidden_step(rs, x) or any(isinstance(t.ast, A.End) for t in own_statements(x)) for x in steps[i + 1:])]
+    if len(loops) != 1:
+        return []
+    parts, out = [loops[0].cond.ast], []
+    while any(isinstance(p, A.BinOp) and p.op == "or" for p in parts):
+        parts = [x for p in parts for x in ((p.left, p.right) if isinstance(p, A.BinOp) and p.op == "or" else (p,))]
+    for part in parts:
+        sets = [step for step in _steps(loops[0].body) if isinstance(part, A.Name) and (asks := yes_no(step))
+                and "?" in designer_label(step) and any(
+                    isinstance(n, A.Assign) and getattr(n.target, "id", "") == part.id for b in asks[1]
+                    for st in own_statements(b) for n in st.ast.walk())]
+        if sets:
+            out.append(sentence(w.label(designer_label(sets[0])).rstrip(".") + ": the game ends after it"))
+        elif not isinstance(part, A.Name):
+            out.append(sentence(f"The game {'also ' if out else ''}ends when {w.expr(part)}"))
+    return out
 
 
 def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
@@ -346,9 +373,16 @@ def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
                 out.append(sentence(capital(who)))
                 settled = True
             continue
-        rule = f"{label} Then {lower(who)}" if label.endswith("?") else f"If {w.expr(asks[0])}, {lower(who)}"
+        rule = (label if _asks_and_answers(label) else f"{label} Then {lower(who)}" if label.endswith("?")
+                else f"If {w.expr(asks[0])}, {lower(who)}")
         out.append(sentence(rule))
     return list(dict.fromkeys(out)), settled
+
+
+def _asks_and_answers(label: str) -> bool:
+    """A label that asks its question and says what a yes does ('Has a levee's water reached 5? Then the levee breaks
+    and everyone loses'): the whole rule, in the words the sheets print in its diamond."""
+    return bool(re.match(r"[^?]+\?\s+\S", label))
 
 
 def _tie(said: str, most: str) -> str:
@@ -357,15 +391,6 @@ def _tie(said: str, most: str) -> str:
         if said.startswith(lead):
             return f"the {most} {said.removeprefix(lead)}"
     return f"the {most}: {said}"
-
-
-def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
-    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
-    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
-    params = rs.functions[f][0]
-    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
-        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
-    return rs.titles.get(f) or humanize(f)
 
 
 def _steps(steps):

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 
+from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 
 from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
-from rulecraft.tools.words.core import capital
+from rulecraft.tools.words.core import capital, humanize
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody",
@@ -43,194 +45,6 @@ def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]
     lines = [(say(s) if say else _said(w, s)) for sid in sids for s in rs.sequences[sid].steps
              if not hidden_step(rs, s)]
     return [x if x.endswith((".", "?", "!")) else x + "." for x in lines if x]
-
-
-def _cards_by_players(rs: M.Ruleset) -> list[tuple[int, int]]:
-    """(player count, cards in that game) for each player count, when a card group's count reads the number of
-    players (rs.card_players); [] when every game uses every card."""
-    if not rs.card_players:
-        return []
-    return [(p, sum(1 for i in range(len(rs.cards)) if i not in rs.card_players or p in rs.card_players[i]))
-            for p in range(rs.players.min, rs.players.max + 1)]
-
-
-def _ranges(by_count: list[tuple[int, int]]) -> list[tuple[str, int]]:
-    """Player counts in a row that need the same number of cards, run together: ('3 or 4', 40), ('3 to 6', 52)."""
-    out: list[tuple[list[int], int]] = []
-    for p, k in by_count:
-        if out and out[-1][1] == k:
-            out[-1][0].append(p)
-        else:
-            out.append(([p], k))
-    return [(f"{ps[0]}" if len(ps) == 1 else f"{ps[0]} or {ps[1]}" if len(ps) == 2 else f"{ps[0]} to {ps[-1]}", k)
-            for ps, k in out]  # (the counts of a run are consecutive: one range of player counts)
-
-
-def _zone_name(z: M.ZoneDef) -> str:
-    name = re.sub(r"\s*\([^)]*\)$", "", z.title or z.id.replace("_", " "))
-    return re.sub(r"^the ", "", name, flags=re.I)
-
-
-def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
-    """What the table needs and where things are before the first step: the cards and dice, the cards a zone
-    starts with, what each player starts with."""
-    from rulecraft.tools.words.text import dice_name
-
-    out = []
-    n = len(rs.cards)
-    kit = ([f"{n} cards"] if n else []) + [dice_name(d.count, d.sides) for d in rs.dice.values()]
-    by_count = _ranges(_cards_by_players(rs))
-    if len(by_count) > 1:  # the ruleset holds the copies of its largest game: say each game's own
-        out.append("You need " + ", ".join(f"{k} cards for {p} players" if not i else f"{k} for {p}"
-                                           for i, (p, k) in enumerate(by_count)) + ".")
-        kit = kit[1:]
-    if kit:
-        out.append("You need " + w.value(kit) + ".")
-    if len(by_count) <= 1 and (deck := _deck_line(rs)):
-        out.append(deck)
-    for z in rs.zones.values():
-        if z.initial == "all" and n:
-            picks = any(isinstance(o.initial, M.CExpr) for o in rs.zones.values())
-            out.append(f"{'The other' if picks else 'All the'} cards start in the {_zone_name(z)}, shuffled.")
-        elif isinstance(z.initial, M.CExpr) and z.per is None:
-            out += _picked_start(rs, z)
-    set_up = _set_before_play(rs)
-    for v in rs.player_variables.values():
-        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads
-            continue
-        initial = v.initial
-        if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
-            initial = w.constant(initial.ast)
-        if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
-            name = re.sub(r"^the ", "", v.title or v.id.replace("_", " "), flags=re.I)
-            name = name[:1].lower() + name[1:] if name[1:2].islower() else name
-            from rulecraft.tools.words.text import plural
-
-            out.append(f"Each player's {name} {'start' if plural('the ' + name) else 'starts'} at {w.value(initial)}.")
-    return out
-
-
-DECK_KINDS = 8  # a deck of at most this many kinds of card is said card by card in the set-up
-
-
-def _deck_line(rs: M.Ruleset) -> str:
-    """What the cards are, for a small deck with no card texts ('You need 22 cards' and then: which?): each kind
-    with its copies and the numbers that tell it from the others ('Spark ×8 (power 1), ...'); '' for a deck of
-    more kinds, or one whose cards say what they do (the aid's special cards list them)."""
-    kinds: dict[str, list] = {}
-    for c in rs.cards:
-        kinds.setdefault(c.name, []).append(c)
-    if any(c.text for c in rs.cards):
-        return ""
-    if len(kinds) > DECK_KINDS:
-        return _grid_line(rs)
-    if len(kinds) < 2:
-        return ""
-    numbers = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
-               if all(isinstance(c.attrs.get(a), int) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
-               and len({c.attrs[a] for c in rs.cards}) > 1 and all(len({c.attrs[a] for c in cs}) == 1
-                                                                    for cs in kinds.values())]
-    said = []
-    for name, cs in kinds.items():
-        told = ", ".join(f"{a.replace('_', ' ')} {cs[0].attrs[a]}" for a in numbers[:2]
-                         if f"({cs[0].attrs[a]})" not in name)  # 'Guard (1)' says its rank already
-        said.append(counted_name(rs, name, cs) + (f" ({told})" if told else ""))
-    from rulecraft.tools.words.text import join_and
-
-    return f"The cards: {join_and(said)}."
-
-
-def _grid_line(rs: M.Ruleset) -> str:
-    """A deck of many kinds that is every mix of a named property and a number, the same count of each ('silk 1' ...
-    'spice 4'):
-    'The cards: silk, tea and spice, each with worth 1 to 4 (one card of each).'; '' for any other deck."""
-    from rulecraft.tools.words.text import join_and
-
-    def values(a: str) -> list:
-        return list(dict.fromkeys(c.attrs.get(a) for c in rs.cards))
-
-    names = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
-             if all(isinstance(c.attrs.get(a), (str, int)) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
-             and 1 < len(values(a)) <= DECK_KINDS * 2]
-    for first in names:
-        for second in names:
-            one, two = values(first), values(second)
-            if (first == second or isinstance(one[0], int) or not all(isinstance(v, int) for v in two)
-                    or len(rs.cards) % (len(one) * len(two))):
-                continue
-            copies = len(rs.cards) // (len(one) * len(two))
-            mixes: dict = {}
-            for c in rs.cards:
-                mixes[c.attrs[first], c.attrs[second]] = mixes.get((c.attrs[first], c.attrs[second]), 0) + 1
-            named = {(c.attrs[first], c.attrs[second], c.name) for c in rs.cards}  # the mix is what the card is
-            if (len(mixes) != len(one) * len(two) or set(mixes.values()) != {copies}
-                    or len(named) != len(mixes) or len({n for *_, n in named}) != len(mixes)):
-                continue
-            numbers = sorted(two)
-            span = (f"{numbers[0]} to {numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1))
-                    else join_and([str(v) for v in numbers]))
-            each = "one card" if copies == 1 else f"{copies} cards"
-            return (f"The cards: {join_and([str(v) for v in one])}, each with {second.replace('_', ' ')} {span} "
-                    f"({each} of each).")
-    return ""
-
-
-def _set_before_play(rs: M.Ruleset) -> set[str]:
-    """The player variables the start sequence sets (`set p.walls = ...`) before play begins: in its steps before
-    the first loop that repeats (a `for_each` over the players deals, it does not play), or a call."""
-    from rulecraft.dsl import ast as A
-    from rulecraft.model.kinds import kind_of, own_statements
-
-    out: set[str] = set()
-
-    def walk(steps) -> bool:  # False once play begins
-        for s in steps:
-            kind = kind_of(s)
-            if kind is None or kind.call or (kind.loop and kind.key != "for_each") or kind.decides:
-                return False
-            for st in own_statements(s):
-                for n in st.ast.walk():
-                    if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Attr):
-                        out.add(n.target.name)
-            if not all(walk(body) for _name, body in s.bodies):
-                return False
-        return True
-    start = rs.sequences.get(rs.start)
-    if start is not None:
-        walk(start.steps)
-    return out
-
-
-def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
-    """Where the cards a zone's `initial:` picks start: by the class they share and no other card has ("The
-    coin cards (20) start in the Coin bank."), else by their names; nothing when the pick depends on the game."""
-    from rulecraft.dsl.scope import LoadTimeContext
-    from rulecraft.tools.words.text import join_and
-
-    try:
-        picked = z.initial.fn(LoadTimeContext())
-    except Exception:  # noqa: BLE001 - worked out at the game's start (the loader said so if it is wrong)
-        return []
-    picked = [c for c in (picked if isinstance(picked, list) else [picked]) if isinstance(c, M.Card)]
-    if not picked:
-        return []
-    ids = {c.id for c in picked}
-    cp = rs.card_players  # copies in some games only: how many a game of each number of players lays out
-    by_count = _ranges([(p, sum(1 for c in picked if c.index not in cp or p in cp[c.index]))
-                        for p in range(rs.players.min, rs.players.max + 1)])
-    many = ", ".join(f"{k} for {p} players" if not i else f"{k} for {p}" for i, (p, k) in enumerate(by_count)) \
-        if len(by_count) > 1 else ""
-    for cls in picked[0].classes:
-        if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
-            return [f"The {cls.replace('_', ' ')} cards ({many or len(picked)}) start in the {_zone_name(z)}."]
-    names = list(dict.fromkeys(c.name for c in picked))
-    if len(names) > 6:
-        return [f"Some of the cards ({many}) start in the {_zone_name(z)}." if many else
-                f"{len(picked)} of the {len(rs.cards)} cards start in the {_zone_name(z)}."]
-    if many:
-        return [f"These cards start in the {_zone_name(z)}: {join_and(names)} ({many})."]
-    return [f"{'These ' + str(len(picked)) + ' cards start' if len(picked) > 1 else 'This card starts'} in the "
-            f"{_zone_name(z)}: {join_and(names)}."]
 
 
 def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
@@ -302,7 +116,7 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             out.append((capital(v.title.removeprefix("the ")), w.label(v.doc)))
     for f, doc in rs.function_docs.items():  # 'the player's receiver': a function titled "{q}'s receiver"
         title = rs.titles.get(f) or ""
-        named = re.fullmatch(r"\{\w+\}'s ([\w ]+)", title)
+        named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title)  # "{c}'s price for {p}"
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
             out.append((named.group(1), w.label(doc)))  # ({NAME} values filled, as in a label)
     out += [t for t in variable_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
@@ -380,16 +194,10 @@ def card_texts(rs: M.Ruleset, shared: bool = False) -> list[tuple[str, str]]:
             if len(n) == 1 or shared]
 
 
-def counted_name(rs: M.Ruleset, name: str, cards: list) -> str:
-    """A card's name and its copies ('Estate ×8 (2 players), ×12 (3–4 players)' where `count:` uses player_count)."""
-    runs: list[list[int]] = []  # [first number of players, last, copies]
-    cp = rs.card_players  # a card in some games only: the numbers of players it is in the game for
-    for n in range(rs.players.min, rs.players.max + 1):
-        k = sum(1 for c in cards if c.index not in cp or n in cp[c.index])
-        if runs and runs[-1][2] == k:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n, k])
-    if len(runs) == 1:
-        return name if runs[0][2] == 1 else f"{name} ×{runs[0][2]}"
-    return name + " " + ", ".join(f"×{k} ({a}{'' if a == b else f'–{b}'} players)" for a, b, k in runs)
+def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
+    """A function named for the aid and the book: with its one argument ('a player's set points'), or with all
+    when its title places them ('{c}'s value this round'), else by its name alone ('Kind count')."""
+    params = rs.functions[f][0]
+    if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
+        return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
+    return rs.titles.get(f) or humanize(f)

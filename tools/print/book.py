@@ -24,7 +24,8 @@ from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_labe
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aid import players_table
-from rulecraft.tools.print.aidwords import card_texts, counted_name
+from rulecraft.tools.print.aidwords import card_texts
+from rulecraft.tools.print.setup.deck import counted_name
 from rulecraft.tools.print.aidrules import result_rule, result_when
 from rulecraft.tools.print.aidwords import VISIBILITY
 from rulecraft.tools.words.text import dice_label
@@ -179,6 +180,7 @@ def context(rs: M.Ruleset, graph, charts: dict[str, str], plan: Optional[SheetPl
         callers = [(c, "#" + seq_anchor(c), sequence_title(rs.sequences[c])) for c in called_by.get(sid, ())]
         sequences.append({
             "id": sid, "anchor": seq_anchor(sid), "number": i, "title": sequence_title(seq), "kind": seq.kind,
+            "titled": bool(seq.title) and seq.title != sid,  # 'Play starts with Game' names nothing: said when titled
             "source": cite(seq.source), "doc": prose(seq.doc), "params": list(seq.params), "sheet": plan.sheet_of.get(sid),
             "steps": [describe(rs, s, numbers, plan, words) for s in seq.steps if skip is None or not skip(s)],
             "svg": charts.get(sid, ""),

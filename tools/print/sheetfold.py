@@ -14,6 +14,7 @@ from typing import Optional
 
 from rulecraft.tools.chart.folds import Fold
 from rulecraft.tools.print.sheetlayout import FOOTER, GAP, HEADER, MARGIN, MIN_SCALE, arrange
+from rulecraft.tools.words.core import sequence_title
 
 FOLD_ROUNDS = 6  # at most this many rounds of folding (each round folds one more block of each small chart)
 RETRY_WRAPS = (0.7, 1.4)  # a chart still too small after folding is drawn again with its text wrapped so
@@ -193,7 +194,7 @@ def sheet_charts(rs, graph, plan, page, coverage=None, detail: str = "players") 
                 u.piece, u.shrink, u.wrap = best.piece, best.shrink, best.wrap
     origins: list[SheetPages] = []  # each sheet, then its drill-down sheets, in reading order
     for sheet in plan.sheets:
-        title = rs.sequences[sheet.main].title
+        title = sequence_title(rs.sequences[sheet.main])
         origins.append(SheetPages(str(sheet.number), title, "", [], sheet.number, [sheet.number],
                                   [units[sid] for sid in sheet.sequences]))
         mine = sorted(subs.get(sheet.number, []), key=lambda x: (len(x.label), x.label))

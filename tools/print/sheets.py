@@ -17,6 +17,7 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.print.sheetlayout import FOOTER, HEADER, MARGIN, MIN_SCALE
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, plan_sheets
 from rulecraft.tools.words import Words
+from rulecraft.tools.words.core import sequence_title
 
 PAPER = {"a4": (595.0, 842.0), "letter": (612.0, 792.0)}  # points, portrait
 
@@ -29,7 +30,7 @@ class SheetsResult:
 
 
 def _ref(rs, plan: SheetPlan, sid: str) -> str:
-    return f"{rs.sequences[sid].title} ({plan.sheet_of[sid]})" if sid in plan.sheet_of else rs.sequences[sid].title
+    return f"{sequence_title(rs.sequences[sid])} ({plan.sheet_of[sid]})" if sid in plan.sheet_of else sequence_title(rs.sequences[sid])
 
 
 # ----------------------------------------------------------------------------- text blocks (DOT)
@@ -72,7 +73,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
     rows.append("<TR>" + "".join(f'<TD ALIGN="LEFT"><FONT POINT-SIZE="{NOTE_PT}"><B>{h}</B></FONT></TD>' for h in head)
                 + "</TR>")
     for sheet in plan.sheets:
-        names = [f"<B>{esc(rs.sequences[s].title)}</B>" if i == 0 else esc(rs.sequences[s].title)
+        names = [f"<B>{esc(sequence_title(rs.sequences[s]))}</B>" if i == 0 else esc(sequence_title(rs.sequences[s]))
                  for i, s in enumerate(sheet.sequences)]
         kinds = esc(rs.sequences[sheet.main].kind.replace("_", " "))
         from_ = sorted({plan.sheet_of[c] for s in sheet.sequences for c in callers.get(s, ())
@@ -82,7 +83,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
             + (("; " if from_ else "") + "interrupt" if runs else "")
         if (subs or {}).get(sheet.number):
             names.append(f'<FONT POINT-SIZE="{NOTE_PT}" COLOR="#555555">details on {", ".join(subs[sheet.number])}</FONT>')
-        names = [(n, len(rs.sequences[s_].title)) for n, s_ in zip(names, sheet.sequences)] + \
+        names = [(n, len(sequence_title(rs.sequences[s_]))) for n, s_ in zip(names, sheet.sequences)] + \
                 [(n, 30) for n in names[len(sheet.sequences):]]
         cell = _wrap_names(names, f'<FONT POINT-SIZE="{NOTE_PT}" COLOR="#555555">({kinds})</FONT>')
         rows.append(f'<TR><TD ALIGN="RIGHT" VALIGN="TOP"><B>{sheet.number}</B>&#160;&#160;</TD>'
@@ -93,7 +94,7 @@ def title_dot(rs, plan: SheetPlan, callers: dict[str, list[str]], coverage, widt
         for t in rs.triggers:
             text = Words(rs, detail=detail).label(t.label) if t.label else Words(rs, detail=detail).stmt(t)
             sheet = plan.sheet_of.get(t.run)
-            where = f"→ {rs.sequences[t.run].title}, sheet {sheet}"
+            where = f"→ {sequence_title(rs.sequences[t.run])}, sheet {sheet}"
             lines = text_lines(text, TRIGGER_LINE)
             gray = f'<FONT COLOR="#555555">{esc(where)}</FONT>'
             if len(textwrap_last(text, TRIGGER_LINE)) + len(where) < TRIGGER_LINE:
@@ -215,7 +216,7 @@ def footer_text(text: str, size: tuple[float, float]) -> tuple:
 
 
 def _sub_heading(rs, plan: SheetPlan, callers: dict[str, list[str]], sheet, detail: str = "players") -> str:
-    titles = [rs.sequences[s].title for s in sheet.sequences]
+    titles = [sequence_title(rs.sequences[s]) for s in sheet.sequences]
     parts = []
     if len(titles) > 1:
         parts.append("with " + ", ".join(titles[1:]))
@@ -323,7 +324,7 @@ def build_sheets(rs, graph, paper: str = "a4", coverage=None, plan: Optional[She
                                  + ("index page" if legend_at == 1 else "first sheet's page"), portrait))
         index = out.add_page(portrait, pp.parts, rules=[(MARGIN, portrait[0] - MARGIN, portrait[1] - MARGIN - HEADER + 4)]
                              + pp.rules, texts=texts + pp.notes)
-        names = [rs.sequences[s].title for n in numbers for s in plan.sheet(n).sequences] or [title]
+        names = [sequence_title(rs.sequences[s]) for n in numbers for s in plan.sheet(n).sequences] or [title]
         out.outline(f"{label}. " + ", ".join(names), index)
         scales.append(pp.scale)
     if head is not None:

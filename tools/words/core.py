@@ -330,6 +330,8 @@ class Words:
             out, named = "", ""
             for p in parts:
                 said = p if isinstance(p, str) else self.expr(p)
+                if isinstance(p, A.Name) and p.id in self.info.passes and not self.info.counted.get(p.id):
+                    said = str(self.info.passes[p.id])  # 'Action {done} of 2', a counted loop's pass: as first asked
                 if named and isinstance(p, str):  # '({player.coins} coins)': 'your Coins' already names them
                     said = re.sub(r"^\s*" + re.escape(named) + r"(?!\w)\s*", " ", said, flags=re.I)
                     said = re.sub(r"^ (?=[),:;.?!]|$)", "", said)

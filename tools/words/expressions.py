@@ -189,6 +189,8 @@ def _call(w: Words, n: A.Call) -> str:
     else:
         text = f"the {humanize(n.func)}" + (f" of {join_and(args)}" if args else "")
     extra = [w.expr(k) for k in n.kwargs if n.func not in ("next_player",)]
+    if n.func == "next_player" and w.detail != "full" and any(w.constant(k.value) == "ccw" for k in n.kwargs):
+        extra = ["counter-clockwise"]  # the End Phase's badge goes the other way round: never said as 'the next player'
     return text + (f" ({', '.join(extra)})" if extra else "")
 
 

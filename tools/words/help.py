@@ -65,7 +65,7 @@ def rule_help(rs: M.Ruleset, step: Optional[M.Step]) -> list[str]:
         if generated and generated != label:
             lines.append(("How it goes: " if label else "Rule: ") + generated)
     if not label and _decides(step) == "choice":
-        decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
+        decider = getattr(getattr(_spec(step), "player", None), "ast", None)  # (a construct's decision too)
         w.you = getattr(decider, "id", None)  # the rule said to the one asked: 'if you chose to place'
         then = what_follows(rs, w, step)
         if then:  # the question is asked below it: the rule is what the answer leads to
@@ -127,7 +127,7 @@ def what_follows(rs: M.Ruleset, w, step: M.Step) -> list[str]:
                 if not said:  # bookkeeping: what it works out from the answer is the answer still
                     names |= _worked_out(s, names)
                 elif _reads(s, names) and len(out) < 2:
-                    inner = [_said(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
+                    inner = [_with_block(rs, w, b) for _n, b_list in s.bodies[:1] for b in b_list][:3]
                     out.append(_joined(said, [x for x in inner if x]))
                 elif not deeper and any(_reads(d, names) for d in M.walk_steps([s])):
                     deeper = _deeper(rs, w, s, said, names)
@@ -177,6 +177,18 @@ def _deeper(rs: M.Ruleset, w, s: M.Step, said: str, names: set) -> list[str]:
         designer_label(d) and any(_reads(x, names) for x in M.walk_steps([d])))), None)
     text = _said(rs, w, d) if d is not None else ""
     return [_joined(said, [text])] if text else []
+
+
+def _with_block(rs: M.Ruleset, w, s: M.Step, depth: int = 0) -> str:
+    """A step with the first step of its block, two levels down: 'for each colour' alone says nothing of what is
+    done for each ('for each colour: take 1 from Thread pool for the colour ...')."""
+    from rulecraft.tools.chart.sheetplan import designer_label
+
+    said = _said(rs, w, s)
+    if not said or designer_label(s) or depth >= 2:
+        return said
+    first = next((x for _n, body in s.bodies[:1] for b in body if (x := _with_block(rs, w, b, depth + 1))), "")
+    return f"{said}: {first}" if first else said
 
 
 def _joined(said: str, inner: list[str]) -> str:
@@ -328,7 +340,7 @@ def help_at_table(rs: M.Ruleset, step: Optional[M.Step], decision) -> list[str]:
         out = out or reroll_lines(rs, w, prompt)
     rule = " ".join(x.split(": ", 1)[-1] for x in out)
     if _decides(step) == "choice" and not any("after your answer" in x.lower() for x in out):
-        decider = getattr(step.decision.player, "ast", None) if step.decision is not None else None
+        decider = getattr(getattr(_spec(step), "player", None), "ast", None)  # (a construct's decision too)
         w.you = getattr(decider, "id", None)
         then = what_follows(rs, w, step)
         if then and _plain(rule) in _plain(prompt):  # the rule only repeats the question: what the answer does

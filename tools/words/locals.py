@@ -48,6 +48,7 @@ class Locals:
     choices: dict = field(default_factory=dict)  # name -> (decision, step label) of a one-of choice ('as: act')
     # a for_each's variable -> {the sequence whose loop binds it: whether its list leaves that sequence's player out}
     loops_in: dict = field(default_factory=dict)
+    passes: dict = field(default_factory=dict)  # a counted loop's counter -> its value at the first pass (1 or 0)
 
 
 def _kind(w, e) -> str:
@@ -169,6 +170,8 @@ def _work_out(w) -> Locals:
             info.choices[name] = (d, label) if name not in info.choices else None
 
     for _seq, s in rs.iter_steps():
+        if (counted := counted_loop(rs, s)) is not None:  # 'Action {done} of 2' reads as its first: 'Action 1 of 2'
+            info.passes[counted[0]] = counted[2]
         if getattr(s, "var", "") and getattr(s, "iterable", None) is not None:  # each item of a list, by name
             note(s.var, _kind(w, s.iterable))
             if isinstance(s, M.ForEachStep):
@@ -352,3 +355,37 @@ def _leaves_out(e, params) -> bool:
                                                             for x in (n.left, n.right)):
             return True
     return False
+
+
+def counted_times(w, s: M.LoopStep) -> str:
+    """How many times a loop counted by a variable of its own runs ('repeat: done += 1 ... until done >= actions':
+    'do this 2 times', not 'repeat until the done is at least 2'); '' for any other loop."""
+    counted = counted_loop(w.rs, s)
+    if not counted:
+        return ""
+    stops = any(isinstance(n, A.Break) for t in M.walk_steps(s.body) for st in own_statements(t) for n in st.ast.walk())
+    return ("up to " if stops else "") + w.expr(counted[1])  # a loop it may leave early: 'up to 2 times'
+
+
+def counted_loop(rs, s: M.LoopStep):
+    """(the counter, how many times) of a loop whose counter starts at 0, goes up by 1 in the loop's own steps alone
+    and is only ever set back to 0, with the count it asked at its first pass (1 when it goes up first); else None."""
+    cond = getattr(getattr(s, "cond", None), "ast", None)
+    if not (isinstance(s, M.LoopStep) and isinstance(cond, A.Compare) and isinstance(cond.left, A.Name)
+            and (cond.op, s.mode) in ((">=", "until"), ("==", "until"), ("<", "while"))):
+        return None
+    x, mine = cond.left.id, {id(t) for t in M.walk_steps(s.body)}
+    ups = 0
+    for _seq, step in rs.iter_steps():
+        for st in (n for t in own_statements(step) for n in t.ast.walk()):
+            if isinstance(st, A.Assign) and isinstance(st.target, A.Name) and st.target.id == x:
+                up = st.op == "+=" and isinstance(st.value, A.Num) and st.value.value == 1 and id(step) in mine
+                if not (up or st.op == "=" and isinstance(st.value, A.Num) and st.value.value == 0):
+                    return None
+                ups += up
+    v = rs.variables.get(x)
+    if ups != 1 or (v is not None and v.initial != 0):
+        return None
+    first = any(isinstance(n, A.Assign) and getattr(n.target, "id", "") == x
+                for t in own_statements(s.body[0]) for n in t.ast.walk()) if s.body else False
+    return x, cond.right, int(first)

@@ -79,8 +79,10 @@ def _assign(w: Words, n: A.Assign) -> str:
             and isinstance(n.value.obj, A.Name) and n.value.obj.id == "players" and isinstance(n.value.key, A.Num):
         value = f"the player in seat {n.value.key.value + 1}"  # 'set first = players[0]', first titled 'the first player'
     if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Call) and n.value.func == "next_player" \
-            and len(n.value.args) == 1 and not n.value.kwargs and w.expr(n.value.args[0]) == target:
-        return f"the next player becomes {target}"  # 'set opener = next_player(opener)': the role moves on
+            and len(n.value.args) == 1 and w.expr(n.value.args[0]) == target \
+            and all(k.name == "dir" and w.constant(k.value) in ("cw", "ccw") for k in n.value.kwargs):
+        way = " counter-clockwise" if any(w.constant(k.value) == "ccw" for k in n.value.kwargs) else ""
+        return f"the next player{way} becomes {target}"  # 'set opener = next_player(opener)': the role moves on
     if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Comprehension) and isinstance(n.value.element, A.Ternary):
         return f"change {target}"  # a list remade item by item: say less than the code
     if n.op == "+=":
@@ -166,7 +168,11 @@ def _show(w: Words, n: A.Show) -> str:
 
 @phrase(A.Win)
 def _win(w: Words, n: A.Win) -> str:
+    if isinstance(n.who, A.ListLit) and not n.who.items:  # `win []`: a game everyone loses ('Nothing wins')
+        return "nobody wins the game"
     who = w.expr(n.who)  # a list said in the plural ('the players still in') takes 'win'
+    if who == "the players":  # everyone wins together (a cooperative game): not 'The players wins'
+        return "every player wins the game"
     return f"{who} {'win' if who.startswith(('the players ', 'the winners')) else 'wins'} the game"
 
 

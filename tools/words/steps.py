@@ -96,6 +96,9 @@ def _house_rule(w: Words, e) -> str:
 
 @says("while", "repeat", "loop")
 def _loop(w: Words, s: M.LoopStep) -> str:
+    from rulecraft.tools.words.locals import counted_times
+    if w.detail != "full" and (times := counted_times(w, s)):
+        return f"do this {times} times"
     if s.mode == "while":
         return f"repeat while {w.expr(s.cond)}"
     if s.mode == "until":

@@ -87,8 +87,11 @@ def words(step: M.ConstructStep, w) -> str:
     until = said_setting(w, st, "until", "")
     until_round = said_setting(w, st, "until_round", "")
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
-    return (f"Turns go {way} from {first}, skipping players out, until one is left" + (f" or {until}" if until else "")
-            + (f", or until the end of a round when {until_round}" if until_round else ""))
+    ends = [f"until {until}"] if until else []
+    ends += [f"until the end of a round when {until_round}"] if until_round else []
+    if not _puts_out(w.rs):  # nobody is ever out (a game played together): the turns go on until a rule ends it
+        return f"Turns go {way} from {first}" + (" " + ", or ".join(ends) if ends else "")
+    return f"Turns go {way} from {first}, skipping players out, until one is left" + "".join(f", or {e}" for e in ends)
 
 
 ROUNDS_KEYS = ("round", "until", "do")
@@ -127,3 +130,12 @@ def rounds_words(step: M.ConstructStep, w) -> str:
     """The rounds as players say it: played until one is left, or the designer's end."""
     until = said_setting(w, dict(step.settings), "until", "")
     return "Rounds are played until one player is left" + (f" or {until}" if until else "")
+
+
+def _puts_out(rs: M.Ruleset) -> bool:
+    """Whether any step of the ruleset puts a player out (`add modifier out to ...`)."""
+    from ...dsl import ast as A
+    from ...model.kinds import own_statements
+
+    return any(isinstance(n, A.AddModifier) and n.modifier == "out"
+               for _seq, s in rs.iter_steps() for st in own_statements(s) for n in st.ast.walk())

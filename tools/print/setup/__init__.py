@@ -1,0 +1,1 @@
+"""The set-up of the printed rules: what the table needs and where everything starts."""

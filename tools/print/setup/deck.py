@@ -1,0 +1,148 @@
+"""What the cards are, said for the set-up: how many a game needs for each number of players, and for a small deck
+or one that is every mix of a named property and a number, which cards it holds ('The cards: Spark ×8 (power 1),
+...')."""
+
+from __future__ import annotations
+
+from rulecraft.model import ruleset as M
+
+
+def cards_by_players(rs: M.Ruleset) -> list[tuple[int, int]]:
+    """(player count, cards in that game) for each player count, when a card group's count reads the number of
+    players (rs.card_players); [] when every game uses every card."""
+    if not rs.card_players:
+        return []
+    return [(p, sum(1 for i in range(len(rs.cards)) if i not in rs.card_players or p in rs.card_players[i]))
+            for p in range(rs.players.min, rs.players.max + 1)]
+
+
+def player_ranges(by_count: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """Player counts in a row that need the same number of cards, run together: ('3 or 4', 40), ('3 to 6', 52)."""
+    out: list[tuple[list[int], int]] = []
+    for p, k in by_count:
+        if out and out[-1][1] == k:
+            out[-1][0].append(p)
+        else:
+            out.append(([p], k))
+    return [(f"{ps[0]}" if len(ps) == 1 else f"{ps[0]} or {ps[1]}" if len(ps) == 2 else f"{ps[0]} to {ps[-1]}", k)
+            for ps, k in out]  # (the counts of a run are consecutive: one range of player counts)
+
+
+DECK_KINDS = 8  # a deck of at most this many kinds of card is said card by card in the set-up
+
+
+def deck_line(rs: M.Ruleset) -> str:
+    """What the cards are, for a small deck with no card texts ('You need 22 cards' and then: which?): each kind
+    with its copies and the numbers that tell it from the others ('Spark ×8 (power 1), ...'); '' for a deck of
+    more kinds, or one whose cards say what they do (the aid's special cards list them)."""
+    kinds: dict[str, list] = {}
+    for c in rs.cards:
+        kinds.setdefault(c.name, []).append(c)
+    if any(c.text for c in rs.cards):
+        return ""
+    if len(kinds) > DECK_KINDS:
+        return _grid_line(rs)
+    if len(kinds) < 2:
+        return ""
+    numbers = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
+               if all(isinstance(c.attrs.get(a), int) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
+               and len({c.attrs[a] for c in rs.cards}) > 1 and all(len({c.attrs[a] for c in cs}) == 1
+                                                                    for cs in kinds.values())]
+    said = []
+    for name, cs in kinds.items():
+        told = ", ".join(f"{a.replace('_', ' ')} {cs[0].attrs[a]}" for a in numbers[:2]
+                         if f"({cs[0].attrs[a]})" not in name)  # 'Guard (1)' says its rank already
+        said.append(counted_name(rs, name, cs) + (f" ({told})" if told else ""))
+    from rulecraft.tools.words.text import join_and
+
+    return f"The cards: {join_and(said)}."
+
+
+def _grid_line(rs: M.Ruleset) -> str:
+    """A deck of many kinds that is every mix of a named property and a number, the same count of each ('silk 1' ...
+    'spice 4'):
+    'The cards: silk, tea and spice, each with worth 1 to 4 (one card of each).'; '' for any other deck."""
+    from rulecraft.tools.words.text import join_and
+
+    def values(a: str) -> list:
+        return list(dict.fromkeys(c.attrs.get(a) for c in rs.cards))
+
+    names = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
+             if all(isinstance(c.attrs.get(a), (str, int)) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
+             and 1 < len(values(a)) <= DECK_KINDS * 2]
+    for first in names:
+        for second in names:
+            one, two = values(first), values(second)
+            if (first == second or isinstance(one[0], int) or not all(isinstance(v, int) for v in two)
+                    or len(rs.cards) % (len(one) * len(two))):
+                continue
+            copies = len(rs.cards) // (len(one) * len(two))
+            mixes: dict = {}
+            for c in rs.cards:
+                mixes[c.attrs[first], c.attrs[second]] = mixes.get((c.attrs[first], c.attrs[second]), 0) + 1
+            named = {(c.attrs[first], c.attrs[second], c.name) for c in rs.cards}  # the mix is what the card is
+            if (len(mixes) != len(one) * len(two) or set(mixes.values()) != {copies}
+                    or len(named) != len(mixes) or len({n for *_, n in named}) != len(mixes)):
+                continue
+            numbers = sorted(two)
+            span = (f"{numbers[0]} to {numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1))
+                    else join_and([str(v) for v in numbers]))
+            each = "one card" if copies == 1 else f"{copies} cards"
+            told = [x for key, keys in ((second, numbers), (first, one)) if (x := _by_key(rs, key, keys))]
+            return (f"The cards: {join_and([str(v) for v in one])}, each with {second.replace('_', ' ')} {span} "
+                    f"({each} of each)." + "".join(" " + x for x in told))
+    return ""
+
+
+def _by_key(rs: M.Ruleset, key: str, keys: list) -> str:
+    """The other numbers and names a grid's cards carry that follow one of its two properties: 'Tier 1, 2 and 3:
+    price 2, 3 and 4, points 1, 3 and 5.' (what a pattern costs, which no line said); a name the card's own name
+    says ('Red pattern 1': its shade) or one property repeated is left out."""
+    from rulecraft.tools.words.expressions import table_key_titles
+    from rulecraft.tools.words.text import join_and
+
+    titles, said = table_key_titles(rs), []
+    for a in dict.fromkeys(k for c in rs.cards for k in c.attrs):
+        by: dict = {}
+        if a == key or not all(
+                by.setdefault(c.attrs.get(key), c.attrs.get(a)) == c.attrs.get(a) for c in rs.cards):
+            continue
+        got = [by[k] for k in keys]
+        if (len(set(got)) < 2 or got == keys or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in got)
+                or any(isinstance(c.attrs[a], str) and c.attrs[a].lower() in c.name.lower() for c in rs.cards)):
+            continue
+        said.append(f"{a.replace('_', ' ')} " + join_and([str(titles.get(v, v)) for v in got]))
+    named = join_and([str(k) for k in keys])  # 'Tier 1, 2 and 3', 'Red, blue and gold'
+    named = f"{key.replace('_', ' ')} {named}" if isinstance(keys[0], int) else named
+    return f"{named[:1].upper()}{named[1:]}: {', '.join(said)}." if said else ""
+
+
+def counted_name(rs: M.Ruleset, name: str, cards: list) -> str:
+    """A card's name and its copies ('Estate ×8 (2 players), ×12 (3–4 players)' where `count:` uses player_count)."""
+    runs: list[list[int]] = []  # [first number of players, last, copies]
+    cp = rs.card_players  # a card in some games only: the numbers of players it is in the game for
+    for n in range(rs.players.min, rs.players.max + 1):
+        k = sum(1 for c in cards if c.index not in cp or n in cp[c.index])
+        if runs and runs[-1][2] == k:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n, k])
+    if len(runs) == 1:
+        return name if runs[0][2] == 1 else f"{name} ×{runs[0][2]}"
+    return name + " " + ", ".join(f"×{k} ({a}{'' if a == b else f'–{b}'} players)" for a, b, k in runs)
+
+
+def class_counts(rs: M.Ruleset) -> str:
+    """How many of each kind a deck holds, when no line says its cards ('You need 18 cards' and then: which?): each
+    card of exactly one class, a few classes ('12 rain, 3 storm and 3 lull cards'); '' for any other deck."""
+    from rulecraft.tools.words.text import join_and
+
+    if not rs.cards or any(len(c.classes) != 1 for c in rs.cards):
+        return ""
+    counts: dict[str, int] = {}
+    for c in rs.cards:
+        (cls,) = c.classes
+        counts[cls] = counts.get(cls, 0) + 1
+    if not 1 < len(counts) <= 6:
+        return ""
+    return join_and([f"{k} {cls.replace('_', ' ')}" for cls, k in counts.items()]) + " cards"
