@@ -8,6 +8,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import KINDS, kind_of
 
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
+from rulecraft.tools.words.locals import counted_times
 
 
 # the core kinds' phrases, by kind (rulecraft.loader.kinds registers the kinds; their English is here, in the one
@@ -96,13 +97,10 @@ def _house_rule(w: Words, e) -> str:
 
 @says("while", "repeat", "loop")
 def _loop(w: Words, s: M.LoopStep) -> str:
-    from rulecraft.tools.words.locals import counted_times
     if w.detail != "full" and (times := counted_times(w, s)):
         return f"do this {times} times"
-    if s.mode == "while":
-        return f"repeat while {w.expr(s.cond)}"
-    if s.mode == "until":
-        return f"repeat until {w.expr(s.cond)}"
+    if s.mode in ("while", "until"):
+        return f"repeat {s.mode} {w.expr(s.cond)}"
     if w.detail != "full":  # a loop's name is the designer's handle: players read 'keep rolling' or 'repeat'
         return f"keep {humanize(s.name)}" if s.name and s.name.endswith("ing") and "_" not in s.name else "repeat"
     return f"repeat until the {humanize(s.name)} stops" if s.name else "repeat"
@@ -378,8 +376,7 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
     if st.get("pay"):
         bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
                     else "the winner pays the bank")
-        if st.get("all_pay") == "True":  # (settings are kept as their text)
-            bits.append("every other bidder pays their bid too")
+        bits += ["every other bidder pays their bid too"] if st.get("all_pay") == "True" else []  # (settings: text)
     return bits
 
 
