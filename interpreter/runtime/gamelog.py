@@ -103,6 +103,7 @@ class GameLogWriter:
 
     def __init__(self, path: str, ruleset_ref: str, game, overrides: dict | None = None,
                  agents: list[str] | None = None, *, _open: bool = True):
+        from ..claims import claim
         from ..files import open_stream
 
         self.path = path
@@ -110,6 +111,7 @@ class GameLogWriter:
         self.complete = False  # the end record is already there (a resumed game that was over)
         self.header: dict = {}  # the header the file starts with (an undo writes the file again with it)
         if _open:
+            claim(path, self)  # one process at a time writes a game's log (rulecraft.claims)
             self.fh: Any = open_stream(path)
             self.header = log_header(recorded_ref(ruleset_ref, path), game, overrides, agents)
             self._write(self.header)
@@ -124,9 +126,11 @@ class GameLogWriter:
         or a decision logged after the save was written, is dropped, and the missing ones are
         appended. The log then replays as if the game had never stopped.
         """
+        from ..claims import claim
         from ..files import open_stream, target_kind
 
         w = cls(path, "", None, _open=False)
+        claim(path, w)  # before anything of the file is read or cut back
         header = dict(header, ruleset=recorded_ref(header.get("ruleset") or "", path))
         w.header = header
         keep_bytes, kept, ended = 0, 0, False
@@ -151,9 +155,11 @@ class GameLogWriter:
         """The log of a game whose last decisions were taken back (`undo`): the file is written again whole,
         with `header` and the decision `records` that remain, and goes on from there. Only a regular file (or
         a new one) can be cut back: the caller refuses an undo whose log is a device, a FIFO or standard output."""
+        from ..claims import claim
         from ..files import open_stream
 
         w = cls(path, "", None, _open=False)
+        claim(path, w)
         w.fh = open_stream(path)
         w.header = header
         w._write(header)
