@@ -120,3 +120,28 @@ def test_a_game_of_the_studio_written_by_another_studio_is_listed_as_a_problem_a
     assert listed["games"] == []
     assert "is being written by another rulecraft process" in "\n".join(listed["problems"])
     assert {p.name: p.read_bytes() for p in home.iterdir()} == before
+
+
+def test_an_undo_refused_is_not_worked_out_again_while_the_game_stays_where_it_is(tmp_path, monkeypatch):
+    """A seat's link may send 'undo' ten times a second; each one played the whole game again from its seed before
+    finding it could not be taken back (dice were rolled since): one seat kept the studio's engine busy for ever."""
+    from rulecraft.tools.studio.play import table as tables
+
+    table = tables.PlayTable.new(str(tmp_path / "g"), "g", str(PIG), ["human", "random"], 5, {}, {"0": "a", "spectator": "b"})
+    while table.step():
+        pass
+    table.decide(0, table.decisions(), True)  # roll again: a die is rolled, so this answer can no longer be taken back
+    while table.step():
+        pass
+    assert table.game.pending.player == 0 and any(t.player == 0 for t in table.history)
+    rebuilt = []
+    real = tables.take_back
+    monkeypatch.setattr(tables, "take_back", lambda *a, **k: rebuilt.append(1) or real(*a, **k))
+    said = {table.undo(0) for _ in range(20)}
+    assert len(said) == 1 and "Cannot take back" in said.pop()
+    assert len(rebuilt) == 1, "the same refusal is said again without playing the game again"
+    table.decide(0, table.decisions(), True)
+    while table.step():
+        pass
+    table.undo(0)
+    assert len(rebuilt) == 2, "once the game moved on, an undo is worked out anew"

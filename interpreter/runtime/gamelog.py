@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import unicodedata
 from typing import Any, Optional
 
 from .. import __version__
@@ -292,7 +293,7 @@ MAX_NAME = 40  # characters in a player's name
 
 def names_problem(names: list) -> Optional[str]:
     """Why these player names cannot be used (from `--names` or a saved game), or None: each a printable line of at
-    most 40 characters, none empty, no two the same, at most 64."""
+    most 40 characters, none empty, no two alike (compared as NFKC, case and spaces aside), at most 64."""
     for n in names:
         if not isinstance(n, str) or not n.strip():
             return "a player name is empty: give one name per seat, A,B,..."
@@ -300,8 +301,8 @@ def names_problem(names: list) -> Optional[str]:
             return f"the name '{n[:37]}...' is longer than {MAX_NAME} characters"
         if not n.isprintable():
             return "a player name holds a control character (a new line, an escape, ...)"
-    if len(set(names)) < len(names):
-        return "two players have the same name: give each seat its own"
+    if len({" ".join(unicodedata.normalize("NFKC", n).casefold().split()) for n in names}) < len(names):
+        return "two players have the same name: give each seat its own"  # (alike as printed: 'é' and 'e'+U+0301)
     if len(names) > 64:
         return f"{len(names)} names: a game has at most 64 players"
     return None
