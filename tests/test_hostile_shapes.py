@@ -145,3 +145,21 @@ def test_an_undo_refused_is_not_worked_out_again_while_the_game_stays_where_it_i
         pass
     table.undo(0)
     assert len(rebuilt) == 2, "once the game moved on, an undo is worked out anew"
+
+
+@pytest.mark.parametrize("edit", [(b'"choice":true', b'"choice":1'), (b'"seed":5', b'"seed":5.0')])
+def test_a_log_edited_to_a_value_python_finds_equal_is_not_taken_as_the_game_s(tmp_path, edit):
+    """Resuming with `--log` keeps what the log holds of the saved game. It compared records with Python's `==`, for
+    which true is 1 and 5.0 is 5: a log edited so was kept and continued, and then did not replay."""
+    shutil.copy(PIG, tmp_path / "pig.yaml")
+    made = run_cli(["play", "pig.yaml", "--agent", "human", "--seed", "5", "--save", "s.save", "--log", "g.log"],
+                   cwd=tmp_path, input="y\ny\nquit\n")
+    assert made.returncode == 130, made.stdout + made.stderr
+    log = tmp_path / "g.log"
+    assert edit[0] in log.read_bytes()
+    log.write_bytes(log.read_bytes().replace(*edit, 1))
+    before = log.read_bytes()
+    got = run_cli(["play", "pig.yaml", "--resume", "s.save", "--log", "g.log", "--agent", "random", "--quiet"],
+                  cwd=tmp_path)
+    assert got.returncode == 1 and "cannot go on with this log" in got.stdout + got.stderr, got.stdout + got.stderr
+    assert log.read_bytes() == before

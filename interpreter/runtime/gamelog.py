@@ -243,7 +243,7 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
             if header_problem(rec):
                 raise LogMismatch(f"its header is damaged: {header_problem(rec)}", 1)
             for key in ("format", "name", "seed", "players", "overrides"):
-                if rec.get(key) != header.get(key):
+                if not alike(rec.get(key), header.get(key)):
                     raise LogMismatch(f"it is the log of another game (its {key} is {rec.get(key)!r}, "
                                       f"the saved game's is {header.get(key)!r})", 1)
         elif not line.strip():
@@ -251,7 +251,7 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
         elif not isinstance(rec, dict):
             raise LogMismatch(f"line {i} is not a log record", i)
         elif rec.get("type") == "decision" and kept < len(records):
-            if rec != records[kept]:  # the same decision, chance and checkpoint, or another game
+            if not alike(rec, records[kept]):  # the same decision, chance and checkpoint, or another game
                 raise LogMismatch(f"its decision {kept + 1} is not the saved game's decision {kept + 1}", i)
             kept += 1
         elif rec.get("type") == "decision":
@@ -269,6 +269,14 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
         if not extra:
             offset = min(pos, len(raw))  # a last whole record without its newline: resume() adds it
     return offset, kept, ended
+
+
+def alike(a: Any, b: Any) -> bool:
+    """The same JSON value: Python's `==` takes true for 1 and 5.0 for 5 (an edited log was kept, then did not replay)."""
+    try:
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):  # (not JSON: what Python says)
+        return a == b
 
 
 def _parse(line: bytes) -> Any:
