@@ -163,3 +163,27 @@ def test_a_log_edited_to_a_value_python_finds_equal_is_not_taken_as_the_game_s(t
                   cwd=tmp_path)
     assert got.returncode == 1 and "cannot go on with this log" in got.stdout + got.stderr, got.stdout + got.stderr
     assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
+def test_a_parser_table_swapped_for_a_fifo_a_device_or_a_huge_file_is_never_read(tmp_path, monkeypatch, kind):
+    """The tables ship with the package, so only who can write there can swap them; a FIFO in their place had every
+    command wait for ever, a link to /dev/zero read without end. Such a file is passed over: the parser is built."""
+    import os
+    import pathlib
+
+    from rulecraft.dsl import parser_cache
+
+    target = tmp_path / parser_cache.TABLES
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "device":
+        target.symlink_to("/dev/zero")
+    else:
+        with open(target, "wb") as fh:
+            fh.truncate(1 << 30)  # a sparse gigabyte
+    opened = []  # (what reading it would give is beside the point: whether it is read at all)
+    monkeypatch.setattr(pathlib.Path, "read_text", lambda self, *a, **k: opened.append(self) or "{}")
+    monkeypatch.setattr(pathlib.Path, "read_bytes", lambda self, *a, **k: opened.append(self) or b"{}")
+    assert parser_cache._read(tmp_path, parser_cache.TABLES) is None
+    assert opened == []
