@@ -8,9 +8,9 @@ decisions lost without a word. So the writers of a game's files (`runtime.savega
 `.NAME.lock`, held while a writer of it lives (`owner`: a writer of the process that claimed it; an undo makes
 new writers before the old ones go). A second process that claims it is refused with one line (`OutputError`,
 exit 1) before it changes anything. The lock file is removed when its last writer goes or the process ends;
-one left by a killed process is taken over by the next claim (the kernel released its lock). Where no lock can be taken (a read-only folder, a file
-system without locks) nothing is claimed and writing the file itself says what is wrong. A device, a FIFO
-or standard output is not claimed.
+one left by a killed process is taken over by the next claim (the kernel released its lock). Where no lock can
+be taken (a read-only folder, a file system without locks) nothing is claimed and writing the file itself says
+what is wrong. A device, a FIFO or standard output is not claimed.
 """
 
 from __future__ import annotations

@@ -101,7 +101,8 @@ def test_a_game_of_the_studio_written_by_another_studio_is_listed_as_a_problem_a
     auth = {"authorization": "token t", "origin": "http://127.0.0.1:5151"}
 
     def studio():
-        return TestClient(make_app(str(tmp_path), Guard("t", bound="127.0.0.1"), pace=0), base_url="http://127.0.0.1:5151")
+        return TestClient(make_app(str(tmp_path), Guard("t", bound="127.0.0.1"), pace=0),
+                          base_url="http://127.0.0.1:5151")
 
     with studio() as c:
         r = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "random"], "seed": 5,
@@ -127,7 +128,8 @@ def test_an_undo_refused_is_not_worked_out_again_while_the_game_stays_where_it_i
     finding it could not be taken back (dice were rolled since): one seat kept the studio's engine busy for ever."""
     from rulecraft.tools.studio.play import table as tables
 
-    table = tables.PlayTable.new(str(tmp_path / "g"), "g", str(PIG), ["human", "random"], 5, {}, {"0": "a", "spectator": "b"})
+    table = tables.PlayTable.new(str(tmp_path / "g"), "g", str(PIG), ["human", "random"], 5, {},
+                                 {"0": "a", "spectator": "b"})
     while table.step():
         pass
     table.decide(0, table.decisions(), True)  # roll again: a die is rolled, so this answer can no longer be taken back
