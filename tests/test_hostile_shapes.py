@@ -37,6 +37,18 @@ def _holding(folder: Path, *names: str) -> subprocess.Popen:
     return proc
 
 
+def _studio(folder: Path):
+    from starlette.testclient import TestClient
+
+    from rulecraft.tools.studio.app import make_app
+    from rulecraft.tools.studio.guard import Guard
+
+    return TestClient(make_app(str(folder), Guard("t", bound="127.0.0.1"), pace=0), base_url="http://127.0.0.1:5151")
+
+
+STUDIO = {"authorization": "token t", "origin": "http://127.0.0.1:5151"}
+
+
 def test_a_game_written_by_another_process_is_refused_and_nothing_of_it_changes(tmp_path):
     """Two `play --resume s.save --log g.log` at once: the log was cut back and written into at two places at once
     (lines run together) and the save held whichever process wrote last, the other's decisions lost unsaid."""
@@ -189,3 +201,24 @@ def test_a_parser_table_swapped_for_a_fifo_a_device_or_a_huge_file_is_never_read
     monkeypatch.setattr(pathlib.Path, "read_bytes", lambda self, *a, **k: opened.append(self) or b"{}")
     assert parser_cache._read(tmp_path, parser_cache.TABLES) is None
     assert opened == []
+
+
+@pytest.mark.parametrize("seed", [10**30, -2**63 - 1, True])
+def test_a_studio_game_whose_seed_no_game_takes_is_listed_as_a_problem(tmp_path, seed):
+    """game.json came with the folder: a seed past the range `play --seed` and a new game take was taken."""
+    import json
+
+    from rulecraft.bundled import resolve
+
+    shutil.copy(resolve("sealed-auction"), tmp_path / "auction.yaml")
+    auth = STUDIO
+    with _studio(tmp_path) as c:
+        made = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "random"], "seed": 5,
+                                             "options": {"lots_for_sale": 2}}, headers=auth).json()
+    del c
+    gc.collect()
+    meta = tmp_path / ".rulecraft" / "games" / made["id"] / "game.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "seed": seed}))
+    with _studio(tmp_path) as c:
+        listed = c.get("/api/play/games", headers=auth).json()
+    assert listed["games"] == [] and "its seed, options or ruleset" in "\n".join(listed["problems"])
