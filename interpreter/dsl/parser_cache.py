@@ -5,10 +5,8 @@ package data beside the grammar (`grammar.tables.json`: Lark's own tables; `gram
 `FastParser` reads them), written by `python -m rulecraft.dsl.parser` (`make tables`) and checked by
 tests/test_parser_cache.py to be what the grammar gives. Each file names the SHA-256 digest of the grammar it was
 made from (and Lark's tables the version of Lark that made them); a file that does not match the grammar (or the Lark
-installed), or that cannot be read, is not used: the parser is built in the process. Until issue 38 they were kept in
-a per-user cache folder, where anyone who could write there changed the language (two rules swapped: `true` read as
-false) or planted a regular expression that hung `play` (docs/security.md). Never Lark's own `cache=True` either: a
-serialized Python object at a predictable path in the shared temporary folder.
+installed), or that cannot be read, is not used: the parser is built in the process. Never a per-user cache (until
+issue 38: anyone who could write there changed the language) nor Lark's `cache=True` (Python objects in /tmp): security.md.
 
 `FastParser` parses right texts without importing Lark, and hands every text it cannot parse to Lark, which says
 what is wrong (see the section below).
@@ -18,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:  # imported when a parser is built or loaded: the fast parser below does without it
@@ -46,8 +45,11 @@ def lark_version() -> str:
 
 
 def _read(folder, name: str) -> Optional[dict]:
-    """A table file of the package as JSON, or None (missing, unreadable, not JSON, not a mapping)."""
+    """A table file of the package as JSON, or None: missing, unreadable, not JSON, not a mapping, not a plain file of
+    at most 4 MB (a FIFO put in its place had every command wait for ever, a link to /dev/zero read without end)."""
     try:
+        if not os.path.isfile(path := str(folder.joinpath(name))) or os.path.getsize(path) > 4_000_000:
+            return None
         data = json.loads(folder.joinpath(name).read_text(encoding="utf-8"), object_hook=_untag if name == TABLES else None)
     except Exception:  # noqa: BLE001 - any failure to read it: the parser is built instead
         return None
@@ -108,8 +110,6 @@ def table_files(grammar: str, transformer) -> dict[str, str]:
 
 def write_tables(grammar: str, transformer, folder: Optional[str] = None) -> list[str]:
     """Write both table files (package data; by default beside grammar.lark) with the installed Lark: the paths."""
-    import os
-
     from ..files import write_output  # the one writer of every output file
 
     folder = folder or os.path.dirname(os.path.abspath(__file__))

@@ -75,9 +75,19 @@ def _forget() -> None:
 
 @functools.lru_cache(maxsize=None)
 def _validator() -> "Draft202012Validator":
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
-    return Draft202012Validator(load_schema())
+    return validators.extend(Draft202012Validator, {"pattern": _pattern})(load_schema())
+
+
+def _pattern(validator, pattern: str, instance, schema) -> Iterator["ValidationError"]:
+    """`pattern` as JSON Schema reads it: `$` ends the text (Python's also matches before a last line break)."""
+    from jsonschema.exceptions import ValidationError
+    if isinstance(instance, str) and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_ecma = functools.lru_cache(maxsize=None)(lambda p: re.compile(re.sub(r"(?<!\\)\$", r"\\Z", p)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -322,15 +332,8 @@ def _short(value: Any, limit: int = 40) -> str:
 
 
 def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if value is None:
-        return "empty"
-    return "a list" if isinstance(value, list) else "a mapping"
+    kinds = ((bool, "true/false"), ((int, float), "a number"), (str, "text"), (type(None), "empty"), (list, "a list"))
+    return next((word for t, word in kinds if isinstance(value, t)), "a mapping")
 
 
 def _message(schema: dict) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import unicodedata
 from typing import Any, Optional
 
 from .. import __version__
@@ -103,6 +104,7 @@ class GameLogWriter:
 
     def __init__(self, path: str, ruleset_ref: str, game, overrides: dict | None = None,
                  agents: list[str] | None = None, *, _open: bool = True):
+        from ..claims import claim
         from ..files import open_stream
 
         self.path = path
@@ -110,6 +112,7 @@ class GameLogWriter:
         self.complete = False  # the end record is already there (a resumed game that was over)
         self.header: dict = {}  # the header the file starts with (an undo writes the file again with it)
         if _open:
+            claim(path, self)  # one process at a time writes a game's log (rulecraft.claims)
             self.fh: Any = open_stream(path)
             self.header = log_header(recorded_ref(ruleset_ref, path), game, overrides, agents)
             self._write(self.header)
@@ -124,9 +127,11 @@ class GameLogWriter:
         or a decision logged after the save was written, is dropped, and the missing ones are
         appended. The log then replays as if the game had never stopped.
         """
+        from ..claims import claim
         from ..files import open_stream, target_kind
 
         w = cls(path, "", None, _open=False)
+        claim(path, w)  # before anything of the file is read or cut back
         header = dict(header, ruleset=recorded_ref(header.get("ruleset") or "", path))
         w.header = header
         keep_bytes, kept, ended = 0, 0, False
@@ -151,9 +156,11 @@ class GameLogWriter:
         """The log of a game whose last decisions were taken back (`undo`): the file is written again whole,
         with `header` and the decision `records` that remain, and goes on from there. Only a regular file (or
         a new one) can be cut back: the caller refuses an undo whose log is a device, a FIFO or standard output."""
+        from ..claims import claim
         from ..files import open_stream
 
         w = cls(path, "", None, _open=False)
+        claim(path, w)
         w.fh = open_stream(path)
         w.header = header
         w._write(header)
@@ -236,7 +243,7 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
             if header_problem(rec):
                 raise LogMismatch(f"its header is damaged: {header_problem(rec)}", 1)
             for key in ("format", "name", "seed", "players", "overrides"):
-                if rec.get(key) != header.get(key):
+                if not alike(rec.get(key), header.get(key)):
                     raise LogMismatch(f"it is the log of another game (its {key} is {rec.get(key)!r}, "
                                       f"the saved game's is {header.get(key)!r})", 1)
         elif not line.strip():
@@ -244,7 +251,7 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
         elif not isinstance(rec, dict):
             raise LogMismatch(f"line {i} is not a log record", i)
         elif rec.get("type") == "decision" and kept < len(records):
-            if rec != records[kept]:  # the same decision, chance and checkpoint, or another game
+            if not alike(rec, records[kept]):  # the same decision, chance and checkpoint, or another game
                 raise LogMismatch(f"its decision {kept + 1} is not the saved game's decision {kept + 1}", i)
             kept += 1
         elif rec.get("type") == "decision":
@@ -262,6 +269,14 @@ def _matching_prefix(path: str, header: dict, records: list[dict], over_record: 
         if not extra:
             offset = min(pos, len(raw))  # a last whole record without its newline: resume() adds it
     return offset, kept, ended
+
+
+def alike(a: Any, b: Any) -> bool:
+    """The same JSON value: Python's `==` takes true for 1 and 5.0 for 5 (an edited log was kept, then did not replay)."""
+    try:
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):  # (not JSON: what Python says)
+        return a == b
 
 
 def _parse(line: bytes) -> Any:
@@ -286,7 +301,7 @@ MAX_NAME = 40  # characters in a player's name
 
 def names_problem(names: list) -> Optional[str]:
     """Why these player names cannot be used (from `--names` or a saved game), or None: each a printable line of at
-    most 40 characters, none empty, no two the same, at most 64."""
+    most 40 characters, none empty, no two alike (compared as NFKC, case and spaces aside), at most 64."""
     for n in names:
         if not isinstance(n, str) or not n.strip():
             return "a player name is empty: give one name per seat, A,B,..."
@@ -294,8 +309,8 @@ def names_problem(names: list) -> Optional[str]:
             return f"the name '{n[:37]}...' is longer than {MAX_NAME} characters"
         if not n.isprintable():
             return "a player name holds a control character (a new line, an escape, ...)"
-    if len(set(names)) < len(names):
-        return "two players have the same name: give each seat its own"
+    if len({" ".join(unicodedata.normalize("NFKC", n).casefold().split()) for n in names}) < len(names):
+        return "two players have the same name: give each seat its own"  # (alike as printed: 'é' and 'e'+U+0301)
     if len(names) > 64:
         return f"{len(names)} names: a game has at most 64 players"
     return None

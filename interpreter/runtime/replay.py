@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .. import __version__
-from .gamelog import MAX_LOG_BYTES, _plain, header_problem, layout_hashed, ruleset_fingerprint
+from .gamelog import MAX_LOG_BYTES, _plain, alike, header_problem, layout_hashed, ruleset_fingerprint
 from .state_io import state_hash
 
 
@@ -175,16 +175,16 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
         if kind == "decision":
             if game.over:
                 return _fail(report, "the game was already over, but the log has more decisions", i)
-            if "n" in rec and rec["n"] != report.decisions + 1:
+            if "n" in rec and not alike(rec["n"], report.decisions + 1):
                 return _fail(report, f"the log numbers this decision {_short(rec['n'])}, but it is decision "
                                      f"{report.decisions + 1} of the game (a decision was deleted, repeated or moved)", i)
             d = game.pending
             if d is None:  # (a game not over waits for a decision)
                 return _fail(report, "the game asks nothing, but the log has a decision", i)
-            if rec.get("player") is not None and rec.get("player") != d.player:
+            if rec.get("player") is not None and not alike(rec.get("player"), d.player):
                 return _fail(report, f"the log says player {rec.get('player')!r} decides, the game asks "
                                      f"player {d.player} ({d.prompt})", i)
-            if "chance" in rec and rec["chance"] != game.chance:
+            if "chance" in rec and not alike(rec["chance"], game.chance):
                 return _fail(report, f"chance differs: the log has {_short(rec['chance'])}, the game has "
                                      f"{_short(game.chance)}", i)
             if "choice" not in rec:
@@ -201,11 +201,11 @@ def replay(path: str, max_steps: int = 5_000_000, ruleset: Optional[str] = None)
         elif kind == "end":
             if not game.over:
                 return _fail(report, "the log ends the game, but the game still waits for a decision", i)
-            if rec.get("winners") != game.winners:
+            if not alike(rec.get("winners"), game.winners):
                 return _fail(report, f"winners differ: log {_short(rec.get('winners'))}, game {game.winners}", i)
-            if "scores" in rec and rec["scores"] != _plain(game.scores):
+            if "scores" in rec and not alike(rec["scores"], _plain(game.scores)):
                 return _fail(report, f"scores differ: log {_short(rec['scores'])}, game {_short(_plain(game.scores))}", i)
-            if "decisions" in rec and rec["decisions"] != game.decisions:
+            if "decisions" in rec and not alike(rec["decisions"], game.decisions):
                 return _fail(report, f"the log says {_short(rec['decisions'])} decisions, the game took {game.decisions}", i)
             if rec.get("hash") and rec["hash"] != state_hash(game, layout):
                 return _fail(report, "the final state differs from the log", i)

@@ -70,6 +70,9 @@ class SaveWriter:
 
     def __init__(self, path: str, ruleset_ref: str, game, overrides: dict | None = None,
                  agents: list[str] | None = None, decisions: Optional[list[tuple[int, Any]]] = None):
+        from ..claims import claim
+
+        claim(path, self)  # one process at a time writes a game's save (rulecraft.claims)
         self.path = path
         head = log_header(recorded_ref(ruleset_ref, path), game, overrides, agents)
         head.update(type="save", format=SAVE_FORMAT)

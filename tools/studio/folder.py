@@ -210,7 +210,7 @@ class Folder:
             name = f"{stem}.{suffix.lower()}"
         else:
             stem = name
-        if not NAME.match(stem) or stem.endswith(".") or ".." in stem:
+        if not NAME.fullmatch(stem) or stem.endswith(".") or ".." in stem:  # (match: "x\n" passed)
             raise Refused("a new ruleset's name is letters, digits, '_', '-' and '.' (not at its end)", 400)
         rel = f"{head}/{name}" if head else name
         if not rel.endswith(SUFFIXES):

@@ -56,8 +56,8 @@ def checked(meta: Any, home: str, root: str) -> dict:
     if not isinstance(tokens, dict) or not set(tokens) <= seats or \
             not all(isinstance(t, str) and 16 <= len(t) <= 64 for t in tokens.values()):
         raise ValueError("its tokens do not open its seats")
-    if not isinstance(meta.get("seed"), int) or not isinstance(meta.get("overrides"), dict) or \
-            not isinstance(ruleset, str):
+    if type(meta.get("seed")) is not int or not -2**63 <= meta["seed"] < 2**64 or \
+            not isinstance(meta.get("overrides"), dict) or not isinstance(ruleset, str):  # (seeds as `play --seed`)
         raise ValueError("its seed, options or ruleset are not what a game keeps")
     kept = os.path.join(home, "ruleset.yaml")
     if os.path.basename(ruleset) == "ruleset.yaml" and \

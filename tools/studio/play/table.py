@@ -98,6 +98,7 @@ class PlayTable:
         self.passing = PassUntil(watched=len(self.people) > 1)
         self.notices = Notices()
         self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
+        self.refused: tuple = (None, "")  # (where the game was, what was said) of the last undo refused
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
 
     def _watch(self, game: Game) -> None:
@@ -286,7 +287,11 @@ class PlayTable:
         if not self.can_undo(seat):
             return "Nothing to take back: undo works when you are the only person at the table."
         self.passing.cancel(seat)
+        where = (id(self.game), self.game.decisions, seat)  # a refusal stands while the game is where it was: a seat
+        if self.refused[0] == where:  # that sends undo again and again does not have the game played again each time
+            return self.refused[1]
         again, records, said = take_back(self.game, seat, self.history, max_steps=MAX_STEPS)
+        self.refused = (where if again is None else None, said)
         if again is not None:
             self.game = again
             self.held, self.asked_held = [], _held_lines(again)
