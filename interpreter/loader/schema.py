@@ -76,7 +76,6 @@ def _forget() -> None:
 @functools.lru_cache(maxsize=None)
 def _validator() -> "Draft202012Validator":
     from jsonschema import Draft202012Validator, validators
-
     return validators.extend(Draft202012Validator, {"pattern": _pattern})(load_schema())
 
 
