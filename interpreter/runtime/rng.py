@@ -121,7 +121,8 @@ class Dice:
         else:  # (the usual roll: two look-ups, not a pop and a get and another pop)
             answer, partial = _MISSING, None
         if spec.__class__ is tuple:
-            (name, count, sides), results = spec, ()
+            name, count, sides = spec
+            results = ()
         else:
             name, count, sides, results = spec.id, spec.count, spec.sides, spec.results
         if partial is None or answer is True:
@@ -129,12 +130,15 @@ class Dice:
                 faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
                 if isinstance(faces, str):
                     raise RuleError(faces, span)
+                self.chance.append(["roll", name, list(faces)])
             elif count == 1:
-                faces = (1 + self.rng.below(sides),)
+                face = 1 + self.rng.below(sides)
+                faces = (face,)
+                self.chance.append(["roll", name, [face]])
             else:
                 below = self.rng.below
                 faces = tuple([1 + below(sides) for _ in range(count)])
-            self.chance.append(["roll", name, list(faces)])
+                self.chance.append(["roll", name, list(faces)])
         else:
             faces = tuple(partial)
         named = None
@@ -161,24 +165,25 @@ class Dice:
             return SUSPEND
         if partial is not None:
             del held["__roll"]
-        outcome = named.outcome if named is not None else None
-        if outcome == "success":
-            success: Optional[bool] = True
+        outcome = None if named is None else named.outcome
+        success: Optional[bool] = None
+        if outcome is None and against is None:
+            pass  # (the usual roll: nothing to win or lose)
+        elif outcome == "success":
+            success = True
         elif outcome == "failure":
             success = False
         elif against is not None:
             if isinstance(against, bool) or not isinstance(against, (int, float)):
                 raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
             success = sum(faces) >= against
-        else:
-            success = None
         r = Roll(name, faces, named.name if named else None, success, against)
         if self.story:  # the line is worked out only when someone reads the story
             who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
             self.say(f"{who} {name}: {told}{vs}")
-        gate = self.gates.get("rolled", ())  # (as _emit)
+        gate = self.gates.get("rolled", ()) if self.gates else ()  # (as _emit)
         if gate is None or gate:
             fields = {"roll": r, "player": roller}
             if gate is None or may_fire(gate, fields):
