@@ -41,12 +41,14 @@ class RandomAgent:
     answer, a resume or a replay meets the same choices (docs/agents.md, "A fair bot")."""
 
     name = "random"
+    # one stream for every choice (`on`); else `rng` is the generator of the last choice that made one, and none
+    # is made with the agent (a game's agents are made for every game: a bot's pick needs no generator)
+    fixed = False
+    rng: SplitMix = SplitMix(0)  # (never drawn from: read only when `fixed`, and `on` sets its own)
 
     def __init__(self, seat: int = 0, seed: int = 0):
         self.base = (seed * 1_000_003 + seat * 7919 + 17) & _MASK
         self.start = (self.base + _STEP + _GOLDEN) & _MASK  # below_at's first sum, but for number * _STEP
-        self.rng = SplitMix(self.base)
-        self.fixed = False
 
     def choose(self, d: Decision, view: dict) -> Any:
         kind = d.kind

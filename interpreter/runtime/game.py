@@ -7,31 +7,26 @@ itself lives in `machine/interpreter.py`; what the rules read and change on the 
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from typing import Any, Callable, Optional, Sequence
 
 from ..diagnostics import RuleError
 from ..model import ruleset as M
 from ..model import secrecy
-from ..model.gates import ruleset_gates
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
-from .board import Board, player_zone_families
+from .board import Board
 from .codec import copy_value, encode
-from .knowledge import copy_known, orderless, zone_view
+from .knowledge import copy_known, zone_view
 from .story import Line, one_line
-from ..compiler import expressions, stretches
+from ..compiler import expressions
 from .machine import setup
 from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
-from .machine.interpreter import handler_for, run
+from .machine.interpreter import run
 from .machine.invariants import check_cards, check_invariants
-from .machine.program import Frame, Program, compile_program  # noqa: F401 - Frame is read here by state_io
+from .machine.program import Frame, Program  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
-
-
-_PROGRAMS: "weakref.WeakKeyDictionary[M.Ruleset, dict[str, Program]]" = weakref.WeakKeyDictionary()
 
 
 class GameError(Exception):
@@ -46,15 +41,7 @@ ENGINES = ("compiled", "reference")  # the ways a game can run (Game's `engine`)
 
 
 def programs_for(rs: M.Ruleset) -> dict[str, Program]:
-    progs = _PROGRAMS.get(rs)
-    if progs is None:
-        progs = _PROGRAMS[rs] = compile_program(rs)
-        for prog in progs.values():
-            for ins in prog.code:
-                # resolved once, not looked up by name at every step (an attribute Instr does not declare)
-                ins.handler = handler_for(ins)  # type: ignore[attr-defined]
-            stretches.prepare(prog)
-    return progs
+    return setup.tables(rs).programs
 
 
 class Game(Board):
@@ -86,9 +73,16 @@ class Game(Board):
         self.bots = None
         self.work = 0
         self.fixed_dice = None
-        self.programs = programs_for(rs)
+        made = setup.tables(rs)
+        self.programs = made.programs
         self.seed = seed
-        self.players = [Player(i, (names[i] if names and i < len(names) else f"P{i + 1}")) for i in range(n)]
+        if names:
+            self.players = [Player(i, (names[i] if i < len(names) else f"P{i + 1}")) for i in range(n)]
+        else:  # (players never change: those of the default names are made once per count)
+            made_players = _PLAYERS.get(n)
+            if made_players is None:
+                made_players = _PLAYERS[n] = tuple(Player(i, f"P{i + 1}") for i in range(n))
+            self.players = list(made_players)
         self.rng = SplitMix(seed)
         self.max_steps = max_steps
         self.max_depth = max_depth
@@ -129,12 +123,11 @@ class Game(Board):
         self._events: list = []
         self._families: dict[str, list] = {}  # the zone refs of each family whose zones never change
         self._dynamic: dict[str, tuple] = {}  # and of each dynamic family, while it stays as it was (family_zones)
-        self._player_zones = player_zone_families(rs)  # the zone families with one zone per player (Board.zone_owner)
-        self.orderless = orderless(rs)  # the zones whose order nobody knows: a decision lists their cards in order
-        self.triggers: dict[str, list[M.Trigger]] = {}
-        for t in rs.triggers:
-            self.triggers.setdefault(t.on, []).append(t)
-        self.gates = ruleset_gates(rs)  # what a raised event must show to be kept (model/gates.py)
+        # read by every game of the ruleset and changed by none: shared (_Tables)
+        self._player_zones = made.player_zones
+        self.orderless = made.orderless
+        self.triggers: dict[str, list[M.Trigger]] = made.triggers
+        self.gates = made.gates
         self.begun = False  # set up (`_setup`): a game made with start=False is started by `play`
         if start:
             self._begin()
@@ -390,6 +383,9 @@ class Game(Board):
         c.bots = None  # (a copy made by a bot of a game playing itself plays only as its own caller drives it)
         c.pending = g.pending
         return c
+
+
+_PLAYERS: dict[int, tuple[Player, ...]] = {}  # by count: the players of the default names
 
 
 def _fresh(v: Any) -> Any:

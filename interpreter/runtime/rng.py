@@ -129,12 +129,15 @@ class Dice:
                 faces = fixed_faces(self.fixed_dice.pop(0), name, count, sides)
                 if isinstance(faces, str):
                     raise RuleError(faces, span)
+                self.chance.append(["roll", name, list(faces)])
             elif count == 1:
-                faces = (1 + self.rng.below(sides),)
+                face = 1 + self.rng.below(sides)
+                faces = (face,)
+                self.chance.append(["roll", name, [face]])
             else:
                 below = self.rng.below
                 faces = tuple([1 + below(sides) for _ in range(count)])
-            self.chance.append(["roll", name, list(faces)])
+                self.chance.append(["roll", name, list(faces)])
         else:
             faces = tuple(partial)
         named = None
@@ -161,17 +164,18 @@ class Dice:
             return SUSPEND
         if partial is not None:
             del held["__roll"]
-        outcome = named.outcome if named is not None else None
-        if outcome == "success":
-            success: Optional[bool] = True
+        outcome = None if named is None else named.outcome
+        success: Optional[bool] = None
+        if outcome is None and against is None:
+            pass  # (the usual roll: nothing to win or lose)
+        elif outcome == "success":
+            success = True
         elif outcome == "failure":
             success = False
         elif against is not None:
             if isinstance(against, bool) or not isinstance(against, (int, float)):
                 raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
             success = sum(faces) >= against
-        else:
-            success = None
         r = Roll(name, faces, named.name if named else None, success, against,
                  roller.seat if seen != "open" and isinstance(roller, Player) else None)
         if self.story:  # the line is worked out only when someone reads the story
@@ -179,7 +183,7 @@ class Dice:
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
             self._told(seen, roller, f"{who} {name}", f": {told}{vs}")
-        gate = self.gates.get("rolled", ())  # (as _emit)
+        gate = self.gates.get("rolled", ()) if self.gates else ()  # (as _emit)
         if gate is None or gate:
             fields = {"roll": r, "player": roller}
             if gate is None or may_fire(gate, fields):

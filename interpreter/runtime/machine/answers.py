@@ -91,11 +91,18 @@ def pick_of(agent: Any) -> Any:
     pick = getattr(agent, "pick", None)
     if pick is None or getattr(agent, "needs_game", False):
         return None
-    mro = type(agent).__mro__
-    if next((c for c in mro if "pick" in c.__dict__), None) is not next((c for c in mro if "choose" in c.__dict__),
-                                                                          None):
-        return None
-    return pick
+    cls = agent.__class__
+    same = _SAME_CLASS.get(cls)
+    if same is None:  # (looked at once per class of agent, not at every game)
+        mro = cls.__mro__
+        same = _SAME_CLASS[cls] = next((c for c in mro if "pick" in c.__dict__), None) is \
+            next((c for c in mro if "choose" in c.__dict__), None)
+    return pick if same else None
+
+
+# by class of agent: whether the class that declares its `pick` also declares its `choose` (classes of agents are
+# few and live as long as their module)
+_SAME_CLASS: dict[type, bool] = {}
 
 
 def by_pick(g, seat: int, kind: str, count: int, low: Optional[int], options: Optional[list]) -> Any:

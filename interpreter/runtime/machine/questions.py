@@ -26,24 +26,25 @@ _COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled
 
 
 class _Plan:
-    """What asking a decision needs of its spec, worked out once per spec (the first time it is asked): the place
-    of its step as text; whether its prompt or default may draw chance (then they are worked out at every asking,
-    read or not, so the dice fall the same); whether its default is the pass; whether its options may be told by
-    shape (`spec.amounts`: the pass, then every whole number from low to high, never built as a list).
+    """What asking a decision needs of its spec, worked out once per spec (the first time it is asked): the place of
+    its step as text; whether its prompt or default may draw chance (then they are worked out at every asking, read or
+    not, so the dice fall the same); whether its default is the pass; whether its options may be told by shape
+    (`spec.amounts`: the pass, then every whole number from low to high, never built as a list).
 
-    It also holds the functions the asking calls (who decides, the prompt, the options or the bounds of the
-    amounts, the default): for a game of the reference engine their closures; for one of the compiled engine,
-    once the spec has been asked there HOT times (as a whole expression is written, dsl/closures/whole.py), the
-    functions written of those called at every asking (who decides, the options or the bounds); so these never go
-    through the dispatch of a whole expression. A prompt or a default, called only when read or needed, keeps the
-    dispatch, which writes it if it gets hot (no function written for a prompt nobody reads)."""
+    It also holds the functions the asking calls (who decides, the prompt, the options or the bounds of the amounts,
+    the default): for a game of the reference engine their closures; for one of the compiled engine, once the spec has
+    been asked there HOT times (as a whole expression is written, dsl/closures/whole.py), the functions written of
+    those called at every asking (who decides, the options or the bounds); so these never go through the dispatch of a
+    whole expression. A prompt or a default, called only when read or needed, keeps the dispatch, which writes it if it
+    gets hot (no function written for a prompt nobody reads)."""
 
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
-                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "form")
-    # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such
-    # expression; its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a
-    # default), so a Fn | None here would make them test again at every asking: typed Any on purpose
+                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
+                 "form")
+    # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
+    # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
+    # Fn | None here would make them test again at every asking: typed Any on purpose
     who: Fn
     prompt: Any
     options: Any
@@ -92,6 +93,9 @@ class _Plan:
         self.asked = 0  # askings by games of the compiled engine, until its functions are written
         # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
         self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
+        # and when it is a local (its closure says so): read from the game's locals as the closure reads it, no call
+        local = getattr(_closure(spec.player.fn), "local", None)
+        self.who_local = local[0] if local is not None and self.player_var == local[0] else None
         self.form: Optional[Form] = None  # what every asking shares (`form_for`)
         self.calling(lambda fn: fn)
 
@@ -177,32 +181,31 @@ def draws_chance(rs, node) -> bool:
     return False
 
 
-def _who(g, spec) -> Player:
-    who = spec.player.fn(g)
+def _player(who, spec) -> Player:
     if who.__class__ is not Player and not isinstance(who, Player):
         raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
     return who
 
 
 def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
-    """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is
-    the model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
+    """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is the
+    model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
     variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
 
     A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
-    make_decision (most decisions are such). Without the story, one with a single option is answered without
-    building a Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads
-    it in a simulation; nor is one built for a bot's pick (answers.by_pick). Options told by shape (`spec.amounts`)
-    are counted, not built."""
+    make_decision (most decisions are such). Without the story, one with a single option is answered without building a
+    Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads it in a
+    simulation; nor is one built for a bot's pick (answers.by_pick). Options told by shape (`spec.amounts`) are
+    counted, not built."""
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
     route = plan.route
     if route == "any":
         return ask(g, make_decision(g, spec, step, purpose))
-    who = each if each is not None and plan.player_var == step.var else plan.who(g)
-    if who.__class__ is not Player and not isinstance(who, Player):
-        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
+    who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
+    if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
+        who = _player(plan.who(g), spec)
     story = g.story
     p = plan.prompt
     if route == "subset":
@@ -326,7 +329,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
         plan = plan_of(g, spec)
     p = spec.prompt
     if known is None:
-        who = _who(g, spec)
+        who = _player(spec.player.fn(g), spec)
         prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
     else:
         who, prompt, opts = known

@@ -1,4 +1,5 @@
-"""What a game's set-up made (its zones, where each card lies, the variables, the work charged), kept per ruleset and
+"""What every game of a ruleset starts from, made once per ruleset: its tables (`tables`: the programs and what
+the games read and never change) and what a game's set-up made (its zones, where each card lies, the variables, the work charged), kept per ruleset and
 copied into later games instead of being worked out again.
 
 Why a copy is the same game: set-up (Game._set_up) works out the zones' first cards and the variables' first values
@@ -15,28 +16,43 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ...compiler import stretches
+from ...model import ruleset as M
+from ...model.gates import ruleset_gates
 from ...values import Player
+from ..board import player_zone_families
 from ..codec import copy_value
+from ..knowledge import orderless
+from .interpreter import handler_for
+from .program import compile_program
 
 
 class SetUp:
-    __slots__ = ("zones", "where", "dynamic", "vars", "pvars", "work")
+    __slots__ = ("refs", "cards", "where", "dynamic", "vars", "pvars", "work", "plain")
 
     def __init__(self, g: Any):
-        self.zones = {ref: list(cards) for ref, cards in g.zones.items()}
+        self.refs = tuple(g.zones)
+        self.cards = tuple(tuple(cards) for cards in g.zones.values())
         self.where = dict(g.where)
         self.dynamic = dict(g.dynamic)
         self.vars = {k: copy_value(v) for k, v in g.vars.items()}
         self.pvars = [{k: copy_value(v) for k, v in pv.items()} for pv in g.pvars]
         self.work = g.work
+        # no value is a list, a dict or a player (numbers, texts, cards, none: never changed in place, the same in
+        # every game): a game's variables are then plain copies of the dicts, made in C
+        self.plain = all(v.__class__ not in _OWN for d in (self.vars, *self.pvars) for v in d.values())
 
     def give(self, g: Any) -> None:
-        g.zones = {ref: list(cards) for ref, cards in self.zones.items()}
-        g.where = dict(self.where)
-        g.dynamic = dict(self.dynamic)
-        players = g.players
-        g.vars = {k: _own(v, players) for k, v in self.vars.items()}
-        g.pvars = [{k: _own(v, players) for k, v in pv.items()} for pv in self.pvars]
+        g.zones = dict(zip(self.refs, map(list, self.cards)))
+        g.where = self.where.copy()
+        g.dynamic = self.dynamic.copy()
+        if self.plain:
+            g.vars = self.vars.copy()
+            g.pvars = list(map(dict.copy, self.pvars))
+        else:
+            players = g.players
+            g.vars = {k: _own(v, players) for k, v in self.vars.items()}
+            g.pvars = [{k: _own(v, players) for k, v in pv.items()} for pv in self.pvars]
         if self.work:
             g.work = self.work
         g.locals = {}
@@ -71,6 +87,9 @@ def keep(g: Any, was: tuple) -> None:
         _KEPT.setdefault(g.rs, {})[_key(g)] = SetUp(g)
 
 
+_OWN = (list, dict, Player)  # the values `_own` copies or replaces
+
+
 def _own(v: Any, players: list) -> Any:
     """A copy of a kept value with the game's own players (other values are never changed in place)."""
     t = v.__class__
@@ -81,3 +100,37 @@ def _own(v: Any, players: list) -> Any:
     if t is Player:
         return players[v.seat]
     return v
+
+
+class _Tables:
+    """What every game of one ruleset reads and none changes, made once per ruleset (`tables`) and shared by its
+    games instead of being worked out or looked up again as each game is built: the programs, the zone families
+    with one zone per player, the zones whose order nobody knows, the triggers by event and the events' gates."""
+
+    __slots__ = ("programs", "player_zones", "orderless", "triggers", "gates")
+
+    def __init__(self, rs: M.Ruleset):
+        progs = compile_program(rs)
+        for prog in progs.values():
+            for ins in prog.code:
+                # resolved once, not looked up by name at every step (an attribute Instr does not declare)
+                ins.handler = handler_for(ins)  # type: ignore[attr-defined]
+            stretches.prepare(prog)
+        self.programs = progs
+        self.player_zones = player_zone_families(rs)  # (Board.zone_owner)
+        self.orderless = orderless(rs)  # a decision lists these zones' cards in the ruleset's order
+        triggers: dict[str, list[M.Trigger]] = {}
+        for t in rs.triggers:
+            triggers.setdefault(t.on, []).append(t)
+        self.triggers = triggers
+        self.gates = ruleset_gates(rs)  # what a raised event must show to be kept (model/gates.py)
+
+
+_TABLES: "weakref.WeakKeyDictionary[M.Ruleset, _Tables]" = weakref.WeakKeyDictionary()
+
+
+def tables(rs: M.Ruleset) -> _Tables:
+    made = _TABLES.get(rs)
+    if made is None:
+        made = _TABLES[rs] = _Tables(rs)
+    return made
