@@ -13,7 +13,7 @@ from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 
 from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_list
-from .writing import _CHECK, _UNKNOWN, FEW, Unsupported
+from .writing import _CHECK, _UNKNOWN, FEW, MAX_NODES, Unsupported
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
@@ -180,6 +180,8 @@ class CallNodes:
         without the call. Two levels deep at most; None leaves the call as it is."""
         if self.inlining >= MAX_INLINE or fd.name in self.inlined_names:
             return None
+        if self.nodes + _body_nodes(fd) > MAX_NODES:  # it cannot fit: trying (a recompile, up to MAX_NODES nodes
+            return None  # written) cost as much each time, for every call of a function with a large body
         inner = self.scope.with_locals(fd.params)
         try:
             sub = type(self)(inner, self.recompile(fd.body, inner), self.recompile)
@@ -351,3 +353,15 @@ class CallNodes:
 
 _INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards,
                 _FLATTEN: CallNodes._flatten})  # (flatten() only of a list: see _g_Call)
+
+
+def _body_nodes(fd: FunctionDef) -> int:
+    """How many nodes the body of `fd` has (counted once, without recursion: a chain a + b + ... is deep)."""
+    n = fd.facts.get("nodes")
+    if n is None:
+        n, todo = 0, [fd.body]
+        while todo:
+            n += 1
+            todo.extend(todo.pop().children())
+        fd.facts["nodes"] = n
+    return n

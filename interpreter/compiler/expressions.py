@@ -26,10 +26,9 @@ from ..dsl.scope import FunctionDef, Scope
 from .calls import CallNodes
 from .operators import OperatorNodes
 from .statements import StatementNodes
-from .writing import _HELPERS, MADE_NAMES, SOURCE_NAMES, Unsupported, Writer, compiled_function  # noqa: F401 - running.py and tests read them here
+from .writing import _HELPERS, MADE_NAMES, MAX_NODES, SOURCE_NAMES, Unsupported, Writer, compiled_function  # noqa: F401 - running.py and tests read them here
 
 STRICT = False  # tests set it: a failure to write is raised instead of falling back to the closure
-MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
 
 
 def written(closure: Callable) -> Optional["Written"]:

@@ -92,8 +92,19 @@ _NUMBER_VALUES = (int, float, bool, type(None))
 _PLAIN_VALUES = (int, float, bool, type(None), str)
 
 
-def numeric(node: A.Expr, scope: Scope) -> bool:
-    """`node` gives a number, true/false or none, or raises: never a text, a list or a record."""
+def numeric(node: A.Expr, scope: Scope, memo: Optional[dict] = None) -> bool:
+    """`node` gives a number, true/false or none, or raises: never a text, a list or a record. `memo` (a writer's,
+    kept while its tree lives) holds what was found of each node: a chain a + b + c + ... asked at every `+` was
+    walked again each time (quadratic in the expression)."""
+    if memo is None:
+        return _numeric(node, scope, None)
+    key = ("n", id(node))
+    if key not in memo:
+        memo[key] = (node, _numeric(node, scope, memo))  # (the node kept: its id stays its own)
+    return memo[key][1]
+
+
+def _numeric(node: A.Expr, scope: Scope, memo: Optional[dict]) -> bool:
     if isinstance(node, (A.Num, A.Const, A.Compare, A.IsClass, A.Unary)):
         return True  # 'not' gives true/false, '-' a number or an error
     if isinstance(node, A.BinOp):
@@ -101,14 +112,14 @@ def numeric(node: A.Expr, scope: Scope) -> bool:
             return True  # these refuse anything but numbers when the game runs
         if node.op == "+":  # a number, true/false or none added to anything but a number raises (no value of the
             # language adds itself to one: texts, lists, records, cards and players do not)
-            return numeric(node.left, scope) or numeric(node.right, scope)
-        return node.op in ("and", "or") and numeric(node.left, scope) and numeric(node.right, scope)
+            return numeric(node.left, scope, memo) or numeric(node.right, scope, memo)
+        return node.op in ("and", "or") and numeric(node.left, scope, memo) and numeric(node.right, scope, memo)
     if isinstance(node, A.Ternary):
-        return numeric(node.then, scope) and numeric(node.other, scope)
+        return numeric(node.then, scope, memo) and numeric(node.other, scope, memo)
     if isinstance(node, A.Call):
         body = _body(node, scope)
         if body is not None:  # a ruleset function gives what its body gives
-            return _of_function(node, scope, "numeric", False, lambda: numeric(body[0], scope))
+            return _of_function(node, scope, "numeric", False, lambda: numeric(body[0], scope, {}))
         b = None if node.func in scope.functions else REGISTRY.get(node.func)
         return b is not None and b.returns in _ONE_KIND
     return False
@@ -150,8 +161,18 @@ def whole_number(node: A.Expr, scope: Scope, local_names) -> bool:
     return isinstance(node, A.Call) and node.func == "count" and node.func not in scope.functions
 
 
-def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
-    """What is known of the list `node` always gives; None when it may give something else."""
+def list_fact(node: A.Expr, scope: Scope, local_names, memo: Optional[dict] = None) -> Optional[ListFact]:
+    """What is known of the list `node` always gives; None when it may give something else. `memo`: as numeric's
+    (a node sits in one scope of its tree, so its local names are the same at every ask)."""
+    if memo is None:
+        return _list_fact(node, scope, local_names, None)
+    key = ("l", id(node))
+    if key not in memo:
+        memo[key] = (node, _list_fact(node, scope, local_names, memo))
+    return memo[key][1]
+
+
+def _list_fact(node: A.Expr, scope: Scope, local_names, memo: Optional[dict]) -> Optional[ListFact]:
     if isinstance(node, A.ListLit):
         flat = all(no_container(i, scope, local_names) for i in node.items)
         return ListFact(len(node.items), flat)
@@ -165,14 +186,14 @@ def list_fact(node: A.Expr, scope: Scope, local_names) -> Optional[ListFact]:
         body = _body(node, scope)  # a ruleset function gives what its body gives
         if body is None:
             return None
-        return _of_function(node, scope, "list", None, lambda: list_fact(body[0], scope, body[1]))
+        return _of_function(node, scope, "list", None, lambda: list_fact(body[0], scope, body[1], {}))
     if isinstance(node, A.Call) and node.func not in scope.functions and node.func in _LISTING:
         return ListFact(None, node.func in ("keys", "cards"))  # (a table's keys, a family's zones; cards)
     if isinstance(node, (A.Ternary, A.BinOp)):
         if isinstance(node, A.BinOp) and node.op != "+":
             return None
-        a = list_fact(node.then if isinstance(node, A.Ternary) else node.left, scope, local_names)
-        b = list_fact(node.other if isinstance(node, A.Ternary) else node.right, scope, local_names)
+        a = list_fact(node.then if isinstance(node, A.Ternary) else node.left, scope, local_names, memo)
+        b = list_fact(node.other if isinstance(node, A.Ternary) else node.right, scope, local_names, memo)
         if a is None or b is None:
             return None
         if a.size is None or b.size is None:

@@ -209,7 +209,7 @@ class OperatorNodes:
     def _bound_test(self, n: A.BinOp, out: str, t: str) -> str | None:
         """The test that sends the result `out` of `n` to guards.bounded, or None when it can never need it."""
         if n.op == "+":
-            lists = [list_fact(side, self.scope, self.locals) for side in (n.left, n.right)]
+            lists = [list_fact(side, self.scope, self.locals, self.known) for side in (n.left, n.right)]
             if lists[0] is not None and lists[1] is not None:  # a list, whatever else
                 size = None if lists[0].size is None or lists[1].size is None else lists[0].size + lists[1].size
                 flat = lists[0].flat and lists[1].flat
@@ -218,7 +218,7 @@ class OperatorNodes:
                 if flat:
                     return f"len({out}) >= _FEW"
                 return f"len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out}))"
-        if n.op != "+" or numeric(n.left, self.scope) or numeric(n.right, self.scope):
+        if n.op != "+" or numeric(n.left, self.scope, self.known) or numeric(n.right, self.scope, self.known):
             # a number: the other operators refuse anything else, and a text, list or record added to a number,
             # true/false or none is an error (a float passes the guard unchanged)
             return f"not -_MAXI <= {out} <= _MAXI"

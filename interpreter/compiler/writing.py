@@ -26,6 +26,7 @@ from . import safesource
 from .folding import Folder
 
 FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
+MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
 
 
 class Over(Exception):
@@ -96,6 +97,7 @@ class Writer:
         self.fallbacks = 0  # closures called from the source: they read locals from ctx.locals
         self.reads_locals = False  # the source reads ctx.locals (as _L)
         self.nodes = 0
+        self.known: dict = {}  # what facts.py found of this tree's nodes (by id; the nodes kept with it)
         self.charged = 0  # how often the charges written run, roughly (one in a loop counts _LOOPED)
         self.looping = 0  # how many loops deep the lines being written are
         self.folder = Folder(scope)  # the parts of the expression fixed at load (shared with functions written inline)
