@@ -157,7 +157,11 @@ def test_new_rulesets_from_the_template_and_from_a_bundled_one(client, folder):
     assert client.post("/api/new", json={"path": "mine"}).json() == {"path": "mine.yaml"}
     assert load_ruleset(str(folder / "mine.yaml")).ok
     assert client.post("/api/new", json={"path": "hearts-copy.yaml", "from": "hearts"}).status_code == 200
-    assert (folder / "hearts-copy.yaml").read_text() == Path(resolve("hearts")).read_text()
+    copied, bundled = (folder / "hearts-copy.yaml").read_text(), Path(resolve("hearts")).read_text()
+    assert copied.split("\n", 1)[1] == bundled.split("\n", 1)[1]  # the same rules
+    # its first line names the schema where the copy finds it (the bundled one's ../../schema names nothing there)
+    schema = Path(copied.split("\n", 1)[0].removeprefix("# yaml-language-server: $schema="))
+    assert schema.is_absolute() and json.loads(schema.read_text())["$id"] == "urn:rulecraft:schema:ruleset:1"
     assert client.post("/api/new", json={"path": "mine"}).status_code == 409  # never over a file
     assert client.post("/api/new", json={"path": "../up"}).status_code in (400, 403)
     # a suffix in capitals is the suffix; a name ending in a dot, or a 'from' that is no name, is refused

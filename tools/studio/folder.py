@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from importlib import resources
 import os
 import posixpath
 import re
@@ -220,7 +221,7 @@ class Folder:
         if parent:
             text = self._variant(rel, stem, parent)
         elif source:
-            text = bundled_text(source)
+            text = _schema_from_here(bundled_text(source))
         else:
             text = TEMPLATE.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), title=stem.replace("-", " ").title())
         self.save(rel, text, None)
@@ -252,6 +253,23 @@ def bundled_path(name: str) -> str:
         if b.name == name:
             return b.path
     raise Refused(f"no bundled ruleset is named '{str(name)[:100]}'", 404)
+
+
+_MODELINE = re.compile(r"# yaml-language-server: \$schema=(\S+)[^\n]*\n")
+
+
+def _schema_from_here(text: str) -> str:
+    """A bundled ruleset's first line names the schema by a path from the bundled folder (../../schema/...), which
+    names nothing beside a copy: the copy names the installed schema file by its whole path (an editor's YAML support
+    reads it from there), or loses the line when the schema is no file on disk."""
+    line = _MODELINE.match(text)
+    if line is None or not line.group(1).startswith("."):
+        return text
+    try:
+        path = os.fspath(resources.files("rulecraft.schema").joinpath("ruleset.schema.json"))
+    except TypeError:  # (a package read from a zip)
+        return text[line.end():]
+    return f"# yaml-language-server: $schema={path}\n" + text[line.end():] if os.path.isfile(path) else text[line.end():]
 
 
 def bundled_text(name: str) -> str:
