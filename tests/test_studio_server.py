@@ -363,3 +363,16 @@ def test_the_play_tab_gets_what_players_call_each_option(client):
     options = {o["name"]: o for o in got["options"]}
     assert options["seize_tie"]["title"] == "Seize tie" and options["seize_tie"]["choices"] == ["first_in_order", "nobody"]
     assert all("title" in p for p in got["parameters"])
+
+
+def test_the_chart_s_list_marks_a_sequence_a_variant_changes_as_written_here():
+    """dml-classic's `overrides:` insert steps into its parent's turn: the chart's list of sequences called the turn
+    'written in the parent' (no line here), so a designer looking for what their variant changed passed it by."""
+    from rulecraft.loader import load_ruleset
+    from rulecraft.tools.studio.views import chart
+
+    path = resolve("dml-classic")
+    listed = {s["id"]: s["line"] for s in chart(load_ruleset(path), path, 1)["sequences"]}
+    text = Path(path).read_text(encoding="utf-8").splitlines()
+    assert listed["turn"] is not None and "first_power_phase" in text[listed["turn"] - 1]  # the step it inserts
+    assert listed["game"] is None  # written in the parent, untouched here

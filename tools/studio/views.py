@@ -10,6 +10,7 @@ import os
 import re
 
 from rulecraft.loader import LoadResult, load_ruleset
+from rulecraft.model.ruleset import walk_steps
 
 
 class NotDrawn(Exception):
@@ -48,11 +49,19 @@ def chart(result: LoadResult, path: str, line: int, sequence: str | None = None)
         span = getattr(step, "span", None)
         if span is not None and _same(span.file, path) and safe_id(nid) in drawn:
             boxes.append({"id": safe_id(nid), "line": span.line, "col": span.col})
-    sequences = [{"id": s, "title": q.title, "line": q.span.line if q.span and _same(q.span.file, path) else None}
-                 for s, q in rs.sequences.items()]
+    sequences = [{"id": s, "title": q.title, "line": _written_here(q, path)} for s, q in rs.sequences.items()]
     seq = rs.sequences[sid]
     return {"sequence": sid, "title": seq.title, "line": seq.span.line if seq.span else None,
             "svg": _strip_prolog(svg), "boxes": boxes, "sequences": sequences}
+
+
+def _written_here(q, path: str) -> int | None:
+    """The line of this file where sequence `q` is written, or where a step of it is (a variant's `overrides:`
+    inserting or replacing steps of its parent's sequence); None for a sequence all written in a parent."""
+    if q.span and _same(q.span.file, path):
+        return q.span.line
+    return min((st.span.line for st in walk_steps(q.steps) if getattr(st, "span", None) and _same(st.span.file, path)),
+               default=None)
 
 
 def _strip_prolog(svg: str) -> str:
