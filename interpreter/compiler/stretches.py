@@ -34,14 +34,17 @@ every bundled ruleset both ways). A position it cannot start from (inside a stac
 other than 0) is left to the loop. Only games of the compiled engine (`Game(engine="compiled")`) run them.
 
 When: generating a function costs 0.5-2 ms, and saves from a fraction of a microsecond (a few steps before
-a call or a decision) to tens of microseconds (a loop of many steps) per visit. So a position whose stretch
-holds a loop gets its function at its HOT-th visit, one without a loop at its STRAIGHT_VISITS-th. HOT is low
-(20): a position a game visits often reaches it early in the first game, and a function made then pays on every
-later visit; made later (HOT was 200 until issue 27), it was made inside the games a simulation measures, which
-paid for the making (about a fifth of dml's instructions per game in games 6-15 of a process, measured with
-benchmarks/bench_instructions.py) and ran the slow way until then. A stretch without a loop saves less per visit,
-so it still waits for many visits; unless it starts with a call (it saves the loop's work at the call and the
-return) or starts a sequence (the functions of its callers run it at once only once it has one).
+a call or a decision) to tens of microseconds (a loop of many steps) per visit. A position whose stretch holds a
+loop, starts with a call (it saves the loop's work at the call and the return) or starts a sequence (the functions
+of its callers run it at once only once it has one) gets its function at its first visit (HOT = 0): its code is made
+once for the ruleset, the first time a game goes there, and every later visit of every game runs it. It was made at
+the 20th visit until s15 (the 200th until issue 27): a sequence visited a few times a game reached that inside the
+games a simulation measures (dml: five stretches, 20 k characters, first made in games 6-15 of a process, about
+3 M of the 42 M a game benchmarks/bench_instructions.py counted there) and ran the slow way until then; made at the first visit,
+the first game of a process makes more code (dml 564 M -> 860 M instructions, below e1b21f4's 3,169 M) and the
+later games none. A stretch without a loop saves less per visit than its making costs, so it still waits for
+STRAIGHT_VISITS visits (made at its second visit instead, dml's later games cost more: more code made, little
+gained).
 
 Security: as in expressions.py, no ruleset text enters the source. Closures, instructions, names and paths
 are namespace constants (_k0, _k1, ...); the source is Python syntax written here.
@@ -55,7 +58,7 @@ from ..runtime.machine.program import Program
 from .running import _HELPERS, AGAIN, MADE_NAMES, SOURCE_NAMES, _Cannot  # noqa: F401 - the loop and tests read them here
 from .steps import StepWriter
 
-HOT = 20  # visits of a position before its function is generated (tests set 0); see 'When' above
+HOT = 0  # visits of a position before its function is generated: none, see 'When' above
 STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
 STRICT = False  # tests set it: a failure to generate (other than _Cannot) is raised instead of falling back

@@ -13,7 +13,8 @@ from __future__ import annotations
 from .. import ast as A
 from ..scope import Fn, Scope
 
-HOT = 2  # calls by compiled games before the expression is written: one that runs once keeps its closure
+HOT = 1  # calls by compiled games before the expression is written: at its first call, so once for the ruleset
+# (at the 2nd call until s15, an expression first run twice inside the games a simulation measures was written there)
 _SIMPLE = (A.Num, A.Const, A.Name)  # one closure call already: nothing to write
 
 
