@@ -43,9 +43,9 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
     "'show' needs the cards and then who sees them: show CARDS to PLAYER": ["show card", "show p.hand to"],
     "'call' needs a sequence id: call SEQUENCE [with name: value, ...] [as NAME]": ["call", "call x with"],
     "a modifier needs a lifetime: add modifier NAME [to PLAYER] [value N] until end of KIND (or until next KIND)": [
-        "add modifier x",
-        "add modifier x to p",
-    ],
+        "add modifier x", "add modifier x to p"],
+    "a statement starts with a word of the language (set, let, move, draw, roll, call, add, remove, win, end, log, "
+    "...); to put a player out: add modifier out to PLAYER until end of game": ["eliminate p", "knock out p"],
     "statements are separated by ';'": ["move a to b move c to d", "set x = 1 set y = 2"],
     "to change a value write 'set TARGET = VALUE' (or 'TARGET += N')": ["x = 1", "p.score = 3", "card.mark = p"],
 }
