@@ -54,13 +54,14 @@ def _play_seeded() -> Callable[..., Game]:
 # the files with fewest tests, among them the studio's browser files (2-3 tests, 10-23 s each), test_fuzz_logs.py
 # (3 tests, 9 s) and test_chart_quoting.py (3 tests, 8 s): one of those started last keeps one worker busy while the
 # other has nothing left. With the long files first, the short ones even the two workers out at the end. A file
-# missing from the list only runs later; a name that is no longer a file is ignored.
+# missing from the list only runs later; a name that is no longer a file is ignored. (test_signals.py is here for its
+# waits as much as its CPU: five runs of `simulate` it lets play, then stops and watches end.)
 LONGEST = [
     "test_print.py", "test_cluster.py", "test_chart_truth.py", "test_lsp.py", "test_security_hostile.py",
-    "test_security.py", "test_variants.py", "test_studio_simulate.py", "test_fuzz.py", "test_studio_play_browser.py",
-    "test_studio_simulate_browser.py", "test_aid.py", "test_graph_json.py", "test_parser_cache.py", "test_engines.py",
-    "test_chart_truth_cases.py", "test_table_play.py", "test_table_undo.py", "test_secrecy_games.py",
-    "test_studio_browser.py", "test_compiler.py", "test_scenarios.py",
+    "test_aid.py", "test_fuzz.py", "test_studio_simulate.py", "test_studio_play_browser.py", "test_signals.py",
+    "test_studio_simulate_browser.py", "test_parser_cache.py", "test_security.py", "test_variants.py",
+    "test_graph_json.py", "test_engines.py", "test_chart_truth_cases.py", "test_table_play.py", "test_table_undo.py",
+    "test_secrecy_games.py", "test_studio_browser.py", "test_compiler.py", "test_scenarios.py",
 ]
 
 
