@@ -416,7 +416,8 @@ def test_each_limit_gives_its_diagnostic_with_bounded_work(limit_results, name, 
     assert got["peak"] <= MAX_PEAK, f"{name}: {got['peak'] / 2**20:.0f} MB more at the peak"
     if "steps" in got:
         budget = BUDGETS.get(name, MAX_STEPS)
-        assert got["steps"] + got["work"] <= budget + 100_000, got  # one charge is at most a list's length
+        slack = 100 if name == "function-call-work" else 100_000  # one charge is at most a list's length; a call's 1
+        assert got["steps"] + got["work"] <= budget + slack, got
         if name == "display-name-size":
             assert got["lines"] == [text[: text.index("- choose")].count("\n") + 1], got  # the deciding step
         elif (code == "R001" and name not in ("call-depth", "function-chain-depth")) or name in PASSES:
