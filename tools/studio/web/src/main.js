@@ -190,6 +190,10 @@ function onDiagnostics(params) {
 function showProblems(problems) {
   const ul = $("#problems")
   $("#problem-count").textContent = problems.length ? `(${problems.length})` : "(none)"
+  // a check that ends while a problem has the keyboard's focus keeps it there (the list is made anew: without this,
+  // Enter after a new check went nowhere)
+  const had = ul.contains(document.activeElement) ? document.activeElement : null
+  const was = had && {line: had.dataset.line, code: had.dataset.code, at: [...ul.children].indexOf(had)}
   ul.replaceChildren(...problems.map(p => {
     const li = document.createElement("li")
     li.className = p.severity
@@ -206,6 +210,12 @@ function showProblems(problems) {
     li.addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); moveTo(state.view, p.line, p.col) } })
     return li
   }))
+  if (was) {
+    const items = [...ul.children]
+    const same = items.find(li => li.dataset.line === was.line && li.dataset.code === was.code)
+    const near = same || items[Math.min(was.at, items.length - 1)]
+    if (near) near.focus()
+  }
 }
 
 // ------------------------------------------------------------------ printed pages and variants
