@@ -210,3 +210,23 @@ def test_the_sheets_name_an_untitled_sequence_as_the_book_does(loom):
     assert " Game (game)" in index and " game (game)" not in index, index
     chart = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(loom, graph, "game", ChartOptions())).split())
     assert "label= Game game" in chart, chart[:400]
+
+
+def test_an_option_offered_on_a_condition_says_it(levee, loom):
+    """'Can I shore up a dry levee?': nothing said so, and Loom and Dye's moves read '(some only at times)'. A follow-up
+    question whose options are filtered says which may be picked (aid, sheets and `?`); a condition over each key of a
+    table reads 'any colour'; an option whose condition is too long to say is marked on its own."""
+    import re
+
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    only = "(a levee where Water for the levee is more than 0)"
+    assert only in dict(aid_view(levee).decisions)["A player's turn"], aid_view(levee).decisions
+    assert f"the player is asked “Shore up which levee?” {only}" in " ".join(_flow(levee)), _flow(levee)
+    dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(levee, build_graph(levee), "turn", ChartOptions())).split())
+    assert "Shore up which levee? " + only[1:-1] in dot, dot
+    turn = dict(aid_view(loom).decisions)["Turn"]
+    assert ("The choices: Take one thread of each colour, Take two threads of one colour (if Thread pool for any "
+            "colour is at least 4) or Weave a pattern (only at times).") in turn, turn
+

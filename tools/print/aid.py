@@ -21,6 +21,7 @@ from rulecraft.tools.chart.cases import one_case
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
+from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, first_player, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
@@ -82,7 +83,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     decides, d = (kind.decides, next(iter(kind.decisions(s)), None)) if kind is not None else ("", None)
     if depth and not label and decides == "choice" and d is not None and d.prompt is not None \
             and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
-        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”" + only_among(w, d)
     if depth:
         text = text.replace("; ", " and ")
     if kind is not None and kind.call and not label and depth < DEPTH:
