@@ -230,3 +230,11 @@ def test_an_option_offered_on_a_condition_says_it(levee, loom):
     assert ("The choices: Take one thread of each colour, Take two threads of one colour (if Thread pool for any "
             "colour is at least 4) or Weave a pattern (only at times).") in turn, turn
 
+
+def test_a_titled_count_for_each_row_is_defined(levee, loom):
+    """'What is Water?': the aid reads 'Water for the levee' and its Words box never said. A titled value with no
+    doc kept for each row of a table says what it is: whose, for which rows, where it starts."""
+    assert dict(aid_view(levee).words).get("Water") == ("A number for each levee (Mill levee, Bridge levee and Orchard "
+                                                         "levee), one for the whole table; it starts at 1, 2 and 0."), \
+        aid_view(levee).words
+    assert dict(aid_view(loom).words).get("Threads") == "Each player's own number for each colour (Red, Blue and Gold)."
