@@ -238,3 +238,12 @@ def test_a_titled_count_for_each_row_is_defined(levee, loom):
                                                          "levee), one for the whole table; it starts at 1, 2 and 0."), \
         aid_view(levee).words
     assert dict(aid_view(loom).words).get("Threads") == "Each player's own number for each colour (Red, Blue and Gold)."
+
+
+def test_a_name_bound_to_a_chosen_player_or_row_reads_as_what_it_is(levee, loom):
+    """The sheets read 'add 1 to the mate's Sandbags' and 'add 1 to Thread pool for the back': a designer's name for a
+    player or a row chosen reads as what it is, where it names no role ('the target' stays)."""
+    assert _said(levee, "mate.bags += 1") == "Add 1 to the chosen player's Sandbags"
+    assert _said(loom, "pool[back] += 1") == "Add 1 to Thread pool for the chosen colour"
+    bluff = load_ruleset("bluff").ruleset
+    assert Words(bluff, detail="players").local("target") == "the target"
