@@ -247,3 +247,12 @@ def test_a_name_bound_to_a_chosen_player_or_row_reads_as_what_it_is(levee, loom)
     assert _said(loom, "pool[back] += 1") == "Add 1 to Thread pool for the chosen colour"
     bluff = load_ruleset("bluff").ruleset
     assert Words(bluff, detail="players").local("target") == "the target"
+
+
+def test_a_table_column_the_cards_read_is_explained(loom):
+    """The aid's Colours table: 'Red | Blue' under a heading 'Next', and nothing said what Next is. A column every
+    card of a row reads as one of its attributes says which ('paid_in: =colours[colour].next')."""
+    from rulecraft.tools.print.aid import aid_view
+
+    colours = next(t for t in aid_view(loom).tables if t["title"] == "Colours")
+    assert colours["doc"] == "Next: the paid in of a card of that colour.", colours

@@ -23,7 +23,7 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, first_player, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, sentence as _sentence, win_lines)
 
@@ -227,7 +227,8 @@ def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
         if t is None:
             continue
         head, rows = players_table(t, w)
-        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc, "head": head, "rows": rows})
+        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc or column_notes(rs, t, w), "head": head,
+                    "rows": rows})
     return out
 
 

@@ -175,6 +175,27 @@ def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     return out
 
 
+def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
+    """What an undocumented column of a table is, where the cards read it: on every card with a row of the table
+    (`colour: red`) some attribute equals that row's cell ('paid_in: =colours[colour].next'), so the column
+    says what that attribute is for a card of each row ('Next: the paid in of a card of that colour.')."""
+    from rulecraft.tools.words.locals import row_noun
+
+    keys, notes = set(t.keys), []
+    for col in (c for c in t.columns if c != "title"):
+        if len({repr(t.rows[k].get(col)) for k in t.keys}) < 2:
+            continue
+        for by in sorted({a for c in rs.cards for a, v in c.attrs.items() if isinstance(v, str) and v in keys}):
+            held = [c for c in rs.cards if c.attrs.get(by) in keys]
+            same = [a for a in sorted(held[0].attrs) if a not in (by, col) and held and all(
+                c.attrs.get(a) == t.rows[c.attrs[by]].get(col) for c in held)] if held else []
+            if same and {c.attrs[by] for c in held} == keys:
+                noun = row_noun(w, t.id) or humanize(by)
+                notes.append(f"{capital(humanize(col))}: the {humanize(same[0])} of a card of that {noun}.")
+                break
+    return " ".join(notes)
+
+
 def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
     """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
     case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
