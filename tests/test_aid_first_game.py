@@ -80,9 +80,14 @@ def test_a_turn_of_two_actions_says_two_times(levee):
 
 def test_a_line_cut_short_says_the_sheets_have_the_rest(levee):
     """'Hand a sandbag on' is among the choices and nothing said what it does: the line was cut at a clause, silently.
-    A cut line says where the rest is."""
+    A cut line says where the rest is; and where the turn's other lines are short, the line is not cut: what
+    'Hand a sandbag on' does is in the aid too, not on the sheets only."""
+    from rulecraft.tools.print.aidrules import clip
+
+    assert clip("a; " * 200 + "b").endswith("; and more: see the sheets")
     line = next(x for x in _flow(levee) if "Action" in x)
-    assert line.endswith("; and more: see the sheets"), line
+    assert line.endswith("if the player chose “Hand a sandbag on”, the player is asked “Hand a sandbag to whom?”, "
+                         "then take 1 from the player's Sandbags and add 1 to the chosen player's Sandbags"), line
 
 
 def test_turns_in_a_game_nobody_leaves_do_not_wait_for_one_left(levee):

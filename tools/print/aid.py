@@ -24,7 +24,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, setup_lines, setup_sequences, words_box
-from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
+from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
@@ -65,6 +65,7 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
 
 
 ITEMS = 8  # lines per sequence at most
+SEQUENCE_CHARS, LONG_ITEM_CHARS = 1400, 700  # a sequence's lines this short in all let one run to this length
 ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
 ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
@@ -174,7 +175,11 @@ def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS
     steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
-    out = [x for x in dict.fromkeys(_clip(_said(w, s)) for s in steps) if x]
+    said = [x for x in dict.fromkeys(_said(w, s) for s in steps) if x]
+    # a long line keeps its first clauses only, unless the sequence's other lines leave room for it all ('Do this 2
+    # times: ...' with what each of four answers leads to, in a turn of a few short lines)
+    out = [_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))))
+           for x in said]
     if items is not None and len(out) > items:
         more = len(out) - items + 1
         out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
