@@ -65,7 +65,8 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
 
 
 ITEMS = 8  # lines per sequence at most
-SEQUENCE_CHARS, LONG_ITEM_CHARS = 1400, 700  # a sequence's lines this short in all let one run to this length
+SEQUENCE_CHARS, LONG_ITEM_CHARS = 1400, 700  # a sequence's lines this short in all let one run to this length,
+FLOW_ROOM = 1600  # in an order of play this short in all (cut as usual): an aid with room on its page
 ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
 ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
@@ -169,17 +170,17 @@ def _as_played(w: Words, steps) -> list:
     return out
 
 
-def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS) -> list[str]:
+def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS, room: bool = False) -> list[str]:
     """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
     `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
     steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
     said = [x for x in dict.fromkeys(_said(w, s) for s in steps) if x]
-    # a long line keeps its first clauses only, unless the sequence's other lines leave room for it all ('Do this 2
-    # times: ...' with what each of four answers leads to, in a turn of a few short lines)
-    out = [_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))))
-           for x in said]
+    # a long line keeps its first clauses only, unless the aid has `room` and the sequence's other lines leave it
+    # room for all ('Do this 2 times: ...' with what each of four answers leads to, in a turn of a few short lines)
+    out = [_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))) if room
+                 else ITEM_CHARS) for x in said]
     if items is not None and len(out) > items:
         more = len(out) - items + 1
         out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
@@ -207,8 +208,12 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool
         setup = set(setup_sequences(rs, [sid for _d, sid in order]))
         order = [(d, sid) for d, sid in order if sid not in setup]
     shown = {sid for _d, sid in order}
-    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items))
-            for d, sid in order]
+    flow = [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items)) for d, sid in order]
+    # a short order of play says its long lines whole; not in the aid printed again without the actions: no room
+    if actions and sum(len(x) for _d, _t, lines in flow for x in lines) <= FLOW_ROOM:
+        flow = [(d, t, _summary(w, rs.sequences[sid], shown, items, room=True)) for (d, t, _l), (_d, sid)
+                in zip(flow, order)]
+    return flow
 
 
 def _short_action(w: Words, rs: M.Ruleset, sid: str) -> bool:

@@ -338,9 +338,10 @@ def offered(w: Words, d, asked: str = "") -> str:
         return ""
     from rulecraft.tools.words.text import join_and
 
-    items = [text + ("" if not cond else f" (if {cond})" if _sayable(cond) else " (only at times)")
+    unsaid = sum(1 for _t, cond in parts if cond and not _sayable(cond))  # one: marked; more: all the list
+    items = [text + ("" if not cond else f" (if {cond})" if _sayable(cond) else " (only at times)" * (unsaid == 1))
              for text, cond in parts]
-    return join_and(items + (["pass"] if d.optional else []), "or")
+    return join_and(items + (["pass"] if d.optional else []), "or") + " (some only at times)" * (unsaid > 1)
 
 
 _OFFER_IF = 45  # a condition an option is offered on, said beside it up to this length (longer: 'only at times')
