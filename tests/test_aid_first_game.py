@@ -80,9 +80,14 @@ def test_a_turn_of_two_actions_says_two_times(levee):
 
 def test_a_line_cut_short_says_the_sheets_have_the_rest(levee):
     """'Hand a sandbag on' is among the choices and nothing said what it does: the line was cut at a clause, silently.
-    A cut line says where the rest is."""
+    A cut line says where the rest is; and where the turn's other lines are short, the line is not cut: what
+    'Hand a sandbag on' does is in the aid too, not on the sheets only."""
+    from rulecraft.tools.print.aidrules import clip
+
+    assert clip("a; " * 200 + "b").endswith("; and more: see the sheets")
     line = next(x for x in _flow(levee) if "Action" in x)
-    assert line.endswith("; and more: see the sheets"), line
+    assert line.endswith("if the player chose “Hand a sandbag on”, the player is asked “Hand a sandbag to whom?”, "
+                         "then take 1 from the player's Sandbags and add 1 to the chosen player's Sandbags"), line
 
 
 def test_turns_in_a_game_nobody_leaves_do_not_wait_for_one_left(levee):
@@ -210,3 +215,49 @@ def test_the_sheets_name_an_untitled_sequence_as_the_book_does(loom):
     assert " Game (game)" in index and " game (game)" not in index, index
     chart = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(loom, graph, "game", ChartOptions())).split())
     assert "label= Game game" in chart, chart[:400]
+
+
+def test_an_option_offered_on_a_condition_says_it(levee, loom):
+    """'Can I shore up a dry levee?': nothing said so, and Loom and Dye's moves read '(some only at times)'. A follow-up
+    question whose options are filtered says which may be picked (aid, sheets and `?`); a condition over each key of a
+    table reads 'any colour'; an option whose condition is too long to say is marked on its own."""
+    import re
+
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
+
+    only = "(a levee where Water for the levee is more than 0)"
+    assert only in dict(aid_view(levee).decisions)["A player's turn"], aid_view(levee).decisions
+    assert f"the player is asked “Shore up which levee?” {only}" in " ".join(_flow(levee)), _flow(levee)
+    dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(levee, build_graph(levee), "turn", ChartOptions())).split())
+    assert "Shore up which levee? " + only[1:-1] in dot, dot
+    turn = dict(aid_view(loom).decisions)["Turn"]
+    assert ("The choices: Take one thread of each colour, Take two threads of one colour (if Thread pool for any "
+            "colour is at least 4) or Weave a pattern (only at times).") in turn, turn
+
+
+def test_a_titled_count_for_each_row_is_defined(levee, loom):
+    """'What is Water?': the aid reads 'Water for the levee' and its Words box never said. A titled value with no
+    doc kept for each row of a table says what it is: whose, for which rows, where it starts."""
+    assert dict(aid_view(levee).words).get("Water") == ("A number for each levee (Mill levee, Bridge levee and Orchard "
+                                                         "levee), one for the whole table; it starts at 1, 2 and 0."), \
+        aid_view(levee).words
+    assert dict(aid_view(loom).words).get("Threads") == "Each player's own number for each colour (Red, Blue and Gold)."
+
+
+def test_a_name_bound_to_a_chosen_player_or_row_reads_as_what_it_is(levee, loom):
+    """The sheets read 'add 1 to the mate's Sandbags' and 'add 1 to Thread pool for the back': a designer's name for a
+    player or a row chosen reads as what it is, where it names no role ('the target' stays)."""
+    assert _said(levee, "mate.bags += 1") == "Add 1 to the chosen player's Sandbags"
+    assert _said(loom, "pool[back] += 1") == "Add 1 to Thread pool for the chosen colour"
+    bluff = load_ruleset("bluff").ruleset
+    assert Words(bluff, detail="players").local("target") == "the target"
+
+
+def test_a_table_column_the_cards_read_is_explained(loom):
+    """The aid's Colours table: 'Red | Blue' under a heading 'Next', and nothing said what Next is. A column every
+    card of a row reads as one of its attributes says which ('paid_in: =colours[colour].next')."""
+    from rulecraft.tools.print.aid import aid_view
+
+    colours = next(t for t in aid_view(loom).tables if t["title"] == "Colours")
+    assert colours["doc"] == "Next: the paid in of a card of that colour.", colours

@@ -20,7 +20,7 @@ from rulecraft.tools.chart.flowedges import EdgesMixin, _basename
 from rulecraft.tools.chart.folds import Fold, fold_map
 from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, legend_body
 from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
-from rulecraft.tools.words.players import offered
+from rulecraft.tools.words.players import offered, only_among
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import sequence_title
 
@@ -157,6 +157,8 @@ class _Chart(EdgesMixin):
             small += kind.notes(step, self.words, text, designer_label(step), full)
         if not full and node.kind == "decision" and (choices := offered(self.words, getattr(step, "decision", None), text)):
             small.append(f"choices: {choices}")  # as the aid says them ('How it is decided')
+        elif not full and node.kind == "decision" and (among := only_among(self.words, getattr(step, "decision", None))):
+            small.append(among.strip()[1:-1])  # 'a levee where Water for the levee is more than 0': who may be picked
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             # the designer's label says what; the rule in words says how (players: when it says it briefly)
             how = step.rule if full else self.words.step(step, own_label=False)

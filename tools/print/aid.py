@@ -21,9 +21,10 @@ from rulecraft.tools.chart.cases import one_case
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
+from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, first_player, setup_lines, setup_sequences, words_box
-from rulecraft.tools.print.aidrules import (clip as _clip, decision_lines, dice_views, lines_of as _lines,
+from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
@@ -64,6 +65,8 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
 
 
 ITEMS = 8  # lines per sequence at most
+SEQUENCE_CHARS, LONG_ITEM_CHARS = 1400, 700  # a sequence's lines this short in all let one run to this length,
+FLOW_ROOM = 1600  # in an order of play this short in all (cut as usual): an aid with room on its page
 ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
 ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
@@ -82,7 +85,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     decides, d = (kind.decides, next(iter(kind.decisions(s)), None)) if kind is not None else ("", None)
     if depth and not label and decides == "choice" and d is not None and d.prompt is not None \
             and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
-        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”" + only_among(w, d)
     if depth:
         text = text.replace("; ", " and ")
     if kind is not None and kind.call and not label and depth < DEPTH:
@@ -167,13 +170,17 @@ def _as_played(w: Words, steps) -> list:
     return out
 
 
-def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS) -> list[str]:
+def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS, room: bool = False) -> list[str]:
     """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
     `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
     steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
-    out = [x for x in dict.fromkeys(_clip(_said(w, s)) for s in steps) if x]
+    said = [x for x in dict.fromkeys(_said(w, s) for s in steps) if x]
+    # a long line keeps its first clauses only, unless the aid has `room` and the sequence's other lines leave it
+    # room for all ('Do this 2 times: ...' with what each of four answers leads to, in a turn of a few short lines)
+    out = [_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))) if room
+                 else ITEM_CHARS) for x in said]
     if items is not None and len(out) > items:
         more = len(out) - items + 1
         out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
@@ -201,8 +208,12 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool
         setup = set(setup_sequences(rs, [sid for _d, sid in order]))
         order = [(d, sid) for d, sid in order if sid not in setup]
     shown = {sid for _d, sid in order}
-    return [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items))
-            for d, sid in order]
+    flow = [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items)) for d, sid in order]
+    # a short order of play says its long lines whole; not in the aid printed again without the actions: no room
+    if actions and sum(len(x) for _d, _t, lines in flow for x in lines) <= FLOW_ROOM:
+        flow = [(d, t, _summary(w, rs.sequences[sid], shown, items, room=True)) for (d, t, _l), (_d, sid)
+                in zip(flow, order)]
+    return flow
 
 
 def _short_action(w: Words, rs: M.Ruleset, sid: str) -> bool:
@@ -226,7 +237,8 @@ def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
         if t is None:
             continue
         head, rows = players_table(t, w)
-        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc, "head": head, "rows": rows})
+        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc or column_notes(rs, t, w), "head": head,
+                    "rows": rows})
     return out
 
 

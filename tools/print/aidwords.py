@@ -119,7 +119,7 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title)  # "{c}'s price for {p}"
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
             out.append((named.group(1), w.label(doc)))  # ({NAME} values filled, as in a label)
-    out += [t for t in variable_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
+    out += [t for t in variable_terms(rs, w) + keyed_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
     return out + ([] if rs.aid.get("key") else class_terms(rs))  # (a designer's card key says what the cards are)
 
 
@@ -148,6 +148,52 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             continue
         out.append((name, capital(said[0]) if len(said) == 1 else f"First {said[0]}, then {said[1]}"))
     return out
+
+
+def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A titled value with no `doc:` kept for each key of a table ('Water', per levee), said as what it is: whose,
+    for which rows, and where it starts when it starts above nothing ('A number for each levee (Mill levee, Bridge
+    levee and Orchard levee), one for the whole table; it starts at 1, 2 and 0')."""
+    from rulecraft.tools.words.expressions import key_titles
+    from rulecraft.tools.words.locals import row_noun
+    from rulecraft.tools.words.text import join_and
+
+    out = []
+    for v in list(rs.variables.values()) + list(rs.player_variables.values()):
+        table = next((t for t, d in rs.tables.items() if v.keys and tuple(d.keys) == tuple(v.keys)), None)
+        noun = row_noun(w, table) if table else ""
+        if not v.title or v.doc or not noun or v.visibility == "hidden":
+            continue
+        titles = key_titles(w)
+        said = (f"Each player's own number for each {noun}" if v.per_player else f"A number for each {noun}") \
+            + f" ({join_and([str(titles.get(k, k)) for k in v.keys])})" + ("" if v.per_player else ", one for the whole table")
+        start = v.initial if isinstance(v.initial, dict) else {}
+        if all(isinstance(start.get(k), int) and not isinstance(start.get(k), bool) for k in v.keys) \
+                and any(start.values()):
+            said += "; it starts at " + join_and([str(start[k]) for k in v.keys])
+        out.append((capital(v.title.removeprefix("the ")), said))
+    return out
+
+
+def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
+    """What an undocumented column of a table is, where the cards read it: on every card with a row of the table
+    (`colour: red`) some attribute equals that row's cell ('paid_in: =colours[colour].next'), so the column
+    says what that attribute is for a card of each row ('Next: the paid in of a card of that colour.')."""
+    from rulecraft.tools.words.locals import row_noun
+
+    keys, notes = set(t.keys), []
+    for col in (c for c in t.columns if c != "title"):
+        if len({repr(t.rows[k].get(col)) for k in t.keys}) < 2:
+            continue
+        for by in sorted({a for c in rs.cards for a, v in c.attrs.items() if isinstance(v, str) and v in keys}):
+            held = [c for c in rs.cards if c.attrs.get(by) in keys]
+            same = [a for a in sorted(held[0].attrs) if a not in (by, col) and held and all(
+                c.attrs.get(a) == t.rows[c.attrs[by]].get(col) for c in held)] if held else []
+            if same and {c.attrs[by] for c in held} == keys:
+                noun = row_noun(w, t.id) or humanize(by)
+                notes.append(f"{capital(humanize(col))}: the {humanize(same[0])} of a card of that {noun}.")
+                break
+    return " ".join(notes)
 
 
 def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:

@@ -204,6 +204,8 @@ class Words:
                 return f"the {ident} {_kind(self, value)}" if _kind(self, value) else f"the {ident}"
         if self.detail != "full" and ident in self.info.tallies and ident not in self.rs.variables:
             return "the number of " + humanize(ident)
+        if self.detail != "full" and not plain_role(ident, self.info.nouns.get(ident, "")):
+            return "the " + self.info.nouns[ident]  # 'mate': the chosen player
         if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
         return self.standing_for(ident) or "the " + self.noun_of(ident)
@@ -376,3 +378,15 @@ _PARTICIPLES = {"gone", "got", "kept", "lost", "won", "sold", "left", "done", "s
 # a one-letter local whose use says nothing else reads by its letter's usual noun
 _LETTER_NOUNS = {"p": "player", "q": "player", "o": "player", "c": "card", "k": "card", "r": "roll", "d": "dice",
                  "z": "pile", "t": "type", "n": "number", "v": "value", "x": "one", "e": "event", "s": "one"}
+
+
+def plain_role(ident: str, noun: str) -> bool:
+    """A name bound by a choice of a player or a row reads as the designer's word where that word names a role ('the
+    target', 'the receiver') or what is chosen ('the colour'); else as what it is: 'mate' is the chosen player, 'back'
+    the chosen colour (not 'the mate's Sandbags', 'for the back')."""
+    if not noun.startswith("chosen ") or noun == "chosen card":
+        return True
+    return ident.endswith(("er", "or", "ee", "ent", "ant", "ist")) or ident in _ROLES or ident == noun[7:]
+
+
+_ROLES = {"target", "victim", "rival", "partner", "ally", "heir", "pick", "choice"}

@@ -244,7 +244,9 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
         elif cond.startswith(f"the {var} ") and cond.split(" ")[2] in ("is", "are", "has", "was", "can", "may"):
             where = (" who " if var == "player" else " that ") + cond[len(f"the {var} "):]
     if isinstance(n.element, A.Name) and n.element.id == n.var:
-        return f"each {var}{where}" if everyone else f"each {var} in {src}{where}"
+        if everyone or src == f"each {var}":  # 'keys(levees)' reads 'each levee' already
+            return f"each {var}{where}"
+        return f"each {var} in {src}{where}"
     el = n.element
     if w.detail != "full" and isinstance(el, A.Index) and isinstance(el.obj, A.Name) and el.obj.id in w.rs.zones \
             and isinstance(el.key, A.Name) and el.key.id == n.var and n.condition is None:

@@ -206,6 +206,7 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
     """A step in players' words, first letter small; '' for bookkeeping."""
     from rulecraft.tools.chart.sheetplan import designer_label
     from rulecraft.tools.words.bookkeeping import hidden_step
+    from rulecraft.tools.words.players import only_among
 
     if hidden_step(rs, s):
         return ""
@@ -214,7 +215,7 @@ def _said(rs: M.Ruleset, w, s: M.Step) -> str:
     d = _spec(s)
     if not label and _decides(s) == "choice" and d is not None and d.prompt is not None and d.player is not None \
             and getattr(getattr(d.player, "ast", None), "id", None) != w.you:  # in a sentence, a question is quoted
-        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”"
+        text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”" + only_among(w, d)
     return text[:1].lower() + text[1:] if not text[1:2].isupper() else text
 
 

@@ -70,6 +70,8 @@ def _kind(w, e) -> str:
         return "card"
     if isinstance(e, A.BinOp) and e.op == "+":
         return _kind(w, e.left) or _kind(w, e.right)
+    if isinstance(e, A.Ternary):  # 'X if cond else []': what X holds
+        return _kind(w, e.then) or _kind(w, e.other)
     if isinstance(e, A.Call) and e.func in w.rs.functions:
         return _kind(w, w.rs.functions[e.func][1])
     if isinstance(e, A.Call) and e.func == "keys" and e.args and isinstance(e.args[0], A.Name):
@@ -187,6 +189,11 @@ def _work_out(w) -> Locals:
             note(settings.get("each") or ("q" if s.construct == "respond" else ""),
                  "responder" if s.construct == "respond" else "player")
             note(settings.get("bidder") or ("bidder" if s.construct == "auction" else ""), "bidder")
+            if s.construct == "repeat_choice" and settings.get("as") and settings.get("options"):  # 'as: back'
+                from rulecraft.dsl.parser import parse_expression, plain_locator
+
+                k = _kind(w, parse_expression(str(settings["options"]), plain_locator()))
+                note(settings["as"], f"chosen {k}" if k else "")
             if s.construct in ("auction", "respond"):
                 info.results.add(settings.get("as") or ("auction" if s.construct == "auction" else "answer"))
         for st in _stmts(s):

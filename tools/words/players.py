@@ -187,14 +187,19 @@ def _total_of(w: Words, c) -> str:
 
 def _every(w: Words, c, quantifier: str) -> str:
     """'all([empty(q.hand) for q in players])' as 'every player's Hand is empty' ('any player ...'): the test said
-    once with its subject quantified, where the list is everyone and the test names its subject once."""
-    from rulecraft.tools.words.locals import truthy
+    once with its subject quantified, where the list is everyone (or each key of a table: 'any colour') and the test
+    names its subject once."""
+    from rulecraft.tools.words.locals import row_noun, truthy
 
-    if not (isinstance(c.iterable, A.Name) and c.iterable.id == "players") or not truthy(c.element):
+    noun = "player" if isinstance(c.iterable, A.Name) and c.iterable.id == "players" else ""
+    if isinstance(c.iterable, A.Call) and c.iterable.func == "keys" and len(c.iterable.args) == 1 \
+            and isinstance(c.iterable.args[0], A.Name):  # 'any([pool[k] >= 4 for k in keys(colours)])': any colour
+        noun = row_noun(w, c.iterable.args[0].id)
+    if not noun or not truthy(c.element):
         return ""
     if sum(1 for x in c.element.walk() if isinstance(x, A.Name) and x.id == c.var) != 1:
         return ""
-    return w.reading(c.var, f"{quantifier} player", c.element)
+    return w.reading(c.var, f"{quantifier} {noun}", c.element)
 
 
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
@@ -333,13 +338,32 @@ def offered(w: Words, d, asked: str = "") -> str:
         return ""
     from rulecraft.tools.words.text import join_and
 
-    said = all(len(cond) <= _OFFER_IF and " for each " not in cond for _t, cond in parts)
-    items = [text + (f" (if {cond})" if cond and said else "") for text, cond in parts]
-    some = "" if said or not any(cond for _t, cond in parts) else " (some only at times)"
-    return join_and(items + (["pass"] if d.optional else []), "or") + some
+    unsaid = sum(1 for _t, cond in parts if cond and not _sayable(cond))  # one: marked; more: all the list
+    items = [text + ("" if not cond else f" (if {cond})" if _sayable(cond) else " (only at times)" * (unsaid == 1))
+             for text, cond in parts]
+    return join_and(items + (["pass"] if d.optional else []), "or") + " (some only at times)" * (unsaid > 1)
 
 
-_OFFER_IF = 45  # a condition an option is offered on, said beside it up to this length (longer: 'some only at times')
+_OFFER_IF = 45  # a condition an option is offered on, said beside it up to this length (longer: 'only at times')
+
+
+def _sayable(cond: str) -> bool:
+    return len(cond) <= _OFFER_IF and " for each " not in cond
+
+
+def only_among(w: Words, d) -> str:
+    """Which of a list a follow-up question lets a player pick, where its options are a table's keys or a list
+    filtered by a short condition: ' (a levee where Water for the levee is more than 0)', so a reader knows a dry
+    levee cannot be shored up; '' otherwise."""
+    e = getattr(getattr(d, "options", None), "ast", None)
+    if not (isinstance(e, A.Comprehension) and e.condition is not None and isinstance(e.element, A.Name)
+            and e.element.id == e.var):
+        return ""
+    said = w.expr(e)
+    if not said.startswith("each ") or " where " not in said or not _sayable(said.split(" where ", 1)[1]):
+        return ""
+    noun = said[5:]
+    return f" ({'an' if noun[:1] in 'aeiou' else 'a'} {noun})"
 
 
 def _offer_parts(w: Words, e):
