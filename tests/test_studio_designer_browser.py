@@ -16,12 +16,15 @@ studio` started as a command): the places where a first session with it stumbled
   give).
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
   Variants tab shows what it changes from its parent, picked by itself, and follows a save.
+- A keystroke sends the change typed, not the whole ruleset (the whole of a long one, on every keystroke, held the
+  page's main thread), and the server's text stays the page's.
 
 One server and one browser for the module; without Chromium (or Playwright) the tests skip and say why.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -240,4 +243,32 @@ def test_a_narrow_window_keeps_every_panel_in_it(studio, browser):
             box = page.locator(part).bounding_box()
             assert box["width"] >= 300 and box["x"] + box["width"] <= width + 1, (width, part, box)
     assert page.locator("#tabs button[data-tab='simulate']").bounding_box()["x"] < 760
+    page.close()
+
+
+# every message the page sends on its websocket, kept before the page's own script runs
+SENT = """window.sent = []
+const send = WebSocket.prototype.send
+WebSocket.prototype.send = function (data) { window.sent.push(String(data)); return send.call(this, data) }"""
+
+
+def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
+    """A keystroke sends the change (a range and the text typed), not the whole ruleset: the whole text of a long
+    ruleset on every keystroke held the page's main thread (session 15). The server's text stays the page's: the
+    chart drawn after the typing shows the words typed."""
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.add_init_script(SENT)
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    put_cursor(page, "label: Roll or bank", len("label: Roll or bank"))
+    chart_says(page, "A turn")
+    page.evaluate("() => { window.sent = [] }")
+    page.keyboard.type(" until the dice say stop", delay=30)
+    page.wait_for_function("() => document.querySelector('#chart svg').textContent.replace(/\\s/g, '')"
+                           ".includes('untilthedicesaystop')", timeout=WAIT)  # a long label is drawn on two lines
+    sent = [json.loads(m) for m in page.evaluate("() => window.sent")]
+    changes = [c for m in sent if m.get("method") == "textDocument/didChange" for c in m["params"]["contentChanges"]]
+    assert changes, "no change was sent"
+    assert all("range" in c and len(c["text"]) < 30 for c in changes), changes[:3]
     page.close()
