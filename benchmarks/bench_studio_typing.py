@@ -58,7 +58,8 @@ def measure(page, label: str, keys: int, delay: int, cdp=None, trace=None) -> di
     }""", label)
     page.wait_for_timeout(1500)
     page.evaluate("() => { window.probe.long = []; window.probe.sent = {}; window.probe.bytes = 0; window.probe.drawn0 = window.studio.chart.drawn;"
-                  " window.probe.asked0 = window.studio.chart.asked }")
+                  " window.probe.asked0 = window.studio.chart.asked;"
+                  " window.probe.shown0 = window.studio.diagnosticsShown || 0 }")
     text = (WORDS * (keys // len(WORDS) + 1))[:keys]
     if trace:
         page.context.browser.start_tracing(page=page, path=trace, categories=["devtools.timeline", "v8.execute", "toplevel"])
@@ -73,7 +74,8 @@ def measure(page, label: str, keys: int, delay: int, cdp=None, trace=None) -> di
         page.context.browser.stop_tracing()
     got = page.evaluate("() => ({long: window.probe.long, sent: window.probe.sent, bytes: window.probe.bytes,"
                         " drawn: window.studio.chart.drawn - window.probe.drawn0,"
-                        " asked: window.studio.chart.asked - window.probe.asked0})")
+                        " asked: window.studio.chart.asked - window.probe.asked0,"
+                        " shown: (window.studio.diagnosticsShown || 0) - window.probe.shown0})")
     got["profile"] = profile
     return got
 
@@ -130,7 +132,8 @@ def main() -> int:
                 print(f"run {run + 1}: {args.keys} keys every {args.delay} ms: long tasks {len(long)} "
                       f"({len(long) * per:.1f} per 100 keys), total {sum(long):.0f} ms "
                       f"({sum(long) * per:.0f} ms per 100 keys), longest {max(long, default=0):.0f} ms; "
-                      f"sent {got['bytes'] / 1000:.0f} kB {json.dumps(got['sent'], sort_keys=True)}; charts asked {got['asked']}, drawn {got['drawn']}")
+                      f"sent {got['bytes'] / 1000:.0f} kB {json.dumps(got['sent'], sort_keys=True)}; charts asked {got['asked']}, drawn {got['drawn']}; "
+                      f"problems redrawn {got['shown']}")
                 if got["profile"]:
                     busy = sum(ms for ms, fn in hot(got["profile"], top=None) if not fn.startswith("(idle)"))
                     print(f"    main thread busy (CPU profile, idle left out): {busy * per:.0f} ms per 100 keys")
