@@ -17,7 +17,8 @@ studio` started as a command): the places where a first session with it stumbled
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
   Variants tab shows what it changes from its parent, picked by itself, and follows a save.
 - A keystroke sends the change typed, not the whole ruleset (the whole of a long one, on every keystroke, held the
-  page's main thread), and the server's text stays the page's.
+  page's main thread), and the server's text stays the page's; a check that finds the problems already shown
+  redraws nothing.
 
 One server and one browser for the module; without Chromium (or Playwright) the tests skip and say why.
 """
@@ -263,7 +264,7 @@ def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
     page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
     put_cursor(page, "label: Roll or bank", len("label: Roll or bank"))
     chart_says(page, "A turn")
-    page.evaluate("() => { window.sent = [] }")
+    page.evaluate("() => { window.sent = []; window.shown = window.studio.diagnosticsShown }")
     page.keyboard.type(" until the dice say stop", delay=30)
     page.wait_for_function("() => document.querySelector('#chart svg').textContent.replace(/\\s/g, '')"
                            ".includes('untilthedicesaystop')", timeout=WAIT)  # a long label is drawn on two lines
@@ -271,4 +272,6 @@ def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
     changes = [c for m in sent if m.get("method") == "textDocument/didChange" for c in m["params"]["contentChanges"]]
     assert changes, "no change was sent"
     assert all("range" in c and len(c["text"]) < 30 for c in changes), changes[:3]
+    # a ruleset without errors, checked after each pause: the problems (none) are never drawn again
+    assert page.evaluate("() => window.studio.diagnosticsShown - window.shown") == 0
     page.close()
