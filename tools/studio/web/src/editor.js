@@ -52,9 +52,9 @@ export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCurso
 
 // The server's diagnostics as underlines (with a quick fix where the server offers one), and as a list of
 // {from, to, line, col, code, message, hint, severity} for the problems panel. Null when they are for
-// another text than the editor's (an older version). The list has `same` set, and nothing is redrawn, when they are
-// the ones underlined already (the check after a keystroke in a ruleset without errors, or that left its errors
-// where they were): redrawn on every keystroke they were work for nothing.
+// another text than the editor's (an older version). The underlines are not set again (the list gets `same`) when they
+// are the ones underlined already (the check after a keystroke in a ruleset without errors, or that left its errors
+// where they were): set on every keystroke they were work for nothing.
 export function showDiagnostics(view, client, params) {
   const plugin = LSPPlugin.get(view)
   const file = client.workspace.getFile(params.uri)

@@ -12,6 +12,7 @@ const state = {
   root: "", client: null, view: null,
   file: null,  // {path (relative, or null for a bundled one), bundled, file (absolute), uri, digest, readOnly, saved}
   problems: [], chart: null, printed: {}, tab: "chart",
+  diagnosticsShown: 0,  // how many times a check drew the problems list again (the tests count them)
 }
 window.studio = state  // for the browser tests and the benchmarks: what the page holds
 
@@ -182,15 +183,20 @@ function onDiagnostics(params) {
   const problems = showDiagnostics(state.view, state.client, params)
   if (problems === null) return
   state.problems = problems
-  state.diagnosticsShown = (state.diagnosticsShown || 0) + (problems.same ? 0 : 1)  // counted by the tests
-  if (!problems.same) {
+  // the list drawn again only when it changes (the underlines are the editor's: see showDiagnostics); an edit over a
+  // problem drops its underline at once, while the list still names it until this check says it is gone
+  if (problemsKey(problems) !== state.problemsKey) {
+    state.diagnosticsShown++
     showProblems(problems)
     requestAnimationFrame(() => state.view && keepCursorInView(state.view))
   }
   state.chart.soon(state.view.state.doc.lineAt(state.view.state.selection.main.head).number)
 }
 
+const problemsKey = problems => problems.map(p => `${p.line}:${p.col} ${p.severity} ${p.code} ${p.message} ${p.hint}`).join("\n")
+
 function showProblems(problems) {
+  state.problemsKey = problemsKey(problems)
   const ul = $("#problems")
   $("#problem-count").textContent = problems.length ? `(${problems.length})` : "(none)"
   ul.replaceChildren(...problems.map(p => {
