@@ -6,7 +6,7 @@ and the server's memory with DML open.
 Starts `rulecraft studio` on a temporary folder holding a copy of the ruleset, and drives the page in Debian's
 Chromium with Playwright (as tests/test_studio_browser.py does). Times are wall-clock from the keystroke (sent by
 Playwright) to the moment the page shows the result (a problem in the list, a chart drawn again), so they hold
-the page's own waits (40 ms before the text goes to the server, 150 ms before a chart is asked for), the check of
+the page's own waits (40 ms before the text goes to the server, 400 ms after the check before a chart is asked for), the check of
 the whole ruleset, and for the chart Graphviz. Prints the median and the worst of the repeats. Aims (issue 33):
 problems <= 300 ms, chart <= 1.5 s. The server's memory is its resident set (VmRSS) with the ruleset open.
 """

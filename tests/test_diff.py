@@ -228,7 +228,7 @@ def test_the_tutorials_four_edits_are_four_differences(tmp_path, capsys):
     assert any(x.startswith("removed step 2.b.i in the full view (numbered as in A): tally busts") for x in wiped)
     assert any(x.startswith("step 2.c.i in the full view: statements:") for x in wiped)
     assert {c.section for c in d.changes} == {"Ruleset", "Parameters", "Dice", "Sequences"}
-    assert any(x.startswith("notes: ") for x in d.changes[0].details)  # notes are compared
+    assert any(x.startswith("notes, line by line") for x in d.changes[0].details)  # notes are compared
     code, out, _ = _cli(capsys, "pig", _tutorial_variant(tmp_path))
     assert code == 1 and ".do." not in out and ".then." not in out  # no internal paths
 
@@ -267,3 +267,19 @@ def test_a_step_moved_among_steps_without_ids_is_moved(tmp_path):
     d = _diff(str(a), str(b))
     assert [(c.what, c.subject, c.details) for c in d.changes] == [
         ("moved", "step 1 in the full view", ("now 3 in the full view, otherwise unchanged: x += 1",))]
+
+
+def test_long_notes_changed_are_shown_line_by_line(tmp_path, capsys):
+    """A changed `notes` (a long text over several lines) prints the lines removed and added, each on its own line,
+    not the two texts as escaped strings ('...\\n...')."""
+    text = Path(PIG).read_text(encoding="utf-8")
+    kept = "The first player to reach the target score wins."
+    assert kept in text
+    copy = tmp_path / "pig-notes.yaml"
+    copy.write_text(text.replace(kept, "The first player to reach the target score, or past it, wins."), encoding="utf-8")
+    code, out, _ = _cli(capsys, "pig", str(copy))
+    assert code == 1
+    assert ("  changed ruleset: notes, line by line (- before, + after):\n"
+            f"    - {kept}\n"
+            "    + The first player to reach the target score, or past it, wins.\n") in out
+    assert "\\n" not in out

@@ -16,12 +16,16 @@ studio` started as a command): the places where a first session with it stumbled
   give).
 - New, 'a variant of the open ruleset', twice (a variant of a variant): each extends the one open, loads, and the
   Variants tab shows what it changes from its parent, picked by itself, and follows a save.
+- A keystroke sends the change typed, not the whole ruleset (the whole of a long one, on every keystroke, held the
+  page's main thread), and the server's text stays the page's; a check that finds the problems already shown
+  redraws nothing.
 
 One server and one browser for the module; without Chromium (or Playwright) the tests skip and say why.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -148,7 +152,7 @@ def test_charts_follow_the_cursor_and_the_list_and_the_keys_stay_in_the_editor(s
     # a check that ends while a problem has the focus (the list made anew) leaves the focus on that problem
     problem.focus()
     page.evaluate("""() => { document.activeElement.dataset.old = "1"; const v = window.studio.view
-        v.dispatch({changes: {from: v.state.doc.length, insert: "\\n"}}) }""")
+        v.dispatch({changes: {from: 0, insert: "\\n"}}) }""")  # (every problem a line down: the list is new)
     page.wait_for_function("() => !document.querySelector('#problems li[data-old]')", timeout=WAIT)
     assert page.evaluate("() => document.activeElement.matches(\"#problems li[data-code='E301']\")")
     shot(page, "studio-chart-list.png")
@@ -225,8 +229,11 @@ def test_a_variant_of_a_variant(studio, browser):
     page.wait_for_selector("#copy:not([hidden])", timeout=WAIT)
     page.click("#copy")
     page.wait_for_function("() => document.querySelector('#file-name').textContent === 'pig-2.yaml'", timeout=WAIT)
-    with open(resolve("pig"), encoding="utf-8") as bundled:  # the same rules (its first line names the schema)
-        assert (folder / "pig-2.yaml").read_text(encoding="utf-8").split("\n", 1)[1] == bundled.read().split("\n", 1)[1]
+    with open(resolve("pig"), encoding="utf-8") as bundled:
+        first, rest = (folder / "pig-2.yaml").read_text(encoding="utf-8").split("\n", 1)
+        assert rest == bundled.read().split("\n", 1)[1]
+    # its first line names the installed schema by its whole path (the bundled ../../schema/... names nothing there)
+    assert first.startswith("# yaml-language-server: $schema=/") and first.endswith("/schema/ruleset.schema.json")
     assert errors == []
     page.close()
 
@@ -246,4 +253,34 @@ def test_a_narrow_window_keeps_every_panel_in_it(studio, browser):
             box = page.locator(part).bounding_box()
             assert box["width"] >= 300 and box["x"] + box["width"] <= width + 1, (width, part, box)
     assert page.locator("#tabs button[data-tab='simulate']").bounding_box()["x"] < 760
+    page.close()
+
+
+# every message the page sends on its websocket, kept before the page's own script runs
+SENT = """window.sent = []
+const send = WebSocket.prototype.send
+WebSocket.prototype.send = function (data) { window.sent.push(String(data)); return send.call(this, data) }"""
+
+
+def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
+    """A keystroke sends the change (a range and the text typed), not the whole ruleset: the whole text of a long
+    ruleset on every keystroke held the page's main thread (session 15). The server's text stays the page's: the
+    chart drawn after the typing shows the words typed."""
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.add_init_script(SENT)
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    put_cursor(page, "label: Roll or bank", len("label: Roll or bank"))
+    chart_says(page, "A turn")
+    page.evaluate("() => { window.sent = []; window.shown = window.studio.diagnosticsShown }")
+    page.keyboard.type(" until the dice say stop", delay=30)
+    page.wait_for_function("() => document.querySelector('#chart svg').textContent.replace(/\\s/g, '')"
+                           ".includes('untilthedicesaystop')", timeout=WAIT)  # a long label is drawn on two lines
+    sent = [json.loads(m) for m in page.evaluate("() => window.sent")]
+    changes = [c for m in sent if m.get("method") == "textDocument/didChange" for c in m["params"]["contentChanges"]]
+    assert changes, "no change was sent"
+    assert all("range" in c and len(c["text"]) < 30 for c in changes), changes[:3]
+    # a ruleset without errors, checked after each pause: the problems (none) are never drawn again
+    assert page.evaluate("() => window.studio.diagnosticsShown - window.shown") == 0
     page.close()

@@ -73,10 +73,10 @@ def to_text(diff: Diff, label_a: str = "", label_b: str = "", b: M.Ruleset | Non
                 group = None
             if c.what == "changed" and len(c.details) > 1:
                 lines.append(f"{indent}{c.what} {c.subject}:")
-                lines.extend(f"{indent}  {d}" for d in c.details)
+                lines.extend(f"{indent}  {d}".replace("\n", f"\n{indent}    ") for d in c.details)
             else:
                 tail = f": {c.details[0]}" if c.details else ""
-                lines.append(f"{indent}{c.what} {c.subject}{tail}")
+                lines.append(f"{indent}{c.what} {c.subject}{tail}".replace("\n", f"\n{indent}  "))
     n = len(diff.changes)
     lines.append("")
     lines.append(f"{n} difference{'s' if n != 1 else ''}: "

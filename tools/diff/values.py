@@ -4,6 +4,7 @@ comparison of each section but the sequences (those are in diffsteps.py)."""
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
@@ -125,8 +126,22 @@ def _fields_diff(old: dict, new: dict) -> list[str]:
     for k in list(old) + [k for k in new if k not in old]:
         a, b = old.get(k), new.get(k)
         if _plain(a) != _plain(b):
-            out.append(f"{k}: {show(a)} -> {show(b)}")
+            out.append(_text_diff(k, a, b) if _long_text(a) or _long_text(b) else f"{k}: {show(a)} -> {show(b)}")
     return out
+
+
+def _long_text(v: Any) -> bool:
+    return isinstance(v, str) and ("\n" in v.rstrip("\n") or len(v) > 60)
+
+
+def _text_diff(k: str, a: Any, b: Any) -> str:
+    """A long text (a ruleset's notes) changed: its lines removed (-) and added (+), one a line, not the two texts as
+    one escaped string each."""
+    old = a.splitlines() if isinstance(a, str) else [show(a)]
+    new = b.splitlines() if isinstance(b, str) else [show(b)]
+    return "\n".join([f"{k}, line by line (- before, + after):"]
+                     + [line[0] + " " + line[1:] for line in list(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
+                        if not line.startswith("@@")])
 
 
 def _keyed(section: str, noun: str, a: dict, b: dict, describe, fields_of) -> list[Change]:

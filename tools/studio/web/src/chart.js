@@ -2,7 +2,9 @@
 // text settles; greyed with a note while the text has errors; a click on a box moves the cursor to its step,
 // and the cursor's step is the highlighted box. A list picks any sequence's chart (one a variant inherits, too),
 // with its title and line.
-const REDRAW_AFTER = 150  // ms
+// ms after the last check shown before the chart is asked for: a pause in the typing, not every keystroke (at 150 ms
+// a designer typing at 4-5 keys a second had a chart asked, drawn by Graphviz and put on the page every few keys)
+const REDRAW_AFTER = 400
 
 export class Chart {
   constructor(el, note, {request, moveTo, picker, stepText}) {
@@ -12,6 +14,7 @@ export class Chart {
     this.picker = picker  // <select> of the ruleset's sequences
     this.request = request  // (params) => Promise of the server's answer
     this.moveTo = moveTo  // (line, col) => void
+    this.svg = null  // the SVG shown
     this.boxes = []  // {id, line, col} of the chart shown, in the order the sequence writes them
     this.sequences = []
     this.sequence = null
@@ -66,7 +69,9 @@ export class Chart {
 
   show(answer, line) {
     const stale = answer.status === "stale"
-    this.el.innerHTML = answer.svg
+    // the same drawing as the one shown (a keystroke in a comment, or in another sequence): the page keeps it
+    if (answer.svg !== this.svg) this.el.innerHTML = answer.svg
+    this.svg = answer.svg
     this.boxes = answer.boxes
     this.sequences = answer.sequences
     this.sequence = answer.sequence

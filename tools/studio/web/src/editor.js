@@ -5,7 +5,7 @@ import {EditorView, keymap, ViewPlugin} from "@codemirror/view"
 import {EditorState} from "@codemirror/state"
 import {indentWithTab} from "@codemirror/commands"
 import {yaml} from "@codemirror/lang-yaml"
-import {setDiagnostics, lintGutter} from "@codemirror/lint"
+import {setDiagnostics, lintGutter, forEachDiagnostic} from "@codemirror/lint"
 import {LSPPlugin, serverCompletion, hoverTooltips, jumpToDefinitionKeymap} from "@codemirror/lsp-client"
 
 const SYNC_AFTER = 40  // ms after the last keystroke before the text goes to the server
@@ -51,8 +51,10 @@ export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCurso
 }
 
 // The server's diagnostics as underlines (with a quick fix where the server offers one), and as a list of
-// {from, to, line, col, code, message, hint, severity} for the problems panel. False when they are for
-// another text than the editor's (an older version).
+// {from, to, line, col, code, message, hint, severity} for the problems panel. Null when they are for
+// another text than the editor's (an older version). The underlines are not set again (the list gets `same`) when they
+// are the ones underlined already (the check after a keystroke in a ruleset without errors, or that left its errors
+// where they were): set on every keystroke they were work for nothing.
 export function showDiagnostics(view, client, params) {
   const plugin = LSPPlugin.get(view)
   const file = client.workspace.getFile(params.uri)
@@ -66,6 +68,13 @@ export function showDiagnostics(view, client, params) {
     return {from, to, line: line.number, col: from - line.from + 1, code: item.code || "", message,
             hint: rest.join("\nhint: "), severity: SEVERITY[item.severity || 1], item}
   })
+  const shown = []
+  forEachDiagnostic(view.state, (d, from, to) => shown.push(`${from} ${to} ${d.severity} ${d.source} ${d.message}`))
+  const now = problems.map(p => `${p.from} ${p.to} ${p.severity} ${p.code} ${p.message + (p.hint ? `\nhint: ${p.hint}` : "")}`)
+  if (shown.length === now.length && shown.every((d, i) => d === now[i])) {
+    problems.same = true
+    return problems
+  }
   view.dispatch(setDiagnostics(view.state, problems.map(p => ({
     from: p.from, to: p.to, severity: p.severity, source: p.code,
     message: p.message + (p.hint ? `\nhint: ${p.hint}` : ""),

@@ -12,6 +12,7 @@ const state = {
   root: "", client: null, view: null,
   file: null,  // {path (relative, or null for a bundled one), bundled, file (absolute), uri, digest, readOnly, saved}
   problems: [], chart: null, printed: {}, tab: "chart",
+  diagnosticsShown: 0,  // how many times a check drew the problems list again (the tests count them)
 }
 window.studio = state  // for the browser tests and the benchmarks: what the page holds
 
@@ -182,18 +183,27 @@ function onDiagnostics(params) {
   const problems = showDiagnostics(state.view, state.client, params)
   if (problems === null) return
   state.problems = problems
-  showProblems(problems)
-  requestAnimationFrame(() => state.view && keepCursorInView(state.view))
+  // the list drawn again only when it changes (the underlines are the editor's: see showDiagnostics); an edit over a
+  // problem drops its underline at once, while the list still names it until this check says it is gone
+  if (problemsKey(problems) !== state.problemsKey) {
+    state.diagnosticsShown++
+    showProblems(problems)
+    requestAnimationFrame(() => state.view && keepCursorInView(state.view))
+  }
   state.chart.soon(state.view.state.doc.lineAt(state.view.state.selection.main.head).number)
 }
 
+const problemsKey = problems => problems.map(p => `${p.line}:${p.col} ${p.severity} ${p.code} ${p.message} ${p.hint}`).join("\n")
+
 function showProblems(problems) {
+  state.problemsKey = problemsKey(problems)
   const ul = $("#problems")
   $("#problem-count").textContent = problems.length ? `(${problems.length})` : "(none)"
   // a check that ends while a problem has the keyboard's focus keeps it there (the list is made anew: without this,
   // Enter after a new check went nowhere)
   const had = ul.contains(document.activeElement) ? document.activeElement : null
-  const was = had && {line: had.dataset.line, code: had.dataset.code, at: [...ul.children].indexOf(had)}
+  const was = had && {code: had.dataset.code, text: had.querySelector(".message")?.textContent,
+    at: [...ul.children].indexOf(had)}
   ul.replaceChildren(...problems.map(p => {
     const li = document.createElement("li")
     li.className = p.severity
@@ -212,7 +222,7 @@ function showProblems(problems) {
   }))
   if (was) {
     const items = [...ul.children]
-    const same = items.find(li => li.dataset.line === was.line && li.dataset.code === was.code)
+    const same = items.find(li => li.dataset.code === was.code && li.querySelector(".message")?.textContent === was.text)
     const near = same || items[Math.min(was.at, items.length - 1)]
     if (near) near.focus()
   }
