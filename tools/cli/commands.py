@@ -311,6 +311,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for problem in filter(None, problems):
         print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
         return EXIT_DIAGNOSTICS
+    from rulecraft.tools.cli.codes import end_interrupted_cluster_run
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     try:  # results are kept (on disk) only for the files that list every game
@@ -320,7 +321,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                progress=progress_printer(), keep="disk" if args.json or args.csv else "none",
                                keep_coverage=bool(args.json))
     except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
-        return stop_code(f"{PROG} simulate", exc)
+        code = stop_code(f"{PROG} simulate", exc)
+        if args.cluster and not isinstance(exc, ClusterError):
+            end_interrupted_cluster_run(code)
+        return code
     summary.never_reached = unreached(summary, loaded.graph)
     text_out = sys.stderr if to_stdout else sys.stdout  # standard output holds only the data asked for with '-'
     print(report(summary), file=text_out)

@@ -143,6 +143,7 @@ def run(args) -> int:
     if problem:  # said before the games are played
         print(f"rulecraft compare: {problem}", file=sys.stderr)
         return 1
+    from rulecraft.tools.cli.codes import end_interrupted_cluster_run
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     a = None
@@ -153,7 +154,10 @@ def run(args) -> int:
             a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)
             b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=progress_printer(), **common)
     except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
-        return stop_code("rulecraft compare", exc, "" if a is None else " of B (A was played)")
+        code = stop_code("rulecraft compare", exc, "" if a is None else " of B (A was played)")
+        if args.cluster and not isinstance(exc, ClusterError):
+            end_interrupted_cluster_run(code)
+        return code
     entries = compare(a, b)
     # with --json - standard output holds only the JSON; the table goes to standard error
     print(text(a, b, entries, args.ruleset_a, args.ruleset_b), file=sys.stderr if args.json == "-" else sys.stdout)
