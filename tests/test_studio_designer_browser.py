@@ -73,6 +73,18 @@ def doc(page) -> str:
     return page.evaluate("() => window.studio.view.state.doc.toString()")
 
 
+def open_pig(browser, url: str, width: int = 1400, height: int = 900, init_script: str | None = None):
+    """A new page of the studio with pig.yaml open and ready; the page's errors are collected in the list returned."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if init_script:
+        page.add_init_script(init_script)
+    page.goto(url.replace("/?", "/?path=pig.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    return page, errors
+
+
 def chart_says(page, title: str) -> None:
     page.wait_for_function("t => document.querySelector('#chart-note').textContent === t"
                            " && !document.querySelector('#chart').classList.contains('stale')", arg=title, timeout=WAIT)
@@ -80,11 +92,7 @@ def chart_says(page, title: str) -> None:
 
 def test_charts_follow_the_cursor_and_the_list_and_the_keys_stay_in_the_editor(studio, browser):
     folder, url = studio
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url.replace("/?", "/?path=pig.yaml&"))
-    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page, errors = open_pig(browser, url)
     # the cursor goes into 'turn' at once, before the first chart (of line 1: the game) has come
     turn = put_cursor(page, "  turn:\n    kind: turn") + 1
     chart_says(page, "A turn")
@@ -162,11 +170,7 @@ def test_charts_follow_the_cursor_and_the_list_and_the_keys_stay_in_the_editor(s
 
 def test_a_variant_of_a_variant(studio, browser):
     folder, url = studio
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url.replace("/?", "/?path=pig.yaml&"))
-    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page, errors = open_pig(browser, url)
     assert page.input_value("#variant") == ""  # pig extends nothing
 
     def new_variant(name: str) -> None:
@@ -242,9 +246,7 @@ def test_a_narrow_window_keeps_every_panel_in_it(studio, browser):
     """At 1,000 px (a laptop's half screen) the three columns fit; at 760 px they stack into one column that scrolls
     down. Before, the page was wider than the window at both: the tabs and the chart were cut off at the right."""
     folder, url = studio
-    page = browser.new_page(viewport={"width": 1000, "height": 800})
-    page.goto(url.replace("/?", "/?path=pig.yaml&"))
-    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page, _ = open_pig(browser, url, width=1000, height=800)
     page.wait_for_selector("#chart[data-drawn] svg", timeout=WAIT)
     for width in (1000, 760):
         page.set_viewport_size({"width": width, "height": 800})
@@ -267,10 +269,7 @@ def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
     ruleset on every keystroke held the page's main thread (session 15). The server's text stays the page's: the
     chart drawn after the typing shows the words typed."""
     folder, url = studio
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    page.add_init_script(SENT)
-    page.goto(url.replace("/?", "/?path=pig.yaml&"))
-    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page, _ = open_pig(browser, url, init_script=SENT)
     put_cursor(page, "label: Roll or bank", len("label: Roll or bank"))
     chart_says(page, "A turn")
     page.evaluate("() => { window.sent = []; window.shown = window.studio.diagnosticsShown }")

@@ -65,7 +65,8 @@ def dice_name(count: int, sides: int) -> str:
 def dice_label(count: int, sides: int, visibility: str = "open") -> str:
     """Dice as the printed rules list them: 'A six-sided die (1d6)', and who sees their faces when not everyone does."""
     seen = {"roller": ", seen by its roller alone", "hidden": ", seen by nobody until shown"}.get(visibility, "")
-    return f"{dice_name(count, sides)[0].upper()}{dice_name(count, sides)[1:]} ({count}d{sides}{seen})"
+    name = dice_name(count, sides)
+    return f"{name[:1].upper()}{name[1:]} ({count}d{sides}{seen})"
 
 
 def gerund(verb: str) -> str:
