@@ -63,6 +63,23 @@ def state(ws) -> dict:
         assert frame["type"] != "error" or "too many" not in frame["message"], frame  # (a dropped answer: never wait)
 
 
+def reply(ws) -> dict:
+    """The next frame that is not a state: the game pushes a state to every seat after each step it takes, so one
+    may come before the reply to what a seat just sent."""
+    while True:
+        frame = ws.receive_json()
+        if frame["type"] != "state":
+            return frame
+
+
+def moved_state(ws, after: int) -> dict:
+    """The first state after `after` decisions were taken (those pushed before it are passed over)."""
+    while True:
+        frame = state(ws)
+        if frame["decisions"] > after:
+            return frame
+
+
 def asked_state(ws, after: int = -1) -> dict:
     """The frames until this seat is asked (or the game ends) after `after` decisions were taken."""
     while True:
@@ -77,25 +94,22 @@ def test_a_seat_gets_its_own_view_and_cannot_act_for_another(folder):
         links = [s["link"] for s in game["seats"]]
         assert all(links) and links[0] != links[1] and game["spectator"]
         with socket(c, links[0]) as a, socket(c, links[1]) as b:
-            fa, fb = state(a), state(b)
+            fa, fb = asked_state(a), state(b)  # P1 bids first (the game may still be on its way when b joins)
             assert fa["seat"] == 0 and fa["view"]["seat"] == 0 and fa["view"]["players"][0]["you"]
             assert fb["seat"] == 1 and fb["view"]["name"] == "P2"
             asked = fa["asked"]
             mine, other = (a, b) if asked == 0 else (b, a)
             # the seat not asked answers: refused, and the game does not move
             other.send_json({"type": "answer", "decision": fa["decisions"], "wire": 0})
-            err = other.receive_json()
-            assert err == {"type": "error", "message": "it is not your turn to decide"}
+            assert reply(other) == {"type": "error", "message": "it is not your turn to decide"}
             assert state(other)["decisions"] == fa["decisions"]
             # a stale answer (the decision number of another question) is refused too
             mine.send_json({"type": "answer", "decision": fa["decisions"] + 7, "wire": 0})
-            assert mine.receive_json()["type"] == "error"
+            assert reply(mine)["type"] == "error"
             # help in words, for the seat asked only
             mine.send_json({"type": "help"})
-            frame = mine.receive_json()
-            while frame["type"] != "help":
-                frame = mine.receive_json()
-            assert "Asked:" in frame["text"]
+            frame = reply(mine)
+            assert frame["type"] == "help" and "Asked:" in frame["text"]
 
 
 def sealed_game(folder, bid_of_a: int) -> tuple[dict, dict]:
@@ -133,10 +147,7 @@ def test_a_spectator_sees_the_public_and_answers_nothing(folder):
             assert f["seat"] is None and f["view"]["seat"] == -1 and f["view"]["name"] == "Spectator"
             assert not any(p["you"] for p in f["view"]["players"]) and f["view"]["decision"] is None
             s.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
-            frame = s.receive_json()
-            while frame["type"] == "state":  # (a state pushed meanwhile, e.g. who is at the table: not the answer's)
-                frame = s.receive_json()
-            assert frame == {"type": "error", "message": "a spectator watches: it answers nothing"}
+            assert reply(s) == {"type": "error", "message": "a spectator watches: it answers nothing"}
 
 
 def test_no_token_is_refused(folder):
@@ -180,9 +191,9 @@ def test_bad_messages_are_bounded(folder):
         with socket(c, game["seats"][0]["link"]) as a:
             state(a)
             a.send_text("not json")
-            assert a.receive_json()["type"] == "error"
+            assert reply(a)["type"] == "error"
             a.send_json({"type": "sing"})
-            assert "not a message" in a.receive_json()["message"]
+            assert "not a message" in reply(a)["message"]
             a.send_text("x" * 20_000)
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
@@ -232,7 +243,7 @@ def test_undo_follows_the_terminals_fairness_rules(folder):
         with socket(c, two["seats"][0]["link"]) as a:
             f = asked_state(a)
             a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
-            f = state(a)
+            f = moved_state(a, f["decisions"])
             assert not f["undo"]  # with another person at the table, never (it would undo their decisions)
 
 
@@ -346,7 +357,7 @@ def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypa
             f = asked_state(a)
             monkeypatch.setattr(savegame, "atomic_write", full)
             a.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
-            g = state(a)
+            g = moved_state(a, f["decisions"])
             assert g["decisions"] == f["decisions"] + 1
             assert any("could not be saved (the disk is full)" in n for n in g["view"]["notices"]), g["view"]["notices"]
             monkeypatch.setattr(table, "replace_file", full)
@@ -359,7 +370,7 @@ def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypa
             f = asked_state(b)
             assert f["decisions"] == 1
             b.send_json({"type": "answer", "decision": f["decisions"], "wire": 0})
-            assert state(b)["decisions"] == 2
+            assert moved_state(b, f["decisions"])["decisions"] == 2
     assert len(os.listdir(folder / ".rulecraft" / "games")) == 1  # no half-made game left
     with studio(folder) as c:  # found again from its save, with both decisions
         with socket(c, game["seats"][0]["link"]) as a:
