@@ -188,3 +188,34 @@ def test_a_ruleset_going_wrong_as_the_game_starts_is_said_without_its_values(tmp
     assert told.startswith("the game cannot start") and "broken.yaml:23" in told and "R001" in told, told
     assert "gem3" not in told and "Gem 3" not in told, told
     assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's output
+
+
+LANTERN = Path(__file__).parent / "cases" / "games" / "lantern-watch.yaml"
+
+
+def test_a_seat_s_story_is_numbered_in_its_own_lines_so_no_gap_tells_of_anothers(tmp_path):
+    # Lantern Watch, seed 3, five random bots: the seer (P4) looks at P5's role, a line for P4 alone.
+    # Its story lines were numbered in the game's whole story (and `storyEnd` counted it all), so every other seat
+    # read a gap right after "P4: Look at whose role? (chosen in secret)": P4 had looked, so P4 was the seer
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(LANTERN), ["random"] * 5, 3, {}, TOKENS)
+    seats = [*range(5), SPECTATOR]
+    sent = {seat: 0 for seat in seats}
+    numbers: dict = {seat: [] for seat in seats}
+
+    def look() -> None:
+        for seat in seats:
+            frame = table.frame(seat, sent[seat])
+            assert frame["storyFrom"] == sent[seat]
+            numbers[seat] += [line["n"] for line in frame["story"]]
+            sent[seat] = frame["storyEnd"]
+
+    look()
+    while table.step():
+        look()
+    assert table.game.over
+    told = [line for line in table.game.narrative if str(line).startswith("P4 looks at the role of P5")]
+    assert told and all(set(line.only) == {3} for line in told)  # the game this test is about
+    for seat in seats:
+        assert numbers[seat] == list(range(sent[seat])), (seat, numbers[seat])
+    assert sent[0] < sent[3]  # P4 read one line more than P1, and P1 cannot tell
+    table.close()
