@@ -97,3 +97,69 @@ def test_a_show_reached_for_a_hidden_reason_or_worked_out_from_a_secret_tells_th
             assert bool(counted) == (seat == 2), (seed, seat, lines)
             # a show of a hand reached for no hidden reason is told as before
             assert any(t.startswith("P2 looks at the hand of P3") for t in lines), (seed, seat, lines)
+
+
+HEADERS = """
+    ruleset: tiny-headers
+    title: Headers
+    players: {min: 3, max: 3, default: 3}
+    cards:
+      - {id: spy, name: Spy, classes: [role, spy]}
+      - for: {copy: [1, 2]}
+        id: "guard_{copy}"
+        name: Guard
+        classes: [role, guard]
+    zones:
+      roles: {visibility: hidden, initial: all}
+      role: {per: player, visibility: owner}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - "shuffle roles"
+          - for_each: p
+            in: players
+            do: ["draw from roles to p.role"]
+          - for_each: p
+            in: players
+            do:
+              - {call: turn, with: {player: p}}
+              - label: Is this player the spy?
+                if: "any([c is spy for c in p.role])"
+                then: [{call: spy_turn, with: {who: p}}]
+          - choose: {player: "players[0]", kind: one, options: "[q for q in players]", secret: true, as: picked}
+          - {call: visit, with: {player: picked}}
+      visit:
+        kind: turn
+        title: A visit
+        params: [player]
+        steps: ["log '{player} is visited'"]
+      turn:
+        kind: turn
+        title: A turn
+        params: [player]
+        steps: ["log '{player} waits'"]
+      spy_turn:
+        kind: turn
+        title: The spy's look
+        params: [who]
+        steps: ["tell who 'You are the spy'"]
+"""
+
+
+def test_a_turn_begun_for_a_hidden_reason_is_announced_to_nobody(tmp_path):
+    # the table announces a round or turn as it begins ("--- The spy's look: P3 ---"): for a sequence called for a
+    # reason some seat cannot see, or with a player worked out from a secret answer, that told everyone the reason.
+    # (Decided per sequence: one called so anywhere is announced nowhere.)
+    path = tmp_path / "headers.yaml"
+    path.write_text(textwrap.dedent(HEADERS), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    for seed in range(1, 4):
+        heard: list = []
+        g = Game(loaded.ruleset, 3, seed, headers=("turn",), listener=heard.append)
+        while not g.over:
+            g.apply(g.pending.all_choices(1)[0])
+        headers = [str(line) for line in heard if getattr(line, "kind", "") == "header"]
+        assert headers == ["A turn: P1", "A turn: P2", "A turn: P3"], (seed, headers)

@@ -222,7 +222,7 @@ def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
 
 # ------------------------------------------------------------------ a look at cards the others hear of
 
-_QUIET_SHOWS: "weakref.WeakKeyDictionary[Any, frozenset]" = weakref.WeakKeyDictionary()
+_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset]]" = weakref.WeakKeyDictionary()
 
 
 def show_told(rs: Any, span: Any) -> bool:
@@ -232,18 +232,33 @@ def show_told(rs: Any, span: Any) -> bool:
     something hidden (a secret answer, a hidden hand; the zone a whole zone's show names is told, its cards never):
     the line would tell them that reason. Those shown read the cards as ever; the others read nothing, as of a
     `tell`."""
-    got = _QUIET_SHOWS.get(rs)
+    return span not in _quiet(rs)[0]
+
+
+def header_told(rs: Any, sequence: str) -> bool:
+    """Whether the table announces that a round or turn of `sequence` begins ("--- The spy's look: P3 ---"). Not when
+    the sequence is called anywhere for a reason some seat cannot see, or with arguments worked out from something
+    hidden (a secret answer): the announcement would tell that reason (decided per sequence, on the side of the
+    secret)."""
+    return sequence not in _quiet(rs)[1]
+
+
+def _quiet(rs: Any) -> tuple[frozenset, frozenset]:
+    """(the spans of the shows the others are not told of, the sequences whose start is not announced)."""
+    got = _QUIET.get(rs)
     if got is None:
-        got = _QUIET_SHOWS[rs] = frozenset(_quiet_shows(rs))
-    return span not in got
+        shows: list = []
+        sequences: set = set()
+        _walk_quiet(rs, shows, sequences)
+        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences))
+    return got
 
 
-def _quiet_shows(rs: Any) -> Iterable[Any]:
+def _walk_quiet(rs: Any, shows: list, sequences: set) -> None:
     specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
     s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
     s.locals = local_reads(rs, s, frozenset(id(x) for x in specs if x.secret is False or answer_opened(rs, x)))
-    secret_names = {spec.bind for step in every_step(rs) for spec in (getattr(step, "decision", None),)
-                    if spec is not None and spec.bind and spec.secret}
+    secret_names = {spec.bind for spec in specs if spec.bind and spec.secret}
     secret_names |= {step.bind for step in every_step(rs)
                      if getattr(step, "bind", None) and getattr(getattr(step, "decision", None), "secret", None)}
 
@@ -263,23 +278,28 @@ def _quiet_shows(rs: Any) -> Iterable[Any]:
         s._inside(z, parts, (), s.locals)  # a zone named: who owns it, its key
         return bool(parts) or any(isinstance(n, A.Name) and n.id in secret_names for n in z.walk())
 
-    seen: set = set()
     todo = [(seq.steps, False) for seq in rs.sequences.values()]
+
+    def called(name: str, quiet: bool, args: Iterable) -> None:
+        if name not in rs.sequences:
+            return
+        if quiet or any(hidden(a) for a in args):
+            sequences.add(name)
+        if quiet and (name, True) not in seen:
+            seen.add((name, True))
+            todo.append((rs.sequences[name].steps, True))
+
+    seen: set = set()
     while todo:
         steps, quiet = todo.pop()
         for step in steps:
-            called = getattr(step, "sequence", "") or ""
-            if called in rs.sequences and quiet and (called, True) not in seen:
-                seen.add((called, True))
-                todo.append((rs.sequences[called].steps, True))
+            called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())))
             for stmt in getattr(step, "stmts", ()):
                 for node in stmt.ast.walk():
                     if isinstance(node, A.Show) and (quiet or hidden(node.player) or hidden_what(node.what)):
-                        yield node.span
-                    elif isinstance(node, A.CallSeq) and quiet and node.sequence in rs.sequences \
-                            and (node.sequence, True) not in seen:
-                        seen.add((node.sequence, True))
-                        todo.append((rs.sequences[node.sequence].steps, True))
+                        shows.append(node.span)
+                    elif isinstance(node, A.CallSeq):
+                        called(node.sequence, quiet, (k.value for k in node.kwargs))
             run = getattr(step, "run", None)
             if isinstance(run, tuple):
                 todo.append((run, quiet))
