@@ -188,3 +188,79 @@ def test_a_ruleset_going_wrong_as_the_game_starts_is_said_without_its_values(tmp
     assert told.startswith("the game cannot start") and "broken.yaml:23" in told and "R001" in told, told
     assert "gem3" not in told and "Gem 3" not in told, told
     assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's output
+
+
+LANTERN = Path(__file__).parent / "cases" / "games" / "lantern-watch.yaml"
+
+
+def test_a_seat_s_story_is_numbered_in_its_own_lines_so_no_gap_tells_of_anothers(tmp_path):
+    # Lantern Watch, seed 3, five random bots: the seer (P4) looks at P5's role, a line for P4 alone.
+    # Its story lines were numbered in the game's whole story (and `storyEnd` counted it all), so every other seat
+    # read a gap right after "P4: Look at whose role? (chosen in secret)": P4 had looked, so P4 was the seer
+    table = PlayTable.new(str(tmp_path / "g"), "g", str(LANTERN), ["random"] * 5, 3, {}, TOKENS)
+    seats = [*range(5), SPECTATOR]
+    sent = {seat: 0 for seat in seats}
+    numbers: dict = {seat: [] for seat in seats}
+
+    def look() -> None:
+        for seat in seats:
+            frame = table.frame(seat, sent[seat])
+            assert frame["storyFrom"] == sent[seat]
+            numbers[seat] += [line["n"] for line in frame["story"]]
+            sent[seat] = frame["storyEnd"]
+
+    look()
+    while table.step():
+        look()
+    assert table.game.over
+    told = [line for line in table.game.narrative if str(line).startswith("P4 looks at the role of P5")]
+    assert told and all(set(line.only) == {3} for line in told)  # the game this test is about
+    for seat in seats:
+        assert numbers[seat] == list(range(sent[seat])), (seat, numbers[seat])
+    assert sent[0] < sent[3]  # P4 read one line more than P1, and P1 cannot tell
+    table.close()
+
+
+QUIET_TRUMP = Path(__file__).parent / "cases" / "games" / "quiet-trump.yaml"
+
+
+def sent_only_what_was_seen(tmp_path, path: Path, players: int, seed: int) -> int:
+    """Every frame of every seat and the spectator, after every change, as the server sends them: no card named (by
+    id) that the seat has not seen by then, no other seat's `owner` row (a shade's mark, the trumps named), no other
+    seat's points (both scores read an `owner` variable) while the game goes on. Returns the frames checked."""
+    import json
+    import re
+
+    from rulecraft.model.secrecy import cards_seen
+
+    table = PlayTable.new(str(tmp_path / path.stem), path.stem, str(path), ["random"] * players, seed, {}, TOKENS)
+    seats = [*range(players), SPECTATOR]
+    ids = {c.id: c.index for c in table.game.rs.cards}
+    ever: dict = {seat: set() for seat in seats}
+    sent = {seat: 0 for seat in seats}
+    checked = 0
+    while True:
+        for seat in seats:
+            # (while a forced answer is asked, the seats are sent the game as it stood then: table.Held)
+            ever[seat] |= cards_seen(table.held[0].then if table.held else table.game, seat)
+            frame = table.frame(seat, sent[seat])
+            sent[seat] = frame["storyEnd"]
+            if frame["view"]["over"]:
+                continue
+            named = {ids[i] for i in re.findall(r'"id": "([^"]+)"', json.dumps(frame)) if i in ids}
+            assert named <= ever[seat], (path.stem, seat, frame["decisions"], named - ever[seat])
+            for p in frame["view"]["players"]:
+                if p["seat"] != seat:
+                    assert p["points"] is None, (path.stem, seat, p)
+                    assert not {r["title"] for r in p["rows"]} & {"You are a shade", "Trumps you named"}
+            checked += 1
+        if not table.step():
+            break
+    assert table.game.over
+    table.close()
+    return checked
+
+
+def test_each_seat_of_lantern_watch_and_quiet_trump_is_sent_only_what_it_has_seen(tmp_path):
+    assert sent_only_what_was_seen(tmp_path, LANTERN, 5, 2) > 20
+    assert sent_only_what_was_seen(tmp_path, QUIET_TRUMP, 3, 4) > 20

@@ -154,7 +154,8 @@ def secrets_by_decision(game_dir, meta) -> tuple[dict, dict, set]:
             hands = [c for ref, cards in game.zones.items() for c in cards
                      if rs.zones[ref.zone].visibility in ("owner", "owner_contents")
                      and game.zone_owner(ref) is not None and game.zone_owner(ref).seat != s]
-            secret = {str(v) for o, v in sealed.items() if o != s}
+            # (a sealed answer that is a card the seat sees now, as one passed to it face down, is no secret to it)
+            secret = {str(v) for o, v in sealed.items() if o != s and getattr(v, "index", None) not in ever[s]}
             unseen = {c.name for c in hands if c.index not in ever[s]}
             for number in range(max((k for k, t in hidden if t == s), default=-1) + 1, now + 1):
                 hidden[(number, s)] = set() if game.over else unseen | secret

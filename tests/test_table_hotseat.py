@@ -276,3 +276,18 @@ def test_a_ruleset_going_wrong_at_a_table_of_people_does_not_name_what_they_cann
     assert "gem3" in kept.read_text(encoding="utf-8") and kept.stat().st_mode & 0o077 == 0
     bots = run_cli(["play", str(BROKEN), "--seed", "1"], timeout=120, text=True)  # no person: said in full
     assert bots.returncode == 1 and "gem3" in bots.stdout + bots.stderr
+
+
+LAST_WORD_IF = Path(__file__).parent / "cases" / "table" / "last-word-if.yaml"
+
+
+def test_who_gets_a_last_hand_off_does_not_tell_why():
+    # a line told to P1 as the game ends only when P1's secret luck is high: P2, who has the terminal then, must not
+    # learn it from whether the terminal is handed to P1 once more (it was, only for a high luck)
+    def hand_offs(luck: int) -> tuple[list[str], str]:
+        text = play_piped([str(LAST_WORD_IF), "--agent", "human", "--agent", "human", "--seed", "1"], f"{luck}\ny\n")
+        return [line for line in text.splitlines() if line.startswith("--- pass to")], text
+
+    high, low = hand_offs(4), hand_offs(1)
+    assert "To P1 only: Your luck holds" in high[1] and "Your luck holds" not in low[1]
+    assert high[0] == low[0] == ["--- pass to P1 ---", "--- pass to P2 ---", "--- pass to P1 ---"]

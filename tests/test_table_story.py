@@ -152,3 +152,24 @@ def test_what_every_seat_did_is_not_written_to_the_terminal_people_play_at(tmp_p
     assert child.exitstatus == 2, child.before
     assert "write it to a file" in child.before and "Pass the terminal" not in child.before
     assert not list(tmp_path.iterdir())
+
+
+LANTERN = Path(__file__).parent / "cases" / "games" / "lantern-watch.yaml"
+
+
+def test_a_seats_json_story_counts_an_answer_forced_in_secret_as_a_decision(tmp_path):
+    # Lantern Watch, seed 3, told as P1 reads it: the night's questions are answered by the shade and the seer
+    # alone, the others' passes forced by roles P1 cannot see and read by P1 as chosen. Each record's decision and
+    # step must not tell which answers were chosen: they followed the last decision taken, so a forced pass shared
+    # the number and the step of the answer before it, and the seer's look alone had a number and step of its own
+    path = tmp_path / "p1.jsonl"
+    code, _ = run(str(LANTERN), 3, seat=0, story_path=str(path), quiet=True)
+    assert code == 0
+    records = read_story(path.read_text())
+    for prompt in ("Whom do the shades visit tonight?", "Look at whose role?"):
+        night = [r for r in records if r["public"] and r["public"].startswith(("P2: " + prompt, "P3: " + prompt,
+                                                                                "P4: " + prompt, "P5: " + prompt))]
+        assert len(night) >= 4
+        numbers = [r["decision"] for r in night]
+        assert numbers == sorted(set(numbers)), numbers  # each its own decision, as P1 reads it
+        assert len({r["step"] for r in night}) == 1, [r["step"] for r in night]  # all asked at the same step

@@ -177,18 +177,19 @@ def every_step(rs: Any) -> Iterable[Any]:
             yield step
 
 
-def local_reads(rs: Any, s: Secrets) -> dict[str, tuple]:
+def local_reads(rs: Any, s: Secrets, told: frozenset = frozenset()) -> dict[str, tuple]:
     """For each local name of the ruleset's steps, what the values given it are worked out from: every `let`, `as`
     (a decision's answer is one of its options, a card drawn comes from its zone), loop name and sequence parameter
     (what its callers pass), taken together wherever the name is used (a name kept for a hidden card in one
     sequence counts as hidden in all: the reading errs on the side of the secret). What a value is made of counts,
     not what picked it: the players of `[q for q in players if count(q.hand) > 2]` are players everyone knows (a
-    decision worked out from the list still reads the condition where it is written)."""
+    decision worked out from the list still reads the condition where it is written). The answers of the decisions
+    in `told` (their ids) are told to everyone: the names they are kept under read nothing hidden."""
     binds: list[tuple[str, Any]] = []
     rolled: list[tuple[str, Read]] = []
     for step in every_step(rs):
         for spec in (getattr(step, "decision", None), getattr(step, "play", None)):
-            if spec is not None and spec.bind and spec.options is not None:
+            if spec is not None and spec.bind and spec.options is not None and id(spec) not in told:
                 binds.append((spec.bind, spec.options.ast))
         if getattr(step, "var", "") and getattr(step, "iterable", None) is not None:
             binds.append((step.var, step.iterable.ast))

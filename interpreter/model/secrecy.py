@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from ..dsl import ast as A
 from ..values import Card
-from .reading import Read, every_step, secrets_of, seen_by
+from .reading import Read, Secrets, every_step, local_reads, secrets_of, seen_by
 
 # ------------------------------------------------------------------ where things lie
 
@@ -218,3 +218,90 @@ def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
             if isinstance(value.ast, A.Name) and value.ast.id == name and _lays_open(rs, seq.steps[0], param, depth + 1):
                 return True
     return False
+
+
+# ------------------------------------------------------------------ a look at cards the others hear of
+
+_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset]]" = weakref.WeakKeyDictionary()
+
+
+def show_told(rs: Any, span: Any) -> bool:
+    """Whether the others are told of the `show` at `span` that it happened ("P2 looks at the role of P5"). Not when
+    it is reached for a reason some seat cannot see (under an `if` or a loop whose condition reads a hidden role,
+    in a sequence called from there), nor when whom it shows to, or which and how many cards, are worked out from
+    something hidden (a secret answer, a hidden hand; the zone a whole zone's show names is told, its cards never):
+    the line would tell them that reason. Those shown read the cards as ever; the others read nothing, as of a
+    `tell`."""
+    return span not in _quiet(rs)[0]
+
+
+def header_told(rs: Any, sequence: str) -> bool:
+    """Whether the table announces that a round or turn of `sequence` begins ("--- The spy's look: P3 ---"). Not when
+    the sequence is called anywhere for a reason some seat cannot see, or with arguments worked out from something
+    hidden (a secret answer): the announcement would tell that reason (decided per sequence, on the side of the
+    secret)."""
+    return sequence not in _quiet(rs)[1]
+
+
+def _quiet(rs: Any) -> tuple[frozenset, frozenset]:
+    """(the spans of the shows the others are not told of, the sequences whose start is not announced)."""
+    got = _QUIET.get(rs)
+    if got is None:
+        shows: list = []
+        sequences: set = set()
+        _walk_quiet(rs, shows, sequences)
+        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences))
+    return got
+
+
+def _walk_quiet(rs: Any, shows: list, sequences: set) -> None:
+    specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
+    s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
+    s.locals = local_reads(rs, s, frozenset(id(x) for x in specs if x.secret is False or answer_opened(rs, x)))
+    secret_names = {spec.bind for spec in specs if spec.bind and spec.secret}
+    secret_names |= {step.bind for step in every_step(rs)
+                     if getattr(step, "bind", None) and getattr(getattr(step, "decision", None), "secret", None)}
+
+    def hidden(node: Any) -> bool:
+        node = getattr(node, "ast", node)
+        if node is None:
+            return False
+        if s.reads(node, local=True):
+            return True
+        return any(isinstance(n, A.Name) and n.id in secret_names for n in node.walk())
+
+    def hidden_what(node: Any) -> bool:
+        z = node.obj if isinstance(node, A.Attr) and node.name == "top" else node
+        if s._zone(z) is None:  # cards worked out by an expression: which, and how many, may be hidden
+            return hidden(node)
+        parts: list = []
+        s._inside(z, parts, (), s.locals)  # a zone named: who owns it, its key
+        return bool(parts) or any(isinstance(n, A.Name) and n.id in secret_names for n in z.walk())
+
+    todo = [(seq.steps, False) for seq in rs.sequences.values()]
+
+    def called(name: str, quiet: bool, args: Iterable) -> None:
+        if name not in rs.sequences:
+            return
+        if quiet or any(hidden(a) for a in args):
+            sequences.add(name)
+        if quiet and (name, True) not in seen:
+            seen.add((name, True))
+            todo.append((rs.sequences[name].steps, True))
+
+    seen: set = set()
+    while todo:
+        steps, quiet = todo.pop()
+        for step in steps:
+            called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())))
+            for stmt in getattr(step, "stmts", ()):
+                for node in stmt.ast.walk():
+                    if isinstance(node, A.Show) and (quiet or hidden(node.player) or hidden_what(node.what)):
+                        shows.append(node.span)
+                    elif isinstance(node, A.CallSeq):
+                        called(node.sequence, quiet, (k.value for k in node.kwargs))
+            run = getattr(step, "run", None)
+            if isinstance(run, tuple):
+                todo.append((run, quiet))
+            inner = quiet or hidden(getattr(step, "cond", None)) or hidden(getattr(step, "iterable", None))
+            todo.extend((body, inner) for _name, body in step.bodies)

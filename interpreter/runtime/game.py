@@ -279,7 +279,7 @@ class Game(Board):
         self.locals = f.locals
         if self.lapsing:
             self._lapse_next(s.kind, f.locals)
-        if self.headers and s.kind in self.headers and self.listener is not None:
+        if self.headers and s.kind in self.headers and self.listener is not None and secrecy.header_told(self.rs, seq):
             self._header(self.listener, s, f.locals)
 
     def _lapse_next(self, kind: str, args: dict) -> None:

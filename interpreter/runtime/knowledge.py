@@ -26,7 +26,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
 from ..values import Card, Player, ZoneRef
 from .codec import encode
-from ..model.secrecy import CONTENTS, shown, zone_sight
+from ..model.secrecy import CONTENTS, show_told, shown, zone_sight
 from .story import game_label
 
 OWNER_CONTENTS = "owner_contents"  # its owner knows which cards it holds, the others only how many; nobody the order
@@ -51,7 +51,7 @@ def show(g, what: Any, who: Any, span: Span) -> None:
     for p in people:
         learn(g, p.seat, cards)
     if g.story and people:
-        _narrate(g, zone, cards, people)
+        _narrate(g, zone, cards, people, show_told(g.rs, span))
 
 
 def learn(g, seat: int, cards: list) -> None:
@@ -64,7 +64,10 @@ def learn(g, seat: int, cards: list) -> None:
             mine[c.index] = (ref, True)
 
 
-def _narrate(g, zone: Optional[ZoneRef], cards: list, people: list) -> None:
+def _narrate(g, zone: Optional[ZoneRef], cards: list, people: list, told: bool = True) -> None:
+    """The story of a show: the cards to those shown; to the others that they looked, unless the show was reached
+    for a reason some seat cannot see or worked out from something hidden (model/secrecy.py's `show_told`): then
+    nothing, as of a `tell`."""
     names = " and ".join(", ".join(p.name for p in people).rsplit(", ", 1))
     where = {g.where[c.index] for c in cards}
     place = zone if zone is not None else next(iter(where)) if len(where) == 1 else None
@@ -75,7 +78,7 @@ def _narrate(g, zone: Optional[ZoneRef], cards: list, people: list) -> None:
         n = len(cards)
         public = f"{names} {'is' if len(people) == 1 else 'are'} shown {'a card' if n == 1 else f'{n} cards'}{in_place}"
     seen = ", ".join(c.name for c in cards) or "nothing"
-    g.say(f"{public}: {seen}", only=[p.seat for p in people], public=public, kind="tell")
+    g.say(f"{public}: {seen}", only=[p.seat for p in people], public=public if told else None, kind="tell")
 
 
 def _the(title: str) -> str:

@@ -10,7 +10,8 @@ With two or more people at one terminal (hot seat), the terminal belongs to one 
   nothing of the previous person's screen stays and no key meant for it passes the pause;
 - a line for the person who has the terminal is shown at once; a line for another person waits in the story
   and reaches them in the recap of their next hand-off (the public lines and theirs since they last had the
-  terminal); at the end of the game each person with lines still unread gets one last hand-off;
+  terminal); at the end of the game every person but the one at the terminal gets one last hand-off (whether a
+  line waits for them or not: who is handed it must not tell that one does);
 - `undo` is not offered (taking back would replay what the others decided after it).
 """
 
@@ -153,9 +154,11 @@ class Table:
                 self._print(text)
 
     def _last_words(self, game: Game) -> bool:
-        """Hot seat, game over: a hand-off to each person a line was told to since they last had the terminal, so
-        no private line is dropped. True when there was one (the screen was cleared since)."""
-        waiting = [seat for seat in sorted(self.people - {self.at_terminal}) if self._news(seat)]
+        """Hot seat, game over: a last hand-off to every person but the one at the terminal, so no private line is
+        dropped. To every one of them, whether a line waits for them or not: a last hand-off only where one does would
+        tell whoever watches that it was told (a `tell` the rules say for a reason the others cannot see). True when
+        there was one (the screen was cleared since)."""
+        waiting = sorted(self.people - {self.at_terminal})
         for seat in waiting:
             self._hand_off(game, seat)
             self._recap(seat, self.seen[seat])

@@ -8,7 +8,9 @@ A record is one JSON object a line, written as the line is told (through `rulecr
 `seats` (numbered from 1, as `--seat` counts them) and `names` say who reads `private`; every other seat reads
 `public` (null: nothing). A line for everyone has `seats` null, its text in `public` and `private` null.
 `decision` is the number of the decision whose answer led to the line (as the log numbers it; 0 before the
-first) and `step` the place of the step that asked it. `kind` is 'event', 'tell' (a line for one player),
+first) and `step` the place of the step that asked it; with a seat given, an answer forced in secret (read by the
+seat as chosen) counts as a decision of its own, as the browser counts it, so the numbers never tell which answers
+were forced. `kind` is 'event', 'tell' (a line for one player),
 'reveal' (sealed choices shown), 'header' (a round or a turn begins, with its `level`) or 'taken back' (an
 `undo`: the game is again as it was after `decision`; the records after it are no longer the game's).
 
@@ -26,7 +28,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from rulecraft.files import open_stream
-from rulecraft.runtime.story import Line
+from rulecraft.runtime.story import Line, forced_in_secret
 
 
 def story_record(line: str, names: list[str], seat: Optional[int] = None) -> Optional[dict]:
@@ -62,13 +64,20 @@ class JsonStory:
         self.n = 0
         self.decision = 0  # the decision whose answer is being worked out (0: before the first)
         self.step: Optional[str] = None  # where that decision was asked
+        self.forced = 0  # with a seat: the answers forced in secret so far, each counted as a decision
         self.stream = open_stream(path)
 
     def asked(self, number: int, node: str) -> None:
         """The lines told from now on follow from the answer to decision `number`, asked at `node`."""
-        self.decision, self.step = number, node or None
+        self.decision, self.step = number + self.forced, node or None
 
     def listener(self, line: str) -> None:
+        if self.seat is not None and forced_in_secret(line) is not None:
+            # an answer the rules took at once that the others read as chosen is a decision as the seat reads it
+            # (as the browser counts it): numbered and placed after the last one taken, it told the seat it was forced
+            self.forced += 1
+            self.decision += 1
+            self.step = getattr(line.forced, "node", None) or None  # type: ignore[attr-defined]
         rec = story_record(line, self.names, self.seat)
         if rec is not None:
             self._write(rec)
@@ -77,7 +86,7 @@ class JsonStory:
 
     def taken_back(self, decisions: int) -> None:
         """An `undo`: the game is again as it was after `decisions` decisions."""
-        self.decision, self.step = decisions, None
+        self.decision, self.step = decisions + self.forced, None
         self._write({"kind": "taken back"})
 
     def _write(self, rec: dict) -> None:

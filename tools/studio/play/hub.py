@@ -160,7 +160,7 @@ class Hub:
     async def send_state(self, seat: Seat) -> None:
         table = self.tables[seat.game_id]
         async with self.locks[seat.game_id]:
-            start = seat.sent if seat.sent <= len(table.game.narrative) else 0  # an undo cut the story: all again
+            start = seat.sent  # the seat's own lines sent so far (a story an undo cut is sent whole again: frame)
             frame = await self.off_loop(table.frame, seat.seat, start)
             seat.sent = frame["storyEnd"]
         seat.queue.put_nowait(frame)

@@ -99,6 +99,7 @@ class PlayTable:
         self.notices = Notices()
         self.said: dict[int, list[str]] = {}  # what the table told a seat (undo's answer), for its next frame
         self.refused: tuple = (None, "")  # (where the game was, what was said) of the last undo refused
+        self._stories: tuple = (None, {})  # (the game, seat -> (game story read to, the seat's story)): `story`
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
 
     def _watch(self, game: Game) -> None:
@@ -322,16 +323,24 @@ class PlayTable:
         return self.held[0].at if self.held else len(self.game.narrative)
 
     def story(self, seat: int, start: int = 0) -> list[dict]:
-        """The story lines from `start` (an index in the game's story) as `seat` reads them."""
+        """The story as `seat` reads it, from its line `start`: numbered in the seat's own story (`n`), never in the
+        game's, so a line told to another seat alone leaves no gap (a gap after "P4: Look at whose role? (chosen in
+        secret)" told the others that P4 had looked). Made once per seat and game, grown as the story is told."""
+        end = self.story_end()
+        if self._stories[0] is not self.game:  # a new game (an undo made it again): its stories afresh
+            self._stories = (self.game, {})
+        done, lines = self._stories[1].get(seat, (0, []))
+        if done > end:  # (never expected: the story told is only ever held back to a forced answer still asked)
+            done, lines = 0, []
         seats = () if seat == SPECTATOR else (seat,)
-        out = []
-        for i, line in enumerate(self.game.narrative[start:self.story_end()], start):
+        for line in self.game.narrative[done:end]:
             text = line_text(line, seats)
             if text is not None:
                 kind = line.kind if isinstance(line, Line) else "event"
                 mine = isinstance(line, Line) and line.only is not None and seat in line.only
-                out.append({"n": i, "kind": kind, "text": text, "private": mine})
-        return out
+                lines.append({"n": len(lines), "kind": kind, "text": text, "private": mine})
+        self._stories[1][seat] = (end, lines)
+        return [dict(x) for x in lines[start:]]
 
     def frame(self, seat: int, start: int) -> dict:
         """The state message for `seat`: its view, the story since `start`, what it may do."""
@@ -343,13 +352,15 @@ class PlayTable:
         news = self.passing.news(seat) if asked and held is None else None
         notices = ([news] if news else []) + self.said.pop(seat, []) + notices
         view = seat_view(game, seat, d if asked else None, notices)
+        whole = self.story(seat)  # (`start` and `storyEnd` count this seat's own lines)
+        start = start if start <= len(whole) else 0  # a story cut back (an undo): sent whole again
+        story = whole[start:]
         return {"type": "state", "game": self.meta["id"], "seat": None if seat == SPECTATOR else seat,
                 "decisions": self.decisions(), "view": view.to_json(),
                 "asked": None if d is None else d.player,
                 "undo": seat != SPECTATOR and self.can_undo(seat),
                 "passUntil": asked and held is None and offered(d, self.passing.watched),
-                "problem": self.problem, "storyFrom": start, "story": self.story(seat, start),
-                "storyEnd": self.story_end()}
+                "problem": self.problem, "storyFrom": start, "story": story, "storyEnd": len(whole)}
 
     def close(self) -> None:
         self.writer.close()
