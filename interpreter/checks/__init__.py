@@ -7,6 +7,7 @@ from typing import Callable, Iterable
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
+from ..model.secrecy import loops_asking_for_hidden
 from .flow import calls_in as _calls_in, check_flow
 from .results import check_results
 
@@ -127,8 +128,18 @@ def check_sequences_used(rs: M.Ruleset) -> Iterable[Diagnostic]:
                           "call it from another sequence, or make it the 'start' or a trigger's 'run'")
 
 
+def check_hidden_loops(rs: M.Ruleset) -> Iterable[Diagnostic]:
+    """A loop that asks only for what a hidden condition keeps tells the table what it hid (model/secrecy.py)."""
+    for step in loops_asking_for_hidden(rs):
+        what = step.iterable.text if len(step.iterable.text) <= 60 else step.iterable.text[:57] + "..."
+        yield warning("W328", f"this loop asks a decision for each of '{what}', a list worked out from something "
+                              "some players cannot see: whom the table asks tells everyone what it hid", step.span,
+                      "loop over every player (or every card) and put the hidden test in an 'if' whose 'then' opens "
+                      "with a decision that may be declined: then everyone is asked alike (docs/secrecy.md)")
+
+
 CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,
-                             check_results)
+                             check_results, check_hidden_loops)
 
 
 def run_checks(rs: M.Ruleset, checks: Iterable[Check] = CHECKS) -> list[Diagnostic]:

@@ -222,7 +222,7 @@ def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
 
 # ------------------------------------------------------------------ a look at cards the others hear of
 
-_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset]]" = weakref.WeakKeyDictionary()
+_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple]]" = weakref.WeakKeyDictionary()
 
 
 def show_told(rs: Any, span: Any) -> bool:
@@ -243,18 +243,45 @@ def header_told(rs: Any, sequence: str) -> bool:
     return sequence not in _quiet(rs)[1]
 
 
-def _quiet(rs: Any) -> tuple[frozenset, frozenset]:
-    """(the spans of the shows the others are not told of, the sequences whose start is not announced)."""
+def loops_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
+    """The `for_each` steps whose list is worked out from something some seat cannot see and whose body asks a
+    decision: the table asks only the players (or for the cards) the hidden condition keeps, so whom it asks tells
+    everyone what the condition hid (checks: W328). An `if` is safe (the others decline in its stead), a loop not."""
+    return _quiet(rs)[2]
+
+
+def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple]:
+    """(the spans of the shows the others are not told of, the sequences whose start is not announced, the loops
+    that ask for a hidden reason)."""
     got = _QUIET.get(rs)
     if got is None:
         shows: list = []
         sequences: set = set()
-        _walk_quiet(rs, shows, sequences)
-        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences))
+        loops: list = []
+        _walk_quiet(rs, shows, sequences, loops)
+        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)))
     return got
 
 
-def _walk_quiet(rs: Any, shows: list, sequences: set) -> None:
+def _asks(rs: Any, bodies: list) -> bool:
+    """Whether the steps of `bodies`, the steps inside them or a sequence they call, ask a decision."""
+    todo, seen = list(bodies), set()
+    while todo:
+        for step in todo.pop():
+            if getattr(step, "decision", None) is not None or getattr(step, "play", None) is not None:
+                return True
+            run = getattr(step, "run", None)
+            if isinstance(run, tuple):
+                todo.append(run)
+            todo.extend(body for _name, body in step.bodies)
+            name = getattr(step, "sequence", "") or ""
+            if name in rs.sequences and name not in seen:
+                seen.add(name)
+                todo.append(rs.sequences[name].steps)
+    return False
+
+
+def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list) -> None:
     specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
     s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
     s.locals = local_reads(rs, s, frozenset(id(x) for x in specs if x.secret is False or answer_opened(rs, x)))
@@ -303,5 +330,8 @@ def _walk_quiet(rs: Any, shows: list, sequences: set) -> None:
             run = getattr(step, "run", None)
             if isinstance(run, tuple):
                 todo.append((run, quiet))
-            inner = quiet or hidden(getattr(step, "cond", None)) or hidden(getattr(step, "iterable", None))
+            over_hidden = hidden(getattr(step, "iterable", None))
+            if over_hidden and hasattr(step, "body") and bool(getattr(step, "var", "")) and _asks(rs, [step.body]):
+                loops.append(step)
+            inner = quiet or hidden(getattr(step, "cond", None)) or over_hidden
             todo.extend((body, inner) for _name, body in step.bodies)
