@@ -199,11 +199,12 @@ title: The docs' examples of the new constructs
 players: {min: 2, max: 3, default: 3}
 parameters:
   last_round: {default: 3, min: 1, max: 9}
+  boil_limit: {default: 2, min: 1, max: 9}
   opening_price: {default: 5, min: 1, max: 9}
   row_size: {default: 3, min: 1, max: 5}
-card_defaults: {cost: 0, trash: 0, actions: 0, worth: 1, value: 1}
+card_defaults: {cost: 0, trash: 0, actions: 0, worth: 1, value: 1, ash: 0}
 cards:
-  - {id: act, name: Act, classes: [action], count: 12, attributes: {cost: 1, actions: 1}}
+  - {id: act, name: Act, classes: [action], count: 18, attributes: {cost: 1, actions: 1}}
   - {id: ware, name: Ware, classes: [market, treasure], count: 12, attributes: {cost: 2, worth: 2, trash: 1, value: 2}}
 zones:
   supply: {visibility: hidden, initial: all}
@@ -219,6 +220,8 @@ zones:
   ships: {per: player, visibility: open}
   deck: {per: player, visibility: owner_contents, refill: discard}
   reveal: {per: player, visibility: open}
+  bag: {per: player, visibility: owner_contents}
+  kettle: {per: player, visibility: open}
 variables: {opener: none, round: 0}
 player_variables: {coins: 4, buys: 2, actions: 1}
 start: game
@@ -230,7 +233,7 @@ sequences:
       - "draw 2 from supply to quay"
       - for_each: p
         in: players
-        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand; draw 2 from supply to p.deck"]
+        do: ["draw 3 from supply to p.hand; move first([c for c in supply if c is action]) to p.hand; draw 2 from supply to p.deck; draw 2 from supply to p.bag"]
       - call: example
         with: {player: "players[0]"}
   example:
@@ -254,7 +257,7 @@ def _doc_examples() -> list:
         text = (Path(__file__).parent.parent / "docs" / doc).read_text(encoding="utf-8")
         for block in re.findall(r"```yaml\n(.*?)```", text, re.S):
             if any(word in block for word in ("repeat_choice:", "form: descending", "players_in()", "all_pay: true",
-                                              "draw_until:")):
+                                              "draw_until:", "must_open: true")):
                 steps = yaml.safe_load(block)
                 if isinstance(steps, list):
                     out.append(pytest.param(steps, id=f"{doc}-{len(out)}"))
