@@ -443,6 +443,9 @@ def test_a_player_put_out_during_an_attack_is_not_attacked_when_their_turn_comes
     ("draw_until", "Draw cards one at a time from the deck to the reveal until"),
     ("turns_until_round", "or until the end of a round when the deck is empty"),
     ("rounds", "Rounds are played until one player is left"),
+    ("turns_again", "; a player takes another turn while the player"),
+    ("draw_until_stop", "until the first player chooses to stop (asked before every card), or no card is left"),
+    ("auction_must_open", "the first bidder must open the bidding (no pass)"),
 ])
 def test_the_new_settings_are_said_in_players_words(case, want):
     """What players read of each new setting, where no label says it (tools/words, detail 'players')."""

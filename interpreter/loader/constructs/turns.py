@@ -149,6 +149,8 @@ def rounds(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
 def rounds_words(step: M.ConstructStep, w) -> str:
     """The rounds as players say it: played until one is left, or the designer's end."""
     until = said_setting(w, dict(step.settings), "until", "")
+    if not _puts_out(w.rs):  # nobody is ever out: the rounds go on until the designer's end
+        return "Rounds are played" + (f" until {until}" if until else "")
     return "Rounds are played until one player is left" + (f" or {until}" if until else "")
 
 
