@@ -455,3 +455,19 @@ def test_the_new_settings_are_said_in_players_words(case, want):
     w = Words(rs, detail="players")
     said = [w.step(s, own_label=False) for s in rs.sequences["game"].steps if getattr(s, "construct", None)]
     assert any(want in text for text in said), said
+
+
+def test_a_zone_family_whose_keys_have_titles_is_read_by_them():
+    """`per: {moon: Moonstones, ...}` on a zone family: each zone reads by its key's title at the table and in the
+    rules ('Market (Moonstones)'), and the keys stay what the rules write (supply['moon'])."""
+    from rulecraft.runtime.story import game_label
+    from rulecraft.tools.words.core import Words
+
+    rs = load_ruleset(str(GAMES.parent / "constructs" / "zone_family_titles" / "ruleset.yaml")).ruleset
+    g = play_seeded(rs, 1, 2)
+    assert game_label(g, ZoneRef("supply", "moon")) == "Market (Moonstones)"
+    assert game_label(g, ZoneRef("supply", "ash1")) == "Market (Ash tokens)"
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+
+    said = Words(rs, detail="players").expr(parse_expression("supply['ash1']", plain_locator("x")))
+    assert "Ash tokens" in said, said

@@ -214,7 +214,7 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         allowed = set(schema.get("properties", {}))
         extras = [k for k in inst if k not in allowed and not any(re.search(p, k) for p in schema.get("patternProperties", {}))]
         for k in extras:
-            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"), root)
+            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"), root, schema.get("x-other-keys"))
     elif kind == "required" and isinstance(inst, dict):
         span = parent.key_span(path[-1]) if isinstance(parent, YMap) else node.span
         for k in err.validator_value:
@@ -237,22 +237,11 @@ _ELSEWHERE = {
                                       "sealed step (each: p, in: players) and use that name in 'choose:'",
     ("as", ("sealed", "choose")): "the answers are bound with 'as:' on the sealed step, beside 'choose:'",
 }
-# the same, for a construct's settings whatever holds the step: (a name designers reach for, the form) -> ours
-_CHOOSER = "the player asked before every card whether to draw another (push your luck) is 'chooser:'"
-_AGAIN = ("another turn for the same player is 'again:', a condition asked after each of their turns "
-          "(again: \"player.owed > 0\")")
-_OPENS = "an opener who may not pass is 'must_open: true', with 'from:' the player who opens"
-_ELSEWHERE.update({(key, ("draw_until",)): _CHOOSER for key in ("player", "ask", "stop", "asks", "who")})
-_ELSEWHERE.update({(key, ("turns",)): _AGAIN for key in ("extra_turn", "extra_turns", "another_turn", "repeat",
-                                                          "again_if", "play_again")})
-_ELSEWHERE.update({(key, ("auction",)): _OPENS for key in ("opening_bid", "must_bid", "first_must_bid", "opener_bids",
-                                                            "opener_must_bid", "must_open_bid")})
 
 
-def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap) -> tuple[tuple, Diagnostic]:
-    named = tuple(p for p in path if isinstance(p, str))
-    hint = _ELSEWHERE.get((key, named[-2:])) or _ELSEWHERE.get((key, named[-1:])) or did_you_mean(key, allowed) \
-        or _comma_hint(key, node)
+def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap, others=None) -> tuple:
+    hint = (others or {}).get(key) or _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) \
+        or did_you_mean(key, allowed) or _comma_hint(key, node)
     if hint is None and in_step:
         owners = _forms_with_key(key)
         hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"
