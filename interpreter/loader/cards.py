@@ -29,6 +29,18 @@ _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 MAX_CARDS = 10_000
 
 
+def _twice_hint(names: list, values: list) -> str:
+    """Why a group makes an id twice: a 'for' list that names a value twice (copies are a count), or an id template
+    that leaves a 'for' name out."""
+    for k, vs in zip(names, values):
+        seen: set = set()
+        again = next((v for v in (vs if isinstance(vs, list) else []) if repr(v) in seen or seen.add(repr(v))), None)
+        if again is not None:
+            return (f"'for' lists {k} {again!r} more than once: list each value once, and give copies with a count "
+                    f"(count: 2 makes ids #1 and #2; count: \"=...\" may read {k})")
+    return "make the id template include every 'for' name, e.g. \"{rank}{suit}\""
+
+
 def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
     cards: list[Card] = []
     seen: dict[str, object] = {}
@@ -72,6 +84,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
         classes = frozenset(str(c) for c in (g.get("classes").plain() if isinstance(g.get("classes"), YSeq) else []))
         id_node, name_node, doc_node = g.get("id"), g.get("name"), g.get("doc")
         failed: set[str] = set()
+        twice: list[str] = []  # the first id this group makes twice (reported once)
         name_expr = None
         for combo in combos:
             env = dict(zip(names, combo))
@@ -119,8 +132,9 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                 if count.by_players and any(i >= c for c in per_count.values()):  # not in every game
                     b.card_players[len(cards)] = frozenset(n for n, c in per_count.items() if i < c)
                 if full in seen:
-                    b.err("E314", f"two cards have the id '{full}'", (id_node or g).span,
-                          "make the id template include every 'for' name, e.g. \"{rank}{suit}\"")
+                    if not twice:  # one message for the group, saying why its ids repeat
+                        twice.append(full)
+                        b.err("E314", f"two cards have the id '{full}'", (id_node or g).span, _twice_hint(names, values))
                     continue
                 seen[full] = True
                 doc = " ".join(_fill(str(doc_node.value), env).split()) if isinstance(doc_node, YScalar) else ""

@@ -61,8 +61,8 @@ def family_keys(builder, per) -> tuple[tuple, dict]:
                     titles[k] = title
         return keys, titles
     zone = builder.section("zones").get(name) if isinstance(name, str) else None
-    if isinstance(zone, YMap) and isinstance(zone.get("per"), YSeq):
-        return tuple(zone.get("per").plain()), {}
+    if isinstance(zone, YMap) and isinstance(zone.get("per"), (YSeq, YMap)):  # (a mapping: its keys' titles)
+        return family_keys(builder, zone.get("per"))
     builder.err("E204", f"'per:' of a variable is a list of keys, a mapping of keys to their titles, or the id of a "
                 f"table or a zone family, not '{name}'", per.span,
                 "e.g. per: {red: Red, blue: Blue}, or per: artists (a table whose title column names each key)")

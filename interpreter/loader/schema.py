@@ -214,7 +214,7 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
         allowed = set(schema.get("properties", {}))
         extras = [k for k in inst if k not in allowed and not any(re.search(p, k) for p in schema.get("patternProperties", {}))]
         for k in extras:
-            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"), root)
+            yield _unknown_key(k, allowed, path, node, defname.endswith("Step"), root, schema.get("x-other-keys"))
     elif kind == "required" and isinstance(inst, dict):
         span = parent.key_span(path[-1]) if isinstance(parent, YMap) else node.span
         for k in err.validator_value:
@@ -239,9 +239,9 @@ _ELSEWHERE = {
 }
 
 
-def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap) -> tuple[tuple, Diagnostic]:
-    hint = _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) or did_you_mean(key, allowed) \
-        or _comma_hint(key, node)
+def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap, others=None) -> tuple:
+    hint = (others or {}).get(key) or _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) \
+        or did_you_mean(key, allowed) or _comma_hint(key, node)
     if hint is None and in_step:
         owners = _forms_with_key(key)
         hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"

@@ -187,9 +187,9 @@ class SectionBuilders:
         sec = self.section("zones")
         for k, v in sec.items():
             d = v.plain() if isinstance(v, YMap) else {}
-            per = d.get("per")
-            if isinstance(per, list):
-                per = tuple(per)
+            per = tuple(d["per"]) if isinstance(d.get("per"), (list, dict)) else d.get("per")
+            if isinstance(d.get("per"), dict):  # each key with the title players know it by: 'Market (Moonstones)'
+                self.key_titles = {**family_keys(self, v.get("per"))[1], **self.key_titles}
             out[k] = M.ZoneDef(k, per, d.get("visibility", "open"), d.get("initial"), sec.key_span(k),
                                str(d.get("doc", "") or ""), str(d.get("title", "") or ""),
                                d.get("refill") if isinstance(d.get("refill"), str) else None)

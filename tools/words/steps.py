@@ -357,6 +357,7 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
     else:
         bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
+    bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     if str(st.get("pass_is_final", "")).lower() == "true":
         bits.append("a pass is final")
     return "; ".join(bits + sale_words(w, st, seller))

@@ -62,6 +62,10 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     elif last_takes and (spec.get("pass_is_final") is None or _plain(spec.get("pass_is_final")) is False):
         builder.err("E202", "'last_takes:' needs 'pass_is_final:' (only players who passed for good are out)",
                     spec.key_span("last_takes"), "add pass_is_final: true")
+    must_open = spec.get("must_open") is not None and _plain(spec.get("must_open")) is not False
+    if must_open and form != "open":
+        builder.err("E204", "'must_open:' (the opener may not pass: they open the bidding) is for an open auction",
+                    spec.key_span("must_open"), "use form: open, from: the player who puts the lot up")
     offer = spec.get("offer")
     offer_kind = _text(spec.get("offer_kind"), "one")
     if offer is not None and form != "sealed":
@@ -71,11 +75,11 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         builder.err("E204", f"offer_kind is 'one' or 'subset', not '{offer_kind}'", spec.get("offer_kind").span)
     x = _Expansion(builder, node, spec, common, loops, form, auto, sale)
     steps = S.starts(x) + (
-        x.open(last_takes) if form == "open" else x.once_around() if form == "once_around" else
+        x.open(last_takes, must_open) if form == "open" else x.once_around() if form == "once_around" else
         [*S.sold(x, form), *x.close()] if form in S.SOLD else x.sealed(price, ties, offer, offer_kind))
     if not within_budget(builder, spec):
         return None
-    rule = "; ".join([_auction_rule(form, spec, price, ties, last_takes), *S.sale_rule(spec, sale)])
+    rule = "; ".join([S.auction_rule(form, spec, price, ties, last_takes), *S.sale_rule(spec, sale)])
     settings = tuple((k, str(_plain(spec.get(k)))) for k in AUCTION_KEYS
                      if spec.get(k) is not None and k not in ("on_drop", "on_end"))
     parts = tuple((k, v) for k, v in (("on_drop", x.on_drop), ("on_end", x.on_end)) if v)
@@ -128,7 +132,7 @@ class _Expansion:
         self.say_r = _plain(spec.get("say_result")) is not False
         if self.say_r:
             g.user("SAYR_", spec.get("say_result"), (S.said_result(R, sale) or "")
-                   + _said_result(R, form, spec.get("offer") is not None))
+                   + S.form_result(R, form, spec.get("offer") is not None))
         self.prompt = g.template(spec.get("prompt"))
         parts = part_nodes("auction", node)
         self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
@@ -194,7 +198,7 @@ class _Expansion:
         return [*settle, *self.on_end]  # the result's dropped list was kept up to date at each drop
 
     # -------------------------------------------------------------- open
-    def open(self, last_takes: bool) -> list:
+    def open(self, last_takes: bool, must_open: bool = False) -> list:
         g, B, R, h = self.g, self.B, self.R, self.h
         P, OUT, SAID, STAND, ORD, BID, T, LEAD, L, DQ = (h["passes"], h["out"], h["said"], h["stand"], h["order"],
                                                          h["bid"], h["top"], h["tied"], h["loop"], h["drop"])
@@ -214,6 +218,9 @@ class _Expansion:
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
         ask = [self.ask(low), g.if_(f"{BID} == none", passed(), [g.do(bid)])]
+        if must_open:  # the first player asked (the opener) opens the bidding: no pass (one who cannot, passes)
+            opens = M.ChooseStep(**g.base, decision=g.decision(B, f"{low}..(LIMIT_)", self.prompt, BID, default=low))
+            ask = [g.if_(f"{LEAD} == none and {P} == 0", [opens, g.do(bid)], ask)]
         asked = ask if self.short_hidden else [g.if_(f"LIMIT_ < {low}", [*short, *passed()], ask)]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
@@ -356,45 +363,5 @@ def _steady(builder, may: A.Expr, result: str) -> bool:
     return True
 
 
-def _said_result(R: str, form: str, things: bool) -> str:
-    """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
-    won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
-           else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form in S.SOLD
-           else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
-    none = ("'Nobody wins the auction: no bid counts'" if things else "'Nobody buys'" if form in S.SOLD
-            else "'Nobody bids'")  # (a card laid may be worth none)
-    nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
-              if form == "sealed" else none)
-    return f"{won} if {R}.winner != none else {nobody}"
-
-
 def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to
     return h["bid"]
-
-
-def _auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
-    """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
-    frm = _text(spec.get("from"), "the first player")
-    if form in S.SOLD:
-        return S.sold_rule(form, spec)
-    d = _text(spec.get("dir"), "clockwise")
-    limit = _text(spec.get("limit"))
-    may = _text(spec.get("may_bid"))
-    lead = {"open": f"Open auction from {frm}, going {d}: raise or pass until all others pass",
-            "once_around": f"Once-around auction from {frm}, going {d}: each bids once (more than the top bid) or passes",
-            "sealed": f"Sealed auction: all bid in secret, then reveal; the highest bid wins, paying "
-                      f"{'their bid' if price == 'first' else 'the second highest bid' if price == 'second' else price} "
-                      f"(ties: {ties.replace('_', ' ') if ties in TIES else ties})"}[form]
-    if form == "sealed" and spec.get("offer") is not None:
-        lead = (f"Sealed auction: each bids in secret from {_text(spec.get('offer'))}, then all reveal; the bid worth "
-                f"most wins (worth: {_text(spec.get('amount'), 'the bid')}; ties: {ties.replace('_', ' ') if ties in TIES else ties})")
-    bits = [lead]
-    if may:
-        bits.append(f"only players with {may} bid (the others pass)")
-    if limit:
-        bits.append(f"a bid is at most {limit}")
-    if form == "open" and spec.get("pass_is_final") is not None:
-        bits.append(f"a pass is final when {_text(spec.get('pass_is_final'))}")
-    if last_takes:
-        bits.append("when all but one are out and nobody has bid, the one left takes it unasked at their standing bid")
-    return "; ".join(bits)

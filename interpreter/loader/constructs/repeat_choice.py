@@ -24,9 +24,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Optional
 
+from ...dsl import ast as A
 from ...model import ruleset as M
 from .expansion import _Gen, _plain, _steps_of, _text, construct_settings, hidden, said_setting, within_budget
-from ..yaml_source import YMap
+from ..yaml_source import YMap, YScalar
 
 REPEAT_KEYS = ("chooser", "options", "max", "prompt", "display", "as", "do")
 
@@ -94,13 +95,16 @@ def words(step: M.ConstructStep, w) -> str:
     return out[0].upper() + out[1:]
 
 
-DRAW_UNTIL_KEYS = ("from", "to", "until", "as", "do")
+DRAW_UNTIL_KEYS = ("from", "to", "until", "chooser", "prompt", "as", "do")
 
 
 def draw_until_names(node: YMap) -> set[str]:
-    """The local it binds: each card drawn."""
+    """The locals it binds: each card drawn (and the chooser's answer, when one may stop)."""
     spec = node.get("draw_until")
-    return {str(_plain(spec.get("as"), "card"))} if isinstance(spec, YMap) else set()
+    if not isinstance(spec, YMap):
+        return set()
+    return {str(_plain(spec.get("as"), "card"))} | ({hidden("c", node, "again")} if spec.get("chooser") is not None
+                                                     else set())
 
 
 def draw_until(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optional[M.ConstructStep]:
@@ -110,12 +114,15 @@ def draw_until(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Op
     spec = construct_settings(builder, node, "draw_until", DRAW_UNTIL_KEYS, "a draw until", "from, to, until, ...")
     if spec is None:
         return None
+    asks = spec.get("chooser") is not None
     for key, what, example in (("from", "the zone the cards are drawn from", 'from: "player.deck"'),
                                ("to", "where each card drawn goes", 'to: "player.reveal"'),
                                ("until", "when to stop, asked before every card",
                                 'until: "count([c for c in player.reveal if c is treasure]) >= 2"')):
-        if spec.get(key) is None:
-            builder.err("E202", f"a draw until needs '{key}:' ({what})", spec.span, f"e.g. {example}")
+        if spec.get(key) is None and not (key == "until" and asks):
+            builder.err("E202", f"a draw until needs '{key}:' ({what})", spec.span,
+                        f"e.g. {example}" + ("; or 'chooser:', a player who may stop before every card"
+                                             if key == "until" else ""))
             return None
     g = _Gen(builder, node, common, loops)
     X = str(_plain(spec.get("as"), "card"))
@@ -124,14 +131,29 @@ def draw_until(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Op
     g.user("TO_", spec.get("to"), "none")
     g.user("UNTIL_", spec.get("until"), "true")
     do_steps = tuple(builder.block(_steps_of(spec.get("do")), f"{auto}.do.", loops + (L,)))
-    body = [g.if_("UNTIL_", [g.do(f"break {L}", (L,))]),
+    ask: list = []
+    if asks:  # push your luck: the chooser may stop before every card, and is asked only when a card is left
+        g.user("WHO_", spec.get("chooser"), "none")
+        A_ = hidden("c", node, "again")
+        prompt = g.template(spec.get("prompt")) or g.expr("'Draw another card?'")
+        more = g.decision("WHO_", "", prompt, A_, kind="yesno", default="false")
+        known, other = _refilled_from(builder, g.subs["FROM_"])
+        if other is not None:
+            g.subs["REFILL_"] = other
+        left = ("not empty(FROM_)" + (" or not empty(REFILL_)" if other is not None else "")) if known else "true"
+        ask = [g.if_(left, [M.ChooseStep(**g.base, decision=more),
+                               g.if_(f"not {A_}", [g.do(f"break {L}", (L,))])])]
+    body = [*([g.if_("UNTIL_", [g.do(f"break {L}", (L,))])] if spec.get("until") is not None else []), *ask,
             g.do(f"draw from FROM_ to TO_ as {X}"),
             g.if_(f"{X} == none", [g.do(f"break {L}", (L,))]), *do_steps]
     steps = [g.do(f"let {X} = none"), g.loop(L, body)]
     if not within_budget(builder, spec):
         return None
+    stops = [_text(spec.get("until"))] if spec.get("until") is not None else []
+    if asks:
+        stops.append(f"{_text(spec.get('chooser'))} stops")
     rule = (f"Draw from {_text(spec.get('from'))} to {_text(spec.get('to'))} one card at a time until "
-            f"{_text(spec.get('until'))}, or no card is left")
+            f"{' or '.join(stops)}, or no card is left")
     settings = tuple((k, str(_plain(spec.get(k)))) for k in DRAW_UNTIL_KEYS if spec.get(k) is not None and k != "do")
     return M.ConstructStep(**common, construct="draw_until", rule=rule, settings=settings, run=tuple(steps),
                            parts=(("do", do_steps),) if do_steps else ())
@@ -143,5 +165,29 @@ def draw_until_words(step: M.ConstructStep, w) -> str:
 
     def said(key: str, default: str) -> str:
         return said_setting(w, st, key, default)
+    stops = [said("until", "")] if "until" in st else []
+    if "chooser" in st:
+        stops.append(f"{said('chooser', 'the player')} chooses to stop (asked before every card)")
     return (f"Draw cards one at a time from {said('from', 'the deck')} to {said('to', 'the table')} until "
-            f"{said('until', 'told to stop')}, or no card is left")
+            f"{' or '.join(stops)}, or no card is left")
+
+
+def _refilled_from(builder, zone: A.Expr) -> tuple[bool, Optional[A.Expr]]:
+    """Whether a draw from `zone` is known to find its cards in it alone or also in the zone it refills from (its
+    `refill:`, read off the ruleset's zones where the zone is named plainly: `deck`, `player.deck`, `stocks[k]`):
+    (True, that zone or None); (False, None) where the zone is not named so (the draw then tells: it gives none)."""
+    zones = getattr(builder, "root", None)
+    zones = zones.get("zones") if isinstance(zones, YMap) else None
+    name = zone.id if isinstance(zone, A.Name) else zone.name if isinstance(zone, A.Attr) else \
+        zone.obj.id if isinstance(zone, A.Index) and isinstance(zone.obj, A.Name) else None
+    decl = zones.get(name) if isinstance(zones, YMap) and name is not None else None
+    if not isinstance(decl, YMap):
+        return False, None
+    refill = decl.get("refill")
+    if not isinstance(refill, YScalar) or refill.value is None:
+        return True, None
+    other, src = zones.get(str(refill.value)), str(refill.value)
+    if not (isinstance(other, YMap) and other.get("per") is not None):  # a single zone
+        return True, A.Name(zone.span, src)
+    return True, (replace(zone, id=src) if isinstance(zone, A.Name) else replace(zone, name=src)
+                  if isinstance(zone, A.Attr) else replace(zone, obj=replace(zone.obj, id=src)))

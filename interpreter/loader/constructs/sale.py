@@ -5,6 +5,9 @@ The auction's form works out who wins and at what price (auction.py); the settle
 before the result is said and before `on_end`: nobody bid and `no_bid:` gives the lot to the seller; the winner
 pays (`pay:`, a player variable) the bank or the seller (`paid_to:`; the bank when the seller wins their own
 auction), and with `all_pay: true` every other bidder pays their last bid too, won or not; the lot moves where `to:` says. Each setting adds its steps only when it is given.
+
+And the auction in words: its rule as the chart's box says it (`auction_rule`), its result as the story says it
+(`form_result`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Optional
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
 from . import descending as D
-from .expansion import _plain, _text
+from .expansion import TIES, _plain, _text
 from ..yaml_source import YMap
 
 NO_BID = ("nobody", "seller_keeps", "seller_buys")
@@ -189,3 +192,45 @@ def sold_rule(form: str, spec: YMap) -> str:
     frm = _text(spec.get("seller"))
     return (f"Fixed-price sale: {frm} names a price; in turn after {frm}, each may buy at that price or pass; "
             f"the first who buys wins")
+
+
+def form_result(R: str, form: str, things: bool) -> str:
+    """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
+    won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
+           else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form in SOLD
+           else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
+    none = ("'Nobody wins the auction: no bid counts'" if things else "'Nobody buys'" if form in SOLD
+            else "'Nobody bids'")  # (a card laid may be worth none)
+    nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
+              if form == "sealed" else none)
+    return f"{won} if {R}.winner != none else {nobody}"
+
+
+def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
+    """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
+    frm = _text(spec.get("from"), "the first player")
+    if form in SOLD:
+        return sold_rule(form, spec)
+    d = _text(spec.get("dir"), "clockwise")
+    limit = _text(spec.get("limit"))
+    may = _text(spec.get("may_bid"))
+    lead = {"open": f"Open auction from {frm}, going {d}: raise or pass until all others pass",
+            "once_around": f"Once-around auction from {frm}, going {d}: each bids once (more than the top bid) or passes",
+            "sealed": f"Sealed auction: all bid in secret, then reveal; the highest bid wins, paying "
+                      f"{'their bid' if price == 'first' else 'the second highest bid' if price == 'second' else price} "
+                      f"(ties: {ties.replace('_', ' ') if ties in TIES else ties})"}[form]
+    if form == "sealed" and spec.get("offer") is not None:
+        lead = (f"Sealed auction: each bids in secret from {_text(spec.get('offer'))}, then all reveal; the bid worth "
+                f"most wins (worth: {_text(spec.get('amount'), 'the bid')}; ties: {ties.replace('_', ' ') if ties in TIES else ties})")
+    bits = [lead]
+    if may:
+        bits.append(f"only players with {may} bid (the others pass)")
+    if limit:
+        bits.append(f"a bid is at most {limit}")
+    if form == "open" and spec.get("must_open") is not None and _plain(spec.get("must_open")) is not False:
+        bits.append(f"{frm} must open the bidding (no pass)")
+    if form == "open" and spec.get("pass_is_final") is not None:
+        bits.append(f"a pass is final when {_text(spec.get('pass_is_final'))}")
+    if last_takes:
+        bits.append("when all but one are out and nobody has bid, the one left takes it unasked at their standing bid")
+    return "; ".join(bits)

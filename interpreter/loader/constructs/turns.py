@@ -8,6 +8,7 @@
         round: round                    # a variable the rounds are counted in, from 1 (leave out: none)
         until: "round > last_round"     # another end, asked before every turn (leave out: none)
         until_round: "deck.empty"       # an end asked only as a round ends, so the round is played out (leave out: none)
+        again: "player.owed > 0"        # asked after each turn of a player still in: the same player plays again
         do:                             # the turn, with `player` bound
           - call: turn
             with: {player: player}
@@ -16,7 +17,8 @@ What games of elimination always write by hand: play passes to the next player s
 round loses the rest of it), a round is counted each time play comes back round past the first player's seat, and
 the turns stop as soon as at most one player is still in (or, before a turn, `until:` holds; or, as play comes back
 round past the first player's seat, `until_round:` holds: "the game ends at the end of the round", everyone having
-had as many turns).
+had as many turns). With `again:` the same player takes another turn while it holds, asked after each of their turns
+("doubles: roll again", "the next player takes two turns"): the ends are asked before it as before every turn.
 The steps after it say what that means ("the last player in wins"). Expanded into plain steps (a let, a while, an
 if), as the attack is (expansion.py).
 """
@@ -25,11 +27,12 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...dsl import ast as A
 from ...model import ruleset as M
 from ..yaml_source import YMap
 from .expansion import _Gen, _plain, _steps_of, construct_settings, hidden, said_setting, within_budget
 
-TURNS_KEYS = ("from", "dir", "each", "round", "until", "until_round", "do")
+TURNS_KEYS = ("from", "dir", "each", "round", "until", "until_round", "again", "do")
 
 
 def names(node: YMap) -> set[str]:
@@ -65,19 +68,33 @@ def turns(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
         at_end = [g.if_("UNTIL_ROUND_", [g.do(f"break {L}", (L,))])]
     ends = at_end + ([g.do(f"{_plain(R)} += 1")] if R is not None else [])
     counting = [g.if_(f"{gone(N)} <= {gone(P)}", ends)] if ends else []
+    onward = [g.do(f"let {N} = next_player({P}, dir: DIR_)"), *counting, g.do(f"set {P} = {N}")]
+    if spec.get("again") is not None:  # another turn for the same player while it holds (asked only of one still in)
+        g.user("AGAIN_", spec.get("again"), "false")
+        if _always(g.subs["AGAIN_"]):
+            builder.err("E204", "'again:' always holds here, so the first player would take turns for ever",
+                        spec.get("again").span, "give a condition a turn changes, e.g. again: \"player.owed > 0\" "
+                        "(the turns a player still owes, one taken after each); for a fixed number of turns each, "
+                        "call the turn that many times in 'do:'")
+        onward = [g.if_(f"{P}.out or not (AGAIN_)", onward)]
     steps.append(g.loop(L, [g.if_("count([q for q in players if not q.out]) <= 1 or UNTIL_", [g.do(f"break {L}", (L,))]),
-                            g.if_(f"not {P}.out", list(turn)),
-                            g.do(f"let {N} = next_player({P}, dir: DIR_)"), *counting,
-                            g.do(f"set {P} = {N}")]))
+                            g.if_(f"not {P}.out", list(turn)), *onward]))
     if not within_budget(builder, spec):
         return None
     until, until_round = spec.get("until"), spec.get("until_round")
     rule = (f"turns in seat order from {_plain(spec.get('from'), 'players[0]')}, skipping players out, until one "
             "player is left" + (f" or {_plain(until)}" if until is not None else "")
-            + (f", or at the end of a round {_plain(until_round)}" if until_round is not None else ""))
+            + (f", or at the end of a round {_plain(until_round)}" if until_round is not None else "")
+            + (f"; the same player plays again while {_plain(spec.get('again'))}" if spec.get("again") is not None
+               else ""))
     settings = tuple((k, str(_plain(spec.get(k)))) for k in TURNS_KEYS if spec.get(k) is not None and k != "do")
     return M.ConstructStep(**common, construct="turns", rule=rule, settings=settings, run=tuple(steps),
                            parts=(("do", turn),) if turn else ())
+
+
+def _always(cond) -> bool:
+    """Whether a condition is a value written as such that always counts as true (true, a number other than 0)."""
+    return isinstance(cond, (A.Const, A.Num)) and bool(cond.value)
 
 
 def words(step: M.ConstructStep, w) -> str:
@@ -89,9 +106,12 @@ def words(step: M.ConstructStep, w) -> str:
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
     ends = [f"until {until}"] if until else []
     ends += [f"until the end of a round when {until_round}"] if until_round else []
+    again = said_setting(w, st, "again", "")
+    more = f"; a player takes another turn while {again}" if again else ""
     if not _puts_out(w.rs):  # nobody is ever out (a game played together): the turns go on until a rule ends it
-        return f"Turns go {way} from {first}" + (" " + ", or ".join(ends) if ends else "")
-    return f"Turns go {way} from {first}, skipping players out, until one is left" + "".join(f", or {e}" for e in ends)
+        return f"Turns go {way} from {first}" + (" " + ", or ".join(ends) if ends else "") + more
+    return (f"Turns go {way} from {first}, skipping players out, until one is left" + "".join(f", or {e}" for e in ends)
+            + more)
 
 
 ROUNDS_KEYS = ("round", "until", "do")
@@ -129,12 +149,13 @@ def rounds(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
 def rounds_words(step: M.ConstructStep, w) -> str:
     """The rounds as players say it: played until one is left, or the designer's end."""
     until = said_setting(w, dict(step.settings), "until", "")
+    if not _puts_out(w.rs):  # nobody is ever out: the rounds go on until the designer's end
+        return "Rounds are played" + (f" until {until}" if until else "")
     return "Rounds are played until one player is left" + (f" or {until}" if until else "")
 
 
 def _puts_out(rs: M.Ruleset) -> bool:
     """Whether any step of the ruleset puts a player out (`add modifier out to ...`)."""
-    from ...dsl import ast as A
     from ...model.kinds import own_statements
 
     return any(isinstance(n, A.AddModifier) and n.modifier == "out"
