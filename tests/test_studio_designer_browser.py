@@ -283,3 +283,76 @@ def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
     # a ruleset without errors, checked after each pause: the problems (none) are never drawn again
     assert page.evaluate("() => window.studio.diagnosticsShown - window.shown") == 0
     page.close()
+
+
+# a sequence added to the template with a misspelt name in it: the file has never had a chart of it drawn
+NEW_SEQUENCE = '''
+  bonus:
+    kind: phase
+    title: A bonus
+    steps:
+      - "p.scroe += 1"
+'''
+
+
+def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browser, tmp_path):
+    """Where a designer's first game from New stumbled (session 16): a name typed with a space was refused; a new
+    sequence with an error in it showed the chart of another sequence (the template's) as 'the last chart drawn
+    without them'; the tabs were buttons a screen reader could not tell apart (which one is open?) and the arrow
+    keys did not move between them; Simulate's 'Compare with' list and its progress had no name; and a save the
+    server never answered told the designer to 'start the studio again and save', which cannot work (a new start
+    has a new address and token): the text is offered as a download instead."""
+    folder, url = studio
+    page, errors = open_pig(browser, url)
+    # a name as a person types it: "my dice game" makes my-dice-game.yaml
+    page.fill("#new-name", "my dice game")
+    page.click("#new button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#file-name').textContent === 'my-dice-game.yaml'",
+                           timeout=WAIT)
+    assert (folder / "my-dice-game.yaml").exists()
+    chart_says(page, "The game")
+
+    # a sequence typed in, with an error: the chart is not the game's, greyed as if it were this one's
+    put_cursor(page, "\nstart: game")
+    page.keyboard.insert_text(NEW_SEQUENCE.rstrip("\n"))
+    page.locator("#problems li").first.wait_for(timeout=WAIT)
+    put_cursor(page, "title: A bonus")
+    page.wait_for_function("() => document.querySelector('#chart-note').textContent.includes('bonus')", timeout=WAIT)
+    assert page.evaluate("() => document.querySelector('#chart').childElementCount") == 0
+    assert "stale" in page.get_attribute("#chart-note", "class")
+
+    # the tabs as a screen reader reads them, and the arrow keys between them
+    assert page.get_attribute("#tabs", "role") == "tablist"
+    chart_tab = page.locator("#tabs [data-tab='chart']")
+    assert chart_tab.get_attribute("role") == "tab" and chart_tab.get_attribute("aria-selected") == "true"
+    assert chart_tab.get_attribute("aria-controls") == "tab-chart"
+    assert page.get_attribute("#tab-chart", "role") == "tabpanel"
+    chart_tab.focus()
+    page.keyboard.press("ArrowRight")
+    aid = page.locator("#tabs [data-tab='aid']")
+    assert aid.get_attribute("aria-selected") == "true" and chart_tab.get_attribute("aria-selected") == "false"
+    assert page.evaluate("() => document.activeElement.dataset.tab") == "aid"
+    assert page.is_hidden("#tab-chart") and page.is_visible("#tab-aid")
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.dataset.tab") == "simulate" and page.is_visible("#tab-simulate")
+    assert chart_tab.get_attribute("tabindex") == "-1"  # one Tab stop for the tab list, as the ARIA pattern has it
+    # every control of Simulate has a name
+    names = page.locator("#tab-simulate").aria_snapshot()
+    assert "combobox \"Compare with\"" in names and "progressbar \"games played\"" in names
+
+    # the server does not answer a save: the text is offered as a file, and the advice is one that works
+    page.route("**/api/save", lambda route: route.abort())
+    text = doc(page)
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').classList.contains('error')", timeout=WAIT)
+    assert "start the studio again and save" not in page.text_content("#status")
+    with page.expect_download() as got:
+        page.click("#status a")
+    assert got.value.suggested_filename == "my-dice-game.yaml"
+    saved = tmp_path / "kept.yaml"
+    got.value.save_as(saved)
+    assert saved.read_text(encoding="utf-8") == text
+    page.unroute("**/api/save")
+    page.evaluate("() => { window.studio.file.saved = window.studio.view.state.doc.toString() }")  # let it close
+    assert errors == []
+    page.close()

@@ -61,7 +61,14 @@ export class Chart {
     if (ask !== this.asked || !answer) return  // a newer request is on its way
     if (answer.status === "pending") return
     if (answer.status === "stale" && !answer.svg) {
-      this.say(answer.note, true)  // no chart of this sequence yet: the one shown stays, greyed
+      // no chart of the cursor's sequence was drawn without errors yet: another sequence's chart, greyed, would
+      // read as this one's (a new sequence typed with a mistake showed the template's chart); where the server
+      // cannot tell the sequence (the YAML itself broken) the one shown stays, greyed
+      if (answer.sequence && answer.sequence !== this.sequence) {
+        this.el.replaceChildren()
+        Object.assign(this, {svg: null, boxes: [], sequence: answer.sequence})
+      }
+      this.say(answer.note, true)
       return
     }
     this.show(answer, line)

@@ -22,6 +22,16 @@ function status(text, kind = "") {
   el.className = kind
 }
 
+// the editor's text as a file to download: what a save the server never answered leaves the designer (a studio
+// started again has a new address and token, so this page can no longer save)
+function offerDownload() {
+  const f = state.file
+  const a = Object.assign(document.createElement("a"), {textContent: "download your text",
+    download: (f.path || "ruleset.yaml").split("/").pop()})
+  a.href = URL.createObjectURL(new Blob([state.view.state.doc.toString()], {type: "application/yaml"}))
+  $("#status").append(" ", a)
+}
+
 // ------------------------------------------------------------------ files
 async function listFiles() {
   const {files, bundled} = await getJSON("/api/files")
@@ -121,8 +131,13 @@ async function save() {
     // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
     if (err.status === 409 && err.body && err.body.removed) f.digest = null
     // no answer at all (the server stopped, the network went): the server said nothing, so this page says it
-    status(err.status ? err.message : `not saved: the studio's server did not answer (${err.message}); your text is `
-      + "kept in this page only: keep it open, start the studio again and save", "error")
+    if (err.status) {
+      status(err.message, "error")
+      return false
+    }
+    status(`not saved: the studio's server did not answer (${err.message}); your text is in this page only: `
+      + "keep the page open and", "error")
+    offerDownload()
     return false
   }
 }
@@ -146,7 +161,8 @@ async function changedOnDisk({path, digest}) {
 
 async function newFile(e) {
   e.preventDefault()
-  const name = $("#new-name").value.trim()
+  // a name as a person types it ("my dice game"): its spaces made dashes, as the file's name cannot hold them
+  const name = $("#new-name").value.trim().replace(/\s+/g, "-")
   if (!name) return
   const from = $("#new-from").value
   if (from === "variant:" && !state.file) return status("open the ruleset to make a variant of first", "error")
@@ -287,10 +303,28 @@ async function showVariant() {
 
 function showTab(name) {
   state.tab = name
-  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("current", b.dataset.tab === name)
+  for (const b of document.querySelectorAll("#tabs button")) {
+    const on = b.dataset.tab === name
+    b.classList.toggle("current", on)
+    b.setAttribute("aria-selected", String(on))
+    b.tabIndex = on ? 0 : -1  // one Tab stop for the list; the arrow keys move between the tabs (ARIA's tabs)
+  }
   for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
   if (name === "variants") showVariant()
+}
+
+// the tabs by the keyboard, as ARIA's tabs pattern has them: the arrows to the next or previous (round), Home and
+// End to the first and last; the tab reached is shown (and its button clicked, so what a click starts starts)
+function tabKeys(e) {
+  const tabs = [...document.querySelectorAll("#tabs button")]
+  const at = tabs.indexOf(document.activeElement)
+  const to = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1}[e.key]
+  if (at < 0 || to === undefined) return
+  e.preventDefault()
+  const next = tabs[(to + tabs.length) % tabs.length]
+  next.focus()
+  next.click()
 }
 
 // a chart at its own size (to scroll) or fitted to its panel
@@ -353,6 +387,8 @@ async function main() {
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
+  $("#tabs").addEventListener("keydown", tabKeys)
+  showTab(state.tab)
   state.save = save
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
   setupPlay(state)
