@@ -376,3 +376,18 @@ def test_the_chart_s_list_marks_a_sequence_a_variant_changes_as_written_here():
     text = Path(path).read_text(encoding="utf-8").splitlines()
     assert listed["turn"] is not None and "first_power_phase" in text[listed["turn"] - 1]  # the step it inserts
     assert listed["game"] is None  # written in the parent, untouched here
+
+
+def test_the_printed_address_answers_at_once():
+    """The address is printed (and `--open` opens the browser) before the server has imported uvicorn and the app:
+    the socket listens when it is bound, so a browser that comes first waits in the queue instead of being refused
+    (session 16: with `--open` on a slow machine the page said 'This site can't be reached')."""
+    import socket
+
+    from rulecraft.tools.studio import _bind
+
+    sock = _bind("127.0.0.1", 0)
+    try:
+        socket.create_connection(sock.getsockname(), timeout=5).close()
+    finally:
+        sock.close()

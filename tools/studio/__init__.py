@@ -121,6 +121,9 @@ def _bind(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    # listening from now: the address is printed (and the browser opened) before uvicorn starts, and a request
+    # that comes first waits for it in the queue instead of being refused (uvicorn listens on it again, the same)
+    sock.listen(2048)
     return sock
 
 
