@@ -304,6 +304,27 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     has a new address and token): the text is offered as a download instead."""
     folder, url = studio
     page, errors = open_pig(browser, url)
+    # go to definition (F12) shows the definition at the top of the editor, not on its last line (nothing of the
+    # sequence in view); so does a sequence picked from the chart's list
+    page.evaluate("() => window.studio.view.scrollDOM.scrollTop = 0")
+    put_cursor(page, "call: turn", len("call: t"))
+    target = page.evaluate("() => window.studio.view.state.doc.toString().indexOf('  turn:\\n')") + 2
+
+    def near_top() -> bool:
+        return page.evaluate("""at => { const v = window.studio.view, c = v.coordsAtPos(at), box = v.scrollDOM.getBoundingClientRect()
+            return c !== null && c.top - box.top < box.height / 3 }""", target)
+
+    assert not near_top()
+    page.keyboard.press("F12")
+    page.wait_for_function("at => window.studio.view.state.selection.main.head === at", arg=target, timeout=WAIT)
+    assert near_top()
+    page.evaluate("() => window.studio.view.scrollDOM.scrollTop = 0")
+    page.select_option("#chart-sequence", "game")
+    page.select_option("#chart-sequence", "turn")
+    page.wait_for_function("at => window.studio.view.state.doc.lineAt(window.studio.view.state.selection.main.head).from"
+                           " === window.studio.view.state.doc.lineAt(at).from", arg=target, timeout=WAIT)
+    assert near_top()
+
     # a name as a person types it: "my dice game" makes my-dice-game.yaml
     page.fill("#new-name", "my dice game")
     page.click("#new button[type=submit]")

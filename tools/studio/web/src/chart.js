@@ -13,7 +13,7 @@ export class Chart {
     this.note = note
     this.picker = picker  // <select> of the ruleset's sequences
     this.request = request  // (params) => Promise of the server's answer
-    this.moveTo = moveTo  // (line, col) => void
+    this.moveTo = moveTo  // (line, col, top?) => void: the cursor there (top: the line near the editor's top)
     this.svg = null  // the SVG shown
     this.boxes = []  // {id, line, col} of the chart shown, in the order the sequence writes them
     this.sequences = []
@@ -35,7 +35,7 @@ export class Chart {
     if (!s) return
     if (s.line != null) {
       this.picked = null
-      this.moveTo(s.line, 1)
+      this.moveTo(s.line, 1, true)
       return
     }
     this.picked = id

@@ -356,7 +356,7 @@ async function main() {
       state.client.sync()
       return state.client.request("rulecraft/chart", {uri: state.file.uri, ...params})
     },
-    moveTo: (line, col) => moveTo(state.view, line, col),
+    moveTo: (line, col, top) => moveTo(state.view, line, col, top),
     picker: $("#chart-sequence"),
     stepText: line => {  // the step's own lines: from its line to the next one indented no deeper
       const doc = state.view.state.doc, first = Math.min(Math.max(line, 1), doc.lines)
