@@ -357,6 +357,13 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     page.keyboard.press("End")
     assert page.evaluate("() => document.activeElement.dataset.tab") == "simulate" and page.is_visible("#tab-simulate")
     assert chart_tab.get_attribute("tabindex") == "-1"  # one Tab stop for the tab list, as the ARIA pattern has it
+    # the keys, in the page: the editor's own (undo, find, the problems' quick fixes) were nowhere said
+    page.click("#help summary")
+    keys = page.inner_text("#help")
+    assert all(k in keys for k in ("Ctrl-Z", "Ctrl-F", "F12", "Ctrl-Shift-M", "Escape then Tab"))
+    shot(page, "studio-help.png")
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => !document.querySelector('#help').open")
     # every control of Simulate has a name
     names = page.locator("#tab-simulate").aria_snapshot()
     assert "combobox \"Compare with\"" in names and "progressbar \"games played\"" in names

@@ -388,6 +388,10 @@ async function main() {
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
   $("#tabs").addEventListener("keydown", tabKeys)
+  // the keys' help closes with Escape, as a pop-up does
+  $("#help").addEventListener("keydown", e => {
+    if (e.key === "Escape" && $("#help").open) { $("#help").open = false; $("#help summary").focus() }
+  })
   showTab(state.tab)
   state.save = save
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
