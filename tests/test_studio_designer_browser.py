@@ -337,6 +337,11 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     put_cursor(page, "\nstart: game")
     page.keyboard.insert_text(NEW_SEQUENCE.rstrip("\n"))
     page.locator("#problems li").first.wait_for(timeout=WAIT)
+    # a screen reader hears how many problems there are when that changes, and what the editor is
+    page.wait_for_function("() => /^\\d+ problems?$/.test(document.querySelector('#problems-said').textContent)",
+                           timeout=WAIT)
+    assert page.get_attribute("#problems-said", "aria-live") == "polite"
+    assert page.get_attribute(".cm-content", "aria-label") == "the ruleset my-dice-game.yaml"
     put_cursor(page, "title: A bonus")
     page.wait_for_function("() => document.querySelector('#chart-note').textContent.includes('bonus')", timeout=WAIT)
     assert page.evaluate("() => document.querySelector('#chart').childElementCount") == 0

@@ -27,9 +27,10 @@ const quickSync = ViewPlugin.fromClass(class {
 
 const SEVERITY = {1: "error", 2: "warning", 3: "info", 4: "hint"}
 
-export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCursor, onChange}) {
+export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCursor, onChange, label}) {
   const extensions = [
     basicSetup,
+    EditorView.contentAttributes.of({"aria-label": label}),  // what a screen reader names the text box
     yaml(),
     client.plugin(uri, "yaml"),
     serverCompletion(),

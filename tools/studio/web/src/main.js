@@ -73,6 +73,7 @@ async function openFile(which) {
   showProblems([])
   state.view = makeEditor($("#editor"), state.client, {
     uri: state.file.uri, text: got.text, readOnly: got.readOnly, onSave: save,
+    label: `the ruleset ${got.path || `${got.bundled} (bundled, read-only)`}`,
     onCursor: s => state.chart.cursor(s.doc.lineAt(s.selection.main.head).number),
     onChange: () => markDirty(),
   })
@@ -215,6 +216,9 @@ function showProblems(problems) {
   state.problemsKey = problemsKey(problems)
   const ul = $("#problems")
   $("#problem-count").textContent = problems.length ? `(${problems.length})` : "(none)"
+  // said by a screen reader when the number changes (a polite live region): the underlines and the list are silent
+  const said = problems.length === 1 ? "1 problem" : problems.length ? `${problems.length} problems` : "no problems"
+  if ($("#problems-said").textContent !== said) $("#problems-said").textContent = said
   // a check that ends while a problem has the keyboard's focus keeps it there (the list is made anew: without this,
   // Enter after a new check went nowhere)
   const had = ul.contains(document.activeElement) ? document.activeElement : null
