@@ -386,6 +386,12 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     got.value.save_as(saved)
     assert saved.read_text(encoding="utf-8") == text
     page.unroute("**/api/save")
+    # the studio stops with text not saved: the page says how to go on (a new start has a new address: 'reload this
+    # page' reached nothing) and offers the text
+    page.evaluate("() => window.studio.client.transport.socket.close()")
+    page.wait_for_function("() => /gone/.test(document.querySelector('#status').textContent)", timeout=WAIT)
+    assert "reload this page" not in page.text_content("#status") and "address it prints" in page.text_content("#status")
+    assert page.get_attribute("#status a", "download") == "my-dice-game.yaml"
     page.evaluate("() => { window.studio.file.saved = window.studio.view.state.doc.toString() }")  # let it close
     assert errors == []
     page.close()

@@ -352,8 +352,15 @@ async function main() {
     "textDocument/publishDiagnostics": onDiagnostics,
     "rulecraft/fileChanged": changedOnDisk,
     "rulecraft/filesChanged": () => listFiles(),
-  }, e => status(e.code === 1013 && e.reason ? `the studio closed this page's connection: ${e.reason}`
-    : "the studio's server is gone: start it again and reload this page", "error"))
+  }, e => {
+    if (e.code === 1013 && e.reason) return status(`the studio closed this page's connection: ${e.reason}`, "error")
+    // a studio started again has a new address and token (this page, reloaded, reaches nothing): the way on is the
+    // address it prints, and text not saved leaves with the designer as a file
+    const dirty = state.file && !state.file.readOnly && isDirty()
+    status("the studio's server is gone: start it again and open the address it prints"
+      + (dirty ? "; your text is in this page only: keep the page open and" : ""), "error")
+    if (dirty) offerDownload()
+  })
   state.chart = new Chart($("#chart"), $("#chart-note"), {
     request: async params => {
       if (!state.file) return null
