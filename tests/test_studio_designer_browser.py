@@ -325,6 +325,15 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
                            " === window.studio.view.state.doc.lineAt(at).from", arg=target, timeout=WAIT)
     assert near_top()
 
+    # the chart shown, as a file: to put in a document (only `rulecraft render` made one)
+    chart_says(page, "A turn")
+    with page.expect_download() as got:
+        page.click("#chart-download")
+    assert got.value.suggested_filename == "pig-turn.svg"
+    kept = tmp_path / "turn.svg"
+    got.value.save_as(kept)
+    assert kept.read_text(encoding="utf-8") == page.evaluate("() => window.studio.chart.svg")
+
     # a name as a person types it: "my dice game" makes my-dice-game.yaml
     page.fill("#new-name", "my dice game")
     page.click("#new button[type=submit]")
@@ -345,6 +354,7 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     put_cursor(page, "title: A bonus")
     page.wait_for_function("() => document.querySelector('#chart-note').textContent.includes('bonus')", timeout=WAIT)
     assert page.evaluate("() => document.querySelector('#chart').childElementCount") == 0
+    assert page.is_hidden("#chart-download")  # no chart, nothing to download
     assert "stale" in page.get_attribute("#chart-note", "class")
 
     # the tabs as a screen reader reads them, and the arrow keys between them

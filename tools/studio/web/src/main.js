@@ -369,6 +369,8 @@ async function main() {
     },
     moveTo: (line, col, top) => moveTo(state.view, line, col, top),
     picker: $("#chart-sequence"),
+    download: $("#chart-download"),
+    stem: () => (state.file.path || state.file.bundled).split("/").pop().replace(/\.ya?ml$/, ""),
     stepText: line => {  // the step's own lines: from its line to the next one indented no deeper
       const doc = state.view.state.doc, first = Math.min(Math.max(line, 1), doc.lines)
       const depth = text => text.length - text.trimStart().length
