@@ -391,3 +391,16 @@ def test_the_printed_address_answers_at_once():
         socket.create_connection(sock.getsockname(), timeout=5).close()
     finally:
         sock.close()
+
+
+def test_a_variant_is_titled_after_its_parent(client, folder):
+    """A variant made with New is titled after its parent, which players read at the top of their screen and on the
+    printed pages: 'dml house' was titled 'Dml House' (its file name, capitalised), not after the game."""
+    from rulecraft.loader import load_ruleset
+
+    authed(client)
+    assert client.post("/api/new", json={"path": "dml house", "extends": "bundled:dml"}).status_code == 400
+    assert client.post("/api/new", json={"path": "dml-house", "extends": "bundled:dml"}).json() == {"path": "dml-house.yaml"}
+    assert load_ruleset(str(folder / "dml-house.yaml")).ruleset.title == "Dragon's Money Laundering (dml-house)"
+    assert client.post("/api/new", json={"path": "fast", "extends": "pig.yaml"}).json() == {"path": "fast.yaml"}
+    assert load_ruleset(str(folder / "fast.yaml")).ruleset.title == "Pig (fast)"
