@@ -404,3 +404,19 @@ def test_a_variant_is_titled_after_its_parent(client, folder):
     assert load_ruleset(str(folder / "dml-house.yaml")).ruleset.title == "Dragon's Money Laundering (dml-house)"
     assert client.post("/api/new", json={"path": "fast", "extends": "pig.yaml"}).json() == {"path": "fast.yaml"}
     assert load_ruleset(str(folder / "fast.yaml")).ruleset.title == "Pig (fast)"
+
+
+def test_a_folder_not_there_yet_is_said_with_the_way_on(tmp_path, capsys):
+    """`rulecraft studio my-games/ --open`, as the README has it, in a place with no my-games yet: the studio said
+    'is neither a folder nor a file'; it says the folder is not there and how to make it (a ruleset file not there:
+    how to start one), exit 2, and makes nothing (a typo would leave a folder behind)."""
+    import argparse
+
+    from rulecraft.tools.studio import run
+
+    assert run(argparse.Namespace(path=str(tmp_path / "my-games") + "/")) == 2
+    said = capsys.readouterr().err
+    assert "no such folder" in said and f"mkdir -p {tmp_path / 'my-games'}" in said
+    assert run(argparse.Namespace(path=str(tmp_path / "mine.yaml"))) == 2
+    assert "New" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
