@@ -6,6 +6,7 @@ import {Chart} from "./chart.js"
 import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
 import {Simulate} from "./simulate.js"
+import {tabKeys, fitToggle, helpCloses} from "./controls.js"
 
 const $ = sel => document.querySelector(sel)
 const state = {
@@ -318,30 +319,6 @@ function showTab(name) {
   if (name === "variants") showVariant()
 }
 
-// the tabs by the keyboard, as ARIA's tabs pattern has them: the arrows to the next or previous (round), Home and
-// End to the first and last; the tab reached is shown (and its button clicked, so what a click starts starts)
-function tabKeys(e) {
-  const tabs = [...document.querySelectorAll("#tabs button")]
-  const at = tabs.indexOf(document.activeElement)
-  const to = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1}[e.key]
-  if (at < 0 || to === undefined) return
-  e.preventDefault()
-  const next = tabs[(to + tabs.length) % tabs.length]
-  next.focus()
-  next.click()
-}
-
-// a chart at its own size (to scroll) or fitted to its panel
-function fitToggle(button) {
-  const target = document.getElementById(button.dataset.fit)
-  button.addEventListener("click", () => {
-    const own = !target.classList.contains("own-size")
-    target.classList.toggle("own-size", own)
-    button.textContent = own ? "Fit to the panel" : "Actual size"
-    button.setAttribute("aria-pressed", String(own))
-  })
-}
-
 // ------------------------------------------------------------------ start
 async function main() {
   history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, ""))
@@ -401,10 +378,7 @@ async function main() {
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
   $("#tabs").addEventListener("keydown", tabKeys)
-  // the keys' help closes with Escape, as a pop-up does
-  $("#help").addEventListener("keydown", e => {
-    if (e.key === "Escape" && $("#help").open) { $("#help").open = false; $("#help summary").focus() }
-  })
+  helpCloses($("#help"))
   showTab(state.tab)
   state.save = save
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
