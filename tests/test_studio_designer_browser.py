@@ -383,6 +383,13 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     names = page.locator("#tab-simulate").aria_snapshot()
     assert "combobox \"Compare with\"" in names and "progressbar \"games played\"" in names
 
+    # the Play tab's list of games follows them while it is shown: a game of bots started elsewhere comes, and ends
+    page.click("#tabs [data-tab='play']")
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    page.evaluate("""() => fetch("/api/play/new", {method: "POST", headers: {"content-type": "application/json"},
+        body: JSON.stringify({ruleset: "pig.yaml", seats: ["first", "first"], seed: 3, options: {target_score: 10}})})""")
+    page.wait_for_selector("#play-games > li:first-child:has-text('Pig'):has-text('over')", timeout=WAIT)
+
     # the server does not answer a save: the text is offered as a file, and the advice is one that works
     page.route("**/api/save", lambda route: route.abort())
     text = doc(page)
