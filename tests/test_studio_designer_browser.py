@@ -283,3 +283,132 @@ def test_typing_sends_the_keys_typed_not_the_whole_text(studio, browser):
     # a ruleset without errors, checked after each pause: the problems (none) are never drawn again
     assert page.evaluate("() => window.studio.diagnosticsShown - window.shown") == 0
     page.close()
+
+
+# a sequence added to the template with a misspelt name in it: the file has never had a chart of it drawn
+NEW_SEQUENCE = '''
+  bonus:
+    kind: phase
+    title: A bonus
+    steps:
+      - "p.scroe += 1"
+'''
+
+
+def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browser, tmp_path):
+    """Where a designer's first game from New stumbled (session 16): a name typed with a space was refused; a new
+    sequence with an error in it showed the chart of another sequence (the template's) as 'the last chart drawn
+    without them'; the tabs were buttons a screen reader could not tell apart (which one is open?) and the arrow
+    keys did not move between them; Simulate's 'Compare with' list and its progress had no name; and a save the
+    server never answered told the designer to 'start the studio again and save', which cannot work (a new start
+    has a new address and token): the text is offered as a download instead."""
+    folder, url = studio
+    page, errors = open_pig(browser, url)
+    # go to definition (F12) shows the definition at the top of the editor, not on its last line (nothing of the
+    # sequence in view); so does a sequence picked from the chart's list
+    page.evaluate("() => window.studio.view.scrollDOM.scrollTop = 0")
+    put_cursor(page, "call: turn", len("call: t"))
+    target = page.evaluate("() => window.studio.view.state.doc.toString().indexOf('  turn:\\n')") + 2
+
+    def near_top() -> bool:
+        return page.evaluate("""at => { const v = window.studio.view, c = v.coordsAtPos(at), box = v.scrollDOM.getBoundingClientRect()
+            return c !== null && c.top - box.top < box.height / 3 }""", target)
+
+    assert not near_top()
+    page.keyboard.press("F12")
+    page.wait_for_function("at => window.studio.view.state.selection.main.head === at", arg=target, timeout=WAIT)
+    assert near_top()
+    page.evaluate("() => window.studio.view.scrollDOM.scrollTop = 0")
+    page.select_option("#chart-sequence", "game")
+    page.select_option("#chart-sequence", "turn")
+    page.wait_for_function("at => window.studio.view.state.doc.lineAt(window.studio.view.state.selection.main.head).from"
+                           " === window.studio.view.state.doc.lineAt(at).from", arg=target, timeout=WAIT)
+    assert near_top()
+
+    # the chart shown, as a file: to put in a document (only `rulecraft render` made one)
+    chart_says(page, "A turn")
+    with page.expect_download() as got:
+        page.click("#chart-download")
+    assert got.value.suggested_filename == "pig-turn.svg"
+    kept = tmp_path / "turn.svg"
+    got.value.save_as(kept)
+    assert kept.read_text(encoding="utf-8") == page.evaluate("() => window.studio.chart.svg")
+
+    # a name as a person types it: "my dice game" makes my-dice-game.yaml
+    page.fill("#new-name", "my dice game")
+    page.click("#new button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#file-name').textContent === 'my-dice-game.yaml'",
+                           timeout=WAIT)
+    assert (folder / "my-dice-game.yaml").exists()
+    chart_says(page, "The game")
+
+    # a sequence typed in, with an error: the chart is not the game's, greyed as if it were this one's
+    put_cursor(page, "\nstart: game")
+    page.keyboard.insert_text(NEW_SEQUENCE.rstrip("\n"))
+    page.locator("#problems li").first.wait_for(timeout=WAIT)
+    # a screen reader hears how many problems there are when that changes, and what the editor is
+    page.wait_for_function("() => /^\\d+ problems?$/.test(document.querySelector('#problems-said').textContent)",
+                           timeout=WAIT)
+    assert page.get_attribute("#problems-said", "aria-live") == "polite"
+    assert page.get_attribute(".cm-content", "aria-label") == "the ruleset my-dice-game.yaml"
+    put_cursor(page, "title: A bonus")
+    page.wait_for_function("() => document.querySelector('#chart-note').textContent.includes('bonus')", timeout=WAIT)
+    assert page.evaluate("() => document.querySelector('#chart').childElementCount") == 0
+    assert page.is_hidden("#chart-download")  # no chart, nothing to download
+    assert "stale" in page.get_attribute("#chart-note", "class")
+
+    # the tabs as a screen reader reads them, and the arrow keys between them
+    assert page.get_attribute("#tabs", "role") == "tablist"
+    chart_tab = page.locator("#tabs [data-tab='chart']")
+    assert chart_tab.get_attribute("role") == "tab" and chart_tab.get_attribute("aria-selected") == "true"
+    assert chart_tab.get_attribute("aria-controls") == "tab-chart"
+    assert page.get_attribute("#tab-chart", "role") == "tabpanel"
+    chart_tab.focus()
+    page.keyboard.press("ArrowRight")
+    aid = page.locator("#tabs [data-tab='aid']")
+    assert aid.get_attribute("aria-selected") == "true" and chart_tab.get_attribute("aria-selected") == "false"
+    assert page.evaluate("() => document.activeElement.dataset.tab") == "aid"
+    assert page.is_hidden("#tab-chart") and page.is_visible("#tab-aid")
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.dataset.tab") == "simulate" and page.is_visible("#tab-simulate")
+    assert chart_tab.get_attribute("tabindex") == "-1"  # one Tab stop for the tab list, as the ARIA pattern has it
+    # the keys, in the page: the editor's own (undo, find, the problems' quick fixes) were nowhere said
+    page.click("#help summary")
+    keys = page.inner_text("#help")
+    assert all(k in keys for k in ("Ctrl-Z", "Ctrl-F", "F12", "Ctrl-Shift-M", "Escape then Tab"))
+    shot(page, "studio-help.png")
+    page.keyboard.press("Escape")
+    assert page.evaluate("() => !document.querySelector('#help').open")
+    # every control of Simulate has a name
+    names = page.locator("#tab-simulate").aria_snapshot()
+    assert "combobox \"Compare with\"" in names and "progressbar \"games played\"" in names
+
+    # the Play tab's list of games follows them while it is shown: a game of bots started elsewhere comes, and ends
+    page.click("#tabs [data-tab='play']")
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    page.evaluate("""() => fetch("/api/play/new", {method: "POST", headers: {"content-type": "application/json"},
+        body: JSON.stringify({ruleset: "pig.yaml", seats: ["first", "first"], seed: 3, options: {target_score: 10}})})""")
+    page.wait_for_selector("#play-games > li:first-child:has-text('Pig'):has-text('over')", timeout=WAIT)
+
+    # the server does not answer a save: the text is offered as a file, and the advice is one that works
+    page.route("**/api/save", lambda route: route.abort())
+    text = doc(page)
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').classList.contains('error')", timeout=WAIT)
+    assert "start the studio again and save" not in page.text_content("#status")
+    with page.expect_download() as got:
+        page.click("#status a")
+    assert got.value.suggested_filename == "my-dice-game.yaml"
+    saved = tmp_path / "kept.yaml"
+    got.value.save_as(saved)
+    assert saved.read_text(encoding="utf-8") == text
+    page.unroute("**/api/save")
+    # the studio stops with text not saved: the page says how to go on (a new start has a new address: 'reload this
+    # page' reached nothing) and offers the text
+    page.evaluate("() => window.studio.client.transport.socket.close()")
+    page.wait_for_function("() => /gone/.test(document.querySelector('#status').textContent)", timeout=WAIT)
+    assert "reload this page" not in page.text_content("#status") and "address it prints" in page.text_content("#status")
+    assert page.get_attribute("#status a", "download") == "my-dice-game.yaml"
+    page.evaluate("() => { window.studio.file.saved = window.studio.view.state.doc.toString() }")  # let it close
+    assert errors == []
+    page.close()

@@ -376,3 +376,47 @@ def test_the_chart_s_list_marks_a_sequence_a_variant_changes_as_written_here():
     text = Path(path).read_text(encoding="utf-8").splitlines()
     assert listed["turn"] is not None and "first_power_phase" in text[listed["turn"] - 1]  # the step it inserts
     assert listed["game"] is None  # written in the parent, untouched here
+
+
+def test_the_printed_address_answers_at_once():
+    """The address is printed (and `--open` opens the browser) before the server has imported uvicorn and the app:
+    the socket listens when it is bound, so a browser that comes first waits in the queue instead of being refused
+    (session 16: with `--open` on a slow machine the page said 'This site can't be reached')."""
+    import socket
+
+    from rulecraft.tools.studio import _bind
+
+    sock = _bind("127.0.0.1", 0)
+    try:
+        socket.create_connection(sock.getsockname(), timeout=5).close()
+    finally:
+        sock.close()
+
+
+def test_a_variant_is_titled_after_its_parent(client, folder):
+    """A variant made with New is titled after its parent, which players read at the top of their screen and on the
+    printed pages: 'dml house' was titled 'Dml House' (its file name, capitalised), not after the game."""
+    from rulecraft.loader import load_ruleset
+
+    authed(client)
+    assert client.post("/api/new", json={"path": "dml house", "extends": "bundled:dml"}).status_code == 400
+    assert client.post("/api/new", json={"path": "dml-house", "extends": "bundled:dml"}).json() == {"path": "dml-house.yaml"}
+    assert load_ruleset(str(folder / "dml-house.yaml")).ruleset.title == "Dragon's Money Laundering (dml-house)"
+    assert client.post("/api/new", json={"path": "fast", "extends": "pig.yaml"}).json() == {"path": "fast.yaml"}
+    assert load_ruleset(str(folder / "fast.yaml")).ruleset.title == "Pig (fast)"
+
+
+def test_a_folder_not_there_yet_is_said_with_the_way_on(tmp_path, capsys):
+    """`rulecraft studio my-games/ --open`, as the README has it, in a place with no my-games yet: the studio said
+    'is neither a folder nor a file'; it says the folder is not there and how to make it (a ruleset file not there:
+    how to start one), exit 2, and makes nothing (a typo would leave a folder behind)."""
+    import argparse
+
+    from rulecraft.tools.studio import run
+
+    assert run(argparse.Namespace(path=str(tmp_path / "my-games") + "/")) == 2
+    said = capsys.readouterr().err
+    assert "no such folder" in said and f"mkdir -p {tmp_path / 'my-games'}" in said
+    assert run(argparse.Namespace(path=str(tmp_path / "mine.yaml"))) == 2
+    assert "New" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

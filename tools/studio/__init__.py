@@ -18,7 +18,7 @@ def run(args) -> int:
     elif os.path.isfile(target):
         root, open_file = os.path.dirname(target), os.path.basename(target)
     else:
-        print(f"rulecraft studio: {args.path} is neither a folder nor a file", file=sys.stderr)
+        print(f"rulecraft studio: {_not_there(args.path, target)}", file=sys.stderr)
         return EXIT_USAGE
     problem = _cluster_problem(getattr(args, "cluster", None))
     if problem:
@@ -116,11 +116,26 @@ def _cluster_problem(address: str | None) -> tuple[str, int] | None:
     return None
 
 
+def _not_there(given: str, target: str) -> str:
+    """Why the path given serves nothing, and the way on (nothing is made: a typo would leave a folder behind)."""
+    import shlex
+
+    if os.path.lexists(target):
+        return f"{given} is neither a folder nor a file"
+    if target.lower().endswith((".yaml", ".yml")):
+        return (f"{given}: no such file; to start a new ruleset, run rulecraft studio {shlex.quote(os.path.dirname(target))} "
+                "and make it with New")
+    return f"{given}: no such folder; make it first (mkdir -p {shlex.quote(target)}), or give a folder that is there"
+
+
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    # listening from now: the address is printed (and the browser opened) before uvicorn starts, and a request
+    # that comes first waits for it in the queue instead of being refused (uvicorn listens on it again, the same)
+    sock.listen(2048)
     return sock
 
 

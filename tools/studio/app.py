@@ -85,7 +85,8 @@ class Studio:
         return {"status": "ok", "version": doc.version, **self.charts[key]}
 
     def last_good(self, doc, line: int) -> dict:
-        """The last chart drawn of the sequence under the cursor, by the last model the text built ({} if none)."""
+        """The last chart drawn of the sequence under the cursor, by the last model the text built; {"sequence": ID}
+        when none of it was drawn yet, {} when the model cannot say which sequence that is."""
         from rulecraft.tools.studio.views import sequence_at
 
         if doc.model is None or not getattr(doc.model, "sequences", None):
@@ -94,7 +95,7 @@ class Studio:
             sid = sequence_at(doc.model, doc.path, line)
         except AttributeError:  # a model built only in part
             return {}
-        return self.good.get((doc.uri, sid), {})
+        return self.good.get((doc.uri, sid), {"sequence": sid} if sid else {})
 
     async def off_loop(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.printing, fn, *args)

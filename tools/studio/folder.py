@@ -230,18 +230,37 @@ class Folder:
 
     def _variant(self, rel: str, stem: str, parent: str) -> str:
         if parent.startswith("bundled:"):
-            bundled_path(parent[8:])  # Refused (404) when there is none
+            with open(bundled_path(parent[8:]), encoding="utf-8") as f:  # Refused (404) when there is none
+                parent_text = f.read()
             ref = parent[8:]
         else:
-            self.read(parent)  # Refused when it is no ruleset of the folder
+            parent_text = self.read(parent)[1]  # Refused when it is no ruleset of the folder
             ref = posixpath.relpath(parent, posixpath.dirname(rel) or ".")
             if ref.startswith("../"):
                 raise Refused(f"a variant is written in the folder of its parent ('{parent[:100]}') or above it: "
                               "the loader reads a parent only there", 400)
         if not re.fullmatch(r"[A-Za-z0-9_./-]+", ref):  # a name YAML would read otherwise ('a: b.yaml', '#1.yaml')
             ref = json.dumps(ref)  # a JSON string is a YAML double-quoted one
-        return VARIANT.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), title=stem.replace("-", " ").title(),
-                              parent=ref)
+        # titled after its parent, as players read it at the top of their screen and on the printed pages ('Dml
+        # House', its file name capitalised, named no game); a JSON string is a YAML double-quoted one
+        title = _title_of(parent_text)
+        return VARIANT.format(name=re.sub(r"[^A-Za-z0-9_-]", "-", stem), parent=ref,
+                              title=json.dumps(f"{title} ({stem})") if title else stem.replace("-", " ").title())
+
+
+_TITLE = re.compile(r"^title:[ \t]*(\S[^\n]*)$", re.M)
+
+
+def _title_of(text: str) -> str | None:
+    """The top-level `title:` of a ruleset's text, when it is written on its line as a plain or quoted string."""
+    import yaml
+
+    m = _TITLE.search(text)
+    try:
+        title = yaml.safe_load(m.group(1)) if m else None
+    except yaml.YAMLError:
+        return None
+    return title.strip()[:200] or None if isinstance(title, str) else None
 
 
 def bundled() -> list[dict]:

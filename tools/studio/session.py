@@ -172,8 +172,11 @@ class Session:
         if doc is None:
             return {"status": "pending", "note": "the text is being checked"}
         if not doc.result.ok:
-            return {"status": "stale", "version": doc.version, **self.studio.last_good(doc, line),
-                    "note": "the text has errors: this is the last chart drawn without them"}
+            good = self.studio.last_good(doc, line)
+            note = "the text has errors: this is the last chart drawn without them"
+            if "svg" not in good and good.get("sequence"):  # none of this sequence yet: another's would mislead
+                note = f"the text has errors: the chart of '{good['sequence']}' is drawn once they are fixed (see Problems)"
+            return {"status": "stale", "version": doc.version, **good, "note": note}
         return await self.studio.draw_chart(doc, line, sequence if isinstance(sequence, str) else None)
 
     def reply(self, rid: Any, result: Any = None, error: tuple[int, str] | None = None) -> None:

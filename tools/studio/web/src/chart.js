@@ -7,13 +7,15 @@
 const REDRAW_AFTER = 400
 
 export class Chart {
-  constructor(el, note, {request, moveTo, picker, stepText}) {
+  constructor(el, note, {request, moveTo, picker, stepText, download, stem}) {
+    this.download = download  // <a> that downloads the chart shown as an SVG file
+    this.stem = stem  // () => the open file's name without its suffix: the downloaded file is STEM-SEQUENCE.svg
     this.stepText = stepText  // (line) => the text of the step written from that line (a few lines)
     this.el = el
     this.note = note
     this.picker = picker  // <select> of the ruleset's sequences
     this.request = request  // (params) => Promise of the server's answer
-    this.moveTo = moveTo  // (line, col) => void
+    this.moveTo = moveTo  // (line, col, top?) => void: the cursor there (top: the line near the editor's top)
     this.svg = null  // the SVG shown
     this.boxes = []  // {id, line, col} of the chart shown, in the order the sequence writes them
     this.sequences = []
@@ -35,7 +37,7 @@ export class Chart {
     if (!s) return
     if (s.line != null) {
       this.picked = null
-      this.moveTo(s.line, 1)
+      this.moveTo(s.line, 1, true)
       return
     }
     this.picked = id
@@ -61,7 +63,15 @@ export class Chart {
     if (ask !== this.asked || !answer) return  // a newer request is on its way
     if (answer.status === "pending") return
     if (answer.status === "stale" && !answer.svg) {
-      this.say(answer.note, true)  // no chart of this sequence yet: the one shown stays, greyed
+      // no chart of the cursor's sequence was drawn without errors yet: another sequence's chart, greyed, would
+      // read as this one's (a new sequence typed with a mistake showed the template's chart); where the server
+      // cannot tell the sequence (the YAML itself broken) the one shown stays, greyed
+      if (answer.sequence && answer.sequence !== this.sequence) {
+        this.el.replaceChildren()
+        Object.assign(this, {svg: null, boxes: [], sequence: answer.sequence})
+        this.offer()
+      }
+      this.say(answer.note, true)
       return
     }
     this.show(answer, line)
@@ -71,6 +81,7 @@ export class Chart {
     const stale = answer.status === "stale"
     // the same drawing as the one shown (a keystroke in a comment, or in another sequence): the page keeps it
     if (answer.svg !== this.svg) this.el.innerHTML = answer.svg
+    const changed = answer.svg !== this.svg || answer.sequence !== this.sequence
     this.svg = answer.svg
     this.boxes = answer.boxes
     this.sequences = answer.sequences
@@ -80,12 +91,23 @@ export class Chart {
       this.el.dataset.drawn = String(this.drawn)
     }
     this.say(stale ? answer.note : answer.title, stale)
+    if (changed) this.offer()
     this.list()
     // the cursor moved while this chart was on its way (into another sequence): draw that one (once: only a
     // cursor that moved since the request asks again)
     const now = this.sequenceAt(this.line)
     if (!stale && !this.picked && line !== this.line && now && now !== this.sequence) this.soon(this.line)
     else this.highlight(this.line)
+  }
+
+  // the chart shown as a file to download (to put in a document), or no link when none is shown
+  offer() {
+    const a = this.download
+    if (a.href.startsWith("blob:")) URL.revokeObjectURL(a.href)
+    a.hidden = !this.svg
+    if (!this.svg) return a.removeAttribute("href")
+    a.href = URL.createObjectURL(new Blob([this.svg], {type: "image/svg+xml"}))
+    a.download = `${this.stem()}-${this.sequence}.svg`
   }
 
   list() {

@@ -27,9 +27,10 @@ const quickSync = ViewPlugin.fromClass(class {
 
 const SEVERITY = {1: "error", 2: "warning", 3: "info", 4: "hint"}
 
-export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCursor, onChange}) {
+export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCursor, onChange, label}) {
   const extensions = [
     basicSetup,
+    EditorView.contentAttributes.of({"aria-label": label}),  // what a screen reader names the text box
     yaml(),
     client.plugin(uri, "yaml"),
     serverCompletion(),
@@ -41,6 +42,9 @@ export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCurso
     quickSync,
     lintGutter(),
     keymap.of([{key: "Mod-s", preventDefault: true, run: () => { onSave(); return true }}]),
+    // go to definition (F12) puts the definition near the top of the editor: scrolled only into view ("nearest"), a
+    // sequence's name landed on the editor's last line with nothing of the sequence shown
+    EditorState.transactionExtender.of(tr => tr.isUserEvent("select.definition") ? {effects: atTop(tr.newSelection.main.head)} : null),
     EditorView.updateListener.of(u => {
       if (u.selectionSet || u.docChanged) onCursor(u.state)
       if (u.docChanged) onChange(u.state)
@@ -96,10 +100,14 @@ async function quickFix(view, client, uri, diagnostic) {
     from: plugin.fromPosition(e.range.start), to: plugin.fromPosition(e.range.end), insert: e.newText}))})
 }
 
-export function moveTo(view, line, col) {
+const atTop = pos => EditorView.scrollIntoView(pos, {y: "start", yMargin: 40})
+
+// the cursor to a line and column, scrolled into view; `top`: with the line near the top of the editor (a definition,
+// a sequence picked: what is written under it is what the designer came for)
+export function moveTo(view, line, col, top = false) {
   const l = view.state.doc.line(Math.max(1, Math.min(line, view.state.doc.lines)))
   const pos = Math.min(l.from + Math.max(0, col - 1), l.to)
-  view.dispatch({selection: {anchor: pos}, scrollIntoView: true})
+  view.dispatch(top ? {selection: {anchor: pos}, effects: atTop(pos)} : {selection: {anchor: pos}, scrollIntoView: true})
   view.focus()
 }
 

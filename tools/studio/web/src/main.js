@@ -6,6 +6,7 @@ import {Chart} from "./chart.js"
 import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
 import {Simulate} from "./simulate.js"
+import {tabKeys, fitToggle, helpCloses} from "./controls.js"
 
 const $ = sel => document.querySelector(sel)
 const state = {
@@ -20,6 +21,16 @@ function status(text, kind = "") {
   const el = $("#status")
   el.textContent = text
   el.className = kind
+}
+
+// the editor's text as a file to download: what a save the server never answered leaves the designer (a studio
+// started again has a new address and token, so this page can no longer save)
+function offerDownload() {
+  const f = state.file
+  const a = Object.assign(document.createElement("a"), {textContent: "download your text",
+    download: (f.path || "ruleset.yaml").split("/").pop()})
+  a.href = URL.createObjectURL(new Blob([state.view.state.doc.toString()], {type: "application/yaml"}))
+  $("#status").append(" ", a)
 }
 
 // ------------------------------------------------------------------ files
@@ -63,6 +74,7 @@ async function openFile(which) {
   showProblems([])
   state.view = makeEditor($("#editor"), state.client, {
     uri: state.file.uri, text: got.text, readOnly: got.readOnly, onSave: save,
+    label: `the ruleset ${got.path || `${got.bundled} (bundled, read-only)`}`,
     onCursor: s => state.chart.cursor(s.doc.lineAt(s.selection.main.head).number),
     onChange: () => markDirty(),
   })
@@ -121,8 +133,13 @@ async function save() {
     // the file was removed on disk meanwhile: the next save writes it anew (the server asks for no file there)
     if (err.status === 409 && err.body && err.body.removed) f.digest = null
     // no answer at all (the server stopped, the network went): the server said nothing, so this page says it
-    status(err.status ? err.message : `not saved: the studio's server did not answer (${err.message}); your text is `
-      + "kept in this page only: keep it open, start the studio again and save", "error")
+    if (err.status) {
+      status(err.message, "error")
+      return false
+    }
+    status(`not saved: the studio's server did not answer (${err.message}); your text is in this page only: `
+      + "keep the page open and", "error")
+    offerDownload()
     return false
   }
 }
@@ -146,7 +163,8 @@ async function changedOnDisk({path, digest}) {
 
 async function newFile(e) {
   e.preventDefault()
-  const name = $("#new-name").value.trim()
+  // a name as a person types it ("my dice game"): its spaces made dashes, as the file's name cannot hold them
+  const name = $("#new-name").value.trim().replace(/\s+/g, "-")
   if (!name) return
   const from = $("#new-from").value
   if (from === "variant:" && !state.file) return status("open the ruleset to make a variant of first", "error")
@@ -199,6 +217,9 @@ function showProblems(problems) {
   state.problemsKey = problemsKey(problems)
   const ul = $("#problems")
   $("#problem-count").textContent = problems.length ? `(${problems.length})` : "(none)"
+  // said by a screen reader when the number changes (a polite live region): the underlines and the list are silent
+  const said = problems.length === 1 ? "1 problem" : problems.length ? `${problems.length} problems` : "no problems"
+  if ($("#problems-said").textContent !== said) $("#problems-said").textContent = said
   // a check that ends while a problem has the keyboard's focus keeps it there (the list is made anew: without this,
   // Enter after a new check went nowhere)
   const had = ul.contains(document.activeElement) ? document.activeElement : null
@@ -287,21 +308,15 @@ async function showVariant() {
 
 function showTab(name) {
   state.tab = name
-  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("current", b.dataset.tab === name)
+  for (const b of document.querySelectorAll("#tabs button")) {
+    const on = b.dataset.tab === name
+    b.classList.toggle("current", on)
+    b.setAttribute("aria-selected", String(on))
+    b.tabIndex = on ? 0 : -1  // one Tab stop for the list; the arrow keys move between the tabs (ARIA's tabs)
+  }
   for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
   if (name === "variants") showVariant()
-}
-
-// a chart at its own size (to scroll) or fitted to its panel
-function fitToggle(button) {
-  const target = document.getElementById(button.dataset.fit)
-  button.addEventListener("click", () => {
-    const own = !target.classList.contains("own-size")
-    target.classList.toggle("own-size", own)
-    button.textContent = own ? "Fit to the panel" : "Actual size"
-    button.setAttribute("aria-pressed", String(own))
-  })
 }
 
 // ------------------------------------------------------------------ start
@@ -314,16 +329,25 @@ async function main() {
     "textDocument/publishDiagnostics": onDiagnostics,
     "rulecraft/fileChanged": changedOnDisk,
     "rulecraft/filesChanged": () => listFiles(),
-  }, e => status(e.code === 1013 && e.reason ? `the studio closed this page's connection: ${e.reason}`
-    : "the studio's server is gone: start it again and reload this page", "error"))
+  }, e => {
+    if (e.code === 1013 && e.reason) return status(`the studio closed this page's connection: ${e.reason}`, "error")
+    // a studio started again has a new address and token (this page, reloaded, reaches nothing): the way on is the
+    // address it prints, and text not saved leaves with the designer as a file
+    const dirty = state.file && !state.file.readOnly && isDirty()
+    status("the studio's server is gone: start it again and open the address it prints"
+      + (dirty ? "; your text is in this page only: keep the page open and" : ""), "error")
+    if (dirty) offerDownload()
+  })
   state.chart = new Chart($("#chart"), $("#chart-note"), {
     request: async params => {
       if (!state.file) return null
       state.client.sync()
       return state.client.request("rulecraft/chart", {uri: state.file.uri, ...params})
     },
-    moveTo: (line, col) => moveTo(state.view, line, col),
+    moveTo: (line, col, top) => moveTo(state.view, line, col, top),
     picker: $("#chart-sequence"),
+    download: $("#chart-download"),
+    stem: () => (state.file.path || state.file.bundled).split("/").pop().replace(/\.ya?ml$/, ""),
     stepText: line => {  // the step's own lines: from its line to the next one indented no deeper
       const doc = state.view.state.doc, first = Math.min(Math.max(line, 1), doc.lines)
       const depth = text => text.length - text.trimStart().length
@@ -353,6 +377,9 @@ async function main() {
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
+  $("#tabs").addEventListener("keydown", tabKeys)
+  helpCloses($("#help"))
+  showTab(state.tab)
   state.save = save
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
   setupPlay(state)

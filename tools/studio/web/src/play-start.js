@@ -19,7 +19,12 @@ export function setupPlay(studio) {
   $("#play-form").addEventListener("submit", e => { e.preventDefault(); start(studio) })
   $("#play-players").addEventListener("change", () => seats(Number($("#play-players").value), panel.setup))
   document.querySelector('#tabs button[data-tab="play"]').addEventListener("click", () => showPlay(studio))
+  // the list follows the games while the tab is shown (decisions taken, games over, a game started elsewhere): it was
+  // drawn once, when the tab was opened, and said '0 decisions' of a game long over
+  setInterval(() => { if (!panel.hidden && !document.hidden) listGames().catch(() => {}) }, FOLLOW_EVERY)
 }
+
+const FOLLOW_EVERY = 2000  // ms between two looks at the games while the Play tab is shown
 
 async function showPlay(studio) {
   const note = $("#play-note")
@@ -102,6 +107,10 @@ async function start(studio) {
 async function listGames() {
   const got = await getJSON("/api/play/games")
   const list = $("#play-games")
+  // drawn again only when it changed: a link being selected to copy stays selected
+  const key = JSON.stringify([got.games, got.problems])
+  if (list.dataset.key === key) return
+  list.dataset.key = key
   list.replaceChildren(...got.games.slice().reverse().map(g => {
     const li = el("li")
     li.append(el("strong", `${g.title}`), ` seed ${g.seed}, ${g.decisions} decisions${g.over ? ", over" : ""}`)

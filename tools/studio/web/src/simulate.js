@@ -55,7 +55,7 @@ export class Simulate {
     this.players = el("input", {type: "number", min: 1, max: 64, step: 1, placeholder: "the ruleset's"})
     this.bots = el("input", {value: "random", title: `one per seat (${BOTS.join(", ")}); the last fills the rest`})
     this.sets = el("textarea", {rows: 2, placeholder: "NAME=VALUE", title: "options and parameters, NAME=VALUE, one a line"})
-    this.versus = el("select", {}, new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"))
+    this.versus = el("select", {ariaLabel: "Compare with"}, new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"))
     this.botsB = el("input", {value: "random"})
     this.setsB = el("textarea", {rows: 2, placeholder: "NAME=VALUE", title: "options and parameters, NAME=VALUE, one a line"})
     this.sideB = el("fieldset", {className: "sim-b", hidden: true}, el("legend", {textContent: "B"}),
@@ -71,7 +71,7 @@ export class Simulate {
       el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB,
       el("div", {className: "sim-buttons"}, this.run, this.cancel))
     form.addEventListener("submit", e => { e.preventDefault(); this.start() })
-    this.bar = el("progress", {id: "sim-bar", max: 1, value: 0})
+    this.bar = el("progress", {id: "sim-bar", max: 1, value: 0, ariaLabel: "games played"})
     this.count = el("span", {id: "sim-count"})
     this.note = el("p", {className: "note", id: "sim-note"})
     this.out = el("div", {id: "sim-out"})
