@@ -302,3 +302,47 @@ def test_a_seat_on_a_phone_fits_its_screen_and_shows_the_decision_first(studio, 
         assert side < board
     finally:
         context.close()
+
+
+def test_the_seat_page_says_only_what_holds_for_the_game_it_shows(studio, browser):
+    """The seat page's words follow the frame it is sent (a websocket answered by the test, from a real frame of the
+    auction): the end said "Everything is revealed: every pile above shows its cards" in a game with no piles, and a
+    pick from nothing read "Pick 0." and "Pass (none)" (found by s16-studio's first game from scratch)."""
+    _folder, _base, links = studio
+    first = browser.new_context()
+    try:
+        page = first.new_page()
+        page.set_default_timeout(WAIT)
+        page.goto(links[0])
+        page.wait_for_function(f"() => ({FRAME})() !== null")
+        real = page.evaluate("() => window.play.frame")
+    finally:
+        first.close()
+
+    def shown(frame: dict) -> tuple[str, str]:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.set_default_timeout(WAIT)
+            page.route_web_socket(re.compile(r".*/play/ws.*"), lambda ws: ws.send(json.dumps(frame)))
+            page.goto(links[0])
+            page.wait_for_function("() => window.play && window.play.frame !== null")
+            return page.inner_text("#end"), page.inner_text("#decision")
+        finally:
+            context.close()
+
+    view = real["view"]
+    scores = [{"seat": p["seat"], "name": p["name"], "parts": [], "total": 0} for p in view["players"]]
+    ended = dict(real, view=dict(view, over=True, decision=None, end={"scores": scores, "winners": [0]}))
+    no_piles = dict(ended, view=dict(ended["view"], table=[r for r in view["table"] if r["type"] != "zone"],
+                                     players=[dict(p, rows=[r for r in p["rows"] if r["type"] != "zone"])
+                                              for p in view["players"]]))
+    assert any(r["type"] == "zone" for r in view["table"])  # the auction's lots: piles to reveal
+    assert "Everything is revealed" in shown(ended)[0]
+    end, _ = shown(no_piles)
+    assert "wins" in end and "Everything is revealed" not in end
+    nothing = {"kind": "subset", "prompt": "Discard which?", "options": [], "min": 0, "max": 0, "secret": False,
+               "roll": None, "passable": False}
+    _, decision = shown(dict(real, view=dict(view, decision=nothing)))
+    assert "nothing you can pick" in decision and "Go on" in decision
+    assert "Pick 0" not in decision and "Pass (none)" not in decision

@@ -49,7 +49,8 @@ function controls(d, answer) {
     const done = button("", "send", () => answer([...picked].sort((a, b) => a - b)))
     const update = () => {
       // "Pass (none)" only where none is an answer: greyed under a question that needs some it read as a pass refused
-      done.textContent = picked.size ? `Play these ${picked.size}` : d.min > 0 ? `Pick ${d.min === d.max ? d.min : `at least ${d.min}`}` : "Pass (none)"
+      done.textContent = picked.size ? `Play these ${picked.size}` : d.min > 0 ? `Pick ${d.min === d.max ? d.min : `at least ${d.min}`}`
+        : d.options.length ? "Pass (none)" : "Go on"
       done.disabled = picked.size < d.min || picked.size > d.max
     }
     d.options.forEach((o, i) => {
@@ -60,7 +61,8 @@ function controls(d, answer) {
       })
       row.append(b)
     })
-    row.append(el("div", "small", `Pick ${d.min === d.max ? d.min : `${d.min} to ${d.max}`}.`), done)
+    const how = !d.options.length ? "There is nothing you can pick now." : `Pick ${d.min === d.max ? d.min : `${d.min} to ${d.max}`}.`
+    row.append(el("div", "small", how), done)
     update()
   } else if (d.kind === "amount" || d.kind === "number") {
     const input = el("input", "amount")

@@ -74,7 +74,7 @@ function draw(frame) {
   $("#table").replaceChildren(...view.table.map(row => row.type === "zone" ? zoneEl(row) : valueEl(row)))
   $("#stack").replaceChildren(...(view.stack ? [stackEl(view.stack, who)] : []))
   $("#players").replaceChildren(...view.players.map(p => playerEl(p, frame.asked)))
-  $("#end").replaceChildren(...(view.end ? [endEl(view.end)] : []))
+  $("#end").replaceChildren(...(view.end ? [endEl(view.end, view)] : []))
   $("#decision").replaceChildren(decisionEl(view.decision, frame, send, () => send({type: "help"})))
   if (!view.decision) $("#help").hidden = true
   $("#notices").replaceChildren(...state.notices.map(n => el("li", "notice", n)))
@@ -125,7 +125,7 @@ function playerEl(p, asked) {
   return d
 }
 
-function endEl(end) {
+function endEl(end, view) {
   const d = el("div", "end")
   const won = end.scores.filter(s => end.winners.includes(s.seat)).map(s => s.name)
   d.append(el("h3", "", `The end: ${won.length ? won.join(" and ") + (won.length > 1 ? " win" : " wins") : "nobody wins"}`))
@@ -141,7 +141,9 @@ function endEl(end) {
     tr.append(el("td", "total", String(s.total ?? "")))
     table.append(tr)
   }
-  d.append(table, el("p", "small", "Everything is revealed: every pile above shows its cards."))
+  d.append(table)
+  const piles = view.table.some(r => r.type === "zone") || view.players.some(p => p.rows.some(r => r.type === "zone"))
+  if (piles) d.append(el("p", "small", "Everything is revealed: every pile above shows its cards."))
   return d
 }
 
