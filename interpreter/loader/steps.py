@@ -39,6 +39,7 @@ class StepBuilder(DecisionBuilder):
         self.diags = diags
         self.seq_id = ""
         self.ids: dict[str, Span] = {}
+        self.rolls_bind = True  # binders: whether `roll ... as NAME` counts (not when finding names bound otherwise)
 
     def condition(self, node: YNode | None, comp: Compiler) -> Optional[M.CExpr]:
         """A step's condition, compiled; a zone, table or row in it (always true) is warned of at that step."""
@@ -71,12 +72,23 @@ class StepBuilder(DecisionBuilder):
             for body in ("then", "else", "repeat") + (("do",) if form != "do" else ()):
                 self.binders(_steps_of(node.get(body)), out)
 
+    def _bound_otherwise(self, node: YMap) -> set[str]:
+        """The names a sequence's steps bind by anything but a roll (`let`, a decision's `as`, a loop's name...)."""
+        out: set[str] = set()
+        self.rolls_bind = False
+        try:
+            self.binders(_steps_of(node.get("steps")), out)
+        finally:
+            self.rolls_bind = True
+        return out
+
     def stmt_binders(self, node: YScalar, out: set[str]) -> None:
         for s in self.text.parse_stmts(node) or ():
             if isinstance(s, A.Let):
                 out.add(s.name)
             elif isinstance(s, (A.Draw, A.Roll, A.CreateZone, A.CallSeq)) and s.bind:
-                out.add(s.bind)
+                if self.rolls_bind or not isinstance(s, A.Roll):
+                    out.add(s.bind)
 
     # ------------------------------------------------------------ sequences
     def sequence(self, seq_id: str, node: YMap, span: Span) -> M.SequenceDef:
@@ -86,6 +98,8 @@ class StepBuilder(DecisionBuilder):
         names = set(params)
         self.binders(_steps_of(node.get("steps")), names)
         self.local_scope = self.scope.with_locals(names)
+        for name in sorted(names - set(params) - self._bound_otherwise(node)):  # a roll's, and nothing else's
+            self.local_scope = self.local_scope.with_typed_local(name, "roll")
         steps = self.block(_steps_of(node.get("steps")), "", ())
         if not steps:
             self.err("E403", f"sequence '{seq_id}' has no steps", span, "add 'steps:' with at least one step")

@@ -156,13 +156,16 @@ class Compiler(ListsMixin, OperatorsMixin):
             return fn, {"size": "number", "top": "card", "bottom": "card", "cards": "list", "owner": "player",
                         "empty": "bool"}.get(name, "any")
         if obj_type == "roll":
-            return fn, {"total": "number", "faces": "list", "doubles": "bool", "success": "bool"}.get(name, "any")
+            return fn, {"total": "number", "faces": "list", "doubles": "bool", "success": "bool", "dice": "text"}.get(name, "any")
         return fn, "any"
 
     def _e_Index(self, n: A.Index) -> tuple[Fn, str]:
         obj_fn, obj_type = self.expr(n.obj)
         key_fn, _ = self.expr(n.key)
         span = n.span
+        if obj_type == "text":  # a roll's `dice`, the text '2d6': its faces are the dice rolled
+            self.report("E303", "a roll's 'dice' is the text of its dice ('2d6'), not the dice rolled", span,
+                        "the numbers rolled are the roll's 'faces': ROLL.faces[0] is the first die")
         rtype = {"family": "zone", "table": "row", "list": "any"}.get(obj_type, "any")
 
         def fn(ctx):
