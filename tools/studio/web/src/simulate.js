@@ -166,12 +166,14 @@ export class Simulate {
     if (msg.type === "started") {
       this.names = msg.runs
       this.total = msg.games * msg.runs.length
+      this.count.textContent = `0 / ${msg.games} games: loading the ruleset and making its code…`
     } else if (msg.type === "progress") {
       this.info.progressSeen++
       const before = msg.run * (this.total / this.names.length)
       this.bar.value = (before + msg.done) / this.total
       const side = this.names.length > 1 ? ` of ${msg.run ? "B" : "A"} (${this.names[msg.run]})` : ""
-      this.count.textContent = `${msg.done} / ${msg.total} games${side}`
+      this.count.textContent = `${msg.done} / ${msg.total} games${side}` +
+        (msg.done ? "" : ": loading the ruleset and making its code…")  // a large ruleset's first game takes a while
     } else if (msg.type === "cancelled") {
       this.info.cancelled++
       this.count.textContent = `cancelled after ${msg.done ?? 0} of ${msg.total} games`
