@@ -90,6 +90,9 @@ class Guard:
             return "a websocket without an Origin"
         if headers.get("sec-fetch-site") == "cross-site":
             return "a request from another site"
+        if headers.get("sec-fetch-site") == "same-site":  # another port of this machine: cookies ignore ports, so
+            # its <img> or <script> came with the studio's cookie and without an Origin (a GET of printed pages ran)
+            return "a request from another page of this machine (another port): only the studio's own page is served"
         if _seat_route(scope.get("path", "")):  # a seat's page and websocket: its route checks the seat token
             return None
         if not self.token_ok(headers, scope.get("query_string", b"").decode("latin-1")):
