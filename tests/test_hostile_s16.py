@@ -186,3 +186,110 @@ def test_a_worker_plays_the_ruleset_as_it_is_now_not_as_it_was_at_its_first_run(
     _, after = run_chunk(str(path), {}, [1], 2, ["first"], False, False, 100_000, keep="all")
     assert max(before[0]["scores"]) >= 100
     assert 10 <= max(after[0]["scores"]) < 100, after[0]
+
+
+
+# ------------------------------------------------------------------------------------- decimals past the largest
+
+DECIMALS = """ruleset: decimals-past-the-largest
+title: Decimals that grow past the largest one
+players: {min: 2, max: 2}
+options:
+  how:
+    default: product
+    choices: [product, added, player_added, summed, literal, local_added]
+    doc: How the decimal grows.
+variables:
+  x: 1.5
+player_variables:
+  score: 1.5
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - loop: grow
+        do:
+          - if: "how == 'product'"
+            then: ["set x = x * x"]
+          - if: "how == 'added'"
+            then: ["x += x"]
+          - if: "how == 'player_added'"
+            then: ["players[0].score += players[0].score"]
+          - if: "how == 'summed'"
+            then: ["set x = sum([x, x, x])"]
+          - if: "how == 'literal'"
+            then: ["set x = x * 100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.0"]
+          - if: "how == 'local_added'"
+            then:
+              - "let y = x; y += y; set x = y"
+          - choose:
+              player: players[0]
+              kind: yesno
+              as: a
+          - if: "a"
+            then: ["end game"]
+scoring:
+  score: "p.score"
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_decimal_that_grows_past_the_largest_stops_the_game_at_its_step(tmp_path, engine):
+    """A decimal squared or doubled on every pass became infinity, then NaN (infinity less infinity), and the game
+    went on: a score of NaN won against one of infinity, and the log and save held `NaN` and `Infinity`, which are
+    no JSON (a browser's JSON.parse refuses them). Whole numbers stopped at 2^63 (R001); decimals now stop too, by
+    every way a value is made: an operator, `+=` on a variable, a player's variable or a local, a built-in."""
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    path = tmp_path / "decimals.yaml"
+    path.write_text(DECIMALS)
+    for how in ["product", "added", "player_added", "summed", "literal", "local_added"]:
+        loaded = load_ruleset(str(path), overrides={"how": how})
+        assert loaded.ok, loaded.diagnostics
+        game = Game(loaded.ruleset, 2, 1, engine=engine)
+        with pytest.raises(Exception) as caught:
+            for _ in range(3000):  # 1.5 doubled 1,023 times is past the largest decimal
+                game.apply(False)
+        rule = caught.value if isinstance(caught.value, RuleError) else getattr(caught.value, "rule_error", None)
+        assert rule is not None and rule.code == "R001", (how, caught.value)
+        assert "a decimal number grew past the largest one" in rule.message, (how, rule.message)
+        assert rule.span.line in (21, 23, 25, 27, 29, 32), (how, rule.span)
+
+
+def test_the_language_servers_log_never_prints_control_characters():
+    """`rulecraft lsp` logs one line per problem on stderr, quoting what the client sent: an unknown method named
+    with an escape sequence was printed as it came (pygls's own message), into a terminal when run by hand."""
+    from rulecraft.tools.lsp import _OneLine
+
+    record = logging.LogRecord("pygls", logging.WARNING, __file__, 1, "JsonRpcMethodNotFound: Method Not Found: %s",
+                               (ESC + "\u202e\u2028",), None)
+    line = _OneLine("rulecraft lsp: %(levelname)s: %(message)s").format(record)
+    assert line == "rulecraft lsp: WARNING: JsonRpcMethodNotFound: Method Not Found: ?]0;PWNED??[2J??"
+
+
+# ------------------------------------------------------------------------------------- code from the served folder
+
+def test_a_simulation_never_imports_a_module_of_the_folder_the_studio_runs_in(tmp_path, monkeypatch):
+    """The studio's simulation process was started with `python -m`, which puts the current folder first on sys.path:
+    run in a folder from a stranger (`rulecraft studio .`), its `json.py` was imported, and its code ran at the first
+    press of Simulate."""
+    served = tmp_path / "from-a-stranger"
+    served.mkdir()
+    shutil.copy(resolve("pig"), served / "pig.yaml")
+    marker = tmp_path / "ran"
+    for name in ("json", "yaml", "lark"):
+        (served / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    monkeypatch.chdir(served)
+    with TestClient(make_app(str(served), Guard(TOKEN, bound="127.0.0.1")), base_url=BASE) as c:
+        assert c.get(f"/?token={TOKEN}").status_code == 200  # the cookie
+        with c.websocket_connect("ws://127.0.0.1:5151/simulate", headers={"origin": BASE}) as ws:
+            ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 2, "seed": 3, "workers": 1})
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] in ("done", "error", "failed", "result"):
+                    break
+    assert msg["type"] != "error", msg
+    assert not marker.exists(), marker.read_text()
