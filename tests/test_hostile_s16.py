@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import re
 import shutil
 import subprocess
@@ -108,6 +109,11 @@ def test_a_request_from_another_port_of_this_machine_is_refused(folder):
                                                       headers={"sec-fetch-site": "same-site"}).text
         for site in ("same-origin", "none"):  # its own page, and an address typed or a bookmark
             assert c.get("/api/files", headers={"sec-fetch-site": site}).status_code == 200
+    with TestClient(make_app(str(folder), Guard(TOKEN, bound="::1"), pace=0), base_url="http://[::1]:5151",
+                    raise_server_exceptions=False) as c:
+        for host, status in (("[::1]:5151", 200), ("[::1]", 200), ("[::1]evil.example:5151", 403),
+                             ("[::1]:5151@evil.example", 403)):  # (an address no browser sends: the guard reads it whole)
+            assert c.get("/api/files", headers={**AUTH, "host": host}).status_code == status, host
 
 
 # ------------------------------------------------------------------------------------- files read back
@@ -293,3 +299,26 @@ def test_a_simulation_never_imports_a_module_of_the_folder_the_studio_runs_in(tm
                     break
     assert msg["type"] != "error", msg
     assert not marker.exists(), marker.read_text()
+
+
+# ------------------------------------------------------------------------------------- a file swapped after its check
+
+def test_a_fifo_put_in_a_rulesets_place_after_its_check_is_refused_not_waited_on(tmp_path):
+    """The loader looked at a ruleset (it exists, it is no folder) and then opened it: a FIFO put there in between
+    (by anyone who may write in the folder) had the command wait for ever for a writer."""
+    import threading
+
+    from rulecraft.loader.yaml_source import read_text
+
+    fifo = tmp_path / "parent.yaml"
+    os.mkfifo(fifo)
+    got: list = []
+    reader = threading.Thread(target=lambda: got.append(read_text(str(fifo))), daemon=True)
+    reader.start()
+    reader.join(20)
+    if reader.is_alive():  # the old reader waits for a writer: give it one, so the test ends
+        with open(fifo, "wb"):
+            pass
+        reader.join(5)
+    assert got and got[0][0] is None, got
+    assert got[0][1][0].code == "E001" and "not a regular file" in got[0][1][0].message

@@ -36,8 +36,9 @@ def is_loopback(host: str) -> bool:
 def host_name(value: str) -> str:
     """The name part of a Host header or an Origin's netloc ('[::1]:8000' gives '::1'), lower-cased."""
     value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:].partition("]")[0]
+    if value.startswith("["):  # '[::1]' or '[::1]:8000'; anything after the bracket but a port is no host of ours
+        name, _, rest = value[1:].partition("]")
+        return name if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else value
     return value.rpartition(":")[0] if value.count(":") == 1 else value
 
 
