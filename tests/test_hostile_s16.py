@@ -322,3 +322,19 @@ def test_a_fifo_put_in_a_rulesets_place_after_its_check_is_refused_not_waited_on
         reader.join(5)
     assert got and got[0][0] is None, got
     assert got[0][1][0].code == "E001" and "not a regular file" in got[0][1][0].message
+
+
+def test_a_files_name_with_an_escape_sequence_never_reaches_the_terminal(tmp_path):
+    """A stranger's zip may hold `e<ESC>]0;...<BEL>.yaml`: `diff` and `compare` printed it in their report's first lines,
+    `render` (one file per sequence), `simulate --coverage` and `--report` in the names of what they wrote."""
+    name = "e" + ESC
+    shutil.copy(resolve("pig"), tmp_path / f"{name}.yaml")
+    runs = [["diff", f"{name}.yaml", "pig"], ["compare", f"{name}.yaml", "pig", "--games", "2"],
+            ["render", f"{name}.yaml", "--format", "dot", "-o", f"{name}.dot"],
+            ["simulate", f"{name}.yaml", "--games", "2", "--coverage", f"{name}.cov", "--report", f"{name}.rep"]]
+    for args in runs:
+        done = run_cli(args, cwd=tmp_path)
+        assert done.returncode in (0, 1), (args, done.stderr)
+        said = done.stdout + done.stderr
+        assert "?]0;PWNED" in said, (args[0], said)  # the name is there, shown with '?'
+        assert "\x1b" not in said and "\x07" not in said, (args[0], said)
