@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -338,3 +339,45 @@ def test_a_files_name_with_an_escape_sequence_never_reaches_the_terminal(tmp_pat
         said = done.stdout + done.stderr
         assert "?]0;PWNED" in said, (args[0], said)  # the name is there, shown with '?'
         assert "\x1b" not in said and "\x07" not in said, (args[0], said)
+
+
+def test_a_page_opens_no_document_outside_the_studios_folder(folder, tmp_path_factory):
+    """The studio reads the files of its folder only, but a page could open `file:///elsewhere/x.yaml` in its language
+    server with `extends: secret`: the ruleset beside it, in any folder of the disk, was loaded, and its chart (every
+    step's label) came back to the page. The document is not opened now, and the page is told why."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    text = open(resolve("pig"), encoding="utf-8").read()
+    (elsewhere / "secret.yaml").write_text(text.replace("label: Roll or bank", "label: TOP SECRET LABEL"))
+    outside, inside = (elsewhere / "mine.yaml").as_uri(), (folder / "pig.yaml").as_uri()
+    variant = "ruleset: mine\nextends: secret\ntitle: Mine\nversion: '1'\n"
+
+    def send(ws, method, params, rid=None):
+        ws.send_text(json.dumps({"jsonrpc": "2.0", "method": method, "params": params,
+                                 **({} if rid is None else {"id": rid})}))
+
+    def chart(ws, uri, rid):  # the chart once its text is checked: its status and SVG
+        for n in range(200):
+            send(ws, "rulecraft/chart", {"uri": uri, "line": 1, "sequence": "turn"}, rid * 1000 + n)
+            while True:
+                msg = json.loads(ws.receive_text())
+                seen.append(msg)
+                if msg.get("id") == rid * 1000 + n:
+                    break
+            if msg["result"]["status"] != "pending" or n >= (5 if uri == outside else 199):
+                return msg["result"]
+            time.sleep(0.05)
+
+    seen: list = []
+    with studio(folder) as c:
+        assert c.get(f"/?token={TOKEN}").status_code == 200  # the cookie
+        with c.websocket_connect("ws://127.0.0.1:5151/ws", headers={"origin": BASE}) as ws:
+            send(ws, "initialize", {"capabilities": {}}, 1)
+            send(ws, "textDocument/didOpen", {"textDocument": {"uri": outside, "languageId": "yaml", "version": 1,
+                                                               "text": variant}})
+            send(ws, "textDocument/didOpen", {"textDocument": {"uri": inside, "languageId": "yaml", "version": 1,
+                                                               "text": text}})
+            assert chart(ws, inside, 1)["status"] == "ok"  # the folder's own file: drawn
+            got = chart(ws, outside, 2)
+    assert got["status"] == "pending" and "TOP SECRET" not in json.dumps(seen)
+    told = [m["params"]["message"] for m in seen if m.get("method") == "window/showMessage"]
+    assert any("outside the studio's folder" in t for t in told), told
