@@ -31,7 +31,9 @@ def misnamed(output: str, endings: tuple[str, ...]) -> bool:
 
 
 def fail(verb: str, message: str, code: int) -> int:
-    print(f"rulecraft {verb}: {message}", file=sys.stderr)
+    from rulecraft.diagnostics import UNPRINTABLE  # a message may quote a stranger's file: it never drives the terminal
+
+    print(f"rulecraft {verb}: {message}".translate(UNPRINTABLE), file=sys.stderr)
     return code
 
 

@@ -78,7 +78,9 @@ def charge(ctx: Any, n: int, span: Span | None) -> None:
 def bounded(value: Any, ctx: Any, span: Span | None) -> Any:
     """`value` (the result of an operation) if it stays within the limits; a RuleError otherwise."""
     t = type(value)
-    if t is float or t is bool:
+    if t is float:
+        return finite(value, span)
+    if t is bool:
         return value
     if t is int:
         if -MAX_INT <= value <= MAX_INT:
@@ -111,9 +113,22 @@ def name_shown(text: str, ctx: Any, span: Span | None) -> str:
     return text
 
 
+def finite(value: float, span: Span | None) -> float:
+    """`value`, a decimal, if it is a number: a decimal that grew past the largest one (1.5 cubed forty times) is
+    infinity, and infinity less infinity no number at all (NaN), which is not equal to itself: a score of NaN won a
+    game it lost, and a log or save of one is no JSON another program reads."""
+    if value - value == 0:  # (false for infinity and NaN alone)
+        return value
+    raise RuleError("a decimal number grew past the largest one" if value == value else
+                    "a calculation with decimals gave no number (infinity less infinity, or times zero)", span,
+                    "a value that doubles or squares on every pass grows without end: check the loop")
+
+
 def number(value: Any, span: Span | None) -> Any:
     """`value` (a built-in's number) if it is a finite number within +-MAX_INT; a RuleError otherwise."""
     t = type(value)
+    if t is float:
+        return finite(value, span)
     if t is int:
         if -MAX_INT <= value <= MAX_INT:
             return value

@@ -1,7 +1,9 @@
-"""Table cells: a value as written, or an expression worked out when the ruleset loads."""
+"""Values as written: a table cell (as written, or an expression worked out when the ruleset loads), and a
+parameter's value (its default as YAML read it, a `--set` value turned into the default's kind)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..diagnostics import RuleError
@@ -67,3 +69,64 @@ def family_keys(builder, per) -> tuple[tuple, dict]:
                 f"table or a zone family, not '{name}'", per.span,
                 "e.g. per: {red: Red, blue: Blue}, or per: artists (a table whose title column names each key)")
     return (), {}
+
+
+def shown_value(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def number_hint(value: Any) -> str:
+    """What to write for a text YAML read where a number was meant: YAML 1.1 reads `1e3` (no dot, no sign in the
+    exponent) and `0o17` as text, though Python and JSON read them as numbers."""
+    try:
+        meant = float(value) if isinstance(value, str) and len(value) <= 40 else None
+    except ValueError:
+        meant = None
+    if meant is not None and math.isfinite(meant):
+        shown = int(meant) if meant.is_integer() and abs(meant) < 2**63 else meant
+        return f"YAML reads {value} as text: write the number as {shown}"
+    return "give a number as the default, or leave out min and max for a text"
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def same_kind(value: Any, default: Any) -> bool:
+    """A --set value of the default's kind: a finite number for a number, true/false for a flag."""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if is_number(default):
+        return (is_number(value) and math.isfinite(value) and abs(value) < 2 ** 63
+                and (isinstance(value, int) or isinstance(default, float)))
+    return True
+
+
+def kind_words(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false (also yes/no, on/off, 1/0)"
+    return "a whole number" if isinstance(default, int) else "a finite number"
+
+
+def coerce(value: Any, like: Any) -> Any:
+    """A --set value given as text, turned into the type of the default."""
+    if not isinstance(value, str):
+        return value
+    if isinstance(like, bool):
+        word = value.lower()
+        return True if word in ("1", "true", "yes", "on") else False if word in ("0", "false", "no", "off") else value
+    if isinstance(like, int):
+        try:
+            return int(value)
+        except ValueError:
+            return value
+    if isinstance(like, float):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    if like is None and value.lower() == "none":
+        return None
+    return value
+

@@ -14,7 +14,8 @@ from ..dsl.scope import Scope, Symbol
 from ..model import ruleset as M
 from ..values import Card, Row
 from .cards import build_cards
-from .cells import CellValues as _CellValues, columns_word as _columns_word, family_keys
+from .cells import CellValues as _CellValues, coerce, columns_word as _columns_word, family_keys, is_number, \
+    kind_words, number_hint, same_kind, shown_value
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 
@@ -48,21 +49,24 @@ class SectionBuilders:
             default = d.get("default")
             value = self.overrides.get(k, default)
             if k in self.overrides:
-                value = _coerce(value, default)
+                value = coerce(value, default)
             lo, hi = d.get("min"), d.get("max")
             span = sec.key_span(k)
             where = v.get("default") if isinstance(v, YMap) else None
-            if _number(default) and not math.isfinite(default):  # .inf or .nan: scores of inf, winners by nan
+            if is_number(default) and not math.isfinite(default):  # .inf or .nan: scores of inf, winners by nan
                 self.err("E204", f"parameter '{k}': the default {default} is not a finite number",
                          where.span if where is not None else span)
-            if k in self.overrides and not _same_kind(value, default):  # 'nan', 5,000 digits, 'maybe'
+            if (lo is not None or hi is not None) and not is_number(default):  # 'abc', or `1e3`, which YAML reads as text
+                self.err("E204", f"parameter '{k}': the default {shown_value(default)} is not a number, and the parameter "
+                         "has a min or a max", where.span if where is not None else span, number_hint(default))
+            if k in self.overrides and not same_kind(value, default):  # 'nan', 5,000 digits, 'maybe'
                 shown = str(self.overrides[k])
                 shown = shown if len(shown) <= 40 else shown[:37] + "..."
-                self.err("E316", f"--set {k}={shown}: parameter '{k}' takes {_kind_words(default)}", None)
+                self.err("E316", f"--set {k}={shown}: parameter '{k}' takes {kind_words(default)}", None)
             # the value differs from the default only when --set gave one: check each once
             checks = [("default", default)] + ([("value", value)] if k in self.overrides else [])
             for label, val in checks:
-                if _number(val) and math.isfinite(val):
+                if is_number(val) and math.isfinite(val):
                     if (lo is not None and val < lo) or (hi is not None and val > hi):
                         bounds = f"{lo}..{hi}" if lo is not None and hi is not None else \
                             f"its min {lo}" if lo is not None else f"its max {hi}"
@@ -82,7 +86,7 @@ class SectionBuilders:
             d = v.plain()
             choices = tuple(d.get("choices") or ())
             default = d.get("default")
-            value = _coerce(self.overrides[k], default) if k in self.overrides else default
+            value = coerce(self.overrides[k], default) if k in self.overrides else default
             span = sec.key_span(k)
             if choices and default not in choices:
                 node = v.get("default")
@@ -355,46 +359,3 @@ def _match_key(k: str, keys: tuple) -> Any:
         if str(key) == k:
             return key
     return k
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _same_kind(value: Any, default: Any) -> bool:
-    """A --set value of the default's kind: a finite number for a number, true/false for a flag."""
-    if isinstance(default, bool):
-        return isinstance(value, bool)
-    if _number(default):
-        return (_number(value) and math.isfinite(value) and abs(value) < 2 ** 63
-                and (isinstance(value, int) or isinstance(default, float)))
-    return True
-
-
-def _kind_words(default: Any) -> str:
-    if isinstance(default, bool):
-        return "true or false (also yes/no, on/off, 1/0)"
-    return "a whole number" if isinstance(default, int) else "a finite number"
-
-
-def _coerce(value: Any, like: Any) -> Any:
-    """A --set value given as text, turned into the type of the default."""
-    if not isinstance(value, str):
-        return value
-    if isinstance(like, bool):
-        word = value.lower()
-        return True if word in ("1", "true", "yes", "on") else False if word in ("0", "false", "no", "off") else value
-    if isinstance(like, int):
-        try:
-            return int(value)
-        except ValueError:
-            return value
-    if isinstance(like, float):
-        try:
-            return float(value)
-        except ValueError:
-            return value
-    if like is None and value.lower() == "none":
-        return None
-    return value
-

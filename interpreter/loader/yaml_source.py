@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -29,15 +30,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
-_STANDARD_TAGS = {
-    "tag:yaml.org,2002:str",
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
-    "tag:yaml.org,2002:seq",
-    "tag:yaml.org,2002:map",
-}
+_STANDARD_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
 @dataclass
@@ -249,16 +242,18 @@ class _Converter:
 
 def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str | None, list[Diagnostic]]:
     """Read a file as UTF-8 text, turning every way it can fail into a diagnostic."""
-    where = Span(path, 1, 1)
     if not os.path.exists(path):
         return None, [error("E001", f"no such file: {path}", None, "give a path to a ruleset file or a bundled name (rulecraft list)")]
     if os.path.isdir(path):
         return None, [error("E001", f"{path} is a folder, not a ruleset file", None)]
-    try:
-        size = os.path.getsize(path)
-        if size > limits.max_file_bytes:
-            return None, [error("E002", f"file is {size} bytes, over the limit of {limits.max_file_bytes}", where)]
-        with open(path, "rb") as fh:
+    try:  # looked at once open (without waiting): a FIFO put in its place after the look above waited for ever
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)), "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return None, [error("E001", f"{path} is not a ruleset file: it is not a regular file (a FIFO or a device)", None)]
+            if st.st_size > limits.max_file_bytes:
+                return None, [error("E002", f"file is {st.st_size} bytes, over the limit of {limits.max_file_bytes}",
+                                    Span(path, 1, 1))]
             data = fh.read(limits.max_file_bytes + 1)
         note_input(path)  # a ruleset read is never written over by this process's outputs
     except OSError as exc:

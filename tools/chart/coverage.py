@@ -81,7 +81,9 @@ def read_coverage(path: str) -> Coverage:
     games = data.get("games", 0)
     games = games if isinstance(games, int) and not isinstance(games, bool) and 0 <= games <= MAX_COUNT else 0
     name = data.get("ruleset")
-    return Coverage(dict(counts), games, name[:MAX_ID] if isinstance(name, str) else "", max(counts.values(), default=0))
+    name = name[:MAX_ID] if isinstance(name, str) and name[:MAX_ID].isprintable() else ""  # quoted in a warning: an
+    # escape sequence or a bidirectional control in it would drive or reorder the terminal
+    return Coverage(dict(counts), games, name, max(counts.values(), default=0))
 
 
 def mismatch(cov: Coverage, graph, name: str) -> str | None:

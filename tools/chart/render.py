@@ -115,7 +115,10 @@ def run(args) -> int:
         if code is not None:
             return code
     if len(charts) > 1:
-        print(f"wrote {len(charts)} files, one per sequence: {', '.join(p for p, _s in charts)}", file=sys.stderr)
+        from rulecraft.diagnostics import UNPRINTABLE  # (file names shown as typed, never driving the terminal)
+
+        print(f"wrote {len(charts)} files, one per sequence: {', '.join(p for p, _s in charts)}".translate(UNPRINTABLE),
+              file=sys.stderr)
     return EXIT_OK
 
 

@@ -269,6 +269,7 @@ def cmd_aid(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from rulecraft.diagnostics import UNPRINTABLE  # (a name as typed never drives the terminal)
     from rulecraft.tools.table.play import parse_sets
     from rulecraft.tools.simulate.runs import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
 
@@ -338,12 +339,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.coverage:
             count = write_coverage(summary, loaded.graph, args.coverage)
             where = "standard output" if args.coverage == "-" else args.coverage
-            print(f"coverage: {count} graph nodes never reached (listed in {where})", file=text_out)
+            print(f"coverage: {count} graph nodes never reached (listed in {where})".translate(UNPRINTABLE), file=text_out)
         if args.report:
             from rulecraft.tools.simulate.report import write_report
 
             page = write_report(summary, args.report)
-            print(f"report: {page}", file=text_out)
+            print(f"report: {page}".translate(UNPRINTABLE), file=text_out)
     except OutputError as exc:
         print(f"{PROG} simulate: {exc.message}", file=sys.stderr)
         return EXIT_DIAGNOSTICS if exc.exit_code == 1 else exc.exit_code  # 2: it names an input

@@ -52,6 +52,9 @@ def _titles(rs: M.Ruleset | None, sid: str) -> str:
 
 def to_text(diff: Diff, label_a: str = "", label_b: str = "", b: M.Ruleset | None = None) -> str:
     """The differences in plain words, grouped by section (`b`, when given, names sequences by their titles)."""
+    from rulecraft.diagnostics import UNPRINTABLE  # a file's name as typed (a stranger's zip): never drives a terminal
+
+    label_a, label_b = label_a.translate(UNPRINTABLE), label_b.translate(UNPRINTABLE)
     la = f"{diff.name_a} ({label_a})" if label_a and label_a != diff.name_a else diff.name_a
     lb = f"{diff.name_b} ({label_b})" if label_b and label_b != diff.name_b else diff.name_b
     lines = [f"Differences from {la} to {lb}"]

@@ -10,8 +10,10 @@ class _OneLine(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
+        from rulecraft.diagnostics import UNPRINTABLE  # a method's name, a URI: the client's words never drive a terminal
+
         first, _, rest = text.partition("\n")  # pygls writes tracebacks into some messages themselves
-        return first[:500] + (" (set RULECRAFT_DEBUG=1 for the details)" if rest.strip() else "")
+        return first[:500].translate(UNPRINTABLE) + (" (set RULECRAFT_DEBUG=1 for the details)" if rest.strip() else "")
 
     def formatException(self, ei) -> str:  # noqa: N802 - logging's name
         return f"  ({ei[0].__name__}: {ei[1]}; set RULECRAFT_DEBUG=1 for the traceback)"

@@ -59,6 +59,9 @@ def _signed(row_stat: str, v: float) -> str:
 
 
 def text(a: Summary, b: Summary, entries: list[dict], name_a: str, name_b: str) -> str:
+    from rulecraft.diagnostics import UNPRINTABLE  # a file's name as typed (a stranger's zip): never drives a terminal
+
+    name_a, name_b = name_a.translate(UNPRINTABLE), name_b.translate(UNPRINTABLE)
     lines = [f"A: {name_a} ({', '.join(a.agents)}), {a.seconds:.1f} s",
              f"B: {name_b} ({', '.join(b.agents)}), {b.seconds:.1f} s",
              f"{a.games} seed-matched games each (seeds {a.seed}..{a.seed + a.games - 1}), {a.players} players"]

@@ -8,6 +8,7 @@ Student-t interval; per-game samples are kept for the median and the plots).
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -197,3 +198,49 @@ def _shortened(label: str, width: int) -> str:
             break
         out = f"{out} {word}" if out else word
     return (out or words[0]).rstrip(",;:") + "…"
+
+
+def write_csv(summary, path: str) -> None:
+    """One row per game: seed, winners, scores, length, error, and each metric (its total and, per key, its sum)."""
+    keys: dict[str, list] = {}
+    for r in summary.results:
+        for m, rows in (r.get("metrics") or {}).items():
+            seen = keys.setdefault(m, [])
+            for k, *_ in rows:
+                if k is not None and k not in seen and len(seen) < 40:
+                    seen.append(k)
+    keys = {m: sorted_keys(ks) for m, ks in keys.items()}
+    metric_names = list(summary.metric_defs) + [m for m in keys if m not in summary.metric_defs]
+    header = ["seed", "winners", *[f"score_{i + 1}" for i in range(summary.players)], "decisions", "steps", "error"]
+    for m in metric_names:
+        header += [f"{m}.count", f"{m}.sum"] + [f"{m}[{key_text(k)}]" for k in keys.get(m, [])]
+    import io
+
+    from rulecraft.files import write_output
+
+    fh = io.StringIO(newline="")
+    if True:  # the rows are made in memory, then written by the one writer (raises OutputError)
+        w = csv.writer(fh)
+        w.writerow([_cell(h) for h in header])
+        for r in summary.results:
+            scores = list(r.get("scores") or [])
+            row = [r["seed"], " ".join(str(s + 1) for s in r.get("winners") or []),
+                   *[(scores[i] if i < len(scores) else "") for i in range(summary.players)],
+                   r.get("decisions", ""), r.get("steps", ""), r.get("error", "")]
+            for m in metric_names:
+                per_key = {k: (n, s) for k, n, s, _ss in (r.get("metrics") or {}).get(m, [])}
+                row += [sum(v[0] for v in per_key.values()), _num(sum(v[1] for v in per_key.values()))]
+                row += [_num(per_key[k][1]) if k in per_key else 0 for k in keys.get(m, [])]
+            w.writerow([_cell(v) for v in row])
+    write_output(path, fh.getvalue())
+
+
+def _cell(value):
+    """A text cell as a spreadsheet shows it, never as a formula it runs: a game's error quotes the ruleset's path and
+    values (`=HYPERLINK(...)`, `=cmd|...`), a key the ruleset's texts; one that starts with = + - @, a tab or a
+    return gets a leading ' (OWASP's advice for CSV). Numbers are written as they are."""
+    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def _num(v):
+    return int(v) if isinstance(v, float) and v.is_integer() else v

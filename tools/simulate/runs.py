@@ -9,7 +9,6 @@ is stopped: tools/simulate/executors.py.
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 import os
@@ -23,6 +22,7 @@ from typing import Any, Callable, Optional, Sequence
 from rulecraft.tools.simulate.aggregate import Spool, Tally, stats
 from rulecraft.tools.simulate.executors import Interrupted, Stopped, cores, interrupted_signum, kill_pool, local_pool, run_ordered
 from rulecraft.tools.simulate.stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
+from rulecraft.tools.simulate.metrics import write_csv  # noqa: F401  (re-exported: the command line and tests)
 
 # ----------------------------------------------------------------------------- one worker
 
@@ -30,15 +30,21 @@ _CACHE: dict = {}
 
 
 def _ruleset(ref: str, overrides: dict):
+    """The ruleset a worker plays, loaded once per process while its files stay as they were: a worker of a Dask
+    cluster lives on from run to run, and kept a ruleset by its path, so a run after the designer saved an edit (the
+    studio's Simulate tab) played the old rules on it and reported them as the new ones."""
+    from rulecraft.runtime.gamelog import ruleset_fingerprint  # (the files' contents, as a log's header names them)
+
     key = (ref, tuple(sorted(overrides.items())))
-    if key not in _CACHE:
+    kept = _CACHE.get(key)
+    if kept is None or kept[1] != ruleset_fingerprint(kept[0]):
         from rulecraft.loader import load_ruleset
 
         loaded = load_ruleset(ref, overrides=overrides)
         if not loaded.ok:
             raise RuntimeError("; ".join(d.message for d in loaded.diagnostics[:3]))
-        _CACHE[key] = loaded.ruleset
-    return _CACHE[key]
+        kept = _CACHE[key] = (loaded.ruleset, ruleset_fingerprint(loaded.ruleset))
+    return kept[0]
 
 
 def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], check: bool, coverage: bool,
@@ -337,47 +343,6 @@ def unreached(summary: Summary, graph) -> list[str]:
     """The step nodes of the sequence graph that no game of the summary ran (needs coverage)."""
     counts = summary.coverage_counts()
     return sorted(nid for nid, node in graph.nodes.items() if node.step is not None and counts.get(nid, 0) == 0)
-
-
-def write_csv(summary: Summary, path: str) -> None:
-    """One row per game: seed, winners, scores, length, error, and each metric (its total and, per key, its sum)."""
-    from rulecraft.tools.simulate.metrics import key_text, sorted_keys
-
-    keys: dict[str, list] = {}
-    for r in summary.results:
-        for m, rows in (r.get("metrics") or {}).items():
-            seen = keys.setdefault(m, [])
-            for k, *_ in rows:
-                if k is not None and k not in seen and len(seen) < 40:
-                    seen.append(k)
-    keys = {m: sorted_keys(ks) for m, ks in keys.items()}
-    metric_names = list(summary.metric_defs) + [m for m in keys if m not in summary.metric_defs]
-    header = ["seed", "winners", *[f"score_{i + 1}" for i in range(summary.players)], "decisions", "steps", "error"]
-    for m in metric_names:
-        header += [f"{m}.count", f"{m}.sum"] + [f"{m}[{key_text(k)}]" for k in keys.get(m, [])]
-    import io
-
-    from rulecraft.files import write_output
-
-    fh = io.StringIO(newline="")
-    if True:  # the rows are made in memory, then written by the one writer (raises OutputError)
-        w = csv.writer(fh)
-        w.writerow(header)
-        for r in summary.results:
-            scores = list(r.get("scores") or [])
-            row = [r["seed"], " ".join(str(s + 1) for s in r.get("winners") or []),
-                   *[(scores[i] if i < len(scores) else "") for i in range(summary.players)],
-                   r.get("decisions", ""), r.get("steps", ""), r.get("error", "")]
-            for m in metric_names:
-                per_key = {k: (n, s) for k, n, s, _ss in (r.get("metrics") or {}).get(m, [])}
-                row += [sum(v[0] for v in per_key.values()), _num(sum(v[1] for v in per_key.values()))]
-                row += [_num(per_key[k][1]) if k in per_key else 0 for k in keys.get(m, [])]
-            w.writerow(row)
-    write_output(path, fh.getvalue())
-
-
-def _num(v):
-    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def write_json(summary: Summary, path: str) -> None:

@@ -32,6 +32,21 @@ from rulecraft.tools.studio.session import Session
 from rulecraft.tools.studio.views import NotDrawn, aid_page, book_page, chart, diff, printed_pdf, sheets_pdf
 
 log = logging.getLogger("rulecraft.studio")
+
+
+class Printable(logging.Filter):
+    """The studio's log lines as a terminal may print them: a game's folder, a ruleset's error or a request came from
+    a stranger, and an escape sequence in one would drive the terminal the studio runs in (rulecraft.diagnostics'
+    one map: control characters, bidirectional controls and line separators shown as '?')."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from rulecraft.diagnostics import UNPRINTABLE
+
+        record.msg, record.args = record.getMessage().translate(UNPRINTABLE), None
+        return True
+
+
+log.addFilter(Printable())
 ASSETS = {"studio.js": "text/javascript; charset=utf-8", "studio.css": "text/css; charset=utf-8"}
 MAX_BODY = 2 * MAX_FILE + 64 * 1024  # bytes of a request body: a ruleset at the limit, escaped in JSON
 MAX_SESSIONS = 32  # pages open at once

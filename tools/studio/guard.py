@@ -36,8 +36,9 @@ def is_loopback(host: str) -> bool:
 def host_name(value: str) -> str:
     """The name part of a Host header or an Origin's netloc ('[::1]:8000' gives '::1'), lower-cased."""
     value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:].partition("]")[0]
+    if value.startswith("["):  # '[::1]' or '[::1]:8000'; anything after the bracket but a port is no host of ours
+        name, _, rest = value[1:].partition("]")
+        return name if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else value
     return value.rpartition(":")[0] if value.count(":") == 1 else value
 
 
@@ -90,6 +91,9 @@ class Guard:
             return "a websocket without an Origin"
         if headers.get("sec-fetch-site") == "cross-site":
             return "a request from another site"
+        if headers.get("sec-fetch-site") == "same-site":  # another port of this machine: cookies ignore ports, so
+            # its <img> or <script> came with the studio's cookie and without an Origin (a GET of printed pages ran)
+            return "a request from another page of this machine (another port): only the studio's own page is served"
         if _seat_route(scope.get("path", "")):  # a seat's page and websocket: its route checks the seat token
             return None
         if not self.token_ok(headers, scope.get("query_string", b"").decode("latin-1")):

@@ -12,11 +12,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
 from typing import Any
 
+from pygls.uris import to_fs_path
+
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rulecraft.bundled import bundled_root
 from rulecraft.tools.lsp.server import make_server
 from rulecraft.tools.lsp.wire import INVALID_PARAMS, INVALID_REQUEST, MAX_MESSAGE, Wire
 
@@ -120,6 +124,8 @@ class Session:
         if method == "exit":
             self.writer.close()
             return
+        if method == "textDocument/didOpen" and self.outside(message):
+            return
         if isinstance(method, str) and method.startswith("rulecraft/"):
             self.supersede(message)
             task = asyncio.create_task(self.studio_request(message))
@@ -133,6 +139,28 @@ class Session:
         except BaseException as exc:  # noqa: BLE001 - pygls's exit raises SystemExit: this page's end, no more
             log.warning("a message ended this page's session (%s)", type(exc).__name__)
             self.writer.close()
+
+    def outside(self, message: dict) -> bool:
+        """Whether a document the page opens lies outside the studio's folder and the bundled rulesets (then it is
+        not opened, and the page is told). The language server reads the parents a document `extends:` beside it:
+        a page that opened `file:///elsewhere/x.yaml` with `extends: secret` had a ruleset of any folder of the disk
+        loaded, and read it in its chart, hovers and problems."""
+        params = message.get("params")
+        doc = params.get("textDocument") if isinstance(params, dict) else None
+        uri = doc.get("uri") if isinstance(doc, dict) else None
+        if not isinstance(uri, str):
+            return False  # the language server answers a message of the wrong shape
+        try:
+            real = os.path.realpath(to_fs_path(uri) or uri)  # (a URI that is no file's: a path beside the studio's)
+            places = (self.studio.folder.root, os.path.realpath(bundled_root()))
+            if any(os.path.commonpath([real, place]) == place for place in places):
+                return False
+        except (ValueError, TypeError):  # a NUL, or no path at all
+            pass
+        self.send({"jsonrpc": "2.0", "method": "window/showMessage", "params": {"type": 1, "message": (
+            f"not opened: {uri[:200]} is outside the studio's folder; the studio reads the files of its folder and "
+            "the bundled rulesets only")}})
+        return True
 
     def supersede(self, message: dict) -> None:
         """A chart request replaces the page's last one not answered yet (the page shows only its newest): that one

@@ -66,9 +66,9 @@ class OperatorsMixin:
             except TypeError:
                 raise compute_error(a, n.op, b, span) from None
             t = type(r)
-            if t is float or (t is int and -MAX_INT <= r <= MAX_INT):
+            if (t is int or t is float) and -MAX_INT <= r <= MAX_INT:
                 return r
-            return bounded(r, ctx, span)  # a runaway number, or a text or list that may be too long
+            return bounded(r, ctx, span)  # a runaway number (a decimal's infinity), or a text or list that may be too long
 
         rtype = "number" if lt == rt == "number" else ("list" if "list" in (lt, rt) else
                                                         "str" if "str" in (lt, rt) else "any")

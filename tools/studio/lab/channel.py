@@ -1,7 +1,7 @@
 """The studio's simulation websocket (`/simulate`): one page asks for a run of games, sees its progress, may
 cancel it, and gets the text report, the plots and the comparison; then the chart shaded by coverage.
 
-Each run is a process of its own (`python -m rulecraft.tools.studio.lab.work`), which plays the games on
+Each run is a process of its own (the module `rulecraft.tools.studio.lab.work`, started by START_WORK), which plays the games on
 local worker processes or on the Dask cluster the studio was started with (`--cluster`); the server only
 passes its lines on, so the page and its editor stay responsive. What a page may ask is bounded: at most
 MAX_GAMES games a run (each side of a comparison), bots of the built-in kinds only (never a script or a
@@ -25,6 +25,11 @@ from rulecraft.tools.studio.folder import Refused, bundled_path
 
 log = logging.getLogger("rulecraft.studio")
 MAX_GAMES = 5000  # games of one run (of each side of a comparison)
+# `python -m MODULE` (and `-c`) put the current folder first on sys.path, before the standard library: the studio often
+# runs in the folder it serves, which may have come from a stranger, and a `json.py` there was imported by every
+# simulation's process (its code ran at the first press of Simulate). The folder is taken off before any import.
+START_WORK = ("import os, sys; sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != os.getcwd()]; "
+              "from rulecraft.tools.studio.lab.work import main; sys.exit(main())")
 MAX_RUNS = 2  # runs at once in the whole studio (each may use every core)
 MAX_MESSAGE = 64 * 1024  # bytes of a message from the page
 MAX_SETS = 64  # NAME=VALUE options of one side
@@ -219,7 +224,7 @@ class Channel:
         self.lab.starting += 1  # counted while the process starts, so that two pages cannot both pass the check
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "rulecraft.tools.studio.lab.work", stdin=asyncio.subprocess.PIPE,
+                sys.executable, "-c", START_WORK, stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE, limit=MAX_LINE)
         finally:
             self.lab.starting -= 1

@@ -7,6 +7,7 @@ from the game's folder, the studio's folder or the bundled rulesets. The game it
 from __future__ import annotations
 
 import os
+import re
 import stat
 from typing import Any
 
@@ -19,6 +20,7 @@ PERSON = "human"  # a person's seat, as the log and the save name it (`rulecraft
 # the bots a page may seat: the agents' own kinds that read no file and run no code of the caller's choosing
 BOTS = tuple(k for k in KINDS if ":" not in k and k != PERSON)
 MAX_META = 64 * 1024  # game.json: the seats, the seed, the options and the tokens of one game
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a game's id and folder (the studio makes 12 hex digits)
 
 
 def kept_copy(home: str, ruleset: str) -> str:
@@ -50,11 +52,14 @@ def checked(meta: Any, home: str, root: str) -> dict:
     kinds, tokens, ruleset = meta.get("kinds"), meta.get("tokens"), meta.get("ruleset")
     if meta.get("id") != os.path.basename(home):
         raise ValueError("its id is not its folder's name")
+    if not GAME_ID.fullmatch(meta["id"]):  # the id is printed in the studio's output: no escape sequence, no bidi
+        raise ValueError("its id is not letters, digits, '-' and '_' (the studio names a game so)")
     if not isinstance(kinds, list) or not kinds or any(k != PERSON and k not in BOTS for k in kinds):
         raise ValueError(f"a seat is a person or one of the bots {', '.join(BOTS)}")
     seats = {str(s) for s, k in enumerate(kinds) if k == PERSON} | {"spectator"}
     if not isinstance(tokens, dict) or not set(tokens) <= seats or \
-            not all(isinstance(t, str) and 16 <= len(t) <= 64 for t in tokens.values()):
+            not all(isinstance(t, str) and 16 <= len(t) <= 64 for t in tokens.values()) or \
+            len(set(tokens.values())) != len(tokens):  # one link for two seats: which would it open?
         raise ValueError("its tokens do not open its seats")
     if type(meta.get("seed")) is not int or not -2**63 <= meta["seed"] < 2**64 or \
             not isinstance(meta.get("overrides"), dict) or not isinstance(ruleset, str):  # (seeds as `play --seed`)

@@ -84,6 +84,9 @@ class Hub:
             except Exception as exc:  # noqa: BLE001 - one damaged game is said and skipped, never the studio's end
                 self.problems.append(f"{name}: {type(exc).__name__}: {str(exc)[:200]}")
                 continue
+            if any(digest(t) in self.tokens for t in table.meta["tokens"].values()):  # a copied game's folder: a
+                self.problems.append(f"{name}: its seat links open another game found first")  # link opens one game
+                continue
             self._add(table)
 
     def _add(self, table: PlayTable) -> None:

@@ -164,6 +164,7 @@ class PlayTable:
         loaded = load_ruleset(meta["ruleset"], overrides=meta["overrides"])
         if not loaded.ok:
             raise SaveError("its ruleset has errors now")
+        meta["title"] = loaded.ruleset.title  # the ruleset's, checked as it loads: never a text of game.json's
         marks: list[int] = []
         game, records = restore(saved, loaded.ruleset, max_steps=MAX_STEPS,
                                 before=lambda g, d, w: marks.append(len(g.narrative)))
