@@ -175,10 +175,14 @@ def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     return out
 
 
+# an attribute's name ending in one of these is a clause ('paid in', 'kept on'), not a noun ('price')
+_ENDS_CLAUSE = frozenset("in on at by for from to with into onto of".split())
+
+
 def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
     """What an undocumented column of a table is, where the cards read it: on every card with a row of the table
     (`colour: red`) some attribute equals that row's cell ('paid_in: =colours[colour].next'), so the column
-    says what that attribute is for a card of each row ('Next: the paid in of a card of that colour.')."""
+    says what that attribute is for a card of each row ('Next: the colour a card of that colour is paid in.')."""
     from rulecraft.tools.words.locals import row_noun
 
     keys, notes = set(t.keys), []
@@ -191,7 +195,12 @@ def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
                 c.attrs.get(a) == t.rows[c.attrs[by]].get(col) for c in held)] if held else []
             if same and {c.attrs[by] for c in held} == keys:
                 noun = row_noun(w, t.id) or humanize(by)
-                notes.append(f"{capital(humanize(col))}: the {humanize(same[0])} of a card of that {noun}.")
+                attr = humanize(same[0])
+                if attr.split()[-1] in _ENDS_CLAUSE:  # 'paid in': what a card is paid in, not 'the paid in of a card'
+                    what = f"the {noun}" if all(t.rows[k].get(col) in keys for k in t.keys) else "what"
+                    notes.append(f"{capital(humanize(col))}: {what} a card of that {noun} is {attr}.")
+                else:
+                    notes.append(f"{capital(humanize(col))}: the {attr} of a card of that {noun}.")
                 break
     return " ".join(notes)
 
