@@ -1,0 +1,34 @@
+"""A first table's questions, asked of the print of two games the printers had not met, written from the docs alone
+(tests/cases/games/crown-bid.yaml: tricks with an auction for the trump; tests/cases/games/ladder-climb.yaml: a
+climbing game where you beat the top card or pass). Each test is one question a table asked of the aid (how do I
+set up, what does this word mean, whose turn is next, when does it end, who wins, what may I do now) with the
+answer the aid must give, read from `aid_view` and the words (no browser: cheap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulecraft.loader import load_ruleset
+from rulecraft.tools.print.aid import aid_view
+
+GAMES = Path(__file__).parent / "cases" / "games"
+
+
+@pytest.fixture(scope="module")
+def crown():
+    return aid_view(load_ruleset(str(GAMES / "crown-bid.yaml")).ruleset)
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    return aid_view(load_ruleset(str(GAMES / "ladder-climb.yaml")).ruleset)
+
+
+def test_how_points_are_counted_says_what_a_no_does_too(crown):
+    """'How do points get scored?': How Points are counted said the caller's bid and stopped; that the others score
+    2 each when the caller falls short was only in the order of play. A labelled question's no is said too."""
+    counted = dict(crown.explain)["How Points are counted"]
+    assert counted == ("Did the caller take at least their bid? Then add the bid to the caller's Points; otherwise, "
+                       "for each player who is not the caller, add 2 to the player's Points."), counted
