@@ -32,3 +32,9 @@ def test_how_points_are_counted_says_what_a_no_does_too(crown):
     counted = dict(crown.explain)["How Points are counted"]
     assert counted == ("Did the caller take at least their bid? Then add the bid to the caller's Points; otherwise, "
                        "for each player who is not the caller, add 2 to the player's Points."), counted
+
+
+def test_who_wins_and_when_it_ends_when_play_declares_the_winner_after_its_loop(ladder):
+    """'Who wins? When does it end?': the aid had no How to win at all: the game names its winner in a step of its
+    own after the turns ('The player whose hand is empty wins'), no condition around it, no scoring."""
+    assert ladder.win == ["The game ends when any player's Hand is empty.", "Then the player whose hand is empty wins."]

@@ -197,7 +197,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         if t.run in winning:
             lines.append(sentence(w.label(t.label) if t.label else w.stmt(t)))
     declared, settled = _declared_wins(rs, w)
-    lines += declared
+    lines += declared + _wins_after_play(rs, w)
     if settled:  # a house rule declares the winner outright (or nobody): the score decides nothing
         return lines, []
     sc = rs.scoring
@@ -308,6 +308,24 @@ def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
                 else f"If {w.expr(asks[0])}, {lower(who)}")
         out.append(sentence(rule))
     return list(dict.fromkeys(out)), settled
+
+
+def _wins_after_play(rs: M.Ruleset, w: Words) -> list[str]:
+    """A winner the start sequence names in a step of its own, no condition around it, after the loop play goes
+    round in ('The player whose hand is empty wins' after the turns): when that loop stops, in the order of play's
+    words, then that win. The aid of such a game had no How to win at all."""
+    steps = list(rs.sequences[rs.start].steps) if rs.start in rs.sequences else []
+    out: list[str] = []
+    for i, s in enumerate(steps):
+        wins = [st.ast for st in own_statements(s) if isinstance(st.ast, A.Win)]
+        if not wins or yes_no(s) is not None:
+            continue
+        ends = [m.group(1) for x in steps[:i] if x.bodies and yes_no(x) is None
+                and (m := re.search(r"\buntil (.+)$", w.step(x, own_label=False)))]
+        out += [sentence(f"The game ends when {ends[-1]}")] if ends else []
+        said = w.label(designer_label(s)) or w.stmt(wins[0])
+        out.append(sentence(f"Then {lower(said)}" if ends else said))
+    return out
 
 
 def _asks_and_answers(label: str) -> bool:
