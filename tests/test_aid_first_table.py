@@ -38,3 +38,26 @@ def test_who_wins_and_when_it_ends_when_play_declares_the_winner_after_its_loop(
     """'Who wins? When does it end?': the aid had no How to win at all: the game names its winner in a step of its
     own after the turns ('The player whose hand is empty wins'), no condition around it, no scoring."""
     assert ladder.win == ["The game ends when any player's Hand is empty.", "Then the player whose hand is empty wins."]
+
+
+def test_a_player_kept_in_a_value_is_defined_by_who_that_is(ladder):
+    """'Who is the last player to play?': the Words box said 'First the first player, then the player.' ('then the
+    player' names nobody: it is the turn's own player, the one who has just played)."""
+    assert dict(ladder.words)["Last player to play"] == "First the first player, then the player whose turn it is."
+
+
+def _lines(view, title):
+    return next(lines for _d, t, lines in view.flow if t == title)
+
+
+def test_a_loop_whose_step_already_says_each_player_says_it_once(crown):
+    """'For each player: deal 6 cards to each player': the label inside the loop says whom already."""
+    assert "Deal 6 cards to each player" in _lines(crown, "Hand"), _lines(crown, "Hand")
+
+
+def test_a_label_inside_a_line_keeps_its_own_clauses_apart(crown):
+    """'play a trick: follow suit if you can and the highest trump ... takes it' read as one condition: a designer's
+    label inside a line had its '; ' turned into 'and'."""
+    line = next(x for x in _lines(crown, "Hand") if "play a trick" in x)
+    assert "follow suit if you can and the highest" not in line, line
+    assert "follow suit if you can — the highest trump, else the highest card of the suit led, takes it" in line, line

@@ -86,8 +86,9 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     if depth and not label and decides == "choice" and d is not None and d.prompt is not None \
             and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”" + only_among(w, d)
-    if depth:
-        text = text.replace("; ", " and ")
+    if depth:  # a label's clause after a condition stays apart ('follow suit if you can; the highest ...': no 'and')
+        text = re.sub("; ", lambda m: " — " if label and re.search(r"\b(?:if|unless|when)\b[^;]*$", text[:m.start()])
+                      else " and ", text)
     if kind is not None and kind.call and not label and depth < DEPTH:
         text += _called(w, s, depth)
     asks = yes_no(s) if label.endswith("?") and depth <= DEPTH else None
@@ -123,6 +124,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     if not parts:  # a block too deep to say here: its heading alone ('for each colour') would say nothing
         deeper = any(not hidden_step(w.rs, b) for _n, body in s.bodies for b in body)
         return text + (" (see the sheets)" if deeper else "")
+    if len(parts) == 1 and text.startswith("For each ") and text[4:].lower() in parts[0]:
+        return parts[0] if depth else capital(parts[0])  # 'deal 6 cards to each player' says the loop already
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 

@@ -131,18 +131,20 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     from rulecraft.model.kinds import own_statements
 
     values: dict[str, list[str]] = {}
-    for _seq, step in rs.iter_steps():
+    for seq, step in rs.iter_steps():
         for st in own_statements(step):
             for n in st.ast.walk():
                 if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) \
                         and n.target.id in rs.variables and not (isinstance(n.value, A.Name) and n.value.id == "none"):
                     said = w.expr(n.value)
+                    if isinstance(n.value, A.Name) and n.value.id in seq.params:  # 'then the player': who is that?
+                        said = "the player whose turn it is" if seq.kind == "turn" and said == "the player" else "?"
                     if said not in values.setdefault(n.target.id, []):
                         values[n.target.id].append(said)
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
-        if v.doc or not said or len(said) > 2 or not all("player" in x and len(x) <= 60 for x in said):
+        if v.doc or not said or len(said) > 2 or not all("player" in x and len(x) <= 60 for x in said) or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
         name = (v.title or vid.replace("_", " ")).removeprefix("the ")
         if name in ("first", "last", "next", "current", "best"):  # a plain word of the rules, not a term
