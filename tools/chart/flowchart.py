@@ -159,6 +159,9 @@ class _Chart(EdgesMixin):
             small.append(f"choices: {choices}")  # as the aid says them ('How it is decided')
         elif not full and node.kind == "decision" and (among := only_among(self.words, getattr(step, "decision", None))):
             small.append(among.strip()[1:-1])  # 'a levee where Water for the levee is more than 0': who may be picked
+        elif not full and node.kind == "condition" and (said := self.words.label(designer_label(step))) \
+                and text and said != text:  # a label that asks nothing gave way to the question: the aid's words
+            small.append(said)
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             # the designer's label says what; the rule in words says how (players: when it says it briefly)
             how = step.rule if full else self.words.step(step, own_label=False)
