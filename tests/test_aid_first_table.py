@@ -61,3 +61,12 @@ def test_a_label_inside_a_line_keeps_its_own_clauses_apart(crown):
     line = next(x for x in _lines(crown, "Hand") if "play a trick" in x)
     assert "follow suit if you can and the highest" not in line, line
     assert "follow suit if you can — the highest trump, else the highest card of the suit led, takes it" in line, line
+
+
+def test_the_set_up_says_what_the_plain_cards_are_beside_the_special_ones(ladder):
+    """'What cards are there? Which beats which?': 'You need 36 step and 4 ladder cards', and the step cards' colours
+    and values were nowhere (a deck with a special card's text was not said at all). A class of cards that is every
+    mix of a property and a number is said so, beside the special cards the aid lists."""
+    assert "The step cards: red, green, blue and yellow, each with value 1 to 9 (one card of each)." in ladder.setup, \
+        ladder.setup
+    assert ladder.setup[0] == "You need 36 step and 4 ladder cards.", ladder.setup

@@ -30,7 +30,8 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
                                            for i, (p, k) in enumerate(by_count)) + ".")
         kit = kit[1:]
     deck = deck_line(rs) if len(by_count) <= 1 else ""
-    if kit and not deck and len(by_count) <= 1 and (kinds := class_counts(rs)):
+    if kit and (not deck or deck.startswith("The ") and not deck.startswith("The cards:")) and len(by_count) <= 1 \
+            and (kinds := class_counts(rs)):  # (beside a line of one class's cards: 'The step cards: ...')
         kit[0] = kinds  # 'You need 12 rain, 3 storm and 3 lull cards.', not '18 cards' and no more
     if kit:
         out.append("You need " + w.value(kit) + ".")
