@@ -70,3 +70,17 @@ def test_the_set_up_says_what_the_plain_cards_are_beside_the_special_ones(ladder
     assert "The step cards: red, green, blue and yellow, each with value 1 to 9 (one card of each)." in ladder.setup, \
         ladder.setup
     assert ladder.setup[0] == "You need 36 step and 4 ladder cards.", ladder.setup
+
+
+def test_who_leads_the_next_trick_is_said_where_the_label_leaves_it_out(crown):
+    """'Who leads the next trick?': the trick's label said how a trick is won and nothing of who leads next, on the
+    aid and on the sheet; the rule's own words say it ('the winner leads next')."""
+    from rulecraft.graph import build_graph
+    from rulecraft.tools.chart.flowchart import ChartOptions, _Chart
+
+    assert dict(crown.decisions)["A trick"].endswith("The winner leads next."), dict(crown.decisions)["A trick"]
+    rs = load_ruleset(str(GAMES / "crown-bid.yaml")).ruleset
+    graph = build_graph(rs)
+    chart = _Chart(rs, graph, "hand", ChartOptions())
+    rows = next(chart.body_rows(n) for n in graph.sequences["hand"] if graph.nodes[n].kind == "trick")
+    assert any("The winner leads next" in r for r in rows), rows

@@ -22,7 +22,8 @@ from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, leg
 from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
 from rulecraft.tools.words.players import offered, only_among
 from rulecraft.tools.words import Words
-from rulecraft.tools.words.core import sequence_title
+from rulecraft.tools.words.core import capital, sequence_title
+from rulecraft.tools.words.text import unsaid_lead
 
 # A construct's settings in words under its label, up to this many characters (longer: the label says it).
 SETTINGS_MAX = 140
@@ -167,6 +168,8 @@ class _Chart(EdgesMixin):
             how = step.rule if full else self.words.step(step, own_label=False)
             if full or len(how) <= SETTINGS_MAX:
                 small.append(how)
+            elif lead := unsaid_lead(text, how):  # 'who leads the next trick?', which the label leaves out
+                small.append(capital(lead))
         cov = self.opts.coverage
         if cov is not None and step is not None:
             n = cov.count(node.id)

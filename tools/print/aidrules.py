@@ -19,7 +19,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
-from rulecraft.tools.words.text import dice_label, gerund, plural
+from rulecraft.tools.words.text import dice_label, gerund, plural, unsaid_lead
 from rulecraft.tools.print.aidwords import function_name, kept_score_steps, sentence, walk as _walk
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
@@ -109,6 +109,8 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             short = len(text) <= 60 and len(how) <= 200  # a label that names the stack only: how it goes too
             text = clip(text.rstrip(".") + (f". {capital(how)}" if short else "") + ". Each resolves: "
                         + "; ".join(lower(x) for x in resolving), ENTRY_CHARS)
+        if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
+            text = text.rstrip(".") + ". " + capital(lead)  # 'Who leads the next trick?': the label did not say
         said = " ".join(x for lines in out.values() for x in lines)
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue

@@ -90,3 +90,12 @@ def dice_words(text: str) -> str:
     text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
     text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
     return text.replace("the doubles", "a double")
+
+
+def unsaid_lead(label: str, rule: str) -> str:
+    """What a designer's label for a mechanic leaves out of who leads ('Play a trick: follow suit ...', and nothing
+    said who leads the next one): the clauses of its rule in words that say it ('the winner leads next'); '' where
+    the label speaks of leading."""
+    if re.search(r"\blead", label, re.I):
+        return ""
+    return "; ".join(c for c in rule.split("; ") if re.search(r"\bleads? (?:next|first|the next)\b", c))
