@@ -84,3 +84,10 @@ def test_who_leads_the_next_trick_is_said_where_the_label_leaves_it_out(crown):
     chart = _Chart(rs, graph, "hand", ChartOptions())
     rows = next(chart.body_rows(n) for n in graph.sequences["hand"] if graph.nodes[n].kind == "trick")
     assert any("The winner leads next" in r for r in rows), rows
+
+
+def test_a_label_that_asks_and_answers_still_says_what_a_no_does(ladder):
+    """'What must I beat now?': 'a Ladder? Clear the pile and lead again' said the yes; that any other card sets the
+    value to beat (the no) was on the sheet only."""
+    line = next(x for x in _lines(ladder, "Turn") if "Ladder?" in x)
+    assert line.endswith("a Ladder? Clear the pile and lead again; otherwise, set the value to beat to the card's value"), line

@@ -91,15 +91,15 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
                       else " and ", text)
     if kind is not None and kind.call and not label and depth < DEPTH:
         text += _called(w, s, depth)
-    asks = yes_no(s) if label.endswith("?") and depth <= DEPTH else None
+    asks = yes_no(s) if "?" in label and depth <= DEPTH else None
     if asks is not None:  # a question label ('Is only one player still in?') keeps what each answer leads to
-        said = text
-        for lead, body in (("Then", asks[1]), ("Otherwise", asks[2])):
+        said, answered = text, not label.endswith("?")  # ('A Ladder? Clear the pile': its yes is said; its no?)
+        for lead, body in (("Then", () if answered else asks[1]), ("Otherwise", asks[2])):
             inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
             answer = ", then ".join(inner)
             if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
-                said += (" " if said is text else "; ") + (lead if said is text else lead.lower()) \
-                    + (" " if lead == "Then" else ", ") + answer
+                said += ("; " + lead.lower() if answered else " " + lead) + (" " if lead == "Then" else ", ") + answer
+                answered = True
         return said
     if decides == "mechanic" and not label and depth < DEPTH:  # a mechanic says itself, then what its `do:` does
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
