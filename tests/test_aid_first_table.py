@@ -91,3 +91,9 @@ def test_a_label_that_asks_and_answers_still_says_what_a_no_does(ladder):
     value to beat (the no) was on the sheet only."""
     line = next(x for x in _lines(ladder, "Turn") if "Ladder?" in x)
     assert line.endswith("a Ladder? Clear the pile and lead again; otherwise, set the value to beat to the card's value"), line
+
+
+def test_the_lowest_bid_is_said(crown):
+    """'What may I bid?': the bidding said once around the table, and nowhere that a bid starts at 2 (the aid, and
+    the small print under the auction's box)."""
+    assert "Bids start at 2." in dict(crown.decisions)["Bidding"], dict(crown.decisions)["Bidding"]

@@ -99,6 +99,8 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
+        if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
+            text = text.rstrip(".") + ". " + capital(lead)  # 'Who leads next? What may I bid?': unsaid
         ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
         if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
             text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)
@@ -109,8 +111,6 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             short = len(text) <= 60 and len(how) <= 200  # a label that names the stack only: how it goes too
             text = clip(text.rstrip(".") + (f". {capital(how)}" if short else "") + ". Each resolves: "
                         + "; ".join(lower(x) for x in resolving), ENTRY_CHARS)
-        if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
-            text = text.rstrip(".") + ". " + capital(lead)  # 'Who leads the next trick?': the label did not say
         said = " ".join(x for lines in out.values() for x in lines)
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
