@@ -97,3 +97,17 @@ def test_the_lowest_bid_is_said(crown):
     """'What may I bid?': the bidding said once around the table, and nowhere that a bid starts at 2 (the aid, and
     the small print under the auction's box)."""
     assert "Bids start at 2." in dict(crown.decisions)["Bidding"], dict(crown.decisions)["Bidding"]
+
+
+def test_the_set_up_is_the_same_in_every_process():
+    """cinder-guild's set-up read 'The market cards (42) ...' in one run and 'The action cards (42) ...' in the next:
+    the class was taken from a set, whose order changes with the process's hash seed."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from rulecraft.loader import load_ruleset; from rulecraft.tools.print.aid import aid_view; "
+            f"v = aid_view(load_ruleset({str(GAMES / 'cinder-guild.yaml')!r}).ruleset); print(v.setup, v.words)")
+    said = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3)}
+    assert len(said) == 1, said

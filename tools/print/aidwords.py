@@ -213,7 +213,7 @@ def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
     case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
     names: dict[str, list[str]] = {}
     for c in rs.cards:
-        for cls in c.classes:
+        for cls in sorted(c.classes):  # (a set: in its own order the Words box changed from run to run)
             if c.name not in names.setdefault(cls, []):
                 names[cls].append(c.name)
     from rulecraft.tools.words.text import join_and
