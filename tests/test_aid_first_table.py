@@ -111,3 +111,14 @@ def test_the_set_up_is_the_same_in_every_process():
     said = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3)}
     assert len(said) == 1, said
+
+
+def test_a_label_filled_with_1_reads_in_the_singular():
+    """dune-bidding's set-up read 'Each player draws 1 Treachery Cards.': its label says '{starting_cards} Treachery
+    Cards' and the number is 1 by default. A noun right after a value filled in as 1 is said in the singular."""
+    from rulecraft.tools.words import Words
+
+    rs = load_ruleset("dune-bidding").ruleset
+    assert "Each player draws 1 Treachery Card." in aid_view(rs).setup, aid_view(rs).setup
+    w = Words(rs, detail="players")
+    assert w.label("Hold at most {hand_limit} cards") == "Hold at most 4 cards"  # (a number not 1: as written)
