@@ -47,7 +47,8 @@ def value_words(v: Any) -> str:
 def plural(phrase: str) -> bool:
     """A noun phrase that is a plural noun, with or without an owner ("the player's chips", "the actions"), so
     its verb is 'are'."""
-    return bool(re.fullmatch(r"the (?:[\w ]+'s? )?(?:[A-Za-z]+ )?[A-Za-z][a-z]{2,}(?<!ss)(?<!us)(?<!is)s", phrase)) \
+    return bool(re.fullmatch(r"(?:the|any|every|each|no) (?:[\w ]+'s? )?(?:[A-Za-z]+ )?[A-Za-z][a-z]{2,}(?<!ss)(?<!us)(?<!is)s",
+                             phrase)) \
         and " of " not in phrase
 
 
