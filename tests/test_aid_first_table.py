@@ -122,3 +122,9 @@ def test_a_label_filled_with_1_reads_in_the_singular():
     assert "Each player draws 1 Treachery Card." in aid_view(rs).setup, aid_view(rs).setup
     w = Words(rs, detail="players")
     assert w.label("Hold at most {hand_limit} cards") == "Hold at most 4 cards"  # (a number not 1: as written)
+
+
+def test_the_caller_is_defined(crown):
+    """'Who is the caller?': the Words box defined the dealer and not the caller, set to the bidding's winner, or to
+    the dealer when nobody bids (the then and the else of one condition: not 'first ..., then ...')."""
+    assert dict(crown.words).get("Caller") == "The winner, otherwise the dealer.", crown.words

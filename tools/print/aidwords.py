@@ -131,6 +131,7 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     from rulecraft.model.kinds import own_statements
 
     values: dict[str, list[str]] = {}
+    where: dict[str, list[str]] = {}  # the paths of the steps that set it: a then and an else of one condition
     for seq, step in rs.iter_steps():
         for st in own_statements(step):
             for n in st.ast.walk():
@@ -139,17 +140,25 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
                     said = w.expr(n.value)
                     if isinstance(n.value, A.Name) and n.value.id in seq.params:  # 'then the player': who is that?
                         said = "the player whose turn it is" if seq.kind == "turn" and said == "the player" else "?"
+                    if isinstance(n.value, A.Name) and n.value.id in w.info.persons or \
+                            isinstance(n.value, A.Attr) and n.value.name == "winner":  # ('the dealer', 'the winner')
+                        said += "\0"  # a player, though its words do not say so
                     if said not in values.setdefault(n.target.id, []):
                         values[n.target.id].append(said)
+                        where.setdefault(n.target.id, []).append(re.sub(r"\.(?:then|else)\.\d+$", "", step.path))
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
-        if v.doc or not said or len(said) > 2 or not all("player" in x and len(x) <= 60 for x in said) or "?" in said:
+        if v.doc or not said or len(said) > 2 or not all(("player" in x or "\0" in x) and len(x) <= 60 for x in said) \
+                or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
+        said = [x.replace("\0", "") for x in said]
+        either = len(said) == 2 and len(set(where[vid])) == 1  # set on a yes and on a no: one or the other
         name = (v.title or vid.replace("_", " ")).removeprefix("the ")
-        if name in ("first", "last", "next", "current", "best"):  # a plain word of the rules, not a term
+        if name in ("first", "last", "next", "current", "best") or f"the {name}" in said:  # a plain word, or itself
             continue
-        out.append((name, capital(said[0]) if len(said) == 1 else f"First {said[0]}, then {said[1]}"))
+        out.append((name, capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
+                    else f"First {said[0]}, then {said[1]}"))
     return out
 
 
