@@ -260,4 +260,14 @@ def test_a_table_column_the_cards_read_is_explained(loom):
     from rulecraft.tools.print.aid import aid_view
 
     colours = next(t for t in aid_view(loom).tables if t["title"] == "Colours")
-    assert colours["doc"] == "Next: the paid in of a card of that colour.", colours
+    assert colours["doc"] == "Next: the colour a card of that colour is paid in.", colours
+
+
+def test_a_column_named_for_an_attribute_that_ends_in_a_preposition_reads_as_a_clause(loom):
+    """'Next: the paid in of a card of that colour.' read the designer's attribute name `paid_in` as a noun. An attribute
+    that ends in a preposition ('paid in', 'kept on') is a clause: what a card is paid in; the colour it is, where
+    the column's cells are the table's own rows."""
+    from rulecraft.tools.print.aid import aid_view
+
+    docs = " ".join(t["doc"] or "" for t in aid_view(loom).tables)
+    assert "the paid in of" not in docs, docs

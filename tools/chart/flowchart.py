@@ -22,7 +22,8 @@ from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, leg
 from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
 from rulecraft.tools.words.players import offered, only_among
 from rulecraft.tools.words import Words
-from rulecraft.tools.words.core import sequence_title
+from rulecraft.tools.words.core import capital, sequence_title
+from rulecraft.tools.words.text import unsaid_lead
 
 # A construct's settings in words under its label, up to this many characters (longer: the label says it).
 SETTINGS_MAX = 140
@@ -159,11 +160,16 @@ class _Chart(EdgesMixin):
             small.append(f"choices: {choices}")  # as the aid says them ('How it is decided')
         elif not full and node.kind == "decision" and (among := only_among(self.words, getattr(step, "decision", None))):
             small.append(among.strip()[1:-1])  # 'a levee where Water for the levee is more than 0': who may be picked
+        elif not full and node.kind == "condition" and (said := self.words.label(designer_label(step))) \
+                and text and said != text:  # a label that asks nothing gave way to the question: the aid's words
+            small.append(said)
         elif isinstance(step, M.ConstructStep) and designer_label(step):
             # the designer's label says what; the rule in words says how (players: when it says it briefly)
             how = step.rule if full else self.words.step(step, own_label=False)
             if full or len(how) <= SETTINGS_MAX:
                 small.append(how)
+            elif lead := unsaid_lead(text, how):  # 'who leads the next trick?', which the label leaves out
+                small.append(capital(lead))
         cov = self.opts.coverage
         if cov is not None and step is not None:
             n = cov.count(node.id)

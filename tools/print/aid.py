@@ -86,19 +86,20 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     if depth and not label and decides == "choice" and d is not None and d.prompt is not None \
             and d.player is not None:  # inside a sentence a question is quoted: 'the player is asked “Which crate?”'
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”" + only_among(w, d)
-    if depth:
-        text = text.replace("; ", " and ")
+    if depth:  # a label's clause after a condition stays apart ('follow suit if you can; the highest ...': no 'and')
+        text = re.sub("; ", lambda m: " — " if label and re.search(r"\b(?:if|unless|when)\b[^;]*$", text[:m.start()])
+                      else " and ", text)
     if kind is not None and kind.call and not label and depth < DEPTH:
         text += _called(w, s, depth)
-    asks = yes_no(s) if label.endswith("?") and depth <= DEPTH else None
+    asks = yes_no(s) if "?" in label and depth <= DEPTH else None
     if asks is not None:  # a question label ('Is only one player still in?') keeps what each answer leads to
-        said = text
-        for lead, body in (("Then", asks[1]), ("Otherwise", asks[2])):
+        said, answered = text, not label.endswith("?")  # ('A Ladder? Clear the pile': its yes is said; its no?)
+        for lead, body in (("Then", () if answered else asks[1]), ("Otherwise", asks[2])):
             inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
             answer = ", then ".join(inner)
             if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
-                said += (" " if said is text else "; ") + (lead if said is text else lead.lower()) \
-                    + (" " if lead == "Then" else ", ") + answer
+                said += ("; " + lead.lower() if answered else " " + lead) + (" " if lead == "Then" else ", ") + answer
+                answered = True
         return said
     if decides == "mechanic" and not label and depth < DEPTH:  # a mechanic says itself, then what its `do:` does
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
@@ -123,6 +124,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     if not parts:  # a block too deep to say here: its heading alone ('for each colour') would say nothing
         deeper = any(not hidden_step(w.rs, b) for _n, body in s.bodies for b in body)
         return text + (" (see the sheets)" if deeper else "")
+    if len(parts) == 1 and text.startswith("For each ") and text[4:].lower() in parts[0]:
+        return parts[0] if depth else capital(parts[0])  # 'deal 6 cards to each player' says the loop already
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 

@@ -19,8 +19,8 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
-from rulecraft.tools.words.text import dice_label, gerund, plural
-from rulecraft.tools.print.aidwords import function_name
+from rulecraft.tools.words.text import dice_label, gerund, plural, unsaid_lead
+from rulecraft.tools.print.aidwords import function_name, kept_score_steps, sentence, walk as _walk
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
 DECISIONS = 5  # entries of "How it is decided" at most
@@ -34,11 +34,6 @@ _DECIDED = {"auction": "Bidding", "respond": "Answering", "trick": "A trick", "s
 _ASKING = {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "is", "are", "was",
            "were", "has", "have", "who", "whom", "what", "which", "where", "when", "how", "why", "your", "the", "a",
            "an", "any", "pick", "choose", "answer"}
-
-
-def sentence(text: str) -> str:
-    text = capital(" ".join(text.split()))
-    return text if text.endswith((".", "?", "!", ":")) else text + "."
 
 
 def clip(text: str, limit: int = ITEM_CHARS) -> str:
@@ -70,15 +65,6 @@ def _asked(text: str) -> str:
 def _decides(s: M.Step) -> str:
     kind = kind_of(s)
     return kind.decides if kind is not None else ""
-
-
-def _walk(steps, inside: bool):
-    """Steps depth first, each with whether it lies inside a branch (an if's then or else, a construct's part)."""
-    for s in steps:
-        yield s, inside
-        kind = kind_of(s)
-        for _name, body in s.bodies:
-            yield from _walk(body, inside or (kind is not None and kind.outcomes))
 
 
 def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
@@ -113,6 +99,8 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
+        if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
+            text = text.rstrip(".") + ". " + capital(lead)  # 'Who leads next? What may I bid?': unsaid
         ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
         if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
             text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)
@@ -167,61 +155,6 @@ def dice_views(rs: M.Ruleset, w: Words) -> list[dict]:
     return out
 
 
-def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
-    """How the steps change a score kept in player variable `name` (`p.points += ...`) where no function counts
-    it: every rule that adds to it, takes from it or sets it (a reader told only of the adds believes it never goes
-    down), a rule that chooses what to do said whole ('If the player's Tricks are their Call: add 10 plus ...;
-    otherwise add the player's Tricks to their Points'), else each step; by the designer's label where the step
-    has one, so the words are the order of play's own."""
-    from rulecraft.dsl import ast as A
-
-    w = Words(rs, detail="players")
-    kept = rs.player_variables.get(name)
-    if kept is None or isinstance(kept.initial, bool) or not isinstance(kept.initial, (int, float)):
-        return []  # a list kept (the cards bought) or a flag: not points
-
-    def counting(s: M.Step) -> bool:  # a step that only changes values (nothing else that a player would miss)
-        stmts = [st.ast for st in own_statements(s) if not isinstance(st.ast, (A.Log, A.Tell, A.Tally, A.Assert))]
-        return bool(stmts) and all(isinstance(a, (A.Assign, A.Let)) for a in stmts)
-
-    def changes(s: M.Step) -> bool:  # such a step that changes the score
-        return counting(s) and any(isinstance(a, A.Assign) and isinstance(a.target, A.Attr)
-                                   and a.target.name == name for a in (st.ast for st in own_statements(s)))
-
-    def one(x: M.Step) -> str:
-        text = w.label(designer_label(x)) or w.step(x, own_label=False)
-        return text[:1].lower() + text[1:]
-
-    def said(steps) -> str:
-        return "; ".join(one(x) for x in steps)
-
-    out: list[str] = []
-    inside: set[str] = set()
-    for seq in rs.sequences.values():
-        for s, branched in _walk(seq.steps, False):
-            if s.path in inside:
-                continue
-            _cond, yes, no = yes_no(s) or (None, (), ())
-            body = (*yes, *no)  # a condition's steps
-            label = w.label(designer_label(s))
-            nested = [x for _n, b in s.bodies for x in M.walk_steps(b)]
-            if label and ("?" in label or not body and not any(yes_no(x) for x in nested)) and nested \
-                    and all(counting(x) or x.bodies for x in nested) and any(changes(x) for x in nested):
-                # a labelled rule that asks (or a loop of plain changes) says itself; a bare question says what a yes
-                # does; a label over a rule of its own ('Score the round') leaves the saying to the rule's words
-                out.append(sentence(label if not label.rstrip().endswith("?") or not yes
-                                    else f"{label} Then {said(yes)}"))
-                inside |= {x.path for x in nested}
-            elif body and all(counting(x) for x in body) and any(changes(x) for x in body):
-                out.append(sentence(f"{w.step(s, own_label=False)}: {said(yes)}"
-                                    + (f"; otherwise {said(no)}" if no else "")))
-                inside |= {x.path for x in M.walk_steps(body)}
-            elif changes(s) and (not branched or designer_label(s)):
-                # (an unlabelled change on some condition only is said with it, or not at all; a label is a rule)
-                out.append(sentence(one(s)))
-    return list(dict.fromkeys(out))[:limit]
-
-
 def lower(text: str) -> str:
     first = text.split(" ", 1)[0]  # 'A keep falls' -> 'a keep falls'; 'P2 pays', 'DML' stay as they are
     return text if len(first) > 1 and first == first.upper() else text[:1].lower() + text[1:]
@@ -266,7 +199,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
         if t.run in winning:
             lines.append(sentence(w.label(t.label) if t.label else w.stmt(t)))
     declared, settled = _declared_wins(rs, w)
-    lines += declared
+    lines += declared + _wins_after_play(rs, w)
     if settled:  # a house rule declares the winner outright (or nobody): the score decides nothing
         return lines, []
     sc = rs.scoring
@@ -377,6 +310,24 @@ def _declared_wins(rs: M.Ruleset, w: Words) -> tuple[list[str], bool]:
                 else f"If {w.expr(asks[0])}, {lower(who)}")
         out.append(sentence(rule))
     return list(dict.fromkeys(out)), settled
+
+
+def _wins_after_play(rs: M.Ruleset, w: Words) -> list[str]:
+    """A winner the start sequence names in a step of its own, no condition around it, after the loop play goes
+    round in ('The player whose hand is empty wins' after the turns): when that loop stops, in the order of play's
+    words, then that win. The aid of such a game had no How to win at all."""
+    steps = list(rs.sequences[rs.start].steps) if rs.start in rs.sequences else []
+    out: list[str] = []
+    for i, s in enumerate(steps):
+        wins = [st.ast for st in own_statements(s) if isinstance(st.ast, A.Win)]
+        if not wins or yes_no(s) is not None:
+            continue
+        ends = [m.group(1) for x in steps[:i] if x.bodies and yes_no(x) is None
+                and (m := re.search(r"\buntil (.+)$", w.step(x, own_label=False)))]
+        out += [sentence(f"The game ends when {ends[-1]}")] if ends else []
+        said = w.label(designer_label(s)) or w.stmt(wins[0])
+        out.append(sentence(f"Then {lower(said)}" if ends else said))
+    return out
 
 
 def _asks_and_answers(label: str) -> bool:

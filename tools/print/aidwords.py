@@ -8,6 +8,7 @@ import re
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
@@ -130,23 +131,34 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     from rulecraft.model.kinds import own_statements
 
     values: dict[str, list[str]] = {}
-    for _seq, step in rs.iter_steps():
+    where: dict[str, list[str]] = {}  # the paths of the steps that set it: a then and an else of one condition
+    for seq, step in rs.iter_steps():
         for st in own_statements(step):
             for n in st.ast.walk():
                 if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) \
                         and n.target.id in rs.variables and not (isinstance(n.value, A.Name) and n.value.id == "none"):
                     said = w.expr(n.value)
+                    if isinstance(n.value, A.Name) and n.value.id in seq.params:  # 'then the player': who is that?
+                        said = "the player whose turn it is" if seq.kind == "turn" and said == "the player" else "?"
+                    if isinstance(n.value, A.Name) and n.value.id in w.info.persons or \
+                            isinstance(n.value, A.Attr) and n.value.name == "winner":  # ('the dealer', 'the winner')
+                        said += "\0"  # a player, though its words do not say so
                     if said not in values.setdefault(n.target.id, []):
                         values[n.target.id].append(said)
+                        where.setdefault(n.target.id, []).append(re.sub(r"\.(?:then|else)\.\d+$", "", step.path))
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
-        if v.doc or not said or len(said) > 2 or not all("player" in x and len(x) <= 60 for x in said):
+        if v.doc or not said or len(said) > 2 or not all(("player" in x or "\0" in x) and len(x) <= 60 for x in said) \
+                or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
+        said = [x.replace("\0", "") for x in said]
+        either = len(said) == 2 and len(set(where[vid])) == 1  # set on a yes and on a no: one or the other
         name = (v.title or vid.replace("_", " ")).removeprefix("the ")
-        if name in ("first", "last", "next", "current", "best"):  # a plain word of the rules, not a term
+        if name in ("first", "last", "next", "current", "best") or f"the {name}" in said:  # a plain word, or itself
             continue
-        out.append((name, capital(said[0]) if len(said) == 1 else f"First {said[0]}, then {said[1]}"))
+        out.append((name, capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
+                    else f"First {said[0]}, then {said[1]}"))
     return out
 
 
@@ -175,10 +187,14 @@ def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     return out
 
 
+# an attribute's name ending in one of these is a clause ('paid in', 'kept on'), not a noun ('price')
+_ENDS_CLAUSE = frozenset("in on at by for from to with into onto of".split())
+
+
 def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
     """What an undocumented column of a table is, where the cards read it: on every card with a row of the table
     (`colour: red`) some attribute equals that row's cell ('paid_in: =colours[colour].next'), so the column
-    says what that attribute is for a card of each row ('Next: the paid in of a card of that colour.')."""
+    says what that attribute is for a card of each row ('Next: the colour a card of that colour is paid in.')."""
     from rulecraft.tools.words.locals import row_noun
 
     keys, notes = set(t.keys), []
@@ -191,7 +207,12 @@ def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
                 c.attrs.get(a) == t.rows[c.attrs[by]].get(col) for c in held)] if held else []
             if same and {c.attrs[by] for c in held} == keys:
                 noun = row_noun(w, t.id) or humanize(by)
-                notes.append(f"{capital(humanize(col))}: the {humanize(same[0])} of a card of that {noun}.")
+                attr = humanize(same[0])
+                if attr.split()[-1] in _ENDS_CLAUSE:  # 'paid in': what a card is paid in, not 'the paid in of a card'
+                    what = f"the {noun}" if all(t.rows[k].get(col) in keys for k in t.keys) else "what"
+                    notes.append(f"{capital(humanize(col))}: {what} a card of that {noun} is {attr}.")
+                else:
+                    notes.append(f"{capital(humanize(col))}: the {attr} of a card of that {noun}.")
                 break
     return " ".join(notes)
 
@@ -201,7 +222,7 @@ def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
     case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
     names: dict[str, list[str]] = {}
     for c in rs.cards:
-        for cls in c.classes:
+        for cls in sorted(c.classes):  # (a set: in its own order the Words box changed from run to run)
             if c.name not in names.setdefault(cls, []):
                 names[cls].append(c.name)
     from rulecraft.tools.words.text import join_and
@@ -247,3 +268,74 @@ def function_name(w: Words, rs: M.Ruleset, f: str) -> str:
     if len(params) == 1 or "{" in (rs.titles.get(f) or ""):
         return w.expr(A.Call(None, f, None, tuple(A.Name(None, p) for p in params), ()))
     return rs.titles.get(f) or humanize(f)
+
+
+def walk(steps, inside: bool):
+    """Steps depth first, each with whether it lies inside a branch (an if's then or else, a construct's part)."""
+    for s in steps:
+        yield s, inside
+        kind = kind_of(s)
+        for _name, body in s.bodies:
+            yield from walk(body, inside or (kind is not None and kind.outcomes))
+
+
+def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
+    """How the steps change a score kept in player variable `name` (`p.points += ...`) where no function counts
+    it: every rule that adds to it, takes from it or sets it (a reader told only of the adds believes it never goes
+    down), a rule that chooses what to do said whole ('If the player's Tricks are their Call: add 10 plus ...;
+    otherwise add the player's Tricks to their Points'), else each step; by the designer's label where the step
+    has one, so the words are the order of play's own."""
+    from rulecraft.dsl import ast as A
+
+    w = Words(rs, detail="players")
+    kept = rs.player_variables.get(name)
+    if kept is None or isinstance(kept.initial, bool) or not isinstance(kept.initial, (int, float)):
+        return []  # a list kept (the cards bought) or a flag: not points
+
+    def counting(s: M.Step) -> bool:  # a step that only changes values (nothing else that a player would miss)
+        stmts = [st.ast for st in own_statements(s) if not isinstance(st.ast, (A.Log, A.Tell, A.Tally, A.Assert))]
+        return bool(stmts) and all(isinstance(a, (A.Assign, A.Let)) for a in stmts)
+
+    def changes(s: M.Step) -> bool:  # such a step that changes the score
+        return counting(s) and any(isinstance(a, A.Assign) and isinstance(a.target, A.Attr)
+                                   and a.target.name == name for a in (st.ast for st in own_statements(s)))
+
+    def one(x: M.Step) -> str:
+        text = w.label(designer_label(x)) or w.step(x, own_label=False)
+        if not designer_label(x) and x.bodies and yes_no(x) is None:  # a loop says what it does on each pass
+            text += ", " + said([b for _n, body in x.bodies for b in body])
+        return text[:1].lower() + text[1:]
+
+    def said(steps) -> str:
+        return "; ".join(one(x) for x in steps)
+
+    out: list[str] = []
+    inside: set[str] = set()
+    for seq in rs.sequences.values():
+        for s, branched in walk(seq.steps, False):
+            if s.path in inside:
+                continue
+            _cond, yes, no = yes_no(s) or (None, (), ())
+            body = (*yes, *no)  # a condition's steps
+            label = w.label(designer_label(s))
+            nested = [x for _n, b in s.bodies for x in M.walk_steps(b)]
+            if label and ("?" in label or not body and not any(yes_no(x) for x in nested)) and nested \
+                    and all(counting(x) or x.bodies for x in nested) and any(changes(x) for x in nested):
+                # a labelled rule that asks (or a loop of plain changes) says itself; a bare question says what a yes
+                # does; a label over a rule of its own ('Score the round') leaves the saying to the rule's words
+                out.append(sentence(label if not label.rstrip().endswith("?") or not yes
+                                    else f"{label} Then {said(yes)}" + (f"; otherwise, {said(no)}" if no else "")))
+                inside |= {x.path for x in nested}
+            elif body and all(counting(x) for x in body) and any(changes(x) for x in body):
+                out.append(sentence(f"{w.step(s, own_label=False)}: {said(yes)}"
+                                    + (f"; otherwise {said(no)}" if no else "")))
+                inside |= {x.path for x in M.walk_steps(body)}
+            elif changes(s) and (not branched or designer_label(s)):
+                # (an unlabelled change on some condition only is said with it, or not at all; a label is a rule)
+                out.append(sentence(one(s)))
+    return list(dict.fromkeys(out))[:limit]
+
+
+def sentence(text: str) -> str:
+    text = capital(" ".join(text.split()))
+    return text if text.endswith((".", "?", "!", ":")) else text + "."

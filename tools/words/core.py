@@ -194,6 +194,8 @@ class Words:
         a noun with its article, never a bare letter ('p' -> 'the player') nor an abbreviation ('ev' -> 'the card')."""
         if self._readings and ident in self._readings:
             return self._readings[ident]
+        if self.detail != "full" and ident.lower() in _POSSESSIVES and ident in self.info.defs:  # 'the mine': no
+            return self.expr(self.info.defs[ident])  # ('let mine = player.hand.top.rank': what it is set to)
         if self.detail != "full" and ident in self.info.defs and not ident.endswith("s") and "_" not in ident:
             from rulecraft.tools.words.locals import _kind
 
@@ -369,6 +371,7 @@ _UNKNOWN = object()
 _PERSON = re.compile(r"(?<![\w'])[Tt]he (player|actor|taker|winner|responder|bidder|target|victim|receiver|holder|dealer|"
                      r"leader|challenger|seizer|claimant|opener|buyer|seller)'s ")
 _PRONOUNS = {"who": "player", "whom": "player", "whose": "player", "me": "player", "them": "player"}
+_POSSESSIVES = {"mine", "yours", "theirs", "ours", "his", "hers", "its"}
 _ADJECTIVES = {"best", "worst", "last", "first", "next", "top", "leading", "chosen", "current", "new", "old"}
 # words that name no thing: a pick named `where` or `again` reads by what was chosen ('the chosen space')
 _FUNCTION_WORDS = {"where", "again", "which", "what", "how", "when", "whether", "here", "there", "more", "less",

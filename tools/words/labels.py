@@ -46,9 +46,12 @@ def fill(rs: M.Ruleset, text: str) -> str:
             value = _lookup(rs, name)
             said[name] = m.group(0) if value is None else value_words(value)
         made[0] += len(said[name])
-        return said[name] if made[0] <= MAX_PRINTED else "…"
+        return ("\0" if said[name] == "1" else "") + said[name] if made[0] <= MAX_PRINTED else "…"
 
-    return _FIELD.sub(sub, text)
+    # a noun right after a value filled in as 1 in the singular ('{n} Treachery Cards' with n = 1: '1 Treachery Card')
+    out = re.sub(r"\x001 ((?:[A-Z]\w* )?)(?!(?:was|has|does|goes|is|its|this|thus|plus|yes|as|us)\b)(\w+[^\Ws])s\b",
+                 r"1 \1\2", _FIELD.sub(sub, text))
+    return out.replace("\0", "")
 
 
 def unknown_names(rs: M.Ruleset, text: str) -> list[str]:

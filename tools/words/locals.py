@@ -105,6 +105,8 @@ def truthy(e) -> bool:
         return True
     if isinstance(e, A.BinOp) and e.op in ("and", "or"):
         return truthy(e.left) and truthy(e.right)
+    if isinstance(e, A.Attr) and e.name == "empty":  # a zone's own test, 'p.hand.empty', as 'empty(p.hand)'
+        return True
     return isinstance(e, A.Call) and e.func in _TRUTHY
 
 

@@ -255,7 +255,9 @@ def chose(w: Words, n) -> str:
     if not (isinstance(n, A.Compare) and n.op in ("==", "!=") and isinstance(n.left, A.Name)):
         return ""
     found = w.info.choices.get(n.left.id)
-    value = w.constant(n.right)
+    none = isinstance(n.right, A.Const) and n.right.value is None or isinstance(n.right, A.Name) and n.right.id == "none"
+    none = none and not w.expr(n.left).startswith("the chosen ")  # (that reads 'no card was chosen')
+    value = "" if found and found[0].optional and none else w.constant(n.right)  # 'card != none': who passed
     if not found or not isinstance(value, str) or n.left.id in w.rs.variables:
         return ""
     d, label = found
@@ -263,6 +265,8 @@ def chose(w: Words, n) -> str:
     who = "you" if w.you and isinstance(decider, A.Name) and decider.id == w.you else w.expr(d.player)
     if not who or who in ("the one", "the value", "the count"):
         return ""
+    if not value:
+        return f"{who} {'passed' if n.op == '==' else 'did not pass'}"
     verb = "chose" if n.op == "==" else "did not choose"
     return f"{who} {verb} {chosen_option(w, d, label, value)}"
 

@@ -353,14 +353,15 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         start, drop, low = (_setting(w, st, k) for k in ("start_price", "drop", "min_bid"))
         bits = [f"descending auction{frm}: offered at {start}, the price falls by {drop or 1} each time round "
                 f"{f'(down to {low}) ' if low else ''}until a player takes it at that price"]
-    elif form == "once_around":  # the most a bid may be goes unsaid: players know to bid what they have
+    elif form == "once_around":  # (the most a bid may be goes unsaid: players know to bid what they have)
         bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
     else:
         bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     if str(st.get("pass_is_final", "")).lower() == "true":
         bits.append("a pass is final")
-    return "; ".join(bits + sale_words(w, st, seller))
+    low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
+    return "; ".join(bits + ([f"bids start at {low}"] if low not in ("", "1", "0") else []) + sale_words(w, st, seller))
 
 
 def sale_words(w: Words, st: dict, seller: str) -> list:

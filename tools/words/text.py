@@ -47,7 +47,8 @@ def value_words(v: Any) -> str:
 def plural(phrase: str) -> bool:
     """A noun phrase that is a plural noun, with or without an owner ("the player's chips", "the actions"), so
     its verb is 'are'."""
-    return bool(re.fullmatch(r"the (?:[\w ]+'s? )?(?:[A-Za-z]+ )?[A-Za-z][a-z]{2,}(?<!ss)(?<!us)(?<!is)s", phrase)) \
+    return bool(re.fullmatch(r"(?:the|any|every|each|no) (?:[\w ]+'s? )?(?:[A-Za-z]+ )?[A-Za-z][a-z]{2,}(?<!ss)(?<!us)(?<!is)s",
+                             phrase)) \
         and " of " not in phrase
 
 
@@ -90,3 +91,13 @@ def dice_words(text: str) -> str:
     text = re.sub(r"^(\d+) is in the dice\b", r"a die shows \1", text)
     text = re.sub(r"^(\d+) is not in the dice\b", r"no die shows \1", text)
     return text.replace("the doubles", "a double")
+
+
+def unsaid_lead(label: str, rule: str) -> str:
+    """What a designer's label for a mechanic leaves out that a first table asks: who leads ('Play a trick: follow
+    suit ...', and nothing said who leads the next one: 'the winner leads next'), and the lowest bid ('bids start at
+    2'); the clauses of its rule in words that say it, each where the label does not speak of it."""
+    out = [c for c in rule.split("; ") if re.search(r"\bleads? (?:next|first|the next)\b", c)
+           and not re.search(r"\blead", label, re.I) or c.startswith("bids start at ")
+           and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)]
+    return "; ".join(out)

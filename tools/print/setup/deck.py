@@ -39,9 +39,9 @@ def deck_line(rs: M.Ruleset) -> str:
     for c in rs.cards:
         kinds.setdefault(c.name, []).append(c)
     if any(c.text for c in rs.cards):
-        return ""
+        return _class_grids(rs)
     if len(kinds) > DECK_KINDS:
-        return _grid_line(rs)
+        return _grid_line(rs, rs.cards) or _class_grids(rs)
     if len(kinds) < 2:
         return ""
     numbers = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
@@ -58,29 +58,39 @@ def deck_line(rs: M.Ruleset) -> str:
     return f"The cards: {join_and(said)}."
 
 
-def _grid_line(rs: M.Ruleset) -> str:
+def _class_grids(rs: M.Ruleset) -> str:
+    """A deck of a few classes, each card of one, where a class is every mix of a named property and a number (the
+    step cards beside the Ladders): that class said as a grid is ('The step cards: red, ... (one card of each).')."""
+    by: dict[str, list] = {}
+    for c in rs.cards:
+        by.setdefault(next(iter(c.classes)) if len(c.classes) == 1 else "", []).append(c)
+    return " ".join(line.replace("The cards:", f"The {cls.replace('_', ' ')} cards:", 1) for cls, cs in by.items()
+                    if cls and len(by) > 1 and len({c.name for c in cs}) > DECK_KINDS and (line := _grid_line(rs, cs)))
+
+
+def _grid_line(rs: M.Ruleset, cards: list) -> str:
     """A deck of many kinds that is every mix of a named property and a number, the same count of each ('silk 1' ...
     'spice 4'):
     'The cards: silk, tea and spice, each with worth 1 to 4 (one card of each).'; '' for any other deck."""
     from rulecraft.tools.words.text import join_and
 
     def values(a: str) -> list:
-        return list(dict.fromkeys(c.attrs.get(a) for c in rs.cards))
+        return list(dict.fromkeys(c.attrs.get(a) for c in cards))
 
-    names = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
-             if all(isinstance(c.attrs.get(a), (str, int)) and not isinstance(c.attrs.get(a), bool) for c in rs.cards)
+    names = [a for a in dict.fromkeys(k for c in cards for k in c.attrs)
+             if all(isinstance(c.attrs.get(a), (str, int)) and not isinstance(c.attrs.get(a), bool) for c in cards)
              and 1 < len(values(a)) <= DECK_KINDS * 2]
     for first in names:
         for second in names:
             one, two = values(first), values(second)
             if (first == second or isinstance(one[0], int) or not all(isinstance(v, int) for v in two)
-                    or len(rs.cards) % (len(one) * len(two))):
+                    or len(cards) % (len(one) * len(two))):
                 continue
-            copies = len(rs.cards) // (len(one) * len(two))
+            copies = len(cards) // (len(one) * len(two))
             mixes: dict = {}
-            for c in rs.cards:
+            for c in cards:
                 mixes[c.attrs[first], c.attrs[second]] = mixes.get((c.attrs[first], c.attrs[second]), 0) + 1
-            named = {(c.attrs[first], c.attrs[second], c.name) for c in rs.cards}  # the mix is what the card is
+            named = {(c.attrs[first], c.attrs[second], c.name) for c in cards}  # the mix is what the card is
             if (len(mixes) != len(one) * len(two) or set(mixes.values()) != {copies}
                     or len(named) != len(mixes) or len({n for *_, n in named}) != len(mixes)):
                 continue
@@ -88,13 +98,13 @@ def _grid_line(rs: M.Ruleset) -> str:
             span = (f"{numbers[0]} to {numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1))
                     else join_and([str(v) for v in numbers]))
             each = "one card" if copies == 1 else f"{copies} cards"
-            told = [x for key, keys in ((second, numbers), (first, one)) if (x := _by_key(rs, key, keys))]
+            told = [x for key, keys in ((second, numbers), (first, one)) if (x := _by_key(rs, cards, key, keys))]
             return (f"The cards: {join_and([str(v) for v in one])}, each with {second.replace('_', ' ')} {span} "
                     f"({each} of each)." + "".join(" " + x for x in told))
     return ""
 
 
-def _by_key(rs: M.Ruleset, key: str, keys: list) -> str:
+def _by_key(rs: M.Ruleset, cards: list, key: str, keys: list) -> str:
     """The other numbers and names a grid's cards carry that follow one of its two properties: 'Tier 1, 2 and 3:
     price 2, 3 and 4, points 1, 3 and 5.' (what a pattern costs, which no line said); a name the card's own name
     says ('Red pattern 1': its shade) or one property repeated is left out."""
@@ -102,14 +112,14 @@ def _by_key(rs: M.Ruleset, key: str, keys: list) -> str:
     from rulecraft.tools.words.text import join_and
 
     titles, said = table_key_titles(rs), []
-    for a in dict.fromkeys(k for c in rs.cards for k in c.attrs):
+    for a in dict.fromkeys(k for c in cards for k in c.attrs):
         by: dict = {}
         if a == key or not all(
-                by.setdefault(c.attrs.get(key), c.attrs.get(a)) == c.attrs.get(a) for c in rs.cards):
+                by.setdefault(c.attrs.get(key), c.attrs.get(a)) == c.attrs.get(a) for c in cards):
             continue
         got = [by[k] for k in keys]
         if (len(set(got)) < 2 or got == keys or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in got)
-                or any(isinstance(c.attrs[a], str) and c.attrs[a].lower() in c.name.lower() for c in rs.cards)):
+                or any(isinstance(c.attrs[a], str) and c.attrs[a].lower() in c.name.lower() for c in cards)):
             continue
         said.append(f"{a.replace('_', ' ')} " + join_and([str(titles.get(v, v)) for v in got]))
     named = join_and([str(k) for k in keys])  # 'Tier 1, 2 and 3', 'Red, blue and gold'

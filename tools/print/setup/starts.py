@@ -30,7 +30,8 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
                                            for i, (p, k) in enumerate(by_count)) + ".")
         kit = kit[1:]
     deck = deck_line(rs) if len(by_count) <= 1 else ""
-    if kit and not deck and len(by_count) <= 1 and (kinds := class_counts(rs)):
+    if kit and (not deck or deck.startswith("The ") and not deck.startswith("The cards:")) and len(by_count) <= 1 \
+            and (kinds := class_counts(rs)):  # (beside a line of one class's cards: 'The step cards: ...')
         kit[0] = kinds  # 'You need 12 rain, 3 storm and 3 lull cards.', not '18 cards' and no more
     if kit:
         out.append("You need " + w.value(kit) + ".")
@@ -127,7 +128,7 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
                         for p in range(rs.players.min, rs.players.max + 1)])
     many = ", ".join(f"{k} for {p} players" if not i else f"{k} for {p}" for i, (p, k) in enumerate(by_count)) \
         if len(by_count) > 1 else ""
-    for cls in picked[0].classes:
+    for cls in sorted(picked[0].classes):  # (a set: its order changes from one process to the next)
         if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
             return [f"The {cls.replace('_', ' ')} cards ({many or len(picked)}) start in the {zone_name(z)}."]
     names = list(dict.fromkeys(c.name for c in picked))
