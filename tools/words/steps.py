@@ -358,8 +358,7 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     else:
         bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
-    if str(st.get("pass_is_final", "")).lower() == "true":
-        bits.append("a pass is final")
+    bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
     return "; ".join(bits + ([f"bids start at {low}"] if low not in ("", "1", "0") else []) + sale_words(w, st, seller))
 
