@@ -128,3 +128,33 @@ def test_the_caller_is_defined(crown):
     """'Who is the caller?': the Words box defined the dealer and not the caller, set to the bidding's winner, or to
     the dealer when nobody bids (the then and the else of one condition: not 'first ..., then ...')."""
     assert dict(crown.words).get("Caller") == "The winner, otherwise the dealer.", crown.words
+
+
+def test_an_if_whose_yes_players_do_not_read_says_its_no_as_a_condition(tmp_path):
+    """'What happens when I roll a 6?': an `if` whose `then` only tells the table something (a log) read 'if the
+    roll's total is 6, otherwise add 1 to the player's score', a line that seemed cut short; now 'if the roll's
+    total is not 6, add 1 ...' (found by s16-lang's games)."""
+    path = tmp_path / "six.yaml"
+    path.write_text("""
+ruleset: six
+title: Six
+players: {min: 2, max: 2, default: 2}
+player_variables:
+  score: 0
+start: game
+sequences:
+  game:
+    kind: stage
+    steps:
+      - for_each: p
+        in: players
+        do:
+          - "roll 1d6 as r"
+          - if: "r.total == 6"
+            then: ["log 'A six for {p}!'"]
+            else: ["p.score += 1"]
+      - "win [q for q in players if q.score == max([x.score for x in players])]"
+""")
+    flow = " ".join(" ".join(steps) for _d, _t, steps in aid_view(load_ruleset(str(path)).ruleset).flow)
+    assert "if the roll's total is not 6, add 1 to the player's score" in flow, flow
+    assert "otherwise" not in flow, flow

@@ -23,7 +23,7 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, sentence as _sentence, win_lines)
 
@@ -122,8 +122,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         if inner:
             parts.append(("otherwise " if name == "else" else "") + (_then(inner) if depth else "; ".join(inner)))
     if not parts:  # a block too deep to say here: its heading alone ('for each colour') would say nothing
-        deeper = any(not hidden_step(w.rs, b) for _n, body in s.bodies for b in body)
-        return text + (" (see the sheets)" if deeper else "")
+        return text + (" (see the sheets)" if any(not hidden_step(w.rs, b) for _n, body in s.bodies for b in body) else "")
+    text, parts = only_otherwise(w, s, text, parts)
     if len(parts) == 1 and text.startswith("For each ") and text[4:].lower() in parts[0]:
         return parts[0] if depth else capital(parts[0])  # 'deal 6 cards to each player' says the loop already
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)

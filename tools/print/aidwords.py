@@ -15,6 +15,7 @@ from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zon
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize
+from rulecraft.tools.words.players import negate
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody",
@@ -339,3 +340,12 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
 def sentence(text: str) -> str:
     text = capital(" ".join(text.split()))
     return text if text.endswith((".", "?", "!", ":")) else text + "."
+
+
+def only_otherwise(w: Words, s: M.Step, text: str, parts: list[str]) -> tuple[str, list[str]]:
+    """An `if` whose `then` says nothing players read (a log) and whose `else` does: 'if the total is not 6, add
+    1', not 'if the total is 6, otherwise add 1' (the yes said nothing, so the line read as if it were cut short)."""
+    if (isinstance(s, M.IfStep) and s.cond is not None and len(parts) == 1 and parts[0].startswith("otherwise ")
+            and text.lower().startswith("if ") and "house rule" not in text):
+        return f"{text[:3]}{negate(w, s.cond.ast)}", [parts[0][len("otherwise "):]]
+    return text, parts
