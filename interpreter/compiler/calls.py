@@ -201,11 +201,14 @@ class CallNodes:
         sub.people, sub.zone_refs, sub.varying, sub.kept = self.people, self.zone_refs, self.varying, self.kept
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
+        kept = len(self.kept)
         try:
             result = sub.expr(fd.body)
         except Unsupported:
+            del self.kept[kept:]
             return None
         if sub.fallbacks or sub.reads_locals:
+            del self.kept[kept:]  # (the parts it kept are not written: their locals' numbers are given again)
             return None  # the function would bind its parameters in ctx.locals for those: leave it a call
         self.lines.extend(sub.lines)
         self.temps, self.nodes = sub.temps, sub.nodes

@@ -241,7 +241,7 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         method = getattr(self, "_g_" + type(node).__name__, None)
         if method is None:
             return self.fallback(closure)
-        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals
+        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.kept)
         try:
             if self.looping and not self.keeping and isinstance(node, _KEPT_ROOTS) and self.same_each_pass(node):
                 return self._kept(node, method, mark[0], mark[1])
@@ -249,6 +249,7 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         except Unsupported:
             # forget what this node began to write; its closure does it all
             del self.lines[mark[0]:]
+            del self.kept[mark[4]:]  # (its locals' numbers are given again)
             self.temps, self.fallbacks, self.reads_locals = mark[1], mark[2], mark[3]
             return self.fallback(closure)
 
