@@ -84,6 +84,7 @@ _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "
                                          "locals", "vars", "players", "pvars", "seat", "attrs", "classes",
                                          "append", "get", "pop", "zone_cards", "zones", "zone_owner", "isdisjoint",
                                          "_player_zones", "key", "zone", "issuperset", "modifiers", "modifier_total", "extend",
+                                         "_families", "family_zones",
                                          # the game's operations a statement written in a stretch calls
                                          "move", "draw", "shuffle", "roll", "tally", "family_member",
                                          # a roll's fields, read inline

@@ -60,7 +60,7 @@ def test_a_frame_owns_modifiers_only_once_one_is_added_until_its_end(monkeypatch
     assert [f.mods for f in loaded.frames] == [f.mods for f in g.frames] == [f.mods for f in g.copy().frames]
 
 
-# Calls and returns that the generated functions run themselves (compiler/running.py: _call, _ret): rounds calling turns calling
+# Calls and returns that the generated functions run themselves (compiler/running.py: _call; a return inline): rounds calling turns calling
 # helpers, a result bound with 'as', modifiers until the end of a round, a decision inside a callee, events whose
 # 'after round' trigger waits for the round's return, and a game ending by 'end game' deep inside calls.
 CALLS = """\
@@ -193,9 +193,9 @@ def test_a_sequence_start_and_its_calls_get_generated_functions(tmp_path, monkey
     rs = load_ruleset(str(tmp_path / "calls.yaml")).ruleset
     Game(rs, None, 1, story=False)  # (this load's programs: play on, to make its functions)
     made = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
-    assert any("_call(" in src for src in made) and any("_ret(" in src for src in made)
+    assert any("_call(" in src for src in made) and any("_pop_frame(" in src for src in made)  # (a return: inline)
     # a callee that comes back at once: its caller's function goes on after the call (the rounds' loop stays one loop)
-    assert any("if _call(" in src and src.index("_ret(") > src.index("if _call(") for src in made)
+    assert any("if _call(" in src and src.index("_pop_frame(") > src.index("if _call(") for src in made)
 
 
 def test_a_call_goes_on_in_its_callers_function_only_where_the_callee_can_come_back_at_once(monkeypatch):

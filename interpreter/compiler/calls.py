@@ -11,9 +11,10 @@ from ..dsl.checking import binds_items
 from ..dsl.scope import FunctionDef
 from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
+from ..values import FamilyRef
 
 from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_list
-from .writing import _CHECK, _UNKNOWN, FEW, MAX_NODES, Unsupported
+from .writing import _CHECK, _UNKNOWN, FEW, MAX_NODES, Unsupported, by_flag
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
 _COUNT = REGISTRY["count"].fn
@@ -111,6 +112,11 @@ class CallNodes:
                 self.emit(f"_scanned(ctx, len({a}), {span})")
             self.emit(f"{out} = list({a})")
             return
+        if known and type(value) is FamilyRef:  # a family's zones: the game's list of a fixed family read at once
+            name, kept = self.const(value.zone), self.temp()
+            self.emit(f"{kept} = ctx._families.get({name})")
+            self.emit(f"{out} = list({kept}) if {kept} is not None else list(ctx.family_zones({name}))")
+            return
         with self.block(f"if type({a}) is dict:"):
             self.scanned(f"len({a})", span)
             self.emit(f"{out} = list({a})")
@@ -167,6 +173,8 @@ class CallNodes:
         cost = 1 if len(fd.params) in (1, 2) else CALL_COST  # what the closures charge, arity by arity
         self.charge(self.const(cost), self.const(n.span))
         args = [self.expr(a) for a in n.args]
+        if self.looping:  # (an argument that may change from pass to pass: so does the parameter written inline)
+            self.varying.update(v for v, a in zip(args, n.args) if not self.same_each_pass(a))
         inline = self._inline(fd, args)
         if inline is not None:
             return inline
@@ -190,14 +198,17 @@ class CallNodes:
         sub.ns, sub.temps, sub.nodes, sub.depth = self.ns, self.temps, self.nodes, self.depth
         sub.bound = dict(zip(fd.params, args))
         sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
-        sub.people, sub.zone_refs = self.people, self.zone_refs
+        sub.people, sub.zone_refs, sub.varying, sub.kept = self.people, self.zone_refs, self.varying, self.kept
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
+        kept = len(self.kept)
         try:
             result = sub.expr(fd.body)
         except Unsupported:
+            del self.kept[kept:]
             return None
         if sub.fallbacks or sub.reads_locals:
+            del self.kept[kept:]  # (the parts it kept are not written: their locals' numbers are given again)
             return None  # the function would bind its parameters in ctx.locals for those: leave it a call
         self.lines.extend(sub.lines)
         self.temps, self.nodes = sub.temps, sub.nodes
@@ -231,6 +242,8 @@ class CallNodes:
         rely on (a flag set before the loop says so, written only when the body reads it)."""
         saved_bound, saved_locals = dict(self.bound), set(self.locals)
         self.bound[var] = item
+        self.varying.add(item)
+        kept = len(self.kept)
         self.locals.add(var)
         fallbacks = self.fallbacks
         flag = self.temp() if zone is not None else None
@@ -246,13 +259,22 @@ class CallNodes:
             self.looping -= 1
             self.cards.pop(item, None)
         self.zone_flag = flag if flag in self.flags_read else None
+        if not self.looping and len(self.kept) > kept:  # the outermost loop: its parts kept, none worked out yet
+            self.emit(" = ".join(self.kept[kept:]) + " = _MISSING")
+            del self.kept[kept:]
         if flag in self.flags_read:
             self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
         if any(line.lstrip().startswith("for ") for line in body):  # a loop inside: the work looked at each pass
             body.insert(0, _CHECK)
         if self.fallbacks == fallbacks:
-            with self.block(f"for {item} in {items}:"):
-                self.splice(body)
+            both = by_flag(body, flag) if flag in self.flags_read else None
+            if both is None:
+                with self.block(f"for {item} in {items}:"):
+                    self.splice(body)
+            else:  # a zone's cards, or any other list: the body written for each
+                for header, lines in ((f"if {flag}:", both[0]), ("else:", both[1])):
+                    with self.block(header), self.block(f"for {item} in {items}:"):
+                        self.splice(lines)
             if not self.looping:  # (one inside a loop is looked at with each pass of the loop around it)
                 self.check_budget()
             return

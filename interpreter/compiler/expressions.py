@@ -173,6 +173,16 @@ def _by_chance(node: A.Node, scope: Scope, seen: set) -> bool:
     return any(_by_chance(child, scope, seen) for child in node.children())
 
 
+# Loop-invariant parts (Generator._kept): the nodes worth keeping, the nodes they may be made of, the attributes that
+# give a new list each time, the lines that charge work or look at the budget (a pass must charge as before)
+_KEPT_ROOTS = (A.Compare, A.IsClass, A.Unary, A.Attr, A.Index)
+_STILL = frozenset((A.Name, A.Num, A.Str, A.Const, A.Attr, A.Index, A.Compare, A.IsClass, A.Unary, A.BinOp, A.Ternary))
+_FRESH = frozenset(("cards", "classes", "faces"))
+_CHARGING = ("#", "for ", "_d ", "ctx.work", "(ctx)", "_compared(", "_member(", "_bounded(", "_scanned(", "_nested(",
+             "_charge(", "_number(", ".append(", ".extend(")
+_MADE_HERE = re.compile(r"_v[0-9]+")
+
+
 class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
     """Writes one Python function for one expression or statement; a method per kind of node, as in Compiler."""
 
@@ -231,14 +241,50 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         method = getattr(self, "_g_" + type(node).__name__, None)
         if method is None:
             return self.fallback(closure)
-        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals
+        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.kept)
         try:
+            if self.looping and not self.keeping and isinstance(node, _KEPT_ROOTS) and self.same_each_pass(node):
+                return self._kept(node, method, mark[0], mark[1])
             return method(node)
         except Unsupported:
             # forget what this node began to write; its closure does it all
             del self.lines[mark[0]:]
+            del self.kept[mark[4]:]  # (its locals' numbers are given again)
             self.temps, self.fallbacks, self.reads_locals = mark[1], mark[2], mark[3]
             return self.fallback(closure)
+
+    def same_each_pass(self, node: A.Expr) -> bool:
+        """`node` has the same value in every pass of the loops being written: it reads no name a loop binds (nor a
+        parameter written inline with an argument that changes), and is made of reads, comparisons and arithmetic
+        only (no call, no list made, nothing drawn by chance: an expression changes nothing in the game)."""
+        todo: list[A.Node] = [node]
+        while todo:
+            n = todo.pop()
+            if n.__class__ not in _STILL or (n.__class__ is A.Name and self.bound.get(n.id) in self.varying) or (
+                    n.__class__ is A.Attr and n.name in _FRESH):
+                return False
+            todo.extend(n.children())
+        return True
+
+    def _kept(self, node: A.Expr, method: Callable, start: int, temps: int) -> str:
+        """`node` (the same in every pass, see same_each_pass) worked out in the first pass of the loops around it
+        only, where it stands (so an error it raises is raised there, as before): later passes read its local,
+        set to _MISSING before the outermost loop. Only when its lines charge no work, look at no budget and call
+        nothing that charges (the work charged stays the same, pass by pass); else it is written as it is."""
+        self.keeping = True
+        try:
+            out = method(node)
+        finally:
+            self.keeping = False
+        body = self.lines[start:]
+        if len(body) < 2 or not _MADE_HERE.fullmatch(out) or int(out[2:]) <= temps or \
+                any(word in line for line in body for word in _CHARGING):
+            return out
+        del self.lines[start:]
+        self.emit(f"if {out} is _MISSING:")
+        self.lines.extend("    " + line for line in body)
+        self.kept.append(out)
+        return out
 
     def fallback(self, closure: Callable) -> str:
         self.fallbacks += 1

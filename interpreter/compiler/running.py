@@ -77,7 +77,7 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool
     """The CALL step before `pc`, which a function runs itself (it counted the step, worked out the arguments and
     made sure the call is not too deep): the callee's frame is pushed as Game.push pushes it and the caller's
     position moved on to `pc`, as h_call leaves them; then the callee runs at once through its own generated
-    function, if it has one (which returns from it at its end, see _ret). Whatever happened then, the frames are
+    function, if it has one (which returns from it at its end: steps.StepWriter.ret). Whatever happened then, the frames are
     as the loop would have left them.
 
     False when the callee came back (returned at once) and the loop would go on in f at `pc` with nothing else to
@@ -109,28 +109,10 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool
     return True
 
 
-def _ret(g, f, n: int, pc: int):
-    """The RETURN at `pc`, the end of f's sequence, as the loop runs it (a step; handlers.h_return's work: f's
-    modifiers lapse, its 'after' triggers start); AGAIN: the loop goes on in the frame below, at the position its
-    call left it. With the budget spent, the loop runs it (and stops the game there)."""
-    if n >= g.max_steps:  # (a function declines to start this near the budget: kept for the exactness it promises)
-        g.steps = n
-        f.pc = pc
-        return True
-    g.steps = n + 1
-    if f.mods or f.deferred:
-        handlers.pop_frame(g)
-        return AGAIN
-    frames = g.frames  # handlers.pop_frame, when nothing lapses and nothing waits
-    frames.pop()
-    if frames:
-        g.locals = frames[-1].locals
-    return AGAIN
-
-
 _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit": _signal_exit, "_fire": _fire,
             "_augmented": _augmented, "_BaseException": BaseException,
-            "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_ret": _ret, "_bind_result": bind_result,
+            "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
+            "_bind_result": bind_result,
             "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_choose": chosen}
 
 
@@ -138,5 +120,5 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
 # names an expression's source holds, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
     "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
-    "coverage", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth"}
+    "coverage", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth", "mods", "deferred"}
 MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals

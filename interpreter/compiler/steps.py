@@ -177,14 +177,21 @@ class StepWriter:
                 self.emit(f"_C[{self.const(node)}] += 1")
 
     def ret(self) -> None:
-        """The sequence's RETURN, run here as the loop runs it (running._ret), or by the loop near the budget."""
+        """The sequence's RETURN, run here as the loop runs it (steps.StepWriter.ret), or by the loop near the budget."""
         last = len(self.code) - 1
         ins = self.code[last]
         if ins.cov is not None or ins.also:  # pragma: no cover - a RETURN counts nothing (program.py, _VISITS)
             self.exit(last)
             return
         self.counted += 1  # a step too
-        self.emit(f"return _ret(ctx, f, n, {last})")
+        # as handlers.h_return runs it, without a call (f's modifiers lapse, its 'after' triggers start: pop_frame),
+        # with the budget spent the loop runs it (and stops the game there); AGAIN: the loop goes on in the frame
+        # below, at the position its call left it
+        for line in ("if n >= ctx.max_steps:", "    ctx.steps = n", f"    f.pc = {last}", "    return _True",
+                     "ctx.steps = n + 1", "if f.mods or f.deferred:", "    _pop_frame(ctx)", "    return _AGAIN",
+                     "frames = ctx.frames", "frames.pop()", "if frames:", "    ctx.locals = frames[-1].locals",
+                     "return _AGAIN"):
+            self.emit(line)
 
     def run(self, pc: int) -> None:
         """An instruction of a step's own, counted and run by its handler as the loop runs it (running._asks): the

@@ -17,7 +17,7 @@ the game plays itself, `Game.play`), the function goes on with the answers. It t
 that instruction, exactly where the instruction loop would be, and the loop goes on from there. A call and a
 return are run here (given the game's programs): a CALL step pushes the callee's frame and runs the callee's own
 function at once (running._call), and the end of a sequence returns from it as the loop's RETURN does
-(running._ret). When the callee came back at once (it ran to its end in its function, nothing waits), the caller's
+(steps.StepWriter.ret). When the callee came back at once (it ran to its end in its function, nothing waits), the caller's
 function goes on with the steps after the call, as the loop would; when it did not (a decision waits, a trigger
 fired, a step only the loop runs), the function leaves (AGAIN) and the loop goes on in whatever frame is on top, at
 the position the call or the return left it. A call of a sequence that holds such a step (or calls one that does)

@@ -57,7 +57,7 @@ _HELPERS: dict[str, Any] = {
 SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_function", "locals", "vars", "players",
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards", "zones", "issuperset",
                                       "isdisjoint", "work", "steps", "max_steps", "_cw", "_d", "_left", "_w0", "_room",
-                                      "AttributeError", "zone_owner", "_player_zones", "key", "zone", "modifiers", "modifier_total",
+                                      "AttributeError", "zone_owner", "_player_zones", "key", "zone", "_families", "family_zones", "modifiers", "modifier_total",
                                       "extend", "move", "draw",
                                       "shuffle", "roll", "tally", "family_member",
                                       *ROLL_FIELDS}
@@ -104,6 +104,12 @@ class Writer:
         self.inlining = 0  # how many ruleset functions deep this is written inline
         self.inlined_names: frozenset = frozenset()
         self.zone_flag: str | None = None  # the flag of the last loop written over a zone's cards, if read (calls.py)
+        # a part of an expression the same in every pass of the loops around it, worked out at its first pass only
+        # (expressions.Generator._kept): the locals whose value changes from pass to pass, the kept values' locals
+        # to be set to _MISSING before the outermost loop, and whether such a part is being written now
+        self.varying: set[str] = set()
+        self.kept: list[str] = []
+        self.keeping = False
 
     def const(self, value: Any) -> str:
         name = f"_k{len(self.ns)}"
@@ -262,6 +268,46 @@ class _Block:
 
     def __exit__(self, *exc: object) -> None:  # (an error goes on)
         self.writer.depth -= 1
+
+
+def by_flag(body: list[str], flag: str) -> tuple[list[str], list[str]] | None:
+    """The lines of a loop's body (at depth 0) written once for items known to be cards (`flag`, see Writer.cards, is
+    true) and once for the other case, each without the tests of the flag: a pass over a zone's cards then reads each
+    attribute or class at once (`X = A if FLAG else B` gives `X = A` and `X = B`; `if not FLAG and C:` is dropped
+    from the first, `if C:` in the second). None when the body holds a loop (its copies would multiply) or reads
+    the flag some other way."""
+    if any(line.lstrip().startswith("for ") for line in body):
+        return None
+    pick = re.compile(rf"^(\s*\S+ = )(.*?) if {flag} else (.*)$")
+    used = re.compile(rf"\b{flag}\b")
+    guard = f"if not {flag} and "
+    cards: list[str] = []
+    other: list[str] = []
+    skip = -1  # the depth of a test that never holds for cards: its lines are left out of theirs
+    for line in body:
+        code = line.lstrip()
+        pad = len(line) - len(code)
+        if skip >= 0:
+            if pad > skip:
+                other.append(line)
+                continue
+            if pad == skip and code.startswith(("else", "elif")):
+                return None
+            skip = -1
+        m = pick.match(line)
+        if m:
+            cards.append(m.group(1) + m.group(2))
+            other.append(m.group(1) + m.group(3))
+        elif code.startswith(guard):
+            skip = pad
+            cards.append(line[:pad] + "pass")
+            other.append(line[:pad] + "if " + code[len(guard):])
+        elif used.search(line):
+            return None
+        else:
+            cards.append(line)
+            other.append(line)
+    return cards, other
 
 
 def compiled_function(src: str, name: str, consts: dict, ns: dict | None = None) -> Callable:

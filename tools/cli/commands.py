@@ -271,17 +271,17 @@ def cmd_aid(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from rulecraft.diagnostics import UNPRINTABLE  # (a name as typed never drives the terminal)
     from rulecraft.tools.table.play import parse_sets
-    from rulecraft.tools.simulate.runs import progress_printer, report, simulate, unreached, write_coverage, write_csv, write_json
+    from rulecraft.tools.simulate.runs import load, progress_printer, report, simulate, unreached, write_coverage, write_csv, \
+        write_json
 
     try:
         overrides = parse_sets(args.set)
     except ValueError as exc:
         print(f"{PROG} simulate: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    from rulecraft.loader import load_ruleset
     from rulecraft.diagnostics import render_text
 
-    loaded = load_ruleset(args.ruleset, overrides=overrides)
+    loaded = load(args.ruleset, overrides)  # (kept for the games: loaded once)
     if not loaded.ok:
         print(render_text(loaded.diagnostics, loaded.sources))
         return EXIT_DIAGNOSTICS

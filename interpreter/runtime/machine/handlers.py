@@ -33,7 +33,10 @@ def fire(g) -> bool:
             if t.timing == "after":
                 for fr in reversed(g.frames):
                     if fr.kind == t.after_kind:
-                        fr.deferred.append(call)
+                        if fr.deferred:
+                            fr.deferred.append(call)
+                        else:  # (a frame's list is made when its first call is deferred: most frames never have one)
+                            fr.deferred = [call]
                         break
                 else:
                     calls.append(call)

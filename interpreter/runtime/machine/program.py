@@ -45,6 +45,9 @@ class Program:
     code: list[Instr]
 
 
+_NONE: list = []  # a frame's deferred calls until it has one (never added to: handlers.fire gives a frame its own list)
+
+
 class Frame:
     """A running sequence: where it is (instruction `pc`, statement `sub` of an EXEC step), its locals, its
     deferred 'after' triggers. `mods`: a modifier lasts until this frame ends (board.add_modifier sets it), so
@@ -59,7 +62,7 @@ class Frame:
         self.sub = 0
         self.locals = locals_
         self.id = fid
-        self.deferred: list = []
+        self.deferred: list = _NONE  # (a list of its own once a call is deferred: handlers.fire)
         self.mods = False
 
 

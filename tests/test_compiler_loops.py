@@ -1,0 +1,83 @@
+"""Loops the compiler writes (compiler/calls.py `_loop_over`): a part the same in every pass worked out once
+(expressions.Generator._kept), and a pass over a zone's cards written apart from a pass over any other list
+(writing.by_flag). Both must give the closures' values, errors and work, pass by pass."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from rulecraft.compiler import expressions as codegen
+from rulecraft.compiler.writing import by_flag
+from rulecraft.dsl.closures.compiler import Compiler
+from rulecraft.dsl.parser import parse_expression, plain_locator
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.game import Game
+
+import test_language_docs as docs
+
+CASES = [
+    # (text, the body written twice: for a zone's cards and for any other list, a part kept)
+    # a zone's cards: an attribute and a class read without isinstance; a part the same in every pass (offer.value > 0)
+    ("[c.value for c in p.hand if c.value > bid and offer.value > 0]", True, True),
+    ("[c for c in p.hand if c is resource and not (c is building)]", True, False),
+    # a comparison that may charge work (values that may be lists): never kept
+    ("count([c for c in p.hand if c is resource and offer.value >= bid])", True, False),
+    # a list of cards and other values: the other copy of the body (its tests of what each item is), and its errors
+    ("[c for c in [card, offer] if c is resource and offer.value > 0]", True, True),
+    ("[c for c in [card, 3] if c is resource and offer.value > 0]", True, True),
+    ("[c.value for c in [card, 3] if offer.value > 0]", True, True),
+    # no card read: one body; a part that changes with the item is not kept (offer.value is)
+    ("[x for x in [1, 2, 3] if x > bid and offer.value > 0]", False, True),
+    ("[x for x in [1, 2, 3] if x + bid > 2]", False, False),
+]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    rs = load_ruleset(str(docs.REFERENCE)).ruleset
+    return SimpleNamespace(ruleset=rs, scope=docs.build.scope_for(rs).with_locals(docs.local_names(rs)))
+
+
+def _game(ref):
+    g = Game(ref.ruleset, None, 7)
+    cards = list(ref.ruleset.cards)
+    g.locals = {"p": g.players[0], "card": cards[0], "offer": cards[1], "bid": 2}
+    return g
+
+
+def _outcome(fn, g):
+    try:
+        value = repr(fn(g))
+    except Exception as exc:  # noqa: BLE001 - the same error both ways is what is asserted
+        value = (type(exc).__name__, getattr(exc, "message", str(exc)))
+    return value, g.work
+
+
+@pytest.mark.parametrize("text,twice,kept", CASES)
+def test_a_loop_gives_the_closures_values_errors_and_work(text, twice, kept, reference, monkeypatch):
+    monkeypatch.setattr(codegen, "STRICT", True)
+    node = parse_expression(text, plain_locator("<test>"))
+    closure = Compiler(reference.scope, []).expr(node)[0]
+    got = codegen.written(closure)
+    assert got is not None
+    src, fn = got[0], got[2]
+    assert ("is _MISSING:" in src) is kept, src
+    lines = [line.strip() for line in src.split("\n")]
+    assert any(a == "else:" and b.startswith("for ") for a, b in zip(lines, lines[1:])) is twice, src
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
+
+
+def test_by_flag_writes_each_case_without_its_tests():
+    body = ["_v3 = _k1 in _v2.classes if _v9 else isinstance(_v2, _Card) and _k1 in _v2.classes",
+            "if not _v9 and type(_v4) in _LIST_DICT:",
+            "    _compared(ctx, _v4, _v5, _k2)",
+            "_v6 = _v4 == _v5"]
+    cards, other = by_flag(body, "_v9")
+    assert cards == ["_v3 = _k1 in _v2.classes", "pass", "_v6 = _v4 == _v5"]
+    assert other == ["_v3 = isinstance(_v2, _Card) and _k1 in _v2.classes", "if type(_v4) in _LIST_DICT:",
+                     "    _compared(ctx, _v4, _v5, _k2)", "_v6 = _v4 == _v5"]
+    assert by_flag(["for _v1 in _v2:", "    _v3 = _v9"], "_v9") is None  # a loop inside: not copied
+    assert by_flag(["_v3 = _v9"], "_v9") is None  # the flag read some other way
+    assert by_flag(["_v3 = _v91 if _v90 else _v1"], "_v9") == (["_v3 = _v91 if _v90 else _v1"],) * 2
