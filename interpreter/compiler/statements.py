@@ -91,7 +91,8 @@ class StatementNodes:
     def _w_Move(self, n: A.Move, extra: dict) -> str:
         what = self.expr(n.what)
         dest = self.expr(n.dest)
-        self.emit(f"ctx.move({what}, {dest}, {self.const(n.place)}, {self.const(n.span)})")
+        place = self.expr(n.under) if n.under is not None else self.const(n.place)  # (under N: a number)
+        self.emit(f"ctx.move({what}, {dest}, {place}, {self.const(n.span)})")
         return "None"
 
     def _w_Shuffle(self, n: A.Shuffle, extra: dict) -> str:

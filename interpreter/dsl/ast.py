@@ -161,6 +161,7 @@ class Move(Stmt):
     what: Expr
     dest: Expr
     place: str  # 'top' or 'bottom'
+    under: Expr | None = None  # `move X to Z under N`: N cards left above it (`place` is then 'top')
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ KEYWORDS = {
     "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none",
     "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
     "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
-    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "by", "tally", "return",
+    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "under", "by", "tally", "return",
     "assert",
 }
 

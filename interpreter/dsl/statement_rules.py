@@ -60,9 +60,15 @@ class StatementRules:
         a, b = kw.start_pos, _end(kw, *rest)
         return node_of(self._span(a, b)), a, b, _depth(*rest)
 
+    def under(self, c) -> Built:
+        kw, depth = c
+        return ("under", depth[0]), kw.start_pos, depth[2], depth[3] + 1
+
     def move_stmt(self, c) -> Built:
         kw, what, _to, dest, place = c
-        return self._stmt(lambda s: A.Move(s, what[0], dest[0], place[0] if place else "top"), kw, what, dest, place)
+        under = place[0][1] if place and isinstance(place[0], tuple) else None
+        side = place[0] if place and under is None else "top"
+        return self._stmt(lambda s: A.Move(s, what[0], dest[0], side, under), kw, what, dest, place)
 
     def draw_stmt(self, c) -> Built:
         kw, count, _from, source, dest, bind = c

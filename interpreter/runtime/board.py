@@ -143,8 +143,12 @@ class Board(Dice):
         if gate is None or (gate and may_fire(gate, fields)):
             self._events.append((event, fields))
 
-    def move(self, what: Any, dest: ZoneRef, place: str, span: Span, player: Any = None) -> None:
+    def move(self, what: Any, dest: ZoneRef, place: Any, span: Span, player: Any = None) -> None:
+        """`place` is 'top', 'bottom', or (`move X to Z under N`) the number of cards left above each card moved."""
         cards = (what,) if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
+        if place.__class__ is not str and (place.__class__ is not int or place < 0):
+            raise RuleError(f"'under' needs a whole number of cards, 0 or more, not {describe(place)}", span,
+                            "0 puts it on top; the number of cards in the zone, or more, at the bottom")
         target = self.zones.get(dest) if dest.__class__ is ZoneRef else None
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
@@ -164,6 +168,8 @@ class Board(Dice):
                 held.remove(c)
             if place == "bottom":
                 target.insert(0, c)
+            elif place.__class__ is int:  # (a zone's list is bottom first: N cards above it is N from the end)
+                target.insert(max(0, len(target) - place), c)
             else:
                 target.append(c)
             where[c.index] = dest

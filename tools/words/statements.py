@@ -16,6 +16,10 @@ def _to(w: Words, dest, place: str) -> str:
 
 @phrase(A.Move)
 def _move(w: Words, n: A.Move) -> str:
+    if n.under is not None:  # 'put the Kitten back into the Deck with 2 cards above it'
+        above = w.constant(n.under)
+        cards = "no card" if above == 0 else "1 card" if above == 1 else f"{w.expr(n.under)} cards"
+        return f"put {w.expr(n.what)} into {w.expr(n.dest)} with {cards} above it"
     return f"move {w.expr(n.what)} {_to(w, n.dest, n.place)}"
 
 
