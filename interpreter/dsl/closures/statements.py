@@ -46,7 +46,7 @@ class StatementCompiler(AssignStatements, Compiler):
         if n.under is not None:  # N cards left above it: the board takes a number for its place
             under, ut = self.expr(n.under)
             if ut not in ("number", "any"):
-                self.report("E303", f"'under' counts the cards left above, this is a {ut}", n.under.span)
+                self.report("E303", f"'under' counts the cards left above, this is a {'text' if ut == 'str' else ut}", n.under.span)
             return statement_noted(n, lambda ctx: ctx.move(what(ctx), dest(ctx), under(ctx), span), self.scope)
         return statement_noted(n, lambda ctx: ctx.move(what(ctx), dest(ctx), place, span), self.scope)
 
