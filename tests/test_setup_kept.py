@@ -65,7 +65,7 @@ def _played(rs, seed: int, **options) -> Game:
 def test_a_kept_set_up_plays_the_same_games_as_one_worked_out_afresh(tmp_path):
     rs = _load(tmp_path)
     first = Game(rs, 3, 1)
-    assert setup._KEPT.get(rs), "a set-up that drew nothing by chance is kept"
+    assert setup.tables(rs).kept, "a set-up that drew nothing by chance is kept"
     assert to_json(Game(rs, 3, 1)) == to_json(first)  # set up from the kept copy, run to the same decision
     a, b = Game(rs, 3, 1, start=False), Game(rs, 3, 1, start=False)
     a._setup()
@@ -85,7 +85,7 @@ def test_a_kept_set_up_plays_the_same_games_as_one_worked_out_afresh(tmp_path):
 def test_a_set_up_that_draws_by_chance_is_never_kept(tmp_path):
     rs = _load(tmp_path, pick="random([1, 2, 3, 4, 5, 6, 7, 8])")
     picks = {Game(rs, 3, seed).vars["pick"] for seed in range(12)}
-    assert not setup._KEPT.get(rs)
+    assert not setup.tables(rs).kept
     assert len(picks) > 1  # each game drew its own
 
 

@@ -97,7 +97,7 @@ class Game(Board):
         self.where: dict[int, ZoneRef] = {}
         self.dynamic: dict[str, int] = {}
         self.vars: dict[str, Any] = {}
-        self.pvars: list[dict[str, Any]] = [dict() for _ in range(n)]
+        self.pvars: list[dict[str, Any]] = list(map(dict.copy, [_EMPTY] * n))  # (n empty dicts, made in C)
         self.marks: dict[str, dict[str, Any]] = {}
         self.known: dict[int, dict[int, tuple]] = {}  # seat -> the cards it was shown (knowledge.py)
         self.modifiers: list[list] = []  # [name, seat or None, value, frame id or None]
@@ -386,6 +386,7 @@ class Game(Board):
 
 
 _PLAYERS: dict[int, tuple[Player, ...]] = {}  # by count: the players of the default names
+_EMPTY: dict = {}  # never changed: copied for each player's variables before set-up
 
 
 def _fresh(v: Any) -> Any:

@@ -89,6 +89,7 @@ def fixed_faces(item, name: str, count: int, sides: int):
 
 
 _MISSING = object()
+_new_roll = object.__new__  # (the usual roll makes its Roll without a call of Roll.__init__)
 ANSWER = "__answer"  # the local a suspended step finds its answer in (handlers.reroll_on leaves it there)
 
 
@@ -118,6 +119,31 @@ class Dice:
         if ANSWER in held or "__roll" in held:  # an answer to a re-roll question, or a roll waiting for one
             answer = held.pop(ANSWER, _MISSING)
             partial = held.get("__roll")
+        elif spec.__class__ is tuple and spec[1] == 1 and against is None and not self.fixed_dice and not self.story:
+            # the usual roll of a simulation: one die written as NdS (no named results, no re-roll), nothing to win,
+            # no story; its draw (SplitMix.below) and its Roll (Roll.__init__ of one face) written out, the same
+            # result, the same event: no Python call (pig rolls 58 times a game)
+            sides = spec[2]
+            rng = self.rng
+            while True:
+                z = rng.state = (rng.state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x <= _MASK - sides or x <= _MASK - (_MASK + 1) % sides:  # (as below)
+                    break
+            face = 1 + x % sides
+            name = spec[0]
+            self.chance.append(["roll", name, [face]])
+            r = _new_roll(Roll)
+            r.by, r.dice, r.faces, r.total, r.result, r.success, r.doubles, r.target = \
+                None, name, (face,), face, None, None, False, None
+            gate = self.gates.get("rolled", ()) if self.gates else ()  # (as below)
+            if gate is None or gate:
+                fields = {"roll": r, "player": roller}
+                if gate is None or may_fire(gate, fields):
+                    self._events.append(("rolled", fields))
+            return r
         else:  # (the usual roll: two look-ups, not a pop and a get and another pop)
             answer, partial = _MISSING, None
         if spec.__class__ is tuple:

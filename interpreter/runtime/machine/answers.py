@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...diagnostics import RuleError
-from ..decisions import MISSING, Decision, usual
+from ..decisions import MISSING, Decision
 from ..story import narrate_choice
 
 DECISION_STEPS = 64  # what one decision costs of the game's step budget (the view, the story, the log: far more
@@ -119,15 +119,28 @@ def by_pick(g, seat: int, kind: str, count: int, low: Optional[int], options: Op
     if pick is None or left == 0:
         return MISSING
     try:
-        value = usual(kind, count, low, options, pick(kind, count, g.decisions))
+        wire = pick(kind, count, g.decisions)
     except BaseException as exc:  # (raised by Game.play outside the running code, the decision made and pending)
         bots.failed = exc
         return MISSING
-    if value is MISSING:
+    # decisions.usual and `taken` written out (two Python calls fewer a decision: the busiest path of a simulation)
+    if wire.__class__ is int and kind == "one" and 0 <= wire < count:
+        value = options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
+    elif wire.__class__ is bool and kind == "yesno":
+        value = wire
+    else:
         return MISSING
     if left is not None:
         bots.left = left - 1
-    taken(g, None, value)
+    # taken(g, None, value), in a game without a story
+    g.pending = None
+    g.decisions = decisions = g.decisions + 1
+    steps = g.steps
+    if steps + decisions * DECISION_STEPS > g.max_steps:
+        raise too_many_decisions(g)
+    if g.chance:
+        g.chance = []
+    g.steps = steps + 1
     return value
 
 

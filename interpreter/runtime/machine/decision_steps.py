@@ -54,7 +54,9 @@ def h_sealed(g, f, ins) -> None:
     step = ins.arg
     st = f.locals.get(ins.extra)
     if st is None:  # (asked afresh: the bidders worked out; their state is kept in the frame only while one waits)
-        _sealed(g, f, ins, list(as_list(g, step.iterable.fn(g), step.iterable.span)), [], 0, None)
+        who = step.iterable.fn(g)  # (a list, as almost always: copied without as_list's call)
+        _sealed(g, f, ins, list(who) if who.__class__ is list else list(as_list(g, who, step.iterable.span)), [], 0,
+                None)
     else:
         _sealed(g, f, ins, st["players"], st["results"], st["i"], st)
 

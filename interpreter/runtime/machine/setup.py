@@ -14,6 +14,7 @@ a player holds, in each game, that game's own player of the seat.
 from __future__ import annotations
 
 import weakref
+from operator import attrgetter
 from typing import Any
 
 from ...compiler import stretches
@@ -58,18 +59,17 @@ class SetUp:
         g.locals = {}
 
 
-_KEPT: "weakref.WeakKeyDictionary[Any, dict[tuple, SetUp]]" = weakref.WeakKeyDictionary()  # by ruleset
+_name = attrgetter("name")
 
 
 def _key(g: Any) -> tuple:
-    return g.engine, tuple(p.name for p in g.players)
+    return g.engine, tuple(map(_name, g.players))
 
 
 def given(g: Any) -> bool:
-    """Give game `g` (being set up) a copy of the set-up kept for its ruleset, players and engine: False when there is
-    none to give (or its work is more than g's budget allows)."""
-    kept = _KEPT.get(g.rs)
-    made = None if kept is None or g.fixed_dice else kept.get(_key(g))
+    """Give game `g` (being set up) a copy of the set-up kept for its ruleset (in its `tables`), players and engine:
+    False when there is none to give (or its work is more than g's budget allows)."""
+    made = None if g.fixed_dice else tables(g.rs).kept.get(_key(g))
     if made is None or made.work > g.max_steps:
         return False
     made.give(g)
@@ -84,7 +84,7 @@ def before(g: Any) -> tuple:
 def keep(g: Any, was: tuple) -> None:
     """Keep what g's set-up made for the later games of its ruleset, when it drew nothing by chance."""
     if before(g) == was and not g.fixed_dice:
-        _KEPT.setdefault(g.rs, {})[_key(g)] = SetUp(g)
+        tables(g.rs).kept[_key(g)] = SetUp(g)
 
 
 _OWN = (list, dict, Player)  # the values `_own` copies or replaces
@@ -105,9 +105,10 @@ def _own(v: Any, players: list) -> Any:
 class _Tables:
     """What every game of one ruleset reads and none changes, made once per ruleset (`tables`) and shared by its
     games instead of being worked out or looked up again as each game is built: the programs, the zone families
-    with one zone per player, the zones whose order nobody knows, the triggers by event and the events' gates."""
+    with one zone per player, the zones whose order nobody knows, the triggers by event and the events' gates; and
+    what set-up made, kept by the players' names and engine (`given`, `keep`)."""
 
-    __slots__ = ("programs", "player_zones", "orderless", "triggers", "gates")
+    __slots__ = ("programs", "player_zones", "orderless", "triggers", "gates", "kept", "__weakref__")
 
     def __init__(self, rs: M.Ruleset):
         progs = compile_program(rs)
@@ -124,13 +125,27 @@ class _Tables:
             triggers.setdefault(t.on, []).append(t)
         self.triggers = triggers
         self.gates = ruleset_gates(rs)  # what a raised event must show to be kept (model/gates.py)
+        self.kept: dict[tuple, SetUp] = {}
 
 
 _TABLES: "weakref.WeakKeyDictionary[M.Ruleset, _Tables]" = weakref.WeakKeyDictionary()
 
 
 def tables(rs: M.Ruleset) -> _Tables:
+    last_rs, last = _LAST
+    if last_rs() is rs:  # (the ruleset of the last game, as almost always: two weak references called in C, not the
+        made = last()  # weak dictionary's look-up in Python)
+        if made is not None:
+            return made
     made = _TABLES.get(rs)
     if made is None:
         made = _TABLES[rs] = _Tables(rs)
+    _LAST[:] = weakref.ref(rs), weakref.ref(made)
     return made
+
+
+def _none() -> None:
+    return None
+
+
+_LAST: list = [_none, _none]  # weak references to the ruleset `tables` last gave and to its tables
