@@ -42,8 +42,15 @@ run: setup
 # not by their number of tests; -rs says why each skipped test skipped (no Chromium for the studio's browser tests, no
 # npm for the editor test). PYTHONDONTWRITEBYTECODE is dropped for pytest alone: each worker rewrites the asserts of
 # every test file it collects (about 8 s of CPU a worker), and kept in tests/__pycache__ they are read back, not
-# rewritten, on the next run (as `make bytecode` keeps the engine's compiled modules)
-test: setup lint
+# rewritten, on the next run (as `make bytecode` keeps the engine's compiled modules). On a fresh checkout nothing is
+# kept yet, and every worker would rewrite every file at once: the files with no rewritten copy are collected once
+# (pytest --collect-only, which writes them) while lint runs, on the core mypy (one process) leaves idle
+test: setup
+	@fresh=$$(for f in tests/conftest.py tests/test_*.py; do b=$${f#tests/}; \
+		ls tests/__pycache__/$${b%.py}.*-pytest-*.pyc >/dev/null 2>&1 || echo $$f; done); \
+	if [ -n "$$fresh" ]; then env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest --collect-only -q -p no:xdist \
+		-p no:cacheprovider $$fresh >/dev/null 2>&1 & fi; \
+	$(MAKE) --no-print-directory lint; status=$$?; wait; exit $$status
 	@env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder -rs
 
 # ruff (mistakes: unused and undefined names, late-bound loop variables, bare except...) and mypy (the types of the

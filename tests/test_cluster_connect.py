@@ -15,14 +15,35 @@ import pytest
 from rulecraft.tools.simulate import executors
 
 
+def _waits_in_join(thread: threading.Thread, seconds: float = 10.0) -> bool:
+    """Whether `thread` is (within `seconds`) inside a `Thread.join`: the wait a Ctrl-C must interrupt, not the
+    start of the client's thread just before it."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        frame = sys._current_frames().get(thread.ident)
+        while frame is not None:
+            if frame.f_code.co_name == "join" and frame.f_code.co_filename == threading.__file__:
+                return True
+            frame = frame.f_back
+        time.sleep(0.001)
+    return False
+
+
 class SlowClient:
-    """Made after the wait was interrupted; its collection raises as Dask's Client's did."""
+    """Made after the wait was interrupted; its collection raises as Dask's Client's did. Ctrl-C comes while it is
+    being made (sent from here, so at that moment whatever the machine's load: a timer of 50 ms against a client
+    taking 300 ms missed the wait when its thread ran late, and its Ctrl-C then stopped the test session), and it is
+    finished only once the test has seen the wait interrupted (or after 10 s, so that a failing test never hangs)."""
 
     made = threading.Event()
     closed = threading.Event()
+    interrupted = threading.Event()
 
     def __init__(self, address, timeout, set_as_default):
-        time.sleep(0.3)
+        waiting = _waits_in_join(threading.main_thread())
+        assert waiting, "the main thread never waited for the client"
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C during the wait
+        SlowClient.interrupted.wait(10)
         SlowClient.made.set()
 
     def close(self, timeout=None):
@@ -37,9 +58,9 @@ SlowClient.__del__.__module__ = "distributed.client"  # what the quiet hook reco
 
 def test_ctrl_c_while_the_client_is_made_leaves_no_traceback(monkeypatch, capsys):
     monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # restored after the test
-    threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()  # Ctrl-C during the wait
     with pytest.raises(KeyboardInterrupt):
         executors._connect(SlowClient, "tcp://127.0.0.1:1", 5.0)
+    SlowClient.interrupted.set()
     assert SlowClient.made.wait(10) and SlowClient.closed.wait(10)  # the abandoned client is closed in its thread
     gc.collect()
     assert "Traceback" not in capsys.readouterr().err

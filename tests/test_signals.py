@@ -1,7 +1,7 @@
 """Stopping `simulate` and `compare` with worker processes: Ctrl-C, SIGTERM, and a parent killed outright.
 
 Each test starts a real `rulecraft simulate ... --workers 2` (a million games: it never ends by
-itself), waits until its two worker processes exist, signals it, and checks the exit code, the
+itself), waits until its two worker processes exist and ignore Ctrl-C (set up), signals it, and checks the exit code, the
 line saying how far it got, and that no worker process is left. Waits are bounded and generous;
 nothing here measures speed.
 """
@@ -64,18 +64,31 @@ def wait_until(check, seconds: float = WAIT) -> bool:
     return check()
 
 
+def ignores_ctrl_c(pid: int) -> bool:
+    """Whether the process ignores SIGINT (/proc's SigIgn mask): a worker does once its initializer ran, and then
+    takes the next chunk of games at once."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            mask = next(line for line in fh if line.startswith("SigIgn:")).split()[1]
+    except (OSError, StopIteration):
+        return False
+    return bool(int(mask, 16) & (1 << (signal.SIGINT - 1)))
+
+
 def start(*args: str) -> tuple[subprocess.Popen, list[int]]:
+    """A run started, once its two workers exist and are set up (they ignore Ctrl-C): what a signal then meets is a
+    run under way, whatever the machine's load. (A fixed wait of 2 s let them play first: seconds of CPU a test, and
+    on a loaded machine still no promise that the workers were set up.)"""
     proc = subprocess.Popen([sys.executable, "-m", "rulecraft.tools.cli.main", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers: list[int] = []
 
     def two_workers() -> bool:
         workers[:] = descendants(proc.pid)
-        return len(workers) >= 2 or proc.poll() is not None
+        return len(workers) >= 2 and all(ignores_ctrl_c(w) for w in workers) or proc.poll() is not None
 
     assert wait_until(two_workers), "the workers did not start"
     assert proc.poll() is None, proc.communicate()
-    time.sleep(2.0)  # let them play a little
     return proc, workers
 
 
