@@ -30,7 +30,8 @@ class LspClient:
         self._diag_event = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
         self.stderr_lines = []
-        threading.Thread(target=lambda: self.stderr_lines.extend(self.proc.stderr), daemon=True).start()  # drain: a full pipe would block it
+        self._drain = threading.Thread(target=lambda: self.stderr_lines.extend(self.proc.stderr), daemon=True)
+        self._drain.start()  # drain: a full pipe would block it
 
     # ------------------------------------------------------------ wire
     def _send(self, msg: dict) -> None:
@@ -148,6 +149,14 @@ class LspClient:
                     raise TimeoutError(f"no diagnostics for {uri}")
                 self._diag_event.wait(left)
 
+    def log(self) -> str:
+        """What the server wrote to its log (stderr). Its lines are read by a thread of their own: once the server has
+        stopped, every line it wrote is waited for; while it runs, the lines read so far (a line written just before
+        a reply may not be read yet: wait for the server to stop before asserting on a line)."""
+        if self.proc.poll() is not None:
+            self._drain.join(timeout=60)
+        return b"".join(self.stderr_lines).decode("utf-8", "replace")
+
     def close(self) -> None:
         try:
             # generous waits: on a busy machine (other suites on the same cores) a server took over 10 s to stop,
@@ -159,6 +168,7 @@ class LspClient:
             self.proc.kill()
             self.proc.wait()
         finally:
+            self._drain.join(timeout=60)  # (its last lines read before the pipe is closed)
             for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 try:
                     stream.close()
