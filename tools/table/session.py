@@ -277,10 +277,10 @@ class Table:
         """On a terminal: `text`, the keys typed before it dropped, a wait for Enter, and the screen cleared."""
         if not self.terminal:
             return
+        if self.discard is not None:  # before the text: a key pressed once it shows is the person's answer to it
+            self.discard()  # an Enter typed ahead at the previous screen must not pass the pause
         self.out.write(text + "\n")
         self.out.flush()
-        if self.discard is not None:
-            self.discard()  # an Enter typed ahead at the previous screen must not pass the pause
         if self.read_line is not None:
             self.read_line()
         self._clear()
