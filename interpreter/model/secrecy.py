@@ -246,8 +246,18 @@ def header_told(rs: Any, sequence: str) -> bool:
 def loops_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
     """The `for_each` steps whose list is worked out from something some seat cannot see and whose body asks a
     decision: the table asks only the players (or for the cards) the hidden condition keeps, so whom it asks tells
-    everyone what the condition hid (checks: W328). An `if` is safe (the others decline in its stead), a loop not."""
+    everyone what the condition hid (checks: W328). An `if` is safe (the others decline in its stead), a loop not.
+    The whole walk (`_quiet`, dear on a large ruleset) is made only where such a loop may be: one whose list is
+    filtered (`[q for q in players if ...]`) or worked out by a function of the ruleset, and whose body asks."""
+    if not any(_filtered(rs, step.iterable.ast) and _asks(rs, [step.body]) for step in every_step(rs)
+               if hasattr(step, "body") and getattr(step, "var", "") and getattr(step, "iterable", None) is not None):
+        return ()
     return _quiet(rs)[2]
+
+
+def _filtered(rs: Any, node: Any) -> bool:
+    return any((isinstance(n, A.Comprehension) and n.condition is not None)
+               or (isinstance(n, A.Call) and n.func in rs.functions) for n in node.walk())
 
 
 def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple]:
