@@ -173,3 +173,16 @@ def test_all_takes_every_option_where_the_decision_allows_that_many():
     d = Decision(0, "subset", "Keep two", options=["a", "b", "c", "d"], min=2, max=2)
     assert a.choose(d, VIEW) == [0, 1]
     assert "at most 2 of the 4" in out.getvalue() and "'all'" not in out.getvalue().split("at most")[0]
+
+
+def test_a_pass_where_there_is_none_is_told_so():
+    """An amount with no pass (the first bidder must open) read 'type an amount from 17 to 20' to a person who typed
+    'pass', which did not say why; now 'you cannot pass here' first (s16-lang's mill-row at the terminal)."""
+    bid = Decision(0, "one", "Open the bidding", options=[17, 18, 19, 20])
+    a, out = agent(b"pass\n18\n")
+    assert bid.options[a.choose(bid, VIEW)] == 18
+    assert "you cannot pass here: type an amount from 17 to 20" in out.getvalue()
+    count = Decision(0, "number", "How many?", min=1, max=4)
+    a, out = agent(b"pass\n2\n")
+    assert a.choose(count, VIEW) == 2
+    assert "you cannot pass here: enter a whole number from 1 to 4" in out.getvalue()

@@ -121,7 +121,8 @@ def _typed(d: Decision, text: str) -> Any:
         try:
             return whole(text)
         except ValueError:
-            raise ValueError(f"enter a whole number from {d.min} to {d.max}") from None
+            no_pass = "you cannot pass here: " if word in ("p", "pass") else ""  # (a pass where there is none)
+            raise ValueError(f"{no_pass}enter a whole number from {d.min} to {d.max}") from None
     nums = amounts(d)
     if nums is not None:  # a bid or a count: the amount itself is typed
         return _amount(d, nums, text)
@@ -165,8 +166,10 @@ def whole(text: str) -> int:
 
 def _amount(d: Decision, nums: list[int], text: str) -> int:
     """The option a typed amount stands for (or the pass)."""
-    if text.lower() in ("p", "pass") and None in d.options:
-        return d.options.index(None)
+    if text.lower() in ("p", "pass"):
+        if None in d.options:
+            return d.options.index(None)
+        raise ValueError("you cannot pass here: " + say_amounts(d, nums)[:-1].replace("Type", "type", 1))
     try:
         n = whole(text)
     except ValueError:
