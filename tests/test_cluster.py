@@ -199,3 +199,29 @@ def test_ctrl_c_while_connecting_stops_with_one_line(not_dask):
                                     "--cluster-timeout", "600"], signal.SIGINT, b"connecting to the Dask scheduler")
     assert rc == 130, text[-500:]
     assert "rulecraft simulate: interrupted (Ctrl-C); nothing written" in text and "Traceback" not in text
+
+
+def test_a_cluster_run_that_hangs_after_ctrl_c_still_ends():
+    """Twice in full test runs an interrupted --cluster run never exited (120 s), somewhere in Dask's clean-up. A run
+    whose clean-up hangs after Ctrl-C now ends after its grace (here 0.5 s) with the line it would have printed and
+    130 (`CtrlCWatch`): a stand-in run that swallows the KeyboardInterrupt and waits for ever, in a process of its own."""
+    import subprocess
+    import sys
+
+    code = """
+import os, signal, threading, time
+from rulecraft.tools.cli.codes import CtrlCWatch
+watch = CtrlCWatch("rulecraft simulate", grace=0.5)
+with watch.armed(True):
+    progress = watch.track(None)
+    progress(12, 1000)
+    threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        time.sleep(30)
+    except KeyboardInterrupt:
+        threading.Event().wait()  # a clean-up that never returns
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert "rulecraft simulate: interrupted (Ctrl-C) after 12 of 1,000 games; nothing written" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 
 EXIT_OK = 0
 EXIT_DIAGNOSTICS = 1
@@ -53,3 +56,51 @@ def end_interrupted_cluster_run(code: int) -> None:
         except (OSError, ValueError):
             pass
     os._exit(code)
+
+
+class CtrlCWatch:
+    """A --cluster run's promise that Ctrl-C ends it: its clean-up talks to the scheduler in bounded steps, yet once
+    in a full test run (twice in all) an interrupted run never exited (120 s), somewhere in Dask. While `armed`, the
+    first Ctrl-C starts a clock: if the run is still winding down after `grace` seconds, the line it would have
+    printed is printed (the games counted by `track`) and the process ends (130). Armed for --cluster runs only, in
+    the main thread (where signals go); the clock is stopped when the run's clean-up is over."""
+
+    def __init__(self, prog: str, grace: float = 15.0) -> None:
+        self.prog, self.grace, self.done, self.total = prog, grace, 0, 0
+        self.timer: "threading.Timer | None" = None
+
+    def track(self, show):
+        """A progress callback that keeps the count of games, then calls `show` (None: shows nothing)."""
+        def progress(done: int, total: int) -> None:
+            self.done, self.total = done, total
+            if show is not None:
+                show(done, total)
+        return progress
+
+    @contextlib.contextmanager
+    def armed(self, cluster: bool):
+        if not cluster or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def on_ctrl_c(signum, frame):
+            if self.timer is None:
+                self.timer = threading.Timer(self.grace, self._end)
+                self.timer.daemon = True
+                self.timer.start()
+            signal.default_int_handler(signum, frame)
+
+        before = signal.signal(signal.SIGINT, on_ctrl_c)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, before)
+            if self.timer is not None:
+                self.timer.cancel()
+
+    def _end(self) -> None:
+        try:
+            print(f"\n{self.prog}: interrupted (Ctrl-C) after {self.done:,} of {self.total:,} games; nothing written "
+                  f"(the cluster did not let go within {self.grace:g} s)", file=sys.stderr, flush=True)
+        finally:
+            end_interrupted_cluster_run(EXIT_INTERRUPTED)

@@ -312,14 +312,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for problem in filter(None, problems):
         print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
         return EXIT_DIAGNOSTICS
-    from rulecraft.tools.cli.codes import end_interrupted_cluster_run
+    from rulecraft.tools.cli.codes import CtrlCWatch, end_interrupted_cluster_run
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
+    watch = CtrlCWatch(f"{PROG} simulate")
     try:  # results are kept (on disk) only for the files that list every game
-        with cli_runs(args.cluster, args.cluster_timeout) as where:
+        with watch.armed(bool(args.cluster)), cli_runs(args.cluster, args.cluster_timeout) as where:
             summary = simulate(args.ruleset, args.games, **{"workers": args.workers, **where}, players=args.players,
                                seed=args.seed, agents=args.agent, overrides=overrides, check=args.check, coverage=True,
-                               progress=progress_printer(), keep="disk" if args.json or args.csv else "none",
+                               progress=watch.track(progress_printer()), keep="disk" if args.json or args.csv else "none",
                                keep_coverage=bool(args.json))
     except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
         code = stop_code(f"{PROG} simulate", exc)

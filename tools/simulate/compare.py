@@ -146,16 +146,17 @@ def run(args) -> int:
     if problem:  # said before the games are played
         print(f"rulecraft compare: {problem}", file=sys.stderr)
         return 1
-    from rulecraft.tools.cli.codes import end_interrupted_cluster_run
+    from rulecraft.tools.cli.codes import CtrlCWatch, end_interrupted_cluster_run
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     a = None
+    watch = CtrlCWatch("rulecraft compare")
     try:
-        with cli_runs(args.cluster, args.cluster_timeout) as where:
+        with watch.armed(bool(args.cluster)), cli_runs(args.cluster, args.cluster_timeout) as where:
             common = dict(players=players, seed=args.seed, overrides=overrides, keep="none",
                           **{"workers": args.workers, **where})
-            a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=progress_printer(), **common)
-            b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=progress_printer(), **common)
+            a = simulate(args.ruleset_a, args.games, agents=agents_a, progress=watch.track(progress_printer()), **common)
+            b = simulate(args.ruleset_b, args.games, agents=agents_b, progress=watch.track(progress_printer()), **common)
     except (ClusterError, Interrupted, Stopped, KeyboardInterrupt) as exc:
         code = stop_code("rulecraft compare", exc, "" if a is None else " of B (A was played)")
         if args.cluster and not isinstance(exc, ClusterError):
