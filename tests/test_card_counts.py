@@ -32,3 +32,16 @@ def test_cards_out_of_a_game_stay_out_through_saves_and_copies():
     for other in (from_json(rs, to_json(g)), clone(g)):
         other.check_cards()  # conservation: the absent cards are in no zone, and none is lost
         assert other.absent == g.absent
+
+
+def test_a_card_group_s_doc_names_its_attributes_as_its_name_does():
+    """A group's `doc` filled only its `for` names: mill-row's "Costs at least {price}; grinds {flour} flour a round"
+    reached a person's menu with its braces. It is filled from the attributes as the name template is."""
+    from pathlib import Path
+
+    from rulecraft.loader import load_ruleset
+
+    rs = load_ruleset(str(Path(__file__).parent / "cases" / "games" / "mill-row.yaml")).ruleset
+    mill = next(c for c in rs.cards if c.name == "Mill 12")
+    assert mill.doc == "Costs at least 14; grinds 4 flour a round."
+    assert not [c.doc for c in rs.cards if "{" in c.doc]

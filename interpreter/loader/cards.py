@@ -137,7 +137,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                         b.err("E314", f"two cards have the id '{full}'", (id_node or g).span, _twice_hint(names, values))
                     continue
                 seen[full] = True
-                doc = " ".join(_fill(str(doc_node.value), env).split()) if isinstance(doc_node, YScalar) else ""
+                doc = " ".join(_fill(str(doc_node.value), attrs).split()) if isinstance(doc_node, YScalar) else ""
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span, doc))
         if isinstance(name_node, YScalar) and isinstance(name_node.value, str) and not name_node.value.startswith("="):
             known = set(names) | set(compiled)
