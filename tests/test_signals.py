@@ -151,3 +151,44 @@ def test_one_process_run_stops_on_ctrl_c():
     assert rc == 130, text[-500:]
     assert re.search(r"\nrulecraft simulate: interrupted \(Ctrl-C\) after [\d,]+ of 1,000,000 games", text), text[-500:]
     assert "Traceback" not in text
+
+
+# A worker started just before its parent is killed: the parent is gone before the worker's set-up runs. The worker
+# must not take its new parent (init, or a subreaper) for the one to watch, or it waits for ever (CI saw a run whose
+# killed parent's pipes stayed open past 90 s).
+_INNER = ("import os, sys, time\n"
+          "creator = int(sys.argv[1])\n"
+          "while os.getppid() == creator:\n"
+          "    time.sleep(0.05)  # set-up runs only once the parent is gone\n"
+          "from rulecraft.tools.simulate.executors import worker_init\n"
+          "worker_init(creator)\n"
+          "time.sleep(600)\n")
+_OUTER = ("import os, subprocess, sys, time\n"
+          "inner = subprocess.Popen([sys.executable, '-c', sys.argv[1], str(os.getpid())])\n"
+          "print(inner.pid, flush=True)\n"
+          "time.sleep(600)\n")
+
+
+def test_a_worker_whose_parent_died_before_its_set_up_ends():
+    outer = subprocess.Popen([sys.executable, "-c", _OUTER, _INNER], stdout=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        inner = int(outer.stdout.readline())
+        os.kill(outer.pid, signal.SIGKILL)
+        outer.wait(timeout=WAIT)
+        assert wait_until(lambda: not alive(inner)), "the worker outlived its parent"
+    finally:
+        try:
+            os.killpg(outer.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_worker_set_up_under_its_living_parent_stays():
+    """The other side: worker_init with the right creator keeps the process (it is not ended by mistake)."""
+    code = ("import os, sys\n"
+            "from rulecraft.tools.simulate.executors import worker_init\n"
+            "worker_init(os.getppid())\n"
+            "print('set up', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0 and done.stdout == "set up\n", done.stderr

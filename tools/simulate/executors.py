@@ -29,6 +29,7 @@ Stopping (local processes):
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
 import socket
@@ -97,13 +98,18 @@ def sigterm_raises() -> Iterator[None]:
 
 # ----------------------------------------------------------------------------- local worker processes
 
-def _worker_init() -> None:
-    """Runs first in every local worker process (see the module's doc)."""
+def _worker_init(creator: Optional[int] = None) -> None:
+    """Runs first in every local worker process (see the module's doc). `creator` is the pid of the process that
+    started this one when that process is its parent (fork, spawn, a subprocess): a parent already gone by the time
+    this runs (killed between the start and here) leaves the worker re-parented, and watching that new parent would
+    wait for ever; such a worker ends at once. None where the parent is a go-between (a fork server)."""
+    parent = os.getppid() if os.name == "posix" else None
+    if creator is not None and parent is not None and parent != creator:
+        os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if os.name == "posix":
-        parent = os.getppid()
+    if parent is not None:
         threading.Thread(target=_watch_parent, args=(parent,), name="rulecraft-watchdog", daemon=True).start()
 
 
@@ -127,7 +133,10 @@ def cores() -> int:
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that ignore Ctrl-C, die on SIGTERM and end when the parent is gone."""
-    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    context = multiprocessing.get_context()
+    creator = None if context.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                               initargs=(creator,))
 
 
 def kill_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:

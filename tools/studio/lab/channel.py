@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ MAX_GAMES = 5000  # games of one run (of each side of a comparison)
 # runs in the folder it serves, which may have come from a stranger, and a `json.py` there was imported by every
 # simulation's process (its code ran at the first press of Simulate). The folder is taken off before any import.
 START_WORK = ("import os, sys; sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != os.getcwd()]; "
-              "from rulecraft.tools.studio.lab.work import main; sys.exit(main())")
+              "from rulecraft.tools.studio.lab.work import main; sys.exit(main(int(sys.argv[1])))")
 MAX_RUNS = 2  # runs at once in the whole studio (each may use every core)
 MAX_MESSAGE = 64 * 1024  # bytes of a message from the page
 MAX_SETS = 64  # NAME=VALUE options of one side
@@ -224,7 +225,7 @@ class Channel:
         self.lab.starting += 1  # counted while the process starts, so that two pages cannot both pass the check
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", START_WORK, stdin=asyncio.subprocess.PIPE,
+                sys.executable, "-c", START_WORK, str(os.getpid()), stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE, limit=MAX_LINE)
         finally:
             self.lab.starting -= 1

@@ -23,7 +23,7 @@ import math
 import signal
 import sys
 import time
-from typing import Any
+from typing import Any, Optional
 
 PROGRESS_EVERY = 0.1  # seconds between two progress lines (the last one always goes)
 
@@ -120,11 +120,12 @@ def play(request: dict, out, state: dict) -> dict:
             "compareFigures": svg_compare_figures(*summaries) if len(summaries) == 2 else []}
 
 
-def main() -> int:
+def main(studio: Optional[int] = None) -> int:
+    """One run; `studio` is the pid of the studio that started this process (it ends at once if that is gone)."""
     from rulecraft.agents import AgentError
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, sigterm_raises, worker_init
 
-    worker_init()  # Ctrl-C ignored, SIGTERM's default action, ends when the studio is gone
+    worker_init(studio)  # Ctrl-C ignored, SIGTERM's default action, ends when the studio is gone
     out = sys.stdout
     sys.stdout = sys.stderr  # nothing but these JSON lines on the pipe
     state = {"done": 0, "total": 0}  # how far the run being played is
