@@ -1,29 +1,26 @@
 """Where the chunks of a simulation run: local worker processes, a Dask cluster, or any executor; and stopping.
 
-The interface an executor must have is the one of `concurrent.futures.Executor`, and only
-this much of it:
+The interface an executor must have is the one of `concurrent.futures.Executor`, and only this much of it:
 
     future = executor.submit(fn, *args)   # fn and args are picklable (module-level function, plain data)
     future.result()                       # the return value, or raises the task's exception
     future.cancel()                       # best effort: a task not started yet does not run
 
-`simulate(..., executor=X)` takes any such object (a ThreadPoolExecutor, Dask's `Client.get_executor()`, a
-ten-line Ray adapter, see docs/simulation.md) and never shuts it down: its owner does. It keeps at most `window`
-chunks submitted and not yet merged, so a long run holds few results and an interruption has few tasks to cancel.
+`simulate(..., executor=X)` takes any such object (a ThreadPoolExecutor, Dask's `Client.get_executor()`, a ten-line
+Ray adapter: docs/simulation.md) and never shuts it down (its owner does); at most `window` chunks are submitted and
+not merged, so a long run holds few results and an interruption has few tasks to cancel.
 
 Stopping (local processes):
-- The parent turns SIGTERM into the `Stopped` exception (`sigterm_raises`, used by the CLI);
-  Ctrl-C is Python's KeyboardInterrupt. Either way the runner cancels what is queued, kills its
-  worker processes (SIGTERM, then SIGKILL), and raises `Interrupted` (games done of N, exit code
-  130 or 143).
-- A worker ignores SIGINT (a Ctrl-C at the terminal reaches the whole process group; the parent
-  decides), takes SIGTERM's default action, and runs a watchdog thread that ends the process
-  when its parent is gone (`os.getppid()` changes when the parent dies, however it died, even by
-  SIGKILL). Polling getppid works on every POSIX system and with every start method (a worker
-  made by fork or spawn is re-parented when the parent dies; one made by a fork server is too,
-  since the fork server ends with the parent); Linux's PR_SET_PDEATHSIG is tied to the thread
-  that started the worker, which for a process pool is not always the main thread, and a pipe's
-  EOF never comes while sibling workers hold inherited copies of its write end.
+- The parent turns SIGTERM into the `Stopped` exception (`sigterm_raises`, used by the CLI); Ctrl-C is Python's
+  KeyboardInterrupt. Either way the runner cancels what is queued, kills its worker processes (SIGTERM, then SIGKILL),
+  and raises `Interrupted` (games done of N, exit code 130 or 143).
+- A worker ignores SIGINT (a Ctrl-C at the terminal reaches the whole process group; the parent decides), takes
+  SIGTERM's default action, and runs a watchdog thread that ends the process when its parent is gone (`os.getppid()`
+  changes when the parent dies, however it died, even by SIGKILL). Polling getppid works on every POSIX system and with
+  every start method (a worker made by fork or spawn is re-parented when the parent dies; one made by a fork server is
+  too, since the fork server ends with the parent); Linux's PR_SET_PDEATHSIG is tied to the thread that started the
+  worker, which for a process pool is not always the main thread, and a pipe's EOF never comes while sibling workers
+  hold inherited copies of its write end.
 """
 
 from __future__ import annotations
@@ -99,10 +96,8 @@ def sigterm_raises() -> Iterator[None]:
 # ----------------------------------------------------------------------------- local worker processes
 
 def _worker_init(creator: Optional[int] = None) -> None:
-    """Runs first in every local worker process (see the module's doc). `creator` is the pid of the process that
-    started this one when that process is its parent (fork, spawn, a subprocess): a parent already gone by the time
-    this runs (killed between the start and here) leaves the worker re-parented, and watching that new parent would
-    wait for ever; such a worker ends at once. None where the parent is a go-between (a fork server)."""
+    """Runs first in every local worker (module doc). `creator`: the pid of the parent that started it (None for a fork
+    server's); a worker whose parent is gone already (re-parented before this ran) ends at once, never waits for ever."""
     parent = os.getppid() if os.name == "posix" else None
     if creator is not None and parent is not None and parent != creator:
         os._exit(1)
@@ -117,10 +112,9 @@ worker_init = _worker_init  # the same for the studio's simulation process (tool
 
 
 def _watch_parent(parent: int) -> None:
-    while True:
+    while os.getppid() == parent:
         time.sleep(WATCHDOG_INTERVAL)
-        if os.getppid() != parent:
-            os._exit(1)
+    os._exit(1)
 
 
 def cores() -> int:
@@ -209,13 +203,10 @@ def _cut(address: str) -> str:
 
 
 def probe_scheduler(address: str, scheme: str, host: str, port: int, timeout: float) -> None:
-    """Check that something at `address` answers as a Dask scheduler, within `timeout` seconds.
-
-    Dask's own client may wait for ever on a port that speaks another protocol (an HTTP server
-    never answers a client that says nothing), so the first words are read here: a Dask scheduler
-    sends its handshake frame as soon as a connection is accepted (over tcp: 8 bytes of total
-    length, then 8 bytes giving the number of frames). Over tls only the connection is checked.
-    """
+    """Check that something at `address` answers as a Dask scheduler, within `timeout` seconds. Dask's own client may
+    wait for ever on a port that speaks another protocol (an HTTP server never answers a client that says nothing), so
+    the first words are read here: a Dask scheduler sends its handshake frame as soon as a connection is accepted (over
+    tcp: 8 bytes of total length, then 8 bytes giving the number of frames). Over tls only the connection is checked."""
     try:
         sock = socket.create_connection((host, port), timeout=timeout)
     except socket.timeout:
