@@ -146,8 +146,23 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                                        "nor an attribute of the group: it is printed as written", name_node.span,
                                        did_you_mean(unknown, sorted(known)) or "a name template may show the 'for' "
                                        f"names and attributes: {', '.join(sorted(known)) or 'none here'}"))
+        _number_as_text(b, attr_nodes, names, values)
     _card_order(b, cards)
     return cards
+
+
+def _number_as_text(b, attr_nodes, names: list, values: list) -> None:
+    """W329: an attribute written `"{value}"`, a `for` name of numbers in braces, is filled as text ('3', not 3), so
+    comparing or adding it to a number stops the game; the number is `"=value"`."""
+    if not isinstance(attr_nodes, YMap):
+        return
+    for k, v in attr_nodes.items():
+        m = _TEMPLATE.fullmatch(v.value) if isinstance(v, YScalar) and isinstance(v.value, str) else None
+        if m and m.group(1) in names and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                             for x in values[names.index(m.group(1))]):
+            b.diags.append(warning("W329", f"card attribute '{k}' is the text of '{m.group(1)}' ('{{{m.group(1)}}}' "
+                                   "fills text), so a sum or a comparison with a number stops the game", v.span,
+                                   f"for the number write {k}: \"={m.group(1)}\""))
 
 
 def _card_order(b: "Builder", cards: list[Card]) -> None:

@@ -293,17 +293,17 @@ def _subject(path: tuple, root: YMap | None = None) -> str:
             return step
         owner = next((p for p in reversed(path[:-1]) if isinstance(p, str)), None)
         return f"item {last + 1} of '{owner}'" if owner else f"item {last + 1}"
-    if root is not None and len(path) >= 2 and isinstance(path[-2], int):  # a key of a step: say which step
-        step = _step_words(_walk(root, path[:-1])[0])
+    if root is not None and len(path) >= 2 and isinstance(path[-2], int):  # a key of a step (or card group): say which
+        step = _step_words(_walk(root, path[:-1])[0], path[0] == "cards")
         if step and not step.endswith(f"line {_walk(root, path[:-1])[0].span.line}"):  # named: worth saying
             return f"'{last}' of {step}"
     return f"'{last}'"
 
 
-def _step_words(node: YNode) -> str | None:
-    """A step as its designer knows it: by its id, its label, or its form and line (never 'item 5 of do')."""
-    if not isinstance(node, YMap):
-        return None
+def _step_words(node: YNode, card: bool = False) -> str | None:
+    """A step as its designer knows it: by its id, its label, or its form and line (never 'item 5 of do'); a card group by its id."""
+    if not isinstance(node, YMap) or card:
+        return f"the card group '{node.get('id').value}'" if card and isinstance(node.get("id"), YScalar) else None
     form = next((k for k in node.entries if k in all_forms()), None)
     if form is None and not any(k in node.entries for k in ("id", "label")):
         return None

@@ -339,8 +339,7 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
     form = st.get("form", "open")
     frm = _setting(w, st, "from")
     frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
-    limit = _setting(w, st, "limit")
-    upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if limit else ""
+    upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if (limit := _setting(w, st, "limit")) else ""
     seller = _setting(w, st, "seller", "the seller")
     if form == "fixed_price":
         bits = [f"fixed-price sale: {seller} names a price; in turn, each other player may buy at it or pass"]
@@ -353,6 +352,8 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         start, drop, low = (_setting(w, st, k) for k in ("start_price", "drop", "min_bid"))
         bits = [f"descending auction{frm}: offered at {start}, the price falls by {drop or 1} each time round "
                 f"{f'(down to {low}) ' if low else ''}until a player takes it at that price"]
+    elif form == "betting":  # (with pay: every player pays their stake, not the winner a price: no sale words)
+        return f"round of betting{frm}: each in turn folds, calls or raises the top stake until all still in match it"
     elif form == "once_around":  # (the most a bid may be goes unsaid: players know to bid what they have)
         bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
     else:
@@ -379,7 +380,6 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
                     else "the winner pays the bank")
         bits += ["every other bidder pays their bid too"] if st.get("all_pay") == "True" else []  # (settings: text)
     return bits
-
 
 
 def condition_question(w: Words, s: M.IfStep, limit: int = 70) -> str:

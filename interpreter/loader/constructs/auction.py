@@ -23,6 +23,7 @@ from ...model import ruleset as M
 from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY
 from ...dsl.parser import parse_expression
+from . import betting as BET
 from . import sale as S
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _substitute, _text,
                         hidden, part_nodes, reads, reads_hidden, within_budget)
@@ -76,6 +77,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     x = _Expansion(builder, node, spec, common, loops, form, auto, sale)
     steps = S.starts(x) + (
         x.open(last_takes, must_open) if form == "open" else x.once_around() if form == "once_around" else
+        BET.betting(x) if form == "betting" else
         [*S.sold(x, form), *x.close()] if form in S.SOLD else x.sealed(price, ties, offer, offer_kind))
     if not within_budget(builder, spec):
         return None
@@ -126,8 +128,8 @@ class _Expansion:
         self.bind_x = self.say_x or reads(builder, root, ("excluded",))
         g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'Out of this auction (may not bid): {excluded}'")
         quiet_s = _plain(spec.get("say_short")) is False
-        short = "pay the price" if form == "fixed_price" else "bid enough"
-        g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot " + short + " and passes'")
+        short = {"fixed_price": "pay the price and passes", "betting": "call and folds"}.get(form, "bid enough and passes")
+        g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot " + short + "'")
         self.say_short = [] if quiet_s or self.short_hidden else [g.do("log SAYS_")]
         self.say_r = _plain(spec.get("say_result")) is not False
         if self.say_r:

@@ -30,7 +30,7 @@ from ...model import ruleset as M
 from ..dsl_text import split_statements
 from ..yaml_source import YMap, YNode, YScalar, YSeq
 
-AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price", "descending")
+AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price", "descending", "betting")
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
                 "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes",
                 "seller", "pay", "paid_to", "no_bid", "all_pay", "lot", "to", "start_price", "drop", "must_open",
@@ -39,7 +39,8 @@ RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as
 TIES = ("first_in_order", "random", "nobody")
 
 
-RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied", "seller", "lot", "unsold", "asked"}  # an auction's result and its dropped records
+RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied", "seller", "lot", "unsold", "asked",
+                 "called", "pot"}  # an auction's result and its dropped records
 _RECORD_CALL = re.compile(r"\brecord\(([^()]*)")
 _FIELD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:")
 

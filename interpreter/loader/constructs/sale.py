@@ -17,6 +17,7 @@ from typing import Optional
 
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
+from . import betting as BET
 from . import descending as D
 from .expansion import TIES, _plain, _text
 from ..yaml_source import YMap
@@ -69,6 +70,7 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
         builder.err("E202", "'to:' (where the lot goes) needs 'lot:' (what is sold)", spec.key_span("to"),
                     "e.g. lot: \"[card, second]\"")
     D.check(builder, spec, form)
+    BET.check(builder, spec, form)
     if form == "fixed_price":
         for key in ("from", "on_drop", "last_takes", "pass_is_final", "min_raise", "offer", "offer_kind", "amount",
                     "price", "ties"):
@@ -196,6 +198,8 @@ def sold_rule(form: str, spec: YMap) -> str:
 
 def form_result(R: str, form: str, things: bool) -> str:
     """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
+    if form == "betting":
+        return BET.result_words(R)
     won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
            else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form in SOLD
            else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
@@ -211,6 +215,8 @@ def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool)
     frm = _text(spec.get("from"), "the first player")
     if form in SOLD:
         return sold_rule(form, spec)
+    if form == "betting":
+        return BET.rule(spec)
     d = _text(spec.get("dir"), "clockwise")
     limit = _text(spec.get("limit"))
     may = _text(spec.get("may_bid"))
