@@ -1,0 +1,143 @@
+"""Marks laid for a hidden reason: modifiers, and what a trigger's `when` reads (docs/secrecy.md, "Modifiers and
+triggers").
+
+A modifier added under an `if` whose condition reads a hidden role was listed among the effects in force on every
+seat's screen ("In effect: Marked by the spy (P2)": who the spy was), and a value reading it (`modifier('marked',
+p)` in an option's display name) was read by every seat. A `show` in the sequence a trigger runs was told to the
+others ("P2 is shown a card in the gems") when the trigger's `when` read the hidden card that was dealt (`card is
+spy`): who got the spy. Both are found by model/secrecy.py's walk of the reasons a step is reached for.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from rulecraft.agents.greedy import determinize
+from rulecraft.loader import load_ruleset
+from rulecraft.model import secrecy
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.rng import SplitMix
+from rulecraft.runtime.story import line_text
+from rulecraft.tools.table.seatview import seat_view
+from rulecraft.values import ZoneRef
+
+RULES = """
+    ruleset: tiny-marks
+    title: Marks
+    players: {min: 3, max: 3, default: 3}
+    cards:
+      - {id: spy, name: Spy, classes: [role, spy]}
+      - for: {copy: [1, 2]}
+        id: "guard_{copy}"
+        name: Guard
+        classes: [role, guard]
+      - for: {copy: [1, 2, 3]}
+        id: "gem_{copy}"
+        name: "Gem {copy}"
+        classes: [gem]
+    zones:
+      roles: {visibility: hidden, initial: "[c for c in cards if c is role]"}
+      gems: {visibility: hidden, initial: "[c for c in cards if c is gem]"}
+      role: {per: player, visibility: owner}
+    modifiers:
+      marked: {doc: Marked by the spy.}
+      watched: {doc: Watched by everyone.}
+    events:
+      bell: {fields: [who]}
+    triggers:
+      - {id: spy_dealt, event: drawn, when: "card is spy", run: spy_looks}
+      - {id: bell_rung, event: bell, run: bell_look}
+    start: game
+    sequences:
+      spy_looks:
+        params: [dest]
+        steps: ["show gems.top to owner(dest)"]
+      bell_look:
+        params: [who]
+        steps: ["show gems.top to who"]
+      game:
+        kind: game
+        steps:
+          - "shuffle roles"
+          - for_each: p
+            in: players
+            do: ["draw from roles to p.role"]
+          - for_each: p
+            in: players
+            do:
+              - if: "any([c is spy for c in p.role])"
+                then: ["add modifier marked to p value 1 until end of game"]
+          - "add modifier watched to (players[2]) value 1 until end of game"
+          - "emit bell with who: players[0]"
+          - choose:
+              player: "players[0]"
+              kind: one
+              options: "['a', 'b']"
+              display: "'{o} ({modifier(\\"marked\\", players[1])})'"
+              prompt: "Pick"
+              as: o
+          - "end game"
+"""
+
+
+@pytest.fixture(scope="module")
+def rs(tmp_path_factory):
+    path = tmp_path_factory.mktemp("marks") / "marks.yaml"
+    path.write_text(textwrap.dedent(RULES), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    return loaded.ruleset
+
+
+def _spy(g: Game) -> int:
+    return next(p.seat for p in g.players if any(c.id == "spy" for c in g.zones[ZoneRef("role", p.seat)]))
+
+
+def _read(g: Game, seat: int) -> list[str]:
+    return [t for t in (line_text(line, {seat}) for line in g.narrative) if t is not None]
+
+
+def test_a_modifier_added_for_a_hidden_reason_is_in_no_seats_effects(rs):
+    assert secrecy.hidden_modifiers(rs) == {"marked"}
+    for seed in range(3):
+        g = Game(rs, 3, seed)
+        spy = _spy(g)
+        assert any(m[0] == "marked" and m[1] == spy for m in g.modifiers)  # in force, as the rules say
+        for seat in range(3):
+            effects = [(e.title, e.text) for e in seat_view(g, seat, g.pending).effects]
+            assert effects == [("Watched by everyone", "P3")], (seed, seat, effects)  # the open one is listed
+        while not g.over:
+            g.apply(g.pending.all_choices(1)[0])
+        assert ("Marked by the spy", g.players[spy].name) in [(e.title, e.text) for e in seat_view(g, 0).effects]
+
+
+def test_a_value_reading_such_a_modifier_is_read_by_the_decider_alone(rs):
+    assert not secrecy.sight_of(rs, rs.sequences["game"].steps[-2].decision.display, 1)[0]
+    g = Game(rs, 3, 0)
+    g.apply(g.pending.all_choices(1)[0])
+    mine, theirs = _read(g, 0), _read(g, 1)
+    assert any(t.startswith("P1: Pick -> a (") for t in mine)
+    assert "P1: Pick -> a" in theirs and not any("Pick -> a (" in t for t in theirs)
+
+
+def test_a_show_a_trigger_runs_for_a_hidden_card_is_told_to_those_shown_alone(rs):
+    for seed in range(3):
+        g = Game(rs, 3, seed)
+        spy = _spy(g)
+        for seat in range(3):
+            lines = _read(g, seat)
+            looked = [t for t in lines if "is shown a card in the gems" in t and not t.startswith("P1 is shown")]
+            assert looked == ([f"{g.players[spy].name} is shown a card in the gems: Gem 3"] if seat == spy else []), \
+                (seed, seat, lines)
+            # a trigger on an event raised for everyone to see is told as before
+            assert any(t.startswith("P1 is shown a card in the gems") for t in lines), (seed, seat, lines)
+
+
+def test_a_bot_plays_as_if_no_such_modifier_were_in_force(rs):
+    g = Game(rs, 3, 1)
+    for seat in range(3):
+        c = g.copy(story=False)
+        determinize(c, seat, SplitMix(seat))
+        assert [m[0] for m in c.modifiers] == ["watched"]
