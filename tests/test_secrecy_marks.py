@@ -11,6 +11,7 @@ spy`): who got the spy. Both are found by model/secrecy.py's walk of the reasons
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -141,3 +142,37 @@ def test_a_bot_plays_as_if_no_such_modifier_were_in_force(rs):
         c = g.copy(story=False)
         determinize(c, seat, SplitMix(seat))
         assert [m[0] for m in c.modifiers] == ["watched"]
+
+
+HUNT = Path(__file__).parent / "cases" / "secrecy"
+
+
+@pytest.mark.parametrize("name,seed", [("relic-hunt", 5), ("tie-lots", 2)])
+def test_the_browser_table_shows_no_seat_a_mark_laid_for_a_hidden_reason(tmp_path, name, seed):
+    """Relic Hunt (a curse drawn: the drawer hexed and shown the vault's next card) and Tie Lots (a nine in a hidden
+    hand: its holder charmed), played at the studio's table: every frame of every seat, as the server sends them,
+    lists no such mark among the effects while the game goes on, and no seat reads another's look at the vault."""
+    from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable
+
+    table = PlayTable.new(str(tmp_path / name), name, str(HUNT / f"{name}.yaml"), ["random"] * 3, seed, {},
+                          {"spectator": "s" * 24})
+    seats = [0, 1, 2, SPECTATOR]
+    sent = dict.fromkeys(seats, 0)
+    marks = []
+    looks: dict = {seat: [] for seat in seats}
+    while True:
+        for seat in seats:
+            frame = table.frame(seat, sent[seat])
+            sent[seat] = frame["storyEnd"]
+            looks[seat] += [line["text"] for line in frame["story"] if "is shown a card in the vault" in line["text"]]
+            if not frame["view"]["over"]:
+                marks += [(seat, e["title"]) for e in frame["view"]["effects"]]
+        if not table.step():
+            break
+    marked = [m for m in table.game.modifiers if m[0] in ("hexed", "charmed")]
+    table.close()
+    assert marked, "the seed lays no mark: choose another"
+    assert marks == []
+    for seat in (0, 1, 2, SPECTATOR):
+        assert all(t.startswith(f"P{seat + 1} ") for t in looks[seat]), (seat, looks[seat])
+    assert bool(sum(map(len, looks.values()))) == (name == "relic-hunt")  # the curses drawn: each told its drawer
