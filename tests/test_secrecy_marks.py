@@ -176,3 +176,19 @@ def test_the_browser_table_shows_no_seat_a_mark_laid_for_a_hidden_reason(tmp_pat
     for seat in (0, 1, 2, SPECTATOR):
         assert all(t.startswith(f"P{seat + 1} ") for t in looks[seat]), (seat, looks[seat])
     assert bool(sum(map(len, looks.values()))) == (name == "relic-hunt")  # the curses drawn: each told its drawer
+
+
+def test_a_trigger_asking_a_decision_for_a_hidden_reason_is_warned_of(tmp_path):
+    """A curse drawn that makes its drawer discard a card: the table asks the discard of whoever drew the curse, and
+    only then, so everyone learns who drew it (W329, at the trigger). Relic Hunt's curse asks nothing: no warning."""
+    text = (HUNT / "relic-hunt.yaml").read_text(encoding="utf-8")
+    hunt = load_ruleset(str(HUNT / "relic-hunt.yaml"))
+    assert hunt.ok and not [d for d in hunt.diagnostics if d.code == "W329"]
+    asking = text.replace('''        do: "add modifier hexed to owner(dest) value 1 until end of game"''',
+                          '''        do: "add modifier hexed to owner(dest) value 1 until end of game"
+      - {call: discard, with: {who: "owner(dest)"}}''')
+    assert asking != text
+    path = tmp_path / "asking.yaml"
+    path.write_text(asking, encoding="utf-8")
+    got = [d for d in load_ruleset(str(path)).diagnostics if d.code == "W329"]
+    assert len(got) == 1 and "trigger 'curse_drawn'" in got[0].message and text.splitlines()[got[0].span.line - 1].strip().startswith("- id: curse_drawn"), got

@@ -176,6 +176,20 @@ def loops_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
     return _quiet(rs)[2]
 
 
+def triggers_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
+    """The triggers whose `when` reads something some seat cannot see (an event field that may name a hidden card
+    among them: `card is curse` on `drawn`) and whose sequence asks a decision: the table asks it only when the
+    hidden condition holds, so whom it asks tells everyone what the condition hid (checks: W329)."""
+    asking = [t for t in rs.triggers if t.when is not None and t.run in rs.sequences
+              and _asks(rs, [rs.sequences[t.run].steps])]
+    if not asking:
+        return ()
+    s = secrets_of(rs)
+    fields = _event_fields(rs, lambda node: bool(s.reads(node, local=True)))
+    return tuple(t for t in asking if s.reads(t.when, local=True)
+                 or any(isinstance(n, A.Name) and n.id in fields.get(t.on, ()) for n in t.when.ast.walk()))
+
+
 def _filtered(rs: Any, node: Any) -> bool:
     return any((isinstance(n, A.Comprehension) and n.condition is not None)
                or (isinstance(n, A.Call) and n.func in rs.functions) for n in node.walk())
