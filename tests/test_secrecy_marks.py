@@ -192,3 +192,32 @@ def test_a_trigger_asking_a_decision_for_a_hidden_reason_is_warned_of(tmp_path):
     path.write_text(asking, encoding="utf-8")
     got = [d for d in load_ruleset(str(path)).diagnostics if d.code == "W329"]
     assert len(got) == 1 and "trigger 'curse_drawn'" in got[0].message and text.splitlines()[got[0].span.line - 1].strip().startswith("- id: curse_drawn"), got
+
+
+def test_an_if_reading_such_a_modifier_asks_everyone(tmp_path):
+    """Tie Lots with a charmed player offered a peek (`if: "modifier('charmed', p) > 0"` then a yes-or-no): the table
+    asked the charmed player alone ('P3: Peek at the lots to come? -> yes' read by all: who held a nine). The
+    modifier is hidden, so the `if` reads something hidden: everyone is asked, the others declining at once in the
+    same words (loader/build.py builds the steps again knowing the hidden modifiers)."""
+    text = (HUNT / "tie-lots.yaml").read_text(encoding="utf-8")
+    peek = text.replace('''      - "draw 1 from lots to block"
+''', '''      - "draw 1 from lots to block"
+      - for_each: p
+        in: players
+        do:
+          - if: "modifier('charmed', p) > 0"
+            then: [{choose: {player: p, kind: yesno, prompt: "Peek at the lots to come?", as: peek}}]
+''')
+    assert peek != text
+    path = tmp_path / "peek.yaml"
+    path.write_text(peek, encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    g = Game(loaded.ruleset, 3, 2)
+    while not g.over:
+        g.apply(g.pending.all_choices(1)[0])
+    charmed = {m[1] for m in g.modifiers if m[0] == "charmed"}
+    assert charmed and len(charmed) < 3
+    for seat in range(3):
+        asked = [t.split(":")[0] for t in _read(g, seat) if "Peek at the lots" in t]
+        assert asked == ["P1", "P2", "P3"] * 3, (seat, asked)

@@ -223,6 +223,19 @@ def hidden_modifiers(rs: Any) -> frozenset:
     return _quiet(rs)[3] if rs.modifiers else frozenset()
 
 
+class _Draft:
+    """What the walk reads of a ruleset being loaded (its declarations and steps, before the whole is made)."""
+
+    def __init__(self, **parts: Any):
+        self.__dict__.update(parts)
+
+
+def hidden_modifiers_of(**parts: Any) -> frozenset:
+    """`hidden_modifiers` of a ruleset being loaded (loader/build.py): its steps are built again knowing them, so that
+    an `if` whose condition reads one (`modifier('charmed', p) > 0`) is one some seat cannot see."""
+    return _quiet(_Draft(**parts))[3]
+
+
 def modifier_seen(rs: Any, name: str, seat: int) -> bool:
     """Whether `seat` may be shown that the modifier `name` is in force (on whom, with its words)."""
     return name not in hidden_modifiers(rs)
