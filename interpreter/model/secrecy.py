@@ -181,13 +181,27 @@ def triggers_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
     among them: `card is curse` on `drawn`) and whose sequence asks a decision: the table asks it only when the
     hidden condition holds, so whom it asks tells everyone what the condition hid (checks: W329)."""
     asking = [t for t in rs.triggers if t.when is not None and t.run in rs.sequences
-              and _asks(rs, [rs.sequences[t.run].steps])]
+              and _asks(rs, [rs.sequences[t.run].steps]) and not _told_first(rs, rs.sequences[t.run].steps)]
     if not asking:
         return ()
     s = secrets_of(rs)
     fields = _event_fields(rs, lambda node: bool(s.reads(node, local=True)))
     return tuple(t for t in asking if s.reads(t.when, local=True)
                  or any(isinstance(n, A.Name) and n.id in fields.get(t.on, ()) for n in t.when.ast.walk()))
+
+
+def _told_first(rs: Any, steps: Any) -> bool:
+    """Whether the steps tell everyone what happened before they ask anything: a `log` (the rules' own words, told to
+    all), or a card laid in an open zone, in a step before the first that asks."""
+    s = _reading_secrets(rs)
+    for step in steps:
+        if _asks(rs, [[step]]):
+            return False
+        for stmt in getattr(step, "stmts", ()):
+            for node in stmt.ast.walk():
+                if isinstance(node, A.Log) or (isinstance(node, A.Move) and (s._zone(node.dest) or ("", ""))[1] == "open"):
+                    return True
+    return False
 
 
 def _filtered(rs: Any, node: Any) -> bool:
