@@ -43,7 +43,8 @@ from rulecraft.runtime.story import line_text
 from rulecraft.tools.table.scores import points, points_seen
 
 GAMES = Path(__file__).parent / "cases" / "games"
-RULESETS = [b.name for b in bundled_rulesets()] + sorted(str(p) for p in GAMES.glob("*.yaml"))
+HUNT = Path(__file__).parent / "cases" / "secrecy"  # games written to hunt leaks (docs/secrecy.md), refereed here only
+RULESETS = [b.name for b in bundled_rulesets()] + sorted(str(p) for p in [*GAMES.glob("*.yaml"), *HUNT.glob("*.yaml")])
 SEEDS = (1, 2)
 MOST = 250  # decisions per game: enough to meet auctions, windows and forced plays, cheap enough for every ruleset
 WORLDS = 3

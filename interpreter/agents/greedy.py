@@ -32,7 +32,7 @@ from typing import Any
 
 from ..diagnostics import RuleError
 from ..model import ruleset as M
-from ..model.secrecy import sees_card, sees_player_variable, sees_variable
+from ..model.secrecy import modifier_seen, sees_card, sees_player_variable, sees_variable
 from ..runtime.decisions import MISSING, Decision, IllegalChoice
 from ..runtime.knowledge import deal_again, relabel
 from ..runtime.machine.questions import decide
@@ -168,12 +168,15 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     see dealt again among their places (trading only with cards of the same classes), the cards whose contents
     it knows reordered within their zone, and every name that held a card following its place (`relabel`); the
     answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`); the variables
-    and the secret answers kept under a name that it cannot see are what every seat knows of them."""
+    and the secret answers kept under a name that it cannot see are what every seat knows of them, and the
+    modifiers added for a reason it cannot see (model/secrecy.py's `modifier_seen`) are not in force."""
     relabel(g, deal_again(g, seat, rng))
     _sealed_again(g, seat, rng)
     _numbers_again(g, seat)
     _answers_again(g, seat)
     _rolls_again(g, seat, rng)
+    if g.modifiers and g.rs.modifiers:  # one added for a reason it cannot see: what every seat knows of it, nothing
+        g.modifiers = [m for m in g.modifiers if modifier_seen(g.rs, m[0], seat)]
 
 
 def _rolls_again(g: Any, seat: int, rng: SplitMix) -> None:

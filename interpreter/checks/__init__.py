@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
-from ..model.secrecy import loops_asking_for_hidden
+from ..model.secrecy import loops_asking_for_hidden, triggers_asking_for_hidden
 from .flow import calls_in as _calls_in, check_flow
 from .results import check_results
 
@@ -136,6 +136,12 @@ def check_hidden_loops(rs: M.Ruleset) -> Iterable[Diagnostic]:
                               "some players cannot see: whom the table asks tells everyone what it hid", step.span,
                       "loop over every player (or every card) and put the hidden test in an 'if' whose 'then' opens "
                       "with a decision that may be declined: then everyone is asked alike (docs/secrecy.md)")
+    for t in triggers_asking_for_hidden(rs):
+        yield warning("W330", f"trigger '{t.id}' runs '{t.run}', which asks a decision, when '{t.when.text}' holds, "
+                              "and that reads something some players cannot see: whom the table asks then tells "
+                              "everyone what it hid", t.span,
+                      "ask it of everyone where the event happens, with an 'if' whose 'then' opens with a decision "
+                      "that may be declined, or tell the player in private (docs/secrecy.md)")
 
 
 CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,

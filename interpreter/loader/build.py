@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from typing import Any, Mapping
 
 from ..diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, error, warning
@@ -12,6 +14,7 @@ from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..model.reading import Secrets
+from ..model.secrecy import hidden_modifiers_of
 from ..values import OUT, FamilyRef, Row, ZoneRef
 from .constructs.expansion import record_fields, scalars
 from .constructs.trick import record_fields as trick_fields
@@ -23,6 +26,9 @@ from .yaml_source import Limits, YMap, YNode, YScalar, YSeq
 
 
 _RESERVED = {"players", "player_count", "cards", "true", "false", "none"}
+
+
+_MODIFIER_READ = re.compile(r"\bmodifier\s*\(")  # a rule reading a modifier's value
 
 
 class Builder(SectionBuilders):
@@ -150,15 +156,20 @@ class Builder(SectionBuilders):
         metrics = self._metrics(scope)  # before the steps: a 'tally' statement checks its metric's name
         kinds = {(_s(v.get("kind"), "sequence") if isinstance(v, YMap) else "sequence")
                  for v in self.section("sequences").values()}
-        steps = StepBuilder(self.text, scope, seq_params, kinds, self.diags)
-        steps.root = self.root  # constructs read it: does anything read who dropped out of an auction?
-        # and what the ruleset hides: a construct whose bookkeeping reads a hidden value tells the others no more
-        steps.secrets = Secrets(zones, variables, pvars, {k: (f.params, f.body) for k, f in scope.functions.items()})
-        sequences = {}
-        for k, v in self.section("sequences").items():
-            if isinstance(v, YMap):
-                sequences[k] = steps.sequence(k, v, self.section("sequences").key_span(k))
-        triggers = tuple(steps.trigger(t) for t in (r.get("triggers") or YSeq(r.span)) if isinstance(t, YMap))
+        # what the ruleset hides: a construct whose bookkeeping reads a hidden value tells the others no more
+        functions = {k: (f.params, f.body) for k, f in scope.functions.items()}
+        secrets = Secrets(zones, variables, pvars, functions)
+        sequences, triggers, said = self._steps(r, scope, seq_params, kinds, secrets)
+        # a modifier added for a hidden reason is itself hidden: where a rule reads one (`modifier(...)`), the steps are
+        # built again knowing which (the walk, dear on a large ruleset, only then)
+        if modifiers and _MODIFIER_READ.search(json.dumps(r.plain())):
+            hid = hidden_modifiers_of(zones=zones, variables=variables, player_variables=pvars, functions=functions,
+                                      sequences=sequences, triggers=triggers, dice=dice, modifiers=modifiers)
+            if hid:
+                secrets.modifiers = hid
+                secrets._memo.clear()
+                sequences, triggers, said = self._steps(r, scope, seq_params, kinds, secrets)
+        self.diags.extend(said)
         scoring = self._scoring(scope)
 
         start_node = r.get("start")
@@ -189,6 +200,19 @@ class Builder(SectionBuilders):
             invariants=self._invariants(scope),
             card_order=tuple(r.get("card_order").entries) if isinstance(r.get("card_order"), YMap) else (),
         )
+
+    def _steps(self, r: YMap, scope: Scope, seq_params: dict, kinds: set, secrets: Secrets) -> tuple[dict, tuple, list]:
+        """The sequences and triggers built, with what building them said."""
+        said: list = []
+        steps = StepBuilder(self.text, scope, seq_params, kinds, said)
+        steps.root = self.root  # constructs read it: does anything read who dropped out of an auction?
+        steps.secrets = secrets
+        sequences = {}
+        for k, v in self.section("sequences").items():
+            if isinstance(v, YMap):
+                sequences[k] = steps.sequence(k, v, self.section("sequences").key_span(k))
+        triggers = tuple(steps.trigger(t) for t in (r.get("triggers") or YSeq(r.span)) if isinstance(t, YMap))
+        return sequences, triggers, said
 
     def _functions(self, scope: Scope, symbols: dict) -> None:
         """Declare the ruleset's functions; each body compiles on first use, all are compiled here."""

@@ -14,8 +14,9 @@ from ..dsl import ast as A
 @dataclass(frozen=True)
 class Read:
     """Something an expression reads that some seat cannot see: a zone's cards ('zone'), a game variable
-    ('variable'), a player variable ('player_variable') or a roll of dice whose faces are not open ('roll', through
-    the local name it was kept under), with its visibility; `via` is the name the player
+    ('variable'), a player variable ('player_variable'), a roll of dice whose faces are not open ('roll', through
+    the local name it was kept under), a modifier the rules add for a reason some seat cannot see ('modifier') or
+    a field of an event that may name a hidden card or roll ('event'), with its visibility; `via` is the name the player
     whose own thing it is was reached through (`p` in `p.hand`), when it is seen by its owner only."""
 
     kind: str
@@ -25,7 +26,8 @@ class Read:
 
     def why(self) -> str:
         what = {"zone": "the cards of", "variable": "the variable", "player_variable": "the player variable",
-                "roll": "a roll of"}[self.kind]
+                "roll": "a roll of",
+                "modifier": "the modifier", "event": "the event field"}[self.kind]
         whose = f" of {self.via}" if self.via else ""
         return f"{what} '{self.name}'{whose} ({self.visibility})"
 
@@ -41,6 +43,7 @@ class Secrets:
         self.variables = {k: v.visibility for k, v in variables.items()}
         self.player_variables = {k: v.visibility for k, v in player_variables.items()}
         self.functions = functions
+        self.modifiers: frozenset = frozenset()  # the modifiers added for a hidden reason (model/secrecy.py fills it)
         self.locals: dict[str, tuple] = {}  # local name -> what its values are worked out from (see `local_reads`)
         self._values = False  # reading only what a value is made of, not what picks it (see `local_reads`)
         self._memo: dict = {}
@@ -100,6 +103,11 @@ class Secrets:
                     and self._zone(node.args[0])[1] == "top":
                 self._inside(node.args[0], out, calls, lc)
                 return
+            if node.func == "modifier" and self.modifiers and node.args:  # one added for a hidden reason
+                m = node.args[0]
+                m = m.id if isinstance(m, A.Name) else "".join(map(str, m.parts)) if isinstance(m, A.Str) else None
+                if m in self.modifiers:
+                    out.append(Read("modifier", m, "hidden"))
             fd = self.functions.get(node.func)
             if fd is not None:
                 self._call(node, fd, out, calls)

@@ -20,7 +20,11 @@ from typing import Any, Iterable, Mapping, Optional
 
 from ..dsl import ast as A
 from ..values import Card
-from .reading import Read, Secrets, every_step, local_reads, secrets_of, seen_by
+from .answers import answer_opened, guarded, told_as
+from .reading import Read, Secrets, every_step, local_reads, seen_by
+from .reading import secrets_of as _reading_secrets
+
+__all__ = ["answer_opened", "guarded", "told_as"]  # (model/answers.py: asked through here)
 
 # ------------------------------------------------------------------ where things lie
 
@@ -132,97 +136,14 @@ def decision_reads(rs: Any, spec: Any) -> tuple[Read, ...]:
     return tuple(dict.fromkeys(r for e in parts if e is not None for r in s.reads(e, local=True)))
 
 
-_DECLINED: "weakref.WeakKeyDictionary[Any, tuple[dict, frozenset]]" = weakref.WeakKeyDictionary()
-
-
-def _declined(rs: Any) -> tuple[dict, frozenset]:
-    """The declines an `if` stands in for a decision it skips for a hidden reason (loader/choices.py's
-    `declined_otherwise`): id(decline) -> that decision, and the ids of those decisions."""
-    got = _DECLINED.get(rs)
-    if got is None:
-        pairs = {id(d): spec for d, spec in _declines(rs)}
-        got = _DECLINED[rs] = (pairs, frozenset(id(spec) for spec in pairs.values()))
-    return got
-
-
-def told_as(rs: Any, spec: Any) -> Any:
-    """The decision whose answers `spec`'s are told as: for the decline an `if` stands in for a decision it skips
-    for a hidden reason, that decision; else `spec` itself. The decline's options read the `if`'s condition, the
-    decision's may not: whether an answer of nothing is told in secret is the decision's, or a pass forced on those
-    who may not choose would read otherwise than the pass of one who may."""
-    return _declined(rs)[0].get(id(spec), spec)
-
-
-def guarded(rs: Any, spec: Any) -> bool:
-    """Whether `spec` is a decision an `if` asks only for a reason some seat cannot see, the others declining at once
-    in its stead: whether it is asked at all is then hidden, as if its options read that reason (a forced answer of
-    it reads to the others as chosen; no standing pass is taken of it where others watch)."""
-    return id(spec) in _declined(rs)[1]
-
-
-def _declines(rs: Any) -> Iterable[tuple[Any, Any]]:
-    for step in every_step(rs):
-        other = getattr(step, "other", ())
-        if len(other) == 1 and other[0].path.endswith(".declined") and step.then:
-            spec = getattr(step.then[0], "decision", None)
-            if spec is not None:
-                yield other[0].decision, spec
-
-
 def reads_hidden_cards(reads: Iterable[Read]) -> bool:
     """Whether `reads` include the cards of a zone some seat cannot see (options drawn from a hand, a deck)."""
     return any(r.kind == "zone" for r in reads)
 
 
-# ------------------------------------------------------------------ answers the rules lay face up
-
-_OPENED: "weakref.WeakKeyDictionary[Any, frozenset]" = weakref.WeakKeyDictionary()
-
-
-def answer_opened(rs: Any, spec: Any) -> bool:
-    """Whether the rules lay a decision's answer face up at once: the step right after the one that asks moves the
-    answer (its name) to a zone everyone sees (cards bid from a hand onto an open pile), or calls a sequence with it
-    whose first step does. Such a choice is an open one: the others read what was chosen."""
-    got = _OPENED.get(rs)
-    if got is None:
-        got = _OPENED[rs] = frozenset(_opened(rs))
-    return id(told_as(rs, spec)) in got  # (the decline of a decision an `if` skips: as open as that decision)
-
-
-def _opened(rs: Any) -> Iterable[int]:
-    todo = [seq.steps for seq in rs.sequences.values()]
-    while todo:
-        steps = todo.pop()
-        for i, step in enumerate(steps):
-            run = getattr(step, "run", None)
-            if isinstance(run, tuple):  # a construct: its expansion holds the steps that ask
-                todo.append(run)
-            todo.extend(body for _name, body in step.bodies)
-            spec = getattr(step, "decision", None)
-            if spec is not None and spec.bind and i + 1 < len(steps) and _lays_open(rs, steps[i + 1], spec.bind):
-                yield id(spec)
-
-
-def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
-    """Whether `step` moves the value named `name` to an open zone (or calls a sequence whose first step does)."""
-    s = secrets_of(rs)
-    for stmt in getattr(step, "stmts", ()):
-        node = stmt.ast
-        if isinstance(node, A.Move) and isinstance(node.what, A.Name) and node.what.id == name:
-            z = s._zone(node.dest)
-            if z is not None and z[1] == "open":
-                return True
-    seq = rs.sequences.get(getattr(step, "sequence", "") or "")
-    if seq is not None and seq.steps and depth < 4:
-        for param, value in getattr(step, "args", ()):
-            if isinstance(value.ast, A.Name) and value.ast.id == name and _lays_open(rs, seq.steps[0], param, depth + 1):
-                return True
-    return False
-
-
 # ------------------------------------------------------------------ a look at cards the others hear of
 
-_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple]]" = weakref.WeakKeyDictionary()
+_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple, frozenset]]" = weakref.WeakKeyDictionary()
 
 
 def show_told(rs: Any, span: Any) -> bool:
@@ -255,22 +176,101 @@ def loops_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
     return _quiet(rs)[2]
 
 
+def triggers_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
+    """The triggers whose `when` reads something some seat cannot see (an event field that may name a hidden card
+    among them: `card is curse` on `drawn`) and whose sequence asks a decision: the table asks it only when the
+    hidden condition holds, so whom it asks tells everyone what the condition hid (checks: W330)."""
+    asking = [t for t in rs.triggers if t.when is not None and t.run in rs.sequences
+              and _asks(rs, [rs.sequences[t.run].steps]) and not _told_first(rs, rs.sequences[t.run].steps)]
+    if not asking:
+        return ()
+    s = secrets_of(rs)
+    fields = _event_fields(rs, lambda node: bool(s.reads(node, local=True)))
+    return tuple(t for t in asking if s.reads(t.when, local=True)
+                 or any(isinstance(n, A.Name) and n.id in fields.get(t.on, ()) for n in t.when.ast.walk()))
+
+
+def _told_first(rs: Any, steps: Any) -> bool:
+    """Whether the steps tell everyone what happened before they ask anything: a `log` (the rules' own words, told to
+    all), or a card laid in an open zone, in a step before the first that asks."""
+    s = _reading_secrets(rs)
+    for step in steps:
+        if _asks(rs, [[step]]):
+            return False
+        for stmt in getattr(step, "stmts", ()):
+            for node in stmt.ast.walk():
+                if isinstance(node, A.Log) or (isinstance(node, A.Move) and (s._zone(node.dest) or ("", ""))[1] == "open"):
+                    return True
+    return False
+
+
 def _filtered(rs: Any, node: Any) -> bool:
     return any((isinstance(n, A.Comprehension) and n.condition is not None)
                or (isinstance(n, A.Call) and n.func in rs.functions) for n in node.walk())
 
 
-def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple]:
+def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset]:
     """(the spans of the shows the others are not told of, the sequences whose start is not announced, the loops
-    that ask for a hidden reason)."""
+    that ask for a hidden reason, the modifiers added or taken off for a hidden reason). A condition reading such a
+    modifier is itself a hidden reason: walked again until nothing changes."""
     got = _QUIET.get(rs)
     if got is None:
-        shows: list = []
-        sequences: set = set()
-        loops: list = []
-        _walk_quiet(rs, shows, sequences, loops)
-        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)))
+        mods: frozenset = frozenset()
+        for _round in range(4):
+            shows: list = []
+            sequences: set = set()
+            loops: list = []
+            found: set = set()
+            _walk_quiet(rs, shows, sequences, loops, found, mods)
+            if found <= mods:
+                break
+            mods = mods | found
+        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)), mods)
     return got
+
+
+def hidden_modifiers(rs: Any) -> frozenset:
+    """The modifiers the rules add (or take off) for a reason some seat cannot see: under an `if` or a loop whose
+    condition reads something hidden, in a sequence called from there or run by a trigger whose `when` does, or on
+    a player, or of a value, worked out from something hidden. Such a modifier is listed among the effects in force
+    to nobody while the game goes on, and a value reading it (`modifier('blessed', p)`) reads something hidden."""
+    return _quiet(rs)[3] if rs.modifiers else frozenset()
+
+
+class _Draft:
+    """What the walk reads of a ruleset being loaded (its declarations and steps, before the whole is made)."""
+
+    def __init__(self, **parts: Any):
+        self.__dict__.update(parts)
+
+
+def hidden_modifiers_of(**parts: Any) -> frozenset:
+    """`hidden_modifiers` of a ruleset being loaded (loader/build.py): its steps are built again knowing them, so that
+    an `if` whose condition reads one (`modifier('charmed', p) > 0`) is one some seat cannot see."""
+    return _quiet(_Draft(**parts))[3]
+
+
+def modifier_seen(rs: Any, name: str, seat: int) -> bool:
+    """Whether `seat` may be shown that the modifier `name` is in force (on whom, with its words)."""
+    return name not in hidden_modifiers(rs)
+
+
+_FILLED: "weakref.WeakKeyDictionary[Any, Secrets]" = weakref.WeakKeyDictionary()
+
+
+def secrets_of(rs: Any) -> Secrets:
+    """The ruleset's `Secrets` (model/reading.py's) with the modifiers added for a hidden reason among what it
+    hides, filled once."""
+    s = _FILLED.get(rs)
+    if s is None:
+        s = _reading_secrets(rs)
+        mods = hidden_modifiers(rs)
+        if mods:
+            s.modifiers = mods
+            s._memo.clear()
+            s.locals = local_reads(rs, s)
+        _FILLED[rs] = s
+    return s
 
 
 def _asks(rs: Any, bodies: list) -> bool:
@@ -291,57 +291,101 @@ def _asks(rs: Any, bodies: list) -> bool:
     return False
 
 
-def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list) -> None:
+def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset) -> None:
     specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
     s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
+    s.modifiers = hid
     s.locals = local_reads(rs, s, frozenset(id(x) for x in specs if x.secret is False or answer_opened(rs, x)))
     secret_names = {spec.bind for spec in specs if spec.bind and spec.secret}
     secret_names |= {step.bind for step in every_step(rs)
                      if getattr(step, "bind", None) and getattr(getattr(step, "decision", None), "secret", None)}
 
-    def hidden(node: Any) -> bool:
+    def hidden(node: Any, names: frozenset = frozenset()) -> bool:
         node = getattr(node, "ast", node)
         if node is None:
             return False
         if s.reads(node, local=True):
             return True
-        return any(isinstance(n, A.Name) and n.id in secret_names for n in node.walk())
+        return any(isinstance(n, A.Name) and (n.id in secret_names or n.id in names) for n in node.walk())
 
-    def hidden_what(node: Any) -> bool:
+    def hidden_what(node: Any, names: frozenset) -> bool:
         z = node.obj if isinstance(node, A.Attr) and node.name == "top" else node
         if s._zone(z) is None:  # cards worked out by an expression: which, and how many, may be hidden
-            return hidden(node)
+            return hidden(node, names)
         parts: list = []
         s._inside(z, parts, (), s.locals)  # a zone named: who owns it, its key
-        return bool(parts) or any(isinstance(n, A.Name) and n.id in secret_names for n in z.walk())
+        return bool(parts) or any(isinstance(n, A.Name) and (n.id in secret_names or n.id in names) for n in z.walk())
 
-    todo = [(seq.steps, False) for seq in rs.sequences.values()]
+    none: frozenset = frozenset()
+    todo: list = [(seq.steps, False, none) for seq in rs.sequences.values()]
+    fields = _event_fields(rs, hidden)
 
-    def called(name: str, quiet: bool, args: Iterable) -> None:
+    def called(name: str, quiet: bool, args: Iterable, names: frozenset = none) -> None:
         if name not in rs.sequences:
             return
-        if quiet or any(hidden(a) for a in args):
+        if quiet or any(hidden(a, names) for a in args):
             sequences.add(name)
         if quiet and (name, True) not in seen:
             seen.add((name, True))
-            todo.append((rs.sequences[name].steps, True))
+            todo.append((rs.sequences[name].steps, True, none))
+
+    def fired(event: str, quiet: bool) -> None:
+        """A trigger on `event` runs its sequence for a hidden reason when its `when` reads one (an event field that
+        may name a hidden card, roll or value among them), or when the event is caused for one."""
+        for t in rs.triggers:
+            if t.on == event and t.run in rs.sequences:
+                names = frozenset(fields.get(event, ())) & frozenset(rs.sequences[t.run].params)
+                if (t.run, names) not in seen:  # (its event fields, hidden ones passed as parameters)
+                    seen.add((t.run, names))
+                    todo.append((rs.sequences[t.run].steps, False, names))
+                called(t.run, quiet or hidden(t.when, frozenset(fields.get(event, ()))), ())
 
     seen: set = set()
+    for event in {t.on for t in rs.triggers}:
+        fired(event, False)
     while todo:
-        steps, quiet = todo.pop()
+        steps, quiet, names = todo.pop()
         for step in steps:
-            called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())))
+            called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())), names)
             for stmt in getattr(step, "stmts", ()):
                 for node in stmt.ast.walk():
-                    if isinstance(node, A.Show) and (quiet or hidden(node.player) or hidden_what(node.what)):
+                    if isinstance(node, A.Show) and (quiet or hidden(node.player, names)
+                                                     or hidden_what(node.what, names)):
                         shows.append(node.span)
                     elif isinstance(node, A.CallSeq):
-                        called(node.sequence, quiet, (k.value for k in node.kwargs))
+                        called(node.sequence, quiet, (k.value for k in node.kwargs), names)
+                    elif isinstance(node, (A.AddModifier, A.RemoveModifier)) and (
+                            quiet or hidden(node.target, names) or hidden(getattr(node, "value", None), names)):
+                        mods.add(node.modifier)
+                    if quiet and isinstance(node, A.Stmt):
+                        for event in _CAUSES.get(type(node), ()) or ((node.event,) if isinstance(node, A.Emit) else ()):
+                            fired(event, True)
             run = getattr(step, "run", None)
             if isinstance(run, tuple):
-                todo.append((run, quiet))
-            over_hidden = hidden(getattr(step, "iterable", None))
+                todo.append((run, quiet, names))
+            over_hidden = hidden(getattr(step, "iterable", None), names)
             if over_hidden and hasattr(step, "body") and bool(getattr(step, "var", "")) and _asks(rs, [step.body]):
                 loops.append(step)
-            inner = quiet or hidden(getattr(step, "cond", None)) or over_hidden
-            todo.extend((body, inner) for _name, body in step.bodies)
+            inner = quiet or hidden(getattr(step, "cond", None), names) or over_hidden
+            todo.extend((body, inner, names) for _name, body in step.bodies)
+
+
+_CAUSES = {A.Move: ("moved", "revealed"), A.Draw: ("drawn", "moved", "revealed"), A.Shuffle: ("shuffled",),
+           A.Roll: ("rolled",)}
+
+
+def _event_fields(rs: Any, hidden: Any) -> dict[str, set]:
+    """The fields of each event that may name something some seat cannot see: the card drawn or moved (when some
+    zone hides its cards), the roll (when some dice are not open), a field an `emit` passes worked out from
+    something hidden."""
+    out: dict[str, set] = {}
+    if any(z.visibility not in ("open", "contents") for z in rs.zones.values()):
+        out["drawn"] = out["moved"] = {"card"}
+    if any(d.visibility != "open" for d in rs.dice.values()):
+        out["rolled"] = {"roll"}
+    for step in every_step(rs):
+        for stmt in getattr(step, "stmts", ()):
+            for node in stmt.ast.walk():
+                if isinstance(node, A.Emit):
+                    out.setdefault(node.event, set()).update(k.name for k in node.kwargs if hidden(k.value))
+    return out

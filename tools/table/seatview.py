@@ -229,7 +229,7 @@ def seat_view(game, seat: int, d: Optional[Decision] = None, notices: Optional[l
             if item.when is not None and not item.when.fn(game):
                 continue
             v.now.append(_value(item.title, item.value.fn(game), game))
-    v.effects = _effects(game)
+    v.effects = _effects(game, seat)
     v.turn = _turn(game)
     v.stack = stack_view(game)
     if d is not None and d.player == seat and not game.over:
@@ -251,13 +251,14 @@ def _holders(game) -> list[tuple[str, int]]:
     return out
 
 
-def _effects(game) -> list[ValueView]:
+def _effects(game, seat: int) -> list[ValueView]:
     """The modifiers in force (an Event's effect, a power's), in the ruleset's words (their `doc:`), with the
-    players they reach ('everyone' for a modifier on the whole table)."""
+    players they reach ('everyone' for a modifier on the whole table); one the rules add for a reason this seat
+    cannot see is left out while the game goes on (model/secrecy.py's `modifier_seen`)."""
     reach: dict[str, list] = {}
-    for name, seat, value, _frame in game.modifiers:
-        if value:
-            reach.setdefault(name, []).append(seat)
+    for name, on, value, _frame in game.modifiers:
+        if value and (game.over or secrecy.modifier_seen(game.rs, name, seat)):
+            reach.setdefault(name, []).append(on)
     out = []
     for name, seats in reach.items():
         md = game.rs.modifiers.get(name)
