@@ -101,3 +101,23 @@ def unsaid_lead(label: str, rule: str) -> str:
            and not re.search(r"\blead", label, re.I) or c.startswith("bids start at ")
            and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)]
     return "; ".join(out)
+
+
+def table_key_titles(rs) -> dict:
+    """Key -> title, for the keys of tables that give each row a `title` (a key two tables title differently is
+    left out): the name players know a key by."""
+    out, clash = {}, set()
+    for t in rs.tables.values():
+        if "title" not in t.columns:
+            continue
+        for key, row in t.rows.items():
+            title = row.get("title")
+            if isinstance(key, str) and isinstance(title, str) and title:
+                if out.get(key, title) != title:
+                    clash.add(key)
+                out[key] = title
+    for key in clash:
+        out.pop(key)
+    for key, title in (getattr(rs, "key_titles", None) or {}).items():  # the keys of families variables are per
+        out.setdefault(key, title)
+    return out
