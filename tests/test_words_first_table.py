@@ -31,3 +31,57 @@ def test_a_sort_says_which_end_comes_first(pig_words):
     assert _said(pig_words, "sorted(q in players, by: q.score)") == "the players in order of their score, lowest first"
     assert _said(pig_words, "sorted(x in [3, 1, 2], by: x, descending: true)") == "3, 1 and 2, highest first"
     assert _said(pig_words, "sorted([3, 1, 2], descending: true)") == "3, 1 and 2, highest first"
+
+
+def _loaded_words(tmp_path, text: str) -> tuple:
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    rs = load_ruleset(str(path)).ruleset
+    return rs, Words(rs, detail="players")
+
+
+_ROUNDS = """
+ruleset: rounds-of-play
+title: Rounds of play
+players: {min: 2, max: 3, default: 2}
+parameters:
+  last_round: {default: 7, min: 1, max: 12}
+variables:
+  round: {initial: 0, title: Round}
+player_variables:
+  score: 0
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - STEP
+scoring:
+  score: "p.score"
+"""
+
+
+def test_rounds_counted_to_a_bound_say_how_many(tmp_path):
+    """'Rounds are played until Round is more than 7': a loop until its counter passes a bound says how many rounds
+    are played ('Play 7 rounds'), and turns counted in rounds say which round is the last."""
+    rounds = """
+      - rounds:
+          round: round
+          until: "UNTIL"
+          do:
+            - for_each: p
+              in: players
+              do: ["p.score += 1"]"""
+    turns = """
+      - turns:
+          round: round
+          until: "UNTIL"
+          do: ["player.score += 1"]"""
+    cases = [(rounds, "round > last_round", "Play 7 rounds"),
+             (rounds, "round >= last_round", "Play 6 rounds"),
+             (rounds, "round > last_round or any([q.score > 20 for q in players])",
+              "Rounds are played until the 7th round is over or any player's score is more than 20"),
+             (turns, "round > last_round", "Turns go clockwise from the first player until the 7th round is over")]
+    for block, until, expected in cases:
+        rs, w = _loaded_words(tmp_path, _ROUNDS.replace("\n      - STEP", block.replace("UNTIL", until)))
+        assert w.step(rs.sequences["game"].steps[0], own_label=False) == expected, until
