@@ -85,3 +85,17 @@ def test_rounds_counted_to_a_bound_say_how_many(tmp_path):
     for block, until, expected in cases:
         rs, w = _loaded_words(tmp_path, _ROUNDS.replace("\n      - STEP", block.replace("UNTIL", until)))
         assert w.step(rs.sequences["game"].steps[0], own_label=False) == expected, until
+
+
+@pytest.fixture(scope="module")
+def crown():
+    rs = load_ruleset(str(GAMES / "crown-bid.yaml")).ruleset
+    return rs, Words(rs, detail="players")
+
+
+def test_a_value_set_to_a_pick_of_its_own_kind_says_whose_pick(crown):
+    """'Set the trump suit to the suit' read in a circle: the pick named for what it is (`as: suit`) is said by who
+    picked it where the value set already names that kind."""
+    rs, w = crown
+    step = next(s for _q, s in rs.iter_steps() if any("set trumps" in str(st.text) for st in getattr(s, "stmts", ())))
+    assert w.step(step, own_label=False) == "Set the trump suit to the suit the caller chose; set the leader to the caller"
