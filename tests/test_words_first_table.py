@@ -99,3 +99,18 @@ def test_a_value_set_to_a_pick_of_its_own_kind_says_whose_pick(crown):
     rs, w = crown
     step = next(s for _q, s in rs.iter_steps() if any("set trumps" in str(st.text) for st in getattr(s, "stmts", ())))
     assert w.step(step, own_label=False) == "Set the trump suit to the suit the caller chose; set the leader to the caller"
+
+
+def test_an_auction_says_a_bid_must_beat_the_highest_bid(crown):
+    """'What may I bid?': the aid said 'each bids once or passes' and never that a bid must beat the highest bid so
+    far, the one number a bidder needs; a designer's label that says nothing of it gets it from the rule's words."""
+    from rulecraft.tools.print.aid import aid_view
+
+    rs, w = crown
+    auction = next(s for _q, s in rs.iter_steps() if getattr(s, "construct", None) == "auction")
+    assert w.step(auction, own_label=False) == ("Once-around auction, starting with the player after the dealer: each "
+                                                "bids once, more than the highest bid so far, or passes; the highest bid "
+                                                "wins; bids start at 2")
+    bidding = dict(aid_view(rs).decisions)["Bidding"]
+    assert "for how many tricks you will take. Each bids once, more than the highest bid so far, or passes. " \
+           "Bids start at 2." in bidding, bidding

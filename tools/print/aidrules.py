@@ -100,7 +100,7 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
-            text = text.rstrip(".") + ". " + capital(lead)  # 'Who leads next? What may I bid?': unsaid
+            text = text.rstrip(".") + ". " + ". ".join(map(capital, lead.split("; ")))  # 'What may I bid?': unsaid
         ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
         if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
             text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)

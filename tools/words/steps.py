@@ -354,9 +354,10 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         bits = [f"descending auction{frm}: offered at {start}, the price falls by {drop or 1} each time round "
                 f"{f'(down to {low}) ' if low else ''}until a player takes it at that price"]
     elif form == "once_around":  # (the most a bid may be goes unsaid: players know to bid what they have)
-        bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
-    else:
-        bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
+        bits = [f"once-around auction{frm}: each bids once, more than the highest bid so far, or passes; the highest bid wins"]
+    else:  # (what a bid must beat is the number a bidder needs: the highest bid so far)
+        bits = [f"open auction{frm}: raise or pass in turn until all others pass (a raise is a bid more than the "
+                "highest bid so far); the highest bid wins"]
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
