@@ -114,3 +114,18 @@ def test_an_auction_says_a_bid_must_beat_the_highest_bid(crown):
     bidding = dict(aid_view(rs).decisions)["Bidding"]
     assert "for how many tricks you will take. Each bids once, more than the highest bid so far, or passes. " \
            "Bids start at 2." in bidding, bidding
+
+
+def test_a_value_the_aid_names_is_defined_by_what_sets_it(crown):
+    """'What is the trump suit? The value to beat?': titled values with no doc were met in the aid and defined
+    nowhere. The Words box says where each starts and what sets it, the trump of a trick what a trump does."""
+    from rulecraft.tools.print.aid import aid_view
+
+    assert dict(aid_view(crown[0]).words)["Trump suit"] == (
+        "The suit the caller chose. In a trick, a trump (a card of this suit) beats every card of the other suits.")
+    ladder = aid_view(load_ruleset(str(GAMES / "ladder-climb.yaml")).ruleset)
+    assert dict(ladder.words)["Value to beat"] == \
+        "It starts at 0; then it is set to the lead's value or the card's value, and back to 0.", ladder.words
+    trump_call = aid_view(load_ruleset(str(GAMES / "trump-call.yaml")).ruleset)
+    assert dict(trump_call.words)["Trump suit"].startswith("Turn up the next card; its suit is trumps this round. "), \
+        trump_call.words

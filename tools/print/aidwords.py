@@ -150,6 +150,8 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
+        if not v.doc and v.title and not any("player" in x or "\0" in x for x in said):
+            out += value_term(rs, w, v)  # 'the trump suit', 'the value to beat': what it is set to
         if v.doc or not said or len(said) > 2 or not all(("player" in x or "\0" in x) and len(x) <= 60 for x in said) \
                 or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
@@ -161,6 +163,41 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         out.append((name, capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
                     else f"First {said[0]}, then {said[1]}"))
     return out
+
+
+def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str]]:
+    """A titled game value with no `doc:` that is no player ('the trump suit', 'the value to beat'), defined by where
+    it starts and what the rules set it to, each as its step says it ('the suit the caller chose'); the trump of a
+    trick says what a trump does. [] where its changes are many or long (the sheets say them)."""
+    from rulecraft.tools.words.text import join_and
+
+    target = w.name(v.id)
+    start = None if v.initial is None or v.initial == [] else w.value(v.initial)
+    said: list[str] = []
+    labels: set[str] = set()  # the designer's words for the steps that set it
+    for _seq, step in rs.iter_steps():
+        for st in own_statements(step):
+            for n in st.ast.walk():
+                if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) and n.target.id == v.id:
+                    text, lead = w.stmt(n), f"set {target} to "
+                    text = text[len(lead):] if text.lower().startswith(lead.lower()) else ""
+                    labels.add(w.label(designer_label(step)))
+                    if text and text not in said:
+                        said.append(text)
+    if not said or len(said) > 3 or any(len(x) > 60 for x in said):
+        return []
+    back = start is not None and start in said  # 'set top = 0' when the pile is cleared: back where it started
+    others = [x for x in said if x != start]
+    if not others:
+        return []
+    text = (f"It starts at {start}; then it is set to " if start is not None else "") + join_and(others, "or") \
+        + (f", and back to {start}" if back else "")
+    if len(labels) == 1 and "" not in labels and start is None:  # one step sets it, in the designer's words
+        text = labels.pop().rstrip(".")  # ('Turn up the next card; its suit is trumps this round')
+    if any(dict(s.settings).get("trump") == v.id for _q, s in rs.iter_steps() if isinstance(s, M.ConstructStep)
+           and s.construct == "trick"):
+        text += ". In a trick, a trump (a card of this suit) beats every card of the other suits"
+    return [(capital(v.title.removeprefix("the ")), capital(text))]
 
 
 def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
