@@ -129,3 +129,13 @@ def test_a_value_the_aid_names_is_defined_by_what_sets_it(crown):
     trump_call = aid_view(load_ruleset(str(GAMES / "trump-call.yaml")).ruleset)
     assert dict(trump_call.words)["Trump suit"].startswith("Turn up the next card; its suit is trumps this round. "), \
         trump_call.words
+
+
+def test_a_draw_a_player_may_stop_is_a_decision():
+    """'When do I stop drawing?': kettle-brew's draw into the kettle, which its player may stop before every token,
+    was missing from How it is decided (a draw with a `chooser:` puts a question, as a choice does)."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "kettle-brew.yaml")).ruleset)
+    assert dict(view.decisions)["Brew"].startswith(
+        "Draw tokens from your bag into your kettle one at a time, until you stop or it boils over. "), view.decisions

@@ -11,7 +11,7 @@ import re
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import kind_of, own_statements, yes_no
+from rulecraft.model.kinds import decides, kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
@@ -63,8 +63,7 @@ def _asked(text: str) -> str:
 
 
 def _decides(s: M.Step) -> str:
-    kind = kind_of(s)
-    return kind.decides if kind is not None else ""
+    return decides(s)
 
 
 def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
@@ -84,7 +83,7 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             if kind is not None and kind.decides == "mechanic":
                 found.append((0, window_heading(s) if kind.key == "respond"
                               else _DECIDED.get(kind.key, capital(humanize(kind.key))), s))
-            elif kind is not None and kind.decides == "choice":
+            elif decides(s) == "choice":
                 found.append((1, title, s))
     out: dict[str, list[str]] = {}
     from rulecraft.tools.words.help import what_follows
