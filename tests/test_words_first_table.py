@@ -139,3 +139,36 @@ def test_a_draw_a_player_may_stop_is_a_decision():
     view = aid_view(load_ruleset(str(GAMES / "kettle-brew.yaml")).ruleset)
     assert dict(view.decisions)["Brew"].startswith(
         "Draw tokens from your bag into your kettle one at a time, until you stop or it boils over. "), view.decisions
+
+
+_ZONE_LOG = """
+ruleset: zone-log
+title: Zone log
+players: {min: 2, max: 2, default: 2}
+cards:
+  - {id: a, name: Acorn, count: 3}
+zones:
+  deck: {visibility: open, initial: all, title: Deck}
+  hand: {per: player, visibility: open, title: Hand}
+  piles: {per: [left, right], visibility: open, title: Pile}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "draw from deck to players[0].hand as c"
+      - "log '{c} went to {zone_of(c)}; the {deck} has {deck.size}; {piles[\\"left\\"]}'"
+      - "win players"
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_zone_in_a_log_reads_by_its_title(tmp_path, engine):
+    """'Acorn went to hand[0]': a zone written into a log's text read as the engine's key; it reads by its title,
+    a player's own by whose it is, a family's by its key (both engines)."""
+    from conftest import play_seeded
+
+    path = tmp_path / "zone-log.yaml"
+    path.write_text(_ZONE_LOG, encoding="utf-8")
+    game = play_seeded(load_ruleset(str(path)).ruleset, 1, engine=engine)
+    assert game.narrative[0] == "Acorn went to P1's Hand; the Deck has 2; Pile (left)", game.narrative
