@@ -150,8 +150,9 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
-        if not v.doc and v.title and not any("player" in x or "\0" in x for x in said):
-            out += value_term(rs, w, v)  # 'the trump suit', 'the value to beat': what it is set to
+        if not v.doc and v.title and not rs.aid.get("words") and not any("player" in x or "\0" in x for x in said):
+            out += value_term(rs, w, v)  # 'the trump suit', 'the value to beat': what it is set to (a designer
+            # who wrote the aid's words chose the terms it defines)
         if v.doc or not said or len(said) > 2 or not all(("player" in x or "\0" in x) and len(x) <= 60 for x in said) \
                 or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
@@ -175,10 +176,12 @@ def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str
     start = None if v.initial is None or v.initial == [] else w.value(v.initial)
     said: list[str] = []
     labels: set[str] = set()  # the designer's words for the steps that set it
-    for _seq, step in rs.iter_steps():
+    for seq, step in rs.iter_steps():
         for st in own_statements(step):
             for n in st.ast.walk():
                 if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) and n.target.id == v.id:
+                    if any(isinstance(x, A.Name) and x.id in seq.params for x in n.value.walk()):
+                        return []  # ('the source's type': a sequence's parameter names nobody the aid defines)
                     text, lead = w.stmt(n), f"set {target} to "
                     text = text[len(lead):] if text.lower().startswith(lead.lower()) else ""
                     labels.add(w.label(designer_label(step)))
