@@ -172,3 +172,39 @@ def test_a_zone_in_a_log_reads_by_its_title(tmp_path, engine):
     path.write_text(_ZONE_LOG, encoding="utf-8")
     game = play_seeded(load_ruleset(str(path)).ruleset, 1, engine=engine)
     assert game.narrative[0] == "Acorn went to P1's Hand; the Deck has 2; Pile (left)", game.narrative
+
+
+@pytest.fixture(scope="module")
+def dry_well():
+    from rulecraft.tools.print.aid import aid_view
+
+    return aid_view(load_ruleset(str(GAMES / "dry-well.yaml")).ruleset)
+
+
+def test_a_function_titled_the_x_of_something_is_a_term(dry_well):
+    """'Everyone drinks the round's thirst': what is the thirst? The function titled 'the thirst of round {r}' has a
+    doc that says; the Words box defines it."""
+    assert dict(dry_well.words)["Thirst"] == "The water each player drinks in a round, 1 and 1 more every third round."
+
+
+def test_a_labelled_auction_says_who_is_paid(dry_well):
+    """'Do I pay my bid, and to whom?': the label 'sold ... for water' said nothing of paying."""
+    assert dict(dry_well.decisions)["Bidding"].endswith("or passes. The winner pays the bank."), dry_well.decisions
+
+
+def test_a_labelled_block_says_the_rule_that_puts_a_player_out(dry_well):
+    """'What if I cannot drink?': 'Everyone still in drinks the round's thirst' was all the aid said; that a player
+    who cannot is out, and who gets their springs, was on the sheets only."""
+    line = next(x for _d, _t, lines in dry_well.flow for x in lines if x.startswith("Everyone still in drinks"))
+    assert line.endswith(": can they drink? Then they drink; otherwise, they are out and their springs go to the "
+                         "player with the most water still in"), line
+
+
+def test_a_value_is_not_defined_by_arithmetic_or_as_yes_and_no():
+    """'Dice bid: set to the raise divided by 10, rounded down' (a number the rules pack) and 'Last round: it starts at
+    no; then it is set to yes' define nothing for a reader: such values are left to their own names."""
+    from rulecraft.tools.print.aid import aid_view
+
+    cups = dict(aid_view(load_ruleset(str(GAMES / "under-cups.yaml")).ruleset).words)
+    loom = dict(aid_view(load_ruleset(str(GAMES / "loom-and-dye.yaml")).ruleset).words)
+    assert "Dice bid" not in cups and "Last round" not in loom, (cups, loom)

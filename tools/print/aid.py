@@ -23,9 +23,10 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.setup.deck import KIND_OF_CARD
+from rulecraft.tools.print.aidwords import card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
-                                            lower as _lower, sentence as _sentence, win_lines)
+                                            lower as _lower, puts_out, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
@@ -72,9 +73,6 @@ ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer lin
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
 
 
-
-
-
 def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     """One step as a line of the aid: its label, or its words with what it holds after them ("Keep rolling: roll
     2d6; if the roll is a bust, pay a chip, then the turn ends"); blocks nested deeper than DEPTH are left to the
@@ -109,6 +107,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
                                      if not hidden_step(w.rs, b)) if x]
         return text + (". " + capital(_then(inner)) if inner else "")
+    if label and depth == 0 and (out := puts_out(s)) is not None:  # 'how do I lose?': a block's rule that puts
+        return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
     if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:

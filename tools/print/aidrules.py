@@ -348,3 +348,14 @@ def _steps(steps):
         yield s
         for _n, body in s.bodies:
             yield from _steps(body)
+
+
+def puts_out(s: M.Step):
+    """The question inside a block that puts a player out of the game (`add modifier out`) on one of its answers, the
+    rule a first table asks for ('what if I cannot drink?') which a designer's label over the block leaves unsaid;
+    None when the block puts nobody out, or the step is that question itself."""
+    def out(body) -> bool:
+        return any(isinstance(n, A.AddModifier) and n.modifier == "out" for x in body for st in own_statements(x)
+                   for n in st.ast.walk())
+    found = [x for _n, body in s.bodies for x in M.walk_steps(body) if (asks := yes_no(x)) and (out(asks[1]) or out(asks[2]))]
+    return found[0] if found and yes_no(s) is None else None

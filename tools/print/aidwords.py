@@ -11,6 +11,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.print.setup.deck import class_terms
 from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
@@ -27,7 +28,6 @@ VISIBILITY = {
     "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
 }
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
-KIND_OF_CARD = "A kind of card: "  # how a class of card is defined (the first entries to go from a full aid)
 
 
 def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
@@ -118,7 +118,9 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             out.append((capital(v.title.removeprefix("the ")), w.label(v.doc)))
     for f, doc in rs.function_docs.items():  # 'the player's receiver': a function titled "{q}'s receiver"
         title = rs.titles.get(f) or ""
-        named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title)  # "{c}'s price for {p}"
+        named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title) \
+            or re.fullmatch(r"the (\w+) (?:of|for|in) (?:the |a )?(?:\w+ )?\{\w+\}", title)  # "{c}'s price for {p}", "the
+        # thirst of round {r}"
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
             out.append((named.group(1), w.label(doc)))  # ({NAME} values filled, as in a label)
     out += [t for t in variable_terms(rs, w) + keyed_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
@@ -173,6 +175,8 @@ def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str
     from rulecraft.tools.words.text import join_and
 
     target = w.name(v.id)
+    if isinstance(v.initial, bool):
+        return []  # a yes or no ('the last round') says itself
     start = None if v.initial is None or v.initial == [] else w.value(v.initial)
     said: list[str] = []
     labels: set[str] = set()  # the designer's words for the steps that set it
@@ -180,8 +184,10 @@ def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str
         for st in own_statements(step):
             for n in st.ast.walk():
                 if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) and n.target.id == v.id:
-                    if any(isinstance(x, A.Name) and x.id in seq.params for x in n.value.walk()):
-                        return []  # ('the source's type': a sequence's parameter names nobody the aid defines)
+                    if any(isinstance(x, A.Name) and x.id in seq.params or isinstance(x, A.BinOp)
+                           and x.op in ("//", "%", "/") for x in n.value.walk()):
+                        return []  # ('the source's type': a parameter names nobody the aid defines; 'the raise divided
+                        # by 10, rounded down' is a number the engine packs, not a rule)
                     text, lead = w.stmt(n), f"set {target} to "
                     text = text[len(lead):] if text.lower().startswith(lead.lower()) else ""
                     labels.add(w.label(designer_label(step)))
@@ -256,20 +262,6 @@ def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
                     notes.append(f"{capital(humanize(col))}: the {attr} of a card of that {noun}.")
                 break
     return " ".join(notes)
-
-
-def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
-    """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
-    case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
-    names: dict[str, list[str]] = {}
-    for c in rs.cards:
-        for cls in sorted(c.classes):  # (a set: in its own order the Words box changed from run to run)
-            if c.name not in names.setdefault(cls, []):
-                names[cls].append(c.name)
-    from rulecraft.tools.words.text import join_and
-
-    return [(cls.replace("_", " "), f"{KIND_OF_CARD}{join_and(n)}") for cls, n in names.items()
-            if len(n) <= 6 and not all(cls.replace("_", " ") in x.lower() for x in n)]  # ('Coin 1', 'Coin 2': said)
 
 
 def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:

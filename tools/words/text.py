@@ -96,12 +96,13 @@ def dice_words(text: str) -> str:
 def unsaid_lead(label: str, rule: str) -> str:
     """What a designer's label for a mechanic leaves out that a first table asks: who leads ('Play a trick: follow
     suit ...', and nothing said who leads the next one: 'the winner leads next'), what a bid must beat ('more than
-    the highest bid so far') and the lowest bid ('bids start at 2'); the clauses of its rule in words that say it,
-    each where the label does not speak of it."""
+    the highest bid so far'), the lowest bid ('bids start at 2') and who is paid ('the winner pays the bank'); the
+    clauses of its rule in words that say it, each where the label does not speak of it."""
     out = [c for c in rule.split("; ") if re.search(r"\bleads? (?:next|first|the next)\b", c)
            and not re.search(r"\blead", label, re.I) or c.startswith("bids start at ")
            and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)
-           or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)]
+           or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)
+           or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)]
     out = [re.sub(r"^[\w-]+ auction[^:]*: ", "", c) for c in out]  # (the kind of auction is the label's to say)
     return "; ".join(out)
 

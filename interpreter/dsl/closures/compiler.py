@@ -23,9 +23,8 @@ from ..checking import (Problem, attribute_problem, binds_items, builtin_call_pr
 from .lists import ListsMixin
 from .operators import OperatorsMixin
 from .whole import noted
-from ..guards import CALL_COST, bounded, charge, failing as _fail
+from ..guards import CALL_COST, bounded, charge, failing as _fail, text_in
 from ..ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
-from ..guards import text_in
 from ..scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
 
 _text = text_of

@@ -156,3 +156,20 @@ def class_counts(rs: M.Ruleset) -> str:
     if not 1 < len(counts) <= 6:
         return ""
     return join_and([f"{k} {cls.replace('_', ' ')}" for cls, k in counts.items()]) + " cards"
+
+
+KIND_OF_CARD = "A kind of card: "  # how a class of card is defined (the first entries to go from a full aid)
+
+
+def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
+    case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
+    names: dict[str, list[str]] = {}
+    for c in rs.cards:
+        for cls in sorted(c.classes):  # (a set: in its own order the Words box changed from run to run)
+            if c.name not in names.setdefault(cls, []):
+                names[cls].append(c.name)
+    from rulecraft.tools.words.text import join_and
+
+    return [(cls.replace("_", " "), f"{KIND_OF_CARD}{join_and(n)}") for cls, n in names.items()
+            if len(n) <= 6 and not all(cls.replace("_", " ") in x.lower() for x in n)]  # ('Coin 1', 'Coin 2': said)
