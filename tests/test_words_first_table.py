@@ -208,3 +208,15 @@ def test_a_value_is_not_defined_by_arithmetic_or_as_yes_and_no():
     cups = dict(aid_view(load_ruleset(str(GAMES / "under-cups.yaml")).ruleset).words)
     loom = dict(aid_view(load_ruleset(str(GAMES / "loom-and-dye.yaml")).ruleset).words)
     assert "Dice bid" not in cups and "Last round" not in loom, (cups, loom)
+
+
+def test_the_price_of_an_auction_won_at_the_highest_bid_is_the_highest_bid(crown):
+    """'Set the bid to the price': a bid for tricks has no price a table knows; the auction's best bid is what it
+    names (crown-bid's Words box: 'Bid: ... set to the highest bid or 2')."""
+    from rulecraft.tools.print.aid import aid_view
+
+    assert dict(aid_view(crown[0]).words)["Bid"] == "It starts at 0; then it is set to the highest bid or 2."
+    rs = load_ruleset(str(GAMES / "tide-clock.yaml")).ruleset  # a falling price: the price it was taken at
+    w = Words(rs, detail="players")
+    name = next(dict(s.settings).get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction")
+    assert _said(w, f"{name}.price") == "the price"

@@ -125,3 +125,11 @@ def table_key_titles(rs) -> dict:
     for key, title in (getattr(rs, "key_titles", None) or {}).items():  # the keys of families variables are per
         out.setdefault(key, title)
     return out
+
+
+def first_price_results(rs) -> set:
+    """The names of the results of auctions won at the highest bid (open, once around, sealed at the first price):
+    their `price` reads 'the highest bid' ('set the bid to the price' named nothing a table of a bid for tricks knows)."""
+    return {st.get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction"
+            and (st := dict(s.settings)).get("form", "open") in ("open", "once_around", "sealed")
+            and st.get("price", "first") == "first" and not st.get("offer")}
