@@ -220,3 +220,11 @@ def test_the_price_of_an_auction_won_at_the_highest_bid_is_the_highest_bid(crown
     w = Words(rs, detail="players")
     name = next(dict(s.settings).get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction")
     assert _said(w, f"{name}.price") == "the price"
+
+
+def test_a_text_every_card_shares_is_said_with_the_deck(dry_well):
+    """'What is a spring worth?': every card says 'Worth its number at the end', so no card is special and the aid
+    listed none; the deck went unsaid ('You need 12 cards'). The deck is said, with the text they share."""
+    assert "The cards: Spring 1 ×2 (worth 1), Spring 2 ×2 (worth 2), Spring 3 ×2 (worth 3), Spring 4 ×2 (worth 4), " \
+           "Spring 5 ×2 (worth 5) and Spring 6 ×2 (worth 6). Every card: Worth its number at the end; sold for water." \
+           in dry_well.setup, dry_well.setup
