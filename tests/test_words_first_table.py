@@ -228,3 +228,11 @@ def test_a_text_every_card_shares_is_said_with_the_deck(dry_well):
     assert "The cards: Spring 1 ×2 (worth 1), Spring 2 ×2 (worth 2), Spring 3 ×2 (worth 3), Spring 4 ×2 (worth 4), " \
            "Spring 5 ×2 (worth 5) and Spring 6 ×2 (worth 6). Every card: Worth its number at the end; sold for water." \
            in dry_well.setup, dry_well.setup
+
+
+def test_the_leader_of_tricks_is_defined_with_who_leads_after_a_trick(crown):
+    """'Who leads?': 'set the leader to the caller' and the leader was defined nowhere (a one-word term met in lower
+    case); it is, with what the tricks do to it."""
+    from rulecraft.tools.print.aid import aid_view
+
+    assert dict(aid_view(crown[0]).words)["Leader"] == "The caller. Then whoever takes a trick leads the next."

@@ -163,8 +163,8 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         name = (v.title or vid.replace("_", " ")).removeprefix("the ")
         if name in ("first", "last", "next", "current", "best") or f"the {name}" in said:  # a plain word, or itself
             continue
-        out.append((name, capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
-                    else f"First {said[0]}, then {said[1]}"))
+        out.append((name, (capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
+                           else f"First {said[0]}, then {said[1]}") + _in_tricks(rs, vid)))
     return out
 
 
@@ -203,10 +203,18 @@ def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str
         + (f", and back to {start}" if back else "")
     if len(labels) == 1 and "" not in labels and start is None:  # one step sets it, in the designer's words
         text = labels.pop().rstrip(".")  # ('Turn up the next card; its suit is trumps this round')
-    if any(dict(s.settings).get("trump") == v.id for _q, s in rs.iter_steps() if isinstance(s, M.ConstructStep)
-           and s.construct == "trick"):
-        text += ". In a trick, a trump (a card of this suit) beats every card of the other suits"
-    return [(capital(v.title.removeprefix("the ")), capital(text))]
+    return [(v.title.removeprefix("the "), capital(text) + _in_tricks(rs, v.id))]  # ('leader' is met in lower case)
+
+
+def _in_tricks(rs: M.Ruleset, vid: str) -> str:
+    """What a trick does with a value it names: the trump suit's cards beat the others; the leader is set to whoever
+    takes a trick."""
+    tricks = [dict(s.settings) for _q, s in rs.iter_steps() if isinstance(s, M.ConstructStep) and s.construct == "trick"]
+    text = ". In a trick, a trump (a card of this suit) beats every card of the other suits" \
+        if any(t.get("trump") == vid for t in tricks) else ""
+    if any(t.get("leader") == vid and t.get("next_leader", "").lower() != "false" for t in tricks):
+        text += ". Then whoever takes a trick leads the next"  # (the trick sets it to its winner)
+    return text
 
 
 def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
