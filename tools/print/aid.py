@@ -23,7 +23,6 @@ from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.setup.deck import KIND_OF_CARD
 from rulecraft.tools.print.aidwords import card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
@@ -57,6 +56,7 @@ class AidView:
     words: list[tuple[str, str]] = field(default_factory=list)  # every place and term the aid uses, defined
     turn_heading: str = "Your turn, in order"
     actions: set = field(default_factory=set)  # titles of the short actions shown in the order of play (may go)
+    spare: list = field(default_factory=list)  # Words entries to leave out first over two pages, the last first
 
 
 def _pairs(w: Words, data) -> list[tuple[str, str]]:
@@ -297,7 +297,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
-    view.words = words_box(rs, w, _texts(view))
+    view.words, view.spare = words_box(rs, w, _texts(view))
     view.setup += first_player(rs, "\n".join(_texts(view) + [d for _t, d in view.words]), view.setup)
     return view
 
@@ -345,7 +345,7 @@ def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, in
 
 def _printed(view: AidView, browser) -> tuple[bytes, int]:
     """One view printed as compactly as it needs: a second page of a few lines is tried again to fit one sheet, and
-    over two pages at the tightest layout the kinds of card the names already hint at leave the Words box."""
+    over two pages at the tightest layout the Words box's spare entries leave it (`words_box`)."""
     from io import BytesIO
 
     from pypdf import PdfReader
@@ -361,7 +361,7 @@ def _printed(view: AidView, browser) -> tuple[bytes, int]:
             fits = fits or (pdf, pages)
     else:
         pdf, pages = fits or (pdf, pages)
-    kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
+    kinds = list(view.spare)
     while pages > MAX_PAGES and kinds:
         view.words.remove(kinds.pop())
         pdf = browser.print(aid_html(view, 2))

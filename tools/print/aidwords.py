@@ -11,7 +11,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
-from rulecraft.tools.print.setup.deck import class_terms
+from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
 from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
@@ -152,9 +152,10 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
-        if not v.doc and v.title and not rs.aid.get("words") and not any("player" in x or "\0" in x for x in said):
+        if not v.doc and v.title and not (rs.aid.get("words") or rs.aid.get("turn")) \
+                and not any("player" in x or "\0" in x for x in said):
             out += value_term(rs, w, v)  # 'the trump suit', 'the value to beat': what it is set to (a designer
-            # who wrote the aid's words chose the terms it defines)
+            # who wrote the aid's words or its turn composed the aid by hand, and chose the terms it defines)
         if v.doc or not said or len(said) > 2 or not all(("player" in x or "\0" in x) and len(x) <= 60 for x in said) \
                 or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
@@ -272,8 +273,16 @@ def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
     return " ".join(notes)
 
 
-def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
-    """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them."""
+def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> tuple[list, list]:
+    """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them; and those to
+    leave out first from an aid over two pages, the last to go first: the kinds of card the names already hint at,
+    then the values defined by what sets them."""
+    box = _box(rs, w, texts)
+    values = {name.lower() for v in rs.variables.values() if v.title for name, _d in value_term(rs, w, v)}
+    return box, [x for x in box if x[1].startswith(KIND_OF_CARD)] + [x for x in box if x[0].lower() in values]
+
+
+def _box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
     said = "\n".join(texts)
     designer = {capital(str(k)) for k in (rs.aid.get("words") or {})}
     box, seen = [], set()
