@@ -202,12 +202,14 @@ def test_a_labelled_block_says_the_rule_that_puts_a_player_out(dry_well):
 
 def test_a_value_is_not_defined_by_arithmetic_or_as_yes_and_no():
     """'Dice bid: set to the raise divided by 10, rounded down' (a number the rules pack) and 'Last round: it starts at
-    no; then it is set to yes' define nothing for a reader: such values are left to their own names."""
+    no; then it is set to yes' define nothing for a reader, nor 'Price: then it is set to 9' of a price that falls
+    by 1 each time round: such values are left to their own names."""
     from rulecraft.tools.print.aid import aid_view
 
     cups = dict(aid_view(load_ruleset(str(GAMES / "under-cups.yaml")).ruleset).words)
     loom = dict(aid_view(load_ruleset(str(GAMES / "loom-and-dye.yaml")).ruleset).words)
-    assert "Dice bid" not in cups and "Last round" not in loom, (cups, loom)
+    falling = dict(aid_view(load_ruleset(str(GAMES / "falling-price.yaml")).ruleset).words)  # ('price -= 1' too)
+    assert "Dice bid" not in cups and "Last round" not in loom and "Price" not in falling, (cups, loom, falling)
 
 
 def test_the_price_of_an_auction_won_at_the_highest_bid_is_the_highest_bid(crown):
@@ -236,3 +238,13 @@ def test_the_leader_of_tricks_is_defined_with_who_leads_after_a_trick(crown):
     from rulecraft.tools.print.aid import aid_view
 
     assert dict(aid_view(crown[0]).words)["Leader"] == "The caller. Then whoever takes a trick leads the next."
+
+
+def test_a_question_whose_yes_says_nothing_reads_if_not():
+    """'Did the kettle boil over? Otherwise, score ...': 'otherwise' after a bare question answers nothing; when the
+    yes only tells the table something, the no reads 'If not, ...'."""
+    from rulecraft.tools.print.aid import aid_view
+
+    flow = [x for _d, _t, lines in aid_view(load_ruleset(str(GAMES / "kettle-brew.yaml")).ruleset).flow for x in lines]
+    assert "Did the kettle boil over? If not, score the kettle's coins in points, and 2 more for each Moonstone in it" \
+        in flow, flow

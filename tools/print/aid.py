@@ -19,10 +19,9 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, misnamed, write_bytes
 from rulecraft.tools.chart.cases import one_case
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
-from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
-from rulecraft.tools.words.core import capital, humanize, sequence_title
+from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
@@ -96,7 +95,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
             inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
             answer = ", then ".join(inner)
             if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
-                said += ("; " + lead.lower() if answered else " " + lead) + (" " if lead == "Then" else ", ") + answer
+                said += ("; " + lead.lower() if answered else " If not" if lead == "Otherwise" else " " + lead) \
+                    + (" " if lead == "Then" else ", ") + answer  # ('Did it boil over? If not, score ...')
                 answered = True
         return said
     if decides == "mechanic" and not label and depth < DEPTH:  # a mechanic says itself, then what its `do:` does

@@ -184,11 +184,11 @@ def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str
     for seq, step in rs.iter_steps():
         for st in own_statements(step):
             for n in st.ast.walk():
-                if isinstance(n, A.Assign) and n.op == "=" and isinstance(n.target, A.Name) and n.target.id == v.id:
-                    if any(isinstance(x, A.Name) and x.id in seq.params or isinstance(x, A.BinOp)
+                if isinstance(n, A.Assign) and isinstance(n.target, A.Name) and n.target.id == v.id:
+                    if n.op != "=" or any(isinstance(x, A.Name) and x.id in seq.params or isinstance(x, A.BinOp)
                            and x.op in ("//", "%", "/") for x in n.value.walk()):
                         return []  # ('the source's type': a parameter names nobody the aid defines; 'the raise divided
-                        # by 10, rounded down' is a number the engine packs, not a rule)
+                        # by 10, rounded down' is a number the engine packs, not a rule; a count the steps change)
                     text, lead = w.stmt(n), f"set {target} to "
                     text = text[len(lead):] if text.lower().startswith(lead.lower()) else ""
                     labels.add(w.label(designer_label(step)))
