@@ -104,7 +104,7 @@ def test_a_labelled_auction_says_what_winning_it_does(tmp_path):
     view = aid_view(load_ruleset(str(_tutorial_auction(tmp_path))).ruleset)
     bidding = dict(view.decisions)["Bidding"]
     assert bidding.startswith("Raise or pass, going left from the opener; a pass is final"), bidding
-    assert "When it ends: if there is a winner, take the price from the winner's coins" in bidding, bidding
+    assert "When it ends: if there is a winner, take the highest bid from the winner's coins" in bidding, bidding
     assert "otherwise move the top card of the lot for sale to the Lots nobody bought" in bidding, bidding
 
 

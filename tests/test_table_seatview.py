@@ -175,6 +175,7 @@ zones:
   pile: {visibility: hidden, initial: all, title: Pile}
   hand: {per: player, visibility: owner, title: Hand}
   shelf: {per: player, visibility: open, title: Shelf}
+  bag: {per: player, visibility: owner_contents, title: Bag}
 start: game
 sequences:
   game:
@@ -204,6 +205,8 @@ def test_notices_say_what_a_seat_gained_or_lost_and_no_more(tmp_path):
     said = news.since(game, 0)
     assert said == ["Your Gem 1 went to P2's Shelf.", "Your Gem 2 left your Hand.", "You got Gem 3 from P2's Shelf."]
     assert news.since(game, 0) == []  # told once
+    game.move(gem["gem3"], ZoneRef("bag", 0), "top", span)  # face down into P1's own bag, whose contents P1 knows
+    assert news.since(game, 0) == ["Your Gem 3 went to your Bag."]  # (said 'left your Shelf': went where?)
     view = seat_view(game, 0, game.pending, said)
     assert view.to_json()["notices"] == said and "Since you last looked:" in render_plain(view)
 

@@ -59,7 +59,7 @@ def _render(ref: str, kind: str, text: str):
         step = next(s for _seq, s in w.rs.iter_steps() if s.path == text)
         return w.step(step, own_label=False), [step]
     if kind == "questions":  # the question a yes/no diamond asks for a condition ('' where none reads clean)
-        from rulecraft.tools.words.steps import condition_question
+        from rulecraft.tools.words.labels import condition_question
 
         step = next(s for _seq, s in w.rs.iter_steps() if s.path == text)
         return condition_question(w, step), [step]

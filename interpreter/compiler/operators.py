@@ -37,7 +37,7 @@ class OperatorNodes:
             v = self.expr(part)
             t = self.temp()
             # as a value reads (text_of), before the next part runs; a whole number is its digits
-            self.emit(f"{t} = {v} if type({v}) is str else str({v}) if type({v}) is int else _text({v})")
+            self.emit(f"{t} = {v} if type({v}) is str else str({v}) if type({v}) is int else _text_in({v}, ctx)")
             pieces.append(t)
         out = self.temp()
         self.emit(f"{out} = _join(({', '.join(pieces)},))")

@@ -19,7 +19,7 @@ from ..dsl.ops import (
 )
 from ..dsl.scope import Scope
 from ..dsl.guards import (
-    _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, number, scanned,
+    _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, number, scanned, text_in,
 )
 from ..diagnostics import RuleError
 from . import safesource
@@ -41,7 +41,7 @@ _HELPERS: dict[str, Any] = {
     "KeyError": KeyError, "TypeError": TypeError, "AttributeError": AttributeError, "ZeroDivisionError": ZeroDivisionError,
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
     "_scanned": scanned, "_compared": compared,
-    "_index": index, "_text": text_of, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
+    "_index": index, "_text": text_of, "_text_in": text_in, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
     "_Roll": Roll, "_Row": Row, "_RECORDS": frozenset((dict, Row)),
     "_CONTAINERS": _CONTAINERS, "_LIST_DICT": frozenset((list, dict)), "_NUMBERS": _NUMBER_TYPES, "_INT_FLOAT": (int, float), "_MAXI": MAX_INT,
     "_MAXR": MAX_RANGE, "_NO_BUDGET": float("inf"), "_MAX_VALUES": MAX_VALUES, "_COPY_SHIFT": COPY_SHIFT, "_MISSING": _MISSING,

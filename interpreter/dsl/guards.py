@@ -324,6 +324,30 @@ def describe(value: Any) -> str:
     return type(value).__name__.lower()
 
 
+def text_in(v: Any, ctx: Any) -> str:
+    """A value written into a text (a log's `{...}`): as `text_of`, a zone by its title, a player's own by whose it is
+    ('P2's Hand', 'Pile (left)', never 'hand[1]' or 'piles[left]')."""
+    if isinstance(v, ZoneRef):
+        return zone_text(v, ctx)
+    if isinstance(v, list) and any(isinstance(x, ZoneRef) for x in v):
+        return ", ".join(text_in(x, ctx) for x in v)
+    return text_of(v)
+
+
+def zone_text(ref: ZoneRef, ctx: Any) -> str:
+    rs = getattr(ctx, "rs", None)
+    z = rs.zones.get(ref.zone) if rs is not None else None
+    if z is None:
+        return str(ref)
+    title = z.title or ref.zone.replace("_", " ")
+    if ref.key is None:
+        return title
+    players = getattr(ctx, "players", None) or []
+    if z.per == "player" and isinstance(ref.key, int) and 0 <= ref.key < len(players):
+        return f"{players[ref.key]}'s {title.removeprefix('the ')}"
+    return f"{title} ({(getattr(rs, 'key_titles', None) or {}).get(ref.key) or text_of(ref.key)})"
+
+
 def text_of(v: Any) -> str:
     """A value as a designer reads it: true/false/none, lists as 'a, b, c'."""
     if v is None:

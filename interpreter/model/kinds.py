@@ -183,6 +183,15 @@ def own_statements(step: Any) -> tuple:
     return kind.statements(step) if kind is not None else ()
 
 
+def decides(step: Any) -> str:
+    """What a step decides (`StepKind.decides`): its kind's word, and 'choice' for a step of a kind that decides
+    nothing itself whose own instruction still puts a question to a player (a draw a player may stop)."""
+    kind = kind_of(step)
+    if kind is None:
+        return ""
+    return kind.decides or ("choice" if kind.decisions(step) else "")
+
+
 def yes_no(step: Any) -> Optional[tuple]:
     """(its condition, the steps run on yes, the steps run on no) for a step whose kind asks yes or no (`question`: an
     'if'); None for any other step."""

@@ -122,7 +122,7 @@ class _Chart(EdgesMixin):
         elif self.opts.detail != "full" and _asks(step) and "?" not in text:
             # a label that asks its question and says what a yes does ('Rolled a double? Take a Boost') is kept:
             # the aid prints it so, and the sheet must not ask another question in its place
-            from rulecraft.tools.words.steps import condition_question
+            from rulecraft.tools.words.labels import condition_question
 
             text = condition_question(self.words, step) or text  # a statement is no question for yes and no
         if node.kind in ("loop", "foreach", "decision", "sealed", "stack", "auction", "respond", "trick") and not designer:

@@ -19,13 +19,12 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load_for, misnamed, write_bytes
 from rulecraft.tools.chart.cases import one_case
 from rulecraft.tools.chart.sheetplan import calls_of, designer_label
-from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
-from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import KIND_OF_CARD, card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
+from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
+from rulecraft.tools.print.aidwords import card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
-                                            lower as _lower, sentence as _sentence, win_lines)
+                                            lower as _lower, puts_out, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
@@ -56,6 +55,7 @@ class AidView:
     words: list[tuple[str, str]] = field(default_factory=list)  # every place and term the aid uses, defined
     turn_heading: str = "Your turn, in order"
     actions: set = field(default_factory=set)  # titles of the short actions shown in the order of play (may go)
+    spare: list = field(default_factory=list)  # Words entries to leave out first over two pages, the last first
 
 
 def _pairs(w: Words, data) -> list[tuple[str, str]]:
@@ -70,9 +70,6 @@ FLOW_ROOM = 1600  # in an order of play this short in all (cut as usual): an aid
 ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
 ANSWER_CHARS = 90  # what a question's answer leads to, said inside a longer line only when it is this short
 DEPTH = 3  # a step's blocks are said this many levels down (a payment inside an 'if' inside a loop)
-
-
-
 
 
 def _said(w: Words, s: M.Step, depth: int = 0) -> str:
@@ -98,7 +95,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
             inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
             answer = ", then ".join(inner)
             if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
-                said += ("; " + lead.lower() if answered else " " + lead) + (" " if lead == "Then" else ", ") + answer
+                said += ("; " + lead.lower() if answered else " If not" if lead == "Otherwise" else " " + lead) \
+                    + (" " if lead == "Then" else ", ") + answer  # ('Did it boil over? If not, score ...')
                 answered = True
         return said
     if decides == "mechanic" and not label and depth < DEPTH:  # a mechanic says itself, then what its `do:` does
@@ -109,6 +107,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
                                      if not hidden_step(w.rs, b)) if x]
         return text + (". " + capital(_then(inner)) if inner else "")
+    if label and depth == 0 and (out := puts_out(s)) is not None:  # 'how do I lose?': a block's rule that puts
+        return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
     if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
@@ -297,7 +297,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
-    view.words = words_box(rs, w, _texts(view))
+    view.words, view.spare = words_box(rs, w, _texts(view))
     view.setup += first_player(rs, "\n".join(_texts(view) + [d for _t, d in view.words]), view.setup)
     return view
 
@@ -345,7 +345,7 @@ def build_aid(rs: M.Ruleset, paper: str = "a4", printer=None) -> tuple[bytes, in
 
 def _printed(view: AidView, browser) -> tuple[bytes, int]:
     """One view printed as compactly as it needs: a second page of a few lines is tried again to fit one sheet, and
-    over two pages at the tightest layout the kinds of card the names already hint at leave the Words box."""
+    over two pages at the tightest layout the Words box's spare entries leave it (`words_box`)."""
     from io import BytesIO
 
     from pypdf import PdfReader
@@ -361,7 +361,7 @@ def _printed(view: AidView, browser) -> tuple[bytes, int]:
             fits = fits or (pdf, pages)
     else:
         pdf, pages = fits or (pdf, pages)
-    kinds = [x for x in view.words if x[1].startswith(KIND_OF_CARD)]
+    kinds = list(view.spare)
     while pages > MAX_PAGES and kinds:
         view.words.remove(kinds.pop())
         pdf = browser.print(aid_html(view, 2))

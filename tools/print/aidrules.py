@@ -11,7 +11,7 @@ import re
 
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
-from rulecraft.model.kinds import kind_of, own_statements, yes_no
+from rulecraft.model.kinds import decides, kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
@@ -63,8 +63,7 @@ def _asked(text: str) -> str:
 
 
 def _decides(s: M.Step) -> str:
-    kind = kind_of(s)
-    return kind.decides if kind is not None else ""
+    return decides(s)
 
 
 def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
@@ -84,7 +83,7 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             if kind is not None and kind.decides == "mechanic":
                 found.append((0, window_heading(s) if kind.key == "respond"
                               else _DECIDED.get(kind.key, capital(humanize(kind.key))), s))
-            elif kind is not None and kind.decides == "choice":
+            elif decides(s) == "choice":
                 found.append((1, title, s))
     out: dict[str, list[str]] = {}
     from rulecraft.tools.words.help import what_follows
@@ -100,7 +99,7 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
-            text = text.rstrip(".") + ". " + capital(lead)  # 'Who leads next? What may I bid?': unsaid
+            text = text.rstrip(".") + ". " + ". ".join(map(capital, lead.split("; ")))  # 'What may I bid?': unsaid
         ending = [x for b in dict(s.bodies).get("on_end", ()) if (x := say(b) if say else "")]
         if rank == 0 and designer_label(s) and ending:  # a label says the rule; what the end does, the steps say
             text = clip(text.rstrip(".") + ". When it ends: " + "; ".join(lower(x) for x in ending), ENTRY_CHARS)
@@ -349,3 +348,14 @@ def _steps(steps):
         yield s
         for _n, body in s.bodies:
             yield from _steps(body)
+
+
+def puts_out(s: M.Step):
+    """The question inside a block that puts a player out of the game (`add modifier out`) on one of its answers, the
+    rule a first table asks for ('what if I cannot drink?') which a designer's label over the block leaves unsaid;
+    None when the block puts nobody out, or the step is that question itself."""
+    def out(body) -> bool:
+        return any(isinstance(n, A.AddModifier) and n.modifier == "out" for x in body for st in own_statements(x)
+                   for n in st.ast.walk())
+    found = [x for _n, body in s.bodies for x in M.walk_steps(body) if (asks := yes_no(x)) and (out(asks[1]) or out(asks[2]))]
+    return found[0] if found and yes_no(s) is None else None

@@ -11,6 +11,7 @@ from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
 from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
@@ -27,7 +28,6 @@ VISIBILITY = {
     "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
 }
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
-KIND_OF_CARD = "A kind of card: "  # how a class of card is defined (the first entries to go from a full aid)
 
 
 def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
@@ -118,7 +118,9 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
             out.append((capital(v.title.removeprefix("the ")), w.label(v.doc)))
     for f, doc in rs.function_docs.items():  # 'the player's receiver': a function titled "{q}'s receiver"
         title = rs.titles.get(f) or ""
-        named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title)  # "{c}'s price for {p}"
+        named = re.fullmatch(r"\{\w+\}'s ([\w ]+?)(?: (?:for|to|of) \{\w+\})?", title) \
+            or re.fullmatch(r"the (\w+) (?:of|for|in) (?:the |a )?(?:\w+ )?\{\w+\}", title)  # "{c}'s price for {p}", "the
+        # thirst of round {r}"
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
             out.append((named.group(1), w.label(doc)))  # ({NAME} values filled, as in a label)
     out += [t for t in variable_terms(rs, w) + keyed_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
@@ -150,6 +152,10 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     out = []
     for vid, said in values.items():
         v = rs.variables[vid]
+        if not v.doc and v.title and not (rs.aid.get("words") or rs.aid.get("turn")) \
+                and not any("player" in x or "\0" in x for x in said):
+            out += value_term(rs, w, v)  # 'the trump suit', 'the value to beat': what it is set to (a designer
+            # who wrote the aid's words or its turn composed the aid by hand, and chose the terms it defines)
         if v.doc or not said or len(said) > 2 or not all(("player" in x or "\0" in x) and len(x) <= 60 for x in said) \
                 or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
@@ -158,9 +164,58 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         name = (v.title or vid.replace("_", " ")).removeprefix("the ")
         if name in ("first", "last", "next", "current", "best") or f"the {name}" in said:  # a plain word, or itself
             continue
-        out.append((name, capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
-                    else f"First {said[0]}, then {said[1]}"))
+        out.append((name, (capital(said[0]) if len(said) == 1 else f"{capital(said[0])}, otherwise {said[1]}" if either
+                           else f"First {said[0]}, then {said[1]}") + _in_tricks(rs, vid)))
     return out
+
+
+def value_term(rs: M.Ruleset, w: Words, v: M.VariableDef) -> list[tuple[str, str]]:
+    """A titled game value with no `doc:` that is no player ('the trump suit', 'the value to beat'), defined by where
+    it starts and what the rules set it to, each as its step says it ('the suit the caller chose'); the trump of a
+    trick says what a trump does. [] where its changes are many or long (the sheets say them)."""
+    from rulecraft.tools.words.text import join_and
+
+    target = w.name(v.id)
+    if isinstance(v.initial, bool):
+        return []  # a yes or no ('the last round') says itself
+    start = None if v.initial is None or v.initial == [] else w.value(v.initial)
+    said: list[str] = []
+    labels: set[str] = set()  # the designer's words for the steps that set it
+    for seq, step in rs.iter_steps():
+        for st in own_statements(step):
+            for n in st.ast.walk():
+                if isinstance(n, A.Assign) and isinstance(n.target, A.Name) and n.target.id == v.id:
+                    if n.op != "=" or any(isinstance(x, A.Name) and x.id in seq.params or isinstance(x, A.BinOp)
+                           and x.op in ("//", "%", "/") for x in n.value.walk()):
+                        return []  # ('the source's type': a parameter names nobody the aid defines; 'the raise divided
+                        # by 10, rounded down' is a number the engine packs, not a rule; a count the steps change)
+                    text, lead = w.stmt(n), f"set {target} to "
+                    text = text[len(lead):] if text.lower().startswith(lead.lower()) else ""
+                    labels.add(w.label(designer_label(step)))
+                    if text and text not in said:
+                        said.append(text)
+    if not said or len(said) > 3 or any(len(x) > 60 for x in said):
+        return []
+    back = start is not None and start in said  # 'set top = 0' when the pile is cleared: back where it started
+    others = [x for x in said if x != start]
+    if not others:
+        return []
+    text = (f"It starts at {start}; then it is set to " if start is not None else "") + join_and(others, "or") \
+        + (f", and back to {start}" if back else "")
+    if len(labels) == 1 and "" not in labels and start is None:  # one step sets it, in the designer's words
+        text = labels.pop().rstrip(".")  # ('Turn up the next card; its suit is trumps this round')
+    return [(v.title.removeprefix("the "), capital(text) + _in_tricks(rs, v.id))]  # ('leader' is met in lower case)
+
+
+def _in_tricks(rs: M.Ruleset, vid: str) -> str:
+    """What a trick does with a value it names: the trump suit's cards beat the others; the leader is set to whoever
+    takes a trick."""
+    tricks = [dict(s.settings) for _q, s in rs.iter_steps() if isinstance(s, M.ConstructStep) and s.construct == "trick"]
+    text = ". In a trick, a trump (a card of this suit) beats every card of the other suits" \
+        if any(t.get("trump") == vid for t in tricks) else ""
+    if any(t.get("leader") == vid and t.get("next_leader", "").lower() != "false" for t in tricks):
+        text += ". Then whoever takes a trick leads the next"  # (the trick sets it to its winner)
+    return text
 
 
 def keyed_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
@@ -218,22 +273,16 @@ def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
     return " ".join(notes)
 
 
-def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
-    """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
-    case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
-    names: dict[str, list[str]] = {}
-    for c in rs.cards:
-        for cls in sorted(c.classes):  # (a set: in its own order the Words box changed from run to run)
-            if c.name not in names.setdefault(cls, []):
-                names[cls].append(c.name)
-    from rulecraft.tools.words.text import join_and
-
-    return [(cls.replace("_", " "), f"{KIND_OF_CARD}{join_and(n)}") for cls, n in names.items()
-            if len(n) <= 6 and not all(cls.replace("_", " ") in x.lower() for x in n)]  # ('Coin 1', 'Coin 2': said)
+def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> tuple[list, list]:
+    """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them; and those to
+    leave out first from an aid over two pages, the last to go first: the kinds of card the names already hint at,
+    then the values defined by what sets them."""
+    box = _box(rs, w, texts)
+    values = {name.lower() for v in rs.variables.values() if v.title for name, _d in value_term(rs, w, v)}
+    return box, [x for x in box if x[1].startswith(KIND_OF_CARD)] + [x for x in box if x[0].lower() in values]
 
 
-def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
-    """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them."""
+def _box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
     said = "\n".join(texts)
     designer = {capital(str(k)) for k in (rs.aid.get("words") or {})}
     box, seen = [], set()

@@ -5,13 +5,15 @@ A seat's things are the cards it sees in its own zones (a hand, a treasury, its 
 the table compares them, and says only what the seat could see for itself, so a notice reveals nothing:
 - a card of theirs that another player now has face up: where it is ("Your Guild went to P3's Court");
 - a card of theirs now out of their sight: that it left, not where ("Your Green Dragon Egg left your
-  Treasury"; the story says who took it, where the story tells it);
+  Treasury"; the story says who took it, where the story tells it), unless it lies where they may still name it
+  (their own bag, whose contents they know: "Your Spark went to your Bag");
 - a card they got that they last saw with another player: from where ("You got Iron King from P2's Court").
 A card played to the table, or drawn, is seen where it is: no notice.
 """
 
 from __future__ import annotations
 
+from rulecraft.runtime.knowledge import seen_in
 from rulecraft.runtime.story import game_label
 from rulecraft.values import ZoneRef
 
@@ -58,6 +60,16 @@ def seen(game, seat: int) -> dict[int, ZoneRef]:
     return out
 
 
+def _known_places(game, seat: int, cards: set) -> dict[int, ZoneRef]:
+    """Where each of `cards` (by index) lies, for those `seat` may name there though it does not see their faces
+    (a zone whose contents it knows, its own bag; a card it was shown): runtime/knowledge.py's `seen_in`."""
+    out: dict[int, ZoneRef] = {}
+    for ref, held in game.zones.items():
+        if cards and any(c.index in cards for c in held):
+            out.update((c.index, ref) for c in seen_in(game, ref, seat)[1] if c.index in cards)
+    return out
+
+
 class Notices:
     """What each seat had and saw when it last looked, to tell it what changed."""
 
@@ -76,10 +88,14 @@ class Notices:
         went: dict[ZoneRef, list] = {}
         left: dict[ZoneRef, list] = {}
         got: dict[ZoneRef, list] = {}
-        for i in set(before) - set(now):
+        gone = set(before) - set(now)
+        known = _known_places(game, seat, gone - set(sees))
+        for i in gone:
             to = sees.get(i)
             owner = game.zone_owner(to) if to is not None else None
-            if to is None:  # out of sight: where it went is not this seat's to know (the story may say)
+            if to is None and i in known:  # face down where this seat knows what it holds (its own bag): where
+                went.setdefault(known[i], []).append(cards[i])
+            elif to is None:  # out of sight: where it went is not this seat's to know (the story may say)
                 left.setdefault(before[i], []).append(cards[i])
             elif owner is not None and owner.seat != seat:  # another player has it, face up
                 went.setdefault(to, []).append(cards[i])

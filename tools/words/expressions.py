@@ -9,7 +9,7 @@ from rulecraft.dsl import ast as A
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
 from rulecraft.tools.words.players import (_cards_with, _is_roll, _rows_with, answered, chose, chosen_option, negate,
                                            players_attr, players_call, players_possessive, possessive)
-from rulecraft.tools.words.text import plural
+from rulecraft.tools.words.text import plural, table_key_titles
 
 
 @phrase(A.Num)
@@ -33,26 +33,6 @@ def key_titles(w: Words) -> dict:
     if cached is None:
         cached = w._key_titles = table_key_titles(w.rs)
     return cached
-
-
-def table_key_titles(rs) -> dict:
-    """Key -> title, for the keys of tables that give each row a `title` (a key two tables title differently is
-    left out): the name players know a key by."""
-    out, clash = {}, set()
-    for t in rs.tables.values():
-        if "title" not in t.columns:
-            continue
-        for key, row in t.rows.items():
-            title = row.get("title")
-            if isinstance(key, str) and isinstance(title, str) and title:
-                if out.get(key, title) != title:
-                    clash.add(key)
-                out[key] = title
-    for key in clash:
-        out.pop(key)
-    for key, title in (getattr(rs, "key_titles", None) or {}).items():  # the keys of families variables are per
-        out.setdefault(key, title)
-    return out
 
 
 @phrase(A.Const)
@@ -141,12 +121,16 @@ def _ranking(word: str):
     def fn(w: Words, n: A.Call, args: list[str]) -> str:
         head = n.args[0] if n.args else None
         if not (isinstance(head, A.Compare) and head.op == "in" and isinstance(head.left, A.Name)):
-            return f"the {word} of {join_and(args)}" if word != "sorted" else f"{join_and(args)} in order"
+            return f"the {word} of {join_and(args)}" if word != "sorted" else f"{join_and(args)}{_first(w, n)}"
         items = w.expr(head.right)
         key = _kw(w, n, "by")
         said = w.expr(key) if key is not None else ""
         if word == "sorted":
-            return f"{items} in order" + (f" of {said}" if said and len(said) <= 40 else "")
+            if key is None or isinstance(key, A.Name) and key.id == head.left.id:  # 'by: x': the items themselves
+                return items + _first(w, n)
+            theirs = w.reading(head.left.id, "their", key) if w.detail != "full" else said
+            said = theirs if theirs.startswith("their ") else said
+            return f"{items} in order" + (f" of {said}" if said and len(said) <= 40 else "") + _first(w, n)
         if w.detail != "full" and isinstance(key, A.Attr) and isinstance(key.obj, A.Name) and key.obj.id == head.left.id:
             noun = w.local(head.left.id).removeprefix("the ")  # 'highest(q in players, by: q.points)'
             if items in ("the players", f"the {noun}s") or noun in ("player", "card"):
@@ -160,6 +144,14 @@ def _ranking(word: str):
             return f"the one of {items} with the {word} {said.removeprefix('the ')}"
         return f"the {word}-ranked of {items}"
     return fn
+
+
+def _first(w: Words, n: A.Call) -> str:
+    """Which end of a sort comes first ('highest first'): `descending:` is the whole rule of a ranking."""
+    d = _kw(w, n, "descending")
+    if d is None or w.is_constant(d):
+        return ", highest first" if d is not None and w.constant(d) else ", lowest first"
+    return f", highest first if {w.expr(d)}, else lowest first"
 
 
 _SPECIAL = {"seat_order": _seat_order, "max": _max_min("highest"), "min": _max_min("lowest"),

@@ -181,3 +181,17 @@ def _prose_code(text: str) -> list[str]:
     """`code_like` for a designer's prose: a lone capital letter is a name's initial or a letter the author
     means ('Christin P.', 'Plan B'), never a rule's variable (those are small letters)."""
     return [x for x in code_like(text) if not re.match(r"a lone variable letter \('[A-Z](?:'s)?'\)", x)]
+
+
+def condition_question(w, s: M.IfStep, limit: int = 70) -> str:
+    """A condition as the question a yes/no diamond asks ('Did the roll succeed?' reads as 'The roll succeeds?'),
+    or '' where the words would be long or read like code: a diamond never holds a statement."""
+    said = re.sub(r"^if ", "", w.step(s, own_label=False).strip(), flags=re.I)
+    if not said or code_like(said) or len(said) > limit or said in ("always", "never") or "?" in said \
+            or stilted(said) or re.search(r"^not |\bthe (?:this|that|these|those)\b|'s (?:what|who|where|which)\b"
+                                          r"|'s \w+ (?:as|by|of|to|for)\b|^the \w+$|\bthe [a-z]+ [a-z]+ not\b", said):
+        return ""
+    m = re.match(r"^(.+?) (is|are) (.+)$", said)
+    if m and " and " not in said and " or " not in said:  # 'the card is an Emblem' -> 'Is the card an Emblem?'
+        return f"{m.group(2).capitalize()} {m.group(1)} {m.group(3)}?"
+    return said[:1].upper() + said[1:] + "?"

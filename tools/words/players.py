@@ -9,6 +9,7 @@ import re
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import Words, humanize
+from rulecraft.tools.words.text import first_price_results
 
 
 def _zone_like(w: Words, e) -> bool:
@@ -59,8 +60,11 @@ def _is_roll(w: Words, e) -> bool:
 
 def players_attr(w: Words, n: A.Attr) -> str:
     """An attribute as players read it, or '' for the plain possessive."""
-    if isinstance(n.obj, A.Name) and n.obj.id in w.info.results:
-        return _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
+    if isinstance(n.obj, A.Name) and n.obj.id in w.info.results:  # (a first-price auction's price: its highest bid)
+        if w._first_price is None:
+            w._first_price = first_price_results(w.rs)
+        first = n.name == "price" and n.obj.id in w._first_price
+        return "the highest bid" if first else _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
     if _is_roll(w, n.obj) and n.name in _ROLL_FIELDS:
         return _ROLL_FIELDS[n.name]
     row = n.obj

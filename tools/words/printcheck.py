@@ -114,7 +114,7 @@ def diamond_problems(w: Words, s: M.Step, label: str) -> str:
     question from the condition to put there instead), a roll's success with no word of what succeeds, or yes and
     no leading to steps that read the same."""
     from rulecraft.dsl import ast as A
-    from rulecraft.tools.words.steps import condition_question
+    from rulecraft.tools.words.labels import condition_question
 
     if label and "?" not in label and not condition_question(w, s):
         return "holds a statement, not a question"

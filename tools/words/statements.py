@@ -89,11 +89,24 @@ def _assign(w: Words, n: A.Assign) -> str:
         return f"the next player{way} becomes {target}"  # 'set opener = next_player(opener)': the role moves on
     if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Comprehension) and isinstance(n.value.element, A.Ternary):
         return f"change {target}"  # a list remade item by item: say less than the code
+    if n.op == "=" and w.detail != "full" and isinstance(n.value, A.Name) and value.startswith("the ") \
+            and target.endswith(" " + value.removeprefix("the ")):
+        value = _whose_pick(w, n.value.id, value)  # 'set the trump suit to the suit': whose suit?
     if n.op == "+=":
         return f"add {value} to {target}"
     if n.op == "-=":
         return f"take {value} from {target}"
     return f"set {target} to {value}"
+
+
+def _whose_pick(w: Words, name: str, said: str) -> str:
+    """A pick read by the kind it is ('the suit') where the value it is put in names that kind already: by who
+    picked it ('the suit the caller chose'), else by how it came ('the chosen suit')."""
+    decided = w.info.choices.get(name)
+    if decided is not None and decided[0].player is not None:
+        return f"{said} {w.expr(decided[0].player)} chose"
+    noun = w.info.nouns.get(name, "")
+    return f"the {noun}" if noun and noun != said.removeprefix("the ") else said
 
 
 @phrase(A.Let)

@@ -322,6 +322,9 @@ _UNTIL = {"first": "the first who responds acts", "each": "each may respond once
           "all_pass": "responses go round until everyone passes"}
 
 
+_BEAT = "more than the highest bid so far"
+
+
 def players_construct(w: Words, s: M.ConstructStep) -> str:
     """An auction or a response window as players say it, from its settings: the mechanic in a sentence, the
     settings that read as words (who starts, the most a bid may be, a pass is final), never a condition's text."""
@@ -354,10 +357,10 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
                 f"{f'(down to {low}) ' if low else ''}until a player takes it at that price"]
     elif form == "betting":  # (with pay: every player pays their stake, not the winner a price: no sale words)
         return f"round of betting{frm}: each in turn folds, calls or raises the top stake until all still in match it"
-    elif form == "once_around":  # (the most a bid may be goes unsaid: players know to bid what they have)
-        bits = [f"once-around auction{frm}: each bids once or passes; the top bid wins"]
-    else:
-        bits = [f"open auction{frm}: raise or pass in turn until all others pass; the top bid wins"]
+    elif form == "once_around":  # (the most a bid may be goes unsaid: players know to bid what they have; what a
+        bits = [f"once-around auction{frm}: each bids once, {_BEAT}, or passes; the highest bid wins"]  # bid must beat,
+    else:  # the number a bidder needs, is said)
+        bits = [f"open auction{frm}: raise or pass in turn until all others pass (a raise is a bid {_BEAT}); the highest bid wins"]
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
@@ -380,21 +383,3 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
                     else "the winner pays the bank")
         bits += ["every other bidder pays their bid too"] if st.get("all_pay") == "True" else []  # (settings: text)
     return bits
-
-
-def condition_question(w: Words, s: M.IfStep, limit: int = 70) -> str:
-    """A condition as the question a yes/no diamond asks ('Did the roll succeed?' reads as 'The roll succeeds?'),
-    or '' where the words would be long or read like code: a diamond never holds a statement."""
-    from rulecraft.tools.words.labels import code_like, stilted
-
-    import re
-
-    said = re.sub(r"^if ", "", w.step(s, own_label=False).strip(), flags=re.I)
-    if not said or code_like(said) or len(said) > limit or said in ("always", "never") or "?" in said \
-            or stilted(said) or re.search(r"^not |\bthe (?:this|that|these|those)\b|'s (?:what|who|where|which)\b"
-                                          r"|'s \w+ (?:as|by|of|to|for)\b|^the \w+$|\bthe [a-z]+ [a-z]+ not\b", said):
-        return ""
-    m = re.match(r"^(.+?) (is|are) (.+)$", said)
-    if m and " and " not in said and " or " not in said:  # 'the card is an Emblem' -> 'Is the card an Emblem?'
-        return f"{m.group(2).capitalize()} {m.group(1)} {m.group(3)}?"
-    return said[:1].upper() + said[1:] + "?"

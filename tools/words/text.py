@@ -95,9 +95,41 @@ def dice_words(text: str) -> str:
 
 def unsaid_lead(label: str, rule: str) -> str:
     """What a designer's label for a mechanic leaves out that a first table asks: who leads ('Play a trick: follow
-    suit ...', and nothing said who leads the next one: 'the winner leads next'), and the lowest bid ('bids start at
-    2'); the clauses of its rule in words that say it, each where the label does not speak of it."""
+    suit ...', and nothing said who leads the next one: 'the winner leads next'), what a bid must beat ('more than
+    the highest bid so far'), the lowest bid ('bids start at 2') and who is paid ('the winner pays the bank'); the
+    clauses of its rule in words that say it, each where the label does not speak of it."""
     out = [c for c in rule.split("; ") if re.search(r"\bleads? (?:next|first|the next)\b", c)
            and not re.search(r"\blead", label, re.I) or c.startswith("bids start at ")
-           and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)]
+           and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)
+           or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)
+           or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)]
+    out = [re.sub(r"^[\w-]+ auction[^:]*: ", "", c) for c in out]  # (the kind of auction is the label's to say)
     return "; ".join(out)
+
+
+def table_key_titles(rs) -> dict:
+    """Key -> title, for the keys of tables that give each row a `title` (a key two tables title differently is
+    left out): the name players know a key by."""
+    out, clash = {}, set()
+    for t in rs.tables.values():
+        if "title" not in t.columns:
+            continue
+        for key, row in t.rows.items():
+            title = row.get("title")
+            if isinstance(key, str) and isinstance(title, str) and title:
+                if out.get(key, title) != title:
+                    clash.add(key)
+                out[key] = title
+    for key in clash:
+        out.pop(key)
+    for key, title in (getattr(rs, "key_titles", None) or {}).items():  # the keys of families variables are per
+        out.setdefault(key, title)
+    return out
+
+
+def first_price_results(rs) -> set:
+    """The names of the results of auctions won at the highest bid (open, once around, sealed at the first price):
+    their `price` reads 'the highest bid' ('set the bid to the price' named nothing a table of a bid for tricks knows)."""
+    return {st.get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction"
+            and (st := dict(s.settings)).get("form", "open") in ("open", "once_around", "sealed")
+            and st.get("price", "first") == "first" and not st.get("offer")}

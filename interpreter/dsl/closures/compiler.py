@@ -23,7 +23,7 @@ from ..checking import (Problem, attribute_problem, binds_items, builtin_call_pr
 from .lists import ListsMixin
 from .operators import OperatorsMixin
 from .whole import noted
-from ..guards import CALL_COST, bounded, charge, failing as _fail
+from ..guards import CALL_COST, bounded, charge, failing as _fail, text_in
 from ..ops import _MISSING, RANKINGS, index, make_getattr, run_with_params, text_of, unset_error
 from ..scope import _RUNTIME_PLAYER_COUNT, _RUNTIME_PLAYERS, Fn, FunctionDef, Scope
 
@@ -100,7 +100,7 @@ class Compiler(ListsMixin, OperatorsMixin):
         span = n.span
 
         def fn(ctx):
-            text = "".join(p if isinstance(p, str) else _text(p(ctx)) for p in pieces)
+            text = "".join(p if isinstance(p, str) else text_in(p(ctx), ctx) for p in pieces)
             return text if len(text) < 16 else bounded(text, ctx, span)  # long texts cost budget
 
         return fn, "str"

@@ -12,8 +12,8 @@ from ...model.kinds import StepKind, register
 from .attack import attack, names as attack_names, words as attack_words
 from .auction import auction
 from .expansion import _Gen, names
-from .repeat_choice import (draw_until, draw_until_names, draw_until_words, names as repeat_names, repeat_choice,
-                            words as repeat_words)
+from .repeat_choice import (draw_until, draw_until_decisions, draw_until_names, draw_until_words, names as repeat_names,
+                            repeat_choice, words as repeat_words)
 from .respond import respond
 from .target import names as target_names, target, words as target_words
 from .trick import names as trick_names, trick
@@ -44,7 +44,7 @@ REPEAT_CHOICE = register(StepKind("repeat_choice", repeat_choice, names=repeat_n
                                   doc="a player chooses again and again until they pass, nothing is left or a most "
                                       "is reached (docs/format.md)"))
 DRAW_UNTIL = register(StepKind("draw_until", draw_until, names=draw_until_names, parts=("do",), words=draw_until_words,
-                               decides="",
+                               decides="", decisions=draw_until_decisions,
                                shape={"shape": "hexagon", "margin": "0.05,0.04", "fillcolor": "#f4f4f4"},  # a loop's
                                doc="cards drawn one at a time until a condition holds or none is left "
                                    "(docs/format.md)"))

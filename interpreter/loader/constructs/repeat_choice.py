@@ -172,6 +172,11 @@ def draw_until_words(step: M.ConstructStep, w) -> str:
             f"{' or '.join(stops)}, or no card is left")
 
 
+def draw_until_decisions(step: M.ConstructStep) -> tuple:
+    """The question a draw puts when a player may stop it ('Draw another card?'): a draw with a `chooser:` decides."""
+    return tuple(s.decision for s in M.walk_steps(step.run) if isinstance(s, M.ChooseStep))
+
+
 def _refilled_from(builder, zone: A.Expr) -> tuple[bool, Optional[A.Expr]]:
     """Whether a draw from `zone` is known to find its cards in it alone or also in the zone it refills from (its
     `refill:`, read off the ruleset's zones where the zone is named plainly: `deck`, `player.deck`, `stocks[k]`):

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...dsl import ast as A
+from ...dsl.parser import parse_expression, plain_locator
 from ...model import ruleset as M
 from ..yaml_source import YMap
 from .expansion import _Gen, _plain, _steps_of, construct_settings, hidden, said_setting, within_budget
@@ -101,7 +102,7 @@ def words(step: M.ConstructStep, w) -> str:
     """The turn order as players say it: who starts, which way, and when the turns stop."""
     st = dict(step.settings)
     first = said_setting(w, {"from": "players[0]", **st}, "from", "")
-    until = said_setting(w, st, "until", "")
+    until = _until(w, st)[0]
     until_round = said_setting(w, st, "until_round", "")
     way = "counter-clockwise" if "ccw" in st.get("dir", "") else "clockwise"
     ends = [f"until {until}"] if until else []
@@ -148,10 +149,53 @@ def rounds(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
 
 def rounds_words(step: M.ConstructStep, w) -> str:
     """The rounds as players say it: played until one is left, or the designer's end."""
-    until = said_setting(w, dict(step.settings), "until", "")
+    until, rounds_played = _until(w, dict(step.settings))
     if not _puts_out(w.rs):  # nobody is ever out: the rounds go on until the designer's end
-        return "Rounds are played" + (f" until {until}" if until else "")
+        return f"Play {rounds_played} rounds" if rounds_played else "Rounds are played" + (f" until {until}" if until else "")
     return "Rounds are played until one player is left" + (f" or {until}" if until else "")
+
+
+def _until(w, settings: dict) -> tuple[str, str]:
+    """The `until:` of turns or rounds in words, a part that bounds the round counter said as the round it ends
+    after ('the 7th round is over', never 'Round is more than 7'); and, when that bound is all of it, how many
+    rounds are played ('7'), else ''."""
+    said = said_setting(w, settings, "until", "")
+    counter = settings.get("round")
+    if not said or not counter:
+        return said, ""
+    try:
+        cond = parse_expression(settings["until"], plain_locator())
+    except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
+        return said, ""
+    parts = [cond]
+    while any(isinstance(p, A.BinOp) and p.op == "or" for p in parts):
+        parts = [x for p in parts for x in ((p.left, p.right) if isinstance(p, A.BinOp) and p.op == "or" else (p,))]
+    out, played = [], ""
+    for part in parts:
+        last = _last_round(w, part, counter)
+        out.append(f"the {_nth(last)} round is over" if isinstance(last, int) else
+                   f"round {last} is over" if last else w.expr(part))
+        played = str(last) if len(parts) == 1 and isinstance(last, int) and last > 0 else ""
+    return " or ".join(out), played
+
+
+def _last_round(w, part, counter: str):
+    """The last round a bound on the round counter lets be played (`round > 7`: 7; `round >= n`: n - 1), or the
+    bound in words (`round > count(players)`: 'the number of players'); None when the part bounds no round."""
+    if not isinstance(part, A.Compare) or part.op not in (">", ">=", "<", "<="):
+        return None
+    op, mine, other = (part.op, part.left, part.right) if isinstance(part.left, A.Name) and part.left.id == counter \
+        else ({"<": ">", "<=": ">="}.get(part.op, ""), part.right, part.left)
+    if not (isinstance(mine, A.Name) and mine.id == counter) or op not in (">", ">="):
+        return None
+    bound = w.constant(other) if w.is_constant(other) else None
+    if isinstance(bound, int) and not isinstance(bound, bool):
+        return bound if op == ">" else bound - 1
+    return w.expr(other) if op == ">" else None
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _puts_out(rs: M.Ruleset) -> bool:

@@ -33,15 +33,19 @@ DECK_KINDS = 8  # a deck of at most this many kinds of card is said card by card
 
 def deck_line(rs: M.Ruleset) -> str:
     """What the cards are, for a small deck with no card texts ('You need 22 cards' and then: which?): each kind
-    with its copies and the numbers that tell it from the others ('Spark ×8 (power 1), ...'); '' for a deck of
-    more kinds, or one whose cards say what they do (the aid's special cards list them)."""
+    with its copies and the numbers that tell it from the others ('Spark ×8 (power 1), ...'), and a text every card
+    shares after it (no special card lists it); '' for a deck of more kinds, or one whose cards say what they do
+    (the aid's special cards list them)."""
     kinds: dict[str, list] = {}
     for c in rs.cards:
         kinds.setdefault(c.name, []).append(c)
-    if any(c.text for c in rs.cards):
+    texts = {c.text for c in rs.cards}
+    every = f" Every card: {texts.pop().strip()}" if len(texts) == 1 and rs.cards[0].text else ""  # ('worth its number')
+    if any(c.text for c in rs.cards) and not every:
         return _class_grids(rs)
     if len(kinds) > DECK_KINDS:
-        return _grid_line(rs, rs.cards) or _class_grids(rs)
+        grid = _grid_line(rs, rs.cards)
+        return grid + every if grid else _class_grids(rs)
     if len(kinds) < 2:
         return ""
     numbers = [a for a in dict.fromkeys(k for c in rs.cards for k in c.attrs)
@@ -55,7 +59,7 @@ def deck_line(rs: M.Ruleset) -> str:
         said.append(counted_name(rs, name, cs) + (f" ({told})" if told else ""))
     from rulecraft.tools.words.text import join_and
 
-    return f"The cards: {join_and(said)}."
+    return f"The cards: {join_and(said)}.{every}"
 
 
 def _class_grids(rs: M.Ruleset) -> str:
@@ -156,3 +160,20 @@ def class_counts(rs: M.Ruleset) -> str:
     if not 1 < len(counts) <= 6:
         return ""
     return join_and([f"{k} {cls.replace('_', ' ')}" for cls, k in counts.items()]) + " cards"
+
+
+KIND_OF_CARD = "A kind of card: "  # how a class of card is defined (the first entries to go from a full aid)
+
+
+def class_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """Each class of card as a term ('reaction': which cards are reactions), named as the rules read it, in lower
+    case: the cards that have it, by name; a class of many kinds, or one its cards' names already say, is none."""
+    names: dict[str, list[str]] = {}
+    for c in rs.cards:
+        for cls in sorted(c.classes):  # (a set: in its own order the Words box changed from run to run)
+            if c.name not in names.setdefault(cls, []):
+                names[cls].append(c.name)
+    from rulecraft.tools.words.text import join_and
+
+    return [(cls.replace("_", " "), f"{KIND_OF_CARD}{join_and(n)}") for cls, n in names.items()
+            if len(n) <= 6 and not all(cls.replace("_", " ") in x.lower() for x in n)]  # ('Coin 1', 'Coin 2': said)
