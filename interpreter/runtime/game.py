@@ -24,7 +24,7 @@ from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import run
 from .machine.invariants import check_cards, check_invariants
-from .machine.program import Frame, Program  # noqa: F401 - Frame is read here by state_io
+from .machine.program import Frame, Program, Visits  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
 
@@ -382,18 +382,6 @@ class Game(Board):
         c.bots = None  # (a copy made by a bot of a game playing itself plays only as its own caller drives it)
         c.pending = g.pending
         return c
-
-
-class Visits(dict):
-    """A game's coverage: how often each node of the sequence graph ran (a node never run reads 0, as a Counter's).
-    A dict with only `__missing__` of its own: a Counter's `__delitem__` (Python) makes every `cov[node] += 1` of the
-    running code store through a slot wrapper, several times dearer than a dict's own store (dml: 3.9 M of a
-    38.8 M-instruction game counted its coverage; most of it in those stores)."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: Any) -> int:
-        return 0
 
 
 _PLAYERS: dict[int, tuple[Player, ...]] = {}  # by count: the players of the default names
