@@ -37,6 +37,9 @@ CASES = [
     ("[y * 2 for y in ys] + [1]", "+_bounded"),
     ("[y * 2 for y in ys if y > 3] + [y + 1 for y in zs]", "+_bounded"),
     ("[[y] for y in ys] + [[1]]", "+_bounded"),
+    # some of a flat list's items, as they are: flat too (no look at each item's type when added to)
+    ("[y for y in 1..50 if y > x] + [1]", "-_CONTAINERS"), ("[y for y in [pair, [x]] if x > 1] + [1]", "+_CONTAINERS"),
+    ("[y for y in [y * 2 for y in ys] if y > 3] + [y for y in 1..60]", "-_CONTAINERS"),
     ("[word] + [word]", "-_bounded"),
     ("count(xs) + 1", "+_bounded"),
     ("count(xs) + huge", "+_bounded"),
@@ -211,6 +214,33 @@ def test_builtins_fast_paths_give_what_they_gave(text, expected, reference):
         except RuleError as e:
             got = ("error", e.message)
         assert got == expected, (text, on)
+
+
+@pytest.mark.parametrize("text", [
+    "flatten([q.hand for q in players if q != p])", "count(flatten([q.hand for q in players]))",
+    "flatten([z for z in keys(stocks) if not empty(z)])", "[z for z in keys(stocks) if empty(z)] + [1]",
+    "flatten([q.hand for q in players] + [[1]])", "flatten([[q.hand] for q in players])"])
+def test_zone_refs_known_in_a_list_are_read_without_tests(text, reference):
+    """A list of zone refs only (a player's zone of each player, a fixed family's zones, or some of them): a loop
+    over it reads each as a zone ref, and flatten() of it adds each zone's cards with no test of what each item is,
+    giving what the closures give."""
+    outcomes = []
+    for on in (False, True):
+        fn = _compiled(text, reference.scope, on)
+        g = reference.game.copy()
+        g.locals = dict(reference.values)
+        before = getattr(g, "work", 0)
+        try:
+            out = ("value", repr(fn(g)))
+        except RuleError as e:
+            out = ("error", e.message, e.span, e.hint, e.code)
+        outcomes.append((out, getattr(g, "work", 0) - before))
+    assert outcomes[0] == outcomes[1], text
+    src = fn.source
+    if "[[" in text or "[1]]" in text:  # not zone refs only: each item looked at
+        assert "_as_list" in src, (text, src)
+    else:
+        assert "_as_list" not in src and "_CONTAINERS" not in src and "is list" not in src, (text, src)
 
 
 # ruleset functions: what their body gives is what a call gives (facts.list_fact, facts.numeric)

@@ -116,6 +116,7 @@ class CallNodes:
             name, kept = self.const(value.zone), self.temp()
             self.emit(f"{kept} = ctx._families.get({name})")
             self.emit(f"{out} = list({kept}) if {kept} is not None else list(ctx.family_zones({name}))")
+            self.zone_lists.add(out)  # (zone refs only: a loop over it knows each item is one)
             return
         with self.block(f"if type({a}) is dict:"):
             self.scanned(f"len({a})", span)
@@ -135,21 +136,23 @@ class CallNodes:
 
     def _flatten(self, n: A.Call, a: str, out: str, impl: str, span: str) -> None:
         """flatten() of a list as builtins._flatten, without its calls: its scan charged when long, each zone's cards
-        (no copy) or each list added in turn, stopping past MAX_VALUES, and the whole through the guard."""
-        item = self.temp()
+        (no copy) or each list added in turn, stopping past MAX_VALUES, and the whole through the guard. A list of
+        zone refs only (`zone_lists`) gives cards, neither lists nor records: no test of each item, nor of the whole."""
+        item, refs = self.temp(), a in self.zone_lists
         self.scanned(f"len({a})", span)
         self.emit(f"{out} = []")
         with self.block(f"for {item} in {a}:"):
-            with self.block(f"if type({item}) is _ZoneRef:"):
+            with self.block("if True:" if refs else f"if type({item}) is _ZoneRef:"):
                 with self.block("try:"):
                     self.emit(f"{out}.extend(ctx.zones[{item}])")
                 with self.block("except KeyError:"):
                     self.emit(f"{out}.extend(ctx.zone_cards({item}))")
-            with self.block("else:"):
-                self.emit(f"{out}.extend(_as_list(ctx, {item}, {span}))")
+            if not refs:
+                with self.block("else:"):
+                    self.emit(f"{out}.extend(_as_list(ctx, {item}, {span}))")
             with self.block(f"if len({out}) > _MAX_VALUES:"):
                 self.emit("break")
-        with self.block(f"if len({out}) >= _FEW or not _CONTAINERS.isdisjoint(map(type, {out})):"):
+        with self.block(f"if len({out}) >= _FEW{'' if refs else f' or not _CONTAINERS.isdisjoint(map(type, {out}))'}:"):
             self.emit(f"{out} = _bounded({out}, ctx, {span})")
 
     def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
@@ -199,6 +202,7 @@ class CallNodes:
         sub.bound = dict(zip(fd.params, args))
         sub.cards, sub.flags_read, sub.folder, sub.looping = self.cards, self.flags_read, self.folder, self.looping
         sub.people, sub.zone_refs, sub.varying, sub.kept = self.people, self.zone_refs, self.varying, self.kept
+        sub.zone_lists = self.zone_lists
         sub.inlining = self.inlining + 1
         sub.inlined_names = self.inlined_names | {fd.name}
         kept = len(self.kept)
@@ -307,8 +311,11 @@ class CallNodes:
     def _g_Comprehension(self, n: A.Comprehension) -> str:
         """As closures/lists.py's ListsMixin._e_Comprehension. The variable is a Python local; it is also written to ctx.locals (and
         the old value put back after) only when a closure inside the loop may read it there."""
-        out, _ = self._loop_of(n, "[]", lambda out, value: self.emit(f"{out}.append({value})"))
-        if not _same(n) and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
+        refs: list = []  # whether the element written is a zone ref (a player's zone of a player, a family's zone)
+        out, _ = self._loop_of(n, "[]", lambda out, v: (self.emit(f"{out}.append({v})"), refs.append(v in self.zone_refs)))
+        if refs and all(refs):  # zone refs only: guards.nested finds nothing in it, and flatten() of it is cards
+            self.zone_lists.add(out)
+        elif not _same(n) and not scalar(n.element, REGISTRY, self.scope.functions):  # as the closure: whatever the types say
             e, flag = n.element, self.zone_flag
             if flag is not None and isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == n.var and \
                     number_attribute(e.name, self.scope):
@@ -340,6 +347,8 @@ class CallNodes:
 
         if players_list(n.iterable, self.scope, self.locals):
             self.people.add(item)  # its items are players (a Python local of its own: never anything else)
+        elif items in self.zone_lists:
+            self.zone_refs.add(item)  # its items are zone refs (a family's zones): no test of what each is
         self._loop_over(n.var, items, item, body, zone=got)
         return out, items
 

@@ -177,6 +177,11 @@ def _list_fact(node: A.Expr, scope: Scope, local_names, memo: Optional[dict]) ->
         flat = all(no_container(i, scope, local_names) for i in node.items)
         return ListFact(len(node.items), flat)
     if isinstance(node, A.Comprehension):
+        if isinstance(node.element, A.Name) and node.element.id == node.var:  # some of the items, as they are
+            # (a list's, or a zone's cards: none of them is a list or a record when the list's are not)
+            source = list_fact(node.iterable, scope, local_names, memo)
+            if source is not None and source.flat:
+                return ListFact(None, True)
         return ListFact(None, scalar(node.element, REGISTRY, scope.functions))
     if isinstance(node, A.Range):
         return ListFact(None, True)  # whole numbers

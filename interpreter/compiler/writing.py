@@ -90,6 +90,7 @@ class Writer:
         self.flags_read: set[str] = set()
         self.people: set[str] = set()  # locals that hold a player (a loop's item over the game's players)
         self.zone_refs: set[str] = set()  # locals that hold a zone ref (a player's zone of such a player)
+        self.zone_lists: set[str] = set()  # locals that hold a list of zone refs only (a fixed family's zones)
         self.ns = dict(_HELPERS)
         self.lines: list[str] = []
         self.depth = 1

@@ -7,7 +7,6 @@ itself lives in `machine/interpreter.py`; what the rules read and change on the 
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Callable, Optional, Sequence
 
 from ..diagnostics import RuleError
@@ -25,7 +24,7 @@ from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import run
 from .machine.invariants import check_cards, check_invariants
-from .machine.program import Frame, Program  # noqa: F401 - Frame is read here by state_io
+from .machine.program import Frame, Program, Visits  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
 
@@ -92,7 +91,7 @@ class Game(Board):
         self.engine = engine
         self.compiled = engine == "compiled"
         self.listener = listener
-        self.coverage: Optional[Counter] = Counter() if coverage else None
+        self.coverage: Optional[Visits] = Visits() if coverage else None
         self.zones: dict[ZoneRef, list[Card]] = {}
         self.where: dict[int, ZoneRef] = {}
         self.dynamic: dict[str, int] = {}

@@ -14,7 +14,6 @@ import json
 import os
 import sys
 import time
-from collections import Counter
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
@@ -154,7 +153,7 @@ class Summary:
         """The games that finished without an error: len() and truth always; their results when kept."""
         return Finished(self)
 
-    def coverage_counts(self) -> Counter:
+    def coverage_counts(self) -> dict:
         """How often each node of the sequence graph ran, over all finished games (coverage on)."""
         return self.tally.coverage
 
