@@ -53,7 +53,8 @@ from rulecraft.runtime.decisions import Decision, usual
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.machine.answers import Bots, by_bot, by_pick, pick_of, taken
 from rulecraft.runtime.machine.decision_steps import chosen, h_choose
-from rulecraft.runtime.machine.questions import _COMPILED, decide
+from rulecraft.runtime.machine.plans import _COMPILED
+from rulecraft.runtime.machine.questions import decide
 rs = load_ruleset("pig").ruleset
 play_seeds(rs, range(60), 2)
 def paused(choose, pick=None):

@@ -58,7 +58,7 @@ _WIRE_WORDS = {
 
 
 class Form:
-    """How a decision is asked, shared by every asking of one step's decision (machine/questions.py's plan makes one
+    """How a decision is asked, shared by every asking of one step's decision (machine/plans.py's plan makes one
     for each step that asks it): the step (a choose, sealed or stack step; None for a re-roll, which no step of its
     own asks: `?` at the table finds the rule to explain through it), its decision's place as text
     (file:line:column, which saves and logs keep), the purpose (choose, sealed, stack, reroll), what the others may
@@ -76,7 +76,7 @@ class Form:
         # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
         self.hidden = hidden
         self.hides_cards = hides_cards
-        # how it was asked (machine/questions.py's plan) when the others read other words than its decider (a prompt
+        # how it was asked (machine/plans.py's plan) when the others read other words than its decider (a prompt
         # or a display name that reads something hidden), else None
         self.public_of = public_of
         self.prompt = prompt  # the prompt's function, called with the game (`Decision.game`) when first read

@@ -14,7 +14,8 @@ from ...dsl.builtins import as_list
 from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
-from .questions import decide, draws_chance
+from .plans import draws_chance
+from .questions import bids, decide
 from .handlers import fire, reroll_on
 
 
@@ -75,21 +76,15 @@ def _sealed(g, f, ins, players: list, results: list, i: int, st) -> None:
     results) is in the frame's local `ins.extra` (a save keeps it; sealed_on goes on from it)."""
     step = ins.arg
     loc = f.locals
-    var, spec = step.var, step.decision
-    n = len(players)
-    while i < n:
-        p = players[i]
-        loc[var] = p
-        got = decide(g, spec, step, "sealed", p)
-        if got is MISSING:
-            if st is None:
-                loc[ins.extra] = {"players": players, "i": i, "results": results}
-            else:
-                st["i"] = i
-            g.pending.resume = sealed_on
-            return
-        results.append(got)
-        i += 1
+    spec = step.decision
+    i = bids(g, spec, step, loc, players, i, results)
+    if i < len(players):  # player i's decision waits
+        if st is None:
+            loc[ins.extra] = {"players": players, "i": i, "results": results}
+        else:
+            st["i"] = i
+        g.pending.resume = sealed_on
+        return
     choices = dict(zip(players, results))
     if st is not None:
         del loc[ins.extra]
