@@ -309,8 +309,8 @@ def usual(kind: str, count: int, low: Optional[int], options: Optional[list], wi
     """The game value of a usual answer (an option number of a 'one' decision of `count` options, told by their
     list or from `low` by shape; true or false for a 'yesno'), or MISSING for any other wire, which
     `Decision.legal` then checks. The first part of the one check of an answer: `Decision.take` asks it, and a bot's
-    pick answered without a Decision (machine/answers.by_pick) runs the same lines written out (a call fewer on a
-    simulation's busiest path; tests/test_bot_pick.py compares the two)."""
+    pick answered without a Decision (machine/questions.decide and bids) runs the same lines written out (a call fewer
+    on a simulation's busiest path; tests/test_bot_pick.py compares the two ways through whole games)."""
     if wire.__class__ is int and kind == "one" and 0 <= wire < count:
         return options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
     if wire.__class__ is bool and kind == "yesno":

@@ -14,7 +14,7 @@ from ...values import Player
 from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice, narrate_sealed_forced
-from .answers import DECISION_STEPS, by_bot, by_pick, too_many_decisions
+from .answers import DECISION_STEPS, by_bot, too_many_decisions
 from .plans import _COMPILED, _PLANS, _REFERENCE, _Plan, plan_of
 
 
@@ -27,13 +27,14 @@ def _player(who, spec) -> Player:
 def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any = MISSING) -> Any:
     """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is the
     model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
-    variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
+    variable (`step.var`), who decides when the spec's player is that variable (not worked out again); `high`: the
+    highest amount of a bid, when the caller worked it out (`bids`).
 
     A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
     make_decision (most decisions are such). Without the story, one with a single option is answered without building a
     Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads it in a
-    simulation; nor is one built for a bot's pick (answers.by_pick). Options told by shape (`spec.amounts`) are
-    counted, not built."""
+    simulation; nor is one built for a bot's pick (below). Options told by shape (`spec.amounts`) are counted, not
+    built."""
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
@@ -53,61 +54,88 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         default = plan.default
         if default is not None:
             default = plan.default_value if plan.default_fixed else default(g)
-        if g.bots is not None:  # its seat's bot may answer it without a Decision (answers.by_pick)
-            answer = by_pick(g, who.seat, "yesno", 2, None, None)
+        n = 2
+    else:
+        given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
+        value = opts = low = None
+        secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
+        n = 0
+        if plan.high is not None:
+            low = plan.low_fixed
+            if low is None:
+                low = plan.low(g)
+            if high is MISSING:  # (else worked out by the caller: `bids`)
+                high = plan.high(g)
+            if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
+                n = high - low + 2 if high >= low else 1
+                if n >> COPY_SHIFT:  # as building the list would charge
+                    charge(g, n >> COPY_SHIFT, spec.options.span)
+                if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
+                    if plan.default_now:
+                        plan.default(g)
+                    return None
+                default = 0 if plan.default_none else None
+                given = plan.default is not None and not plan.default_none
+            else:  # a bound that breaks a rule: the options worked out in full give its error
+                low = None
+        if low is None:
+            opts = plan.options(g)
+            opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
+            if spec.optional:
+                opts.append(None)
+            n = len(opts)
+            if n == 1 and not story:  # answered at once, and nobody reads the story
+                if plan.default_now:
+                    plan.default(g)
+                return opts[0]
+            if not n:
+                raise RuleError(f"{who} must choose, but there are no options", spec.span,
+                                "guard the step with an 'if', or make the decision optional")
+            default = None
+            if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
+                default = plan.default_value
+                default = opts.index(default) if default in opts else None
+            given = plan.default is not None and not plan.default_fixed
+            secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
+        if given:  # (worked out as it is asked, whoever answers)
+            value = plan.default(g)
+    bots = g.bots
+    if bots is not None and n > 1:
+        # its seat's bot may answer it without a Decision (in a game that tells no story nothing else reads one):
+        # the seat's pick (answers.pick_of), its wire checked as decisions.usual checks it and the answer taken as
+        # answers.taken takes it, all written out (the busiest path of a simulation); anything else (no pick, no
+        # decision left to answer, a pick that fails or gives no usual answer) makes the Decision, pending, and
+        # by_bot asks the seat's `choose` (the same answer: its check says what is wrong with it) unless it failed
+        pick = bots.picks[who.seat]
+        left = bots.left
+        if pick is not None and left != 0:
+            try:
+                wire = pick(route, n, g.decisions)
+            except BaseException as exc:  # (raised by Game.play outside the running code, the decision pending)
+                bots.failed = exc
+                wire = None
+            if route == "one":
+                answer = (opts[wire] if low is None else None if wire == 0  # type: ignore[index]
+                          else low + wire - 1) if wire.__class__ is int and 0 <= wire < n else MISSING
+            else:
+                answer = wire if wire.__class__ is bool else MISSING
             if answer is not MISSING:
+                if left is not None:
+                    bots.left = left - 1
+                g.pending = None
+                g.decisions = decisions = g.decisions + 1
+                steps = g.steps
+                if steps + decisions * DECISION_STEPS > g.max_steps:
+                    raise too_many_decisions(g)
+                if g.chance:
+                    g.chance = []
+                g.steps = steps + 1
                 return answer
+    if route == "yesno":
         # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
         g.pending = d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.form_for(step, purpose),
                                  g.decisions, None, 2, plan.secret is True, g)
-        return MISSING if g.bots is None else by_bot(g, d)
-    given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
-    value = opts = low = None
-    secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
-    n = 0
-    if plan.high is not None:
-        low = plan.low_fixed
-        if low is None:
-            low = plan.low(g)
-        if high is MISSING:  # (else worked out by the caller: `bids`)
-            high = plan.high(g)
-        if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
-            n = high - low + 2 if high >= low else 1
-            if n >> COPY_SHIFT:  # as building the list would charge
-                charge(g, n >> COPY_SHIFT, spec.options.span)
-            if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
-                if plan.default_now:
-                    plan.default(g)
-                return None
-            default = 0 if plan.default_none else None
-            given = plan.default is not None and not plan.default_none
-        else:  # a bound that breaks a rule: the options worked out in full give its error
-            low = None
-    if low is None:
-        opts = plan.options(g)
-        opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
-        if spec.optional:
-            opts.append(None)
-        n = len(opts)
-        if n == 1 and not story:  # answered at once, and nobody reads the story
-            if plan.default_now:
-                plan.default(g)
-            return opts[0]
-        if not n:
-            raise RuleError(f"{who} must choose, but there are no options", spec.span,
-                            "guard the step with an 'if', or make the decision optional")
-        default = None
-        if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
-            default = plan.default_value
-            default = opts.index(default) if default in opts else None
-        given = plan.default is not None and not plan.default_fixed
-        secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
-    if given:  # (worked out as it is asked, whoever answers)
-        value = plan.default(g)
-    if g.bots is not None and n > 1:  # its seat's bot may answer it without a Decision (answers.by_pick)
-        answer = by_pick(g, who.seat, "one", n, low, opts)
-        if answer is not MISSING:
-            return answer
+        return MISSING if bots is None else by_bot(g, d)
     return _asked(g, plan, step, purpose, who, prompt, opts, default, low, n, secret, given, value)
 
 
@@ -131,7 +159,7 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
     locals) first, their answers appended to `results`; the index of the first whose decision waits (pending), or
     len(players). A bid of amounts from a fixed lowest (an auction's: the plan's `bids`) in a game that plays itself
     without a story is asked as `decide` asks it, without its steps this case needs not: the plan looked up once,
-    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (by_pick)."""
+    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (as decide takes it)."""
     var = step.var
     n = len(players)
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
@@ -149,7 +177,7 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
                 count = high - low + 2
                 if count >> COPY_SHIFT:  # as building the list would charge
                     charge(g, count >> COPY_SHIFT, spec.options.span)
-                # answers.by_pick written out (the pick of a seat with one, taken), for a game that counts no
+                # decide's pick written out (the pick of a seat with one, taken), for a game that counts no
                 # decisions left (`left` None) and has none pending (a step runs)
                 pick = picks[p.seat]
                 wire = None
