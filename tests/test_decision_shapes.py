@@ -247,3 +247,23 @@ def test_a_decision_calls_its_expressions_without_the_whole_expression_dispatch(
     assert plans._REFERENCE[id(spec)].high is high.closure
     assert plans._COMPILED[id(spec)].high is g.written(high) is not high
     assert plans._COMPILED[id(spec)].low_fixed == 1  # (min_bid: 1: never called)
+
+
+def test_written_code_asks_a_sealed_step_itself():
+    """A stretch's code calls the sealed step itself (decision_steps.sealed, `_seal` in the code), not
+    compiler/running._asks and the step's handler: two Python calls fewer a sealed step; its bids are asked in turn
+    by questions.bids."""
+    import sys
+
+    rs = load_ruleset("sealed-auction").ruleset
+    for seed in range(40):  # (until the sale's stretch is written)
+        g = Game(rs, None, seed, story=False, start=False)
+        g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+    called: set = set()
+    g = Game(rs, None, 99, story=False, start=False)
+    sys.setprofile(lambda frame, event, arg: called.add(frame.f_code.co_name) if event == "call" else None)
+    try:
+        g.play([RandomAgent(p.seat, 99) for p in g.players], views=False)
+    finally:
+        sys.setprofile(None)
+    assert g.over and {"sealed", "bids"} <= called and not called & {"_asks", "h_sealed", "decide"}

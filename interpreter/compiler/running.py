@@ -12,7 +12,7 @@ from .expressions import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRE
 from ..dsl.closures.assign import _augmented
 from ..dsl.ops import bind_result
 from ..runtime.machine import handlers
-from ..runtime.machine.decision_steps import chosen
+from ..runtime.machine.decision_steps import chosen, sealed
 from ..runtime.machine.program import Frame
 
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
@@ -113,7 +113,7 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
             "_bind_result": bind_result,
-            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_choose": chosen}
+            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_choose": chosen, "_seal": sealed}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
