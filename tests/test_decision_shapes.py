@@ -267,3 +267,26 @@ def test_written_code_asks_a_sealed_step_itself():
     finally:
         sys.setprofile(None)
     assert g.over and {"sealed", "bids"} <= called and not called & {"_asks", "h_sealed", "decide"}
+
+
+def test_a_compiled_game_calls_the_written_functions_of_its_loops():
+    """A for_each's list, worked out as the loop starts (handlers.h_foreach_init), is the written function's in a game
+    of the compiled engine (whole.noted's `hot`), not the whole-expression dispatch that chooses it; and a seat order
+    round the usual way asks no direction. Pig's rounds: seat_order(first) at each."""
+    import sys
+
+    rs = load_ruleset("pig").ruleset
+    for seed in range(20):
+        g = Game(rs, 2, seed, story=False, start=False)
+        g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+    called: set = set()  # (function, its caller)
+    g = Game(rs, 2, 99, story=False, start=False)
+    sys.setprofile(lambda frame, event, arg: called.add((frame.f_code.co_name, frame.f_back.f_code.co_name))
+                   if event == "call" else None)
+    try:
+        g.play([RandomAgent(p.seat, 99) for p in g.players], views=False)
+    finally:
+        sys.setprofile(None)
+    names = {name for name, _ in called}
+    assert g.over and {"h_foreach_init", "seat_order"} <= names and "direction" not in names
+    assert not {caller for name, caller in called if name in ("expression", "as_list")} & {"h_foreach_init"}
