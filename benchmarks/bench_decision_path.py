@@ -4,7 +4,7 @@
 
 Pig's yes/no ('roll again?') is asked again and again at one position of a paused game (seed 7, after 60 warm-up
 games), its seat's RandomAgent answering in the running code as `Game.play` has it (its pick, without a Decision:
-answers.by_pick); each piece of the path is run
+machine/questions.decide); each piece of the path is run
 alone the same number of times, and the hand-written baseline's draw (benchmarks/baseline_common.agent_rng) too.
 For each, two fresh processes (no askings, then N) under ``valgrind --tool=cachegrind --cache-sim=no``; the figure
 is their difference over N, less the bare loop's. The game's step and decision counts are set back before each
@@ -33,12 +33,11 @@ PIECES = {
     "who decides (its expression)": "plan.who(g)",
     "Decision(...)": "Decision(0, 'yesno', None, None, 0, 0, False, form, 5, None, 2, False, g)",
     "answers.by_bot (bot drawing nothing)": "by_bot(g2, d)",
-    "answers.by_pick (bot drawing nothing)": "by_pick(g2, 0, 'yesno', 2, None, None)",
     "Decision.take": "d.take(True)",
-    "decisions.usual (the check by_pick makes)": "usual('yesno', 2, None, None, True)",
+    "decisions.usual (the check decide writes out)": "usual('yesno', 2, None, None, True)",
     "answers.taken": "taken(g, d, True)",
     "RandomAgent.choose (the draw)": "choose(d, None)",
-    "RandomAgent.pick (the draw, by_pick's)": "pick('yesno', 2, 5)",
+    "RandomAgent.pick (the draw, decide's)": "pick('yesno', 2, 5)",
     "baseline's draw (agent_rng(...).below(2))": "agent_rng(base, 5).below(2) == 0",
 }
 
@@ -51,9 +50,10 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import Decision, usual
 from rulecraft.runtime.game import Game
-from rulecraft.runtime.machine.answers import Bots, by_bot, by_pick, pick_of, taken
+from rulecraft.runtime.machine.answers import Bots, by_bot, pick_of, taken
 from rulecraft.runtime.machine.decision_steps import chosen, h_choose
-from rulecraft.runtime.machine.questions import _COMPILED, decide
+from rulecraft.runtime.machine.plans import _COMPILED
+from rulecraft.runtime.machine.questions import decide
 rs = load_ruleset("pig").ruleset
 play_seeds(rs, range(60), 2)
 def paused(choose, pick=None):

@@ -1,47 +1,84 @@
-"""A bot's pick answered without a Decision (machine/answers.by_pick) writes out `decisions.usual` and `taken`:
-the same value, the same bookkeeping (decisions, steps, the chance record, the budget), the same refusals, for
-every kind of wire a pick may give. Counts and values only."""
+"""A bot's pick answered without a Decision (machine/questions.decide and questions.bids write the pick, its check
+as `decisions.usual` checks it and `answers.taken` out) is the Decision answered by the bot's `choose`: for every
+kind of wire a pick may give, at a yes or no (pig), a bid of amounts (the sealed auction's bids) and a choice among
+options (Dune's bidding), the game goes on the same, or stops with the same error and the same decision pending;
+past the step budget, the same R002 at the same place. Each game is played twice: by bots whose pick is asked, and
+by the same bots with their pick hidden (`answers.pick_of` gives None), so every decision is a Decision."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
-from rulecraft.diagnostics import RuleError
-from rulecraft.runtime.decisions import MISSING, usual
-from rulecraft.runtime.machine.answers import Bots, by_pick, taken
+from rulecraft.agents.base import RandomAgent
+from rulecraft.loader import load_ruleset
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.machine.answers import pick_of
+from rulecraft.runtime.state_io import state_hash
 
 
-class _Game:  # the fields by_pick and taken read and write
-    def __init__(self, wire, left=None, max_steps=10_000):
-        self.bots = Bots([None], [False], left, [lambda kind, count, number: wire])
-        self.pending, self.decisions, self.steps, self.max_steps = "asked", 3, 10, max_steps
-        self.chance, self.story, self.frames = [["roll", "d6", [4]]], False, []
+class _Wire:
+    """The random bot, but its answer to the game's decision numbered `at` is `wire` (`"past"`: the count of options,
+    the first number past them), given by its pick and its choose alike."""
+
+    def __init__(self, seat: int, seed: int, wire, at: int):
+        self.random = RandomAgent(seat, seed)
+        self.wire, self.at = wire, at
+
+    def choose(self, d, view):
+        if d.number == self.at:
+            return d.count if self.wire == "past" else self.wire
+        return self.random.choose(d, view)
+
+    def pick(self, kind, count, number):
+        if number == self.at:
+            return count if self.wire == "past" else self.wire
+        return self.random.pick(kind, count, number)
 
 
-WIRES = [-1, 0, 1, 2, 4, 5, True, False, None, "1", 1.0, [1]]
+class _Chooser(_Wire):
+    """The same bot, asked through its choose only (its choose is declared by another class than its pick)."""
+
+    def choose(self, d, view):
+        return super().choose(d, view)
 
 
-@pytest.mark.parametrize("kind,count,low,options", [
-    ("one", 4, None, ["a", "b", "c", "d"]), ("one", 5, 3, None), ("yesno", 2, None, None)])
-@pytest.mark.parametrize("wire", WIRES)
-def test_a_pick_is_taken_as_usual_and_taken_take_it(kind, count, low, options, wire):
-    g = _Game(wire, left=2)
-    got = by_pick(g, 0, kind, count, low, options)
-    want = usual(kind, count, low, options, wire)
-    assert got is want or got == want and type(got) is type(want)
-    if want is MISSING:  # refused: nothing taken, the Decision is made by the step
-        assert (g.pending, g.decisions, g.steps, g.bots.left, len(g.chance)) == ("asked", 3, 10, 2, 1)
-        return
-    ref = _Game(wire, left=2)
-    taken(ref, None, want)
-    assert (g.pending, g.decisions, g.steps, g.chance) == (ref.pending, ref.decisions, ref.steps, ref.chance)
-    assert g.bots.left == 1
+@cache
+def _rs(name: str):
+    return load_ruleset(name).ruleset
 
 
-def test_a_pick_past_the_budget_is_refused_as_taken_refuses_it():
-    g, ref = _Game(1, max_steps=100), _Game(1, max_steps=100)
-    with pytest.raises(RuleError) as picked:
-        by_pick(g, 0, "one", 4, None, ["a", "b", "c", "d"])
-    with pytest.raises(RuleError) as took:
-        taken(ref, None, "b")
-    assert picked.value.code == took.value.code == "R002" and str(picked.value) == str(took.value)
+def _end(name: str, players: int, bot, wire, at: int, max_steps: int = 5_000_000) -> tuple:
+    g = Game(_rs(name), players, 11, story=False, start=False, max_steps=max_steps)
+    try:
+        g.play([bot(p.seat, 11, wire, at) for p in g.players], views=False)
+        error = None
+    except Exception as exc:  # (IllegalChoice, RuleError: raised out of play, the decision left pending)
+        error = (type(exc).__name__, str(exc), getattr(exc, "code", None))
+    d = g.pending
+    return error, state_hash(g), g.steps, g.decisions, g.over, None if d is None else (d.number, d.player, d.count)
+
+
+WIRES = [-1, 0, 1, 2, 4, 5, 30, "past", True, False, None, "1", 1.0, [1]]
+GAMES = [("pig", 2, 3), ("sealed-auction", 3, 4), ("dune-bidding", 6, 5)]
+
+
+def test_the_bots_pick_is_asked_where_it_may_be():
+    assert pick_of(_Wire(0, 1, 0, 0)) is not None and pick_of(_Chooser(0, 1, 0, 0)) is None
+
+
+@pytest.mark.parametrize("name,players,at", GAMES)
+def test_a_pick_of_every_wire_is_taken_or_refused_as_the_decision_takes_it(name, players, at):
+    for wire in WIRES:
+        assert _end(name, players, _Wire, wire, at) == _end(name, players, _Chooser, wire, at), wire
+
+
+@pytest.mark.parametrize("name,players,at", GAMES)
+def test_a_pick_past_the_budget_is_refused_where_the_decision_is(name, players, at):
+    ends = set()
+    for most in range(2, 400, 7):
+        picked = _end(name, players, _Wire, 0, at, max_steps=most)
+        assert picked == _end(name, players, _Chooser, 0, at, max_steps=most), most
+        ends.add(picked[0] and picked[0][2])
+    assert "R002" in ends

@@ -230,9 +230,9 @@ def test_whether_options_hide_cards_is_looked_at_when_read(name, players):
 
 
 def test_a_decision_calls_its_expressions_without_the_whole_expression_dispatch():
-    """A decision's plan (machine/questions.py) holds the functions its asking calls: in a reference game the
+    """A decision's plan (machine/plans.py) holds the functions its asking calls: in a reference game the
     closures, in a compiled game (once the spec is hot) the functions written of them; the games are the same."""
-    from rulecraft.runtime.machine import questions
+    from rulecraft.runtime.machine import plans
 
     rs = load_ruleset("sealed-auction").ruleset
     ends: dict = {}
@@ -244,6 +244,6 @@ def test_a_decision_calls_its_expressions_without_the_whole_expression_dispatch(
     assert ends["reference"] == ends["compiled"]
     spec = next(ins.arg.decision for prog in g.programs.values() for ins in prog.code if ins.op == "SEALED")
     high = spec.amounts[1].fn
-    assert questions._REFERENCE[id(spec)].high is high.closure
-    assert questions._COMPILED[id(spec)].high is g.written(high) is not high
-    assert questions._COMPILED[id(spec)].low_fixed == 1  # (min_bid: 1: never called)
+    assert plans._REFERENCE[id(spec)].high is high.closure
+    assert plans._COMPILED[id(spec)].high is g.written(high) is not high
+    assert plans._COMPILED[id(spec)].low_fixed == 1  # (min_bid: 1: never called)

@@ -167,3 +167,25 @@ def test_moves_elsewhere_are_left_out_and_the_game_is_the_same(owned, engine, mo
         fewer += every[3].count("moved") - gated[3].count("moved")
         fired += gated[1]["moves"]
     assert fewer > 0 and fired > 0  # moves to the pile left out; moves into a hand fired the trigger
+
+
+def test_one_card_moved_is_moved_as_a_list_of_it(ruleset):
+    """Board.move writes out the move of one card onto the top of a zone (most moves): the same zones, places, what
+    seats know and events kept as the move of a list of that one card, for the top card of its zone and another,
+    with the ruleset's gates and with every event kept."""
+    pile, deck = ZoneRef("pile"), ZoneRef("deck")
+    for gated in (True, False):
+        ends = []
+        for one in (True, False):
+            g = Game(ruleset, 2, 3, start=False)
+            g._setup()
+            if not gated:
+                g.gates = {e: None for e in g.gates}
+            cards = g.zones[deck]
+            top, under = cards[-1], cards[2]
+            g.known = {0: {top.index: (deck, True), under.index: (deck, False)}, 1: {under.index: (pile, False)}}
+            for c in (top, under):
+                g.move(c if one else [c], pile, "top", None, g.players[1])
+            ends.append((dict(g.zones), dict(g.where), g.known, list(g._events)))
+        assert ends[0] == ends[1] and ends[0][0][pile] == [top, under]
+        assert len(ends[0][3]) == 2 and ends[0][2] == {0: {}, 1: {under.index: (pile, False)}}

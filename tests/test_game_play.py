@@ -214,33 +214,37 @@ def test_an_illegal_answer_is_refused_as_apply_refuses_it(asks):
 
 class _PickFailing:
     """A bot with a pick (answers.pick_of: asked without a Decision) that fails, or answers `wrong`, at the game's
-    decision numbered 3; its choose answers as its pick."""
+    decision numbered `at`; its choose answers as its pick."""
 
-    def __init__(self, seat: int, seed: int, wrong=None):
+    def __init__(self, seat: int, seed: int, wrong=None, at: int = 3):
         self.random = RandomAgent(seat, seed)
         self.wrong = wrong
+        self.at = at
 
     def choose(self, d, view):
         return self.pick(d.kind, d.count if d.kind == "one" else 2, d.number)
 
     def pick(self, kind, count, number):
-        if number == 3:
+        if number == self.at:
             if self.wrong is None:
                 raise KeyError("the bot's own mistake")
             return self.wrong
         return self.random.pick(kind, count, number)
 
 
-def test_a_picks_error_or_wrong_answer_comes_out_of_play_as_its_chooses():
-    pig = _load("pig")
-    straight = Game(pig, 2, 5, story=False, start=False)
+# pig asks yes or no (questions.decide); the auction's sealed bids are amounts asked in turn (questions.bids),
+# decision 4 the second bidder of the second lot
+@pytest.mark.parametrize("name,players,at", [("pig", 2, 3), ("sealed-auction", 3, 4)])
+def test_a_picks_error_or_wrong_answer_comes_out_of_play_as_its_chooses(name, players, at):
+    rs = _load(name)
+    straight = Game(rs, players, 5, story=False, start=False)
     straight.play([RandomAgent(p.seat, 5) for p in straight.players])
-    for wrong, error in ((None, KeyError), ("yes", IllegalChoice)):
-        g = Game(pig, 2, 5, story=False, start=False)
+    for wrong, error in ((None, KeyError), ("yes", IllegalChoice), (-1, IllegalChoice)):
+        g = Game(rs, players, 5, story=False, start=False)
         with pytest.raises(error):
-            g.play([_PickFailing(p.seat, 5, wrong) for p in g.players])
+            g.play([_PickFailing(p.seat, 5, wrong, at) for p in g.players])
         d = g.pending
-        assert d is not None and d.number == 3 and g.decisions == 3 and g.bots is None
+        assert d is not None and d.number == at and g.decisions == at and g.bots is None
         g.apply(RandomAgent(d.player, 5).choose(d, None))  # and it goes on as the game that never met it
         g.play([RandomAgent(p.seat, 5) for p in g.players])
         assert (state_hash(g), g.steps, g.decisions) == (state_hash(straight), straight.steps, straight.decisions)

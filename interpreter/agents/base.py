@@ -70,7 +70,7 @@ class RandomAgent:
     def pick(self, kind: str, count: int, number: int) -> Any:
         """`choose`'s answer to a 'one' decision of `count` options or a 'yesno' (`count` 2), the game's decision
         numbered `number`: it reads nothing else of the decision, so a game playing itself asks it without making
-        one (machine/answers.by_pick)."""
+        one (machine/questions.decide)."""
         if self.fixed:  # one stream (`on`)
             pick = self.rng.below(count)
         else:

@@ -254,18 +254,14 @@ def _small_record(value: dict) -> int:
     cheaper than the sets of types `nested` makes."""
     total = len(value)
     for x in value.values():
-        c = type(x)
-        if c is str:
-            return 0
-        if c in _CONTAINERS:
-            if c is not list or len(x) > _SMALL:
+        if type(x) in _LOUD:  # (a text, a list, a record or a row: most fields are none of them)
+            if type(x) is not list or len(x) > _SMALL or not _LOUD.isdisjoint(map(type, x)):
                 return 0
-            for y in x:
-                c = type(y)
-                if c is str or c in _CONTAINERS:
-                    return 0
             total += len(x)
     return total
+
+
+_LOUD = _CONTAINERS | {str}  # what _small_record looks at more closely
 
 
 def _two_levels(value: list | dict, items, types: set, span: Span | None) -> int | None:

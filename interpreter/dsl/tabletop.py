@@ -39,7 +39,8 @@ def seat_order(ctx, span, start, dir: Any = "cw", include_start: Any = True, ste
         raise RuleError(f"seat_order needs a player to start from, got {describe(start)}", span)
     players = ctx.players
     s = start.seat % len(players)
-    if (step or direction(dir, span)) == 1:  # the seats from the start's round the table: two slices
+    if (step or (1 if dir == "cw" else direction(dir, span))) == 1:  # the seats from the start's, round the table
+        # (two slices)
         order = players[s:] + players[:s]
     else:
         order = players[s::-1] + players[:s:-1]

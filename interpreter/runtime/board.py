@@ -6,7 +6,6 @@ expressions call, kept apart from how a game is set up, driven and copied.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
@@ -145,6 +144,29 @@ class Board(Dice):
 
     def move(self, what: Any, dest: ZoneRef, place: Any, span: Span, player: Any = None) -> None:
         """`place` is 'top', 'bottom', or (`move X to Z under N`) the number of cards left above each card moved."""
+        if what.__class__ is Card and place == "top" and dest.__class__ is ZoneRef:  # one card onto a zone (most
+            # moves): the loop below for it, written out
+            target = self.zones.get(dest)
+            if target is not None:
+                where = self.where
+                src = where[what.index]
+                held = self.zones[src]
+                if held and held[-1] is what:
+                    held.pop()
+                else:
+                    held.remove(what)
+                target.append(what)
+                where[what.index] = dest
+                if self.known:
+                    forget_moved(self.known, what, dest)
+                told = self.gates.get("moved", ())
+                if told:
+                    told = by_dest(told, dest)
+                if told is None or told:
+                    fields = {"card": what, "source": src, "dest": dest, "player": player}
+                    if told is None or may_fire(told, fields):
+                        self._events.append(("moved", fields))
+                return
         cards = (what,) if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         if place.__class__ is not str and (place.__class__ is not int or place < 0):
             raise RuleError(f"'under' needs a whole number of cards, 0 or more, not {describe(place)}", span,
@@ -375,14 +397,3 @@ def _zone_words(rs: M.Ruleset, name: str) -> str:
     leading article (the story puts its own: a title "The ash pile" read "The the ash pile is shuffled")."""
     words = (rs.zones[name].title or name.replace("_", " ")).lower()
     return words[4:] if words.startswith("the ") else words
-
-
-_PLAYER_ZONES: "weakref.WeakKeyDictionary[M.Ruleset, frozenset]" = weakref.WeakKeyDictionary()
-
-
-def player_zone_families(rs: M.Ruleset) -> frozenset:
-    """The names of the zone families with one zone per player (a game's `_player_zones`, read by `zone_owner`)."""
-    names = _PLAYER_ZONES.get(rs)
-    if names is None:
-        names = _PLAYER_ZONES[rs] = frozenset(z.id for z in rs.zones.values() if z.per == "player")
-    return names

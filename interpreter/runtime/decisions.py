@@ -58,7 +58,7 @@ _WIRE_WORDS = {
 
 
 class Form:
-    """How a decision is asked, shared by every asking of one step's decision (machine/questions.py's plan makes one
+    """How a decision is asked, shared by every asking of one step's decision (machine/plans.py's plan makes one
     for each step that asks it): the step (a choose, sealed or stack step; None for a re-roll, which no step of its
     own asks: `?` at the table finds the rule to explain through it), its decision's place as text
     (file:line:column, which saves and logs keep), the purpose (choose, sealed, stack, reroll), what the others may
@@ -76,7 +76,7 @@ class Form:
         # answer then reads to the others as any answer would; `hides_cards`: from the cards of such a zone
         self.hidden = hidden
         self.hides_cards = hides_cards
-        # how it was asked (machine/questions.py's plan) when the others read other words than its decider (a prompt
+        # how it was asked (machine/plans.py's plan) when the others read other words than its decider (a prompt
         # or a display name that reads something hidden), else None
         self.public_of = public_of
         self.prompt = prompt  # the prompt's function, called with the game (`Decision.game`) when first read
@@ -309,8 +309,8 @@ def usual(kind: str, count: int, low: Optional[int], options: Optional[list], wi
     """The game value of a usual answer (an option number of a 'one' decision of `count` options, told by their
     list or from `low` by shape; true or false for a 'yesno'), or MISSING for any other wire, which
     `Decision.legal` then checks. The first part of the one check of an answer: `Decision.take` asks it, and a bot's
-    pick answered without a Decision (machine/answers.by_pick) runs the same lines written out (a call fewer on a
-    simulation's busiest path; tests/test_bot_pick.py compares the two)."""
+    pick answered without a Decision (machine/questions.decide and bids) runs the same lines written out (a call fewer
+    on a simulation's busiest path; tests/test_bot_pick.py compares the two ways through whole games)."""
     if wire.__class__ is int and kind == "one" and 0 <= wire < count:
         return options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
     if wire.__class__ is bool and kind == "yesno":

@@ -19,7 +19,7 @@ from rulecraft.model import secrecy
 from rulecraft.model.secrecy import ALL, CONTENTS, TOP
 from rulecraft.runtime.decisions import Decision
 from rulecraft.runtime.knowledge import seen_in
-from rulecraft.runtime.machine.questions import draws_chance
+from rulecraft.runtime.machine.plans import draws_chance
 from rulecraft.values import Player, ZoneRef
 
 from rulecraft.tools.table.asked import DecisionView, decision_view

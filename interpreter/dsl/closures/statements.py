@@ -234,6 +234,8 @@ class StatementCompiler(AssignStatements, Compiler):
             if ctx.story:  # nobody reads the story (a simulation): the text is not worked out
                 ctx.log(msg(ctx))
 
+        fn.told = True  # type: ignore[attr-defined]  # it does nothing but for the story (the compiled engine's code
+        # calls it only then: loader/kinds/action.py)
         return fn
 
     def _s_Tell(self, n: A.Tell) -> Fn:

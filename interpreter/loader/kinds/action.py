@@ -76,6 +76,10 @@ def write(w, s: M.ActionStep) -> bool:
         if shape is not None:
             w.assign(*shape)  # returns nothing and raises no event: no checks after it
             continue
+        if getattr(st.fn, "told", False):  # a log whose text draws no chance: worked out only for the story, it
+            w.emit("if ctx.story:")  # returns nothing and raises no event
+            w.emit(f"    {w.const(st.fn)}(ctx)")
+            continue
         signal = w.value(st.fn)  # a statement the compiler writes (compiler/statements.py) or its closure
         if signal != "None":
             w.emit(f"_s = {signal}")

@@ -80,12 +80,12 @@ def _asking(call: str):
     return write
 
 
-write = _asking("_asks")  # a decision or sealed step, through compiler/running._asks and its handler
 write_choose = _asking("_choose")  # a choose step calls the step itself (decision_steps.chosen, `_choose` in the code)
+write_sealed = _asking("_seal")  # and a sealed step (decision_steps.sealed)
 
 
-ASKED = Stretch(write)
 CHOSEN = Stretch(write_choose)
+SEALED = Stretch(write_sealed)
 
 
 # ---------------------------------------------------------------- what the tools say of them
@@ -143,7 +143,7 @@ KINDS = (
                       doc="a player decides: one option, several, a number, yes or no (docs/format.md)")),
     register(StepKind("sealed", build_sealed, model=M.SealedStep,
                       binds=lambda builder, node, out: each_and_as("sealed", node, out), lower=lower_sealed,
-                      graph=graph_sealed, stretch=ASKED, raises=("revealed",), book=book_sealed,
+                      graph=graph_sealed, stretch=SEALED, raises=("revealed",), book=book_sealed,
                       notes=notes_said, form="sealed choice", outcomes=False, decisions=decisions_of,
                       fields=lambda s: (("each", s.var), ("in", s.iterable), ("as", s.bind), ("choice", s.decision)),
                       summary=lambda s: f"each {s.var} chooses in secret",

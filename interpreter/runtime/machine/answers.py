@@ -34,10 +34,10 @@ def too_many_decisions(g) -> RuleError:
 
 
 def taken(g, d: Optional[Decision], value: Any) -> None:
-    """What the pending decision `d` (None: a bot's pick in a game without a story, `by_pick`), answered `value`
-    (checked), does before its step goes on: it is no longer
-    pending, counts as a decision (and against the budget), ends the chance results of the log's record, is told
-    in the story, and its step going on counts as a step. One check of the budget does for both: the decisions
+    """What the pending decision `d` (None: a bot's pick in a game without a story, which machine/questions.decide
+    writes out), answered `value` (checked), does before its step goes on: it is no longer pending, counts as a
+    decision (and against the budget), ends the chance results of the log's record, is told in the story, and its
+    step going on counts as a step. One check of the budget does for both: the decisions
     (at least this one) count DECISION_STEPS steps each, so a budget with no step left for the step going on
     (steps >= max_steps) already fails it (R002 at the step that asks)."""
     g.pending = None
@@ -105,52 +105,13 @@ def pick_of(agent: Any) -> Any:
 _SAME_CLASS: dict[type, bool] = {}
 
 
-def by_pick(g, seat: int, kind: str, count: int, low: Optional[int], options: Optional[list]) -> Any:
-    """A 'one' decision of `count` options (told by their list `options`, or from `low` by shape) or a 'yesno'
-    (`count` 2) of `seat`, answered at once by the seat's pick (`pick_of`) and taken as `by_bot` takes an answer,
-    without a Decision: in a game that tells no story nothing else reads one. The value, which the step that asks
-    goes on with; MISSING when the seat has no pick, when no decision may be answered any more, when the pick fails
-    (`Bots.failed`), or when it gives no usual answer (decisions.usual): the step then makes the Decision, pending,
-    and `by_bot` asks the seat's `choose` (the same answer: its check says what is wrong with it) unless the pick
-    failed."""
-    bots: Bots = g.bots
-    pick = bots.picks[seat]
-    left = bots.left
-    if pick is None or left == 0:
-        return MISSING
-    try:
-        wire = pick(kind, count, g.decisions)
-    except BaseException as exc:  # (raised by Game.play outside the running code, the decision made and pending)
-        bots.failed = exc
-        return MISSING
-    # decisions.usual and `taken` written out (two Python calls fewer a decision: the busiest path of a simulation)
-    if wire.__class__ is int and kind == "one" and 0 <= wire < count:
-        value = options[wire] if low is None else None if wire == 0 else low + wire - 1  # type: ignore[index]
-    elif wire.__class__ is bool and kind == "yesno":
-        value = wire
-    else:
-        return MISSING
-    if left is not None:
-        bots.left = left - 1
-    # taken(g, None, value), in a game without a story
-    g.pending = None
-    g.decisions = decisions = g.decisions + 1
-    steps = g.steps
-    if steps + decisions * DECISION_STEPS > g.max_steps:
-        raise too_many_decisions(g)
-    if g.chance:
-        g.chance = []
-    g.steps = steps + 1
-    return value
-
-
 def by_bot(g, d: Decision) -> Any:
     """The decision `d`, just made pending, answered at once by its seat's bot and taken as `Game.apply` takes an
     answer (`taken`): the value, which the step that asks goes on with; MISSING when the seat's agent is asked
     from outside, no decision may be answered any more, or the answer failed (`Bots.failed`): `d` stays pending."""
     bots: Bots = g.bots
     choose = bots.choose[d.player]
-    if choose is None or bots.left == 0 or bots.failed is not None:  # (failed: its pick, by_pick)
+    if choose is None or bots.left == 0 or bots.failed is not None:  # (failed: its pick, questions.decide)
         return MISSING
     try:
         value = d.take(choose(d, g.view(d.player) if bots.views[d.player] else None))

@@ -14,7 +14,8 @@ from ...dsl.builtins import as_list
 from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
-from .questions import decide, draws_chance
+from .plans import draws_chance
+from .questions import bids, decide
 from .handlers import fire, reroll_on
 
 
@@ -51,48 +52,50 @@ def choose_on(g, f, d, answer) -> None:
 
 
 def h_sealed(g, f, ins) -> None:
-    step = ins.arg
-    st = f.locals.get(ins.extra)
-    if st is None:  # (asked afresh: the bidders worked out; their state is kept in the frame only while one waits)
-        who = step.iterable.fn(g)  # (a list, as almost always: copied without as_list's call)
-        _sealed(g, f, ins, list(who) if who.__class__ is list else list(as_list(g, who, step.iterable.span)), [], 0,
-                None)
-    else:
-        _sealed(g, f, ins, st["players"], st["results"], st["i"], st)
+    sealed(g, f, ins, f.pc, False)
 
 def sealed_on(g, f, d, answer) -> None:
     """h_sealed given an answer: the next player asked, or the choices revealed."""
     ins = g.programs[f.seq].code[f.pc]
     st = f.locals[ins.extra]
-    results = st["results"]
-    results.append(answer)
-    _sealed(g, f, ins, st["players"], results, st["i"] + 1, st)
+    st["results"].append(answer)
+    st["i"] += 1
+    sealed(g, f, ins, f.pc, False)
     if g._events and g.pending is None:  # as the step loop does after a step
         fire(g)
 
-def _sealed(g, f, ins, players: list, results: list, i: int, st) -> None:
-    """Ask players[i:] in turn (results holds the answers of those before); when one waits, the state (players, i,
-    results) is in the frame's local `ins.extra` (a save keeps it; sealed_on goes on from it)."""
+def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
+    """The sealed step `ins` at pc of frame f: its players asked in turn (questions.bids), from the first when it is
+    asked afresh, else from where its state says (the local `ins.extra`: players, i, results, kept in the frame only
+    while one of them waits, so a save keeps it). True when a decision waits (pending at pc: sealed_on goes on from
+    the state), or, `firing`, when events wait (fired here, as compiler/running._asks fires them); False when every
+    answer came at once and the choices were revealed (the position moved on to pc + 1). The loop runs it through
+    h_sealed (not firing: the loop fires); the code written of a stretch calls it itself (loader/kinds/decide:
+    two calls fewer than _asks and the handler)."""
+    f.pc = pc
     step = ins.arg
     loc = f.locals
-    var, spec = step.var, step.decision
-    n = len(players)
-    while i < n:
-        p = players[i]
-        loc[var] = p
-        got = decide(g, spec, step, "sealed", p)
-        if got is MISSING:
-            if st is None:
-                loc[ins.extra] = {"players": players, "i": i, "results": results}
-            else:
-                st["i"] = i
-            g.pending.resume = sealed_on
-            return
-        results.append(got)
-        i += 1
+    key = ins.extra
+    st = loc.get(key)
+    if st is None:  # (asked afresh: the bidders worked out)
+        who = step.iterable.fn(g)  # (a list, as almost always: copied without as_list's call)
+        players = list(who) if who.__class__ is list else list(as_list(g, who, step.iterable.span))
+        results: list = []
+        i = 0
+    else:
+        players, results, i = st["players"], st["results"], st["i"]
+    spec = step.decision
+    i = bids(g, spec, step, loc, players, i, results)
+    if i < len(players):  # player i's decision waits
+        if st is None:
+            loc[key] = {"players": players, "i": i, "results": results}
+        else:
+            st["i"] = i
+        g.pending.resume = sealed_on
+        return True
     choices = dict(zip(players, results))
     if st is not None:
-        del loc[ins.extra]
+        del loc[key]
     if step.bind:
         loc[step.bind] = choices
     if g.story and spec.secret:  # answers that stay secret: each reads their own, the others that it was made
@@ -103,7 +106,11 @@ def _sealed(g, f, ins, players: list, results: list, i: int, st) -> None:
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     if "revealed" in g.triggers:  # (as g._emit: kept only for a trigger to read)
         g._events.append(("revealed", {"choices": choices}))
-    f.pc += 1
+    f.pc = pc + 1
+    if firing and g._events:  # (a sealed step's reveal, with triggers on it)
+        fire(g)
+        return True
+    return False
 
 
 def h_stack_begin(g, f, ins) -> None:

@@ -187,8 +187,12 @@ def h_call(g, f, ins) -> None:
     f.pc += 1
 
 def h_foreach_init(g, f, ins) -> None:
-    items = as_list(g, ins.arg.fn(g), ins.arg.span)
-    f.locals[ins.extra] = [list(items), 0]
+    e = ins.arg
+    fn = e.fn
+    # in a game of the compiled engine, the function written of the expression once it is (whole.noted's `hot`), not
+    # the call that chooses it; a list (as almost always) copied without as_list's call
+    items = getattr(fn, "hot", fn)(g) if g.compiled else fn(g)
+    f.locals[ins.extra] = [list(items) if items.__class__ is list else list(as_list(g, items, e.span)), 0]
     f.pc += 1
 
 def h_foreach_next(g, f, ins) -> None:

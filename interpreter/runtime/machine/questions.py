@@ -7,178 +7,15 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...diagnostics import RuleError
-from ...dsl import ast as A
-from ...dsl.builtins import REGISTRY, as_list, describe
-from ...dsl.closures import whole
+from ...dsl.builtins import as_list, describe
 from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
-from ...dsl.ops import MAX_RANGE, text_of
-from ...dsl.scope import Fn
-from ...model.secrecy import answer_opened, decision_reads, guarded, reads_hidden_cards, secrets_of, told_as
+from ...dsl.ops import MAX_RANGE
 from ...values import Player
-from ..decisions import MISSING, Decision, Form, hidden_from_others
+from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice, narrate_sealed_forced
-from .answers import by_bot, by_pick
-
-_PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
-_REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
-_COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
-
-
-class _Plan:
-    """What asking a decision needs of its spec, worked out once per spec (the first time it is asked): the place of
-    its step as text; whether its prompt or default may draw chance (then they are worked out at every asking, read or
-    not, so the dice fall the same); whether its default is the pass; whether its options may be told by shape
-    (`spec.amounts`: the pass, then every whole number from low to high, never built as a list).
-
-    It also holds the functions the asking calls (who decides, the prompt, the options or the bounds of the amounts,
-    the default): for a game of the reference engine their closures; for one of the compiled engine, once the spec has
-    been asked there HOT times (as a whole expression is written, dsl/closures/whole.py), the functions written of
-    those called at every asking (who decides, the options or the bounds); so these never go through the dispatch of a
-    whole expression. A prompt or a default, called only when read or needed, keeps the dispatch, which writes it if it
-    gets hot (no function written for a prompt nobody reads)."""
-
-    __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
-                 "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
-                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form")
-    # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
-    # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
-    # Fn | None here would make them test again at every asking: typed Any on purpose
-    who: Fn
-    prompt: Any
-    options: Any
-    low: Any
-    high: Any
-    default: Any
-
-    def __init__(self, g, spec):
-        rs = g.rs
-        self.spec = spec
-        self.node = str(spec.span)
-        self.prompt_now = spec.prompt is not None and draws_chance(rs, spec.prompt.ast)
-        d = spec.default
-        self.default_now = d is not None and draws_chance(rs, d.ast)
-        self.default_none = d is not None and d.ast.__class__ is A.Const and d.ast.value is None
-        am = getattr(spec, "amounts", None)
-        # the bounds are worked out again (as part of the whole options) where they break a rule: never when they
-        # may draw chance
-        self.amounts = am if am is not None and spec.kind == "one" and not spec.optional and spec.display is None \
-            and not any(draws_chance(rs, e.ast) for e in am) else None
-        # which way decide goes: a 'one' decision without display names; a subset without bounds or names; a yes or
-        # no; any other
-        self.route = "one" if spec.kind == "one" and spec.display is None else "subset" if (
-            spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else \
-            "yesno" if spec.kind == "yesno" else "any"
-        # a default written as a constant: its value, worked out once (a yes or no: its wire form too)
-        self.default_fixed = d is not None and d.ast.__class__ is A.Const
-        self.default_value = d.ast.value if self.default_fixed else None
-        # what the others may read of it (model/secrecy.py): whether its legal answers are worked out from something
-        # some seat cannot see (then a forced answer reads to the others as any answer would), whether from the
-        # cards of such a zone, and whether the rules lay its answer face up (then it is an open choice)
-        reads = decision_reads(rs, spec)
-        self.hidden = bool(reads) or guarded(rs, spec)  # (or asked at all for a hidden reason)
-        # (a decline an `if` stands in for is told as the decision it stands for: model/secrecy.py's told_as)
-        told = told_as(rs, spec)
-        self.hides_cards = reads_hidden_cards(reads if told is spec else decision_reads(rs, told))
-        self.secret = False if spec.secret is None and answer_opened(rs, spec) else spec.secret
-        # what the others read of its prompt and answer: a {field} of the prompt that reads something hidden is left
-        # out of their words ('public'), an option's display name that does is not shown to them (docs/secrecy.md)
-        s = secrets_of(rs)
-        parts = [p if isinstance(p, str) else None if s.reads(p, local=True) else p for p in spec.prompt_parts]
-        self.public = parts if any(p is None for p in parts) else None
-        self.display_hidden = spec.display is not None and bool(s.reads(spec.display, local=True))
-        self.public_of = self if self.public is not None or self.display_hidden else None  # (Decision.public_of)
-        self.hides_cards = self.hidden and self.hides_cards
-        self.asked = 0  # askings by games of the compiled engine, until its functions are written
-        # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
-        self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
-        # and when it is a local (its closure says so): read from the game's locals as the closure reads it, no call
-        local = getattr(_closure(spec.player.fn), "local", None)
-        self.who_local = local[0] if local is not None and self.player_var == local[0] else None
-        self.form: Optional[Form] = None  # what every asking shares (`form_for`)
-        self.calling(lambda fn: fn)
-
-    def calling(self, way, every=None) -> "_Plan":
-        """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with
-        `every`, `way` is used only for those called at every asking (who decides, the options or the bounds of the
-        amounts), the others made by `every` (a compiled game writes no function for a prompt nobody reads)."""
-        spec = self.spec
-        other = every or way
-        self.who = way(spec.player.fn)
-        self.prompt = None if spec.prompt is None else other(spec.prompt.fn)
-        self.options = None if spec.options is None else (way if self.amounts is None else other)(spec.options.fn)
-        self.low, self.high = (None, None) if self.amounts is None else (way(self.amounts[0].fn), way(self.amounts[1].fn))
-        # a lowest amount written as a number (an auction's minimum bid): its value, not a call at every asking
-        low = None if self.amounts is None else self.amounts[0].ast
-        self.low_fixed = low.value if low.__class__ is A.Num and low.value.__class__ is int else None
-        self.default = None if spec.default is None else other(spec.default.fn)
-        return self
-
-    def copy(self) -> "_Plan":
-        other = _Plan.__new__(_Plan)
-        for name in _Plan.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.form = None  # (made of the copy's own prompt function)
-        return other
-
-    def form_for(self, step, purpose: str) -> Form:
-        """The Form every asking of the spec by `step` shares (its Decisions' place, purpose, what the others may
-        read, the prompt's function), made at its first asking."""
-        form = self.form
-        if form is None or form.step is not step:
-            form = self.form = Form(step, self.node, purpose, self.hidden, self.hides_cards, self.public_of,
-                                    self.prompt)
-        return form
-
-    def public_prompt(self, g) -> str:
-        """The prompt in the words the other seats read (only for a prompt with a field that reads something
-        hidden): its text, each field that reads nothing hidden worked out, the others left as '…'."""
-        return "".join(p if isinstance(p, str) else "…" if p is None else text_of(p.fn(g)) for p in self.public or ())
-
-
-def plan_of(g, spec) -> _Plan:
-    """The plan of asking `spec` in game `g`, for its engine (see _Plan)."""
-    key = id(spec)
-    first = _PLANS.get(key)
-    if first is None or first.spec is not spec:
-        if len(_PLANS) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
-            _PLANS.clear()
-            _REFERENCE.clear()
-            _COMPILED.clear()
-        first = _PLANS[key] = _Plan(g, spec)
-    if not g.compiled:  # the closures, as a whole expression runs them in such a game
-        plan = _REFERENCE[key] = first.copy().calling(_closure)
-        return plan
-    first.asked += 1
-    if first.asked < whole.HOT:  # (the expressions' own dispatch counts these calls)
-        return first
-    plan = _COMPILED[key] = first.copy().calling(lambda fn: g.written(fn) if hasattr(fn, "written_from") else fn,
-                                                 lambda fn: fn)  # (the others by the dispatch, written if they get hot)
-    return plan
-
-
-def _closure(fn):
-    return getattr(fn, "closure", fn)
-
-
-def draws_chance(rs, node) -> bool:
-    """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
-    todo, seen = [node], set()
-    functions = rs.functions
-    while todo:
-        for sub in todo.pop().walk():
-            if sub.__class__ is not A.Call:
-                continue
-            fd = functions.get(sub.func)
-            if fd is None:
-                b = REGISTRY.get(sub.func)
-                if b is not None and b.chance:
-                    return True
-            elif sub.func not in seen and fd[1] is not None:
-                seen.add(sub.func)
-                todo.append(fd[1])
-    return False
+from .answers import DECISION_STEPS, by_bot, too_many_decisions
+from .plans import _COMPILED, _PLANS, _REFERENCE, _Plan, plan_of
 
 
 def _player(who, spec) -> Player:
@@ -187,16 +24,17 @@ def _player(who, spec) -> Player:
     return who
 
 
-def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
+def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any = MISSING) -> Any:
     """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is the
     model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
-    variable (`step.var`), who decides when the spec's player is that variable (not worked out again).
+    variable (`step.var`), who decides when the spec's player is that variable (not worked out again); `high`: the
+    highest amount of a bid, when the caller worked it out (`bids`).
 
     A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
     make_decision (most decisions are such). Without the story, one with a single option is answered without building a
     Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads it in a
-    simulation; nor is one built for a bot's pick (answers.by_pick). Options told by shape (`spec.amounts`) are
-    counted, not built."""
+    simulation; nor is one built for a bot's pick (below). Options told by shape (`spec.amounts`) are counted, not
+    built."""
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
@@ -216,60 +54,95 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
         default = plan.default
         if default is not None:
             default = plan.default_value if plan.default_fixed else default(g)
-        if g.bots is not None:  # its seat's bot may answer it without a Decision (answers.by_pick)
-            answer = by_pick(g, who.seat, "yesno", 2, None, None)
+        n = 2
+    else:
+        given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
+        value = opts = low = None
+        secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
+        n = 0
+        if plan.high is not None:
+            low = plan.low_fixed
+            if low is None:
+                low = plan.low(g)
+            if high is MISSING:  # (else worked out by the caller: `bids`)
+                high = plan.high(g)
+            if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
+                n = high - low + 2 if high >= low else 1
+                if n >> COPY_SHIFT:  # as building the list would charge
+                    charge(g, n >> COPY_SHIFT, spec.options.span)
+                if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
+                    if plan.default_now:
+                        plan.default(g)
+                    return None
+                default = 0 if plan.default_none else None
+                given = plan.default is not None and not plan.default_none
+            else:  # a bound that breaks a rule: the options worked out in full give its error
+                low = None
+        if low is None:
+            opts = plan.options(g)
+            opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
+            if spec.optional:
+                opts.append(None)
+            n = len(opts)
+            if n == 1 and not story:  # answered at once, and nobody reads the story
+                if plan.default_now:
+                    plan.default(g)
+                return opts[0]
+            if not n:
+                raise RuleError(f"{who} must choose, but there are no options", spec.span,
+                                "guard the step with an 'if', or make the decision optional")
+            default = None
+            if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
+                default = plan.default_value
+                default = opts.index(default) if default in opts else None
+            given = plan.default is not None and not plan.default_fixed
+            secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
+        if given:  # (worked out as it is asked, whoever answers)
+            value = plan.default(g)
+    bots = g.bots
+    if bots is not None and n > 1:
+        # its seat's bot may answer it without a Decision (in a game that tells no story nothing else reads one):
+        # the seat's pick (answers.pick_of), its wire checked as decisions.usual checks it and the answer taken as
+        # answers.taken takes it, all written out (the busiest path of a simulation); anything else (no pick, no
+        # decision left to answer, a pick that fails or gives no usual answer) makes the Decision, pending, and
+        # by_bot asks the seat's `choose` (the same answer: its check says what is wrong with it) unless it failed
+        pick = bots.picks[who.seat]
+        left = bots.left
+        if pick is not None and left != 0:
+            try:
+                wire = pick(route, n, g.decisions)
+            except BaseException as exc:  # (raised by Game.play outside the running code, the decision pending)
+                bots.failed = exc
+                wire = None
+            if route == "one":
+                answer = (opts[wire] if low is None else None if wire == 0  # type: ignore[index]
+                          else low + wire - 1) if wire.__class__ is int and 0 <= wire < n else MISSING
+            else:
+                answer = wire if wire.__class__ is bool else MISSING
             if answer is not MISSING:
+                if left is not None:
+                    bots.left = left - 1
+                g.pending = None
+                g.decisions = decisions = g.decisions + 1
+                steps = g.steps
+                if steps + decisions * DECISION_STEPS > g.max_steps:
+                    raise too_many_decisions(g)
+                if g.chance:
+                    g.chance = []
+                g.steps = steps + 1
                 return answer
+    if route == "yesno":
         # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
         g.pending = d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.form_for(step, purpose),
                                  g.decisions, None, 2, plan.secret is True, g)
-        return MISSING if g.bots is None else by_bot(g, d)
-    given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
-    value = opts = low = None
-    secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
-    n = 0
-    if plan.high is not None:
-        low = plan.low_fixed
-        if low is None:
-            low = plan.low(g)
-        high = plan.high(g)
-        if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
-            n = high - low + 2 if high >= low else 1
-            if n >> COPY_SHIFT:  # as building the list would charge
-                charge(g, n >> COPY_SHIFT, spec.options.span)
-            if n == 1 and not story:  # answered at once (the pass), and nobody reads the story
-                if plan.default_now:
-                    plan.default(g)
-                return None
-            default = 0 if plan.default_none else None
-            given = plan.default is not None and not plan.default_none
-        else:  # a bound that breaks a rule: the options worked out in full give its error
-            low = None
-    if low is None:
-        opts = plan.options(g)
-        opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
-        if spec.optional:
-            opts.append(None)
-        n = len(opts)
-        if n == 1 and not story:  # answered at once, and nobody reads the story
-            if plan.default_now:
-                plan.default(g)
-            return opts[0]
-        if not n:
-            raise RuleError(f"{who} must choose, but there are no options", spec.span,
-                            "guard the step with an 'if', or make the decision optional")
-        default = None
-        if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
-            default = plan.default_value
-            default = opts.index(default) if default in opts else None
-        given = plan.default is not None and not plan.default_fixed
-        secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
-    if given:  # (worked out as it is asked, whoever answers)
-        value = plan.default(g)
-    if g.bots is not None and n > 1:  # its seat's bot may answer it without a Decision (answers.by_pick)
-        answer = by_pick(g, who.seat, "one", n, low, opts)
-        if answer is not MISSING:
-            return answer
+        return MISSING if bots is None else by_bot(g, d)
+    return _asked(g, plan, step, purpose, who, prompt, opts, default, low, n, secret, given, value)
+
+
+def _asked(g, plan: _Plan, step, purpose: str, who: Player, prompt, opts, default, low, n: int, secret, given: bool,
+           value) -> Any:
+    """A 'one' decision asked (its options `opts`, or `n` amounts from `low`), that no bot's pick answered: its
+    Decision made, answered at once when it is forced, else pending (MISSING, or its seat's bot's answer)."""
     # (player, kind, prompt, options, min, max, default, form, number, low, count, secret, game)
     d = Decision(who.seat, "one", prompt, opts, 0, 0, default, plan.form_for(step, purpose), g.decisions, low, n,
                  secret, g)
@@ -279,6 +152,68 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None) -> Any:
         return ask(g, d)
     g.pending = d  # (as _pending)
     return MISSING if g.bots is None else by_bot(g, d)
+
+
+def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
+    """A sealed step's decisions: players[i:] asked in turn, each put in the step's variable (in `loc`, its frame's
+    locals) first, their answers appended to `results`; the index of the first whose decision waits (pending), or
+    len(players). A bid of amounts from a fixed lowest (an auction's: the plan's `bids`) in a game that plays itself
+    without a story is asked as `decide` asks it, without its steps this case needs not: the plan looked up once,
+    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (as decide takes it)."""
+    var = step.var
+    n = len(players)
+    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
+    bots = g.bots
+    if plan is not None and plan.spec is spec and plan.bids and plan.player_var == var and bots is not None \
+            and bots.left is None and not g.story:
+        high_of, low, picks, most = plan.high, plan.low_fixed, bots.picks, g.max_steps
+        while i < n:
+            p = players[i]
+            loc[var] = p
+            if p.__class__ is not Player:  # (decide says what is wrong)
+                break
+            high = high_of(g)
+            if high.__class__ is int and low <= high and high - low < _AMOUNTS:  # (as decide: two options or more)
+                count = high - low + 2
+                if count >> COPY_SHIFT:  # as building the list would charge
+                    charge(g, count >> COPY_SHIFT, spec.options.span)
+                # decide's pick written out (the pick of a seat with one, taken), for a game that counts no
+                # decisions left (`left` None) and has none pending (a step runs)
+                pick = picks[p.seat]
+                wire = None
+                if pick is not None:
+                    try:
+                        wire = pick("one", count, g.decisions)
+                    except BaseException as exc:  # (raised by Game.play, the decision made and pending)
+                        bots.failed = exc
+                        wire = None
+                if wire.__class__ is int and 0 <= wire < count:
+                    got = None if wire == 0 else low + wire - 1
+                    g.decisions = done = g.decisions + 1
+                    steps = g.steps
+                    if steps + done * DECISION_STEPS > most:
+                        raise too_many_decisions(g)
+                    if g.chance:
+                        g.chance = []
+                    g.steps = steps + 1
+                else:  # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
+                    got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
+                                 plan.secret is True, False, None)
+            else:  # (one option, or a bound that breaks a rule)
+                got = decide(g, spec, step, "sealed", p, high)
+            if got is MISSING:
+                return i
+            results.append(got)
+            i += 1
+    while i < n:
+        p = players[i]
+        loc[var] = p
+        got = decide(g, spec, step, "sealed", p)
+        if got is MISSING:
+            return i
+        results.append(got)
+        i += 1
+    return i
 
 
 def _options(g, value, spec) -> list:

@@ -21,7 +21,6 @@ from ...compiler import stretches
 from ...model import ruleset as M
 from ...model.gates import ruleset_gates
 from ...values import Player
-from ..board import player_zone_families
 from ..codec import copy_value
 from ..knowledge import orderless
 from .interpreter import handler_for
@@ -149,3 +148,9 @@ def _none() -> None:
 
 
 _LAST: list = [_none, _none]  # weak references to the ruleset `tables` last gave and to its tables
+
+
+def player_zone_families(rs: M.Ruleset) -> frozenset:
+    """The names of the zone families with one zone per player (a game's `_player_zones`, read by `zone_owner`),
+    worked out once per ruleset with its tables."""
+    return frozenset(z.id for z in rs.zones.values() if z.per == "player")

@@ -1,0 +1,178 @@
+"""The plan of a decision spec: what asking it needs, worked out once per spec and engine (the first time it is
+asked), so that each asking (machine/questions.py's `decide`) reads it instead of working it out again."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...dsl import ast as A
+from ...dsl.builtins import REGISTRY
+from ...dsl.closures import whole
+from ...dsl.ops import text_of
+from ...dsl.scope import Fn
+from ...model.secrecy import answer_opened, decision_reads, guarded, reads_hidden_cards, secrets_of, told_as
+from ..decisions import Form
+
+_PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
+_REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
+_COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
+
+
+class _Plan:
+    """What asking a decision needs of its spec, worked out once per spec (the first time it is asked): the place of
+    its step as text; whether its prompt or default may draw chance (then they are worked out at every asking, read or
+    not, so the dice fall the same); whether its default is the pass; whether its options may be told by shape
+    (`spec.amounts`: the pass, then every whole number from low to high, never built as a list).
+
+    It also holds the functions the asking calls (who decides, the prompt, the options or the bounds of the amounts,
+    the default): for a game of the reference engine their closures; for one of the compiled engine, once the spec has
+    been asked there HOT times (as a whole expression is written, dsl/closures/whole.py), the functions written of
+    those called at every asking (who decides, the options or the bounds); so these never go through the dispatch of a
+    whole expression. A prompt or a default, called only when read or needed, keeps the dispatch, which writes it if it
+    gets hot (no function written for a prompt nobody reads)."""
+
+    __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
+                 "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
+                 "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
+                 "form", "bids")
+    # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
+    # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
+    # Fn | None here would make them test again at every asking: typed Any on purpose
+    who: Fn
+    prompt: Any
+    options: Any
+    low: Any
+    high: Any
+    default: Any
+
+    def __init__(self, g, spec):
+        rs = g.rs
+        self.spec = spec
+        self.node = str(spec.span)
+        self.prompt_now = spec.prompt is not None and draws_chance(rs, spec.prompt.ast)
+        d = spec.default
+        self.default_now = d is not None and draws_chance(rs, d.ast)
+        self.default_none = d is not None and d.ast.__class__ is A.Const and d.ast.value is None
+        am = getattr(spec, "amounts", None)
+        # the bounds are worked out again (as part of the whole options) where they break a rule: never when they
+        # may draw chance
+        self.amounts = am if am is not None and spec.kind == "one" and not spec.optional and spec.display is None \
+            and not any(draws_chance(rs, e.ast) for e in am) else None
+        # which way decide goes: a 'one' decision without display names; a subset without bounds or names; a yes or
+        # no; any other
+        self.route = "one" if spec.kind == "one" and spec.display is None else "subset" if (
+            spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else \
+            "yesno" if spec.kind == "yesno" else "any"
+        # a default written as a constant: its value, worked out once (a yes or no: its wire form too)
+        self.default_fixed = d is not None and d.ast.__class__ is A.Const
+        self.default_value = d.ast.value if self.default_fixed else None
+        # what the others may read of it (model/secrecy.py): whether its legal answers are worked out from something
+        # some seat cannot see (then a forced answer reads to the others as any answer would), whether from the
+        # cards of such a zone, and whether the rules lay its answer face up (then it is an open choice)
+        reads = decision_reads(rs, spec)
+        self.hidden = bool(reads) or guarded(rs, spec)  # (or asked at all for a hidden reason)
+        # (a decline an `if` stands in for is told as the decision it stands for: model/secrecy.py's told_as)
+        told = told_as(rs, spec)
+        self.hides_cards = reads_hidden_cards(reads if told is spec else decision_reads(rs, told))
+        self.secret = False if spec.secret is None and answer_opened(rs, spec) else spec.secret
+        # what the others read of its prompt and answer: a {field} of the prompt that reads something hidden is left
+        # out of their words ('public'), an option's display name that does is not shown to them (docs/secrecy.md)
+        s = secrets_of(rs)
+        parts = [p if isinstance(p, str) else None if s.reads(p, local=True) else p for p in spec.prompt_parts]
+        self.public = parts if any(p is None for p in parts) else None
+        self.display_hidden = spec.display is not None and bool(s.reads(spec.display, local=True))
+        self.public_of = self if self.public is not None or self.display_hidden else None  # (Decision.public_of)
+        self.hides_cards = self.hidden and self.hides_cards
+        self.asked = 0  # askings by games of the compiled engine, until its functions are written
+        # who decides, when it is written as a name (the variable a sealed or stack step puts each player in)
+        self.player_var = spec.player.ast.id if spec.player.ast.__class__ is A.Name else None
+        # and when it is a local (its closure says so): read from the game's locals as the closure reads it, no call
+        local = getattr(_closure(spec.player.fn), "local", None)
+        self.who_local = local[0] if local is not None and self.player_var == local[0] else None
+        self.form: Optional[Form] = None  # what every asking shares (`form_for`)
+        self.calling(lambda fn: fn)
+        # a bid of amounts from a fixed lowest, no default to work out, a prompt worked out only when read (an
+        # auction's sealed bid): a sealed step asks each bidder in turn without the rest of `decide` (questions.bids)
+        self.bids = self.route == "one" and self.amounts is not None and self.low_fixed is not None \
+            and not self.prompt_now and (d is None or self.default_none)
+
+    def calling(self, way, every=None) -> "_Plan":
+        """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with
+        `every`, `way` is used only for those called at every asking (who decides, the options or the bounds of the
+        amounts), the others made by `every` (a compiled game writes no function for a prompt nobody reads)."""
+        spec = self.spec
+        other = every or way
+        self.who = way(spec.player.fn)
+        self.prompt = None if spec.prompt is None else other(spec.prompt.fn)
+        self.options = None if spec.options is None else (way if self.amounts is None else other)(spec.options.fn)
+        self.low, self.high = (None, None) if self.amounts is None else (way(self.amounts[0].fn), way(self.amounts[1].fn))
+        # a lowest amount written as a number (an auction's minimum bid): its value, not a call at every asking
+        low = None if self.amounts is None else self.amounts[0].ast
+        self.low_fixed = low.value if low.__class__ is A.Num and low.value.__class__ is int else None
+        self.default = None if spec.default is None else other(spec.default.fn)
+        return self
+
+    def copy(self) -> "_Plan":
+        other = _Plan.__new__(_Plan)
+        for name in _Plan.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.form = None  # (made of the copy's own prompt function)
+        return other
+
+    def form_for(self, step, purpose: str) -> Form:
+        """The Form every asking of the spec by `step` shares (its Decisions' place, purpose, what the others may
+        read, the prompt's function), made at its first asking."""
+        form = self.form
+        if form is None or form.step is not step:
+            form = self.form = Form(step, self.node, purpose, self.hidden, self.hides_cards, self.public_of,
+                                    self.prompt)
+        return form
+
+    def public_prompt(self, g) -> str:
+        """The prompt in the words the other seats read (only for a prompt with a field that reads something
+        hidden): its text, each field that reads nothing hidden worked out, the others left as '…'."""
+        return "".join(p if isinstance(p, str) else "…" if p is None else text_of(p.fn(g)) for p in self.public or ())
+
+
+def plan_of(g, spec) -> _Plan:
+    """The plan of asking `spec` in game `g`, for its engine (see _Plan)."""
+    key = id(spec)
+    first = _PLANS.get(key)
+    if first is None or first.spec is not spec:
+        if len(_PLANS) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
+            _PLANS.clear()
+            _REFERENCE.clear()
+            _COMPILED.clear()
+        first = _PLANS[key] = _Plan(g, spec)
+    if not g.compiled:  # the closures, as a whole expression runs them in such a game
+        plan = _REFERENCE[key] = first.copy().calling(_closure)
+        return plan
+    first.asked += 1
+    if first.asked < whole.HOT:  # (the expressions' own dispatch counts these calls)
+        return first
+    plan = _COMPILED[key] = first.copy().calling(lambda fn: g.written(fn) if hasattr(fn, "written_from") else fn,
+                                                 lambda fn: fn)  # (the others by the dispatch, written if they get hot)
+    return plan
+
+
+def _closure(fn):
+    return getattr(fn, "closure", fn)
+
+
+def draws_chance(rs, node) -> bool:
+    """Whether evaluating `node` may draw from the game's random generator (directly or through a function)."""
+    todo, seen = [node], set()
+    functions = rs.functions
+    while todo:
+        for sub in todo.pop().walk():
+            if sub.__class__ is not A.Call:
+                continue
+            fd = functions.get(sub.func)
+            if fd is None:
+                b = REGISTRY.get(sub.func)
+                if b is not None and b.chance:
+                    return True
+            elif sub.func not in seen and fd[1] is not None:
+                seen.add(sub.func)
+                todo.append(fd[1])
+    return False
