@@ -386,3 +386,22 @@ def test_an_option_the_ruleset_does_not_take_is_said_in_the_pages_words(folder):
                    headers={"authorization": f"token {TOKEN}"})
         assert r.status_code == 422 and "lots_for_sale" in r.json()["error"], r.text
         assert "--set" not in r.json()["error"]
+
+
+def test_a_game_that_cannot_start_tells_the_page_where_and_what(folder):
+    """A rule gone wrong as the game starts (no seat yet): the studio's page is told where the rule is written, in
+    the folder's terms, and what its error says (it was in the studio's terminal only); the sentence names neither."""
+    text = (folder / "auction.yaml").read_text(encoding="utf-8")
+    (folder / "games").mkdir()
+    broken = folder / "games" / "boom.yaml"
+    broken.write_text(text.replace("ruleset: sealed-auction", "ruleset: boom", 1).replace(
+        "    steps:\n", '    steps:\n      - "set sold = 10 / (sold - sold)"\n', 1), encoding="utf-8")
+    line = broken.read_text(encoding="utf-8").splitlines().index('      - "set sold = 10 / (sold - sold)"')
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "games/boom.yaml", "seats": ["human", "random"], "seed": 1},
+                   headers={"authorization": f"token {TOKEN}"})
+    got = r.json()
+    assert r.status_code == 422 and got["error"].startswith("the game cannot start: a rule"), r.text
+    col = broken.read_text(encoding="utf-8").splitlines()[line].index("10 /") + 1
+    assert got["at"] == {"path": "games/boom.yaml", "line": line + 1, "col": col} and "zero" in got["said"], got
+    assert "zero" not in got["error"]

@@ -113,6 +113,14 @@ class Hub:
         self.kick(gid)
         return self.describe(gid)
 
+    def relative(self, path: str) -> Optional[str]:
+        """`path` relative to the studio's folder when it lies in it (not in a game's own copy), else None."""
+        real, root = os.path.realpath(path), os.path.realpath(self.root)
+        if os.path.commonpath([real, root]) != root or os.path.commonpath([real, os.path.realpath(self.home)]) == \
+                os.path.realpath(self.home):
+            return None
+        return os.path.relpath(real, root).replace(os.sep, "/")
+
     def describe(self, gid: str) -> dict:
         """A game for the studio's page (which holds the studio's token, so it may have every seat's link)."""
         t = self.tables[gid]

@@ -357,6 +357,7 @@ async function main() {
       return doc.sliceString(doc.line(first).from, doc.line(last).to)
     },
   })
+  $("#chart-every").addEventListener("change", e => state.chart.setSteps(e.target.checked ? "every" : "players"))
   for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(),
     dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save})
@@ -381,6 +382,11 @@ async function main() {
   helpCloses($("#help"))
   showTab(state.tab)
   state.save = save
+  // the cursor on a line of a file of the folder (opened first when another is open): Play's "Go to" a rule gone wrong
+  state.goTo = async (path, line, col) => {
+    if (!state.file || state.file.path !== path) await openFile({path})
+    if (state.file && state.file.path === path) moveTo(state.view, line, col, true)
+  }
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
   setupPlay(state)
   const params = new URLSearchParams(location.search)

@@ -97,11 +97,30 @@ async function start(studio) {
       ruleset: ref(studio.file), seed: Number($("#play-seed").value) || 0, options,
       seats: [...document.querySelectorAll("#play-seats select")].map(s => s.value),
     })
-    $("#play-note").textContent = "started: give each person their link"
+    $("#play-note").replaceChildren("started: give each person their link")
   } catch (err) {
-    $("#play-note").textContent = err.message
+    $("#play-note").replaceChildren(...refused(studio, err))
   }
   await listGames()
+}
+
+// why a game did not start, on the page (it was in the studio's terminal only): the sentence, a button that puts the
+// cursor on the rule that went wrong, and what its error says behind a click (it may name a card of a hand: the host
+// who will play a seat can leave it closed)
+function refused(studio, err) {
+  const parts = [el("span", err.message, {className: "refused"})]
+  const at = err.body && err.body.at
+  if (at) {
+    const go = el("button", `Go to ${at.path} line ${at.line}`, {type: "button", className: "go-to"})
+    go.addEventListener("click", () => studio.goTo(at.path, at.line, at.col))
+    parts.push(" ", go)
+  }
+  if (err.body && err.body.said) {
+    const said = el("details", "", {className: "said"})
+    said.append(el("summary", "What the rule's error says (it may name a card a seat cannot see)"), el("code", err.body.said))
+    parts.push(said)
+  }
+  return parts
 }
 
 async function listGames() {
