@@ -137,14 +137,15 @@ def settings_problem(path: str, overrides: dict, players: int | None = None, nam
 
 
 def coverage_chart(path: str, overrides: dict, counts: dict, games: int, sequence: str) -> str:
-    """The chart of one sequence as `rulecraft render --coverage` draws it: each box shaded by how often it ran,
-    the steps never reached marked."""
+    """The chart of one sequence as `rulecraft render --coverage --detail full` draws it: each box shaded by how often
+    it ran, the steps never reached marked; every step, as the Chart tab draws it (the steps never reached are
+    counted over every step: a bookkeeping one left out of the chart was counted and not seen). No legend: the page
+    says what the shades mean (the legend, wider than a short sequence's chart, shrank its boxes past reading)."""
     from rulecraft.loader import load_ruleset
     from rulecraft.tools.chart.coverage import Coverage
     from rulecraft.tools.chart.dotrun import run_dot
     from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
     from rulecraft.tools.studio.views import NotDrawn, _strip_prolog
-    from rulecraft.tools.words.bookkeeping import players_graph
 
     loaded = load_ruleset(path, overrides=overrides)
     if not loaded.ok:
@@ -153,9 +154,7 @@ def coverage_chart(path: str, overrides: dict, counts: dict, games: int, sequenc
     if sequence not in rs.sequences:
         raise NotDrawn(f"the ruleset has no sequence '{sequence[:100]}'")
     cov = Coverage(counts, games, rs.name, max(counts.values(), default=0))
-    graph = players_graph(rs, loaded.graph)
-    return _strip_prolog(run_dot(chart_dot(rs, graph, sequence, ChartOptions(coverage=cov, legend=True)),
-                                 "svg").decode("utf-8"))
+    return _strip_prolog(run_dot(chart_dot(rs, loaded.graph, sequence, ChartOptions(coverage=cov)), "svg").decode("utf-8"))
 
 
 class Channel:

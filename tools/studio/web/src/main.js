@@ -360,7 +360,8 @@ async function main() {
   $("#chart-every").addEventListener("change", e => state.chart.setSteps(e.target.checked ? "every" : "players"))
   for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(),
-    dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save})
+    dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save,
+    goTo: line => moveTo(state.view, line, 1, true)})
   $("#save").addEventListener("click", save)
   // Ctrl-S (Cmd-S) saves wherever the focus is (a tab, the chart, a problem): the browser's own "save the page"
   // opened when the focus was out of the editor
