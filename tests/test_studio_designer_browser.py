@@ -421,6 +421,14 @@ def test_the_chart_by_keyboard_with_every_step_and_a_game_that_cannot_start(stud
     'every step' unticked draws that one); a game that could not start said why in the studio's terminal only."""
     folder, url = studio
     page, errors = open_pig(browser, url)
+    # a typo fixed by replacing the word whole (a paste, a quick fix): no red dot left in the gutter beside no problems
+    page.evaluate("""() => { const v = window.studio.view, at = v.state.doc.toString().indexOf("r.total\\"")
+        v.dispatch({changes: {from: at, to: at + 7, insert: "r.totl"}}) }""")
+    page.wait_for_selector(".cm-lint-marker-error", timeout=WAIT)
+    page.evaluate("""() => { const v = window.studio.view, at = v.state.doc.toString().indexOf("r.totl")
+        v.dispatch({changes: {from: at, to: at + 6, insert: "r.total"}}) }""")
+    page.wait_for_function("() => document.querySelector('#problem-count').textContent === '(none)'", timeout=WAIT)
+    page.wait_for_selector(".cm-lint-marker-error", state="detached", timeout=WAIT)
     reset = put_cursor(page, "      - id: start\n        do:")  # the turn's first step sets values only
     chart_says(page, "A turn")
     page.wait_for_selector("#chart svg [role=link][tabindex='0']", timeout=WAIT)
