@@ -420,6 +420,15 @@ def test_the_chart_by_keyboard_with_every_step_and_a_game_that_cannot_start(stud
     values ('set turn_total = 0; tally turns') had no box (the sheets' chart leaves the engine's bookkeeping out:
     'every step' unticked draws that one); a game that could not start said why in the studio's terminal only."""
     folder, url = studio
+    # the page with no ruleset open says how to begin (a line in the header's corner was all), no chart controls
+    first = browser.new_page()
+    first.goto(url)
+    first.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    assert "No ruleset open" in first.inner_text("#editor") and first.is_hidden(".chart-bar")
+    first.click("#side a:text-is('pig.yaml')")
+    first.wait_for_selector("#editor .cm-editor", timeout=WAIT)
+    assert "No ruleset open" not in first.inner_text("#editor") and first.is_visible(".chart-bar")
+    first.close()
     page, errors = open_pig(browser, url)
     # a typo fixed by replacing the word whole (a paste, a quick fix): no red dot left in the gutter beside no problems
     page.evaluate("""() => { const v = window.studio.view, at = v.state.doc.toString().indexOf("r.total\\"")

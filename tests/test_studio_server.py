@@ -217,6 +217,9 @@ def test_printed_pages_and_the_diff(client, folder):
     (folder / "pig2.yaml").write_text((folder / "pig.yaml").read_text().replace("default: 100", "default: 50"))
     d = client.get("/api/diff", params={"a": "pig.yaml", "b": "pig2.yaml"}).json()
     assert not d["same"] and "50" in d["text"]
+    assert d["svg"] == ""  # no sequence differs: no chart of 'no sequence differs' and a legend, the words say it all
+    (folder / "pig3.yaml").write_text((folder / "pig.yaml").read_text().replace("set turn_total = 0", "set turn_total = 1"))
+    assert client.get("/api/diff", params={"a": "pig.yaml", "b": "pig3.yaml"}).json()["svg"].startswith("<svg")
     if shutil.which("chromium"):  # the aid's PDF, printed by headless Chromium
         pdf = client.get("/api/print/aid.pdf", params={"path": "pig.yaml", "download": "1"})
         assert pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]

@@ -132,5 +132,8 @@ def diff(path_a: str, path_b: str) -> dict:
     found = diff_rulesets(a.ruleset, b.ruleset)
     name_a, name_b = os.path.basename(path_a), os.path.basename(path_b)
     text = to_text(found, name_a, name_b, b.ruleset)
-    svg = "" if found.empty else run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph), "svg").decode("utf-8")
+    # no chart where no sequence differs (a number, an option, a title changed): it was a legend and 'no sequence
+    # differs' standing over the words that say what changed
+    charted = any(d is not None and d.status != "same" for d in found.sequences.values())
+    svg = run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph), "svg").decode("utf-8") if charted else ""
     return {"same": found.empty, "text": text, "svg": _strip_prolog(svg)}

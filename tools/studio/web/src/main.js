@@ -68,6 +68,8 @@ async function openFile(which) {
   const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
   const got = await getJSON(`/api/file?${q}`)
   if (state.view) { state.view.destroy(); state.view = null }
+  $("#editor").replaceChildren()  // the words of the empty page, when this is the first file opened
+  $(".chart-bar").hidden = false
   state.file = {path: got.path, bundled: got.bundled, file: got.file, uri: fileUri(got.file), digest: got.digest,
                 readOnly: got.readOnly, saved: got.text}
   state.problems = []
@@ -395,7 +397,19 @@ async function main() {
   const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}
     : config.open ? {path: config.open} : null
   if (first) await openFile(first)
-  else status("pick a ruleset on the left, or make a new one")
+  else {
+    // nothing open yet: the editor says how to begin (a line in the header's corner was all; the chart's controls
+    // stood over nothing)
+    status("pick a ruleset on the left, or make a new one")
+    $(".chart-bar").hidden = true
+    $("#editor").replaceChildren(Object.assign(document.createElement("div"), {className: "empty-editor",
+      innerHTML: "<h2>No ruleset open</h2><p>Open one of this folder's on the left, or make one: type a name under " +
+        "<em>This folder</em> (<em>my dice game</em>) and press <em>New</em>: a small game that loads and plays, to " +
+        "change into yours. A bundled ruleset opens read-only; <em>Copy into the folder</em> makes it yours.</p>" +
+        "<p>Then: the chart of the sequence under the cursor is on the right; <em>Play</em> starts a game with a " +
+        "link for each person; <em>Simulate</em> plays hundreds of games with bots. <em>Keys and help</em> (top " +
+        "right) lists the keys.</p>"}))
+  }
   document.body.dataset.ready = "1"
 }
 
