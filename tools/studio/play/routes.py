@@ -85,9 +85,8 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
             made = await hub.new_game(path, kinds, seed, {k: str(v) for k, v in options.items()})
         except Refusal as exc:  # a rule gone wrong at the start: where (in a file of the folder) and what it says
             more: dict = {"said": exc.said} if exc.said else {}
-            path = exc.at and hub.relative(exc.at["file"])
-            if path and exc.at:
-                more["at"] = {"path": path, "line": exc.at["line"], "col": exc.at["col"]}
+            if hub.written(exc.at):
+                more["at"] = hub.written(exc.at)
             return JSONResponse({"error": str(exc), **more}, status_code=422)
         return JSONResponse(made)
 

@@ -76,14 +76,24 @@ def _stopped(exc: Exception, what: str = "the game stopped", seats: bool = True)
     return f"{what}: a rule of the ruleset went wrong{where}{code}{said}"
 
 
+def _where(exc: Exception) -> Optional[dict]:
+    """Where the rule that went wrong is written ({file, line, col}), for the studio's page; None when unknown."""
+    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
+    span = getattr(rule, "span", None)
+    return {"file": span.file, "line": span.line, "col": span.col} if span is not None and span.file else None
+
+
 def _cannot_start(exc: Exception) -> Refusal:
     """A game that cannot start for a rule gone wrong: where and the code, and for the studio's page that asked for
     it where the rule is written and what its error says (it was in the studio's terminal only)."""
     rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
-    span = getattr(rule, "span", None)
-    at = {"file": span.file, "line": span.line, "col": span.col} if span is not None and span.file else None
-    said = (getattr(rule, "message", None) or str(exc)) + (f" (hint: {rule.hint})" if getattr(rule, "hint", None) else "")
-    return Refusal(_stopped(exc, "the game cannot start", seats=False), at, said)
+    return Refusal(_stopped(exc, "the game cannot start", seats=False), _where(exc), _said(exc))
+
+
+def _said(exc: Exception) -> str:
+    """What the rule's error says, with its hint: the host's (it may name a card of a hand)."""
+    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
+    return (getattr(rule, "message", None) or str(exc)) + (f" (hint: {rule.hint})" if getattr(rule, "hint", None) else "")
 
 
 def _held_lines(game: Game) -> int:
@@ -119,6 +129,8 @@ class PlayTable:
         self.refused: tuple = (None, "")  # (where the game was, what was said) of the last undo refused
         self._stories: tuple = (None, {})  # (the game, seat -> (game story read to, the seat's story)): `story`
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
+        self.problem_at: Optional[dict] = None  # where that rule is written (the studio's list of games: Go to)
+        self.problem_said = ""  # what its error says: the studio's page only, when asked (the host may play a seat)
 
     def _watch(self, game: Game) -> None:
         """Hold every forced answer the others read as chosen (Held), as the rules take it."""
@@ -270,7 +282,7 @@ class PlayTable:
         except IllegalChoice as exc:
             raise Refusal(f"not a legal answer: {exc}") from None
         except (GameError, RuleError) as exc:  # the ruleset went wrong: said to every seat, the game waits
-            self.problem = _stopped(exc)
+            self.problem, self.problem_at, self.problem_said = _stopped(exc), _where(exc), _said(exc)
             log.warning("game %s stopped with an error of the ruleset: %s", self.meta["id"], exc)
             raise Refusal(self.problem) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
