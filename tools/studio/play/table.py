@@ -86,7 +86,6 @@ def _where(exc: Exception) -> Optional[dict]:
 def _cannot_start(exc: Exception) -> Refusal:
     """A game that cannot start for a rule gone wrong: where and the code, and for the studio's page that asked for
     it where the rule is written and what its error says (it was in the studio's terminal only)."""
-    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
     return Refusal(_stopped(exc, "the game cannot start", seats=False), _where(exc), _said(exc))
 
 
