@@ -500,5 +500,13 @@ def test_the_chart_by_keyboard_with_every_step_and_a_game_that_cannot_start(stud
     page.click("#play-note button.go-to")
     assert cursor_line(page) == bad and page.evaluate("() => window.studio.view.hasFocus")
     shot(page, "studio-play-refused.png")
+    # Simulate's example option follows the ruleset as saved (it kept the one of the text first opened: the template's
+    # NAME=VALUE over a game that had gained its parameters)
+    assert page.get_attribute("#tab-simulate textarea", "placeholder") == "target_score=100"
+    text = doc(page).replace("target_score: {default: 100", "goal_points: {default: 100", 1)
+    page.evaluate("t => { const v = window.studio.view; v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: t}}) }", text)
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
+    assert page.get_attribute("#tab-simulate textarea", "placeholder") == "goal_points=100"
     assert errors == [] or all("422" in e for e in errors), errors
     page.close()

@@ -128,6 +128,7 @@ async function save() {
     f.saved = text
     markDirty()
     status(`saved ${f.path}`, "ok")
+    state.simulate.setExample(text)  // the options' example: a parameter the ruleset has now (it kept the template's)
     state.variantShown = null
     refreshPrinted()
     return true
