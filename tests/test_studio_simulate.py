@@ -152,7 +152,7 @@ def test_what_a_page_may_ask_is_bounded(client, ask, said):
     ({"set": ["first_player=last"]}, "first_player=last: not one of the choices (choices: seat_one, random)"),
     ({"compare": {"set": ["no_such_thing=1"]}}, "compare with: E316: --set no_such_thing"),
     ({"players": 1}, "pig.yaml is for 2 to"),  # a number of players the ruleset does not take, and one with errors:
-    ({"ruleset": "bad.yaml"}, "bad.yaml cannot be played"),  # they were refused only after 'started'
+    ({"ruleset": "bad.yaml"}, "bad.yaml cannot be played: bad.yaml:1:1: E202"),  # they were refused only after 'started'
 ])
 def test_a_setting_the_ruleset_does_not_take_is_refused_before_the_run_starts(client, tmp_path, ask, said):
     # the command line's words (rulecraft simulate --set), and no 'started' first
@@ -162,6 +162,8 @@ def test_a_setting_the_ruleset_does_not_take_is_refused_before_the_run_starts(cl
         msg = ws.receive_json()
     assert msg["type"] == "error" and said in msg["message"] and len(msg["message"]) < 400, msg
     assert not client.app.state.lab.running
+    if ask.get("ruleset") == "bad.yaml":  # named in the folder (it was the absolute path), and where, for Go to
+        assert msg["at"] == {"path": "bad.yaml", "line": 1, "col": 1}, msg
 
 
 def test_the_simulation_socket_needs_the_token_and_the_origin(tmp_path):

@@ -141,3 +141,16 @@ def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
     done = int(re.match(r"cancelled after (\d+) of 5000 games", text).group(1))
     assert done < 5000 and info(page)["results"] == 2  # the long run gave no result
     assert page.is_enabled("#sim-run") and not page.is_enabled("#sim-cancel")
+    # a ruleset with an error is not run: said with its place in the folder's terms (it was the absolute path) and a
+    # button to the line; the count says 'not run' (it stayed at 'starting…')
+    edit(page, "set first = players[0]", "set frist = players[0]")
+    page.wait_for_selector("#problems li", timeout=WAIT)
+    page.click("#sim-run")  # Save and run
+    page.wait_for_selector("#sim-note button.go-to", timeout=WAIT)
+    assert page.inner_text("#sim-note").startswith("pig.yaml cannot be played: pig.yaml:") and "/" not in page.inner_text("#sim-note").split(": E")[0]
+    assert page.inner_text("#sim-count") == "not run"
+    page.click("#sim-note button.go-to")
+    assert "set frist" in page.evaluate("() => { const s = window.studio.view.state; return s.doc.lineAt(s.selection.main.head).text }")
+    edit(page, "set frist = players[0]", "set first = players[0]")
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)

@@ -193,7 +193,14 @@ export class Simulate {
       this.count.textContent = `cancelled after ${msg.done ?? 0} of ${msg.total} games`
       this.finish("cancelled: the games stopped, nothing was kept")
     } else if (msg.type === "error") {
+      if (this.count.textContent === "starting…") this.count.textContent = "not run"  // refused before 'started'
       this.finish(msg.message, "stale")
+      // the ruleset's first error, in the open file: a button puts the cursor on it
+      if (msg.at && msg.at.path === this.source() && this.goTo) {
+        const go = el("button", {type: "button", className: "go-to", textContent: `Go to line ${msg.at.line}`})
+        go.addEventListener("click", () => this.goTo(msg.at.line))
+        this.note.append(" ", go)
+      }
     } else if (msg.type === "result") {
       this.info.results++
       this.info.last = msg
