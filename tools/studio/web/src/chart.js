@@ -97,7 +97,7 @@ export class Chart {
     const changed = answer.svg !== this.svg || answer.sequence !== this.sequence
     this.svg = answer.svg
     this.boxes = answer.boxes
-    if (changed) this.reachable(answer.title || answer.sequence, had)
+    this.reachable(answer.title || answer.sequence, had)  // the same drawing may have its steps on other lines
     this.sequences = answer.sequences
     this.sequence = answer.sequence
     if (!stale) {
