@@ -152,5 +152,6 @@ def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
     page.click("#sim-note button.go-to")
     assert "set frist" in page.evaluate("() => { const s = window.studio.view.state; return s.doc.lineAt(s.selection.main.head).text }")
     edit(page, "set frist = players[0]", "set first = players[0]")
+    page.evaluate("() => { document.querySelector('#status').textContent = '' }")  # the next 'saved' is this save's
     page.keyboard.press("Control+s")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
