@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable
 
 WHISPER = Path(__file__).parent / "cases" / "games" / "whisper-pass.yaml"
@@ -179,15 +181,18 @@ def test_a_ruleset_going_wrong_as_the_game_starts_is_said_without_its_values(tmp
     path = tmp_path / "broken.yaml"
     path.write_text(BROKEN.replace('      - choose: {player: "players[0]", kind: yesno, prompt: "Go on?", as: go}\n', ""),
                     encoding="utf-8")
-    try:
+    from rulecraft.tools.studio.play.table import Refusal
+
+    with pytest.raises(Refusal) as raised:  # the refusal the page is told
         PlayTable.new(str(tmp_path / "g"), "g", str(path), ["human", "human"], 1, {}, TOKENS)
-    except Exception as exc:  # noqa: BLE001 - the refusal the page is told
-        told = str(exc)
-    else:
-        raise AssertionError("the ruleset went wrong")
+    exc = raised.value
+    told = str(exc)
     assert told.startswith("the game cannot start") and "broken.yaml:23" in told and "R001" in told, told
     assert "gem3" not in told and "Gem 3" not in told, told
     assert any("gem3" in r.getMessage() for r in caplog.records)  # the whole message is the host's output
+    # the page that asked (the host's: no game, no seat yet) is also given where the rule is and what it says, which
+    # it shows when asked (it was in the studio's terminal only: session 17)
+    assert exc.at["line"] == 23 and exc.at["file"] == str(path) and "gem3" in exc.said, (exc.at, exc.said)
 
 
 LANTERN = Path(__file__).parent / "cases" / "games" / "lantern-watch.yaml"

@@ -412,3 +412,96 @@ def test_a_new_game_from_scratch_by_keyboard_with_a_screen_reader(studio, browse
     page.evaluate("() => { window.studio.file.saved = window.studio.view.state.doc.toString() }")  # let it close
     assert errors == []
     page.close()
+
+
+def test_the_chart_by_keyboard_with_every_step_and_a_game_that_cannot_start(studio, browser):
+    """Session 17: the chart's boxes were reached by the mouse only (now ARIA's roving tabindex: one Tab stop, the
+    arrows from step to step, Enter: the step in the editor, a ring round the box reached); a step that only sets
+    values ('set turn_total = 0; tally turns') had no box (the sheets' chart leaves the engine's bookkeeping out:
+    'every step' unticked draws that one); a game that could not start said why in the studio's terminal only."""
+    folder, url = studio
+    # the page with no ruleset open says how to begin (a line in the header's corner was all), no chart controls
+    first = browser.new_page()
+    first.goto(url)
+    first.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    assert "No ruleset open" in first.inner_text("#editor") and first.is_hidden(".chart-bar")
+    first.click("#side a:text-is('pig.yaml')")
+    first.wait_for_selector("#editor .cm-editor", timeout=WAIT)
+    assert "No ruleset open" not in first.inner_text("#editor") and first.is_visible(".chart-bar")
+    first.close()
+    page, errors = open_pig(browser, url)
+    # a typo fixed by replacing the word whole (a paste, a quick fix): no red dot left in the gutter beside no problems
+    page.evaluate("""() => { const v = window.studio.view, at = v.state.doc.toString().indexOf("r.total\\"")
+        v.dispatch({changes: {from: at, to: at + 7, insert: "r.totl"}}) }""")
+    page.wait_for_selector(".cm-lint-marker-error", timeout=WAIT)
+    page.evaluate("""() => { const v = window.studio.view, at = v.state.doc.toString().indexOf("r.totl")
+        v.dispatch({changes: {from: at, to: at + 6, insert: "r.total"}}) }""")
+    page.wait_for_function("() => document.querySelector('#problem-count').textContent === '(none)'", timeout=WAIT)
+    page.wait_for_selector(".cm-lint-marker-error", state="detached", timeout=WAIT)
+    reset = put_cursor(page, "      - id: start\n        do:")  # the turn's first step sets values only
+    chart_says(page, "A turn")
+    page.wait_for_selector("#chart svg [role=link][tabindex='0']", timeout=WAIT)
+    links = page.evaluate("() => [...document.querySelectorAll('#chart [role=link]')].map(g => g.getAttribute('aria-label'))")
+    assert links[0].startswith("1 Set the turn total to 0") and links[0].endswith(f", line {reset}"), links
+    assert len(links) == len(page.evaluate("() => window.studio.chart.boxes")) and page.get_attribute("#chart svg", "role") == "group"
+    # one Tab stop: from the chart's bar, Tab reaches the first box; the arrows, Home and End move between the boxes
+    page.focus("#chart-download")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == links[0]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == links[2]
+    # the box reached is seen: its shape's outline is not the one drawn
+    assert page.evaluate("() => getComputedStyle(document.activeElement.querySelector('polygon, path')).strokeDasharray") != "none"
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == links[-1]
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    roll = links[1]
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == roll
+    page.keyboard.press("Enter")  # the step, in the editor, to edit
+    assert page.evaluate("() => window.studio.view.hasFocus") and f", line {cursor_line(page)}" in roll
+    # Shift-Tab back from the editor's neighbours lands on the box reached last (the one Tab stop kept)
+    page.focus("#chart-download")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == roll
+    # the sheets' chart: no bookkeeping, so no box of the step that sets values only
+    page.uncheck("#chart-every")
+    page.wait_for_function("n => document.querySelectorAll('#chart [role=link]').length < n", arg=len(links), timeout=WAIT)
+    assert not any(f", line {reset}" in (g or "") for g in page.evaluate(
+        "() => [...document.querySelectorAll('#chart [role=link]')].map(g => g.getAttribute('aria-label'))"))
+    page.check("#chart-every")
+    page.wait_for_function("n => document.querySelectorAll('#chart [role=link]').length === n", arg=len(links), timeout=WAIT)
+
+    # a game whose rule goes wrong as it starts: why, on the page; a button puts the cursor on that rule
+    text = (folder / "pig.yaml").read_text(encoding="utf-8")
+    (folder / "pig-boom.yaml").write_text(text.replace("ruleset: pig", "ruleset: pig-boom", 1).replace(
+        '"set first = players[0]"', '"set first = players[10 / (turn_total - turn_total)]"', 1), encoding="utf-8")
+    bad = next(i for i, s in enumerate((folder / "pig-boom.yaml").read_text(encoding="utf-8").splitlines()) if "10 /" in s) + 1
+    page.click("#side a:text-is('pig-boom.yaml')", timeout=WAIT)  # listed once the studio has seen it (1 s)
+    page.wait_for_function("() => document.querySelector('#file-name').textContent === 'pig-boom.yaml'", timeout=WAIT)
+    page.click("#tabs button[data-tab='play']")
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    page.click("#play-start")
+    page.wait_for_selector("#play-note .refused", timeout=WAIT)
+    assert f"pig-boom.yaml:{bad}:" in page.inner_text("#play-note .refused")
+    assert page.is_hidden("#play-note details.said code")  # what it says (values of the game): when asked
+    page.click("#play-note details.said summary")
+    assert "zero" in page.inner_text("#play-note details.said code")
+    put_cursor(page, "ruleset:")
+    page.click("#play-note button.go-to")
+    assert cursor_line(page) == bad and page.evaluate("() => window.studio.view.hasFocus")
+    shot(page, "studio-play-refused.png")
+    # Simulate's example option follows the ruleset as saved (it kept the one of the text first opened: the template's
+    # NAME=VALUE over a game that had gained its parameters)
+    assert page.get_attribute("#tab-simulate textarea", "placeholder") == "target_score=100"
+    text = doc(page).replace("target_score: {default: 100", "goal_points: {default: 100", 1)
+    page.evaluate("t => { const v = window.studio.view; v.dispatch({changes: {from: 0, to: v.state.doc.length, insert: t}}) }", text)
+    page.evaluate("() => { document.querySelector('#status').textContent = '' }")  # the next 'saved' is this save's
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
+    assert page.get_attribute("#tab-simulate textarea", "placeholder") == "goal_points=100"
+    assert errors == [] or all("422" in e for e in errors), errors
+    page.close()

@@ -358,7 +358,7 @@ def test_the_last_good_charts_kept_do_not_grow_with_the_documents_a_page_opens(f
             assert got["result"]["status"] == "ok", got
         kept = c.app.state.studio.good
         assert len(kept) == 2
-        assert [u for u, _s in kept] == [(folder / f"copy{n}.yaml").as_uri() for n in (1, 2)]
+        assert [u for u, *_ in kept] == [(folder / f"copy{n}.yaml").as_uri() for n in (1, 2)]
 
 
 def _seat_route(port: int) -> str:

@@ -386,3 +386,48 @@ def test_an_option_the_ruleset_does_not_take_is_said_in_the_pages_words(folder):
                    headers={"authorization": f"token {TOKEN}"})
         assert r.status_code == 422 and "lots_for_sale" in r.json()["error"], r.text
         assert "--set" not in r.json()["error"]
+
+
+def test_a_game_that_cannot_start_tells_the_page_where_and_what(folder):
+    """A rule gone wrong as the game starts (no seat yet): the studio's page is told where the rule is written, in
+    the folder's terms, and what its error says (it was in the studio's terminal only); the sentence names neither."""
+    text = (folder / "auction.yaml").read_text(encoding="utf-8")
+    (folder / "games").mkdir()
+    broken = folder / "games" / "boom.yaml"
+    broken.write_text(text.replace("ruleset: sealed-auction", "ruleset: boom", 1).replace(
+        "    steps:\n", '    steps:\n      - "set sold = 10 / (sold - sold)"\n', 1), encoding="utf-8")
+    line = broken.read_text(encoding="utf-8").splitlines().index('      - "set sold = 10 / (sold - sold)"')
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "games/boom.yaml", "seats": ["human", "random"], "seed": 1},
+                   headers={"authorization": f"token {TOKEN}"})
+    got = r.json()
+    assert r.status_code == 422 and got["error"].startswith("the game cannot start: a rule"), r.text
+    col = broken.read_text(encoding="utf-8").splitlines()[line].index("10 /") + 1
+    assert got["at"] == {"path": "games/boom.yaml", "line": line + 1, "col": col} and "zero" in got["said"], got
+    assert "zero" not in got["error"]
+
+
+def test_a_game_its_ruleset_stops_is_listed_with_why_and_where(folder):
+    """A rule gone wrong during play: the seats are told where and the code; the studio's list of games said nothing of
+    it ('1 decision'). Now it gives the problem and where the rule is written in the folder, for the page's Go to."""
+    with open(resolve("pig"), encoding="utf-8") as f:
+        text = f.read()
+    bad = '              - "set turn_total = 1 / (turn_total - turn_total)"\n'
+    bank = '              - "player.score += turn_total"\n              - "log \'{player} banks'
+    assert bank in text
+    (folder / "pig.yaml").write_text(text.replace(bank, bad + bank, 1), encoding="utf-8")
+    line = (folder / "pig.yaml").read_text(encoding="utf-8").splitlines().index(bad.rstrip("\n")) + 1
+    with studio(folder) as c:
+        r = c.post("/api/play/new", json={"ruleset": "pig.yaml", "seats": ["human", "human"], "seed": 1},
+                   headers={"authorization": f"token {TOKEN}"})
+        game = r.json()
+        with socket(c, game["seats"][0]["link"]) as a:
+            f = asked_state(a)
+            a.send_json({"type": "answer", "decision": f["decisions"], "wire": False})  # stop: bank the turn total
+            while state(a)["problem"] is None:
+                pass
+        listed = next(g for g in c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()["games"]
+                      if g["id"] == game["id"])
+    assert listed["problem"].startswith("the game stopped: a rule of the ruleset went wrong at pig.yaml:"), listed
+    assert listed["at"]["path"] == "pig.yaml" and listed["at"]["line"] == line, listed["at"]
+    assert "zero" in listed["said"] and "zero" not in listed["problem"]  # what it says: the page shows it when asked

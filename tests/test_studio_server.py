@@ -217,6 +217,9 @@ def test_printed_pages_and_the_diff(client, folder):
     (folder / "pig2.yaml").write_text((folder / "pig.yaml").read_text().replace("default: 100", "default: 50"))
     d = client.get("/api/diff", params={"a": "pig.yaml", "b": "pig2.yaml"}).json()
     assert not d["same"] and "50" in d["text"]
+    assert d["svg"] == ""  # no sequence differs: no chart of 'no sequence differs' and a legend, the words say it all
+    (folder / "pig3.yaml").write_text((folder / "pig.yaml").read_text().replace("set turn_total = 0", "set turn_total = 1"))
+    assert client.get("/api/diff", params={"a": "pig.yaml", "b": "pig3.yaml"}).json()["svg"].startswith("<svg")
     if shutil.which("chromium"):  # the aid's PDF, printed by headless Chromium
         pdf = client.get("/api/print/aid.pdf", params={"path": "pig.yaml", "download": "1"})
         assert pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]
@@ -285,6 +288,15 @@ def test_problems_and_the_chart_over_the_websocket(client, folder):
         svg = html.unescape(got["svg"])  # Graphviz writes '-' in an id as &#45;
         assert got["boxes"] and all(f'id="{b["id"]}"' in svg or f'id="a_{b["id"]}"' in svg for b in got["boxes"])
         assert line + 1 in {b["line"] for b in got["boxes"]}
+        # a step that only sets values ('set turn_total = 0; tally turns') is a box, so the cursor on it has a box to
+        # outline (it was left out, as the sheets leave the engine's bookkeeping out); steps "players" is the sheets'
+        reset = next(i for i, s in enumerate(text.splitlines()) if "- id: start" in s) + 1
+        assert reset in {b["line"] for b in got["boxes"]}
+        sheets = lsp.request("rulecraft/chart", {"uri": pig.as_uri(), "line": line + 1, "steps": "players"})["result"]
+        assert sheets["sequence"] == "turn" and reset not in {b["line"] for b in sheets["boxes"]}
+        assert line + 1 in {b["line"] for b in sheets["boxes"]}
+        bad_steps = lsp.request("rulecraft/chart", {"uri": pig.as_uri(), "line": 1, "steps": "all"})["error"]
+        assert bad_steps["code"] == -32602 and "'steps'" in bad_steps["message"]
         bad = text.replace('"turn_total += r.total"', '"turn_totl += r.total"')
         [d] = lsp.change(pig, bad, 2)["diagnostics"]
         assert d["code"] == "E301" and d["range"]["start"]["line"] == line and "turn_totl" in d["message"]

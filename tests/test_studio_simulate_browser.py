@@ -67,8 +67,18 @@ def test_200_games_of_pig_from_the_page_progress_and_plots(page):
     assert drawn(page, ".sim-figure img") == len(names)
     page.wait_for_selector(".sim-chart img", timeout=WAIT)  # the chart shaded by coverage
     assert drawn(page, ".sim-chart img") == 1
-    assert "steps no game reached" in page.inner_text(".sim-coverage")
+    assert "step no game reached" in page.inner_text(".sim-coverage")
     assert page.locator("#sim-out svg").count() == 0  # plots are images, never markup in the page
+    # session 17: the run's time is said (a long one ticks, below); the steps no game reached are named as a designer
+    # finds them (they were node ids, 'game/1.else.1'), and a click puts the cursor on the step
+    assert re.fullmatch(r"in \d+ s", page.inner_text("#sim-clock")), page.inner_text("#sim-clock")
+    never = page.locator(".sim-never button").first
+    label = never.inner_text()
+    assert label.startswith("The game, step 1") and "(line " in label, label
+    never.click()
+    assert "random(players)" in page.evaluate(
+        "() => { const s = window.studio.view.state; return s.doc.lineAt(s.selection.main.head).text }")
+    assert page.locator(".sim-side[open]").count() == 1  # a run alone: its plots shown
     page.evaluate("() => document.querySelector('.sim-coverage').scrollIntoView()")
     shot(page, "studio-simulate-coverage.png")
     page.evaluate("() => document.querySelector('#tab-simulate').scrollTop = 0")
@@ -83,9 +93,21 @@ def test_a_seed_matched_comparison_marks_what_is_beyond_noise(page):
     page.wait_for_function("() => window.studio.simulate.info.results >= 2", timeout=WAIT)
     marked = page.locator(".sim-compare tr.marked")
     assert marked.count() >= 1
-    assert "turns: per game" in page.inner_text(".sim-compare")  # shorter games to 50 points: marked
-    assert any("turns: per game" in t for t in marked.all_inner_texts())
+    assert "turns per game" in page.inner_text(".sim-beyond")  # shorter games to 50 points: marked
     assert page.locator(".sim-side").count() == 2
+    # session 17: each side's own plots folded (side by side their words were too small to read); the table in
+    # groups named by the ruleset's words for each metric, a tally's rows by key folded, and what each row is counted on
+    assert page.locator(".sim-side[open]").count() == 0
+    assert "Turns played in a game" in page.inner_text(".sim-compare tr.metric >> nth=0")
+    keys = page.locator(".sim-compare button.keys").first
+    hidden = page.locator(".sim-compare tr.keyed:not([hidden])").count()
+    assert hidden == 0 and "beyond noise" in keys.inner_text()
+    keys.click()
+    assert page.locator(".sim-compare tr.keyed:not([hidden])").count() > 0
+    assert keys.get_attribute("aria-expanded") == "true"
+    assert re.fullmatch(r"200 / 200", page.inner_text(".sim-compare tr:has-text('per game') td.count >> nth=0"))
+    keys.click()
+    assert "Beyond noise: " in page.inner_text(".sim-beyond")
     shot(page, "studio-simulate-compare.png")
     page.select_option("#sim-form select", "")
 
@@ -104,6 +126,9 @@ def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
     page.click("#sim-run")
     page.wait_for_function(f"() => window.studio.simulate.info.progressSeen > {seen} + 1", timeout=WAIT)
     assert page.is_enabled("#sim-cancel") and not page.is_enabled("#sim-run")
+    # the clock ticks while the games go on, and says about how long is left once some have ended
+    page.wait_for_function("() => / s so far, about .+ left$/.test(document.querySelector('#sim-clock').textContent)",
+                           timeout=WAIT)
     shot(page, "studio-simulate-progress.png")
     edit(page, "set first = players[0]", "set frist = players[0]")  # the editor is checked while the games go on
     page.wait_for_selector("#problems li", timeout=WAIT)
@@ -116,3 +141,17 @@ def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
     done = int(re.match(r"cancelled after (\d+) of 5000 games", text).group(1))
     assert done < 5000 and info(page)["results"] == 2  # the long run gave no result
     assert page.is_enabled("#sim-run") and not page.is_enabled("#sim-cancel")
+    # a ruleset with an error is not run: said with its place in the folder's terms (it was the absolute path) and a
+    # button to the line; the count says 'not run' (it stayed at 'starting…')
+    edit(page, "set first = players[0]", "set frist = players[0]")
+    page.wait_for_selector("#problems li", timeout=WAIT)
+    page.click("#sim-run")  # Save and run
+    page.wait_for_selector("#sim-note button.go-to", timeout=WAIT)
+    assert page.inner_text("#sim-note").startswith("pig.yaml cannot be played: pig.yaml:") and "/" not in page.inner_text("#sim-note").split(": E")[0]
+    assert page.inner_text("#sim-count") == "not run"
+    page.click("#sim-note button.go-to")
+    assert "set frist" in page.evaluate("() => { const s = window.studio.view.state; return s.doc.lineAt(s.selection.main.head).text }")
+    edit(page, "set frist = players[0]", "set first = players[0]")
+    page.evaluate("() => { document.querySelector('#status').textContent = '' }")  # the next 'saved' is this save's
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)

@@ -345,6 +345,12 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
                 hint = "this line is indented more than the one above it: keys of one mapping must line up"
         elif "could not find expected ':'" in problem:
             hint = "check the indentation and that each key ends with ':'"
+            cm = exc.context_mark  # a key typed without its ':' ('as take'), found out at the next line: said at it
+            if exc.context == "while scanning a simple key" and cm is not None and cm.line < line - 1:
+                words = text.split("\n")[cm.line][cm.column:].split(" #")[0].strip()
+                line, col, problem = cm.line + 1, cm.column + 1, f"'{words[:60]}' has no ':' after its key"
+                hint = (f"write '{words.replace(' ', ': ', 1) if ' ' in words else words + ': VALUE'}' (a key, ':', "
+                        "a space, its value), or indent the line under the value it goes on")
         elif "unknown escape character" in problem:  # e.g. "log 'it\'s'": YAML reads the backslash first
             esc = (re.search(r'character "(.+?)"', problem) or [None, "'"])[1]
             return None, [error("E009", f"YAML syntax: \\{esc} is not an escape YAML knows in a double-quoted value "

@@ -82,24 +82,24 @@ class Studio:
         self.asked: dict = {}  # (printed kind, path) -> how many requests for it came (the newest is made)
 
     # ---------------------------------------------------------------- work off the event loop
-    async def draw_chart(self, doc, line: int, sequence: str | None) -> dict:
+    async def draw_chart(self, doc, line: int, sequence: str | None, steps: str = "every") -> dict:
         from rulecraft.tools.studio.views import sequence_at
 
         rs = doc.result.ruleset
         sid = sequence if sequence in rs.sequences else sequence_at(rs, doc.path, line)
-        key = (doc.uri, doc.version, hash(doc.text), sid)  # two pages may hold the same file at the same version
+        key = (doc.uri, doc.version, hash(doc.text), sid, steps)  # two pages may hold the same file at one version
         if key not in self.charts:
             loop = asyncio.get_running_loop()
-            self.charts[key] = await loop.run_in_executor(self.drawing, chart, doc.result, doc.path, line, sid)
+            self.charts[key] = await loop.run_in_executor(self.drawing, chart, doc.result, doc.path, line, sid, steps)
             while len(self.charts) > CHARTS_KEPT:
                 self.charts.popitem(last=False)
-        self.good[(doc.uri, sid)] = self.charts[key]
-        self.good.move_to_end((doc.uri, sid))
+        self.good[(doc.uri, sid, steps)] = self.charts[key]
+        self.good.move_to_end((doc.uri, sid, steps))
         while len(self.good) > GOOD_KEPT:
             self.good.popitem(last=False)
         return {"status": "ok", "version": doc.version, **self.charts[key]}
 
-    def last_good(self, doc, line: int) -> dict:
+    def last_good(self, doc, line: int, steps: str = "every") -> dict:
         """The last chart drawn of the sequence under the cursor, by the last model the text built; {"sequence": ID}
         when none of it was drawn yet, {} when the model cannot say which sequence that is."""
         from rulecraft.tools.studio.views import sequence_at
@@ -110,7 +110,7 @@ class Studio:
             sid = sequence_at(doc.model, doc.path, line)
         except AttributeError:  # a model built only in part
             return {}
-        return self.good.get((doc.uri, sid), {"sequence": sid} if sid else {})
+        return self.good.get((doc.uri, sid, steps), {"sequence": sid} if sid else {})
 
     async def off_loop(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.printing, fn, *args)

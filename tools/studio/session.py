@@ -180,7 +180,7 @@ class Session:
             if rid is not None:
                 self.reply(rid, error=(INVALID_REQUEST if method != "rulecraft/chart" else INVALID_PARAMS,
                                        f"{method}: not a request of the studio" if method != "rulecraft/chart"
-                                       else "rulecraft/chart takes {uri, line, sequence?}"))
+                                       else "rulecraft/chart takes {uri, line, sequence?, steps?}"))
             return
         try:
             self.reply(rid, result=await self.chart(params))
@@ -192,6 +192,9 @@ class Session:
 
     async def chart(self, params: dict) -> dict:
         uri, line, sequence = params.get("uri"), params.get("line", 1), params.get("sequence")
+        steps = params.get("steps", "every")
+        if steps not in ("every", "players"):
+            raise BadParams("'steps' is \"every\" (every step written) or \"players\" (the sheets' chart)")
         if not isinstance(uri, str):
             raise BadParams("'uri' is the document's URI (a string)")
         if isinstance(line, bool) or not isinstance(line, int):  # 1e400 (infinity), "3", [1]: said, never Python's words
@@ -200,12 +203,12 @@ class Session:
         if doc is None:
             return {"status": "pending", "note": "the text is being checked"}
         if not doc.result.ok:
-            good = self.studio.last_good(doc, line)
+            good = self.studio.last_good(doc, line, steps)
             note = "the text has errors: this is the last chart drawn without them"
             if "svg" not in good and good.get("sequence"):  # none of this sequence yet: another's would mislead
                 note = f"the text has errors: the chart of '{good['sequence']}' is drawn once they are fixed (see Problems)"
             return {"status": "stale", "version": doc.version, **good, "note": note}
-        return await self.studio.draw_chart(doc, line, sequence if isinstance(sequence, str) else None)
+        return await self.studio.draw_chart(doc, line, sequence if isinstance(sequence, str) else None, steps)
 
     def reply(self, rid: Any, result: Any = None, error: tuple[int, str] | None = None) -> None:
         if rid is None:

@@ -28,9 +28,12 @@ def sequence_at(rs, path: str, line: int) -> str | None:
     return best
 
 
-def chart(result: LoadResult, path: str, line: int, sequence: str | None = None) -> dict:
+def chart(result: LoadResult, path: str, line: int, sequence: str | None = None, steps: str = "every") -> dict:
     """The SVG of one sequence's chart as `rulecraft render` draws it, and each box's step: its SVG id and the
-    lines (1-based) its step is written on. `sequence` (if the ruleset has it) wins over the cursor's line."""
+    lines (1-based) its step is written on. `sequence` (if the ruleset has it) wins over the cursor's line.
+    `steps`: "every" step the designer wrote (`render --detail full`: a step that only sets values is a box too, so
+    the cursor on it has a box to outline), or "players": the sheets' chart, without the engine's bookkeeping and
+    the branches the house rules in force never take."""
     from rulecraft.tools.chart.dotlabels import safe_id
     from rulecraft.tools.chart.dotrun import run_dot
     from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
@@ -40,7 +43,7 @@ def chart(result: LoadResult, path: str, line: int, sequence: str | None = None)
     if rs is None or not result.ok:
         raise NotDrawn("the text has errors")
     sid = sequence if sequence in rs.sequences else sequence_at(rs, path, line)
-    graph = players_graph(rs, result.graph)
+    graph = players_graph(rs, result.graph) if steps == "players" else result.graph
     svg = run_dot(chart_dot(rs, graph, sid, ChartOptions()), "svg").decode("utf-8")
     drawn = set(re.findall(r'id="(?:a_)?([^"]+)"', html.unescape(svg)))  # Graphviz writes '-' as &#45;
     boxes = []
@@ -129,5 +132,8 @@ def diff(path_a: str, path_b: str) -> dict:
     found = diff_rulesets(a.ruleset, b.ruleset)
     name_a, name_b = os.path.basename(path_a), os.path.basename(path_b)
     text = to_text(found, name_a, name_b, b.ruleset)
-    svg = "" if found.empty else run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph), "svg").decode("utf-8")
+    # no chart where no sequence differs (a number, an option, a title changed): it was a legend and 'no sequence
+    # differs' standing over the words that say what changed
+    charted = any(d is not None and d.status != "same" for d in found.sequences.values())
+    svg = run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph), "svg").decode("utf-8") if charted else ""
     return {"same": found.empty, "text": text, "svg": _strip_prolog(svg)}

@@ -40,7 +40,12 @@ STOP_WAIT = 5.0  # seconds a cancelled run is given to end before it is killed
 
 
 class Asked(ValueError):
-    """A request the page may not make, or made wrong; the message says why, for a person."""
+    """A request the page may not make, or made wrong; the message says why, for a person. `at`: where the ruleset's
+    first error is written ({path, line, col}, a file of the folder), for the page's Go to."""
+
+    def __init__(self, message: str, at: dict | None = None):
+        super().__init__(message)
+        self.at = at
 
 
 @dataclass
@@ -116,35 +121,46 @@ def request_of(studio, msg: dict, lab: Lab) -> dict:
             "cluster": lab.cluster, "cluster_timeout": lab.cluster_timeout}
 
 
-def settings_problem(path: str, overrides: dict, players: int | None = None, name: str = "") -> str:
+def settings_problem(path: str, overrides: dict, players: int | None = None, name: str = "",
+                     root: str = "") -> tuple[str, dict | None]:
     """What is wrong with a side's options for its ruleset, in the words `rulecraft simulate --set` prints
     ('E316: --set tie_rule=x: not one of the choices (choices: a, b)'), with the ruleset ('NAME cannot be played:
-    ...') or with the number of players asked, or '' when they all fit."""
+    ...') or with the number of players asked, or '' when they all fit; and where the ruleset's first error is
+    written when that is a file of the folder `root` ({path, line, col}: the page's Go to), named by its path in the
+    folder (it was the absolute path)."""
     from rulecraft.loader import load_ruleset
 
     loaded = load_ruleset(path, overrides=overrides)
     for d in loaded.diagnostics:
         if d.code == "E316":
-            return f"{d.code}: {d.message}" + (f" ({d.hint})" if d.hint else "")
+            return f"{d.code}: {d.message}" + (f" ({d.hint})" if d.hint else ""), None
     first = next((d for d in loaded.diagnostics if d.is_error), None)
     if first is not None or loaded.ruleset is None:
-        where = f"{first.span}: " if first is not None and first.span is not None else ""
-        return f"{name} cannot be played" + (f": {where}{first.code}: {first.message}" if first else "")
+        span, at = first.span if first is not None else None, None
+        where = f"{span}: " if span is not None else ""
+        real = os.path.realpath(span.file) if span is not None and span.file else ""
+        if root and real and os.path.commonpath([real, os.path.realpath(root)]) == os.path.realpath(root):
+            at = {"path": os.path.relpath(real, os.path.realpath(root)).replace(os.sep, "/"), "line": span.line,
+                  "col": span.col}
+            where = f"{at['path']}:{span.line}:{span.col}: "
+        said = f"{name} cannot be played" + (f": {where}{first.code}: {first.message}" if first else "")
+        return said + (f" (hint: {first.hint})" if first is not None and first.hint else ""), at
     rs = loaded.ruleset
     if players is not None and not rs.players.min <= players <= rs.players.max:
-        return f"{name} is for {rs.players.min} to {rs.players.max} players, not {players}"
-    return ""
+        return f"{name} is for {rs.players.min} to {rs.players.max} players, not {players}", None
+    return "", None
 
 
 def coverage_chart(path: str, overrides: dict, counts: dict, games: int, sequence: str) -> str:
-    """The chart of one sequence as `rulecraft render --coverage` draws it: each box shaded by how often it ran,
-    the steps never reached marked."""
+    """The chart of one sequence as `rulecraft render --coverage --detail full` draws it: each box shaded by how often
+    it ran, the steps never reached marked; every step, as the Chart tab draws it (the steps never reached are
+    counted over every step: a bookkeeping one left out of the chart was counted and not seen). No legend: the page
+    says what the shades mean (the legend, wider than a short sequence's chart, shrank its boxes past reading)."""
     from rulecraft.loader import load_ruleset
     from rulecraft.tools.chart.coverage import Coverage
     from rulecraft.tools.chart.dotrun import run_dot
     from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
     from rulecraft.tools.studio.views import NotDrawn, _strip_prolog
-    from rulecraft.tools.words.bookkeeping import players_graph
 
     loaded = load_ruleset(path, overrides=overrides)
     if not loaded.ok:
@@ -153,9 +169,7 @@ def coverage_chart(path: str, overrides: dict, counts: dict, games: int, sequenc
     if sequence not in rs.sequences:
         raise NotDrawn(f"the ruleset has no sequence '{sequence[:100]}'")
     cov = Coverage(counts, games, rs.name, max(counts.values(), default=0))
-    graph = players_graph(rs, loaded.graph)
-    return _strip_prolog(run_dot(chart_dot(rs, graph, sequence, ChartOptions(coverage=cov, legend=True)),
-                                 "svg").decode("utf-8"))
+    return _strip_prolog(run_dot(chart_dot(rs, loaded.graph, sequence, ChartOptions(coverage=cov)), "svg").decode("utf-8"))
 
 
 class Channel:
@@ -208,7 +222,8 @@ class Channel:
             else:
                 raise Asked("a message is {type: start | cancel | chart, ...}")
         except (Asked, Refused) as exc:
-            await self.send({"type": "error", "message": exc.message if isinstance(exc, Refused) else str(exc)})
+            at = {"at": exc.at} if isinstance(exc, Asked) and exc.at else {}
+            await self.send({"type": "error", "message": exc.message if isinstance(exc, Refused) else str(exc), **at})
 
     async def start(self, msg: dict) -> None:
         if self.proc is not None:
@@ -216,10 +231,11 @@ class Channel:
         request = request_of(self.studio, msg, self.lab)
         loop = asyncio.get_running_loop()
         for i, run in enumerate(request["runs"]):  # options, players or a ruleset that will not do: before 'started'
-            problem = await loop.run_in_executor(self.studio.drawing, settings_problem, run["ruleset"],
-                                                 run["overrides"], request.get("players"), run["name"])
+            problem, at = await loop.run_in_executor(self.studio.drawing, settings_problem, run["ruleset"],
+                                                     run["overrides"], request.get("players"), run["name"],
+                                                     self.studio.folder.root)
             if problem:
-                raise Asked(("compare with: " if i else "") + problem[:1000])
+                raise Asked(("compare with: " if i else "") + problem[:1000], at)
         if len(self.lab.running) + self.lab.starting >= MAX_RUNS:
             raise Asked(f"{MAX_RUNS} runs are going on in this studio: wait for one to end")
         self.lab.starting += 1  # counted while the process starts, so that two pages cannot both pass the check

@@ -4,6 +4,7 @@ It reads one request (JSON, on standard input), plays the games with `tools/simu
 processes, or the Dask cluster the studio was started with), and writes JSON lines on standard output:
 
     {"type": "progress", "run": 0 or 1, "done": D, "total": N}   at most about ten a second
+    {"type": "making"}                                            the games are played: the report is being made
     {"type": "result", "runs": [...], "compare": [...] or null,    the end: each run's text report, its plots
      "compareFigures": [...]}                                      (SVG, drawn by `simulate --report`'s code),
                                                                    coverage; the seed-matched comparison and its
@@ -55,15 +56,30 @@ def _load(run: dict):
     return loaded
 
 
-def coverage_of(summary, loaded) -> dict:
-    """What the page needs to shade the chart: the counts, and for each sequence its steps never reached."""
+def coverage_of(summary, loaded, path: str) -> dict:
+    """What the page needs to shade the chart: the counts, for each sequence its steps never reached, and those
+    steps as a designer finds them (`steps`: the sequence's title, the step's number on its chart, and its line
+    when it is written in the file at `path`; the node ids alone, 'declaration/7.do.2.then.1', said nothing)."""
+    import os
+
+    from rulecraft.tools.chart.sheetplan import step_numbers
     from rulecraft.tools.simulate.runs import unreached
 
-    never = set(unreached(summary, loaded.graph))
-    sequences = [{"id": sid, "title": seq.title,
-                  "never": sum(1 for n in loaded.graph.sequences.get(sid, ()) if n in never)}
-                 for sid, seq in loaded.ruleset.sequences.items()]
-    return {"counts": dict(summary.coverage_counts()), "never": sorted(never), "sequences": sequences}
+    graph = loaded.graph
+    never = set(unreached(summary, graph))
+    sequences, steps = [], []
+    for sid, seq in loaded.ruleset.sequences.items():
+        numbers = step_numbers(seq)
+        mine = [n for n in graph.sequences.get(sid, ()) if n in never]
+        sequences.append({"id": sid, "title": seq.title, "never": len(mine)})
+        for nid in mine:
+            step = graph.nodes[nid].step
+            span = getattr(step, "span", None)
+            here = span is not None and os.path.realpath(span.file) == os.path.realpath(path)
+            steps.append({"id": nid, "sequence": sid, "title": seq.title or sid,
+                          "number": numbers.get(step.path, "") if step is not None else "",
+                          "line": span.line if here else None})
+    return {"counts": dict(summary.coverage_counts()), "never": sorted(never), "sequences": sequences, "steps": steps}
 
 
 def play(request: dict, out, state: dict) -> dict:
@@ -107,14 +123,16 @@ def play(request: dict, out, state: dict) -> dict:
             playing({"executor": ex, "workers": threads})
     else:
         playing({})
+    _send(out, {"type": "making"})  # the plots of a long game take a few seconds: said, not a frozen '200 / 200'
     results = []
     for r, summary, loaded in zip(runs, summaries, loads):
-        cov = coverage_of(summary, loaded)
+        cov = coverage_of(summary, loaded, r["ruleset"])
         summary.never_reached = cov["never"]
         results.append({"name": r["name"], "ruleset": summary.ruleset, "agents": summary.agents,
                         "games": summary.games, "done": summary.done, "errors": summary.errors[:20],
                         "seconds": round(summary.seconds, 3), "text": report(summary),
-                        "figures": svg_figures(summary), "coverage": cov})
+                        "figures": svg_figures(summary), "coverage": cov,
+                        "metrics": {k: m.doc or "" for k, m in loaded.ruleset.metrics.items()}})
     entries = compare(*summaries) if len(summaries) == 2 else None
     return {"type": "result", "players": players, "seed": seed, "runs": results, "compare": entries,
             "compareFigures": svg_compare_figures(*summaries) if len(summaries) == 2 else []}

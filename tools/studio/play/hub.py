@@ -113,6 +113,14 @@ class Hub:
         self.kick(gid)
         return self.describe(gid)
 
+    def relative(self, path: str) -> Optional[str]:
+        """`path` relative to the studio's folder when it lies in it (not in a game's own copy), else None."""
+        real, root = os.path.realpath(path), os.path.realpath(self.root)
+        if os.path.commonpath([real, root]) != root or os.path.commonpath([real, os.path.realpath(self.home)]) == \
+                os.path.realpath(self.home):
+            return None
+        return os.path.relpath(real, root).replace(os.sep, "/")
+
     def describe(self, gid: str) -> dict:
         """A game for the studio's page (which holds the studio's token, so it may have every seat's link)."""
         t = self.tables[gid]
@@ -121,7 +129,14 @@ class Hub:
                 "over": bool(t.game.over), "decisions": t.game.decisions,
                 "seats": [{"seat": s, "name": names[s], "kind": k, "link": self._link(t, str(s))}
                           for s, k in enumerate(t.meta["kinds"])],
-                "spectator": self._link(t, "spectator")}
+                "spectator": self._link(t, "spectator"), "problem": t.problem, "at": self.written(t.problem_at),
+                "said": t.problem_said}
+
+    def written(self, at: Optional[dict]) -> Optional[dict]:
+        """Where a rule gone wrong is written, for the studio's page ({path, line, col}, the path relative to the
+        folder), or None when it is not a file of the folder (a bundled ruleset, the game's own copy)."""
+        path = at and self.relative(at["file"])
+        return {"path": path, "line": at["line"], "col": at["col"]} if path and at else None
 
     @staticmethod
     def _link(t: PlayTable, key: str) -> Optional[str]:

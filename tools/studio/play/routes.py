@@ -83,8 +83,11 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
         path = source(str(body.get("ruleset", "")))
         try:
             made = await hub.new_game(path, kinds, seed, {k: str(v) for k, v in options.items()})
-        except Refusal as exc:
-            return JSONResponse({"error": str(exc)}, status_code=422)
+        except Refusal as exc:  # a rule gone wrong at the start: where (in a file of the folder) and what it says
+            more: dict = {"said": exc.said} if exc.said else {}
+            if hub.written(exc.at):
+                more["at"] = hub.written(exc.at)
+            return JSONResponse({"error": str(exc), **more}, status_code=422)
         return JSONResponse(made)
 
     async def setup(request: Request) -> Response:

@@ -43,7 +43,14 @@ MAX_STEPS = 5_000_000
 
 
 class Refusal(Exception):
-    """An answer or a request the game refuses, with the sentence the seat is told."""
+    """An answer or a request the game refuses, with the sentence the seat is told. A game that cannot start for a
+    rule gone wrong has no seats yet: the studio's page that asked for it is also given `at`, where the rule is
+    written ({file, line, col}: the page puts the cursor there), and `said`, what the rule's error says (values of
+    the game: shown on that page only when asked, as the host may play a seat)."""
+
+    def __init__(self, message: str, at: Optional[dict] = None, said: Optional[str] = None):
+        super().__init__(message)
+        self.at, self.said = at, said
 
 
 class Held:
@@ -57,15 +64,35 @@ class Held:
         self.seat, self.at, self.then, self.decision = seat, at, then, decision
 
 
-def _stopped(exc: Exception, what: str = "the game stopped") -> str:
+def _stopped(exc: Exception, what: str = "the game stopped", seats: bool = True) -> str:
     """What the seats are told of a ruleset gone wrong: where and its code. Its message may name what they cannot
-    see (the card a rule read from a hidden hand): that is the host's, in the studio's output (log)."""
+    see (the card a rule read from a hidden hand): that is the host's, in the studio's output (log). Not `seats`:
+    where and the code alone (the studio's page shows the message beside it, when asked)."""
     rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
     span = getattr(rule, "span", None)
     where = f" at {os.path.basename(span.file)}:{span.line}:{span.col}" if span is not None else ""
     code = f" ({rule.code})" if rule is not None else ""
-    return (f"{what}: a rule of the ruleset went wrong{where}{code}; what it says is in the studio's "
-            "output (it may name what a seat cannot see)")
+    said = "; what it says is in the studio's output (it may name what a seat cannot see)" if seats else ""
+    return f"{what}: a rule of the ruleset went wrong{where}{code}{said}"
+
+
+def _where(exc: Exception) -> Optional[dict]:
+    """Where the rule that went wrong is written ({file, line, col}), for the studio's page; None when unknown."""
+    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
+    span = getattr(rule, "span", None)
+    return {"file": span.file, "line": span.line, "col": span.col} if span is not None and span.file else None
+
+
+def _cannot_start(exc: Exception) -> Refusal:
+    """A game that cannot start for a rule gone wrong: where and the code, and for the studio's page that asked for
+    it where the rule is written and what its error says (it was in the studio's terminal only)."""
+    return Refusal(_stopped(exc, "the game cannot start", seats=False), _where(exc), _said(exc))
+
+
+def _said(exc: Exception) -> str:
+    """What the rule's error says, with its hint: the host's (it may name a card of a hand)."""
+    rule = exc if isinstance(exc, RuleError) else getattr(exc, "rule_error", None)
+    return (getattr(rule, "message", None) or str(exc)) + (f" (hint: {rule.hint})" if getattr(rule, "hint", None) else "")
 
 
 def _held_lines(game: Game) -> int:
@@ -87,7 +114,7 @@ class PlayTable:
                 game._begin()
             except (GameError, RuleError) as exc:  # dealing read a hidden card, say: told as in play (_stopped)
                 log.warning("game %s could not start, an error of the ruleset: %s", meta["id"], exc)
-                raise Refusal(_stopped(exc, "the game cannot start")) from None
+                raise _cannot_start(exc) from None
             except ValueError as exc:
                 raise Refusal(f"the game cannot start: {exc}") from None
         self.saver = SaveWriter(self.path("game.save"), meta["ruleset"], game, meta["overrides"], kinds,
@@ -101,6 +128,8 @@ class PlayTable:
         self.refused: tuple = (None, "")  # (where the game was, what was said) of the last undo refused
         self._stories: tuple = (None, {})  # (the game, seat -> (game story read to, the seat's story)): `story`
         self.problem: Optional[str] = None  # why the game stopped, when the ruleset went wrong
+        self.problem_at: Optional[dict] = None  # where that rule is written (the studio's list of games: Go to)
+        self.problem_said = ""  # what its error says: the studio's page only, when asked (the host may play a seat)
 
     def _watch(self, game: Game) -> None:
         """Hold every forced answer the others read as chosen (Held), as the rules take it."""
@@ -252,7 +281,7 @@ class PlayTable:
         except IllegalChoice as exc:
             raise Refusal(f"not a legal answer: {exc}") from None
         except (GameError, RuleError) as exc:  # the ruleset went wrong: said to every seat, the game waits
-            self.problem = _stopped(exc)
+            self.problem, self.problem_at, self.problem_said = _stopped(exc), _where(exc), _said(exc)
             log.warning("game %s stopped with an error of the ruleset: %s", self.meta["id"], exc)
             raise Refusal(self.problem) from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:

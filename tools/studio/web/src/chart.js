@@ -1,7 +1,8 @@
 // The live chart: the sequence under the cursor, drawn by the server (rulecraft/chart) a moment after the
 // text settles; greyed with a note while the text has errors; a click on a box moves the cursor to its step,
 // and the cursor's step is the highlighted box. A list picks any sequence's chart (one a variant inherits, too),
-// with its title and line.
+// with its title and line. The boxes are reached by the keyboard too (ARIA's roving tabindex: one Tab stop, the
+// arrows move between the boxes in the order the steps are written, Enter goes to the step in the editor).
 // ms after the last check shown before the chart is asked for: a pause in the typing, not every keystroke (at 150 ms
 // a designer typing at 4-5 keys a second had a chart asked, drawn by Graphviz and put on the page every few keys)
 const REDRAW_AFTER = 400
@@ -25,8 +26,12 @@ export class Chart {
     this.drawn = 0  // how many charts were put on the page (the benchmark and the tests count them)
     this.line = 1  // the cursor's line, as last told
     this.picked = null  // a sequence picked from the list, kept until the cursor moves into another one
+    this.steps = "every"  // "every" step written (one that only sets values too), or "players": the sheets' chart
+    this.focused = null  // the id of the box that holds the chart's one Tab stop (the last one reached)
     el.addEventListener("click", e => this.clicked(e))
     el.addEventListener("dblclick", e => this.drill(e))
+    el.addEventListener("keydown", e => this.key(e))
+    el.addEventListener("focusin", e => { const b = this.boxOf(e.target); if (b) this.rove(b.id) })
     picker.addEventListener("change", () => this.pick(picker.value))
   }
 
@@ -55,7 +60,7 @@ export class Chart {
     const ask = ++this.asked
     let answer
     try {
-      answer = await this.request({line, sequence})
+      answer = await this.request({line, sequence, steps: this.steps})
     } catch (err) {
       if (ask === this.asked) this.say(`the chart was not drawn: ${err.message || err}`, true)
       return
@@ -77,13 +82,22 @@ export class Chart {
     this.show(answer, line)
   }
 
+  // every step, or the sheets' chart (what players read): drawn again at once
+  setSteps(steps) {
+    this.steps = steps
+    clearTimeout(this.timer)
+    this.draw(this.line, this.picked || undefined)
+  }
+
   show(answer, line) {
     const stale = answer.status === "stale"
     // the same drawing as the one shown (a keystroke in a comment, or in another sequence): the page keeps it
+    const had = this.el.contains(document.activeElement)  // a box had the keyboard's focus: it keeps it
     if (answer.svg !== this.svg) this.el.innerHTML = answer.svg
     const changed = answer.svg !== this.svg || answer.sequence !== this.sequence
     this.svg = answer.svg
     this.boxes = answer.boxes
+    this.reachable(answer.title || answer.sequence, had)  // the same drawing may have its steps on other lines
     this.sequences = answer.sequences
     this.sequence = answer.sequence
     if (!stale) {
@@ -154,6 +168,60 @@ export class Chart {
     if (el) el.classList.add("current")
   }
 
+  // each box of a step written here is a link the keyboard reaches: named by its words and line, one Tab stop for
+  // the chart (the box reached last, else the first), the arrows, Home and End between them
+  reachable(title, had) {
+    const svg = this.el.querySelector("svg")
+    if (!svg) return
+    svg.setAttribute("role", "group")
+    svg.setAttribute("aria-label", `the chart of ${title}: arrows move between its steps, Enter goes to the step`)
+    for (const t of svg.querySelectorAll("title")) t.remove()  // Graphviz's ids ('turn/2.do.1'), read out otherwise
+    let first = null
+    for (const b of this.boxes) {
+      const g = this.element(b.id)
+      if (!g) continue
+      const words = [...g.querySelectorAll("text")].map(t => t.textContent.trim()).filter(Boolean).join(" ")
+      g.setAttribute("role", "link")
+      g.setAttribute("aria-label", `${words.replace(/\s+/g, " ")}, line ${b.line}`)
+      g.tabIndex = -1
+      first = first || b.id
+    }
+    const keep = this.boxes.some(b => b.id === this.focused && this.element(b.id)) ? this.focused : first
+    this.focused = null
+    if (keep) this.rove(keep)
+    if (had && keep) this.element(keep).focus()
+  }
+
+  // the chart's one Tab stop moves to the box `id`
+  rove(id) {
+    if (id === this.focused) return
+    const old = this.focused && this.element(this.focused)
+    if (old) old.tabIndex = -1
+    const g = this.element(id)
+    if (g) g.tabIndex = 0
+    this.focused = id
+  }
+
+  key(e) {
+    const at = this.boxes.findIndex(b => b.id === this.focused)
+    const box = this.boxes[at]
+    if (!box || !this.el.contains(document.activeElement)) return
+    const to = {ArrowDown: at + 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowLeft: at - 1, Home: 0,
+                End: this.boxes.length - 1}[e.key]
+    if (to !== undefined) {
+      e.preventDefault()
+      const next = this.boxes[Math.max(0, Math.min(this.boxes.length - 1, to))]
+      this.rove(next.id)
+      this.element(next.id).focus()
+    } else if (e.key === "Enter" && e.shiftKey) {  // the keyboard's double click: a called sequence's chart
+      e.preventDefault()
+      this.drillBox(box)
+    } else if (e.key === "Enter" || e.key === " ") {  // a link's Enter: the step, in the editor, to edit
+      e.preventDefault()
+      this.moveTo(box.line, box.col)
+    }
+  }
+
   element(id) {
     return this.el.querySelector(`[id="${CSS.escape(id)}"]`) || this.el.querySelector(`[id="a_${CSS.escape(id)}"]`)
   }
@@ -161,7 +229,10 @@ export class Chart {
   // a double click on a box that calls a sequence opens that sequence's chart (as a drill-down chart does)
   drill(e) {
     const box = this.boxOf(e.target)
-    if (!box) return
+    if (box) this.drillBox(box)
+  }
+
+  drillBox(box) {
     const m = /\bcall:?\s+["']?([A-Za-z_][A-Za-z0-9_]*)/.exec(this.stepText(box.line))
     if (m && this.sequences.some(s => s.id === m[1])) this.pick(m[1])
   }

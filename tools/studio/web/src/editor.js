@@ -59,6 +59,8 @@ export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCurso
 // another text than the editor's (an older version). The underlines are not set again (the list gets `same`) when they
 // are the ones underlined already (the check after a keystroke in a ruleset without errors, or that left its errors
 // where they were): set on every keystroke they were work for nothing.
+const underlined = new WeakMap()  // view -> how many problems were set last (the gutter marks them)
+
 export function showDiagnostics(view, client, params) {
   const plugin = LSPPlugin.get(view)
   const file = client.workspace.getFile(params.uri)
@@ -75,10 +77,13 @@ export function showDiagnostics(view, client, params) {
   const shown = []
   forEachDiagnostic(view.state, (d, from, to) => shown.push(`${from} ${to} ${d.severity} ${d.source} ${d.message}`))
   const now = problems.map(p => `${p.from} ${p.to} ${p.severity} ${p.code} ${p.message + (p.hint ? `\nhint: ${p.hint}` : "")}`)
-  if (shown.length === now.length && shown.every((d, i) => d === now[i])) {
+  // an edit over a problem's whole range drops its underline, never its mark in the gutter: those underlined now are
+  // the ones set last only when none was dropped so (a typo fixed by a paste left its red dot beside "no problems")
+  if (shown.length === (underlined.get(view) ?? 0) && shown.length === now.length && shown.every((d, i) => d === now[i])) {
     problems.same = true
     return problems
   }
+  underlined.set(view, problems.length)
   view.dispatch(setDiagnostics(view.state, problems.map(p => ({
     from: p.from, to: p.to, severity: p.severity, source: p.code,
     message: p.message + (p.hint ? `\nhint: ${p.hint}` : ""),

@@ -68,6 +68,8 @@ async function openFile(which) {
   const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
   const got = await getJSON(`/api/file?${q}`)
   if (state.view) { state.view.destroy(); state.view = null }
+  $("#editor").replaceChildren()  // the words of the empty page, when this is the first file opened
+  $(".chart-bar").hidden = false
   state.file = {path: got.path, bundled: got.bundled, file: got.file, uri: fileUri(got.file), digest: got.digest,
                 readOnly: got.readOnly, saved: got.text}
   state.problems = []
@@ -126,6 +128,7 @@ async function save() {
     f.saved = text
     markDirty()
     status(`saved ${f.path}`, "ok")
+    state.simulate.setExample(text)  // the options' example: a parameter the ruleset has now (it kept the template's)
     state.variantShown = null
     refreshPrinted()
     return true
@@ -357,9 +360,11 @@ async function main() {
       return doc.sliceString(doc.line(first).from, doc.line(last).to)
     },
   })
+  $("#chart-every").addEventListener("change", e => state.chart.setSteps(e.target.checked ? "every" : "players"))
   for (const b of document.querySelectorAll("button.fit")) fitToggle(b)
   state.simulate = new Simulate($("#tab-simulate"), {source: () => state.file && source(),
-    dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save})
+    dirty: () => !!(state.file && !state.file.readOnly && isDirty()), save,
+    goTo: line => moveTo(state.view, line, 1, true)})
   $("#save").addEventListener("click", save)
   // Ctrl-S (Cmd-S) saves wherever the focus is (a tab, the chart, a problem): the browser's own "save the page"
   // opened when the focus was out of the editor
@@ -381,6 +386,11 @@ async function main() {
   helpCloses($("#help"))
   showTab(state.tab)
   state.save = save
+  // the cursor on a line of a file of the folder (opened first when another is open): Play's "Go to" a rule gone wrong
+  state.goTo = async (path, line, col) => {
+    if (!state.file || state.file.path !== path) await openFile({path})
+    if (state.file && state.file.path === path) moveTo(state.view, line, col, true)
+  }
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
   setupPlay(state)
   const params = new URLSearchParams(location.search)
@@ -388,7 +398,19 @@ async function main() {
   const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}
     : config.open ? {path: config.open} : null
   if (first) await openFile(first)
-  else status("pick a ruleset on the left, or make a new one")
+  else {
+    // nothing open yet: the editor says how to begin (a line in the header's corner was all; the chart's controls
+    // stood over nothing)
+    status("pick a ruleset on the left, or make a new one")
+    $(".chart-bar").hidden = true
+    $("#editor").replaceChildren(Object.assign(document.createElement("div"), {className: "empty-editor",
+      innerHTML: "<h2>No ruleset open</h2><p>Open one of this folder's on the left, or make one: type a name under " +
+        "<em>This folder</em> (<em>my dice game</em>) and press <em>New</em>: a small game that loads and plays, to " +
+        "change into yours. A bundled ruleset opens read-only; <em>Copy into the folder</em> makes it yours.</p>" +
+        "<p>Then: the chart of the sequence under the cursor is on the right; <em>Play</em> starts a game with a " +
+        "link for each person; <em>Simulate</em> plays hundreds of games with bots. <em>Keys and help</em> (top " +
+        "right) lists the keys.</p>"}))
+  }
   document.body.dataset.ready = "1"
 }
 

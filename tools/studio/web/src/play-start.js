@@ -14,7 +14,10 @@ function ref(file) {
   return file.path ?? `bundled:${file.bundled}`
 }
 
+let studioOf = null  // the studio's page state (its goTo), for the games list's "Go to" buttons
+
 export function setupPlay(studio) {
+  studioOf = studio
   const panel = $("#tab-play")
   $("#play-form").addEventListener("submit", e => { e.preventDefault(); start(studio) })
   $("#play-players").addEventListener("change", () => seats(Number($("#play-players").value), panel.setup))
@@ -97,11 +100,35 @@ async function start(studio) {
       ruleset: ref(studio.file), seed: Number($("#play-seed").value) || 0, options,
       seats: [...document.querySelectorAll("#play-seats select")].map(s => s.value),
     })
-    $("#play-note").textContent = "started: give each person their link"
+    $("#play-note").replaceChildren("started: give each person their link")
   } catch (err) {
-    $("#play-note").textContent = err.message
+    $("#play-note").replaceChildren(...refused(err))
   }
   await listGames()
+}
+
+// why a game did not start, on the page (it was in the studio's terminal only): the sentence, a button that puts the
+// cursor on the rule that went wrong, and what its error says behind a click (it may name a card of a hand: the host
+// who will play a seat can leave it closed)
+function refused(err) {
+  return [el("span", err.message, {className: "refused"}), ...goTo(err.body && err.body.at),
+          ...said(err.body && err.body.said)]
+}
+
+// what a rule's error says, behind a click: it may name a card of a hand, and the host may play a seat
+function said(text) {
+  if (!text) return []
+  const box = el("details", "", {className: "said"})
+  box.append(el("summary", "What the rule's error says (it may name a card a seat cannot see)"), el("code", text))
+  return [box]
+}
+
+// a button that puts the editor's cursor on a rule of a file of the folder ({path, line, col}), or nothing
+function goTo(at) {
+  if (!at || !studioOf) return []
+  const go = el("button", `Go to ${at.path} line ${at.line}`, {type: "button", className: "go-to"})
+  go.addEventListener("click", () => studioOf.goTo(at.path, at.line, at.col))
+  return [" ", go]
 }
 
 async function listGames() {
@@ -113,7 +140,11 @@ async function listGames() {
   list.dataset.key = key
   list.replaceChildren(...got.games.slice().reverse().map(g => {
     const li = el("li")
-    li.append(el("strong", `${g.title}`), ` seed ${g.seed}, ${g.decisions} decisions${g.over ? ", over" : ""}`)
+    li.append(el("strong", `${g.title}`), ` seed ${g.seed}, ${g.decisions} decision${g.decisions === 1 ? "" : "s"}` +
+      (g.over ? ", over" : ""))
+    // a game its ruleset stopped: why, on the studio's page (the seats are told where; the list said nothing)
+    if (g.problem) li.append(el("div", "", {className: "stopped"}))
+    if (g.problem) li.lastChild.append(el("span", g.problem, {className: "refused"}), ...goTo(g.at), ...said(g.said))
     const links = el("ul")
     for (const s of g.seats) {
       const item = el("li", `${s.name}: `)

@@ -3,45 +3,35 @@
 // and the chart shaded by coverage. Plots and charts are shown as <img> from data: URLs, never put into the
 // page's DOM: an SVG shown as an image runs no script, whatever a ruleset's names hold. All text is textContent.
 import "./simulate.css"
+import {comparison, el, svgImage} from "./simtable.js"
 
 const BOTS = ["random", "first", "greedy"]
 
-function el(tag, {dataset, ...props} = {}, ...children) {
-  const e = Object.assign(document.createElement(tag), props)
-  Object.assign(e.dataset, dataset || {})
-  e.append(...children)
-  return e
-}
-
 function field(label, input) {
   return el("label", {className: "sim-field"}, el("span", {textContent: label}), input)
-}
-
-function svgImage(svg, alt) {
-  return el("img", {src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg), alt})
 }
 
 function lines(text) {
   return text.split(/[\n,]/).map(s => s.trim()).filter(Boolean)
 }
 
-function shown(stat, v) {
-  if (v === null || v === undefined) return "–"
-  return stat === "rate" ? `${(v * 100).toFixed(1)}%` : Number(v).toFixed(2)
-}
-
-function signed(stat, v) {
-  if (v === null || v === undefined) return "–"
-  return (v < 0 ? "−" : "+") + shown(stat, Math.abs(v))
+// "45 s", "1 min 9 s", "2 h 5 min"
+function duration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000))
+  if (s < 60) return `${s} s`
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`
+  return `${Math.floor(s / 3600)} h${Math.floor(s % 3600 / 60) ? ` ${Math.floor(s % 3600 / 60)} min` : ""}`
 }
 
 export class Simulate {
   // host: the tab's element; source(): the open ruleset ("path" or "bundled:NAME") or null; dirty(): unsaved text?
   // save(): saves the open file, resolves to whether it was saved
-  constructor(host, {source, dirty, save}) {
+  // goTo(line): the cursor on that line of the open ruleset
+  constructor(host, {source, dirty, save, goTo}) {
     this.source = source
     this.dirty = dirty
     this.save = save
+    this.goTo = goTo
     this.sock = null
     this.running = false
     this.info = {runs: 0, progressSeen: 0, results: 0, cancelled: 0, last: null}  // for the tests
@@ -73,9 +63,12 @@ export class Simulate {
     form.addEventListener("submit", e => { e.preventDefault(); this.start() })
     this.bar = el("progress", {id: "sim-bar", max: 1, value: 0, ariaLabel: "games played"})
     this.count = el("span", {id: "sim-count"})
+    // how long the run has gone on, and (once games have ended) about how long it has left: ticks every second, so a
+    // long game (greedy bots on dml: a minute a game) is seen to go on, not frozen at '0 / 20 games'
+    this.clock = el("span", {id: "sim-clock", className: "note"})
     this.note = el("p", {className: "note", id: "sim-note"})
     this.out = el("div", {id: "sim-out"})
-    host.replaceChildren(form, el("div", {className: "sim-progress"}, this.bar, this.count), this.note, this.out)
+    host.replaceChildren(form, el("div", {className: "sim-progress"}, this.bar, this.count, this.clock), this.note, this.out)
   }
 
   // the example in the options' boxes: a parameter of the open ruleset with its default (another ruleset's name
@@ -154,7 +147,18 @@ export class Simulate {
     this.count.textContent += " — cancelling…"
   }
 
+  // the clock beside the count: the time so far, and the time left at the pace of the games ended so far
+  tick() {
+    const now = performance.now(), p = this.pace
+    if (!this.running || !p) return
+    let said = `${duration(now - p.start)} so far`
+    if (p.sideDone > 0 && p.done < this.total) said += `, about ${duration((now - p.sideStart) / p.sideDone * (this.total - p.done))} left`
+    this.clock.textContent = said
+  }
+
   finish(text, kind = "") {
+    clearInterval(this.ticking)
+    this.clock.textContent = this.pace ? `in ${duration(performance.now() - this.pace.start)}` : ""
     this.running = false
     this.run.disabled = false
     this.setDirty(this.dirty())
@@ -166,20 +170,37 @@ export class Simulate {
     if (msg.type === "started") {
       this.names = msg.runs
       this.total = msg.games * msg.runs.length
-      this.count.textContent = `0 / ${msg.games} games: loading the ruleset and making its code…`
+      this.count.textContent = `0 / ${msg.games} games: loading the ruleset, making its code, playing the first games…`
+      const now = performance.now()
+      this.pace = {start: now, sideStart: now, side: 0, sideDone: 0, done: 0}
+      clearInterval(this.ticking)
+      this.ticking = setInterval(() => this.tick(), 1000)
+      this.tick()
     } else if (msg.type === "progress") {
       this.info.progressSeen++
       const before = msg.run * (this.total / this.names.length)
       this.bar.value = (before + msg.done) / this.total
+      if (msg.run !== this.pace.side) Object.assign(this.pace, {side: msg.run, sideStart: performance.now()})
+      Object.assign(this.pace, {sideDone: msg.done, done: before + msg.done})
       const side = this.names.length > 1 ? ` of ${msg.run ? "B" : "A"} (${this.names[msg.run]})` : ""
       this.count.textContent = `${msg.done} / ${msg.total} games${side}` +
-        (msg.done ? "" : ": loading the ruleset and making its code…")  // a large ruleset's first game takes a while
+        (msg.done ? "" : ": loading the ruleset, making its code, playing the first games…")  // a large ruleset's first game takes a while
+    } else if (msg.type === "making") {  // the games are played; the plots of a long game take a few seconds
+      this.bar.value = 1
+      this.count.textContent = `${this.total} games played: making the report and its plots…`
     } else if (msg.type === "cancelled") {
       this.info.cancelled++
       this.count.textContent = `cancelled after ${msg.done ?? 0} of ${msg.total} games`
       this.finish("cancelled: the games stopped, nothing was kept")
     } else if (msg.type === "error") {
+      if (this.count.textContent === "starting…") this.count.textContent = "not run"  // refused before 'started'
       this.finish(msg.message, "stale")
+      // the ruleset's first error, in the open file: a button puts the cursor on it
+      if (msg.at && msg.at.path === this.source() && this.goTo) {
+        const go = el("button", {type: "button", className: "go-to", textContent: `Go to line ${msg.at.line}`})
+        go.addEventListener("click", () => this.goTo(msg.at.line))
+        this.note.append(" ", go)
+      }
     } else if (msg.type === "result") {
       this.info.results++
       this.info.last = msg
@@ -194,39 +215,21 @@ export class Simulate {
 
   show(msg) {
     const parts = []
-    if (msg.compare) parts.push(this.comparison(msg))
+    if (msg.compare) parts.push(comparison(msg))
     msg.runs.forEach((run, i) => parts.push(this.side(run, i, msg)))
     this.out.replaceChildren(...parts)
-    this.out.classList.toggle("two", msg.runs.length > 1)
   }
 
-  comparison(msg) {
-    const [a, b] = msg.runs
-    const rows = msg.compare.filter(e => e.diff !== null)
-    const marked = rows.filter(e => e.significant)
-    const table = el("table", {className: "sim-compare"},
-      el("tr", {}, ...["", "A", "B", "B − A", "95% interval", ""].map(t => el("th", {textContent: t}))),
-      ...rows.map(e => el("tr", {className: e.significant ? "marked" : ""},
-        el("td", {textContent: e.metric ? `${e.metric}: ${e.label}` : e.label}),
-        el("td", {className: "n", textContent: shown(e.stat, e.a)}), el("td", {className: "n", textContent: shown(e.stat, e.b)}),
-        el("td", {className: "n", textContent: signed(e.stat, e.diff)}),
-        el("td", {className: "n", textContent: `${signed(e.stat, e.low)} .. ${signed(e.stat, e.high)}`}),
-        el("td", {textContent: e.significant ? "*" : ""}))))
-    return el("section", {className: "sim-comparison"},
-      el("h3", {textContent: `A: ${a.name} (${a.agents.join(", ")}) against B: ${b.name} (${b.agents.join(", ")})`}),
-      el("p", {className: "note", textContent: `${msg.runs[0].games} seed-matched games each (seeds ${msg.seed}..` +
-        `${msg.seed + msg.runs[0].games - 1}); * larger than noise: the 95% interval of B − A leaves out 0 ` +
-        `(${marked.length} of ${rows.length} rows; with many rows expect about 1 in 20 by chance)`}),
-      // A and B in one plot each, on one scale (each side's own plots below have their own scales)
-      el("div", {className: "sim-compare-figures"}, ...(msg.compareFigures || []).map(f =>
-        el("figure", {className: "sim-figure", dataset: {name: f.name}}, svgImage(f.svg, f.caption),
-           el("figcaption", {textContent: f.caption})))),
-      table)
-  }
-
+  // one side's own plots, the steps it never reached and its text report: open for a run alone; folded under the
+  // comparison (side by side, each plot at half the tab's width, their words were too small to read)
   side(run, i, msg) {
-    const title = msg.runs.length > 1 ? `${i ? "B" : "A"}: ${run.name}` : run.name
-    const head = el("h3", {textContent: `${title}: ${run.done} games, ${msg.players} players (${run.agents.join(", ")})`})
+    const two = msg.runs.length > 1
+    const title = two ? `${i ? "B" : "A"}: ${run.name}` : run.name
+    const never = run.coverage.never.length
+    const head = el("summary", {}, el("h3", {textContent: `${title}: ${run.done} games, ${msg.players} players ` +
+      `(${run.agents.join(", ")})`}), two ? el("span", {className: "note", textContent: ` its own plots (scales of ` +
+      `its own), ${never ? `the step${never > 1 ? "s" : ""} no game reached (${never})` : "every step reached"}, ` +
+      "its text report"}) : "")
     const parts = [head]
     if (run.errors.length) {
       parts.push(el("p", {className: "note stale",
@@ -236,15 +239,15 @@ export class Simulate {
       parts.push(el("figure", {className: "sim-figure", dataset: {name: f.name}},
         svgImage(f.svg, f.caption), el("figcaption", {textContent: f.caption})))
     }
-    parts.push(this.coverage(run, i))
+    parts.push(this.coverage(run, i, msg))
     parts.push(el("details", {}, el("summary", {textContent: "The text report (as rulecraft simulate prints it)"}),
                   el("pre", {textContent: run.text})))
-    return el("section", {className: "sim-side"}, ...parts)
+    return el("details", {className: "sim-side", open: !two}, ...parts)
   }
 
-  coverage(run, i) {
+  coverage(run, i, msg) {
     const cov = run.coverage
-    const pick = el("select", {title: "the sequence to chart"},
+    const pick = el("select", {title: "the sequence to chart", ariaLabel: "the sequence to chart, shaded"},
       ...cov.sequences.map(s => new Option(`${s.title || s.id}${s.never ? ` (${s.never} never reached)` : ""}`, s.id)))
     const first = cov.sequences.find(s => s.never) || cov.sequences[0]
     if (first) pick.value = first.id
@@ -255,11 +258,34 @@ export class Simulate {
     }
     pick.addEventListener("change", draw)
     if (first) draw()
-    const never = cov.never.length
-      ? `${cov.never.length} steps no game reached: ${cov.never.slice(0, 8).join(", ")}${cov.never.length > 8 ? ", …" : ""}`
+    // the steps never reached as a designer finds them: the sequence, the step's number on its chart, its line; a
+    // click shows that sequence's chart and (a step of the open ruleset) puts the cursor on the step
+    const steps = cov.steps || []
+    const here = i === 0 || run.ruleset === msg.runs[0].ruleset
+    const never = el("ul", {className: "sim-never"}, ...steps.slice(0, 40).map(s => {
+      const b = el("button", {type: "button", textContent: `${s.title}, step ${s.number || "?"}` +
+        (s.line ? ` (line ${s.line})` : ""), title: s.id})
+      b.addEventListener("click", () => {
+        if (pick.value !== s.sequence) { pick.value = s.sequence; draw() }
+        if (here && s.line && this.goTo) this.goTo(s.line)
+      })
+      return el("li", {}, b)
+    }))
+    if (steps.length > 40) never.append(el("li", {textContent: `and ${steps.length - 40} more (the text report lists them)`}))
+    const said = steps.length ? `${steps.length === 1 ? "1 step" : `${steps.length} steps`} no game reached:`
       : "every step was reached"
+    const fit = el("button", {type: "button", className: "fit", textContent: "Actual size", ariaPressed: "false",
+                              title: "the chart at its own size, to scroll; again: fitted to the panel"})
+    fit.addEventListener("click", () => {
+      const own = box.classList.toggle("own-size")
+      fit.textContent = own ? "Fit to the panel" : "Actual size"
+      fit.setAttribute("aria-pressed", String(own))
+    })
     return el("div", {className: "sim-coverage"},
       el("h4", {textContent: "The chart, shaded by how often each step ran"}),
-      el("p", {className: "note", textContent: never}), pick, box)
+      el("p", {className: "note", textContent: said}), never,
+      el("div", {className: "chart-bar"}, pick, fit),
+      el("p", {className: "note", textContent: "Each box says how often its step ran, over all the games; the " +
+        "darker the blue, the more often; a step no game reached is outlined in red, dashed."}), box)
   }
 }
