@@ -215,8 +215,10 @@ watch = CtrlCWatch("rulecraft simulate", grace=0.5)
 with watch.armed(True):
     progress = watch.track(None)
     progress(12, 1000)
-    threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    inside = threading.Event()  # Ctrl-C once the run is inside its try (a timer could fire before it on a loaded machine)
+    threading.Thread(target=lambda: inside.wait(60) and os.kill(os.getpid(), signal.SIGINT), daemon=True).start()
     try:
+        inside.set()
         time.sleep(30)
     except KeyboardInterrupt:
         threading.Event().wait()  # a clean-up that never returns
