@@ -65,6 +65,18 @@ LONGEST = [
 ]
 
 
+def pytest_configure(config) -> None:
+    """Ctrl-C as a terminal sends it, whoever started the session: a session started as a background job of a
+    shell (`make test &`, nohup, some CI runners) has SIGINT ignored, and a process started with it ignored
+    keeps it ignored (Python installs no handler then, and so do the commands the tests start: they inherit the
+    ignoring). Every test that presses Ctrl-C then waited out its bound and failed (six of them, in a run started
+    with `&`). A handler here (not inherited as such: a child's SIGINT is back to its default) puts it back."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(items: list) -> None:
     """The files in LONGEST first, in its order; the others after them, as collected (a file's tests keep theirs)."""
     rank = {name: i for i, name in enumerate(LONGEST)}

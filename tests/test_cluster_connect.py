@@ -64,3 +64,31 @@ def test_ctrl_c_while_the_client_is_made_leaves_no_traceback(monkeypatch, capsys
     assert SlowClient.made.wait(10) and SlowClient.closed.wait(10)  # the abandoned client is closed in its thread
     gc.collect()
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_ctrl_c_just_after_the_clients_thread_started_still_closes_the_client(monkeypatch):
+    """Ctrl-C that comes after the client's thread was started and before the wait on it began (the thread's start
+    returning): the client made in that thread was never marked abandoned, so nobody closed it. Here the Ctrl-C is
+    raised by the start itself, once the thread runs: the moment the race left open, whatever the machine's load."""
+    made, closed = threading.Event(), threading.Event()
+
+    class QuickClient:
+        def __init__(self, address, timeout, set_as_default):
+            made.set()
+
+        def close(self, timeout=None):
+            closed.set()
+
+    real_start = threading.Thread.start
+
+    def start_then_ctrl_c(self):
+        real_start(self)
+        if self.name == "rulecraft-dask-connect":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # restored after the test
+    with pytest.raises(KeyboardInterrupt):
+        executors._connect(QuickClient, "tcp://127.0.0.1:1", 5.0)
+    assert made.wait(10)
+    assert closed.wait(10), "the client made after the Ctrl-C was left open"

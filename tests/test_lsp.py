@@ -521,7 +521,10 @@ def test_hover_and_completion_answer_while_a_check_runs(lsp, tmp_path):
         hover = lsp.request("textDocument/hover", where, timeout=120)
         assert hover is not None and "variable x" in hover["contents"]["value"]  # from the last checked text
         answered += 1 + 0 * len(lsp.request("textDocument/completion", where, timeout=120)["items"])
-    assert answered >= 25  # answered one after another while the check ran, not queued behind it
+    # answered one after another while the check ran, not queued behind it: a server that queued them answers one
+    # (its answer comes after the check's diagnostics). How many rounds fit in the check depends on the load: 45 to
+    # 79 at load 10 alone, 21 in a full run (it asked 25, and failed), so 5, not a count the machine decides
+    assert answered >= 5, answered
     assert lsp.wait_diagnostics(uri) == []
 
 

@@ -265,10 +265,10 @@ def test_a_connection_that_sends_no_whole_request_is_closed(served, sent):
 def test_a_body_that_never_arrives_is_answered_408(served):
     import socket
 
+    request = (b"POST /api/save HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: token %s\r\n"
+               b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"pa" % (served, TOKEN.encode()))
     with socket.create_connection(("127.0.0.1", served)) as conn:
-        conn.sendall(b"POST /api/save HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: token %s\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"pa"
-                     % (served, TOKEN.encode()))
+        conn.sendall(request)  # at once: the fixture gives a request head 0.5 s
         said = _closed_by_the_server_or_answered(conn)
     assert said.startswith(b"HTTP/1.1 408"), said[:200]
     assert b"did not arrive within" in said
@@ -383,15 +383,18 @@ def test_a_page_that_goes_away_without_a_word_leaves_no_traceback(served, caplog
 
     caplog.set_level(logging.ERROR)
     route = _seat_route(served) + "&" if route == "seat" else route + "?"
-    conn = socket.create_connection(("127.0.0.1", served))
     key = base64.b64encode(os.urandom(16))
-    conn.sendall(b"GET %stoken=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://127.0.0.1:%d\r\n"
-                 b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                 % (route.encode(), TOKEN.encode(), served, served, key))
+    request = (b"GET %stoken=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://127.0.0.1:%d\r\n"
+               b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n"
+               % (route.encode(), TOKEN.encode(), served, served, key))
+    conn = socket.create_connection(("127.0.0.1", served))
+    conn.sendall(request)  # at once: the fixture gives a request head 0.5 s
     conn.settimeout(20)
     head = b""
     while b"\r\n\r\n" not in head:
-        head += conn.recv(4096)
+        chunk = conn.recv(4096)
+        assert chunk, f"the server closed the connection after {head[:100]!r}"  # (an empty read for ever: a hang)
+        head += chunk
     assert head.startswith(b"HTTP/1.1 101"), head[:100]
     sessions = served_app().state.studio.sessions
     for _ in range(500):  # the page's session is made (bounded so a failing test ends)

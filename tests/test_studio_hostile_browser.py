@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from contextlib import contextmanager
 
+import pytest
+
 from rulecraft.bundled import resolve
 
 from studio_harness import chromium, studio_server
@@ -13,30 +15,43 @@ from studio_harness import chromium, studio_server
 WAIT = 60_000  # ms: an upper bound on a busy machine, never a measure
 
 
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """(the folder, the studio's URL): one studio and one Chromium for the file's tests, each test on a file of its
+    own (a studio and a Chromium started per test were about a third of the file's time)."""
+    folder = tmp_path_factory.mktemp("studio")
+    with studio_server([str(folder)]) as got, chromium() as browser:
+        yield folder, got[0], browser
+
+
 @contextmanager
-def _editing_pig(tmp_path, line: str):
-    """A studio serving a copy of pig, its page open on it in Chromium with `line` typed at the end, not saved."""
-    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
-    with studio_server([str(tmp_path)]) as got, chromium() as browser:
-        page = browser.new_page()
-        page.goto(got[0].replace("/?", "/?path=pig.yaml&"))
+def _editing_pig(served, name: str, line: str):
+    """The studio's page open in Chromium on a copy of pig named `name`, with `line` typed at the end, not saved."""
+    folder, url, browser = served
+    shutil.copy(resolve("pig"), folder / name)
+    page = browser.new_page()
+    try:
+        page.goto(url.replace("/?", f"/?path={name}&"))
         page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
         page.click(".cm-content")
         page.keyboard.press("Control+End")
         page.keyboard.type(line)
         yield page
+    finally:
+        page.close()
 
 
-def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
+def test_closing_a_page_with_unsaved_text_asks_first(served):
     """A reload (F5) or a closed tab threw away text not saved without a word: the text lives only in the page."""
-    with _editing_pig(tmp_path, "# a line not saved yet\n") as page:
+    folder = served[0]
+    with _editing_pig(served, "reload.yaml", "# a line not saved yet\n") as page:
         with page.expect_event("dialog", timeout=WAIT) as asked:  # a reload, as F5 asks for one
             page.evaluate("() => { setTimeout(() => location.reload(), 0) }")
         assert asked.value.type == "beforeunload"
         asked.value.dismiss()  # 'stay on the page': the text is still there
         text = page.evaluate("() => window.studio.view.state.doc.toString()")
         assert "# a line not saved yet" in text
-        assert "# a line not saved yet" not in (tmp_path / "pig.yaml").read_text(encoding="utf-8")
+        assert "# a line not saved yet" not in (folder / "reload.yaml").read_text(encoding="utf-8")
         page.keyboard.press("Control+s")
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')",
                                timeout=WAIT)
@@ -48,16 +63,17 @@ def test_closing_a_page_with_unsaved_text_asks_first(tmp_path):
         assert later == []  # saved: nothing to ask
 
 
-def test_a_file_removed_on_disk_is_saved_anew_at_the_second_save(tmp_path):
+def test_a_file_removed_on_disk_is_saved_anew_at_the_second_save(served):
     """The page kept the digest of a file removed on disk since it loaded it, so every Ctrl-S was refused: the text
     could not be saved under its name. The first save says the file was removed; the second writes it anew."""
-    with _editing_pig(tmp_path, "# written after the file went\n") as page:
-        (tmp_path / "pig.yaml").unlink()
+    folder = served[0]
+    with _editing_pig(served, "removed.yaml", "# written after the file went\n") as page:
+        (folder / "removed.yaml").unlink()
         page.keyboard.press("Control+s")
         page.wait_for_function("() => document.querySelector('#status').textContent.includes('was removed on disk')",
                                timeout=WAIT)
-        assert not (tmp_path / "pig.yaml").exists()
+        assert not (folder / "removed.yaml").exists()
         page.keyboard.press("Control+s")
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')",
                                timeout=WAIT)
-        assert (tmp_path / "pig.yaml").read_text(encoding="utf-8").endswith("# written after the file went\n")
+        assert (folder / "removed.yaml").read_text(encoding="utf-8").endswith("# written after the file went\n")

@@ -9,6 +9,7 @@ import html
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -338,6 +339,11 @@ def test_a_change_on_disk_is_told_to_the_page(client, folder):
     with client.websocket_connect(WS, headers=ORIGIN) as ws:
         lsp = Lsp(ws)
         lsp.start(folder)
+        watching = client.app.state.studio
+        for _ in range(600):  # the watcher's first look, the one a change is seen against (bounded: a test never hangs)
+            if "pig.yaml" in watching.known:
+                break
+            time.sleep(0.1)
         (folder / "pig.yaml").write_text((folder / "pig.yaml").read_text() + "\n# edited elsewhere\n")
         said = lsp.until(lambda m: m.get("method") == "rulecraft/fileChanged", limit=20)
         assert said["params"]["path"] == "pig.yaml"

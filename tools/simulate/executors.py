@@ -262,8 +262,10 @@ def _quiet_leftovers() -> None:
 
 def _connect(client_class, address: str, timeout: float):
     """Dask's Client, made in a thread of its own so that a scheduler that stops answering half-way cannot
-    hold the run past `timeout` (plus a little), and Ctrl-C stops the wait at once."""
+    hold the run past `timeout` (plus a little), and Ctrl-C stops the wait at once, leaving no client open
+    whenever it comes (of the two threads, the one the lock lets through second closes it)."""
     box: dict = {}
+    lock = threading.Lock()
 
     def make() -> None:
         try:
@@ -271,17 +273,22 @@ def _connect(client_class, address: str, timeout: float):
         except BaseException as exc:  # reported by the waiting thread
             box["error"] = exc
             return
-        if box.get("abandoned"):  # Ctrl-C came first: nobody will close it, so it is closed here
-            bounded(lambda: client.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
-        else:
+        with lock:
             box["client"] = client
+            if not box.get("abandoned"):
+                return
+        bounded(lambda: client.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")  # Ctrl-C came first
 
     worker = threading.Thread(target=make, name="rulecraft-dask-connect", daemon=True)
-    worker.start()
     try:
+        worker.start()  # (inside the try: a Ctrl-C as it returns must not leave the client to nobody)
         worker.join(timeout + 2.0)  # a Ctrl-C interrupts this join in the main thread
     except BaseException:
-        box["abandoned"] = True
+        with lock:
+            box["abandoned"] = True
+            made = box.get("client")
+        if made is not None:  # made before the Ctrl-C was seen here
+            bounded(lambda: made.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
         _quiet_leftovers()  # the client half made in that thread must not print a traceback as the process ends
         raise
     if worker.is_alive():
