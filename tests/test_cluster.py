@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cli_fork import run_cli
-from rulecraft.tools.simulate import executors
+from rulecraft.tools.simulate import cluster as dask_cluster
 from rulecraft.tools.cli.main import main
 
 
@@ -61,7 +61,7 @@ def test_a_missing_dask_is_a_clear_error(monkeypatch, capsys):
 
 def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(monkeypatch, capsys):
     pytest.importorskip("distributed", reason="Dask distributed is not installed")
-    monkeypatch.setattr(executors, "CLUSTER_TIMEOUT", 2.0)
+    monkeypatch.setattr(dask_cluster, "CLUSTER_TIMEOUT", 2.0)
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -95,7 +95,7 @@ def test_every_dask_logger_is_quiet_not_only_the_parents():
     import logging
 
     pytest.importorskip("distributed")
-    executors._quiet_dask()
+    dask_cluster._quiet_dask()
     loud = [name for name, logger in logging.root.manager.loggerDict.items()
             if isinstance(logger, logging.Logger) and name.split(".", 1)[0] in ("distributed", "asyncio", "tornado")
             and logger.getEffectiveLevel() < logging.CRITICAL]
@@ -187,7 +187,7 @@ def test_an_empty_cluster_address_is_a_usage_error():
 
 
 def test_the_cluster_timeout_is_an_option_with_a_default_of_about_ten_seconds():
-    assert 5 <= executors.CLUSTER_TIMEOUT <= 12
+    assert 5 <= dask_cluster.CLUSTER_TIMEOUT <= 12
     done = rulecraft("simulate", "pig", "--games", "10", "--cluster", "tcp://127.0.0.1:8786", "--cluster-timeout", "0")
     assert done.returncode == 2 and "--cluster-timeout" in done.stderr
 

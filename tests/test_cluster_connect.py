@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from rulecraft.tools.simulate import executors
+from rulecraft.tools.simulate import cluster
 
 
 def _waits_in_join(thread: threading.Thread, seconds: float = 10.0) -> bool:
@@ -59,7 +59,7 @@ SlowClient.__del__.__module__ = "distributed.client"  # what the quiet hook reco
 def test_ctrl_c_while_the_client_is_made_leaves_no_traceback(monkeypatch, capsys):
     monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # restored after the test
     with pytest.raises(KeyboardInterrupt):
-        executors._connect(SlowClient, "tcp://127.0.0.1:1", 5.0)
+        cluster._connect(SlowClient, "tcp://127.0.0.1:1", 5.0)
     SlowClient.interrupted.set()
     assert SlowClient.made.wait(10) and SlowClient.closed.wait(10)  # the abandoned client is closed in its thread
     gc.collect()
@@ -89,6 +89,6 @@ def test_ctrl_c_just_after_the_clients_thread_started_still_closes_the_client(mo
     monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
     monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # restored after the test
     with pytest.raises(KeyboardInterrupt):
-        executors._connect(QuickClient, "tcp://127.0.0.1:1", 5.0)
+        cluster._connect(QuickClient, "tcp://127.0.0.1:1", 5.0)
     assert made.wait(10)
     assert closed.wait(10), "the client made after the Ctrl-C was left open"

@@ -313,7 +313,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
         return EXIT_DIAGNOSTICS
     from rulecraft.tools.cli.codes import CtrlCWatch, end_interrupted_cluster_run
-    from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
+    from rulecraft.tools.simulate.cluster import ClusterError
+    from rulecraft.tools.simulate.executors import Interrupted, Stopped, cli_runs, stop_code
 
     watch = CtrlCWatch(f"{PROG} simulate")
     try:  # results are kept (on disk) only for the files that list every game

@@ -147,7 +147,8 @@ def run(args) -> int:
         print(f"rulecraft compare: {problem}", file=sys.stderr)
         return 1
     from rulecraft.tools.cli.codes import CtrlCWatch, end_interrupted_cluster_run
-    from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
+    from rulecraft.tools.simulate.cluster import ClusterError
+    from rulecraft.tools.simulate.executors import Interrupted, Stopped, cli_runs, stop_code
 
     a = None
     watch = CtrlCWatch("rulecraft compare")

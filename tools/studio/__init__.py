@@ -105,7 +105,7 @@ def _cluster_problem(address: str | None) -> tuple[str, int] | None:
         return None
     import importlib.util
 
-    from rulecraft.tools.simulate.executors import ClusterError, cluster_address
+    from rulecraft.tools.simulate.cluster import ClusterError, cluster_address
 
     try:
         cluster_address(address)

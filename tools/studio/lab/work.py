@@ -85,7 +85,7 @@ def coverage_of(summary, loaded, path: str) -> dict:
 def play(request: dict, out, state: dict) -> dict:
     from rulecraft.agents import make_agent
     from rulecraft.tools.simulate.compare import compare
-    from rulecraft.tools.simulate.executors import cluster
+    from rulecraft.tools.simulate.cluster import cluster
     from rulecraft.tools.simulate.report import svg_compare_figures, svg_figures
     from rulecraft.tools.simulate.runs import report, simulate
 
@@ -141,7 +141,8 @@ def play(request: dict, out, state: dict) -> dict:
 def main(studio: Optional[int] = None) -> int:
     """One run; `studio` is the pid of the studio that started this process (it ends at once if that is gone)."""
     from rulecraft.agents import AgentError
-    from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, sigterm_raises, worker_init
+    from rulecraft.tools.simulate.cluster import ClusterError
+    from rulecraft.tools.simulate.executors import Interrupted, Stopped, sigterm_raises, worker_init
 
     worker_init(studio)  # Ctrl-C ignored, SIGTERM's default action, ends when the studio is gone
     out = sys.stdout
