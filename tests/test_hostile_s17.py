@@ -3,9 +3,32 @@
 from __future__ import annotations
 
 import json
+import logging
+import shutil
 import tracemalloc
 
+import pytest
+from starlette.testclient import TestClient
+
+from rulecraft.bundled import resolve
 from rulecraft.runtime.replay import replay
+from rulecraft.tools.studio.app import make_app
+from rulecraft.tools.studio.guard import Guard
+
+BASE = "http://127.0.0.1:5151"
+TOKEN = "t0ken-for-the-session-17-tests"
+AUTH = {"authorization": f"token {TOKEN}"}
+
+
+def studio(folder) -> TestClient:
+    return TestClient(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0), base_url=BASE,
+                      raise_server_exceptions=False)
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    return tmp_path
 
 
 def _pig_log(tmp_path):
@@ -35,3 +58,19 @@ def test_a_log_of_many_tiny_records_is_never_held_whole(tmp_path):
         tracemalloc.stop()
     assert not report.ok and report.line == 2 and "unknown record type 'x'" in report.message
     assert peak < 4 * log.stat().st_size, peak  # the text and its bytes; was 24 MB for 2.6 MB (a dict a record)
+
+
+# ------------------------------------------------------------------------------------------------------- the studio
+
+def test_a_file_named_with_a_lone_surrogate_is_refused_in_words(folder, caplog):
+    """JSON carries a lone surrogate ('\\ud800') that no file's name can hold: a save, a new game or a printed page
+    naming one was a 500 'an error of rulecraft's own' with a traceback in the studio's log (os.path.realpath's
+    UnicodeEncodeError). Now it is refused as any name that is no file of the folder is, and nothing is written."""
+    before = sorted(p.name for p in folder.iterdir())
+    with studio(folder) as c, caplog.at_level(logging.INFO):
+        r = c.post("/api/save", headers=AUTH, content=json.dumps({"path": "n\ud800.yaml", "text": "ruleset: x"}))
+        assert r.status_code == 403 and "lone surrogate" in r.json()["error"], r.text
+        r = c.post("/api/play/new", headers=AUTH, content=json.dumps({"ruleset": "p\ud800.yaml", "seats": ["random"]}))
+        assert r.status_code in (400, 403) and "lone surrogate" in r.json()["error"], r.text
+    assert "Traceback" not in caplog.text and "UnicodeEncodeError" not in caplog.text
+    assert sorted(p.name for p in folder.iterdir()) == before
