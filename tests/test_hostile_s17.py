@@ -74,3 +74,41 @@ def test_a_file_named_with_a_lone_surrogate_is_refused_in_words(folder, caplog):
         assert r.status_code in (400, 403) and "lone surrogate" in r.json()["error"], r.text
     assert "Traceback" not in caplog.text and "UnicodeEncodeError" not in caplog.text
     assert sorted(p.name for p in folder.iterdir()) == before
+
+
+# -------------------------------------------------------------------------------------- hostile rulesets: load work
+
+def _loops_calling_one_sequence(n: int) -> str:
+    """n loops over a filtered list, each calling one sequence of n steps that asks nothing: 2n steps in all."""
+    loops = "".join(f'      - for_each: p{i}\n        in: "[q for q in players if q.seat > 0]"\n        do:\n'
+                    f'          - call: big\n' for i in range(n))
+    big = "".join(f'      - "x += {i}"\n' for i in range(n))
+    return ("ruleset: loops\ntitle: Loops\nplayers: {min: 2, max: 4, default: 2}\nvariables:\n  x: 0\nsequences:\n"
+            "  game:\n    kind: stage\n    title: Game\n    steps:\n" + loops +
+            "  big:\n    kind: stage\n    title: Big\n    steps:\n" + big + "start: game\n")
+
+
+def test_loops_calling_one_long_sequence_cost_load_work_in_proportion_to_the_steps(tmp_path, monkeypatch):
+    """W328's look for loops that ask a decision for a hidden reason walked, for each loop over a filtered list, every
+    sequence it calls: 8,000 loops calling one sequence of 8,000 steps (a ruleset of 1 MB) took 35 s of processor to
+    load (64 million steps visited), at every keystroke in an editor. Which sequences ask is now worked out once. The
+    work is counted as the steps whose insides are looked at by the checks (`bodies`), never as seconds."""
+    from rulecraft.loader import load_ruleset
+    from rulecraft.model import steps as model_steps
+
+    seen = [0]
+
+    def counted(get):
+        def bodies(self):
+            seen[0] += 1
+            return get(self)
+        return property(bodies)
+
+    for cls in vars(model_steps).values():
+        if isinstance(cls, type) and isinstance(vars(cls).get("bodies"), property):
+            monkeypatch.setattr(cls, "bodies", counted(vars(cls)["bodies"].fget))
+    n = 600
+    (tmp_path / "loops.yaml").write_text(_loops_calling_one_sequence(n))
+    loaded = load_ruleset(str(tmp_path / "loops.yaml"))
+    assert loaded.ok, [d.message for d in loaded.diagnostics if d.is_error]
+    assert seen[0] < 100 * n, seen[0]  # every pass of the load over its steps (34 n); was n loops x n steps and more
