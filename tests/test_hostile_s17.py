@@ -154,3 +154,43 @@ def test_the_compiled_engine_writes_source_in_proportion_to_the_ruleset(tmp_path
             g.apply(True)
     assert games[0].steps == games[1].steps and games[0].vars == games[1].vars  # the same game either way
     assert lines[0] < 200 * n, lines[0]  # was 100 decisions x the rest of the sequence (a copy each): quadratic
+
+
+# --------------------------------------------------------------------------------- hostile rulesets: metrics' keys
+
+TALLIES = """ruleset: tallies
+title: Tallies
+players: {min: 2, max: 2, default: 2}
+variables:
+  x: 0
+sequences:
+  game:
+    kind: stage
+    title: Game
+    steps:
+      - loop: counting
+        do:
+          - id: count
+            do: "tally t by x; x += 1"
+          - if: "x >= 20000"
+            then: ["break counting"]
+start: game
+metrics:
+  t: {kind: tally, doc: One key a pass.}
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_metric_grouped_by_ever_new_values_stops_at_its_step(tmp_path, engine):
+    """`tally t by x` with x new at every pass: a game kept a key for every pass (300,000 a game, 237 MB), and
+    `simulate` pooled them over its games: 12 games ended in MemoryError, exit 3, at 2 GB. A metric is grouped by at
+    most 10,000 values in a game: past that, R001 at the step, on both engines."""
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    (tmp_path / "t.yaml").write_text(TALLIES)
+    rs = load_ruleset(str(tmp_path / "t.yaml")).ruleset
+    with pytest.raises(RuleError) as err:
+        Game(rs, 2, 1, engine=engine)
+    assert "metric 't' is grouped by 10,000 values" in err.value.message and err.value.span.line == 14
