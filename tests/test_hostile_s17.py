@@ -194,3 +194,22 @@ def test_a_metric_grouped_by_ever_new_values_stops_at_its_step(tmp_path, engine)
     with pytest.raises(RuleError) as err:
         Game(rs, 2, 1, engine=engine)
     assert "metric 't' is grouped by 10,000 values" in err.value.message and err.value.span.line == 14
+
+
+def test_a_simulation_keeps_a_bounded_number_of_keys_over_its_games(tmp_path, monkeypatch, capsys):
+    """Games each within their own keys but with new ones every game (a key worked out from a random number) grew
+    `simulate`'s memory with its games: the keys it pools, all metrics together, are now bounded (200,000; 2,000
+    here), and past them the run ends in one line, exit 1, nothing written. A ruleset within them runs as before."""
+    from rulecraft.tools.cli.main import main
+    from rulecraft.tools.simulate import aggregate
+
+    monkeypatch.setattr(aggregate, "MAX_POOLED_KEYS", 2_000, raising=False)
+    ruleset = tmp_path / "t.yaml"
+    ruleset.write_text(TALLIES.replace('"x >= 20000"', '"x >= 600"').replace(
+        "      - loop: counting", '      - do: "set x = random(1..90000) * 1000; let start = x"\n      - loop: counting')
+        .replace('"x >= 600"', '"x >= start + 600"'))
+    code = main(["simulate", str(ruleset), "--games", "10", "--workers", "1", "--json", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err
+    assert code == 1 and "grouped by more than 2,000 keys in all ('t' among them)" in err, err
+    assert "Traceback" not in err and not (tmp_path / "r.json").exists()
+    assert main(["simulate", str(ruleset), "--games", "3", "--workers", "1"]) == 0  # 1,800 keys: within

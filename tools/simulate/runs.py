@@ -263,6 +263,7 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
             raise
         raise Interrupted(summary.tally.games, games, interrupted_signum(cause)) from None
     summary.seconds = time.perf_counter() - t0
+    summary.tally.wide()  # (TooManyKeys: the metrics' keys past what a run keeps)
     return summary
 
 
