@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import subprocess
 import tracemalloc
 
 import pytest
@@ -213,3 +214,41 @@ def test_a_simulation_keeps_a_bounded_number_of_keys_over_its_games(tmp_path, mo
     assert code == 1 and "grouped by more than 2,000 keys in all ('t' among them)" in err, err
     assert "Traceback" not in err and not (tmp_path / "r.json").exists()
     assert main(["simulate", str(ruleset), "--games", "3", "--workers", "1"]) == 0  # 1,800 keys: within
+
+
+@pytest.fixture()
+def tmpfs(tmp_path):
+    """A small tmpfs mounted inside the test's folder for real (root only; skipped where mounting is not allowed),
+    unmounted afterwards whatever happens (as tests/test_writers.py's)."""
+    mounted = []
+
+    def mount(name: str, options: str):
+        where = tmp_path / name
+        where.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+        mounted.append(where)
+        return where
+
+    yield mount
+    for where in reversed(mounted):
+        if subprocess.run(["umount", str(where)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(where)], capture_output=True)  # (busy: a file left open in it)
+
+
+def test_a_full_temporary_folder_under_simulate_json_is_one_line(tmp_path, tmpfs, monkeypatch, capsys):
+    """`simulate --json`/`--csv` keep every game's result in a temporary file: a full temporary folder was 'internal
+    error: OSError: [Errno 28] No space left on device', exit 3 (seen with TMPDIR on a 64 KiB tmpfs). Now the run
+    says where and why in one line, exit 1, nothing written (and nothing raised inside a pool's merge)."""
+    import tempfile
+
+    from rulecraft.tools.cli.main import main
+
+    full = tmpfs("tmp", "size=16k")
+    monkeypatch.setattr(tempfile, "tempdir", str(full))
+    out = tmp_path / "games.json"
+    code = main(["simulate", "pig", "--games", "150", "--workers", "1", "--json", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and f"could not be kept in the temporary folder {full} (the disk is full); nothing written" in err
+    assert "Traceback" not in err and "internal error" not in err and not out.exists()

@@ -313,7 +313,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
         return EXIT_DIAGNOSTICS
     from rulecraft.tools.cli.codes import CtrlCWatch, end_interrupted_cluster_run
-    from rulecraft.tools.simulate.aggregate import TooManyKeys
+    from rulecraft.tools.simulate.aggregate import RunRefused
     from rulecraft.tools.simulate.executors import ClusterError, Interrupted, Stopped, cli_runs, stop_code
 
     watch = CtrlCWatch(f"{PROG} simulate")
@@ -328,7 +328,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.cluster and not isinstance(exc, ClusterError):
             end_interrupted_cluster_run(code)
         return code
-    except TooManyKeys as exc:  # a ruleset's metrics: said in one line, nothing written
+    except RunRefused as exc:  # a ruleset's metrics, a full temporary folder: one line, nothing written
         print(f"{PROG} simulate: {exc}; nothing written", file=sys.stderr)
         return EXIT_DIAGNOSTICS
     summary.never_reached = unreached(summary, loaded.graph)

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 import math
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Iterator
+
+from rulecraft.tools.simulate.spool import RunRefused, Spool  # noqa: F401 - Spool: tests read it here
 
 
 class Exact:
@@ -121,7 +122,7 @@ class Samples:
 MAX_POOLED_KEYS = 200_000
 
 
-class TooManyKeys(ValueError):
+class TooManyKeys(RunRefused):
     """The metrics of the games are grouped by more keys than a simulation keeps (MAX_POOLED_KEYS)."""
 
 
@@ -340,59 +341,3 @@ def stats(hist: Counter) -> dict:
     if not n:
         return {}
     return {"min": values.min(), "median": values[n // 2], "mean": round(values.total(1) / n, 2), "max": values.max()}
-
-
-class Spool(list):
-    """Every game's result, in order, kept in a temporary file instead of memory (one JSON text a line: a
-    result is JSON data already, so it reads back equal).
-
-    It is a list to `json.dump` with an indent (the pure-Python encoder iterates it) and to code
-    that loops over `summary.results`; its own list storage stays empty. The file has no name
-    (tempfile.TemporaryFile) and goes when the spool does."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        import tempfile
-
-        self._file = tempfile.TemporaryFile(prefix="rulecraft-results-")
-        self._n = 0
-
-    def append(self, r) -> None:
-        self._file.seek(0, 2)
-        self._file.write(json.dumps(r, separators=(",", ":")).encode() + b"\n")
-        self._n += 1
-
-    def extend(self, rs) -> None:
-        for r in rs:
-            self.append(r)
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __bool__(self) -> bool:
-        return self._n > 0
-
-    def __iter__(self) -> Iterator:
-        pos = 0
-        for _ in range(self._n):  # every loop keeps its own position: loops may nest
-            self._file.seek(pos)
-            line = self._file.readline()
-            pos = self._file.tell()
-            yield json.loads(line)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return list(itertools.islice(self, *i.indices(self._n)))
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError(i)
-        return next(itertools.islice(self, i, None))
-
-    def __eq__(self, other) -> bool:
-        return list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<Spool of {self._n} results>"

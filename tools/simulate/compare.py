@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, Optional
 
-from rulecraft.tools.simulate.aggregate import TooManyKeys
+from rulecraft.tools.simulate.aggregate import RunRefused
 from rulecraft.tools.simulate.metrics import Row, fmt
 from rulecraft.tools.simulate.runs import Summary, progress_printer, simulate
 from rulecraft.tools.simulate.stats import newcombe, welch
@@ -163,7 +163,7 @@ def run(args) -> int:
         if args.cluster and not isinstance(exc, ClusterError):
             end_interrupted_cluster_run(code)
         return code
-    except TooManyKeys as exc:  # a ruleset's metrics: said in one line, nothing written
+    except RunRefused as exc:  # a ruleset's metrics: said in one line, nothing written
         print(f"rulecraft compare: {exc}; nothing written", file=sys.stderr)
         return 1
     entries = compare(a, b)
