@@ -201,7 +201,7 @@ def test_a_stretch_falls_back_to_the_loop_on_any_failure(monkeypatch):
         raise ValueError("a bug in the writer")
 
     monkeypatch.setattr(stretches, "StepWriter", broken)
-    prog = type("P", (), {"waited": {0}, "code": []})()
+    prog = type("P", (), {"waited": {0}, "code": [], "written": 0})()
     assert stretches.entry(prog, 0, False, False) is stretches.NEVER
     monkeypatch.setattr(stretches, "STRICT", True)
     with pytest.raises(ValueError):

@@ -61,6 +61,12 @@ from .steps import StepWriter
 HOT = 0  # visits of a position before its function is generated: none, see 'When' above
 STRAIGHT_VISITS = 1_000  # the visits a stretch without a loop needs
 NEVER = False  # an entry that cannot be generated: the instruction loop runs it
+# The source a program's functions may add up to, in lines: a function runs from its entry to the sequence's end, so a
+# position after each of k decisions answered from outside (a person, replay) had its own copy of the rest: a sequence of
+# 1,000 calls and 200 decisions (140 KB of ruleset) compiled 1.9 million lines (13 s; 2,000 and 400: 54 s, 670 MB). Past
+# this the instruction loop runs the program's other positions (the bundled rulesets write at most 55 lines an
+# instruction, each program under 4,100 lines)
+BUDGET_LINES, BUDGET_PER_INSTRUCTION = 8_000, 64
 STRICT = False  # tests set it: a failure to generate (other than _Cannot) is raised instead of falling back
 
 
@@ -69,12 +75,15 @@ def prepare(prog: Program) -> None:
     prog.entries = [0] * len(prog.code)  # for games without coverage
     prog.entries_cov = [0] * len(prog.code)  # for games that count the steps run
     prog.waited = set()  # positions without a loop, already found so, that wait STRAIGHT_VISITS more visits
+    prog.written = 0  # the lines of source its functions hold (BUDGET_LINES)
 
 
 def entry(prog: Program, pc: int, coverage: bool, triggers: bool, programs: Optional[dict] = None) -> Any:
     """What the instruction loop keeps for position `pc` of `prog` at its HOT-th visit: the generated function
     (made now), NEVER, or a visit count to start again from (a stretch without a loop waits STRAIGHT_VISITS
     more visits: it saves less per visit, so it must be visited more to pay for its making)."""
+    if prog.written > BUDGET_LINES + BUDGET_PER_INSTRUCTION * len(prog.code):
+        return NEVER  # (nor looked at: the quick look walks the rest of the sequence too)
     try:
         waited = prog.waited
         if pc not in waited and not (programs is not None and (pc == 0 or prog.code[pc].op == "CALL")):
@@ -86,7 +95,9 @@ def entry(prog: Program, pc: int, coverage: bool, triggers: bool, programs: Opti
             if not looped:
                 waited.add(pc)
                 return HOT - STRAIGHT_VISITS
-        return StepWriter(prog, coverage, triggers, programs=programs).function(pc)
+        fn = StepWriter(prog, coverage, triggers, programs=programs).function(pc)
+        prog.written += fn.source.count("\n")
+        return fn
     except _Cannot:
         return NEVER
     except Exception:  # as expressions.written: Python's limits on nesting, an unsafe source (safesource), any bug

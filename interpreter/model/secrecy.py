@@ -23,6 +23,7 @@ from ..values import Card
 from .answers import answer_opened, guarded, told_as
 from .reading import Read, Secrets, every_step, local_reads, seen_by
 from .reading import secrets_of as _reading_secrets
+from .steps import asks_decision as _asks
 
 __all__ = ["answer_opened", "guarded", "told_as"]  # (model/answers.py: asked through here)
 
@@ -271,24 +272,6 @@ def secrets_of(rs: Any) -> Secrets:
             s.locals = local_reads(rs, s)
         _FILLED[rs] = s
     return s
-
-
-def _asks(rs: Any, bodies: list) -> bool:
-    """Whether the steps of `bodies`, the steps inside them or a sequence they call, ask a decision."""
-    todo, seen = list(bodies), set()
-    while todo:
-        for step in todo.pop():
-            if getattr(step, "decision", None) is not None or getattr(step, "play", None) is not None:
-                return True
-            run = getattr(step, "run", None)
-            if isinstance(run, tuple):
-                todo.append(run)
-            todo.extend(body for _name, body in step.bodies)
-            name = getattr(step, "sequence", "") or ""
-            if name in rs.sequences and name not in seen:
-                seen.add(name)
-                todo.append(rs.sequences[name].steps)
-    return False
 
 
 def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset) -> None:

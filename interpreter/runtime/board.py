@@ -18,6 +18,10 @@ from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
 from .rng import Dice
 
+# the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
+# (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
+MAX_TALLY_KEYS = 10_000
+
 if TYPE_CHECKING:
     from .machine.program import Frame
     from .rng import SplitMix
@@ -358,6 +362,9 @@ class Board(Dice):
             per_key = self.tallies[metric] = {}
         entry = per_key.get(key)
         if entry is None:
+            if len(per_key) >= MAX_TALLY_KEYS:
+                raise RuleError(f"metric '{metric}' is grouped by {MAX_TALLY_KEYS:,} values already in this game: a "
+                                "report cannot show more; group it by fewer values", span)
             per_key[key] = [1, value, value * value]
         else:
             entry[0] += 1

@@ -313,6 +313,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"{PROG} simulate: {problem}", file=sys.stderr)  # said before the games are played
         return EXIT_DIAGNOSTICS
     from rulecraft.tools.cli.codes import CtrlCWatch, end_interrupted_cluster_run
+    from rulecraft.tools.simulate.aggregate import RunRefused
     from rulecraft.tools.simulate.cluster import ClusterError
     from rulecraft.tools.simulate.executors import Interrupted, Stopped, cli_runs, stop_code
 
@@ -328,6 +329,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.cluster and not isinstance(exc, ClusterError):
             end_interrupted_cluster_run(code)
         return code
+    except RunRefused as exc:  # a ruleset's metrics, a full temporary folder: one line, nothing written
+        print(f"{PROG} simulate: {exc}; nothing written", file=sys.stderr)
+        return EXIT_DIAGNOSTICS
     summary.never_reached = unreached(summary, loaded.graph)
     text_out = sys.stderr if to_stdout else sys.stdout  # standard output holds only the data asked for with '-'
     print(report(summary), file=text_out)

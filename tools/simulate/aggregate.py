@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import json
 import math
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Iterator
+
+from rulecraft.tools.simulate.spool import RunRefused, Spool  # noqa: F401 - Spool: tests read it here
 
 
 class Exact:
@@ -116,6 +117,15 @@ class Samples:
         return f"Samples({dict(zip(self._values, self._counts))})"
 
 
+# The keys a simulation keeps of its metrics, all metrics together, over its games: each is a row of the report (games
+# each within the game's 10,000 keys a metric, but with new keys every game, grew the run's memory with its games)
+MAX_POOLED_KEYS = 200_000
+
+
+class TooManyKeys(RunRefused):
+    """The metrics of the games are grouped by more keys than a simulation keeps (MAX_POOLED_KEYS)."""
+
+
 class MetricTally:
     """One metric over the games of a tally."""
 
@@ -127,13 +137,16 @@ class MetricTally:
         self.key_hist: dict = {}  # key -> Counter of the count per game, over games with the key
         self.none_hist: Counter = Counter()  # the value under no key, over games that have it
 
-    def add(self, rows: list) -> None:
+    def add(self, rows: list) -> int:
+        """Count one game's rows; the keys new to this tally."""
         self.games += 1
+        new = 0
         g = {k: (n, s, ss) for k, n, s, ss in rows}
         for k, (n, s, ss) in g.items():
             p = self.pooled.get(k)
             if p is None:
                 p = self.pooled[k] = [Exact(), Exact(), Exact()]
+                new += 1
             p[0].add(n)
             p[1].add(s)
             p[2].add(ss)
@@ -142,13 +155,17 @@ class MetricTally:
         self.sum_hist[sum(v[1] for v in g.values())] += 1
         if None in g:
             self.none_hist[g[None][1]] += 1
+        return new
 
-    def merge(self, other: "MetricTally") -> None:
+    def merge(self, other: "MetricTally") -> int:
+        """Add the games of `other`; the keys new to this tally."""
         self.games += other.games
+        new = 0
         for k, p in other.pooled.items():
             mine = self.pooled.get(k)
             if mine is None:
                 self.pooled[k] = p
+                new += 1
             else:
                 for a, b in zip(mine, p):
                     a.merge(b)
@@ -157,6 +174,7 @@ class MetricTally:
         for k, h in other.key_hist.items():
             self.key_hist.setdefault(k, Counter()).update(h)
         self.none_hist.update(other.none_hist)
+        return new
 
 
 def _add_counts(into: dict, counts: dict) -> None:
@@ -182,6 +200,8 @@ class Tally:
         self.coverage: dict = {}  # node -> visits over the games, in the order first reached (see _add_counts)
         self.metrics: dict[str, MetricTally] = {}
         self.scores: Counter = Counter()  # (seat, final score) -> games, numeric scores of finished games (for plots)
+        self.keys = 0  # the metrics' keys, all metrics together (MAX_POOLED_KEYS)
+        self.too_wide = ""  # a metric whose new keys were not kept, past MAX_POOLED_KEYS: the run ends in an error
 
     def add(self, r: dict) -> None:
         """Count one game's result (a dict from `simulate.play_one`)."""
@@ -204,7 +224,10 @@ class Tally:
             mt = self.metrics.get(m)
             if mt is None:
                 mt = self.metrics[m] = MetricTally()
-            mt.add(rows)
+            if self.keys + sum(1 for row in rows if row[0] not in mt.pooled) > MAX_POOLED_KEYS:
+                self.too_wide = self.too_wide or m
+                rows = [row for row in rows if row[0] in mt.pooled]  # (no figure of it is reported)
+            self.keys += mt.add(rows)
 
     def merge(self, other: "Tally") -> None:
         """Add the games of `other`, which come after this tally's games in seed order."""
@@ -217,11 +240,24 @@ class Tally:
         self.steps.update(other.steps)
         _add_counts(self.coverage, other.coverage)
         self.scores.update(getattr(other, "scores", ()))
+        self.too_wide = self.too_wide or getattr(other, "too_wide", "")
         for m, mt in other.metrics.items():
-            if m in self.metrics:
-                self.metrics[m].merge(mt)
+            mine = self.metrics.get(m)
+            if self.keys + sum(1 for k in mt.pooled if mine is None or k not in mine.pooled) > MAX_POOLED_KEYS:
+                self.too_wide = self.too_wide or m  # not merged: no figure of it is reported
+            elif mine is not None:
+                self.keys += mine.merge(mt)
             else:
                 self.metrics[m] = mt
+                self.keys += len(mt.pooled)
+
+    def wide(self) -> None:
+        """Raise TooManyKeys if the games' metrics were grouped by more keys than a simulation keeps: a pool of
+        workers ends as usual first (its games are bounded), then the run is refused in one line."""
+        if self.too_wide:
+            raise TooManyKeys(f"the games' metrics are grouped by more than {MAX_POOLED_KEYS:,} keys in all "
+                              f"('{self.too_wide}' among them): a report cannot show them; group the metrics by "
+                              "fewer values")
 
     # ------------------------------------------------------------------ rows, as metrics.all_rows gives them
 
@@ -314,59 +350,3 @@ def stats(hist: Counter) -> dict:
     if not n:
         return {}
     return {"min": values.min(), "median": values[n // 2], "mean": round(values.total(1) / n, 2), "max": values.max()}
-
-
-class Spool(list):
-    """Every game's result, in order, kept in a temporary file instead of memory (one JSON text a line: a
-    result is JSON data already, so it reads back equal).
-
-    It is a list to `json.dump` with an indent (the pure-Python encoder iterates it) and to code
-    that loops over `summary.results`; its own list storage stays empty. The file has no name
-    (tempfile.TemporaryFile) and goes when the spool does."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        import tempfile
-
-        self._file = tempfile.TemporaryFile(prefix="rulecraft-results-")
-        self._n = 0
-
-    def append(self, r) -> None:
-        self._file.seek(0, 2)
-        self._file.write(json.dumps(r, separators=(",", ":")).encode() + b"\n")
-        self._n += 1
-
-    def extend(self, rs) -> None:
-        for r in rs:
-            self.append(r)
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __bool__(self) -> bool:
-        return self._n > 0
-
-    def __iter__(self) -> Iterator:
-        pos = 0
-        for _ in range(self._n):  # every loop keeps its own position: loops may nest
-            self._file.seek(pos)
-            line = self._file.readline()
-            pos = self._file.tell()
-            yield json.loads(line)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return list(itertools.islice(self, *i.indices(self._n)))
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError(i)
-        return next(itertools.islice(self, i, None))
-
-    def __eq__(self, other) -> bool:
-        return list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<Spool of {self._n} results>"

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any, Optional
 
+from rulecraft.tools.simulate.aggregate import RunRefused
 from rulecraft.tools.simulate.metrics import Row, fmt
 from rulecraft.tools.simulate.runs import Summary, progress_printer, simulate
 from rulecraft.tools.simulate.stats import newcombe, welch
@@ -163,6 +164,9 @@ def run(args) -> int:
         if args.cluster and not isinstance(exc, ClusterError):
             end_interrupted_cluster_run(code)
         return code
+    except RunRefused as exc:  # a ruleset's metrics: said in one line, nothing written
+        print(f"rulecraft compare: {exc}; nothing written", file=sys.stderr)
+        return 1
     entries = compare(a, b)
     # with --json - standard output holds only the JSON; the table goes to standard error
     print(text(a, b, entries, args.ruleset_a, args.ruleset_b), file=sys.stderr if args.json == "-" else sys.stdout)

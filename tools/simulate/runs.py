@@ -18,7 +18,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from rulecraft.tools.simulate.aggregate import Spool, Tally, stats
+from rulecraft.tools.simulate.aggregate import Tally, stats
+from rulecraft.tools.simulate.spool import Spool
 from rulecraft.tools.simulate.executors import Interrupted, Stopped, cores, interrupted_signum, kill_pool, local_pool, run_ordered
 from rulecraft.tools.simulate.stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
 from rulecraft.tools.simulate.metrics import write_csv  # noqa: F401  (re-exported: the command line and tests)
@@ -262,6 +263,9 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
             raise
         raise Interrupted(summary.tally.games, games, interrupted_signum(cause)) from None
     summary.seconds = time.perf_counter() - t0
+    summary.tally.wide()  # (TooManyKeys: the metrics' keys past what a run keeps)
+    if isinstance(summary.results, Spool):
+        summary.results.kept()  # (RunRefused: the temporary folder is full)
     return summary
 
 

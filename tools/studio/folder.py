@@ -98,6 +98,10 @@ class Folder:
         """The absolute path of `rel` inside the folder, or Refused."""
         if not isinstance(rel, str) or not rel or len(rel) > 1000 or "\x00" in rel or "\\" in rel:
             raise Refused("a file of the folder is named by its path relative to the folder")
+        try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (JSON's '\ud800'): no file's name, and os.path's traceback
+            raise Refused("a file's name is UTF-8 text: this one holds a lone surrogate") from None
         if rel.startswith("/") or os.path.isabs(rel) or re.match(r"^[A-Za-z]:", rel):
             raise Refused(f"'{rel[:100]}' is an absolute path: only files inside the folder are served")
         parts = rel.split("/")
