@@ -17,6 +17,7 @@ from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
 from .rng import Dice
+from .story import zone_words
 
 # the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
 # (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
@@ -293,9 +294,9 @@ class Board(Dice):
         self.shuffle(ref, span)
         self.move(pile[::-1] if place == "bottom" else list(pile), src, place, span)
         if self.story:
-            owner, new = self.zone_owner(src), _zone_words(self.rs, src.zone)
-            self.say(f"{owner} shuffles their {_zone_words(self.rs, name)} to make a new {new}" if owner is not None
-                     else f"The {_zone_words(self.rs, name)} is shuffled to make a new {new}")
+            owner, new = self.zone_owner(src), zone_words(self.rs, src.zone)
+            self.say(f"{owner} shuffles their {zone_words(self.rs, name)} to make a new {new}" if owner is not None
+                     else f"The {zone_words(self.rs, name)} is shuffled to make a new {new}")
         return True
 
     def shuffle(self, z: ZoneRef, span: Span) -> None:
@@ -397,10 +398,3 @@ class Board(Dice):
         ref = ZoneRef(family, self.dynamic[family])
         self.zones[ref] = []
         return ref
-
-
-def _zone_words(rs: M.Ruleset, name: str) -> str:
-    """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile'), without a
-    leading article (the story puts its own: a title "The ash pile" read "The the ash pile is shuffled")."""
-    words = (rs.zones[name].title or name.replace("_", " ")).lower()
-    return words[4:] if words.startswith("the ") else words

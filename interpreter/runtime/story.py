@@ -163,3 +163,10 @@ def narrate_sealed_forced(game, d, value: Any) -> None:
     answer = d.label_of(value) if d.labels else game_label(game, value)
     text = f"{who}: {d.prompt} -> {answer}" if d.prompt else f"{who} chooses {answer}"
     game.say(text + ONLY_CHOICE, only=(d.player,), forced=d)
+
+
+def zone_words(rs: Any, name: str) -> str:
+    """A zone as the story names it: its title, else its id in words ('discard pile', 'draw pile'), without a
+    leading article (the story puts its own: a title "The ash pile" read "The the ash pile is shuffled")."""
+    words = (rs.zones[name].title or name.replace("_", " ")).lower()
+    return words[4:] if words.startswith("the ") else words
