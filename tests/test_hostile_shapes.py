@@ -37,6 +37,20 @@ def _holding(folder: Path, *names: str) -> subprocess.Popen:
     return proc
 
 
+def _released(home: Path, seconds: float = 60.0) -> None:
+    """Wait until this process holds no claim in `home`: a closed studio's game writers go once the step its engine
+    thread was playing has ended (the thread is not waited for at close), which on a loaded machine is not at once."""
+    import time
+
+    from rulecraft import claims
+
+    end = time.monotonic() + seconds
+    while any(str(home) in held[0] for held in claims._HELD.values()):
+        assert time.monotonic() < end, "the closed studio's game writers still hold their claims"
+        gc.collect()
+        time.sleep(0.05)
+
+
 def _studio(folder: Path):
     from starlette.testclient import TestClient
 
@@ -122,7 +136,7 @@ def test_a_game_of_the_studio_written_by_another_studio_is_listed_as_a_problem_a
         assert r.status_code == 200, r.text
     home = tmp_path / ".rulecraft" / "games" / r.json()["id"]
     del c
-    gc.collect()  # (this process's studio is gone: its claims go with its game's writers)
+    _released(home)  # (this process's studio is gone: its claims go with its game's writers)
     before = {p.name: p.read_bytes() for p in home.iterdir()}
     other = _holding(home, "game.save", "game.log")
     try:
@@ -216,7 +230,7 @@ def test_a_studio_game_whose_seed_no_game_takes_is_listed_as_a_problem(tmp_path,
         made = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "random"], "seed": 5,
                                              "options": {"lots_for_sale": 2}}, headers=auth).json()
     del c
-    gc.collect()
+    _released(tmp_path / ".rulecraft" / "games" / made["id"])  # (nothing of the first studio writes any more)
     meta = tmp_path / ".rulecraft" / "games" / made["id"] / "game.json"
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "seed": seed}))
     with _studio(tmp_path) as c:
