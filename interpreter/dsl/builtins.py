@@ -9,7 +9,8 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import award_places, card_place, empties, highest_keys, next_player, seat_order, still_in, zone_tops
+from .tabletop import (award_places, card_place, empties, highest_keys, next_player, seat_order, still_in, unique_keys,
+                       zone_tops)
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
@@ -247,6 +248,8 @@ def _highest_keys(ctx, span, t):
     return highest_keys(t, span)
 
 
+REGISTRY["unique_keys"] = Builtin("unique_keys", lambda ctx, span, t: unique_keys(t, span, ctx), 1, 1, (), "list",
+                                  "The keys of a record (a list's positions) whose value no other holds.", "unique_keys(bids)")
 REGISTRY["count_empty"] = Builtin("count_empty", lambda ctx, span, z: empties(ctx, as_list(ctx, z, span), span), 1, 1,
                                   (), "number", "How many of the zones are empty.", "count_empty(stocks) >= 3")
 REGISTRY["card_order"] = Builtin("card_order", card_place, 1, 1, (), "number", "A card's place in the card order "

@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional
 
 from ..diagnostics import RuleError
 from ..values import Card, Player, out_seats
-from .guards import describe
+from .guards import describe, scanned
 
 
 def card_place(ctx, span, c) -> int:
@@ -159,6 +159,27 @@ def highest_keys(table: Any, span) -> list:
             raise RuleError(f"highest_keys cannot order {describe(top)} and {describe(v)}", span,
                             "compare numbers with numbers, or texts with texts") from None
     return keys
+
+
+def unique_keys(table: Any, span, ctx: Any = None) -> list:
+    """unique_keys(T): the keys of a record (a sealed step's choices) whose value no other key holds, in the record's
+    order; of a list, the positions. none (a pass) takes no part. The lowest unique bid is
+    lowest(q in unique_keys(bids), by: bids[q])."""
+    t = table.__class__
+    if t is not dict and t is not list:
+        raise RuleError(f"unique_keys needs a record (e.g. a sealed step's choices) or a list, got {describe(table)}",
+                        span, "to keep the items of a list without repeats, use unique(X)")
+    items = list(table.items() if t is dict else enumerate(table))
+    if ctx is not None and len(items) >= 16:  # a long record or list: its scan charged, as highest_keys's
+        scanned(ctx, len(items), span)
+    seen: dict = {}
+    for _, v in items:
+        if v is not None:
+            try:
+                seen[v] = seen.get(v, 0) + 1
+            except TypeError:
+                raise RuleError(f"unique_keys compares plain values, got {describe(v)}", span) from None
+    return [k for k, v in items if v is not None and seen[v] == 1]
 
 
 def zone_tops(ctx, zones: list, span) -> list:

@@ -288,7 +288,7 @@ def _subject(path: tuple, root: YMap | None = None) -> str:
         return "the ruleset"
     last = path[-1]
     if isinstance(last, int):
-        step = _step_words(_walk(root, path)[0]) if root is not None else None
+        step = _step_words(_walk(root, path)[0], path[0] == "cards") if root is not None else None
         if step:
             return step
         owner = next((p for p in reversed(path[:-1]) if isinstance(p, str)), None)

@@ -107,6 +107,7 @@ _BUILTINS = {
     "in_sequence": "during {0}", "winners": "the winners", "str": "{0}", "int": "{0}", "plural": "{0}",
     "players_in": "the players still in",
     "tops": "the top cards of {0}", "count_empty": "the number of empty piles of {0}",
+    "unique_keys": "those of {0} whose value no other has",
 }
 
 
