@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping, Optional
 from ..dsl import ast as A
 from ..values import Card
 from .answers import answer_opened, guarded, told_as
+from .kinds import kind_of
 from .reading import Read, Secrets, every_step, local_reads, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
@@ -330,6 +331,9 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
         steps, quiet, names = todo.pop()
         for step in steps:
             called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())), names)
+            if quiet:  # the events its own instruction raises (a stack's cards moved, a sealed step's reveal)
+                for event in getattr(kind_of(step), "raises", ()):
+                    fired(event, True)
             for stmt in getattr(step, "stmts", ()):
                 for node in stmt.ast.walk():
                     if isinstance(node, A.Show) and (quiet or hidden(node.player, names)

@@ -1,0 +1,78 @@
+"""Events a step kind raises by its own instruction, not by a written statement (docs/secrecy.md, "Modifiers and
+triggers").
+
+A `sealed` step raises `revealed` when its answers are laid open, and a `stack` step moves each card played onto its
+zone itself (runtime/machine/decision_steps.py): no `emit` or `move` is written. Reached for a reason some seat cannot
+see (under an `if` whose condition reads a hidden role), a trigger on `revealed` then ran for that reason too, but model/secrecy.py's walk
+followed only written statements: the trigger's sequence was announced, its show told to everyone and its modifier
+listed on every screen, each telling who held the spy. The walk now fires the events a step kind says it raises
+(`raises` of its StepKind) where the step is reached for a hidden reason.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from rulecraft.loader import load_ruleset
+from rulecraft.model import secrecy
+
+RULES = """
+    ruleset: tiny-kind-events
+    title: Kind events
+    players: {min: 3, max: 3, default: 3}
+    cards:
+      - {id: spy, name: Spy, classes: [role, spy]}
+      - for: {copy: [1, 2]}
+        id: "guard_{copy}"
+        name: Guard
+        classes: [role, guard]
+      - for: {copy: [1, 2, 3]}
+        id: "gem_{copy}"
+        name: "Gem {copy}"
+        classes: [gem]
+    zones:
+      roles: {visibility: hidden, initial: "[c for c in cards if c is role]"}
+      gems: {visibility: hidden, initial: "[c for c in cards if c is gem]"}
+      role: {per: player, visibility: owner}
+      hand: {per: player, visibility: open}
+      pile: {visibility: open}
+    modifiers:
+      rung: {doc: Rang the bell.}
+    triggers:
+      - {id: laid, event: revealed, run: bell}
+    start: game
+    sequences:
+      bell:
+        steps: ["show gems.top to (players[0])", "add modifier rung to (players[0]) until end of game"]
+      game:
+        kind: game
+        steps:
+          - "shuffle roles"
+          - for_each: p
+            in: players
+            do: ["draw from roles to p.role", "draw from gems to p.hand"]
+          - for_each: p
+            in: players
+            do:
+              - if: "any([c is spy for c in p.role])"
+                then:
+                  - sealed:
+                      each: q
+                      in: "[p]"
+                      choose: {kind: yesno, prompt: Ring the bell?}
+                      as: rings
+"""
+
+
+def test_a_sealed_step_reached_for_a_hidden_reason_runs_its_triggers_for_that_reason(tmp_path):
+    path = tmp_path / "kinds.yaml"
+    path.write_text(textwrap.dedent(RULES), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    rs = loaded.ruleset
+    assert not secrecy.header_told(rs, "bell")
+    assert "rung" in secrecy.hidden_modifiers(rs)
+    show = next(n for st in rs.sequences["bell"].steps for s in st.stmts for n in s.ast.walk()
+                if type(n).__name__ == "Show")
+    assert not secrecy.show_told(rs, show.span)
+
