@@ -1,12 +1,13 @@
-"""Events a step kind raises by its own instruction, not by a written statement (docs/secrecy.md, "Modifiers and
-triggers").
+"""What a step tells beyond its written statements, for a hidden reason (docs/secrecy.md, "Modifiers and triggers",
+"A look at cards the others hear of").
 
 A `sealed` step raises `revealed` when its answers are laid open, and a `stack` step moves each card played onto its
 zone itself (runtime/machine/decision_steps.py): no `emit` or `move` is written. Reached for a reason some seat cannot
-see (under an `if` whose condition reads a hidden role), a trigger on `revealed` then ran for that reason too, but model/secrecy.py's walk
-followed only written statements: the trigger's sequence was announced, its show told to everyone and its modifier
-listed on every screen, each telling who held the spy. The walk now fires the events a step kind says it raises
-(`raises` of its StepKind) where the step is reached for a hidden reason.
+see (under an `if` whose condition reads a hidden role), a trigger on `revealed` then ran for that reason too, but
+model/secrecy.py's walk followed only written statements: the trigger's sequence was announced, its show told to
+everyone and its modifier listed on every screen, each telling who held the spy. The walk now fires the events a step
+kind says it raises (`raises` of its StepKind) where the step is reached for a hidden reason. A `log` told only when
+such an `if` holds is warned of when the ruleset loads (W331).
 """
 
 from __future__ import annotations
@@ -76,3 +77,47 @@ def test_a_sealed_step_reached_for_a_hidden_reason_runs_its_triggers_for_that_re
                 if type(n).__name__ == "Show")
     assert not secrecy.show_told(rs, show.span)
 
+
+LOGGED = """
+    ruleset: tiny-hidden-log
+    title: Hidden log
+    players: {min: 3, max: 3, default: 3}
+    cards:
+      - {id: spy, name: Spy, classes: [role, spy]}
+      - for: {copy: [1, 2]}
+        id: "guard_{copy}"
+        name: Guard
+        classes: [role, guard]
+    zones:
+      roles: {visibility: hidden, initial: all}
+      role: {per: player, visibility: owner}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - "shuffle roles"
+          - for_each: p
+            in: players
+            do: ["draw from roles to p.role", "log '{p} takes a role'"]
+          - for_each: p
+            in: players
+            do:
+              - if: "any([c is spy for c in p.role])"
+                because: "{p} slips out at night"
+                then: ["log 'Someone stirs near {p}'", "tell p 'You are the spy'"]
+"""
+
+
+def test_a_log_reached_for_a_hidden_reason_is_warned_of_when_the_ruleset_loads(tmp_path):
+    """Both logs under the spy's `if` (its `because:` and its `log`) told every seat who the spy was, and loaded
+    without a word; the log every player's deal says, and the `tell`, are not warned of. No bundled ruleset or game
+    case is warned: their logs under a hidden `if` come with what the rules lay open (a player out, cards moved, the
+    game over) or with an `else` saying the other."""
+    path = tmp_path / "logged.yaml"
+    path.write_text(textwrap.dedent(LOGGED), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    warned = [d for d in loaded.diagnostics if d.code == "W331"]
+    assert sorted(d.span.line for d in warned) == [27, 28], [(d.span.line, d.message) for d in warned]
+    assert all("tell PLAYER" in (d.hint or "") for d in warned)
