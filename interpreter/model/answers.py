@@ -93,3 +93,19 @@ def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
             if isinstance(value.ast, A.Name) and value.ast.id == name and _lays_open(rs, seq.steps[0], param, depth + 1):
                 return True
     return False
+
+
+def secret_of(rs: Any, spec: Any) -> Any:
+    """Whether the others are told only that `spec` was answered, not how: what it says (`secret:`); False when the
+    rules lay its answer face up at once; True when it is asked only for a reason some seat cannot see (`guarded`:
+    the others decline in its stead) and its answer is not laid face up, as a decline of it is: an answer the others
+    could read (`P4: Strike whom? -> P1`, asked of the wolf alone) would tell them that reason. None: secret when some
+    option is a card another seat cannot see (looked at in the game)."""
+    if spec.secret is not None:
+        return spec.secret
+    if answer_opened(rs, spec):
+        return False
+    told = told_as(rs, spec)
+    if told.secret is None and guarded(rs, told) and not answer_opened(rs, told):
+        return True
+    return None
