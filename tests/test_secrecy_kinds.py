@@ -121,3 +121,48 @@ def test_a_log_reached_for_a_hidden_reason_is_warned_of_when_the_ruleset_loads(t
     warned = [d for d in loaded.diagnostics if d.code == "W331"]
     assert sorted(d.span.line for d in warned) == [27, 28], [(d.span.line, d.message) for d in warned]
     assert all("tell PLAYER" in (d.hint or "") for d in warned)
+
+
+KEPT = """
+    ruleset: tiny-kept
+    title: Kept face down
+    players: {min: 3, max: 3, default: 3}
+    cards:
+      - for: {copy: [1, 2, 3, 4, 5, 6]}
+        id: "gem_{copy}"
+        name: "Gem {copy}"
+    zones:
+      bag: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+      kept: {per: player, visibility: PLACE}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - for_each: p
+            in: players
+            do: ["draw 2 from bag to p.hand"]
+          - sealed:
+              each: p
+              in: players
+              choose: {kind: one, options: "p.hand", prompt: "Keep which gem?"}
+              as: picks
+          - for_each: p
+            in: players
+            do: ["move picks[p] to p.kept"]
+"""
+
+
+def test_a_sealed_reveal_of_cards_the_rules_keep_face_down_is_warned_of(tmp_path):
+    """A draft written to hunt leaks kept each pick face down (`kept` an owner zone) and every seat read 'Revealed:
+    P1: Gem 3, P2: Gem 5, ...': a sealed step reveals its answers, as documented, but here the rules hide them after.
+    W332 says so at the step; with the picks laid in an open zone (the reveal is the rules') it says nothing."""
+    warned = {}
+    for place in ("owner", "open"):
+        path = tmp_path / f"{place}.yaml"
+        path.write_text(textwrap.dedent(KEPT).replace("PLACE", place), encoding="utf-8")
+        loaded = load_ruleset(str(path))
+        assert loaded.ok, [d.message for d in loaded.diagnostics]
+        warned[place] = [d.span.line for d in loaded.diagnostics if d.code == "W332"]
+    assert warned == {"owner": [21], "open": []}

@@ -109,3 +109,22 @@ def secret_of(rs: Any, spec: Any) -> Any:
     if told.secret is None and guarded(rs, told) and not answer_opened(rs, told):
         return True
     return None
+
+
+def sealed_face_down(rs: Any) -> tuple[Any, ...]:
+    """The `sealed` steps (written, not an auction's) that reveal cards chosen from a zone some seat cannot see, not
+    saying `secret:`, whose answers the steps after them lay in zones that are not open (`move picks[p] to p.kept`,
+    kept face down): the reveal tells everyone the cards the rules keep hidden (checks: W332; `secret: true`)."""
+    s = secrets_of(rs)
+    out = []
+    for step in every_step(rs):
+        bind, spec = getattr(step, "bind", None), getattr(step, "decision", None)
+        if not (bind and hasattr(step, "var") and spec is not None and spec.secret is None and spec.options is not None
+                and any(r.kind == "zone" for r in s.reads(spec.options, local=True))):
+            continue
+        dests = {z[1] for later in every_step(rs) for stmt in getattr(later, "stmts", ()) for n in stmt.ast.walk()
+                 if isinstance(n, A.Move) and any(isinstance(m, A.Name) and m.id == bind for m in n.what.walk())
+                 for z in (s._zone(n.dest),) if z is not None}
+        if dests and "open" not in dests:
+            out.append(step)
+    return tuple(out)

@@ -20,13 +20,13 @@ from typing import Any, Iterable, Mapping, Optional
 
 from ..dsl import ast as A
 from ..values import Card
-from .answers import answer_opened, guarded, secret_of, told_as
+from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
 from .kinds import kind_of
 from .reading import Read, Secrets, every_step, local_reads, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
 
-__all__ = ["answer_opened", "guarded", "secret_of", "told_as"]  # (model/answers.py: asked through here)
+__all__ = ["answer_opened", "guarded", "sealed_face_down", "secret_of", "told_as"]  # (model/answers.py: asked through here)
 
 # ------------------------------------------------------------------ where things lie
 
