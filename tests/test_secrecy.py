@@ -493,11 +493,13 @@ def test_a_decision_an_if_skips_for_a_hidden_reason_reads_as_a_decline(tmp_path)
     instead, so the others read the same line as from one who could play and did not."""
     rs = _load(tmp_path, SKIPPED)
     g = _play(rs, [[], False, []])  # P1 plays no Treasure, P2 throws no rock, P3 plays no Treasure
-    for seat in range(3):
+    for seat in range(3):  # (a rock is thrown only for a hidden reason: whether, the others read in secret)
+        rock = ["P1: Throw a rock? (chosen in secret)", "P2: Throw a rock? (chosen in secret)",
+                "P3: Throw a rock? (chosen in secret)"]
+        rock[seat] = f"P{seat + 1}: Throw a rock? -> no"
         mine = [line.split(" (the only")[0] for line in _read(g, seat)]
-        assert mine[:6] == ["P1: Play Treasures -> nothing", "P1: Throw a rock? -> no",
-                            "P2: Play Treasures -> nothing", "P2: Throw a rock? -> no",
-                            "P3: Play Treasures -> nothing", "P3: Throw a rock? -> no"], (seat, mine)
+        assert mine[:6] == ["P1: Play Treasures -> nothing", rock[0], "P2: Play Treasures -> nothing", rock[1],
+                            "P3: Play Treasures -> nothing", rock[2]], (seat, mine)
     assert "P2: Play Treasures -> nothing (the only choice)" in _read(g, 1)
     assert "P2: Play Treasures -> nothing" in _read(g, 0)
     assert g.decisions == 3  # the declines are forced: the game asks what it asked before

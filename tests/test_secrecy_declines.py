@@ -59,11 +59,31 @@ def test_a_forced_decline_reads_as_the_open_decline_of_one_who_could_choose(tmp_
     assert d.player == 0  # the spy alone is asked; P2 and P3 decline at once
     g.apply(d.options.index(None))  # the spy passes
     assert g.over
-    for seat in (1, 2):  # P2 and P3 (the one who is not the decider) read each pass alike
+    for seat in (1, 2):  # P2 and P3 read each other's pass and the spy's alike, and their own as it was
         lines = [t for t in _read(g, seat) if "Look at" in t]
         others = [t.split(" (the only")[0] for t in lines]
-        assert others == ["P1: Look at whose role? -> pass", "P2: Look at whose role? -> pass",
-                          "P3: Look at whose role? -> pass"], (seat, lines)
+        want = [f"P{s}: Look at whose role? (chosen in secret)" for s in (1, 2, 3)]
+        want[seat] = f"P{seat + 1}: Look at whose role? -> pass"
+        assert others == want, (seat, lines)
+
+
+def test_the_answer_of_a_decision_asked_only_for_a_hidden_reason_is_told_in_secret(tmp_path):
+    """The spy who looks at P3's role read to the others as 'P1: Look at whose role? -> P3', the others' forced passes
+    as '-> pass': who the spy was. A decision asked only for a hidden reason is a secret one unless it says
+    `secret: false` or the rules lay its answer face up (model/answers.py's `secret_of`). Found playing a night vote
+    of my own (the wolf's 'Strike whom? -> P1', read by every seat)."""
+    path = tmp_path / "roles.yaml"
+    path.write_text(textwrap.dedent(ROLES), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    g = Game(loaded.ruleset, 3, 1)
+    d = g.pending
+    assert d.player == 0
+    g.apply(d.options.index(next(o for o in d.options if o is not None and o.seat == 2)))  # the spy looks at P3
+    for seat in (1, 2):
+        lines = [t for t in _read(g, seat) if "Look at" in t]
+        assert lines[0] == "P1: Look at whose role? (chosen in secret)", (seat, lines)
+    assert "P1: Look at whose role? -> P3" in _read(g, 0)
 
 
 def test_a_decision_asked_only_for_a_hidden_reason_takes_no_standing_pass(tmp_path):

@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 from ..diagnostics import Diagnostic, DiagnosticError, RuleError, error, warning
 from ..dsl.scope import LoadTimeContext
 from ..model import ruleset as M
-from ..model.secrecy import loops_asking_for_hidden, triggers_asking_for_hidden
+from ..model.secrecy import logs_told_for_hidden, loops_asking_for_hidden, sealed_face_down, triggers_asking_for_hidden
 from .flow import calls_in as _calls_in, check_flow
 from .results import check_results
 
@@ -142,6 +142,17 @@ def check_hidden_loops(rs: M.Ruleset) -> Iterable[Diagnostic]:
                               "everyone what it hid", t.span,
                       "ask it of everyone where the event happens, with an 'if' whose 'then' opens with a decision "
                       "that may be declined, or tell the player in private (docs/secrecy.md)")
+    for span in logs_told_for_hidden(rs):
+        yield warning("W331", "this log is told only when an 'if' whose condition reads something some players "
+                              "cannot see holds (and the 'if' has no 'else'): it is told to everyone as written, so "
+                              "that it is told at all tells them what the condition hid", span,
+                      "say it to the players who may know it with \"tell PLAYER 'text'\" (docs/secrecy.md)")
+    for step in sealed_face_down(rs):
+        yield warning("W332", f"this sealed step reveals to everyone the cards each player chose from "
+                              f"'{step.decision.options.text}', a zone others cannot see, and the rules then keep "
+                              f"'{step.bind}' face down: the reveal tells what they hide", step.span,
+                      "write 'secret: true' in its 'choose' (each reads their own, the others that it was made), or "
+                      "lay the chosen cards in an open zone (docs/secrecy.md)")
 
 
 CHECKS: tuple[Check, ...] = (check_tables, check_initial_zones, check_parameters, check_sequences_used, check_flow,

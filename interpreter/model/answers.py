@@ -93,3 +93,38 @@ def _lays_open(rs: Any, step: Any, name: str, depth: int = 0) -> bool:
             if isinstance(value.ast, A.Name) and value.ast.id == name and _lays_open(rs, seq.steps[0], param, depth + 1):
                 return True
     return False
+
+
+def secret_of(rs: Any, spec: Any) -> Any:
+    """Whether the others are told only that `spec` was answered, not how: what it says (`secret:`); False when the
+    rules lay its answer face up at once; True when it is asked only for a reason some seat cannot see (`guarded`:
+    the others decline in its stead) and its answer is not laid face up, as a decline of it is: an answer the others
+    could read (`P4: Strike whom? -> P1`, asked of the wolf alone) would tell them that reason. None: secret when some
+    option is a card another seat cannot see (looked at in the game)."""
+    if spec.secret is not None:
+        return spec.secret
+    if answer_opened(rs, spec):
+        return False
+    told = told_as(rs, spec)
+    if told.secret is None and guarded(rs, told) and not answer_opened(rs, told):
+        return True
+    return None
+
+
+def sealed_face_down(rs: Any) -> tuple[Any, ...]:
+    """The `sealed` steps (written, not an auction's) that reveal cards chosen from a zone some seat cannot see, not
+    saying `secret:`, whose answers the steps after them lay in zones that are not open (`move picks[p] to p.kept`,
+    kept face down): the reveal tells everyone the cards the rules keep hidden (checks: W332; `secret: true`)."""
+    s = secrets_of(rs)
+    out = []
+    for step in every_step(rs):
+        bind, spec = getattr(step, "bind", None), getattr(step, "decision", None)
+        if not (bind and hasattr(step, "var") and spec is not None and spec.secret is None and spec.options is not None
+                and any(r.kind == "zone" for r in s.reads(spec.options, local=True))):
+            continue
+        dests = {z[1] for later in every_step(rs) for stmt in getattr(later, "stmts", ()) for n in stmt.ast.walk()
+                 if isinstance(n, A.Move) and any(isinstance(m, A.Name) and m.id == bind for m in n.what.walk())
+                 for z in (s._zone(n.dest),) if z is not None}
+        if dests and "open" not in dests:
+            out.append(step)
+    return tuple(out)

@@ -20,12 +20,13 @@ from typing import Any, Iterable, Mapping, Optional
 
 from ..dsl import ast as A
 from ..values import Card
-from .answers import answer_opened, guarded, told_as
+from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
+from .kinds import kind_of
 from .reading import Read, Secrets, every_step, local_reads, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
 
-__all__ = ["answer_opened", "guarded", "told_as"]  # (model/answers.py: asked through here)
+__all__ = ["answer_opened", "guarded", "sealed_face_down", "secret_of", "told_as"]  # (model/answers.py: asked through here)
 
 # ------------------------------------------------------------------ where things lie
 
@@ -144,7 +145,7 @@ def reads_hidden_cards(reads: Iterable[Read]) -> bool:
 
 # ------------------------------------------------------------------ a look at cards the others hear of
 
-_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple, frozenset]]" = weakref.WeakKeyDictionary()
+_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple, frozenset, tuple]]" = weakref.WeakKeyDictionary()
 
 
 def show_told(rs: Any, span: Any) -> bool:
@@ -191,6 +192,14 @@ def triggers_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
                  or any(isinstance(n, A.Name) and n.id in fields.get(t.on, ()) for n in t.when.ast.walk()))
 
 
+def logs_told_for_hidden(rs: Any) -> tuple[Any, ...]:
+    """The spans of the `log`s (a `because:` among them) in the `then` of an `if` whose condition reads something some
+    seat cannot see, with no `else`, where the `then` lays no card face up: a log is the rules' own words, told to
+    everyone as written, so that it is told at all tells what the condition hid (checks: W331; `tell` says it to one
+    player). An `if` telling either way (a challenge settled by the card: `else` says the other) is the rules' reveal."""
+    return _quiet(rs)[4]
+
+
 def _told_first(rs: Any, steps: Any) -> bool:
     """Whether the steps tell everyone what happened before they ask anything: a `log` (the rules' own words, told to
     all), or a card laid in an open zone, in a step before the first that asks."""
@@ -205,14 +214,22 @@ def _told_first(rs: Any, steps: Any) -> bool:
     return False
 
 
+def _only_says(steps: Any) -> bool:
+    """Whether the steps do nothing but say something (`log`, `tell`, `show`, `let`): nothing else tells the table what
+    happened (a card moved, a player out, the game over), so a log among them is all that tells it."""
+    return all(getattr(step, "stmts", None) and not getattr(step, "run", None) and not step.bodies for step in steps) \
+        and all(isinstance(stmt.ast, (A.Log, A.Tell, A.Show, A.Let)) for step in steps for stmt in step.stmts)
+
+
 def _filtered(rs: Any, node: Any) -> bool:
     return any((isinstance(n, A.Comprehension) and n.condition is not None)
                or (isinstance(n, A.Call) and n.func in rs.functions) for n in node.walk())
 
 
-def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset]:
+def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset, tuple]:
     """(the spans of the shows the others are not told of, the sequences whose start is not announced, the loops
-    that ask for a hidden reason, the modifiers added or taken off for a hidden reason). A condition reading such a
+    that ask for a hidden reason, the modifiers added or taken off for a hidden reason, the logs told for a hidden
+    reason). A condition reading such a
     modifier is itself a hidden reason: walked again until nothing changes."""
     got = _QUIET.get(rs)
     if got is None:
@@ -222,11 +239,13 @@ def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset]:
             sequences: set = set()
             loops: list = []
             found: set = set()
-            _walk_quiet(rs, shows, sequences, loops, found, mods)
+            logs: list = []
+            _walk_quiet(rs, shows, sequences, loops, found, mods, logs)
             if found <= mods:
                 break
             mods = mods | found
-        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)), mods)
+        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)), mods,
+                                 tuple(dict.fromkeys(logs)))
     return got
 
 
@@ -274,7 +293,7 @@ def secrets_of(rs: Any) -> Secrets:
     return s
 
 
-def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset) -> None:
+def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset, logs: list) -> None:
     specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
     s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
     s.modifiers = hid
@@ -330,6 +349,9 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
         steps, quiet, names = todo.pop()
         for step in steps:
             called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())), names)
+            if quiet:  # the events its own instruction raises (a stack's cards moved, a sealed step's reveal)
+                for event in getattr(kind_of(step), "raises", ()):
+                    fired(event, True)
             for stmt in getattr(step, "stmts", ()):
                 for node in stmt.ast.walk():
                     if isinstance(node, A.Show) and (quiet or hidden(node.player, names)
@@ -349,7 +371,11 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
             over_hidden = hidden(getattr(step, "iterable", None), names)
             if over_hidden and hasattr(step, "body") and bool(getattr(step, "var", "")) and _asks(rs, [step.body]):
                 loops.append(step)
-            inner = quiet or hidden(getattr(step, "cond", None), names) or over_hidden
+            cond_hidden = hidden(getattr(step, "cond", None), names)
+            if cond_hidden and not getattr(step, "other", True) and _only_says(step.then):
+                logs.extend(n.span for st in step.then for stmt in getattr(st, "stmts", ())
+                            for n in stmt.ast.walk() if isinstance(n, A.Log))
+            inner = quiet or cond_hidden or over_hidden
             todo.extend((body, inner, names) for _name, body in step.bodies)
 
 

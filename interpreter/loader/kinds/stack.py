@@ -134,7 +134,7 @@ STRETCH = Stretch(write, blocks=lambda s: (("on_play", s.on_play), ("resolve", s
 
 
 KINDS = (register(StepKind("stack", build, model=M.StackStep, binds=binds, lower=lower, graph=graph, book=book,
-                           notes=notes_said, stretch=STRETCH, outcomes=False,
+                           notes=notes_said, stretch=STRETCH, outcomes=False, raises=("moved",),
                            decisions=lambda s: (s.play,) if s.play else (),
                            fields=lambda s: (("zone", s.zone), ("each", s.var), ("in", s.iterable), ("play", s.play)),
                            doc="plays onto a stack until all pass, then it resolves last in, first out "

@@ -10,7 +10,7 @@ from ...dsl.builtins import REGISTRY
 from ...dsl.closures import whole
 from ...dsl.ops import text_of
 from ...dsl.scope import Fn
-from ...model.secrecy import answer_opened, decision_reads, guarded, reads_hidden_cards, secrets_of, told_as
+from ...model.secrecy import decision_reads, guarded, reads_hidden_cards, secret_of, secrets_of, told_as
 from ..decisions import Form
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
@@ -74,7 +74,8 @@ class _Plan:
         # (a decline an `if` stands in for is told as the decision it stands for: model/secrecy.py's told_as)
         told = told_as(rs, spec)
         self.hides_cards = reads_hidden_cards(reads if told is spec else decision_reads(rs, told))
-        self.secret = False if spec.secret is None and answer_opened(rs, spec) else spec.secret
+        self.secret = secret_of(rs, spec)  # (what it says, or open when laid face up, secret when asked for a hidden
+        # reason: model/answers.py)
         # what the others read of its prompt and answer: a {field} of the prompt that reads something hidden is left
         # out of their words ('public'), an option's display name that does is not shown to them (docs/secrecy.md)
         s = secrets_of(rs)
