@@ -248,3 +248,12 @@ def test_a_question_whose_yes_says_nothing_reads_if_not():
     flow = [x for _d, _t, lines in aid_view(load_ruleset(str(GAMES / "kettle-brew.yaml")).ruleset).flow for x in lines]
     assert "Did the kettle boil over? If not, score the kettle's coins in points, and 2 more for each Moonstone in it" \
         in flow, flow
+
+
+def test_a_count_more_than_none_says_there_are_any(tmp_path):
+    """'If the number of players still in is more than 0: the opener passes ...' (dry-well): a count compared with
+    none is said as a person says it, 'if there are any players still in'."""
+    w = Words(load_ruleset(str(GAMES / "dry-well.yaml")).ruleset, detail="players")
+    assert _said(w, "count(players_in()) > 0") == "there are any players still in"
+    assert _said(w, "count(players_in()) == 0") == "there are no players still in"
+

@@ -329,6 +329,10 @@ def _compare(w: Words, n: A.Compare) -> str:
         those = w.expr(n.left.args[0])  # 'each card in the Deck whose rank is more than 5'
         if those.startswith("each "):
             return f"there is {article(those[5:]) if some else 'no ' + those[5:]}"
+    if w.detail != "full" and some is not None and isinstance(n.left, A.Call) and n.left.func == "count" \
+            and len(n.left.args) == 1 and re.match(r"the [a-z]+[^s]s\b(?! of)", said := w.expr(n.left.args[0])):
+        those = said.removeprefix("the ")  # 'count(players_in()) > 0'
+        return f"there are {'any' if some else 'no'} {those}"  # 'there are any players still in'
     left, verb = w.expr(n.left), _COMPARE.get(n.op, n.op)
     has = _has_any(w, n, left) if w.detail != "full" else ""
     if has:
