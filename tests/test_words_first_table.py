@@ -257,3 +257,13 @@ def test_a_count_more_than_none_says_there_are_any(tmp_path):
     assert _said(w, "count(players_in()) > 0") == "there are any players still in"
     assert _said(w, "count(players_in()) == 0") == "there are no players still in"
 
+
+def test_a_draw_that_refills_a_row_says_up_to_how_many(tmp_path):
+    """'Draw 4 minus the number of cards in the Market row cards from the Supply deck' (copper-works): a draw of N
+    less what its destination holds fills the destination up to N."""
+    from rulecraft.dsl.parser import parse_statements
+
+    w = Words(load_ruleset(str(GAMES / "copper-works.yaml")).ruleset, detail="players")
+    said = w.stmt(parse_statements("draw 4 - row.size from supply to row", plain_locator())[0])
+    assert said == "Draw from the Supply deck to the Market row until it has 4 cards", said
+
