@@ -267,3 +267,13 @@ def test_a_draw_that_refills_a_row_says_up_to_how_many(tmp_path):
     said = w.stmt(parse_statements("draw 4 - row.size from supply to row", plain_locator())[0])
     assert said == "Draw from the Supply deck to the Market row until it has 4 cards", said
 
+
+def test_the_stakes_of_a_round_of_betting_are_not_named_as_the_pot(tmp_path):
+    """'When it ends: add the pot to Pot' (ante-up): a round of betting's `pot` (the stakes bet in it) read as the
+    game's own Pot; it reads 'the stakes'."""
+    rs = load_ruleset(str(GAMES / "ante-up.yaml")).ruleset
+    from rulecraft.tools.print.aid import aid_view
+
+    assert dict(aid_view(rs).decisions)["Bidding"].endswith("When it ends: add the stakes to Pot."), \
+        aid_view(rs).decisions
+
