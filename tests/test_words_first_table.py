@@ -277,3 +277,9 @@ def test_the_stakes_of_a_round_of_betting_are_not_named_as_the_pot(tmp_path):
     assert dict(aid_view(rs).decisions)["Bidding"].endswith("When it ends: add the stakes to Pot."), \
         aid_view(rs).decisions
 
+
+def test_a_clipped_local_name_reads_as_its_word():
+    """'The player is the owner of the dest' (dml's Monopoly check): a parameter named by a clipped word reads as
+    the word ('the destination')."""
+    w = Words(load_ruleset("dml").ruleset, detail="players")
+    assert _said(w, "owner(dest)") == "the owner of the destination"

@@ -133,3 +133,8 @@ def first_price_results(rs) -> set:
     return {st.get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction"
             and (st := dict(s.settings)).get("form", "open") in ("open", "once_around", "sealed")
             and st.get("price", "first") == "first" and not st.get("offer")}
+
+
+# names clipped from a word players know ('dest'): read as the word, not as a sound
+CLIPPED = {"dest": "destination", "src": "source", "tgt": "target", "opp": "opponent", "pos": "position",
+           "idx": "index", "qty": "quantity", "amt": "amount", "prev": "previous", "cur": "current", "num": "number"}
