@@ -278,6 +278,15 @@ def test_the_stakes_of_a_round_of_betting_are_not_named_as_the_pot(tmp_path):
         aid_view(rs).decisions
 
 
+def test_a_copy_number_is_not_read_as_a_property():
+    """'weapon, defense, special and worthless, each with copy 1 to 12' (dune): a card family's numbering reads as
+    how many of each there are, numbered."""
+    from rulecraft.tools.print.aid import aid_view
+
+    setup = aid_view(load_ruleset("dune-bidding").ruleset).setup
+    assert "The cards: weapon, defense, special and worthless, 12 of each, numbered 1 to 12." in " ".join(setup), setup
+
+
 def test_a_clipped_local_name_reads_as_its_word():
     """'The player is the owner of the dest' (dml's Monopoly check): a parameter named by a clipped word reads as
     the word ('the destination')."""
