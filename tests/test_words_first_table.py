@@ -292,3 +292,13 @@ def test_a_clipped_local_name_reads_as_its_word():
     the word ('the destination')."""
     w = Words(load_ruleset("dml").ruleset, detail="players")
     assert _said(w, "owner(dest)") == "the owner of the destination"
+
+
+def test_a_tie_with_no_tie_break_is_not_still_tied():
+    """'If still tied, the tied players share the win' (ante-up) after no tie-break: 'still' after nothing."""
+    from rulecraft.tools.print.aid import aid_view
+
+    win = aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).win
+    assert win[-1] == "If tied, the tied players share the win.", win
+    win = aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).win
+    assert win[-1] == "If still tied, the tied players share the win.", win
