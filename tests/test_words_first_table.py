@@ -294,6 +294,17 @@ def test_a_clipped_local_name_reads_as_its_word():
     assert _said(w, "owner(dest)") == "the owner of the destination"
 
 
+def test_a_player_role_is_defined_without_naming_itself():
+    """'Who is the opener?' (reserve-room): the Opener, met as 'the opener' in a step, was defined nowhere; ante-up's
+    'Dealer: First the first player, then the player after Dealer' defined the dealer by the dealer."""
+    from rulecraft.tools.print.aid import aid_view
+
+    reserve = dict(aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).words)
+    ante = dict(aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).words)
+    assert reserve.get("Opener") == "First the first player, then the next player in turn.", reserve
+    assert ante.get("Dealer") == "First the first player, then the next player in turn.", ante
+
+
 def test_a_tie_with_no_tie_break_is_not_still_tied():
     """'If still tied, the tied players share the win' (ante-up) after no tie-break: 'still' after nothing."""
     from rulecraft.tools.print.aid import aid_view
