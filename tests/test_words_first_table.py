@@ -313,3 +313,13 @@ def test_a_tie_with_no_tie_break_is_not_still_tied():
     assert win[-1] == "If tied, the tied players share the win.", win
     win = aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).win
     assert win[-1] == "If still tied, the tied players share the win.", win
+
+
+def test_a_labelled_round_of_betting_says_fold_call_or_raise():
+    """'What may I do when it is my bet?' (ante-up): the label 'A round of betting from the dealer's left; every stake
+    goes into the pot' never said fold, call or raise; the rule's words do."""
+    from rulecraft.tools.print.aid import aid_view
+
+    bidding = dict(aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).decisions)["Bidding"]
+    assert "goes into the pot. Each in turn folds, calls or raises the top stake until all still in match it." \
+        in bidding, bidding
