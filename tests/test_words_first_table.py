@@ -323,3 +323,13 @@ def test_a_labelled_round_of_betting_says_fold_call_or_raise():
     bidding = dict(aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).decisions)["Bidding"]
     assert "goes into the pot. Each in turn folds, calls or raises the top stake until all still in match it." \
         in bidding, bidding
+
+
+def test_a_card_number_that_equals_another_is_said():
+    """'What is a lot's reserve?' (reserve-room): each card's reserve is its value, and the set-up said the value
+    only, so the number every bid starts at was nowhere on the aid."""
+    from rulecraft.tools.print.aid import aid_view
+
+    setup = " ".join(aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).setup)
+    assert "The cards: vase, clock and rug, each with value 3, 5, 7 and 9 (one card of each). A card's reserve is " \
+           "its value." in setup, setup

@@ -108,6 +108,8 @@ def _grid_line(rs: M.Ruleset, cards: list) -> str:
                     else join_and([str(v) for v in numbers]))
             each = "one card" if copies == 1 else f"{copies} cards"
             told = [x for key, keys in ((second, numbers), (first, one)) if (x := _by_key(rs, cards, key, keys))]
+            told += [f"A card's {a.replace('_', ' ')} is its {second.replace('_', ' ')}." for a in names
+                     if a not in (first, second) and all(c.attrs.get(a) == c.attrs[second] for c in cards)]
             if second in _NUMBERINGS:  # 'copy 1 to 12' is no property: how many of each there are, numbered
                 return (f"The cards: {join_and([str(v) for v in one])}, {len(numbers) * copies} of each, numbered {span}"
                         + (f" ({each} of each number)." if copies > 1 else ".") + "".join(" " + x for x in told))
