@@ -333,3 +333,10 @@ def test_a_card_number_that_equals_another_is_said():
     setup = " ".join(aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).setup)
     assert "The cards: vase, clock and rug, each with value 3, 5, 7 and 9 (one card of each). A card's reserve is " \
            "its value." in setup, setup
+
+
+def test_a_count_titled_as_things_to_do_says_the_player_has_them():
+    """'another turn while the player's Steps to take in a row is more than 0' (ice-floe): a count titled by a plural
+    noun and what follows it reads as things the player has."""
+    w = Words(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset, detail="players")
+    assert _said(w, "player.steps_owed > 0") == "the player has Steps to take in a row"

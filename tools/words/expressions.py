@@ -355,8 +355,8 @@ def _has_any(w: Words, n: A.Compare, left: str) -> str:
     if some is None or not (isinstance(n.left, A.Attr) and isinstance(n.left.obj, A.Name)):
         return ""
     owner, thing = w.expr(n.left.obj), w.attribute(n.left.name)
-    if not plural("the " + thing):
-        return ""
+    if not (plural("the " + thing) or re.match(r"[A-Za-z][a-z]+[^s]s (?:to|in|left|still)\b", thing)):
+        return ""  # ('Steps to take in a row': things the player has)
     if left != players_possessive(owner, thing) or not owner.startswith(("the ", "every ", "any ", "no ", "not every ")):
         return ""
     if owner.startswith("any ") and not some:  # 'any player has no coins'
