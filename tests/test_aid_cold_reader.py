@@ -111,7 +111,7 @@ def test_a_labelled_auction_says_what_winning_it_does(tmp_path):
 def test_a_variable_the_aid_names_is_defined_by_what_it_is_set_to(tmp_path):
     """'the opener' is met in the order of play and never said: the Words box says who it is, from its changes."""
     view = aid_view(load_ruleset(str(_tutorial_auction(tmp_path))).ruleset)
-    assert dict(view.words)["Opener"] == "First the first player, then the player after the opener.", view.words
+    assert dict(view.words)["Opener"] == "First the first player, then the next player in turn.", view.words
     assert "Choose a first player; play goes clockwise from them." in view.setup, view.setup
 
 

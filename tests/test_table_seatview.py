@@ -331,3 +331,13 @@ def test_a_narrow_terminal_shows_each_player_as_a_block_not_a_squeezed_table():
     assert max(len(line) for line in narrow.splitlines()) <= 50
     wide = shown(160)
     assert any("Player" in line and "Prizes won" in line for line in wide.splitlines()), wide
+
+
+def test_a_holder_the_table_shows_is_said_once():
+    """'Opening bidder: P1' twice on each screen of curio-market's auction, above the table and in it: a public
+    value naming a player, shown among the table's values, is not said again above it."""
+    rs = load_ruleset(str(HERE / "cases" / "games" / "curio-market.yaml")).ruleset
+    game = Game(rs, 4, 2)
+    d = game.pending
+    lines = render_plain(seat_view(game, d.player, d))
+    assert sum(1 for x in lines if x.strip() == "Opening bidder: P1") == 1, lines

@@ -248,3 +248,95 @@ def test_a_question_whose_yes_says_nothing_reads_if_not():
     flow = [x for _d, _t, lines in aid_view(load_ruleset(str(GAMES / "kettle-brew.yaml")).ruleset).flow for x in lines]
     assert "Did the kettle boil over? If not, score the kettle's coins in points, and 2 more for each Moonstone in it" \
         in flow, flow
+
+
+def test_a_count_more_than_none_says_there_are_any(tmp_path):
+    """'If the number of players still in is more than 0: the opener passes ...' (dry-well): a count compared with
+    none is said as a person says it, 'if there are any players still in'."""
+    w = Words(load_ruleset(str(GAMES / "dry-well.yaml")).ruleset, detail="players")
+    assert _said(w, "count(players_in()) > 0") == "there are any players still in"
+    assert _said(w, "count(players_in()) == 0") == "there are no players still in"
+
+
+def test_a_draw_that_refills_a_row_says_up_to_how_many(tmp_path):
+    """'Draw 4 minus the number of cards in the Market row cards from the Supply deck' (copper-works): a draw of N
+    less what its destination holds fills the destination up to N."""
+    from rulecraft.dsl.parser import parse_statements
+
+    w = Words(load_ruleset(str(GAMES / "copper-works.yaml")).ruleset, detail="players")
+    said = w.stmt(parse_statements("draw 4 - row.size from supply to row", plain_locator())[0])
+    assert said == "Draw from the Supply deck to the Market row until it has 4 cards", said
+
+
+def test_the_stakes_of_a_round_of_betting_are_not_named_as_the_pot(tmp_path):
+    """'When it ends: add the pot to Pot' (ante-up): a round of betting's `pot` (the stakes bet in it) read as the
+    game's own Pot; it reads 'the stakes'."""
+    rs = load_ruleset(str(GAMES / "ante-up.yaml")).ruleset
+    from rulecraft.tools.print.aid import aid_view
+
+    assert dict(aid_view(rs).decisions)["Bidding"].endswith("When it ends: add the stakes to Pot."), \
+        aid_view(rs).decisions
+
+
+def test_a_copy_number_is_not_read_as_a_property():
+    """'weapon, defense, special and worthless, each with copy 1 to 12' (dune): a card family's numbering reads as
+    how many of each there are, numbered."""
+    from rulecraft.tools.print.aid import aid_view
+
+    setup = aid_view(load_ruleset("dune-bidding").ruleset).setup
+    assert "The cards: weapon, defense, special and worthless, 12 of each, numbered 1 to 12." in " ".join(setup), setup
+
+
+def test_a_clipped_local_name_reads_as_its_word():
+    """'The player is the owner of the dest' (dml's Monopoly check): a parameter named by a clipped word reads as
+    the word ('the destination')."""
+    w = Words(load_ruleset("dml").ruleset, detail="players")
+    assert _said(w, "owner(dest)") == "the owner of the destination"
+
+
+def test_a_player_role_is_defined_without_naming_itself():
+    """'Who is the opener?' (reserve-room): the Opener, met as 'the opener' in a step, was defined nowhere; ante-up's
+    'Dealer: First the first player, then the player after Dealer' defined the dealer by the dealer."""
+    from rulecraft.tools.print.aid import aid_view
+
+    reserve = dict(aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).words)
+    ante = dict(aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).words)
+    assert reserve.get("Opener") == "First the first player, then the next player in turn.", reserve
+    assert ante.get("Dealer") == "First the first player, then the next player in turn.", ante
+
+
+def test_a_tie_with_no_tie_break_is_not_still_tied():
+    """'If still tied, the tied players share the win' (ante-up) after no tie-break: 'still' after nothing."""
+    from rulecraft.tools.print.aid import aid_view
+
+    win = aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).win
+    assert win[-1] == "If tied, the tied players share the win.", win
+    win = aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).win
+    assert win[-1] == "If still tied, the tied players share the win.", win
+
+
+def test_a_labelled_round_of_betting_says_fold_call_or_raise():
+    """'What may I do when it is my bet?' (ante-up): the label 'A round of betting from the dealer's left; every stake
+    goes into the pot' never said fold, call or raise; the rule's words do."""
+    from rulecraft.tools.print.aid import aid_view
+
+    bidding = dict(aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset).decisions)["Bidding"]
+    assert "goes into the pot. Each in turn folds, calls or raises the top stake until all still in match it." \
+        in bidding, bidding
+
+
+def test_a_card_number_that_equals_another_is_said():
+    """'What is a lot's reserve?' (reserve-room): each card's reserve is its value, and the set-up said the value
+    only, so the number every bid starts at was nowhere on the aid."""
+    from rulecraft.tools.print.aid import aid_view
+
+    setup = " ".join(aid_view(load_ruleset(str(GAMES / "reserve-room.yaml")).ruleset).setup)
+    assert "The cards: vase, clock and rug, each with value 3, 5, 7 and 9 (one card of each). A card's reserve is " \
+           "its value." in setup, setup
+
+
+def test_a_count_titled_as_things_to_do_says_the_player_has_them():
+    """'another turn while the player's Steps to take in a row is more than 0' (ice-floe): a count titled by a plural
+    noun and what follows it reads as things the player has."""
+    w = Words(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset, detail="players")
+    assert _said(w, "player.steps_owed > 0") == "the player has Steps to take in a row"

@@ -226,7 +226,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
                 if not w.is_constant(t.ast)]
         if ties:
             lines.append(sentence("A tie goes to the player with " + "; then ".join(ties)))
-        lines.append("If still tied, " + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
+        lines.append(("If still tied, " if ties else "If tied, ") + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
     used: list = []
     for root in score_roots(rs):
         _functions_in(rs, root, used)

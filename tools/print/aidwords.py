@@ -129,10 +129,7 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
 
 def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     """A game variable with no `doc:` that names a player ('the opener'), defined by what the rules set it to, in
-    order: 'First the first player, then the player after the opener.'"""
-    from rulecraft.dsl import ast as A
-    from rulecraft.model.kinds import own_statements
-
+    order: 'First the first player, then the next player in turn' (not 'then the player after the opener')."""
     values: dict[str, list[str]] = {}
     where: dict[str, list[str]] = {}  # the paths of the steps that set it: a then and an else of one condition
     for seq, step in rs.iter_steps():
@@ -160,6 +157,7 @@ def variable_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
                 or "?" in said:
             continue  # (who it is, said shortly: 'the opener'; a count, a suit, a card says itself)
         said = [x.replace("\0", "") for x in said]
+        said = [re.sub(rf"^the player after {re.escape(w.name(vid))}$", "the next player in turn", x) for x in said]
         either = len(said) == 2 and len(set(where[vid])) == 1  # set on a yes and on a no: one or the other
         name = (v.title or vid.replace("_", " ")).removeprefix("the ")
         if name in ("first", "last", "next", "current", "best") or f"the {name}" in said:  # a plain word, or itself
@@ -286,12 +284,13 @@ def _box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
     said = "\n".join(texts)
     designer = {capital(str(k)) for k in (rs.aid.get("words") or {})}
     box, seen = [], set()
+    roles = {t.lower() for t, _d in variable_terms(rs, w)}  # met in lower case too ('the opener'); 'stack' is not
     for term, doc in terms(rs, w):
         key = term.lower()
         if key in seen or not doc:
             continue
         forms = _forms(term)  # 'the market row' names the Market row: a title of words is met in lower case too
-        forms += [f[:1].lower() + f[1:] for f in forms if f[1:2].islower() and " " in f]  # ('stack': plain English)
+        forms += [f[:1].lower() + f[1:] for f in forms if f[1:2].islower() and (" " in f or key in roles)]
         if capital(term) in designer or any(re.search(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", said)
                                             for f in forms):
             seen.add(key)

@@ -219,7 +219,8 @@ def seat_view(game, seat: int, d: Optional[Decision] = None, notices: Optional[l
                                                  or game._sees_pvar(seat, s, name)):
                 pv.rows.append(_value(var_title(rs.player_variables[name]), game.pvars[s].get(name), game))
         v.players.append(pv)
-    v.holders = [ValueView(t, game.players[who].name, who) for t, who in holders]
+    shown = {r.title for r in v.table}  # a holder the table's values show already is not said again above them
+    v.holders = [ValueView(t, game.players[who].name, who) for t, who in holders if t not in shown]
     if spec is not None and not game.over:
         for item in spec.values:
             # a value worked out from something this seat cannot see is not shown to it (model/secrecy.py)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 from rulecraft.tools.words.locals import abbreviation
-from rulecraft.tools.words.text import humanize, join_and, value_words  # noqa: F401  (read from here too)
+from rulecraft.tools.words.text import CLIPPED, humanize, join_and, value_words  # noqa: F401  (read from here too)
 
 PHRASES: dict[type, Callable[["Words", Any], str]] = {}
 
@@ -209,6 +209,8 @@ class Words:
             return "the number of " + humanize(ident)
         if self.detail != "full" and not plain_role(ident, self.info.nouns.get(ident, "")):
             return "the " + self.info.nouns[ident]  # 'mate': the chosen player
+        if self.detail != "full" and ident in CLIPPED:
+            return "the " + CLIPPED[ident]  # 'dest': the destination
         if len(ident) > 1 and not (self.detail != "full" and (abbreviation(ident) or self._unsayable(ident))):
             return "the " + humanize(ident)
         return self.standing_for(ident) or "the " + self.noun_of(ident)

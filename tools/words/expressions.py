@@ -330,6 +330,10 @@ def _compare(w: Words, n: A.Compare) -> str:
         those = w.expr(n.left.args[0])  # 'each card in the Deck whose rank is more than 5'
         if those.startswith("each "):
             return f"there is {article(those[5:]) if some else 'no ' + those[5:]}"
+    if w.detail != "full" and some is not None and isinstance(n.left, A.Call) and n.left.func == "count" \
+            and len(n.left.args) == 1 and re.match(r"the [a-z]+[^s]s\b(?! of)", said := w.expr(n.left.args[0])):
+        those = said.removeprefix("the ")  # 'count(players_in()) > 0'
+        return f"there are {'any' if some else 'no'} {those}"  # 'there are any players still in'
     left, verb = w.expr(n.left), _COMPARE.get(n.op, n.op)
     has = _has_any(w, n, left) if w.detail != "full" else ""
     if has:
@@ -352,8 +356,8 @@ def _has_any(w: Words, n: A.Compare, left: str) -> str:
     if some is None or not (isinstance(n.left, A.Attr) and isinstance(n.left.obj, A.Name)):
         return ""
     owner, thing = w.expr(n.left.obj), w.attribute(n.left.name)
-    if not plural("the " + thing):
-        return ""
+    if not (plural("the " + thing) or re.match(r"[A-Za-z][a-z]+[^s]s (?:to|in|left|still)\b", thing)):
+        return ""  # ('Steps to take in a row': things the player has)
     if left != players_possessive(owner, thing) or not owner.startswith(("the ", "every ", "any ", "no ", "not every ")):
         return ""
     if owner.startswith("any ") and not some:  # 'any player has no coins'

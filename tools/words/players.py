@@ -48,7 +48,8 @@ def players_possessive(owner: str, thing: str) -> str:
 
 # an auction's or a response window's result, by field, for players: one result in play at a time
 _RESULT_FIELDS = {"winner": "the winner", "price": "the price", "bid": "the winning bid",
-                  "tied": "the players who tied", "dropped": "the players who dropped out"}
+                  "tied": "the players who tied", "dropped": "the players who dropped out",
+                  "pot": "the stakes"}  # a round of betting's pot: what was staked in it, not the game's own pot
 # a roll's fields for players (None: the field as a noun)
 _ROLL_FIELDS = {"total": "the roll's total", "faces": "the dice rolled", "success": "the roll succeeds",
                 "doubles": "the roll is a double", "result": "the roll's result", "target": "the roll's target"}

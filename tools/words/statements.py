@@ -28,12 +28,26 @@ def _draw(w: Words, n: A.Draw) -> str:
     count = w.constant(n.count) if n.count is not None else 1
     what = "a card" if count == 1 else f"{w.expr(n.count)} cards"
     text = f"draw {what} from {w.expr(n.source)}"
-    if n.dest is not None:
+    full = _up_to(w, n)
+    if full is not None:  # 'draw 4 - row.size from supply to row': fill the row up to 4
+        text = f"draw from {w.expr(n.source)} {_to(w, n.dest, n.place)} until it has {w.expr(full)} cards"
+    elif n.dest is not None:
         text += " " + _to(w, n.dest, n.place)
     refill = _refill_zone(w, n.source)
     if refill is not None:
         text += f" (shuffle {w.expr(refill)} to make a new one when it runs out)"
     return text
+
+
+def _up_to(w: Words, n: A.Draw):
+    """The number a draw of `N - DEST.size` (or `N - count(DEST)`) fills its destination up to, or None."""
+    c = n.count
+    if not (isinstance(c, A.BinOp) and c.op == "-" and n.dest is not None):
+        return None
+    held = c.right
+    zone = held.obj if isinstance(held, A.Attr) and held.name == "size" else \
+        held.args[0] if isinstance(held, A.Call) and held.func == "count" and len(held.args) == 1 else None
+    return c.left if zone is not None and w.expr(zone) == w.expr(n.dest) else None
 
 
 def _refill_zone(w: Words, src):

@@ -102,8 +102,10 @@ def unsaid_lead(label: str, rule: str) -> str:
            and not re.search(r"\blead", label, re.I) or c.startswith("bids start at ")
            and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)
            or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)
-           or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)]
-    out = [re.sub(r"^[\w-]+ auction[^:]*: ", "", c) for c in out]  # (the kind of auction is the label's to say)
+           or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)
+           or "folds, calls or raises" in c and not re.search(r"\b(?:fold|call|rais)", label, re.I)]
+    # (the kind of auction is the label's to say)
+    out = [re.sub(r"^(?:[\w-]+ auction|round of betting)[^:]*: ", "", c, flags=re.I) for c in out]
     return "; ".join(out)
 
 
@@ -133,3 +135,8 @@ def first_price_results(rs) -> set:
     return {st.get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction"
             and (st := dict(s.settings)).get("form", "open") in ("open", "once_around", "sealed")
             and st.get("price", "first") == "first" and not st.get("offer")}
+
+
+# names clipped from a word players know ('dest'): read as the word, not as a sound
+CLIPPED = {"dest": "destination", "src": "source", "tgt": "target", "opp": "opponent", "pos": "position",
+           "idx": "index", "qty": "quantity", "amt": "amount", "prev": "previous", "cur": "current", "num": "number"}

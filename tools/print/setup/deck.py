@@ -72,6 +72,11 @@ def _class_grids(rs: M.Ruleset) -> str:
                     if cls and len(by) > 1 and len({c.name for c in cs}) > DECK_KINDS and (line := _grid_line(rs, cs)))
 
 
+
+# a card's number that only tells copies of one card apart
+_NUMBERINGS = {"copy", "copy_number", "copy_no", "serial", "index"}
+
+
 def _grid_line(rs: M.Ruleset, cards: list) -> str:
     """A deck of many kinds that is every mix of a named property and a number, the same count of each ('silk 1' ...
     'spice 4'):
@@ -103,6 +108,11 @@ def _grid_line(rs: M.Ruleset, cards: list) -> str:
                     else join_and([str(v) for v in numbers]))
             each = "one card" if copies == 1 else f"{copies} cards"
             told = [x for key, keys in ((second, numbers), (first, one)) if (x := _by_key(rs, cards, key, keys))]
+            told += [f"A card's {a.replace('_', ' ')} is its {second.replace('_', ' ')}." for a in names
+                     if a not in (first, second) and all(c.attrs.get(a) == c.attrs[second] for c in cards)]
+            if second in _NUMBERINGS:  # 'copy 1 to 12' is no property: how many of each there are, numbered
+                return (f"The cards: {join_and([str(v) for v in one])}, {len(numbers) * copies} of each, numbered {span}"
+                        + (f" ({each} of each number)." if copies > 1 else ".") + "".join(" " + x for x in told))
             return (f"The cards: {join_and([str(v) for v in one])}, each with {second.replace('_', ' ')} {span} "
                     f"({each} of each)." + "".join(" " + x for x in told))
     return ""
