@@ -1,0 +1,59 @@
+"""Session 17, second round: hostile input of kinds not tried before (docs/security.md, section 17).
+Each test failed before its fix."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+# A worker killed while it wrote a result: the start of a message (its length says 1 MiB) is in the pool's result
+# pipe and the rest never comes. Written by hand in the worker, so the kill lands mid-message every time.
+_HALF_A_RESULT = textwrap.dedent("""
+    import gc, multiprocessing.queues, os, struct, sys, time
+    from rulecraft.tools.simulate.executors import kill_pool, local_pool
+
+    def half_a_result(flag):
+        q = next(o for o in gc.get_objects() if isinstance(o, multiprocessing.queues.SimpleQueue))
+        os.write(q._writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 10)
+        open(flag, "w").close()
+        time.sleep(600)
+
+    if __name__ == "__main__":
+        pool = local_pool(1)
+        pool.submit(half_a_result, sys.argv[1])
+        while not os.path.exists(sys.argv[1]):
+            time.sleep(0.05)
+        kill_pool(pool, grace=1.0)
+        print("killed", flush=True)
+""")
+
+
+def test_a_pool_killed_while_a_worker_wrote_a_result_lets_the_process_end(tmp_path):
+    script = tmp_path / "half.py"
+    script.write_text(_HALF_A_RESULT)
+    proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "flag")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=120)  # a generous bound: it ends in well under a second
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError("the process never ended: the pool's manager thread waits for the rest of a message")
+    assert proc.returncode == 0, err
+    assert out == "killed\n"
+
+
+def _rulecraft_with_stderr_closed(*args: str) -> subprocess.CompletedProcess:
+    code = f"import sys; from rulecraft.tools.cli.main import main; sys.argv = ['rulecraft', *{list(args)!r}]; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, timeout=300,
+                          preexec_fn=lambda: __import__("os").close(2))
+
+
+def test_a_closed_standard_error_is_no_internal_error_and_says_nothing_on_standard_output():
+    done = _rulecraft_with_stderr_closed("simulate", "pig", "--games", "20", "--workers", "1")
+    assert done.returncode == 0, done.stdout
+    assert "internal error" not in done.stdout and done.stdout.startswith("pig: 20 games")
+    done = _rulecraft_with_stderr_closed("simulate", "pig", "--games", "2", "--json", "/no/such/folder/x.json")
+    assert done.returncode == 1
+    assert done.stdout == ""  # its error line went to standard output, where a reader takes the data
