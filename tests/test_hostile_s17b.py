@@ -57,3 +57,29 @@ def test_a_closed_standard_error_is_no_internal_error_and_says_nothing_on_standa
     done = _rulecraft_with_stderr_closed("simulate", "pig", "--games", "2", "--json", "/no/such/folder/x.json")
     assert done.returncode == 1
     assert done.stdout == ""  # its error line went to standard output, where a reader takes the data
+
+
+class _TerminalGone:
+    """A terminal closed under a running command: every write fails with EIO."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        raise OSError(5, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(5, "Input/output error")
+
+
+def test_a_progress_bar_that_cannot_be_written_stops_and_the_games_go_on():
+    from rulecraft.tools.simulate.runs import progress_printer, simulate
+
+    terminal = _TerminalGone()
+    summary = simulate("pig", 40, workers=2, progress=progress_printer(terminal), keep="none")
+    assert summary.tally.games == 40
+    assert terminal.writes == 1

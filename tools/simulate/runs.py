@@ -276,14 +276,20 @@ def progress_printer(stream=None) -> Optional[Callable[[int, int], None]]:
     if not stream.isatty():
         return None
     start = time.perf_counter()
+    gone: list = []  # a terminal that went away (EIO) stops the bar, never the run: it is called inside the pool's merge
 
     def show(done: int, total: int) -> None:
+        if gone:
+            return
         width = 30
         filled = int(width * done / total) if total else width
         rate = done / max(1e-9, time.perf_counter() - start)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.0f}/s "
-                     + ("\n" if done == total else ""))
-        stream.flush()
+        try:
+            stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.0f}/s "
+                         + ("\n" if done == total else ""))
+            stream.flush()
+        except (OSError, ValueError):
+            gone.append(True)
 
     return show
 
