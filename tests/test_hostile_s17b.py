@@ -113,3 +113,39 @@ def test_a_long_save_is_read_without_holding_its_lines_as_texts(tmp_path):
     assert len(saved.decisions) == 40_000 and saved.decision_lines[-1] == 40_001 and saved.state_line == 40_002
     # the bytes once and the decisions: 2.4 times the file (5.7 times before: the text, a list of every line, ...)
     assert peak < 3.5 * size, (peak, size)
+
+
+class _EditsTheRulesetFirst:
+    """An executor (threads) that has the ruleset's file edited just before its first chunk runs, as a designer who
+    saves while a simulation of the file runs."""
+
+    def __init__(self, path, new_text: str) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.pool, self.path, self.new_text, self.edited = ThreadPoolExecutor(2), path, new_text, False
+
+    def submit(self, fn, *args):
+        if not self.edited:
+            self.path.write_text(self.new_text)
+            self.edited = True
+        return self.pool.submit(fn, *args)
+
+
+def test_a_ruleset_edited_or_broken_while_its_games_run_is_refused_not_mixed(tmp_path):
+    import pytest
+
+    from rulecraft.bundled import resolve
+    from rulecraft.tools.simulate.aggregate import RunRefused
+    from rulecraft.tools.simulate.runs import simulate
+
+    text = open(resolve("pig"), encoding="utf-8").read()
+    for new_text, says in ((text.replace("default: 100, min: 10", "default: 20, min: 10"), "a run's games are all of"),
+                           ("ruleset: [broken", "no longer loads")):
+        path = tmp_path / "p.yaml"
+        path.write_text(text)
+        ex = _EditsTheRulesetFirst(path, new_text)
+        try:  # before: the edit's games were counted with the others (exit 0), the broken file an internal error
+            with pytest.raises(RunRefused, match=says):
+                simulate(str(path), 40, executor=ex, workers=2, keep="none")
+        finally:
+            ex.pool.shutdown()
