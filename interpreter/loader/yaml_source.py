@@ -347,7 +347,7 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
             hint = "check the indentation and that each key ends with ':'"
             cm = exc.context_mark  # a key typed without its ':' ('as take'), found out at the next line: said at it
             if exc.context == "while scanning a simple key" and cm is not None and cm.line < line - 1:
-                words = text.split("\n")[cm.line][cm.column:].split(" #")[0].strip()
+                words = (re.split("\r\n|\r|\n", text)[cm.line:] or [""])[0][cm.column:].split(" #")[0].strip()  # a CR ends a line
                 line, col, problem = cm.line + 1, cm.column + 1, f"'{words[:60]}' has no ':' after its key"
                 hint = (f"write '{words.replace(' ', ': ', 1) if ' ' in words else words + ': VALUE'}' (a key, ':', "
                         "a space, its value), or indent the line under the value it goes on")

@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 import os
 import time
+from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from .. import __version__
 from .gamelog import decision_record, header_problem, names_problem, log_header, recorded_ref, ruleset_fingerprint
@@ -143,7 +144,7 @@ class SavedGame:
     path: str
     header: dict
     decisions: list[tuple[int, Any]]  # (seat, wire-form choice), in order
-    decision_lines: list[int]
+    decision_lines: Sequence[int]  # the line of each decision in the file
     state: dict
     state_hash: str
     state_line: int
@@ -171,17 +172,18 @@ def read_save(path: str) -> SavedGame:
         raise SaveError("the file is empty: not a saved game", 1)
     if b"\x00" in raw:
         raise SaveError("the file holds binary data: not a saved game", raw[: raw.index(b"\x00")].count(b"\n") + 1)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SaveError("the file is not UTF-8 text: not a saved game", raw[: exc.start].count(b"\n") + 1) from None
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()  # the newline that ends the last line
+    # The bytes are held once (at most 50 MB); a line is decoded and parsed when it is read, never all the lines of
+    # the file as texts and a list at once (a save of 880,000 decisions peaked at 311 MB, session 17)
+    bom = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    starts = _line_starts(raw, bom)
+    n_lines = len(starts) - 1
 
     def record(i: int) -> dict:
+        line = raw[starts[i - 1]:starts[i]].rstrip(b"\n")
         try:
-            rec = json.loads(lines[i - 1])
+            rec = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise SaveError("the file is not UTF-8 text: not a saved game", i) from None
         except ValueError as exc:
             msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "a number with too many digits"  # never Python's advice
             raise SaveError(f"line {i} is not JSON ({msg}): the file is damaged or not a saved game", i) from None
@@ -209,12 +211,12 @@ def read_save(path: str) -> SavedGame:
     count = header.get("decisions")
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
         raise SaveError("the header does not say how many decisions were taken", 1)
-    if len(lines) < count + 2:
+    if n_lines < count + 2:
         raise SaveError(f"the file is cut short: the header promises {count} decisions and a state, "
-                        f"it ends at line {len(lines)}", max(len(lines), 1))
-    if len(lines) > count + 2:
+                        f"it ends at line {n_lines}", max(n_lines, 1))
+    if n_lines > count + 2:
         raise SaveError(f"the file goes on after the state (line {count + 2}): it is damaged or was edited", count + 3)
-    decisions, where = [], []
+    decisions = []
     for i in range(2, count + 2):
         rec = record(i)
         if rec.get("type") != "decision" or rec.get("n") != i - 1 or "choice" not in rec:
@@ -223,14 +225,13 @@ def read_save(path: str) -> SavedGame:
         if not isinstance(player, int) or isinstance(player, bool):
             raise SaveError(f"line {i}: the decision names no player", i)
         decisions.append((player, rec["choice"]))
-        where.append(i)
     sline = count + 2
     st = record(sline)
     if st.get("type") != "state" or not isinstance(st.get("state"), dict) or not isinstance(st.get("hash"), str):
         raise SaveError(f"line {sline} is not the saved state", sline)
     if st.get("format") != STATE_FORMAT or st["state"].get("format") != STATE_FORMAT:
         raise SaveError(f"the state is in state format {st.get('format')!r}; this rulecraft reads {STATE_FORMAT}", sline)
-    saved = SavedGame(path, header, decisions, where, st["state"], st["hash"], sline)
+    saved = SavedGame(path, header, decisions, range(2, count + 2), st["state"], st["hash"], sline)
     if header.get("rulecraft") != __version__:
         saved.warnings.append(f"the game was saved by rulecraft {header.get('rulecraft')}, this is {__version__}")
     agents = header.get("agents")
@@ -238,6 +239,21 @@ def read_save(path: str) -> SavedGame:
         saved.warnings.append("its 'agents' is not a list of agent names: the seats without a person are played "
                               "by random bots (give others with --agent)")
     return saved
+
+
+def _line_starts(raw: bytes, start: int) -> array:
+    """Where each line of `raw` starts, from `start`, and where the last one ends (a line ends at a newline; one
+    after the last line ends no further line), in an array of 8-byte offsets."""
+    starts, at = array("q", [start]), start
+    while True:
+        nl = raw.find(b"\n", at)
+        if nl < 0:
+            break
+        at = nl + 1
+        starts.append(at)
+    if starts[-1] != len(raw):
+        starts.append(len(raw))
+    return starts
 
 
 def _as_log_header(header: dict) -> dict:

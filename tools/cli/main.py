@@ -151,6 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rulecraft.inputs import forget_inputs
 
     forget_inputs()  # a command's inputs are its own, before and after (tests and embedders call main() in one process)
+    _closed_streams_to_devnull()
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -225,6 +226,15 @@ def _exit_code(exc: SystemExit) -> int:
         return exc.code
     print(exc.code, file=sys.stderr)
     return EXIT_USAGE
+
+
+def _closed_streams_to_devnull() -> None:
+    """Run with a standard stream closed (`2>&-`), Python makes it None: `print(..., file=sys.stderr)` then writes to
+    standard output (an error line in the middle of `--format json`) and `sys.stderr.isatty()` raised (exit 3). What
+    would go to a closed stream goes nowhere instead."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
 
 
 def _silence_stdout() -> None:

@@ -162,7 +162,9 @@ class Wire:
         try:
             data = json.loads(body)
         except (ValueError, RecursionError) as exc:
-            log.warning("a message that is not JSON was skipped (%s)", str(exc).splitlines()[0][:200])
+            why = (str(exc).splitlines()[0][:200] if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+                   if isinstance(exc, RecursionError) else "a number with too many digits")  # never Python's advice
+            log.warning("a message that is not JSON was skipped (%s)", why)
             self.reply_error(None, PARSE_ERROR, "the message is not JSON")
             return
         if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":

@@ -141,9 +141,23 @@ def kill_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
                 p.join(1.0)
         except (OSError, ValueError, AssertionError, AttributeError):
             pass
+    _close_result_writer(pool)
     closer = threading.Thread(target=_quiet_shutdown, args=(pool,), name="rulecraft-pool-shutdown", daemon=True)
     closer.start()
     closer.join(grace)
+
+
+def _close_result_writer(pool: ProcessPoolExecutor) -> None:
+    """The workers are gone: close this process's own write end of the pool's result pipe. A worker killed while it
+    wrote a result leaves half a message in the pipe, and the pool's manager thread, reading it, waits for the rest
+    for ever (the interpreter's exit joins that thread: `simulate` never ended). With no writer left it reads the end
+    of the pipe instead, marks the pool broken and ends. The parent never writes there itself."""
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    try:
+        if writer is not None:
+            writer.close()
+    except OSError:
+        pass
 
 
 def _quiet_shutdown(pool: ProcessPoolExecutor) -> None:

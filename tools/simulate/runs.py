@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from rulecraft.tools.simulate.aggregate import Tally, stats
-from rulecraft.tools.simulate.spool import Spool
+from rulecraft.tools.simulate.spool import RunRefused, Spool
 from rulecraft.tools.simulate.executors import Interrupted, Stopped, cores, interrupted_signum, kill_pool, local_pool, run_ordered
 from rulecraft.tools.simulate.stats import wilson  # noqa: F401  (re-exported: reports and tests use it from here)
 from rulecraft.tools.simulate.metrics import write_csv  # noqa: F401  (re-exported: the command line and tests)
@@ -97,11 +97,27 @@ def _engine() -> tuple:
     return Game, GameError, RuleError, make_agent, encode
 
 
+class RulesetChanged(RunRefused):
+    """A worker found the ruleset's files other than the run began with (edited, or broken, while it ran)."""
+
+
 def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, check, coverage, max_steps,
-              keep: str = "") -> tuple[Tally, Optional[list]]:
+              keep: str = "", expect: str = "") -> tuple[Tally, Optional[list]]:
     """Play a chunk of games in a worker: their `Tally`, and their results when `keep` is 'all' or 'lean'
-    (without coverage); with keep '' only the tally travels back."""
-    rs = _ruleset(ref, overrides)
+    (without coverage); with keep '' only the tally travels back. `expect`: the fingerprint of the ruleset's files
+    when the run began; a worker that finds others refuses (the games of one run are all of one ruleset)."""
+    from rulecraft.runtime.gamelog import ruleset_fingerprint
+
+    try:
+        rs = _ruleset(ref, overrides)
+    except RuntimeError as exc:
+        if not expect:
+            raise
+        raise RulesetChanged(f"the ruleset {ref} changed while its games were played, and no longer loads ({exc})") \
+            from None
+    if expect and ruleset_fingerprint(rs) != expect:
+        raise RulesetChanged(f"the ruleset {ref} changed while its games were played: a run's games are all of the "
+                             "rules it began with")
     tally = Tally()
     kept: Optional[list] = [] if keep else None
     for s in seeds:
@@ -208,6 +224,8 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
     `summary.results`), 'disk' (a `Spool` in a temporary file: memory stays bounded) or 'none';
     `keep_coverage=False` leaves each kept result's coverage out. Raises `Interrupted` on Ctrl-C
     (and on SIGTERM inside `sigterm_raises()`), after stopping the workers it started."""
+    from rulecraft.runtime.gamelog import ruleset_fingerprint
+
     overrides = dict(overrides or {})
     rs = _ruleset(ref, overrides)
     n = players or rs.players.default
@@ -246,8 +264,9 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
         else:
             size = max(1, min(50, games // (workers * 4) or 1))
             where = os.path.abspath(ref) if os.path.isfile(ref) else ref  # the same file from any working folder
-            tasks = ((where, overrides, list(seeds[i:i + size]), players, list(agents), check, coverage, max_steps, mode)
-                     for i in range(0, games, size))
+            expect = ruleset_fingerprint(rs)  # the files as loaded here: an edit during the run is refused (RulesetChanged)
+            tasks = ((where, overrides, list(seeds[i:i + size]), players, list(agents), check, coverage, max_steps, mode,
+                      expect) for i in range(0, games, size))
             ex = executor or local_pool(workers)
             try:
                 run_ordered(ex, run_chunk, tasks, workers * 4, merge, cancel=executor is not None)
@@ -276,14 +295,20 @@ def progress_printer(stream=None) -> Optional[Callable[[int, int], None]]:
     if not stream.isatty():
         return None
     start = time.perf_counter()
+    gone: list = []  # a terminal that went away (EIO) stops the bar, never the run: it is called inside the pool's merge
 
     def show(done: int, total: int) -> None:
+        if gone:
+            return
         width = 30
         filled = int(width * done / total) if total else width
         rate = done / max(1e-9, time.perf_counter() - start)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.0f}/s "
-                     + ("\n" if done == total else ""))
-        stream.flush()
+        try:
+            stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.0f}/s "
+                         + ("\n" if done == total else ""))
+            stream.flush()
+        except (OSError, ValueError):
+            gone.append(True)
 
     return show
 
