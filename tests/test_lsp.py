@@ -542,16 +542,22 @@ def test_documents_never_opened_are_never_read_from_disk(capped, tmp_path):
 
 
 def test_incremental_edits_cannot_grow_a_document_past_the_limit(capped, tmp_path):
+    """Ranged edits that each add 1 MB (sync is incremental: they add up) take the document past the 2 MB a ruleset
+    may be: the server says so (E002) and drops it, and goes on answering. (This test once read the diagnostics of
+    the open, still stored, as its answer: it passed without looking, and failed when the refusal came first.)"""
     uri = capped.open(tmp_path / "grow.yaml", "ruleset: grow\n")
-    capped.wait_diagnostics(uri)
+    assert not [d for d in capped.wait_diagnostics(uri) if d["code"] == "E002"]  # (a ruleset not finished: checked)
+    capped.diagnostics.pop(uri, None)  # what comes next is the answer to the edits
     piece = "# " + "x" * 1_000_000 + "\n"
-    for version in range(2, 6):  # ranged edits that each add 1 MB: with full sync each replaces the text
+    for version in range(2, 6):
         capped.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                  "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
                                                                                "end": {"line": 0, "character": 0}},
                                                                      "text": piece}]})
-    got = capped.wait_diagnostics(uri, until=lambda d: True)
-    assert not [d for d in got if d["code"] == "E002"]  # 1 MB, never 4
+    got = capped.wait_diagnostics(uri, until=lambda d: any(x["code"] == "E002" for x in d))
+    assert "over the limit of 2,000,000: not checked" in got[0]["message"], got
+    hover = capped.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    assert "error" not in hover and hover.get("result") is None  # still answering; nothing held to hover over
 
 
 # --- the language server's part of the hostile corpus: tests/cases/hostile/lsp-*/case.yaml ---------------------
