@@ -6,6 +6,7 @@ its kind (`StepKind.stretch`; the core kinds' in loader/kinds/: `do`, `if`, the 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
@@ -134,6 +135,7 @@ class StepWriter:
         else:
             self.emit("    ctx.steps = n")
         self.emit("    raise")
+        _unwritten_counts(self.lines, self.ns)
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
         # checked (raises: the loop runs it on anything else) and compiled, or made before; a name of its own, for
         # profilers
@@ -312,3 +314,55 @@ def _written(programs: dict, steps, seen: set) -> bool:
         if not all(_written(programs, block, seen) for _role, block in how.blocks(s)):
             return False
     return True
+
+
+# A step's count need not be written to ctx.steps when nothing reads it before the next write: `count` writes
+# `ctx.steps = n = n + 1` at every step (the work guard of what the step runs reads ctx.steps), but a step that only
+# reads locals and variables, tests them and branches (most conditions) reads nothing that looks at ctx.steps before
+# the next step writes its own count. Such a count is `n += 1` (as a jump's): an error raised meanwhile is counted
+# by the function's `except` (ctx.steps = n), so the budget stops a game at the same step with the same count.
+_WROTE = frozenset(("ctx.steps = n = n + 1", "ctx.steps = n", "ctx.steps = n + 1"))
+_X, _K = r"_x\d+_\d+", r"_k\d+"
+_PURE = re.compile("(?:" + "|".join((
+    r"pc = \d+", r"n \+= 1", "try:", "except KeyError:", "except TypeError:", "else:",
+    rf"raise _unset\({_K}, {_K}\) from None", rf"raise _compare_error\({_X}, {_K}, (?:{_K}|{_X}), {_K}\) from None",
+    rf"{_X} = _L\[{_K}\]", rf"{_X} = ctx\.vars\[{_K}\]", rf"{_X} = not {_X}", rf"if (?:not )?{_X}:",
+    rf"{_X} = {_X} (?:is not|is|==|!=) {_K}", rf"{_X} = {_X} (?:<|<=|>|>=) (?:{_K}|{_X})")) + ")$")
+# a roll's field or a record's field, the generic getter (ops.make_getattr: it reads, never charges) for anything else
+_FIELD = re.compile(rf"{_X} = {_X}(?:\.\w+ if type\({_X}\) is _Roll|\[{_K}\] if type\({_X}\) in _RECORDS and "
+                    rf"{_K} in {_X}) else ({_K})\({_X}, ctx, {_K}\)$")
+
+
+def _reads_no_count(line: str, ns: dict) -> bool:
+    if _PURE.match(line):
+        return True
+    m = _FIELD.match(line)
+    return m is not None and getattr(ns.get(m.group(1)), "__qualname__", "") == "make_getattr.<locals>.get"
+
+
+def _unwritten_counts(lines: list, ns: dict) -> None:
+    """Each `ctx.steps = n = n + 1` after which, on every path, only lines that read no count (_reads_no_count) run
+    before ctx.steps is written again at the same depth, made `n += 1` (from the last up: one made so is pure too).
+    Conservative: a line of any other shape, or leaving the count's block, keeps the write."""
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if line.strip() != "ctx.steps = n = n + 1":
+            continue
+        d0 = len(line) - len(line.lstrip())
+        skip = -1  # past a write inside a block: the rest of that block (deeper than `skip`) runs after it
+        for later in lines[i + 1:]:
+            d = len(later) - len(later.lstrip())
+            if skip >= 0:
+                if d > skip:
+                    continue
+                skip = -1
+            s = later.strip()
+            if d < d0:
+                break
+            if s in _WROTE:
+                if d == d0:
+                    lines[i] = line[:d0] + "n += 1"
+                    break
+                skip = d - 4
+            elif not _reads_no_count(s, ns):
+                break
