@@ -316,53 +316,72 @@ def _written(programs: dict, steps, seen: set) -> bool:
     return True
 
 
-# A step's count need not be written to ctx.steps when nothing reads it before the next write: `count` writes
-# `ctx.steps = n = n + 1` at every step (the work guard of what the step runs reads ctx.steps), but a step that only
-# reads locals and variables, tests them and branches (most conditions) reads nothing that looks at ctx.steps before
-# the next step writes its own count. Such a count is `n += 1` (as a jump's): an error raised meanwhile is counted
-# by the function's `except` (ctx.steps = n), so the budget stops a game at the same step with the same count.
+# A step's count need not be written to ctx.steps at once: `count` writes `ctx.steps = n = n + 1` at every step,
+# because the work guard of what the step runs reads ctx.steps; but most lines a step runs read nothing that looks
+# at ctx.steps (locals, variables, fields, tests, Python's own len and type). So the count is `n += 1` (as a jump's)
+# and `ctx.steps = n` is written just before the first line on each path that may read it (a call of anything
+# else), or not at all on a path that reaches the next step's count first. An error raised meanwhile is counted by
+# the function's `except` (ctx.steps = n): the budget stops a game at the same step with the same count.
 _WROTE = frozenset(("ctx.steps = n = n + 1", "ctx.steps = n", "ctx.steps = n + 1"))
-_X, _K = r"_x\d+_\d+", r"_k\d+"
-_PURE = re.compile("(?:" + "|".join((
-    r"pc = \d+", r"n \+= 1", "try:", "except KeyError:", "except TypeError:", "else:",
-    rf"raise _unset\({_K}, {_K}\) from None", rf"raise _compare_error\({_X}, {_K}, (?:{_K}|{_X}), {_K}\) from None",
-    rf"{_X} = _L\[{_K}\]", rf"{_X} = ctx\.vars\[{_K}\]", rf"{_X} = not {_X}", rf"if (?:not )?{_X}:",
-    rf"{_X} = {_X} (?:is not|is|==|!=) {_K}", rf"{_X} = {_X} (?:<|<=|>|>=) (?:{_K}|{_X})")) + ")$")
-# a roll's field or a record's field, the generic getter (ops.make_getattr: it reads, never charges) for anything else
-_FIELD = re.compile(rf"{_X} = {_X}(?:\.\w+ if type\({_X}\) is _Roll|\[{_K}\] if type\({_X}\) in _RECORDS and "
-                    rf"{_K} in {_X}) else ({_K})\({_X}, ctx, {_K}\)$")
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
+_SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint"))
+_ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
+_LEAVES = re.compile(r"(break|continue|return\b.*|while .*|for .*|def .*|yield.*)$")  # control going elsewhere
 
 
 def _reads_no_count(line: str, ns: dict) -> bool:
-    if _PURE.match(line):
-        return True
-    m = _FIELD.match(line)
-    return m is not None and getattr(ns.get(m.group(1)), "__qualname__", "") == "make_getattr.<locals>.get"
+    """Whether `line` surely reads no step count: it calls nothing but Python's own pure built-ins and the generic
+    getter (ops.make_getattr's: it reads, never charges), or raises an error it builds."""
+    if _LEAVES.match(line):
+        return False
+    m = _ERRORS.match(line)
+    if m is not None:
+        name = m.group(1)
+        return not name.startswith("_k") or getattr(ns.get(name), "__name__", "").endswith("_error")
+    for name in _CALL.findall(line):
+        if name in _SAFE_CALLS or name.endswith(".append") and name.startswith("_x"):
+            continue
+        if name.startswith("_k") and getattr(ns.get(name), "__qualname__", "") == "make_getattr.<locals>.get":
+            continue
+        return False
+    return True
 
 
 def _unwritten_counts(lines: list, ns: dict) -> None:
-    """Each `ctx.steps = n = n + 1` after which, on every path, only lines that read no count (_reads_no_count) run
-    before ctx.steps is written again at the same depth, made `n += 1` (from the last up: one made so is pure too).
-    Conservative: a line of any other shape, or leaving the count's block, keeps the write."""
+    """Each `ctx.steps = n = n + 1` made `n += 1`, with `ctx.steps = n` written before each line that may read the
+    count (_reads_no_count) on the paths from it to the next count written at its depth; kept as it is when a path
+    leaves its block first (a loop's jump, a return) or ends. Done from the last up: what is done below holds."""
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i]
         if line.strip() != "ctx.steps = n = n + 1":
             continue
         d0 = len(line) - len(line.lstrip())
         skip = -1  # past a write inside a block: the rest of that block (deeper than `skip`) runs after it
-        for later in lines[i + 1:]:
+        writes: list = []
+        done = False
+        for j in range(i + 1, len(lines)):
+            later = lines[j]
             d = len(later) - len(later.lstrip())
             if skip >= 0:
                 if d > skip:
                     continue
                 skip = -1
-            s = later.strip()
             if d < d0:
                 break
-            if s in _WROTE:
+            s = later.strip()
+            wrote = s in _WROTE
+            if not wrote and not _reads_no_count(s, ns):
+                if _LEAVES.match(s) and not s.startswith(("while ", "for ")) or s.startswith(("elif ", "except")):
+                    break  # (no line can be written before an elif or an except)
+                writes.append(j)
+                wrote = True
+            if wrote:
                 if d == d0:
-                    lines[i] = line[:d0] + "n += 1"
+                    done = True
                     break
                 skip = d - 4
-            elif not _reads_no_count(s, ns):
-                break
+        if not done:
+            continue
+        for j in reversed(writes):
+            lines.insert(j, lines[j][:len(lines[j]) - len(lines[j].lstrip())] + "ctx.steps = n")
+        lines[i] = line[:d0] + "n += 1"
