@@ -348,9 +348,10 @@ def _reads_no_count(line: str, ns: dict) -> bool:
 
 
 def _unwritten_counts(lines: list, ns: dict) -> None:
-    """Each `ctx.steps = n = n + 1` made `n += 1`, with `ctx.steps = n` written before each line that may read the
-    count (_reads_no_count) on the paths from it to the next count written at its depth; kept as it is when a path
-    leaves its block first (a loop's jump, a return) or ends. Done from the last up: what is done below holds."""
+    """Each `ctx.steps = n = n + 1` made `n += 1`, with `ctx.steps = n` written before the line that may read the
+    count (_reads_no_count) on the paths from it to the next count written at its depth, when there is at most one
+    such line; kept as it is when there are more, or a path leaves its block first (a loop's jump, a return) or
+    ends. Done from the last up: what is done below holds."""
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i]
         if line.strip() != "ctx.steps = n = n + 1":
@@ -380,8 +381,8 @@ def _unwritten_counts(lines: list, ns: dict) -> None:
                     done = True
                     break
                 skip = d - 4
-        if not done:
+        if not done or len(writes) > 1:  # (two writes could both run on one path: dearer than the one they replace)
             continue
-        for j in reversed(writes):
+        for j in writes:
             lines.insert(j, lines[j][:len(lines[j]) - len(lines[j].lstrip())] + "ctx.steps = n")
         lines[i] = line[:d0] + "n += 1"
