@@ -148,12 +148,16 @@ class StatementNodes:
             return "None"
         sign = 1 if n.op == "+=" else -1
         old, new = self.temp(), self.temp()
-        self.emit(f"{old} = ctx.pvars[{self._player(t, attr, span)}.seat][{attr}]")
+        who = self._player(t, attr, span)
+        self.emit(f"{old} = ctx.pvars[{who}.seat][{attr}]")
         inc = self.expr(n.value)
         self.emit(f"{new} = {old} {'+' if sign > 0 else '-'} {inc} if type({old}) is int and type({inc}) is int else None")
         with self.block(f"if {new} is None or not -_MAXI <= {new} <= _MAXI:"):
             self.emit(f"{new} = {self.const(_augmented)}({old}, {inc}, {self.const(sign)}, {self.const(n.op)}, ctx, {span})")
-        self.emit(f"ctx.pvars[{self._player(t, attr, span)}.seat][{attr}] = {new}")
+        # the player worked out again for the write, unless both it and the value only read (a name, or a field of
+        # one: no work, and what the first reading gave, it gives again)
+        again = who if _reads_only(t.obj) and _reads_only(n.value) else self._player(t, attr, span)
+        self.emit(f"ctx.pvars[{again}.seat][{attr}] = {new}")
         return "None"
 
     def _player(self, t: A.Attr, attr: str, span: str) -> str:
@@ -167,3 +171,8 @@ class StatementNodes:
         """ctx.locals[name] = value, as the closure binds a statement's result."""
         self.reads_locals = True
         self.emit(f"_L[{self.const(name)}] = {value}")
+
+
+def _reads_only(e: A.Expr) -> bool:
+    """A value read as it is: a number, a text, a name, or a field of a name (whose getter reads, never charges)."""
+    return isinstance(e, (A.Num, A.Str, A.Const, A.Name)) or isinstance(e, A.Attr) and isinstance(e.obj, A.Name)

@@ -6,6 +6,7 @@ its kind (`StepKind.stretch`; the core kinds' in loader/kinds/: `do`, `if`, the 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
@@ -134,6 +135,7 @@ class StepWriter:
         else:
             self.emit("    ctx.steps = n")
         self.emit("    raise")
+        _unwritten_counts(self.lines, self.ns)
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
         # checked (raises: the loop runs it on anything else) and compiled, or made before; a name of its own, for
         # profilers
@@ -312,3 +314,75 @@ def _written(programs: dict, steps, seen: set) -> bool:
         if not all(_written(programs, block, seen) for _role, block in how.blocks(s)):
             return False
     return True
+
+
+# A step's count need not be written to ctx.steps at once: `count` writes `ctx.steps = n = n + 1` at every step,
+# because the work guard of what the step runs reads ctx.steps; but most lines a step runs read nothing that looks
+# at ctx.steps (locals, variables, fields, tests, Python's own len and type). So the count is `n += 1` (as a jump's)
+# and `ctx.steps = n` is written just before the first line on each path that may read it (a call of anything
+# else), or not at all on a path that reaches the next step's count first. An error raised meanwhile is counted by
+# the function's `except` (ctx.steps = n): the budget stops a game at the same step with the same count.
+_WROTE = frozenset(("ctx.steps = n = n + 1", "ctx.steps = n", "ctx.steps = n + 1"))
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
+_SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint"))
+_ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
+_LEAVES = re.compile(r"(break|continue|return\b.*|while .*|for .*|def .*|yield.*)$")  # control going elsewhere
+
+
+def _reads_no_count(line: str, ns: dict) -> bool:
+    """Whether `line` surely reads no step count: it calls nothing but Python's own pure built-ins and the generic
+    getter (ops.make_getattr's: it reads, never charges), or raises an error it builds."""
+    if _LEAVES.match(line):
+        return False
+    m = _ERRORS.match(line)
+    if m is not None:
+        name = m.group(1)
+        return not name.startswith("_k") or getattr(ns.get(name), "__name__", "").endswith("_error")
+    for name in _CALL.findall(line):
+        if name in _SAFE_CALLS or name.endswith(".append") and name.startswith("_x"):
+            continue
+        if name.startswith("_k") and getattr(ns.get(name), "__qualname__", "") == "make_getattr.<locals>.get":
+            continue
+        return False
+    return True
+
+
+def _unwritten_counts(lines: list, ns: dict) -> None:
+    """Each `ctx.steps = n = n + 1` made `n += 1`, with `ctx.steps = n` written before the line that may read the
+    count (_reads_no_count) on the paths from it to the next count written at its depth, when there is at most one
+    such line; kept as it is when there are more, or a path leaves its block first (a loop's jump, a return) or
+    ends. Done from the last up: what is done below holds."""
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if line.strip() != "ctx.steps = n = n + 1":
+            continue
+        d0 = len(line) - len(line.lstrip())
+        skip = -1  # past a write inside a block: the rest of that block (deeper than `skip`) runs after it
+        writes: list = []
+        done = False
+        for j in range(i + 1, len(lines)):
+            later = lines[j]
+            d = len(later) - len(later.lstrip())
+            if skip >= 0:
+                if d > skip:
+                    continue
+                skip = -1
+            if d < d0:
+                break
+            s = later.strip()
+            wrote = s in _WROTE
+            if not wrote and not _reads_no_count(s, ns):
+                if _LEAVES.match(s) and not s.startswith(("while ", "for ")) or s.startswith(("elif ", "except")):
+                    break  # (no line can be written before an elif or an except)
+                writes.append(j)
+                wrote = True
+            if wrote:
+                if d == d0:
+                    done = True
+                    break
+                skip = d - 4
+        if not done or len(writes) > 1:  # (two writes could both run on one path: dearer than the one they replace)
+            continue
+        for j in writes:
+            lines.insert(j, lines[j][:len(lines[j]) - len(lines[j].lstrip())] + "ctx.steps = n")
+        lines[i] = line[:d0] + "n += 1"
