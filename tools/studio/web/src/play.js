@@ -64,7 +64,9 @@ function names(view) {
 
 function draw(frame) {
   const view = frame.view, who = names(view)
-  document.title = `${view.title}: ${view.name}`
+  // a tab in the background says whose go it is (three seats in three tabs: no tab to open to find out)
+  const mark = view.over ? "Game over · " : frame.asked === frame.seat && frame.seat !== null ? "Your turn · " : ""
+  document.title = `${mark}${view.title}: ${view.name}`
   $("#title").textContent = view.title
   $("#you").textContent = frame.seat === null ? "watching (spectator)" : `you are ${view.name}`
   $("#whose").textContent = view.over ? "the game is over"
