@@ -139,6 +139,30 @@ def test_sealed_bids_never_reach_the_other_seat(folder):
     assert any("29" in line["text"] for line in end["story"])  # revealed at last, to everyone
 
 
+def test_every_seat_is_told_whose_page_is_closed(folder):
+    """`away` in each state: the people's seats with no page open, sent to every seat when a page opens or closes
+    (session 17, play-tested with three seats: a seat whose player closed the tab read as 'waiting for P2' forever,
+    the others could not tell a slow player from one gone). Frames pushed meanwhile are read past."""
+    def until(ws, away: list[int]) -> dict:
+        while True:
+            frame = state(ws)
+            if frame["away"] == away:
+                return frame
+
+    with studio(folder) as c:
+        game = start(c, ["human", "human", "random"])
+        a_link, b_link = (s["link"] for s in game["seats"] if s.get("link"))
+        with socket(c, game["spectator"]) as watcher:
+            assert state(watcher)["away"] == [0, 1]  # the bot is never away; the spectator is no seat
+            with socket(c, a_link) as a:
+                assert state(a)["away"] == [1]
+                with socket(c, b_link) as b:
+                    assert state(b)["away"] == []
+                    until(a, [])
+                until(a, [1])  # P2's page closed: P1 is told
+                until(watcher, [1])
+
+
 def test_a_spectator_sees_the_public_and_answers_nothing(folder):
     with studio(folder) as c:
         game = start(c, ["human", "random"])

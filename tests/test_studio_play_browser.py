@@ -111,9 +111,19 @@ def play_out(seats: list[Seat], people: set[int], on_move=None) -> None:
         for x in seats:
             x.wait(g["n"])
             x.keep()
+            tab_says_whose_turn(x)
     for x in seats:
         x.page.wait_for_function(f"() => ({FRAME})().over")
         x.keep()
+        assert x.page.title().startswith("Game over · ")
+
+
+def tab_says_whose_turn(seat: Seat) -> None:
+    """The page's title (what a tab in the background shows) starts 'Your turn · ' exactly while the seat is asked:
+    with three seats in three tabs, a person looking at another tab sees whose go it is without opening each."""
+    mine, title = seat.page.evaluate("() => [window.play.frame.asked === window.play.frame.seat && "
+                                     "!window.play.frame.view.over, document.title]")
+    assert title.startswith("Your turn · ") == mine, (mine, title)
 
 
 def game_folder(folder, link_seat_token: str):

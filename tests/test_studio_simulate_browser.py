@@ -53,6 +53,18 @@ def drawn(page, selector: str) -> int:
                          ".length", selector)
 
 
+def test_the_options_boxes_say_what_the_ruleset_takes(page):
+    """Under the form: every parameter and option of the open ruleset with its default and its range or choices, its
+    doc in the tooltip (session 17: the boxes showed one example; a designer sweeping an option read the file to
+    find its name and values)."""
+    page.wait_for_function("() => document.querySelector('#sim-knobs').textContent.includes('first_player')",
+                           timeout=WAIT)
+    said = page.inner_text("#sim-knobs")
+    for part in ("target_score: 100 (10 to 1000)", "wipe_face: 1 (1 to 6)", "first_player: seat_one or random"):
+        assert part in said, said
+    assert page.get_attribute("#sim-knobs code >> nth=0", "title") == "Points needed to win."
+
+
 def test_200_games_of_pig_from_the_page_progress_and_plots(page):
     page.fill("#tab-simulate input[type=number] >> nth=0", "200")
     page.click("#sim-run")

@@ -50,6 +50,7 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.tokens: dict[str, tuple[str, int]] = {}  # sha256(token) -> (game id, seat; -1 the spectator)
         self.seats: set[Seat] = set()
+        self.pushing: set[asyncio.Task] = set()  # push_soon's tasks
         self.running: dict[str, asyncio.Task] = {}
         self.wanted: set[str] = set()  # games kicked since their runner last looked
         self.engine = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-play")
@@ -171,9 +172,15 @@ class Hub:
                 log.warning("game %s stopped: %s", gid, exc)
             await self.push(gid)
 
-    async def push(self, gid: str) -> None:
-        for seat in [s for s in self.seats if s.game_id == gid]:
+    async def push(self, gid: str, but: Optional[Seat] = None) -> None:
+        for seat in [s for s in self.seats if s.game_id == gid and s is not but]:
             await self.send_state(seat)
+
+    def push_soon(self, gid: str) -> None:
+        """`push` as a task of its own, kept until done: called where the caller may be cancelled (a page gone)."""
+        task = asyncio.get_running_loop().create_task(self.push(gid))
+        self.pushing.add(task)
+        task.add_done_callback(self.pushing.discard)
 
     async def send_state(self, seat: Seat) -> None:
         table = self.tables[seat.game_id]
@@ -181,7 +188,13 @@ class Hub:
             start = seat.sent  # the seat's own lines sent so far (a story an undo cut is sent whole again: frame)
             frame = await self.off_loop(table.frame, seat.seat, start)
             seat.sent = frame["storyEnd"]
+        frame["away"] = self.away(seat.game_id)
         seat.queue.put_nowait(frame)
+
+    def away(self, gid: str) -> list[int]:
+        """The people's seats of game `gid` with no page open (a bot is never away; the spectator is no seat)."""
+        here = {s.seat for s in self.seats if s.game_id == gid}
+        return sorted(self.tables[gid].people - here)
 
     async def act(self, seat: Seat, message: dict) -> Optional[dict]:
         """A seat's message; returns a reply for that seat alone (help, an error), or None."""

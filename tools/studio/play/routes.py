@@ -115,12 +115,14 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
         sender = asyncio.create_task(_send_all(ws, seat))
         try:
             await hub.send_state(seat)
+            await hub.push(seat.game_id, but=seat)  # the others told its page is open (`away`)
             await _receive_all(ws, seat, hub)
         except WebSocketDisconnect:
             pass
         finally:
             hub.seats.discard(seat)
             sender.cancel()
+            hub.push_soon(seat.game_id)  # the others told this page closed (a task: this handler may be cancelled)
             if ws.application_state == WebSocketState.CONNECTED:
                 try:
                     await ws.close(1000)

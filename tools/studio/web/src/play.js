@@ -64,16 +64,19 @@ function names(view) {
 
 function draw(frame) {
   const view = frame.view, who = names(view)
-  document.title = `${view.title}: ${view.name}`
+  // a tab in the background says whose go it is (three seats in three tabs: no tab to open to find out)
+  const mark = view.over ? "Game over · " : frame.asked === frame.seat && frame.seat !== null ? "Your turn · " : ""
+  document.title = `${mark}${view.title}: ${view.name}`
   $("#title").textContent = view.title
   $("#you").textContent = frame.seat === null ? "watching (spectator)" : `you are ${view.name}`
   $("#whose").textContent = view.over ? "the game is over"
-    : frame.asked === frame.seat ? "your turn" : `waiting for ${who[frame.asked] ?? "…"}`
+    : frame.asked === frame.seat ? "your turn" : `waiting for ${who[frame.asked] ?? "…"}` +
+      (away(frame).has(frame.asked) ? " (their page is closed)" : "")
   $("#whose").className = !view.over && frame.asked === frame.seat ? "mine" : ""
   drawTurn(view, who)
   $("#table").replaceChildren(...view.table.map(row => row.type === "zone" ? zoneEl(row) : valueEl(row)))
   $("#stack").replaceChildren(...(view.stack ? [stackEl(view.stack, who)] : []))
-  $("#players").replaceChildren(...view.players.map(p => playerEl(p, frame.asked)))
+  $("#players").replaceChildren(...view.players.map(p => playerEl(p, frame.asked, !view.over && away(frame).has(p.seat))))
   $("#end").replaceChildren(...(view.end ? [endEl(view.end, view)] : []))
   $("#decision").replaceChildren(decisionEl(view.decision, frame, send, () => send({type: "help"})))
   if (!view.decision) $("#help").hidden = true
@@ -115,10 +118,16 @@ function stackEl(stack, who) {
   return d
 }
 
-function playerEl(p, asked) {
+// the people's seats with no page open (a closed tab, a lost connection): the server says so in every state
+function away(frame) {
+  return new Set(frame.view.over ? [] : frame.away || [])
+}
+
+function playerEl(p, asked, gone) {
   const d = el("div", `player${p.you ? " you" : ""}${p.seat === asked ? " asked" : ""}`)
   const head = el("h3", "", p.name + (p.you ? " (you)" : ""))
   if (p.points !== null && p.points !== undefined) head.append(el("span", "points", `${p.points} points`))
+  if (gone) head.append(el("span", "away", "page closed"))
   d.append(head)
   for (const h of p.holds) d.append(el("div", "holds", h))
   for (const row of p.rows) d.append(row.type === "zone" ? zoneEl(row) : valueEl(row))

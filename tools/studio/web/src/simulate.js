@@ -3,6 +3,7 @@
 // and the chart shaded by coverage. Plots and charts are shown as <img> from data: URLs, never put into the
 // page's DOM: an SVG shown as an image runs no script, whatever a ruleset's names hold. All text is textContent.
 import "./simulate.css"
+import {getJSON} from "./api.js"
 import {comparison, el, svgImage} from "./simtable.js"
 
 const BOTS = ["random", "first", "greedy"]
@@ -54,12 +55,15 @@ export class Simulate {
     this.run = el("button", {type: "submit", textContent: "Run", id: "sim-run"})
     this.cancel = el("button", {type: "button", textContent: "Cancel", id: "sim-cancel", disabled: true})
     this.cancel.addEventListener("click", () => this.stop())
+    // what the Options boxes take: the open ruleset's parameters and options, each with its default and range or
+    // choices (session 17: the boxes said one example; a ruleset's option was found by reading its file)
+    this.knobs = el("p", {className: "note", id: "sim-knobs"})
     const form = el("form", {id: "sim-form"},
       el("fieldset", {}, el("legend", {textContent: "A: the open ruleset (saved first)"}),
          field("Games", this.games), field("Seed", this.seed), field("Players", this.players),
          field("Bots", this.bots), field("Options", this.sets)),
       el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB,
-      el("div", {className: "sim-buttons"}, this.run, this.cancel))
+      el("div", {className: "sim-buttons"}, this.run, this.cancel), this.knobs)
     form.addEventListener("submit", e => { e.preventDefault(); this.start() })
     this.bar = el("progress", {id: "sim-bar", max: 1, value: 0, ariaLabel: "games played"})
     this.count = el("span", {id: "sim-count"})
@@ -77,6 +81,27 @@ export class Simulate {
     const m = /^parameters:[ \t]*\n[ \t]+([A-Za-z_]\w*):[ \t]*\{?[ \t]*default:[ \t]*([^,}\s]+)/m.exec(text || "")
     const example = m ? `${m[1]}=${m[2]}` : "NAME=VALUE"
     this.sets.placeholder = this.setsB.placeholder = example
+    this.showKnobs()
+  }
+
+  // the saved ruleset's parameters and options (the Play tab's /api/play/setup: as a run plays it, saved)
+  async showKnobs() {
+    const ref = this.source()
+    this.knobs.textContent = ""
+    if (!ref) return
+    let setup
+    try {
+      setup = await getJSON(`/api/play/setup?path=${encodeURIComponent(ref)}`)
+    } catch {
+      return  // a ruleset that does not load says why in the problems list and when run
+    }
+    if (ref !== this.source()) return  // another file opened meanwhile
+    const knobs = [...setup.parameters, ...setup.options]
+    if (!knobs.length) return void (this.knobs.textContent = "This ruleset has no parameters or options to set.")
+    const said = o => o.choices ? `${o.name}: ${o.choices.map(String).join(" or ")} (default ${o.default})`
+      : `${o.name}: ${o.default}` + (o.min !== null && o.min !== undefined ? ` (${o.min} to ${o.max ?? "any"})` : "")
+    this.knobs.replaceChildren("Options takes: ", ...knobs.flatMap((o, i) =>
+      [i ? "; " : "", el("code", {textContent: said(o), title: o.doc || o.title || o.name})]))
   }
 
   // the other rulesets a run may be compared with ({value, text}); called when the files change
