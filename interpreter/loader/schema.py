@@ -302,10 +302,8 @@ def _subject(path: tuple, root: YMap | None = None) -> str:
 
 def _step_words(node: YNode, card: bool = False) -> str | None:
     """A step as its designer knows it: by its id, its label, or its form and line (never 'item 5 of do'); a card group by its id."""
-    if not isinstance(node, YMap):  # (a card group written as a text, say: no id to name it by)
-        return None
-    if card:
-        return f"the card group '{node.get('id').value}'" if isinstance(node.get("id"), YScalar) else None
+    if not isinstance(node, YMap) or card:  # (not a mapping, a card's class say: no id to name it by)
+        return f"the card group '{node.get('id').value}'" if isinstance(node, YMap) and isinstance(node.get("id"), YScalar) else None
     form = next((k for k in node.entries if k in all_forms()), None)
     if form is None and not any(k in node.entries for k in ("id", "label")):
         return None
