@@ -13,46 +13,19 @@ checked in its story and its end.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import play_seeded
+from designer_cases import GAMES, both_engines, yaml_keys
 
-from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
-GAMES = Path(__file__).parent / "cases" / "games"
 NAMES = ("odd-one-low", "masked-duel", "favour-climb")
 
 
-@lru_cache(maxsize=None)
-def _ruleset(name: str):
-    loaded = load_ruleset(str(GAMES / f"{name}.yaml"))
-    assert loaded.ok and not loaded.diagnostics, [d.message for d in loaded.diagnostics]
-    return loaded.ruleset
-
-
 def _games(name: str, seeds=range(4), players: int = 4) -> list:
-    out = []
-    for seed in seeds:
-        ref, comp = (play_seeded(_ruleset(name), seed, players, engine=e, check_conservation=seed == 0)
-                     for e in ("reference", "compiled"))
-        assert (ref.narrative, ref.winners, ref.scores) == (comp.narrative, comp.winners, comp.scores), \
-            f"{name} seed {seed}"
-        assert ref.over and ref.winners, f"{name} seed {seed} ends with a winner"
-        out.append(ref)
-    return out
-
-
-def _keys(node) -> set:
-    if isinstance(node, dict):
-        return set(node) | set().union(*(_keys(v) for v in node.values()))
-    if isinstance(node, list):
-        return set().union(*(_keys(v) for v in node)) if node else set()
-    return set()
+    return both_engines(name, seeds, players)
 
 
 def _bids(line: str) -> dict | None:
@@ -66,7 +39,7 @@ def _bids(line: str) -> dict | None:
 @pytest.mark.parametrize("name", NAMES)
 def test_the_game_has_no_loop_of_its_own(name):
     data = yaml.safe_load((GAMES / f"{name}.yaml").read_text(encoding="utf-8"))
-    assert not _keys(data) & {"while", "loop", "repeat"}
+    assert not yaml_keys(data) & {"while", "loop", "repeat"}
     assert not re.search(r"\bbreak\b", yaml.safe_dump(data["sequences"]))  # the notes may break a tie
 
 

@@ -38,43 +38,25 @@ import pytest
 import yaml
 
 from conftest import play_seeded
+from designer_cases import GAMES, both_engines, yaml_keys
 
 from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
-GAMES = Path(__file__).parent / "cases" / "games"
 NAMES = ("tide-clock", "ember-ring", "lantern-guild", "gavel-hall", "banner-fall", "cinder-guild", "dry-well",
          "kettle-brew", "mill-row", "fuse-box", "deed-day")
 LOOP_KEYS = {"while", "loop", "repeat"}
 
 
 def _games(name: str, seeds=range(2), players: int = 3) -> list:
-    loaded = load_ruleset(str(GAMES / f"{name}.yaml"))
-    assert loaded.ok and not loaded.diagnostics, [d.message for d in loaded.diagnostics]
-    out = []
-    for seed in seeds:
-        ref, comp = (play_seeded(loaded.ruleset, seed, players, engine=e, check_conservation=seed == 0)
-                     for e in ("reference", "compiled"))
-        assert (ref.narrative, ref.winners, ref.scores, ref.steps) == \
-            (comp.narrative, comp.winners, comp.scores, comp.steps), f"{name} seed {seed}"
-        assert ref.over and ref.winners, f"{name} seed {seed} ends with a winner"
-        out.append(ref)
-    return out
-
-
-def _keys(node) -> set:
-    if isinstance(node, dict):
-        return set(node) | set().union(*(_keys(v) for v in node.values()))
-    if isinstance(node, list):
-        return set().union(*(_keys(v) for v in node)) if node else set()
-    return set()
+    return both_engines(name, seeds, players)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_game_has_no_loop_of_its_own(name):
     """No while, loop, repeat or break: the constructs say what those games used to write by hand."""
     text = (GAMES / f"{name}.yaml").read_text(encoding="utf-8")
-    assert not _keys(yaml.safe_load(text)) & LOOP_KEYS
+    assert not yaml_keys(yaml.safe_load(text)) & LOOP_KEYS
     assert not re.search(r"\bbreak\b", text)
 
 
