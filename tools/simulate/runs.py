@@ -41,19 +41,20 @@ def load(ref: str, overrides: dict):
     return loaded
 
 
-def _ruleset(ref: str, overrides: dict):
-    """The ruleset a worker plays, loaded once per process while its files stay as they were: a worker of a Dask
-    cluster lives on from run to run, and kept a ruleset by its path, so a run after the designer saved an edit (the
-    studio's Simulate tab) played the old rules on it and reported them as the new ones."""
+def _ruleset(ref: str, overrides: dict) -> tuple[Any, str]:
+    """The ruleset a worker plays and the fingerprint of its files, loaded once per process while its files stay as
+    they were: a worker of a Dask cluster lives on from run to run, and kept a ruleset by its path, so a run after the
+    designer saved an edit (the studio's Simulate tab) played the old rules on it and reported them as the new ones."""
     from rulecraft.runtime.gamelog import ruleset_fingerprint
 
-    kept = _CACHE.get((ref, tuple(sorted(overrides.items()))))
+    key = (ref, tuple(sorted(overrides.items())))
+    kept = _CACHE.get(key)
     if kept is None or kept[1] != ruleset_fingerprint(kept[0]):
         loaded = load(ref, overrides)
         if not loaded.ok:
             raise RuntimeError("; ".join(d.message for d in loaded.diagnostics[:3]))
-        return loaded.ruleset
-    return kept[0]
+        kept = _CACHE[key]
+    return kept
 
 
 def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], check: bool, coverage: bool,
@@ -106,16 +107,14 @@ def run_chunk(ref: str, overrides: dict, seeds: list[int], players, agents, chec
     """Play a chunk of games in a worker: their `Tally`, and their results when `keep` is 'all' or 'lean'
     (without coverage); with keep '' only the tally travels back. `expect`: the fingerprint of the ruleset's files
     when the run began; a worker that finds others refuses (the games of one run are all of one ruleset)."""
-    from rulecraft.runtime.gamelog import ruleset_fingerprint
-
     try:
-        rs = _ruleset(ref, overrides)
+        rs, fingerprint = _ruleset(ref, overrides)
     except RuntimeError as exc:
         if not expect:
             raise
         raise RulesetChanged(f"the ruleset {ref} changed while its games were played, and no longer loads ({exc})") \
             from None
-    if expect and ruleset_fingerprint(rs) != expect:
+    if expect and fingerprint != expect:
         raise RulesetChanged(f"the ruleset {ref} changed while its games were played: a run's games are all of the "
                              "rules it began with")
     tally = Tally()
@@ -224,10 +223,8 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
     `summary.results`), 'disk' (a `Spool` in a temporary file: memory stays bounded) or 'none';
     `keep_coverage=False` leaves each kept result's coverage out. Raises `Interrupted` on Ctrl-C
     (and on SIGTERM inside `sigterm_raises()`), after stopping the workers it started."""
-    from rulecraft.runtime.gamelog import ruleset_fingerprint
-
     overrides = dict(overrides or {})
-    rs = _ruleset(ref, overrides)
+    rs, fingerprint = _ruleset(ref, overrides)
     n = players or rs.players.default
     summary = Summary(rs.name, games, n, seed, agents=list(agents) or ["random"],
                       metric_defs={k: {"kind": m.kind, "doc": m.doc, "role": m.role, "by": m.by.text if m.by else None}
@@ -264,9 +261,9 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
         else:
             size = max(1, min(50, games // (workers * 4) or 1))
             where = os.path.abspath(ref) if os.path.isfile(ref) else ref  # the same file from any working folder
-            expect = ruleset_fingerprint(rs)  # the files as loaded here: an edit during the run is refused (RulesetChanged)
             tasks = ((where, overrides, list(seeds[i:i + size]), players, list(agents), check, coverage, max_steps, mode,
-                      expect) for i in range(0, games, size))
+                      fingerprint) for i in range(0, games, size))  # the files as loaded here: an edit during the run
+            # is refused (RulesetChanged)
             ex = executor or local_pool(workers)
             try:
                 run_ordered(ex, run_chunk, tasks, workers * 4, merge, cancel=executor is not None)
