@@ -133,7 +133,10 @@ def edit(page, old: str, new: str) -> None:
 
 
 def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
+    # greedy bots: 5,000 games of them take minutes on any machine (5,000 random ones ended in a second on an idle one,
+    # before the test pressed Cancel: the run must still be going when it does)
     page.fill("#tab-simulate input[type=number] >> nth=0", "5000")
+    page.fill("#sim-form input[title^='one per seat']", "greedy")
     seen = info(page)["progressSeen"]
     page.click("#sim-run")
     page.wait_for_function(f"() => window.studio.simulate.info.progressSeen > {seen} + 1", timeout=WAIT)
