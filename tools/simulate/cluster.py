@@ -108,11 +108,12 @@ def _quiet_dask() -> None:
 
 
 def _quiet_leftovers() -> None:
-    """After Ctrl-C while connecting: what Dask's objects raise as they are collected (`Client.__del__` ...
-    TimeoutError) is not printed; the run said in one line why it stopped (issue 38). RULECRAFT_DEBUG shows it."""
-    if os.environ.get("RULECRAFT_DEBUG"):
-        return
+    """Once a cluster run is over, or stopped while connecting: what Dask's objects raise as they are collected
+    (`Client.__del__` ... TimeoutError, a client whose bounded close had not finished) is not printed; the run said in
+    one line how it ended (issue 38). RULECRAFT_DEBUG shows it."""
     earlier = sys.unraisablehook
+    if os.environ.get("RULECRAFT_DEBUG") or getattr(earlier, "rulecraft_quiet", False):
+        return
 
     def hook(unraisable) -> None:
         obj = getattr(unraisable, "object", None)
@@ -120,6 +121,7 @@ def _quiet_leftovers() -> None:
         if not where.startswith(("distributed", "tornado")):
             earlier(unraisable)
 
+    hook.rulecraft_quiet = True  # type: ignore[attr-defined] - installed once, however many runs
     sys.unraisablehook = hook
 
 
@@ -185,6 +187,7 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
         finally:
             bounded(lambda: ex.shutdown(wait=False), "rulecraft-dask-shutdown")  # cancels what is still queued
     finally:
+        _quiet_leftovers()  # a client whose close outlives its bound complains as it is collected (a Ctrl-C'd run)
         bounded(lambda: client.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
 
 
