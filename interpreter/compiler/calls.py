@@ -157,15 +157,16 @@ class CallNodes:
 
     def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
         """record(NAME: value, ...) of fewer than 11 fields, built here. builtins._record's check of it (guards.nested,
-        then the scan charged) can find nothing to refuse or charge when no field is a list, a record or a text, or
-        is an empty list written there ([]: one value, no text): only a record with another field is checked."""
+        then the scan charged; both in one call, guards.record_scanned) can find nothing to refuse or charge when no
+        field is a list, a record or a text, or is an empty list written there ([]: one value, no text): only a
+        record with another field is checked."""
         self.emit(f"{out} = {{{', '.join(f'{k}: {v}' for k, v in kwargs)}}}")
         loud = [v for kw, (_, v) in zip(n.kwargs, kwargs) if not (isinstance(kw.value, A.ListLit) and not kw.value.items)
                 and not numeric(kw.value, self.scope)]
         if loud:
             kinds = self.const(_LOUD)
             with self.block(f"if {' or '.join(f'type({v}) in {kinds}' for v in loud)}:"):
-                self.emit(f"_scanned(ctx, _nested({out}, {span}), {span})")
+                self.emit(f"_record_scanned(ctx, {out}, {span})")
         return out
 
     def _user_call(self, n: A.Call, fd: FunctionDef) -> str:

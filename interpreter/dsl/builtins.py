@@ -243,8 +243,8 @@ REGISTRY["tops"] = Builtin("tops", lambda ctx, span, z: zone_tops(ctx, as_list(c
 @builtin("highest_keys", 1, 1, "list", "The keys of a record (a list's positions) holding its highest value (none "
          "takes no part), in order.", "highest_keys(bids)")
 def _highest_keys(ctx, span, t):
-    if t.__class__ is dict or t.__class__ is list:  # a long record or list: its scan charged, as max's
-        _scan(ctx, t, span)
+    if (t.__class__ is dict or t.__class__ is list) and len(t) >= 16:  # a long record or list: its scan charged, as
+        scanned(ctx, len(t), span)  # max's (_scan's test written here: a call fewer, every sealed sale)
     return highest_keys(t, span)
 
 

@@ -361,6 +361,9 @@ def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter
                 if type(o) is Player:
                     return ctx.pvars[o.seat][name]
                 return getter(o, ctx, span)
+
+            # a caller that holds the player in `local` reads the variable as this does (machine/questions.bids)
+            fn.player_var = (local, name)  # type: ignore[attr-defined]
         return fn
     if name in scope.player_zones:
         refs: dict[int, ZoneRef] = {}  # zone refs never change: one per seat, shared
