@@ -9,7 +9,7 @@ from ..dsl.builtins import REGISTRY
 from ..dsl.ops import rank, RANKINGS
 from ..dsl.checking import binds_items
 from ..dsl.scope import FunctionDef
-from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
+from ..dsl.guards import _CONTAINERS, _SMALL, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 from ..values import FamilyRef
 
@@ -158,14 +158,22 @@ class CallNodes:
     def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
         """record(NAME: value, ...) of fewer than 11 fields, built here. builtins._record's check of it (guards.nested,
         then the scan charged; both in one call, guards.record_scanned) can find nothing to refuse or charge when no
-        field is a list, a record or a text, or is an empty list written there ([]: one value, no text): only a
-        record with another field is checked."""
+        field is a list, a record or a text, or is an empty list written there ([]: one value, no text), nor when
+        its values number fewer than _SHORT with each list field short and flat: only another record is checked."""
         self.emit(f"{out} = {{{', '.join(f'{k}: {v}' for k, v in kwargs)}}}")
         loud = [v for kw, (_, v) in zip(n.kwargs, kwargs) if not (isinstance(kw.value, A.ListLit) and not kw.value.items)
                 and not numeric(kw.value, self.scope)]
         if loud:
-            kinds = self.const(_LOUD)
-            with self.block(f"if {' or '.join(f'type({v}) in {kinds}' for v in loud)}:"):
+            # a field that is a short flat list (a sealed sale's `tied`) adds its length here, as record_scanned
+            # counts it; any other list, record or text adds _SHORT, so record_scanned (called only from _SHORT
+            # values, where it may charge or refuse) works the record out in full
+            kinds, size, small = self.const(_LOUD), self.temp(), self.const(_SMALL)
+            self.emit(f"{size} = {self.const(len(kwargs))}")
+            for v in loud:
+                with self.block(f"if type({v}) in {kinds}:"):
+                    self.emit(f"{size} += len({v}) if type({v}) is list and len({v}) <= {small} and "
+                              f"{kinds}.isdisjoint(map(type, {v})) else _SHORT")
+            with self.block(f"if {size} >= _SHORT:"):
                 self.emit(f"_record_scanned(ctx, {out}, {span})")
         return out
 
