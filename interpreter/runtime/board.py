@@ -164,13 +164,15 @@ class Board(Dice):
                 where[what.index] = dest
                 if self.known:
                     forget_moved(self.known, what, dest)
-                told = self.gates.get("moved", ())
-                if told:
-                    told = by_dest(told, dest)
-                if told is None or told:
-                    fields = {"card": what, "source": src, "dest": dest, "player": player}
-                    if told is None or may_fire(told, fields):
-                        self._events.append(("moved", fields))
+                gates = self.gates
+                if gates:  # (no trigger on any event: nothing to keep)
+                    told = gates.get("moved", ())
+                    if told:
+                        told = by_dest(told, dest)
+                    if told is None or told:
+                        fields = {"card": what, "source": src, "dest": dest, "player": player}
+                        if told is None or may_fire(told, fields):
+                            self._events.append(("moved", fields))
                 return
         cards = (what,) if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         if place.__class__ is not str and (place.__class__ is not int or place < 0):
