@@ -219,7 +219,9 @@ class Board(Dice):
             raise RuleError(f"there is no zone {z.slot}", span) from None
 
     def draw(self, count: Optional[int], src: ZoneRef, dest: Optional[ZoneRef], place: str, span: Span) -> Any:
-        cards = self._zone_list(src, span)
+        cards = self.zones.get(src) if src.__class__ is ZoneRef else None  # (_zone_list's work, its call saved)
+        if cards is None:
+            cards = self._zone_list(src, span)  # (its errors)
         if count is None and cards and not self.known and dest.__class__ is ZoneRef:
             target = self.zones.get(dest)
             if target is not None:  # one card from the top to a zone, nothing shown to anyone: move's work, inline
