@@ -327,7 +327,8 @@ class _Expansion:
         sec = f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
         steps.append(g.do(
             amounts +
-            f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
+            # (bids their own worth: somebody tied exactly when there is a top bid, a test cheaper than empty())
+            f"let {W} = ({pick}) if {f'{TOP} != none' if own else f'not empty({TIED})'} else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
             # (a bid that is its own worth: the winner's is the top one, whoever of the tied wins)
             f"bid: {TOP if own else f'{BIDS}[{W}]'} if {W} != none else none, tied: {TIED}, dropped: [])"
