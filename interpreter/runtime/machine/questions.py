@@ -168,7 +168,8 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
             and bots.left is None and not g.story:
         high_of, low, picks, most, hv = plan.high, plan.low_fixed, bots.picks, g.max_steps, plan.high_var
         add = results.append
-        while i < n:
+        first = i
+        for i in range(first, n):
             p = players[i]
             loc[var] = p
             if p.__class__ is not Player:  # (decide says what is wrong)
@@ -200,7 +201,6 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
                         g.chance = []
                     g.steps = steps + 1
                     add(got)
-                    i += 1
                     continue
                 # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
                 got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
@@ -209,8 +209,9 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
                 got = decide(g, spec, step, "sealed", p, high)
             if got is MISSING:
                 return i
-            results.append(got)
-            i += 1
+            add(got)
+        else:  # (every one asked)
+            return n
     while i < n:
         p = players[i]
         loc[var] = p
