@@ -82,3 +82,31 @@ def test_a_pick_past_the_budget_is_refused_where_the_decision_is(name, players, 
         assert picked == _end(name, players, _Chooser, 0, at, max_steps=most), most
         ends.add(picked[0] and picked[0][2])
     assert "R002" in ends
+
+
+def test_a_bid_limit_of_the_bidders_own_variable_is_read_as_its_expression_reads_it():
+    """The auction's limit `bidder.coins` (a player variable of the bidder the sealed step asks) is read by
+    questions.bids straight from the bidder's variables (plans.high_var), not by calling its expression: the same
+    games as when the expression is called."""
+    from rulecraft.model import ruleset as M
+    from rulecraft.runtime.machine.plans import _COMPILED
+
+    rs = _rs("sealed-auction")
+
+    def ends() -> list:
+        out = []
+        for seed in range(40):
+            g = Game(rs, 2 + seed % 4, seed, story=False, start=False)
+            g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+            out.append((state_hash(g), g.steps, g.decisions))
+        return out
+
+    fast = ends()
+    sealed = [s for s in rs.sequences["sale"].steps[1].run if isinstance(s, M.SealedStep)]
+    plan = _COMPILED[id(sealed[0].decision)]
+    assert plan.high_var == "coins"
+    plan.high_var = None  # (the expression called, as before)
+    try:
+        assert ends() == fast
+    finally:
+        plan.high_var = "coins"

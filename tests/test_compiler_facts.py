@@ -97,6 +97,11 @@ CASES = [
     # a condition fixed at load: only the branch it takes is written (operators.py, _g_Ternary)
     ("[1] if five > 3 else [y * 2 for y in ys]", "-for "), ("[y * 2 for y in ys] if word == 'w' else [2]", "-for "),
     ("count([1] if five else [y for y in ys if y > x]) + 1", "-for "), ("[1] if pair else [y for y in ys]", "+for "), ("[1] if x > 3 else [y * 2 for y in ys]", "+for "),
+    # a record's check (calls.py, _record): short flat list fields counted inline, anything else by record_scanned
+    ("record(a: x, b: pair)", "+_record_scanned"), ("record(a: x, b: xs)", None), ("record(a: ys, b: 1)", None),
+    ("record(a: pair, b: pair, c: pair, d: pair, e: pair, f: pair)", None), ("record(a: nest, b: [])", None),
+    ("record(a: t, b: bt, c: x)", None), ("record(a: [x], b: five, c: pair, d: rec)", None),
+    ("record(a: 1, b: [])", "-_record_scanned"),
 ]
 
 

@@ -286,3 +286,31 @@ def test_a_small_record_is_measured_as_the_full_walk_measures_it():
     loop["a"].append(loop)
     with pytest.raises(diagnostics.RuleError, match="contain itself"):
         guards.nested(loop, None)
+
+
+def test_a_record_the_compiled_code_builds_is_charged_as_nested_then_scanned_charge_it():
+    """guards.record_scanned (the check the compiled code writes after record(...), one call) charges what
+    scanned(nested(...)) charges and refuses what nested refuses, for small records and any other."""
+    from rulecraft.dsl import guards
+    from rulecraft.values import Player
+
+    class Ctx:
+        steps, max_steps = 0, 10**9
+
+    p, q = Player(0, "P1"), Player(1, "P2")
+    values = [{"w": p, "price": 3, "tied": [p, q], "dropped": []}, {"a": None, "b": 2.5}, {"a": [[1]]},
+              {"a": "text", "b": [1]}, {"a": {"b": [1, 2]}}, {"a": list(range(20))}, {"a": ["x", p]},
+              {"w": p, "tied": [p] * 10, "dropped": [q]}, {"tied": [p] * 11}, {f"f{i}": [i] for i in range(11)},
+              {"a": "x" * 600_000, "b": "y" * 600_000}]
+    for value in values:
+        ctx, old = Ctx(), Ctx()
+        ctx.work = old.work = 0
+        try:
+            guards.scanned(old, guards.nested(value, None), None)
+        except diagnostics.RuleError as exc:
+            with pytest.raises(diagnostics.RuleError, match=str(exc.args[0])[:20]):
+                guards.record_scanned(ctx, value, None)
+            continue
+        guards.record_scanned(ctx, value, None)
+        assert ctx.work == old.work, value
+    assert [v for v in values[:-1] if guards.size_of(v, None) >= 16]  # (some are charged)

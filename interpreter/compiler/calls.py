@@ -9,7 +9,7 @@ from ..dsl.builtins import REGISTRY
 from ..dsl.ops import rank, RANKINGS
 from ..dsl.checking import binds_items
 from ..dsl.scope import FunctionDef
-from ..dsl.guards import _CONTAINERS, CALL_COST, scalar
+from ..dsl.guards import _CONTAINERS, _SMALL, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 from ..values import FamilyRef
 
@@ -24,8 +24,6 @@ _SUM = REGISTRY["sum"].fn
 _RECORD = REGISTRY["record"].fn
 _LOUD = _CONTAINERS | {str}  # a record field of these kinds is what guards.nested looks at
 _TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
-
-
 _FLATTEN = REGISTRY["flatten"].fn
 _MODIFIER = REGISTRY["modifier"].fn
 _INLINE: dict = {}  # built-ins of one argument written inline, by a method of CallNodes (filled in below it)
@@ -156,16 +154,20 @@ class CallNodes:
             self.emit(f"{out} = _bounded({out}, ctx, {span})")
 
     def _record(self, n: A.Call, kwargs: list, out: str, span: str) -> str:
-        """record(NAME: value, ...) of fewer than 11 fields, built here. builtins._record's check of it (guards.nested,
-        then the scan charged) can find nothing to refuse or charge when no field is a list, a record or a text, or
-        is an empty list written there ([]: one value, no text): only a record with another field is checked."""
+        """record(NAME: value, ...) of fewer than 11 fields, built here; its check (guards.record_scanned) called where
+        it may find something: a list, record or text field but [], unless short flat lists under _SHORT values."""
         self.emit(f"{out} = {{{', '.join(f'{k}: {v}' for k, v in kwargs)}}}")
         loud = [v for kw, (_, v) in zip(n.kwargs, kwargs) if not (isinstance(kw.value, A.ListLit) and not kw.value.items)
                 and not numeric(kw.value, self.scope)]
-        if loud:
-            kinds = self.const(_LOUD)
-            with self.block(f"if {' or '.join(f'type({v}) in {kinds}' for v in loud)}:"):
-                self.emit(f"_scanned(ctx, _nested({out}, {span}), {span})")
+        if loud:  # (any other list, record or text adds _SHORT: record_scanned, from _SHORT values, works it out)
+            kinds, size, small = self.const(_LOUD), self.temp(), self.const(_SMALL)
+            self.emit(f"{size} = {self.const(len(kwargs))}")
+            for v in loud:
+                with self.block(f"if type({v}) in {kinds}:"):
+                    self.emit(f"{size} += len({v}) if type({v}) is list and len({v}) <= {small} and "
+                              f"{kinds}.isdisjoint(map(type, {v})) else _SHORT")
+            with self.block(f"if {size} >= _SHORT:"):
+                self.emit(f"_record_scanned(ctx, {out}, {span})")
         return out
 
     def _user_call(self, n: A.Call, fd: FunctionDef) -> str:
@@ -327,7 +329,7 @@ class CallNodes:
 
     def _loop_of(self, n: A.Comprehension, start: str, each: Callable[[str, str], None]) -> tuple[str, str]:
         """The loop of a comprehension: `out` set to `start`, then `each(out, value)` writes what is done with each
-        element's value. Returns out and the items' local."""
+        element's value; (out, the items' local)."""
         got = self.expr(n.iterable)
         span = self.const(n.iterable.span)
         items, out, item = self.temp(), self.temp(), self.temp()
@@ -375,8 +377,7 @@ class CallNodes:
 
     def nested(self, out: str, span: str, short: bool = False) -> None:
         """guards.nested(out) written out for the common case: a list of fewer than 11 values none of which is a list
-        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: the
-        list is known to be that short)."""
+        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: so)."""
         test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
         with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
             self.emit(f"_nested({out}, {span})")

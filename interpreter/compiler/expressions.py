@@ -178,7 +178,7 @@ def _by_chance(node: A.Node, scope: Scope, seen: set) -> bool:
 _KEPT_ROOTS = (A.Compare, A.IsClass, A.Unary, A.Attr, A.Index)
 _STILL = frozenset((A.Name, A.Num, A.Str, A.Const, A.Attr, A.Index, A.Compare, A.IsClass, A.Unary, A.BinOp, A.Ternary))
 _FRESH = frozenset(("cards", "classes", "faces"))
-_CHARGING = ("#", "for ", "_d ", "ctx.work", "(ctx)", "_compared(", "_member(", "_bounded(", "_scanned(", "_nested(",
+_CHARGING = ("#", "for ", "_d ", "ctx.work", "(ctx)", "_compared(", "_member(", "_bounded(", "_scanned(", "_nested(", "_record_scanned(",
              "_charge(", "_number(", ".append(", ".extend(")
 _MADE_HERE = re.compile(r"_v[0-9]+")
 

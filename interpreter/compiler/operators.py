@@ -8,7 +8,7 @@ from ..dsl import ast as A
 from ..dsl.ops import _NUMBER_TYPES, make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
-from .facts import fixed, list_fact, no_container, numeric, plain_attribute, whole_number
+from .facts import fixed, list_fact, no_container, numeric, plain_attribute, players_list, whole_number
 from .writing import FEW, Unsupported
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
@@ -130,6 +130,9 @@ class OperatorNodes:
         # a list with a whole number inside it, a record's field are read inline; everything else (and every
         # error) by index()
         known_key, k = fixed(n.key, self.scope, self.locals)
+        if known_key and type(k) is int and k >= 0 and players_list(n.obj, self.scope, self.locals):
+            self.emit(f"{out} = {obj}[{key}] if {key} < len({obj}) else {slow}")  # (players[0]: a list, surely)
+            return out
         if known_key and type(k) is int and k >= 0:  # a position fixed at load: no test of its type or its sign
             self.emit(f"{out} = {obj}[{key}] if type({obj}) is list and {key} < len({obj}) else {obj}.get({key}) "
                       f"if type({obj}) is dict else {slow}")

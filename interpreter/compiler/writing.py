@@ -19,7 +19,8 @@ from ..dsl.ops import (
 )
 from ..dsl.scope import Scope
 from ..dsl.guards import (
-    _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, number, scanned, text_in,
+    _CONTAINERS, COPY_SHIFT, MAX_INT, MAX_VALUES, bounded, charge, compared, nested, number, record_scanned, scanned,
+    text_in,
 )
 from ..diagnostics import RuleError
 from . import safesource
@@ -40,6 +41,7 @@ _HELPERS: dict[str, Any] = {
     "str": str, "int": int, "float": float, "bool": bool,
     "KeyError": KeyError, "TypeError": TypeError, "AttributeError": AttributeError, "ZeroDivisionError": ZeroDivisionError,
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,
+    "_record_scanned": record_scanned,
     "_scanned": scanned, "_compared": compared,
     "_index": index, "_text": text_of, "_text_in": text_in, "_join": "".join, "_ZoneRef": ZoneRef, "_Card": Card, "_Player": Player,
     "_Roll": Roll, "_Row": Row, "_RECORDS": frozenset((dict, Row)),

@@ -240,12 +240,8 @@ REGISTRY["tops"] = Builtin("tops", lambda ctx, span, z: zone_tops(ctx, as_list(c
                            "The top card of each zone that is not empty.", "[c for c in tops(stocks) if c.value <= 20]")
 
 
-@builtin("highest_keys", 1, 1, "list", "The keys of a record (a list's positions) holding its highest value (none "
-         "takes no part), in order.", "highest_keys(bids)")
-def _highest_keys(ctx, span, t):
-    if t.__class__ is dict or t.__class__ is list:  # a long record or list: its scan charged, as max's
-        _scan(ctx, t, span)
-    return highest_keys(t, span)
+builtin("highest_keys", 1, 1, "list", "The keys of a record (a list's positions) holding its highest value (none "
+        "takes no part), in order.", "highest_keys(bids)")(highest_keys)  # (tabletop's, called as it is)
 
 
 REGISTRY["unique_keys"] = Builtin("unique_keys", lambda ctx, span, t: unique_keys(t, span, ctx), 1, 1, (), "list",

@@ -6,6 +6,7 @@ value is named in the errors that refuse it.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from ..diagnostics import RuleError, Span
@@ -262,6 +263,24 @@ def _small_record(value: dict) -> int:
 
 
 _LOUD = _CONTAINERS | {str}  # what _small_record looks at more closely
+
+
+def record_scanned(ctx: Any, value: dict, span: Span | None) -> None:
+    """`scanned(ctx, nested(value, span), span)` of a record the compiled code built (record(...)), in one call: a
+    record of at most _SMALL fields is looked at here as _small_record looks at it (what nested gives, then the scan
+    charged as scanned charges it); any other goes through nested."""
+    if len(value) <= _SMALL:
+        total = len(value)
+        fields = value.values()
+        for x in compress(fields, map(_LOUD.__contains__, map(type, fields))):  # the loud fields only (told in C)
+            if type(x) is not list or len(x) > _SMALL or not _LOUD.isdisjoint(map(type, x)):  # (as _small_record)
+                break
+            total += len(x)
+        else:
+            if total >> COPY_SHIFT:
+                charge(ctx, total >> COPY_SHIFT, span)
+            return
+    scanned(ctx, nested(value, span), span)
 
 
 def _two_levels(value: list | dict, items, types: set, span: Span | None) -> int | None:

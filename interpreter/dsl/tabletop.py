@@ -89,10 +89,22 @@ def with_fixed(name: str, kwargs: dict) -> Optional[Callable]:
     if name == "next_player":
         return None if "include_start" in kwargs else _next_cw if step == 1 else _next_ccw
     include = kwargs.get("include_start", True)
+    if step == 1 and include is True:
+        return _order_cw
 
     def fixed(ctx, span, start):
         return seat_order(ctx, span, start, None, include, step)
     return fixed
+
+
+def _order_cw(ctx, span, start) -> list:
+    """seat_order(start) clockwise from the start: with no modifier in force (nobody is out) the seats from the
+    start's, worked out here; anything else as seat_order works it out."""
+    if start.__class__ is Player and not getattr(ctx, "modifiers", None):
+        players = ctx.players
+        s = start.seat % len(players)
+        return players[s:] + players[:s] if s else players[:]
+    return seat_order(ctx, span, start, None, True, 1)
 
 
 def next_in(ctx, seat: int, step: int) -> Any:
@@ -130,10 +142,11 @@ def award_places(keys: list, points: list, lowest: bool, ties: Any, span) -> lis
     return out
 
 
-def highest_keys(table: Any, span) -> list:
+def highest_keys(ctx, span, table: Any) -> list:
     """highest_keys(T): the keys of a record (a sealed step's choices: player -> choice) whose value is the highest, in
     the record's order; of a list, the positions (from 0). A value of none (a pass) takes no part, so [] when every
-    value is none. Values are numbers or texts, compared as max() compares them."""
+    value is none. Values are numbers or texts, compared as max() compares them. A long record or list: its scan
+    charged, as max's (the built-in itself: builtins.py registers this function, called with no wrapper)."""
     t = table.__class__
     if t is dict:
         items: Any = table.items()
@@ -142,6 +155,8 @@ def highest_keys(table: Any, span) -> list:
     else:
         raise RuleError(f"highest_keys needs a record (e.g. a sealed step's choices) or a list, got {describe(table)}",
                         span, "to rank the items of a list by a key, use highest(x in ITEMS, by: KEY)")
+    if len(table) >= 16:
+        scanned(ctx, len(table), span)
     top: Any = None
     keys: list = []
     for k, v in items:

@@ -164,7 +164,7 @@ class Board(Dice):
                 where[what.index] = dest
                 if self.known:
                     forget_moved(self.known, what, dest)
-                told = self.gates.get("moved", ())
+                told = self.gates.get("moved", ()) if self.gates else ()  # (no trigger on any event: no lookup)
                 if told:
                     told = by_dest(told, dest)
                 if told is None or told:
@@ -217,7 +217,8 @@ class Board(Dice):
             raise RuleError(f"there is no zone {z.slot}", span) from None
 
     def draw(self, count: Optional[int], src: ZoneRef, dest: Optional[ZoneRef], place: str, span: Span) -> Any:
-        cards = self._zone_list(src, span)
+        # (_zone_list's work without its call; it is called for its errors, or for a zone with no cards: the same list)
+        cards = (self.zones.get(src) if src.__class__ is ZoneRef else None) or self._zone_list(src, span)
         if count is None and cards and not self.known and dest.__class__ is ZoneRef:
             target = self.zones.get(dest)
             if target is not None:  # one card from the top to a zone, nothing shown to anyone: move's work, inline
@@ -284,8 +285,7 @@ class Board(Dice):
         return taken
 
     def _refill(self, src: ZoneRef, place: str, span: Span) -> bool:
-        """Shuffle the refill zone of `src` into it (on top when `src` is empty, else underneath); False when
-        there is nothing to refill it with."""
+        """Shuffle the refill zone of `src` into it (on top when `src` is empty, else underneath); False: none to."""
         name = self.rs.refills[src.zone]
         ref = ZoneRef(name) if self.rs.zones[name].per is None else ZoneRef(name, src.key)
         pile = self.zones.get(ref)

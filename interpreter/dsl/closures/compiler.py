@@ -341,8 +341,7 @@ def record_parts(nodes: Iterable[object], scope: Scope) -> dict[int, tuple[A.Exp
 def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter: Callable[[Any, Any, Span], Any],
                span: Span) -> Optional[Fn]:
     """A faster `obj.name` for a card attribute, a player variable or a player's zone, with a local object read
-    inline; anything else (another kind of object, a missing local) goes through the generic getter, so
-    results and errors are the same."""
+    inline; anything else (another kind of object, a missing local) goes through the generic getter: the same."""
     if name in scope.marks or name in CARD_FIELDS or name in PLAYER_FIELDS:
         return None
     if name in scope.player_vars:
@@ -361,6 +360,7 @@ def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter
                 if type(o) is Player:
                     return ctx.pvars[o.seat][name]
                 return getter(o, ctx, span)
+            fn.player_var = (local, name)  # type: ignore[attr-defined]  # what questions.bids reads as this does
         return fn
     if name in scope.player_zones:
         refs: dict[int, ZoneRef] = {}  # zone refs never change: one per seat, shared

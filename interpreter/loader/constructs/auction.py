@@ -307,7 +307,8 @@ class _Expansion:
                     f"if TIES_ == 'random' else {picks['nobody']}")
         # who tied for the highest bid, worked out by one built-in (highest_keys) over the bids or their worths; the
         # highest is kept in its local as before (a saved game's state holds the hidden locals)
-        if offer is None and spec.get("amount") is None:  # a bid is its own worth (none: a pass)
+        own = offer is None and spec.get("amount") is None
+        if own:  # a bid is its own worth (none: a pass)
             worth = f"{BIDS}[q]"
             amounts = (f"let {TIED} = highest_keys({BIDS}); "
                        f"let {TOP} = {BIDS}[{TIED}[0]] if not empty({TIED}) else none; ")
@@ -326,9 +327,12 @@ class _Expansion:
         sec = f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
         steps.append(g.do(
             amounts +
-            f"let {W} = ({pick}) if not empty({TIED}) else none; " + sec +
+            # (bids their own worth: somebody tied exactly when there is a top bid, a test cheaper than empty())
+            f"let {W} = ({pick}) if {f'{TOP} != none' if own else f'not empty({TIED})'} else none; " + sec +
             f"let {R} = record(winner: {W}, price: ({pay}) if {W} != none else 0, "
-            f"bid: {BIDS}[{W}] if {W} != none else none, tied: {TIED}, dropped: [])" + self.and_said()))
+            # (a bid that is its own worth: the winner's is the top one, whoever of the tied wins)
+            f"bid: {TOP if own else f'{BIDS}[{W}]'} if {W} != none else none, tied: {TIED}, dropped: [])"
+            + self.and_said()))
         return [*steps, *self.track_drops(), *self.close()]
 
     def track_drops(self) -> list:

@@ -34,7 +34,7 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form", "bids")
+                 "form", "bids", "high_var")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
     # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
     # Fn | None here would make them test again at every asking: typed Any on purpose
@@ -96,6 +96,10 @@ class _Plan:
         # auction's sealed bid): a sealed step asks each bidder in turn without the rest of `decide` (questions.bids)
         self.bids = self.route == "one" and self.amounts is not None and self.low_fixed is not None \
             and not self.prompt_now and (d is None or self.default_none)
+        # the highest amount written as a player variable of the player who decides (`bidder.coins`): its name, read
+        # by `bids` as the expression reads it of a player (its closure says so), without calling it
+        pv = None if self.amounts is None else getattr(_closure(self.amounts[1].fn), "player_var", None)
+        self.high_var = pv[1] if pv is not None and self.player_var is not None and pv[0] == self.player_var else None
 
     def calling(self, way, every=None) -> "_Plan":
         """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with

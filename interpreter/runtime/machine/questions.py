@@ -166,13 +166,16 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
     bots = g.bots
     if plan is not None and plan.spec is spec and plan.bids and plan.player_var == var and bots is not None \
             and bots.left is None and not g.story:
-        high_of, low, picks, most = plan.high, plan.low_fixed, bots.picks, g.max_steps
-        while i < n:
+        high_of, low, picks, most, hv = plan.high, plan.low_fixed, bots.picks, g.max_steps, plan.high_var
+        add = results.append
+        first = i
+        for i in range(first, n):
             p = players[i]
             loc[var] = p
             if p.__class__ is not Player:  # (decide says what is wrong)
                 break
-            high = high_of(g)
+            # (a player variable of the bidder: read as its expression reads it of a player, plans.high_var)
+            high = high_of(g) if hv is None else g.pvars[p.seat][hv]
             if high.__class__ is int and low <= high and high - low < _AMOUNTS:  # (as decide: two options or more)
                 count = high - low + 2
                 if count >> COPY_SHIFT:  # as building the list would charge
@@ -180,15 +183,16 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
                 # decide's pick written out (the pick of a seat with one, taken), for a game that counts no
                 # decisions left (`left` None) and has none pending (a step runs)
                 pick = picks[p.seat]
-                wire = None
-                if pick is not None:
+                if pick is None:
+                    wire = None
+                else:
                     try:
                         wire = pick("one", count, g.decisions)
                     except BaseException as exc:  # (raised by Game.play, the decision made and pending)
                         bots.failed = exc
                         wire = None
-                if wire.__class__ is int and 0 <= wire < count:
-                    got = None if wire == 0 else low + wire - 1
+                if wire.__class__ is int and wire >= 0 and wire < count:
+                    got = low + wire - 1 if wire else None
                     g.decisions = done = g.decisions + 1
                     steps = g.steps
                     if steps + done * DECISION_STEPS > most:
@@ -196,15 +200,18 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
                     if g.chance:
                         g.chance = []
                     g.steps = steps + 1
-                else:  # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
-                    got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
-                                 plan.secret is True, False, None)
+                    add(got)
+                    continue
+                # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
+                got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
+                             plan.secret is True, False, None)
             else:  # (one option, or a bound that breaks a rule)
                 got = decide(g, spec, step, "sealed", p, high)
             if got is MISSING:
                 return i
-            results.append(got)
-            i += 1
+            add(got)
+        else:  # (every one asked)
+            return n
     while i < n:
         p = players[i]
         loc[var] = p

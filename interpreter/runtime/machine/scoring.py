@@ -55,12 +55,16 @@ def decide_winners(g) -> list[int]:
     sign = 1 if sc.highest_wins else -1
     breaks = [(_running(t.fn, g), t, few) for t, few in zip(sc.tie_break, sc.fewest or (False,) * len(sc.tie_break))]
     keys = []
+    one = breaks[0] if len(breaks) == 1 else None  # (one tie-break, the usual: its key without a comprehension)
     for p, s in zip(g.players, g.scores):
         if isinstance(s, bool) or not isinstance(s, (int, float)):
             raise RuleError(f"the score of {p} is {describe(s)}, not a number, so no winner can be picked",
                             sc.score.span if sc.score is not None else sc.span)
         g.locals = {"p": p}
-        keys.append((sign * s, tuple([_fewest(t, g, p) if few else fn(g) for fn, t, few in breaks])))
+        if one is not None:
+            keys.append((sign * s, (_fewest(one[1], g, p) if one[2] else one[0](g),)))
+        else:
+            keys.append((sign * s, tuple([_fewest(t, g, p) if few else fn(g) for fn, t, few in breaks])))
     try:
         best = max(keys)
     except TypeError:
