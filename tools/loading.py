@@ -1,12 +1,25 @@
-"""Loading a ruleset for the drawing verbs: diagnostics printed, an exit code instead of a traceback."""
+"""Loading a ruleset for the verbs: diagnostics printed, an exit code instead of a traceback; `--set` read."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Optional
+from typing import Optional, Sequence
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def parse_sets(items: Sequence[str] | None) -> dict[str, str]:
+    """The settings of `--set NAME=VALUE` (ValueError for an item without its '='). Here, not in the table's
+    play.py: `rulecraft simulate` read it from there and imported the table, its words and saves (65 M instructions
+    of every run's start)."""
+    out = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--set {item!r}: write NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
 
 
 def load_for(verb: str, ref: str):

@@ -24,7 +24,7 @@ from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import run
 from .machine.invariants import check_cards, check_invariants
-from .machine.program import Frame, Program, Visits  # noqa: F401 - Frame is read here by state_io
+from .machine.program import Frame, Program, visits  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
 
@@ -91,7 +91,7 @@ class Game(Board):
         self.engine = engine
         self.compiled = engine == "compiled"
         self.listener = listener
-        self.coverage: Optional[Visits] = Visits() if coverage else None
+        self.coverage: Optional[dict] = visits() if coverage else None  # (a defaultdict: program.visits)
         self.zones: dict[ZoneRef, list[Card]] = {}
         self.where: dict[int, ZoneRef] = {}
         self.dynamic: dict[str, int] = {}
@@ -377,7 +377,7 @@ class Game(Board):
         if g.fixed_dice:  # a scenario's fixed dice: a copy, so a rollout does not use up the original's
             c.fixed_dice = list(g.fixed_dice)
         c._events = list(g._events)
-        c.coverage = None if g.coverage is None or not story else type(g.coverage)(g.coverage)
+        c.coverage = None if g.coverage is None or not story else g.coverage.copy()
         c.listener = None
         c.bots = None  # (a copy made by a bot of a game playing itself plays only as its own caller drives it)
         c.pending = g.pending

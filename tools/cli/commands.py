@@ -174,7 +174,8 @@ def _feature(module: str, verb: str, capability: str, args: argparse.Namespace) 
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from rulecraft.tools.table.play import parse_sets, play
+    from rulecraft.tools.loading import parse_sets
+    from rulecraft.tools.table.play import play
 
     try:
         overrides = parse_sets(args.set)
@@ -270,7 +271,7 @@ def cmd_aid(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from rulecraft.diagnostics import UNPRINTABLE  # (a name as typed never drives the terminal)
-    from rulecraft.tools.table.play import parse_sets
+    from rulecraft.tools.loading import parse_sets
     from rulecraft.tools.simulate.runs import load, progress_printer, report, simulate, unreached, write_coverage, write_csv, \
         write_json
 

@@ -24,6 +24,7 @@ import bisect
 import itertools
 import math
 from collections import Counter
+from operator import add
 from fractions import Fraction
 from typing import Any, Iterator
 
@@ -180,10 +181,10 @@ class MetricTally:
 def _add_counts(into: dict, counts: dict) -> None:
     """Add `counts` into `into` as Counter.update adds them (new keys after the others, in their order), with a
     dict's own stores: a Counter's store goes through a slot wrapper (its `__delitem__` is Python), and a dml
-    game's coverage (some 220 nodes) took about 95 us to add, 20 us now."""
-    get = into.get
-    for k, v in counts.items():
-        into[k] = get(k, 0) + v
+    game's coverage (some 220 nodes) took about 95 us to add, 20 us with a loop of Python, and the loop's 3,600
+    bytecodes a game are now C's (`update` stores the sums in the order of `counts`, as the loop did)."""
+    keys = counts.keys()
+    into.update(zip(keys, map(add, map(into.get, keys, itertools.repeat(0)), counts.values())))
 
 
 class Tally:

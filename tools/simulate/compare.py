@@ -108,7 +108,7 @@ def run(args) -> int:
     from rulecraft.diagnostics import render_text
     from rulecraft.loader import load_ruleset
 
-    from rulecraft.tools.table.play import parse_sets
+    from rulecraft.tools.loading import parse_sets
 
     try:
         overrides = parse_sets(args.set)

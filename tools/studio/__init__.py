@@ -73,7 +73,7 @@ def _play_request(args, root: str) -> tuple:
         return None, ""
     from rulecraft.bundled import resolve
     from rulecraft.loader import load_ruleset
-    from rulecraft.tools.table.play import parse_sets
+    from rulecraft.tools.loading import parse_sets
 
     path = resolve(args.play, root) or resolve(args.play)
     if path is None:

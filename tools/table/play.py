@@ -26,17 +26,6 @@ from rulecraft.tools.table.storyout import JsonStory, where_people_read
 from rulecraft.tools.table.undo import Taken, take_back
 
 
-
-def parse_sets(items: Sequence[str] | None) -> dict[str, str]:
-    out = {}
-    for item in items or ():
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise ValueError(f"--set {item!r}: write NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
-
-
 class _Printable:
     """A text stream that shows control characters as '?': names and texts from a stranger's ruleset,
     log or save (player names, prompts, card names) must not drive the terminal with escape sequences."""

@@ -115,7 +115,8 @@ def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
 
 def h_stack_begin(g, f, ins) -> None:
     step = ins.arg
-    order = as_list(g, step.iterable.fn(g), step.iterable.span)
+    fn = step.iterable.fn  # (in a compiled game its written function once written, as h_foreach_init calls it)
+    order = as_list(g, getattr(fn, "hot", fn)(g) if g.compiled else fn(g), step.iterable.span)
     f.locals[ins.extra] = {"order": list(order), "i": 0, "passes": 0, "last": None, "played": [], "by": None}
     f.pc += 1
 
@@ -149,16 +150,17 @@ def _offer(g, f, ins, zone, answer) -> None:
     order = st["order"]
     n = len(order)
     steady = None  # whether the zone can be kept from the offer to the answer (_STEADY), once a decision is asked
+    local = step.var
     while True:
         if answer is not MISSING:
             i = st["i"]
-            p = order[i]
             st["i"] = (i + 1) % n if n else 0
             if zone is None:
                 played = () if answer is None else list(answer) if isinstance(answer, list) else [answer]
             else:
                 played = list(answer) if answer else ()
             if played:  # (a pass plays nothing)
+                p = order[i]
                 if zone is None:
                     st.setdefault("entries", []).extend(played)
                 else:
@@ -177,8 +179,7 @@ def _offer(g, f, ins, zone, answer) -> None:
         if n == 0 or st["passes"] >= (n if st["last"] is None else n - 1):
             f.pc = ins.target
             return
-        p = order[st["i"]]
-        f.locals[step.var] = p
+        p = f.locals[local] = order[st["i"]]
         asked = g.decisions
         got = decide(g, step.play, step, "stack", p)
         if got is MISSING or g.decisions != asked:  # pending, or answered by a bot (answers.by_bot)

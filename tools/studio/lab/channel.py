@@ -76,7 +76,7 @@ def _int(value: Any, name: str, low: int, high: int) -> int:
 
 def _side(studio, given: Any, fallback: Optional[dict] = None) -> dict:
     """One side of a run: the ruleset (a file of the folder, or bundled:NAME), its bots and its options."""
-    from rulecraft.tools.table.play import parse_sets
+    from rulecraft.tools.loading import parse_sets
 
     if not isinstance(given, dict):
         raise Asked("a side of the run is an object {ruleset, agents, set}")
