@@ -455,3 +455,24 @@ def test_a_game_its_ruleset_stops_is_listed_with_why_and_where(folder):
     assert listed["problem"].startswith("the game stopped: a rule of the ruleset went wrong at pig.yaml:"), listed
     assert listed["at"]["path"] == "pig.yaml" and listed["at"]["line"] == line, listed["at"]
     assert "zero" in listed["said"] and "zero" not in listed["problem"]  # what it says: the page shows it when asked
+
+
+def test_a_sealed_answer_is_told_to_its_bidder_alone_and_that_it_was_made_to_all(folder):
+    """Session 18, play-tested: a bidder never saw their own sealed bid until the reveal, and nobody saw who had bid
+    yet. Now the bidder reads what they bid (a private line) and every other seat, the spectator too, reads that
+    they have answered, never what."""
+    with studio(folder) as c:
+        game = start(c, ["human", "human"], options={"lots_for_sale": 1, "start_coins": 37})
+        a_link, b_link = (s["link"] for s in game["seats"])
+        with socket(c, a_link) as a, socket(c, b_link) as b, socket(c, game["spectator"]) as watch:
+            fa = asked_state(a)  # P1 bids first
+            bid = next(i for i, o in enumerate(fa["view"]["decision"]["options"]) if o.get("amount") == 29)
+            a.send_json({"type": "answer", "decision": fa["decisions"], "wire": bid})
+            mine = moved_state(a, fa["decisions"])
+            fb = asked_state(b, fa["decisions"])
+            seen = moved_state(watch, fa["decisions"])
+    told = [line for line in mine["story"] if line["private"]]
+    assert told and told[-1]["text"].startswith("P1:") and told[-1]["text"].endswith("-> 29"), mine["story"]
+    for frame in (fb, seen):
+        assert any(line["text"] == "P1 has answered" and not line["private"] for line in frame["story"]), frame["story"]
+        assert not any("29" in line["text"] for line in frame["story"]), frame["story"]
