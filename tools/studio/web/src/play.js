@@ -49,6 +49,11 @@ function receive(frame) {
     return
   }
   if (frame.type !== "state") return
+  if (frame.next) {  // a seat asked for the next game (Play again): this seat's own link to it
+    status("the next game is starting…", "ok")
+    location.replace(frame.next)
+    return
+  }
   state.story = frame.storyFrom === 0 ? frame.story.slice() : state.story.concat(frame.story)
   state.frame = frame
   if (frame.problem) status(frame.problem, "error")
