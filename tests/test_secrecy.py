@@ -403,17 +403,19 @@ SEALED_IN = HEADER + """
 
 
 def test_a_sealed_step_whose_in_reads_a_hidden_hand_asks_everyone(tmp_path):
-    """P2 holds no key: the sealed steps ask P2 too (their decline the only answer) and reveal it with the rest,
-    with no line of its own before the reveal for the others; P2 reads its forced answer (a table asks it of P2 as
-    any answer: tests/test_secrecy_seats.py)."""
+    """P2 holds no key: the sealed steps ask P2 too (their decline the only answer) and reveal it with the rest;
+    before the reveal the others read that P2 has answered, as of every bidder, and never that it was forced; P2
+    reads its forced answer (a table asks it of P2 as any answer: tests/test_secrecy_seats.py), each bidder their
+    own (session 18: a bidder read nothing of their own bid until the reveal)."""
     rs = _load(tmp_path, SEALED_IN)
     g = _play(rs, [])
+    lays = ["P1: Lay keys -> nothing", "P2: Lay keys -> nothing (the only choice)", "P3: Lay keys -> nothing"]
+    knocks = ["P1: Knock? -> yes", "P2: Knock? -> no (the only choice)", "P3: Knock? -> yes"]
     for seat in range(3):
         mine = _read(g, seat)
-        forced = ["P2: Lay keys -> nothing (the only choice)"] if seat == 1 else []
-        knock = ["P2: Knock? -> no (the only choice)"] if seat == 1 else []
+        told = [[line if i == seat else f"P{i + 1} has answered" for i, line in enumerate(said)] for said in (lays, knocks)]
         assert [line for line in mine if not line.startswith(("Scores", "Winner"))] == [
-            *forced, "Revealed: P1: nothing, P2: nothing, P3: nothing", *knock,
+            *told[0], "Revealed: P1: nothing, P2: nothing, P3: nothing", *told[1],
             "Revealed: P1: yes, P2: no, P3: yes"], (seat, mine)
     assert g.decisions == 4  # P2's declines are forced: P1 and P3 chose twice each, as before
 

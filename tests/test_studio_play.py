@@ -455,3 +455,58 @@ def test_a_game_its_ruleset_stops_is_listed_with_why_and_where(folder):
     assert listed["problem"].startswith("the game stopped: a rule of the ruleset went wrong at pig.yaml:"), listed
     assert listed["at"]["path"] == "pig.yaml" and listed["at"]["line"] == line, listed["at"]
     assert "zero" in listed["said"] and "zero" not in listed["problem"]  # what it says: the page shows it when asked
+
+
+def test_a_sealed_answer_is_told_to_its_bidder_alone_and_that_it_was_made_to_all(folder):
+    """Session 18, play-tested: a bidder never saw their own sealed bid until the reveal, and nobody saw who had bid
+    yet. Now the bidder reads what they bid (a private line) and every other seat, the spectator too, reads that
+    they have answered, never what."""
+    with studio(folder) as c:
+        game = start(c, ["human", "human"], options={"lots_for_sale": 1, "start_coins": 37})
+        a_link, b_link = (s["link"] for s in game["seats"])
+        with socket(c, a_link) as a, socket(c, b_link) as b, socket(c, game["spectator"]) as watch:
+            fa = asked_state(a)  # P1 bids first
+            bid = next(i for i, o in enumerate(fa["view"]["decision"]["options"]) if o.get("amount") == 29)
+            a.send_json({"type": "answer", "decision": fa["decisions"], "wire": bid})
+            mine = moved_state(a, fa["decisions"])
+            fb = asked_state(b, fa["decisions"])
+            seen = moved_state(watch, fa["decisions"])
+    told = [line for line in mine["story"] if line["private"]]
+    assert told and told[-1]["text"].startswith("P1:") and told[-1]["text"].endswith("-> 29"), mine["story"]
+    for frame in (fb, seen):
+        assert any(line["text"] == "P1 has answered" and not line["private"] for line in frame["story"]), frame["story"]
+        assert not any("29" in line["text"] for line in frame["story"]), frame["story"]
+
+
+def test_play_again_is_asked_once_the_game_is_over_and_makes_one_next_game(folder):
+    """`again` from a seat (Play again): refused while the game goes on and from the spectator; at the end it makes
+    the next game (the same seats and options, the seed after) once, however many seats ask, and every seat's frames
+    then carry that seat's own link to it (`next`), the spectator's the next game's spectator link."""
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=40, options={"lots_for_sale": 1, "start_coins": 9})
+        with socket(c, game["seats"][0]["link"]) as a, socket(c, game["spectator"]) as watch:
+            fa = asked_state(a)
+            a.send_json({"type": "again"})
+            assert reply(a)["message"] == "the game is not over: a new one starts when it ends"
+            watch.send_json({"type": "again"})
+            assert reply(watch)["message"] == "a spectator watches: it answers nothing"
+            a.send_json({"type": "answer", "decision": fa["decisions"], "wire": 0})
+            end = asked_state(a, fa["decisions"])
+            assert end["view"]["over"] and end["next"] is None
+            a.send_json({"type": "again"})
+            a.send_json({"type": "again"})  # (a second ask, as another seat's at once, finds the same game)
+            a.send_json({"type": "help"})  # (answered after both: a seat's messages are taken in turn)
+            mine, frame = None, a.receive_json()
+            while frame["type"] == "state":  # (each ask pushes the seat a frame before the next message is read)
+                mine = frame if frame["next"] else mine
+                frame = a.receive_json()
+            assert frame["message"].startswith("help is about the question you are asked"), frame
+            assert mine is not None
+            seen = state(watch)
+            while not seen["next"]:
+                seen = state(watch)
+        games = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()["games"]
+    after = [g for g in games if g["id"] != game["id"]]
+    assert len(after) == 1 and after[0]["seed"] == 41 and [s["kind"] for s in after[0]["seats"]] == ["human", "random"]
+    assert mine["next"] == after[0]["seats"][0]["link"]
+    assert seen["next"] == after[0]["spectator"]

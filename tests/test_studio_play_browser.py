@@ -356,3 +356,39 @@ def test_the_seat_page_says_only_what_holds_for_the_game_it_shows(studio, browse
     _, decision = shown(dict(real, view=dict(view, decision=nothing)))
     assert "nothing you can pick" in decision and "Go on" in decision
     assert "Pick 0" not in decision and "Pass (none)" not in decision
+
+
+def test_play_again_takes_every_page_of_the_game_to_the_next(studio, browser):
+    """Session 18, play-tested: after the end a table had to go back to the studio's page for a new game and send
+    every link again. Now *Play again* on a seat's page starts the next game (the same rules, seats, bots and
+    options, the seed after) and every page of the game over, the spectator's too, follows to its own seat of it."""
+    import urllib.request
+
+    folder, url, _links = studio
+    base, token = url.split("/?token=")
+    ask = urllib.request.Request(base + "/api/play/new", method="POST", headers={
+        "authorization": f"token {token}", "content-type": "application/json"}, data=json.dumps(
+        {"ruleset": "auction.yaml", "seats": ["human", "human"], "seed": 11,
+         "options": {"lots_for_sale": 1, "start_coins": 40}}).encode())
+    with urllib.request.urlopen(ask, timeout=WAIT / 1000) as r:
+        game = json.loads(r.read())
+    links = [base + s["link"] for s in game["seats"]] + [base + game["spectator"]]
+    a, b, watcher = (Seat(browser, link) for link in links)
+    assert a.page.locator("#decision button.again").count() == 0  # not before the end
+    play_out([a, b], {0, 1})
+    again = a.page.locator("#decision button.again")
+    assert again.inner_text() == "Play again" and b.page.locator("#decision button.again").count() == 1
+    assert watcher.page.locator("#decision button.again").count() == 0  # a spectator starts nothing
+    shot(a.page, "play-again.png")
+    again.click()
+    for seat, (x, link) in enumerate(zip((a, b, watcher), links)):
+        x.page.wait_for_url(lambda now, old=link: now != old)  # each page follows to its own link of the next game
+        x.page.wait_for_function(f"() => {{ const f = ({FRAME})(); return f && !f.over }}")
+        assert x.page.evaluate(FRAME)["seat"] == (seat if seat < 2 else None)
+    news = [json.loads((g / "game.json").read_text()) for g in (folder / ".rulecraft" / "games").iterdir()]
+    news = [m for m in news if m["seed"] == 12 and m["kinds"] == ["human", "human"]]
+    assert len(news) == 1 and news[0]["overrides"] == {"lots_for_sale": "1", "start_coins": "40"}, news
+    assert news[0]["tokens"]["0"] in a.page.url and news[0]["tokens"]["1"] in b.page.url
+    assert news[0]["tokens"]["spectator"] in watcher.page.url
+    for x in (a, b, watcher):
+        x.context.close()

@@ -221,3 +221,41 @@ def test_runs_at_once_in_the_studio_are_bounded(client):
     finally:
         lab.starting = 0
     assert msg["type"] == "error" and "wait for one to end" in msg["message"]
+
+
+def test_a_sweep_plays_each_value_and_plots_any_row_against_it(client):
+    """Session 18: a designer asked how a number changes the game had to run one setting at a time and read the
+    reports side by side. A sweep plays the open ruleset at a few values of one setting (N games each, the same
+    seeds), keeps every row of statistics at each value, and plots the row the page asks for against the value."""
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        for bad, said in ((dict(compare={"set": []}), "compare with nothing"),
+                          (dict(sweep={"name": "target_score", "values": [30]}), "2 to 8 values"),
+                          (dict(sweep={"name": "target_score", "values": [30, 5]}), "target_score=5"),
+                          (dict(sweep={"name": "target_score", "values": [30, 30]}), "different values"),
+                          (dict(games=MAX_GAMES, sweep={"name": "target_score", "values": [20, 30, 40]}),
+                           f"at most {2 * MAX_GAMES:,} games in all")):
+            ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 6, "seed": 3, "workers": 1,
+                          "agents": ["random"], "sweep": {"name": "target_score", "values": [20, 30]}, **bad})
+            refused = ws.receive_json()
+            assert refused["type"] == "error" and said in refused["message"], (bad, refused)
+        ws.send_json({"type": "sweep", "row": 0})  # no sweep ended yet
+        assert "of a row of the sweep that ended" in ws.receive_json()["message"]
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 6, "seed": 3, "workers": 1,
+                      "agents": ["random"], "set": ["wipe_face=2"],
+                      "sweep": {"name": "target_score", "values": [20, 60, 200]}})
+        started = ws.receive_json()
+        assert started["runs"] == [f"pig.yaml wipe_face=2 target_score={v}" for v in (20, 60, 200)]
+        result, before = until(ws, {"result", "error"})
+        assert result["type"] == "result", result
+        rows = result["sweep"]["rows"]
+        turns = next(i for i, r in enumerate(rows) if r["metric"] == "turns" and r["label"] == "per game")
+        ws.send_json({"type": "sweep", "row": turns})
+        plot = ws.receive_json()
+    assert {m["run"] for m in before if m["type"] == "progress"} == {0, 1, 2}
+    assert [r["done"] for r in result["runs"]] == [6, 6, 6] and result["sweep"]["values"] == ["20", "60", "200"]
+    means = [p["estimate"] for p in rows[turns]["points"]]
+    assert means[0] < means[1] < means[2], means  # more points to reach: longer games
+    assert all(p["low"] <= p["estimate"] <= p["high"] for p in rows[turns]["points"])
+    assert rows[0]["label"] == "win rate, seat 1" and len(rows[0]["points"]) == 3
+    assert plot["type"] == "sweep" and plot["row"] == turns and "<svg" in plot["svg"]
+    assert "<script" not in plot["svg"]

@@ -170,3 +170,36 @@ def test_cancel_stops_a_long_run_and_the_editor_works_meanwhile(page):
     page.evaluate("() => { document.querySelector('#status').textContent = '' }")  # the next 'saved' is this save's
     page.keyboard.press("Control+s")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
+
+
+def test_a_sweep_of_one_setting_plots_a_row_against_its_values(page):
+    """Session 18: how a number changes the game was a comparison of two values at a time. A sweep plays the open
+    ruleset at a few values of one of its parameters (listed with their ranges), N games each, and plots the row the
+    designer picks against the value, with its intervals and a table of the figures."""
+    page.wait_for_function("() => [...document.querySelectorAll('#sim-sweep option')].some(o => o.value === "
+                           "'target_score')", timeout=WAIT)
+    assert page.inner_text("#sim-sweep option[value='target_score']") == "target_score (10 to 1000)"
+    page.fill("#tab-simulate input[type=number] >> nth=0", "30")
+    page.fill("#sim-form input[title^='one per seat']", "random")
+    page.fill("#sim-form textarea >> nth=0", "")
+    page.select_option("#sim-sweep", "target_score")
+    assert page.input_value("#sim-sweep-values") == "10, 100, 1000"  # its range and default, to edit
+    page.fill("#sim-sweep-values", "20, 60, 200")
+    before = info(page)["results"]
+    page.click("#sim-run")
+    page.wait_for_function(f"() => window.studio.simulate.info.results > {before}", timeout=WAIT)
+    assert page.inner_text("#sim-count") == "30 + 30 + 30 games played"
+    assert "30 games at each of target_score = 20, 60, 200" in page.inner_text(".sim-sweep h3")
+    page.wait_for_selector(".sim-sweep-plot img", timeout=WAIT)  # the first row's plot: the win rate of seat 1
+    turns = page.eval_on_selector_all("#sim-sweep-row option", "os => os.findIndex(o => o.textContent === "
+                                      "'turns: per game')")
+    assert turns > 0
+    page.select_option("#sim-sweep-row", str(turns))
+    page.wait_for_function("() => { const i = document.querySelector('.sim-sweep-plot img'); return i && "
+                           "i.alt.startsWith('turns: per game') && i.complete && i.naturalWidth > 0 }", timeout=WAIT)
+    cells = page.eval_on_selector_all(".sim-sweep-table tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    assert [c[0] for c in cells] == ["target_score", "20", "60", "200"] and cells[0][1] == "turns: per game"
+    means = [float(c[1]) for c in cells[1:]]
+    assert means[0] < means[1] < means[2], cells  # more points to reach: more turns
+    shot(page, "studio-simulate-sweep.png")
+    page.select_option("#sim-sweep", "")

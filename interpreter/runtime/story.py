@@ -156,13 +156,23 @@ def narrate_choice(game, d, value: Any, note: str = "") -> None:
         game.say(text + note)
 
 
-def narrate_sealed_forced(game, d, value: Any) -> None:
-    """A sealed answer the rules took at once, from options the others cannot see: told to its decider alone (the
-    others read it with the reveal, as every answer), marked as forced for the tables (`forced_in_secret`)."""
+ANSWERED = " has answered"  # what the others read of a sealed answer until the reveal ("P2 has answered")
+
+
+def narrate_sealed(game, d, value: Any, note: str = "") -> None:
+    """A sealed answer as it is given: what was chosen to its decider alone ("P2: Your bid? -> 4"), and to the others
+    that it was made, never what ("P2 has answered": the table sees a card laid face down). A forced one (`note`,
+    from options the others cannot see) is marked so for the tables (`forced_in_secret`) and reads to the others as
+    any answer; the reveal tells everyone every answer (machine/decision_steps.py)."""
     who = game.players[d.player]
     answer = d.label_of(value) if d.labels else game_label(game, value)
     text = f"{who}: {d.prompt} -> {answer}" if d.prompt else f"{who} chooses {answer}"
-    game.say(text + ONLY_CHOICE, only=(d.player,), forced=d)
+    game.say(text + note, only=(d.player,), public=f"{who}{ANSWERED}", forced=d if note else None)
+
+
+def narrate_sealed_forced(game, d, value: Any) -> None:
+    """A sealed answer the rules took at once, from options the others cannot see (`narrate_sealed`)."""
+    narrate_sealed(game, d, value, ONLY_CHOICE)
 
 
 def zone_words(rs: Any, name: str) -> str:

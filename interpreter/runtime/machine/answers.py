@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 from ...diagnostics import RuleError
 from ..decisions import MISSING, Decision
-from ..story import narrate_choice
+from ..story import narrate_choice, narrate_sealed
 
 DECISION_STEPS = 64  # what one decision costs of the game's step budget (the view, the story, the log: far more
 # than a step); 5,000,000 steps still allow 78,000 decisions, hundreds of times a long game
@@ -51,6 +51,8 @@ def taken(g, d: Optional[Decision], value: Any) -> None:
         assert d is not None  # (a pick is asked only in a game without a story)
         if d.purpose != "sealed" and d.purpose != "reroll":
             narrate_choice(g, d, value)
+        elif d.purpose == "sealed":  # to its decider alone; the others read that it was made
+            narrate_sealed(g, d, value)
         elif d.purpose == "reroll":
             g.say(f"{g.players[d.player]} {'rolls again' if value else 'keeps the roll'}")
     g.steps = steps + 1

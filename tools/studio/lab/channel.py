@@ -36,6 +36,7 @@ MAX_MESSAGE = 64 * 1024  # bytes of a message from the page
 MAX_SETS = 64  # NAME=VALUE options of one side
 MAX_LINE = 64 * 1024 * 1024  # bytes of one line from the run's process (the result, with its plots)
 AGENTS = ("random", "first", "greedy")  # the bots a page may seat
+MAX_VALUES = 8  # values of a sweep (each played N games; at most 2 * MAX_GAMES games in all, as a comparison)
 STOP_WAIT = 5.0  # seconds a cancelled run is given to end before it is killed
 
 
@@ -116,9 +117,39 @@ def request_of(studio, msg: dict, lab: Lab) -> dict:
     runs = [_side(studio, msg)]
     if msg.get("compare") is not None:
         runs.append(_side(studio, msg["compare"], runs[0]))
+    sweep = None
+    if msg.get("sweep") is not None:
+        if len(runs) > 1:
+            raise Asked("a sweep plays the open ruleset alone: compare with nothing")
+        sweep, runs = _sweep(msg["sweep"], runs[0], games)
     return {"runs": [{k: r[k] for k in ("name", "ruleset", "agents", "overrides")} for r in runs],
-            "games": games, "seed": seed, "players": players, "workers": workers,
+            "games": games, "seed": seed, "players": players, "workers": workers, "sweep": sweep,
             "cluster": lab.cluster, "cluster_timeout": lab.cluster_timeout}
+
+
+def _sweep(given: Any, side: dict, games: int) -> tuple[dict, list[dict]]:
+    """A sweep of one setting ({name, values}): the side played at each value, its other options as they are."""
+    from rulecraft.tools.table.play import parse_sets
+
+    name, values = (given.get("name"), given.get("values")) if isinstance(given, dict) else (None, None)
+    if not isinstance(name, str) or not isinstance(values, list) or not 2 <= len(values) <= MAX_VALUES or \
+            not all(isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in values):
+        raise Asked(f"a sweep is {{name, values}}: one setting and 2 to {MAX_VALUES} values")
+    if games * len(values) > 2 * MAX_GAMES:
+        raise Asked(f"a sweep plays at most {2 * MAX_GAMES:,} games in all: {len(values)} values of {games:,} games "
+                    f"are {games * len(values):,}")
+    try:
+        sets = [parse_sets([f"{name}={v}"]) for v in values]
+    except ValueError as exc:
+        raise Asked(str(exc).replace("--set ", "")) from None
+    shown = [str(v) for v in values]
+    if len(set(shown)) != len(shown):
+        raise Asked("a sweep's values are different values")
+    base = {k: v for k, v in side["overrides"].items() if k != name}
+    ref = side["ref"][8:] if side["ref"].startswith("bundled:") else side["ref"]
+    runs = [{**side, "name": " ".join([ref, *(f"{k}={x}" for k, x in {**base, **one}.items())])[:200],
+             "overrides": {**base, **one}} for one in sets]
+    return {"name": name, "values": shown}, runs
 
 
 def settings_problem(path: str, overrides: dict, players: int | None = None, name: str = "",
@@ -180,6 +211,7 @@ class Channel:
         self.proc: Optional[asyncio.subprocess.Process] = None
         self.relay: Optional[asyncio.Task] = None
         self.done: list = []  # (path, overrides, coverage counts, games) of each side of the last run
+        self.swept: Optional[dict] = None  # the last sweep's rows ({name, values, ruleset, rows}), to plot
         self.sending = asyncio.Lock()
         self.tasks: set = set()
         self.stopping: Optional[asyncio.subprocess.Process] = None
@@ -219,8 +251,10 @@ class Channel:
                 await self.cancel()
             elif kind == "chart":
                 await self.chart(msg)
+            elif kind == "sweep":
+                await self.sweep_plot(msg)
             else:
-                raise Asked("a message is {type: start | cancel | chart, ...}")
+                raise Asked("a message is {type: start | cancel | chart | sweep, ...}")
         except (Asked, Refused) as exc:
             at = {"at": exc.at} if isinstance(exc, Asked) and exc.at else {}
             await self.send({"type": "error", "message": exc.message if isinstance(exc, Refused) else str(exc), **at})
@@ -248,7 +282,7 @@ class Channel:
         self.lab.running.add(self.proc)
         self.proc.stdin.write((json.dumps(request) + "\n").encode())
         self.proc.stdin.close()
-        self.done = []
+        self.done, self.swept = [], None
         await self.send({"type": "started", "games": request["games"], "runs": [r["name"] for r in request["runs"]]})
         self.relay = asyncio.create_task(self._relay(self.proc, request))
 
@@ -275,7 +309,9 @@ class Channel:
             self.lab.running.discard(proc)
             if self.proc is proc:
                 self.proc = None
-        if last is not None and last["type"] == "result":
+        if last is not None and last["type"] == "result" and last.get("sweep"):
+            self.done, self.swept = [], last["sweep"]  # (its plots are drawn when asked: `sweep`)
+        elif last is not None and last["type"] == "result":
             self.done = [(r["ruleset"], r["overrides"], side["coverage"].pop("counts"), side["done"])
                          for r, side in zip(request["runs"], last["runs"])]
         if last is None and self.stopping is proc:  # cancelled before it could say so (still starting)
@@ -331,3 +367,15 @@ class Channel:
         except Exception as exc:  # noqa: BLE001 - Graphviz failing on one chart: this request's error
             raise Asked(f"the chart was not drawn: {str(exc)[:300]}") from None
         await self.send({"type": "chart", "run": which, "sequence": sequence, "svg": svg})
+
+    async def sweep_plot(self, msg: dict) -> None:
+        """The plot of one row of the last sweep against the setting's values (tools/simulate/sweep.py)."""
+        from rulecraft.tools.simulate.sweep import sweep_svg
+
+        row, swept = msg.get("row"), self.swept
+        if swept is None or not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < len(swept["rows"]):
+            raise Asked("a sweep's plot is of a row of the sweep that ended: {type: sweep, row: N}")
+        loop = asyncio.get_running_loop()
+        svg = await loop.run_in_executor(self.studio.drawing, sweep_svg, swept["ruleset"], swept["name"],
+                                         swept["values"], swept["rows"][row])
+        await self.send({"type": "sweep", "row": row, "svg": svg})

@@ -124,6 +124,8 @@ def play(request: dict, out, state: dict) -> dict:
     else:
         playing({})
     _send(out, {"type": "making"})  # the plots of a long game take a few seconds: said, not a frozen '200 / 200'
+    if request.get("sweep"):  # one setting at a few values: every row at each (the page asks for its plot)
+        return swept(request, summaries, players, seed)
     results = []
     for r, summary, loaded in zip(runs, summaries, loads):
         cov = coverage_of(summary, loaded, r["ruleset"])
@@ -136,6 +138,21 @@ def play(request: dict, out, state: dict) -> dict:
     entries = compare(*summaries) if len(summaries) == 2 else None
     return {"type": "result", "players": players, "seed": seed, "runs": results, "compare": entries,
             "compareFigures": svg_compare_figures(*summaries) if len(summaries) == 2 else []}
+
+
+def swept(request: dict, summaries: list, players: int, seed: int) -> dict:
+    """The result of a sweep: each value's text report, and every row of statistics at each value (its plot is
+    drawn when the page asks for it: tools/simulate/sweep.py)."""
+    from rulecraft.tools.simulate.runs import report
+    from rulecraft.tools.simulate.sweep import sweep_rows
+
+    sweep = request["sweep"]
+    runs = [{"name": r["name"], "ruleset": s.ruleset, "agents": s.agents, "games": s.games, "done": s.done,
+             "errors": s.errors[:20], "seconds": round(s.seconds, 3), "text": report(s)}
+            for r, s in zip(request["runs"], summaries)]
+    return {"type": "result", "players": players, "seed": seed, "runs": runs, "compare": None, "compareFigures": [],
+            "sweep": {"name": sweep["name"], "values": sweep["values"], "ruleset": summaries[0].ruleset,
+                      "rows": sweep_rows(summaries)}}
 
 
 def main(studio: Optional[int] = None) -> int:

@@ -55,6 +55,7 @@ class Hub:
         self.wanted: set[str] = set()  # games kicked since their runner last looked
         self.engine = ThreadPoolExecutor(max_workers=2, thread_name_prefix="studio-play")
         self.problems: list[str] = []  # games found on disk that could not be made again, and why
+        self.next: dict[str, str] = {}  # a game over -> the game its seats play next (`again`)
 
     async def off_loop(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self.engine, fn, *args)
@@ -113,6 +114,19 @@ class Hub:
         self._add(table)
         self.kick(gid)
         return self.describe(gid)
+
+    async def again(self, gid: str) -> None:
+        """The next game of the game over `gid`, asked from one of its seats: the same ruleset (the copy the game
+        was played by), seats, bots and options, the seed after its seed; every open page of `gid` is then sent its
+        own link to it (`next` in its frames) and follows. Made once: a second ask (another seat, at once) finds it.
+        Called under the game's lock."""
+        t = self.tables[gid]
+        if not t.game.over:
+            raise Refusal("the game is not over: a new one starts when it ends")
+        if gid not in self.next:
+            seed = t.meta["seed"] + 1 if t.meta["seed"] + 1 < 2**64 else 0
+            made = await self.new_game(t.meta["ruleset"], list(t.meta["kinds"]), seed, dict(t.meta["overrides"]))
+            self.next[gid] = made["id"]
 
     def relative(self, path: str) -> Optional[str]:
         """`path` relative to the studio's folder when it lies in it (not in a game's own copy), else None."""
@@ -189,6 +203,9 @@ class Hub:
             frame = await self.off_loop(table.frame, seat.seat, start)
             seat.sent = frame["storyEnd"]
         frame["away"] = self.away(seat.game_id)
+        after = self.next.get(seat.game_id)  # the game played next: this seat's own link to it (`again`)
+        frame["next"] = self._link(self.tables[after], "spectator" if seat.seat == SPECTATOR else str(seat.seat)) \
+            if after else None
         seat.queue.put_nowait(frame)
 
     def away(self, gid: str) -> list[int]:
@@ -216,6 +233,8 @@ class Hub:
                     for s in self.seats:
                         if s.game_id == gid:
                             s.sent = 0
+            elif what == "again":
+                await self.again(gid)
             elif what == "help":
                 reply = {"type": "help", "text": await self.off_loop(table.help, seat.seat)}
             elif what == "state":

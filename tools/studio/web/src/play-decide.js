@@ -35,6 +35,17 @@ export function decisionEl(d, frame, send, help) {
   if (frame.undo) tools.append(button("Undo my last decision", "undo", () => send({type: "undo"})))
   if (tools.childElementCount) box.append(tools)
   if (!d && !frame.view.over) box.append(el("p", "waiting", "Nothing to decide now."))
+  if (frame.view.over && frame.seat !== null) {  // the next game: the same seats and options, the next seed; every
+    const again = button("Play again", "again", () => {  // page of this game follows (`next` in its frames)
+      again.disabled = true
+      again.textContent = "Starting the next game…"
+      send({type: "again"})
+    })
+    again.title = "A new game of the same rules, seats, bots and options, with the next seed; the other seats follow"
+    const row = el("div", "tools")
+    row.append(again)
+    box.append(row)
+  }
   return box
 }
 

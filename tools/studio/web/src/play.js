@@ -7,7 +7,7 @@ import {decisionEl} from "./play-decide.js"
 
 const $ = sel => document.querySelector(sel)
 const token = new URLSearchParams(location.search).get("seat") || ""
-const state = {frame: null, story: [], notices: [], socket: null, closed: null}
+const state = {frame: null, story: [], notices: [], socket: null, closed: null, leaving: null}
 window.play = state  // for the browser tests: what the page holds
 
 function status(text, kind = "") {
@@ -49,6 +49,14 @@ function receive(frame) {
     return
   }
   if (frame.type !== "state") return
+  if (frame.next) {  // a seat asked for the next game (Play again): this seat's own link to it, gone to once (the
+    if (!state.leaving) {  // frames after it say the same: a second go would abort the first)
+      state.leaving = frame.next
+      status("the next game is starting…", "ok")
+      location.replace(frame.next)
+    }
+    return
+  }
   state.story = frame.storyFrom === 0 ? frame.story.slice() : state.story.concat(frame.story)
   state.frame = frame
   if (frame.problem) status(frame.problem, "error")

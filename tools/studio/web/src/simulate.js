@@ -5,6 +5,7 @@
 import "./simulate.css"
 import {getJSON} from "./api.js"
 import {comparison, el, svgImage} from "./simtable.js"
+import {SweepForm, showSweepPlot, sweepView} from "./simsweep.js"
 
 const BOTS = ["random", "first", "greedy"]
 
@@ -58,11 +59,12 @@ export class Simulate {
     // what the Options boxes take: the open ruleset's parameters and options, each with its default and range or
     // choices (session 17: the boxes said one example; a ruleset's option was found by reading its file)
     this.knobs = el("p", {className: "note", id: "sim-knobs"})
+    this.sweep = new SweepForm()
     const form = el("form", {id: "sim-form"},
       el("fieldset", {}, el("legend", {textContent: "A: the open ruleset (saved first)"}),
          field("Games", this.games), field("Seed", this.seed), field("Players", this.players),
          field("Bots", this.bots), field("Options", this.sets)),
-      el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB,
+      el("fieldset", {}, el("legend", {textContent: "Compare with"}), this.versus), this.sideB, this.sweep.box,
       el("div", {className: "sim-buttons"}, this.run, this.cancel), this.knobs)
     form.addEventListener("submit", e => { e.preventDefault(); this.start() })
     this.bar = el("progress", {id: "sim-bar", max: 1, value: 0, ariaLabel: "games played"})
@@ -96,6 +98,7 @@ export class Simulate {
       return  // a ruleset that does not load says why in the problems list and when run
     }
     if (ref !== this.source()) return  // another file opened meanwhile
+    this.sweep.setKnobs(setup.parameters)
     const knobs = [...setup.parameters, ...setup.options]
     if (!knobs.length) return void (this.knobs.textContent = "This ruleset has no parameters or options to set.")
     const said = o => o.choices ? `${o.name}: ${o.choices.map(String).join(" or ")} (default ${o.default})`
@@ -146,6 +149,9 @@ export class Simulate {
     const msg = {type: "start", ruleset: ref, games: Number(this.games.value), seed: Number(this.seed.value),
                  agents: bots, set: lines(this.sets.value.replace(/,/g, "\n"))}
     if (this.players.value) msg.players = Number(this.players.value)
+    msg.sweep = this.sweep.asked() || undefined
+    if (msg.sweep && this.versus.value) return this.say("a sweep plays the open ruleset alone: set Compare with to nothing", "stale")
+    this.sweeping = msg.sweep || null
     if (this.versus.value) {
       msg.compare = {ruleset: this.versus.value === "same" ? ref : this.versus.value, agents: lines(this.botsB.value),
                      set: lines(this.setsB.value)}
@@ -207,7 +213,8 @@ export class Simulate {
       this.bar.value = (before + msg.done) / this.total
       if (msg.run !== this.pace.side) Object.assign(this.pace, {side: msg.run, sideStart: performance.now()})
       Object.assign(this.pace, {sideDone: msg.done, done: before + msg.done})
-      const side = this.names.length > 1 ? ` of ${msg.run ? "B" : "A"} (${this.names[msg.run]})` : ""
+      const side = this.sweeping ? ` at ${this.sweeping.name} = ${this.sweeping.values[msg.run]}`
+        : this.names.length > 1 ? ` of ${msg.run ? "B" : "A"} (${this.names[msg.run]})` : ""
       this.count.textContent = `${msg.done} / ${msg.total} games${side}` +
         (msg.done ? "" : ": loading the ruleset, making its code, playing the first games…")  // a large ruleset's first game takes a while
     } else if (msg.type === "making") {  // the games are played; the plots of a long game take a few seconds
@@ -232,6 +239,8 @@ export class Simulate {
       this.count.textContent = `${msg.runs.map(r => r.done).join(" + ")} games played`
       this.finish("")
       this.show(msg)
+    } else if (msg.type === "sweep") {
+      showSweepPlot(this.out, msg)
     } else if (msg.type === "chart") {
       const box = this.out.querySelector(`.sim-chart[data-run="${msg.run}"]`)
       if (box) box.replaceChildren(svgImage(msg.svg, `the chart of ${msg.sequence}, shaded by how often each step ran`))
@@ -239,6 +248,7 @@ export class Simulate {
   }
 
   show(msg) {
+    if (msg.sweep) return void this.out.replaceChildren(sweepView(msg, row => this.sock.send(JSON.stringify({type: "sweep", row}))))
     const parts = []
     if (msg.compare) parts.push(comparison(msg))
     msg.runs.forEach((run, i) => parts.push(this.side(run, i, msg)))
