@@ -176,7 +176,7 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     _answers_again(g, seat)
     _rolls_again(g, seat, rng)
     if g.modifiers and g.rs.modifiers:  # one added for a reason it cannot see: what every seat knows of it, nothing
-        g.modifiers = [m for m in g.modifiers if modifier_seen(g.rs, m[0], seat)]
+        g.modifiers = [m for m in g.modifiers if modifier_seen(g.rs, m[0], seat, m[1])]
 
 
 def _rolls_again(g: Any, seat: int, rng: SplitMix) -> None:

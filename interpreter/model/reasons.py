@@ -15,7 +15,7 @@ from .kinds import kind_of
 from .reading import Secrets, every_step, local_reads
 from .steps import asks_decision as _asks
 
-_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple, frozenset, tuple]]" = weakref.WeakKeyDictionary()
+_QUIET: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 
 
 def only_says(steps: Any) -> bool:
@@ -29,11 +29,11 @@ def filtered(rs: Any, node: Any) -> bool:
     return any((isinstance(n, A.Comprehension) and n.condition is not None)
                or (isinstance(n, A.Call) and n.func in rs.functions) for n in node.walk())
 
-def quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset, tuple]:
+def quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset, tuple, frozenset]:
     """(the spans of the shows the others are not told of, the sequences whose start is not announced, the loops
     that ask for a hidden reason, the modifiers added or taken off for a hidden reason, the logs told for a hidden
-    reason). A condition reading such a
-    modifier is itself a hidden reason: walked again until nothing changes."""
+    reason, those of the modifiers whose every hidden reason is the own things of the player they are put on). A
+    condition reading such a modifier is itself a hidden reason: walked again until nothing changes."""
     got = _QUIET.get(rs)
     if got is None:
         mods: frozenset = frozenset()
@@ -43,12 +43,13 @@ def quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset, tuple]:
             loops: list = []
             found: set = set()
             logs: list = []
-            _walk_quiet(rs, shows, sequences, loops, found, mods, logs)
+            own: dict = {}
+            _walk_quiet(rs, shows, sequences, loops, found, mods, logs, own)
             if found <= mods:
                 break
             mods = mods | found
         got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)), mods,
-                                 tuple(dict.fromkeys(logs)))
+                            tuple(dict.fromkeys(logs)), frozenset(m for m, yes in own.items() if yes))
     return got
 
 class _Draft:
@@ -64,7 +65,8 @@ def hidden_modifiers_of(**parts: Any) -> frozenset:
     return quiet(_Draft(**parts))[3]
 
 
-def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset, logs: list) -> None:
+def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset, logs: list,
+                own: dict) -> None:
     specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
     s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
     s.modifiers = hid
@@ -89,8 +91,22 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
         s._inside(z, parts, (), s.locals)  # a zone named: who owns it, its key
         return bool(parts) or any(isinstance(n, A.Name) and (n.id in secret_names or n.id in names) for n in z.walk())
 
+    def named(node: Any, names: frozenset) -> bool:  # a secret answer's name or a hidden event field in it
+        node = getattr(node, "ast", node)
+        return node is not None and any(isinstance(n, A.Name) and (n.id in secret_names or n.id in names)
+                                        for n in node.walk())
+
+    def own_reason(node: Any, why: Any, names: frozenset) -> bool:
+        """Whether the modifier `node` adds is put, for a hidden reason, on a player named `X` whose own things (read
+        through `X`: their hand, an `owner` variable) are all that reason reads: then X sees why, and may see it."""
+        target, value = node.target, getattr(node, "value", None)
+        if why is None or not isinstance(target, A.Name) or named(target, names) or named(value, names):
+            return False
+        reads = (*why, *s.reads(target, local=True), *(s.reads(value, local=True) if value is not None else ()))
+        return all(r.visibility in ("owner", "owner_contents") and r.via == target.id for r in reads)
+
     none: frozenset = frozenset()
-    todo: list = [(seq.steps, False, none) for seq in rs.sequences.values()]
+    todo: list = [(seq.steps, False, none, ()) for seq in rs.sequences.values()]
     fields = event_fields(rs, hidden)
 
     def called(name: str, quiet: bool, args: Iterable, names: frozenset = none) -> None:
@@ -100,7 +116,7 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
             sequences.add(name)
         if quiet and (name, True) not in seen:
             seen.add((name, True))
-            todo.append((rs.sequences[name].steps, True, none))
+            todo.append((rs.sequences[name].steps, True, none, None))
 
     def fired(event: str, quiet: bool) -> None:
         """A trigger on `event` runs its sequence for a hidden reason when its `when` reads one (an event field that
@@ -110,14 +126,14 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
                 names = frozenset(fields.get(event, ())) & frozenset(rs.sequences[t.run].params)
                 if (t.run, names) not in seen:  # (its event fields, hidden ones passed as parameters)
                     seen.add((t.run, names))
-                    todo.append((rs.sequences[t.run].steps, False, names))
+                    todo.append((rs.sequences[t.run].steps, False, names, ()))
                 called(t.run, quiet or hidden(t.when, frozenset(fields.get(event, ()))), ())
 
     seen: set = set()
     for event in {t.on for t in rs.triggers}:
         fired(event, False)
     while todo:
-        steps, quiet, names = todo.pop()
+        steps, quiet, names, why = todo.pop()  # why: what the hidden reasons it is reached for read, None: not known
         for step in steps:
             called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())), names)
             if quiet:  # the events its own instruction raises (a stack's cards moved, a sealed step's reveal)
@@ -133,12 +149,13 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
                     elif isinstance(node, (A.AddModifier, A.RemoveModifier)) and (
                             quiet or hidden(node.target, names) or hidden(getattr(node, "value", None), names)):
                         mods.add(node.modifier)
+                        own[node.modifier] = own.get(node.modifier, True) and own_reason(node, why, names)
                     if quiet and isinstance(node, A.Stmt):
                         for event in _CAUSES.get(type(node), ()) or ((node.event,) if isinstance(node, A.Emit) else ()):
                             fired(event, True)
             run = getattr(step, "run", None)
             if isinstance(run, tuple):
-                todo.append((run, quiet, names))
+                todo.append((run, quiet, names, why))
             over_hidden = hidden(getattr(step, "iterable", None), names)
             if over_hidden and hasattr(step, "body") and bool(getattr(step, "var", "")) and _asks(rs, [step.body]):
                 loops.append(step)
@@ -147,7 +164,10 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
                 logs.extend(n.span for st in step.then for stmt in getattr(st, "stmts", ())
                             for n in stmt.ast.walk() if isinstance(n, A.Log))
             inner = quiet or cond_hidden or over_hidden
-            todo.extend((body, inner, names) for _name, body in step.bodies)
+            cond = getattr(step, "cond", None)
+            because = None if why is None or over_hidden or (cond_hidden and named(cond, names)) else \
+                (*why, *s.reads(cond, local=True)) if cond_hidden else why
+            todo.extend((body, inner, names, because) for _name, body in step.bodies)
 
 
 _CAUSES = {A.Move: ("moved", "revealed"), A.Draw: ("drawn", "moved", "revealed"), A.Shuffle: ("shuffled",),

@@ -267,9 +267,12 @@ def hidden_modifiers(rs: Any) -> frozenset:
     return quiet(rs)[3] if rs.modifiers else frozenset()
 
 
-def modifier_seen(rs: Any, name: str, seat: int) -> bool:
-    """Whether `seat` may be shown that the modifier `name` is in force (on whom, with its words)."""
-    return name not in hidden_modifiers(rs)
+def modifier_seen(rs: Any, name: str, seat: int, on: Optional[int] = None) -> bool:
+    """Whether `seat` may be shown that the modifier `name` is in force on the player at seat `on` (None: on the whole
+    table), with its words: one added for a reason some seat cannot see only by the player it is on, and only when
+    every such reason reads nothing but that player's own things (their hand, an `owner` variable, read through the
+    name the modifier is put on: `if: "any([c is spy for c in p.role])"` then `add modifier marked to p`)."""
+    return name not in hidden_modifiers(rs) or (on is not None and on == seat and name in quiet(rs)[5])
 
 
 _FILLED: "weakref.WeakKeyDictionary[Any, Secrets]" = weakref.WeakKeyDictionary()
@@ -283,7 +286,7 @@ def secrets_of(rs: Any) -> Secrets:
         s = _reading_secrets(rs)
         mods = hidden_modifiers(rs)
         if mods:
-            s.modifiers = mods
+            s.modifiers, s.own = mods, quiet(rs)[5]
             s._memo.clear()
             s.locals = local_reads(rs, s)
         _FILLED[rs] = s
