@@ -1,10 +1,10 @@
 """A `log` whose own text reads something some seat cannot see (docs/secrecy.md, "A log's own words").
 
 A log is the rules' own words, told to every seat as written: a value they keep hidden, logged, is their reveal (40
-logs in 20 rulesets of the project do so: a showdown, a cup lifted, a challenge's card). One kind of field is not: a
-card a `draw ... as NAME` took from a zone some seat cannot see (`log '{p} draws {got}'`) is read in full only by the
-seats that see that card where it lies when the log is told; every other seat reads '…' in its place, as the others
-read a prompt that reads a secret. Both engines.
+logs in 20 rulesets of the project do so: a showdown, a cup lifted, 'Trumps were hearts'). One kind of field is not:
+a card the rules keep under a name given cards some seat cannot see (`draw ... as got`, a decision's answer among a
+hidden hand: `log '{p} draws {got}'`) is read in full only by the seats that see that card where it lies when the log
+is told; every other seat reads '…' in its place, as the others read a prompt that reads a secret. Both engines.
 """
 
 from __future__ import annotations
@@ -52,6 +52,11 @@ RULES = """
           - for_each: p
             in: players
             do:
+              - choose: {player: p, kind: one, options: "cards(p.hand)", prompt: "Keep which gem?", as: kept}
+              - "log '{p} keeps {kept.name} in mind'"
+          - for_each: p
+            in: players
+            do:
               - "draw 1 from p.hand to pile as laid"
               - "log '{p} lays {laid} face up'"
 """
@@ -73,10 +78,10 @@ def _read(g: Game, seat: int) -> list[str]:
 
 
 @pytest.mark.parametrize("engine", ["reference", "compiled"])
-def test_a_log_naming_a_card_a_draw_kept_is_read_in_full_by_those_who_see_the_card(tmp_path, engine):
-    """Every seat read 'P2 draws Gem 4 (1 in hand)': the log's text was told as written, the card drawn into P2's
-    hidden hand with it. Now the drawer reads it and the others read '…' in its place; a card laid face up before it
-    is told is read by all. The rest of a log is told as written (the rules' words: a hidden variable or a hand's cards
+def test_a_log_naming_a_card_kept_under_a_name_is_read_in_full_by_those_who_see_the_card(tmp_path, engine):
+    """Every seat read 'P2 draws Gem 4 (1 in hand)' and 'P2 keeps Gem 4 in mind': the log's text was told as written,
+    the card drawn into P2's hidden hand, or chosen from it, with it. Now P2 reads it and the others read '…' in its
+    place; a card laid face up before it is told is read by all. The rest of a log is told as written (the rules' words: a hidden variable or a hand's cards
     logged is their reveal, as a cup lifted or 'Trumps were hearts' at the end), the bag's count too."""
     g = _game(tmp_path, engine)
     by_seat = [_read(g, seat) for seat in range(3)]
@@ -87,6 +92,9 @@ def test_a_log_naming_a_card_a_draw_kept_is_read_in_full_by_those_who_see_the_ca
         assert drawn.startswith("Gem")
         for other in range(3):
             assert (first if other == seat else f"{name} draws … (1 in hand)") in by_seat[other]
+        kept = next(t for t in spectator if t.startswith(f"{name} keeps Gem"))  # a decision's answer, kept in hand
+        for other in range(3):
+            assert (kept if other == seat else f"{name} keeps … in mind") in by_seat[other]
     for seat in range(3):
         assert "The vault holds 7; the bag 3 gems" in by_seat[seat]
         assert "P2 keeps 3 coins and the gems" in " ".join(by_seat[seat])

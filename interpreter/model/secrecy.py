@@ -151,20 +151,19 @@ _LOGS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 
 def log_fields(rs: Any, message: Any) -> tuple[Optional[str], ...]:
     """For each part of a log's text (its `{field}`s; a whole expression logged is one part): the name of the card it
-    names (`got` of `{got}`, `{got.name}`) when that name keeps the cards a `draw ... as got` took from a zone some
-    seat cannot see, else None. Worked out once per log."""
+    names (`got` of `{got}`, `{got.name}`) when that name is given cards some seat cannot see anywhere in the ruleset
+    (a `draw ... as got` from a hidden deck, a decision's answer among a hidden hand's cards, a `let` of them), else
+    None. Worked out once per log."""
     memo = _LOGS.get(rs)
     if memo is None:
         memo = _LOGS[rs] = {}
     got = memo.get(id(message))
     if got is None or got[0] is not message:
-        s = secrets_of(rs)
-        drawn = {node.bind for step in every_step(rs) for stmt in getattr(step, "stmts", ()) for node in stmt.ast.walk()
-                 if isinstance(node, A.Draw) and node.bind and any(r.kind == "zone" for r in s.locals.get(node.bind, ()))}
+        local = secrets_of(rs).locals
 
         def holder(p: Any) -> Optional[str]:
             p = p.obj if isinstance(p, A.Attr) else p
-            return p.id if isinstance(p, A.Name) and p.id in drawn else None
+            return p.id if isinstance(p, A.Name) and any(r.kind == "zone" for r in local.get(p.id, ())) else None
 
         got = memo[id(message)] = (message, tuple(None if isinstance(p, str) else holder(p)
                                                   for p in (message.parts if isinstance(message, A.Str) else (message,))))
@@ -174,8 +173,8 @@ def log_fields(rs: Any, message: Any) -> tuple[Optional[str], ...]:
 def log_readers(g: Any, names: tuple) -> Optional[frozenset]:
     """The seats that read a log in full, None for every seat. A log is the rules' own words, told as written: a value
     they keep hidden, logged, is their reveal ('Trumps were hearts', a cup lifted, a challenge's card). But a field
-    naming a card a draw kept under a name (`names`, from `log_fields`) is read in full only by the seats that see that
-    card where it lies when the log is told (laid face up, their own hand, shown to them): '{p} draws {got}' tells the
+    naming a card the rules keep under a name (`names`, from `log_fields`) is read in full only by the seats that see
+    that card where it lies when the log is told (laid face up, their own hand, shown to them): '{p} draws {got}' tells the
     drawer alone which card; the others read '…' in its place."""
     loc = g.locals
     cards = [c for name in names if name is not None for c in _cards(loc.get(name))]
