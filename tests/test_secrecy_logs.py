@@ -57,17 +57,23 @@ RULES = """
           - for_each: p
             in: players
             do:
+              - choose: {player: p, kind: subset, options: "[c for c in p.hand if c.name == 'Gem 1' or c.name == 'Gem 2']",
+                         prompt: "Boast of which?", as: boast}
+              - "log '{p} boasts of {boast}'"
+          - for_each: p
+            in: players
+            do:
               - "draw 1 from p.hand to pile as laid"
               - "log '{p} lays {laid} face up'"
 """
 
 
-def _game(tmp_path, engine: str) -> Game:
+def _game(tmp_path, engine: str, seed: int = 5) -> Game:
     path = tmp_path / "logged.yaml"
     path.write_text(textwrap.dedent(RULES), encoding="utf-8")
     loaded = load_ruleset(str(path))
     assert loaded.ok, [d.message for d in loaded.diagnostics]
-    g = Game(loaded.ruleset, 3, 5, engine=engine)
+    g = Game(loaded.ruleset, 3, seed, engine=engine)
     while not g.over:
         g.apply(g.pending.all_choices(1)[0])
     return g
@@ -101,3 +107,19 @@ def test_a_log_naming_a_card_kept_under_a_name_is_read_in_full_by_those_who_see_
         laid = [t for t in by_seat[seat] if " lays " in t]
         assert len(laid) == 3 and all("lays Gem" in t for t in laid), laid  # face up before it is told
     assert sum(t.startswith("P2 draws Gem") for t in spectator) == 1  # a game of bots: every line in full
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_log_naming_no_card_of_a_hidden_choice_tells_the_others_nothing(tmp_path, seed):
+    """'P2 boasts of ' (an empty list's text) was read by every seat, where P2 boasting of a gem read 'P2 boasts of
+    …': the others learned that P2 held neither gem. A name kept for cards some seat cannot see that holds no card when the log is
+    told is read in full by nobody: every seat reads '…' for it (the chooser too)."""
+    g = _game(tmp_path, "compiled", seed)
+    spectator = [line_text(line, None) for line in g.narrative]
+    told = [t for t in spectator if " boasts of " in t]
+    assert len(told) == 3
+    for seat in range(3):
+        mine = [t for t in _read(g, seat) if " boasts of " in t]
+        for t, full in zip(mine, told):
+            assert t == full if t.startswith(f"P{seat + 1} ") and not full.endswith(" of ") \
+                else t.endswith(" boasts of …"), (seat, t, full)

@@ -175,19 +175,16 @@ def log_readers(g: Any, names: tuple) -> Optional[frozenset]:
     they keep hidden, logged, is their reveal ('Trumps were hearts', a cup lifted, a challenge's card). But a field
     naming a card the rules keep under a name (`names`, from `log_fields`) is read in full only by the seats that see
     that card where it lies when the log is told (laid face up, their own hand, shown to them): '{p} draws {got}' tells the
-    drawer alone which card; the others read '…' in its place."""
+    drawer alone which card; the others read '…' in its place. Such a name holding a list with no card in it (a choice
+    of nothing among a hand's gems) is read in full by nobody: that nothing is there is hidden too."""
     loc = g.locals
-    cards = [c for name in names if name is not None for c in _cards(loc.get(name))]
+    held = [loc.get(name) for name in names if name is not None]
+    cards = [c for v in held for c in ([v] if isinstance(v, Card) else v if isinstance(v, list) else ())]
+    if any(isinstance(v, list) and not any(isinstance(c, Card) for c in v) for v in held):
+        return frozenset()
     if not cards:
         return None
-    return frozenset(p.seat for p in g.players if all(sees_card(g, c, p.seat) for c in cards))
-
-
-def _cards(v: Any) -> list:
-    """The cards a value names: a card, a list of cards."""
-    if isinstance(v, Card):
-        return [v]
-    return [c for c in v if isinstance(c, Card)] if isinstance(v, list) else []
+    return frozenset(p.seat for p in g.players if all(not isinstance(c, Card) or sees_card(g, c, p.seat) for c in cards))
 
 
 # ------------------------------------------------------------------ a look at cards the others hear of
