@@ -74,3 +74,35 @@ def test_crown_call_tells_each_bid_to_its_bidder_alone(tmp_path):
         bids = [t for t in story[seat] if " chose in secret" in t]
         assert bids and all(t.startswith(f"P{seat + 1} ") or t.endswith(" chose in secret") for t in bids), (seat, bids)
         assert sum(t.endswith(" wins the prize") for t in story[seat]) == 2
+
+
+def test_the_greedy_bot_does_not_know_the_traitor():
+    """Night Council's first day: a loyal greedy P1 votes with nothing told of the roles. Its rollouts dealt the
+    unseen cards again trading only cards of the same classes, so the traitor (classes role, traitor) never moved
+    from the seat that held it: P1 voted for the traitor 30 times in 37 (seeds 0-59, the traitor another's), now
+    as by chance (12 in 37: one in three). Cards now trade with those that started in the same zone
+    (runtime/knowledge.py's card_homes)."""
+    from rulecraft.agents.base import RandomAgent
+    from rulecraft.agents.kinds import make_agent
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+    from rulecraft.values import ZoneRef
+
+    rs = load_ruleset(str(HUNT / "night-council.yaml")).ruleset
+    hits = total = 0
+    for seed in range(60):
+        g = Game(rs, 4, seed)
+        greedy, other = make_agent("greedy", 0, seed), RandomAgent(1, seed)
+        traitor = next((p.seat for p in g.players if any(c.id == "traitor" for c in g.zones[ZoneRef("role", p.seat)])),
+                       None)
+        while not g.over:
+            d = g.pending
+            if d.player == 0 and d.prompt == "Banish whom?":
+                if traitor is None or traitor == 0:
+                    break
+                answer = greedy.choose(d, g.view(0), g)
+                total += 1
+                hits += d.options[answer] == g.players[traitor]
+                break
+            g.apply(other.choose(d, g.view(d.player)))
+    assert total > 30 and hits <= total // 2, (hits, total)
