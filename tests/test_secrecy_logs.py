@@ -49,6 +49,7 @@ RULES = """
               - "log '{p} keeps {p.purse} coins and the gems {cards(p.hand)} in {p.hand}'"
           - "log 'The vault holds {vault}; the bag {count(bag)} gems'"
           - "log 'P1 holds {cards(players[0].hand)}'"
+          - "show players[1].hand to (players[0])"
           - for_each: p
             in: players
             do:
@@ -98,7 +99,8 @@ def test_a_log_naming_a_card_kept_under_a_name_is_read_in_full_by_those_who_see_
         assert drawn.startswith("Gem")
         for other in range(3):
             assert (first if other == seat else f"{name} draws … (1 in hand)") in by_seat[other]
-        kept = next(t for t in spectator if t.startswith(f"{name} keeps Gem"))  # a decision's answer, kept in hand
+        # a decision's answer, kept in hand: P1 was shown P2's hand, and still does not read which gem P2 chose
+        kept = next(t for t in spectator if t.startswith(f"{name} keeps Gem"))
         for other in range(3):
             assert (kept if other == seat else f"{name} keeps … in mind") in by_seat[other]
     for seat in range(3):

@@ -63,8 +63,9 @@ def shown(g: Any, seat: int) -> dict[int, bool]:
     return {i: exact for i, (ref, exact) in mine.items() if where.get(i) == ref}
 
 
-def sees_card(g: Any, card: Card, seat: int) -> bool:
-    """Whether `seat` can tell which card `card` is where it lies now (its face, not its place among others)."""
+def sees_card(g: Any, card: Card, seat: int, told: bool = True) -> bool:
+    """Whether `seat` can tell which card `card` is where it lies now (its face, not its place among others); not
+    `told`: by where it lies alone, not by what the seat was shown."""
     ref = g.where.get(card.index)
     if ref is None:
         return True
@@ -75,7 +76,7 @@ def sees_card(g: Any, card: Card, seat: int) -> bool:
         cards = g.zones[ref]
         if cards and cards[-1] is card:
             return True
-    return card.index in shown(g, seat)
+    return told and card.index in shown(g, seat)
 
 
 def cards_seen(g: Any, seat: int) -> set[int]:
@@ -174,7 +175,8 @@ def log_readers(g: Any, names: tuple) -> Optional[frozenset]:
     """The seats that read a log in full, None for every seat. A log is the rules' own words, told as written: a value
     they keep hidden, logged, is their reveal ('Trumps were hearts', a cup lifted, a challenge's card). But a field
     naming a card the rules keep under a name (`names`, from `log_fields`) is read in full only by the seats that see
-    that card where it lies when the log is told (laid face up, their own hand, shown to them): '{p} draws {got}' tells the
+    that card where it lies when the log is told (laid face up, in their own hand, shown to every seat; not by having
+    been shown it alone: which card of a hand its holder chose is theirs): '{p} draws {got}' tells the
     drawer alone which card; the others read '…' in its place. Such a name holding a list with no card in it (a choice
     of nothing among a hand's gems) is read in full by nobody: that nothing is there is hidden too."""
     loc = g.locals
@@ -184,7 +186,9 @@ def log_readers(g: Any, names: tuple) -> Optional[frozenset]:
         return frozenset()
     if not cards:
         return None
-    return frozenset(p.seat for p in g.players if all(not isinstance(c, Card) or sees_card(g, c, p.seat) for c in cards))
+    seats = [p.seat for p in g.players]
+    cards = [c for c in cards if isinstance(c, Card) and not all(sees_card(g, c, s) for s in seats)]  # (known to all)
+    return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in cards))
 
 
 # ------------------------------------------------------------------ a look at cards the others hear of
