@@ -44,6 +44,7 @@ RULES = """
       role: {per: player, visibility: owner}
     modifiers:
       marked: {doc: Marked by the spy.}
+      eyed: {doc: Eyed by the spy.}
       watched: {doc: Watched by everyone.}
     events:
       bell: {fields: [who]}
@@ -69,7 +70,8 @@ RULES = """
             in: players
             do:
               - if: "any([c is spy for c in p.role])"
-                then: ["add modifier marked to p value 1 until end of game"]
+                then: ["add modifier marked to p value 1 until end of game",
+                       "add modifier eyed to (players[0]) value 1 until end of game"]
           - "add modifier watched to (players[2]) value 1 until end of game"
           - "emit bell with who: players[0]"
           - choose:
@@ -100,15 +102,20 @@ def _read(g: Game, seat: int) -> list[str]:
     return [t for t in (line_text(line, {seat}) for line in g.narrative) if t is not None]
 
 
-def test_a_modifier_added_for_a_hidden_reason_is_in_no_seats_effects(rs):
-    assert secrecy.hidden_modifiers(rs) == {"marked"}
+def test_a_modifier_added_for_a_hidden_reason_is_in_the_effects_of_the_seat_that_sees_why_alone(rs):
+    """'Marked by the spy' is put on the spy for the spy's own role: the spy sees it on their own screen (it was on no
+    seat's while the game went on), the others do not. 'Eyed by the spy', put on P1 for the spy's role, is on no
+    seat's screen, P1's too (P1 would learn that somebody is the spy... and the spy that P1 was eyed)."""
+    assert secrecy.hidden_modifiers(rs) == {"marked", "eyed"}
     for seed in range(3):
         g = Game(rs, 3, seed)
         spy = _spy(g)
         assert any(m[0] == "marked" and m[1] == spy for m in g.modifiers)  # in force, as the rules say
+        assert any(m[0] == "eyed" and m[1] == 0 for m in g.modifiers)
         for seat in range(3):
             effects = [(e.title, e.text) for e in seat_view(g, seat, g.pending).effects]
-            assert effects == [("Watched by everyone", "P3")], (seed, seat, effects)  # the open one is listed
+            mine = [("Marked by the spy", g.players[spy].name)] if seat == spy else []
+            assert effects == mine + [("Watched by everyone", "P3")], (seed, seat, effects)  # the open one is listed
         while not g.over:
             g.apply(g.pending.all_choices(1)[0])
         assert ("Marked by the spy", g.players[spy].name) in [(e.title, e.text) for e in seat_view(g, 0).effects]
@@ -141,7 +148,7 @@ def test_a_bot_plays_as_if_no_such_modifier_were_in_force(rs):
     for seat in range(3):
         c = g.copy(story=False)
         determinize(c, seat, SplitMix(seat))
-        assert [m[0] for m in c.modifiers] == ["watched"]
+        assert [m[0] for m in c.modifiers] == (["marked"] if seat == _spy(g) else []) + ["watched"]  # the spy's own
 
 
 HUNT = Path(__file__).parent / "cases" / "secrecy"
@@ -151,7 +158,8 @@ HUNT = Path(__file__).parent / "cases" / "secrecy"
 def test_the_browser_table_shows_no_seat_a_mark_laid_for_a_hidden_reason(tmp_path, name, seed):
     """Relic Hunt (a curse drawn: the drawer hexed and shown the vault's next card) and Tie Lots (a nine in a hidden
     hand: its holder charmed), played at the studio's table: every frame of every seat, as the server sends them,
-    lists no such mark among the effects while the game goes on, and no seat reads another's look at the vault."""
+    lists no such mark on another seat among the effects while the game goes on (a charm for one's own nine is on
+    one's own screen alone; a hex laid by a trigger on nobody's), and no seat reads another's look at the vault."""
     from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable
 
     table = PlayTable.new(str(tmp_path / name), name, str(HUNT / f"{name}.yaml"), ["random"] * 3, seed, {},
@@ -166,13 +174,15 @@ def test_the_browser_table_shows_no_seat_a_mark_laid_for_a_hidden_reason(tmp_pat
             sent[seat] = frame["storyEnd"]
             looks[seat] += [line["text"] for line in frame["story"] if "is shown a card in the vault" in line["text"]]
             if not frame["view"]["over"]:
-                marks += [(seat, e["title"]) for e in frame["view"]["effects"]]
+                marks += [(seat, e["title"], e["text"]) for e in frame["view"]["effects"]]
         if not table.step():
             break
     marked = [m for m in table.game.modifiers if m[0] in ("hexed", "charmed")]
     table.close()
     assert marked, "the seed lays no mark: choose another"
-    assert marks == []
+    charmed = {m[1] for m in marked if m[0] == "charmed"}
+    assert all(title.startswith("Charmed") and seat in charmed and text == f"P{seat + 1}" for seat, title, text in marks)
+    assert {seat for seat, _t, _x in marks} == charmed  # each charmed seat sees its own charm
     for seat in (0, 1, 2, SPECTATOR):
         assert all(t.startswith(f"P{seat + 1} ") for t in looks[seat]), (seat, looks[seat])
     assert bool(sum(map(len, looks.values()))) == (name == "relic-hunt")  # the curses drawn: each told its drawer
@@ -221,3 +231,11 @@ def test_an_if_reading_such_a_modifier_asks_everyone(tmp_path):
     for seat in range(3):
         asked = [t.split(":")[0] for t in _read(g, seat) if "Peek at the lots" in t]
         assert asked == ["P1", "P2", "P3"] * 3, (seat, asked)
+
+
+def test_a_score_reading_a_players_own_mark_is_shown_to_that_player():
+    """Tie Lots scores 'modifier(charmed, p)', a charm for a nine in one's own hidden hand: 'Points now' was shown to
+    nobody (the modifier read as hidden to all); now each player sees their own score, still nobody another's."""
+    tie = load_ruleset(str(HUNT / "tie-lots.yaml")).ruleset
+    assert [secrecy.score_seen(tie, seat, of) for seat in range(3) for of in range(3)] == \
+        [seat == of for seat in range(3) for of in range(3)]

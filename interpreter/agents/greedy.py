@@ -11,8 +11,8 @@ the best average wins (the first one on a tie).
 The bot does not cheat: before each rollout the copy is *determinized* from its player's
 knowledge (runtime/knowledge.py). Every card its player cannot see (the order of a hidden deck,
 the others' hands, a face-down pile below its open top card) is dealt again at random among the
-places such cards lie, each place keeping its number of cards, and a card only ever trading places
-with cards of the same classes (a face-down card of one class stays one of that class); a name
+places such cards lie, each place keeping its number of cards, and a card trading places with
+any card that started the game in the same zone (a traitor with a loyal role: their faces alone differ); a name
 that held such a card (a variable, a local, the pending decision's options) holds the card dealt
 in its place, so no name reaches the real one. Cards it was shown (`show`) stay where they are,
 and a zone whose contents it knows but not their order (`contents`) is only reordered: what the
@@ -165,7 +165,7 @@ class GreedyAgent:
 
 def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     """Make the copy `g` a world `seat` cannot tell from the real one (knowledge.deal_again): the cards it cannot
-    see dealt again among their places (trading only with cards of the same classes), the cards whose contents
+    see dealt again among their places (trading with cards that started in the same zone), the cards whose contents
     it knows reordered within their zone, and every name that held a card following its place (`relabel`); the
     answers others gave before it in a sealed step still collecting are asked again (`_sealed_again`); the variables
     and the secret answers kept under a name that it cannot see are what every seat knows of them, and the
@@ -176,7 +176,7 @@ def determinize(g: Any, seat: int, rng: SplitMix) -> None:
     _answers_again(g, seat)
     _rolls_again(g, seat, rng)
     if g.modifiers and g.rs.modifiers:  # one added for a reason it cannot see: what every seat knows of it, nothing
-        g.modifiers = [m for m in g.modifiers if modifier_seen(g.rs, m[0], seat)]
+        g.modifiers = [m for m in g.modifiers if modifier_seen(g.rs, m[0], seat, m[1])]
 
 
 def _rolls_again(g: Any, seat: int, rng: SplitMix) -> None:

@@ -44,6 +44,7 @@ class Secrets:
         self.player_variables = {k: v.visibility for k, v in player_variables.items()}
         self.functions = functions
         self.modifiers: frozenset = frozenset()  # the modifiers added for a hidden reason (model/secrecy.py fills it)
+        self.own: frozenset = frozenset()  # ... those of them seen by the player they are on (model/secrecy.py)
         self.locals: dict[str, tuple] = {}  # local name -> what its values are worked out from (see `local_reads`)
         self._values = False  # reading only what a value is made of, not what picks it (see `local_reads`)
         self._memo: dict = {}
@@ -106,8 +107,10 @@ class Secrets:
             if node.func == "modifier" and self.modifiers and node.args:  # one added for a hidden reason
                 m = node.args[0]
                 m = m.id if isinstance(m, A.Name) else "".join(map(str, m.parts)) if isinstance(m, A.Str) else None
-                if m in self.modifiers:
-                    out.append(Read("modifier", m, "hidden"))
+                on = node.args[1] if len(node.args) > 1 else None
+                if m in self.modifiers:  # (seen by the player it is on, when its reasons are theirs: `own`)
+                    own = m in self.own and isinstance(on, A.Name)
+                    out.append(Read("modifier", m, "owner" if own else "hidden", on.id if own else None))
             fd = self.functions.get(node.func)
             if fd is not None:
                 self._call(node, fd, out, calls)

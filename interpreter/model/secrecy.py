@@ -21,12 +21,13 @@ from typing import Any, Iterable, Mapping, Optional
 from ..dsl import ast as A
 from ..values import Card
 from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
-from .kinds import kind_of
+from .reasons import event_fields, filtered, hidden_modifiers_of, quiet
 from .reading import Read, Secrets, every_step, local_reads, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
 
-__all__ = ["answer_opened", "guarded", "sealed_face_down", "secret_of", "told_as"]  # (model/answers.py: asked through here)
+__all__ = ["answer_opened", "guarded", "hidden_modifiers_of", "sealed_face_down", "secret_of",
+           "told_as"]  # (model/answers.py, model/reasons.py: asked through here)
 
 # ------------------------------------------------------------------ where things lie
 
@@ -62,8 +63,9 @@ def shown(g: Any, seat: int) -> dict[int, bool]:
     return {i: exact for i, (ref, exact) in mine.items() if where.get(i) == ref}
 
 
-def sees_card(g: Any, card: Card, seat: int) -> bool:
-    """Whether `seat` can tell which card `card` is where it lies now (its face, not its place among others)."""
+def sees_card(g: Any, card: Card, seat: int, told: bool = True) -> bool:
+    """Whether `seat` can tell which card `card` is where it lies now (its face, not its place among others); not
+    `told`: by where it lies alone, not by what the seat was shown."""
     ref = g.where.get(card.index)
     if ref is None:
         return True
@@ -74,7 +76,7 @@ def sees_card(g: Any, card: Card, seat: int) -> bool:
         cards = g.zones[ref]
         if cards and cards[-1] is card:
             return True
-    return card.index in shown(g, seat)
+    return told and card.index in shown(g, seat)
 
 
 def cards_seen(g: Any, seat: int) -> set[int]:
@@ -143,10 +145,53 @@ def reads_hidden_cards(reads: Iterable[Read]) -> bool:
     return any(r.kind == "zone" for r in reads)
 
 
+# ------------------------------------------------------------------ a log's own words
+
+_LOGS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+def log_fields(rs: Any, message: Any) -> tuple[Optional[str], ...]:
+    """For each part of a log's text (its `{field}`s; a whole expression logged is one part): the name of the card it
+    names (`got` of `{got}`, `{got.name}`) when that name is given cards some seat cannot see anywhere in the ruleset
+    (a `draw ... as got` from a hidden deck, a decision's answer among a hidden hand's cards, a `let` of them), else
+    None. Worked out once per log."""
+    memo = _LOGS.get(rs)
+    if memo is None:
+        memo = _LOGS[rs] = {}
+    got = memo.get(id(message))
+    if got is None or got[0] is not message:
+        local = secrets_of(rs).locals
+
+        def holder(p: Any) -> Optional[str]:
+            p = p.obj if isinstance(p, A.Attr) else p
+            return p.id if isinstance(p, A.Name) and any(r.kind == "zone" for r in local.get(p.id, ())) else None
+
+        got = memo[id(message)] = (message, tuple(None if isinstance(p, str) else holder(p)
+                                                  for p in (message.parts if isinstance(message, A.Str) else (message,))))
+    return got[1]
+
+
+def log_readers(g: Any, names: tuple) -> Optional[frozenset]:
+    """The seats that read a log in full, None for every seat. A log is the rules' own words, told as written: a value
+    they keep hidden, logged, is their reveal ('Trumps were hearts', a cup lifted, a challenge's card). But a field
+    naming a card the rules keep under a name (`names`, from `log_fields`) is read in full only by the seats that see
+    that card where it lies when the log is told (laid face up, in their own hand, shown to every seat; not by having
+    been shown it alone: which card of a hand its holder chose is theirs): '{p} draws {got}' tells the
+    drawer alone which card; the others read '…' in its place. Such a name holding a list with no card in it (a choice
+    of nothing among a hand's gems) is read in full by nobody: that nothing is there is hidden too."""
+    loc = g.locals
+    held = [loc.get(name) for name in names if name is not None]
+    cards = [c for v in held for c in ([v] if isinstance(v, Card) else v if isinstance(v, list) else ())]
+    if any(isinstance(v, list) and not any(isinstance(c, Card) for c in v) for v in held):
+        return frozenset()
+    if not cards:
+        return None
+    seats = [p.seat for p in g.players]
+    cards = [c for c in cards if isinstance(c, Card) and not all(sees_card(g, c, s) for s in seats)]  # (known to all)
+    return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in cards))
+
+
 # ------------------------------------------------------------------ a look at cards the others hear of
-
-_QUIET: "weakref.WeakKeyDictionary[Any, tuple[frozenset, frozenset, tuple, frozenset, tuple]]" = weakref.WeakKeyDictionary()
-
 
 def show_told(rs: Any, span: Any) -> bool:
     """Whether the others are told of the `show` at `span` that it happened ("P2 looks at the role of P5"). Not when
@@ -155,7 +200,7 @@ def show_told(rs: Any, span: Any) -> bool:
     something hidden (a secret answer, a hidden hand; the zone a whole zone's show names is told, its cards never):
     the line would tell them that reason. Those shown read the cards as ever; the others read nothing, as of a
     `tell`."""
-    return span not in _quiet(rs)[0]
+    return span not in quiet(rs)[0]
 
 
 def header_told(rs: Any, sequence: str) -> bool:
@@ -163,19 +208,19 @@ def header_told(rs: Any, sequence: str) -> bool:
     the sequence is called anywhere for a reason some seat cannot see, or with arguments worked out from something
     hidden (a secret answer): the announcement would tell that reason (decided per sequence, on the side of the
     secret)."""
-    return sequence not in _quiet(rs)[1]
+    return sequence not in quiet(rs)[1]
 
 
 def loops_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
     """The `for_each` steps whose list is worked out from something some seat cannot see and whose body asks a
     decision: the table asks only the players (or for the cards) the hidden condition keeps, so whom it asks tells
     everyone what the condition hid (checks: W328). An `if` is safe (the others decline in its stead), a loop not.
-    The whole walk (`_quiet`, dear on a large ruleset) is made only where such a loop may be: one whose list is
+    The whole walk (`quiet` in model/reasons.py, dear on a large ruleset) is made only where such a loop may be: one whose list is
     filtered (`[q for q in players if ...]`) or worked out by a function of the ruleset, and whose body asks."""
-    if not any(_filtered(rs, step.iterable.ast) and _asks(rs, [step.body]) for step in every_step(rs)
+    if not any(filtered(rs, step.iterable.ast) and _asks(rs, [step.body]) for step in every_step(rs)
                if hasattr(step, "body") and getattr(step, "var", "") and getattr(step, "iterable", None) is not None):
         return ()
-    return _quiet(rs)[2]
+    return quiet(rs)[2]
 
 
 def triggers_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
@@ -187,7 +232,7 @@ def triggers_asking_for_hidden(rs: Any) -> tuple[Any, ...]:
     if not asking:
         return ()
     s = secrets_of(rs)
-    fields = _event_fields(rs, lambda node: bool(s.reads(node, local=True)))
+    fields = event_fields(rs, lambda node: bool(s.reads(node, local=True)))
     return tuple(t for t in asking if s.reads(t.when, local=True)
                  or any(isinstance(n, A.Name) and n.id in fields.get(t.on, ()) for n in t.when.ast.walk()))
 
@@ -197,7 +242,7 @@ def logs_told_for_hidden(rs: Any) -> tuple[Any, ...]:
     seat cannot see, with no `else`, where the `then` lays no card face up: a log is the rules' own words, told to
     everyone as written, so that it is told at all tells what the condition hid (checks: W331; `tell` says it to one
     player). An `if` telling either way (a challenge settled by the card: `else` says the other) is the rules' reveal."""
-    return _quiet(rs)[4]
+    return quiet(rs)[4]
 
 
 def _told_first(rs: Any, steps: Any) -> bool:
@@ -214,65 +259,20 @@ def _told_first(rs: Any, steps: Any) -> bool:
     return False
 
 
-def _only_says(steps: Any) -> bool:
-    """Whether the steps do nothing but say something (`log`, `tell`, `show`, `let`): nothing else tells the table what
-    happened (a card moved, a player out, the game over), so a log among them is all that tells it."""
-    return all(getattr(step, "stmts", None) and not getattr(step, "run", None) and not step.bodies for step in steps) \
-        and all(isinstance(stmt.ast, (A.Log, A.Tell, A.Show, A.Let)) for step in steps for stmt in step.stmts)
-
-
-def _filtered(rs: Any, node: Any) -> bool:
-    return any((isinstance(n, A.Comprehension) and n.condition is not None)
-               or (isinstance(n, A.Call) and n.func in rs.functions) for n in node.walk())
-
-
-def _quiet(rs: Any) -> tuple[frozenset, frozenset, tuple, frozenset, tuple]:
-    """(the spans of the shows the others are not told of, the sequences whose start is not announced, the loops
-    that ask for a hidden reason, the modifiers added or taken off for a hidden reason, the logs told for a hidden
-    reason). A condition reading such a
-    modifier is itself a hidden reason: walked again until nothing changes."""
-    got = _QUIET.get(rs)
-    if got is None:
-        mods: frozenset = frozenset()
-        for _round in range(4):
-            shows: list = []
-            sequences: set = set()
-            loops: list = []
-            found: set = set()
-            logs: list = []
-            _walk_quiet(rs, shows, sequences, loops, found, mods, logs)
-            if found <= mods:
-                break
-            mods = mods | found
-        got = _QUIET[rs] = (frozenset(shows), frozenset(sequences), tuple(dict.fromkeys(loops)), mods,
-                                 tuple(dict.fromkeys(logs)))
-    return got
-
-
 def hidden_modifiers(rs: Any) -> frozenset:
     """The modifiers the rules add (or take off) for a reason some seat cannot see: under an `if` or a loop whose
     condition reads something hidden, in a sequence called from there or run by a trigger whose `when` does, or on
     a player, or of a value, worked out from something hidden. Such a modifier is listed among the effects in force
     to nobody while the game goes on, and a value reading it (`modifier('blessed', p)`) reads something hidden."""
-    return _quiet(rs)[3] if rs.modifiers else frozenset()
+    return quiet(rs)[3] if rs.modifiers else frozenset()
 
 
-class _Draft:
-    """What the walk reads of a ruleset being loaded (its declarations and steps, before the whole is made)."""
-
-    def __init__(self, **parts: Any):
-        self.__dict__.update(parts)
-
-
-def hidden_modifiers_of(**parts: Any) -> frozenset:
-    """`hidden_modifiers` of a ruleset being loaded (loader/build.py): its steps are built again knowing them, so that
-    an `if` whose condition reads one (`modifier('charmed', p) > 0`) is one some seat cannot see."""
-    return _quiet(_Draft(**parts))[3]
-
-
-def modifier_seen(rs: Any, name: str, seat: int) -> bool:
-    """Whether `seat` may be shown that the modifier `name` is in force (on whom, with its words)."""
-    return name not in hidden_modifiers(rs)
+def modifier_seen(rs: Any, name: str, seat: int, on: Optional[int] = None) -> bool:
+    """Whether `seat` may be shown that the modifier `name` is in force on the player at seat `on` (None: on the whole
+    table), with its words: one added for a reason some seat cannot see only by the player it is on, and only when
+    every such reason reads nothing but that player's own things (their hand, an `owner` variable, read through the
+    name the modifier is put on: `if: "any([c is spy for c in p.role])"` then `add modifier marked to p`)."""
+    return name not in hidden_modifiers(rs) or (on is not None and on == seat and name in quiet(rs)[5])
 
 
 _FILLED: "weakref.WeakKeyDictionary[Any, Secrets]" = weakref.WeakKeyDictionary()
@@ -286,115 +286,8 @@ def secrets_of(rs: Any) -> Secrets:
         s = _reading_secrets(rs)
         mods = hidden_modifiers(rs)
         if mods:
-            s.modifiers = mods
+            s.modifiers, s.own = mods, quiet(rs)[5]
             s._memo.clear()
             s.locals = local_reads(rs, s)
         _FILLED[rs] = s
     return s
-
-
-def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset, logs: list) -> None:
-    specs = [spec for step in every_step(rs) for spec in (getattr(step, "decision", None),) if spec is not None]
-    s = Secrets(rs.zones, rs.variables, rs.player_variables, rs.functions)  # an answer told to all hides nothing
-    s.modifiers = hid
-    s.locals = local_reads(rs, s, frozenset(id(x) for x in specs if x.secret is False or answer_opened(rs, x)))
-    secret_names = {spec.bind for spec in specs if spec.bind and spec.secret}
-    secret_names |= {step.bind for step in every_step(rs)
-                     if getattr(step, "bind", None) and getattr(getattr(step, "decision", None), "secret", None)}
-
-    def hidden(node: Any, names: frozenset = frozenset()) -> bool:
-        node = getattr(node, "ast", node)
-        if node is None:
-            return False
-        if s.reads(node, local=True):
-            return True
-        return any(isinstance(n, A.Name) and (n.id in secret_names or n.id in names) for n in node.walk())
-
-    def hidden_what(node: Any, names: frozenset) -> bool:
-        z = node.obj if isinstance(node, A.Attr) and node.name == "top" else node
-        if s._zone(z) is None:  # cards worked out by an expression: which, and how many, may be hidden
-            return hidden(node, names)
-        parts: list = []
-        s._inside(z, parts, (), s.locals)  # a zone named: who owns it, its key
-        return bool(parts) or any(isinstance(n, A.Name) and (n.id in secret_names or n.id in names) for n in z.walk())
-
-    none: frozenset = frozenset()
-    todo: list = [(seq.steps, False, none) for seq in rs.sequences.values()]
-    fields = _event_fields(rs, hidden)
-
-    def called(name: str, quiet: bool, args: Iterable, names: frozenset = none) -> None:
-        if name not in rs.sequences:
-            return
-        if quiet or any(hidden(a, names) for a in args):
-            sequences.add(name)
-        if quiet and (name, True) not in seen:
-            seen.add((name, True))
-            todo.append((rs.sequences[name].steps, True, none))
-
-    def fired(event: str, quiet: bool) -> None:
-        """A trigger on `event` runs its sequence for a hidden reason when its `when` reads one (an event field that
-        may name a hidden card, roll or value among them), or when the event is caused for one."""
-        for t in rs.triggers:
-            if t.on == event and t.run in rs.sequences:
-                names = frozenset(fields.get(event, ())) & frozenset(rs.sequences[t.run].params)
-                if (t.run, names) not in seen:  # (its event fields, hidden ones passed as parameters)
-                    seen.add((t.run, names))
-                    todo.append((rs.sequences[t.run].steps, False, names))
-                called(t.run, quiet or hidden(t.when, frozenset(fields.get(event, ()))), ())
-
-    seen: set = set()
-    for event in {t.on for t in rs.triggers}:
-        fired(event, False)
-    while todo:
-        steps, quiet, names = todo.pop()
-        for step in steps:
-            called(getattr(step, "sequence", "") or "", quiet, (v for _k, v in getattr(step, "args", ())), names)
-            if quiet:  # the events its own instruction raises (a stack's cards moved, a sealed step's reveal)
-                for event in getattr(kind_of(step), "raises", ()):
-                    fired(event, True)
-            for stmt in getattr(step, "stmts", ()):
-                for node in stmt.ast.walk():
-                    if isinstance(node, A.Show) and (quiet or hidden(node.player, names)
-                                                     or hidden_what(node.what, names)):
-                        shows.append(node.span)
-                    elif isinstance(node, A.CallSeq):
-                        called(node.sequence, quiet, (k.value for k in node.kwargs), names)
-                    elif isinstance(node, (A.AddModifier, A.RemoveModifier)) and (
-                            quiet or hidden(node.target, names) or hidden(getattr(node, "value", None), names)):
-                        mods.add(node.modifier)
-                    if quiet and isinstance(node, A.Stmt):
-                        for event in _CAUSES.get(type(node), ()) or ((node.event,) if isinstance(node, A.Emit) else ()):
-                            fired(event, True)
-            run = getattr(step, "run", None)
-            if isinstance(run, tuple):
-                todo.append((run, quiet, names))
-            over_hidden = hidden(getattr(step, "iterable", None), names)
-            if over_hidden and hasattr(step, "body") and bool(getattr(step, "var", "")) and _asks(rs, [step.body]):
-                loops.append(step)
-            cond_hidden = hidden(getattr(step, "cond", None), names)
-            if cond_hidden and not getattr(step, "other", True) and _only_says(step.then):
-                logs.extend(n.span for st in step.then for stmt in getattr(st, "stmts", ())
-                            for n in stmt.ast.walk() if isinstance(n, A.Log))
-            inner = quiet or cond_hidden or over_hidden
-            todo.extend((body, inner, names) for _name, body in step.bodies)
-
-
-_CAUSES = {A.Move: ("moved", "revealed"), A.Draw: ("drawn", "moved", "revealed"), A.Shuffle: ("shuffled",),
-           A.Roll: ("rolled",)}
-
-
-def _event_fields(rs: Any, hidden: Any) -> dict[str, set]:
-    """The fields of each event that may name something some seat cannot see: the card drawn or moved (when some
-    zone hides its cards), the roll (when some dice are not open), a field an `emit` passes worked out from
-    something hidden."""
-    out: dict[str, set] = {}
-    if any(z.visibility not in ("open", "contents") for z in rs.zones.values()):
-        out["drawn"] = out["moved"] = {"card"}
-    if any(d.visibility != "open" for d in rs.dice.values()):
-        out["rolled"] = {"roll"}
-    for step in every_step(rs):
-        for stmt in getattr(step, "stmts", ()):
-            for node in stmt.ast.walk():
-                if isinstance(node, A.Emit):
-                    out.setdefault(node.event, set()).update(k.name for k in node.kwargs if hidden(k.value))
-    return out

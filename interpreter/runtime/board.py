@@ -17,7 +17,7 @@ from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
 from .rng import Dice
-from .story import zone_words
+from .story import narrate_log, zone_words
 
 # the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
 # (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
@@ -313,8 +313,8 @@ class Board(Dice):
     def emit(self, event: str, fields: dict, span: Span) -> None:
         self._emit(event, fields)
 
-    def log(self, message: Any) -> None:
-        self.say(text_of(message))
+    def log(self, text: str, message: Any, texts: list) -> None:
+        narrate_log(self, text, message, texts)
 
     def tell(self, player: Player, message: Any) -> None:
         """A line of the story for one player only."""

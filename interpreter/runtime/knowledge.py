@@ -232,15 +232,16 @@ def unseen(g, seat: int) -> tuple[list[tuple[ZoneRef, int]], dict[ZoneRef, list[
 
 def deal_again(g, seat: int, rng) -> dict[int, Card]:
     """Deal the cards `seat` cannot see again at random in `g` (a copy): every place keeps its count, the pool's
-    cards trade places (only with cards of the same classes), the cards whose contents the seat
-    knows only within their zone. Returns how the pool's cards were replaced: card index -> the card now in its
+    cards trade places (only with cards that started the game in the same zone: `card_homes`), the cards whose
+    contents the seat knows only within their zone. Returns how the pool's cards were replaced: card index -> the card now in its
     place (see `relabel`)."""
     pool, orders = unseen(g, seat)
     zones, where = g.zones, g.where
     groups: dict = {}
+    homes = card_homes(g)
     for ref, i in pool:
         card = zones[ref][i]
-        groups.setdefault(card.classes, []).append((ref, i, card))
+        groups.setdefault(homes.get(card.index, card.classes), []).append((ref, i, card))
     swap: dict[int, Card] = {}
     for members in groups.values():
         if len(members) < 2:
@@ -261,6 +262,36 @@ def deal_again(g, seat: int, rng) -> dict[int, Card]:
         for i, card in zip(places, cards):
             held[i] = card
     return swap
+
+
+_HOMES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+def card_homes(g) -> dict[int, str]:
+    """The zone each card started the game in (its zone's `initial`, the rest in the zone that takes `all`), by the
+    card's index: cards that started together are told apart by no seat but by their faces, so a world dealt again
+    trades their places (a traitor with a loyal role, a relic with dust). Trading only cards of the same classes kept
+    every card whose classes no other card shares where it really was: the greedy bot knew the traitor. Worked out
+    once per ruleset and number of players; a start it cannot work out again keeps the classes."""
+    rs = g.rs
+    per = _HOMES.setdefault(rs, {})
+    got = per.get(len(g.players))
+    if got is None:
+        got, h = {}, g.copy(story=False)  # (worked out on a copy: the game's own generator is not drawn from)
+        h.locals = {}
+        try:
+            for z in rs.zones.values():
+                if callable(getattr(z.initial, "fn", None)):
+                    value = z.initial.fn(h)
+                    got.update((c.index, z.id) for c in (value if isinstance(value, list) else [value])
+                               if isinstance(c, Card) and c.index not in got)
+        except RuleError:  # (a start read from the game as it is now: the classes, as before)
+            got = {}
+        rest = next((z.id for z in rs.zones.values() if z.initial == "all"), None)
+        if rest is not None:
+            got.update((c.index, rest) for c in rs.cards if c.index not in got)
+        per[len(g.players)] = got
+    return got
 
 
 def relabel(g, swap: dict[int, Card]) -> None:

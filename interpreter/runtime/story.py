@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional
 from ..dsl.builtins import text_of
 from ..dsl.guards import name_shown
 from ..dsl.ops import _MISSING, restore_local
+from ..model.secrecy import log_fields, log_readers
 from ..values import Card, Player, ZoneRef
 
 
@@ -180,3 +181,15 @@ def zone_words(rs: Any, name: str) -> str:
     leading article (the story puts its own: a title "The ash pile" read "The the ash pile is shuffled")."""
     words = (rs.zones[name].title or name.replace("_", " ")).lower()
     return words[4:] if words.startswith("the ") else words
+
+
+def narrate_log(game, text: str, message: Any, texts: list) -> None:
+    """A `log`: the rules' own words, told to every seat as written; a `{field}` naming a card kept under a name is
+    read in full only by the seats that see that card where it lies (model/secrecy.py's `log_readers`), the others
+    read '…' in its place, as the others read a prompt that reads a secret (docs/secrecy.md)."""
+    names = log_fields(game.rs, message)
+    seats = log_readers(game, names) if any(names) else None
+    if seats is None or len(seats) == len(game.players):
+        game.say(text)
+    else:
+        game.say(text, only=seats, public="".join("…" if n is not None else t for n, t in zip(names, texts)))

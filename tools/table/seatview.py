@@ -255,10 +255,11 @@ def _holders(game) -> list[tuple[str, int]]:
 def _effects(game, seat: int) -> list[ValueView]:
     """The modifiers in force (an Event's effect, a power's), in the ruleset's words (their `doc:`), with the
     players they reach ('everyone' for a modifier on the whole table); one the rules add for a reason this seat
-    cannot see is left out while the game goes on (model/secrecy.py's `modifier_seen`)."""
+    cannot see is left out while the game goes on, on another player or on this seat (model/secrecy.py's
+    `modifier_seen`)."""
     reach: dict[str, list] = {}
     for name, on, value, _frame in game.modifiers:
-        if value and (game.over or secrecy.modifier_seen(game.rs, name, seat)):
+        if value and (game.over or secrecy.modifier_seen(game.rs, name, seat, on)):
             reach.setdefault(name, []).append(on)
     out = []
     for name, seats in reach.items():

@@ -9,6 +9,7 @@ from ...diagnostics import Diagnostic, RuleError, Span, did_you_mean
 from ...values import Player
 from .. import ast as A
 from ..builtins import REGISTRY, describe, text_of
+from ..guards import bounded, text_in
 from ..table_calls import FORM, table_column
 from .assign import AssignStatements
 from .compiler import Compiler, mark_used
@@ -226,13 +227,20 @@ class StatementCompiler(AssignStatements, Compiler):
         return lambda ctx: ctx.emit(event, {k: f(ctx) for k, f in kw}, span)
 
     def _s_Log(self, n: A.Log) -> Fn:
-        msg = self.expr(n.message)[0]
-        if self.draws_chance(n.message):  # its text must be worked out even unread: the dice must fall the same
-            return lambda ctx: ctx.log(msg(ctx))
+        message = n.message  # its parts worked out once, kept apart: a field may be read by some seats only (story.py)
+        pieces = [p if isinstance(p, str) else self.expr(p)[0] for p in getattr(message, "parts", (message,))]
+        span, put = message.span, (text_in if isinstance(message, A.Str) else lambda v, _ctx: text_of(v))
+
+        def said(ctx):
+            text = "".join(texts := [p if isinstance(p, str) else put(p(ctx), ctx) for p in pieces])
+            ctx.log(text if len(text) < 16 else bounded(text, ctx, span), message, texts)
+
+        if self.draws_chance(message):  # its text must be worked out even unread: the dice must fall the same
+            return said
 
         def fn(ctx):
             if ctx.story:  # nobody reads the story (a simulation): the text is not worked out
-                ctx.log(msg(ctx))
+                said(ctx)
 
         fn.told = True  # type: ignore[attr-defined]  # it does nothing but for the story (the compiled engine's code
         # calls it only then: loader/kinds/action.py)

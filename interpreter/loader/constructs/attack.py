@@ -64,7 +64,8 @@ def attack(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Option
         prompt = g.template(spec.get("prompt")) or g.expr("'Reveal a card to be unaffected?'")
         dec = g.decision(T, "[none] + [card for card in FROM_ if REVEAL_]", prompt, shown, secret=True)
         body += [M.ChooseStep(**g.base, decision=dec),
-                 g.if_(f"{shown} != none", [g.do(f"log '{{{T}}} reveals {{{shown}}} and is unaffected'")], hit)]
+                 g.if_(f"{shown} != none", [g.do(f"show {shown} to players; "  # (every seat knows it: the log tells it)
+                                                 f"log '{{{T}}} reveals {{{shown}}} and is unaffected'")], hit)]
     else:
         body += hit
     # the players in turn are worked out as the attack starts; one put out by the attack on an earlier player (a
