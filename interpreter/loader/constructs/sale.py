@@ -210,7 +210,7 @@ def form_result(R: str, form: str, things: bool) -> str:
     return f"{won} if {R}.winner != none else {nobody}"
 
 
-def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
+def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool, lowest: bool = False) -> str:
     """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
     frm = _text(spec.get("from"), "the first player")
     if form in SOLD:
@@ -239,4 +239,10 @@ def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool)
         bits.append(f"a pass is final when {_text(spec.get('pass_is_final'))}")
     if last_takes:
         bits.append("when all but one are out and nobody has bid, the one left takes it unasked at their standing bid")
+    if lowest:  # a tender: said in the form's own words, the bids going down
+        bits[0] = (bits[0].replace("raise or pass", "bid lower or pass").replace("more than the top bid", "less than "
+                   "the lowest bid").replace("the highest bid wins", "the lowest bid wins")
+                   .replace("the second highest bid", "the second lowest bid").replace("the bid worth most", "the bid "
+                   "worth least"))
+        bits.append("the lowest bid wins")
     return "; ".join(bits)
