@@ -67,12 +67,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     if must_open and form != "open":
         builder.err("E204", "'must_open:' (the opener may not pass: they open the bidding) is for an open auction",
                     spec.key_span("must_open"), "use form: open, from: the player who puts the lot up")
-    lowest = spec.get("lowest_wins") is not None and _plain(spec.get("lowest_wins")) is not False
-    if lowest and form not in ("open", "once_around", "sealed"):
-        builder.err("E204", "'lowest_wins:' (the lowest bid wins: a tender, a reverse auction) is for an open, "
-                    "once-around or sealed auction", spec.key_span("lowest_wins"),
-                    "use form: open (each bids lower or drops out), once_around or sealed")
-        lowest = False
+    lowest = S.lowest_wins(builder, spec, form, last_takes)
     offer = spec.get("offer")
     offer_kind = _text(spec.get("offer_kind"), "one")
     if offer is not None and form != "sealed":

@@ -80,6 +80,23 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
     return out
 
 
+def lowest_wins(builder, spec: YMap, form: str, last_takes: bool) -> bool:
+    """Whether the lowest bid wins (a tender), refused where there is no bid to undercut, and with `last_takes` (the
+    one left would take the lot at their standing bid, 0: built for nothing)."""
+    if spec.get("lowest_wins") is None or _plain(spec.get("lowest_wins")) is False:
+        return False
+    if form not in ("open", "once_around", "sealed"):
+        builder.err("E204", "'lowest_wins:' (the lowest bid wins: a tender, a reverse auction) is for an open, "
+                    "once-around or sealed auction", spec.key_span("lowest_wins"),
+                    "use form: open (each bids lower or drops out), once_around or sealed")
+        return False
+    if last_takes:
+        builder.err("E204", "'last_takes:' gives the lot to the one left at their standing bid (0 when nobody bid), "
+                    "a price of 0 in a tender (lowest_wins)", spec.key_span("last_takes"),
+                    "leave last_takes out: the one left may tender as anyone does")
+    return True
+
+
 def sold(x, form: str) -> list:
     """The steps of a form where the lot is taken at a price asked: fixed price (here) or descending
     (descending.py)."""
