@@ -186,3 +186,25 @@ def test_the_aid_says_a_tender_and_a_family_of_piles_in_players_words():
     rs = case_ruleset("honour-road")
     meant = dict(terms(rs, Words(rs, detail="players")))
     assert meant["Always on offer"].startswith("One for each of Mystics, Heavy Infantry and Cultists"), meant
+
+
+def _steps(node) -> list:
+    """Every step (a mapping in a list of steps) anywhere in a YAML document's data."""
+    if isinstance(node, dict):
+        return [x for v in node.values() for x in _steps(v)]
+    if isinstance(node, list):
+        return [x for v in node for x in ([v] if isinstance(v, dict) else []) + _steps(v)]
+    return []
+
+
+@pytest.mark.parametrize("marker, game", [("lowest_wins: true\n    from: opener", "low-tender"),
+                                          ("in: \"1..hand_size\"", "last-light"),
+                                          ("call: descent", "deep-shaft")])
+def test_the_format_docs_examples_are_the_games_own_steps(marker, game):
+    """format.md's examples of a tender, a hand played out and a round with players out until it ends are steps of
+    the games played above, as written there (so the docs show what is played and tested)."""
+    text = (GAMES.parents[2] / "docs" / "format.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+    (block,) = [b for b in blocks if marker in b]
+    steps = _steps(yaml.safe_load((GAMES / f"{game}.yaml").read_text(encoding="utf-8")))
+    assert all(step in steps for step in yaml.safe_load(block)), block
