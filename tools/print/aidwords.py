@@ -99,7 +99,8 @@ def _place_doc(w: Words, z: M.ZoneDef) -> str:
         return z.doc
     per = {None: "a shared place for cards", "player": "each player has their own",
            "dynamic": "places for cards made during play"}.get(
-        z.per if not isinstance(z.per, tuple) else "", None) or f"one for each of {w.value(list(z.per))}"
+        z.per if not isinstance(z.per, tuple) else "", None) or "one for each of " + w.value(
+            [w.rs.key_titles.get(k, k) for k in z.per])  # each key by the title players know it by
     return capital(f"{per}, {VISIBILITY.get(z.visibility, z.visibility)}.")
 
 

@@ -77,7 +77,7 @@ class Words:
         self.you: Optional[str] = None  # the local name of the player a prompt speaks to
         self._saying: set = set()  # names being said through what they are set to (no loop)
         self._key_titles: Optional[dict] = None  # table key -> its title (expressions.key_titles)
-        self._first_price: Optional[set] = None  # the results of auctions won at the highest bid (players.py)
+        self._first_price: Optional[dict] = None  # the results of auctions won at the best bid, their price's words
         self._readings: Optional[dict] = None  # in one sentence: a local that would read like another -> its words
 
     # ------------------------------------------------------------------ dispatch

@@ -64,8 +64,8 @@ def players_attr(w: Words, n: A.Attr) -> str:
     if isinstance(n.obj, A.Name) and n.obj.id in w.info.results:  # (a first-price auction's price: its highest bid)
         if w._first_price is None:
             w._first_price = first_price_results(w.rs)
-        first = n.name == "price" and n.obj.id in w._first_price
-        return "the highest bid" if first else _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
+        first = w._first_price.get(n.obj.id) if n.name == "price" else None
+        return first or _RESULT_FIELDS.get(n.name, "the " + humanize(n.name))
     if _is_roll(w, n.obj) and n.name in _ROLL_FIELDS:
         return _ROLL_FIELDS[n.name]
     row = n.obj

@@ -323,6 +323,7 @@ _UNTIL = {"first": "the first who responds acts", "each": "each may respond once
 
 
 _BEAT = "more than the highest bid so far"
+_UNDER = "less than the lowest bid so far"
 
 
 def players_construct(w: Words, s: M.ConstructStep) -> str:
@@ -361,10 +362,16 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         bits = [f"once-around auction{frm}: each bids once, {_BEAT}, or passes; the highest bid wins"]  # bid must beat,
     else:  # the number a bidder needs, is said)
         bits = [f"open auction{frm}: raise or pass in turn until all others pass (a raise is a bid {_BEAT}); the highest bid wins"]
+    if str(st.get("lowest_wins")).lower() == "true":  # a tender: the bids go down, the lowest wins
+        bits = [b.replace("raise or pass", "bid lower or pass").replace(_BEAT, _UNDER).replace("highest bid",
+                "lowest bid").replace("highest bidder", "lowest bidder").replace("second highest", "second lowest")
+                .replace("the bid worth most", "the bid worth least").replace("a raise is a bid", "each bid is")
+                for b in bits]
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
-    return "; ".join(bits + ([f"bids start at {low}"] if low not in ("", "1", "0") else []) + sale_words(w, st, seller))
+    floor = f"no bid below {low}" if str(st.get("lowest_wins")).lower() == "true" else f"bids start at {low}"
+    return "; ".join(bits + ([floor] if low not in ("", "1", "0") else []) + sale_words(w, st, seller))
 
 
 def sale_words(w: Words, st: dict, seller: str) -> list:

@@ -129,10 +129,12 @@ def table_key_titles(rs) -> dict:
     return out
 
 
-def first_price_results(rs) -> set:
-    """The names of the results of auctions won at the highest bid (open, once around, sealed at the first price):
-    their `price` reads 'the highest bid' ('set the bid to the price' named nothing a table of a bid for tricks knows)."""
-    return {st.get("as", "auction") for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction"
+def first_price_results(rs) -> dict:
+    """The names of the results of auctions won at the best bid (open, once around, sealed at the first price), each
+    with what its `price` reads: 'the highest bid', or 'the lowest bid' where the lowest bid wins (a tender) ('set the
+    bid to the price' named nothing a table of a bid for tricks knows)."""
+    return {st.get("as", "auction"): "the lowest bid" if st.get("lowest_wins", "").lower() == "true" else
+            "the highest bid" for _q, s in rs.iter_steps() if getattr(s, "construct", "") == "auction"
             and (st := dict(s.settings)).get("form", "open") in ("open", "once_around", "sealed")
             and st.get("price", "first") == "first" and not st.get("offer")}
 

@@ -20,6 +20,10 @@ from ..scope import Fn, Scope
 DICE_RE = re.compile(r"^([0-9]+)d([0-9]+)$")
 
 
+# the steps of a `rounds:` or `turns:` step are no sequence of their own: a kind is a sequence's `kind:`
+_KIND_HINT = ("a kind is what a sequence declares with 'kind:'; a 'rounds:' or 'turns:' step is not a sequence: put "
+              "the round in a sequence of 'kind: {0}' and call it from the step's do:")
+
 class StatementCompiler(AssignStatements, Compiler):
     """Compiles statements for one place in a sequence: its scope and the loops around it."""
     def __init__(self, scope: Scope, diagnostics: list[Diagnostic], loops: tuple[Optional[str], ...] = (),
@@ -131,7 +135,7 @@ class StatementCompiler(AssignStatements, Compiler):
         if n.kind not in self.kinds and n.kind not in ("game", "sequence"):
             self.report("E402", f"no sequence has the kind '{n.kind}', so 'end {n.kind}' has nothing to end", n.kind_span,
                         did_you_mean(n.kind, self.kinds | {"game", "sequence"})
-                        or f"kinds in this ruleset: {', '.join(sorted(self.kinds))}")
+                        or f"kinds in this ruleset: {', '.join(sorted(self.kinds))}; " + _KIND_HINT.format(n.kind))
         sig = EndSignal(n.kind, n.span)
         return lambda ctx: sig
 
@@ -320,7 +324,8 @@ class StatementCompiler(AssignStatements, Compiler):
         if n.until not in self.kinds and (n.next or n.until not in ("game",)):
             said = f"until next {n.until}" if n.next else f"until end of {n.until}"
             self.report("E402", f"no sequence has the kind '{n.until}' for '{said}'", n.until_span,
-                        did_you_mean(n.until, self.kinds | ({"game"} if not n.next else set())))
+                        did_you_mean(n.until, self.kinds | ({"game"} if not n.next else set())) or _KIND_HINT.format(
+                            n.until))
         target = self.expr(n.target)[0] if n.target is not None else None
         value = self.expr(n.value)[0] if n.value is not None else None
         name, until, span = n.modifier, ("next " + n.until if n.next else n.until), n.span

@@ -67,6 +67,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
     if must_open and form != "open":
         builder.err("E204", "'must_open:' (the opener may not pass: they open the bidding) is for an open auction",
                     spec.key_span("must_open"), "use form: open, from: the player who puts the lot up")
+    lowest = S.lowest_wins(builder, spec, form, last_takes)
     offer = spec.get("offer")
     offer_kind = _text(spec.get("offer_kind"), "one")
     if offer is not None and form != "sealed":
@@ -74,14 +75,14 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                     "use form: sealed, or bid amounts with limit:")
     if offer_kind not in ("one", "subset"):
         builder.err("E204", f"offer_kind is 'one' or 'subset', not '{offer_kind}'", spec.get("offer_kind").span)
-    x = _Expansion(builder, node, spec, common, loops, form, auto, sale)
+    x = _Expansion(builder, node, spec, common, loops, form, auto, sale, lowest)
     steps = S.starts(x) + (
         x.open(last_takes, must_open) if form == "open" else x.once_around() if form == "once_around" else
         BET.betting(x) if form == "betting" else
         [*S.sold(x, form), *x.close()] if form in S.SOLD else x.sealed(price, ties, offer, offer_kind))
     if not within_budget(builder, spec):
         return None
-    rule = "; ".join([S.auction_rule(form, spec, price, ties, last_takes), *S.sale_rule(spec, sale)])
+    rule = "; ".join([S.auction_rule(form, spec, price, ties, last_takes, lowest), *S.sale_rule(spec, sale)])
     settings = tuple((k, str(_plain(spec.get(k)))) for k in AUCTION_KEYS
                      if spec.get(k) is not None and k not in ("on_drop", "on_end"))
     parts = tuple((k, v) for k, v in (("on_drop", x.on_drop), ("on_end", x.on_end)) if v)
@@ -92,8 +93,9 @@ class _Expansion:
     """The plain steps of one auction; each form reads the settings and adds only what they ask for."""
 
     def __init__(self, builder, node: YMap, spec: YMap, common: dict, loops: tuple, form: str, auto: str,
-                 sale: dict):
+                 sale: dict, lowest_wins: bool = False):
         self.g = g = _Gen(builder, node, common, loops)
+        self.down = lowest_wins  # a tender: bids go down and the lowest wins
         self.spec = spec
         self.sale = sale
         self.has_seller = spec.get("seller") is not None
@@ -128,7 +130,8 @@ class _Expansion:
         self.bind_x = self.say_x or reads(builder, root, ("excluded",))
         g.user("SAYX_", None if quiet_x else spec.get("say_excluded"), "'Out of this auction (may not bid): {excluded}'")
         quiet_s = _plain(spec.get("say_short")) is False
-        short = {"fixed_price": "pay the price and passes", "betting": "call and folds"}.get(form, "bid enough and passes")
+        short = {"fixed_price": "pay the price and passes", "betting": "call and folds"}.get(
+            form, "bid low enough and passes" if lowest_wins else "bid enough and passes")
         g.user("SAYS_", None if quiet_s else spec.get("say_short"), "'{" + B + "} cannot " + short + "'")
         self.say_short = [] if quiet_s or self.short_hidden else [g.do("log SAYS_")]
         self.say_r = _plain(spec.get("say_result")) is not False
@@ -149,11 +152,19 @@ class _Expansion:
         self.steady = self.may and not self.may_hidden and not self.on_drop and _steady(builder, g.subs["MAY_"], R)
 
     # -------------------------------------------------------------- pieces every form shares
-    def ask(self, low: str) -> M.ChooseStep:
-        """The bidder's bid: the pass, or an amount from `low` up to the limit (a new step object at each use)."""
+    def ask(self, low: str, high: str = "(LIMIT_)") -> M.ChooseStep:
+        """The bidder's bid: the pass, or an amount from `low` up to `high`, the limit (a new step object at each
+        use)."""
         g = self.g
-        return M.ChooseStep(**g.base, decision=g.decision(self.B, f"[none] + ({low}..(LIMIT_))", self.prompt,
-                                                          self.h["bid"], amounts=(low, "LIMIT_")))
+        return M.ChooseStep(**g.base, decision=g.decision(self.B, f"[none] + ({low}..{high})", self.prompt,
+                                                          self.h["bid"], amounts=(low, high)))
+
+    def bounds(self, T: str, LEAD: str) -> tuple[str, str]:
+        """The lowest and the highest bid allowed now: a bid beats the top one by min_raise, upwards (from min_bid up
+        to the limit) or, when the lowest bid wins, downwards (from the limit down to min_bid)."""
+        if self.down:
+            return "(MIN_)", f"(min((LIMIT_), {T} - (RAISE_)) if {LEAD} != none else (LIMIT_))"
+        return self.lowest(T, LEAD), "(LIMIT_)"
 
     def lowest(self, T: str, LEAD: str) -> str:
         """The lowest bid allowed: T (the top bid, 0 while nobody has bid) + min_raise, or min_bid while nobody has bid;
@@ -205,7 +216,7 @@ class _Expansion:
         P, OUT, SAID, STAND, ORD, BID, T, LEAD, L, DQ = (h["passes"], h["out"], h["said"], h["stand"], h["order"],
                                                          h["bid"], h["top"], h["tied"], h["loop"], h["drop"])
         track = self.track
-        low = self.lowest(T, LEAD)
+        low, high = self.bounds(T, LEAD)
         start = ((f"let {STAND} = record(); let {ORD} = []; let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; let {P} = 0; let {OUT} = []; "
                  + (f"let {SAID} = []; " if self.say_short else "")
@@ -219,14 +230,15 @@ class _Expansion:
                + (f"; let {R} = {self.result(B, BID)}" if self.live else "")  # (a new record costs less than two sets)
                + (f"; set {STAND}[{B}] = {BID}; {ORD} -= {B}" if track else ""))
         short = [g.if_(f"{B} not in {SAID}", [*self.say_short, g.do(f"{SAID} += {B}")])] if self.say_short else []
-        ask = [self.ask(low), g.if_(f"{BID} == none", passed(), [g.do(bid)])]
+        ask = [self.ask(low, high), g.if_(f"{BID} == none", passed(), [g.do(bid)])]
         if must_open:  # the first player asked (the opener) opens the bidding: no pass (one who cannot, passes)
-            opens = M.ChooseStep(**g.base, decision=g.decision(B, f"{low}..(LIMIT_)", self.prompt, BID, default=low))
+            opens = M.ChooseStep(**g.base, decision=g.decision(B, f"{low}..{high}", self.prompt, BID,
+                                                               default=high if self.down else low))
             ask = [g.if_(f"{LEAD} == none and {P} == 0", [opens, g.do(bid)], ask)]
-        asked = ask if self.short_hidden else [g.if_(f"LIMIT_ < {low}", [*short, *passed()], ask)]
+        asked = ask if self.short_hidden else [g.if_(f"{high} < {low}", [*short, *passed()], ask)]
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
-            asked = [g.if_("MAY_", asked, [self.ask(low), g.do(f"{P} += 1")])]
+            asked = [g.if_("MAY_", asked, [self.ask(low, high), g.do(f"{P} += 1")])]
         out = f"{B} in {OUT}" if self.may_hidden else f"{B} in excluded or {B} in {OUT}" if self.steady else \
             f"not (MAY_) or {B} in {OUT}"
         body = [g.if_(out, [g.do(f"{P} += 1")],
@@ -251,7 +263,7 @@ class _Expansion:
         g, B, R, h = self.g, self.B, self.R, self.h
         STAND, BID, prev, DQ, T, LEAD = h["stand"], h["bid"], h["top"], h["drop"], h["amt"], h["tied"]
         track = self.track
-        low = self.lowest(T, LEAD)
+        low, high = self.bounds(T, LEAD)
         start = ((f"let {STAND} = record(); let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; " + self.excluded()).rstrip("; ")
         def drop_me() -> list:
@@ -259,9 +271,10 @@ class _Expansion:
         bid = (f"let {prev} = {LEAD}; set {T} = {BID}; set {LEAD} = {B}"
                + (f"; let {R} = {self.result(B, BID)}" if self.live else "")
                + (f"; set {STAND}[{B}] = {BID}; {DQ} += [{prev}] if {prev} != none else []" if track else ""))
-        ask = [self.ask(low), g.if_(f"{BID} == none", drop_me(), [g.do(bid)])]
+        ask = [self.ask(low, high), g.if_(f"{BID} == none", drop_me(), [g.do(bid)])]
         turn = [g.if_("MAY_", ask if self.short_hidden else [
-            g.if_(f"LIMIT_ < {low}", [*self.say_short, *drop_me()], ask)], [self.ask(low)] if self.may_hidden else []),
+            g.if_(f"{high} < {low}", [*self.say_short, *drop_me()], ask)], [self.ask(low, high)] if self.may_hidden
+            else []),
             *(self.drop_point(DQ) if track else [])]
         steps = [g.do(start), *self.say_excluded(), g.for_each(B, "seat_order(FROM_, dir: DIR_)", turn)]
         if not self.live:
@@ -307,24 +320,36 @@ class _Expansion:
                     f"if TIES_ == 'random' else {picks['nobody']}")
         # who tied for the highest bid, worked out by one built-in (highest_keys) over the bids or their worths; the
         # highest is kept in its local as before (a saved game's state holds the hidden locals)
-        own = offer is None and spec.get("amount") is None
-        if own:  # a bid is its own worth (none: a pass)
+        best = "min" if self.down else "max"  # the best bid: the lowest in a tender
+        own = offer is None and spec.get("amount") is None  # a bid is its own worth (none: a pass)
+        if own and self.down:  # (no built-in gives the lowest bidders)
+            worth = f"{BIDS}[q]"
+            amounts = (f"let {TOP} = min([{worth} for q in {E} if {worth} != none]); "
+                       f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; ")
+            own = False  # (the winner's test and bid as for any worth)
+        elif own:
             worth = f"{BIDS}[q]"
             amounts = (f"let {TIED} = highest_keys({BIDS}); "
                        f"let {TOP} = {BIDS}[{TIED}[0]] if not empty({TIED}) else none; ")
         else:
             worth = f"{AMT}[index_of({E}, q)]"
             amounts = (f"let {AMT} = [none if bid == none or bid == [] else (AMOUNT_) for bid in "
-                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = max([a for a in {AMT} if a != none]); "
-                       f"let {TIED} = [{E}[i] for i in highest_keys({AMT})]; ")
-        pays = {"first": TOP, "second": f"({SEC} if {SEC} != none else (MIN_))"}
+                       f"[{BIDS}[q] for q in {E}]]; let {TOP} = {best}([a for a in {AMT} if a != none]); "
+                       + (f"let {TIED} = [q for q in {E} if {worth} != none and {worth} == {TOP}]; " if self.down else
+                          f"let {TIED} = [{E}[i] for i in highest_keys({AMT})]; "))
+        # the second price alone: the second best bid, or, with no other bid, the opening minimum (the limit, worked
+        # out for the winner, in a tender: the most the winner could have asked)
+        alone = "LONE_" if self.down else "(MIN_)"
+        pays = {"first": TOP, "second": f"({SEC} if {SEC} != none else {alone})"}
         if price in pays:
             pay = pays[price]
         else:
             g.user("PRICE_", spec.get("price"), "'first'")
             pay = f"{pays['first']} if PRICE_ == 'first' else {pays['second']}"
         # the second-highest bid only when the price may be it
-        sec = f"let {SEC} = max([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
+        sec = f"let {SEC} = {best}([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
+        if self.down and price != "first":  # the limit of the winner: the bidder bound to them for it
+            g.subs["LONE_"] = _substitute(parse_expression(f"first([LIMIT_ for {B} in [{W}]])", g.locate), g.subs)
         steps.append(g.do(
             amounts +
             # (bids their own worth: somebody tied exactly when there is a top bid, a test cheaper than empty())

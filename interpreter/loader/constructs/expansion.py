@@ -34,7 +34,7 @@ AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price", "descending", "
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
                 "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes",
                 "seller", "pay", "paid_to", "no_bid", "all_pay", "lot", "to", "start_price", "drop", "must_open",
-                "on_drop", "on_end")
+                "lowest_wins", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
 TIES = ("first_in_order", "random", "nobody")
 

@@ -80,6 +80,23 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
     return out
 
 
+def lowest_wins(builder, spec: YMap, form: str, last_takes: bool) -> bool:
+    """Whether the lowest bid wins (a tender), refused where there is no bid to undercut, and with `last_takes` (the
+    one left would take the lot at their standing bid, 0: built for nothing)."""
+    if spec.get("lowest_wins") is None or _plain(spec.get("lowest_wins")) is False:
+        return False
+    if form not in ("open", "once_around", "sealed"):
+        builder.err("E204", "'lowest_wins:' (the lowest bid wins: a tender, a reverse auction) is for an open, "
+                    "once-around or sealed auction", spec.key_span("lowest_wins"),
+                    "use form: open (each bids lower or drops out), once_around or sealed")
+        return False
+    if last_takes:
+        builder.err("E204", "'last_takes:' gives the lot to the one left at their standing bid (0 when nobody bid), "
+                    "a price of 0 in a tender (lowest_wins)", spec.key_span("last_takes"),
+                    "leave last_takes out: the one left may tender as anyone does")
+    return True
+
+
 def sold(x, form: str) -> list:
     """The steps of a form where the lot is taken at a price asked: fixed price (here) or descending
     (descending.py)."""
@@ -210,7 +227,7 @@ def form_result(R: str, form: str, things: bool) -> str:
     return f"{won} if {R}.winner != none else {nobody}"
 
 
-def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool) -> str:
+def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool, lowest: bool = False) -> str:
     """The auction in words, as the chart's box says it (the settings as written, no bookkeeping)."""
     frm = _text(spec.get("from"), "the first player")
     if form in SOLD:
@@ -239,4 +256,10 @@ def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool)
         bits.append(f"a pass is final when {_text(spec.get('pass_is_final'))}")
     if last_takes:
         bits.append("when all but one are out and nobody has bid, the one left takes it unasked at their standing bid")
+    if lowest:  # a tender: said in the form's own words, the bids going down
+        bits[0] = (bits[0].replace("raise or pass", "bid lower or pass").replace("more than the top bid", "less than "
+                   "the lowest bid").replace("the highest bid wins", "the lowest bid wins")
+                   .replace("the second highest bid", "the second lowest bid").replace("the bid worth most", "the bid "
+                   "worth least"))
+        bits.append("the lowest bid wins")
     return "; ".join(bits)

@@ -20,7 +20,7 @@ from ..yaml_source import YMap, YSeq
 from .expansion import _Gen, _plain, _steps_of, _substitute, _text, construct_settings, hidden, texts
 
 TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
-              "prompt", "to", "next_leader", "as", "on_play")
+              "prompt", "to", "next_leader", "as", "say_result", "on_play")
 _HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "trump")
 
 
@@ -144,6 +144,9 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     end = (f"let {R} = record(winner: {BESTP}, cards: TABLE_.cards"
            + (f", card: {BEST}" if "card" in read else "") + (f", led: {LED}" if "led" in read else "")
            + (f", plays: {PLAYS}" if plays else "") + ")")
+    if _plain(spec.get("say_result")) is not False:  # who took it, said once (a log: unworked without a story)
+        g.user("SAYR_", spec.get("say_result"), "'{" + R + ".winner} takes the trick'")
+        end += "; log SAYR_"
     if spec.get("to") is not None:
         end += "; move TABLE_ to TO_"
     target = _settable(builder, spec)
