@@ -340,3 +340,35 @@ def test_a_count_titled_as_things_to_do_says_the_player_has_them():
     noun and what follows it reads as things the player has."""
     w = Words(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset, detail="players")
     assert _said(w, "player.steps_owed > 0") == "the player has Steps to take in a row"
+
+
+def test_each_of_a_kind_says_the_kind_once():
+    """'For each player in the players still in' (ante-up's hand): a loop or a list over some of a kind names the
+    kind once, 'for each player still in'."""
+    w = Words(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset, detail="players")
+    rs = w.rs
+    loops = [w.step(s, own_label=False) for _q, s in rs.iter_steps() if type(s).__name__ == "ForEachStep"]
+    assert "For each player still in" in loops and not any(" in the players " in x for x in loops), loops
+    assert _said(w, "[q.chips for q in players_in()]") == "the player's Chips for each player still in"
+
+
+def test_a_question_put_to_a_player_is_quoted():
+    """'The player: Throw a Rope to the next player?' (ice-floe): a question put to a player reads as one asked,
+    'The player is asked “Throw a Rope to the next player?”', in the aid's order of play and How it is decided."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset)
+    flow = [x for _d, _t, lines in view.flow for x in lines]
+    asked = "The player is asked “Throw a Rope to the next player?”"
+    assert asked in flow, flow
+    assert dict(view.decisions)["A turn"].startswith(asked), view.decisions
+
+
+def test_a_draw_counted_in_cards_says_cards_once():
+    """'Draw the card's cards cards from their Draw pile' (cinder-guild's action card): a count that already says
+    what it counts is not followed by 'cards' again."""
+    from rulecraft.dsl.parser import parse_statements
+
+    w = Words(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset, detail="players")
+    said = w.stmt(parse_statements("draw card.cards from player.deck to player.hand", plain_locator())[0])
+    assert "cards cards" not in said and said.startswith("Draw the card's cards from "), said

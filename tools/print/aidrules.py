@@ -94,9 +94,9 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         then = what_follows(rs, w, s) if _decides(s) == "choice" and not designer_label(s) else []
         choices = offered(w, getattr(s, "decision", None), text)
         if choices:  # 'Move by which dice?' and nothing says what may be chosen: the options the ruleset writes out
-            text = text.rstrip(".") + ("" if text.endswith("?") else ".") + f" The choices: {choices}."
+            text = text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + f" The choices: {choices}."
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
-            text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
+            text = clip(text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
             text = text.rstrip(".") + ". " + ". ".join(map(capital, lead.split("; ")))  # 'What may I bid?': unsaid

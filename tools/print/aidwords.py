@@ -38,7 +38,7 @@ def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
 
 def _said(w: Words, s: M.Step) -> str:
     text = w.label(designer_label(s)) or w.step(s, own_label=False)
-    return text if text.endswith((".", "?")) else text + "."
+    return text if text.endswith((".", "?", "?”")) else text + "."
 
 
 def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]:
@@ -46,7 +46,7 @@ def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]
     a step is said, with what it holds; by default its label or its own words)."""
     lines = [(say(s) if say else _said(w, s)) for sid in sids for s in rs.sequences[sid].steps
              if not hidden_step(rs, s)]
-    return [x if x.endswith((".", "?", "!")) else x + "." for x in lines if x]
+    return [x if x.endswith((".", "?", "!", "?”")) else x + "." for x in lines if x]
 
 
 def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
@@ -387,7 +387,7 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
 
 def sentence(text: str) -> str:
     text = capital(" ".join(text.split()))
-    return text if text.endswith((".", "?", "!", ":")) else text + "."
+    return text if text.endswith((".", "?", "!", ":", "?”")) else text + "."
 
 
 def only_otherwise(w: Words, s: M.Step, text: str, parts: list[str]) -> tuple[str, list[str]]:

@@ -395,3 +395,18 @@ def _offer_parts(w: Words, e):
         titles = [row.get("title") for row in t.rows.values()]
         return [(str(x), "") for x in titles] if all(isinstance(x, str) and x for x in titles) else None
     return None
+
+
+def asks(text: str) -> bool:
+    """A prompt that asks a question, maybe with what it shows after it ('Buy a card? (your Coins)')."""
+    return re.search(r"\?(?: \([^()]*\))?$", text) is not None
+
+
+def put_to(w: Words, d, always: bool = False) -> str:
+    """A decision's question as it is put, in a sentence: 'the player is asked “Throw a Rope to the next player?”'
+    (with the options a short filter lets through); '' for a decision with no prompt or nobody named, or, unless
+    `always`, one whose prompt asks no question ('Play a card': the step's own words say it)."""
+    if d is None or d.prompt is None or d.player is None:
+        return ""
+    text = w.addressed(d.player, d.prompt)
+    return f"{w.expr(d.player)} is asked “{text}”" + only_among(w, d) if always or asks(text) else ""

@@ -26,7 +26,8 @@ def _move(w: Words, n: A.Move) -> str:
 @phrase(A.Draw)
 def _draw(w: Words, n: A.Draw) -> str:
     count = w.constant(n.count) if n.count is not None else 1
-    what = "a card" if count == 1 else f"{w.expr(n.count)} cards"
+    many = w.expr(n.count) if n.count is not None else ""
+    what = "a card" if count == 1 else many if re.search(r"\bcards$", many) else f"{many} cards"  # ('the card's cards')
     text = f"draw {what} from {w.expr(n.source)}"
     full = _up_to(w, n)
     if full is not None:  # 'draw 4 - row.size from supply to row': fill the row up to 4

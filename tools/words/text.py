@@ -140,3 +140,12 @@ def first_price_results(rs) -> set:
 # names clipped from a word players know ('dest'): read as the word, not as a sound
 CLIPPED = {"dest": "destination", "src": "source", "tgt": "target", "opp": "opponent", "pos": "position",
            "idx": "index", "qty": "quantity", "amt": "amount", "prev": "previous", "cur": "current", "num": "number"}
+
+
+def each_in(noun: str, items: str) -> str:
+    """What follows 'each' for a noun taken from some of its own kind: 'player still in', not 'player in the players
+    still in' ('the players in order of ...' reads 'player in order of ...')."""
+    for many in (noun + "s", noun + "es"):
+        if items.startswith(f"the {many} ") and not items.startswith(f"the {many} of "):
+            return f"{noun} {items[len(f'the {many} '):]}"
+    return f"{noun} in {items}"
