@@ -140,7 +140,7 @@ def test_how_to_win_says_when_the_last_round_comes(loom):
     assert aid_view(loom).win[:3] == [
         "Has anyone reached 12 points? Then this was the last round: the game ends after it.",
         "The game also ends when the Market row is empty and the Pattern deck is empty.",
-        "Then the player with the most points wins: points are a player's points plus a player's patron bonus."], \
+        "Then the player with the most points wins: points are a player's points plus their patron bonus."], \
         aid_view(loom).win
 
 

@@ -372,3 +372,25 @@ def test_a_draw_counted_in_cards_says_cards_once():
     w = Words(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset, detail="players")
     said = w.stmt(parse_statements("draw card.cards from player.deck to player.hand", plain_locator())[0])
     assert "cards cards" not in said and said.startswith("Draw the card's cards from "), said
+
+
+def test_a_score_names_its_player_once():
+    """'points are a player's set points plus 5 times a player's full sets plus a player's coins' (bazaar-row): the
+    player the score is counted for is 'a player' once, then 'their'; cards added up over several of their places
+    are 'the cards in a player's Draw pile, their Hand ...', not 'the cards in the cards of ... plus the cards of ...'
+    (cinder-guild)."""
+    from rulecraft.tools.print.aid import aid_view
+
+    bazaar = aid_view(load_ruleset(str(GAMES / "bazaar-row.yaml")).ruleset).win
+    assert "points are a player's set points plus 5 times their full sets plus their coins divided by 4, rounded " \
+           "down." in " ".join(bazaar), bazaar
+    cinder = aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).win
+    assert "points are the total points of the cards in a player's Draw pile, their Hand, their Play area and their " \
+           "Discard pile." in " ".join(cinder), cinder
+
+
+def test_a_test_of_one_thing_reads_as_said_of_it():
+    """'1 if a player's is shade' (lantern-watch's score): a function `is_shade(p)` with no title reads 'the player
+    is shade', a test of its one argument, not a thing the player owns."""
+    w = Words(load_ruleset(str(GAMES / "lantern-watch.yaml")).ruleset, detail="players")
+    assert _said(w, "1 if is_shade(p) else 0") == "1 if the player is shade, otherwise 0"

@@ -19,7 +19,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
-from rulecraft.tools.words.text import dice_label, gerund, plural, unsaid_lead
+from rulecraft.tools.words.text import dice_label, gerund, named_once, plural, unsaid_lead
 from rulecraft.tools.print.aidwords import function_name, kept_score_steps, sentence, walk as _walk
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
@@ -208,7 +208,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
     w = Words(rs, titles={"p": "a player"}, detail="players")
     if sc.score is not None:
         most = "most" if sc.highest_wins else "fewest"
-        score = w.expr(sc.score)
+        score = named_once(w.expr(sc.score))
         lead = "Otherwise, when" if declared_any else "When"
         kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
         if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain

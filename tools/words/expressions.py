@@ -208,6 +208,8 @@ def _function(w: Words, name: str, args: list[str]) -> str:
             out = out.replace("{" + p + "}", a)
         return out.replace("their's ", "their ").replace("your's ", "your ")
     noun = title or humanize(name)
+    if not title and len(args) == 1 and re.match(r"(?:is|has|can)_", name):  # a test of one: 'the player is shade'
+        return f"{args[0]} {noun}"
     if not noun.startswith(("the ", "whether ", "how ")):
         noun = "the " + noun
     joiner = " " if noun.endswith((" of", " to", " for", " in", " from")) else " of "

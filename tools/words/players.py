@@ -8,7 +8,7 @@ import re
 
 from rulecraft.dsl import ast as A
 
-from rulecraft.tools.words.core import Words, humanize
+from rulecraft.tools.words.core import Words, humanize, join_and
 from rulecraft.tools.words.text import first_price_results
 
 
@@ -182,12 +182,25 @@ def _total_of(w: Words, c) -> str:
     noun = w.local(c.var).removeprefix("the ")
     if noun not in ("card", "player"):
         return ""
+    places = _places(c.iterable)
+    if places and c.condition is None:  # 'the cards in the player's Hand and Discard pile': each place once
+        return f"the total {w.attribute(el.name)} of the {noun}s in {join_and([w.expr(z) for z in places])}"
     listed = w.expr(A.Comprehension(c.span, A.Name(el.obj.span, c.var), c.var, c.iterable, c.condition))
     if not listed.startswith(f"each {noun}"):
         return ""
     rest = listed.removeprefix(f"each {noun}")
     rest = re.sub(r"^ (who|that) is ", r" \1 are ", rest)
     return f"the total {w.attribute(el.name)} of the {noun}s{rest}"
+
+
+def _places(e) -> list:
+    """The places whose cards a list joins ('p.hand.cards + p.discard.cards'), each as itself; [] for anything else."""
+    if isinstance(e, A.BinOp) and e.op == "+":
+        left, right = _places(e.left), _places(e.right)
+        return left + right if left and right else []
+    if isinstance(e, A.Attr) and e.name == "cards" and isinstance(e.obj, (A.Attr, A.Name, A.Index)):
+        return [e.obj]
+    return []
 
 
 def _every(w: Words, c, quantifier: str) -> str:

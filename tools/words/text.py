@@ -149,3 +149,13 @@ def each_in(noun: str, items: str) -> str:
         if items.startswith(f"the {many} ") and not items.startswith(f"the {many} of "):
             return f"{noun} {items[len(f'the {many} '):]}"
     return f"{noun} in {items}"
+
+
+def named_once(text: str, who: str = "a player") -> str:
+    """A sentence about one player named once ('a player's set points plus 5 times their full sets'): after the
+    first 'a player', 'a player's' reads 'their' and 'a player' 'the player'."""
+    first = re.search(rf"\b{re.escape(who)}\b", text)
+    if first is None:
+        return text
+    rest = re.sub(rf"\b{re.escape(who)}'s\b", "their", text[first.end():])
+    return text[:first.end()] + re.sub(rf"\b{re.escape(who)}\b", "the player", rest)
