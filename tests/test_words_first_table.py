@@ -394,3 +394,14 @@ def test_a_test_of_one_thing_reads_as_said_of_it():
     is shade', a test of its one argument, not a thing the player owns."""
     w = Words(load_ruleset(str(GAMES / "lantern-watch.yaml")).ruleset, detail="players")
     assert _said(w, "1 if is_shade(p) else 0") == "1 if the player is shade, otherwise 0"
+
+
+def test_a_score_set_before_play_is_a_start_not_how_it_is_counted():
+    """'How Chips are counted: Set the player's Chips to 10' (ante-up): setting each player's chips before the first
+    hand is what they start with, said in the set-up ('Each player's chips start at 10'), not a way chips are
+    counted."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset)
+    assert not any("Set the player's Chips to 10" in text for _h, text in view.explain), view.explain
+    assert "Each player's chips start at 10." in view.setup, view.setup

@@ -12,7 +12,7 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
-from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
+from rulecraft.tools.print.setup.starts import set_before_play, starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize
@@ -359,7 +359,7 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
         return "; ".join(one(x) for x in steps)
 
     out: list[str] = []
-    inside: set[str] = set()
+    inside = {path for path, _x in set_before_play(rs).get(name, ())}  # what it starts at: the set-up says it
     for seq in rs.sequences.values():
         for s, branched in walk(seq.steps, False):
             if s.path in inside:

@@ -43,11 +43,13 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
             out.append(f"{'The other' if picks else 'All the'} cards start in the {zone_name(z)}, shuffled.")
         elif isinstance(z.initial, M.CExpr) and z.per is None:
             out += _picked_start(rs, z)
-    set_up = _set_before_play(rs)
+    set_up = set_before_play(rs)
     for v in rs.player_variables.values():
-        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads
-            continue
         initial = v.initial
+        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads,
+            initial = _set_start(w, set_up[v.id])  # the one value they are all set to says what each starts with
+            if initial is None:
+                continue
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
             initial = w.constant(initial.ast)
         if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
@@ -82,13 +84,14 @@ def _game_start(w: Words, v: M.VarDef) -> str:
     return f"The {name} starts at {w.value(initial)}." if _number(initial) and initial else ""
 
 
-def _set_before_play(rs: M.Ruleset) -> set[str]:
-    """The variables the start sequence sets (`set p.walls = ...`, `set pool[k] = ...`) before play begins: in its steps before
-    the first loop that repeats (a `for_each` over the players deals, it does not play), or a call."""
+def set_before_play(rs: M.Ruleset) -> dict[str, list]:
+    """The variables the start sequence sets (`set p.walls = ...`, `set pool[k] = ...`) before play begins, each with
+    the (step path, value set) of every such setting: in its steps before the first loop that repeats (a `for_each`
+    over the players deals, it does not play), or a call."""
     from rulecraft.dsl import ast as A
     from rulecraft.model.kinds import kind_of, own_statements
 
-    out: set[str] = set()
+    out: dict[str, list] = {}
 
     def walk(steps) -> bool:  # False once play begins
         for s in steps:
@@ -99,7 +102,8 @@ def _set_before_play(rs: M.Ruleset) -> set[str]:
                 for n in st.ast.walk():
                     if isinstance(n, A.Assign) and n.op == "=":  # a player's (p.walls), the game's (pool[k])
                         target = n.target.obj if isinstance(n.target, A.Index) else n.target
-                        out.add(target.name if isinstance(target, A.Attr) else getattr(target, "id", ""))
+                        name = target.name if isinstance(target, A.Attr) else getattr(target, "id", "")
+                        out.setdefault(name, []).append((s.path, n.value))
             if not all(walk(body) for _name, body in s.bodies):
                 return False
         return True
@@ -107,6 +111,13 @@ def _set_before_play(rs: M.Ruleset) -> set[str]:
     if start is not None:
         walk(start.steps)
     return out
+
+
+def _set_start(w: Words, settings: list):
+    """The one value every setting before play gives a player's variable, where it is known at load ('set p.chips =
+    start_chips': 10), or None."""
+    values = {w.constant(x) if w.is_constant(x) else None for _path, x in settings}
+    return next(iter(values)) if len(values) == 1 else None
 
 
 def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
