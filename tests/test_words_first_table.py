@@ -405,3 +405,47 @@ def test_a_score_set_before_play_is_a_start_not_how_it_is_counted():
     view = aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset)
     assert not any("Set the player's Chips to 10" in text for _h, text in view.explain), view.explain
     assert "Each player's chips start at 10." in view.setup, view.setup
+
+
+_NUMBERED = """
+ruleset: numbered
+title: Numbered
+players: {min: 2, max: 2, default: 2}
+cards:
+  - for: {kind: [sun, moon, star], NUM: [1, 2, 3]}
+    id: "{kind}_{NUM}"
+    name: "{kind} {NUM}"
+zones:
+  deck: {visibility: hidden, initial: "[c for c in cards if c.NUM <= 3]", title: Deck}
+  hand: {per: player, visibility: owner, title: Hand}
+player_variables:
+  score: 0
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - for_each: p
+        in: players
+        do: ["draw from deck to p.hand as c", "SCORE"]
+      - "end game"
+scoring:
+  score: "p.score"
+"""
+
+
+@pytest.mark.parametrize("num", ["serial", "stamp"])
+def test_a_number_only_the_set_up_reads_numbers_copies(tmp_path, num):
+    """'weapon ... each with copy 1 to 12' read the copy number as a property; it was known by its attribute's name
+    (copy, serial, ...). A number of a deck's cards that no rule of play reads (the set-up's pick of the deck may)
+    only tells copies apart, whatever its name; one a rule reads is a property of the card."""
+    from rulecraft.tools.print.aid import aid_view
+
+    def setup(score: str) -> str:
+        path = tmp_path / f"{num}.yaml"
+        path.write_text(_NUMBERED.replace("NUM", num).replace("SCORE", score), encoding="utf-8")
+        return " ".join(aid_view(load_ruleset(str(path)).ruleset).setup)
+
+    assert "The cards: sun, moon and star, 3 of each, numbered 1 to 3. All the cards start in the Deck." \
+        in setup("p.score += 1"), setup("p.score += 1")  # (not '9 of the 9 cards start in the Deck')
+    assert f"The cards: sun, moon and star, each with {num} 1 to 3 (one card of each)." in setup(f"p.score += c.{num}")

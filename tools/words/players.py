@@ -9,6 +9,7 @@ import re
 from rulecraft.dsl import ast as A
 
 from rulecraft.tools.words.core import Words, humanize, join_and
+from rulecraft.tools.words.statements import places_joined
 from rulecraft.tools.words.text import first_price_results
 
 
@@ -182,8 +183,7 @@ def _total_of(w: Words, c) -> str:
     noun = w.local(c.var).removeprefix("the ")
     if noun not in ("card", "player"):
         return ""
-    places = _places(c.iterable)
-    if places and c.condition is None:  # 'the cards in the player's Hand and Discard pile': each place once
+    if (places := places_joined(c.iterable)) and c.condition is None:  # the cards in a player's Hand and Discard pile
         return f"the total {w.attribute(el.name)} of the {noun}s in {join_and([w.expr(z) for z in places])}"
     listed = w.expr(A.Comprehension(c.span, A.Name(el.obj.span, c.var), c.var, c.iterable, c.condition))
     if not listed.startswith(f"each {noun}"):
@@ -191,16 +191,6 @@ def _total_of(w: Words, c) -> str:
     rest = listed.removeprefix(f"each {noun}")
     rest = re.sub(r"^ (who|that) is ", r" \1 are ", rest)
     return f"the total {w.attribute(el.name)} of the {noun}s{rest}"
-
-
-def _places(e) -> list:
-    """The places whose cards a list joins ('p.hand.cards + p.discard.cards'), each as itself; [] for anything else."""
-    if isinstance(e, A.BinOp) and e.op == "+":
-        left, right = _places(e.left), _places(e.right)
-        return left + right if left and right else []
-    if isinstance(e, A.Attr) and e.name == "cards" and isinstance(e.obj, (A.Attr, A.Name, A.Index)):
-        return [e.obj]
-    return []
 
 
 def _every(w: Words, c, quantifier: str) -> str:
@@ -408,18 +398,3 @@ def _offer_parts(w: Words, e):
         titles = [row.get("title") for row in t.rows.values()]
         return [(str(x), "") for x in titles] if all(isinstance(x, str) and x for x in titles) else None
     return None
-
-
-def asks(text: str) -> bool:
-    """A prompt that asks a question, maybe with what it shows after it ('Buy a card? (your Coins)')."""
-    return re.search(r"\?(?: \([^()]*\))?$", text) is not None
-
-
-def put_to(w: Words, d, always: bool = False) -> str:
-    """A decision's question as it is put, in a sentence: 'the player is asked “Throw a Rope to the next player?”'
-    (with the options a short filter lets through); '' for a decision with no prompt or nobody named, or, unless
-    `always`, one whose prompt asks no question ('Play a card': the step's own words say it)."""
-    if d is None or d.prompt is None or d.player is None:
-        return ""
-    text = w.addressed(d.player, d.prompt)
-    return f"{w.expr(d.player)} is asked “{text}”" + only_among(w, d) if always or asks(text) else ""

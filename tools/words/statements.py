@@ -51,6 +51,16 @@ def _up_to(w: Words, n: A.Draw):
     return c.left if zone is not None and w.expr(zone) == w.expr(n.dest) else None
 
 
+def places_joined(e) -> list:
+    """The places whose cards a list joins ('p.hand.cards + p.discard.cards'), each as itself; [] for anything else."""
+    if isinstance(e, A.BinOp) and e.op == "+":
+        left, right = places_joined(e.left), places_joined(e.right)
+        return left + right if left and right else []
+    if isinstance(e, A.Attr) and e.name == "cards" and isinstance(e.obj, (A.Attr, A.Name, A.Index)):
+        return [e.obj]
+    return []
+
+
 def _refill_zone(w: Words, src):
     """The zone a draw's source is refilled from (`refill:`), written as the source is (the same player's or
     key's), or None."""

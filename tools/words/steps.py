@@ -9,8 +9,7 @@ from rulecraft.model.kinds import KINDS, kind_of
 
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 from rulecraft.tools.words.locals import counted_times
-from rulecraft.tools.words.players import asks
-from rulecraft.tools.words.text import each_in
+from rulecraft.tools.words.text import asks, each_in
 
 
 # the core kinds' phrases, by kind (rulecraft.loader.kinds registers the kinds; their English is here, in the one

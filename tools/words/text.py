@@ -159,3 +159,8 @@ def named_once(text: str, who: str = "a player") -> str:
         return text
     rest = re.sub(rf"\b{re.escape(who)}'s\b", "their", text[first.end():])
     return text[:first.end()] + re.sub(rf"\b{re.escape(who)}\b", "the player", rest)
+
+
+def asks(text: str) -> bool:
+    """A prompt that asks a question, maybe with what it shows after it ('Buy a card? (your Coins)')."""
+    return re.search(r"\?(?: \([^()]*\))?$", text) is not None

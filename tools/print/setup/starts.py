@@ -139,6 +139,8 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
                         for p in range(rs.players.min, rs.players.max + 1)])
     many = ", ".join(f"{k} for {p} players" if not i else f"{k} for {p}" for i, (p, k) in enumerate(by_count)) \
         if len(by_count) > 1 else ""
+    if len(picked) == len(rs.cards) and not many:  # (not '9 of the 9 cards')
+        return [f"All the cards start in the {zone_name(z)}."]
     for cls in sorted(picked[0].classes):  # (a set: its order changes from one process to the next)
         if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
             return [f"The {cls.replace('_', ' ')} cards ({many or len(picked)}) start in the {zone_name(z)}."]
