@@ -449,3 +449,16 @@ def test_a_number_only_the_set_up_reads_numbers_copies(tmp_path, num):
     assert "The cards: sun, moon and star, 3 of each, numbered 1 to 3. All the cards start in the Deck." \
         in setup("p.score += 1"), setup("p.score += 1")  # (not '9 of the 9 cards start in the Deck')
     assert f"The cards: sun, moon and star, each with {num} 1 to 3 (one card of each)." in setup(f"p.score += c.{num}")
+
+
+def test_a_labelled_round_of_turns_says_who_starts_and_an_auction_what_if_nobody_bids():
+    """Cold read of gavel-hall (session 18): 'Who has the gavel first?' The label 'The gavel passes clockwise until
+    the lots run out' hid that turns go from the first player, and the set-up never said to choose one. 'What if
+    nobody bids?' The label of the open auction said nothing of it; its rule's words do."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset)
+    assert view.setup[-1] == "Choose a first player; play goes clockwise from them.", view.setup
+    assert dict(view.decisions)["Bidding"].startswith("Raise or pass from the auctioneer's left; a pass is final; the "
+                                                      "last bidder left wins. If nobody bids, the auctioneer keeps it. "
+                                                      "The winner pays the auctioneer"), view.decisions

@@ -19,9 +19,7 @@ from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.words.players import negate
 
 VISIBILITY = {
-    "hidden": "face down, seen by nobody",
-    "owner": "seen by its owner only",
-    "open": "face up, open to all",
+    "hidden": "face down, seen by nobody", "owner": "seen by its owner only", "open": "face up, open to all",
     "count": "face down; anyone may count the cards",
     "top": "only the top card is seen",
     "contents": "face down; anyone may know which cards it holds, nobody their order",
@@ -65,7 +63,9 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
 def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
     """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
     designer's set-up nor the worked-out one says who that is."""
-    # ('for each player, play a turn' goes round the table from someone too)
+    # ('for each player, play a turn' goes round the table from someone too, as turns a label names do: 'The gavel passes')
+    said += "".join("\n" + Words(rs, detail="players").step(s, own_label=False) for _q, s in rs.iter_steps()
+                    if getattr(s, "construct", "") == "turns" and designer_label(s))
     if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)|\bfor each player\b[^.\n]*"
                                             r"\bplay (?:a |their |the )?turn\b", said, re.I | re.M) \
             or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
