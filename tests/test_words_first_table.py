@@ -462,3 +462,14 @@ def test_a_labelled_round_of_turns_says_who_starts_and_an_auction_what_if_nobody
     assert dict(view.decisions)["Bidding"].startswith("Raise or pass from the auctioneer's left; a pass is final; the "
                                                       "last bidder left wins. If nobody bids, the auctioneer keeps it. "
                                                       "The winner pays the auctioneer"), view.decisions
+
+
+def test_the_set_up_counts_each_card_a_pile_starts_with_and_words_define_their_own_terms():
+    """Cold read of ice-floe (session 18): 'How many Ropes?' The set-up said 'These 22 cards start in the floe: Rope
+    and Snow'; it says how many of each. 'What is the Melt-water?' The floe's definition names it ('When it runs out,
+    shuffle the Melt-water'), and a term met only in the Words box was not defined there."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset)
+    assert "These 22 cards start in the floe: Rope ×6 and Snow ×16." in view.setup, view.setup
+    assert "Melt-water" in dict(view.words), view.words

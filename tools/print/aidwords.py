@@ -275,7 +275,8 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> tuple[list, list]:
     """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them; and those to
     leave out first from an aid over two pages, the last to go first: the kinds of card the names already hint at,
     then the values defined by what sets them."""
-    box = _box(rs, w, texts)
+    box = _box(rs, w, texts)  # and the terms their definitions use ('shuffle the Melt-water': what is that?)
+    box = _box(rs, w, texts + [d for _t, d in box])
     values = {name.lower() for v in rs.variables.values() if v.title for name, _d in value_term(rs, w, v)}
     return box, [x for x in box if x[1].startswith(KIND_OF_CARD)] + [x for x in box if x[0].lower() in values]
 

@@ -7,7 +7,7 @@ import re
 
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.setup.deck import cards_by_players, class_counts, deck_line, player_ranges
+from rulecraft.tools.print.setup.deck import cards_by_players, class_counts, counted_name, deck_line, player_ranges
 from rulecraft.tools.words import Words
 
 
@@ -150,7 +150,8 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
                 f"{len(picked)} of the {len(rs.cards)} cards start in the {zone_name(z)}."]
     if many:
         return [f"These cards start in the {zone_name(z)}: {join_and(names)} ({many})."]
+    counted = [counted_name(rs, n, [c for c in picked if c.name == n]) for n in names]  # 'Rope ×6 and Snow ×16'
     return [f"{'These ' + str(len(picked)) + ' cards start' if len(picked) > 1 else 'This card starts'} in the "
-            f"{zone_name(z)}: {join_and(names)}."]
+            f"{zone_name(z)}: {join_and(counted)}."]
 
 
