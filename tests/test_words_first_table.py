@@ -473,3 +473,14 @@ def test_the_set_up_counts_each_card_a_pile_starts_with_and_words_define_their_o
     view = aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset)
     assert "These 22 cards start in the floe: Rope ×6 and Snow ×16." in view.setup, view.setup
     assert "Melt-water" in dict(view.words), view.words
+
+
+def test_a_choice_inside_a_said_mechanic_is_not_said_again_apart():
+    """Cold read of cinder-guild (session 18): 'Playing an action card: The target: Discard a card. They discard it.'
+    Who is the target? The Rake's attack, said under Attack ('Every other player holding 5 or more cards discards one
+    of them'), asks that choice as its own part; it is not listed again as a choice of its own, without its attack."""
+    from rulecraft.tools.print.aid import aid_view
+
+    decisions = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).decisions)
+    assert not any("The target" in text for text in decisions.values()), decisions
+    assert decisions["Playing an action card"].startswith("The player is asked “Play which card twice?”"), decisions

@@ -59,6 +59,7 @@ def window_heading(s: M.ConstructStep) -> str:
 
 def _asked(text: str) -> str:
     """What a choice asks, without who is asked ('The player: Discard which card?' -> 'Discard which card')."""
+    text = re.sub(r"^The [\w' ]+ is asked “(.*)”", r"\1", text)  # ('The player is asked “Discard which card?”')
     return re.sub(r"^The [\w' ]+: ", "", text).rstrip(".?").strip()
 
 
@@ -88,7 +89,10 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
     out: dict[str, list[str]] = {}
     from rulecraft.tools.words.help import what_follows
 
+    mechanics = tuple(s.path + "." for rank, _n, s in found if rank == 0)  # a choice inside one is its own part
     for rank, name, s in sorted(found, key=lambda x: x[0]):
+        if rank and s.path.startswith(mechanics):  # ('Every other player ... discards one': not again, apart)
+            continue
         text = clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
         asked = _asked(text)
         then = what_follows(rs, w, s) if _decides(s) == "choice" and not designer_label(s) else []
@@ -114,9 +118,9 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
         if name in out:  # a further choice of the same sequence (or another auction): who is asked was said first
-            first_who = re.match(r"^The [\w' ]+: ", out[name][0])
-            if first_who and text.startswith(first_who.group(0)):
-                text = text[len(first_who.group(0)):]
+            first_who = re.match(r"^(The [\w' ]+?)(?:: | is asked “)", out[name][0])  # ('The caller is asked “...”')
+            if first_who and text.startswith(first_who.group(1) + ": "):
+                text = text[len(first_who.group(1)) + 2:]
             if len(" ".join(out[name])) + len(text) > ENTRY_CHARS * (2 if rank == 0 else 1):
                 continue
         out.setdefault(name, []).append(sentence(text))
