@@ -484,3 +484,15 @@ def test_a_choice_inside_a_said_mechanic_is_not_said_again_apart():
     decisions = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).decisions)
     assert not any("The target" in text for text in decisions.values()), decisions
     assert decisions["Playing an action card"].startswith("The player is asked “Play which card twice?”"), decisions
+
+
+def test_a_designer_s_set_up_follows_what_the_table_needs():
+    """Cold read of dml (session 18): 'What do we need to play?' The designer's set-up begins 'Roll off ...' and
+    'Take out the four Kings ...': the deck and the dice were on no line. What the table needs comes first, unless
+    the designer's own lines say it."""
+    from rulecraft.tools.print.aid import aid_view
+
+    assert aid_view(load_ruleset("dml").ruleset).setup[:2] == [
+        "You need 54 cards and two six-sided dice.",
+        "Roll off for the Initiative Badge: everyone rolls two dice, the highest total takes it (Woot! Woot! takes it "
+        "at once); tied players roll again."]

@@ -20,11 +20,9 @@ from rulecraft.tools.words.players import negate
 
 VISIBILITY = {
     "hidden": "face down, seen by nobody", "owner": "seen by its owner only", "open": "face up, open to all",
-    "count": "face down; anyone may count the cards",
-    "top": "only the top card is seen",
+    "count": "face down; anyone may count the cards", "top": "only the top card is seen",
     "contents": "face down; anyone may know which cards it holds, nobody their order",
-    "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
-}
+    "owner_contents": "face down; its owner knows which cards it holds, nobody their order"}
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
 
 
@@ -51,8 +49,10 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
     """The aid's set-up: the designer's (`aid: setup:`), else what the table needs and what each player starts
     with, then the setup sequences' steps (or, with none, the zone the cards start in)."""
     chosen = rs.aid.get("setup")
-    if chosen:
-        return [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
+    if chosen:  # (with what the table needs first, where the designer's words do not say: 'a standard deck?')
+        own = [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
+        return [x for x in starting_lines(rs, w)[:1] if x.startswith("You need ")
+                and not any(y.startswith("You need ") for y in own)] + own
     sids = setup_sequences(rs, order)
     dealt = ("All the cards start", "The other cards start")  # the setup sequences deal from there
     start = [x for x in starting_lines(rs, w) if not (sids and x.startswith(dealt))]
