@@ -496,3 +496,13 @@ def test_a_designer_s_set_up_follows_what_the_table_needs():
         "You need 54 cards and two six-sided dice.",
         "Roll off for the Initiative Badge: everyone rolls two dice, the highest total takes it (Woot! Woot! takes it "
         "at once); tied players roll again."]
+
+
+def test_a_pile_of_several_kinds_says_how_many_of_each_for_each_number_of_players():
+    """Cold read of cinder-guild (session 18): 'How many Embers go in the box?' The set-up said 'These cards start
+    in the box: Ember, Flame, ... (71 for 2 players, 88 for 3, 103 for 4)': the total, never each kind's count."""
+    from rulecraft.tools.print.aid import aid_view
+
+    setup = aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).setup
+    assert "These cards start in the box (for 2/3/4 players): Ember ×26/33/40, Flame ×12, Blaze ×8, Hearth " \
+           "×14/17/20, Beacon ×6/8/8 and Ash ×5/10/15." in setup, setup

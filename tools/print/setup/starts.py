@@ -148,6 +148,13 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
     if len(names) > 6:
         return [f"Some of the cards ({many}) start in the {zone_name(z)}." if many else
                 f"{len(picked)} of the {len(rs.cards)} cards start in the {zone_name(z)}."]
+    if many and len(names) > 1:  # how many of each for each number of players ('Ember ×26/33/40, Flame ×12')
+        counts = range(rs.players.min, rs.players.max + 1)
+        each = [[str(sum(1 for c in picked if c.name == n and (c.index not in cp or k in cp[c.index]))) for k in counts]
+                for n in names]
+        each = ["/".join(ks) if len(set(ks)) > 1 else ks[0] for ks in each]  # ('Beacon ×6/8/8', 'Flame ×12')
+        return [f"These cards start in the {zone_name(z)} (for {'/'.join(map(str, counts))} players): "
+                + join_and([f"{n} ×{k}" for n, k in zip(names, each)]) + "."]
     if many:
         return [f"These cards start in the {zone_name(z)}: {join_and(names)} ({many})."]
     counted = [counted_name(rs, n, [c for c in picked if c.name == n]) for n in names]  # 'Rope ×6 and Snow ×16'
