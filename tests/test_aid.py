@@ -137,7 +137,7 @@ def test_aid_says_what_an_unlabelled_question_leads_to():
 
     rs = load_ruleset(str(Path(__file__).parent / "cases/games/pot-luck.yaml")).ruleset
     assert dict(aid_view(rs).decisions)["Turn"] == \
-        "The player: You have your run this turn. Roll again? If the player answers no, stop rolling."
+        "The player is asked “You have your run this turn. Roll again?” If the player answers no, stop rolling."
 
 
 def test_generated_decisions_name_windows_by_their_act_and_say_every_choice_of_a_sequence():

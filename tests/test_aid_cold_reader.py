@@ -49,8 +49,9 @@ def test_the_set_up_counts_cards_for_each_number_of_players(siege):
 
 def test_a_start_value_the_set_up_steps_replace_is_not_said(siege):
     """'Each player's walls start at 0' and then 'builds 12 walls': the reader believes the first. A value the
-    start sequence sets before play begins is said by that step alone."""
-    assert not [x for x in siege.setup if "walls start at" in x], siege.setup
+    start sequence sets before play begins is said with the value it is set to (session 18: 'what does each player
+    start with?' is a set-up question)."""
+    assert [x for x in siege.setup if "walls start at" in x] == ["Each player's walls start at 12."], siege.setup
 
 
 def test_a_prompt_does_not_say_a_counter_twice(siege):

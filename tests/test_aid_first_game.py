@@ -140,7 +140,7 @@ def test_how_to_win_says_when_the_last_round_comes(loom):
     assert aid_view(loom).win[:3] == [
         "Has anyone reached 12 points? Then this was the last round: the game ends after it.",
         "The game also ends when the Market row is empty and the Pattern deck is empty.",
-        "Then the player with the most points wins: points are a player's points plus a player's patron bonus."], \
+        "Then the player with the most points wins: points are a player's points plus their patron bonus."], \
         aid_view(loom).win
 
 
@@ -230,7 +230,7 @@ def test_an_option_offered_on_a_condition_says_it(levee, loom):
     assert only in dict(aid_view(levee).decisions)["A player's turn"], aid_view(levee).decisions
     assert f"the player is asked “Shore up which levee?” {only}" in " ".join(_flow(levee)), _flow(levee)
     dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(levee, build_graph(levee), "turn", ChartOptions())).split())
-    assert "Shore up which levee? " + only[1:-1] in dot, dot
+    assert "Shore up which levee?” " + only[1:-1] in dot, dot
     turn = dict(aid_view(loom).decisions)["Turn"]
     assert ("The choices: Take one thread of each colour, Take two threads of one colour (if Thread pool for any "
             "colour is at least 4) or Weave a pattern (only at times).") in turn, turn

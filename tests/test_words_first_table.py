@@ -340,3 +340,169 @@ def test_a_count_titled_as_things_to_do_says_the_player_has_them():
     noun and what follows it reads as things the player has."""
     w = Words(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset, detail="players")
     assert _said(w, "player.steps_owed > 0") == "the player has Steps to take in a row"
+
+
+def test_each_of_a_kind_says_the_kind_once():
+    """'For each player in the players still in' (ante-up's hand): a loop or a list over some of a kind names the
+    kind once, 'for each player still in'."""
+    w = Words(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset, detail="players")
+    rs = w.rs
+    loops = [w.step(s, own_label=False) for _q, s in rs.iter_steps() if type(s).__name__ == "ForEachStep"]
+    assert "For each player still in" in loops and not any(" in the players " in x for x in loops), loops
+    assert _said(w, "[q.chips for q in players_in()]") == "the player's Chips for each player still in"
+
+
+def test_a_question_put_to_a_player_is_quoted():
+    """'The player: Throw a Rope to the next player?' (ice-floe): a question put to a player reads as one asked,
+    'The player is asked “Throw a Rope to the next player?”', in the aid's order of play and How it is decided."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset)
+    flow = [x for _d, _t, lines in view.flow for x in lines]
+    asked = "The player is asked “Throw a Rope to the next player?”"
+    assert asked in flow, flow
+    assert dict(view.decisions)["A turn"].startswith(asked), view.decisions
+
+
+def test_a_draw_counted_in_cards_says_cards_once():
+    """'Draw the card's cards cards from their Draw pile' (cinder-guild's action card): a count that already says
+    what it counts is not followed by 'cards' again."""
+    from rulecraft.dsl.parser import parse_statements
+
+    w = Words(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset, detail="players")
+    said = w.stmt(parse_statements("draw card.cards from player.deck to player.hand", plain_locator())[0])
+    assert "cards cards" not in said and said.startswith("Draw the card's cards from "), said
+
+
+def test_a_score_names_its_player_once():
+    """'points are a player's set points plus 5 times a player's full sets plus a player's coins' (bazaar-row): the
+    player the score is counted for is 'a player' once, then 'their'; cards added up over several of their places
+    are 'the cards in a player's Draw pile, their Hand ...', not 'the cards in the cards of ... plus the cards of ...'
+    (cinder-guild)."""
+    from rulecraft.tools.print.aid import aid_view
+
+    bazaar = aid_view(load_ruleset(str(GAMES / "bazaar-row.yaml")).ruleset).win
+    assert "points are a player's set points plus 5 times their full sets plus their coins divided by 4, rounded " \
+           "down." in " ".join(bazaar), bazaar
+    cinder = aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).win
+    assert "points are the total points of the cards in a player's Draw pile, their Hand, their Play area and their " \
+           "Discard pile." in " ".join(cinder), cinder
+
+
+def test_a_test_of_one_thing_reads_as_said_of_it():
+    """'1 if a player's is shade' (lantern-watch's score): a function `is_shade(p)` with no title reads 'the player
+    is shade', a test of its one argument, not a thing the player owns."""
+    w = Words(load_ruleset(str(GAMES / "lantern-watch.yaml")).ruleset, detail="players")
+    assert _said(w, "1 if is_shade(p) else 0") == "1 if the player is shade, otherwise 0"
+
+
+def test_a_score_set_before_play_is_a_start_not_how_it_is_counted():
+    """'How Chips are counted: Set the player's Chips to 10' (ante-up): setting each player's chips before the first
+    hand is what they start with, said in the set-up ('Each player's chips start at 10'), not a way chips are
+    counted."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "ante-up.yaml")).ruleset)
+    assert not any("Set the player's Chips to 10" in text for _h, text in view.explain), view.explain
+    assert "Each player's chips start at 10." in view.setup, view.setup
+
+
+_NUMBERED = """
+ruleset: numbered
+title: Numbered
+players: {min: 2, max: 2, default: 2}
+cards:
+  - for: {kind: [sun, moon, star], NUM: [1, 2, 3]}
+    id: "{kind}_{NUM}"
+    name: "{kind} {NUM}"
+zones:
+  deck: {visibility: hidden, initial: "[c for c in cards if c.NUM <= 3]", title: Deck}
+  hand: {per: player, visibility: owner, title: Hand}
+player_variables:
+  score: 0
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - for_each: p
+        in: players
+        do: ["draw from deck to p.hand as c", "SCORE"]
+      - "end game"
+scoring:
+  score: "p.score"
+"""
+
+
+@pytest.mark.parametrize("num", ["serial", "stamp"])
+def test_a_number_only_the_set_up_reads_numbers_copies(tmp_path, num):
+    """'weapon ... each with copy 1 to 12' read the copy number as a property; it was known by its attribute's name
+    (copy, serial, ...). A number of a deck's cards that no rule of play reads (the set-up's pick of the deck may)
+    only tells copies apart, whatever its name; one a rule reads is a property of the card."""
+    from rulecraft.tools.print.aid import aid_view
+
+    def setup(score: str) -> str:
+        path = tmp_path / f"{num}.yaml"
+        path.write_text(_NUMBERED.replace("NUM", num).replace("SCORE", score), encoding="utf-8")
+        return " ".join(aid_view(load_ruleset(str(path)).ruleset).setup)
+
+    assert "The cards: sun, moon and star, 3 of each, numbered 1 to 3. All the cards start in the Deck." \
+        in setup("p.score += 1"), setup("p.score += 1")  # (not '9 of the 9 cards start in the Deck')
+    assert f"The cards: sun, moon and star, each with {num} 1 to 3 (one card of each)." in setup(f"p.score += c.{num}")
+
+
+def test_a_labelled_round_of_turns_says_who_starts_and_an_auction_what_if_nobody_bids():
+    """Cold read of gavel-hall (session 18): 'Who has the gavel first?' The label 'The gavel passes clockwise until
+    the lots run out' hid that turns go from the first player, and the set-up never said to choose one. 'What if
+    nobody bids?' The label of the open auction said nothing of it; its rule's words do."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset)
+    assert view.setup[-1] == "Choose a first player; play goes clockwise from them.", view.setup
+    assert dict(view.decisions)["Bidding"].startswith("Raise or pass from the auctioneer's left; a pass is final; the "
+                                                      "last bidder left wins. If nobody bids, the auctioneer keeps it. "
+                                                      "The winner pays the auctioneer"), view.decisions
+
+
+def test_the_set_up_counts_each_card_a_pile_starts_with_and_words_define_their_own_terms():
+    """Cold read of ice-floe (session 18): 'How many Ropes?' The set-up said 'These 22 cards start in the floe: Rope
+    and Snow'; it says how many of each. 'What is the Melt-water?' The floe's definition names it ('When it runs out,
+    shuffle the Melt-water'), and a term met only in the Words box was not defined there."""
+    from rulecraft.tools.print.aid import aid_view
+
+    view = aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset)
+    assert "These 22 cards start in the floe: Rope ×6 and Snow ×16." in view.setup, view.setup
+    assert "Melt-water" in dict(view.words), view.words
+
+
+def test_a_choice_inside_a_said_mechanic_is_not_said_again_apart():
+    """Cold read of cinder-guild (session 18): 'Playing an action card: The target: Discard a card. They discard it.'
+    Who is the target? The Rake's attack, said under Attack ('Every other player holding 5 or more cards discards one
+    of them'), asks that choice as its own part; it is not listed again as a choice of its own, without its attack."""
+    from rulecraft.tools.print.aid import aid_view
+
+    decisions = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).decisions)
+    assert not any("The target" in text for text in decisions.values()), decisions
+    assert decisions["Playing an action card"].startswith("The player is asked “Play which card twice?”"), decisions
+
+
+def test_a_designer_s_set_up_follows_what_the_table_needs():
+    """Cold read of dml (session 18): 'What do we need to play?' The designer's set-up begins 'Roll off ...' and
+    'Take out the four Kings ...': the deck and the dice were on no line. What the table needs comes first, unless
+    the designer's own lines say it."""
+    from rulecraft.tools.print.aid import aid_view
+
+    assert aid_view(load_ruleset("dml").ruleset).setup[:2] == [
+        "You need 54 cards and two six-sided dice.",
+        "Roll off for the Initiative Badge: everyone rolls two dice, the highest total takes it (Woot! Woot! takes it "
+        "at once); tied players roll again."]
+
+
+def test_a_pile_of_several_kinds_says_how_many_of_each_for_each_number_of_players():
+    """Cold read of cinder-guild (session 18): 'How many Embers go in the box?' The set-up said 'These cards start
+    in the box: Ember, Flame, ... (71 for 2 players, 88 for 3, 103 for 4)': the total, never each kind's count."""
+    from rulecraft.tools.print.aid import aid_view
+
+    setup = aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).setup
+    assert "These cards start in the box (for 2/3/4 players): Ember ×26/33/40, Flame ×12, Blaze ×8, Hearth " \
+           "×14/17/20, Beacon ×6/8/8 and Ash ×5/10/15." in setup, setup

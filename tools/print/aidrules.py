@@ -19,7 +19,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
 from rulecraft.tools.words.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
-from rulecraft.tools.words.text import dice_label, gerund, plural, unsaid_lead
+from rulecraft.tools.words.text import dice_label, gerund, named_once, plural, unsaid_lead
 from rulecraft.tools.print.aidwords import function_name, kept_score_steps, sentence, walk as _walk
 
 ITEM_CHARS = 400  # an order-of-play line longer than this keeps its first clauses only
@@ -59,6 +59,7 @@ def window_heading(s: M.ConstructStep) -> str:
 
 def _asked(text: str) -> str:
     """What a choice asks, without who is asked ('The player: Discard which card?' -> 'Discard which card')."""
+    text = re.sub(r"^The [\w' ]+ is asked “(.*)”", r"\1", text)  # ('The player is asked “Discard which card?”')
     return re.sub(r"^The [\w' ]+: ", "", text).rstrip(".?").strip()
 
 
@@ -88,15 +89,18 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
     out: dict[str, list[str]] = {}
     from rulecraft.tools.words.help import what_follows
 
+    mechanics = tuple(s.path + "." for rank, _n, s in found if rank == 0)  # a choice inside one is its own part
     for rank, name, s in sorted(found, key=lambda x: x[0]):
+        if rank and s.path.startswith(mechanics):  # ('Every other player ... discards one': not again, apart)
+            continue
         text = clip(w.label(designer_label(s)) or w.step(s, own_label=False), 200)
         asked = _asked(text)
         then = what_follows(rs, w, s) if _decides(s) == "choice" and not designer_label(s) else []
         choices = offered(w, getattr(s, "decision", None), text)
         if choices:  # 'Move by which dice?' and nothing says what may be chosen: the options the ruleset writes out
-            text = text.rstrip(".") + ("" if text.endswith("?") else ".") + f" The choices: {choices}."
+            text = text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + f" The choices: {choices}."
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
-            text = clip(text.rstrip(".") + ("" if text.endswith("?") else ".") + " " + capital("; ".join(then)),
+            text = clip(text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)
         if rank == 0 and designer_label(s) and (lead := unsaid_lead(text, w.step(s, own_label=False))):
             text = text.rstrip(".") + ". " + ". ".join(map(capital, lead.split("; ")))  # 'What may I bid?': unsaid
@@ -114,9 +118,9 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         if not text or asked in said or (name in out and rank != 0 and s.path in branched):
             continue
         if name in out:  # a further choice of the same sequence (or another auction): who is asked was said first
-            first_who = re.match(r"^The [\w' ]+: ", out[name][0])
-            if first_who and text.startswith(first_who.group(0)):
-                text = text[len(first_who.group(0)):]
+            first_who = re.match(r"^(The [\w' ]+?)(?:: | is asked “)", out[name][0])  # ('The caller is asked “...”')
+            if first_who and text.startswith(first_who.group(1) + ": "):
+                text = text[len(first_who.group(1)) + 2:]
             if len(" ".join(out[name])) + len(text) > ENTRY_CHARS * (2 if rank == 0 else 1):
                 continue
         out.setdefault(name, []).append(sentence(text))
@@ -208,7 +212,7 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
     w = Words(rs, titles={"p": "a player"}, detail="players")
     if sc.score is not None:
         most = "most" if sc.highest_wins else "fewest"
-        score = w.expr(sc.score)
+        score = named_once(w.expr(sc.score))
         lead = "Otherwise, when" if declared_any else "When"
         kept = sc.score.ast if isinstance(sc.score.ast, A.Attr) and isinstance(sc.score.ast.obj, A.Name) else None
         if kept is not None:  # 'p.points': the points a player has are the score, nothing to explain

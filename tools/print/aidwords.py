@@ -12,21 +12,17 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
-from rulecraft.tools.print.setup.starts import starting_lines, zone_name as _zone_name
+from rulecraft.tools.print.setup.starts import set_before_play, starting_lines, zone_name as _zone_name
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.words.players import negate
 
 VISIBILITY = {
-    "hidden": "face down, seen by nobody",
-    "owner": "seen by its owner only",
-    "open": "face up, open to all",
-    "count": "face down; anyone may count the cards",
-    "top": "only the top card is seen",
+    "hidden": "face down, seen by nobody", "owner": "seen by its owner only", "open": "face up, open to all",
+    "count": "face down; anyone may count the cards", "top": "only the top card is seen",
     "contents": "face down; anyone may know which cards it holds, nobody their order",
-    "owner_contents": "face down; its owner knows which cards it holds, nobody their order",
-}
+    "owner_contents": "face down; its owner knows which cards it holds, nobody their order"}
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
 
 
@@ -38,7 +34,7 @@ def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
 
 def _said(w: Words, s: M.Step) -> str:
     text = w.label(designer_label(s)) or w.step(s, own_label=False)
-    return text if text.endswith((".", "?")) else text + "."
+    return text if text.endswith((".", "?", "?”")) else text + "."
 
 
 def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]:
@@ -46,15 +42,17 @@ def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]
     a step is said, with what it holds; by default its label or its own words)."""
     lines = [(say(s) if say else _said(w, s)) for sid in sids for s in rs.sequences[sid].steps
              if not hidden_step(rs, s)]
-    return [x if x.endswith((".", "?", "!")) else x + "." for x in lines if x]
+    return [x if x.endswith((".", "?", "!", "?”")) else x + "." for x in lines if x]
 
 
 def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
     """The aid's set-up: the designer's (`aid: setup:`), else what the table needs and what each player starts
     with, then the setup sequences' steps (or, with none, the zone the cards start in)."""
     chosen = rs.aid.get("setup")
-    if chosen:
-        return [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
+    if chosen:  # (with what the table needs first, where the designer's words do not say: 'a standard deck?')
+        own = [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
+        return [x for x in starting_lines(rs, w)[:1] if x.startswith("You need ")
+                and not any(y.startswith("You need ") for y in own)] + own
     sids = setup_sequences(rs, order)
     dealt = ("All the cards start", "The other cards start")  # the setup sequences deal from there
     start = [x for x in starting_lines(rs, w) if not (sids and x.startswith(dealt))]
@@ -65,7 +63,9 @@ def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str
 def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
     """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
     designer's set-up nor the worked-out one says who that is."""
-    # ('for each player, play a turn' goes round the table from someone too)
+    # ('for each player, play a turn' goes round the table from someone too, as turns a label names do: 'The gavel passes')
+    said += "".join("\n" + Words(rs, detail="players").step(s, own_label=False) for _q, s in rs.iter_steps()
+                    if getattr(s, "construct", "") == "turns" and designer_label(s))
     if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)|\bfor each player\b[^.\n]*"
                                             r"\bplay (?:a |their |the )?turn\b", said, re.I | re.M) \
             or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
@@ -276,7 +276,8 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> tuple[list, list]:
     """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them; and those to
     leave out first from an aid over two pages, the last to go first: the kinds of card the names already hint at,
     then the values defined by what sets them."""
-    box = _box(rs, w, texts)
+    box = _box(rs, w, texts)  # and the terms their definitions use ('shuffle the Melt-water': what is that?)
+    box = _box(rs, w, texts + [d for _t, d in box])
     values = {name.lower() for v in rs.variables.values() if v.title for name, _d in value_term(rs, w, v)}
     return box, [x for x in box if x[1].startswith(KIND_OF_CARD)] + [x for x in box if x[0].lower() in values]
 
@@ -360,7 +361,7 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
         return "; ".join(one(x) for x in steps)
 
     out: list[str] = []
-    inside: set[str] = set()
+    inside = {path for path, _x in set_before_play(rs).get(name, ())}  # what it starts at: the set-up says it
     for seq in rs.sequences.values():
         for s, branched in walk(seq.steps, False):
             if s.path in inside:
@@ -388,7 +389,7 @@ def kept_score_steps(rs: M.Ruleset, name: str, limit: int = 5) -> list[str]:
 
 def sentence(text: str) -> str:
     text = capital(" ".join(text.split()))
-    return text if text.endswith((".", "?", "!", ":")) else text + "."
+    return text if text.endswith((".", "?", "!", ":", "?”")) else text + "."
 
 
 def only_otherwise(w: Words, s: M.Step, text: str, parts: list[str]) -> tuple[str, list[str]]:

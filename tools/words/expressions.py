@@ -9,7 +9,7 @@ from rulecraft.dsl import ast as A
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
 from rulecraft.tools.words.players import (_cards_with, _is_roll, _rows_with, answered, chose, chosen_option, negate,
                                            players_attr, players_call, players_possessive, possessive)
-from rulecraft.tools.words.text import plural, table_key_titles
+from rulecraft.tools.words.text import each_in, plural, table_key_titles
 
 
 @phrase(A.Num)
@@ -208,6 +208,8 @@ def _function(w: Words, name: str, args: list[str]) -> str:
             out = out.replace("{" + p + "}", a)
         return out.replace("their's ", "their ").replace("your's ", "your ")
     noun = title or humanize(name)
+    if not title and len(args) == 1 and re.match(r"(?:is|has|can)_", name):  # a test of one: 'the player is shade'
+        return f"{args[0]} {noun}"
     if not noun.startswith(("the ", "whether ", "how ")):
         noun = "the " + noun
     joiner = " " if noun.endswith((" of", " to", " for", " in", " from")) else " of "
@@ -239,12 +241,12 @@ def _comprehension(w: Words, n: A.Comprehension) -> str:
     if isinstance(n.element, A.Name) and n.element.id == n.var:
         if everyone or src == f"each {var}":  # 'keys(levees)' reads 'each levee' already
             return f"each {var}{where}"
-        return f"each {var} in {src}{where}"
+        return f"each {each_in(var, src) if w.detail != 'full' else var + ' in ' + src}{where}"
     el = n.element
     if w.detail != "full" and isinstance(el, A.Index) and isinstance(el.obj, A.Name) and el.obj.id in w.rs.zones \
             and isinstance(el.key, A.Name) and el.key.id == n.var and n.condition is None:
         return f"all of {w.name(el.obj.id)}"  # '[docks[h] for h in keys(harbors)]': all of the Docks
-    return f"{w.expr(n.element)} for each {var} in {src}{where}"
+    return f"{w.expr(n.element)} for each {each_in(var, src) if w.detail != 'full' else var + ' in ' + src}{where}"
 
 
 @phrase(A.Unary)

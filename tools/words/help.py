@@ -195,10 +195,10 @@ def _joined(said: str, inner: list[str]) -> str:
     """A step and the first steps of its block in one sentence; after a question, 'If so, ...'."""
     if not inner:
         return said
-    if "?" in said and not said.endswith("?"):  # a label that asks and answers: it says it all
+    if "?" in said and not said.endswith(("?", "?”")):  # a label that asks and answers: it says it all
         return said
     if "?" in said:
-        return said + ("" if said.endswith("?") else ".") + " If so, " + ", then ".join(inner)
+        return said + ("" if said.endswith(("?", "?”")) else ".") + " If so, " + ", then ".join(inner)
     return said + ", " + ", then ".join(inner)
 
 

@@ -8,7 +8,8 @@ import re
 
 from rulecraft.dsl import ast as A
 
-from rulecraft.tools.words.core import Words, humanize
+from rulecraft.tools.words.core import Words, humanize, join_and
+from rulecraft.tools.words.statements import places_joined
 from rulecraft.tools.words.text import first_price_results
 
 
@@ -182,6 +183,8 @@ def _total_of(w: Words, c) -> str:
     noun = w.local(c.var).removeprefix("the ")
     if noun not in ("card", "player"):
         return ""
+    if (places := places_joined(c.iterable)) and c.condition is None:  # the cards in a player's Hand and Discard pile
+        return f"the total {w.attribute(el.name)} of the {noun}s in {join_and([w.expr(z) for z in places])}"
     listed = w.expr(A.Comprehension(c.span, A.Name(el.obj.span, c.var), c.var, c.iterable, c.condition))
     if not listed.startswith(f"each {noun}"):
         return ""

@@ -26,7 +26,8 @@ def _move(w: Words, n: A.Move) -> str:
 @phrase(A.Draw)
 def _draw(w: Words, n: A.Draw) -> str:
     count = w.constant(n.count) if n.count is not None else 1
-    what = "a card" if count == 1 else f"{w.expr(n.count)} cards"
+    many = w.expr(n.count) if n.count is not None else ""
+    what = "a card" if count == 1 else many if re.search(r"\bcards$", many) else f"{many} cards"  # ('the card's cards')
     text = f"draw {what} from {w.expr(n.source)}"
     full = _up_to(w, n)
     if full is not None:  # 'draw 4 - row.size from supply to row': fill the row up to 4
@@ -48,6 +49,16 @@ def _up_to(w: Words, n: A.Draw):
     zone = held.obj if isinstance(held, A.Attr) and held.name == "size" else \
         held.args[0] if isinstance(held, A.Call) and held.func == "count" and len(held.args) == 1 else None
     return c.left if zone is not None and w.expr(zone) == w.expr(n.dest) else None
+
+
+def places_joined(e) -> list:
+    """The places whose cards a list joins ('p.hand.cards + p.discard.cards'), each as itself; [] for anything else."""
+    if isinstance(e, A.BinOp) and e.op == "+":
+        left, right = places_joined(e.left), places_joined(e.right)
+        return left + right if left and right else []
+    if isinstance(e, A.Attr) and e.name == "cards" and isinstance(e.obj, (A.Attr, A.Name, A.Index)):
+        return [e.obj]
+    return []
 
 
 def _refill_zone(w: Words, src):

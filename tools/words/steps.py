@@ -9,6 +9,7 @@ from rulecraft.model.kinds import KINDS, kind_of
 
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 from rulecraft.tools.words.locals import counted_times
+from rulecraft.tools.words.text import asks, each_in
 
 
 # the core kinds' phrases, by kind (rulecraft.loader.kinds registers the kinds; their English is here, in the one
@@ -124,6 +125,7 @@ def _for_each(w: Words, s: M.ForEachStep) -> str:
         if _var(w, s.var) == "one":  # nothing more is known of the items: 'for each of the player's Workers'
             items = w.expr(s.iterable)
             return "for each one chosen" if items == "the ones chosen" else f"for each of {items}"
+        return f"for each {each_in(_var(w, s.var), w.expr(s.iterable))}"
     return f"for each {_var(w, s.var)} in {w.expr(s.iterable)}"
 
 
@@ -169,6 +171,8 @@ def _decision(w: Words, d: M.DecisionSpec) -> str:
         who = w.expr(d.player)
         if w.detail != "full" and who in ("the one", "the value", "the count"):
             return text
+        if who and who not in text and w.detail != "full" and asks(text):
+            return f"{who} is asked “{text}”"  # a question put: 'the player is asked “Roll again?”'
         return f"{who}: {text}" if who and who not in text else text
     what = _KINDS.get(d.kind, humanize(d.kind))
     if d.kind in ("one", "subset") and d.options is not None:

@@ -96,16 +96,18 @@ def dice_words(text: str) -> str:
 def unsaid_lead(label: str, rule: str) -> str:
     """What a designer's label for a mechanic leaves out that a first table asks: who leads ('Play a trick: follow
     suit ...', and nothing said who leads the next one: 'the winner leads next'), what a bid must beat ('more than
-    the highest bid so far'), the lowest bid ('bids start at 2') and who is paid ('the winner pays the bank'); the
-    clauses of its rule in words that say it, each where the label does not speak of it."""
+    the highest bid so far'), the lowest bid ('bids start at 2'), who is paid ('the winner pays the bank') and what if
+    nobody bids; the clauses of its rule in words that say it, each where the label does not speak of it."""
     out = [c for c in rule.split("; ") if re.search(r"\bleads? (?:next|first|the next)\b", c)
            and not re.search(r"\blead", label, re.I) or c.startswith("bids start at ")
            and not re.search(r"\b(?:start|lowest|least|minimum)\b", label, re.I)
            or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)
            or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)
-           or "folds, calls or raises" in c and not re.search(r"\b(?:fold|call|rais)", label, re.I)]
-    # (the kind of auction is the label's to say)
-    out = [re.sub(r"^(?:[\w-]+ auction|round of betting)[^:]*: ", "", c, flags=re.I) for c in out]
+           or "folds, calls or raises" in c and not re.search(r"\b(?:fold|call|rais)", label, re.I)
+           or c.startswith("no bid: ") and not re.search(r"\b(?:no bids?|nobody|no one|keeps?)\b", label, re.I)]
+    # (the kind of auction is the label's to say; 'no bid: the auctioneer keeps it' as a table says it)
+    out = [re.sub(r"^no bid: ", "if nobody bids, ", re.sub(r"^(?:[\w-]+ auction|round of betting)[^:]*: ", "", c,
+                                                            flags=re.I)) for c in out]
     return "; ".join(out)
 
 
@@ -142,3 +144,27 @@ def first_price_results(rs) -> dict:
 # names clipped from a word players know ('dest'): read as the word, not as a sound
 CLIPPED = {"dest": "destination", "src": "source", "tgt": "target", "opp": "opponent", "pos": "position",
            "idx": "index", "qty": "quantity", "amt": "amount", "prev": "previous", "cur": "current", "num": "number"}
+
+
+def each_in(noun: str, items: str) -> str:
+    """What follows 'each' for a noun taken from some of its own kind: 'player still in', not 'player in the players
+    still in' ('the players in order of ...' reads 'player in order of ...')."""
+    for many in (noun + "s", noun + "es"):
+        if items.startswith(f"the {many} ") and not items.startswith(f"the {many} of "):
+            return f"{noun} {items[len(f'the {many} '):]}"
+    return f"{noun} in {items}"
+
+
+def named_once(text: str, who: str = "a player") -> str:
+    """A sentence about one player named once ('a player's set points plus 5 times their full sets'): after the
+    first 'a player', 'a player's' reads 'their' and 'a player' 'the player'."""
+    first = re.search(rf"\b{re.escape(who)}\b", text)
+    if first is None:
+        return text
+    rest = re.sub(rf"\b{re.escape(who)}'s\b", "their", text[first.end():])
+    return text[:first.end()] + re.sub(rf"\b{re.escape(who)}\b", "the player", rest)
+
+
+def asks(text: str) -> bool:
+    """A prompt that asks a question, maybe with what it shows after it ('Buy a card? (your Coins)')."""
+    return re.search(r"\?(?: \([^()]*\))?$", text) is not None

@@ -73,8 +73,37 @@ def _class_grids(rs: M.Ruleset) -> str:
 
 
 
-# a card's number that only tells copies of one card apart
-_NUMBERINGS = {"copy", "copy_number", "copy_no", "serial", "index"}
+def read_in_play(rs: M.Ruleset) -> set[str]:
+    """The attributes (`c.NAME`) a rule of play reads: in the steps, triggers, functions, scoring, variables, tables
+    and the view; not in what picks a zone's starting cards (the set-up), the metrics or the invariants (they change
+    no game). A card's number none of them reads only tells copies of one card apart: it is no property."""
+    from rulecraft.dsl import ast as A
+
+    out: set[str] = set()
+    seen: set[int] = set()
+
+    def visit(x) -> None:
+        if isinstance(x, (str, int, float, bool, type(None))) or id(x) in seen:
+            return
+        seen.add(id(x))
+        if isinstance(x, A.Node):
+            out.update(n.name for n in x.walk() if isinstance(n, A.Attr))
+        elif isinstance(x, (M.CExpr, M.CStmt)):
+            visit(x.ast)
+        elif isinstance(x, dict) or hasattr(x, "items") and hasattr(x, "values"):
+            for v in x.values():
+                visit(v)
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            for v in x:
+                visit(v)
+        elif hasattr(x, "__dataclass_fields__"):
+            for name in x.__dataclass_fields__:
+                visit(getattr(x, name, None))
+
+    for part in (rs.sequences, rs.triggers, rs.functions, rs.scoring, rs.variables, rs.player_variables,
+                 rs.modifiers, rs.tables, rs.view):
+        visit(part)
+    return out | set(rs.card_order)  # (the order cards sort in: a trick's highest card)
 
 
 def _grid_line(rs: M.Ruleset, cards: list) -> str:
@@ -108,9 +137,11 @@ def _grid_line(rs: M.Ruleset, cards: list) -> str:
                     else join_and([str(v) for v in numbers]))
             each = "one card" if copies == 1 else f"{copies} cards"
             told = [x for key, keys in ((second, numbers), (first, one)) if (x := _by_key(rs, cards, key, keys))]
-            told += [f"A card's {a.replace('_', ' ')} is its {second.replace('_', ' ')}." for a in names
-                     if a not in (first, second) and all(c.attrs.get(a) == c.attrs[second] for c in cards)]
-            if second in _NUMBERINGS:  # 'copy 1 to 12' is no property: how many of each there are, numbered
+            same = [f"A card's {a.replace('_', ' ')} is its {second.replace('_', ' ')}." for a in names
+                    if a not in (first, second) and all(c.attrs.get(a) == c.attrs[second] for c in cards)]
+            told += same
+            if not same and not _by_key(rs, cards, second, numbers) and second not in read_in_play(rs):
+                # a number no rule reads and no other follows ('copy 1 to 12') is no property: how many, numbered
                 return (f"The cards: {join_and([str(v) for v in one])}, {len(numbers) * copies} of each, numbered {span}"
                         + (f" ({each} of each number)." if copies > 1 else ".") + "".join(" " + x for x in told))
             return (f"The cards: {join_and([str(v) for v in one])}, each with {second.replace('_', ' ')} {span} "

@@ -7,7 +7,7 @@ import re
 
 from rulecraft.model import ruleset as M
 
-from rulecraft.tools.print.setup.deck import cards_by_players, class_counts, deck_line, player_ranges
+from rulecraft.tools.print.setup.deck import cards_by_players, class_counts, counted_name, deck_line, player_ranges
 from rulecraft.tools.words import Words
 
 
@@ -43,11 +43,13 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
             out.append(f"{'The other' if picks else 'All the'} cards start in the {zone_name(z)}, shuffled.")
         elif isinstance(z.initial, M.CExpr) and z.per is None:
             out += _picked_start(rs, z)
-    set_up = _set_before_play(rs)
+    set_up = set_before_play(rs)
     for v in rs.player_variables.values():
-        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads
-            continue
         initial = v.initial
+        if v.id in set_up:  # 'builds 12 walls' in the set-up steps: a start value of 0 before it only misleads,
+            initial = _set_start(w, set_up[v.id])  # the one value they are all set to says what each starts with
+            if initial is None:
+                continue
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
             initial = w.constant(initial.ast)
         if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
@@ -82,13 +84,14 @@ def _game_start(w: Words, v: M.VarDef) -> str:
     return f"The {name} starts at {w.value(initial)}." if _number(initial) and initial else ""
 
 
-def _set_before_play(rs: M.Ruleset) -> set[str]:
-    """The variables the start sequence sets (`set p.walls = ...`, `set pool[k] = ...`) before play begins: in its steps before
-    the first loop that repeats (a `for_each` over the players deals, it does not play), or a call."""
+def set_before_play(rs: M.Ruleset) -> dict[str, list]:
+    """The variables the start sequence sets (`set p.walls = ...`, `set pool[k] = ...`) before play begins, each with
+    the (step path, value set) of every such setting: in its steps before the first loop that repeats (a `for_each`
+    over the players deals, it does not play), or a call."""
     from rulecraft.dsl import ast as A
     from rulecraft.model.kinds import kind_of, own_statements
 
-    out: set[str] = set()
+    out: dict[str, list] = {}
 
     def walk(steps) -> bool:  # False once play begins
         for s in steps:
@@ -99,7 +102,8 @@ def _set_before_play(rs: M.Ruleset) -> set[str]:
                 for n in st.ast.walk():
                     if isinstance(n, A.Assign) and n.op == "=":  # a player's (p.walls), the game's (pool[k])
                         target = n.target.obj if isinstance(n.target, A.Index) else n.target
-                        out.add(target.name if isinstance(target, A.Attr) else getattr(target, "id", ""))
+                        name = target.name if isinstance(target, A.Attr) else getattr(target, "id", "")
+                        out.setdefault(name, []).append((s.path, n.value))
             if not all(walk(body) for _name, body in s.bodies):
                 return False
         return True
@@ -107,6 +111,13 @@ def _set_before_play(rs: M.Ruleset) -> set[str]:
     if start is not None:
         walk(start.steps)
     return out
+
+
+def _set_start(w: Words, settings: list):
+    """The one value every setting before play gives a player's variable, where it is known at load ('set p.chips =
+    start_chips': 10), or None."""
+    values = {w.constant(x) if w.is_constant(x) else None for _path, x in settings}
+    return next(iter(values)) if len(values) == 1 else None
 
 
 def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
@@ -128,6 +139,8 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
                         for p in range(rs.players.min, rs.players.max + 1)])
     many = ", ".join(f"{k} for {p} players" if not i else f"{k} for {p}" for i, (p, k) in enumerate(by_count)) \
         if len(by_count) > 1 else ""
+    if len(picked) == len(rs.cards) and not many:  # (not '9 of the 9 cards')
+        return [f"All the cards start in the {zone_name(z)}."]
     for cls in sorted(picked[0].classes):  # (a set: its order changes from one process to the next)
         if all(cls in c.classes for c in picked) and not any(cls in c.classes for c in rs.cards if c.id not in ids):
             return [f"The {cls.replace('_', ' ')} cards ({many or len(picked)}) start in the {zone_name(z)}."]
@@ -135,9 +148,17 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
     if len(names) > 6:
         return [f"Some of the cards ({many}) start in the {zone_name(z)}." if many else
                 f"{len(picked)} of the {len(rs.cards)} cards start in the {zone_name(z)}."]
+    if many and len(names) > 1:  # how many of each for each number of players ('Ember ×26/33/40, Flame ×12')
+        counts = range(rs.players.min, rs.players.max + 1)
+        each = [[str(sum(1 for c in picked if c.name == n and (c.index not in cp or k in cp[c.index]))) for k in counts]
+                for n in names]
+        each = ["/".join(ks) if len(set(ks)) > 1 else ks[0] for ks in each]  # ('Beacon ×6/8/8', 'Flame ×12')
+        return [f"These cards start in the {zone_name(z)} (for {'/'.join(map(str, counts))} players): "
+                + join_and([f"{n} ×{k}" for n, k in zip(names, each)]) + "."]
     if many:
         return [f"These cards start in the {zone_name(z)}: {join_and(names)} ({many})."]
+    counted = [counted_name(rs, n, [c for c in picked if c.name == n]) for n in names]  # 'Rope ×6 and Snow ×16'
     return [f"{'These ' + str(len(picked)) + ' cards start' if len(picked) > 1 else 'This card starts'} in the "
-            f"{zone_name(z)}: {join_and(names)}."]
+            f"{zone_name(z)}: {join_and(counted)}."]
 
 
