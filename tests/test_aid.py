@@ -275,7 +275,7 @@ def test_a_browser_that_times_out_is_told_in_our_words(tmp_path, monkeypatch):
 def test_the_set_up_says_where_the_cards_a_zone_starts_with_go():
     """A zone whose `initial:` picks some cards (the coins to the bank, the prizes to their pile): the set-up says
     which cards start where, as it does for `initial: all`; a first game could not be laid out without it."""
-    from rulecraft.tools.print.aidwords import starting_lines
+    from rulecraft.tools.print.setup.starts import starting_lines
     from rulecraft.tools.words import Words
 
     rs = load_ruleset(str(GAMES / "last-bid.yaml")).ruleset
@@ -287,7 +287,7 @@ def test_the_set_up_says_where_the_cards_a_zone_starts_with_go():
 def test_the_set_up_says_how_many_cards_each_player_count_needs():
     # a card group's count reads player_count: the ruleset holds the largest game's copies, and the aid said
     # 'You need 5 cards' for every game; each player count's own number is what a table lays out
-    from rulecraft.tools.print.aidwords import starting_lines
+    from rulecraft.tools.print.setup.starts import starting_lines
     from rulecraft.tools.words import Words
 
     rs = load_ruleset(str(Path(__file__).parent / "cases" / "constructs" / "card_counts" / "ruleset.yaml")).ruleset

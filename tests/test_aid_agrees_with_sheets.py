@@ -18,7 +18,7 @@ from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset
 from rulecraft.tools.chart.flowchart import ChartOptions, _Chart
 from rulecraft.tools.print.aid import aid_view
-from rulecraft.tools.print.aidwords import setup_sequences
+from rulecraft.tools.print.setup.steps import setup_sequences
 from rulecraft.tools.words.core import sequence_title
 
 GAMES = sorted(str(p) for p in (Path(__file__).parent / "cases" / "games").glob("*.yaml"))

@@ -22,14 +22,14 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
-from rulecraft.tools.print.aidwords import card_texts, column_notes, first_player, only_otherwise, setup_lines, setup_sequences, words_box
+from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
+from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
 
 FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
-TABLE_COLUMNS = 5
 SPILL_CHARS = 900  # a second page with no more text than this is tried again more compactly, to fit one page
 
 
@@ -226,45 +226,6 @@ def _short_action(w: Words, rs: M.Ruleset, sid: str) -> bool:
         return False
     lines = _summary(w, seq, set(), None)
     return len(lines) <= ACTION_LINES and sum(map(len, lines)) <= ACTION_CHARS
-
-
-def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
-    chosen = rs.aid.get("tables")
-    # a table with a title, or whose rows have titles and say something more of each: written for players
-    ids = chosen if chosen is not None else [k for k, t in rs.tables.items()
-                                             if (t.title or ("title" in t.columns and len(t.columns) > 1))
-                                             and len(t.columns) <= TABLE_COLUMNS]
-    out = []
-    for tid in ids:
-        t = rs.tables.get(tid)
-        if t is None:
-            continue
-        head, rows = players_table(t, w)
-        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc or column_notes(rs, t, w), "head": head,
-                    "rows": rows})
-    return out
-
-
-def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
-    """A table as players read it: a row named by its `title` column where it has one (not by its key), empty
-    cells as a dash, text cells with their {names} filled as a label's are. Returns the heading and the rows."""
-    named = "title" in t.columns
-    rs = w.rs
-    # a column of the engine's own names (the sequence a row runs) is no reading for players
-    internal = {c for c in t.columns if t.keys and all(isinstance(t.rows[k].get(c), str) and
-                                                       t.rows[k].get(c) in rs.sequences for k in t.keys)}
-    columns = [c for c in t.columns if not (named and c == "title") and c not in internal]
-
-    from rulecraft.tools.words.expressions import key_titles
-
-    def cell(v):  # a cell naming a row of a titled table ('banker') by its title ('Banker')
-        if isinstance(v, str) and v in key_titles(w):
-            return key_titles(w)[v]
-        return "–" if v is None else w.label(v) if isinstance(v, str) and "{" in v else w.value(v)
-
-    rows = [[cell(t.rows[k].get("title")) if named else w.value(k)] + [cell(t.rows[k].get(c)) for c in columns]
-            for k in t.keys]
-    return [""] + [capital(humanize(c)) for c in columns], rows
 
 
 def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:

@@ -1,4 +1,4 @@
-"""The aid's set-up, its "Words" box and its cards: how the table is laid out before play, what each place and term
+"""The aid's reference tables, its Words box and its cards: the tables as players read them, what each place and term
 the aid uses means, from the ruleset's own titles and docs (a zone's `doc:`, a sequence's, a titled variable's), and
 what the cards are called and do (also printed by the book)."""
 
@@ -12,9 +12,8 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
-from rulecraft.tools.print.setup.starts import set_before_play, starting_lines, zone_name as _zone_name
+from rulecraft.tools.print.setup.starts import set_before_play, zone_name as _zone_name
 from rulecraft.tools.words import Words
-from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.words.players import negate
 
@@ -23,54 +22,9 @@ VISIBILITY = {
     "count": "face down; anyone may count the cards", "top": "only the top card is seen",
     "contents": "face down; anyone may know which cards it holds, nobody their order",
     "owner_contents": "face down; its owner knows which cards it holds, nobody their order"}
+TABLE_COLUMNS = 5  # a table with more columns is left off the aid unless the designer chose it
 WORDS = 24  # entries of the Words box at most (the aid is two pages)
 
-
-def setup_sequences(rs: M.Ruleset, order: list[str]) -> list[str]:
-    """The sequences that set the table up: `kind: setup`, or named so ('Setup Stage', 'our set-up')."""
-    return [sid for sid in order if rs.sequences[sid].kind == "setup"
-            or re.search(r"\bset-?\s?up\b", (sid.replace("_", " ") + " " + rs.sequences[sid].title).lower())]
-
-
-def _said(w: Words, s: M.Step) -> str:
-    text = w.label(designer_label(s)) or w.step(s, own_label=False)
-    return text if text.endswith((".", "?", "?”")) else text + "."
-
-
-def setup_steps(rs: M.Ruleset, w: Words, sids: list[str], say=None) -> list[str]:
-    """Setting up the table as a person does it: each setup sequence's own steps in words, in order (`say`: how
-    a step is said, with what it holds; by default its label or its own words)."""
-    lines = [(say(s) if say else _said(w, s)) for sid in sids for s in rs.sequences[sid].steps
-             if not hidden_step(rs, s)]
-    return [x if x.endswith((".", "?", "!", "?”")) else x + "." for x in lines if x]
-
-
-def setup_lines(rs: M.Ruleset, w: Words, order: list[str], say=None) -> list[str]:
-    """The aid's set-up: the designer's (`aid: setup:`), else what the table needs and what each player starts
-    with, then the setup sequences' steps (or, with none, the zone the cards start in)."""
-    chosen = rs.aid.get("setup")
-    if chosen:  # (with what the table needs first, where the designer's words do not say: 'a standard deck?')
-        own = [w.label(str(x)) for x in ([chosen] if isinstance(chosen, str) else chosen)]
-        return [x for x in starting_lines(rs, w)[:1] if x.startswith("You need ")
-                and not any(y.startswith("You need ") for y in own)] + own
-    sids = setup_sequences(rs, order)
-    dealt = ("All the cards start", "The other cards start")  # the setup sequences deal from there
-    start = [x for x in starting_lines(rs, w) if not (sids and x.startswith(dealt))]
-    return start + setup_steps(rs, w, sids, say)
-
-
-
-def first_player(rs: M.Ruleset, said: str, setup: list[str]) -> list[str]:
-    """The line that tells the table to choose 'the first player', when the rules' text names them and neither the
-    designer's set-up nor the worked-out one says who that is."""
-    # ('for each player, play a turn' goes round the table from someone too, as turns a label names do: 'The gavel passes')
-    said += "".join("\n" + Words(rs, detail="players").step(s, own_label=False) for _q, s in rs.iter_steps()
-                    if getattr(s, "construct", "") == "turns" and designer_label(s))
-    if rs.aid.get("setup") or not re.search(r"\bfirst player\b|\bthe first(?=[,.;:)]|$)|\bfor each player\b[^.\n]*"
-                                            r"\bplay (?:a |their |the )?turn\b", said, re.I | re.M) \
-            or any(re.search(r"\bfirst player\b", x, re.I) for x in setup):
-        return []
-    return ["Choose a first player; play goes clockwise from them."]
 
 def _forms(title: str) -> list[str]:
     """The ways a text names a term: 'Dragon's Hoard' also as 'Hoard', 'Black Markets' also as 'Black Market'."""
@@ -270,6 +224,45 @@ def column_notes(rs: M.Ruleset, t: M.TableDef, w: Words) -> str:
                     notes.append(f"{capital(humanize(col))}: the {attr} of a card of that {noun}.")
                 break
     return " ".join(notes)
+
+
+def table_views(rs: M.Ruleset, w: Words) -> list[dict]:
+    chosen = rs.aid.get("tables")
+    # a table with a title, or whose rows have titles and say something more of each: written for players
+    ids = chosen if chosen is not None else [k for k, t in rs.tables.items()
+                                             if (t.title or ("title" in t.columns and len(t.columns) > 1))
+                                             and len(t.columns) <= TABLE_COLUMNS]
+    out = []
+    for tid in ids:
+        t = rs.tables.get(tid)
+        if t is None:
+            continue
+        head, rows = players_table(t, w)
+        out.append({"title": t.title or capital(humanize(tid)), "doc": t.doc or column_notes(rs, t, w), "head": head,
+                    "rows": rows})
+    return out
+
+
+def players_table(t: M.TableDef, w: Words) -> tuple[list[str], list[list[str]]]:
+    """A table as players read it: a row named by its `title` column where it has one (not by its key), empty
+    cells as a dash, text cells with their {names} filled as a label's are. Returns the heading and the rows."""
+    named = "title" in t.columns
+    rs = w.rs
+    # a column of the engine's own names (the sequence a row runs) is no reading for players
+    internal = {c for c in t.columns if t.keys and all(isinstance(t.rows[k].get(c), str) and
+                                                       t.rows[k].get(c) in rs.sequences for k in t.keys)}
+    columns = [c for c in t.columns if not (named and c == "title") and c not in internal]
+
+    from rulecraft.tools.words.expressions import key_titles
+
+    def cell(v):  # a cell naming a row of a titled table ('banker') by its title ('Banker')
+        if isinstance(v, str) and v in key_titles(w):
+            return key_titles(w)[v]
+        return "–" if v is None else w.label(v) if isinstance(v, str) and "{" in v else w.value(v)
+
+    rows = [[cell(t.rows[k].get("title")) if named else w.value(k)] + [cell(t.rows[k].get(c)) for c in columns]
+            for k in t.keys]
+    return [""] + [capital(humanize(c)) for c in columns], rows
 
 
 def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> tuple[list, list]:

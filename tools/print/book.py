@@ -23,7 +23,7 @@ from rulecraft.tools.loading import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, fail, load
 from rulecraft.tools.chart.sheetplan import SheetPlan, callers_of, designer_label, plan_sheets, step_numbers
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.print.aid import players_table
+from rulecraft.tools.print.aidwords import players_table
 from rulecraft.tools.print.aidwords import card_texts
 from rulecraft.tools.print.setup.deck import counted_name
 from rulecraft.tools.print.aidrules import result_rule, result_when

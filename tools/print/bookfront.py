@@ -8,7 +8,8 @@ from rulecraft.model import ruleset as M
 
 from rulecraft.tools.print.aid import _said, flow_lines
 from rulecraft.tools.print.aidrules import score_roots, win_lines
-from rulecraft.tools.print.aidwords import first_player, function_name, VISIBILITY, setup_lines, setup_sequences
+from rulecraft.tools.print.aidwords import function_name, VISIBILITY
+from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.chart.dotlabels import safe_id
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, sequence_title
