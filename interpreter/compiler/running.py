@@ -6,6 +6,7 @@ Shared by stretches.py (which decides when to write a function) and the writer (
 from __future__ import annotations
 
 import re
+import sys
 from types import FunctionType
 
 from .expressions import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
@@ -67,6 +68,20 @@ def _asks(g, f, ins, pc: int) -> bool:
     return False
 
 
+def _raised(g, f, n: int, where: tuple, keep: bool) -> None:
+    """An error leaves a function at the line the traceback names in the function's own frame: `where` (its table,
+    counts.py) gives the step that line belongs to and the steps counted on the way that n does not hold yet. The
+    frame is left at that step, as the loop leaves it when an instruction raises, and the steps counted are the
+    loop's (`keep`: not fewer than a callee or an answer wrote itself)."""
+    tb = sys.exc_info()[2]
+    line = tb.tb_lineno if tb is not None else None
+    pc, ahead = where[line] if line is not None and 0 <= line < len(where) else where[0]
+    f.pc = pc
+    n += ahead
+    if not keep or g.steps < n:
+        g.steps = n
+
+
 # A call run inline nests two Python calls (the caller's function, _call) around the callee's function: below this
 # many frames only, so that a game never comes nearer to Python's recursion limit than by a few dozen calls (deeper
 # frames are run by the loop, as before)
@@ -113,7 +128,7 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
             "_bind_result": bind_result,
-            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_choose": chosen, "_seal": sealed}
+            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
