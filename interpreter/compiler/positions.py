@@ -2,18 +2,16 @@
 inside of (the steps, blocks and loops around it), so the writer (steps.py) can start there. What a step holds, and
 where it can be started inside, its kind says (`StepKind.stretch`: `blocks` and `at`).
 
-And where a written function's lines stand (`place`, a pass over them just before they are compiled). The writer
-says step by step what the instruction loop does: `pc = N` where a step starts (the position an error is reported
-at), `n += 1` for each step counted, `ctx.steps = n` where it leaves; written as such, Dune's bidding ran about 5,000
-bytecodes a game of them (a tenth of it). The pass keeps what they mean and writes only what something reads:
-positions not at all (the function's `except` looks its line up in the function's table of lines, `where`: the
-step and the steps counted that n does not hold yet; running._raised); counts added up along each straight path (n
-brought up to date where the paths of an `if` meet, each branch adding what it counted beyond the least, before a
-loop of steps and at its jump back, a `break` or `continue` of it; a line reading n reads `n + k`); ctx.steps (what
-the work guard of a call reads, guards.charge) written `ctx.steps = n + k` just before a line that may read it, only
-where it is not up to date already (before a loop of an expression that calls, once). The lines are Python as the
-writers write it (a header ends with `:`, its block one level deeper; nothing counts steps inside a `try` or a
-`for`): anything else raises `Unexpected` (the stretch is not made, the loop runs it; tests raise it)."""
+And `place`, the pass over a written function's lines before they are compiled. The writer says step by step what
+the loop does: `pc = N` where a step starts (where an error is reported), `n += 1` for each step counted,
+`ctx.steps = n` where it leaves (written as such, a tenth of a Dune bidding game's bytecodes). The pass keeps what
+they mean and writes only what is read: no position (the `except` finds its line's step, and the steps counted that
+n does not hold yet, in the function's table of lines: running._raised); counts added up along each straight path (n
+brought up to date where the paths of an `if` meet, each branch adding what it counted beyond the least; before a
+loop of steps, at its jump back, a `break` or `continue`; a line reading n reads `n + k`); `ctx.steps = n + k` (what
+a call's work guard reads, guards.charge) just before a line that may read it, where it is not up to date already
+(before a loop of an expression that calls, once). Lines of another shape than the writers' (a header ends with `:`,
+its block one deeper; no count inside a `try` or `for`) raise `Unexpected`: the loop runs the stretch (tests raise)."""
 
 from __future__ import annotations
 
@@ -140,14 +138,15 @@ class Unexpected(Exception):
 
 
 class _Line:
-    __slots__ = ("text", "depth", "body")
+    __slots__ = ("text", "depth", "body", "reads", "counts", "calls")
     body: Optional[list]  # a header's block of lines
 
     def __init__(self, text: str, depth: int):
         self.text, self.depth, self.body = text, depth, None
 
 
-def _tree(lines: list) -> list:
+def _tree(lines: list, ns: dict) -> list:
+    """The lines as blocks under their headers, each marked (`_marked`)."""
     top: list = []
     open_: list = [(None, top)]  # the headers whose blocks are open: (depth, block)
     base = (len(lines[0]) - len(lines[0].lstrip())) // 4 if lines else 0
@@ -164,7 +163,28 @@ def _tree(lines: list) -> list:
                 raise Unexpected("a compound statement on one line")
             node.body = []
             open_.append((node.depth, node.body))
+    _marked(top, ns, {})
     return top
+
+
+def _marked(nodes: list, ns: dict, seen: dict) -> tuple[bool, bool]:
+    """Mark each line: whether it may read ctx.steps (`reads_count`), and whether it or a line under it counts a step,
+    says where one starts or reads n (`counts`), or may read ctx.steps (`calls`); the same for all of `nodes`."""
+    counts = calls = False
+    for node in nodes:
+        t = node.text
+        node.reads = seen.get(t)
+        if node.reads is None:
+            node.reads = seen[t] = reads_count(t, ns)
+        node.counts = t in _COUNTS or _AT.match(t) is not None or _N.search(t) is not None
+        node.calls = node.reads
+        if node.body is not None:
+            inner = _marked(node.body, ns, seen)
+            node.counts |= inner[0]
+            node.calls |= inner[1]
+        counts |= node.counts
+        calls |= node.calls
+    return counts, calls
 
 
 def reads_count(line: str, ns: dict) -> bool:
@@ -188,9 +208,7 @@ def reads_count(line: str, ns: dict) -> bool:
 
 def _plus(line: str, ahead: int) -> str:
     """`line` reading n + ahead wherever it reads n."""
-    if not ahead:
-        return line
-    return _N.sub(lambda m: f"n + {ahead + int(m.group(1) or 0)}", line)
+    return _N.sub(lambda m: f"n + {ahead + int(m.group(1) or 0)}", line) if ahead else line
 
 
 class Placing:
@@ -203,13 +221,9 @@ class Placing:
         self.last = (0, False, pc)  # the state of a line no path reaches (after a return)
 
     # the state on each path: (steps counted and not yet added to n, whether ctx.steps is n + those, the position)
-    def put(self, depth: int, text: str, st: tuple) -> None:
-        self.out.append("    " * depth + text)
-        self.where.append((st[2], st[0]))
-
-    def insert(self, at: int, depth: int, text: str, st: tuple) -> None:
-        self.out.insert(at, "    " * depth + text)
-        self.where.insert(at, (st[2], st[0]))
+    def put(self, depth: int, text: str, st: tuple, at: Optional[int] = None) -> None:
+        self.out.insert(len(self.out) if at is None else at, "    " * depth + text)
+        self.where.insert(len(self.where) if at is None else at, (st[2], st[0]))
 
     def write(self, depth: int, st: tuple) -> tuple:
         """ctx.steps brought up to date here."""
@@ -266,7 +280,7 @@ class Placing:
             return self.write(d, st)
         if t.startswith(("ctx.steps =", "n =", "n +=", "n -=")):
             raise Unexpected("the count set otherwise")
-        if not w and reads_count(t, self.ns):
+        if not w and node.reads:
             st = self.write(d, st)
         if t in ("break", "continue"):
             if not loops:
@@ -286,17 +300,14 @@ class Placing:
         """An if/elif/else: each branch from the state its test leaves; where they meet, n brought to the least count
         not yet added among them (each branch adds the rest; no 'else' gets one that adds it)."""
         c, w, pc = st
-        if not w and any(reads_count(n.text, self.ns) for n in chain):
+        if not w and any(n.reads for n in chain):
             st = self.write(chain[0].depth, st)
         if any(r in n.text for n in chain for r in _RESETS):  # (ctx.steps moved on: read back after)
             st = (c, False, pc)
         ends: list[tuple[tuple, Optional[int], int]] = []
         for node in chain:
             self.put(node.depth, _plus(node.text, c), st)
-            start = len(self.out)
-            end = self.block(node.body or [], st, loops)
-            if len(self.out) == start:
-                self.put(node.depth + 1, "pass", st)
+            end = self.under(node, st, loops)
             if end is not None:
                 ends.append((end, len(self.out), node.depth + 1))
         if chain[-1].text != "else:":
@@ -310,7 +321,7 @@ class Placing:
                     self.put(d - 1, "else:", end)
                     self.put(d, f"n += {end[0] - least}", end)
                 else:
-                    self.insert(at, d, f"n += {end[0] - least}", end)
+                    self.put(d, f"n += {end[0] - least}", end, at)
         return (least, all(end[1] for end, _at, _d in ends), pc)
 
     def loop(self, node: _Line, st: tuple, loops: list) -> tuple:
@@ -318,33 +329,27 @@ class Placing:
         to be. A loop of an expression: nothing counted in it; ctx.steps written once before it if it calls."""
         c, w, pc = st
         d = node.depth
-        if self.counts(node):
+        if node.counts:
             if not node.text.startswith("while "):
                 raise Unexpected("steps counted in a for loop")
             if c:
                 self.put(d, f"n += {c}", st)
             top = (0, False, pc)
             self.put(d, node.text, top)
-            start = len(self.out)
-            end = self.block(node.body or [], top, loops + [0])
+            end = self.under(node, top, loops + [0])
             if end is not None and end[0]:
                 self.put(d + 1, f"n += {end[0]}", end)
-            if len(self.out) == start:
-                self.put(d + 1, "pass", top)
             return top
-        if not w and self.calls(node):
+        if not w and node.calls:
             st = self.write(d, st)
         self.put(d, node.text, st)
-        start = len(self.out)
-        self.block(node.body or [], st, loops + [c])
-        if len(self.out) == start:
-            self.put(d + 1, "pass", st)
+        self.under(node, st, loops + [c])
         return st
 
     def attempt(self, chain: list, st: tuple, loops: list) -> Optional[tuple]:
         """try/except/else/finally of an expression (nothing counted in it): a handler starts from the state of the
         try (ctx.steps written inside it may not have been reached)."""
-        if any(self.counts(n) for n in chain):
+        if any(n.counts for n in chain):
             raise Unexpected("steps counted in a try")
         ends = []
         body_end: Optional[tuple] = None
@@ -352,19 +357,14 @@ class Placing:
         for node in chain:
             t = node.text
             self.put(node.depth, t, st)
-            start = len(self.out)
             if t == "try:":
-                body_end = end = self.block(node.body or [], st, loops)
+                body_end = end = self.under(node, st, loops)
             elif t == "else:":
-                end = self.block(node.body or [], body_end, loops)
-                body_end = None
+                end, body_end = self.under(node, body_end, loops), None
             elif t == "finally:":
-                after = self.block(node.body or [], st, loops)
-                end = None
+                after, end = self.under(node, st, loops), None
             else:
-                end = self.block(node.body or [], st, loops)
-            if len(self.out) == start:
-                self.put(node.depth + 1, "pass", st)
+                end = self.under(node, st, loops)
             if end is not None and t != "try:":
                 ends.append(end)
         if body_end is not None:
@@ -377,23 +377,23 @@ class Placing:
             return None
         return (st[0], all(e[1] for e in ends), st[2])
 
+    def under(self, node: _Line, st: Optional[tuple], loops: list) -> Optional[tuple]:
+        """The block under the header `node` from state `st` (`pass` when nothing is left of it), as `block`."""
+        start = len(self.out)
+        end = self.block(node.body or [], st, loops)
+        if len(self.out) == start:
+            self.put(node.depth + 1, "pass", st or self.last)
+        return end
+
     def copy(self, node: _Line, st: tuple) -> None:
         self.put(node.depth, node.text, st)
         for inner in node.body or ():
             self.copy(inner, st)
-
-    def counts(self, node: _Line) -> bool:
-        """Whether the lines under `node` count a step, say where a step starts or read n."""
-        return any(n.text in _COUNTS or _AT.match(n.text) or _N.search(n.text) or self.counts(n)
-                   for n in node.body or ())
-
-    def calls(self, node: _Line) -> bool:
-        return any(reads_count(n.text, self.ns) or self.calls(n) for n in node.body or ())
 
 
 def place(lines: list, ns: dict, pc: int) -> tuple[list, list]:
     """The lines of a function's body (inside its `try`) with positions, counts and writes of ctx.steps placed as
     the module says; and for each line its position and the steps counted on the way that n does not hold yet."""
     p = Placing(ns, pc)
-    p.block(_tree(lines), (0, False, pc), [])
+    p.block(_tree(lines, ns), (0, False, pc), [])
     return p.out, p.where
