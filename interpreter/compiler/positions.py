@@ -10,7 +10,9 @@ n does not hold yet, in the function's table of lines: running._raised); counts 
 brought up to date where the paths of an `if` meet, each branch adding what it counted beyond the least; before a
 loop of steps, at its jump back, a `break` or `continue`; a line reading n reads `n + k`); `ctx.steps = n + k` (what
 a call's work guard reads, guards.charge) just before a line that may read it, where it is not up to date already
-(before a loop of an expression that calls, once). Lines of another shape than the writers' (a header ends with `:`,
+(before a loop of an expression that calls, once); a local read again (`try: X = _L[K]`, its unset check) from the
+name that read or stored it on every path there, when no call that may set a local, no store of it or of that name
+and no loop lies between (Dune: the bidder, read five times a bidder's turn). Lines of another shape than the writers' (a header ends with `:`,
 its block one deeper; no count inside a `try` or `for`) raise `Unexpected`: the loop runs the stretch (tests raise)."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, Optional
 from ..model import ruleset as M
 from ..model.kinds import Stretch, of_step
 from ..runtime.machine.program import Program
-from .running import _Cannot
+from .running import _AT, _COUNTS, _N, Unexpected, _Cannot, _Line, _tree, keeps_locals
 
 # a construct (an auction, a response window): the plain steps it was expanded to, written as any steps are
 EXPANSION = Stretch(write=lambda w, s: w.block(s.run), blocks=lambda s: (("run", s.run),))
@@ -121,89 +123,11 @@ def _blocks(s: M.Step) -> tuple:
 
 
 # ---------------------------------------------------------------- a written function's lines
-_COUNTS = frozenset(("n += 1", "ctx.steps = n = n + 1"))
-_AT = re.compile(r"pc = (\d+)$")
-_N = re.compile(r"(?<![\w.])n\b(?: \+ (\d+))?")  # `n` read (and a number added to it)
-_CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
-_SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_L.pop", "_ZoneRef", "_CONTAINERS.isdisjoint",
-                         "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
+_READ = re.compile(r"(\w+) = _L\[(_k\d+)\]")  # a local read (`try:` around it: its unset check)
+_GET = re.compile(r"(\w+) = _L\.get\((_k\d+)\)")
+_STORE = re.compile(r"_L\[(_k\d+)\] = (\w+)")
+_AUG = re.compile(r"([\w\[\]]+) (?:[-+*/%&|^]|//|\*\*|<<|>>)= ")
 _RESETS = ("_asks(", "_choose(", "_seal(", "_call(")  # run steps of their own: `n = ctx.steps` reads them back
-_ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
-_STEPS = re.compile(r"ctx\.steps(?! = )")  # ctx.steps read
-_COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "finally:", "def ", "with ")
-
-
-class Unexpected(Exception):
-    """The lines are not of a shape this pass knows."""
-
-
-class _Line:
-    __slots__ = ("text", "depth", "body", "reads", "counts", "calls")
-    body: Optional[list]  # a header's block of lines
-
-    def __init__(self, text: str, depth: int):
-        self.text, self.depth, self.body = text, depth, None
-
-
-def _tree(lines: list, ns: dict) -> list:
-    """The lines as blocks under their headers, each marked (`_marked`)."""
-    top: list = []
-    open_: list = [(None, top)]  # the headers whose blocks are open: (depth, block)
-    base = (len(lines[0]) - len(lines[0].lstrip())) // 4 if lines else 0
-    for raw in lines:
-        text = raw.lstrip()
-        node = _Line(text, (len(raw) - len(text)) // 4)
-        while len(open_) > 1 and open_[-1][0] >= node.depth:
-            open_.pop()
-        if (len(raw) - len(text)) % 4 or node.depth != (open_[-1][0] + 1 if len(open_) > 1 else base):
-            raise Unexpected("a line out of its block")
-        open_[-1][1].append(node)
-        if text.startswith(_COMPOUND):
-            if not text.endswith(":"):
-                raise Unexpected("a compound statement on one line")
-            node.body = []
-            open_.append((node.depth, node.body))
-    _marked(top, ns, {})
-    return top
-
-
-def _marked(nodes: list, ns: dict, seen: dict) -> tuple[bool, bool]:
-    """Mark each line: whether it may read ctx.steps (`reads_count`), and whether it or a line under it counts a step,
-    says where one starts or reads n (`counts`), or may read ctx.steps (`calls`); the same for all of `nodes`."""
-    counts = calls = False
-    for node in nodes:
-        t = node.text
-        node.reads = seen.get(t)
-        if node.reads is None:
-            node.reads = seen[t] = reads_count(t, ns)
-        node.counts = t in _COUNTS or _AT.match(t) is not None or _N.search(t) is not None
-        node.calls = node.reads
-        if node.body is not None:
-            inner = _marked(node.body, ns, seen)
-            node.counts |= inner[0]
-            node.calls |= inner[1]
-        counts |= node.counts
-        calls |= node.calls
-    return counts, calls
-
-
-def reads_count(line: str, ns: dict) -> bool:
-    """Whether `line` may read ctx.steps: it names it, or calls anything but Python's own pure built-ins, the generic
-    getter (ops.make_getattr's: it reads, never charges) and the helpers given the count, or raises an error it builds
-    with anything but an error's constructor."""
-    if _STEPS.search(line):
-        return True
-    m = _ERRORS.match(line)
-    if m is not None:
-        name = m.group(1)
-        return name.startswith("_k") and not getattr(ns.get(name), "__name__", "").endswith("_error")
-    for name in _CALL.findall(line):
-        if name in _SAFE_CALLS or name.endswith(".append") and name.startswith("_x"):
-            continue
-        if name.startswith("_k") and getattr(ns.get(name), "__qualname__", "") == "make_getattr.<locals>.get":
-            continue
-        return True
-    return False
 
 
 def _plus(line: str, ahead: int) -> str:
@@ -218,9 +142,10 @@ class Placing:
         self.ns = ns
         self.out: list[str] = []
         self.where: list[tuple[int, int]] = []  # per line of `out`: its position and the steps counted, not in n
-        self.last = (0, False, pc)  # the state of a line no path reaches (after a return)
+        self.last = (0, False, pc, {})  # the state of a line no path reaches (after a return)
 
-    # the state on each path: (steps counted and not yet added to n, whether ctx.steps is n + those, the position)
+    # the state on each path: (steps counted and not yet added to n, whether ctx.steps is n + those, the position,
+    # the frame's locals whose values Python names hold: {local: name}, never changed in place)
     def put(self, depth: int, text: str, st: tuple, at: Optional[int] = None) -> None:
         self.out.insert(len(self.out) if at is None else at, "    " * depth + text)
         self.where.insert(len(self.where) if at is None else at, (st[2], st[0]))
@@ -228,7 +153,7 @@ class Placing:
     def write(self, depth: int, st: tuple) -> tuple:
         """ctx.steps brought up to date here."""
         self.put(depth, _plus("ctx.steps = n", st[0]), st)
-        return (st[0], True, st[2])
+        return (st[0], True, st[2], st[3])
 
     def block(self, nodes: list, st: Optional[tuple], loops: list) -> Optional[tuple]:
         """Place the lines of one block from state `st`; the state its end is reached with (None: no path does)."""
@@ -241,11 +166,11 @@ class Placing:
                 continue
             self.last = st
             t = node.text
-            c, w, pc = st
+            c, w, pc, av = st
             if t in _COUNTS:
-                st = (c + 1, False, pc)
+                st = (c + 1, False, pc, av)
             elif _AT.match(t):
-                st = (c, w, int(t[5:]))
+                st = (c, w, int(t[5:]), av)
             elif node.body is None:
                 st = self.simple(node, st, loops)
             elif t.startswith("if "):
@@ -263,7 +188,8 @@ class Placing:
                 while i < len(nodes) and nodes[i].text.startswith(("except", "else:", "finally:")):
                     chain.append(nodes[i])
                     i += 1
-                st = self.attempt(chain, st, loops)
+                got = self.read(chain, st)
+                st = got if got is not None else self.attempt(chain, st, loops)
             elif t.startswith("def "):  # its lines run when it is called, where the count was written (a call)
                 self.copy(node, st)
             else:
@@ -272,10 +198,10 @@ class Placing:
 
     def simple(self, node: _Line, st: tuple, loops: list) -> Optional[tuple]:
         t, d = node.text, node.depth
-        c, w, pc = st
+        c, w, pc, av = st
         if t == "n = ctx.steps":  # after a step that ran steps of its own (their count written back)
             self.put(d, t, st)
-            return (0, True, pc)
+            return (0, True, pc, av)
         if t == "ctx.steps = n":
             return self.write(d, st)
         if t.startswith(("ctx.steps =", "n =", "n +=", "n -=")):
@@ -289,21 +215,63 @@ class Placing:
                 self.put(d, f"n += {c - loops[-1]}", st)
             self.put(d, t, st)
             return None
+        m = _GET.fullmatch(t) or _READ.fullmatch(t)
+        if m is not None and self.ns.get(m.group(2)) in av:  # a local a name holds: read from that name
+            t = f"{m.group(1)} = {av[self.ns[m.group(2)]]}"
         self.put(d, _plus(t, c), st)
         if t.startswith(("return", "raise")):
             return None
-        if any(r in t for r in _RESETS):  # (ctx.steps moved on: read back by the next line)
-            return (c, False, pc)
-        return st
+        # (ctx.steps moved on after a call that runs steps of its own: read back by the next line)
+        return (c, st[1] and not any(r in t for r in _RESETS), pc, self.stores(t, av))
+
+    def stores(self, t: str, av: dict) -> dict:
+        """The locals names hold after line `t`: none after a call that may change a local; without those it
+        stores in a local or in a name; with the local it stores from a name, or reads into one."""
+        if not keeps_locals(t, self.ns) or ":=" in t:
+            av = {}
+        targets = t.split(" = ")[:-1] + ([m.group(1)] if (m := _AUG.match(t)) else []) + \
+            ([t[4:]] if t.startswith("del ") else [])
+        if not targets:
+            return av
+        av = dict(av)
+        for one in (one for target in targets for one in target.split(", ")):
+            key = re.fullmatch(r"_L\[(_k\d+)\]", one)
+            if key is not None:
+                av.pop(self.ns.get(key.group(1)), None)
+            elif one.isidentifier():
+                av = {k: v for k, v in av.items() if v != one}
+        m = _STORE.fullmatch(t)
+        if m is not None:
+            av[self.ns.get(m.group(1))] = m.group(2)
+        m = _READ.fullmatch(t) or _GET.fullmatch(t)
+        if m is not None and self.ns.get(m.group(2)) not in av and _GET.fullmatch(t) is None:
+            av[self.ns.get(m.group(2))] = m.group(1)
+        return av
+
+    def read(self, chain: list, st: tuple) -> Optional[tuple]:
+        """A local read with its unset check (`try: X = _L[K]`, `except KeyError: raise _unset(...)`) of a local that a
+        name holds on every path here: `X = NAME` instead (None: not such a read)."""
+        if len(chain) != 2 or chain[1].text != "except KeyError:" or len(chain[0].body or ()) != 1 or \
+                len(chain[1].body or ()) != 1 or not (chain[1].body or [None])[0].text.startswith("raise _unset("):
+            return None
+        m = _READ.fullmatch((chain[0].body or [None])[0].text)
+        held = None if m is None else st[3].get(self.ns.get(m.group(2)))
+        if m is None or held is None:
+            return None
+        line = f"{m.group(1)} = {held}"
+        self.put(chain[0].depth, line, st)
+        return (st[0], st[1], st[2], self.stores(line, st[3]))
 
     def branches(self, chain: list, st: tuple, loops: list) -> Optional[tuple]:
         """An if/elif/else: each branch from the state its test leaves; where they meet, n brought to the least count
         not yet added among them (each branch adds the rest; no 'else' gets one that adds it)."""
-        c, w, pc = st
+        c, w, pc, av = st
         if not w and any(n.reads for n in chain):
             st = self.write(chain[0].depth, st)
         if any(r in n.text for n in chain for r in _RESETS):  # (ctx.steps moved on: read back after)
-            st = (c, False, pc)
+            st = (c, False, pc, av)
+        if not all(keeps_locals(n.text, self.ns) for n in chain):
+            st = (st[0], st[1], pc, {})
         ends: list[tuple[tuple, Optional[int], int]] = []
         for node in chain:
             self.put(node.depth, _plus(node.text, c), st)
@@ -322,19 +290,19 @@ class Placing:
                     self.put(d, f"n += {end[0] - least}", end)
                 else:
                     self.put(d, f"n += {end[0] - least}", end, at)
-        return (least, all(end[1] for end, _at, _d in ends), pc)
+        return (least, all(end[1] for end, _at, _d in ends), pc, _common([end[3] for end, _at, _d in ends]))
 
     def loop(self, node: _Line, st: tuple, loops: list) -> tuple:
         """A loop of steps (it counts, or reads n): n up to date before it and at each pass's end, ctx.steps not known
         to be. A loop of an expression: nothing counted in it; ctx.steps written once before it if it calls."""
-        c, w, pc = st
+        c, w, pc, _av = st
         d = node.depth
         if node.counts:
             if not node.text.startswith("while "):
                 raise Unexpected("steps counted in a for loop")
             if c:
                 self.put(d, f"n += {c}", st)
-            top = (0, False, pc)
+            top = (0, False, pc, {})
             self.put(d, node.text, top)
             end = self.under(node, top, loops + [0])
             if end is not None and end[0]:
@@ -342,6 +310,7 @@ class Placing:
             return top
         if not w and node.calls:
             st = self.write(d, st)
+        st = (c, st[1], pc, {})  # (a name may change from pass to pass)
         self.put(d, node.text, st)
         self.under(node, st, loops + [c])
         return st
@@ -362,9 +331,9 @@ class Placing:
             elif t == "else:":
                 end, body_end = self.under(node, body_end, loops), None
             elif t == "finally:":
-                after, end = self.under(node, st, loops), None
+                after, end = self.under(node, st[:3] + ({},), loops), None
             else:
-                end = self.under(node, st, loops)
+                end = self.under(node, st[:3] + ({},), loops)
             if end is not None and t != "try:":
                 ends.append(end)
         if body_end is not None:
@@ -372,10 +341,10 @@ class Placing:
         if chain[-1].text == "finally:":
             if after is None or not ends:
                 return None
-            return (st[0], after[1] or all(e[1] for e in ends), st[2])
+            return (st[0], after[1] or all(e[1] for e in ends), st[2], after[3])
         if not ends:
             return None
-        return (st[0], all(e[1] for e in ends), st[2])
+        return (st[0], all(e[1] for e in ends), st[2], _common([e[3] for e in ends]))
 
     def under(self, node: _Line, st: Optional[tuple], loops: list) -> Optional[tuple]:
         """The block under the header `node` from state `st` (`pass` when nothing is left of it), as `block`."""
@@ -391,9 +360,14 @@ class Placing:
             self.copy(inner, st)
 
 
+def _common(held: list) -> dict:
+    """The locals each of `held` holds in the same name."""
+    return {k: v for k, v in held[0].items() if all(h.get(k) == v for h in held[1:])}
+
+
 def place(lines: list, ns: dict, pc: int) -> tuple[list, list]:
     """The lines of a function's body (inside its `try`) with positions, counts and writes of ctx.steps placed as
     the module says; and for each line its position and the steps counted on the way that n does not hold yet."""
     p = Placing(ns, pc)
-    p.block(_tree(lines, ns), (0, False, pc), [])
+    p.block(_tree(lines, ns), (0, False, pc, {}), [])
     return p.out, p.where
