@@ -127,7 +127,7 @@ _READ = re.compile(r"(\w+) = _L\[(_k\d+)\]")  # a local read (`try:` around it: 
 _GET = re.compile(r"(\w+) = _L\.get\((_k\d+)\)")
 _STORE = re.compile(r"_L\[(_k\d+)\] = (\w+)")
 _AUG = re.compile(r"([\w\[\]]+) (?:[-+*/%&|^]|//|\*\*|<<|>>)= ")
-_RESETS = ("_asks(", "_choose(", "_seal(", "_call(")  # run steps of their own: `n = ctx.steps` reads them back
+_RESET = re.compile(r"_(?:asks|choose|seal|call)\(")  # run steps of their own: `n = ctx.steps` reads them back
 
 
 def _plus(line: str, ahead: int) -> str:
@@ -142,13 +142,25 @@ class Placing:
         self.ns = ns
         self.out: list[str] = []
         self.where: list[tuple[int, int]] = []  # per line of `out`: its position and the steps counted, not in n
+        self.kept: dict[str, bool] = {}
         self.last = (0, False, pc, {})  # the state of a line no path reaches (after a return)
 
     # the state on each path: (steps counted and not yet added to n, whether ctx.steps is n + those, the position,
     # the frame's locals whose values Python names hold: {local: name}, never changed in place)
     def put(self, depth: int, text: str, st: tuple, at: Optional[int] = None) -> None:
-        self.out.insert(len(self.out) if at is None else at, "    " * depth + text)
-        self.where.insert(len(self.where) if at is None else at, (st[2], st[0]))
+        if at is None:
+            self.out.append("    " * depth + text)
+            self.where.append((st[2], st[0]))
+        else:
+            self.out.insert(at, "    " * depth + text)
+            self.where.insert(at, (st[2], st[0]))
+
+    def keeps(self, line: str) -> bool:
+        """running.keeps_locals, once per text."""
+        got = self.kept.get(line)
+        if got is None:
+            got = self.kept[line] = keeps_locals(line, self.ns)
+        return got
 
     def write(self, depth: int, st: tuple) -> tuple:
         """ctx.steps brought up to date here."""
@@ -218,16 +230,16 @@ class Placing:
         m = _GET.fullmatch(t) or _READ.fullmatch(t)
         if m is not None and self.ns.get(m.group(2)) in av:  # a local a name holds: read from that name
             t = f"{m.group(1)} = {av[self.ns[m.group(2)]]}"
-        self.put(d, _plus(t, c), st)
+        self.put(d, _plus(t, c) if node.counts else t, st)  # (a line that counts nothing reads n or not at all)
         if t.startswith(("return", "raise")):
             return None
         # (ctx.steps moved on after a call that runs steps of its own: read back by the next line)
-        return (c, st[1] and not any(r in t for r in _RESETS), pc, self.stores(t, av))
+        return (c, st[1] and not (node.reads and _RESET.search(t)), pc, self.stores(t, av))
 
     def stores(self, t: str, av: dict) -> dict:
         """The locals names hold after line `t`: none after a call that may change a local; without those it
         stores in a local or in a name; with the local it stores from a name, or reads into one."""
-        if not keeps_locals(t, self.ns) or ":=" in t:
+        if ":=" in t or not self.keeps(t):
             av = {}
         targets = t.split(" = ")[:-1] + ([m.group(1)] if (m := _AUG.match(t)) else []) + \
             ([t[4:]] if t.startswith("del ") else [])
@@ -268,9 +280,9 @@ class Placing:
         c, w, pc, av = st
         if not w and any(n.reads for n in chain):
             st = self.write(chain[0].depth, st)
-        if any(r in n.text for n in chain for r in _RESETS):  # (ctx.steps moved on: read back after)
+        if any(n.reads and _RESET.search(n.text) for n in chain):  # (ctx.steps moved on: read back after)
             st = (c, False, pc, av)
-        if not all(keeps_locals(n.text, self.ns) for n in chain):
+        if any(n.reads and not self.keeps(n.text) for n in chain):
             st = (st[0], st[1], pc, {})
         ends: list[tuple[tuple, Optional[int], int]] = []
         for node in chain:
