@@ -71,7 +71,7 @@ def _asks(g, f, ins, pc: int) -> bool:
 
 def _raised(g, f, n: int, where: tuple, keep: bool) -> None:
     """An error leaves a function at the line the traceback names in the function's own frame: `where` (its table,
-    counts.py) gives the step that line belongs to and the steps counted on the way that n does not hold yet. The
+    positions.place) gives the step that line belongs to and the steps counted on the way that n does not hold yet. The
     frame is left at that step, as the loop leaves it when an instruction raises, and the steps counted are the
     loop's (`keep`: not fewer than a callee or an answer wrote itself)."""
     tb = sys.exc_info()[2]
