@@ -6,7 +6,9 @@ Shared by stretches.py (which decides when to write a function) and the writer (
 from __future__ import annotations
 
 import re
+import sys
 from types import FunctionType
+from typing import Optional
 
 from .expressions import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRESSION_NAMES
 from ..dsl.closures.assign import _augmented
@@ -67,6 +69,123 @@ def _asks(g, f, ins, pc: int) -> bool:
     return False
 
 
+def _raised(g, f, n: int, where: tuple, keep: bool) -> None:
+    """An error leaves a function at the line the traceback names in the function's own frame: `where` (its table,
+    positions.place) gives the step that line belongs to and the steps counted on the way that n does not hold yet. The
+    frame is left at that step, as the loop leaves it when an instruction raises, and the steps counted are the
+    loop's (`keep`: not fewer than a callee or an answer wrote itself)."""
+    tb = sys.exc_info()[2]
+    line = tb.tb_lineno if tb is not None else None
+    pc, ahead = where[line] if line is not None and 0 <= line < len(where) else where[0]
+    f.pc = pc
+    n += ahead
+    if not keep or g.steps < n:
+        g.steps = n
+
+
+# ---------------------------------------------------------------- what a line of a function may read or change
+# (the lines as positions.place reads them: a header and its block, what a line calls, counts or reads)
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
+_SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_L.pop", "_ZoneRef", "_CONTAINERS.isdisjoint",
+                         "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
+_ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
+_COUNTS = frozenset(("n += 1", "ctx.steps = n = n + 1"))
+_AT = re.compile(r"pc = (\d+)$")
+_N = re.compile(r"(?<![\w.])n\b(?: \+ (\d+))?")  # `n` read (and a number added to it)
+_COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "finally:", "def ", "with ")
+# helpers that never change a frame's locals (they read values, charge work, build errors)
+_KEEPS_LOCALS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint",
+                           "_scanned", "_member", "_bounded", "_augmented", "_nested", "_compared", "_charge", "_index",
+                           "_text", "_text_in", "_number"))
+_STEPS = re.compile(r"ctx\.steps(?! = )")  # ctx.steps read
+
+
+def reads_count(line: str, ns: dict) -> bool:
+    """Whether `line` may read ctx.steps: it names it, or calls anything but Python's own pure built-ins, the generic
+    getter (ops.make_getattr's: it reads, never charges) and the helpers given the count, or raises an error it builds
+    with anything but an error's constructor."""
+    if _STEPS.search(line):
+        return True
+    m = _ERRORS.match(line)
+    if m is not None:
+        name = m.group(1)
+        return name.startswith("_k") and not getattr(ns.get(name), "__name__", "").endswith("_error")
+    for name in _CALL.findall(line):
+        if name in _SAFE_CALLS or name.endswith(".append") and name.startswith("_x"):
+            continue
+        if name.startswith("_k") and getattr(ns.get(name), "__qualname__", "") == "make_getattr.<locals>.get":
+            continue
+        return True
+    return False
+
+
+def keeps_locals(line: str, ns: dict) -> bool:
+    """Whether `line` surely changes no local of the frame through a call (its own stores aside): it calls only
+    helpers that do not, the generic getter, or a log that is told only (the story's: it reads)."""
+    for name in _CALL.findall(line):
+        if name in _KEEPS_LOCALS or name.endswith(".append") and name.startswith("_x"):
+            continue
+        got = ns.get(name) if name.startswith("_k") else None
+        if getattr(got, "__qualname__", "") == "make_getattr.<locals>.get" or getattr(got, "told", False):
+            continue
+        return False
+    return True
+
+
+class Unexpected(Exception):
+    """The lines are not of a shape this pass knows."""
+
+
+class _Line:
+    __slots__ = ("text", "depth", "body", "reads", "counts", "calls")
+    body: Optional[list]  # a header's block of lines
+
+    def __init__(self, text: str, depth: int):
+        self.text, self.depth, self.body = text, depth, None
+
+
+def _tree(lines: list, ns: dict) -> list:
+    """The lines as blocks under their headers, each marked (`_marked`)."""
+    top: list = []
+    open_: list = [(None, top)]  # the headers whose blocks are open: (depth, block)
+    base = (len(lines[0]) - len(lines[0].lstrip())) // 4 if lines else 0
+    for raw in lines:
+        text = raw.lstrip()
+        node = _Line(text, (len(raw) - len(text)) // 4)
+        while len(open_) > 1 and open_[-1][0] >= node.depth:
+            open_.pop()
+        if (len(raw) - len(text)) % 4 or node.depth != (open_[-1][0] + 1 if len(open_) > 1 else base):
+            raise Unexpected("a line out of its block")
+        open_[-1][1].append(node)
+        if text.startswith(_COMPOUND):
+            if not text.endswith(":"):
+                raise Unexpected("a compound statement on one line")
+            node.body = []
+            open_.append((node.depth, node.body))
+    _marked(top, ns, {})
+    return top
+
+
+def _marked(nodes: list, ns: dict, seen: dict) -> tuple[bool, bool]:
+    """Mark each line: whether it may read ctx.steps (`reads_count`), and whether it or a line under it counts a step,
+    says where one starts or reads n (`counts`), or may read ctx.steps (`calls`); the same for all of `nodes`."""
+    counts = calls = False
+    for node in nodes:
+        t = node.text
+        node.reads = seen.get(t)
+        if node.reads is None:
+            node.reads = seen[t] = reads_count(t, ns)
+        node.counts = t in _COUNTS or _AT.match(t) is not None or _N.search(t) is not None
+        node.calls = node.reads
+        if node.body is not None:
+            inner = _marked(node.body, ns, seen)
+            node.counts |= inner[0]
+            node.calls |= inner[1]
+        counts |= node.counts
+        calls |= node.calls
+    return counts, calls
+
+
 # A call run inline nests two Python calls (the caller's function, _call) around the callee's function: below this
 # many frames only, so that a game never comes nearer to Python's recursion limit than by a few dozen calls (deeper
 # frames are run by the loop, as before)
@@ -113,7 +232,7 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
             "_bind_result": bind_result,
-            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_choose": chosen, "_seal": sealed}
+            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the

@@ -6,7 +6,6 @@ its kind (`StepKind.stretch`; the core kinds' in loader/kinds/: `do`, `if`, the 
 from __future__ import annotations
 
 import itertools
-import re
 from typing import Any, Callable, Optional
 
 from ..dsl import ast as A
@@ -14,7 +13,7 @@ from ..model import ruleset as M
 from ..runtime.machine.program import Program
 from . import safesource
 from .expressions import copied, written
-from .positions import positions_of, stretch_of
+from .positions import place, positions_of, stretch_of
 from .statements import assignment
 from .running import _HELPERS, _STOPS, MADE_NAMES, SOURCE_NAMES, _Cannot
 
@@ -115,10 +114,10 @@ class StepWriter:
         self.emit("_L = f.locals")
         if self.coverage:
             self.emit("_C = ctx.coverage")
-        self.emit("pc = " + str(pc))
         self.emit("try:")
         self.indent()
         mark = len(self.lines)
+        self.emit(f"pc = {pc}")
         self.continuation(path, 0)
         if not self.gone:
             self.ret()  # the end of the sequence
@@ -127,15 +126,16 @@ class StepWriter:
         if self.dry:
             return self.looped or op == "CALL" or (pc == 0 and self.programs is not None)  # made early (stretches.entry)
         self.dedent(mark)
+        # the steps counted and where each starts, written only where something reads them (positions.place); an error
+        # finds both in the table of lines (running._raised: raised in a callee or an answer, which wrote the steps
+        # it counted, never fewer than these)
+        body, where = place(self.lines[mark:], self.ns, pc)
+        table = [(pc, 0)] * (mark + 2) + where  # (by line number: the def is line 1, self.lines[0] line 2)
+        keep = "_True" if self.calls or self.asked else "_False"
+        self.lines[mark:] = body
         self.emit("except _BaseException:")
-        self.emit("    f.pc = pc")
-        if self.calls or self.asked:  # raised in a callee or an answer, which wrote the steps it counted (never fewer)
-            self.emit("    if ctx.steps < n:")
-            self.emit("        ctx.steps = n")
-        else:
-            self.emit("    ctx.steps = n")
+        self.emit(f"    _raised(ctx, f, n, {self.const(tuple(table))}, {keep})")
         self.emit("    raise")
-        _unwritten_counts(self.lines, self.ns)
         src = "\n".join(["def _entry(ctx, f):", *self.lines, ""])
         # checked (raises: the loop runs it on anything else) and compiled, or made before; a name of its own, for
         # profilers
@@ -144,6 +144,7 @@ class StepWriter:
         exec(code, ns)
         fn = ns.pop("_entry")
         fn.source = src
+        fn.where = table
         return fn
 
     def continuation(self, path, k: int) -> bool:
@@ -167,10 +168,11 @@ class StepWriter:
 
     def count(self, pc: int, pure: bool = False) -> None:
         """One step run (as the loop counts it: g.steps, and the coverage of its node). The count is kept in
-        `n`, and written to ctx.steps unless the step is `pure` (a jump): the work guard (guards.charge) of
-        whatever the step evaluates reads ctx.steps, and must see the count the loop would have."""
+        `n`, added up along straight paths and written to ctx.steps where something reads it (positions.place): the work
+        guard (guards.charge) of whatever the step evaluates reads ctx.steps, and sees the count the loop would
+        have. (`pure`, a jump's, is counted the same way.)"""
         self.counted += 1
-        self.emit("n += 1" if pure else "ctx.steps = n = n + 1")
+        self.emit("n += 1")
         if self.coverage:  # what the instruction loop counts for it (program.py, _VISITS)
             ins = self.code[pc]
             if ins.cov is not None:
@@ -190,7 +192,7 @@ class StepWriter:
         # with the budget spent the loop runs it (and stops the game there); AGAIN: the loop goes on in the frame
         # below, at the position its call left it
         for line in ("if n >= ctx.max_steps:", "    ctx.steps = n", f"    f.pc = {last}", "    return _True",
-                     "ctx.steps = n + 1", "if f.mods or f.deferred:", "    _pop_frame(ctx)", "    return _AGAIN",
+                     "n += 1", "ctx.steps = n", "if f.mods or f.deferred:", "    _pop_frame(ctx)", "    return _AGAIN",
                      "frames = ctx.frames", "frames.pop()", "if frames:", "    ctx.locals = frames[-1].locals",
                      "return _AGAIN"):
             self.emit(line)
@@ -314,75 +316,3 @@ def _written(programs: dict, steps, seen: set) -> bool:
         if not all(_written(programs, block, seen) for _role, block in how.blocks(s)):
             return False
     return True
-
-
-# A step's count need not be written to ctx.steps at once: `count` writes `ctx.steps = n = n + 1` at every step,
-# because the work guard of what the step runs reads ctx.steps; but most lines a step runs read nothing that looks
-# at ctx.steps (locals, variables, fields, tests, Python's own len and type). So the count is `n += 1` (as a jump's)
-# and `ctx.steps = n` is written just before the first line on each path that may read it (a call of anything
-# else), or not at all on a path that reaches the next step's count first. An error raised meanwhile is counted by
-# the function's `except` (ctx.steps = n): the budget stops a game at the same step with the same count.
-_WROTE = frozenset(("ctx.steps = n = n + 1", "ctx.steps = n", "ctx.steps = n + 1"))
-_CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
-_SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint"))
-_ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
-_LEAVES = re.compile(r"(break|continue|return\b.*|while .*|for .*|def .*|yield.*)$")  # control going elsewhere
-
-
-def _reads_no_count(line: str, ns: dict) -> bool:
-    """Whether `line` surely reads no step count: it calls nothing but Python's own pure built-ins and the generic
-    getter (ops.make_getattr's: it reads, never charges), or raises an error it builds."""
-    if _LEAVES.match(line):
-        return False
-    m = _ERRORS.match(line)
-    if m is not None:
-        name = m.group(1)
-        return not name.startswith("_k") or getattr(ns.get(name), "__name__", "").endswith("_error")
-    for name in _CALL.findall(line):
-        if name in _SAFE_CALLS or name.endswith(".append") and name.startswith("_x"):
-            continue
-        if name.startswith("_k") and getattr(ns.get(name), "__qualname__", "") == "make_getattr.<locals>.get":
-            continue
-        return False
-    return True
-
-
-def _unwritten_counts(lines: list, ns: dict) -> None:
-    """Each `ctx.steps = n = n + 1` made `n += 1`, with `ctx.steps = n` written before the line that may read the
-    count (_reads_no_count) on the paths from it to the next count written at its depth, when there is at most one
-    such line; kept as it is when there are more, or a path leaves its block first (a loop's jump, a return) or
-    ends. Done from the last up: what is done below holds."""
-    for i in range(len(lines) - 1, -1, -1):
-        line = lines[i]
-        if line.strip() != "ctx.steps = n = n + 1":
-            continue
-        d0 = len(line) - len(line.lstrip())
-        skip = -1  # past a write inside a block: the rest of that block (deeper than `skip`) runs after it
-        writes: list = []
-        done = False
-        for j in range(i + 1, len(lines)):
-            later = lines[j]
-            d = len(later) - len(later.lstrip())
-            if skip >= 0:
-                if d > skip:
-                    continue
-                skip = -1
-            if d < d0:
-                break
-            s = later.strip()
-            wrote = s in _WROTE
-            if not wrote and not _reads_no_count(s, ns):
-                if _LEAVES.match(s) and not s.startswith(("while ", "for ")) or s.startswith(("elif ", "except")):
-                    break  # (no line can be written before an elif or an except)
-                writes.append(j)
-                wrote = True
-            if wrote:
-                if d == d0:
-                    done = True
-                    break
-                skip = d - 4
-        if not done or len(writes) > 1:  # (two writes could both run on one path: dearer than the one they replace)
-            continue
-        for j in writes:
-            lines.insert(j, lines[j][:len(lines[j]) - len(lines[j].lstrip())] + "ctx.steps = n")
-        lines[i] = line[:d0] + "n += 1"

@@ -70,7 +70,7 @@ def write(w, s: M.CallStep) -> bool:
         w.emit(f"_bind_result(ctx, _a, {w.const(ins.extra)})")
     entries = callee.entries_cov if w.coverage else callee.entries
     w.emit(f"pc = {pc + 1}")
-    call = f"_call(ctx, f, pc, {w.const(seq)}, {w.const(callee.sequence.kind)}, _a, {w.const(entries)})"
+    call = f"_call(ctx, f, {pc + 1}, {w.const(seq)}, {w.const(callee.sequence.kind)}, _a, {w.const(entries)})"
     if not w.comes_back(seq):  # the callee stops where only the loop goes on (a stack): it never comes back at once
         w.emit(call)
         w.emit("return _AGAIN")  # the loop goes on from the frames as the call left them (after a return, at
