@@ -22,16 +22,44 @@ _GREY = "#888a85"
 
 
 def _plt():
+    """pyplot, drawing with matplotlib's own settings and ours alone: never a `matplotlibrc` (security.md, section 18)."""
+    import sys
+
+    if "matplotlib" not in sys.modules:
+        _import_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    matplotlib.rcdefaults()  # not the user's own file either: every report is drawn alike, and TeX is never asked for
     # labels are a ruleset's own text: a '$' in a name is a dollar sign, never TeX to parse
     plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.spines.top": False,
                          "axes.spines.right": False, "figure.dpi": 100, "text.parse_math": False,
-                         "svg.fonttype": "path", "svg.hashsalt": "rulecraft"})
+                         "text.usetex": False, "svg.fonttype": "path", "svg.hashsalt": "rulecraft"})
     return plt
+
+
+def _import_matplotlib() -> None:
+    """Import matplotlib without its reading the current folder's `matplotlibrc`, which it reads first of all its
+    files as it is imported: a stranger's folder would choose how the report is drawn (a FIFO there hung the report
+    for ever, `text.usetex: True` was an internal error or fed the ruleset's texts to TeX, a bad line was printed
+    with its escape sequences). When the folder has one, the import is made from an empty folder of its own."""
+    import tempfile
+
+    if not os.path.lexists("matplotlibrc"):
+        import matplotlib  # noqa: F401
+        return
+    back = os.open(".", getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY)
+    try:
+        with tempfile.TemporaryDirectory(prefix="rulecraft-plot-") as away:
+            os.chdir(away)
+            try:
+                import matplotlib  # noqa: F401
+            finally:
+                os.fchdir(back)
+    finally:
+        os.close(back)
 
 
 def _image(fig, fmt: str) -> bytes:
