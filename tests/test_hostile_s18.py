@@ -61,3 +61,95 @@ def test_graphviz_is_bounded_in_processor_time_whatever_the_size_of_its_dot(tmp_
         dotrun.run_dot(source, "svg")
     with pytest.raises(dotrun.DotError, match="within 1 s of processor"):
         dotrun.run_layouts([source, "digraph { a -> b }"], "pdf", workers=1)
+
+
+# ---------------------------------------------------------------------------------------------- the studio's sockets
+
+TOKEN = "t0ken-for-the-s18-tests"
+
+
+def _served(folder):
+    """The studio under uvicorn as `rulecraft studio` runs it (tools.studio.server_config), on a free port."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from rulecraft.tools.studio import server_config
+    from rulecraft.tools.studio.app import make_app
+    from rulecraft.tools.studio.guard import Guard
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(server_config(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started and thread.is_alive():
+        thread.join(0.05)
+    return server, thread, sock.getsockname()[1]
+
+
+def _frames(conn):
+    """The server's frames as (opcode, payload), until it closes (bounded only so a failing test ends)."""
+    conn.settimeout(90)
+    buf = b""
+
+    def need(n):
+        nonlocal buf
+        while len(buf) < n:
+            chunk = conn.recv(65536)
+            if not chunk:
+                raise EOFError
+            buf += chunk
+        got, buf = buf[:n], buf[n:]
+        return got
+
+    while True:
+        try:
+            head = need(2)
+        except (EOFError, ConnectionResetError):
+            return
+        size = head[1] & 0x7F
+        if size == 126:
+            size = int.from_bytes(need(2), "big")
+        elif size == 127:
+            size = int.from_bytes(need(8), "big")
+        yield head[0] & 0x0F, need(size)
+
+
+def test_a_seat_s_socket_refuses_a_huge_message_as_its_header_arrives(tmp_path):
+    """uvicorn's limit of a websocket message is the language server's (16 MiB, for a document at its limit), and
+    a seat's socket (a link handed to every player, 4 places each, the spectator's 16) read a message up to it
+    before its own limit of 16 KB refused it: a message sent slowly, in pieces, held 16 MiB a connection for as
+    long as its sender answered pings. Each socket now has the limit of what its route takes."""
+    import json
+    import shutil
+    import socket
+    import urllib.request
+
+    from rulecraft.bundled import resolve
+
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    server, thread, port = _served(tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        asked = urllib.request.Request(base + "/api/play/new", method="POST", headers={
+            "authorization": f"token {TOKEN}", "origin": base, "content-type": "application/json"},
+            data=json.dumps({"ruleset": "pig.yaml", "seats": ["human", "human"], "seed": 3}).encode())
+        with urllib.request.urlopen(asked, timeout=60) as r:
+            link = json.loads(r.read())["seats"][0]["link"]
+        with socket.create_connection(("127.0.0.1", port)) as conn:
+            conn.sendall((f"GET /play/ws?seat={link.split('seat=', 1)[1]} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                          f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                          f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += conn.recv(1)
+            assert head.startswith(b"HTTP/1.1 101"), head
+            # the header of a text message that says it is 1 MiB long (masked with a key of zeros); none of it sent yet
+            conn.sendall(bytes([0x81, 0x80 | 127]) + (1 << 20).to_bytes(8, "big") + bytes(4))
+            closes = [payload for op, payload in _frames(conn) if op == 0x8]
+        assert closes and int.from_bytes(closes[0][:2], "big") == 1009, closes  # 1009: the message is too big
+    finally:
+        server.should_exit = True
+        thread.join(30)
