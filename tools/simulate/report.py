@@ -88,7 +88,14 @@ def _title(ax, title: str, doc: str = "") -> None:
     ax.set_title(title + ("\n" + "\n".join(textwrap.wrap(doc, 90)) if doc else ""), fontsize=12, loc="left")
 
 
+MAX_BARS = 20  # keys a bar chart shows: a metric keyed anew in every game had one bar a game (security.md, section 18)
+
+
 def _rate_bars(plt, rows: list[Row], title: str, xlabel: str, baseline: float | None = None, doc: str = ""):
+    if len(rows) > MAX_BARS:  # the keys with the most games, in their order; the table lists every one
+        kept = {id(r) for r in sorted(rows, key=lambda r: -r.n)[:MAX_BARS]}
+        title += f" (the {MAX_BARS} keys of {len(rows):,} seen most; the table lists all)"
+        rows = [r for r in rows if id(r) in kept]
     fig, ax = plt.subplots(figsize=(8, 4.4))
     est = [r.interval() for r in rows]
     xs = range(len(rows))
