@@ -44,22 +44,28 @@ def _import_matplotlib() -> None:
     """Import matplotlib without its reading the current folder's `matplotlibrc`, which it reads first of all its
     files as it is imported: a stranger's folder would choose how the report is drawn (a FIFO there hung the report
     for ever, `text.usetex: True` was an internal error or fed the ruleset's texts to TeX, a bad line was printed
-    with its escape sequences). When the folder has one, the import is made from an empty folder of its own."""
+    with its escape sequences). When the folder has one, the import is made from an empty folder of its own (the
+    root folder if none can be made: never a folder of a package, whose modules '' on sys.path would import)."""
     import tempfile
 
     if not os.path.lexists("matplotlibrc"):
         import matplotlib  # noqa: F401
         return
+    try:
+        away = tempfile.TemporaryDirectory(prefix="rulecraft-plot-")
+    except OSError:
+        away = None
     back = os.open(".", getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY)
     try:
-        with tempfile.TemporaryDirectory(prefix="rulecraft-plot-") as away:
-            os.chdir(away)
-            try:
-                import matplotlib  # noqa: F401
-            finally:
-                os.fchdir(back)
+        os.chdir(away.name if away is not None else os.path.abspath(os.sep))
+        try:
+            import matplotlib  # noqa: F401
+        finally:
+            os.fchdir(back)
     finally:
         os.close(back)
+        if away is not None:
+            away.cleanup()
 
 
 def _image(fig, fmt: str) -> bytes:
