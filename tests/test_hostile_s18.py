@@ -37,7 +37,7 @@ def test_a_matplotlibrc_in_the_folder_is_never_read_by_the_report(tmp_path):
 
 def _tangle(ifs: int) -> str:
     """A loop of `ifs` questions, every other one going back to the loop's start: 20 KB of ruleset for 500, whose
-    chart (316 KB of DOT, well within its limit) took Graphviz more than 10 minutes and 430 MB."""
+    chart (316 KB of DOT, well within its limit) Graphviz was still laying out after 10 minutes, in 430 MB."""
     steps = "".join(f'          - if: "x == {i}"\n            then: ["{"continue" if i % 2 else "break"}"]\n'
                     for i in range(ifs))
     return ("ruleset: tangle\ntitle: Tangle\nplayers: {min: 2, max: 2}\nstart: game\nvariables:\n  x: 0\n"
