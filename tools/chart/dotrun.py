@@ -18,6 +18,13 @@ class DotError(RuntimeError):
 MAX_CHART = 1_000_000  # bytes of DOT in one chart (some 3,000 boxes)
 MAX_CHARTS = 500  # charts in one command
 MAX_TOTAL = 8_000_000  # bytes of DOT in all the charts of one command
+# What one Graphviz process may spend, whatever its DOT's size: 500 `if`s in a loop, half of them a `continue`
+# (316 KB of DOT, 20 KB of ruleset) were still being laid out by Graphviz after 10 minutes, in 430 MB (the back
+# edges span every rank: 252,527 nodes to place). Processor time is the work it did (a busy machine does not shorten it); DML's largest
+# chart takes 0.01 s of processor, 1 MB of DOT of 1,200 questions about 1.3 s.
+MAX_CPU_SECONDS = 60
+MAX_MEMORY = 1 << 30  # bytes of address space
+WALL_SECONDS = 600  # the last resort, for a process that waits rather than works
 
 
 def check_size(sources: Sequence[str]) -> None:
@@ -44,15 +51,42 @@ def run_dot(source: str, fmt: str, engine: str = "dot", extra: Sequence[str] = (
     check_size([source])
     exe = _tool(engine)
     args = [*extra] if any(a.startswith("-T") for a in extra) else [f"-T{fmt}", *extra]
+    code, out, err = graphviz([exe, *args], source.encode("utf-8"))
+    if code != 0 or not out:
+        lines = err.decode("utf-8", "replace").strip().splitlines()
+        raise DotError(f"Graphviz ({engine}) failed: " + (lines[-1] if lines else f"exit code {code}"))
+    return out
+
+
+def graphviz(argv: Sequence[str], data: bytes | None = None) -> tuple[int, bytes, bytes]:
+    """Run a Graphviz command within MAX_CPU_SECONDS of processor and MAX_MEMORY: (exit code, output, errors).
+    DotError, in words, when it went past them (security.md, section 18)."""
+    import resource
+    import signal
+
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:  # set from outside: a preexec_fn is not safe in a process with threads (the studio)
+        resource.prlimit(proc.pid, resource.RLIMIT_CPU, (MAX_CPU_SECONDS, MAX_CPU_SECONDS + 5))
+        resource.prlimit(proc.pid, resource.RLIMIT_AS, (MAX_MEMORY, MAX_MEMORY))
+    except (AttributeError, OSError, ValueError):
+        pass  # not Linux, or it is already gone: the wall-clock bound below still holds
     try:
-        done = subprocess.run([exe, *args], input=source.encode("utf-8"), capture_output=True,
-                              timeout=300)
+        out, err = proc.communicate(data, timeout=WALL_SECONDS)
     except subprocess.TimeoutExpired:
-        raise DotError(f"Graphviz ({engine}) took more than 5 minutes on one chart") from None
-    if done.returncode != 0 or not done.stdout:
-        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise DotError(f"Graphviz ({engine}) failed: " + (err[-1] if err else f"exit code {done.returncode}"))
-    return done.stdout
+        proc.kill()
+        proc.communicate()
+        raise DotError(f"Graphviz took more than {WALL_SECONDS // 60} minutes on a chart") from None
+    if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL) or (proc.returncode != 0 and _out_of_memory(err)):
+        raise DotError(f"Graphviz gave up on a chart too tangled to lay out within {MAX_CPU_SECONDS} s of processor "
+                       f"and {MAX_MEMORY >> 20} MB (many arrows back over long runs of steps): draw one sequence at a time "
+                       "(--sequence), split a long sequence into sequences it calls, or write the DOT with '--format dot'")
+    return proc.returncode, out, err
+
+
+def _out_of_memory(err: bytes) -> bool:
+    text = err.decode("utf-8", "replace").lower()
+    return "out of memory" in text or "cannot allocate" in text or "memory allocation" in text
 
 
 def run_dot_layout(source: str, fmt: str = "pdf", graph_attrs: Sequence[str] = ()) \
@@ -108,9 +142,12 @@ def run_layouts(sources: Sequence[str], fmt: str = "pdf", graph_attrs: Sequence[
 
         def batch(chunk):
             try:
-                subprocess.run([exe, *args, *chunk], capture_output=True, timeout=300)
-            except subprocess.TimeoutExpired:
-                raise DotError("Graphviz (dot) took more than 5 minutes on a batch of charts") from None
+                graphviz([exe, *args, *chunk])
+            except DotError:  # past its bounds: each of its charts is run alone below, within the bounds on its own
+                for path in chunk:
+                    for done in (f"{path}.{fmt}", f"{path}.plain"):
+                        if os.path.exists(done):
+                            os.remove(done)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             list(pool.map(batch, chunks))

@@ -15,8 +15,6 @@ that cannot be written).
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 
 from rulecraft.model import ruleset as M
@@ -142,18 +140,14 @@ def run(args) -> int:
             return verdict
         return _write(output, text.encode("utf-8")) or verdict
     dot = to_dot(diff, la.ruleset, lb.ruleset, la.graph, lb.graph)
-    exe = shutil.which("dot")
-    if exe is None:
-        print("rulecraft diff: Graphviz's 'dot' command is not installed (Debian/Ubuntu: apt-get install graphviz); "
-              "'--format dot' writes the DOT source without it", file=sys.stderr)
+    from rulecraft.tools.chart.dotrun import DotError, run_dot
+
+    try:
+        svg = run_dot(dot, "svg")
+    except DotError as e:
+        print(f"rulecraft diff: {e}", file=sys.stderr)
         return EXIT_TROUBLE
-    done = subprocess.run([exe, "-Tsvg"], input=dot.encode("utf-8"), capture_output=True, timeout=300)
-    if done.returncode != 0 or not done.stdout:
-        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        print("rulecraft diff: Graphviz failed: " + (err[-1] if err else f"exit code {done.returncode}"),
-              file=sys.stderr)
-        return EXIT_TROUBLE
-    return _write(output, done.stdout) or verdict
+    return _write(output, svg) or verdict
 
 
 def _write(path: str, data: bytes) -> int:

@@ -22,16 +22,50 @@ _GREY = "#888a85"
 
 
 def _plt():
+    """pyplot, drawing with matplotlib's own settings and ours alone: never a `matplotlibrc` (security.md, section 18)."""
+    import sys
+
+    if "matplotlib" not in sys.modules:
+        _import_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    matplotlib.rcdefaults()  # not the user's own file either: every report is drawn alike, and TeX is never asked for
     # labels are a ruleset's own text: a '$' in a name is a dollar sign, never TeX to parse
     plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.spines.top": False,
                          "axes.spines.right": False, "figure.dpi": 100, "text.parse_math": False,
-                         "svg.fonttype": "path", "svg.hashsalt": "rulecraft"})
+                         "text.usetex": False, "svg.fonttype": "path", "svg.hashsalt": "rulecraft"})
     return plt
+
+
+def _import_matplotlib() -> None:
+    """Import matplotlib without its reading the current folder's `matplotlibrc`, which it reads first of all its
+    files as it is imported: a stranger's folder would choose how the report is drawn (a FIFO there hung the report
+    for ever, `text.usetex: True` was an internal error or fed the ruleset's texts to TeX, a bad line was printed
+    with its escape sequences). When the folder has one, the import is made from an empty folder of its own (the
+    root folder if none can be made: never a folder of a package, whose modules '' on sys.path would import)."""
+    import tempfile
+
+    if not os.path.lexists("matplotlibrc"):
+        import matplotlib  # noqa: F401
+        return
+    try:
+        away = tempfile.TemporaryDirectory(prefix="rulecraft-plot-")
+    except OSError:
+        away = None
+    back = os.open(".", getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY)
+    try:
+        os.chdir(away.name if away is not None else os.path.abspath(os.sep))
+        try:
+            import matplotlib  # noqa: F401
+        finally:
+            os.fchdir(back)
+    finally:
+        os.close(back)
+        if away is not None:
+            away.cleanup()
 
 
 def _image(fig, fmt: str) -> bytes:
@@ -60,7 +94,14 @@ def _title(ax, title: str, doc: str = "") -> None:
     ax.set_title(title + ("\n" + "\n".join(textwrap.wrap(doc, 90)) if doc else ""), fontsize=12, loc="left")
 
 
+MAX_BARS = 20  # keys a bar chart shows: a metric keyed anew in every game had one bar a game (security.md, section 18)
+
+
 def _rate_bars(plt, rows: list[Row], title: str, xlabel: str, baseline: float | None = None, doc: str = ""):
+    if len(rows) > MAX_BARS:  # the keys with the most games, in their order; the table lists every one
+        kept = {id(r) for r in sorted(rows, key=lambda r: -r.n)[:MAX_BARS]}
+        title += f" (the {MAX_BARS} keys of {len(rows):,} seen most; the table lists all)"
+        rows = [r for r in rows if id(r) in kept]
     fig, ax = plt.subplots(figsize=(8, 4.4))
     est = [r.interval() for r in rows]
     xs = range(len(rows))

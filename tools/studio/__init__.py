@@ -163,8 +163,13 @@ def server_config(app):
     import uvicorn
 
     from rulecraft.tools.lsp.wire import MAX_MESSAGE
-    from rulecraft.tools.studio.guard import MAX_CONNECTIONS, slow_client_protocol
+    from rulecraft.tools.studio.guard import MAX_CONNECTIONS, sized_websocket_protocol, slow_client_protocol
+    from rulecraft.tools.studio.lab.channel import MAX_MESSAGE as LAB_MESSAGE
+    from rulecraft.tools.studio.play.routes import MAX_MESSAGE as SEAT_MESSAGE
 
-    return uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=2 * MAX_MESSAGE,
+    # each socket's own limit, with room for the route to refuse in its own words what is past its limit
+    limits = {"/ws": 2 * MAX_MESSAGE, "/simulate": 4 * LAB_MESSAGE, "/play/ws": 4 * SEAT_MESSAGE}
+    return uvicorn.Config(app, log_level="warning", ws=sized_websocket_protocol(limits, 4 * SEAT_MESSAGE),
+                          ws_max_size=2 * MAX_MESSAGE,
                           lifespan="on", server_header=False, timeout_graceful_shutdown=2,
                           http=slow_client_protocol(), limit_concurrency=MAX_CONNECTIONS)

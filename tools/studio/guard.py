@@ -181,3 +181,25 @@ def slow_client_protocol():
             super().connection_lost(exc)
 
     return SlowClientGuard
+
+
+def sized_websocket_protocol(limits: dict[str, int], other: int):
+    """uvicorn's websocket protocol with the limit of one message set by the route it opens: uvicorn has one limit
+    for every socket, the language server's (a document at its size limit), and a seat's or a simulation's socket
+    read a message up to it before their own small limit refused it (a message sent slowly, in pieces, held 16 MiB
+    a connection for as long as its sender answered pings). A message past its route's limit is refused as its
+    header arrives (close code 1009); `other` is the limit before the route is known, and of any other route."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class SizedWebSocket(WebSocketsSansIOProtocol):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.conn.max_message_size = other  # a frame sent with the request, before it is read, gets the least
+
+        def handle_connect(self, event) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:
+                self.conn.max_message_size = limits.get(scope["path"], other)
+
+    return SizedWebSocket
