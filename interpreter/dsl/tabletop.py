@@ -17,6 +17,15 @@ def card_place(ctx, span, c) -> int:
     return c.order
 
 
+def random_order(ctx, items: list) -> list:
+    """shuffled(X): a copy of the items in a random order, each swap a pick of the game's generator (Fisher-Yates)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = ctx.random_index(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def still_in(ctx, order: list) -> list:
     """The players of an order who are not out."""
     out = out_seats(ctx)
