@@ -84,7 +84,7 @@ def test_bead_draft_every_hand_passes_left_until_the_hands_are_empty_and_the_str
     for seed in range(3):
         rounds: list = []
 
-        def look(game, decision):
+        def look(game, decision, rounds=rounds):
             hands = [frozenset(c.id for c in game.zones[ZoneRef("hand", s)]) for s in range(4)]
             if not rounds or rounds[-1]["hands"] != hands:
                 rounds.append({"hands": hands, "strings": [frozenset(c.id for c in game.zones[ZoneRef("string", s)])
