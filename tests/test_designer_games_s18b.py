@@ -5,7 +5,9 @@ puts the prey out and the hunter takes on the prey's target (quiet-contract: `sh
 to the left until the hands are empty (bead-draft: `sealed:`, every hand passed at once, `rounds:` until the hands
 are empty); and an auction game of several lots turned up together and sold one after another once around the table,
 where a player who has bought a lot that day may bid for no other (stall-day: `auction: {form: once_around}` in a
-`for_each` over the lots, the buyer `out` until the end of the day, a sequence of `kind: round`).
+`for_each` over the lots, the buyer `out` until the end of the day, a sequence of `kind: round`); and a deck-builder
+where a card bought goes on top of the draw pile, so it is in the next hand, and a tool trashes cards from the hand
+(scrap-yard: `move` to the top of a deck that refills, `repeat_choice:` with `max:`, `turns:` with `until_round:`).
 
 Each is played by random bots on both engines, which must tell the same game; then what each game is about is
 checked in its story, its state and its end.
@@ -21,9 +23,10 @@ import yaml
 from conftest import play_seeded
 from designer_cases import GAMES, both_engines, case_ruleset, yaml_keys
 
+from rulecraft.agents.base import RandomAgent
 from rulecraft.values import ZoneRef
 
-NAMES = ("quiet-contract", "bead-draft", "stall-day")
+NAMES = ("quiet-contract", "bead-draft", "stall-day", "scrap-yard")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -142,3 +145,37 @@ def test_stall_day_one_lot_a_player_a_day_and_the_purse_pays_for_them():
         assert all(g.pvars[s]["coins"] == 20 - paid[f"P{s + 1}"] for s in range(4))
         bought = sum(len(g.zones[ZoneRef("bought", s)]) for s in range(4))
         assert bought == sum(1 for line in g.narrative if " wins the auction for " in line)
+
+
+def test_scrap_yard_a_card_bought_is_in_the_next_hand_and_a_crusher_trashes_for_good():
+    """A card bought goes on top of the buyer's draw pile, and the hand drawn at the end of the turn holds it; a
+    Crusher trashes other cards, never a Crusher; what is trashed stays in the trash, and the score is the points of
+    every card the player still has."""
+    both_engines("scrap-yard", seeds=range(3), players=3)
+    bought = trashed = 0
+    for seed in range(4):
+        said: list = []
+
+        class Buyer(RandomAgent):
+            def choose(self, d, view, said=said):
+                a = super().choose(d, view)
+                said.append((d.player, d.prompt, d.options[a] if isinstance(a, int) and a < len(d.options) else None))
+                return a
+
+        checked = [0]
+
+        def look(game, decision, said=said, checked=checked):
+            for seat, prompt, card in said[checked[0]:]:
+                if card is not None and prompt.startswith("Buy a card?"):
+                    assert card in game.zones[ZoneRef("hand", seat)], (seat, card)
+            checked[0] = len(said)
+        g = play_seeded(case_ruleset("scrap-yard"), seed, 3, agents=lambda seat, s: Buyer(seat, s), each=look)
+        gone = [card for _, prompt, card in said if prompt == "Trash a card?" and card is not None]
+        assert sorted(c.id for c in g.zones[ZoneRef("trash")]) == sorted(c.id for c in gone)
+        assert not any(c.classes and "tool" in c.classes for c in gone)
+        bought += sum(1 for _, prompt, card in said if card is not None and prompt.startswith("Buy"))
+        trashed += len(gone)
+        for s in range(3):
+            held = [c for z in ("deck", "hand", "discard") for c in g.zones[ZoneRef(z, s)]]
+            assert g.scores[s] == sum(c.attrs.get("points", 0) for c in held)
+    assert bought > 20 and trashed > 10
