@@ -24,6 +24,7 @@ from conftest import play_seeded
 from designer_cases import GAMES, both_engines, case_ruleset, yaml_keys
 
 from rulecraft.agents.base import RandomAgent
+from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
 NAMES = ("quiet-contract", "bead-draft", "stall-day", "scrap-yard")
@@ -102,6 +103,21 @@ def test_bead_draft_every_hand_passes_left_until_the_hands_are_empty_and_the_str
         strings = [list(g.zones[ZoneRef("string", s)]) for s in range(4)]
         assert all(len(st) == 7 for st in strings) and all(not g.zones[ZoneRef("hand", s)] for s in range(4))
         assert g.scores == _bead_scores(strings)
+
+
+def test_a_card_s_text_names_a_parameter_as_a_label_does(tmp_path):
+    """bead-draft's Pearl says '{pearl_points} points for each pair of pearls': the text players read has the value
+    (the one set for the game too), where it printed the braces as written, unwarned; a name the ruleset does not have
+    is warned of (W327), as in a card's name."""
+    pearl = next(c for c in case_ruleset("bead-draft").cards if c.id == "pearl_1")
+    assert pearl.doc == "3 points for each pair of pearls."
+    loaded = load_ruleset(str(GAMES / "bead-draft.yaml"), overrides={"pearl_points": 4})
+    assert next(c for c in loaded.ruleset.cards if c.id == "pearl_1").doc == "4 points for each pair of pearls."
+    bad = tmp_path / "bead.yaml"
+    bad.write_text((GAMES / "bead-draft.yaml").read_text(encoding="utf-8").replace("{pearl_points} points",
+                                                                                  "{pearl_pionts} points"))
+    warned = [d for d in load_ruleset(str(bad)).diagnostics if d.code == "W327"]
+    assert len(warned) == 1 and "'{pearl_pionts}'" in warned[0].message and "pearl_points" in (warned[0].hint or "")
 
 
 def _bead_scores(strings: list) -> list:
