@@ -1,5 +1,5 @@
-"""The work of built-in functions that go round a table or score places: the players still in, and points by
-place with ties split (builtins.py registers them; nothing here reads a game beyond what it is given)."""
+"""The work of built-in functions that go round a table or score places: the players still in, a list in a random
+order, and points by place with ties split (builtins.py registers them; nothing here reads a game beyond what it is given)."""
 
 from __future__ import annotations
 
