@@ -1,5 +1,5 @@
-"""The work of built-in functions that go round a table or score places: the players still in, and points by
-place with ties split (builtins.py registers them; nothing here reads a game beyond what it is given)."""
+"""The work of built-in functions that go round a table or score places: the players still in, a list in a random
+order, and points by place with ties split (builtins.py registers them; nothing here reads a game beyond what it is given)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,15 @@ def card_place(ctx, span, c) -> int:
     if not isinstance(c, Card):
         raise RuleError(f"card_order needs a card, got {'none' if c is None else type(c).__name__.lower()}", span)
     return c.order
+
+
+def random_order(ctx, items: list) -> list:
+    """shuffled(X): a copy of the items in a random order, each swap a pick of the game's generator (Fisher-Yates)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = ctx.random_index(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 def still_in(ctx, order: list) -> list:

@@ -49,6 +49,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
         return cards
     node = b.root.get("card_defaults")
     defaults = node.plain() if isinstance(node, YMap) else {}  # what a card that does not say has
+    ruleset_values = {k: sym.value for k, sym in consts.items() if sym.detail in ("parameter", "option")}  # card text
     for g in groups:
         if not isinstance(g, YMap):
             continue
@@ -137,7 +138,8 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                         b.err("E314", f"two cards have the id '{full}'", (id_node or g).span, _twice_hint(names, values))
                     continue
                 seen[full] = True
-                doc = " ".join(_fill(str(doc_node.value), attrs).split()) if isinstance(doc_node, YScalar) else ""
+                doc = " ".join(_fill(str(doc_node.value), {**ruleset_values, **attrs}).split()) \
+                    if isinstance(doc_node, YScalar) else ""
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span, doc))
         if isinstance(name_node, YScalar) and isinstance(name_node.value, str) and not name_node.value.startswith("="):
             known = set(names) | set(compiled)
@@ -146,6 +148,12 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                                        "nor an attribute of the group: it is printed as written", name_node.span,
                                        did_you_mean(unknown, sorted(known)) or "a name template may show the 'for' "
                                        f"names and attributes: {', '.join(sorted(known)) or 'none here'}"))
+        if isinstance(doc_node, YScalar) and isinstance(doc_node.value, str):
+            known = set(names) | set(compiled) | set(defaults) | set(ruleset_values)
+            for unknown in sorted({m.group(1) for m in _TEMPLATE.finditer(doc_node.value)} - known):
+                b.diags.append(warning("W327", f"the card text names '{{{unknown}}}', which is neither a 'for' name, an "
+                                       "attribute of the group nor a parameter or option: it is printed as written",
+                                       doc_node.span, did_you_mean(unknown, sorted(known))))
         _number_as_text(b, attr_nodes, names, values)
     _card_order(b, cards)
     return cards

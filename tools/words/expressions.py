@@ -99,6 +99,7 @@ _BUILTINS = {
     "count": "the number of {0}", "empty": "{0} is empty", "sum": "the total of {0}", "abs": "the size of {0}",
     "ceil": "{0}, rounded up", "floor": "{0}, rounded down", "top": "the top card of {0}",
     "bottom": "the bottom card of {0}", "cards": "the cards of {0}", "random": "one of {0} at random",
+    "shuffled": "{0} in a random order",
     "keys": "each of {0}", "sorted": "{0} in order", "reversed": "{0} in reverse order",
     "first": "the first of {0}", "last": "the last of {0}", "any": "any of {0}", "all": "all of {0}",
     "flatten": "all of {0} together", "unique": "{0} without repeats", "index_of": "the place of {1} in {0}",
