@@ -69,6 +69,25 @@ def test_a_loop_gives_the_closures_values_errors_and_work(text, twice, kept, ref
     assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
 
 
+@pytest.mark.parametrize("text", ["[count([c for c in p.hand if c.value > x]) for x in [1, 2, 3]]",
+                                  "[count([c for c in offer.value]) for x in [1, 2]]"])  # (an error: not a list)
+def test_the_list_of_a_kept_value_is_read_with_it_in_the_first_pass(text, reference, monkeypatch):
+    """The inner loop's iterable is the same in every pass of the outer one (kept): so are its list and whether its
+    items are cards, worked out in the same first pass, in the same block; the values, errors and work as before."""
+    monkeypatch.setattr(codegen, "STRICT", True)
+    node = parse_expression(text, plain_locator("<test>"))
+    closure = Compiler(reference.scope, []).expr(node)[0]
+    src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
+    lines = src.split("\n")
+    kept = [i for i, line in enumerate(lines) if line.strip().endswith("is _MISSING:")]
+    assert len(kept) == 1, src
+    pad = len(lines[kept[0]]) - len(lines[kept[0]].lstrip())
+    listing = next(i for i, line in enumerate(lines) if "_as_list(" in line)
+    assert listing > kept[0] and len(lines[listing]) - len(lines[listing].lstrip()) > pad, src
+    assert all(len(line) - len(line.lstrip()) > pad for line in lines[kept[0] + 1:listing]), src
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
+
+
 def test_by_flag_writes_each_case_without_its_tests():
     body = ["_v3 = _k1 in _v2.classes if _v9 else isinstance(_v2, _Card) and _k1 in _v2.classes",
             "if not _v9 and type(_v4) in _LIST_DICT:",

@@ -250,6 +250,7 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
             # forget what this node began to write; its closure does it all
             del self.lines[mark[0]:]
             del self.kept[mark[4]:]  # (its locals' numbers are given again)
+            self.kept_end = ()
             self.temps, self.fallbacks, self.reads_locals = mark[1], mark[2], mark[3]
             return self.fallback(closure)
 
@@ -276,15 +277,37 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
             out = method(node)
         finally:
             self.keeping = False
-        body = self.lines[start:]
-        if len(body) < 2 or not _MADE_HERE.fullmatch(out) or int(out[2:]) <= temps or \
-                any(word in line for line in body for word in _CHARGING):
-            return out
-        del self.lines[start:]
-        self.emit(f"if {out} is _MISSING:")
-        self.lines.extend("    " + line for line in body)
-        self.kept.append(out)
+        if len(self.lines) - start >= 2 and _MADE_HERE.fullmatch(out) and int(out[2:]) > temps:
+            self.keep_lines(start, out)
         return out
+
+    def kept_list(self, start: int, got: str, items: str) -> tuple[str | None, int]:
+        """The lines from `start` on, which read `items`, the list of `got` (a value kept: see _kept), worked out with
+        it in the first pass only, and with them a flag (its items are cards, see Writer.cards): (the flag's local,
+        the index of its line) or (None, 0) when they cannot be."""
+        if not self.keep_lines(start, items):
+            return None, 0
+        flag, at = self.temp(), len(self.lines)
+        self.emit(f"{flag} = type({got}) is _ZoneRef")
+        self.keep_lines(at, flag)
+        return flag, at
+
+    def keep_lines(self, start: int, out: str) -> bool:
+        """The lines written from `start` on, which set the local `out` to a value the same in every pass of the loops
+        around them, run in the first pass only (`if out is _MISSING:`, set so before the outermost loop) when they
+        charge no work, look at no budget and call nothing that charges; else (False) left as they are."""
+        body = self.lines[start:]
+        if any(word in line for line in body for word in _CHARGING):
+            return False
+        del self.lines[start:]
+        end = self.kept_end
+        if not (end and end[0] is self.lines and end[1] == start and end[2] == self.depth):
+            self.emit(f"if {out} is _MISSING:")
+            self.kept.append(out)
+        # (else right after another part kept, where it was written: worked out with it, in the same first pass)
+        self.lines.extend("    " + line for line in body)
+        self.kept_end = (self.lines, len(self.lines), self.depth)
+        return True
 
     def fallback(self, closure: Callable) -> str:
         self.fallbacks += 1

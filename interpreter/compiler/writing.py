@@ -112,6 +112,7 @@ class Writer:
         # to be set to _MISSING before the outermost loop, and whether such a part is being written now
         self.varying: set[str] = set()
         self.kept: list[str] = []
+        self.kept_end: tuple = ()  # where the lines of the last part kept end (Generator.keep_lines)
         self.keeping = False
 
     def const(self, value: Any) -> str:
@@ -152,6 +153,13 @@ class Writer:
         """A scan of `length` values charged as builtins._scan charges it: nothing under _SHORT values."""
         with self.block(f"if {length} >= _SHORT:"):
             self.emit(f"_scanned(ctx, {length}, {span})")
+
+    def nested(self, out: str, span: str, short: bool = False) -> None:
+        """guards.nested(out) written out for the common case: a list of fewer than 11 values none of which is a list
+        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: so)."""
+        test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
+        with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
+            self.emit(f"_nested({out}, {span})")
 
     def zone_list(self, ref: str, out: str) -> None:
         """Write `out = ctx.zone_cards(ref)` for `ref` known to be a zone ref, without the call: the game's own list
