@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -100,3 +101,20 @@ def test_by_flag_writes_each_case_without_its_tests():
     assert by_flag(["for _v1 in _v2:", "    _v3 = _v9"], "_v9") is None  # a loop inside: not copied
     assert by_flag(["_v3 = _v9"], "_v9") is None  # the flag read some other way
     assert by_flag(["_v3 = _v91 if _v90 else _v1"], "_v9") == (["_v3 = _v91 if _v90 else _v1"],) * 2
+
+
+@pytest.mark.parametrize("text,written", [
+    ("owner(card) == p or owner(card) == none", 1),
+    ("owner(card) != none and (zone_of(card) == p.hand or zone_of(card) == deck) and owner(card) == p", 2),
+    ("[owner(c) for c in deck if owner(c) == none] + [owner(card)]", 2),  # (an item's in each pass, and another)
+    ("(owner(card) if bid > 1 else none) == owner(card)", 2),  # the first only on one way: worked out again
+    ("[owner(card) for c in deck if bid > 1] + [owner(card)]", 2),  # (inside a loop: not on every way after it)
+])
+def test_a_look_up_made_on_every_way_here_is_read_from_its_local(text, written, reference, monkeypatch):
+    """owner() and zone_of() of the same names give the same value anywhere in one expression: a later call on every
+    way from an earlier one reads its local (expressions.Generator.same_call); the values, errors and work as before."""
+    monkeypatch.setattr(codegen, "STRICT", True)
+    closure = Compiler(reference.scope, []).expr(parse_expression(text, plain_locator("<test>")))[0]
+    src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
+    assert len(re.findall(r"_k[0-9]+\(ctx, _k[0-9]+, _v[0-9]+\)", src)) == written, src  # (the built-in's call)
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text

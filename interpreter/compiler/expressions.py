@@ -181,6 +181,7 @@ _FRESH = frozenset(("cards", "classes", "faces"))
 _CHARGING = ("#", "for ", "_d ", "ctx.work", "(ctx)", "_compared(", "_member(", "_bounded(", "_scanned(", "_nested(", "_record_scanned(",
              "_charge(", "_number(", ".append(", ".extend(")
 _MADE_HERE = re.compile(r"_v[0-9]+")
+_LOOKUPS = frozenset(("owner", "zone_of"))  # built-ins that look up whose or where a thing is: no work, no chance
 
 
 class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
@@ -241,18 +242,39 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         method = getattr(self, "_g_" + type(node).__name__, None)
         if method is None:
             return self.fallback(closure)
-        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.kept)
+        key = self.same_call(node) if node.__class__ is A.Call else None
+        if key is not None:
+            got = self.memo.get(key)
+            if got is not None and self.path[:len(got[1])] == got[1]:  # worked out on every way here: its local
+                return got[0]
+        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.kept), len(self.memo)
         try:
             if self.looping and not self.keeping and isinstance(node, _KEPT_ROOTS) and self.same_each_pass(node):
                 return self._kept(node, method, mark[0], mark[1])
-            return method(node)
+            out = method(node)
         except Unsupported:
             # forget what this node began to write; its closure does it all
             del self.lines[mark[0]:]
             del self.kept[mark[4]:]  # (its locals' numbers are given again)
+            for k in list(self.memo)[mark[5]:]:
+                del self.memo[k]
             self.kept_end = ()
             self.temps, self.fallbacks, self.reads_locals = mark[1], mark[2], mark[3]
             return self.fallback(closure)
+        if key is not None and not self.keeping and _MADE_HERE.fullmatch(out) and \
+                not any(word in line for line in self.lines[mark[0]:] for word in _CHARGING):
+            self.memo[key] = (out, self.path)
+        return out
+
+    def same_call(self, node: A.Call) -> Optional[tuple]:
+        """A call of a built-in that only looks up whose or where a thing is (_LOOKUPS), of names only: the same names
+        bound alike give the same value anywhere in the expression (nothing an expression runs changes the game or
+        the names it reads), so a later call on every way from an earlier one reads that one's local (the key of
+        `memo`); None for any other call."""
+        names = [a for a in node.args if isinstance(a, A.Name)]
+        if node.func not in _LOOKUPS or node.kwargs or node.func in self.scope.functions or len(names) < len(node.args):
+            return None
+        return (node.func, *((a.id, self.bound.get(a.id)) for a in names))
 
     def same_each_pass(self, node: A.Expr) -> bool:
         """`node` has the same value in every pass of the loops being written: it reads no name a loop binds (nor a

@@ -354,7 +354,8 @@ class OperatorNodes:
         head = "    " * self.depth + v + " = "
         if _MADE.fullmatch(v) and int(v[2:]) > temps and len(self.lines) > start and \
                 self.lines[-1].startswith(head) and v not in self.kept and v not in self.zone_refs and \
-                v not in self.people and v not in self.zone_lists and v not in self.cards:
+                v not in self.people and v not in self.zone_lists and v not in self.cards and \
+                all(v != got[0] for got in self.memo.values()):
             named = re.compile(rf"\b{v}\b")
             if not any(named.search(line) for line in self.lines[start:-1]) and not named.search(self.lines[-1][len(head):]):
                 self.lines[-1] = "    " * self.depth + out + " = " + self.lines[-1][len(head):]
