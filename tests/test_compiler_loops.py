@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -69,6 +70,25 @@ def test_a_loop_gives_the_closures_values_errors_and_work(text, twice, kept, ref
     assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
 
 
+@pytest.mark.parametrize("text", ["[count([c for c in p.hand if c.value > x]) for x in [1, 2, 3]]",
+                                  "[count([c for c in offer.value]) for x in [1, 2]]"])  # (an error: not a list)
+def test_the_list_of_a_kept_value_is_read_with_it_in_the_first_pass(text, reference, monkeypatch):
+    """The inner loop's iterable is the same in every pass of the outer one (kept): so are its list and whether its
+    items are cards, worked out in the same first pass, in the same block; the values, errors and work as before."""
+    monkeypatch.setattr(codegen, "STRICT", True)
+    node = parse_expression(text, plain_locator("<test>"))
+    closure = Compiler(reference.scope, []).expr(node)[0]
+    src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
+    lines = src.split("\n")
+    kept = [i for i, line in enumerate(lines) if line.strip().endswith("is _MISSING:")]
+    assert len(kept) == 1, src
+    pad = len(lines[kept[0]]) - len(lines[kept[0]].lstrip())
+    listing = next(i for i, line in enumerate(lines) if "_as_list(" in line)
+    assert listing > kept[0] and len(lines[listing]) - len(lines[listing].lstrip()) > pad, src
+    assert all(len(line) - len(line.lstrip()) > pad for line in lines[kept[0] + 1:listing]), src
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
+
+
 def test_by_flag_writes_each_case_without_its_tests():
     body = ["_v3 = _k1 in _v2.classes if _v9 else isinstance(_v2, _Card) and _k1 in _v2.classes",
             "if not _v9 and type(_v4) in _LIST_DICT:",
@@ -81,3 +101,20 @@ def test_by_flag_writes_each_case_without_its_tests():
     assert by_flag(["for _v1 in _v2:", "    _v3 = _v9"], "_v9") is None  # a loop inside: not copied
     assert by_flag(["_v3 = _v9"], "_v9") is None  # the flag read some other way
     assert by_flag(["_v3 = _v91 if _v90 else _v1"], "_v9") == (["_v3 = _v91 if _v90 else _v1"],) * 2
+
+
+@pytest.mark.parametrize("text,written", [
+    ("owner(card) == p or owner(card) == none", 1),
+    ("owner(card) != none and (zone_of(card) == p.hand or zone_of(card) == deck) and owner(card) == p", 2),
+    ("[owner(c) for c in deck if owner(c) == none] + [owner(card)]", 2),  # (an item's in each pass, and another)
+    ("(owner(card) if bid > 1 else none) == owner(card)", 2),  # the first only on one way: worked out again
+    ("[owner(card) for c in deck if bid > 1] + [owner(card)]", 2),  # (inside a loop: not on every way after it)
+])
+def test_a_look_up_made_on_every_way_here_is_read_from_its_local(text, written, reference, monkeypatch):
+    """owner() and zone_of() of the same names give the same value anywhere in one expression: a later call on every
+    way from an earlier one reads its local (expressions.Generator.same_call); the values, errors and work as before."""
+    monkeypatch.setattr(codegen, "STRICT", True)
+    closure = Compiler(reference.scope, []).expr(parse_expression(text, plain_locator("<test>")))[0]
+    src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
+    assert len(re.findall(r"_k[0-9]+\(ctx, _k[0-9]+, _v[0-9]+\)", src)) == written, src  # (the built-in's call)
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text

@@ -240,19 +240,20 @@ class CallNodes:
         self.emit(f"{out} = {self.const(rank)}({self.const(n.func)}, {items}, {keys}, {flag}, {self.const(n.span)}, ctx)")
         return out
 
-    def _loop_over(self, var: str, items: str, item: str, write_body: Callable, zone: str | None = None) -> None:
+    def _loop_over(self, var: str, items: str, item: str, write_body: Callable, zone: str | None = None,
+                   set_flag: str | None = None) -> None:
         """Write `for item in items:` with the ruleset's name `var` bound to the item while `write_body()` writes the
         body; the name is also put in ctx.locals (and the old value back after) when a closure inside reads it.
 
         `zone` is the value the items were read from: when it is a zone, every item is a card, which the body may
-        rely on (a flag set before the loop says so, written only when the body reads it)."""
+        rely on (a flag set before the loop says so, written only when the body reads it; `set_flag` when set already)."""
         saved_bound, saved_locals = dict(self.bound), set(self.locals)
         self.bound[var] = item
         self.varying.add(item)
         kept = len(self.kept)
         self.locals.add(var)
         fallbacks = self.fallbacks
-        flag = self.temp() if zone is not None else None
+        flag = set_flag or (self.temp() if zone is not None else None)
         if flag is not None:
             self.cards[item] = flag
         body: list[str] = []
@@ -268,7 +269,7 @@ class CallNodes:
         if not self.looping and len(self.kept) > kept:  # the outermost loop: its parts kept, none worked out yet
             self.emit(" = ".join(self.kept[kept:]) + " = _MISSING")
             del self.kept[kept:]
-        if flag in self.flags_read:
+        if flag in self.flags_read and not set_flag:
             self.emit(f"{flag} = type({zone}) is _ZoneRef")  # its items are cards
         if any(line.lstrip().startswith("for ") for line in body):  # a loop inside: the work looked at each pass
             body.insert(0, _CHECK)
@@ -332,13 +333,16 @@ class CallNodes:
         element's value; (out, the items' local)."""
         got = self.expr(n.iterable)
         span = self.const(n.iterable.span)
-        items, out, item = self.temp(), self.temp(), self.temp()
+        items, out, item, flag = self.temp(), self.temp(), self.temp(), None
         # a zone's own card list is read in place (expressions never move cards); a list is its own list
         known, value = fixed_value(n.iterable, self.scope, self.locals)
         if list_fact(n.iterable, self.scope, self.locals) is not None:  # always a list
             items = got
         else:
+            at = len(self.lines)
             self.listed(got, items, f"_as_list(ctx, {got}, {span})", value if known else _UNKNOWN)
+            if self.looping and got in self.kept:  # the same in every pass of the loops around: so is its list
+                flag, at = self.kept_list(at, got, items)
         self.charge(f"len({items})", span)
         self.emit(f"{out} = {start}")
 
@@ -351,7 +355,9 @@ class CallNodes:
             self.people.add(item)  # its items are players (a Python local of its own: never anything else)
         elif items in self.zone_lists:
             self.zone_refs.add(item)  # its items are zone refs (a family's zones): no test of what each is
-        self._loop_over(n.var, items, item, body, zone=got)
+        self._loop_over(n.var, items, item, body, zone=got, set_flag=flag)
+        if flag and flag not in self.flags_read:
+            del self.lines[at]  # (set for nothing)
         return out, items
 
     def _tally(self, call: A.Call, n: A.Comprehension, kind: str) -> str:
@@ -375,12 +381,6 @@ class CallNodes:
         self.scanned(length, self.const(call.span))
         return out
 
-    def nested(self, out: str, span: str, short: bool = False) -> None:
-        """guards.nested(out) written out for the common case: a list of fewer than 11 values none of which is a list
-        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: so)."""
-        test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
-        with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
-            self.emit(f"_nested({out}, {span})")
 
 
 _INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards,

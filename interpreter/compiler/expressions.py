@@ -181,6 +181,7 @@ _FRESH = frozenset(("cards", "classes", "faces"))
 _CHARGING = ("#", "for ", "_d ", "ctx.work", "(ctx)", "_compared(", "_member(", "_bounded(", "_scanned(", "_nested(", "_record_scanned(",
              "_charge(", "_number(", ".append(", ".extend(")
 _MADE_HERE = re.compile(r"_v[0-9]+")
+_LOOKUPS = frozenset(("owner", "zone_of"))  # built-ins that look up whose or where a thing is: no work, no chance
 
 
 class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
@@ -241,17 +242,39 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         method = getattr(self, "_g_" + type(node).__name__, None)
         if method is None:
             return self.fallback(closure)
-        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.kept)
+        key = self.same_call(node) if node.__class__ is A.Call else None
+        if key is not None:
+            got = self.memo.get(key)
+            if got is not None and self.path[:len(got[1])] == got[1]:  # worked out on every way here: its local
+                return got[0]
+        mark = len(self.lines), self.temps, self.fallbacks, self.reads_locals, len(self.kept), len(self.memo)
         try:
             if self.looping and not self.keeping and isinstance(node, _KEPT_ROOTS) and self.same_each_pass(node):
                 return self._kept(node, method, mark[0], mark[1])
-            return method(node)
+            out = method(node)
         except Unsupported:
             # forget what this node began to write; its closure does it all
             del self.lines[mark[0]:]
             del self.kept[mark[4]:]  # (its locals' numbers are given again)
+            for k in list(self.memo)[mark[5]:]:
+                del self.memo[k]
+            self.kept_end = ()
             self.temps, self.fallbacks, self.reads_locals = mark[1], mark[2], mark[3]
             return self.fallback(closure)
+        if key is not None and not self.keeping and _MADE_HERE.fullmatch(out) and \
+                not any(word in line for line in self.lines[mark[0]:] for word in _CHARGING):
+            self.memo[key] = (out, self.path)
+        return out
+
+    def same_call(self, node: A.Call) -> Optional[tuple]:
+        """A call of a built-in that only looks up whose or where a thing is (_LOOKUPS), of names only: the same names
+        bound alike give the same value anywhere in the expression (nothing an expression runs changes the game or
+        the names it reads), so a later call on every way from an earlier one reads that one's local (the key of
+        `memo`); None for any other call."""
+        names = [a for a in node.args if isinstance(a, A.Name)]
+        if node.func not in _LOOKUPS or node.kwargs or node.func in self.scope.functions or len(names) < len(node.args):
+            return None
+        return (node.func, *((a.id, self.bound.get(a.id)) for a in names))
 
     def same_each_pass(self, node: A.Expr) -> bool:
         """`node` has the same value in every pass of the loops being written: it reads no name a loop binds (nor a
@@ -276,15 +299,37 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
             out = method(node)
         finally:
             self.keeping = False
-        body = self.lines[start:]
-        if len(body) < 2 or not _MADE_HERE.fullmatch(out) or int(out[2:]) <= temps or \
-                any(word in line for line in body for word in _CHARGING):
-            return out
-        del self.lines[start:]
-        self.emit(f"if {out} is _MISSING:")
-        self.lines.extend("    " + line for line in body)
-        self.kept.append(out)
+        if len(self.lines) - start >= 2 and _MADE_HERE.fullmatch(out) and int(out[2:]) > temps:
+            self.keep_lines(start, out)
         return out
+
+    def kept_list(self, start: int, got: str, items: str) -> tuple[str | None, int]:
+        """The lines from `start` on, which read `items`, the list of `got` (a value kept: see _kept), worked out with
+        it in the first pass only, and with them a flag (its items are cards, see Writer.cards): (the flag's local,
+        the index of its line) or (None, 0) when they cannot be."""
+        if not self.keep_lines(start, items):
+            return None, 0
+        flag, at = self.temp(), len(self.lines)
+        self.emit(f"{flag} = type({got}) is _ZoneRef")
+        self.keep_lines(at, flag)
+        return flag, at
+
+    def keep_lines(self, start: int, out: str) -> bool:
+        """The lines written from `start` on, which set the local `out` to a value the same in every pass of the loops
+        around them, run in the first pass only (`if out is _MISSING:`, set so before the outermost loop) when they
+        charge no work, look at no budget and call nothing that charges; else (False) left as they are."""
+        body = self.lines[start:]
+        if any(word in line for line in body for word in _CHARGING):
+            return False
+        del self.lines[start:]
+        end = self.kept_end
+        if not (end and end[0] is self.lines and end[1] == start and end[2] == self.depth):
+            self.emit(f"if {out} is _MISSING:")
+            self.kept.append(out)
+        # (else right after another part kept, where it was written: worked out with it, in the same first pass)
+        self.lines.extend("    " + line for line in body)
+        self.kept_end = (self.lines, len(self.lines), self.depth)
+        return True
 
     def fallback(self, closure: Callable) -> str:
         self.fallbacks += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 
 from ..values import CARD_FIELDS, PLAYER_FIELDS, ROLL_FIELDS, FamilyRef, Row
 from ..dsl import ast as A
@@ -15,6 +16,7 @@ from .writing import FEW, Unsupported
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
 _EQUALITY = {"==": "==", "!=": "!="}
 _ORDERED = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_MADE = re.compile(r"_v[0-9]+")
 
 
 class OperatorNodes:
@@ -170,9 +172,9 @@ class OperatorNodes:
     def _g_BinOp(self, n: A.BinOp) -> str:
         if n.op in ("and", "or"):
             out = self.temp()
-            self.emit(f"{out} = {self.expr(n.left)}")
+            self.assign(out, n.left)
             with self.block(f"if {out}:" if n.op == "and" else f"if not {out}:"):
-                self.emit(f"{out} = {self.expr(n.right)}")
+                self.assign(out, n.right)
             return out
         py = _ARITH.get(n.op)
         if py is None:
@@ -187,12 +189,15 @@ class OperatorNodes:
             if unsure:
                 with self.block(f"if {' or '.join(f'type({v}) not in _NUMBERS' for v in unsure)}:"):
                     self.emit(f"raise _compute_error({a}, {op}, {b}, {span})")
-        with self.block("try:"):
-            self.emit(f"{out} = {a} {py} {b}")
-        with self.block("except ZeroDivisionError:"):
-            self.emit(f"raise _RuleError(_ZERO_DIV, {span}) from None")
-        with self.block("except TypeError:"):
-            self.emit(f"raise _compute_error({a}, {op}, {b}, {span}) from None")
+        if n.op == "+" and all(list_fact(side, self.scope, self.locals, self.known) for side in (n.left, n.right)):
+            self.emit(f"{out} = {a} + {b}")  # two lists: nothing to catch
+        else:
+            with self.block("try:"):
+                self.emit(f"{out} = {a} {py} {b}")
+            with self.block("except ZeroDivisionError:"):
+                self.emit(f"raise _RuleError(_ZERO_DIV, {span}) from None")
+            with self.block("except TypeError:"):
+                self.emit(f"raise _compute_error({a}, {op}, {b}, {span}) from None")
         # a runaway number, or a text or list that may be too long, goes through the guard (a short flat list
         # would pass it untouched: guards.bounded charges nothing under _SHORT values, and nested() finds no list
         # and at most 10 texts, which cannot pass MAX_CHARS); what the operands are known to be leaves out the
@@ -286,6 +291,9 @@ class OperatorNodes:
         if not self._no_container(n):
             with self.block(f"if {self._unless_card(n)}type({a}) is list:"):
                 self.emit(f"_compared(ctx, {a}, {b}, {self.const(n.span)})")
+        if self._a_number(n.left) and self._a_number(n.right):  # two numbers: nothing to catch
+            self.emit(f"{out} = {a} {py} {b}")
+            return out
         with self.block("try:"):
             self.emit(f"{out} = {a} {py} {b}")
         with self.block("except TypeError:"):
@@ -333,10 +341,26 @@ class OperatorNodes:
         if cond in self.ns and type(self.ns[cond]) in _FIXED_TRUTH:  # fixed at load (an option, a literal): only the
             return self.expr(n.then if self.ns[cond] else n.other)  # branch it takes is written, as it alone runs
         with self.block(f"if {cond}:"):
-            self.emit(f"{out} = {self.expr(n.then)}")
+            self.assign(out, n.then)
         with self.block("else:"):
-            self.emit(f"{out} = {self.expr(n.other)}")
+            self.assign(out, n.other)
         return out
+
+    def assign(self, out: str, node: A.Expr) -> None:
+        """`out = ` the value of `node`: the line that gives it to a local of its own, last of its lines and at this
+        depth, gives it to `out` instead when no other line of them names that local and no fact is kept of it."""
+        start, temps = len(self.lines), self.temps
+        v = self.expr(node)
+        head = "    " * self.depth + v + " = "
+        if _MADE.fullmatch(v) and int(v[2:]) > temps and len(self.lines) > start and \
+                self.lines[-1].startswith(head) and v not in self.kept and v not in self.zone_refs and \
+                v not in self.people and v not in self.zone_lists and v not in self.cards and \
+                all(v != got[0] for got in self.memo.values()):
+            named = re.compile(rf"\b{v}\b")
+            if not any(named.search(line) for line in self.lines[start:-1]) and not named.search(self.lines[-1][len(head):]):
+                self.lines[-1] = "    " * self.depth + out + " = " + self.lines[-1][len(head):]
+                return
+        self.emit(f"{out} = {v}")
 
     def _g_Range(self, n: A.Range) -> str:
         a = self.expr(n.low)

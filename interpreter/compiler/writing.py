@@ -112,6 +112,11 @@ class Writer:
         # to be set to _MISSING before the outermost loop, and whether such a part is being written now
         self.varying: set[str] = set()
         self.kept: list[str] = []
+        self.kept_end: tuple = ()  # where the lines of the last part kept end (Generator.keep_lines)
+        # the blocks open where the line being written stands (a token each), and the calls worked out already on the
+        # way there that give the same value again (Generator.same_call: key -> (local, the blocks open at it))
+        self.path: tuple = ()
+        self.memo: dict = {}
         self.keeping = False
 
     def const(self, value: Any) -> str:
@@ -153,6 +158,13 @@ class Writer:
         with self.block(f"if {length} >= _SHORT:"):
             self.emit(f"_scanned(ctx, {length}, {span})")
 
+    def nested(self, out: str, span: str, short: bool = False) -> None:
+        """guards.nested(out) written out for the common case: a list of fewer than 11 values none of which is a list
+        or a record passes it untouched (see OperatorNodes._bound_test), so only other lists call it (`short`: so)."""
+        test = f"not _CONTAINERS.isdisjoint(map(type, {out}))"
+        with self.block(f"if {test}:" if short else f"if len({out}) >= _FEW or {test}:"):
+            self.emit(f"_nested({out}, {span})")
+
     def zone_list(self, ref: str, out: str) -> None:
         """Write `out = ctx.zone_cards(ref)` for `ref` known to be a zone ref, without the call: the game's own list
         of the zone's cards read from its table (zones are never taken away, so only a ref of another table misses
@@ -185,17 +197,18 @@ class Writer:
         """`with self.block(header):` writes `header` and the lines written inside one level deeper."""
         self.emit(header)
         self.depth += 1
+        self.path += (object(),)
         return _Block(self)
 
     @contextmanager
     def apart(self, out: list):
         """Write into `out`, at depth 0, instead of into the function (spliced in later, see `splice`)."""
-        saved = self.lines, self.depth
-        self.lines, self.depth = out, 0
+        saved = self.lines, self.depth, self.path
+        self.lines, self.depth, self.path = out, 0, self.path + (object(),)
         try:
             yield
         finally:
-            self.lines, self.depth = saved
+            self.lines, self.depth, self.path = saved
 
     def splice(self, lines: list) -> None:
         pad = "    " * self.depth
@@ -271,6 +284,7 @@ class _Block:
 
     def __exit__(self, *exc: object) -> None:  # (an error goes on)
         self.writer.depth -= 1
+        self.writer.path = self.writer.path[:-1]
 
 
 def by_flag(body: list[str], flag: str) -> tuple[list[str], list[str]] | None:
