@@ -23,6 +23,7 @@ from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
+from rulecraft.tools.print.flow.cuts import cut
 from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
@@ -175,19 +176,20 @@ def _as_played(w: Words, steps) -> list:
 
 def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS, room: bool = False) -> list[str]:
     """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
-    `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
+    `items` lines (None: all) a line says how many more steps the sheets give: nothing is cut silently, and never a
+    rule that scores, puts a player out or ends the game (`flow.cuts`)."""
     steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
-    said = [x for x in dict.fromkeys(_said(w, s) for s in steps) if x]
+    by_line: dict[str, M.Step] = {}
+    for s in steps:
+        by_line.setdefault(_said(w, s), s)
+    said = [x for x in by_line if x]
     # a long line keeps its first clauses only, unless the aid has `room` and the sequence's other lines leave it
     # room for all ('Do this 2 times: ...' with what each of four answers leads to, in a turn of a few short lines)
-    out = [_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))) if room
-                 else ITEM_CHARS) for x in said]
-    if items is not None and len(out) > items:
-        more = len(out) - items + 1
-        out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
-    return out
+    out = [(_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))) if room
+                  else ITEM_CHARS), by_line[x]) for x in said]
+    return cut(w.rs, out, items) if items is not None else [x for x, _s in out]
 
 
 def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool = True) -> list[tuple[int, str, str]]:

@@ -1,0 +1,31 @@
+"""A first table's questions, asked of the aid of games written from the docs (tests/cases/games): each test is one
+question the aid alone left unanswered, with the answer it must give, read from `aid_view` (no browser: cheap)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulecraft.loader import load_ruleset, load_text
+from rulecraft.tools.print.aid import ITEMS, aid_view
+
+GAMES = Path(__file__).parent / "cases" / "games"
+
+
+def _lines(view, title):
+    return next(lines for _d, t, lines in view.flow if t == title)
+
+
+def test_a_long_sequence_never_cuts_the_rule_that_costs_a_life():
+    """'How do I lose?': last-light's hand had to be shortened to fit, as the aid said seven steps and '…and 2 more
+    steps: see the sheets', and the two cut were the lives lost and who is out. Bookkeeping goes first; a rule
+    that changes the score, puts a player out or ends the game stays."""
+    path = GAMES / "last-light.yaml"
+    text = path.read_text(encoding="utf-8")
+    extra = "".join(f"      - label: Everyone looks at their cards ({i})\n        do: \"pass\"\n" for i in range(3))
+    anchor = "      - label: Play the hand out, trick after trick\n"
+    assert anchor in text
+    rs = load_text(str(path), text.replace(anchor, extra + anchor)).ruleset
+    hand = _lines(aid_view(rs), "A hand")
+    assert len(hand) <= ITEMS, hand
+    assert any("loses a life" in x for x in hand), hand
+    assert not any(x.startswith("Set Leader") for x in hand), hand  # a value set: the first to go
