@@ -29,3 +29,11 @@ def test_a_long_sequence_never_cuts_the_rule_that_costs_a_life():
     assert len(hand) <= ITEMS, hand
     assert any("loses a life" in x for x in hand), hand
     assert not any(x.startswith("Set Leader") for x in hand), hand  # a value set: the first to go
+
+
+def test_a_sequence_s_parameter_and_a_labelled_card_are_words_of_the_box():
+    """'Who is the auctioneer? What is the lot?': gavel-hall's aid said 'from the auctioneer's left' and 'the highest
+    bid takes the lot' and its Words box defined neither (a parameter of the sale, a card its first step names)."""
+    words = dict(aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset).words)
+    assert words.get("Auctioneer") == "The player whose turn it is, in Selling a lot.", words
+    assert words.get("Lot") == "The card drawn in “Turn up the top lot” (from the Lot deck).", words
