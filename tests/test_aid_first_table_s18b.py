@@ -37,3 +37,10 @@ def test_a_sequence_s_parameter_and_a_labelled_card_are_words_of_the_box():
     words = dict(aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset).words)
     assert words.get("Auctioneer") == "The player whose turn it is, in Selling a lot.", words
     assert words.get("Lot") == "The card drawn in “Turn up the top lot” (from the Lot deck).", words
+
+
+def test_a_label_that_hides_the_action_is_followed_by_what_the_step_does():
+    """'What does stepping onto the ice mean?': ice-floe's turn said 'Step onto the ice' and nowhere that it is
+    drawing a card from the floe; a label that shares no word with what its step does is followed by it."""
+    turn = _lines(aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset), "A turn")
+    assert "Step onto the ice: draw a card from the floe to the player's Hand" in turn, turn

@@ -24,6 +24,7 @@ from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
 from rulecraft.tools.print.flow.cuts import cut
+from rulecraft.tools.print.flow.hidden import what_it_does
 from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
@@ -110,6 +111,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         return text + (". " + capital(_then(inner)) if inner else "")
     if label and depth == 0 and (out := puts_out(s)) is not None:  # 'how do I lose?': a block's rule that puts
         return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
+    if label and (does := what_it_does(w, s, label)):  # 'Step onto the ice: draw a card from the floe ...'
+        return f"{text}: {does}"
     if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
