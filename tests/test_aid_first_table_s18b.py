@@ -44,3 +44,11 @@ def test_a_label_that_hides_the_action_is_followed_by_what_the_step_does():
     drawing a card from the floe; a label that shares no word with what its step does is followed by it."""
     turn = _lines(aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset), "A turn")
     assert "Step onto the ice: draw a card from the floe to the player's Hand" in turn, turn
+
+
+def test_a_row_the_steps_keep_topped_up_says_so_in_the_words_box():
+    """'When I buy from the market row, what fills the gap?': cinder-guild's refill was in a label inside the
+    labelled buy loop, which the aid says by its own label; the Words box said only 'The action cards for sale'."""
+    words = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).words)
+    assert words["Market row"] == "The action cards for sale, face up. It is topped up to 4 cards from the Market deck.", \
+        words["Market row"]
