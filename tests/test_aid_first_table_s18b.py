@@ -52,3 +52,12 @@ def test_a_row_the_steps_keep_topped_up_says_so_in_the_words_box():
     words = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).words)
     assert words["Market row"] == "The action cards for sale, face up. It is topped up to 4 cards from the Market deck.", \
         words["Market row"]
+
+
+def test_a_count_that_starts_at_nothing_goes_without_saying():
+    """'Each player's actions start at 0. ... buys ... coins ... turns taken starts at 0': four lines of cinder-guild's
+    set-up a first table skipped as noise (every count starts at nothing; a game's own counters were already left
+    unsaid from 0). A start above nothing is still said (gavel-hall's coins)."""
+    cinder = aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).setup
+    assert not [x for x in cinder if x.endswith(" at 0.")], cinder
+    assert "Each player's coins start at 20." in aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset).setup

@@ -18,7 +18,7 @@ def zone_name(z: M.ZoneDef) -> str:
 
 def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
     """What the table needs and where things are before the first step: the cards and dice, the cards a zone
-    starts with, what each player starts with."""
+    starts with, what each player starts with when that is more than nothing."""
     from rulecraft.tools.words.text import dice_name
 
     out = []
@@ -52,7 +52,8 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
                 continue
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
             initial = w.constant(initial.ast)
-        if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
+        if v.visibility != "hidden" and _number(initial) and initial:  # (a count from 0 goes without saying, as
+            # a game counter's: cinder-guild's 'Each player's turns taken starts at 0', four lines of them, was noise)
             name = re.sub(r"^the ", "", v.title or v.id.replace("_", " "), flags=re.I)
             name = name[:1].lower() + name[1:] if name[1:2].islower() else name
             from rulecraft.tools.words.text import plural
