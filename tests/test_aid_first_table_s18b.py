@@ -61,3 +61,11 @@ def test_a_count_that_starts_at_nothing_goes_without_saying():
     cinder = aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).setup
     assert not [x for x in cinder if x.endswith(" at 0.")], cinder
     assert "Each player's coins start at 20." in aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset).setup
+
+
+def test_a_start_the_set_up_says_is_not_said_again_in_the_order_of_play():
+    """gavel-hall's game read 'Shuffle the lots ...; each player takes 20 coins', then 'For each player: set the
+    player's Coins to 20' (an unlabelled step setting what the Set-up already says: 'Each player's coins start at 20')."""
+    view = aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset)
+    assert "Each player's coins start at 20." in view.setup
+    assert not [x for x in _lines(view, "The game") if "Coins to 20" in x], _lines(view, "The game")

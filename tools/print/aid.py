@@ -25,6 +25,7 @@ from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
 from rulecraft.tools.print.flow.cuts import cut
 from rulecraft.tools.print.flow.hidden import what_it_does
+from rulecraft.tools.print.setup.starts import said_at_start
 from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
@@ -181,7 +182,7 @@ def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS
     """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
     `items` lines (None: all) a line says how many more steps the sheets give: nothing is cut silently, and never a
     rule that scores, puts a player out or ends the game (`flow.cuts`)."""
-    steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
+    steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s) and not said_at_start(w.rs, w, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
     by_line: dict[str, M.Step] = {}
