@@ -69,3 +69,12 @@ def test_a_start_the_set_up_says_is_not_said_again_in_the_order_of_play():
     view = aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset)
     assert "Each player's coins start at 20." in view.setup
     assert not [x for x in _lines(view, "The game") if "Coins to 20" in x], _lines(view, "The game")
+
+
+def test_what_a_card_costs_is_on_its_row():
+    """'What does a Bellows cost?': cinder-guild's card table said what each card does and never its price (the
+    number the buy takes from your coins as the card goes to your discard pile)."""
+    powers = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).powers)
+    assert powers["Bellows"] == "Cost 4. +2 Cards, +1 Action.", powers["Bellows"]
+    assert not any(t.startswith("Hits") for t in dict(aid_view(load_ruleset(
+        str(GAMES / "banner-fall.yaml")).ruleset).powers).values())  # a card's damage is taken from another: no price

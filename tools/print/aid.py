@@ -25,6 +25,7 @@ from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
 from rulecraft.tools.print.flow.cuts import cut
 from rulecraft.tools.print.flow.hidden import what_it_does
+from rulecraft.tools.print.flow.prices import priced
 from rulecraft.tools.print.setup.starts import said_at_start
 from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
@@ -251,7 +252,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1))
     view.scoring = _lines(w, rs.aid.get("scoring"))
-    view.powers = _pairs(w, rs.aid.get("powers")) or card_texts(rs)
+    view.powers = _pairs(w, rs.aid.get("powers")) or priced(rs, card_texts(rs))  # ('Cost 4. +2 Cards, ...')
     view.key = _pairs(w, rs.aid.get("key"))
     decided = " ".join(text for _name, text in view.decisions)
     # dice whose every named result the designer's "How it is decided" already says: no second table of them
