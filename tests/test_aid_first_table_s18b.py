@@ -78,3 +78,10 @@ def test_what_a_card_costs_is_on_its_row():
     assert powers["Bellows"] == "Cost 4. +2 Cards, +1 Action.", powers["Bellows"]
     assert not any(t.startswith("Hits") for t in dict(aid_view(load_ruleset(
         str(GAMES / "banner-fall.yaml")).ruleset).powers).values())  # a card's damage is taken from another: no price
+
+
+def test_a_clause_said_again_at_once_says_how_many_times():
+    """cinder-guild's Echo read 'then go on to playing an action card, then go on to playing an action card' (two
+    calls of one sequence, one clause each): said once, 'twice'."""
+    decided = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).decisions)["Playing an action card"]
+    assert decided.endswith("then go on to playing an action card twice."), decided

@@ -22,6 +22,7 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
+from rulecraft.tools.words.text import runs
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
 from rulecraft.tools.print.flow.cuts import cut
 from rulecraft.tools.print.flow.hidden import what_it_does
@@ -97,7 +98,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         said, answered = text, not label.endswith("?")  # ('A Ladder? Clear the pile': its yes is said; its no?)
         for lead, body in (("Then", () if answered else asks[1]), ("Otherwise", asks[2])):
             inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
-            answer = ", then ".join(inner)
+            answer = ", then ".join(runs(inner))
             if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
                 said += ("; " + lead.lower() if answered else " If not" if lead == "Otherwise" else " " + lead) \
                     + (" " if lead == "Then" else ", ") + answer  # ('Did it boil over? If not, score ...')
@@ -152,7 +153,7 @@ def _then(clauses: list[str]) -> str:
     """Clauses one after another ('roll, then pay'); a question starts a sentence of its own ('play a turn. Is only
     one player still in? Then ...'), as a reader asks it."""
     out = ""
-    for x in clauses:
+    for x in runs(clauses):
         asking = re.match(r"[^.;,(]*\?", x) is not None
         out += (". " + capital(x) if asking else ", then " + x) if out else x
     return out
