@@ -78,6 +78,8 @@ def test_what_a_card_costs_is_on_its_row():
     assert powers["Bellows"] == "Cost 4. +2 Cards, +1 Action.", powers["Bellows"]
     assert not any(t.startswith("Hits") for t in dict(aid_view(load_ruleset(
         str(GAMES / "banner-fall.yaml")).ruleset).powers).values())  # a card's damage is taken from another: no price
+    honour = dict(aid_view(load_ruleset(str(GAMES / "honour-road.yaml")).ruleset).powers)
+    assert honour["Cultist"] == "Defeat for 2 power: 1 honour.", honour["Cultist"]  # its text says its price
 
 
 def test_a_clause_said_again_at_once_says_how_many_times():

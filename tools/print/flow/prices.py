@@ -42,6 +42,7 @@ def priced(rs: M.Ruleset, rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
         card = by_name.get(name)
         costs = [f"{a.replace('_', ' ').capitalize()} {card.attrs[a]}" for a in attrs
                  if card is not None and isinstance(card.attrs.get(a), int)
-                 and not re.search(rf"\b(?:cost|price|pay)\w*\b[^.]*\b{card.attrs[a]}\b", text, re.I)]  # (said)
+                 and not re.search(rf"\b(?:(?:cost|price|pay)\w*\b[^.]*|for ){card.attrs[a]}\b", text, re.I)]
+        # (a text that says its price: 'Costs at least 3', 'Defeat for 2 power')
         out.append((name, ". ".join(costs) + ". " + text if costs else text))
     return out
