@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_aid_agrees_with_sheets import _boxes  # each box of a sequence's chart with its small print
+
+from rulecraft.graph import build_graph
 from rulecraft.loader import load_ruleset, load_text
 from rulecraft.tools.print.aid import ITEMS, aid_view
 
@@ -42,8 +45,11 @@ def test_a_sequence_s_parameter_and_a_labelled_card_are_words_of_the_box():
 def test_a_label_that_hides_the_action_is_followed_by_what_the_step_does():
     """'What does stepping onto the ice mean?': ice-floe's turn said 'Step onto the ice' and nowhere that it is
     drawing a card from the floe; a label that shares no word with what its step does is followed by it."""
-    turn = _lines(aid_view(load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset), "A turn")
+    rs = load_ruleset(str(GAMES / "ice-floe.yaml")).ruleset
+    turn = _lines(aid_view(rs), "A turn")
     assert "Step onto the ice: draw a card from the floe to the player's Hand" in turn, turn
+    boxes = dict(_boxes(rs, build_graph(rs), "turn"))  # the sheet says it under the step's box, in the same words
+    assert boxes["3"] == ["step onto the ice", "draw a card from the floe to the player's hand"], boxes["3"]
 
 
 def test_a_row_the_steps_keep_topped_up_says_so_in_the_words_box():

@@ -25,7 +25,7 @@ from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.words.text import runs
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
 from rulecraft.tools.print.flow.cuts import cut
-from rulecraft.tools.print.flow.hidden import what_it_does
+from rulecraft.tools.words.bookkeeping import what_it_does
 from rulecraft.tools.print.flow.prices import priced
 from rulecraft.tools.print.setup.starts import said_at_start
 from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
