@@ -22,6 +22,7 @@ from rulecraft.tools.chart.legend import CODE_FONT, FONT, SHAPES as _SHAPES, leg
 from rulecraft.tools.chart.sheetplan import designer_label, step_numbers
 from rulecraft.tools.words.players import offered, only_among
 from rulecraft.tools.words import Words
+from rulecraft.tools.words.bookkeeping import what_it_does
 from rulecraft.tools.words.core import capital, sequence_title
 from rulecraft.tools.words.text import unsaid_lead
 
@@ -170,6 +171,9 @@ class _Chart(EdgesMixin):
                 small.append(how)
             elif lead := unsaid_lead(text, how):  # 'who leads the next trick?', which the label leaves out
                 small.append(capital(lead))
+        if not full and step is not None and (label := designer_label(step)) \
+                and (does := what_it_does(self.words, step, self.words.label(label))):
+            small.append(capital(does))  # what a label hides ('Step onto the ice'), as the aid says it after the label
         cov = self.opts.coverage
         if cov is not None and step is not None:
             n = cov.count(node.id)

@@ -22,7 +22,12 @@ from rulecraft.tools.chart.sheetplan import calls_of, designer_label
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
+from rulecraft.tools.words.text import runs
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
+from rulecraft.tools.print.flow.cuts import cut
+from rulecraft.tools.words.bookkeeping import what_it_does
+from rulecraft.tools.print.flow.prices import priced
+from rulecraft.tools.print.setup.starts import said_at_start
 from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_sequences
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
@@ -93,7 +98,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         said, answered = text, not label.endswith("?")  # ('A Ladder? Clear the pile': its yes is said; its no?)
         for lead, body in (("Then", () if answered else asks[1]), ("Otherwise", asks[2])):
             inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in body if not hidden_step(w.rs, b)) if x]
-            answer = ", then ".join(inner)
+            answer = ", then ".join(runs(inner))
             if answer and (not depth or len(answer) <= ANSWER_CHARS):  # deeper in a line, a short answer only
                 said += ("; " + lead.lower() if answered else " If not" if lead == "Otherwise" else " " + lead) \
                     + (" " if lead == "Then" else ", ") + answer  # ('Did it boil over? If not, score ...')
@@ -109,6 +114,8 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         return text + (". " + capital(_then(inner)) if inner else "")
     if label and depth == 0 and (out := puts_out(s)) is not None:  # 'how do I lose?': a block's rule that puts
         return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
+    if label and (does := what_it_does(w, s, label)):  # 'Step onto the ice: draw a card from the floe ...'
+        return f"{text}: {does}"
     if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
@@ -146,7 +153,7 @@ def _then(clauses: list[str]) -> str:
     """Clauses one after another ('roll, then pay'); a question starts a sentence of its own ('play a turn. Is only
     one player still in? Then ...'), as a reader asks it."""
     out = ""
-    for x in clauses:
+    for x in runs(clauses):
         asking = re.match(r"[^.;,(]*\?", x) is not None
         out += (". " + capital(x) if asking else ", then " + x) if out else x
     return out
@@ -175,19 +182,20 @@ def _as_played(w: Words, steps) -> list:
 
 def _summary(w: Words, seq: M.SequenceDef, shown: set, items: int | None = ITEMS, room: bool = False) -> list[str]:
     """What a sequence does, a line a step, in play order: labels where the designer wrote them, else words. Past
-    `items` lines (None: all) the last line says how many more steps the sheets give: nothing is cut silently."""
-    steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s)]
+    `items` lines (None: all) a line says how many more steps the sheets give: nothing is cut silently, and never a
+    rule that scores, puts a player out or ends the game (`flow.cuts`)."""
+    steps = [s for s in _as_played(w, seq.steps) if not hidden_step(w.rs, s) and not said_at_start(w.rs, w, s)]
     if seq.id == w.rs.start and steps and _ends_game(steps[-1]):
         steps = steps[:-1]  # 'the game ends' after the last step says nothing
-    said = [x for x in dict.fromkeys(_said(w, s) for s in steps) if x]
+    by_line: dict[str, M.Step] = {}
+    for s in steps:
+        by_line.setdefault(_said(w, s), s)
+    said = [x for x in by_line if x]
     # a long line keeps its first clauses only, unless the aid has `room` and the sequence's other lines leave it
     # room for all ('Do this 2 times: ...' with what each of four answers leads to, in a turn of a few short lines)
-    out = [_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))) if room
-                 else ITEM_CHARS) for x in said]
-    if items is not None and len(out) > items:
-        more = len(out) - items + 1
-        out = out[:items - 1] + [f"…and {more} more steps: see the sheets"]
-    return out
+    out = [(_clip(x, max(ITEM_CHARS, min(LONG_ITEM_CHARS, SEQUENCE_CHARS - sum(map(len, said)) + len(x))) if room
+                  else ITEM_CHARS), by_line[x]) for x in said]
+    return cut(w.rs, out, items) if items is not None else [x for x, _s in out]
 
 
 def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool = True) -> list[tuple[int, str, str]]:
@@ -245,7 +253,7 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     view.turn = _lines(w, rs.aid.get("turn"))
     view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1))
     view.scoring = _lines(w, rs.aid.get("scoring"))
-    view.powers = _pairs(w, rs.aid.get("powers")) or card_texts(rs)
+    view.powers = _pairs(w, rs.aid.get("powers")) or priced(rs, card_texts(rs))  # ('Cost 4. +2 Cards, ...')
     view.key = _pairs(w, rs.aid.get("key"))
     decided = " ".join(text for _name, text in view.decisions)
     # dice whose every named result the designer's "How it is decided" already says: no second table of them

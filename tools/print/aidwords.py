@@ -13,6 +13,8 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
 from rulecraft.tools.print.setup.starts import set_before_play, zone_name as _zone_name
+from rulecraft.tools.print.flow.names import named_terms
+from rulecraft.tools.print.flow.refill import topped_up
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.words.players import negate
@@ -45,7 +47,7 @@ def zone_doc(w: Words, z: M.ZoneDef) -> str:
         whose = "your" if z.per == "player" and source.per == "player" else "the"
         said = said.rstrip() + ("" if said.rstrip().endswith((".", "!", "?")) else ".") \
             + f" When it runs out, shuffle {whose} {_zone_name(source)} to make a new one."
-    return said
+    return said + (("" if said.rstrip().endswith((".", "!", "?")) else ".") + more if (more := topped_up(w, z)) else "")
 
 
 def _place_doc(w: Words, z: M.ZoneDef) -> str:
@@ -78,7 +80,8 @@ def terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
         # thirst of round {r}"
         if doc and named and " " not in named.group(1):  # (a count or a value a title says is no term)
             out.append((named.group(1), w.label(doc)))  # ({NAME} values filled, as in a label)
-    out += [t for t in variable_terms(rs, w) + keyed_terms(rs, w) if t[0].lower() not in {x[0].lower() for x in out}]
+    out += [t for t in variable_terms(rs, w) + keyed_terms(rs, w) + named_terms(rs, w)
+            if t[0].lower() not in {x[0].lower() for x in out}]  # (then 'the auctioneer', 'the lot': flow/names.py)
     return out + ([] if rs.aid.get("key") else class_terms(rs))  # (a designer's card key says what the cards are)
 
 
@@ -279,7 +282,8 @@ def _box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
     said = "\n".join(texts)
     designer = {capital(str(k)) for k in (rs.aid.get("words") or {})}
     box, seen = [], set()
-    roles = {t.lower() for t, _d in variable_terms(rs, w)}  # met in lower case too ('the opener'); 'stack' is not
+    roles = {t.lower() for t, _d in variable_terms(rs, w) + named_terms(rs, w)}  # met in lower case too ('the
+    # opener', 'the lot'); 'stack' is not
     for term, doc in terms(rs, w):
         key = term.lower()
         if key in seen or not doc:

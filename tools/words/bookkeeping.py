@@ -11,6 +11,8 @@ shows only what it does.
 
 from __future__ import annotations
 
+import re
+
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements, yes_no
@@ -240,3 +242,26 @@ def _reachable(g, roots: list):
     g.sequences = {sid: [n for n in ids if n not in gone] for sid, ids in g.sequences.items()}
     g.edges = [e for e in g.edges if e.src not in gone and e.dst not in gone]
     return g
+
+
+# What a designer's label hides: 'Step onto the ice' draws a card. The aid says the step's words after such a label
+# ('Step onto the ice: draw a card from the floe to the player's Hand') and the sheets under its box.
+DOES_CHARS = 80  # what the step does, said after its label only when this short
+_MOVES = (A.Draw, A.Move, A.Shuffle)
+_SMALL = frozenset("the and for from with into onto each their your its his her all any one two who has have".split())
+
+
+def _stems(text: str) -> set[str]:
+    return {re.sub(r"(?:'s|s)$", "", x) for x in re.findall(r"[a-z][a-z']+", text.lower())
+            if len(x) > 2 and x not in _SMALL}
+
+
+def what_it_does(w, s: M.Step, label: str) -> str:
+    """The step's own words, when its label moves cards, shares no word with them and they are short; else ''."""
+    stmts = [st.ast for st in own_statements(s) if not is_bookkeeping(w.rs, st)]
+    if not stmts or s.bodies or not all(isinstance(n, _MOVES) for n in stmts):
+        return ""
+    said = re.sub(r"\s*\((?:[^()]|\([^()]*\))*\)$", "", w.step(s, own_label=False).rstrip("."))  # (a note on a pile)
+    if len(said) > DOES_CHARS or _stems(label) & _stems(said):
+        return ""
+    return said[:1].lower() + said[1:]

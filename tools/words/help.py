@@ -14,6 +14,7 @@ from typing import Optional
 
 from rulecraft.model import ruleset as M
 from rulecraft.model.kinds import kind_of, own_statements
+from rulecraft.tools.words.text import runs
 
 
 def _spec(step: M.Step):
@@ -198,8 +199,8 @@ def _joined(said: str, inner: list[str]) -> str:
     if "?" in said and not said.endswith(("?", "?”")):  # a label that asks and answers: it says it all
         return said
     if "?" in said:
-        return said + ("" if said.endswith(("?", "?”")) else ".") + " If so, " + ", then ".join(inner)
-    return said + ", " + ", then ".join(inner)
+        return said + ("" if said.endswith(("?", "?”")) else ".") + " If so, " + ", then ".join(runs(inner))
+    return said + ", " + ", then ".join(runs(inner))
 
 
 def _said(rs: M.Ruleset, w, s: M.Step) -> str:

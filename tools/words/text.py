@@ -168,3 +168,15 @@ def named_once(text: str, who: str = "a player") -> str:
 def asks(text: str) -> bool:
     """A prompt that asks a question, maybe with what it shows after it ('Buy a card? (your Coins)')."""
     return re.search(r"\?(?: \([^()]*\))?$", text) is not None
+
+
+def runs(clauses: list[str]) -> list[str]:
+    """Clauses in order, one said again at once saying how many times ('go on to playing an action card twice'), not
+    twice over (cinder-guild's Echo plays the chosen card twice: two calls, one clause each)."""
+    out: list[list] = []
+    for x in clauses:
+        if out and out[-1][0] == x and not x.endswith("?"):
+            out[-1][1] += 1
+        else:
+            out.append([x, 1])
+    return [x if n == 1 else f"{x} twice" if n == 2 else f"{x} {n} times" for x, n in out]

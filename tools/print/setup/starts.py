@@ -18,7 +18,7 @@ def zone_name(z: M.ZoneDef) -> str:
 
 def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
     """What the table needs and where things are before the first step: the cards and dice, the cards a zone
-    starts with, what each player starts with."""
+    starts with, what each player starts with when that is more than nothing."""
     from rulecraft.tools.words.text import dice_name
 
     out = []
@@ -52,7 +52,8 @@ def starting_lines(rs: M.Ruleset, w: Words) -> list[str]:
                 continue
         if isinstance(initial, M.CExpr) and w.is_constant(initial.ast):  # 'starting_coins': its value
             initial = w.constant(initial.ast)
-        if v.visibility != "hidden" and isinstance(initial, (int, float)) and not isinstance(initial, bool):
+        if v.visibility != "hidden" and _number(initial) and initial:  # (a count from 0 goes without saying, as
+            # a game counter's: cinder-guild's 'Each player's turns taken starts at 0', four lines of them, was noise)
             name = re.sub(r"^the ", "", v.title or v.id.replace("_", " "), flags=re.I)
             name = name[:1].lower() + name[1:] if name[1:2].islower() else name
             from rulecraft.tools.words.text import plural
@@ -162,3 +163,27 @@ def _picked_start(rs: M.Ruleset, z: M.ZoneDef) -> list[str]:
             f"{zone_name(z)}: {join_and(counted)}."]
 
 
+
+
+def said_at_start(rs: M.Ruleset, w: Words, s: M.Step) -> bool:
+    """A step without a designer's label that only sets players' values before play, each to the one value the
+    set-up says they start with ('For each player: set the player's Coins to 20' under 'Each player's coins start at
+    20'): the order of play need not say it again."""
+    from rulecraft.dsl import ast as A
+    from rulecraft.model.kinds import own_statements
+    from rulecraft.tools.chart.sheetplan import designer_label
+
+    set_up = set_before_play(rs)
+    paths = {path for settings in set_up.values() for path, _x in settings}
+    steps = list(M.walk_steps([s]))
+    stmts = [(x, st.ast) for x in steps for st in own_statements(x)]
+    if any(designer_label(x) for x in steps) or not stmts:
+        return False
+    for x, n in stmts:
+        name = getattr(n.target, "name", None) if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) else None
+        if name not in rs.player_variables or x.path not in paths or rs.player_variables[name].visibility == "hidden":
+            return False
+        start = _set_start(w, set_up[name])
+        if not (_number(start) and start):  # (the set-up says a start above nothing only)
+            return False
+    return True

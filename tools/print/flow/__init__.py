@@ -1,0 +1,1 @@
+"""The aid's order of play: which lines a long sequence keeps."""

@@ -1,0 +1,73 @@
+"""Names the order of play reads that no declaration titles, defined for the Words box: a sequence's parameters
+('the auctioneer': who its callers pass) and a card a labelled step draws and names ('Turn up the top lot': the
+lot). A first table met gavel-hall's 'auctioneer' and 'lot' in the aid's words and found neither defined."""
+
+from __future__ import annotations
+
+import re
+
+from rulecraft.dsl import ast as A
+from rulecraft.model import ruleset as M
+from rulecraft.model.kinds import own_statements
+from rulecraft.tools.chart.sheetplan import designer_label
+from rulecraft.tools.words.core import Words, capital
+from rulecraft.tools.words.locals import abbreviation
+
+
+GENERIC = frozenset({"card", "cards", "player", "players", "one", "roll", "choice", "answer"})  # words that say themselves
+
+
+def _word(ident: str) -> str:
+    return "" if abbreviation(ident) or len(ident) < 3 or ident.lower() in GENERIC else ident.replace("_", " ")
+
+
+def named_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """The parameters and the cards named by a label that the Words box may define."""
+    return parameter_terms(rs, w) + card_terms(rs, w)
+
+
+def parameter_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """Each parameter of a sequence, by who or what its callers pass ('Auctioneer: the player whose turn it is, in
+    Selling a lot'); a parameter named 'player' says itself."""
+    passed: dict[tuple[str, str], list[str]] = {}
+    for seq, s in rs.iter_steps():
+        for st in own_statements(s):
+            node = st.ast
+            if not isinstance(node, A.CallSeq) or node.sequence not in rs.sequences:
+                continue
+            for name, value in _args(s, node):
+                if name not in rs.sequences[node.sequence].params or name == "player" or not _word(name):
+                    continue
+                said = "the player whose turn it is" if isinstance(value, A.Name) and value.id == "player" \
+                    and "player" not in seq.params else w.expr(value)
+                if said not in (key := passed.setdefault((node.sequence, name), [])):
+                    key.append(said)
+    out = []
+    for (sid, name), said in passed.items():
+        if said and len(said) <= 2 and all(len(x) <= 60 and len(x.split()) > 2 for x in said):  # ('the card',
+            # 'the victim', 'nothing': a word for a word says nothing)
+            title = rs.sequences[sid].title or sid.replace("_", " ")
+            out.append((capital(_word(name)), f"{capital(' or '.join(said))}, in {title}"))
+    return out
+
+
+def _args(s: M.Step, node: A.CallSeq) -> list[tuple[str, A.Expr]]:
+    """The values a call passes by name: a `call:` step's `with:`, or the call's own keywords."""
+    return [(k, v.ast) for k, v in getattr(s, "args", ()) or ()] or [(k.name, k.value) for k in node.kwargs]
+
+
+def card_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A card a step with a designer's label draws and names with a word ('draw from lots to block as lot' under
+    'Turn up the top lot', the word in the label): 'Lot: the card drawn in “Turn up the top lot” (from the Lot deck)'."""
+    out, seen = [], set()
+    for _seq, s in rs.iter_steps():
+        label = designer_label(s)
+        for st in own_statements(s) if label else ():
+            for n in st.ast.walk():
+                if isinstance(n, A.Draw) and n.bind and _word(n.bind) and n.bind not in seen \
+                        and re.search(rf"\b{re.escape(_word(n.bind))}\b", label, re.I) \
+                        and (n.count is None or isinstance(n.count, A.Num) and n.count.value == 1):
+                    seen.add(n.bind)
+                    out.append((capital(_word(n.bind)),
+                                f"The card drawn in “{w.label(label).rstrip('.')}” (from {w.expr(n.source)})"))
+    return [(t, re.sub(r"\(from the (\w)", lambda m: "(from the " + m.group(1).upper(), d)) for t, d in out]
