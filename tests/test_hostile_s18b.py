@@ -162,3 +162,38 @@ def test_what_else_waits_for_a_page_is_bounded_in_bytes():
     for _ in range(2000):
         seat.put({"type": "help", "text": "é" * 1000})
     assert seat.held() <= MAX_WAITING and seat.overflowed
+
+
+# ---------------------------------------------------------------------------------------------- charts
+
+def test_a_chart_too_tangled_is_refused_from_its_shape_before_graphviz_runs(tmp_path, monkeypatch):
+    """500 `if`s in a loop, half of them a `continue` (316 KB of DOT, within the limit of its size): Graphviz ran
+    for its whole 60 s of processor before giving up, twice in a batch of the sheets' charts. Its shape says so
+    first: 126,518 boxes and bends to place, the limit 20,000 (the largest chart of a bundled ruleset: 64)."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    from test_hostile_s18 import _tangle
+
+    from rulecraft.tools.chart import dotrun
+
+    (tmp_path / "tangle.yaml").write_text(_tangle(500))
+    import os
+
+    rulecraft = [os.path.join(os.path.dirname(sys.executable), "rulecraft")]
+    subprocess.run(rulecraft + ["render", "tangle.yaml", "--format", "dot", "-o", "t.dot", "--detail", "full"],
+                   cwd=tmp_path, check=True, capture_output=True, timeout=300)
+    source = (tmp_path / "t.dot").read_text()
+    with pytest.raises(dotrun.DotError, match="too tangled to lay out: about 126,518 boxes"):
+        dotrun.check_size([source])
+    ran: list = []
+    monkeypatch.setattr(dotrun, "graphviz", lambda *a, **k: ran.append(a))
+    with pytest.raises(dotrun.DotError, match="too tangled"):  # a batch of the sheets' charts: refused before dot
+        dotrun.run_layouts([source, "digraph { a -> b }"], "pdf", workers=1)
+    assert not ran
+    done = subprocess.run(rulecraft + ["render", "tangle.yaml", "-o", "t.svg", "--detail", "full"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "too tangled to lay out" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
