@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +26,13 @@ MAX_TOTAL = 8_000_000  # bytes of DOT in all the charts of one command
 MAX_CPU_SECONDS = 60
 MAX_MEMORY = 1 << 30  # bytes of address space
 WALL_SECONDS = 600  # the last resort, for a process that waits rather than works
+# What Graphviz will place, told from the DOT's shape before it runs (`placed`): its boxes, and a bend for every rank
+# an arrow crosses. 500 `if`s in a loop: 126,518 (past 60 s of processor); 200 of them 20,618 (29 s and unfinished);
+# 100 of them 5,318 (4.8 s); 1,200 `if`s in a row 3,618 (about 1.3 s); the largest chart of a bundled ruleset 64.
+MAX_PLACED = 20_000
+_EDGE = re.compile(r'^\s*("(?:[^"\\]|\\.)*"|[\w.]+)(?::\w+)?\s*->\s*("(?:[^"\\]|\\.)*"|[\w.]+)(?::\w+)?\s*(\[.*\])?\s*;?\s*$',
+                   re.M)
+_FREE = re.compile(r'\bconstraint\s*=\s*"?false"?', re.I)
 
 
 def check_size(sources: Sequence[str]) -> None:
@@ -36,6 +44,66 @@ def check_size(sources: Sequence[str]) -> None:
     if len(sizes) > MAX_CHARTS or sum(sizes) > MAX_TOTAL:
         raise DotError(f"too many charts to draw at once: {len(sizes):,} charts of {sum(sizes):,} characters of DOT "
                        f"(at most {MAX_CHARTS} charts, {MAX_TOTAL:,} characters); 'rulecraft render --format dot' writes the source")
+
+
+    for source in sources:
+        many = placed(source)
+        if many > MAX_PLACED:
+            raise DotError(f"a chart too tangled to lay out: about {many:,} boxes and bends of arrows for Graphviz to "
+                           f"place (arrows back over long runs of steps), over the limit of {MAX_PLACED:,}: draw one "
+                           "sequence at a time (--sequence), split a long sequence into sequences it calls, or write "
+                           "the DOT with '--format dot'")
+
+
+def placed(source: str) -> int:
+    """About how many things Graphviz's dot will place for `source`: its nodes, and a virtual node for every rank an
+    edge crosses past its first, ranked as dot ranks (cycles broken by reversing the edges a depth-first search
+    finds going back; each node as low as its longest path of constraining edges allows). Linear in the DOT."""
+    edges, free = [], []
+    for m in _EDGE.finditer(source):
+        (free if m.group(3) and _FREE.search(m.group(3)) else edges).append((m.group(1), m.group(2)))
+    nodes: dict[str, None] = {}
+    out: dict[str, list[str]] = {}
+    for t, h in edges + free:
+        nodes.setdefault(t)
+        nodes.setdefault(h)
+    for t, h in edges:
+        out.setdefault(t, []).append(h)
+    state: dict[str, int] = {}  # 1 on the search's path, 2 done
+    succ: dict[str, list[str]] = {}
+    for root in nodes:
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(out.get(root, ())))]
+        while stack:
+            n, heads = stack[-1]
+            h = next(heads, None)
+            if h is None:
+                state[n] = 2
+                stack.pop()
+            elif state.get(h) == 1:  # an edge back: reversed
+                if h != n:
+                    succ.setdefault(h, []).append(n)
+            else:
+                succ.setdefault(n, []).append(h)
+                if h not in state:
+                    state[h] = 1
+                    stack.append((h, iter(out.get(h, ()))))
+    below = dict.fromkeys(nodes, 0)
+    for heads in succ.values():
+        for h in heads:
+            below[h] += 1
+    rank = dict.fromkeys(nodes, 0)
+    todo = [n for n, d in below.items() if d == 0]
+    while todo:
+        n = todo.pop()
+        for h in succ.get(n, ()):
+            rank[h] = max(rank[h], rank[n] + 1)
+            below[h] -= 1
+            if not below[h]:
+                todo.append(h)
+    return len(nodes) + sum(max(abs(rank[h] - rank[t]) - 1, 0) for t, h in edges + free)
 
 
 def _tool(engine: str) -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import os
 import secrets
 import stat
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
@@ -26,6 +28,7 @@ MAX_GAMES = 16  # games going on at once (a game over does not count)
 MAX_KEPT = 64  # games a studio finds again when it starts (the newest)
 MAX_SEATS_OPEN = 64  # seat connections at once, over all games
 GAMES_FOLDER = os.path.join(".rulecraft", "games")
+MAX_WAITING = 256 * 1024  # bytes of messages other than states waiting for one page (it does not read: closed)
 
 
 def digest(token: str) -> str:
@@ -33,12 +36,33 @@ def digest(token: str) -> str:
 
 
 class Seat:
-    """One open websocket of one seat: where its story stands, and its queue of frames."""
+    """One open websocket of one seat: where its story stands, whether a state frame is owed to it, and the other
+    messages waiting for it. A state is whole (the story since `sent` is made with it), so a page is owed at most
+    one, made when its socket can take it: a page that reads slowly, or never, holds a flag and at most
+    MAX_WAITING bytes of other messages (an error, help), never a queue that grows with the game (session 18)."""
 
     def __init__(self, game_id: str, seat: int):
         self.game_id, self.seat = game_id, seat
-        self.queue: asyncio.Queue = asyncio.Queue()
         self.sent = 0  # the game's story lines before this index were sent
+        self.owed = False  # a state frame is to be made and sent
+        self.waiting: deque[tuple[str, int]] = deque()  # the other messages: JSON text, its bytes in UTF-8
+        self.waiting_bytes = 0
+        self.overflowed = False  # past MAX_WAITING: the page is closed (WAITING_CLOSE)
+        self.ready = asyncio.Event()
+
+    def put(self, message: dict) -> None:
+        text = json.dumps(message, ensure_ascii=False)
+        size = len(text.encode("utf-8", "replace"))
+        if self.waiting_bytes + size > MAX_WAITING:
+            self.overflowed = True
+        else:
+            self.waiting.append((text, size))
+            self.waiting_bytes += size
+        self.ready.set()
+
+    def held(self) -> int:
+        """The bytes held for this page, waiting to be sent (the state owed is made when it is sent)."""
+        return self.waiting_bytes
 
 
 class Hub:
@@ -197,6 +221,12 @@ class Hub:
         task.add_done_callback(self.pushing.discard)
 
     async def send_state(self, seat: Seat) -> None:
+        """A state frame is owed to `seat`: made when its socket can take it (`state_frame`), one however many
+        steps the game took meanwhile."""
+        seat.owed = True
+        seat.ready.set()
+
+    async def state_frame(self, seat: Seat) -> dict:
         table = self.tables[seat.game_id]
         async with self.locks[seat.game_id]:
             start = seat.sent  # the seat's own lines sent so far (a story an undo cut is sent whole again: frame)
@@ -206,7 +236,7 @@ class Hub:
         after = self.next.get(seat.game_id)  # the game played next: this seat's own link to it (`again`)
         frame["next"] = self._link(self.tables[after], "spectator" if seat.seat == SPECTATOR else str(seat.seat)) \
             if after else None
-        seat.queue.put_nowait(frame)
+        return frame
 
     def away(self, gid: str) -> list[int]:
         """The people's seats of game `gid` with no page open (a bot is never away; the spectator is no seat)."""

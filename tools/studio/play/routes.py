@@ -24,6 +24,7 @@ MAX_MESSAGE = 16 * 1024  # bytes of one message from a seat (an answer is a few 
 RATE, BURST = 10.0, 40  # messages a second a seat may send, and how many at once; past that they are dropped
 MAX_DROPPED = 200  # dropped messages before the connection is closed
 REFUSED = 4403  # the close code of a websocket without a valid seat token
+WAITING_CLOSE = 1008  # the close code of a page past hub.MAX_WAITING bytes of messages it has not read
 MAX_PER_SEAT, MAX_PER_SPECTATOR = 4, 16  # connections at once of one seat's link (a phone, a laptop, a reload)
 PAGE_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
@@ -112,7 +113,7 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
             return
         seat = Seat(*found)
         hub.seats.add(seat)
-        sender = asyncio.create_task(_send_all(ws, seat))
+        sender = asyncio.create_task(_send_all(ws, seat, hub))
         try:
             await hub.send_state(seat)
             await hub.push(seat.game_id, but=seat)  # the others told its page is open (`away`)
@@ -150,10 +151,22 @@ def game_setup(path: str) -> dict:
             "bots": list(BOTS), "person": PERSON}
 
 
-async def _send_all(ws: WebSocket, seat: Seat) -> None:
+async def _send_all(ws: WebSocket, seat: Seat, hub: Hub) -> None:
+    """What is waiting for the page, then the state owed to it, made now (hub.Seat): the socket's own send waits
+    while the page does not read, so nothing piles up but a flag and MAX_WAITING bytes."""
     while True:
-        frame = await seat.queue.get()
-        await ws.send_text(json.dumps(frame, ensure_ascii=False))
+        await seat.ready.wait()
+        seat.ready.clear()
+        if seat.overflowed:
+            await ws.close(WAITING_CLOSE, "this page does not read what it is sent: reload it")
+            return
+        while seat.waiting:
+            text, size = seat.waiting.popleft()
+            seat.waiting_bytes -= size
+            await ws.send_text(text)
+        if seat.owed:
+            seat.owed = False
+            await ws.send_text(json.dumps(await hub.state_frame(seat), ensure_ascii=False))
 
 
 async def _receive_all(ws: WebSocket, seat: Seat, hub: Hub) -> None:
@@ -172,20 +185,20 @@ async def _receive_all(ws: WebSocket, seat: Seat, hub: Hub) -> None:
             if bucket.dropped > MAX_DROPPED:
                 await ws.close(1008, "too many messages")
                 return
-            seat.queue.put_nowait({"type": "error", "message": "too many messages: slow down"})
+            seat.put({"type": "error", "message": "too many messages: slow down"})
             continue
         try:
             message = json.loads(data)
         except (ValueError, RecursionError):
             message = None
         if not isinstance(message, dict):
-            seat.queue.put_nowait({"type": "error", "message": "a message is a JSON object with a 'type'"})
+            seat.put({"type": "error", "message": "a message is a JSON object with a 'type'"})
             continue
         try:
             reply = await hub.act(seat, message)
         except Refusal as exc:
-            seat.queue.put_nowait({"type": "error", "message": str(exc)})
+            seat.put({"type": "error", "message": str(exc)})
             await hub.send_state(seat)
             continue
         if reply is not None:
-            seat.queue.put_nowait(reply)
+            seat.put(reply)
