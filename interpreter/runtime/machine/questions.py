@@ -45,6 +45,47 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
         who = _player(plan.who(g), spec)
     story = g.story
+    known = MISSING  # (the lowest amount, when worked out below)
+    if plan.quick and not story:  # a bid of amounts whose prompt nobody reads and whose default is the pass (an
+        # open auction's): its bounds, then the seat's pick as below, without the rest of the steps
+        low = plan.low_fixed
+        if low is None:
+            ll = plan.low_local  # (a local plus a whole number: read as its expression reads it, plans.low_local;
+            # unset, no whole number, or a runaway: the call, its error)
+            low = plan.low(g) if ll is None else low + ll[1] if (low := g.locals.get(ll[0])).__class__ is int \
+                and -ll[2] <= low <= ll[2] else plan.low(g)
+        if high is MISSING:  # (a player variable of who decides: read as its expression reads it, plans.high_var)
+            hv = plan.high_var
+            high = plan.high(g) if hv is None else g.pvars[who.seat][hv]
+        if low.__class__ is int and high.__class__ is int and low <= high and high - low < _AMOUNTS:
+            n = high - low + 2
+            if n >> COPY_SHIFT:  # as building the list would charge
+                charge(g, n >> COPY_SHIFT, spec.options.span)
+            bots = g.bots
+            if bots is not None:
+                pick = bots.picks[who.seat]
+                left = bots.left
+                if pick is not None and left != 0:
+                    try:
+                        wire = pick("one", n, g.decisions)
+                    except BaseException as exc:  # (raised by Game.play outside the running code)
+                        bots.failed = exc
+                        wire = None
+                    if wire.__class__ is int and 0 <= wire < n:
+                        if left is not None:
+                            bots.left = left - 1
+                        g.pending = None
+                        g.decisions = decisions = g.decisions + 1
+                        steps = g.steps
+                        if steps + decisions * DECISION_STEPS > g.max_steps:
+                            raise too_many_decisions(g)
+                        if g.chance:
+                            g.chance = []
+                        g.steps = steps + 1
+                        return None if wire == 0 else low + wire - 1
+            return _asked(g, plan, step, purpose, who, "" if plan.prompt is None else None, None,
+                          0 if plan.default_none else None, low, n, plan.secret is True, False, None)
+        known = low  # (a bound that breaks a rule, or one option: as below)
     p = plan.prompt
     if route == "subset":
         return _subset(g, spec, step, purpose, plan, who)
@@ -61,9 +102,12 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
         n = 0
         if plan.high is not None:
-            low = plan.low_fixed
-            if low is None:
-                low = plan.low(g)
+            if known is MISSING:
+                low = plan.low_fixed
+                if low is None:
+                    low = plan.low(g)
+            else:
+                low = known
             if high is MISSING:  # (else worked out by the caller: `bids`)
                 high = plan.high(g)
             if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
