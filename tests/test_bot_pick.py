@@ -1,4 +1,4 @@
-"""A bot's pick answered without a Decision (machine/questions.decide and questions.bids write the pick, its check
+"""A bot's pick answered without a Decision (machine/questions.decide and decision_steps.bids write the pick, its check
 as `decisions.usual` checks it and `answers.taken` out) is the Decision answered by the bot's `choose`: for every
 kind of wire a pick may give, at a yes or no (pig), a bid of amounts (the sealed auction's bids) and a choice among
 options (Dune's bidding), the game goes on the same, or stops with the same error and the same decision pending;
@@ -86,7 +86,7 @@ def test_a_pick_past_the_budget_is_refused_where_the_decision_is(name, players, 
 
 def test_a_bid_limit_of_the_bidders_own_variable_is_read_as_its_expression_reads_it():
     """The auction's limit `bidder.coins` (a player variable of the bidder the sealed step asks) is read by
-    questions.bids straight from the bidder's variables (plans.high_var), not by calling its expression: the same
+    decision_steps.bids straight from the bidder's variables (plans.high_var), not by calling its expression: the same
     games as when the expression is called."""
     from rulecraft.model import ruleset as M
     from rulecraft.runtime.machine.plans import _COMPILED

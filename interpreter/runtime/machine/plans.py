@@ -94,10 +94,14 @@ class _Plan:
         self.form: Optional[Form] = None  # what every asking shares (`form_for`)
         self.calling(lambda fn: fn)
         # a bid of amounts from a fixed lowest, no default to work out, a prompt worked out only when read (an
-        # auction's sealed bid): a sealed step asks each bidder in turn without the rest of `decide` (questions.bids)
-        self.quick = self.route == "one" and self.amounts is not None and not self.prompt_now \
-            and (d is None or self.default_none)  # (any lowest: an open auction's bid; `decide` asks it first)
-        self.bids = self.quick and self.low_fixed is not None
+        # auction's sealed bid): a sealed step asks each bidder in turn without the rest of `decide` (decision_steps.bids)
+        # which askings `decide` takes first, without the rest of its steps, in a game without a story: a bid of
+        # amounts as above from any lowest (an open auction's), a yes or no whose default is a constant or none;
+        # both with a prompt worked out only when read
+        self.quick = None if self.prompt_now else "amounts" if self.route == "one" and self.amounts is not None \
+            and (d is None or self.default_none) else "yesno" if self.route == "yesno" and (
+                d is None or self.default_fixed) else None
+        self.bids = self.quick == "amounts" and self.low_fixed is not None
         # the highest amount written as a player variable of the player who decides (`bidder.coins`): its name, read
         # by `bids` as the expression reads it of a player (its closure says so), without calling it
         pv = None if self.amounts is None else getattr(_closure(self.amounts[1].fn), "player_var", None)
