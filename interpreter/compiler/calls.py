@@ -60,9 +60,13 @@ class CallNodes:
                 if all(known for known, _ in fixed) else None
             step = getattr(special, "step", None)
             if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
+                # (an `if`, not a conditional expression: the count of steps is written only before the call's line,
+                # compiler/positions.place)
                 p, k = args[0], self.const(step)
-                self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)] if type({p}) is _Player and not "
-                          f"ctx.modifiers else {self.const(special)}(ctx, {span}, {p})")
+                with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):
+                    self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)]")
+                with self.block("else:"):
+                    self.emit(f"{out} = {self.const(special)}(ctx, {span}, {p})")
                 return out
             if special is not None:  # named arguments fixed at load, worked out once (tabletop.with_fixed)
                 self.emit(f"{out} = {self.const(special)}(ctx, {', '.join([span, *args])})")
