@@ -1,4 +1,4 @@
-"""A bot's pick answered without a Decision (machine/questions.decide and questions.bids write the pick, its check
+"""A bot's pick answered without a Decision (machine/questions.decide and decision_steps.bids write the pick, its check
 as `decisions.usual` checks it and `answers.taken` out) is the Decision answered by the bot's `choose`: for every
 kind of wire a pick may give, at a yes or no (pig), a bid of amounts (the sealed auction's bids) and a choice among
 options (Dune's bidding), the game goes on the same, or stops with the same error and the same decision pending;
@@ -86,7 +86,7 @@ def test_a_pick_past_the_budget_is_refused_where_the_decision_is(name, players, 
 
 def test_a_bid_limit_of_the_bidders_own_variable_is_read_as_its_expression_reads_it():
     """The auction's limit `bidder.coins` (a player variable of the bidder the sealed step asks) is read by
-    questions.bids straight from the bidder's variables (plans.high_var), not by calling its expression: the same
+    decision_steps.bids straight from the bidder's variables (plans.high_var), not by calling its expression: the same
     games as when the expression is called."""
     from rulecraft.model import ruleset as M
     from rulecraft.runtime.machine.plans import _COMPILED
@@ -110,3 +110,84 @@ def test_a_bid_limit_of_the_bidders_own_variable_is_read_as_its_expression_reads
         assert ends() == fast
     finally:
         plan.high_var = "coins"
+
+
+_EDGE = """
+ruleset: bid-edge
+title: Bids from a local plus a number
+version: "1"
+players: {min: 2, max: 2, default: 2}
+player_variables:
+  coins: 5
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - id: start
+        do: "let top = TOP"
+      - id: bids
+        for_each: bidder
+        in: players
+        do:
+          - id: bid
+            choose:
+              player: bidder
+              kind: one
+              options: "[none] + ((top + 1)..bidder.coins)"
+              as: bid
+              default: "none"
+          - id: raise
+            if: "bid != none"
+            then: ["set top = bid", "bidder.coins -= bid"]
+scoring:
+  score: "p.coins"
+"""
+
+
+@pytest.mark.parametrize("top", ["0", "3", "-7", "4", "10", "true", "'x'", "536870912 * 536870912 * 32",
+                                 "536870912 * 536870912 * 32 - 1", "none"])
+def test_a_bid_from_a_local_plus_a_number_reads_the_local(top, tmp_path, monkeypatch):
+    """questions.decide reads an open bid's lowest written `top + 1` (top a local) as its expression reads it, without
+    calling it (plans.low_local); a local that is no whole number, unset or a runaway goes to the call: the game ends
+    the same, or stops with the same error, as when the call is made at every asking, on both engines."""
+    from rulecraft.runtime.machine import plans, questions
+
+    path = tmp_path / "edge.yaml"
+    path.write_text(_EDGE.replace("TOP", top))
+    called: list = []
+
+    def run(inline: bool, compiled: bool) -> tuple:
+        rs = load_ruleset(str(path)).ruleset  # (new specs: plans of their own)
+        real = plans.plan_of
+
+        def plan_of(g, spec):
+            plan = real(g, spec)
+            if not inline:
+                plan.low_local = None
+            if not getattr(plan.low, "counted", False):
+                low = plan.low
+
+                def counted(g, low=low):
+                    called.append(inline)
+                    return low(g)
+                counted.counted = True  # type: ignore[attr-defined]
+                plan.low = counted
+            return plan
+        monkeypatch.setattr(questions, "plan_of", plan_of)
+        ends = []
+        for seed in range(40):
+            g = Game(rs, 2, seed, story=False, start=False, engine="compiled" if compiled else "reference")
+            try:
+                g.play([RandomAgent(p.seat, seed) for p in g.players], views=False)
+                error = None
+            except Exception as exc:
+                error = (type(exc).__name__, str(exc))
+            ends.append((error, state_hash(g) if error is None else None, g.steps, g.decisions))
+        return tuple(ends)
+
+    for compiled in (False, True):
+        assert run(True, compiled) == run(False, compiled)
+    whole = top.lstrip("-").isdigit() or top.endswith("- 1")
+    assert (True in called) == (not whole), called.count(True)  # the call only where the local is no whole number
+    assert False in called

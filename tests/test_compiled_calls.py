@@ -38,7 +38,7 @@ def _names(name: str, players: int) -> set:
 def test_written_code_asks_a_sealed_step_itself():
     """A stretch's code calls the sealed step itself (decision_steps.sealed, `_seal` in the code), not
     compiler/running._asks and the step's handler: two Python calls fewer a sealed step; its bids are asked in turn
-    by questions.bids."""
+    by decision_steps.bids."""
     names = _names("sealed-auction", 3)
     assert {"sealed", "bids"} <= names and not names & {"_asks", "h_sealed", "decide"}
 

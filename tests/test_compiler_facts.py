@@ -41,7 +41,9 @@ CASES = [
     ("[y for y in 1..50 if y > x] + [1]", "-_CONTAINERS"), ("[y for y in [pair, [x]] if x > 1] + [1]", "+_CONTAINERS"),
     ("[y for y in [y * 2 for y in ys] if y > 3] + [y for y in 1..60]", "-_CONTAINERS"),
     ("[word] + [word]", "-_bounded"),
-    ("count(xs) + 1", "+_bounded"),
+    ("count(xs) + 1", "-_bounded"), ("count(ys) - five", "-_bounded"), ("count(xs) - count(ys)", "-_bounded"),
+    ("2 - count(ys)", "-_bounded"),  # small whole numbers: the sum cannot run away (facts.small_whole)
+    ("count(xs) + 5000000000", "+_bounded"), ("count(xs) - x", "+_bounded"), ("count(xs) + big", "+_bounded"),
     ("count(xs) + huge", "+_bounded"),
     ("huge * 1.5 + huge * huge * 1.5", "+_bounded"),
     ("1.5 + count(ys)", "+_bounded"),

@@ -232,7 +232,7 @@ class _PickFailing:
         return self.random.pick(kind, count, number)
 
 
-# pig asks yes or no (questions.decide); the auction's sealed bids are amounts asked in turn (questions.bids),
+# pig asks yes or no (questions.decide); the auction's sealed bids are amounts asked in turn (decision_steps.bids),
 # decision 4 the second bidder of the second lot
 @pytest.mark.parametrize("name,players,at", [("pig", 2, 3), ("sealed-auction", 3, 4)])
 def test_a_picks_error_or_wrong_answer_comes_out_of_play_as_its_chooses(name, players, at):

@@ -60,9 +60,11 @@ class CallNodes:
                 if all(known for known, _ in fixed) else None
             step = getattr(special, "step", None)
             if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
-                p, k = args[0], self.const(step)
-                self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)] if type({p}) is _Player and not "
-                          f"ctx.modifiers else {self.const(special)}(ctx, {span}, {p})")
+                p, k = args[0], self.const(step)  # (an if: steps counted only before the fallback's call, positions)
+                with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):
+                    self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)]")
+                with self.block("else:"):
+                    self.emit(f"{out} = {self.const(special)}(ctx, {span}, {p})")
                 return out
             if special is not None:  # named arguments fixed at load, worked out once (tabletop.with_fixed)
                 self.emit(f"{out} = {self.const(special)}(ctx, {', '.join([span, *args])})")
@@ -383,8 +385,7 @@ class CallNodes:
 
 
 
-_INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards,
-                _FLATTEN: CallNodes._flatten})  # (flatten() only of a list: see _g_Call)
+_INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards, _FLATTEN: CallNodes._flatten})
 
 
 def _body_nodes(fd: FunctionDef) -> int:

@@ -161,6 +161,22 @@ def whole_number(node: A.Expr, scope: Scope, local_names) -> bool:
     return isinstance(node, A.Call) and node.func == "count" and node.func not in scope.functions
 
 
+def small_whole(node: A.Expr, scope: Scope, local_names) -> bool:
+    """`node` always gives a whole number far inside the bound of numbers (guards.MAX_INT, 2**63), so that the sum or
+    difference of two such can never run away: one written in the rules below 2**32, the number of players, a
+    count (the length of something held in memory)."""
+    if isinstance(node, A.Num):
+        return type(node.value) is int and -_SMALL < node.value < _SMALL
+    if isinstance(node, A.Name):
+        known, value = fixed(node, scope, local_names)
+        if known:
+            return type(value) is int and -_SMALL < value < _SMALL
+    return whole_number(node, scope, local_names)  # (a Name here: the number of players, fixed at no load)
+
+
+_SMALL = 2**32
+
+
 def list_fact(node: A.Expr, scope: Scope, local_names, memo: Optional[dict] = None) -> Optional[ListFact]:
     """What is known of the list `node` always gives; None when it may give something else. `memo`: as numeric's
     (a node sits in one scope of its tree, so its local names are the same at every ask)."""

@@ -9,7 +9,7 @@ from ..dsl import ast as A
 from ..dsl.ops import _NUMBER_TYPES, make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
-from .facts import fixed, list_fact, no_container, numeric, plain_attribute, players_list, whole_number
+from .facts import fixed, list_fact, no_container, numeric, plain_attribute, players_list, small_whole, whole_number
 from .writing import FEW, Unsupported
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
@@ -216,6 +216,9 @@ class OperatorNodes:
 
     def _bound_test(self, n: A.BinOp, out: str, t: str) -> str | None:
         """The test that sends the result `out` of `n` to guards.bounded, or None when it can never need it."""
+        if n.op in ("+", "-") and small_whole(n.left, self.scope, self.locals) \
+                and small_whole(n.right, self.scope, self.locals):  # (`player_count - 1`, `count(x) + 1`)
+            return None
         if n.op == "+":
             lists = [list_fact(side, self.scope, self.locals, self.known) for side in (n.left, n.right)]
             if lists[0] is not None and lists[1] is not None:  # a list, whatever else

@@ -360,7 +360,7 @@ def _fast_attr(name: str, scope: Scope, obj_fn: Fn, local: Optional[str], getter
                 if type(o) is Player:
                     return ctx.pvars[o.seat][name]
                 return getter(o, ctx, span)
-            fn.player_var = (local, name)  # type: ignore[attr-defined]  # what questions.bids reads as this does
+            fn.player_var = (local, name)  # type: ignore[attr-defined]  # what decision_steps.bids reads as this does
         return fn
     if name in scope.player_zones:
         refs: dict[int, ZoneRef] = {}  # zone refs never change: one per seat, shared

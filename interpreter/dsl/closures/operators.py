@@ -70,6 +70,10 @@ class OperatorsMixin:
                 return r
             return bounded(r, ctx, span)  # a runaway number (a decimal's infinity), or a text or list that may be too long
 
+        local = getattr(lf, "local", None)
+        if local is not None and n.op == "+" and n.right.__class__ is A.Num and n.right.value.__class__ is int:
+            fn.local_plus = (local[0], n.right.value)  # type: ignore[attr-defined]  # a local plus a whole number
+            # (an auction's lowest bid, `top + 1`): what questions.decide reads as this does
         rtype = "number" if lt == rt == "number" else ("list" if "list" in (lt, rt) else
                                                         "str" if "str" in (lt, rt) else "any")
         return fn, rtype

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from ...diagnostics import RuleError
 from ...dsl.builtins import as_list
+from ...dsl.guards import COPY_SHIFT, charge
 from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
-from .plans import draws_chance
-from .questions import bids, decide
+from .answers import DECISION_STEPS, too_many_decisions
+from .plans import _COMPILED, _REFERENCE, draws_chance
+from .questions import _AMOUNTS, _asked, decide
 from .handlers import fire, reroll_on
 
 
@@ -65,7 +67,7 @@ def sealed_on(g, f, d, answer) -> None:
         fire(g)
 
 def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
-    """The sealed step `ins` at pc of frame f: its players asked in turn (questions.bids), from the first when it is
+    """The sealed step `ins` at pc of frame f: its players asked in turn (decision_steps.bids), from the first when it is
     asked afresh, else from where its state says (the local `ins.extra`: players, i, results, kept in the frame only
     while one of them waits, so a save keeps it). True when a decision waits (pending at pc: sealed_on goes on from
     the state), or, `firing`, when events wait (fired here, as compiler/running._asks fires them); False when every
@@ -112,6 +114,75 @@ def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
         return True
     return False
 
+
+
+def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
+    """A sealed step's decisions: players[i:] asked in turn, each put in the step's variable (in `loc`, its frame's
+    locals) first, their answers appended to `results`; the index of the first whose decision waits (pending), or
+    len(players). A bid of amounts from a fixed lowest (an auction's: the plan's `bids`) in a game that plays itself
+    without a story is asked as `decide` asks it, without its steps this case needs not: the plan looked up once,
+    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (as decide takes it)."""
+    var = step.var
+    n = len(players)
+    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
+    bots = g.bots
+    if plan is not None and plan.spec is spec and plan.bids and plan.player_var == var and bots is not None \
+            and bots.left is None and not g.story:
+        high_of, low, picks, most, hv = plan.high, plan.low_fixed, bots.picks, g.max_steps, plan.high_var
+        add = results.append
+        first = i
+        for i in range(first, n):
+            p = players[i]
+            loc[var] = p
+            if p.__class__ is not Player:  # (decide says what is wrong)
+                break
+            # (a player variable of the bidder: read as its expression reads it of a player, plans.high_var)
+            high = high_of(g) if hv is None else g.pvars[p.seat][hv]
+            if high.__class__ is int and low <= high and high - low < _AMOUNTS:  # (as decide: two options or more)
+                count = high - low + 2
+                if count >> COPY_SHIFT:  # as building the list would charge
+                    charge(g, count >> COPY_SHIFT, spec.options.span)
+                # decide's pick written out (the pick of a seat with one, taken), for a game that counts no
+                # decisions left (`left` None) and has none pending (a step runs)
+                pick = picks[p.seat]
+                if pick is None:
+                    wire = None
+                else:
+                    try:
+                        wire = pick("one", count, g.decisions)
+                    except BaseException as exc:  # (raised by Game.play, the decision made and pending)
+                        bots.failed = exc
+                        wire = None
+                if wire.__class__ is int and wire >= 0 and wire < count:
+                    got = low + wire - 1 if wire else None
+                    g.decisions = done = g.decisions + 1
+                    steps = g.steps
+                    if steps + done * DECISION_STEPS > most:
+                        raise too_many_decisions(g)
+                    if g.chance:
+                        g.chance = []
+                    g.steps = steps + 1
+                    add(got)
+                    continue
+                # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
+                got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
+                             plan.secret is True, False, None)
+            else:  # (one option, or a bound that breaks a rule)
+                got = decide(g, spec, step, "sealed", p, high)
+            if got is MISSING:
+                return i
+            add(got)
+        else:  # (every one asked)
+            return n
+    while i < n:
+        p = players[i]
+        loc[var] = p
+        got = decide(g, spec, step, "sealed", p)
+        if got is MISSING:
+            return i
+        results.append(got)
+        i += 1
+    return i
 
 def h_stack_begin(g, f, ins) -> None:
     step = ins.arg

@@ -8,6 +8,7 @@ from typing import Any, Optional
 from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY
 from ...dsl.closures import whole
+from ...dsl.guards import MAX_INT
 from ...dsl.ops import text_of
 from ...dsl.scope import Fn
 from ...model.secrecy import decision_reads, guarded, reads_hidden_cards, secret_of, secrets_of, told_as
@@ -34,7 +35,7 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form", "bids", "high_var")
+                 "form", "bids", "high_var", "quick", "low_local")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
     # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
     # Fn | None here would make them test again at every asking: typed Any on purpose
@@ -93,13 +94,22 @@ class _Plan:
         self.form: Optional[Form] = None  # what every asking shares (`form_for`)
         self.calling(lambda fn: fn)
         # a bid of amounts from a fixed lowest, no default to work out, a prompt worked out only when read (an
-        # auction's sealed bid): a sealed step asks each bidder in turn without the rest of `decide` (questions.bids)
-        self.bids = self.route == "one" and self.amounts is not None and self.low_fixed is not None \
-            and not self.prompt_now and (d is None or self.default_none)
+        # auction's sealed bid): a sealed step asks each bidder in turn without the rest of `decide` (decision_steps.bids)
+        # which askings `decide` takes first, without the rest of its steps, in a game without a story: a bid of
+        # amounts as above from any lowest (an open auction's), a yes or no whose default is a constant or none;
+        # both with a prompt worked out only when read
+        self.quick = None if self.prompt_now else "amounts" if self.route == "one" and self.amounts is not None \
+            and (d is None or self.default_none) else "yesno" if self.route == "yesno" and (
+                d is None or self.default_fixed) else None
+        self.bids = self.quick == "amounts" and self.low_fixed is not None
         # the highest amount written as a player variable of the player who decides (`bidder.coins`): its name, read
         # by `bids` as the expression reads it of a player (its closure says so), without calling it
         pv = None if self.amounts is None else getattr(_closure(self.amounts[1].fn), "player_var", None)
         self.high_var = pv[1] if pv is not None and self.player_var is not None and pv[0] == self.player_var else None
+        # the lowest amount written as a local plus a whole number (`top + 1`): the local's name and the number, read
+        # by `decide` as the expression reads them (its closure says so), without calling it
+        ll = None if self.amounts is None else getattr(_closure(self.amounts[0].fn), "local_plus", None)
+        self.low_local = None if ll is None else (ll[0], ll[1], MAX_INT - abs(ll[1]))  # (and the local's bound)
 
     def calling(self, way, every=None) -> "_Plan":
         """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with

@@ -28,7 +28,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     """The answer of a decision taken at once (only one option), or MISSING with the decision pending; `step` is the
     model step that asks (the Decision's `step`); `each`: the player a sealed or stack step has just put in its
     variable (`step.var`), who decides when the spec's player is that variable (not worked out again); `high`: the
-    highest amount of a bid, when the caller worked it out (`bids`).
+    highest amount of a bid, when the caller worked it out (decision_steps.bids).
 
     A `one` or `yesno` decision is made here, a subset without bounds by _subset, without the generic steps of
     make_decision (most decisions are such). Without the story, one with a single option is answered without building a
@@ -45,6 +45,76 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
         who = _player(plan.who(g), spec)
     story = g.story
+    known = MISSING  # (the lowest amount, when worked out below)
+    quick = plan.quick
+    if quick is None or story:
+        pass
+    elif quick == "amounts":  # a bid of amounts whose prompt nobody reads and whose default is the pass (an open
+        # auction's): its bounds, then the seat's pick as below, without the rest of the steps
+        low = plan.low_fixed
+        if low is None:
+            ll = plan.low_local  # (a local plus a whole number: read as its expression reads it, plans.low_local;
+            # unset, no whole number, or a runaway: the call, its error)
+            low = plan.low(g) if ll is None else low + ll[1] if (low := g.locals.get(ll[0])).__class__ is int \
+                and -ll[2] <= low <= ll[2] else plan.low(g)
+        if high is MISSING:  # (a player variable of who decides: read as its expression reads it, plans.high_var)
+            hv = plan.high_var
+            high = plan.high(g) if hv is None else g.pvars[who.seat][hv]
+        if low.__class__ is int and high.__class__ is int and low <= high and high - low < _AMOUNTS:
+            n = high - low + 2
+            if n >> COPY_SHIFT:  # as building the list would charge
+                charge(g, n >> COPY_SHIFT, spec.options.span)
+            bots = g.bots
+            if bots is not None:
+                pick = bots.picks[who.seat]
+                left = bots.left
+                if pick is not None and left != 0:
+                    try:
+                        wire = pick("one", n, g.decisions)
+                    except BaseException as exc:  # (raised by Game.play outside the running code)
+                        bots.failed = exc
+                        wire = None
+                    if wire.__class__ is int and 0 <= wire < n:
+                        if left is not None:
+                            bots.left = left - 1
+                        g.pending = None
+                        g.decisions = decisions = g.decisions + 1
+                        steps = g.steps
+                        if steps + decisions * DECISION_STEPS > g.max_steps:
+                            raise too_many_decisions(g)
+                        if g.chance:
+                            g.chance = []
+                        g.steps = steps + 1
+                        return None if wire == 0 else low + wire - 1
+            return _asked(g, plan, step, purpose, who, "" if plan.prompt is None else None, None,
+                          0 if plan.default_none else None, low, n, plan.secret is True, False, None)
+        known = low  # (a bound that breaks a rule, or one option: as below)
+    else:  # a yes or no whose prompt nobody reads and whose default is fixed: the pick, as below
+        bots = g.bots
+        if bots is not None:
+            pick = bots.picks[who.seat]
+            left = bots.left
+            if pick is not None and left != 0:
+                try:
+                    wire = pick("yesno", 2, g.decisions)
+                except BaseException as exc:  # (raised by Game.play outside the running code)
+                    bots.failed = exc
+                    wire = None
+                if wire.__class__ is bool:
+                    if left is not None:
+                        bots.left = left - 1
+                    g.pending = None
+                    g.decisions = decisions = g.decisions + 1
+                    steps = g.steps
+                    if steps + decisions * DECISION_STEPS > g.max_steps:
+                        raise too_many_decisions(g)
+                    if g.chance:
+                        g.chance = []
+                    g.steps = steps + 1
+                    return wire
+        g.pending = d = Decision(who.seat, "yesno", "" if plan.prompt is None else None, None, 0, 0, plan.default_value,
+                                 plan.form_for(step, purpose), g.decisions, None, 2, plan.secret is True, g)
+        return MISSING if bots is None else by_bot(g, d)
     p = plan.prompt
     if route == "subset":
         return _subset(g, spec, step, purpose, plan, who)
@@ -61,10 +131,13 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
         n = 0
         if plan.high is not None:
-            low = plan.low_fixed
-            if low is None:
-                low = plan.low(g)
-            if high is MISSING:  # (else worked out by the caller: `bids`)
+            if known is MISSING:
+                low = plan.low_fixed
+                if low is None:
+                    low = plan.low(g)
+            else:
+                low = known
+            if high is MISSING:  # (else worked out by the caller: decision_steps.bids)
                 high = plan.high(g)
             if low.__class__ is int and high.__class__ is int and high - low < _AMOUNTS:
                 n = high - low + 2 if high >= low else 1
@@ -152,75 +225,6 @@ def _asked(g, plan: _Plan, step, purpose: str, who: Player, prompt, opts, defaul
         return ask(g, d)
     g.pending = d  # (as _pending)
     return MISSING if g.bots is None else by_bot(g, d)
-
-
-def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
-    """A sealed step's decisions: players[i:] asked in turn, each put in the step's variable (in `loc`, its frame's
-    locals) first, their answers appended to `results`; the index of the first whose decision waits (pending), or
-    len(players). A bid of amounts from a fixed lowest (an auction's: the plan's `bids`) in a game that plays itself
-    without a story is asked as `decide` asks it, without its steps this case needs not: the plan looked up once,
-    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (as decide takes it)."""
-    var = step.var
-    n = len(players)
-    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
-    bots = g.bots
-    if plan is not None and plan.spec is spec and plan.bids and plan.player_var == var and bots is not None \
-            and bots.left is None and not g.story:
-        high_of, low, picks, most, hv = plan.high, plan.low_fixed, bots.picks, g.max_steps, plan.high_var
-        add = results.append
-        first = i
-        for i in range(first, n):
-            p = players[i]
-            loc[var] = p
-            if p.__class__ is not Player:  # (decide says what is wrong)
-                break
-            # (a player variable of the bidder: read as its expression reads it of a player, plans.high_var)
-            high = high_of(g) if hv is None else g.pvars[p.seat][hv]
-            if high.__class__ is int and low <= high and high - low < _AMOUNTS:  # (as decide: two options or more)
-                count = high - low + 2
-                if count >> COPY_SHIFT:  # as building the list would charge
-                    charge(g, count >> COPY_SHIFT, spec.options.span)
-                # decide's pick written out (the pick of a seat with one, taken), for a game that counts no
-                # decisions left (`left` None) and has none pending (a step runs)
-                pick = picks[p.seat]
-                if pick is None:
-                    wire = None
-                else:
-                    try:
-                        wire = pick("one", count, g.decisions)
-                    except BaseException as exc:  # (raised by Game.play, the decision made and pending)
-                        bots.failed = exc
-                        wire = None
-                if wire.__class__ is int and wire >= 0 and wire < count:
-                    got = low + wire - 1 if wire else None
-                    g.decisions = done = g.decisions + 1
-                    steps = g.steps
-                    if steps + done * DECISION_STEPS > most:
-                        raise too_many_decisions(g)
-                    if g.chance:
-                        g.chance = []
-                    g.steps = steps + 1
-                    add(got)
-                    continue
-                # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
-                got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
-                             plan.secret is True, False, None)
-            else:  # (one option, or a bound that breaks a rule)
-                got = decide(g, spec, step, "sealed", p, high)
-            if got is MISSING:
-                return i
-            add(got)
-        else:  # (every one asked)
-            return n
-    while i < n:
-        p = players[i]
-        loc[var] = p
-        got = decide(g, spec, step, "sealed", p)
-        if got is MISSING:
-            return i
-        results.append(got)
-        i += 1
-    return i
 
 
 def _options(g, value, spec) -> list:
