@@ -1,14 +1,15 @@
 """A `log` whose own text reads something some seat cannot see (docs/secrecy.md, "A log's own words").
 
 A log is the rules' own words, told to every seat as written: a value they keep hidden, logged, is their reveal (40
-logs in 20 rulesets of the project do so: a showdown, a cup lifted, 'Trumps were hearts'). One kind of field is not:
-a card the rules keep under a name given cards some seat cannot see (`draw ... as got`, a decision's answer among a
-hidden hand: `log '{p} draws {got}'`) is read in full only by the seats that see that card where it lies when the log
-is told; every other seat reads '…' in its place, as the others read a prompt that reads a secret. Both engines.
+logs in 20 rulesets of the project do so: a showdown, a cup lifted, 'Trumps were hearts'). Two kinds of field are not: a
+card the rules keep under a name given cards some seat cannot see (`draw ... as got`, a decision's answer among a
+hidden hand: `log '{p} draws {got}'`), and a value worked out from hidden cards (`{count(mine)}`), are read in full
+only by the seats that see those cards when the log is told; every other seat reads '…' in its place, as the others read a prompt that reads a secret. Both engines.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -88,7 +89,7 @@ def _read(g: Game, seat: int) -> list[str]:
 def test_a_log_naming_a_card_kept_under_a_name_is_read_in_full_by_those_who_see_the_card(tmp_path, engine):
     """Every seat read 'P2 draws Gem 4 (1 in hand)' and 'P2 keeps Gem 4 in mind': the log's text was told as written,
     the card drawn into P2's hidden hand, or chosen from it, with it. Now P2 reads it and the others read '…' in its
-    place; a card laid face up before it is told is read by all. The rest of a log is told as written (the rules' words: a hidden variable or a hand's cards
+    place; a card laid face up before it is told is read by all. The rest of a log is told as written (the rules' words: a hidden variable
     logged is their reveal, as a cup lifted or 'Trumps were hearts' at the end), the bag's count too."""
     g = _game(tmp_path, engine)
     by_seat = [_read(g, seat) for seat in range(3)]
@@ -105,7 +106,7 @@ def test_a_log_naming_a_card_kept_under_a_name_is_read_in_full_by_those_who_see_
             assert (kept if other == seat else f"{name} keeps … in mind") in by_seat[other]
     for seat in range(3):
         assert "The vault holds 7; the bag 3 gems" in by_seat[seat]
-        assert "P2 keeps 3 coins and the gems" in " ".join(by_seat[seat])
+        assert "P2 keeps 3 coins and the gems" in " ".join(by_seat[seat])  # (its cards to P2 alone: '…' to the others)
         laid = [t for t in by_seat[seat] if " lays " in t]
         assert len(laid) == 3 and all("lays Gem" in t for t in laid), laid  # face up before it is told
     assert sum(t.startswith("P2 draws Gem") for t in spectator) == 1  # a game of bots: every line in full
@@ -125,3 +126,57 @@ def test_a_log_naming_no_card_of_a_hidden_choice_tells_the_others_nothing(tmp_pa
         for t, full in zip(mine, told):
             assert t == full if t.startswith(f"P{seat + 1} ") and not full.endswith(" of ") \
                 else t.endswith(" boasts of …"), (seat, t, full)
+
+
+COUNTED = """
+    ruleset: tiny-counted-secrets
+    title: Counted secrets
+    players: {min: 3, max: 3, default: 3}
+    cards:
+      - for: {copy: [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+        id: "gem_{copy}"
+        name: "Gem {copy}"
+        classes: [gem]
+    zones:
+      bag: {visibility: hidden, initial: all}
+      hand: {per: player, visibility: owner}
+      pit: {visibility: hidden}
+    start: game
+    sequences:
+      game:
+        kind: game
+        steps:
+          - "shuffle bag"
+          - for_each: p
+            in: players
+            do:
+              - "draw 3 from bag to p.hand"
+              - "let mine = [c for c in p.hand if c.copy > 4]"
+              - "log '{p} holds {count(mine)} high gems of {count(p.hand)}, worth {sum([c.copy for c in p.hand])}'"
+              - "let low = [c for c in p.hand if c.copy <= 4]"
+              - "move low to pit"
+              - "log '{p} drops {plural(count(low), \\"gem\\")} into the pit'"
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_number_worked_out_from_hidden_cards_is_read_by_those_who_see_them(tmp_path, engine):
+    """Every seat read 'P2 holds 2 high gems of 3, worth 17': how many high gems P2's hidden hand held, and what it was
+    worth, were told as written. Now the holder reads them and the others read '…' in their place; how many cards the
+    hand holds is public (a hand's size is), and so is how many cards the rules then moved out of it into the pit
+    (every seat saw them go)."""
+    path = tmp_path / "counted.yaml"
+    path.write_text(textwrap.dedent(COUNTED), encoding="utf-8")
+    loaded = load_ruleset(str(path))
+    assert loaded.ok, [d.message for d in loaded.diagnostics]
+    g = Game(loaded.ruleset, 3, 4, engine=engine)
+    assert g.over
+    spectator = [line_text(line, None) for line in g.narrative]
+    for seat, name in enumerate(("P1", "P2", "P3")):
+        holds = next(t for t in spectator if t.startswith(f"{name} holds"))
+        drops = next(t for t in spectator if t.startswith(f"{name} drops"))
+        assert re.fullmatch(rf"{name} holds \d high gems of 3, worth \d+", holds), holds
+        for other in range(3):
+            read = _read(g, other)
+            assert (holds if other == seat else f"{name} holds … high gems of 3, worth …") in read
+            assert drops in read  # the pit's count grew by that many, for every seat to see

@@ -159,7 +159,8 @@ def test_the_browser_table_shows_no_seat_a_mark_laid_for_a_hidden_reason(tmp_pat
     """Relic Hunt (a curse drawn: the drawer hexed and shown the vault's next card) and Tie Lots (a nine in a hidden
     hand: its holder charmed), played at the studio's table: every frame of every seat, as the server sends them,
     lists no such mark on another seat among the effects while the game goes on (a charm for one's own nine is on
-    one's own screen alone; a hex laid by a trigger on nobody's), and no seat reads another's look at the vault."""
+    one's own screen alone, and so is a hex laid by a trigger for the curse one drew), and no seat reads another's
+    look at the vault."""
     from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable
 
     table = PlayTable.new(str(tmp_path / name), name, str(HUNT / f"{name}.yaml"), ["random"] * 3, seed, {},
@@ -180,9 +181,10 @@ def test_the_browser_table_shows_no_seat_a_mark_laid_for_a_hidden_reason(tmp_pat
     marked = [m for m in table.game.modifiers if m[0] in ("hexed", "charmed")]
     table.close()
     assert marked, "the seed lays no mark: choose another"
-    charmed = {m[1] for m in marked if m[0] == "charmed"}
-    assert all(title.startswith("Charmed") and seat in charmed and text == f"P{seat + 1}" for seat, title, text in marks)
-    assert {seat for seat, _t, _x in marks} == charmed  # each charmed seat sees its own charm
+    own = {m[1] for m in marked}  # (a charm for one's own nine, a hex for the curse one drew: each their own)
+    assert all(title.startswith(("Charmed", "Hexed")) and seat in own and text == f"P{seat + 1}"
+               for seat, title, text in marks)
+    assert {seat for seat, _t, _x in marks} == own  # each marked seat sees its own mark
     for seat in (0, 1, 2, SPECTATOR):
         assert all(t.startswith(f"P{seat + 1} ") for t in looks[seat]), (seat, looks[seat])
     assert bool(sum(map(len, looks.values()))) == (name == "relic-hunt")  # the curses drawn: each told its drawer
@@ -239,3 +241,33 @@ def test_a_score_reading_a_players_own_mark_is_shown_to_that_player():
     tie = load_ruleset(str(HUNT / "tie-lots.yaml")).ruleset
     assert [secrecy.score_seen(tie, seat, of) for seat in range(3) for of in range(3)] == \
         [seat == of for seat in range(3) for of in range(3)]
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_mark_a_trigger_lays_for_a_card_drawn_is_on_the_drawers_screen_alone(tmp_path, engine):
+    """Relic Hunt's hex (`when: "card is curse"` on `drawn`, then `add modifier hexed to owner(dest)`) was on nobody's
+    screen while the game went on: which seat saw the drawn card was not read from the ruleset. Every zone a card is
+    drawn to there is a hand its owner sees, so the hexed player, who drew the curse, sees the hex; the others do not.
+    Drawn into a pile nobody sees as well, the card's drawer is not known to see it: on nobody's screen."""
+    path = HUNT / "relic-hunt.yaml"
+    rs = load_ruleset(str(path)).ruleset
+    assert rs is not None and [secrecy.modifier_seen(rs, "hexed", seat, 1) for seat in range(3)] == [False, True, False]
+    hexed = 0
+    for seed in range(6):
+        g = Game(rs, 3, seed, engine=engine)
+        while not g.over:
+            on = {m[1] for m in g.modifiers if m[0] == "hexed"}
+            hexed += len(on)
+            for seat in range(3):
+                effects = {e.text for e in seat_view(g, seat, g.pending).effects if e.title.startswith("Hexed")}
+                assert effects == ({g.players[seat].name} if seat in on else set()), (seed, seat, effects)
+            g.apply(g.pending.all_choices(1)[0])
+    assert hexed, "no curse drawn: the test would prove nothing"
+    text = path.read_text(encoding="utf-8")
+    blind = text.replace("  hand: {per: player, visibility: owner, title: Hand}",
+                         "  hand: {per: player, visibility: owner, title: Hand}\n  pit: {visibility: hidden}") \
+        .replace('''      - "shuffle vault"''', '''      - "shuffle vault"\n      - "draw 1 from vault to pit"''')
+    assert blind != text
+    (tmp_path / "blind.yaml").write_text(blind, encoding="utf-8")
+    rs = load_ruleset(str(tmp_path / "blind.yaml")).ruleset
+    assert rs is not None and not any(secrecy.modifier_seen(rs, "hexed", seat, seat) for seat in range(3))

@@ -116,7 +116,7 @@ class Secrets:
                 self._call(node, fd, out, calls)
         elif cls is A.Attr:
             z = self._zone(node.obj)
-            if z is not None and (node.name in ("count", "empty") or (node.name == "top" and z[1] == "top")):
+            if z is not None and (node.name in ("count", "empty", "size") or (node.name == "top" and z[1] == "top")):
                 self._inside(node.obj, out, calls, lc)
                 return
             if node.name in self.player_variables:

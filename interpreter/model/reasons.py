@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from ..dsl import ast as A
 from .answers import answer_opened
 from .kinds import kind_of
-from .reading import Secrets, every_step, local_reads
+from .reading import Read, Secrets, every_step, local_reads
 from .steps import asks_decision as _asks
 
 _QUIET: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
@@ -100,23 +100,24 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
         """Whether the modifier `node` adds is put, for a hidden reason, on a player named `X` whose own things (read
         through `X`: their hand, an `owner` variable) are all that reason reads: then X sees why, and may see it."""
         target, value = node.target, getattr(node, "value", None)
-        if why is None or not isinstance(target, A.Name) or named(target, names) or named(value, names):
+        who = _whose(target)
+        if why is None or who is None or named(target, names) or named(value, names):
             return False
         reads = (*why, *s.reads(target, local=True), *(s.reads(value, local=True) if value is not None else ()))
-        return all(r.visibility in ("owner", "owner_contents") and r.via == target.id for r in reads)
+        return all(r.visibility in ("owner", "owner_contents") and r.via == who for r in reads)
 
     none: frozenset = frozenset()
     todo: list = [(seq.steps, False, none, ()) for seq in rs.sequences.values()]
     fields = event_fields(rs, hidden)
 
-    def called(name: str, quiet: bool, args: Iterable, names: frozenset = none) -> None:
+    def called(name: str, quiet: bool, args: Iterable, names: frozenset = none, why: Any = None) -> None:
         if name not in rs.sequences:
             return
         if quiet or any(hidden(a, names) for a in args):
             sequences.add(name)
-        if quiet and (name, True) not in seen:
-            seen.add((name, True))
-            todo.append((rs.sequences[name].steps, True, none, None))
+        if quiet and (name, True, why) not in seen:
+            seen.add((name, True, why))
+            todo.append((rs.sequences[name].steps, True, none, why))
 
     def fired(event: str, quiet: bool) -> None:
         """A trigger on `event` runs its sequence for a hidden reason when its `when` reads one (an event field that
@@ -127,7 +128,19 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
                 if (t.run, names) not in seen:  # (its event fields, hidden ones passed as parameters)
                     seen.add((t.run, names))
                     todo.append((rs.sequences[t.run].steps, False, names, ()))
-                called(t.run, quiet or hidden(t.when, frozenset(fields.get(event, ()))), ())
+                hid = hidden(t.when, frozenset(fields.get(event, ())))
+                called(t.run, quiet or hid, (), why=None if quiet or not hid else card_seen(t, event))
+
+    def card_seen(t: Any, event: str) -> Any:
+        """What the hidden reason of a trigger's run reads, when it is the event's card alone, as the seat that sees
+        it: the owner of the zone it came to (`owner(dest)`, the sequence's parameter), where every zone the event
+        may bring a card to shows it to its owner (a hand: the drawer) or to everyone; else None (not known)."""
+        if event not in sights or sights[event] is None or "dest" not in rs.sequences[t.run].params \
+                or hidden(t.when) or not {n.id for n in t.when.ast.walk() if isinstance(n, A.Name)} & {"card"}:
+            return None
+        return tuple(Read("zone", z, vis, "owner(dest)") for z, vis in sights[event])
+
+    sights = _destinations(rs, s)
 
     seen: set = set()
     for event in {t.on for t in rs.triggers}:
@@ -168,6 +181,36 @@ def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hi
             because = None if why is None or over_hidden or (cond_hidden and named(cond, names)) else \
                 (*why, *s.reads(cond, local=True)) if cond_hidden else why
             todo.extend((body, inner, names, because) for _name, body in step.bodies)
+
+
+def _whose(target: Any) -> Any:
+    """The words a modifier's target names its player by: `p`, or `owner(dest)` (the owner of a zone named so)."""
+    if isinstance(target, A.Name):
+        return target.id
+    if isinstance(target, A.Call) and target.func == "owner" and len(target.args) == 1 \
+            and isinstance(target.args[0], A.Name) and not target.kwargs:
+        return f"owner({target.args[0].id})"
+    return None
+
+
+def _destinations(rs: Any, s: Secrets) -> dict[str, Any]:
+    """For the events that bring a card to a zone (`drawn`, `moved`): the zones the ruleset may bring one to that some
+    seat cannot see, with their visibility, when each shows its cards to its owner (`owner`, `owner_contents`) or to
+    everyone; None when one hides them from its owner too (a `hidden` pile: nobody sees the card), or is not known."""
+    out: dict[str, Any] = {}
+    for event, kinds in (("drawn", (A.Draw,)), ("moved", (A.Draw, A.Move))):
+        zones: Any = set()
+        for step in every_step(rs):
+            for stmt in getattr(step, "stmts", ()):
+                for node in stmt.ast.walk():
+                    if isinstance(node, kinds) and zones is not None and node.dest is not None:
+                        z = s._zone(node.dest)
+                        if z is None or z[1] not in ("open", "contents", "owner", "owner_contents"):
+                            zones = None
+                        elif z[1] in ("owner", "owner_contents"):
+                            zones.add((z[0], z[1]))
+        out[event] = None if zones is None else tuple(sorted(zones))
+    return out
 
 
 _CAUSES = {A.Move: ("moved", "revealed"), A.Draw: ("drawn", "moved", "revealed"), A.Shuffle: ("shuffled",),

@@ -19,7 +19,7 @@ import weakref
 from typing import Any, Iterable, Mapping, Optional
 
 from ..dsl import ast as A
-from ..values import Card
+from ..values import Card, Player
 from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
 from .reasons import event_fields, filtered, hidden_modifiers_of, quiet
 from .reading import Read, Secrets, every_step, local_reads, seen_by
@@ -150,45 +150,93 @@ def reads_hidden_cards(reads: Iterable[Read]) -> bool:
 _LOGS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 
 
-def log_fields(rs: Any, message: Any) -> tuple[Optional[str], ...]:
-    """For each part of a log's text (its `{field}`s; a whole expression logged is one part): the name of the card it
-    names (`got` of `{got}`, `{got.name}`) when that name is given cards some seat cannot see anywhere in the ruleset
-    (a `draw ... as got` from a hidden deck, a decision's answer among a hidden hand's cards, a `let` of them), else
-    None. Worked out once per log."""
+def log_fields(rs: Any, message: Any) -> tuple[Any, ...]:
+    """For each part of a log's text (its `{field}`s; a whole expression logged is one part), what decides who reads it:
+    the name of the card it names (`got` of `{got}`, `{got.name}`) when that name is given cards some seat cannot see
+    anywhere in the ruleset (a `draw ... as got` from a hidden deck, a decision's answer among a hidden hand's cards, a
+    `let` of them); for a value worked out from the cards of a zone some seat cannot see (`{count(mine)}` for the gems
+    of a hidden hand kept under `mine`, a `sum` of its values), what it reads of them (`Read`s of kind 'zone': how many
+    cards a zone holds reads none); else None (told as written). Worked out once per log."""
     memo = _LOGS.get(rs)
     if memo is None:
         memo = _LOGS[rs] = {}
     got = memo.get(id(message))
     if got is None or got[0] is not message:
-        local = secrets_of(rs).locals
+        s = secrets_of(rs)
 
-        def holder(p: Any) -> Optional[str]:
-            p = p.obj if isinstance(p, A.Attr) else p
-            return p.id if isinstance(p, A.Name) and any(r.kind == "zone" for r in local.get(p.id, ())) else None
+        def holder(p: Any) -> Any:
+            q = p.obj if isinstance(p, A.Attr) else p
+            if isinstance(q, A.Name) and any(r.kind == "zone" for r in s.locals.get(q.id, ())):
+                return q.id
+            zones = tuple(r for r in s.reads(p, local=True) if r.kind == "zone")
+            if not zones:
+                return None
+            names = tuple(dict.fromkeys(n.id for n in p.walk() if isinstance(n, A.Name)
+                                        and any(r.kind == "zone" for r in s.locals.get(n.id, ()))))
+            sources = frozenset(r.name for n in names for r in s.locals.get(n, ()) if r.kind == "zone")
+            return (names, tuple(r for r in s.reads(p) if r.kind == "zone"),  # (what it reads itself)
+                    sources if names and _counts_only(p, frozenset(names)) else None)
 
         got = memo[id(message)] = (message, tuple(None if isinstance(p, str) else holder(p)
                                                   for p in (message.parts if isinstance(message, A.Str) else (message,))))
     return got[1]
 
 
-def log_readers(g: Any, names: tuple) -> Optional[frozenset]:
-    """The seats that read a log in full, None for every seat. A log is the rules' own words, told as written: a value
-    they keep hidden, logged, is their reveal ('Trumps were hearts', a cup lifted, a challenge's card). But a field
-    naming a card the rules keep under a name (`names`, from `log_fields`) is read in full only by the seats that see
-    that card where it lies when the log is told (laid face up, in their own hand, shown to every seat; not by having
-    been shown it alone: which card of a hand its holder chose is theirs): '{p} draws {got}' tells the
-    drawer alone which card; the others read '…' in its place. Such a name holding a list with no card in it (a choice
-    of nothing among a hand's gems) is read in full by nobody: that nothing is there is hidden too."""
-    loc = g.locals
-    held = [loc.get(name) for name in names if name is not None]
-    cards = [c for v in held for c in ([v] if isinstance(v, Card) else v if isinstance(v, list) else ())]
-    if any(isinstance(v, list) and not any(isinstance(c, Card) for c in v) for v in held):
-        return frozenset()
-    if not cards:
-        return None
+def log_readers(g: Any, fields: tuple) -> tuple[Optional[frozenset], tuple[bool, ...]]:
+    """(the seats that read a log in full, None for every seat; for each part, whether it is read by every seat). A log
+    is the rules' own words, told as written: a value they keep hidden in a variable or under a cup, logged, is their
+    reveal ('Trumps were hearts', a cup lifted). But a field naming a card the rules keep under a name (from
+    `log_fields`) is read in full only by the seats that see that card where it lies when the log is told (laid face
+    up, in their own hand, shown to every seat; not by having been shown it alone: which card of a hand its holder
+    chose is theirs): '{p} draws {got}' tells the drawer alone which card; the others read '…' in its place. Such a name
+    holding a list with no card in it (a choice of nothing among a hand's gems) is read in full by nobody: that nothing
+    is there is hidden too. A value worked out from the cards of a zone is read by the seats that see every card the
+    zone holds when the log is told (its owner's own hand, a hand laid open or shown to them: 'P2 holds … gems')."""
     seats = [p.seat for p in g.players]
-    cards = [c for c in cards if isinstance(c, Card) and not all(sees_card(g, c, s) for s in seats)]  # (known to all)
-    return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in cards))
+    everyone = frozenset(seats)
+    each = [everyone if f is None else _field_readers(g, f, seats) for f in fields]
+    full = everyone.intersection(*each)
+    return (None if full == everyone else full), tuple(r == everyone for r in each)
+
+
+def _field_readers(g: Any, field: Any, seats: list) -> frozenset:
+    loc = g.locals
+    if isinstance(field, str):  # a card kept under a name
+        v = loc.get(field)
+        if isinstance(v, list) and not any(isinstance(c, Card) for c in v):
+            return frozenset()
+        kept = [v] if isinstance(v, Card) else [c for c in v if isinstance(c, Card)] if isinstance(v, list) else []
+        kept = [c for c in kept if not all(sees_card(g, c, s) for s in seats)]  # (known to all)
+        return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in kept))
+    names, zones, counted = field  # a value worked out from cards: those its names hold, the zones it reads itself
+    cards: list = []
+    for name in names:
+        v = loc.get(name)
+        if isinstance(v, Card) or (isinstance(v, list) and v and all(isinstance(c, Card) for c in v)):
+            cards += [v] if isinstance(v, Card) else v
+        elif isinstance(v, (int, float, list)) and not isinstance(v, bool):  # a number worked out from hidden cards
+            zones += tuple(r for r in secrets_of(g.rs).locals.get(name, ()) if r.kind == "zone")
+    if counted is not None and cards and zones == () and not any(
+            getattr(g.where.get(c.index), "zone", None) in counted for c in cards):
+        return frozenset(seats)  # how many cards the rules moved out of where they took them: every seat counted them
+    for r in zones:  # (a player's own zone when reached through a name for that player)
+        who = loc.get(r.via) if r.via else None
+        key = who.seat if isinstance(who, Player) else None
+        cards += [c for ref, held in g.zones.items() if ref.zone == r.name and (key is None or ref.key == key)
+                  for c in held]
+    return frozenset(s for s in seats if all(sees_card(g, c, s) for c in cards))
+
+
+
+def _counts_only(node: Any, names: frozenset) -> bool:
+    """Whether the value reads the cards kept under `names` only for how many they are (`count(eggs)`)."""
+    inside: set = set()
+    for n in node.walk():
+        if isinstance(n, A.Call) and n.func in ("count", "empty") and len(n.args) == 1 and isinstance(n.args[0], A.Name):
+            inside.add(id(n.args[0]))
+        elif isinstance(n, A.Attr) and n.name in ("count", "empty", "size") and isinstance(n.obj, A.Name):
+            inside.add(id(n.obj))
+    return all(id(n) in inside for n in node.walk() if isinstance(n, A.Name) and n.id in names)
 
 
 # ------------------------------------------------------------------ a look at cards the others hear of

@@ -184,12 +184,13 @@ def zone_words(rs: Any, name: str) -> str:
 
 
 def narrate_log(game, text: str, message: Any, texts: list) -> None:
-    """A `log`: the rules' own words, told to every seat as written; a `{field}` naming a card kept under a name is
-    read in full only by the seats that see that card where it lies (model/secrecy.py's `log_readers`), the others
-    read '…' in its place, as the others read a prompt that reads a secret (docs/secrecy.md)."""
-    names = log_fields(game.rs, message)
-    seats = log_readers(game, names) if any(names) else None
-    if seats is None or len(seats) == len(game.players):
+    """A `log`: the rules' own words, told to every seat as written; a `{field}` naming a card kept under a name, or
+    worked out from the cards of a zone some seat cannot see, is read in full only by the seats that see those cards
+    (model/secrecy.py's `log_readers`), the others read '…' in its place, as the others read a prompt that reads a
+    secret (docs/secrecy.md)."""
+    fields = log_fields(game.rs, message)
+    seats, told = log_readers(game, fields) if any(f is not None for f in fields) else (None, ())
+    if seats is None:
         game.say(text)
     else:
-        game.say(text, only=seats, public="".join("…" if n is not None else t for n, t in zip(names, texts)))
+        game.say(text, only=seats, public="".join(t if ok else "…" for ok, t in zip(told, texts)))

@@ -192,7 +192,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from rulecraft.tools.table.play import replay_log
 
-    return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet, ruleset=args.ruleset)
+    return replay_log(args.log, partial_ok=args.partial, quiet=args.quiet, ruleset=args.ruleset,
+                      seat=None if args.seat is None else args.seat - 1, story=args.story)
 
 
 def cmd_test(args: argparse.Namespace) -> int:

@@ -157,6 +157,12 @@ def args_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the verdict")
     p.add_argument("--ruleset", metavar="RULESET",
                    help="replay with this ruleset (a path or bundled name) instead of the one the log names")
+    p.add_argument("--seat", type=_positive_int, metavar="N",
+                   help="print the game's story first as seat N read it (1 is the first player): the public lines "
+                        "and that seat's own, exactly what 'play --seat N' told; what the rules reveal at the end too")
+    p.add_argument("--story", action="store_true",
+                   help="print the game's whole story first, every seat's private lines and secret answers with it "
+                        "(a referee's view after the game)")
 
 
 def args_test(p: argparse.ArgumentParser) -> None:

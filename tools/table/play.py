@@ -17,6 +17,7 @@ from rulecraft.files import OutputError
 from rulecraft.runtime.gamelog import GameLogWriter, LogMismatch, end_record, log_header
 from rulecraft.runtime.replay import replay
 from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
+from rulecraft.runtime.story import line_text
 
 from rulecraft.model.ruleset import ViewDef
 
@@ -365,13 +366,26 @@ def _save_failed(path: Optional[str], exc: SaveError) -> int:
     return 1
 
 
-def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=None, ruleset: Optional[str] = None) -> int:
+def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=None, ruleset: Optional[str] = None,
+               seat: Optional[int] = None, story: bool = False) -> int:
+    """Replay the log at `path` and say whether it replays identically. `story`: print the game's story first, every
+    seat's lines (a referee's view); `seat` (from 0): as that seat read it in the game (`replay --seat N`), the public
+    lines and its own, exactly what `play --seat N` told (story.Line.for_seats decides it, as for the table)."""
     out = _Printable(out or sys.stdout)
     report = replay(path, ruleset=ruleset)
+    g = report.game
+    if seat is not None and g is not None and not 0 <= seat < len(g.players):
+        _err(f"rulecraft replay: --seat {seat + 1}: the game of this log has {len(g.players)} players "
+             f"(seats 1 to {len(g.players)})")
+        return 2
     for w in report.warnings:
         print(f"warning: {w}", file=out)
-    if not quiet and report.game is not None and report.ok and report.complete:
-        g = report.game
+    if (story or seat is not None) and g is not None:
+        for line in g.narrative:
+            text = line_text(line, None if seat is None else (seat,))
+            if text is not None:
+                print(text, file=out)
+    if not quiet and g is not None and report.ok and report.complete:
         winners = ", ".join(g.players[s].name for s in g.winners) or "nobody"
         print(f"winner: {winners}" + (f", scores {g.scores}" if g.scores is not None else ""), file=out)
     where = f"{path}:{report.line}: " if report.line else f"{path}: "
