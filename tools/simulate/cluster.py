@@ -108,9 +108,9 @@ def _quiet_dask() -> None:
 
 
 def _quiet_leftovers() -> None:
-    """Once a cluster run is over, or stopped while connecting: what Dask's objects raise as they are collected
-    (`Client.__del__` ... TimeoutError, a client whose bounded close had not finished) is not printed; the run said in
-    one line how it ended (issue 38). RULECRAFT_DEBUG shows it."""
+    """From the start of a cluster run: what Dask's objects raise as they are collected (`Client.__del__` ...
+    TimeoutError, a client whose bounded close had not finished; a `Future.__del__` collected while the games go on,
+    or as a Ctrl-C lands) is not printed; the run says in one line how it ended (issue 38). RULECRAFT_DEBUG shows it."""
     earlier = sys.unraisablehook
     if os.environ.get("RULECRAFT_DEBUG") or getattr(earlier, "rulecraft_quiet", False):
         return
@@ -154,7 +154,6 @@ def _connect(client_class, address: str, timeout: float):
             made = box.get("client")
         if made is not None:  # made before the Ctrl-C was seen here
             bounded(lambda: made.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
-        _quiet_leftovers()  # the client half made in that thread must not print a traceback as the process ends
         raise
     if worker.is_alive():
         raise ClusterError(f"{address} did not answer as a Dask scheduler within {timeout:g} s", 1)
@@ -173,6 +172,7 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
     except ImportError:
         raise ClusterError("--cluster needs Dask distributed: pip install 'rulecraft[cluster]'", 2) from None
     _quiet_dask()
+    _quiet_leftovers()  # in for the whole run: a future or client collected at any time must not print a traceback
     probe_scheduler(address, scheme, host, port, timeout)
     client = _connect(Client, target, timeout)
     try:
@@ -187,7 +187,6 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
         finally:
             bounded(lambda: ex.shutdown(wait=False), "rulecraft-dask-shutdown")  # cancels what is still queued
     finally:
-        _quiet_leftovers()  # a client whose close outlives its bound complains as it is collected (a Ctrl-C'd run)
         bounded(lambda: client.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
 
 
