@@ -7,6 +7,7 @@ import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
 import {Simulate} from "./simulate.js"
 import {tabKeys, fitToggle, helpCloses} from "./controls.js"
+import {Drafts, restoredNote} from "./drafts.js"
 
 const $ = sel => document.querySelector(sel)
 const state = {
@@ -74,12 +75,28 @@ async function openFile(which) {
                 readOnly: got.readOnly, saved: got.text}
   state.problems = []
   showProblems([])
+  // the text not saved the studio kept (a reload, a studio started again): back in the editor, said, undoable
+  const draft = !got.readOnly && got.draft ? got.draft : null
+  state.drafts.opened(draft)
   state.view = makeEditor($("#editor"), state.client, {
-    uri: state.file.uri, text: got.text, readOnly: got.readOnly, onSave: save,
+    uri: state.file.uri, text: draft ? draft.text : got.text, readOnly: got.readOnly, onSave: save,
     label: `the ruleset ${got.path || `${got.bundled} (bundled, read-only)`}`,
     onCursor: s => state.chart.cursor(s.doc.lineAt(s.selection.main.head).number),
-    onChange: () => markDirty(),
+    onChange: () => { markDirty(); state.drafts.changed() },
   })
+  if (draft) {
+    status(restoredNote(got.path, draft, got.digest), "warn")
+    const discard = Object.assign(document.createElement("button"), {type: "button", id: "discard-draft",
+      textContent: "Discard it (take the file's text)"})
+    discard.addEventListener("click", () => {
+      const view = state.view
+      view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: state.file.saved}})
+      state.drafts.flush()
+      status(`your kept text is discarded: the editor holds ${got.path} as saved`, "ok")
+      view.focus()
+    })
+    $("#status").append(" ", discard)
+  }
   $("#file-name").textContent = got.path || `${got.bundled} (bundled, read-only)`
   $("#copy").hidden = !got.readOnly
   $("#save").disabled = got.readOnly
@@ -126,6 +143,7 @@ async function save() {
     const got = await postJSON("/api/save", {path: f.path, text, digest: f.digest})
     f.digest = got.digest
     f.saved = text
+    state.drafts.saved()
     markDirty()
     status(`saved ${f.path}`, "ok")
     state.simulate.setExample(text)  // the options' example: a parameter the ruleset has now (it kept the template's)
@@ -327,6 +345,8 @@ async function main() {
   history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, ""))
   const config = await getJSON("/api/config")
   state.root = config.root
+  state.drafts = new Drafts({file: () => state.file, text: () => state.view ? state.view.state.doc.toString() : "",
+                             onError: message => status(message, "error")})
   $("#root").textContent = config.root
   state.client = await connect(config.root, {
     "textDocument/publishDiagnostics": onDiagnostics,
@@ -375,9 +395,13 @@ async function main() {
     }
   })
   // closing or reloading the page with text not saved: the browser asks first (the text lives only here)
+  // (unless the studio holds the text already: opened again, the file gets it back)
   window.addEventListener("beforeunload", e => {
-    if (state.file && !state.file.readOnly && isDirty()) { e.preventDefault(); e.returnValue = "" }
+    if (state.file && !state.file.readOnly && isDirty() && state.drafts.kept !== state.view.state.doc.toString()) {
+      e.preventDefault(); e.returnValue = ""
+    }
   })
+  window.addEventListener("pagehide", () => state.drafts.flush(true))
   $("#copy").addEventListener("click", copyBundled)
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
