@@ -245,17 +245,26 @@ def test_a_variant_of_a_variant(studio, browser):
 
 
 def test_a_narrow_window_keeps_every_panel_in_it(studio, browser):
-    """At 1,000 px (a laptop's half screen) the three columns fit; at 760 px they stack into one column that scrolls
+    """At 1,024 and 1,000 px (a laptop's half screen) the three columns fit, the chart's controls in theirs; at 760 px they stack into one column that scrolls
     down. Before, the page was wider than the window at both: the tabs and the chart were cut off at the right."""
     folder, url = studio
-    page, _ = open_pig(browser, url, width=1000, height=800)
+    # a variant: its list of sequences names each 'written in the parent', the longest the list gets
+    (folder / "pig-narrow.yaml").write_text("ruleset: pig-narrow\nextends: pig\ntitle: Pig (narrow)\n", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(url.replace("/?", "/?path=pig-narrow.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
     page.wait_for_selector("#chart[data-drawn] svg", timeout=WAIT)
-    for width in (1000, 760):
+    for width in (1024, 1000, 760):
         page.set_viewport_size({"width": width, "height": 800})
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
         for part in ("#editor", "#tabs", "#chart"):
             box = page.locator(part).bounding_box()
             assert box["width"] >= 300 and box["x"] + box["width"] <= width + 1, (width, part, box)
+        # the chart's controls too (session 18: at 1,024 px 'Download (SVG)' stood past the panel, cut off)
+        cut = page.evaluate("""() => { const right = document.querySelector('#right').getBoundingClientRect().right
+            return [...document.querySelectorAll('.chart-bar > *')].filter(e => !e.hidden)
+              .filter(e => e.getBoundingClientRect().right > right + 1).map(e => e.id || e.textContent.trim()) }""")
+        assert cut == [], (width, cut)
     assert page.locator("#tabs button[data-tab='simulate']").bounding_box()["x"] < 760
     page.close()
 
