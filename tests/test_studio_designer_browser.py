@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -515,4 +516,25 @@ def test_the_chart_by_keyboard_with_every_step_and_a_game_that_cannot_start(stud
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('saved')", timeout=WAIT)
     assert page.get_attribute("#tab-simulate textarea", "placeholder") == "goal_points=100"
     assert errors == [] or all("422" in e for e in errors), errors
+    page.close()
+
+
+def test_the_play_tab_of_a_ruleset_with_errors_says_which_and_goes_to_it(studio, browser):
+    """The Play tab said 'the ruleset has errors: fix them to play it' under an empty 'Play : players' line and a
+    disabled button (session 18). It names the first error, hides the form it cannot fill, and Go to puts the cursor
+    on the error, with the focus in the editor to fix it."""
+    folder, url = studio
+    shutil.copy(Path(__file__).parent / "cases" / "invalid" / "284-yaml-key-indented-past-its-mapping" / "ruleset.yaml",
+                folder / "broken.yaml")
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page.goto(url.replace("/?", "/?path=broken.yaml&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page.click("#tabs button[data-tab='play']")
+    go = page.wait_for_selector("#play-note button.go-to", timeout=WAIT)
+    assert "broken.yaml cannot be played: broken.yaml:6:4: E009" in page.text_content("#play-note")
+    assert not page.is_visible("#play-players") and not page.is_visible("#play-seats")
+    shot(page, "studio-play-cannot.png")
+    go.click()
+    page.wait_for_function("() => window.studio.view.hasFocus", timeout=WAIT)
+    assert cursor_line(page) == 6
     page.close()
