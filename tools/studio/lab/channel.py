@@ -129,7 +129,7 @@ def request_of(studio, msg: dict, lab: Lab) -> dict:
 
 def _sweep(given: Any, side: dict, games: int) -> tuple[dict, list[dict]]:
     """A sweep of one setting ({name, values}): the side played at each value, its other options as they are."""
-    from rulecraft.tools.table.play import parse_sets
+    from rulecraft.tools.loading import parse_sets
 
     name, values = (given.get("name"), given.get("values")) if isinstance(given, dict) else (None, None)
     if not isinstance(name, str) or not isinstance(values, list) or not 2 <= len(values) <= MAX_VALUES or \
