@@ -157,8 +157,11 @@ export class Simulate {
                      set: lines(this.setsB.value)}
     }
     this.running = true
+    // the focus goes from Run, disabled while the games play, to Cancel (it fell to the top of the page), and back
+    const onRun = document.activeElement === this.run
     this.run.disabled = true
     this.cancel.disabled = false
+    if (onRun) this.cancel.focus()
     this.bar.value = 0
     this.count.textContent = "starting…"
     this.out.replaceChildren()  // the last run's figures would read as this one's
@@ -193,6 +196,8 @@ export class Simulate {
     this.running = false
     this.run.disabled = false
     this.setDirty(this.dirty())
+    const active = document.activeElement
+    if (active === this.cancel || !active || active === document.body) this.run.focus({preventScroll: true})
     this.cancel.disabled = true
     this.say(text, kind)
   }
