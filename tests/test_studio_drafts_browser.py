@@ -44,7 +44,8 @@ def test_text_not_saved_comes_back_after_a_reload_and_a_restart(browser, tmp_pat
     shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
     disk = (tmp_path / "pig.yaml").read_text(encoding="utf-8")
     page = browser.new_page(viewport={"width": 1024, "height": 768})
-    page.on("dialog", lambda d: d.accept())  # "leave the page?", if the browser asks
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.type), d.accept()))  # "leave the page?", if the browser asks
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     with studio_server([str(tmp_path)]) as got:
@@ -60,6 +61,16 @@ def test_text_not_saved_comes_back_after_a_reload_and_a_restart(browser, tmp_pat
         assert "dirty" in page.get_attribute("#file-name", "class")
         assert "was kept and is back in the editor: Save writes it to the file." in page.text_content("#status")
         shot(page, "studio-draft-restored.png")
+        # another file opened: nothing asked (the studio holds the text), said, and back when pig.yaml is opened again
+        (tmp_path / "pig-b.yaml").write_text("ruleset: pig-b\nextends: pig\ntitle: Pig B\n", encoding="utf-8")
+        page.wait_for_selector("#files a:text-is('pig-b.yaml')", timeout=WAIT)
+        page.click("#files a:text-is('pig-b.yaml')")
+        page.wait_for_function("() => window.studio.file.path === 'pig-b.yaml'", timeout=WAIT)
+        assert page.text_content("#status") == ("your text of pig.yaml not saved is kept: open pig.yaml again to go "
+                                                "on with it")
+        page.click("#files a:text-is('pig.yaml')")
+        page.wait_for_function("() => window.studio.file.path === 'pig.yaml'", timeout=WAIT)
+        assert doc(page) == typed
     assert (tmp_path / "pig.yaml").read_text(encoding="utf-8") == disk  # nothing was saved
 
     with studio_server([str(tmp_path)]) as got:  # started again: another port, another token
@@ -83,4 +94,4 @@ def test_text_not_saved_comes_back_after_a_reload_and_a_restart(browser, tmp_pat
         page.reload()
         page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
         assert doc(page) == "# saved\n" + disk and page.query_selector("#discard-draft") is None
-    assert errors == []
+    assert errors == [] and "confirm" not in dialogs

@@ -64,7 +64,14 @@ function item(text, onclick, current, title) {
 }
 
 async function openFile(which) {
-  if (state.file && !state.file.readOnly && isDirty() && !confirm("Leave this file? Its changes are not saved.")) return
+  // another file opened with text not saved: the studio keeps it (opened again, it comes back), so nothing is asked
+  // unless the studio could not take it (stopped)
+  let left = null
+  if (state.file && !state.file.readOnly && isDirty()) {
+    await state.drafts.flush()
+    if (state.drafts.kept === state.view.state.doc.toString()) left = state.file.path
+    else if (!confirm("Leave this file? Its changes are not saved.")) return
+  }
   status("")
   const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
   const got = await getJSON(`/api/file?${q}`)
@@ -97,6 +104,7 @@ async function openFile(which) {
     })
     $("#status").append(" ", discard)
   }
+  else if (left && left !== got.path) status(`your text of ${left} not saved is kept: open ${left} again to go on with it`, "warn")
   $("#file-name").textContent = got.path || `${got.bundled} (bundled, read-only)`
   $("#copy").hidden = !got.readOnly
   $("#save").disabled = got.readOnly
@@ -186,7 +194,10 @@ async function newFile(e) {
   e.preventDefault()
   // a name as a person types it ("my dice game"): its spaces made dashes, as the file's name cannot hold them
   const name = $("#new-name").value.trim().replace(/\s+/g, "-")
-  if (!name) return
+  if (!name) {  // it did nothing and said nothing
+    $("#new-name").focus()
+    return status("type a name for the new ruleset first (my dice game makes my-dice-game.yaml)", "error")
+  }
   const from = $("#new-from").value
   if (from === "variant:" && !state.file) return status("open the ruleset to make a variant of first", "error")
   try {

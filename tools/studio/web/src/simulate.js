@@ -141,7 +141,8 @@ export class Simulate {
 
   async start() {
     const ref = this.source()
-    if (!ref || this.running) return
+    if (this.running) return
+    if (!ref) return this.say("not run: open a ruleset first (on the left), or make one with New", "stale")
     if (this.dirty() && !(await this.save())) return this.say("not run: the file could not be saved (see above)", "stale")
     const bots = lines(this.bots.value)
     const bad = [...bots, ...lines(this.botsB.value)].find(b => !BOTS.includes(b))
