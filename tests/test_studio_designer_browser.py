@@ -559,3 +559,19 @@ def test_new_without_a_name_and_run_without_a_ruleset_say_why_they_do_nothing(st
     page.wait_for_function("() => document.activeElement.id === 'new-name'", timeout=WAIT)
     assert page.text_content("#status") == "type a name for the new ruleset first (my dice game makes my-dice-game.yaml)"
     page.close()
+
+
+def test_a_reload_opens_the_tab_the_page_showed(studio, browser):
+    """A reload went back to the chart whatever tab was open (session 18: a designer reading Simulate's results, or
+    with Play's links, reloaded and had to find the tab again). The tab is in the address; a reload opens it."""
+    folder, url = studio
+    page, errors = open_pig(browser, url, width=1024, height=768)
+    page.click("#tabs button[data-tab='play']")
+    page.wait_for_function("() => !document.querySelector('#play-start').disabled", timeout=WAIT)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    assert page.get_attribute("#tabs button.current", "data-tab") == "play"
+    page.wait_for_function("() => !document.querySelector('#play-start').disabled", timeout=WAIT)  # set up as a click does
+    assert page.is_visible("#tab-play") and not page.is_visible("#tab-chart")
+    assert errors == []
+    page.close()

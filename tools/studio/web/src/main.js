@@ -109,7 +109,7 @@ async function openFile(which) {
   $("#copy").hidden = !got.readOnly
   $("#save").disabled = got.readOnly
   markDirty()
-  history.replaceState(null, "", `/?${q}`)
+  history.replaceState(null, "", `/?${q}${location.hash}`)
   await listFiles()
   $("#new-from").options[1].text = `a variant of ${got.path || got.bundled}`
   state.chart.soon(1)
@@ -347,13 +347,16 @@ function showTab(name) {
     b.tabIndex = on ? 0 : -1  // one Tab stop for the list; the arrow keys move between the tabs (ARIA's tabs)
   }
   for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
+  // the tab in the address, so a reload (or the address kept) opens it again (session 18: back to the chart)
+  history.replaceState(null, "", location.pathname + location.search + (name === "chart" ? "" : `#${name}`))
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
   if (name === "variants") showVariant()
 }
 
 // ------------------------------------------------------------------ start
 async function main() {
-  history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, ""))
+  history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, "") + location.hash)
+  const tab = document.querySelector(`#tabs button[data-tab="${CSS.escape(location.hash.slice(1))}"]`)
   const config = await getJSON("/api/config")
   state.root = config.root
   state.drafts = new Drafts({file: () => state.file, text: () => state.view ? state.view.state.doc.toString() : "",
@@ -432,8 +435,10 @@ async function main() {
   await listFiles()
   const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}
     : config.open ? {path: config.open} : null
-  if (first) await openFile(first)
-  else {
+  if (first) {
+    await openFile(first)
+    if (tab) tab.click()  // the tab the page showed before the reload (its own set-up runs, as on a click)
+  } else {
     // nothing open yet: the editor says how to begin (a line in the header's corner was all; the chart's controls
     // stood over nothing)
     status("pick a ruleset on the left, or make a new one")
