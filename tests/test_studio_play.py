@@ -510,3 +510,18 @@ def test_play_again_is_asked_once_the_game_is_over_and_makes_one_next_game(folde
     assert len(after) == 1 and after[0]["seed"] == 41 and [s["kind"] for s in after[0]["seats"]] == ["human", "random"]
     assert mine["next"] == after[0]["seats"][0]["link"]
     assert seen["next"] == after[0]["spectator"]
+
+
+def test_the_play_tab_of_a_ruleset_with_errors_names_the_first_and_where_it_is(folder):
+    """The Play tab of a ruleset with errors said 'the ruleset has errors: fix them to play it', over an empty
+    'Play : players' line, and nothing of which error or where (session 18: a designer's variant with a key indented
+    one space too far). It names the first error with its line, and `at` gives the page its Go to."""
+    shutil.copy(os.path.join(os.path.dirname(__file__), "cases", "invalid", "284-yaml-key-indented-past-its-mapping",
+                             "ruleset.yaml"), folder / "broken.yaml")
+    with studio(folder) as c:
+        r = c.get("/api/play/setup", params={"path": "broken.yaml"}, headers={"authorization": f"token {TOKEN}"})
+    assert r.status_code == 422
+    got = r.json()
+    assert got["error"].startswith("broken.yaml cannot be played: broken.yaml:6:4: E009: YAML syntax:"), got
+    assert got["error"].endswith("fix it and save to play"), got
+    assert got["at"] == {"path": "broken.yaml", "line": 6, "col": 4}

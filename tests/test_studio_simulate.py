@@ -259,3 +259,24 @@ def test_a_sweep_plays_each_value_and_plots_any_row_against_it(client):
     assert rows[0]["label"] == "win rate, seat 1" and len(rows[0]["points"]) == 3
     assert plot["type"] == "sweep" and plot["row"] == turns and "<svg" in plot["svg"]
     assert "<script" not in plot["svg"]
+
+
+def test_a_failure_of_the_studio_itself_is_said_and_the_page_goes_on(client, monkeypatch):
+    """A bug of the studio's while starting a run (session 18: a sweep's ImportError) closed the page's simulation
+    websocket, and the page said 'the studio's server is gone' of a studio still running. It is answered with an error
+    that says what happened and where the details are, and the same websocket takes the next run."""
+    from rulecraft.tools.studio.lab import channel
+
+    real = channel.request_of
+    monkeypatch.setattr(channel, "request_of", lambda *a: (_ for _ in ()).throw(ImportError("a bug")))
+    start = {"type": "start", "ruleset": "pig.yaml", "games": 2, "seed": 3, "workers": 1, "agents": ["random"]}
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json(start)
+        said = ws.receive_json()
+        assert said == {"type": "error", "message": "the studio failed to do this (a fault of the studio's, not of "
+                        "the ruleset): its terminal has the details; the page goes on"}
+        monkeypatch.setattr(channel, "request_of", real)
+        ws.send_json(start)
+        assert ws.receive_json()["type"] == "started"
+        result, _ = until(ws, {"result", "error"})
+    assert result["type"] == "result", result

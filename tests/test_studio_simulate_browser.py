@@ -203,3 +203,18 @@ def test_a_sweep_of_one_setting_plots_a_row_against_its_values(page):
     assert means[0] < means[1] < means[2], cells  # more points to reach: more turns
     shot(page, "studio-simulate-sweep.png")
     page.select_option("#sim-sweep", "")
+
+
+def test_run_by_the_keyboard_keeps_the_focus_on_run_and_cancel(page):
+    """Enter on Run disabled the button that had the focus, and the focus fell to the top of the page: Cancel, then
+    Run again, were a walk with Tab away (session 18). The focus goes to Cancel while the games play and back to Run
+    when they end."""
+    page.fill("#tab-simulate input[type=number] >> nth=0", "4")
+    page.evaluate("() => { window.focusSeen = []; document.addEventListener('focusin', e => "
+                  "window.focusSeen.push(e.target.id || e.target.tagName)) }")
+    before = info(page)["results"]
+    page.focus("#sim-run")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.studio.simulate.info.results > {before}", timeout=WAIT)
+    assert page.evaluate("() => document.activeElement.id") == "sim-run"
+    assert page.evaluate("() => window.focusSeen") == ["sim-run", "sim-cancel", "sim-run"]

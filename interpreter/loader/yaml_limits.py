@@ -12,7 +12,7 @@ import gc
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import yaml
 
@@ -185,6 +185,24 @@ def overindented(text: str, line: int, col: int) -> bool:
     if prev is None or prev.rstrip().endswith(":"):
         return False
     return len(here) - len(here.lstrip(" ")) > len(prev) - len(prev.lstrip(" "))
+
+
+def deeper_key(text: str, problem: str, context: str, line: int, col: int, mark: Any) -> str | None:
+    """The hint for a key indented past the keys of the block mapping above it (PyYAML: "did not find expected key"
+    at the key), in the spaces a designer counts; None for any other error. (line, col) 1-based; `mark`: PyYAML's
+    context mark, where the mapping starts. Session 18: the hint was PyYAML's "while parsing a block mapping that starts at ..."."""
+    lines, m_line, m_col = text.splitlines(), mark.line + 1, mark.column + 1
+    if "expected key" not in problem or "block mapping" not in context or not 0 < line <= len(lines):
+        return None
+    here = lines[line - 1]
+    if col <= m_col or here[: col - 1].strip(" ") or here[col - 1: col] in ("", "-", "#"):
+        return None
+    spaces = lambda n: f"{n} space{'' if n == 1 else 's'}"  # noqa: E731
+    said = f"this line is indented {spaces(col - 1)}, deeper than the keys of the mapping above it (line {m_line}, " \
+        f"indented {m_col - 1}): the keys of one mapping line up; indent it by {spaces(m_col - 1)}, as line {m_line}"
+    above = next((l for l in reversed(lines[: line - 1]) if l.strip() and not l.lstrip().startswith("#")), "")
+    deeper = len(above) - len(above.lstrip(" "))
+    return said if deeper <= col - 1 else f"{said}, or by {spaces(deeper)} to go on with the lines above it"
 
 
 def has_tab(text: str, line: int) -> bool:

@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostic, Span, error
 from .yaml_limits import DEFAULT_LIMITS, TOO_DEEP_HINT, Limits, check_expanded_size, node_span as _span
 from .yaml_limits import LimitExceeded as _Abort, too_deep as _too_deep, too_many_nodes
 from .yaml_limits import has_tab as _has_tab, open_quote_above as _open_quote_above, overindented as _overindented
-from .yaml_limits import binary_text, invisible_characters, tab_col as _tab_col
+from .yaml_limits import binary_text, deeper_key as _deeper_key, invisible_characters, tab_col as _tab_col
 from .yaml_limits import Loader as _Loader  # CSafeLoader: the C composer (PyYAML's pure-Python one without libyaml)
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "YMap", "YNode", "YScalar", "YSeq", "decode", "load_file", "parse_yaml",
@@ -372,7 +372,7 @@ def _parse_yaml(text: str, path: str, limits: Limits) -> tuple[YNode | None, lis
                 hint = (f"this '-' starts a list item in the column of the keys of the mapping that starts at "
                         f"{where}: to add an item to the list above, put its '-' under that list's '-'")
             else:
-                hint = f"{exc.context} that starts at {where}"
+                hint = _deeper_key(text, problem, exc.context, line, col, cm) or f"{exc.context} that starts at {where}"
         return None, [error("E009", f"YAML syntax: {problem}", Span(path, line, col), hint)]
     except yaml.YAMLError as exc:  # composer errors without marks
         return None, [error("E009", f"YAML syntax: {exc}", Span(path, 1, 1))]

@@ -22,7 +22,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from rulecraft.tools.studio.folder import MAX_FILE, Folder, Refused, bundled, bundled_path
+from rulecraft.tools.studio import drafts
+from rulecraft.tools.studio.folder import MAX_FILE, SUFFIXES, Folder, Refused, bundled, bundled_path
 from rulecraft.tools.studio.guard import Guard, GuardMiddleware
 from rulecraft.tools.studio.play.hub import Hub
 from rulecraft.tools.studio.play.routes import play_routes
@@ -193,12 +194,35 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
                 return JSONResponse({"path": None, "bundled": q["bundled"], "file": path, "text": fh.read(),
                                      "digest": None, "readOnly": True})
         path, text, digest = studio.folder.read(q.get("path", ""))
-        return JSONResponse({"path": q["path"], "file": path, "text": text, "digest": digest, "readOnly": False})
+        draft = drafts.find(studio.folder.root, q["path"], MAX_FILE)
+        if draft and draft["text"] == text:  # saved meanwhile by another page, or typed back as it was
+            drafts.drop(studio.folder.root, q["path"])
+            draft = None
+        return JSONResponse({"path": q["path"], "file": path, "text": text, "digest": digest, "readOnly": False,
+                             "draft": draft})
 
     async def save(request: Request) -> Response:
         body = await _json(request)
         digest = studio.folder.save(body.get("path"), _str(body, "text"), body.get("digest"))
+        drafts.drop(studio.folder.root, body["path"])
         return JSONResponse({"path": body["path"], "digest": digest})
+
+    async def draft(request: Request) -> Response:
+        body = await _json(request)
+        rel, text, base = _str(body, "path"), body.get("text"), body.get("digest")
+        studio.folder.resolve(rel)
+        if not rel.endswith(SUFFIXES):
+            raise Refused(f"'{rel[:100]}' is not a ruleset file (.yaml or .yml)", 400)
+        if text is not None and not isinstance(text, str) or base is not None and not isinstance(base, str):
+            raise Refused("'text' is the editor's text (a string, or null once it is the file's again) and "
+                          "'digest' the file's it was typed over", 400)
+        if text is not None and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE:
+            raise Refused(f"the text is over the limit of {MAX_FILE:,} bytes: not kept", 413)
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, drafts.keep, studio.folder.root, rel, text, base)
+        except drafts.DraftError as exc:
+            raise Refused(f"your text not saved could not be kept by the studio ({exc}); save it", 403) from None
+        return JSONResponse({"path": rel, "kept": text is not None})
 
     async def new(request: Request) -> Response:
         body = await _json(request)
@@ -286,6 +310,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
     routes = [
         Route("/", page), Route("/static/{name}", asset), Route("/favicon.ico", lambda r: Response(status_code=204)), Route("/api/config", config),
         Route("/api/files", list_files), Route("/api/file", read_file), Route("/api/save", save, methods=["POST"]),
+        Route("/api/draft", draft, methods=["POST"]),
         Route("/api/new", new, methods=["POST"]), Route("/api/print/{kind}", printed), Route("/api/diff", variants),
         WebSocketRoute("/ws", socket), WebSocketRoute("/simulate", simulations),
     ] + play_routes(hub, static_text, source, _json)

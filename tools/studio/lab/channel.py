@@ -258,6 +258,12 @@ class Channel:
         except (Asked, Refused) as exc:
             at = {"at": exc.at} if isinstance(exc, Asked) and exc.at else {}
             await self.send({"type": "error", "message": exc.message if isinstance(exc, Refused) else str(exc), **at})
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            raise
+        except Exception:  # noqa: BLE001 - the studio's own fault: said, logged, and the page's socket kept
+            log.exception("a simulation request failed")
+            await self.send({"type": "error", "message": "the studio failed to do this (a fault of the studio's, not "
+                             "of the ruleset): its terminal has the details; the page goes on"})
 
     async def start(self, msg: dict) -> None:
         if self.proc is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 
 from starlette.requests import Request
@@ -94,9 +95,9 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
     async def setup(request: Request) -> Response:
         path = source(request.query_params.get("path", ""))
         try:
-            return JSONResponse(await hub.off_loop(game_setup, path))
+            return JSONResponse(await hub.off_loop(game_setup, path, hub.root))
         except Refusal as exc:
-            return JSONResponse({"error": str(exc)}, status_code=422)
+            return JSONResponse({"error": str(exc), **({"at": exc.at} if exc.at else {})}, status_code=422)
 
     async def socket(ws: WebSocket) -> None:
         found = hub.seat_of(ws.query_params.get("seat", ""))
@@ -135,13 +136,21 @@ def play_routes(hub: Hub, static_text, source, read_json) -> list:
             Route("/api/play/new", new, methods=["POST"])]
 
 
-def game_setup(path: str) -> dict:
-    """What a game of the ruleset at `path` can be started with: its players, parameters and options."""
+def game_setup(path: str, root: str = "") -> dict:
+    """What a game of the ruleset at `path` can be started with: its players, parameters and options. A ruleset with
+    errors: Refusal naming the first and where it is (`at`, for the page's Go to, when in the folder `root`), in the
+    words the Simulate tab says it (session 18: 'the ruleset has errors', and the designer looked for which)."""
     from rulecraft.loader import load_ruleset
 
     loaded = load_ruleset(path)
     if not loaded.ok:
-        raise Refusal("the ruleset has errors: fix them to play it")
+        from rulecraft.tools.studio.lab.channel import settings_problem
+
+        real = os.path.realpath(path)
+        name = os.path.relpath(real, os.path.realpath(root)) if root and real.startswith(os.path.realpath(root) + os.sep) \
+            else os.path.basename(path)
+        said, at = settings_problem(path, {}, name=name.replace(os.sep, "/"), root=root)
+        raise Refusal(f"{said or 'the ruleset has errors'}: fix it and save to play", at)
     rs = loaded.ruleset
     return {"title": rs.title, "players": {"min": rs.players.min, "max": rs.players.max, "default": rs.players.default},
             "parameters": [{"name": k, "title": p.title, "default": p.default, "min": p.min, "max": p.max, "doc": p.doc}

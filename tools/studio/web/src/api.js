@@ -2,7 +2,7 @@
 export async function getJSON(url) {
   const r = await fetch(url, {credentials: "same-origin"})
   const body = await r.json().catch(() => ({error: `${r.status} ${r.statusText}`}))
-  if (!r.ok) throw new Error(body.error || `${r.status}`)
+  if (!r.ok) throw Object.assign(new Error(body.error || `${r.status}`), {status: r.status, body})
   return body
 }
 

@@ -7,6 +7,7 @@ import {getJSON, postJSON, getBlobURL} from "./api.js"
 import {setupPlay} from "./play-start.js"
 import {Simulate} from "./simulate.js"
 import {tabKeys, fitToggle, helpCloses} from "./controls.js"
+import {Drafts, restoredNote} from "./drafts.js"
 
 const $ = sel => document.querySelector(sel)
 const state = {
@@ -63,7 +64,14 @@ function item(text, onclick, current, title) {
 }
 
 async function openFile(which) {
-  if (state.file && !state.file.readOnly && isDirty() && !confirm("Leave this file? Its changes are not saved.")) return
+  // another file opened with text not saved: the studio keeps it (opened again, it comes back), so nothing is asked
+  // unless the studio could not take it (stopped)
+  let left = null
+  if (state.file && !state.file.readOnly && isDirty()) {
+    await state.drafts.flush()
+    if (state.drafts.kept === state.view.state.doc.toString()) left = state.file.path
+    else if (!confirm("Leave this file? Its changes are not saved.")) return
+  }
   status("")
   const q = which.bundled ? `bundled=${encodeURIComponent(which.bundled)}` : `path=${encodeURIComponent(which.path)}`
   const got = await getJSON(`/api/file?${q}`)
@@ -74,17 +82,34 @@ async function openFile(which) {
                 readOnly: got.readOnly, saved: got.text}
   state.problems = []
   showProblems([])
+  // the text not saved the studio kept (a reload, a studio started again): back in the editor, said, undoable
+  const draft = !got.readOnly && got.draft ? got.draft : null
+  state.drafts.opened(draft)
   state.view = makeEditor($("#editor"), state.client, {
-    uri: state.file.uri, text: got.text, readOnly: got.readOnly, onSave: save,
+    uri: state.file.uri, text: draft ? draft.text : got.text, readOnly: got.readOnly, onSave: save,
     label: `the ruleset ${got.path || `${got.bundled} (bundled, read-only)`}`,
     onCursor: s => state.chart.cursor(s.doc.lineAt(s.selection.main.head).number),
-    onChange: () => markDirty(),
+    onChange: () => { markDirty(); state.drafts.changed() },
   })
+  if (draft) {
+    status(restoredNote(got.path, draft, got.digest), "warn")
+    const discard = Object.assign(document.createElement("button"), {type: "button", id: "discard-draft",
+      textContent: "Discard it (take the file's text)"})
+    discard.addEventListener("click", () => {
+      const view = state.view
+      view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: state.file.saved}})
+      state.drafts.flush()
+      status(`your kept text is discarded: the editor holds ${got.path} as saved`, "ok")
+      view.focus()
+    })
+    $("#status").append(" ", discard)
+  }
+  else if (left && left !== got.path) status(`your text of ${left} not saved is kept: open ${left} again to go on with it`, "warn")
   $("#file-name").textContent = got.path || `${got.bundled} (bundled, read-only)`
   $("#copy").hidden = !got.readOnly
   $("#save").disabled = got.readOnly
   markDirty()
-  history.replaceState(null, "", `/?${q}`)
+  history.replaceState(null, "", `/?${q}${location.hash}`)
   await listFiles()
   $("#new-from").options[1].text = `a variant of ${got.path || got.bundled}`
   state.chart.soon(1)
@@ -126,6 +151,7 @@ async function save() {
     const got = await postJSON("/api/save", {path: f.path, text, digest: f.digest})
     f.digest = got.digest
     f.saved = text
+    state.drafts.saved()
     markDirty()
     status(`saved ${f.path}`, "ok")
     state.simulate.setExample(text)  // the options' example: a parameter the ruleset has now (it kept the template's)
@@ -168,7 +194,10 @@ async function newFile(e) {
   e.preventDefault()
   // a name as a person types it ("my dice game"): its spaces made dashes, as the file's name cannot hold them
   const name = $("#new-name").value.trim().replace(/\s+/g, "-")
-  if (!name) return
+  if (!name) {  // it did nothing and said nothing
+    $("#new-name").focus()
+    return status("type a name for the new ruleset first (my dice game makes my-dice-game.yaml)", "error")
+  }
   const from = $("#new-from").value
   if (from === "variant:" && !state.file) return status("open the ruleset to make a variant of first", "error")
   try {
@@ -318,15 +347,20 @@ function showTab(name) {
     b.tabIndex = on ? 0 : -1  // one Tab stop for the list; the arrow keys move between the tabs (ARIA's tabs)
   }
   for (const p of document.querySelectorAll(".tab")) p.hidden = p.id !== `tab-${name}`
+  // the tab in the address, so a reload (or the address kept) opens it again (session 18: back to the chart)
+  history.replaceState(null, "", location.pathname + location.search + (name === "chart" ? "" : `#${name}`))
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
   if (name === "variants") showVariant()
 }
 
 // ------------------------------------------------------------------ start
 async function main() {
-  history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, ""))
+  history.replaceState(null, "", location.pathname + location.search.replace(/([?&])token=[^&]*&?/, "$1").replace(/[?&]$/, "") + location.hash)
+  const tab = document.querySelector(`#tabs button[data-tab="${CSS.escape(location.hash.slice(1))}"]`)
   const config = await getJSON("/api/config")
   state.root = config.root
+  state.drafts = new Drafts({file: () => state.file, text: () => state.view ? state.view.state.doc.toString() : "",
+                             onError: message => status(message, "error")})
   $("#root").textContent = config.root
   state.client = await connect(config.root, {
     "textDocument/publishDiagnostics": onDiagnostics,
@@ -375,9 +409,13 @@ async function main() {
     }
   })
   // closing or reloading the page with text not saved: the browser asks first (the text lives only here)
+  // (unless the studio holds the text already: opened again, the file gets it back)
   window.addEventListener("beforeunload", e => {
-    if (state.file && !state.file.readOnly && isDirty()) { e.preventDefault(); e.returnValue = "" }
+    if (state.file && !state.file.readOnly && isDirty() && state.drafts.kept !== state.view.state.doc.toString()) {
+      e.preventDefault(); e.returnValue = ""
+    }
   })
+  window.addEventListener("pagehide", () => state.drafts.flush(true))
   $("#copy").addEventListener("click", copyBundled)
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
@@ -397,8 +435,10 @@ async function main() {
   await listFiles()
   const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}
     : config.open ? {path: config.open} : null
-  if (first) await openFile(first)
-  else {
+  if (first) {
+    await openFile(first)
+    if (tab) tab.click()  // the tab the page showed before the reload (its own set-up runs, as on a click)
+  } else {
     // nothing open yet: the editor says how to begin (a line in the header's corner was all; the chart's controls
     // stood over nothing)
     status("pick a ruleset on the left, or make a new one")

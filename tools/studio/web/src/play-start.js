@@ -44,8 +44,11 @@ async function showPlay(studio) {
       seats(setup.players.default, setup)
       $("#play-options").replaceChildren(...[...setup.parameters, ...setup.options].map(optionField))
       $("#play-start").disabled = false
+      $("#play-form").classList.remove("cannot")
     } catch (err) {
-      note.textContent = err.message
+      // which error and where, with a Go to (it said 'the ruleset has errors', over an empty 'Play : players' line)
+      note.replaceChildren(el("span", err.message, {className: "refused"}), ...goTo(err.body && err.body.at))
+      $("#play-form").classList.add("cannot")
       $("#play-start").disabled = true
     }
   } else {

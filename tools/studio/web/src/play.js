@@ -86,12 +86,31 @@ function draw(frame) {
   $("#stack").replaceChildren(...(view.stack ? [stackEl(view.stack, who)] : []))
   $("#players").replaceChildren(...view.players.map(p => playerEl(p, frame.asked, !view.over && away(frame).has(p.seat))))
   $("#end").replaceChildren(...(view.end ? [endEl(view.end, view)] : []))
-  $("#decision").replaceChildren(decisionEl(view.decision, frame, send, () => send({type: "help"})))
+  drawDecision(frame)
   if (!view.decision) $("#help").hidden = true
   $("#notices").replaceChildren(...state.notices.map(n => el("li", "notice", n)))
   const story = $("#story")
   story.replaceChildren(...state.story.map(l => el("li", `${l.kind}${l.private ? " private" : ""}`, l.text)))
   story.lastElementChild?.scrollIntoView({block: "nearest"})
+}
+
+// The decision drawn again with the focus kept on it (session 18: the button pressed went with the old question and
+// the focus fell to the top of the page, so a player using the keyboard tabbed back through the whole table for every
+// answer): when the focus was in the decision, or nowhere (the page just opened, after Play again), it goes to the
+// same control of the same question, else to the first control of the new one (or Play again at the end). Focus
+// elsewhere (the story, a link) is left where it is.
+const FOCUSABLE = "button:not([disabled]), input:not([disabled]), select:not([disabled])"
+
+function drawDecision(frame) {
+  const box = $("#decision"), active = document.activeElement
+  const inside = box.contains(active), lost = !active || active === document.body
+  const at = inside && state.drawnFor === frame.decisions ? [...box.querySelectorAll(FOCUSABLE)].indexOf(active) : 0
+  box.replaceChildren(decisionEl(frame.view.decision, frame, send, () => send({type: "help"})))
+  state.drawnFor = frame.decisions
+  if (!(inside || lost) || !(frame.asked === frame.seat && frame.seat !== null || frame.view.over)) return
+  const controls = box.querySelectorAll(FOCUSABLE)
+  const to = controls[Math.max(0, Math.min(at, controls.length - 1))]
+  if (to) to.focus({preventScroll: true})
 }
 
 function drawTurn(view, who) {

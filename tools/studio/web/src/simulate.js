@@ -141,7 +141,8 @@ export class Simulate {
 
   async start() {
     const ref = this.source()
-    if (!ref || this.running) return
+    if (this.running) return
+    if (!ref) return this.say("not run: open a ruleset first (on the left), or make one with New", "stale")
     if (this.dirty() && !(await this.save())) return this.say("not run: the file could not be saved (see above)", "stale")
     const bots = lines(this.bots.value)
     const bad = [...bots, ...lines(this.botsB.value)].find(b => !BOTS.includes(b))
@@ -157,8 +158,11 @@ export class Simulate {
                      set: lines(this.setsB.value)}
     }
     this.running = true
+    // the focus goes from Run, disabled while the games play, to Cancel (it fell to the top of the page), and back
+    const onRun = document.activeElement === this.run
     this.run.disabled = true
     this.cancel.disabled = false
+    if (onRun) this.cancel.focus()
     this.bar.value = 0
     this.count.textContent = "starting…"
     this.out.replaceChildren()  // the last run's figures would read as this one's
@@ -193,6 +197,8 @@ export class Simulate {
     this.running = false
     this.run.disabled = false
     this.setDirty(this.dirty())
+    const active = document.activeElement
+    if (active === this.cancel || !active || active === document.body) this.run.focus({preventScroll: true})
     this.cancel.disabled = true
     this.say(text, kind)
   }

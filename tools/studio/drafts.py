@@ -1,0 +1,94 @@
+"""The editor's text not saved yet, kept by the studio so that a page reloaded (its "leave the page?" answered yes),
+a browser that crashed or a studio started again loses nothing (session 18: all three lost the text). A page's own
+storage would not do: it is kept per address, and a studio started again listens on another port.
+
+A draft is `.rulecraft/drafts/HASH.json` under the studio's folder (HASH: of the ruleset's path in the folder),
+readable by its owner only, written through the one writer (`rulecraft.files.replace_file`): `{path, base, text,
+time}`, `base` the digest of the file on disk the text was typed over. The page sends its text a moment after the
+typing settles and `null` once the text is the file's again; a save drops it. As with the games
+(`play/gamefolder.py`), `.rulecraft` and its `drafts` must be real folders of the studio's folder: a link (a zip or
+a git clone carries them) is never written through."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import time
+
+from rulecraft.files import InputError, OutputError, read_regular, replace_file
+
+DRAFTS = (".rulecraft", "drafts")
+MAX_DRAFTS = 200  # files with a draft at once: a page cannot fill the disk one path at a time
+
+
+class DraftError(Exception):
+    """A draft that cannot be kept: the sentence says why."""
+
+
+def _home(root: str) -> str:
+    """The drafts' folder, made when missing; DraftError when a part of it is a link or not a folder."""
+    path = root
+    for part in DRAFTS:
+        path = os.path.join(path, part)
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            os.mkdir(path, 0o700)
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            kind = "a link" if stat.S_ISLNK(st.st_mode) else "not a folder"
+            raise DraftError(f"{os.path.relpath(path, root)} is {kind}: the text not saved is kept only in a folder "
+                             f"of the studio's folder")
+    return path
+
+
+def _name(rel: str) -> str:
+    return hashlib.sha256(rel.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
+
+
+def keep(root: str, rel: str, text: str | None, base: str | None) -> None:
+    """Keep `text` as the draft of the ruleset `rel` (a path of the folder, checked by the caller), typed over the
+    file whose digest is `base`; `None`: the text is the file's again, and its draft goes."""
+    if text is None:
+        drop(root, rel)
+        return
+    try:
+        home = _home(root)
+        path = os.path.join(home, _name(rel))
+        if not os.path.lexists(path) and len(os.listdir(home)) >= MAX_DRAFTS:
+            raise DraftError(f"{MAX_DRAFTS} files already have text not saved kept: save or discard some first")
+        data = json.dumps({"path": rel, "base": base, "text": text, "time": time.time()}, ensure_ascii=False)
+        replace_file(path, data.encode("utf-8", "surrogatepass"), private=True)
+    except OutputError as exc:
+        raise DraftError(exc.message.replace(root + os.sep, "")) from None
+    except OSError as exc:
+        raise DraftError(f"{(exc.strerror or str(exc)).lower()}") from None
+
+
+def drop(root: str, rel: str) -> None:
+    """The draft of `rel` removed (saved, or discarded); nothing when there is none."""
+    path = os.path.join(root, *DRAFTS, _name(rel))
+    try:
+        if os.path.isdir(os.path.join(root, DRAFTS[0])) and not os.path.islink(os.path.join(root, DRAFTS[0])):
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def find(root: str, rel: str, limit: int) -> dict | None:
+    """`{text, base, time}` of the draft of `rel`, or None: none kept, or one that cannot be read (a file from
+    elsewhere: another path's, not a regular file, not JSON of that shape)."""
+    try:
+        home = os.path.join(root, *DRAFTS)
+        for folder in (os.path.join(root, DRAFTS[0]), home):
+            if os.path.islink(folder):
+                return None
+        got = json.loads(read_regular(os.path.join(home, _name(rel)), 2 * limit + 1000, "draft"))
+    except (InputError, OSError, ValueError, RecursionError):
+        return None
+    if not (isinstance(got, dict) and got.get("path") == rel and isinstance(got.get("text"), str)
+            and isinstance(got.get("base"), (str, type(None))) and isinstance(got.get("time"), (int, float))):
+        return None
+    return {"text": got["text"], "base": got["base"], "time": got["time"]}
