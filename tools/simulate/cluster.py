@@ -154,6 +154,7 @@ def _connect(client_class, address: str, timeout: float):
             made = box.get("client")
         if made is not None:  # made before the Ctrl-C was seen here
             bounded(lambda: made.close(timeout=CLOSE_WAIT), "rulecraft-dask-close")
+        _quiet_leftovers()  # (in already when called from cluster()) the half-made client must not print a traceback
         raise
     if worker.is_alive():
         raise ClusterError(f"{address} did not answer as a Dask scheduler within {timeout:g} s", 1)
