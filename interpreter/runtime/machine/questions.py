@@ -77,7 +77,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                     if wire.__class__ is int and 0 <= wire < n:
                         if left is not None:
                             bots.left = left - 1
-                        g.pending = None
+                        g.pending = None  # (answers.taken with no story, written out: the hot path)
                         g.decisions = decisions = g.decisions + 1
                         steps = g.steps
                         if steps + decisions * DECISION_STEPS > g.max_steps:
@@ -103,7 +103,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                 if wire.__class__ is bool:
                     if left is not None:
                         bots.left = left - 1
-                    g.pending = None
+                    g.pending = None  # (answers.taken, as above)
                     g.decisions = decisions = g.decisions + 1
                     steps = g.steps
                     if steps + decisions * DECISION_STEPS > g.max_steps:
@@ -195,7 +195,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
             if answer is not MISSING:
                 if left is not None:
                     bots.left = left - 1
-                g.pending = None
+                g.pending = None  # (answers.taken, as above)
                 g.decisions = decisions = g.decisions + 1
                 steps = g.steps
                 if steps + decisions * DECISION_STEPS > g.max_steps:
