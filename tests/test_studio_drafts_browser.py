@@ -60,6 +60,7 @@ def test_text_not_saved_comes_back_after_a_reload_and_a_restart(browser, tmp_pat
         assert doc(page) == typed
         assert "dirty" in page.get_attribute("#file-name", "class")
         assert "was kept and is back in the editor: Save writes it to the file." in page.text_content("#status")
+        page.wait_for_selector("#chart[data-drawn] svg", state="attached", timeout=WAIT)  # (the picture shows it)
         shot(page, "studio-draft-restored.png")
         # another file opened: nothing asked (the studio holds the text), said, and back when pig.yaml is opened again
         (tmp_path / "pig-b.yaml").write_text("ruleset: pig-b\nextends: pig\ntitle: Pig B\n", encoding="utf-8")
