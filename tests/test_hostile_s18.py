@@ -69,27 +69,6 @@ def test_graphviz_is_bounded_in_processor_time_whatever_the_size_of_its_dot(tmp_
 TOKEN = "t0ken-for-the-s18-tests"
 
 
-def _served(folder):
-    """The studio under uvicorn as `rulecraft studio` runs it (tools.studio.server_config), on a free port."""
-    import socket
-    import threading
-
-    import uvicorn
-
-    from rulecraft.tools.studio import server_config
-    from rulecraft.tools.studio.app import make_app
-    from rulecraft.tools.studio.guard import Guard
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(server_config(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started and thread.is_alive():
-        thread.join(0.05)
-    return server, thread, sock.getsockname()[1]
-
-
 def _frames(conn):
     """The server's frames as (opcode, payload), until it closes (bounded only so a failing test ends)."""
     conn.settimeout(90)
@@ -125,13 +104,13 @@ def test_a_seat_s_socket_refuses_a_huge_message_as_its_header_arrives(tmp_path):
     long as its sender answered pings. Each socket now has the limit of what its route takes."""
     import json
     import shutil
-    import socket
     import urllib.request
 
     from rulecraft.bundled import resolve
+    from studio_uvicorn import raw_websocket, served, stopped
 
     shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
-    server, thread, port = _served(tmp_path)
+    server, thread, port, _app = served(tmp_path, TOKEN)
     base = f"http://127.0.0.1:{port}"
     try:
         asked = urllib.request.Request(base + "/api/play/new", method="POST", headers={
@@ -139,21 +118,13 @@ def test_a_seat_s_socket_refuses_a_huge_message_as_its_header_arrives(tmp_path):
             data=json.dumps({"ruleset": "pig.yaml", "seats": ["human", "human"], "seed": 3}).encode())
         with urllib.request.urlopen(asked, timeout=60) as r:
             link = json.loads(r.read())["seats"][0]["link"]
-        with socket.create_connection(("127.0.0.1", port)) as conn:
-            conn.sendall((f"GET /play/ws?seat={link.split('seat=', 1)[1]} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                          f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                          f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode())
-            head = b""
-            while b"\r\n\r\n" not in head:
-                head += conn.recv(1)
-            assert head.startswith(b"HTTP/1.1 101"), head
+        with raw_websocket(port, link, base) as conn:
             # the header of a text message that says it is 1 MiB long (masked with a key of zeros); none of it sent yet
             conn.sendall(bytes([0x81, 0x80 | 127]) + (1 << 20).to_bytes(8, "big") + bytes(4))
             closes = [payload for op, payload in _frames(conn) if op == 0x8]
         assert closes and int.from_bytes(closes[0][:2], "big") == 1009, closes  # 1009: the message is too big
     finally:
-        server.should_exit = True
-        thread.join(30)
+        stopped(server, thread)
 
 
 def test_a_bar_chart_of_the_report_draws_a_bounded_number_of_keys():

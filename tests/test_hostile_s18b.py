@@ -7,46 +7,13 @@ import asyncio
 import json
 import shutil
 import socket
-import threading
 import urllib.request
+
+from studio_uvicorn import raw_websocket, served, stopped
 
 TOKEN = "t0ken-for-the-s18b-tests"
 
 # ---------------------------------------------------------------------------------------------- the studio's table
-
-def _served(folder):
-    """The studio under uvicorn as `rulecraft studio` runs it (tools.studio.server_config), on a free port; with its
-    hub, to count what it holds."""
-    import uvicorn
-
-    from rulecraft.tools.studio import server_config
-    from rulecraft.tools.studio.app import make_app
-    from rulecraft.tools.studio.guard import Guard
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    app = make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)
-    server = uvicorn.Server(server_config(app))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started and thread.is_alive():
-        thread.join(0.05)
-    return server, thread, sock.getsockname()[1], app.state.hub
-
-def _open(port: int, link: str, base: str, rcvbuf: int = 0) -> socket.socket:
-    """A websocket of `link`, opened by hand (so that it can stop reading); `rcvbuf` shrinks its receive buffer."""
-    conn = socket.socket()
-    if rcvbuf:
-        conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    conn.connect(("127.0.0.1", port))
-    conn.sendall((f"GET /play/ws?seat={link.split('seat=', 1)[1]} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                  f"Sec-WebSocket-Version: 13\r\nOrigin: {base}\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += conn.recv(1)
-    assert head.startswith(b"HTTP/1.1 101"), head
-    return conn
 
 class _Reader:
     """The frames of a websocket opened by hand, read as a page reads them."""
@@ -125,7 +92,8 @@ def test_a_page_that_never_reads_holds_a_bounded_number_of_bytes_and_the_others_
     from rulecraft.bundled import resolve
 
     shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
-    server, thread, port, hub = _served(tmp_path)
+    server, thread, port, app = served(tmp_path, TOKEN)
+    hub = app.state.hub
     base = f"http://127.0.0.1:{port}"
     try:
         asked = urllib.request.Request(base + "/api/play/new", method="POST", headers={
@@ -134,8 +102,8 @@ def test_a_page_that_never_reads_holds_a_bounded_number_of_bytes_and_the_others_
         with urllib.request.urlopen(asked, timeout=60) as r:
             made = json.loads(r.read())
         gid = made["id"]
-        slow = _open(port, made["spectator"], base, rcvbuf=4096)  # opened, then never read
-        player = _Reader(_open(port, made["seats"][0]["link"], base))
+        slow = raw_websocket(port, made["spectator"], base, rcvbuf=4096)  # opened, then never read
+        player = _Reader(raw_websocket(port, made["seats"][0]["link"], base))
         first = player.state(-1)
         loop = server.servers[0].get_loop()
         _narrow(loop, slow.getsockname()[1])
@@ -150,8 +118,7 @@ def test_a_page_that_never_reads_holds_a_bounded_number_of_bytes_and_the_others_
         slow.close()
         player.conn.close()
     finally:
-        server.should_exit = True
-        thread.join(30)
+        stopped(server, thread)
 
 
 def test_what_else_waits_for_a_page_is_bounded_in_bytes():

@@ -208,29 +208,15 @@ def test_a_save_that_cannot_be_written_says_so_and_where_the_text_is(folder, mon
 @pytest.fixture()
 def served(folder, monkeypatch):
     """The studio under uvicorn as `rulecraft studio` runs it (tools.studio.server_config), on a free port."""
-    import socket
-    import threading
-
-    import uvicorn
-
-    from rulecraft.tools.studio import guard, server_config
-    from rulecraft.tools.studio import app as studio_app
+    from rulecraft.tools.studio import app as studio_app, guard
+    from studio_uvicorn import served as started, stopped
 
     monkeypatch.setattr(guard, "HEAD_WITHIN", 0.5)
     monkeypatch.setattr(studio_app, "BODY_WITHIN", 0.5)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    app = make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0)
-    server = uvicorn.Server(server_config(app))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started and thread.is_alive():
-        thread.join(0.05)
+    server, thread, port, app = started(folder, TOKEN)
     _SERVED["app"] = app
     yield port
-    server.should_exit = True
-    thread.join(30)
+    stopped(server, thread)
 
 
 _SERVED: dict = {}  # the app the `served` fixture runs
