@@ -256,3 +256,30 @@ with watch.armed(True):
     assert done.returncode == 130, done.stderr
     assert "rulecraft simulate: interrupted (Ctrl-C) after 12 of 1,000 games; nothing written" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("signum, code", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_during_the_import_of_dask_is_held_until_it_is_imported(tmp_path, signum, code):
+    """CI (session 19): Ctrl-C sent as "connecting to the Dask scheduler" was printed landed inside `from distributed
+    import Client` (then printed before the import) and came out as "internal error: TypeError: expected a message
+    argument", exit 3. A stand-in Dask here signals its own process half-way through its import: the import runs to
+    its end, and then the signal stops the run as anywhere else."""
+    import os
+    import subprocess
+
+    fake = tmp_path / "distributed"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        "import os, signal, pathlib\n"
+        f"os.kill(os.getpid(), signal.{signum})\n"
+        "sum(range(100000))  # the interpreter checks for signals here\n"
+        "class Client:\n"
+        "    pass\n"
+        f"pathlib.Path({str(tmp_path / 'imported')!r}).write_text('whole')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "rulecraft.tools.cli.main", "simulate", "pig", "--games", "2",
+                           "--cluster", "tcp://127.0.0.1:9"], capture_output=True, text=True, timeout=300, env=env)
+    assert (tmp_path / "imported").read_text() == "whole"  # the import was not cut part-way
+    assert done.returncode == code, done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "nothing written" in done.stderr

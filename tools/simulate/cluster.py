@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
 import struct
 import sys
@@ -125,6 +126,35 @@ def _quiet_leftovers() -> None:
     sys.unraisablehook = hook
 
 
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def dask_client_class() -> type:
+    """Dask's Client class, imported with Ctrl-C and SIGTERM held until the import is done (about a second the first
+    time). A KeyboardInterrupt that lands inside an import does not come out as itself: CPython's `from X import Y`
+    can turn it into "TypeError: expected a message argument" (exit 3, an internal error, seen in CI), and Dask is
+    left half imported. A signal held is sent again once the import is over, so it stops the run as it would anywhere
+    else. Outside the main thread (the studio's worker) signals are not ours to hold."""
+    held: list[int] = []
+    earlier: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in HELD_SIGNALS:
+            handler = signal.getsignal(signum)
+            if callable(handler):  # a Python handler (Ctrl-C's default, sigterm_raises): held; SIG_DFL/SIG_IGN left
+                earlier[signum] = handler
+                signal.signal(signum, lambda got, frame: held.append(got))
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--cluster needs Dask distributed: pip install 'rulecraft[cluster]'", 2) from None
+    finally:
+        for signum, handler in earlier.items():
+            signal.signal(signum, handler)
+    for signum in held[:1]:
+        signal.raise_signal(signum)  # the handler put back runs now: KeyboardInterrupt, or the SIGTERM stop
+    return Client
+
+
 def _connect(client_class, address: str, timeout: float):
     """Dask's Client, made in a thread of its own so that a scheduler that stops answering half-way cannot
     hold the run past `timeout` (plus a little), and Ctrl-C stops the wait at once, leaving no client open
@@ -168,10 +198,7 @@ def cluster(address: str, timeout: Optional[float] = None) -> Iterator[tuple[Exe
     """(executor, number of worker threads) of the Dask scheduler at `address`; ClusterError when it cannot be used."""
     timeout = CLUSTER_TIMEOUT if timeout is None else timeout
     target, scheme, host, port = cluster_address(address)
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ClusterError("--cluster needs Dask distributed: pip install 'rulecraft[cluster]'", 2) from None
+    Client = dask_client_class()
     _quiet_dask()
     _quiet_leftovers()  # in for the whole run: a future or client collected at any time must not print a traceback
     probe_scheduler(address, scheme, host, port, timeout)

@@ -36,7 +36,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Optional
 
-from rulecraft.tools.simulate.cluster import ClusterError, bounded, cluster
+from rulecraft.tools.simulate.cluster import ClusterError, bounded, cluster, dask_client_class
 
 WATCHDOG_INTERVAL = 0.25  # seconds between a worker's checks that its parent is still there
 
@@ -206,6 +206,7 @@ def cli_runs(cluster_address: str | None, timeout: Optional[float] = None) -> It
         if cluster_address is None:
             yield {}
             return
+        dask_client_class()  # imported first: "connecting" is said when the wait on the network starts
         if sys.stderr.isatty():  # a wait of up to the time-out: say what it is waiting for
             print(f"connecting to the Dask scheduler at {cluster_address} ...", file=sys.stderr, flush=True)
         with cluster(cluster_address, timeout) as (ex, threads):
