@@ -146,3 +146,28 @@ def test_a_killed_game_keeps_a_log_that_replays_and_a_save_that_resumes_to_the_e
     final = subprocess.run([*CLI, "replay", str(log)], capture_output=True, text=True, timeout=60)
     assert final.returncode == 0 and "identical" in final.stdout, final.stdout
     assert not list(tmp_path.glob(".game.save.*.tmp")) or saved  # a kill may leave a temporary file, never a bad save
+
+
+def test_a_ctrl_c_that_comes_out_as_another_error_ends_as_interrupted(monkeypatch, capsys):
+    """CPython turns a KeyboardInterrupt that lands inside `from X import Y` into "TypeError: expected a message
+    argument"; CI saw it as exit 3, "internal error" (session 19). A verb here meets Ctrl-C and fails with that
+    error: the command ends as interrupted (130), with no internal-error line. An error with no Ctrl-C is still 3."""
+    from rulecraft.tools.cli import main as cli
+
+    def mangled(args) -> int:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(100_000))  # Python runs the handler here
+        except KeyboardInterrupt:
+            raise TypeError("expected a message argument") from None
+        return 0
+
+    def broken(args) -> int:
+        raise TypeError("a real fault")
+
+    for run, code in ((mangled, 130), (broken, 3)):
+        monkeypatch.setattr(cli, "VERBS", tuple(v._replace(run=run) if v.name == "list" else v for v in cli.VERBS))
+        assert cli.main(["list"]) == code
+        err = capsys.readouterr().err
+        assert ("internal error" in err) == (code == 3), err
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

@@ -29,6 +29,29 @@ exit codes: 0 clean, 1 diagnostics, 2 usage, 3 internal error.
 'rulecraft VERB --help' shows the options of one verb."""
 
 
+@contextlib.contextmanager
+def ctrl_c_noted():
+    """Yields a list that gets an entry when Ctrl-C lands during the block (which raises KeyboardInterrupt as ever).
+    A KeyboardInterrupt does not always come out as itself: CPython turns one that lands inside `from X import Y`
+    into "TypeError: expected a message argument" (seen in CI, as exit 3). A command that ends in an error after a
+    Ctrl-C was interrupted, not broken. Only in the main thread, and only over Python's own Ctrl-C handler."""
+    seen: list[int] = []
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield seen
+        return
+
+    def on_ctrl_c(signum, frame):
+        seen.append(signum)
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def describe_exc(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Callable, NamedTuple, Sequence
 
-from rulecraft.tools.cli.codes import (EPILOG, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED,  # noqa: F401
+from rulecraft.tools.cli.codes import (EPILOG, ctrl_c_noted, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED,  # noqa: F401
                                        EXIT_OK, EXIT_USAGE, PROG, internal_error)
 from rulecraft.tools.cli.commands import (cmd_aid, cmd_book, cmd_compare, cmd_diff, cmd_list, cmd_lsp, cmd_play,
                                           cmd_render, cmd_replay, cmd_schema, cmd_sheets, cmd_simulate, cmd_studio,
@@ -152,6 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     forget_inputs()  # a command's inputs are its own, before and after (tests and embedders call main() in one process)
     _closed_streams_to_devnull()
+    with ctrl_c_noted() as ctrl_c:
+        return _run(argv, ctrl_c)
+
+
+def _run(argv: Sequence[str] | None, ctrl_c: list) -> int:
+    from rulecraft.inputs import forget_inputs
+
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -175,6 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except Exception as exc:
+        if ctrl_c:  # a Ctrl-C that came out as another error (see ctrl_c_noted)
+            print(file=sys.stderr)
+            return EXIT_INTERRUPTED
         internal_error(exc)
         return EXIT_INTERNAL
     finally:
