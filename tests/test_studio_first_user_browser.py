@@ -1,0 +1,71 @@
+"""A first user's walk through the studio (session 19), in a real browser against `rulecraft studio` started in an
+empty folder, each place that got in the way kept fixed:
+
+- The empty page said a bundled ruleset opens read-only, and nothing led from there to a game of one's own: it now
+  lists the ways to begin, each with its first click, and a bundled ruleset open has *Make a variant* beside *Copy
+  into the folder* (one click: NAME-variant.yaml, extending it), said in the status line as it opens.
+
+One server (an empty folder) and one browser for the module; without Chromium (or Playwright) the tests skip.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studio_harness import chromium, shot, studio_server
+
+WAIT = 60_000  # ms: an upper bound on a busy machine, never a measure
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("first-user")
+    with studio_server([str(folder)]) as got:
+        yield folder, got[0]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def ready(browser, url: str, width: int = 1400):
+    page = browser.new_page(viewport={"width": width, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    return page, errors
+
+
+def test_an_empty_folder_leads_to_a_variant_of_a_bundled_game(studio, browser):
+    folder, url = studio
+    page, errors = ready(browser, url, width=1024)
+    said = page.inner_text("#editor")
+    assert "From a bundled game" in said and "Make a variant" in said and "From the template" in said, said
+    assert "this folder has none yet" in said
+    shot(page, "studio-empty.png")
+    # by the keyboard: the welcome's first button opens pig, read-only, and the status says how to make it yours
+    page.focus("#welcome-open")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.studio.file && window.studio.file.bundled === 'pig'", timeout=WAIT)
+    assert "Make a variant" in page.inner_text("#status") and page.is_visible("#variant-of")
+    page.focus("#variant-of")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.studio.file && window.studio.file.path === 'pig-variant.yaml'", timeout=WAIT)
+    assert "extends: pig" in (folder / "pig-variant.yaml").read_text(encoding="utf-8")
+    assert page.is_hidden("#variant-of") and "variant of pig" in page.inner_text("#status")
+    # a second variant of the same game takes the next free name, never the first one's file
+    page.click("#bundled a:text-is('pig')")
+    page.wait_for_function("() => window.studio.file && window.studio.file.bundled === 'pig'", timeout=WAIT)
+    page.click("#variant-of")
+    page.wait_for_function("() => window.studio.file && window.studio.file.path === 'pig-variant-2.yaml'", timeout=WAIT)
+    # "Name it" (from the template) puts the focus in the new ruleset's name
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    assert "open it on the left" in page.inner_text("#editor")
+    page.click("#welcome-new")
+    assert page.evaluate("() => document.activeElement.id") == "new-name"
+    assert errors == []
+    page.close()
