@@ -143,7 +143,11 @@ async function listGames() {
   list.dataset.key = key
   list.replaceChildren(...got.games.slice().reverse().map(g => {
     const li = el("li")
-    li.append(el("strong", `${g.title}`), ` seed ${g.seed}, ${g.decisions} decision${g.decisions === 1 ? "" : "s"}` +
+    // the seed (said here only: with the ruleset it deals every hidden card, so no seat's page shows it), and for a
+    // game of Play again the one it follows (its seed was not said anywhere)
+    li.append(el("strong", `${g.title}`), ` seed ${g.seed}` +
+      (g.after ? ` (Play again after the game of seed ${g.after.seed})` : "") +
+      `, ${g.decisions} decision${g.decisions === 1 ? "" : "s"}` +
       (g.over ? ", over" : ""))
     // a game its ruleset stopped: why, on the studio's page (the seats are told where; the list said nothing)
     if (g.problem) li.append(el("div", "", {className: "stopped"}))
