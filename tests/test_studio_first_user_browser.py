@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from studio_harness import chromium, shot, studio_server
+from studio_variants import many_sequences
 
 WAIT = 60_000  # ms: an upper bound on a busy machine, never a measure
 
@@ -67,5 +68,23 @@ def test_an_empty_folder_leads_to_a_variant_of_a_bundled_game(studio, browser):
     assert "open it on the left" in page.inner_text("#editor")
     page.click("#welcome-new")
     assert page.evaluate("() => document.activeElement.id") == "new-name"
+    assert errors == []
+    page.close()
+
+
+def test_a_variant_of_many_sequences_is_drawn_one_picked_sequence_at_a_time(studio, browser):
+    folder, url = studio
+    many_sequences(folder, 12, 40)
+    page, errors = ready(browser, url.replace("/?", "/?path=big-v.yaml&") + "#variants", width=1024)
+    pick = page.locator("#variant-sequence")
+    pick.wait_for(state="visible", timeout=WAIT)
+    assert pick.locator("option").count() == 12 and pick.input_value() == "s0"
+    assert "12 sequences differ" in page.inner_text("#variant-note")
+    assert page.inner_text("#variant-text").count("changed parameter p") == 40
+    pick.focus()
+    page.keyboard.press("End")  # by the keyboard: the last sequence that differs
+    page.wait_for_function("() => document.querySelector('#variant-chart').textContent.includes('s11: Sequence 11')",
+                           timeout=WAIT)
+    assert "s0: Sequence 0" not in page.inner_text("#variant-chart")
     assert errors == []
     page.close()

@@ -340,18 +340,27 @@ async function showPrinted(kind) {
 async function showVariant() {
   const other = $("#variant").value
   const out = $("#variant-chart")
-  if (!state.file || state.variantShown === `${other} ${source()}`) return
-  state.variantShown = `${other} ${source()}`
+  const seq = state.variantSequence || ""  // the sequence picked to draw, when too many differ to draw them all
+  if (!state.file || state.variantShown === `${other} ${source()} ${seq}`) return
+  state.variantShown = `${other} ${source()} ${seq}`
   out.replaceChildren()
   $("#variant-text").textContent = ""
   $("#variant-note").textContent = ""
   if (!other) return
   $("#variant-note").textContent = "comparing…"
   try {
-    const got = await getJSON(`/api/diff?a=${encodeURIComponent(other)}&b=${encodeURIComponent(source())}`)
+    const got = await getJSON(`/api/diff?a=${encodeURIComponent(other)}&b=${encodeURIComponent(source())}` +
+                              (seq ? `&sequence=${encodeURIComponent(seq)}` : ""))
     out.innerHTML = got.svg
     $("#variant-text").textContent = got.text
+    // many sequences differ (a variant of 400 changed all in one chart: 15 s, fitted to a strip no one could read):
+    // one drawn at a time, picked from the list of those that differ
+    const pick = $("#variant-sequence"), some = got.drawn.length < got.sequences.length
+    pick.hidden = !some
+    pick.replaceChildren(...(some ? got.sequences.map(s => new Option(`${s.title} (${s.status})`, s.id)) : []))
+    if (some) pick.value = got.drawn[0]
     $("#variant-note").textContent = (got.same ? "the two rulesets say the same rules" : "")
+      + (some ? `${got.sequences.length} sequences differ: the chart draws the one picked; the words list every change` : "")
       + (!state.file.readOnly && isDirty() ? " (as saved: save to see your changes here)" : "")
   } catch (err) {
     $("#variant-note").textContent = err.message
@@ -475,6 +484,7 @@ async function main() {
   $("#variant-of").addEventListener("click", variantOfBundled)
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
+  $("#variant-sequence").addEventListener("change", e => { state.variantSequence = e.target.value; showVariant() })
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
   $("#tabs").addEventListener("keydown", tabKeys)
   helpCloses($("#help"))
