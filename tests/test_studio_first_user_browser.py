@@ -10,7 +10,11 @@ One server (an empty folder) and one browser for the module; without Chromium (o
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
+
+from rulecraft.bundled import resolve
 
 from studio_harness import chromium, shot, studio_server
 from studio_variants import many_sequences
@@ -86,5 +90,27 @@ def test_a_variant_of_many_sequences_is_drawn_one_picked_sequence_at_a_time(stud
     page.wait_for_function("() => document.querySelector('#variant-chart').textContent.includes('s11: Sequence 11')",
                            timeout=WAIT)
     assert "s0: Sequence 0" not in page.inner_text("#variant-chart")
+    assert errors == []
+    page.close()
+
+
+def test_a_reload_during_a_simulation_keeps_its_form_and_says_the_run_stopped(studio, browser):
+    folder, url = studio
+    shutil.copy(resolve("pig"), folder / "pig.yaml")
+    page, errors = ready(browser, url.replace("/?", "/?path=pig.yaml&") + "#simulate", width=1024)
+    page.fill("#sim-form input[type=number] >> nth=0", "5000")  # thousands of long games: never over at the reload
+    page.fill("#sim-form textarea >> nth=0", "target_score=1000")
+    page.select_option("#sim-sweep", "wipe_face")
+    page.fill("#sim-sweep-values", "1, 2")
+    page.select_option("#sim-sweep", "")  # (a sweep asked, then not: its values stay for later)
+    page.click("#sim-run")
+    page.wait_for_function("() => window.studio.simulate.total > 0", timeout=WAIT)  # started by the studio
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    assert page.input_value("#sim-form input[type=number] >> nth=0") == "5000"
+    assert page.input_value("#sim-form textarea >> nth=0") == "target_score=1000"
+    assert page.input_value("#sim-sweep-values") == "1, 2"
+    note = page.inner_text("#sim-note")
+    assert "reloaded" in note and "5000 games" in note and "Run" in note, note
     assert errors == []
     page.close()
