@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ..diagnostics import Diagnostic, did_you_mean, warning
 from ..model import ruleset as M
@@ -32,7 +32,7 @@ def check_unused(rs: M.Ruleset, used: set[str]) -> Iterable[Diagnostic]:
         yield warning("W409", message, span, hint)
 
 
-def _meant(name: str, declared: dict, used: set[str], kind: str) -> str | None:
+def _meant(name: str, declared: Mapping[str, object], used: set[str], kind: str) -> str | None:
     """The hint for a declaration nothing reads whose name is close to one a rule reads: most often a misspelling, as
     in a variant that means to change its parent's number and names a new one (`target_scor: {default: 50}`)."""
     close = did_you_mean(name, [n for n in declared if n in used and n != name])

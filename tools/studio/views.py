@@ -127,7 +127,7 @@ _diffs: dict = {}  # (A, B) -> (the files' stamps, A, B, their diff, its text): 
 
 def _stamps(*results: LoadResult) -> tuple:
     """Each file the rulesets were read from (a parent under 'extends' too) with its size and time, or None when gone."""
-    out = []
+    out: list[tuple] = []
     for name in sorted({n for r in results for n in r.sources.names()}):
         try:
             st = os.stat(name)
