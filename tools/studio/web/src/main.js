@@ -106,8 +106,8 @@ async function openFile(which) {
   }
   else if (left && left !== got.path) status(`your text of ${left} not saved is kept: open ${left} again to go on with it`, "warn")
   // a bundled ruleset cannot be changed: say at once how to make it yours (a first user read it and found no way on)
-  else if (got.readOnly) status(`${got.bundled} is bundled, read-only: Make a variant for a file of your own that holds ` +
-    "only what you change, or Copy into the folder for a whole copy")
+  else if (got.readOnly) status("read-only: Make a variant (a file of your own holding only what you change) or Copy " +
+    "into the folder (a whole copy)")
   $("#file-name").textContent = got.path || `${got.bundled} (bundled, read-only)`
   $("#copy").hidden = !got.readOnly
   $("#variant-of").hidden = !got.readOnly
