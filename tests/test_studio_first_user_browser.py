@@ -65,6 +65,8 @@ def test_an_empty_folder_leads_to_a_variant_of_a_bundled_game(studio, browser):
     page.wait_for_function("() => document.querySelector('#status').textContent.includes('made pig-variant.yaml, a "
                            "variant of pig')", timeout=WAIT)
     assert page.evaluate("() => window.studio.file.path") == "pig-variant.yaml" and page.is_hidden("#variant-of")
+    # the keys go on in the new file's editor (the button pressed was gone, and the focus with it, to the page's top)
+    assert page.evaluate("() => !!document.activeElement.closest('#editor .cm-editor')")
     assert "extends: pig" in (folder / "pig-variant.yaml").read_text(encoding="utf-8")
     # a second variant of the same game takes the next free name, never the first one's file
     page.click("#bundled a:text-is('pig')")

@@ -209,6 +209,7 @@ async function newFile(e) {
     $("#new-name").value = ""
     await openFile({path: got.path})
     status(`made ${got.path}`, "ok")
+    state.view.focus()  // the keys go on in the new file (the button pressed may be gone, the focus with it)
   } catch (err) {
     status(err.message, "error")
   }
@@ -223,6 +224,7 @@ async function variantOfBundled() {
                                               extends: `bundled:${name}`})
       await openFile({path: got.path})
       status(`made ${got.path}, a variant of ${name}: it holds only what it changes (the comment in it shows how)`, "ok")
+      state.view.focus()  // the keys go on in the new file (the button pressed may be gone, the focus with it)
       return
     } catch (err) {
       if (err.status !== 409) return status(err.message, "error")
@@ -240,6 +242,7 @@ async function copyBundled() {
       const got = await postJSON("/api/new", {path: n === 1 ? `${name}.yaml` : `${name}-${n}.yaml`, from: name})
       await openFile({path: got.path})
       status(`copied ${name} into the folder as ${got.path}`, "ok")
+      state.view.focus()  // the keys go on in the new file (the button pressed may be gone, the focus with it)
       return
     } catch (err) {
       if (err.status !== 409) return status(err.message, "error")
