@@ -121,3 +121,22 @@ def test_a_reload_during_a_simulation_keeps_its_form_and_says_the_run_stopped(st
     assert "reloaded" in note and "5000 games" in note and "Run" in note, note
     assert errors == []
     page.close()
+
+
+def test_a_reload_after_a_simulation_shows_its_result_again(studio, browser):
+    folder, url = studio
+    shutil.copy(resolve("pig"), folder / "pig.yaml")
+    page, errors = ready(browser, url.replace("/?", "/?path=pig.yaml&") + "#simulate", width=1024)
+    page.fill("#sim-form input[type=number] >> nth=0", "30")
+    page.fill("#sim-form textarea >> nth=0", "target_score=20")
+    page.click("#sim-run")
+    page.wait_for_function("() => window.studio.simulate.info.results === 1", timeout=WAIT)
+    text = page.inner_text("#sim-out pre")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page.wait_for_function("() => window.studio.simulate.info.results === 1", timeout=WAIT)
+    assert "kept across the reload" in page.inner_text("#sim-note")
+    assert page.inner_text("#sim-out pre") == text and page.locator("#sim-out figure img").count() >= 3
+    page.wait_for_selector("#sim-out .sim-chart img", timeout=WAIT)  # its coverage chart, drawn again
+    assert errors == []
+    page.close()

@@ -89,7 +89,8 @@ export class Simulate {
   }
 
   keep() {
-    const kept = {versus: this.versus.value, sweep: this.sweep.pick.value, running: this.running ? this.runningNow : null}
+    const kept = {versus: this.versus.value, sweep: this.sweep.pick.value, running: this.running ? this.runningNow : null,
+                  result: this.keptKey || null}
     for (const [k, e] of Object.entries(this.fields())) kept[k] = e.value
     try { sessionStorage.setItem(KEPT, JSON.stringify(kept)) } catch { /* storage off or full: nothing kept */ }
   }
@@ -107,6 +108,10 @@ export class Simulate {
       this.say(`the page was reloaded while ${Number(r.games)} games of ${String(r.ruleset)} played: the run stopped ` +
         "with it and kept nothing; its settings are back in the form: press Run to play them again", "stale")
       this.keep()
+    } else if (typeof kept.result === "string") {  // a run that ended: the studio keeps its result; asked for again
+      this.keptKey = kept.result
+      this.resuming = true
+      this.socket().then(sock => sock.send(JSON.stringify({type: "resume", kept: kept.result}))).catch(() => {})
     }
   }
 
@@ -201,6 +206,8 @@ export class Simulate {
     this.count.textContent = "starting…"
     this.out.replaceChildren()  // the last run's figures would read as this one's
     this.say("")
+    this.keptKey = null  // (the last run's result is let go: this run's comes)
+    this.resuming = false
     this.runningNow = {games: msg.games * (msg.compare ? 2 : msg.sweep ? msg.sweep.values.length : 1), ruleset: ref}
     this.keep()
     try {
@@ -267,6 +274,11 @@ export class Simulate {
       this.info.cancelled++
       this.count.textContent = `cancelled after ${msg.done ?? 0} of ${msg.total} games`
       this.finish("cancelled: the games stopped, nothing was kept")
+    } else if (msg.type === "error" && this.resuming) {  // the result before the reload is no longer kept: said
+      this.resuming = false
+      this.keptKey = null
+      this.keep()
+      this.say(msg.message, "stale")
     } else if (msg.type === "error") {
       if (this.count.textContent === "starting…") this.count.textContent = "not run"  // refused before 'started'
       this.finish(msg.message, "stale")
@@ -280,7 +292,10 @@ export class Simulate {
       this.info.results++
       this.info.last = msg
       this.count.textContent = `${msg.runs.map(r => r.done).join(" + ")} games played`
-      this.finish("")
+      if (msg.resumed) this.say("the last run's result, kept across the reload of the page")  // (the focus left be)
+      else this.finish("")
+      this.resuming = false
+      if (msg.kept) { this.keptKey = msg.kept; this.keep() }
       this.show(msg)
     } else if (msg.type === "sweep") {
       showSweepPlot(this.out, msg)
