@@ -140,3 +140,24 @@ def test_a_reload_after_a_simulation_shows_its_result_again(studio, browser):
     page.wait_for_selector("#sim-out .sim-chart img", timeout=WAIT)  # its coverage chart, drawn again
     assert errors == []
     page.close()
+
+
+def test_a_reload_keeps_the_play_tab_s_form(studio, browser):
+    """The Play tab's form (players, seed, who sits where, the options) came back as the defaults after a reload."""
+    folder, url = studio
+    shutil.copy(resolve("pig"), folder / "pig.yaml")
+    page, errors = ready(browser, url.replace("/?", "/?path=pig.yaml&") + "#play", width=1024)
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    page.fill("#play-players", "3")
+    page.dispatch_event("#play-players", "change")
+    page.select_option("#play-seats li:nth-child(2) select", "greedy")
+    page.fill("#play-seed", "9")
+    page.fill("#play-options input[data-option='target_score']", "50")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page.wait_for_selector("#play-start:not([disabled])", timeout=WAIT)
+    assert page.input_value("#play-players") == "3" and page.input_value("#play-seed") == "9"
+    assert [s.input_value() for s in page.locator("#play-seats select").all()] == ["human", "greedy", "random"]
+    assert page.input_value("#play-options input[data-option='target_score']") == "50"
+    assert errors == []
+    page.close()
