@@ -127,7 +127,7 @@ def test_a_reload_after_a_simulation_shows_its_result_again(studio, browser):
     folder, url = studio
     shutil.copy(resolve("pig"), folder / "pig.yaml")
     page, errors = ready(browser, url.replace("/?", "/?path=pig.yaml&") + "#simulate", width=1024)
-    page.fill("#sim-form input[type=number] >> nth=0", "30")
+    page.fill("#sim-form input[type=number] >> nth=0", "8")
     page.fill("#sim-form textarea >> nth=0", "target_score=20")
     page.click("#sim-run")
     page.wait_for_function("() => window.studio.simulate.info.results === 1", timeout=WAIT)
