@@ -97,6 +97,7 @@ def test_a_variant_of_many_sequences_is_drawn_one_picked_sequence_at_a_time(stud
     page.wait_for_function("() => document.querySelector('#variant-chart').textContent.includes('s11: Sequence 11')",
                            timeout=WAIT)
     assert "s0: Sequence 0" not in page.inner_text("#variant-chart")
+    shot(page, "studio-variants-many.png")
     assert errors == []
     page.close()
 
