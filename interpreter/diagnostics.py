@@ -175,6 +175,10 @@ class SourceCache:
     def add(self, name: str, text: str) -> None:
         self._lines[name] = text.splitlines()
 
+    def names(self) -> list[str]:
+        """The files held (a ruleset and the parents it extends, as the loader read them)."""
+        return list(self._lines)
+
     def line(self, name: str, number: int) -> str | None:
         lines = self._lines.get(name)
         if lines is None:

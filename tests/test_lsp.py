@@ -119,7 +119,26 @@ def test_a_variant_is_checked_through_extends(lsp, broken):
     parent.write_text(parent.read_text(encoding="utf-8").replace("to kings_pile;", "to kings_pil;", 1), encoding="utf-8")
     lsp.change(uri, text.replace("card_of ==", "card_off =="), 3)
     (d,) = lsp.wait_diagnostics(uri)
-    assert d["range"]["start"] == pos_of(text, "extends:") and d["message"].startswith(f"in {parent}:")
+    assert d["range"]["start"] == pos_of(text, "extends:") and d["message"].startswith("in dml.yaml line ")
+
+
+def test_a_problem_an_override_makes_in_the_parent_shows_at_that_override(lsp, tmp_path):
+    """Session 19: a variant replaced pig's roll with a step that sets no 'r'; the parent's later steps, which read it,
+    were put at 'extends:' as 'in /home/.../rulesets/examples/pig.yaml:59:18: unknown name 'r'', three times, with no
+    word of the override that made them. They show at the override, naming the parent as the designer knows it."""
+    from rulecraft.bundled import resolve
+
+    shutil.copy(resolve("pig"), tmp_path / "pig.yaml")
+    variant = tmp_path / "house.yaml"
+    text = ("ruleset: house\nextends: pig\ntitle: House\nversion: '1'\nsource: tests\noverrides:\n"
+            "  - remove: turn.start\n  - replace: turn.roll\n    with: [\"roll 2d6 by player\"]\n")
+    variant.write_text(text, encoding="utf-8")
+    got = lsp.wait_diagnostics(lsp.open(variant, text))
+    assert got and {d["code"] for d in got} == {"E301"}, got
+    for d in got:  # (the first override names the same sequence: the one that reads first is taken)
+        assert d["range"]["start"] == pos_of(text, "remove: turn.start"), d
+        assert d["message"].startswith("in pig.yaml line ") and "in its sequence 'turn'" in d["message"], d
+        assert "unknown name 'r'" in d["message"]
 
 
 # --- completion --------------------------------------------------------------

@@ -368,7 +368,7 @@ def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypa
     and the save then missed the decision while the game had it); starting a game on a full disk was a 500."""
     from rulecraft.files import OutputError
     from rulecraft.runtime import savegame
-    from rulecraft.tools.studio.play import table
+    from rulecraft.tools.studio.play import gamefolder
 
     written = savegame.atomic_write
 
@@ -384,7 +384,7 @@ def test_a_full_disk_is_said_to_the_seats_and_loses_no_decision(folder, monkeypa
             g = moved_state(a, f["decisions"])
             assert g["decisions"] == f["decisions"] + 1
             assert any("could not be saved (the disk is full)" in n for n in g["view"]["notices"]), g["view"]["notices"]
-            monkeypatch.setattr(table, "replace_file", full)
+            monkeypatch.setattr(gamefolder, "replace_file", full)  # game.json, the ruleset kept
             r = c.post("/api/play/new", json={"ruleset": "auction.yaml", "seats": ["human", "human"], "seed": 1,
                                               "options": {}}, headers={"authorization": f"token {TOKEN}"})
             assert r.status_code == 422 and "the disk is full" in r.json()["error"], r.text
@@ -525,3 +525,53 @@ def test_the_play_tab_of_a_ruleset_with_errors_names_the_first_and_where_it_is(f
     assert got["error"].startswith("broken.yaml cannot be played: broken.yaml:6:4: E009: YAML syntax:"), got
     assert got["error"].endswith("fix it and save to play"), got
     assert got["at"] == {"path": "broken.yaml", "line": 6, "col": 4}
+
+
+def test_play_again_is_kept_across_a_restart_and_the_host_reads_the_next_game_s_seed(folder):
+    """Session 19: the studio kept which game came next in memory only, so after a restart an old seat link showed the
+    end again (its Play again made a second next game), and the studio's list said nothing of which game a game
+    played again followed. `game.json` of the game over names its next game; the list gives each game the one it
+    follows (`after`: its id and seed). The seed is said on the studio's page only, never to a seat: with the
+    ruleset, it deals every hidden card."""
+    with studio(folder) as c:
+        game = start(c, ["human", "random"], seed=40, options={"lots_for_sale": 1, "start_coins": 9})
+        with socket(c, game["seats"][0]["link"]) as a:
+            fa = asked_state(a)
+            a.send_json({"type": "answer", "decision": fa["decisions"], "wire": 0})
+            asked_state(a, fa["decisions"])
+            a.send_json({"type": "again"})
+            mine = state(a)
+            while not mine["next"]:
+                mine = state(a)
+            assert "seed" not in json.dumps({k: v for k, v in mine.items() if k != "view"})
+    with studio(folder) as c:  # the studio again: the old link goes on to the same next game, none made anew
+        games = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()["games"]
+        assert len(games) == 2, games
+        after = next(g for g in games if g["id"] != game["id"])
+        assert after["seed"] == 41 and after["after"] == {"id": game["id"], "seed": 40}
+        assert next(g for g in games if g["id"] == game["id"])["after"] is None
+        with socket(c, game["seats"][0]["link"]) as a:
+            assert state(a)["next"] == after["seats"][0]["link"]
+
+
+def test_a_next_game_named_in_a_stranger_s_game_json_is_followed_only_when_it_names_that_game_in_turn(folder):
+    """A folder may come with its games: a game over whose `game.json` names another game as its `next` (one the host
+    started, not played again after it) must not send its seats on to a seat of that game, nor a `next` that is no
+    game's id be taken."""
+    with studio(folder) as c:
+        over = start(c, ["human", "random"], seed=40, options={"lots_for_sale": 1, "start_coins": 9})
+        with socket(c, over["seats"][0]["link"]) as a:
+            fa = asked_state(a)
+            a.send_json({"type": "answer", "decision": fa["decisions"], "wire": 0})
+            asked_state(a, fa["decisions"])
+        other = start(c, ["human", "random"], seed=3)
+    games = folder / ".rulecraft" / "games"
+    meta = json.loads((games / over["id"] / "game.json").read_text())
+    (games / over["id"] / "game.json").write_text(json.dumps({**meta, "next": other["id"]}))
+    with studio(folder) as c:
+        with socket(c, over["seats"][0]["link"]) as a:
+            assert state(a)["next"] is None
+    (games / over["id"] / "game.json").write_text(json.dumps({**meta, "next": "../x"}))
+    with studio(folder) as c:
+        listed = c.get("/api/play/games", headers={"authorization": f"token {TOKEN}"}).json()
+    assert any(p.startswith(f"{over['id']}: ") and "id" in p for p in listed["problems"]), listed["problems"]

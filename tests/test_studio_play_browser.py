@@ -390,5 +390,12 @@ def test_play_again_takes_every_page_of_the_game_to_the_next(studio, browser):
     assert len(news) == 1 and news[0]["overrides"] == {"lots_for_sale": "1", "start_coins": "40"}, news
     assert news[0]["tokens"]["0"] in a.page.url and news[0]["tokens"]["1"] in b.page.url
     assert news[0]["tokens"]["spectator"] in watcher.page.url
+    # the studio's list says which game the new one was played again after, and its seed (session 19: not said);
+    # no seat's page names a seed (with the ruleset, it deals every hidden card)
+    host = browser.new_page()
+    host.goto(url.replace("/?", "/?path=auction.yaml&") + "#play")
+    host.wait_for_selector("#play-games li:has-text('seed 12 (Play again after the game of seed 11)')", timeout=WAIT)
+    host.close()
+    assert not any("seed" in x.page.inner_text("body").lower() for x in (a, b, watcher))
     for x in (a, b, watcher):
         x.context.close()

@@ -22,6 +22,8 @@ from rulecraft.tools.lsp.wire import MAX_MESSAGE  # noqa: E402
 from rulecraft.tools.studio.app import make_app  # noqa: E402
 from rulecraft.tools.studio.guard import Guard  # noqa: E402
 
+from studio_variants import many_sequences  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "http://127.0.0.1:5151"
 WS = "ws://127.0.0.1:5151/ws"
@@ -438,3 +440,26 @@ def test_a_folder_not_there_yet_is_said_with_the_way_on(tmp_path, capsys):
     assert run(argparse.Namespace(path=str(tmp_path / "mine.yaml"))) == 2
     assert "New" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_variant_that_changes_many_sequences_draws_one_at_a_time_and_lists_them_all(client, folder):
+    """Session 19: a variant changing 400 sequences had them all drawn in one Graphviz chart (15 s before the words
+    showed, a 2.9 MB SVG fitted to a strip no one could read). Past a few, the chart draws one sequence that differs
+    (the one asked for, else the first) and the answer lists every one, for the page to pick from."""
+    authed(client)
+    many_sequences(folder, 12, 30)
+    d = client.get("/api/diff", params={"a": "big.yaml", "b": "big-v.yaml"}).json()
+    assert [s["id"] for s in d["sequences"]] == [f"s{i}" for i in range(12)]
+    assert d["sequences"][3] == {"id": "s3", "title": "Sequence 3", "status": "changed"}
+    assert d["drawn"] == ["s0"] and d["svg"].count("s0: Sequence 0") == 1 and "Sequence 1 " not in d["svg"]
+    assert d["text"].count("changed parameter p") == 30
+    d = client.get("/api/diff", params={"a": "big.yaml", "b": "big-v.yaml", "sequence": "s7"}).json()
+    assert d["drawn"] == ["s7"] and "s7: Sequence 7" in d["svg"] and "s0: Sequence 0" not in d["svg"]
+    d = client.get("/api/diff", params={"a": "big.yaml", "b": "big-v.yaml", "sequence": "nope"}).json()
+    assert d["drawn"] == ["s0"]  # not a sequence that differs: the first
+    # (another pick reuses the comparison made; a file saved since is read again, its parent too)
+    (folder / "big.yaml").write_text((folder / "big.yaml").read_text().replace("p0: {default: 0,", "p0: {default: 5,"))
+    assert "p0: default: 5 -> 1" in client.get("/api/diff", params={"a": "big.yaml", "b": "big-v.yaml"}).json()["text"]
+    (folder / "few.yaml").write_text((folder / "pig.yaml").read_text().replace("set turn_total = 0", "set turn_total = 1"))
+    d = client.get("/api/diff", params={"a": "pig.yaml", "b": "few.yaml"}).json()  # a few: every one, as before
+    assert d["drawn"] == [s["id"] for s in d["sequences"]] == ["turn"]

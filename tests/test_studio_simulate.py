@@ -280,3 +280,26 @@ def test_a_failure_of_the_studio_itself_is_said_and_the_page_goes_on(client, mon
         assert ws.receive_json()["type"] == "started"
         result, _ = until(ws, {"result", "error"})
     assert result["type"] == "result", result
+
+
+def test_a_result_is_kept_for_the_page_reloaded(client):
+    """Session 19: a reload lost a finished run's plots (500 games played again to see them). A result carries
+    `kept`, a key the page keeps for its tab; a page reloaded sends `resume` with it and gets the result again, and
+    its coverage charts draw as before. A key the studio no longer holds is said, not guessed at."""
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:
+        ws.send_json({"type": "start", "ruleset": "pig.yaml", "games": 6, "seed": 3, "workers": 1,
+                      "agents": ["random"], "set": ["target_score=20"]})
+        result, _ = until(ws, {"result", "error"})
+        assert result["type"] == "result" and isinstance(result["kept"], str) and len(result["kept"]) >= 16, result
+    with client.websocket_connect(WS, headers=ORIGIN) as ws:  # the page reloaded: a socket of its own
+        ws.send_json({"type": "resume", "kept": result["kept"]})
+        again = ws.receive_json()
+        assert again["type"] == "result" and again["resumed"] is True
+        assert again["runs"][0]["text"] == result["runs"][0]["text"]
+        seq = again["runs"][0]["coverage"]["sequences"][0]
+        ws.send_json({"type": "chart", "run": 0, "sequence": seq["id"]})
+        chart = ws.receive_json()
+        assert chart["type"] == "chart" and chart["svg"].startswith("<svg"), chart
+        ws.send_json({"type": "resume", "kept": "not-a-key-it-holds"})
+        gone = ws.receive_json()
+    assert gone["type"] == "error" and "not kept" in gone["message"] and "Run" in gone["message"], gone

@@ -51,16 +51,21 @@ def _path_keys(rs: M.Ruleset, sid: str) -> dict[str, str]:
     return {p: p for p in step_numbers(rs.sequences[sid])}
 
 
-def to_dot(diff: Diff, a: M.Ruleset, b: M.Ruleset, graph_a, graph_b) -> str:
-    """The flowcharts of the sequences that differ, additions green, removals red and dashed,
-    changes orange (a pure function of the diff, the two models and their sequence graphs)."""
+def differing(diff: Diff, a: M.Ruleset, b: M.Ruleset) -> list[str]:
+    """The sequences that differ, in the order the chart draws them (A's, then those B added)."""
+    return [sid for sid in list(a.sequences) + [s for s in b.sequences if s not in a.sequences]
+            if diff.sequences.get(sid) is not None and diff.sequences[sid].status != "same"]
+
+
+def to_dot(diff: Diff, a: M.Ruleset, b: M.Ruleset, graph_a, graph_b, only: list[str] | None = None) -> str:
+    """The flowcharts of the sequences that differ (or of those of `only` that do), additions green, removals red
+    and dashed, changes orange (a pure function of the diff, the two models and their sequence graphs)."""
     out = ["digraph rulecraft_diff {",
            f"  graph [rankdir=TB, fontname=\"{FONT}\", newrank=true,",
            f"         labelloc=t, label={_q(f'rulecraft diff: {diff.name_a} -> {diff.name_b}')}];",
            f"  node [fontname=\"{FONT}\", fontsize=10, style=\"filled\", margin=\"0.12,0.04\"];",
            f"  edge [fontname=\"{FONT}\", fontsize=9, color=\"#757575\"];"]
-    drawn = [sid for sid in list(a.sequences) + [s for s in b.sequences if s not in a.sequences]
-             if diff.sequences.get(sid) is not None and diff.sequences[sid].status != "same"]
+    drawn = [sid for sid in differing(diff, a, b) if only is None or sid in only]
     if not drawn:
         out.append(f"  nothing [shape=plaintext, style=\"\", label={_q('no sequence differs')}];")
     for i, sid in enumerate(drawn):

@@ -256,7 +256,7 @@ def make_app(root: str, guard: Guard, open_file: str | None = None, pace: float 
 
     async def variants(request: Request) -> Response:
         a, b = source(request.query_params.get("a", "")), source(request.query_params.get("b", ""))
-        return JSONResponse(await studio.off_loop(diff, a, b))
+        return JSONResponse(await studio.off_loop(diff, a, b, request.query_params.get("sequence", "")))
 
     async def socket(ws: WebSocket) -> None:
         if len(studio.sessions) >= MAX_SESSIONS:  # said, so the page does not send its reader to restart the studio

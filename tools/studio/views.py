@@ -122,18 +122,45 @@ def sheets_pdf(path: str) -> bytes:
     return build_sheets(result.ruleset, result.graph).pdf
 
 
-def diff(path_a: str, path_b: str) -> dict:
-    """`rulecraft diff` of two rulesets: its text and its chart (SVG)."""
+_diffs: dict = {}  # (A, B) -> (the files' stamps, A, B, their diff, its text): the last pair compared
+
+
+def _stamps(*results: LoadResult) -> tuple:
+    """Each file the rulesets were read from (a parent under 'extends' too) with its size and time, or None when gone."""
+    out: list[tuple] = []
+    for name in sorted({n for r in results for n in r.sources.names()}):
+        try:
+            st = os.stat(name)
+            out.append((name, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((name, None))
+    return tuple(out)
+
+
+MAX_DRAWN = 6  # sequences that differ drawn in one chart; past that, one at a time (400 took 15 s, fitted to a strip)
+
+
+def diff(path_a: str, path_b: str, sequence: str = "") -> dict:
+    """`rulecraft diff` of two rulesets: its text, the sequences that differ, and the chart (SVG) of every one of them
+    when there are at most MAX_DRAWN, else of `sequence` (one that differs; the first when it is not one)."""
     from rulecraft.tools.chart.dotrun import run_dot
-    from rulecraft.tools.diff.chart import to_dot
+    from rulecraft.tools.diff.chart import differing, to_dot
     from rulecraft.tools.diff.report import diff_rulesets, to_text
 
-    a, b = _loaded(path_a), _loaded(path_b)
-    found = diff_rulesets(a.ruleset, b.ruleset)
-    name_a, name_b = os.path.basename(path_a), os.path.basename(path_b)
-    text = to_text(found, name_a, name_b, b.ruleset)
+    kept = _diffs.get((path_a, path_b))  # another sequence picked: the same two files, not loaded and compared again
+    if kept is not None and kept[0] == _stamps(kept[1], kept[2]):
+        _, a, b, found, text = kept
+    else:
+        a, b = _loaded(path_a), _loaded(path_b)
+        found = diff_rulesets(a.ruleset, b.ruleset)
+        text = to_text(found, os.path.basename(path_a), os.path.basename(path_b), b.ruleset)
+        _diffs.clear()  # (one kept: the pair the page shows)
+        _diffs[(path_a, path_b)] = (_stamps(a, b), a, b, found, text)
     # no chart where no sequence differs (a number, an option, a title changed): it was a legend and 'no sequence
     # differs' standing over the words that say what changed
-    charted = any(d is not None and d.status != "same" for d in found.sequences.values())
-    svg = run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph), "svg").decode("utf-8") if charted else ""
-    return {"same": found.empty, "text": text, "svg": _strip_prolog(svg)}
+    ids = differing(found, a.ruleset, b.ruleset)
+    drawn = ids if len(ids) <= MAX_DRAWN else [sequence if sequence in ids else ids[0]]
+    svg = run_dot(to_dot(found, a.ruleset, b.ruleset, a.graph, b.graph, drawn), "svg").decode("utf-8") if ids else ""
+    seqs = [{"id": sid, "title": (b.ruleset.sequences.get(sid) or a.ruleset.sequences[sid]).title or sid,
+             "status": found.sequences[sid].status} for sid in ids]
+    return {"same": found.empty, "text": text, "svg": _strip_prolog(svg), "sequences": seqs, "drawn": drawn}

@@ -23,6 +23,7 @@ from typing import Any, Optional
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rulecraft.tools.studio.folder import Refused, bundled_path
+from rulecraft.tools.studio.lab.kept import Kept
 
 log = logging.getLogger("rulecraft.studio")
 MAX_GAMES = 5000  # games of one run (of each side of a comparison)
@@ -56,6 +57,7 @@ class Lab:
     cluster_timeout: Optional[float] = None
     running: set = field(default_factory=set)
     starting: int = 0
+    kept: Kept = field(default_factory=Kept)  # the last results, for a page reloaded (`resume`)
 
     def stop_all(self) -> None:
         for proc in list(self.running):
@@ -253,8 +255,14 @@ class Channel:
                 await self.chart(msg)
             elif kind == "sweep":
                 await self.sweep_plot(msg)
+            elif kind == "resume" and self.proc is None:  # a page reloaded: its last run's result again
+                if (kept := self.lab.kept.get(msg.get("kept"))) is None:
+                    raise Asked("the last run's result is not kept any more (the studio keeps the last few, in "
+                                "memory, until it stops): press Run to play it again")
+                result, self.done, self.swept = kept
+                await self.send({**result, "resumed": True})
             else:
-                raise Asked("a message is {type: start | cancel | chart | sweep, ...}")
+                raise Asked("a message is {type: start | cancel | chart | sweep | resume, ...}")
         except (Asked, Refused) as exc:
             at = {"at": exc.at} if isinstance(exc, Asked) and exc.at else {}
             await self.send({"type": "error", "message": exc.message if isinstance(exc, Refused) else str(exc), **at})
@@ -320,6 +328,8 @@ class Channel:
         elif last is not None and last["type"] == "result":
             self.done = [(r["ruleset"], r["overrides"], side["coverage"].pop("counts"), side["done"])
                          for r, side in zip(request["runs"], last["runs"])]
+        if last is not None and last["type"] == "result":
+            last["kept"] = self.lab.kept.put(last, self.done, self.swept)
         if last is None and self.stopping is proc:  # cancelled before it could say so (still starting)
             last = {"type": "cancelled", "done": 0, "total": request["games"]}
         await self._quietly(last or {"type": "error", "message": f"the simulation stopped (exit code {code})"})

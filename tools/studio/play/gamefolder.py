@@ -6,6 +6,7 @@ from the game's folder, the studio's folder or the bundled rulesets. The game it
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -36,6 +37,12 @@ def kept_copy(home: str, ruleset: str) -> str:
     return kept
 
 
+def write_meta(home: str, meta: dict) -> None:
+    """game.json: the seats, the seed, the options, the seat tokens (its owner's alone) and, once Play again made
+    one, the game played next (`next`; that game's own names this one as `after`)."""
+    replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
+
+
 def _inside(path: str, folder: str) -> bool:
     folder = os.path.realpath(folder)
     return os.path.commonpath([os.path.realpath(path), folder]) == folder
@@ -64,6 +71,9 @@ def checked(meta: Any, home: str, root: str) -> dict:
     if type(meta.get("seed")) is not int or not -2**63 <= meta["seed"] < 2**64 or \
             not isinstance(meta.get("overrides"), dict) or not isinstance(ruleset, str):  # (seeds as `play --seed`)
         raise ValueError("its seed, options or ruleset are not what a game keeps")
+    if any(k in meta and (not isinstance(meta[k], str) or not GAME_ID.fullmatch(meta[k]) or meta[k] == meta["id"])
+           for k in ("next", "after")):  # (a link to a next game is followed only when that game names this one)
+        raise ValueError("the game it follows or is followed by is not named by a game's id")
     kept = os.path.join(home, "ruleset.yaml")
     if os.path.basename(ruleset) == "ruleset.yaml" and \
             os.path.basename(os.path.dirname(ruleset)) == meta["id"] and os.path.isfile(kept):

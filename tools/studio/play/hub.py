@@ -20,7 +20,9 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
-from rulecraft.tools.studio.play.gamefolder import PERSON, games_home
+from rulecraft.files import OutputError
+
+from rulecraft.tools.studio.play.gamefolder import PERSON, games_home, write_meta
 from rulecraft.tools.studio.play.table import SPECTATOR, PlayTable, Refusal
 
 log = logging.getLogger("rulecraft.studio")
@@ -114,6 +116,9 @@ class Hub:
                 self.problems.append(f"{name}: its seat links open another game found first")  # link opens one game
                 continue
             self._add(table)
+        for gid, t in self.tables.items():  # Play again, kept: followed when the next game names this one in turn
+            if (then := self.tables.get(t.meta.get("next", ""))) is not None and then.meta.get("after") == gid:
+                self.next[gid] = t.meta["next"]
 
     def _add(self, table: PlayTable) -> None:
         gid = table.meta["id"]
@@ -122,7 +127,8 @@ class Hub:
         for key, token in table.meta["tokens"].items():
             self.tokens[digest(token)] = (gid, SPECTATOR if key == "spectator" else int(key))
 
-    async def new_game(self, ruleset: str, kinds: list[str], seed: int, overrides: dict) -> dict:
+    async def new_game(self, ruleset: str, kinds: list[str], seed: int, overrides: dict,
+                       after: Optional[str] = None) -> dict:
         if sum(not t.game.over for t in self.tables.values()) >= MAX_GAMES:
             raise Refusal(f"{MAX_GAMES} games are going on: finish one first (or remove its folder from "
                           f"{GAMES_FOLDER} and start the studio again)")
@@ -134,7 +140,7 @@ class Hub:
         tokens = {str(s): secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == PERSON}
         tokens["spectator"] = secrets.token_urlsafe(24)
         table = await self.off_loop(PlayTable.new, os.path.join(self.home, gid), gid, ruleset, kinds, seed,
-                                    overrides, tokens)
+                                    overrides, tokens, after)
         self._add(table)
         self.kick(gid)
         return self.describe(gid)
@@ -149,8 +155,14 @@ class Hub:
             raise Refusal("the game is not over: a new one starts when it ends")
         if gid not in self.next:
             seed = t.meta["seed"] + 1 if t.meta["seed"] + 1 < 2**64 else 0
-            made = await self.new_game(t.meta["ruleset"], list(t.meta["kinds"]), seed, dict(t.meta["overrides"]))
+            made = await self.new_game(t.meta["ruleset"], list(t.meta["kinds"]), seed, dict(t.meta["overrides"]),
+                                       after=gid)
             self.next[gid] = made["id"]
+            t.meta["next"] = made["id"]  # kept in game.json: after a restart an old link goes on to it (it showed
+            try:  # the end again, and its Play again made a second next game)
+                await self.off_loop(write_meta, t.home, t.meta)
+            except (OSError, OutputError) as exc:  # (a full disk: the game goes on; a restart shows the end again)
+                log.warning("game %s: its next game could not be kept in game.json: %s", gid, exc)
 
     def relative(self, path: str) -> Optional[str]:
         """`path` relative to the studio's folder when it lies in it (not in a game's own copy), else None."""
@@ -164,7 +176,10 @@ class Hub:
         """A game for the studio's page (which holds the studio's token, so it may have every seat's link)."""
         t = self.tables[gid]
         names = [p.name for p in t.game.players]
+        before = t.meta.get("after")  # the game this one was played again after, when that one names it in turn
+        after = {"id": before, "seed": self.tables[before].meta["seed"]} if self.next.get(before) == gid else None
         return {"id": gid, "title": t.meta["title"], "ruleset": t.meta["ruleset"], "seed": t.meta["seed"],
+                "after": after,
                 "over": bool(t.game.over), "decisions": t.game.decisions,
                 "seats": [{"seat": s, "name": names[s], "kind": k, "link": self._link(t, str(s))}
                           for s, k in enumerate(t.meta["kinds"])],

@@ -23,7 +23,7 @@ from typing import Any, Optional
 from rulecraft.agents import AgentError, make_agent
 from rulecraft.agents.base import answer
 from rulecraft.diagnostics import RuleError
-from rulecraft.files import InputError, OutputError, read_regular, replace_file
+from rulecraft.files import InputError, OutputError, read_regular
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.decisions import IllegalChoice
 from rulecraft.runtime.game import Game, GameError
@@ -31,7 +31,7 @@ from rulecraft.runtime.gamelog import GameLogWriter, end_record, log_header
 from rulecraft.runtime.savegame import SaveError, SaveWriter, read_save, restore
 from rulecraft.runtime.story import Line, forced_in_secret, line_text
 
-from rulecraft.tools.studio.play.gamefolder import BOTS, MAX_META, PERSON, checked, kept_copy, plain_files
+from rulecraft.tools.studio.play.gamefolder import BOTS, MAX_META, PERSON, checked, kept_copy, plain_files, write_meta
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import PassUntil, offered
 from rulecraft.tools.table.seatview import seat_view
@@ -147,7 +147,7 @@ class PlayTable:
     # ------------------------------------------------------------------ making and finding games
     @classmethod
     def new(cls, home: str, game_id: str, ruleset: str, kinds: list[str], seed: int, overrides: dict,
-            tokens: dict) -> "PlayTable":
+            tokens: dict, after: Optional[str] = None) -> "PlayTable":
         loaded = load_ruleset(ruleset, overrides=overrides)
         if not loaded.ok:
             said = loaded.diagnostics[0].message  # an option from the page's form: no '--set' was typed
@@ -166,8 +166,8 @@ class PlayTable:
             os.makedirs(home, mode=0o700, exist_ok=True)
             ruleset = kept_copy(home, ruleset)
             meta = {"id": game_id, "ruleset": ruleset, "title": rs.title, "kinds": list(kinds), "seed": seed,
-                    "overrides": dict(overrides), "tokens": tokens}
-            replace_file(os.path.join(home, "game.json"), json.dumps(meta, indent=1) + "\n", private=True)
+                    "overrides": dict(overrides), "tokens": tokens, **({"after": after} if after else {})}
+            write_meta(home, meta)
             table = cls(home, meta, game, [], None)
             table.writer = GameLogWriter(os.path.join(home, "game.log"), ruleset, game, overrides, list(kinds))
             return table

@@ -105,8 +105,12 @@ async function openFile(which) {
     $("#status").append(" ", discard)
   }
   else if (left && left !== got.path) status(`your text of ${left} not saved is kept: open ${left} again to go on with it`, "warn")
+  // a bundled ruleset cannot be changed: say at once how to make it yours (a first user read it and found no way on)
+  else if (got.readOnly) status("read-only: Make a variant (a file of your own holding only what you change) or Copy " +
+    "into the folder (a whole copy)")
   $("#file-name").textContent = got.path || `${got.bundled} (bundled, read-only)`
   $("#copy").hidden = !got.readOnly
+  $("#variant-of").hidden = !got.readOnly
   $("#save").disabled = got.readOnly
   markDirty()
   history.replaceState(null, "", `/?${q}${location.hash}`)
@@ -205,9 +209,28 @@ async function newFile(e) {
     $("#new-name").value = ""
     await openFile({path: got.path})
     status(`made ${got.path}`, "ok")
+    state.view.focus()  // the keys go on in the new file (the button pressed may be gone, the focus with it)
   } catch (err) {
     status(err.message, "error")
   }
+}
+
+// a variant of the bundled ruleset open, in one click: NAME-variant.yaml (or -variant-2 and on) that extends it
+async function variantOfBundled() {
+  const name = state.file.bundled
+  for (let n = 1; n <= 20; n++) {
+    try {
+      const got = await postJSON("/api/new", {path: n === 1 ? `${name}-variant.yaml` : `${name}-variant-${n}.yaml`,
+                                              extends: `bundled:${name}`})
+      await openFile({path: got.path})
+      status(`made ${got.path}, a variant of ${name}: it holds only what it changes (the comment in it shows how)`, "ok")
+      state.view.focus()  // the keys go on in the new file (the button pressed may be gone, the focus with it)
+      return
+    } catch (err) {
+      if (err.status !== 409) return status(err.message, "error")
+    }
+  }
+  status(`${name}-variant.yaml to ${name}-variant-20.yaml are there already: name the variant with New`, "error")
 }
 
 async function copyBundled() {
@@ -219,6 +242,7 @@ async function copyBundled() {
       const got = await postJSON("/api/new", {path: n === 1 ? `${name}.yaml` : `${name}-${n}.yaml`, from: name})
       await openFile({path: got.path})
       status(`copied ${name} into the folder as ${got.path}`, "ok")
+      state.view.focus()  // the keys go on in the new file (the button pressed may be gone, the focus with it)
       return
     } catch (err) {
       if (err.status !== 409) return status(err.message, "error")
@@ -319,18 +343,27 @@ async function showPrinted(kind) {
 async function showVariant() {
   const other = $("#variant").value
   const out = $("#variant-chart")
-  if (!state.file || state.variantShown === `${other} ${source()}`) return
-  state.variantShown = `${other} ${source()}`
+  const seq = state.variantSequence || ""  // the sequence picked to draw, when too many differ to draw them all
+  if (!state.file || state.variantShown === `${other} ${source()} ${seq}`) return
+  state.variantShown = `${other} ${source()} ${seq}`
   out.replaceChildren()
   $("#variant-text").textContent = ""
   $("#variant-note").textContent = ""
   if (!other) return
   $("#variant-note").textContent = "comparing…"
   try {
-    const got = await getJSON(`/api/diff?a=${encodeURIComponent(other)}&b=${encodeURIComponent(source())}`)
+    const got = await getJSON(`/api/diff?a=${encodeURIComponent(other)}&b=${encodeURIComponent(source())}` +
+                              (seq ? `&sequence=${encodeURIComponent(seq)}` : ""))
     out.innerHTML = got.svg
     $("#variant-text").textContent = got.text
+    // many sequences differ (a variant of 400 changed all in one chart: 15 s, fitted to a strip no one could read):
+    // one drawn at a time, picked from the list of those that differ
+    const pick = $("#variant-sequence"), some = got.drawn.length < got.sequences.length
+    pick.hidden = !some
+    pick.replaceChildren(...(some ? got.sequences.map(s => new Option(`${s.title} (${s.status})`, s.id)) : []))
+    if (some) pick.value = got.drawn[0]
     $("#variant-note").textContent = (got.same ? "the two rulesets say the same rules" : "")
+      + (some ? `${got.sequences.length} sequences differ: the chart draws the one picked; the words list every change` : "")
       + (!state.file.readOnly && isDirty() ? " (as saved: save to see your changes here)" : "")
   } catch (err) {
     $("#variant-note").textContent = err.message
@@ -351,6 +384,40 @@ function showTab(name) {
   history.replaceState(null, "", location.pathname + location.search + (name === "chart" ? "" : `#${name}`))
   if (["aid", "book", "sheets"].includes(name)) showPrinted(name)
   if (name === "variants") showVariant()
+}
+
+// the editor's place with no ruleset open: the ways to begin, each with its first click (a first user read that a
+// bundled ruleset opens read-only and found no way from there to a game of their own)
+function welcome() {
+  const el = (tag, text = "", attrs = {}) => Object.assign(document.createElement(tag), {textContent: text, ...attrs})
+  const box = el("div", "", {className: "empty-editor"})
+  const first = state.bundled.includes("pig") ? "pig" : state.bundled[0]
+  const ways = el("ol")
+  if (first) {
+    const open = el("button", `Open ${first}`, {type: "button", id: "welcome-open"})
+    open.addEventListener("click", () => openFile({bundled: first}))
+    const li = el("li")
+    li.append(el("strong", "From a bundled game: "), "open one (", open, ` or another under Bundled on the left), ` +
+      "read it, play it, then press ", el("em", "Make a variant"), " at the top: a file of your own that holds only " +
+      "what you change (", el("em", "Copy into the folder"), " makes a whole copy instead).")
+    ways.append(li)
+  }
+  const named = el("button", "Name it", {type: "button", id: "welcome-new"})
+  named.addEventListener("click", () => $("#new-name").focus())
+  const fresh = el("li")
+  fresh.append(el("strong", "From the template: "), named, " under ", el("em", "This folder"), " (",
+    el("em", "my dice game"), "), keep ", el("em", "from the template"), " and press ", el("em", "New"),
+    ": a small game that loads and plays, to change into yours.")
+  ways.append(fresh)
+  const own = el("li")
+  own.append(el("strong", "One of this folder's: "),
+    state.files.length ? "open it on the left." : "this folder has none yet; those you make are listed on the left.")
+  ways.append(own)
+  box.append(el("h2", "No ruleset open"), el("p", "Begin one of three ways:"), ways,
+    el("p", "Then: the chart of the sequence under the cursor is on the right, with the problems under the editor as " +
+      "you type; Play starts a game with a link for each person; Simulate plays hundreds of games with bots. Keys " +
+      "and help (top right) lists the keys."))
+  return box
 }
 
 // ------------------------------------------------------------------ start
@@ -417,8 +484,10 @@ async function main() {
   })
   window.addEventListener("pagehide", () => state.drafts.flush(true))
   $("#copy").addEventListener("click", copyBundled)
+  $("#variant-of").addEventListener("click", variantOfBundled)
   $("#new").addEventListener("submit", newFile)
   $("#variant").addEventListener("change", showVariant)
+  $("#variant-sequence").addEventListener("change", e => { state.variantSequence = e.target.value; showVariant() })
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab))
   $("#tabs").addEventListener("keydown", tabKeys)
   helpCloses($("#help"))
@@ -443,13 +512,7 @@ async function main() {
     // stood over nothing)
     status("pick a ruleset on the left, or make a new one")
     $(".chart-bar").hidden = true
-    $("#editor").replaceChildren(Object.assign(document.createElement("div"), {className: "empty-editor",
-      innerHTML: "<h2>No ruleset open</h2><p>Open one of this folder's on the left, or make one: type a name under " +
-        "<em>This folder</em> (<em>my dice game</em>) and press <em>New</em>: a small game that loads and plays, to " +
-        "change into yours. A bundled ruleset opens read-only; <em>Copy into the folder</em> makes it yours.</p>" +
-        "<p>Then: the chart of the sequence under the cursor is on the right; <em>Play</em> starts a game with a " +
-        "link for each person; <em>Simulate</em> plays hundreds of games with bots. <em>Keys and help</em> (top " +
-        "right) lists the keys.</p>"}))
+    $("#editor").replaceChildren(welcome())
   }
   document.body.dataset.ready = "1"
 }

@@ -21,6 +21,8 @@ export function setupPlay(studio) {
   const panel = $("#tab-play")
   $("#play-form").addEventListener("submit", e => { e.preventDefault(); start(studio) })
   $("#play-players").addEventListener("change", () => seats(Number($("#play-players").value), panel.setup))
+  $("#play-form").addEventListener("input", () => keepForm(studio))
+  $("#play-form").addEventListener("change", () => keepForm(studio))
   document.querySelector('#tabs button[data-tab="play"]').addEventListener("click", () => showPlay(studio))
   // the list follows the games while the tab is shown (decisions taken, games over, a game started elsewhere): it was
   // drawn once, when the tab was opened, and said '0 decisions' of a game long over
@@ -43,6 +45,7 @@ async function showPlay(studio) {
       Object.assign(n, {min: setup.players.min, max: setup.players.max, value: setup.players.default})
       seats(setup.players.default, setup)
       $("#play-options").replaceChildren(...[...setup.parameters, ...setup.options].map(optionField))
+      takeKept(studio, setup)
       $("#play-start").disabled = false
       $("#play-form").classList.remove("cannot")
     } catch (err) {
@@ -55,6 +58,38 @@ async function showPlay(studio) {
     note.textContent = "open a ruleset to play it"
   }
   await listGames()
+}
+
+// the form (players, seed, who sits where, the options) kept for the browser's tab, per ruleset: a reload gave back
+// the defaults (sessionStorage: a reload keeps it, another tab has its own)
+const KEPT = "rulecraft.play"
+
+function keepForm(studio) {
+  if (!studio.file) return
+  const form = {ruleset: ref(studio.file), players: $("#play-players").value, seed: $("#play-seed").value,
+    seats: [...document.querySelectorAll("#play-seats select")].map(s => s.value), options: {}}
+  for (const i of document.querySelectorAll("#play-options [data-option]")) form.options[i.dataset.option] = i.value
+  try { sessionStorage.setItem(KEPT, JSON.stringify(form)) } catch { /* storage off or full: nothing kept */ }
+}
+
+function takeKept(studio, setup) {
+  let kept = null
+  try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null") } catch { kept = null }
+  if (!kept || typeof kept !== "object" || kept.ruleset !== ref(studio.file)) return
+  const n = Number(kept.players)
+  if (Number.isInteger(n) && n >= setup.players.min && n <= setup.players.max) {
+    $("#play-players").value = String(n)
+    seats(n, setup)
+  }
+  if (typeof kept.seed === "string" && kept.seed !== "") $("#play-seed").value = kept.seed
+  const sels = [...document.querySelectorAll("#play-seats select")]
+  if (Array.isArray(kept.seats)) kept.seats.forEach((k, i) => {
+    if (sels[i] && [...sels[i].options].some(o => o.value === k)) sels[i].value = k
+  })
+  for (const i of document.querySelectorAll("#play-options [data-option]")) {
+    const v = kept.options && kept.options[i.dataset.option]
+    if (typeof v === "string" && (i.tagName !== "SELECT" || [...i.options].some(o => o.value === v))) i.value = v
+  }
 }
 
 function seats(n, setup) {
@@ -143,7 +178,11 @@ async function listGames() {
   list.dataset.key = key
   list.replaceChildren(...got.games.slice().reverse().map(g => {
     const li = el("li")
-    li.append(el("strong", `${g.title}`), ` seed ${g.seed}, ${g.decisions} decision${g.decisions === 1 ? "" : "s"}` +
+    // the seed (said here only: with the ruleset it deals every hidden card, so no seat's page shows it), and for a
+    // game of Play again the one it follows (its seed was not said anywhere)
+    li.append(el("strong", `${g.title}`), ` seed ${g.seed}` +
+      (g.after ? ` (Play again after the game of seed ${g.after.seed})` : "") +
+      `, ${g.decisions} decision${g.decisions === 1 ? "" : "s"}` +
       (g.over ? ", over" : ""))
     // a game its ruleset stopped: why, on the studio's page (the seats are told where; the list said nothing)
     if (g.problem) li.append(el("div", "", {className: "stopped"}))

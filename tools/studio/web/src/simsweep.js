@@ -32,7 +32,8 @@ export class SweepForm {
 
   // the saved ruleset's parameters (numbers, each with its range): the settings a sweep may vary
   setKnobs(parameters) {
-    const keep = this.pick.value
+    const keep = this.pick.value || this.want || ""  // (want: the setting kept across a reload)
+    this.want = ""
     this.knobs = parameters
     this.pick.replaceChildren(new Option("nothing", ""), ...parameters.map(p => {
       const range = p.min !== null && p.min !== undefined ? ` (${p.min} to ${p.max ?? "any"})` : ""

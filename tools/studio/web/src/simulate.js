@@ -8,6 +8,9 @@ import {comparison, el, svgImage} from "./simtable.js"
 import {SweepForm, showSweepPlot, sweepView} from "./simsweep.js"
 
 const BOTS = ["random", "first", "greedy"]
+// the form, kept for this tab across a reload (sessionStorage: a reload keeps it, another tab has its own); a reload
+// in the middle of a run lost 500 games' settings, options and sweep, and said nothing of the run it stopped
+const KEPT = "rulecraft.simulate"
 
 function field(label, input) {
   return el("label", {className: "sim-field"}, el("span", {textContent: label}), input)
@@ -75,6 +78,41 @@ export class Simulate {
     this.note = el("p", {className: "note", id: "sim-note"})
     this.out = el("div", {id: "sim-out"})
     host.replaceChildren(form, el("div", {className: "sim-progress"}, this.bar, this.count, this.clock), this.note, this.out)
+    form.addEventListener("input", () => this.keep())
+    form.addEventListener("change", () => this.keep())
+    this.restore()
+  }
+
+  fields() {
+    return {games: this.games, seed: this.seed, players: this.players, bots: this.bots, sets: this.sets,
+            botsB: this.botsB, setsB: this.setsB, sweepValues: this.sweep.values}
+  }
+
+  keep() {
+    const kept = {versus: this.versus.value, sweep: this.sweep.pick.value, running: this.running ? this.runningNow : null,
+                  result: this.keptKey || null}
+    for (const [k, e] of Object.entries(this.fields())) kept[k] = e.value
+    try { sessionStorage.setItem(KEPT, JSON.stringify(kept)) } catch { /* storage off or full: nothing kept */ }
+  }
+
+  restore() {
+    let kept = null
+    try { kept = JSON.parse(sessionStorage.getItem(KEPT) || "null") } catch { kept = null }
+    if (!kept || typeof kept !== "object") return
+    for (const [k, e] of Object.entries(this.fields())) if (typeof kept[k] === "string") e.value = kept[k]
+    // the lists' choices come later (the folder's rulesets, the ruleset's parameters): picked then
+    this.wantVersus = typeof kept.versus === "string" ? kept.versus : ""
+    this.sweep.want = typeof kept.sweep === "string" ? kept.sweep : ""
+    const r = kept.running
+    if (r && typeof r === "object") {  // the run belonged to the page reloaded: the studio stopped it
+      this.say(`the page was reloaded while ${Number(r.games)} games of ${String(r.ruleset)} played: the run stopped ` +
+        "with it and kept nothing; its settings are back in the form: press Run to play them again", "stale")
+      this.keep()
+    } else if (typeof kept.result === "string") {  // a run that ended: the studio keeps its result; asked for again
+      this.keptKey = kept.result
+      this.resuming = true
+      this.socket().then(sock => sock.send(JSON.stringify({type: "resume", kept: kept.result}))).catch(() => {})
+    }
   }
 
   // the example in the options' boxes: a parameter of the open ruleset with its default (another ruleset's name
@@ -109,7 +147,8 @@ export class Simulate {
 
   // the other rulesets a run may be compared with ({value, text}); called when the files change
   setOthers(options) {
-    const keep = this.versus.value
+    const keep = this.versus.value || this.wantVersus || ""
+    this.wantVersus = ""
     this.versus.replaceChildren(new Option("nothing", ""), new Option("the same ruleset (other bots or options)", "same"),
                                 ...options.map(o => new Option(o.text, o.value)))
     this.versus.value = [...this.versus.options].some(o => o.value === keep) ? keep : ""
@@ -167,6 +206,10 @@ export class Simulate {
     this.count.textContent = "starting…"
     this.out.replaceChildren()  // the last run's figures would read as this one's
     this.say("")
+    this.keptKey = null  // (the last run's result is let go: this run's comes)
+    this.resuming = false
+    this.runningNow = {games: msg.games * (msg.compare ? 2 : msg.sweep ? msg.sweep.values.length : 1), ruleset: ref}
+    this.keep()
     try {
       (await this.socket()).send(JSON.stringify(msg))
       this.info.runs++
@@ -195,6 +238,7 @@ export class Simulate {
     clearInterval(this.ticking)
     this.clock.textContent = this.pace ? `in ${duration(performance.now() - this.pace.start)}` : ""
     this.running = false
+    this.keep()
     this.run.disabled = false
     this.setDirty(this.dirty())
     const active = document.activeElement
@@ -230,6 +274,11 @@ export class Simulate {
       this.info.cancelled++
       this.count.textContent = `cancelled after ${msg.done ?? 0} of ${msg.total} games`
       this.finish("cancelled: the games stopped, nothing was kept")
+    } else if (msg.type === "error" && this.resuming) {  // the result before the reload is no longer kept: said
+      this.resuming = false
+      this.keptKey = null
+      this.keep()
+      this.say(msg.message, "stale")
     } else if (msg.type === "error") {
       if (this.count.textContent === "starting…") this.count.textContent = "not run"  // refused before 'started'
       this.finish(msg.message, "stale")
@@ -243,7 +292,10 @@ export class Simulate {
       this.info.results++
       this.info.last = msg
       this.count.textContent = `${msg.runs.map(r => r.done).join(" + ")} games played`
-      this.finish("")
+      if (msg.resumed) this.say("the last run's result, kept across the reload of the page")  // (the focus left be)
+      else this.finish("")
+      this.resuming = false
+      if (msg.kept) { this.keptKey = msg.kept; this.keep() }
       this.show(msg)
     } else if (msg.type === "sweep") {
       showSweepPlot(this.out, msg)
