@@ -21,13 +21,14 @@ from typing import Any, Iterable, Mapping, Optional
 from ..dsl import ast as A
 from ..values import Card, Player
 from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
+from .homes import home_groups
 from .reasons import event_fields, filtered, hidden_modifiers_of, quiet
 from .reading import Read, Secrets, every_step, local_reads, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
 
-__all__ = ["answer_opened", "guarded", "hidden_modifiers_of", "sealed_face_down", "secret_of",
-           "told_as"]  # (model/answers.py, model/reasons.py: asked through here)
+__all__ = ["answer_opened", "guarded", "hidden_modifiers_of", "home_groups", "sealed_face_down", "secret_of",
+           "told_as"]  # (model/answers.py, model/reasons.py, model/homes.py: asked through here)
 
 # ------------------------------------------------------------------ where things lie
 
