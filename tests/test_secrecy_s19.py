@@ -115,3 +115,67 @@ def test_a_seats_frames_do_not_hang_on_cards_it_cannot_see(tmp_path, name, playe
     for kind in ("first", "random"):
         kinds = [kind] * players
         assert _frames(tmp_path, name, kinds, seed, seat, None) == _frames(tmp_path, name, kinds, seed, seat, swap)
+
+
+def _person_frames(tmp_path, swap) -> tuple[list[dict], object]:
+    """Masked Vote, seed 0, a person in seat 1 (answering the first answer) and first bots: every frame the person is
+    sent (the seer P5, or with `swap` P3), and the table at the first frame where a forced answer of another is held
+    after the person's first vote."""
+    from rulecraft.tools.studio.play.table import PlayTable
+
+    real = Game._setup
+
+    def setup(self):
+        real(self)
+        if swap:
+            _swap(self, *swap)
+
+    Game._setup = setup
+    try:
+        table = PlayTable.new(str(tmp_path / f"mv-{bool(swap)}"), "mv", str(HUNT / "masked-vote.yaml"),
+                              ["human"] + ["first"] * 4, 0, {}, {"spectator": "s" * 24})
+    finally:
+        Game._setup = real
+    frames, sent, holding = [], 0, None
+    while True:
+        frame = table.frame(0, sent)
+        sent = frame["storyEnd"]
+        frames.append(frame)
+        if holding is None and table.held and table.waiting_for() != 0 and any(t.player == 0 for t in table.history):
+            holding = len(frames)
+        if table.step():
+            continue
+        if table.waiting_for() != 0:
+            break
+        table.decide(0, frame["decisions"], 0)
+    table.close()
+    return frames, holding
+
+
+def test_the_undo_button_does_not_tell_whose_answers_were_forced(tmp_path):
+    """A person alone with bots may take back. The button was off while another seat's forced answer was still asked
+    (Held): in the night of Masked Vote, whoever is not the seer declines at once, so the button went off and on as
+    the seats without a choice were asked, differently with the seer in P3 or in P5."""
+    seer_p5, held = _person_frames(tmp_path, None)
+    seer_p3, _held = _person_frames(tmp_path, ("seer", "town_1"))
+    assert held is not None
+    assert [f["undo"] for f in seer_p5 if not f["view"]["over"]] == \
+        [f["undo"] for f in seer_p3 if not f["view"]["over"]]
+
+
+def test_a_person_takes_back_while_a_forced_answer_of_another_is_asked(tmp_path):
+    from rulecraft.tools.studio.play.table import PlayTable
+
+    table = PlayTable.new(str(tmp_path / "mv"), "mv", str(HUNT / "masked-vote.yaml"), ["human"] + ["first"] * 4, 0, {},
+                          {"spectator": "s" * 24})
+    while not (table.held and table.waiting_for() != 0 and any(t.player == 0 for t in table.history)):
+        if not table.step():
+            assert table.waiting_for() == 0
+            table.decide(0, table.frame(0, 0)["decisions"], 0)
+    told = [line["text"] for line in table.frame(0, 0)["story"]]
+    assert table.can_undo(0)
+    assert table.undo(0) == "Taken back: your decision 1; you decide again."
+    frame = table.frame(0, 0)
+    assert frame["asked"] == 0 and frame["view"]["decision"]["prompt"] == "Unmask whom?"
+    assert [line["text"] for line in frame["story"]] == told[:len(frame["story"])]
+    table.close()
