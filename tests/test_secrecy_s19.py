@@ -179,3 +179,58 @@ def test_a_person_takes_back_while_a_forced_answer_of_another_is_asked(tmp_path)
     assert frame["asked"] == 0 and frame["view"]["decision"]["prompt"] == "Unmask whom?"
     assert [line["text"] for line in frame["story"]] == told[:len(frame["story"])]
     table.close()
+
+
+SEAT_NUMBERED = """\
+ruleset: seat-numbered
+title: Seat Numbered
+players: {min: 3, max: 3, default: 3}
+cards:
+  - for: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+    id: "gem{n}"
+    name: "Gem {n}"
+    attributes: {worth: "=n"}
+zones:
+  bag: {visibility: hidden, initial: all, title: Bag}
+  hand: {per: player, visibility: owner, title: Hand}
+player_variables:
+  purse: {initial: 4, visibility: owner, title: Purse}
+view:
+  values:
+    - {title: Worth of the first hand, value: "sum([c.worth for c in players[0].hand])"}
+    - {title: Purse of the first player, value: "players[0].purse"}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "shuffle bag"
+      - for_each: p
+        in: players
+        do: ["draw 2 from bag to p.hand"]
+      - "log 'The first player holds {cards(players[0].hand)}'"
+      - choose: {player: "players[1]", kind: yesno, prompt: "Go on?", as: go}
+      - "end game"
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_hand_reached_through_its_players_seat_number_is_read_by_that_player(tmp_path, engine):
+    """'{cards(players[0].hand)}' in a log, and a view's value reading `players[0].hand` or `players[0].purse`, were
+    read as of a hand of nobody known: P1 read '…' of their own hand, and no seat was shown the values. The player at
+    a seat written as a number is now known as the owner it reaches (model/reading.py's `via_of`); the others still
+    read '…' and are not shown the values."""
+    from rulecraft.runtime.story import line_text
+    from rulecraft.tools.table.seatview import seat_view
+
+    path = tmp_path / "seat-numbered.yaml"
+    path.write_text(SEAT_NUMBERED, encoding="utf-8")
+    g = Game(load_ruleset(str(path)).ruleset, 3, 2, engine=engine)
+    mine = ", ".join(c.name for c in g.zones[next(r for r in g.zones if r.zone == "hand" and r.key == 0)])
+    read = {seat: [t for t in (line_text(line, {seat}) for line in g.narrative) if t is not None] for seat in range(3)}
+    assert f"The first player holds {mine}" in read[0], read[0]
+    for seat in (1, 2):
+        assert "The first player holds …" in read[seat], read[seat]
+    titles = {seat: [v.title for v in seat_view(g, seat, None).now] for seat in range(3)}
+    assert titles[0] == ["Worth of the first hand", "Purse of the first player"], titles
+    assert titles[1] == titles[2] == [], titles

@@ -23,7 +23,7 @@ from ..values import Card, Player
 from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
 from .homes import home_groups
 from .reasons import event_fields, filtered, hidden_modifiers_of, quiet
-from .reading import Read, Secrets, every_step, local_reads, seen_by
+from .reading import Read, Secrets, every_step, local_reads, seat_named, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
 
@@ -222,7 +222,7 @@ def _field_readers(g: Any, field: Any, seats: list) -> frozenset:
         return frozenset(seats)  # how many cards the rules moved out of where they took them: every seat counted them
     for r in zones:  # (a player's own zone when reached through a name for that player)
         who = loc.get(r.via) if r.via else None
-        key = who.seat if isinstance(who, Player) else None
+        key = who.seat if isinstance(who, Player) else seat_named(r.via)
         cards += [c for ref, held in g.zones.items() if ref.zone == r.name and (key is None or ref.key == key)
                   for c in held]
     return frozenset(s for s in seats if all(sees_card(g, c, s) for c in cards))
