@@ -234,3 +234,54 @@ def test_a_hand_reached_through_its_players_seat_number_is_read_by_that_player(t
     titles = {seat: [v.title for v in seat_view(g, seat, None).now] for seat in range(3)}
     assert titles[0] == ["Worth of the first hand", "Purse of the first player"], titles
     assert titles[1] == titles[2] == [], titles
+
+
+NUMBER_UNDER_A_NAME = """\
+ruleset: number-under-a-name
+title: Number Under a Name
+players: {min: 3, max: 3, default: 3}
+cards:
+  - for: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9]}
+    id: "gem{n}"
+    name: "Gem {n}"
+    attributes: {worth: "=n"}
+zones:
+  bag: {visibility: hidden, initial: all, title: Bag}
+  hand: {per: player, visibility: owner, title: Hand}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "shuffle bag"
+      - for_each: p
+        in: players
+        do:
+          - "draw 3 from bag to p.hand"
+          - "let high = [c for c in p.hand if c.worth > 5]"
+          - "let n = count(high)"
+          - "let w = sum([c.worth for c in p.hand])"
+          - "log '{p} holds {n} high gems worth {w}'"
+          - "log '{p} holds {count(p.hand)} gems'"
+      - choose: {player: "players[1]", kind: yesno, prompt: "Go on?", as: go}
+      - "end game"
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_number_worked_out_from_a_hidden_hand_and_kept_under_a_name_is_not_told_to_the_others(tmp_path, engine):
+    """'let n = count(high)' (the high gems of a hidden hand), then '{n}' in a log: every seat read 'P1 holds 0 high
+    gems worth 9' (a name holding no card was read as a card's name holding none, told to all). A number kept under a
+    name is now read as the number it is, worked out from what the name is given (docs/secrecy.md): the others read
+    '…'. (So does its owner: a local's reading keeps no owner.) A hand's size is told as before."""
+    from rulecraft.runtime.story import line_text
+
+    path = tmp_path / "number-under-a-name.yaml"
+    path.write_text(NUMBER_UNDER_A_NAME, encoding="utf-8")
+    g = Game(load_ruleset(str(path)).ruleset, 3, 2, engine=engine)
+    for seat in range(3):
+        read = [t for t in (line_text(line, {seat}) for line in g.narrative) if t is not None]
+        for other in range(3):
+            if other != seat:
+                assert f"P{other + 1} holds … high gems worth …" in read, (seat, read)
+            assert f"P{other + 1} holds 3 gems" in read, (seat, read)

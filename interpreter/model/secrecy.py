@@ -206,9 +206,12 @@ def _field_readers(g: Any, field: Any, seats: list) -> frozenset:
         v = loc.get(field)
         if isinstance(v, list) and not any(isinstance(c, Card) for c in v):
             return frozenset()
-        kept = [v] if isinstance(v, Card) else [c for c in v if isinstance(c, Card)] if isinstance(v, list) else []
-        kept = [c for c in kept if not all(sees_card(g, c, s) for s in seats)]  # (known to all)
-        return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in kept))
+        if isinstance(v, (int, float)) and not isinstance(v, bool):  # a number worked out from hidden cards, kept
+            field = ((field,), (), None)  # under a name: read as such a number (session 19: told to every seat)
+        else:
+            kept = [v] if isinstance(v, Card) else [c for c in v if isinstance(c, Card)] if isinstance(v, list) else []
+            kept = [c for c in kept if not all(sees_card(g, c, s) for s in seats)]  # (known to all)
+            return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in kept))
     names, zones, counted = field  # a value worked out from cards: those its names hold, the zones it reads itself
     cards: list = []
     for name in names:
