@@ -310,9 +310,8 @@ class PlayTable:
 
     def can_undo(self, seat: int) -> bool:
         """The terminal's fairness rule: a person may take back only when they are the only person at the table
-        (with others, taking back would undo what the others decided after it); take_back refuses the rest. Not
-        hanging on a forced answer still asked (Held): whether one is, and how many, is hidden from the person (who
-        had no choice in the night but the seer), so the button they see must not tell it."""
+        (with others, taking back would undo what the others decided after it); take_back refuses the rest. Never
+        hanging on a forced answer still asked (Held): whose answers are forced is hidden (who is not the seer)."""
         return self.people == {seat} and not self.game.over and any(t.player == seat for t in self.history)
 
     def undo(self, seat: int) -> str:
