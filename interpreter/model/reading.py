@@ -69,7 +69,7 @@ class Secrets:
         if isinstance(node, A.Name) and node.id in self.zones:
             return node.id, self.zones[node.id][0], None
         if isinstance(node, A.Attr) and node.name in self.zones and self.zones[node.name][1] == "player":
-            return node.name, self.zones[node.name][0], node.obj.id if isinstance(node.obj, A.Name) else None
+            return node.name, self.zones[node.name][0], via_of(node.obj)
         if isinstance(node, A.Index):
             return self._zone(node.obj)
         return None
@@ -122,7 +122,7 @@ class Secrets:
             if node.name in self.player_variables:
                 vis = self.player_variables[node.name]
                 if vis != "public":
-                    via = node.obj.id if vis == "owner" and isinstance(node.obj, A.Name) else None
+                    via = via_of(node.obj) if vis == "owner" else None
                     out.append(Read("player_variable", node.name, vis, via))
         if cls is A.Name or cls is A.Attr or cls is A.Index:
             z = self._zone(node)
@@ -156,9 +156,9 @@ class Secrets:
             found: list[Read] = []
             self._walk(body, found, calls + (node.func,))
             inner = self._memo[key] = tuple(dict.fromkeys(found))
-        passed = {p: (a.id if isinstance(a, A.Name) else None) for p, a in zip(params, node.args)}
+        passed = {p: via_of(a) for p, a in zip(params, node.args)}
         for k in node.kwargs:
-            passed[k.name] = k.value.id if isinstance(k.value, A.Name) else None
+            passed[k.name] = via_of(k.value)
         for r in inner:
             out.append(r if r.via is None else Read(r.kind, r.name, r.visibility, passed.get(r.via)))
 
@@ -243,8 +243,27 @@ def _settle(s: Secrets, binds: list, out: dict) -> None:
 
 
 def seen_by(reads: Iterable[Read], seat: int, who: Mapping[str, int]) -> bool:
-    """Whether `seat` sees everything of `reads`: each is its own (reached through a name `who` gives `seat` for)."""
-    return all(r.visibility in ("owner", "owner_contents") and r.via is not None and who.get(r.via) == seat
-               for r in reads)
+    """Whether `seat` sees everything of `reads`: each is its own (reached through a name `who` gives `seat` for, or
+    through the player at a seat written as a number, `players[0]`)."""
+    return all(r.visibility in ("owner", "owner_contents") and r.via is not None
+               and who.get(r.via, seat_named(r.via)) == seat for r in reads)
+
+
+def via_of(node: Any) -> Optional[str]:
+    """The name a player is reached through in `node`: a name (`p`), or the player at a seat written as a number
+    (`players[0]`, as 'players[0]'); None for any other way (`next_player(p)`: not known without playing)."""
+    if isinstance(node, A.Name):
+        return node.id
+    if isinstance(node, A.Index) and isinstance(node.obj, A.Name) and node.obj.id == "players" \
+            and isinstance(node.key, A.Num) and isinstance(node.key.value, int) and node.key.value >= 0:
+        return f"players[{node.key.value}]"
+    return None
+
+
+def seat_named(via: Optional[str]) -> Optional[int]:
+    """The seat of a player reached as `players[N]` (`via_of`), or None."""
+    if via is not None and via.startswith("players[") and via.endswith("]"):
+        return int(via[8:-1])
+    return None
 
 

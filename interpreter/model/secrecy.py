@@ -21,13 +21,14 @@ from typing import Any, Iterable, Mapping, Optional
 from ..dsl import ast as A
 from ..values import Card, Player
 from .answers import answer_opened, guarded, sealed_face_down, secret_of, told_as
+from .homes import home_groups
 from .reasons import event_fields, filtered, hidden_modifiers_of, quiet
-from .reading import Read, Secrets, every_step, local_reads, seen_by
+from .reading import Read, Secrets, every_step, local_reads, seat_named, seen_by
 from .reading import secrets_of as _reading_secrets
 from .steps import asks_decision as _asks
 
-__all__ = ["answer_opened", "guarded", "hidden_modifiers_of", "sealed_face_down", "secret_of",
-           "told_as"]  # (model/answers.py, model/reasons.py: asked through here)
+__all__ = ["answer_opened", "guarded", "hidden_modifiers_of", "home_groups", "sealed_face_down", "secret_of",
+           "told_as"]  # (model/answers.py, model/reasons.py, model/homes.py: asked through here)
 
 # ------------------------------------------------------------------ where things lie
 
@@ -205,9 +206,12 @@ def _field_readers(g: Any, field: Any, seats: list) -> frozenset:
         v = loc.get(field)
         if isinstance(v, list) and not any(isinstance(c, Card) for c in v):
             return frozenset()
-        kept = [v] if isinstance(v, Card) else [c for c in v if isinstance(c, Card)] if isinstance(v, list) else []
-        kept = [c for c in kept if not all(sees_card(g, c, s) for s in seats)]  # (known to all)
-        return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in kept))
+        if isinstance(v, (int, float)) and not isinstance(v, bool):  # a number worked out from hidden cards, kept
+            field = ((field,), (), None)  # under a name: read as such a number (session 19: told to every seat)
+        else:
+            kept = [v] if isinstance(v, Card) else [c for c in v if isinstance(c, Card)] if isinstance(v, list) else []
+            kept = [c for c in kept if not all(sees_card(g, c, s) for s in seats)]  # (known to all)
+            return frozenset(s for s in seats if all(sees_card(g, c, s, False) for c in kept))
     names, zones, counted = field  # a value worked out from cards: those its names hold, the zones it reads itself
     cards: list = []
     for name in names:
@@ -221,7 +225,7 @@ def _field_readers(g: Any, field: Any, seats: list) -> frozenset:
         return frozenset(seats)  # how many cards the rules moved out of where they took them: every seat counted them
     for r in zones:  # (a player's own zone when reached through a name for that player)
         who = loc.get(r.via) if r.via else None
-        key = who.seat if isinstance(who, Player) else None
+        key = who.seat if isinstance(who, Player) else seat_named(r.via)
         cards += [c for ref, held in g.zones.items() if ref.zone == r.name and (key is None or ref.key == key)
                   for c in held]
     return frozenset(s for s in seats if all(sees_card(g, c, s) for c in cards))

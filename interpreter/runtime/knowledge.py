@@ -26,7 +26,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
 from ..values import Card, Player, ZoneRef
 from .codec import encode
-from ..model.secrecy import CONTENTS, show_told, shown, zone_sight
+from ..model.secrecy import CONTENTS, home_groups, show_told, shown, zone_sight
 from .story import game_label
 
 OWNER_CONTENTS = "owner_contents"  # its owner knows which cards it holds, the others only how many; nobody the order
@@ -246,7 +246,7 @@ def deal_again(g, seat: int, rng) -> dict[int, Card]:
     for members in groups.values():
         if len(members) < 2:
             continue
-        cards = [c for _r, _i, c in members]
+        cards = sorted((c for _r, _i, c in members), key=_index)  # (not in the order they lie: that is hidden)
         rng.shuffle(cards)
         for (ref, i, old), card in zip(members, cards):
             zones[ref][i] = card
@@ -257,11 +257,15 @@ def deal_again(g, seat: int, rng) -> dict[int, Card]:
         if len(places) < 2:
             continue
         held = zones[ref]
-        cards = [held[i] for i in places]
+        cards = sorted((held[i] for i in places), key=_index)
         rng.shuffle(cards)
         for i, card in zip(places, cards):
             held[i] = card
     return swap
+
+
+def _index(c: Card) -> int:
+    return c.index
 
 
 _HOMES: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
@@ -290,6 +294,9 @@ def card_homes(g) -> dict[int, str]:
         rest = next((z.id for z in rs.zones.values() if z.initial == "all"), None)
         if rest is not None:
             got.update((c.index, rest) for c in rs.cards if c.index not in got)
+        if got:  # homes the rules may bring together in one zone deal as one (model/homes.py)
+            groups = home_groups(rs, got)
+            got = {i: groups[z] for i, z in got.items()}
         per[len(g.players)] = got
     return got
 

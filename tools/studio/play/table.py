@@ -310,9 +310,9 @@ class PlayTable:
 
     def can_undo(self, seat: int) -> bool:
         """The terminal's fairness rule: a person may take back only when they are the only person at the table
-        (with others, taking back would undo what the others decided after it); take_back refuses the rest."""
-        return self.people == {seat} and not self.game.over and not self.held and \
-            any(t.player == seat for t in self.history)
+        (with others, taking back would undo what the others decided after it); take_back refuses the rest. Never
+        hanging on a forced answer still asked (Held): whose answers are forced is hidden (who is not the seer)."""
+        return self.people == {seat} and not self.game.over and any(t.player == seat for t in self.history)
 
     def undo(self, seat: int) -> str:
         if not self.can_undo(seat):
@@ -321,7 +321,11 @@ class PlayTable:
         where = (id(self.game), self.game.decisions, seat)  # a refusal stands while the game is where it was: a seat
         if self.refused[0] == where:  # that sends undo again and again does not have the game played again each time
             return self.refused[1]
-        again, records, said = take_back(self.game, seat, self.history, max_steps=MAX_STEPS)
+        told = self.game
+        if self.held:  # taken back from the game as the seats were told it: up to the first forced answer still asked
+            told = self.held[0].then.copy()
+            told.narrative = list(self.game.narrative[:self.held[0].at])
+        again, records, said = take_back(told, seat, self.history, max_steps=MAX_STEPS)
         self.refused = (where if again is None else None, said)
         if again is not None:
             self.game = again
