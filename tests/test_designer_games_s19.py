@@ -1,4 +1,4 @@
-"""Six games written from docs/format.md and docs/language.md alone (s19), each of a kind the earlier test games do
+"""Seven games written from docs/format.md and docs/language.md alone (s19), each of a kind the earlier test games do
 not have (tests/cases/games/), each played by random bots and checked, event by event, by a referee written here in
 plain Python from the rules the game's notes state (not from the ruleset):
 
@@ -11,7 +11,9 @@ plain Python from the rules the game's notes state (not from the ruleset):
   whose game ends at the end of the round in which the row can no longer be filled (`until_round:`);
 - ash-charms: a deck-builder whose Charms and Flares are destroyed when used;
 - crew-tender: a draft of craftsmen, then jobs put out to tender once around, only those with the trade tendering, the
-  bank paying the winner (`receive:`, made for it).
+  bank paying the winner (`receive:`, made for it);
+- exact-call: a trick-taking game of exact calls, each hand played out in one step (`trick:` with `play_out: true` and
+  `on_end:`, made for it).
 
 Each referee replays the story (every line, in order) and the state seen at each decision, and says which rule a
 line breaks. The test plays few games per referee (the file costs seconds); `python tests/test_designer_games_s19.py
@@ -34,7 +36,7 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.loader import load_ruleset
 from rulecraft.values import ZoneRef
 
-NAMES = ("last-two", "knuckle-lives", "dead-heat", "sliding-stalls", "ash-charms", "crew-tender")
+NAMES = ("last-two", "knuckle-lives", "dead-heat", "sliding-stalls", "ash-charms", "crew-tender", "exact-call")
 
 
 def _seat(name: str) -> int:
@@ -417,10 +419,77 @@ def referee_crew_tender(g, n: int, hands: list, hand_size: int = 4) -> dict:
     return {"paid": sum(coins), "done": sum(done)}
 
 
+# ------------------------------------------------------------------------------------------------ exact-call
+def _card(name: str) -> tuple:
+    rank, suit = name.split(" of ")
+    return suit, int(rank)
+
+
+def referee_exact_call(g, n: int, deals: list, hands: int = 4, first_hand: int = 5) -> dict:
+    """Each hand the dealer (P1, then passing left) deals one card fewer; the card turned up names trumps; from the
+    dealer's left each calls 0 up to the cards in hand; the hand is played out from the dealer's left, following suit
+    if able, the highest trump (else the highest of the suit led) taking the trick and leading the next; an exact call
+    scores 10 and the call, a missed one loses a point per trick it was out. `deals`: every hand as each is dealt."""
+    points, dealer = [0] * n, 0
+    lines = [line for line in g.narrative if not line.startswith(("Scores:", "Winner"))]
+    i = exact = 0
+    for r in range(1, hands + 1):
+        k = first_hand + 1 - r
+        m = re.fullmatch(r"Hand (\d+): (\d+) cards? each; (\d of \w+) is turned up", lines[i])
+        assert m and int(m.group(1)) == r and int(m.group(2)) == k, lines[i]
+        trumps = _card(m.group(3))[0]
+        held = [[c.name for c in h] for h in deals[r - 1]]
+        assert all(len(h) == k for h in held) and m.group(3) not in sum(held, [])
+        assert len({c for h in held for c in h}) == n * k  # no card dealt twice
+        i += 1
+        calls, tricks = {}, [0] * n
+        for s in [(dealer + 1 + j) % n for j in range(n)]:
+            m = re.fullmatch(r"(P\d): Call your tricks -> (\d+)", lines[i])
+            assert m and _seat(m.group(1)) == s and 0 <= int(m.group(2)) <= k, lines[i]
+            calls[s] = int(m.group(2))
+            i += 1
+        leader = (dealer + 1) % n
+        for _ in range(k):
+            played = []
+            for s in [(leader + j) % n for j in range(n)]:
+                m = re.fullmatch(r"(P\d): Play a card \(\w+ are trumps\) -> (\d of \w+)( \(the only choice\))?",
+                                 lines[i])
+                assert m and _seat(m.group(1)) == s, (lines[i], s)
+                card = m.group(2)
+                assert card in held[s], (card, held[s])
+                if played:  # follow the suit led if you can
+                    led = _card(played[0][1])[0]
+                    assert _card(card)[0] == led or all(_card(c)[0] != led for c in held[s]), (card, held[s])
+                held[s].remove(card)
+                played.append((s, card))
+                i += 1
+            led = _card(played[0][1])[0]
+            best = max(played, key=lambda sc: (_card(sc[1])[0] == trumps, _card(sc[1])[0] == led, _card(sc[1])[1]))
+            assert lines[i] == f"P{best[0] + 1} takes the trick", (lines[i], played, trumps)
+            tricks[best[0]] += 1
+            leader = best[0]
+            i += 1
+        assert not any(held)
+        for s in range(n):
+            if tricks[s] == calls[s]:
+                points[s] += 10 + calls[s]
+                exact += 1
+                assert lines[i] == f"P{s + 1} makes {calls[s]} exactly: {points[s]}", lines[i]
+            else:
+                points[s] -= abs(tricks[s] - calls[s])
+                assert lines[i] == f"P{s + 1} called {calls[s]}, took {tricks[s]}: {points[s]}", lines[i]
+            i += 1
+        dealer = (dealer + 1) % n
+    assert i == len(lines)
+    assert [pv["points"] for pv in g.pvars] == points and g.scores == points
+    assert g.winners == [s for s in range(n) if points[s] == max(points)]
+    return {"exact": exact}
+
+
 # ------------------------------------------------------------------------------------------------ playing them
 def _players(name: str, seed: int) -> int:
     low, high = {"last-two": (3, 6), "knuckle-lives": (2, 6), "dead-heat": (3, 5), "sliding-stalls": (2, 4),
-                 "ash-charms": (2, 4), "crew-tender": (3, 4)}[name]
+                 "ash-charms": (2, 4), "crew-tender": (3, 4), "exact-call": (3, 5)}[name]
     return low + seed % (high - low + 1)
 
 
@@ -443,6 +512,10 @@ def refereed(name: str, seed: int) -> dict:
                                                            list(game.zones[ZoneRef("ash")]))
                           if re.fullmatch(r"P\d has \d+ coins; \d+ burn", line) else None)
         return referee_ash_charms(g, n, seen)
+    if name == "exact-call":  # every hand, as the card is turned up
+        g, seen = _played(rs, seed, n, lambda game, line: [list(game.zones[ZoneRef("hand", s)]) for s in range(n)]
+                          if line.startswith("Hand ") else None)
+        return referee_exact_call(g, n, seen)
     g, seen = _played(rs, seed, n, lambda game, line: [list(game.zones[ZoneRef("hand", s)]) for s in range(n)]
                       if line.startswith("Revealed: ") else None)  # every hand, as the picks are shown
     return referee_crew_tender(g, n, seen)
@@ -493,6 +566,7 @@ def test_the_referees_see_what_the_rules_are_about():
     assert sum(refereed("dead-heat", s)["rebids"] for s in range(6)) >= 3
     assert sum(refereed("ash-charms", s)["burnt"] for s in range(3)) >= 5
     assert sum(refereed("crew-tender", s)["paid"] for s in range(3)) > 0
+    assert sum(refereed("exact-call", s)["exact"] for s in range(3)) > 0
 
 
 def test_a_card_name_with_braces_around_an_expression_is_warned_of(tmp_path):
