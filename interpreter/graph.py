@@ -150,6 +150,10 @@ class _Builder:
                 if s.construct in ("repeat_choice", "draw_until"):
                     leaves += [(src, "break", "break") for name, src in self.loop_exits if name is None]
                     self.loop_exits = saved + [(name, src) for name, src in self.loop_exits if name is not None]
+            if s.construct == "trick" and dict(s.settings).get("play_out") == "True":  # after each trick, another
+                for t in self.block(seq, parts.get("on_end", ()), [(nid, "next", "a trick is over")]):
+                    self.edge(t, nid, "repeat")
+                return [(nid, "next", "the hands are empty")]
             return self.block(seq, parts.get("on_end", ()), leaves)
         # a kind registered with a model class of its own and no drawing of its own: one node named by its form;
         # each list of steps inside it runs from it and comes back to it, then play goes on

@@ -25,7 +25,7 @@ def test_a_long_sequence_never_cuts_the_rule_that_costs_a_life():
     path = GAMES / "last-light.yaml"
     text = path.read_text(encoding="utf-8")
     extra = "".join(f"      - label: Everyone looks at their cards ({i})\n        do: \"pass\"\n" for i in range(3))
-    anchor = "      - label: Play the hand out, trick after trick\n"
+    anchor = "      - label: \"Play the hand out, trick after trick"
     assert anchor in text
     rs = load_text(str(path), text.replace(anchor, extra + anchor)).ruleset
     hand = _lines(aid_view(rs), "A hand")

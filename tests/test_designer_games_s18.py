@@ -4,8 +4,8 @@ out) or sealed at the second price, the winner paid what the town pays (low-tend
 a push-your-luck game on one shared deck, every miner still down deciding in secret after each card whether to climb
 out with their share, a second cave-in of a kind burying those still down (deep-shaft: `draw_until:` with a `sealed:`
 step, `rounds:` calling a round sequence, players out until the end of the round); a trick-taking game of elimination
-by lives, one card fewer each hand, the most tricks naming the next trumps (last-light: `trick:` in a `for_each` over
-the tricks, `rounds:`); and a deck-builder of two currencies, runes buying from a centre row refilled from the centre
+by lives, one card fewer each hand, the most tricks naming the next trumps (last-light: `trick:` with `play_out: true`
+(in s18 a `for_each` over the tricks), `rounds:`); and a deck-builder of two currencies, runes buying from a centre row refilled from the centre
 deck and power defeating its monsters for honour from a shared pool, the end at the end of the round in which the pool
 runs out or two piles are empty (honour-road: `repeat_choice:`, `refill:`, `turns:` with `until_round:`).
 
@@ -198,7 +198,7 @@ def _steps(node) -> list:
 
 
 @pytest.mark.parametrize("marker, game", [("lowest_wins: true\n    from: opener", "low-tender"),
-                                          ("in: \"1..hand_size\"", "last-light"),
+                                          ("play_out: true\n    to:", "last-light"),
                                           ("call: descent", "deep-shaft")])
 def test_the_format_docs_examples_are_the_games_own_steps(marker, game):
     """format.md's examples of a tender, a hand played out and a round with players out until it ends are steps of

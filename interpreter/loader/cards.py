@@ -26,6 +26,7 @@ class Builder(Protocol):
     def err(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None: ...
 
 _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_BRACED = re.compile(r"\{[^{}]*\}")
 MAX_CARDS = 10_000
 
 
@@ -148,6 +149,9 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                                        "nor an attribute of the group: it is printed as written", name_node.span,
                                        did_you_mean(unknown, sorted(known)) or "a name template may show the 'for' "
                                        f"names and attributes: {', '.join(sorted(known)) or 'none here'}"))
+        for node, what in ((name_node, "name"), (doc_node, "text")):
+            if isinstance(node, YScalar) and isinstance(node.value, str) and not node.value.startswith("="):
+                _braced_expression(b, node, what)
         if isinstance(doc_node, YScalar) and isinstance(doc_node.value, str):
             known = set(names) | set(compiled) | set(defaults) | set(ruleset_values)
             for unknown in sorted({m.group(1) for m in _TEMPLATE.finditer(doc_node.value)} - known):
@@ -157,6 +161,18 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
         _number_as_text(b, attr_nodes, names, values)
     _card_order(b, cards)
     return cards
+
+
+def _braced_expression(b, node: YScalar, what: str) -> None:
+    """W327: braces around more than a name (`{trades[trade].title}`) in a card's name or text: only a 'for' name,
+    an attribute (or, in the text, a parameter or option) is filled, so it would be printed as written, unwarned."""
+    for m in _BRACED.finditer(node.value):
+        if not _TEMPLATE.fullmatch(m.group(0)):
+            b.diags.append(warning("W327", f"the card {what} has '{m.group(0)}': braces in a card's {what} hold one "
+                                   "name (a 'for' name or an attribute), not an expression, so it is printed as "
+                                   "written", node.span, "for a name worked out by an expression, write the whole name "
+                                   "as one: name: \"=trades[trade].title + ' ' + str(skill)\"" if what == "name" else
+                                   "give the card an attribute worked out by an expression (\"=...\") and name it"))
 
 
 def _number_as_text(b, attr_nodes, names: list, values: list) -> None:

@@ -371,6 +371,9 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
                 "lowest bid").replace("highest bidder", "lowest bidder").replace("second highest", "second lowest")
                 .replace("the bid worth most", "the bid worth least").replace("a raise is a bid", "each bid is")
                 for b in bits]
+    if form == "sealed" and st.get("ties") == "rebid":  # the tied bid again, only they; tied still, nobody wins
+        bits.append(f"players tied for the best bid bid again in secret, at most {_setting(w, st, 'rebids') or '1'} "
+                    "times; tied still, nobody wins")
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
@@ -389,6 +392,7 @@ def sale_words(w: Words, st: dict, seller: str) -> list:
         bits.append(f"no bid: {seller} keeps it")
     elif no_bid == "seller_buys":
         bits.append(f"nobody buys: {seller} must buy it")
+    bits += ["the bank pays the winner their price"] if st.get("receive") else []
     if st.get("pay"):
         bits.append(f"the winner pays {seller} (the bank if {seller} wins)" if st.get("paid_to") == "seller"
                     else "the winner pays the bank")

@@ -21,12 +21,11 @@ from typing import Optional
 from ...diagnostics import did_you_mean
 from ...model import ruleset as M
 from ...dsl import ast as A
-from ...dsl.builtins import REGISTRY
 from ...dsl.parser import parse_expression
 from . import betting as BET
 from . import sale as S
 from .expansion import (AUCTION_FORMS, AUCTION_KEYS, TIES, construct_settings, _Gen, _plain, _substitute, _text,
-                        hidden, part_nodes, reads, reads_hidden, within_budget)
+                        hidden, part_nodes, reads, reads_hidden, steady, within_budget)
 from ..yaml_source import YMap
 
 
@@ -52,7 +51,7 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
                 price = "first"
             else:
                 ties = "first_in_order"
-    sale = S.check_sale(builder, spec, form)
+    sale = S.check_sale(builder, spec, form, ties, price)
     if spec.get("limit") is None and spec.get("offer") is None:
         builder.err("E202", "an auction needs 'limit:' (the most a bidder may bid, e.g. what they hold)", spec.span,
                     "e.g. limit: \"bidder.coins\"")
@@ -101,7 +100,8 @@ class _Expansion:
         self.has_seller = spec.get("seller") is not None
         self.has_lot = spec.get("lot") is not None
         # a sale settled after the form's result (sale.py): the result is said there, not by the form
-        self.settles = self.has_seller or self.has_lot or bool(sale["pay"]) or sale["no_bid"] != "nobody"
+        self.settles = (self.has_seller or self.has_lot or bool(sale["pay"]) or bool(sale["receive"])
+                        or sale["no_bid"] != "nobody")
         self.B = B = str(_plain(spec.get("bidder"), "bidder"))
         self.R = R = str(_plain(spec.get("as"), "auction"))
         self.h = {w: hidden("a", node, w) for w in ("passes", "out", "said", "stand", "order", "bid", "bids", "top",
@@ -148,8 +148,8 @@ class _Expansion:
         during = [v for k, v in spec.entries.items() if k != "on_end"]
         self.live = any(reads(builder, v, (R,), cache=False) for v in during)
         # who may bid cannot change while bidding goes on: then each turn reads `excluded` (worked out at the start)
-        # instead of working out may_bid again (see _steady)
-        self.steady = self.may and not self.may_hidden and not self.on_drop and _steady(builder, g.subs["MAY_"], R)
+        # instead of working out may_bid again (see expansion.steady)
+        self.steady = self.may and not self.may_hidden and not self.on_drop and steady(builder, g.subs["MAY_"], R)
 
     # -------------------------------------------------------------- pieces every form shares
     def ask(self, low: str, high: str = "(LIMIT_)") -> M.ChooseStep:
@@ -312,7 +312,9 @@ class _Expansion:
         steps.append(M.SealedStep(**g.base, var=B, iterable=g.expr(E), decision=dec, bind=BIDS))
         picks = {"first_in_order": f"{TIED}[0]", "random": f"random({TIED})",
                  "nobody": f"({TIED}[0] if count({TIED}) == 1 else none)"}
-        if ties in picks:
+        if ties == "rebid":  # the tied bid again (sale.rebids); tied still after the last re-bid, nobody wins
+            pick = picks["nobody"]
+        elif ties in picks:
             pick = picks[ties]
         else:  # chosen while playing: only the branch taken is worked out (a random pick draws only then)
             g.user("TIES_", spec.get("ties"), "'first_in_order'")
@@ -350,6 +352,10 @@ class _Expansion:
         sec = f"let {SEC} = {best}([{worth} for q in {E} if q != {W} and {worth} != none]); " if price != "first" else ""
         if self.down and price != "first":  # the limit of the winner: the bidder bound to them for it
             g.subs["LONE_"] = _substitute(parse_expression(f"first([LIMIT_ for {B} in [{W}]])", g.locate), g.subs)
+        if ties == "rebid" and offer is None:  # who tied first; then the re-bids among them, each told and revealed
+            steps += [g.do(amounts.rstrip("; ")), *S.rebids(self, lambda: g.decision(
+                B, "[none] + ((MIN_)..(LIMIT_))", self.prompt, BID_NAME(h), amounts=("MIN_", "LIMIT_")))]
+            amounts = ""
         steps.append(g.do(
             amounts +
             # (bids their own worth: somebody tied exactly when there is a top bid, a test cheaper than empty())
@@ -369,29 +375,6 @@ class _Expansion:
         return [g.do(f"let {h['stand']} = {h['bids']}; let {h['dropped']} = []; "
                      f"let {DQ} = [q for q in {h['elig']} if q != {h['order']}"
                      + (f" and q in {h['may']}]" if self.may_hidden else "]")), *self.drop_point(DQ)]
-
-
-def _steady(builder, may: A.Expr, result: str) -> bool:
-    """Whether `may_bid` gives each player the same answer all through an open auction, so the answers worked out as it
-    starts (`excluded`) stand for it: the ruleset has no triggers and the auction no on_drop steps (nothing but its own
-    bookkeeping runs while bidding goes on), and may_bid reads none of the names that change then (the result, the
-    names the auction binds) and draws no chance, itself or through a ruleset function (it is worked out fewer times)."""
-    root, functions = getattr(builder, "root", None), getattr(getattr(builder, "secrets", None), "functions", None)
-    if not isinstance(root, YMap) or root.get("triggers") is not None or functions is None:
-        return False
-    todo, seen = [may], set()
-    while todo:
-        for n in todo.pop().walk():
-            if isinstance(n, A.Name) and n.id in (result, "excluded", "standing"):
-                return False
-            fd = functions.get(n.func) if isinstance(n, A.Call) else None
-            if isinstance(n, A.Call) and fd is None:
-                if REGISTRY.get(n.func) is None or REGISTRY[n.func].chance:
-                    return False
-            elif fd is not None and n.func not in seen:
-                seen.add(n.func)
-                todo.append(fd[1])
-    return True
 
 
 def BID_NAME(h: dict) -> str:  # noqa: N802 - the local a bid is bound to

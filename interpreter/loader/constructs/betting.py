@@ -25,7 +25,7 @@ from .expansion import _text
 # the settings of the other forms a round of betting has no use for: a raise is any stake above the top one, a fold is
 # final, and there is no lot, seller or price other than the stakes (what the pot buys is the game's own: on_end)
 NOT_BETTING = ("min_bid", "min_raise", "pass_is_final", "last_takes", "must_open", "price", "ties", "offer",
-               "offer_kind", "amount", "seller", "paid_to", "no_bid", "all_pay", "lot", "to")
+               "offer_kind", "amount", "seller", "paid_to", "no_bid", "all_pay", "lot", "to", "rebids", "receive")
 
 
 def check(builder, spec: YMap, form: str) -> None:

@@ -23,6 +23,7 @@ from typing import Any, Optional
 
 from ...diagnostics import DiagnosticError, Span, did_you_mean
 from ...dsl import ast as A
+from ...dsl.builtins import REGISTRY
 from ...dsl.closures.compiler import Compiler
 from ...dsl.closures.statements import StatementCompiler
 from ...dsl.parser import parse_expression, parse_statements, plain_locator
@@ -34,9 +35,9 @@ AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price", "descending", "
 AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
                 "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes",
                 "seller", "pay", "paid_to", "no_bid", "all_pay", "lot", "to", "start_price", "drop", "must_open",
-                "lowest_wins", "on_drop", "on_end")
+                "lowest_wins", "rebids", "receive", "on_drop", "on_end")
 RESPOND_KEYS = ("from", "dir", "each", "may", "choose", "responds", "until", "as", "do")
-TIES = ("first_in_order", "random", "nobody")
+TIES = ("first_in_order", "random", "nobody", "rebid")
 
 
 RESULT_FIELDS = {"winner", "price", "dropped", "player", "bid", "tied", "seller", "lot", "unsold", "asked",
@@ -327,3 +328,26 @@ def said_setting(w, settings: dict, key: str, default: str) -> str:
         return w.expr(parse_expression(settings[key], plain_locator()))
     except Exception:  # noqa: BLE001 - a setting that is no expression is said as written
         return settings[key]
+
+
+def steady(builder, may: A.Expr, result: str) -> bool:
+    """Whether `may_bid` gives each player the same answer all through an open auction, so the answers worked out as it
+    starts (`excluded`) stand for it: the ruleset has no triggers and the auction no on_drop steps (nothing but its own
+    bookkeeping runs while bidding goes on), and may_bid reads none of the names that change then (the result, the
+    names the auction binds) and draws no chance, itself or through a ruleset function (it is worked out fewer times)."""
+    root, functions = getattr(builder, "root", None), getattr(getattr(builder, "secrets", None), "functions", None)
+    if not isinstance(root, YMap) or root.get("triggers") is not None or functions is None:
+        return False
+    todo, seen = [may], set()
+    while todo:
+        for n in todo.pop().walk():
+            if isinstance(n, A.Name) and n.id in (result, "excluded", "standing"):
+                return False
+            fd = functions.get(n.func) if isinstance(n, A.Call) else None
+            if isinstance(n, A.Call) and fd is None:
+                if REGISTRY.get(n.func) is None or REGISTRY[n.func].chance:
+                    return False
+            elif fd is not None and n.func not in seen:
+                seen.add(n.func)
+                todo.append(fd[1])
+    return True

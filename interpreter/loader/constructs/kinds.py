@@ -25,7 +25,7 @@ AUCTION = register(StepKind("auction", auction, names=lambda node: names("auctio
                             doc="players bid for something: open, once around or sealed (docs/format.md)"))
 RESPOND = register(StepKind("respond", respond, names=lambda node: names("respond", node), parts=("do",),
                             doc="a response window: the other players in turn may respond (docs/format.md)"))
-TRICK = register(StepKind("trick", trick, names=trick_names, parts=("on_play",),
+TRICK = register(StepKind("trick", trick, names=trick_names, parts=("on_play", "on_end"),
                           doc="one trick of a trick-taking game: follow suit, trumps, the winner leads (docs/format.md)"))
 TARGET = register(StepKind("target", target, names=target_names, parts=("if_none", "do"),
                            shape={"shape": "parallelogram", "margin": "0.02,0.04", "penwidth": "1.8"},

@@ -27,10 +27,10 @@ PAID_TO = ("bank", "seller")
 SOLD = ("fixed_price", "descending")  # the forms where a player takes the lot at a price asked (no raises)
 
 
-def check_sale(builder, spec: YMap, form: str) -> dict:
+def check_sale(builder, spec: YMap, form: str, ties: str = "", price: str = "first") -> dict:
     """The sale settings, checked (each mistake reported once, where it was written); their words as a dict."""
     out = {"no_bid": _text(spec.get("no_bid"), "nobody"), "paid_to": _text(spec.get("paid_to"), "bank"),
-           "pay": _text(spec.get("pay")), "form": form,
+           "pay": _text(spec.get("pay")), "receive": _text(spec.get("receive")), "form": form,
            "all_pay": spec.get("all_pay") is not None and _plain(spec.get("all_pay")) is True}
     for key, words in (("no_bid", NO_BID), ("paid_to", PAID_TO)):
         if out[key] not in words:
@@ -49,14 +49,18 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
     if out["paid_to"] == "seller" and spec.get("pay") is None:
         builder.err("E202", "'paid_to: seller' needs 'pay:' (the player variable the price is paid from)",
                     spec.key_span("paid_to"), "e.g. pay: coins")
-    if out["pay"]:
-        pvars = builder.root.get("player_variables") if isinstance(getattr(builder, "root", None), YMap) else None
-        names = list(pvars.entries) if isinstance(pvars, YMap) else []
-        if out["pay"] not in names:
-            builder.err("E301", f"'pay:' names a player variable (what the price is paid from), and "
-                        f"'{out['pay']}' is not one", spec.get("pay").span,
-                        did_you_mean(out["pay"], names) or "declare it under 'player_variables:'")
-            out["pay"] = ""
+    pvars = builder.root.get("player_variables") if isinstance(getattr(builder, "root", None), YMap) else None
+    names = list(pvars.entries) if isinstance(pvars, YMap) else []
+    for key, what in (("pay", "what the price is paid from"), ("receive", "what the winner is paid the price into")):
+        if out[key] and out[key] not in names:
+            builder.err("E301", f"'{key}:' names a player variable ({what}), and '{out[key]}' is not one",
+                        spec.get(key).span, did_you_mean(out[key], names) or "declare it under 'player_variables:'")
+            out[key] = ""
+    if spec.get("receive") is not None and spec.get("pay") is not None:
+        builder.err("E204", "'receive:' (the winner is paid the price, as in a tender) and 'pay:' (the winner pays it) "
+                    "cannot both be given", spec.key_span("receive"), "keep the one the rules say")
+        out["receive"] = ""
+    _check_rebid(builder, spec, form, ties, price)
     if out["all_pay"] and spec.get("pay") is None:
         builder.err("E202", "'all_pay:' (every bidder pays their bid, won or not) needs 'pay:' (the player variable "
                     "the bids are paid from)", spec.key_span("all_pay"), "e.g. pay: coins")
@@ -78,6 +82,40 @@ def check_sale(builder, spec: YMap, form: str) -> dict:
                 builder.err("E204", f"'{key}:' is not a setting of a fixed-price sale (the seller names one price; "
                             f"each in turn may buy at it or pass)", spec.key_span(key))
     return out
+
+
+def _check_rebid(builder, spec: YMap, form: str, ties: str, price: str) -> None:
+    """`ties: rebid` (the tied bid again) is for a sealed auction of amounts at the first price; `rebids:` needs it."""
+    if ties != "rebid":
+        if spec.get("rebids") is not None:
+            builder.err("E202", "'rebids:' (how many times the tied bid again) needs 'ties: rebid'",
+                        spec.key_span("rebids"), "add ties: rebid (a sealed auction)")
+        return
+    bad = ("form: " + form if form != "sealed" else "offer:" if spec.get("offer") is not None else "amount:"
+           if spec.get("amount") is not None else "price: " + price if price != "first" else "all_pay:"
+           if spec.get("all_pay") is not None and _plain(spec.get("all_pay")) is True else "")
+    if bad:
+        builder.err("E204", f"'ties: rebid' (the players tied for the top bid bid again) is for a sealed auction of "
+                    f"amounts at the first price, not with {bad}", spec.key_span("ties"),
+                    "use form: sealed with limit:, and leave out offer:, amount:, price: second and all_pay:")
+
+
+def rebids(x, decision) -> list:
+    """The re-bids of a sealed auction with `ties: rebid`: while two or more players tie for the top bid, and at most
+    `rebids:` times (default 1), the tied (only they) bid again in secret, up to their limits, and their new bids stand
+    in place of the old; the top bid and who tied for it are worked out again from the new bids alone (a tender: the
+    lowest). `decision()` makes the bid decision (a new object for its one place)."""
+    g, h = x.g, x.h
+    BIDS, TOP, TIED, RB, L, Q = h["bids"], h["top"], h["tied"], h["sec"], h["loop"], h["amt"]  # (amt: no worths)
+    g.user("REBIDS_", x.spec.get("rebids"), "1")
+    again = ([g.do(f"log '{{{TIED}}} tie at {{{TOP}}}: they bid again'")] if x.say_r else [])
+    best = (f"let {TOP} = min([{RB}[q] for q in {TIED} if {RB}[q] != none]); "
+            f"let {TIED} = [q for q in {TIED} if {RB}[q] != none and {RB}[q] == {TOP}]" if x.down else
+            f"let {TIED} = highest_keys({RB}); let {TOP} = {RB}[{TIED}[0]] if not empty({TIED}) else none")
+    body = [g.if_(f"count({TIED}) < 2", [g.do(f"break {L}", (L,))]), *again,
+            M.SealedStep(**g.base, var=x.B, iterable=g.expr(TIED), decision=decision(), bind=RB),
+            g.for_each(Q, TIED, [g.do(f"set {BIDS}[{Q}] = {RB}[{Q}]")]), g.do(best)]
+    return [g.for_each(h["x"], "1..(REBIDS_)", body, name=L)]
 
 
 def lowest_wins(builder, spec: YMap, form: str, last_takes: bool) -> bool:
@@ -152,6 +190,8 @@ def settle(x, sale: dict) -> list:
         if sale["paid_to"] == "seller":  # the bank when the seller wins their own auction
             paid.append(g.if_(f"{R}.winner != {S}", [g.do(f"{S}.{P} += {R}.price")]))
         steps.append(g.if_(f"{R}.winner != none and {R}.price != 0", paid))
+    if sale["receive"]:  # the winner is paid the price by the bank (a tender: the builder is paid what they named)
+        steps.append(g.if_(f"{R}.winner != none", [g.do(f"{R}.winner.{sale['receive']} += {R}.price")]))
     if sale["all_pay"] and sale["pay"]:  # every other bidder pays their last bid (the dropped list holds them all)
         X, P = h["x"], sale["pay"]
         lost = [g.do(f"{X}.player.{P} -= {X}.bid" + (f"; log '{{{X}.player}} pays their bid of {{{X}.bid}} too'"
@@ -199,6 +239,8 @@ def sale_rule(spec: YMap, sale: dict) -> list[str]:
         bits.append("if nobody buys, the seller must buy it at their price")
     if sale["all_pay"]:
         bits.append("every bidder pays their bid, won or not")
+    if sale["receive"]:
+        bits.append("the bank pays the winner the price")
     if sale["pay"]:
         bits.append("the winner pays the seller (the bank when the seller wins their own auction)"
                     if sale["paid_to"] == "seller" else "the winner pays the bank")

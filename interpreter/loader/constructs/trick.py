@@ -20,8 +20,8 @@ from ..yaml_source import YMap, YSeq
 from .expansion import _Gen, _plain, _steps_of, _substitute, _text, construct_settings, hidden, texts
 
 TRICK_KEYS = ("leader", "players", "each", "hand", "table", "suit", "rank", "trump", "follow", "may_lead", "may_play",
-              "prompt", "to", "next_leader", "as", "say_result", "on_play")
-_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "trump")
+              "prompt", "to", "next_leader", "as", "say_result", "play_out", "on_play", "on_end")
+_HIDDEN = ("led", "best", "bestp", "ok", "ok2", "pick", "plays", "trump", "loop")
 
 
 def names(node: YMap) -> set[str]:
@@ -61,7 +61,7 @@ def _reads(root) -> set:
 
 def part_nodes(node: YMap) -> list:
     spec = node.get("trick")
-    return [_steps_of(spec.get("on_play"))] if isinstance(spec, YMap) else []
+    return [_steps_of(spec.get("on_play")), _steps_of(spec.get("on_end"))] if isinstance(spec, YMap) else [[], []]
 
 
 def _card_as(g: _Gen, name: str, placeholder: str, card: str) -> None:
@@ -106,8 +106,14 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     _card_as(g, "SUITB_", "SUIT_", BEST)
     _card_as(g, "RANKB_", "RANK_", BEST)
     prompt = g.template(spec.get("prompt")) or g.expr("'Play a card'")
-    (on_play_nodes,) = part_nodes(node)
+    on_play_nodes, on_end_nodes = part_nodes(node)
     on_play = tuple(builder.block(on_play_nodes, f"{auto}.on_play.", loops))
+    on_end = tuple(builder.block(on_end_nodes, f"{auto}.on_end.", loops))
+    play_out = _plain(spec.get("play_out"), False)
+    if not isinstance(play_out, bool):
+        builder.err("E204", "'play_out:' is true (tricks are played until the hands are empty) or false",
+                    spec.get("play_out").span)
+        play_out = False
     # what each play costs is what a hand-written loop costs: who played what is kept only when something reads
     # it ('.plays'); the trump test only when there are trumps; suits and ranks are read where they are compared
     plays = "plays" in _reads(getattr(builder, "root", None) or node)
@@ -152,12 +158,17 @@ def trick(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optiona
     target = _settable(builder, spec)
     if target is not None and _plain(spec.get("next_leader")) is not False:
         end += f"; set {target} = NEXT_"
-    steps: list = [g.do(start), g.for_each(P, f"[{P} for {P} in PLAYERS_ if not empty(HAND_)]", turn), g.do(end)]
-    rule = _trick_rule(spec, follow)
+    holding = f"[{P} for {P} in PLAYERS_ if not empty(HAND_)]"
+    steps: list = [g.do(start), g.for_each(P, holding, turn), g.do(end), *on_end]
+    if play_out:  # the hand played out: trick after trick (the winner leading the next) until no hand holds a card
+        L = h["loop"]
+        # (a first step no jump comes back to: the construct's one visit, program.py)
+        steps = [g.do(f"let {LED} = none"), g.loop(L, [g.if_(f"empty({holding})", [g.do(f"break {L}", (L,))]), *steps])]
+    rule = _trick_rule(spec, follow, play_out)
     settings = tuple((k, str(_plain(spec.get(k)))) for k in TRICK_KEYS
-                     if spec.get(k) is not None and k not in ("on_play",))
-    return M.ConstructStep(**common, construct="trick", rule=rule, settings=settings, run=tuple(steps),
-                           parts=(("on_play", on_play),) if on_play else ())
+                     if spec.get(k) is not None and k not in ("on_play", "on_end"))
+    parts = tuple((k, v) for k, v in (("on_play", on_play), ("on_end", on_end)) if v)
+    return M.ConstructStep(**common, construct="trick", rule=rule, settings=settings, run=tuple(steps), parts=parts)
 
 
 def _settable(builder, spec: YMap) -> Optional[str]:
@@ -179,11 +190,12 @@ def _settable(builder, spec: YMap) -> Optional[str]:
     return None
 
 
-def _trick_rule(spec: YMap, follow: bool) -> str:
+def _trick_rule(spec: YMap, follow: bool, play_out: bool = False) -> str:
     """The trick in words, as the chart's box says it: the mechanics, never the expressions (the step's label says
     the game's own restrictions)."""
     # no setting's own text appears here (the words renderer says each setting it finds in the rule in words)
-    bits = ["the player who leads plays a card, then each other player in turn plays one"]
+    bits = (["tricks are played until the hands are empty"] if play_out else []) + [
+        "the player who leads plays a card, then each other player in turn plays one"]
     if follow:
         bits.append("follow the suit led if you can")
     if spec.get("may_lead") is not None:
