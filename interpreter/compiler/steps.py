@@ -187,9 +187,10 @@ class StepWriter:
         """Count `w` for node number `i` in a game that counts its coverage, as program.count does: by number, a node
         whose count is 0 noted as reached (program.covered)."""
         if i >= 0:
-            self.emit(f"if not _C[{i}]:")
+            self.emit(f"_cv = _C[{i}]")  # (read once: 12 bytecodes, 14 with the test and a `+=`)
+            self.emit("if not _cv:")
             self.emit(f"    _R.append({i})")
-            self.emit(f"_C[{i}] += {w}")
+            self.emit(f"_C[{i}] = _cv + {w}")
 
     def ret(self) -> None:
         """The sequence's RETURN, run here as the loop runs it (steps.StepWriter.ret), or by the loop near the budget."""
