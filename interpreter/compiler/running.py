@@ -15,7 +15,7 @@ from ..dsl.closures.assign import _augmented
 from ..dsl.ops import bind_result
 from ..runtime.machine import handlers
 from ..runtime.machine.decision_steps import chosen, sealed
-from ..runtime.machine.program import Frame
+from ..runtime.machine.program import _NONE, Frame
 
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
 # instruction of its own frame that the loop runs next (nothing else changed); AGAIN when a signal or a trigger
@@ -87,14 +87,14 @@ def _raised(g, f, n: int, where: tuple, keep: bool) -> None:
 # (the lines as positions.place reads them: a header and its block, what a line calls, counts or reads)
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
 _SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_L.pop", "_ZoneRef", "_CONTAINERS.isdisjoint",
-                         "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
+                         "_R.append", "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
 _ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
 _COUNTS = frozenset(("n += 1", "ctx.steps = n = n + 1"))
 _AT = re.compile(r"pc = (\d+)$")
 _N = re.compile(r"(?<![\w.])n\b(?: \+ (\d+))?")  # `n` read (and a number added to it)
 _COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "finally:", "def ", "with ")
 # helpers that never change a frame's locals (they read values, charge work, build errors)
-_KEEPS_LOCALS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint",
+_KEEPS_LOCALS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint", "_R.append",
                            "_scanned", "_member", "_bounded", "_augmented", "_nested", "_compared", "_charge", "_index",
                            "_text", "_text_in", "_number"))
 _STEPS = re.compile(r"ctx\.steps(?! = )")  # ctx.steps read
@@ -192,6 +192,9 @@ def _marked(nodes: list, ns: dict, seen: dict) -> tuple[bool, bool]:
 INLINE_FRAMES = 12
 
 
+_new_frame = Frame.__new__
+
+
 def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool:
     """The CALL step before `pc`, which a function runs itself (it counted the step, worked out the arguments and
     made sure the call is not too deep): the callee's frame is pushed as Game.push pushes it and the caller's
@@ -211,7 +214,17 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool
         cf = frames[-1]
     else:
         g.frame_counter = fid = g.frame_counter + 1
-        cf = Frame(seq, kind, args, fid)
+        # Frame's __init__ done here: called through the type (type_call, then a Python call from C) it cost about
+        # 40% more than these stores (some 300 calls a dml game)
+        cf = _new_frame(Frame)
+        cf.seq = seq
+        cf.kind = kind
+        cf.pc = 0
+        cf.sub = 0
+        cf.locals = args
+        cf.id = fid
+        cf.deferred = _NONE
+        cf.mods = False
         frames.append(cf)
         g.locals = args
     f.pc = pc
@@ -238,6 +251,6 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
 # names an expression's source holds, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
-    "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
-    "coverage", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth", "mods", "deferred", "story"}
+    "f", "n", "pc", "lim", "_C", "_R", "_cv", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
+    "counts", "reached", "append", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth", "mods", "deferred", "story"}
 MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals

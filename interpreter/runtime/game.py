@@ -24,7 +24,7 @@ from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import run
 from .machine.invariants import check_cards, check_invariants
-from .machine.program import Frame, Program, visits  # noqa: F401 - Frame is read here by state_io
+from .machine.program import Frame, Program, covered  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
 
 
@@ -48,11 +48,11 @@ class Game(Board):
     # else, and a slot costs less to reach than a key of an instance dict this large (past the ~30 keys CPython
     # shares between instances, each read goes through a dict lookup). A new attribute of a game is named here.
     __slots__ = ("_dynamic", "_events", "_families", "_player_zones", "begun", "bots", "chance",
-                 "check_conservation", "compiled", "coverage", "decisions", "dynamic", "engine", "fixed_dice",
+                 "check_conservation", "compiled", "counts", "decisions", "dynamic", "engine", "fixed_dice",
                  "frame_counter", "frames", "gates", "halt_depth", "headers", "known", "listener",
-                 "locals", "marks", "max_depth", "max_steps", "narrative", "orderless", "over",
-                 "pending", "players", "programs", "pvars", "rng", "rs", "rule_error", "scores", "seed", "steps",
-                 "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
+                 "locals", "marks", "max_depth", "max_steps", "narrative", "nodes", "orderless", "over",
+                 "pending", "players", "programs", "pvars", "reached", "rng", "rs", "rule_error", "scores", "seed",
+                 "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
     bots: Optional[Bots]  # the agents asked in the running code while `play` plays the game
     work: int  # units of work counted against the step budget (guards.charge)
     fixed_dice: Optional[list]  # results the next rolls give instead of the generator (scenarios' `dice:`)
@@ -91,7 +91,8 @@ class Game(Board):
         self.engine = engine
         self.compiled = engine == "compiled"
         self.listener = listener
-        self.coverage: Optional[dict] = visits() if coverage else None  # (a defaultdict: program.visits)
+        self.nodes, self.reached = made.nodes, list[int]()  # coverage: counts by node number, nodes as reached
+        self.counts: Optional[list] = [0] * len(made.nodes) if coverage else None
         self.zones: dict[ZoneRef, list[Card]] = {}
         self.where: dict[int, ZoneRef] = {}
         self.dynamic: dict[str, int] = {}
@@ -331,6 +332,9 @@ class Game(Board):
     def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
         return secrecy.sees_player_variable(self.rs, name, seat, owner)
 
+    # how often each node of the sequence graph ran, in the order first reached (a new dict), None if not counted
+    coverage = property(lambda g: None if g.counts is None else covered(g.nodes, g.counts, g.reached))
+
     @property
     def absent(self) -> frozenset:
         """The cards out of this game: of groups whose count reads player_count, beyond this many players' count."""
@@ -377,7 +381,7 @@ class Game(Board):
         if g.fixed_dice:  # a scenario's fixed dice: a copy, so a rollout does not use up the original's
             c.fixed_dice = list(g.fixed_dice)
         c._events = list(g._events)
-        c.coverage = None if g.coverage is None or not story else g.coverage.copy()
+        c.counts, c.reached = (None, []) if g.counts is None or not story else (list(g.counts), list(g.reached))
         c.listener = None
         c.bots = None  # (a copy made by a bot of a game playing itself plays only as its own caller drives it)
         c.pending = g.pending

@@ -24,7 +24,7 @@ import bisect
 import itertools
 import math
 from collections import Counter
-from operator import add
+from operator import add, itemgetter
 from fractions import Fraction
 from typing import Any, Iterator
 
@@ -127,6 +127,9 @@ class TooManyKeys(RunRefused):
     """The metrics of the games are grouped by more keys than a simulation keeps (MAX_POOLED_KEYS)."""
 
 
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
 class MetricTally:
     """One metric over the games of a tally."""
 
@@ -148,12 +151,17 @@ class MetricTally:
             if p is None:
                 p = self.pooled[k] = [Exact(), Exact(), Exact()]
                 new += 1
-            p[0].add(n)
-            p[1].add(s)
-            p[2].add(ss)
+            if n.__class__ is int and s.__class__ is int and ss.__class__ is int:  # Exact.add of whole numbers, here
+                p[0].total += n
+                p[1].total += s
+                p[2].total += ss
+            else:
+                p[0].add(n)
+                p[1].add(s)
+                p[2].add(ss)
             self.key_hist.setdefault(k, Counter())[n] += 1
-        self.count_hist[sum(v[0] for v in g.values())] += 1
-        self.sum_hist[sum(v[1] for v in g.values())] += 1
+        self.count_hist[sum(map(_FIRST, g.values()))] += 1
+        self.sum_hist[sum(map(_SECOND, g.values()))] += 1
         if None in g:
             self.none_hist[g[None][1]] += 1
         return new

@@ -79,7 +79,7 @@ def play_one(rs, seed: int, players: Optional[int], agent_kinds: Sequence[str], 
                    players=n, rounds=game.vars.get("round_number"),
                    metrics={m: [[k, *v] for k, v in per_key.items()] for m, per_key in game.tallies.items()})
         if coverage:
-            out["coverage"] = dict(game.coverage)
+            out["coverage"] = game.coverage  # (a dict of its own)
     except RuleError as exc:
         d = exc.diagnostic()
         out["error"] = f"{d.span}: {d.code}: {d.message}" if d.span else f"{d.code}: {d.message}"

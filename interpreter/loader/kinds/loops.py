@@ -213,7 +213,7 @@ def _tail(w, s, mode: str, pc: int) -> None:
         w.emit(f"if {w.value(s.cond.fn)}:")
         w.emit("    break")
         if w.coverage:  # it repeats: a pass, not a new visit of the loop (handlers.h_until_test)
-            w.emit(f"_C[{w.const(s.path)}] -= 1")
+            w.covered(w.code[pc].untili, -1)
     else:
         w.count(pc, pure=True)
 

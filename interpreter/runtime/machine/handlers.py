@@ -6,6 +6,7 @@ from ...diagnostics import RuleError
 from ...dsl.builtins import as_list
 from ...dsl.ops import SUSPEND, BreakSignal, CallSignal, ContinueSignal, EndSignal, bind_result
 from ..rng import ANSWER
+from .program import count
 from .scoring import finish
 
 
@@ -161,8 +162,8 @@ def h_until_test(g, f, ins) -> None:
         f.pc += 1
         return
     f.pc = ins.target
-    if g.coverage is not None:
-        g.coverage[ins.until] -= 1
+    if g.counts is not None:
+        count(g, ins.untili, -1)
 
 def h_next(g, f, ins) -> None:
     f.pc += 1

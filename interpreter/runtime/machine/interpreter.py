@@ -29,7 +29,8 @@ def run(g) -> None:
     """Advance the game until it waits for a decision or is over."""
     frames = g.frames
     programs = g.programs
-    cov = g.coverage
+    cov = g.counts  # (coverage: counts by node number, program.covered)
+    reached = g.reached
     check = g.check_conservation
     max_steps = g.max_steps
     last = None  # the frame whose program these hold (set at its first step)
@@ -77,10 +78,15 @@ def run(g) -> None:
                 if steps > max_steps:
                     raise out_of_steps(g, f, ins)
                 if cov is not None and not f.sub:  # a visit (not a step resumed): see program.py, _VISITS
-                    if ins.cov is not None:
-                        cov[ins.cov] += ins.w
-                    for node in ins.also:
-                        cov[node] += 1
+                    i = ins.ci
+                    if i >= 0:
+                        if not cov[i]:
+                            reached.append(i)
+                        cov[i] += ins.w
+                    for i in ins.alsoi:
+                        if not cov[i]:
+                            reached.append(i)
+                        cov[i] += 1
                 handler = ins.handler
                 if handler is h_jump:  # the most common steps, done here without a call
                     f.pc = ins.target

@@ -7,7 +7,6 @@ instruction keeps the step it came from, for traces, coverage and error messages
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -32,6 +31,10 @@ class Instr:
     w: int = 1
     also: tuple = ()
     until: Optional[str] = None  # the test of an 'until' loop: the loop's node, counted -1 when it repeats
+    # the same nodes by their numbers in the ruleset's list of nodes (`number_nodes`): a game counts into a list
+    ci: int = -1
+    alsoi: tuple = ()
+    untili: int = -1
     back: bool = False  # a JUMP back to an earlier instruction (a loop's top): the instruction loop's inner loop
     # stops there, so that the outer one finds the function of the loop's top (interpreter.run)
 
@@ -52,7 +55,8 @@ _NONE: list = []  # a frame's deferred calls until it has one (never added to: h
 class Frame:
     """A running sequence: where it is (instruction `pc`, statement `sub` of an EXEC step), its locals, its
     deferred 'after' triggers. `mods`: a modifier lasts until this frame ends (board.add_modifier sets it), so
-    leaving the frame must look for modifiers that lapse (handlers.pop_frame); without it, none can."""
+    leaving the frame must look for modifiers that lapse (handlers.pop_frame); without it, none can. (compiler/running._call
+    makes one without `__init__`, setting each of these itself.)"""
 
     __slots__ = ("seq", "pc", "sub", "locals", "id", "deferred", "kind", "mods")
 
@@ -67,15 +71,40 @@ class Frame:
         self.mods = False
 
 
-def visits() -> "defaultdict[str, int]":
-    """A game's coverage: how often each node of the sequence graph ran, the nodes in the order first reached (a
-    node never run reads 0, as a Counter's; read, it is then counted 0). A `defaultdict` itself, not a class of
-    ours: a dict's subclass made in Python reads `d[k]` through a lookup of its `__getitem__` and a call of it (dict
-    lists its own `__getitem__` among its methods), and every `cov[node] += 1` of the running code (some 2,100 a
-    dml game) paid for it; a Counter's `__delitem__` (Python) made each store go through a slot wrapper too
-    (dml: a game counting its coverage cost 3.9 M instructions more than one that did not until s17, 2.0 M in
-    s17, 1.6 M now)."""
-    return defaultdict(int)
+def number_nodes(programs: dict) -> tuple:
+    """The nodes the instructions of a ruleset's programs count, numbered (each instruction given the numbers of
+    its nodes: `ci`, `alsoi`, `untili`): a game counts its coverage into a list by these numbers (`Game.counts`),
+    and `Game.coverage` gives them back by name. Returns the names, by number."""
+    index: dict = {}
+    for prog in programs.values():
+        for ins in prog.code:
+            if ins.cov is not None:
+                ins.ci = index.setdefault(ins.cov, len(index))
+            ins.alsoi = tuple(index.setdefault(a, len(index)) for a in ins.also)
+            if ins.until is not None:
+                ins.untili = index.setdefault(ins.until, len(index))
+    return tuple(index)
+
+
+def covered(names: tuple, counts: list, reached: list) -> dict:
+    """A game's coverage: how often each node of the sequence graph ran, the nodes in the order first reached.
+
+    The running code counts into a list by node number (`counts`, specialised list stores: a dict keyed by the
+    nodes' names, a `defaultdict`, cost a dml game about 1.9 M instructions, some 2,100 counts) and notes a node's
+    number in `reached` whenever it counts a node whose count is 0 (so at least when the node is first reached; again
+    when a loop's count went back to 0). The first of each number in `reached` gives the order, as a dict's keys kept
+    it; a node counted and brought back to 0 is listed with 0, as it was."""
+    order = dict.fromkeys(reached)
+    return dict(zip(map(names.__getitem__, order), map(counts.__getitem__, order)))  # (in C: 2,200 bytecodes a game)
+
+
+def count(g, i: int, w: int) -> None:
+    """Count `w` for node number `i` of a game that counts its coverage (the instruction loop's own lines do the
+    same inline)."""
+    counts = g.counts
+    if not counts[i]:
+        g.reached.append(i)
+    counts[i] += w
 
 
 class _Loop:

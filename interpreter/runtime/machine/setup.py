@@ -24,7 +24,7 @@ from ...values import Player
 from ..codec import copy_value
 from ..knowledge import orderless
 from .interpreter import handler_for
-from .program import compile_program
+from .program import compile_program, number_nodes
 
 
 class SetUp:
@@ -107,7 +107,7 @@ class _Tables:
     with one zone per player, the zones whose order nobody knows, the triggers by event and the events' gates; and
     what set-up made, kept by the players' names and engine (`given`, `keep`)."""
 
-    __slots__ = ("programs", "player_zones", "orderless", "triggers", "gates", "kept", "__weakref__")
+    __slots__ = ("programs", "nodes", "player_zones", "orderless", "triggers", "gates", "kept", "__weakref__")
 
     def __init__(self, rs: M.Ruleset):
         progs = compile_program(rs)
@@ -117,6 +117,7 @@ class _Tables:
                 ins.handler = handler_for(ins)  # type: ignore[attr-defined]
             stretches.prepare(prog)
         self.programs = progs
+        self.nodes = number_nodes(progs)  # the names of the nodes a game counts, by number (program.covered)
         self.player_zones = player_zone_families(rs)  # (Board.zone_owner)
         self.orderless = orderless(rs)  # a decision lists these zones' cards in the ruleset's order
         triggers: dict[str, list[M.Trigger]] = {}
