@@ -90,7 +90,7 @@ class CallNodes:
             a = args[0]
             self.scanned(f"len({a})", span)
             self.emit(f"{out} = _total({a}) if _PLAIN.issuperset(map(type, {a})) else _total(_numbers(ctx, {a}, {span}))")
-            with self.block(f"if not -_MAXI <= {out} <= _MAXI:"):
+            with self.block(f"if not abs({out}) <= _MAXI:"):
                 self.emit(f"{out} = _number({out}, {span})")
         elif b.fn in _INLINE and len(args) == 1 and (b.fn is not _FLATTEN or list_fact(n.args[0], self.scope, self.locals)):
             _INLINE[b.fn](self, n, args[0], out, impl, span)

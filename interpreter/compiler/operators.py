@@ -232,9 +232,9 @@ class OperatorNodes:
         if n.op != "+" or numeric(n.left, self.scope, self.known) or numeric(n.right, self.scope, self.known):
             # a number: the other operators refuse anything else, and a text, list or record added to a number,
             # true/false or none is an error (a finite float passes the guard unchanged, infinity and NaN do not)
-            return f"not -_MAXI <= {out} <= _MAXI"
+            return f"not abs({out}) <= _MAXI"
         self.emit(f"{t} = type({out})")
-        return (f"({t} is not float and {t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
+        return (f"({t} is not float and {t} is not int or not abs({out}) <= _MAXI) and not "
                 f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out})))")
 
     def _in_list(self, out: str, item: str, container: str, span: str) -> None:
