@@ -61,8 +61,10 @@ class CallNodes:
             step = getattr(special, "step", None)
             if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
                 p, k = args[0], self.const(step)  # (an if: steps counted only before the fallback's call, positions)
-                with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):
-                    self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)]")
+                with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):  # (the seat before the first: the
+                    # last, as a negative index of Python's lists gives it)
+                    self.emit(f"{out} = ctx.players[{p}.seat - _ONE]" if step == -1 else
+                              f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)]")
                 with self.block("else:"):
                     self.emit(f"{out} = {self.const(special)}(ctx, {span}, {p})")
                 return out
