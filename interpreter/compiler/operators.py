@@ -149,6 +149,11 @@ class OperatorNodes:
             self.test(node.left, otherwise)
             self.test(node.right, otherwise)
             return
+        if isinstance(node, A.Unary) and node.op == "not" and self._plain(node):  # 'not x' false: x true (no store)
+            v = self.expr(node.operand)
+            with self.block(f"if {v}:"):
+                self.emit(otherwise)
+            return
         v = self.expr(node)
         with self.block(f"if not {v}:"):
             self.emit(otherwise)
