@@ -60,11 +60,10 @@ class CallNodes:
                 if all(known for known, _ in fixed) else None
             step = getattr(special, "step", None)
             if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
-                p, k = args[0], self.const(step)  # (an if: steps counted only before the fallback's call, positions)
-                with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):  # (the seat before the first: the
-                    # last, as a negative index of Python's lists gives it)
-                    self.emit(f"{out} = ctx.players[{p}.seat - _ONE]" if step == -1 else
-                              f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)]")
+                p = args[0]  # (an if: steps counted only before the fallback's call, positions; seat - 1: -1 is the last)
+                seat = f"{p}.seat - _ONE" if step == -1 else f"({p}.seat + {self.const(step)}) % len(ctx.players)"
+                with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):
+                    self.emit(f"{out} = ctx.players[{seat}]")
                 with self.block("else:"):
                     self.emit(f"{out} = {self.const(special)}(ctx, {span}, {p})")
                 return out
@@ -175,8 +174,7 @@ class CallNodes:
         return out
 
     def _user_call(self, n: A.Call, fd: FunctionDef) -> str:
-        """As compiler._user_call: the call is charged first, the arguments run in order, then the body (made
-        into a function of its own, with the parameters as Python arguments)."""
+        """As compiler._user_call: the call charged first, the arguments in order, then the body (its own function)."""
         if n.kwargs or len(n.args) != len(fd.params) or fd.fn is None or getattr(fd.fn, "failed", False):
             raise Unsupported("a call the compiler refused")
         cost = 1 if len(fd.params) in (1, 2) else CALL_COST  # what the closures charge, arity by arity

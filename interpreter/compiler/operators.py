@@ -149,13 +149,9 @@ class OperatorNodes:
             self.test(node.left, otherwise)
             self.test(node.right, otherwise)
             return
-        if isinstance(node, A.Unary) and node.op == "not" and self._plain(node):  # 'not x' false: x true (no store)
-            v = self.expr(node.operand)
-            with self.block(f"if {v}:"):
-                self.emit(otherwise)
-            return
-        v = self.expr(node)
-        with self.block(f"if not {v}:"):
+        negated = isinstance(node, A.Unary) and node.op == "not" and self._plain(node)  # 'not x' false: x true
+        v = self.expr(node.operand if negated else node)  # type: ignore[attr-defined]  # (a Unary when negated)
+        with self.block(f"if {v}:" if negated else f"if not {v}:"):
             self.emit(otherwise)
 
     def _plain(self, node: A.Expr) -> bool:
@@ -242,27 +238,21 @@ class OperatorNodes:
         return (f"({t} is not float and {t} is not int or not abs({out}) <= _MAXI) and not "
                 f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out})))")
 
-    def _in_list(self, out: str, item: str, container: str, span: str, player: bool = False) -> None:
-        """`out = item in container` for a list, as ops.member looks in one. A player in a list of two or more is looked
-        for by seat among the seats of the list's items, all in C (Python's `in` calls Player.__eq__ on every other
-        player of the list); a list with something that has no seat is looked in as any."""
+    def _in_list(self, out: str, item: str, container: str, span: str) -> None:
+        """`out = item in container` for a list, as ops.member looks in one; a player in a list of two or more by seat
+        among its items' seats, in C (Python's `in` calls Player.__eq__ on each other player), or as any list when an
+        item has no seat."""
         with self.block(f"if len({container}) <= _ONE:"):  # (no other player to compare with: nothing gained)
             self._looked_in(out, item, container, span)
         with self.block("else:"):
             self.scanned(f"len({container})", span)  # a scan costs budget by its length
-            if player:
-                self._by_seat(out, item, container, span)
-            else:
-                with self.block(f"if type({item}) is _Player:"):
-                    self._by_seat(out, item, container, span)
-                with self.block("else:"):
+            with self.block(f"if type({item}) is _Player:"):
+                with self.block("try:"):
+                    self.emit(f"{out} = {item}.seat in map(_SEAT, {container})")
+                with self.block("except AttributeError:"):
                     self._looked_in(out, item, container, span)
-
-    def _by_seat(self, out: str, item: str, container: str, span: str) -> None:
-        with self.block("try:"):
-            self.emit(f"{out} = {item}.seat in map(_SEAT, {container})")
-        with self.block("except AttributeError:"):
-            self._looked_in(out, item, container, span)
+            with self.block("else:"):
+                self._looked_in(out, item, container, span)
 
     def _looked_in(self, out: str, item: str, container: str, span: str) -> None:
         with self.block("try:"):
@@ -277,12 +267,11 @@ class OperatorNodes:
             item = self.expr(n.left)
             span = self.const(n.span)
             # a list (the commonest) is looked in here; the rest (a zone, a record, a text, an error) by ops.member
-            player = item in self.people or self.type_of(n.left) == "player"
             if list_fact(n.right, self.scope, self.locals) is not None:  # always a list: no test
-                self._in_list(out, item, container, span, player)
+                self._in_list(out, item, container, span)
             else:
                 with self.block(f"if type({container}) is list:"):
-                    self._in_list(out, item, container, span, player)
+                    self._in_list(out, item, container, span)
                 with self.block("else:"):
                     self.emit(f"{out} = _member(ctx, {item}, {container}, {span})")
             if n.op == "not in":
