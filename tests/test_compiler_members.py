@@ -78,3 +78,18 @@ def test_a_player_in_a_list_of_players_is_found_by_seat_without_player_eq(player
     g = Game(players_only, None, 1, engine="compiled", story=False)
     assert (g.vars["found"], g.vars["mixed"]) == (3, 0)
     assert calls == []  # (Python's `in` compared each player with the others of the list: 6 calls)
+
+
+def test_a_try_of_one_statement_is_joined_to_it_and_no_other_line_moves():
+    from rulecraft.compiler.safesource import joined_tries
+
+    lines = ["def f(_L):", "    try:", "        x = _L[k]", "    except KeyError:", "        raise E", "    try:",
+             "        if x:", "            y = 1", "    except TypeError:", "        pass", "    try:", "        a = 1",
+             "        b = 2", "    finally:", "        pass", "    return x"]
+    before = list(lines)
+    assert joined_tries(lines) == [1] and lines == before  # (found, not rewritten)
+    assert joined_tries(lines, rewrite=True) == [1]
+    assert lines[1:3] == ["    try: x = _L[k]", ""] and lines[3:] == before[3:] and len(lines) == len(before)
+    ns: dict = {}
+    exec("\n".join(lines), {"k": "k", "E": KeyError}, ns)  # (still Python)
+    assert ns["f"]({"k": 3}) == 3
