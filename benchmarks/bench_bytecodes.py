@@ -77,7 +77,7 @@ def count(play, lines: bool = False) -> tuple[Counter, Counter, Counter]:
 
 def _source_line(code, lineno: int) -> str:
     text = _SOURCES.get(code, "").splitlines()
-    return text[lineno - 1].strip() if 0 < lineno <= len(text) else ""
+    return text[lineno - 1].strip() if lineno is not None and 0 < lineno <= len(text) else ""
 
 
 _SOURCES: dict = {}

@@ -164,4 +164,6 @@ def test_who_may_bid_is_worked_out_once_only_where_it_cannot_change(may, more, s
     loaded = _load_text(tmp_path, OPEN.replace("MAY", may).replace("start: game\n", more + "start: game\n"))
     assert loaded.ok, loaded.diagnostics
     text = _texts(loaded.ruleset.sequences["game"].steps)
-    assert ("bidder in excluded or" in text) is steady and ("not (MAY_) or" in text) is not steady
+    # steady: those who may not bid are put among the out from the start, and each turn makes one test
+    assert ("= excluded;" in text or "= excluded\n" in text) is steady and ("not (MAY_) or" in text) is not steady
+    assert "in excluded" not in text

@@ -60,9 +60,10 @@ class CallNodes:
                 if all(known for known, _ in fixed) else None
             step = getattr(special, "step", None)
             if step is not None and len(args) == 1:  # the next seat, as tabletop._next_cw/_next_ccw, without the call
-                p, k = args[0], self.const(step)  # (an if: steps counted only before the fallback's call, positions)
+                p = args[0]  # (an if: steps counted only before the fallback's call, positions; seat - 1: -1 is the last)
+                seat = f"{p}.seat - _ONE" if step == -1 else f"({p}.seat + {self.const(step)}) % len(ctx.players)"
                 with self.block(f"if type({p}) is _Player and not ctx.modifiers:"):
-                    self.emit(f"{out} = ctx.players[({p}.seat + {k}) % len(ctx.players)]")
+                    self.emit(f"{out} = ctx.players[{seat}]")
                 with self.block("else:"):
                     self.emit(f"{out} = {self.const(special)}(ctx, {span}, {p})")
                 return out
@@ -90,7 +91,7 @@ class CallNodes:
             a = args[0]
             self.scanned(f"len({a})", span)
             self.emit(f"{out} = _total({a}) if _PLAIN.issuperset(map(type, {a})) else _total(_numbers(ctx, {a}, {span}))")
-            with self.block(f"if not -_MAXI <= {out} <= _MAXI:"):
+            with self.block(f"if not abs({out}) <= _MAXI:"):
                 self.emit(f"{out} = _number({out}, {span})")
         elif b.fn in _INLINE and len(args) == 1 and (b.fn is not _FLATTEN or list_fact(n.args[0], self.scope, self.locals)):
             _INLINE[b.fn](self, n, args[0], out, impl, span)
@@ -173,8 +174,7 @@ class CallNodes:
         return out
 
     def _user_call(self, n: A.Call, fd: FunctionDef) -> str:
-        """As compiler._user_call: the call is charged first, the arguments run in order, then the body (made
-        into a function of its own, with the parameters as Python arguments)."""
+        """As compiler._user_call: the call charged first, the arguments in order, then the body (its own function)."""
         if n.kwargs or len(n.args) != len(fd.params) or fd.fn is None or getattr(fd.fn, "failed", False):
             raise Unsupported("a call the compiler refused")
         cost = 1 if len(fd.params) in (1, 2) else CALL_COST  # what the closures charge, arity by arity

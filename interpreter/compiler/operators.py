@@ -149,8 +149,9 @@ class OperatorNodes:
             self.test(node.left, otherwise)
             self.test(node.right, otherwise)
             return
-        v = self.expr(node)
-        with self.block(f"if not {v}:"):
+        negated = isinstance(node, A.Unary) and node.op == "not" and self._plain(node)  # 'not x' false: x true
+        v = self.expr(node.operand if negated else node)  # type: ignore[attr-defined]  # (a Unary when negated)
+        with self.block(f"if {v}:" if negated else f"if not {v}:"):
             self.emit(otherwise)
 
     def _plain(self, node: A.Expr) -> bool:
@@ -232,14 +233,28 @@ class OperatorNodes:
         if n.op != "+" or numeric(n.left, self.scope, self.known) or numeric(n.right, self.scope, self.known):
             # a number: the other operators refuse anything else, and a text, list or record added to a number,
             # true/false or none is an error (a finite float passes the guard unchanged, infinity and NaN do not)
-            return f"not -_MAXI <= {out} <= _MAXI"
+            return f"not abs({out}) <= _MAXI"
         self.emit(f"{t} = type({out})")
-        return (f"({t} is not float and {t} is not int or not -_MAXI <= {out} <= _MAXI) and not "
+        return (f"({t} is not float and {t} is not int or not abs({out}) <= _MAXI) and not "
                 f"({t} is list and len({out}) < _FEW and _CONTAINERS.isdisjoint(map(type, {out})))")
 
     def _in_list(self, out: str, item: str, container: str, span: str) -> None:
-        """`out = item in container` for a list, as ops.member looks in one."""
-        self.scanned(f"len({container})", span)  # a scan costs budget by its length
+        """`out = item in container` for a list, as ops.member looks in one; a player in a list of two or more by seat
+        among its items' seats, in C (Python's `in` calls Player.__eq__ on each other player), or as any list when an
+        item has no seat."""
+        with self.block(f"if len({container}) <= _ONE:"):  # (no other player to compare with: nothing gained)
+            self._looked_in(out, item, container, span)
+        with self.block("else:"):
+            self.scanned(f"len({container})", span)  # a scan costs budget by its length
+            with self.block(f"if type({item}) is _Player:"):
+                with self.block("try:"):
+                    self.emit(f"{out} = {item}.seat in map(_SEAT, {container})")
+                with self.block("except AttributeError:"):
+                    self._looked_in(out, item, container, span)
+            with self.block("else:"):
+                self._looked_in(out, item, container, span)
+
+    def _looked_in(self, out: str, item: str, container: str, span: str) -> None:
         with self.block("try:"):
             self.emit(f"{out} = {item} in {container}")
         with self.block("except TypeError:"):

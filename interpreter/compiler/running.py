@@ -86,15 +86,15 @@ def _raised(g, f, n: int, where: tuple, keep: bool) -> None:
 # ---------------------------------------------------------------- what a line of a function may read or change
 # (the lines as positions.place reads them: a header and its block, what a line calls, counts or reads)
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
-_SAFE_CALLS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_L.pop", "_ZoneRef", "_CONTAINERS.isdisjoint",
-                         "_R.append", "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
+_SAFE_CALLS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_L.pop", "_ZoneRef",
+                         "_CONTAINERS.isdisjoint", "_R.append", "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
 _ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
 _COUNTS = frozenset(("n += 1", "ctx.steps = n = n + 1"))
 _AT = re.compile(r"pc = (\d+)$")
 _N = re.compile(r"(?<![\w.])n\b(?: \+ (\d+))?")  # `n` read (and a number added to it)
 _COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "finally:", "def ", "with ")
 # helpers that never change a frame's locals (they read values, charge work, build errors)
-_KEEPS_LOCALS = frozenset(("type", "len", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint", "_R.append",
+_KEEPS_LOCALS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint", "_R.append",
                            "_scanned", "_member", "_bounded", "_augmented", "_nested", "_compared", "_charge", "_index",
                            "_text", "_text_in", "_number"))
 _STEPS = re.compile(r"ctx\.steps(?! = )")  # ctx.steps read

@@ -1,4 +1,5 @@
-"""The check run on every generated Python source just before it is compiled (expressions.py and steps.py).
+"""The check run on every generated Python source just before it is compiled (expressions.py and steps.py), and
+the one rewrite of its lines made before (`joined_tries`).
 
 Generated code never holds ruleset text: names and values go through the function's namespace under names the
 writer makes (_k0, _v1, ...). This check proves it for each source before `compile`, in production and not
@@ -68,8 +69,44 @@ def compiled(src: str, names: frozenset, made: re.Pattern, filename: str, number
     code = _COMPILED.get(key)
     if code is None:
         check(src, names, made, numbers)
-        code = compile(src, filename, "exec")
+        code = compile(_joined(src), filename, "exec")
         if len(_COMPILED) >= _COMPILED_MAX:
             _COMPILED.clear()
         _COMPILED[key] = code
     return code
+
+
+_COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "finally:", "def ", "with ", "class ")
+
+
+def joined_tries(lines: list[str], rewrite: bool = False) -> list[int]:
+    """The indexes of the lines `try:` whose block is one simple statement; with `rewrite`, each gets that statement on
+    its own line, `try: X = _L[K]`, and the line it leaves is left blank (in place). Python runs a NOP for a `try:` on
+    a line of its own, each time it is reached (a tenth of the bytecodes of a turn of an auction's loop), and none
+    for one on the line of its statement. No other line moves, so a table by line number (positions.place) still
+    holds once the statement's entry is copied to its new line (steps.py)."""
+    joined = []
+    for i in range(len(lines) - 2):
+        line = lines[i]
+        code = line.lstrip()
+        if code != "try:":
+            continue
+        pad = len(line) - len(code)
+        body, after = lines[i + 1], lines[i + 2]
+        stmt = body.lstrip()
+        if len(body) - len(stmt) <= pad or stmt.startswith(_COMPOUND) or "\n" in body \
+                or len(after) - len(after.lstrip()) != pad or not after.lstrip().startswith(("except", "finally:")):
+            continue
+        if rewrite:
+            lines[i] = f"{line} {stmt}"
+            lines[i + 1] = ""
+        joined.append(i)
+    return joined
+
+
+def _joined(src: str) -> str:
+    """`src` as compiled: its one-statement `try:` blocks on one line (joined_tries)."""
+    if "try:" not in src:
+        return src
+    lines = src.split("\n")
+    return "\n".join(lines) if joined_tries(lines, rewrite=True) else src

@@ -52,7 +52,7 @@ def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[s
             *([] if whole else [f"_i = {given}"]),
             f"if type(_o) is int{'' if whole else ' and type(_i) is int'}:",
             f"    _w = _o {'+' if sign > 0 else '-'} {value}",
-            "    if -_MAXI <= _w <= _MAXI:",
+            "    if abs(_w) <= _MAXI:",
             f"        {d}[{key}] = _w",
             "    else:",
             f"        {slow}",
@@ -152,7 +152,7 @@ class StatementNodes:
         self.emit(f"{old} = ctx.pvars[{who}.seat][{attr}]")
         inc = self.expr(n.value)
         self.emit(f"{new} = {old} {'+' if sign > 0 else '-'} {inc} if type({old}) is int and type({inc}) is int else None")
-        with self.block(f"if {new} is None or not -_MAXI <= {new} <= _MAXI:"):
+        with self.block(f"if {new} is None or not abs({new}) <= _MAXI:"):
             self.emit(f"{new} = {self.const(_augmented)}({old}, {inc}, {self.const(sign)}, {self.const(n.op)}, ctx, {span})")
         # the player worked out again for the write, unless both it and the value only read (a name, or a field of
         # one: no work, and what the first reading gave, it gives again)

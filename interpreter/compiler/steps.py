@@ -133,6 +133,8 @@ class StepWriter:
         # finds both in the table of lines (running._raised: raised in a callee or an answer, which wrote the steps
         # it counted, never fewer than these)
         body, where = place(self.lines[mark:], self.ns, pc)
+        for i in safesource.joined_tries(body):  # (an error in the statement joined to its `try:` finds its step)
+            where[i] = where[i + 1]
         table = [(pc, 0)] * (mark + 2) + where  # (by line number: the def is line 1, self.lines[0] line 2)
         keep = "_True" if self.calls or self.asked else "_False"
         self.lines[mark:] = body

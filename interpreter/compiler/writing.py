@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import Any, Callable
 
 from ..values import ROLL_FIELDS, Card, Player, Roll, Row, ZoneRef
@@ -37,7 +38,7 @@ class Over(Exception):
 
 _HELPERS: dict[str, Any] = {
     "__builtins__": {},  # nothing but what is listed here
-    "type": type, "len": len, "isinstance": isinstance, "list": list, "dict": dict, "map": map, "range": range,
+    "type": type, "len": len, "abs": abs, "_SEAT": attrgetter("seat"), "isinstance": isinstance, "list": list, "dict": dict, "map": map, "range": range,
     "str": str, "int": int, "float": float, "bool": bool,
     "KeyError": KeyError, "TypeError": TypeError, "AttributeError": AttributeError, "ZeroDivisionError": ZeroDivisionError,
     "_RuleError": RuleError, "_charge": charge, "_bounded": bounded, "_nested": nested, "_as_list": as_list,

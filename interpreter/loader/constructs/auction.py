@@ -220,7 +220,8 @@ class _Expansion:
         start = ((f"let {STAND} = record(); let {ORD} = []; let {h['dropped']} = []; let {DQ} = []; " if track else "")
                  + f"let {R} = {self.result()}; let {T} = 0; let {LEAD} = none; let {P} = 0; let {OUT} = []; "
                  + (f"let {SAID} = []; " if self.say_short else "")
-                 + self.excluded() + f"let {B} = FROM_")
+                 # who may not bid counts as out from the start when that cannot change (steady): one test a turn
+                 + self.excluded() + (f"set {OUT} = excluded; " if self.steady else "") + f"let {B} = FROM_")
         # a pass: out for good when passes are final (dropped at once); otherwise kept in the order of last passes
         def passed() -> list:  # new step objects at each use: a step object has one place in the program
             return [g.do(f"{P} += 1"),
@@ -239,8 +240,7 @@ class _Expansion:
         ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
         if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
             asked = [g.if_("MAY_", asked, [self.ask(low, high), g.do(f"{P} += 1")])]
-        out = f"{B} in {OUT}" if self.may_hidden else f"{B} in excluded or {B} in {OUT}" if self.steady else \
-            f"not (MAY_) or {B} in {OUT}"
+        out = f"{B} in {OUT}" if self.may_hidden or self.steady else f"not (MAY_) or {B} in {OUT}"
         body = [g.if_(out, [g.do(f"{P} += 1")],
                       asked)]
         if track:  # at the end, those who passed (not for good) drop out in the order of their last pass

@@ -38,46 +38,80 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
     if plan is None or plan.spec is not spec:
         plan = plan_of(g, spec)
-    route = plan.route
-    if route == "any":
-        return ask(g, make_decision(g, spec, step, purpose))
-    who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
-    if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
-        who = _player(plan.who(g), spec)
+    quick = plan.quick  # (None for the route "any": a quick asking is a 'one' or a 'yesno')
     story = g.story
-    known = MISSING  # (the lowest amount, when worked out below)
-    quick = plan.quick
     if quick is None or story:
-        pass
-    elif quick == "amounts":  # a bid of amounts whose prompt nobody reads and whose default is the pass (an open
-        # auction's): its bounds, then the seat's pick as below, without the rest of the steps
-        low = plan.low_fixed
-        if low is None:
-            ll = plan.low_local  # (a local plus a whole number: read as its expression reads it, plans.low_local;
-            # unset, no whole number, or a runaway: the call, its error)
-            low = plan.low(g) if ll is None else low + ll[1] if (low := g.locals.get(ll[0])).__class__ is int \
-                and -ll[2] <= low <= ll[2] else plan.low(g)
-        if high is MISSING:  # (a player variable of who decides: read as its expression reads it, plans.high_var)
-            hv = plan.high_var
-            high = plan.high(g) if hv is None else g.pvars[who.seat][hv]
-        if low.__class__ is int and high.__class__ is int and low <= high and high - low < _AMOUNTS:
-            n = high - low + 2
-            if n >> COPY_SHIFT:  # as building the list would charge
-                charge(g, n >> COPY_SHIFT, spec.options.span)
+        route = plan.route
+        if route == "any":
+            return ask(g, make_decision(g, spec, step, purpose))
+        who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
+        if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
+            who = _player(plan.who(g), spec)
+        known = MISSING  # (the lowest amount, when worked out below)
+    else:
+        who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
+        if who.__class__ is not Player:  # (as above)
+            who = _player(plan.who(g), spec)
+        if quick == "amounts":  # a bid of amounts whose prompt nobody reads and whose default is the pass (an open
+            # auction's): its bounds, then the seat's pick as below, without the rest of the steps
+            low = plan.low_fixed
+            if low is None:
+                ll = plan.low_local  # (a local plus a whole number: read as its expression reads it, plans.low_local;
+                # unset, no whole number, or a runaway: the call, its error)
+                if ll is None:
+                    low = plan.low(g)
+                else:
+                    name, plus, bound = ll
+                    low = g.locals.get(name)
+                    low = low + plus if low.__class__ is int and abs(low) <= bound else plan.low(g)
+            if high is MISSING:  # (a player variable of who decides: read as its expression reads it, plans.high_var)
+                hv = plan.high_var
+                high = plan.high(g) if hv is None else g.pvars[who.seat][hv]
+            if low.__class__ is int and high.__class__ is int and low <= high and high - low < _AMOUNTS:
+                n = high - low + 2
+                if n >> COPY_SHIFT:  # as building the list would charge
+                    charge(g, n >> COPY_SHIFT, spec.options.span)
+                bots = g.bots
+                if bots is not None:
+                    pick = bots.picks[who.seat]
+                    left = bots.left
+                    if pick is not None and left != 0:
+                        try:
+                            wire = pick("one", n, g.decisions)
+                        except BaseException as exc:  # (raised by Game.play outside the running code)
+                            bots.failed = exc
+                            wire = None
+                        if wire.__class__ is int and 0 <= wire < n:
+                            if left is not None:
+                                bots.left = left - 1
+                            g.pending = None  # (answers.taken with no story, written out: the hot path)
+                            g.decisions = decisions = g.decisions + 1
+                            steps = g.steps
+                            if steps + decisions * DECISION_STEPS > g.max_steps:
+                                raise too_many_decisions(g)
+                            if g.chance:
+                                g.chance = []
+                            g.steps = steps + 1
+                            return None if wire == 0 else low + wire - 1
+                return _asked(g, plan, step, purpose, who, "" if plan.prompt is None else None, None,
+                              0 if plan.default_none else None, low, n, plan.secret is True, False, None)
+            known = low  # (a bound that breaks a rule, or one option: as below)
+            route = plan.route
+        else:  # a yes or no whose prompt nobody reads and whose default is fixed: the pick, as below
             bots = g.bots
             if bots is not None:
                 pick = bots.picks[who.seat]
                 left = bots.left
                 if pick is not None and left != 0:
                     try:
-                        wire = pick("one", n, g.decisions)
+                        wire = pick("yesno", 2, g.decisions)
                     except BaseException as exc:  # (raised by Game.play outside the running code)
                         bots.failed = exc
                         wire = None
-                    if wire.__class__ is int and 0 <= wire < n:
+                    if wire.__class__ is bool:
                         if left is not None:
                             bots.left = left - 1
-                        g.pending = None  # (answers.taken with no story, written out: the hot path)
+                        g.pending = None  # (answers.taken, as above)
                         g.decisions = decisions = g.decisions + 1
                         steps = g.steps
                         if steps + decisions * DECISION_STEPS > g.max_steps:
@@ -85,36 +119,11 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                         if g.chance:
                             g.chance = []
                         g.steps = steps + 1
-                        return None if wire == 0 else low + wire - 1
-            return _asked(g, plan, step, purpose, who, "" if plan.prompt is None else None, None,
-                          0 if plan.default_none else None, low, n, plan.secret is True, False, None)
-        known = low  # (a bound that breaks a rule, or one option: as below)
-    else:  # a yes or no whose prompt nobody reads and whose default is fixed: the pick, as below
-        bots = g.bots
-        if bots is not None:
-            pick = bots.picks[who.seat]
-            left = bots.left
-            if pick is not None and left != 0:
-                try:
-                    wire = pick("yesno", 2, g.decisions)
-                except BaseException as exc:  # (raised by Game.play outside the running code)
-                    bots.failed = exc
-                    wire = None
-                if wire.__class__ is bool:
-                    if left is not None:
-                        bots.left = left - 1
-                    g.pending = None  # (answers.taken, as above)
-                    g.decisions = decisions = g.decisions + 1
-                    steps = g.steps
-                    if steps + decisions * DECISION_STEPS > g.max_steps:
-                        raise too_many_decisions(g)
-                    if g.chance:
-                        g.chance = []
-                    g.steps = steps + 1
-                    return wire
-        g.pending = d = Decision(who.seat, "yesno", "" if plan.prompt is None else None, None, 0, 0, plan.default_value,
-                                 plan.form_for(step, purpose), g.decisions, None, 2, plan.secret is True, g)
-        return MISSING if bots is None else by_bot(g, d)
+                        return wire
+            g.pending = d = Decision(who.seat, "yesno", "" if plan.prompt is None else None, None, 0, 0,
+                                     plan.default_value, plan.form_for(step, purpose), g.decisions, None, 2,
+                                     plan.secret is True, g)
+            return MISSING if bots is None else by_bot(g, d)
     p = plan.prompt
     if route == "subset":
         return _subset(g, spec, step, purpose, plan, who)
