@@ -373,6 +373,9 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
                 for b in bits]
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
+    if st.get("seller") and form in ("open", "once_around", "sealed"):  # 'may the auctioneer bid?', a table asked
+        out = str(st.get("may_bid", "")).replace(" ", "") == f"bidder!={st['seller']}".replace(" ", "")
+        bits += [f"{seller} does not bid" if out else f"{seller} may bid too"]
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
     floor = f"no bid below {low}" if str(st.get("lowest_wins")).lower() == "true" else f"bids start at {low}"
     return "; ".join(bits + ([floor] if low not in ("", "1", "0") else []) + sale_words(w, st, seller))

@@ -104,6 +104,7 @@ def unsaid_lead(label: str, rule: str) -> str:
            or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)
            or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)
            or "folds, calls or raises" in c and not re.search(r"\b(?:fold|call|rais)", label, re.I)
+           or re.search(r" (?:may bid too|does not bid)$", c) and not re.search(r"\b(?:own|too|not bid|then you|is you)\b", label, re.I)
            or c.startswith("no bid: ") and not re.search(r"\b(?:no bids?|nobody|no one|keeps?)\b", label, re.I)]
     # (the kind of auction is the label's to say; 'no bid: the auctioneer keeps it' as a table says it)
     out = [re.sub(r"^no bid: ", "if nobody bids, ", re.sub(r"^(?:[\w-]+ auction|round of betting)[^:]*: ", "", c,

@@ -23,7 +23,23 @@ def _word(ident: str) -> str:
 
 def named_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     """The parameters and the cards named by a label that the Words box may define."""
-    return parameter_terms(rs, w) + card_terms(rs, w)
+    return parameter_terms(rs, w) + card_terms(rs, w) + let_terms(rs, w)
+
+
+def let_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A name a step gives a player once (`let caller = players[0]`), by who that is ('Caller: The first player'):
+    quiet-trump's aid spoke of 'the caller' throughout and never said who it was."""
+    said: dict[str, list[str]] = {}
+    for _seq, s in rs.iter_steps():
+        for st in own_statements(s):
+            for n in st.ast.walk():
+                name, value = (n.name, n.value) if isinstance(n, A.Let) else (n.target.id, n.value) \
+                    if isinstance(n, A.Assign) and isinstance(n.target, A.Name) else ("", None)  # (set again: 2)
+                if _word(name) and name not in rs.variables and name not in ("best", "winner", "next", "last"):
+                    if (x := w.expr(value)) not in (key := said.setdefault(name, [])):
+                        key.append(x)
+    return [(capital(_word(name)), capital(xs[0])) for name, xs in said.items()  # (one value, a player's, short)
+            if len(xs) == 1 and re.match(r"the (?:\w+ )?player\b(?!')", xs[0], re.I) and len(xs[0]) <= 60]
 
 
 def parameter_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:

@@ -1,0 +1,203 @@
+"""The aid read cold in session 19 (honour-road, quiet-contract, stall-day, quiet-trump): each test is a question a
+first-time reader could not answer from the aid, asked of a tiny ruleset written for it, with the words the aid must
+now print (read from `aid_view`: no browser, no fonts)."""
+
+from __future__ import annotations
+
+from rulecraft.loader import load_text
+from rulecraft.tools.print.aid import aid_view
+
+_HEAD = """
+ruleset: tiny
+title: Tiny
+players: {min: 2, max: 3, default: 2}
+"""
+
+
+def _view(body: str):
+    loaded = load_text("tiny.yaml", _HEAD + body)
+    assert loaded.ruleset is not None, loaded.diagnostics
+    return aid_view(loaded.ruleset)
+
+
+_SHOP = """
+cards:
+  - {id: guard, name: Guard, classes: [hero], count: 2, attributes: {cost: 3}, doc: "1 power."}
+  - {id: squire, name: Squire, classes: [hero], count: 2, attributes: {cost: 1}, doc: "1 rune."}
+  - {id: ogre, name: Ogre, classes: [beast], count: 2, attributes: {cost: 4}, doc: "Worth 2 honour."}
+zones:
+  row: {visibility: open, initial: all, title: Row}
+  mine: {per: player, visibility: open, title: Kept}
+player_variables:
+  runes: {initial: 5, title: Runes}
+  power: {initial: 5, title: Power}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "let p = players[0]"
+      - label: Take a card from the row
+        repeat_choice:
+          chooser: p
+          options: "row.cards"
+          prompt: "Take which?"
+          as: got
+          do:
+            - label: A beast is beaten with power, anything else bought with runes
+              if: "got is beast"
+              then: ["p.power -= got.cost; move got to p.mine"]
+              else: ["p.runes -= got.cost; move got to p.mine"]
+      - "end game"
+scoring:
+  score: "count(p.mine)"
+"""
+
+
+def test_a_price_says_what_it_is_paid_in():
+    """'Cost 3': 3 what? The value the buy takes it from names it ('Cost 3 runes', 'Cost 1 rune'); a card class
+    a condition pays in another value is paid in that one (honour-road: heroes in runes, monsters in power)."""
+    powers = dict(_view(_SHOP).powers)
+    assert powers["Guard"] == "Cost 3 runes. 1 power.", powers
+    assert powers["Squire"] == "Cost 1 rune. 1 rune.", powers
+    assert powers["Ogre"] == "Cost 4 power. Worth 2 honour.", powers
+
+
+def test_a_choice_says_what_its_labelled_block_does():
+    """'Take a card from the row': and then? A choice whose block the designer labelled says it after its label."""
+    line = next(x for _d, _t, lines in _view(_SHOP).flow for x in lines if x.startswith("Take a card"))
+    assert line.startswith("Take a card from the row: a beast is beaten with power, anything else bought with runes"), \
+        line
+
+
+def test_a_designer_s_win_keeps_how_ties_are_broken():
+    """stall-day's 'How to win' was the designer's sentence alone: what if two players tie? The tie-break and what
+    a tie still left does are said after it, as without it; the score's own rules are explained too."""
+    view = _view(_SHOP.replace('score: "count(p.mine)"', 'score: "kept(p)"\n  tie_break: ["p.runes"]')
+                 + "functions:\n  kept: {params: [p], value: \"count(p.mine)\", doc: One point a card kept.}\n"
+                 + "aid:\n  win: Keep the most cards.\n")
+    assert view.win == ["Keep the most cards.", "A tie goes to the player with the most Runes.",
+                        "If still tied, the tied players share the win."], view.win
+    assert [doc for _name, doc in view.explain] == ["One point a card kept."], view.explain
+    said = _view(_SHOP + "aid:\n  win: Keep the most cards; a tie is shared.\n").win
+    assert said == ["Keep the most cards; a tie is shared."], said  # (the designer said it)
+
+
+_SALE = """
+cards:
+  - {id: lot, name: Lot, count: 3}
+zones:
+  lots: {visibility: open, initial: all, title: Lots}
+  won: {per: player, visibility: open, title: Won}
+player_variables:
+  coins: {initial: 9, title: Coins}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - for_each: p
+        in: players
+        do:
+          - label: The others bid for the top lot
+            auction:
+              form: open
+              seller: p
+              MAYBID
+              limit: "bidder.coins"
+              lot: "lots.top"
+              to: "sale.winner.won"
+              pay: coins
+              as: sale
+      - "end game"
+"""
+
+
+def test_an_auction_says_whether_its_auctioneer_may_bid():
+    """'Can the auctioneer bid?': the engine lets a seller bid unless `may_bid` keeps them out; the aid says which."""
+    bidding = dict(_view(_SALE.replace("              MAYBID\n", "")).decisions)["Bidding"]
+    assert "The player may bid too." in bidding, bidding
+    bidding = dict(_view(_SALE.replace("MAYBID", 'may_bid: "bidder != p"')).decisions)["Bidding"]
+    assert "The player does not bid." in bidding and "may bid too" not in bidding, bidding
+
+
+def test_a_deck_of_one_class_with_texts_says_what_it_holds():
+    """stall-day: 'You need 30 cards.': which? A deck that is every mix of a trade and a rent, each card with its
+    own text, is said as a grid, as a deck without texts is."""
+    setup = _view("""
+cards:
+  - for: {trade: [baker, smith, weaver], rent: [1, 2, 3]}
+    id: "{trade}_{rent}"
+    name: "{trade} stall ({rent})"
+    classes: [stall]
+    count: 2
+    doc: Worth {rent}.
+zones:
+  deck: {visibility: hidden, initial: all, title: Deck}
+  mine: {per: player, visibility: open, title: Bought}
+start: game
+sequences:
+  game:
+    kind: game
+    steps: ["shuffle deck", "end game"]
+scoring:
+  score: "sum([c.rent for c in p.mine])"
+""").setup
+    assert "The cards: baker, smith and weaver, each with rent 1 to 3 (2 cards of each)." in setup, setup
+
+
+_TRUMPS = """
+cards:
+  - for: {suit: [red, blue], rank: 1..4}
+    id: "{suit}_{rank}"
+    name: "{rank} of {suit}"
+    attributes: {rank: "=rank"}
+zones:
+  deck: {visibility: hidden, initial: all, title: Deck}
+  hand: {per: player, visibility: owner, title: Hand}
+  pit: {visibility: open, title: Pit}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "shuffle deck"
+      - for_each: p
+        in: players
+        do: ["draw 3 from deck to p.hand"]
+      - "let caller = players[0]"
+      - label: The caller looks at the top card alone
+        do: "show deck.top to caller"
+      - label: The caller buries a card
+        choose: {player: caller, kind: one, options: "[c for c in caller.hand]", prompt: "Bury which?", as: gone}
+      - "move gone to pit"
+      - label: Everyone else buries a card too
+        for_each: p
+        in: "[q for q in players if q != caller]"
+        do: ["move p.hand.top to pit"]
+      - label: The caller takes the top card
+        do: "draw from deck to caller.hand"
+      - label: The caller shows their hand
+        do: "show caller.hand to players"
+      - label: The caller passes a card to the left
+        do: "move caller.hand.top to next_player(caller).hand"
+      - label: The caller buries the top card
+        do: "move deck.top to pit"
+      - "end game"
+scoring:
+  score: "count(p.hand)"
+"""
+
+
+def test_a_name_a_step_gives_a_player_is_defined():
+    """quiet-trump: 'Who is the caller?': `let caller = players[0]` and no page said it."""
+    assert dict(_view(_TRUMPS).words).get("Caller") == "The first player.", _view(_TRUMPS).words
+
+
+def test_a_short_order_of_play_is_not_cut_on_a_page_with_room():
+    """quiet-trump: 'How many cards do I get?': the deal was one of three steps cut ('…and 3 more steps: see the
+    sheets') from an order of play that filled half a page. A sequence of a dozen lines or fewer, in an order of
+    play short enough in all, is said whole."""
+    lines = next(lines for _d, _t, lines in _view(_TRUMPS).flow)
+    assert len(lines) > 8 and not any("more steps" in x for x in lines), lines
+    assert "For each player: draw 3 cards from the Deck to the player's Hand" in lines, lines
