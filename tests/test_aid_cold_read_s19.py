@@ -201,3 +201,27 @@ def test_a_short_order_of_play_is_not_cut_on_a_page_with_room():
     lines = next(lines for _d, _t, lines in _view(_TRUMPS).flow)
     assert len(lines) > 8 and not any("more steps" in x for x in lines), lines
     assert "For each player: draw 3 cards from the Deck to the player's Hand" in lines, lines
+
+
+def test_an_index_that_goes_round_the_table_reads_as_a_table_says_it():
+    """stall-day's 'today's first bidder' was `players[(day - 1) % player_count]`, said nowhere (too long, code-like:
+    'the players for the remainder of the day minus 1 divided by ...'); quiet-contract's `ring[(i + 1) % ...]` too."""
+    from rulecraft.dsl.parser import parse_expression, plain_locator
+    from rulecraft.tools.words import Words
+
+    loaded = load_text("tiny.yaml", _HEAD + _SALE.replace("              MAYBID\n", "") + "variables:\n  day: 0\n")
+    w = Words(loaded.ruleset, detail="players")
+    said = w.expr(parse_expression("players[(day - 1) % player_count]", plain_locator()))
+    assert said == "the first player when the day is 1, the next when it is 2, and so on round the table", said
+    said = w.expr(parse_expression("ring[(i + 1) % player_count]", plain_locator()))
+    assert said.startswith("the one after ") and said.endswith(" (after the last, the first)"), said
+
+
+def test_a_label_that_names_the_first_bidder_is_told_who_that_is():
+    """'in turn from today's first bidder': who is that? The auction's `from:` is said after the label."""
+    body = _SALE.replace("              MAYBID\n", "").replace("seller: p", 'from: "players[(day - 1) % player_count]"')
+    body = body.replace("The others bid for the top lot", "Everyone bids once, from today's first bidder")
+    body = body.replace("form: open", "form: once_around") + "variables:\n  day: 1\n"
+    bidding = dict(_view(body).decisions)["Bidding"]
+    assert "The first bidder is the first player when the day is 1, the next when it is 2, and so on round the " \
+           "table." in bidding, bidding

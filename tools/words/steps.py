@@ -345,7 +345,7 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
                 return f"each other player {rel}{may.removeprefix(subject)} may respond, {turn} after {frm}; {until}"
         return f"each other player {turn} after {frm} may respond; {until}"
     form = st.get("form", "open")
-    frm = _setting(w, st, "from")
+    frm = _setting(w, st, "from", limit=90)  # ('the first player when the day is 1, the next when it is 2, ...')
     frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if (limit := _setting(w, st, "limit")) else ""
     seller = _setting(w, st, "seller", "the seller")
