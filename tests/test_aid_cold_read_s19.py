@@ -44,7 +44,7 @@ sequences:
           prompt: "Take which?"
           as: got
           do:
-            - label: A beast is beaten with power, anything else bought with runes
+            - label: Is it a beast? Beat it with power; else buy it with runes
               if: "got is beast"
               then: ["p.power -= got.cost; move got to p.mine"]
               else: ["p.runes -= got.cost; move got to p.mine"]
@@ -64,10 +64,13 @@ def test_a_price_says_what_it_is_paid_in():
 
 
 def test_a_choice_says_what_its_labelled_block_does():
-    """'Take a card from the row': and then? A choice whose block the designer labelled says it after its label."""
+    """'Take a card from the row': and then? A choice whose block asks the designer's question says it after its
+    label; one whose block only does what its label says (cinder-guild's buy) is not said twice."""
     line = next(x for _d, _t, lines in _view(_SHOP).flow for x in lines if x.startswith("Take a card"))
-    assert line.startswith("Take a card from the row: a beast is beaten with power, anything else bought with runes"), \
-        line
+    assert line.startswith("Take a card from the row: is it a beast? Beat it with power, else buy it with runes"), line
+    plain = _SHOP.replace("Is it a beast? Beat it with power; else buy it with runes", "Pay for it")
+    line = next(x for _d, _t, lines in _view(plain).flow for x in lines if x.startswith("Take a card"))
+    assert line == "Take a card from the row", line
 
 
 def test_a_designer_s_win_keeps_how_ties_are_broken():
@@ -225,3 +228,16 @@ def test_a_label_that_names_the_first_bidder_is_told_who_that_is():
     bidding = dict(_view(body).decisions)["Bidding"]
     assert "The first bidder is the first player when the day is 1, the next when it is 2, and so on round the " \
            "table." in bidding, bidding
+
+
+def test_a_titled_count_a_tie_break_reads_is_defined():
+    """honour-road: 'A tie goes to the player with the fewest Turns.': what are Turns? A titled count with no doc
+    that the steps only add 1 to says where it goes up; one whose step names it already ('Add 1 to ...') does not."""
+    body = _SHOP.replace('score: "count(p.mine)"', 'score: "count(p.mine)"\n  tie_break: [{fewest: "p.turns"}]')
+    body = body.replace("  power: {initial: 5, title: Power}\n",
+                        "  power: {initial: 5, title: Power}\n  turns: {initial: 0, title: Turns}\n")
+    body = body.replace('      - "end game"', '      - label: Tidy up\n        do: "p.turns += 1"\n      - "end game"')
+    words = dict(_view(body).words)
+    assert words.get("Turns") == "Each player's count; it goes up by 1 at “Tidy up”.", words
+    words = dict(_view(body.replace("label: Tidy up\n        do:", "do:")).words)
+    assert "Turns" not in words, words

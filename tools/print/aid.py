@@ -113,10 +113,11 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
                                      if not hidden_step(w.rs, b)) if x]
         return text + (". " + capital(_then(inner)) if inner else "")
-    if label and decides == "choice" and depth < DEPTH and any(map(designer_label, dict(s.bodies).get("do", ()))):
+    if label and decides == "choice" and depth < DEPTH \
+            and any("?" in designer_label(b) for b in dict(s.bodies).get("do", ())):
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies)["do"]  # 'Buy or defeat ...': what a
-                                     if not hidden_step(w.rs, b)) if x]  # pick does, in the designer's words (honour-road's
-        return text + (": " + _then(inner) if inner else "")  # monster and bought card: a first table asked)
+                                     if not hidden_step(w.rs, b)) if x]  # pick leads to, by the designer's question (honour-
+        return text + (": " + _then(inner) if inner else "")  # road's monster and bought card: a first table asked)
     if label and depth == 0 and (out := puts_out(s)) is not None:  # 'how do I lose?': a block's rule that puts
         return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
     if label and (does := what_it_does(w, s, label)):  # 'Step onto the ice: draw a card from the floe ...'
