@@ -241,3 +241,44 @@ def test_a_titled_count_a_tie_break_reads_is_defined():
     assert words.get("Turns") == "Each player's count; it goes up by 1 at “Tidy up”.", words
     words = dict(_view(body.replace("label: Tidy up\n        do:", "do:")).words)
     assert "Turns" not in words, words
+
+
+def test_who_leads_the_first_trick_is_defined_when_a_let_names_the_leader():
+    """quiet-trump: 'Who leads the first trick?': `let caller = players[0]` then `set leader = caller`; the trick
+    said 'the player who leads' and the Words box defined no Leader (a name given by `let` was never a player)."""
+    body = """
+cards:
+  - for: {suit: [red, blue], rank: 1..4}
+    id: "{suit}_{rank}"
+    name: "{rank} of {suit}"
+    attributes: {rank: "=rank"}
+card_order:
+  rank: ascending
+zones:
+  deck: {visibility: hidden, initial: all, title: Deck}
+  hand: {per: player, visibility: owner, title: Hand}
+  table: {visibility: open, title: Trick}
+  won: {per: player, visibility: count, title: Tricks won}
+variables:
+  leader: {initial: none}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "shuffle deck"
+      - for_each: p
+        in: players
+        do: ["draw 3 from deck to p.hand"]
+      - "let caller = players[0]"
+      - "set leader = caller"
+      - for_each: n
+        in: "1..3"
+        do:
+          - trick: {leader: leader, table: table, prompt: "Play a card", to: "trick.winner.won", as: trick}
+scoring:
+  score: "count(p.won)"
+"""
+    words = dict(_view(body).words)
+    assert words.get("Leader") == "The caller. Then whoever takes a trick leads the next.", words
+    assert words.get("Caller") == "The first player.", words
