@@ -101,7 +101,8 @@ def test_an_aid_section_chooses_what_is_shown(tmp_path):
     assert loaded.ruleset is not None, loaded.diagnostics
     view = aid_view(loaded.ruleset)
     assert [t for _d, t, _w in view.flow] == [loaded.ruleset.sequences["turn"].title]
-    assert view.numbers == [] and view.tables == [] and view.win == ["First to the target wins at once."]
+    assert view.numbers == [] and view.tables == [] and view.win == ["First to the target wins at once.",
+                                                                          "If tied, the tied players share the win."]
     assert view.notes == ["Say 'hold' out loud."]
 
 

@@ -21,10 +21,11 @@ def _lines(view, title):
 def test_a_long_sequence_never_cuts_the_rule_that_costs_a_life():
     """'How do I lose?': last-light's hand had to be shortened to fit, as the aid said seven steps and '…and 2 more
     steps: see the sheets', and the two cut were the lives lost and who is out. Bookkeeping goes first; a rule
-    that changes the score, puts a player out or ends the game stays."""
+    that changes the score, puts a player out or ends the game stays. (Six steps more: a hand of a dozen lines
+    or fewer is said whole on a page with room for it.)"""
     path = GAMES / "last-light.yaml"
     text = path.read_text(encoding="utf-8")
-    extra = "".join(f"      - label: Everyone looks at their cards ({i})\n        do: \"pass\"\n" for i in range(3))
+    extra = "".join(f"      - label: Everyone looks at their cards ({i})\n        do: \"pass\"\n" for i in range(6))
     anchor = "      - label: \"Play the hand out, trick after trick"
     assert anchor in text
     rs = load_text(str(path), text.replace(anchor, extra + anchor)).ruleset
@@ -81,7 +82,7 @@ def test_what_a_card_costs_is_on_its_row():
     """'What does a Bellows cost?': cinder-guild's card table said what each card does and never its price (the
     number the buy takes from your coins as the card goes to your discard pile)."""
     powers = dict(aid_view(load_ruleset(str(GAMES / "cinder-guild.yaml")).ruleset).powers)
-    assert powers["Bellows"] == "Cost 4. +2 Cards, +1 Action.", powers["Bellows"]
+    assert powers["Bellows"] == "Cost 4 coins. +2 Cards, +1 Action.", powers["Bellows"]
     assert not any(t.startswith("Hits") for t in dict(aid_view(load_ruleset(
         str(GAMES / "banner-fall.yaml")).ruleset).powers).values())  # a card's damage is taken from another: no price
     honour = dict(aid_view(load_ruleset(str(GAMES / "honour-road.yaml")).ruleset).powers)

@@ -460,8 +460,9 @@ def test_a_labelled_round_of_turns_says_who_starts_and_an_auction_what_if_nobody
     view = aid_view(load_ruleset(str(GAMES / "gavel-hall.yaml")).ruleset)
     assert view.setup[-1] == "Choose a first player; play goes clockwise from them.", view.setup
     assert dict(view.decisions)["Bidding"].startswith("Raise or pass from the auctioneer's left; a pass is final; the "
-                                                      "last bidder left wins. If nobody bids, the auctioneer keeps it. "
-                                                      "The winner pays the auctioneer"), view.decisions
+                                                      "last bidder left wins. The auctioneer may bid too. If nobody "
+                                                      "bids, the auctioneer keeps it. The winner pays the auctioneer"), \
+        view.decisions
 
 
 def test_the_set_up_counts_each_card_a_pile_starts_with_and_words_define_their_own_terms():

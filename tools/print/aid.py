@@ -70,6 +70,7 @@ def _pairs(w: Words, data) -> list[tuple[str, str]]:
 
 
 ITEMS = 8  # lines per sequence at most
+ROOM_ITEMS = 12  # ... or this many, uncut, in an order of play short enough in all (FLOW_ROOM)
 SEQUENCE_CHARS, LONG_ITEM_CHARS = 1400, 700  # a sequence's lines this short in all let one run to this length,
 FLOW_ROOM = 1600  # in an order of play this short in all (cut as usual): an aid with room on its page
 ACTION_LINES, ACTION_CHARS = 5, 400  # a called action this short is shown in the order of play too
@@ -90,7 +91,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         text = f"{w.expr(d.player)} is asked “{w.addressed(d.player, d.prompt)}”" + only_among(w, d)
     if depth:  # a label's clause after a condition stays apart ('follow suit if you can; the highest ...': no 'and')
         text = re.sub("; ", lambda m: " — " if label and re.search(r"\b(?:if|unless|when)\b[^;]*$", text[:m.start()])
-                      else " and ", text)
+                      else ", " if re.match(r"(?:else|otherwise)\b", text[m.end():]) else " and ", text)
     if kind is not None and kind.call and not label and depth < DEPTH:
         text += _called(w, s, depth)
     asks = yes_no(s) if "?" in label and depth <= DEPTH else None
@@ -112,6 +113,11 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies).get("do", ())
                                      if not hidden_step(w.rs, b)) if x]
         return text + (". " + capital(_then(inner)) if inner else "")
+    if label and decides == "choice" and depth < DEPTH \
+            and any("?" in designer_label(b) for b in dict(s.bodies).get("do", ())):
+        inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies)["do"]  # 'Buy or defeat ...': what a
+                                     if not hidden_step(w.rs, b)) if x]  # pick leads to, by the designer's question (honour-
+        return text + (": " + _then(inner) if inner else "")  # road's monster and bought card: a first table asked)
     if label and depth == 0 and (out := puts_out(s)) is not None:  # 'how do I lose?': a block's rule that puts
         return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
     if label and (does := what_it_does(w, s, label)):  # 'Step onto the ice: draw a card from the floe ...'
@@ -222,8 +228,11 @@ def flow_lines(rs: M.Ruleset, w: Words, items: int | None = ITEMS, actions: bool
     flow = [(d, sequence_title(rs.sequences[sid]), _summary(w, rs.sequences[sid], shown, items)) for d, sid in order]
     # a short order of play says its long lines whole; not in the aid printed again without the actions: no room
     if actions and sum(len(x) for _d, _t, lines in flow for x in lines) <= FLOW_ROOM:
-        flow = [(d, t, _summary(w, rs.sequences[sid], shown, items, room=True)) for (d, t, _l), (_d, sid)
-                in zip(flow, order)]
+        whole = [(d, t, _summary(w, rs.sequences[sid], shown, None, room=True)) for (d, t, _l), (_d, sid)
+                 in zip(flow, order)]  # (uncut where it still fits: quiet-trump's deal was cut from a half-empty page)
+        flow = whole if sum(len(x) for _d, _t, lines in whole for x in lines) <= FLOW_ROOM \
+            and all(len(lines) <= ROOM_ITEMS for _d, _t, lines in whole) else \
+            [(d, t, _summary(w, rs.sequences[sid], shown, items, room=True)) for (d, t, _l), (_d, sid) in zip(flow, order)]
     return flow
 
 

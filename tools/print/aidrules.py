@@ -192,8 +192,11 @@ def score_roots(rs: M.Ruleset) -> list:
 
 
 def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]]:
-    if rs.aid.get("win"):
-        return lines_of(w, rs.aid["win"]), []
+    if rs.aid.get("win"):  # the designer's sentence, and how a tie is broken unless it says (a first table asked)
+        said = lines_of(w, rs.aid["win"])
+        told = " ".join(said + [str(rs.aid.get("scoring") or "")])  # (dml's own Scoring says its tie)
+        ties = _tie_lines(rs) if rs.scoring.score is not None and not re.search(r"\btie", told, re.I) else []
+        return said + ties, _scoring_functions(rs, w)
     lines = []
     winning = {sid for sid, seq in rs.sequences.items()
                if any(isinstance(st.ast, A.Win) for _s, step in [(None, x) for x in _steps(seq.steps)]
@@ -224,18 +227,8 @@ def win_lines(rs: M.Ruleset, w: Words) -> tuple[list[str], list[tuple[str, str]]
             lines.append(sentence(f"{lead} the game ends, the player with the {most} points wins: points are {score}"))
         if lines[:-1] and not declared_any:  # after 'Has a runner reached ...? Then the game ends.'
             lines[-1] = lines[-1].replace("When the game ends, the player", "Then the player", 1)
-        theirs = Words(rs, titles={"p": "their"}, detail="players")
-        few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
-        ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
-                if not w.is_constant(t.ast)]
-        if ties:
-            lines.append(sentence("A tie goes to the player with " + "; then ".join(ties)))
-        lines.append(("If still tied, " if ties else "If tied, ") + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins."))
-    used: list = []
-    for root in score_roots(rs):
-        _functions_in(rs, root, used)
-    explain = [(capital(function_name(w, rs, f)), sentence(w.label(rs.function_docs.get(f, "")))) for f in used
-               if rs.function_docs.get(f)]
+        lines += _tie_lines(rs)
+    explain = _scoring_functions(rs, w)
     if sc.score is not None and kept is not None and not explain:  # no function counts it: the steps that add to it
         what = w.attribute(kept.name)
         explain = [(f"How {what} are counted" if plural("the " + what) else f"How the {what} is counted", " ".join(kept_score_steps(rs, kept.name)))]
@@ -337,6 +330,27 @@ def _asks_and_answers(label: str) -> bool:
     """A label that asks its question and says what a yes does ('Has a levee's water reached 5? Then the levee breaks
     and everyone loses'): the whole rule, in the words the sheets print in its diamond."""
     return bool(re.match(r"[^?]+\?\s+\S", label))
+
+
+def _scoring_functions(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """The functions the score reads, each with its doc ('Stall points: The rent of every stall bought, ...')."""
+    used: list = []
+    for root in score_roots(rs):
+        _functions_in(rs, root, used)
+    return [(capital(function_name(w, rs, f)), sentence(w.label(rs.function_docs.get(f, "")))) for f in used
+            if rs.function_docs.get(f)][:5]
+
+
+def _tie_lines(rs: M.Ruleset) -> list[str]:
+    """How tied scores are settled: 'A tie goes to the player with the most Coins.', 'If still tied, ...'."""
+    sc, w = rs.scoring, Words(rs, titles={"p": "a player"}, detail="players")
+    theirs = Words(rs, titles={"p": "their"}, detail="players")
+    few = sc.fewest or (False,) * len(sc.tie_break)  # {fewest: ...}: 'the fewest Turns taken'
+    ties = [_tie(theirs.expr(t), "fewest" if f else "most") for t, f in zip(sc.tie_break, few)
+            if not w.is_constant(t.ast)]
+    lines = [sentence("A tie goes to the player with " + "; then ".join(ties))] if ties else []
+    return lines + [("If still tied, " if ties else "If tied, ")
+                    + ("the tied players share the win." if sc.on_tie == "shared" else "nobody wins.")]
 
 
 def _tie(said: str, most: str) -> str:

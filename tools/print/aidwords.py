@@ -289,7 +289,8 @@ def _box(rs: M.Ruleset, w: Words, texts: list[str]) -> list[tuple[str, str]]:
         if key in seen or not doc:
             continue
         forms = _forms(term)  # 'the market row' names the Market row: a title of words is met in lower case too
-        forms += [f[:1].lower() + f[1:] for f in forms if f[1:2].islower() and (" " in f or key in roles)]
+        forms += [f[:1].lower() + f[1:] for f in forms if f[1:2].islower() and (" " in f or key in roles)] \
+            + ["the player who leads"] * ("whoever takes a trick leads the next" in doc)  # (a trick's words for it)
         if capital(term) in designer or any(re.search(r"(?<![\w'])" + re.escape(f) + r"(?![\w'])", said)
                                             for f in forms):
             seen.add(key)

@@ -56,8 +56,8 @@ def _kind(w, e) -> str:
     if e is None:
         return ""
     e = getattr(e, "ast", e)
-    if isinstance(e, A.Name) and e.id == "players":
-        return "player"
+    if isinstance(e, A.Name) and e.id == "players" or isinstance(e, A.Index) and _kind(w, e.obj) == "player":
+        return "player"  # (one of them: 'players[0]')
     if isinstance(e, A.Call) and e.func in _PLAYERS:
         return "player"
     if isinstance(e, A.Call) and e.func in ("cards", "top", "bottom"):
@@ -203,12 +203,11 @@ def _work_out(w) -> Locals:
                 note(st.bind, "card" if st.count is None else "cards drawn")
             elif isinstance(st, A.Roll) and st.bind:
                 note(st.bind, "roll")
-            elif isinstance(st, A.Let):
-                sets.setdefault(st.name, []).append(st.value)
-            elif isinstance(st, A.Assign) and isinstance(st.target, A.Name):
-                sets.setdefault(st.target.id, []).append(st.value if st.op == "=" else None)
-                if st.op == "=" and _kind(w, st.value) == "player":
-                    info.persons.add(st.target.id)
+            elif isinstance(st, A.Let) or isinstance(st, A.Assign) and isinstance(st.target, A.Name):
+                name, op = (st.name, "=") if isinstance(st, A.Let) else (st.target.id, st.op)  # ('let caller = ...')
+                sets.setdefault(name, []).append(st.value if op == "=" else None)
+                if op == "=" and _kind(w, st.value) == "player":
+                    info.persons.add(name)
             elif isinstance(st, A.CallSeq) and st.bind:
                 note(st.bind, "result")
             elif isinstance(st, A.CreateZone) and st.bind:  # 'create zone in markets as m': the new market

@@ -345,7 +345,7 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
                 return f"each other player {rel}{may.removeprefix(subject)} may respond, {turn} after {frm}; {until}"
         return f"each other player {turn} after {frm} may respond; {until}"
     form = st.get("form", "open")
-    frm = _setting(w, st, "from")
+    frm = _setting(w, st, "from", limit=90)  # ('the first player when the day is 1, the next when it is 2, ...')
     frm = ("" if frm in ("the first player", "") else f", starting with {frm}") + (f", {way}" if way else "")
     upto = f", up to {limit.replace('the bidder' + chr(39) + 's ', 'their ')}" if (limit := _setting(w, st, "limit")) else ""
     seller = _setting(w, st, "seller", "the seller")
@@ -376,6 +376,9 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
                     "times; tied still, nobody wins")
     bits += ["the first bidder must open the bidding (no pass)"] if str(st.get("must_open")).lower() == "true" else []
     bits += ["a pass is final"] if str(st.get("pass_is_final", "")).lower() == "true" else []
+    if st.get("seller") and form in ("open", "once_around", "sealed"):  # 'may the auctioneer bid?', a table asked
+        out = str(st.get("may_bid", "")).replace(" ", "") == f"bidder!={st['seller']}".replace(" ", "")
+        bits += [f"{seller} does not bid" if out else f"{seller} may bid too"]
     low = _setting(w, st, "min_bid") if form not in ("descending", "fixed_price") else ""  # 'what may I bid?'
     floor = f"no bid below {low}" if str(st.get("lowest_wins")).lower() == "true" else f"bids start at {low}"
     return "; ".join(bits + ([floor] if low not in ("", "1", "0") else []) + sale_words(w, st, seller))

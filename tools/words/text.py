@@ -104,8 +104,12 @@ def unsaid_lead(label: str, rule: str) -> str:
            or "the highest bid so far" in c and not re.search(r"\b(?:raise|higher|more than|beat|outbid|top)", label, re.I)
            or c.startswith("the winner pays ") and not re.search(r"\b(?:pay|pays|paid|costs?|price)\b", label, re.I)
            or "folds, calls or raises" in c and not re.search(r"\b(?:fold|call|rais)", label, re.I)
+           or re.search(r" (?:may bid too|does not bid)$", c) and not re.search(r"\b(?:own|too|not bid|then you|is you)\b", label, re.I)
            or c.startswith("no bid: ") and not re.search(r"\b(?:no bids?|nobody|no one|keeps?)\b", label, re.I)]
     # (the kind of auction is the label's to say; 'no bid: the auctioneer keeps it' as a table says it)
+    first = re.match(r"[\w-]+ auction, starting with (.+?)(?:, going [\w-]+)?: ", rule)  # 'from today's first bidder':
+    out = ([f"the first bidder is {first.group(1)}"] if first and re.search(r"\bfirst bidder\b", label, re.I)
+           else []) + out  # who is that? (stall-day's, a first table asked)
     out = [re.sub(r"^no bid: ", "if nobody bids, ", re.sub(r"^(?:[\w-]+ auction|round of betting)[^:]*: ", "", c,
                                                             flags=re.I)) for c in out]
     return "; ".join(out)
@@ -180,3 +184,25 @@ def runs(clauses: list[str]) -> list[str]:
         else:
             out.append([x, 1])
     return [x if n == 1 else f"{x} twice" if n == 2 else f"{x} {n} times" for x, n in out]
+
+
+def round_the_ring(w, obj, key) -> str:
+    """An index that goes round a list ('players[(day - 1) % player_count]', 'ring[(i + 1) % player_count]') as a
+    table says it: 'the first player when the day is 1, the next when it is 2, and so on round the table'; 'the one
+    after the ring for the one in the ring (after the last, the first)'. '' for any other index."""
+    from rulecraft.dsl import ast as A
+
+    if not (isinstance(key, A.BinOp) and key.op == "%"):
+        return ""
+    inner, step = key.left, 0
+    if isinstance(inner, A.BinOp) and inner.op in ("+", "-") and isinstance(inner.right, A.Num) \
+            and isinstance(inner.right.value, int):
+        inner, step = inner.left, inner.right.value * (1 if inner.op == "+" else -1)
+    if not isinstance(inner, A.Name):
+        return ""
+    if isinstance(obj, A.Name) and obj.id == "players" and step <= 0:
+        said = w.expr(inner)
+        return f"the first player when {said} is {-step}, the next when it is {1 - step}, and so on round the table"
+    if step == 1 and not (isinstance(obj, A.Name) and obj.id == "players"):
+        return f"the one after {w.expr(A.Index(key.span, obj, inner))} in {w.expr(obj)} (after the last, the first)"
+    return ""

@@ -23,7 +23,43 @@ def _word(ident: str) -> str:
 
 def named_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     """The parameters and the cards named by a label that the Words box may define."""
-    return parameter_terms(rs, w) + card_terms(rs, w)
+    return parameter_terms(rs, w) + card_terms(rs, w) + let_terms(rs, w) + count_terms(rs, w)
+
+
+def count_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A titled count each player keeps, with no doc, that the steps only ever add a number to, that the score or
+    a tie-break reads ('Turns: each player's count; it goes up by 1 at “Discard what you played and draw five”'):
+    honour-road's tie went 'to the player with the fewest Turns' and no page said what Turns are."""
+    sc = rs.scoring
+    read = {n.name for e in ([sc.score, *sc.tie_break] if sc is not None and sc.score is not None else [])
+            for n in e.ast.walk() if isinstance(n, A.Attr)}
+    adds: dict[str, list[str]] = {}
+    for _seq, s in rs.iter_steps():
+        for st in own_statements(s):
+            for n in st.ast.walk():
+                if isinstance(n, A.Assign) and isinstance(n.target, A.Attr) and n.target.name in read:
+                    grows = n.op == "+=" and isinstance(n.value, A.Num) and n.value.value == 1
+                    said = w.label(designer_label(s)) or w.step(s, own_label=False)
+                    adds.setdefault(n.target.name, []).append(said.rstrip(".") if grows else "")
+    return [(capital(v.title), f"Each player's count; it goes up by 1 at “{'”, “'.join(dict.fromkeys(said))}”")
+            for name, said in adds.items() if (v := rs.player_variables.get(name)) is not None and v.title
+            and not v.doc and all(said) and len(set(said)) <= 2 and not any(v.title.lower() in x.lower() for x in said)]
+
+
+def let_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
+    """A name a step gives a player once (`let caller = players[0]`), by who that is ('Caller: The first player'):
+    quiet-trump's aid spoke of 'the caller' throughout and never said who it was."""
+    said: dict[str, list[str]] = {}
+    for _seq, s in rs.iter_steps():
+        for st in own_statements(s):
+            for n in st.ast.walk():
+                name, value = (n.name, n.value) if isinstance(n, A.Let) else (n.target.id, n.value) \
+                    if isinstance(n, A.Assign) and isinstance(n.target, A.Name) else ("", None)  # (set again: 2)
+                if _word(name) and name not in rs.variables and name not in ("best", "winner", "next", "last"):
+                    if (x := w.expr(value)) not in (key := said.setdefault(name, [])):
+                        key.append(x)
+    return [(capital(_word(name)), capital(xs[0])) for name, xs in said.items()  # (one value, a player's, short)
+            if len(xs) == 1 and re.match(r"the (?:\w+ )?player\b(?!')", xs[0], re.I) and len(xs[0]) <= 60]
 
 
 def parameter_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:

@@ -41,8 +41,8 @@ def deck_line(rs: M.Ruleset) -> str:
         kinds.setdefault(c.name, []).append(c)
     texts = {c.text for c in rs.cards}
     every = f" Every card: {texts.pop().strip()}" if len(texts) == 1 and rs.cards[0].text else ""  # ('worth its number')
-    if any(c.text for c in rs.cards) and not every:
-        return _class_grids(rs)
+    if any(c.text for c in rs.cards) and not every:  # (one class of many kinds, each its own text: stall-day's)
+        return _class_grids(rs) or (_grid_line(rs, rs.cards) if len(kinds) > DECK_KINDS else "")
     if len(kinds) > DECK_KINDS:
         grid = _grid_line(rs, rs.cards)
         return grid + every if grid else _class_grids(rs)
