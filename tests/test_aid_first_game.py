@@ -155,7 +155,7 @@ def test_help_at_a_repeated_choice_says_its_rule(loom):
     """'?' when asked 'Put back a thread (11 held)' stopped the table with an AttributeError (a repeated choice is a
     construct step, with no `decision` of its own): it says the rule, as at any choice."""
     from rulecraft.model import ruleset as M
-    from rulecraft.tools.words.help import help_at_table
+    from rulecraft.tools.words.seat.help import help_at_table
 
     step = next(s for _seq, s in loom.iter_steps() if isinstance(s, M.ConstructStep) and s.construct == "repeat_choice")
     lines = help_at_table(loom, step, None)

@@ -15,8 +15,8 @@ from rulecraft.agents.base import RandomAgent
 from rulecraft.bundled import bundled_rulesets
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
-from rulecraft.tools.words.help import step_asking
-from rulecraft.tools.words.help import help_at_table
+from rulecraft.tools.words.seat.help import step_asking
+from rulecraft.tools.words.seat.help import help_at_table
 from rulecraft.tools.words.labels import code_like
 
 HERE = Path(__file__).parent

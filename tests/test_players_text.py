@@ -46,7 +46,7 @@ def printed_texts(ref: str) -> dict[str, list[str]]:
     from rulecraft.tools.print.book import render_html
     from rulecraft.tools.print.sheets import title_dot
     from rulecraft.tools.words.bookkeeping import players_graph
-    from rulecraft.tools.words.help import decision_steps, rule_help
+    from rulecraft.tools.words.seat.help import decision_steps, rule_help
 
     loaded = load_ruleset(ref)
     rs = loaded.ruleset

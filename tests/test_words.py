@@ -128,7 +128,7 @@ def test_values_are_words_not_reprs():
 def test_help_at_the_table_says_the_rule_of_an_auction_and_a_response_window():
     """`?` on a decision inside an auction or a response window finds the construct and says its rule in words:
     the designer's label, then how it goes (its settings that read as words), never code."""
-    from rulecraft.tools.words.help import decision_steps, rule_help, step_asking
+    from rulecraft.tools.words.seat.help import decision_steps, rule_help, step_asking
     from rulecraft.tools.words.labels import code_like
 
     for ref in ("dune-bidding", str(ROOT / "rulesets/examples/bluff.yaml")):
@@ -314,7 +314,7 @@ def test_bundled_rulesets_pass_the_print_check(ref):
 def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt, lines):
     """`?` on a choice with no label says what its answer leads to (the table shows the question under it), never
     the question twice."""
-    from rulecraft.tools.words.help import decision_steps, rule_help
+    from rulecraft.tools.words.seat.help import decision_steps, rule_help
 
     rs = load_ruleset(str(ROOT / "tests/cases/games" / f"{game}.yaml")).ruleset
     steps = [s for s in decision_steps(rs) if (prompt is None) == isinstance(s, M.ConstructStep)
@@ -326,7 +326,7 @@ def test_help_says_the_rule_and_what_an_unlabelled_choice_leads_to(game, prompt,
 def test_help_follows_an_answer_into_a_labelled_question_and_down_into_a_block(tmp_path):
     """`?` on a choice whose answer a question label tests says 'If so, ...'; an answer worked out into another value
     (`let`) or read only inside a later block is followed there, never answered by the question again."""
-    from rulecraft.tools.words.help import decision_steps, rule_help
+    from rulecraft.tools.words.seat.help import decision_steps, rule_help
 
     rs = load_ruleset(str(ROOT / "rulesets/examples/reference.yaml")).ruleset
     step = next(s for s in decision_steps(rs) if s.path == "turn/8.do.4")

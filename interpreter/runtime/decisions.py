@@ -33,7 +33,7 @@ class Problem(NamedTuple):
     low..high), nothing (no option to choose), option (not an option number from low to high), list (not a list
     of option numbers), twice (an option chosen twice), options (option numbers outside low..high), count (not
     from low to high options). str() says it in wire terms, for a bot, a script or a replayed log; the table says
-    it in a person's terms (tools/words/answers.py)."""
+    it in a person's terms (tools/words/seat/answers.py)."""
 
     what: str
     low: int = 0

@@ -17,7 +17,7 @@ from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.bookkeeping import hidden_step
 from rulecraft.tools.words.core import capital, humanize, sequence_title
-from rulecraft.tools.words.help import result_rule, result_when
+from rulecraft.tools.words.seat.help import result_rule, result_when
 from rulecraft.tools.words.players import offered
 from rulecraft.tools.words.text import dice_label, gerund, named_once, plural, unsaid_lead
 from rulecraft.tools.print.aidwords import function_name, kept_score_steps, sentence, walk as _walk
@@ -87,7 +87,7 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
             elif decides(s) == "choice":
                 found.append((1, title, s))
     out: dict[str, list[str]] = {}
-    from rulecraft.tools.words.help import what_follows
+    from rulecraft.tools.words.seat.help import what_follows
 
     mechanics = tuple(s.path + "." for rank, _n, s in found if rank == 0)  # a choice inside one is its own part
     for rank, name, s in sorted(found, key=lambda x: x[0]):

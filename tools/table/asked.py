@@ -11,7 +11,7 @@ from rulecraft.runtime.story import game_label
 from rulecraft.values import Card, Player, ZoneRef
 
 from rulecraft.tools.table.view import CardView, card_view, json_value, say_value
-from rulecraft.tools.words.answers import amounts, how_to_answer, what_is_asked
+from rulecraft.tools.words.seat.answers import amounts, how_to_answer, what_is_asked
 
 
 @dataclass

@@ -31,7 +31,7 @@ from rulecraft.tools.table.passing import NO_PASS, WORDS, PassUntil, offered, pa
 from rulecraft.tools.table.seatview import seat_view
 from rulecraft.tools.table.view import _t, choice_names, commands, decision_lines, render_end_plain, render_plain, \
     render_rich
-from rulecraft.tools.words.answers import amounts, how_to_answer, read_answer, what_is_asked
+from rulecraft.tools.words.seat.answers import amounts, how_to_answer, read_answer, what_is_asked
 
 # home, clear the screen, then clear the scroll-back ('E3', as `clear` does: xterm, VTE, tmux, iTerm2, Windows
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
@@ -295,7 +295,7 @@ class Table:
 
     def helper(self, game: Game, d: Decision) -> str:
         """The rule of the step that asks, in words, and the answers it takes."""
-        from rulecraft.tools.words.help import help_at_table, step_asking as asking
+        from rulecraft.tools.words.seat.help import help_at_table, step_asking as asking
 
         lines = help_at_table(game.rs, asking(game.rs, d.step), d)  # the rule in players' words (tools/words)
         lines.append(f"Asked: {what_is_asked(d, game.rs)}")
@@ -316,7 +316,7 @@ class Table:
 def person(seat: int, out=None, stdin=None, time_limit: Optional[float] = None, table: Optional[Table] = None):
     """A person's agent for `seat`, given what it shows and how it reads when built: the table's presenter, help
     and own words (`table`), or without a table the decision drawn plainly from the seat's view on `out`; their
-    typed answers read in their own terms (tools/words/answers.py)."""
+    typed answers read in their own terms (tools/words/seat/answers.py)."""
     if table is not None:
         return HumanAgent(seat, stdin, out, time_limit, presenter=table.presenter, reader=read_answer,
                           helper=table.helper, words=table.words)

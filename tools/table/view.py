@@ -118,7 +118,7 @@ def decision_lines(d, view: dict, seat: int, rs=None) -> list[str]:
     """A decision drawn plainly from a seat's `Game.view` (no table at hand: a test, a program driving a person
     itself): the seat's zones and variables, the question (headed by the step's label or, for a bid, its
     amounts when the ruleset `rs` is given), the numbered options, how to answer."""
-    from rulecraft.tools.words.answers import amounts, how_to_answer, what_is_asked
+    from rulecraft.tools.words.seat.answers import amounts, how_to_answer, what_is_asked
 
     lines = ["", f"--- {view['players'][seat]}, your decision ---"]
     for slot, cards in view["zones"].items():

@@ -340,8 +340,8 @@ class PlayTable:
 
     def help(self, seat: int) -> str:
         """The rule of the step that asks, in players' words (tools/words), for the seat asked."""
-        from rulecraft.tools.words.answers import what_is_asked
-        from rulecraft.tools.words.help import help_at_table, step_asking
+        from rulecraft.tools.words.seat.answers import what_is_asked
+        from rulecraft.tools.words.seat.help import help_at_table, step_asking
 
         game = self.game
         d = self._question()

@@ -46,7 +46,7 @@ def what_is_asked(d: Decision, rs: Any = None) -> str:
         return d.prompt
     from rulecraft.model.kinds import kind_of
     from rulecraft.tools.chart.sheetplan import designer_label
-    from rulecraft.tools.words.help import step_asking
+    from rulecraft.tools.words.seat.help import step_asking
 
     step = step_asking(rs, d.step) if rs is not None else d.step
     label = designer_label(step) or designer_label(d.step)
