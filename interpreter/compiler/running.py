@@ -232,7 +232,7 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
             "_bind_result": bind_result,
-            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
+            "_foreach_init": handlers.h_foreach_init, "_told_each": handlers.told_each, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the

@@ -149,13 +149,23 @@ def write_loop(w, s, start: bool = False) -> None:
     """A loop step as a Python `while`; `start` also writes what runs once before the loop."""
     own = w.pcs(s)
     pcs = dict((op, pc) for pc, op in own)
+    quiet = False
     if isinstance(s, M.ForEachStep):
         init, head, back, mode = pcs["FOREACH_INIT"], pcs["FOREACH_NEXT"], pcs["JUMP"], "each"
         key = w.code[init].extra
         if start:
             w.emit(f"pc = {init}")
             w.count(init)
-            w.emit(f"_foreach_init(ctx, f, {w.const(w.code[init])})")
+            # a body that only tells the story: without one, its passes are counted, not run (handlers.told_each)
+            # (else, or with a story, the items kept as _foreach_init keeps them, and the loop as usual)
+            quiet = not w.coverage and _told_only(s.body)
+            if quiet:
+                w.emit(f"if _told_each(ctx, f, {w.const(w.code[init])}, {w.const(s.var)}, {len(s.body) + 2}, lim):")
+                w.emit("    n = ctx.steps")
+                w.emit("else:")
+                w.indent()
+            else:
+                w.emit(f"_foreach_init(ctx, f, {w.const(w.code[init])})")
         end_pc = w.code[head].target
     else:
         mode = s.mode
@@ -178,6 +188,15 @@ def write_loop(w, s, start: bool = False) -> None:
         _tail(w, s, mode, test if mode == "until" else back)
     w.dedent(mark)
     w.loops.pop()
+    if quiet:
+        w.depth -= 1
+
+
+def _told_only(body: list) -> bool:
+    """Whether a loop's body only tells the story: its steps plain `do` steps of logs each worked out only for the
+    story (closures/statements.py, `told`), counted one step each (a pass counts them, its start and its end)."""
+    return bool(body) and all(type(s) is M.ActionStep and s.stmts and all(getattr(st.fn, "told", False)
+                                                                             for st in s.stmts) for s in body)
 
 
 def _iteration(w, s, mode: str, head: int, key: Optional[str]) -> bool:
