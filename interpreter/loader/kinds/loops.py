@@ -156,16 +156,25 @@ def write_loop(w, s, start: bool = False) -> None:
         if start:
             w.emit(f"pc = {init}")
             w.count(init)
-            # a body that only tells the story: without one, its passes are counted, not run (handlers.told_each)
-            # (else, or with a story, the items kept as _foreach_init keeps them, and the loop as usual)
+            # the items worked out here, as handlers.h_foreach_init works them out (no call of it, nor of the
+            # expression's function when its code is copied in), and kept for the loop
+            ins = w.code[init]
+            items = w.value(ins.arg.fn)
+            if not items.isidentifier():  # (a call: its value named)
+                w.exprs += 1
+                w.emit(f"_x{w.exprs}_1 = {items}")
+                items = f"_x{w.exprs}_1"
+            # a body that only tells the story: without one, its passes are counted, not run (handlers.told_each;
+            # else, or with a story, the items kept, and the loop as usual)
             quiet = not w.coverage and _told_only(s.body)
             if quiet:
-                w.emit(f"if _told_each(ctx, f, {w.const(w.code[init])}, {w.const(s.var)}, {len(s.body) + 2}, lim):")
+                w.emit(f"if _told_each(ctx, f, {w.const(ins)}, {items}, {w.const(s.var)}, {len(s.body) + 2}, lim):")
                 w.emit("    n = ctx.steps")
                 w.emit("else:")
                 w.indent()
             else:
-                w.emit(f"_foreach_init(ctx, f, {w.const(w.code[init])})")
+                w.emit(f"_L[{w.const(key)}] = [list({items}) if type({items}) is list else "
+                       f"list(_as_list(ctx, {items}, {w.const(ins.arg.span)})), 0]")
         end_pc = w.code[head].target
     else:
         mode = s.mode
