@@ -16,13 +16,11 @@ from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
 from .answers import DECISION_STEPS, too_many_decisions
-from .plans import _COMPILED, _REFERENCE, draws_chance
-from .questions import _AMOUNTS, _asked, decide
+from .plans import _AMOUNTS, _COMPILED, _REFERENCE, draws_chance
+from .questions import _asked, decide
 from .handlers import fire, reroll_on
 
-# how far above the lowest a bid's highest amount may be for `bids` to ask it without more: below _AMOUNTS (as decide), and
-# the list of the options short enough that building it would charge nothing (COPY_SHIFT)
-_FREE = min(_AMOUNTS, (1 << COPY_SHIFT) - 2)
+_PER = DECISION_STEPS + 1  # what a bid answered at once costs of the budget: its decision, and its step
 
 
 def h_choose(g, f, ins) -> None:
@@ -134,16 +132,17 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
     n = len(players)
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
     bots = g.bots
-    if plan is not None and plan.spec is spec and plan.bids and plan.player_var == var and bots is not None \
+    if plan is not None and plan.spec is spec and (bid := plan.bids) is not None and bid[0] == var and bots is not None \
             and bots.left is None and not g.story:
-        high_of, low, picks, hv = plan.high, plan.low_fixed, bots.picks, plan.high_var
-        free = range(low, low + _FREE)  # a highest amount in it: two options or more, the list not charged
-        below, above = low - 2, low - 1  # (count = high - below; answer k > 0 is above + k)
+        # a highest amount in `free`: two options or more, the list not charged; count = high - below; answer k > 0
+        # is above + k (the plan's `bids`)
+        _, low, free, below, above = bid
+        high_of, picks, hv = plan.high, bots.picks, plan.high_var
         pvars = g.pvars
         add = results.append
         d0 = done = g.decisions  # the game's decisions and steps as of d0: g.steps is s0 + done - d0
         s0 = g.steps
-        last = (g.max_steps - s0 + d0 + 1) // (DECISION_STEPS + 1)  # past this many, the budget is spent (R002)
+        last = (g.max_steps - s0 + d0 + 1) // _PER  # past this many, the budget is spent (R002)
         first = i
         for i in range(first, n):
             p = players[i]
@@ -174,7 +173,7 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
                 add(got)
                 d0 = done = g.decisions
                 s0 = g.steps
-                last = (g.max_steps - s0 + d0 + 1) // (DECISION_STEPS + 1)
+                last = (g.max_steps - s0 + d0 + 1) // _PER
                 continue
             # decide's pick written out (the pick of a seat with one, taken), for a game that counts no decisions
             # left (`left` None) and has none pending (a step runs)
@@ -207,7 +206,7 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
             add(got)
             d0 = done = g.decisions
             s0 = g.steps
-            last = (g.max_steps - s0 + d0 + 1) // (DECISION_STEPS + 1)
+            last = (g.max_steps - s0 + d0 + 1) // _PER
         else:  # (every one asked)
             if n > first:
                 loc[var] = players[-1]
