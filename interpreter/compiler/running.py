@@ -238,6 +238,6 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
 # names an expression's source holds, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
-    "f", "n", "pc", "lim", "_C", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
+    "f", "n", "pc", "lim", "_C", "_s", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
     "coverage", "_events", "sub", "_a", "frames", "max_depth", "mods", "deferred", "story"}
 MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals

@@ -188,12 +188,19 @@ def write_loop(w, s, start: bool = False) -> None:
             back = pcs["JUMP"]
             end_pc = back + 1
     cont_pc = test if mode == "until" else head
+    it = None
+    if mode == "each":  # the loop's [items, position], its items and their count read once, before the passes
+        w.exprs += 1
+        it = f"_x{w.exprs}_"
+        w.emit(f"{it}1 = _L[{w.const(key)}]")
+        w.emit(f"{it}2 = {it}1[0]")
+        w.emit(f"{it}3 = len({it}2)")
     w.loops.append((end_pc, cont_pc, key, mode))
     w.looped = True
     w.emit("while _True:")
     w.indent()
     mark = len(w.lines)
-    if _iteration(w, s, mode, head, key):
+    if _iteration(w, s, mode, head, key, it):
         _tail(w, s, mode, test if mode == "until" else back)
     w.dedent(mark)
     w.loops.pop()
@@ -208,7 +215,7 @@ def _told_only(body: list) -> bool:
                                                                              for st in s.stmts) for s in body)
 
 
-def _iteration(w, s, mode: str, head: int, key: Optional[str]) -> bool:
+def _iteration(w, s, mode: str, head: int, key: Optional[str], it: Optional[str]) -> bool:
     """The top of an iteration (the budget check, the loop's own test) and the whole body."""
     w.emit("if n > lim:")
     w.depth += 1
@@ -217,12 +224,12 @@ def _iteration(w, s, mode: str, head: int, key: Optional[str]) -> bool:
     if mode == "each":
         w.emit(f"pc = {head}")
         w.count(head, pure=True)
-        w.emit(f"_it = _L[{w.const(key)}]")
-        w.emit("if _it[1] >= len(_it[0]):")
+        w.emit(f"{it}4 = {it}1[1]")
+        w.emit(f"if {it}4 >= {it}3:")
         w.emit(f"    del _L[{w.const(key)}]")
         w.emit("    break")
-        w.emit(f"_L[{w.const(s.var)}] = _it[0][_it[1]]")
-        w.emit("_it[1] += 1")
+        w.emit(f"_L[{w.const(s.var)}] = {it}2[{it}4]")
+        w.emit(f"{it}1[1] = {it}4 + 1")
     elif mode == "forever":
         w.count(head, pure=True)
     elif mode == "while":
