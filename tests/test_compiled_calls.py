@@ -43,14 +43,17 @@ def test_written_code_asks_a_sealed_step_itself():
     assert {"sealed", "bids"} <= names and not names & {"_asks", "h_sealed", "decide"}
 
 
-def test_a_compiled_game_calls_the_written_functions_of_its_loops():
-    """A for_each's list, worked out as the loop starts (handlers.h_foreach_init), is the written function's in a game
-    of the compiled engine (whole.noted's `hot`), not the whole-expression dispatch that chooses it; and a seat order
-    round the usual way asks no direction. Pig's rounds: seat_order(first) at each."""
+def test_a_compiled_game_works_out_the_lists_of_its_loops_in_the_written_code():
+    """A for_each's list, worked out as the loop starts, is worked out in the written code itself (loader/kinds/loops.py:
+    its expression's code copied in, or its written function called), not by handlers.h_foreach_init nor by the
+    whole-expression dispatch; and a seat order round the usual way asks no direction. Pig's rounds:
+    seat_order(first) at each. The auction's loop over those who cannot bid only tells the story: without one, its
+    passes are counted (handlers.told_each)."""
     calls = _calls("pig", 2)
     names = {f for f, _ in calls}
-    assert {"h_foreach_init", "seat_order"} <= names and "direction" not in names
-    assert not {caller for f, caller in calls if f in ("expression", "as_list")} & {"h_foreach_init"}
+    assert "seat_order" in names and not names & {"direction", "h_foreach_init"}
+    assert not {caller for f, caller in calls if f in ("expression", "as_list")} & {"_entry", "h_foreach_init"}
+    assert ("told_each", "_entry") in _calls("sealed-auction", 3)
 
 
 def test_a_log_is_not_called_without_the_story():

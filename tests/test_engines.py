@@ -286,3 +286,41 @@ def test_a_stack_run_in_a_stretch_plays_and_stops_at_the_budget_as_the_loop_does
     assert any("_asks(" in src and "while _True:" in src for src in sources)
     for budget in range(1, 300, 7):
         assert _played(rs, 1, "compiled", max_steps=budget) == _played(rs, 1, "reference", max_steps=budget), budget
+
+
+TOLD = """\
+ruleset: told
+title: A loop that only tells the story
+players: {min: 3, max: 3, default: 3}
+start: game
+variables: {x: 0, y: -1}
+sequences:
+  game:
+    kind: game
+    steps:
+      - while: "x < 40"
+        do:
+          - do: "x += 1"
+          - for_each: q
+            in: "[p for p in players if x % 3 != 0 or p == players[2]] if x % 5 != 0 else []"
+            do:
+              - do: "log '{q} waits at {x}'"
+              - do: "log 'still {x}'; log 'and on'"
+          - do: "set y = q.seat * 100 + x"
+"""
+
+
+def test_a_loop_that_only_tells_the_story_is_counted_without_it_and_stops_at_the_budget_as_the_loop_does(tmp_path):
+    """A for_each whose body only logs (loader/kinds/loops.py, handlers.told_each): in a game without a story the
+    compiled engine counts its passes instead of running them, and leaves the same steps, variable (read after the
+    loop) and state as the loop, with the step budget running out at the same step wherever it falls."""
+    path = tmp_path / "told.yaml"
+    path.write_text(TOLD, encoding="utf-8")
+    rs = _load(str(path))
+    for seed in range(4):
+        _both(rs, seed)
+    for most in range(30, 700, 11):
+        reference, compiled = (_play(rs, 0, engine, max_steps=most, story=False) for engine in ENGINES[::-1])
+        assert compiled == reference, most
+    sources = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
+    assert any("_told_each(" in src for src in sources)

@@ -245,12 +245,12 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
             "_bind_result": bind_result,
-            "_foreach_init": handlers.h_foreach_init, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
+            "_told_each": handlers.told_each, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
 # names an expression's source holds, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
-    "f", "n", "pc", "lim", "_C", "_R", "_cv", "_s", "_it", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
-    "counts", "reached", "append", "_events", "_foreach_init", "sub", "_a", "frames", "max_depth", "mods", "deferred", "story"}
+    "f", "n", "pc", "lim", "_C", "_R", "_cv", "_s", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
+    "counts", "reached", "append", "_events", "sub", "_a", "frames", "max_depth", "mods", "deferred", "story"}
 MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals

@@ -151,6 +151,9 @@ def award_places(keys: list, points: list, lowest: bool, ties: Any, span) -> lis
     return out
 
 
+_ORDERED = frozenset((int, float, str))  # the classes of the values highest_keys compares
+
+
 def highest_keys(ctx, span, table: Any) -> list:
     """highest_keys(T): the keys of a record (a sealed step's choices: player -> choice) whose value is the highest, in
     the record's order; of a list, the positions (from 0). A value of none (a pass) takes no part, so [] when every
@@ -169,10 +172,9 @@ def highest_keys(ctx, span, table: Any) -> list:
     top: Any = None
     keys: list = []
     for k, v in items:
-        if v is None:
-            continue
-        c = v.__class__
-        if c is not int and c is not float and c is not str:
+        if v.__class__ not in _ORDERED:  # (one test for the usual values)
+            if v is None:
+                continue
             raise RuleError(f"highest_keys compares numbers or texts, got {describe(v)}", span)
         try:
             if top is None or v > top:

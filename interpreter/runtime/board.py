@@ -164,13 +164,13 @@ class Board(Dice):
                 where[what.index] = dest
                 if self.known:
                     forget_moved(self.known, what, dest)
-                told = self.gates.get("moved", ()) if self.gates else ()  # (no trigger on any event: no lookup)
-                if told:
-                    told = by_dest(told, dest)
-                if told is None or told:
-                    fields = {"card": what, "source": src, "dest": dest, "player": player}
-                    if told is None or may_fire(told, fields):
-                        self._events.append(("moved", fields))
+                if self.gates:  # (no trigger on any event: no lookup)
+                    told = self.gates.get("moved", ())
+                    told = by_dest(told, dest) if told else told
+                    if told is None or told:
+                        fields = {"card": what, "source": src, "dest": dest, "player": player}
+                        if told is None or may_fire(told, fields):
+                            self._events.append(("moved", fields))
                 return
         cards = (what,) if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         if place.__class__ is not str and (place.__class__ is not int or place < 0):

@@ -149,13 +149,32 @@ def write_loop(w, s, start: bool = False) -> None:
     """A loop step as a Python `while`; `start` also writes what runs once before the loop."""
     own = w.pcs(s)
     pcs = dict((op, pc) for pc, op in own)
+    quiet = False
     if isinstance(s, M.ForEachStep):
         init, head, back, mode = pcs["FOREACH_INIT"], pcs["FOREACH_NEXT"], pcs["JUMP"], "each"
         key = w.code[init].extra
         if start:
             w.emit(f"pc = {init}")
             w.count(init)
-            w.emit(f"_foreach_init(ctx, f, {w.const(w.code[init])})")
+            # the items worked out here, as handlers.h_foreach_init works them out (no call of it, nor of the
+            # expression's function when its code is copied in), and kept for the loop
+            ins = w.code[init]
+            items = w.value(ins.arg.fn)
+            if not items.isidentifier():  # (a call: its value named)
+                w.exprs += 1
+                w.emit(f"_x{w.exprs}_1 = {items}")
+                items = f"_x{w.exprs}_1"
+            # a body that only tells the story: without one, its passes are counted, not run (handlers.told_each;
+            # else, or with a story, the items kept, and the loop as usual)
+            quiet = not w.coverage and _told_only(s.body)
+            if quiet:
+                w.emit(f"if _told_each(ctx, f, {w.const(ins)}, {items}, {w.const(s.var)}, {len(s.body) + 2}, lim):")
+                w.emit("    n = ctx.steps")
+                w.emit("else:")
+                w.indent()
+            else:
+                w.emit(f"_L[{w.const(key)}] = [list({items}) if type({items}) is list else "
+                       f"list(_as_list(ctx, {items}, {w.const(ins.arg.span)})), 0]")
         end_pc = w.code[head].target
     else:
         mode = s.mode
@@ -169,18 +188,34 @@ def write_loop(w, s, start: bool = False) -> None:
             back = pcs["JUMP"]
             end_pc = back + 1
     cont_pc = test if mode == "until" else head
+    it = None
+    if mode == "each":  # the loop's [items, position], its items and their count read once, before the passes
+        w.exprs += 1
+        it = f"_x{w.exprs}_"
+        w.emit(f"{it}1 = _L[{w.const(key)}]")
+        w.emit(f"{it}2 = {it}1[0]")
+        w.emit(f"{it}3 = len({it}2)")
     w.loops.append((end_pc, cont_pc, key, mode))
     w.looped = True
     w.emit("while _True:")
     w.indent()
     mark = len(w.lines)
-    if _iteration(w, s, mode, head, key):
+    if _iteration(w, s, mode, head, key, it):
         _tail(w, s, mode, test if mode == "until" else back)
     w.dedent(mark)
     w.loops.pop()
+    if quiet:
+        w.depth -= 1
 
 
-def _iteration(w, s, mode: str, head: int, key: Optional[str]) -> bool:
+def _told_only(body: list) -> bool:
+    """Whether a loop's body only tells the story: its steps plain `do` steps of logs each worked out only for the
+    story (closures/statements.py, `told`), counted one step each (a pass counts them, its start and its end)."""
+    return bool(body) and all(type(s) is M.ActionStep and s.stmts and all(getattr(st.fn, "told", False)
+                                                                             for st in s.stmts) for s in body)
+
+
+def _iteration(w, s, mode: str, head: int, key: Optional[str], it: Optional[str]) -> bool:
     """The top of an iteration (the budget check, the loop's own test) and the whole body."""
     w.emit("if n > lim:")
     w.depth += 1
@@ -189,12 +224,12 @@ def _iteration(w, s, mode: str, head: int, key: Optional[str]) -> bool:
     if mode == "each":
         w.emit(f"pc = {head}")
         w.count(head, pure=True)
-        w.emit(f"_it = _L[{w.const(key)}]")
-        w.emit("if _it[1] >= len(_it[0]):")
+        w.emit(f"{it}4 = {it}1[1]")
+        w.emit(f"if {it}4 >= {it}3:")
         w.emit(f"    del _L[{w.const(key)}]")
         w.emit("    break")
-        w.emit(f"_L[{w.const(s.var)}] = _it[0][_it[1]]")
-        w.emit("_it[1] += 1")
+        w.emit(f"_L[{w.const(s.var)}] = {it}2[{it}4]")
+        w.emit(f"{it}1[1] = {it}4 + 1")
     elif mode == "forever":
         w.count(head, pure=True)
     elif mode == "while":

@@ -16,9 +16,11 @@ from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
 from .answers import DECISION_STEPS, too_many_decisions
-from .plans import _COMPILED, _REFERENCE, draws_chance
-from .questions import _AMOUNTS, _asked, decide
+from .plans import _AMOUNTS, _COMPILED, _REFERENCE, draws_chance
+from .questions import _asked, decide
 from .handlers import fire, reroll_on
+
+_PER = DECISION_STEPS + 1  # what a bid answered at once costs of the budget: its decision, and its step
 
 
 def h_choose(g, f, ins) -> None:
@@ -80,8 +82,8 @@ def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
     key = ins.extra
     st = loc.get(key)
     if st is None:  # (asked afresh: the bidders worked out)
-        who = step.iterable.fn(g)  # (a list, as almost always: copied without as_list's call)
-        players = list(who) if who.__class__ is list else list(as_list(g, who, step.iterable.span))
+        who = step.iterable.fn(g)  # (a list, as almost always: copied without as_list's call, and only when kept)
+        players = who if who.__class__ is list else list(as_list(g, who, step.iterable.span))
         results: list = []
         i = 0
     else:
@@ -90,7 +92,7 @@ def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
     i = bids(g, spec, step, loc, players, i, results)
     if i < len(players):  # player i's decision waits
         if st is None:
-            loc[key] = {"players": players, "i": i, "results": results}
+            loc[key] = {"players": list(players), "i": i, "results": results}
         else:
             st["i"] = i
         g.pending.resume = sealed_on
@@ -100,11 +102,13 @@ def sealed(g, f, ins, pc: int, firing: bool = True) -> bool:
         del loc[key]
     if step.bind:
         loc[step.bind] = choices
-    if g.story and spec.secret:  # answers that stay secret: each reads their own, the others that it was made
+    if not g.story:
+        pass
+    elif spec.secret:  # answers that stay secret: each reads their own, the others that it was made
         for p, v in choices.items():
             if isinstance(p, Player):
                 g.say(f"{p} chose in secret: {shown(g, f, step, p, v)}", only=(p.seat,), public=f"{p} chose in secret")
-    elif g.story and choices:  # (nobody chose: nothing is revealed, and no empty line says so)
+    elif choices:  # (nobody chose: nothing is revealed, and no empty line says so)
         g.say("Revealed: " + ", ".join(f"{p}: {shown(g, f, step, p, v)}" for p, v in choices.items()), kind="reveal")
     if "revealed" in g.triggers:  # (as g._emit: kept only for a trigger to read)
         g._events.append(("revealed", {"choices": choices}))
@@ -121,58 +125,92 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
     locals) first, their answers appended to `results`; the index of the first whose decision waits (pending), or
     len(players). A bid of amounts from a fixed lowest (an auction's: the plan's `bids`) in a game that plays itself
     without a story is asked as `decide` asks it, without its steps this case needs not: the plan looked up once,
-    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (as decide takes it)."""
+    who decides is the player in the variable, only the highest amount worked out, then the seat's pick (as decide
+    takes it). The decisions the picks make are counted in a local (`done`; the game's steps follow, one a decision)
+    and told the game, the bidder put in the variable, only before anything else may read them."""
     var = step.var
     n = len(players)
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
     bots = g.bots
-    if plan is not None and plan.spec is spec and plan.bids and plan.player_var == var and bots is not None \
+    if plan is not None and plan.spec is spec and (bid := plan.bids) is not None and bid[0] == var and bots is not None \
             and bots.left is None and not g.story:
-        high_of, low, picks, most, hv = plan.high, plan.low_fixed, bots.picks, g.max_steps, plan.high_var
+        # a highest amount in `free`: two options or more, the list not charged; count = high - below; answer k > 0
+        # is above + k (the plan's `bids`)
+        _, low, free, below, above = bid
+        high_of, picks, hv = plan.high, bots.picks, plan.high_var
+        pvars = g.pvars
         add = results.append
+        d0 = done = g.decisions  # the game's decisions and steps as of d0: g.steps is s0 + done - d0
+        s0 = g.steps
+        last = (g.max_steps - s0 + d0 + 1) // _PER  # past this many, the budget is spent (R002)
         first = i
         for i in range(first, n):
             p = players[i]
-            loc[var] = p
             if p.__class__ is not Player:  # (decide says what is wrong)
+                loc[var] = p
+                g.decisions, g.steps = done, s0 + done - d0
                 break
-            # (a player variable of the bidder: read as its expression reads it of a player, plans.high_var)
-            high = high_of(g) if hv is None else g.pvars[p.seat][hv]
-            if high.__class__ is int and low <= high and high - low < _AMOUNTS:  # (as decide: two options or more)
+            if hv is None:  # (its expression reads the variable and may charge the budget: both told first)
+                loc[var] = p
+                g.decisions, g.steps = done, s0 + done - d0
+                high = high_of(g)
+            else:  # (a player variable of the bidder: read as its expression reads it of a player, plans.high_var)
+                high = pvars[p.seat][hv]
+            if high.__class__ is int and high in free:  # (as decide: two options or more)
+                count = high - below
+            elif high.__class__ is int and low <= high and high - low < _AMOUNTS:
                 count = high - low + 2
+                loc[var] = p
+                g.decisions, g.steps = done, s0 + done - d0
                 if count >> COPY_SHIFT:  # as building the list would charge
                     charge(g, count >> COPY_SHIFT, spec.options.span)
-                # decide's pick written out (the pick of a seat with one, taken), for a game that counts no
-                # decisions left (`left` None) and has none pending (a step runs)
-                pick = picks[p.seat]
-                if pick is None:
-                    wire = None
-                else:
-                    try:
-                        wire = pick("one", count, g.decisions)
-                    except BaseException as exc:  # (raised by Game.play, the decision made and pending)
-                        bots.failed = exc
-                        wire = None
-                if wire.__class__ is int and wire >= 0 and wire < count:
-                    got = low + wire - 1 if wire else None
-                    g.decisions = done = g.decisions + 1
-                    steps = g.steps
-                    if steps + done * DECISION_STEPS > most:
-                        raise too_many_decisions(g)
-                    if g.chance:
-                        g.chance = []
-                    g.steps = steps + 1
-                    add(got)
-                    continue
-                # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
-                got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
-                             plan.secret is True, False, None)
             else:  # (one option, or a bound that breaks a rule)
+                loc[var] = p
+                g.decisions, g.steps = done, s0 + done - d0
                 got = decide(g, spec, step, "sealed", p, high)
+                if got is MISSING:
+                    return i
+                add(got)
+                d0 = done = g.decisions
+                s0 = g.steps
+                last = (g.max_steps - s0 + d0 + 1) // _PER
+                continue
+            # decide's pick written out (the pick of a seat with one, taken), for a game that counts no decisions
+            # left (`left` None) and has none pending (a step runs)
+            pick = picks[p.seat]
+            if pick is None:
+                wire = None
+            else:
+                try:
+                    wire = pick("one", count, done)
+                except BaseException as exc:  # (raised by Game.play, the decision made and pending)
+                    bots.failed = exc
+                    wire = None
+            if wire.__class__ is int and wire >= 0 and wire < count:
+                done += 1
+                if done > last:  # (the step not counted)
+                    loc[var] = p
+                    g.decisions, g.steps = done, s0 + done - d0 - 1
+                    raise too_many_decisions(g)
+                if g.chance:
+                    g.chance = []
+                add(above + wire if wire else None)
+                continue
+            # no pick, it failed, or its answer is not a usual one: the Decision (by_bot asks `choose`)
+            loc[var] = p
+            g.decisions, g.steps = done, s0 + done - d0
+            got = _asked(g, plan, step, "sealed", p, None, None, 0 if plan.default_none else None, low, count,
+                         plan.secret is True, False, None)
             if got is MISSING:
                 return i
             add(got)
+            d0 = done = g.decisions
+            s0 = g.steps
+            last = (g.max_steps - s0 + d0 + 1) // _PER
         else:  # (every one asked)
+            if n > first:
+                loc[var] = players[-1]
+                g.decisions, g.steps = done, s0 + done - d0
             return n
     while i < n:
         p = players[i]

@@ -196,6 +196,24 @@ def h_foreach_init(g, f, ins) -> None:
     f.locals[ins.extra] = [list(items) if items.__class__ is list else list(as_list(g, items, e.span)), 0]
     f.pc += 1
 
+def told_each(g, f, ins, items, var: str, per: int, lim: int) -> bool:
+    """A for_each's start (its FOREACH_INIT `ins`, its items worked out) whose body only tells the story, in the
+    compiled engine's code (loader/kinds/loops.py): in a game without a story, its passes counted (`per` steps each,
+    and one for the last look at the items) and the variable left on the last item, as running them would leave
+    them, without running them (True); False with a story, or when a pass would start past `lim` (the function's
+    step limit): the items kept as h_foreach_init keeps them, for the loop, which runs the passes and stops where it
+    stops."""
+    if items.__class__ is not list:
+        items = as_list(g, items, ins.arg.span)
+    n = g.steps + per * len(items)
+    if g.story or n > lim:
+        f.locals[ins.extra] = [list(items), 0]
+        return False
+    if items:
+        f.locals[var] = items[-1]
+    g.steps = n + 1
+    return True
+
 def h_foreach_next(g, f, ins) -> None:
     it = f.locals[ins.extra]
     if it[1] >= len(it[0]):

@@ -8,11 +8,16 @@ from typing import Any, Optional
 from ...dsl import ast as A
 from ...dsl.builtins import REGISTRY
 from ...dsl.closures import whole
-from ...dsl.guards import MAX_INT
-from ...dsl.ops import text_of
+from ...dsl.guards import COPY_SHIFT, MAX_INT, MAX_VALUES
+from ...dsl.ops import MAX_RANGE, text_of
 from ...dsl.scope import Fn
 from ...model.secrecy import decision_reads, guarded, reads_hidden_cards, secret_of, secrets_of, told_as
 from ..decisions import Form
+
+_AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
+# how far above the lowest a bid's highest amount may be for decision_steps.bids to ask it without more: below
+# _AMOUNTS (as questions.decide), and the list of the options short enough that building it would charge nothing
+_FREE = min(_AMOUNTS, (1 << COPY_SHIFT) - 2)
 
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
 _REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
@@ -101,7 +106,11 @@ class _Plan:
         self.quick = None if self.prompt_now else "amounts" if self.route == "one" and self.amounts is not None \
             and (d is None or self.default_none) else "yesno" if self.route == "yesno" and (
                 d is None or self.default_fixed) else None
-        self.bids = self.quick == "amounts" and self.low_fixed is not None
+        # (for `bids`: the variable, the lowest, the highest amounts it asks without more (_FREE), the lowest less 2
+        # (count = high - that) and less 1 (answer k > 0 is that + k))
+        low = self.low_fixed
+        self.bids = (self.player_var, low, range(low, low + _FREE), low - 2, low - 1) if self.quick == "amounts" \
+            and low is not None and self.player_var is not None else None
         # the highest amount written as a player variable of the player who decides (`bidder.coins`): its name, read
         # by `bids` as the expression reads it of a player (its closure says so), without calling it
         pv = None if self.amounts is None else getattr(_closure(self.amounts[1].fn), "player_var", None)

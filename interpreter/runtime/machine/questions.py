@@ -8,14 +8,13 @@ from typing import Any, Optional
 
 from ...diagnostics import RuleError
 from ...dsl.builtins import as_list, describe
-from ...dsl.guards import COPY_SHIFT, MAX_VALUES, charge
-from ...dsl.ops import MAX_RANGE
+from ...dsl.guards import COPY_SHIFT, charge
 from ...values import Player
 from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice, narrate_sealed_forced
 from .answers import DECISION_STEPS, by_bot, too_many_decisions
-from .plans import _COMPILED, _PLANS, _REFERENCE, _Plan, plan_of
+from .plans import _AMOUNTS, _COMPILED, _PLANS, _REFERENCE, _Plan, plan_of
 
 
 def _player(who, spec) -> Player:
@@ -241,9 +240,6 @@ def _options(g, value, spec) -> list:
     whose order nobody knows in the ruleset's card order (knowledge.unordered)."""
     opts = list(value) if value.__class__ is list else list(as_list(g, value, spec.options.span))
     return unordered(g, opts) if g.orderless else opts
-
-
-_AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range and the list with the pass are legal
 
 
 def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
