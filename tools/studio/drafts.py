@@ -68,12 +68,21 @@ def keep(root: str, rel: str, text: str | None, base: str | None) -> None:
 
 
 def drop(root: str, rel: str) -> None:
-    """The draft of `rel` removed (saved, or discarded); nothing when there is none."""
-    path = os.path.join(root, *DRAFTS, _name(rel))
+    """The draft of `rel` removed (saved, or discarded); nothing when there is none. Only a draft of the studio's own
+    folders is removed: when `.rulecraft` or its `drafts` is a link (a folder from elsewhere), nothing is removed
+    through it (session 19: a save removed a file of the folder the link led to). A draft that cannot be removed
+    (a folder in its place) is let be: the file was saved, and a draft whose text is the file's is shown to nobody."""
+    path = root
+    for part in DRAFTS:
+        path = os.path.join(path, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                return
+        except OSError:
+            return
     try:
-        if os.path.isdir(os.path.join(root, DRAFTS[0])) and not os.path.islink(os.path.join(root, DRAFTS[0])):
-            os.unlink(path)
-    except FileNotFoundError:
+        os.unlink(os.path.join(path, _name(rel)))
+    except OSError:
         pass
 
 

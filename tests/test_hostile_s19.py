@@ -1,0 +1,70 @@
+"""Session 19: what a stranger's folder, a kill and a full disk can do to the files the tools keep
+(docs/security.md, section 20). Each test was seen to fail before its fix."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+
+import pytest
+from starlette.testclient import TestClient
+
+from rulecraft.bundled import resolve
+from rulecraft.tools.studio.app import make_app
+from rulecraft.tools.studio.guard import Guard
+
+TOKEN = "t0ken-for-the-session-19-tests"
+AUTH = {"authorization": f"token {TOKEN}"}
+
+
+def _studio(folder) -> TestClient:
+    return TestClient(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0), base_url="http://127.0.0.1:5151",
+                      raise_server_exceptions=False)
+
+
+def _draft_name(rel: str) -> str:  # as a stranger works it out: the first 32 hex digits of the path's SHA-256
+    return hashlib.sha256(rel.encode("utf-8")).hexdigest()[:32] + ".json"
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    home = tmp_path / "folder"
+    home.mkdir()
+    shutil.copy(resolve("pig"), home / "pig.yaml")
+    return home
+
+
+def _save_an_edit(c: TestClient) -> tuple[int, dict, str]:
+    got = c.get("/api/file?path=pig.yaml", headers=AUTH).json()
+    text = got["text"].replace("Pig", "Pig!", 1)
+    r = c.post("/api/save", headers=AUTH, json={"path": "pig.yaml", "text": text, "digest": got["digest"]})
+    return r.status_code, r.json(), text
+
+
+def test_a_save_never_removes_a_file_through_a_drafts_link_of_the_folder(folder, tmp_path):
+    """`.rulecraft/drafts` a link to another folder (a zip carries links): a save dropped the draft of the file
+    saved by its name there, so it removed a file of that other folder."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / _draft_name("pig.yaml")).write_text("someone's file", encoding="utf-8")
+    (folder / ".rulecraft").mkdir()
+    os.symlink(elsewhere, folder / ".rulecraft" / "drafts")
+    with _studio(folder) as c:
+        status, body, text = _save_an_edit(c)
+    assert status == 200 and body["path"] == "pig.yaml"
+    assert (folder / "pig.yaml").read_text(encoding="utf-8") == text
+    assert (elsewhere / _draft_name("pig.yaml")).read_text(encoding="utf-8") == "someone's file"
+
+
+def test_a_save_that_wrote_the_file_says_so_whatever_the_drafts_folder_holds(folder):
+    """A folder where the draft of the file would be: the save wrote the file, then failed to drop the draft and
+    answered 500 'nothing was written': the page said the text was not saved, and its next save was refused as
+    'changed on disk'."""
+    (folder / ".rulecraft" / "drafts" / _draft_name("pig.yaml")).mkdir(parents=True)
+    with _studio(folder) as c:
+        status, body, text = _save_an_edit(c)
+        assert status == 200, body
+        assert (folder / "pig.yaml").read_text(encoding="utf-8") == text
+        got = c.get("/api/file?path=pig.yaml", headers=AUTH)
+        assert got.status_code == 200 and got.json()["draft"] is None
