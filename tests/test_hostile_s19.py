@@ -68,3 +68,24 @@ def test_a_save_that_wrote_the_file_says_so_whatever_the_drafts_folder_holds(fol
         assert (folder / "pig.yaml").read_text(encoding="utf-8") == text
         got = c.get("/api/file?path=pig.yaml", headers=AUTH)
         assert got.status_code == 200 and got.json()["draft"] is None
+
+
+def test_printing_leaves_nothing_in_the_temporary_folder(monkeypatch):
+    """Every page printed (`aid`, `book -o x.pdf`, the studio's printed pages) left a folder
+    `org.chromium.Chromium.XXXXXX` of Chromium's own in the temporary folder, killed before it could remove it:
+    a studio printing at each save filled the temporary folder with one more each time (465 found on this machine)."""
+    from rulecraft.tools.print.htmlpdf import find_chromium, html_to_pdf
+
+    if find_chromium() is None:
+        pytest.skip("needs Chromium")
+    import tempfile
+
+    # a short name: Chromium's socket in it must fit a socket's path (108 bytes), which pytest's tmp_path may not
+    tmp = tempfile.mkdtemp(prefix="s19-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    try:
+        monkeypatch.setenv("TMPDIR", tmp)
+        monkeypatch.setattr("tempfile.tempdir", tmp)
+        assert html_to_pdf("<p>a page</p>").startswith(b"%PDF")
+        assert sorted(os.listdir(tmp)) == []
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
