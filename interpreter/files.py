@@ -328,19 +328,25 @@ class OutputStream:
                 pass  # whatever failed was already said by write
 
 
-def open_stream(path: str) -> OutputStream:
+def open_stream(path: str, start: str = "") -> OutputStream:
+    """The stream of `path`, which begins with `start`: a regular file is replaced whole by one holding `start` (a
+    log written again by an undo: whole or as it was, never cut in between; session 19), then added to."""
     kind = target_kind(path)
     if kind == "stdout":
-        return OutputStream(path, None, False)
-    if kind == "stream":
-        return OutputStream(path, _open_stream_fd(path), True)
-    _refuse_input(path)
-    _replace(path, b"", False, private=True)  # a fresh empty file in its place, atomically, its owner's alone
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise OutputError(path, os_error_text(path, exc)) from None
-    return OutputStream(path, fd, True)
+        stream = OutputStream(path, None, False)
+    elif kind == "stream":
+        stream = OutputStream(path, _open_stream_fd(path), True)
+    else:
+        _refuse_input(path)
+        _replace(path, start.encode("utf-8"), False, private=True)  # atomically, its owner's alone
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            raise OutputError(path, os_error_text(path, exc)) from None
+        return OutputStream(path, fd, True)
+    if start:
+        stream.write(start)
+    return stream
 
 
 def output_folder_problem(folder: str) -> Optional[str]:

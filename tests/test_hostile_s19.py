@@ -89,3 +89,42 @@ def test_printing_leaves_nothing_in_the_temporary_folder(monkeypatch):
         assert sorted(os.listdir(tmp)) == []
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_a_log_written_again_by_an_undo_is_whole_or_as_it_was(tmp_path, monkeypatch):
+    """`undo` writes the game's log again with the decisions that remain. It emptied the file, then wrote its
+    records one at a time: a full disk (or a kill) in between left the header and part of the records, the
+    decisions kept by the undo lost (with `--log` alone, the only record of the game). Now the file is replaced
+    whole, then added to."""
+    import errno
+
+    from rulecraft import files
+    from rulecraft.runtime.gamelog import GameLogWriter
+
+    path = str(tmp_path / "g.log")
+    header = {"type": "header", "ruleset": "pig", "seed": 1}
+    records = [{"type": "decision", "n": i, "player": i % 2, "choice": "yes"} for i in range(1, 41)]
+    GameLogWriter.rewrite(path, header, records).close()
+    before = open(path, "rb").read()
+    assert before.count(b"\n") == 41
+
+    real, room = files._write_all, [len(before) // 2]  # the disk has room for half of the log
+
+    def disk_fills_up(fd, data):
+        fits = bytes(data[:room[0]])
+        real(fd, fits)
+        room[0] -= len(fits)
+        if len(fits) < len(data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files, "_write_all", disk_fills_up)
+    with pytest.raises(files.OutputError) as caught:
+        GameLogWriter.rewrite(path, header, records[:-1]).close()
+    assert caught.value.message == f"cannot write {path}: the disk is full"
+    assert open(path, "rb").read() == before
+    assert [n for n in os.listdir(tmp_path) if n.endswith(".tmp")] == []  # no temporary file left
+    monkeypatch.setattr(files, "_write_all", real)
+    w = GameLogWriter.rewrite(path, header, records[:-1])  # and with room, the log is the one the undo leaves, and goes on
+    w._write(records[-1])
+    w.close()
+    assert open(path, "rb").read() == before
