@@ -128,3 +128,88 @@ def test_a_log_written_again_by_an_undo_is_whole_or_as_it_was(tmp_path, monkeypa
     w._write(records[-1])
     w.close()
     assert open(path, "rb").read() == before
+
+
+# a writer that stops in the middle of writing its output: it writes half, says so on a pipe and waits there, so the
+# kill lands at that point whatever the machine's load (never on a printed line, which may come mid-import)
+_STOPS_MID_WRITE = r'''
+import os, sys, time
+import rulecraft.files as files
+real, fd = files._write_all, int(sys.argv[1])
+def half_then_wait(out, data):
+    real(out, bytes(data[:len(data) // 2]))
+    os.write(fd, b"!")
+    while True:
+        time.sleep(60)
+files._write_all = half_then_wait
+from rulecraft.tools.cli.main import main
+sys.argv = ["rulecraft", *sys.argv[2:]]
+sys.exit(main())
+'''
+
+
+def _killed_mid_write(args: list[str], cwd) -> None:
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    r, w = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-c", _STOPS_MID_WRITE, str(w), *args], cwd=cwd, pass_fds=(w,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    try:
+        assert select.select([r], [], [], 300)[0] and os.read(r, 1) == b"!", "the writer never reached its write"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        os.close(r)
+
+
+def _run(args: list[str], cwd) -> None:
+    import subprocess
+    import sys
+
+    main = "import sys; from rulecraft.tools.cli.main import main; sys.argv[0] = 'rulecraft'; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", main, *args], cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_writer_killed_mid_write_leaves_the_old_file_and_the_next_write_sweeps_its_leftover(tmp_path):
+    """`kill -9` while a file is replaced: the old file stays whole, but the temporary file was left beside it for
+    ever (one for every kill: a save, a chart, each figure of a report). The next write of that file removes the
+    leftovers of writers that are gone (once they are a minute old: here its clock is set back)."""
+    (tmp_path / "out.json").write_text("the old file\n", encoding="utf-8")
+    _killed_mid_write(["schema", "-o", "out.json"], tmp_path)
+    assert (tmp_path / "out.json").read_text(encoding="utf-8") == "the old file\n"
+    left = [p for p in tmp_path.iterdir() if p.name != "out.json"]
+    assert len(left) == 1 and left[0].name.startswith(".out.json.") and left[0].name.endswith(".tmp")
+    os.utime(left[0], (left[0].stat().st_atime - 120, left[0].stat().st_mtime - 120))
+    _run(["schema", "-o", "out.json"], tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    assert (tmp_path / "out.json").read_text(encoding="utf-8").startswith("{")
+
+
+def test_a_temporary_file_of_a_live_or_recent_writer_is_never_swept(tmp_path):
+    import subprocess
+    import sys
+
+    from rulecraft import tempfiles
+
+    live = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout.strip()
+        old = tmp_path / f".x.json.{live.pid}.abcd1234.tmp"  # a writer still at work (stopped, slow)
+        young = tmp_path / f".x.json.{gone}.abcd1234.tmp"  # a process gone, but touched a moment ago
+        stale = tmp_path / f".x.json.{gone}.efgh5678.tmp"
+        other = tmp_path / f".y.json.{gone}.efgh5678.tmp"  # another file's
+        for p in (old, young, stale, other):
+            p.write_text("part", encoding="utf-8")
+        for p in (old, stale, other):
+            os.utime(p, (p.stat().st_atime - 120, p.stat().st_mtime - 120))
+        assert tempfiles.sweep(str(tmp_path / "x.json")) == 1
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in (old, young, other))
+        assert tempfiles.sweep(str(tmp_path / "x.json")) == 0  # once a process for each output
+    finally:
+        live.communicate(b"")
