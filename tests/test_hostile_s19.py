@@ -213,3 +213,36 @@ def test_a_temporary_file_of_a_live_or_recent_writer_is_never_swept(tmp_path):
         assert tempfiles.sweep(str(tmp_path / "x.json")) == 0  # once a process for each output
     finally:
         live.communicate(b"")
+
+
+@pytest.mark.parametrize("draft, comes_back", [
+    ('{"path": "pig.yaml", "base": null, "text": "ruleset: pig\\n\\ud800", "time": 5}', "ruleset: pig\n\ud800"),
+    ('{"path": "pig.yaml", "base": "\\udc00", "text": "ruleset: pig\\n", "time": 5}', None),
+    ('{"path": "pig.yaml", "base": null, "text": "ruleset: pig\\n", "time": 1e999}', None),
+    ('{"path": "pig.yaml", "base": null, "text": "ruleset: pig\\n", "time": NaN}', None),
+    ('{"path": "pig.yaml", "base": null, "text": "ruleset: pig\\n", "time": -Infinity}', None),
+])
+def test_a_draft_from_elsewhere_never_keeps_its_file_from_opening(folder, draft, comes_back):
+    """A `.rulecraft/drafts/` file that came with the folder (or the page's own text with a lone surrogate, which
+    JSON carries and the draft route kept): every open of the ruleset in the studio was a 500 'an error of
+    rulecraft's own' (UTF-8 could not encode the surrogate; JSON has no NaN or infinity), so the file could not be
+    opened, nor its draft discarded. A text with a lone surrogate comes back as it was typed (the save then names
+    the character, as for any text of the editor); a draft of another shape is passed over."""
+    home = folder / ".rulecraft" / "drafts"
+    home.mkdir(parents=True)
+    (home / _draft_name("pig.yaml")).write_text(draft, encoding="utf-8")
+    with _studio(folder) as c:
+        got = c.get("/api/file?path=pig.yaml", headers=AUTH)
+        assert got.status_code == 200, got.text
+        assert got.json()["text"] == (folder / "pig.yaml").read_text(encoding="utf-8")
+        assert (got.json()["draft"] or {}).get("text") == comes_back
+
+
+def test_the_page_s_own_text_with_a_lone_surrogate_is_kept_and_comes_back(folder):
+    with _studio(folder) as c:
+        got = c.get("/api/file?path=pig.yaml", headers=AUTH).json()
+        body = '{"path": "pig.yaml", "text": "ruleset: pig\\n# \\ud800", "digest": "%s"}' % got["digest"]
+        r = c.post("/api/draft", headers={**AUTH, "content-type": "application/json"}, content=body)
+        assert r.status_code == 200 and r.json()["kept"] is True
+        again = c.get("/api/file?path=pig.yaml", headers=AUTH)
+        assert again.status_code == 200 and again.json()["draft"]["text"] == "ruleset: pig\n# \ud800"

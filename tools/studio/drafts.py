@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
 import stat
 import time
 
 from rulecraft.files import InputError, OutputError, read_regular, replace_file
 
 DRAFTS = (".rulecraft", "drafts")
+DIGEST = re.compile(r"[0-9a-f]{64}")  # a file's SHA-256 as `rulecraft.files.file_digest` writes it
 MAX_DRAFTS = 200  # files with a draft at once: a page cannot fill the disk one path at a time
 
 
@@ -98,6 +101,7 @@ def find(root: str, rel: str, limit: int) -> dict | None:
     except (InputError, OSError, ValueError, RecursionError):
         return None
     if not (isinstance(got, dict) and got.get("path") == rel and isinstance(got.get("text"), str)
-            and isinstance(got.get("base"), (str, type(None))) and isinstance(got.get("time"), (int, float))):
-        return None
+            and (got.get("base") is None or isinstance(got["base"], str) and DIGEST.fullmatch(got["base"]))
+            and isinstance(got.get("time"), (int, float)) and math.isfinite(got["time"])):
+        return None  # session 19: a time of NaN or 1e999 (no JSON) kept the file from opening
     return {"text": got["text"], "base": got["base"], "time": got["time"]}
