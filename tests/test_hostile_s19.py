@@ -264,3 +264,16 @@ def test_the_parents_of_a_ruleset_are_bounded_together_as_one_file(tmp_path):
     assert got.diagnostics[0].message.startswith("'extends: p1.yaml' brings the parents of this ruleset to 2,222,0")
     assert not any(d.is_error for d in load_ruleset(str(tmp_path / "p1.yaml")).diagnostics)  # a parent of 1.1 MB: fine
     assert not any(d.is_error for d in load_ruleset("dml-classic").diagnostics)
+
+
+def test_files_of_a_drafts_folder_from_elsewhere_do_not_count_as_drafts(folder):
+    """200 files of any name in `.rulecraft/drafts/` (a folder from elsewhere, or temporary files a killed studio
+    left) made every draft refused with '200 files already have text not saved kept: save or discard some first',
+    which no save or discard of the page could mend. Only drafts count: files named as the studio names them."""
+    home = folder / ".rulecraft" / "drafts"
+    home.mkdir(parents=True)
+    for i in range(250):
+        (home / f"junk-{i}.json").write_text("{}", encoding="utf-8")
+    with _studio(folder) as c:
+        r = c.post("/api/draft", headers=AUTH, json={"path": "pig.yaml", "text": "ruleset: pig\n", "digest": None})
+        assert r.status_code == 200 and r.json()["kept"] is True

@@ -24,6 +24,8 @@ from rulecraft.files import InputError, OutputError, read_regular, replace_file
 DRAFTS = (".rulecraft", "drafts")
 DIGEST = re.compile(r"[0-9a-f]{64}")  # a file's SHA-256 as `rulecraft.files.file_digest` writes it
 MAX_DRAFTS = 200  # files with a draft at once: a page cannot fill the disk one path at a time
+DRAFT_NAME = re.compile(r"[0-9a-f]{32}\.json")  # as `_name` names a draft
+MAX_LOOKED_AT = 10_000  # entries of the drafts' folder looked at when they are counted
 
 
 class DraftError(Exception):
@@ -60,7 +62,7 @@ def keep(root: str, rel: str, text: str | None, base: str | None) -> None:
     try:
         home = _home(root)
         path = os.path.join(home, _name(rel))
-        if not os.path.lexists(path) and len(os.listdir(home)) >= MAX_DRAFTS:
+        if not os.path.lexists(path) and _count(home) >= MAX_DRAFTS:
             raise DraftError(f"{MAX_DRAFTS} files already have text not saved kept: save or discard some first")
         data = json.dumps({"path": rel, "base": base, "text": text, "time": time.time()}, ensure_ascii=False)
         replace_file(path, data.encode("utf-8", "surrogatepass"), private=True)
@@ -68,6 +70,20 @@ def keep(root: str, rel: str, text: str | None, base: str | None) -> None:
         raise DraftError(exc.message.replace(root + os.sep, "")) from None
     except OSError as exc:
         raise DraftError(f"{(exc.strerror or str(exc)).lower()}") from None
+
+
+def _count(home: str) -> int:
+    """The drafts in `home`, up to MAX_DRAFTS: files named as `_name` names them. Other files (a folder from
+    elsewhere, temporary files a killed studio left) are not drafts, and made every draft refused (session 19);
+    at most MAX_LOOKED_AT entries are looked at, so a folder of millions costs no more."""
+    found = 0
+    with os.scandir(home) as entries:
+        for i, entry in enumerate(entries):
+            if found >= MAX_DRAFTS or i >= MAX_LOOKED_AT:
+                break
+            if DRAFT_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                found += 1
+    return found
 
 
 def drop(root: str, rel: str) -> None:
