@@ -277,3 +277,45 @@ def test_files_of_a_drafts_folder_from_elsewhere_do_not_count_as_drafts(folder):
     with _studio(folder) as c:
         r = c.post("/api/draft", headers=AUTH, json={"path": "pig.yaml", "text": "ruleset: pig\n", "digest": None})
         assert r.status_code == 200 and r.json()["kept"] is True
+
+
+# --------------------------------------------------------------------------------- hostile rulesets: chance's record
+
+PICKS = """ruleset: picks
+title: Picks
+players: {min: 2, max: 2, default: 2}
+variables: {n: 0, big: []}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "set big = 1..SIZE"
+      - repeat:
+          - "set n = n + count(shuffled(big))"
+        until: "n >= UNTIL"
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_each_pick_of_chance_costs_the_budget_as_its_record_does(tmp_path, engine):
+    """`shuffled(X)` makes a pick of chance for each item, and the log keeps each pick (`["pick", n, i]`) until the
+    next decision; it was charged as a copy of the list (1 step for 16 items). A loop shuffling a list of 100,000
+    held 10 GB after 300 s and had not ended (the budget allowed 800 such shuffles: 80 million picks kept, a log
+    line of 1.6 GB that no replay could read). A pick now costs 16 steps (`tabletop.PICK_STEPS`, about what its
+    record holds next to a value of a list), `random(X)` too. Counted: the work charged, and the picks kept when the
+    budget stops the loop."""
+    from rulecraft.diagnostics import RuleError
+    from rulecraft.dsl.tabletop import PICK_STEPS
+    from rulecraft.loader import load_ruleset
+    from rulecraft.runtime.game import Game
+
+    (tmp_path / "once.yaml").write_text(PICKS.replace("SIZE", "10000").replace("UNTIL", "1"), encoding="utf-8")
+    once = Game(load_ruleset(str(tmp_path / "once.yaml")).ruleset, 2, 1, engine=engine)
+    assert once.over and once.work >= 10_000 * PICK_STEPS >= 160_000
+    (tmp_path / "loop.yaml").write_text(PICKS.replace("SIZE", "1000").replace("UNTIL", "1000000000"), encoding="utf-8")
+    game = Game(load_ruleset(str(tmp_path / "loop.yaml")).ruleset, 2, 1, max_steps=100_000, start=False, engine=engine)
+    with pytest.raises(RuleError) as stopped:
+        game._begin()
+    assert stopped.value.code == "R002"
+    assert len(game.chance) <= 100_000 // PICK_STEPS

@@ -9,9 +9,9 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import (award_places, card_place, empties, highest_keys, next_player, random_order, seat_order, still_in,
-                       unique_keys, zone_tops)
-from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
+from .tabletop import (PICK_STEPS, award_places, card_place, empties, highest_keys, next_player, random_order, seat_order,
+                       still_in, unique_keys, zone_tops)
+from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, charge, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
 
@@ -174,10 +174,11 @@ def _random(ctx, span, x):
     items = as_list(ctx, x, span)
     if not items:
         return None
+    charge(ctx, PICK_STEPS, span)  # its pick is kept in the log's record (tabletop.PICK_STEPS)
     return items[ctx.random_index(len(items))]
 
 
-REGISTRY["shuffled"] = Builtin("shuffled", lambda ctx, span, x: random_order(ctx, as_list(ctx, x, span)), 1, 1, (), "list",
+REGISTRY["shuffled"] = Builtin("shuffled", lambda ctx, span, x: random_order(ctx, as_list(ctx, x, span), span), 1, 1, (), "list",
                                "A list in a random order (a chance event, in the log).", "shuffled(players)", True)
 
 
