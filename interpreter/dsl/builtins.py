@@ -9,9 +9,9 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import (PICK_STEPS, award_places, card_place, empties, highest_keys, next_player, random_order, seat_order,
+from .tabletop import (award_places, card_place, empties, highest_keys, next_player, random_order, random_pick, seat_order,
                        still_in, unique_keys, zone_tops)
-from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, charge, nested, number, scanned, size_of
+from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
 
@@ -171,11 +171,7 @@ def _cards(ctx, span, z):
 @builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)",
          chance=True)
 def _random(ctx, span, x):
-    items = as_list(ctx, x, span)
-    if not items:
-        return None
-    charge(ctx, PICK_STEPS, span)  # its pick is kept in the log's record (tabletop.PICK_STEPS)
-    return items[ctx.random_index(len(items))]
+    return random_pick(ctx, as_list(ctx, x, span), span)
 
 
 REGISTRY["shuffled"] = Builtin("shuffled", lambda ctx, span, x: random_order(ctx, as_list(ctx, x, span), span), 1, 1, (), "list",

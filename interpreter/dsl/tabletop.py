@@ -34,6 +34,14 @@ def random_order(ctx, items: list, span=None) -> list:
     return out
 
 
+def random_pick(ctx, items: list, span=None) -> Any:
+    """random(X): one item picked at random (its pick charged PICK_STEPS), or None when there is none."""
+    if not items:
+        return None
+    charge(ctx, PICK_STEPS, span)
+    return items[ctx.random_index(len(items))]
+
+
 def still_in(ctx, order: list) -> list:
     """The players of an order who are not out."""
     out = out_seats(ctx)
