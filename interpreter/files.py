@@ -5,7 +5,7 @@ Writing (`write_output`, `open_stream`):
 - A regular file, or a name that does not exist yet, is replaced whole: the data goes to a
   private temporary file made beside it (`tempfile.mkstemp`: O_CREAT|O_EXCL|O_NOFOLLOW, a
   random name, so a planted `OUT.tmp` or symlink is never written through), then
-  `os.replace` puts it in place. A failure leaves the old file as it was and no temporary
+  `os.replace` puts it in place; what a killed writer left is swept (`rulecraft.tempfiles`). A failure leaves the old file as it was and no temporary
   file behind. A symlink is replaced as a name; what it pointed to is not touched.
 - Anything else that exists (a character or block device, a FIFO, a terminal) is written
   into, never replaced: `-o /dev/null` stays a device.
@@ -24,10 +24,10 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from typing import Optional, Union
 
 from .inputs import input_named_by, note_input  # the writer never replaces an input (rulecraft.inputs)
+from .tempfiles import mode_for, sweep, temp_beside
 
 Data = Union[str, bytes]
 
@@ -133,31 +133,6 @@ def output_problem(path: str) -> Optional[str]:
     return None if os.path.isdir(folder) else f"cannot write {path}: the folder {folder} does not exist"
 
 
-def _mode_for(path: str) -> int:
-    """The permission bits of the new file: those of the file it replaces, else 0666 less the umask."""
-    try:
-        st = os.lstat(path)
-        if stat.S_ISREG(st.st_mode):
-            return stat.S_IMODE(st.st_mode)
-    except OSError:
-        pass
-    return 0o666 & ~_umask()
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it where the system says it (Linux), else set and reset."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -167,14 +142,15 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _replace(path: str, data: bytes, sync: bool, private: bool = False) -> None:
     folder = os.path.dirname(os.path.abspath(path))
+    sweep(path)  # what killed writers of this file left (rulecraft.tempfiles)
     try:
-        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+        fd, tmp = temp_beside(path)
     except OSError as exc:
         raise OutputError(path, os_error_text(path, exc)) from None
     try:
         try:
             if not private:  # mkstemp made it readable by its owner only: keep that for a private file
-                os.fchmod(fd, _mode_for(path))
+                os.fchmod(fd, mode_for(path))
             _write_all(fd, data)
             if sync:
                 os.fsync(fd)
@@ -328,19 +304,25 @@ class OutputStream:
                 pass  # whatever failed was already said by write
 
 
-def open_stream(path: str) -> OutputStream:
+def open_stream(path: str, start: str = "") -> OutputStream:
+    """The stream of `path`, which begins with `start`: a regular file is replaced whole by one holding `start` (a
+    log written again by an undo: whole or as it was, never cut in between; session 19), then added to."""
     kind = target_kind(path)
     if kind == "stdout":
-        return OutputStream(path, None, False)
-    if kind == "stream":
-        return OutputStream(path, _open_stream_fd(path), True)
-    _refuse_input(path)
-    _replace(path, b"", False, private=True)  # a fresh empty file in its place, atomically, its owner's alone
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise OutputError(path, os_error_text(path, exc)) from None
-    return OutputStream(path, fd, True)
+        stream = OutputStream(path, None, False)
+    elif kind == "stream":
+        stream = OutputStream(path, _open_stream_fd(path), True)
+    else:
+        _refuse_input(path)
+        _replace(path, start.encode("utf-8"), False, private=True)  # atomically, its owner's alone
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            raise OutputError(path, os_error_text(path, exc)) from None
+        return OutputStream(path, fd, True)
+    if start:
+        stream.write(start)
+    return stream
 
 
 def output_folder_problem(folder: str) -> Optional[str]:

@@ -9,8 +9,8 @@ from operator import attrgetter
 
 from ..diagnostics import RuleError
 from ..values import Card, FamilyRef, Player, ZoneRef
-from .tabletop import (award_places, card_place, empties, highest_keys, next_player, random_order, seat_order, still_in,
-                       unique_keys, zone_tops)
+from .tabletop import (award_places, card_place, empties, highest_keys, next_player, random_order, random_pick, seat_order,
+                       still_in, unique_keys, zone_tops)
 from .guards import _CONTAINERS, MAX_INT, MAX_VALUES, bounded, nested, number, scanned, size_of
 from .guards import describe, text_of  # noqa: F401 - read from here by the closures, the compiler and runtime
 
@@ -171,13 +171,10 @@ def _cards(ctx, span, z):
 @builtin("random", 1, 1, "any", "One item picked at random (a chance event, recorded in the log); none if empty.", "random(p.hand)",
          chance=True)
 def _random(ctx, span, x):
-    items = as_list(ctx, x, span)
-    if not items:
-        return None
-    return items[ctx.random_index(len(items))]
+    return random_pick(ctx, as_list(ctx, x, span), span)
 
 
-REGISTRY["shuffled"] = Builtin("shuffled", lambda ctx, span, x: random_order(ctx, as_list(ctx, x, span)), 1, 1, (), "list",
+REGISTRY["shuffled"] = Builtin("shuffled", lambda ctx, span, x: random_order(ctx, as_list(ctx, x, span), span), 1, 1, (), "list",
                                "A list in a random order (a chance event, in the log).", "shuffled(players)", True)
 
 

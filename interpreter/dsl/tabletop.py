@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional
 
 from ..diagnostics import RuleError
 from ..values import Card, Player, out_seats
-from .guards import describe, scanned
+from .guards import charge, describe, scanned
 
 
 def card_place(ctx, span, c) -> int:
@@ -17,13 +17,29 @@ def card_place(ctx, span, c) -> int:
     return c.order
 
 
-def random_order(ctx, items: list) -> list:
-    """shuffled(X): a copy of the items in a random order, each swap a pick of the game's generator (Fisher-Yates)."""
+# what one pick of chance costs of the game's step budget: the log keeps each pick (`["pick", n, i]`) until the next
+# decision, about 16 times what a value of a list holds (session 19: a loop shuffling 100,000 items, charged as a copy
+# of the list, held 10 GB of picks before its budget ran out, and its log line could never have been read back)
+PICK_STEPS = 16
+
+
+def random_order(ctx, items: list, span=None) -> list:
+    """shuffled(X): a copy of the items in a random order, each swap a pick of the game's generator (Fisher-Yates),
+    each pick charged PICK_STEPS before any is made."""
+    charge(ctx, len(items) * PICK_STEPS, span)
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
         j = ctx.random_index(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def random_pick(ctx, items: list, span=None) -> Any:
+    """random(X): one item picked at random (its pick charged PICK_STEPS), or None when there is none."""
+    if not items:
+        return None
+    charge(ctx, PICK_STEPS, span)
+    return items[ctx.random_index(len(items))]
 
 
 def still_in(ctx, order: list) -> list:

@@ -161,11 +161,8 @@ class GameLogWriter:
 
         w = cls(path, "", None, _open=False)
         claim(path, w)
-        w.fh = open_stream(path)
+        w.fh = open_stream(path, "".join(_line(r) for r in (header, *records)))  # whole or as it was (session 19)
         w.header = header
-        w._write(header)
-        for rec in records:
-            w._write(rec)
         w.count = len(records)
         return w
 

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
+from ..dsl.guards import charge
 from ..dsl.ops import SUSPEND
+from ..dsl.tabletop import PICK_STEPS
 from ..model.gates import may_fire
 from ..values import Player, Roll
 from .decisions import Decision
@@ -160,7 +162,8 @@ class Dice:
                 face = 1 + self.rng.below(sides)
                 faces = (face,)
                 self.chance.append(["roll", name, [face]])
-            else:
+            else:  # the log keeps every face until the next decision: a die costs what a pick does (session 19)
+                charge(self, count * PICK_STEPS, span)
                 below = self.rng.below
                 faces = tuple([1 + below(sides) for _ in range(count)])
                 self.chance.append(["roll", name, list(faces)])

@@ -117,9 +117,12 @@ class Printer:
         args = [sys.executable, "-I", "-S", "-c", PLACE_PIPES, str(to_browser), str(from_browser), *_own_network(),
                 exe, "--headless", "--no-sandbox", "--disable-gpu", *OFFLINE,
                 f"--user-data-dir={os.path.join(self._tmp.name, 'profile')}", "--remote-debugging-pipe", "about:blank"]
+        # its own temporary files (a folder `org.chromium.Chromium.XXXXXX` for its socket) go into ours: it is killed
+        # when done, before it could remove them, and ours goes whole (session 19: one folder was left for each print)
+        env = {**os.environ, "TMPDIR": self._tmp.name, "TMP": self._tmp.name, "TEMP": self._tmp.name}
         try:
             self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._err,
-                                          pass_fds=(to_browser, from_browser), start_new_session=True)
+                                          pass_fds=(to_browser, from_browser), start_new_session=True, env=env)
         except OSError as exc:
             self._close_fds()
             raise PrintError(f"Chromium did not start: {exc}") from None

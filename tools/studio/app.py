@@ -18,13 +18,13 @@ from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from rulecraft.tools.studio import drafts
 from rulecraft.tools.studio.folder import MAX_FILE, SUFFIXES, Folder, Refused, bundled, bundled_path
-from rulecraft.tools.studio.guard import Guard, GuardMiddleware
+from rulecraft.tools.studio.guard import Guard, GuardMiddleware, JSONResponse
 from rulecraft.tools.studio.play.hub import Hub
 from rulecraft.tools.studio.play.routes import play_routes
 from rulecraft.tools.studio.play.table import Refusal

@@ -13,14 +13,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
 import stat
 import time
 
 from rulecraft.files import InputError, OutputError, read_regular, replace_file
 
 DRAFTS = (".rulecraft", "drafts")
+DIGEST = re.compile(r"[0-9a-f]{64}")  # a file's SHA-256 as `rulecraft.files.file_digest` writes it
 MAX_DRAFTS = 200  # files with a draft at once: a page cannot fill the disk one path at a time
+DRAFT_NAME = re.compile(r"[0-9a-f]{32}\.json")  # as `_name` names a draft
+MAX_LOOKED_AT = 10_000  # entries of the drafts' folder looked at when they are counted
 
 
 class DraftError(Exception):
@@ -57,7 +62,7 @@ def keep(root: str, rel: str, text: str | None, base: str | None) -> None:
     try:
         home = _home(root)
         path = os.path.join(home, _name(rel))
-        if not os.path.lexists(path) and len(os.listdir(home)) >= MAX_DRAFTS:
+        if not os.path.lexists(path) and _count(home) >= MAX_DRAFTS:
             raise DraftError(f"{MAX_DRAFTS} files already have text not saved kept: save or discard some first")
         data = json.dumps({"path": rel, "base": base, "text": text, "time": time.time()}, ensure_ascii=False)
         replace_file(path, data.encode("utf-8", "surrogatepass"), private=True)
@@ -67,13 +72,36 @@ def keep(root: str, rel: str, text: str | None, base: str | None) -> None:
         raise DraftError(f"{(exc.strerror or str(exc)).lower()}") from None
 
 
+def _count(home: str) -> int:
+    """The drafts in `home`, up to MAX_DRAFTS: files named as `_name` names them. Other files (a folder from
+    elsewhere, temporary files a killed studio left) are not drafts, and made every draft refused (session 19);
+    at most MAX_LOOKED_AT entries are looked at, so a folder of millions costs no more."""
+    found = 0
+    with os.scandir(home) as entries:
+        for i, entry in enumerate(entries):
+            if found >= MAX_DRAFTS or i >= MAX_LOOKED_AT:
+                break
+            if DRAFT_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                found += 1
+    return found
+
+
 def drop(root: str, rel: str) -> None:
-    """The draft of `rel` removed (saved, or discarded); nothing when there is none."""
-    path = os.path.join(root, *DRAFTS, _name(rel))
+    """The draft of `rel` removed (saved, or discarded); nothing when there is none. Only a draft of the studio's own
+    folders is removed: when `.rulecraft` or its `drafts` is a link (a folder from elsewhere), nothing is removed
+    through it (session 19: a save removed a file of the folder the link led to). A draft that cannot be removed
+    (a folder in its place) is let be: the file was saved, and a draft whose text is the file's is shown to nobody."""
+    path = root
+    for part in DRAFTS:
+        path = os.path.join(path, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                return
+        except OSError:
+            return
     try:
-        if os.path.isdir(os.path.join(root, DRAFTS[0])) and not os.path.islink(os.path.join(root, DRAFTS[0])):
-            os.unlink(path)
-    except FileNotFoundError:
+        os.unlink(os.path.join(path, _name(rel)))
+    except OSError:
         pass
 
 
@@ -89,6 +117,7 @@ def find(root: str, rel: str, limit: int) -> dict | None:
     except (InputError, OSError, ValueError, RecursionError):
         return None
     if not (isinstance(got, dict) and got.get("path") == rel and isinstance(got.get("text"), str)
-            and isinstance(got.get("base"), (str, type(None))) and isinstance(got.get("time"), (int, float))):
-        return None
+            and (got.get("base") is None or isinstance(got["base"], str) and DIGEST.fullmatch(got["base"]))
+            and isinstance(got.get("time"), (int, float)) and math.isfinite(got["time"])):
+        return None  # session 19: a time of NaN or 1e999 (no JSON) kept the file from opening
     return {"text": got["text"], "base": got["base"], "time": got["time"]}

@@ -13,10 +13,11 @@ import os
 import time
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rulecraft.tools.studio.guard import JSONResponse
 from rulecraft.tools.studio.play.hub import MAX_SEATS_OPEN, Hub, Seat
 from rulecraft.tools.studio.play.gamefolder import BOTS, PERSON
 from rulecraft.tools.studio.play.table import SPECTATOR, Refusal
