@@ -124,7 +124,7 @@ def test_a_variant_is_checked_through_extends(lsp, broken):
 
 def test_a_problem_an_override_makes_in_the_parent_shows_at_that_override(lsp, tmp_path):
     """Session 19: a variant replaced pig's roll with a step that sets no 'r'; the parent's later steps, which read it,
-    were put at 'extends:' as 'in /home/.../rulesets/examples/pig.yaml:59:18: unknown name 'r'', three times, with no
+    were put at 'extends:' as 'in /home/you/rulecraft/rulesets/examples/pig.yaml:59:18: unknown name 'r'', three times, with no
     word of the override that made them. They show at the override, naming the parent as the designer knows it."""
     from rulecraft.bundled import resolve
 
