@@ -127,7 +127,7 @@ _READ = re.compile(r"(\w+) = _L\[(_k\d+)\]")  # a local read (`try:` around it: 
 _GET = re.compile(r"(\w+) = _L\.get\((_k\d+)\)")
 _STORE = re.compile(r"_L\[(_k\d+)\] = (\w+)")
 _AUG = re.compile(r"([\w\[\]]+) (?:[-+*/%&|^]|//|\*\*|<<|>>)= ")
-_RESET = re.compile(r"_(?:asks|choose|seal|call)\(")  # run steps of their own: `n = ctx.steps` reads them back
+_RESET = re.compile(r"_(?:asks|decide|seal|call)\(")  # run steps of their own: `n = ctx.steps` reads them back
 
 
 def _plus(line: str, ahead: int) -> str:
