@@ -100,7 +100,8 @@ _COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "final
 # helpers that never change a frame's locals (they read values, charge work, build errors)
 _KEEPS_LOCALS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint", "_R.append",
                            "_scanned", "_member", "_bounded", "_augmented", "_nested", "_compared", "_charge", "_index",
-                           "_text", "_text_in", "_number"))
+                           "_text", "_text_in", "_number",
+                           "_record_scanned", "_decide"))  # (a decision's expressions read locals, and its answer is bound by the line after)
 _STEPS = re.compile(r"ctx\.steps(?! = )")  # ctx.steps read
 
 
@@ -128,6 +129,8 @@ def keeps_locals(line: str, ns: dict) -> bool:
     helpers that do not, the generic getter, or a log that is told only (the story's: it reads)."""
     for name in _CALL.findall(line):
         if name in _KEEPS_LOCALS or name.endswith(".append") and name.startswith("_x"):
+            continue
+        if name.endswith(".isdisjoint") and type(ns.get(name[:-11])) is frozenset:  # (a set of classes, constant)
             continue
         got = ns.get(name) if name.startswith("_k") else None
         if getattr(got, "__qualname__", "") == "make_getattr.<locals>.get" or getattr(got, "told", False):
