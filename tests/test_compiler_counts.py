@@ -14,7 +14,7 @@ READ_X_AGAIN = ["try:", "    _x2_1 = _L[_k3]", "except KeyError:", "    raise _u
 
 
 def _placed(lines: list) -> tuple[list, list]:
-    ns = {"_k1": "x", "_k2": None, "_k3": "x", "_k9": lambda ctx: None}  # (_k1 and _k3: the same local)
+    ns = {"_k1": "x", "_k2": None, "_k3": "x", "_k8": frozenset((list, dict)), "_k9": lambda ctx: None}  # (_k1 and _k3: the same local)
     return place(lines, ns, 7)
 
 
@@ -52,6 +52,29 @@ def test_a_local_is_read_again_when_its_name_may_be_stale(between):
         assert tail == ["_x2_1 = _v"]
     else:
         assert tail == READ_X_AGAIN, between
+
+
+HANDLED = ["try:", "    _v = _x1_1.seat", "except AttributeError:", "    _v = _w"]  # (a handler that goes on)
+
+
+@pytest.mark.parametrize("between", [
+    HANDLED,
+    ["_v = _k8.isdisjoint(map(type, _w))"],  # a constant set of classes asked: no call of the rules
+    ["_record_scanned(ctx, _w, _k2)", "_ans = _decide(ctx, _k2, _k2)"],  # a record's scan, a decision asked
+])
+def test_a_local_stays_held_through_what_changes_no_local(between):
+    out, _ = _placed(READ_X + between + READ_X_AGAIN)
+    assert out[-1] == "_x2_1 = _x1_1", between
+
+
+@pytest.mark.parametrize("body", [["    _L[_k1] = _w", "    _v = _w.seat"], ["    _x1_1 = _w", "    _v = _w.seat"],
+                                  ["    for _v in _w:", "        pass"], ["    _k9(ctx)"],
+                                  ["    _x1_1 = _w", "    _v = _w.seat", "    _x1_1 = _L[_k1]"]])  # (held again at its end)
+def test_a_handler_reads_a_local_again_when_the_try_may_have_changed_it(body):
+    """The error may come after the try's first lines ran: a local they set, or a name they set, is not held by the
+    name it was held by before the try (nor after a loop or a call of the rules inside it)."""
+    out, _ = _placed(READ_X + ["try:", *body, "except AttributeError:", "    _v = _w"] + READ_X_AGAIN)
+    assert out[-len(READ_X_AGAIN):] == READ_X_AGAIN, body
 
 
 LOCALS = """\

@@ -324,3 +324,45 @@ def test_a_loop_that_only_tells_the_story_is_counted_without_it_and_stops_at_the
         assert compiled == reference, most
     sources = [e.source for prog in programs_for(rs).values() for e in prog.entries if callable(e)]
     assert any("_told_each(" in src for src in sources)
+
+
+
+ASKED = """\
+ruleset: asked
+title: Decisions asked in a stretch, one of them bound to nothing
+players: {min: 3, max: 3, default: 3}
+start: game
+variables: {total: 0}
+player_variables: {got: 0}
+sequences:
+  game:
+    kind: game
+    steps:
+      - while: "total < 25"
+        do:
+          - for_each: p
+            in: players
+            do:
+              - choose: {player: p, kind: one, options: "[none] + (1..3)", prompt: "How many?", as: pick}
+              - do: "total += 1 if pick == none else pick; p.got += 1"
+              - choose: {player: p, kind: yesno, prompt: "Again?"}
+"""
+
+
+def test_a_decision_asked_by_a_stretch_itself_waits_binds_and_stops_at_the_budget_as_the_loop_does(tmp_path):
+    """A choose step written into a stretch calls `decide` from the code (loader/kinds/decide.write_choose): answered
+    by bots in the running code, or left pending and answered from outside (Game.apply, the position at the step),
+    the same games as the loop's; and every budget stops at the same step with the same error (R002 named at the
+    step that asks, from f.pc), whether the decision is answered at once or waits."""
+    path = tmp_path / "asked.yaml"
+    path.write_text(ASKED, encoding="utf-8")
+    rs = _load(str(path))
+    for seed in range(4):
+        _both(rs, seed)
+        assert _played(rs, seed, "compiled", coverage=True) == _played(rs, seed, "reference", coverage=True)
+    sources = [e.source for prog in programs_for(rs).values() for e in prog.entries + prog.entries_cov if callable(e)]
+    assert any("_decide(" in src and "while _True:" in src for src in sources)
+    for budget in range(1, 400, 9):
+        assert _played(rs, 1, "compiled", max_steps=budget) == _played(rs, 1, "reference", max_steps=budget), budget
+        reference, compiled = (_play(rs, 1, engine, max_steps=budget, story=False) for engine in ENGINES[::-1])
+        assert compiled == reference, budget

@@ -127,7 +127,7 @@ _READ = re.compile(r"(\w+) = _L\[(_k\d+)\]")  # a local read (`try:` around it: 
 _GET = re.compile(r"(\w+) = _L\.get\((_k\d+)\)")
 _STORE = re.compile(r"_L\[(_k\d+)\] = (\w+)")
 _AUG = re.compile(r"([\w\[\]]+) (?:[-+*/%&|^]|//|\*\*|<<|>>)= ")
-_RESET = re.compile(r"_(?:asks|choose|seal|call)\(")  # run steps of their own: `n = ctx.steps` reads them back
+_RESET = re.compile(r"_(?:asks|decide|seal|call)\(")  # run steps of their own: `n = ctx.steps` reads them back
 
 
 def _plus(line: str, ahead: int) -> str:
@@ -344,8 +344,8 @@ class Placing:
                 end, body_end = self.under(node, body_end, loops), None
             elif t == "finally:":
                 after, end = self.under(node, st[:3] + ({},), loops), None
-            else:
-                end = self.under(node, st[:3] + ({},), loops)
+            else:  # (the locals that names held before the try and that no line of it may have changed)
+                end = self.under(node, st[:3] + (self.through(chain[0], st[3]),), loops)
             if end is not None and t != "try:":
                 ends.append(end)
         if body_end is not None:
@@ -357,6 +357,21 @@ class Placing:
         if not ends:
             return None
         return (st[0], all(e[1] for e in ends), st[2], _common([e[3] for e in ends]))
+
+    def through(self, node: _Line, av: dict) -> dict:
+        """The locals names hold (`av`, {local: name}) that hold at every line of node's block, whichever line an
+        error leaves it at: each line's changes taken away as `stores` takes them (none left after a loop, a name
+        an `except` binds, or a call that may change a local)."""
+        for inner in node.body or ():
+            if not av:
+                break
+            t = inner.text
+            if inner.body is not None and (t.startswith(("for ", "while ", "with ", "def ")) or " as " in t):
+                return {}
+            av = _common([av, self.stores(t, av)])
+            if inner.body is not None:
+                av = self.through(inner, av)
+        return av
 
     def under(self, node: _Line, st: Optional[tuple], loops: list) -> Optional[tuple]:
         """The block under the header `node` from state `st` (`pass` when nothing is left of it), as `block`."""

@@ -14,7 +14,9 @@ from .expressions import _HELPERS as _EXPRESSION_HELPERS, SOURCE_NAMES as _EXPRE
 from ..dsl.closures.assign import _augmented
 from ..dsl.ops import bind_result
 from ..runtime.machine import handlers
-from ..runtime.machine.decision_steps import chosen, sealed
+from ..runtime.decisions import MISSING
+from ..runtime.machine.decision_steps import sealed, waits
+from ..runtime.machine.questions import decide
 from ..runtime.machine.program import _NONE, Frame
 
 # What a function returns: False when it declines (near the step budget) and True when it stopped at an
@@ -87,7 +89,9 @@ def _raised(g, f, n: int, where: tuple, keep: bool) -> None:
 # (the lines as positions.place reads them: a header and its block, what a line calls, counts or reads)
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
 _SAFE_CALLS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_L.pop", "_ZoneRef",
-                         "_CONTAINERS.isdisjoint", "_R.append", "_signal_exit", "_fire"))  # (the last two are given the count: they write it themselves)
+                         "_CONTAINERS.isdisjoint", "_R.append", "_signal_exit", "_fire", "_waits",
+                         "_fired"))  # (_signal_exit and _fire are given the count: they write it themselves; _waits and
+# _fired, after a decision asked by the code itself, read it as the decision left it: loader/kinds/decide.write_choose)
 _ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
 _COUNTS = frozenset(("n += 1", "ctx.steps = n = n + 1"))
 _AT = re.compile(r"pc = (\d+)$")
@@ -96,7 +100,8 @@ _COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "final
 # helpers that never change a frame's locals (they read values, charge work, build errors)
 _KEEPS_LOCALS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint", "_R.append",
                            "_scanned", "_member", "_bounded", "_augmented", "_nested", "_compared", "_charge", "_index",
-                           "_text", "_text_in", "_number"))
+                           "_text", "_text_in", "_number",
+                           "_record_scanned", "_decide"))  # (a decision's expressions read locals, and its answer is bound by the line after)
 _STEPS = re.compile(r"ctx\.steps(?! = )")  # ctx.steps read
 
 
@@ -124,6 +129,8 @@ def keeps_locals(line: str, ns: dict) -> bool:
     helpers that do not, the generic getter, or a log that is told only (the story's: it reads)."""
     for name in _CALL.findall(line):
         if name in _KEEPS_LOCALS or name.endswith(".append") and name.startswith("_x"):
+            continue
+        if name.endswith(".isdisjoint") and type(ns.get(name[:-11])) is frozenset:  # (a set of classes, constant)
             continue
         got = ns.get(name) if name.startswith("_k") else None
         if getattr(got, "__qualname__", "") == "make_getattr.<locals>.get" or getattr(got, "told", False):
@@ -245,12 +252,13 @@ _HELPERS = {**_EXPRESSION_HELPERS, "__builtins__": {}, "len": len, "_signal_exit
             "_augmented": _augmented, "_BaseException": BaseException,
             "_True": True, "_False": False, "_AGAIN": AGAIN, "_call": _call, "_pop_frame": handlers.pop_frame,
             "_bind_result": bind_result,
-            "_told_each": handlers.told_each, "_asks": _asks, "_raised": _raised, "_choose": chosen, "_seal": sealed}
+            "_told_each": handlers.told_each, "_asks": _asks, "_raised": _raised, "_seal": sealed,
+            "_decide": decide, "_MISSING": MISSING, "_waits": waits, "_fired": handlers.fire}
 
 
 # Every name a function's source may hold (checked before each compile, see safesource.py): the helpers, the
 # names an expression's source holds, and this writer's own locals and the attributes of games and frames it reads.
 SOURCE_NAMES = frozenset(_HELPERS) | _EXPRESSION_NAMES | {
     "f", "n", "pc", "lim", "_C", "_R", "_cv", "_s", "_o", "_i", "_w", "_cw", "work", "_entry", "steps", "max_steps",
-    "counts", "reached", "append", "_events", "sub", "_a", "frames", "max_depth", "mods", "deferred", "story"}
+    "counts", "reached", "append", "_events", "sub", "_a", "_ans", "frames", "max_depth", "mods", "deferred", "story"}
 MADE_NAMES = re.compile(r"_[kr][0-9]+|_x[0-9]+_[0-9]+")  # constants, first-pass flags, renamed expression locals

@@ -237,7 +237,9 @@ class _Expansion:
                                                                default=high if self.down else low))
             ask = [g.if_(f"{LEAD} == none and {P} == 0", [opens, g.do(bid)], ask)]
         asked = ask if self.short_hidden else [g.if_(f"{high} < {low}", [*short, *passed()], ask)]
-        ends = f"{P} >= player_count - 1 if {LEAD} != none else {P} >= player_count"
+        # (all but the top bidder passed, or all passed when nobody bid: written so that a turn far from the end,
+        # the usual one, tests one comparison)
+        ends = f"{P} >= player_count - 1 and ({LEAD} != none or {P} >= player_count)"
         if self.may_hidden:  # one who may not bid is asked too, the pass their only answer (see __init__)
             asked = [g.if_("MAY_", asked, [self.ask(low, high), g.do(f"{P} += 1")])]
         out = f"{B} in {OUT}" if self.may_hidden or self.steady else f"not (MAY_) or {B} in {OUT}"

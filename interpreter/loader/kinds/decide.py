@@ -80,7 +80,30 @@ def _asking(call: str):
     return write
 
 
-write_choose = _asking("_choose")  # a choose step calls the step itself (decision_steps.chosen, `_choose` in the code)
+def write_choose(w, s) -> bool:
+    """A choose step written out: `decide` called from the code itself (decision_steps.chosen without its frame),
+    the name bound, the position left at the step while its decision waits (`_waits`), the triggers of any events fired
+    (none that a choice raises today); answered at once, the function goes on with `n` read back (the decision counted
+    itself). Nothing between the call and `n = ctx.steps` writes the count (compiler/positions: `_decide` runs steps of
+    its own; `_waits` and `_fired` read it as the decision left it)."""
+    pc = w.first(s)
+    ins = w.code[pc]
+    spec = ins.arg
+    w.asked += 1
+    w.emit(f"pc = {pc}")
+    w.count(pc)
+    w.emit(f"f.pc = {pc}")  # (too_many_decisions names the step at f.pc; a pending decision waits there)
+    w.emit(f"_ans = _decide(ctx, {w.const(spec)}, {w.const(ins.step)})")
+    for line in ("if _ans is _MISSING:", f"    _waits(ctx, {w.const(spec)})", "    return _AGAIN"):
+        w.emit(line)
+    if spec.bind:
+        w.emit(f"_L[{w.const(spec.bind)}] = _ans")
+    for line in ("if ctx._events:", f"    f.pc = {pc + 1}", "    _fired(ctx)", "    return _AGAIN", "n = ctx.steps",
+                 "if n > lim:", "    return _True"):
+        w.emit(line)
+    return True
+
+
 write_sealed = _asking("_seal")  # and a sealed step (decision_steps.sealed)
 
 

@@ -29,8 +29,8 @@ def h_choose(g, f, ins) -> None:
 def chosen(g, f, ins, pc: int) -> bool:
     """The choose step `ins` at pc of frame f, asked: True when its decision waits (pending at pc), False when it
     was answered at once (forced, or by a bot: the name bound, the position moved on to pc + 1), or events wait
-    (fired here). The loop runs it through h_choose; the code written of a stretch calls it itself
-    (loader/kinds/decide.write_choose: one call fewer than compiler/running._asks, which runs any step that asks)."""
+    (fired here). The loop runs it through h_choose; the code written of a stretch does the same itself, calling
+    `decide` (loader/kinds/decide.write_choose)."""
     f.pc = pc
     spec = ins.arg
     answer = decide(g, spec, ins.step)
@@ -46,6 +46,11 @@ def chosen(g, f, ins, pc: int) -> bool:
         fire(g)
         return True
     return False
+
+def waits(g, spec) -> None:
+    """The decision of a choose step that the written code asked (loader/kinds/decide.write_choose) waits: as chosen."""
+    d = g.pending
+    d.resume, d.held = choose_on, spec.bind
 
 def choose_on(g, f, d, answer) -> None:
     """h_choose given its answer: the name bound (held by the decision), on to the next step."""
