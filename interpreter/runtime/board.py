@@ -22,6 +22,7 @@ from .story import narrate_log, zone_words
 # the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
 # (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
 MAX_TALLY_KEYS = 10_000
+_REFS = ZoneRef._interned  # every zone ref made, by (zone, key): a ref in a game's table is found there
 
 if TYPE_CHECKING:
     from .machine.program import Frame
@@ -83,13 +84,10 @@ class Board(Dice):
             known = self._dynamic.get(name)
             if known is not None and known[0] == count and known[1] is zones and known[2] == len(zones):
                 return known[3]
-            refs = [ZoneRef(name, i) for i in range(1, count + 1) if ZoneRef(name, i) in zones]
+            refs = [r for i in range(1, count + 1) if (r := _REFS.get((name, i))) is not None and r in zones]
             self._dynamic[name] = (count, zones, len(zones), refs)
             return refs
-        if zd.per == "player":
-            refs = [ZoneRef(name, p.seat) for p in self.players]
-        else:
-            refs = [ZoneRef(name, k) for k in zd.per or ()]
+        refs = [ZoneRef(name, k) for k in ([p.seat for p in self.players] if zd.per == "player" else zd.per or ())]
         self._families[name] = refs
         return refs
 
@@ -97,8 +95,8 @@ class Board(Dice):
         zd = self.rs.zones[name]
         if isinstance(key, Player):
             key = key.seat
-        ref = ZoneRef(name, key)
-        if ref not in self.zones:
+        ref = _REFS.get((name, key))  # (a zone of the table was made before: no call of ZoneRef's __new__)
+        if ref is None or ref not in self.zones:
             if zd.per == "dynamic":
                 raise RuleError(f"'{name}' has no zone number {describe(key)}", span)
             keys = ", ".join(map(str, zd.per)) if isinstance(zd.per, tuple) else "players"
