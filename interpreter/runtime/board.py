@@ -6,6 +6,7 @@ expressions call, kept apart from how a game is set up, driven and copied.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
@@ -22,6 +23,7 @@ from .story import narrate_log, zone_words
 # the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
 # (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
 MAX_TALLY_KEYS = 10_000
+_SEQ = attrgetter("seq")
 _REFS = ZoneRef._interned  # every zone ref made, by (zone, key): a ref in a game's table is found there
 
 if TYPE_CHECKING:
@@ -133,7 +135,7 @@ class Board(Dice):
         return None
 
     def in_sequence(self, seq: str) -> bool:
-        return any(f.seq == seq for f in self.frames)
+        return seq in map(_SEQ, self.frames)  # (in C: any() of a generator resumes Python code once a frame)
 
     def set_mark(self, card: Card, name: str, value: Any) -> None:
         self.marks.setdefault(card.id, {})[name] = value
