@@ -50,7 +50,7 @@ class Player:
     """A seat at the table; seats are numbered 0.. in clockwise order.
 
     One object per seat and name: Player(seat, name) gives the same object each time (interned, as ZoneRef; held
-    weakly, so the names of games long over are let go), and so does every copy, pickle or save restored (by
+    weakly, so the names of games long over are let go), and so does every copy or save restored (by
     `__reduce__`, or the game's own list). Two players are equal when they are the same object, and hashing is
     Python's own: a player compared in a list or used as a key costs no call of Python code (session 19)."""
 
