@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, Mapping
+from weakref import WeakValueDictionary
 
 from .diagnostics import Span
 
@@ -46,20 +47,28 @@ class Card:
 
 
 class Player:
-    """A seat at the table; seats are numbered 0.. in clockwise order."""
+    """A seat at the table; seats are numbered 0.. in clockwise order.
 
-    __slots__ = ("seat", "name", "_hash")
+    One object per seat and name: Player(seat, name) gives the same object each time (interned, as ZoneRef; held
+    weakly, so the names of games long over are let go), and so does every copy or save restored (by
+    `__reduce__`, or the game's own list). Two players are equal when they are the same object, and hashing is
+    Python's own: a player compared in a list or used as a key costs no call of Python code (session 19)."""
 
-    def __init__(self, seat: int, name: str):
-        self.seat = seat
-        self.name = name
-        self._hash = hash(("player", seat))  # players are dict keys at every turn: the hash is worked out once
+    __slots__ = ("seat", "name", "__weakref__")
+    seat: int
+    name: str
 
-    def __eq__(self, other: object) -> bool:
-        return other is self or (other.__class__ is Player and other.seat == self.seat)
+    def __new__(cls, seat: int, name: str) -> "Player":
+        made = _PLAYERS_MADE.get((seat, name))
+        if made is None:
+            made = object.__new__(cls)
+            made.seat = seat
+            made.name = name
+            made = _PLAYERS_MADE.setdefault((seat, name), made)
+        return made
 
-    def __hash__(self) -> int:
-        return self._hash
+    def __reduce__(self):
+        return (Player, (self.seat, self.name))
 
     # (no __lt__: players have no order in the rules, so 'p < q' is refused while playing as at load; sorted(),
     # min() and max() of players put them in seat order themselves, builtins._ordered)
@@ -69,6 +78,9 @@ class Player:
 
     def __str__(self) -> str:
         return self.name
+
+
+_PLAYERS_MADE: WeakValueDictionary = WeakValueDictionary()  # (seat, name) -> the one Player of them
 
 
 class ZoneRef:

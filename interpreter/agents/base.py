@@ -98,6 +98,7 @@ class RandomAgent:
 _MASK = (1 << 64) - 1
 _STEP = 0xD1B54A32D192ED03  # a decision number's step in the bot's seeds
 _GOLDEN = 0x9E3779B97F4A7C15  # SplitMix's increment
+_new = object.__new__
 
 
 def decision_rng(base: int, d: Decision) -> SplitMix:
@@ -106,7 +107,9 @@ def decision_rng(base: int, d: Decision) -> SplitMix:
     z = (base + (d.number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return SplitMix(z ^ (z >> 31))
+    rng = _new(SplitMix)  # SplitMix(z ^ (z >> 31)) without a call of its __init__ from C (a state below 2**64 as it is)
+    rng.state = z ^ (z >> 31)
+    return rng
 
 
 def below_at(base: int, number: int, n: int) -> int:

@@ -6,6 +6,7 @@ expressions call, kept apart from how a game is set up, driven and copied.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
@@ -22,6 +23,8 @@ from .story import narrate_log, zone_words
 # the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
 # (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
 MAX_TALLY_KEYS = 10_000
+_SEQ = attrgetter("seq")
+_REFS = ZoneRef._interned  # every zone ref made, by (zone, key): a ref in a game's table is found there
 
 if TYPE_CHECKING:
     from .machine.program import Frame
@@ -83,13 +86,10 @@ class Board(Dice):
             known = self._dynamic.get(name)
             if known is not None and known[0] == count and known[1] is zones and known[2] == len(zones):
                 return known[3]
-            refs = [ZoneRef(name, i) for i in range(1, count + 1) if ZoneRef(name, i) in zones]
+            refs = [r for i in range(1, count + 1) if (r := _REFS.get((name, i))) is not None and r in zones]
             self._dynamic[name] = (count, zones, len(zones), refs)
             return refs
-        if zd.per == "player":
-            refs = [ZoneRef(name, p.seat) for p in self.players]
-        else:
-            refs = [ZoneRef(name, k) for k in zd.per or ()]
+        refs = [ZoneRef(name, k) for k in ([p.seat for p in self.players] if zd.per == "player" else zd.per or ())]
         self._families[name] = refs
         return refs
 
@@ -97,8 +97,8 @@ class Board(Dice):
         zd = self.rs.zones[name]
         if isinstance(key, Player):
             key = key.seat
-        ref = ZoneRef(name, key)
-        if ref not in self.zones:
+        ref = _REFS.get((name, key))  # (a zone of the table was made before: no call of ZoneRef's __new__)
+        if ref is None or ref not in self.zones:
             if zd.per == "dynamic":
                 raise RuleError(f"'{name}' has no zone number {describe(key)}", span)
             keys = ", ".join(map(str, zd.per)) if isinstance(zd.per, tuple) else "players"
@@ -135,7 +135,7 @@ class Board(Dice):
         return None
 
     def in_sequence(self, seq: str) -> bool:
-        return any(f.seq == seq for f in self.frames)
+        return seq in map(_SEQ, self.frames)  # (in C: any() of a generator resumes Python code once a frame)
 
     def set_mark(self, card: Card, name: str, value: Any) -> None:
         self.marks.setdefault(card.id, {})[name] = value

@@ -227,7 +227,9 @@ class Decision:
                 return None if wire == 0 else low + wire - 1
             return self._options[wire]
         if self.kind == "subset":
-            options = self.options
+            options = self._options
+            if options is None:  # (a list, as a subset's always is: read without the property's call from C)
+                options = self.options
             return [options[i] for i in sorted(wire)]
         return wire
 

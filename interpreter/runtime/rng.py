@@ -205,8 +205,11 @@ class Dice:
             if isinstance(against, bool) or not isinstance(against, (int, float)):
                 raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
             success = sum(faces) >= against
-        r = Roll(name, faces, named.name if named else None, success, against,
-                 roller.seat if seen != "open" and isinstance(roller, Player) else None)
+        r = _new_roll(Roll)  # (Roll.__init__ written out, as above: no call of Python code from C)
+        r.by = roller.seat if seen != "open" and isinstance(roller, Player) else None
+        r.dice, r.faces, r.total, r.result, r.success, r.target = \
+            name, faces, sum(faces), named.name if named else None, success, against
+        r.doubles = len(faces) > 1 and len(set(faces)) == 1
         if self.story:  # the line is worked out only when someone reads the story
             who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
