@@ -6,6 +6,7 @@ expressions call, kept apart from how a game is set up, driven and copied.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..diagnostics import RuleError, Span
@@ -22,6 +23,7 @@ from .story import narrate_log, zone_words
 # the values one metric is grouped by in one game: each is a row of every report, and a simulation keeps each game's
 # (a metric keyed by a counter made 300,000 keys a game: 12 games of `simulate` ended in MemoryError, exit 3, at 2 GB)
 MAX_TALLY_KEYS = 10_000
+_INTERNED, _SEQ = ZoneRef._interned, attrgetter("seq")
 
 if TYPE_CHECKING:
     from .machine.program import Frame
@@ -76,14 +78,15 @@ class Board(Dice):
         fixed = self._families.get(name)
         if fixed is not None:
             return fixed
+        # a dynamic family's, kept while its count and the zones (the same table, as many zones) stay as they were: a
+        # dynamic zone is only ever added (create_zone counts it)
+        known = self._dynamic.get(name)
+        if known is not None and known[0] == self.dynamic[name] and known[1] is self.zones \
+                and known[2] == len(self.zones):
+            return known[3]
         zd = self.rs.zones[name]
         if zd.per == "dynamic":
-            # kept while the family's count and the zones (the same table, as many zones) stay as they were: a
-            # dynamic zone is only ever added (create_zone counts it)
             count, zones = self.dynamic[name], self.zones
-            known = self._dynamic.get(name)
-            if known is not None and known[0] == count and known[1] is zones and known[2] == len(zones):
-                return known[3]
             refs = [ZoneRef(name, i) for i in range(1, count + 1) if ZoneRef(name, i) in zones]
             self._dynamic[name] = (count, zones, len(zones), refs)
             return refs
@@ -98,7 +101,7 @@ class Board(Dice):
         zd = self.rs.zones[name]
         if isinstance(key, Player):
             key = key.seat
-        ref = ZoneRef(name, key)
+        ref = _INTERNED.get((name, key)) or ZoneRef(name, key)  # (ZoneRef's own look-up, without its call)
         if ref not in self.zones:
             if zd.per == "dynamic":
                 raise RuleError(f"'{name}' has no zone number {describe(key)}", span)
@@ -136,7 +139,7 @@ class Board(Dice):
         return None
 
     def in_sequence(self, seq: str) -> bool:
-        return any(f.seq == seq for f in self.frames)
+        return seq in map(_SEQ, self.frames)  # (in C: any() of a generator is a Python call a frame)
 
     def set_mark(self, card: Card, name: str, value: Any) -> None:
         self.marks.setdefault(card.id, {})[name] = value
@@ -171,8 +174,7 @@ class Board(Dice):
                     if told is None or may_fire(told, fields):
                         self._events.append(("moved", fields))
                 return
-        # (a zone's cards, copied, and a list as they are, as as_list gives them, without its calls)
-        cards = self.zones.get(what) if what.__class__ is ZoneRef else None
+        cards = self.zones.get(what) if what.__class__ is ZoneRef else None  # (as as_list gives, without its calls)
         cards = list(cards) if cards is not None else what if what.__class__ is list else (what,) \
             if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         if place.__class__ is not str and (place.__class__ is not int or place < 0):
