@@ -78,8 +78,7 @@ class Board(Dice):
         fixed = self._families.get(name)
         if fixed is not None:
             return fixed
-        # a dynamic family's, kept while its count and the zones (the same table, as many zones) stay as they were: a
-        # dynamic zone is only ever added (create_zone counts it)
+        # a dynamic family's, kept while its count and the zones (the same table, as many zones) stay as they were (create_zone counts it)
         known = self._dynamic.get(name)
         if known is not None and known[0] == self.dynamic[name] and known[1] is self.zones \
                 and known[2] == len(self.zones):
@@ -168,11 +167,12 @@ class Board(Dice):
                 where[what.index] = dest
                 if self.known:
                     forget_moved(self.known, what, dest)
-                told = self.moved_to[dest]  # (by_dest's answer for the zone, a look-up: model/gates.ByDest)
-                if told is None or told:
-                    fields = {"card": what, "source": src, "dest": dest, "player": player}
-                    if told is None or may_fire(told, fields):
-                        self._events.append(("moved", fields))
+                if self.gates:  # (no trigger on any event: no look-up; by_dest's answer for the zone: gates.ByDest)
+                    told = self.moved_to[dest]
+                    if told is None or told:
+                        fields = {"card": what, "source": src, "dest": dest, "player": player}
+                        if told is None or may_fire(told, fields):
+                            self._events.append(("moved", fields))
                 return
         cards = self.zones.get(what) if what.__class__ is ZoneRef else None  # (as as_list gives, without its calls)
         cards = list(cards) if cards is not None else what if what.__class__ is list else (what,) \
