@@ -174,8 +174,8 @@ class Board(Dice):
                         if told is None or may_fire(told, fields):
                             self._events.append(("moved", fields))
                 return
-        cards = self.zones.get(what) if what.__class__ is ZoneRef else None  # (as as_list gives, without its calls)
-        cards = list(cards) if cards is not None else what if what.__class__ is list else (what,) \
+        got = self.zones.get(what) if what.__class__ is ZoneRef else None  # (as as_list gives, without its calls)
+        cards = list(got) if got is not None else what if what.__class__ is list else (what,) \
             if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         if place.__class__ is not str and (place.__class__ is not int or place < 0):
             raise RuleError(f"'under' needs a whole number of cards, 0 or more, not {describe(place)}", span,

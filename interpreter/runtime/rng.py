@@ -114,6 +114,9 @@ class Dice:
     _events: list
     say: Callable[..., None]
     gates: dict
+    work: int  # (the work charged, and the steps' budget: guards.charge)
+    steps: int
+    max_steps: int
 
     def roll(self, spec: Any, roller: Any, against: Any, span: Span) -> Any:
         frame = self.frames[-1]
@@ -163,7 +166,8 @@ class Dice:
                 faces = (face,)
                 self.chance.append(["roll", name, [face]])
             else:  # the log keeps every face until the next decision: a die costs what a pick does (session 19)
-                work = self.work = self.work + count * PICK_STEPS  # (guards.charge's count, without its call)
+                # guards.charge's count, without its call (work is a slot of Game's, as the state this class reads)
+                self.work = work = self.work + count * PICK_STEPS  # type: ignore[misc]
                 if self.steps + work > self.max_steps:
                     charge(self, 0, span)  # (its error)
                 rng, shown = self.rng, []
