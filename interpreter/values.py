@@ -186,7 +186,10 @@ def out_seats(ctx) -> frozenset:
     mods = getattr(ctx, "modifiers", None)
     if not mods:
         return _NONE_OUT
-    seats = [m[1] for m in mods if m[0] == OUT]
+    seats = []
+    for m in mods:  # (a loop, not a list comprehension's call: asked at every order of play while modifiers are on)
+        if m[0] == OUT:
+            seats.append(m[1])
     if not seats:  # (modifiers in force, none of them 'out': the usual case)
         return _NONE_OUT
     return frozenset(range(len(ctx.players))) if None in seats else frozenset(seats)

@@ -86,7 +86,8 @@ _SOURCE_NAMES = set(codegen._HELPERS) | {"ctx", "_L", "_saved", "_expression", "
                                          "_player_zones", "key", "zone", "issuperset", "modifiers", "modifier_total", "extend",
                                          "_families", "family_zones",
                                          # the game's operations a statement written in a stretch calls
-                                         "move", "draw", "shuffle", "roll", "tally", "family_member",
+                                         "move", "draw", "shuffle", "roll", "tally", "family_member", "set_mark",
+                                         "add_modifier", "remove_modifier",
                                          # a roll's fields, read inline
                                          "dice", "total", "result", "success", "doubles", "target",
                                          # the work guard written out (Writer.charge)

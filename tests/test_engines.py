@@ -207,13 +207,51 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("text", [LOOPS] + [TEMPLATE % e for e in ERRORS])
+MARKS = """\
+ruleset: marks
+title: Card variables and modifiers set in a stretch
+players: {min: 2, max: 2, default: 2}
+start: game
+variables: {x: 0}
+cards:
+  - for: {n: 1..4}
+    id: "c{n}"
+    name: "Chip {n}"
+    classes: [chip]
+    attributes: {n: "=n"}
+zones:
+  pile: {visibility: open, initial: all}
+card_variables: {seen: 0}
+modifiers:
+  slow: {doc: A modifier set and read in a loop.}
+sequences:
+  game:
+    kind: game
+    steps:
+      - for_each: c
+        in: "cards(pile)"
+        do:
+          - do: "set c.seen = x + c.n"
+          - do: "x += c.seen"
+          - do: "add modifier slow to players[c.n % 2] value c.n until end of game"
+          - do: "x += modifier('slow', players[0])"
+          - if: "c.n == 3"
+            then: ["remove modifier slow from players[0]"]
+      - do: "set x = x + sum([c.seen for c in cards(pile)])"
+      - do: "set (x if x > 0 else players[0]).seen = 1"
+"""
+
+
+@pytest.mark.parametrize("text", [LOOPS, MARKS] + [TEMPLATE % e for e in ERRORS])
 def test_loops_triggers_errors_and_the_budget_inside_a_stretch(text, tmp_path):
     path = tmp_path / "case.yaml"  # one name: the spans name the file
     path.write_text(text, encoding="utf-8")
     rs = _load(str(path))
     for seed in range(4 if text is LOOPS else 1):
         _both(rs, seed, max_steps=400 if text is not LOOPS else 200_000)
+    if text is MARKS:  # (the card variable set on a number: the closure's error, in the compiled code too)
+        for steps in range(5, 90, 7):
+            _both(rs, 0, max_steps=steps)
     assert _written(rs) > 0
 
 

@@ -1,7 +1,7 @@
-"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally, a player
-variable set), so that a stretch runs them in its own code, their expressions copied in, instead of calling their
-closures (which call the function of each expression in turn); and the lines of an assignment to a local or a game
-variable, which the stretch's writer puts in its code (`assignment`).
+"""Generated source for the statements a stretch of steps runs most (move, draw, shuffle, roll, tally, a modifier
+added or removed, a player or card variable set), so that a stretch runs them in its own code, their expressions
+copied in, instead of calling their closures (which call the function of each expression in turn); and the lines of
+an assignment to a local or a game variable, which the stretch's writer puts in its code (`assignment`).
 
 Each is written as the closure of dsl/closures/statements.py (or assign.py) runs it: its expressions in the same order, the same
 call of the game with the same arguments, the same errors; the function's value is the signal the closure returns
@@ -29,6 +29,11 @@ def draw_count_error(k, span) -> RuleError:
 def pvar_error(p, attr: str, span) -> RuleError:
     """The error of a player variable set on something that is not a player (as assign._assign_in_place raises it)."""
     return RuleError(f"'{attr}' is a player variable, but this is {describe(p)}", span)
+
+
+def mark_error(c, attr: str, span) -> RuleError:
+    """The error of a card variable set on something that is not a card (as the closure of assign.py raises it)."""
+    return RuleError(f"'{attr}' is a card variable, but this is {describe(c)}", span)
 
 
 def assignment(how: str, d: str, key: str, value: str, sign: int, names: tuple[str, str, str],
@@ -134,6 +139,19 @@ class StatementNodes:
         self.emit(f"ctx.tally({self.const(n.metric)}, {key}, {value}, {self.const(n.span)})")
         return "None"
 
+    def _w_AddModifier(self, n: A.AddModifier, extra: dict) -> str:
+        target = self.expr(n.target) if n.target is not None else "None"
+        value = self.expr(n.value) if n.value is not None else "_ONE"
+        until = ("next " + n.until) if n.next else n.until
+        self.emit(f"ctx.add_modifier({self.const(n.modifier)}, {target}, {value}, {self.const(until)}, "
+                  f"{self.const(n.span)})")
+        return "None"
+
+    def _w_RemoveModifier(self, n: A.RemoveModifier, extra: dict) -> str:
+        target = self.expr(n.target) if n.target is not None else "None"
+        self.emit(f"ctx.remove_modifier({self.const(n.modifier)}, {target})")
+        return "None"
+
     def _w_Assign(self, n: A.Assign, extra: dict) -> str:
         """A player variable set (`p.coins = v`, `+=`, `-=`) as assign._assign_in_place's closures run it: the player
         worked out at the read and again at the write (its errors and work each time), whole numbers in range added
@@ -142,6 +160,13 @@ class StatementNodes:
         if not isinstance(t, A.Attr) or n.op not in ("=", "+=", "-="):
             raise Unsupported("an assignment left to its closure")
         attr, span = self.const(t.name), self.const(n.span)
+        if extra.get("mark"):  # a card variable set (`card.x = v`): the value first, then the card, as the closure
+            value = self.expr(n.value)
+            c = self.expr(t.obj)
+            with self.block(f"if not isinstance({c}, _Card):"):
+                self.emit(f"raise {self.const(mark_error)}({c}, {attr}, {span})")
+            self.emit(f"ctx.set_mark({c}, {attr}, {value})")
+            return "None"
         if n.op == "=":
             value = self.expr(n.value)
             self.emit(f"ctx.pvars[{self._player(t, attr, span)}.seat][{attr}] = {value}")

@@ -61,7 +61,7 @@ SOURCE_NAMES = frozenset(_HELPERS) | {"ctx", "_L", "_saved", "_expression", "_fu
                                       "pvars", "seat", "attrs", "classes", "append", "get", "pop", "zone_cards", "zones", "issuperset",
                                       "isdisjoint", "work", "steps", "max_steps", "_cw", "_d", "_left", "_w0", "_room",
                                       "AttributeError", "zone_owner", "_player_zones", "key", "zone", "_families", "family_zones", "modifiers", "modifier_total",
-                                      "extend", "move", "draw",
+                                      "extend", "move", "draw", "set_mark", "add_modifier", "remove_modifier",
                                       "shuffle", "roll", "tally", "family_member",
                                       *ROLL_FIELDS}
 MADE_NAMES = re.compile(r"_[kv][0-9]+")  # the namespace's constants and the function's locals

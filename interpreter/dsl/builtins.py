@@ -150,7 +150,8 @@ def _whole(fn, x, ctx, span) -> int:
 
 @builtin("top", 1, 1, "card", "The top card of a zone (where draws come from), or none.", "top(discard)")
 def _top(ctx, span, z):
-    cards = ctx.zone_cards(_zone(ctx, z, span))
+    cards = ctx.zones.get(z) if z.__class__ is ZoneRef else None  # (a zone's cards: zone_cards's, without its calls)
+    cards = ctx.zone_cards(_zone(ctx, z, span)) if cards is None else cards
     return cards[-1] if cards else None
 
 

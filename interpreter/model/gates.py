@@ -70,6 +70,23 @@ def by_dest(gates: tuple[Gate, ...], dest: Any) -> tuple[Gate, ...]:
     return ()
 
 
+class ByDest(dict):
+    """`by_dest` of one event's gates for every destination, worked out once per zone (with the ruleset's tables:
+    runtime/machine/setup.py) and then read as a dict look-up in C instead of a call at every move: the gates as
+    they are (None, or () when no trigger is on the event) for a destination not yet asked about."""
+
+    __slots__ = ("gates",)
+
+    def __init__(self, gates: Optional[tuple[Gate, ...]]) -> None:
+        super().__init__()
+        self.gates = gates
+
+    def __missing__(self, dest: Any) -> Optional[tuple[Gate, ...]]:
+        gates = self.gates
+        told = self[dest] = by_dest(gates, dest) if gates else gates
+        return told
+
+
 def _gate(t: M.Trigger) -> Optional[Gate]:
     """The test a trigger's condition starts with, when it is one `may_fire` can make: `F is CLASS` or
     `F.result == 'TEXT'`, F a field of the event (a local of the condition's scope)."""

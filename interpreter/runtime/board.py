@@ -13,7 +13,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
 from ..dsl.ops import text_of
 from ..model import ruleset as M
-from ..model.gates import Gate, by_dest, may_fire
+from ..model.gates import ByDest, Gate, may_fire
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
@@ -57,6 +57,7 @@ class Board(Dice):
     locals: dict
     triggers: dict[str, list[M.Trigger]]
     gates: dict[str, Optional[tuple[Gate, ...]]]
+    moved_to: ByDest
     _events: list
     _families: dict[str, list]
     _dynamic: dict[str, tuple]
@@ -78,14 +79,14 @@ class Board(Dice):
         fixed = self._families.get(name)
         if fixed is not None:
             return fixed
+        # a dynamic family's, kept while its count and the zones (the same table, as many zones) stay as they were (create_zone counts it)
+        known = self._dynamic.get(name)
+        if known is not None and known[0] == self.dynamic[name] and known[1] is self.zones \
+                and known[2] == len(self.zones):
+            return known[3]
         zd = self.rs.zones[name]
         if zd.per == "dynamic":
-            # kept while the family's count and the zones (the same table, as many zones) stay as they were: a
-            # dynamic zone is only ever added (create_zone counts it)
             count, zones = self.dynamic[name], self.zones
-            known = self._dynamic.get(name)
-            if known is not None and known[0] == count and known[1] is zones and known[2] == len(zones):
-                return known[3]
             refs = [r for i in range(1, count + 1) if (r := _REFS.get((name, i))) is not None and r in zones]
             self._dynamic[name] = (count, zones, len(zones), refs)
             return refs
@@ -164,24 +165,23 @@ class Board(Dice):
                 where[what.index] = dest
                 if self.known:
                     forget_moved(self.known, what, dest)
-                if self.gates:  # (no trigger on any event: no lookup)
-                    told = self.gates.get("moved", ())
-                    told = by_dest(told, dest) if told else told
+                if self.gates:  # (no trigger on any event: no look-up; by_dest's answer for the zone: gates.ByDest)
+                    told = self.moved_to[dest]
                     if told is None or told:
                         fields = {"card": what, "source": src, "dest": dest, "player": player}
                         if told is None or may_fire(told, fields):
                             self._events.append(("moved", fields))
                 return
-        cards = (what,) if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
+        got = self.zones.get(what) if what.__class__ is ZoneRef else None  # (as as_list gives, without its calls)
+        cards = list(got) if got is not None else what if what.__class__ is list else (what,) \
+            if isinstance(what, Card) else as_list(self, what, span) if what is not None else ()
         if place.__class__ is not str and (place.__class__ is not int or place < 0):
             raise RuleError(f"'under' needs a whole number of cards, 0 or more, not {describe(place)}", span,
                             "0 puts it on top; the number of cards in the zone, or more, at the bottom")
         target = self.zones.get(dest) if dest.__class__ is ZoneRef else None
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
-        told = self.gates.get("moved", ())  # as _emit: the event is kept only for a trigger to read
-        if told:  # (a gate on the destination is looked at once for the whole move)
-            told = by_dest(told, dest)
+        told = self.moved_to[dest]  # as _emit: the event is kept only for a trigger to read (by_dest: once a zone)
         known = self.known  # what seats were shown (knowledge.py): a card moved away is no longer known there
         where = self.where
         for c in cards:
@@ -230,9 +230,7 @@ class Board(Dice):
                 self.where[c.index] = dest
                 gates = self.gates
                 if gates:  # (as _emit, for each event)
-                    gate = gates.get("moved", ())
-                    if gate:
-                        gate = by_dest(gate, dest)
+                    gate = self.moved_to[dest]  # (by_dest's, as move)
                     if gate is None or gate:
                         fields = {"card": c, "source": src, "dest": dest, "player": None}
                         if gate is None or may_fire(gate, fields):

@@ -114,6 +114,9 @@ class Dice:
     _events: list
     say: Callable[..., None]
     gates: dict
+    work: int  # (the work charged, and the steps' budget: guards.charge)
+    steps: int
+    max_steps: int
 
     def roll(self, spec: Any, roller: Any, against: Any, span: Span) -> Any:
         frame = self.frames[-1]
@@ -163,10 +166,26 @@ class Dice:
                 faces = (face,)
                 self.chance.append(["roll", name, [face]])
             else:  # the log keeps every face until the next decision: a die costs what a pick does (session 19)
-                charge(self, count * PICK_STEPS, span)
-                below = self.rng.below
-                faces = tuple([1 + below(sides) for _ in range(count)])
-                self.chance.append(["roll", name, list(faces)])
+                # guards.charge's count, without its call (work is a slot of Game's, as the state this class reads)
+                self.work = work = self.work + count * PICK_STEPS  # type: ignore[misc]
+                if self.steps + work > self.max_steps:
+                    charge(self, 0, span)  # (its error)
+                rng, shown = self.rng, []
+                state = rng.state
+                for _ in range(count):  # (below(sides) for each die, written out as in shuffle: no call a die)
+                    while sides > 0:
+                        z = state = (state + 0x9E3779B97F4A7C15) & _MASK
+                        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                        x = z ^ (z >> 31)
+                        if x <= _MASK - sides or x <= _MASK - (_MASK + 1) % sides:  # (as below)
+                            break
+                    else:
+                        rng.below(sides)  # (its error)
+                    shown.append(1 + x % sides)
+                rng.state = state
+                faces = tuple(shown)
+                self.chance.append(["roll", name, shown])
         else:
             faces = tuple(partial)
         named = None
@@ -202,7 +221,7 @@ class Dice:
         elif outcome == "failure":
             success = False
         elif against is not None:
-            if isinstance(against, bool) or not isinstance(against, (int, float)):
+            if against.__class__ is not int and (isinstance(against, bool) or not isinstance(against, (int, float))):
                 raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
             success = sum(faces) >= against
         r = _new_roll(Roll)  # (Roll.__init__ written out, as above: no call of Python code from C)

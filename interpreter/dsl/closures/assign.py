@@ -128,7 +128,10 @@ class AssignStatements:
                 nested(d, span)  # a record set into itself, or grown without end
 
         if op == "=":
-            return lambda ctx: write(ctx, value(ctx))
+            def set_in(ctx):
+                write(ctx, value(ctx))
+            # (a card variable's: noted, the compiler writes it into a stretch, compiler/statements.py)
+            return statement_noted(n, set_in, self.scope, mark=True) if isinstance(target, A.Attr) else set_in
 
         def aug(ctx):
             old, inc = read(ctx), value(ctx)

@@ -264,14 +264,14 @@ class StatementCompiler(AssignStatements, CallStatements, Compiler):
         target = self.expr(n.target)[0] if n.target is not None else None
         value = self.expr(n.value)[0] if n.value is not None else None
         name, until, span = n.modifier, ("next " + n.until if n.next else n.until), n.span
-        return lambda ctx: ctx.add_modifier(name, target(ctx) if target else None,
-                                            value(ctx) if value else 1, until, span)
+        return statement_noted(n, lambda ctx: ctx.add_modifier(name, target(ctx) if target else None,
+                                                               value(ctx) if value else 1, until, span), self.scope)
 
     def _s_RemoveModifier(self, n: A.RemoveModifier) -> Fn:
         self._check_modifier(n.modifier, n.modifier_span)
         target = self.expr(n.target)[0] if n.target is not None else None
         name = n.modifier
-        return lambda ctx: ctx.remove_modifier(name, target(ctx) if target else None)
+        return statement_noted(n, lambda ctx: ctx.remove_modifier(name, target(ctx) if target else None), self.scope)
 
     def _check_modifier(self, name: str, span: Span) -> None:
         sym = self.scope.symbols.get(name)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...compiler import stretches
 from ...model import ruleset as M
-from ...model.gates import ruleset_gates
+from ...model.gates import ByDest, ruleset_gates
 from ...values import Player
 from ..codec import copy_value
 from ..knowledge import orderless
@@ -107,7 +107,8 @@ class _Tables:
     with one zone per player, the zones whose order nobody knows, the triggers by event and the events' gates; and
     what set-up made, kept by the players' names and engine (`given`, `keep`)."""
 
-    __slots__ = ("programs", "nodes", "player_zones", "orderless", "triggers", "gates", "kept", "__weakref__")
+    __slots__ = ("programs", "nodes", "player_zones", "orderless", "triggers", "gates", "moved_to", "kept",
+                 "__weakref__")
 
     def __init__(self, rs: M.Ruleset):
         progs = compile_program(rs)
@@ -125,6 +126,7 @@ class _Tables:
             triggers.setdefault(t.on, []).append(t)
         self.triggers = triggers
         self.gates = ruleset_gates(rs)  # what a raised event must show to be kept (model/gates.py)
+        self.moved_to = ByDest(self.gates.get("moved", ()))  # and a card moved to each zone (Board.move)
         self.kept: dict[tuple, SetUp] = {}
 
 
