@@ -83,3 +83,25 @@ def test_the_undo_button_does_not_tell_that_the_game_behind_forced_answers_is_ov
     swapped = _frames(tmp_path, monkeypatch, path, kinds, 0, 0, ("seer", "watcher_2"), engine)
     assert [json.loads(f)["undo"] for f in plain] == [json.loads(f)["undo"] for f in swapped]
     assert plain == swapped
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_sealed_rebids_tell_the_others_only_what_the_reveal_does(tmp_path, monkeypatch, engine):
+    """Dead Heat (sealed bids, the tied bid again, only they), seed 1: a person in seat 2 (passing), random bots,
+    in games that differ in two relics of the pile that never come up, is sent the same frames; each re-bid is told as
+    the rules say (who tied, at what, that they bid again), asks the tied alone, each `has answered` until revealed."""
+    path = str(CASES / "games" / "dead-heat.yaml")
+    kinds = ["random", "human", "random", "random"]
+    plain = _frames(tmp_path, monkeypatch, path, kinds, 1, 1, None, engine)
+    assert plain == _frames(tmp_path, monkeypatch, path, kinds, 1, 1, ("relic3a", "relic4b"), engine)
+    story = [line["text"] for frame in plain for line in json.loads(frame)["story"]]
+    ties = [i for i, text in enumerate(story) if text.endswith(": they bid again")]
+    assert len(ties) >= 2, story
+    for i in ties:
+        who = story[i].split(" tie at ")[0].split(", ")
+        after = story[i + 1:]
+        reveal = next(n for n, text in enumerate(after) if text.startswith("Revealed: "))
+        bids = after[reveal].removeprefix("Revealed: ").split(", ")
+        assert [bid.split(":")[0] for bid in bids] == who  # the tied alone, in the same order
+        assert [text if p != "P2" else text.startswith("P2: Bid for ") for p, text in zip(who, after[:reveal])] == \
+            [f"{p} has answered" if p != "P2" else True for p in who] and reveal == len(who)
