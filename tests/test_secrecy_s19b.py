@@ -105,3 +105,39 @@ def test_sealed_rebids_tell_the_others_only_what_the_reveal_does(tmp_path, monke
         assert [bid.split(":")[0] for bid in bids] == who  # the tied alone, in the same order
         assert [text if p != "P2" else text.startswith("P2: Bid for ") for p, text in zip(who, after[:reveal])] == \
             [f"{p} has answered" if p != "P2" else True for p in who] and reveal == len(who)
+
+
+@pytest.mark.xfail(strict=True, reason="bots draw their answers' chance from the game's count of decisions, which "
+                   "counts an answer only when it was not forced: whether another seat's answer was forced is hidden")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_greedy_bots_answer_does_not_hang_on_whether_anothers_answer_was_forced(engine):
+    """Three-Suit Tricks, seed 1, random bots, a greedy P3 with the same hand and the same trick before it: P2 held
+    the 5 of red (two reds: P2 chose the 7) or the 5 of blue (one red: the 7 forced, told as chosen). Found by the
+    sweep; left for a later session (docs/secrecy.md, what it does not cover yet)."""
+    from rulecraft.agents.base import RandomAgent
+    from rulecraft.agents.kinds import make_agent
+    from rulecraft.loader import load_ruleset
+
+    rs = load_ruleset(str(CASES / "games" / "three-suit-tricks.yaml")).ruleset
+    answers, seen = [], []
+    real = Game._setup
+    for swap in (None, ("red5", "blue5")):
+        g = Game(rs, 3, 1, engine=engine, start=False)
+
+        def setup(self, swap=swap):
+            real(self)
+            if swap:
+                _swap(self, *swap)
+
+        Game._setup = setup
+        try:
+            g._begin()
+        finally:
+            Game._setup = real
+        bots = [RandomAgent(i, 1) for i in range(3)]
+        while g.pending.player != 2:
+            g.apply(bots[g.pending.player].choose(g.pending, g.view(g.pending.player)))
+        seen.append(repr(g.view(2)))
+        answers.append(make_agent("greedy", 2, 1).choose(g.pending, g.view(2), g))
+    assert seen[0] == seen[1]
+    assert answers[0] == answers[1], answers
