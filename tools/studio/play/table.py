@@ -309,10 +309,10 @@ class PlayTable:
         self._apply(d, wire[0])
 
     def can_undo(self, seat: int) -> bool:
-        """The terminal's fairness rule: a person may take back only when they are the only person at the table
-        (with others, taking back would undo what the others decided after it); take_back refuses the rest. Never
-        hanging on a forced answer still asked (Held): whose answers are forced is hidden (who is not the seer)."""
-        return self.people == {seat} and not self.game.over and any(t.player == seat for t in self.history)
+        """Only a person alone at the table may take back (with others, it would undo what they decided after it); read
+        from the game as told while forced answers are asked (Held): whose are forced, and whether the game is over."""
+        told = self.held[0].then if self.held else self.game  # (the seer's card undealt: every look forced, game won)
+        return self.people == {seat} and not told.over and any(t.player == seat for t in self.history)
 
     def undo(self, seat: int) -> str:
         if not self.can_undo(seat):
