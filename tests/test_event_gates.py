@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rulecraft.loader import load_ruleset
-from rulecraft.model.gates import event_gates, may_fire
+from rulecraft.model.gates import ByDest, event_gates, may_fire
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.machine import decision_steps, handlers, interpreter
 from rulecraft.values import Card, Roll, ZoneRef
@@ -115,6 +115,7 @@ def _play(rs, seed: int, engine: str, gated: bool, monkeypatch) -> tuple:
     g = Game(rs, 2, seed, engine=engine, start=False)
     if not gated:
         g.gates = {e: None for e in g.gates}  # every event some trigger is on kept, as before the gates
+        g.moved_to = ByDest(None if "moved" in g.gates else ())  # (a move reads its gates by destination: setup.py)
     g.play([], views=False)
     monkeypatch.undo()
     return g.narrative, dict(g.vars), g.steps, sorted(seen)
