@@ -159,7 +159,10 @@ class MetricTally:
                 p[0].add(n)
                 p[1].add(s)
                 p[2].add(ss)
-            self.key_hist.setdefault(k, Counter())[n] += 1
+            h = self.key_hist.get(k)
+            if h is None:  # (not `setdefault(k, Counter())`: a Counter made, in Python, for every row of every game)
+                h = self.key_hist[k] = Counter()
+            h[n] += 1
         self.count_hist[sum(map(_FIRST, g.values()))] += 1
         self.sum_hist[sum(map(_SECOND, g.values()))] += 1
         if None in g:
@@ -233,7 +236,8 @@ class Tally:
             mt = self.metrics.get(m)
             if mt is None:
                 mt = self.metrics[m] = MetricTally()
-            if self.keys + sum(1 for row in rows if row[0] not in mt.pooled) > MAX_POOLED_KEYS:
+            if self.keys + len(rows) > MAX_POOLED_KEYS \
+                    and self.keys + sum(1 for row in rows if row[0] not in mt.pooled) > MAX_POOLED_KEYS:
                 self.too_wide = self.too_wide or m
                 rows = [row for row in rows if row[0] in mt.pooled]  # (no figure of it is reported)
             self.keys += mt.add(rows)

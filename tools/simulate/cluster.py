@@ -7,11 +7,8 @@ Every wait here is bounded: a scheduler that stops answering, or a Ctrl-C while 
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
-import socket
-import struct
 import sys
 import threading
 from contextlib import contextmanager
@@ -71,6 +68,9 @@ def probe_scheduler(address: str, scheme: str, host: str, port: int, timeout: fl
     wait for ever on a port that speaks another protocol (an HTTP server never answers a client that says nothing), so
     the first words are read here: a Dask scheduler sends its handshake frame as soon as a connection is accepted (over
     tcp: 8 bytes of total length, then 8 bytes giving the number of frames). Over tls only the connection is checked."""
+    import socket  # (here: a local run imports neither this nor `struct`)
+    import struct
+
     try:
         sock = socket.create_connection((host, port), timeout=timeout)
     except socket.timeout:
@@ -103,6 +103,8 @@ def _quiet_dask() -> None:
     """Dask logs what it meets (a refused connection, a connection closed while tasks are cancelled) with
     tracebacks of its own; a run says in one line what went wrong, so they are noise to a user. Every logger
     under those names: Dask gives some a level of their own (`tornado.application`, whose traceback Ctrl-C showed)."""
+    import logging  # (here: Dask imports it anyway, and a local run needs it not)
+
     roots = ("distributed", "asyncio", "tornado")
     for name in {*roots, *(name for name in list(logging.root.manager.loggerDict) if name.split(".")[0] in roots)}:
         logging.getLogger(name).setLevel(logging.CRITICAL)

@@ -25,18 +25,19 @@ Stopping (local processes):
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from rulecraft.tools.simulate.cluster import ClusterError, bounded, cluster, dask_client_class
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, ProcessPoolExecutor
 
 WATCHDOG_INTERVAL = 0.25  # seconds between a worker's checks that its parent is still there
 
@@ -116,6 +117,9 @@ def cores() -> int:
 
 def local_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that ignore Ctrl-C, die on SIGTERM and end when the parent is gone."""
+    import multiprocessing  # (here, with the pool: a run of one worker, `--workers 1`, imports neither, some 85 M
+    from concurrent.futures import ProcessPoolExecutor  # instructions of start-up: sockets, pickle, queues)
+
     context = multiprocessing.get_context()
     creator = None if context.get_start_method() == "forkserver" else os.getpid()
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
