@@ -46,6 +46,15 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
         if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
             who = _player(plan.who(g), spec)
+        if route == "subset":
+            if story or plan.prompt_now:  # (its prompt worked out first)
+                return _subset(g, spec, step, purpose, plan, who)
+            opts = plan.options(g)
+            if opts.__class__ is list and not opts:  # no options, nobody reads the story: as _subset, written out
+                if plan.default_now:
+                    plan.default(g)
+                return []
+            return _subset(g, spec, step, purpose, plan, who, opts)
         known = MISSING  # (the lowest amount, when worked out below)
     else:
         who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
@@ -124,8 +133,6 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                                      plan.secret is True, g)
             return MISSING if bots is None else by_bot(g, d)
     p = plan.prompt
-    if route == "subset":
-        return _subset(g, spec, step, purpose, plan, who)
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
     if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
         # (True, False) made only for whoever reads them; a default's value is its own wire form
@@ -242,15 +249,20 @@ def _options(g, value, spec) -> list:
     return unordered(g, opts) if g.orderless else opts
 
 
-def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
+def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player, opts: Any = MISSING) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
     is answered at once (nothing to tell, even in the story), without building a Decision; else it is pending
-    (never forced: the empty answer is always legal, as is any other)."""
+    (never forced: the empty answer is always legal, as is any other). `opts`: the value of its options expression,
+    when the caller worked it out (its prompt then is none: worked out only for the story, or when it may draw)."""
     p = plan.prompt
     story = g.story
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
-    opts = plan.options(g)
-    opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
+    if opts is MISSING:
+        opts = plan.options(g)
+    if opts.__class__ is not list or g.orderless:
+        opts = _options(g, opts, spec)
+    elif opts:  # (a list of its own; none is needed for no options)
+        opts = list(opts)
     if not opts:
         if plan.default_now:
             plan.default(g)
