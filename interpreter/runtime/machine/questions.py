@@ -183,7 +183,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
             if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
                 default = plan.default_value
                 default = opts.index(default) if default in opts else None
-            given = plan.default is not None and not plan.default_fixed
+            given = plan.default_worked
             secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
         if given:  # (worked out as it is asked, whoever answers)
             value = plan.default(g)
@@ -203,7 +203,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                 bots.failed = exc
                 wire = None
             if route == "one":
-                answer = (opts[wire] if low is None else None if wire == 0  # type: ignore[index]
+                answer = (opts[wire] if low is None else None if wire == 0
                           else low + wire - 1) if wire.__class__ is int and 0 <= wire < n else MISSING
             else:
                 answer = wire if wire.__class__ is bool else MISSING
@@ -304,7 +304,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
                  None, 0, plan.secret, g)
     if kind == "number":
         lo, hi = spec.min.fn(g), spec.max.fn(g)
-        for v in (lo, hi):
+        for v in (lo, hi) if lo.__class__ is not int or hi.__class__ is not int else ():  # (a bool is no int)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise RuleError(f"a number decision needs whole-number bounds, got {describe(v)}", spec.span)
         d.min, d.max = lo, hi
@@ -326,7 +326,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
         if kind == "subset":
             lo = spec.min.fn(g) if spec.min is not None else 0
             hi = spec.max.fn(g) if spec.max is not None else n
-            for v in (lo, hi):
+            for v in (lo, hi) if lo.__class__ is not int or hi.__class__ is not int else ():  # (a bool is no int)
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise RuleError(f"a subset decision needs whole-number bounds, got {describe(v)}", spec.span)
             hi = min(hi, n)
