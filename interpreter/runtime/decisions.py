@@ -193,6 +193,18 @@ class Decision:
         """None if the wire-form choice is legal, else what is wrong with it (a Problem: data, in wire terms).
         The one check of an answer: Game.apply (through `take`), the bots and the table's reader all ask it."""
         kind = self.kind
+        if kind == "subset":  # (first: a subset's answer is never a usual one, Decision.take)
+            n = self.count
+            if not isinstance(wire, list) or (not _INTS.issuperset(map(type, wire))  # (the usual list: checked in C)
+                                              and any(isinstance(i, bool) or not isinstance(i, int) for i in wire)):
+                return Problem("list", 0, n - 1)
+            if len(set(wire)) != len(wire):
+                return Problem("twice")
+            if wire and (min(wire) < 0 or max(wire) >= n):
+                return Problem("options", 0, n - 1)
+            if not self.min <= len(wire) <= self.max:
+                return Problem("count", self.min, self.max)
+            return None
         if wire.__class__ is int and kind == "one" and 0 <= wire < self.count:  # the usual answer
             return None
         if kind == "yesno":
@@ -203,20 +215,9 @@ class Decision:
             if isinstance(wire, bool) or not isinstance(wire, int):
                 return Problem("whole", self.min, self.max)
             return None if self.min <= wire <= self.max else Problem("range", self.min, self.max)
-        n = self.count
-        if kind == "one":
-            if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
-                return Problem("option", 0, n - 1) if n else Problem("nothing")
-            return None
-        if not isinstance(wire, list) or (not _INTS.issuperset(map(type, wire))  # (the usual list: checked in C)
-                                          and any(isinstance(i, bool) or not isinstance(i, int) for i in wire)):
-            return Problem("list", 0, n - 1)
-        if len(set(wire)) != len(wire):
-            return Problem("twice")
-        if wire and (min(wire) < 0 or max(wire) >= n):
-            return Problem("options", 0, n - 1)
-        if not self.min <= len(wire) <= self.max:
-            return Problem("count", self.min, self.max)
+        n = self.count  # (a 'one')
+        if isinstance(wire, bool) or not isinstance(wire, int) or not 0 <= wire < n:
+            return Problem("option", 0, n - 1) if n else Problem("nothing")
         return None
 
     def value(self, wire: Any) -> Any:

@@ -265,10 +265,14 @@ def _offer(g, f, ins, zone, answer) -> None:
     n = len(order)
     steady = None  # whether the zone can be kept from the offer to the answer (_STEADY), once a decision is asked
     local = step.var
+    # whose turn it is and the passes in a row, kept here too (written to `st` as they change; nothing else writes
+    # them while this runs), and the passes that end the offer: everyone, or all but the last to play
+    i = st["i"]
+    passes = st["passes"]
+    enough = n if st["last"] is None else n - 1
     while True:
         if answer is not MISSING:
-            i = st["i"]
-            st["i"] = (i + 1) % n if n else 0
+            st["i"] = j = (i + 1) % n if n else 0
             if zone is None:
                 played = () if answer is None else list(answer) if isinstance(answer, list) else [answer]
             else:
@@ -287,13 +291,14 @@ def _offer(g, f, ins, zone, answer) -> None:
                     g.say(f"{p} plays {label(played)} onto the stack")
                 f.pc = onplay_pc
                 return
-            st["passes"] += 1
+            i = j
+            st["passes"] = passes = passes + 1
             answer = MISSING
         # everyone passed (or all but the last to play)
-        if n == 0 or st["passes"] >= (n if st["last"] is None else n - 1):
+        if n == 0 or passes >= enough:
             f.pc = ins.target
             return
-        p = f.locals[local] = order[st["i"]]
+        p = f.locals[local] = order[i]
         asked = g.decisions
         got = decide(g, step.play, step, "stack", p)
         if got is MISSING or g.decisions != asked:  # pending, or answered by a bot (answers.by_bot)

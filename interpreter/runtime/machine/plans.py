@@ -40,7 +40,7 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form", "bids", "high_var", "quick", "low_local")
+                 "form", "bids", "high_var", "quick", "low_local", "default_worked")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
     # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
     # Fn | None here would make them test again at every asking: typed Any on purpose
@@ -72,6 +72,7 @@ class _Plan:
         # a default written as a constant: its value, worked out once (a yes or no: its wire form too)
         self.default_fixed = d is not None and d.ast.__class__ is A.Const
         self.default_value = d.ast.value if self.default_fixed else None
+        self.default_worked = d is not None and not self.default_fixed  # (worked out at every asking of a 'one')
         # what the others may read of it (model/secrecy.py): whether its legal answers are worked out from something
         # some seat cannot see (then a forced answer reads to the others as any answer would), whether from the
         # cards of such a zone, and whether the rules lay its answer face up (then it is an open choice)

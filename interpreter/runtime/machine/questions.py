@@ -46,6 +46,15 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
         if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
             who = _player(plan.who(g), spec)
+        if route == "subset":
+            if story or plan.prompt_now:  # (its prompt worked out first)
+                return _subset(g, spec, step, purpose, plan, who)
+            opts = plan.options(g)
+            if opts.__class__ is list and not opts:  # no options, nobody reads the story: as _subset, written out
+                if plan.default_now:
+                    plan.default(g)
+                return []
+            return _subset(g, spec, step, purpose, plan, who, opts)
         known = MISSING  # (the lowest amount, when worked out below)
     else:
         who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
@@ -124,8 +133,6 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                                      plan.secret is True, g)
             return MISSING if bots is None else by_bot(g, d)
     p = plan.prompt
-    if route == "subset":
-        return _subset(g, spec, step, purpose, plan, who)
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
     if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
         # (True, False) made only for whoever reads them; a default's value is its own wire form
@@ -176,7 +183,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
             if plan.default_fixed:  # a default written as a constant (draws nothing, charges nothing): its number
                 default = plan.default_value
                 default = opts.index(default) if default in opts else None
-            given = plan.default is not None and not plan.default_fixed
+            given = plan.default_worked
             secret = plan.secret  # None: looked at in `g` when it is read (the story, a save, a seat's view)
         if given:  # (worked out as it is asked, whoever answers)
             value = plan.default(g)
@@ -196,7 +203,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                 bots.failed = exc
                 wire = None
             if route == "one":
-                answer = (opts[wire] if low is None else None if wire == 0  # type: ignore[index]
+                answer = (opts[wire] if low is None else None if wire == 0
                           else low + wire - 1) if wire.__class__ is int and 0 <= wire < n else MISSING
             else:
                 answer = wire if wire.__class__ is bool else MISSING
@@ -242,15 +249,20 @@ def _options(g, value, spec) -> list:
     return unordered(g, opts) if g.orderless else opts
 
 
-def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player) -> Any:
+def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player, opts: Any = MISSING) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
     is answered at once (nothing to tell, even in the story), without building a Decision; else it is pending
-    (never forced: the empty answer is always legal, as is any other)."""
+    (never forced: the empty answer is always legal, as is any other). `opts`: the value of its options expression,
+    when the caller worked it out (its prompt then is none: worked out only for the story, or when it may draw)."""
     p = plan.prompt
     story = g.story
     prompt = "" if p is None else p(g) if story or plan.prompt_now else None
-    opts = plan.options(g)
-    opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
+    if opts is MISSING:
+        opts = plan.options(g)
+    if opts.__class__ is not list or g.orderless:
+        opts = _options(g, opts, spec)
+    elif opts:  # (a list of its own; none is needed for no options)
+        opts = list(opts)
     if not opts:
         if plan.default_now:
             plan.default(g)
@@ -292,7 +304,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
                  None, 0, plan.secret, g)
     if kind == "number":
         lo, hi = spec.min.fn(g), spec.max.fn(g)
-        for v in (lo, hi):
+        for v in (lo, hi) if lo.__class__ is not int or hi.__class__ is not int else ():  # (a bool is no int)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise RuleError(f"a number decision needs whole-number bounds, got {describe(v)}", spec.span)
         d.min, d.max = lo, hi
@@ -314,7 +326,7 @@ def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple]
         if kind == "subset":
             lo = spec.min.fn(g) if spec.min is not None else 0
             hi = spec.max.fn(g) if spec.max is not None else n
-            for v in (lo, hi):
+            for v in (lo, hi) if lo.__class__ is not int or hi.__class__ is not int else ():  # (a bool is no int)
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise RuleError(f"a subset decision needs whole-number bounds, got {describe(v)}", spec.span)
             hi = min(hi, n)
