@@ -13,7 +13,7 @@ from ..dsl.guards import _CONTAINERS, _SMALL, CALL_COST, scalar
 from ..dsl.tabletop import with_fixed
 from ..values import FamilyRef
 
-from .facts import fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_list
+from .facts import body_nodes as _body_nodes, fixed as fixed_value, list_fact, no_container, number_attribute, numeric, players_list
 from .writing import _CHECK, _UNKNOWN, FEW, MAX_NODES, Unsupported, by_flag
 
 MAX_INLINE = 2  # ruleset functions written inline in their caller, at most this deep (deeper ones are called)
@@ -26,6 +26,7 @@ _LOUD = _CONTAINERS | {str}  # a record field of these kinds is what guards.nest
 _TALLIES = {_COUNT: "count", REGISTRY["any"].fn: "any", REGISTRY["all"].fn: "all"}  # read a list only to tally it
 _FLATTEN = REGISTRY["flatten"].fn
 _MODIFIER = REGISTRY["modifier"].fn
+_COUNTED = (A.ListLit, A.Ternary, A.BinOp, A.Call)
 _INLINE: dict = {}  # built-ins of one argument written inline, by a method of CallNodes (filled in below it)
 
 
@@ -47,6 +48,9 @@ class CallNodes:
         if b.fn in _TALLIES and len(n.args) == 1 and not n.kwargs and isinstance(n.args[0], A.Comprehension) and \
                 self._plain(n.args[0]) and (_same(n.args[0]) or scalar(n.args[0].element, REGISTRY, self.scope.functions)):
             return self._tally(n, n.args[0], _TALLIES[b.fn])
+        if b.fn is _COUNT and len(n.args) == 1 and not n.kwargs and isinstance(n.args[0], _COUNTED) and \
+                list_fact(n.args[0], self.scope, self.locals) is not None:  # no list made (Generator.counted)
+            return self.counted(n.args[0])
         names = [kw.name for kw in n.kwargs]
         if len(set(names)) != len(names):
             raise Unsupported("a named argument given twice")  # the closure keeps the last one: leave it that way
@@ -189,7 +193,7 @@ class CallNodes:
         self.emit(f"{out} = {self.const(self.function_of(fd))}({', '.join(['ctx', *args])})")
         return out
 
-    def _inline(self, fd: FunctionDef, args: list[str]) -> str | None:
+    def _inline(self, fd: FunctionDef, args: list[str], how: Callable | None = None) -> str | None:
         """The body of a ruleset function written here, its parameters bound to the arguments' locals, when it
         needs nothing from ctx.locals (no closure falls back inside it): what its generated function would run,
         without the call. Two levels deep at most; None leaves the call as it is."""
@@ -211,7 +215,7 @@ class CallNodes:
         sub.inlined_names = self.inlined_names | {fd.name}
         kept = len(self.kept)
         try:
-            result = sub.expr(fd.body)
+            result = (how or type(sub).expr)(sub, fd.body)
         except Unsupported:
             del self.kept[kept:]
             return None
@@ -384,17 +388,4 @@ class CallNodes:
         return out
 
 
-
 _INLINE.update({REGISTRY["keys"].fn: CallNodes._keys, REGISTRY["cards"].fn: CallNodes._cards, _FLATTEN: CallNodes._flatten})
-
-
-def _body_nodes(fd: FunctionDef) -> int:
-    """How many nodes the body of `fd` has (counted once, without recursion: a chain a + b + ... is deep)."""
-    n = fd.facts.get("nodes")
-    if n is None:
-        n, todo = 0, [fd.body]
-        while todo:
-            n += 1
-            todo.extend(todo.pop().children())
-        fd.facts["nodes"] = n
-    return n

@@ -23,8 +23,9 @@ from ..dsl.ops import run_with_params
 from ..dsl.closures.compiler import record, record_parts
 from ..dsl.scope import FunctionDef, Scope
 
+from ..dsl.guards import CALL_COST, scalar
 from .calls import CallNodes
-from .operators import OperatorNodes
+from .operators import _FIXED_TRUTH, OperatorNodes
 from .statements import StatementNodes
 from .writing import _HELPERS, MADE_NAMES, MAX_NODES, SOURCE_NAMES, Unsupported, Writer, compiled_function  # noqa: F401 - running.py and tests read them here
 
@@ -335,6 +336,57 @@ class Generator(Writer, OperatorNodes, CallNodes, StatementNodes):
         self.fallbacks += 1
         out = self.temp()
         self.emit(f"{out} = {self.const(closure)}(ctx)")
+        return out
+
+    def counted(self, node: A.Expr) -> str:
+        """count() of `node`, a list (facts.list_fact) made only to be counted: a literal, a choice between two, two
+        joined, a ruleset function giving one (written inline) are counted without making them. Everything in them
+        is worked out in the same order with the same work (joining lists, counting them charge nothing); a literal
+        that guards.nested would look into, and anything else, is made and counted as before."""
+        entry = self.made.get(id(node))
+        closure = entry[1][0] if entry is not None and entry[0] is node else None
+        fd = self.scope.functions.get(node.func) if isinstance(node, A.Call) else None
+        if closure is None or getattr(closure, "failed", False) or self.folder.fold(node, closure, self.locals) is not None \
+                or not (fd is not None or isinstance(node, (A.Ternary, A.BinOp)) or isinstance(node, A.ListLit) and
+                        all(scalar(i, REGISTRY, self.scope.functions) for i in node.items)):
+            v = self.expr(node)  # (a list, always)
+            if v in self.ns:
+                return self.const(len(self.ns[v]))
+            out = self.temp()
+            self.emit(f"{out} = len({v})")
+            return out
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise Unsupported("too big")
+        if isinstance(node, A.ListLit):
+            for i in node.items:
+                self.expr(i)
+            return self.const(len(node.items))
+        out = self.temp()
+        if isinstance(node, A.Ternary):  # as _g_Ternary
+            cond = self.expr(node.cond)
+            if cond in self.ns and type(self.ns[cond]) in _FIXED_TRUTH:
+                return self.counted(node.then if self.ns[cond] else node.other)
+            with self.block(f"if {cond}:"):
+                self.emit(f"{out} = {self.counted(node.then)}")
+            with self.block("else:"):
+                self.emit(f"{out} = {self.counted(node.other)}")
+            return out
+        if isinstance(node, A.BinOp):  # two lists joined (list_fact says so)
+            a, b = self.counted(node.left), self.counted(node.right)
+            self.emit(f"{out} = {a} + {b}")
+            return out
+        assert fd is not None and isinstance(node, A.Call)  # as CallNodes._user_call, its body counted
+        if node.kwargs or len(node.args) != len(fd.params) or fd.fn is None or getattr(fd.fn, "failed", False):
+            raise Unsupported("a call the compiler refused")
+        self.charge(self.const(1 if len(fd.params) in (1, 2) else CALL_COST), self.const(node.span))
+        args = [self.expr(a) for a in node.args]
+        if self.looping:
+            self.varying.update(v for v, a in zip(args, node.args) if not self.same_each_pass(a))
+        inline = self._inline(fd, args, type(self).counted)
+        if inline is not None:
+            return inline
+        self.emit(f"{out} = len({self.const(self.function_of(fd))}({', '.join(['ctx', *args])}))")
         return out
 
     def type_of(self, node: A.Expr) -> str:

@@ -15,7 +15,7 @@ from ..values import CARD_FIELDS, PLAYER_FIELDS, Row
 from ..dsl import ast as A
 from ..dsl.builtins import REGISTRY
 from ..dsl.guards import scalar
-from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, Scope
+from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope
 
 _NOT_VALUES = ("var", "player_zone", "sequence", "modifier", "event", "dice")  # names read at run time, or refused
 _CONTAINER_TYPES = (list, dict, Row)
@@ -239,3 +239,15 @@ def players_list(node: A.Expr, scope: Scope, local_names) -> bool:
     if players_name(node, scope, local_names):
         return True
     return isinstance(node, A.Call) and node.func == "seat_order" and node.func not in scope.functions
+
+
+def body_nodes(fd: FunctionDef) -> int:
+    """How many nodes the body of `fd` has (counted once, without recursion: a chain a + b + ... is deep)."""
+    n = fd.facts.get("nodes")
+    if n is None:
+        n, todo = 0, [fd.body]
+        while todo:
+            n += 1
+            todo.extend(todo.pop().children())
+        fd.facts["nodes"] = n
+    return n
