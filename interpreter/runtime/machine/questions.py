@@ -141,10 +141,9 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
             default = plan.default_value if plan.default_fixed else default(g)
         n = 2
     else:
-        given = False  # a default whose value is worked out here, its wire form taken of the Decision (`value`)
+        # `given`: a default whose value is worked out here, its wire form taken of the Decision (`value`); it, `n`
+        # and `secret` are set below on each way on (amounts in bounds, or the options worked out)
         value = opts = low = None
-        secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
-        n = 0
         if plan.high is not None:
             if known is MISSING:
                 low = plan.low_fixed
@@ -164,6 +163,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                     return None
                 default = 0 if plan.default_none else None
                 given = plan.default is not None and not plan.default_none
+                secret = plan.secret is True  # (options that are no cards: never secret unless the spec says so)
             else:  # a bound that breaks a rule: the options worked out in full give its error
                 low = None
         if low is None:
