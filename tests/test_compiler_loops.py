@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from rulecraft.compiler import expressions as codegen
-from rulecraft.compiler.writing import by_flag
+from rulecraft.compiler.writing import _tested_at_once, by_flag
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset
@@ -118,3 +118,20 @@ def test_a_look_up_made_on_every_way_here_is_read_from_its_local(text, written, 
     src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
     assert len(re.findall(r"_k[0-9]+\(ctx, _k[0-9]+, _v[0-9]+\)", src)) == written, src  # (the built-in's call)
     assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
+
+
+def test_a_value_only_tested_is_tested_where_it_is_worked_out(reference, monkeypatch):
+    """`_vN = E` then `if not _vN:`, _vN read nowhere else: written `if not (E):` (writing._tested_at_once); a `pass`
+    after another statement of its block left out; the values, errors and work as before."""
+    monkeypatch.setattr(codegen, "STRICT", True)
+    text = "count([c for c in p.hand if c is resource and c.value > bid])"
+    closure = Compiler(reference.scope, []).expr(parse_expression(text, plain_locator("<test>")))[0]
+    src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
+    assert re.search(r"if not \(_k[0-9]+ in _v[0-9]+\.classes\):", src), src
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
+    whole = "_v1 = _k1 > _v2\nif not _v1:\n    pass\n_v3 = _k2\nif _v3:\n    _v4 = _v3"
+    lines = whole.split("\n")
+    assert _tested_at_once(lines, whole) == ["if not (_k1 > _v2):", "    pass", "_v3 = _k2", "if _v3:", "    _v4 = _v3"]
+    assert _tested_at_once(["_v1 = _v2 = _k1", "if _v1:", "    _v3 = _k2", "    pass"], "_v1 _v1") == \
+        ["_v1 = _v2 = _k1", "if _v1:", "    _v3 = _k2"]  # (a chain of assignments is left; the pass after a line is not)
+    assert _tested_at_once(["_v1 = _k1 == _v2", "if _v1:", "    x"], "_v1 _v1 _v1") == ["_v1 = _k1 == _v2", "if _v1:", "    x"]
