@@ -19,6 +19,9 @@ _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range an
 # _AMOUNTS (as questions.decide), and the list of the options short enough that building it would charge nothing
 _FREE = min(_AMOUNTS, (1 << COPY_SHIFT) - 2)
 
+# Each plan holds its spec (`spec`), so while a table keeps a plan no other object has that spec's id: a plan found by
+# id(spec) is the spec's own, and the askings (questions.decide) look it up without checking that it is. The tables
+# are emptied together.
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
 _REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
 _COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
@@ -163,7 +166,7 @@ def plan_of(g, spec) -> _Plan:
     """The plan of asking `spec` in game `g`, for its engine (see _Plan)."""
     key = id(spec)
     first = _PLANS.get(key)
-    if first is None or first.spec is not spec:
+    if first is None:
         if len(_PLANS) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
             _PLANS.clear()
             _REFERENCE.clear()
