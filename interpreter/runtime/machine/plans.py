@@ -43,7 +43,7 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form", "bids", "high_var", "quick", "low_local", "default_worked")
+                 "form", "bids", "high_var", "quick", "low_local", "default_worked", "unread")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
     # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
     # Fn | None here would make them test again at every asking: typed Any on purpose
@@ -59,6 +59,7 @@ class _Plan:
         self.spec = spec
         self.node = str(spec.span)
         self.prompt_now = spec.prompt is not None and draws_chance(rs, spec.prompt.ast)
+        self.unread = "" if spec.prompt is None else None  # a Decision's prompt not worked out: none, or when read
         d = spec.default
         self.default_now = d is not None and draws_chance(rs, d.ast)
         self.default_none = d is not None and d.ast.__class__ is A.Const and d.ast.value is None

@@ -101,7 +101,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                                 g.chance = []
                             g.steps = steps + 1
                             return None if wire == 0 else low + wire - 1
-                return _asked(g, plan, step, purpose, who, "" if plan.prompt is None else None, None,
+                return _asked(g, plan, step, purpose, who, plan.unread, None,
                               0 if plan.default_none else None, low, n, plan.secret is True, False, None)
             known = low  # (a bound that breaks a rule, or one option: as below)
             route = plan.route
@@ -128,12 +128,15 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                             g.chance = []
                         g.steps = steps + 1
                         return wire
-            g.pending = d = Decision(who.seat, "yesno", "" if plan.prompt is None else None, None, 0, 0,
+            g.pending = d = Decision(who.seat, "yesno", plan.unread, None, 0, 0,
                                      plan.default_value, plan.form_for(step, purpose), g.decisions, None, 2,
                                      plan.secret is True, g)
             return MISSING if bots is None else by_bot(g, d)
-    p = plan.prompt
-    prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    if story or plan.prompt_now:
+        p = plan.prompt
+        prompt = "" if p is None else p(g)
+    else:
+        prompt = plan.unread
     if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
         # (True, False) made only for whoever reads them; a default's value is its own wire form
         default = plan.default
