@@ -77,14 +77,15 @@ class RandomAgent:
             # below_at(self.base, number, count) written out, without making a generator: the decision's seed, then
             # the generator's first draw, taken when it is surely below the rejection limit (x <= _MASK - count; else
             # below_at decides, drawing again as the generator would). A yes/no is below(2) == 0, as below.
-            z = (self.start + number * _STEP) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z = ((z ^ (z >> 31)) + _GOLDEN) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            # (_MASK, _STEP and _GOLDEN written as numbers: constants, not names looked up at every pick)
+            z = (self.start + number * 0xD1B54A32D192ED03) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 31)) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             z ^= z >> 31
-            pick = z % count if 0 < count and z <= _MASK - count else below_at(self.base, number, count)
+            pick = z % count if 0 < count and z <= 0xFFFFFFFFFFFFFFFF - count else below_at(self.base, number, count)
         return pick if kind == "one" else pick == 0
 
     @classmethod

@@ -17,7 +17,7 @@ from ..story import label, shown
 from ..decisions import MISSING
 from .answers import DECISION_STEPS, too_many_decisions
 from .plans import _AMOUNTS, _COMPILED, _REFERENCE, draws_chance
-from .questions import _asked, decide
+from .questions import _asked, _subset, decide
 from .handlers import fire, reroll_on
 
 _PER = DECISION_STEPS + 1  # what a bid answered at once costs of the budget: its decision, and its step
@@ -137,7 +137,7 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
     n = len(players)
     plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
     bots = g.bots
-    if plan is not None and plan.spec is spec and (bid := plan.bids) is not None and bid[0] == var and bots is not None \
+    if plan is not None and (bid := plan.bids) is not None and bid[0] == var and bots is not None \
             and bots.left is None and not g.story:
         # a highest amount in `free`: two options or more, the list not charged; count = high - below; answer k > 0
         # is above + k (the plan's `bids`)
@@ -270,6 +270,13 @@ def _offer(g, f, ins, zone, answer) -> None:
     i = st["i"]
     passes = st["passes"]
     enough = n if st["last"] is None else n - 1
+    # the play asked as `decide` asks it of the seat in the step's variable, written out where it goes the way of a
+    # subset without bounds whose prompt nobody reads (no story, none that may draw): the seat's options worked out
+    # here, and a seat with none passes at once (a stack offer's usual round); its plan, once the game's engine's
+    spec = step.play
+    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
+    if plan is not None and (plan.route != "subset" or plan.prompt_now or plan.player_var != local or g.story):
+        plan = None
     while True:
         if answer is not MISSING:
             st["i"] = j = (i + 1) % n if n else 0
@@ -299,8 +306,19 @@ def _offer(g, f, ins, zone, answer) -> None:
             f.pc = ins.target
             return
         p = f.locals[local] = order[i]
-        asked = g.decisions
-        got = decide(g, step.play, step, "stack", p)
+        if plan is not None and p.__class__ is Player:  # (as decide, the seat deciding)
+            opts = plan.options(g)
+            if opts.__class__ is list and not opts:  # nothing to play: a pass (as _subset)
+                if plan.default_now:
+                    plan.default(g)
+                st["i"] = i = (i + 1) % n
+                st["passes"] = passes = passes + 1
+                continue
+            asked = g.decisions
+            got = _subset(g, spec, step, "stack", plan, p, opts)
+        else:  # (decide: the plan not yet the engine's, or the error of a seat that is no player)
+            asked = g.decisions
+            got = decide(g, spec, step, "stack", p)
         if got is MISSING or g.decisions != asked:  # pending, or answered by a bot (answers.by_bot)
             # the zone is kept for the answer, unless working it out again might draw chance (then it is worked
             # out again with the answer, as it always was)

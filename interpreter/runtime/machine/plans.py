@@ -19,6 +19,9 @@ _AMOUNTS = min(MAX_RANGE, MAX_VALUES - 1)  # high - low below this: the range an
 # _AMOUNTS (as questions.decide), and the list of the options short enough that building it would charge nothing
 _FREE = min(_AMOUNTS, (1 << COPY_SHIFT) - 2)
 
+# Each plan holds its spec (`spec`), so while a table keeps a plan no other object has that spec's id: a plan found by
+# id(spec) is the spec's own, and the askings (questions.decide) look it up without checking that it is. The tables
+# are emptied together.
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
 _REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
 _COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
@@ -40,7 +43,7 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form", "bids", "high_var", "quick", "low_local", "default_worked")
+                 "form", "bids", "high_var", "quick", "low_local", "default_worked", "unread")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
     # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
     # Fn | None here would make them test again at every asking: typed Any on purpose
@@ -56,6 +59,7 @@ class _Plan:
         self.spec = spec
         self.node = str(spec.span)
         self.prompt_now = spec.prompt is not None and draws_chance(rs, spec.prompt.ast)
+        self.unread = "" if spec.prompt is None else None  # a Decision's prompt not worked out: none, or when read
         d = spec.default
         self.default_now = d is not None and draws_chance(rs, d.ast)
         self.default_none = d is not None and d.ast.__class__ is A.Const and d.ast.value is None
@@ -163,7 +167,7 @@ def plan_of(g, spec) -> _Plan:
     """The plan of asking `spec` in game `g`, for its engine (see _Plan)."""
     key = id(spec)
     first = _PLANS.get(key)
-    if first is None or first.spec is not spec:
+    if first is None:
         if len(_PLANS) > 10_000:  # rulesets loaded and dropped one after another: do not keep them all alive
             _PLANS.clear()
             _REFERENCE.clear()

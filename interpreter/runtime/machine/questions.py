@@ -34,8 +34,8 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads it in a
     simulation; nor is one built for a bot's pick (below). Options told by shape (`spec.amounts`) are counted, not
     built."""
-    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
-    if plan is None or plan.spec is not spec:
+    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (its own: plans.plan_of)
+    if plan is None:
         plan = plan_of(g, spec)
     quick = plan.quick  # (None for the route "any": a quick asking is a 'one' or a 'yesno')
     story = g.story
@@ -101,7 +101,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                                 g.chance = []
                             g.steps = steps + 1
                             return None if wire == 0 else low + wire - 1
-                return _asked(g, plan, step, purpose, who, "" if plan.prompt is None else None, None,
+                return _asked(g, plan, step, purpose, who, plan.unread, None,
                               0 if plan.default_none else None, low, n, plan.secret is True, False, None)
             known = low  # (a bound that breaks a rule, or one option: as below)
             route = plan.route
@@ -128,12 +128,15 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                             g.chance = []
                         g.steps = steps + 1
                         return wire
-            g.pending = d = Decision(who.seat, "yesno", "" if plan.prompt is None else None, None, 0, 0,
+            g.pending = d = Decision(who.seat, "yesno", plan.unread, None, 0, 0,
                                      plan.default_value, plan.form_for(step, purpose), g.decisions, None, 2,
                                      plan.secret is True, g)
             return MISSING if bots is None else by_bot(g, d)
-    p = plan.prompt
-    prompt = "" if p is None else p(g) if story or plan.prompt_now else None
+    if story or plan.prompt_now:
+        p = plan.prompt
+        prompt = "" if p is None else p(g)
+    else:
+        prompt = plan.unread
     if route == "yesno":  # never forced, never secret (its answer hides no card), pending at once; its options
         # (True, False) made only for whoever reads them; a default's value is its own wire form
         default = plan.default
@@ -144,6 +147,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         # `given`: a default whose value is worked out here, its wire form taken of the Decision (`value`); it, `n`
         # and `secret` are set below on each way on (amounts in bounds, or the options worked out)
         value = opts = low = None
+        shared = False  # whether `opts` is the options expression's own value (a list the game may change later)
         if plan.high is not None:
             if known is MISSING:
                 low = plan.low_fixed
@@ -168,9 +172,14 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
                 low = None
         if low is None:
             opts = plan.options(g)
-            opts = list(opts) if opts.__class__ is list and not g.orderless else _options(g, opts, spec)
-            if spec.optional:
-                opts.append(None)
+            if opts.__class__ is not list or g.orderless:
+                opts = _options(g, opts, spec)  # (a list of its own)
+                if spec.optional:
+                    opts.append(None)
+            elif spec.optional:
+                opts = opts + [None]  # (a list of its own)
+            else:  # the value itself, copied only for a Decision that keeps it (_asked): a bot's pick reads it now
+                shared = True
             n = len(opts)
             if n == 1 and not story:  # answered at once, and nobody reads the story
                 if plan.default_now:
@@ -224,7 +233,8 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         g.pending = d = Decision(who.seat, "yesno", prompt, None, 0, 0, default, plan.form_for(step, purpose),
                                  g.decisions, None, 2, plan.secret is True, g)
         return MISSING if bots is None else by_bot(g, d)
-    return _asked(g, plan, step, purpose, who, prompt, opts, default, low, n, secret, given, value)
+    return _asked(g, plan, step, purpose, who, prompt, list(opts) if shared else opts, default, low, n, secret, given,
+                  value)
 
 
 def _asked(g, plan: _Plan, step, purpose: str, who: Player, prompt, opts, default, low, n: int, secret, given: bool,
@@ -288,7 +298,7 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player, opts: Any = M
 def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple] = None) -> Decision:
     """Build the decision a spec describes (any kind); `known`: its player, prompt and options already worked out."""
     plan = _PLANS.get(id(spec))
-    if plan is None or plan.spec is not spec:
+    if plan is None:
         plan = plan_of(g, spec)
     p = spec.prompt
     if known is None:
