@@ -32,6 +32,8 @@ from conftest import play_seeded
 from designer_cases import GAMES, both_engines, case_ruleset, yaml_keys
 
 from rulecraft.agents.base import RandomAgent
+from rulecraft.diagnostics import DiagnosticError
+from rulecraft.dsl.parser import parse_statements, plain_locator
 from rulecraft.loader import load_ruleset
 from rulecraft.runtime.game import Game
 from rulecraft.values import ZoneRef
@@ -386,6 +388,21 @@ def test_a_variable_starts_at_a_parameter_with_no_step_of_its_own():
     assert loaded.ok and not loaded.diagnostics, [d.message for d in loaded.diagnostics]
     for engine in ("reference", "compiled"):
         assert [Game(loaded.ruleset, 3, 1, engine=engine).pvars[s]["coins"] for s in range(3)] == [9, 9, 9]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("for p in players: set p.coins = 12", "a statement does not loop: use a 'for_each:' step"),
+    ("let n = 1; for c in p.hand: move c to discard", "a statement does not loop"),
+    ("move cards(box)[0:7] to p.deck", "a list has no slices"),
+    ("move [c for c in box if c is penny][:7] to p.deck", "a list has no slices"),
+    ("eliminate p", "a statement starts with a word of the language"),
+])
+def test_a_loop_or_a_slice_written_in_a_statement_says_what_to_write(text, said):
+    """Both were first written here from the docs (set the purses, deal 7 Pennies): they were told 'a statement starts
+    with a word of the language ...; to put a player out: ...' and "unexpected ':'" (docs/language.md, Common mistakes)."""
+    with pytest.raises(DiagnosticError) as caught:
+        parse_statements(text, plain_locator())
+    assert caught.value.diagnostic.code == "E101" and said in caught.value.diagnostic.message
 
 
 if __name__ == "__main__":  # every referee over many seeds, by hand: python tests/test_designer_games_s20.py 200
