@@ -86,11 +86,12 @@ def referee_clock_stall(g, n: int, purse: int = 12) -> dict:
             worth[p] += lot
             lots[p] += 1
             lot = None
-        elif line.startswith("Nobody"):
-            keeper = (turn + 1) % n if lot is None else turn % n
-            unsold += 1
+        elif m := re.fullmatch(r"Nobody takes it: (P\d) keeps it", line):
+            turn = turn + 1 if lot is None else turn  # (nobody could pay even its first price: nobody was asked)
+            keeper = turn % n
+            assert _seat(m.group(1)) == keeper, f"the keeper keeps the lot nobody takes: {line}"
             assert lot is None or price == 1, f"a lot is kept only when nobody takes it at 1: {line}"
-            turn = turn + 1 if lot is None else turn
+            unsold += 1
             lot = None
             lots[keeper] += 1  # its worth is read from the keeper's lots at the end
         else:
@@ -374,6 +375,22 @@ def test_a_referee_of_its_own_finds_every_line_of_the_story_by_the_rules(name):
     """A few seeds here (seconds); 200 and more by hand (`python tests/test_designer_games_s20.py 200`)."""
     for seed in range(6):
         refereed(name, seed)
+
+
+class _Shy(RandomAgent):
+    """Never takes a lot: every lot of clock-stall is kept by its keeper."""
+
+    def choose(self, decision, view):
+        return False if decision.kind == "yesno" else super().choose(decision, view)
+
+
+def test_a_lot_nobody_takes_stays_with_its_keeper_for_nothing():
+    """Random bots take every lot before the price reaches 1 (2400 of 2400 sold in 200 games): players who never take
+    one walk the other branch, `no_bid: seller_keeps`, on both engines alike."""
+    for engine in ("reference", "compiled"):
+        g = play_seeded(case_ruleset("clock-stall"), 3, 4, agents=lambda seat, seed: _Shy(seat, seed), engine=engine)
+        assert referee_clock_stall(g, 4) == {"sold": 0, "unsold": 12}
+        assert [len(_zone(g, "won", s)) for s in range(4)] == [3, 3, 3, 3]
 
 
 def test_a_variable_starts_at_a_parameter_with_no_step_of_its_own():
