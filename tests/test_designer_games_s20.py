@@ -7,7 +7,7 @@ the rules the game's notes state (not from the ruleset):
 - reserve-ring: a once-around auction with a reserve price per lot, the first bidder moving round (`once_around`,
   `min_bid:` from the lot);
 - bribe-fall: an all-pay sealed auction in rounds, a tie taking nothing, the penniless put out (`all_pay`,
-  `ties: nobody`, `rounds:`);
+  `ties: nobody`, `rounds:`); those still in who all run out at once share the win;
 - bounty-trail: last player standing, the one who shoots a player out taking their hand and gold, one bitten out in
   their own turn losing both (`turns:`, `target:`);
 - top-deck: a deck-builder with a market row refilled from a supply deck, a trash, and each card bought put on top
@@ -151,11 +151,11 @@ def referee_reserve_ring(g, n: int, purse: int = 15) -> dict:
 # ------------------------------------------------------------------------------------------------ bribe-fall
 def referee_bribe_fall(g, n: int, purse: int = 14) -> dict:
     """Each round every player still in bribes in secret (1 up to their coins, or nothing); every bidder pays; the
-    single top bid takes the favour, a tie nothing; a player with no coins is out at once, their favours lost. Last one
-    in wins; else, when the pile is empty, the most favour points among those in, then the most coins."""
+    single top bid takes the favour, a tie nothing; a player with no coins is out at once, their favours lost, unless
+    all those still in ran out together: they share the win. Last one in wins; else, when the pile is empty, the most favour points among those in, then the most coins."""
     coins, favours, out = [purse] * n, [0] * n, set()
     bids: dict = {}
-    ties = outs = 0
+    ties = outs = shared = 0
     favour = None
     for line in g.narrative:
         if m := re.fullmatch(r"(P\d): Bribe for Favour (\d) \((\d+) coins\) -> (pass|\d+)", line):
@@ -194,15 +194,19 @@ def referee_bribe_fall(g, n: int, purse: int = 14) -> dict:
             assert line.startswith(("Scores:", "Winner")), line
         if line.startswith(("P", "Nobody")) and ("auction" in line or line == "Nobody bids"):
             bids = {} if "wins" not in line else bids
-    assert all(coins[p] > 0 for p in range(n) if p not in out), "a player left with nothing is out"
     assert coins == [g.pvars[s]["coins"] for s in range(n)]
     assert favours == [sum(c.attrs["worth"] for c in _zone(g, "held", s)) for s in range(n)]
+    assert len(out) < n, "those still in who run out together share the win: they are not all put out"
+    broke = [s for s in range(n) if s not in out and coins[s] == 0]
     if n - len(out) == 1:
         assert set(g.winners) == set(range(n)) - out
+    elif broke:  # everyone still in ran out in the same round: they share the win, the fallen before them not
+        assert len(broke) == n - len(out) and set(g.winners) == set(broke)
+        shared += 1
     else:
         scores = [favours[s] if s not in out else -1 for s in range(n)]
         assert set(g.winners) == _best(scores, coins)
-    return {"ties": ties, "outs": outs}
+    return {"ties": ties, "outs": outs, "shared": shared}
 
 
 # ------------------------------------------------------------------------------------------------ bounty-trail
@@ -294,7 +298,7 @@ def _where(g, n: int) -> dict:
 
 # ------------------------------------------------------------------------------------------------ bust-out
 def referee_bust_out(g, n: int, limit: int = 15, lives: int = 2) -> dict:
-    """Each round every player still in, in seat order, turns up cards (1 to 7) until they stop or go over the limit:
+    """Players take turns in seat order, passing over those out, and each turns up cards (1 to 7) until they stop or go over the limit:
     stopping scores the run, busting costs a life and scores nothing; no lives left: out, never to play again. Last
     one in wins; else the most points among those in, then the most lives."""
     points, life, out = [0] * n, [lives] * n, set()
@@ -304,8 +308,9 @@ def referee_bust_out(g, n: int, limit: int = 15, lives: int = 2) -> dict:
             p, at = _seat(m.group(1)), int(m.group(2))
             assert p not in out, f"an out player never plays: {line}"
             if at == 0 and turn_of != p:
+                assert n - len(out) >= 2, f"the game ends as soon as one player is left: {line}"
                 turn_of, run = p, 0
-                order.append(p)
+                order.append((p, frozenset(out)))
             assert turn_of == p and (at == run == 0 or 1 <= at - run <= 7) and at <= limit, line
             run = at
             stop = m.group(3) == "no"
@@ -327,9 +332,11 @@ def referee_bust_out(g, n: int, limit: int = 15, lives: int = 2) -> dict:
             turn_of = None
         else:
             assert line.startswith(("Scores:", "Winner", "The discard pile is shuffled")), line
-    # seat order among those in, round after round: each turn's player comes after the last one's
-    for a, b in zip(order, order[1:]):
-        assert a != b, "nobody plays twice in a row"
+    # seat order from P1, passing over those out: each turn's player is the next one still in as it starts
+    assert order[0][0] == 0
+    for (a, _), (b, gone) in zip(order, order[1:]):
+        assert b == next((a + k) % n for k in range(1, n + 1) if (a + k) % n not in gone), f"P{b + 1} after P{a + 1}"
+    assert max(Counter(p for p, _ in order).values()) <= 6, "six rounds at most"
     assert points == [g.pvars[s]["points"] for s in range(n)] and life == [g.pvars[s]["life"] for s in range(n)]
     if n - len(out) == 1:
         assert set(g.winners) == set(range(n)) - out
