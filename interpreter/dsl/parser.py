@@ -1,8 +1,7 @@
 """Parse DSL strings into AST nodes; Lark never builds a tree, its parser builds the AST.
 
-A DSL string lives inside a YAML scalar, so every position is mapped through a `Locator`
-(character offset in the string -> Span in the file) when a node is built (see builder.py).
-"""
+A DSL string lives inside a YAML scalar, so every position is mapped through a `Locator` (character offset in the
+string -> Span in the file) when a node is built (see builder.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +29,7 @@ SYNTAX_ERRORS: dict[str, list[str]] = {
     "two values follow each other with no operator between them": ["a b", "1 2", "c.value 3", "f(a) b", "f(a b)"],
     "an 'if' expression needs an 'else' part: A if COND else B": ["a if b"],
     "a closing bracket with no opening one": ["1 + 2)", "a]"],
+    "a list has no slices: draw the cards from a pile of their own, or pick with [c for c in ...]": ["x[0:7]", "x[:2]"],
 }
 
 STATEMENT_ERRORS: dict[str, list[str]] = {
@@ -48,14 +48,14 @@ STATEMENT_ERRORS: dict[str, list[str]] = {
     "...); to put a player out: add modifier out to PLAYER until end of game": ["eliminate p", "knock out p"],
     "statements are separated by ';'": ["move a to b move c to d", "set x = 1 set y = 2"],
     "to change a value write 'set TARGET = VALUE' (or 'TARGET += N')": ["x = 1", "p.score = 3", "card.mark = p"],
+    "a statement does not loop: use a 'for_each:' step, or move a list at once (move [c for c in ...] to ZONE)": [],
 }
 
 KEYWORDS = {
-    "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none",
-    "move", "to", "draw", "from", "as", "shuffle", "reverse", "set", "let", "roll", "against",
-    "break", "continue", "end", "call", "with", "emit", "log", "win", "add", "remove",
-    "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "under", "by", "tally", "return",
-    "assert",
+    "and", "or", "not", "in", "is", "if", "else", "for", "true", "false", "none", "move", "to", "draw", "from", "as",
+    "shuffle", "reverse", "set", "let", "roll", "against", "break", "continue", "end", "call", "with", "emit", "log",
+    "win", "add", "remove", "modifier", "value", "until", "of", "create", "zone", "pass", "top", "bottom", "under",
+    "by", "tally", "return", "assert",
 }
 
 
@@ -176,8 +176,7 @@ def _match_known(exc: "UnexpectedInput", start: str) -> Optional[str]:
     return candidate
 
 
-_OPENERS = {"(": ")", "[": "]"}
-_CLOSERS = {")": "(", "]": "["}
+_OPENERS, _CLOSERS = {"(": ")", "[": "]"}, {")": "(", "]": "["}
 _STATEMENT_WORDS = {
     "move", "draw", "shuffle", "reverse", "set", "let", "roll", "break", "continue", "end", "call", "emit", "log",
     "win", "add", "remove", "create", "pass", "tally", "return", "assert",
@@ -246,6 +245,8 @@ def _explain(exc: "UnexpectedInput", text: str, start: str) -> tuple[str, Option
         needed = {"move": "TO", "draw": "FROM"}.get(words[0] if words else "")
         if needed and needed in (_accepts(exc) or ()):
             return next(k for k in STATEMENT_ERRORS if k.startswith(f"'{words[0]}'")), None, None
+        if words[:1] == ["for"]:  # a loop written as a statement ('for p in players: ...')
+            return next(k for k in STATEMENT_ERRORS if k.startswith("a statement does not loop")), None, None
     if (isinstance(exc, UnexpectedToken) and exc.token.type in ("NAME", "INT", "DECIMAL", "STRING", "TRUE", "FALSE", "NONE")
             and {"ADDOP", "MULOP", "AND", "OR"} & (_accepts(exc) or set())):
         return next(k for k in SYNTAX_ERRORS if k.startswith("two values")), None, None
@@ -344,11 +345,10 @@ def _parse(text: str, locate: Locator, offset: int, start: str):
     return value
 
 
-# Later passes walk the AST recursively (the compiler, the checks, the interpreter's closures).
-# The tree used to be turned into AST nodes by a recursive walk right after the parse, and a
-# tree too deep for Python's stack came out as E104 there. The parser now builds the AST
-# without recursion, so the same limit is kept by trying as many nested calls as that walk
-# made: two frames per level of the parse, and a few more for the node at the bottom.
+# Later passes walk the AST recursively (the compiler, the checks, the interpreter's closures). The tree used to be
+# turned into AST nodes by a recursive walk right after the parse, and a tree too deep for Python's stack came out as
+# E104 there. The parser now builds the AST without recursion, so the same limit is kept by trying as many nested calls
+# as that walk made: two frames per level of the parse, and a few more for the node at the bottom.
 _FRAMES_PER_LEVEL = 2
 _FRAMES_AT_LEAF = 10
 _SHALLOW = 50  # a shallower tree fits unless the stack is already nearly full

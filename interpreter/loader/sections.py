@@ -8,7 +8,7 @@ import math
 import dataclasses
 from typing import Any
 
-from ..diagnostics import did_you_mean
+from ..diagnostics import did_you_mean, warning
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import Scope, Symbol
 from ..model import ruleset as M
@@ -274,6 +274,12 @@ class SectionBuilders:
             initial = self.text.expr(node, Compiler(scope, self.diags), skip=1)
         else:
             initial = node.plain() if isinstance(node, YNode) else node
+            named = scope.symbols.get(initial) if isinstance(initial, str) else None
+            if named is not None and named.kind == "const" and named.detail in ("parameter", "option"):
+                what = named.detail  # W333: the name of a parameter or option, taken as text, not its value
+                self.diags.append(warning(
+                    "W333", f"variable '{v.id}' starts at the text '{initial}', not the value of the {what} "
+                    f"'{initial}'", node.span, f'write the expression: initial: "={initial}"'))
         return dataclasses.replace(v, initial=initial)
 
     def _dice(self, scope: Scope) -> dict[str, M.DiceDef]:
