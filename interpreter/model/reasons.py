@@ -216,20 +216,24 @@ def _destinations(rs: Any, s: Secrets) -> dict[str, Any]:
     """For the events that bring a card to a zone (`drawn`, `moved`): the zones the ruleset may bring one to that some
     seat cannot see, with their visibility, when each shows its cards to its owner (`owner`, `owner_contents`) or to
     everyone; None when one hides them from its owner too (a `hidden` pile: nobody sees the card), or is not known."""
-    out: dict[str, Any] = {}
-    for event, kinds in (("drawn", (A.Draw,)), ("moved", (A.Draw, A.Move))):
-        zones: Any = set()
-        for step in every_step(rs):
-            for stmt in getattr(step, "stmts", ()):
-                for node in stmt.ast.walk():
-                    if isinstance(node, kinds) and zones is not None and node.dest is not None:
-                        z = s._zone(node.dest)
-                        if z is None or z[1] not in ("open", "contents", "owner", "owner_contents"):
-                            zones = None
-                        elif z[1] in ("owner", "owner_contents"):
-                            zones.add((z[0], z[1]))
-        out[event] = None if zones is None else tuple(sorted(zones))
-    return out
+    zones: dict[str, Any] = {"drawn": set(), "moved": set()}  # (both events in one walk of the steps)
+    for step in every_step(rs):
+        for stmt in getattr(step, "stmts", ()):
+            for node in stmt.ast.walk():
+                if not isinstance(node, (A.Draw, A.Move)) or node.dest is None:
+                    continue
+                events = ("drawn", "moved") if isinstance(node, A.Draw) else ("moved",)
+                if all(zones[e] is None for e in events):
+                    continue
+                z = s._zone(node.dest)
+                for e in events:
+                    if zones[e] is None:
+                        continue
+                    if z is None or z[1] not in ("open", "contents", "owner", "owner_contents"):
+                        zones[e] = None
+                    elif z[1] in ("owner", "owner_contents"):
+                        zones[e].add((z[0], z[1]))
+    return {e: None if got is None else tuple(sorted(got)) for e, got in zones.items()}
 
 
 _CAUSES = {A.Move: ("moved", "revealed"), A.Draw: ("drawn", "moved", "revealed"), A.Shuffle: ("shuffled",),
