@@ -14,6 +14,7 @@ from ..dsl.closures.compiler import Compiler, recording
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS, FunctionDef, Scope, Symbol, kind_word
 from ..model import ruleset as M
 from ..model.reading import Secrets
+from ..model.reasons import carried
 from ..model.secrecy import hidden_modifiers_of
 from ..values import OUT, FamilyRef, Row, ZoneRef
 from .constructs.expansion import record_fields, scalars
@@ -162,8 +163,9 @@ class Builder(SectionBuilders):
         sequences, triggers, said = self._steps(r, scope, seq_params, kinds, secrets)
         # a modifier added for a hidden reason is itself hidden: where a rule reads one (`modifier(...)`), the steps are
         # built again knowing which (the walk, dear on a large ruleset, only then)
+        draft = None
         if modifiers and _MODIFIER_READ.search(json.dumps(r.plain())):
-            hid = hidden_modifiers_of(zones=zones, variables=variables, player_variables=pvars, functions=functions,
+            hid, draft = hidden_modifiers_of(zones=zones, variables=variables, player_variables=pvars, functions=functions,
                                       sequences=sequences, triggers=triggers, dice=dice, modifiers=modifiers)
             if hid:
                 secrets.modifiers = hid
@@ -181,7 +183,7 @@ class Builder(SectionBuilders):
             if name not in params and name not in options:
                 self.err("E316", f"--set {name}: no parameter or option of that name", None,
                          did_you_mean(name, list(params) + list(options)))
-        return M.Ruleset(
+        rs = M.Ruleset(
             name=str(_s(r.get("ruleset"), "")), title=str(_s(r.get("title"), "")),
             version=str(_s(r.get("version"), "") or ""), source=str(_s(r.get("source"), "") or ""),
             notes=str(_s(r.get("notes"), "") or ""), file=self.path,
@@ -200,6 +202,9 @@ class Builder(SectionBuilders):
             invariants=self._invariants(scope),
             card_order=tuple(r.get("card_order").entries) if isinstance(r.get("card_order"), YMap) else (),
         )
+        if draft is not None:  # (the walk over the draft answers for the ruleset made of the same parts)
+            carried(draft, rs)
+        return rs
 
     def _steps(self, r: YMap, scope: Scope, seq_params: dict, kinds: set, secrets: Secrets) -> tuple[dict, tuple, list]:
         """The sequences and triggers built, with what building them said."""

@@ -10,9 +10,10 @@ import weakref
 from typing import Any, Iterable
 
 from ..dsl import ast as A
-from .answers import answer_opened
+from .answers import _DECLINED, _OPENED, answer_opened
 from .kinds import kind_of
-from .reading import Read, Secrets, every_step, local_reads
+from .reading import _SECRETS, Read, Secrets, every_step, local_reads
+from .steps import _ASKING
 from .steps import asks_decision as _asks
 
 _QUIET: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
@@ -59,10 +60,28 @@ class _Draft:
         self.__dict__.update(parts)
 
 
-def hidden_modifiers_of(**parts: Any) -> frozenset:
+def hidden_modifiers_of(**parts: Any) -> tuple[frozenset, Any]:
     """`hidden_modifiers` of a ruleset being loaded (loader/build.py): its steps are built again knowing them, so that
-    an `if` whose condition reads one (`modifier('charmed', p) > 0`) is one some seat cannot see."""
-    return quiet(_Draft(**parts))[3]
+    an `if` whose condition reads one (`modifier('charmed', p) > 0`) is one some seat cannot see. And the draft the
+    walk was made on, for `carried`."""
+    draft = _Draft(**parts)
+    return quiet(draft)[3], draft
+
+
+_PARTS = ("zones", "variables", "player_variables", "sequences", "triggers", "dice", "modifiers")
+
+
+def carried(draft: Any, rs: Any) -> None:
+    """What the walks found of the draft (`quiet`, and what it asked on the way: model/answers.py, reading.py,
+    steps.py), kept for the ruleset made of the very same parts (no modifier was hidden, so its steps were not built
+    again): the checks ask `quiet` of the ruleset, which walked its steps once more for the same answer (dml: a
+    tenth of its load). Whatever differs (another object, other functions), nothing is carried."""
+    if any(getattr(draft, k) is not getattr(rs, k) for k in _PARTS) or draft.functions != rs.functions:
+        return
+    for cache in (_QUIET, _DECLINED, _OPENED, _SECRETS, _ASKING):
+        got = cache.get(draft)
+        if got is not None and rs not in cache:
+            cache[rs] = got
 
 
 def _walk_quiet(rs: Any, shows: list, sequences: set, loops: list, mods: set, hid: frozenset, logs: list,
@@ -197,20 +216,24 @@ def _destinations(rs: Any, s: Secrets) -> dict[str, Any]:
     """For the events that bring a card to a zone (`drawn`, `moved`): the zones the ruleset may bring one to that some
     seat cannot see, with their visibility, when each shows its cards to its owner (`owner`, `owner_contents`) or to
     everyone; None when one hides them from its owner too (a `hidden` pile: nobody sees the card), or is not known."""
-    out: dict[str, Any] = {}
-    for event, kinds in (("drawn", (A.Draw,)), ("moved", (A.Draw, A.Move))):
-        zones: Any = set()
-        for step in every_step(rs):
-            for stmt in getattr(step, "stmts", ()):
-                for node in stmt.ast.walk():
-                    if isinstance(node, kinds) and zones is not None and node.dest is not None:
-                        z = s._zone(node.dest)
-                        if z is None or z[1] not in ("open", "contents", "owner", "owner_contents"):
-                            zones = None
-                        elif z[1] in ("owner", "owner_contents"):
-                            zones.add((z[0], z[1]))
-        out[event] = None if zones is None else tuple(sorted(zones))
-    return out
+    zones: dict[str, Any] = {"drawn": set(), "moved": set()}  # (both events in one walk of the steps)
+    for step in every_step(rs):
+        for stmt in getattr(step, "stmts", ()):
+            for node in stmt.ast.walk():
+                if not isinstance(node, (A.Draw, A.Move)) or node.dest is None:
+                    continue
+                events = ("drawn", "moved") if isinstance(node, A.Draw) else ("moved",)
+                if all(zones[e] is None for e in events):
+                    continue
+                z = s._zone(node.dest)
+                for e in events:
+                    if zones[e] is None:
+                        continue
+                    if z is None or z[1] not in ("open", "contents", "owner", "owner_contents"):
+                        zones[e] = None
+                    elif z[1] in ("owner", "owner_contents"):
+                        zones[e].add((z[0], z[1]))
+    return {e: None if got is None else tuple(sorted(got)) for e, got in zones.items()}
 
 
 _CAUSES = {A.Move: ("moved", "revealed"), A.Draw: ("drawn", "moved", "revealed"), A.Shuffle: ("shuffled",),
