@@ -75,7 +75,7 @@ QUESTIONS = {
         ("What if my draw pile runs out?", "When it runs out, shuffle your Discard pile to make a new one."),
         ("What ends the game?", "until round 15 is over or the row and the supply deck are empty"),
         ("Who wins?", "the player with the most points wins"),
-        ("What if two players tie?", "If tied, the tied players share the win."),
+        ("May I buy Wicks? (NEW: 'Cost 0 coins' said so)", "Wick 1 coin. Soot -1 point."),
     ],
     "mill-row": [
         ("How many coins do I start with?", "Each player's coins start at 20."),
@@ -232,3 +232,26 @@ scoring:""").replace('      - "draw 3 from supply to row"\n', """      - "draw 3
         do: ["p.coins -= 1"]
 """)
     assert dict(_view(body).words).get("Rich") == "The players with more than 3 coins.", _view(body).words
+
+
+def test_a_card_no_buy_can_offer_has_no_price():
+    """lantern-guild: 'Wick: Cost 0 coins': can I buy Wicks? They start in their own pile and only go to the players'
+    decks; the buy offers the row, filled from the supply. A card that can never be in the places a buy picks from has
+    no price; where that is not known (a card chosen elsewhere moved into the row) every card keeps its price."""
+    body = _TURNS.replace('      - "draw 3 from supply to row"\n', """      - "draw 3 from supply to row"
+      - for_each: p
+        in: players
+        do: ["draw 1 from seeds to p.kept"]
+""")
+    head = _HEAD.replace("  - {id: coin,", "  - {id: seed, name: Seed, classes: [starter], count: 4, attributes: {cost: 0}, "
+                         "doc: A start.}\n  - {id: coin,").replace(
+        "initial: all, title: Supply", 'initial: "[c for c in cards if c is not starter]", title: Supply')
+    head = head.replace("zones:\n", 'zones:\n  seeds: {visibility: open, initial: "[c for c in cards if c is starter]"}\n')
+    loaded = load_text("tiny.yaml", head + body)
+    assert loaded.ruleset is not None, loaded.diagnostics
+    powers = dict(aid_view(loaded.ruleset).powers)
+    assert powers == {"Seed": "A start.", "Coin": "Cost 2 coins. 1 point."}, powers
+    loaded = load_text("tiny.yaml", head + body.replace('do: ["draw 1 from seeds to p.kept"]',
+                                                        'do: ["draw 1 from seeds to p.kept; move p.kept.top to row"]'))
+    powers = dict(aid_view(loaded.ruleset).powers)
+    assert powers == {"Seed": "Cost 0 coins. A start.", "Coin": "Cost 2 coins. 1 point."}, powers
