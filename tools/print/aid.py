@@ -24,6 +24,7 @@ from rulecraft.tools.words.players import only_among
 from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.words.text import runs
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
+from rulecraft.tools.print.flow.blocks import FLOW_KINDS, calls as _calls, gets as _gets
 from rulecraft.tools.print.flow.cuts import cut
 from rulecraft.tools.words.bookkeeping import what_it_does
 from rulecraft.tools.print.flow.prices import priced
@@ -32,10 +33,9 @@ from rulecraft.tools.print.setup.steps import first_player, setup_lines, setup_s
 from rulecraft.tools.print.aidrules import (ITEM_CHARS, clip as _clip, decision_lines, dice_views, lines_of as _lines,
                                             lower as _lower, puts_out, sentence as _sentence, win_lines)
 
-FLOW_KINDS = ("game", "stage", "round", "phase", "turn", "scoring")
 MAX_PAGES = 2
 AID_MIN_PT = 9.0
-SPILL_CHARS = 900  # a second page with no more text than this is tried again more compactly, to fit one page
+SPILL_CHARS = 1400  # a second page with no more text than this is tried again more compactly, to fit one page
 
 
 @dataclass
@@ -114,7 +114,7 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
                                      if not hidden_step(w.rs, b)) if x]
         return text + (". " + capital(_then(inner)) if inner else "")
     if label and decides == "choice" and depth < DEPTH \
-            and any("?" in designer_label(b) for b in dict(s.bodies).get("do", ())):
+            and (any("?" in designer_label(b) for b in dict(s.bodies).get("do", ())) or _gets(w, d, s, label)):
         inner = [_lower(x) for x in (_said(w, b, depth + 1) for b in dict(s.bodies)["do"]  # 'Buy or defeat ...': what a
                                      if not hidden_step(w.rs, b)) if x]  # pick leads to, by the designer's question (honour-
         return text + (": " + _then(inner) if inner else "")  # road's monster and bought card: a first table asked)
@@ -122,6 +122,10 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
         return f"{text}: {_lower(_said(w, out))}"  # players out, by its question ('Can they drink? ... out')
     if label and (does := what_it_does(w, s, label)):  # 'Step onto the ice: draw a card from the floe ...'
         return f"{text}: {does}"
+    if label and not depth and not decides and asks is None and (loop := dict(s.bodies).get("do")) and any(
+            _calls(w, b) for b in loop) and any(designer_label(b) and not _calls(w, b) for b in loop):  # 'Rounds are
+        inner = [_lower(x) for x in (_said(w, b, 1) for b in loop if not hidden_step(w.rs, b)) if x]
+        return text + ": " + _then(inner)  # played ...: play Buying, then every mill grinds' (mill-row: when?)
     if label or not s.bodies or decides == "mechanic":
         return text
     if depth >= DEPTH:
@@ -137,8 +141,10 @@ def _said(w: Words, s: M.Step, depth: int = 0) -> str:
     if not parts:  # a block too deep to say here: its heading alone ('for each colour') would say nothing
         return text + (" (see the sheets)" if any(not hidden_step(w.rs, b) for _n, body in s.bodies for b in body) else "")
     text, parts = only_otherwise(w, s, text, parts)
-    if len(parts) == 1 and text.startswith("For each ") and text[4:].lower() in parts[0]:
-        return parts[0] if depth else capital(parts[0])  # 'deal 6 cards to each player' says the loop already
+    if len(parts) == 1 and text.startswith("For each ") and (text[4:].lower() in parts[0] or isinstance(
+            s, M.ForEachStep) and isinstance(getattr(s.iterable, "ast", None), A.Range) and parts[0].startswith("each ")):
+        return parts[0] if depth else capital(parts[0])  # 'deal 6 cards to each player' says the loop already (and
+        # 'each player in the ring is told ...' a loop of numbers 0 to the players less 1: quiet-contract, read cold)
     said = text + (", " if depth else ": ") + ("; " if not depth else ", ").join(parts)
     return re.sub(r"\?[;,] (\w)", lambda m: "? " + m.group(1).upper(), said)  # a question ends its sentence
 

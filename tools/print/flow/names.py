@@ -23,7 +23,33 @@ def _word(ident: str) -> str:
 
 def named_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     """The parameters and the cards named by a label that the Words box may define."""
-    return parameter_terms(rs, w) + card_terms(rs, w) + let_terms(rs, w) + count_terms(rs, w)
+    return parameter_terms(rs, w) + card_terms(rs, w) + let_terms(rs, w) + count_terms(rs, w) + out_terms(rs) \
+        + function_terms(rs)
+
+
+def out_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """What being out means, where the rules put players out (`add modifier out to p until end of game`): every order
+    of play passes over them (docs/language.md, Players out). Cold reads of ember-ring and mill-row: 'they are out',
+    'is out until the end of the round', and no page said what an out player still does."""
+    until = {n.until for _seq, s in rs.iter_steps() for st in own_statements(s) for n in st.ast.walk()
+             if isinstance(n, A.AddModifier) and n.modifier == "out" and not n.next}
+    ends = {"game": "to the end of the game", "round": "until the round ends", "turn": "until the turn ends"}
+    said = [ends[u] for u in ("round", "turn", "game") if u in until]
+    if not said:
+        return []
+    return [("Out", "A player who is out takes no more part in play " + (said[0] if len(said) == 1 else ", or ".join(
+        said[:-1]) + ", or " + said[-1] + ", as the rule that puts them out says") + ": play passes over them")]
+
+
+def function_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """A function of one plain word the rules call with nothing ('eligible()': 'the eligible players'), with a doc and
+    no title, that scoring does not read (How to win explains those): dune's 'Deal one card face down per eligible
+    player' left 'eligible' unsaid."""
+    sc = rs.scoring
+    scored = {n.func for e in ([sc.score, *sc.tie_break] if sc is not None and sc.score is not None else [])
+              for n in e.ast.walk() if isinstance(n, A.Call)}
+    return [(capital(f), doc) for f, doc in rs.function_docs.items() if doc and not rs.titles.get(f) and f not in scored
+            and f.isalpha() and _word(f) and not rs.functions[f][0]]
 
 
 def count_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
