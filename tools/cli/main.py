@@ -152,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     forget_inputs()  # a command's inputs are its own, before and after (tests and embedders call main() in one process)
     _closed_streams_to_devnull()
+    _streams_never_fail_to_encode()
     with ctrl_c_noted() as ctrl_c:
         return _run(argv, ctrl_c)
 
@@ -245,6 +246,18 @@ def _closed_streams_to_devnull() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+
+
+def _streams_never_fail_to_encode() -> None:
+    """A terminal or pipe that cannot show every letter (a Latin-1 locale, PYTHONIOENCODING=ascii): a stranger's
+    title printed there was Python's UnicodeEncodeError, exit 3. What it cannot show it shows as '?', as it shows a
+    control character (documents to '-' are UTF-8 bytes: `files.stdout_text`)."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", "strict") == "strict" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (OSError, ValueError):
+                pass  # not a text stream of Python's own (a test's capture): it writes what it is given
 
 
 def _silence_stdout() -> None:

@@ -1,0 +1,78 @@
+"""Session 20: kinds of attack not tried before (docs/security.md, section 21). Each test was seen to fail before
+its fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rulecraft.bundled import resolve
+
+CLI = [sys.executable, "-m", "rulecraft.tools.cli.main"]
+
+
+def _run(args, cwd, **env) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, timeout=300,
+                          env={**os.environ, "RULECRAFT_DEBUG": "", **env})
+
+
+@pytest.fixture(scope="module")
+def accented(tmp_path_factory):
+    """A stranger's ruleset written in another language: its title and a label hold letters outside ASCII."""
+    home = tmp_path_factory.mktemp("accented")
+    text = open(resolve("pig"), encoding="utf-8").read()
+    text = text.replace("title: Pig", 'title: "Pïg ☃ 𝔛"', 1).replace("label: Roll or bank", "label: Lancer ☹", 1)
+    (home / "pig.yaml").write_text(text, encoding="utf-8")
+    return home
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_ruleset_s_letters_on_a_terminal_that_cannot_show_them_are_never_an_internal_error(accented, encoding):
+    """A terminal or pipe whose encoding is not UTF-8 (PYTHONIOENCODING, a Latin-1 locale, a Windows console):
+    `validate`, `play` and `replay` printed a stranger's title with Python's UnicodeEncodeError, exit 3."""
+    done = _run(["validate", "pig.yaml"], accented, PYTHONIOENCODING=encoding)
+    assert done.returncode == 0, done.stderr
+    assert b"ok: pig (P" in done.stdout and b"internal error" not in done.stderr
+    done = _run(["play", "pig.yaml", "--agent", "random", "--agent", "random", "--seed", "1", "--log", "g.log"],
+                accented, PYTHONIOENCODING=encoding)
+    assert done.returncode == 0 and b"internal error" not in done.stderr, done.stderr
+    assert b"g ? ?: 2 players" in done.stdout  # what the terminal cannot show is '?'
+    done = _run(["replay", "g.log"], accented, PYTHONIOENCODING=encoding)
+    assert done.returncode == 0 and b"identical" in done.stdout, done.stderr
+
+
+def test_a_document_to_standard_output_is_utf8_whatever_the_terminal_s_encoding(accented):
+    """`book -o -` (and every text document written to `-`) is UTF-8, as its file would be and as its HTML says:
+    under a Latin-1 standard output it was an internal error, exit 3."""
+    done = _run(["book", "pig.yaml", "-o", "-"], accented, PYTHONIOENCODING="latin-1")
+    assert done.returncode == 0, done.stderr
+    assert "Pïg ☃ 𝔛".encode("utf-8") in done.stdout
+    done = _run(["render", "pig.yaml", "--format", "dot", "--sequence", "turn", "-o", "-"], accented,
+                PYTHONIOENCODING="ascii")
+    assert done.returncode == 0, done.stderr
+    assert "Lancer ☹".encode("utf-8") in done.stdout
+
+
+def _file_size_limit(limit: int):
+    def limited():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return limited
+
+
+def test_graphviz_cut_short_by_a_file_size_limit_is_a_line_not_an_internal_error(tmp_path):
+    """`ulimit -f` (RLIMIT_FSIZE) or a full temporary folder: Graphviz drawing the sheets' charts in a batch was killed
+    by SIGXFSZ in the middle of a PDF; its return code was not looked at and the half PDF was read: pypdf's
+    PdfStreamError, exit 3. A batch that fails now has each of its charts drawn alone, and what still fails is said."""
+    pig = resolve("pig")
+    done = subprocess.run([*CLI, "sheets", pig, "-o", "s.pdf"], cwd=tmp_path, capture_output=True, timeout=300,
+                          preexec_fn=_file_size_limit(20_000), env={**os.environ, "RULECRAFT_DEBUG": ""})
+    assert done.returncode in (0, 1), done.stderr
+    assert b"internal error" not in done.stderr and len(done.stderr.splitlines()) <= 2, done.stderr
+    if done.returncode == 1:
+        assert b"too large" in done.stderr
+        assert not os.path.exists(tmp_path / "s.pdf") and not any(p.name.startswith(".") for p in tmp_path.iterdir())
