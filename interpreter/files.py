@@ -189,8 +189,13 @@ def stdout_text(text: str) -> None:
         out.flush()
         return
     out.flush()
-    buf.write(text.encode("utf-8", "surrogateescape"))
-    buf.flush()
+    try:
+        buf.write(text.encode("utf-8", "surrogateescape"))
+        buf.flush()
+    except BrokenPipeError:
+        raise  # the reader went away: the command line ends quietly
+    except OSError as exc:
+        raise OutputError("-", os_error_text("standard output", exc)) from None
 
 
 def write_output(path: str, data: Data, *, sync: bool = False, binary_to_terminal: bool = False) -> None:

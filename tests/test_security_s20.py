@@ -76,3 +76,22 @@ def test_graphviz_cut_short_by_a_file_size_limit_is_a_line_not_an_internal_error
     if done.returncode == 1:
         assert b"too large" in done.stderr
         assert not os.path.exists(tmp_path / "s.pdf") and not any(p.name.startswith(".") for p in tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [["validate", "pig"], ["list"], ["schema"], ["diff", "pig", "party"],
+                                  ["play", "pig", "--agent", "random", "--agent", "random", "--seed", "1"],
+                                  ["book", "pig", "-o", "-"]])
+def test_standard_output_on_a_full_disk_is_one_line_never_an_internal_error(tmp_path, args):
+    """`rulecraft validate x > report.txt` on a full disk (here `/dev/full`): 'internal error: OSError: [Errno 28]',
+    exit 3. Now one line on standard error saying standard output could not be written, exit 1."""
+    if args[:1] == ["diff"]:
+        party = tmp_path / "party.yaml"
+        party.write_text(open(resolve("pig"), encoding="utf-8").read().replace("default: 100", "default: 50", 1),
+                         encoding="utf-8")
+        args = ["diff", resolve("pig"), str(party)]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*CLI, *args], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, timeout=300,
+                              env={**os.environ, "RULECRAFT_DEBUG": ""})
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and "standard output" in lines[0] and "the disk is full" in lines[0], lines
