@@ -95,3 +95,21 @@ def test_standard_output_on_a_full_disk_is_one_line_never_an_internal_error(tmp_
     assert done.returncode == 1, done.stderr
     lines = done.stderr.decode().splitlines()
     assert len(lines) == 1 and "standard output" in lines[0] and "the disk is full" in lines[0], lines
+
+
+def test_a_report_draws_a_bounded_number_of_plots_however_many_metrics_a_ruleset_declares(tmp_path, monkeypatch):
+    """2,000 metrics of one line each (100 KB of ruleset): `simulate --report` drew 2,000 plots, every figure open at
+    once (more than 120 s and 480 MB, unfinished), and so did the studio's Simulate. A report now draws at most
+    MAX_FIGURES plots; the table below them lists every metric, and the last plot's caption says so."""
+    from rulecraft.tools.simulate import report
+    from rulecraft.tools.simulate.runs import simulate
+
+    text = open(resolve("pig"), encoding="utf-8").read()
+    many = "".join(f'  m{i}: {{kind: per_game, doc: metric {i}, value: "{i}"}}\n' for i in range(12))
+    (tmp_path / "many.yaml").write_text(text.replace("metrics:\n", "metrics:\n" + many, 1), encoding="utf-8")
+    monkeypatch.setattr(report, "MAX_FIGURES", 4, raising=False)
+    summary = simulate(str(tmp_path / "many.yaml"), 2, seed=1, workers=1, keep="none")
+    figures = report.svg_figures(summary)
+    assert len(figures) == 4, [f["name"] for f in figures]
+    assert "At most 4 plots a report" in figures[-1]["caption"]
+    assert "m11" in report._table(summary.rows())  # every metric is still in the table
