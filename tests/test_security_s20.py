@@ -3,6 +3,7 @@ its fix."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -113,3 +114,38 @@ def test_a_report_draws_a_bounded_number_of_plots_however_many_metrics_a_ruleset
     assert len(figures) == 4, [f["name"] for f in figures]
     assert "At most 4 plots a report" in figures[-1]["caption"]
     assert "m11" in report._table(summary.rows())  # every metric is still in the table
+
+
+class _Endless:
+    """`< /dev/zero`: bytes for ever and never a line break (a test's bound turns a hang into a failure)."""
+
+    def __init__(self):
+        self.read = 0
+
+    def readline(self, limit=-1):
+        self.read += 1
+        assert self.read < 100_000, "still reading one line"
+        return b"\0" * limit
+
+
+def test_an_input_that_never_ends_its_line_stops_the_game_as_the_end_of_input_does():
+    """`rulecraft play ... --agent human < /dev/zero`: the rest of an over-long line was dropped until its line
+    break, which never came: the game read for ever, saying nothing. Past 1 MiB of one line the input is no
+    person's typing, and the game stops as at the end of input (saved, 'game stopped')."""
+    from rulecraft.agents.human import MAX_DROPPED, HumanAgent, HumanQuit
+
+    endless = _Endless()
+    agent = HumanAgent(0, endless, io.StringIO())
+    with pytest.raises(HumanQuit):
+        agent._readline()
+    assert endless.read * 1001 <= MAX_DROPPED + 2 * 1001
+
+
+def test_a_closed_standard_input_ends_a_person_s_answers_not_the_program(tmp_path):
+    """`rulecraft play pig --agent human <&-`: 'internal error: AttributeError: NoneType has no attribute buffer',
+    exit 3. A closed standard input now reads as an empty one: the game stops at the first question, saved."""
+    done = subprocess.run([*CLI, "play", resolve("pig"), "--agent", "human", "--agent", "random", "--seed", "1"],
+                          cwd=tmp_path, capture_output=True, timeout=300, preexec_fn=lambda: os.close(0),
+                          env={**os.environ, "RULECRAFT_DEBUG": ""})
+    assert b"internal error" not in done.stderr and done.returncode == 130, done.stderr
+    assert b"game stopped" in done.stdout + done.stderr

@@ -260,6 +260,8 @@ def _closed_streams_to_devnull() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+    if sys.stdin is None:  # (`<&-`: a person's answers then end at once, as at the end of input; it was exit 3)
+        sys.stdin = open(os.devnull, encoding="utf-8")
 
 
 def _streams_never_fail_to_encode() -> None:
