@@ -149,3 +149,16 @@ def test_a_closed_standard_input_ends_a_person_s_answers_not_the_program(tmp_pat
                           env={**os.environ, "RULECRAFT_DEBUG": ""})
     assert b"internal error" not in done.stderr and done.returncode == 130, done.stderr
     assert b"game stopped" in done.stdout + done.stderr
+
+
+def test_the_page_to_print_that_cannot_be_written_is_a_line_not_an_internal_error(tmp_path):
+    """`book -o x.pdf` with a file size limit (or a temporary folder too full for the page): writing the HTML that
+    Chromium prints raised OSError 'File too large' out of the printer: internal error, exit 3."""
+    from rulecraft.tools.print.htmlpdf import find_chromium
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium")
+    done = subprocess.run([*CLI, "book", resolve("pig"), "-o", "b.pdf"], cwd=tmp_path, capture_output=True,
+                          timeout=300, preexec_fn=_file_size_limit(3_000), env={**os.environ, "RULECRAFT_DEBUG": ""})
+    assert done.returncode == 1 and b"internal error" not in done.stderr, done.stderr
+    assert b"the file would be too large" in done.stderr and not (tmp_path / "b.pdf").exists()
