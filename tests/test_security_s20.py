@@ -162,3 +162,19 @@ def test_the_page_to_print_that_cannot_be_written_is_a_line_not_an_internal_erro
                           timeout=300, preexec_fn=_file_size_limit(3_000), env={**os.environ, "RULECRAFT_DEBUG": ""})
     assert done.returncode == 1 and b"internal error" not in done.stderr, done.stderr
     assert b"the file would be too large" in done.stderr and not (tmp_path / "b.pdf").exists()
+
+
+def test_the_aid_lists_a_bounded_number_of_lines_however_long_the_ruleset_s_lists(tmp_path):
+    """A ruleset of 15,000 parameters (1.1 MB, within every limit): the aid listed each as a key number, Chromium
+    printed the hundreds of pages once for each compact try, and `aid` gave up after 140 s saying the machine was
+    busy. Each list of the aid is now cut to MAX_ITEMS lines, the last saying how many more the rulebook gives."""
+    from rulecraft.loader import load_ruleset
+    from rulecraft.tools.print import aid
+
+    text = open(resolve("pig"), encoding="utf-8").read()
+    many = "".join(f"  p{i}: {{default: {i}, doc: Things of kind {i}.}}\n" for i in range(300))
+    (tmp_path / "many.yaml").write_text(text.replace("parameters:\n", "parameters:\n" + many, 1), encoding="utf-8")
+    view = aid.aid_view(load_ruleset(str(tmp_path / "many.yaml")).ruleset)
+    limit = getattr(aid, "MAX_ITEMS", 40)
+    assert len(view.numbers) == limit + 1, len(view.numbers)
+    assert view.numbers[-1][0] == f"... and {300 + 2 - limit} more: see the rulebook"
