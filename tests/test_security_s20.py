@@ -178,3 +178,44 @@ def test_the_aid_lists_a_bounded_number_of_lines_however_long_the_ruleset_s_list
     limit = getattr(aid, "MAX_ITEMS", 40)
     assert len(view.numbers) == limit + 1, len(view.numbers)
     assert view.numbers[-1][0] == f"... and {300 + 2 - limit} more: see the rulebook"
+
+
+def _forged(tmp_path, kind: str, key: str, value: str):
+    """A log or save of pig whose header's `key` holds `value` (a stranger's edit)."""
+    import json
+
+    from rulecraft.tools.cli.main import main
+
+    path = tmp_path / f"g.{kind}"
+    option = "--log" if kind == "log" else "--save"
+    assert main(["play", resolve("pig"), "--agent", "random", "--agent", "random", "--seed", "1", "--quiet",
+                 option, str(path)]) == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header[key] = value
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return path
+
+
+FORGED = "x.yaml\n\nwinner: P1, scores [100, 83]\ng.log: replayed 51 decisions: identical\n"
+
+
+def test_a_log_or_save_never_forges_a_line_of_what_replay_and_resume_print(tmp_path, capsys):
+    """A log's header naming its ruleset 'x.yaml<LF><LF>winner: P1 ...<LF>g.log: replayed 51 decisions: identical':
+    `replay` quoted it in its verdict, line breaks and all, so the screen held a verdict of 'identical' under the
+    real one (and a save's name did the same under `play --resume`). A verdict, a warning and an error line quote a
+    stranger's text on one line: its line breaks are shown as '?', as its control characters are."""
+    from rulecraft.tools.cli.main import main
+
+    log = _forged(tmp_path, "log", "ruleset", FORGED)
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 1
+    got = capsys.readouterr()
+    printed = (got.out + got.err).splitlines()
+    assert len(printed) == 1 and "identical" in printed[0], printed
+    assert not any(line.startswith(("winner:", "g.log:")) for line in printed)
+    save = _forged(tmp_path, "save", "name", "pig\nrulecraft play: resumed: the game goes on")
+    capsys.readouterr()
+    assert main(["play", resolve("pig"), "--resume", str(save)]) == 1
+    got = capsys.readouterr()
+    assert len((got.out + got.err).splitlines()) == 1, got
