@@ -219,3 +219,15 @@ def test_a_log_or_save_never_forges_a_line_of_what_replay_and_resume_print(tmp_p
     assert main(["play", resolve("pig"), "--resume", str(save)]) == 1
     got = capsys.readouterr()
     assert len((got.out + got.err).splitlines()) == 1, got
+
+
+def test_a_title_or_name_with_a_line_break_is_refused_where_it_would_forge_lines(tmp_path, capsys):
+    """A title 'Pig)<LF>ok: hearts (Hearts': `validate` printed 'ok: pig (Pig)' then 'ok: hearts (Hearts)', a line
+    for a ruleset it never checked, and `play` the same in its first line. A title or a name is one line: E013."""
+    from rulecraft.tools.cli.main import main
+
+    text = open(resolve("pig"), encoding="utf-8").read().replace("title: Pig", 'title: "Pig)\\nok: hearts (Hearts"', 1)
+    (tmp_path / "nl.yaml").write_text(text, encoding="utf-8")
+    assert main(["validate", str(tmp_path / "nl.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert "error[E013]: this title holds a line break" in out and "\nok: hearts" not in out
