@@ -194,7 +194,10 @@ def _run(argv: Sequence[str] | None, ctrl_c: list) -> int:
         from rulecraft.files import os_error_text
 
         if exc.name == "stdout":
-            print(f"{PROG}: " + os_error_text("standard output", exc.error), file=sys.stderr)
+            try:
+                print(f"{PROG}: " + os_error_text("standard output", exc.error), file=sys.stderr)
+            except StreamFailed:
+                pass  # standard error on the full disk too: nothing can be said
         return EXIT_DIAGNOSTICS
     except Exception as exc:
         if ctrl_c:  # a Ctrl-C that came out as another error (see ctrl_c_noted)
