@@ -179,6 +179,25 @@ def _open_stream_fd(path: str) -> int:
         raise OutputError(path, os_error_text(path, exc)) from None
 
 
+def stdout_text(text: str) -> None:
+    """A document (HTML, JSON, DOT, SVG, a log) to standard output: UTF-8 as its file would be, whatever the encoding
+    of the terminal or pipe (a Latin-1 locale: a stranger's letters were Python's UnicodeEncodeError, exit 3)."""
+    out = sys.stdout
+    buf = getattr(out, "buffer", None)
+    if buf is None or (getattr(out, "encoding", "") or "").lower().replace("-", "").replace("_", "") == "utf8":
+        out.write(text)
+        out.flush()
+        return
+    out.flush()
+    try:
+        buf.write(text.encode("utf-8", "surrogateescape"))
+        buf.flush()
+    except BrokenPipeError:
+        raise  # the reader went away: the command line ends quietly
+    except OSError as exc:
+        raise OutputError("-", os_error_text("standard output", exc)) from None
+
+
 def write_output(path: str, data: Data, *, sync: bool = False, binary_to_terminal: bool = False) -> None:
     """Write `data` (text as UTF-8, or bytes) to `path` as the module docstring says; OutputError on failure.
 
@@ -189,8 +208,7 @@ def write_output(path: str, data: Data, *, sync: bool = False, binary_to_termina
     if kind == "stdout":
         out = sys.stdout
         if isinstance(data, str):
-            out.write(data)
-            out.flush()
+            stdout_text(data)
             return
         if not binary_to_terminal and out.isatty():
             raise OutputError(path, "will not write binary data (a PDF or an image) to the terminal; "
@@ -282,8 +300,7 @@ class OutputStream:
             raise OutputError(self.path, f"cannot write {self.path}: an earlier write failed")
         try:
             if self.fd is None:
-                sys.stdout.write(text)
-                sys.stdout.flush()
+                stdout_text(text)
             else:
                 _write_all(self.fd, text.encode("utf-8"))
         except BrokenPipeError:

@@ -17,6 +17,7 @@ from ..runtime.decisions import Decision
 from .base import AgentError
 
 MAX_LINE = 1000
+MAX_DROPPED = 1 << 20  # bytes of one over-long line dropped before the input is taken for no person's typing
 
 
 class HumanQuit(Exception):
@@ -80,7 +81,11 @@ class HumanAgent:
         if not raw:
             raise HumanQuit()
         if len(raw) > MAX_LINE:
+            dropped = 0
             while raw and not raw.endswith(b"\n"):  # drop the rest of an over-long line
+                dropped += len(raw)
+                if dropped > MAX_DROPPED:  # no line at all (`< /dev/zero`): read for ever, nothing said
+                    raise HumanQuit()
                 raw = self.stdin.readline(MAX_LINE + 1)
             raise ValueError(f"that line is too long (over {MAX_LINE} characters)")
         try:

@@ -260,13 +260,12 @@ def printed_text_limits(root, rs, braces: int | None = None) -> list[Diagnostic]
 # box is one string to Graphviz, which refuses one past 16 KiB ("String starting: ..."), and the aid's printer timed
 # out on a card text of 400,000 characters, after `validate` had said nothing. The longest bundled: 193, 665.
 PROSE_LIMITS = {"title": 200, "name": 200, "label": 2_000, "doc": 2_000}
+ONE_LINE = frozenset({"title", "name"})  # texts that are one line (security.md, section 21)
 
 
 def prose_lengths(root, size: int | None = None) -> list[Diagnostic]:
-    """E013 at a title, name, label or card text longer than PROSE_LIMITS allows. `size`: the characters of the
-    whole file, when it is one (no text of a shorter file can pass, and none is measured)."""
-    if size is not None and size <= min(PROSE_LIMITS.values()):
-        return []
+    """E013 at a title, name, label or card text longer than PROSE_LIMITS allows, and at a title or name holding a
+    line break. (`size`, the characters of the whole file, is no longer used: a short title may break a line.)"""
     out: list[Diagnostic] = []
     stack = [root]
     while stack:
@@ -282,6 +281,10 @@ def prose_lengths(root, size: int | None = None) -> list[Diagnostic]:
                     out.append(error("E013", f"this {key} is {len(text):,} characters, over the limit of {limit:,} "
                                      f"for a {key} players read", value.span,
                                      "say it shorter: a longer explanation belongs in `notes:`"))
+                elif key in ONE_LINE and text.__class__ is str and ("\n" in text or "\r" in text):
+                    out.append(error("E013", f"this {key} holds a line break: a {key} is one line (printed in a "
+                                     "line of its own, it forged the lines after it)", value.span,
+                                     "write it on one line: a longer explanation belongs in `doc:` or `notes:`"))
                 elif type(value).__name__ in ("YMap", "YSeq"):
                     stack.append(value)
     return out

@@ -210,8 +210,10 @@ def run_layouts(sources: Sequence[str], fmt: str = "pdf", graph_attrs: Sequence[
 
         def batch(chunk):
             try:
-                graphviz([exe, *args, *chunk])
+                code = graphviz([exe, *args, *chunk])[0]
             except DotError:  # past its bounds: each of its charts is run alone below, within the bounds on its own
+                code = -1
+            if code != 0:  # and when it failed (a full disk, RLIMIT_FSIZE's signal): what it left may be cut short
                 for path in chunk:
                     for done in (f"{path}.{fmt}", f"{path}.plain"):
                         if os.path.exists(done):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import os
 import re
 import sys
 from typing import Callable, NamedTuple, Sequence
 
-from rulecraft.tools.cli.codes import (EPILOG, ctrl_c_noted, EXIT_BROKEN_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED,  # noqa: F401
-                                       EXIT_OK, EXIT_USAGE, PROG, internal_error)
+from rulecraft.tools.cli.codes import (EPILOG, ctrl_c_noted, EXIT_BROKEN_PIPE, EXIT_DIAGNOSTICS, EXIT_INTERNAL,  # noqa: F401
+                                       EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, internal_error)
 from rulecraft.tools.cli.commands import (cmd_aid, cmd_book, cmd_compare, cmd_diff, cmd_list, cmd_lsp, cmd_play,
                                           cmd_render, cmd_replay, cmd_schema, cmd_sheets, cmd_simulate, cmd_studio,
                                           cmd_test, cmd_validate)
@@ -152,8 +153,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     forget_inputs()  # a command's inputs are its own, before and after (tests and embedders call main() in one process)
     _closed_streams_to_devnull()
-    with ctrl_c_noted() as ctrl_c:
-        return _run(argv, ctrl_c)
+    _streams_never_fail_to_encode()
+    streams = sys.stdout, sys.stderr
+    _streams_say_when_they_fail()
+    try:
+        with ctrl_c_noted() as ctrl_c:
+            return _run(argv, ctrl_c)
+    finally:
+        if isinstance(sys.stdout, _Guarded) and isinstance(sys.stderr, _Guarded):
+            sys.stdout, sys.stderr = streams  # (as they were: tests and embedders call main() in one process)
 
 
 def _run(argv: Sequence[str] | None, ctrl_c: list) -> int:
@@ -181,6 +189,16 @@ def _run(argv: Sequence[str] | None, ctrl_c: list) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    except StreamFailed as exc:  # a full disk under `> report.txt`, `/dev/full`, a file size limit: one line, exit 1
+        _silence_stdout()
+        from rulecraft.files import os_error_text
+
+        if exc.name == "stdout":
+            try:
+                print(f"{PROG}: " + os_error_text("standard output", exc.error), file=sys.stderr)
+            except StreamFailed:
+                pass  # standard error on the full disk too: nothing can be said
+        return EXIT_DIAGNOSTICS
     except Exception as exc:
         if ctrl_c:  # a Ctrl-C that came out as another error (see ctrl_c_noted)
             print(file=sys.stderr)
@@ -245,6 +263,62 @@ def _closed_streams_to_devnull() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+    if sys.stdin is None:  # (`<&-`: a person's answers then end at once, as at the end of input; it was exit 3)
+        sys.stdin = open(os.devnull, encoding="utf-8")
+
+
+def _streams_never_fail_to_encode() -> None:
+    """A terminal or pipe that cannot show every letter (a Latin-1 locale, PYTHONIOENCODING=ascii): a stranger's
+    title printed there was Python's UnicodeEncodeError, exit 3. What it cannot show it shows as '?', as it shows a
+    control character (documents to '-' are UTF-8 bytes: `files.stdout_text`)."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", "strict") == "strict" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (OSError, ValueError):
+                pass  # not a text stream of Python's own (a test's capture): it writes what it is given
+
+
+class StreamFailed(Exception):
+    """Writing standard output or error failed for a reason other than its reader going away."""
+
+    def __init__(self, name: str, error: OSError):
+        super().__init__(name)
+        self.name, self.error = name, error
+
+
+class _Guarded:
+    """A standard stream whose failures are StreamFailed: Python's OSError from a `print` was an internal error
+    (exit 3) when standard output was a file on a full disk. A reader gone away stays a BrokenPipeError."""
+
+    def __init__(self, stream, name: str):
+        self._stream, self._name = stream, name
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StreamFailed(self._name, exc) from None
+
+    def flush(self):
+        try:
+            return self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StreamFailed(self._name, exc) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _streams_say_when_they_fail() -> None:
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if isinstance(stream, io.TextIOWrapper):  # (a test's capture is left as it is)
+            setattr(sys, name, _Guarded(stream, name))
 
 
 def _silence_stdout() -> None:

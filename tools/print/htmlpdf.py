@@ -145,8 +145,13 @@ class Printer:
         deadline = time.monotonic() + self.timeout
         self._pages += 1
         page = os.path.join(self._tmp.name, f"page{self._pages}.html")
-        with open(page, "w", encoding="utf-8") as fh:
-            fh.write(html)
+        try:
+            with open(page, "w", encoding="utf-8") as fh:
+                fh.write(html)
+        except OSError as exc:  # a full temporary folder, a file size limit: it was an internal error (exit 3)
+            from rulecraft.files import os_error_text
+
+            raise PrintError(os_error_text(page, exc) + " (the page to print, in the temporary folder)") from None
         target = self._call(deadline, "Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self._call(deadline, "Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self._call(deadline, "Page.enable", {}, session)

@@ -36,7 +36,8 @@ def _plt():
     # labels are a ruleset's own text: a '$' in a name is a dollar sign, never TeX to parse
     plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "axes.spines.top": False,
                          "axes.spines.right": False, "figure.dpi": 100, "text.parse_math": False,
-                         "text.usetex": False, "svg.fonttype": "path", "svg.hashsalt": "rulecraft"})
+                         "text.usetex": False, "svg.fonttype": "path", "svg.hashsalt": "rulecraft",
+                         "figure.max_open_warning": MAX_FIGURES + 8})
     return plt
 
 
@@ -94,6 +95,7 @@ def _title(ax, title: str, doc: str = "") -> None:
     ax.set_title(title + ("\n" + "\n".join(textwrap.wrap(doc, 90)) if doc else ""), fontsize=12, loc="left")
 
 
+MAX_FIGURES = 40  # plots a report draws: one a metric, and a ruleset may declare thousands (security.md, section 21)
 MAX_BARS = 20  # keys a bar chart shows: a metric keyed anew in every game had one bar a game (security.md, section 18)
 
 
@@ -190,12 +192,17 @@ def figures(summary: Summary) -> list[tuple[str, str, object]]:
         if desc.get("role") == "length" and rows and rows[0].values:
             lengths.append((desc["name"], rows[0].values))
     for name, values in lengths:
-        if not values:
+        if not values or len(out) >= MAX_FIGURES:
             continue
         fig = _histogram(plt, values, f"{summary.ruleset}: game length in {name} ({len(values)} games)",
                          f"{name} per game")
         out.append((f"length_{name}", f"Game length: {name} per game.", fig))
     for desc, rows in groups[1:]:
+        if len(out) >= MAX_FIGURES:  # the metrics after it are in the table only: 2,000 metrics were 2,000 plots
+            name, caption, fig = out[-1]
+            out[-1] = (name, f"{caption} (At most {MAX_FIGURES} plots a report: the metrics after this one are in "
+                             "the table only.)", fig)
+            break
         name = desc["name"]
         keyed = [r for r in rows if r.key is not None]
         if desc["kind"] == "tally" and keyed and all(r.stat == "rate" for r in keyed) and all(

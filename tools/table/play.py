@@ -32,6 +32,7 @@ class _Printable:
     log or save (player names, prompts, card names) must not drive the terminal with escape sequences."""
 
     _MAP = UNPRINTABLE  # and the bidirectional controls that reorder a line, and U+2028/U+2029 that break it
+    ONE_LINE = {**UNPRINTABLE, 0x0A: "?"}  # a line quoting a stranger's log or save: its line breaks forged lines
 
     def __init__(self, stream):
         self.stream = stream
@@ -47,8 +48,8 @@ class _Printable:
 
 
 def _err(text: str) -> None:
-    """An error line on stderr; it may quote a stranger's file, so control characters are shown as '?'."""
-    print(text.translate(_Printable._MAP), file=sys.stderr)
+    """An error line on stderr; it may quote a stranger's file, so control characters and line breaks are '?'."""
+    print(text.translate(_Printable.ONE_LINE), file=sys.stderr)
 
 
 def _same_file(a: Optional[str], b: Optional[str]) -> bool:
@@ -379,7 +380,7 @@ def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=Non
              f"(seats 1 to {len(g.players)})")
         return 2
     for w in report.warnings:
-        print(f"warning: {w}", file=out)
+        print(f"warning: {w}".translate(_Printable.ONE_LINE), file=out)
     if (story or seat is not None) and g is not None:
         for line in g.narrative:
             text = line_text(line, None if seat is None else (seat,))
@@ -390,9 +391,9 @@ def replay_log(path: str, partial_ok: bool = False, quiet: bool = False, out=Non
         print(f"winner: {winners}" + (f", scores {g.scores}" if g.scores is not None else ""), file=out)
     where = f"{path}:{report.line}: " if report.line else f"{path}: "
     if report.ok:
-        print(f"{path}: {report.message}", file=out)
+        print(f"{path}: {report.message}".translate(_Printable.ONE_LINE), file=out)
         return 0
-    print(f"{where}{report.message}", file=out)
+    print(f"{where}{report.message}".translate(_Printable.ONE_LINE), file=out)
     if report.unfinished and partial_ok:
         return 0
     return 1
