@@ -170,12 +170,13 @@ def test_the_aid_lists_a_bounded_number_of_lines_however_long_the_ruleset_s_list
     busy. Each list of the aid is now cut to MAX_ITEMS lines, the last saying how many more the rulebook gives."""
     from rulecraft.loader import load_ruleset
     from rulecraft.tools.print import aid
+    from rulecraft.tools.print.flow import cuts
 
     text = open(resolve("pig"), encoding="utf-8").read()
     many = "".join(f"  p{i}: {{default: {i}, doc: Things of kind {i}.}}\n" for i in range(300))
     (tmp_path / "many.yaml").write_text(text.replace("parameters:\n", "parameters:\n" + many, 1), encoding="utf-8")
     view = aid.aid_view(load_ruleset(str(tmp_path / "many.yaml")).ruleset)
-    limit = getattr(aid, "MAX_ITEMS", 40)
+    limit = cuts.MAX_ITEMS
     assert len(view.numbers) == limit + 1, len(view.numbers)
     assert view.numbers[-1][0] == f"... and {300 + 2 - limit} more: see the rulebook"
 

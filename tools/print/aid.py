@@ -25,7 +25,7 @@ from rulecraft.tools.words.core import Words, capital, humanize, sequence_title
 from rulecraft.tools.words.text import runs
 from rulecraft.tools.print.aidwords import card_texts, only_otherwise, table_views, words_box
 from rulecraft.tools.print.flow.blocks import FLOW_KINDS, calls as _calls, gets as _gets
-from rulecraft.tools.print.flow.cuts import cut
+from rulecraft.tools.print.flow.cuts import bounded, cut
 from rulecraft.tools.words.bookkeeping import what_it_does
 from rulecraft.tools.print.flow.prices import priced
 from rulecraft.tools.print.setup.starts import said_at_start
@@ -281,31 +281,10 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     view.setup = [_sentence(x) for x in setup_lines(rs, w, list(rs.sequences), say=lambda s: _clip(_said(w, s)))]
     view.turn_heading = "A round, in order" if view.turn and any(
         q.kind == "round" for q in rs.sequences.values()) else "Your turn, in order"
-    _bounded(view)
+    bounded(view)
     view.words, view.spare = words_box(rs, w, _texts(view))
     view.setup += first_player(rs, "\n".join(_texts(view) + [d for _t, d in view.words]), view.setup)
     return view
-
-
-MAX_ITEMS = 40  # lines of one list the aid prints (the bundled aids' longest: 17): 15,000 parameters were ~300 pages
-
-
-def _bounded(view: AidView) -> None:
-    """Every list of the aid cut to MAX_ITEMS, a last line saying how many more the rulebook gives: a stranger's
-    ruleset of 15,000 parameters had Chromium print their hundreds of pages up to six times (security.md, 21)."""
-    def cut(items: list, more) -> list:
-        n = len(items) - MAX_ITEMS
-        return items if n <= 0 else items[:MAX_ITEMS] + [more(f"... and {n:,} more: see the rulebook")]
-    for name in ("numbers", "decisions", "powers", "key", "explain"):
-        setattr(view, name, cut(getattr(view, name), lambda line: (line, "")))
-    for name in ("notes", "turn", "scoring", "setup", "win"):
-        setattr(view, name, cut(getattr(view, name), lambda line: line))
-    for t in view.tables:
-        blanks = [""] * (len(t["head"]) - 1)
-        t["rows"] = cut(t["rows"], lambda line, blanks=blanks: [line, *blanks])
-    for name in ("tables", "dice"):
-        setattr(view, name, cut(getattr(view, name), lambda line: {"title": line, "name": line, "doc": "", "head": [],
-                                                                   "rows": [], "results": []}))
 
 
 def _texts(view: AidView) -> list[str]:

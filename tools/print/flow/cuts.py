@@ -1,5 +1,6 @@
 """Which lines of a long sequence the aid's order of play keeps: never a rule that changes the score, puts a player
-out or ends the game (last-light's hand cut its lives lost); a value the steps set goes first, a decision last."""
+out or ends the game (last-light's hand cut its lives lost); a value the steps set goes first, a decision last; and
+every list of the aid cut to MAX_ITEMS lines (`bounded`)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,24 @@ def cut(rs: M.Ruleset, lines: list[tuple[str, M.Step]], items: int) -> list[str]
         elif i not in gone:
             out.append(x)
     return out
+
+
+MAX_ITEMS = 40  # lines of one list the aid prints (the bundled aids' longest: 17): 15,000 parameters were ~300 pages
+
+
+def bounded(view) -> None:
+    """Every list of the aid (an AidView) cut to MAX_ITEMS, a last line saying how many more the rulebook gives: a stranger's
+    ruleset of 15,000 parameters had Chromium print their hundreds of pages up to six times (security.md, 21)."""
+    def cut(items: list, more) -> list:
+        n = len(items) - MAX_ITEMS
+        return items if n <= 0 else items[:MAX_ITEMS] + [more(f"... and {n:,} more: see the rulebook")]
+    for name in ("numbers", "decisions", "powers", "key", "explain"):
+        setattr(view, name, cut(getattr(view, name), lambda line: (line, "")))
+    for name in ("notes", "turn", "scoring", "setup", "win"):
+        setattr(view, name, cut(getattr(view, name), lambda line: line))
+    for t in view.tables:
+        blanks = [""] * (len(t["head"]) - 1)
+        t["rows"] = cut(t["rows"], lambda line, blanks=blanks: [line, *blanks])
+    for name in ("tables", "dice"):
+        setattr(view, name, cut(getattr(view, name), lambda line: {"title": line, "name": line, "doc": "", "head": [],
+                                                                   "rows": [], "results": []}))
