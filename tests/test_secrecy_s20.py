@@ -21,6 +21,7 @@ import pytest
 from rulecraft.loader import load_ruleset
 from rulecraft.model.secrecy import shown
 from rulecraft.runtime.game import Game
+from rulecraft.runtime.story import line_text
 
 GAMES = Path(__file__).parent / "games"
 ENGINES = ["reference", "compiled"]
@@ -232,3 +233,45 @@ def test_each_seats_frames_do_not_hang_on_cards_it_cannot_see(tmp_path, name, se
                 assert _frames(tmp_path, name, seed, seat, (unseen[0], unseen[-1]))[0] == plain, (seat, unseen)
                 traded += 1
     assert traded >= 4, traded
+
+
+SEARCHED = """
+ruleset: searched
+title: A deck searched
+players: {min: 2, max: 2, default: 2}
+cards:
+  - for: {v: [1, 2, 3, 4]}
+    id: "c{v}"
+    name: "Card {v}"
+zones:
+  deck: {visibility: hidden, initial: all, title: Deck}
+  hand: {per: player, visibility: owner, title: Hand}
+start: game
+sequences:
+  game:
+    kind: game
+    steps:
+      - "show deck to players[0]"
+      - "shuffle deck"
+      - choose: {player: "players[1]", kind: one, options: "cards(deck)", prompt: "Take which?", as: took}
+      - "move took to players[1].hand"
+      - choose: {player: "players[0]", kind: yesno, prompt: "Done?"}
+      - "end game"
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_card_taken_from_a_deck_known_only_as_a_whole_is_taken_in_secret(tmp_path, engine):
+    """P1 was shown the deck, then it was shuffled: P1 knows which cards it holds, not where. P2 looks through it and
+    takes one into a hidden hand: P1 reads that P2 took a card, not which (it read `P2: Take which? -> Card 3`)."""
+    path = tmp_path / "searched.yaml"
+    path.write_text(SEARCHED)
+    rs = load_ruleset(str(path)).ruleset
+    told = []
+    for answer in range(4):
+        g = Game(rs, 2, 0, engine=engine)
+        g.apply(answer)
+        story = [text for text in (line_text(line, [0]) for line in g.narrative) if text]
+        assert any(text.startswith("P2: Take which?") for text in story), story
+        told.append((story, repr(g.view(0))))
+    assert told[0] == told[1] == told[2] == told[3], told
