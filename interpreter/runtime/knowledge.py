@@ -8,7 +8,8 @@ shown (`show CARDS to PLAYER`): the record `Game.known` maps a seat to the cards
 it was shown in and whether its place there is known. A shown card stays known while it stays in that zone;
 moving it elsewhere forgets it (Board.move: which card a player moves from a hand is theirs to know), except a draw
 from the top of a zone where its place was known (Board.draw: everyone sees the top card go); shuffling the zone
-forgets its place but not that it lies there.
+forgets its place but not that it lies there. A card leaving a zone where a seat cannot see it arrive takes with it
+every card that seat knew lay there (a draw keeps those whose place it knew): the seat cannot tell which one went.
 
 `deal_again` makes a copy of a game into a world the seat cannot tell from the real one: the cards it cannot see
 are dealt again among the places such cards lie, the cards whose contents it knows change places only within
