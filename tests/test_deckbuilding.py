@@ -52,11 +52,11 @@ class Referee:
         class Watched(real):  # this game only: its class swapped for one that reports its moves and draws
             __slots__ = ()
 
-            def move(self, what, dest, place, span, player=None):
+            def move(self, what, dest, place, span, player=None, **kw):
                 cards = [what] if isinstance(what, Card) else list(as_list(self, what, span)) if what is not None else []
                 for c in cards:
                     referee._seen_move(c, dest)
-                return real.move(self, what, dest, place, span, player)
+                return real.move(self, what, dest, place, span, player, **kw)
 
             def draw(self, count, src, dest, place, span):
                 got = real.draw(self, count, src, dest, place, span)

@@ -272,8 +272,8 @@ def _refereed(rs, ref_name: str, monkeypatch) -> Referee:
     monkeypatch.setattr(questions, "narrate_choice", narrate)
     moved = Game.move
 
-    def move(game, what, dest, place, span, player=None):  # a card laid face up, then taken away by the next step
-        moved(game, what, dest, place, span, player)
+    def move(game, what, dest, place, span, player=None, **kw):  # a card laid face up, then taken away by the next step
+        moved(game, what, dest, place, span, player, **kw)
         if game is referee.game:
             referee.pause(game, decision=False)
 

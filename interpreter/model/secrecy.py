@@ -105,12 +105,13 @@ def sees_player_variable(rs: Any, name: str, seat: int, owner: int) -> bool:
 
 def hidden_from_others(g: Any, decider: int, options: Iterable) -> bool:
     """Whether some option is a card that a seat other than `decider` cannot see where it lies (choosing it then
-    tells that seat something: the answer is the decider's secret)."""
+    tells that seat something: the answer is the decider's secret). A card a seat was shown but whose place it no
+    longer knows (the pile shuffled since) is one it cannot see there: it would not know which card was taken."""
     others = [p.seat for p in g.players if p.seat != decider]
     if not others:
         return False
     for o in options:
-        if type(o) is Card and any(not sees_card(g, o, s) for s in others):
+        if type(o) is Card and any(not sees_card(g, o, s, False) and not shown(g, s).get(o.index) for s in others):
             return True
     return False
 

@@ -148,8 +148,9 @@ class Board(Dice):
         if gate is None or (gate and may_fire(gate, fields)):
             self._events.append((event, fields))
 
-    def move(self, what: Any, dest: ZoneRef, place: Any, span: Span, player: Any = None) -> None:
-        """`place` is 'top', 'bottom', or (`move X to Z under N`) the number of cards left above each card moved."""
+    def move(self, what: Any, dest: ZoneRef, place: Any, span: Span, player: Any = None, drawn: bool = False) -> None:
+        """`place` is 'top', 'bottom', or (`move X to Z under N`) the number of cards left above each card moved;
+        `drawn`: the cards are drawn from the top of where they lie (what a seat was shown there: knowledge.py)."""
         if what.__class__ is Card and place == "top" and dest.__class__ is ZoneRef:  # one card onto a zone (most
             # moves): the loop below for it, written out
             target = self.zones.get(dest)
@@ -164,7 +165,7 @@ class Board(Dice):
                 target.append(what)
                 where[what.index] = dest
                 if self.known:
-                    forget_moved(self.known, what, dest)
+                    forget_moved(self, what, src, dest, drawn)
                 if self.gates:  # (no trigger on any event: no look-up; by_dest's answer for the zone: gates.ByDest)
                     told = self.moved_to[dest]
                     if told is None or told:
@@ -201,7 +202,7 @@ class Board(Dice):
                 target.append(c)
             where[c.index] = dest
             if known:
-                forget_moved(known, c, dest)
+                forget_moved(self, c, src, dest, drawn)
             if told is None or told:
                 fields = {"card": c, "source": src, "dest": dest, "player": player}
                 if told is None or may_fire(told, fields):
@@ -248,7 +249,7 @@ class Board(Dice):
         kept = follow_drawn(self.known, taken, src) if self.known and dest is not None else None
         for c in taken:
             if dest is not None:
-                self.move(c, dest, place, span)
+                self.move(c, dest, place, span, drawn=True)
             self._emit("drawn", {"card": c, "source": src, "dest": dest, "player": None})
         if kept:  # a card seen where it lay, drawn from the top: who saw it knows where it went
             for mine, i in kept:
@@ -275,7 +276,7 @@ class Board(Dice):
                 if not cards and not self._refill(src, "top", span):
                     break
                 c = cards[-1]
-                self.move(c, dest, place, span)
+                self.move(c, dest, place, span, drawn=True)
                 taken.append(c)
                 self._emit("drawn", {"card": c, "source": src, "dest": dest, "player": None})
         if count is None:

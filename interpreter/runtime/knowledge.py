@@ -8,7 +8,8 @@ shown (`show CARDS to PLAYER`): the record `Game.known` maps a seat to the cards
 it was shown in and whether its place there is known. A shown card stays known while it stays in that zone;
 moving it elsewhere forgets it (Board.move: which card a player moves from a hand is theirs to know), except a draw
 from the top of a zone where its place was known (Board.draw: everyone sees the top card go); shuffling the zone
-forgets its place but not that it lies there.
+forgets its place but not that it lies there. A card leaving a zone where a seat cannot see it arrive takes with it
+every card that seat knew lay there (a draw keeps those whose place it knew): the seat cannot tell which one went.
 
 `deal_again` makes a copy of a game into a world the seat cannot tell from the real one: the cards it cannot see
 are dealt again among the places such cards lie, the cards whose contents it knows change places only within
@@ -26,7 +27,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
 from ..values import Card, Player, ZoneRef
 from .codec import encode
-from ..model.secrecy import CONTENTS, home_groups, show_told, shown, zone_sight
+from ..model.secrecy import CONTENTS, home_groups, sees_card, show_told, shown, zone_sight
 from .story import game_label
 
 OWNER_CONTENTS = "owner_contents"  # its owner knows which cards it holds, the others only how many; nobody the order
@@ -88,12 +89,19 @@ def _the(title: str) -> str:
     return "the " + (title[0].lower() + title[1:] if title[1:2].islower() else title)
 
 
-def forget_moved(known: dict, card: Card, dest: ZoneRef) -> None:
-    """A shown card left the zone it was seen in: who saw it no longer knows where it is (Board.move)."""
-    for mine in known.values():
+def forget_moved(g, card: Card, src: ZoneRef, dest: ZoneRef, drawn: bool = False) -> None:
+    """A card left `src` for `dest` (Board.move): who was shown it no longer knows where it is. And a seat that knew
+    cards lay in `src` but cannot see this one where it went cannot tell which card left: it forgets the cards it knew
+    lay there (what stays on its list would say which went: a card peeked at, the deck shuffled, gone from the list
+    when another player drew that very card; a hand shown, the card its holder played face down). A draw from the
+    top (`drawn`) forgets only the cards whose place there it did not know: it saw which place the card left."""
+    for seat, mine in g.known.items():
         seen = mine.get(card.index)
         if seen is not None and seen[0] != dest:
             del mine[card.index]
+        if src != dest and mine and not sees_card(g, card, seat, False):
+            for i in [i for i, (ref, exact) in mine.items() if ref == src and not (drawn and exact)]:
+                del mine[i]
 
 
 def follow_drawn(known: dict, cards: list, src: ZoneRef) -> list:
@@ -171,9 +179,17 @@ def seen_in(g, ref: ZoneRef, seat: int) -> tuple[str, list[Card]]:
         return how, list(cards)
     if how == "contents":
         return how, sorted(cards, key=lambda c: c.index)
-    known = shown(g, seat)
+    return how, _known_in(cards, shown(g, seat), how == "top")
+
+
+def _known_in(cards: list, known: dict, top: bool = False) -> list:
+    """The cards of a zone a seat may name (`known`: those it was shown, place known or not; `top`: and its top card):
+    those whose place it knows in the zone's order, then those it knows lie there but not where in the ruleset's card
+    order (in the zone's order they would tell where: a deck shown, then shuffled, listed in its new order)."""
     last = len(cards) - 1
-    return how, [c for i, c in enumerate(cards) if c.index in known or (how == "top" and i == last)]
+    placed = [c for i, c in enumerate(cards) if known.get(c.index) or (top and i == last)]
+    return placed + sorted((c for i, c in enumerate(cards) if known.get(c.index) is False and not (top and i == last)),
+                           key=lambda c: c.index)
 
 
 def zone_view(g, ref: ZoneRef, seat: int) -> Any:
@@ -189,8 +205,7 @@ def zone_view(g, ref: ZoneRef, seat: int) -> Any:
     if how == "contents":
         out["contents"] = [c.id for c in cards]
     else:
-        known = shown(g, seat)
-        ids = [c.id for c in held if c.index in known]
+        ids = [c.id for c in _known_in(held, shown(g, seat))]
         if ids:
             out["known"] = ids
     return out
