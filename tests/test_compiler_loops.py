@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from rulecraft.compiler import expressions as codegen
-from rulecraft.compiler.writing import _tested_at_once, by_flag
+from rulecraft.compiler.folding import read_at_once as _tested_at_once
+from rulecraft.compiler.writing import by_flag
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset

@@ -10,10 +10,15 @@ closure, run on a context that holds nothing of a game (`_Probe`: its own locals
 without reaching for anything else (variables, zones, players, chance, the running sequences: any other attribute
 of the context stops the probe). Its value must be one no rule can change in place (a number, a text, a card, ...):
 a list is made afresh by every evaluation, so it is left to run.
+
+And a local read once, on the next line, before anything else there is worked out, is written into that line
+(`read_at_once`, over a written function's lines).
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any, Callable, Collection, NoReturn, Optional
 
 from ..values import Card, FamilyRef, Row, ZoneRef
@@ -178,3 +183,81 @@ def probe(closure: Callable[[Any], Any]) -> Optional[tuple[Any, list]]:
             return None
         return value, charges
     return None
+
+
+_SET = re.compile(r"^( *)(_v[0-9]+) = (.+)$")
+_LOCAL = re.compile(r"\b_v[0-9]+\b")
+_ASSIGNS = re.compile(r"(?<![=!<>])=(?!=)")  # (a second `=` that is not a comparison: a chain of assignments)
+_FIRST = re.compile(r"(?:if |_v[0-9]+ = )(?:not |\()*")  # what may come before a local read first on its line
+_SPLIT = re.compile(r"^( *)if (_v[0-9]+):$")
+
+
+def read_at_once(lines: list[str], whole: str) -> list[str]:
+    """`_vN = E` followed, at its depth, by a line that reads _vN before it works out anything else (`if not
+    (_vN == X):`, `if _vN:`, `_vM = _vN + X`), where _vN is read nowhere else in the function (`whole`; in one of
+    by_flag's two copies of a loop body, nowhere else in that copy nor outside the two), written with E in place of
+    _vN: the same values worked out in the same order, without a local stored and loaded again (two bytecodes each
+    time the line runs, in a filter's loop once a card), the last first, so that a line folds again (`_vN = E`
+    into `_vM = _vN + X` folded into `if not (_vM > Y):`). A `pass` after another statement of its block is left out."""
+    uses = Counter(_LOCAL.findall(whole))
+    copies = _copies(lines)
+    in_copy: dict[tuple[str, int], int] = Counter()
+    for i, line in enumerate(lines):
+        if copies[i] >= 0:
+            for v in _LOCAL.findall(line):
+                in_copy[v, copies[i]] += 1
+    bare: list[str] = []
+    for line in lines:
+        if line.lstrip() == "pass" and bare and _pad(bare[-1]) == _pad(line):
+            bare.append("")  # (a stand-in after a statement of its block, as by_flag leaves for a test dropped)
+        else:
+            bare.append(line)
+    kept: list[str] = []  # the lines after the one looked at, last first
+    for i in range(len(bare) - 1, -1, -1):
+        line = bare[i]
+        m = _SET.match(line)
+        if m is not None and kept and not _ASSIGNS.search(m.group(3)):
+            pad, v, c = m.group(1), m.group(2), copies[i]
+            alone = uses[v] == 2 if c < 0 or in_copy[v, c] + in_copy[v, c ^ 1] != uses[v] else in_copy[v, c] == 2
+            after = kept[-1]
+            at = after.find(v, len(pad))
+            if alone and _pad(after) == len(pad) and at >= 0 and _FIRST.fullmatch(after, len(pad), at) and \
+                    _LOCAL.match(after, at).group() == v and " if " not in after[at:]:  # type: ignore[union-attr]
+                kept[-1] = f"{after[:at]}({m.group(3)}){after[at + len(v):]}"
+                continue
+        if line:
+            kept.append(line)
+    return kept[::-1]
+
+
+def _copies(lines: list[str]) -> list[int]:
+    """For each line, which of by_flag's copies of a loop body it lies in (2k and 2k + 1 the two copies of one
+    body), or -1: `if F:` / `    for X in Y:` / the body / `else:` / the same `for` / the other body."""
+    copies = [-1] * len(lines)
+    k = 0
+    for i, line in enumerate(lines):
+        m = _SPLIT.match(line)
+        if m is None or i + 1 >= len(lines):
+            continue
+        pad, head = m.group(1), lines[i + 1]
+        if not (head.startswith(pad + "    for ") and _pad(head) == len(pad) + 4):
+            continue
+        first = _body(lines, i + 2, len(pad) + 4)
+        if first < len(lines) - 1 and lines[first] == pad + "else:" and lines[first + 1] == head:
+            second = _body(lines, first + 2, len(pad) + 4)
+            copies[i + 2:first] = [2 * k] * (first - i - 2)
+            copies[first + 2:second] = [2 * k + 1] * (second - first - 2)
+            k += 1
+    return copies
+
+
+def _body(lines: list[str], start: int, depth: int) -> int:
+    """Where the block that starts at `start`, deeper than `depth`, ends."""
+    end = start
+    while end < len(lines) and _pad(lines[end]) > depth:
+        end += 1
+    return end
+
+
+def _pad(line: str) -> int:
+    return len(line) - len(line.lstrip())
