@@ -12,7 +12,8 @@ of the context stops the probe). Its value must be one no rule can change in pla
 a list is made afresh by every evaluation, so it is left to run.
 
 And a local read once, on the next line, before anything else there is worked out, is written into that line
-(`read_at_once`, over a written function's lines).
+(`read_at_once`, over a written function's lines); past a test that an item is a card, it is not tested again
+(`cards_known`).
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ def read_at_once(lines: list[str], whole: str) -> list[str]:
                 in_copy[v, copies[i]] += 1
     bare: list[str] = []
     for line in lines:
-        if line.lstrip() == "pass" and bare and _pad(bare[-1]) == _pad(line):
+        if line.lstrip() == "pass" and _after_statement(bare, _pad(line)):
             bare.append("")  # (a stand-in after a statement of its block, as by_flag leaves for a test dropped)
         else:
             bare.append(line)
@@ -228,6 +229,14 @@ def read_at_once(lines: list[str], whole: str) -> list[str]:
         if line:
             kept.append(line)
     return kept[::-1]
+
+
+def _after_statement(lines: list[str], pad: int) -> bool:
+    """The line that comes next at depth `pad` follows a statement of its block (not the block's header)."""
+    for line in reversed(lines):
+        if line and _pad(line) <= pad:
+            return _pad(line) == pad
+    return False
 
 
 def _copies(lines: list[str]) -> list[int]:
@@ -261,3 +270,58 @@ def _body(lines: list[str], start: int, depth: int) -> int:
 
 def _pad(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+_CARD_TEST = re.compile(r"^( *)if (not \(|\(|)isinstance\((_[a-z][a-z0-9_]*), _Card\) and (.*):$")
+_BEFORE = ("(", "if ", "= ", "and ", "or ", "else ", ", ")  # what may come before a test dropped: nothing that binds
+# tighter than `and` (`not`, a comparison)
+
+
+def cards_known(lines: list[str]) -> list[str]:
+    """Past `if not (isinstance(X, _Card) and T):` / `continue` (a filter's test), to the end of its block, and
+    inside `if (isinstance(X, _Card) and T):`, X is a card (no class derives from Card): `type(X) is _Card and ` and
+    `isinstance(X, _Card) and ` are left out of the lines there until X is set again (`True and V` is V). T holds
+    no `or` nor a choice (`if`), so the test is true only when X is a card. Two tests a card less, in a filter over
+    a list that holds cards."""
+    out = list(lines)
+    for i, line in enumerate(lines):
+        m = _CARD_TEST.match(line)
+        if m is None:
+            continue
+        pad, opened, x, rest = len(m.group(1)), m.group(2), m.group(3), m.group(4)
+        if opened:
+            if not rest.endswith(")"):
+                continue
+            rest = rest[:-1]
+        if not _balanced(rest) or " or " in rest or " if " in rest or "lambda" in rest:
+            continue
+        if opened == "not (":  # the filter's form: the rest of the block
+            if i + 2 >= len(lines) or lines[i + 1] != " " * (pad + 4) + "continue" or _pad(lines[i + 2]) > pad:
+                continue
+            start, deeper = i + 2, pad - 1
+        else:  # the block under the test
+            start, deeper = i + 1, pad
+        set_again = re.compile(rf"\b{x}\b(\s*,[^=]*)?\s*[-+*/%]?=(?!=)|\bfor [^:]*\b{x}\b")
+        tests = [f"type({x}) is _Card and ", f"isinstance({x}, _Card) and "]
+        for j in range(start, len(lines)):
+            if _pad(lines[j]) <= deeper or set_again.search(lines[j]):
+                break
+            for test in tests:
+                at = out[j].find(test)
+                while at >= 0:
+                    if out[j].endswith(_BEFORE, 0, at):
+                        out[j] = out[j][:at] + out[j][at + len(test):]
+                        at = out[j].find(test, at)
+                    else:
+                        at = out[j].find(test, at + 1)
+    return out
+
+
+def _balanced(text: str) -> bool:
+    """Every bracket of `text` closed in it, none closed before it opens (`a) and (b` is not)."""
+    depth = 0
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0

@@ -25,7 +25,7 @@ from ..dsl.guards import (
 )
 from ..diagnostics import RuleError
 from . import safesource
-from .folding import Folder, read_at_once
+from .folding import Folder, cards_known, read_at_once
 
 FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
 MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
@@ -245,7 +245,7 @@ class Writer:
                 lines += self._charged(line[:len(line) - len(code)], units, span, left, ahead)
             elif ahead:  # _CHECK
                 lines += [line.replace(_CHECK, "if _d > _room:"), line.replace(_CHECK, "    raise _Over")]
-        lines = read_at_once(lines, "\n".join([*prologue, *lines, body_end]))
+        lines = cards_known(read_at_once(lines, "\n".join([*prologue, *lines, body_end])))
         if ahead:
             result = body_end.strip()
             assert result.startswith("return ")
