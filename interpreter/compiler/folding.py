@@ -187,7 +187,8 @@ def probe(closure: Callable[[Any], Any]) -> Optional[tuple[Any, list]]:
 
 
 _SET = re.compile(r"^( *)(_v[0-9]+) = (.+)$")
-_LOCAL = re.compile(r"\b_v[0-9]+\b")
+_LOCAL = re.compile(r"_v[0-9]+\b")  # (no `\b` first: a literal first is found some thirty times faster; no name
+# the writer writes holds `_v` and a digit inside it, and a read is only ever folded after `if `, `not `, `(` or `= `)
 _ASSIGNS = re.compile(r"(?<![=!<>])=(?!=)")  # (a second `=` that is not a comparison: a chain of assignments)
 _FIRST = re.compile(r"(?:if |_v[0-9]+ = )(?:not |\()*")  # what may come before a local read first on its line
 _SPLIT = re.compile(r"^( *)if (_v[0-9]+):$")
@@ -201,48 +202,45 @@ def read_at_once(lines: list[str], whole: str) -> list[str]:
     time the line runs, in a filter's loop once a card), the last first, so that a line folds again (`_vN = E`
     into `_vM = _vN + X` folded into `if not (_vM > Y):`). A `pass` after another statement of its block is left out."""
     uses = Counter(_LOCAL.findall(whole))
-    copies = _copies(lines)
+    copies = _copies(lines)  # (few functions have any)
     in_copy: dict[tuple[str, int], int] = Counter()
-    for i, line in enumerate(lines):
-        if copies[i] >= 0:
-            for v in _LOCAL.findall(line):
-                in_copy[v, copies[i]] += 1
-    bare: list[str] = []
-    for line in lines:
-        if line.lstrip() == "pass" and _after_statement(bare, _pad(line)):
-            bare.append("")  # (a stand-in after a statement of its block, as by_flag leaves for a test dropped)
-        else:
-            bare.append(line)
+    for i, c in copies.items():
+        for v in _LOCAL.findall(lines[i]):
+            in_copy[v, c] += 1
     kept: list[str] = []  # the lines after the one looked at, last first
-    for i in range(len(bare) - 1, -1, -1):
-        line = bare[i]
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
+        if line.endswith("pass") and line.lstrip() == "pass" and _after_statement(lines, i):
+            continue  # (a stand-in after a statement of its block, as by_flag leaves for a test dropped)
         m = _SET.match(line)
-        if m is not None and kept and not _ASSIGNS.search(m.group(3)):
-            pad, v, c = m.group(1), m.group(2), copies[i]
+        if m is not None and kept:
+            v, c = m.group(2), copies.get(i, -1)
             alone = uses[v] == 2 if c < 0 or in_copy[v, c] + in_copy[v, c ^ 1] != uses[v] else in_copy[v, c] == 2
-            after = kept[-1]
-            at = after.find(v, len(pad))
-            if alone and _pad(after) == len(pad) and at >= 0 and _FIRST.fullmatch(after, len(pad), at) and \
-                    _LOCAL.match(after, at).group() == v and " if " not in after[at:]:  # type: ignore[union-attr]
-                kept[-1] = f"{after[:at]}({m.group(3)}){after[at + len(v):]}"
-                continue
-        if line:
-            kept.append(line)
+            if alone:
+                pad, after = m.group(1), kept[-1]
+                at = after.find(v, len(pad))
+                if at >= 0 and _pad(after) == len(pad) and _FIRST.fullmatch(after, len(pad), at) and \
+                        _LOCAL.match(after, at).group() == v and " if " not in after[at:] and \
+                        not _ASSIGNS.search(m.group(3)):  # type: ignore[union-attr]
+                    kept[-1] = f"{after[:at]}({m.group(3)}){after[at + len(v):]}"
+                    continue
+        kept.append(line)
     return kept[::-1]
 
 
-def _after_statement(lines: list[str], pad: int) -> bool:
-    """The line that comes next at depth `pad` follows a statement of its block (not the block's header)."""
-    for line in reversed(lines):
-        if line and _pad(line) <= pad:
-            return _pad(line) == pad
+def _after_statement(lines: list[str], i: int) -> bool:
+    """Line `i` follows a statement of its block (not the block's header)."""
+    pad = _pad(lines[i])
+    for j in range(i - 1, -1, -1):
+        if _pad(lines[j]) <= pad:
+            return _pad(lines[j]) == pad
     return False
 
 
-def _copies(lines: list[str]) -> list[int]:
-    """For each line, which of by_flag's copies of a loop body it lies in (2k and 2k + 1 the two copies of one
-    body), or -1: `if F:` / `    for X in Y:` / the body / `else:` / the same `for` / the other body."""
-    copies = [-1] * len(lines)
+def _copies(lines: list[str]) -> dict[int, int]:
+    """Which of by_flag's copies of a loop body each line in one lies in (2k and 2k + 1 the two copies of one
+    body): `if F:` / `    for X in Y:` / the body / `else:` / the same `for` / the other body."""
+    copies: dict[int, int] = {}
     k = 0
     for i, line in enumerate(lines):
         m = _SPLIT.match(line)
@@ -254,8 +252,8 @@ def _copies(lines: list[str]) -> list[int]:
         first = _body(lines, i + 2, len(pad) + 4)
         if first < len(lines) - 1 and lines[first] == pad + "else:" and lines[first + 1] == head:
             second = _body(lines, first + 2, len(pad) + 4)
-            copies[i + 2:first] = [2 * k] * (first - i - 2)
-            copies[first + 2:second] = [2 * k + 1] * (second - first - 2)
+            copies.update((j, 2 * k) for j in range(i + 2, first))
+            copies.update((j, 2 * k + 1) for j in range(first + 2, second))
             k += 1
     return copies
 
@@ -301,10 +299,10 @@ def cards_known(lines: list[str]) -> list[str]:
             start, deeper = i + 2, pad - 1
         else:  # the block under the test
             start, deeper = i + 1, pad
-        set_again = re.compile(rf"\b{x}\b(\s*,[^=]*)?\s*[-+*/%]?=(?!=)|\bfor [^:]*\b{x}\b")
         tests = [f"type({x}) is _Card and ", f"isinstance({x}, _Card) and "]
         for j in range(start, len(lines)):
-            if _pad(lines[j]) <= deeper or set_again.search(lines[j]):
+            code = lines[j].lstrip()
+            if len(lines[j]) - len(code) <= deeper or _sets(code, x):
                 break
             for test in tests:
                 at = out[j].find(test)
@@ -325,3 +323,10 @@ def _balanced(text: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
+
+
+def _sets(code: str, x: str) -> bool:
+    """The statement `code` may set the local `x` (`x = `, `x += `, `for x in`, `a, x = `; any line that starts
+    with it but for a read of its attribute or item)."""
+    return (code.startswith(x) and code[len(x):len(x) + 1] not in (".", "[")) or (x in code and (
+        code.startswith("for ") or f", {x}" in code))
