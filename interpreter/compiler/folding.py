@@ -219,10 +219,11 @@ def read_at_once(lines: list[str], whole: str) -> list[str]:
             if alone:
                 pad, after = m.group(1), kept[-1]
                 at = after.find(v, len(pad))
+                end = at + len(v)  # (the name ends there: no letter, digit or _ after it)
                 if at >= 0 and _pad(after) == len(pad) and _FIRST.fullmatch(after, len(pad), at) and \
-                        _LOCAL.match(after, at).group() == v and " if " not in after[at:] and \
-                        not _ASSIGNS.search(m.group(3)):  # type: ignore[union-attr]
-                    kept[-1] = f"{after[:at]}({m.group(3)}){after[at + len(v):]}"
+                        not (after[end:end + 1].isalnum() or after[end:end + 1] == "_") and \
+                        " if " not in after[at:] and not _ASSIGNS.search(m.group(3)):
+                    kept[-1] = f"{after[:at]}({m.group(3)}){after[end:]}"
                     continue
         kept.append(line)
     return kept[::-1]
