@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from rulecraft.compiler import expressions as codegen
-from rulecraft.compiler.writing import _tested_at_once, by_flag
+from rulecraft.compiler.folding import read_at_once as _tested_at_once
+from rulecraft.compiler.writing import by_flag
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset
@@ -135,3 +136,43 @@ def test_a_value_only_tested_is_tested_where_it_is_worked_out(reference, monkeyp
     assert _tested_at_once(["_v1 = _v2 = _k1", "if _v1:", "    _v3 = _k2", "    pass"], "_v1 _v1") == \
         ["_v1 = _v2 = _k1", "if _v1:", "    _v3 = _k2"]  # (a chain of assignments is left; the pass after a line is not)
     assert _tested_at_once(["_v1 = _k1 == _v2", "if _v1:", "    x"], "_v1 _v1 _v1") == ["_v1 = _k1 == _v2", "if _v1:", "    x"]
+
+
+@pytest.mark.parametrize("text,written", [
+    # a card's attribute read once, first on the next line: the line reads it where it is worked out
+    ("count([c for c in p.hand if c is resource and c.value == 2])", r"if not \(\(_v[0-9]+\.attrs\.get\(_k[0-9]+\)\) =="),
+    # past the test that an item is a card (a list that holds cards), its attribute read without testing it again
+    ("[c.value for c in [card, offer] if c is resource]", r"_v[0-9]+\.attrs\[_k[0-9]+\] if _k[0-9]+ in _v[0-9]+\.attrs"),
+    ("[c.value for c in [card, 3] if c is resource and c.value > 0]", r"_v[0-9]+\.attrs\[_k[0-9]+\] if _k[0-9]+ in _v"),
+    ("[c.value if c is resource else 0 for c in [card, 3, offer]]", r"_v[0-9]+\.attrs\[_k[0-9]+\] if _k[0-9]+ in _v"),
+    ("[c.value if c is resource else c.value for c in [card, 3]]", r"_v[0-9]+\.attrs\[_k[0-9]+\] if _k[0-9]+ in _v"),
+])
+def test_a_value_read_at_once_and_a_card_tested_once(reference, monkeypatch, text, written):
+    """folding.read_at_once: `_vN = E` then a line that reads _vN first: E written there; folding.cards_known: past
+    `isinstance(c, _Card) and ...` no second test of c's type. The closures' values, errors and work, as before."""
+    monkeypatch.setattr(codegen, "STRICT", True)
+    closure = Compiler(reference.scope, []).expr(parse_expression(text, plain_locator("<test>")))[0]
+    src, fn = codegen.written(closure)[0], codegen.written(closure)[2]
+    assert re.search(written, src), src
+    assert _outcome(fn, _game(reference)) == _outcome(closure, _game(reference)), text
+
+
+def test_the_lines_read_at_once_and_cards_known_leave_what_they_cannot_prove():
+    """A read after something else on its line, a test that does not say the item is a card, `not` before a test,
+    an item set again: left as written."""
+    from rulecraft.compiler.folding import cards_known
+    assert _tested_at_once(["_v1 = _k1(ctx)", "if _k2(ctx) and _v1:", "    x"], "_v1 _v1") == \
+        ["_v1 = _k1(ctx)", "if _k2(ctx) and _v1:", "    x"]  # (_k2 would run first)
+    assert _tested_at_once(["_v1 = _k1(ctx)", "_v2 = _k3 if _v1 else _k4"], "_v1 _v1") == \
+        ["_v1 = _k1(ctx)", "_v2 = _k3 if _v1 else _k4"]
+    assert _tested_at_once(["_v1 = _k1(ctx)", "_v2 = _v1 + _k3", "if not (_v2 > _k4):", "    pass"], "_v1 _v1 _v2 _v2") \
+        == ["if not (((_k1(ctx)) + _k3) > _k4):", "    pass"]
+    read = "_v3 = _v2.attrs[_k1] if type(_v2) is _Card and _k1 in _v2.attrs else _k9(_v2)"
+    for test in ("if not (isinstance(_v2, _Card) and _k3 in _v2.classes) and (_v5):",
+                 "if not (isinstance(_v2, _Card) and _k3 in _v2.classes or _v5):", "if not isinstance(_v2, _Card) and _v5:"):
+        assert cards_known([test, "    continue", read]) == [test, "    continue", read]
+    kept = ["if (isinstance(_v2, _Card) and _k3 in _v2.classes):", "    _v4 = not type(_v2) is _Card and _k5", "    _v2 = _v6",
+            "    " + read]
+    assert cards_known(kept) == kept
+    assert cards_known(["if not (isinstance(_v2, _Card) and _k3 in _v2.classes):", "    continue", read])[2] == \
+        "_v3 = _v2.attrs[_k1] if _k1 in _v2.attrs else _k9(_v2)"

@@ -8,7 +8,6 @@ compiling it.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from contextlib import contextmanager
 from operator import attrgetter
 from typing import Any, Callable
@@ -26,7 +25,7 @@ from ..dsl.guards import (
 )
 from ..diagnostics import RuleError
 from . import safesource
-from .folding import Folder
+from .folding import Folder, cards_known, read_at_once
 
 FEW = 11  # a list of fewer values, none a list or a record, passes guards.bounded and guards.nested untouched
 MAX_NODES = 2_000  # a bigger expression keeps its closures (its source would take long to compile)
@@ -246,7 +245,7 @@ class Writer:
                 lines += self._charged(line[:len(line) - len(code)], units, span, left, ahead)
             elif ahead:  # _CHECK
                 lines += [line.replace(_CHECK, "if _d > _room:"), line.replace(_CHECK, "    raise _Over")]
-        lines = _tested_at_once(lines, "\n".join([*prologue, *lines, body_end]))
+        lines = cards_known(read_at_once(lines, "\n".join([*prologue, *lines, body_end])))
         if ahead:
             result = body_end.strip()
             assert result.startswith("return ")
@@ -288,46 +287,6 @@ class _Block:
     def __exit__(self, *exc: object) -> None:  # (an error goes on)
         self.writer.depth -= 1
         self.writer.path = self.writer.path[:-1]
-
-
-_SET = re.compile(r"^( *)(_v[0-9]+) = (.+)$")
-_LOCAL = re.compile(r"\b_v[0-9]+\b")
-_ASSIGNS = re.compile(r"(?<![=!<>])=(?!=)")  # (a second `=` that is not a comparison: a chain of assignments)
-
-
-def _tested_at_once(lines: list[str], whole: str) -> list[str]:
-    """`_vN = E` followed by `if not _vN:` (or `if _vN:`) at its depth, where _vN is read nowhere else in the
-    function (`whole`; or only in other such pairs, as in by_flag's two copies of a body), written as `if not (E):`:
-    the same test of the same value, without a local stored and loaded again (two bytecodes each time the line runs,
-    in a filter's loop once a card). A `pass` after another statement of its block is left out."""
-    pairs: dict[str, list[int]] = {}
-    for i, line in enumerate(lines[:-1]):
-        m = _SET.match(line)
-        if m is not None and not _ASSIGNS.search(m.group(3)):
-            pad, v = m.group(1), m.group(2)
-            if lines[i + 1] in (f"{pad}if not {v}:", f"{pad}if {v}:"):
-                pairs.setdefault(v, []).append(i)
-    uses = Counter(_LOCAL.findall(whole))
-    folded = {i for v, at in pairs.items() if uses[v] == 2 * len(at) for i in at}
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        if i in folded:
-            m = _SET.match(lines[i])
-            assert m is not None
-            out.append(lines[i + 1].replace(m.group(2), f"({m.group(3)})"))
-            i += 2
-            continue
-        if lines[i].lstrip() == "pass" and out and _pad(out[-1]) == _pad(lines[i]):
-            i += 1  # (a stand-in after a statement of its block, as by_flag leaves for a test dropped: one bytecode)
-            continue
-        out.append(lines[i])
-        i += 1
-    return out
-
-
-def _pad(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def by_flag(body: list[str], flag: str) -> tuple[list[str], list[str]] | None:
