@@ -59,40 +59,42 @@ def may_fire(gates: tuple[Gate, ...], fields: dict) -> bool:
     return False
 
 
-def by_dest(gates: tuple[Gate, ...], dest: Any) -> Optional[tuple[Gate, ...]]:
-    """What `may_fire` says of the cards moved to `dest` by one move, when gates reading the destination alone tell it:
-    None when one of them lets every such card through (each event is kept, no test), () when every gate reads the
-    destination alone and lets none through (no event is made), else `gates` as they are."""
+def by_field(gates: tuple[Gate, ...], field: str, value: Any) -> Optional[tuple[Gate, ...]]:
+    """What `may_fire` says of every event whose `field` holds `value` (a move's destination, a drawn card), when
+    gates reading that field alone tell it: None when one of them lets each such event through (each is kept, no
+    test), () when every gate reads that field alone and lets none through (no event is made), else `gates` as they
+    are."""
     told: Optional[tuple[Gate, ...]] = ()
-    for field, cls, want in gates:
-        if field != "dest":
+    for f, cls, want in gates:
+        if f != field:
             told = gates
-        elif dest.__class__ is not cls or ((want in dest.classes) if cls is Card else (dest.result == want)
-                                           if cls is Roll else (dest.zone == want)):
+        elif value.__class__ is not cls or ((want in value.classes) if cls is Card else (value.result == want)
+                                            if cls is Roll else (value.zone == want)):
             return None
     return told
 
 
-class ByDest(dict):
-    """`by_dest` of one event's gates for every destination, worked out once per zone (with the ruleset's tables:
-    runtime/machine/setup.py) and then read as a dict look-up in C instead of a call at every move: the gates as
-    they are (None, or () when no trigger is on the event) for a destination not yet asked about."""
+class ByField(dict):
+    """`by_field` of one event's gates for every value of one field, worked out once per value (with the ruleset's
+    tables: runtime/machine/setup.py) and then read as a dict look-up in C instead of a call at every event: the
+    gates as they are (None, or () when no trigger is on the event) for a value not yet asked about. A move reads
+    its event's by the destination (Board.move), a draw its 'drawn' by the card (Board.draw)."""
 
-    __slots__ = ("gates",)
+    __slots__ = ("gates", "field")
 
-    def __init__(self, gates: Optional[tuple[Gate, ...]]) -> None:
+    def __init__(self, gates: Optional[tuple[Gate, ...]], field: str) -> None:
         super().__init__()
-        self.gates = gates
+        self.gates, self.field = gates, field
 
-    def __missing__(self, dest: Any) -> Optional[tuple[Gate, ...]]:
+    def __missing__(self, value: Any) -> Optional[tuple[Gate, ...]]:
         gates = self.gates
-        told = self[dest] = by_dest(gates, dest) if gates else gates
+        told = self[value] = by_field(gates, self.field, value) if gates else gates
         return told
 
 
 class ByResult(dict):
     """The gates of 'rolled' for each named result a roll may have (None: no name), worked out once per name (with the
-    ruleset's tables, as ByDest): None when every roll of that result is kept (some gate lets it through whatever else
+    ruleset's tables, as ByField): None when every roll of that result is kept (some gate lets it through whatever else
     the roll holds), () when none is, else the gates as they are (a gate on another field than the roll: may_fire
     decides). `doubles_only`: the dice whose named results all need doubles (`doubles_only`)."""
 
