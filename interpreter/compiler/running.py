@@ -243,8 +243,8 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool
     e(g, cf)
     # the loop's checks before it runs f's next position (interpreter.run): f on top again (nothing else can have
     # moved it while it waited under the callee), nothing pending, not over, no events
-    # (len(frames) > g.halt_depth, halt_depth never below 0, first: frames is not empty when frames[-1] is read)
-    if g.pending is None and not g.over and not g._events and len(frames) > g.halt_depth and frames[-1] is f:
+    # (and above the halt depth: f ran, so it was above it, and the depth is set only before a game runs: scenario.py)
+    if g.pending is None and not g.over and not g._events and frames and frames[-1] is f:
         return False
     return True
 
