@@ -102,3 +102,32 @@ def test_a_place_a_label_names_by_its_id_is_in_the_words_box():
                                                   "cards come from}") + _TURNS)
     assert "Supply" not in dict(aid_view(loaded.ruleset).words)
 
+
+
+_SECRET = _TURNS.replace('      - "draw 3 from supply to row"\n', """      - "draw 3 from supply to row"
+      - choose:
+          player: "players[0]"
+          kind: one
+          options: "['high', 'low']"
+          prompt: "Name the way in secret"
+          secret: true
+          as: named
+      - "set round = 0; let way = named"
+""").replace("""        then: ["win players_in(); end game"]
+""", """        then: ["win players_in(); end game"]
+      - "log 'The way was {way}.'"
+""")
+
+
+def test_a_secret_pick_says_when_it_is_told():
+    """quiet-trump: 'Name trumps in secret': when do the others learn them? A secret pick that a later step tells
+    everyone (its value, or a value set from it, read in the step's message) says the moment with it, on the aid and
+    the sheets alike (one renderer); a pick no step tells says nothing more."""
+    lines = next(lines for _d, title, lines in _view(_SECRET).flow if title == "Game")
+    assert "The first player: Name the way in secret (told to everyone at the end of the game)" in lines, lines
+    quiet = load_ruleset(str(GAMES / "quiet-trump.yaml")).ruleset
+    lines = [x for _d, _t, lines in aid_view(quiet).flow for x in lines]
+    assert "The caller: Name trumps in secret (told to everyone at the end of the game)" in lines, lines
+    untold = _SECRET.replace("      - \"log 'The way was {way}.'\"\n", "")
+    lines = next(lines for _d, title, lines in _view(untold).flow if title == "Game")
+    assert "The first player: Name the way in secret" in lines, lines

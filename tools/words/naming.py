@@ -139,3 +139,59 @@ def _thing(w, e: Any) -> str:
         return humanize(e.name).lower() if "_" not in e.name and e.name not in w.rs.zones else ""
     kind = _kind(w, e) if isinstance(e, (A.Index, A.Call)) else ""
     return kind if kind in ("card", "player") else ""
+
+
+# ----------------------------------------------------------------------------- when a secret pick is told
+
+def _reads(node: Any, names: set) -> bool:
+    node = getattr(node, "ast", node)
+    return isinstance(node, A.Node) and any(isinstance(n, A.Name) and n.id in names or isinstance(n, A.Attr)
+                                            and n.name in names for n in node.walk())
+
+
+def _chain(steps, step) -> list | None:
+    steps = tuple(steps)
+    for i, s in enumerate(steps):
+        if s is step:
+            return [(steps, i)]
+        for _n, body in s.bodies:
+            if (inner := _chain(body, step)) is not None:
+                return [(steps, i)] + inner
+    return None
+
+
+def revealed_when(w, s: M.Step) -> str:
+    """When a secret pick (a choice with `secret: true`) is told to everyone: the first later step of its sequence
+    whose message reads it, or a value set from it ('set trumps = named' ... 'log Trumps were {trumps}'), as a
+    moment: 'at the end of the game' (its sequence's last step), else 'after ...' the step before it; '' when no
+    step tells it (quiet-trump: the trumps named in secret, told when the hand is over)."""
+    from rulecraft.model.kinds import own_statements
+
+    d = getattr(s, "decision", None)
+    if w.detail == "full" or d is None or not d.secret or not d.bind:
+        return ""
+    for seq in w.rs.sequences.values():
+        chain = _chain(seq.steps, s)
+        if chain is None:
+            continue
+        names = {d.bind}
+        for depth, (body, at) in reversed(list(enumerate(chain))):
+            for j in range(at + 1, len(body)):
+                for inner in M.walk_steps([body[j]]):
+                    for st in own_statements(inner):
+                        st = getattr(st, "ast", st)
+                        if isinstance(st, A.Let) and _reads(st.value, names):
+                            names.add(st.name)  # ('let way = named': the pick under another name)
+                        elif isinstance(st, A.Assign) and st.op == "=" and _reads(st.value, names):
+                            names.add(st.target.id if isinstance(st.target, A.Name) else getattr(st.target, "name", ""))
+                        elif isinstance(st, A.Log) and _reads(st.message, names):
+                            return _moment(w, seq, body, j, depth)
+        return ""
+    return ""
+
+
+def _moment(w, seq: M.SequenceDef, body, j: int, depth: int) -> str:
+    if depth == 0 and j == len(body) - 1:
+        return f"at the end of the {seq.kind if seq.kind in ('game', 'round', 'turn', 'phase') else 'sequence'}"
+    before = w.step(body[j - 1]) if j else ""
+    return f"after {before[:1].lower() + before[1:]}" if before and len(before) <= 60 else "later"

@@ -10,7 +10,7 @@ from rulecraft.model.kinds import KINDS, kind_of
 from rulecraft.tools.words.constructs import players_construct
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 from rulecraft.tools.words.locals import counted_times
-from rulecraft.tools.words.naming import ring_heading
+from rulecraft.tools.words.naming import revealed_when, ring_heading
 from rulecraft.tools.words.text import asks, each_in
 
 
@@ -188,7 +188,8 @@ def _decision(w: Words, d: M.DecisionSpec) -> str:
 
 @says("choose")
 def _choose(w: Words, s: M.ChooseStep) -> str:
-    return w.node(s.decision) if s.decision is not None else "a player decides"
+    said = w.node(s.decision) if s.decision is not None else "a player decides"
+    return f"{said} (told to everyone {when})" if (when := revealed_when(w, s)) else said
 
 
 @says("sealed")
