@@ -131,3 +131,15 @@ def test_a_secret_pick_says_when_it_is_told():
     untold = _SECRET.replace("      - \"log 'The way was {way}.'\"\n", "")
     lines = next(lines for _d, title, lines in _view(untold).flow if title == "Game")
     assert "The first player: Name the way in secret" in lines, lines
+
+
+def test_a_hidden_place_says_when_its_cards_are_turned_up():
+    """lantern-watch: 'Role: Each player has their own, seen by its owner only.': when do the others see a role? A
+    place not open to all whose cards one titled sequence moves to an open place says when, in the Words box; where
+    two sequences move them (palace-notes' notes, discarded by a card too) the moment is not one and nothing is
+    said."""
+    watch = aid_view(load_ruleset(str(GAMES / "lantern-watch.yaml")).ruleset)
+    assert dict(watch.words).get("Role") == "Each player has their own, seen by its owner only. Its cards go face " \
+                                            "up to the Roles turned up when a player is out.", watch.words
+    notes = aid_view(load_ruleset(str(GAMES / "palace-notes.yaml")).ruleset)
+    assert not any("face up to" in d for _t, d in notes.words), notes.words

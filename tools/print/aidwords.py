@@ -14,7 +14,7 @@ from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
 from rulecraft.tools.print.setup.starts import set_before_play, zone_name as _zone_name
 from rulecraft.tools.print.flow.names import named_terms, place_terms
-from rulecraft.tools.print.flow.refill import topped_up
+from rulecraft.tools.print.flow.refill import place_steps
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.words.players import negate
@@ -47,7 +47,7 @@ def zone_doc(w: Words, z: M.ZoneDef) -> str:
         whose = "your" if z.per == "player" and source.per == "player" else "the"
         said = said.rstrip() + ("" if said.rstrip().endswith((".", "!", "?")) else ".") \
             + f" When it runs out, shuffle {whose} {_zone_name(source)} to make a new one."
-    return said + (("" if said.rstrip().endswith((".", "!", "?")) else ".") + more if (more := topped_up(w, z)) else "")
+    return said + (("" if said.rstrip().endswith((".", "!", "?")) else ".") + more if (more := place_steps(w, z)) else "")
 
 
 def _place_doc(w: Words, z: M.ZoneDef) -> str:
