@@ -5,7 +5,8 @@ loop's number is only ever an index into it, is a person in that ring: the loop 
 `ring[i]` "the player in the ring", `ring[(i + 1) % player_count]` "the next player in the ring (after the last, the
 first)" (never "the ring for the one"). `let made = sum([m.flour for m in p.mills])` is "the flour made", not "the
 made": a participle names no thing, so the thing its value counts or holds goes before it; a value whose thing is not
-plain (dml-2016's `lost = ceil(count(...) / 2)`) keeps the reading it had.
+plain (dml-2016's `lost = ceil(count(...) / 2)`) keeps the reading it had. And when a pick made in secret is told to
+everyone ('Name trumps in secret (told to everyone at the end of the game)'): a hidden value said with its moment.
 """
 
 from __future__ import annotations
