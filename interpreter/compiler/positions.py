@@ -226,7 +226,7 @@ class Placing:
                 self.put(d, f"n += {c - loops[-1]}", st)
             self.put(d, t, st)
             return None
-        m = _GET.fullmatch(t) or _READ.fullmatch(t)
+        m = (_GET.fullmatch(t) or _READ.fullmatch(t)) if " = _L" in t else None  # (the text first: faster)
         if m is not None and self.ns.get(m.group(2)) in av:  # a local a name holds: read from that name
             t = f"{m.group(1)} = {av[self.ns[m.group(2)]]}"
         self.put(d, _plus(t, c) if node.counts else t, st)  # (a line that counts nothing reads n or not at all)
@@ -250,10 +250,10 @@ class Placing:
                 av.pop(self.ns.get(one[3:-1]), None)
             elif one.isidentifier():
                 av = {k: v for k, v in av.items() if v != one}
-        m = _STORE.fullmatch(t)
+        m = _STORE.fullmatch(t) if t.startswith("_L[") else None
         if m is not None:
             av[self.ns.get(m.group(1))] = m.group(2)
-        m = _READ.fullmatch(t)  # (not a `.get`, which gives None for a local unset)
+        m = _READ.fullmatch(t) if " = _L[" in t else None  # (not a `.get`, which gives None for a local unset)
         if m is not None and self.ns.get(m.group(2)) not in av:
             av[self.ns.get(m.group(2))] = m.group(1)
         return av
