@@ -100,6 +100,8 @@ def joined_tries(lines: list[str], rewrite: bool = False) -> list[int]:
     joined = []
     for i in range(len(lines) - 2):
         line = lines[i]
+        if not line.endswith("try:"):  # (before lstrip, which copies the line)
+            continue
         code = line.lstrip()
         if code != "try:":
             continue

@@ -237,7 +237,7 @@ class Writer:
         left = self.temp() if self.charged > 1 and not ahead else None
         lines = []
         for line in self.lines:
-            code = line.lstrip()
+            code = line.lstrip() if "#" in line else ""  # (a marker's line only: no other line holds a `#`)
             if code[:1] != "#":
                 lines.append(line)
             elif code.startswith(_CHARGE):
