@@ -284,7 +284,7 @@ def cards_known(lines: list[str]) -> list[str]:
     a list that holds cards."""
     out = list(lines)
     for i, line in enumerate(lines):
-        m = _CARD_TEST.match(line)
+        m = _CARD_TEST.match(line) if "_Card) and " in line else None
         if m is None:
             continue
         pad, opened, x, rest = len(m.group(1)), m.group(2), m.group(3), m.group(4)

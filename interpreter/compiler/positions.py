@@ -180,7 +180,7 @@ class Placing:
             c, w, pc, av = st
             if t in _COUNTS:
                 st = (c + 1, False, pc, av)
-            elif _AT.match(t):
+            elif t.startswith("pc = ") and _AT.match(t):
                 st = (c, w, int(t[5:]), av)
             elif node.body is None:
                 st = self.simple(node, st, loops)
