@@ -137,7 +137,7 @@ class _Expansion:
         self.say_r = _plain(spec.get("say_result")) is not False
         if self.say_r:
             g.user("SAYR_", spec.get("say_result"), (S.said_result(R, sale) or "")
-                   + S.form_result(R, form, spec.get("offer") is not None))
+                   + S.form_result(R, form, spec.get("offer") is not None, sale))
         self.prompt = g.template(spec.get("prompt"))
         parts = part_nodes("auction", node)
         self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
