@@ -299,6 +299,10 @@ def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool,
         bits.append(f"only players with {may} bid (the others pass)")
     if limit:
         bits.append(f"a bid is at most {limit}")
+    if spec.get("max_raise") is not None:
+        step, top = _text(spec.get("min_raise"), "1"), _text(spec.get("max_raise"))
+        bits.append(f"the price rises by {top} at a time: each stays in at the next price or passes" if top == step
+                    else f"a bid beats the top bid by {step} to {top}")
     if form == "open" and spec.get("must_open") is not None and _plain(spec.get("must_open")) is not False:
         bits.append(f"{frm} must open the bidding (no pass)")
     if form == "open" and spec.get("pass_is_final") is not None:
