@@ -262,9 +262,13 @@ def test_a_referee_of_its_own_finds_every_line_of_the_story_by_the_rules(name):
 def test_a_rising_clock_is_said_in_words_and_a_japanese_form_names_it(tmp_path):
     """The chart's box and the book say the step ('the price rises by 1 at a time'); `form: japanese` is refused with
     the settings to write (the hint used to say only form: open, which lets a bidder jump)."""
+    from rulecraft.tools.words import Words
+    from rulecraft.tools.words.constructs import players_construct
+
     rs = case_ruleset("rising-bell")
-    rules = [s.rule for _seq, s in rs.iter_steps() if getattr(s, "construct", None) == "auction"]
-    assert rules and "the price rises by 1 at a time: each stays in at the next price or passes" in rules[0]
+    step = next(s for _seq, s in rs.iter_steps() if getattr(s, "construct", None) == "auction")
+    assert "the price rises by 1 at a time: each stays in at the next price or passes" in step.rule
+    assert "a raise is a bid exactly 1 more than the highest bid so far" in players_construct(Words(rs), step)
     text = (GAMES / "rising-bell.yaml").read_text(encoding="utf-8").replace("form: open", "form: japanese")
     (tmp_path / "japanese.yaml").write_text(text, encoding="utf-8")
     loaded = load_ruleset(str(tmp_path / "japanese.yaml"))
