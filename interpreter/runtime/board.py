@@ -295,7 +295,8 @@ class Board(Dice):
         self.move(pile[::-1] if place == "bottom" else list(pile), src, place, span)
         if self.story:
             owner, new = self.zone_owner(src), zone_words(self.rs, src.zone)
-            self.say(f"{owner} shuffles their {zone_words(self.rs, name)} to make a new {new}" if owner is not None
+            whose = "their" if ref.key is not None else "the"  # a player's deck refilled from a shared trash: 'the'
+            self.say(f"{owner} shuffles {whose} {zone_words(self.rs, name)} to make a new {new}" if owner is not None
                      else f"The {zone_words(self.rs, name)} is shuffled to make a new {new}")
         return True
 
