@@ -294,8 +294,7 @@ class Board(Dice):
         self.shuffle(ref, span)
         self.move(pile[::-1] if place == "bottom" else list(pile), src, place, span)
         if self.story:
-            owner, new = self.zone_owner(src), zone_words(self.rs, src.zone)
-            whose = "their" if ref.key is not None else "the"  # a player's deck refilled from a shared trash: 'the'
+            owner, new, whose = self.zone_owner(src), zone_words(self.rs, src.zone), "the" if ref.key is None else "their"
             self.say(f"{owner} shuffles {whose} {zone_words(self.rs, name)} to make a new {new}" if owner is not None
                      else f"The {zone_words(self.rs, name)} is shuffled to make a new {new}")
         return True
