@@ -39,6 +39,13 @@ from rulecraft.tools.words.seat.answers import amounts, how_to_answer, read_answ
 CLEAR = "\033[H\033[2J\033[3J"
 
 
+def terminal_of(out):
+    """The stream under `out` (play's filter, then standard error's map when the story goes there: cli.main), for
+    the sequences the table writes on purpose (its clear screen, rich's colours), never a stranger's text."""
+    raw = getattr(out, "stream", out)
+    return getattr(raw, "unfiltered", raw)
+
+
 class Table:
     def __init__(self, people: set[int], out, *, terminal: bool = False, pace: float = 0.0,
                  read_line=None, discard=None, reader: Optional[int] = None):
@@ -63,7 +70,7 @@ class Table:
 
             # rich writes its own escape sequences, so it gets the stream itself; the texts it is given are made
             # safe first (table._t)
-            self.console = Console(file=getattr(out, "stream", out), highlight=False,
+            self.console = Console(file=terminal_of(out), highlight=False,
                                    no_color=bool(os.environ.get("NO_COLOR")))
 
     @property
@@ -288,7 +295,7 @@ class Table:
     def _clear(self) -> None:
         # the clear sequence is the program's own, not ruleset text: it goes to the terminal itself, past the
         # filter that shows a stranger's control characters as '?'
-        raw = getattr(self.out, "stream", self.out)
+        raw = terminal_of(self.out)
         self.out.flush()
         raw.write(CLEAR)
         raw.flush()

@@ -1,0 +1,125 @@
+"""Session 20, second round: the studio's HTTP and websocket surface and the terminal, as a stranger reaches them
+(docs/security.md, section 23). Each test was seen to fail before its fix."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from starlette.testclient import TestClient
+
+from cli_fork import run_cli
+from rulecraft.bundled import resolve
+from rulecraft.loader import load_ruleset
+from rulecraft.tools.studio.app import make_app
+from rulecraft.tools.studio.guard import Guard
+
+# an OSC 52 clipboard write, a BEL, a screen clear, a bidirectional override, a backspace, a CR and a C1 CSI
+HOSTILE = "\x1b]52;c;SGk=\x07\x1b[2J\u202e\x08\r\x9b"
+RAW = [b"\x1b", b"\x07", b"\x08", b"\r", "\u202e".encode(), "\x9b".encode()]
+DIGITS = "9" * 400  # a whole number Python reads (under its 4,300 digits) and no float can hold
+TOKEN = "t0ken-for-the-s20b-tests"
+
+
+def _raw_in(done) -> list[bytes]:
+    both = done.stdout + done.stderr
+    return [b for b in RAW if b in both]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    home = tmp_path_factory.mktemp("s20b")
+    shutil.copy(resolve("pig"), home / "pig.yaml")
+    (home / "script.txt").write_text("true\n", encoding="utf-8")
+    return home
+
+
+# ---------------------------------------------------------------------------------------------- the terminal
+
+@pytest.mark.parametrize("args", [
+    ["play", "pig", "--agent", HOSTILE],
+    ["play", "pig", "--agent", "greedy:" + HOSTILE],
+    ["play", "pig", "--agent", "script:" + HOSTILE],
+    ["play", "pig", "--agent", "python:os:" + HOSTILE],
+    ["play", "pig", "--seed", HOSTILE],
+    ["play", "pig", "--time-limit", HOSTILE],
+    ["simulate", "pig", "--games", HOSTILE],
+    ["simulate", "pig", "--games", "2", "--agent", HOSTILE],
+    ["validate", "pig", HOSTILE + ".yaml", "--what", HOSTILE],
+    ["studio", HOSTILE],
+], ids=["agent", "greedy", "script", "python", "seed", "time-limit", "games", "simulate-agent", "unrecognised",
+        "studio-folder"])
+def test_a_value_quoted_in_an_error_line_never_drives_the_terminal(folder, args):
+    """A value given on the command line (a line pasted from a stranger's README, a script reading a stranger's file
+    into `--agent "$(cat agents.txt)"`, a file of a stranger's zip) came back raw in its error line: an OSC 52 sequence
+    wrote the terminal's clipboard, CSI cleared the screen, U+202E reversed the line. Every line rulecraft writes to
+    standard error goes through the one map (control characters, bidirectional controls shown as '?')."""
+    done = run_cli(args, cwd=folder, text=False)
+    assert done.returncode == 2, done.stderr
+    assert not _raw_in(done), done.stderr
+    assert b"?]52;c;SGk=??[2J" in done.stderr, done.stderr
+    assert done.stderr.count(b"\n") <= 2 and b"Traceback" not in done.stderr
+
+
+def test_the_progress_bar_and_the_table_s_own_sequences_still_reach_the_terminal():
+    """What rulecraft writes to standard error on purpose (the progress bar's carriage return, the hot seat's clear
+    screen when the story goes to standard error) is written past the map."""
+    import io
+    import sys
+
+    from rulecraft.tools.cli import main as cli_main
+
+    saved = sys.stderr
+    inner = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    try:
+        sys.stderr = inner
+        cli_main._streams_say_when_they_fail()
+        guarded = sys.stderr
+        guarded.write("a\x1b[2Jb\n")
+        guarded.unfiltered.write("\r[###]")
+    finally:
+        sys.stderr = saved
+    assert inner.buffer.getvalue() == b"a?[2Jb\n\r[###]"
+
+
+def test_a_host_no_name_can_be_is_one_line_not_an_internal_error(folder):
+    """`studio --host` of a text with a bidirectional control (which the IDNA codec cannot encode) was
+    `internal error: TypeError: encoding of hostname failed`, exit 3."""
+    done = run_cli(["studio", "--host", HOSTILE, "--port", "0", str(folder)], text=False)
+    assert done.returncode == 2, done.stderr
+    assert b"internal error" not in done.stderr and not _raw_in(done), done.stderr
+    assert b"cannot listen on" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------- numbers past a float
+
+def test_a_setting_of_a_whole_number_no_float_can_hold_is_e316_not_an_internal_error(folder):
+    """`--set target_score=` 400 digits (Python reads it; `math.isfinite` of it overflows) was `internal error:
+    OverflowError`, exit 3, in `play` and `simulate`; the same from a save's settings, and a 500 for the studio's
+    new game (`options`, which JSON carries as a number)."""
+    loaded = load_ruleset(str(folder / "pig.yaml"), overrides={"target_score": DIGITS})
+    assert not loaded.ok and [d.code for d in loaded.diagnostics] == ["E316"]
+    assert "takes a whole number" in loaded.diagnostics[0].message
+    for verb in (["play", "pig.yaml"], ["simulate", "pig.yaml", "--games", "2"]):
+        done = run_cli([*verb, "--set", f"target_score={DIGITS}"], cwd=folder)
+        assert done.returncode == 1 and "error[E316]" in done.stdout + done.stderr, done.stderr
+        assert "internal error" not in done.stderr
+    done = run_cli(["play", "pig.yaml", "--seed", "3", "--save", "g.save"], cwd=folder)
+    assert done.returncode == 0, done.stderr
+    lines = (folder / "g.save").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["overrides"] = {"target_score": DIGITS}
+    (folder / "g.save").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    before = (folder / "g.save").read_bytes()
+    done = run_cli(["play", "pig.yaml", "--resume", "g.save"], cwd=folder)
+    assert done.returncode == 1 and "E316" in done.stderr and "internal error" not in done.stderr, done.stderr
+    assert (folder / "g.save").read_bytes() == before
+
+    c = TestClient(make_app(str(folder), Guard(TOKEN, bound="127.0.0.1"), pace=0), base_url="http://127.0.0.1:5151",
+                   raise_server_exceptions=False)
+    got = c.post("/api/play/new", headers={"authorization": f"token {TOKEN}", "content-type": "application/json"},
+                 content=b'{"ruleset":"pig.yaml","seats":["human","human"],"options":{"target_score":' + DIGITS.encode()
+                 + b"}}")
+    assert got.status_code == 422, got.text
+    assert "takes a whole number" in got.json()["error"]
