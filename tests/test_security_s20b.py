@@ -167,3 +167,17 @@ def test_a_seat_link_alone_makes_a_bounded_number_of_games(folder, monkeypatch):
         held = len(app.state.hub.tables)
     assert refused is not None and "ask the studio's host" in refused, refused
     assert held == 4  # the host's game and the 3 played again after it
+
+
+@pytest.mark.parametrize("columns", ["1000000000", "0"])
+def test_the_table_draws_at_a_width_a_terminal_can_have_whatever_columns_says(monkeypatch, columns):
+    """`COLUMNS` (exported by a stranger's folder's `.envrc`, a script, a CI's settings) is the width rich draws the
+    table at: `COLUMNS=1000000000 rulecraft play pig --agent human` in tmux held 1 GB after 20 s drawing the first
+    panel, still growing; `COLUMNS=0` drew at width 0. The table draws at 20 to 1,000 columns (`session.MAX_COLUMNS`)."""
+    import io
+
+    from rulecraft.tools.table import session
+
+    monkeypatch.setenv("COLUMNS", columns)
+    table = session.Table({0}, io.StringIO(), terminal=True)
+    assert 20 <= table.console.width <= 1000

@@ -37,6 +37,7 @@ from rulecraft.tools.words.seat.answers import amounts, how_to_answer, read_answ
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
 # has it cleared with the rest.
 CLEAR = "\033[H\033[2J\033[3J"
+MIN_COLUMNS, MAX_COLUMNS = 20, 1000  # the widths the table is drawn at, whatever COLUMNS says
 
 
 def terminal_of(out):
@@ -72,6 +73,9 @@ class Table:
             # safe first (table._t)
             self.console = Console(file=terminal_of(out), highlight=False,
                                    no_color=bool(os.environ.get("NO_COLOR")))
+            # a width a terminal can have: `COLUMNS=1000000000` (a stranger's `.envrc`) had rich draw the first panel
+            # into 1 GB and on; `COLUMNS=0` at width 0
+            self.console.width = max(MIN_COLUMNS, min(MAX_COLUMNS, self.console.width))
 
     @property
     def hot_seat(self) -> bool:
