@@ -181,3 +181,42 @@ def test_the_table_draws_at_a_width_a_terminal_can_have_whatever_columns_says(mo
     monkeypatch.setenv("COLUMNS", columns)
     table = session.Table({0}, io.StringIO(), terminal=True)
     assert 20 <= table.console.width <= 1000
+
+
+FOREIGN = [{"origin": "http://evil.example"}, {"origin": "null"}, {"sec-fetch-site": "cross-site"},
+           {"sec-fetch-site": "same-site"}, {"host": "evil.example:5151", "origin": "http://evil.example:5151"}]
+
+
+def test_every_state_changing_route_and_socket_refuses_a_page_from_elsewhere(folder):
+    """Held (a sweep): with the studio's cookie in the jar, as a browser would send it, each route that writes or
+    starts something (save, draft, new ruleset, new game) and each socket (the language server's, the simulation's,
+    a seat's with its link: an answer, undo, again) refuses a foreign Origin, `Origin: null`, a cross-site and a
+    same-site fetch, and a rebound Host; nothing is written and no game starts."""
+    from starlette.websockets import WebSocketDisconnect
+
+    home = folder / "csrf"
+    home.mkdir()
+    shutil.copy(resolve("pig"), home / "pig.yaml")
+    before = (home / "pig.yaml").read_bytes()
+    app = make_app(str(home), Guard(TOKEN, bound="127.0.0.1"), pace=0)
+    with TestClient(app, base_url="http://127.0.0.1:5151") as c:
+        assert c.get(f"/?token={TOKEN}").status_code == 200  # the cookie, as the page has it
+        game = c.post("/api/play/new", json={"ruleset": "pig.yaml", "seats": ["human", "human"], "seed": 1}).json()
+        seat = game["seats"][0]["link"].split("seat=")[1]
+        posts = [("/api/save", {"path": "pig.yaml", "text": "ruleset: x\n", "digest": None}),
+                 ("/api/draft", {"path": "pig.yaml", "text": "ruleset: x\n", "digest": None}),
+                 ("/api/new", {"path": "evil.yaml", "from": "pig"}),
+                 ("/api/play/new", {"ruleset": "pig.yaml", "seats": ["human"], "seed": 2})]
+        for headers in FOREIGN:
+            for route, body in posts:
+                got = c.post(route, json=body, headers=headers)
+                assert got.status_code == 403 and got.text.startswith("refused:"), (route, headers, got.text)
+            for url in ("ws://127.0.0.1:5151/ws", "ws://127.0.0.1:5151/simulate",
+                        f"ws://127.0.0.1:5151/play/ws?seat={seat}"):
+                with pytest.raises(WebSocketDisconnect) as refused:
+                    with c.websocket_connect(url, headers=headers):
+                        pass
+                assert refused.value.status_code == 403, (url, headers)
+        games = c.get("/api/play/games").json()["games"]
+    assert (home / "pig.yaml").read_bytes() == before and not (home / "evil.yaml").exists()
+    assert [g["id"] for g in games] == [game["id"]] and games[0]["decisions"] == 0
