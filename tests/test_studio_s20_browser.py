@@ -112,3 +112,25 @@ def test_the_play_form_follows_the_ruleset_as_saved(studio, browser):
     page.wait_for_function("() => document.querySelector('#play-note').textContent.includes('started')", timeout=WAIT)
     assert errors == []
     page.close()
+
+
+def test_undo_is_offered_only_where_it_can_be_taken(studio, browser):
+    """Pig rolls a die after every answer: Undo was offered at each, and each press said 'dice were rolled since'."""
+    folder, url = studio
+    page, errors = ready(browser, url.replace("/?", "/?path=pig.yaml&"))
+    game = page.evaluate("""() => fetch('/api/play/new', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({ruleset: 'pig.yaml', seats: ['human', 'first'], seed: 3, options: {}})})
+        .then(r => r.json())""")
+    seat = browser.new_page(viewport={"width": 1280, "height": 800})
+    seat.on("pageerror", lambda e: errors.append(str(e)))
+    seat.goto(url.split("/?")[0] + game["seats"][0]["link"])
+    asked = "() => { const f = window.play && window.play.frame; return f && (f.view.over || f.asked === f.seat) }"
+    seat.wait_for_function(asked, timeout=WAIT)
+    seat.locator("#decision .options button").first.click()  # roll again: a die is rolled at once
+    seat.wait_for_function("() => { const f = window.play.frame; return f.decisions >= 1 && (f.view.over || "
+                           "f.asked === f.seat) }", timeout=WAIT)
+    assert seat.evaluate("() => window.play.frame.undo") is False
+    assert seat.locator("#decision button", has_text="Undo").count() == 0
+    assert errors == []
+    seat.close()
+    page.close()
