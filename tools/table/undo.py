@@ -94,6 +94,9 @@ def take_back(game, seat: int, history: list[Taken], **game_kwargs) -> tuple[Opt
     if not mine:
         return None, [], "Nothing to take back."
     cut = mine[-1]
+    why = refused_at_once(game, game.narrative, seat, history)  # found before the game is made again, which it costs
+    if why:
+        return None, [], f"Cannot take back your last decision: {why}."
     again, records = rebuild(game.rs, len(game.players), game.seed, [p.name for p in game.players],
                              history[:cut], **game_kwargs)
     lines = game.narrative[history[cut].told:]
