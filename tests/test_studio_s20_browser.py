@@ -7,6 +7,8 @@ of their own: each place where the walk lost work or showed a stale thing, kept 
 - The Play tab kept the form of the ruleset as it was when the tab was opened: a variant saved with its target at 30
   still offered the parent's 100 (and started the game at 100); the form kept for a reload held every default, so
   the old default came back over the new one.
+- Undo was offered at every answer of pig, and every press said "dice were rolled since".
+- `options:` then its entry not indented: the problem said "unknown key" and listed every top-level key.
 
 One server and one browser for the module; without Chromium (or Playwright) the tests skip.
 """
@@ -133,4 +135,21 @@ def test_undo_is_offered_only_where_it_can_be_taken(studio, browser):
     assert seat.locator("#decision button", has_text="Undo").count() == 0
     assert errors == []
     seat.close()
+    page.close()
+
+
+def test_a_wrong_indentation_is_said_as_one(studio, browser):
+    """`parameters:` then its entry not indented: the problems list said 'unknown key' with every top-level key."""
+    folder, url = studio
+    page, errors = ready(browser, url.replace("/?", "/?path=house.yaml&"))
+    page.evaluate("() => { const v = window.studio.view; v.dispatch({changes: {from: v.state.doc.length, insert: "
+                  "'options:\\nfirst_player: {default: random}\\n'}}) }")
+    page.wait_for_function("() => document.querySelector('#problems').textContent.includes(\"unknown key 'first_player'\")",
+                           timeout=WAIT)
+    said = page.inner_text("#problems")
+    assert "'options:' on line" in said and "if 'first_player' belongs under it, indent it" in said, said
+    page.evaluate("() => { const v = window.studio.view; v.dispatch({changes: {from: 0, to: v.state.doc.length, "
+                  "insert: window.studio.file.saved}}) }")  # the file's text again: no draft left for another test
+    kept_or_refused(page)
+    assert errors == []
     page.close()
