@@ -8,6 +8,7 @@ of their own: each place where the walk lost work or showed a stale thing, kept 
   still offered the parent's 100 (and started the game at 100); the form kept for a reload held every default, so
   the old default came back over the new one.
 - Undo was offered at every answer of pig, and every press said "dice were rolled since".
+- At 1,024 px a new variant's guiding comments were cut at the editor's edge (now long lines wrap).
 - `options:` then its entry not indented: the problem said "unknown key" and listed every top-level key.
 
 One server and one browser for the module; without Chromium (or Playwright) the tests skip.
@@ -151,5 +152,24 @@ def test_a_wrong_indentation_is_said_as_one(studio, browser):
     page.evaluate("() => { const v = window.studio.view; v.dispatch({changes: {from: 0, to: v.state.doc.length, "
                   "insert: window.studio.file.saved}}) }")  # the file's text again: no draft left for another test
     kept_or_refused(page)
+    assert errors == []
+    page.close()
+
+
+def test_a_variant_s_guide_is_read_whole_at_1024_px(studio, browser):
+    """The comments of a variant just made say how to change a number, a house rule, a step: at 1,024 px they were cut
+    at the editor's edge (the syntax itself), behind a scroll to the right."""
+    folder, url = studio
+    page = browser.new_page(viewport={"width": 1024, "height": 760})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url.replace("/?", "/?bundled=pig&"))
+    page.wait_for_selector("body[data-ready='1']", timeout=WAIT)
+    page.click("#variant-of")
+    page.wait_for_function("() => window.studio.file && window.studio.file.path === 'pig-variant.yaml'", timeout=WAIT)
+    page.wait_for_selector("#editor .cm-line:has-text('parameters: {NAME: {default: 5}}')", timeout=WAIT)
+    wide, shown = page.evaluate("() => { const s = document.querySelector('#editor .cm-scroller')"
+                                "; return [s.scrollWidth, s.clientWidth] }")
+    assert wide <= shown + 1, (wide, shown)
     assert errors == []
     page.close()
