@@ -85,3 +85,27 @@ def test_a_count_is_never_below_zero_and_a_label_is_cut_at_a_word():
     assert signed.interval()[1] < 0  # a value that may be negative keeps its interval
     text = row_text(rare)
     assert text.startswith("blights gained by the… ") and "-" not in text.split("[")[1]
+
+
+def test_no_legend_covers_what_a_plot_draws():
+    """Session 20: the comparison's legend stood at the upper right over the orange box of seat 2's final scores (and
+    over a histogram's tallest bars, a win rate near 100%). Every legend of every figure is drawn beside the axes,
+    never inside them: checked on the figures as laid out for saving (geometry only, no font of the system's)."""
+    from rulecraft.tools.simulate.report import compare_figures, figures
+
+    a = simulate("pig", 20, seed=1, workers=1)
+    b = simulate("pig", 20, seed=1, workers=1, overrides={"target_score": 30})
+    drawn = [*figures(a), *compare_figures(a, b)]
+    legends = 0
+    for name, _, fig in drawn:
+        fig.tight_layout()
+        fig.canvas.draw()
+        for ax in fig.axes:
+            legend = ax.get_legend()
+            if legend is None:
+                continue
+            legends += 1
+            box, inside = legend.get_window_extent(), ax.get_window_extent()
+            assert not box.overlaps(inside), (name, box, inside)
+            assert fig.bbox.contains(box.x1 - 1, box.y1 - 1), (name, "legend cut off at the figure's edge")
+    assert legends >= 4

@@ -256,8 +256,8 @@ def test_undo_follows_the_terminals_fairness_rules(folder):
             assert not f["undo"]  # nothing to take back yet
             a.send_json({"type": "answer", "decision": f["decisions"], "wire": 1})
             f = asked_state(a, f["decisions"])  # the next lot: the bids of the first were revealed since
-            assert f["undo"]
-            a.send_json({"type": "undo"})
+            assert not f["undo"]  # so it is not offered (session 20: offered, and every press refused)
+            a.send_json({"type": "undo"})  # asked all the same (a client other than the page): refused, saying why
             g = state(a)
             while not any("take back" in n for n in g["view"]["notices"]):
                 g = state(a)

@@ -7,9 +7,7 @@ import functools
 import json
 import re
 from importlib import resources
-from typing import Any, Iterator
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has a problem to explain
     from jsonschema import Draft202012Validator
@@ -17,7 +15,7 @@ if TYPE_CHECKING:  # the pure-Python validator is imported only when a file has 
 
 from ..diagnostics import Diagnostic, did_you_mean, error, sort_key
 from ..model.kinds import KINDS, on_change
-from .yaml_limits import collecting, key_before
+from .yaml_limits import collecting, indent_hint, key_before
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
 LOOP_FORMS = ("while", "loop", "for_each")  # these take 'do' as their body, not as a form
@@ -226,7 +224,8 @@ def _explain(err: "ValidationError", root: YMap) -> Iterator[tuple[tuple, Diagno
                 yield (path, k, "E202"), error(
                     "E202", f"'{prop}' needs '{k}' as well", node.key_span(prop), f"add '{k}:' or remove '{prop}'")
     elif kind == "type":
-        yield (path, "E203"), error("E203", f"{subject} must be {_expected(schema)}, not {_kind(inst)}", node.span)
+        yield (path, "E203"), error("E203", f"{subject} must be {_expected(schema)}, not {_kind(inst)}", node.span,
+                                    indent_hint(parent, path[-1] if path else None))
     else:
         yield (path, "E204"), error("E204", _not_allowed(kind, err, schema, subject), node.span, _value_hint(kind, err))
 
@@ -241,7 +240,7 @@ _ELSEWHERE = {
 
 def _unknown_key(key: str, allowed, path: tuple, node: YMap, in_step: bool, root: YMap, others=None) -> tuple:
     hint = (others or {}).get(key) or _ELSEWHERE.get((key, tuple(p for p in path if isinstance(p, str))[-2:])) \
-        or did_you_mean(key, allowed) or _comma_hint(key, node)
+        or "; or ".join(h for h in (indent_hint(node, key), did_you_mean(key, allowed)) if h) or _comma_hint(key, node)
     if hint is None and in_step:
         owners = _forms_with_key(key)
         hint = (f"'{key}' belongs to a step of another form: {' or '.join(owners)} (e.g. '{owners[0]}:' with '{key}:')"

@@ -356,6 +356,22 @@ def key_before(entries: dict, key: str) -> str | None:
     return order[2][at - 1] if at > 0 else None
 
 
+def indent_hint(node: Any, key: Any) -> str | None:
+    """The hint for an unknown `key` written under a key left empty at its own column (`parameters:` then
+    `target_score: ...` not indented, session 20: the hint listed every top-level key), or None; `node` the mapping
+    (or anything else: None), `key` its key."""
+    if not isinstance(key, str) or not isinstance(getattr(node, "entries", None), dict) or key not in node.entries:
+        return None
+    prev = key_before(node.entries, key)
+    if prev is None or node.entries[prev].plain() is not None:
+        return None
+    above, here = node.key_span(prev), node.key_span(key)
+    if above.file != here.file or above.line >= here.line or above.col != here.col:
+        return None
+    return (f"'{prev[:60]}:' on line {above.line} is empty: if '{key[:60]}' belongs under it, indent it (and the lines "
+            f"that go with it) by two spaces more than '{prev[:60]}:'")
+
+
 @contextmanager
 def collecting() -> Iterator[None]:
     """Python's cycle collector on inside, though a load pauses it (loader._collector_paused): for a pass whose

@@ -113,7 +113,9 @@ def find(root: str, rel: str, limit: int) -> dict | None:
         for folder in (os.path.join(root, DRAFTS[0]), home):
             if os.path.islink(folder):
                 return None
-        got = json.loads(read_regular(os.path.join(home, _name(rel)), 2 * limit + 1000, "draft"))
+        # goes_on: the studio writes this draft again as the typing goes on (read as an input of the process, every
+        # later keep of it was refused as "an input of this command", and the text typed after a reload was lost)
+        got = json.loads(read_regular(os.path.join(home, _name(rel)), 2 * limit + 1000, "draft", goes_on=True))
     except (InputError, OSError, ValueError, RecursionError):
         return None
     if not (isinstance(got, dict) and got.get("path") == rel and isinstance(got.get("text"), str)

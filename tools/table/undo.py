@@ -51,6 +51,18 @@ def revealed_since(before, now, seat: int, lines: list, chance: list) -> Optiona
     """What `seat` learnt between `before` (the game as their decision was asked) and `now`, in words, or None.
 
     `lines` is the story told since the decision was asked, `chance` what chance gave since (log form)."""
+    why = _told_or_drawn(lines, chance, seat)
+    if why:
+        return why
+    new = seen_cards(now, seat) - seen_cards(before, seat)
+    if new:
+        names = sorted(now.rs.cards[i].name for i in new)
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        return f"you have seen {shown} since"
+    return None
+
+
+def _told_or_drawn(lines: list, chance: list, seat: int) -> Optional[str]:
     for line in lines:
         if isinstance(line, Line) and line.kind == "reveal":
             return "the sealed choices were revealed since"
@@ -59,12 +71,20 @@ def revealed_since(before, now, seat: int, lines: list, chance: list) -> Optiona
     rolled = [c for c in chance if c and c[0] in ("roll", "pick")]
     if rolled:
         return "dice were rolled since" if rolled[0][0] == "roll" else "a random pick was made since"
-    new = seen_cards(now, seat) - seen_cards(before, seat)
-    if new:
-        names = sorted(now.rs.cards[i].name for i in new)
-        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-        return f"you have seen {shown} since"
     return None
+
+
+def refused_at_once(game, narrative: list, seat: int, history: list[Taken]) -> Optional[str]:
+    """Why taking back `seat`'s last decision is refused, as far as it is known without making the game again (the
+    story told since, what chance gave since), or None; `narrative`: the game's story as the seats were told it. A
+    table offers Undo only where this is None (session 20: pig offered it after every answer, and every press said
+    "dice were rolled since"); the cards seen since are found by `take_back`."""
+    mine = [i for i, t in enumerate(history) if t.player == seat]
+    if not mine:
+        return "Nothing to take back."
+    cut = mine[-1]
+    chance = [c for t in history[cut + 1:] for c in t.chance] + list(game.chance)
+    return _told_or_drawn(narrative[history[cut].told:], chance, seat)
 
 
 def take_back(game, seat: int, history: list[Taken], **game_kwargs) -> tuple[Optional[Any], list, str]:
@@ -74,6 +94,9 @@ def take_back(game, seat: int, history: list[Taken], **game_kwargs) -> tuple[Opt
     if not mine:
         return None, [], "Nothing to take back."
     cut = mine[-1]
+    why = refused_at_once(game, game.narrative, seat, history)  # found before the game is made again, which it costs
+    if why:
+        return None, [], f"Cannot take back your last decision: {why}."
     again, records = rebuild(game.rs, len(game.players), game.seed, [p.name for p in game.players],
                              history[:cut], **game_kwargs)
     lines = game.narrative[history[cut].told:]

@@ -35,7 +35,7 @@ from rulecraft.tools.studio.play.gamefolder import BOTS, MAX_META, PERSON, check
 from rulecraft.tools.table.notices import Notices
 from rulecraft.tools.table.passing import PassUntil, offered
 from rulecraft.tools.table.seatview import seat_view
-from rulecraft.tools.table.undo import Taken, take_back
+from rulecraft.tools.table.undo import Taken, refused_at_once, take_back
 
 log = logging.getLogger("rulecraft.studio")
 SPECTATOR = -1
@@ -308,14 +308,14 @@ class PlayTable:
             raise Refusal(str(exc)) from None
         self._apply(d, wire[0])
 
-    def can_undo(self, seat: int) -> bool:
-        """Only a person alone at the table may take back (with others, it would undo what they decided after it); read
-        from the game as told while forced answers are asked (Held): whose are forced, and whether the game is over."""
-        told = self.held[0].then if self.held else self.game  # (the seer's card undealt: every look forced, game won)
-        return self.people == {seat} and not told.over and any(t.player == seat for t in self.history)
+    def can_undo(self, seat: int, at_once: bool = True) -> bool:
+        """A person alone at the table; `at_once`: nothing since refuses it (pig offered Undo, always refused) as told."""
+        told, upto = (self.held[0].then, self.held[0].at) if self.held else (self.game, None)  # (Held: as told)
+        return (self.people == {seat} and not told.over and any(t.player == seat for t in self.history) and not
+                (at_once and refused_at_once(told, self.game.narrative[:upto], seat, self.history)))
 
     def undo(self, seat: int) -> str:
-        if not self.can_undo(seat):
+        if not self.can_undo(seat, at_once=False):  # (else take_back says why: dice were rolled since...)
             return "Nothing to take back: undo works when you are the only person at the table."
         self.passing.cancel(seat)
         where = (id(self.game), self.game.decisions, seat)  # a refusal stands while the game is where it was: a seat

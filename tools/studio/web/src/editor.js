@@ -31,6 +31,9 @@ export function makeEditor(parent, client, {uri, text, readOnly, onSave, onCurso
   const extensions = [
     basicSetup,
     EditorView.contentAttributes.of({"aria-label": label}),  // what a screen reader names the text box
+    // long lines wrap: at 1,024 px a variant's guiding comments were cut at "parameters: {NAME: {defaul", the syntax
+    // a first user reads them for, behind a scroll to the right they did not know was there (session 20)
+    EditorView.lineWrapping,
     yaml(),
     client.plugin(uri, "yaml"),
     serverCompletion(),

@@ -143,6 +143,7 @@ function markDirty() {
   const dirty = !!(state.file && !state.file.readOnly && isDirty())
   $("#file-name").classList.toggle("dirty", dirty)
   if (state.simulate) state.simulate.setDirty(dirty)
+  $("#play-start").textContent = dirty ? "Save and start the game" : "Start the game"  // (it said Save after a save)
   document.title = `${dirty ? "● " : ""}${state.file ? (state.file.path || state.file.bundled) : ""} · rulecraft studio`
 }
 
@@ -315,6 +316,7 @@ async function refreshPrinted() {
   state.printed = {}
   if (["aid", "book", "sheets"].includes(state.tab)) await showPrinted(state.tab)
   if (state.tab === "variants") await showVariant()
+  if (state.play) state.play.refresh()
 }
 
 async function showPrinted(kind) {
@@ -499,7 +501,7 @@ async function main() {
     if (state.file && state.file.path === path) moveTo(state.view, line, col, true)
   }
   state.dirty = () => !!(state.file && !state.file.readOnly && isDirty())
-  setupPlay(state)
+  state.play = setupPlay(state)
   const params = new URLSearchParams(location.search)
   await listFiles()
   const first = params.get("path") ? {path: params.get("path")} : params.get("bundled") ? {bundled: params.get("bundled")}

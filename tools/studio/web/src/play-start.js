@@ -20,13 +20,20 @@ export function setupPlay(studio) {
   studioOf = studio
   const panel = $("#tab-play")
   $("#play-form").addEventListener("submit", e => { e.preventDefault(); start(studio) })
-  $("#play-players").addEventListener("change", () => seats(Number($("#play-players").value), panel.setup))
+  // the seats follow the number as it is typed (on "change" alone, 3 typed then Start started a game of 2)
+  $("#play-players").addEventListener("input", () => {
+    const n = $("#play-players"), v = Number(n.value)
+    if (panel.setup && Number.isInteger(v) && v >= Number(n.min) && v <= Number(n.max)) seats(v, panel.setup)
+  })
   $("#play-form").addEventListener("input", () => keepForm(studio))
   $("#play-form").addEventListener("change", () => keepForm(studio))
   document.querySelector('#tabs button[data-tab="play"]').addEventListener("click", () => showPlay(studio))
   // the list follows the games while the tab is shown (decisions taken, games over, a game started elsewhere): it was
   // drawn once, when the tab was opened, and said '0 decisions' of a game long over
   setInterval(() => { if (!panel.hidden && !document.hidden) listGames().catch(() => {}) }, FOLLOW_EVERY)
+  // the form drawn again from the file as saved (a save, another file opened) while the tab is shown: it kept the
+  // parameters' old defaults, so a variant saved at target 30 started its game at the parent's 100 (session 20)
+  return {refresh: () => { if (!panel.hidden) showPlay(studio).catch(() => {}) }}
 }
 
 const FOLLOW_EVERY = 2000  // ms between two looks at the games while the Play tab is shown
@@ -68,7 +75,11 @@ function keepForm(studio) {
   if (!studio.file) return
   const form = {ruleset: ref(studio.file), players: $("#play-players").value, seed: $("#play-seed").value,
     seats: [...document.querySelectorAll("#play-seats select")].map(s => s.value), options: {}}
-  for (const i of document.querySelectorAll("#play-options [data-option]")) form.options[i.dataset.option] = i.value
+  // only what was changed from its default: a default the designer changes in the file since is taken (every value
+  // was kept, so the old default came back over the new one, and the game played the old rules; session 20)
+  for (const i of document.querySelectorAll("#play-options [data-option]")) {
+    if (i.value !== i.dataset.default) form.options[i.dataset.option] = i.value
+  }
   try { sessionStorage.setItem(KEPT, JSON.stringify(form)) } catch { /* storage off or full: nothing kept */ }
 }
 
