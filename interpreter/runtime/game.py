@@ -15,8 +15,8 @@ from ..model import secrecy
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
 from .board import Board
-from .codec import copy_value, encode
-from .knowledge import copy_known, zone_view
+from .codec import copy_value
+from .knowledge import copy_known, seat_view
 from .story import Line, one_line
 from ..compiler import expressions
 from .machine import setup
@@ -314,20 +314,8 @@ class Game(Board):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see (model/secrecy.py decides): each zone as knowledge.zone_view gives it (hidden ones
-        as counts, with what the seat was shown); variables declared 'hidden' not at all, player variables declared
-        'owner' only their player's."""
-        rs = self.rs
-        zones = {ref.slot: zone_view(self, ref, seat) for ref in self.zones}
-        return {
-            "you": seat,
-            "players": [p.name for p in self.players],
-            "zones": zones,
-            "variables": {k: encode(v) for k, v in self.vars.items() if secrecy.sees_variable(rs, k, seat)},
-            "player_variables": [{k: encode(v) for k, v in pv.items() if self._sees_pvar(seat, i, k)}
-                                 for i, pv in enumerate(self.pvars)],
-            "decision": self.pending.to_json() if self.pending and self.pending.player == seat else None,
-        }
+        """What one player may see (knowledge.seat_view; model/secrecy.py decides)."""
+        return seat_view(self, seat)
 
     def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
         return secrecy.sees_player_variable(self.rs, name, seat, owner)
