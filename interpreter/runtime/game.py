@@ -23,6 +23,7 @@ from .machine import setup
 from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import run
+from .machine.plans import TABLES
 from .machine.invariants import check_cards, check_invariants
 from .machine.program import Frame, Program, covered  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
@@ -51,8 +52,8 @@ class Game(Board):
                  "check_conservation", "compiled", "counts", "decisions", "dynamic", "engine", "fixed_dice",
                  "frame_counter", "frames", "gates", "halt_depth", "headers", "known", "listener",
                  "locals", "marks", "max_depth", "max_steps", "moved_to", "narrative", "nodes", "orderless", "over",
-                 "pending", "players", "programs", "pvars", "reached", "rng", "rs", "rule_error", "scores", "seed",
-                 "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
+                 "pending", "plans", "players", "programs", "pvars", "reached", "rng", "rs", "rule_error", "scores",
+                 "seed", "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
     bots: Optional[Bots]  # the agents asked in the running code while `play` plays the game
     work: int  # units of work counted against the step budget (guards.charge)
     fixed_dice: Optional[list]  # results the next rolls give instead of the generator (scenarios' `dice:`)
@@ -90,6 +91,7 @@ class Game(Board):
         # runs every step by the instruction loop and the closures: the oracle the compiled one is compared with
         self.engine = engine
         self.compiled = engine == "compiled"
+        self.plans = TABLES[self.compiled]  # its engine's plans of decision specs (machine/plans.py), by id(spec)
         self.listener = listener
         self.nodes, self.reached = made.nodes, list[int]()  # coverage: counts by node number, nodes as reached
         self.counts: Optional[list] = [0] * len(made.nodes) if coverage else None

@@ -25,6 +25,7 @@ _FREE = min(_AMOUNTS, (1 << COPY_SHIFT) - 2)
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
 _REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
 _COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
+TABLES = (_REFERENCE, _COMPILED)  # by Game.compiled: the table of a game's engine, which the game keeps (`plans`)
 
 
 class _Plan:

@@ -14,7 +14,7 @@ from ..decisions import MISSING, Decision, hidden_from_others
 from ..knowledge import unordered
 from ..story import display_names, narrate_choice, narrate_sealed_forced
 from .answers import DECISION_STEPS, by_bot, too_many_decisions
-from .plans import _AMOUNTS, _COMPILED, _PLANS, _REFERENCE, _Plan, plan_of
+from .plans import _AMOUNTS, _PLANS, _Plan, plan_of
 
 
 def _player(who, spec) -> Player:
@@ -34,7 +34,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads it in a
     simulation; nor is one built for a bot's pick (below). Options told by shape (`spec.amounts`) are counted, not
     built."""
-    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (its own: plans.plan_of)
+    plan = g.plans.get(id(spec))  # (its own: plans.plan_of)
     if plan is None:
         plan = plan_of(g, spec)
     quick = plan.quick  # (None for the route "any": a quick asking is a 'one' or a 'yesno')
