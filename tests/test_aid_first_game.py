@@ -109,9 +109,10 @@ def test_what_a_choice_leads_to_says_what_its_block_does(loom):
     followed by its first step, two levels down."""
     from rulecraft.tools.print.aid import aid_view
 
-    turn = dict(aid_view(loom).decisions)["Turn"]
-    assert "“Take one thread of each colour”, for each colour: if Thread pool for the colour is more than 0: take 1" \
-        in turn, turn
+    turn = dict(aid_view(loom).decisions)["Turn"]  # (said once, whole, in the order of play: s20b)
+    assert "What it leads to: see “Turn” under Order of play." in turn, turn
+    assert "If the player chose “Take one thread of each colour”: for each colour, take 1 from Thread pool for the " \
+        "colour" in " ".join(_flow(loom)), _flow(loom)
 
 
 def test_dml_s_badge_goes_the_way_the_aid_says():
@@ -227,7 +228,7 @@ def test_an_option_offered_on_a_condition_says_it(levee, loom):
     from rulecraft.tools.chart.flowchart import ChartOptions, chart_dot
 
     only = "(a levee where Water for the levee is more than 0)"
-    assert only in dict(aid_view(levee).decisions)["A player's turn"], aid_view(levee).decisions
+    # (the order of play says the turn whole, the follow-up question with it; How it is decided points there: s20b)
     assert f"the player is asked “Shore up which levee?” {only}" in " ".join(_flow(levee)), _flow(levee)
     dot = " ".join(re.sub(r"<[^>]+>", " ", chart_dot(levee, build_graph(levee), "turn", ChartOptions())).split())
     assert "Shore up which levee?” " + only[1:-1] in dot, dot

@@ -11,7 +11,7 @@ import pytest
 
 from rulecraft.compiler import expressions as codegen
 from rulecraft.compiler.folding import read_at_once as _tested_at_once
-from rulecraft.compiler.writing import by_flag
+from rulecraft.compiler.writing import by_flag, names
 from rulecraft.dsl.closures.compiler import Compiler
 from rulecraft.dsl.parser import parse_expression, plain_locator
 from rulecraft.loader import load_ruleset
@@ -176,3 +176,19 @@ def test_the_lines_read_at_once_and_cards_known_leave_what_they_cannot_prove():
     assert cards_known(kept) == kept
     assert cards_known(["if not (isinstance(_v2, _Card) and _k3 in _v2.classes):", "    continue", read])[2] == \
         "_v3 = _v2.attrs[_k1] if _k1 in _v2.attrs else _k9(_v2)"
+
+
+@pytest.mark.parametrize("line", ["_v1 = _v12 + _v1", "x_v1 = 1", "_v1_ = 2", "(_v1)", "a._v1(b)", "_v10", "1_v1",
+                                  "if not (_v1 == _k2):", "_v1", "", "_v2 if _v1 else _v3"])
+def test_names_finds_a_word_as_a_pattern_between_word_boundaries_does(line):
+    """writing.names (by_flag, Generator.assign) says what `\\b_v1\\b` says, without a pattern made per name."""
+    assert names(line, "_v1") == bool(re.search(r"\b_v1\b", line))
+
+
+def test_by_flag_splits_a_choice_on_the_flag_and_keeps_other_lines():
+    body = ["_v3 = _v1.attrs if _v9 else _v2(_v1)", "if not _v9 and _v4:", "    _v5 = 1", "_v6 = _v3 if _v8 else _v7"]
+    cards, other = by_flag(body, "_v9")
+    assert cards == ["_v3 = _v1.attrs", "pass", "_v6 = _v3 if _v8 else _v7"]
+    assert other == ["_v3 = _v2(_v1)", "if _v4:", "    _v5 = 1", "_v6 = _v3 if _v8 else _v7"]
+    assert by_flag(["_v3 = f(_v9)"], "_v9") is None  # (read some other way)
+    assert by_flag(["_v3 = f(_v90)"], "_v9") == (["_v3 = f(_v90)"], ["_v3 = f(_v90)"])

@@ -78,9 +78,10 @@ def referee_clock_stall(g, n: int, purse: int = 12) -> dict:
                 price, asked = at, []
             assert coins[p] >= at and p not in asked, line
             asked.append(p)
-        elif m := re.fullmatch(r"(P\d) buys it for (\d+)", line):
+        elif m := re.fullmatch(r"(P\d) buys it for (\d+), paid to (P\d)", line):
             p, at = _seat(m.group(1)), int(m.group(2))
             assert at == price and p == asked[-1], line
+            assert _seat(m.group(3)) == turn % n, f"the buyer pays the keeper, and the story says so: {line}"
             coins[p] -= at
             coins[turn % n] += at
             worth[p] += lot

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rulecraft.loader import load_ruleset
-from rulecraft.model.gates import ByDest, event_gates, may_fire
+from rulecraft.model.gates import ByField, ByResult, by_field, by_result, event_gates, may_fire
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.machine import decision_steps, handlers, interpreter
 from rulecraft.values import Card, Roll, ZoneRef
@@ -115,7 +115,9 @@ def _play(rs, seed: int, engine: str, gated: bool, monkeypatch) -> tuple:
     g = Game(rs, 2, seed, engine=engine, start=False)
     if not gated:
         g.gates = {e: None for e in g.gates}  # every event some trigger is on kept, as before the gates
-        g.moved_to = ByDest(None if "moved" in g.gates else ())  # (a move reads its gates by destination: setup.py)
+        g.moved_to = ByField(None if "moved" in g.gates else (), "dest")  # (a move reads its gates by destination: setup.py)
+        g.drawn = ByField(None if "drawn" in g.gates else (), "card")  # (a draw by the card)
+        g.rolled = ByResult(None if "rolled" in g.gates else ())  # (and a roll by its named result)
     g.play([], views=False)
     monkeypatch.undo()
     return g.narrative, dict(g.vars), g.steps, sorted(seen)
@@ -190,3 +192,39 @@ def test_one_card_moved_is_moved_as_a_list_of_it(ruleset):
             ends.append((dict(g.zones), dict(g.where), g.known, list(g._events)))
         assert ends[0] == ends[1] and ends[0][0][pile] == [top, under]
         assert len(ends[0][3]) == 2 and ends[0][2] == {0: {}, 1: {under.index: (pile, False)}}
+
+
+def test_a_gate_read_off_the_destination_or_the_result_alone_is_told_once():
+    """by_field and by_result say what may_fire says of every event they stand for: None (kept, no test) when a gate
+    lets each through, () when every gate lets none through, else the gates (may_fire asks them at each event)."""
+    pile, hand = ZoneRef("pile"), ZoneRef("hand", 1)
+    to_pile, card_gate = ("dest", ZoneRef, "pile"), ("card", Card, "joker")
+    assert by_field((to_pile,), "dest", pile) is None and by_field((to_pile,), "dest", hand) == ()
+    both = (card_gate, to_pile)
+    assert by_field(both, "dest", pile) is None and by_field(both, "dest", hand) == both
+    six, player_gate = ("roll", Roll, "six"), ("player", Card, "joker")
+    assert by_result((six,), "six") is None and by_result((six,), None) == () and by_result((six,), "one") == ()
+    assert by_result((player_gate, six), None) == (player_gate, six) and by_result((player_gate, six), "six") is None
+    for gates, dest in (((to_pile,), pile), ((to_pile,), hand)):  # (a card of no class: only the dest tells)
+        told = by_field(gates, "dest", dest)
+        said = may_fire(gates, {"card": None, "dest": dest})
+        assert said if told is None else not said
+    r = Roll.__new__(Roll)
+    for result in ("six", "one", None):
+        r.result = result
+        for gates in ((six,), (player_gate, six)):
+            told = by_result(gates, result)
+            for player in (None, 1):
+                said = may_fire(gates, {"roll": r, "player": player})
+                assert said if told is None else not said if told == () else told == gates
+
+
+def test_a_drawn_card_is_told_by_the_card(ruleset):
+    """The 'drawn' gate (`card is joker`) read off each card once: a joker kept with no test, any other card not."""
+    g = Game(ruleset, 2, 0)
+    cards = [c for cards in g.zones.values() for c in cards]
+    assert sorted(c.id for c in cards if g.drawn[c] is None) == ["joker#1", "joker#2"] and len(cards) == 10
+    for c in cards:
+        joker = "joker" in c.classes
+        assert g.drawn[c] == (None if joker else ())
+        assert may_fire(g.gates["drawn"], {"card": c, "source": None, "dest": None, "player": None}) == joker

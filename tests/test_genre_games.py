@@ -106,14 +106,14 @@ def test_gavel_hall_each_lot_is_sold_by_its_rule():
     for g in _games("gavel-hall", players=4):
         story = g.narrative
         for i, line in enumerate(story[:-1]):
-            won = re.fullmatch(r"P\d+ wins the auction for (\d+)", story[i + 1])
+            won = re.fullmatch(r"P\d+ wins the auction for (\d+)(?:, paid to (?:P\d+|the bank))?", story[i + 1])
             if not line.startswith("Revealed: ") or won is None:
                 continue
             bids = sorted((int(b) for b in re.findall(r"P\d+: (\d+)", line)), reverse=True) + [0]
             price = int(won.group(1))
             paid = []  # the lines right after the result that say who else pays
             for later in story[i + 2:]:
-                m = re.fullmatch(r"P\d+ pays their bid of (\d+) too", later)
+                m = re.fullmatch(r"P\d+ pays their bid of (\d+)(?: to (?:P\d+|the bank))? too", later)
                 if m is None:
                     break
                 paid.append(int(m.group(1)))

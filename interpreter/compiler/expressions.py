@@ -124,7 +124,8 @@ def copied(got: tuple, const: Callable, prefix: str, pad: str) -> Optional[tuple
     return body, _NAMES.sub(rename, lines[-2][len("    return "):])
 
 
-_NAMES = re.compile(r"\b_[kv][0-9]+\b")  # the constants and locals of an expression's function
+_NAMES = re.compile(r"_(?<!\w_)[kv][0-9]+\b")  # the constants and locals of an expression's function (`\b_`, written
+# with the `_` first: a pattern that starts with a letter finds it at once, not by trying every place of a line)
 
 
 def generated_function(fd: FunctionDef, scope: Scope, recompile: Callable) -> Callable:

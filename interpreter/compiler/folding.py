@@ -212,7 +212,7 @@ def read_at_once(lines: list[str], whole: str) -> list[str]:
         line = lines[i]
         if line.endswith("pass") and line.lstrip() == "pass" and _after_statement(lines, i):
             continue  # (a stand-in after a statement of its block, as by_flag leaves for a test dropped)
-        m = _SET.match(line)
+        m = _SET.match(line) if " = " in line else None
         if m is not None and kept:
             v, c = m.group(2), copies.get(i, -1)
             alone = uses[v] == 2 if c < 0 or in_copy[v, c] + in_copy[v, c ^ 1] != uses[v] else in_copy[v, c] == 2
@@ -244,7 +244,7 @@ def _copies(lines: list[str]) -> dict[int, int]:
     copies: dict[int, int] = {}
     k = 0
     for i, line in enumerate(lines):
-        m = _SPLIT.match(line)
+        m = _SPLIT.match(line) if line.endswith(":") else None
         if m is None or i + 1 >= len(lines):
             continue
         pad, head = m.group(1), lines[i + 1]
@@ -284,7 +284,7 @@ def cards_known(lines: list[str]) -> list[str]:
     a list that holds cards."""
     out = list(lines)
     for i, line in enumerate(lines):
-        m = _CARD_TEST.match(line)
+        m = _CARD_TEST.match(line) if "_Card) and " in line else None
         if m is None:
             continue
         pad, opened, x, rest = len(m.group(1)), m.group(2), m.group(3), m.group(4)

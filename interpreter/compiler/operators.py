@@ -10,7 +10,7 @@ from ..dsl.ops import _NUMBER_TYPES, make_getattr
 from ..dsl.scope import RUNTIME_PLAYER_COUNT, RUNTIME_PLAYERS
 
 from .facts import fixed, list_fact, no_container, numeric, plain_attribute, players_list, small_whole, whole_number
-from .writing import FEW, Unsupported
+from .writing import FEW, Unsupported, names
 
 # The Python operators of the language's operators: the source gets these texts, never the ruleset's.
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -374,8 +374,7 @@ class OperatorNodes:
                 self.lines[-1].startswith(head) and v not in self.kept and v not in self.zone_refs and \
                 v not in self.people and v not in self.zone_lists and v not in self.cards and \
                 all(v != got[0] for got in self.memo.values()):
-            named = re.compile(rf"\b{v}\b")
-            if not any(named.search(line) for line in self.lines[start:-1]) and not named.search(self.lines[-1][len(head):]):
+            if not any(names(line, v) for line in self.lines[start:-1]) and not names(self.lines[-1][len(head):], v):
                 self.lines[-1] = "    " * self.depth + out + " = " + self.lines[-1][len(head):]
                 return
         self.emit(f"{out} = {v}")

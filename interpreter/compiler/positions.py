@@ -157,10 +157,9 @@ class Placing:
 
     def keeps(self, line: str) -> bool:
         """running.keeps_locals, once per text."""
-        got = self.kept.get(line)
-        if got is None:
-            got = self.kept[line] = keeps_locals(line, self.ns)
-        return got
+        if line not in self.kept:
+            self.kept[line] = keeps_locals(line, self.ns)
+        return self.kept[line]
 
     def write(self, depth: int, st: tuple) -> tuple:
         """ctx.steps brought up to date here."""
@@ -181,7 +180,7 @@ class Placing:
             c, w, pc, av = st
             if t in _COUNTS:
                 st = (c + 1, False, pc, av)
-            elif _AT.match(t):
+            elif t.startswith("pc = ") and _AT.match(t):
                 st = (c, w, int(t[5:]), av)
             elif node.body is None:
                 st = self.simple(node, st, loops)
@@ -227,7 +226,7 @@ class Placing:
                 self.put(d, f"n += {c - loops[-1]}", st)
             self.put(d, t, st)
             return None
-        m = _GET.fullmatch(t) or _READ.fullmatch(t)
+        m = (_GET.fullmatch(t) or _READ.fullmatch(t)) if " = _L" in t else None  # (the text first: faster)
         if m is not None and self.ns.get(m.group(2)) in av:  # a local a name holds: read from that name
             t = f"{m.group(1)} = {av[self.ns[m.group(2)]]}"
         self.put(d, _plus(t, c) if node.counts else t, st)  # (a line that counts nothing reads n or not at all)
@@ -247,16 +246,15 @@ class Placing:
             return av
         av = dict(av)
         for one in (one for target in targets for one in target.split(", ")):
-            key = re.fullmatch(r"_L\[(_k\d+)\]", one)
-            if key is not None:
-                av.pop(self.ns.get(key.group(1)), None)
+            if one.startswith("_L[_k") and one.endswith("]") and one[5:-1].isdecimal():  # (`_L[_kN]`)
+                av.pop(self.ns.get(one[3:-1]), None)
             elif one.isidentifier():
                 av = {k: v for k, v in av.items() if v != one}
-        m = _STORE.fullmatch(t)
+        m = _STORE.fullmatch(t) if t.startswith("_L[") else None
         if m is not None:
             av[self.ns.get(m.group(1))] = m.group(2)
-        m = _READ.fullmatch(t) or _GET.fullmatch(t)
-        if m is not None and self.ns.get(m.group(2)) not in av and _GET.fullmatch(t) is None:
+        m = _READ.fullmatch(t) if " = _L[" in t else None  # (not a `.get`, which gives None for a local unset)
+        if m is not None and self.ns.get(m.group(2)) not in av:
             av[self.ns.get(m.group(2))] = m.group(1)
         return av
 
@@ -278,12 +276,14 @@ class Placing:
         """An if/elif/else: each branch from the state its test leaves; where they meet, n brought to the least count
         not yet added among them (each branch adds the rest; no 'else' gets one that adds it)."""
         c, w, pc, av = st
-        if not w and any(n.reads for n in chain):
-            st = self.write(chain[0].depth, st)
-        if any(n.reads and _RESET.search(n.text) for n in chain):  # (ctx.steps moved on: read back after)
-            st = (c, False, pc, av)
-        if any(n.reads and not self.keeps(n.text) for n in chain):
-            st = (st[0], st[1], pc, {})
+        reading = [n.text for n in chain if n.reads]
+        if reading:
+            if not w:
+                st = self.write(chain[0].depth, st)
+            if any(_RESET.search(t) for t in reading):  # (ctx.steps moved on: read back after)
+                st = (c, False, pc, av)
+            if not all(self.keeps(t) for t in reading):
+                st = (st[0], st[1], pc, {})
         ends: list[tuple[tuple, Optional[int], int]] = []
         for node in chain:
             self.put(node.depth, _plus(node.text, c), st)

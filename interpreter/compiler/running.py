@@ -95,7 +95,8 @@ _SAFE_CALLS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_
 _ERRORS = re.compile(r"raise (_unset|_compare_error|_member_error|_compute_error|_RuleError|_k\d+)\(")
 _COUNTS = frozenset(("n += 1", "ctx.steps = n = n + 1"))
 _AT = re.compile(r"pc = (\d+)$")
-_N = re.compile(r"(?<![\w.])n\b(?: \+ (\d+))?")  # `n` read (and a number added to it)
+_N = re.compile(r"n(?<![\w.]n)\b(?: \+ (\d+))?")  # `n` read (and a number added to it; the letter first: it is
+# looked for at once, not tried at every place of a line)
 _COMPOUND = ("if ", "elif ", "else:", "while ", "for ", "try:", "except", "finally:", "def ", "with ")
 # helpers that never change a frame's locals (they read values, charge work, build errors)
 _KEEPS_LOCALS = frozenset(("type", "len", "abs", "isinstance", "map", "_L.get", "_ZoneRef", "_CONTAINERS.isdisjoint", "_R.append",
@@ -109,12 +110,14 @@ def reads_count(line: str, ns: dict) -> bool:
     """Whether `line` may read ctx.steps: it names it, or calls anything but Python's own pure built-ins, the generic
     getter (ops.make_getattr's: it reads, never charges) and the helpers given the count, or raises an error it builds
     with anything but an error's constructor."""
-    if _STEPS.search(line):
+    if "ctx.steps" in line and _STEPS.search(line):  # (the text first: some ten times faster than the pattern alone)
         return True
-    m = _ERRORS.match(line)
+    m = _ERRORS.match(line) if line.startswith("raise ") else None
     if m is not None:
         name = m.group(1)
         return name.startswith("_k") and not getattr(ns.get(name), "__name__", "").endswith("_error")
+    if "(" not in line:
+        return False
     for name in _CALL.findall(line):
         if name in _SAFE_CALLS or name.endswith(".append") and name.startswith("_x"):
             continue
@@ -127,6 +130,8 @@ def reads_count(line: str, ns: dict) -> bool:
 def keeps_locals(line: str, ns: dict) -> bool:
     """Whether `line` surely changes no local of the frame through a call (its own stores aside): it calls only
     helpers that do not, the generic getter, or a log that is told only (the story's: it reads)."""
+    if "(" not in line:
+        return True
     for name in _CALL.findall(line):
         if name in _KEEPS_LOCALS or name.endswith(".append") and name.startswith("_x"):
             continue
@@ -179,11 +184,12 @@ def _marked(nodes: list, ns: dict, seen: dict) -> tuple[bool, bool]:
     counts = calls = False
     for node in nodes:
         t = node.text
-        node.reads = seen.get(t)
-        if node.reads is None:
-            node.reads = seen[t] = reads_count(t, ns)
-        node.counts = t in _COUNTS or _AT.match(t) is not None or _N.search(t) is not None
-        node.calls = node.reads
+        got = seen.get(t)
+        if got is None:
+            got = seen[t] = (reads_count(t, ns), t in _COUNTS or _N.search(t) is not None or
+                             (t.startswith("pc = ") and _AT.match(t) is not None))
+        node.calls = node.reads = got[0]
+        node.counts = got[1]
         if node.body is not None:
             inner = _marked(node.body, ns, seen)
             node.counts |= inner[0]
@@ -243,8 +249,8 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool
     e(g, cf)
     # the loop's checks before it runs f's next position (interpreter.run): f on top again (nothing else can have
     # moved it while it waited under the callee), nothing pending, not over, no events
-    # (len(frames) > g.halt_depth, halt_depth never below 0, first: frames is not empty when frames[-1] is read)
-    if g.pending is None and not g.over and not g._events and len(frames) > g.halt_depth and frames[-1] is f:
+    # (and above the halt depth: f ran, so it was above it, and the depth is set only before a game runs: scenario.py)
+    if g.pending is None and not g.over and not g._events and frames and frames[-1] is f:
         return False
     return True
 

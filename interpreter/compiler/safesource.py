@@ -31,7 +31,18 @@ def check(src: str, names: frozenset, made: re.Pattern, numbers: bool = False) -
 
     One scan of the source (a block's function is tens of kilobytes): each distinct run of name characters,
     digits and dots is taken apart at its dots; every part must be a known name, and a number must stand alone
-    (`12`, never `1.5`, `1e5`, `0x10` or `1_000`)."""
+    (`12`, never `1.5`, `1e5`, `0x10` or `1_000`). A source passed once is not scanned again (an expression's is
+    checked when written and again when compiled)."""
+    key = (src, names, made, numbers)
+    if key in _PASSED:
+        return
+    _scan(src, names, made, numbers)
+    if len(_PASSED) >= _COMPILED_MAX:
+        _PASSED.clear()
+    _PASSED.add(key)
+
+
+def _scan(src: str, names: frozenset, made: re.Pattern, numbers: bool) -> None:
     if not src.isascii():
         raise UnsafeSource("a character the writer never writes (not ASCII)")
     for c in _FORBIDDEN:
@@ -60,6 +71,7 @@ def check(src: str, names: frozenset, made: re.Pattern, numbers: bool = False) -
 # object serves every function of that source. Emptied when full: a long-lived process (an editor) loads many.
 _COMPILED: dict = {}
 _COMPILED_MAX = 4096
+_PASSED: set = set()  # the sources `check` passed (emptied when full, as _COMPILED)
 
 
 def compiled(src: str, names: frozenset, made: re.Pattern, filename: str, numbers: bool = False):
@@ -88,6 +100,8 @@ def joined_tries(lines: list[str], rewrite: bool = False) -> list[int]:
     joined = []
     for i in range(len(lines) - 2):
         line = lines[i]
+        if not line.endswith("try:"):  # (before lstrip, which copies the line)
+            continue
         code = line.lstrip()
         if code != "try:":
             continue

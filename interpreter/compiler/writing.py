@@ -237,7 +237,7 @@ class Writer:
         left = self.temp() if self.charged > 1 and not ahead else None
         lines = []
         for line in self.lines:
-            code = line.lstrip()
+            code = line.lstrip() if "#" in line else ""  # (a marker's line only: no other line holds a `#`)
             if code[:1] != "#":
                 lines.append(line)
             elif code.startswith(_CHARGE):
@@ -297,8 +297,7 @@ def by_flag(body: list[str], flag: str) -> tuple[list[str], list[str]] | None:
     the flag some other way."""
     if any(line.lstrip().startswith("for ") for line in body):
         return None
-    pick = re.compile(rf"^(\s*\S+ = )(.*?) if {flag} else (.*)$")
-    used = re.compile(rf"\b{flag}\b")
+    choice = f" if {flag} else "
     guard = f"if not {flag} and "
     cards: list[str] = []
     other: list[str] = []
@@ -313,20 +312,45 @@ def by_flag(body: list[str], flag: str) -> tuple[list[str], list[str]] | None:
             if pad == skip and code.startswith(("else", "elif")):
                 return None
             skip = -1
-        m = pick.match(line)
-        if m:
-            cards.append(m.group(1) + m.group(2))
-            other.append(m.group(1) + m.group(3))
+        at = line.find(choice)
+        head = _target(line, pad) if at >= 0 else 0
+        at = line.find(choice, head) if head else -1
+        if at >= 0:  # `X = A if FLAG else B`
+            cards.append(line[:at])
+            other.append(line[:head] + line[at + len(choice):])
         elif code.startswith(guard):
             skip = pad
             cards.append(line[:pad] + "pass")
             other.append(line[:pad] + "if " + code[len(guard):])
-        elif used.search(line):
+        elif names(line, flag):
             return None
         else:
             cards.append(line)
             other.append(line)
     return cards, other
+
+
+def _target(line: str, pad: int) -> int:
+    """Where the value of the assignment `line` starts (after `X = `, its first word and ` = `), or 0 when it is not
+    one of that shape."""
+    at = line.find(" ", pad)
+    return at + 3 if at > pad and line.startswith(" = ", at) else 0
+
+
+def names(line: str, name: str) -> bool:
+    """`line` holds the word `name` (no letter, digit or `_` right before or after it), as a pattern of the name
+    between word boundaries finds it, without a pattern compiled for each name (as costly as a hundred searches)."""
+    at = line.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not _in_word(line[at - 1])) and (end == len(line) or not _in_word(line[end])):
+            return True
+        at = line.find(name, at + 1)
+    return False
+
+
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def compiled_function(src: str, name: str, consts: dict, ns: dict | None = None) -> Callable:

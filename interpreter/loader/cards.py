@@ -10,6 +10,7 @@ from typing import Protocol
 from ..diagnostics import Diagnostic, RuleError, Span, did_you_mean, error, warning
 from ..dsl.closures.compiler import Compiler
 from ..dsl.scope import LoadTimeContext, Scope, Symbol
+from ..model.templates import ONE, singular_after_one
 from ..values import Card
 from .dsl_text import DslText
 from .yaml_source import YMap, YScalar, YSeq
@@ -139,7 +140,7 @@ def build_cards(b: Builder, consts: dict[str, Symbol]) -> list[Card]:
                         b.err("E314", f"two cards have the id '{full}'", (id_node or g).span, _twice_hint(names, values))
                     continue
                 seen[full] = True
-                doc = " ".join(_fill(str(doc_node.value), {**ruleset_values, **attrs}).split()) \
+                doc = " ".join(_fill(str(doc_node.value), {**ruleset_values, **attrs}, text=True).split()) \
                     if isinstance(doc_node, YScalar) else ""
                 cards.append(Card(len(cards), full, cname, classes, attrs, g.span, doc))
         if isinstance(name_node, YScalar) and isinstance(name_node.value, str) and not name_node.value.startswith("="):
@@ -307,8 +308,15 @@ class _Copies:
         return value
 
 
-def _fill(template: str, env: dict) -> str:
-    return _TEMPLATE.sub(lambda m: str(env.get(m.group(1), m.group(0))), template)
+def _fill(template: str, env: dict, text: bool = False) -> str:
+    """A card's name (as written: a name is an id players know) or its `text` with its {names} filled in; in a text,
+    the noun after a value of 1 in the singular ('Worth {points} points' with points 1: 'Worth 1 point'), by the rule
+    a step's label follows."""
+    def one(m: re.Match) -> str:
+        said = str(env.get(m.group(1), m.group(0)))
+        return ONE + said if said == "1" and text else said
+
+    return singular_after_one(_TEMPLATE.sub(one, template)) if text else _TEMPLATE.sub(one, template)
 
 
 class _Ctx(LoadTimeContext):

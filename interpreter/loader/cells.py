@@ -93,12 +93,18 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def finite(value: Any) -> bool:
+    """A number that is not infinity or NaN; a whole number always is (`math.isfinite` of one past a float's range,
+    400 digits given to --set, raised OverflowError: exit 3, session 20's second round)."""
+    return is_number(value) and (isinstance(value, int) or math.isfinite(value))
+
+
 def same_kind(value: Any, default: Any) -> bool:
     """A --set value of the default's kind: a finite number for a number, true/false for a flag."""
     if isinstance(default, bool):
         return isinstance(value, bool)
     if is_number(default):
-        return (is_number(value) and math.isfinite(value) and abs(value) < 2 ** 63
+        return (finite(value) and abs(value) < 2 ** 63
                 and (isinstance(value, int) or isinstance(default, float)))
     return True
 

@@ -3,7 +3,6 @@ variables, dice, cards, metrics and scoring (Builder in build.py runs them in or
 
 from __future__ import annotations
 
-import math
 
 import dataclasses
 from typing import Any
@@ -14,7 +13,7 @@ from ..dsl.scope import Scope, Symbol
 from ..model import ruleset as M
 from ..values import Card, Row
 from .cards import build_cards
-from .cells import CellValues as _CellValues, coerce, columns_word as _columns_word, family_keys, is_number, \
+from .cells import CellValues as _CellValues, coerce, columns_word as _columns_word, family_keys, finite, is_number, \
     kind_words, number_hint, same_kind, shown_value
 from .yaml_source import YMap, YNode, YScalar, YSeq
 
@@ -53,20 +52,22 @@ class SectionBuilders:
             lo, hi = d.get("min"), d.get("max")
             span = sec.key_span(k)
             where = v.get("default") if isinstance(v, YMap) else None
-            if is_number(default) and not math.isfinite(default):  # .inf or .nan: scores of inf, winners by nan
+            if is_number(default) and not finite(default):  # .inf or .nan: scores of inf, winners by nan
                 self.err("E204", f"parameter '{k}': the default {default} is not a finite number",
                          where.span if where is not None else span)
             if (lo is not None or hi is not None) and not is_number(default):  # 'abc', or `1e3`, which YAML reads as text
                 self.err("E204", f"parameter '{k}': the default {shown_value(default)} is not a number, and the parameter "
                          "has a min or a max", where.span if where is not None else span, number_hint(default))
-            if k in self.overrides and not same_kind(value, default):  # 'nan', 5,000 digits, 'maybe'
+            unsuited = k in self.overrides and not same_kind(value, default)  # 'nan', 5,000 digits, 'maybe'
+            if unsuited:
                 shown = str(self.overrides[k])
                 shown = shown if len(shown) <= 40 else shown[:37] + "..."
                 self.err("E316", f"--set {k}={shown}: parameter '{k}' takes {kind_words(default)}", None)
-            # the value differs from the default only when --set gave one: check each once
-            checks = [("default", default)] + ([("value", value)] if k in self.overrides else [])
+            # the value differs from the default only when --set gave one: check each once (a value E316 refused
+            # is not said again: its bounds' message would quote all its digits)
+            checks = [("default", default)] + ([("value", value)] if k in self.overrides and not unsuited else [])
             for label, val in checks:
-                if is_number(val) and math.isfinite(val):
+                if finite(val):
                     if (lo is not None and val < lo) or (hi is not None and val > hi):
                         bounds = f"{lo}..{hi}" if lo is not None and hi is not None else \
                             f"its min {lo}" if lo is not None else f"its max {hi}"

@@ -59,32 +59,67 @@ def may_fire(gates: tuple[Gate, ...], fields: dict) -> bool:
     return False
 
 
-def by_dest(gates: tuple[Gate, ...], dest: Any) -> tuple[Gate, ...]:
-    """The gates of the cards moved to `dest` by one move: () when every gate reads the destination alone and lets
-    none of them through (`may_fire` would say False for each card: no event is made), else `gates` as they are."""
-    for field, cls, want in gates:
-        if field != "dest" or dest.__class__ is not cls:
-            return gates
-        if (want in dest.classes) if cls is Card else (dest.result == want) if cls is Roll else (dest.zone == want):
-            return gates
-    return ()
+def by_field(gates: tuple[Gate, ...], field: str, value: Any) -> Optional[tuple[Gate, ...]]:
+    """What `may_fire` says of every event whose `field` holds `value` (a move's destination, a drawn card), when
+    gates reading that field alone tell it: None when one of them lets each such event through (each is kept, no
+    test), () when every gate reads that field alone and lets none through (no event is made), else `gates` as they
+    are."""
+    told: Optional[tuple[Gate, ...]] = ()
+    for f, cls, want in gates:
+        if f != field:
+            told = gates
+        elif value.__class__ is not cls or ((want in value.classes) if cls is Card else (value.result == want)
+                                            if cls is Roll else (value.zone == want)):
+            return None
+    return told
 
 
-class ByDest(dict):
-    """`by_dest` of one event's gates for every destination, worked out once per zone (with the ruleset's tables:
-    runtime/machine/setup.py) and then read as a dict look-up in C instead of a call at every move: the gates as
-    they are (None, or () when no trigger is on the event) for a destination not yet asked about."""
+class ByField(dict):
+    """`by_field` of one event's gates for every value of one field, worked out once per value (with the ruleset's
+    tables: runtime/machine/setup.py) and then read as a dict look-up in C instead of a call at every event: the
+    gates as they are (None, or () when no trigger is on the event) for a value not yet asked about. A move reads
+    its event's by the destination (Board.move), a draw its 'drawn' by the card (Board.draw)."""
 
-    __slots__ = ("gates",)
+    __slots__ = ("gates", "field")
 
-    def __init__(self, gates: Optional[tuple[Gate, ...]]) -> None:
+    def __init__(self, gates: Optional[tuple[Gate, ...]], field: str) -> None:
         super().__init__()
-        self.gates = gates
+        self.gates, self.field = gates, field
 
-    def __missing__(self, dest: Any) -> Optional[tuple[Gate, ...]]:
+    def __missing__(self, value: Any) -> Optional[tuple[Gate, ...]]:
         gates = self.gates
-        told = self[dest] = by_dest(gates, dest) if gates else gates
+        told = self[value] = by_field(gates, self.field, value) if gates else gates
         return told
+
+
+class ByResult(dict):
+    """The gates of 'rolled' for each named result a roll may have (None: no name), worked out once per name (with the
+    ruleset's tables, as ByField): None when every roll of that result is kept (some gate lets it through whatever else
+    the roll holds), () when none is, else the gates as they are (a gate on another field than the roll: may_fire
+    decides). `doubles_only`: the dice whose named results all need doubles (`doubles_only`)."""
+
+    __slots__ = ("gates", "doubles_only")
+
+    def __init__(self, gates: Optional[tuple[Gate, ...]], doubles: frozenset[str] = frozenset()) -> None:
+        super().__init__()
+        self.gates, self.doubles_only = gates, doubles
+
+    def __missing__(self, result: Optional[str]) -> Optional[tuple[Gate, ...]]:
+        gates = self.gates
+        told = self[result] = by_result(gates, result) if gates else gates
+        return told
+
+
+def by_result(gates: tuple[Gate, ...], result: Optional[str]) -> Optional[tuple[Gate, ...]]:
+    """What `may_fire` says of every roll whose named result is `result`, as ByResult keeps it: the 'roll' field is
+    always a Roll (rng.Dice.roll), so a gate on it tells by the result alone (another class than Roll lets it through)."""
+    told: Optional[tuple[Gate, ...]] = ()
+    for field, cls, want in gates:
+        if field != "roll":
+            told = gates  # (the roller, say: may_fire looks at it)
+        elif cls is not Roll or result == want:
+            return None
+    return told
 
 
 def _gate(t: M.Trigger) -> Optional[Gate]:
@@ -138,3 +173,23 @@ def _owner_of(node: A.Expr, scope: Any) -> Optional[str]:
             and not node.kwargs and isinstance(node.args[0], A.Name) and node.args[0].id in scope.locals:
         return node.args[0].id
     return None
+
+
+def doubles_only(rs: M.Ruleset) -> frozenset[str]:
+    """The dice whose every named result needs doubles: its condition is `doubles and ...` (or `doubles`), `doubles`
+    the roll's own value (a condition of none is never met). A roll of them that shows no doubles has no named result,
+    and its conditions are not asked (rng.Dice.roll): their first test is false, and `and` reads no further, so
+    asking them takes no work, raises nothing and names nothing."""
+    return frozenset(d.id for d in rs.dice.values() if d.results and all(map(_needs_doubles, d.results)))
+
+
+def _needs_doubles(r: M.DiceResult) -> bool:
+    if r.when is None:
+        return True
+    noted: Any = getattr(r.when.fn, "written_from", None)
+    if noted is None:
+        return False
+    node, scope = noted[0], noted[1]
+    while isinstance(node, A.BinOp) and node.op == "and":
+        node = node.left
+    return isinstance(node, A.Name) and node.id == "doubles" and "doubles" in scope.locals

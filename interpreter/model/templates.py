@@ -16,6 +16,16 @@ FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 MAX_ADDED = 10_000  # characters the filled-in values may add to one printed text
 MAX_ADDED_IN_ALL = 1_000_000  # ... and to all the texts of a ruleset together
 _NESTED = 3  # a cell's own {NAME} values are counted this deep
+ONE = "\0"  # put before a value filled in as 1, so the noun after it is said in the singular, then taken out
+_AFTER_ONE = re.compile(r"\x001 ((?:[A-Z]\w* )?)(?!(?:was|has|does|goes|is|its|this|thus|plus|yes|as|us)\b)(\w+[^\Ws])s\b")
+
+
+def singular_after_one(text: str) -> str:
+    """A filled-in text with the noun right after a value filled in as 1 in the singular ('{n} Treachery Cards' with
+    n = 1: '1 Treachery Card'; a card's 'Worth {points} points' with points 1: 'Worth 1 point'), the marks (ONE) taken
+    out. Every text a template fills for players goes through it: a step's label (tools/words/labels.py) and a card's
+    text (the loader fills it per card)."""
+    return _AFTER_ONE.sub(r"1 \1\2", text).replace(ONE, "")
 
 
 def lookup(rs, name: str) -> Optional[Any]:

@@ -13,7 +13,7 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import as_list, describe
 from ..dsl.ops import text_of
 from ..model import ruleset as M
-from ..model.gates import ByDest, Gate, may_fire
+from ..model.gates import ByField, Gate, may_fire
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision
 from .knowledge import follow_drawn, forget_moved, forget_order, learn, show
@@ -57,7 +57,8 @@ class Board(Dice):
     locals: dict
     triggers: dict[str, list[M.Trigger]]
     gates: dict[str, Optional[tuple[Gate, ...]]]
-    moved_to: ByDest
+    moved_to: ByField  # the gates of 'moved' by destination (model/gates.py)
+    drawn: ByField  # and of 'drawn' by card
     _events: list
     _families: dict[str, list]
     _dynamic: dict[str, tuple]
@@ -166,7 +167,7 @@ class Board(Dice):
                 where[what.index] = dest
                 if self.known:
                     forget_moved(self, what, src, dest, drawn)
-                if self.gates:  # (no trigger on any event: no look-up; by_dest's answer for the zone: gates.ByDest)
+                if self.gates:  # (no trigger on any event: no look-up; by_field's answer for the zone: gates.ByField)
                     told = self.moved_to[dest]
                     if told is None or told:
                         fields = {"card": what, "source": src, "dest": dest, "player": player}
@@ -182,7 +183,7 @@ class Board(Dice):
         target = self.zones.get(dest) if dest.__class__ is ZoneRef else None
         if target is None:
             target = self._zone_list(dest, span)  # (its errors)
-        told = self.moved_to[dest]  # as _emit: the event is kept only for a trigger to read (by_dest: once a zone)
+        told = self.moved_to[dest]  # as _emit: the event is kept only for a trigger to read (by_field: once a zone)
         known = self.known  # what seats were shown (knowledge.py): a card moved away is no longer known there
         where = self.where
         for c in cards:
@@ -231,12 +232,12 @@ class Board(Dice):
                 self.where[c.index] = dest
                 gates = self.gates
                 if gates:  # (as _emit, for each event)
-                    gate = self.moved_to[dest]  # (by_dest's, as move)
+                    gate = self.moved_to[dest]  # (by_field's, as move)
                     if gate is None or gate:
                         fields = {"card": c, "source": src, "dest": dest, "player": None}
                         if gate is None or may_fire(gate, fields):
                             self._events.append(("moved", fields))
-                    gate = gates.get("drawn", ())
+                    gate = self.drawn[c]  # (by_field's, by the card)
                     if gate is None or gate:
                         fields = {"card": c, "source": src, "dest": dest, "player": None}
                         if gate is None or may_fire(gate, fields):
@@ -293,8 +294,8 @@ class Board(Dice):
         self.shuffle(ref, span)
         self.move(pile[::-1] if place == "bottom" else list(pile), src, place, span)
         if self.story:
-            owner, new = self.zone_owner(src), zone_words(self.rs, src.zone)
-            self.say(f"{owner} shuffles their {zone_words(self.rs, name)} to make a new {new}" if owner is not None
+            owner, new, whose = self.zone_owner(src), zone_words(self.rs, src.zone), "the" if ref.key is None else "their"
+            self.say(f"{owner} shuffles {whose} {zone_words(self.rs, name)} to make a new {new}" if owner is not None
                      else f"The {zone_words(self.rs, name)} is shuffled to make a new {new}")
         return True
 

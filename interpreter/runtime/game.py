@@ -49,11 +49,12 @@ class Game(Board):
     # else, and a slot costs less to reach than a key of an instance dict this large (past the ~30 keys CPython
     # shares between instances, each read goes through a dict lookup). A new attribute of a game is named here.
     __slots__ = ("_dynamic", "_events", "_families", "_player_zones", "begun", "bots", "chance",
-                 "check_conservation", "compiled", "counts", "decisions", "dynamic", "engine", "fixed_dice",
+                 "check_conservation", "compiled", "counts", "decisions", "drawn", "dynamic", "engine", "fixed_dice",
                  "frame_counter", "frames", "gates", "halt_depth", "headers", "known", "listener",
                  "locals", "marks", "max_depth", "max_steps", "moved_to", "narrative", "nodes", "orderless", "over",
-                 "pending", "plans", "players", "programs", "pvars", "reached", "rng", "rs", "rule_error", "scores",
-                 "seed", "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
+                 "pending", "plans", "players", "programs", "pvars", "reached", "rng", "rolled", "rs", "rule_error",
+                 "scores", "seed", "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones",
+                 "__weakref__")
     bots: Optional[Bots]  # the agents asked in the running code while `play` plays the game
     work: int  # units of work counted against the step budget (guards.charge)
     fixed_dice: Optional[list]  # results the next rolls give instead of the generator (scenarios' `dice:`)
@@ -129,7 +130,7 @@ class Game(Board):
         self._player_zones = made.player_zones
         self.orderless = made.orderless
         self.triggers: dict[str, list[M.Trigger]] = made.triggers
-        self.gates, self.moved_to = made.gates, made.moved_to
+        self.gates, self.moved_to, self.drawn, self.rolled = made.gates, made.moved_to, made.drawn, made.rolled
         self.begun = False  # set up (`_setup`): a game made with start=False is started by `play`
         if start:
             self._begin()

@@ -13,7 +13,7 @@ from ..dsl.builtins import describe
 from ..dsl.guards import charge
 from ..dsl.ops import SUSPEND
 from ..dsl.tabletop import PICK_STEPS
-from ..model.gates import may_fire
+from ..model.gates import ByResult, may_fire
 from ..values import Player, Roll
 from .decisions import Decision
 
@@ -114,6 +114,7 @@ class Dice:
     _events: list
     say: Callable[..., None]
     gates: dict
+    rolled: ByResult  # the gates of 'rolled' by named result, the dice whose named results all need doubles
     work: int  # (the work charged, and the steps' budget: guards.charge)
     steps: int
     max_steps: int
@@ -143,7 +144,7 @@ class Dice:
             r = _new_roll(Roll)
             r.by, r.dice, r.faces, r.total, r.result, r.success, r.doubles, r.target = \
                 None, name, (face,), face, None, None, False, None
-            gate = self.gates.get("rolled", ()) if self.gates else ()  # (as below)
+            gate = self.rolled[None]  # (as below)
             if gate is None or gate:
                 fields = {"roll": r, "player": roller}
                 if gate is None or may_fire(gate, fields):
@@ -189,9 +190,11 @@ class Dice:
         else:
             faces = tuple(partial)
         named = None
-        if results:
+        total = sum(faces)
+        doubles = len(faces) > 1 and len(set(faces)) == 1
+        if results and (doubles or name not in self.rolled.doubles_only):  # (no doubles: none of them can be named)
             saved = self.locals
-            self.locals = {"faces": list(faces), "total": sum(faces), "doubles": count > 1 and len(set(faces)) == 1}
+            self.locals = {"faces": list(faces), "total": total, "doubles": doubles}
             compiled = self.compiled
             try:
                 for r in results:  # the first whose condition holds (in a compiled game by its written function, as
@@ -223,18 +226,17 @@ class Dice:
         elif against is not None:
             if against.__class__ is not int and (isinstance(against, bool) or not isinstance(against, (int, float))):
                 raise RuleError(f"a roll is made against a number, got {describe(against)}", span)
-            success = sum(faces) >= against
+            success = total >= against
         r = _new_roll(Roll)  # (Roll.__init__ written out, as above: no call of Python code from C)
         r.by = roller.seat if seen != "open" and isinstance(roller, Player) else None
-        r.dice, r.faces, r.total, r.result, r.success, r.target = \
-            name, faces, sum(faces), named.name if named else None, success, against
-        r.doubles = len(faces) > 1 and len(set(faces)) == 1
+        r.dice, r.faces, r.total, r.result, r.success, r.target, r.doubles = \
+            name, faces, total, named.name if named else None, success, against, doubles
         if self.story:  # the line is worked out only when someone reads the story
             who = f"{roller} rolls" if isinstance(roller, Player) else "Roll"
             vs = "" if success is None else f"{f' against {against}' if against is not None else ''}: {'success' if success else 'failure'}"
             told = f"{'+'.join(map(str, faces))}={sum(faces)}" + (f" {_exclaim(named.shown())}" if named is not None else "")
             self._told(seen, roller, f"{who} {name}", f": {told}{vs}")
-        gate = self.gates.get("rolled", ()) if self.gates else ()  # (as _emit)
+        gate = self.rolled[r.result]  # (as _emit, by the named result: model/gates.ByResult)
         if gate is None or gate:
             fields = {"roll": r, "player": roller}
             if gate is None or may_fire(gate, fields):

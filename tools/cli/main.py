@@ -289,12 +289,16 @@ class StreamFailed(Exception):
 
 class _Guarded:
     """A standard stream whose failures are StreamFailed: Python's OSError from a `print` was an internal error
-    (exit 3) when standard output was a file on a full disk. A reader gone away stays a BrokenPipeError."""
+    (exit 3) when standard output was a file on a full disk. A reader gone away stays a BrokenPipeError.
+    `shown`: the map of what it writes (standard error's: control characters and bidirectional controls as '?',
+    `diagnostics.UNPRINTABLE`), or None."""
 
-    def __init__(self, stream, name: str):
-        self._stream, self._name = stream, name
+    def __init__(self, stream, name: str, shown: dict | None = None):
+        self._stream, self._name, self._shown = stream, name, shown
 
     def write(self, text):
+        if self._shown is not None and isinstance(text, str):
+            text = text.translate(self._shown)
         try:
             return self._stream.write(text)
         except BrokenPipeError:
@@ -310,15 +314,28 @@ class _Guarded:
         except OSError as exc:
             raise StreamFailed(self._name, exc) from None
 
+    @property
+    def unfiltered(self) -> "_Guarded":
+        """This stream without the map: for the sequences rulecraft writes on purpose (the progress bar's carriage
+        return; the hot seat's clear screen and colours when the story goes to standard error), never a text."""
+        return _Guarded(self._stream, self._name) if self._shown is not None else self
+
     def __getattr__(self, name):
         return getattr(self._stream, name)
 
 
 def _streams_say_when_they_fail() -> None:
+    """Both standard streams guarded; standard error also shows a stranger's control characters as '?' (session 20,
+    second round): every error line may quote a value (a file's name from a stranger's zip, an `--agent` read from a
+    stranger's file, a line pasted from a stranger's README), and an OSC 52 sequence in one wrote the terminal's
+    clipboard, CSI cleared the screen, U+202E reversed the line. Standard output carries documents and the table's
+    own colours: what it prints of a stranger's file is made printable where it is printed (section 1)."""
+    from rulecraft.diagnostics import UNPRINTABLE
+
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if isinstance(stream, io.TextIOWrapper):  # (a test's capture is left as it is)
-            setattr(sys, name, _Guarded(stream, name))
+            setattr(sys, name, _Guarded(stream, name, UNPRINTABLE if name == "stderr" else None))
 
 
 def _silence_stdout() -> None:

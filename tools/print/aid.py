@@ -266,7 +266,9 @@ def aid_view(rs: M.Ruleset, paper: str = "a4", actions: bool = True) -> AidView:
     view.dice = [d for d, dd in zip(dice_views(rs, w), rs.dice.values()) if d["results"] or d["doc"] or dd.visibility != "open"]
     view.notes = _lines(w, rs.aid.get("notes", []))
     view.turn = _lines(w, rs.aid.get("turn"))
-    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1))
+    view.decisions = _pairs(w, rs.aid["decisions"]) if "decisions" in rs.aid else decision_lines(rs, w, say=lambda s: _said(w, s, 1), whole={
+        t: " ".join(lines) for _d, t, lines in view.flow if not any(x.startswith("…") or x.endswith("see the sheets")
+                                                                    for x in lines)})
     view.scoring = _lines(w, rs.aid.get("scoring"))
     view.powers = _pairs(w, rs.aid.get("powers")) or priced(rs, card_texts(rs))  # ('Cost 4. +2 Cards, ...')
     view.key = _pairs(w, rs.aid.get("key"))

@@ -67,12 +67,14 @@ def _decides(s: M.Step) -> str:
     return decides(s)
 
 
-def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
+def decision_lines(rs: M.Ruleset, w: Words, say=None, whole: dict | None = None) -> list[tuple[str, str]]:
     """How the key decisions go, worked out where the ruleset's `aid:` says nothing of them: its auctions, response
     windows, tricks, stacks and secret picks first, then the choices players make, each by its label or its words.
     Every choice of a sequence is said under its title, in play order, unless an earlier line already asks it (a
     follow-up question: 'the player is asked “Discard which card?”'). A labelled auction's `on_end:` steps follow
-    its label, each said by `say` (the aid's way of saying a step with what it holds)."""
+    its label, each said by `say` (the aid's way of saying a step with what it holds). What an unlabelled choice
+    leads to, too long to say whole here, is left to the order of play where `whole` (a sequence's title -> its
+    lines there, said uncut) asks the same question: it is not said twice, once cut ('and more: see the sheets')."""
     found: list[tuple[int, str, M.Step]] = []
     branched: set[str] = set()  # choices asked only on some answer or outcome (inside a branch): follow-ups
     for seq in rs.sequences.values():
@@ -99,6 +101,9 @@ def decision_lines(rs: M.Ruleset, w: Words, say=None) -> list[tuple[str, str]]:
         choices = offered(w, getattr(s, "decision", None), text)
         if choices:  # 'Move by which dice?' and nothing says what may be chosen: the options the ruleset writes out
             text = text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + f" The choices: {choices}."
+        if then and len(text) + len("; ".join(then)) > CHOICE_CHARS and asked in (whole or {}).get(name, ""):
+            text, then = text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + \
+                f" What it leads to: see “{name}” under Order of play.", []
         if then:  # an unlabelled question: what its answer leads to ('Roll again? If the player answers no, ...')
             text = clip(text.rstrip(".") + ("" if text.endswith(("?", "?”")) else ".") + " " + capital("; ".join(then)),
                         CHOICE_CHARS)

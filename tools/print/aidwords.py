@@ -13,8 +13,8 @@ from rulecraft.model.kinds import kind_of, own_statements, yes_no
 from rulecraft.tools.chart.sheetplan import designer_label
 from rulecraft.tools.print.setup.deck import KIND_OF_CARD, class_terms
 from rulecraft.tools.print.setup.starts import set_before_play, zone_name as _zone_name
-from rulecraft.tools.print.flow.names import named_terms
-from rulecraft.tools.print.flow.refill import topped_up
+from rulecraft.tools.print.flow.names import named_terms, place_terms
+from rulecraft.tools.print.flow.refill import place_steps
 from rulecraft.tools.words import Words
 from rulecraft.tools.words.core import capital, humanize
 from rulecraft.tools.words.players import negate
@@ -47,7 +47,7 @@ def zone_doc(w: Words, z: M.ZoneDef) -> str:
         whose = "your" if z.per == "player" and source.per == "player" else "the"
         said = said.rstrip() + ("" if said.rstrip().endswith((".", "!", "?")) else ".") \
             + f" When it runs out, shuffle {whose} {_zone_name(source)} to make a new one."
-    return said + (("" if said.rstrip().endswith((".", "!", "?")) else ".") + more if (more := topped_up(w, z)) else "")
+    return said + (("" if said.rstrip().endswith((".", "!", "?")) else ".") + more if (more := place_steps(w, z)) else "")
 
 
 def _place_doc(w: Words, z: M.ZoneDef) -> str:
@@ -272,8 +272,9 @@ def words_box(rs: M.Ruleset, w: Words, texts: list[str]) -> tuple[list, list]:
     """The terms the aid's own text uses (`texts`), each once, in the order the ruleset defines them; and those to
     leave out first from an aid over two pages, the last to go first: the kinds of card the names already hint at,
     then the values defined by what sets them."""
-    box = _box(rs, w, texts)  # and the terms their definitions use ('shuffle the Melt-water': what is that?)
-    box = _box(rs, w, texts + [d for _t, d in box])
+    box, places = _box(rs, w, texts), {t for t, _d in place_terms(rs)}  # and the terms their definitions use
+    box = _box(rs, w, texts + [d for _t, d in box])  # ('shuffle the Melt-water': what is that?); a place named by its
+    box = [x for x in box if not any(t in places and d.startswith(x[0] + " (") for t, d in box)]  # id: not its title
     values = {name.lower() for v in rs.variables.values() if v.title for name, _d in value_term(rs, w, v)}
     return box, [x for x in box if x[1].startswith(KIND_OF_CARD)] + [x for x in box if x[0].lower() in values]
 

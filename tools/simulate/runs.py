@@ -289,6 +289,7 @@ def simulate(ref: str, games: int, *, players: Optional[int] = None, seed: int =
 
 def progress_printer(stream=None) -> Optional[Callable[[int, int], None]]:
     stream = stream or sys.stderr
+    stream = getattr(stream, "unfiltered", stream)  # its carriage return is its own (standard error's map: cli.main)
     if not stream.isatty():
         return None
     start = time.perf_counter()

@@ -31,6 +31,10 @@ def run(args) -> int:
         print(f"rulecraft studio: cannot listen on {host}:{args.port}: {(exc.strerror or str(exc)).lower()}",
               file=sys.stderr)
         return EXIT_USAGE
+    except (TypeError, ValueError):  # a name the IDNA codec cannot write (a control, a bidirectional mark), a NUL
+        print(f"rulecraft studio: cannot listen on {host[:100]}:{args.port}: it is no host name or address",
+              file=sys.stderr)
+        return EXIT_USAGE
     port = sock.getsockname()[1]
     if not is_loopback(host):
         print(f"rulecraft studio: warning: listening on {host}, not only this machine: anyone who can reach it "

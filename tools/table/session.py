@@ -37,6 +37,14 @@ from rulecraft.tools.words.seat.answers import amounts, how_to_answer, read_answ
 # Terminal). In this order: a terminal that keeps a cleared screen in its scroll-back (tmux's scroll-on-clear)
 # has it cleared with the rest.
 CLEAR = "\033[H\033[2J\033[3J"
+MIN_COLUMNS, MAX_COLUMNS = 20, 1000  # the widths the table is drawn at, whatever COLUMNS says
+
+
+def terminal_of(out):
+    """The stream under `out` (play's filter, then standard error's map when the story goes there: cli.main), for
+    the sequences the table writes on purpose (its clear screen, rich's colours), never a stranger's text."""
+    raw = getattr(out, "stream", out)
+    return getattr(raw, "unfiltered", raw)
 
 
 class Table:
@@ -63,8 +71,11 @@ class Table:
 
             # rich writes its own escape sequences, so it gets the stream itself; the texts it is given are made
             # safe first (table._t)
-            self.console = Console(file=getattr(out, "stream", out), highlight=False,
+            self.console = Console(file=terminal_of(out), highlight=False,
                                    no_color=bool(os.environ.get("NO_COLOR")))
+            # a width a terminal can have: `COLUMNS=1000000000` (a stranger's `.envrc`) had rich draw the first panel
+            # into 1 GB and on; `COLUMNS=0` at width 0
+            self.console.width = max(MIN_COLUMNS, min(MAX_COLUMNS, self.console.width))
 
     @property
     def hot_seat(self) -> bool:
@@ -288,7 +299,7 @@ class Table:
     def _clear(self) -> None:
         # the clear sequence is the program's own, not ruleset text: it goes to the terminal itself, past the
         # filter that shows a stranger's control characters as '?'
-        raw = getattr(self.out, "stream", self.out)
+        raw = terminal_of(self.out)
         self.out.flush()
         raw.write(CLEAR)
         raw.flush()

@@ -87,6 +87,11 @@ def players_construct(w: Words, s: M.ConstructStep) -> str:
         bits = [f"once-around auction{frm}: each bids once, {_BEAT}, or passes; the highest bid wins"]  # bid must beat,
     else:  # the number a bidder needs, is said)
         bits = [f"open auction{frm}: raise or pass in turn until all others pass (a raise is a bid {_BEAT}); the highest bid wins"]
+    if st.get("max_raise") and form in ("open", "once_around"):  # a raise bounded above: at most so much more
+        step, most = _setting(w, st, "min_raise") or "1", _setting(w, st, "max_raise")
+        beat = f"exactly {most} more than the highest bid so far (the price rises {most} at a time)" if most == step \
+            else f"{step} to {most} more than the highest bid so far"
+        bits = [b.replace(_BEAT, beat) for b in bits]
     if str(st.get("lowest_wins")).lower() == "true":  # a tender: the bids go down, the lowest wins
         bits = [b.replace("raise or pass", "bid lower or pass").replace(_BEAT, _UNDER).replace("highest bid",
                 "lowest bid").replace("highest bidder", "lowest bidder").replace("second highest", "second lowest")

@@ -9,7 +9,8 @@ from typing import Any, Callable, Optional
 from rulecraft.dsl import ast as A
 from rulecraft.model import ruleset as M
 from rulecraft.tools.words.locals import abbreviation
-from rulecraft.tools.words.text import CLIPPED, humanize, join_and, value_words  # noqa: F401  (read from here too)
+from rulecraft.tools.words.naming import participle_reading
+from rulecraft.tools.words.text import CLIPPED, humanize, join_and, shown_once, value_words  # noqa: F401  (read here too)
 
 PHRASES: dict[type, Callable[["Words", Any], str]] = {}
 
@@ -25,8 +26,7 @@ def phrase(cls: type):
 
 
 def article(noun: str) -> str:
-    """'a card', 'an Emblem'; a noun that has its article or an owner already is left as it is ('a player's Mark',
-    not 'an a player's Mark')."""
+    """'a card', 'an Emblem'; a noun with its article or an owner already is as it is (not 'an a player's Mark')."""
     first = noun.split(" ", 1)[0]
     if first.lower() in ("a", "an") or first.endswith("'s"):
         return noun
@@ -205,6 +205,8 @@ class Words:
                 return f"the {ident} {_kind(self, value)}s"
             if ident.endswith("est") or ident in _ADJECTIVES:  # 'let best = highest(...)': the best player
                 return f"the {ident} {_kind(self, value)}" if _kind(self, value) else f"the {ident}"
+        if self.detail != "full" and (said := participle_reading(self, ident)):  # 'let made = ...': the flour made
+            return said
         if self.detail != "full" and ident in self.info.tallies and ident not in self.rs.variables:
             return "the number of " + humanize(ident)
         if self.detail != "full" and not plain_role(ident, self.info.nouns.get(ident, "")):
@@ -353,7 +355,7 @@ class Words:
                 from rulecraft.tools.words.text import plural
 
                 out += f" ({shown} {'are' if plural(shown) else 'is'} shown)"
-            out = re.sub(r"\s+([,:;.?!])", r"\1", out)
+            out = shown_once(re.sub(r"\s+([,:;.?!])", r"\1", out))
             return re.sub(r"\b([Tt]he|[Aa]n?|[Yy]our) (?:the|a|an) ", r"\1 ", out)
         return self.expr(s)
 

@@ -9,6 +9,7 @@ from rulecraft.dsl import ast as A
 from rulecraft.tools.words.core import _UNKNOWN, Words, article, humanize, join_and, phrase
 from rulecraft.tools.words.players import (_cards_with, _is_roll, _rows_with, answered, chose, chosen_option, negate,
                                            players_attr, players_call, players_possessive, possessive)
+from rulecraft.tools.words.naming import ring_seat
 from rulecraft.tools.words.text import each_in, plural, round_the_ring, table_key_titles
 
 
@@ -64,7 +65,7 @@ def _index(w: Words, n: A.Index) -> str:
             return players_possessive(w.expr(n.key), "pick")
     if isinstance(key, int) and not isinstance(key, bool):
         return f"{w.ordinal(key)} of {w.expr(n.obj)}"
-    return round_the_ring(w, n.obj, n.key) or f"{w.expr(n.obj)} for {w.expr(n.key)}"
+    return ring_seat(w, n) or round_the_ring(w, n.obj, n.key) or f"{w.expr(n.obj)} for {w.expr(n.key)}"
 
 
 @phrase(A.Keyword)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from rulecraft.model import ruleset as M
-from rulecraft.model.templates import FIELD, lookup
+from rulecraft.model.templates import FIELD, ONE, lookup, singular_after_one
 
 _FIELD = FIELD  # the one template syntax (rulecraft.model.templates)
 _lookup = lookup
@@ -46,12 +46,10 @@ def fill(rs: M.Ruleset, text: str) -> str:
             value = _lookup(rs, name)
             said[name] = m.group(0) if value is None else value_words(value)
         made[0] += len(said[name])
-        return ("\0" if said[name] == "1" else "") + said[name] if made[0] <= MAX_PRINTED else "…"
+        return (ONE if said[name] == "1" else "") + said[name] if made[0] <= MAX_PRINTED else "…"
 
-    # a noun right after a value filled in as 1 in the singular ('{n} Treachery Cards' with n = 1: '1 Treachery Card')
-    out = re.sub(r"\x001 ((?:[A-Z]\w* )?)(?!(?:was|has|does|goes|is|its|this|thus|plus|yes|as|us)\b)(\w+[^\Ws])s\b",
-                 r"1 \1\2", _FIELD.sub(sub, text))
-    return out.replace("\0", "")
+    return singular_after_one(_FIELD.sub(sub, text))  # '{n} Treachery Cards' with n = 1: '1 Treachery Card'
+
 
 
 def unknown_names(rs: M.Ruleset, text: str) -> list[str]:

@@ -10,6 +10,7 @@ from rulecraft.model.kinds import KINDS, kind_of
 from rulecraft.tools.words.constructs import players_construct
 from rulecraft.tools.words.core import sequence_title, Words, capital, humanize, join_and, phrase
 from rulecraft.tools.words.locals import counted_times
+from rulecraft.tools.words.naming import revealed_when, ring_heading
 from rulecraft.tools.words.text import asks, each_in
 
 
@@ -118,6 +119,8 @@ def _for_each(w: Words, s: M.ForEachStep) -> str:
         from rulecraft.dsl import ast as A
 
         e = getattr(s.iterable, "ast", s.iterable)
+        if isinstance(e, A.Range) and (heading := ring_heading(w, s)):
+            return heading  # '0..player_count - 1' indexing a ring of players: for each player in the ring
         if isinstance(e, A.Range):  # '1..workers_each': a count of times, or the numbers one by one
             high = w.expr(e.high)
             if w.constant(e.low) == 1 and not _reads_var(s) and (high.isdigit() or high.startswith("the number of ")):
@@ -185,7 +188,8 @@ def _decision(w: Words, d: M.DecisionSpec) -> str:
 
 @says("choose")
 def _choose(w: Words, s: M.ChooseStep) -> str:
-    return w.node(s.decision) if s.decision is not None else "a player decides"
+    said = w.node(s.decision) if s.decision is not None else "a player decides"
+    return f"{said} (told to everyone {when})" if (when := revealed_when(w, s)) else said
 
 
 @says("sealed")

@@ -206,3 +206,16 @@ def round_the_ring(w, obj, key) -> str:
     if step == 1 and not (isinstance(obj, A.Name) and obj.id == "players"):
         return f"the one after {w.expr(A.Index(key.span, obj, inner))} in {w.expr(obj)} (after the last, the first)"
     return ""
+
+
+def shown_once(text: str) -> str:
+    """A prompt's parenthesis that names a thing and then fills in that thing's own value ('(the fire is at {heat()})'
+    read '(the fire is at the fire's heat)'): on paper, where no value is filled in, the value is shown: '(the fire's
+    heat is shown)'."""
+    import re
+
+    def said(m: re.Match) -> str:
+        return f"({m.group('value')} {'are' if plural(m.group('value')) else 'is'} shown)"
+
+    return re.sub(r"\((?P<own>(?:the |your |their )?[\w ]+?) (?:is|are|stands|stand) (?:at|on|by) "
+                  r"(?P<value>(?P=own)'s? [\w ]+)\)", said, text)

@@ -67,6 +67,10 @@ def auction(builder, node: YMap, common: dict, auto: str, loops: tuple) -> Optio
         builder.err("E204", "'must_open:' (the opener may not pass: they open the bidding) is for an open auction",
                     spec.key_span("must_open"), "use form: open, from: the player who puts the lot up")
     lowest = S.lowest_wins(builder, spec, form, last_takes)
+    if spec.get("max_raise") is not None and (form not in ("open", "once_around") or lowest):
+        builder.err("E204", "'max_raise:' (a bid beats the top bid by at most this: a price that rises a step at a "
+                    "time) is for an open or once-around auction where the highest bid wins", spec.key_span("max_raise"),
+                    "use form: open with pass_is_final: true (a Japanese, or clock, auction), or leave max_raise out")
     offer = spec.get("offer")
     offer_kind = _text(spec.get("offer_kind"), "one")
     if offer is not None and form != "sealed":
@@ -111,7 +115,8 @@ class _Expansion:
         for name, key, default in (("FROM_", "from", "players[0]"), ("DIR_", "dir", "'cw'"),
                                    ("MAY_", "may_bid", "true"), ("MIN_", "min_bid", "1"), ("RAISE_", "min_raise", "1"),
                                    ("LIMIT_", "limit", "0"), ("FINAL_", "pass_is_final", "false"),
-                                   ("LAST_", "last_takes", "false"), ("AMOUNT_", "amount", "bid")):
+                                   ("LAST_", "last_takes", "false"), ("AMOUNT_", "amount", "bid"),
+                                   ("MAXR_", "max_raise", "none")):
             g.user(name, spec.get(key), default)
         self.may = spec.get("may_bid") is not None  # without may_bid nobody is excluded: nothing to work out
         # who may bid is worked out from something some seat cannot see (who holds a card): everyone is asked, one
@@ -137,7 +142,7 @@ class _Expansion:
         self.say_r = _plain(spec.get("say_result")) is not False
         if self.say_r:
             g.user("SAYR_", spec.get("say_result"), (S.said_result(R, sale) or "")
-                   + S.form_result(R, form, spec.get("offer") is not None))
+                   + S.form_result(R, form, spec.get("offer") is not None, sale))
         self.prompt = g.template(spec.get("prompt"))
         parts = part_nodes("auction", node)
         self.on_drop = tuple(builder.block(parts[0], f"{auto}.on_drop.", loops))
@@ -164,7 +169,10 @@ class _Expansion:
         to the limit) or, when the lowest bid wins, downwards (from the limit down to min_bid)."""
         if self.down:
             return "(MIN_)", f"(min((LIMIT_), {T} - (RAISE_)) if {LEAD} != none else (LIMIT_))"
-        return self.lowest(T, LEAD), "(LIMIT_)"
+        low = self.lowest(T, LEAD)
+        if self.spec.get("max_raise") is not None:  # a raise from min_raise to max_raise (the opening: min_bid and up)
+            return low, f"min((LIMIT_), {low} + (MAXR_) - (RAISE_))"
+        return low, "(LIMIT_)"
 
     def lowest(self, T: str, LEAD: str) -> str:
         """The lowest bid allowed: T (the top bid, 0 while nobody has bid) + min_raise, or min_bid while nobody has bid;

@@ -32,7 +32,7 @@ from ..dsl_text import split_statements
 from ..yaml_source import YMap, YNode, YScalar, YSeq
 
 AUCTION_FORMS = ("open", "once_around", "sealed", "fixed_price", "descending", "betting")
-AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "limit", "pass_is_final", "price",
+AUCTION_KEYS = ("form", "bidder", "from", "dir", "may_bid", "min_bid", "min_raise", "max_raise", "limit", "pass_is_final", "price",
                 "ties", "offer", "offer_kind", "amount", "prompt", "say_excluded", "say_short", "say_result", "as", "last_takes",
                 "seller", "pay", "paid_to", "no_bid", "all_pay", "lot", "to", "start_price", "drop", "must_open",
                 "lowest_wins", "rebids", "receive", "on_drop", "on_end")

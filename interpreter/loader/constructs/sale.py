@@ -194,8 +194,11 @@ def settle(x, sale: dict) -> list:
         steps.append(g.if_(f"{R}.winner != none", [g.do(f"{R}.winner.{sale['receive']} += {R}.price")]))
     if sale["all_pay"] and sale["pay"]:  # every other bidder pays their last bid (the dropped list holds them all)
         X, P = h["x"], sale["pay"]
-        lost = [g.do(f"{X}.player.{P} -= {X}.bid" + (f"; log '{{{X}.player}} pays their bid of {{{X}.bid}} too'"
-                                                     if x.say_r else ""))]
+        said = f"'{{{X}.player}} pays their bid of {{{X}.bid}} too'"
+        if sale["paid_to"] == "seller":  # who is paid: the seller, the bank for the seller's own bid
+            said = (f"('{{{X}.player}} pays their bid of {{{X}.bid}} to the bank too' if {X}.player == {S} "
+                    f"else '{{{X}.player}} pays their bid of {{{X}.bid}} to {{{S}}} too')")
+        lost = [g.do(f"{X}.player.{P} -= {X}.bid" + (f"; log {said}" if x.say_r else ""))]
         if sale["paid_to"] == "seller":
             lost.append(g.if_(f"{X}.player != {S}", [g.do(f"{S}.{P} += {X}.bid")]))
         steps.append(g.for_each(X, f"{R}.dropped", [g.if_(f"{X}.bid != none and {X}.bid != 0", lost)]))
@@ -255,13 +258,17 @@ def sold_rule(form: str, spec: YMap) -> str:
             f"the first who buys wins")
 
 
-def form_result(R: str, form: str, things: bool) -> str:
-    """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`)."""
+def form_result(R: str, form: str, things: bool, sale: Optional[dict] = None) -> str:
+    """The engine's own words for an auction's result (a ruleset says it in its own with `say_result:`). Where the
+    price goes to a player (`paid_to: seller`), the words name who is paid, and the bank when the seller wins their
+    own lot: a reader never works the payee out."""
     if form == "betting":
         return BET.result_words(R)
-    won = (f"'{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})'" if things
-           else f"'{{{R}.winner}} buys it for {{{R}.price}}'" if form in SOLD
-           else f"'{{{R}.winner}} wins the auction for {{{R}.price}}'")
+    won = (f"{{{R}.winner}} wins the auction with {{{R}.bid}} (worth {{{R}.price}})" if things
+           else f"{{{R}.winner}} buys it for {{{R}.price}}" if form in SOLD
+           else f"{{{R}.winner}} wins the auction for {{{R}.price}}")
+    won = (f"('{won}, paid to the bank' if {R}.winner == {R}.seller else '{won}, paid to {{{R}.seller}}')"
+           if sale is not None and sale["pay"] and sale["paid_to"] == "seller" else f"'{won}'")
     none = ("'Nobody wins the auction: no bid counts'" if things else "'Nobody buys'" if form in SOLD
             else "'Nobody bids'")  # (a card laid may be worth none)
     nobody = (f"('Nobody wins the auction: {{{R}.tied}} tie' if count({R}.tied) > 1 else {none})"
@@ -292,6 +299,10 @@ def auction_rule(form: str, spec: YMap, price: str, ties: str, last_takes: bool,
         bits.append(f"only players with {may} bid (the others pass)")
     if limit:
         bits.append(f"a bid is at most {limit}")
+    if spec.get("max_raise") is not None:
+        step, top = _text(spec.get("min_raise"), "1"), _text(spec.get("max_raise"))
+        bits.append(f"the price rises by {top} at a time: each stays in at the next price or passes" if top == step
+                    else f"a bid beats the top bid by {step} to {top}")
     if form == "open" and spec.get("must_open") is not None and _plain(spec.get("must_open")) is not False:
         bits.append(f"{frm} must open the bidding (no pass)")
     if form == "open" and spec.get("pass_is_final") is not None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...compiler import stretches
 from ...model import ruleset as M
-from ...model.gates import ByDest, ruleset_gates
+from ...model.gates import ByField, ByResult, doubles_only, ruleset_gates
 from ...values import Player
 from ..codec import copy_value
 from ..knowledge import orderless
@@ -107,7 +107,7 @@ class _Tables:
     with one zone per player, the zones whose order nobody knows, the triggers by event and the events' gates; and
     what set-up made, kept by the players' names and engine (`given`, `keep`)."""
 
-    __slots__ = ("programs", "nodes", "player_zones", "orderless", "triggers", "gates", "moved_to", "kept",
+    __slots__ = ("programs", "nodes", "player_zones", "orderless", "triggers", "gates", "moved_to", "drawn", "rolled", "kept",
                  "__weakref__")
 
     def __init__(self, rs: M.Ruleset):
@@ -126,7 +126,10 @@ class _Tables:
             triggers.setdefault(t.on, []).append(t)
         self.triggers = triggers
         self.gates = ruleset_gates(rs)  # what a raised event must show to be kept (model/gates.py)
-        self.moved_to = ByDest(self.gates.get("moved", ()))  # and a card moved to each zone (Board.move)
+        self.moved_to = ByField(self.gates.get("moved", ()), "dest")  # and a card moved to each zone (Board.move)
+        self.drawn = ByField(self.gates.get("drawn", ()), "card")  # and each card drawn (Board.draw)
+        # and a roll of each named result, with the dice whose named results all need doubles (Dice.roll)
+        self.rolled = ByResult(self.gates.get("rolled", ()), doubles_only(rs))
         self.kept: dict[tuple, SetUp] = {}
 
 

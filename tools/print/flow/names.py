@@ -24,7 +24,25 @@ def _word(ident: str) -> str:
 def named_terms(rs: M.Ruleset, w: Words) -> list[tuple[str, str]]:
     """The parameters and the cards named by a label that the Words box may define."""
     return parameter_terms(rs, w) + card_terms(rs, w) + let_terms(rs, w) + count_terms(rs, w) + out_terms(rs) \
-        + function_terms(rs)
+        + function_terms(rs) + place_terms(rs)
+
+
+_COMMON_PLACES = frozenset({"deck", "hand", "discard", "pile", "table", "trick", "supply", "market", "bank", "pot",
+                            "board", "tableau", "reserve", "draw", "stock", "kitty", "played"})  # say themselves
+
+
+def place_terms(rs: M.Ruleset) -> list[tuple[str, str]]:
+    """A place a designer's label names by its id ('until the row is empty') whose title says what it is in more than
+    a name ('Cards dealt face down for bidding (first dealt at the bottom)'): dune's row, met and never defined. A
+    title of a few words is only another name ('deck' titled 'Draw pile'): the id met in the words is then the
+    common word, and no term."""
+    out = []
+    for zid, z in rs.zones.items():
+        word = _word(zid)
+        if word and word.lower() not in _COMMON_PLACES and z.title and not z.title.endswith("(setup)") and len(z.title.split()) > 3 \
+                and word.lower() not in z.title.lower():
+            out.append((capital(word), z.title + (". " + z.doc if z.doc else "")))
+    return out
 
 
 def out_terms(rs: M.Ruleset) -> list[tuple[str, str]]:

@@ -31,6 +31,7 @@ MAX_KEPT = 64  # games a studio finds again when it starts (the newest)
 MAX_SEATS_OPEN = 64  # seat connections at once, over all games
 GAMES_FOLDER = os.path.join(".rulecraft", "games")
 MAX_WAITING = 256 * 1024  # bytes of messages other than states waiting for one page (it does not read: closed)
+MAX_AGAIN = 32  # games played again in a row (Play again, a seat's ask) after one the studio's page started
 
 
 def digest(token: str) -> str:
@@ -154,6 +155,9 @@ class Hub:
         if not t.game.over:
             raise Refusal("the game is not over: a new one starts when it ends")
         if gid not in self.next:
+            if self.played_again(gid) >= MAX_AGAIN:  # a seat's link alone made games without end (session 20b)
+                raise Refusal(f"{MAX_AGAIN} games were played again in a row after the one the studio started: "
+                              "ask the studio's host to start another")
             seed = t.meta["seed"] + 1 if t.meta["seed"] + 1 < 2**64 else 0
             made = await self.new_game(t.meta["ruleset"], list(t.meta["kinds"]), seed, dict(t.meta["overrides"]),
                                        after=gid)
@@ -163,6 +167,16 @@ class Hub:
                 await self.off_loop(write_meta, t.home, t.meta)
             except (OSError, OutputError) as exc:  # (a full disk: the game goes on; a restart shows the end again)
                 log.warning("game %s: its next game could not be kept in game.json: %s", gid, exc)
+
+    def played_again(self, gid: str) -> int:
+        """How many games before `gid` were played again in a row (`after`), up to MAX_AGAIN: a seat's `again` makes
+        a game (a folder, its ruleset copied, a table held for the studio's life) where only the page could before."""
+        count, seen = 0, {gid}
+        while count < MAX_AGAIN and (before := self.tables[gid].meta.get("after")) in self.tables \
+                and before not in seen:
+            count, gid = count + 1, before
+            seen.add(gid)
+        return count
 
     def relative(self, path: str) -> Optional[str]:
         """`path` relative to the studio's folder when it lies in it (not in a game's own copy), else None."""
