@@ -54,18 +54,12 @@ class RandomAgent:
         kind = d.kind
         if kind == "one" or kind == "yesno":
             return self.pick(kind, d.count if kind == "one" else 2, d.number)
+        if kind == "subset":
+            return self.pick_subset(d.min, d.max, d.count, d.number)
         rng = self.rng = self.rng if self.fixed else decision_rng(self.base, d)
-        if kind == "number":
-            span = max(0, d.max - d.min + 1)
-            k = rng.below(span + (1 if d.optional else 0))
-            return None if k == span else d.min + k
-        size = d.min + rng.below(d.max - d.min + 1)
-        count = d.count
-        if (size == 0 or size == count) and not self.fixed:  # none or all: the same set whatever the shuffle, and
-            return list(range(size))  # this choice's generator is dropped after it (one stream, `on`, goes on)
-        pool = list(range(count))
-        rng.shuffle(pool)
-        return sorted(pool[:size])
+        span = max(0, d.max - d.min + 1)  # (a number)
+        k = rng.below(span + (1 if d.optional else 0))
+        return None if k == span else d.min + k
 
     def pick(self, kind: str, count: int, number: int) -> Any:
         """`choose`'s answer to a 'one' decision of `count` options or a 'yesno' (`count` 2), the game's decision
@@ -88,6 +82,18 @@ class RandomAgent:
             pick = z % count if 0 < count and z <= 0xFFFFFFFFFFFFFFFF - count else below_at(self.base, number, count)
         return pick if kind == "one" else pick == 0
 
+    def pick_subset(self, low: int, high: int, count: int, number: int) -> list:
+        """`choose`'s answer to a 'subset' decision of `count` options, from `low` to `high` of them, the game's
+        decision numbered `number`: a uniform size, then a uniform set of that size. It reads nothing else of the
+        decision, so a game playing itself asks it without making one (machine/generic.bounded)."""
+        rng = self.rng = self.rng if self.fixed else rng_at(self.base, number)
+        size = low + rng.below(high - low + 1)
+        if (size == 0 or size == count) and not self.fixed:  # none or all: the same set whatever the shuffle, and
+            return list(range(size))  # this choice's generator is dropped after it (one stream, `on`, goes on)
+        pool = list(range(count))
+        rng.shuffle(pool)
+        return sorted(pool[:size])
+
     @classmethod
     def on(cls, rng: SplitMix) -> "RandomAgent":
         """A random chooser that draws every choice from `rng` as one stream (a rollout's policy, a sampler)."""
@@ -104,8 +110,13 @@ _new = object.__new__
 
 def decision_rng(base: int, d: Decision) -> SplitMix:
     """The generator of one bot's choice at decision `d`: from the bot's own seed and the decision's number."""
+    return rng_at(base, d.number)
+
+
+def rng_at(base: int, number: int) -> SplitMix:
+    """The generator of one bot's choice at the decision numbered `number` (decision_rng)."""
     # SplitMix(SplitMix(seed).next64()), written out: one generator made per choice instead of two
-    z = (base + (d.number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
+    z = (base + (number + 1) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     rng = _new(SplitMix)  # SplitMix(z ^ (z >> 31)) without a call of its __init__ from C (a state below 2**64 as it is)

@@ -15,14 +15,15 @@ from ..model import secrecy
 from ..values import Card, Player, ZoneRef
 from .decisions import Decision, IllegalChoice
 from .board import Board
-from .codec import copy_value, encode
-from .knowledge import copy_known, zone_view
+from .codec import copy_value
+from .knowledge import copy_known, seat_view
 from .story import Line, one_line
 from ..compiler import expressions
 from .machine import setup
 from .machine.answers import Bots, answer, pick_of, taken
 from .machine.decision_steps import resume_of
 from .machine.interpreter import run
+from .machine.plans import TABLES
 from .machine.invariants import check_cards, check_invariants
 from .machine.program import Frame, Program, covered  # noqa: F401 - Frame is read here by state_io
 from .rng import SplitMix
@@ -51,8 +52,9 @@ class Game(Board):
                  "check_conservation", "compiled", "counts", "decisions", "drawn", "dynamic", "engine", "fixed_dice",
                  "frame_counter", "frames", "gates", "halt_depth", "headers", "known", "listener",
                  "locals", "marks", "max_depth", "max_steps", "moved_to", "narrative", "nodes", "orderless", "over",
-                 "pending", "players", "programs", "pvars", "reached", "rng", "rolled", "rs", "rule_error", "scores",
-                 "seed", "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones", "__weakref__")
+                 "pending", "plans", "players", "programs", "pvars", "reached", "rng", "rolled", "rs", "rule_error",
+                 "scores", "seed", "steps", "story", "tallies", "triggers", "vars", "where", "work", "zones",
+                 "__weakref__")
     bots: Optional[Bots]  # the agents asked in the running code while `play` plays the game
     work: int  # units of work counted against the step budget (guards.charge)
     fixed_dice: Optional[list]  # results the next rolls give instead of the generator (scenarios' `dice:`)
@@ -90,6 +92,7 @@ class Game(Board):
         # runs every step by the instruction loop and the closures: the oracle the compiled one is compared with
         self.engine = engine
         self.compiled = engine == "compiled"
+        self.plans = TABLES[self.compiled]  # its engine's plans of decision specs (machine/plans.py), by id(spec)
         self.listener = listener
         self.nodes, self.reached = made.nodes, list[int]()  # coverage: counts by node number, nodes as reached
         self.counts: Optional[list] = [0] * len(made.nodes) if coverage else None
@@ -314,20 +317,8 @@ class Game(Board):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int) -> dict:
-        """What one player may see (model/secrecy.py decides): each zone as knowledge.zone_view gives it (hidden ones
-        as counts, with what the seat was shown); variables declared 'hidden' not at all, player variables declared
-        'owner' only their player's."""
-        rs = self.rs
-        zones = {ref.slot: zone_view(self, ref, seat) for ref in self.zones}
-        return {
-            "you": seat,
-            "players": [p.name for p in self.players],
-            "zones": zones,
-            "variables": {k: encode(v) for k, v in self.vars.items() if secrecy.sees_variable(rs, k, seat)},
-            "player_variables": [{k: encode(v) for k, v in pv.items() if self._sees_pvar(seat, i, k)}
-                                 for i, pv in enumerate(self.pvars)],
-            "decision": self.pending.to_json() if self.pending and self.pending.player == seat else None,
-        }
+        """What one player may see (knowledge.seat_view; model/secrecy.py decides)."""
+        return seat_view(self, seat)
 
     def _sees_pvar(self, seat: int, owner: int, name: str) -> bool:
         return secrecy.sees_player_variable(self.rs, name, seat, owner)

@@ -27,7 +27,8 @@ from ..diagnostics import RuleError, Span
 from ..dsl.builtins import describe
 from ..values import Card, Player, ZoneRef
 from .codec import encode
-from ..model.secrecy import CONTENTS, home_groups, sees_card, show_told, shown, zone_sight
+from ..model.secrecy import (CONTENTS, home_groups, sees_card, sees_player_variable, sees_variable, show_told, shown,
+                             zone_sight)
 from .story import game_label
 
 OWNER_CONTENTS = "owner_contents"  # its owner knows which cards it holds, the others only how many; nobody the order
@@ -209,6 +210,22 @@ def zone_view(g, ref: ZoneRef, seat: int) -> Any:
         if ids:
             out["known"] = ids
     return out
+
+
+def seat_view(g, seat: int) -> dict:
+    """What one player may see (`Game.view`; model/secrecy.py decides): each zone as zone_view gives it (hidden ones as
+    counts, with what the seat was shown); variables declared 'hidden' not at all, player variables declared 'owner'
+    only their player's; the pending decision when it is the seat's."""
+    rs = g.rs
+    return {
+        "you": seat,
+        "players": [p.name for p in g.players],
+        "zones": {ref.slot: zone_view(g, ref, seat) for ref in g.zones},
+        "variables": {k: encode(v) for k, v in g.vars.items() if sees_variable(rs, k, seat)},
+        "player_variables": [{k: encode(v) for k, v in pv.items() if sees_player_variable(rs, k, seat, i)}
+                             for i, pv in enumerate(g.pvars)],
+        "decision": g.pending.to_json() if g.pending and g.pending.player == seat else None,
+    }
 
 
 # ---------------------------------------------------------------------- worlds a seat cannot tell apart

@@ -70,17 +70,18 @@ class Bots:
     """The agents a game asks at once, in the running code, while `Game.play` plays it: per seat, the function
     that answers (an agent's `choose`, None for an agent asked from outside: one that needs the game itself) and
     whether it is handed the seat's view; per seat, the agent's pick (`pick_of`), asked instead of `choose` where
-    it answers, or None (always None in a game that tells its story, which tells the decision); how many decisions
-    may still be answered (None: any number); and what went wrong with an answer (an exception of the agent, or
-    IllegalChoice), which `Game.play` raises outside the running code with the decision left pending, as
-    `Game.apply` would have raised it."""
+    it answers, or None (always None in a game that tells its story, which tells the decision), and the agent's pick
+    of a subset (`sets`: `subset_pick_of` each pick); how many decisions may still be answered (None: any number);
+    and what went wrong with an answer (an exception of the agent, or IllegalChoice), which `Game.play` raises
+    outside the running code with the decision left pending, as `Game.apply` would have raised it."""
 
-    __slots__ = ("choose", "views", "picks", "left", "failed")
+    __slots__ = ("choose", "views", "picks", "sets", "left", "failed")
 
     def __init__(self, choose: list, views: list, left: Optional[int] = None, picks: Optional[list] = None):
         self.choose = choose
         self.views = views
         self.picks = [None] * len(choose) if picks is None else picks
+        self.sets = [None] * len(choose) if picks is None else [subset_pick_of(p) for p in picks]
         self.left = left
         self.failed: Optional[BaseException] = None
 
@@ -93,18 +94,34 @@ def pick_of(agent: Any) -> Any:
     pick = getattr(agent, "pick", None)
     if pick is None or getattr(agent, "needs_game", False):
         return None
-    cls = agent.__class__
-    same = _SAME_CLASS.get(cls)
+    return pick if _with_choose(agent.__class__, "pick") else None
+
+
+def subset_pick_of(pick: Any) -> Any:
+    """The agent's `pick_subset(low, high, count, number)`, where its `pick` is asked (`pick`: what pick_of gave) and
+    it offers one: its answer to a 'subset' decision of `count` options, from `low` to `high` of them (0 <= low <=
+    high <= count), the game's decision numbered `number`, the same as its `choose` gives, read of nothing else. None
+    when it offers none, or when its `choose` is declared by another class than its `pick_subset`."""
+    agent = getattr(pick, "__self__", None)
+    pick_subset = getattr(agent, "pick_subset", None)
+    if pick_subset is None:
+        return None
+    return pick_subset if _with_choose(agent.__class__, "pick_subset") else None
+
+
+def _with_choose(cls: type, name: str) -> bool:
+    """Whether the class that declares the agent's method `name` also declares its `choose`."""
+    same = _SAME_CLASS.get((cls, name))
     if same is None:  # (looked at once per class of agent, not at every game)
         mro = cls.__mro__
-        same = _SAME_CLASS[cls] = next((c for c in mro if "pick" in c.__dict__), None) is \
+        same = _SAME_CLASS[cls, name] = next((c for c in mro if name in c.__dict__), None) is \
             next((c for c in mro if "choose" in c.__dict__), None)
-    return pick if same else None
+    return same
 
 
-# by class of agent: whether the class that declares its `pick` also declares its `choose` (classes of agents are
-# few and live as long as their module)
-_SAME_CLASS: dict[type, bool] = {}
+# by class of agent and method: whether the class that declares the method (its `pick`, `pick_subset`) also declares
+# its `choose` (classes of agents are few and live as long as their module)
+_SAME_CLASS: dict[tuple[type, str], bool] = {}
 
 
 def by_bot(g, d: Decision) -> Any:

@@ -16,7 +16,7 @@ from ...values import Card, Player
 from ..story import label, shown
 from ..decisions import MISSING
 from .answers import DECISION_STEPS, too_many_decisions
-from .plans import _AMOUNTS, _COMPILED, _REFERENCE, draws_chance
+from .plans import _AMOUNTS, draws_chance
 from .questions import _asked, _subset, decide
 from .handlers import fire, reroll_on
 
@@ -135,7 +135,7 @@ def bids(g, spec, step, loc: dict, players: list, i: int, results: list) -> int:
     and told the game, the bidder put in the variable, only before anything else may read them."""
     var = step.var
     n = len(players)
-    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (None until the plan is the game's engine's)
+    plan = g.plans.get(id(spec))  # (None until the plan is the game's engine's)
     bots = g.bots
     if plan is not None and (bid := plan.bids) is not None and bid[0] == var and bots is not None \
             and bots.left is None and not g.story:
@@ -274,7 +274,7 @@ def _offer(g, f, ins, zone, answer) -> None:
     # subset without bounds whose prompt nobody reads (no story, none that may draw): the seat's options worked out
     # here, and a seat with none passes at once (a stack offer's usual round); its plan, once the game's engine's
     spec = step.play
-    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))
+    plan = g.plans.get(id(spec))
     if plan is not None and (plan.route != "subset" or plan.prompt_now or plan.player_var != local or g.story):
         plan = None
     while True:

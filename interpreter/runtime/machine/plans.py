@@ -25,6 +25,7 @@ _FREE = min(_AMOUNTS, (1 << COPY_SHIFT) - 2)
 _PLANS: dict = {}  # id(decision spec) -> its _Plan, as first worked out (calling the expressions as the spec holds them)
 _REFERENCE: dict = {}  # id(decision spec) -> its _Plan for games of the reference engine (the closures)
 _COMPILED: dict = {}  # id(decision spec) -> its _Plan for games of the compiled engine, once its expressions are hot
+TABLES = (_REFERENCE, _COMPILED)  # by Game.compiled: the table of a game's engine, which the game keeps (`plans`)
 
 
 class _Plan:
@@ -43,7 +44,8 @@ class _Plan:
     __slots__ = ("spec", "node", "prompt_now", "default_now", "default_none", "amounts", "route", "hidden",
                  "hides_cards", "secret", "public", "display_hidden", "public_of", "default_fixed", "default_value",
                  "asked", "who", "prompt", "options", "low", "high", "low_fixed", "default", "player_var", "who_local",
-                 "form", "bids", "high_var", "quick", "low_local", "default_worked", "unread")
+                 "form", "bids", "high_var", "quick", "low_local", "default_worked", "unread", "least", "most",
+                 "bounded")
     # the functions an asking calls (set by `calling`). Each but `who` is None where the spec has no such expression;
     # its callers test the route or the fact that proves it set (`high` before `low`, `amounts`, a default), so a
     # Fn | None here would make them test again at every asking: typed Any on purpose
@@ -52,6 +54,8 @@ class _Plan:
     options: Any
     low: Any
     high: Any
+    least: Any
+    most: Any
     default: Any
 
     def __init__(self, g, spec):
@@ -73,6 +77,11 @@ class _Plan:
         self.route = "one" if spec.kind == "one" and spec.display is None else "subset" if (
             spec.kind == "subset" and spec.min is None and spec.max is None and spec.display is None) else \
             "yesno" if spec.kind == "yesno" else "any"
+        # a subset with bounds (the route "any"), no display names, no default, a prompt worked out only when read:
+        # in a game without a story, asked without make_decision's steps, and its seat's bot's pick without a
+        # Decision (machine/generic.bounded)
+        self.bounded = self.route == "any" and spec.kind == "subset" and spec.display is None and d is None \
+            and not self.prompt_now
         # a default written as a constant: its value, worked out once (a yes or no: its wire form too)
         self.default_fixed = d is not None and d.ast.__class__ is A.Const
         self.default_value = d.ast.value if self.default_fixed else None
@@ -127,14 +136,17 @@ class _Plan:
 
     def calling(self, way, every=None) -> "_Plan":
         """The plan with the functions `way` makes of each expression's function (the plan itself keeps them); with
-        `every`, `way` is used only for those called at every asking (who decides, the options or the bounds of the
-        amounts), the others made by `every` (a compiled game writes no function for a prompt nobody reads)."""
+        `every`, `way` is used only for those called at every asking (who decides, the options, the bounds of the
+        amounts or of a subset), the others made by `every` (a compiled game writes no function for a prompt nobody reads)."""
         spec = self.spec
         other = every or way
         self.who = way(spec.player.fn)
         self.prompt = None if spec.prompt is None else other(spec.prompt.fn)
         self.options = None if spec.options is None else (way if self.amounts is None else other)(spec.options.fn)
         self.low, self.high = (None, None) if self.amounts is None else (way(self.amounts[0].fn), way(self.amounts[1].fn))
+        # a subset's bounds (when it has them): called at every asking
+        self.least = None if spec.min is None or spec.kind != "subset" else way(spec.min.fn)
+        self.most = None if spec.max is None or spec.kind != "subset" else way(spec.max.fn)
         # a lowest amount written as a number (an auction's minimum bid): its value, not a call at every asking
         low = None if self.amounts is None else self.amounts[0].ast
         self.low_fixed = low.value if low.__class__ is A.Num and low.value.__class__ is int else None

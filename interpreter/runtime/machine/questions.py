@@ -4,23 +4,16 @@ answer is taken, in answers.py."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from ...diagnostics import RuleError
-from ...dsl.builtins import as_list, describe
 from ...dsl.guards import COPY_SHIFT, charge
 from ...values import Player
 from ..decisions import MISSING, Decision, hidden_from_others
-from ..knowledge import unordered
-from ..story import display_names, narrate_choice, narrate_sealed_forced
+from ..story import narrate_choice, narrate_sealed_forced
 from .answers import DECISION_STEPS, by_bot, too_many_decisions
-from .plans import _AMOUNTS, _COMPILED, _PLANS, _REFERENCE, _Plan, plan_of
-
-
-def _player(who, spec) -> Player:
-    if who.__class__ is not Player and not isinstance(who, Player):
-        raise RuleError(f"a decision needs a player to decide, got {describe(who)}", spec.player.span)
-    return who
+from .generic import bounded, make_decision, options_of, pending, player
+from .plans import _AMOUNTS, _Plan, plan_of
 
 
 def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any = MISSING) -> Any:
@@ -34,7 +27,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     Decision, and a prompt is worked out only when it is read (unless it may draw chance): nobody reads it in a
     simulation; nor is one built for a bot's pick (below). Options told by shape (`spec.amounts`) are counted, not
     built."""
-    plan = (_COMPILED if g.compiled else _REFERENCE).get(id(spec))  # (its own: plans.plan_of)
+    plan = g.plans.get(id(spec))  # (its own: plans.plan_of)
     if plan is None:
         plan = plan_of(g, spec)
     quick = plan.quick  # (None for the route "any": a quick asking is a 'one' or a 'yesno')
@@ -42,10 +35,12 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     if quick is None or story:
         route = plan.route
         if route == "any":
+            if plan.bounded and not story:  # a subset with bounds (generic.bounded)
+                return bounded(g, spec, step, purpose, plan, each)
             return ask(g, make_decision(g, spec, step, purpose))
         who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
         if who.__class__ is not Player:  # (not a local name, or one unset or not a player: the call, its error)
-            who = _player(plan.who(g), spec)
+            who = player(plan.who(g), spec)
         if route == "subset":
             if story or plan.prompt_now:  # (its prompt worked out first)
                 return _subset(g, spec, step, purpose, plan, who)
@@ -59,7 +54,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
     else:
         who = each if each is not None and plan.player_var == step.var else g.locals.get(plan.who_local)
         if who.__class__ is not Player:  # (as above)
-            who = _player(plan.who(g), spec)
+            who = player(plan.who(g), spec)
         if quick == "amounts":  # a bid of amounts whose prompt nobody reads and whose default is the pass (an open
             # auction's): its bounds, then the seat's pick as below, without the rest of the steps
             low = plan.low_fixed
@@ -173,7 +168,7 @@ def decide(g, spec, step, purpose: str = "choose", each: Any = None, high: Any =
         if low is None:
             opts = plan.options(g)
             if opts.__class__ is not list or g.orderless:
-                opts = _options(g, opts, spec)  # (a list of its own)
+                opts = options_of(g, opts, spec)  # (a list of its own)
                 if spec.optional:
                     opts.append(None)
             elif spec.optional:
@@ -252,13 +247,6 @@ def _asked(g, plan: _Plan, step, purpose: str, who: Player, prompt, opts, defaul
     return MISSING if g.bots is None else by_bot(g, d)
 
 
-def _options(g, value, spec) -> list:
-    """The options of a decision: the value of its options expression as a list of its own, each card of a zone
-    whose order nobody knows in the ruleset's card order (knowledge.unordered)."""
-    opts = list(value) if value.__class__ is list else list(as_list(g, value, spec.options.span))
-    return unordered(g, opts) if g.orderless else opts
-
-
 def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player, opts: Any = MISSING) -> Any:
     """A `subset` decision from any number of its options (no bounds, no display names): with no options at all it
     is answered at once (nothing to tell, even in the story), without building a Decision; else it is pending
@@ -270,7 +258,7 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player, opts: Any = M
     if opts is MISSING:
         opts = plan.options(g)
     if opts.__class__ is not list or g.orderless:
-        opts = _options(g, opts, spec)
+        opts = options_of(g, opts, spec)
     elif opts:  # (a list of its own; none is needed for no options)
         opts = list(opts)
     if not opts:
@@ -292,62 +280,8 @@ def _subset(g, spec, step, purpose: str, plan: _Plan, who: Player, opts: Any = M
     d = Decision(who.seat, "subset", prompt, opts, 0, n, None, form, g.decisions, None, 0, plan.secret, g)
     if plan.default is not None:
         d.default = d.wire_of(plan.default(g))
-    return _pending(g, d)  # (never forced: no answer, and any other, is legal)
+    return pending(g, d)  # (never forced: no answer, and any other, is legal)
 
-
-def make_decision(g, spec, step, purpose: str = "choose", known: Optional[tuple] = None) -> Decision:
-    """Build the decision a spec describes (any kind); `known`: its player, prompt and options already worked out."""
-    plan = _PLANS.get(id(spec))
-    if plan is None:
-        plan = plan_of(g, spec)
-    p = spec.prompt
-    if known is None:
-        who = _player(spec.player.fn(g), spec)
-        prompt = "" if p is None else p.fn(g) if g.story or plan.prompt_now else None
-    else:
-        who, prompt, opts = known
-    kind = spec.kind
-    form = plan.form_for(step, purpose)
-    # 'secret: false' makes a play from a hidden hand an open one; unsaid (None), looked at in `g` when read (ask
-    # looks at once for a decision told in the story)
-    d = Decision(who.seat, kind, prompt, [True, False] if kind == "yesno" else None, 0, 0, None, form, g.decisions,
-                 None, 0, plan.secret, g)
-    if kind == "number":
-        lo, hi = spec.min.fn(g), spec.max.fn(g)
-        for v in (lo, hi) if lo.__class__ is not int or hi.__class__ is not int else ():  # (a bool is no int)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise RuleError(f"a number decision needs whole-number bounds, got {describe(v)}", spec.span)
-        d.min, d.max = lo, hi
-        if spec.optional:
-            d.optional = True
-        if lo > hi and not spec.optional:
-            raise RuleError(f"a number decision from {lo} to {hi} has no legal answer", spec.span)
-    elif kind != "yesno":
-        if known is None:
-            opts = _options(g, spec.options.fn(g), spec)
-        if kind == "one":
-            if spec.optional:
-                opts.append(None)
-            if not opts:
-                raise RuleError(f"{who} must choose, but there are no options", spec.span,
-                                "guard the step with an 'if', or make the decision optional")
-        d.options = opts
-        n = d.count
-        if kind == "subset":
-            lo = spec.min.fn(g) if spec.min is not None else 0
-            hi = spec.max.fn(g) if spec.max is not None else n
-            for v in (lo, hi) if lo.__class__ is not int or hi.__class__ is not int else ():  # (a bool is no int)
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise RuleError(f"a subset decision needs whole-number bounds, got {describe(v)}", spec.span)
-            hi = min(hi, n)
-            if lo > hi:
-                raise RuleError(f"{who} must choose at least {lo} of {n} options", spec.span)
-            d.min, d.max = lo, hi
-        if spec.display is not None and opts:
-            d.labels = display_names(g, spec, opts)
-    if spec.default is not None:
-        d.default = d.wire_of(spec.default.fn(g))
-    return d
 
 def ask(g, d: Decision) -> Any:
     """The answer if the decision is forced, or its seat's bot answers it at once (answers.by_bot, while the game
@@ -362,12 +296,4 @@ def ask(g, d: Decision) -> Any:
         elif g.story and d.hidden and d.purpose == "sealed":  # to its decider alone (docs/secrecy.md)
             narrate_sealed_forced(g, d, value)
         return value
-    return _pending(g, d)
-
-
-def _pending(g, d: Decision) -> Any:
-    """`d`, which no answer is forced for, pending: MISSING, or the answer of its seat's bot (answers.by_bot). (Whether
-    its options hide cards, when its spec does not say, is looked at when read, while it is pending.)"""
-    g.pending = d
-    return MISSING if g.bots is None else by_bot(g, d)
-
+    return pending(g, d)
