@@ -71,7 +71,7 @@ class Bots:
     that answers (an agent's `choose`, None for an agent asked from outside: one that needs the game itself) and
     whether it is handed the seat's view; per seat, the agent's pick (`pick_of`), asked instead of `choose` where
     it answers, or None (always None in a game that tells its story, which tells the decision), and the agent's pick
-    of a subset (`sets`: `subset_pick_of` each pick); how many decisions may still be answered (None: any number);
+    of a subset (`sets`: `subset_pick_of` each pick, worked out when first needed); how many decisions may still be answered (None: any number);
     and what went wrong with an answer (an exception of the agent, or IllegalChoice), which `Game.play` raises
     outside the running code with the decision left pending, as `Game.apply` would have raised it."""
 
@@ -81,9 +81,15 @@ class Bots:
         self.choose = choose
         self.views = views
         self.picks = [None] * len(choose) if picks is None else picks
-        self.sets = [None] * len(choose) if picks is None else [subset_pick_of(p) for p in picks]
+        self.sets: Optional[list] = None  # (worked out at the first subset asked, machine/generic.bounded: most
+        # games ask none, and looking at each agent's methods cost an auction game 1%)
         self.left = left
         self.failed: Optional[BaseException] = None
+
+    def subset_picks(self) -> list:
+        """Per seat, the agent's pick of a subset (`subset_pick_of` its pick), kept as `sets`."""
+        sets = self.sets = [subset_pick_of(p) for p in self.picks]
+        return sets
 
 
 def pick_of(agent: Any) -> Any:

@@ -128,7 +128,8 @@ def bounded(g, spec, step, purpose: str, plan: _Plan, each: Any) -> Any:
         return opts
     bots = g.bots
     if bots is not None and lo >= 0:
-        pick = bots.sets[who.seat]
+        sets = bots.sets
+        pick = (bots.subset_picks() if sets is None else sets)[who.seat]
         left = bots.left
         if pick is not None and left != 0:
             try:
