@@ -4,9 +4,11 @@ and the keys a game's YAML uses (to show it builds no loop of its own)."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
+import yaml
 from conftest import play_seeded
 
 from rulecraft.loader import load_ruleset
@@ -41,3 +43,10 @@ def yaml_keys(node) -> set:
     if isinstance(node, list):
         return set().union(*(yaml_keys(v) for v in node)) if node else set()
     return set()
+
+
+def has_no_loop_of_its_own(name: str) -> None:
+    """The game's YAML builds no loop of its own: no `while`, `loop` or `repeat` step, no `break` in its sequences."""
+    data = yaml.safe_load((GAMES / f"{name}.yaml").read_text(encoding="utf-8"))
+    assert not yaml_keys(data) & {"while", "loop", "repeat"}, name
+    assert not re.search(r"\bbreak\b", yaml.safe_dump(data["sequences"])), name
