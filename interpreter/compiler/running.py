@@ -228,7 +228,7 @@ def _call(g, f, pc: int, seq: str, kind: str, args: dict, entries: list) -> bool
     else:
         g.frame_counter = fid = g.frame_counter + 1
         # Frame's __init__ done here: called through the type (type_call, then a Python call from C) it cost about
-        # 40% more than these stores (some 300 calls a dml game)
+        # 40% more than these stores (some 300 calls a game of the longest bundled ruleset)
         cf = _new_frame(Frame)
         cf.seq = seq
         cf.kind = kind

@@ -23,7 +23,7 @@ _MADE = itertools.count(1)
 # (dml, instructions per game: copied whole 70.0 M; over 1,000 characters called 67.5 M, over 400 or 200 67.1 M;
 # session 18, 5 games after 5: 34.89 M at 400, 34.76 M at 1,000, 35.31 M at 2,500. An auction's reckoning, a let
 # each of a few hundred characters, is called at 400 and copied in at 1,000: 29 calls fewer a sealed-auction game;
-# session 19: its top bid, 1,021 characters, copied in at 1,100: 6 calls fewer, dml 33.08-33.13 M -> 33.11 M)
+# session 19: its top bid, 1,021 characters, copied in at 1,100: 6 calls fewer, the longest bundled game 33.08-33.13 M -> 33.11 M)
 INLINE_MAX = 1_100
 # Inside a loop of the stretch the same copy runs at every pass, and a call costs more than its compiling once:
 # an expression there is copied in up to this size (Dune's bidding: three conditions a bidder's turn, called before)

@@ -86,7 +86,7 @@ def _collector_paused() -> Iterator[None]:
 
     The one collection at the end is of the two younger generations (`collect(1)`, as dear as `collect(0)` here: the
     middle one is all but empty), so what survives goes straight to the oldest: collected into the middle one, the
-    load's objects were walked twice more by the next collections of it (dml: in its first game, 11 ms -> 3 ms).
+    load's objects were walked twice more by the next collections of it (the longest bundled ruleset: in its first game, 11 ms -> 3 ms).
     """
     if not gc.isenabled():
         yield

@@ -74,8 +74,8 @@ _PARTS = ("zones", "variables", "player_variables", "sequences", "triggers", "di
 def carried(draft: Any, rs: Any) -> None:
     """What the walks found of the draft (`quiet`, and what it asked on the way: model/answers.py, reading.py,
     steps.py), kept for the ruleset made of the very same parts (no modifier was hidden, so its steps were not built
-    again): the checks ask `quiet` of the ruleset, which walked its steps once more for the same answer (dml: a
-    tenth of its load). Whatever differs (another object, other functions), nothing is carried."""
+    again): the checks ask `quiet` of the ruleset, which walked its steps once more for the same answer (the longest
+    bundled ruleset: a tenth of its load). Whatever differs (another object, other functions), nothing is carried."""
     if any(getattr(draft, k) is not getattr(rs, k) for k in _PARTS) or draft.functions != rs.functions:
         return
     for cache in (_QUIET, _DECLINED, _OPENED, _SECRETS, _ASKING):

@@ -21,8 +21,8 @@ _AFTER_ONE = re.compile(r"\x001 ((?:[A-Z]\w* )?)(?!(?:was|has|does|goes|is|its|t
 
 
 def singular_after_one(text: str) -> str:
-    """A filled-in text with the noun right after a value filled in as 1 in the singular ('{n} Treachery Cards' with
-    n = 1: '1 Treachery Card'; a card's 'Worth {points} points' with points 1: 'Worth 1 point'), the marks (ONE) taken
+    """A filled-in text with the noun right after a value filled in as 1 in the singular ('{n} Spare Cards' with
+    n = 1: '1 Spare Card'; a card's 'Worth {points} points' with points 1: 'Worth 1 point'), the marks (ONE) taken
     out. Every text a template fills for players goes through it: a step's label (tools/words/labels.py) and a card's
     text (the loader fills it per card)."""
     return _AFTER_ONE.sub(r"1 \1\2", text).replace(ONE, "")

@@ -91,7 +91,7 @@ def covered(names: tuple, counts: list, reached: list) -> dict:
     """A game's coverage: how often each node of the sequence graph ran, the nodes in the order first reached.
 
     The running code counts into a list by node number (`counts`, specialised list stores: a dict keyed by the
-    nodes' names, a `defaultdict`, cost a dml game about 1.9 M instructions, some 2,100 counts) and notes a node's
+    nodes' names, a `defaultdict`, cost a game of the longest bundled ruleset about 1.9 M instructions, some 2,100 counts) and notes a node's
     number in `reached` whenever it counts a node whose count is 0 (so at least when the node is first reached; again
     when a loop's count went back to 0). The first of each number in `reached` gives the order, as a dict's keys kept
     it; a node counted and brought back to 0 is listed with 0, as it was."""
